@@ -1,0 +1,56 @@
+# The two commands of the README: `make run` and `make test`. Both start from a fresh machine
+# with only Python 3.11+ and set up everything else themselves.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint install demo messages lock bench clean
+
+$(STAMP): requirements.lock pyproject.toml
+	$(PYTHON) -c 'import sys; sys.exit("Python 3.11 or newer is needed, not " + sys.version.split()[0]) if sys.version_info < (3, 11) else None'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.lock
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# A running site with the demo tournaments on SQLite, at http://127.0.0.1:8000/
+run: install
+	DEBUG=true $(BIN)/python manage.py migrate --noinput
+	DEBUG=true $(BIN)/python manage.py demo --if-empty
+	DEBUG=true $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python manage.py makemigrations --check --dry-run
+
+# Lint, migrations, then the suite twice: on SQLite (the embedded default), and on a throwaway
+# PostgreSQL cluster with a real Redis and Celery worker for the tests marked `services`.
+test: lint
+	$(BIN)/python -m pytest -m "not services"
+	$(BIN)/python -m pytest --postgres
+
+demo: install
+	DEBUG=true $(BIN)/python manage.py migrate --noinput
+	DEBUG=true $(BIN)/python manage.py demo
+
+# Extract the translatable strings and compile the catalogues (needs GNU gettext).
+messages: install
+	DEBUG=true $(BIN)/python manage.py makemessages --locale de --locale en --no-obsolete --ignore '.venv/*' --ignore 'staticfiles/*'
+	DEBUG=true $(BIN)/python manage.py compilemessages --ignore '.venv/*'
+
+# Pin the dependencies of pyproject.toml again (after changing them there).
+lock: install
+	$(BIN)/pip-compile --quiet --extra dev --strip-extras --no-emit-index-url --no-emit-find-links --output-file requirements.lock pyproject.toml
+
+bench: install
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

@@ -1,0 +1,175 @@
+"""Scoresheets (Spiellisten) and the hands recorded on them (TSR 7.3)."""
+
+from django.db import models
+from django.db.models import F, Q, Value
+from django.db.models.functions import Coalesce
+from django.db.models.lookups import Exact
+from django.utils.translation import gettext_lazy as _
+
+from scoring.rules.contracts import Contract, Section, SoloType
+from tournaments.models import Table
+
+CONTRACT_LABELS = {
+    Contract.NORMAL: _("normal game"),
+    Contract.WEDDING: _("wedding"),
+    Contract.SILENT_WEDDING: _("silent wedding"),
+    Contract.VOLUNTARY_SOLO: _("voluntary solo"),
+    Contract.COMPULSORY_SOLO: _("compulsory solo"),
+    Contract.FORCED_SOLO: _("forced solo"),
+}
+SECTION_LABELS = {
+    Section.MAIN: _("main section"),
+    Section.COMPULSORY_SOLO: _("compulsory solos"),
+}
+SOLO_TYPE_LABELS = {
+    SoloType.DIAMONDS: _("diamonds solo"),
+    SoloType.HEARTS: _("hearts solo"),
+    SoloType.SPADES: _("spades solo"),
+    SoloType.CLUBS: _("clubs solo"),
+    SoloType.QUEENS: _("queen solo"),
+    SoloType.JACKS: _("jack solo"),
+    SoloType.ACES: _("ace solo"),
+}
+
+SOLO_CONTRACTS = [c.value for c in Contract if c.is_solo]
+
+
+def _seat_in_range(field: str) -> Q:
+    return Q(**{f"{field}__gte": 1, f"{field}__lte": 5})
+
+
+class Scoresheet(models.Model):
+    """One table's Spielliste for a round."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        SUBMITTED = "submitted", _("submitted")
+        CONFIRMED = "confirmed", _("confirmed")
+
+    table = models.OneToOneField(
+        Table, on_delete=models.CASCADE, related_name="scoresheet", verbose_name=_("table")
+    )
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.DRAFT
+    )
+    # Optimistic locking: every write names the version it was based on and raises it by one.
+    version = models.PositiveIntegerField(_("version"), default=1)
+    submitted_at = models.DateTimeField(_("submitted"), null=True, blank=True)
+    confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
+    updated_at = models.DateTimeField(_("last change"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("scoresheet")
+        verbose_name_plural = _("scoresheets")
+        constraints = [
+            models.CheckConstraint(condition=Q(version__gte=1), name="scoresheet_version_positive"),
+            models.CheckConstraint(
+                condition=Q(status="draft") | Q(submitted_at__isnull=False),
+                name="scoresheet_submitted_has_time",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="confirmed") | Q(confirmed_at__isnull=False),
+                name="scoresheet_confirmed_has_time",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{_('scoresheet')} {self.table.round}, {self.table}"
+
+
+class Hand(models.Model):
+    """One line of the scoresheet: a hand played, its contract and the points per seat."""
+
+    scoresheet = models.ForeignKey(
+        Scoresheet, on_delete=models.CASCADE, related_name="hands", verbose_name=_("scoresheet")
+    )
+    # The order in which the hands were played, over both sections.
+    number = models.PositiveSmallIntegerField(_("hand"))
+    section = models.CharField(
+        _("section"), max_length=16, choices=list(SECTION_LABELS.items()), default=Section.MAIN
+    )
+    dealer = models.PositiveSmallIntegerField(_("dealer"))
+    contract = models.CharField(
+        _("contract"), max_length=16, choices=list(CONTRACT_LABELS.items()), default="normal"
+    )
+    solo_type = models.CharField(
+        _("solo type"), max_length=16, choices=list(SOLO_TYPE_LABELS.items()), blank=True
+    )
+    # The soloist, or the holder of both Queens of Clubs in a wedding settled as a solo.
+    soloist = models.PositiveSmallIntegerField(_("soloist"), null=True, blank=True)
+    # The Spielwert (TSR 7.2): what each winner of a normal game receives; a soloist wins or
+    # loses three times it (TSR 7.2.4). Who won shows in the signs of the points.
+    game_value = models.PositiveSmallIntegerField(_("game value"))
+    points_1 = models.SmallIntegerField(_("seat 1"))
+    points_2 = models.SmallIntegerField(_("seat 2"))
+    points_3 = models.SmallIntegerField(_("seat 3"))
+    points_4 = models.SmallIntegerField(_("seat 4"))
+    points_5 = models.SmallIntegerField(_("seat 5"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
+        ordering = ["scoresheet", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["scoresheet", "number"], name="hand_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
+            models.CheckConstraint(
+                condition=Q(game_value__gte=0), name="hand_game_value_not_negative"
+            ),
+            models.CheckConstraint(condition=_seat_in_range("dealer"), name="hand_dealer_seat"),
+            models.CheckConstraint(
+                condition=Q(soloist__isnull=True) | _seat_in_range("soloist"),
+                name="hand_soloist_seat",
+            ),
+            models.CheckConstraint(
+                condition=Exact(
+                    F("points_1")
+                    + F("points_2")
+                    + F("points_3")
+                    + F("points_4")
+                    + Coalesce(F("points_5"), Value(0)),
+                    Value(0),
+                ),
+                name="hand_checksum_zero",
+                violation_error_message=_("The points of a hand must add up to zero (TSR 7.3.3)."),
+            ),
+            # TSR 4.2.4: compulsory solos, and only they, are noted in their own section.
+            models.CheckConstraint(
+                condition=(Q(section="compulsory_solo") & Q(contract="compulsory_solo"))
+                | (Q(section="main") & ~Q(contract="compulsory_solo")),
+                name="hand_section_matches_contract",
+            ),
+            # A solo, a silent wedding and a wedding settled as a solo name the soloist and the
+            # solo type; a normal game names neither.
+            models.CheckConstraint(
+                condition=~Q(contract__in=[*SOLO_CONTRACTS, "silent_wedding"])
+                | (Q(soloist__isnull=False) & ~Q(solo_type="")),
+                name="hand_solo_has_soloist",
+            ),
+            models.CheckConstraint(
+                condition=~Q(contract="normal") | (Q(soloist__isnull=True) & Q(solo_type="")),
+                name="hand_normal_has_no_soloist",
+            ),
+            models.CheckConstraint(
+                condition=Q(soloist__isnull=True, solo_type="")
+                | Q(soloist__isnull=False) & ~Q(solo_type=""),
+                name="hand_soloist_with_solo_type",
+            ),
+            # TSR 4.4.3 b, 4.4.5: a wedding played alone is a diamonds solo.
+            models.CheckConstraint(
+                condition=~Q(contract__in=["wedding", "silent_wedding"])
+                | Q(solo_type__in=["", "diamonds"]),
+                name="hand_wedding_solo_is_diamonds",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.scoresheet}: {_('hand')} {self.number}"
+
+    @property
+    def points(self) -> dict[int, int]:
+        """Points per seat; seat 5 only at a table of five."""
+        points = {1: self.points_1, 2: self.points_2, 3: self.points_3, 4: self.points_4}
+        if self.points_5 is not None:
+            points[5] = self.points_5
+        return points

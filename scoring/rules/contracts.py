@@ -1,0 +1,48 @@
+"""The kinds of hand a scoresheet records (TSR 2.3.3, 4)."""
+
+from enum import StrEnum
+
+
+class Contract(StrEnum):
+    NORMAL = "normal"  # Normalspiel
+    WEDDING = "wedding"  # angemeldete Hochzeit, TSR 4.4.3
+    SILENT_WEDDING = "silent_wedding"  # stille Hochzeit, TSR 4.4.5: settled as a diamonds solo
+    VOLUNTARY_SOLO = "voluntary_solo"  # Lustsolo, TSR 4.3
+    COMPULSORY_SOLO = "compulsory_solo"  # Pflichtsolo, TSR 4.2
+    FORCED_SOLO = "forced_solo"  # vorgeführtes Pflichtsolo, TSR 4.2.3
+
+    @property
+    def is_solo(self) -> bool:
+        """A solo bid: the soloist plays alone against three (TSR 2.4.7)."""
+        return self in {Contract.VOLUNTARY_SOLO, Contract.COMPULSORY_SOLO, Contract.FORCED_SOLO}
+
+    @property
+    def counts_as_compulsory(self) -> bool:
+        """The hand is the soloist's one compulsory solo of the match (TSR 4.2.3, 8.6.1)."""
+        return self in {Contract.COMPULSORY_SOLO, Contract.FORCED_SOLO}
+
+    @property
+    def section(self) -> "Section":
+        """Where the scoresheet notes it: only a compulsory solo has its own section (TSR 4.2.4).
+
+        A forced solo is dealt in the normal order and so is one of the match's hands; weddings
+        settled as a solo are noted with the normal games (TSR 4.4.3 b, 4.4.5).
+        """
+        return Section.COMPULSORY_SOLO if self is Contract.COMPULSORY_SOLO else Section.MAIN
+
+
+class Section(StrEnum):
+    MAIN = "main"
+    COMPULSORY_SOLO = "compulsory_solo"  # Rubrik für Pflichtsoli, TSR 4.2.4
+
+
+class SoloType(StrEnum):
+    """TSR 2.3.3: suit solos, queen solo, jack solo and ace solo (Fleischloser)."""
+
+    DIAMONDS = "diamonds"
+    HEARTS = "hearts"
+    SPADES = "spades"
+    CLUBS = "clubs"
+    QUEENS = "queens"
+    JACKS = "jacks"
+    ACES = "aces"

@@ -1,0 +1,299 @@
+"""Checking a scoresheet hand by hand (TSR 3.3.1, 4.2, 4.3.1, 7.3.3, 8.5, 8.6, 10.1).
+
+``check_sheet`` reports every problem at once, so a scorekeeper sees all that is wrong, and says
+what the next hand must be. Messages are English templates marked for translation; the Django
+layer translates them (``scoring.messages``).
+"""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from scoring.rules.contracts import Contract, Section, SoloType
+from scoring.rules.deal import (
+    check_table_size,
+    forced_solo_due,
+    forced_soloist,
+    next_dealer,
+    playing_seats,
+)
+
+
+def gettext_noop(message: str) -> str:
+    """Marks a message for extraction into the translation catalogue; translated later."""
+    return message
+
+
+@dataclass(frozen=True)
+class HandLine:
+    """One hand as the scoresheet records it. ``points`` has an entry for every seat.
+
+    ``game_value`` is the Spielwert (TSR 7.2): what each winner of a normal game receives, and a
+    third of what a soloist wins or loses (TSR 7.2.4). ``soloist`` is also the holder of both
+    Queens of Clubs in a wedding settled as a solo (TSR 4.4.3 b, 4.4.5).
+    """
+
+    contract: Contract
+    dealer: int
+    points: Mapping[int, int]
+    soloist: int | None = None
+    solo_type: SoloType | None = None
+    game_value: int | None = None
+
+    @property
+    def settled_as_solo(self) -> bool:
+        return self.soloist is not None
+
+
+@dataclass(frozen=True)
+class Problem:
+    hand: int | None  # 1-based position on the sheet; None for the sheet as a whole
+    code: str
+    rule: str
+    template: str  # English, with {placeholders} filled from params
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def message(self) -> str:
+        return self.template.format(**self.params)
+
+
+@dataclass(frozen=True)
+class NextHand:
+    dealer: int
+    must_be_forced_solo: bool
+    forced_soloist: int | None
+    hands_remaining: int
+
+
+@dataclass(frozen=True)
+class SheetCheck:
+    problems: tuple[Problem, ...]
+    totals: Mapping[int, int]
+    compulsory_played: Mapping[int, bool]
+    next: NextHand
+    complete: bool
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+SOLOIST_CONTRACTS = {
+    Contract.VOLUNTARY_SOLO,
+    Contract.COMPULSORY_SOLO,
+    Contract.FORCED_SOLO,
+    Contract.SILENT_WEDDING,
+}
+
+
+def _matches_value(line: HandLine, players: Sequence[int]) -> bool:
+    """Whether the points of the playing seats follow from the game value (TSR 7.2.2, 7.2.4)."""
+    value = line.game_value
+    if line.settled_as_solo:
+        if line.soloist not in players:
+            return True  # reported as a problem with the soloist
+        sign = 1 if line.points[line.soloist] >= 0 else -1
+        return all(
+            line.points[seat] == (3 * sign * value if seat == line.soloist else -sign * value)
+            for seat in players
+        )
+    return sorted(line.points[seat] for seat in players) == [-value, -value, value, value]
+
+
+def check_sheet(
+    *,
+    table_size: int,
+    hands_per_match: int,
+    hands: Sequence[HandLine],
+    time_over_after_hand: int | None = None,
+) -> SheetCheck:
+    """Check the hands of one match in the order they were played.
+
+    ``hands_per_match`` counts the hands of the main section (24, or 30 at a table of five,
+    TSR 8.5.1, 10.1.5); compulsory solos are dealt again by the same dealer and come on top
+    (TSR 4.2.5). ``time_over_after_hand``: how many hands had been played when the playing time
+    ended; after that only forced solos are played (TSR 8.5.3, 8.6.1).
+    """
+    check_table_size(table_size)
+    seats = range(1, table_size + 1)
+    problems: list[Problem] = []
+    totals = dict.fromkeys(seats, 0)
+    solo_done: set[int] = set()
+    expected_dealer = 1
+    main_played = 0
+
+    def report(hand: int | None, code: str, rule: str, template: str, **params: Any) -> None:
+        problems.append(Problem(hand, code, rule, template, {"hand": hand, **params}))
+
+    for number, line in enumerate(hands, start=1):
+        if set(line.points) != set(seats):
+            raise ValueError(f"hand {number}: points must name seats 1 to {table_size}")
+        if line.dealer not in seats:
+            raise ValueError(f"hand {number}: the dealer must be a seat of the table")
+        for seat, points in line.points.items():
+            totals[seat] += points
+
+        checksum = sum(line.points.values())
+        if checksum:
+            report(
+                number,
+                "checksum",
+                "TSR 7.3.3.1",
+                gettext_noop("Hand {hand}: the points add up to {checksum}, not to zero."),
+                checksum=checksum,
+            )
+        players = playing_seats(dealer=line.dealer, table_size=table_size)
+        if table_size == 5 and line.points[line.dealer]:
+            report(
+                number,
+                "sitting_out",
+                "TSR 10.1.2",
+                gettext_noop(
+                    "Hand {hand}: seat {seat} dealt at a table of five and sits out, "
+                    "so scores neither plus nor minus."
+                ),
+                seat=line.dealer,
+            )
+        if table_size == 4 and len({points % 2 for points in line.points.values()}) > 1:
+            report(
+                number,
+                "parity",
+                "TSR 7.3.3.2",
+                gettext_noop("Hand {hand}: the four scores must be all even or all odd."),
+            )
+        if line.dealer != expected_dealer:
+            report(
+                number,
+                "dealer",
+                "TSR 3.3.1, 4.2.5",
+                gettext_noop("Hand {hand}: seat {expected} deals this hand, not seat {dealer}."),
+                expected=expected_dealer,
+                dealer=line.dealer,
+            )
+
+        # The forced solo (TSR 4.2.3, 8.6.1), asked before this hand is counted.
+        lacking = set(seats) - solo_done
+        time_over = time_over_after_hand is not None and number > time_over_after_hand
+        due_soloist = None
+        if time_over or forced_solo_due(
+            hands_remaining=hands_per_match - main_played, solos_outstanding=len(lacking)
+        ):
+            due_soloist = forced_soloist(dealer=line.dealer, table_size=table_size, lacking=lacking)
+
+        if line.contract in SOLOIST_CONTRACTS or line.soloist is not None:
+            if line.soloist not in players:
+                report(
+                    number,
+                    "soloist",
+                    "TSR 2.4.7, 10.1.1",
+                    gettext_noop("Hand {hand}: the soloist must be one of the seats playing it."),
+                )
+            elif line.contract.counts_as_compulsory and line.soloist in solo_done:
+                report(
+                    number,
+                    "solo_order",
+                    "TSR 4.2.3",
+                    gettext_noop(
+                        "Hand {hand}: seat {seat} has already played a compulsory solo in "
+                        "this round."
+                    ),
+                    seat=line.soloist,
+                )
+            elif line.contract is Contract.VOLUNTARY_SOLO and line.soloist not in solo_done:
+                report(
+                    number,
+                    "solo_order",
+                    "TSR 4.3.1",
+                    gettext_noop(
+                        "Hand {hand}: seat {seat} may play a voluntary solo only after his "
+                        "own compulsory solo."
+                    ),
+                    seat=line.soloist,
+                )
+
+        if line.game_value is not None and not checksum and not _matches_value(line, players):
+            report(
+                number,
+                "value",
+                "TSR 7.2.2, 7.2.4",
+                gettext_noop(
+                    "Hand {hand}: the points do not match a game value of {value}: the "
+                    "winners receive it, a soloist three times it, the losers lose it."
+                ),
+                value=line.game_value,
+            )
+
+        if due_soloist is not None and line.contract is not Contract.FORCED_SOLO:
+            report(
+                number,
+                "forced_solo",
+                "TSR 4.2.3, 8.6.1",
+                gettext_noop("Hand {hand}: seat {seat} had to play a forced solo here."),
+                seat=due_soloist,
+            )
+        elif line.contract is Contract.FORCED_SOLO and due_soloist is None:
+            report(
+                number,
+                "forced_solo",
+                "TSR 4.2.3",
+                gettext_noop(
+                    "Hand {hand}: no forced solo was due; a compulsory solo played by choice "
+                    "is noted in its own section."
+                ),
+            )
+        elif line.contract is Contract.FORCED_SOLO and line.soloist != due_soloist:
+            report(
+                number,
+                "forced_solo",
+                "TSR 4.2.3",
+                gettext_noop(
+                    "Hand {hand}: seat {seat} had to play the forced solo, not seat {soloist}."
+                ),
+                seat=due_soloist,
+                soloist=line.soloist,
+            )
+        elif line.contract is not Contract.FORCED_SOLO and (
+            time_over or (line.contract.section is Section.MAIN and main_played >= hands_per_match)
+        ):
+            report(
+                number,
+                "hand_count",
+                "TSR 8.5.1, 8.5.3",
+                gettext_noop(
+                    "Hand {hand}: the round has no more hands to play apart from forced solos."
+                ),
+            )
+
+        if line.contract.counts_as_compulsory and line.soloist is not None:
+            solo_done.add(line.soloist)
+        if line.contract.section is Section.MAIN:
+            main_played += 1
+        expected_dealer = next_dealer(
+            dealer=line.dealer, contract=line.contract, table_size=table_size
+        )
+
+    lacking = set(seats) - solo_done
+    time_over = time_over_after_hand is not None and len(hands) >= time_over_after_hand
+    hands_remaining = 0 if time_over else max(hands_per_match - main_played, 0)
+    due = bool(lacking) and (
+        time_over
+        or forced_solo_due(hands_remaining=hands_remaining, solos_outstanding=len(lacking))
+    )
+    soloist = (
+        forced_soloist(dealer=expected_dealer, table_size=table_size, lacking=lacking)
+        if due
+        else None
+    )
+    return SheetCheck(
+        problems=tuple(problems),
+        totals=totals,
+        compulsory_played={seat: seat in solo_done for seat in seats},
+        next=NextHand(
+            dealer=expected_dealer,
+            must_be_forced_solo=soloist is not None,
+            forced_soloist=soloist,
+            hands_remaining=hands_remaining,
+        ),
+        complete=not lacking and (time_over or main_played >= hands_per_match),
+    )

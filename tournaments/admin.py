@@ -1,0 +1,97 @@
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Entry, Player, Round, Seat, Table, Tournament, TournamentRole
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["last_name", "first_name", "club", "ddv_number"]
+    search_fields = ["last_name", "first_name", "club", "ddv_number"]
+    list_filter = ["club"]
+
+
+class TournamentRoleInline(admin.TabularInline):
+    model = TournamentRole
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "starts_on", "venue", "status", "planned_rounds", "is_public"]
+    list_filter = ["status", "is_public", "starts_on"]
+    search_fields = ["name", "venue", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    date_hierarchy = "starts_on"
+    inlines = [TournamentRoleInline]
+    fieldsets = [
+        (None, {"fields": ["name", "slug", "starts_on", "ends_on", "venue", "status"]}),
+        (
+            _("Rounds"),
+            {
+                "fields": [
+                    "planned_rounds",
+                    ("hands_per_match", "match_minutes"),
+                    "allow_tables_of_five",
+                    ("hands_per_match_five", "match_minutes_five"),
+                ]
+            },
+        ),
+        (_("Visibility"), {"fields": ["is_public", "standings_public"]}),
+    ]
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    list_display = ["start_number", "player", "tournament", "status"]
+    list_filter = ["status", "tournament"]
+    search_fields = ["player__last_name", "player__first_name", "start_number"]
+    list_select_related = ["player", "tournament"]
+    autocomplete_fields = ["player", "tournament"]
+
+
+class TableInline(admin.TabularInline):
+    model = Table
+    extra = 0
+    show_change_link = True
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "number", "status", "started_at", "ended_at"]
+    list_filter = ["status", "tournament"]
+    list_select_related = ["tournament"]
+    inlines = [TableInline]
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ["position", "entry"]
+    raw_id_fields = ["entry"]
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "round"]
+    list_filter = ["round__tournament"]
+    list_select_related = ["round__tournament"]
+    inlines = [SeatInline]
+
+    def save_formset(self, request, form, formset, change):
+        # Seat.round repeats the table's round so that the database can refuse a second seat
+        # for the same player in a round.
+        for seat in formset.save(commit=False):
+            seat.round_id = form.instance.round_id
+            seat.save()
+        for seat in formset.deleted_objects:
+            seat.delete()
+
+
+@admin.register(TournamentRole)
+class TournamentRoleAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "user", "role"]
+    list_filter = ["role", "tournament"]
+    list_select_related = ["tournament", "user"]
+    autocomplete_fields = ["user", "tournament"]

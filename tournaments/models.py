@@ -1,0 +1,370 @@
+"""Players, tournaments, entries, rounds (Spielrunden), tables and seats.
+
+The models hold fields and the invariants the database can keep; workflows live in
+``tournaments/services.py``.
+"""
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+
+class Player(models.Model):
+    """A person who plays; global, so one player's history spans tournaments."""
+
+    first_name = models.CharField(_("first name"), max_length=100)
+    last_name = models.CharField(_("last name"), max_length=100)
+    club = models.CharField(_("club"), max_length=200, blank=True)
+    ddv_number = models.CharField(
+        _("DDV membership number"),
+        max_length=20,
+        blank=True,
+        help_text=_("Membership number of the German Doppelkopf Association, if any."),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["last_name", "first_name", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["ddv_number"],
+                condition=~Q(ddv_number=""),
+                name="player_ddv_number_unique",
+                violation_error_message=_("Another player has this DDV membership number."),
+            ),
+            models.CheckConstraint(
+                condition=~Q(first_name="") & ~Q(last_name=""),
+                name="player_name_not_empty",
+            ),
+        ]
+        indexes = [models.Index(fields=["last_name", "first_name"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+    @property
+    def sort_name(self) -> str:
+        return f"{self.last_name}, {self.first_name}"
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        PLANNED = "planned", _("planned")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("short name for links"), max_length=80, unique=True)
+    starts_on = models.DateField(_("first day"))
+    ends_on = models.DateField(_("last day"))
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.PLANNED
+    )
+    planned_rounds = models.PositiveSmallIntegerField(_("planned rounds"), default=3)
+    # TSR 8.5.1: 24 hands in 100 minutes; TSR 10.1.5: 30 hands in 125 minutes at tables of five.
+    hands_per_match = models.PositiveSmallIntegerField(_("hands per round"), default=24)
+    match_minutes = models.PositiveSmallIntegerField(_("playing time (minutes)"), default=100)
+    allow_tables_of_five = models.BooleanField(
+        _("tables of five allowed"),
+        default=True,
+        help_text=_("TSR 10.1: when the players do not divide by four, some tables seat five."),
+    )
+    hands_per_match_five = models.PositiveSmallIntegerField(
+        _("hands per round at a table of five"), default=30
+    )
+    match_minutes_five = models.PositiveSmallIntegerField(
+        _("playing time at a table of five (minutes)"), default=125
+    )
+    is_public = models.BooleanField(
+        _("public"), default=True, help_text=_("Anyone can see the tournament without logging in.")
+    )
+    standings_public = models.BooleanField(
+        _("standings public"),
+        default=True,
+        help_text=_("Hide the standings, for example before the last round."),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-starts_on", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_on__gte=F("starts_on")),
+                name="tournament_ends_after_start",
+                violation_error_message=_("The last day cannot be before the first day."),
+            ),
+            models.CheckConstraint(
+                condition=Q(planned_rounds__gte=1), name="tournament_planned_rounds_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(hands_per_match__gte=4) & Q(hands_per_match_five__gte=5),
+                name="tournament_hands_per_match_enough",
+                violation_error_message=_(
+                    "A round needs at least one hand dealt by each player (TSR 3.3.1)."
+                ),
+            ),
+            models.CheckConstraint(
+                condition=Q(match_minutes__gte=1) & Q(match_minutes_five__gte=1),
+                name="tournament_match_minutes_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    """A player's participation in one tournament, with their start number."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("active")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+        DISQUALIFIED = "disqualified", _("disqualified")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="entries", verbose_name=_("tournament")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="entries", verbose_name=_("player")
+    )
+    start_number = models.PositiveIntegerField(_("start number"))
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.ACTIVE
+    )
+    created_at = models.DateTimeField(_("registered"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        ordering = ["tournament", "start_number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"],
+                name="entry_player_once_per_tournament",
+                violation_error_message=_("This player is already registered."),
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "start_number"],
+                name="entry_start_number_unique",
+                violation_error_message=_("This start number is already taken."),
+            ),
+            models.CheckConstraint(
+                condition=Q(start_number__gte=1), name="entry_start_number_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.start_number} {self.player}"
+
+
+class Round(models.Model):
+    """A Spielrunde: every table plays one match of 24 hands (30 at five) at the same time."""
+
+    class Status(models.TextChoices):
+        PLANNED = "planned", _("planned")
+        SEATED = "seated", _("seated")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", pgettext_lazy("round", "finished")
+        CLOSED = "closed", _("closed")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("tournament")
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.PLANNED
+    )
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    ended_at = models.DateTimeField(_("playing time ended"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+            models.CheckConstraint(
+                condition=Q(status__in=["planned", "seated"]) | Q(started_at__isnull=False),
+                name="round_started_has_start_time",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status__in=["finished", "closed"]) | Q(ended_at__isnull=False),
+                name="round_finished_has_end_time",
+            ),
+            models.CheckConstraint(
+                condition=Q(ended_at__isnull=True) | Q(ended_at__gte=F("started_at")),
+                name="round_ends_after_start",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} – {_('round')} {self.number}"
+
+
+class Table(models.Model):
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="tables", verbose_name=_("round")
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{_('table')} {self.number}"
+
+
+class Seat(models.Model):
+    """A player's place at a table. Seat 1 deals first, seat 4 keeps the sheet (TSR 8.4)."""
+
+    # The round is stored again here so that the database itself can refuse a player sitting
+    # twice in one round; services set it from the table.
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="seats", verbose_name=_("round")
+    )
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table")
+    )
+    position = models.PositiveSmallIntegerField(_("seat"))
+    entry = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player")
+    )
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "position"],
+                name="seat_position_once_per_table",
+                violation_error_message=_("This seat is already taken."),
+            ),
+            models.UniqueConstraint(
+                fields=["round", "entry"],
+                name="seat_entry_once_per_round",
+                violation_error_message=_("This player already has a seat in this round."),
+            ),
+            models.CheckConstraint(
+                condition=Q(position__gte=1) & Q(position__lte=5),
+                name="seat_position_1_to_5",
+                violation_error_message=_("A seat is numbered 1 to 5 (TSR 8.4, 10.1)."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}, {_('seat')} {self.position}: {self.entry}"
+
+
+class TournamentRole(models.Model):
+    """What a user may do in one tournament (TSR 8.2: adjudicator and arbitration panel)."""
+
+    class Role(models.TextChoices):
+        ORGANISER = "organiser", _("organiser")
+        ADJUDICATOR = "adjudicator", _("adjudicator")
+        PANEL = "panel", _("arbitration panel member")
+        SCOREKEEPER = "scorekeeper", _("scorekeeper")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="roles", verbose_name=_("tournament")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="tournament_roles",
+        verbose_name=_("user"),
+    )
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices)
+
+    class Meta:
+        verbose_name = _("tournament role")
+        verbose_name_plural = _("tournament roles")
+        ordering = ["tournament", "role", "user"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user", "role"], name="tournament_role_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} – {self.get_role_display()}"
+
+
+def _job_upload_to(job: "Job", filename: str) -> str:
+    return f"jobs/{job.pk}/{filename}"
+
+
+class Job(models.Model):
+    """A long piece of work (a PDF, an export) done by a Celery worker, with its progress.
+
+    The id is a random UUID, so a job's page and download cannot be guessed from another's.
+    """
+
+    class Kind(models.TextChoices):
+        ENTRY_LIST_PDF = "entry_list_pdf", _("list of players (PDF)")
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="jobs", verbose_name=_("tournament")
+    )
+    kind = models.CharField(_("kind"), max_length=32, choices=Kind.choices)
+    # The language of the person who asked for it: the document is written in it.
+    language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.QUEUED
+    )
+    progress = models.PositiveSmallIntegerField(_("progress (%)"), default=0)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    error = models.TextField(_("error"), blank=True)
+    file = models.FileField(_("file"), upload_to=_job_upload_to, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("started by"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("job")
+        verbose_name_plural = _("jobs")
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(progress__lte=100), name="job_progress_percent"),
+            models.CheckConstraint(
+                condition=~Q(status="done") | ~Q(file=""), name="job_done_has_file"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} ({self.get_status_display()})"
