@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from scoring.models import Hand, Scoresheet
+from scoring.rules.contracts import Contract, SoloType
 from scoring.rules.sheet import HandLine, SheetCheck, check_sheet
 
 
@@ -20,11 +21,11 @@ def hand_lines(hands: list[Hand]) -> list[HandLine]:
     """Stored hands as the rules core reads them."""
     return [
         HandLine(
-            contract=hand.contract,
+            contract=Contract(hand.contract),
             dealer=hand.dealer,
             points=hand.points,
             soloist=hand.soloist,
-            solo_type=hand.solo_type or None,
+            solo_type=SoloType(hand.solo_type) if hand.solo_type else None,
             game_value=hand.game_value,
         )
         for hand in hands

@@ -106,6 +106,5 @@ class RoundDetail(generics.GenericAPIView):
     def get(self, request, slug: str, number: int):
         tournament = selectors.tournament_get(slug=slug, user=request.user)
         round_ = selectors.round_get(tournament=tournament, number=number)
-        annotated = selectors.tournament_rounds(tournament=tournament).get(pk=round_.pk)
-        data = {"round": annotated, "tables": selectors.round_tables(round=round_)}
+        data = {"round": round_, "tables": selectors.round_tables(round=round_)}
         return Response(self.get_serializer(data).data)

@@ -246,8 +246,10 @@ class Seat(models.Model):
         Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table")
     )
     position = models.PositiveSmallIntegerField(_("seat"))
+    # RESTRICT: an entry that sat at a table cannot be deleted on its own (withdraw it instead),
+    # but deleting the whole tournament takes its seats with it.
     entry = models.ForeignKey(
-        Entry, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player")
+        Entry, on_delete=models.RESTRICT, related_name="seats", verbose_name=_("player")
     )
 
     class Meta:

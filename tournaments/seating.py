@@ -43,38 +43,34 @@ def table_sizes(players: int, *, tables_of_five: bool) -> list[int]:
     Tables of four are the rule (TSR 8.3.1); tables of five are the variation of TSR 10.1 and
     are used only as far as needed: ``players mod 4`` of them.
     """
+    sizes = _sizes(players, tables_of_five=tables_of_five)
+    if sizes is None:
+        raise SeatingError(
+            players=players,
+            missing=next(
+                more
+                for more in range(1, 5)
+                if _sizes(players + more, tables_of_five=tables_of_five) is not None
+            ),
+            extra=next(
+                (
+                    fewer
+                    for fewer in range(1, players - 3)
+                    if _sizes(players - fewer, tables_of_five=tables_of_five) is not None
+                ),
+                None,
+            ),
+            tables_of_five=tables_of_five,
+        )
+    return sizes
+
+
+def _sizes(players: int, *, tables_of_five: bool) -> list[int] | None:
     fives = players % 4 if tables_of_five else 0
     fours, rest = divmod(players - 5 * fives, 4)
     if players < 4 or fours < 0 or rest:
-        raise SeatingError(
-            players=players,
-            missing=_missing(players, tables_of_five=tables_of_five),
-            extra=_extra(players, tables_of_five=tables_of_five),
-            tables_of_five=tables_of_five,
-        )
+        return None
     return [4] * fours + [5] * fives
-
-
-def _seatable(players: int, *, tables_of_five: bool) -> bool:
-    try:
-        table_sizes(players, tables_of_five=tables_of_five)
-    except SeatingError:
-        return False
-    return True
-
-
-def _missing(players: int, *, tables_of_five: bool) -> int:
-    more = 1
-    while not _seatable(players + more, tables_of_five=tables_of_five):
-        more += 1
-    return more
-
-
-def _extra(players: int, *, tables_of_five: bool) -> int | None:
-    for fewer in range(1, players - 3):
-        if _seatable(players - fewer, tables_of_five=tables_of_five):
-            return fewer
-    return None
 
 
 def draw_random(players: Sequence[int], *, tables_of_five: bool, seed: int) -> SeatingPlan:

@@ -65,7 +65,8 @@ def tournament_rounds(*, tournament: Tournament) -> QuerySet[Round]:
 
 
 def round_get(*, tournament: Tournament, number: int) -> Round:
-    return get_object_or_404(tournament.rounds.select_related("tournament"), number=number)
+    """One round, with the counts of ``tournament_rounds`` (404 if there is none)."""
+    return get_object_or_404(tournament_rounds(tournament=tournament), number=number)
 
 
 def entry_list(*, tournament: Tournament) -> QuerySet[Entry]:

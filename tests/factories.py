@@ -1,0 +1,40 @@
+"""Test data, made through the services the application uses."""
+
+import datetime
+import itertools
+
+from django.contrib.auth import get_user_model
+
+from tournaments import services
+from tournaments.models import Entry, Player, Round, Tournament
+
+_counter = itertools.count(1)
+
+
+def user(*, username: str | None = None, **fields):
+    return get_user_model().objects.create_user(
+        username=username or f"user{next(_counter)}", password="a-long-test-password", **fields
+    )
+
+
+def player(**fields) -> Player:
+    number = next(_counter)
+    defaults = {"first_name": f"Vorname{number}", "last_name": f"Nachname{number}"}
+    return services.player_create(**{**defaults, **fields})
+
+
+def tournament(*, players: int = 0, organiser=None, **fields) -> Tournament:
+    defaults = {"name": f"Turnier {next(_counter)}", "starts_on": datetime.date(2026, 11, 21)}
+    created = services.tournament_create(organiser=organiser, **{**defaults, **fields})
+    for _ in range(players):
+        services.entry_create(tournament=created, player=player())
+    return created
+
+
+def entries(tournament: Tournament) -> list[Entry]:
+    return list(tournament.entries.order_by("start_number"))
+
+
+def seated_round(tournament: Tournament, *, seed: int = 1) -> Round:
+    round_ = services.round_create(tournament=tournament)
+    return services.round_seat(round=round_, seed=seed)

@@ -1,0 +1,213 @@
+"""The scoresheet check (TSR 3.3.1, 4.2, 4.3.1, 7.3.3, 8.5, 8.6, 10.1)."""
+
+import random
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring.rules.contracts import Contract
+from scoring.rules.sheet import check_sheet
+from scoring.simulation import simulate_match
+from tests.sheets import full_match, normal, solo
+
+
+def check(hands, *, size=4, hands_per_match=None, **kwargs):
+    hands_per_match = hands_per_match or (24 if size == 4 else 30)
+    return check_sheet(table_size=size, hands_per_match=hands_per_match, hands=hands, **kwargs)
+
+
+def codes(result):
+    return [(problem.hand, problem.code) for problem in result.problems]
+
+
+def test_complete_match_of_four_has_no_problems():
+    result = check(full_match(size=4))
+    assert result.ok
+    assert result.complete
+    assert all(result.compulsory_played.values())
+    assert sum(result.totals.values()) == 0
+
+
+def test_complete_match_of_five_has_no_problems():
+    result = check(full_match(size=5), size=5)
+    assert result.ok
+    assert result.complete
+
+
+def test_checksum_problem_names_the_hand_and_the_sum():
+    hands = full_match()
+    hands[3] = replace(hands[3], points={1: 2, 2: -1, 3: 1, 4: -1})
+    result = check(hands)
+    assert (4, "checksum") in codes(result)
+    problem = next(p for p in result.problems if p.code == "checksum")
+    assert problem.rule == "TSR 7.3.3.1"
+    assert "adds up to 1" in problem.message or "add up to 1" in problem.message
+
+
+def test_mixed_parity_is_a_problem_at_a_table_of_four():
+    hands = [replace(normal(1, (1, 3), 2), points={1: 3, 2: -2, 3: 1, 4: -2}, game_value=None)]
+    assert (1, "parity") in codes(check(hands))
+
+
+def test_parity_is_not_required_at_a_table_of_five():
+    hands = [replace(normal(1, (2, 4), 2, size=5), points={1: 0, 2: 3, 3: -2, 4: 1, 5: -2})]
+    result = check(hands, size=5)
+    assert "parity" not in [code for _, code in codes(result)]
+
+
+def test_wrong_dealer_is_reported_with_the_expected_seat():
+    hands = [normal(1, (1, 2), 1), normal(3, (1, 2), 1)]
+    result = check(hands)
+    problem = next(p for p in result.problems if p.code == "dealer")
+    assert problem.hand == 2
+    assert problem.params["expected"] == 2
+
+
+def test_compulsory_solo_is_dealt_again_by_the_same_dealer():
+    hands = [normal(1, (1, 2), 1), solo(2, 3, 2), normal(2, (1, 2), 1)]
+    assert check(hands).ok
+
+
+def test_dealer_moving_on_after_a_compulsory_solo_is_a_problem():
+    hands = [normal(1, (1, 2), 1), solo(2, 3, 2), normal(3, (1, 2), 1)]
+    assert (3, "dealer") in codes(check(hands))
+
+
+def test_second_compulsory_solo_by_the_same_player_is_a_problem():
+    hands = [solo(1, 3, 2), solo(1, 3, 1)]
+    assert (2, "solo_order") in codes(check(hands))
+
+
+def test_voluntary_solo_before_the_own_compulsory_solo_is_a_problem():
+    hands = [solo(1, 2, 1, contract=Contract.VOLUNTARY_SOLO)]
+    result = check(hands)
+    assert (1, "solo_order") in codes(result)
+    assert result.problems[0].rule == "TSR 4.3.1"
+
+
+def test_voluntary_solo_after_the_own_compulsory_solo_is_fine():
+    hands = [solo(1, 2, 1), solo(1, 2, 1, contract=Contract.VOLUNTARY_SOLO)]
+    assert check(hands).ok
+
+
+def _normal_games(count, *, size=4, first_dealer=1):
+    dealer, lines = first_dealer, []
+    for _ in range(count):
+        lines.append(normal(dealer, (1, 2) if size == 4 or dealer > 2 else (3, 4), 1, size=size))
+        dealer = dealer % size + 1
+    return lines
+
+
+def test_forced_solo_is_announced_when_solos_outstanding_equal_hands_remaining():
+    result = check(_normal_games(20))
+    assert result.ok
+    assert result.next.must_be_forced_solo
+    assert result.next.dealer == 1
+    assert result.next.forced_soloist == 2  # first clockwise from the dealer's left
+    assert result.next.hands_remaining == 4
+
+
+def test_normal_game_when_a_forced_solo_was_due_is_a_problem():
+    hands = [*_normal_games(20), normal(1, (1, 2), 1)]
+    problem = next(p for p in check(hands).problems if p.code == "forced_solo")
+    assert problem.hand == 21
+    assert problem.params["seat"] == 2
+
+
+def test_all_four_forced_solos_at_the_end_complete_the_match():
+    hands = _normal_games(20)
+    hands += [
+        solo(1, 2, 1, contract=Contract.FORCED_SOLO),
+        solo(2, 3, -1, contract=Contract.FORCED_SOLO),
+        solo(3, 4, 2, contract=Contract.FORCED_SOLO),
+        solo(4, 1, 1, contract=Contract.FORCED_SOLO),
+    ]
+    result = check(hands)
+    assert result.ok, [p.message for p in result.problems]
+    assert result.complete
+
+
+def test_forced_solo_by_the_wrong_player_is_a_problem():
+    hands = [*_normal_games(20), solo(1, 3, 1, contract=Contract.FORCED_SOLO)]
+    problem = next(p for p in check(hands).problems if p.code == "forced_solo")
+    assert problem.params == {"hand": 21, "seat": 2, "soloist": 3}
+
+
+def test_forced_solo_that_was_not_due_is_a_problem():
+    hands = [solo(1, 2, 1, contract=Contract.FORCED_SOLO)]
+    assert (1, "forced_solo") in codes(check(hands))
+
+
+def test_hand_beyond_the_match_is_a_problem():
+    hands = full_match()
+    dealer = hands[-1].dealer % 4 + 1
+    result = check([*hands, normal(dealer, (1, 2), 1)])
+    assert (len(hands) + 1, "hand_count") in codes(result)
+
+
+def test_after_the_playing_time_only_forced_solos_are_played():
+    hands = [solo(1, 1, 1), solo(1, 2, 1), solo(1, 3, 1), *_normal_games(10)]
+    result = check(hands, time_over_after_hand=len(hands))
+    assert result.next.must_be_forced_solo
+    assert result.next.forced_soloist == 4
+    assert not result.complete
+    late = check([*hands, normal(3, (1, 2), 1)], time_over_after_hand=len(hands))
+    assert (len(hands) + 1, "forced_solo") in codes(late)
+
+
+def test_after_the_playing_time_with_all_solos_played_no_hand_follows():
+    hands = [solo(1, 1, 1), solo(1, 2, 1), solo(1, 3, 1), solo(1, 4, 1), *_normal_games(10)]
+    result = check(hands, time_over_after_hand=len(hands))
+    assert result.complete
+    late = check([*hands, normal(3, (1, 2), 1)], time_over_after_hand=len(hands))
+    assert codes(late) == [(len(hands) + 1, "hand_count")]
+
+
+def test_dealer_must_not_score_at_a_table_of_five():
+    hands = [replace(normal(1, (2, 3), 1, size=5), points={1: 2, 2: 1, 3: -1, 4: -1, 5: -1})]
+    assert (1, "sitting_out") in codes(check(hands, size=5))
+
+
+def test_soloist_who_sits_out_is_a_problem():
+    hands = [solo(1, 1, 1, size=5)]
+    assert (1, "soloist") in codes(check(hands, size=5))
+
+
+def test_points_not_following_the_game_value_are_a_problem():
+    hands = [replace(normal(1, (1, 2), 2), game_value=3)]
+    assert (1, "value") in codes(check(hands))
+
+
+def test_every_problem_is_reported_not_only_the_first():
+    hands = [normal(2, (1, 2), 1), replace(normal(3, (1, 2), 1), points={1: 1, 2: 1, 3: 1, 4: 1})]
+    found = codes(check(hands))
+    assert (1, "dealer") in found
+    assert (2, "checksum") in found
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from([4, 5]))
+def test_simulated_matches_pass_the_check(seed, size):
+    hands_per_match = 24 if size == 4 else 30
+    hands = simulate_match(
+        rng=random.Random(seed), table_size=size, hands_per_match=hands_per_match
+    )
+    result = check(hands, size=size)
+    assert result.ok, [p.message for p in result.problems]
+    assert result.complete
+    assert sum(result.totals.values()) == 0
+    solos = [hand for hand in hands if hand.contract.counts_as_compulsory]
+    assert sorted(hand.soloist for hand in solos) == list(range(1, size + 1))
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), cut=st.integers(0, 27))
+def test_an_unfinished_match_says_who_deals_next(seed, cut):
+    hands = simulate_match(rng=random.Random(seed), table_size=4, hands_per_match=24)
+    result = check(hands[:cut])
+    assert result.ok
+    if cut < len(hands):
+        assert result.next.dealer == hands[cut].dealer
+        if hands[cut].contract is Contract.FORCED_SOLO:
+            assert result.next.forced_soloist == hands[cut].soloist

@@ -1,0 +1,77 @@
+"""Settings come from the environment (README, "Configuration")."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_django(code: str, **env: str) -> subprocess.CompletedProcess:
+    environment = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"SECRET_KEY", "DEBUG", "DATABASE_URL", "REDIS_URL", "VAR_DIR"}
+    }
+    environment.update({"DJANGO_SETTINGS_MODULE": "config.settings", **env})
+    return subprocess.run(
+        [sys.executable, "-c", f"import django; django.setup(); {code}"],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_production_without_a_secret_key_refuses_to_start(tmp_path):
+    result = run_django("", DEBUG="false", VAR_DIR=str(tmp_path))
+    assert result.returncode != 0
+    assert "SECRET_KEY is not set" in result.stderr
+
+
+def test_local_run_generates_a_key_once_and_keeps_it(tmp_path):
+    code = "from django.conf import settings; print(settings.SECRET_KEY)"
+    first = run_django(code, DEBUG="true", VAR_DIR=str(tmp_path))
+    second = run_django(code, DEBUG="true", VAR_DIR=str(tmp_path))
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    assert len(first.stdout.strip()) >= 50
+    assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0
+
+
+def test_default_database_is_sqlite_under_var_with_wal_and_immediate_transactions(tmp_path):
+    code = (
+        "from django.db import connection; c = connection.cursor(); "
+        "c.execute('PRAGMA journal_mode'); print(c.fetchone()[0]); "
+        "print(connection.settings_dict['NAME']); print(connection.transaction_mode)"
+    )
+    result = run_django(code, DEBUG="true", VAR_DIR=str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    mode, name, transaction_mode = result.stdout.split()
+    assert mode == "wal"
+    assert name == str(tmp_path / "db.sqlite3")
+    assert transaction_mode == "IMMEDIATE"
+
+
+def test_database_url_chooses_the_database(tmp_path):
+    code = "from django.conf import settings; print(settings.DATABASES['default']['ENGINE'])"
+    result = run_django(
+        code, DEBUG="true", VAR_DIR=str(tmp_path), DATABASE_URL="postgres://u:p@db:5432/doko"
+    )
+    assert result.stdout.strip() == "django.db.backends.postgresql"
+
+
+def test_without_redis_tasks_run_in_process_and_with_redis_through_the_broker(tmp_path):
+    code = "from config.celery import app; print(app.conf.task_always_eager, app.conf.broker_url)"
+    local = run_django(code, DEBUG="true", VAR_DIR=str(tmp_path))
+    assert local.stdout.split() == ["True", "memory://"]
+    remote = run_django(code, DEBUG="true", VAR_DIR=str(tmp_path), REDIS_URL="redis://r:6379/0")
+    assert remote.stdout.split() == ["False", "redis://r:6379/0"]
+
+
+def test_time_zone_and_languages(settings):
+    assert settings.TIME_ZONE == "Europe/Berlin"
+    assert [code for code, _ in settings.LANGUAGES] == ["de", "en"]
+    assert "django.middleware.locale.LocaleMiddleware" in settings.MIDDLEWARE

@@ -1,0 +1,154 @@
+"""Registering players and running a round through its lifecycle (TSR 8.5)."""
+
+import datetime
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from scoring import services as scoring_services
+from scoring.models import Scoresheet
+from tests import factories
+from tests.sheets import full_match
+from tournaments import services
+from tournaments.models import Entry, Round, Seat, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def test_start_numbers_are_given_in_order():
+    tournament = factories.tournament(players=3)
+    assert [e.start_number for e in factories.entries(tournament)] == [1, 2, 3]
+
+
+def test_registering_a_player_twice_names_the_problem():
+    tournament = factories.tournament()
+    player = factories.player()
+    services.entry_create(tournament=tournament, player=player)
+    with pytest.raises(ValidationError) as error:
+        services.entry_create(tournament=tournament, player=player)
+    assert "already registered" in str(error.value)
+    assert tournament.entries.count() == 1
+
+
+def test_player_without_a_last_name_is_refused_with_the_field_named():
+    with pytest.raises(ValidationError) as error:
+        services.player_create(first_name="Anna", last_name="  ")
+    assert "last_name" in error.value.message_dict
+
+
+def test_tournament_slug_is_made_from_name_and_year_and_kept_unique():
+    first = factories.tournament(name="Pokal der Füchse", starts_on=datetime.date(2026, 3, 1))
+    second = factories.tournament(name="Pokal der Füchse", starts_on=datetime.date(2026, 3, 1))
+    assert first.slug == "pokal-der-fuchse-2026"
+    assert second.slug == "pokal-der-fuchse-2026-2"
+
+
+def test_creator_becomes_organiser():
+    user = factories.user()
+    tournament = factories.tournament(organiser=user)
+    assert list(tournament.roles.values_list("user", "role")) == [(user.pk, "organiser")]
+
+
+def test_seating_puts_every_active_player_at_one_table():
+    tournament = factories.tournament(players=13)
+    withdrawn = factories.entries(tournament)[0]
+    withdrawn.status = Entry.Status.WITHDRAWN
+    withdrawn.save()
+    round_ = factories.seated_round(tournament)
+    seats = Seat.objects.filter(round=round_)
+    assert sorted(seats.values_list("entry__start_number", flat=True)) == list(range(2, 14))
+    assert round_.tables.count() == 3
+    assert Scoresheet.objects.filter(table__round=round_).count() == 3
+    assert round_.status == Round.Status.SEATED
+
+
+def test_seating_uses_a_table_of_five_when_needed():
+    tournament = factories.tournament(players=9)
+    round_ = factories.seated_round(tournament)
+    sizes = sorted(table.seats.count() for table in round_.tables.all())
+    assert sizes == [4, 5]
+
+
+def test_seating_error_says_how_many_players_are_missing():
+    tournament = factories.tournament(players=10, allow_tables_of_five=False)
+    round_ = services.round_create(tournament=tournament)
+    with pytest.raises(ValidationError) as error:
+        services.round_seat(round=round_, seed=1)
+    message = error.value.message_dict["entries"][0]
+    assert (
+        "10 active players cannot be seated: 2 more players are needed, or 2 players fewer"
+        in message
+    )
+    assert "TSR 8.3.1" in message
+    assert not round_.tables.exists()
+
+
+def test_seating_can_be_redrawn_until_hands_are_recorded():
+    tournament = factories.tournament(players=8)
+    round_ = factories.seated_round(tournament, seed=1)
+    services.round_seat(round=round_, seed=2)
+    sheet = Scoresheet.objects.filter(table__round=round_).first()
+    scoring_services.scoresheet_hands_replace(scoresheet=sheet, hands=full_match()[:1], version=1)
+    with pytest.raises(ValidationError, match="cannot be redrawn"):
+        services.round_seat(round=round_, seed=3)
+
+
+def test_rounds_beyond_the_planned_number_are_refused():
+    tournament = factories.tournament(players=4, planned_rounds=1)
+    services.round_create(tournament=tournament)
+    with pytest.raises(ValidationError) as error:
+        services.round_create(tournament=tournament)
+    assert "planned_rounds" in error.value.message_dict
+
+
+def test_round_lifecycle_from_seating_to_closing():
+    tournament = factories.tournament(players=4, planned_rounds=1)
+    round_ = factories.seated_round(tournament)
+    start = timezone.now()
+    services.round_start(round=round_, at=start)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
+
+    services.round_end(round=round_, at=start + datetime.timedelta(minutes=100))
+    sheet = Scoresheet.objects.get(table__round=round_)
+    sheet = scoring_services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(), version=sheet.version
+    )
+    with pytest.raises(ValidationError, match="not confirmed"):
+        services.round_close(round=round_)
+    sheet = scoring_services.scoresheet_submit(scoresheet=sheet, version=sheet.version)
+    scoring_services.scoresheet_confirm(scoresheet=sheet, version=sheet.version)
+    services.round_close(round=round_)
+
+    round_.refresh_from_db()
+    tournament.refresh_from_db()
+    assert round_.status == Round.Status.CLOSED
+    assert tournament.status == Tournament.Status.FINISHED
+
+
+def test_round_cannot_start_before_it_is_seated():
+    tournament = factories.tournament(players=4)
+    round_ = services.round_create(tournament=tournament)
+    with pytest.raises(ValidationError) as error:
+        services.round_start(round=round_)
+    assert "status" in error.value.message_dict
+
+
+def test_two_rounds_cannot_run_at_once():
+    tournament = factories.tournament(players=4)
+    services.round_start(round=factories.seated_round(tournament))
+    second = factories.seated_round(tournament)
+    with pytest.raises(ValidationError, match="still running"):
+        services.round_start(round=second)
+
+
+def test_round_cannot_end_before_it_started():
+    tournament = factories.tournament(players=4)
+    start = timezone.now()
+    round_ = services.round_start(round=factories.seated_round(tournament), at=start)
+    with pytest.raises(ValidationError) as error:
+        services.round_end(round=round_, at=start - datetime.timedelta(seconds=1))
+    assert "ended_at" in error.value.message_dict
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.RUNNING

@@ -1,0 +1,157 @@
+"""Pages: what a visitor, a player and an organiser see."""
+
+import pytest
+from django.urls import reverse
+
+from scoring import services as scoring_services
+from scoring.models import Scoresheet
+from tests import factories
+from tests.sheets import full_match
+from tournaments import services
+from tournaments.models import Job
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def played():
+    """A tournament of 12 players whose first round is complete and confirmed."""
+    organiser = factories.user(username="orga")
+    tournament = factories.tournament(players=12, organiser=organiser, name="Kreuzpokal")
+    round_ = factories.seated_round(tournament)
+    services.round_start(round=round_)
+    for sheet in Scoresheet.objects.filter(table__round=round_):
+        sheet = scoring_services.scoresheet_hands_replace(
+            scoresheet=sheet, hands=full_match(), version=sheet.version
+        )
+        sheet = scoring_services.scoresheet_submit(scoresheet=sheet, version=sheet.version)
+        scoring_services.scoresheet_confirm(scoresheet=sheet, version=sheet.version)
+    return tournament, round_, organiser
+
+
+def test_home_lists_public_tournaments(client, played):
+    tournament, _, _ = played
+    hidden = factories.tournament(name="Geheimturnier", is_public=False)
+    page = client.get(reverse("home")).content.decode()
+    assert tournament.name in page
+    assert hidden.name not in page
+
+
+def test_private_tournament_is_shown_to_its_staff_only(client):
+    organiser = factories.user()
+    hidden = factories.tournament(name="Geheimturnier", is_public=False, organiser=organiser)
+    assert client.get(reverse("tournament", args=[hidden.slug])).status_code == 404
+    client.force_login(organiser)
+    assert client.get(reverse("tournament", args=[hidden.slug])).status_code == 200
+
+
+def test_tournament_page_shows_rounds_and_progress(client, played):
+    tournament, _, _ = played
+    page = client.get(reverse("tournament", args=[tournament.slug])).content.decode()
+    assert reverse("round", args=[tournament.slug, 1]) in page
+    assert "3 / 3" in page  # three tables, three confirmed sheets
+
+
+def test_round_page_shows_every_table_with_players_and_points(client, played):
+    tournament, round_, _ = played
+    response = client.get(reverse("round", args=[tournament.slug, 1]))
+    page = response.content.decode()
+    for seat in round_.seats.select_related("entry__player"):
+        assert seat.entry.player.name in page
+    assert len(response.context["tables"]) == 3
+    totals = [seat.points for row in response.context["tables"] for seat in row.seats]
+    assert sum(totals) == 0
+
+
+def test_table_page_shows_the_sheet_with_running_totals_and_check(client, played):
+    tournament, _, _ = played
+    response = client.get(reverse("table", args=[tournament.slug, 1, 2]))
+    assert response.status_code == 200
+    rows = response.context["hand_rows"]
+    assert len(rows) == 28
+    assert rows[-1].totals == [sum(row.points[i] for row in rows) for i in range(4)]
+    assert response.context["check"].complete
+    assert response.context["problems"] == []
+
+
+def test_unknown_round_and_table_are_404(client, played):
+    tournament, _, _ = played
+    assert client.get(reverse("round", args=[tournament.slug, 9])).status_code == 404
+    assert client.get(reverse("table", args=[tournament.slug, 1, 9])).status_code == 404
+
+
+def test_pages_are_german_by_default_and_english_on_request(client, played):
+    tournament, _, _ = played
+    german = client.get(reverse("tournament", args=[tournament.slug])).content.decode()
+    assert "Runden" in german
+    assert 'lang="de"' in german
+    client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    english = client.get(reverse("tournament", args=[tournament.slug])).content.decode()
+    assert "Rounds" in english
+    assert 'lang="en"' in english
+
+
+@pytest.mark.parametrize("players", [8, 40])
+def test_list_pages_run_a_fixed_number_of_queries(client, django_assert_num_queries, players):
+    tournament = factories.tournament(players=players)
+    round_ = factories.seated_round(tournament)
+    for sheet in Scoresheet.objects.filter(table__round=round_):
+        scoring_services.scoresheet_hands_replace(scoresheet=sheet, hands=full_match(), version=1)
+    with django_assert_num_queries(1):
+        client.get(reverse("home"))
+    with django_assert_num_queries(2):
+        client.get(reverse("tournament", args=[tournament.slug]))
+    with django_assert_num_queries(2):
+        client.get(reverse("entries", args=[tournament.slug]))
+    with django_assert_num_queries(4):
+        client.get(reverse("round", args=[tournament.slug, 1]))
+    with django_assert_num_queries(5):
+        client.get(reverse("table", args=[tournament.slug, 1, 1]))
+
+
+def test_organiser_prints_the_list_of_players(client, played, django_capture_on_commit_callbacks):
+    tournament, _, organiser = played
+    client.force_login(organiser)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("entries-print", args=[tournament.slug]))
+    job = Job.objects.get()
+    assert response.url == reverse("job", args=[job.pk])
+    # Without Redis the job ran in-process as soon as the request's transaction committed.
+    assert job.status == Job.Status.DONE
+    assert job.progress == 100
+    status = client.get(reverse("job", args=[job.pk]), headers={"HX-Request": "true"})
+    assert reverse("job-download", args=[job.pk]) in status.content.decode()
+    download = client.get(reverse("job-download", args=[job.pk]))
+    pdf = b"".join(download.streaming_content)
+    assert pdf.startswith(b"%PDF")
+    assert download["Content-Disposition"].startswith("attachment")
+
+
+def test_job_page_polls_while_the_job_runs(client, played):
+    tournament, _, organiser = played
+    job = Job.objects.create(tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, language="de")
+    client.force_login(organiser)
+    page = client.get(reverse("job", args=[job.pk])).content.decode()
+    assert 'hx-trigger="every 1s"' in page
+    assert client.get(reverse("job-download", args=[job.pk])).status_code == 404
+
+
+def test_printing_needs_the_organiser_role(client, played):
+    tournament, _, _ = played
+    url = reverse("entries-print", args=[tournament.slug])
+    assert client.post(url).status_code == 302  # to the login page
+    client.force_login(factories.user())
+    assert client.post(url).status_code == 403
+    assert not Job.objects.exists()
+
+
+def test_someone_elses_job_is_not_found(client, played):
+    tournament, _, organiser = played
+    job = services.job_start(tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, by=organiser)
+    client.force_login(factories.user())
+    assert client.get(reverse("job", args=[job.pk])).status_code == 404
+    assert client.get(reverse("job-download", args=[job.pk])).status_code == 404
+
+
+def test_health_check_answers(client):
+    assert client.get("/healthz/").json() == {"status": "ok"}
