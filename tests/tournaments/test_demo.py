@@ -1,0 +1,126 @@
+"""The demo: two realistic tournaments built through the services."""
+
+import datetime
+import hashlib
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from scoring.models import Hand, Scoresheet
+from scoring.selectors import hand_lines, scoresheet_check
+from tournaments.demo import demo_build
+from tournaments.models import Player, Round, Seat, Tournament
+
+pytestmark = pytest.mark.django_db
+
+NOW = datetime.datetime(2026, 11, 22, 15, 30, tzinfo=datetime.UTC)
+
+
+def fingerprint() -> str:
+    """Everything the seed decides: players, seating and every hand."""
+    rows = [
+        *Player.objects.order_by("last_name", "first_name").values_list(
+            "first_name", "last_name", "club", "ddv_number"
+        ),
+        *Seat.objects.order_by(
+            "round__tournament__name", "round__number", "table__number", "position"
+        ).values_list("round__number", "table__number", "position", "entry__player__last_name"),
+        *Hand.objects.order_by(
+            "scoresheet__table__round__tournament__name",
+            "scoresheet__table__round__number",
+            "scoresheet__table__number",
+            "number",
+        ).values_list(
+            "contract", "dealer", "soloist", "points_1", "points_2", "points_3", "points_4"
+        ),
+    ]
+    return hashlib.sha256(repr(rows).encode()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker):
+    with django_db_blocker.unblock():
+        result = demo_build(seed=7, now=NOW)
+        yield result
+        Tournament.objects.all().delete()
+        Player.objects.all().delete()
+        get_user_model().objects.all().delete()
+
+
+def test_finished_tournament_has_32_players_and_three_closed_rounds(demo):
+    finished = demo.tournaments[0]
+    assert finished.status == Tournament.Status.FINISHED
+    assert finished.entries.count() == 32
+    assert list(finished.rounds.values_list("status", flat=True)) == ["closed"] * 3
+    assert (
+        Scoresheet.objects.filter(table__round__tournament=finished)
+        .exclude(status="confirmed")
+        .count()
+        == 0
+    )
+
+
+def test_championship_has_148_players_in_round_4_of_8(demo):
+    championship = demo.tournaments[1]
+    assert championship.entries.count() == 148
+    assert championship.planned_rounds == 8
+    assert list(championship.rounds.values_list("number", "status")) == [
+        (1, "closed"),
+        (2, "closed"),
+        (3, "closed"),
+        (4, "running"),
+    ]
+    running = championship.rounds.get(number=4)
+    assert running.tables.count() == 37
+    statuses = set(Scoresheet.objects.filter(table__round=running).values_list("status", flat=True))
+    assert statuses == {"draft", "submitted", "confirmed"}
+
+
+def test_every_demo_sheet_follows_the_tsr(demo):
+    sheets = Scoresheet.objects.select_related("table__round__tournament").prefetch_related(
+        "hands", "table__seats"
+    )
+    for sheet in sheets:
+        result = scoresheet_check(
+            scoresheet=sheet,
+            hands=hand_lines(list(sheet.hands.all())),
+            table_size=len(sheet.table.seats.all()),
+        )
+        assert result.ok, (sheet, [p.message for p in result.problems])
+        if sheet.status != "draft":
+            assert result.complete
+
+
+def test_demo_sheets_include_compulsory_and_forced_solos(demo):
+    contracts = set(Hand.objects.values_list("contract", flat=True))
+    assert {"compulsory_solo", "forced_solo", "normal", "wedding"} <= contracts
+    confirmed_rounds = Round.objects.filter(status="closed")
+    for round_ in confirmed_rounds[:2]:
+        for sheet in Scoresheet.objects.filter(table__round=round_):
+            solos = sheet.hands.filter(contract__in=["compulsory_solo", "forced_solo"])
+            assert sorted(solos.values_list("soloist", flat=True)) == [1, 2, 3, 4]
+
+
+def test_organiser_can_log_in_with_the_printed_password(demo, client):
+    assert client.login(username=demo.username, password=demo.password)
+    assert set(demo.tournaments[1].roles.values_list("role", flat=True)) == {
+        "organiser",
+        "adjudicator",
+        "panel",
+    }
+
+
+def test_same_seed_builds_the_same_tournaments(demo):
+    first = fingerprint()
+    Tournament.objects.all().delete()
+    Player.objects.all().delete()
+    demo_build(seed=7, now=NOW)
+    assert fingerprint() == first
+
+
+def test_demo_command_with_if_empty_leaves_a_filled_database_alone(demo, capsys):
+    before = Tournament.objects.count()
+    call_command("demo", "--if-empty")
+    assert Tournament.objects.count() == before
+    assert "already holds" in capsys.readouterr().out

@@ -1,0 +1,312 @@
+"""Demo tournaments, built through the same services the pages and the API use.
+
+- a finished ranking tournament: 32 players, 3 rounds, every sheet confirmed;
+- a German championship in progress: 148 players, round 4 of 8 running, sheets in every state.
+
+The same seed gives the same players, seating and scoresheets; times are placed around ``now``
+so that the running round's clock is current.
+"""
+
+import datetime
+import random
+import secrets
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.db import transaction
+from django.utils import timezone
+
+from scoring import services as scoring_services
+from scoring.models import Scoresheet
+from scoring.simulation import simulate_match
+from tournaments import services
+from tournaments.models import Player, Round, Tournament, TournamentRole
+
+FIRST_NAMES = [
+    "Anna",
+    "Bernd",
+    "Claudia",
+    "Dieter",
+    "Elke",
+    "Frank",
+    "Gabi",
+    "Hans",
+    "Ingrid",
+    "Jürgen",
+    "Karin",
+    "Lothar",
+    "Monika",
+    "Norbert",
+    "Olga",
+    "Peter",
+    "Renate",
+    "Stefan",
+    "Tanja",
+    "Uwe",
+    "Vera",
+    "Walter",
+    "Yvonne",
+    "Heike",
+    "Klaus",
+    "Sabine",
+    "Thomas",
+    "Ute",
+    "Jörg",
+    "Birgit",
+    "Michael",
+    "Petra",
+    "Andreas",
+    "Susanne",
+    "Matthias",
+    "Kerstin",
+    "Ralf",
+    "Silke",
+    "Holger",
+    "Martina",
+    "Dirk",
+    "Annette",
+    "Sven",
+    "Marion",
+    "Torsten",
+    "Gudrun",
+    "Björn",
+    "Jutta",
+    "Günter",
+    "Bärbel",
+]
+LAST_NAMES = [
+    "Müller",
+    "Schmidt",
+    "Schneider",
+    "Fischer",
+    "Weber",
+    "Meyer",
+    "Wagner",
+    "Becker",
+    "Schulz",
+    "Hoffmann",
+    "Schäfer",
+    "Koch",
+    "Bauer",
+    "Richter",
+    "Klein",
+    "Wolf",
+    "Schröder",
+    "Neumann",
+    "Schwarz",
+    "Zimmermann",
+    "Braun",
+    "Krüger",
+    "Hofmann",
+    "Hartmann",
+    "Lange",
+    "Schmitt",
+    "Werner",
+    "Krause",
+    "Meier",
+    "Lehmann",
+    "Köhler",
+    "Herrmann",
+    "König",
+    "Walter",
+    "Mayer",
+    "Huber",
+    "Kaiser",
+    "Fuchs",
+    "Peters",
+    "Lang",
+    "Scholz",
+    "Möller",
+    "Weiß",
+    "Jung",
+    "Hahn",
+    "Vogel",
+    "Friedrich",
+    "Keller",
+    "Günther",
+    "Frank",
+    "Berger",
+    "Roth",
+    "Beck",
+    "Lorenz",
+    "Baumann",
+    "Franke",
+    "Albrecht",
+    "Ludwig",
+    "Böhm",
+    "Winter",
+    "Kraus",
+    "Martin",
+    "Schumacher",
+    "Vogt",
+    "Jäger",
+    "Otto",
+    "Sommer",
+    "Groß",
+    "Seidel",
+    "Heinrich",
+    "Brandt",
+    "Haas",
+    "Schreiber",
+    "Graf",
+    "Schulte",
+    "Dietrich",
+    "Kühn",
+]
+CLUBS = (
+    "Doko-Freunde Hannover",
+    "DK Kreuz-Dame Braunschweig",
+    "Fuchsjäger Bielefeld",
+    "Karlchen Köln",
+    "Doppelkopf-Club Münster",
+    "Re-Partei Bremen",
+    "Schwarzspieler Hamburg",
+    "DKC Herz-Zehn Kassel",
+    "Die Pflichtsolisten Göttingen",
+    "Doko Rhein-Main",
+    "Vorbehalt Oldenburg",
+    "Keine 90 Dortmund",
+)
+
+
+@dataclass(frozen=True)
+class DemoResult:
+    tournaments: list[Tournament]
+    username: str
+    password: str
+
+
+def _players(rng: random.Random, count: int) -> list[Player]:
+    names: set[tuple[str, str]] = set()
+    while len(names) < count:
+        names.add((rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)))
+    players = []
+    for number, (first, last) in enumerate(sorted(names), start=1):
+        member = rng.random() < 0.8
+        players.append(
+            services.player_create(
+                first_name=first,
+                last_name=last,
+                club=rng.choice(CLUBS) if member else "",
+                ddv_number=f"{rng.randrange(1, 9)}{number:04d}" if member else "",
+            )
+        )
+    rng.shuffle(players)
+    return players
+
+
+def _organiser(username: str) -> tuple[object, str]:
+    """A staff user who organises the demo tournaments, with a freshly generated password."""
+    password = secrets.token_urlsafe(12)
+    user, _created = get_user_model().objects.get_or_create(username=username)
+    user.is_staff = True
+    user.set_password(password)
+    user.save()
+    user.user_permissions.set(
+        Permission.objects.filter(content_type__app_label__in=["tournaments", "scoring"])
+        | Permission.objects.filter(content_type__app_label="auth", codename="view_user")
+    )
+    return user, password
+
+
+def _play_round(
+    *,
+    rng: random.Random,
+    tournament: Tournament,
+    started_at: datetime.datetime,
+    running_for: datetime.timedelta | None = None,
+) -> Round:
+    """Seat, start and play one round. ``running_for``: the round is still being played."""
+    round_ = services.round_create(tournament=tournament)
+    services.round_seat(round=round_, seed=rng.randrange(2**32))
+    services.round_start(round=round_, at=started_at)
+    sheets = Scoresheet.objects.filter(table__round=round_).order_by("table__number")
+    for sheet in sheets.prefetch_related("table__seats"):
+        table_size = len(sheet.table.seats.all())
+        hands_per_match = (
+            tournament.hands_per_match if table_size == 4 else tournament.hands_per_match_five
+        )
+        finished = running_for is None or rng.random() < 0.25
+        hands_to_play = None
+        if not finished:
+            # About four minutes a hand; some tables are quicker than others.
+            minutes = running_for.total_seconds() / 60
+            hands_to_play = max(0, min(hands_per_match - 1, int(minutes / rng.uniform(3.6, 5))))
+        hands = simulate_match(
+            rng=rng,
+            table_size=table_size,
+            hands_per_match=hands_per_match,
+            hands_to_play=hands_to_play,
+        )
+        if hands:
+            sheet = scoring_services.scoresheet_hands_replace(
+                scoresheet=sheet, hands=hands, version=sheet.version
+            )
+        if finished:
+            sheet = scoring_services.scoresheet_submit(scoresheet=sheet, version=sheet.version)
+            if running_for is None or rng.random() < 0.5:
+                scoring_services.scoresheet_confirm(scoresheet=sheet, version=sheet.version)
+    if running_for is None:
+        services.round_end(round=round_, at=started_at + datetime.timedelta(minutes=100))
+        services.round_close(round=round_)
+    return round_
+
+
+@transaction.atomic
+def demo_build(*, seed: int = 2026, now: datetime.datetime) -> DemoResult:
+    """Build both demo tournaments and an organiser for them."""
+    rng = random.Random(seed)
+    now = timezone.localtime(now)  # rounds begin at 10 o'clock local time
+    user, password = _organiser("organiser")
+    pool = _players(rng, 170)
+
+    ranking_day = (now - datetime.timedelta(days=23)).date()
+    ranking = services.tournament_create(
+        name="Herbstturnier der Doko-Freunde",
+        starts_on=ranking_day,
+        venue="Hannover, Freizeitheim Linden",
+        planned_rounds=3,
+        organiser=user,
+    )
+    for player in sorted(pool[:32], key=lambda p: (p.last_name, p.first_name)):
+        services.entry_create(tournament=ranking, player=player)
+    start = datetime.datetime.combine(ranking_day, datetime.time(10), tzinfo=now.tzinfo)
+    for number in range(3):
+        _play_round(
+            rng=rng, tournament=ranking, started_at=start + datetime.timedelta(minutes=130 * number)
+        )
+
+    # Rounds 1 to 3 were played yesterday from 10 o'clock; round 4 began 42 minutes ago.
+    yesterday = (now - datetime.timedelta(days=1)).date()
+    championship = services.tournament_create(
+        name="Deutsche Doppelkopf-Meisterschaft (Demo)",
+        starts_on=yesterday,
+        ends_on=now.date(),
+        venue="Braunschweig, Stadthalle",
+        planned_rounds=8,
+        organiser=user,
+    )
+    for player in pool[10:158]:
+        services.entry_create(tournament=championship, player=player)
+    day_one = datetime.datetime.combine(yesterday, datetime.time(10), tzinfo=now.tzinfo)
+    for number in range(3):
+        _play_round(
+            rng=rng,
+            tournament=championship,
+            started_at=day_one + datetime.timedelta(minutes=130 * number),
+        )
+    round_4_start = now - datetime.timedelta(minutes=42)
+    _play_round(
+        rng=rng,
+        tournament=championship,
+        started_at=round_4_start,
+        running_for=now - round_4_start,
+    )
+    for role in (TournamentRole.Role.ADJUDICATOR, TournamentRole.Role.PANEL):
+        services.tournament_role_grant(tournament=championship, user=user, role=role)
+    for tournament in (ranking, championship):
+        tournament.refresh_from_db()  # the services changed its status
+    return DemoResult(
+        tournaments=[ranking, championship], username=user.username, password=password
+    )

@@ -1,0 +1,42 @@
+import time
+
+from django.core.management.base import BaseCommand
+from django.utils import timezone
+
+from tournaments.demo import demo_build
+from tournaments.models import Tournament
+
+
+class Command(BaseCommand):
+    help = (
+        "Build two demo tournaments (a finished one of 32 players and a championship of 148 in "
+        "round 4 of 8) and an organiser login."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--seed", type=int, default=2026, help="same seed, same tournaments")
+        parser.add_argument(
+            "--if-empty",
+            action="store_true",
+            help="do nothing when the database already holds a tournament",
+        )
+        parser.add_argument(
+            "--url", default="http://127.0.0.1:8000/", help="the site's address, to print"
+        )
+
+    def handle(self, *args, seed: int, if_empty: bool, url: str, **options):
+        if if_empty and Tournament.objects.exists():
+            self.stdout.write("The database already holds tournaments; no demo loaded.")
+            return
+        began = time.monotonic()
+        result = demo_build(seed=seed, now=timezone.now())
+        seconds = time.monotonic() - began
+        self.stdout.write(self.style.SUCCESS(f"Demo built in {seconds:.1f} s (seed {seed})."))
+        for tournament in result.tournaments:
+            self.stdout.write(f"  {tournament.name}: {url}tournaments/{tournament.slug}/")
+        self.stdout.write(
+            f"\nSite:   {url}\n"
+            f"Login:  {url}accounts/login/  (administration: {url}admin/)\n"
+            f"        user {result.username}, password {result.password}\n"
+            f"API:    {url}api/docs/\n"
+        )
