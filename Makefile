@@ -8,13 +8,13 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint install demo messages lock bench clean
+.PHONY: run test lint install demo messages lock clean
 
-$(STAMP): requirements.lock pyproject.toml
+$(STAMP): requirements.lock requirements-dev.lock pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("Python 3.11 or newer is needed, not " + sys.version.split()[0]) if sys.version_info < (3, 11) else None'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements.lock
+	$(BIN)/python -m pip install --quiet -r requirements-dev.lock
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -28,7 +28,7 @@ run: install
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python manage.py makemigrations --check --dry-run
+	DEBUG=true $(BIN)/python manage.py makemigrations --check --dry-run
 
 # Lint, migrations, then the suite twice: on SQLite (the embedded default), and on a throwaway
 # PostgreSQL cluster with a real Redis and Celery worker for the tests marked `services`.
@@ -42,15 +42,15 @@ demo: install
 
 # Extract the translatable strings and compile the catalogues (needs GNU gettext).
 messages: install
-	DEBUG=true $(BIN)/python manage.py makemessages --locale de --locale en --no-obsolete --ignore '.venv/*' --ignore 'staticfiles/*'
+	DEBUG=true $(BIN)/python manage.py makemessages --locale de --no-obsolete --ignore '.venv/*' --ignore 'staticfiles/*' --ignore 'tests/*' --ignore 'bench/*'
 	DEBUG=true $(BIN)/python manage.py compilemessages --ignore '.venv/*'
 
-# Pin the dependencies of pyproject.toml again (after changing them there).
+# Pin the dependencies of pyproject.toml again (after changing them there): requirements.lock
+# for running (the Docker image), requirements-dev.lock adds the tools for testing.
+PIN := $(BIN)/pip-compile --quiet --strip-extras --no-emit-index-url --no-emit-find-links
 lock: install
-	$(BIN)/pip-compile --quiet --extra dev --strip-extras --no-emit-index-url --no-emit-find-links --output-file requirements.lock pyproject.toml
-
-bench: install
-	$(BIN)/python -m bench
+	$(PIN) --output-file requirements.lock pyproject.toml
+	$(PIN) --extra dev --constraint requirements.lock --output-file requirements-dev.lock pyproject.toml
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache
