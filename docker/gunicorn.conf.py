@@ -1,0 +1,72 @@
+"""Gunicorn settings for the container image (the Dockerfile's CMD passes this file with -c).
+
+Everything that differs between deployments comes from the environment:
+
+    WEB_CONCURRENCY      worker processes; default 2 x usable CPUs + 1, at most 8
+    GUNICORN_THREADS     threads per worker (gthread); default 4
+    GUNICORN_TIMEOUT     seconds a request may run before its worker is killed; default 30
+    FORWARDED_ALLOW_IPS  addresses of the reverse proxy whose X-Forwarded-* headers gunicorn
+                         trusts (comma-separated IPs or networks, "*" for any); default
+                         127.0.0.1,::1
+    LOG_LEVEL            level of gunicorn's own log, as for Django's; default INFO
+
+Each worker thread keeps its own database connection (CONN_MAX_AGE), so one web container
+holds up to workers x threads connections to PostgreSQL (at most 32 with the defaults; the
+server allows 100).
+"""
+
+import math
+import os
+from pathlib import Path
+
+
+def _env_int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise SystemExit(f"{name} must be a whole number, not {value!r}.") from None
+    if number < 1:
+        raise SystemExit(f"{name} must be at least 1, not {number}.")
+    return number
+
+
+def _usable_cpus() -> int:
+    """CPUs this process may use: its CPU set, capped by a cgroup v2 quota (`docker --cpus`)."""
+    count = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    count = count or 1
+    try:
+        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()
+        if quota != "max":
+            count = min(count, max(1, math.ceil(int(quota) / int(period))))
+    except (OSError, ValueError):
+        pass
+    return count
+
+
+wsgi_app = "config.wsgi:application"
+bind = ["0.0.0.0:8000"]
+proc_name = "doko-web"
+
+workers = _env_int("WEB_CONCURRENCY", min(2 * _usable_cpus() + 1, 8))
+worker_class = "gthread"
+threads = _env_int("GUNICORN_THREADS", 4)
+
+timeout = _env_int("GUNICORN_TIMEOUT", 30)
+graceful_timeout = 30  # docker-compose.yml's stop_grace_period for web is a little longer
+keepalive = 5  # a reverse proxy in front reuses its connections
+# Restart each worker now and then, so that a slow leak never grows without bound.
+max_requests = 1000
+max_requests_jitter = 100
+# The heartbeat file on tmpfs: on an overlay file system its fchmod can stall a worker.
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "").strip() or "127.0.0.1,::1"
+
+accesslog = "-"
+errorlog = "-"
+loglevel = (os.environ.get("LOG_LEVEL", "").strip() or "info").lower()
+# The default format, plus the time each request took.
+access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(M)sms'
