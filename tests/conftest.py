@@ -8,3 +8,13 @@ def english_messages():
     choose the language per request (German by default)."""
     with translation.override("en"):
         yield
+
+
+@pytest.fixture(autouse=True)
+def unhashed_static_files(settings):
+    """Pages name static files without collectstatic's manifest, which only a deployment builds
+    (tests/test_static.py checks that it does)."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }

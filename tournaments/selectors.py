@@ -6,7 +6,8 @@ Each selector runs a fixed number of queries, whatever the number of players or 
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, Prefetch, Q, QuerySet, Sum
+from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 
 from scoring.models import Scoresheet
@@ -26,11 +27,23 @@ def tournaments_visible(*, user: AnyUser) -> QuerySet[Tournament]:
     return tournaments.filter(is_public=True)
 
 
+def _count(queryset: QuerySet) -> Coalesce:
+    """A correlated COUNT(*) subquery: no join, so counting two relations multiplies nothing."""
+    counted = queryset.order_by().values("tournament").annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(counted), 0)
+
+
 def tournament_list(*, user: AnyUser) -> QuerySet[Tournament]:
     """Tournaments for the home page and the API, newest first, with their sizes."""
-    return tournaments_visible(user=user).annotate(
-        entry_count=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE), distinct=True),
-        round_count=Count("rounds", distinct=True),
+    return (
+        tournaments_visible(user=user)
+        .annotate(
+            entry_count=_count(
+                Entry.objects.filter(tournament=OuterRef("pk"), status=Entry.Status.ACTIVE)
+            ),
+            round_count=_count(Round.objects.filter(tournament=OuterRef("pk"))),
+        )
+        .order_by("-starts_on", "name")
     )
 
 

@@ -1,5 +1,7 @@
 """Pages: what a visitor, a player and an organiser see."""
 
+import datetime
+
 import pytest
 from django.urls import reverse
 
@@ -35,6 +37,14 @@ def test_home_lists_public_tournaments(client, played):
     page = client.get(reverse("home")).content.decode()
     assert tournament.name in page
     assert hidden.name not in page
+
+
+def test_home_lists_the_newest_tournament_first(client):
+    factories.tournament(name="Frühjahrsturnier", starts_on=datetime.date(2026, 3, 1), players=5)
+    factories.tournament(name="Herbstturnier", starts_on=datetime.date(2026, 10, 1), players=4)
+    listed = list(client.get(reverse("home")).context["tournaments"])
+    assert [t.name for t in listed] == ["Herbstturnier", "Frühjahrsturnier"]
+    assert [t.entry_count for t in listed] == [4, 5]
 
 
 def test_private_tournament_is_shown_to_its_staff_only(client):
