@@ -36,7 +36,9 @@ test: lint
 	$(BIN)/python -m pytest -m "not services"
 	$(BIN)/python -m pytest --postgres
 
+# Start over: a fresh SQLite database under var/ with the demo tournaments and a new login.
 demo: install
+	rm -f var/db.sqlite3 var/db.sqlite3-wal var/db.sqlite3-shm
 	DEBUG=true $(BIN)/python manage.py migrate --noinput
 	DEBUG=true $(BIN)/python manage.py demo
 

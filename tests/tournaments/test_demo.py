@@ -5,7 +5,7 @@ import hashlib
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from scoring.models import Hand, Scoresheet
 from scoring.selectors import hand_lines, scoresheet_check
@@ -124,3 +124,8 @@ def test_demo_command_with_if_empty_leaves_a_filled_database_alone(demo, capsys)
     call_command("demo", "--if-empty")
     assert Tournament.objects.count() == before
     assert "already holds" in capsys.readouterr().out
+
+
+def test_demo_command_refuses_a_filled_database(demo):
+    with pytest.raises(CommandError, match="needs an empty one"):
+        call_command("demo")

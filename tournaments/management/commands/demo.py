@@ -1,6 +1,6 @@
 import time
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from tournaments.demo import demo_build
@@ -18,16 +18,22 @@ class Command(BaseCommand):
         parser.add_argument(
             "--if-empty",
             action="store_true",
-            help="do nothing when the database already holds a tournament",
+            help="do nothing, instead of failing, when the database already holds a tournament",
         )
         parser.add_argument(
             "--url", default="http://127.0.0.1:8000/", help="the site's address, to print"
         )
 
     def handle(self, *args, seed: int, if_empty: bool, url: str, **options):
-        if if_empty and Tournament.objects.exists():
-            self.stdout.write("The database already holds tournaments; no demo loaded.")
-            return
+        if Tournament.objects.exists():
+            if if_empty:
+                self.stdout.write("The database already holds tournaments; no demo loaded.")
+                return
+            raise CommandError(
+                "The database already holds tournaments; the demo needs an empty one. "
+                "`make demo` starts over with a fresh SQLite database; "
+                "`python manage.py changepassword organiser` sets a new organiser password."
+            )
         began = time.monotonic()
         result = demo_build(seed=seed, now=timezone.now())
         seconds = time.monotonic() - began
