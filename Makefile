@@ -22,7 +22,7 @@ install: $(STAMP)
 # A running site with the demo tournaments on SQLite, at http://127.0.0.1:8000/
 run: install
 	DEBUG=true $(BIN)/python manage.py migrate --noinput
-	DEBUG=true $(BIN)/python manage.py demo --if-empty
+	DEBUG=true $(BIN)/python manage.py demo --if-empty --url http://$(HOST):$(PORT)/
 	DEBUG=true $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 lint: install

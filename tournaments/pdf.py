@@ -2,12 +2,13 @@
 
 import io
 from collections.abc import Callable
+from xml.sax.saxutils import escape
 
 from django.utils import formats
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
-from reportlab.lib.styles import getSampleStyleSheet
+from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
@@ -35,18 +36,21 @@ def entry_list_pdf(*, tournament: Tournament, entries: list[Entry], progress: Pr
     if tournament.ends_on != tournament.starts_on:
         dates += " – " + formats.date_format(tournament.ends_on, "DATE_FORMAT")
     story = [
-        Paragraph(f"{_('List of players')}: {tournament.name}", styles["Title"]),
-        Paragraph(", ".join(part for part in [dates, tournament.venue] if part), styles["Normal"]),
+        Paragraph(escape(f"{_('List of players')}: {tournament.name}"), styles["Title"]),
+        Paragraph(
+            escape(", ".join(part for part in [dates, tournament.venue] if part)), styles["Normal"]
+        ),
         Spacer(1, 6 * mm),
     ]
+    cell = ParagraphStyle("cell", parent=styles["Normal"], fontSize=9, leading=11)
     rows = [[_("No."), _("Name"), _("Club"), _("DDV no."), _("Status"), _("Signature")]]
     step = max(len(entries) // 20, 1)
     for index, entry in enumerate(entries, start=1):
         rows.append(
             [
                 str(entry.start_number),
-                entry.player.sort_name,
-                entry.player.club,
+                Paragraph(escape(entry.player.sort_name), cell),  # long names wrap
+                Paragraph(escape(entry.player.club), cell),
                 entry.player.ddv_number,
                 "" if entry.status == Entry.Status.ACTIVE else entry.get_status_display(),
                 "",

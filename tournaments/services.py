@@ -19,9 +19,9 @@ from tournaments import pdf, seating, selectors
 from tournaments.models import Entry, Job, Player, Round, Seat, Table, Tournament, TournamentRole
 
 
-def _save(instance, *, exclude_unique: bool = False):
+def _save(instance):
     """Validate (fields, choices and the model's constraints) and save."""
-    instance.full_clean(validate_unique=not exclude_unique)
+    instance.full_clean()
     instance.save()
     return instance
 

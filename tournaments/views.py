@@ -12,8 +12,9 @@ from tournaments import selectors, services
 from tournaments.models import Job, TournamentRole
 
 
-def _staff_roles(request: HttpRequest, tournament) -> set[str]:
-    return selectors.user_roles(user=request.user, tournament=tournament)
+def _is_organiser(request: HttpRequest, tournament) -> bool:
+    roles = selectors.user_roles(user=request.user, tournament=tournament)
+    return TournamentRole.Role.ORGANISER in roles
 
 
 @require_GET
@@ -28,14 +29,13 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_GET
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = selectors.tournament_get(slug=slug, user=request.user)
-    roles = _staff_roles(request, tournament)
     return render(
         request,
         "tournaments/tournament.html",
         {
             "tournament": tournament,
             "rounds": selectors.tournament_rounds(tournament=tournament),
-            "is_organiser": TournamentRole.Role.ORGANISER in roles,
+            "is_organiser": _is_organiser(request, tournament),
         },
     )
 
@@ -90,7 +90,7 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
 @require_POST
 def entry_list_print(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = selectors.tournament_get(slug=slug, user=request.user)
-    if TournamentRole.Role.ORGANISER not in _staff_roles(request, tournament):
+    if not _is_organiser(request, tournament):
         raise PermissionDenied
     job = services.job_start(tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, by=request.user)
     return redirect("job", pk=job.pk)
@@ -98,7 +98,7 @@ def entry_list_print(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _job_for(request: HttpRequest, pk) -> Job:
     job = get_object_or_404(Job.objects.select_related("tournament"), pk=pk)
-    if TournamentRole.Role.ORGANISER not in _staff_roles(request, job.tournament):
+    if not _is_organiser(request, job.tournament):
         raise Http404
     return job
 
