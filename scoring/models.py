@@ -31,7 +31,7 @@ SOLO_TYPE_LABELS = {
     SoloType.ACES: _("ace solo"),
 }
 
-SOLO_CONTRACTS = [c.value for c in Contract if c.is_solo]
+NAMES_SOLOIST = [c.value for c in Contract if c.names_soloist]
 
 
 def _seat_in_range(field: str) -> Q:
@@ -142,7 +142,7 @@ class Hand(models.Model):
             # A solo, a silent wedding and a wedding settled as a solo name the soloist and the
             # solo type; a normal game names neither.
             models.CheckConstraint(
-                condition=~Q(contract__in=[*SOLO_CONTRACTS, "silent_wedding"])
+                condition=~Q(contract__in=NAMES_SOLOIST)
                 | (Q(soloist__isnull=False) & ~Q(solo_type="")),
                 name="hand_solo_has_soloist",
             ),

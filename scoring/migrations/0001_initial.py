@@ -99,7 +99,7 @@ class Migration(migrations.Migration):
         ),
         migrations.AddConstraint(
             model_name='hand',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('contract__in', ['voluntary_solo', 'compulsory_solo', 'forced_solo', 'silent_wedding']), _negated=True), models.Q(('soloist__isnull', False), models.Q(('solo_type', ''), _negated=True)), _connector='OR'), name='hand_solo_has_soloist'),
+            constraint=models.CheckConstraint(condition=models.Q(models.Q(('contract__in', ['silent_wedding', 'voluntary_solo', 'compulsory_solo', 'forced_solo']), _negated=True), models.Q(('soloist__isnull', False), models.Q(('solo_type', ''), _negated=True)), _connector='OR'), name='hand_solo_has_soloist'),
         ),
         migrations.AddConstraint(
             model_name='hand',

@@ -17,6 +17,12 @@ class Contract(StrEnum):
         return self in {Contract.VOLUNTARY_SOLO, Contract.COMPULSORY_SOLO, Contract.FORCED_SOLO}
 
     @property
+    def names_soloist(self) -> bool:
+        """The scoresheet names who played alone: every solo, and the silent wedding, which is
+        settled as a diamonds solo (TSR 4.4.5)."""
+        return self.is_solo or self is Contract.SILENT_WEDDING
+
+    @property
     def counts_as_compulsory(self) -> bool:
         """The hand is the soloist's one compulsory solo of the match (TSR 4.2.3, 8.6.1)."""
         return self in {Contract.COMPULSORY_SOLO, Contract.FORCED_SOLO}

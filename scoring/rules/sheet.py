@@ -79,14 +79,6 @@ class SheetCheck:
         return not self.problems
 
 
-SOLOIST_CONTRACTS = {
-    Contract.VOLUNTARY_SOLO,
-    Contract.COMPULSORY_SOLO,
-    Contract.FORCED_SOLO,
-    Contract.SILENT_WEDDING,
-}
-
-
 def _matches_value(line: HandLine, players: Sequence[int]) -> bool:
     """Whether the points of the playing seats follow from the game value (TSR 7.2.2, 7.2.4)."""
     value = line.game_value
@@ -181,7 +173,7 @@ def check_sheet(
         ):
             due_soloist = forced_soloist(dealer=line.dealer, table_size=table_size, lacking=lacking)
 
-        if line.contract in SOLOIST_CONTRACTS or line.soloist is not None:
+        if line.contract.names_soloist or line.soloist is not None:
             if line.soloist not in players:
                 report(
                     number,
