@@ -5,7 +5,7 @@ what the next hand must be. Messages are English templates marked for translatio
 layer translates them (``scoring.messages``).
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,11 +17,7 @@ from scoring.rules.deal import (
     next_dealer,
     playing_seats,
 )
-
-
-def gettext_noop(message: str) -> str:
-    """Marks a message for extraction into the translation catalogue; translated later."""
-    return message
+from scoring.rules.problems import gettext_noop
 
 
 @dataclass(frozen=True)
@@ -39,10 +35,26 @@ class HandLine:
     soloist: int | None = None
     solo_type: SoloType | None = None
     game_value: int | None = None
+    penalty: Mapping[int, int] | None = None  # penalty points (TSR 9.3, 9.4), kept apart
 
     @property
     def settled_as_solo(self) -> bool:
         return self.soloist is not None
+
+    def score(self, seat: int) -> int:
+        """What the hand adds to the seat's total: game points and penalty points."""
+        return self.points[seat] + (self.penalty.get(seat, 0) if self.penalty else 0)
+
+    @property
+    def penalty_favours_soloist(self) -> bool:
+        """Penalty points in a solo credited to the soloist alone, +x to him and -x to one
+        opponent: the one case that may break the odd-even rule (TSR 7.3.3.2, 9.3.3 b1, 9.4.4).
+        """
+        if not self.penalty or not self.settled_as_solo:
+            return False
+        credit = self.penalty.get(self.soloist, 0)
+        others = sorted(v for seat, v in self.penalty.items() if seat != self.soloist and v)
+        return credit > 0 and others == [-credit]
 
 
 @dataclass(frozen=True)
@@ -77,6 +89,10 @@ class SheetCheck:
     @property
     def ok(self) -> bool:
         return not self.problems
+
+
+def _mixed_parity(values: Iterable[int]) -> bool:
+    return len({value % 2 for value in values}) > 1
 
 
 def _matches_value(line: HandLine, players: Sequence[int]) -> bool:
@@ -121,10 +137,12 @@ def check_sheet(
     for number, line in enumerate(hands, start=1):
         if set(line.points) != set(seats):
             raise ValueError(f"hand {number}: points must name seats 1 to {table_size}")
+        if line.penalty and not set(line.penalty) <= set(seats):
+            raise ValueError(f"hand {number}: penalty points must name seats 1 to {table_size}")
         if line.dealer not in seats:
             raise ValueError(f"hand {number}: the dealer must be a seat of the table")
-        for seat, points in line.points.items():
-            totals[seat] += points
+        for seat in seats:
+            totals[seat] += line.score(seat)
 
         checksum = sum(line.points.values())
         if checksum:
@@ -135,8 +153,17 @@ def check_sheet(
                 gettext_noop("Hand {hand}: the points add up to {checksum}, not to zero."),
                 checksum=checksum,
             )
+        penalty_sum = sum(line.penalty.values()) if line.penalty else 0
+        if penalty_sum:
+            report(
+                number,
+                "checksum",
+                "TSR 7.3.3.1, 9.3, 9.4",
+                gettext_noop("Hand {hand}: the penalty points add up to {checksum}, not to zero."),
+                checksum=penalty_sum,
+            )
         players = playing_seats(dealer=line.dealer, table_size=table_size)
-        if table_size == 5 and line.points[line.dealer]:
+        if table_size == 5 and (line.points[line.dealer] or (line.penalty or {}).get(line.dealer)):
             report(
                 number,
                 "sitting_out",
@@ -147,12 +174,22 @@ def check_sheet(
                 ),
                 seat=line.dealer,
             )
-        if table_size == 4 and len({points % 2 for points in line.points.values()}) > 1:
+        if table_size == 4 and (
+            _mixed_parity(line.points.values())
+            or (
+                line.penalty
+                and not line.penalty_favours_soloist
+                and _mixed_parity(line.penalty.get(seat, 0) for seat in seats)
+            )
+        ):
             report(
                 number,
                 "parity",
                 "TSR 7.3.3.2",
-                gettext_noop("Hand {hand}: the four scores must be all even or all odd."),
+                gettext_noop(
+                    "Hand {hand}: the four scores must be all even or all odd; only penalty "
+                    "points credited to a soloist may break this."
+                ),
             )
         if line.dealer != expected_dealer:
             report(

@@ -1,0 +1,147 @@
+"""Penalty points for a breach of the rules (TSR 9.2-9.4).
+
+``penalty_points`` takes the breach as the adjudicator judged it (severity, the contract as it
+stood, who offended) and returns the penalty points of every seat that played the hand, and
+whether the hand counts as not played.
+
+On the announcements that raise a major penalty the German original, which wins where the two
+differ, is exact: only point announcements (*Absagen*: "no 90", "no 60", "no 30", "schwarz")
+raise it, by 3 each (TSR 9.4.3, 9.4.4), which is why the penalties stop at 24 and 8. Callers
+give ``announcements``, every announcement the non-offending side had made up to the breach
+(0-5), counting each implied level (TSR 6.4.3); the first is always "Re" or "Contra", because
+a point announcement needs one (TSR 6.3.2), so the point announcements are all but the first.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from scoring.rules.problems import FieldError, InvalidInput, gettext_noop
+
+MINOR_PENALTY = 3  # TSR 9.3.2, 9.3.3
+MAJOR_PENALTY = 12  # TSR 9.4.3, 9.4.4
+RAISE_PER_POINT_ANNOUNCEMENT = 3
+MOST_ANNOUNCEMENTS = 5  # "Re"/"Contra", then "no 90", "no 60", "no 30", "schwarz"
+
+
+class Severity(StrEnum):
+    INSIGNIFICANT = "insignificant"  # unerheblich, TSR 9.2
+    MINOR = "minor"  # geringfügig, TSR 9.3
+    MAJOR = "major"  # schwerwiegend, TSR 9.4
+
+
+@dataclass(frozen=True)
+class Breach:
+    """A breach complained of in one hand. ``solo``: a solo was being played when it happened
+    (TSR 9.3.3 "after it is determined that a Solo is being played"); a wedding before its
+    clarification trick counts as a normal game (TSR 4.4.3 b, 4.4.5)."""
+
+    severity: Severity
+    offender: int
+    solo: bool = False
+    soloist: int | None = None
+    seats: Sequence[int] = (1, 2, 3, 4)
+    disadvantages_soloist: bool = False  # TSR 9.3.3 (b1) rather than (b2)
+    announcements: int = 0  # by the non-offending side up to the breach, levels counted
+
+    @property
+    def point_announcements(self) -> int:
+        return max(self.announcements - 1, 0)
+
+
+@dataclass(frozen=True)
+class Penalty:
+    points: dict[int, int]  # per playing seat; negative for the offender
+    hand_not_played: bool  # the hand is replayed (TSR 9.4.3)
+    rule: str
+
+
+def penalty_points(breach: Breach) -> Penalty:
+    """The penalty points of each playing seat (TSR 9.2.3, 9.3.2, 9.3.3, 9.4.3, 9.4.4).
+
+    Raises ``InvalidInput`` listing every inconsistency of the input (``check_breach``).
+    """
+    errors = check_breach(breach)
+    if errors:
+        raise InvalidInput(errors)
+    seats, offender = list(breach.seats), breach.offender
+    others = [seat for seat in seats if seat != offender]
+    by_soloist = breach.solo and offender == breach.soloist
+    by_opponent = breach.solo and not by_soloist
+
+    def everyone_else(penalty: int, credit: int) -> dict[int, int]:
+        return {seat: -penalty if seat == offender else credit for seat in seats}
+
+    if breach.severity is Severity.INSIGNIFICANT:
+        return Penalty(dict.fromkeys(seats, 0), hand_not_played=False, rule="TSR 9.2.3")
+    if breach.severity is Severity.MINOR:
+        if by_opponent and breach.disadvantages_soloist:
+            points = dict.fromkeys(others, 0)
+            points[breach.soloist] = MINOR_PENALTY
+            points[offender] = -MINOR_PENALTY
+            return Penalty(points, hand_not_played=False, rule="TSR 9.3.3 (b1)")
+        rule = "TSR 9.3.3 (a)" if by_soloist else "TSR 9.3.3 (b2)" if by_opponent else "TSR 9.3.2"
+        return Penalty(everyone_else(MINOR_PENALTY, 1), hand_not_played=False, rule=rule)
+
+    raise_by = RAISE_PER_POINT_ANNOUNCEMENT * breach.point_announcements
+    if by_opponent:
+        # The solo counts as played; only the soloist is credited (TSR 9.4.4).
+        points = dict.fromkeys(others, 0)
+        points[breach.soloist] = MAJOR_PENALTY + raise_by
+        points[offender] = -(MAJOR_PENALTY + raise_by)
+        return Penalty(points, hand_not_played=False, rule="TSR 9.4.4")
+    # A normal game, or the soloist's own breach (TSR 9.4.4 refers to 9.4.3): not played, and
+    # the three others share the penalty.
+    penalty = MAJOR_PENALTY + raise_by
+    return Penalty(
+        everyone_else(penalty, penalty // 3),
+        hand_not_played=True,
+        rule="TSR 9.4.4, 9.4.3" if by_soloist else "TSR 9.4.3",
+    )
+
+
+def check_breach(breach: Breach) -> list[FieldError]:
+    """Every reason why ``breach`` cannot be judged as given."""
+    errors: list[FieldError] = []
+
+    def error(field: str, rule: str, template: str, **params) -> None:
+        errors.append(FieldError(field, rule, template, params))
+
+    seats = list(breach.seats)
+    if len(seats) != 4 or len(set(seats)) != 4 or not all(1 <= seat <= 5 for seat in seats):
+        error(
+            "seats",
+            "TSR 2.1.1, 10.1.1",
+            gettext_noop("Four different seats of 1 to 5 play a hand."),
+        )
+        return errors
+    if breach.offender not in seats:
+        error(
+            "offender",
+            "TSR 9.1",
+            gettext_noop("The offender must be one of the seats playing the hand."),
+        )
+    if breach.solo and breach.soloist not in seats:
+        error(
+            "soloist",
+            "TSR 2.4.7",
+            gettext_noop("In a solo, name the soloist, one of the seats playing the hand."),
+        )
+    if not breach.solo and breach.soloist is not None:
+        error("soloist", "TSR 2.4.4", gettext_noop("Only a solo has a soloist."))
+    if breach.disadvantages_soloist and (not breach.solo or breach.offender == breach.soloist):
+        error(
+            "disadvantages_soloist",
+            "TSR 9.3.3 (b)",
+            gettext_noop("Only a breach by an opponent of the soloist can disadvantage him."),
+        )
+    if not 0 <= breach.announcements <= MOST_ANNOUNCEMENTS:
+        error(
+            "announcements",
+            "TSR 6.3, 9.4.3",
+            gettext_noop(
+                "A side makes at most five announcements: “Re” or “Contra”, “no 90”, "
+                "“no 60”, “no 30” and “schwarz”."
+            ),
+        )
+    return errors
