@@ -211,3 +211,58 @@ def test_an_unfinished_match_says_who_deals_next(seed, cut):
         assert result.next.dealer == hands[cut].dealer
         if hands[cut].contract is Contract.FORCED_SOLO:
             assert result.next.forced_soloist == hands[cut].soloist
+
+
+# Penalty points on the sheet (TSR 7.3.3, 9.3, 9.4) ------------------------------------------
+
+
+def test_penalty_points_count_in_the_totals():
+    hands = [replace(normal(1, (1, 2), 2), penalty={1: 1, 2: 1, 3: 1, 4: -3})]
+    result = check(hands)
+    assert result.ok
+    assert result.totals == {1: 3, 2: 3, 3: -1, 4: -5}
+
+
+def test_penalty_points_that_do_not_sum_to_zero_are_a_checksum_problem():
+    hands = [replace(normal(1, (1, 2), 2), penalty={1: 1, 2: 1, 3: 1, 4: -2})]
+    problem = next(p for p in check(hands).problems if p.code == "checksum")
+    assert problem.params["checksum"] == 1
+    assert "penalty" in problem.message
+
+
+def test_penalty_credited_to_the_soloist_may_break_the_odd_even_rule():
+    # TSR 7.3.3.2: (+3, 0, 0, -3), (+15, 0, 0, -15), (+21, 0, 0, -21).
+    for credit in (3, 15, 21):
+        hands = [replace(solo(1, 1, 2), penalty={1: credit, 2: 0, 3: -credit, 4: 0})]
+        assert check(hands).ok
+
+
+def test_the_same_penalty_pattern_in_a_normal_game_breaks_the_odd_even_rule():
+    hands = [replace(normal(1, (1, 2), 2), penalty={1: 3, 2: 0, 3: -3, 4: 0})]
+    assert (1, "parity") in codes(check(hands))
+
+
+def test_penalty_debited_to_the_soloist_is_not_the_exception():
+    hands = [replace(solo(1, 1, 2), penalty={1: -3, 2: 0, 3: 3, 4: 0})]
+    assert (1, "parity") in codes(check(hands))
+
+
+def test_sitting_out_dealer_gets_no_penalty_points():
+    hands = [replace(normal(1, (2, 3), 1, size=5), penalty={1: -3, 2: 1, 3: 1, 4: 1})]
+    assert (1, "sitting_out") in codes(check(hands, size=5))
+
+
+def test_table_of_five_with_forced_solos_at_the_end():
+    # 25 normal games: seats 2, 3, 4, 5 and 1 still owe their solos with five hands left.
+    hands = _normal_games(25, size=5)
+    result = check(hands, size=5)
+    assert result.ok
+    assert result.next.must_be_forced_solo
+    assert result.next.dealer == 1
+    assert result.next.forced_soloist == 2  # the dealer sits out; his left-hand neighbour
+    for dealer, soloist in ((1, 2), (2, 3), (3, 4), (4, 5), (5, 1)):
+        hands.append(solo(dealer, soloist, 1, contract=Contract.FORCED_SOLO, size=5))
+    result = check(hands, size=5)
+    assert result.ok, [p.message for p in result.problems]
+    assert result.complete
+    assert len(hands) == 30
