@@ -60,6 +60,9 @@ class HandLine:
 @dataclass(frozen=True)
 class Problem:
     hand: int | None  # 1-based position on the sheet; None for the sheet as a whole
+    # checksum, parity, dealer (also the sitting-out dealer at a table of five), solo_order,
+    # forced_solo, hand_count; and, for what only a page can get wrong, soloist (none named)
+    # and value (points that do not follow the game value entered).
     code: str
     rule: str
     template: str  # English, with {placeholders} filled from params
@@ -166,7 +169,7 @@ def check_sheet(
         if table_size == 5 and (line.points[line.dealer] or (line.penalty or {}).get(line.dealer)):
             report(
                 number,
-                "sitting_out",
+                "dealer",
                 "TSR 10.1.2",
                 gettext_noop(
                     "Hand {hand}: seat {seat} dealt at a table of five and sits out, "
@@ -211,11 +214,22 @@ def check_sheet(
             due_soloist = forced_soloist(dealer=line.dealer, table_size=table_size, lacking=lacking)
 
         if line.contract.names_soloist or line.soloist is not None:
-            if line.soloist not in players:
+            if line.soloist == line.dealer and line.dealer not in players:
+                report(
+                    number,
+                    "dealer",
+                    "TSR 10.1.1",
+                    gettext_noop(
+                        "Hand {hand}: seat {seat} dealt at a table of five and sits out, "
+                        "so cannot be the soloist."
+                    ),
+                    seat=line.dealer,
+                )
+            elif line.soloist not in players:
                 report(
                     number,
                     "soloist",
-                    "TSR 2.4.7, 10.1.1",
+                    "TSR 2.4.7",
                     gettext_noop("Hand {hand}: the soloist must be one of the seats playing it."),
                 )
             elif line.contract.counts_as_compulsory and line.soloist in solo_done:
