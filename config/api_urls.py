@@ -3,6 +3,7 @@
 from django.urls import path
 from rest_framework.authtoken.views import ObtainAuthToken
 
+from scoring import api as scoring_api
 from tournaments import api as tournament_api
 
 urlpatterns = [
@@ -22,5 +23,15 @@ urlpatterns = [
         "tournaments/<slug:slug>/rounds/<int:number>/",
         tournament_api.RoundDetail.as_view(),
         name="api-round",
+    ),
+]
+
+urlpatterns += [
+    path("rules/hand-value", scoring_api.HandValueView.as_view(), name="api-rules-hand-value"),
+    path("rules/penalty", scoring_api.PenaltyView.as_view(), name="api-rules-penalty"),
+    path(
+        "rules/scoresheet-check",
+        scoring_api.ScoresheetCheckView.as_view(),
+        name="api-rules-scoresheet-check",
     ),
 ]

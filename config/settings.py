@@ -199,7 +199,15 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
+    # Proxies in front of the app that append to X-Forwarded-For: 0 trusts only the socket's
+    # address, so a client cannot pick the address its requests are counted under.
+    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
 }
+# Rate limits of the public rules endpoints (config/throttling.py): per client, and per address
+# for all the clients behind it together (a venue's Wi-Fi).
+PUBLIC_API_RATE_CLIENT = os.environ.get("PUBLIC_API_RATE_CLIENT", "240/min")
+PUBLIC_API_RATE_ADDRESS = os.environ.get("PUBLIC_API_RATE_ADDRESS", "6000/min")
+PUBLIC_API_MAX_BODY = 64 * 1024  # bytes; a 30-hand scoresheet is about 5 KB
 SPECTACULAR_SETTINGS = {
     "TITLE": "Doppelkopf tournament API",
     "DESCRIPTION": (

@@ -1,10 +1,28 @@
-"""Translating the rules core's problems into the reader's language."""
+"""Translating the rules core's messages into the reader's language."""
+
+from collections.abc import Mapping
+from typing import Any
 
 from django.utils.translation import gettext
 
+from scoring.rules.problems import FieldError
 from scoring.rules.sheet import Problem
 
 
+def rule_message(template: str, params: Mapping[str, Any], rule: str) -> str:
+    """A core message in the active language, with the TSR section it rests on."""
+    return f"{gettext(template).format(**params)} ({rule})"
+
+
 def problem_message(problem: Problem) -> str:
-    """The problem in the active language, with the TSR section it rests on."""
-    return f"{gettext(problem.template).format(**problem.params)} ({problem.rule})"
+    return rule_message(problem.template, problem.params, problem.rule)
+
+
+def field_errors(errors: tuple[FieldError, ...]) -> dict[str, list[str]]:
+    """The core's input errors keyed by field, as forms and serializers report them."""
+    by_field: dict[str, list[str]] = {}
+    for error in errors:
+        by_field.setdefault(error.field, []).append(
+            rule_message(error.template, error.params, error.rule)
+        )
+    return by_field

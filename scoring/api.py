@@ -1,0 +1,528 @@
+"""The public rules API: game value, penalty points and the scoresheet check (TSR 7, 9, 7.3.3).
+
+Thin views over the plain-Python core in ``scoring/rules``: the serializers read and check the
+JSON, the core decides, and its messages come back in the request's language (Accept-Language)
+with the TSR section they rest on. No login; rate-limited per client (config/throttling.py).
+"""
+
+from django.conf import settings
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import exceptions, serializers
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.throttling import PublicAddressThrottle, PublicClientThrottle, client_cookie_set
+from scoring.messages import field_errors, problem_message
+from scoring.rules.contracts import Contract, SoloType
+from scoring.rules.deal import playing_seats
+from scoring.rules.penalty import MOST_ANNOUNCEMENTS, Breach, Severity, penalty_points
+from scoring.rules.problems import InvalidInput
+from scoring.rules.settlement import seat_points
+from scoring.rules.sheet import HandLine, check_sheet
+from scoring.rules.value import Announcement, Game, HandResult, Specials, Team, hand_value
+
+SEATS = (1, 2, 3, 4, 5)
+MOST_POINTS = 1000  # far above any hand: 3 x (11 + 2 + 4) for a solo, 24 for a penalty
+MOST_HANDS = 120  # 30 hands at a table of five plus five compulsory solos, with room to spare
+
+
+class RequestTooLarge(exceptions.APIException):
+    status_code = 413
+    default_detail = _("The request is too large.")
+    default_code = "request_too_large"
+
+
+class LimitedJSONParser(JSONParser):
+    """JSON, refused before parsing when larger than ``PUBLIC_API_MAX_BODY``."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        limit = settings.PUBLIC_API_MAX_BODY
+        request = parser_context["request"]
+        if int(request.META.get("CONTENT_LENGTH") or 0) > limit:
+            raise RequestTooLarge()
+        return super().parse(stream, media_type, parser_context)
+
+
+class PublicRulesView(APIView):
+    """Public, computing, never writing: no session (so no CSRF), token users counted apart."""
+
+    authentication_classes = [TokenAuthentication]
+    permission_classes = [AllowAny]
+    throttle_classes = [PublicAddressThrottle, PublicClientThrottle]
+    parser_classes = [LimitedJSONParser]
+    request_serializer: type[serializers.Serializer]
+
+    def post(self, request):
+        serializer = self.request_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return Response(serializer.result())
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        client_cookie_set(request, response)
+        return response
+
+
+def _seat_list(**kwargs):
+    return serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=5), **kwargs)
+
+
+def _seat_dict(values: dict[int, object]) -> dict[str, object]:
+    return {str(seat): value for seat, value in sorted(values.items())}
+
+
+def _invalid(error: InvalidInput) -> serializers.ValidationError:
+    return serializers.ValidationError(field_errors(error.errors))
+
+
+class SeatsField(serializers.DictField):
+    """``{"1": n, "2": n, ...}``: numbers per seat; keys are seat numbers."""
+
+    child = serializers.IntegerField(min_value=-MOST_POINTS, max_value=MOST_POINTS)
+
+    def to_internal_value(self, data):
+        values = super().to_internal_value(data)
+        seats = {}
+        for key, value in values.items():
+            if not str(key).isdigit() or int(key) not in SEATS:
+                raise serializers.ValidationError(
+                    gettext("“{key}” is not a seat; seats are numbered 1 to 5.").format(key=key)
+                )
+            seats[int(key)] = value
+        return seats
+
+
+# 1. Game value ------------------------------------------------------------------------------
+
+
+def _announcement_field(team: Team):
+    words = [team.value, "no90", "no60", "no30", "schwarz"]
+    return serializers.ChoiceField(
+        choices=words,
+        allow_null=True,
+        default=None,
+        help_text=f"The highest announcement {team.name.title()} made: {', '.join(words)}; "
+        "lower levels are implied (TSR 6.4.3).",
+        error_messages={
+            "invalid_choice": _("“{input}” is not an announcement of this team (TSR 6.2, 6.3).")
+        },
+    )
+
+
+class SpecialsSerializer(serializers.Serializer):
+    doppelkopf = serializers.IntegerField(
+        min_value=0, max_value=6, default=0, help_text="Tricks of 40 card points or more"
+    )
+    fox = serializers.IntegerField(
+        min_value=0, max_value=2, default=0, help_text="Opponents' Aces of Diamonds caught"
+    )
+    charlie = serializers.IntegerField(
+        min_value=0, max_value=1, default=0, help_text="Last trick won with the Jack of Clubs"
+    )
+
+
+class BreakdownItemSerializer(serializers.Serializer):
+    rule = serializers.CharField(help_text="The TSR item, e.g. “TSR 7.2.2 (a)”")
+    label = serializers.CharField(help_text="In the request's language")
+    team = serializers.ChoiceField(choices=[team.value for team in Team])
+    points = serializers.IntegerField(help_text="Credited to the team")
+
+
+class HandValueResponseSerializer(serializers.Serializer):
+    winner = serializers.ChoiceField(choices=["re", "contra", "none"])
+    settled_as = serializers.ChoiceField(choices=["normal", "solo"])
+    re_value = serializers.IntegerField(
+        help_text="Game points for each Re player; a soloist receives three times it, each "
+        "opponent the value with the sign reversed (TSR 7.2.4)."
+    )
+    breakdown = BreakdownItemSerializer(many=True)
+    scores = serializers.DictField(
+        child=serializers.IntegerField(), required=False, help_text="Per seat, if re_seats given"
+    )
+
+
+class HandValueRequestSerializer(serializers.Serializer):
+    contract = serializers.ChoiceField(choices=[game.value for game in Game])
+    wedding_solo = serializers.BooleanField(
+        default=False,
+        help_text="Announced wedding whose holder took the first three tricks: settled as a "
+        "solo (TSR 4.4.3 b).",
+    )
+    solo_type = serializers.ChoiceField(
+        choices=[solo.value for solo in SoloType], allow_null=True, default=None
+    )
+    re_card_points = serializers.IntegerField(
+        min_value=0, max_value=240, help_text="Contra has the rest"
+    )
+    re_tricks = serializers.IntegerField(min_value=0, max_value=12, help_text="Contra: the rest")
+    re_announcement = _announcement_field(Team.RE)
+    contra_announcement = _announcement_field(Team.CONTRA)
+    re_specials = SpecialsSerializer(required=False)
+    contra_specials = SpecialsSerializer(required=False)
+    re_seats = _seat_list(
+        required=False,
+        min_length=1,
+        max_length=2,
+        help_text="The Re team's seats; the soloist alone in a solo",
+    )
+    seats = _seat_list(
+        default=[1, 2, 3, 4],
+        min_length=4,
+        max_length=4,
+        help_text="The four seats that played (at a table of five, without the dealer)",
+    )
+
+    def validate(self, data):
+        hand = HandResult(
+            game=Game(data["contract"]),
+            re_card_points=data["re_card_points"],
+            re_tricks=data["re_tricks"],
+            re_announcement=Announcement.parse(Team.RE, data["re_announcement"]),
+            contra_announcement=Announcement.parse(Team.CONTRA, data["contra_announcement"]),
+            re_specials=Specials(**data.get("re_specials", {})),
+            contra_specials=Specials(**data.get("contra_specials", {})),
+            wedding_solo=data["wedding_solo"],
+            solo_type=SoloType(data["solo_type"]) if data["solo_type"] else None,
+        )
+        try:
+            value = hand_value(hand)
+        except InvalidInput as error:
+            raise _invalid(error) from error
+        seats, re_seats = data["seats"], data.get("re_seats")
+        errors = {}
+        if len(set(seats)) != 4:
+            errors["seats"] = [gettext("Four different seats play a hand (TSR 2.1.1, 10.1.1).")]
+        elif re_seats is not None:
+            size = 1 if value.settled_as_solo else 2
+            if len(set(re_seats)) != size or not set(re_seats) <= set(seats):
+                errors["re_seats"] = [
+                    gettext("The soloist's seat, one of “seats” (TSR 2.4.7).")
+                    if size == 1
+                    else gettext("Two different seats of “seats” form the Re team (TSR 2.4.4).")
+                ]
+        if errors:
+            raise serializers.ValidationError(errors)
+        return {"value": value, "seats": seats, "re_seats": re_seats}
+
+    def result(self) -> dict:
+        validated_data = self.validated_data
+        value = validated_data["value"]
+        result = {
+            "winner": value.winner.value if value.winner else "none",
+            "settled_as": "solo" if value.settled_as_solo else "normal",
+            "re_value": value.re_value,
+            "breakdown": [
+                {
+                    "rule": item.rule,
+                    "label": gettext(item.label),
+                    "team": item.team.value,
+                    "points": item.points,
+                }
+                for item in value.breakdown
+            ],
+        }
+        if validated_data["re_seats"] is not None:
+            result["scores"] = _seat_dict(
+                seat_points(
+                    seats=validated_data["seats"],
+                    re_seats=validated_data["re_seats"],
+                    re_value=value.re_value,
+                    settled_as_solo=value.settled_as_solo,
+                )
+            )
+        return result
+
+
+@extend_schema(
+    tags=["rules"],
+    request=HandValueRequestSerializer,
+    responses={200: HandValueResponseSerializer},
+    examples=[
+        OpenApiExample(
+            "Contra announced and won with 160",
+            request_only=True,
+            value={
+                "contract": "normal",
+                "re_card_points": 80,
+                "re_tricks": 4,
+                "contra_announcement": "contra",
+                "re_seats": [1, 3],
+            },
+        )
+    ],
+)
+class HandValueView(PublicRulesView):
+    """Who won a hand and what it is worth (TSR 7.1, 7.2).
+
+    One breakdown item per line of TSR 7.2.2 (a)-(f) and 7.2.3 that applied, each credited to
+    one team; `re_value` is what Re was credited less what Contra was.
+    """
+
+    request_serializer = HandValueRequestSerializer
+
+
+# 2. Penalty points ----------------------------------------------------------------------------
+
+
+class PenaltyResponseSerializer(serializers.Serializer):
+    points = serializers.DictField(child=serializers.IntegerField(), help_text="Per seat")
+    hand_not_played = serializers.BooleanField(
+        help_text="Major breach in a normal game (or by the soloist): the hand is replayed "
+        "(TSR 9.4.3)"
+    )
+    rule = serializers.CharField()
+
+
+class PenaltyRequestSerializer(serializers.Serializer):
+    severity = serializers.ChoiceField(choices=[severity.value for severity in Severity])
+    contract = serializers.ChoiceField(
+        choices=["normal", "solo"], help_text="As the hand stood when the breach happened"
+    )
+    seats = _seat_list(default=[1, 2, 3, 4], min_length=4, max_length=4)
+    offender = serializers.IntegerField(min_value=1, max_value=5)
+    soloist = serializers.IntegerField(min_value=1, max_value=5, allow_null=True, default=None)
+    disadvantages_soloist = serializers.BooleanField(
+        default=False, help_text="Minor breach by a Contra player in a solo: TSR 9.3.3 b1, not b2"
+    )
+    announcements = serializers.IntegerField(
+        min_value=0,
+        max_value=MOST_ANNOUNCEMENTS,
+        default=0,
+        help_text="Announcements of the non-offending side up to the breach, each implied "
+        "level counted (TSR 6.4.3). By the German original only the point announcements "
+        "(all but the first, “Re”/“Contra”) raise a major penalty, by 3 each (TSR 9.4.3, "
+        "9.4.4): 12, 15, 18, 21, 24.",
+    )
+
+    def validate(self, data):
+        breach = Breach(
+            severity=Severity(data["severity"]),
+            offender=data["offender"],
+            solo=data["contract"] == "solo",
+            soloist=data["soloist"],
+            seats=tuple(data["seats"]),
+            disadvantages_soloist=data["disadvantages_soloist"],
+            announcements=data["announcements"],
+        )
+        try:
+            return {"penalty": penalty_points(breach)}
+        except InvalidInput as error:
+            raise _invalid(error) from error
+
+    def result(self) -> dict:
+        validated_data = self.validated_data
+        penalty = validated_data["penalty"]
+        return {
+            "points": _seat_dict(penalty.points),
+            "hand_not_played": penalty.hand_not_played,
+            "rule": penalty.rule,
+        }
+
+
+@extend_schema(
+    tags=["rules"],
+    request=PenaltyRequestSerializer,
+    responses={200: PenaltyResponseSerializer},
+    examples=[
+        OpenApiExample(
+            "Major breach by an opponent of the soloist after “no 90”",
+            request_only=True,
+            value={
+                "severity": "major",
+                "contract": "solo",
+                "offender": 2,
+                "soloist": 4,
+                "announcements": 2,
+            },
+        )
+    ],
+)
+class PenaltyView(PublicRulesView):
+    """Penalty points for a breach of the rules (TSR 9.2-9.4)."""
+
+    request_serializer = PenaltyRequestSerializer
+
+
+# 3. Scoresheet check --------------------------------------------------------------------------
+
+
+class SheetHandSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=[contract.value for contract in Contract])
+    dealer = serializers.IntegerField(min_value=1, max_value=5)
+    soloist = serializers.IntegerField(
+        min_value=1,
+        max_value=5,
+        allow_null=True,
+        default=None,
+        help_text="Every solo and the silent wedding; a wedding whose holder took the first "
+        "three tricks (settled as a solo)",
+    )
+    points = SeatsField(help_text="Game points per seat; a sitting-out dealer may be left out")
+    penalty = SeatsField(
+        allow_null=True, default=None, help_text="Penalty points per seat (TSR 9), or null"
+    )
+
+    def validate(self, data):
+        kind = Contract(data["kind"])
+        if kind.names_soloist and data["soloist"] is None:
+            raise serializers.ValidationError(
+                {"soloist": [gettext("Name the soloist of a solo (TSR 2.4.7, 4.4.5).")]}
+            )
+        if data["soloist"] is not None and kind is Contract.NORMAL:
+            raise serializers.ValidationError(
+                {"soloist": [gettext("A normal game has no soloist (TSR 2.4.4).")]}
+            )
+        return data
+
+
+class NextHandSerializer(serializers.Serializer):
+    dealer = serializers.IntegerField()
+    must_be_forced_solo = serializers.BooleanField()
+    forced_soloist = serializers.IntegerField(allow_null=True)
+    hands_remaining = serializers.IntegerField()
+
+
+class SheetProblemSerializer(serializers.Serializer):
+    hand = serializers.IntegerField(allow_null=True, help_text="1-based position on the sheet")
+    code = serializers.ChoiceField(
+        choices=["checksum", "parity", "dealer", "solo_order", "forced_solo", "hand_count"]
+    )
+    rule = serializers.CharField()
+    message = serializers.CharField(help_text="In the request's language")
+
+
+class ScoresheetCheckResponseSerializer(serializers.Serializer):
+    ok = serializers.BooleanField()
+    problems = SheetProblemSerializer(many=True)
+    totals = serializers.DictField(child=serializers.IntegerField())
+    compulsory_played = serializers.DictField(child=serializers.BooleanField())
+    next = NextHandSerializer()
+    complete = serializers.BooleanField()
+
+
+class ScoresheetCheckRequestSerializer(serializers.Serializer):
+    players = serializers.ChoiceField(choices=[4, 5])
+    hands_per_match = serializers.IntegerField(
+        min_value=1,
+        max_value=60,
+        allow_null=True,
+        default=None,
+        help_text="Default 24 at four, 30 at five",
+    )
+    time_over_after_hand = serializers.IntegerField(
+        min_value=0,
+        allow_null=True,
+        default=None,
+        help_text="Hands played when the playing time ended; afterwards only forced solos "
+        "(TSR 8.5.3)",
+    )
+    hands = SheetHandSerializer(many=True, max_length=MOST_HANDS)
+
+    def validate(self, data):
+        size = data["players"]
+        errors: dict[str, dict] = {}  # by position in the list, as DRF reports nested errors
+        lines = []
+        for index, hand in enumerate(data["hands"]):
+            problems = {}
+            if hand["dealer"] > size:
+                problems["dealer"] = [_not_a_seat(hand["dealer"], size)]
+            if hand["soloist"] is not None and hand["soloist"] > size:
+                problems["soloist"] = [_not_a_seat(hand["soloist"], size)]
+            for field in ("points", "penalty"):
+                extra = sorted(seat for seat in hand[field] or {} if seat > size)
+                if extra:
+                    problems[field] = [_not_a_seat(extra[0], size)]
+            if not problems:
+                required = playing_seats(dealer=hand["dealer"], table_size=size)
+                missing = sorted(set(required) - set(hand["points"]))
+                if missing:
+                    problems["points"] = [
+                        gettext("Give the points of seat {seat}, who played this hand.").format(
+                            seat=missing[0]
+                        )
+                    ]
+            if problems:
+                errors[str(index)] = problems
+            else:
+                seats = range(1, size + 1)
+                lines.append(
+                    HandLine(
+                        contract=Contract(hand["kind"]),
+                        dealer=hand["dealer"],
+                        soloist=hand["soloist"],
+                        points={seat: hand["points"].get(seat, 0) for seat in seats},
+                        penalty=hand["penalty"],
+                    )
+                )
+        if errors:
+            raise serializers.ValidationError({"hands": errors})
+        return {**data, "lines": lines}
+
+    def result(self) -> dict:
+        validated_data = self.validated_data
+        size = validated_data["players"]
+        result = check_sheet(
+            table_size=size,
+            hands_per_match=validated_data["hands_per_match"] or (24 if size == 4 else 30),
+            hands=validated_data["lines"],
+            time_over_after_hand=validated_data["time_over_after_hand"],
+        )
+        return {
+            "ok": result.ok,
+            "problems": [
+                {
+                    "hand": problem.hand,
+                    "code": problem.code,
+                    "rule": problem.rule,
+                    "message": problem_message(problem),
+                }
+                for problem in result.problems
+            ],
+            "totals": _seat_dict(result.totals),
+            "compulsory_played": _seat_dict(result.compulsory_played),
+            "next": {
+                "dealer": result.next.dealer,
+                "must_be_forced_solo": result.next.must_be_forced_solo,
+                "forced_soloist": result.next.forced_soloist,
+                "hands_remaining": result.next.hands_remaining,
+            },
+            "complete": result.complete,
+        }
+
+
+def _not_a_seat(seat: int, size: int) -> str:
+    return gettext("Seat {seat} is not at a table of {size} (TSR 8.3, 10.1).").format(
+        seat=seat, size=size
+    )
+
+
+@extend_schema(
+    tags=["rules"],
+    request=ScoresheetCheckRequestSerializer,
+    responses={200: ScoresheetCheckResponseSerializer},
+    examples=[
+        OpenApiExample(
+            "Two hands, the second one dealt by the wrong seat",
+            request_only=True,
+            value={
+                "players": 4,
+                "hands": [
+                    {"kind": "normal", "dealer": 1, "points": {"1": 2, "2": -2, "3": 2, "4": -2}},
+                    {"kind": "normal", "dealer": 3, "points": {"1": 1, "2": 1, "3": -1, "4": -1}},
+                ],
+            },
+        )
+    ],
+)
+class ScoresheetCheckView(PublicRulesView):
+    """Check a scoresheet hand by hand (TSR 3.3.1, 4.2, 4.3.1, 7.3.3, 8.5, 8.6, 10.1).
+
+    Every problem is reported, not only the first, with what the next hand must be.
+    """
+
+    request_serializer = ScoresheetCheckRequestSerializer

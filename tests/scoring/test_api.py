@@ -1,0 +1,459 @@
+"""The public rules API: POST /api/v1/rules/hand-value, /rules/penalty, /rules/scoresheet-check."""
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from config.throttling import CLIENT_COOKIE
+from scoring.rules.contracts import Contract
+from tests import factories
+from tests.sheets import full_match
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+def post(api, name, data, language="en", **headers):
+    return api.post(
+        reverse(name), data, format="json", headers={"Accept-Language": language, **headers}
+    )
+
+
+# hand-value -----------------------------------------------------------------------------------
+
+
+def test_hand_value_of_contra_announced_and_won(api):
+    response = post(
+        api,
+        "api-rules-hand-value",
+        {
+            "contract": "normal",
+            "re_card_points": 80,
+            "re_tricks": 4,
+            "contra_announcement": "contra",
+            "re_seats": [1, 3],
+        },
+    )
+    assert response.status_code == 200
+    data = response.json()
+    assert data["winner"] == "contra"
+    assert data["settled_as"] == "normal"
+    assert data["re_value"] == -5
+    assert data["scores"] == {"1": -5, "2": 5, "3": -5, "4": 5}
+    assert data["breakdown"] == [
+        {"rule": "TSR 7.2.2 (a)", "label": "Won", "team": "contra", "points": 1},
+        {"rule": "TSR 7.2.2 (a)", "label": "Opponents under 90", "team": "contra", "points": 1},
+        {"rule": "TSR 7.2.2 (b)", "label": "“Contra” announced", "team": "contra", "points": 2},
+        {
+            "rule": "TSR 7.2.3",
+            "label": "Won against the Queens of Clubs",
+            "team": "contra",
+            "points": 1,
+        },
+    ]
+
+
+def test_hand_value_labels_follow_the_request_language(api):
+    data = post(
+        api,
+        "api-rules-hand-value",
+        {"contract": "normal", "re_card_points": 80, "re_tricks": 4},
+        language="de",
+    ).json()
+    assert [item["label"] for item in data["breakdown"]] == [
+        "Gewonnen",
+        "Gegner unter 90",
+        "Gegen die Kreuz-Damen gewonnen",
+    ]
+
+
+def test_hand_value_of_a_solo_pays_the_soloist_three_times(api):
+    data = post(
+        api,
+        "api-rules-hand-value",
+        {
+            "contract": "solo",
+            "solo_type": "queens",
+            "re_card_points": 185,
+            "re_tricks": 9,
+            "re_announcement": "re",
+            "re_seats": [5],
+            "seats": [2, 3, 4, 5],
+        },
+    ).json()
+    assert data["settled_as"] == "solo"
+    assert data["re_value"] == 5
+    assert data["scores"] == {"2": -5, "3": -5, "4": -5, "5": 15}
+
+
+def test_hand_value_without_seats_gives_no_scores(api):
+    data = post(
+        api, "api-rules-hand-value", {"contract": "normal", "re_card_points": 121, "re_tricks": 6}
+    ).json()
+    assert data["re_value"] == 1
+    assert "scores" not in data
+
+
+def test_nobody_wins_when_both_miss_their_point_announcement(api):
+    data = post(
+        api,
+        "api-rules-hand-value",
+        {
+            "contract": "normal",
+            "re_card_points": 140,
+            "re_tricks": 7,
+            "re_announcement": "no90",
+            "contra_announcement": "no90",
+        },
+    ).json()
+    assert data["winner"] == "none"
+    assert data["re_value"] == 1
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"re_card_points": 241}, "re_card_points"),
+        ({"re_tricks": 13}, "re_tricks"),
+        ({"re_card_points": 10, "re_tricks": 0}, "re_card_points"),
+        ({"contract": "solo", "solo_type": "aces", "re_specials": {"fox": 1}}, "re_specials"),
+        ({"re_specials": {"fox": 3}}, "re_specials"),
+        ({"re_specials": {"fox": 2}, "contra_specials": {"fox": 1}}, "contra_specials"),
+        ({"re_announcement": "contra"}, "re_announcement"),
+        ({"contra_announcement": "re"}, "contra_announcement"),
+        ({"contract": "solo"}, "solo_type"),
+        ({"wedding_solo": True}, "wedding_solo"),
+        ({"re_seats": [1]}, "re_seats"),
+        ({"re_seats": [1, 5]}, "re_seats"),
+        ({"contract": "silent_wedding", "re_seats": [1, 2]}, "re_seats"),
+        ({"seats": [1, 1, 2, 3]}, "seats"),
+        ({"contract": "ramsch"}, "contract"),
+    ],
+)
+def test_hand_value_rejects_inconsistent_input_naming_the_field(api, data, field):
+    body = {"contract": "normal", "re_card_points": 130, "re_tricks": 7, **data}
+    response = post(api, "api-rules-hand-value", body)
+    assert response.status_code == 400
+    assert field in response.json()
+
+
+def test_hand_value_errors_cite_the_rule_in_german(api):
+    response = post(
+        api,
+        "api-rules-hand-value",
+        {
+            "contract": "solo",
+            "solo_type": "aces",
+            "re_card_points": 130,
+            "re_tricks": 7,
+            "re_specials": {"fox": 1},
+        },
+        language="de",
+    )
+    message = response.json()["re_specials"][0]
+    assert "Sonderpunkte" in message
+    assert message.endswith("(TSR 7.2.3, 7.2.4)")
+
+
+# penalty --------------------------------------------------------------------------------------
+
+
+def test_penalty_for_a_major_breach_by_an_opponent_of_the_soloist(api):
+    response = post(
+        api,
+        "api-rules-penalty",
+        {"severity": "major", "contract": "solo", "offender": 2, "soloist": 4, "announcements": 2},
+    )
+    assert response.status_code == 200
+    assert response.json() == {
+        "points": {"1": 0, "2": -15, "3": 0, "4": 15},
+        "hand_not_played": False,
+        "rule": "TSR 9.4.4",
+    }
+
+
+def test_penalty_for_a_major_breach_in_a_normal_game_replays_the_hand(api):
+    data = post(
+        api,
+        "api-rules-penalty",
+        {"severity": "major", "contract": "normal", "offender": 5, "seats": [1, 2, 3, 5]},
+    ).json()
+    assert data == {
+        "points": {"1": 4, "2": 4, "3": 4, "5": -12},
+        "hand_not_played": True,
+        "rule": "TSR 9.4.3",
+    }
+
+
+def test_penalty_minor_breach_that_may_disadvantage_the_soloist(api):
+    data = post(
+        api,
+        "api-rules-penalty",
+        {
+            "severity": "minor",
+            "contract": "solo",
+            "offender": 1,
+            "soloist": 3,
+            "disadvantages_soloist": True,
+        },
+    ).json()
+    assert data["points"] == {"1": -3, "2": 0, "3": 3, "4": 0}
+    assert data["rule"] == "TSR 9.3.3 (b1)"
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"offender": 5}, "offender"),
+        ({"contract": "solo"}, "soloist"),
+        ({"soloist": 2}, "soloist"),
+        ({"announcements": 6}, "announcements"),
+        ({"severity": "dreadful"}, "severity"),
+        ({"disadvantages_soloist": True}, "disadvantages_soloist"),
+    ],
+)
+def test_penalty_rejects_inconsistent_input_naming_the_field(api, data, field):
+    response = post(
+        api, "api-rules-penalty", {"severity": "minor", "contract": "normal", "offender": 1, **data}
+    )
+    assert response.status_code == 400
+    assert field in response.json()
+
+
+# scoresheet-check -----------------------------------------------------------------------------
+
+
+def as_json(lines):
+    return [
+        {
+            "kind": line.contract.value,
+            "dealer": line.dealer,
+            "soloist": line.soloist,
+            "points": {str(seat): points for seat, points in line.points.items()},
+        }
+        for line in lines
+    ]
+
+
+def test_a_complete_sheet_is_ok(api):
+    data = post(
+        api, "api-rules-scoresheet-check", {"players": 4, "hands": as_json(full_match())}
+    ).json()
+    assert data["ok"]
+    assert data["problems"] == []
+    assert data["complete"]
+    assert data["compulsory_played"] == {"1": True, "2": True, "3": True, "4": True}
+    assert sum(data["totals"].values()) == 0
+    assert data["next"]["hands_remaining"] == 0
+
+
+def test_a_complete_sheet_of_five_is_ok(api):
+    hands = as_json(full_match(size=5))
+    for hand in hands:  # the sitting-out dealer may be left out
+        del hand["points"][str(hand["dealer"])]
+    data = post(api, "api-rules-scoresheet-check", {"players": 5, "hands": hands}).json()
+    assert data["ok"], data["problems"]
+    assert data["complete"]
+
+
+def test_every_problem_is_reported_with_code_rule_and_message(api):
+    hands = [
+        {"kind": "normal", "dealer": 1, "points": {"1": 2, "2": -2, "3": 2, "4": -1}},
+        {"kind": "normal", "dealer": 3, "points": {"1": 1, "2": 1, "3": -1, "4": -1}},
+        {
+            "kind": "voluntary_solo",
+            "dealer": 4,
+            "soloist": 2,
+            "points": {"1": -1, "2": 3, "3": -1, "4": -1},
+        },
+    ]
+    data = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": hands}).json()
+    assert not data["ok"]
+    assert [(p["hand"], p["code"], p["rule"]) for p in data["problems"]] == [
+        (1, "checksum", "TSR 7.3.3.1"),
+        (1, "parity", "TSR 7.3.3.2"),
+        (2, "dealer", "TSR 3.3.1, 4.2.5"),
+        (3, "solo_order", "TSR 4.3.1"),
+    ]
+    assert data["problems"][2]["message"] == (
+        "Hand 2: seat 2 deals this hand, not seat 3. (TSR 3.3.1, 4.2.5)"
+    )
+
+
+def test_problems_are_explained_in_german(api):
+    hands = [{"kind": "normal", "dealer": 2, "points": {"1": 1, "2": 1, "3": -1, "4": -1}}]
+    data = post(
+        api, "api-rules-scoresheet-check", {"players": 4, "hands": hands}, language="de"
+    ).json()
+    assert data["problems"][0]["message"] == (
+        "Spiel 1: Geben muss Position 1, nicht Position 2. (TSR 3.3.1, 4.2.5)"
+    )
+
+
+def test_the_next_hand_must_be_a_forced_solo(api):
+    lines = [line for line in full_match() if not line.contract.is_solo][:20]
+    data = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": as_json(lines)}).json()
+    assert data["next"] == {
+        "dealer": 1,
+        "must_be_forced_solo": True,
+        "forced_soloist": 2,
+        "hands_remaining": 4,
+    }
+    assert not data["complete"]
+
+
+def test_after_the_playing_time_only_forced_solos(api):
+    lines = [line for line in full_match() if not line.contract.is_solo][:10]
+    body = {"players": 4, "hands": as_json(lines), "time_over_after_hand": 9}
+    data = post(api, "api-rules-scoresheet-check", body).json()
+    assert [(p["hand"], p["code"]) for p in data["problems"]] == [(10, "forced_solo")]
+    assert data["next"]["must_be_forced_solo"]
+    assert data["next"]["hands_remaining"] == 0
+
+
+def test_penalty_points_are_checked_and_counted(api):
+    hands = as_json(full_match()[:1])
+    hands[0]["penalty"] = {"2": 1, "3": 1, "4": 1, "1": -3}
+    data = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": hands}).json()
+    assert data["ok"]
+    points = full_match()[0].points
+    assert data["totals"]["1"] == points[1] - 3
+    hands[0]["penalty"] = {"1": -3, "2": 1}
+    data = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": hands}).json()
+    assert [p["code"] for p in data["problems"]] == ["checksum", "parity"]
+
+
+def test_solo_penalty_credited_to_the_soloist_may_break_parity(api):
+    hands = [
+        {
+            "kind": "compulsory_solo",
+            "dealer": 1,
+            "soloist": 1,
+            "points": {"1": 6, "2": -2, "3": -2, "4": -2},
+            "penalty": {"1": 15, "3": -15},
+        },
+    ]
+    data = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": hands}).json()
+    assert data["ok"], data["problems"]
+
+
+@pytest.mark.parametrize(
+    ("hand", "players", "field"),
+    [
+        ({"dealer": 5}, 4, "dealer"),
+        ({"points": {"1": 1, "2": -1, "3": 1}}, 4, "points"),
+        ({"points": {"1": 1, "2": -1, "3": 1, "4": -1, "6": 0}}, 4, "points"),
+        ({"points": {"1": 1, "2": -1, "3": 1, "x": -1}}, 4, "points"),
+        ({"kind": "compulsory_solo"}, 4, "soloist"),
+        ({"soloist": 2}, 4, "soloist"),
+        ({"kind": "voluntary_solo", "soloist": 5}, 4, "soloist"),
+        ({"penalty": {"5": 3}}, 4, "penalty"),
+        ({"kind": "bock"}, 4, "kind"),
+    ],
+)
+def test_scoresheet_check_rejects_malformed_hands(api, hand, players, field):
+    body = {"kind": "normal", "dealer": 1, "points": {"1": 1, "2": -1, "3": 1, "4": -1}, **hand}
+    response = post(api, "api-rules-scoresheet-check", {"players": players, "hands": [body]})
+    assert response.status_code == 400
+    assert field in response.json()["hands"]["0"]
+
+
+def test_scoresheet_check_rejects_other_table_sizes(api):
+    response = post(api, "api-rules-scoresheet-check", {"players": 6, "hands": []})
+    assert response.status_code == 400
+    assert "players" in response.json()
+
+
+# Abuse: sizes, rates, no login, no CSRF -----------------------------------------------------
+
+
+def test_too_large_a_request_is_refused_before_parsing(api, settings):
+    settings.PUBLIC_API_MAX_BODY = 1000
+    hands = as_json(full_match())
+    response = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": hands})
+    assert response.status_code == 413
+
+
+def test_too_many_hands_are_refused(api):
+    hands = as_json(full_match()) * 5
+    response = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": hands})
+    assert response.status_code == 400
+    assert "hands" in response.json()
+
+
+def test_logged_in_browser_needs_no_csrf_token(settings):
+    browser = APIClient(enforce_csrf_checks=True)
+    browser.force_login(factories.user())
+    response = post(
+        browser, "api-rules-penalty", {"severity": "minor", "contract": "normal", "offender": 1}
+    )
+    assert response.status_code == 200
+
+
+@pytest.fixture
+def limits(settings):
+    from django.core.cache import cache
+
+    def set_limits(client, address):
+        settings.PUBLIC_API_RATE_CLIENT = client
+        settings.PUBLIC_API_RATE_ADDRESS = address
+
+    cache.clear()
+    yield set_limits
+    cache.clear()
+
+
+def penalty(client):
+    return post(
+        client, "api-rules-penalty", {"severity": "minor", "contract": "normal", "offender": 1}
+    )
+
+
+def test_each_client_is_limited_without_locking_out_its_neighbours(limits):
+    limits(client="3/min", address="100/min")
+    first, second = APIClient(), APIClient()  # two phones on the same Wi-Fi (one address)
+    assert penalty(first).status_code == 200  # hands out the client cookie
+    assert CLIENT_COOKIE in first.cookies
+    assert [penalty(first).status_code for _ in range(4)] == [200, 200, 200, 429]
+    refused = penalty(first)
+    assert refused.status_code == 429
+    assert int(refused.headers["Retry-After"]) > 0
+    # The neighbour behind the same address still gets answers.
+    assert [penalty(second).status_code for _ in range(4)] == [200] * 4
+
+
+def test_one_address_is_limited_in_total(limits):
+    limits(client="3/min", address="8/min")
+    statuses = [penalty(APIClient()).status_code for _ in range(10)]
+    assert statuses == [200] * 8 + [429] * 2
+
+
+def test_a_forged_client_cookie_is_replaced(limits):
+    limits(client="3/min", address="100/min")
+    forger = APIClient()
+    forger.cookies[CLIENT_COOKIE] = "made-up"
+    assert penalty(forger).status_code == 200
+    assert forger.cookies[CLIENT_COOKIE].value != "made-up"
+
+
+def test_rules_endpoints_are_in_the_schema(api):
+    paths = api.get(reverse("api-schema"), headers={"Accept": "application/json"}).json()["paths"]
+    for path in ("hand-value", "penalty", "scoresheet-check"):
+        operation = paths[f"/api/v1/rules/{path}"]["post"]
+        assert operation["security"] == [{"tokenAuth": []}, {}]
+        assert "200" in operation["responses"]
+
+
+def test_contract_values_match_the_scoresheet_kinds():
+    assert {contract.value for contract in Contract} == {
+        "normal",
+        "wedding",
+        "silent_wedding",
+        "voluntary_solo",
+        "compulsory_solo",
+        "forced_solo",
+    }
