@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint install demo messages lock clean
+.PHONY: run test lint install demo bench messages lock clean
 
 $(STAMP): requirements.lock requirements-dev.lock pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("Python 3.11 or newer is needed, not " + sys.version.split()[0]) if sys.version_info < (3, 11) else None'
@@ -35,6 +35,11 @@ lint: install
 test: lint
 	$(BIN)/python -m pytest -m "not services"
 	$(BIN)/python -m pytest --postgres
+
+# Benchmarks (not part of `make test`): figures as ratios against baselines measured in the same
+# run, printed and written to bench/results/. `make bench SUITES=rules` runs one suite.
+bench: install
+	$(BIN)/python -m bench $(SUITES)
 
 # Start over: a fresh SQLite database under var/ with the demo tournaments and a new login.
 demo: install

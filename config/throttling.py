@@ -12,11 +12,16 @@ counted in the default cache: Redis when REDIS_URL is set (shared by all web wor
 process's memory.
 """
 
+import logging
 import secrets
+import time
 
 from django.conf import settings
 from django.core import signing
-from rest_framework.throttling import SimpleRateThrottle
+from django.core.cache import cache
+from rest_framework.throttling import BaseThrottle
+
+logger = logging.getLogger(__name__)
 
 CLIENT_COOKIE = "doko_client"
 _SALT = "config.throttling.client"
@@ -46,31 +51,61 @@ def client_cookie_set(request, response) -> None:
         )
 
 
-class _SettingsRateThrottle(SimpleRateThrottle):
+class _FixedWindowThrottle(BaseThrottle):
+    """Counts requests per fixed window in the cache: one ``add``/``incr`` per request, however
+    high the rate (DRF's own throttles keep every time stamp of the window in one cache entry,
+    which grows with the rate)."""
+
+    scope: str
     setting: str
 
-    def get_rate(self) -> str:
-        # Read at request time, so a deployment (or a test) can change it.
-        return getattr(settings, self.setting)
+    def get_ident_key(self, request) -> str | None:
+        raise NotImplementedError
+
+    def allow_request(self, request, view) -> bool:
+        ident = self.get_ident_key(request)
+        if ident is None:
+            return True
+        limit, period = _parse_rate(getattr(settings, self.setting))
+        now = time.time()
+        window = int(now // period)
+        key = f"throttle:{self.scope}:{ident}:{window}"
+        self.retry_after = period - now % period
+        try:
+            if cache.add(key, 1, timeout=period + 1):
+                return True
+            return cache.incr(key) <= limit
+        except ValueError:  # the window's entry expired in between: this is its first request
+            return True
+        except Exception:  # the cache is down: answer rather than fail (fail open)
+            logger.warning("rate limit not counted: the cache did not answer", exc_info=True)
+            return True
+
+    def wait(self) -> float:
+        return self.retry_after
 
 
-class PublicClientThrottle(_SettingsRateThrottle):
+def _parse_rate(rate: str) -> tuple[int, int]:
+    """``"240/min"`` → (240, 60); periods s, min, h, d as DRF spells them."""
+    number, period = rate.split("/")
+    return int(number), {"s": 1, "m": 60, "h": 3600, "d": 86400}[period[0]]
+
+
+class PublicClientThrottle(_FixedWindowThrottle):
     scope = "public_client"
     setting = "PUBLIC_API_RATE_CLIENT"
 
-    def get_cache_key(self, request, view) -> str | None:
+    def get_ident_key(self, request) -> str | None:
         if request.user and request.user.is_authenticated:
-            ident = f"user-{request.user.pk}"
-        elif cid := client_id(request):
-            ident = f"client-{cid}"
-        else:
-            return None  # a first request, or a client that keeps no cookies: address only
-        return self.cache_format % {"scope": self.scope, "ident": ident}
+            return f"user-{request.user.pk}"
+        if cid := client_id(request):
+            return f"client-{cid}"
+        return None  # a first request, or a client that keeps no cookies: address only
 
 
-class PublicAddressThrottle(_SettingsRateThrottle):
+class PublicAddressThrottle(_FixedWindowThrottle):
     scope = "public_address"
     setting = "PUBLIC_API_RATE_ADDRESS"
 
-    def get_cache_key(self, request, view) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+    def get_ident_key(self, request) -> str:
+        return self.get_ident(request)

@@ -457,3 +457,13 @@ def test_contract_values_match_the_scoresheet_kinds():
         "compulsory_solo",
         "forced_solo",
     }
+
+
+def test_rules_still_answer_when_the_cache_is_down(limits, monkeypatch):
+    limits(client="3/min", address="8/min")
+
+    def broken(*args, **kwargs):
+        raise ConnectionError("cache down")
+
+    monkeypatch.setattr("config.throttling.cache.add", broken)
+    assert penalty(APIClient()).status_code == 200

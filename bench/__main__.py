@@ -1,0 +1,25 @@
+"""`python -m bench [suite ...]`: run the benchmark suites and print their figures."""
+
+import os
+import sys
+
+import django
+
+SUITES = {"rules": "bench.rules"}
+
+
+def main(names: list[str]) -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("DEBUG", "true")
+    django.setup()
+    from importlib import import_module
+
+    from bench.figures import report
+
+    for name in names or list(SUITES):
+        path = report(name, import_module(SUITES[name]).figures())
+        print(f"written to {path.relative_to(path.parents[2])}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,125 @@
+"""The rules core and the rules API (issue 3).
+
+Figures: checking a complete 24-hand scoresheet in the plain core, a hand's game value and a
+penalty, each against building its input (what any caller pays just to ask); the scoresheet
+check through the API (in-process: serializer, core, response) against an empty API view.
+"""
+
+import random
+
+from bench.figures import Figure, per_call
+
+
+def core_figures() -> list[Figure]:
+    from scoring.rules.contracts import Contract
+    from scoring.rules.penalty import Breach, Severity, penalty_points
+    from scoring.rules.sheet import HandLine, check_sheet
+    from scoring.rules.value import Announcement, Game, HandResult, Specials, hand_value
+    from scoring.simulation import simulate_match
+
+    sheet = simulate_match(rng=random.Random(7), table_size=4, hands_per_match=24)
+    plain = [(line.contract.value, line.dealer, dict(line.points), line.soloist) for line in sheet]
+
+    def build_sheet():
+        return [
+            HandLine(contract=Contract(kind), dealer=dealer, points=points, soloist=soloist)
+            for kind, dealer, points, soloist in plain
+        ]
+
+    lines = build_sheet()
+
+    def check():
+        return check_sheet(table_size=4, hands_per_match=24, hands=lines)
+
+    result = check()
+    assert result.ok
+    assert result.complete
+
+    def build_hand():
+        return HandResult(
+            game=Game("normal"),
+            re_card_points=187,
+            re_tricks=9,
+            re_announcement=Announcement.NO_90,
+            contra_announcement=Announcement.TEAM,
+            re_specials=Specials(doppelkopf=1, fox=1),
+            contra_specials=Specials(charlie=1),
+        )
+
+    hand = build_hand()
+
+    def build_breach():
+        return Breach(severity=Severity("major"), offender=2, solo=True, soloist=4, announcements=3)
+
+    breach = build_breach()
+    build_sheet_us = per_call(build_sheet)
+    return [
+        Figure(f"check_sheet, {len(lines)} lines", per_call(check), "build them", build_sheet_us),
+        Figure("hand_value", per_call(lambda: hand_value(hand)), "build it", per_call(build_hand)),
+        Figure(
+            "penalty_points",
+            per_call(lambda: penalty_points(breach)),
+            "build it",
+            per_call(build_breach),
+        ),
+    ]
+
+
+def api_figures() -> list[Figure]:
+    from django.test import override_settings
+    from rest_framework.permissions import AllowAny
+    from rest_framework.response import Response
+    from rest_framework.test import APIRequestFactory
+    from rest_framework.views import APIView
+
+    from scoring.api import ScoresheetCheckView
+    from scoring.simulation import simulate_match
+
+    class EmptyView(APIView):
+        authentication_classes: list = []
+        permission_classes = [AllowAny]
+
+        def post(self, request):
+            return Response({})
+
+    sheet = simulate_match(rng=random.Random(7), table_size=4, hands_per_match=24)
+    body = {
+        "players": 4,
+        "hands": [
+            {
+                "kind": line.contract.value,
+                "dealer": line.dealer,
+                "soloist": line.soloist,
+                "points": {str(seat): points for seat, points in line.points.items()},
+            }
+            for line in sheet
+        ],
+    }
+    factory = APIRequestFactory()
+    check_view, empty_view = ScoresheetCheckView.as_view(), EmptyView.as_view()
+
+    def call(view):
+        def run():
+            response = view(factory.post("/", body, format="json"))
+            response.render()
+            assert response.status_code == 200, response.data
+            return response
+
+        return run
+
+    assert call(check_view)().data["ok"]
+    with override_settings(
+        PUBLIC_API_RATE_CLIENT="1000000000/s", PUBLIC_API_RATE_ADDRESS="1000000000/s"
+    ):
+        return [
+            Figure(
+                "POST rules/scoresheet-check (in-process)",
+                per_call(call(check_view)),
+                "empty API view",
+                per_call(call(empty_view)),
+            )
+        ]
+
+
+def figures() -> list[Figure]:
+    return core_figures() + api_figures()
