@@ -221,6 +221,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "GameEnum": "scoring.rules.value.Game",
+        "NormalOrSoloEnum": [("normal", "normal"), ("solo", "solo")],
+    },
 }
 
 # Security ------------------------------------------------------------------------------------

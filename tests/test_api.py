@@ -72,3 +72,12 @@ def test_docs_are_served_without_external_assets(client):
     assert "swagger-ui" in page
     assert "//cdn" not in page
     assert "https://" not in page.split("<body")[0]
+
+
+def test_schema_generates_without_warnings(tmp_path):
+    from django.core.management import call_command
+
+    call_command(
+        "spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yml")
+    )
+    assert "/api/v1/rules/hand-value" in (tmp_path / "schema.yml").read_text()
