@@ -1,13 +1,23 @@
-"""Drawing the seating of a round (TSR 3.2, 8.3, 8.4, 10.1). Plain Python, no Django.
+"""Drawing the seating of rounds (TSR 3.2, 8.3, 8.4, 10.1). Plain Python, no Django.
 
 Players are opaque integers (the caller's ids). A plan lists its tables, each table its players
 in seat order 1..4 (or 1..5): seat 1 deals first, seat 4 keeps the scoresheet (seat 5 at a
 table of five, TSR 10.1.4).
+
+``draw`` seats one or more rounds by one of three methods and keeps, in this order of weight:
+named pairs apart, repeat meetings as few as it can (two players at one table again), tables of
+five spread over the players, and seat positions balanced. It searches locally: a random (or,
+for ``standings``, ranked) start, then swaps of two players of one round that lower the cost,
+with a tabu search over all drawn rounds where the field is small enough for it to matter.
+Everything random comes from one ``random.Random(seed)``: the same input gives the same plan.
 """
 
+import itertools
+import math
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 
 @dataclass(frozen=True)
@@ -73,18 +83,589 @@ def _sizes(players: int, *, tables_of_five: bool) -> list[int] | None:
     return [4] * fours + [5] * fives
 
 
-def draw_random(players: Sequence[int], *, tables_of_five: bool, seed: int) -> SeatingPlan:
-    """A random draw of one round, the same for the same seed (TSR 3.2.1: players draw seats).
+class Method(StrEnum):
+    DDV = "ddv"  # every planned round drawn in advance, at random, as DDV events publish it
+    RANDOM = "random"  # one round at a time, at random
+    STANDINGS = "standings"  # one round at a time by current rank: 1-4 at table 1, and so on
 
-    Tables of five, if any, get the highest table numbers.
+
+@dataclass(frozen=True)
+class Quality:
+    """How good a plan is, over the earlier rounds and the drawn ones together."""
+
+    rounds: int
+    repeat_meetings: int  # over all pairs: meetings beyond the first
+    best_possible: int  # a lower bound for repeat_meetings (0 when a perfect plan may exist)
+    most_meetings: int  # the most rounds any two players shared a table
+    most_in_one_position: int  # the most times any player sat in the same seat position
+    position_limit: int  # the least that can be promised: rounds / positions, rounded up
+    fives_most: int  # the most rounds any player sat at a table of five
+    fives_least: int
+    apart_broken: int  # named pairs seated together where they were to be kept apart
+
+    def as_dict(self) -> dict[str, int]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class Draw:
+    rounds: tuple[SeatingPlan, ...]
+    quality: Quality
+
+
+def draw_random(players: Sequence[int], *, tables_of_five: bool, seed: int) -> SeatingPlan:
+    """One round drawn at random, keeping nothing apart (TSR 3.2.1: players draw seats)."""
+    return draw(players, method=Method.RANDOM, tables_of_five=tables_of_five, seed=seed).rounds[0]
+
+
+def draw(
+    players: Sequence[int],
+    *,
+    method: Method,
+    seed: int,
+    tables_of_five: bool,
+    rounds: int = 1,
+    history: Sequence[SeatingPlan] = (),
+    ranking: Sequence[int] = (),
+    apart: Collection[tuple[int, int]] = (),
+    apart_first_round: Collection[tuple[int, int]] = (),
+) -> Draw:
+    """Seat ``players`` for the next ``rounds`` rounds.
+
+    ``history``: the tournament's earlier rounds, whose meetings, positions and tables of five
+    count (players in it who are gone are ignored). ``ranking``: players best first, for
+    ``standings`` (players missing from it rank last, by id). ``apart``: pairs never to share a
+    table; ``apart_first_round``: pairs kept apart only in the tournament's first round (e.g.
+    members of one club). Tables of five, if needed, get the highest table numbers.
     """
     if len(set(players)) != len(players):
         raise ValueError("every player can be seated only once")
+    if rounds < 1:
+        raise ValueError("draw at least one round")
     sizes = table_sizes(len(players), tables_of_five=tables_of_five)
-    order = sorted(players)
-    random.Random(seed).shuffle(order)
-    tables, start = [], 0
-    for size in sizes:
-        tables.append(tuple(order[start : start + size]))
-        start += size
-    return SeatingPlan(tables=tuple(tables))
+    planner = _Planner(
+        players=players,
+        sizes=sizes,
+        history=history,
+        apart=apart,
+        apart_first_round=apart_first_round if not history else (),
+        rng=random.Random(seed),
+    )
+    # Small fields drawn in advance get the tabu search, which moves players freely; every
+    # other draw fixes each player's seat position first and swaps only within a position.
+    use_tabu = method is Method.DDV and rounds > 1 and len(players) <= _TABU_FIELD
+    by_position = method is not Method.STANDINGS and not use_tabu
+    drawn = []
+    for number in range(rounds):
+        limit = math.ceil((len(history) + number + 1) / 4)
+        if method is Method.STANDINGS:
+            tables = planner.ranked_round(ranking)
+            planner.improve(tables, number, max_distance=1)
+        elif by_position:
+            tables = planner.positioned_round(limit)
+            planner.position_limit = limit
+            planner.improve(tables, number, same_position=True)
+            planner.improve(tables, number)  # what swaps within positions could not mend
+        else:
+            tables = planner.random_round()
+            planner.improve(tables, number)
+        planner.add_round(tables, number)
+        if not use_tabu and method is not Method.STANDINGS and len(players) <= _ROUND_TABU_FIELD:
+            planner.tabu([tables], first_number=number)
+        planner.polish(tables, number)
+        planner.position_limit = 0
+        if by_position:
+            planner.take_positions(tables)
+        drawn.append(tables)
+    if use_tabu:
+        planner.tabu(drawn)
+        for number, tables in enumerate(drawn):
+            planner.polish(tables, number)
+    plans = tuple(
+        planner.as_plan(tables)
+        if by_position
+        else planner.seat(
+            tables,
+            number=number,
+            round_overall=len(history) + number + 1,
+            repair=method is not Method.STANDINGS,
+        )
+        for number, tables in enumerate(drawn)
+    )
+    return Draw(rounds=plans, quality=quality(plans, history=history, apart=apart))
+
+
+def quality(
+    plans: Sequence[SeatingPlan],
+    *,
+    history: Sequence[SeatingPlan] = (),
+    apart: Collection[tuple[int, int]] = (),
+) -> Quality:
+    """Measure ``history`` and ``plans`` together (players of ``plans`` only)."""
+    everyone = {player for plan in plans for player in plan.players}
+    meetings: dict[tuple[int, int], int] = {}
+    positions: dict[int, list[int]] = {player: [0] * 5 for player in everyone}
+    fives = dict.fromkeys(everyone, 0)
+    faced = dict.fromkeys(everyone, 0)
+    apart_pairs = {frozenset(pair) for pair in apart}
+    apart_broken = 0
+    all_rounds = [*history, *plans]
+    for plan in all_rounds:
+        for table in plan.tables:
+            present = [player for player in table if player in everyone]
+            for position, player in enumerate(table):
+                if player in everyone:
+                    positions[player][position] += 1
+                    fives[player] += len(table) == 5
+                    faced[player] += len(table) - 1
+            for a, b in itertools.combinations(sorted(present), 2):
+                meetings[a, b] = meetings.get((a, b), 0) + 1
+    for plan in plans:
+        for table in plan.tables:
+            apart_broken += sum(
+                frozenset(pair) in apart_pairs for pair in itertools.combinations(table, 2)
+            )
+    others = len(everyone) - 1
+    # Each player faces ``faced`` opponents; beyond the ``others`` there are, every meeting is a
+    # repeat, and each repeat is shared by two players.
+    best = math.ceil(sum(max(count - others, 0) for count in faced.values()) / 2)
+    rounds = len(all_rounds)
+    return Quality(
+        rounds=rounds,
+        repeat_meetings=sum(count - 1 for count in meetings.values()),
+        best_possible=best,
+        most_meetings=max(meetings.values(), default=0),
+        most_in_one_position=max((max(counts) for counts in positions.values()), default=0),
+        position_limit=math.ceil(rounds / 4),
+        fives_most=max(fives.values(), default=0),
+        fives_least=min(fives.values(), default=0),
+        apart_broken=apart_broken,
+    )
+
+
+# Weights of the search: a pair kept apart outweighs any number of repeats, a repeat outweighs
+# a player's extra table of five.
+_APART = 10_000
+_REPEAT = 8
+_FIVE = 3
+_SAMPLE = 48  # partners tried per conflicted player in a large field
+_TABU_FIELD = 24  # fields up to this size get the tabu search over all drawn rounds
+_OVER = 1_000  # a player in one seat position more often than the limit
+_POSITION = 3  # the same, while drawing: less than a repeat meeting
+_TABU_STEPS = 2_000
+_TABU_TRIES = 10  # conflicted players whose swaps are weighed in one step
+_ROUND_TABU_FIELD = 200  # a round drawn alone that still has repeats gets a tabu search too
+
+
+class _Planner:
+    """The search. Players are indices 0..n-1 internally; ``met[p]`` counts, for every other
+    player, the rounds (earlier and drawn) they shared a table."""
+
+    def __init__(self, *, players, sizes, history, apart, apart_first_round, rng):
+        self.ids = sorted(players)
+        self.index = {player: i for i, player in enumerate(self.ids)}
+        self.sizes = sizes
+        self.rng = rng
+        n = len(self.ids)
+        self.met: list[dict[int, int]] = [{} for _ in range(n)]
+        self.positions = [[0] * 5 for _ in range(n)]
+        self.fives = [0] * n
+        self.position_limit = 0  # set while a round's table order is its seat order
+        self.apart = [set() for _ in range(n)]
+        self.apart_first = [set() for _ in range(n)]
+        for pairs, target in ((apart, self.apart), (apart_first_round, self.apart_first)):
+            for a, b in pairs:
+                if a in self.index and b in self.index and a != b:
+                    target[self.index[a]].add(self.index[b])
+                    target[self.index[b]].add(self.index[a])
+        for plan in history:
+            for table in plan.tables:
+                seated = [self.index[p] for p in table if p in self.index]
+                self._meet(seated, +1)
+                for position, player in enumerate(table):
+                    if player in self.index:
+                        self.positions[self.index[player]][position] += 1
+                        self.fives[self.index[player]] += len(table) == 5
+
+    # Starting points -----------------------------------------------------------------------
+
+    def random_round(self) -> list[list[int]]:
+        """Tables of a random order; tables of five go to the players who sat at fewest."""
+        order = list(range(len(self.ids)))
+        self.rng.shuffle(order)
+        fives = sum(size == 5 for size in self.sizes)
+        if fives:
+            order.sort(key=lambda player: -self.fives[player])  # stable: random among equals
+        return self._cut(order)
+
+    def positioned_round(self, limit: int) -> list[list[int]]:
+        """A random round in which every player gets a seat position he has had fewer than
+        ``limit`` times, least used first: each position is a class of players, and table i
+        takes the i-th player of every class. Tables of five go to the players who sat at
+        fewest (their fifth seat, the scorekeeper's, first of all)."""
+        fours = sum(size == 4 for size in self.sizes)
+        fives = len(self.sizes) - fours
+        capacity = [fours + fives] * 4 + [fives]
+        order = list(range(len(self.ids)))
+        self.rng.shuffle(order)
+        noise = {p: self.rng.random() for p in order}
+
+        def allowed(p: int) -> list[int]:
+            counts = self.positions[p]
+            choices = [k for k in range(5) if capacity[k] and counts[k] < limit] or [
+                k for k in range(5) if capacity[k]
+            ]
+            return sorted(choices, key=lambda k: counts[k] + (self.fives[p] if k == 4 else 0))
+
+        options = {p: allowed(p) for p in order}
+        assigned: list[list[int]] = [[] for _ in range(5)]
+        place: dict[int, int] = {}
+
+        def seat_player(p: int, visited: set[int]) -> bool:
+            # Kuhn's augmenting path, positions having ``capacity`` places each.
+            for k in options[p]:
+                if k in visited:
+                    continue
+                visited.add(k)
+                if len(assigned[k]) < capacity[k]:
+                    assigned[k].append(p)
+                    place[p] = k
+                    return True
+                for q in list(assigned[k]):
+                    if seat_player(q, visited):
+                        assigned[k].remove(q)
+                        assigned[k].append(p)
+                        place[p] = k
+                        return True
+            return False
+
+        for p in sorted(order, key=lambda p: (len(options[p]), noise[p])):
+            if not seat_player(p, set()):
+                # No free place among his positions: the fullest ones take him anyway, and
+                # the least-placed position gives way (a late entry's history can do this).
+                k = min(range(5), key=lambda k: len(assigned[k]) - capacity[k])
+                assigned[k].append(p)
+                place[p] = k
+        for k in range(4):
+            self.rng.shuffle(assigned[k])
+            assigned[k].sort(key=lambda p: -self.fives[p])  # fewest fives last: tables of five
+        tables = [[assigned[k][i] for k in range(4)] for i in range(fours)]
+        tables += [
+            [assigned[k][fours + j] for k in range(4)] + [assigned[4][j]] for j in range(fives)
+        ]
+        return tables
+
+    def take_positions(self, tables: list[list[int]]) -> None:
+        for table in tables:
+            for position, p in enumerate(table):
+                self.positions[p][position] += 1
+
+    def as_plan(self, tables: list[list[int]]) -> SeatingPlan:
+        return SeatingPlan(tables=tuple(tuple(self.ids[p] for p in table) for table in tables))
+
+    def ranked_round(self, ranking: Sequence[int]) -> list[list[int]]:
+        ranked = [self.index[player] for player in ranking if player in self.index]
+        seen = set(ranked)
+        ranked += [i for i in range(len(self.ids)) if i not in seen]
+        return self._cut(ranked)
+
+    def _cut(self, order: list[int]) -> list[list[int]]:
+        tables, start = [], 0
+        for size in self.sizes:
+            tables.append(order[start : start + size])
+            start += size
+        return tables
+
+    # Costs ---------------------------------------------------------------------------------
+
+    def _meet(self, table: Sequence[int], step: int) -> None:
+        met = self.met
+        for a in table:
+            row = met[a]
+            for b in table:
+                if a != b:
+                    count = row.get(b, 0) + step
+                    if count:
+                        row[b] = count
+                    else:
+                        del row[b]
+
+    def _apart_sets(self, number: int) -> tuple[list[set[int]], ...]:
+        return (self.apart, self.apart_first) if number == 0 else (self.apart,)
+
+    def _pair_cost(self, a: int, b: int, number: int, together: bool) -> int:
+        """What a and b sharing a table in this round costs: their meetings in other rounds
+        (``together``: a and b are at one table now, and ``met`` counts it)."""
+        cost = _REPEAT * (self.met[a].get(b, 0) - together)
+        for sets in self._apart_sets(number):
+            if b in sets[a]:
+                cost += _APART
+        return cost
+
+    def conflict(self, player: int, table: Sequence[int], number: int) -> int:
+        return sum(
+            self._pair_cost(player, other, number, True) for other in table if other != player
+        )
+
+    def swap_delta(self, a: int, table_a: list[int], b: int, table_b: list[int], number: int):
+        """The change in cost when a and b (at two tables of one round) change places."""
+        delta = 0
+        for x in table_a:
+            if x != a:
+                delta += self._pair_cost(b, x, number, False) - self._pair_cost(a, x, number, True)
+        for y in table_b:
+            if y != b:
+                delta += self._pair_cost(a, y, number, False) - self._pair_cost(b, y, number, True)
+        if len(table_a) != len(table_b):
+            # The one moving to the table of five sits at one more; the other at one fewer.
+            to_five, to_four = (b, a) if len(table_a) == 5 else (a, b)
+            delta += _FIVE * (self.fives[to_five] - (self.fives[to_four] - 1))
+        if self.position_limit:
+            # Where a table's order is the seat order, moving changes the position too.
+            i, j = table_a.index(a), table_b.index(b)
+            if i != j:
+                delta += _POSITION * (
+                    self._over(a, j) + self._over(b, i) - self._over(a, i) - self._over(b, j)
+                )
+        return delta
+
+    def _over(self, player: int, position: int) -> int:
+        return self.positions[player][position] + 1 > self.position_limit
+
+    def _swap(self, tables, where, a, b, live: bool) -> None:
+        table_a, table_b = tables[where[a]], tables[where[b]]
+        if live:
+            self._meet(table_a, -1)
+            self._meet(table_b, -1)
+            if len(table_a) != len(table_b):
+                five_leaver = a if len(table_a) == 5 else b
+                self.fives[five_leaver] -= 1
+                self.fives[b if five_leaver == a else a] += 1
+        table_a[table_a.index(a)] = b
+        table_b[table_b.index(b)] = a
+        where[a], where[b] = where[b], where[a]
+        if live:
+            self._meet(table_a, +1)
+            self._meet(table_b, +1)
+
+    # Search --------------------------------------------------------------------------------
+
+    def improve(
+        self,
+        tables: list[list[int]],
+        number: int,
+        *,
+        max_distance: int | None = None,
+        same_position: bool = False,
+    ):
+        """Greedy repair of one round not yet added: swap conflicted players with whoever
+        lowers the cost most, until no swap helps. ``max_distance`` keeps swaps between
+        tables that close to each other (standings: players stay near their rank);
+        ``same_position`` swaps only players in the same seat position."""
+        self._meet_all(tables, +1)
+        self._fives_count(tables, +1)
+        where = self._where(tables)
+        players = list(range(len(self.ids)))
+        classes = [[table[k] for table in tables if len(table) > k] for k in range(5)]
+        home = list(where)
+        for _ in range(20):
+            conflicted = [
+                p for table in tables for p in table if self.conflict(p, table, number) > 0
+            ]
+            if not conflicted:
+                break
+            self.rng.shuffle(conflicted)
+            improved = False
+            for a in conflicted:
+                table_a = tables[where[a]]
+                if self.conflict(a, table_a, number) <= 0:
+                    continue
+                if max_distance is not None:
+                    # Both stay within ``max_distance`` tables of where their rank put them.
+                    candidates = [
+                        b
+                        for b in players
+                        if abs(home[b] - where[a]) <= max_distance
+                        and abs(home[a] - where[b]) <= max_distance
+                    ]
+                else:
+                    pool = classes[table_a.index(a)] if same_position else players
+                    candidates = self.rng.sample(pool, _SAMPLE) if len(pool) > 2 * _SAMPLE else pool
+                best, best_delta = None, 0
+                for b in candidates:
+                    if where[b] == where[a]:
+                        continue
+                    delta = self.swap_delta(a, table_a, b, tables[where[b]], number)
+                    if delta < best_delta:
+                        best, best_delta = b, delta
+                if best is not None:
+                    self._swap(tables, where, a, best, live=True)
+                    improved = True
+            if not improved:
+                break
+        self._meet_all(tables, -1)
+        self._fives_count(tables, -1)
+
+    def tabu(self, drawn: list[list[list[int]]], first_number: int = 0) -> None:
+        """Tabu search over all drawn rounds (already added): swap a conflicted player with
+        the partner of his round that costs least, even uphill, never undoing a recent move,
+        and keep the best plan seen. For small fields, where a perfect plan may exist that a
+        round-by-round draw misses (16 players in 5 rounds: every pair meets exactly once)."""
+        n = len(self.ids)
+        wheres = [self._where(tables) for tables in drawn]
+        cost, best_cost = 0, 0
+        best = [[list(table) for table in tables] for tables in drawn]
+        tabu: dict[tuple[int, int], int] = {}
+        for step in range(_TABU_STEPS):
+            conflicted = [
+                (index, p)
+                for index, tables in enumerate(drawn)
+                for table in tables
+                for p in table
+                if self.conflict(p, table, first_number + index) > 0
+            ]
+            if not conflicted:
+                break
+            if len(conflicted) > _TABU_TRIES:
+                conflicted = self.rng.sample(conflicted, _TABU_TRIES)
+            moves, move_delta = [], None
+            for number, a in conflicted:
+                tables, where = drawn[number], wheres[number]
+                table_a = tables[where[a]]
+                for b in range(n):
+                    if where[b] == where[a]:
+                        continue
+                    delta = self.swap_delta(a, table_a, b, tables[where[b]], first_number + number)
+                    if (tabu.get((number, a), -1) > step or tabu.get((number, b), -1) > step) and (
+                        cost + delta >= best_cost
+                    ):
+                        continue
+                    if move_delta is None or delta < move_delta:
+                        moves, move_delta = [(number, a, b)], delta
+                    elif delta == move_delta:
+                        moves.append((number, a, b))
+            if not moves:
+                tabu.clear()
+                continue
+            number, a, b = self.rng.choice(moves)
+            self._swap(drawn[number], wheres[number], a, b, live=True)
+            tabu[number, a] = tabu[number, b] = step + self.rng.randint(4, 12)
+            cost += move_delta
+            if cost < best_cost:
+                best_cost, best = cost, [[list(table) for table in tables] for tables in drawn]
+        if cost != best_cost:
+            for tables in drawn:
+                self._meet_all(tables, -1)
+                self._fives_count(tables, -1)
+            for number, tables in enumerate(best):
+                drawn[number][:] = tables
+                self._meet_all(tables, +1)
+                self._fives_count(tables, +1)
+
+    def polish(self, tables: list[list[int]], number: int) -> None:
+        """Spread the tables of five of an added round: swap players between a table of five
+        and a table of four wherever that costs nothing else."""
+        if all(len(table) == 4 for table in tables):
+            return
+        where = self._where(tables)
+        for _ in range(3):
+            changed = False
+            for five in [table for table in tables if len(table) == 5]:
+                for a in list(five):
+                    candidates = [b for table in tables if len(table) == 4 for b in table]
+                    if len(candidates) > 4 * _SAMPLE:
+                        candidates = self.rng.sample(candidates, 4 * _SAMPLE)
+                    best, best_delta = None, 0
+                    for b in candidates:
+                        delta = self.swap_delta(a, tables[where[a]], b, tables[where[b]], number)
+                        if delta < best_delta:
+                            best, best_delta = b, delta
+                    if best is not None:
+                        self._swap(tables, where, a, best, live=True)
+                        changed = True
+            if not changed:
+                break
+
+    def add_round(self, tables: list[list[int]], number: int) -> None:
+        self._meet_all(tables, +1)
+        self._fives_count(tables, +1)
+
+    def _meet_all(self, tables, step) -> None:
+        for table in tables:
+            self._meet(table, step)
+
+    def _fives_count(self, tables, step) -> None:
+        for table in tables:
+            if len(table) == 5:
+                for p in table:
+                    self.fives[p] += step
+
+    @staticmethod
+    def _where(tables) -> list[int]:
+        where = [0] * sum(len(table) for table in tables)
+        for number, table in enumerate(tables):
+            for p in table:
+                where[p] = number
+        return where
+
+    # Seat positions ------------------------------------------------------------------------
+
+    def seat(
+        self, tables: list[list[int]], *, number: int, round_overall: int, repair: bool
+    ) -> SeatingPlan:
+        """Order each table so that nobody keeps the same position (seat 1 deals first, the
+        last seat keeps the sheet). After ``round_overall`` rounds no player should have sat in
+        one position more than ``round_overall / 4`` times, rounded up: each position once in
+        rounds 1-4, twice by round 8. Where a table's players cannot all be given such a
+        position, players are first swapped with other tables where that costs no meetings.
+        Then each table takes the order that adds least to everybody's count of his position,
+        squared, so a third time in one position weighs more than a second."""
+        limit = math.ceil(round_overall / 4)
+        where = self._where(tables)
+        for here in range(len(tables) if repair else 0):
+            if self._order(tables[here], limit)[1] < _OVER:
+                continue
+            players = range(len(self.ids))
+            if len(self.ids) > 4 * _SAMPLE:
+                players = self.rng.sample(range(len(self.ids)), 4 * _SAMPLE)
+            for a in list(tables[here]):
+                if a not in tables[here]:
+                    continue
+                before = self._order(tables[here], limit)[1]
+                if before < _OVER:
+                    break
+                for b in players:
+                    there = where[b]
+                    if (
+                        there == here
+                        or self.swap_delta(a, tables[here], b, tables[there], number) > 0
+                    ):
+                        continue
+                    mine = [b if p == a else p for p in tables[here]]
+                    theirs = [a if p == b else p for p in tables[there]]
+                    now = self._order(tables[there], limit)[1]
+                    after = self._order(mine, limit)[1] + self._order(theirs, limit)[1]
+                    if after < before + now:
+                        self._swap(tables, where, a, b, live=True)
+                        break
+        seated = []
+        for table in tables:
+            order = self._order(table, limit)[0]
+            for position, p in enumerate(order):
+                self.positions[p][position] += 1
+            seated.append(tuple(self.ids[p] for p in order))
+        return SeatingPlan(tables=tuple(seated))
+
+    def _order(self, table: Sequence[int], limit: int) -> tuple[tuple[int, ...], int]:
+        """The best order of one table and its cost (``_OVER`` for each position over limit)."""
+        best, best_cost = None, None
+        orders = list(itertools.permutations(table))
+        self.rng.shuffle(orders)
+        for order in orders:
+            cost = 0
+            for position, p in enumerate(order):
+                count = self.positions[p][position] + 1
+                cost += count * count + (_OVER if count > limit else 0)
+            if best_cost is None or cost < best_cost:
+                best, best_cost = order, cost
+        return best, best_cost
