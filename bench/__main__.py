@@ -5,7 +5,7 @@ import sys
 
 import django
 
-SUITES = {"rules": "bench.rules"}
+SUITES = {"rules": "bench.rules", "seating": "bench.seating"}
 
 
 def main(names: list[str]) -> None:
