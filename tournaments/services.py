@@ -1,6 +1,7 @@
 """Writes for players, tournaments, entries and rounds. Each service is one transaction."""
 
 import datetime
+import itertools
 import secrets
 
 from django.conf import settings
@@ -140,6 +141,8 @@ def _locked_round(round_: Round, *, allowed: set[str], action: str) -> Round:
 def round_seat(*, round: Round, seed: int | None = None) -> Round:
     """Draw the seating of a round at random for all active players (TSR 3.2.1, 8.3, 10.1).
 
+    The draw keeps players who met in earlier rounds apart as far as it can, balances seat
+    positions and tables of five, and in the first round keeps members of one club apart.
     A round already seated is drawn again as long as no scoresheet has any hand on it.
     """
     round_ = _locked_round(
@@ -150,15 +153,24 @@ def round_seat(*, round: Round, seed: int | None = None) -> Round:
     if Scoresheet.objects.filter(table__round=round_, hands__isnull=False).exists():
         raise ValidationError(_("Hands have been recorded in this round; it cannot be redrawn."))
     tournament = round_.tournament
-    entries = list(
-        tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", flat=True)
+    active = list(
+        tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", "player__club")
     )
+    history = _seating_history(tournament=tournament, before=round_.number)
+    clubs: dict[str, list[int]] = {}
+    for entry_id, club in active:
+        if club.strip():
+            clubs.setdefault(club.strip().casefold(), []).append(entry_id)
+    club_mates = [pair for members in clubs.values() for pair in itertools.combinations(members, 2)]
     try:
-        plan = seating.draw_random(
-            entries,
+        plan = seating.draw(
+            [entry_id for entry_id, _club in active],
+            method=seating.Method.RANDOM,
             tables_of_five=tournament.allow_tables_of_five,
             seed=seed if seed is not None else secrets.randbits(32),
-        )
+            history=history,
+            apart_first_round=club_mates,
+        ).rounds[0]
     except seating.SeatingError as error:
         raise ValidationError({"entries": _seating_error_message(error)}) from error
 
@@ -175,6 +187,21 @@ def round_seat(*, round: Round, seed: int | None = None) -> Round:
     round_.status = Round.Status.SEATED
     round_.save(update_fields=["status"])
     return round_
+
+
+def _seating_history(*, tournament: Tournament, before: int) -> list[seating.SeatingPlan]:
+    """The seating of the tournament's earlier rounds, in one query."""
+    tables: dict[tuple[int, int], list[int]] = {}
+    for round_number, table_number, entry_id in (
+        Seat.objects.filter(round__tournament=tournament, round__number__lt=before)
+        .order_by("round__number", "table__number", "position")
+        .values_list("round__number", "table__number", "entry_id")
+    ):
+        tables.setdefault((round_number, table_number), []).append(entry_id)
+    plans: dict[int, list[tuple[int, ...]]] = {}
+    for (round_number, _table), players in tables.items():
+        plans.setdefault(round_number, []).append(tuple(players))
+    return [seating.SeatingPlan(tables=tuple(plan)) for _number, plan in sorted(plans.items())]
 
 
 def _seating_error_message(error: seating.SeatingError) -> str:

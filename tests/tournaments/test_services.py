@@ -152,3 +152,35 @@ def test_round_cannot_end_before_it_started():
     assert "ended_at" in error.value.message_dict
     round_.refresh_from_db()
     assert round_.status == Round.Status.RUNNING
+
+
+def _tables_of(round_):
+    tables = {}
+    for table, entry in Seat.objects.filter(round=round_).values_list("table__number", "entry_id"):
+        tables.setdefault(table, set()).add(entry)
+    return list(tables.values())
+
+
+def test_later_rounds_keep_earlier_opponents_apart():
+    tournament = factories.tournament(players=40, planned_rounds=5)
+    met = set()
+    for _ in range(5):
+        round_ = services.round_create(tournament=tournament)
+        services.round_seat(round=round_, seed=round_.number)
+        services.round_start(round=round_)
+        services.round_end(round=round_)
+        for table in _tables_of(round_):
+            pairs = {frozenset((a, b)) for a in table for b in table if a < b}
+            assert not pairs & met
+            met |= pairs
+
+
+def test_first_round_keeps_club_members_apart():
+    tournament = factories.tournament()
+    for number in range(16):
+        services.entry_create(
+            tournament=tournament, player=factories.player(club="DK Füchse" if number < 4 else "")
+        )
+    club = set(tournament.entries.filter(player__club="DK Füchse").values_list("pk", flat=True))
+    round_ = factories.seated_round(tournament)
+    assert all(len(table & club) == 1 for table in _tables_of(round_))
