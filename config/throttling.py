@@ -60,7 +60,8 @@ class _FixedWindowThrottle(BaseThrottle):
     setting: str
 
     def get_ident_key(self, request) -> str | None:
-        raise NotImplementedError
+        """Whom the request counts for; None: not counted by this limit. By address here."""
+        return self.get_ident(request)
 
     def allow_request(self, request, view) -> bool:
         ident = self.get_ident_key(request)
@@ -106,6 +107,3 @@ class PublicClientThrottle(_FixedWindowThrottle):
 class PublicAddressThrottle(_FixedWindowThrottle):
     scope = "public_address"
     setting = "PUBLIC_API_RATE_ADDRESS"
-
-    def get_ident_key(self, request) -> str:
-        return self.get_ident(request)
