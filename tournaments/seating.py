@@ -169,7 +169,7 @@ def draw(
         else:
             tables = planner.random_round()
             planner.improve(tables, number)
-        planner.add_round(tables, number)
+        planner.add_round(tables)
         if not use_tabu and method is not Method.STANDINGS and len(players) <= _ROUND_TABU_FIELD:
             planner.tabu([tables], first_number=number)
         planner.polish(tables, number)
@@ -432,21 +432,34 @@ class _Planner:
     def _over(self, player: int, position: int) -> int:
         return self.positions[player][position] + 1 > self.position_limit
 
-    def _swap(self, tables, where, a, b, live: bool) -> None:
+    def _swap(self, tables, where, a, b) -> None:
+        """Let a and b change places, keeping meetings and tables of five counted."""
         table_a, table_b = tables[where[a]], tables[where[b]]
-        if live:
-            self._meet(table_a, -1)
-            self._meet(table_b, -1)
-            if len(table_a) != len(table_b):
-                five_leaver = a if len(table_a) == 5 else b
-                self.fives[five_leaver] -= 1
-                self.fives[b if five_leaver == a else a] += 1
+        self._meet(table_a, -1)
+        self._meet(table_b, -1)
+        if len(table_a) != len(table_b):
+            five_leaver = a if len(table_a) == 5 else b
+            self.fives[five_leaver] -= 1
+            self.fives[b if five_leaver == a else a] += 1
         table_a[table_a.index(a)] = b
         table_b[table_b.index(b)] = a
         where[a], where[b] = where[b], where[a]
-        if live:
-            self._meet(table_a, +1)
-            self._meet(table_b, +1)
+        self._meet(table_a, +1)
+        self._meet(table_b, +1)
+
+    def _best_swap(self, tables, where, a, candidates, number) -> bool:
+        """Swap a with the candidate that lowers the cost most; False if none lowers it."""
+        best, best_delta = None, 0
+        for b in candidates:
+            if where[b] == where[a]:
+                continue
+            delta = self.swap_delta(a, tables[where[a]], b, tables[where[b]], number)
+            if delta < best_delta:
+                best, best_delta = b, delta
+        if best is None:
+            return False
+        self._swap(tables, where, a, best)
+        return True
 
     # Search --------------------------------------------------------------------------------
 
@@ -491,15 +504,7 @@ class _Planner:
                 else:
                     pool = classes[table_a.index(a)] if same_position else players
                     candidates = self.rng.sample(pool, _SAMPLE) if len(pool) > 2 * _SAMPLE else pool
-                best, best_delta = None, 0
-                for b in candidates:
-                    if where[b] == where[a]:
-                        continue
-                    delta = self.swap_delta(a, table_a, b, tables[where[b]], number)
-                    if delta < best_delta:
-                        best, best_delta = b, delta
-                if best is not None:
-                    self._swap(tables, where, a, best, live=True)
+                if self._best_swap(tables, where, a, candidates, number):
                     improved = True
             if not improved:
                 break
@@ -548,7 +553,7 @@ class _Planner:
                 tabu.clear()
                 continue
             number, a, b = self.rng.choice(moves)
-            self._swap(drawn[number], wheres[number], a, b, live=True)
+            self._swap(drawn[number], wheres[number], a, b)
             tabu[number, a] = tabu[number, b] = step + self.rng.randint(4, 12)
             cost += move_delta
             if cost < best_cost:
@@ -575,18 +580,12 @@ class _Planner:
                     candidates = [b for table in tables if len(table) == 4 for b in table]
                     if len(candidates) > 4 * _SAMPLE:
                         candidates = self.rng.sample(candidates, 4 * _SAMPLE)
-                    best, best_delta = None, 0
-                    for b in candidates:
-                        delta = self.swap_delta(a, tables[where[a]], b, tables[where[b]], number)
-                        if delta < best_delta:
-                            best, best_delta = b, delta
-                    if best is not None:
-                        self._swap(tables, where, a, best, live=True)
+                    if self._best_swap(tables, where, a, candidates, number):
                         changed = True
             if not changed:
                 break
 
-    def add_round(self, tables: list[list[int]], number: int) -> None:
+    def add_round(self, tables: list[list[int]]) -> None:
         self._meet_all(tables, +1)
         self._fives_count(tables, +1)
 
@@ -646,7 +645,7 @@ class _Planner:
                     now = self._order(tables[there], limit)[1]
                     after = self._order(mine, limit)[1] + self._order(theirs, limit)[1]
                     if after < before + now:
-                        self._swap(tables, where, a, b, live=True)
+                        self._swap(tables, where, a, b)
                         break
         seated = []
         for table in tables:

@@ -58,11 +58,6 @@ class Announcement(IntEnum):
             return cls.TEAM
         return _ANNOUNCEMENT_WORDS[text]
 
-    def word(self, team: Team) -> str | None:
-        if self is Announcement.NONE:
-            return None
-        return team.value if self is Announcement.TEAM else _WORDS_BY_LEVEL[self]
-
 
 _ANNOUNCEMENT_WORDS = {
     "no90": Announcement.NO_90,
@@ -70,7 +65,6 @@ _ANNOUNCEMENT_WORDS = {
     "no30": Announcement.NO_30,
     "schwarz": Announcement.SCHWARZ,
 }
-_WORDS_BY_LEVEL = {level: word for word, level in _ANNOUNCEMENT_WORDS.items()}
 POINT_ANNOUNCEMENTS = tuple(_ANNOUNCEMENT_WORDS.values())
 
 # What a point announcement takes (TSR 7.1.2 no. 5, 7.1.3 no. 5): the opponents below 90, 60, 30.
