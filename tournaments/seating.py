@@ -10,6 +10,9 @@ five spread over the players, and seat positions balanced. It searches locally: 
 for ``standings``, ranked) start, then swaps of two players of one round that lower the cost,
 with a tabu search over all drawn rounds where the field is small enough for it to matter.
 Everything random comes from one ``random.Random(seed)``: the same input gives the same plan.
+
+``reseat`` mends a round already drawn but not yet started after withdrawals and late entries,
+moving as few players as it can.
 """
 
 import itertools
@@ -111,6 +114,15 @@ class Quality:
 class Draw:
     rounds: tuple[SeatingPlan, ...]
     quality: Quality
+
+
+@dataclass(frozen=True)
+class Reseat:
+    """A round seated anew: ``moved`` are the players (newcomers included), sorted, whose table
+    number or seat position is not what the old plan gave them."""
+
+    plan: SeatingPlan
+    moved: tuple[int, ...]
 
 
 def draw_random(players: Sequence[int], *, tables_of_five: bool, seed: int) -> SeatingPlan:
@@ -243,6 +255,97 @@ def quality(
     )
 
 
+def reseat(
+    plan: SeatingPlan,
+    players: Sequence[int],
+    *,
+    seed: int,
+    tables_of_five: bool,
+    history: Sequence[SeatingPlan] = (),
+    apart: Collection[tuple[int, int]] = (),
+) -> Reseat:
+    """Mend ``plan``, a round drawn but not yet started, for the active ``players`` after
+    withdrawals (players of ``plan`` missing from ``players``) and late entries (players of
+    ``players`` missing from ``plan``), moving as few players as possible.
+
+    The tables keep the legal sizes of ``table_sizes``: tables of four (TSR 8.3) and, if
+    allowed and needed, ``players mod 4`` tables of five (TSR 10.1); ``SeatingError`` if there
+    are none. Table k stays table k. Every player keeps his table and seat where that is
+    possible, which is where his table still exists and still has his seat; the others (the
+    displaced) and the newcomers fill the empty seats. So:
+
+    - if there are fewer tables, the highest-numbered go: dissolving any other table would
+      renumber one of those in its place and move all its players as well;
+    - if there are more, new tables are appended;
+    - a table that must lose its fifth seat moves only the player in it, and seat numbers stay
+      1..size at every table;
+    - tables of five go first to tables whose fifth seat is still taken, then to tables that
+      were tables of five, then to the highest numbers. Minimal change thus wins over
+      ``draw``'s rule that tables of five have the highest numbers.
+
+    Who fills which empty seat is weighed as in ``draw``: pairs in ``apart`` never together,
+    then as few repeat meetings as possible, tables of five spread, seat positions balanced,
+    and, as a last tie-break, displaced players at their old table. Only to keep a pair apart
+    is a player who could stay moved. ``history``: the rounds whose meetings, positions and
+    tables of five count (for a plan drawn in advance, the rounds played and the other rounds
+    of the plan). Pairs to keep apart only in the first round belong in ``apart`` when the first
+    round is reseated. If the players are those of ``plan``, ``plan`` is returned as it is.
+    """
+    if len(set(players)) != len(players):
+        raise ValueError("every player can be seated only once")
+    sizes = table_sizes(len(players), tables_of_five=tables_of_five)
+    active = set(players)
+    if active == set(plan.players):
+        return Reseat(plan=plan, moved=())
+    home = {
+        player: (number, seat)
+        for number, table in enumerate(plan.tables)
+        for seat, player in enumerate(table)
+        if player in active
+    }
+    # Table sizes by number: one more seat kept means one fewer player moved.
+    count, fives = len(sizes), sizes.count(5)
+    fifth_kept = {number for number, seat in home.values() if seat == 4 and number < count}
+    was_five = {number for number, table in enumerate(plan.tables) if len(table) == 5}
+    five_tables = sorted(
+        range(count), key=lambda number: (number not in fifth_kept, number not in was_five, -number)
+    )[:fives]
+    new_sizes = [5 if number in five_tables else 4 for number in range(count)]
+    planner = _Planner(
+        players=players,
+        sizes=new_sizes,
+        history=history,
+        apart=apart,
+        apart_first_round=(),
+        rng=random.Random(seed),
+    )
+    planner.position_limit = math.ceil((len(history) + 1) / 4)
+    tables: list[list[int | None]] = [[None] * size for size in new_sizes]
+    movers = []
+    for player, (number, seat) in sorted(home.items()):
+        if number < count and seat < new_sizes[number]:
+            tables[number][seat] = planner.index[player]
+        else:
+            movers.append(planner.index[player])
+    movers += [planner.index[player] for player in sorted(active - home.keys())]
+    planner.refill(
+        tables,
+        movers,
+        home={planner.index[player]: place for player, place in home.items()},
+        number=len(history),
+    )
+    new_plan = planner.as_plan(tables)
+    moved = tuple(
+        sorted(
+            player
+            for number, table in enumerate(new_plan.tables)
+            for seat, player in enumerate(table)
+            if home.get(player) != (number, seat)
+        )
+    )
+    return Reseat(plan=new_plan, moved=moved)
+
+
 # Weights of the search: a pair kept apart outweighs any number of repeats, a repeat outweighs
 # a player's extra table of five.
 _APART = 10_000
@@ -255,6 +358,9 @@ _POSITION = 3  # the same, while drawing: less than a repeat meeting
 _TABU_STEPS = 2_000
 _TABU_TRIES = 10  # conflicted players whose swaps are weighed in one step
 _ROUND_TABU_FIELD = 200  # a round drawn alone that still has repeats gets a tabu search too
+_MOVE = 1_000  # reseating: a player who could keep his seat is moved (only to keep pairs apart)
+_OTHER_TABLE = 1  # reseating: a displaced player leaves his old table (a tie-break)
+_EXACT = 7  # reseating: this few players who change seats are seated in the best order found
 
 
 class _Planner:
@@ -606,6 +712,174 @@ class _Planner:
             for p in table:
                 where[p] = number
         return where
+
+    # Reseating -----------------------------------------------------------------------------
+
+    def refill(
+        self,
+        tables: list[list[int | None]],
+        movers: list[int],
+        *,
+        home: dict[int, tuple[int, int]],
+        number: int,
+    ) -> None:
+        """Seat ``movers`` in the empty seats (``None``) of ``tables``, a round not yet added:
+        each, most met first, where he costs least, then swaps of the movers among themselves
+        (or, for a pair kept apart, with anybody) while they lower the cost. ``home``: the
+        table and seat each player had, whom moving costs ``_MOVE``. Adds the round."""
+
+        def placed_cost(p: int, table: int, seat: int) -> int:
+            cost = 0
+            if home.get(p, (table, seat)) != (table, seat):
+                cost += _MOVE
+            if home.get(p, (table,))[0] != table:
+                cost += _OTHER_TABLE
+            return cost
+
+        holes = [
+            (table, seat)
+            for table, players in enumerate(tables)
+            for seat, p in enumerate(players)
+            if p is None
+        ]
+        self.rng.shuffle(movers)
+        movers.sort(key=lambda p: -sum(self.met[p].values()) - len(self.apart[p]))
+        for p in movers:
+
+            def cost(hole: tuple[int, int], p: int = p) -> int:
+                table, seat = hole
+                others = [q for q in tables[table] if q is not None]
+                return (
+                    sum(self._pair_cost(p, q, number, False) for q in others)
+                    + (_FIVE * self.fives[p] if len(tables[table]) == 5 else 0)
+                    + _POSITION * self._over(p, seat)
+                    + placed_cost(p, table, seat)
+                )
+
+            hole = min(holes, key=cost)
+            holes.remove(hole)
+            tables[hole[0]][hole[1]] = p
+        self.add_round(tables)
+        where = self._where(tables)
+
+        def seat_of(p: int) -> int:
+            return tables[where[p]].index(p)
+
+        def apart_broken(p: int) -> bool:
+            return any(q in sets[p] for sets in self._apart_sets(number) for q in tables[where[p]])
+
+        def delta(a: int, b: int) -> int:
+            table_a, table_b, i, j = where[a], where[b], seat_of(a), seat_of(b)
+            if table_a != table_b:
+                change = self.swap_delta(a, tables[table_a], b, tables[table_b], number)
+            else:
+                change = _POSITION * (
+                    self._over(a, j) + self._over(b, i) - self._over(a, i) - self._over(b, j)
+                )
+            return (
+                change
+                + placed_cost(a, table_b, j)
+                + placed_cost(b, table_a, i)
+                - placed_cost(a, table_a, i)
+                - placed_cost(b, table_b, j)
+            )
+
+        everyone = range(len(self.ids))
+        for _ in range(50):
+            loose = [p for p in everyone if home.get(p) != (where[p], seat_of(p))]
+            self.rng.shuffle(loose)
+            # The players who could stay are swapped only for a pair kept apart that the
+            # loose players have not mended (one already together in ``plan``).
+            at_home = sorted(set(everyone).difference(loose))
+            improved = False
+            for a in loose + at_home:
+                broken = apart_broken(a)
+                if not broken and home.get(a) == (where[a], seat_of(a)):
+                    continue
+                pool = list(everyone) if broken else loose
+                if len(pool) > 4 * _SAMPLE:
+                    pool = self.rng.sample(pool, 4 * _SAMPLE)
+                best, best_delta = None, 0
+                for b in pool:
+                    if b != a and (change := delta(a, b)) < best_delta:
+                        best, best_delta = b, change
+                if best is None:
+                    continue
+                if where[a] != where[best]:
+                    self._swap(tables, where, a, best)
+                else:
+                    table = tables[where[a]]
+                    i, j = table.index(a), table.index(best)
+                    table[i], table[j] = best, a
+                improved = True
+            if not improved:
+                break
+        loose = [p for p in everyone if home.get(p) != (where[p], seat_of(p))]
+        if 1 < len(loose) <= _EXACT:
+            self._assign_exactly(tables, loose, placed_cost, number)
+
+    def _assign_exactly(self, tables, loose, placed_cost, number) -> None:
+        """Give the seats of the few ``loose`` players of an added round to them in the order
+        that costs least (branch and bound over all orders)."""
+        self._meet_all(tables, -1)
+        self._fives_count(tables, -1)
+        moving = frozenset(loose)
+        places = [
+            (table, seat)
+            for table, players in enumerate(tables)
+            for seat, p in enumerate(players)
+            if p in moving
+        ]
+        # What a loose player costs in a place, apart from the other loose players there.
+        alone = {
+            (p, place): sum(
+                self._pair_cost(p, q, number, False) for q in tables[place[0]] if q not in moving
+            )
+            + (_FIVE * self.fives[p] if len(tables[place[0]]) == 5 else 0)
+            + _POSITION * self._over(p, place[1])
+            + placed_cost(p, *place)
+            for p in loose
+            for place in places
+        }
+        chosen: list[int] = []
+        free = set(loose)
+
+        def cost_of(order: Sequence[int]) -> int:
+            return sum(alone[p, place] for p, place in zip(order, places, strict=True)) + sum(
+                self._pair_cost(p, q, number, False)
+                for (p, here), (q, there) in itertools.combinations(
+                    zip(order, places, strict=True), 2
+                )
+                if here[0] == there[0]
+            )
+
+        current = [tables[table][seat] for table, seat in places]
+        best, best_cost = list(current), cost_of(current)
+
+        def search(partial: int) -> None:
+            nonlocal best, best_cost
+            k = len(chosen)
+            if k == len(places):
+                if partial < best_cost:
+                    best, best_cost = list(chosen), partial
+                return
+            place = places[k]
+            for p in sorted(free):
+                cost = partial + alone[p, place]
+                for q, there in zip(chosen, places[:k], strict=True):
+                    if there[0] == place[0]:
+                        cost += self._pair_cost(p, q, number, False)
+                if cost < best_cost:
+                    free.remove(p)
+                    chosen.append(p)
+                    search(cost)
+                    chosen.pop()
+                    free.add(p)
+
+        search(0)
+        for p, (table, seat) in zip(best, places, strict=True):
+            tables[table][seat] = p
+        self.add_round(tables)
 
     # Seat positions ------------------------------------------------------------------------
 
