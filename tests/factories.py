@@ -35,6 +35,8 @@ def entries(tournament: Tournament) -> list[Entry]:
     return list(tournament.entries.order_by("start_number"))
 
 
-def seated_round(tournament: Tournament, *, seed: int = 1) -> Round:
+def seated_round(tournament: Tournament, *, seed: int = 1, publish: bool = True) -> Round:
+    """The next round, drawn (and published, unless ``publish`` is false)."""
     round_ = services.round_create(tournament=tournament)
-    return services.round_seat(round=round_, seed=seed)
+    round_ = services.round_seat(round=round_, seed=seed)
+    return services.round_publish(round=round_) if publish else round_

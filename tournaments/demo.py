@@ -21,7 +21,7 @@ from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from scoring.simulation import simulate_match
 from tournaments import services
-from tournaments.models import Player, Round, Tournament, TournamentRole
+from tournaments.models import Player, Round, SeatingMethod, Tournament, TournamentRole
 
 FIRST_NAMES = [
     "Anna",
@@ -218,8 +218,11 @@ def _play_round(
     running_for: datetime.timedelta | None = None,
 ) -> Round:
     """Seat, start and play one round. ``running_for``: the round is still being played."""
-    round_ = services.round_create(tournament=tournament)
-    services.round_seat(round=round_, seed=rng.randrange(2**32))
+    # Drawn in advance by the DDV method, or drawn now.
+    round_ = tournament.rounds.filter(status=Round.Status.SEATED).order_by("number").first()
+    if round_ is None:
+        round_ = services.round_create(tournament=tournament)
+        services.round_seat(round=round_, seed=rng.randrange(2**32))
     services.round_start(round=round_, at=started_at)
     sheets = Scoresheet.objects.filter(table__round=round_).order_by("table__number")
     for sheet in sheets.prefetch_related("table__seats"):
@@ -285,6 +288,7 @@ def demo_build(*, seed: int = 2026, now: datetime.datetime) -> DemoResult:
         ends_on=now.date(),
         venue="Braunschweig, Stadthalle",
         planned_rounds=8,
+        seating_method=SeatingMethod.DDV,
         organiser=user,
     )
     for player in pool[10:158]:
@@ -297,7 +301,7 @@ def demo_build(*, seed: int = 2026, now: datetime.datetime) -> DemoResult:
             started_at=day_one + datetime.timedelta(minutes=130 * number),
         )
     round_4_start = now - datetime.timedelta(minutes=42)
-    _play_round(
+    round_4 = _play_round(
         rng=rng,
         tournament=championship,
         started_at=round_4_start,
@@ -305,6 +309,13 @@ def demo_build(*, seed: int = 2026, now: datetime.datetime) -> DemoResult:
     )
     for role in (TournamentRole.Role.ADJUDICATOR, TournamentRole.Role.PANEL):
         services.tournament_role_grant(tournament=championship, user=user, role=role)
+    services.tournament_seating_publish(tournament=championship)
+    services.table_extra_time_grant(
+        table=round_4.tables.get(number=7),
+        minutes=6,
+        reason="Beschwerde in Spiel 9, Entscheidung des Schiedsrichters (TSR 9.6)",
+        by=user,
+    )
     for tournament in (ranking, championship):
         tournament.refresh_from_db()  # the services changed its status
     return DemoResult(

@@ -7,6 +7,7 @@ The models hold fields and the invariants the database can keep; workflows live 
 import uuid
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
@@ -57,6 +58,14 @@ class Player(models.Model):
         return f"{self.last_name}, {self.first_name}"
 
 
+class SeatingMethod(models.TextChoices):
+    """How the seating is drawn; the values are those of ``tournaments.seating.Method``."""
+
+    DDV = "ddv", _("all rounds in advance (DDV)")
+    RANDOM = "random", _("one round at a time, at random")
+    STANDINGS = "standings", _("one round at a time, by standings")
+
+
 class Tournament(models.Model):
     class Status(models.TextChoices):
         PLANNED = "planned", _("planned")
@@ -85,6 +94,16 @@ class Tournament(models.Model):
     )
     match_minutes_five = models.PositiveSmallIntegerField(
         _("playing time at a table of five (minutes)"), default=125
+    )
+    seating_method = models.CharField(
+        _("seating draw"),
+        max_length=16,
+        choices=SeatingMethod.choices,
+        default=SeatingMethod.RANDOM,
+        help_text=_(
+            "All rounds drawn in advance at random (as at DDV events), one round at a time at "
+            "random, or one round at a time by the current standings."
+        ),
     )
     is_public = models.BooleanField(
         _("public"), default=True, help_text=_("Anyone can see the tournament without logging in.")
@@ -187,6 +206,10 @@ class Round(models.Model):
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.PLANNED
     )
+    # The seating is seen by staff from the draw on, by everyone else once it is published.
+    published_at = models.DateTimeField(_("seating published"), null=True, blank=True)
+    # The seed of the draw, so that the plan can be drawn again for checking.
+    seating_seed = models.BigIntegerField(_("seed of the draw"), null=True, blank=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     ended_at = models.DateTimeField(_("playing time ended"), null=True, blank=True)
 
@@ -208,6 +231,14 @@ class Round(models.Model):
             models.CheckConstraint(
                 condition=Q(ended_at__isnull=True) | Q(ended_at__gte=F("started_at")),
                 name="round_ends_after_start",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["planned", "seated"]) | Q(published_at__isnull=False),
+                name="round_started_is_published",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="planned") | Q(published_at__isnull=True),
+                name="round_published_is_seated",
             ),
         ]
 
@@ -251,6 +282,9 @@ class Seat(models.Model):
     entry = models.ForeignKey(
         Entry, on_delete=models.RESTRICT, related_name="seats", verbose_name=_("player")
     )
+    # Set when a withdrawal or late entry moved the player after the seating was published, so
+    # that the pages can point the change out.
+    moved_at = models.DateTimeField(_("moved"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("seat")
@@ -276,6 +310,50 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table}, {_('seat')} {self.position}: {self.entry}"
+
+
+class ExtraTime(models.Model):
+    """Playing time added to one table by an adjudicator (TSR 8.5.1): for an interruption by a
+    complaint, a decision of the arbitration panel, or another justified exception."""
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="extra_times", verbose_name=_("table")
+    )
+    minutes = models.PositiveSmallIntegerField(
+        _("minutes"),
+        validators=[
+            MinValueValidator(1, _("Extra time is 1 to 120 minutes (TSR 8.5.1).")),
+            MaxValueValidator(120, _("Extra time is 1 to 120 minutes (TSR 8.5.1).")),
+        ],
+    )
+    reason = models.CharField(_("reason"), max_length=300)
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("granted by"),
+    )
+    granted_at = models.DateTimeField(_("granted"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("extra time")
+        verbose_name_plural = _("extra time")
+        ordering = ["table", "granted_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(minutes__gte=1) & Q(minutes__lte=120),
+                name="extra_time_minutes_1_to_120",
+                violation_error_message=_("Extra time is 1 to 120 minutes (TSR 8.5.1)."),
+            ),
+            models.CheckConstraint(
+                condition=~Q(reason=""),
+                name="extra_time_has_reason",
+                violation_error_message=_("Extra time needs a reason (TSR 8.5.1)."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}: +{self.minutes} min"
 
 
 class TournamentRole(models.Model):
@@ -324,6 +402,9 @@ class Job(models.Model):
 
     class Kind(models.TextChoices):
         ENTRY_LIST_PDF = "entry_list_pdf", _("list of players (PDF)")
+        SEATING_BY_TABLE_PDF = "seating_by_table_pdf", _("seating by table (PDF)")
+        SEATING_ALPHABETICAL_PDF = "seating_alphabetical_pdf", _("seating by name (PDF)")
+        TABLE_CARDS_PDF = "table_cards_pdf", _("table cards (PDF)")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("queued")
@@ -335,9 +416,20 @@ class Job(models.Model):
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="jobs", verbose_name=_("tournament")
     )
+    # Printouts of one round name it; a job about the whole tournament does not.
+    round = models.ForeignKey(
+        Round,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="jobs",
+        verbose_name=_("round"),
+    )
     kind = models.CharField(_("kind"), max_length=32, choices=Kind.choices)
     # The language of the person who asked for it: the document is written in it.
     language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES)
+    # The address the site was reached at, for links and QR codes printed in the document.
+    site_url = models.CharField(_("site address"), max_length=200, blank=True)
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.QUEUED
     )
@@ -365,6 +457,10 @@ class Job(models.Model):
             models.CheckConstraint(condition=Q(progress__lte=100), name="job_progress_percent"),
             models.CheckConstraint(
                 condition=~Q(status="done") | ~Q(file=""), name="job_done_has_file"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="entry_list_pdf") | Q(round__isnull=False),
+                name="job_round_printout_has_round",
             ),
         ]
 

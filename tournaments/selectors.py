@@ -3,15 +3,19 @@
 Each selector runs a fixed number of queries, whatever the number of players or rounds.
 """
 
+import datetime
+import unicodedata
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
 from scoring.models import Scoresheet
-from tournaments.models import Entry, Round, Seat, Table, Tournament, TournamentRole
+from tournaments import seating
+from tournaments.models import Entry, ExtraTime, Job, Round, Seat, Table, Tournament, TournamentRole
 
 AnyUser = User | AnonymousUser
 
@@ -91,6 +95,7 @@ class SeatRow:
     position: int
     entry: Entry
     points: int | None  # the player's points on this table's sheet so far; None without hands
+    moved: bool = False  # moved by a withdrawal or late entry after the seating was published
 
 
 @dataclass(frozen=True)
@@ -130,6 +135,7 @@ def _table_row(table: Table) -> TableRow:
                 position=seat.position,
                 entry=seat.entry,
                 points=getattr(table, f"points_{seat.position}") if table.hand_count else None,
+                moved=seat.moved_at is not None,
             )
             for seat in table.seats.all()
         ],
@@ -143,3 +149,272 @@ def round_tables(*, round: Round) -> list[TableRow]:
 
 def table_get(*, round: Round, number: int) -> TableRow:
     return _table_row(get_object_or_404(_tables(round), number=number))
+
+
+def _plans(*, tournament: Tournament, before: int) -> dict[int, seating.SeatingPlan]:
+    """The seating of each round numbered below ``before``, by round number, in one query."""
+    tables: dict[tuple[int, int], list[int]] = {}
+    for round_number, table_number, entry_id in (
+        Seat.objects.filter(round__tournament=tournament, round__number__lt=before)
+        .order_by("round__number", "table__number", "position")
+        .values_list("round__number", "table__number", "entry_id")
+    ):
+        tables.setdefault((round_number, table_number), []).append(entry_id)
+    plans: dict[int, list[tuple[int, ...]]] = {}
+    for (round_number, _table), players in tables.items():
+        plans.setdefault(round_number, []).append(tuple(players))
+    return {number: seating.SeatingPlan(tables=tuple(plan)) for number, plan in plans.items()}
+
+
+def seating_history(*, tournament: Tournament, before: int) -> list[seating.SeatingPlan]:
+    """The seating of the tournament's rounds numbered below ``before``, in order."""
+    plans = _plans(tournament=tournament, before=before)
+    return [plans[number] for number in sorted(plans)]
+
+
+def seating_other_rounds(*, round: Round) -> list[seating.SeatingPlan]:
+    """The seating of every other round of the tournament, earlier and drawn in advance."""
+    plans = _plans(tournament=round.tournament, before=2**15)
+    plans.pop(round.number, None)
+    return [plans[number] for number in sorted(plans)]
+
+
+def seating_quality(*, round: Round) -> seating.Quality | None:
+    """The quality report of the seating up to this round: repeat meetings against the best
+    possible, seat positions, tables of five (None before the round is drawn)."""
+    plans = _plans(tournament=round.tournament, before=round.number + 1)
+    this = plans.pop(round.number, None)
+    if this is None:
+        return None
+    return seating.quality([this], history=[plans[number] for number in sorted(plans)])
+
+
+def entry_points(*, tournament: Tournament, before: int | None = None) -> dict[int, int]:
+    """Each entry's game points on the confirmed scoresheets (of rounds before ``before``)."""
+    tables = Table.objects.filter(
+        round__tournament=tournament, scoresheet__status=Scoresheet.Status.CONFIRMED
+    )
+    if before is not None:
+        tables = tables.filter(round__number__lt=before)
+    sums = {
+        row["pk"]: row
+        for row in tables.values("pk").annotate(
+            **{f"p{seat}": Sum(f"scoresheet__hands__points_{seat}") for seat in range(1, 6)}
+        )
+    }
+    points: dict[int, int] = {}
+    for table_id, position, entry_id in Seat.objects.filter(table__in=list(sums)).values_list(
+        "table_id", "position", "entry_id"
+    ):
+        points[entry_id] = points.get(entry_id, 0) + (sums[table_id][f"p{position}"] or 0)
+    return points
+
+
+def entry_ranking(*, tournament: Tournament, before: int | None = None) -> list[int]:
+    """Active entries best first by points on confirmed sheets, then by start number."""
+    points = entry_points(tournament=tournament, before=before)
+    active = tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", "start_number")
+    return [pk for pk, number in sorted(active, key=lambda e: (-points.get(e[0], 0), e[1]))]
+
+
+@dataclass(frozen=True)
+class TableTime:
+    """A table whose playing time differs from the round's (TSR 8.5.1)."""
+
+    number: int
+    extra_minutes: int
+    reasons: list[str]
+    ends_at: datetime.datetime | None
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The round clock (TSR 8.5.1): one start for all tables; the end of the playing time for
+    tables of four and of five; the tables given extra time."""
+
+    round: Round
+    ends_at: datetime.datetime | None  # tables of four; None before the start
+    ends_at_five: datetime.datetime | None  # tables of five, if the round has any
+    tables: list[TableTime]
+    now: datetime.datetime  # when the clock was read
+
+    def _left(self, ends_at: datetime.datetime | None) -> int | None:
+        if ends_at is None:
+            return None
+        return max(int((ends_at - self.now).total_seconds()), 0)
+
+    @property
+    def seconds_left(self) -> int | None:
+        return self._left(self.ends_at)
+
+    @property
+    def seconds_left_five(self) -> int | None:
+        return self._left(self.ends_at_five)
+
+
+def round_clock(*, round: Round) -> Clock:
+    """The clock of a round, in three queries. The playing time ends when the adjudicator says
+    so (``ended_at``), otherwise after the tournament's minutes; extra time comes on top."""
+    tournament = round.tournament
+    fives = set(
+        round.tables.annotate(size=Count("seats")).filter(size=5).values_list("number", flat=True)
+    )
+    extra: dict[int, list[ExtraTime]] = {}
+    for grant in ExtraTime.objects.filter(table__round=round).select_related("table"):
+        extra.setdefault(grant.table.number, []).append(grant)
+
+    def end(minutes: int) -> datetime.datetime | None:
+        if round.started_at is None:
+            return None
+        return round.ended_at or round.started_at + datetime.timedelta(minutes=minutes)
+
+    ends_at = end(tournament.match_minutes)
+    ends_at_five = end(tournament.match_minutes_five) if fives else None
+    tables = []
+    for number, grants in sorted(extra.items()):
+        minutes = sum(grant.minutes for grant in grants)
+        base = ends_at_five if number in fives else ends_at
+        tables.append(
+            TableTime(
+                number=number,
+                extra_minutes=minutes,
+                reasons=[grant.reason for grant in grants],
+                ends_at=base + datetime.timedelta(minutes=minutes) if base else None,
+            )
+        )
+    return Clock(
+        round=round, ends_at=ends_at, ends_at_five=ends_at_five, tables=tables, now=timezone.now()
+    )
+
+
+def current_round(*, tournament: Tournament, published_only: bool = True) -> Round | None:
+    """The round being played, or else the next one drawn, or else the last one."""
+    rounds = tournament.rounds.order_by("number")
+    if published_only:
+        rounds = rounds.exclude(published_at=None)
+    rounds = list(rounds)
+    for wanted in (Round.Status.RUNNING, Round.Status.FINISHED, Round.Status.SEATED):
+        for round_ in rounds:
+            if round_.status == wanted:
+                return round_
+    return rounds[-1] if rounds else None
+
+
+@dataclass(frozen=True)
+class FoundSeat:
+    round_number: int
+    round_status: str
+    table: int
+    position: int
+    table_size: int
+    moved: bool  # moved after the seating was published
+
+
+@dataclass(frozen=True)
+class FoundPlayer:
+    entry: Entry
+    seats: list[FoundSeat]
+
+    @property
+    def current(self) -> int | None:
+        """The round to go to now: the one being played, else the next one drawn."""
+        for status in (Round.Status.RUNNING, Round.Status.SEATED):
+            for seat in self.seats:
+                if seat.round_status == status:
+                    return seat.round_number
+        return None
+
+
+FIND_LIMIT = 20
+
+
+def seat_find(*, tournament: Tournament, query: str, staff: bool = False) -> list[FoundPlayer]:
+    """Players found by start number or by (parts of) their name, each with their table and
+    seat in every published round (every drawn round for staff). Three queries."""
+    query = query.strip()
+    if not query:
+        return []
+    entries = tournament.entries.select_related("player")
+    if query.isdigit():
+        entries = entries.filter(start_number=int(query))
+    else:
+        for word in query.replace(",", " ").split():
+            entries = entries.filter(
+                Q(player__first_name__icontains=word) | Q(player__last_name__icontains=word)
+            )
+    entries = list(entries.order_by("player__last_name", "player__first_name")[:FIND_LIMIT])
+    seats = Seat.objects.filter(entry__in=entries).select_related("round", "table")
+    if not staff:
+        seats = seats.exclude(round__published_at=None)
+    seats = list(seats.order_by("round__number"))
+    sizes = dict(
+        Table.objects.filter(pk__in={seat.table_id for seat in seats})
+        .annotate(size=Count("seats"))
+        .values_list("pk", "size")
+    )
+    found: dict[int, list[FoundSeat]] = {entry.pk: [] for entry in entries}
+    for seat in seats:
+        found[seat.entry_id].append(
+            FoundSeat(
+                round_number=seat.round.number,
+                round_status=seat.round.status,
+                table=seat.table.number,
+                position=seat.position,
+                table_size=sizes.get(seat.table_id, 4),
+                moved=seat.moved_at is not None,
+            )
+        )
+    return [FoundPlayer(entry=entry, seats=found[entry.pk]) for entry in entries]
+
+
+def moves_since(*, tournament: Tournament, since: datetime.datetime) -> dict[int, int]:
+    """How many players of each round were moved after publishing, since ``since``."""
+    return dict(
+        Seat.objects.filter(round__tournament=tournament, moved_at__gte=since)
+        .values("round__number")
+        .annotate(n=Count("pk"))
+        .order_by("round__number")
+        .values_list("round__number", "n")
+    )
+
+
+def round_jobs(*, round: Round, limit: int = 6) -> list[Job]:
+    """The latest printouts of a round."""
+    return list(round.jobs.order_by("-created_at")[:limit])
+
+
+@dataclass(frozen=True)
+class NamedSeat:
+    name: str  # "Last, First"
+    start_number: int
+    table: int
+    position: int
+    moved: bool
+
+
+def round_seats_by_name(*, round: Round) -> list[NamedSeat]:
+    """Every seat of a round, alphabetically by the player's last name, in one query."""
+    seats = [
+        NamedSeat(
+            name=f"{last}, {first}",
+            start_number=number,
+            table=table,
+            position=position,
+            moved=moved_at is not None,
+        )
+        for last, first, number, table, position, moved_at in round.seats.values_list(
+            "entry__player__last_name",
+            "entry__player__first_name",
+            "entry__start_number",
+            "table__number",
+            "position",
+            "moved_at",
+        )
+    ]
+    return sorted(seats, key=lambda seat: (name_key(seat.name), seat.start_number))
+
+
+def name_key(name: str) -> str:
+    """Sort key for names as German lists sort them: umlauts with their vowel, ß as ss."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))

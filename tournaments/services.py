@@ -3,6 +3,7 @@
 import datetime
 import itertools
 import secrets
+from collections.abc import Collection
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -10,14 +11,26 @@ from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.db.models import Max
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring.models import Scoresheet
-from tournaments import pdf, seating, selectors
-from tournaments.models import Entry, Job, Player, Round, Seat, Table, Tournament, TournamentRole
+from tournaments import pdf, player_import, seating, selectors
+from tournaments.models import (
+    Entry,
+    ExtraTime,
+    Job,
+    Player,
+    Round,
+    Seat,
+    SeatingMethod,
+    Table,
+    Tournament,
+    TournamentRole,
+)
 
 
 def _save(instance):
@@ -60,6 +73,7 @@ def tournament_create(
     slug: str = "",
     planned_rounds: int = 3,
     allow_tables_of_five: bool = True,
+    seating_method: SeatingMethod = SeatingMethod.RANDOM,
     is_public: bool = True,
     organiser: AbstractBaseUser | None = None,
 ) -> Tournament:
@@ -73,6 +87,7 @@ def tournament_create(
             venue=venue.strip(),
             planned_rounds=planned_rounds,
             allow_tables_of_five=allow_tables_of_five,
+            seating_method=seating_method,
             is_public=is_public,
         )
     )
@@ -94,17 +109,222 @@ def tournament_role_grant(
     return grant
 
 
+def _locked_tournament(tournament: Tournament) -> Tournament:
+    """Lock the tournament row: changes to its field of players and seating go one at a time."""
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def _next_start_number(tournament: Tournament) -> int:
+    return (tournament.entries.aggregate(highest=Max("start_number"))["highest"] or 0) + 1
+
+
 @transaction.atomic
 def entry_create(
     *, tournament: Tournament, player: Player, start_number: int | None = None
 ) -> Entry:
-    """Register a player for a tournament, with the next free start number unless one is given."""
+    """Register a player, with the next free start number unless one is given.
+
+    A late entry (rounds already drawn but not started) is seated in those rounds, moving as
+    few players as possible.
+    """
+    tournament = _locked_tournament(tournament)
     if tournament.status == Tournament.Status.FINISHED:
         raise ValidationError(_("The tournament is finished; no more players can enter."))
-    if start_number is None:
-        highest = tournament.entries.aggregate(highest=Max("start_number"))["highest"]
-        start_number = (highest or 0) + 1
-    return _save(Entry(tournament=tournament, player=player, start_number=start_number))
+    entry = _save(
+        Entry(
+            tournament=tournament,
+            player=player,
+            start_number=start_number or _next_start_number(tournament),
+        )
+    )
+    _open_rounds_reseat(tournament=tournament)
+    return entry
+
+
+@transaction.atomic
+def entry_update(
+    *,
+    entry: Entry,
+    first_name: str,
+    last_name: str,
+    club: str = "",
+    ddv_number: str = "",
+    start_number: int,
+) -> Entry:
+    """Correct a registration: the player's name, club and DDV number, and the start number."""
+    entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    player = entry.player
+    player.first_name = first_name.strip()
+    player.last_name = last_name.strip()
+    player.club = club.strip()
+    player.ddv_number = ddv_number.strip()
+    _save(player)
+    entry.start_number = start_number
+    entry.player = player
+    return _save(entry)
+
+
+@transaction.atomic
+def entry_withdraw(*, entry: Entry) -> Entry:
+    """Withdraw a player from the rest of the tournament.
+
+    Rounds played keep their seats and results; rounds drawn but not started are re-seated,
+    moving as few players as possible.
+    """
+    tournament = _locked_tournament(entry.tournament)
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if entry.status != Entry.Status.ACTIVE:
+        raise ValidationError(
+            {
+                "status": _("%(player)s is not active (%(status)s).")
+                % {"player": entry.player, "status": entry.get_status_display()}
+            }
+        )
+    entry.status = Entry.Status.WITHDRAWN
+    entry.save(update_fields=["status"])
+    _open_rounds_reseat(tournament=tournament)
+    return entry
+
+
+@transaction.atomic
+def entry_reinstate(*, entry: Entry) -> Entry:
+    """Take a withdrawn player back; rounds drawn but not started seat them again."""
+    tournament = _locked_tournament(entry.tournament)
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if entry.status != Entry.Status.WITHDRAWN:
+        raise ValidationError(
+            {
+                "status": _("Only a withdrawn player can be taken back, not one %(status)s.")
+                % {"status": entry.get_status_display()}
+            }
+        )
+    if tournament.status == Tournament.Status.FINISHED:
+        raise ValidationError(_("The tournament is finished; no more players can enter."))
+    entry.status = Entry.Status.ACTIVE
+    entry.save(update_fields=["status"])
+    _open_rounds_reseat(tournament=tournament)
+    return entry
+
+
+@transaction.atomic
+def entry_replace(*, entry: Entry, player: Player) -> Entry:
+    """Withdraw a player and let a substitute take their seats in the rounds not yet started.
+
+    Nobody else moves, so this is how a field of tables of four only (TSR 8.3.1) stays whole.
+    """
+    tournament = _locked_tournament(entry.tournament)
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if entry.status != Entry.Status.ACTIVE:
+        raise ValidationError(
+            {
+                "status": _("%(player)s is not active (%(status)s).")
+                % {"player": entry.player, "status": entry.get_status_display()}
+            }
+        )
+    substitute = _save(
+        Entry(tournament=tournament, player=player, start_number=_next_start_number(tournament))
+    )
+    entry.status = Entry.Status.WITHDRAWN
+    entry.save(update_fields=["status"])
+    published = Seat.objects.filter(
+        entry=entry, round__status=Round.Status.SEATED, round__published_at__isnull=False
+    )
+    published.update(entry=substitute, moved_at=timezone.now())
+    Seat.objects.filter(entry=entry, round__status=Round.Status.SEATED).update(entry=substitute)
+    return substitute
+
+
+@transaction.atomic
+def players_import(*, tournament: Tournament, data: bytes) -> list[Entry]:
+    """Register every player of a CSV file, or none (see ``tournaments.player_import``).
+
+    A player known by DDV number, or else by the same name and club, is reused.
+    """
+    preview = player_import.parse_players_csv(data)
+    if not preview.ok:
+        raise ValidationError(
+            {"file": [*preview.errors, *(error for row in preview.rows for error in row.errors)]}
+        )
+    tournament = _locked_tournament(tournament)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise ValidationError(_("The tournament is finished; no more players can enter."))
+    registered = set(tournament.entries.values_list("player_id", flat=True))
+    taken = set(tournament.entries.values_list("start_number", flat=True))
+    next_number = _next_start_number(tournament)
+    wanted = {row.start_number for row in preview.rows if row.start_number is not None}
+    errors, entries = [], []
+    for row in preview.rows:
+        player = player_find_or_create(
+            first_name=row.first_name,
+            last_name=row.last_name,
+            club=row.club,
+            ddv_number=row.ddv_number,
+        )
+        if player.pk in registered:
+            errors.append(
+                _("Line %(line)d: %(player)s is already registered.")
+                % {"line": row.line, "player": player}
+            )
+            continue
+        if row.start_number in taken:
+            errors.append(
+                _("Line %(line)d: start number %(number)d is already taken.")
+                % {"line": row.line, "number": row.start_number}
+            )
+            continue
+        number = row.start_number
+        if number is None:
+            while next_number in taken or next_number in wanted:
+                next_number += 1
+            number = next_number
+        taken.add(number)
+        registered.add(player.pk)
+        entries.append(Entry(tournament=tournament, player=player, start_number=number))
+    if errors:
+        raise ValidationError({"file": errors})
+    created = Entry.objects.bulk_create(entries)
+    _open_rounds_reseat(tournament=tournament)
+    return created
+
+
+@transaction.atomic
+def player_find_or_create(
+    *, first_name: str, last_name: str, club: str = "", ddv_number: str = ""
+) -> Player:
+    """The known player: by DDV number if one is given, else by name and club without a DDV
+    number; a new player otherwise."""
+    first_name, last_name, club, ddv_number = (
+        value.strip() for value in (first_name, last_name, club, ddv_number)
+    )
+    if ddv_number:
+        known = Player.objects.filter(ddv_number=ddv_number).first()
+    else:
+        known = Player.objects.filter(
+            first_name__iexact=first_name,
+            last_name__iexact=last_name,
+            club__iexact=club,
+            ddv_number="",
+        ).first()
+    return known or player_create(
+        first_name=first_name, last_name=last_name, club=club, ddv_number=ddv_number
+    )
+
+
+@transaction.atomic
+def entry_register(
+    *,
+    tournament: Tournament,
+    first_name: str,
+    last_name: str,
+    club: str = "",
+    ddv_number: str = "",
+    start_number: int | None = None,
+) -> Entry:
+    """Register a person by name (a known player is reused, see ``player_find_or_create``)."""
+    player = player_find_or_create(
+        first_name=first_name, last_name=last_name, club=club, ddv_number=ddv_number
+    )
+    return entry_create(tournament=tournament, player=player, start_number=start_number)
 
 
 @transaction.atomic
@@ -139,69 +359,168 @@ def _locked_round(round_: Round, *, allowed: set[str], action: str) -> Round:
 
 @transaction.atomic
 def round_seat(*, round: Round, seed: int | None = None) -> Round:
-    """Draw the seating of a round at random for all active players (TSR 3.2.1, 8.3, 10.1).
+    """Draw the seating of a round for all active players (TSR 3.2.1, 8.3, 8.4, 10.1).
 
-    The draw keeps players who met in earlier rounds apart as far as it can, balances seat
-    positions and tables of five, and in the first round keeps members of one club apart.
-    A round already seated is drawn again as long as no scoresheet has any hand on it.
+    By the tournament's method: ``ddv`` draws this round and every later planned round at once
+    (creating them), ``random`` draws this round at random, ``standings`` seats this round by
+    the points of the confirmed scoresheets so far (ranks 1-4 at table 1, and so on). Every
+    draw keeps players who met in earlier rounds apart as far as it can, balances seat positions
+    and tables of five, and in the first round keeps members of one club apart. A round already
+    seated is drawn again as long as no scoresheet has any hand on it and it is not started.
     """
     round_ = _locked_round(
         round,
         allowed={Round.Status.PLANNED, Round.Status.SEATED},
         action=_("seated"),
     )
-    if Scoresheet.objects.filter(table__round=round_, hands__isnull=False).exists():
-        raise ValidationError(_("Hands have been recorded in this round; it cannot be redrawn."))
     tournament = round_.tournament
-    active = list(
-        tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", "player__club")
-    )
-    history = _seating_history(tournament=tournament, before=round_.number)
-    clubs: dict[str, list[int]] = {}
-    for entry_id, club in active:
-        if club.strip():
-            clubs.setdefault(club.strip().casefold(), []).append(entry_id)
-    club_mates = [pair for members in clubs.values() for pair in itertools.combinations(members, 2)]
+    method = seating.Method(tournament.seating_method)
+    rounds = [round_]
+    if method is seating.Method.DDV:
+        rounds += _later_rounds(round_)
+    if Scoresheet.objects.filter(table__round__in=rounds, hands__isnull=False).exists():
+        raise ValidationError(_("Hands have been recorded in this round; it cannot be redrawn."))
+    active = tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", flat=True)
+    seed = seed if seed is not None else secrets.randbits(32)
     try:
-        plan = seating.draw(
-            [entry_id for entry_id, _club in active],
-            method=seating.Method.RANDOM,
+        drawn = seating.draw(
+            list(active),
+            method=method,
             tables_of_five=tournament.allow_tables_of_five,
-            seed=seed if seed is not None else secrets.randbits(32),
-            history=history,
-            apart_first_round=club_mates,
-        ).rounds[0]
+            seed=seed,
+            rounds=len(rounds),
+            history=selectors.seating_history(tournament=tournament, before=round_.number),
+            ranking=selectors.entry_ranking(tournament=tournament, before=round_.number)
+            if method is seating.Method.STANDINGS
+            else (),
+            apart_first_round=_club_mates(tournament) if round_.number == 1 else (),
+        )
     except seating.SeatingError as error:
         raise ValidationError({"entries": _seating_error_message(error)}) from error
-
-    round_.tables.all().delete()
-    tables = Table.objects.bulk_create(
-        Table(round=round_, number=number) for number in range(1, len(plan.tables) + 1)
-    )
-    Seat.objects.bulk_create(
-        Seat(round=round_, table=table, position=position, entry_id=entry_id)
-        for table, players in zip(tables, plan.tables, strict=True)
-        for position, entry_id in enumerate(players, start=1)
-    )
-    Scoresheet.objects.bulk_create(Scoresheet(table=table) for table in tables)
-    round_.status = Round.Status.SEATED
-    round_.save(update_fields=["status"])
+    for each, plan in zip(rounds, drawn.rounds, strict=True):
+        _seating_store(round_=each, plan=plan, moved=())
+        each.status = Round.Status.SEATED
+        each.seating_seed = seed
+        each.published_at = None
+        each.save(update_fields=["status", "seating_seed", "published_at"])
     return round_
 
 
-def _seating_history(*, tournament: Tournament, before: int) -> list[seating.SeatingPlan]:
-    """The seating of the tournament's earlier rounds, in one query."""
-    tables: dict[tuple[int, int], list[int]] = {}
-    for round_number, table_number, entry_id in (
-        Seat.objects.filter(round__tournament=tournament, round__number__lt=before)
-        .order_by("round__number", "table__number", "position")
-        .values_list("round__number", "table__number", "entry_id")
+def _later_rounds(round_: Round) -> list[Round]:
+    """The planned rounds after ``round_``, created where missing and locked; none started."""
+    tournament = round_.tournament
+    existing = {
+        each.number: each
+        for each in tournament.rounds.select_for_update().filter(number__gt=round_.number)
+    }
+    later = []
+    for number in range(round_.number + 1, tournament.planned_rounds + 1):
+        each = existing.get(number) or Round.objects.create(tournament=tournament, number=number)
+        if each.status not in {Round.Status.PLANNED, Round.Status.SEATED}:
+            raise ValidationError(
+                {
+                    "status": _("Round %(number)d is %(status)s and cannot be seated.")
+                    % {"number": number, "status": each.get_status_display()}
+                }
+            )
+        each.tournament = tournament
+        later.append(each)
+    return later
+
+
+def _round_plan(round_: Round) -> seating.SeatingPlan:
+    tables: dict[int, list[int]] = {}
+    for table_number, entry_id in round_.seats.order_by("table__number", "position").values_list(
+        "table__number", "entry_id"
     ):
-        tables.setdefault((round_number, table_number), []).append(entry_id)
-    plans: dict[int, list[tuple[int, ...]]] = {}
-    for (round_number, _table), players in tables.items():
-        plans.setdefault(round_number, []).append(tuple(players))
-    return [seating.SeatingPlan(tables=tuple(plan)) for _number, plan in sorted(plans.items())]
+        tables.setdefault(table_number, []).append(entry_id)
+    return seating.SeatingPlan(tables=tuple(tuple(tables[n]) for n in sorted(tables)))
+
+
+def _seating_store(*, round_: Round, plan: seating.SeatingPlan, moved: Collection[int]) -> None:
+    """Store a round's seating: its tables 1..n (each with an empty scoresheet) and seats.
+
+    ``moved``: players whose seat changed after the seating was published; their seats say so.
+    The seats of everyone else keep the mark they had.
+    """
+    marks = dict(round_.seats.exclude(moved_at=None).values_list("entry_id", "moved_at"))
+    now = timezone.now()
+    for entry_id in moved:
+        marks[entry_id] = now
+    round_.seats.all().delete()
+    round_.tables.filter(number__gt=len(plan.tables)).delete()
+    have = set(round_.tables.values_list("number", flat=True))
+    Table.objects.bulk_create(
+        Table(round=round_, number=number)
+        for number in range(1, len(plan.tables) + 1)
+        if number not in have
+    )
+    tables = {table.number: table for table in round_.tables.all()}
+    with_sheet = set(
+        Scoresheet.objects.filter(table__round=round_).values_list("table_id", flat=True)
+    )
+    Scoresheet.objects.bulk_create(
+        Scoresheet(table=table) for table in tables.values() if table.pk not in with_sheet
+    )
+    Seat.objects.bulk_create(
+        Seat(
+            round=round_,
+            table=tables[number],
+            position=position,
+            entry_id=entry_id,
+            moved_at=marks.get(entry_id),
+        )
+        for number, players in enumerate(plan.tables, start=1)
+        for position, entry_id in enumerate(players, start=1)
+    )
+
+
+def _open_rounds_reseat(*, tournament: Tournament) -> None:
+    """After a withdrawal or a late entry: re-seat every round drawn but not started, moving
+    only the players who must move (TSR 8.3, 10.1). The meetings of all other rounds, played
+    or drawn in advance, count; in round 1 members of one club stay apart."""
+    active = list(
+        tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", flat=True)
+    )
+    for round_ in tournament.rounds.filter(status=Round.Status.SEATED).order_by("number"):
+        plan = _round_plan(round_)
+        if sorted(plan.players) == sorted(active):
+            continue
+        try:
+            result = seating.reseat(
+                plan,
+                active,
+                seed=round_.seating_seed or 0,
+                tables_of_five=tournament.allow_tables_of_five,
+                history=selectors.seating_other_rounds(round=round_),
+                apart=_club_mates(tournament) if round_.number == 1 else (),
+            )
+        except seating.SeatingError as error:
+            raise ValidationError(
+                {
+                    "entries": _(
+                        "Round %(number)d is drawn already and cannot be seated again: "
+                        "%(problem)s Register a substitute in the player's place instead."
+                    )
+                    % {"number": round_.number, "problem": _seating_error_message(error)}
+                }
+            ) from error
+        _seating_store(
+            round_=round_,
+            plan=result.plan,
+            moved=result.moved if round_.published_at else (),
+        )
+
+
+def _club_mates(tournament: Tournament) -> list[tuple[int, int]]:
+    """Pairs of active players of one club (kept apart in round 1)."""
+    clubs: dict[str, list[int]] = {}
+    for entry_id, club in tournament.entries.filter(status=Entry.Status.ACTIVE).values_list(
+        "pk", "player__club"
+    ):
+        if club.strip():
+            clubs.setdefault(club.strip().casefold(), []).append(entry_id)
+    return [pair for members in clubs.values() for pair in itertools.combinations(members, 2)]
 
 
 def _seating_error_message(error: seating.SeatingError) -> str:
@@ -223,19 +542,78 @@ def _seating_error_message(error: seating.SeatingError) -> str:
 
 
 @transaction.atomic
+def round_publish(*, round: Round) -> Round:
+    """Publish a round's seating: from now on players find their table on the public pages."""
+    round_ = _locked_round(
+        round,
+        allowed={Round.Status.SEATED, Round.Status.RUNNING},
+        action=_("published"),
+    )
+    if round_.published_at is None:
+        round_.published_at = timezone.now()
+        round_.save(update_fields=["published_at"])
+    return round_
+
+
+@transaction.atomic
+def tournament_seating_publish(*, tournament: Tournament) -> list[Round]:
+    """Publish the seating of every round drawn and not yet published (the DDV way: the plan
+    of all rounds in advance)."""
+    rounds = list(
+        tournament.rounds.select_for_update().filter(
+            status=Round.Status.SEATED, published_at__isnull=True
+        )
+    )
+    now = timezone.now()
+    for round_ in rounds:
+        round_.published_at = now
+    Round.objects.bulk_update(rounds, ["published_at"])
+    return rounds
+
+
+@transaction.atomic
 def round_start(*, round: Round, at: datetime.datetime | None = None) -> Round:
-    """Start the round's clock for all tables at once (TSR 8.5.1)."""
+    """Start the round's clock for all tables at once (TSR 8.5.1); this publishes the seating."""
     round_ = _locked_round(round, allowed={Round.Status.SEATED}, action=_("started"))
-    if round_.tournament.rounds.filter(status=Round.Status.RUNNING).exists():
+    tournament = round_.tournament
+    if tournament.rounds.filter(status=Round.Status.RUNNING).exists():
         raise ValidationError(_("Another round of this tournament is still running."))
+    earlier = tournament.rounds.filter(
+        number__lt=round_.number, status__in=[Round.Status.PLANNED, Round.Status.SEATED]
+    ).first()
+    if earlier is not None:
+        raise ValidationError(
+            _("Round %(number)d has not been played yet; the rounds are played in order.")
+            % {"number": earlier.number}
+        )
     round_.status = Round.Status.RUNNING
     round_.started_at = at or timezone.now()
-    round_.save(update_fields=["status", "started_at"])
-    tournament = round_.tournament
+    round_.published_at = round_.published_at or round_.started_at
+    round_.save(update_fields=["status", "started_at", "published_at"])
     if tournament.status == Tournament.Status.PLANNED:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
     return round_
+
+
+@transaction.atomic
+def table_extra_time_grant(
+    *, table: Table, minutes: int, reason: str, by: AbstractBaseUser
+) -> ExtraTime:
+    """Extend one table's playing time (TSR 8.5.1): by the length of an interruption for a
+    complaint or a decision of the arbitration panel, or in another justified exception."""
+    round_ = _locked_round(
+        table.round,
+        allowed={Round.Status.RUNNING, Round.Status.FINISHED},
+        action=_("given extra time"),
+    )
+    if Scoresheet.objects.filter(table=table, status=Scoresheet.Status.CONFIRMED).exists():
+        raise ValidationError(
+            _("The scoresheet of table %(number)d is confirmed; its match is over (TSR 8.5.2).")
+            % {"number": table.number}
+        )
+    table.round = round_
+    return _save(ExtraTime(table=table, minutes=minutes, reason=reason.strip(), granted_by=by))
 
 
 @transaction.atomic
@@ -277,15 +655,29 @@ def round_close(*, round: Round) -> Round:
 
 
 @transaction.atomic
-def job_start(*, tournament: Tournament, kind: Job.Kind, by: AbstractBaseUser | None) -> Job:
-    """Queue a long job; a Celery worker (or, without Redis, this process) runs it after commit."""
+def job_start(
+    *,
+    tournament: Tournament,
+    kind: Job.Kind,
+    by: AbstractBaseUser | None,
+    round: Round | None = None,
+    site_url: str = "",
+) -> Job:
+    """Queue a long job; a Celery worker (or, without Redis, this process) runs it after commit.
+
+    Printouts of a round name the round; ``site_url`` is where links printed in it point.
+    """
     from tournaments.tasks import job_run_task
 
-    job = Job.objects.create(
-        tournament=tournament,
-        kind=kind,
-        language=translation.get_language() or settings.LANGUAGE_CODE,
-        created_by=by,
+    job = _save(
+        Job(
+            tournament=tournament,
+            round=round,
+            kind=kind,
+            language=translation.get_language() or settings.LANGUAGE_CODE,
+            site_url=site_url,
+            created_by=by,
+        )
     )
     transaction.on_commit(lambda: job_run_task.delay(str(job.pk)))
     return job
@@ -297,7 +689,36 @@ def _build_entry_list(job: Job, progress) -> tuple[str, bytes]:
     return f"{job.tournament.slug}-{slugify(_('players'))}.pdf", content
 
 
-JOB_BUILDERS = {Job.Kind.ENTRY_LIST_PDF: _build_entry_list}
+def _round_printout(document, name: str):
+    """A builder for one of the printouts of a round's seating."""
+
+    def build(job: Job, progress) -> tuple[str, bytes]:
+        tables = selectors.round_tables(round=job.round)
+        options = {}
+        if document is pdf.table_cards_pdf and job.site_url:
+            options["url_for_table"] = lambda number: (
+                job.site_url.rstrip("/")
+                + reverse("table", args=[job.tournament.slug, job.round.number, number])
+            )
+        content = document(
+            tournament=job.tournament,
+            round_number=job.round.number,
+            tables=tables,
+            progress=progress,
+            **options,
+        )
+        filename = f"{job.tournament.slug}-{slugify(_('round'))}-{job.round.number}-{slugify(name)}"
+        return f"{filename}.pdf", content
+
+    return build
+
+
+JOB_BUILDERS = {
+    Job.Kind.ENTRY_LIST_PDF: _build_entry_list,
+    Job.Kind.SEATING_BY_TABLE_PDF: _round_printout(pdf.seating_by_table_pdf, "tables"),
+    Job.Kind.SEATING_ALPHABETICAL_PDF: _round_printout(pdf.seating_alphabetical_pdf, "names"),
+    Job.Kind.TABLE_CARDS_PDF: _round_printout(pdf.table_cards_pdf, "table-cards"),
+}
 
 
 def job_run(*, job_id: str) -> Job | None:
@@ -308,7 +729,12 @@ def job_run(*, job_id: str) -> Job | None:
     the job runs.
     """
     with transaction.atomic():
-        job = Job.objects.select_for_update().select_related("tournament").filter(pk=job_id).first()
+        job = (
+            Job.objects.select_for_update()
+            .select_related("tournament", "round__tournament")
+            .filter(pk=job_id)
+            .first()
+        )
         if job is None or job.status == Job.Status.DONE:
             return job
         job.status = Job.Status.RUNNING

@@ -70,7 +70,13 @@ def test_championship_has_148_players_in_round_4_of_8(demo):
         (2, "closed"),
         (3, "closed"),
         (4, "running"),
+        # drawn in advance (DDV) and published
+        (5, "seated"),
+        (6, "seated"),
+        (7, "seated"),
+        (8, "seated"),
     ]
+    assert not championship.rounds.filter(published_at=None).exists()
     running = championship.rounds.get(number=4)
     assert running.tables.count() == 37
     statuses = set(Scoresheet.objects.filter(table__round=running).values_list("status", flat=True))

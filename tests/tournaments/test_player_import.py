@@ -522,28 +522,26 @@ def test_an_erroneous_row_keeps_its_other_values_for_the_preview():
 # German ----------------------------------------------------------------------------------------
 
 
-def test_messages_under_german_still_come_out():
-    """No German catalogue entries exist yet for these messages: they fall back to English,
-    with their placeholders filled; column labels that are translated already come in German."""
+def test_messages_come_out_in_german():
     with translation.override("de"):
         rows = parse_players_csv(csv_bytes("Vorname;Nachname;Startnummer", ";Weiß;x")).rows
         unknown = parse_players_csv(csv_bytes("Vorname;Nachname;Geburtstag", "A;B;C")).errors
         missing = parse_players_csv(csv_bytes("Vorname;Verein", "A;B")).errors
         refused = parse_players_csv("Vorname;Nachname\nJörg;Weiß".encode("cp1252")).errors
     assert rows[0].errors == (
-        "Line 2: the first name is missing.",
-        "Line 2: the start number “x” is not a whole number above 0.",
+        "Zeile 2: Der Vorname fehlt.",
+        "Zeile 2: Die Startnummer „x“ ist keine ganze Zahl über 0.",
     )
     assert rows[0].last_name == "Weiß"
-    assert unknown[0].startswith("Unknown columns: “Geburtstag”. Accepted column names: ")
+    assert unknown[0].startswith("Unbekannte Spalten: “Geburtstag”. Zulässige Spaltennamen: ")
     assert f"{_de('first name')}: “Vorname”" in unknown[0]
     assert missing == (
-        f"The column “{_de('last name')}” is missing. Accepted names: “Nachname”, “Name”, "
+        f"Die Spalte „{_de('last name')}“ fehlt. Zulässige Namen: “Nachname”, “Name”, "
         "“last name”, “last_name”, “lastname”, “surname”.",
     )
     for message in (*rows[0].errors, *unknown, *missing, *refused):
         assert "%(" not in message
-    assert "“CSV UTF-8”" in refused[0]
+    assert "„CSV UTF-8“" in refused[0]
 
 
 def _de(message: str) -> str:
