@@ -24,6 +24,50 @@ urlpatterns = [
         tournament_api.RoundDetail.as_view(),
         name="api-round",
     ),
+    path(
+        "tournaments/<slug:slug>/players/",
+        tournament_api.EntryList.as_view(),
+        name="api-entries",
+    ),
+    path(
+        "tournaments/<slug:slug>/players/import",
+        tournament_api.PlayersImport.as_view(),
+        name="api-players-import",
+    ),
+    path(
+        "tournaments/<slug:slug>/find",
+        tournament_api.FindTable.as_view(),
+        name="api-find",
+    ),
+    path(
+        "tournaments/<slug:slug>/rounds/<int:number>/clock",
+        tournament_api.RoundClock.as_view(),
+        name="api-round-clock",
+    ),
+    path(
+        "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/extra-time",
+        tournament_api.TableExtraTime.as_view(),
+        name="api-table-extra-time",
+    ),
+]
+# One path per action, so that each has its own entry in the schema.
+urlpatterns += [
+    path(
+        f"tournaments/<slug:slug>/players/<int:start_number>/{action}",
+        tournament_api.EntryStatus.as_view(),
+        {"action": action},
+        name=f"api-entry-{action}",
+    )
+    for action in tournament_api.EntryStatus.actions
+]
+urlpatterns += [
+    path(
+        f"tournaments/<slug:slug>/rounds/<int:number>/{action}",
+        tournament_api.RoundAction.as_view(),
+        {"action": action},
+        name=f"api-round-{action}",
+    )
+    for action in tournament_api.RoundAction.actions
 ]
 
 urlpatterns += [

@@ -1,12 +1,16 @@
 """The JSON API, its schema and its documentation."""
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from rest_framework.authtoken.models import Token
 
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from tests import factories
 from tests.sheets import full_match
+from tournaments import services
+from tournaments.models import TournamentRole
 
 pytestmark = pytest.mark.django_db
 
@@ -81,3 +85,125 @@ def test_schema_generates_without_warnings(tmp_path):
         "spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yml")
     )
     assert "/api/v1/rules/hand-value" in (tmp_path / "schema.yml").read_text()
+
+
+@pytest.fixture
+def staffed():
+    """A tournament of 12 with an organiser and an adjudicator, each with an API token."""
+    organiser, adjudicator = factories.user(), factories.user()
+    tournament = factories.tournament(players=12, organiser=organiser, planned_rounds=2)
+    services.tournament_role_grant(
+        tournament=tournament, user=adjudicator, role=TournamentRole.Role.ADJUDICATOR
+    )
+    headers = {
+        role: {"Authorization": f"Token {Token.objects.create(user=user).key}"}
+        for role, user in (("organiser", organiser), ("adjudicator", adjudicator))
+    }
+    return tournament, headers
+
+
+def test_api_runs_a_round(client, staffed):
+    tournament, headers = staffed
+    slug = tournament.slug
+    created = client.post(reverse("api-rounds", args=[slug]), headers=headers["organiser"])
+    assert created.status_code == 201
+    assert created.json()["number"] == 1
+    seated = client.post(
+        reverse("api-round-seat", args=[slug, 1]),
+        {"seed": 7},
+        content_type="application/json",
+        headers=headers["organiser"],
+    )
+    assert seated.json()["status"] == "seated"
+    assert seated.json()["table_count"] == 3
+    assert client.get(reverse("api-round", args=[slug, 1])).json()["tables"] == []
+    client.post(reverse("api-round-publish", args=[slug, 1]), headers=headers["organiser"])
+    assert len(client.get(reverse("api-round", args=[slug, 1])).json()["tables"]) == 3
+    # The adjudicator starts the round and grants extra time, but may not draw.
+    refused = client.post(reverse("api-round-seat", args=[slug, 1]), headers=headers["adjudicator"])
+    assert refused.status_code == 403
+    started = client.post(
+        reverse("api-round-start", args=[slug, 1]), headers=headers["adjudicator"]
+    )
+    assert started.json()["status"] == "running"
+    extra = client.post(
+        reverse("api-table-extra-time", args=[slug, 1, 2]),
+        {"minutes": 5, "reason": "Beschwerde"},
+        content_type="application/json",
+        headers=headers["adjudicator"],
+    )
+    assert extra.status_code == 201
+    assert extra.json()["tables"][0]["extra_minutes"] == 5
+    clock = client.get(reverse("api-round-clock", args=[slug, 1])).json()
+    assert clock["status"] == "running"
+    assert 0 < clock["seconds_left"] <= 6000
+    client.post(reverse("api-round-end", args=[slug, 1]), headers=headers["adjudicator"])
+    closing = client.post(
+        reverse("api-round-close", args=[slug, 1]),
+        headers={**headers["organiser"], "Accept-Language": "en"},
+    )
+    assert closing.status_code == 400
+    assert closing.json() == {"non_field_errors": ["3 scoresheets are not confirmed yet."]}
+
+
+def test_api_round_actions_need_a_role(client, staffed):
+    tournament, _headers = staffed
+    factories.seated_round(tournament)
+    assert client.post(reverse("api-round-start", args=[tournament.slug, 1])).status_code in {
+        401,
+        403,
+    }
+    client.force_login(factories.user())
+    assert client.post(reverse("api-round-start", args=[tournament.slug, 1])).status_code == 403
+
+
+def test_api_registers_imports_and_withdraws_players(client, staffed):
+    tournament, headers = staffed
+    slug = tournament.slug
+    registered = client.post(
+        reverse("api-entries", args=[slug]),
+        {"first_name": "Jörg", "last_name": "Weiß", "club": "Köln"},
+        content_type="application/json",
+        headers=headers["organiser"],
+    )
+    assert registered.status_code == 201
+    assert registered.json()["start_number"] == 13
+    taken = client.post(
+        reverse("api-entries", args=[slug]),
+        {"first_name": "A", "last_name": "B", "start_number": 13},
+        content_type="application/json",
+        headers={**headers["organiser"], "Accept-Language": "en"},
+    )
+    assert taken.status_code == 400
+    assert "already taken" in str(taken.json())
+    imported = client.post(
+        reverse("api-players-import", args=[slug]),
+        {"file": SimpleUploadedFile("p.csv", "Vorname;Nachname\nÄnne;Öz\n".encode())},
+        headers=headers["organiser"],
+    )
+    assert imported.status_code == 201
+    assert imported.json()[0]["last_name"] == "Öz"
+    broken = client.post(
+        reverse("api-players-import", args=[slug]),
+        {"file": SimpleUploadedFile("p.csv", b"Vorname;Nachname\nAnna;\n")},
+        headers={**headers["organiser"], "Accept-Language": "en"},
+    )
+    assert broken.status_code == 400
+    assert "Line 2" in broken.json()["file"][0]
+    withdrawn = client.post(
+        reverse("api-entry-withdraw", args=[slug, 13]), headers=headers["organiser"]
+    )
+    assert withdrawn.json()["status"] == "withdrawn"
+    listed = client.get(reverse("api-entries", args=[slug])).json()
+    assert len(listed) == 14
+    refused = client.post(
+        reverse("api-entry-reinstate", args=[slug, 13]), headers=headers["adjudicator"]
+    )
+    assert refused.status_code == 403
+
+
+def test_api_finds_a_players_table(client, tournament):
+    data = client.get(reverse("api-find", args=[tournament.slug]), {"q": "3"}).json()
+    assert data[0]["start_number"] == 3
+    assert data[0]["current_round"] == 1
+    assert data[0]["seats"][0]["table"] in {1, 2}

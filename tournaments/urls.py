@@ -2,21 +2,27 @@ from django.urls import path
 
 from tournaments import views
 
+T = "tournaments/<slug:slug>/"
+R = T + "rounds/<int:number>/"
+
 urlpatterns = [
     path("", views.home, name="home"),
-    path("tournaments/<slug:slug>/", views.tournament_detail, name="tournament"),
-    path("tournaments/<slug:slug>/players/", views.entry_list, name="entries"),
-    path("tournaments/<slug:slug>/rounds/<int:number>/", views.round_detail, name="round"),
-    path(
-        "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/",
-        views.table_detail,
-        name="table",
-    ),
-    path(
-        "tournaments/<slug:slug>/print/players/",
-        views.entry_list_print,
-        name="entries-print",
-    ),
+    path(T, views.tournament_detail, name="tournament"),
+    path(T + "players/", views.entry_list, name="entries"),
+    path(T + "players/import/", views.players_import, name="players-import"),
+    path(T + "players/<int:start_number>/", views.entry_edit, name="entry-edit"),
+    path(T + "players/<int:start_number>/status/", views.entry_status, name="entry-status"),
+    path(T + "players/<int:start_number>/substitute/", views.entry_replace, name="entry-replace"),
+    path(T + "find/", views.find_table, name="find"),
+    path(T + "screen/", views.venue_screen, name="screen"),
+    path(T + "rounds/add/", views.round_add, name="round-add"),
+    path(R, views.round_detail, name="round"),
+    path(R + "clock/", views.round_clock, name="round-clock"),
+    path(R + "extra-time/", views.round_extra_time, name="round-extra-time"),
+    path(R + "print/<slug:kind>/", views.round_print, name="round-print"),
+    path(R + "<slug:action>/", views.round_action, name="round-action"),
+    path(R + "tables/<int:table>/", views.table_detail, name="table"),
+    path(T + "print/players/", views.entry_list_print, name="entries-print"),
     path("jobs/<uuid:pk>/", views.job_detail, name="job"),
     path("jobs/<uuid:pk>/download/", views.job_download, name="job-download"),
 ]

@@ -1,20 +1,46 @@
 """Pages: thin views that ask selectors and call services."""
 
+import base64
+import binascii
+
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring.messages import problem_message
 from scoring.selectors import hand_lines, scoresheet_check, scoresheet_rows
-from tournaments import selectors, services
-from tournaments.models import Job, TournamentRole
+from tournaments import player_import, selectors, services
+from tournaments.forms import EntryForm, ExtraTimeForm, ImportForm, SubstituteForm
+from tournaments.models import Entry, Job, Round, SeatingMethod, Tournament
+from tournaments.permissions import CLOCK, STAFF, Role, require, roles_of
 
 
 def _is_organiser(request: HttpRequest, tournament) -> bool:
-    roles = selectors.user_roles(user=request.user, tournament=tournament)
-    return TournamentRole.Role.ORGANISER in roles
+    return Role.ORGANISER in roles_of(request, tournament)
+
+
+def _messages_of(error: ValidationError) -> list[str]:
+    return (
+        [message for messages_ in error.message_dict.values() for message in messages_]
+        if (hasattr(error, "error_dict"))
+        else list(error.messages)
+    )
+
+
+def _to_form(form, error: ValidationError) -> None:
+    """Put a service's errors on the form: on their field where it has one, else on top."""
+    if hasattr(error, "error_dict"):
+        for field, errors in error.message_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error.messages)
 
 
 @require_GET
@@ -29,24 +55,231 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_GET
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = selectors.tournament_get(slug=slug, user=request.user)
+    rounds = list(selectors.tournament_rounds(tournament=tournament))
     return render(
         request,
         "tournaments/tournament.html",
         {
             "tournament": tournament,
-            "rounds": selectors.tournament_rounds(tournament=tournament),
+            "rounds": rounds,
             "is_organiser": _is_organiser(request, tournament),
+            "can_add_round": len(rounds) < tournament.planned_rounds
+            and not (tournament.seating_method == SeatingMethod.DDV and rounds),
+            "current": selectors.current_round(tournament=tournament),
         },
     )
 
 
-@require_GET
-def entry_list(request: HttpRequest, slug: str) -> HttpResponse:
+@require_POST
+@login_required
+def round_add(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = selectors.tournament_get(slug=slug, user=request.user)
+    require(request, tournament, {Role.ORGANISER})
+    try:
+        round_ = services.round_create(tournament=tournament)
+    except ValidationError as error:
+        for message in _messages_of(error):
+            messages.error(request, message)
+        return redirect("tournament", slug)
+    return redirect("round", slug, round_.number)
+
+
+@require_http_methods(["GET", "POST"])
+def entry_list(request: HttpRequest, slug: str) -> HttpResponse:
+    """The players; the organiser registers, corrects and withdraws them here."""
+    tournament = selectors.tournament_get(slug=slug, user=request.user)
+    is_organiser = _is_organiser(request, tournament)
+    form = EntryForm(request.POST or None) if is_organiser else None
+    if request.method == "POST":
+        require(request, tournament, {Role.ORGANISER})
+        request._started_at = timezone.now()
+        if form.is_valid():
+            try:
+                entry = services.entry_register(tournament=tournament, **form.cleaned_data)
+            except ValidationError as error:
+                _to_form(form, error)
+            else:
+                messages.success(
+                    request,
+                    _("%(player)s is registered with start number %(number)d.")
+                    % {"player": entry.player, "number": entry.start_number},
+                )
+                _report_moves(request, tournament)
+                return redirect("entries", slug)
     return render(
         request,
         "tournaments/entries.html",
-        {"tournament": tournament, "entries": selectors.entry_list(tournament=tournament)},
+        {
+            "tournament": tournament,
+            "entries": selectors.entry_list(tournament=tournament),
+            "is_organiser": is_organiser,
+            "form": form,
+        },
+        status=400 if form is not None and form.errors else 200,
+    )
+
+
+def _report_moves(request: HttpRequest, tournament: Tournament) -> None:
+    """Tell the organiser which published rounds had to be changed just now."""
+    for number, moved in selectors.moves_since(
+        tournament=tournament, since=request._started_at
+    ).items():
+        messages.warning(
+            request,
+            ngettext(
+                "The published seating of round %(number)d changed for %(count)d player; "
+                "the change is marked in the seating.",
+                "The published seating of round %(number)d changed for %(count)d players; "
+                "the changes are marked in the seating.",
+                moved,
+            )
+            % {"number": number, "count": moved},
+        )
+
+
+def _entry(request: HttpRequest, slug: str, start_number: int) -> Entry:
+    tournament = selectors.tournament_get(slug=slug, user=request.user)
+    require(request, tournament, {Role.ORGANISER})
+    request._started_at = timezone.now()
+    return get_object_or_404(
+        Entry.objects.select_related("player", "tournament"),
+        tournament=tournament,
+        start_number=start_number,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def entry_edit(request: HttpRequest, slug: str, start_number: int) -> HttpResponse:
+    entry = _entry(request, slug, start_number)
+    player = entry.player
+    initial = {
+        "first_name": player.first_name,
+        "last_name": player.last_name,
+        "club": player.club,
+        "ddv_number": player.ddv_number,
+        "start_number": entry.start_number,
+    }
+    form = EntryForm(request.POST or None, initial=initial)
+    form.fields["start_number"].required = True
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.entry_update(entry=entry, **form.cleaned_data)
+        except ValidationError as error:
+            _to_form(form, error)
+        else:
+            messages.success(request, _("The registration is saved."))
+            return redirect("entries", slug)
+    return render(
+        request,
+        "tournaments/entry_edit.html",
+        {"tournament": entry.tournament, "entry": entry, "form": form},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+@require_POST
+def entry_status(request: HttpRequest, slug: str, start_number: int) -> HttpResponse:
+    """Withdraw a player, or take a withdrawn player back."""
+    entry = _entry(request, slug, start_number)
+    change = {"withdraw": services.entry_withdraw, "reinstate": services.entry_reinstate}.get(
+        request.POST.get("action", "")
+    )
+    if change is None:
+        raise Http404
+    try:
+        entry = change(entry=entry)
+    except ValidationError as error:
+        for message in _messages_of(error):
+            messages.error(request, message)
+    else:
+        messages.success(
+            request,
+            _("%(player)s: %(status)s.")
+            % {"player": entry.player, "status": entry.get_status_display()},
+        )
+        _report_moves(request, entry.tournament)
+    return redirect("entries", slug)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def entry_replace(request: HttpRequest, slug: str, start_number: int) -> HttpResponse:
+    """A substitute takes a withdrawn player's seats in the rounds not yet started."""
+    entry = _entry(request, slug, start_number)
+    form = SubstituteForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            substitute = services.entry_replace(
+                entry=entry, player=services.player_find_or_create(**form.cleaned_data)
+            )
+        except ValidationError as error:
+            _to_form(form, error)
+        else:
+            messages.success(
+                request,
+                _("%(substitute)s (start number %(number)d) takes the seats of %(player)s.")
+                % {
+                    "substitute": substitute.player,
+                    "number": substitute.start_number,
+                    "player": entry.player,
+                },
+            )
+            return redirect("entries", slug)
+    return render(
+        request,
+        "tournaments/entry_replace.html",
+        {"tournament": entry.tournament, "entry": entry, "form": form},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def players_import(request: HttpRequest, slug: str) -> HttpResponse:
+    """Upload a CSV file, see every row and its problems, then import all rows or none."""
+    tournament = selectors.tournament_get(slug=slug, user=request.user)
+    require(request, tournament, {Role.ORGANISER})
+    request._started_at = timezone.now()
+    context = {"tournament": tournament, "form": ImportForm()}
+    if request.method == "POST" and "content" in request.POST:
+        try:
+            data = base64.b64decode(request.POST["content"], validate=True)
+        except (binascii.Error, ValueError):
+            return HttpResponse(status=400)
+        try:
+            created = services.players_import(tournament=tournament, data=data)
+        except ValidationError as error:
+            context["import_errors"] = _messages_of(error)
+        else:
+            messages.success(
+                request,
+                ngettext(
+                    "%(count)d player is registered.",
+                    "%(count)d players are registered.",
+                    len(created),
+                )
+                % {"count": len(created)},
+            )
+            _report_moves(request, tournament)
+            return redirect("entries", slug)
+        context["preview"] = player_import.parse_players_csv(data)
+        context["content"] = request.POST["content"]
+    elif request.method == "POST":
+        form = ImportForm(request.POST, request.FILES)
+        context["form"] = form
+        if form.is_valid():
+            data = form.cleaned_data["file"]
+            context["preview"] = player_import.parse_players_csv(data)
+            context["content"] = base64.b64encode(data).decode()
+    failed = (
+        context["form"].errors
+        or context.get("import_errors")
+        or ("preview" in context and not context["preview"].ok)
+    )
+    return render(
+        request, "tournaments/players_import.html", context, status=400 if failed else 200
     )
 
 
@@ -54,21 +287,203 @@ def entry_list(request: HttpRequest, slug: str) -> HttpResponse:
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = selectors.tournament_get(slug=slug, user=request.user)
     round_ = selectors.round_get(tournament=tournament, number=number)
+    roles = roles_of(request, tournament)
+    staff = bool(roles & STAFF)
+    show_seating = staff or round_.published_at is not None
     return render(
         request,
         "tournaments/round.html",
         {
             "tournament": tournament,
             "round": round_,
-            "tables": selectors.round_tables(round=round_),
+            "tables": selectors.round_tables(round=round_) if show_seating else [],
+            "show_seating": show_seating,
+            "is_organiser": Role.ORGANISER in roles,
+            "runs_clock": bool(roles & CLOCK),
+            "staff": staff,
+            "quality": selectors.seating_quality(round=round_) if staff else None,
+            "clock": selectors.round_clock(round=round_),
+            "extra_form": ExtraTimeForm() if roles & CLOCK else None,
+            "jobs": selectors.round_jobs(round=round_) if Role.ORGANISER in roles else [],
+            "unpublished_later": tournament.rounds.filter(
+                status=Round.Status.SEATED, published_at=None
+            ).exists()
+            if Role.ORGANISER in roles
+            else False,
         },
     )
+
+
+@require_GET
+def round_clock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The round clock alone, for the pages that refresh it."""
+    tournament = selectors.tournament_get(slug=slug, user=request.user)
+    round_ = selectors.round_get(tournament=tournament, number=number)
+    return render(
+        request,
+        "tournaments/partials/clock.html",
+        {
+            "tournament": tournament,
+            "round": round_,
+            "clock": selectors.round_clock(round=round_),
+            "staff": bool(roles_of(request, tournament) & STAFF),
+        },
+    )
+
+
+def _round_for(request: HttpRequest, slug: str, number: int, roles: set[str]) -> Round:
+    tournament = selectors.tournament_get(slug=slug, user=request.user)
+    require(request, tournament, roles)
+    return get_object_or_404(
+        Round.objects.select_related("tournament"), tournament=tournament, number=number
+    )
+
+
+# What the buttons of a round's page do: the service, who may, and what to say after it.
+ROUND_ACTIONS = {
+    "seat": (lambda r: services.round_seat(round=r), {Role.ORGANISER}),
+    "publish": (lambda r: services.round_publish(round=r), {Role.ORGANISER}),
+    "publish_all": (
+        lambda r: services.tournament_seating_publish(tournament=r.tournament),
+        {Role.ORGANISER},
+    ),
+    "start": (lambda r: services.round_start(round=r), CLOCK),
+    "end": (lambda r: services.round_end(round=r), CLOCK),
+    "close": (lambda r: services.round_close(round=r), {Role.ORGANISER}),
+}
+
+
+def _action_done(action: str) -> str:
+    return {
+        "seat": _("The seating is drawn. Check it, then publish it."),
+        "publish": _("The seating is published: players can find their table."),
+        "publish_all": _("The seating of every drawn round is published."),
+        "start": _("The round has started. The clock runs for all tables."),
+        "end": _(
+            "The playing time has ended: hands begun are finished, only forced solos follow (TSR 8.5.3)."
+        ),
+        "close": _("The round is closed."),
+    }[action]
+
+
+@login_required
+@require_POST
+def round_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
+    if action not in ROUND_ACTIONS:
+        raise Http404
+    service, roles = ROUND_ACTIONS[action]
+    round_ = _round_for(request, slug, number, roles)
+    try:
+        service(round_)
+    except ValidationError as error:
+        for message in _messages_of(error):
+            messages.error(request, message)
+    else:
+        messages.success(request, _action_done(action))
+    return redirect("round", slug, number)
+
+
+@login_required
+@require_POST
+def round_extra_time(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    round_ = _round_for(request, slug, number, CLOCK)
+    form = ExtraTimeForm(request.POST)
+    if form.is_valid():
+        table = round_.tables.filter(number=form.cleaned_data["table"]).first()
+        if table is None:
+            form.add_error("table", _("Round %(number)d has no such table.") % {"number": number})
+        else:
+            try:
+                granted = services.table_extra_time_grant(
+                    table=table,
+                    minutes=form.cleaned_data["minutes"],
+                    reason=form.cleaned_data["reason"],
+                    by=request.user,
+                )
+            except ValidationError as error:
+                _to_form(form, error)
+            else:
+                messages.success(
+                    request,
+                    _("Table %(table)d has %(minutes)d more minutes.")
+                    % {"table": table.number, "minutes": granted.minutes},
+                )
+                return redirect("round", slug, number)
+    for field, errors in form.errors.items():
+        label = form.fields[field].label if field in form.fields else ""
+        for message in errors:
+            messages.error(request, f"{label}: {message}" if label else message)
+    return redirect("round", slug, number)
+
+
+ROUND_PRINTOUTS = {
+    "tables": Job.Kind.SEATING_BY_TABLE_PDF,
+    "names": Job.Kind.SEATING_ALPHABETICAL_PDF,
+    "cards": Job.Kind.TABLE_CARDS_PDF,
+}
+
+
+@login_required
+@require_POST
+def round_print(request: HttpRequest, slug: str, number: int, kind: str) -> HttpResponse:
+    if kind not in ROUND_PRINTOUTS:
+        raise Http404
+    round_ = _round_for(request, slug, number, {Role.ORGANISER})
+    if not round_.tables.exists():
+        messages.error(request, _("The seating of this round has not been drawn yet."))
+        return redirect("round", slug, number)
+    job = services.job_start(
+        tournament=round_.tournament,
+        round=round_,
+        kind=ROUND_PRINTOUTS[kind],
+        by=request.user,
+        site_url=request.build_absolute_uri("/"),
+    )
+    return redirect("job", pk=job.pk)
+
+
+@require_GET
+def find_table(request: HttpRequest, slug: str) -> HttpResponse:
+    """Players find their table and seat by name or start number; no login needed."""
+    tournament = selectors.tournament_get(slug=slug, user=request.user)
+    query = request.GET.get("q", "")[:100]
+    context = {
+        "tournament": tournament,
+        "query": query,
+        "found": selectors.seat_find(
+            tournament=tournament, query=query, staff=bool(roles_of(request, tournament) & STAFF)
+        ),
+        "limit": selectors.FIND_LIMIT,
+    }
+    if request.headers.get("HX-Request"):
+        return render(request, "tournaments/partials/found.html", context)
+    return render(request, "tournaments/find.html", context)
+
+
+@require_GET
+def venue_screen(request: HttpRequest, slug: str) -> HttpResponse:
+    """The projector at the venue: the round clock and every player's table, by name."""
+    tournament = selectors.tournament_get(slug=slug, user=request.user)
+    round_ = selectors.current_round(tournament=tournament)
+    context = {
+        "tournament": tournament,
+        "round": round_,
+        "clock": selectors.round_clock(round=round_) if round_ else None,
+        "seats": selectors.round_seats_by_name(round=round_) if round_ else [],
+        "find_url": request.build_absolute_uri(reverse("find", args=[slug])),
+        "now": timezone.now(),
+    }
+    if request.headers.get("HX-Request"):
+        return render(request, "tournaments/partials/screen_body.html", context)
+    return render(request, "tournaments/screen.html", context)
 
 
 @require_GET
 def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     tournament = selectors.tournament_get(slug=slug, user=request.user)
     round_ = selectors.round_get(tournament=tournament, number=number)
+    if round_.published_at is None and not roles_of(request, tournament) & STAFF:
+        raise Http404
     row = selectors.table_get(round=round_, number=table)
     context = {"tournament": tournament, "round": round_, "row": row}
     if row.sheet is not None:
@@ -90,8 +505,7 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
 @require_POST
 def entry_list_print(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = selectors.tournament_get(slug=slug, user=request.user)
-    if not _is_organiser(request, tournament):
-        raise PermissionDenied
+    require(request, tournament, {Role.ORGANISER})
     job = services.job_start(tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, by=request.user)
     return redirect("job", pk=job.pk)
 

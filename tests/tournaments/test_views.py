@@ -105,18 +105,27 @@ def test_pages_are_german_by_default_and_english_on_request(client, played):
 def test_list_pages_run_a_fixed_number_of_queries(client, django_assert_num_queries, players):
     tournament = factories.tournament(players=players)
     round_ = factories.seated_round(tournament)
+    services.round_start(round=round_)
     for sheet in Scoresheet.objects.filter(table__round=round_):
         scoring_services.scoresheet_hands_replace(scoresheet=sheet, hands=full_match(), version=1)
+    for table in round_.tables.all()[:3]:
+        services.table_extra_time_grant(
+            table=table, minutes=5, reason="Beschwerde", by=factories.user()
+        )
     with django_assert_num_queries(1):
         client.get(reverse("home"))
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(3):
         client.get(reverse("tournament", args=[tournament.slug]))
     with django_assert_num_queries(2):
         client.get(reverse("entries", args=[tournament.slug]))
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(6):
         client.get(reverse("round", args=[tournament.slug, 1]))
     with django_assert_num_queries(5):
         client.get(reverse("table", args=[tournament.slug, 1, 1]))
+    with django_assert_num_queries(4):
+        client.get(reverse("find", args=[tournament.slug]), {"q": "Nachname"})
+    with django_assert_num_queries(5):
+        client.get(reverse("screen", args=[tournament.slug]))
 
 
 def test_organiser_prints_the_list_of_players(client, played, django_capture_on_commit_callbacks):

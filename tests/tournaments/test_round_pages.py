@@ -1,0 +1,317 @@
+"""The organiser's and adjudicator's pages for players and rounds, and the public finder."""
+
+import base64
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from tests import factories
+from tournaments import services
+from tournaments.models import Entry, ExtraTime, Job, Round, TournamentRole
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english(client):
+    client.cookies["django_language"] = "en"
+
+
+@pytest.fixture
+def organiser():
+    return factories.user(username="orga")
+
+
+@pytest.fixture
+def tournament(organiser):
+    return factories.tournament(players=12, organiser=organiser, name="Pik-Pokal", planned_rounds=2)
+
+
+def post(client, name, *args, data=None, **kwargs):
+    return client.post(reverse(name, args=args, kwargs=kwargs or None), data or {})
+
+
+def test_organiser_runs_a_round_from_its_page(client, organiser, tournament):
+    client.force_login(organiser)
+    response = post(client, "round-add", tournament.slug)
+    assert response.url == reverse("round", args=[tournament.slug, 1])
+    page = client.get(response.url).content.decode()
+    assert "Draw the seating" in page
+
+    post(client, "round-action", tournament.slug, 1, "seat")
+    page = client.get(reverse("round", args=[tournament.slug, 1])).content.decode()
+    assert "The seating is drawn" in page
+    assert "Quality of the draw" in page
+    assert "not published" in page
+
+    post(client, "round-action", tournament.slug, 1, "publish")
+    post(client, "round-action", tournament.slug, 1, "start")
+    round_ = tournament.rounds.get(number=1)
+    assert round_.status == Round.Status.RUNNING
+    assert round_.published_at is not None
+
+    response = post(
+        client,
+        "round-extra-time",
+        tournament.slug,
+        1,
+        data={"table": 2, "minutes": 7, "reason": "Beschwerde in Spiel 4"},
+    )
+    assert ExtraTime.objects.get().minutes == 7
+    page = client.get(response.url).content.decode()
+    assert "Table 2 has 7 more minutes." in page
+    assert "Beschwerde in Spiel 4" in page  # staff see the reason
+    assert "data-ends-at" in page
+
+    post(client, "round-action", tournament.slug, 1, "end")
+    response = post(client, "round-action", tournament.slug, 1, "close")
+    page = client.get(response.url).content.decode()
+    assert "3 scoresheets are not confirmed yet." in page
+    assert tournament.rounds.get(number=1).status == Round.Status.FINISHED
+
+
+def test_extra_time_form_errors_name_the_field(client, organiser, tournament):
+    round_ = factories.seated_round(tournament)
+    services.round_start(round=round_)
+    client.force_login(organiser)
+    response = post(
+        client,
+        "round-extra-time",
+        tournament.slug,
+        1,
+        data={"table": 9, "minutes": 5, "reason": "x"},
+    )
+    page = client.get(response.url).content.decode()
+    assert "Round 1 has no such table." in page
+    post(
+        client,
+        "round-extra-time",
+        tournament.slug,
+        1,
+        data={"table": 1, "minutes": 0, "reason": ""},
+    )
+    assert not ExtraTime.objects.exists()
+
+
+def test_adjudicator_runs_the_clock_but_does_not_draw(client, tournament):
+    adjudicator = factories.user()
+    services.tournament_role_grant(
+        tournament=tournament, user=adjudicator, role=TournamentRole.Role.ADJUDICATOR
+    )
+    factories.seated_round(tournament)
+    client.force_login(adjudicator)
+    assert post(client, "round-action", tournament.slug, 1, "seat").status_code == 403
+    assert post(client, "round-print", tournament.slug, 1, "tables").status_code == 403
+    post(client, "round-action", tournament.slug, 1, "start")
+    assert tournament.rounds.get().status == Round.Status.RUNNING
+    post(
+        client,
+        "round-extra-time",
+        tournament.slug,
+        1,
+        data={"table": 1, "minutes": 3, "reason": "Beschwerde"},
+    )
+    assert ExtraTime.objects.get().granted_by == adjudicator
+
+
+@pytest.mark.parametrize("name", ["round-action", "round-print"])
+def test_strangers_cannot_run_rounds(client, tournament, name):
+    factories.seated_round(tournament)
+    arg = "start" if name == "round-action" else "cards"
+    assert post(client, name, tournament.slug, 1, arg).status_code == 302  # to the login
+    client.force_login(factories.user())
+    assert post(client, name, tournament.slug, 1, arg).status_code == 403
+    assert tournament.rounds.get().status == Round.Status.SEATED
+
+
+def test_unpublished_seating_is_for_staff_only(client, organiser, tournament):
+    factories.seated_round(tournament, publish=False)
+    page = client.get(reverse("round", args=[tournament.slug, 1])).content.decode()
+    assert "has not been published yet" in page
+    assert client.get(reverse("table", args=[tournament.slug, 1, 1])).status_code == 404
+    api = client.get(reverse("api-round", args=[tournament.slug, 1])).json()
+    assert api["tables"] == []
+    client.force_login(organiser)
+    assert client.get(reverse("table", args=[tournament.slug, 1, 1])).status_code == 200
+    assert len(client.get(reverse("api-round", args=[tournament.slug, 1])).json()["tables"]) == 3
+
+
+@pytest.mark.parametrize(
+    ("kind", "title"),
+    [("tables", "Seating"), ("names", "Seating"), ("cards", "Table 1")],
+)
+def test_round_printouts_come_from_a_job(
+    client, organiser, tournament, django_capture_on_commit_callbacks, kind, title
+):
+    factories.seated_round(tournament)
+    client.force_login(organiser)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = post(client, "round-print", tournament.slug, 1, kind)
+    job = Job.objects.get()
+    assert response.url == reverse("job", args=[job.pk])
+    assert job.round.number == 1
+    assert job.status == Job.Status.DONE
+    assert job.file.name.endswith(".pdf")
+    download = client.get(reverse("job-download", args=[job.pk]))
+    assert b"".join(download.streaming_content).startswith(b"%PDF")
+    page = client.get(reverse("round", args=[tournament.slug, 1])).content.decode()
+    assert job.get_kind_display() in page
+
+
+def test_organiser_registers_corrects_and_withdraws_players(client, organiser, tournament):
+    client.force_login(organiser)
+    response = post(
+        client,
+        "entries",
+        tournament.slug,
+        data={"first_name": "Jörg", "last_name": "Weiß", "club": "Doko Köln", "ddv_number": ""},
+    )
+    assert response.status_code == 302
+    entry = tournament.entries.get(player__last_name="Weiß")
+    assert entry.start_number == 13
+    page = client.get(reverse("entries", args=[tournament.slug])).content.decode()
+    assert "Jörg Weiß is registered with start number 13." in page
+
+    taken = post(
+        client,
+        "entries",
+        tournament.slug,
+        data={"first_name": "Anna", "last_name": "Bauer", "start_number": 13},
+    )
+    assert taken.status_code == 400
+    assert "This start number is already taken." in taken.content.decode()
+
+    bad = post(
+        client,
+        "entries",
+        tournament.slug,
+        data={"first_name": "", "last_name": "X", "ddv_number": "12a"},
+    )
+    assert bad.status_code == 400
+    assert "A DDV membership number has digits only." in bad.content.decode()
+
+    edit = reverse("entry-edit", args=[tournament.slug, 13])
+    assert client.get(edit).status_code == 200
+    client.post(edit, {"first_name": "Jörg", "last_name": "Weiss", "club": "", "start_number": 20})
+    entry.refresh_from_db()
+    assert (entry.player.last_name, entry.start_number) == ("Weiss", 20)
+
+    post(client, "entry-status", tournament.slug, 20, data={"action": "withdraw"})
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.WITHDRAWN
+    post(client, "entry-status", tournament.slug, 20, data={"action": "reinstate"})
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.ACTIVE
+
+
+def test_withdrawal_after_publishing_reports_the_moves(client, organiser):
+    tournament = factories.tournament(players=17, organiser=organiser)
+    round_ = factories.seated_round(tournament)
+    fifth = round_.seats.get(position=5).entry
+    first = round_.seats.filter(position=1).exclude(table=round_.seats.get(position=5).table)[0]
+    client.force_login(organiser)
+    response = post(
+        client,
+        "entry-status",
+        tournament.slug,
+        first.entry.start_number,
+        data={"action": "withdraw"},
+    )
+    page = client.get(response.url).content.decode()
+    assert "The published seating of round 1 changed for 1 player;" in page
+    assert round_.seats.get(entry=fifth).moved_at is not None
+
+
+def test_substitute_page(client, organiser, tournament):
+    round_ = factories.seated_round(tournament)
+    client.force_login(organiser)
+    url = reverse("entry-replace", args=[tournament.slug, 1])
+    assert client.get(url).status_code == 200
+    response = client.post(url, {"first_name": "Ersatz", "last_name": "Mann"})
+    assert response.status_code == 302
+    substitute = tournament.entries.get(player__last_name="Mann")
+    assert round_.seats.filter(entry=substitute).exists()
+
+
+def test_import_shows_a_preview_then_registers_all(client, organiser, tournament):
+    client.force_login(organiser)
+    url = reverse("players-import", args=[tournament.slug])
+    assert client.get(url).status_code == 200
+    csv = "Vorname;Nachname;Verein\nJörg;Weiß;Köln\nÄnne;Müller;\n".encode()
+    upload = client.post(url, {"file": _file(csv)})
+    page = upload.content.decode()
+    assert upload.status_code == 200
+    assert "Preview: 2 players" in page
+    assert tournament.entries.count() == 12  # nothing saved yet
+    confirm = client.post(url, {"content": base64.b64encode(csv).decode()})
+    assert confirm.status_code == 302
+    assert tournament.entries.count() == 14
+
+
+def test_import_with_errors_saves_nothing_and_lists_them(client, organiser, tournament):
+    client.force_login(organiser)
+    url = reverse("players-import", args=[tournament.slug])
+    upload = client.post(url, {"file": _file(b"Vorname;Nachname\nAnna;\n;Berg\n")})
+    page = upload.content.decode()
+    assert upload.status_code == 400
+    assert "Line 2" in page
+    assert "Line 3" in page
+    assert "nothing has been saved" in page
+    assert tournament.entries.count() == 12
+
+
+def _file(content: bytes):
+    return SimpleUploadedFile("spieler.csv", content, content_type="text/csv")
+
+
+def test_players_find_their_table_without_logging_in(client, tournament):
+    factories.seated_round(tournament)
+    entry = tournament.entries.get(start_number=5)
+    page = client.get(reverse("find", args=[tournament.slug]), {"q": "5"}).content.decode()
+    assert entry.player.name in page
+    assert "found-table" in page
+    partial = client.get(
+        reverse("find", args=[tournament.slug]),
+        {"q": entry.player.last_name},
+        headers={"HX-Request": "true"},
+    ).content.decode()
+    assert "<html" not in partial
+    assert entry.player.name in partial
+    nobody = client.get(reverse("find", args=[tournament.slug]), {"q": "Niemand"})
+    assert "Nobody found" in nobody.content.decode()
+
+
+def test_venue_screen_shows_clock_names_and_a_qr_code(client, tournament):
+    round_ = factories.seated_round(tournament)
+    services.round_start(round=round_)
+    page = client.get(reverse("screen", args=[tournament.slug])).content.decode()
+    assert "screen-clock" in page
+    assert "<svg" in page
+    first = round_.seats.select_related("entry__player").first().entry.player
+    assert f"{first.last_name}, {first.first_name}" in page
+    partial = client.get(reverse("screen", args=[tournament.slug]), headers={"HX-Request": "true"})
+    assert "<html" not in partial.content.decode()
+
+
+def test_venue_screen_before_any_draw(client, tournament):
+    page = client.get(reverse("screen", args=[tournament.slug])).content.decode()
+    assert "No round has been drawn yet." in page
+
+
+def test_round_clock_partial(client, tournament):
+    round_ = factories.seated_round(tournament)
+    services.round_start(round=round_)
+    page = client.get(reverse("round-clock", args=[tournament.slug, 1])).content.decode()
+    assert 'hx-trigger="every 30s"' in page
+    assert "data-ends-at" in page
+
+
+def test_pages_in_german(client, tournament):
+    round_ = factories.seated_round(tournament)
+    services.round_start(round=round_)
+    client.cookies["django_language"] = "de"
+    page = client.get(reverse("find", args=[tournament.slug]), {"q": "1"}).content.decode()
+    assert "Tisch" in page
+    screen = client.get(reverse("screen", args=[tournament.slug])).content.decode()
+    assert "Runde 1" in screen

@@ -1,0 +1,28 @@
+"""Who may do what in a tournament; the pages and the API ask here."""
+
+from django.core.exceptions import PermissionDenied
+
+from tournaments import selectors
+from tournaments.models import Tournament, TournamentRole
+
+Role = TournamentRole.Role
+ORGANISER = {Role.ORGANISER}
+# Who sees a round's seating before it is published.
+STAFF = {Role.ORGANISER, Role.ADJUDICATOR, Role.PANEL}
+# Who runs the clock: TSR 8.5.1, the adjudicator starts the match, announces its end and
+# grants extra time; the organiser (tournament manager) may do it for them.
+CLOCK = {Role.ORGANISER, Role.ADJUDICATOR}
+
+
+def roles_of(request, tournament: Tournament) -> set[str]:
+    """The user's roles in the tournament, looked up once per request."""
+    cache = request.__dict__.setdefault("_tournament_roles", {})
+    if tournament.pk not in cache:
+        cache[tournament.pk] = selectors.user_roles(user=request.user, tournament=tournament)
+    return cache[tournament.pk]
+
+
+def require(request, tournament: Tournament, roles: set[str]) -> None:
+    """Refuse (403) unless the user holds one of ``roles`` in the tournament."""
+    if not roles_of(request, tournament) & roles:
+        raise PermissionDenied

@@ -1,0 +1,40 @@
+"""Template helpers for the round clock and QR codes."""
+
+from django import template
+from django.utils.safestring import mark_safe
+from reportlab.graphics import renderSVG
+from reportlab.graphics.barcode.qr import QrCodeWidget
+from reportlab.graphics.shapes import Drawing
+
+register = template.Library()
+
+
+@register.filter
+def clock_format(seconds: int | None) -> str:
+    """Seconds as the clock shows them: 1:05:09, or 05:09 under an hour."""
+    if seconds is None:
+        return "–"
+    hours, rest = divmod(max(int(seconds), 0), 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes:02d}:{seconds:02d}"
+
+
+@register.simple_tag
+def qr_svg(url: str, size: int = 160) -> str:
+    """A QR code of ``url`` as inline SVG (drawn by ReportLab, no other library)."""
+    widget = QrCodeWidget(url)
+    left, bottom, right, top = widget.getBounds()
+    drawing = Drawing(
+        size, size, transform=[size / (right - left), 0, 0, size / (top - bottom), 0, 0]
+    )
+    drawing.add(widget)
+    svg = renderSVG.drawToString(drawing)
+    # Safe: ReportLab drew only rectangles from the URL; no text of it is in the SVG.
+    return mark_safe(svg[svg.index("<svg") :])
+
+
+@register.filter
+def paged(items, size: int) -> list:
+    """``items`` in pages of ``size`` (the venue screen turns its pages)."""
+    items = list(items)
+    return [items[start : start + int(size)] for start in range(0, len(items), int(size))]
