@@ -260,11 +260,15 @@ def _celery_worker_process(redis_server, django_db_setup, tmp_path_factory):
 
 
 def _reset_celery_connections(app) -> None:
+    from kombu import pools
+
     if app._pool is not None:
         app._pool.force_close_all()
     app._pool = None
     if "amqp" in app.__dict__:
         app.amqp._producer_pool = None
+    # kombu keeps producer pools per broker address; one closed above would be handed out again
+    pools.reset()
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ import sys
 
 import django
 
-SUITES = {"rules": "bench.rules", "seating": "bench.seating"}
+SUITES = {"rules": "bench.rules", "seating": "bench.seating", "printouts": "bench.printouts"}
 
 
 def main(names: list[str]) -> None:

@@ -1,7 +1,16 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Entry, Player, Round, Seat, Table, Tournament, TournamentRole
+from tournaments.models import (
+    Entry,
+    ExtraTime,
+    Player,
+    Round,
+    Seat,
+    Table,
+    Tournament,
+    TournamentRole,
+)
 
 
 @admin.register(Player)
@@ -32,6 +41,7 @@ class TournamentAdmin(admin.ModelAdmin):
             {
                 "fields": [
                     "planned_rounds",
+                    "seating_method",
                     ("hands_per_match", "match_minutes"),
                     "allow_tables_of_five",
                     ("hands_per_match_five", "match_minutes_five"),
@@ -59,7 +69,7 @@ class TableInline(admin.TabularInline):
 
 @admin.register(Round)
 class RoundAdmin(admin.ModelAdmin):
-    list_display = ["tournament", "number", "status", "started_at", "ended_at"]
+    list_display = ["tournament", "number", "status", "published_at", "started_at", "ended_at"]
     list_filter = ["status", "tournament"]
     list_select_related = ["tournament"]
     inlines = [TableInline]
@@ -95,3 +105,21 @@ class TournamentRoleAdmin(admin.ModelAdmin):
     list_filter = ["role", "tournament"]
     list_select_related = ["tournament", "user"]
     autocomplete_fields = ["user", "tournament"]
+
+
+@admin.register(ExtraTime)
+class ExtraTimeAdmin(admin.ModelAdmin):
+    """Extra time is granted on the round's page (TSR 8.5.1) and kept as it was granted."""
+
+    list_display = ["table", "minutes", "reason", "granted_by", "granted_at"]
+    list_filter = ["table__round__tournament"]
+    list_select_related = ["table__round__tournament", "granted_by"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

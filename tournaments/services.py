@@ -730,7 +730,7 @@ def job_run(*, job_id: str) -> Job | None:
     """
     with transaction.atomic():
         job = (
-            Job.objects.select_for_update()
+            Job.objects.select_for_update(of=("self",))
             .select_related("tournament", "round__tournament")
             .filter(pk=job_id)
             .first()
