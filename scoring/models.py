@@ -1,5 +1,6 @@
 """Scoresheets (Spiellisten) and the hands recorded on them (TSR 7.3)."""
 
+from django.conf import settings
 from django.db import models
 from django.db.models import F, Q, Value
 from django.db.models.functions import Coalesce
@@ -7,7 +8,7 @@ from django.db.models.lookups import Exact
 from django.utils.translation import gettext_lazy as _
 
 from scoring.rules.contracts import Contract, Section, SoloType
-from tournaments.models import Table
+from tournaments.models import Seat, Table
 
 CONTRACT_LABELS = {
     Contract.NORMAL: _("normal game"),
@@ -54,8 +55,47 @@ class Scoresheet(models.Model):
     )
     # Optimistic locking: every write names the version it was based on and raises it by one.
     version = models.PositiveIntegerField(_("version"), default=1)
+    # How many hands had been played when the playing time ended (TSR 8.5.1): after them only
+    # forced solos are played (TSR 8.5.3, 8.6.1). Empty while the time runs.
+    time_over_after_hand = models.PositiveSmallIntegerField(
+        _("playing time ended after hand"), null=True, blank=True
+    )
+    # Who handed the sheet in and who confirmed it: a staff member's account or a player of the
+    # table through their seat's private link. Never the same person (TSR 7.3.2, 8.5.2).
     submitted_at = models.DateTimeField(_("submitted"), null=True, blank=True)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("submitted by"),
+    )
+    submitted_by_seat = models.ForeignKey(
+        Seat,
+        on_delete=models.RESTRICT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("submitted by (seat)"),
+    )
     confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("confirmed by"),
+    )
+    confirmed_by_seat = models.ForeignKey(
+        Seat,
+        on_delete=models.RESTRICT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("confirmed by (seat)"),
+    )
     updated_at = models.DateTimeField(_("last change"), auto_now=True)
 
     class Meta:
@@ -70,6 +110,49 @@ class Scoresheet(models.Model):
             models.CheckConstraint(
                 condition=~Q(status="confirmed") | Q(confirmed_at__isnull=False),
                 name="scoresheet_confirmed_has_time",
+            ),
+            # A handed-in sheet names exactly one submitter, a confirmed one exactly one
+            # confirmer; a draft names neither.
+            models.CheckConstraint(
+                condition=Q(
+                    status="draft", submitted_by__isnull=True, submitted_by_seat__isnull=True
+                )
+                | ~Q(status="draft")
+                & (
+                    Q(submitted_by__isnull=False, submitted_by_seat__isnull=True)
+                    | Q(submitted_by__isnull=True, submitted_by_seat__isnull=False)
+                ),
+                name="scoresheet_one_submitter",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="confirmed")
+                & Q(confirmed_by__isnull=True, confirmed_by_seat__isnull=True)
+                | Q(status="confirmed")
+                & (
+                    Q(confirmed_by__isnull=False, confirmed_by_seat__isnull=True)
+                    | Q(confirmed_by__isnull=True, confirmed_by_seat__isnull=False)
+                ),
+                name="scoresheet_one_confirmer",
+            ),
+            models.CheckConstraint(
+                condition=Q(confirmed_by__isnull=True)
+                | Q(submitted_by__isnull=True)
+                | ~Q(confirmed_by=F("submitted_by")),
+                name="scoresheet_confirmer_not_submitter",
+                violation_error_message=_(
+                    "The scoresheet must be confirmed by someone other than who submitted it "
+                    "(TSR 7.3.2, 8.5.2)."
+                ),
+            ),
+            models.CheckConstraint(
+                condition=Q(confirmed_by_seat__isnull=True)
+                | Q(submitted_by_seat__isnull=True)
+                | ~Q(confirmed_by_seat=F("submitted_by_seat")),
+                name="scoresheet_confirmer_seat_not_submitter",
+                violation_error_message=_(
+                    "The scoresheet must be confirmed by someone other than who submitted it "
+                    "(TSR 7.3.2, 8.5.2)."
+                ),
             ),
         ]
 
@@ -173,3 +256,60 @@ class Hand(models.Model):
         if self.points_5 is not None:
             points[5] = self.points_5
         return points
+
+
+class ScoresheetChange(models.Model):
+    """One change to a scoresheet, kept for good: who, when, and the sheet before and after."""
+
+    class Action(models.TextChoices):
+        HANDS = "hands", _("hands changed")
+        TIME_OVER = "time_over", _("end of playing time noted")
+        SUBMIT = "submit", _("submitted")
+        CONFIRM = "confirm", _("confirmed")
+        REOPEN = "reopen", _("reopened")
+
+    scoresheet = models.ForeignKey(
+        Scoresheet, on_delete=models.CASCADE, related_name="changes", verbose_name=_("scoresheet")
+    )
+    version = models.PositiveIntegerField(_("version"))  # the sheet's version after the change
+    action = models.CharField(_("action"), max_length=16, choices=Action.choices)
+    at = models.DateTimeField(_("time"), auto_now_add=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by (account)"),
+    )
+    by_seat = models.ForeignKey(
+        Seat,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by (seat)"),
+    )
+    # The name as it was then, so that the record still reads right if a seat is re-drawn.
+    by_name = models.CharField(_("by"), max_length=200)
+    reason = models.TextField(_("reason"), blank=True)
+    before = models.JSONField(_("before"))
+    after = models.JSONField(_("after"))
+
+    class Meta:
+        verbose_name = _("scoresheet change")
+        verbose_name_plural = _("scoresheet changes")
+        ordering = ["scoresheet", "version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["scoresheet", "version"], name="scoresheet_change_version_once"
+            ),
+            models.CheckConstraint(
+                condition=~Q(action="reopen") | ~Q(reason=""),
+                name="scoresheet_reopen_has_reason",
+                violation_error_message=_("Reopening a confirmed scoresheet needs a reason."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.scoresheet}: {self.get_action_display()} ({self.by_name})"

@@ -48,7 +48,11 @@ def scoresheet_rows(*, hands: list[Hand], table_size: int) -> list[HandRow]:
 
 
 def scoresheet_check(
-    *, scoresheet: Scoresheet, hands: list[HandLine], table_size: int
+    *,
+    scoresheet: Scoresheet,
+    hands: list[HandLine],
+    table_size: int,
+    time_over_after_hand: int | None = None,
 ) -> SheetCheck:
     """Check hands against the TSR for this sheet's table size and match length (TSR 7.3.3)."""
     if table_size not in (4, 5):
@@ -68,4 +72,29 @@ def scoresheet_check(
                     % {"hand": number, "size": table_size}
                 }
             )
-    return check_sheet(table_size=table_size, hands_per_match=hands_per_match, hands=hands)
+    return check_sheet(
+        table_size=table_size,
+        hands_per_match=hands_per_match,
+        hands=hands,
+        time_over_after_hand=time_over_after_hand,
+    )
+
+
+def hand_snapshot(line: HandLine) -> dict:
+    return {
+        "dealer": line.dealer,
+        "contract": str(line.contract),
+        "soloist": line.soloist,
+        "solo_type": str(line.solo_type) if line.solo_type else None,
+        "game_value": line.game_value,
+        "points": [line.points[seat] for seat in sorted(line.points)],
+    }
+
+
+def sheet_snapshot(*, sheet: Scoresheet, hands: list[HandLine]) -> dict:
+    """What a sheet holds, as kept in its change record and returned by the API."""
+    return {
+        "status": sheet.status,
+        "time_over_after_hand": sheet.time_over_after_hand,
+        "hands": [hand_snapshot(line) for line in hands],
+    }

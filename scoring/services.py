@@ -1,19 +1,54 @@
-"""Writes to scoresheets (Spiellisten). Each service is one transaction and checks the version
-the caller's change was based on (optimistic locking)."""
+"""Writes to scoresheets (Spiellisten). Each service is one transaction, checks the version the
+caller's change was based on (optimistic locking) and records the change: who, when, before and
+after.
+
+Who may write: staff through their account (organisers, adjudicators, scorekeeper accounts), and
+the players of the table through their seat's private link. The scorekeeper's link (seat 4, at a
+table of five seat 5, TSR 8.4.1, 10.1.4) enters and hands in the sheet; any other player of the
+table confirms it with their own link (TSR 7.3.2, 8.5.2).
+"""
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass
 
-from django.core.exceptions import ValidationError
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.messages import problem_message
-from scoring.models import Hand, Scoresheet
-from scoring.rules.sheet import HandLine
-from scoring.selectors import hand_lines, scoresheet_check
-from tournaments.models import Round
+from scoring.models import Hand, Scoresheet, ScoresheetChange
+from scoring.rules.deal import scorekeeper
+from scoring.rules.sheet import HandLine, with_game_values
+from scoring.selectors import hand_lines, scoresheet_check, sheet_snapshot
+from tournaments.models import Round, Seat, TournamentRole
+from tournaments.selectors import user_roles
+
+Role = TournamentRole.Role
+# Staff who may type in and confirm sheets; only an organiser reopens a confirmed one.
+SHEET_STAFF = {Role.ORGANISER, Role.ADJUDICATOR, Role.SCOREKEEPER}
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who changes a sheet: a staff member's account, or a player through their seat's link."""
+
+    user: AbstractBaseUser | None = None
+    seat: Seat | None = None
+
+    def __post_init__(self):
+        if (self.user is None) == (self.seat is None):
+            raise ValueError("an actor is either a user or a seat")
+
+    @property
+    def name(self) -> str:
+        if self.seat is not None:
+            return _("%(name)s (seat %(seat)d)") % {
+                "name": self.seat.entry.player.name,
+                "seat": self.seat.position,
+            }
+        return self.user.get_full_name() or self.user.get_username()
 
 
 class StaleVersionError(ValidationError):
@@ -33,7 +68,7 @@ class StaleVersionError(ValidationError):
 
 def _lock(scoresheet: Scoresheet, *, version: int) -> Scoresheet:
     locked = (
-        Scoresheet.objects.select_for_update()
+        Scoresheet.objects.select_for_update(of=("self",))
         .select_related("table__round__tournament")
         .get(pk=scoresheet.pk)
     )
@@ -42,26 +77,118 @@ def _lock(scoresheet: Scoresheet, *, version: int) -> Scoresheet:
     return locked
 
 
-@transaction.atomic
-def scoresheet_hands_replace(
-    *, scoresheet: Scoresheet, hands: Sequence[HandLine], version: int
-) -> Scoresheet:
-    """Replace all hands of a draft sheet after checking them against the TSR (TSR 7.3.3)."""
-    sheet = _lock(scoresheet, version=version)
-    hands = [
-        hand if hand.game_value is not None else replace(hand, game_value=_value_of(hand))
-        for hand in hands
-    ]
-    if sheet.status != Scoresheet.Status.DRAFT:
+def _table_size(sheet: Scoresheet) -> int:
+    return sheet.table.seats.count()
+
+
+def _require(sheet: Scoresheet, by: Actor, *, keeper: bool = False, organiser: bool = False):
+    """Refuse an actor who may not do this to this sheet.
+
+    ``keeper``: of the players' links only the scorekeeper's may do it; ``organiser``: only an
+    organiser may.
+    """
+    if by.user is not None:
+        roles = user_roles(user=by.user, tournament=sheet.table.round.tournament)
+        if not roles & ({Role.ORGANISER} if organiser else SHEET_STAFF):
+            raise PermissionDenied(_("You may not change this scoresheet."))
+        return
+    if organiser or by.seat.table_id != sheet.table_id:
+        raise PermissionDenied(_("This link does not open this scoresheet."))
+    if keeper and by.seat.position != scorekeeper(_table_size(sheet)):
+        raise PermissionDenied(
+            _(
+                "Only the scorekeeper, seat %(seat)d, enters and hands in the scoresheet "
+                "(TSR 7.3.4, 8.4.1, 10.1.4)."
+            )
+            % {"seat": scorekeeper(_table_size(sheet))}
+        )
+
+
+def _require_status(sheet: Scoresheet, status: str, doing: str) -> None:
+    if sheet.status != status:
         raise ValidationError(
             {
-                "status": _("The scoresheet is %(status)s; only a draft can be changed.")
-                % {"status": sheet.get_status_display()}
+                "status": _("The scoresheet is %(status)s; %(doing)s.")
+                % {"status": sheet.get_status_display(), "doing": doing}
             }
         )
-    check = scoresheet_check(scoresheet=sheet, hands=hands, table_size=sheet.table.seats.count())
+
+
+def _require_round_under_way(sheet: Scoresheet) -> None:
+    round_ = sheet.table.round
+    if round_.status not in {Round.Status.RUNNING, Round.Status.FINISHED}:
+        raise ValidationError(
+            {
+                "round": _(
+                    "Round %(round)d is %(status)s: scoresheets are kept from the start of the "
+                    "round until it is closed (TSR 8.5.1)."
+                )
+                % {"round": round_.number, "status": round_.get_status_display()}
+            }
+        )
+
+
+def _record(
+    sheet: Scoresheet, *, action: str, by: Actor, before: dict, reason: str = ""
+) -> Scoresheet:
+    sheet.version += 1
+    sheet.save()
+    ScoresheetChange.objects.create(
+        scoresheet=sheet,
+        version=sheet.version,
+        action=action,
+        by=by.user,
+        by_seat=by.seat,
+        by_name=by.name,
+        reason=reason,
+        before=before,
+        after=sheet_snapshot(sheet=sheet, hands=hand_lines(list(sheet.hands.all()))),
+    )
+    return sheet
+
+
+@transaction.atomic
+def scoresheet_hands_replace(
+    *,
+    scoresheet: Scoresheet,
+    hands: Sequence[HandLine],
+    version: int,
+    by: Actor,
+    time_over_after_hand: int | None = None,
+) -> Scoresheet:
+    """Replace all hands of a draft sheet after checking them against the TSR (TSR 7.3.3).
+
+    ``time_over_after_hand``: how many hands had been played when the playing time ended
+    (TSR 8.5.1), or None while it runs; after them only forced solos may follow (TSR 8.5.3).
+    A hand without a game value takes the one its points show.
+    """
+    sheet = _lock(scoresheet, version=version)
+    _require(sheet, by, keeper=True)
+    _require_round_under_way(sheet)
+    _require_status(sheet, Scoresheet.Status.DRAFT, _("only a draft can be changed"))
+    hands = with_game_values(hands)
+    if time_over_after_hand is not None and time_over_after_hand > len(hands):
+        raise ValidationError(
+            {
+                "time_over_after_hand": _(
+                    "The playing time cannot have ended after hand %(after)d: the sheet has "
+                    "%(count)d hands (TSR 8.5.1)."
+                )
+                % {"after": time_over_after_hand, "count": len(hands)}
+            }
+        )
+    check = scoresheet_check(
+        scoresheet=sheet,
+        hands=hands,
+        table_size=_table_size(sheet),
+        time_over_after_hand=time_over_after_hand,
+    )
     if not check.ok:
         raise ValidationError({"hands": [problem_message(p) for p in check.problems]})
+    old_hands = hand_lines(list(sheet.hands.all()))
+    if list(hands) == old_hands and time_over_after_hand == sheet.time_over_after_hand:
+        return sheet  # nothing changed: no new version, no record
+    before = sheet_snapshot(sheet=sheet, hands=old_hands)
     sheet.hands.all().delete()
     Hand.objects.bulk_create(
         Hand(
@@ -81,72 +208,110 @@ def scoresheet_hands_replace(
         )
         for number, hand in enumerate(hands, start=1)
     )
-    sheet.version += 1
-    sheet.save(update_fields=["version", "updated_at"])
-    return sheet
-
-
-def _value_of(hand: HandLine) -> int:
-    """The game value read off the points, as from a paper sheet that has only the points.
-
-    The check then tells whether the points really follow from one value.
-    """
-    if hand.soloist is not None:
-        return abs(hand.points[hand.soloist]) // 3
-    return max(abs(points) for points in hand.points.values())
+    action = (
+        ScoresheetChange.Action.HANDS
+        if list(hands) != old_hands
+        else ScoresheetChange.Action.TIME_OVER
+    )
+    sheet.time_over_after_hand = time_over_after_hand
+    return _record(sheet, action=action, by=by, before=before)
 
 
 @transaction.atomic
-def scoresheet_submit(*, scoresheet: Scoresheet, version: int) -> Scoresheet:
-    """Hand in a draft sheet (TSR 7.3.4). It must be complete unless the playing time ended."""
+def scoresheet_submit(*, scoresheet: Scoresheet, version: int, by: Actor) -> Scoresheet:
+    """Hand in a draft sheet (TSR 7.3.4). It must be complete, unless the playing time ended
+    (TSR 8.5.1): then it must say after which hand, and the forced solos must follow."""
     sheet = _lock(scoresheet, version=version)
-    if sheet.status != Scoresheet.Status.DRAFT:
-        raise ValidationError(
-            {
-                "status": _("The scoresheet is %(status)s; only a draft can be submitted.")
-                % {"status": sheet.get_status_display()}
-            }
-        )
+    _require(sheet, by, keeper=True)
+    _require_round_under_way(sheet)
+    _require_status(sheet, Scoresheet.Status.DRAFT, _("only a draft can be submitted"))
+    hands = hand_lines(list(sheet.hands.all()))
     check = scoresheet_check(
         scoresheet=sheet,
-        hands=hand_lines(list(sheet.hands.all())),
-        table_size=sheet.table.seats.count(),
+        hands=hands,
+        table_size=_table_size(sheet),
+        time_over_after_hand=sheet.time_over_after_hand,
     )
     if not check.ok:
         raise ValidationError({"hands": [problem_message(p) for p in check.problems]})
-    playing_time_over = sheet.table.round.status in {Round.Status.FINISHED, Round.Status.CLOSED}
-    if not check.complete and not playing_time_over:
-        raise ValidationError(
-            {
-                "hands": _(
-                    "The scoresheet is not complete: %(remaining)d hands remain and every "
-                    "player must have played a compulsory solo (TSR 8.5.1, 8.6.1)."
-                )
-                % {"remaining": check.next.hands_remaining}
+    if not check.complete:
+        if sheet.table.round.status == Round.Status.RUNNING:
+            message = _(
+                "The scoresheet is not complete: %(remaining)d hands remain and every player "
+                "must have played a compulsory solo (TSR 8.5.1, 8.6.1)."
+            ) % {"remaining": check.next.hands_remaining}
+        elif sheet.time_over_after_hand is None:
+            message = _(
+                "The playing time has ended: note after which hand, so that the forced solos "
+                "still due can be checked (TSR 8.5.1, 8.5.3)."
+            )
+        else:
+            message = _("Seat %(seat)d must still play a forced solo (TSR 8.5.3, 8.6.1).") % {
+                "seat": check.next.forced_soloist
             }
-        )
+        raise ValidationError({"hands": message})
+    before = sheet_snapshot(sheet=sheet, hands=hands)
     sheet.status = Scoresheet.Status.SUBMITTED
     sheet.submitted_at = timezone.now()
-    sheet.version += 1
-    sheet.save(update_fields=["status", "submitted_at", "version", "updated_at"])
-    return sheet
+    sheet.submitted_by = by.user
+    sheet.submitted_by_seat = by.seat
+    return _record(sheet, action=ScoresheetChange.Action.SUBMIT, by=by, before=before)
 
 
 @transaction.atomic
-def scoresheet_confirm(*, scoresheet: Scoresheet, version: int) -> Scoresheet:
-    """Confirm a submitted sheet: its points now count in the standings (TSR 8.5.2)."""
+def scoresheet_confirm(*, scoresheet: Scoresheet, version: int, by: Actor) -> Scoresheet:
+    """Confirm a submitted sheet: its points now count in the standings (TSR 8.5.2).
+
+    Someone other than the submitter confirms: another player of the table or staff."""
     sheet = _lock(scoresheet, version=version)
-    if sheet.status != Scoresheet.Status.SUBMITTED:
+    _require(sheet, by)
+    _require_status(
+        sheet, Scoresheet.Status.SUBMITTED, _("only a submitted sheet can be confirmed")
+    )
+    same_user = by.user is not None and by.user.pk == sheet.submitted_by_id
+    same_seat = by.seat is not None and by.seat.pk == sheet.submitted_by_seat_id
+    if same_user or same_seat:
         raise ValidationError(
             {
-                "status": _(
-                    "The scoresheet is %(status)s; only a submitted sheet can be confirmed."
+                "confirmed_by": _(
+                    "You handed this scoresheet in; another player of the table or a member of "
+                    "staff must confirm it (TSR 7.3.2, 8.5.2)."
                 )
-                % {"status": sheet.get_status_display()}
             }
         )
+    before = sheet_snapshot(sheet=sheet, hands=hand_lines(list(sheet.hands.all())))
     sheet.status = Scoresheet.Status.CONFIRMED
     sheet.confirmed_at = timezone.now()
-    sheet.version += 1
-    sheet.save(update_fields=["status", "confirmed_at", "version", "updated_at"])
-    return sheet
+    sheet.confirmed_by = by.user
+    sheet.confirmed_by_seat = by.seat
+    return _record(sheet, action=ScoresheetChange.Action.CONFIRM, by=by, before=before)
+
+
+@transaction.atomic
+def scoresheet_reopen(
+    *, scoresheet: Scoresheet, version: int, by: Actor, reason: str
+) -> Scoresheet:
+    """Return a submitted or confirmed sheet to draft so that it can be corrected. Only an
+    organiser does this, with a reason that stays on the record."""
+    sheet = _lock(scoresheet, version=version)
+    _require(sheet, by, organiser=True)
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError({"reason": _("Say why the scoresheet is reopened.")})
+    if sheet.status == Scoresheet.Status.DRAFT:
+        raise ValidationError({"status": _("The scoresheet is a draft already.")})
+    if sheet.table.round.status == Round.Status.CLOSED:
+        raise ValidationError(
+            {
+                "round": _("Round %(round)d is closed; its scoresheets can no longer be reopened.")
+                % {"round": sheet.table.round.number}
+            }
+        )
+    before = sheet_snapshot(sheet=sheet, hands=hand_lines(list(sheet.hands.all())))
+    sheet.status = Scoresheet.Status.DRAFT
+    sheet.submitted_at = sheet.confirmed_at = None
+    sheet.submitted_by = sheet.confirmed_by = None
+    sheet.submitted_by_seat = sheet.confirmed_by_seat = None
+    return _record(
+        sheet, action=ScoresheetChange.Action.REOPEN, by=by, before=before, reason=reason
+    )

@@ -5,6 +5,8 @@ import itertools
 
 from django.contrib.auth import get_user_model
 
+from scoring import services as scoring_services
+from scoring.services import Actor
 from tournaments import services
 from tournaments.models import Entry, Player, Round, Tournament
 
@@ -40,3 +42,27 @@ def seated_round(tournament: Tournament, *, seed: int = 1, publish: bool = True)
     round_ = services.round_create(tournament=tournament)
     round_ = services.round_seat(round=round_, seed=seed)
     return services.round_publish(round=round_) if publish else round_
+
+
+def keeper(sheet) -> Actor:
+    """The table's scorekeeper through their link: seat 4, at a table of five seat 5."""
+    seats = list(sheet.table.seats.order_by("position"))
+    return Actor(seat=seats[-1])
+
+
+def checker(sheet) -> Actor:
+    """Another player of the table, who confirms the sheet: seat 1."""
+    return Actor(seat=sheet.table.seats.get(position=1))
+
+
+def sheet_confirmed(sheet, hands):
+    """Enter, hand in and confirm a sheet as the players of its table do."""
+    sheet = scoring_services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=hands, version=sheet.version, by=keeper(sheet)
+    )
+    sheet = scoring_services.scoresheet_submit(
+        scoresheet=sheet, version=sheet.version, by=keeper(sheet)
+    )
+    return scoring_services.scoresheet_confirm(
+        scoresheet=sheet, version=sheet.version, by=checker(sheet)
+    )

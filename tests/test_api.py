@@ -19,8 +19,11 @@ pytestmark = pytest.mark.django_db
 def tournament():
     tournament = factories.tournament(players=8, name="API-Pokal")
     round_ = factories.seated_round(tournament)
+    services.round_start(round=round_)
     for sheet in Scoresheet.objects.filter(table__round=round_):
-        scoring_services.scoresheet_hands_replace(scoresheet=sheet, hands=full_match(), version=1)
+        scoring_services.scoresheet_hands_replace(
+            scoresheet=sheet, hands=full_match(), version=1, by=factories.keeper(sheet)
+        )
     return tournament
 
 

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
+from scoring.services import Actor
 from scoring.simulation import simulate_match
 from tournaments import services
 from tournaments.models import Player, Round, SeatingMethod, Tournament, TournamentRole
@@ -225,7 +226,7 @@ def _play_round(
         services.round_seat(round=round_, seed=rng.randrange(2**32))
     services.round_start(round=round_, at=started_at)
     sheets = Scoresheet.objects.filter(table__round=round_).order_by("table__number")
-    for sheet in sheets.prefetch_related("table__seats"):
+    for sheet in sheets.prefetch_related("table__seats__entry__player"):
         table_size = len(sheet.table.seats.all())
         hands_per_match = (
             tournament.hands_per_match if table_size == 4 else tournament.hands_per_match_five
@@ -242,14 +243,22 @@ def _play_round(
             hands_per_match=hands_per_match,
             hands_to_play=hands_to_play,
         )
+        # The scorekeeper enters and hands in the sheet, the first dealer confirms it
+        # (TSR 7.3.2, 7.3.4).
+        seats = {seat.position: seat for seat in sheet.table.seats.all()}
+        keeper, checker = Actor(seat=seats[table_size]), Actor(seat=seats[1])
         if hands:
             sheet = scoring_services.scoresheet_hands_replace(
-                scoresheet=sheet, hands=hands, version=sheet.version
+                scoresheet=sheet, hands=hands, version=sheet.version, by=keeper
             )
         if finished:
-            sheet = scoring_services.scoresheet_submit(scoresheet=sheet, version=sheet.version)
+            sheet = scoring_services.scoresheet_submit(
+                scoresheet=sheet, version=sheet.version, by=keeper
+            )
             if running_for is None or rng.random() < 0.5:
-                scoring_services.scoresheet_confirm(scoresheet=sheet, version=sheet.version)
+                scoring_services.scoresheet_confirm(
+                    scoresheet=sheet, version=sheet.version, by=checker
+                )
     if running_for is None:
         services.round_end(round=round_, at=started_at + datetime.timedelta(minutes=100))
         services.round_close(round=round_)

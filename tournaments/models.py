@@ -4,6 +4,7 @@ The models hold fields and the invariants the database can keep; workflows live 
 ``tournaments/services.py``.
 """
 
+import secrets
 import uuid
 
 from django.conf import settings
@@ -265,8 +266,14 @@ class Table(models.Model):
         return f"{_('table')} {self.number}"
 
 
+def new_seat_token() -> str:
+    """192 random bits, URL-safe: the key of a seat's private scoresheet link."""
+    return secrets.token_urlsafe(24)
+
+
 class Seat(models.Model):
-    """A player's place at a table. Seat 1 deals first, seat 4 keeps the sheet (TSR 8.4)."""
+    """A player's place at a table. Seat 1 deals first, seat 4 keeps the sheet (TSR 8.4.1), at
+    a table of five seat 5 (TSR 10.1.4)."""
 
     # The round is stored again here so that the database itself can refuse a player sitting
     # twice in one round; services set it from the table.
@@ -285,6 +292,12 @@ class Seat(models.Model):
     # Set when a withdrawal or late entry moved the player after the seating was published, so
     # that the pages can point the change out.
     moved_at = models.DateTimeField(_("moved"), null=True, blank=True)
+    # The private link of whoever sits here to the table's scoresheet (printed as a QR code on
+    # it): it opens that one sheet only, without an account. A new player at the seat gets a new
+    # token; re-seating keeps the tokens of players who stay where they are.
+    token = models.CharField(
+        _("link key"), max_length=32, unique=True, default=new_seat_token, editable=False
+    )
 
     class Meta:
         verbose_name = _("seat")

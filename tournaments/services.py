@@ -30,6 +30,7 @@ from tournaments.models import (
     Table,
     Tournament,
     TournamentRole,
+    new_seat_token,
 )
 
 
@@ -230,7 +231,11 @@ def entry_replace(*, entry: Entry, player: Player) -> Entry:
         entry=entry, round__status=Round.Status.SEATED, round__published_at__isnull=False
     )
     published.update(entry=substitute, moved_at=timezone.now())
-    Seat.objects.filter(entry=entry, round__status=Round.Status.SEATED).update(entry=substitute)
+    # The substitute gets new private links: the withdrawn player's no longer open the sheets.
+    for seat in Seat.objects.filter(entry=entry, round__status=Round.Status.SEATED):
+        seat.entry = substitute
+        seat.token = new_seat_token()
+        seat.save(update_fields=["entry", "token"])
     return substitute
 
 
@@ -444,6 +449,13 @@ def _seating_store(*, round_: Round, plan: seating.SeatingPlan, moved: Collectio
     The seats of everyone else keep the mark they had.
     """
     marks = dict(round_.seats.exclude(moved_at=None).values_list("entry_id", "moved_at"))
+    # A player who keeps their seat keeps its private link (perhaps printed already).
+    tokens = {
+        (number, position, entry_id): token
+        for number, position, entry_id, token in round_.seats.values_list(
+            "table__number", "position", "entry_id", "token"
+        )
+    }
     now = timezone.now()
     for entry_id in moved:
         marks[entry_id] = now
@@ -469,6 +481,7 @@ def _seating_store(*, round_: Round, plan: seating.SeatingPlan, moved: Collectio
             position=position,
             entry_id=entry_id,
             moved_at=marks.get(entry_id),
+            token=tokens.get((number, position, entry_id)) or new_seat_token(),
         )
         for number, players in enumerate(plan.tables, start=1)
         for position, entry_id in enumerate(players, start=1)

@@ -16,6 +16,13 @@ def check_table_size(table_size: int) -> None:
         raise ValueError(f"a table seats 4 or 5 players (TSR 8.3, 10.1), not {table_size}")
 
 
+def scorekeeper(table_size: int) -> int:
+    """The seat that keeps the scoresheet: seat 4, at a table of five seat 5 (TSR 8.4.1,
+    10.1.4)."""
+    check_table_size(table_size)
+    return table_size
+
+
 def seat_after(seat: int, table_size: int) -> int:
     """The seat to the left of ``seat``, that is the next one clockwise."""
     return seat % table_size + 1

@@ -6,7 +6,7 @@ layer translates them (``scoring.messages``).
 """
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scoring.rules.contracts import Contract, Section, SoloType
@@ -340,3 +340,33 @@ def check_sheet(
         ),
         complete=not lacking and (time_over or main_played >= hands_per_match),
     )
+
+
+def game_value_of(line: HandLine) -> int:
+    """The game value read off the points, as from a paper sheet that has only the points.
+
+    ``check_sheet`` then tells whether the points really follow from one value.
+    """
+    if line.soloist is not None and line.soloist in line.points:
+        return abs(line.points[line.soloist]) // 3
+    return max((abs(points) for points in line.points.values()), default=0)
+
+
+def with_game_values(hands: Sequence[HandLine]) -> list[HandLine]:
+    """The hands, each without a game value given the one its points show."""
+    return [
+        hand if hand.game_value is not None else replace(hand, game_value=game_value_of(hand))
+        for hand in hands
+    ]
+
+
+def with_dealers(hands: Sequence[HandLine], *, table_size: int) -> list[HandLine]:
+    """The hands with the dealers the TSR gives them, in the order played: seat 1 deals first,
+    the deal passes to the left, and the dealer of a compulsory solo deals again (TSR 3.3.1,
+    4.2.5, 8.4.1). A sheet typed in without dealers gets them from here."""
+    dealer = 1
+    dealt = []
+    for hand in hands:
+        dealt.append(hand if hand.dealer == dealer else replace(hand, dealer=dealer))
+        dealer = next_dealer(dealer=dealer, contract=hand.contract, table_size=table_size)
+    return dealt

@@ -3,13 +3,14 @@
 from dataclasses import replace
 
 import pytest
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
 from scoring import services
 from scoring.models import Hand, Scoresheet
+from scoring.rules.contracts import Contract
 from tests import factories
-from tests.sheets import full_match, normal
+from tests.sheets import full_match, normal, solo
 from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +25,9 @@ def sheet() -> Scoresheet:
 
 
 def test_hands_are_stored_with_sections_and_the_version_goes_up(sheet):
-    saved = services.scoresheet_hands_replace(scoresheet=sheet, hands=full_match(), version=1)
+    saved = services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(), version=1, by=factories.keeper(sheet)
+    )
     assert saved.version == 2
     hands = list(saved.hands.all())
     assert len(hands) == 28
@@ -33,9 +36,13 @@ def test_hands_are_stored_with_sections_and_the_version_goes_up(sheet):
 
 
 def test_a_stale_version_is_refused_and_nothing_changes(sheet):
-    services.scoresheet_hands_replace(scoresheet=sheet, hands=full_match()[:3], version=1)
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:3], version=1, by=factories.keeper(sheet)
+    )
     with pytest.raises(services.StaleVersionError) as error:
-        services.scoresheet_hands_replace(scoresheet=sheet, hands=full_match()[:5], version=1)
+        services.scoresheet_hands_replace(
+            scoresheet=sheet, hands=full_match()[:5], version=1, by=factories.keeper(sheet)
+        )
     assert error.value.current.version == 2
     assert Hand.objects.filter(scoresheet=sheet).count() == 3
 
@@ -44,7 +51,9 @@ def test_a_wrong_hand_saves_nothing_and_names_the_rule(sheet):
     hands = full_match()[:4]
     hands[2] = replace(hands[2], points={1: 3, 2: -1, 3: -1, 4: -2})
     with pytest.raises(ValidationError) as error:
-        services.scoresheet_hands_replace(scoresheet=sheet, hands=hands, version=1)
+        services.scoresheet_hands_replace(
+            scoresheet=sheet, hands=hands, version=1, by=factories.keeper(sheet)
+        )
     messages = error.value.message_dict["hands"]
     assert any("TSR 7.3.3" in message for message in messages)
     sheet.refresh_from_db()
@@ -57,7 +66,9 @@ def test_problems_are_reported_in_german(sheet, settings):
 
     hands = [normal(2, (1, 2), 1)]
     with translation.override("de"), pytest.raises(ValidationError) as error:
-        services.scoresheet_hands_replace(scoresheet=sheet, hands=hands, version=1)
+        services.scoresheet_hands_replace(
+            scoresheet=sheet, hands=hands, version=1, by=factories.keeper(sheet)
+        )
     assert (
         "Spiel 1: Geben muss Position 1, nicht Position 2. (TSR 3.3.1, 4.2.5)"
         in error.value.message_dict["hands"][0]
@@ -67,46 +78,212 @@ def test_problems_are_reported_in_german(sheet, settings):
 def test_points_for_the_wrong_number_of_seats_are_refused(sheet):
     hands = [replace(normal(1, (1, 2), 1), points={1: 1, 2: -1, 3: 0, 4: 0, 5: 0})]
     with pytest.raises(ValidationError) as error:
-        services.scoresheet_hands_replace(scoresheet=sheet, hands=hands, version=1)
+        services.scoresheet_hands_replace(
+            scoresheet=sheet, hands=hands, version=1, by=factories.keeper(sheet)
+        )
     assert "seats 1 to 4" in error.value.message_dict["hands"][0]
 
 
 def test_game_value_is_read_off_the_points_when_not_given(sheet):
     hands = [replace(normal(1, (1, 3), 4), game_value=None)]
-    saved = services.scoresheet_hands_replace(scoresheet=sheet, hands=hands, version=1)
+    saved = services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=hands, version=1, by=factories.keeper(sheet)
+    )
     assert saved.hands.get().game_value == 4
 
 
 def test_incomplete_sheet_is_not_submitted_while_the_round_runs(sheet):
-    services.scoresheet_hands_replace(scoresheet=sheet, hands=full_match()[:10], version=1)
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:10], version=1, by=factories.keeper(sheet)
+    )
     with pytest.raises(ValidationError, match="not complete"):
-        services.scoresheet_submit(scoresheet=sheet, version=2)
+        services.scoresheet_submit(scoresheet=sheet, version=2, by=factories.keeper(sheet))
 
 
-def test_incomplete_sheet_is_submitted_once_the_playing_time_ended(sheet):
-    services.scoresheet_hands_replace(scoresheet=sheet, hands=full_match()[:10], version=1)
+def test_after_the_playing_time_a_sheet_needs_its_end_and_the_forced_solos(sheet):
+    keeper = factories.keeper(sheet)
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:10], version=1, by=keeper
+    )
     tournament_services.round_end(round=sheet.table.round, at=timezone.now())
-    submitted = services.scoresheet_submit(scoresheet=sheet, version=2)
+    with pytest.raises(ValidationError, match="note after which hand"):
+        services.scoresheet_submit(scoresheet=sheet, version=2, by=keeper)
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:10], version=2, by=keeper, time_over_after_hand=10
+    )
+    with pytest.raises(ValidationError, match="Seat 4 must still play a forced solo"):
+        services.scoresheet_submit(scoresheet=sheet, version=3, by=keeper)
+    # After the time only forced solos are played (TSR 8.5.3): a normal game is refused.
+    with pytest.raises(ValidationError, match="seat 4 had to play a forced solo here"):
+        services.scoresheet_hands_replace(
+            scoresheet=sheet,
+            hands=[*full_match()[:10], normal(4, (1, 2), 1)],
+            version=3,
+            by=keeper,
+            time_over_after_hand=10,
+        )
+    forced = solo(4, 4, 2, contract=Contract.FORCED_SOLO)
+    services.scoresheet_hands_replace(
+        scoresheet=sheet,
+        hands=[*full_match()[:10], forced],
+        version=3,
+        by=keeper,
+        time_over_after_hand=10,
+    )
+    submitted = services.scoresheet_submit(scoresheet=sheet, version=4, by=keeper)
     assert submitted.status == Scoresheet.Status.SUBMITTED
+    assert submitted.submitted_by_seat == keeper.seat
 
 
 def test_submit_then_confirm(sheet):
-    services.scoresheet_hands_replace(scoresheet=sheet, hands=full_match(), version=1)
-    submitted = services.scoresheet_submit(scoresheet=sheet, version=2)
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(), version=1, by=factories.keeper(sheet)
+    )
+    submitted = services.scoresheet_submit(scoresheet=sheet, version=2, by=factories.keeper(sheet))
     assert submitted.submitted_at is not None
-    confirmed = services.scoresheet_confirm(scoresheet=sheet, version=3)
+    confirmed = services.scoresheet_confirm(
+        scoresheet=sheet, version=3, by=factories.checker(sheet)
+    )
     assert confirmed.status == Scoresheet.Status.CONFIRMED
     assert confirmed.version == 4
 
 
 def test_confirming_a_draft_is_refused(sheet):
     with pytest.raises(ValidationError) as error:
-        services.scoresheet_confirm(scoresheet=sheet, version=1)
+        services.scoresheet_confirm(scoresheet=sheet, version=1, by=factories.checker(sheet))
     assert "status" in error.value.message_dict
 
 
 def test_submitted_sheet_cannot_be_changed(sheet):
-    services.scoresheet_hands_replace(scoresheet=sheet, hands=full_match(), version=1)
-    services.scoresheet_submit(scoresheet=sheet, version=2)
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(), version=1, by=factories.keeper(sheet)
+    )
+    services.scoresheet_submit(scoresheet=sheet, version=2, by=factories.keeper(sheet))
     with pytest.raises(ValidationError, match="only a draft"):
-        services.scoresheet_hands_replace(scoresheet=sheet, hands=full_match()[:2], version=3)
+        services.scoresheet_hands_replace(
+            scoresheet=sheet, hands=full_match()[:2], version=3, by=factories.keeper(sheet)
+        )
+
+
+def test_the_submitter_cannot_confirm_but_another_player_can(sheet):
+    keeper = factories.keeper(sheet)
+    services.scoresheet_hands_replace(scoresheet=sheet, hands=full_match(), version=1, by=keeper)
+    services.scoresheet_submit(scoresheet=sheet, version=2, by=keeper)
+    with pytest.raises(ValidationError, match="another player of the table"):
+        services.scoresheet_confirm(scoresheet=sheet, version=3, by=keeper)
+    confirmed = services.scoresheet_confirm(
+        scoresheet=sheet, version=3, by=factories.checker(sheet)
+    )
+    assert confirmed.confirmed_by_seat.position == 1
+    assert confirmed.submitted_by_seat.position == 4
+
+
+def test_a_staff_member_who_submitted_cannot_confirm(sheet):
+    organiser = factories.user()
+    tournament_services.tournament_role_grant(
+        tournament=sheet.table.round.tournament, user=organiser, role="organiser"
+    )
+    staff = services.Actor(user=organiser)
+    services.scoresheet_hands_replace(scoresheet=sheet, hands=full_match(), version=1, by=staff)
+    services.scoresheet_submit(scoresheet=sheet, version=2, by=staff)
+    with pytest.raises(ValidationError, match="another player of the table"):
+        services.scoresheet_confirm(scoresheet=sheet, version=3, by=staff)
+    assert services.scoresheet_confirm(scoresheet=sheet, version=3, by=factories.checker(sheet))
+
+
+def test_the_database_refuses_a_sheet_confirmed_by_its_submitter(sheet):
+    from django.db import IntegrityError, transaction
+
+    keeper = factories.keeper(sheet)
+    services.scoresheet_hands_replace(scoresheet=sheet, hands=full_match(), version=1, by=keeper)
+    services.scoresheet_submit(scoresheet=sheet, version=2, by=keeper)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Scoresheet.objects.filter(pk=sheet.pk).update(
+            status="confirmed", confirmed_at=timezone.now(), confirmed_by_seat=keeper.seat
+        )
+
+
+def test_only_the_scorekeeper_link_enters_and_hands_in(sheet):
+    from django.core.exceptions import PermissionDenied
+
+    other_player = factories.checker(sheet)
+    with pytest.raises(PermissionDenied, match="Only the scorekeeper, seat 4"):
+        services.scoresheet_hands_replace(
+            scoresheet=sheet, hands=full_match()[:1], version=1, by=other_player
+        )
+
+
+def test_a_link_opens_only_its_own_table():
+    from django.core.exceptions import PermissionDenied
+
+    tournament = factories.tournament(players=8)
+    round_ = factories.seated_round(tournament)
+    tournament_services.round_start(round=round_)
+    first, second = Scoresheet.objects.filter(table__round=round_).order_by("table__number")
+    with pytest.raises(PermissionDenied, match="does not open this scoresheet"):
+        services.scoresheet_hands_replace(
+            scoresheet=first, hands=full_match()[:1], version=1, by=factories.keeper(second)
+        )
+
+
+def test_an_account_without_a_role_may_not_write(sheet):
+    from django.core.exceptions import PermissionDenied
+
+    with pytest.raises(PermissionDenied):
+        services.scoresheet_hands_replace(
+            scoresheet=sheet,
+            hands=full_match()[:1],
+            version=1,
+            by=services.Actor(user=factories.user()),
+        )
+
+
+def test_hands_cannot_be_entered_before_the_round_starts():
+    tournament = factories.tournament(players=4)
+    round_ = factories.seated_round(tournament)
+    sheet = Scoresheet.objects.get(table__round=round_)
+    with pytest.raises(ValidationError, match="from the start of the round"):
+        services.scoresheet_hands_replace(
+            scoresheet=sheet, hands=full_match()[:1], version=1, by=factories.keeper(sheet)
+        )
+
+
+def test_an_organiser_reopens_with_a_reason_and_every_change_is_kept(sheet):
+    organiser = factories.user(first_name="Olga", last_name="Organ")
+    tournament_services.tournament_role_grant(
+        tournament=sheet.table.round.tournament, user=organiser, role="organiser"
+    )
+    factories.sheet_confirmed(sheet, full_match())
+    with pytest.raises(ValidationError, match="Say why"):
+        services.scoresheet_reopen(
+            scoresheet=sheet, version=4, by=services.Actor(user=organiser), reason="  "
+        )
+    with pytest.raises(PermissionDenied):
+        services.scoresheet_reopen(
+            scoresheet=sheet, version=4, by=factories.keeper(sheet), reason="Tippfehler"
+        )
+    reopened = services.scoresheet_reopen(
+        scoresheet=sheet, version=4, by=services.Actor(user=organiser), reason="Tippfehler"
+    )
+    assert reopened.status == Scoresheet.Status.DRAFT
+    assert reopened.confirmed_by_seat is None
+    changes = list(reopened.changes.all())
+    assert [change.action for change in changes] == ["hands", "submit", "confirm", "reopen"]
+    assert [change.version for change in changes] == [2, 3, 4, 5]
+    assert changes[0].before["hands"] == []
+    assert len(changes[0].after["hands"]) == 28
+    assert changes[2].by_name.endswith("(seat 1)")
+    assert changes[3].by_name == "Olga Organ"
+    assert changes[3].reason == "Tippfehler"
+    assert changes[3].before["status"] == "confirmed"
+    assert changes[3].after["status"] == "draft"
+
+
+def test_saving_the_same_hands_again_makes_no_new_version(sheet):
+    keeper = factories.keeper(sheet)
+    services.scoresheet_hands_replace(scoresheet=sheet, hands=full_match(), version=1, by=keeper)
+    again = services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(), version=2, by=keeper
+    )
+    assert again.version == 2
+    assert again.changes.count() == 1

@@ -6,7 +6,6 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from tests import factories
 from tests.sheets import full_match
@@ -30,11 +29,7 @@ def play(round_: Round) -> None:
     """Start, play and confirm every table of the round, and close it."""
     services.round_start(round=round_)
     for sheet in Scoresheet.objects.filter(table__round=round_):
-        sheet = scoring_services.scoresheet_hands_replace(
-            scoresheet=sheet, hands=full_match(), version=sheet.version
-        )
-        sheet = scoring_services.scoresheet_submit(scoresheet=sheet, version=sheet.version)
-        scoring_services.scoresheet_confirm(scoresheet=sheet, version=sheet.version)
+        factories.sheet_confirmed(sheet, full_match())
     services.round_end(round=round_)
     services.round_close(round=round_)
 

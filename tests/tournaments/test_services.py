@@ -84,13 +84,16 @@ def test_seating_error_says_how_many_players_are_missing():
     assert not round_.tables.exists()
 
 
-def test_seating_can_be_redrawn_until_hands_are_recorded():
+def test_seating_can_be_redrawn_until_the_round_starts():
     tournament = factories.tournament(players=8)
     round_ = factories.seated_round(tournament, seed=1)
     services.round_seat(round=round_, seed=2)
+    services.round_start(round=round_)
     sheet = Scoresheet.objects.filter(table__round=round_).first()
-    scoring_services.scoresheet_hands_replace(scoresheet=sheet, hands=full_match()[:1], version=1)
-    with pytest.raises(ValidationError, match="cannot be redrawn"):
+    scoring_services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:1], version=1, by=factories.keeper(sheet)
+    )
+    with pytest.raises(ValidationError, match="cannot be seated"):
         services.round_seat(round=round_, seed=3)
 
 
@@ -113,12 +116,16 @@ def test_round_lifecycle_from_seating_to_closing():
     services.round_end(round=round_, at=start + datetime.timedelta(minutes=100))
     sheet = Scoresheet.objects.get(table__round=round_)
     sheet = scoring_services.scoresheet_hands_replace(
-        scoresheet=sheet, hands=full_match(), version=sheet.version
+        scoresheet=sheet, hands=full_match(), version=sheet.version, by=factories.keeper(sheet)
     )
     with pytest.raises(ValidationError, match="not confirmed"):
         services.round_close(round=round_)
-    sheet = scoring_services.scoresheet_submit(scoresheet=sheet, version=sheet.version)
-    scoring_services.scoresheet_confirm(scoresheet=sheet, version=sheet.version)
+    sheet = scoring_services.scoresheet_submit(
+        scoresheet=sheet, version=sheet.version, by=factories.keeper(sheet)
+    )
+    scoring_services.scoresheet_confirm(
+        scoresheet=sheet, version=sheet.version, by=factories.checker(sheet)
+    )
     services.round_close(round=round_)
 
     round_.refresh_from_db()

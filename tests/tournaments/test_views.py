@@ -23,11 +23,7 @@ def played():
     round_ = factories.seated_round(tournament)
     services.round_start(round=round_)
     for sheet in Scoresheet.objects.filter(table__round=round_):
-        sheet = scoring_services.scoresheet_hands_replace(
-            scoresheet=sheet, hands=full_match(), version=sheet.version
-        )
-        sheet = scoring_services.scoresheet_submit(scoresheet=sheet, version=sheet.version)
-        scoring_services.scoresheet_confirm(scoresheet=sheet, version=sheet.version)
+        factories.sheet_confirmed(sheet, full_match())
     return tournament, round_, organiser
 
 
@@ -107,7 +103,9 @@ def test_list_pages_run_a_fixed_number_of_queries(client, django_assert_num_quer
     round_ = factories.seated_round(tournament)
     services.round_start(round=round_)
     for sheet in Scoresheet.objects.filter(table__round=round_):
-        scoring_services.scoresheet_hands_replace(scoresheet=sheet, hands=full_match(), version=1)
+        scoring_services.scoresheet_hands_replace(
+            scoresheet=sheet, hands=full_match(), version=1, by=factories.keeper(sheet)
+        )
     for table in round_.tables.all()[:3]:
         services.table_extra_time_grant(
             table=table, minutes=5, reason="Beschwerde", by=factories.user()
