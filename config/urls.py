@@ -7,6 +7,7 @@ from config.health import healthz
 
 urlpatterns = [
     path("", include("tournaments.urls")),
+    path("", include("scoring.urls")),
     path("healthz/", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

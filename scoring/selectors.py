@@ -5,9 +5,11 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from scoring.models import Hand, Scoresheet
+from scoring.models import Hand, Scoresheet, ScoresheetChange
 from scoring.rules.contracts import Contract, SoloType
-from scoring.rules.sheet import HandLine, SheetCheck, check_sheet
+from scoring.rules.deal import scorekeeper
+from scoring.rules.sheet import HandLine, Problem, SheetCheck, check_sheet
+from tournaments.models import Seat
 
 
 @dataclass(frozen=True)
@@ -15,6 +17,11 @@ class HandRow:
     hand: Hand
     points: list[int | None]  # per seat 1..table size; None for the dealer sitting out
     totals: list[int]  # running totals per seat after this hand
+
+    @property
+    def cells(self) -> list[tuple[int | None, int]]:
+        """Per seat: the points of this hand and the running total."""
+        return list(zip(self.points, self.totals, strict=True))
 
 
 def hand_lines(hands: list[Hand]) -> list[HandLine]:
@@ -98,3 +105,98 @@ def sheet_snapshot(*, sheet: Scoresheet, hands: list[HandLine]) -> dict:
         "time_over_after_hand": sheet.time_over_after_hand,
         "hands": [hand_snapshot(line) for line in hands],
     }
+
+
+def seat_by_token(token: str):
+    """The seat whose private scoresheet link carries ``token``, with its table, round,
+    tournament and player; None for an unknown key."""
+    return (
+        Seat.objects.select_related("table__round__tournament", "entry__player")
+        .filter(token=token)
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class SheetState:
+    """Everything the entry page shows of a sheet: its hands as stored and as the rules core
+    reads them, rows with running totals, and the check by the TSR."""
+
+    sheet: Scoresheet
+    seats: list[Seat]
+    hands: list[Hand]
+    lines: list[HandLine]
+    rows: list[HandRow]
+    check: SheetCheck
+
+    @property
+    def table_size(self) -> int:
+        return len(self.seats)
+
+    @property
+    def keeper(self) -> int:
+        return scorekeeper(self.table_size)
+
+    @property
+    def hands_per_match(self) -> int:
+        tournament = self.sheet.table.round.tournament
+        return (
+            tournament.hands_per_match if self.table_size == 4 else tournament.hands_per_match_five
+        )
+
+    def problems_of(self, number: int) -> list[Problem]:
+        return [problem for problem in self.check.problems if problem.hand == number]
+
+
+def sheet_state(*, sheet: Scoresheet) -> SheetState:
+    """A sheet with its seats, hands and check, in three queries."""
+    seats = list(sheet.table.seats.select_related("entry__player").order_by("position"))
+    hands = list(sheet.hands.all())
+    lines = hand_lines(hands)
+    check = scoresheet_check(
+        scoresheet=sheet,
+        hands=lines,
+        table_size=len(seats),
+        time_over_after_hand=sheet.time_over_after_hand,
+    )
+    rows = scoresheet_rows(hands=hands, table_size=len(seats))
+    return SheetState(sheet=sheet, seats=seats, hands=hands, lines=lines, rows=rows, check=check)
+
+
+@dataclass(frozen=True)
+class HandDiff:
+    number: int
+    before: dict | None  # None: the hand was added
+    after: dict | None  # None: the hand was removed
+
+
+@dataclass(frozen=True)
+class ChangeRow:
+    change: ScoresheetChange
+    hands: list[HandDiff]
+    time_over: tuple[int | None, int | None] | None  # before and after, when it changed
+
+
+def _diff(before: dict, after: dict) -> tuple[list[HandDiff], tuple | None]:
+    old, new = before.get("hands", []), after.get("hands", [])
+    hands = [
+        HandDiff(
+            number=number,
+            before=old[number - 1] if number <= len(old) else None,
+            after=new[number - 1] if number <= len(new) else None,
+        )
+        for number in range(1, max(len(old), len(new)) + 1)
+        if (old[number - 1] if number <= len(old) else None)
+        != (new[number - 1] if number <= len(new) else None)
+    ]
+    time_over = (before.get("time_over_after_hand"), after.get("time_over_after_hand"))
+    return hands, time_over if time_over[0] != time_over[1] else None
+
+
+def sheet_changes(*, sheet: Scoresheet, since: int = 0) -> list[ChangeRow]:
+    """The sheet's changes after version ``since``, oldest first, each with what it changed."""
+    rows = []
+    for change in sheet.changes.filter(version__gt=since).order_by("version"):
+        hands, time_over = _diff(change.before, change.after)
+        rows.append(ChangeRow(change=change, hands=hands, time_over=time_over))
+    return rows

@@ -1,0 +1,236 @@
+"""The form of one scoresheet row, in the three ways a hand can be entered.
+
+- quick: the game value and the seats that scored plus (TSR 7.3.3.3); the points follow;
+- calculator: the end of play (card points, tricks, announcements, bonus points); the rules
+  engine works out the value (TSR 7.1, 7.2) and shows its breakdown;
+- raw: the points of every seat, as on paper.
+
+``HandForm.line`` is the hand as the rules core reads it; the dealer comes from the sheet.
+"""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring.messages import rule_message
+from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS
+from scoring.rules.contracts import Contract, SoloType
+from scoring.rules.deal import playing_seats
+from scoring.rules.entry import Entered, game_of, points_from_plus_seats, points_from_result
+from scoring.rules.problems import InvalidInput
+from scoring.rules.sheet import HandLine
+from scoring.rules.value import Announcement, Game, HandResult, Specials, Team
+
+MODES = {
+    "quick": _("Quick"),
+    "calculator": _("Calculator"),
+    "raw": _("Points"),
+}
+ANNOUNCEMENTS = [
+    ("", _("none")),
+    ("team", _("Re / Contra")),
+    ("no90", _("no 90")),
+    ("no60", _("no 60")),
+    ("no30", _("no 30")),
+    ("schwarz", _("schwarz")),
+]
+_ANNOUNCEMENT_LEVELS = {
+    "": Announcement.NONE,
+    "team": Announcement.TEAM,
+    "no90": Announcement.NO_90,
+    "no60": Announcement.NO_60,
+    "no30": Announcement.NO_30,
+    "schwarz": Announcement.SCHWARZ,
+}
+# Weddings played alone are diamonds solos (TSR 4.4.3 b, 4.4.5).
+_DIAMONDS_ALONE = {Contract.WEDDING, Contract.SILENT_WEDDING}
+
+
+class SeatsField(forms.CharField):
+    """Seat numbers typed as digits, "13" or "1 3" or "1,3": fast on a keyboard and a phone."""
+
+    def to_python(self, value):
+        text = super().to_python(value)
+        digits = [char for char in text if not char.isspace() and char not in ",;/+"]
+        if any(not char.isdigit() for char in digits):
+            raise forms.ValidationError(_("Type seat numbers only, such as 13."))
+        seats = [int(char) for char in digits]
+        if len(set(seats)) != len(seats):
+            raise forms.ValidationError(_("Each seat only once."))
+        return seats
+
+
+def _count(label, most):
+    return forms.IntegerField(label=label, min_value=0, max_value=most, required=False)
+
+
+class HandForm(forms.Form):
+    mode = forms.ChoiceField(choices=list(MODES.items()), initial="quick")
+    contract = forms.ChoiceField(
+        label=_("Contract"), choices=list(CONTRACT_LABELS.items()), initial="normal"
+    )
+    solo_type = forms.ChoiceField(
+        label=_("Solo"), choices=[("", "–"), *SOLO_TYPE_LABELS.items()], required=False
+    )
+    soloist = forms.TypedChoiceField(label=_("Soloist"), coerce=int, required=False)
+    # quick
+    game_value = forms.IntegerField(label=_("Value"), min_value=0, max_value=99, required=False)
+    plus_seats = SeatsField(label=_("Plus seats"), required=False, max_length=9)
+    # calculator
+    re_seats = SeatsField(label=_("Re seats"), required=False, max_length=9)
+    re_card_points = forms.IntegerField(
+        label=_("Re card points"), min_value=0, max_value=240, required=False
+    )
+    re_tricks = forms.IntegerField(label=_("Re tricks"), min_value=0, max_value=12, required=False)
+    re_announcement = forms.ChoiceField(
+        label=_("Re announced"), choices=ANNOUNCEMENTS, required=False
+    )
+    contra_announcement = forms.ChoiceField(
+        label=_("Contra announced"), choices=ANNOUNCEMENTS, required=False
+    )
+    re_doppelkopf = _count(_("Re: Doppelkopf"), 4)
+    re_fox = _count(_("Re: foxes"), 2)
+    re_charlie = _count(_("Re: Charlie"), 1)
+    contra_doppelkopf = _count(_("Contra: Doppelkopf"), 4)
+    contra_fox = _count(_("Contra: foxes"), 2)
+    contra_charlie = _count(_("Contra: Charlie"), 1)
+    wedding_solo = forms.BooleanField(label=_("Wedding played alone"), required=False)
+
+    def __init__(self, *args, table_size: int, dealer: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.table_size = table_size
+        self.dealer = dealer
+        self.players = playing_seats(dealer=dealer, table_size=table_size)
+        seats = [(seat, str(seat)) for seat in range(1, table_size + 1)]
+        self.fields["soloist"].choices = [("", "–"), *seats]
+        for seat in range(1, table_size + 1):
+            self.fields[f"points_{seat}"] = forms.IntegerField(
+                label=_("Seat %(seat)d") % {"seat": seat},
+                min_value=-999,
+                max_value=999,
+                required=False,
+            )
+        self.line: HandLine | None = None
+        self.entered: Entered | None = None
+
+    def points_fields(self):
+        return [self[f"points_{seat}"] for seat in range(1, self.table_size + 1)]
+
+    def _need(self, *names: str) -> bool:
+        missing = [name for name in names if self.cleaned_data.get(name) in (None, "")]
+        for name in missing:
+            self.add_error(
+                name,
+                _("Enter this field for the %(mode)s entry.")
+                % {"mode": MODES[self.cleaned_data["mode"]]},
+            )
+        return not missing
+
+    def _core_errors(self, error: InvalidInput) -> None:
+        for item in error.errors:
+            field = item.field if item.field in self.fields else None
+            self.add_error(field, rule_message(item.template, item.params, item.rule))
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        contract = Contract(data["contract"])
+        soloist = data.get("soloist")
+        solo_type = SoloType(data["solo_type"]) if data.get("solo_type") else None
+        mode = data["mode"]
+        try:
+            if mode == "quick":
+                if not self._need("game_value"):
+                    return data
+                self.entered = points_from_plus_seats(
+                    table_size=self.table_size,
+                    dealer=self.dealer,
+                    contract=contract,
+                    game_value=data["game_value"],
+                    plus_seats=data.get("plus_seats") or [],
+                    soloist=soloist,
+                )
+            elif mode == "calculator":
+                if not self._need("re_seats", "re_card_points", "re_tricks"):
+                    return data
+                self.entered = points_from_result(
+                    table_size=self.table_size,
+                    dealer=self.dealer,
+                    re_seats=data["re_seats"],
+                    result=self._result(contract, solo_type),
+                )
+        except InvalidInput as error:
+            self._core_errors(error)
+            return data
+        if self.entered is not None:
+            points = dict(self.entered.points)
+            soloist = self.entered.soloist if self.entered.soloist is not None else soloist
+            game_value = self.entered.game_value
+        else:
+            names = [f"points_{seat}" for seat in range(1, self.table_size + 1)]
+            if not self._need(*names):
+                return data
+            points = {seat: data[f"points_{seat}"] for seat in range(1, self.table_size + 1)}
+            game_value = None  # read off the points, then checked (scoring.rules.sheet)
+        if contract in _DIAMONDS_ALONE and soloist is not None:
+            solo_type = SoloType.DIAMONDS
+        if contract.names_soloist and soloist is None:
+            self.add_error("soloist", _("Name the soloist (TSR 7.3.3.3)."))
+        if contract is Contract.NORMAL:
+            soloist, solo_type = None, None
+        elif soloist is not None and solo_type is None:
+            self.add_error("solo_type", _("Say which solo was played (TSR 2.3.3)."))
+        if contract is Contract.WEDDING and soloist is None:
+            solo_type = None
+        if self.errors:
+            return data
+        self.line = HandLine(
+            contract=contract,
+            dealer=self.dealer,
+            points=points,
+            soloist=soloist,
+            solo_type=solo_type,
+            game_value=game_value,
+        )
+        return data
+
+    def _result(self, contract: Contract, solo_type: SoloType | None) -> HandResult:
+        data = self.cleaned_data
+
+        def specials(team: Team) -> Specials:
+            return Specials(
+                doppelkopf=data.get(f"{team}_doppelkopf") or 0,
+                fox=data.get(f"{team}_fox") or 0,
+                charlie=data.get(f"{team}_charlie") or 0,
+            )
+
+        wedding_solo = contract is Contract.WEDDING and data.get("wedding_solo", False)
+        game = game_of(contract)
+        return HandResult(
+            game=game,
+            re_card_points=data["re_card_points"],
+            re_tricks=data["re_tricks"],
+            re_announcement=_ANNOUNCEMENT_LEVELS[data.get("re_announcement") or ""],
+            contra_announcement=_ANNOUNCEMENT_LEVELS[data.get("contra_announcement") or ""],
+            re_specials=specials(Team.RE),
+            contra_specials=specials(Team.CONTRA),
+            wedding_solo=wedding_solo,
+            solo_type=solo_type if game is Game.SOLO else None,
+        )
+
+
+def initial_for(line: HandLine, *, mode: str = "quick") -> dict:
+    """Form values showing a stored hand for editing."""
+    initial = {
+        "mode": mode,
+        "contract": str(line.contract),
+        "soloist": line.soloist or "",
+        "solo_type": str(line.solo_type) if line.solo_type else "",
+        "game_value": line.game_value,
+        "plus_seats": "".join(
+            str(seat) for seat, points in sorted(line.points.items()) if points > 0
+        ),
+    }
+    for seat, points in line.points.items():
+        initial[f"points_{seat}"] = points
+    return initial

@@ -1,0 +1,26 @@
+"""The scoresheet pages: for staff under the table's address, for the players of the table
+under their seat's private link (``/s/<key>/``, printed as a QR code on the sheet)."""
+
+from django.urls import path
+
+from scoring import views
+
+STAFF = "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/sheet/"
+LINK = "s/<str:token>/"
+ACTIONS = [
+    ("", views.sheet, ""),
+    ("check/", views.sheet_check, "-check"),
+    ("save/", views.sheet_save, "-save"),
+    ("delete/", views.sheet_delete, "-delete"),
+    ("time-over/", views.sheet_time_over, "-time-over"),
+    ("submit/", views.sheet_submit, "-submit"),
+    ("confirm/", views.sheet_confirm, "-confirm"),
+    ("reopen/", views.sheet_reopen, "-reopen"),
+    ("history/", views.sheet_history, "-history"),
+]
+
+urlpatterns = [
+    path(prefix + suffix, view, name=name + ending)
+    for prefix, name in ((STAFF, "sheet"), (LINK, "sheet-link"))
+    for suffix, view, ending in ACTIONS
+]

@@ -1,0 +1,427 @@
+"""The scoresheet entry page of one table, for staff (with an account) and for the players of
+the table through their seat's private link (no account).
+
+Every write names the version it was based on; the services refuse a stale one and the page
+then shows what changed in the meantime (HTTP 409). Rows are checked live against the TSR as
+they are typed (``sheet_check``) and saved one at a time (``sheet_save``).
+"""
+
+from dataclasses import dataclass
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from scoring import selectors, services
+from scoring.forms import MODES, HandForm, initial_for
+from scoring.messages import problem_message
+from scoring.models import Scoresheet
+from scoring.rules.sheet import with_dealers
+from scoring.services import SHEET_STAFF, Actor, StaleVersionError
+from tournaments import selectors as tournament_selectors
+from tournaments.models import Round, TournamentRole
+from tournaments.permissions import STAFF, roles_of
+
+
+@dataclass
+class Access:
+    """Who opened which sheet, and what they may do with it."""
+
+    sheet: Scoresheet
+    actor: Actor
+    roles: set[str]
+    base: str  # the page's URL; the actions are below it
+
+    @property
+    def staff(self) -> bool:
+        return bool(self.roles & SHEET_STAFF)
+
+    @property
+    def round(self) -> Round:
+        return self.sheet.table.round
+
+
+def _access(request: HttpRequest, slug=None, number=None, table=None, token=None) -> Access:
+    if token is not None:
+        seat = selectors.seat_by_token(token)
+        if seat is None:
+            raise Http404
+        sheet = get_object_or_404(
+            Scoresheet.objects.select_related("table__round__tournament"), table=seat.table_id
+        )
+        base = reverse("sheet-link", kwargs={"token": token})
+        return Access(sheet=sheet, actor=Actor(seat=seat), roles=set(), base=base)
+    tournament = tournament_selectors.tournament_get(slug=slug, user=request.user)
+    roles = roles_of(request, tournament)
+    if not roles & (SHEET_STAFF | STAFF):
+        raise PermissionDenied
+    sheet = get_object_or_404(
+        Scoresheet.objects.select_related("table__round__tournament"),
+        table__round__tournament=tournament,
+        table__round__number=number,
+        table__number=table,
+    )
+    base = reverse("sheet", kwargs={"slug": slug, "number": number, "table": table})
+    return Access(sheet=sheet, actor=Actor(user=request.user), roles=roles, base=base)
+
+
+def _sheet_view(view):
+    """Resolve the sheet and the actor; staff pages need a login, link pages don't."""
+
+    def wrapped(request: HttpRequest, **kwargs) -> HttpResponse:
+        if "token" not in kwargs and not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        return view(request, _access(request, **kwargs))
+
+    wrapped.__name__ = view.__name__
+    wrapped.__doc__ = view.__doc__
+    return wrapped
+
+
+def _may_edit(access: Access, state: selectors.SheetState) -> bool:
+    sheet = access.sheet
+    if sheet.status != Scoresheet.Status.DRAFT:
+        return False
+    if access.round.status not in {Round.Status.RUNNING, Round.Status.FINISHED}:
+        return False
+    if access.actor.seat is not None:
+        return access.actor.seat.position == state.keeper
+    return access.staff
+
+
+def _may_confirm(access: Access) -> bool:
+    sheet = access.sheet
+    if sheet.status != Scoresheet.Status.SUBMITTED:
+        return False
+    if access.actor.seat is not None:
+        return access.actor.seat.pk != sheet.submitted_by_seat_id
+    return access.staff and access.actor.user.pk != sheet.submitted_by_id
+
+
+def _may_reopen(access: Access) -> bool:
+    return (
+        TournamentRole.Role.ORGANISER in access.roles
+        and access.sheet.status != Scoresheet.Status.DRAFT
+        and access.round.status != Round.Status.CLOSED
+    )
+
+
+def _context(
+    request: HttpRequest,
+    access: Access,
+    *,
+    form: HandForm | None = None,
+    editing: int | None = None,
+    conflict: list | None = None,
+    errors: list[str] | None = None,
+) -> dict:
+    state = selectors.sheet_state(sheet=access.sheet)
+    may_edit = _may_edit(access, state)
+    if may_edit and form is None:
+        form = _blank_form(request, state, editing)
+    number = editing or len(state.lines) + 1
+    remaining = range(len(state.lines) + 2, len(state.lines) + 1 + state.check.next.hands_remaining)
+    return {
+        "access": access,
+        "tournament": access.round.tournament,
+        "round": access.round,
+        "table": access.sheet.table,
+        "sheet": access.sheet,
+        "state": state,
+        "problems": [problem_message(problem) for problem in state.check.problems],
+        "problem_hands": {problem.hand for problem in state.check.problems},
+        "form": form if may_edit else None,
+        "number": number,
+        "editing": editing,
+        "modes": MODES,
+        "mode": form["mode"].value() if form is not None else "quick",
+        "remaining": remaining if not editing else (),
+        "may_edit": may_edit,
+        "may_submit": may_edit and bool(state.lines),
+        "may_confirm": _may_confirm(access),
+        "may_reopen": _may_reopen(access),
+        "conflict": conflict,
+        "errors": errors or [],
+        "time_over_noted": access.sheet.time_over_after_hand is not None,
+        "round_over": access.round.status in {Round.Status.FINISHED, Round.Status.CLOSED},
+    }
+
+
+def _mode(request: HttpRequest) -> str:
+    mode = request.POST.get("mode") or request.GET.get("mode") or request.COOKIES.get("sheet_mode")
+    return mode if mode in MODES else "quick"
+
+
+def _dealer(state: selectors.SheetState, number: int) -> int:
+    if number <= len(state.lines):
+        return state.lines[number - 1].dealer
+    return state.check.next.dealer
+
+
+def _blank_form(request: HttpRequest, state: selectors.SheetState, editing: int | None):
+    number = editing or len(state.lines) + 1
+    initial = {"mode": _mode(request)}
+    if editing:
+        initial = initial_for(state.lines[editing - 1], mode=initial["mode"])
+    elif state.check.next.must_be_forced_solo:
+        initial |= {"contract": "forced_solo", "soloist": state.check.next.forced_soloist}
+    return HandForm(initial=initial, table_size=state.table_size, dealer=_dealer(state, number))
+
+
+def _render(request: HttpRequest, context: dict, *, status: int = 200) -> HttpResponse:
+    template = (
+        "scoring/partials/sheet_body.html"
+        if request.headers.get("HX-Request") and not request.headers.get("HX-Boosted")
+        else "scoring/sheet.html"
+    )
+    response = render(request, template, context, status=status)
+    response.set_cookie("sheet_mode", context["mode"], max_age=365 * 86400, samesite="Lax")
+    return response
+
+
+def _number(request: HttpRequest, state: selectors.SheetState) -> int:
+    try:
+        number = int(request.POST.get("number", ""))
+    except ValueError:
+        number = len(state.lines) + 1
+    if not 1 <= number <= len(state.lines) + 1:
+        raise ValidationError({"number": _("There is no hand %(number)d.") % {"number": number}})
+    return number
+
+
+def _version(request: HttpRequest) -> int:
+    try:
+        return int(request.POST.get("version", ""))
+    except ValueError as error:
+        raise ValidationError(
+            {"version": _("The page did not say which version of the sheet it showed.")}
+        ) from error
+
+
+def _with_hand(state: selectors.SheetState, number: int, line) -> list:
+    """The sheet's hands with hand ``number`` replaced (or added), dealt as the TSR says."""
+    lines = list(state.lines)
+    if number > len(lines):
+        lines.append(line)
+    else:
+        lines[number - 1] = line
+    return with_dealers(lines, table_size=state.table_size)
+
+
+@require_GET
+@_sheet_view
+def sheet(request: HttpRequest, access: Access) -> HttpResponse:
+    """The sheet: its hands with running totals, the check, and the row being entered."""
+    editing = None
+    if "edit" in request.GET:
+        try:
+            editing = int(request.GET["edit"])
+        except ValueError as error:
+            raise Http404 from error
+        if not 1 <= editing <= access.sheet.hands.count():
+            raise Http404
+    return _render(request, _context(request, access, editing=editing))
+
+
+@require_POST
+@_sheet_view
+def sheet_check(request: HttpRequest, access: Access) -> HttpResponse:
+    """The live check of the row being typed: its points, and what the TSR says of the sheet
+    with it. Nothing is saved."""
+    state = selectors.sheet_state(sheet=access.sheet)
+    try:
+        number = _number(request, state)
+    except ValidationError:
+        number = len(state.lines) + 1
+    form = HandForm(request.POST, table_size=state.table_size, dealer=_dealer(state, number))
+    context = {"form": form, "number": number, "state": state, "problems": [], "others": []}
+    if form.is_valid():
+        lines = _with_hand(state, number, form.line)
+        try:
+            check = selectors.scoresheet_check(
+                scoresheet=access.sheet,
+                hands=lines,
+                table_size=state.table_size,
+                time_over_after_hand=access.sheet.time_over_after_hand,
+            )
+        except ValidationError as error:
+            context["problems"] = error.messages
+        else:
+            context["problems"] = [problem_message(p) for p in check.problems if p.hand == number]
+            context["others"] = [problem_message(p) for p in check.problems if p.hand != number]
+            context["next"] = check.next
+        context["points"] = [
+            None if state.table_size == 5 and seat == form.line.dealer else form.line.points[seat]
+            for seat in range(1, state.table_size + 1)
+        ]
+        if form.entered is not None and form.entered.value is not None:
+            context["breakdown"] = [
+                {
+                    "team": "Re" if item.team == "re" else "Contra",
+                    "points": item.points,
+                    "label": _(item.label),
+                    "rule": item.rule,
+                }
+                for item in form.entered.value.breakdown
+            ]
+        context["dealer"] = form.line.dealer
+    return render(request, "scoring/partials/preview.html", context)
+
+
+def _stale(request: HttpRequest, access: Access, error: StaleVersionError, form=None, editing=None):
+    access.sheet = error.current
+    conflict = selectors.sheet_changes(sheet=error.current, since=_version(request))
+    context = _context(request, access, form=form, editing=editing, conflict=conflict)
+    return _render(request, context, status=409)
+
+
+def _refused(request: HttpRequest, access: Access, error: ValidationError, **kwargs):
+    access.sheet.refresh_from_db()
+    context = _context(request, access, errors=error.messages, **kwargs)
+    return _render(request, context, status=422)
+
+
+@require_POST
+@_sheet_view
+def sheet_save(request: HttpRequest, access: Access) -> HttpResponse:
+    """Save one row: a new hand or a corrected one."""
+    state = selectors.sheet_state(sheet=access.sheet)
+    try:
+        number = _number(request, state)
+    except ValidationError as error:
+        return _refused(request, access, error)
+    editing = number if number <= len(state.lines) else None
+    form = HandForm(request.POST, table_size=state.table_size, dealer=_dealer(state, number))
+    if not form.is_valid():
+        context = _context(request, access, form=form, editing=editing)
+        return _render(request, context, status=422)
+    try:
+        access.sheet = services.scoresheet_hands_replace(
+            scoresheet=access.sheet,
+            hands=_with_hand(state, number, form.line),
+            version=_version(request),
+            by=access.actor,
+            time_over_after_hand=access.sheet.time_over_after_hand,
+        )
+    except StaleVersionError as error:
+        return _stale(request, access, error, form=form, editing=editing)
+    except ValidationError as error:
+        for message in error.messages:
+            form.add_error(None, message)
+        context = _context(request, access, form=form, editing=editing)
+        return _render(request, context, status=422)
+    if not request.headers.get("HX-Request"):
+        return redirect(access.base)
+    return _render(request, _context(request, access))
+
+
+@require_POST
+@_sheet_view
+def sheet_delete(request: HttpRequest, access: Access) -> HttpResponse:
+    """Strike out a hand; the later ones move up and are dealt again as the TSR says."""
+    state = selectors.sheet_state(sheet=access.sheet)
+    try:
+        number = _number(request, state)
+        if number > len(state.lines):
+            raise ValidationError(
+                {"number": _("There is no hand %(number)d.") % {"number": number}}
+            )
+        lines = [line for index, line in enumerate(state.lines, start=1) if index != number]
+        time_over = access.sheet.time_over_after_hand
+        if time_over is not None and time_over > len(lines):
+            time_over = len(lines)
+        access.sheet = services.scoresheet_hands_replace(
+            scoresheet=access.sheet,
+            hands=with_dealers(lines, table_size=state.table_size),
+            version=_version(request),
+            by=access.actor,
+            time_over_after_hand=time_over,
+        )
+    except StaleVersionError as error:
+        return _stale(request, access, error)
+    except ValidationError as error:
+        return _refused(request, access, error)
+    return _done(request, access)
+
+
+def _done(request: HttpRequest, access: Access) -> HttpResponse:
+    if not request.headers.get("HX-Request"):
+        return redirect(access.base)
+    return _render(request, _context(request, access))
+
+
+@require_POST
+@_sheet_view
+def sheet_time_over(request: HttpRequest, access: Access) -> HttpResponse:
+    """Note after which hand the playing time ended (TSR 8.5.1, 8.5.3), or clear it."""
+    text = request.POST.get("after", "").strip()
+    try:
+        try:
+            after = int(text) if text else None
+        except ValueError as error:
+            raise ValidationError(
+                {"time_over_after_hand": _("Give the number of the last hand begun in time.")}
+            ) from error
+        access.sheet = services.scoresheet_hands_replace(
+            scoresheet=access.sheet,
+            hands=selectors.hand_lines(list(access.sheet.hands.all())),
+            version=_version(request),
+            by=access.actor,
+            time_over_after_hand=after,
+        )
+    except StaleVersionError as error:
+        return _stale(request, access, error)
+    except ValidationError as error:
+        return _refused(request, access, error)
+    return _done(request, access)
+
+
+def _workflow(service, **extra):
+    @require_POST
+    @_sheet_view
+    def view(request: HttpRequest, access: Access) -> HttpResponse:
+        try:
+            kwargs = {name: request.POST.get(name, "") for name in extra}
+            access.sheet = service(
+                scoresheet=access.sheet,
+                version=_version(request),
+                by=access.actor,
+                **kwargs,
+            )
+        except StaleVersionError as error:
+            return _stale(request, access, error)
+        except ValidationError as error:
+            return _refused(request, access, error)
+        return _done(request, access)
+
+    view.__name__ = service.__name__
+    return view
+
+
+sheet_submit = _workflow(services.scoresheet_submit)
+sheet_confirm = _workflow(services.scoresheet_confirm)
+sheet_reopen = _workflow(services.scoresheet_reopen, reason=True)
+
+
+@require_GET
+@_sheet_view
+def sheet_history(request: HttpRequest, access: Access) -> HttpResponse:
+    """Every change to the sheet: who, when, and the hands before and after."""
+    state = selectors.sheet_state(sheet=access.sheet)
+    return render(
+        request,
+        "scoring/history.html",
+        {
+            "access": access,
+            "tournament": access.round.tournament,
+            "round": access.round,
+            "table": access.sheet.table,
+            "sheet": access.sheet,
+            "state": state,
+            "changes": selectors.sheet_changes(sheet=access.sheet),
+        },
+    )

@@ -1,0 +1,260 @@
+"""The scoresheet entry page: staff and the players' private links, live checks, saving rows,
+conflicts, the workflow and the history (TSR 7.3, 8.4, 8.5)."""
+
+import pytest
+from django.urls import reverse
+
+from scoring.models import Scoresheet
+from tests import factories
+from tests.sheets import full_match
+from tournaments import services as tournament_services
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HTTP_HX_REQUEST": "true"}
+# session, user, tournament, roles, sheet, seats with players, hands
+QUERIES = 7
+# seat by its key, sheet, seats with players, hands
+LINK_QUERIES = 4
+
+
+@pytest.fixture(autouse=True)
+def english(client):
+    client.cookies["django_language"] = "en"
+
+
+@pytest.fixture
+def organiser():
+    return factories.user(first_name="Olga", last_name="Organ")
+
+
+@pytest.fixture
+def sheet(organiser) -> Scoresheet:
+    tournament = factories.tournament(players=4, organiser=organiser)
+    round_ = factories.seated_round(tournament)
+    tournament_services.round_start(round=round_)
+    return Scoresheet.objects.select_related("table__round__tournament").get(table__round=round_)
+
+
+def seat(sheet, position):
+    return sheet.table.seats.get(position=position)
+
+
+def link(sheet, position, action=""):
+    return reverse(
+        "sheet-link" + (f"-{action}" if action else ""), args=[seat(sheet, position).token]
+    )
+
+
+def staff_url(sheet, action=""):
+    table = sheet.table
+    args = [table.round.tournament.slug, table.round.number, table.number]
+    return reverse("sheet" + (f"-{action}" if action else ""), args=args)
+
+
+def quick(number, value, plus, version, **extra):
+    return {
+        "mode": "quick",
+        "number": number,
+        "version": version,
+        "contract": "normal",
+        "game_value": value,
+        "plus_seats": plus,
+        **extra,
+    }
+
+
+def test_the_scorekeeper_link_opens_the_entry_row_without_an_account(client, sheet):
+    response = client.get(link(sheet, 4))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'id="hand-form"' in page
+    assert "You keep the scoresheet" in page
+    assert seat(sheet, 4).entry.player.name in page
+
+
+def test_another_players_link_shows_the_sheet_but_no_entry_row(client, sheet):
+    response = client.get(link(sheet, 2))
+    assert response.status_code == 200
+    assert 'id="hand-form"' not in response.content.decode()
+
+
+def test_an_unknown_key_is_not_found(client, sheet):
+    assert client.get(reverse("sheet-link", args=["x" * 32])).status_code == 404
+
+
+def test_staff_pages_need_a_login_and_a_role(client, sheet):
+    assert client.get(staff_url(sheet)).status_code == 302
+    client.force_login(factories.user())
+    assert client.get(staff_url(sheet)).status_code in (403, 404)
+
+
+def test_quick_entry_saves_a_hand_and_the_grid_shows_it(client, sheet):
+    response = client.post(link(sheet, 4, "save"), quick(1, 3, "13", 1), **HX)
+    assert response.status_code == 200, response.content.decode()
+    hand = sheet.hands.get()
+    assert hand.points == {1: 3, 2: -3, 3: 3, 4: -3}
+    assert hand.dealer == 1
+    page = response.content.decode()
+    assert 'id="hand-1"' in page
+    assert 'name="number" value="2"' in page  # the next row is ready
+    assert "seat 2 deals" in page
+
+
+def test_the_live_check_explains_a_wrong_row_with_its_rule_and_saves_nothing(client, sheet):
+    row = {
+        "mode": "raw",
+        "number": 1,
+        "version": 1,
+        "contract": "normal",
+        "points_1": 3,
+        "points_2": -3,
+        "points_3": 3,
+        "points_4": -2,
+    }
+    response = client.post(link(sheet, 4, "check"), row, **HX)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "add up to 1, not to zero" in page
+    assert "TSR 7.3.3.1" in page
+    row["points_4"] = -3
+    page = client.post(link(sheet, 4, "check"), row, **HX).content.decode()
+    assert "correct by the TSR" in page
+    assert not sheet.hands.exists()
+
+
+def test_the_calculator_shows_how_the_value_comes_about(client, sheet):
+    row = {
+        "mode": "calculator",
+        "number": 1,
+        "version": 1,
+        "contract": "normal",
+        "re_seats": "24",
+        "re_card_points": 151,
+        "re_tricks": 8,
+        "re_announcement": "team",
+    }
+    page = client.post(link(sheet, 4, "check"), row, **HX).content.decode()
+    assert "Game value 4" in page
+    assert "TSR 7.2.2 (b)" in page
+    client.post(link(sheet, 4, "save"), row, **HX)
+    assert sheet.hands.get().points == {1: -4, 2: 4, 3: -4, 4: 4}
+
+
+def test_a_refused_row_is_shown_again_with_its_error_and_nothing_is_saved(client, sheet):
+    response = client.post(link(sheet, 4, "save"), quick(1, 3, "1", 1), **HX)
+    assert response.status_code == 422
+    assert "two seats" in response.content.decode()
+    assert not sheet.hands.exists()
+
+
+def test_a_stale_save_gets_409_shows_what_changed_and_keeps_the_typing(client, sheet):
+    client.post(link(sheet, 4, "save"), quick(1, 3, "13", 1), **HX)
+    response = client.post(link(sheet, 4, "save"), quick(1, 5, "24", 1), **HX)
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert "Someone else changed this scoresheet" in page
+    assert "hands changed" in page
+    assert 'value="5"' in page  # what was typed is still there
+    assert sheet.hands.get().game_value == 3
+
+
+def test_only_the_scorekeeper_link_may_save(client, sheet):
+    response = client.post(link(sheet, 2, "save"), quick(1, 3, "13", 1), **HX)
+    assert response.status_code == 403
+    assert not sheet.hands.exists()
+
+
+def test_a_hand_is_corrected_and_struck_out(client, sheet):
+    for number, (value, plus) in enumerate([(3, "13"), (2, "24"), (1, "12")], start=1):
+        client.post(link(sheet, 4, "save"), quick(number, value, plus, number), **HX)
+    page = client.get(link(sheet, 4) + "?edit=2", **HX).content.decode()
+    assert 'name="number" value="2"' in page
+    client.post(link(sheet, 4, "save"), quick(2, 5, "24", 4), **HX)
+    assert [hand.game_value for hand in sheet.hands.all()] == [3, 5, 1]
+    client.post(link(sheet, 4, "delete"), {"number": 1, "version": 5}, **HX)
+    hands = list(sheet.hands.all())
+    assert [hand.game_value for hand in hands] == [5, 1]
+    assert [hand.dealer for hand in hands] == [1, 2]  # dealt again from seat 1
+
+
+def test_submit_by_the_keeper_and_confirm_by_another_player(client, sheet):
+    from scoring import services
+
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(), version=1, by=factories.keeper(sheet)
+    )
+    response = client.post(link(sheet, 4, "submit"), {"version": 2}, **HX)
+    assert response.status_code == 200
+    sheet.refresh_from_db()
+    assert sheet.status == "submitted"
+    keeper_page = client.get(link(sheet, 4)).content.decode()
+    assert "Confirm: the scoresheet is correct" not in keeper_page
+    assert client.post(link(sheet, 4, "confirm"), {"version": 3}, **HX).status_code == 422
+    assert "Confirm: the scoresheet is correct" in client.get(link(sheet, 1)).content.decode()
+    client.post(link(sheet, 1, "confirm"), {"version": 3}, **HX)
+    sheet.refresh_from_db()
+    assert sheet.status == "confirmed"
+
+
+def test_the_organiser_reopens_with_a_reason_and_the_history_shows_everything(
+    client, sheet, organiser
+):
+    factories.sheet_confirmed(sheet, full_match())
+    client.force_login(organiser)
+    page = client.get(staff_url(sheet)).content.decode()
+    assert "Reopen" in page
+    response = client.post(staff_url(sheet, "reopen"), {"version": 4, "reason": ""}, **HX)
+    assert response.status_code == 422
+    client.post(staff_url(sheet, "reopen"), {"version": 4, "reason": "Hand 3 falsch"}, **HX)
+    sheet.refresh_from_db()
+    assert sheet.status == "draft"
+    history = client.get(staff_url(sheet, "history")).content.decode()
+    for text in (
+        "hands changed",
+        "submitted",
+        "confirmed",
+        "reopened",
+        "Hand 3 falsch",
+        "Olga Organ",
+    ):
+        assert text in history
+
+
+@pytest.mark.parametrize("hands", [1, 28])
+def test_the_page_needs_the_same_few_queries_however_many_hands(
+    client, sheet, organiser, hands, django_assert_num_queries
+):
+    from scoring import services
+
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:hands], version=1, by=factories.keeper(sheet)
+    )
+    client.force_login(organiser)
+    with django_assert_num_queries(QUERIES):
+        response = client.get(staff_url(sheet))
+    assert response.status_code == 200
+    assert response.content.decode().count('<tr id="hand-') == hands
+
+
+def test_the_link_page_needs_as_few_queries(client, sheet, django_assert_num_queries):
+    url = link(sheet, 4)
+    with django_assert_num_queries(LINK_QUERIES):
+        assert client.get(url).status_code == 200
+
+
+def test_the_end_of_playing_time_is_noted_and_forced_solos_are_asked_for(client, sheet):
+    from django.utils import timezone
+
+    from scoring import services
+
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:10], version=1, by=factories.keeper(sheet)
+    )
+    tournament_services.round_end(round=sheet.table.round, at=timezone.now())
+    page = client.get(link(sheet, 4)).content.decode()
+    assert "Playing time ended after hand" in page
+    response = client.post(link(sheet, 4, "time-over"), {"after": "10", "version": 2}, **HX)
+    page = response.content.decode()
+    assert "Seat 4 must play a forced solo" in page
+    assert 'value="forced_solo" selected' in page
