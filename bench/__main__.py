@@ -5,7 +5,12 @@ import sys
 
 import django
 
-SUITES = {"rules": "bench.rules", "seating": "bench.seating", "printouts": "bench.printouts"}
+SUITES = {
+    "rules": "bench.rules",
+    "seating": "bench.seating",
+    "printouts": "bench.printouts",
+    "sheet_check": "bench.sheet_check",
+}
 
 
 def main(names: list[str]) -> None:

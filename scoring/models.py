@@ -6,6 +6,7 @@ from django.db.models import F, Q, Value
 from django.db.models.functions import Coalesce
 from django.db.models.lookups import Exact
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from scoring.rules.contracts import Contract, Section, SoloType
 from tournaments.models import Seat, Table
@@ -17,6 +18,15 @@ CONTRACT_LABELS = {
     Contract.VOLUNTARY_SOLO: _("voluntary solo"),
     Contract.COMPULSORY_SOLO: _("compulsory solo"),
     Contract.FORCED_SOLO: _("forced solo"),
+}
+# For narrow screens and the printed sheet: the abbreviations a scoresheet uses.
+CONTRACT_SHORT = {
+    Contract.NORMAL: "",
+    Contract.WEDDING: pgettext_lazy("wedding, abbreviated", "W"),
+    Contract.SILENT_WEDDING: pgettext_lazy("silent wedding, abbreviated", "SW"),
+    Contract.VOLUNTARY_SOLO: pgettext_lazy("voluntary solo, abbreviated", "VS"),
+    Contract.COMPULSORY_SOLO: pgettext_lazy("compulsory solo, abbreviated", "CS"),
+    Contract.FORCED_SOLO: pgettext_lazy("forced solo, abbreviated", "FS"),
 }
 SECTION_LABELS = {
     Section.MAIN: _("main section"),

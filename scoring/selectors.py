@@ -107,12 +107,15 @@ def sheet_snapshot(*, sheet: Scoresheet, hands: list[HandLine]) -> dict:
     }
 
 
-def seat_by_token(token: str):
-    """The seat whose private scoresheet link carries ``token``, with its table, round,
-    tournament and player; None for an unknown key."""
+def seat_by_token(token: str) -> Seat | None:
+    """The seat whose private scoresheet link carries ``token``, with its player and its
+    table's round, tournament and scoresheet, in one query; None for an unknown key."""
     return (
-        Seat.objects.select_related("table__round__tournament", "entry__player")
+        Seat.objects.select_related(
+            "table__round__tournament", "table__scoresheet", "entry__player"
+        )
         .filter(token=token)
+        .order_by()
         .first()
     )
 

@@ -50,9 +50,10 @@ def _access(request: HttpRequest, slug=None, number=None, table=None, token=None
         seat = selectors.seat_by_token(token)
         if seat is None:
             raise Http404
-        sheet = get_object_or_404(
-            Scoresheet.objects.select_related("table__round__tournament"), table=seat.table_id
-        )
+        try:
+            sheet = seat.table.scoresheet
+        except Scoresheet.DoesNotExist as error:
+            raise Http404 from error
         base = reverse("sheet-link", kwargs={"token": token})
         return Access(sheet=sheet, actor=Actor(seat=seat), roles=set(), base=base)
     tournament = tournament_selectors.tournament_get(slug=slug, user=request.user)

@@ -14,8 +14,8 @@ pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
 # session, user, tournament, roles, sheet, seats with players, hands
 QUERIES = 7
-# seat by its key, sheet, seats with players, hands
-LINK_QUERIES = 4
+# the seat by its key with its sheet, the seats with their players, the hands
+LINK_QUERIES = 3
 
 
 @pytest.fixture(autouse=True)
