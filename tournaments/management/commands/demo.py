@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from tournaments.demo import demo_build
-from tournaments.models import Tournament
+from tournaments.models import Seat, Tournament
 
 
 class Command(BaseCommand):
@@ -46,3 +46,19 @@ class Command(BaseCommand):
             f"        user {result.username}, password {result.password}\n"
             f"API:    {url}api/docs/\n"
         )
+        keeper = (
+            Seat.objects.filter(
+                round__status="running", position=4, table__scoresheet__status="draft"
+            )
+            .select_related("table__round")
+            .order_by("table__number")
+            .first()
+        )
+        if keeper is not None:
+            other = keeper.table.seats.get(position=1)
+            self.stdout.write(
+                f"Scoresheet of table {keeper.table.number}, round {keeper.round.number}, "
+                "through the players' own links (no login):\n"
+                f"        scorekeeper (seat 4): {url}s/{keeper.token}/\n"
+                f"        seat 1, to confirm:   {url}s/{other.token}/\n"
+            )
