@@ -258,3 +258,18 @@ def test_the_end_of_playing_time_is_noted_and_forced_solos_are_asked_for(client,
     page = response.content.decode()
     assert "Seat 4 must play a forced solo" in page
     assert 'value="forced_solo" selected' in page
+
+
+def test_at_a_table_of_five_seat_5_keeps_the_sheet_and_the_dealer_sits_out(client):
+    tournament = factories.tournament(players=5, allow_tables_of_five=True)
+    round_ = factories.seated_round(tournament)
+    tournament_services.round_start(round=round_)
+    sheet = Scoresheet.objects.get(table__round=round_)
+    assert client.post(link(sheet, 4, "save"), quick(1, 2, "24", 1), **HX).status_code == 403
+    response = client.post(link(sheet, 5, "save"), quick(1, 2, "25", 1), **HX)
+    assert response.status_code == 200, response.content.decode()
+    assert sheet.hands.get().points == {1: 0, 2: 2, 3: -2, 4: -2, 5: 2}
+    # Seat 2 deals the second hand and sits out: it cannot score plus (TSR 10.1.2).
+    response = client.post(link(sheet, 5, "save"), quick(2, 1, "23", 2), **HX)
+    assert response.status_code == 422
+    assert "do not play this hand" in response.content.decode()
