@@ -4,6 +4,7 @@ from django.urls import path
 from rest_framework.authtoken.views import ObtainAuthToken
 
 from scoring import api as scoring_api
+from scoring import sheet_api
 from tournaments import api as tournament_api
 
 urlpatterns = [
@@ -78,4 +79,13 @@ urlpatterns += [
         scoring_api.ScoresheetCheckView.as_view(),
         name="api-rules-scoresheet-check",
     ),
+]
+
+SHEET = "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/scoresheet"
+urlpatterns += [
+    path(SHEET, sheet_api.ScoresheetDetail.as_view(), name="api-scoresheet"),
+    path(f"{SHEET}/submit", sheet_api.ScoresheetSubmit.as_view(), name="api-scoresheet-submit"),
+    path(f"{SHEET}/confirm", sheet_api.ScoresheetConfirm.as_view(), name="api-scoresheet-confirm"),
+    path(f"{SHEET}/reopen", sheet_api.ScoresheetReopen.as_view(), name="api-scoresheet-reopen"),
+    path(f"{SHEET}/changes", sheet_api.ScoresheetChanges.as_view(), name="api-scoresheet-changes"),
 ]

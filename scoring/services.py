@@ -92,7 +92,9 @@ def _require(sheet: Scoresheet, by: Actor, *, keeper: bool = False, organiser: b
         if not roles & ({Role.ORGANISER} if organiser else SHEET_STAFF):
             raise PermissionDenied(_("You may not change this scoresheet."))
         return
-    if organiser or by.seat.table_id != sheet.table_id:
+    if organiser:
+        raise PermissionDenied(_("Only an organiser reopens a scoresheet."))
+    if by.seat.table_id != sheet.table_id:
         raise PermissionDenied(_("This link does not open this scoresheet."))
     if keeper and by.seat.position != scorekeeper(_table_size(sheet)):
         raise PermissionDenied(

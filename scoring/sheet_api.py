@@ -1,0 +1,680 @@
+"""The scoresheet API: one table's sheet with its running totals and live check, its hands
+replaced as a whole, handed in, confirmed and reopened, and its history (TSR 7.3, 8.4-8.6).
+
+Thin views over ``scoring.services``, which decide who may do what (only the scorekeeper enters
+and hands in, someone other than the submitter confirms, only an organiser reopens) and refuse a
+write based on a stale version. Callers are staff through their account (session or token) or a
+player of the table through their seat's private link key in the ``X-Seat-Key`` header. A stale
+version is answered with HTTP 409 and the sheet as it is now.
+"""
+
+from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
+from drf_spectacular.extensions import (
+    OpenApiAuthenticationExtension,
+    OpenApiSerializerFieldExtension,
+)
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
+from rest_framework import exceptions, serializers, status
+from rest_framework.authentication import (
+    BaseAuthentication,
+    SessionAuthentication,
+    TokenAuthentication,
+)
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scoring import selectors, services
+from scoring.api import (
+    MOST_HANDS,
+    MOST_POINTS,
+    LimitedJSONParser,
+    NextHandSerializer,
+    SeatsField,
+    _not_a_seat,
+)
+from scoring.messages import problem_message
+from scoring.models import Scoresheet, ScoresheetChange
+from scoring.rules.contracts import Contract, Section, SoloType
+from scoring.rules.deal import next_dealer, playing_seats
+from scoring.rules.sheet import HandLine
+from scoring.services import SHEET_STAFF, Actor, StaleVersionError
+from tournaments import selectors as tournament_selectors
+from tournaments.models import Seat
+from tournaments.permissions import STAFF, roles_of
+
+SEAT_KEY_HEADER = "X-Seat-Key"
+# Who reads a sheet through their account: those who see the seating before it is published,
+# and the scorekeeper accounts who type sheets in.
+READERS = STAFF | SHEET_STAFF
+PROBLEM_CODES = "checksum, parity, dealer, soloist, solo_order, value, forced_solo, hand_count"
+
+
+# Who is asking ---------------------------------------------------------------------------------
+
+
+class SeatKeyAuthentication(BaseAuthentication):
+    """A player of the table through their seat's private link key (``/s/<key>/``, the QR code
+    on the printed sheet), sent as ``X-Seat-Key``. No account: ``request.auth`` is the seat, and
+    the key opens that table's sheet only. An unknown key is refused (403)."""
+
+    def authenticate(self, request):
+        key = request.headers.get(SEAT_KEY_HEADER)
+        if key is None:
+            return None
+        key = key.strip()
+        seat = selectors.seat_by_token(key) if 0 < len(key) <= 64 else None
+        if seat is None:
+            raise exceptions.PermissionDenied(gettext("This link does not open this scoresheet."))
+        return AnonymousUser(), seat
+
+
+class SeatKeyScheme(OpenApiAuthenticationExtension):
+    target_class = SeatKeyAuthentication
+    name = "seatKey"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": SEAT_KEY_HEADER,
+            "description": "A seat's private link key (the `<key>` of `/s/<key>/`): a player "
+            "of the table, without an account. The scorekeeper's key (seat 4, at a table of "
+            "five seat 5) enters and hands in the sheet; another seat's key confirms it.",
+        }
+
+
+class SheetAccess(BasePermission):
+    """A seat's key, or an account; which sheet each may open is decided in the view."""
+
+    def has_permission(self, request, view):
+        return isinstance(request.auth, Seat) or request.user.is_authenticated
+
+
+def _sheets():
+    return Scoresheet.objects.select_related(
+        "table__round__tournament", "submitted_by", "confirmed_by"
+    )
+
+
+def _sheet_get(*, table_id: int) -> Scoresheet:
+    return get_object_or_404(_sheets(), table_id=table_id)
+
+
+def _opened(request, *, slug: str, number: int, table: int) -> tuple[Scoresheet, Actor]:
+    """The sheet at the address and who asks for it.
+
+    A seat's key opens its own table's sheet only; an account needs a staff role to open it at
+    all, so that a refused write shows nothing (409) to whom a read would not. What each may
+    change is for the services to say.
+    """
+    seat = request.auth if isinstance(request.auth, Seat) else None
+    if seat is not None:
+        round_ = seat.table.round
+        if (round_.tournament.slug, round_.number, seat.table.number) != (slug, number, table):
+            raise PermissionDenied(gettext("This link does not open this scoresheet."))
+        return _sheet_get(table_id=seat.table_id), Actor(seat=seat)
+    tournament = tournament_selectors.tournament_get(slug=slug, user=request.user)
+    if not roles_of(request, tournament) & READERS:
+        raise PermissionDenied(
+            gettext("You may not see this scoresheet.")
+            if request.method in SAFE_METHODS
+            else gettext("You may not change this scoresheet.")
+        )
+    sheet = get_object_or_404(
+        _sheets(),
+        table__round__tournament=tournament,
+        table__round__number=number,
+        table__number=table,
+    )
+    return sheet, Actor(user=request.user)
+
+
+# The sheet as the API returns it ------------------------------------------------------------
+
+CONTRACTS = [contract.value for contract in Contract]
+
+
+class ContractField(serializers.ChoiceField):
+    """The kind of hand (TSR 2.3.3, 4): a schema component of its own, ``Contract``, since other
+    endpoints name other choices ``contract`` (the game of the value API, normal or solo)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(choices=CONTRACTS, **kwargs)
+
+
+class ContractScheme(OpenApiSerializerFieldExtension):
+    target_class = ContractField
+
+    def get_name(self):
+        return "Contract"
+
+    def map_serializer_field(self, auto_schema, direction):
+        return {"type": "string", "enum": CONTRACTS}
+
+
+class SheetSeatSerializer(serializers.Serializer):
+    position = serializers.IntegerField(
+        help_text="Seat 1 deals first; seat 4 (at a table of five seat 5) keeps the sheet"
+    )
+    start_number = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class RecordedHandSerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text="The order played, over both sections")
+    section = serializers.ChoiceField(
+        choices=[section.value for section in Section],
+        help_text="Compulsory solos are noted in their own section (TSR 4.2.4)",
+    )
+    dealer = serializers.IntegerField(help_text="At a table of five the dealer sits out")
+    contract = ContractField()
+    soloist = serializers.IntegerField(allow_null=True)
+    solo_type = serializers.ChoiceField(choices=[solo.value for solo in SoloType], allow_null=True)
+    game_value = serializers.IntegerField(
+        help_text="What each winner of a normal game receives; a soloist three times it (TSR 7.2.4)"
+    )
+    points = serializers.DictField(
+        child=serializers.IntegerField(), help_text='Per seat: {"1": 2, "2": -2, ...}'
+    )
+    totals = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Running totals per seat after this hand"
+    )
+
+
+class CheckProblemSerializer(serializers.Serializer):
+    hand = serializers.IntegerField(allow_null=True, help_text="1-based position on the sheet")
+    code = serializers.CharField(help_text=f"One of {PROBLEM_CODES}")
+    rule = serializers.CharField(help_text="The TSR section, e.g. “TSR 7.3.3.1”")
+    message = serializers.CharField(help_text="In the request's language (Accept-Language)")
+
+
+class LiveCheckSerializer(serializers.Serializer):
+    ok = serializers.BooleanField()
+    problems = CheckProblemSerializer(many=True)
+    next = NextHandSerializer(
+        help_text="The next hand: its dealer, and whether it must be a "
+        "forced solo by whom (TSR 4.2.3, 8.6.1)"
+    )
+    compulsory_played = serializers.DictField(child=serializers.BooleanField())
+    complete = serializers.BooleanField(
+        help_text="Every hand played and every compulsory solo too: the sheet may be handed in"
+    )
+
+
+class ScoresheetSerializer(serializers.Serializer):
+    tournament = serializers.SlugField()
+    round = serializers.IntegerField()
+    round_status = serializers.CharField()
+    table = serializers.IntegerField()
+    table_size = serializers.IntegerField()
+    hands_per_match = serializers.IntegerField(help_text="Compulsory solos come on top")
+    scorekeeper = serializers.IntegerField(help_text="The seat that enters and hands in")
+    status = serializers.ChoiceField(choices=Scoresheet.Status.choices)
+    version = serializers.IntegerField(help_text="Name it in the next write")
+    time_over_after_hand = serializers.IntegerField(
+        allow_null=True, help_text="Hands played when the playing time ended (TSR 8.5.1)"
+    )
+    seats = SheetSeatSerializer(many=True)
+    hands = RecordedHandSerializer(many=True)
+    totals = serializers.DictField(child=serializers.IntegerField())
+    check = LiveCheckSerializer()
+    submitted_at = serializers.DateTimeField(allow_null=True)
+    submitted_by = serializers.CharField(allow_null=True)
+    confirmed_at = serializers.DateTimeField(allow_null=True)
+    confirmed_by = serializers.CharField(allow_null=True)
+    updated_at = serializers.DateTimeField()
+
+
+def _seat_dict(values) -> dict[str, object]:
+    """Per seat, keyed by the seat number as a string, from a mapping or a list of seats 1..n."""
+    if isinstance(values, list):
+        values = dict(enumerate(values, start=1))
+    return {str(seat): value for seat, value in sorted(values.items())}
+
+
+def sheet_data(sheet: Scoresheet) -> dict:
+    """Everything a client shows of a sheet: seats, hands with running totals, the TSR check and
+    who handed it in and confirmed it; in two queries after the sheet's own."""
+    state = selectors.sheet_state(sheet=sheet)
+    seats = {seat.pk: seat for seat in state.seats}
+
+    def who(user, seat_id: int | None) -> str | None:
+        if seat_id is not None:
+            return Actor(seat=seats.get(seat_id) or Seat.objects.get(pk=seat_id)).name
+        return Actor(user=user).name if user is not None else None
+
+    check = state.check
+    round_ = sheet.table.round
+    return ScoresheetSerializer(
+        {
+            "tournament": round_.tournament.slug,
+            "round": round_.number,
+            "round_status": round_.status,
+            "table": sheet.table.number,
+            "table_size": state.table_size,
+            "hands_per_match": state.hands_per_match,
+            "scorekeeper": state.keeper,
+            "status": sheet.status,
+            "version": sheet.version,
+            "time_over_after_hand": sheet.time_over_after_hand,
+            "seats": [
+                {
+                    "position": seat.position,
+                    "start_number": seat.entry.start_number,
+                    "name": seat.entry.player.name,
+                }
+                for seat in state.seats
+            ],
+            "hands": [
+                {
+                    "number": row.hand.number,
+                    "section": row.hand.section,
+                    "dealer": row.hand.dealer,
+                    "contract": row.hand.contract,
+                    "soloist": row.hand.soloist,
+                    "solo_type": row.hand.solo_type or None,
+                    "game_value": row.hand.game_value,
+                    "points": _seat_dict(row.hand.points),
+                    "totals": _seat_dict(row.totals),
+                }
+                for row in state.rows
+            ],
+            "totals": _seat_dict(check.totals),
+            "check": {
+                "ok": check.ok,
+                "problems": [
+                    {
+                        "hand": problem.hand,
+                        "code": problem.code,
+                        "rule": problem.rule,
+                        "message": problem_message(problem),
+                    }
+                    for problem in check.problems
+                ],
+                "next": check.next,
+                "compulsory_played": _seat_dict(check.compulsory_played),
+                "complete": check.complete,
+            },
+            "submitted_at": sheet.submitted_at,
+            "submitted_by": who(sheet.submitted_by, sheet.submitted_by_seat_id),
+            "confirmed_at": sheet.confirmed_at,
+            "confirmed_by": who(sheet.confirmed_by, sheet.confirmed_by_seat_id),
+            "updated_at": sheet.updated_at,
+        }
+    ).data
+
+
+class SnapshotHandSerializer(serializers.Serializer):
+    dealer = serializers.IntegerField()
+    contract = serializers.CharField()
+    soloist = serializers.IntegerField(allow_null=True)
+    solo_type = serializers.CharField(allow_null=True)
+    game_value = serializers.IntegerField()
+    points = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Seat 1 first, as on paper"
+    )
+
+
+class SnapshotSerializer(serializers.Serializer):
+    status = serializers.CharField(help_text="draft, submitted or confirmed")
+    time_over_after_hand = serializers.IntegerField(allow_null=True)
+    hands = SnapshotHandSerializer(many=True)
+
+
+@extend_schema_field(SnapshotSerializer)
+class SnapshotField(serializers.JSONField):
+    """A sheet as its change record keeps it, passed on as stored."""
+
+
+class SheetChangeSerializer(serializers.Serializer):
+    version = serializers.IntegerField(help_text="The sheet's version after the change")
+    action = serializers.ChoiceField(choices=ScoresheetChange.Action.choices)
+    at = serializers.DateTimeField()
+    by_name = serializers.CharField(help_text="Who, as the name read then")
+    reason = serializers.CharField(allow_blank=True, help_text="Why it was reopened")
+    hands_changed = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Hands added, corrected or struck out"
+    )
+    before = SnapshotField()
+    after = SnapshotField()
+
+
+def changes_data(sheet: Scoresheet, *, since: int = 0) -> list[dict]:
+    """The sheet's changes after version ``since``, oldest first."""
+    return SheetChangeSerializer(
+        [
+            {
+                "version": row.change.version,
+                "action": row.change.action,
+                "at": row.change.at,
+                "by_name": row.change.by_name,
+                "reason": row.change.reason,
+                "hands_changed": [diff.number for diff in row.hands],
+                "before": row.change.before,
+                "after": row.change.after,
+            }
+            for row in selectors.sheet_changes(sheet=sheet, since=since)
+        ],
+        many=True,
+    ).data
+
+
+class StaleSheetSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    current = ScoresheetSerializer(help_text="The sheet as it is now, with its version")
+    changes = SheetChangeSerializer(
+        many=True, help_text="What changed since the version the request named"
+    )
+
+
+# What a client writes -----------------------------------------------------------------------
+
+
+class HandEntrySerializer(serializers.Serializer):
+    """One hand as the scorekeeper writes it: the contract, who played alone, the points."""
+
+    contract = ContractField()
+    dealer = serializers.IntegerField(
+        min_value=1,
+        max_value=5,
+        allow_null=True,
+        default=None,
+        help_text="Leave it out to have the dealer the TSR gives filled in: seat 1 first, then "
+        "to the left; the dealer of a compulsory solo deals again (TSR 3.3.1, 4.2.5)",
+    )
+    soloist = serializers.IntegerField(
+        min_value=1,
+        max_value=5,
+        allow_null=True,
+        default=None,
+        help_text="Every solo and the silent wedding; a wedding whose holder took the first "
+        "three tricks (settled as a solo)",
+    )
+    solo_type = serializers.ChoiceField(
+        choices=[solo.value for solo in SoloType],
+        allow_null=True,
+        default=None,
+        help_text="With a soloist (TSR 2.3.3); a wedding played alone is a diamonds solo",
+    )
+    game_value = serializers.IntegerField(
+        min_value=0,
+        max_value=MOST_POINTS,
+        allow_null=True,
+        default=None,
+        help_text="Leave it out to read it off the points; checked against them (TSR 7.2)",
+    )
+    points = SeatsField(
+        help_text="Game points per seat; a sitting-out dealer at a table of five may be left out"
+    )
+
+    def validate(self, data):
+        contract = Contract(data["contract"])
+        soloist = data["soloist"]
+        solo_type = SoloType(data["solo_type"]) if data["solo_type"] else None
+        errors = {}
+        if contract.names_soloist and soloist is None:
+            errors["soloist"] = [gettext("Name the soloist of a solo (TSR 2.4.7, 4.4.5).")]
+        elif contract is Contract.NORMAL and soloist is not None:
+            errors["soloist"] = [gettext("A normal game has no soloist (TSR 2.4.4).")]
+        elif soloist is None and solo_type is not None:
+            errors["solo_type"] = [gettext("Only a hand played alone has a solo type (TSR 2.3.3).")]
+        elif contract in (Contract.WEDDING, Contract.SILENT_WEDDING) and soloist is not None:
+            if solo_type not in (None, SoloType.DIAMONDS):
+                errors["solo_type"] = [
+                    gettext("A wedding played alone is a diamonds solo (TSR 4.4.3 b, 4.4.5).")
+                ]
+            solo_type = SoloType.DIAMONDS
+        elif soloist is not None and solo_type is None:
+            errors["solo_type"] = [gettext("Say which solo was played (TSR 2.3.3).")]
+        if errors:
+            raise serializers.ValidationError(errors)
+        return {**data, "contract": contract, "solo_type": solo_type}
+
+
+class HandsReplaceSerializer(serializers.Serializer):
+    version = serializers.IntegerField(
+        min_value=1, help_text="The version of the sheet this change is based on"
+    )
+    hands = HandEntrySerializer(
+        many=True, max_length=MOST_HANDS, help_text="All hands, in the order played"
+    )
+    time_over_after_hand = serializers.IntegerField(
+        min_value=0,
+        max_value=MOST_HANDS,
+        allow_null=True,
+        required=False,
+        help_text="Hands played when the playing time ended, after which only forced solos "
+        "follow (TSR 8.5.1, 8.5.3); null while it runs; left out: kept as it is",
+    )
+
+    def validate(self, data):
+        size = self.context["table_size"]
+        errors: dict[str, dict] = {}  # by position in the list, as DRF reports nested errors
+        lines, dealer = [], 1
+        for index, hand in enumerate(data["hands"]):
+            if hand["dealer"] is not None:
+                dealer = hand["dealer"]
+            problems = {}
+            if dealer > size:
+                problems["dealer"] = [_not_a_seat(dealer, size)]
+            if hand["soloist"] is not None and hand["soloist"] > size:
+                problems["soloist"] = [_not_a_seat(hand["soloist"], size)]
+            extra = sorted(seat for seat in hand["points"] if seat > size)
+            if extra:
+                problems["points"] = [_not_a_seat(extra[0], size)]
+            if not problems:
+                missing = sorted(
+                    set(playing_seats(dealer=dealer, table_size=size)) - set(hand["points"])
+                )
+                if missing:
+                    problems["points"] = [
+                        gettext("Give the points of seat {seat}, who played this hand.").format(
+                            seat=missing[0]
+                        )
+                    ]
+            if problems:
+                errors[str(index)] = problems
+            else:
+                lines.append(
+                    HandLine(
+                        contract=hand["contract"],
+                        dealer=dealer,
+                        points={seat: hand["points"].get(seat, 0) for seat in range(1, size + 1)},
+                        soloist=hand["soloist"],
+                        solo_type=hand["solo_type"],
+                        game_value=hand["game_value"],
+                    )
+                )
+            dealer = next_dealer(dealer=dealer, contract=hand["contract"], table_size=size)
+        if errors:
+            raise serializers.ValidationError({"hands": errors})
+        return {**data, "lines": lines}
+
+
+class SheetVersionSerializer(serializers.Serializer):
+    version = serializers.IntegerField(
+        min_value=1, help_text="The version of the sheet this action is based on"
+    )
+
+
+class SheetReopenSerializer(SheetVersionSerializer):
+    reason = serializers.CharField(
+        max_length=2000,
+        allow_blank=True,
+        default="",
+        help_text="Why the sheet is reopened; kept on the record",
+    )
+
+
+# Views -----------------------------------------------------------------------------------------
+
+
+READ_RESPONSES = {
+    403: OpenApiResponse(
+        description="A key of another table, an unknown key, or an account without a staff role"
+    ),
+}
+WRITE_RESPONSES = {
+    200: ScoresheetSerializer,
+    400: OpenApiResponse(description="Refused, with the messages by field"),
+    403: OpenApiResponse(description="Not yours to do: the services say why"),
+    409: OpenApiResponse(
+        StaleSheetSerializer,
+        description="The sheet changed since the version named: here it is as it is now",
+    ),
+}
+
+
+class SheetAPIView(APIView):
+    """A table's sheet, for staff accounts and for the players of the table by their key."""
+
+    authentication_classes = [TokenAuthentication, SeatKeyAuthentication, SessionAuthentication]
+    permission_classes = [SheetAccess]
+    parser_classes = [LimitedJSONParser]
+
+    def answer(self, sheet: Scoresheet) -> Response:
+        """The sheet after a write, as GET returns it."""
+        return Response(sheet_data(_sheet_get(table_id=sheet.table_id)))
+
+    def named_version(self) -> int:
+        """The version the refused write named (it was read, or there would be no conflict)."""
+        data = self.request.data if isinstance(self.request.data, dict) else {}
+        try:
+            return int(data.get("version"))
+        except (TypeError, ValueError):
+            return 0
+
+    def handle_exception(self, exc):
+        if isinstance(exc, StaleVersionError):
+            sheet = _sheet_get(table_id=exc.current.table_id)
+            return Response(
+                {
+                    "detail": exc.messages[0],
+                    "current": sheet_data(sheet),
+                    "changes": changes_data(sheet, since=self.named_version()),
+                },
+                status=status.HTTP_409_CONFLICT,
+            )
+        return super().handle_exception(exc)
+
+
+HAND_EXAMPLE = {
+    "version": 3,
+    "time_over_after_hand": None,
+    "hands": [
+        {"contract": "normal", "points": {"1": 2, "2": -2, "3": 2, "4": -2}},
+        {
+            "contract": "compulsory_solo",
+            "soloist": 3,
+            "solo_type": "queens",
+            "points": {"1": -3, "2": -3, "3": 9, "4": -3},
+        },
+    ],
+}
+
+
+class ScoresheetDetail(SheetAPIView):
+    """One table's scoresheet (Spielliste): its seats, hands with running totals and the check
+    by the TSR, live (TSR 7.3, 8.5, 8.6). PUT replaces all its hands (scorekeeper)."""
+
+    @extend_schema(tags=["scoresheets"], responses={200: ScoresheetSerializer, **READ_RESPONSES})
+    def get(self, request, slug: str, number: int, table: int):
+        sheet, _actor = _opened(request, slug=slug, number=number, table=table)
+        return Response(sheet_data(sheet))
+
+    @extend_schema(
+        tags=["scoresheets"],
+        request=HandsReplaceSerializer,
+        responses=WRITE_RESPONSES,
+        examples=[OpenApiExample("Two hands", request_only=True, value=HAND_EXAMPLE)],
+    )
+    def put(self, request, slug: str, number: int, table: int):
+        """Replace all hands of a draft sheet after checking them against the TSR (TSR 7.3.3):
+        only the scorekeeper (their key, or a staff account) writes, and nothing is saved
+        unless every hand is right."""
+        sheet, actor = _opened(request, slug=slug, number=number, table=table)
+        payload = HandsReplaceSerializer(
+            data=request.data, context={"table_size": sheet.table.seats.count()}
+        )
+        payload.is_valid(raise_exception=True)
+        data = payload.validated_data
+        sheet = services.scoresheet_hands_replace(
+            scoresheet=sheet,
+            hands=data["lines"],
+            version=data["version"],
+            by=actor,
+            time_over_after_hand=data.get("time_over_after_hand", sheet.time_over_after_hand),
+        )
+        return self.answer(sheet)
+
+
+class SheetActionView(SheetAPIView):
+    request_serializer: type[serializers.Serializer] = SheetVersionSerializer
+
+    @staticmethod
+    def service(**kwargs) -> Scoresheet:
+        raise NotImplementedError
+
+    def post(self, request, slug: str, number: int, table: int):
+        sheet, actor = _opened(request, slug=slug, number=number, table=table)
+        payload = self.request_serializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        sheet = self.service(scoresheet=sheet, by=actor, **payload.validated_data)
+        return self.answer(sheet)
+
+
+@extend_schema(tags=["scoresheets"], request=SheetVersionSerializer, responses=WRITE_RESPONSES)
+class ScoresheetSubmit(SheetActionView):
+    """Hand the sheet in (TSR 7.3.4): the scorekeeper, once it is complete, or after the
+    playing time ended with the forced solos played (TSR 8.5.1, 8.5.3)."""
+
+    service = staticmethod(services.scoresheet_submit)
+
+
+@extend_schema(tags=["scoresheets"], request=SheetVersionSerializer, responses=WRITE_RESPONSES)
+class ScoresheetConfirm(SheetActionView):
+    """Confirm a handed-in sheet (TSR 7.3.2, 8.5.2): another player of the table by their key,
+    or staff; never who handed it in (400 on `confirmed_by`)."""
+
+    service = staticmethod(services.scoresheet_confirm)
+
+
+@extend_schema(tags=["scoresheets"], request=SheetReopenSerializer, responses=WRITE_RESPONSES)
+class ScoresheetReopen(SheetActionView):
+    """Return a handed-in or confirmed sheet to draft, with a reason: organisers only."""
+
+    request_serializer = SheetReopenSerializer
+    service = staticmethod(services.scoresheet_reopen)
+
+
+class ScoresheetChanges(SheetAPIView):
+    """Every change to the sheet, oldest first: who, when, why, and the sheet before and after."""
+
+    @extend_schema(
+        tags=["scoresheets"],
+        parameters=[
+            OpenApiParameter(
+                "since", int, description="Only the changes after this version (default 0)"
+            )
+        ],
+        responses={200: SheetChangeSerializer(many=True), **READ_RESPONSES},
+    )
+    def get(self, request, slug: str, number: int, table: int):
+        sheet, _actor = _opened(request, slug=slug, number=number, table=table)
+        try:
+            since = max(int(request.query_params.get("since", 0)), 0)
+        except ValueError as error:
+            raise exceptions.ValidationError(
+                {"since": [gettext("Give a version number.")]}
+            ) from error
+        return Response(changes_data(sheet, since=since))

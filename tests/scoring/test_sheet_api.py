@@ -1,0 +1,434 @@
+"""The scoresheet API: reading a table's sheet, entering, handing in, confirming and reopening it,
+by staff accounts and by the players' seat keys (TSR 7.3, 8.4, 8.5)."""
+
+from dataclasses import replace
+
+import pytest
+from django.urls import reverse
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from scoring import services
+from scoring.models import Hand, Scoresheet
+from scoring.rules.contracts import Contract
+from tests import factories
+from tests.sheets import full_match, normal
+from tournaments import services as tournament_services
+from tournaments.models import TournamentRole
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organiser():
+    return factories.user(first_name="Olga", last_name="Organ")
+
+
+@pytest.fixture
+def tournament(organiser):
+    """Eight players at two tables, round 1 running."""
+    tournament = factories.tournament(players=8, organiser=organiser)
+    round_ = factories.seated_round(tournament)
+    tournament_services.round_start(round=round_)
+    return tournament
+
+
+@pytest.fixture
+def sheet(tournament) -> Scoresheet:
+    return Scoresheet.objects.select_related("table__round__tournament").get(
+        table__round__tournament=tournament, table__number=1
+    )
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+def url(sheet, action=""):
+    table = sheet.table
+    args = [table.round.tournament.slug, table.round.number, table.number]
+    return reverse("api-scoresheet" + (f"-{action}" if action else ""), args=args)
+
+
+def key(sheet, position) -> dict:
+    return {
+        "X-Seat-Key": sheet.table.seats.get(position=position).token,
+        "Accept-Language": "en",
+    }
+
+
+def token(user) -> dict:
+    return {"Authorization": f"Token {Token.objects.get_or_create(user=user)[0].key}"}
+
+
+def hand_json(line) -> dict:
+    return {
+        "contract": str(line.contract),
+        "dealer": line.dealer,
+        "soloist": line.soloist,
+        "solo_type": str(line.solo_type) if line.solo_type else None,
+        "game_value": line.game_value,
+        "points": {str(seat): points for seat, points in line.points.items()},
+    }
+
+
+def put(api, sheet, hands, version, headers, language="en", **extra):
+    return api.put(
+        url(sheet),
+        {"version": version, "hands": [hand_json(line) for line in hands], **extra},
+        format="json",
+        headers={**headers, "Accept-Language": language},
+    )
+
+
+def post(api, sheet, action, data, headers):
+    return api.post(
+        url(sheet, action), data, format="json", headers={"Accept-Language": "en", **headers}
+    )
+
+
+def handed_in(sheet) -> Scoresheet:
+    """The sheet with a full match entered and handed in by the scorekeeper's link."""
+    sheet = services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(), version=sheet.version, by=factories.keeper(sheet)
+    )
+    return services.scoresheet_submit(
+        scoresheet=sheet, version=sheet.version, by=factories.keeper(sheet)
+    )
+
+
+# Reading ----------------------------------------------------------------------------------------
+
+
+def test_organiser_reads_the_sheet_with_seats_and_the_live_check(api, sheet, organiser):
+    response = api.get(url(sheet), headers=token(organiser))
+    assert response.status_code == 200
+    data = response.json()
+    assert (data["round"], data["table"], data["status"], data["version"]) == (1, 1, "draft", 1)
+    seats = list(sheet.table.seats.select_related("entry__player").order_by("position"))
+    assert data["seats"] == [
+        {"position": s.position, "start_number": s.entry.start_number, "name": s.entry.player.name}
+        for s in seats
+    ]
+    assert data["hands"] == []
+    assert data["check"]["next"] == {
+        "dealer": 1,
+        "must_be_forced_solo": False,
+        "forced_soloist": None,
+        "hands_remaining": 24,
+    }
+    assert data["check"]["complete"] is False
+    assert data["scorekeeper"] == 4
+    # The private links are never shown.
+    assert all(s.token not in response.content.decode() for s in seats)
+
+
+def test_a_seat_key_of_the_table_reads_its_sheet_with_running_totals(api, sheet):
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:3], version=1, by=factories.keeper(sheet)
+    )
+    response = api.get(url(sheet), headers=key(sheet, 2))
+    assert response.status_code == 200
+    data = response.json()
+    assert [hand["number"] for hand in data["hands"]] == [1, 2, 3]
+    first, second = data["hands"][0], data["hands"][1]
+    assert first["points"] == {"1": 1, "2": -1, "3": 1, "4": -1}
+    assert second["contract"] == "compulsory_solo"
+    assert second["section"] == "compulsory_solo"
+    assert second["solo_type"] == "queens"
+    assert second["totals"] == {"1": 7, "2": -3, "3": -1, "4": -3}
+    assert data["totals"] == data["hands"][-1]["totals"]
+    assert data["check"]["compulsory_played"] == {"1": True, "2": False, "3": False, "4": False}
+
+
+def test_a_key_of_another_table_is_refused(api, sheet, tournament):
+    other = Scoresheet.objects.get(table__round__tournament=tournament, table__number=2)
+    response = api.get(url(sheet), headers=key(other, 4))
+    assert response.status_code == 403
+    assert response.json()["detail"] == "This link does not open this scoresheet."
+
+
+def test_an_unknown_key_is_refused(api, sheet):
+    assert api.get(url(sheet), headers={"X-Seat-Key": "not-a-key"}).status_code == 403
+
+
+def test_anonymous_without_a_key_must_authenticate(api, sheet):
+    assert api.get(url(sheet)).status_code == 401
+
+
+def test_an_account_without_a_role_may_not_read_the_sheet(api, sheet):
+    assert api.get(url(sheet), headers=token(factories.user())).status_code == 403
+
+
+def test_a_scorekeeper_account_reads_the_sheet(api, sheet, tournament):
+    scorekeeper = factories.user()
+    tournament_services.tournament_role_grant(
+        tournament=tournament, user=scorekeeper, role=TournamentRole.Role.SCOREKEEPER
+    )
+    assert api.get(url(sheet), headers=token(scorekeeper)).status_code == 200
+
+
+@pytest.mark.parametrize("hands", [1, 28])
+def test_reading_a_sheet_runs_a_fixed_number_of_queries(
+    api, sheet, organiser, django_assert_num_queries, hands
+):
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:hands], version=1, by=factories.keeper(sheet)
+    )
+    organiser_headers, seat_headers = token(organiser), key(sheet, 1)
+    # token with its user, tournament, roles, sheet, seats with players, hands
+    with django_assert_num_queries(6):
+        assert api.get(url(sheet), headers=organiser_headers).status_code == 200
+    # seat by its key, sheet, seats with players, hands
+    with django_assert_num_queries(4):
+        assert api.get(url(sheet), headers=seat_headers).status_code == 200
+
+
+def test_a_logged_in_organiser_reads_the_sheet_by_session(
+    api, sheet, organiser, django_assert_num_queries
+):
+    api.force_login(organiser)
+    # session, user, tournament, roles, sheet, seats with players, hands
+    with django_assert_num_queries(7):
+        assert api.get(url(sheet)).status_code == 200
+
+
+# Entering and handing in ------------------------------------------------------------------------
+
+
+def test_the_scorekeeper_enters_a_full_match_and_hands_it_in(api, sheet):
+    response = put(api, sheet, full_match(), 1, key(sheet, 4))
+    assert response.status_code == 200
+    data = response.json()
+    assert data["version"] == 2
+    assert len(data["hands"]) == 28
+    assert data["check"]["complete"] is True
+    assert Hand.objects.filter(scoresheet=sheet).count() == 28
+    submitted = post(api, sheet, "submit", {"version": 2}, key(sheet, 4))
+    assert submitted.status_code == 200
+    data = submitted.json()
+    assert data["status"] == "submitted"
+    assert data["version"] == 3
+    keeper = sheet.table.seats.get(position=4).entry.player.name
+    assert data["submitted_by"] == f"{keeper} (seat 4)"
+    assert data["submitted_at"] is not None
+
+
+def test_dealers_and_game_values_left_out_are_filled_in(api, sheet):
+    hands = [hand_json(line) for line in full_match()[:4]]
+    for hand in hands:
+        del hand["dealer"], hand["game_value"]
+    response = api.put(
+        url(sheet), {"version": 1, "hands": hands}, format="json", headers=key(sheet, 4)
+    )
+    assert response.status_code == 200
+    data = response.json()["hands"]
+    assert [hand["dealer"] for hand in data] == [line.dealer for line in full_match()[:4]]
+    assert [hand["game_value"] for hand in data] == [line.game_value for line in full_match()[:4]]
+
+
+def test_another_players_key_may_not_enter_hands(api, sheet):
+    response = put(api, sheet, full_match()[:2], 1, key(sheet, 2))
+    assert response.status_code == 403
+    assert "Only the scorekeeper, seat 4" in response.json()["detail"]
+    assert not Hand.objects.filter(scoresheet=sheet).exists()
+
+
+def test_a_hand_that_does_not_add_up_is_refused_and_nothing_is_saved(api, sheet):
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:2], version=1, by=factories.keeper(sheet)
+    )
+    hands = full_match()[:4]
+    hands[2] = replace(hands[2], points={1: 3, 2: -1, 3: -1, 4: -2}, game_value=None)
+    response = put(api, sheet, hands, 2, key(sheet, 4))
+    assert response.status_code == 400
+    messages = response.json()["hands"]
+    assert any("TSR 7.3.3" in message for message in messages)
+    sheet.refresh_from_db()
+    assert sheet.version == 2
+    assert Hand.objects.filter(scoresheet=sheet).count() == 2
+
+
+def test_rule_messages_follow_the_request_language(api, sheet):
+    hands = [replace(normal(1, (1, 3), 1), points={1: 1, 2: -1, 3: 1, 4: 1}, game_value=None)]
+    response = put(api, sheet, hands, 1, key(sheet, 4), language="de")
+    assert response.status_code == 400
+    assert "Die Punkte ergeben zusammen 2 statt null." in response.json()["hands"][0]
+
+
+def test_a_solo_without_a_soloist_is_refused_by_the_hand(api, sheet):
+    hand = hand_json(full_match()[1]) | {"soloist": None}
+    response = api.put(
+        url(sheet), {"version": 1, "hands": [hand]}, format="json", headers=key(sheet, 4)
+    )
+    assert response.status_code == 400
+    assert response.json()["hands"] == {
+        "0": {"soloist": ["Name the soloist of a solo (TSR 2.4.7, 4.4.5)."]}
+    }
+
+
+def test_a_seat_beyond_the_table_is_refused(api, sheet):
+    hand = hand_json(full_match()[0])
+    hand["points"]["5"] = 0
+    response = api.put(
+        url(sheet), {"version": 1, "hands": [hand]}, format="json", headers=key(sheet, 4)
+    )
+    assert response.status_code == 400
+    assert response.json()["hands"] == {
+        "0": {"points": ["Seat 5 is not at a table of 4 (TSR 8.3, 10.1)."]}
+    }
+
+
+def test_a_missing_version_is_refused_by_name(api, sheet):
+    response = api.put(url(sheet), {"hands": []}, format="json", headers=key(sheet, 4))
+    assert response.status_code == 400
+    assert "version" in response.json()
+
+
+def test_the_end_of_playing_time_beyond_the_hands_is_refused(api, sheet):
+    response = put(api, sheet, full_match()[:3], 1, key(sheet, 4), time_over_after_hand=5)
+    assert response.status_code == 400
+    assert "time_over_after_hand" in response.json()
+
+
+# Versions ---------------------------------------------------------------------------------------
+
+
+def test_a_stale_write_gets_409_with_the_current_sheet_and_changes_nothing(api, sheet):
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:3], version=1, by=factories.keeper(sheet)
+    )
+    response = put(api, sheet, full_match()[:5], 1, key(sheet, 4))
+    assert response.status_code == 409
+    data = response.json()
+    assert "version 2" in data["detail"]
+    assert data["current"]["version"] == 2
+    assert len(data["current"]["hands"]) == 3
+    assert [change["version"] for change in data["changes"]] == [2]
+    sheet.refresh_from_db()
+    assert sheet.version == 2
+    assert Hand.objects.filter(scoresheet=sheet).count() == 3
+
+
+def test_of_two_writers_with_the_same_version_the_first_wins(api, sheet):
+    first, second = APIClient(), APIClient()
+    version = first.get(url(sheet), headers=key(sheet, 4)).json()["version"]
+    assert second.get(url(sheet), headers=key(sheet, 4)).json()["version"] == version
+    won = put(first, sheet, full_match()[:2], version, key(sheet, 4))
+    lost = put(second, sheet, full_match()[:4], version, key(sheet, 4))
+    assert won.status_code == 200
+    assert lost.status_code == 409
+    assert lost.json()["current"] == won.json()
+    assert Hand.objects.filter(scoresheet=sheet).count() == 2
+
+
+def test_a_stale_submit_gets_409(api, sheet):
+    sheet = services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(), version=1, by=factories.keeper(sheet)
+    )
+    response = post(api, sheet, "submit", {"version": 1}, key(sheet, 4))
+    assert response.status_code == 409
+    assert response.json()["current"]["status"] == "draft"
+
+
+# Confirming and reopening -----------------------------------------------------------------------
+
+
+def test_confirm_by_the_submitter_is_refused(api, sheet):
+    sheet = handed_in(sheet)
+    response = post(api, sheet, "confirm", {"version": sheet.version}, key(sheet, 4))
+    assert response.status_code == 400
+    assert "confirmed_by" in response.json()
+    sheet.refresh_from_db()
+    assert sheet.status == Scoresheet.Status.SUBMITTED
+
+
+def test_another_players_key_confirms(api, sheet):
+    sheet = handed_in(sheet)
+    response = post(api, sheet, "confirm", {"version": sheet.version}, key(sheet, 2))
+    assert response.status_code == 200
+    data = response.json()
+    assert data["status"] == "confirmed"
+    player = sheet.table.seats.get(position=2).entry.player.name
+    assert data["confirmed_by"] == f"{player} (seat 2)"
+
+
+def test_an_account_without_a_role_may_not_confirm_nor_see_the_sheet_by_a_stale_version(api, sheet):
+    sheet = handed_in(sheet)
+    stranger = token(factories.user())
+    assert post(api, sheet, "confirm", {"version": sheet.version}, stranger).status_code == 403
+    response = post(api, sheet, "confirm", {"version": 1}, stranger)
+    assert response.status_code == 403
+    assert "current" not in response.json()
+    sheet.refresh_from_db()
+    assert sheet.status == Scoresheet.Status.SUBMITTED
+
+
+def test_the_organiser_reopens_with_a_reason(api, sheet, organiser):
+    sheet = handed_in(sheet)
+    response = post(
+        api,
+        sheet,
+        "reopen",
+        {"version": sheet.version, "reason": "Hand 5 mixed up"},
+        token(organiser),
+    )
+    assert response.status_code == 200
+    data = response.json()
+    assert data["status"] == "draft"
+    assert data["submitted_by"] is None
+    assert sheet.changes.get(version=data["version"]).reason == "Hand 5 mixed up"
+
+
+def test_reopening_without_a_reason_is_refused(api, sheet, organiser):
+    sheet = handed_in(sheet)
+    response = post(api, sheet, "reopen", {"version": sheet.version}, token(organiser))
+    assert response.status_code == 400
+    assert "reason" in response.json()
+
+
+def test_a_players_key_cannot_reopen(api, sheet):
+    sheet = handed_in(sheet)
+    response = post(api, sheet, "reopen", {"version": sheet.version, "reason": "x"}, key(sheet, 4))
+    assert response.status_code == 403
+    sheet.refresh_from_db()
+    assert sheet.status == Scoresheet.Status.SUBMITTED
+
+
+def test_the_changes_are_listed_in_order(api, sheet, organiser):
+    sheet = handed_in(sheet)
+    sheet = services.scoresheet_confirm(
+        scoresheet=sheet, version=sheet.version, by=factories.checker(sheet)
+    )
+    post(api, sheet, "reopen", {"version": sheet.version, "reason": "Check"}, token(organiser))
+    response = api.get(url(sheet, "changes"), headers=key(sheet, 1))
+    assert response.status_code == 200
+    changes = response.json()
+    assert [c["action"] for c in changes] == ["hands", "submit", "confirm", "reopen"]
+    assert [c["version"] for c in changes] == [2, 3, 4, 5]
+    assert changes[0]["hands_changed"] == list(range(1, 29))
+    assert changes[0]["before"]["hands"] == []
+    assert len(changes[0]["after"]["hands"]) == 28
+    assert changes[-1]["reason"] == "Check"
+    assert changes[-1]["by_name"] == "Olga Organ"
+    since = api.get(url(sheet, "changes") + "?since=3", headers=key(sheet, 1)).json()
+    assert [c["action"] for c in since] == ["confirm", "reopen"]
+
+
+# Schema -----------------------------------------------------------------------------------------
+
+
+def test_the_seat_key_is_a_security_scheme_of_the_sheet_endpoints(api):
+    schema = api.get(reverse("api-schema"), headers={"Accept": "application/json"}).json()
+    assert schema["components"]["securitySchemes"]["seatKey"] == {
+        "type": "apiKey",
+        "in": "header",
+        "name": "X-Seat-Key",
+        "description": schema["components"]["securitySchemes"]["seatKey"]["description"],
+    }
+    sheet_path = "/api/v1/tournaments/{slug}/rounds/{number}/tables/{table}/scoresheet"
+    for path in [sheet_path, *(f"{sheet_path}/{a}" for a in ("submit", "confirm", "reopen"))]:
+        operation = next(iter(schema["paths"][path].values()))
+        assert {"seatKey": []} in operation["security"]
+    assert Contract.FORCED_SOLO.value in schema["components"]["schemas"]["Contract"]["enum"]
