@@ -31,6 +31,15 @@
     }
   });
 
+  // Keyboard first: Enter saves the row from a drop-down too, as it does from a text field.
+  document.addEventListener("keydown", function (event) {
+    const form = event.target.closest("form.entry");
+    if (form && event.key === "Enter" && event.target.tagName === "SELECT") {
+      event.preventDefault();
+      form.requestSubmit();
+    }
+  });
+
   function setUp(root) {
     root.querySelectorAll("form.entry").forEach(function (form) {
       sync(form, false);
