@@ -2,14 +2,12 @@
 and the printouts of a round's seating (by table, by name, and a card for each table)."""
 
 import io
-import itertools
 from collections.abc import Callable, Iterator
 from typing import Literal, TypeVar
 from xml.sax.saxutils import escape
 
 from django.utils import formats
 from django.utils.translation import gettext as _
-from reportlab.graphics.barcode import qrencoder
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
@@ -29,6 +27,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from tournaments import qr
 from tournaments.models import Entry, Tournament
 from tournaments.selectors import SeatRow, TableRow, name_key
 
@@ -378,42 +377,25 @@ _QR_SIZE = 40 * mm
 
 
 class _QrCode(Flowable):
-    """A QR code (error correction level M) encoded by ReportLab's own encoder and drawn as one
-    filled path of its dark runs: several times faster than QrCodeWidget, which builds and
-    checks a shape for each run."""
-
-    quiet_zone = 4  # modules of white margin, as the standard asks
+    """A QR code (error correction level M, ``tournaments.qr``), drawn as one filled path of its
+    dark runs: several times faster than ReportLab's QrCodeWidget, which builds and checks a
+    shape for each run."""
 
     def __init__(self, value: str, size: float) -> None:
         super().__init__()
-        code = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
-        code.addData(value)
-        code.make()
-        self.modules: list[list[bool]] = code.modules
+        self.rows = qr.qr_rows(value)
         self.width = self.height = size
 
     def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
         return self.width, self.height
 
     def draw(self) -> None:
-        # In units of one module, from the bottom left corner of the quiet zone, each dark run
-        # is a rectangle "x y width 1 re" with whole numbers; "f" fills them all at once.
-        count = len(self.modules)
-        runs = []
-        for row_index, row in enumerate(self.modules):
-            y = count + self.quiet_zone - 1 - row_index
-            column = self.quiet_zone
-            for dark, run in itertools.groupby(row):
-                length = len(list(run))
-                if dark:
-                    runs.append(f"{column} {y} {length} 1 re")
-                column += length
-        box = self.width / (count + 2 * self.quiet_zone)
+        box = self.width / (len(self.rows) + 2 * qr.QUIET_ZONE)
         canvas = self.canv
         canvas.saveState()
         canvas.setFillColor(colors.black)
         canvas.scale(box, box)
-        canvas.addLiteral("\n".join([*runs, "f"]))
+        canvas.addLiteral(qr.pdf_operators(self.rows))
         canvas.restoreState()
 
 
