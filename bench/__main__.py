@@ -10,6 +10,7 @@ SUITES = {
     "seating": "bench.seating",
     "printouts": "bench.printouts",
     "sheet_check": "bench.sheet_check",
+    "scoresheets": "bench.scoresheets",
 }
 
 

@@ -23,4 +23,7 @@ urlpatterns = [
     path(prefix + suffix, view, name=name + ending)
     for prefix, name in ((STAFF, "sheet"), (LINK, "sheet-link"))
     for suffix, view, ending in ACTIONS
+] + [
+    # Printing is for staff: the players' links have no PDF.
+    path(STAFF + "pdf/", views.sheet_pdf, name="sheet-pdf"),
 ]

@@ -23,7 +23,8 @@ from scoring.models import Scoresheet
 from scoring.rules.sheet import with_dealers
 from scoring.services import SHEET_STAFF, Actor, StaleVersionError
 from tournaments import selectors as tournament_selectors
-from tournaments.models import Round, TournamentRole
+from tournaments import services as tournament_services
+from tournaments.models import Job, Round, TournamentRole
 from tournaments.permissions import STAFF, roles_of
 
 
@@ -111,6 +112,11 @@ def _may_reopen(access: Access) -> bool:
     )
 
 
+def _may_print(access: Access) -> bool:
+    # Printouts are built as jobs, and a job is the organiser's (tournaments.views.job_detail).
+    return access.actor.seat is None and TournamentRole.Role.ORGANISER in access.roles
+
+
 def _context(
     request: HttpRequest,
     access: Access,
@@ -145,6 +151,7 @@ def _context(
         "may_submit": may_edit and bool(state.lines),
         "may_confirm": _may_confirm(access),
         "may_reopen": _may_reopen(access),
+        "may_print": _may_print(access),
         "conflict": conflict,
         "errors": errors or [],
         "time_over_noted": access.sheet.time_over_after_hand is not None,
@@ -426,3 +433,20 @@ def sheet_history(request: HttpRequest, access: Access) -> HttpResponse:
             "changes": selectors.sheet_changes(sheet=access.sheet),
         },
     )
+
+
+@require_POST
+@_sheet_view
+def sheet_pdf(request: HttpRequest, access: Access) -> HttpResponse:
+    """The sheet as a PDF for the archive (as confirmed, or as it stands), built by a job whose
+    page shows the progress and then the download; organisers only."""
+    if not _may_print(access):
+        raise PermissionDenied
+    job = tournament_services.job_start(
+        tournament=access.round.tournament,
+        round=access.round,
+        table=access.sheet.table,
+        kind=Job.Kind.SCORESHEET_PDF,
+        by=request.user,
+    )
+    return redirect("job", pk=job.pk)

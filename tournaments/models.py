@@ -418,6 +418,8 @@ class Job(models.Model):
         SEATING_BY_TABLE_PDF = "seating_by_table_pdf", _("seating by table (PDF)")
         SEATING_ALPHABETICAL_PDF = "seating_alphabetical_pdf", _("seating by name (PDF)")
         TABLE_CARDS_PDF = "table_cards_pdf", _("table cards (PDF)")
+        SCORESHEETS_PDF = "scoresheets_pdf", _("blank scoresheets (PDF)")
+        SCORESHEET_PDF = "scoresheet_pdf", _("completed scoresheet (PDF)")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("queued")
@@ -437,6 +439,15 @@ class Job(models.Model):
         blank=True,
         related_name="jobs",
         verbose_name=_("round"),
+    )
+    # The completed scoresheet of one table names the table.
+    table = models.ForeignKey(
+        "Table",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="jobs",
+        verbose_name=_("table"),
     )
     kind = models.CharField(_("kind"), max_length=32, choices=Kind.choices)
     # The language of the person who asked for it: the document is written in it.
@@ -474,6 +485,11 @@ class Job(models.Model):
             models.CheckConstraint(
                 condition=Q(kind="entry_list_pdf") | Q(round__isnull=False),
                 name="job_round_printout_has_round",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="scoresheet_pdf", table__isnull=False)
+                | (~Q(kind="scoresheet_pdf") & Q(table__isnull=True)),
+                name="job_table_only_for_a_scoresheet",
             ),
         ]
 

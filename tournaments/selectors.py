@@ -151,6 +151,12 @@ def table_get(*, round: Round, number: int) -> TableRow:
     return _table_row(get_object_or_404(_tables(round), number=number))
 
 
+def seat_tokens(*, table: Table) -> dict[int, str]:
+    """The private key of each seat of a table, by position, in seat order. Secret: for the
+    organiser's eyes only."""
+    return dict(table.seats.order_by("position").values_list("position", "token"))
+
+
 def _plans(*, tournament: Tournament, before: int) -> dict[int, seating.SeatingPlan]:
     """The seating of each round numbered below ``before``, by round number, in one query."""
     tables: dict[tuple[int, int], list[int]] = {}

@@ -17,7 +17,9 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from scoring import pdf as sheet_pdf
 from scoring.models import Scoresheet
+from scoring.selectors import sheet_state
 from tournaments import pdf, player_import, seating, selectors
 from tournaments.models import (
     Entry,
@@ -674,11 +676,13 @@ def job_start(
     kind: Job.Kind,
     by: AbstractBaseUser | None,
     round: Round | None = None,
+    table: Table | None = None,
     site_url: str = "",
 ) -> Job:
     """Queue a long job; a Celery worker (or, without Redis, this process) runs it after commit.
 
-    Printouts of a round name the round; ``site_url`` is where links printed in it point.
+    Printouts of a round name the round, a table's completed scoresheet names the table too;
+    ``site_url`` is where links printed in it point.
     """
     from tournaments.tasks import job_run_task
 
@@ -686,6 +690,7 @@ def job_start(
         Job(
             tournament=tournament,
             round=round,
+            table=table,
             kind=kind,
             language=translation.get_language() or settings.LANGUAGE_CODE,
             site_url=site_url,
@@ -726,11 +731,50 @@ def _round_printout(document, name: str):
     return build
 
 
+def _build_scoresheets(job: Job, progress) -> tuple[str, bytes]:
+    """Blank scoresheets for every table of the round, each with its scorekeeper's link."""
+    tables = selectors.round_tables(round=job.round)
+    url_for_seat = None
+    if job.site_url:
+        tokens = dict(Seat.objects.filter(round=job.round).values_list("entry_id", "token"))
+        site = job.site_url.rstrip("/")
+
+        def url_for_seat(seat) -> str:
+            return site + reverse("sheet-link", args=[tokens[seat.entry.pk]])
+
+    content = sheet_pdf.blank_scoresheets_pdf(
+        tournament=job.tournament,
+        round_number=job.round.number,
+        tables=tables,
+        url_for_seat=url_for_seat,
+        progress=progress,
+    )
+    name = f"{job.tournament.slug}-{slugify(_('round'))}-{job.round.number}"
+    return f"{name}-{slugify(_('scoresheets'))}.pdf", content
+
+
+def _build_scoresheet(job: Job, progress) -> tuple[str, bytes]:
+    """The completed scoresheet of one table, as it stands (for the archive: as confirmed)."""
+    table = job.table
+    state = sheet_state(sheet=table.scoresheet)
+    content = sheet_pdf.scoresheet_pdf(
+        scoresheet=state.sheet,
+        seats=state.seats,
+        rows=state.rows,
+        extra_times=list(table.extra_times.select_related("granted_by").order_by("granted_at")),
+        progress=progress,
+    )
+    name = f"{job.tournament.slug}-{slugify(_('round'))}-{job.round.number}"
+    return f"{name}-{slugify(_('table'))}-{table.number}.pdf", content
+
+
 JOB_BUILDERS = {
     Job.Kind.ENTRY_LIST_PDF: _build_entry_list,
     Job.Kind.SEATING_BY_TABLE_PDF: _round_printout(pdf.seating_by_table_pdf, "tables"),
     Job.Kind.SEATING_ALPHABETICAL_PDF: _round_printout(pdf.seating_alphabetical_pdf, "names"),
     Job.Kind.TABLE_CARDS_PDF: _round_printout(pdf.table_cards_pdf, "table-cards"),
+    Job.Kind.SCORESHEETS_PDF: _build_scoresheets,
+    Job.Kind.SCORESHEET_PDF: _build_scoresheet,
 }
 
 
@@ -744,7 +788,7 @@ def job_run(*, job_id: str) -> Job | None:
     with transaction.atomic():
         job = (
             Job.objects.select_for_update(of=("self",))
-            .select_related("tournament", "round__tournament")
+            .select_related("tournament", "round__tournament", "table")
             .filter(pk=job_id)
             .first()
         )

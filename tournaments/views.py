@@ -301,6 +301,9 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "is_organiser": Role.ORGANISER in roles,
             "runs_clock": bool(roles & CLOCK),
             "staff": staff,
+            # Staff and scorekeepers open each table's scoresheet from here once play begins.
+            "sheet_links": bool(roles & (STAFF | {Role.SCOREKEEPER}))
+            and round_.status in {Round.Status.RUNNING, Round.Status.FINISHED, Round.Status.CLOSED},
             "quality": selectors.seating_quality(round=round_) if staff else None,
             "clock": selectors.round_clock(round=round_),
             "extra_form": ExtraTimeForm() if roles & CLOCK else None,
@@ -420,6 +423,7 @@ ROUND_PRINTOUTS = {
     "tables": Job.Kind.SEATING_BY_TABLE_PDF,
     "names": Job.Kind.SEATING_ALPHABETICAL_PDF,
     "cards": Job.Kind.TABLE_CARDS_PDF,
+    "scoresheets": Job.Kind.SCORESHEETS_PDF,
 }
 
 
@@ -485,7 +489,21 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
     if round_.published_at is None and not roles_of(request, tournament) & STAFF:
         raise Http404
     row = selectors.table_get(round=round_, number=table)
-    context = {"tournament": tournament, "round": round_, "row": row}
+    roles = roles_of(request, tournament)
+    context = {
+        "tournament": tournament,
+        "round": round_,
+        "row": row,
+        "sheet_link": row.sheet is not None and bool(roles & (STAFF | {Role.SCOREKEEPER})),
+    }
+    if Role.ORGANISER in roles:
+        # The players' private links to the sheet, to hand out again if a printout is lost.
+        context["seat_links"] = [
+            (seat, request.build_absolute_uri(reverse("sheet-link", args=[token])))
+            for seat, token in zip(
+                row.seats, selectors.seat_tokens(table=row.table).values(), strict=True
+            )
+        ]
     if row.sheet is not None:
         hands = list(row.sheet.hands.all())
         table_size = len(row.seats)

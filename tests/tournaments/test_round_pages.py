@@ -139,7 +139,7 @@ def test_unpublished_seating_is_for_staff_only(client, organiser, tournament):
 
 @pytest.mark.parametrize(
     ("kind", "title"),
-    [("tables", "Seating"), ("names", "Seating"), ("cards", "Table 1")],
+    [("tables", "Seating"), ("names", "Seating"), ("cards", "Table 1"), ("scoresheets", "Table 1")],
 )
 def test_round_printouts_come_from_a_job(
     client, organiser, tournament, django_capture_on_commit_callbacks, kind, title
@@ -315,3 +315,42 @@ def test_pages_in_german(client, tournament):
     assert "Tisch" in page
     screen = client.get(reverse("screen", args=[tournament.slug])).content.decode()
     assert "Runde 1" in screen
+
+
+def test_staff_open_each_tables_scoresheet_from_the_round_page(client, organiser, tournament):
+    round_ = factories.seated_round(tournament)
+    sheet_url = reverse("sheet", args=[tournament.slug, 1, 2])
+    client.force_login(organiser)
+    assert sheet_url not in client.get(reverse("round", args=[tournament.slug, 1])).content.decode()
+    services.round_start(round=round_)
+    page = client.get(reverse("round", args=[tournament.slug, 1])).content.decode()
+    assert sheet_url in page
+    table_page = client.get(reverse("table", args=[tournament.slug, 1, 2])).content.decode()
+    assert sheet_url in table_page
+    client.logout()
+    assert sheet_url not in client.get(reverse("round", args=[tournament.slug, 1])).content.decode()
+    table_page = client.get(reverse("table", args=[tournament.slug, 1, 2])).content.decode()
+    assert sheet_url not in table_page
+
+
+def test_only_the_organiser_sees_the_seats_private_links(client, organiser, tournament):
+    round_ = factories.seated_round(tournament)
+    tokens = list(round_.tables.get(number=1).seats.order_by("position").values_list("token"))
+    url = reverse("table", args=[tournament.slug, 1, 1])
+    client.force_login(organiser)
+    page = client.get(url).content.decode()
+    assert "Private links to the scoresheet" in page
+    for (token,) in tokens:
+        assert reverse("sheet-link", args=[token]) in page
+    assert page.count("<svg") >= len(tokens)  # a QR code each
+    adjudicator = factories.user()
+    services.tournament_role_grant(
+        tournament=tournament, user=adjudicator, role=TournamentRole.Role.ADJUDICATOR
+    )
+    for who in [adjudicator, None]:
+        client.logout()
+        if who:
+            client.force_login(who)
+        page = client.get(url).content.decode()
+        assert "Private links" not in page
+        assert not any(token in page for (token,) in tokens)

@@ -1,0 +1,158 @@
+"""Blank scoresheets for a round of 500 tables (issue 5: under 3 s on this 2-core machine),
+against ReportLab drawing the same number of pages with only the static grid; the QR codes of
+the scorekeepers' links against ReportLab's own encoder; and one completed sheet."""
+
+import datetime
+import io
+import secrets
+
+from reportlab.graphics.barcode import qrencoder
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfgen.canvas import Canvas
+
+from bench.figures import Figure, per_call
+from scoring import pdf
+from scoring.models import Hand, Scoresheet
+from scoring.selectors import scoresheet_rows
+from tests.sheets import full_match
+from tournaments import qr
+from tournaments.models import Entry, Player, Round, Seat, Table, Tournament
+from tournaments.selectors import SeatRow, TableRow
+
+TABLES = 500
+FIVES = 20  # tables of five among them
+URL = "http://192.168.178.20:8000/s/{key}/"
+
+
+def tournament() -> Tournament:
+    return Tournament(
+        name="Deutsche Meisterschaft",
+        slug="dm",
+        venue="Stadthalle Bielefeld",
+        starts_on=datetime.date(2026, 11, 21),
+        ends_on=datetime.date(2026, 11, 22),
+    )
+
+
+def tables() -> list[TableRow]:
+    """500 tables, the last 20 of them of five, built in memory (no database)."""
+    rows, number = [], 0
+    for table in range(1, TABLES + 1):
+        seats = []
+        for position in range(1, (5 if table > TABLES - FIVES else 4) + 1):
+            number += 1
+            player = Player(
+                first_name=f"Vorname{number}", last_name=f"Müller-Lüdenscheidt-{number}"
+            )
+            entry = Entry(pk=number, player=player, start_number=number)
+            seats.append(SeatRow(position=position, entry=entry, points=None))
+        rows.append(TableRow(table=Table(number=table), sheet=None, seats=seats, hand_count=0))
+    return rows
+
+
+def grid_only(pages: int, event: Tournament) -> bytes:
+    """The baseline: the same number of A4 pages, each with only the static grid and its labels
+    drawn on it, by ReportLab, no table's text, no QR code, nothing shared between pages."""
+    grid = pdf._Grid.of(size=4, main=24, solos=4)
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=A4, pageCompression=1)
+    for _page in range(pages):
+        pdf._draw_frame(
+            canvas, tournament=event, round_number=1, grid=grid, title="Scoresheet", blank=True
+        )
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def reportlab_qr(value: str) -> list:
+    code = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
+    code.addData(value)
+    code.make()
+    return code.modules
+
+
+def completed() -> tuple[Scoresheet, list[Seat], list]:
+    event = tournament()
+    table = Table(number=7, round=Round(number=3, tournament=event))
+    sheet = Scoresheet(table=table, status=Scoresheet.Status.CONFIRMED)
+    seats = [
+        Seat(
+            position=position,
+            entry=Entry(player=Player(first_name="Vorname", last_name=f"Name{position}")),
+        )
+        for position in range(1, 5)
+    ]
+    hands = [
+        Hand(
+            number=number,
+            contract=line.contract,
+            dealer=line.dealer,
+            soloist=line.soloist,
+            solo_type=line.solo_type or "",
+            game_value=line.game_value,
+            section="compulsory_solo" if line.contract == "compulsory_solo" else "main",
+            **{f"points_{seat}": points for seat, points in line.points.items()},
+        )
+        for number, line in enumerate(full_match(), start=1)
+    ]
+    return sheet, seats, scoresheet_rows(hands=hands, table_size=4)
+
+
+def figures() -> list[Figure]:
+    event = tournament()
+    rows = tables()
+    keys = {row.seats[-1].entry.pk: secrets.token_urlsafe(24) for row in rows}
+
+    def build() -> bytes:
+        return pdf.blank_scoresheets_pdf(
+            tournament=event,
+            round_number=1,
+            tables=rows,
+            url_for_seat=lambda seat: URL.format(key=keys[seat.entry.pk]),
+            progress=lambda _p: None,
+        )
+
+    results = []
+    took = per_call(build, repeat=3, budget=2.0)
+    base = per_call(lambda: grid_only(TABLES, event), repeat=3, budget=2.0)
+    results.append(
+        Figure(
+            f"blank scoresheets, {TABLES} tables ({FIVES} of five) with QR codes",
+            took / 1000,
+            f"{TABLES} pages, static grid only",
+            base / 1000,
+            "ms",
+        )
+    )
+    urls = [URL.format(key=key) for key in list(keys.values())[:50]]
+    ours = per_call(lambda: [qr.qr_rows(url) for url in urls], repeat=3, budget=0.5)
+    theirs = per_call(lambda: [reportlab_qr(url) for url in urls], repeat=3, budget=0.5)
+    results.append(
+        Figure(
+            "QR code of a link (tournaments.qr)",
+            ours / 50 / 1000,
+            "ReportLab's encoder",
+            theirs / 50 / 1000,
+            "ms",
+        )
+    )
+    sheet, seats, hand_rows = completed()
+    one = per_call(
+        lambda: pdf.scoresheet_pdf(
+            scoresheet=sheet, seats=seats, rows=hand_rows, progress=lambda _p: None
+        ),
+        repeat=3,
+        budget=0.5,
+    )
+    single = per_call(lambda: grid_only(1, event), repeat=3, budget=0.5)
+    results.append(
+        Figure(
+            "completed scoresheet, 24 hands + 4 solos",
+            one / 1000,
+            "1 page, static grid only",
+            single / 1000,
+            "ms",
+        )
+    )
+    return results

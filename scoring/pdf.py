@@ -1,0 +1,834 @@
+"""The scoresheet (Spielliste, TSR 7.3) on paper: blank sheets for every table of a round, one
+A4 page each with the scorekeeper's private link as a QR code, and the completed sheet of one
+table as confirmed, for the archive.
+
+Drawn on the canvas, not with platypus: a round of 500 tables has to print in a few seconds.
+Everything that is the same on every page of one table size (the grid, its labels, the
+tournament's name, the round) is drawn once as a form (a PDF XObject) and placed on each page;
+only the table's own text and its QR code are drawn page by page.
+"""
+
+import functools
+import io
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.units import mm
+from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS, Scoresheet
+from scoring.rules.contracts import Contract, Section, SoloType
+from scoring.rules.deal import scorekeeper
+from scoring.selectors import HandRow
+from scoring.services import Actor
+from tournaments import qr
+from tournaments.models import ExtraTime, Seat, Tournament
+from tournaments.pdf import Progress, _dates
+from tournaments.selectors import SeatRow, TableRow
+
+PAGE_WIDTH, PAGE_HEIGHT = A4
+_MARGIN = 12 * mm
+_WIDTH = PAGE_WIDTH - 2 * _MARGIN
+_TOP = PAGE_HEIGHT - _MARGIN
+_QR_SIZE = 30 * mm
+_SEATS_TOP = _TOP - 21 * mm  # the labels above the players
+_SEAT_LINE = 4.4 * mm
+_GRID_TOP = _TOP - 52 * mm
+_GRID_BOTTOM = _MARGIN + 28 * mm  # above the field for extra time and the signatures
+_HEADER = 8 * mm  # the grid's header: the column's name, and a seat's player
+_LABEL = 4 * mm  # the line that names a section
+_ROW_MAX = 6 * mm
+_FOOTER = 6 * mm  # baseline of the page footer, from the bottom edge
+
+_BLACK = colors.black
+_GREY = colors.HexColor("#555555")
+_LIGHT = colors.HexColor("#bbbbbb")
+_ZEBRA = colors.HexColor("#f3f3f3")
+_SHADE = colors.HexColor("#e4e4e4")
+_FIVE = colors.HexColor("#ffd966")  # the mark of a table of five, as on the table cards
+_RED = colors.HexColor("#b00020")
+
+# The columns of the grid, left to right, with their widths; the seats share what is left.
+_FIXED = [7 * mm, 8 * mm, 25 * mm, 10 * mm, 15 * mm]
+_INITIALS = 13 * mm
+_HAND, _DEALER, _CONTRACT, _VALUE, _PLUS = range(5)
+
+
+def _fit(text: str, font: str, size: float, width: float, *, smallest: float = 5) -> tuple:
+    """The text and a font size at which it fits ``width``: smaller down to ``smallest``, then
+    cut short with an ellipsis."""
+    actual = stringWidth(text, font, size)
+    if actual <= width:
+        return text, size
+    size = max(smallest, size * width / actual * 0.999)
+    if stringWidth(text, font, size) <= width:
+        return text, size
+    while text and stringWidth(text + "…", font, size) > width:
+        text = text[:-1]
+    return text.rstrip() + "…", size
+
+
+def _draw(canvas: Canvas, x: float, y: float, text: str, font: str, size: float, **how) -> None:
+    """Draw ``text`` at baseline ``y``: from ``x``, or ending at it (``align="right"``), or
+    centred on it (``align="centre"``); shrunk to ``width`` if given."""
+    align = how.get("align", "left")
+    if "width" in how:
+        text, size = _fit(text, font, size, how["width"])
+    canvas.setFont(font, size)
+    if align == "right":
+        canvas.drawRightString(x, y, text)
+    elif align == "centre":
+        canvas.drawCentredString(x, y, text)
+    else:
+        canvas.drawString(x, y, text)
+
+
+# The grid -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Grid:
+    """Where the grid's lines are: a header, the main section, the compulsory-solo section
+    (TSR 4.2.4), and a line for the totals."""
+
+    size: int  # players at the table
+    main: int  # lines of the main section
+    solos: int  # lines of the compulsory-solo section
+    row: float  # the height of a line
+
+    @classmethod
+    def of(cls, *, size: int, main: int, solos: int) -> "_Grid":
+        space = _GRID_TOP - _GRID_BOTTOM - _HEADER - 2 * _LABEL
+        return cls(size=size, main=main, solos=solos, row=min(_ROW_MAX, space / (main + solos + 1)))
+
+    @functools.cached_property
+    def edges(self) -> list[float]:
+        """The x of every column edge: hand, dealer, contract, value, plus seats, the seats,
+        the adjudicator's initials."""
+        seat = (_WIDTH - sum(_FIXED) - _INITIALS) / self.size
+        widths = [*_FIXED, *[seat] * self.size, _INITIALS]
+        edges = [_MARGIN]
+        for width in widths:
+            edges.append(edges[-1] + width)
+        return edges
+
+    def column(self, index: int) -> tuple[float, float]:
+        return self.edges[index], self.edges[index + 1]
+
+    def seat_column(self, position: int) -> tuple[float, float]:
+        return self.column(_PLUS + position)
+
+    @property
+    def initials(self) -> tuple[float, float]:
+        return self.column(_PLUS + self.size + 1)
+
+    @property
+    def main_top(self) -> float:
+        return _GRID_TOP - _HEADER - _LABEL
+
+    @property
+    def solos_label(self) -> float:
+        return self.main_top - self.main * self.row
+
+    @property
+    def solos_top(self) -> float:
+        return self.solos_label - _LABEL
+
+    @property
+    def total_top(self) -> float:
+        return self.solos_top - self.solos * self.row
+
+    @property
+    def bottom(self) -> float:
+        return self.total_top - self.row
+
+    def line_top(self, section: str, index: int) -> float:
+        """The top of line ``index`` (from 0) of a section."""
+        top = self.main_top if section == Section.MAIN else self.solos_top
+        return top - index * self.row
+
+
+def _hands_per_match(tournament: Tournament, size: int) -> int:
+    # TSR 8.5.1: 24 hands; TSR 10.1.5: 30 at a table of five.
+    return tournament.hands_per_match if size == 4 else tournament.hands_per_match_five
+
+
+def _draw_grid(canvas: Canvas, grid: _Grid, *, numbered: bool) -> None:
+    """The empty grid with its column names; ``numbered`` prints the hand numbers of the main
+    section, as on a blank sheet."""
+    left, right = _MARGIN, _MARGIN + _WIDTH
+    canvas.saveState()
+    # Shading: the header, the section labels, every other line, and the totals.
+    canvas.setFillColor(_SHADE)
+    canvas.rect(left, _GRID_TOP - _HEADER, _WIDTH, _HEADER, stroke=0, fill=1)
+    canvas.rect(left, grid.main_top, _WIDTH, _LABEL, stroke=0, fill=1)
+    canvas.rect(left, grid.solos_top, _WIDTH, _LABEL, stroke=0, fill=1)
+    canvas.rect(left, grid.bottom, _WIDTH, grid.row, stroke=0, fill=1)
+    canvas.setFillColor(_ZEBRA)
+    for section, count in ((Section.MAIN, grid.main), (Section.COMPULSORY_SOLO, grid.solos)):
+        for index in range(1, count, 2):
+            canvas.rect(left, grid.line_top(section, index) - grid.row, _WIDTH, grid.row, 0, 1)
+    # Thin lines between the lines of each section.
+    canvas.setStrokeColor(_LIGHT)
+    canvas.setLineWidth(0.3)
+    path = canvas.beginPath()
+    for section, count in ((Section.MAIN, grid.main), (Section.COMPULSORY_SOLO, grid.solos)):
+        for index in range(1, count):
+            y = grid.line_top(section, index)
+            path.moveTo(left, y)
+            path.lineTo(right, y)
+    canvas.drawPath(path, stroke=1, fill=0)
+    # Column edges, through the header and each section, not through the section labels.
+    canvas.setStrokeColor(_GREY)
+    canvas.setLineWidth(0.4)
+    path = canvas.beginPath()
+    blocks = [
+        (_GRID_TOP, grid.main_top + _LABEL, grid.edges),
+        (grid.main_top, grid.solos_label, grid.edges),
+        (grid.solos_top, grid.total_top, grid.edges),
+        (grid.total_top, grid.bottom, grid.edges[_PLUS + 1 :]),
+    ]
+    for top, bottom, edges in blocks:
+        for x in edges[1:-1]:
+            path.moveTo(x, top)
+            path.lineTo(x, bottom)
+    canvas.drawPath(path, stroke=1, fill=0)
+    # Strong lines: the box, the sections, and the seats' block of running totals.
+    canvas.setStrokeColor(_BLACK)
+    canvas.setLineWidth(0.9)
+    path = canvas.beginPath()
+    for y in (
+        _GRID_TOP - _HEADER,
+        grid.main_top,
+        grid.solos_label,
+        grid.solos_top,
+        grid.total_top,
+    ):
+        path.moveTo(left, y)
+        path.lineTo(right, y)
+    for top, bottom, _edges in blocks:
+        for x in (grid.edges[_PLUS + 1], grid.edges[-2]):
+            path.moveTo(x, top)
+            path.lineTo(x, bottom)
+    canvas.drawPath(path, stroke=1, fill=0)
+    canvas.setLineWidth(1.2)
+    canvas.rect(left, grid.bottom, _WIDTH, _GRID_TOP - grid.bottom, stroke=1, fill=0)
+
+    # The column names, in up to two lines each.
+    canvas.setFillColor(_BLACK)
+    names = [
+        _("Hand"),
+        _("Dealer"),
+        _("Contract, soloist"),
+        _("Game value"),
+        _("Plus seats"),
+    ]
+    for index, name in enumerate(names):
+        _header_label(canvas, name, *grid.column(index))
+    for position in range(1, grid.size + 1):
+        x0, x1 = grid.seat_column(position)
+        _draw(
+            canvas,
+            (x0 + x1) / 2,
+            _GRID_TOP - 3.2 * mm,
+            _("Seat %(seat)d") % {"seat": position},
+            "Helvetica-Bold",
+            8,
+            align="centre",
+        )
+    _header_label(canvas, _("Initials (adjudicator)"), *grid.initials)
+
+    # The sections' names, and the totals.
+    hands = {"count": grid.main}
+    section_names = [
+        (
+            grid.main_top,
+            _("Main section: %(count)d hands, running totals per seat (TSR 7.3.1, 8.5.1)") % hands,
+        ),
+        (grid.solos_top, _("Compulsory solos (TSR 4.2.4)")),
+    ]
+    for bottom, text in section_names:
+        _draw(canvas, left + 1.5 * mm, bottom + 1.2 * mm, text, "Helvetica-Bold", 7)
+    _draw(
+        canvas,
+        grid.edges[_PLUS + 1] - 1.5 * mm,
+        grid.bottom + grid.row / 2 - 1.2 * mm,
+        _("Total"),
+        "Helvetica-Bold",
+        9,
+        align="right",
+    )
+    if numbered:
+        canvas.setFillColor(_GREY)
+        canvas.setFont("Helvetica", 7)
+        x = grid.edges[1] - 1.2 * mm
+        for index in range(grid.main):
+            y = grid.line_top(Section.MAIN, index) - grid.row / 2 - 1.2 * mm
+            canvas.drawRightString(x, y, str(index + 1))
+    canvas.restoreState()
+
+
+def _header_label(canvas: Canvas, text: str, x0: float, x1: float) -> None:
+    """A column's name, centred, in up to two lines."""
+    width = x1 - x0 - 1 * mm
+    size = 6.5
+    lines = simpleSplit(text, "Helvetica-Bold", size, width)
+    if len(lines) > 2 or any(stringWidth(line, "Helvetica-Bold", size) > width for line in lines):
+        size = 5.5
+        lines = simpleSplit(text, "Helvetica-Bold", size, width)
+        lines = [lines[0], " ".join(lines[1:])] if len(lines) > 2 else lines
+    middle = _GRID_TOP - _HEADER / 2 + (len(lines) - 1) * 1.3 * mm - 1 * mm
+    for number, line in enumerate(lines):
+        _draw(
+            canvas,
+            (x0 + x1) / 2,
+            middle - number * 2.6 * mm,
+            line,
+            "Helvetica-Bold",
+            size,
+            align="centre",
+            width=width,
+        )
+
+
+# What every page of a table size shares ----------------------------------------------------
+
+
+def _draw_frame(
+    canvas: Canvas,
+    *,
+    tournament: Tournament,
+    round_number: int,
+    grid: _Grid,
+    title: str,
+    blank: bool,
+) -> None:
+    """Everything on the page that is not the table's own: the tournament and round, the labels
+    of the players' block, the note on seating (TSR 8.4.1, 10.1), the grid, the field for extra
+    time and the end of the playing time (TSR 8.5.1), and the signature lines."""
+    canvas.setFillColor(_BLACK)
+    _draw(canvas, _MARGIN, _TOP - 4.5 * mm, tournament.name, "Helvetica-Bold", 13, width=138 * mm)
+    where = " · ".join(part for part in [title, _dates(tournament), tournament.venue] if part)
+    canvas.setFillColor(_GREY)
+    _draw(canvas, _MARGIN, _TOP - 9.5 * mm, where, "Helvetica", 8.5, width=138 * mm)
+    canvas.setFillColor(_BLACK)
+    _draw(
+        canvas,
+        _MARGIN,
+        _TOP - 17 * mm,
+        _("Round %(number)s") % {"number": round_number},
+        "Helvetica-Bold",
+        14,
+    )
+
+    canvas.setFillColor(_GREY)
+    for x, label in [
+        (_MARGIN + 6 * mm, _("Seat")),
+        (_MARGIN + 20 * mm, _("No.")),
+    ]:
+        _draw(canvas, x, _SEATS_TOP, label, "Helvetica", 6.5, align="centre")
+    _draw(canvas, _MARGIN + 27 * mm, _SEATS_TOP, _("Name"), "Helvetica", 6.5)
+    keeper = scorekeeper(grid.size)
+    if grid.size == 5:
+        note = _(
+            "Seat 1 deals first, seat 5 keeps the sheet; the dealer sits out each hand "
+            "(TSR 8.4.1, 10.1)."
+        )
+    else:
+        note = _("Seat 1 deals first, seat %(keeper)d keeps the sheet (TSR 8.4.1).") % {
+            "keeper": keeper
+        }
+    canvas.setFillColor(_BLACK)
+    _draw(canvas, _MARGIN, _GRID_TOP + 2 * mm, note, "Helvetica-Oblique", 8, width=_WIDTH)
+
+    _draw_grid(canvas, grid, numbered=blank)
+
+    # Extra time and the end of the playing time, noted by the adjudicator (TSR 8.5.1).
+    box_top, box_bottom = _GRID_BOTTOM - 3 * mm, _MARGIN + 12 * mm
+    canvas.setStrokeColor(_GREY)
+    canvas.setLineWidth(0.6)
+    canvas.rect(_MARGIN, box_bottom, _WIDTH, box_top - box_bottom, stroke=1, fill=0)
+    canvas.setFillColor(_GREY)
+    _draw(
+        canvas,
+        _MARGIN + 1.5 * mm,
+        box_top - 3 * mm,
+        _(
+            "Extra time and end of the playing time (TSR 8.5.1), noted and initialled by the "
+            "adjudicator:"
+        ),
+        "Helvetica",
+        6.5,
+        width=_WIDTH - 3 * mm,
+    )
+    # Who handed the sheet in and who confirmed it (TSR 7.3.4, 8.5.2).
+    half = (_WIDTH - 10 * mm) / 2
+    canvas.setStrokeColor(_BLACK)
+    canvas.setLineWidth(0.5)
+    for index, label in enumerate(
+        [
+            _("Submitted by (scorekeeper, TSR 7.3.4)"),
+            _("Confirmed by (another player of the table, TSR 8.5.2)"),
+        ]
+    ):
+        x = _MARGIN + index * (half + 10 * mm)
+        canvas.line(x, _MARGIN + 4 * mm, x + half, _MARGIN + 4 * mm)
+        _draw(canvas, x, _MARGIN + 1 * mm, label, "Helvetica", 6.5, width=half)
+
+
+class _Forms:
+    """The forms of one document, one per table size, drawn when first needed."""
+
+    def __init__(self, canvas: Canvas, draw: Callable[[int], None]) -> None:
+        self.canvas = canvas
+        self.draw = draw
+        self.names: dict[int, str] = {}
+
+    def place(self, size: int) -> None:
+        if size not in self.names:
+            name = f"sheet{size}"
+            self.canvas.beginForm(name)
+            self.draw(size)
+            self.canvas.endForm()
+            self.names[size] = name
+        self.canvas.doForm(self.names[size])
+
+
+# The table's own text ----------------------------------------------------------------------
+
+
+def _draw_table(
+    canvas: Canvas,
+    *,
+    grid: _Grid,
+    table_number: int,
+    seats: Sequence[SeatRow] | Sequence[Seat],
+    footer: str,
+) -> None:
+    """The table's number, its players by seat and their names above their columns."""
+    canvas.setFillColor(_BLACK)
+    round_width = 36 * mm
+    _draw(
+        canvas,
+        _MARGIN + round_width,
+        _TOP - 17 * mm,
+        _("Table %(number)s") % {"number": table_number},
+        "Helvetica-Bold",
+        20,
+    )
+    keeper = scorekeeper(grid.size)
+    if grid.size == 5:
+        canvas.saveState()
+        canvas.setFillColor(_FIVE)
+        canvas.rect(_MARGIN + 88 * mm, _TOP - 18.5 * mm, 35 * mm, 6 * mm, stroke=0, fill=1)
+        canvas.restoreState()
+        _draw(canvas, _MARGIN + 90 * mm, _TOP - 17 * mm, _("Table of five"), "Helvetica-Bold", 10)
+    for index, seat in enumerate(seats):
+        y = _SEATS_TOP - (index + 1) * _SEAT_LINE
+        player = seat.entry.player
+        canvas.setFillColor(_BLACK)
+        _draw(canvas, _MARGIN + 6 * mm, y, str(seat.position), "Helvetica-Bold", 10, align="centre")
+        _draw(
+            canvas,
+            _MARGIN + 20 * mm,
+            y,
+            str(seat.entry.start_number),
+            "Helvetica",
+            9.5,
+            align="centre",
+        )
+        _draw(canvas, _MARGIN + 27 * mm, y, player.name, "Helvetica", 9.5, width=70 * mm)
+        role = ""
+        if seat.position == 1:
+            role = _("deals first")
+        elif seat.position == keeper:
+            role = _("keeps the sheet")
+        if role:
+            canvas.setFillColor(_GREY)
+            _draw(canvas, _MARGIN + 99 * mm, y, role, "Helvetica-Oblique", 8, width=24 * mm)
+        x0, x1 = grid.seat_column(seat.position)
+        canvas.setFillColor(_BLACK)
+        _draw(
+            canvas,
+            (x0 + x1) / 2,
+            _GRID_TOP - _HEADER + 1.6 * mm,
+            player.sort_name,  # the last name first: it is what stays if the name is cut
+            "Helvetica",
+            6.5,
+            align="centre",
+            width=x1 - x0 - 1.5 * mm,
+        )
+    canvas.setFillColor(_GREY)
+    _draw(canvas, _MARGIN, _FOOTER, footer, "Helvetica", 7, width=_WIDTH - 25 * mm)
+    _draw(
+        canvas,
+        _MARGIN + _WIDTH,
+        _FOOTER,
+        _("Table %(number)s") % {"number": table_number},
+        "Helvetica-Bold",
+        8,
+        align="right",
+    )
+
+
+# QR codes -----------------------------------------------------------------------------------
+
+
+def _draw_qr(canvas: Canvas, url: str, x: float, y: float, size: float) -> None:
+    """The QR code of ``url`` with its quiet zone, ``size`` wide, its lower left corner at
+    (x, y)."""
+    rows = qr.qr_rows(url)
+    canvas.saveState()
+    canvas.setFillColor(_BLACK)
+    canvas.translate(x, y)
+    box = size / (len(rows) + 2 * qr.QUIET_ZONE)
+    canvas.scale(box, box)
+    canvas.addLiteral(qr.pdf_operators(rows))
+    canvas.restoreState()
+
+
+def _draw_link(canvas: Canvas, url: str, position: int) -> None:
+    """The scorekeeper's private link at the top right: its QR code, and the address beneath
+    it for typing in, in two lines if it is long."""
+    right = _MARGIN + _WIDTH
+    _draw_qr(canvas, url, right - _QR_SIZE, _TOP - _QR_SIZE, _QR_SIZE)
+    canvas.setFillColor(_BLACK)
+    _draw(
+        canvas,
+        right - _QR_SIZE / 2,
+        _TOP - _QR_SIZE - 1.5 * mm,
+        _("Scorekeeper's link (seat %(seat)d)") % {"seat": position},
+        "Helvetica-Bold",
+        6.5,
+        align="centre",
+        width=_QR_SIZE + 10 * mm,
+    )
+    canvas.setFillColor(_GREY)
+    width = 60 * mm
+    lines = [url]
+    if stringWidth(url, "Helvetica", 6) > width:
+        half = (len(url) + 1) // 2
+        lines = [url[:half], url[half:]]
+    for index, line in enumerate(lines):
+        y = _TOP - _QR_SIZE - (4.5 + 2.6 * index) * mm
+        _draw(canvas, right, y, line, "Helvetica", 6, align="right", width=width)
+
+
+# The documents ------------------------------------------------------------------------------
+
+
+class _Steps:
+    """Progress in steps of at least five percent: each report may be a write to the database."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.report = progress
+        self.reported = 0
+
+    def __call__(self, percent: int) -> None:
+        if percent > self.reported and (percent >= self.reported + 5 or percent == 100):
+            self.reported = percent
+            self.report(percent)
+
+
+def _canvas(buffer: io.BytesIO, *, title: str, tournament: Tournament) -> Canvas:
+    canvas = Canvas(buffer, pagesize=A4, pageCompression=1)
+    canvas.setTitle(f"{title} – {tournament.name}")
+    canvas.setAuthor(tournament.name)
+    return canvas
+
+
+def blank_scoresheets_pdf(
+    *,
+    tournament: Tournament,
+    round_number: int,
+    tables: list[TableRow],
+    url_for_seat: Callable[[SeatRow], str] | None = None,
+    progress: Progress,
+) -> bytes:
+    """A blank scoresheet for each table of a round, one A4 page each (a table of five too):
+    the table's players by seat, who deals first and who keeps the sheet (TSR 8.4.1, 10.1.4),
+    the grid of the main section and of the compulsory solos (TSR 4.2.4, 7.3), the field for
+    extra time (TSR 8.5.1), the signatures, and a QR code of ``url_for_seat(keeper)``, the
+    scorekeeper's private link."""
+    steps = _Steps(progress)
+    title = _("Scoresheet")
+    buffer = io.BytesIO()
+    canvas = _canvas(buffer, title=title, tournament=tournament)
+    grids = {
+        size: _Grid.of(size=size, main=_hands_per_match(tournament, size), solos=size)
+        for size in (4, 5)
+    }
+
+    def frame(size: int) -> None:
+        _draw_frame(
+            canvas,
+            tournament=tournament,
+            round_number=round_number,
+            grid=grids[size],
+            title=title,
+            blank=True,
+        )
+
+    forms = _Forms(canvas, frame)
+    footer = f"{title} · {_('Round %(number)s') % {'number': round_number}} · {tournament.name}"
+    if not tables:
+        canvas.setFont("Helvetica", 11)
+        canvas.drawString(_MARGIN, _TOP - 10 * mm, tournament.name)
+        canvas.drawString(
+            _MARGIN, _TOP - 20 * mm, _("The seating of this round has not been drawn yet.")
+        )
+        canvas.showPage()
+    for index, row in enumerate(tables, start=1):
+        size = len(row.seats)
+        grid = grids[size]
+        forms.place(size)
+        _draw_table(
+            canvas, grid=grid, table_number=row.table.number, seats=row.seats, footer=footer
+        )
+        keeper = next((seat for seat in row.seats if seat.position == scorekeeper(size)), None)
+        if url_for_seat is not None and keeper is not None:
+            _draw_link(canvas, url_for_seat(keeper), keeper.position)
+        canvas.showPage()
+        steps(95 * index // len(tables))
+    canvas.save()
+    steps(100)
+    return buffer.getvalue()
+
+
+def _signed(points: int) -> str:
+    return f"{points:+d}" if points else "0"
+
+
+def _who(scoresheet: Scoresheet, seats: Sequence[Seat], which: str) -> str:
+    """Who submitted or confirmed the sheet: an account's name, or "name (seat N)"."""
+    seat_id = getattr(scoresheet, f"{which}_by_seat_id")
+    if seat_id is not None:
+        seat = next((seat for seat in seats if seat.pk == seat_id), None)
+        return Actor(seat=seat or getattr(scoresheet, f"{which}_by_seat")).name
+    user = getattr(scoresheet, f"{which}_by")
+    return Actor(user=user).name if user is not None else ""
+
+
+def _when(moment) -> str:
+    return formats.date_format(timezone.localtime(moment), "SHORT_DATETIME_FORMAT")
+
+
+def _draw_hand(canvas: Canvas, grid: _Grid, top: float, row: HandRow) -> None:
+    """One hand in its line: number, dealer, contract and soloist, value, the seats that scored
+    plus (TSR 7.3.3), and each seat's points with the running total; at a table of five the
+    dealer, who sits out (TSR 10.1.1), shows "–"."""
+    hand = row.hand
+    baseline = top - grid.row / 2 - 1.1 * mm
+    canvas.setFillColor(_BLACK)
+    _draw(
+        canvas,
+        grid.edges[1] - 1.2 * mm,
+        baseline,
+        str(hand.number),
+        "Helvetica",
+        7.5,
+        align="right",
+    )
+    dealer = grid.column(_DEALER)
+    _draw(canvas, sum(dealer) / 2, baseline, str(hand.dealer), "Helvetica", 7.5, align="centre")
+    left, right = grid.column(_CONTRACT)
+    if hand.contract != Contract.NORMAL:
+        label = str(CONTRACT_LABELS[Contract(hand.contract)])
+        detail = []
+        if hand.solo_type:
+            detail.append(str(SOLO_TYPE_LABELS[SoloType(hand.solo_type)]))
+        if hand.soloist:
+            detail.append(_("seat %(seat)d") % {"seat": hand.soloist})
+        width = right - left - 2 * mm
+        if detail:
+            _draw(canvas, left + 1 * mm, top - 2.4 * mm, label, "Helvetica", 6.5, width=width)
+            canvas.setFillColor(_GREY)
+            _draw(
+                canvas,
+                left + 1 * mm,
+                top - 4.4 * mm,
+                ", ".join(detail),
+                "Helvetica",
+                5.5,
+                width=width,
+            )
+            canvas.setFillColor(_BLACK)
+        else:
+            _draw(canvas, left + 1 * mm, baseline, label, "Helvetica", 6.5, width=width)
+    _draw(
+        canvas,
+        grid.edges[_VALUE + 1] - 1.2 * mm,
+        baseline,
+        str(hand.game_value),
+        "Helvetica",
+        7.5,
+        align="right",
+    )
+    plus = " ".join(str(seat) for seat, points in sorted(hand.points.items()) if points > 0)
+    _draw(canvas, sum(grid.column(_PLUS)) / 2, baseline, plus, "Helvetica", 7.5, align="centre")
+    for position, (points, total) in enumerate(row.cells, start=1):
+        left, right = grid.seat_column(position)
+        canvas.setFillColor(_GREY if points is None or points >= 0 else _RED)
+        _draw(
+            canvas,
+            left + 1 * mm,
+            baseline,
+            "–" if points is None else _signed(points),
+            "Helvetica",
+            6.5,
+        )
+        canvas.setFillColor(_BLACK if total >= 0 else _RED)
+        _draw(canvas, right - 1.2 * mm, baseline, str(total), "Helvetica-Bold", 8.5, align="right")
+
+
+def scoresheet_pdf(
+    *,
+    scoresheet: Scoresheet,
+    seats: Sequence[Seat],
+    rows: list[HandRow],
+    extra_times: Sequence[ExtraTime] = (),
+    progress: Progress,
+) -> bytes:
+    """The completed scoresheet of one table, for the archive: the blank sheet's layout filled
+    in with the hands in the order played (compulsory solos in their section, TSR 4.2.4), each
+    with its dealer, contract, soloist, game value, the seats that scored plus and every
+    seat's points and running total (TSR 7.3); the extra time granted and the end of the
+    playing time (TSR 8.5.1, 8.5.3); the status, and who handed the sheet in and who confirmed
+    it, and when (TSR 7.3.4, 8.5.2).
+
+    ``seats`` are the table's seats in order with their players, ``rows`` the hands with
+    running totals (``scoring.selectors.scoresheet_rows``).
+    """
+    steps = _Steps(progress)
+    table = scoresheet.table
+    round_ = table.round
+    tournament = round_.tournament
+    size = len(seats)
+    solos = [row for row in rows if row.hand.section == Section.COMPULSORY_SOLO]
+    main = [row for row in rows if row.hand.section != Section.COMPULSORY_SOLO]
+    grid = _Grid.of(
+        size=size,
+        main=max(_hands_per_match(tournament, size), len(main)),
+        solos=max(size, len(solos)),
+    )
+    title = _("Completed scoresheet")
+    buffer = io.BytesIO()
+    canvas = _canvas(buffer, title=title, tournament=tournament)
+    _draw_frame(
+        canvas,
+        tournament=tournament,
+        round_number=round_.number,
+        grid=grid,
+        title=title,
+        blank=False,
+    )
+    footer = f"{title} · {_('Round %(number)s') % {'number': round_.number}} · {tournament.name}"
+    _draw_table(canvas, grid=grid, table_number=table.number, seats=seats, footer=footer)
+    steps(30)
+
+    # The status where the blank sheet has its QR code.
+    right = _MARGIN + _WIDTH
+    canvas.setFillColor(_BLACK)
+    _draw(
+        canvas,
+        right,
+        _TOP - 5 * mm,
+        _("Status: %(status)s") % {"status": scoresheet.get_status_display()},
+        "Helvetica-Bold",
+        11,
+        align="right",
+    )
+    if scoresheet.confirmed_at:
+        canvas.setFillColor(_GREY)
+        _draw(
+            canvas,
+            right,
+            _TOP - 9.5 * mm,
+            _when(scoresheet.confirmed_at),
+            "Helvetica",
+            8.5,
+            align="right",
+        )
+
+    for section, hand_rows in ((Section.MAIN, main), (Section.COMPULSORY_SOLO, solos)):
+        for index, row in enumerate(hand_rows):
+            _draw_hand(canvas, grid, grid.line_top(section, index), row)
+    totals = rows[-1].totals if rows else [0] * size
+    for position, total in enumerate(totals, start=1):
+        right_edge = grid.seat_column(position)[1]
+        canvas.setFillColor(_BLACK if total >= 0 else _RED)
+        _draw(
+            canvas,
+            right_edge - 1.2 * mm,
+            grid.bottom + grid.row / 2 - 1.3 * mm,
+            str(total),
+            "Helvetica-Bold",
+            10,
+            align="right",
+        )
+    steps(70)
+
+    # The end of the playing time (TSR 8.5.3): a line under the last hand begun before it.
+    notes = []
+    over = scoresheet.time_over_after_hand
+    if over is not None:
+        notes.append(_("The playing time ended after hand %(hand)d (TSR 8.5.3).") % {"hand": over})
+        before = [index for index, row in enumerate(main) if row.hand.number <= over]
+        if before:
+            y = grid.line_top(Section.MAIN, before[-1]) - grid.row
+            canvas.saveState()
+            canvas.setStrokeColor(_RED)
+            canvas.setLineWidth(1.5)
+            canvas.setDash(4, 2)
+            canvas.line(_MARGIN, y, right, y)
+            canvas.restoreState()
+    for grant in extra_times:
+        notes.append(
+            _("%(minutes)d minutes extra time: %(reason)s (%(by)s, %(when)s)")
+            % {
+                "minutes": grant.minutes,
+                "reason": grant.reason,
+                "by": Actor(user=grant.granted_by).name,
+                "when": _when(grant.granted_at),
+            }
+        )
+    canvas.setFillColor(_BLACK)
+    box_top = _GRID_BOTTOM - 3 * mm
+    for index, note in enumerate(notes[:4] or ["–"]):
+        _draw(
+            canvas,
+            _MARGIN + 2 * mm,
+            box_top - (6.5 + 3.2 * index) * mm,
+            note,
+            "Helvetica",
+            7.5,
+            width=_WIDTH - 4 * mm,
+        )
+
+    # Who handed the sheet in and who confirmed it, above the signature lines.
+    half = (_WIDTH - 10 * mm) / 2
+    for index, (which, moment) in enumerate(
+        [("submitted", scoresheet.submitted_at), ("confirmed", scoresheet.confirmed_at)]
+    ):
+        who = _who(scoresheet, seats, which)
+        if who:
+            text = f"{who} · {_when(moment)}" if moment else who
+            _draw(
+                canvas,
+                _MARGIN + index * (half + 10 * mm),
+                _MARGIN + 5.2 * mm,
+                text,
+                "Helvetica-Bold",
+                8.5,
+                width=half,
+            )
+    canvas.showPage()
+    canvas.save()
+    steps(100)
+    return buffer.getvalue()

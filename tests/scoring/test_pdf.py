@@ -1,0 +1,266 @@
+"""Scoresheets on paper (TSR 7.3): blank ones for every table of a round with the scorekeeper's
+link as a QR code, and the completed sheet of a table as confirmed; both built by a job."""
+
+import io
+
+import pytest
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import translation
+from pypdf import PdfReader
+
+from scoring import pdf, services
+from scoring.models import Scoresheet
+from scoring.selectors import sheet_state
+from tests import factories
+from tests.sheets import full_match
+from tests.tournaments.test_pdf import unsaved_tables
+from tournaments import qr, selectors
+from tournaments import services as tournament_services
+from tournaments.models import Job, Seat
+
+pytestmark = pytest.mark.django_db
+
+
+def pages_of(content: bytes) -> list[str]:
+    return [page.extract_text() for page in PdfReader(io.BytesIO(content)).pages]
+
+
+def operators_of(content: bytes) -> list[str]:
+    return [
+        page.get_contents().get_data().decode("latin-1")
+        for page in PdfReader(io.BytesIO(content)).pages
+    ]
+
+
+def qr_drawn(operators: str, url: str) -> bool:
+    """Whether the page draws the QR code of ``url`` (its runs, as tournaments.qr makes them)."""
+    return qr.pdf_operators(qr.qr_rows(url)) in operators
+
+
+def blank(tournament, tables, **options):
+    seen = []
+    content = pdf.blank_scoresheets_pdf(
+        tournament=tournament, round_number=3, tables=tables, progress=seen.append, **options
+    )
+    assert seen == sorted(seen)
+    assert seen[-1] == 100
+    return content
+
+
+def test_a_blank_sheet_per_table_with_its_players_and_the_keepers_link():
+    tournament = factories.tournament(name="Pokal <Kreuz & Pik>", venue="Köln")
+    tables = unsaved_tables(4, 5, 4)
+    asked = []
+
+    def url_for_seat(seat):
+        asked.append(seat.position)
+        return f"https://doko.example/s/key-{seat.entry.start_number}/"
+
+    content = blank(tournament, tables, url_for_seat=url_for_seat)
+    pages = pages_of(content)
+    assert len(pages) == 3
+    assert asked == [4, 5, 4]  # the scorekeeper: seat 4, at a table of five seat 5 (TSR 8.4.1)
+    first, five = pages[0], pages[1]
+    for text in pages:
+        assert "Pokal <Kreuz & Pik>" in text
+        assert "Round 3" in text
+        assert "Compulsory solos (TSR 4.2.4)" in text
+        assert "Extra time and end of the playing time" in text
+        assert "Initials" in text
+    assert "Table 1" in first
+    assert "Vorname1 Name1" in first
+    assert "Vorname4 Name4" in first
+    assert "Seat 1 deals first, seat 4 keeps the sheet (TSR 8.4.1)." in first
+    assert "Main section: 24 hands" in first
+    assert "Table of five" in five
+    assert "Table of five" not in first
+    assert "seat 5 keeps the sheet" in five
+    assert "Main section: 30 hands" in five  # TSR 10.1.5
+    assert "Vorname9 Name9" in five
+    operators = operators_of(content)
+    assert qr_drawn(operators[0], "https://doko.example/s/key-4/")
+    assert qr_drawn(operators[1], "https://doko.example/s/key-9/")
+    assert "https://doko.example/s/key-4/" in "".join(first.split())
+
+
+def test_the_grid_is_drawn_once_per_table_size():
+    """The shared frame is a form (XObject): a round of many tables stays small and fast."""
+    tables = unsaved_tables(*[4] * 30, 5, 5)
+    content = blank(factories.tournament(), tables)
+    reader = PdfReader(io.BytesIO(content))
+    forms = set()
+    for page in reader.pages:
+        forms |= set(page["/Resources"]["/XObject"].keys())
+    assert len(forms) == 2
+    assert len(content) < 2 * 1024 * len(tables)  # per page: the table's own text only
+
+
+def test_a_round_without_tables_says_so():
+    text = pages_of(blank(factories.tournament(), []))[0]
+    assert "has not been drawn yet" in text
+
+
+def test_blank_sheets_in_german():
+    tables = unsaved_tables(4)
+    with translation.override("de"):
+        text = pages_of(blank(factories.tournament(), tables))[0]
+    assert "Runde 3" in text
+    assert "Tisch 1" in text
+    assert "Pflichtsoli" in text
+
+
+# The completed sheet ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def client(client):
+    client.cookies["django_language"] = "en"
+    return client
+
+
+@pytest.fixture
+def organiser():
+    return factories.user(first_name="Olga", last_name="Organ")
+
+
+def running_table(organiser, *, players=4):
+    tournament = factories.tournament(players=players, organiser=organiser, name="Pokal")
+    round_ = factories.seated_round(tournament)
+    tournament_services.round_start(round=round_)
+    return tournament, round_
+
+
+def confirmed_sheet(round_, size):
+    sheet = Scoresheet.objects.get(table__round=round_, table__number=1)
+    return factories.sheet_confirmed(sheet, full_match(size=size))
+
+
+@pytest.mark.parametrize("size", [4, 5])
+def test_the_completed_sheet_shows_every_hand_totals_and_who_confirmed(organiser, size):
+    _, round_ = running_table(organiser, players=size)
+    sheet = confirmed_sheet(round_, size)
+    state = sheet_state(sheet=sheet)
+    seen = []
+    content = pdf.scoresheet_pdf(
+        scoresheet=state.sheet, seats=state.seats, rows=state.rows, progress=seen.append
+    )
+    (text,) = pages_of(content)
+    assert "Completed scoresheet" in text
+    assert "Status: confirmed" in text
+    keeper, checker = state.seats[-1].entry.player.name, state.seats[0].entry.player.name
+    assert f"{keeper} (seat {size})" in text
+    assert f"{checker} (seat 1)" in text
+    assert "Compulsory solo" in text
+    for total in state.rows[-1].totals:
+        assert str(total) in text
+    assert seen[-1] == 100
+    hands = 24 if size == 4 else 30
+    assert f"Main section: {hands} hands" in text
+
+
+def test_the_end_of_the_playing_time_and_extra_time_are_on_the_completed_sheet(organiser):
+    _tournament, round_ = running_table(organiser)
+    sheet = Scoresheet.objects.get(table__round=round_)
+    tournament_services.table_extra_time_grant(
+        table=sheet.table, minutes=4, reason="Beschwerde an Tisch 1", by=organiser
+    )
+    lines = full_match()[:10]
+    sheet = services.scoresheet_hands_replace(
+        scoresheet=sheet,
+        hands=lines,
+        version=sheet.version,
+        by=factories.keeper(sheet),
+        time_over_after_hand=10,
+    )
+    state = sheet_state(sheet=sheet)
+    content = pdf.scoresheet_pdf(
+        scoresheet=state.sheet,
+        seats=state.seats,
+        rows=state.rows,
+        extra_times=list(sheet.table.extra_times.all()),
+        progress=lambda percent: None,
+    )
+    (text,) = pages_of(content)
+    assert "The playing time ended after hand 10 (TSR 8.5.3)." in text
+    assert "4 minutes extra time: Beschwerde an Tisch 1 (Olga Organ" in text
+    assert "Status: draft" in text
+
+
+# Jobs and pages -----------------------------------------------------------------------------
+
+
+def test_the_blank_sheets_job_prints_each_keepers_private_link(
+    client, organiser, django_capture_on_commit_callbacks
+):
+    tournament, round_ = running_table(organiser, players=9)
+    client.force_login(organiser)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("round-print", args=[tournament.slug, 1, "scoresheets"]))
+    job = Job.objects.get()
+    assert response.url == reverse("job", args=[job.pk])
+    assert job.status == Job.Status.DONE
+    assert job.file.name.endswith("-scoresheets.pdf")
+    content = b"".join(client.get(reverse("job-download", args=[job.pk])).streaming_content)
+    operators = operators_of(content)
+    assert len(operators) == 2
+    for row, page in zip(selectors.round_tables(round=round_), operators, strict=True):
+        keeper = Seat.objects.get(table=row.table, position=len(row.seats))
+        url = "http://testserver" + reverse("sheet-link", args=[keeper.token])
+        assert qr_drawn(page, url)
+
+
+def test_the_organiser_prints_a_tables_sheet_from_its_page(
+    client, organiser, django_capture_on_commit_callbacks
+):
+    tournament, round_ = running_table(organiser)
+    sheet = confirmed_sheet(round_, 4)
+    client.force_login(organiser)
+    url = reverse("sheet", args=[tournament.slug, 1, 1])
+    page = client.get(url).content.decode()
+    assert "Completed scoresheet (PDF)" in page
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("sheet-pdf", args=[tournament.slug, 1, 1]))
+    job = Job.objects.get()
+    assert response.url == reverse("job", args=[job.pk])
+    assert job.table == sheet.table
+    assert job.status == Job.Status.DONE, job.error
+    assert job.file.name.endswith("-table-1.pdf")
+    content = b"".join(client.get(reverse("job-download", args=[job.pk])).streaming_content)
+    assert "Status: confirmed" in pages_of(content)[0]
+
+
+def test_only_the_organiser_prints_a_sheet(client, organiser):
+    tournament, round_ = running_table(organiser)
+    adjudicator = factories.user()
+    tournament_services.tournament_role_grant(
+        tournament=tournament, user=adjudicator, role="adjudicator"
+    )
+    client.force_login(adjudicator)
+    assert (
+        "(PDF)" not in client.get(reverse("sheet", args=[tournament.slug, 1, 1])).content.decode()
+    )
+    assert client.post(reverse("sheet-pdf", args=[tournament.slug, 1, 1])).status_code == 403
+    client.logout()
+    keeper = Seat.objects.get(round=round_, position=4)
+    link = reverse("sheet-link", args=[keeper.token])
+    assert "(PDF)" not in client.get(link).content.decode()
+    assert client.post(link + "pdf/").status_code == 404
+    assert not Job.objects.exists()
+
+
+def test_only_a_scoresheet_job_names_a_table(organiser):
+    tournament, round_ = running_table(organiser)
+    table = round_.tables.get()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Job.objects.create(
+            tournament=tournament, round=round_, kind=Job.Kind.SCORESHEET_PDF, language="en"
+        )
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Job.objects.create(
+            tournament=tournament,
+            round=round_,
+            table=table,
+            kind=Job.Kind.SCORESHEETS_PDF,
+            language="en",
+        )
