@@ -111,7 +111,7 @@ def test_redis_cache_backend_against_a_real_server(redis_server, settings):
         caches["default"].close()
 
 
-def test_worker_prints_the_table_cards_of_a_round(celery_worker):
+def test_worker_prints_the_table_cards_and_scoresheets_of_a_round(celery_worker):
     user = get_user_model().objects.create_user("printer", password="not-used-here")
     tournament = services.tournament_create(
         name="Tischkarten-Pokal", starts_on=datetime.date(2025, 3, 1), organiser=user
@@ -120,14 +120,18 @@ def test_worker_prints_the_table_cards_of_a_round(celery_worker):
         player = services.player_create(first_name=f"Vorname{number}", last_name="Müller")
         services.entry_create(tournament=tournament, player=player)
     round_ = services.round_seat(round=services.round_create(tournament=tournament), seed=1)
-    job = services.job_start(
-        tournament=tournament,
-        round=round_,
-        kind=Job.Kind.TABLE_CARDS_PDF,
-        by=user,
-        site_url="http://127.0.0.1:8000/",
-    )
-    job = _wait_for(job)
-    assert job.status == Job.Status.DONE, f"{job.status}: {job.error}\n{celery_worker.log()}"
-    assert Path(job.file.path).read_bytes().startswith(b"%PDF")
-    assert job.file.name.endswith("-1-table-cards.pdf")
+    for kind, ending in [
+        (Job.Kind.TABLE_CARDS_PDF, "-1-table-cards.pdf"),
+        (Job.Kind.SCORESHEETS_PDF, "-1-scoresheets.pdf"),
+    ]:
+        job = services.job_start(
+            tournament=tournament,
+            round=round_,
+            kind=kind,
+            by=user,
+            site_url="http://127.0.0.1:8000/",
+        )
+        job = _wait_for(job)
+        assert job.status == Job.Status.DONE, f"{job.status}: {job.error}\n{celery_worker.log()}"
+        assert Path(job.file.path).read_bytes().startswith(b"%PDF")
+        assert job.file.name.endswith(ending)
