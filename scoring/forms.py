@@ -71,7 +71,10 @@ class HandForm(forms.Form):
     solo_type = forms.ChoiceField(
         label=_("Solo"), choices=[("", "–"), *SOLO_TYPE_LABELS.items()], required=False
     )
-    soloist = forms.TypedChoiceField(label=_("Soloist"), coerce=int, required=False)
+    # Left empty, the soloist is None (not ""): in the quick way the plus seats name him.
+    soloist = forms.TypedChoiceField(
+        label=_("Soloist"), coerce=int, required=False, empty_value=None
+    )
     # quick
     game_value = forms.IntegerField(label=_("Value"), min_value=0, max_value=99, required=False)
     plus_seats = SeatsField(label=_("Plus seats"), required=False, max_length=9)

@@ -273,3 +273,22 @@ def test_at_a_table_of_five_seat_5_keeps_the_sheet_and_the_dealer_sits_out(clien
     response = client.post(link(sheet, 5, "save"), quick(2, 1, "23", 2), **HX)
     assert response.status_code == 422
     assert "do not play this hand" in response.content.decode()
+
+
+def test_a_solo_is_entered_quick_and_the_plus_seats_name_the_soloist(client, sheet):
+    """The soloist drop-down may stay empty: one plus seat is the soloist who won, three plus
+    seats are the opponents of the soloist who lost (TSR 7.2.4, 7.3.3.3)."""
+    won = quick(1, 3, "1", 1, contract="compulsory_solo", solo_type="queens", soloist="")
+    response = client.post(link(sheet, 4, "save"), won, **HX)
+    assert response.status_code == 200, response.content.decode()
+    lost = quick(2, 2, "234", 2, contract="voluntary_solo", solo_type="jacks", soloist="")
+    response = client.post(link(sheet, 4, "save"), lost, **HX)
+    assert response.status_code == 200, response.content.decode()
+    assert [(hand.soloist, hand.points) for hand in sheet.hands.all()] == [
+        (1, {1: 9, 2: -3, 3: -3, 4: -3}),
+        (1, {1: -6, 2: 2, 3: 2, 4: 2}),
+    ]
+    raw = {"mode": "raw", "number": 3, "version": 3, "contract": "voluntary_solo", "soloist": ""}
+    raw |= {"solo_type": "aces", "points_1": 3, "points_2": -1, "points_3": -1, "points_4": -1}
+    page = client.post(link(sheet, 4, "check"), raw, **HX).content.decode()
+    assert "Name the soloist (TSR 7.3.3.3)." in page
