@@ -43,6 +43,10 @@ class Breach:
     seats: Sequence[int] = (1, 2, 3, 4)
     disadvantages_soloist: bool = False  # TSR 9.3.3 (b1) rather than (b2)
     announcements: int = 0  # by the non-offending side up to the breach, levels counted
+    # A major breach after one team had already won the game after announcements (TSR 7.1):
+    # the game ends there, the remaining tricks go to the opponents, and the breach is
+    # punished as a minor one (TSR 9.5.1).
+    decided: bool = False
 
     @property
     def point_announcements(self) -> int:
@@ -57,7 +61,7 @@ class Penalty:
 
 
 def penalty_points(breach: Breach) -> Penalty:
-    """The penalty points of each playing seat (TSR 9.2.3, 9.3.2, 9.3.3, 9.4.3, 9.4.4).
+    """The penalty points of each playing seat (TSR 9.2.3, 9.3.2, 9.3.3, 9.4.3, 9.4.4, 9.5.1).
 
     Raises ``InvalidInput`` listing every inconsistency of the input (``check_breach``).
     """
@@ -74,14 +78,17 @@ def penalty_points(breach: Breach) -> Penalty:
 
     if breach.severity is Severity.INSIGNIFICANT:
         return Penalty(dict.fromkeys(seats, 0), hand_not_played=False, rule="TSR 9.2.3")
-    if breach.severity is Severity.MINOR:
+    if breach.severity is Severity.MINOR or breach.decided:
+        completed = "TSR 9.5.1, " if breach.decided else ""
         if by_opponent and breach.disadvantages_soloist:
             points = dict.fromkeys(others, 0)
             points[breach.soloist] = MINOR_PENALTY
             points[offender] = -MINOR_PENALTY
-            return Penalty(points, hand_not_played=False, rule="TSR 9.3.3 (b1)")
+            return Penalty(points, hand_not_played=False, rule=completed + "TSR 9.3.3 (b1)")
         rule = "TSR 9.3.3 (a)" if by_soloist else "TSR 9.3.3 (b2)" if by_opponent else "TSR 9.3.2"
-        return Penalty(everyone_else(MINOR_PENALTY, 1), hand_not_played=False, rule=rule)
+        return Penalty(
+            everyone_else(MINOR_PENALTY, 1), hand_not_played=False, rule=completed + rule
+        )
 
     raise_by = RAISE_PER_POINT_ANNOUNCEMENT * breach.point_announcements
     if by_opponent:
@@ -134,6 +141,14 @@ def check_breach(breach: Breach) -> list[FieldError]:
             "disadvantages_soloist",
             "TSR 9.3.3 (b)",
             gettext_noop("Only a breach by an opponent of the soloist can disadvantage him."),
+        )
+    if breach.decided and breach.severity is not Severity.MAJOR:
+        error(
+            "decided",
+            "TSR 9.5.1",
+            gettext_noop(
+                "A game already won counts only for a breach that stops the game (a major one)."
+            ),
         )
     if not 0 <= breach.announcements <= MOST_ANNOUNCEMENTS:
         error(

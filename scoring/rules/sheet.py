@@ -36,6 +36,9 @@ class HandLine:
     solo_type: SoloType | None = None
     game_value: int | None = None
     penalty: Mapping[int, int] | None = None  # penalty points (TSR 9.3, 9.4), kept apart
+    # Stopped by a major breach and counted as not played (TSR 9.4.3): no game points, the
+    # same dealer deals again, and it is not one of the match's hands.
+    not_played: bool = False
 
     @property
     def settled_as_solo(self) -> bool:
@@ -61,7 +64,7 @@ class HandLine:
 class Problem:
     hand: int | None  # 1-based position on the sheet; None for the sheet as a whole
     # checksum, parity, dealer (also the sitting-out dealer at a table of five), solo_order,
-    # forced_solo, hand_count; and, for what only a page can get wrong, soloist (none named)
+    # forced_solo, hand_count, not_played; and, for what only a page can get wrong, soloist (none named)
     # and value (points that do not follow the game value entered).
     code: str
     rule: str
@@ -118,6 +121,7 @@ def check_sheet(
     hands_per_match: int,
     hands: Sequence[HandLine],
     time_over_after_hand: int | None = None,
+    deductions: Mapping[int, int] | None = None,
 ) -> SheetCheck:
     """Check the hands of one match in the order they were played.
 
@@ -125,6 +129,11 @@ def check_sheet(
     TSR 8.5.1, 10.1.5); compulsory solos are dealt again by the same dealer and come on top
     (TSR 4.2.5). ``time_over_after_hand``: how many hands had been played when the playing time
     ended; after that only forced solos are played (TSR 8.5.3, 8.6.1).
+
+    A hand stopped by a major breach (``not_played``, TSR 9.4.3) carries only penalty points
+    and is dealt again by the same dealer. ``deductions`` are points taken from seats for
+    unsporting conduct without credit to anyone (TSR 9.7.2 b): they count in the totals and are
+    the one entry that does not sum to zero, so no checksum looks at them.
     """
     check_table_size(table_size)
     seats = range(1, table_size + 1)
@@ -255,7 +264,22 @@ def check_sheet(
                     seat=line.soloist,
                 )
 
-        if line.game_value is not None and not checksum and not _matches_value(line, players):
+        if line.not_played and any(line.points.values()):
+            report(
+                number,
+                "not_played",
+                "TSR 9.4.3",
+                gettext_noop(
+                    "Hand {hand} was stopped and counts as not played: it has no game points, "
+                    "only penalty points."
+                ),
+            )
+        elif (
+            not line.not_played
+            and line.game_value is not None
+            and not checksum
+            and not _matches_value(line, players)
+        ):
             report(
                 number,
                 "value",
@@ -308,6 +332,8 @@ def check_sheet(
                 ),
             )
 
+        if line.not_played:
+            continue  # replayed: the same dealer deals again (TSR 9.1.3, 9.4.3)
         if line.contract.counts_as_compulsory and line.soloist is not None:
             solo_done.add(line.soloist)
         if line.contract.section is Section.MAIN:
@@ -316,6 +342,10 @@ def check_sheet(
             dealer=line.dealer, contract=line.contract, table_size=table_size
         )
 
+    for seat, points in (deductions or {}).items():
+        if seat not in totals:
+            raise ValueError(f"deductions must name seats 1 to {table_size}")
+        totals[seat] += points
     lacking = set(seats) - solo_done
     time_over = time_over_after_hand is not None and len(hands) >= time_over_after_hand
     hands_remaining = 0 if time_over else max(hands_per_match - main_played, 0)
@@ -368,5 +398,6 @@ def with_dealers(hands: Sequence[HandLine], *, table_size: int) -> list[HandLine
     dealt = []
     for hand in hands:
         dealt.append(hand if hand.dealer == dealer else replace(hand, dealer=dealer))
-        dealer = next_dealer(dealer=dealer, contract=hand.contract, table_size=table_size)
+        if not hand.not_played:  # a hand not played is dealt again (TSR 9.4.3)
+            dealer = next_dealer(dealer=dealer, contract=hand.contract, table_size=table_size)
     return dealt

@@ -170,3 +170,33 @@ def test_penalties_keep_parity_unless_they_credit_the_soloist(breach):
         assert breach.solo
         assert penalty.points[breach.soloist] > 0
         assert sorted(penalty.points.values())[1:3] == [0, 0]
+
+
+def test_major_breach_in_a_game_already_won_is_punished_as_a_minor_one():
+    # TSR 9.5.1: the game ends, the remaining tricks go to the opponents, a minor penalty.
+    penalty = penalty_points(
+        Breach(severity=Severity.MAJOR, offender=2, announcements=3, decided=True)
+    )
+    assert penalty.points == {1: 1, 2: -3, 3: 1, 4: 1}
+    assert penalty.rule == "TSR 9.5.1, TSR 9.3.2"
+    assert not penalty.hand_not_played
+
+
+def test_major_breach_against_the_soloist_in_a_game_already_won():
+    penalty = penalty_points(
+        Breach(
+            severity=Severity.MAJOR,
+            offender=3,
+            solo=True,
+            soloist=1,
+            disadvantages_soloist=True,
+            decided=True,
+        )
+    )
+    assert penalty.points == {1: 3, 2: 0, 3: -3, 4: 0}
+    assert penalty.rule == "TSR 9.5.1, TSR 9.3.3 (b1)"
+
+
+def test_a_game_already_won_is_only_for_a_major_breach():
+    errors = check_breach(Breach(severity=Severity.MINOR, offender=1, decided=True))
+    assert [error.field for error in errors] == ["decided"]

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.rules.contracts import Contract
-from scoring.rules.sheet import check_sheet
+from scoring.rules.sheet import HandLine, check_sheet
 from scoring.simulation import simulate_match
 from tests.sheets import full_match, normal, solo
 
@@ -266,3 +266,87 @@ def test_table_of_five_with_forced_solos_at_the_end():
     assert result.ok, [p.message for p in result.problems]
     assert result.complete
     assert len(hands) == 30
+
+
+# A hand stopped by a major breach (TSR 9.4.3) and points deducted (TSR 9.7.2) ----------------
+
+
+def stopped(dealer, offender, *, size=4, announcements=0):
+    """A normal game stopped by a major breach: no game points, the offender's penalty shared
+    by the three others (TSR 9.4.3)."""
+    penalty = 12 + 3 * announcements
+    seats = [seat for seat in range(1, size + 1) if size == 4 or seat != dealer]
+    return HandLine(
+        contract=Contract.NORMAL,
+        dealer=dealer,
+        points=dict.fromkeys(range(1, size + 1), 0),
+        game_value=0,
+        penalty={seat: -penalty if seat == offender else penalty // 3 for seat in seats},
+        not_played=True,
+    )
+
+
+def test_a_hand_not_played_is_dealt_again_by_the_same_dealer_and_does_not_count():
+    hands = full_match()
+    hands.insert(3, stopped(hands[3].dealer, offender=2))
+    result = check(hands)
+    assert result.ok, codes(result)
+    assert result.complete
+    full = check(full_match())
+    assert result.totals == {
+        seat: full.totals[seat] + (-12 if seat == 2 else 4) for seat in range(1, 5)
+    }
+
+
+def test_the_dealer_moving_on_after_a_hand_not_played_is_a_problem():
+    hands = full_match()
+    hands.insert(3, stopped(hands[3].dealer, offender=2))
+    hands[4] = replace(hands[4], dealer=hands[4].dealer % 4 + 1)
+    assert (5, "dealer") in codes(check(hands))
+
+
+def test_a_hand_not_played_has_no_game_points():
+    line = replace(stopped(1, offender=3), points={1: 2, 2: 2, 3: -2, 4: -2})
+    assert codes(check([line])) == [(1, "not_played")]
+
+
+def test_a_compulsory_solo_not_played_is_still_owed():
+    # The soloist's own major breach: TSR 9.4.4 refers to 9.4.3, the solo is not played.
+    line = replace(
+        stopped(1, offender=2),
+        contract=Contract.COMPULSORY_SOLO,
+        soloist=2,
+        solo_type=solo(1, 2, 1).solo_type,
+    )
+    result = check([line])
+    assert result.ok, codes(result)
+    assert not result.compulsory_played[2]
+    assert result.next.dealer == 1
+    assert result.next.hands_remaining == 24
+
+
+def test_a_hand_not_played_at_a_table_of_five():
+    hands = full_match(size=5)
+    hands.insert(0, stopped(1, offender=3, size=5, announcements=2))
+    result = check(hands, size=5)
+    assert result.ok, codes(result)
+    assert result.complete
+
+
+def test_deductions_count_in_the_totals_and_need_not_sum_to_zero():
+    result = check(full_match(), deductions={3: -6})
+    assert result.ok
+    assert sum(result.totals.values()) == -6
+    assert result.totals[3] == check(full_match()).totals[3] - 6
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(min_value=0, max_value=25), st.integers(min_value=1, max_value=4))
+def test_a_stopped_hand_anywhere_keeps_a_correct_sheet_correct(position, offender):
+    hands = full_match()
+    position = min(position, len(hands))
+    dealer = hands[position].dealer if position < len(hands) else check(hands).next.dealer
+    hands.insert(position, stopped(dealer, offender))
+    result = check(hands)
+    assert result.ok, codes(result)
+    assert sum(result.totals.values()) == 0
