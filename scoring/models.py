@@ -198,6 +198,10 @@ class Hand(models.Model):
     points_3 = models.SmallIntegerField(_("seat 3"))
     points_4 = models.SmallIntegerField(_("seat 4"))
     points_5 = models.SmallIntegerField(_("seat 5"), null=True, blank=True)
+    # Stopped by a major breach and counted as not played (TSR 9.4.3): only the adjudicator's
+    # decision puts such a line on the sheet; it has no game points, and the same dealer deals
+    # again. Its penalty points are the decision's.
+    not_played = models.BooleanField(_("not played"), default=False)
 
     class Meta:
         verbose_name = _("hand")
@@ -225,6 +229,21 @@ class Hand(models.Model):
                 ),
                 name="hand_checksum_zero",
                 violation_error_message=_("The points of a hand must add up to zero (TSR 7.3.3)."),
+            ),
+            models.CheckConstraint(
+                condition=Q(not_played=False)
+                | Q(
+                    game_value=0,
+                    points_1=0,
+                    points_2=0,
+                    points_3=0,
+                    points_4=0,
+                )
+                & (Q(points_5__isnull=True) | Q(points_5=0)),
+                name="hand_not_played_has_no_points",
+                violation_error_message=_(
+                    "A hand that counts as not played has no game points (TSR 9.4.3)."
+                ),
             ),
             # TSR 4.2.4: compulsory solos, and only they, are noted in their own section.
             models.CheckConstraint(

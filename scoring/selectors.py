@@ -1,10 +1,11 @@
 """Reads for scoresheets."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from adjudication.selectors import NONE, SheetAdjudication, sheet_adjudication
 from scoring.models import Hand, Scoresheet, ScoresheetChange
 from scoring.rules.contracts import Contract, SoloType
 from scoring.rules.deal import scorekeeper
@@ -16,7 +17,8 @@ from tournaments.models import Seat
 class HandRow:
     hand: Hand
     points: list[int | None]  # per seat 1..table size; None for the dealer sitting out
-    totals: list[int]  # running totals per seat after this hand
+    totals: list[int]  # running totals per seat after this hand, penalty points included
+    penalty: list[int] | None = None  # per seat: initialled penalty points (TSR 9.3, 9.4)
 
     @property
     def cells(self) -> list[tuple[int | None, int]]:
@@ -24,8 +26,12 @@ class HandRow:
         return list(zip(self.points, self.totals, strict=True))
 
 
-def hand_lines(hands: list[Hand]) -> list[HandLine]:
-    """Stored hands as the rules core reads them."""
+def hand_lines(
+    hands: list[Hand], *, penalties: dict[int, dict[int, int]] | None = None
+) -> list[HandLine]:
+    """Stored hands as the rules core reads them, with the penalty points of initialled
+    decisions (``penalties`` by hand number) where given."""
+    penalties = penalties or {}
     return [
         HandLine(
             contract=Contract(hand.contract),
@@ -34,23 +40,49 @@ def hand_lines(hands: list[Hand]) -> list[HandLine]:
             soloist=hand.soloist,
             solo_type=SoloType(hand.solo_type) if hand.solo_type else None,
             game_value=hand.game_value,
+            penalty=penalties.get(hand.number),
+            not_played=hand.not_played,
         )
         for hand in hands
     ]
 
 
-def scoresheet_rows(*, hands: list[Hand], table_size: int) -> list[HandRow]:
-    """The hands in the order played, with running totals per seat (TSR 7.3.1)."""
+def with_penalties(hands: list[HandLine], penalties: dict[int, dict[int, int]]) -> list[HandLine]:
+    """The lines with the penalty points of initialled decisions, by hand number."""
+    return [
+        replace(line, penalty=penalties.get(number)) for number, line in enumerate(hands, start=1)
+    ]
+
+
+def scoresheet_rows(
+    *, hands: list[Hand], table_size: int, penalties: dict[int, dict[int, int]] | None = None
+) -> list[HandRow]:
+    """The hands in the order played, with running totals per seat (TSR 7.3.1), penalty
+    points of initialled decisions included (``penalties`` by hand number)."""
+    penalties = penalties or {}
     totals = [0] * table_size
     rows = []
     for hand in hands:
         points = hand.points
-        totals = [total + points.get(seat, 0) for seat, total in enumerate(totals, start=1)]
+        penalty = penalties.get(hand.number)
+        totals = [
+            total + points.get(seat, 0) + (penalty or {}).get(seat, 0)
+            for seat, total in enumerate(totals, start=1)
+        ]
         shown = [
             None if table_size == 5 and seat == hand.dealer else points.get(seat)
             for seat in range(1, table_size + 1)
         ]
-        rows.append(HandRow(hand=hand, points=shown, totals=totals))
+        rows.append(
+            HandRow(
+                hand=hand,
+                points=shown,
+                totals=totals,
+                penalty=[penalty.get(seat, 0) for seat in range(1, table_size + 1)]
+                if penalty
+                else None,
+            )
+        )
     return rows
 
 
@@ -60,8 +92,11 @@ def scoresheet_check(
     hands: list[HandLine],
     table_size: int,
     time_over_after_hand: int | None = None,
+    adjudication: SheetAdjudication | None = None,
 ) -> SheetCheck:
-    """Check hands against the TSR for this sheet's table size and match length (TSR 7.3.3)."""
+    """Check hands against the TSR for this sheet's table size and match length (TSR 7.3.3),
+    with the penalty points of the initialled decisions on its hands and the points deducted
+    for unsporting conduct (TSR 9.7.2 b); ``adjudication`` if already read, else read here."""
     if table_size not in (4, 5):
         raise ValidationError(
             _("Table %(table)d seats %(count)d players; a table seats 4 or 5 (TSR 8.3, 10.1).")
@@ -79,16 +114,19 @@ def scoresheet_check(
                     % {"hand": number, "size": table_size}
                 }
             )
+    if adjudication is None:
+        adjudication = sheet_adjudication(sheet=scoresheet)
     return check_sheet(
         table_size=table_size,
         hands_per_match=hands_per_match,
-        hands=hands,
+        hands=with_penalties(hands, adjudication.penalties),
         time_over_after_hand=time_over_after_hand,
+        deductions=adjudication.deductions,
     )
 
 
 def hand_snapshot(line: HandLine) -> dict:
-    return {
+    snapshot = {
         "dealer": line.dealer,
         "contract": str(line.contract),
         "soloist": line.soloist,
@@ -96,6 +134,9 @@ def hand_snapshot(line: HandLine) -> dict:
         "game_value": line.game_value,
         "points": [line.points[seat] for seat in sorted(line.points)],
     }
+    if line.not_played:
+        snapshot["not_played"] = True
+    return snapshot
 
 
 def sheet_snapshot(*, sheet: Scoresheet, hands: list[HandLine]) -> dict:
@@ -131,6 +172,7 @@ class SheetState:
     lines: list[HandLine]
     rows: list[HandRow]
     check: SheetCheck
+    adjudication: SheetAdjudication = NONE
 
     @property
     def table_size(self) -> int:
@@ -152,18 +194,30 @@ class SheetState:
 
 
 def sheet_state(*, sheet: Scoresheet) -> SheetState:
-    """A sheet with its seats, hands and check, in three queries."""
+    """A sheet with its seats, hands, the adjudicators' decisions and deductions, and its check,
+    in five queries. ``lines`` are the hands as entered, without penalty points: what the
+    scorekeeper changes."""
     seats = list(sheet.table.seats.select_related("entry__player").order_by("position"))
     hands = list(sheet.hands.all())
+    adjudication = sheet_adjudication(sheet=sheet)
     lines = hand_lines(hands)
     check = scoresheet_check(
         scoresheet=sheet,
         hands=lines,
         table_size=len(seats),
         time_over_after_hand=sheet.time_over_after_hand,
+        adjudication=adjudication,
     )
-    rows = scoresheet_rows(hands=hands, table_size=len(seats))
-    return SheetState(sheet=sheet, seats=seats, hands=hands, lines=lines, rows=rows, check=check)
+    rows = scoresheet_rows(hands=hands, table_size=len(seats), penalties=adjudication.penalties)
+    return SheetState(
+        sheet=sheet,
+        seats=seats,
+        hands=hands,
+        lines=lines,
+        rows=rows,
+        check=check,
+        adjudication=adjudication,
+    )
 
 
 @dataclass(frozen=True)

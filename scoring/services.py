@@ -9,7 +9,7 @@ table confirms it with their own link (TSR 7.3.2, 8.5.2).
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from adjudication.selectors import SheetAdjudication, sheet_adjudication
 from scoring.messages import problem_message
 from scoring.models import Hand, Scoresheet, ScoresheetChange
 from scoring.rules.deal import scorekeeper
@@ -149,6 +150,64 @@ def _record(
     return sheet
 
 
+def _hands_store(sheet: Scoresheet, hands: Sequence[HandLine]) -> None:
+    sheet.hands.all().delete()
+    Hand.objects.bulk_create(
+        Hand(
+            scoresheet=sheet,
+            number=number,
+            section=hand.contract.section,
+            dealer=hand.dealer,
+            contract=hand.contract,
+            solo_type=hand.solo_type or "",
+            soloist=hand.soloist,
+            game_value=hand.game_value,
+            points_1=hand.points[1],
+            points_2=hand.points[2],
+            points_3=hand.points[3],
+            points_4=hand.points[4],
+            points_5=hand.points.get(5),
+            not_played=hand.not_played,
+        )
+        for number, hand in enumerate(hands, start=1)
+    )
+
+
+def _require_decisions_kept(
+    adjudication: SheetAdjudication, *, old: list[HandLine], new: list[HandLine]
+) -> None:
+    """The scorekeeper corrects hands, but does not move what the adjudicators decided: a hand
+    stopped and counted as not played stays as it is (TSR 9.4.3), no other hand becomes one,
+    and no hand before a decision is struck out, which would move the decision to another
+    hand (TSR 8.2.2)."""
+    stopped = adjudication.stopped
+    for number, line in enumerate(new, start=1):
+        kept = number <= len(old) and old[number - 1] == line
+        if (line.not_played or number in stopped) and not (kept and number in stopped):
+            raise ValidationError(
+                {
+                    "hands": _(
+                        "Hand %(hand)d: only the adjudicator's decision stops a hand and counts "
+                        "it as not played (TSR 9.4.3); the scorekeeper does not change that."
+                    )
+                    % {"hand": number}
+                }
+            )
+    missing = [number for number in stopped if number > len(new)]
+    decided = [d.hand_number for d in adjudication.decisions if d.hand_number <= len(old)]
+    last = max(decided, default=0)
+    if missing or (len(new) < len(old) and new[:last] != old[:last]):
+        raise ValidationError(
+            {
+                "hands": _(
+                    "Hands up to hand %(hand)d carry the adjudicators' decisions: correct a hand "
+                    "before them, but do not strike it out (TSR 8.2.2)."
+                )
+                % {"hand": max([last, *missing])}
+            }
+        )
+
+
 @transaction.atomic
 def scoresheet_hands_replace(
     *,
@@ -168,7 +227,8 @@ def scoresheet_hands_replace(
     _require(sheet, by, keeper=True)
     _require_round_under_way(sheet)
     _require_status(sheet, Scoresheet.Status.DRAFT, _("only a draft can be changed"))
-    hands = with_game_values(hands)
+    # Penalty points are the adjudicators' (their decisions), never the scorekeeper's.
+    hands = [replace(hand, penalty=None) for hand in with_game_values(hands)]
     if time_over_after_hand is not None and time_over_after_hand > len(hands):
         raise ValidationError(
             {
@@ -179,37 +239,22 @@ def scoresheet_hands_replace(
                 % {"after": time_over_after_hand, "count": len(hands)}
             }
         )
+    adjudication = sheet_adjudication(sheet=sheet)
+    old_hands = hand_lines(list(sheet.hands.all()))
+    _require_decisions_kept(adjudication, old=old_hands, new=hands)
     check = scoresheet_check(
         scoresheet=sheet,
         hands=hands,
         table_size=_table_size(sheet),
         time_over_after_hand=time_over_after_hand,
+        adjudication=adjudication,
     )
     if not check.ok:
         raise ValidationError({"hands": [problem_message(p) for p in check.problems]})
-    old_hands = hand_lines(list(sheet.hands.all()))
     if list(hands) == old_hands and time_over_after_hand == sheet.time_over_after_hand:
         return sheet  # nothing changed: no new version, no record
     before = sheet_snapshot(sheet=sheet, hands=old_hands)
-    sheet.hands.all().delete()
-    Hand.objects.bulk_create(
-        Hand(
-            scoresheet=sheet,
-            number=number,
-            section=hand.contract.section,
-            dealer=hand.dealer,
-            contract=hand.contract,
-            solo_type=hand.solo_type or "",
-            soloist=hand.soloist,
-            game_value=hand.game_value,
-            points_1=hand.points[1],
-            points_2=hand.points[2],
-            points_3=hand.points[3],
-            points_4=hand.points[4],
-            points_5=hand.points.get(5),
-        )
-        for number, hand in enumerate(hands, start=1)
-    )
+    _hands_store(sheet, hands)
     action = (
         ScoresheetChange.Action.HANDS
         if list(hands) != old_hands

@@ -388,6 +388,16 @@ class TournamentRole(models.Model):
         verbose_name=_("user"),
     )
     role = models.CharField(_("role"), max_length=16, choices=Role.choices)
+    # The player this member of staff is in the tournament, if they play: an arbitration
+    # panel's decision gives their table back the time it stood still (TSR 8.5.1).
+    entry = models.ForeignKey(
+        "Entry",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="staff_roles",
+        verbose_name=_("plays as"),
+    )
 
     class Meta:
         verbose_name = _("tournament role")

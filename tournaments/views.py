@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from adjudication.selectors import sheet_adjudication
 from scoring.messages import problem_message
 from scoring.selectors import hand_lines, scoresheet_check, scoresheet_rows
 from tournaments import player_import, selectors, services
@@ -507,10 +508,17 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
     if row.sheet is not None:
         hands = list(row.sheet.hands.all())
         table_size = len(row.seats)
-        context["hand_rows"] = scoresheet_rows(hands=hands, table_size=table_size)
+        adjudication = sheet_adjudication(sheet=row.sheet)
+        context["hand_rows"] = scoresheet_rows(
+            hands=hands, table_size=table_size, penalties=adjudication.penalties
+        )
+        context["adjudication"] = adjudication
         try:
             check = scoresheet_check(
-                scoresheet=row.sheet, hands=hand_lines(hands), table_size=table_size
+                scoresheet=row.sheet,
+                hands=hand_lines(hands),
+                table_size=table_size,
+                adjudication=adjudication,
             )
         except ValidationError:
             check = None

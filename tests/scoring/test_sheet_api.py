@@ -177,11 +177,12 @@ def test_reading_a_sheet_runs_a_fixed_number_of_queries(
         scoresheet=sheet, hands=full_match()[:hands], version=1, by=factories.keeper(sheet)
     )
     organiser_headers, seat_headers = token(organiser), key(sheet, 1)
-    # token with its user, tournament, roles, sheet, seats with players, hands
-    with django_assert_num_queries(6):
+    # token with its user, tournament, roles, sheet, seats with players, hands, decisions,
+    # deductions
+    with django_assert_num_queries(8):
         assert api.get(url(sheet), headers=organiser_headers).status_code == 200
-    # seat by its key, sheet, seats with players, hands
-    with django_assert_num_queries(4):
+    # seat by its key, sheet, seats with players, hands, decisions, deductions
+    with django_assert_num_queries(6):
         assert api.get(url(sheet), headers=seat_headers).status_code == 200
 
 
@@ -189,8 +190,8 @@ def test_a_logged_in_organiser_reads_the_sheet_by_session(
     api, sheet, organiser, django_assert_num_queries
 ):
     api.force_login(organiser)
-    # session, user, tournament, roles, sheet, seats with players, hands
-    with django_assert_num_queries(7):
+    # session, user, tournament, roles, sheet, seats with players, hands, decisions, deductions
+    with django_assert_num_queries(9):
         assert api.get(url(sheet)).status_code == 200
 
 

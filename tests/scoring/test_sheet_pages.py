@@ -12,10 +12,11 @@ from tournaments import services as tournament_services
 pytestmark = pytest.mark.django_db
 
 HX = {"HTTP_HX_REQUEST": "true"}
-# session, user, tournament, roles, sheet, seats with players, hands
-QUERIES = 7
-# the seat by its key with its sheet, the seats with their players, the hands
-LINK_QUERIES = 3
+# session, user, tournament, roles, sheet, seats with players, hands, decisions, deductions
+QUERIES = 9
+# the seat by its key with its sheet, the seats with their players, the hands, the decisions,
+# the deductions
+LINK_QUERIES = 5
 
 
 @pytest.fixture(autouse=True)

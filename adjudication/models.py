@@ -1,0 +1,448 @@
+"""Adjudication (TSR 8.2, 9): complaints and the adjudicator's decisions on them with their
+penalty points, initials, appeals to the arbitration panel, sanctions for unsporting conduct,
+the tournament's catalogue of standard offences, and the log of everything done.
+
+Nothing here is edited once it counts: an initialled decision is only superseded by the
+panel's, a sanction stands, and the log is only appended to.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q, Value
+from django.db.models.functions import Coalesce
+from django.db.models.lookups import Exact
+from django.utils.translation import gettext_lazy as _
+
+from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS, Scoresheet
+from scoring.rules.penalty import MOST_ANNOUNCEMENTS, Severity
+from tournaments.models import Entry, Round, Tournament
+
+SEVERITY_LABELS = {
+    Severity.INSIGNIFICANT: _("insignificant (TSR 9.2)"),
+    Severity.MINOR: _("minor (TSR 9.3)"),
+    Severity.MAJOR: _("major (TSR 9.4)"),
+}
+# Deduction for unsporting conduct: at most 12 points, without credit to anyone (TSR 9.7.2 b).
+MOST_DEDUCTION = 12
+
+
+def _seat(field: str) -> Q:
+    return Q(**{f"{field}__gte": 1, f"{field}__lte": 5})
+
+
+def _penalty_sum():
+    return (
+        F("penalty_1")
+        + F("penalty_2")
+        + F("penalty_3")
+        + F("penalty_4")
+        + Coalesce(F("penalty_5"), Value(0))
+    )
+
+
+class Offence(models.Model):
+    """A standard offence of the tournament's catalogue with its preset outcome: a breach of
+    the rules with its severity (TSR 9.2-9.4), or unsporting conduct (TSR 9.7), which the
+    adjudicator decides alone only where it is a bound decision (TSR 9.7.3) with its points."""
+
+    class Kind(models.TextChoices):
+        BREACH = "breach", _("breach of the rules (TSR 9.2-9.5)")
+        UNSPORTING = "unsporting", _("unsporting conduct (TSR 9.7)")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="offences", verbose_name=_("tournament")
+    )
+    name = models.CharField(_("name"), max_length=200)
+    rule = models.CharField(_("rule"), max_length=60, blank=True)
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    severity = models.CharField(
+        _("severity"), max_length=16, choices=list(SEVERITY_LABELS.items()), blank=True
+    )
+    # A bound decision (TSR 9.7.3): the adjudicator deducts these points (0: a warning).
+    bound = models.BooleanField(_("bound decision (TSR 9.7.3)"), default=False)
+    deduction = models.PositiveSmallIntegerField(_("points deducted"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("offence")
+        verbose_name_plural = _("offences")
+        ordering = ["tournament", "kind", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "name"], name="offence_name_unique"),
+            models.CheckConstraint(
+                condition=(Q(kind="breach") & ~Q(severity="") & Q(bound=False))
+                | (Q(kind="unsporting") & Q(severity="")),
+                name="offence_severity_for_breaches",
+                violation_error_message=_(
+                    "A breach of the rules has a severity; unsporting conduct has none."
+                ),
+            ),
+            models.CheckConstraint(
+                condition=(Q(bound=True) & Q(deduction__lte=MOST_DEDUCTION))
+                | (Q(bound=False) & Q(deduction__isnull=True)),
+                name="offence_bound_has_deduction",
+                violation_error_message=_(
+                    "A bound decision deducts 0 to 12 points (TSR 9.7.2 b, 9.7.3); other "
+                    "offences deduct nothing by themselves."
+                ),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Decision(models.Model):
+    """A complaint about a breach in one hand of a table's match, and the ruling on it.
+
+    Open: the complaint is noted. Draft: the ruling is made and its penalty points worked out
+    (TSR 9.3-9.5), waiting for initials. Initialled: it counts (TSR 8.2.2). An initialled
+    decision is never edited; the arbitration panel supersedes or annuls it (TSR 8.2.1).
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("complaint open")
+        DRAFT = "draft", _("waiting for initials")
+        INITIALLED = "initialled", _("initialled")
+        SUPERSEDED = "superseded", _("changed by the arbitration panel")
+        ANNULLED = "annulled", _("annulled by the arbitration panel")
+
+    scoresheet = models.ForeignKey(
+        Scoresheet, on_delete=models.CASCADE, related_name="decisions", verbose_name=_("scoresheet")
+    )
+    # The line of the scoresheet the breach happened in; a hand stopped and counted as not
+    # played is that line itself (TSR 9.4.3).
+    hand_number = models.PositiveSmallIntegerField(_("hand"))
+    offender = models.PositiveSmallIntegerField(_("offender (seat)"))
+    complainant = models.PositiveSmallIntegerField(_("complaint by (seat)"), null=True, blank=True)
+    offence = models.ForeignKey(
+        Offence,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="decisions",
+        verbose_name=_("standard offence"),
+    )
+    description = models.TextField(_("what happened"))
+    severity = models.CharField(
+        _("severity"), max_length=16, choices=list(SEVERITY_LABELS.items()), blank=True
+    )
+    contract = models.CharField(
+        _("contract as it stood"),
+        max_length=16,
+        choices=list(CONTRACT_LABELS.items()),
+        default="normal",
+    )
+    soloist = models.PositiveSmallIntegerField(_("soloist (seat)"), null=True, blank=True)
+    solo_type = models.CharField(
+        _("solo type"), max_length=16, choices=list(SOLO_TYPE_LABELS.items()), blank=True
+    )
+    disadvantages_soloist = models.BooleanField(
+        _("may disadvantage the soloist (TSR 9.3.3 b1)"), default=False
+    )
+    announcements = models.PositiveSmallIntegerField(
+        _("announcements made by the other side"), default=0
+    )
+    decided = models.BooleanField(
+        _("game already won after announcements (TSR 9.5.1)"), default=False
+    )
+    # The penalty points per seat as ruled (negative for the offender), and as the TSR gives
+    # them; they differ only with a written reason.
+    penalty_1 = models.SmallIntegerField(_("seat 1"), null=True, blank=True)
+    penalty_2 = models.SmallIntegerField(_("seat 2"), null=True, blank=True)
+    penalty_3 = models.SmallIntegerField(_("seat 3"), null=True, blank=True)
+    penalty_4 = models.SmallIntegerField(_("seat 4"), null=True, blank=True)
+    penalty_5 = models.SmallIntegerField(_("seat 5"), null=True, blank=True)
+    computed = models.JSONField(_("penalty points by the TSR"), null=True, blank=True)
+    deviation_reason = models.TextField(_("reason for deviating"), blank=True)
+    hand_not_played = models.BooleanField(_("hand counts as not played (TSR 9.4.3)"), default=False)
+    rule = models.CharField(_("rule"), max_length=60, blank=True)
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default="open")
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    recorded_at = models.DateTimeField(_("recorded"), auto_now_add=True)
+    initialled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("initialled by"),
+    )
+    initialled_at = models.DateTimeField(_("initialled"), null=True, blank=True)
+    # The panel's own decision on an appeal replaces the one appealed against.
+    appeal = models.ForeignKey(
+        "Appeal",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="replacement",
+        verbose_name=_("decided on appeal"),
+    )
+
+    class Meta:
+        verbose_name = _("decision")
+        verbose_name_plural = _("decisions")
+        ordering = ["scoresheet", "hand_number", "recorded_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(hand_number__gte=1), name="decision_hand_positive"),
+            models.CheckConstraint(condition=_seat("offender"), name="decision_offender_seat"),
+            models.CheckConstraint(
+                condition=Q(complainant__isnull=True) | _seat("complainant"),
+                name="decision_complainant_seat",
+            ),
+            models.CheckConstraint(
+                condition=Q(soloist__isnull=True) | _seat("soloist"),
+                name="decision_soloist_seat",
+            ),
+            models.CheckConstraint(
+                condition=Q(announcements__lte=MOST_ANNOUNCEMENTS),
+                name="decision_announcements_at_most_five",
+            ),
+            # Open: nothing ruled yet; every later state has its ruling and points.
+            models.CheckConstraint(
+                condition=(
+                    Q(status="open", severity="", penalty_1__isnull=True, computed__isnull=True)
+                )
+                | (
+                    ~Q(status="open")
+                    & ~Q(severity="")
+                    & Q(
+                        penalty_1__isnull=False,
+                        penalty_2__isnull=False,
+                        penalty_3__isnull=False,
+                        penalty_4__isnull=False,
+                        computed__isnull=False,
+                    )
+                    & ~Q(rule="")
+                ),
+                name="decision_ruled_has_points",
+            ),
+            models.CheckConstraint(
+                condition=Q(penalty_1__isnull=True) | Exact(_penalty_sum(), Value(0)),
+                name="decision_penalty_sums_to_zero",
+                violation_error_message=_(
+                    "The penalty points of a decision must add up to zero (TSR 7.3.3.1, 9.3, 9.4)."
+                ),
+            ),
+            # TSR 8.2.2: penalty points count only initialled, with who and when.
+            models.CheckConstraint(
+                condition=(
+                    Q(status__in=["open", "draft"])
+                    & Q(initialled_by__isnull=True, initialled_at__isnull=True)
+                )
+                | (
+                    Q(status__in=["initialled", "superseded", "annulled"])
+                    & Q(initialled_by__isnull=False, initialled_at__isnull=False)
+                ),
+                name="decision_initialled_by_someone",
+            ),
+            models.CheckConstraint(
+                condition=Q(hand_not_played=False) | Q(severity="major", decided=False),
+                name="decision_not_played_only_major",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return _("Hand %(hand)d, seat %(seat)d: %(status)s") % {
+            "hand": self.hand_number,
+            "seat": self.offender,
+            "status": self.get_status_display(),
+        }
+
+    @property
+    def penalty(self) -> dict[int, int]:
+        """The penalty points by seat, as ruled; empty while the complaint is open."""
+        return {
+            seat: points
+            for seat in range(1, 6)
+            if (points := getattr(self, f"penalty_{seat}")) is not None
+        }
+
+    @property
+    def deviates(self) -> bool:
+        return (
+            self.computed is not None
+            and {int(seat): points for seat, points in self.computed.items()} != self.penalty
+        )
+
+
+class Appeal(models.Model):
+    """A player's appeal against a decision (TSR 9.6.7), and the arbitration panel's final
+    decision on it (TSR 8.2.1): uphold, change or annul, with the members and their reasons."""
+
+    class Outcome(models.TextChoices):
+        UPHOLD = "uphold", _("upheld")
+        CHANGE = "change", _("changed")
+        ANNUL = "annul", _("annulled")
+
+    decision = models.OneToOneField(
+        Decision, on_delete=models.PROTECT, related_name="appealed", verbose_name=_("decision")
+    )
+    appellant = models.PositiveSmallIntegerField(_("appeal by (seat)"))
+    grounds = models.TextField(_("grounds of the appeal"), blank=True)
+    lodged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    lodged_at = models.DateTimeField(_("lodged"), auto_now_add=True)
+    outcome = models.CharField(_("outcome"), max_length=16, choices=Outcome.choices, blank=True)
+    members = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="+",
+        verbose_name=_("members of the arbitration panel"),
+    )
+    reasons = models.TextField(_("reasons"), blank=True)
+    # How long play stood still; the table concerned and those where members play get it back.
+    interruption = models.PositiveSmallIntegerField(_("interruption (minutes)"), default=0)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("appeal")
+        verbose_name_plural = _("appeals")
+        ordering = ["lodged_at"]
+        constraints = [
+            models.CheckConstraint(condition=_seat("appellant"), name="appeal_appellant_seat"),
+            models.CheckConstraint(
+                condition=(Q(outcome="") & Q(decided_at__isnull=True, decided_by__isnull=True))
+                | (
+                    ~Q(outcome="")
+                    & ~Q(reasons="")
+                    & Q(decided_at__isnull=False, decided_by__isnull=False)
+                ),
+                name="appeal_decided_with_reasons",
+                violation_error_message=_(
+                    "The arbitration panel's decision gives its reasons (TSR 8.2.1)."
+                ),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return _("Appeal against %(decision)s") % {"decision": self.decision}
+
+
+class Sanction(models.Model):
+    """Unsporting conduct (TSR 9.7.2): a warning, a deduction of up to 12 points without credit
+    to the other players, or disqualification. Decided by the arbitration panel, or by the
+    adjudicator where the offence is a bound decision (TSR 9.7.3)."""
+
+    class Kind(models.TextChoices):
+        WARNING = "warning", _("warning")
+        DEDUCTION = "deduction", _("point deduction")
+        DISQUALIFICATION = "disqualification", _("disqualification")
+
+    entry = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="sanctions", verbose_name=_("player")
+    )
+    # The round whose match the deduction counts in.
+    round = models.ForeignKey(
+        Round, on_delete=models.PROTECT, related_name="sanctions", verbose_name=_("round")
+    )
+    kind = models.CharField(_("sanction"), max_length=20, choices=Kind.choices)
+    points = models.PositiveSmallIntegerField(_("points deducted"), null=True, blank=True)
+    offence = models.ForeignKey(
+        Offence,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="sanctions",
+        verbose_name=_("standard offence"),
+    )
+    reasons = models.TextField(_("reasons"))
+    members = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="+",
+        verbose_name=_("members of the arbitration panel"),
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    decided_at = models.DateTimeField(_("decided"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("sanction")
+        verbose_name_plural = _("sanctions")
+        ordering = ["decided_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(kind="deduction") & Q(points__gte=1, points__lte=MOST_DEDUCTION))
+                | (~Q(kind="deduction") & Q(points__isnull=True)),
+                name="sanction_deduction_1_to_12",
+                violation_error_message=_(
+                    "A point deduction takes 1 to 12 points (TSR 9.7.2 b); other sanctions "
+                    "take none."
+                ),
+            ),
+            models.CheckConstraint(condition=~Q(reasons=""), name="sanction_has_reasons"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry.player}: {self.get_kind_display()}"
+
+
+class Event(models.Model):
+    """One line of the tournament's adjudication log: who did what, when. Only appended to."""
+
+    class Action(models.TextChoices):
+        COMPLAINT = "complaint", _("complaint recorded")
+        RULING = "ruling", _("ruling made")
+        INITIALS = "initials", _("decision initialled")
+        APPEAL = "appeal", _("appeal lodged")
+        PANEL = "panel", _("arbitration panel decided")
+        SANCTION = "sanction", _("sanction imposed")
+        EXTRA_TIME = "extra_time", _("extra time granted")
+        OFFENCE = "offence", _("catalogue changed")
+        ROLE = "role", _("role changed")
+
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="adjudication_events",
+        verbose_name=_("tournament"),
+    )
+    at = models.DateTimeField(_("time"), auto_now_add=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    action = models.CharField(_("action"), max_length=16, choices=Action.choices)
+    decision = models.ForeignKey(
+        Decision, on_delete=models.CASCADE, null=True, blank=True, related_name="events"
+    )
+    appeal = models.ForeignKey(
+        Appeal, on_delete=models.CASCADE, null=True, blank=True, related_name="events"
+    )
+    sanction = models.ForeignKey(
+        Sanction, on_delete=models.CASCADE, null=True, blank=True, related_name="events"
+    )
+    summary = models.TextField(_("what"))
+    details = models.JSONField(_("details"), default=dict, blank=True)
+
+    class Meta:
+        verbose_name = _("adjudication log entry")
+        verbose_name_plural = _("adjudication log")
+        ordering = ["tournament", "at", "pk"]
+        indexes = [models.Index(fields=["tournament", "at"], name="event_tournament_at")]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.get_action_display()}"
