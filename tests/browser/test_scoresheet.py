@@ -1,0 +1,201 @@
+"""A whole scoresheet in a real browser, as a table does it (TSR 4.2, 7.3, 8.4).
+
+The scorekeeper (seat 4, through the private link) enters the 24 hands of a match and a
+compulsory solo with the keyboard alone, the quick way: the game value, Tab, the seats that
+scored plus, Enter; for a solo also the contract and the solo type, picked in the drop-downs by
+their first letter. When the hands remaining leave no other way, the page asks for the forced
+solos and has them chosen already. One hand goes the long way, as four numbers that first do not
+add up. The keeper hands the sheet in, and seat 1, in a browser of their own, confirms it.
+"""
+
+from dataclasses import dataclass
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import Page, expect
+
+from scoring.models import Scoresheet
+from tests import factories
+from tournaments import services as tournament_services
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@dataclass(frozen=True)
+class Hand:
+    value: int
+    plus: str  # the seats that scored plus, as typed
+    contract: str = "normal"
+    solo: str = ""  # the solo type; typing its first letter picks it
+    soloist: int | None = None
+
+
+NORMAL_GAMES = ["13", "24", "12", "34", "14", "23"]
+VALUES = [1, 2, 3, 1, 4, 2, 1]
+RAW_HAND = 2  # typed as four numbers (not counted in the keystrokes)
+COMPULSORY_SOLO = 6  # seat 2's, after the fifth hand: seat 2 deals it, and then deals again
+
+
+def match() -> list[Hand]:
+    """The 24 hands of the match and seat 2's compulsory solo, in the order played.
+
+    Seats 1, 3 and 4 have played no compulsory solo when three hands remain, so these are forced
+    solos (TSR 4.2.3), each by the first seat from the dealer's left that owes one: seat 2 deals
+    hand 22 of the match, so seat 3 plays it; then seat 4, then seat 1.
+    """
+    hands = []
+    for main in range(1, 22):
+        hands.append(Hand(VALUES[main % len(VALUES)], NORMAL_GAMES[main % len(NORMAL_GAMES)]))
+        if len(hands) == COMPULSORY_SOLO - 1:
+            hands.append(Hand(3, "2", "compulsory_solo", "queens", soloist=2))  # won
+    hands += [
+        Hand(2, "3", "forced_solo", "hearts", soloist=3),  # won
+        Hand(3, "123", "forced_solo", "jacks", soloist=4),  # lost: the three others score plus
+        Hand(1, "1", "forced_solo", "aces", soloist=1),  # won
+    ]
+    return hands
+
+
+# The first letter of a contract's name in the drop-down, where no other starts with it.
+CONTRACT_KEYS = {"voluntary_solo": "v", "compulsory_solo": "c", "forced_solo": "f"}
+
+
+class Keys:
+    """The keyboard, counting what is typed: each character and each key pressed is one."""
+
+    def __init__(self, page: Page):
+        self.page = page
+        self.count = 0
+
+    def type(self, text: str) -> None:
+        self.page.keyboard.type(text)
+        self.count += len(text)
+
+    def press(self, key: str) -> None:
+        self.page.keyboard.press(key)
+        self.count += 1
+
+
+@pytest.fixture
+def sheet() -> Scoresheet:
+    tournament = factories.tournament(players=4)
+    round_ = factories.seated_round(tournament)
+    tournament_services.round_start(round=round_)
+    return Scoresheet.objects.get(table__round=round_)
+
+
+def link(sheet: Scoresheet, position: int) -> str:
+    """The private link of a seat (the scorekeeper's is printed on the sheet as a QR code)."""
+    return reverse("sheet-link", args=[sheet.table.seats.get(position=position).token])
+
+
+def enter_quick(page: Page, keys: Keys, number: int, hand: Hand) -> None:
+    """Type hand ``number`` into the entry row with the keyboard alone and save it with Enter."""
+    expect(page.locator("#entry-row")).to_contain_text(f"Hand {number}")
+    expect(page.get_by_label("Value", exact=True)).to_be_focused()
+    keys.type(str(hand.value))
+    keys.press("Tab")
+    keys.type(hand.plus)
+    contract, solo_type = page.get_by_label("Contract"), page.get_by_label("Solo", exact=True)
+    if hand.contract == "forced_solo":
+        # The page says so, and has the contract and the soloist chosen already.
+        expect(page.locator("#next-hand")).to_contain_text(
+            f"Seat {hand.soloist} must play a forced solo (TSR 4.2.3, 8.6.1)."
+        )
+        expect(page.get_by_label("Soloist")).to_have_value(str(hand.soloist))
+        keys.press("Tab")
+    elif hand.contract != "normal":
+        keys.press("Tab")
+        keys.type(CONTRACT_KEYS[hand.contract])
+    expect(contract).to_have_value(hand.contract)
+    if hand.solo:
+        keys.press("Tab")  # the solo type, shown for a solo only
+        keys.type(hand.solo[0])
+        expect(solo_type).to_be_focused()
+        expect(solo_type).to_have_value(hand.solo)
+    # The live check has seen the whole row, and the TSR is satisfied.
+    expect(page.locator("#preview-ok")).to_be_visible()
+    expect(page.locator("#preview-problems")).to_have_count(0)
+    keys.press("Enter")
+    expect(page.locator(f"#hand-{number}")).to_be_visible()
+
+
+def choose_mode(page: Page, name: str) -> None:
+    """Click one of the ways of entering a hand: the buttons are the radios' labels."""
+    page.locator("#entry-row").get_by_text(name, exact=True).click()
+    expect(page.get_by_role("radio", name=name)).to_be_checked()
+
+
+def enter_raw_with_a_checksum_error(page: Page, number: int) -> None:
+    """Hand ``number`` as four numbers that add up to -2: the live check says so while they are
+    typed (TSR 7.3.3.1); one number put right, the error is gone and the hand is saved."""
+    expect(page.locator("#entry-row")).to_contain_text(f"Hand {number}")
+    choose_mode(page, "Points")
+    expect(page.get_by_label("Seat 1", exact=True)).to_be_focused()
+    page.keyboard.type("2")
+    for points in ("-2", "2", "-4"):
+        page.keyboard.press("Tab")
+        page.keyboard.type(points)
+    problems = page.locator("#preview-problems")
+    expect(problems).to_have_text(
+        f"Hand {number}: the points add up to -2, not to zero. (TSR 7.3.3.1)"
+    )
+    expect(page.locator("#preview-ok")).to_have_count(0)
+    page.get_by_label("Seat 4", exact=True).fill("-2")
+    expect(problems).to_have_count(0)
+    expect(page.locator("#preview-ok")).to_be_visible()
+    page.keyboard.press("Enter")
+    expect(page.locator(f"#hand-{number}")).to_be_visible()
+    choose_mode(page, "Quick")  # the page keeps the way last used; back to the quick one
+
+
+def test_a_scorekeeper_enters_a_whole_sheet_by_keyboard_and_another_player_confirms_it(
+    sheet, page, new_page, record_property
+):
+    hands = match()
+    page.goto(link(sheet, 4))
+    expect(page.get_by_text("You keep the scoresheet")).to_be_visible()
+    keys = Keys(page)
+    typed = {}
+    for number, hand in enumerate(hands, start=1):
+        if number == RAW_HAND:
+            enter_raw_with_a_checksum_error(page, number)
+            continue
+        before = keys.count
+        enter_quick(page, keys, number, hand)
+        typed[number] = keys.count - before
+
+    expect(page.get_by_text("The match is complete.")).to_be_visible()
+    expect(page.locator("#sheet-problems")).to_have_count(0)
+    page.get_by_role("button", name="Hand in the scoresheet").click()
+    expect(page.get_by_text("Handed in; another player of the table")).to_be_visible()
+
+    other = new_page()  # seat 1's phone: a browser of its own
+    other.goto(link(sheet, 1))
+    expect(other.get_by_text("You can follow the scoresheet here")).to_be_visible()
+    expect(other.locator("tr[id^=hand-]")).to_have_count(len(hands))
+    confirm = other.get_by_role("button", name="Confirm: the scoresheet is correct")
+    confirm.click()
+    expect(confirm).to_have_count(0)
+
+    sheet.refresh_from_db()
+    assert sheet.status == Scoresheet.Status.CONFIRMED
+    seat_ids = {seat.position: seat.pk for seat in sheet.table.seats.all()}
+    assert (sheet.submitted_by_seat_id, sheet.confirmed_by_seat_id) == (seat_ids[4], seat_ids[1])
+    saved = [(hand.contract, hand.soloist, hand.solo_type) for hand in sheet.hands.all()]
+    assert saved == [(hand.contract, hand.soloist, hand.solo or "") for hand in hands]
+
+    figures = {
+        "keystrokes_sheet": keys.count,
+        "keystrokes_normal_hand": typed[1],
+        "keystrokes_compulsory_solo": typed[COMPULSORY_SOLO],
+        "keystrokes_forced_solo_won": typed[len(hands) - 2],
+        "keystrokes_forced_solo_lost": typed[len(hands) - 1],
+    }
+    for name, value in figures.items():
+        record_property(name, value)
+    print(
+        f"\nKeystrokes: {keys.count} for the sheet ({len(typed)} hands typed the quick way), "
+        f"{typed[1]} for a normal hand, {typed[COMPULSORY_SOLO]} for the compulsory solo, "
+        f"{typed[len(hands) - 2]} and {typed[len(hands) - 1]} for a forced solo won and lost"
+    )
