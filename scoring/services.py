@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from adjudication.selectors import SheetAdjudication, sheet_adjudication
 from scoring.messages import problem_message
 from scoring.models import Hand, Scoresheet, ScoresheetChange
+from scoring.rules.contracts import Contract, SoloType
 from scoring.rules.deal import scorekeeper
 from scoring.rules.sheet import HandLine, with_game_values
 from scoring.selectors import hand_lines, scoresheet_check, sheet_snapshot
@@ -262,6 +263,85 @@ def scoresheet_hands_replace(
     )
     sheet.time_over_after_hand = time_over_after_hand
     return _record(sheet, action=action, by=by, before=before)
+
+
+def _lock_current(scoresheet: Scoresheet) -> Scoresheet:
+    """The sheet, locked, whatever its version: for the adjudicators' changes, which do not
+    depend on what a caller read of the hands."""
+    return (
+        Scoresheet.objects.select_for_update(of=("self",))
+        .select_related("table__round__tournament")
+        .get(pk=scoresheet.pk)
+    )
+
+
+def _stopped_lines(sheet: Scoresheet, doing: str) -> list[HandLine]:
+    _require_round_under_way(sheet)
+    _require_status(sheet, Scoresheet.Status.DRAFT, doing)
+    return hand_lines(list(sheet.hands.all()))
+
+
+@transaction.atomic
+def scoresheet_hand_stop(
+    *,
+    scoresheet: Scoresheet,
+    number: int,
+    contract: Contract,
+    soloist: int | None,
+    solo_type: SoloType | None,
+    by: AbstractBaseUser,
+) -> Scoresheet:
+    """Put a hand stopped by a major breach on the sheet as line ``number``, counted as not
+    played (TSR 9.4.3): no game points, and the same dealer deals it again, so the lines from
+    ``number`` on move down one and keep their dealers. For the adjudication services, when
+    the decision is initialled; a new version, recorded like every change."""
+    sheet = _lock_current(scoresheet)
+    lines = _stopped_lines(
+        sheet, _("a hand is stopped only on a draft; the organiser reopens the sheet first")
+    )
+    if not 1 <= number <= len(lines) + 1:
+        raise ValidationError(
+            {
+                "hand_number": _("The sheet has %(count)d hands; hand %(hand)d is not on it.")
+                % {"count": len(lines), "hand": number}
+            }
+        )
+    size = _table_size(sheet)
+    if number <= len(lines):
+        dealer = lines[number - 1].dealer
+    else:
+        dealer = scoresheet_check(scoresheet=sheet, hands=lines, table_size=size).next.dealer
+    stopped = HandLine(
+        contract=contract,
+        dealer=dealer,
+        points=dict.fromkeys(range(1, size + 1), 0),
+        soloist=soloist,
+        solo_type=solo_type,
+        game_value=0,
+        not_played=True,
+    )
+    before = sheet_snapshot(sheet=sheet, hands=lines)
+    _hands_store(sheet, [*lines[: number - 1], stopped, *lines[number - 1 :]])
+    return _record(sheet, action=ScoresheetChange.Action.HANDS, by=Actor(user=by), before=before)
+
+
+@transaction.atomic
+def scoresheet_hand_unstop(
+    *, scoresheet: Scoresheet, number: int, by: AbstractBaseUser
+) -> Scoresheet:
+    """Take a stopped hand off the sheet again, when the arbitration panel changes or annuls
+    the decision that stopped it; the lines after it move up one."""
+    sheet = _lock_current(scoresheet)
+    lines = _stopped_lines(
+        sheet, _("a stopped hand is taken off only a draft; the organiser reopens the sheet first")
+    )
+    if not (1 <= number <= len(lines) and lines[number - 1].not_played):
+        raise ValidationError(
+            {"hand_number": _("Hand %(hand)d is not a stopped hand.") % {"hand": number}}
+        )
+    before = sheet_snapshot(sheet=sheet, hands=lines)
+    _hands_store(sheet, [*lines[: number - 1], *lines[number:]])
+    return _record(sheet, action=ScoresheetChange.Action.HANDS, by=Actor(user=by), before=before)
 
 
 @transaction.atomic

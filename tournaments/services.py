@@ -190,6 +190,26 @@ def entry_withdraw(*, entry: Entry) -> Entry:
 
 
 @transaction.atomic
+def entry_disqualify(*, entry: Entry) -> list[int]:
+    """Disqualify a player (TSR 9.7.2 c), for the arbitration panel's sanction: the rounds
+    played keep their seats and results, the player is marked in the standings and not ranked,
+    and rounds drawn but not started are re-seated without them. Returns the numbers of the
+    rounds that cannot be seated without them (the field no longer fills tables of four and
+    five): they keep the seat until a substitute takes it (``entry_replace``) or the round is
+    drawn again; ``round_start`` refuses them until then."""
+    tournament = _locked_tournament(entry.tournament)
+    entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    if entry.status == Entry.Status.DISQUALIFIED:
+        raise ValidationError(
+            {"status": _("%(player)s is disqualified already.") % {"player": entry.player}}
+        )
+    was_active = entry.status == Entry.Status.ACTIVE
+    entry.status = Entry.Status.DISQUALIFIED
+    entry.save(update_fields=["status"])
+    return _open_rounds_reseat(tournament=tournament, keep_going=True) if was_active else []
+
+
+@transaction.atomic
 def entry_reinstate(*, entry: Entry) -> Entry:
     """Take a withdrawn player back; rounds drawn but not started seat them again."""
     tournament = _locked_tournament(entry.tournament)
@@ -211,13 +231,14 @@ def entry_reinstate(*, entry: Entry) -> Entry:
 
 @transaction.atomic
 def entry_replace(*, entry: Entry, player: Player) -> Entry:
-    """Withdraw a player and let a substitute take their seats in the rounds not yet started.
+    """Withdraw a player and let a substitute take their seats in the rounds not yet started;
+    or give a disqualified player's seats there to a substitute.
 
     Nobody else moves, so this is how a field of tables of four only (TSR 8.3.1) stays whole.
     """
     tournament = _locked_tournament(entry.tournament)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
-    if entry.status != Entry.Status.ACTIVE:
+    if entry.status == Entry.Status.WITHDRAWN:
         raise ValidationError(
             {
                 "status": _("%(player)s is not active (%(status)s).")
@@ -227,8 +248,9 @@ def entry_replace(*, entry: Entry, player: Player) -> Entry:
     substitute = _save(
         Entry(tournament=tournament, player=player, start_number=_next_start_number(tournament))
     )
-    entry.status = Entry.Status.WITHDRAWN
-    entry.save(update_fields=["status"])
+    if entry.status == Entry.Status.ACTIVE:
+        entry.status = Entry.Status.WITHDRAWN
+        entry.save(update_fields=["status"])
     published = Seat.objects.filter(
         entry=entry, round__status=Round.Status.SEATED, round__published_at__isnull=False
     )
@@ -490,10 +512,14 @@ def _seating_store(*, round_: Round, plan: seating.SeatingPlan, moved: Collectio
     )
 
 
-def _open_rounds_reseat(*, tournament: Tournament) -> None:
+def _open_rounds_reseat(*, tournament: Tournament, keep_going: bool = False) -> list[int]:
     """After a withdrawal or a late entry: re-seat every round drawn but not started, moving
     only the players who must move (TSR 8.3, 10.1). The meetings of all other rounds, played
-    or drawn in advance, count; in round 1 members of one club stay apart."""
+    or drawn in advance, count; in round 1 members of one club stay apart.
+
+    A round that cannot be seated again refuses the change, or with ``keep_going`` keeps its
+    seating and its number is returned (a disqualification stands all the same)."""
+    unseated = []
     active = list(
         tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", flat=True)
     )
@@ -511,6 +537,9 @@ def _open_rounds_reseat(*, tournament: Tournament) -> None:
                 apart=_club_mates(tournament) if round_.number == 1 else (),
             )
         except seating.SeatingError as error:
+            if keep_going:
+                unseated.append(round_.number)
+                continue
             raise ValidationError(
                 {
                     "entries": _(
@@ -525,6 +554,7 @@ def _open_rounds_reseat(*, tournament: Tournament) -> None:
             plan=result.plan,
             moved=result.moved if round_.published_at else (),
         )
+    return unseated
 
 
 def _club_mates(tournament: Tournament) -> list[tuple[int, int]]:
@@ -600,6 +630,25 @@ def round_start(*, round: Round, at: datetime.datetime | None = None) -> Round:
         raise ValidationError(
             _("Round %(number)d has not been played yet; the rounds are played in order.")
             % {"number": earlier.number}
+        )
+    gone = (
+        Seat.objects.filter(table__round=round_)
+        .exclude(entry__status=Entry.Status.ACTIVE)
+        .select_related("entry__player")
+        .order_by("entry__start_number")
+    )
+    if gone := list(gone):
+        raise ValidationError(
+            _(
+                "Round %(number)d seats players who no longer play: %(players)s. Register a "
+                "substitute in their place, or draw the round again (TSR 8.3)."
+            )
+            % {
+                "number": round_.number,
+                "players": ", ".join(
+                    f"{seat.entry.player} ({seat.entry.get_status_display()})" for seat in gone
+                ),
+            }
         )
     round_.status = Round.Status.RUNNING
     round_.started_at = at or timezone.now()

@@ -1,0 +1,1040 @@
+"""Writes for adjudication (TSR 8.2, 9): complaints, rulings, initials, appeals, sanctions and
+the catalogue of standard offences. Every service is one transaction, checks who may do it, and
+appends what it did to the tournament's log (``Event``).
+
+Who decides what (TSR 8.2.1, 8.2.2, 9.7.2, 9.7.3): the adjudicator rules on a complaint in the
+first instance and initials the penalty points; a member of the arbitration panel may do both
+too. An appeal goes to the panel, whose decision is final. Unsporting conduct is for the panel,
+except a bound decision of the catalogue, which the adjudicator gives with its preset points.
+"""
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from adjudication.models import (
+    MOST_DEDUCTION,
+    Appeal,
+    Decision,
+    Event,
+    Offence,
+    Sanction,
+)
+from scoring.messages import field_errors
+from scoring.models import CONTRACT_LABELS, Scoresheet
+from scoring.rules.contracts import Contract, SoloType
+from scoring.rules.penalty import Breach, InvalidInput, Severity, penalty_points
+from scoring.rules.problems import gettext_noop as _noop
+from scoring.rules.sheet import HandLine
+from scoring.selectors import hand_lines, scoresheet_check
+from scoring.services import scoresheet_hand_stop, scoresheet_hand_unstop
+from tournaments.models import Entry, Round, Seat, Table, Tournament, TournamentRole
+from tournaments.selectors import user_roles
+from tournaments.services import entry_disqualify, table_extra_time_grant
+
+Role = TournamentRole.Role
+# TSR 8.2.2: penalty points are initialled by the adjudicator or a member of the panel.
+ADJUDICATE = {Role.ADJUDICATOR, Role.PANEL}
+PANEL = {Role.PANEL}
+# The catalogue of standard offences is the tournament's: its organiser and adjudicators.
+CATALOGUE = {Role.ORGANISER, Role.ADJUDICATOR, Role.PANEL}
+
+
+def _require(tournament: Tournament, by: AbstractBaseUser, roles: set[str], message: str):
+    if not user_roles(user=by, tournament=tournament) & roles:
+        raise PermissionDenied(message)
+
+
+def _require_adjudicator(tournament: Tournament, by: AbstractBaseUser) -> None:
+    _require(
+        tournament,
+        by,
+        ADJUDICATE,
+        _(
+            "Only an adjudicator or a member of the arbitration panel decides on a complaint (TSR 8.2)."
+        ),
+    )
+
+
+def _require_panel(tournament: Tournament, by: AbstractBaseUser) -> None:
+    _require(
+        tournament,
+        by,
+        PANEL,
+        _("Only the arbitration panel decides this (TSR 8.2.1, 9.7.2)."),
+    )
+
+
+def _log(
+    tournament: Tournament,
+    *,
+    by: AbstractBaseUser,
+    action: str,
+    summary: str,
+    decision: Decision | None = None,
+    appeal: Appeal | None = None,
+    sanction: Sanction | None = None,
+    **details,
+) -> Event:
+    return Event.objects.create(
+        tournament=tournament,
+        by=by,
+        action=action,
+        summary=summary,
+        decision=decision,
+        appeal=appeal,
+        sanction=sanction,
+        details=details,
+    )
+
+
+def _save(instance):
+    instance.full_clean()
+    instance.save()
+    return instance
+
+
+# Complaints and rulings -------------------------------------------------------------------------
+
+
+def _locked_sheet(scoresheet: Scoresheet) -> Scoresheet:
+    return (
+        Scoresheet.objects.select_for_update(of=("self",))
+        .select_related("table__round__tournament")
+        .get(pk=scoresheet.pk)
+    )
+
+
+def _table_size(sheet: Scoresheet) -> int:
+    return sheet.table.seats.count()
+
+
+def _require_match_open(sheet: Scoresheet) -> None:
+    """Complaints are made while the match is played or checked: from the start of the round
+    until the sheet is confirmed (TSR 8.5.1, 8.5.2)."""
+    round_ = sheet.table.round
+    if round_.status not in {Round.Status.RUNNING, Round.Status.FINISHED}:
+        raise ValidationError(
+            _(
+                "Round %(round)d is %(status)s: complaints are decided while its matches are "
+                "played (TSR 8.5.1)."
+            )
+            % {"round": round_.number, "status": round_.get_status_display()}
+        )
+    if sheet.status == Scoresheet.Status.CONFIRMED:
+        raise ValidationError(
+            _(
+                "The scoresheet of table %(table)d is confirmed: its match is over (TSR 8.5.2). "
+                "An organiser reopens it first."
+            )
+            % {"table": sheet.table.number}
+        )
+
+
+def _require_seat(field: str, seat: int | None, size: int, *, label: str) -> None:
+    if seat is not None and not 1 <= seat <= size:
+        raise ValidationError(
+            {
+                field: _("%(label)s must be a seat of the table, 1 to %(size)d.")
+                % {"label": label, "size": size}
+            }
+        )
+
+
+@transaction.atomic
+def complaint_record(
+    *,
+    scoresheet: Scoresheet,
+    hand_number: int,
+    offender: int,
+    description: str,
+    complainant: int | None = None,
+    offence: Offence | None = None,
+    by: AbstractBaseUser,
+) -> Decision:
+    """Note a complaint about a breach in one hand (TSR 9.6.5): the adjudicator is called to
+    the table. The hand is a line already on the sheet or the one being played (the next)."""
+    sheet = _locked_sheet(scoresheet)
+    tournament = sheet.table.round.tournament
+    _require_adjudicator(tournament, by)
+    _require_match_open(sheet)
+    size = _table_size(sheet)
+    played = sheet.hands.count()
+    if not 1 <= hand_number <= played + 1:
+        raise ValidationError(
+            {
+                "hand_number": _(
+                    "The sheet has %(count)d hands: a complaint is about one of them or the "
+                    "hand being played, %(next)d."
+                )
+                % {"count": played, "next": played + 1}
+            }
+        )
+    _require_seat("offender", offender, size, label=_("The offender"))
+    _require_seat("complainant", complainant, size, label=_("The complainant"))
+    if complainant is not None and complainant == offender:
+        raise ValidationError(
+            {"complainant": _("A player does not complain about his own breach (TSR 9.6.1).")}
+        )
+    if offence is not None:
+        _require_offence_of(offence, tournament)
+        if offence.kind != Offence.Kind.BREACH:
+            raise ValidationError(
+                {
+                    "offence": _(
+                        "“%(name)s” is unsporting conduct: it is a sanction, not penalty points "
+                        "on a hand (TSR 9.7.2)."
+                    )
+                    % {"name": offence.name}
+                }
+            )
+    description = description.strip() or (offence.name if offence else "")
+    if not description:
+        raise ValidationError({"description": _("Say what happened.")})
+    decision = _save(
+        Decision(
+            scoresheet=sheet,
+            hand_number=hand_number,
+            offender=offender,
+            complainant=complainant,
+            offence=offence,
+            description=description,
+            recorded_by=by,
+        )
+    )
+    _log(
+        tournament,
+        by=by,
+        action=Event.Action.COMPLAINT,
+        decision=decision,
+        summary=_(
+            "Round %(round)d, table %(table)d, hand %(hand)d: complaint against seat %(seat)d: %(what)s"
+        )
+        % {
+            "round": sheet.table.round.number,
+            "table": sheet.table.number,
+            "hand": hand_number,
+            "seat": offender,
+            "what": description,
+        },
+    )
+    return decision
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """How the adjudicator (or the panel) judged a breach: its severity (TSR 9.2-9.4), the
+    contract as it stood, the soloist, whether the breach may disadvantage him (TSR 9.3.3 b1),
+    the announcements of the other side up to the breach, and whether the game was already won
+    (TSR 9.5.1). ``penalty``: points per seat that deviate from the TSR's, with the reason."""
+
+    severity: Severity
+    contract: Contract = Contract.NORMAL
+    soloist: int | None = None
+    solo_type: SoloType | None = None
+    disadvantages_soloist: bool = False
+    announcements: int = 0
+    decided: bool = False
+    penalty: Mapping[int, int] | None = None
+    deviation_reason: str = ""
+
+
+def _hand_on_sheet(sheet: Scoresheet, number: int, size: int) -> tuple[int, HandLine | None]:
+    """Who deals hand ``number``, and its line if it is on the sheet already; for the hand
+    being played the next dealer by the TSR (TSR 3.1, 4.2.5)."""
+    lines = hand_lines(list(sheet.hands.all()))
+    if number <= len(lines):
+        return lines[number - 1].dealer, lines[number - 1]
+    return scoresheet_check(scoresheet=sheet, hands=lines, table_size=size).next.dealer, None
+
+
+def _ruled(decision: Decision, ruling: Ruling) -> dict:
+    """The decision's fields for ``ruling``: the penalty points by the TSR (TSR 9.2-9.5) and, if
+    the adjudicator deviates, his with their reason."""
+    sheet = decision.scoresheet
+    size = _table_size(sheet)
+    dealer, line = _hand_on_sheet(sheet, decision.hand_number, size)
+    seats = [seat for seat in range(1, size + 1) if not (size == 5 and seat == dealer)]
+    contract = Contract(ruling.contract)
+    if (
+        contract.is_solo
+        and line is not None
+        and (line.contract, line.soloist) != (contract, ruling.soloist)
+    ):
+        raise ValidationError(
+            {
+                "contract": _(
+                    "Hand %(hand)d is on the sheet as a %(contract)s, not as this solo: the "
+                    "penalty points of a solo go with the solo played (TSR 7.3.3.2, 9.3.3)."
+                )
+                % {"hand": decision.hand_number, "contract": CONTRACT_LABELS[line.contract]}
+            }
+        )
+    if contract.is_solo and ruling.soloist is None:
+        raise ValidationError({"soloist": _("In a solo, name the soloist (TSR 2.4.7).")})
+    if contract.is_solo and ruling.solo_type is None:
+        raise ValidationError({"solo_type": _("Name the solo played (TSR 2.3.3).")})
+    if not contract.is_solo and ruling.solo_type is not None:
+        raise ValidationError({"solo_type": _("Only a solo has a solo type (TSR 2.3.3).")})
+    if decision.offender not in seats:
+        raise ValidationError(
+            {
+                "offender": _(
+                    "Seat %(seat)d deals hand %(hand)d at a table of five and does not play it "
+                    "(TSR 10.1.1): a breach in the hand is another player's."
+                )
+                % {"seat": decision.offender, "hand": decision.hand_number}
+            }
+        )
+    try:
+        computed = penalty_points(
+            Breach(
+                severity=Severity(ruling.severity),
+                offender=decision.offender,
+                solo=contract.is_solo,
+                soloist=ruling.soloist if contract.is_solo else None,
+                seats=seats,
+                disadvantages_soloist=ruling.disadvantages_soloist,
+                announcements=ruling.announcements,
+                decided=ruling.decided,
+            )
+        )
+    except InvalidInput as error:
+        raise ValidationError(field_errors(error.errors)) from error
+    tsr = {seat: computed.points.get(seat, 0) for seat in range(1, size + 1)}
+    points = tsr
+    reason = ruling.deviation_reason.strip()
+    if ruling.penalty is not None:
+        points = {seat: int(ruling.penalty.get(seat, 0)) for seat in range(1, size + 1)}
+        if set(ruling.penalty) - set(seats):
+            raise ValidationError(
+                {
+                    "penalty": _(
+                        "Penalty points go to the seats that play the hand: %(seats)s (TSR 10.1.2)."
+                    )
+                    % {"seats": ", ".join(map(str, seats))}
+                }
+            )
+        if sum(points.values()) != 0:
+            raise ValidationError(
+                {
+                    "penalty": _(
+                        "The penalty points add up to %(sum)d; they must add up to zero "
+                        "(TSR 7.3.3.1, 9.3, 9.4)."
+                    )
+                    % {"sum": sum(points.values())}
+                }
+            )
+    if points != tsr and not reason:
+        raise ValidationError(
+            {
+                "deviation_reason": _(
+                    "The penalty points differ from the TSR's (%(rule)s): give the reason."
+                )
+                % {"rule": computed.rule}
+            }
+        )
+    if points == tsr:
+        reason = ""
+    return {
+        "severity": Severity(ruling.severity).value,
+        "contract": contract.value,
+        "soloist": ruling.soloist if contract.names_soloist else None,
+        "solo_type": ruling.solo_type.value if ruling.solo_type else "",
+        "disadvantages_soloist": ruling.disadvantages_soloist,
+        "announcements": ruling.announcements,
+        "decided": ruling.decided,
+        **{f"penalty_{seat}": points.get(seat) for seat in range(1, 6)},
+        "computed": {str(seat): value for seat, value in tsr.items()},
+        "deviation_reason": reason,
+        "hand_not_played": computed.hand_not_played,
+        "rule": computed.rule,
+    }
+
+
+def _points_text(decision: Decision) -> str:
+    return ", ".join(
+        f"{_('seat')} {seat}: {points:+d}" for seat, points in decision.penalty.items() if points
+    ) or _("no penalty points")
+
+
+def _locked_decision(decision: Decision) -> Decision:
+    return (
+        Decision.objects.select_for_update(of=("self",))
+        .select_related("scoresheet__table__round__tournament")
+        .get(pk=decision.pk)
+    )
+
+
+@transaction.atomic
+def decision_rule(*, decision: Decision, ruling: Ruling, by: AbstractBaseUser) -> Decision:
+    """Rule on a complaint: the severity and the circumstances, from which the penalty points
+    follow (TSR 9.2-9.5). The decision waits for initials (TSR 8.2.2); until then it may be
+    ruled again."""
+    decision = _locked_decision(decision)
+    sheet = _locked_sheet(decision.scoresheet)
+    decision.scoresheet = sheet
+    tournament = sheet.table.round.tournament
+    _require_adjudicator(tournament, by)
+    if decision.status not in {Decision.Status.OPEN, Decision.Status.DRAFT}:
+        raise ValidationError(
+            {
+                "status": _(
+                    "The decision is %(status)s: it is never changed again, only by the "
+                    "arbitration panel on appeal (TSR 8.2.1)."
+                )
+                % {"status": decision.get_status_display()}
+            }
+        )
+    _require_match_open(sheet)
+    for name, value in _ruled(decision, ruling).items():
+        setattr(decision, name, value)
+    decision.status = Decision.Status.DRAFT
+    _save(decision)
+    _log(
+        tournament,
+        by=by,
+        action=Event.Action.RULING,
+        decision=decision,
+        summary=_("Hand %(hand)d, seat %(seat)d: %(severity)s, %(points)s (%(rule)s)")
+        % {
+            "hand": decision.hand_number,
+            "seat": decision.offender,
+            "severity": decision.get_severity_display(),
+            "points": _points_text(decision),
+            "rule": decision.rule,
+        },
+        penalty=decision.computed if not decision.deviates else _seat_keys(decision.penalty),
+        deviation_reason=decision.deviation_reason,
+    )
+    return decision
+
+
+def _seat_keys(points: Mapping[int, int]) -> dict[str, int]:
+    return {str(seat): value for seat, value in points.items()}
+
+
+def _shift_decisions(sheet: Scoresheet, *, after: int, by_lines: int) -> None:
+    """The lines after ``after`` moved when a stopped hand came on or off the sheet: the
+    decisions on them move with them."""
+    Decision.objects.filter(scoresheet=sheet, hand_number__gt=after).update(
+        hand_number=F("hand_number") + by_lines
+    )
+
+
+def _hand_stop(decision: Decision, by: AbstractBaseUser) -> None:
+    """Put the hand the decision stopped on the sheet as not played (TSR 9.4.3)."""
+    _shift_decisions(decision.scoresheet, after=decision.hand_number, by_lines=1)
+    scoresheet_hand_stop(
+        scoresheet=decision.scoresheet,
+        number=decision.hand_number,
+        contract=Contract(decision.contract),
+        soloist=decision.soloist,
+        solo_type=SoloType(decision.solo_type) if decision.solo_type else None,
+        by=by,
+    )
+
+
+def _hand_unstop(decision: Decision, by: AbstractBaseUser) -> None:
+    scoresheet_hand_unstop(scoresheet=decision.scoresheet, number=decision.hand_number, by=by)
+    _shift_decisions(decision.scoresheet, after=decision.hand_number, by_lines=-1)
+
+
+@transaction.atomic
+def decision_initial(*, decision: Decision, by: AbstractBaseUser) -> Decision:
+    """Initial a ruling (TSR 8.2.2): from now on its penalty points count on the sheet, in its
+    PDF and in the standings, and it is never edited. A hand stopped by a major breach in a
+    normal game (or by the soloist) comes on the sheet as not played (TSR 9.4.3)."""
+    decision = _locked_decision(decision)
+    sheet = _locked_sheet(decision.scoresheet)
+    decision.scoresheet = sheet
+    tournament = sheet.table.round.tournament
+    _require_adjudicator(tournament, by)
+    if decision.status != Decision.Status.DRAFT:
+        raise ValidationError(
+            {
+                "status": _(
+                    "Only a ruling waiting for initials is initialled; this one is %(status)s."
+                )
+                % {"status": decision.get_status_display()}
+            }
+        )
+    _require_match_open(sheet)
+    decision.status = Decision.Status.INITIALLED
+    decision.initialled_by = by
+    decision.initialled_at = timezone.now()
+    _save(decision)
+    if decision.hand_not_played:
+        _hand_stop(decision, by)
+    _log(
+        tournament,
+        by=by,
+        action=Event.Action.INITIALS,
+        decision=decision,
+        summary=_("Hand %(hand)d, seat %(seat)d: initialled, %(points)s (%(rule)s)")
+        % {
+            "hand": decision.hand_number,
+            "seat": decision.offender,
+            "points": _points_text(decision),
+            "rule": decision.rule,
+        },
+        hand_not_played=decision.hand_not_played,
+    )
+    return decision
+
+
+# Appeals -----------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def appeal_lodge(
+    *, decision: Decision, appellant: int, grounds: str = "", by: AbstractBaseUser
+) -> Appeal:
+    """A player appeals against the adjudicator's decision, at once (TSR 9.6.7): the game
+    stays suspended until the arbitration panel has decided."""
+    decision = _locked_decision(decision)
+    sheet = decision.scoresheet
+    tournament = sheet.table.round.tournament
+    _require_adjudicator(tournament, by)
+    if decision.status != Decision.Status.INITIALLED:
+        raise ValidationError(
+            {
+                "decision": _(
+                    "An appeal is against the adjudicator's initialled decision; this one is "
+                    "%(status)s (TSR 9.6.7)."
+                )
+                % {"status": decision.get_status_display()}
+            }
+        )
+    if decision.appeal_id is not None:
+        raise ValidationError(
+            {"decision": _("This is the arbitration panel's decision: it is final (TSR 8.2.1).")}
+        )
+    if Appeal.objects.filter(decision=decision).exists():
+        raise ValidationError({"decision": _("This decision has been appealed already.")})
+    _require_match_open(sheet)
+    _require_seat("appellant", appellant, _table_size(sheet), label=_("The appellant"))
+    appeal = _save(
+        Appeal(decision=decision, appellant=appellant, grounds=grounds.strip(), lodged_by=by)
+    )
+    _log(
+        tournament,
+        by=by,
+        action=Event.Action.APPEAL,
+        decision=decision,
+        appeal=appeal,
+        summary=_("Round %(round)d, table %(table)d, hand %(hand)d: seat %(seat)d appeals")
+        % {
+            "round": sheet.table.round.number,
+            "table": sheet.table.number,
+            "hand": decision.hand_number,
+            "seat": appellant,
+        },
+        grounds=appeal.grounds,
+    )
+    return appeal
+
+
+def _require_members(tournament: Tournament, members: Collection[AbstractBaseUser]) -> None:
+    if not members:
+        raise ValidationError({"members": _("Name the members of the arbitration panel.")})
+    panel = set(
+        TournamentRole.objects.filter(tournament=tournament, role=Role.PANEL).values_list(
+            "user_id", flat=True
+        )
+    )
+    if outside := [member for member in members if member.pk not in panel]:
+        raise ValidationError(
+            {
+                "members": _("Not on this tournament's arbitration panel: %(names)s.")
+                % {"names": ", ".join(m.get_username() for m in outside)}
+            }
+        )
+
+
+def _interruption_extra_time(
+    table: Table,
+    *,
+    minutes: int,
+    members: Collection[AbstractBaseUser],
+    reason: str,
+    by: AbstractBaseUser,
+) -> list[int]:
+    """TSR 8.5.1: the table concerned and the tables where members of the panel play get the
+    time the panel's decision took. Tables whose sheet is confirmed have finished playing."""
+    member_tables = Seat.objects.filter(
+        table__round=table.round,
+        entry__staff_roles__user__in=list(members),
+        entry__staff_roles__role=Role.PANEL,
+    ).values_list("table_id", flat=True)
+    tables = (
+        Table.objects.filter(pk__in={table.pk, *member_tables})
+        .exclude(scoresheet__status=Scoresheet.Status.CONFIRMED)
+        .select_related("round")
+        .order_by("number")
+    )
+    granted = []
+    for each in tables:
+        table_extra_time_grant(table=each, minutes=minutes, reason=reason, by=by)
+        granted.append(each.number)
+    return granted
+
+
+@transaction.atomic
+def appeal_decide(
+    *,
+    appeal: Appeal,
+    outcome: Appeal.Outcome,
+    members: Collection[AbstractBaseUser],
+    reasons: str,
+    interruption: int = 0,
+    ruling: Ruling | None = None,
+    by: AbstractBaseUser,
+) -> Appeal:
+    """The arbitration panel's final decision on an appeal (TSR 8.2.1): uphold the decision,
+    change it (``ruling``: the panel's own, initialled at once, which supersedes it), or annul
+    it. A hand stopped or no longer stopped comes on or off the sheet. The table concerned and
+    the tables of the members get the interruption back as extra time (TSR 8.5.1)."""
+    appeal = (
+        Appeal.objects.select_for_update(of=("self",))
+        .select_related("decision__scoresheet__table__round__tournament")
+        .get(pk=appeal.pk)
+    )
+    decision = _locked_decision(appeal.decision)
+    sheet = _locked_sheet(decision.scoresheet)
+    decision.scoresheet = sheet
+    tournament = sheet.table.round.tournament
+    _require_panel(tournament, by)
+    if appeal.outcome:
+        raise ValidationError(
+            {
+                "outcome": _(
+                    "The arbitration panel has decided already; its decision is final (TSR 8.2.1)."
+                )
+            }
+        )
+    outcome = Appeal.Outcome(outcome)
+    _require_members(tournament, members)
+    if not reasons.strip():
+        raise ValidationError(
+            {"reasons": _("The arbitration panel's decision gives its reasons (TSR 8.2.1).")}
+        )
+    if interruption < 0:
+        raise ValidationError(
+            {"interruption": _("The interruption is a number of minutes, 0 or more.")}
+        )
+    if (ruling is not None) != (outcome == Appeal.Outcome.CHANGE):
+        raise ValidationError(
+            {
+                "ruling": _(
+                    "The panel gives its own ruling when, and only when, it changes the decision."
+                )
+            }
+        )
+    _require_match_open(sheet)
+    now = timezone.now()
+    appeal.outcome = outcome
+    appeal.reasons = reasons.strip()
+    appeal.interruption = interruption
+    appeal.decided_by = by
+    appeal.decided_at = now
+    _save(appeal)
+    appeal.members.set(members)
+
+    replacement = None
+    if outcome != Appeal.Outcome.UPHOLD:
+        was_stopped = decision.hand_not_played
+        decision.status = (
+            Decision.Status.SUPERSEDED
+            if outcome == Appeal.Outcome.CHANGE
+            else Decision.Status.ANNULLED
+        )
+        _save(decision)
+        if was_stopped:
+            _hand_unstop(decision, by)
+        if outcome == Appeal.Outcome.CHANGE:
+            replacement = Decision(
+                scoresheet=sheet,
+                hand_number=decision.hand_number,
+                offender=decision.offender,
+                complainant=decision.complainant,
+                offence=decision.offence,
+                description=decision.description,
+                recorded_by=by,
+                initialled_by=by,
+                initialled_at=now,
+                status=Decision.Status.INITIALLED,
+                appeal=appeal,
+            )
+            for name, value in _ruled(replacement, ruling).items():
+                setattr(replacement, name, value)
+            _save(replacement)
+            if replacement.hand_not_played:
+                _hand_stop(replacement, by)
+
+    names = ", ".join(m.get_full_name() or m.get_username() for m in members)
+    _log(
+        tournament,
+        by=by,
+        action=Event.Action.PANEL,
+        decision=replacement or decision,
+        appeal=appeal,
+        summary=_(
+            "Hand %(hand)d: the arbitration panel (%(members)s) %(outcome)s the decision: %(reasons)s"
+        )
+        % {
+            "hand": decision.hand_number,
+            "members": names,
+            "outcome": appeal.get_outcome_display(),
+            "reasons": appeal.reasons,
+        },
+        points=_seat_keys(replacement.penalty) if replacement else None,
+    )
+    if interruption:
+        reason = _("Arbitration panel on table %(table)d, hand %(hand)d (TSR 8.5.1)") % {
+            "table": sheet.table.number,
+            "hand": decision.hand_number,
+        }
+        granted = _interruption_extra_time(
+            sheet.table, minutes=interruption, members=members, reason=reason, by=by
+        )
+        _log(
+            tournament,
+            by=by,
+            action=Event.Action.EXTRA_TIME,
+            appeal=appeal,
+            summary=_("Round %(round)d: %(minutes)d minutes for tables %(tables)s (TSR 8.5.1)")
+            % {
+                "round": sheet.table.round.number,
+                "minutes": interruption,
+                "tables": ", ".join(map(str, granted)),
+            },
+            tables=granted,
+            minutes=interruption,
+        )
+    return appeal
+
+
+# Unsporting conduct ------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def sanction_impose(
+    *,
+    entry: Entry,
+    round: Round,
+    kind: Sanction.Kind,
+    reasons: str,
+    points: int | None = None,
+    offence: Offence | None = None,
+    members: Collection[AbstractBaseUser] = (),
+    by: AbstractBaseUser,
+) -> Sanction:
+    """Sanction unsporting conduct (TSR 9.7.2): a warning, a deduction of up to 12 points
+    without credit to the other players (it counts in ``round``'s match, outside every
+    checksum), or disqualification. The arbitration panel decides, with its members named;
+    the adjudicator alone only a bound decision of the catalogue, with its points (TSR 9.7.3)."""
+    tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
+    roles = user_roles(user=by, tournament=tournament)
+    kind = Sanction.Kind(kind)
+    if offence is not None:
+        _require_offence_of(offence, tournament)
+    bound = offence is not None and offence.bound
+    if roles & PANEL:
+        _require_members(tournament, members)
+    elif roles & ADJUDICATE and bound:
+        expected = Sanction.Kind.DEDUCTION if offence.deduction else Sanction.Kind.WARNING
+        if kind != expected or (points or None) != (offence.deduction or None):
+            raise ValidationError(
+                {
+                    "kind": _(
+                        "“%(name)s” is a bound decision: %(outcome)s (TSR 9.7.3); anything else "
+                        "is for the arbitration panel."
+                    )
+                    % {
+                        "name": offence.name,
+                        "outcome": _("%(points)d points deducted") % {"points": offence.deduction}
+                        if offence.deduction
+                        else _("a warning"),
+                    }
+                }
+            )
+        members = ()
+    else:
+        raise PermissionDenied(
+            _(
+                "Unsporting conduct is for the arbitration panel; the adjudicator gives only the "
+                "bound decisions of the catalogue (TSR 9.7.2, 9.7.3)."
+            )
+        )
+    if round.tournament_id != tournament.pk:
+        raise ValidationError({"round": _("The round is not one of this tournament's.")})
+    if round.status not in {Round.Status.RUNNING, Round.Status.FINISHED, Round.Status.CLOSED}:
+        raise ValidationError(
+            {
+                "round": _(
+                    "Round %(round)d has not started: a sanction is for conduct in a round played."
+                )
+                % {"round": round.number}
+            }
+        )
+    seat = Seat.objects.filter(table__round=round, entry=entry).select_related("table").first()
+    if seat is None:
+        raise ValidationError(
+            {
+                "entry": _("%(player)s does not play in round %(round)d.")
+                % {"player": entry.player, "round": round.number}
+            }
+        )
+    if kind == Sanction.Kind.DEDUCTION:
+        if points is None or not 1 <= points <= MOST_DEDUCTION:
+            raise ValidationError(
+                {"points": _("A point deduction takes 1 to 12 points (TSR 9.7.2 b).")}
+            )
+    else:
+        points = None
+    if not reasons.strip():
+        raise ValidationError({"reasons": _("Give the reasons for the sanction.")})
+    sanction = _save(
+        Sanction(
+            entry=entry,
+            round=round,
+            kind=kind,
+            points=points,
+            offence=offence,
+            reasons=reasons.strip(),
+            decided_by=by,
+        )
+    )
+    sanction.members.set(members)
+    unseated = []
+    if kind == Sanction.Kind.DISQUALIFICATION:
+        unseated = entry_disqualify(entry=entry)
+    _log(
+        tournament,
+        by=by,
+        action=Event.Action.SANCTION,
+        sanction=sanction,
+        summary=_("Round %(round)d, table %(table)d: %(player)s: %(sanction)s: %(reasons)s")
+        % {
+            "round": round.number,
+            "table": seat.table.number,
+            "player": entry.player,
+            "sanction": sanction.get_kind_display() + (f" ({points})" if points else ""),
+            "reasons": sanction.reasons,
+        },
+        rounds_to_seat_again=unseated,
+    )
+    return sanction
+
+
+# The catalogue of standard offences --------------------------------------------------------------
+
+
+def _require_offence_of(offence: Offence, tournament: Tournament) -> None:
+    if offence.tournament_id != tournament.pk:
+        raise ValidationError({"offence": _("The offence is not in this tournament's catalogue.")})
+
+
+@transaction.atomic
+def offence_save(
+    *,
+    tournament: Tournament,
+    name: str,
+    kind: Offence.Kind,
+    severity: str = "",
+    rule: str = "",
+    bound: bool = False,
+    deduction: int | None = None,
+    offence: Offence | None = None,
+    by: AbstractBaseUser,
+) -> Offence:
+    """Add a standard offence to the tournament's catalogue, or change one (``offence``)."""
+    _require(
+        tournament, by, CATALOGUE, _("Only the organiser and the adjudicators keep the catalogue.")
+    )
+    if offence is None:
+        offence = Offence(tournament=tournament)
+    else:
+        offence = Offence.objects.select_for_update().get(pk=offence.pk)
+        _require_offence_of(offence, tournament)
+    offence.name = name.strip()
+    offence.kind = kind
+    offence.severity = severity if kind == Offence.Kind.BREACH else ""
+    offence.rule = rule.strip()
+    offence.bound = bound and kind == Offence.Kind.UNSPORTING
+    offence.deduction = deduction if offence.bound else None
+    if offence.bound and deduction is None:
+        raise ValidationError(
+            {
+                "deduction": _(
+                    "A bound decision says how many points it deducts: 0 (a warning) to 12."
+                )
+            }
+        )
+    _save(offence)
+    _log(
+        tournament,
+        by=by,
+        action=Event.Action.OFFENCE,
+        summary=_("Catalogue: %(name)s") % {"name": offence.name},
+        offence=offence.pk,
+    )
+    return offence
+
+
+@transaction.atomic
+def offence_delete(*, offence: Offence, by: AbstractBaseUser) -> None:
+    """Take an offence out of the catalogue; one that decisions or sanctions name stays."""
+    tournament = offence.tournament
+    _require(
+        tournament, by, CATALOGUE, _("Only the organiser and the adjudicators keep the catalogue.")
+    )
+    if offence.decisions.exists() or offence.sanctions.exists():
+        raise ValidationError(
+            _("“%(name)s” is named in decisions already and stays in the catalogue.")
+            % {"name": offence.name}
+        )
+    _log(
+        tournament,
+        by=by,
+        action=Event.Action.OFFENCE,
+        summary=_("Catalogue: %(name)s taken out") % {"name": offence.name},
+    )
+    offence.delete()
+
+
+# The defaults: what the TSR itself names; each tournament edits its own (TSR 9.1.7, 9.7.3).
+DEFAULT_OFFENCES = [
+    # name, rule, kind, severity, bound, deduction
+    (_noop("Not following suit"), "TSR 5.2.2", "breach", Severity.MAJOR, False, None),
+    (_noop("Leading out of turn"), "TSR 5.1.1, 5.3.4", "breach", Severity.MINOR, False, None),
+    (_noop("Counting trumps or card points aloud"), "TSR 9.1.4", "unsporting", "", True, 0),
+    (
+        _noop("Gestures or remarks that reveal cards or influence the game"),
+        "TSR 9.1.5",
+        "unsporting",
+        "",
+        False,
+        None,
+    ),
+    (_noop("Encouraging a player to break the rules"), "TSR 9.1.6", "unsporting", "", False, None),
+    (
+        _noop("Hand abandoned without the adjudicator's consent"),
+        "TSR 9.1.3 (2)",
+        "unsporting",
+        "",
+        False,
+        None,
+    ),
+]
+
+
+@transaction.atomic
+def offences_default(*, tournament: Tournament, by: AbstractBaseUser) -> list[Offence]:
+    """Start the tournament's catalogue with the offences the TSR names, in the language of
+    the request; those it has already (by name) are left as they are."""
+    _require(
+        tournament, by, CATALOGUE, _("Only the organiser and the adjudicators keep the catalogue.")
+    )
+    have = set(tournament.offences.values_list("name", flat=True))
+    added = [
+        _save(
+            Offence(
+                tournament=tournament,
+                name=_(name),
+                rule=rule,
+                kind=kind,
+                severity=severity,
+                bound=bound,
+                deduction=deduction,
+            )
+        )
+        for name, rule, kind, severity, bound, deduction in DEFAULT_OFFENCES
+        if _(name) not in have
+    ]
+    if added:
+        _log(
+            tournament,
+            by=by,
+            action=Event.Action.OFFENCE,
+            summary=_("Catalogue: %(count)d standard offences of the TSR added")
+            % {"count": len(added)},
+        )
+    return added
+
+
+# Roles -------------------------------------------------------------------------------------------
+
+
+def _role_name(grant: TournamentRole) -> str:
+    user = grant.user
+    return _("%(user)s as %(role)s") % {
+        "user": user.get_full_name() or user.get_username(),
+        "role": grant.get_role_display(),
+    }
+
+
+@transaction.atomic
+def role_grant(
+    *,
+    tournament: Tournament,
+    user: AbstractBaseUser,
+    role: TournamentRole.Role,
+    entry: Entry | None = None,
+    by: AbstractBaseUser,
+) -> TournamentRole:
+    """The organiser appoints staff (TSR 8.2.1): adjudicators, members of the arbitration panel
+    (usually three), scorekeepers at the desk, other organisers. ``entry``: the player they are
+    in this tournament, if they play (their table gets the panel's interruption back, 8.5.1)."""
+    _require(tournament, by, {Role.ORGANISER}, _("Only an organiser appoints the staff."))
+    if entry is not None and entry.tournament_id != tournament.pk:
+        raise ValidationError({"entry": _("The player is not registered in this tournament.")})
+    grant, created = TournamentRole.objects.select_for_update().get_or_create(
+        tournament=tournament, user=user, role=role, defaults={"entry": entry}
+    )
+    if not created:
+        grant.entry = entry
+        grant.save(update_fields=["entry"])
+    _log(
+        tournament,
+        by=by,
+        action=Event.Action.ROLE,
+        summary=_("Appointed: %(grant)s") % {"grant": _role_name(grant)}
+        + (_(", plays as %(player)s") % {"player": entry.player} if entry else ""),
+        user=user.get_username(),
+        role=role,
+    )
+    return grant
+
+
+@transaction.atomic
+def role_revoke(*, grant: TournamentRole, by: AbstractBaseUser) -> None:
+    """Take a role back; a tournament keeps at least one organiser."""
+    grant = (
+        TournamentRole.objects.select_for_update()
+        .select_related("user", "tournament")
+        .get(pk=grant.pk)
+    )
+    tournament = grant.tournament
+    _require(tournament, by, {Role.ORGANISER}, _("Only an organiser appoints the staff."))
+    if (
+        grant.role == Role.ORGANISER
+        and not tournament.roles.filter(role=Role.ORGANISER).exclude(pk=grant.pk).exists()
+    ):
+        raise ValidationError({"role": _("The tournament keeps at least one organiser.")})
+    _log(
+        tournament,
+        by=by,
+        action=Event.Action.ROLE,
+        summary=_("No longer: %(grant)s") % {"grant": _role_name(grant)},
+        user=grant.user.get_username(),
+        role=grant.role,
+    )
+    grant.delete()

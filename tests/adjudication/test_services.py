@@ -1,0 +1,707 @@
+"""Complaints, rulings, initials, appeals and sanctions through the services (TSR 8.2, 9).
+
+Every TSR 9 case is recorded and initialled on a real sheet, and the sheet's check still passes
+with the TSR's exceptions: penalty points sum to zero, a solo's odd penalty breaks the odd-even
+rule only in the soloist's favour (TSR 7.3.3.2), a stopped hand is not one of the match's hands
+(TSR 9.4.3), and a deduction for unsporting conduct stands outside every checksum (TSR 9.7.2 b).
+"""
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+
+from adjudication import services
+from adjudication.models import Appeal, Decision, Event, Offence, Sanction
+from adjudication.selectors import sheet_adjudication
+from scoring import services as scoring_services
+from scoring.models import Scoresheet
+from scoring.rules.contracts import Contract, SoloType
+from scoring.rules.penalty import Severity
+from scoring.selectors import hand_lines, sheet_state
+from tests import factories, sheets
+from tournaments import selectors as tournament_selectors
+from tournaments import services as tournament_services
+from tournaments.models import Entry, Round, TournamentRole
+
+pytestmark = pytest.mark.django_db
+Role = TournamentRole.Role
+Ruling = services.Ruling
+
+
+@pytest.fixture
+def staff():
+    """An organiser, an adjudicator and a panel of three, as users."""
+    return {
+        "organiser": factories.user(username="organiser"),
+        "adjudicator": factories.user(username="adjudicator"),
+        "panel": [factories.user(username=f"panel{n}") for n in (1, 2, 3)],
+        "keeper": factories.user(username="desk"),
+    }
+
+
+@pytest.fixture
+def tournament(staff):
+    tournament = factories.tournament(players=8, organiser=staff["organiser"])
+    grant = tournament_services.tournament_role_grant
+    grant(tournament=tournament, user=staff["adjudicator"], role=Role.ADJUDICATOR)
+    grant(tournament=tournament, user=staff["keeper"], role=Role.SCOREKEEPER)
+    for member in staff["panel"]:
+        grant(tournament=tournament, user=member, role=Role.PANEL)
+    return tournament
+
+
+@pytest.fixture
+def round_(tournament):
+    round_ = factories.seated_round(tournament)
+    return tournament_services.round_start(round=round_)
+
+
+@pytest.fixture
+def sheet(round_):
+    return Scoresheet.objects.get(table__round=round_, table__number=1)
+
+
+MATCH = sheets.full_match()
+
+
+def enter(sheet: Scoresheet, lines) -> Scoresheet:
+    """The scorekeeper writes these lines, keeping the stopped hands already on the sheet."""
+    sheet.refresh_from_db()
+    return scoring_services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=list(lines), version=sheet.version, by=factories.keeper(sheet)
+    )
+
+
+def on_sheet(sheet: Scoresheet):
+    return hand_lines(list(sheet.hands.all()))
+
+
+def decide(sheet, staff, *, hand, offender, ruling, initial=True, **complaint):
+    by = staff["adjudicator"]
+    decision = services.complaint_record(
+        scoresheet=sheet,
+        hand_number=hand,
+        offender=offender,
+        description=complaint.pop("description", "Trumped a led club holding a club"),
+        by=by,
+        **complaint,
+    )
+    decision = services.decision_rule(decision=decision, ruling=ruling, by=by)
+    if initial:
+        decision = services.decision_initial(decision=decision, by=by)
+    return decision
+
+
+def check(sheet):
+    sheet.refresh_from_db()
+    return sheet_state(sheet=sheet).check
+
+
+# Each case of TSR 9 ------------------------------------------------------------------------------
+
+
+SOLO = {"contract": Contract.COMPULSORY_SOLO, "soloist": 1, "solo_type": SoloType.QUEENS}
+
+
+@pytest.mark.parametrize(
+    ("hand", "ruling", "offender", "points", "rule"),
+    [
+        (3, Ruling(Severity.INSIGNIFICANT), 2, {1: 0, 2: 0, 3: 0, 4: 0}, "TSR 9.2.3"),
+        (3, Ruling(Severity.MINOR), 2, {1: 1, 2: -3, 3: 1, 4: 1}, "TSR 9.3.2"),
+        (2, Ruling(Severity.MINOR, **SOLO), 1, {1: -3, 2: 1, 3: 1, 4: 1}, "TSR 9.3.3 (a)"),
+        (
+            2,
+            Ruling(Severity.MINOR, **SOLO, disadvantages_soloist=True),
+            2,
+            {1: 3, 2: -3, 3: 0, 4: 0},
+            "TSR 9.3.3 (b1)",
+        ),
+        (2, Ruling(Severity.MINOR, **SOLO), 2, {1: 1, 2: -3, 3: 1, 4: 1}, "TSR 9.3.3 (b2)"),
+        (
+            2,
+            Ruling(Severity.MAJOR, **SOLO, announcements=2),
+            4,
+            {1: 15, 2: 0, 3: 0, 4: -15},
+            "TSR 9.4.4",
+        ),
+        (
+            3,
+            Ruling(Severity.MAJOR, announcements=3, decided=True),
+            1,
+            {1: -3, 2: 1, 3: 1, 4: 1},
+            "TSR 9.5.1, TSR 9.3.2",
+        ),
+    ],
+)
+def test_a_breach_in_a_hand_played_to_the_end_counts_on_the_sheet(
+    sheet, staff, hand, ruling, offender, points, rule
+):
+    """Hands 1-4 are on the sheet, hand 2 seat 1's compulsory solo. The breach's penalty points count once
+    initialled, and the sheet's check still passes: zero sum, and the odd-even rule broken only
+    in the soloist's favour (TSR 7.3.3.2)."""
+    enter(sheet, MATCH[:4])
+    decision = decide(sheet, staff, hand=hand, offender=offender, ruling=ruling)
+    assert decision.penalty == points
+    assert decision.rule == rule
+    assert not decision.hand_not_played
+    assert len(on_sheet(sheet)) == 4
+    result = check(sheet)
+    assert result.ok, result.problems
+    game = {seat: sum(line.points[seat] for line in MATCH[:4]) for seat in range(1, 5)}
+    assert dict(result.totals) == {seat: game[seat] + points[seat] for seat in range(1, 5)}
+
+
+def test_a_draft_ruling_does_not_count_until_initialled(sheet, staff):
+    """TSR 8.2.2: penalty points count only initialled."""
+    enter(sheet, MATCH[:4])
+    decision = decide(
+        sheet, staff, hand=3, offender=2, ruling=Ruling(Severity.MINOR), initial=False
+    )
+    assert decision.status == Decision.Status.DRAFT
+    assert sheet_adjudication(sheet=sheet).penalties == {}
+    decision = services.decision_initial(decision=decision, by=staff["panel"][0])
+    assert decision.status == Decision.Status.INITIALLED
+    assert decision.initialled_by == staff["panel"][0]
+    assert decision.initialled_at
+    assert sheet_adjudication(sheet=sheet).penalties == {3: {1: 1, 2: -3, 3: 1, 4: 1}}
+
+
+def test_a_major_breach_in_a_normal_game_stops_the_hand_and_it_is_dealt_again(sheet, staff):
+    """TSR 9.4.2, 9.4.3: the game stops, counts as not played, and the same dealer deals again.
+    Three announcements by the other side: 12 + 2 × 3 points. The match still has 24 hands,
+    and the complete sheet passes its check."""
+    enter(sheet, MATCH[:5])
+    decision = decide(
+        sheet, staff, hand=6, offender=1, ruling=Ruling(Severity.MAJOR, announcements=3)
+    )
+    assert decision.penalty == {1: -18, 2: 6, 3: 6, 4: 6}
+    assert decision.hand_not_played
+    assert decision.rule == "TSR 9.4.3"
+    lines = on_sheet(sheet)
+    stopped = lines[5]
+    assert len(lines) == 6
+    assert stopped.not_played
+    assert stopped.dealer == MATCH[5].dealer
+    assert set(stopped.points.values()) == {0}
+    assert check(sheet).next.dealer == MATCH[5].dealer  # the same dealer deals again
+
+    enter(sheet, [*lines, *MATCH[5:]])
+    result = check(sheet)
+    assert result.ok, result.problems
+    assert result.complete
+    game = {seat: sum(line.points[seat] for line in MATCH) for seat in range(1, 5)}
+    assert dict(result.totals) == {
+        seat: game[seat] + decision.penalty[seat] for seat in range(1, 5)
+    }
+
+
+def test_a_major_breach_by_the_soloist_stops_his_solo(sheet, staff):
+    """TSR 9.4.4: a major breach by the soloist is punished as in a normal game (TSR 9.4.3);
+    the stopped line keeps the solo it was (seat 1's voluntary solo, after his compulsory one)."""
+    enter(sheet, MATCH[:2])
+    ruling = Ruling(
+        Severity.MAJOR, contract=Contract.VOLUNTARY_SOLO, soloist=1, solo_type=SoloType.ACES
+    )
+    decision = decide(sheet, staff, hand=3, offender=1, ruling=ruling)
+    assert decision.penalty == {1: -12, 2: 4, 3: 4, 4: 4}
+    assert decision.rule == "TSR 9.4.4, 9.4.3"
+    stopped = on_sheet(sheet)[2]
+    assert stopped.not_played
+    assert (stopped.contract, stopped.soloist, stopped.solo_type) == (
+        Contract.VOLUNTARY_SOLO,
+        1,
+        SoloType.ACES,
+    )
+    assert check(sheet).ok
+
+
+def test_the_scorekeeper_keeps_the_stopped_hand(sheet, staff):
+    """The scorekeeper cannot strike out the stopped hand, nor a hand before a decision."""
+    enter(sheet, MATCH[:3])
+    decide(sheet, staff, hand=4, offender=1, ruling=Ruling(Severity.MAJOR))
+    with pytest.raises(ValidationError):
+        enter(sheet, MATCH[:3])
+    with pytest.raises(ValidationError):
+        enter(sheet, [*on_sheet(sheet)[1:]])
+
+
+def test_at_a_table_of_five_the_dealer_sitting_out_gets_no_penalty_points(staff):
+    """TSR 10.1.1, 10.1.2: the dealer does not play; he neither offends nor shares."""
+    tournament = factories.tournament(players=5, organiser=staff["organiser"])
+    tournament_services.tournament_role_grant(
+        tournament=tournament, user=staff["adjudicator"], role=Role.ADJUDICATOR
+    )
+    round_ = tournament_services.round_start(round=factories.seated_round(tournament))
+    sheet = Scoresheet.objects.get(table__round=round_)
+    five = sheets.full_match(size=5)
+    enter(sheet, five[:1])
+    dealer = five[1].dealer
+    offender = next(seat for seat in range(1, 6) if seat != dealer)
+    decision = decide(sheet, staff, hand=2, offender=offender, ruling=Ruling(Severity.MINOR))
+    assert decision.penalty[dealer] == 0
+    assert sorted(decision.penalty.values()) == [-3, 0, 1, 1, 1]
+    with pytest.raises(ValidationError) as error:
+        decide(sheet, staff, hand=2, offender=dealer, ruling=Ruling(Severity.MINOR))
+    assert "TSR 10.1.1" in str(error.value)
+
+
+def test_deviating_from_the_tsr_needs_a_reason_and_a_zero_sum(sheet, staff):
+    enter(sheet, MATCH[:2])
+    by = staff["adjudicator"]
+    decision = services.complaint_record(
+        scoresheet=sheet, hand_number=2, offender=2, description="Played out of turn", by=by
+    )
+    with pytest.raises(ValidationError) as error:
+        services.decision_rule(
+            decision=decision,
+            ruling=Ruling(Severity.MINOR, penalty={1: 3, 2: -3, 3: 0, 4: 0}),
+            by=by,
+        )
+    assert "deviation_reason" in error.value.message_dict
+    with pytest.raises(ValidationError) as error:
+        services.decision_rule(
+            decision=decision,
+            ruling=Ruling(Severity.MINOR, penalty={1: 3, 2: -2}, deviation_reason="x"),
+            by=by,
+        )
+    assert "zero" in error.value.message_dict["penalty"][0]
+    decision = services.decision_rule(
+        decision=decision,
+        ruling=Ruling(
+            Severity.MINOR,
+            penalty={1: 3, 2: -3, 3: 0, 4: 0},
+            deviation_reason="Only seat 1 was put at a disadvantage",
+        ),
+        by=by,
+    )
+    assert decision.deviates
+    assert decision.computed == {"1": 1, "2": -3, "3": 1, "4": 1}
+    assert decision.deviation_reason
+
+
+def test_an_initialled_decision_is_never_ruled_again(sheet, staff):
+    enter(sheet, MATCH[:2])
+    decision = decide(sheet, staff, hand=2, offender=2, ruling=Ruling(Severity.MINOR))
+    for attempt in (
+        lambda: services.decision_rule(
+            decision=decision, ruling=Ruling(Severity.INSIGNIFICANT), by=staff["adjudicator"]
+        ),
+        lambda: services.decision_initial(decision=decision, by=staff["adjudicator"]),
+    ):
+        with pytest.raises(ValidationError):
+            attempt()
+    decision.refresh_from_db()
+    assert decision.penalty == {1: 1, 2: -3, 3: 1, 4: 1}
+
+
+@pytest.mark.parametrize(
+    ("hand", "offender", "complainant", "field"),
+    [
+        (4, 1, None, "hand_number"),
+        (0, 1, None, "hand_number"),
+        (2, 5, None, "offender"),
+        (2, 1, 1, "complainant"),
+    ],
+)
+def test_a_complaint_names_a_hand_and_seats_of_the_table(
+    sheet, staff, hand, offender, complainant, field
+):
+    enter(sheet, MATCH[:2])
+    with pytest.raises(ValidationError) as error:
+        services.complaint_record(
+            scoresheet=sheet,
+            hand_number=hand,
+            offender=offender,
+            complainant=complainant,
+            description="x",
+            by=staff["adjudicator"],
+        )
+    assert field in error.value.message_dict
+    assert not Decision.objects.exists()
+
+
+def test_no_complaint_once_the_sheet_is_confirmed(sheet, staff):
+    factories.sheet_confirmed(sheet, MATCH)
+    with pytest.raises(ValidationError, match=r"TSR 8\.5\.2"):
+        services.complaint_record(
+            scoresheet=sheet, hand_number=3, offender=1, description="x", by=staff["adjudicator"]
+        )
+
+
+@pytest.mark.parametrize("who", ["organiser", "keeper", "stranger"])
+def test_only_adjudicators_and_the_panel_record_and_initial(sheet, staff, who):
+    """TSR 8.2: an organiser, a scorekeeper or anyone else records no penalty."""
+    enter(sheet, MATCH[:2])
+    user = staff.get(who) or factories.user()
+    with pytest.raises(PermissionDenied):
+        services.complaint_record(
+            scoresheet=sheet, hand_number=2, offender=1, description="x", by=user
+        )
+    decision = decide(
+        sheet, staff, hand=2, offender=1, ruling=Ruling(Severity.MINOR), initial=False
+    )
+    with pytest.raises(PermissionDenied):
+        services.decision_rule(decision=decision, ruling=Ruling(Severity.MAJOR), by=user)
+    with pytest.raises(PermissionDenied):
+        services.decision_initial(decision=decision, by=user)
+    decision.refresh_from_db()
+    assert decision.status == Decision.Status.DRAFT
+    assert decision.severity == "minor"
+
+
+# Appeals ----------------------------------------------------------------------------------------
+
+
+def appealed(sheet, staff, *, ruling, hand=3, offender=2):
+    enter(sheet, MATCH[:2])
+    decision = decide(sheet, staff, hand=hand, offender=offender, ruling=ruling)
+    appeal = services.appeal_lodge(
+        decision=decision, appellant=offender, grounds="I had no club", by=staff["adjudicator"]
+    )
+    return decision, appeal
+
+
+def test_the_panel_upholds_a_decision(sheet, staff):
+    decision, appeal = appealed(sheet, staff, ruling=Ruling(Severity.MINOR))
+    appeal = services.appeal_decide(
+        appeal=appeal,
+        outcome=Appeal.Outcome.UPHOLD,
+        members=staff["panel"],
+        reasons="Seat 2 held the club ten.",
+        by=staff["panel"][0],
+    )
+    decision.refresh_from_db()
+    assert decision.status == Decision.Status.INITIALLED
+    assert appeal.decided_at
+    assert set(appeal.members.all()) == set(staff["panel"])
+    with pytest.raises(ValidationError, match="final"):
+        services.appeal_decide(
+            appeal=appeal,
+            outcome=Appeal.Outcome.ANNUL,
+            members=staff["panel"],
+            reasons="Second thoughts",
+            by=staff["panel"][0],
+        )
+
+
+def test_the_panel_changes_a_stopping_decision_to_a_minor_one(sheet, staff):
+    """The stopped hand comes off the sheet again; the panel's ruling counts instead."""
+    decision, appeal = appealed(sheet, staff, ruling=Ruling(Severity.MAJOR))
+    assert on_sheet(sheet)[2].not_played
+    services.appeal_decide(
+        appeal=appeal,
+        outcome=Appeal.Outcome.CHANGE,
+        members=staff["panel"],
+        reasons="The breach could not decide the game.",
+        ruling=Ruling(Severity.MINOR),
+        by=staff["panel"][1],
+    )
+    decision.refresh_from_db()
+    assert decision.status == Decision.Status.SUPERSEDED
+    replacement = Decision.objects.get(appeal=appeal)
+    assert replacement.status == Decision.Status.INITIALLED
+    assert replacement.initialled_by == staff["panel"][1]
+    assert replacement.penalty == {1: 1, 2: -3, 3: 1, 4: 1}
+    assert len(on_sheet(sheet)) == 2
+    assert sheet_adjudication(sheet=sheet).penalties == {3: {1: 1, 2: -3, 3: 1, 4: 1}}
+
+
+def test_the_panel_makes_a_minor_breach_major_and_the_later_decisions_move_with_the_lines(
+    sheet, staff
+):
+    """Hands 1-4 are on the sheet; hand 3's minor breach becomes major: hand 3 is stopped and
+    comes on as a line of its own, so hand 4 and its decision become line 5."""
+    enter(sheet, MATCH[:4])
+    first = decide(sheet, staff, hand=3, offender=2, ruling=Ruling(Severity.MINOR))
+    later = decide(sheet, staff, hand=4, offender=1, ruling=Ruling(Severity.MINOR))
+    appeal = services.appeal_lodge(decision=first, appellant=1, by=staff["adjudicator"])
+    services.appeal_decide(
+        appeal=appeal,
+        outcome=Appeal.Outcome.CHANGE,
+        members=staff["panel"][:1],
+        reasons="Trumping decided the game.",
+        ruling=Ruling(Severity.MAJOR),
+        by=staff["panel"][0],
+    )
+    lines = on_sheet(sheet)
+    assert [line.not_played for line in lines] == [False, False, True, False, False]
+    later.refresh_from_db()
+    assert later.hand_number == 5
+    assert check(sheet).ok
+
+
+def test_the_panel_annuls_a_decision(sheet, staff):
+    decision, appeal = appealed(sheet, staff, ruling=Ruling(Severity.MAJOR))
+    services.appeal_decide(
+        appeal=appeal,
+        outcome=Appeal.Outcome.ANNUL,
+        members=staff["panel"],
+        reasons="No breach: the card was not played yet (TSR 6.1.1).",
+        by=staff["panel"][2],
+    )
+    decision.refresh_from_db()
+    assert decision.status == Decision.Status.ANNULLED
+    assert len(on_sheet(sheet)) == 2
+    assert sheet_adjudication(sheet=sheet).penalties == {}
+
+
+def test_the_interruption_is_given_back_to_the_table_and_the_members_tables(
+    tournament, round_, sheet, staff
+):
+    """TSR 8.5.1: the table concerned and the tables where members of the panel play."""
+    other = round_.tables.exclude(pk=sheet.table_id).get()
+    playing = other.seats.get(position=2).entry
+    TournamentRole.objects.filter(user=staff["panel"][0]).update(entry=playing)
+    _decision, appeal = appealed(sheet, staff, ruling=Ruling(Severity.MINOR))
+    services.appeal_decide(
+        appeal=appeal,
+        outcome=Appeal.Outcome.UPHOLD,
+        members=staff["panel"],
+        reasons="As ruled.",
+        interruption=7,
+        by=staff["panel"][0],
+    )
+    clock = tournament_selectors.round_clock(round=round_)
+    assert {table.number: table.extra_minutes for table in clock.tables} == {1: 7, 2: 7}
+    assert Event.objects.filter(action=Event.Action.EXTRA_TIME).count() == 1
+
+
+def test_only_the_panel_decides_an_appeal_and_only_with_its_members(sheet, staff):
+    _decision, appeal = appealed(sheet, staff, ruling=Ruling(Severity.MINOR))
+    for user in (staff["adjudicator"], staff["organiser"]):
+        with pytest.raises(PermissionDenied):
+            services.appeal_decide(
+                appeal=appeal,
+                outcome=Appeal.Outcome.ANNUL,
+                members=staff["panel"],
+                reasons="x",
+                by=user,
+            )
+    with pytest.raises(ValidationError) as error:
+        services.appeal_decide(
+            appeal=appeal,
+            outcome=Appeal.Outcome.ANNUL,
+            members=[staff["adjudicator"]],
+            reasons="x",
+            by=staff["panel"][0],
+        )
+    assert "members" in error.value.message_dict
+    appeal.refresh_from_db()
+    assert appeal.outcome == ""
+
+
+def test_an_appeal_is_against_an_initialled_decision_once(sheet, staff):
+    enter(sheet, MATCH[:2])
+    draft = decide(sheet, staff, hand=2, offender=1, ruling=Ruling(Severity.MINOR), initial=False)
+    with pytest.raises(ValidationError, match=r"TSR 9\.6\.7"):
+        services.appeal_lodge(decision=draft, appellant=1, by=staff["adjudicator"])
+    decision = services.decision_initial(decision=draft, by=staff["adjudicator"])
+    services.appeal_lodge(decision=decision, appellant=1, by=staff["adjudicator"])
+    with pytest.raises(ValidationError):
+        services.appeal_lodge(decision=decision, appellant=1, by=staff["adjudicator"])
+
+
+# Unsporting conduct ------------------------------------------------------------------------------
+
+
+def seat_entry(sheet, position) -> Entry:
+    return sheet.table.seats.get(position=position).entry
+
+
+def test_a_deduction_counts_outside_every_checksum(tournament, round_, sheet, staff):
+    """TSR 9.7.2 b: up to 12 points without credit to the others; the sheet's check knows it."""
+    enter(sheet, MATCH)
+    sanction = services.sanction_impose(
+        entry=seat_entry(sheet, 3),
+        round=round_,
+        kind=Sanction.Kind.DEDUCTION,
+        points=6,
+        reasons="Insulted the table after a lost solo.",
+        members=staff["panel"],
+        by=staff["panel"][0],
+    )
+    assert sanction.points == 6
+    result = check(sheet)
+    assert result.ok, result.problems
+    game = sum(line.points[3] for line in MATCH)
+    assert result.totals[3] == game - 6
+    assert sum(result.totals.values()) == -6
+
+
+def test_the_adjudicator_gives_only_bound_decisions(tournament, round_, sheet, staff):
+    """TSR 9.7.3: a bound decision with its preset points; anything else is the panel's."""
+    adjudicator = staff["adjudicator"]
+    services.offences_default(tournament=tournament, by=adjudicator)
+    bound = Offence.objects.get(tournament=tournament, bound=True)
+    free = Offence.objects.filter(tournament=tournament, kind="unsporting", bound=False).first()
+    services.sanction_impose(
+        entry=seat_entry(sheet, 1),
+        round=round_,
+        kind=Sanction.Kind.WARNING,
+        offence=bound,
+        reasons="Counted trumps aloud.",
+        by=adjudicator,
+    )
+    with pytest.raises(ValidationError, match=r"TSR 9\.7\.3"):
+        services.sanction_impose(
+            entry=seat_entry(sheet, 1),
+            round=round_,
+            kind=Sanction.Kind.DEDUCTION,
+            points=3,
+            offence=bound,
+            reasons="Counted trumps aloud again.",
+            by=adjudicator,
+        )
+    for offence in (free, None):
+        with pytest.raises(PermissionDenied):
+            services.sanction_impose(
+                entry=seat_entry(sheet, 1),
+                round=round_,
+                kind=Sanction.Kind.WARNING,
+                offence=offence,
+                reasons="x",
+                by=adjudicator,
+            )
+    with pytest.raises(PermissionDenied):
+        services.sanction_impose(
+            entry=seat_entry(sheet, 1),
+            round=round_,
+            kind=Sanction.Kind.WARNING,
+            offence=bound,
+            reasons="x",
+            by=staff["organiser"],
+        )
+    assert Sanction.objects.count() == 1
+
+
+def test_disqualification_stands_and_a_substitute_takes_the_seat_drawn(
+    tournament, round_, sheet, staff
+):
+    """TSR 9.7.2 c: the round played keeps its results and the player is not ranked. Seven
+    players do not fill tables of four (TSR 8.3.1): round 2 keeps the seat, refuses to start,
+    and a substitute takes it."""
+    later = factories.seated_round(tournament, seed=2)
+    entry = seat_entry(sheet, 2)
+    services.sanction_impose(
+        entry=entry,
+        round=round_,
+        kind=Sanction.Kind.DISQUALIFICATION,
+        reasons="Marked cards.",
+        members=staff["panel"],
+        by=staff["panel"][0],
+    )
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.DISQUALIFIED
+    assert round_.tables.filter(seats__entry=entry).exists()
+    assert entry.pk not in tournament_selectors.entry_ranking(tournament=tournament)
+    assert Event.objects.get(action="sanction").details == {"rounds_to_seat_again": [2]}
+
+    factories.sheet_confirmed(sheet, MATCH)
+    factories.sheet_confirmed(round_.tables.get(number=2).scoresheet, MATCH)
+    tournament_services.round_end(round=round_)
+    tournament_services.round_close(round=round_)
+    with pytest.raises(ValidationError, match="disqualified"):
+        tournament_services.round_start(round=later)
+    substitute = tournament_services.entry_replace(entry=entry, player=factories.player())
+    assert later.tables.filter(seats__entry=substitute).exists()
+    assert tournament_services.round_start(round=later).status == Round.Status.RUNNING
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.DISQUALIFIED
+
+
+def test_disqualification_re_seats_a_round_drawn_where_it_can(staff):
+    tournament = factories.tournament(
+        players=9, organiser=staff["organiser"], allow_tables_of_five=True
+    )
+    for member in staff["panel"]:
+        tournament_services.tournament_role_grant(
+            tournament=tournament, user=member, role=Role.PANEL
+        )
+    round_ = tournament_services.round_start(round=factories.seated_round(tournament))
+    later = factories.seated_round(tournament, seed=2)
+    entry = round_.tables.first().seats.get(position=1).entry
+    services.sanction_impose(
+        entry=entry,
+        round=round_,
+        kind=Sanction.Kind.DISQUALIFICATION,
+        reasons="Marked cards.",
+        members=staff["panel"],
+        by=staff["panel"][0],
+    )
+    assert not Round.objects.get(pk=later.pk).tables.filter(seats__entry=entry).exists()
+    assert round_.tables.filter(seats__entry=entry).exists()
+
+
+def test_a_sanction_is_for_a_player_of_the_round(tournament, round_, staff):
+    late = tournament_services.entry_create(tournament=tournament, player=factories.player())
+    with pytest.raises(ValidationError) as error:
+        services.sanction_impose(
+            entry=late,
+            round=round_,
+            kind=Sanction.Kind.WARNING,
+            reasons="x",
+            members=staff["panel"],
+            by=staff["panel"][0],
+        )
+    assert "entry" in error.value.message_dict
+
+
+# The catalogue, roles and the log ---------------------------------------------------------------
+
+
+def test_the_default_catalogue_is_added_once(tournament, staff):
+    added = services.offences_default(tournament=tournament, by=staff["organiser"])
+    assert {offence.rule for offence in added} >= {"TSR 9.1.4", "TSR 9.1.5", "TSR 9.1.6"}
+    assert services.offences_default(tournament=tournament, by=staff["organiser"]) == []
+    with pytest.raises(PermissionDenied):
+        services.offences_default(tournament=tournament, by=staff["keeper"])
+
+
+def test_an_offence_named_in_a_decision_stays(sheet, staff, tournament):
+    offence = services.offence_save(
+        tournament=tournament,
+        name="Revoke",
+        kind=Offence.Kind.BREACH,
+        severity=Severity.MAJOR,
+        rule="TSR 5.2.2",
+        by=staff["adjudicator"],
+    )
+    enter(sheet, MATCH[:1])
+    services.complaint_record(
+        scoresheet=sheet,
+        hand_number=1,
+        offender=1,
+        description="",
+        offence=offence,
+        by=staff["adjudicator"],
+    )
+    with pytest.raises(ValidationError):
+        services.offence_delete(offence=offence, by=staff["organiser"])
+    assert Decision.objects.get().description == "Revoke"
+
+
+def test_roles_are_set_by_an_organiser_and_one_stays(tournament, staff):
+    user = factories.user()
+    entry = tournament.entries.first()
+    grant = services.role_grant(
+        tournament=tournament, user=user, role=Role.PANEL, entry=entry, by=staff["organiser"]
+    )
+    assert grant.entry == entry
+    with pytest.raises(PermissionDenied):
+        services.role_grant(
+            tournament=tournament, user=user, role=Role.ORGANISER, by=staff["adjudicator"]
+        )
+    services.role_revoke(grant=grant, by=staff["organiser"])
+    own = TournamentRole.objects.get(user=staff["organiser"], role=Role.ORGANISER)
+    with pytest.raises(ValidationError):
+        services.role_revoke(grant=own, by=staff["organiser"])
+
+
+def test_every_action_is_logged_with_who(sheet, staff):
+    _decision, _appeal = appealed(sheet, staff, ruling=Ruling(Severity.MINOR))
+    actions = list(Event.objects.values_list("action", "by__username"))
+    assert actions == [
+        ("complaint", "adjudicator"),
+        ("ruling", "adjudicator"),
+        ("initials", "adjudicator"),
+        ("appeal", "adjudicator"),
+    ]
