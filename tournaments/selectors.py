@@ -13,6 +13,7 @@ from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
+from adjudication.models import Decision, Sanction
 from scoring.models import Scoresheet
 from tournaments import seating
 from tournaments.models import Entry, ExtraTime, Job, Round, Seat, Table, Tournament, TournamentRole
@@ -195,24 +196,53 @@ def seating_quality(*, round: Round) -> seating.Quality | None:
     return seating.quality([this], history=[plans[number] for number in sorted(plans)])
 
 
+def _sum(queryset: QuerySet, field: str, *, by: str) -> Coalesce:
+    """A correlated SUM subquery of ``field`` over ``queryset`` (one group, ``by``): no join, so
+    summing two relations multiplies nothing."""
+    summed = queryset.order_by().values(by).annotate(total=Sum(field)).values("total")
+    return Coalesce(Subquery(summed), 0)
+
+
 def entry_points(*, tournament: Tournament, before: int | None = None) -> dict[int, int]:
-    """Each entry's game points on the confirmed scoresheets (of rounds before ``before``)."""
+    """Each entry's points on the confirmed scoresheets (of rounds before ``before``): the game
+    points of the hands, the penalty points of the initialled decisions on them (TSR 8.2.2),
+    less the points deducted for unsporting conduct in those rounds (TSR 9.7.2 b). Two
+    queries."""
     tables = Table.objects.filter(
         round__tournament=tournament, scoresheet__status=Scoresheet.Status.CONFIRMED
     )
     if before is not None:
         tables = tables.filter(round__number__lt=before)
+    decisions = Decision.objects.filter(
+        scoresheet=OuterRef("scoresheet__pk"), status=Decision.Status.INITIALLED
+    )
     sums = {
         row["pk"]: row
         for row in tables.values("pk").annotate(
-            **{f"p{seat}": Sum(f"scoresheet__hands__points_{seat}") for seat in range(1, 6)}
+            **{f"p{seat}": Sum(f"scoresheet__hands__points_{seat}") for seat in range(1, 6)},
+            **{
+                f"penalty{seat}": _sum(decisions, f"penalty_{seat}", by="scoresheet")
+                for seat in range(1, 6)
+            },
         )
     }
+    # A deduction counts in the match of its round, where its entry has exactly one seat.
+    deductions = Sanction.objects.filter(
+        entry=OuterRef("entry_id"), round=OuterRef("round_id"), kind=Sanction.Kind.DEDUCTION
+    )
     points: dict[int, int] = {}
-    for table_id, position, entry_id in Seat.objects.filter(table__in=list(sums)).values_list(
-        "table_id", "position", "entry_id"
+    for table_id, position, entry_id, deducted in (
+        Seat.objects.filter(table__in=list(sums))
+        .annotate(deducted=_sum(deductions, "points", by="entry"))
+        .values_list("table_id", "position", "entry_id", "deducted")
     ):
-        points[entry_id] = points.get(entry_id, 0) + (sums[table_id][f"p{position}"] or 0)
+        table = sums[table_id]
+        points[entry_id] = (
+            points.get(entry_id, 0)
+            + (table[f"p{position}"] or 0)
+            + table[f"penalty{position}"]
+            - deducted
+        )
     return points
 
 

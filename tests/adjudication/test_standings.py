@@ -1,0 +1,195 @@
+"""The standings count what the adjudicators decided: the penalty points of initialled decisions
+on confirmed sheets (TSR 8.2.2) and the points deducted for unsporting conduct in those rounds
+(TSR 9.7.2 b), in a fixed number of queries."""
+
+import pytest
+
+from adjudication import services
+from adjudication.models import Appeal, Sanction
+from scoring import services as scoring_services
+from scoring.models import Scoresheet
+from scoring.rules.penalty import Severity
+from scoring.selectors import hand_lines
+from tests import factories, sheets
+from tournaments import selectors
+from tournaments import services as tournament_services
+from tournaments.models import Round, TournamentRole
+
+pytestmark = pytest.mark.django_db
+Role = TournamentRole.Role
+Ruling = services.Ruling
+MATCH = sheets.full_match()
+GAME = {seat: sum(line.points[seat] for line in MATCH) for seat in range(1, 5)}
+
+
+@pytest.fixture
+def staff():
+    return {
+        "organiser": factories.user(username="organiser"),
+        "adjudicator": factories.user(username="adjudicator"),
+        "panel": [factories.user(username=f"panel{n}") for n in (1, 2, 3)],
+    }
+
+
+def staffed_tournament(staff, *, players: int):
+    tournament = factories.tournament(players=players, organiser=staff["organiser"])
+    grant = tournament_services.tournament_role_grant
+    grant(tournament=tournament, user=staff["adjudicator"], role=Role.ADJUDICATOR)
+    for member in staff["panel"]:
+        grant(tournament=tournament, user=member, role=Role.PANEL)
+    return tournament
+
+
+def started_round(tournament, *, seed: int = 1) -> Round:
+    return tournament_services.round_start(round=factories.seated_round(tournament, seed=seed))
+
+
+def enter(sheet: Scoresheet, lines) -> None:
+    sheet.refresh_from_db()
+    scoring_services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=list(lines), version=sheet.version, by=factories.keeper(sheet)
+    )
+
+
+def on_sheet(sheet: Scoresheet):
+    return hand_lines(list(sheet.hands.all()))
+
+
+def confirm(sheet: Scoresheet) -> None:
+    """The rest of the match after the lines on the sheet (stopped hands kept), handed in and
+    confirmed."""
+    sheet.refresh_from_db()
+    played = [line for line in on_sheet(sheet) if not line.not_played]
+    factories.sheet_confirmed(sheet, [*on_sheet(sheet), *MATCH[len(played) :]])
+
+
+def decide(sheet, staff, *, hand, offender, ruling, initial=True):
+    by = staff["adjudicator"]
+    decision = services.complaint_record(
+        scoresheet=sheet, hand_number=hand, offender=offender, description="Revoke", by=by
+    )
+    decision = services.decision_rule(decision=decision, ruling=ruling, by=by)
+    if initial:
+        decision = services.decision_initial(decision=decision, by=by)
+    return decision
+
+
+def appeal(decision, staff, *, outcome, ruling=None):
+    lodged = services.appeal_lodge(decision=decision, appellant=1, by=staff["adjudicator"])
+    services.appeal_decide(
+        appeal=lodged,
+        outcome=outcome,
+        members=staff["panel"],
+        reasons="As the panel saw it.",
+        ruling=ruling,
+        by=staff["panel"][0],
+    )
+
+
+def deduct(round_, sheet, staff, *, position: int, points: int) -> Sanction:
+    return services.sanction_impose(
+        entry=sheet.table.seats.get(position=position).entry,
+        round=round_,
+        kind=Sanction.Kind.DEDUCTION,
+        points=points,
+        reasons="Insulted the table.",
+        members=staff["panel"],
+        by=staff["panel"][0],
+    )
+
+
+def entry_at(sheet: Scoresheet) -> dict[int, int]:
+    """seat -> entry id"""
+    return dict(sheet.table.seats.values_list("position", "entry_id"))
+
+
+def test_standings_count_initialled_penalty_points_and_deductions(staff):
+    """Table 1: a minor breach initialled (hand 3), a stopped hand (TSR 9.4.3), a draft, one
+    decision the panel changed and one it annulled; only the initialled ones count. Table 2: a
+    deduction of 6 from seat 3, counted without credit to anyone (TSR 9.7.2 b)."""
+    tournament = staffed_tournament(staff, players=8)
+    round_ = started_round(tournament)
+    one, two = Scoresheet.objects.filter(table__round=round_).order_by("table__number")
+    enter(one, MATCH[:4])
+    decide(one, staff, hand=3, offender=2, ruling=Ruling(Severity.MINOR))  # 1, -3, 1, 1
+    decide(one, staff, hand=1, offender=1, ruling=Ruling(Severity.MINOR), initial=False)
+    changed = decide(one, staff, hand=2, offender=3, ruling=Ruling(Severity.MINOR))
+    appeal(changed, staff, outcome=Appeal.Outcome.CHANGE, ruling=Ruling(Severity.INSIGNIFICANT))
+    annulled = decide(one, staff, hand=4, offender=4, ruling=Ruling(Severity.MINOR))
+    appeal(annulled, staff, outcome=Appeal.Outcome.ANNUL)
+    # Hand 5 stopped: 12 points for seat 1, 4 for each of the others; the same dealer deals again.
+    decide(one, staff, hand=5, offender=1, ruling=Ruling(Severity.MAJOR))
+    confirm(one)
+    confirm(two)
+    deduct(round_, two, staff, position=3, points=6)
+
+    points = selectors.entry_points(tournament=tournament)
+    penalty = {1: 1 - 12, 2: -3 + 4, 3: 1 + 4, 4: 1 + 4}
+    first, second = entry_at(one), entry_at(two)
+    assert {entry: points[entry] for entry in first.values()} == {
+        first[seat]: GAME[seat] + penalty[seat] for seat in range(1, 5)
+    }
+    assert {entry: points[entry] for entry in second.values()} == {
+        second[seat]: GAME[seat] - (6 if seat == 3 else 0) for seat in range(1, 5)
+    }
+    assert sum(points.values()) == -6  # penalty points sum to zero, the deduction does not
+    ranking = selectors.entry_ranking(tournament=tournament)
+    assert [points[entry] for entry in ranking] == sorted(points.values(), reverse=True)
+
+
+def test_unconfirmed_sheets_and_later_rounds_count_nothing(staff):
+    """The penalty points and the deduction wait for the sheet's confirmation (TSR 8.5.2), and
+    the standings before round 1 hold none of them."""
+    tournament = staffed_tournament(staff, players=8)
+    round_ = started_round(tournament)
+    one, two = Scoresheet.objects.filter(table__round=round_).order_by("table__number")
+    enter(one, MATCH[:4])
+    decide(one, staff, hand=3, offender=2, ruling=Ruling(Severity.MINOR))
+    deduct(round_, one, staff, position=1, points=5)
+    enter(one, MATCH)
+    one.refresh_from_db()
+    scoring_services.scoresheet_submit(
+        scoresheet=one, version=one.version, by=factories.keeper(one)
+    )
+    confirm(two)
+
+    points = selectors.entry_points(tournament=tournament)
+    assert set(points) == set(entry_at(two).values())
+    assert selectors.entry_points(tournament=tournament, before=1) == {}
+
+    one.refresh_from_db()
+    scoring_services.scoresheet_confirm(
+        scoresheet=one, version=one.version, by=factories.checker(one)
+    )
+    points = selectors.entry_points(tournament=tournament)
+    first = entry_at(one)
+    penalty = {1: 1 - 5, 2: -3, 3: 1, 4: 1}
+    assert {seat: points[first[seat]] for seat in range(1, 5)} == {
+        seat: GAME[seat] + penalty[seat] for seat in range(1, 5)
+    }
+    assert selectors.entry_points(tournament=tournament, before=2) == points
+    assert selectors.entry_points(tournament=tournament, before=1) == {}
+
+
+@pytest.mark.parametrize(("players", "rounds"), [(8, 1), (16, 2)])
+def test_standings_run_a_fixed_number_of_queries(staff, django_assert_num_queries, players, rounds):
+    """Every table of every round has an initialled decision and a deduction; the standings
+    still take two queries, the ranking three."""
+    tournament = staffed_tournament(staff, players=players)
+    for number in range(1, rounds + 1):
+        round_ = started_round(tournament, seed=number)
+        for sheet in Scoresheet.objects.filter(table__round=round_):
+            enter(sheet, MATCH[:4])
+            decide(sheet, staff, hand=3, offender=2, ruling=Ruling(Severity.MINOR))
+            decide(sheet, staff, hand=4, offender=1, ruling=Ruling(Severity.MINOR))
+            confirm(sheet)
+            deduct(round_, sheet, staff, position=4, points=2)
+        tournament_services.round_end(round=round_)
+        tournament_services.round_close(round=round_)
+
+    with django_assert_num_queries(2):
+        points = selectors.entry_points(tournament=tournament)
+    # Per table: both decisions' points sum to zero, each deduction takes 2.
+    assert sum(points.values()) == -2 * (players // 4) * rounds
+    with django_assert_num_queries(3):
+        selectors.entry_ranking(tournament=tournament)
