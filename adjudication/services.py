@@ -35,13 +35,11 @@ from scoring.rules.sheet import HandLine
 from scoring.selectors import hand_lines, scoresheet_check
 from scoring.services import scoresheet_hand_stop, scoresheet_hand_unstop
 from tournaments.models import Entry, Round, Seat, Table, Tournament, TournamentRole
+from tournaments.permissions import ADJUDICATE, PANEL
 from tournaments.selectors import user_roles
 from tournaments.services import entry_disqualify, table_extra_time_grant
 
 Role = TournamentRole.Role
-# TSR 8.2.2: penalty points are initialled by the adjudicator or a member of the panel.
-ADJUDICATE = {Role.ADJUDICATOR, Role.PANEL}
-PANEL = {Role.PANEL}
 # The catalogue of standard offences is the tournament's: its organiser and adjudicators.
 CATALOGUE = {Role.ORGANISER, Role.ADJUDICATOR, Role.PANEL}
 

@@ -8,6 +8,7 @@ from config.health import healthz
 urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("scoring.urls")),
+    path("", include("adjudication.urls")),
     path("healthz/", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

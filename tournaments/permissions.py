@@ -12,6 +12,10 @@ STAFF = {Role.ORGANISER, Role.ADJUDICATOR, Role.PANEL}
 # Who runs the clock: TSR 8.5.1, the adjudicator starts the match, announces its end and
 # grants extra time; the organiser (tournament manager) may do it for them.
 CLOCK = {Role.ORGANISER, Role.ADJUDICATOR}
+# TSR 8.2: the adjudicator decides complaints and initials penalty points, and so may a member
+# of the arbitration panel; appeals and unsporting conduct are the panel's.
+ADJUDICATE = {Role.ADJUDICATOR, Role.PANEL}
+PANEL = {Role.PANEL}
 
 
 def roles_of(request, tournament: Tournament) -> set[str]:

@@ -16,11 +16,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from adjudication.selectors import sheet_adjudication
 from scoring.messages import problem_message
+from scoring.models import Scoresheet
 from scoring.selectors import hand_lines, scoresheet_check, scoresheet_rows
 from tournaments import player_import, selectors, services
 from tournaments.forms import EntryForm, ExtraTimeForm, ImportForm, SubstituteForm
 from tournaments.models import Entry, Job, Round, SeatingMethod, Tournament
-from tournaments.permissions import CLOCK, STAFF, Role, require, roles_of
+from tournaments.permissions import ADJUDICATE, CLOCK, STAFF, Role, require, roles_of
 
 
 def _is_organiser(request: HttpRequest, tournament) -> bool:
@@ -64,6 +65,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "rounds": rounds,
             "is_organiser": _is_organiser(request, tournament),
+            "is_staff": bool(roles_of(request, tournament) & STAFF),
             "can_add_round": len(rounds) < tournament.planned_rounds
             and not (tournament.seating_method == SeatingMethod.DDV and rounds),
             "current": selectors.current_round(tournament=tournament),
@@ -513,6 +515,15 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
             hands=hands, table_size=table_size, penalties=adjudication.penalties
         )
         context["adjudication"] = adjudication
+        # The public sees what counts; staff also what is pending or was replaced on appeal.
+        staff = bool(roles & STAFF)
+        context["is_staff"] = staff
+        context["decisions"] = adjudication.decisions if staff else adjudication.counting
+        context["may_complain"] = (
+            bool(roles & ADJUDICATE)
+            and round_.status in {Round.Status.RUNNING, Round.Status.FINISHED}
+            and row.sheet.status != Scoresheet.Status.CONFIRMED
+        )
         try:
             check = scoresheet_check(
                 scoresheet=row.sheet,

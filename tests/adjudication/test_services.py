@@ -12,12 +12,12 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from adjudication import services
 from adjudication.models import Appeal, Decision, Event, Offence, Sanction
 from adjudication.selectors import sheet_adjudication
-from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from scoring.rules.contracts import Contract, SoloType
 from scoring.rules.penalty import Severity
-from scoring.selectors import hand_lines, sheet_state
+from scoring.selectors import sheet_state
 from tests import factories, sheets
+from tests.adjudication.helpers import MATCH, decide, enter, on_sheet
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
 from tournaments.models import Entry, Round, TournamentRole
@@ -25,70 +25,6 @@ from tournaments.models import Entry, Round, TournamentRole
 pytestmark = pytest.mark.django_db
 Role = TournamentRole.Role
 Ruling = services.Ruling
-
-
-@pytest.fixture
-def staff():
-    """An organiser, an adjudicator and a panel of three, as users."""
-    return {
-        "organiser": factories.user(username="organiser"),
-        "adjudicator": factories.user(username="adjudicator"),
-        "panel": [factories.user(username=f"panel{n}") for n in (1, 2, 3)],
-        "keeper": factories.user(username="desk"),
-    }
-
-
-@pytest.fixture
-def tournament(staff):
-    tournament = factories.tournament(players=8, organiser=staff["organiser"])
-    grant = tournament_services.tournament_role_grant
-    grant(tournament=tournament, user=staff["adjudicator"], role=Role.ADJUDICATOR)
-    grant(tournament=tournament, user=staff["keeper"], role=Role.SCOREKEEPER)
-    for member in staff["panel"]:
-        grant(tournament=tournament, user=member, role=Role.PANEL)
-    return tournament
-
-
-@pytest.fixture
-def round_(tournament):
-    round_ = factories.seated_round(tournament)
-    return tournament_services.round_start(round=round_)
-
-
-@pytest.fixture
-def sheet(round_):
-    return Scoresheet.objects.get(table__round=round_, table__number=1)
-
-
-MATCH = sheets.full_match()
-
-
-def enter(sheet: Scoresheet, lines) -> Scoresheet:
-    """The scorekeeper writes these lines, keeping the stopped hands already on the sheet."""
-    sheet.refresh_from_db()
-    return scoring_services.scoresheet_hands_replace(
-        scoresheet=sheet, hands=list(lines), version=sheet.version, by=factories.keeper(sheet)
-    )
-
-
-def on_sheet(sheet: Scoresheet):
-    return hand_lines(list(sheet.hands.all()))
-
-
-def decide(sheet, staff, *, hand, offender, ruling, initial=True, **complaint):
-    by = staff["adjudicator"]
-    decision = services.complaint_record(
-        scoresheet=sheet,
-        hand_number=hand,
-        offender=offender,
-        description=complaint.pop("description", "Trumped a led club holding a club"),
-        by=by,
-        **complaint,
-    )
-    decision = services.decision_rule(decision=decision, ruling=ruling, by=by)
-    if initial:
-        decision = services.decision_initial(decision=decision, by=by)
-    return decision
 
 
 def check(sheet):

@@ -1,0 +1,304 @@
+"""Forms of the adjudicators' pages. They parse input; the services decide by the TSR."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from adjudication.models import SEVERITY_LABELS, Appeal, Decision, Offence, Sanction
+from adjudication.services import Ruling
+from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS
+from scoring.rules.contracts import Contract, SoloType
+from scoring.rules.penalty import MOST_ANNOUNCEMENTS, Severity
+from tournaments.models import TournamentRole
+
+
+def _styled(form: forms.Form) -> None:
+    """Bootstrap's classes on every widget, so that templates can render ``{{ field }}``."""
+    for field in form.fields.values():
+        widget = field.widget
+        if isinstance(widget, forms.CheckboxInput):
+            css = "form-check-input"
+        elif isinstance(widget, forms.CheckboxSelectMultiple | forms.RadioSelect):
+            continue
+        elif isinstance(widget, forms.Select):
+            css = "form-select"
+        else:
+            css = "form-control"
+        widget.attrs.setdefault("class", css)
+
+
+def _seats(size: int, *, blank: str | None = None) -> list[tuple[str, str]]:
+    choices = [("", blank)] if blank is not None else []
+    return choices + [
+        (str(seat), _("Seat %(seat)d") % {"seat": seat}) for seat in range(1, size + 1)
+    ]
+
+
+class ComplaintForm(forms.Form):
+    """A complaint, as the adjudicator notes it at the table (TSR 9.6.5)."""
+
+    hand_number = forms.IntegerField(label=_("Hand"), min_value=1)
+    offender = forms.TypedChoiceField(label=_("Offender"), coerce=int)
+    complainant = forms.TypedChoiceField(
+        label=_("Complaint by"), coerce=int, required=False, empty_value=None
+    )
+    offence = forms.ModelChoiceField(
+        label=_("Standard offence"), queryset=Offence.objects.none(), required=False
+    )
+    description = forms.CharField(
+        label=_("What happened"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("May stay empty when a standard offence says it all."),
+    )
+
+    def __init__(self, *args, size: int, offences, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["offender"].choices = _seats(size)
+        self.fields["complainant"].choices = _seats(size, blank="–")
+        self.fields["offence"].queryset = offences.filter(kind=Offence.Kind.BREACH)
+        self.fields["hand_number"].widget.attrs["inputmode"] = "numeric"
+        _styled(self)
+
+
+ANNOUNCEMENT_CHOICES = [
+    (0, _("none")),
+    (1, _("Re or Contra")),
+    (2, _("… and “no 90”")),
+    (3, _("… and “no 60”")),
+    (4, _("… and “no 30”")),
+    (5, _("… and “schwarz”")),
+]
+
+
+class RulingForm(forms.Form):
+    """The ruling on a breach (TSR 9.2-9.5); the penalty points follow from it unless the
+    adjudicator deviates and says why."""
+
+    severity = forms.ChoiceField(
+        label=_("Severity"), choices=list(SEVERITY_LABELS.items()), widget=forms.RadioSelect
+    )
+    contract = forms.ChoiceField(
+        label=_("Contract as it stood"), choices=list(CONTRACT_LABELS.items()), initial="normal"
+    )
+    soloist = forms.TypedChoiceField(
+        label=_("Soloist"), coerce=int, required=False, empty_value=None
+    )
+    solo_type = forms.ChoiceField(
+        label=_("Solo"), choices=[("", "–"), *SOLO_TYPE_LABELS.items()], required=False
+    )
+    disadvantages_soloist = forms.BooleanField(
+        label=_("The breach may disadvantage the soloist (TSR 9.3.3 b1)"), required=False
+    )
+    announcements = forms.TypedChoiceField(
+        label=_("Announcements of the other side up to the breach"),
+        choices=ANNOUNCEMENT_CHOICES,
+        coerce=int,
+        initial=0,
+        help_text=_("Each point announcement raises a major penalty by 3 (TSR 9.4.3, 9.4.4)."),
+    )
+    decided = forms.BooleanField(
+        label=_("The game was already won after announcements (TSR 9.5.1)"), required=False
+    )
+    deviate = forms.BooleanField(label=_("Deviate from the TSR's penalty points"), required=False)
+    deviation_reason = forms.CharField(
+        label=_("Reason for deviating"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+    def __init__(self, *args, size: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.size = size
+        self.fields["soloist"].choices = _seats(size, blank="–")
+        self.fields["announcements"].validators = []
+        for seat in range(1, size + 1):
+            self.fields[f"penalty_{seat}"] = forms.IntegerField(
+                label=_("Seat %(seat)d") % {"seat": seat},
+                required=False,
+                min_value=-99,
+                max_value=99,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+            )
+        _styled(self)
+
+    @property
+    def penalty_fields(self):
+        return [self[f"penalty_{seat}"] for seat in range(1, self.size + 1)]
+
+    def clean_announcements(self):
+        value = self.cleaned_data["announcements"]
+        if not 0 <= value <= MOST_ANNOUNCEMENTS:
+            raise forms.ValidationError(_("Choose one of the announcements."))
+        return value
+
+    def ruling(self) -> Ruling:
+        data = self.cleaned_data
+        penalty = None
+        if data["deviate"]:
+            penalty = {seat: data.get(f"penalty_{seat}") or 0 for seat in range(1, self.size + 1)}
+        return Ruling(
+            severity=Severity(data["severity"]),
+            contract=Contract(data["contract"]),
+            soloist=data["soloist"],
+            solo_type=SoloType(data["solo_type"]) if data["solo_type"] else None,
+            disadvantages_soloist=data["disadvantages_soloist"],
+            announcements=data["announcements"],
+            decided=data["decided"],
+            penalty=penalty,
+            deviation_reason=data["deviation_reason"],
+        )
+
+    @classmethod
+    def initial_for(cls, decision: Decision, line) -> dict:
+        """Start from the decision as ruled, or from the hand as the sheet has it."""
+        if decision.status != Decision.Status.OPEN:
+            initial = {
+                name: getattr(decision, name)
+                for name in (
+                    "severity",
+                    "contract",
+                    "soloist",
+                    "solo_type",
+                    "disadvantages_soloist",
+                    "announcements",
+                    "decided",
+                    "deviation_reason",
+                )
+            }
+            initial["deviate"] = decision.deviates
+            initial.update({f"penalty_{s}": p for s, p in decision.penalty.items()})
+            return initial
+        if decision.offence is not None and decision.offence.severity:
+            initial = {"severity": decision.offence.severity}
+        else:
+            initial = {}
+        if line is not None and line.contract.is_solo:
+            initial.update(
+                contract=line.contract.value,
+                soloist=line.soloist,
+                solo_type=line.solo_type.value if line.solo_type else "",
+            )
+        return initial
+
+
+class AppealForm(forms.Form):
+    appellant = forms.TypedChoiceField(label=_("Appeal by"), coerce=int)
+    grounds = forms.CharField(
+        label=_("Grounds"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+    def __init__(self, *args, size: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["appellant"].choices = _seats(size)
+        _styled(self)
+
+
+class PanelForm(forms.Form):
+    """The arbitration panel's decision on an appeal (TSR 8.2.1)."""
+
+    outcome = forms.ChoiceField(
+        label=_("Decision"), choices=Appeal.Outcome.choices, widget=forms.RadioSelect
+    )
+    members = forms.ModelMultipleChoiceField(
+        label=_("Members of the arbitration panel"),
+        queryset=None,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    reasons = forms.CharField(label=_("Reasons"), widget=forms.Textarea(attrs={"rows": 3}))
+    interruption = forms.IntegerField(
+        label=_("Interruption (minutes)"),
+        min_value=0,
+        max_value=120,
+        initial=0,
+        help_text=_(
+            "The table concerned and the tables where members of the panel play get it back "
+            "(TSR 8.5.1)."
+        ),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+    def __init__(self, *args, members, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["members"].queryset = members
+        self.fields["members"].label_from_instance = lambda u: u.get_full_name() or u.username
+        _styled(self)
+
+
+class SanctionForm(forms.Form):
+    """A sanction for unsporting conduct (TSR 9.7.2)."""
+
+    start_number = forms.IntegerField(label=_("Start number"), min_value=1)
+    round = forms.TypedChoiceField(label=_("Round"), coerce=int)
+    offence = forms.ModelChoiceField(
+        label=_("Standard offence"), queryset=Offence.objects.none(), required=False
+    )
+    kind = forms.ChoiceField(label=_("Sanction"), choices=Sanction.Kind.choices)
+    points = forms.IntegerField(
+        label=_("Points deducted"),
+        min_value=1,
+        max_value=12,
+        required=False,
+        help_text=_("For a point deduction: 1 to 12, without credit to the others (TSR 9.7.2 b)."),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    reasons = forms.CharField(label=_("Reasons"), widget=forms.Textarea(attrs={"rows": 3}))
+    members = forms.ModelMultipleChoiceField(
+        label=_("Members of the arbitration panel"),
+        queryset=None,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Not for a bound decision, which the adjudicator gives alone (TSR 9.7.3)."),
+    )
+
+    def __init__(self, *args, rounds, offences, members, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["round"].choices = [
+            (r.number, _("Round %(number)d") % {"number": r.number}) for r in rounds
+        ]
+        self.fields["offence"].queryset = offences.filter(kind=Offence.Kind.UNSPORTING)
+        self.fields["members"].queryset = members
+        self.fields["members"].label_from_instance = lambda u: u.get_full_name() or u.username
+        self.fields["start_number"].widget.attrs["inputmode"] = "numeric"
+        _styled(self)
+
+
+class OffenceForm(forms.Form):
+    """A standard offence of the catalogue with its preset outcome."""
+
+    name = forms.CharField(label=_("Name"), max_length=200)
+    rule = forms.CharField(label=_("Rule"), max_length=60, required=False)
+    kind = forms.ChoiceField(label=_("Kind"), choices=Offence.Kind.choices)
+    severity = forms.ChoiceField(
+        label=_("Severity"),
+        choices=[("", "–"), *SEVERITY_LABELS.items()],
+        required=False,
+        help_text=_("For a breach of the rules: the severity usually ruled."),
+    )
+    bound = forms.BooleanField(label=_("Bound decision (TSR 9.7.3)"), required=False)
+    deduction = forms.IntegerField(
+        label=_("Points deducted"),
+        min_value=0,
+        max_value=12,
+        required=False,
+        help_text=_("For a bound decision: 0 is a warning, 1 to 12 points are deducted."),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _styled(self)
+
+
+class RoleForm(forms.Form):
+    username = forms.CharField(label=_("User name"), max_length=150)
+    role = forms.ChoiceField(label=_("Role"), choices=TournamentRole.Role.choices)
+    start_number = forms.IntegerField(
+        label=_("Plays as (start number)"),
+        min_value=1,
+        required=False,
+        help_text=_("If they play in the tournament."),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["username"].widget.attrs["autocomplete"] = "off"
+        _styled(self)

@@ -1,0 +1,534 @@
+"""The adjudicators' pages (TSR 8.2, 9): a dashboard for the phone, complaints and decisions,
+appeals, sanctions, the catalogue of standard offences, the staff, and the log. Thin views:
+forms parse, services decide, selectors read."""
+
+import csv
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from adjudication import forms, selectors, services
+from adjudication.models import Appeal, Decision, Offence
+from adjudication.services import CATALOGUE
+from scoring.models import CONTRACT_LABELS, Scoresheet
+from scoring.selectors import hand_lines
+from tournaments import selectors as tournament_selectors
+from tournaments.models import Entry, Round, Tournament
+from tournaments.permissions import ADJUDICATE, ORGANISER, PANEL, Role, require, roles_of
+from tournaments.views import _to_form
+
+# Who sees the adjudication pages: those who decide, and the organiser, who reads along.
+READERS = ADJUDICATE | ORGANISER
+
+
+def _tournament(request: HttpRequest, slug: str, roles: set[str]) -> Tournament:
+    tournament = tournament_selectors.tournament_get(slug=slug, user=request.user)
+    require(request, tournament, roles)
+    return tournament
+
+
+def _apply(request: HttpRequest, form, call) -> object | None:
+    """Run a service with the form's data; its refusal goes onto the form."""
+    try:
+        return call()
+    except ValidationError as error:
+        _to_form(form, error)
+    except PermissionDenied as error:
+        form.add_error(None, str(error) or _("You may not do this."))
+    return None
+
+
+@login_required
+@require_GET
+def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(request, slug, READERS)
+    roles = roles_of(request, tournament)
+    board = selectors.adjudication_dashboard(tournament=tournament)
+    return render(
+        request,
+        "adjudication/dashboard.html",
+        {
+            "tournament": tournament,
+            "board": board,
+            "tables": board.round.tables.order_by("number") if board.round else [],
+            "may_decide": bool(roles & ADJUDICATE),
+            "is_panel": bool(roles & PANEL),
+            "is_organiser": Role.ORGANISER in roles,
+        },
+    )
+
+
+def _sheet(tournament: Tournament, number: int, table: int) -> Scoresheet:
+    return get_object_or_404(
+        Scoresheet.objects.select_related("table__round__tournament"),
+        table__round__tournament=tournament,
+        table__round__number=number,
+        table__number=table,
+    )
+
+
+@login_required
+@require_GET
+def complaint_pick(request: HttpRequest, slug: str) -> HttpResponse:
+    """The dashboard's "called to table N": the complaint form of that table this round."""
+    tournament = _tournament(request, slug, ADJUDICATE)
+    board_round = selectors.playing_round(tournament=tournament)
+    try:
+        table = int(request.GET.get("table", ""))
+    except ValueError:
+        table = 0
+    if board_round is None or not board_round.tables.filter(number=table).exists():
+        messages.error(request, _("Choose a table of the round being played."))
+        return redirect("adjudication", slug)
+    return redirect("complaint-add", slug, board_round.number, table)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def complaint_add(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    tournament = _tournament(request, slug, ADJUDICATE)
+    sheet = _sheet(tournament, number, table)
+    seats = list(sheet.table.seats.select_related("entry__player").order_by("position"))
+    played = sheet.hands.count()
+    form = forms.ComplaintForm(
+        request.POST or None,
+        size=len(seats),
+        offences=selectors.offence_list(tournament=tournament),
+        initial={"hand_number": played + 1},
+    )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        decision = _apply(
+            request,
+            form,
+            lambda: services.complaint_record(
+                scoresheet=sheet,
+                hand_number=data["hand_number"],
+                offender=data["offender"],
+                complainant=data["complainant"],
+                offence=data["offence"],
+                description=data["description"],
+                by=request.user,
+            ),
+        )
+        if decision is not None:
+            messages.success(request, _("The complaint is noted; now rule on it."))
+            return redirect("decision", slug, decision.pk)
+    return render(
+        request,
+        "adjudication/complaint.html",
+        {"tournament": tournament, "sheet": sheet, "seats": seats, "played": played, "form": form},
+    )
+
+
+def _decision_context(request: HttpRequest, tournament: Tournament, decision: Decision, **forms_):
+    sheet = decision.scoresheet
+    seats = list(sheet.table.seats.select_related("entry__player").order_by("position"))
+    lines = hand_lines(list(sheet.hands.all()))
+    line = lines[decision.hand_number - 1] if decision.hand_number <= len(lines) else None
+    roles = roles_of(request, tournament)
+    size = len(seats)
+    appeal = getattr(decision, "appealed", None)
+    context = {
+        "tournament": tournament,
+        "decision": decision,
+        "sheet": sheet,
+        "seats": seats,
+        "line": line,
+        "line_label": CONTRACT_LABELS[line.contract] if line else "",
+        "appeal": appeal,
+        "penalty": [decision.penalty.get(seat.position) for seat in seats],
+        "computed": [(decision.computed or {}).get(str(seat.position)) for seat in seats],
+        "replacement": Decision.objects.filter(appeal=appeal).first() if appeal else None,
+    }
+    may_decide = bool(roles & ADJUDICATE)
+    if may_decide and decision.status in {Decision.Status.OPEN, Decision.Status.DRAFT}:
+        context["ruling_form"] = forms_.get("ruling_form") or forms.RulingForm(
+            size=size, initial=forms.RulingForm.initial_for(decision, line)
+        )
+    if may_decide and decision.status == Decision.Status.DRAFT:
+        context["may_initial"] = True
+    if (
+        may_decide
+        and decision.status == Decision.Status.INITIALLED
+        and appeal is None
+        and decision.appeal_id is None
+    ):
+        context["appeal_form"] = forms_.get("appeal_form") or forms.AppealForm(size=size)
+    if roles & PANEL and appeal is not None and not appeal.outcome:
+        context["panel_form"] = forms_.get("panel_form") or forms.PanelForm(
+            members=selectors.panel_members(tournament=tournament),
+            initial={"members": [request.user.pk]},
+        )
+        context["panel_ruling_form"] = forms_.get("panel_ruling_form") or forms.RulingForm(
+            size=size, prefix="panel", initial=forms.RulingForm.initial_for(decision, line)
+        )
+    return context
+
+
+@login_required
+@require_GET
+def decision_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = _tournament(request, slug, READERS)
+    decision = selectors.decision_get(tournament=tournament, pk=pk)
+    return render(
+        request, "adjudication/decision.html", _decision_context(request, tournament, decision)
+    )
+
+
+def _size(decision: Decision) -> int:
+    return decision.scoresheet.table.seats.count()
+
+
+@login_required
+@require_POST
+def decision_ruling(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = _tournament(request, slug, ADJUDICATE)
+    decision = selectors.decision_get(tournament=tournament, pk=pk)
+    form = forms.RulingForm(request.POST, size=_size(decision))
+    if form.is_valid():
+        ruled = _apply(
+            request,
+            form,
+            lambda: services.decision_rule(
+                decision=decision, ruling=form.ruling(), by=request.user
+            ),
+        )
+        if ruled is not None:
+            messages.success(
+                request,
+                _("Ruled (%(rule)s). Check the penalty points and initial them.")
+                % {"rule": ruled.rule},
+            )
+            return redirect("decision", slug, pk)
+    context = _decision_context(request, tournament, decision, ruling_form=form)
+    return render(request, "adjudication/decision.html", context, status=422)
+
+
+def _action(request: HttpRequest, slug: str, pk: int, call, done: str) -> HttpResponse:
+    """A button on the decision page: the service, then back to the page with what happened."""
+    tournament = _tournament(request, slug, ADJUDICATE)
+    decision = selectors.decision_get(tournament=tournament, pk=pk)
+    try:
+        call(decision)
+    except (ValidationError, PermissionDenied) as error:
+        for message in getattr(error, "messages", None) or [str(error)]:
+            messages.error(request, message)
+    else:
+        messages.success(request, done)
+    return redirect("decision", slug, pk)
+
+
+@login_required
+@require_POST
+def decision_initial(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    return _action(
+        request,
+        slug,
+        pk,
+        lambda decision: services.decision_initial(decision=decision, by=request.user),
+        _("Initialled: the penalty points count (TSR 8.2.2)."),
+    )
+
+
+@login_required
+@require_POST
+def appeal_lodge(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = _tournament(request, slug, ADJUDICATE)
+    decision = selectors.decision_get(tournament=tournament, pk=pk)
+    form = forms.AppealForm(request.POST, size=_size(decision))
+    if form.is_valid():
+        appeal = _apply(
+            request,
+            form,
+            lambda: services.appeal_lodge(
+                decision=decision,
+                appellant=form.cleaned_data["appellant"],
+                grounds=form.cleaned_data["grounds"],
+                by=request.user,
+            ),
+        )
+        if appeal is not None:
+            messages.success(
+                request,
+                _(
+                    "Appeal lodged: the game stays suspended until the arbitration panel decides (TSR 9.6.7)."
+                ),
+            )
+            return redirect("decision", slug, pk)
+    context = _decision_context(request, tournament, decision, appeal_form=form)
+    return render(request, "adjudication/decision.html", context, status=422)
+
+
+@login_required
+@require_POST
+def appeal_decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = _tournament(request, slug, PANEL)
+    decision = selectors.decision_get(tournament=tournament, pk=pk)
+    appeal = get_object_or_404(Appeal, decision=decision)
+    form = forms.PanelForm(request.POST, members=selectors.panel_members(tournament=tournament))
+    ruling_form = forms.RulingForm(request.POST, size=_size(decision), prefix="panel")
+    changes = request.POST.get("outcome") == Appeal.Outcome.CHANGE
+    if form.is_valid() and (not changes or ruling_form.is_valid()):
+        data = form.cleaned_data
+        decided = _apply(
+            request,
+            form,
+            lambda: services.appeal_decide(
+                appeal=appeal,
+                outcome=data["outcome"],
+                members=list(data["members"]),
+                reasons=data["reasons"],
+                interruption=data["interruption"] or 0,
+                ruling=ruling_form.ruling() if changes else None,
+                by=request.user,
+            ),
+        )
+        if decided is not None:
+            messages.success(
+                request,
+                _("The arbitration panel's decision is recorded; it is final (TSR 8.2.1)."),
+            )
+            return redirect("decision", slug, pk)
+    context = _decision_context(
+        request, tournament, decision, panel_form=form, panel_ruling_form=ruling_form
+    )
+    return render(request, "adjudication/decision.html", context, status=422)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def sanction_add(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(request, slug, ADJUDICATE)
+    rounds = list(
+        tournament.rounds.exclude(status__in=[Round.Status.PLANNED, Round.Status.SEATED]).order_by(
+            "-number"
+        )
+    )
+    form = forms.SanctionForm(
+        request.POST or None,
+        rounds=rounds,
+        offences=selectors.offence_list(tournament=tournament),
+        members=selectors.panel_members(tournament=tournament),
+        initial={"start_number": request.GET.get("start_number")},
+    )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        entry = Entry.objects.filter(
+            tournament=tournament, start_number=data["start_number"]
+        ).first()
+        round_ = next((r for r in rounds if r.number == data["round"]), None)
+        if entry is None:
+            form.add_error("start_number", _("No player has this start number."))
+        else:
+            sanction = _apply(
+                request,
+                form,
+                lambda: services.sanction_impose(
+                    entry=entry,
+                    round=round_,
+                    kind=data["kind"],
+                    points=data["points"],
+                    offence=data["offence"],
+                    reasons=data["reasons"],
+                    members=list(data["members"]),
+                    by=request.user,
+                ),
+            )
+            if sanction is not None:
+                messages.success(
+                    request,
+                    _("%(player)s: %(sanction)s recorded.")
+                    % {"player": entry.player, "sanction": sanction.get_kind_display()},
+                )
+                return redirect("adjudication", slug)
+    return render(
+        request,
+        "adjudication/sanction.html",
+        {"tournament": tournament, "form": form},
+        status=422 if form.errors else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def offences(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(request, slug, CATALOGUE)
+    edit = None
+    if pk := request.GET.get("edit") or request.POST.get("pk"):
+        edit = get_object_or_404(Offence, tournament=tournament, pk=pk)
+    initial = (
+        {
+            "name": edit.name,
+            "rule": edit.rule,
+            "kind": edit.kind,
+            "severity": edit.severity,
+            "bound": edit.bound,
+            "deduction": edit.deduction,
+        }
+        if edit
+        else {}
+    )
+    form = forms.OffenceForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        saved = _apply(
+            request,
+            form,
+            lambda: services.offence_save(
+                tournament=tournament, offence=edit, by=request.user, **form.cleaned_data
+            ),
+        )
+        if saved is not None:
+            messages.success(request, _("“%(name)s” is saved.") % {"name": saved.name})
+            return redirect("offences", slug)
+    return render(
+        request,
+        "adjudication/offences.html",
+        {
+            "tournament": tournament,
+            "offences": selectors.offence_list(tournament=tournament),
+            "form": form,
+            "edit": edit,
+        },
+        status=422 if form.errors else 200,
+    )
+
+
+@login_required
+@require_POST
+def offence_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = _tournament(request, slug, CATALOGUE)
+    offence = get_object_or_404(Offence, tournament=tournament, pk=pk)
+    try:
+        services.offence_delete(offence=offence, by=request.user)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        messages.success(request, _("“%(name)s” is out of the catalogue.") % {"name": offence.name})
+    return redirect("offences", slug)
+
+
+@login_required
+@require_POST
+def offences_default(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(request, slug, CATALOGUE)
+    added = services.offences_default(tournament=tournament, by=request.user)
+    messages.success(
+        request, _("%(count)d standard offences of the TSR added.") % {"count": len(added)}
+    )
+    return redirect("offences", slug)
+
+
+def _role_text(grant) -> str:
+    return f"{grant.user.get_full_name() or grant.user.get_username()} ({grant.get_role_display()})"
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def staff(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(request, slug, ORGANISER)
+    form = forms.RoleForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        user = get_user_model().objects.filter(username=data["username"]).first()
+        entry = None
+        if data["start_number"]:
+            entry = Entry.objects.filter(
+                tournament=tournament, start_number=data["start_number"]
+            ).first()
+            if entry is None:
+                form.add_error("start_number", _("No player has this start number."))
+        if user is None:
+            form.add_error(
+                "username",
+                _("There is no account with this name; an administrator creates it first."),
+            )
+        if not form.errors:
+            grant = _apply(
+                request,
+                form,
+                lambda: services.role_grant(
+                    tournament=tournament,
+                    user=user,
+                    role=data["role"],
+                    entry=entry,
+                    by=request.user,
+                ),
+            )
+            if grant is not None:
+                messages.success(request, _("Appointed: %(who)s.") % {"who": _role_text(grant)})
+                return redirect("staff", slug)
+    return render(
+        request,
+        "adjudication/staff.html",
+        {
+            "tournament": tournament,
+            "roles": selectors.staff_roles(tournament=tournament),
+            "form": form,
+        },
+        status=422 if form.errors else 200,
+    )
+
+
+@login_required
+@require_POST
+def staff_revoke(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = _tournament(request, slug, ORGANISER)
+    grant = get_object_or_404(selectors.staff_roles(tournament=tournament), pk=pk)
+    try:
+        services.role_revoke(grant=grant, by=request.user)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        messages.success(request, _("No longer: %(who)s.") % {"who": _role_text(grant)})
+    return redirect("staff", slug)
+
+
+@login_required
+@require_GET
+def log(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(request, slug, READERS)
+    return render(
+        request,
+        "adjudication/log.html",
+        {"tournament": tournament, "events": selectors.event_log(tournament=tournament)},
+    )
+
+
+class _Echo:
+    def write(self, value: str) -> str:
+        return value
+
+
+@login_required
+@require_GET
+def log_csv(request: HttpRequest, slug: str) -> StreamingHttpResponse:
+    """The log for the organiser's files and the federation: one row per action."""
+    tournament = _tournament(request, slug, READERS)
+    writer = csv.writer(_Echo())
+    header = [_("time"), _("by"), _("action"), _("what")]
+
+    def rows():
+        yield "\ufeff" + writer.writerow(header)  # a BOM, so that spreadsheets read UTF-8
+        for event in selectors.event_log(tournament=tournament).iterator(chunk_size=500):
+            yield writer.writerow(
+                [
+                    timezone.localtime(event.at).isoformat(timespec="seconds"),
+                    event.by.get_username(),
+                    event.get_action_display(),
+                    event.summary,
+                ]
+            )
+
+    response = StreamingHttpResponse(rows(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-adjudication.csv"'
+    return response

@@ -1,0 +1,300 @@
+"""The adjudicators' pages: a complaint decided and initialled from the table to the sheet, an
+appeal, sanctions, the catalogue, the staff and the log; who may do what."""
+
+import csv
+import io
+
+import pytest
+from django.urls import reverse
+
+from adjudication import services
+from adjudication.models import Appeal, Decision, Event, Offence, Sanction
+from scoring.rules.penalty import Severity
+from tests import factories
+from tests.adjudication.helpers import MATCH, decide, enter
+from tournaments.models import ExtraTime, TournamentRole
+
+pytestmark = pytest.mark.django_db
+Ruling = services.Ruling
+
+
+@pytest.fixture(autouse=True)
+def english(client):
+    client.cookies["django_language"] = "en"
+
+
+def url(name, *args):
+    return reverse(name, args=args)
+
+
+def test_a_complaint_from_the_table_page_to_initials(client, tournament, round_, sheet, staff):
+    """The adjudicator is called to table 1: he notes the complaint, rules, initials; the
+    penalty points show on the table page and in the sheet's entry page, with his initials."""
+    enter(sheet, MATCH[:4])
+    staff["adjudicator"].first_name, staff["adjudicator"].last_name = "Erika", "Schmidt"
+    staff["adjudicator"].save()
+    client.force_login(staff["adjudicator"])
+    table_page = url("table", tournament.slug, 1, 1)
+    assert "Note a complaint" in client.get(table_page).content.decode()
+
+    form = client.get(url("complaint-add", tournament.slug, 1, 1))
+    assert form.context["form"]["hand_number"].value() == 5
+    response = client.post(
+        url("complaint-add", tournament.slug, 1, 1),
+        {"hand_number": 3, "offender": 2, "complainant": 1, "description": "Did not follow suit"},
+    )
+    decision = Decision.objects.get()
+    assert response.url == url("decision", tournament.slug, decision.pk)
+
+    response = client.post(
+        url("decision-ruling", tournament.slug, decision.pk),
+        {"severity": "minor", "contract": "normal", "announcements": 0},
+    )
+    assert response.status_code == 302
+    page = client.get(url("decision", tournament.slug, decision.pk)).content.decode()
+    assert "TSR 9.3.2" in page
+    assert "Initial: the penalty points count" in page
+
+    client.post(url("decision-initial", tournament.slug, decision.pk))
+    decision.refresh_from_db()
+    assert decision.status == Decision.Status.INITIALLED
+    page = client.get(table_page).content.decode()
+    assert "Penalty points" in page
+    assert "(ES)" in page
+    assert "−3" in page
+    sheet_page = client.get(url("sheet", tournament.slug, 1, 1)).content.decode()
+    assert 'id="penalty-3"' in sheet_page
+
+
+def test_a_deviating_ruling_without_a_reason_is_refused_and_nothing_is_saved(
+    client, tournament, round_, sheet, staff
+):
+    enter(sheet, MATCH[:2])
+    decision = services.complaint_record(
+        scoresheet=sheet, hand_number=2, offender=3, description="x", by=staff["adjudicator"]
+    )
+    client.force_login(staff["adjudicator"])
+    response = client.post(
+        url("decision-ruling", tournament.slug, decision.pk),
+        {
+            "severity": "minor",
+            "contract": "normal",
+            "announcements": 0,
+            "deviate": "on",
+            "penalty_1": 3,
+            "penalty_2": 0,
+            "penalty_3": -3,
+            "penalty_4": 0,
+        },
+    )
+    assert response.status_code == 422
+    assert "give the reason" in response.content.decode()
+    decision.refresh_from_db()
+    assert decision.status == Decision.Status.OPEN
+
+
+def test_the_panel_changes_a_decision_on_its_page(client, tournament, round_, sheet, staff):
+    enter(sheet, MATCH[:2])
+    decision = decide(sheet, staff, hand=2, offender=3, ruling=Ruling(Severity.MAJOR))
+    client.force_login(staff["adjudicator"])
+    client.post(url("appeal-lodge", tournament.slug, decision.pk), {"appellant": 3})
+    appeal = Appeal.objects.get()
+
+    client.force_login(staff["panel"][0])
+    page = client.get(url("decision", tournament.slug, decision.pk)).content.decode()
+    assert "Decision of the arbitration panel" in page
+    response = client.post(
+        url("appeal-decide", tournament.slug, decision.pk),
+        {
+            "outcome": "change",
+            "members": [member.pk for member in staff["panel"]],
+            "reasons": "Could not decide the game.",
+            "interruption": 5,
+            "panel-severity": "minor",
+            "panel-contract": "normal",
+            "panel-announcements": 0,
+        },
+    )
+    assert response.status_code == 302
+    appeal.refresh_from_db()
+    assert appeal.outcome == Appeal.Outcome.CHANGE
+    assert Decision.objects.get(appeal=appeal).penalty == {1: 1, 2: 1, 3: -3, 4: 1}
+    assert ExtraTime.objects.get().minutes == 5
+
+
+def test_the_dashboard_shows_what_waits_in_constant_queries(
+    client, tournament, round_, sheet, staff, django_assert_num_queries
+):
+    enter(sheet, MATCH[:4])
+    client.force_login(staff["adjudicator"])
+
+    def dashboard():
+        return client.get(url("adjudication", tournament.slug))
+
+    decide(sheet, staff, hand=1, offender=1, ruling=Ruling(Severity.MINOR), initial=False)
+    with django_assert_num_queries(11) as first:
+        dashboard()
+    services.complaint_record(
+        scoresheet=sheet, hand_number=2, offender=2, description="x", by=staff["adjudicator"]
+    )
+    decide(sheet, staff, hand=3, offender=3, ruling=Ruling(Severity.MINOR))
+    services.sanction_impose(
+        entry=sheet.table.seats.get(position=4).entry,
+        round=round_,
+        kind="warning",
+        reasons="Loud",
+        members=staff["panel"],
+        by=staff["panel"][0],
+    )
+    with django_assert_num_queries(len(first.captured_queries)):
+        page = dashboard().content.decode()
+    assert page.count('class="list-group-item list-group-item-action"') == 3
+    assert "Loud" in page
+
+
+@pytest.mark.parametrize("who", ["anonymous", "keeper", "stranger"])
+def test_who_may_not_decide_gets_nothing(client, tournament, round_, sheet, staff, who):
+    """A scorekeeper's account, another user, or nobody: no page, no complaint, no ruling,
+    no initials, no sanction; nothing saved."""
+    enter(sheet, MATCH[:2])
+    decision = decide(
+        sheet, staff, hand=2, offender=1, ruling=Ruling(Severity.MINOR), initial=False
+    )
+    if who != "anonymous":
+        client.force_login(staff.get(who) or factories.user())
+    expected = 302 if who == "anonymous" else 403
+    attempts = [
+        ("get", url("adjudication", tournament.slug), {}),
+        ("get", url("decision", tournament.slug, decision.pk), {}),
+        (
+            "post",
+            url("complaint-add", tournament.slug, 1, 1),
+            {"hand_number": 2, "offender": 1, "description": "x"},
+        ),
+        (
+            "post",
+            url("decision-ruling", tournament.slug, decision.pk),
+            {"severity": "major", "contract": "normal", "announcements": 0},
+        ),
+        ("post", url("decision-initial", tournament.slug, decision.pk), {}),
+        (
+            "post",
+            url("sanction-add", tournament.slug),
+            {"start_number": 1, "round": 1, "kind": "warning", "reasons": "x"},
+        ),
+        ("get", url("adjudication-log-csv", tournament.slug), {}),
+    ]
+    for method, address, data in attempts:
+        response = getattr(client, method)(address, data)
+        assert response.status_code == expected, address
+    decision.refresh_from_db()
+    assert decision.status == Decision.Status.DRAFT
+    assert decision.severity == "minor"
+    assert Decision.objects.count() == 1
+    assert not Sanction.objects.exists()
+
+
+def test_the_organiser_reads_along_but_does_not_decide(client, tournament, round_, sheet, staff):
+    enter(sheet, MATCH[:2])
+    decision = decide(
+        sheet, staff, hand=2, offender=1, ruling=Ruling(Severity.MINOR), initial=False
+    )
+    client.force_login(staff["organiser"])
+    page = client.get(url("decision", tournament.slug, decision.pk)).content.decode()
+    assert "Initial: the penalty points count" not in page
+    assert client.post(url("decision-initial", tournament.slug, decision.pk)).status_code == 403
+    decision.refresh_from_db()
+    assert decision.status == Decision.Status.DRAFT
+
+
+def test_a_sanction_from_its_page(client, tournament, round_, sheet, staff):
+    enter(sheet, MATCH[:3])
+    entry = sheet.table.seats.get(position=2).entry
+    client.force_login(staff["adjudicator"])
+    response = client.post(
+        url("sanction-add", tournament.slug),
+        {
+            "start_number": entry.start_number,
+            "round": 1,
+            "kind": "deduction",
+            "points": 4,
+            "reasons": "Rude",
+        },
+    )
+    assert response.status_code == 422
+    assert "the adjudicator gives only the bound decisions" in response.content.decode()
+    assert not Sanction.objects.exists()
+
+    client.force_login(staff["panel"][0])
+    response = client.post(
+        url("sanction-add", tournament.slug),
+        {
+            "start_number": entry.start_number,
+            "round": 1,
+            "kind": "deduction",
+            "points": 4,
+            "reasons": "Rude",
+            "members": [staff["panel"][0].pk, staff["panel"][1].pk],
+        },
+    )
+    assert response.status_code == 302
+    assert Sanction.objects.get().points == 4
+    page = client.get(url("table", tournament.slug, 1, 1)).content.decode()
+    assert "Deducted for unsporting conduct" in page
+
+
+def test_the_catalogue_is_kept_on_its_page(client, tournament, staff):
+    client.force_login(staff["adjudicator"])
+    client.post(url("offences-default", tournament.slug))
+    assert Offence.objects.filter(tournament=tournament).count() == len(services.DEFAULT_OFFENCES)
+    response = client.post(
+        url("offences", tournament.slug),
+        {"name": "Talking during play", "rule": "TSR 9.1.5", "kind": "unsporting", "bound": "on"},
+    )
+    assert response.status_code == 422
+    assert "0 (a warning) to 12" in response.content.decode()
+    client.post(
+        url("offences", tournament.slug),
+        {"name": "Talking during play", "kind": "unsporting", "bound": "on", "deduction": 2},
+    )
+    offence = Offence.objects.get(name="Talking during play")
+    assert offence.deduction == 2
+    client.post(url("offence-delete", tournament.slug, offence.pk))
+    assert not Offence.objects.filter(pk=offence.pk).exists()
+
+
+def test_the_organiser_appoints_the_staff(client, tournament, staff):
+    newcomer = factories.user(username="schiri2")
+    client.force_login(staff["organiser"])
+    response = client.post(
+        url("staff", tournament.slug),
+        {"username": "schiri2", "role": "panel", "start_number": 3},
+    )
+    assert response.status_code == 302
+    grant = TournamentRole.objects.get(user=newcomer)
+    assert grant.entry.start_number == 3
+    response = client.post(url("staff", tournament.slug), {"username": "nobody", "role": "panel"})
+    assert "no account with this name" in response.content.decode()
+    client.post(url("staff-revoke", tournament.slug, grant.pk))
+    assert not TournamentRole.objects.filter(user=newcomer).exists()
+
+    client.force_login(staff["adjudicator"])
+    assert client.get(url("staff", tournament.slug)).status_code == 403
+
+
+def test_the_log_exports_every_action(client, tournament, round_, sheet, staff):
+    enter(sheet, MATCH[:2])
+    decide(sheet, staff, hand=2, offender=1, ruling=Ruling(Severity.MINOR))
+    client.force_login(staff["organiser"])
+    page = client.get(url("adjudication-log", tournament.slug)).content.decode()
+    assert "decision initialled" in page
+    response = client.get(url("adjudication-log-csv", tournament.slug))
+    text = b"".join(response.streaming_content).decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == ["time", "by", "action", "what"]
+    assert [row[2] for row in rows[1:]] == [
+        "complaint recorded",
+        "ruling made",
+        "decision initialled",
+    ]
+    assert Event.objects.count() == 3
