@@ -3,7 +3,9 @@ penalty points, initials, appeals to the arbitration panel, sanctions for unspor
 the tournament's catalogue of standard offences, and the log of everything done.
 
 Nothing here is edited once it counts: an initialled decision is only superseded by the
-panel's, a sanction stands, and the log is only appended to.
+panel's, a sanction stands, and the log is only appended to. Only deleting the whole tournament
+(or its player, for a sanction) takes them away: offences named in a decision or sanction, and
+the rounds sanctions count in, are kept otherwise (RESTRICT).
 """
 
 from django.conf import settings
@@ -116,7 +118,7 @@ class Decision(models.Model):
     complainant = models.PositiveSmallIntegerField(_("complaint by (seat)"), null=True, blank=True)
     offence = models.ForeignKey(
         Offence,
-        on_delete=models.PROTECT,
+        on_delete=models.RESTRICT,
         null=True,
         blank=True,
         related_name="decisions",
@@ -176,7 +178,7 @@ class Decision(models.Model):
     # The panel's own decision on an appeal replaces the one appealed against.
     appeal = models.ForeignKey(
         "Appeal",
-        on_delete=models.PROTECT,
+        on_delete=models.RESTRICT,
         null=True,
         blank=True,
         related_name="replacement",
@@ -280,7 +282,7 @@ class Appeal(models.Model):
         ANNUL = "annul", _("annulled")
 
     decision = models.OneToOneField(
-        Decision, on_delete=models.PROTECT, related_name="appealed", verbose_name=_("decision")
+        Decision, on_delete=models.CASCADE, related_name="appealed", verbose_name=_("decision")
     )
     appellant = models.PositiveSmallIntegerField(_("appeal by (seat)"))
     grounds = models.TextField(_("grounds of the appeal"), blank=True)
@@ -346,17 +348,17 @@ class Sanction(models.Model):
         DISQUALIFICATION = "disqualification", _("disqualification")
 
     entry = models.ForeignKey(
-        Entry, on_delete=models.PROTECT, related_name="sanctions", verbose_name=_("player")
+        Entry, on_delete=models.CASCADE, related_name="sanctions", verbose_name=_("player")
     )
     # The round whose match the deduction counts in.
     round = models.ForeignKey(
-        Round, on_delete=models.PROTECT, related_name="sanctions", verbose_name=_("round")
+        Round, on_delete=models.RESTRICT, related_name="sanctions", verbose_name=_("round")
     )
     kind = models.CharField(_("sanction"), max_length=20, choices=Kind.choices)
     points = models.PositiveSmallIntegerField(_("points deducted"), null=True, blank=True)
     offence = models.ForeignKey(
         Offence,
-        on_delete=models.PROTECT,
+        on_delete=models.RESTRICT,
         null=True,
         blank=True,
         related_name="sanctions",

@@ -744,26 +744,30 @@ def sanction_impose(
     if offence is not None:
         _require_offence_of(offence, tournament)
     bound = offence is not None and offence.bound
-    if roles & PANEL:
+    preset = (
+        bound
+        and kind == (Sanction.Kind.DEDUCTION if offence.deduction else Sanction.Kind.WARNING)
+        and (points or None) == (offence.deduction or None)
+    )
+    if roles & ADJUDICATE and preset:
+        pass  # a bound decision, with its preset points: the adjudicator's alone (TSR 9.7.3)
+    elif roles & PANEL:
         _require_members(tournament, members)
     elif roles & ADJUDICATE and bound:
-        expected = Sanction.Kind.DEDUCTION if offence.deduction else Sanction.Kind.WARNING
-        if kind != expected or (points or None) != (offence.deduction or None):
-            raise ValidationError(
-                {
-                    "kind": _(
-                        "“%(name)s” is a bound decision: %(outcome)s (TSR 9.7.3); anything else "
-                        "is for the arbitration panel."
-                    )
-                    % {
-                        "name": offence.name,
-                        "outcome": _("%(points)d points deducted") % {"points": offence.deduction}
-                        if offence.deduction
-                        else _("a warning"),
-                    }
+        raise ValidationError(
+            {
+                "kind": _(
+                    "“%(name)s” is a bound decision: %(outcome)s (TSR 9.7.3); anything else "
+                    "is for the arbitration panel."
+                )
+                % {
+                    "name": offence.name,
+                    "outcome": _("%(points)d points deducted") % {"points": offence.deduction}
+                    if offence.deduction
+                    else _("a warning"),
                 }
-            )
-        members = ()
+            }
+        )
     else:
         raise PermissionDenied(
             _(
@@ -773,6 +777,7 @@ def sanction_impose(
         )
     if round.tournament_id != tournament.pk:
         raise ValidationError({"round": _("The round is not one of this tournament's.")})
+    round = Round.objects.get(pk=round.pk)
     if round.status not in {Round.Status.RUNNING, Round.Status.FINISHED, Round.Status.CLOSED}:
         raise ValidationError(
             {

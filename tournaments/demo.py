@@ -1,7 +1,9 @@
 """Demo tournaments, built through the same services the pages and the API use.
 
 - a finished ranking tournament: 32 players, 3 rounds, every sheet confirmed;
-- a German championship in progress: 148 players, round 4 of 8 running, sheets in every state.
+- a German championship in progress: 148 players, round 4 of 8 running, sheets in every state,
+  and the adjudicator's work of the round: penalty points initialled, a ruling waiting for
+  initials, a complaint just noted, an appeal before the arbitration panel, a warning.
 
 The same seed gives the same players, seating and scoresheets; times are placed around ``now``
 so that the running round's clock is current.
@@ -17,6 +19,8 @@ from django.contrib.auth.models import Permission
 from django.db import transaction
 from django.utils import timezone
 
+from adjudication import services as adjudication
+from adjudication.models import Sanction
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from scoring.services import Actor
@@ -205,7 +209,9 @@ def _organiser(username: str) -> tuple[object, str]:
     user.set_password(password)
     user.save()
     user.user_permissions.set(
-        Permission.objects.filter(content_type__app_label__in=["tournaments", "scoring"])
+        Permission.objects.filter(
+            content_type__app_label__in=["tournaments", "scoring", "adjudication"]
+        )
         | Permission.objects.filter(content_type__app_label="auth", codename="view_user")
     )
     return user, password
@@ -265,6 +271,63 @@ def _play_round(
     return round_
 
 
+def _adjudicate(*, round_: Round, user) -> None:
+    """Round 4's complaints so far, at the first tables still playing with a few normal games
+    on their sheet: one decided and initialled, one ruled and waiting for initials, one just
+    noted, one appealed; and a warning for counting trumps aloud (a bound decision)."""
+    tournament = round_.tournament
+    offences = {o.rule: o for o in adjudication.offences_default(tournament=tournament, by=user)}
+    sheets = [
+        sheet
+        for sheet in Scoresheet.objects.filter(
+            table__round=round_, status=Scoresheet.Status.DRAFT
+        ).order_by("table__number")
+        if sheet.hands.filter(contract="normal", number__gte=2).count() >= 2
+    ][:4]
+    minor = adjudication.Ruling(severity="minor")
+    complaints = [
+        ("Karo-Ass abgeworfen, obwohl Karo bedient werden konnte", offences["TSR 5.2.2"], minor),
+        ("Zum zweiten Stich ausgespielt, ohne am Zug zu sein", offences["TSR 5.1.1, 5.3.4"], minor),
+        ("Absage „keine 90“ nach der dritten Karte", None, None),
+        ("Spielte aus, bevor das Solo angesagt war", None, minor),
+    ]
+    for number, (sheet, (what, offence, ruling)) in enumerate(
+        zip(sheets, complaints, strict=False)
+    ):
+        hand = sheet.hands.filter(contract="normal", number__gte=2).order_by("number").first()
+        decision = adjudication.complaint_record(
+            scoresheet=sheet,
+            hand_number=hand.number,
+            offender=2,
+            complainant=1,
+            offence=offence,
+            description=what,
+            by=user,
+        )
+        if ruling is None:
+            continue
+        decision = adjudication.decision_rule(decision=decision, ruling=ruling, by=user)
+        if number == 1:
+            continue  # waiting for initials
+        decision = adjudication.decision_initial(decision=decision, by=user)
+        if number == 3:
+            adjudication.appeal_lodge(
+                decision=decision,
+                appellant=2,
+                grounds="Das Solo war schon angesagt; kein Nachteil für den Solisten.",
+                by=user,
+            )
+    if sheets:
+        adjudication.sanction_impose(
+            entry=sheets[0].table.seats.get(position=3).entry,
+            round=round_,
+            kind=Sanction.Kind.WARNING,
+            offence=offences["TSR 9.1.4"],
+            reasons="Hat die Trümpfe laut mitgezählt.",
+            by=user,
+        )
+
+
 @transaction.atomic
 def demo_build(*, seed: int = 2026, now: datetime.datetime) -> DemoResult:
     """Build both demo tournaments and an organiser for them."""
@@ -319,6 +382,7 @@ def demo_build(*, seed: int = 2026, now: datetime.datetime) -> DemoResult:
     for role in (TournamentRole.Role.ADJUDICATOR, TournamentRole.Role.PANEL):
         services.tournament_role_grant(tournament=championship, user=user, role=role)
     services.tournament_seating_publish(tournament=championship)
+    _adjudicate(round_=round_4, user=user)
     services.table_extra_time_grant(
         table=round_4.tables.get(number=7),
         minutes=6,
