@@ -22,6 +22,8 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from adjudication.models import Decision
+from adjudication.selectors import NONE, SheetAdjudication, initials
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS, Scoresheet
 from scoring.rules.contracts import Contract, Section, SoloType
 from scoring.rules.deal import scorekeeper
@@ -45,6 +47,7 @@ _HEADER = 8 * mm  # the grid's header: the column's name, and a seat's player
 _LABEL = 4 * mm  # the line that names a section
 _ROW_MAX = 6 * mm
 _FOOTER = 6 * mm  # baseline of the page footer, from the bottom edge
+_NOTE_LINES = 3  # what the field for extra time beneath the grid holds under its label
 
 _BLACK = colors.black
 _GREY = colors.HexColor("#555555")
@@ -53,6 +56,7 @@ _ZEBRA = colors.HexColor("#f3f3f3")
 _SHADE = colors.HexColor("#e4e4e4")
 _FIVE = colors.HexColor("#ffd966")  # the mark of a table of five, as on the table cards
 _RED = colors.HexColor("#b00020")
+_PENALTY = colors.HexColor("#fff3cd")  # the shade of a line with penalty points or not played
 
 # The columns of the grid, left to right, with their widths; the seats share what is left.
 _FIXED = [7 * mm, 8 * mm, 25 * mm, 10 * mm, 15 * mm]
@@ -619,12 +623,23 @@ def _when(moment) -> str:
     return formats.date_format(timezone.localtime(moment), "SHORT_DATETIME_FORMAT")
 
 
-def _draw_hand(canvas: Canvas, grid: _Grid, top: float, row: HandRow) -> None:
+def _draw_hand(
+    canvas: Canvas, grid: _Grid, top: float, row: HandRow, decisions: Sequence[Decision] = ()
+) -> None:
     """One hand in its line: number, dealer, contract and soloist, value, the seats that scored
     plus (TSR 7.3.3), and each seat's points with the running total; at a table of five the
-    dealer, who sits out (TSR 10.1.1), shows "–"."""
+    dealer, who sits out (TSR 10.1.1), shows "–". A line with penalty points shows them beneath
+    each seat's points, marked "P", and the initials of who initialled them, and when
+    (``decisions``, TSR 8.2.2); a hand stopped by a major breach is marked not played
+    (TSR 9.4.3)."""
     hand = row.hand
     baseline = top - grid.row / 2 - 1.1 * mm
+    upper, lower = top - 2.4 * mm, top - 4.4 * mm  # a cell's two lines
+    if row.penalty or hand.not_played:
+        canvas.saveState()
+        canvas.setFillColor(_PENALTY)
+        canvas.rect(grid.edges[1], top - grid.row, grid.edges[-1] - grid.edges[1], grid.row, 0, 1)
+        canvas.restoreState()
     canvas.setFillColor(_BLACK)
     _draw(
         canvas,
@@ -638,29 +653,37 @@ def _draw_hand(canvas: Canvas, grid: _Grid, top: float, row: HandRow) -> None:
     dealer = grid.column(_DEALER)
     _draw(canvas, sum(dealer) / 2, baseline, str(hand.dealer), "Helvetica", 7.5, align="centre")
     left, right = grid.column(_CONTRACT)
+    width = right - left - 2 * mm
+    label, detail = "", []
     if hand.contract != Contract.NORMAL:
         label = str(CONTRACT_LABELS[Contract(hand.contract)])
-        detail = []
         if hand.solo_type:
             detail.append(str(SOLO_TYPE_LABELS[SoloType(hand.solo_type)]))
         if hand.soloist:
             detail.append(_("seat %(seat)d") % {"seat": hand.soloist})
-        width = right - left - 2 * mm
-        if detail:
-            _draw(canvas, left + 1 * mm, top - 2.4 * mm, label, "Helvetica", 6.5, width=width)
-            canvas.setFillColor(_GREY)
-            _draw(
-                canvas,
-                left + 1 * mm,
-                top - 4.4 * mm,
-                ", ".join(detail),
-                "Helvetica",
-                5.5,
-                width=width,
-            )
-            canvas.setFillColor(_BLACK)
-        else:
-            _draw(canvas, left + 1 * mm, baseline, label, "Helvetica", 6.5, width=width)
+    if hand.not_played:
+        # The contract as it stood, and the mark beneath it (TSR 9.4.3).
+        above = ", ".join([label, *detail]) if label else ""
+        if above:
+            _draw(canvas, left + 1 * mm, upper, above, "Helvetica", 5.5, width=width)
+        canvas.setFillColor(_RED)
+        _draw(
+            canvas,
+            left + 1 * mm,
+            lower if above else baseline,
+            _("not played (TSR 9.4.3)"),
+            "Helvetica-Bold",
+            6,
+            width=width,
+        )
+        canvas.setFillColor(_BLACK)
+    elif detail:
+        _draw(canvas, left + 1 * mm, upper, label, "Helvetica", 6.5, width=width)
+        canvas.setFillColor(_GREY)
+        _draw(canvas, left + 1 * mm, lower, ", ".join(detail), "Helvetica", 5.5, width=width)
+        canvas.setFillColor(_BLACK)
+    elif label:
+        _draw(canvas, left + 1 * mm, baseline, label, "Helvetica", 6.5, width=width)
     _draw(
         canvas,
         grid.edges[_VALUE + 1] - 1.2 * mm,
@@ -672,19 +695,109 @@ def _draw_hand(canvas: Canvas, grid: _Grid, top: float, row: HandRow) -> None:
     )
     plus = " ".join(str(seat) for seat, points in sorted(hand.points.items()) if points > 0)
     _draw(canvas, sum(grid.column(_PLUS)) / 2, baseline, plus, "Helvetica", 7.5, align="centre")
+    penalty = row.penalty or [0] * grid.size
     for position, (points, total) in enumerate(row.cells, start=1):
         left, right = grid.seat_column(position)
+        punished = penalty[position - 1]
         canvas.setFillColor(_GREY if points is None or points >= 0 else _RED)
         _draw(
             canvas,
             left + 1 * mm,
-            baseline,
+            upper if punished else baseline,
             "–" if points is None else _signed(points),
             "Helvetica",
             6.5,
         )
+        if punished:
+            canvas.setFillColor(_BLACK if punished > 0 else _RED)
+            _draw(
+                canvas,
+                left + 1 * mm,
+                lower - 0.3 * mm,
+                # Translators: "P" marks penalty points on the printed scoresheet.
+                _("P %(points)s") % {"points": _signed(punished)},
+                "Helvetica-Bold",
+                6,
+            )
         canvas.setFillColor(_BLACK if total >= 0 else _RED)
         _draw(canvas, right - 1.2 * mm, baseline, str(total), "Helvetica-Bold", 8.5, align="right")
+    if decisions:
+        # Who initialled the penalty points of this line, and when (TSR 8.2.2).
+        left, right = grid.initials
+        signed_by = list(dict.fromkeys(initials(decision.initialled_by) for decision in decisions))
+        times = sorted({_time(decision.initialled_at) for decision in decisions})
+        canvas.setFillColor(_BLACK)
+        middle, width = (left + right) / 2, right - left - 1 * mm
+        _draw(
+            canvas,
+            middle,
+            upper,
+            ", ".join(signed_by),
+            "Helvetica-Bold",
+            6.5,
+            align="centre",
+            width=width,
+        )
+        canvas.setFillColor(_GREY)
+        _draw(
+            canvas, middle, lower, ", ".join(times), "Helvetica", 5.5, align="centre", width=width
+        )
+
+
+def _time(moment) -> str:
+    return formats.date_format(timezone.localtime(moment), "H:i")
+
+
+def _draw_notes(canvas: Canvas, notes: Sequence[str], x: float, width: float) -> None:
+    """Lines of text in the field beneath the grid, under its label; more than it holds share
+    its last line."""
+    notes = list(notes) or ["–"]
+    if len(notes) > _NOTE_LINES:
+        notes[_NOTE_LINES - 1 :] = [" · ".join(notes[_NOTE_LINES - 1 :])]
+    box_top = _GRID_BOTTOM - 3 * mm
+    canvas.setFillColor(_BLACK)
+    for index, note in enumerate(notes):
+        _draw(canvas, x, box_top - (6 + 2.9 * index) * mm, note, "Helvetica", 7, width=width)
+
+
+def _adjudication_notes(
+    adjudication: SheetAdjudication, totals: Sequence[int], *, penalties: bool
+) -> list[str]:
+    """Beneath the grid: what "P" means, the points deducted for unsporting conduct by seat,
+    and the totals with them (TSR 9.7.2 b); as many lines as the field holds."""
+    notes = []
+    if penalties:
+        notes.append(_("P: penalty points of the initialled decisions (TSR 8.2.2, 9.3-9.5)"))
+    deductions = sorted(
+        (seat, points) for seat, points in adjudication.deductions.items() if points
+    )
+    if deductions:
+        if len(notes) + len(deductions) + 1 <= _NOTE_LINES:
+            notes.extend(
+                _("Seat %(seat)d: %(points)s points deducted (TSR 9.7.2 b)")
+                % {"seat": seat, "points": _signed(points)}
+                for seat, points in deductions
+            )
+        else:
+            notes.append(
+                _("Deducted for unsporting conduct (TSR 9.7.2 b): %(seats)s")
+                % {
+                    "seats": " · ".join(
+                        _("seat %(seat)d: %(total)d") % {"seat": seat, "total": points}
+                        for seat, points in deductions
+                    )
+                }
+            )
+        notes.append(
+            _("Final totals with the deductions: %(totals)s")
+            % {
+                "totals": " · ".join(
+                    _("seat %(seat)d: %(total)d") % {"seat": seat, "total": total}
+                    for seat, total in enumerate(totals, start=1)
+                )
+            }
+        )
+    return notes
 
 
 def scoresheet_pdf(
@@ -692,18 +805,24 @@ def scoresheet_pdf(
     scoresheet: Scoresheet,
     seats: Sequence[Seat],
     rows: list[HandRow],
+    adjudication: SheetAdjudication = NONE,
     extra_times: Sequence[ExtraTime] = (),
     progress: Progress,
 ) -> bytes:
     """The completed scoresheet of one table, for the archive: the blank sheet's layout filled
     in with the hands in the order played (compulsory solos in their section, TSR 4.2.4), each
     with its dealer, contract, soloist, game value, the seats that scored plus and every
-    seat's points and running total (TSR 7.3); the extra time granted and the end of the
-    playing time (TSR 8.5.1, 8.5.3); the status, and who handed the sheet in and who confirmed
-    it, and when (TSR 7.3.4, 8.5.2).
+    seat's points and running total (TSR 7.3); the penalty points of the initialled decisions
+    with the initials of who initialled them (TSR 8.2.2), the hands stopped and counted as not
+    played (TSR 9.4.3), and the points deducted for unsporting conduct, which the totals
+    include (TSR 9.7.2 b); the extra time granted and the end of the playing time (TSR 8.5.1,
+    8.5.3); the status, and who handed the sheet in and who confirmed it, and when (TSR 7.3.4,
+    8.5.2).
 
-    ``seats`` are the table's seats in order with their players, ``rows`` the hands with
-    running totals (``scoring.selectors.scoresheet_rows``).
+    ``seats`` are the table's seats in order with their players, ``adjudication`` what the
+    adjudicators decided on the sheet (``adjudication.selectors.sheet_adjudication``, read
+    once), ``rows`` the hands with running totals that include its penalty points
+    (``scoring.selectors.scoresheet_rows(..., penalties=adjudication.penalties)``).
     """
     steps = _Steps(progress)
     table = scoresheet.table
@@ -756,21 +875,38 @@ def scoresheet_pdf(
             align="right",
         )
 
+    initialled: dict[int, list[Decision]] = {}
+    for decision in adjudication.counting:
+        initialled.setdefault(decision.hand_number, []).append(decision)
     for section, hand_rows in ((Section.MAIN, main), (Section.COMPULSORY_SOLO, solos)):
         for index, row in enumerate(hand_rows):
-            _draw_hand(canvas, grid, grid.line_top(section, index), row)
-    totals = rows[-1].totals if rows else [0] * size
+            top = grid.line_top(section, index)
+            _draw_hand(canvas, grid, top, row, initialled.get(row.hand.number, ()))
+    # The totals: the last running total, less the points deducted for unsporting conduct,
+    # which stand outside every checksum (TSR 9.7.2 b).
+    deductions = adjudication.deductions
+    totals = [
+        total + deductions.get(position, 0)
+        for position, total in enumerate(rows[-1].totals if rows else [0] * size, start=1)
+    ]
+    baseline = grid.bottom + grid.row / 2 - 1.3 * mm
     for position, total in enumerate(totals, start=1):
-        right_edge = grid.seat_column(position)[1]
+        left_edge, right_edge = grid.seat_column(position)
+        if deductions.get(position):
+            canvas.setFillColor(_RED)
+            room = right_edge - left_edge - stringWidth(str(total), "Helvetica-Bold", 10) - 3 * mm
+            _draw(
+                canvas,
+                left_edge + 1 * mm,
+                baseline,
+                _("%(points)s deducted") % {"points": _signed(deductions[position])},
+                "Helvetica",
+                5.5,
+                width=room,
+            )
         canvas.setFillColor(_BLACK if total >= 0 else _RED)
         _draw(
-            canvas,
-            right_edge - 1.2 * mm,
-            grid.bottom + grid.row / 2 - 1.3 * mm,
-            str(total),
-            "Helvetica-Bold",
-            10,
-            align="right",
+            canvas, right_edge - 1.2 * mm, baseline, str(total), "Helvetica-Bold", 10, align="right"
         )
     steps(70)
 
@@ -798,18 +934,16 @@ def scoresheet_pdf(
                 "when": _when(grant.granted_at),
             }
         )
-    canvas.setFillColor(_BLACK)
-    box_top = _GRID_BOTTOM - 3 * mm
-    for index, note in enumerate(notes[:4] or ["–"]):
-        _draw(
-            canvas,
-            _MARGIN + 2 * mm,
-            box_top - (6.5 + 3.2 * index) * mm,
-            note,
-            "Helvetica",
-            7.5,
-            width=_WIDTH - 4 * mm,
-        )
+    # Beside them, if the adjudicators decided anything that shows: what "P" means, and the
+    # deductions with the totals they make (TSR 8.2.2, 9.7.2 b).
+    penalties = any(points for row in rows for points in row.penalty or ())
+    decided = _adjudication_notes(adjudication, totals, penalties=penalties)
+    if decided:
+        half = (_WIDTH - 6 * mm) / 2
+        _draw_notes(canvas, notes, _MARGIN + 2 * mm, half)
+        _draw_notes(canvas, decided, _MARGIN + 4 * mm + half, half)
+    else:
+        _draw_notes(canvas, notes, _MARGIN + 2 * mm, _WIDTH - 4 * mm)
 
     # Who handed the sheet in and who confirmed it, above the signature lines.
     half = (_WIDTH - 10 * mm) / 2

@@ -810,6 +810,7 @@ def _build_scoresheet(job: Job, progress) -> tuple[str, bytes]:
         scoresheet=state.sheet,
         seats=state.seats,
         rows=state.rows,
+        adjudication=state.adjudication,
         extra_times=list(table.extra_times.select_related("granted_by").order_by("granted_at")),
         progress=progress,
     )

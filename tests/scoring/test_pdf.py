@@ -6,12 +6,15 @@ import io
 import pytest
 from django.db import IntegrityError, transaction
 from django.urls import reverse
-from django.utils import translation
+from django.utils import formats, timezone, translation
 from pypdf import PdfReader
 
+from adjudication import services as adjudication_services
+from adjudication.models import Sanction
 from scoring import pdf, services
 from scoring.models import Scoresheet
-from scoring.selectors import sheet_state
+from scoring.rules.penalty import Severity
+from scoring.selectors import hand_lines, sheet_state
 from tests import factories
 from tests.sheets import full_match
 from tests.tournaments.test_pdf import unsaved_tables
@@ -185,6 +188,136 @@ def test_the_end_of_the_playing_time_and_extra_time_are_on_the_completed_sheet(o
     assert "The playing time ended after hand 10 (TSR 8.5.3)." in text
     assert "4 minutes extra time: Beschwerde an Tisch 1 (Olga Organ" in text
     assert "Status: draft" in text
+
+
+# What the adjudicators decided on the completed sheet ---------------------------------------
+
+
+def adjudicated_sheet(organiser):
+    """A confirmed sheet with a minor breach in hand 3 initialled by Anna Richter, hand 5
+    stopped by a major breach and initialled by an adjudicator without a name (TSR 9.4.3), a
+    ruling on hand 2 never initialled, and 6 points deducted from seat 3 (TSR 9.7.2 b)."""
+    tournament, round_ = running_table(organiser)
+    richter = factories.user(username="richter", first_name="Anna", last_name="Richter")
+    nameless = factories.user(username="ref2")
+    panel = factories.user(username="panel1")
+    for user, role in ((richter, "adjudicator"), (nameless, "adjudicator"), (panel, "panel")):
+        tournament_services.tournament_role_grant(tournament=tournament, user=user, role=role)
+    sheet = Scoresheet.objects.get(table__round=round_)
+    match = full_match()
+    sheet = services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=match[:4], version=sheet.version, by=factories.keeper(sheet)
+    )
+
+    def decide(hand, offender, ruling, by, *, initial=True):
+        decision = adjudication_services.complaint_record(
+            scoresheet=sheet, hand_number=hand, offender=offender, description="Revoke", by=by
+        )
+        decision = adjudication_services.decision_rule(decision=decision, ruling=ruling, by=by)
+        if initial:
+            decision = adjudication_services.decision_initial(decision=decision, by=by)
+        return decision
+
+    Ruling = adjudication_services.Ruling
+    minor = decide(3, 2, Ruling(Severity.MINOR), richter)  # +1, -3, +1, +1
+    decide(
+        2,
+        4,
+        Ruling(Severity.MINOR, penalty={1: 5, 2: -5, 3: 0, 4: 0}, deviation_reason="x"),
+        richter,
+        initial=False,
+    )
+    stopped = decide(5, 1, Ruling(Severity.MAJOR), nameless)  # -12, +4, +4, +4
+    sheet.refresh_from_db()
+    sheet = factories.sheet_confirmed(sheet, [*hand_lines(list(sheet.hands.all())), *match[4:]])
+    adjudication_services.sanction_impose(
+        entry=sheet.table.seats.get(position=3).entry,
+        round=sheet.table.round,
+        kind=Sanction.Kind.DEDUCTION,
+        points=6,
+        reasons="Insulted the table.",
+        members=[panel],
+        by=panel,
+    )
+    return sheet, minor, stopped
+
+
+def at(moment) -> str:
+    return formats.date_format(timezone.localtime(moment), "H:i")
+
+
+def test_the_completed_sheet_shows_penalty_points_initials_and_deductions(
+    organiser, django_assert_num_queries
+):
+    """TSR 8.2.2: the initialled penalty points in their line with who initialled them and
+    when, counted in the running totals; TSR 9.4.3: the stopped hand marked not played;
+    TSR 9.7.2 b: the deduction beneath the grid and in the totals, outside the checksum."""
+    sheet, minor, stopped = adjudicated_sheet(organiser)
+    state = sheet_state(sheet=sheet)
+    with django_assert_num_queries(0):  # the adjudication is read once, with the state
+        content = pdf.scoresheet_pdf(
+            scoresheet=state.sheet,
+            seats=state.seats,
+            rows=state.rows,
+            adjudication=state.adjudication,
+            progress=lambda percent: None,
+        )
+    (text,) = pages_of(content)
+    for points in ("P +1", "P -3", "P -12", "P +4"):
+        assert points in text
+    assert "P +5" not in text  # the ruling never initialled
+    assert "P -5" not in text
+    assert f"AR\n{at(minor.initialled_at)}" in text
+    assert f"ref2\n{at(stopped.initialled_at)}" in text
+    assert text.count("not played (TSR 9.4.3)") == 1
+    assert "Seat 3: -6 points deducted (TSR 9.7.2 b)" in text
+    assert "P: penalty points of the initialled decisions" in text
+
+    game = {seat: sum(line.points[seat] for line in full_match()) for seat in range(1, 5)}
+    penalty = {1: 1 - 12, 2: -3 + 4, 3: 1 + 4, 4: 1 + 4}
+    final = {seat: game[seat] + penalty[seat] - (6 if seat == 3 else 0) for seat in range(1, 5)}
+    assert final == dict(state.check.totals)  # as the sheet's page shows them
+    assert state.rows[-1].totals == [game[seat] + penalty[seat] for seat in range(1, 5)]
+    listed = " · ".join(f"seat {seat}: {total}" for seat, total in final.items())
+    assert f"Final totals with the deductions: {listed}" in text
+    # The grid's total line: each seat's final total, seat 3's beside its deduction.
+    cells = [str(final[1]), str(final[2]), "-6 deducted", str(final[3]), str(final[4])]
+    assert "\n".join(cells) in text
+
+
+def test_a_sheet_without_decisions_has_no_adjudication_notes(organiser):
+    _, round_ = running_table(organiser)
+    state = sheet_state(sheet=confirmed_sheet(round_, 4))
+    content = pdf.scoresheet_pdf(
+        scoresheet=state.sheet,
+        seats=state.seats,
+        rows=state.rows,
+        adjudication=state.adjudication,
+        progress=lambda percent: None,
+    )
+    (text,) = pages_of(content)
+    assert "P +" not in text
+    assert "P -" not in text
+    assert "not played" not in text
+    assert "deducted" not in text
+
+
+def test_the_printed_sheet_job_shows_the_adjudication(
+    client, organiser, django_capture_on_commit_callbacks
+):
+    sheet, minor, _stopped = adjudicated_sheet(organiser)
+    tournament = sheet.table.round.tournament
+    client.force_login(organiser)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("sheet-pdf", args=[tournament.slug, 1, 1]))
+    job = Job.objects.get()
+    assert job.status == Job.Status.DONE, job.error
+    content = b"".join(client.get(reverse("job-download", args=[job.pk])).streaming_content)
+    (text,) = pages_of(content)
+    assert "P -3" in text
+    assert f"AR\n{at(minor.initialled_at)}" in text
+    assert "not played (TSR 9.4.3)" in text
+    assert "Seat 3: -6 points deducted (TSR 9.7.2 b)" in text
 
 
 # Jobs and pages -----------------------------------------------------------------------------
