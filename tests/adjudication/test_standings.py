@@ -9,8 +9,8 @@ from adjudication.models import Appeal, Sanction
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from scoring.rules.penalty import Severity
-from scoring.selectors import hand_lines
-from tests import factories, sheets
+from tests import factories
+from tests.adjudication.helpers import MATCH, decide, enter, on_sheet
 from tournaments import selectors
 from tournaments import services as tournament_services
 from tournaments.models import Round, TournamentRole
@@ -18,17 +18,7 @@ from tournaments.models import Round, TournamentRole
 pytestmark = pytest.mark.django_db
 Role = TournamentRole.Role
 Ruling = services.Ruling
-MATCH = sheets.full_match()
 GAME = {seat: sum(line.points[seat] for line in MATCH) for seat in range(1, 5)}
-
-
-@pytest.fixture
-def staff():
-    return {
-        "organiser": factories.user(username="organiser"),
-        "adjudicator": factories.user(username="adjudicator"),
-        "panel": [factories.user(username=f"panel{n}") for n in (1, 2, 3)],
-    }
 
 
 def staffed_tournament(staff, *, players: int):
@@ -44,34 +34,12 @@ def started_round(tournament, *, seed: int = 1) -> Round:
     return tournament_services.round_start(round=factories.seated_round(tournament, seed=seed))
 
 
-def enter(sheet: Scoresheet, lines) -> None:
-    sheet.refresh_from_db()
-    scoring_services.scoresheet_hands_replace(
-        scoresheet=sheet, hands=list(lines), version=sheet.version, by=factories.keeper(sheet)
-    )
-
-
-def on_sheet(sheet: Scoresheet):
-    return hand_lines(list(sheet.hands.all()))
-
-
 def confirm(sheet: Scoresheet) -> None:
     """The rest of the match after the lines on the sheet (stopped hands kept), handed in and
     confirmed."""
     sheet.refresh_from_db()
     played = [line for line in on_sheet(sheet) if not line.not_played]
     factories.sheet_confirmed(sheet, [*on_sheet(sheet), *MATCH[len(played) :]])
-
-
-def decide(sheet, staff, *, hand, offender, ruling, initial=True):
-    by = staff["adjudicator"]
-    decision = services.complaint_record(
-        scoresheet=sheet, hand_number=hand, offender=offender, description="Revoke", by=by
-    )
-    decision = services.decision_rule(decision=decision, ruling=ruling, by=by)
-    if initial:
-        decision = services.decision_initial(decision=decision, by=by)
-    return decision
 
 
 def appeal(decision, staff, *, outcome, ruling=None):
