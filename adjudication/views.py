@@ -212,29 +212,28 @@ def decision_ruling(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return render(request, "adjudication/decision.html", context, status=422)
 
 
-def _action(request: HttpRequest, slug: str, pk: int, call, done: str) -> HttpResponse:
-    """A button on the decision page: the service, then back to the page with what happened."""
-    tournament = _tournament(request, slug, ADJUDICATE)
-    decision = selectors.decision_get(tournament=tournament, pk=pk)
+def _button(request: HttpRequest, call, done: str, back) -> HttpResponse:
+    """A button: the service, then back to the page with what happened."""
     try:
-        call(decision)
+        call()
     except (ValidationError, PermissionDenied) as error:
         for message in getattr(error, "messages", None) or [str(error)]:
             messages.error(request, message)
     else:
         messages.success(request, done)
-    return redirect("decision", slug, pk)
+    return back
 
 
 @login_required
 @require_POST
 def decision_initial(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    return _action(
+    tournament = _tournament(request, slug, ADJUDICATE)
+    decision = selectors.decision_get(tournament=tournament, pk=pk)
+    return _button(
         request,
-        slug,
-        pk,
-        lambda decision: services.decision_initial(decision=decision, by=request.user),
+        lambda: services.decision_initial(decision=decision, by=request.user),
         _("Initialled: the penalty points count (TSR 8.2.2)."),
+        redirect("decision", slug, pk),
     )
 
 
@@ -406,14 +405,12 @@ def offences(request: HttpRequest, slug: str) -> HttpResponse:
 def offence_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = _tournament(request, slug, CATALOGUE)
     offence = get_object_or_404(Offence, tournament=tournament, pk=pk)
-    try:
-        services.offence_delete(offence=offence, by=request.user)
-    except ValidationError as error:
-        for message in error.messages:
-            messages.error(request, message)
-    else:
-        messages.success(request, _("“%(name)s” is out of the catalogue.") % {"name": offence.name})
-    return redirect("offences", slug)
+    return _button(
+        request,
+        lambda: services.offence_delete(offence=offence, by=request.user),
+        _("“%(name)s” is out of the catalogue.") % {"name": offence.name},
+        redirect("offences", slug),
+    )
 
 
 @login_required
@@ -483,14 +480,12 @@ def staff(request: HttpRequest, slug: str) -> HttpResponse:
 def staff_revoke(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = _tournament(request, slug, ORGANISER)
     grant = get_object_or_404(selectors.staff_roles(tournament=tournament), pk=pk)
-    try:
-        services.role_revoke(grant=grant, by=request.user)
-    except ValidationError as error:
-        for message in error.messages:
-            messages.error(request, message)
-    else:
-        messages.success(request, _("No longer: %(who)s.") % {"who": _role_text(grant)})
-    return redirect("staff", slug)
+    return _button(
+        request,
+        lambda: services.role_revoke(grant=grant, by=request.user),
+        _("No longer: %(who)s.") % {"who": _role_text(grant)},
+        redirect("staff", slug),
+    )
 
 
 @login_required

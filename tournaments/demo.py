@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from adjudication import services as adjudication
 from adjudication.models import Sanction
@@ -276,7 +276,9 @@ def _adjudicate(*, round_: Round, user) -> None:
     on their sheet: one decided and initialled, one ruled and waiting for initials, one just
     noted, one appealed; and a warning for counting trumps aloud (a bound decision)."""
     tournament = round_.tournament
-    offences = {o.rule: o for o in adjudication.offences_default(tournament=tournament, by=user)}
+    with translation.override("de"):  # a German tournament: its catalogue is in German
+        added = adjudication.offences_default(tournament=tournament, by=user)
+    offences = {offence.rule: offence for offence in added}
     sheets = [
         sheet
         for sheet in Scoresheet.objects.filter(
