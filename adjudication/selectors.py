@@ -195,3 +195,96 @@ def panel_members(*, tournament: Tournament):
         )
         .order_by("last_name", "first_name", "username")
     )
+
+
+# Reads for the API
+# Each runs a fixed number of queries, however many rows it returns.
+
+
+def decision_list(
+    *, tournament: Tournament, status: str | None = None, round_number: int | None = None
+) -> QuerySet[Decision]:
+    """The tournament's decisions in the order recorded, optionally of one status or round,
+    with their table, offence, who recorded and initialled them, and the appeal against them
+    with its members and the panel's own decision: three queries (one without appeals)."""
+    decisions = (
+        Decision.objects.filter(scoresheet__table__round__tournament=tournament)
+        .select_related(*_DECISION_RELATED, "appealed__lodged_by", "appealed__decided_by")
+        .prefetch_related("appealed__members", "appealed__replacement")
+    )
+    if status:
+        decisions = decisions.filter(status=status)
+    if round_number is not None:
+        decisions = decisions.filter(scoresheet__table__round__number=round_number)
+    return decisions.order_by("recorded_at", "pk")
+
+
+def decision_detail(*, tournament: Tournament, pk: int) -> Decision:
+    """One decision of the tournament as ``decision_list`` reads it (404 otherwise)."""
+    return get_object_or_404(decision_list(tournament=tournament), pk=pk)
+
+
+def appeal_list(*, tournament: Tournament) -> QuerySet[Appeal]:
+    """The appeals in the order lodged, with the decision appealed against, the panel's
+    members and its own decision: three queries."""
+    return (
+        Appeal.objects.filter(decision__scoresheet__table__round__tournament=tournament)
+        .select_related("decision__scoresheet__table__round", "lodged_by", "decided_by")
+        .prefetch_related("members", "replacement")
+        .order_by("lodged_at", "pk")
+    )
+
+
+def appeal_detail(*, tournament: Tournament, pk: int) -> Appeal:
+    return get_object_or_404(appeal_list(tournament=tournament), pk=pk)
+
+
+def sanction_list(*, tournament: Tournament) -> QuerySet[Sanction]:
+    """The sanctions in the order decided, with the player, round, offence and the panel's
+    members: two queries."""
+    return (
+        Sanction.objects.filter(entry__tournament=tournament)
+        .select_related("entry__player", "round", "offence", "decided_by")
+        .prefetch_related("members")
+        .order_by("decided_at", "pk")
+    )
+
+
+def offence_detail(*, tournament: Tournament, pk: int) -> Offence:
+    return get_object_or_404(offence_list(tournament=tournament), pk=pk)
+
+
+def offence_of(*, tournament: Tournament, pk: int) -> Offence | None:
+    """An offence of the tournament's catalogue named in a request; None if there is none."""
+    return offence_list(tournament=tournament).filter(pk=pk).first()
+
+
+def role_detail(*, tournament: Tournament, pk: int) -> TournamentRole:
+    return get_object_or_404(staff_roles(tournament=tournament), pk=pk)
+
+
+def scoresheet_at(
+    *, tournament: Tournament, round_number: int, table_number: int
+) -> Scoresheet | None:
+    """The scoresheet of a table in a round, with its round and tournament; None if there is
+    none."""
+    return (
+        Scoresheet.objects.filter(
+            table__round__tournament=tournament,
+            table__round__number=round_number,
+            table__number=table_number,
+        )
+        .select_related("table__round__tournament")
+        .first()
+    )
+
+
+def round_of(*, tournament: Tournament, number: int) -> Round | None:
+    return Round.objects.filter(tournament=tournament, number=number).first()
+
+
+def users_named(*, usernames: list[str]) -> dict:
+    """The users of these user names, by user name; those not found are left out."""
+    model = get_user_model()
+    users = model.objects.filter(**{f"{model.USERNAME_FIELD}__in": usernames})
+    return {user.get_username(): user for user in users}

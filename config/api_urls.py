@@ -3,6 +3,7 @@
 from django.urls import path
 from rest_framework.authtoken.views import ObtainAuthToken
 
+from adjudication import api as adjudication_api
 from scoring import api as scoring_api
 from scoring import sheet_api
 from tournaments import api as tournament_api
@@ -88,4 +89,59 @@ urlpatterns += [
     path(f"{SHEET}/confirm", sheet_api.ScoresheetConfirm.as_view(), name="api-scoresheet-confirm"),
     path(f"{SHEET}/reopen", sheet_api.ScoresheetReopen.as_view(), name="api-scoresheet-reopen"),
     path(f"{SHEET}/changes", sheet_api.ScoresheetChanges.as_view(), name="api-scoresheet-changes"),
+]
+
+# Adjudication (TSR 8.2, 9): for the tournament's organisers, adjudicators and panel members.
+ADJUDICATION = "tournaments/<slug:slug>"
+urlpatterns += [
+    path(
+        f"{ADJUDICATION}/decisions", adjudication_api.DecisionList.as_view(), name="api-decisions"
+    ),
+    path(
+        f"{ADJUDICATION}/decisions/<int:pk>",
+        adjudication_api.DecisionDetail.as_view(),
+        name="api-decision",
+    ),
+    path(
+        f"{ADJUDICATION}/decisions/<int:pk>/ruling",
+        adjudication_api.DecisionRuling.as_view(),
+        name="api-decision-ruling",
+    ),
+    path(
+        f"{ADJUDICATION}/decisions/<int:pk>/initial",
+        adjudication_api.DecisionInitial.as_view(),
+        name="api-decision-initial",
+    ),
+    path(
+        f"{ADJUDICATION}/decisions/<int:pk>/appeal",
+        adjudication_api.DecisionAppeal.as_view(),
+        name="api-decision-appeal",
+    ),
+    path(f"{ADJUDICATION}/appeals", adjudication_api.AppealList.as_view(), name="api-appeals"),
+    path(
+        f"{ADJUDICATION}/appeals/<int:pk>/decide",
+        adjudication_api.AppealDecide.as_view(),
+        name="api-appeal-decide",
+    ),
+    path(
+        f"{ADJUDICATION}/sanctions", adjudication_api.SanctionList.as_view(), name="api-sanctions"
+    ),
+    path(f"{ADJUDICATION}/offences", adjudication_api.OffenceList.as_view(), name="api-offences"),
+    path(
+        f"{ADJUDICATION}/offences/defaults",
+        adjudication_api.OffenceDefaults.as_view(),
+        name="api-offences-defaults",
+    ),
+    path(
+        f"{ADJUDICATION}/offences/<int:pk>",
+        adjudication_api.OffenceDetail.as_view(),
+        name="api-offence",
+    ),
+    path(
+        f"{ADJUDICATION}/adjudication-log",
+        adjudication_api.AdjudicationLog.as_view(),
+        name="api-adjudication-log",
+    ),
+    path(f"{ADJUDICATION}/roles", adjudication_api.StaffList.as_view(), name="api-roles"),
+    path(f"{ADJUDICATION}/roles/<int:pk>", adjudication_api.StaffDetail.as_view(), name="api-role"),
 ]

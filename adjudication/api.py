@@ -1,0 +1,908 @@
+"""The adjudication API (TSR 8.2, 9): complaints and the decisions on them, rulings and initials,
+appeals and the arbitration panel's decisions, sanctions for unsporting conduct, the catalogue of
+standard offences, the staff, and the log of everything done.
+
+Thin views over ``adjudication.services``, which decide who may do what: the adjudicator or a
+member of the panel records, rules and initials; only the panel decides an appeal; sanctions are
+the panel's except the catalogue's bound decisions; the organiser appoints the staff. Reading is
+for the tournament's organisers, adjudicators and panel members, through their account (token or
+session). A scorekeeper account, another account and a player's seat key are refused (403), so
+that a refused write shows nothing either; a client without credentials is asked for them (401).
+A service's refusal comes back as 403 with its reason, its rule check as 400 with the messages by
+field, each naming the TSR section it rests on.
+"""
+
+from contextlib import contextmanager
+
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import gettext
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
+from rest_framework import exceptions, generics, serializers, status
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.permissions import BasePermission
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.views import APIView
+
+from adjudication import selectors, services
+from adjudication.models import MOST_DEDUCTION, Appeal, Decision, Event, Offence, Sanction
+from scoring.api import LimitedJSONParser, SeatsField
+from scoring.rules.contracts import Contract, SoloType
+from scoring.rules.penalty import MOST_ANNOUNCEMENTS, Severity
+from scoring.sheet_api import SEAT_KEY_HEADER, ContractField
+from tournaments import selectors as tournament_selectors
+from tournaments.models import Entry, Round, Tournament, TournamentRole
+from tournaments.permissions import STAFF, roles_of
+
+# The same value lists as the rules and scoresheet APIs, so that the schema has one enum each.
+SEVERITIES = [severity.value for severity in Severity]
+SOLO_TYPES = [solo.value for solo in SoloType]
+MOST_MINUTES = 120
+MOST_TEXT = 2000
+
+
+class _BlankAsNull:
+    """Shown as null where the record keeps an empty value (nothing ruled, no solo, not
+    decided yet)."""
+
+    def get_attribute(self, instance):
+        return super().get_attribute(instance) or None
+
+
+def _named_choices(component: str, choices) -> type[serializers.ChoiceField]:
+    """A choice field whose values are a schema component of their own (several serializers
+    name other choices ``status``, ``kind`` or ``action``); an empty value is shown as null."""
+    values = [str(value) for value in choices]
+
+    @extend_schema_field({"type": "string", "enum": values}, component_name=component)
+    class NamedChoiceField(_BlankAsNull, serializers.ChoiceField):
+        def __init__(self, **kwargs):
+            super().__init__(choices=values, **kwargs)
+
+    NamedChoiceField.__name__ = f"{component}Field"
+    return NamedChoiceField
+
+
+DecisionStatusField = _named_choices("DecisionStatusEnum", Decision.Status.values)
+AppealOutcomeField = _named_choices("AppealOutcomeEnum", Appeal.Outcome.values)
+OffenceKindField = _named_choices("OffenceKindEnum", Offence.Kind.values)
+SanctionKindField = _named_choices("SanctionKindEnum", Sanction.Kind.values)
+StaffRoleField = _named_choices("StaffRoleEnum", TournamentRole.Role.values)
+LogActionField = _named_choices("LogActionEnum", Event.Action.values)
+
+
+class BlankAsNullChoiceField(_BlankAsNull, serializers.ChoiceField):
+    pass
+
+
+class BlankAsNullDictField(_BlankAsNull, serializers.DictField):
+    pass
+
+
+# Who is asking ---------------------------------------------------------------------------------
+
+
+class StaffAccount(BasePermission):
+    """An account; whether it is staff of the tournament is checked with the tournament. A
+    seat's private key opens its table's scoresheet and nothing here."""
+
+    def has_permission(self, request, view):
+        if request.user.is_authenticated:
+            return True
+        if request.headers.get(SEAT_KEY_HEADER) is not None:
+            # Raised here, not returned: without an account DRF would ask for one (401).
+            raise exceptions.PermissionDenied(
+                gettext("A seat's link opens its table's scoresheet only.")
+            )
+        return False
+
+
+@contextmanager
+def _fields_as_sent(*, renamed: dict[str, str] | None = None, nested: str = "", inner=()):
+    """A service's rule check (400) with its fields named as the request names them:
+    ``renamed`` maps a service's field to the request's, and the fields in ``inner`` are
+    reported inside ``nested`` (the panel's ruling in its decision on an appeal)."""
+    try:
+        yield
+    except DjangoValidationError as error:
+        if not hasattr(error, "error_dict"):
+            raise
+        renamed = {NON_FIELD_ERRORS: api_settings.NON_FIELD_ERRORS_KEY, **(renamed or {})}
+        detail: dict = {}
+        for field, messages in error.message_dict.items():
+            if field in inner:
+                detail.setdefault(nested, {})[field] = messages
+            else:
+                detail[renamed.get(field, field)] = messages
+        raise exceptions.ValidationError(detail) from error
+
+
+class AdjudicationAPIView(APIView):
+    """The adjudication of one tournament, for its staff."""
+
+    authentication_classes = [TokenAuthentication, SessionAuthentication]
+    permission_classes = [StaffAccount]
+    parser_classes = [LimitedJSONParser]
+
+    def tournament(self) -> Tournament:
+        """The tournament at the address, if the user is among its organisers, adjudicators
+        and panel members (403 otherwise; 404 for a private tournament they cannot see)."""
+        if not hasattr(self, "_tournament"):
+            tournament = tournament_selectors.tournament_get(
+                slug=self.kwargs["slug"], user=self.request.user
+            )
+            if not roles_of(self.request, tournament) & STAFF:
+                raise PermissionDenied(
+                    gettext(
+                        "Only the tournament's organisers, adjudicators and arbitration panel "
+                        "see its adjudication (TSR 8.2)."
+                    )
+                )
+            self._tournament = tournament
+        return self._tournament
+
+
+READ_RESPONSES = {
+    401: OpenApiResponse(description="No credentials"),
+    403: OpenApiResponse(
+        description="Not an organiser, adjudicator or panel member of the tournament, or a "
+        "seat's key"
+    ),
+}
+WRITE_RESPONSES = {
+    400: OpenApiResponse(description="Refused by the rules, with the messages by field"),
+    **READ_RESPONSES,
+    403: OpenApiResponse(description="Not yours to do: the services say why"),
+}
+
+
+# What the API returns ---------------------------------------------------------------------------
+
+
+class OffenceSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    rule = serializers.CharField(allow_blank=True)
+
+
+class AppealSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    appellant = serializers.IntegerField(help_text="Seat")
+    grounds = serializers.CharField(allow_blank=True)
+    lodged_by = serializers.CharField(source="lodged_by.get_username")
+    lodged_at = serializers.DateTimeField()
+    outcome = AppealOutcomeField(
+        allow_null=True, help_text="null until the arbitration panel has decided (TSR 8.2.1)"
+    )
+    members = serializers.SerializerMethodField(help_text="The panel's members, by user name")
+    reasons = serializers.CharField(allow_blank=True)
+    interruption = serializers.IntegerField(help_text="Minutes play stood still (TSR 8.5.1)")
+    decided_by = serializers.CharField(source="decided_by.get_username", allow_null=True)
+    decided_at = serializers.DateTimeField(allow_null=True)
+    replacement = serializers.SerializerMethodField(
+        help_text="The panel's own decision, when it changed the one appealed against"
+    )
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_members(self, appeal: Appeal) -> list[str]:
+        return [member.get_username() for member in appeal.members.all()]
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_replacement(self, appeal: Appeal) -> int | None:
+        return next((decision.pk for decision in appeal.replacement.all()), None)
+
+
+class DecisionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    round = serializers.IntegerField(source="scoresheet.table.round.number")
+    table = serializers.IntegerField(source="scoresheet.table.number")
+    hand_number = serializers.IntegerField(
+        help_text="The line of the scoresheet; a hand stopped is a line of its own (TSR 9.4.3)"
+    )
+    offender = serializers.IntegerField(help_text="Seat")
+    complainant = serializers.IntegerField(allow_null=True, help_text="Seat")
+    offence = OffenceSummarySerializer(allow_null=True, help_text="From the catalogue")
+    description = serializers.CharField()
+    severity = BlankAsNullChoiceField(
+        choices=SEVERITIES, allow_null=True, help_text="null while the complaint is open"
+    )
+    contract = ContractField(help_text="As the hand stood when the breach happened")
+    soloist = serializers.IntegerField(allow_null=True)
+    solo_type = BlankAsNullChoiceField(choices=SOLO_TYPES, allow_null=True)
+    disadvantages_soloist = serializers.BooleanField(help_text="TSR 9.3.3 b1")
+    announcements = serializers.IntegerField(help_text="Of the other side, up to the breach")
+    decided = serializers.BooleanField(help_text="Game already won (TSR 9.5.1)")
+    penalty = BlankAsNullDictField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text='Penalty points per seat as ruled: {"1": 1, "2": -3, ...}; null while open',
+    )
+    computed = serializers.DictField(
+        child=serializers.IntegerField(), allow_null=True, help_text="Per seat, by the TSR"
+    )
+    deviates = serializers.BooleanField(help_text="The ruled points are not the TSR's")
+    deviation_reason = serializers.CharField(allow_blank=True)
+    hand_not_played = serializers.BooleanField(help_text="Stopped, dealt again (TSR 9.4.3)")
+    rule = serializers.CharField(allow_blank=True, help_text="The TSR section ruled by")
+    status = DecisionStatusField(
+        help_text="open, draft (waiting for initials), initialled (counts, TSR 8.2.2), "
+        "superseded or annulled by the arbitration panel"
+    )
+    recorded_by = serializers.CharField(source="recorded_by.get_username")
+    recorded_at = serializers.DateTimeField()
+    initialled_by = serializers.CharField(source="initialled_by.get_username", allow_null=True)
+    initialled_at = serializers.DateTimeField(allow_null=True)
+    appeal = AppealSummarySerializer(
+        source="appealed", allow_null=True, help_text="The appeal against this decision"
+    )
+    decided_on_appeal = serializers.IntegerField(
+        source="appeal_id",
+        allow_null=True,
+        help_text="The appeal on which the panel made this decision",
+    )
+
+
+class DecisionRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    round = serializers.IntegerField(source="scoresheet.table.round.number")
+    table = serializers.IntegerField(source="scoresheet.table.number")
+    hand_number = serializers.IntegerField()
+    offender = serializers.IntegerField()
+
+
+class AppealSerializer(AppealSummarySerializer):
+    decision = DecisionRefSerializer(help_text="The decision appealed against")
+
+
+class OffenceSerializer(serializers.Serializer):
+    """A standard offence of the catalogue: a breach of the rules with its severity, or
+    unsporting conduct, which is a bound decision (TSR 9.7.3) with its points or the panel's."""
+
+    id = serializers.IntegerField(read_only=True)
+    name = serializers.CharField(max_length=200)
+    rule = serializers.CharField(max_length=60, allow_blank=True, default="")
+    kind = OffenceKindField()
+    severity = BlankAsNullChoiceField(
+        choices=SEVERITIES,
+        allow_null=True,
+        default=None,
+        help_text="A breach's (TSR 9.2-9.4); none for unsporting conduct",
+    )
+    bound = serializers.BooleanField(
+        default=False, help_text="Unsporting conduct the adjudicator decides alone (TSR 9.7.3)"
+    )
+    deduction = serializers.IntegerField(
+        min_value=0,
+        max_value=MOST_DEDUCTION,
+        allow_null=True,
+        default=None,
+        help_text="A bound decision's points deducted; 0 is a warning (TSR 9.7.2 b)",
+    )
+
+
+class SanctionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    start_number = serializers.IntegerField(source="entry.start_number")
+    player = serializers.CharField(source="entry.player.name")
+    round = serializers.IntegerField(source="round.number")
+    kind = SanctionKindField()
+    points = serializers.IntegerField(allow_null=True, help_text="Deducted (TSR 9.7.2 b)")
+    offence = OffenceSummarySerializer(allow_null=True)
+    reasons = serializers.CharField()
+    members = serializers.SerializerMethodField(help_text="The panel's members, by user name")
+    decided_by = serializers.CharField(source="decided_by.get_username")
+    decided_at = serializers.DateTimeField()
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_members(self, sanction: Sanction) -> list[str]:
+        return [member.get_username() for member in sanction.members.all()]
+
+
+class EventSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    at = serializers.DateTimeField()
+    by = serializers.CharField(source="by.get_username")
+    action = LogActionField()
+    summary = serializers.CharField(help_text="In the language of whoever did it")
+    details = serializers.JSONField()
+    decision = serializers.IntegerField(source="decision_id", allow_null=True)
+    appeal = serializers.IntegerField(source="appeal_id", allow_null=True)
+    sanction = serializers.IntegerField(source="sanction_id", allow_null=True)
+
+
+class StaffSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField(source="user.get_username")
+    name = serializers.CharField(source="user.get_full_name", allow_blank=True)
+    role = StaffRoleField()
+    start_number = serializers.IntegerField(
+        source="entry.start_number", allow_null=True, help_text="The player they are, if they play"
+    )
+
+
+# What the API takes ----------------------------------------------------------------------------
+
+
+class Named:
+    """What a request names by number, id or user name, looked up in the tournament; every
+    name not found is collected, so that the client sees them all at once (400)."""
+
+    def __init__(self, tournament: Tournament):
+        self.tournament = tournament
+        self.errors: dict[str, list[str]] = {}
+
+    def missing(self, field: str, message: str) -> None:
+        self.errors.setdefault(field, []).append(message)
+
+    def users(self, field: str, usernames: list[str]) -> list:
+        found = selectors.users_named(usernames=usernames)
+        if missing := [name for name in usernames if name not in found]:
+            self.missing(field, gettext("No such user: %(names)s.") % {"names": ", ".join(missing)})
+        return [found[name] for name in dict.fromkeys(usernames) if name in found]
+
+    def offence(self, pk: int | None) -> Offence | None:
+        if pk is None:
+            return None
+        offence = selectors.offence_of(tournament=self.tournament, pk=pk)
+        if offence is None:
+            self.missing(
+                "offence",
+                gettext("There is no offence %(id)d in this tournament's catalogue.") % {"id": pk},
+            )
+        return offence
+
+    def entry(self, start_number: int | None) -> Entry | None:
+        if start_number is None:
+            return None
+        entry = self.tournament.entries.filter(start_number=start_number).first()
+        if entry is None:
+            self.missing(
+                "start_number",
+                gettext("No player has start number %(number)d.") % {"number": start_number},
+            )
+        return entry
+
+    def round(self, number: int) -> Round | None:
+        round_ = selectors.round_of(tournament=self.tournament, number=number)
+        if round_ is None:
+            self.missing("round", gettext("There is no round %(round)d.") % {"round": number})
+        return round_
+
+    def done(self, data: dict) -> dict:
+        if self.errors:
+            raise serializers.ValidationError(self.errors)
+        return data
+
+
+class ComplaintSerializer(serializers.Serializer):
+    round = serializers.IntegerField(min_value=1)
+    table = serializers.IntegerField(min_value=1)
+    hand_number = serializers.IntegerField(
+        help_text="A line of the scoresheet, or the hand being played (the next)"
+    )
+    offender = serializers.IntegerField(help_text="Seat")
+    complainant = serializers.IntegerField(allow_null=True, default=None, help_text="Seat")
+    description = serializers.CharField(
+        max_length=MOST_TEXT,
+        allow_blank=True,
+        default="",
+        help_text="What happened; left empty, the offence's name",
+    )
+    offence = serializers.IntegerField(
+        allow_null=True, default=None, help_text="A breach of the catalogue, by id"
+    )
+
+    def validate(self, data):
+        named = Named(self.context["tournament"])
+        sheet = selectors.scoresheet_at(
+            tournament=named.tournament, round_number=data["round"], table_number=data["table"]
+        )
+        if sheet is None:
+            named.missing(
+                "table",
+                gettext("Round %(round)d has no table %(table)d.")
+                % {"round": data["round"], "table": data["table"]},
+            )
+        return named.done(
+            {
+                "scoresheet": sheet,
+                "hand_number": data["hand_number"],
+                "offender": data["offender"],
+                "complainant": data["complainant"],
+                "description": data["description"],
+                "offence": named.offence(data["offence"]),
+            }
+        )
+
+
+class RulingSerializer(serializers.Serializer):
+    """How a breach is judged; the penalty points follow by the TSR (TSR 9.2-9.5)."""
+
+    severity = serializers.ChoiceField(
+        choices=SEVERITIES, help_text="insignificant (TSR 9.2), minor (9.3) or major (9.4)"
+    )
+    contract = ContractField(
+        default=Contract.NORMAL.value, help_text="As the hand stood when the breach happened"
+    )
+    soloist = serializers.IntegerField(min_value=1, max_value=5, allow_null=True, default=None)
+    solo_type = serializers.ChoiceField(choices=SOLO_TYPES, allow_null=True, default=None)
+    disadvantages_soloist = serializers.BooleanField(
+        default=False, help_text="A minor breach that may disadvantage the soloist (TSR 9.3.3 b1)"
+    )
+    announcements = serializers.IntegerField(
+        min_value=0,
+        max_value=MOST_ANNOUNCEMENTS,
+        default=0,
+        help_text="Made by the other side up to the breach (TSR 9.4.3)",
+    )
+    decided = serializers.BooleanField(
+        default=False, help_text="The game was already won after the announcements (TSR 9.5.1)"
+    )
+    penalty = SeatsField(
+        allow_null=True,
+        default=None,
+        help_text='Penalty points per seat, where they deviate from the TSR\'s: {"1": 3, '
+        '"2": -3, "3": 0, "4": 0}; with a deviation_reason',
+    )
+    deviation_reason = serializers.CharField(max_length=MOST_TEXT, allow_blank=True, default="")
+
+    @staticmethod
+    def ruling(data: dict) -> services.Ruling:
+        return services.Ruling(
+            severity=Severity(data["severity"]),
+            contract=Contract(data["contract"]),
+            soloist=data["soloist"],
+            solo_type=SoloType(data["solo_type"]) if data["solo_type"] else None,
+            disadvantages_soloist=data["disadvantages_soloist"],
+            announcements=data["announcements"],
+            decided=data["decided"],
+            penalty=data["penalty"],
+            deviation_reason=data["deviation_reason"],
+        )
+
+
+RULING_FIELDS = frozenset(RulingSerializer().fields)
+
+
+class AppealLodgeSerializer(serializers.Serializer):
+    appellant = serializers.IntegerField(help_text="Seat")
+    grounds = serializers.CharField(max_length=MOST_TEXT, allow_blank=True, default="")
+
+
+class AppealDecideSerializer(serializers.Serializer):
+    outcome = AppealOutcomeField()
+    members = serializers.ListField(
+        child=serializers.CharField(max_length=150),
+        max_length=12,
+        default=list,
+        help_text="The members of the arbitration panel who decided, by user name",
+    )
+    reasons = serializers.CharField(max_length=MOST_TEXT, allow_blank=True, default="")
+    interruption = serializers.IntegerField(
+        min_value=0,
+        max_value=MOST_MINUTES,
+        default=0,
+        help_text="Minutes play stood still: the table and the members' tables get them back "
+        "(TSR 8.5.1)",
+    )
+    ruling = RulingSerializer(
+        allow_null=True, default=None, help_text="The panel's own, when the outcome is change"
+    )
+
+    def validate(self, data):
+        named = Named(self.context["tournament"])
+        ruling = data["ruling"]
+        return named.done(
+            {
+                **data,
+                "members": named.users("members", data["members"]),
+                "ruling": RulingSerializer.ruling(ruling) if ruling is not None else None,
+            }
+        )
+
+
+class SanctionImposeSerializer(serializers.Serializer):
+    start_number = serializers.IntegerField(min_value=1, help_text="The player")
+    round = serializers.IntegerField(min_value=1, help_text="The match the deduction counts in")
+    kind = SanctionKindField()
+    points = serializers.IntegerField(
+        allow_null=True, default=None, help_text="A deduction's, 1 to 12 (TSR 9.7.2 b)"
+    )
+    offence = serializers.IntegerField(allow_null=True, default=None, help_text="By id")
+    reasons = serializers.CharField(max_length=MOST_TEXT, allow_blank=True, default="")
+    members = serializers.ListField(
+        child=serializers.CharField(max_length=150),
+        max_length=12,
+        default=list,
+        help_text="The panel's members who decided, by user name; none for a bound decision",
+    )
+
+    def validate(self, data):
+        named = Named(self.context["tournament"])
+        return named.done(
+            {
+                "entry": named.entry(data["start_number"]),
+                "round": named.round(data["round"]),
+                "kind": Sanction.Kind(data["kind"]),
+                "points": data["points"],
+                "offence": named.offence(data["offence"]),
+                "reasons": data["reasons"],
+                "members": named.users("members", data["members"]),
+            }
+        )
+
+
+class RoleGrantSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    role = StaffRoleField()
+    start_number = serializers.IntegerField(
+        min_value=1,
+        allow_null=True,
+        default=None,
+        help_text="The player they are, if they play (TSR 8.5.1)",
+    )
+
+    def validate(self, data):
+        named = Named(self.context["tournament"])
+        users = named.users("username", [data["username"]])
+        return named.done(
+            {
+                "user": users[0] if users else None,
+                "role": TournamentRole.Role(data["role"]),
+                "entry": named.entry(data["start_number"]),
+            }
+        )
+
+
+class DecisionFilterSerializer(serializers.Serializer):
+    status = DecisionStatusField(required=False)
+    round = serializers.IntegerField(min_value=1, required=False)
+
+
+# Decisions --------------------------------------------------------------------------------------
+
+TAGS = ["adjudication"]
+
+
+def _decision_data(tournament: Tournament, pk: int) -> dict:
+    """The decision as GET returns it, read again after a write."""
+    return DecisionSerializer(selectors.decision_detail(tournament=tournament, pk=pk)).data
+
+
+class DecisionList(AdjudicationAPIView):
+    """The tournament's complaints and decisions, in the order recorded. POST records a
+    complaint (TSR 9.6.5): an adjudicator or a member of the arbitration panel."""
+
+    @extend_schema(
+        tags=TAGS,
+        parameters=[DecisionFilterSerializer],
+        responses={200: DecisionSerializer(many=True), **READ_RESPONSES},
+    )
+    def get(self, request, slug: str):
+        tournament = self.tournament()
+        query = DecisionFilterSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        decisions = selectors.decision_list(
+            tournament=tournament,
+            status=query.validated_data.get("status"),
+            round_number=query.validated_data.get("round"),
+        )
+        return Response(DecisionSerializer(decisions, many=True).data)
+
+    @extend_schema(
+        tags=TAGS,
+        request=ComplaintSerializer,
+        responses={201: DecisionSerializer, **WRITE_RESPONSES},
+        examples=[
+            OpenApiExample(
+                "Seat 2 did not follow suit",
+                request_only=True,
+                value={
+                    "round": 1,
+                    "table": 3,
+                    "hand_number": 7,
+                    "offender": 2,
+                    "complainant": 3,
+                    "description": "Trumped a club lead holding the club ten",
+                },
+            )
+        ],
+    )
+    def post(self, request, slug: str):
+        tournament = self.tournament()
+        payload = ComplaintSerializer(data=request.data, context={"tournament": tournament})
+        payload.is_valid(raise_exception=True)
+        decision = services.complaint_record(by=request.user, **payload.validated_data)
+        return Response(_decision_data(tournament, decision.pk), status=status.HTTP_201_CREATED)
+
+
+class DecisionDetail(AdjudicationAPIView):
+    """One decision with its ruling, its penalty points as ruled and by the TSR, who
+    initialled it, and the appeal against it."""
+
+    @extend_schema(tags=TAGS, responses={200: DecisionSerializer, **READ_RESPONSES})
+    def get(self, request, slug: str, pk: int):
+        return Response(_decision_data(self.tournament(), pk))
+
+
+class DecisionRuling(AdjudicationAPIView):
+    """Rule on a complaint (TSR 9.2-9.5): the penalty points follow by the TSR, or deviate
+    with a written reason. The decision then waits for initials and may be ruled again."""
+
+    @extend_schema(
+        tags=TAGS,
+        request=RulingSerializer,
+        responses={200: DecisionSerializer, **WRITE_RESPONSES},
+        examples=[
+            OpenApiExample(
+                "A major breach after two announcements",
+                request_only=True,
+                value={"severity": "major", "announcements": 2},
+            )
+        ],
+    )
+    def post(self, request, slug: str, pk: int):
+        tournament = self.tournament()
+        decision = selectors.decision_detail(tournament=tournament, pk=pk)
+        payload = RulingSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        services.decision_rule(
+            decision=decision,
+            ruling=RulingSerializer.ruling(payload.validated_data),
+            by=request.user,
+        )
+        return Response(_decision_data(tournament, pk))
+
+
+class DecisionInitial(AdjudicationAPIView):
+    """Initial a ruling (TSR 8.2.2): from now on its penalty points count, and a hand stopped
+    by a major breach comes on the sheet as not played (TSR 9.4.3)."""
+
+    @extend_schema(tags=TAGS, request=None, responses={200: DecisionSerializer, **WRITE_RESPONSES})
+    def post(self, request, slug: str, pk: int):
+        tournament = self.tournament()
+        decision = selectors.decision_detail(tournament=tournament, pk=pk)
+        services.decision_initial(decision=decision, by=request.user)
+        return Response(_decision_data(tournament, pk))
+
+
+class DecisionAppeal(AdjudicationAPIView):
+    """Record a player's appeal against an initialled decision (TSR 9.6.7), for the
+    arbitration panel to decide."""
+
+    @extend_schema(
+        tags=TAGS,
+        request=AppealLodgeSerializer,
+        responses={201: AppealSerializer, **WRITE_RESPONSES},
+    )
+    def post(self, request, slug: str, pk: int):
+        tournament = self.tournament()
+        decision = selectors.decision_detail(tournament=tournament, pk=pk)
+        payload = AppealLodgeSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        appeal = services.appeal_lodge(decision=decision, by=request.user, **payload.validated_data)
+        appeal = selectors.appeal_detail(tournament=tournament, pk=appeal.pk)
+        return Response(AppealSerializer(appeal).data, status=status.HTTP_201_CREATED)
+
+
+# Appeals ----------------------------------------------------------------------------------------
+
+
+class AppealList(AdjudicationAPIView):
+    """The appeals to the arbitration panel, in the order lodged, with its decisions."""
+
+    @extend_schema(tags=TAGS, responses={200: AppealSerializer(many=True), **READ_RESPONSES})
+    def get(self, request, slug: str):
+        appeals = selectors.appeal_list(tournament=self.tournament())
+        return Response(AppealSerializer(appeals, many=True).data)
+
+
+class AppealDecide(AdjudicationAPIView):
+    """The arbitration panel's final decision on an appeal (TSR 8.2.1): uphold, change (with
+    its own ruling, initialled at once) or annul; with its members and reasons, and the
+    minutes play stood still, which the tables concerned get back (TSR 8.5.1)."""
+
+    @extend_schema(
+        tags=TAGS,
+        request=AppealDecideSerializer,
+        responses={200: AppealSerializer, **WRITE_RESPONSES},
+        examples=[
+            OpenApiExample(
+                "The panel makes it a minor breach",
+                request_only=True,
+                value={
+                    "outcome": "change",
+                    "members": ["meier", "schulz", "weber"],
+                    "reasons": "The breach could not decide the game.",
+                    "interruption": 8,
+                    "ruling": {"severity": "minor"},
+                },
+            )
+        ],
+    )
+    def post(self, request, slug: str, pk: int):
+        tournament = self.tournament()
+        appeal = selectors.appeal_detail(tournament=tournament, pk=pk)
+        payload = AppealDecideSerializer(data=request.data, context={"tournament": tournament})
+        payload.is_valid(raise_exception=True)
+        with _fields_as_sent(nested="ruling", inner=RULING_FIELDS):
+            services.appeal_decide(appeal=appeal, by=request.user, **payload.validated_data)
+        appeal = selectors.appeal_detail(tournament=tournament, pk=pk)
+        return Response(AppealSerializer(appeal).data)
+
+
+# Sanctions --------------------------------------------------------------------------------------
+
+
+class SanctionList(AdjudicationAPIView):
+    """Sanctions for unsporting conduct (TSR 9.7.2), in the order decided. POST imposes one:
+    the arbitration panel, naming its members; the adjudicator alone a bound decision of the
+    catalogue with its points (TSR 9.7.3)."""
+
+    @extend_schema(tags=TAGS, responses={200: SanctionSerializer(many=True), **READ_RESPONSES})
+    def get(self, request, slug: str):
+        sanctions = selectors.sanction_list(tournament=self.tournament())
+        return Response(SanctionSerializer(sanctions, many=True).data)
+
+    @extend_schema(
+        tags=TAGS,
+        request=SanctionImposeSerializer,
+        responses={201: SanctionSerializer, **WRITE_RESPONSES},
+    )
+    def post(self, request, slug: str):
+        tournament = self.tournament()
+        payload = SanctionImposeSerializer(data=request.data, context={"tournament": tournament})
+        payload.is_valid(raise_exception=True)
+        with _fields_as_sent(renamed={"entry": "start_number"}):
+            sanction = services.sanction_impose(by=request.user, **payload.validated_data)
+        sanction = selectors.sanction_list(tournament=tournament).get(pk=sanction.pk)
+        return Response(SanctionSerializer(sanction).data, status=status.HTTP_201_CREATED)
+
+
+# The catalogue of standard offences -------------------------------------------------------------
+
+
+def _offence_fields(data: dict) -> dict:
+    return {**data, "kind": Offence.Kind(data["kind"]), "severity": data["severity"] or ""}
+
+
+class OffenceList(AdjudicationAPIView):
+    """The tournament's catalogue of standard offences. POST adds one: the organiser, an
+    adjudicator or a panel member."""
+
+    @extend_schema(tags=TAGS, responses={200: OffenceSerializer(many=True), **READ_RESPONSES})
+    def get(self, request, slug: str):
+        offences = selectors.offence_list(tournament=self.tournament())
+        return Response(OffenceSerializer(offences, many=True).data)
+
+    @extend_schema(
+        tags=TAGS, request=OffenceSerializer, responses={201: OffenceSerializer, **WRITE_RESPONSES}
+    )
+    def post(self, request, slug: str):
+        tournament = self.tournament()
+        payload = OffenceSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        offence = services.offence_save(
+            tournament=tournament, by=request.user, **_offence_fields(payload.validated_data)
+        )
+        return Response(OffenceSerializer(offence).data, status=status.HTTP_201_CREATED)
+
+
+class OffenceDetail(AdjudicationAPIView):
+    """PUT changes a standard offence; DELETE takes it out of the catalogue, unless decisions
+    or sanctions name it."""
+
+    @extend_schema(
+        tags=TAGS, request=OffenceSerializer, responses={200: OffenceSerializer, **WRITE_RESPONSES}
+    )
+    def put(self, request, slug: str, pk: int):
+        tournament = self.tournament()
+        offence = selectors.offence_detail(tournament=tournament, pk=pk)
+        payload = OffenceSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        offence = services.offence_save(
+            tournament=tournament,
+            offence=offence,
+            by=request.user,
+            **_offence_fields(payload.validated_data),
+        )
+        return Response(OffenceSerializer(offence).data)
+
+    @extend_schema(tags=TAGS, responses={204: None, **WRITE_RESPONSES})
+    def delete(self, request, slug: str, pk: int):
+        offence = selectors.offence_detail(tournament=self.tournament(), pk=pk)
+        services.offence_delete(offence=offence, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class OffenceDefaults(AdjudicationAPIView):
+    """Start the catalogue with the offences the TSR names (TSR 9.1, 9.7.3), in the request's
+    language; those it has already (by name) stay as they are. Returns those added."""
+
+    @extend_schema(
+        tags=TAGS,
+        request=None,
+        responses={
+            201: OffenceSerializer(many=True),
+            200: OpenApiResponse(
+                OffenceSerializer(many=True), description="Nothing to add: an empty list"
+            ),
+            **WRITE_RESPONSES,
+        },
+    )
+    def post(self, request, slug: str):
+        added = services.offences_default(tournament=self.tournament(), by=request.user)
+        return Response(
+            OffenceSerializer(added, many=True).data,
+            status=status.HTTP_201_CREATED if added else status.HTTP_200_OK,
+        )
+
+
+# The log ----------------------------------------------------------------------------------------
+
+
+class LogPagination(LimitOffsetPagination):
+    default_limit = 100
+    max_limit = 1000
+
+
+class AdjudicationLog(AdjudicationAPIView, generics.ListAPIView):
+    """Everything done, oldest first, newest last: who did what, when. `?limit=` (up to
+    1000, 100 by default) and `?offset=` page through it."""
+
+    serializer_class = EventSerializer
+    pagination_class = LogPagination
+
+    def get_queryset(self):
+        return selectors.event_log(tournament=self.tournament())
+
+    @extend_schema(tags=TAGS, responses={200: EventSerializer(many=True), **READ_RESPONSES})
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+
+# Staff ------------------------------------------------------------------------------------------
+
+
+class StaffList(AdjudicationAPIView):
+    """The tournament's staff: organisers, adjudicators, members of the arbitration panel and
+    scorekeepers. POST appoints one (organisers only); for a member of staff who plays, the
+    player they are (TSR 8.5.1)."""
+
+    @extend_schema(tags=TAGS, responses={200: StaffSerializer(many=True), **READ_RESPONSES})
+    def get(self, request, slug: str):
+        grants = selectors.staff_roles(tournament=self.tournament())
+        return Response(StaffSerializer(grants, many=True).data)
+
+    @extend_schema(
+        tags=TAGS,
+        request=RoleGrantSerializer,
+        responses={201: StaffSerializer, **WRITE_RESPONSES},
+    )
+    def post(self, request, slug: str):
+        tournament = self.tournament()
+        payload = RoleGrantSerializer(data=request.data, context={"tournament": tournament})
+        payload.is_valid(raise_exception=True)
+        with _fields_as_sent(renamed={"entry": "start_number"}):
+            grant = services.role_grant(
+                tournament=tournament, by=request.user, **payload.validated_data
+            )
+        grant = selectors.role_detail(tournament=tournament, pk=grant.pk)
+        return Response(StaffSerializer(grant).data, status=status.HTTP_201_CREATED)
+
+
+class StaffDetail(AdjudicationAPIView):
+    """DELETE takes a role back (organisers only); a tournament keeps one organiser."""
+
+    @extend_schema(tags=TAGS, responses={204: None, **WRITE_RESPONSES})
+    def delete(self, request, slug: str, pk: int):
+        grant = selectors.role_detail(tournament=self.tournament(), pk=pk)
+        services.role_revoke(grant=grant, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

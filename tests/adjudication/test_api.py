@@ -1,0 +1,1047 @@
+"""The adjudication API (TSR 8.2, 9): complaints, rulings, initials, appeals, sanctions, the
+catalogue, the staff and the log, for the tournament's organisers, adjudicators and panel; every
+write goes through the services, which say who may do it."""
+
+import pytest
+from django.urls import reverse
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from adjudication import services
+from adjudication.models import Appeal, Decision, Event, Offence, Sanction
+from scoring.models import Scoresheet
+from scoring.rules.penalty import Severity
+from tests import factories
+from tests.adjudication.helpers import MATCH, enter
+from tournaments import services as tournament_services
+from tournaments.models import TournamentRole
+
+pytestmark = pytest.mark.django_db
+Role = TournamentRole.Role
+Ruling = services.Ruling
+
+
+@pytest.fixture
+def sheet(sheet) -> Scoresheet:
+    """Table 1 of round 1 with four hands on it, hand 2 seat 1's compulsory solo."""
+    enter(sheet, MATCH[:4])
+    return Scoresheet.objects.select_related("table__round__tournament").get(pk=sheet.pk)
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+def token(user) -> dict:
+    return {"Authorization": f"Token {Token.objects.get_or_create(user=user)[0].key}"}
+
+
+def key(sheet, position) -> dict:
+    return {"X-Seat-Key": sheet.table.seats.get(position=position).token}
+
+
+def url(name, tournament, *args) -> str:
+    return reverse(name, args=[tournament.slug, *args])
+
+
+def send(api, method, path, user=None, data=None, headers=None):
+    headers = {"Accept-Language": "en", **(token(user) if user else {}), **(headers or {})}
+    return getattr(api, method)(path, data, format="json", headers=headers)
+
+
+def complaint(sheet, staff, *, hand=3, offender=2, **fields) -> Decision:
+    return services.complaint_record(
+        scoresheet=sheet,
+        hand_number=hand,
+        offender=offender,
+        description=fields.pop("description", "Trumped a club lead holding a club"),
+        by=staff["adjudicator"],
+        **fields,
+    )
+
+
+def decided(sheet, staff, *, ruling: Ruling | None = None, **complaint_fields) -> Decision:
+    """A complaint ruled on (minor, unless ``ruling`` says otherwise) and initialled by the
+    adjudicator."""
+    by = staff["adjudicator"]
+    decision = complaint(sheet, staff, **complaint_fields)
+    decision = services.decision_rule(
+        decision=decision, ruling=ruling or Ruling(Severity.MINOR), by=by
+    )
+    return services.decision_initial(decision=decision, by=by)
+
+
+def appealed(sheet, staff, **fields) -> Appeal:
+    decision = decided(sheet, staff, **fields)
+    return services.appeal_lodge(
+        decision=decision,
+        appellant=decision.offender,
+        grounds="I had no club",
+        by=staff["adjudicator"],
+    )
+
+
+def seat_entry(sheet, position):
+    return sheet.table.seats.get(position=position).entry
+
+
+# Complaints and rulings -------------------------------------------------------------------------
+
+
+def test_the_adjudicator_records_a_complaint(api, tournament, sheet, staff):
+    response = send(
+        api,
+        "post",
+        url("api-decisions", tournament),
+        staff["adjudicator"],
+        {
+            "round": 1,
+            "table": 1,
+            "hand_number": 3,
+            "offender": 2,
+            "complainant": 3,
+            "description": "Trumped a club lead holding the club ten",
+        },
+    )
+    assert response.status_code == 201
+    data = response.json()
+    decision = Decision.objects.get()
+    assert data["id"] == decision.pk
+    assert (data["round"], data["table"], data["hand_number"]) == (1, 1, 3)
+    assert (data["offender"], data["complainant"]) == (2, 3)
+    assert data["status"] == "open"
+    assert data["severity"] is None
+    assert data["penalty"] is None
+    assert data["computed"] is None
+    assert data["recorded_by"] == "adjudicator"
+    assert data["initialled_by"] is None
+    assert data["appeal"] is None
+    assert Event.objects.get().action == Event.Action.COMPLAINT
+
+
+def test_a_complaint_about_a_table_or_offence_not_there_is_refused_by_field(
+    api, tournament, sheet, staff
+):
+    response = send(
+        api,
+        "post",
+        url("api-decisions", tournament),
+        staff["adjudicator"],
+        {"round": 1, "table": 9, "hand_number": 1, "offender": 1, "offence": 999},
+    )
+    assert response.status_code == 400
+    assert response.json() == {
+        "table": ["Round 1 has no table 9."],
+        "offence": ["There is no offence 999 in this tournament's catalogue."],
+    }
+    assert not Decision.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "rule"),
+    [
+        ({"hand_number": 9}, "hand_number", None),
+        ({"complainant": 2}, "complainant", "TSR 9.6.1"),
+        ({"offender": 5}, "offender", None),
+    ],
+)
+def test_the_services_rule_check_comes_back_by_field(
+    api, tournament, sheet, staff, fields, field, rule
+):
+    data = {"round": 1, "table": 1, "hand_number": 3, "offender": 2, "description": "x"}
+    response = send(
+        api, "post", url("api-decisions", tournament), staff["adjudicator"], data | fields
+    )
+    assert response.status_code == 400
+    errors = response.json()
+    assert list(errors) == [field]
+    if rule:
+        assert rule in errors[field][0]
+    assert not Decision.objects.exists()
+
+
+def test_an_unsporting_offence_is_not_a_complaint_about_a_hand(api, tournament, sheet, staff):
+    services.offences_default(tournament=tournament, by=staff["organiser"])
+    unsporting = Offence.objects.filter(kind=Offence.Kind.UNSPORTING).first()
+    response = send(
+        api,
+        "post",
+        url("api-decisions", tournament),
+        staff["adjudicator"],
+        {"round": 1, "table": 1, "hand_number": 3, "offender": 2, "offence": unsporting.pk},
+    )
+    assert response.status_code == 400
+    assert "TSR 9.7.2" in response.json()["offence"][0]
+
+
+def test_the_adjudicator_rules_and_initials(api, tournament, sheet, staff):
+    decision = complaint(sheet, staff)
+    ruled = send(
+        api,
+        "post",
+        url("api-decision-ruling", tournament, decision.pk),
+        staff["adjudicator"],
+        {"severity": "minor"},
+    )
+    assert ruled.status_code == 200
+    data = ruled.json()
+    assert data["status"] == "draft"
+    assert data["severity"] == "minor"
+    assert data["penalty"] == {"1": 1, "2": -3, "3": 1, "4": 1}
+    assert data["computed"] == data["penalty"]
+    assert data["deviates"] is False
+    assert data["rule"] == "TSR 9.3.2"
+    initialled = send(
+        api,
+        "post",
+        url("api-decision-initial", tournament, decision.pk),
+        staff["panel"][0],
+    )
+    assert initialled.status_code == 200
+    data = initialled.json()
+    assert data["status"] == "initialled"
+    assert data["initialled_by"] == "panel1"
+    assert data["initialled_at"] is not None
+    decision.refresh_from_db()
+    assert decision.status == Decision.Status.INITIALLED
+
+
+def test_a_solo_ruling_and_a_major_breach_that_stops_the_hand(api, tournament, sheet, staff):
+    solo = complaint(sheet, staff, hand=2, offender=2)
+    response = send(
+        api,
+        "post",
+        url("api-decision-ruling", tournament, solo.pk),
+        staff["adjudicator"],
+        {
+            "severity": "minor",
+            "contract": "compulsory_solo",
+            "soloist": 1,
+            "solo_type": "queens",
+            "disadvantages_soloist": True,
+        },
+    )
+    assert response.status_code == 200
+    assert response.json()["penalty"] == {"1": 3, "2": -3, "3": 0, "4": 0}
+    assert response.json()["rule"] == "TSR 9.3.3 (b1)"
+
+    major = complaint(sheet, staff, hand=5, offender=1)
+    send(
+        api,
+        "post",
+        url("api-decision-ruling", tournament, major.pk),
+        staff["adjudicator"],
+        {"severity": "major", "announcements": 3},
+    )
+    data = send(
+        api, "post", url("api-decision-initial", tournament, major.pk), staff["adjudicator"]
+    ).json()
+    assert data["hand_not_played"] is True
+    assert data["penalty"] == {"1": -18, "2": 6, "3": 6, "4": 6}
+    assert data["rule"] == "TSR 9.4.3"
+
+
+def test_a_deviation_needs_a_reason(api, tournament, sheet, staff):
+    decision = complaint(sheet, staff)
+    path = url("api-decision-ruling", tournament, decision.pk)
+    points = {"1": 3, "2": -3, "3": 0, "4": 0}
+    refused = send(
+        api, "post", path, staff["adjudicator"], {"severity": "minor", "penalty": points}
+    )
+    assert refused.status_code == 400
+    assert list(refused.json()) == ["deviation_reason"]
+    assert "TSR 9.3.2" in refused.json()["deviation_reason"][0]
+    not_zero = send(
+        api,
+        "post",
+        path,
+        staff["adjudicator"],
+        {"severity": "minor", "penalty": {"1": 3, "2": -2}, "deviation_reason": "x"},
+    )
+    assert "zero" in not_zero.json()["penalty"][0]
+    ruled = send(
+        api,
+        "post",
+        path,
+        staff["adjudicator"],
+        {
+            "severity": "minor",
+            "penalty": points,
+            "deviation_reason": "Only seat 1 was put at a disadvantage",
+        },
+    )
+    assert ruled.status_code == 200
+    data = ruled.json()
+    assert data["deviates"] is True
+    assert data["penalty"] == points
+    assert data["computed"] == {"1": 1, "2": -3, "3": 1, "4": 1}
+    assert data["deviation_reason"] == "Only seat 1 was put at a disadvantage"
+
+
+@pytest.mark.parametrize(
+    ("ruling", "field"),
+    [
+        ({"severity": "huge"}, "severity"),
+        ({}, "severity"),
+        ({"severity": "minor", "penalty": {"9": 1}}, "penalty"),
+        ({"severity": "minor", "announcements": 6}, "announcements"),
+        ({"severity": "minor", "contract": "voluntary_solo", "soloist": 1}, "solo_type"),
+    ],
+)
+def test_a_ruling_that_is_not_one_is_refused_by_field(api, tournament, sheet, staff, ruling, field):
+    decision = complaint(sheet, staff, hand=5)  # the hand being played
+    response = send(
+        api,
+        "post",
+        url("api-decision-ruling", tournament, decision.pk),
+        staff["adjudicator"],
+        ruling,
+    )
+    assert response.status_code == 400
+    assert field in response.json()
+    decision.refresh_from_db()
+    assert decision.status == Decision.Status.OPEN
+
+
+def test_an_initialled_decision_is_not_ruled_again(api, tournament, sheet, staff):
+    decision = decided(sheet, staff)
+    response = send(
+        api,
+        "post",
+        url("api-decision-ruling", tournament, decision.pk),
+        staff["adjudicator"],
+        {"severity": "major"},
+    )
+    assert response.status_code == 400
+    assert "TSR 8.2.1" in response.json()["status"][0]
+    again = send(
+        api, "post", url("api-decision-initial", tournament, decision.pk), staff["adjudicator"]
+    )
+    assert again.status_code == 400
+    assert "status" in again.json()
+
+
+def test_the_decisions_are_listed_and_filtered(api, tournament, sheet, staff):
+    first = decided(sheet, staff)
+    second = complaint(sheet, staff, hand=4, offender=1)
+    path = url("api-decisions", tournament)
+    listed = send(api, "get", path, staff["organiser"]).json()
+    assert [d["id"] for d in listed] == [first.pk, second.pk]
+    assert listed[0]["penalty"] == {"1": 1, "2": -3, "3": 1, "4": 1}
+    assert [d["id"] for d in send(api, "get", f"{path}?status=open", staff["panel"][0]).json()] == [
+        second.pk
+    ]
+    assert len(send(api, "get", f"{path}?round=1", staff["adjudicator"]).json()) == 2
+    assert send(api, "get", f"{path}?round=2", staff["adjudicator"]).json() == []
+    wrong = send(api, "get", f"{path}?status=bogus&round=x", staff["adjudicator"])
+    assert wrong.status_code == 400
+    assert set(wrong.json()) == {"status", "round"}
+    detail = send(api, "get", url("api-decision", tournament, first.pk), staff["panel"][1])
+    assert detail.json() == listed[0]
+
+
+def test_a_decision_of_another_tournament_is_not_found(api, tournament, sheet, staff):
+    decision = decided(sheet, staff)
+    other = factories.tournament(players=4, organiser=staff["organiser"])
+    assert (
+        send(api, "get", url("api-decision", other, decision.pk), staff["organiser"]).status_code
+        == 404
+    )
+
+
+# Appeals ----------------------------------------------------------------------------------------
+
+
+def test_an_appeal_is_lodged_and_shown_with_the_decision(api, tournament, sheet, staff):
+    decision = decided(sheet, staff)
+    response = send(
+        api,
+        "post",
+        url("api-decision-appeal", tournament, decision.pk),
+        staff["adjudicator"],
+        {"appellant": 2, "grounds": "I had no club"},
+    )
+    assert response.status_code == 201
+    data = response.json()
+    assert data["decision"] == {
+        "id": decision.pk,
+        "round": 1,
+        "table": 1,
+        "hand_number": 3,
+        "offender": 2,
+    }
+    assert (data["appellant"], data["grounds"], data["outcome"]) == (2, "I had no club", None)
+    assert data["lodged_by"] == "adjudicator"
+    appeal = send(api, "get", url("api-decision", tournament, decision.pk), staff["organiser"])
+    assert appeal.json()["appeal"]["id"] == data["id"]
+    assert appeal.json()["appeal"]["outcome"] is None
+    twice = send(
+        api,
+        "post",
+        url("api-decision-appeal", tournament, decision.pk),
+        staff["adjudicator"],
+        {"appellant": 2},
+    )
+    assert twice.status_code == 400
+    assert "decision" in twice.json()
+
+
+def test_an_appeal_against_a_draft_is_refused(api, tournament, sheet, staff):
+    decision = complaint(sheet, staff)
+    response = send(
+        api,
+        "post",
+        url("api-decision-appeal", tournament, decision.pk),
+        staff["adjudicator"],
+        {"appellant": 2},
+    )
+    assert response.status_code == 400
+    assert "TSR 9.6.7" in response.json()["decision"][0]
+    assert not Appeal.objects.exists()
+
+
+def test_the_panel_changes_a_decision(api, tournament, sheet, staff):
+    appeal = appealed(sheet, staff, ruling=Ruling(Severity.MAJOR), hand=5, offender=2)
+    response = send(
+        api,
+        "post",
+        url("api-appeal-decide", tournament, appeal.pk),
+        staff["panel"][0],
+        {
+            "outcome": "change",
+            "members": ["panel1", "panel2", "panel3"],
+            "reasons": "The breach could not decide the game.",
+            "interruption": 8,
+            "ruling": {"severity": "minor"},
+        },
+    )
+    assert response.status_code == 200
+    data = response.json()
+    assert data["outcome"] == "change"
+    assert data["members"] == ["panel1", "panel2", "panel3"]
+    assert data["decided_by"] == "panel1"
+    assert data["interruption"] == 8
+    replacement = Decision.objects.get(appeal=appeal)
+    assert data["replacement"] == replacement.pk
+    decisions = send(api, "get", url("api-decisions", tournament), staff["adjudicator"]).json()
+    assert [(d["status"], d["decided_on_appeal"]) for d in decisions] == [
+        ("superseded", None),
+        ("initialled", appeal.pk),
+    ]
+    assert decisions[0]["appeal"]["replacement"] == replacement.pk
+    assert decisions[1]["penalty"] == {"1": 1, "2": -3, "3": 1, "4": 1}
+    appeals = send(api, "get", url("api-appeals", tournament), staff["organiser"]).json()
+    assert appeals == [data]
+
+
+def test_the_panel_upholds_and_annuls(api, tournament, sheet, staff):
+    upheld = appealed(sheet, staff)
+    response = send(
+        api,
+        "post",
+        url("api-appeal-decide", tournament, upheld.pk),
+        staff["panel"][1],
+        {"outcome": "uphold", "members": ["panel2"], "reasons": "As ruled."},
+    )
+    assert response.json()["outcome"] == "uphold"
+    annulled = appealed(sheet, staff, hand=4, offender=1)
+    send(
+        api,
+        "post",
+        url("api-appeal-decide", tournament, annulled.pk),
+        staff["panel"][1],
+        {"outcome": "annul", "members": ["panel2"], "reasons": "No breach."},
+    )
+    assert Decision.objects.get(pk=annulled.decision_id).status == Decision.Status.ANNULLED
+    final = send(
+        api,
+        "post",
+        url("api-appeal-decide", tournament, upheld.pk),
+        staff["panel"][1],
+        {"outcome": "annul", "members": ["panel2"], "reasons": "Second thoughts."},
+    )
+    assert final.status_code == 400
+    assert "TSR 8.2.1" in final.json()["outcome"][0]
+
+
+@pytest.mark.parametrize(
+    ("decision", "errors"),
+    [
+        (
+            {"outcome": "change", "members": ["panel1"], "reasons": "x"},
+            {
+                "ruling": [
+                    "The panel gives its own ruling when, and only when, it changes the decision."
+                ]
+            },
+        ),
+        (
+            {"outcome": "uphold", "members": ["panel1", "nobody"], "reasons": "x"},
+            {"members": ["No such user: nobody."]},
+        ),
+        (
+            {"outcome": "uphold", "members": ["adjudicator"], "reasons": "x"},
+            {"members": ["Not on this tournament's arbitration panel: adjudicator."]},
+        ),
+        (
+            {"outcome": "uphold", "members": [], "reasons": "x"},
+            {"members": ["Name the members of the arbitration panel."]},
+        ),
+        (
+            {"outcome": "uphold", "members": ["panel1"], "reasons": " "},
+            {"reasons": ["The arbitration panel's decision gives its reasons (TSR 8.2.1)."]},
+        ),
+        (
+            {"outcome": "maybe", "members": ["panel1"], "reasons": "x"},
+            {"outcome": ['"maybe" is not a valid choice.']},
+        ),
+    ],
+)
+def test_the_panels_decision_is_checked_by_field(api, tournament, sheet, staff, decision, errors):
+    appeal = appealed(sheet, staff)
+    response = send(
+        api, "post", url("api-appeal-decide", tournament, appeal.pk), staff["panel"][0], decision
+    )
+    assert response.status_code == 400
+    assert response.json() == errors
+    appeal.refresh_from_db()
+    assert appeal.outcome == ""
+
+
+def test_the_panels_own_ruling_is_checked_inside_it(api, tournament, sheet, staff):
+    appeal = appealed(sheet, staff)
+    response = send(
+        api,
+        "post",
+        url("api-appeal-decide", tournament, appeal.pk),
+        staff["panel"][0],
+        {
+            "outcome": "change",
+            "members": ["panel1"],
+            "reasons": "x",
+            "ruling": {"severity": "minor", "penalty": {"1": 2, "2": -2, "3": 0, "4": 0}},
+        },
+    )
+    assert response.status_code == 400
+    assert list(response.json()["ruling"]) == ["deviation_reason"]
+    assert not Decision.objects.filter(appeal=appeal).exists()
+
+
+# Sanctions --------------------------------------------------------------------------------------
+
+
+def test_the_panel_deducts_points(api, tournament, sheet, staff):
+    entry = seat_entry(sheet, 3)
+    response = send(
+        api,
+        "post",
+        url("api-sanctions", tournament),
+        staff["panel"][0],
+        {
+            "start_number": entry.start_number,
+            "round": 1,
+            "kind": "deduction",
+            "points": 6,
+            "reasons": "Insulted the table.",
+            "members": ["panel1", "panel2", "panel3"],
+        },
+    )
+    assert response.status_code == 201
+    data = response.json()
+    assert (data["start_number"], data["player"], data["round"]) == (
+        entry.start_number,
+        entry.player.name,
+        1,
+    )
+    assert (data["kind"], data["points"], data["offence"]) == ("deduction", 6, None)
+    assert data["members"] == ["panel1", "panel2", "panel3"]
+    assert Sanction.objects.get().points == 6
+    listed = send(api, "get", url("api-sanctions", tournament), staff["organiser"]).json()
+    assert listed == [data]
+
+
+def test_the_adjudicator_gives_a_bound_decision_only(api, tournament, sheet, staff):
+    services.offences_default(tournament=tournament, by=staff["organiser"])
+    bound = Offence.objects.get(tournament=tournament, bound=True)
+    free = Offence.objects.filter(kind="unsporting", bound=False).first()
+    entry = seat_entry(sheet, 1)
+    data = {"start_number": entry.start_number, "round": 1, "kind": "warning", "reasons": "x"}
+    path = url("api-sanctions", tournament)
+    given = send(api, "post", path, staff["adjudicator"], data | {"offence": bound.pk})
+    assert given.status_code == 201
+    assert given.json()["offence"] == {"id": bound.pk, "name": bound.name, "rule": "TSR 9.1.4"}
+    assert given.json()["members"] == []
+    refused = send(api, "post", path, staff["adjudicator"], data | {"offence": free.pk})
+    assert refused.status_code == 403
+    assert "TSR 9.7.2" in refused.json()["detail"]
+    other = send(
+        api,
+        "post",
+        path,
+        staff["adjudicator"],
+        data | {"offence": bound.pk, "kind": "deduction", "points": 3},
+    )
+    assert other.status_code == 400
+    assert "TSR 9.7.3" in other.json()["kind"][0]
+    assert Sanction.objects.count() == 1
+
+
+def test_a_sanction_names_a_player_and_round_there_are(api, tournament, sheet, staff):
+    path = url("api-sanctions", tournament)
+    data = {"round": 7, "kind": "warning", "reasons": "x", "members": ["panel1", "ghost"]}
+    missing = send(api, "post", path, staff["panel"][0], data | {"start_number": 99})
+    assert missing.status_code == 400
+    assert missing.json() == {
+        "start_number": ["No player has start number 99."],
+        "round": ["There is no round 7."],
+        "members": ["No such user: ghost."],
+    }
+    late = tournament_services.entry_create(tournament=tournament, player=factories.player())
+    not_playing = send(
+        api,
+        "post",
+        path,
+        staff["panel"][0],
+        data | {"start_number": late.start_number, "round": 1, "members": ["panel1"]},
+    )
+    assert not_playing.status_code == 400
+    assert list(not_playing.json()) == ["start_number"]
+    too_many = send(
+        api,
+        "post",
+        path,
+        staff["panel"][0],
+        {
+            "start_number": seat_entry(sheet, 1).start_number,
+            "round": 1,
+            "kind": "deduction",
+            "points": 13,
+            "reasons": "x",
+            "members": ["panel1"],
+        },
+    )
+    assert "TSR 9.7.2 b" in too_many.json()["points"][0]
+    assert not Sanction.objects.exists()
+
+
+# The catalogue ----------------------------------------------------------------------------------
+
+
+def test_the_catalogue_is_kept(api, tournament, staff):
+    path = url("api-offences", tournament)
+    created = send(
+        api,
+        "post",
+        path,
+        staff["adjudicator"],
+        {"name": "Revoke", "kind": "breach", "severity": "major", "rule": "TSR 5.2.2"},
+    )
+    assert created.status_code == 201
+    offence = created.json()
+    assert offence == {
+        "id": offence["id"],
+        "name": "Revoke",
+        "rule": "TSR 5.2.2",
+        "kind": "breach",
+        "severity": "major",
+        "bound": False,
+        "deduction": None,
+    }
+    changed = send(
+        api,
+        "put",
+        url("api-offence", tournament, offence["id"]),
+        staff["organiser"],
+        {"name": "Counting aloud", "kind": "unsporting", "bound": True, "deduction": 2},
+    )
+    assert changed.status_code == 200
+    assert changed.json()["severity"] is None
+    assert changed.json()["deduction"] == 2
+    defaults = send(api, "post", url("api-offences-defaults", tournament), staff["panel"][0])
+    assert defaults.status_code == 201
+    assert len(defaults.json()) == 6
+    again = send(api, "post", url("api-offences-defaults", tournament), staff["panel"][0])
+    assert (again.status_code, again.json()) == (200, [])
+    assert len(send(api, "get", path, staff["adjudicator"]).json()) == 7
+    deleted = send(api, "delete", url("api-offence", tournament, offence["id"]), staff["organiser"])
+    assert deleted.status_code == 204
+    assert not Offence.objects.filter(pk=offence["id"]).exists()
+
+
+def test_a_bound_decision_without_points_and_a_name_twice_are_refused(api, tournament, staff):
+    path = url("api-offences", tournament)
+    no_points = send(
+        api, "post", path, staff["organiser"], {"name": "X", "kind": "unsporting", "bound": True}
+    )
+    assert no_points.status_code == 400
+    assert "deduction" in no_points.json()
+    send(api, "post", path, staff["organiser"], {"name": "X", "kind": "unsporting"})
+    twice = send(api, "post", path, staff["organiser"], {"name": "X", "kind": "unsporting"})
+    assert twice.status_code == 400
+    assert "non_field_errors" in twice.json()
+    assert Offence.objects.count() == 1
+
+
+def test_an_offence_named_in_a_decision_stays(api, tournament, sheet, staff):
+    offence = services.offence_save(
+        tournament=tournament,
+        name="Revoke",
+        kind=Offence.Kind.BREACH,
+        severity=Severity.MAJOR,
+        by=staff["adjudicator"],
+    )
+    complaint(sheet, staff, offence=offence, description="")
+    response = send(api, "delete", url("api-offence", tournament, offence.pk), staff["organiser"])
+    assert response.status_code == 400
+    assert response.json() == {
+        "non_field_errors": ["“Revoke” is named in decisions already and stays in the catalogue."]
+    }
+    assert Offence.objects.filter(pk=offence.pk).exists()
+
+
+def test_another_tournaments_offence_is_not_found(api, tournament, staff):
+    other = factories.tournament(organiser=staff["organiser"])
+    offence = services.offence_save(
+        tournament=other, name="X", kind=Offence.Kind.UNSPORTING, by=staff["organiser"]
+    )
+    response = send(
+        api,
+        "put",
+        url("api-offence", tournament, offence.pk),
+        staff["organiser"],
+        {"name": "Y", "kind": "unsporting"},
+    )
+    assert response.status_code == 404
+    offence.refresh_from_db()
+    assert offence.name == "X"
+
+
+# Staff and the log ------------------------------------------------------------------------------
+
+
+def test_the_organiser_appoints_and_revokes_staff(api, tournament, staff):
+    newcomer = factories.user(username="newcomer", first_name="Nina", last_name="Neu")
+    entry = tournament.entries.get(start_number=3)
+    path = url("api-roles", tournament)
+    granted = send(
+        api,
+        "post",
+        path,
+        staff["organiser"],
+        {"username": "newcomer", "role": "panel", "start_number": 3},
+    )
+    assert granted.status_code == 201
+    data = granted.json()
+    assert data == {
+        "id": data["id"],
+        "username": "newcomer",
+        "name": "Nina Neu",
+        "role": "panel",
+        "start_number": 3,
+    }
+    assert TournamentRole.objects.get(user=newcomer).entry == entry
+    listed = send(api, "get", path, staff["panel"][0]).json()
+    assert data in listed
+    assert {(r["username"], r["role"]) for r in listed} >= {
+        ("organiser", "organiser"),
+        ("desk", "scorekeeper"),
+    }
+    revoked = send(api, "delete", url("api-role", tournament, data["id"]), staff["organiser"])
+    assert revoked.status_code == 204
+    assert not TournamentRole.objects.filter(user=newcomer).exists()
+
+
+def test_only_the_organiser_appoints(api, tournament, staff):
+    path = url("api-roles", tournament)
+    refused = send(
+        api, "post", path, staff["adjudicator"], {"username": "desk", "role": "organiser"}
+    )
+    assert refused.status_code == 403
+    assert refused.json()["detail"] == "Only an organiser appoints the staff."
+    assert not TournamentRole.objects.filter(user=staff["keeper"], role=Role.ORGANISER).exists()
+    unknown = send(
+        api,
+        "post",
+        path,
+        staff["organiser"],
+        {"username": "ghost", "role": "panel", "start_number": 99},
+    )
+    assert unknown.json() == {
+        "username": ["No such user: ghost."],
+        "start_number": ["No player has start number 99."],
+    }
+    own = TournamentRole.objects.get(user=staff["organiser"], role=Role.ORGANISER)
+    last = send(api, "delete", url("api-role", tournament, own.pk), staff["organiser"])
+    assert last.status_code == 400
+    assert "role" in last.json()
+
+
+def test_the_log_lists_every_action_oldest_first(api, tournament, sheet, staff):
+    appealed(sheet, staff)
+    path = url("api-adjudication-log", tournament)
+    data = send(api, "get", path, staff["organiser"]).json()
+    assert data["count"] == 4
+    assert [(e["action"], e["by"]) for e in data["results"]] == [
+        ("complaint", "adjudicator"),
+        ("ruling", "adjudicator"),
+        ("initials", "adjudicator"),
+        ("appeal", "adjudicator"),
+    ]
+    decision = Decision.objects.get()
+    assert data["results"][0]["decision"] == decision.pk
+    assert data["results"][-1]["appeal"] == decision.appealed.pk
+    assert data["results"][-1]["details"] == {"grounds": "I had no club"}
+    last = send(api, "get", f"{path}?limit=1&offset=3", staff["organiser"]).json()
+    assert [e["action"] for e in last["results"]] == ["appeal"]
+
+
+# Who may --------------------------------------------------------------------------------------
+
+
+def _reads(tournament, decision):
+    return [
+        url("api-decisions", tournament),
+        url("api-decision", tournament, decision.pk),
+        url("api-appeals", tournament),
+        url("api-sanctions", tournament),
+        url("api-offences", tournament),
+        url("api-adjudication-log", tournament),
+        url("api-roles", tournament),
+    ]
+
+
+@pytest.mark.parametrize("who", ["organiser", "adjudicator", "panel"])
+def test_the_staff_read_everything(api, tournament, sheet, staff, who):
+    decision = decided(sheet, staff)
+    user = staff[who][0] if who == "panel" else staff[who]
+    for path in _reads(tournament, decision):
+        assert send(api, "get", path, user).status_code == 200, path
+
+
+def test_a_logged_in_adjudicator_reads_by_session(api, tournament, sheet, staff):
+    decision = decided(sheet, staff)
+    api.force_login(staff["adjudicator"])
+    assert api.get(url("api-decision", tournament, decision.pk)).status_code == 200
+
+
+@pytest.mark.parametrize("who", ["anonymous", "seat key", "scorekeeper", "stranger"])
+def test_nobody_else_reads_anything(api, tournament, sheet, staff, who):
+    decision = decided(sheet, staff)
+    user, headers = None, {}
+    if who == "seat key":
+        headers = key(sheet, 2)
+    elif who == "scorekeeper":
+        user = staff["keeper"]
+    elif who == "stranger":
+        user = factories.user()
+    for path in _reads(tournament, decision):
+        response = send(api, "get", path, user, headers=headers)
+        # Without credentials a client is asked for them; everybody else is refused.
+        assert response.status_code == (401 if who == "anonymous" else 403), path
+        assert "results" not in response.json()
+        assert "id" not in response.json()
+
+
+def _writes(tournament, sheet, staff):
+    """Each write a scorekeeper or a player might try, and what it would change."""
+    decision = complaint(sheet, staff)
+    draft = services.decision_rule(
+        decision=complaint(sheet, staff, hand=4, offender=1),
+        ruling=Ruling(Severity.MINOR),
+        by=staff["adjudicator"],
+    )
+    appeal = appealed(sheet, staff, hand=2, offender=3)
+    entry = seat_entry(sheet, 1)
+    return [
+        (
+            "record",
+            url("api-decisions", tournament),
+            {"round": 1, "table": 1, "hand_number": 3, "offender": 1, "description": "x"},
+        ),
+        ("rule", url("api-decision-ruling", tournament, decision.pk), {"severity": "major"}),
+        ("initial", url("api-decision-initial", tournament, draft.pk), {}),
+        ("appeal", url("api-decision-appeal", tournament, draft.pk), {"appellant": 1}),
+        (
+            "decide",
+            url("api-appeal-decide", tournament, appeal.pk),
+            {"outcome": "annul", "members": ["panel1"], "reasons": "x"},
+        ),
+        (
+            "sanction",
+            url("api-sanctions", tournament),
+            {
+                "start_number": entry.start_number,
+                "round": 1,
+                "kind": "warning",
+                "reasons": "x",
+                "members": ["panel1"],
+            },
+        ),
+        ("offence", url("api-offences", tournament), {"name": "X", "kind": "unsporting"}),
+        ("role", url("api-roles", tournament), {"username": "desk", "role": "organiser"}),
+    ]
+
+
+def _state():
+    return (
+        list(Decision.objects.order_by("pk").values_list("status", "severity", "hand_number")),
+        list(Appeal.objects.values_list("outcome", flat=True)),
+        Sanction.objects.count(),
+        Offence.objects.count(),
+        sorted(TournamentRole.objects.values_list("user__username", "role")),
+        Event.objects.count(),
+    )
+
+
+@pytest.mark.parametrize("who", ["seat key", "scorekeeper", "stranger", "anonymous"])
+def test_a_scorekeeper_or_a_player_writes_nothing(api, tournament, sheet, staff, who):
+    writes = _writes(tournament, sheet, staff)
+    before = _state()
+    for _name, path, data in writes:
+        if who == "seat key":
+            response = send(api, "post", path, headers=key(sheet, 4), data=data)
+        elif who == "anonymous":
+            response = send(api, "post", path, data=data)
+        else:
+            user = staff["keeper"] if who == "scorekeeper" else factories.user()
+            response = send(api, "post", path, user, data)
+        assert response.status_code == (401 if who == "anonymous" else 403), path
+    assert _state() == before
+
+
+@pytest.mark.parametrize(
+    ("who", "refused"),
+    [
+        ("organiser", {"record", "rule", "initial", "appeal", "decide", "sanction"}),
+        ("adjudicator", {"decide", "sanction", "role"}),
+        ("panel", {"role"}),
+    ],
+)
+def test_the_staff_write_what_the_services_allow(api, tournament, sheet, staff, who, refused):
+    """TSR 8.2: the organiser runs the tournament but decides no complaint; the adjudicator
+    decides complaints but not appeals nor free sanctions; the panel decides everything but
+    appoints nobody."""
+    user = staff[who][0] if who == "panel" else staff[who]
+    for name, path, data in _writes(tournament, sheet, staff):
+        before = _state()
+        response = send(api, "post", path, user, data)
+        if name in refused:
+            assert response.status_code == 403, name
+            assert _state() == before, name
+        else:
+            assert response.status_code in {200, 201}, (name, response.json())
+
+
+# Queries ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def busy(tournament, sheet, staff):
+    """``n`` appealed and decided decisions, sanctions, offences and staff, and their log."""
+
+    def make(n: int):
+        services.offences_default(tournament=tournament, by=staff["organiser"])
+        for number in range(n):
+            appeal = appealed(sheet, staff, hand=number + 1, offender=number % 4 + 1)
+            services.appeal_decide(
+                appeal=appeal,
+                outcome=Appeal.Outcome.CHANGE,
+                members=staff["panel"],
+                reasons="x",
+                ruling=Ruling(Severity.INSIGNIFICANT),
+                by=staff["panel"][0],
+            )
+            services.sanction_impose(
+                entry=seat_entry(sheet, number % 4 + 1),
+                round=sheet.table.round,
+                kind=Sanction.Kind.WARNING,
+                reasons="x",
+                members=staff["panel"],
+                by=staff["panel"][0],
+            )
+            services.role_grant(
+                tournament=tournament,
+                user=factories.user(),
+                role=Role.SCOREKEEPER,
+                entry=seat_entry(sheet, number % 4 + 1),
+                by=staff["organiser"],
+            )
+
+    return make
+
+
+# token with its user, tournament, roles, then the rows and what they prefetch
+QUERIES = {
+    "api-decisions": 3 + 3,  # decisions, the appeals' members, the panel's own decisions
+    "api-appeals": 3 + 3,  # appeals, members, the panel's own decisions
+    "api-sanctions": 3 + 2,  # sanctions, members
+    "api-offences": 3 + 1,
+    "api-adjudication-log": 3 + 2,  # count, page
+    "api-roles": 3 + 1,
+}
+
+
+@pytest.mark.parametrize("rows", [1, 4])
+@pytest.mark.parametrize("name", list(QUERIES))
+def test_the_lists_run_a_fixed_number_of_queries(
+    api, tournament, staff, busy, django_assert_num_queries, rows, name
+):
+    busy(rows)
+    headers = token(staff["adjudicator"])
+    with django_assert_num_queries(QUERIES[name]):
+        response = api.get(url(name, tournament), headers=headers)
+    assert response.status_code == 200
+    data = response.json()
+    listed = data["results"] if isinstance(data, dict) else data
+    assert len(listed) >= rows
+
+
+def test_a_decision_is_read_in_a_fixed_number_of_queries(
+    api, tournament, staff, busy, django_assert_num_queries
+):
+    busy(1)
+    decision = Decision.objects.filter(appeal__isnull=True).get()
+    headers = token(staff["adjudicator"])
+    with django_assert_num_queries(6):
+        assert api.get(url("api-decision", tournament, decision.pk), headers=headers).json()[
+            "appeal"
+        ]["members"] == ["panel1", "panel2", "panel3"]
+
+
+# Schema -----------------------------------------------------------------------------------------
+
+
+def test_the_schema_documents_the_adjudication_endpoints(api):
+    schema = api.get(reverse("api-schema"), headers={"Accept": "application/json"}).json()
+    base = "/api/v1/tournaments/{slug}"
+    for path in [
+        "decisions",
+        "decisions/{id}",
+        "decisions/{id}/ruling",
+        "decisions/{id}/initial",
+        "decisions/{id}/appeal",
+        "appeals",
+        "appeals/{id}/decide",
+        "sanctions",
+        "offences",
+        "offences/{id}",
+        "offences/defaults",
+        "adjudication-log",
+        "roles",
+        "roles/{id}",
+    ]:
+        operations = schema["paths"][f"{base}/{path}"]
+        for operation in operations.values():
+            assert operation["tags"] == ["adjudication"]
+            # A seat's key opens a scoresheet, never these.
+            assert {"seatKey": []} not in operation["security"]
+    enums = schema["components"]["schemas"]
+    assert enums["DecisionStatusEnum"]["enum"] == [
+        "open",
+        "draft",
+        "initialled",
+        "superseded",
+        "annulled",
+    ]
+    assert enums["SanctionKindEnum"]["enum"] == ["warning", "deduction", "disqualification"]
