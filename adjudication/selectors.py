@@ -82,21 +82,6 @@ _DECISION_RELATED = (
 )
 
 
-def tournament_decisions(*, tournament: Tournament) -> QuerySet[Decision]:
-    """The tournament's decisions with their table, round, offence and appeal, in one query."""
-    return (
-        Decision.objects.filter(scoresheet__table__round__tournament=tournament)
-        .select_related(*_DECISION_RELATED)
-        .order_by("-recorded_at", "-pk")
-    )
-
-
-def decision_get(*, tournament: Tournament, pk: int) -> Decision:
-    return get_object_or_404(
-        tournament_decisions(tournament=tournament).select_related("appeal"), pk=pk
-    )
-
-
 @dataclass(frozen=True)
 class Dashboard:
     """What an adjudicator walking between the tables needs to see: what waits for him, and
@@ -127,15 +112,12 @@ def playing_round(*, tournament: Tournament) -> Round | None:
 
 def adjudication_dashboard(*, tournament: Tournament) -> Dashboard:
     """The dashboard in six queries, however much was decided."""
-    waiting = list(
-        tournament_decisions(tournament=tournament)
-        .filter(status__in=[Decision.Status.OPEN, Decision.Status.DRAFT])
-        .order_by("recorded_at", "pk")
-    )
+    pending = [Decision.Status.OPEN, Decision.Status.DRAFT]
+    waiting = list(decision_list(tournament=tournament).filter(status__in=pending))
     recent = list(
-        tournament_decisions(tournament=tournament).exclude(
-            status__in=[Decision.Status.OPEN, Decision.Status.DRAFT]
-        )[:RECENT]
+        decision_list(tournament=tournament)
+        .exclude(status__in=pending)
+        .order_by("-recorded_at", "-pk")[:RECENT]
     )
     appeals = list(
         Appeal.objects.filter(decision__scoresheet__table__round__tournament=tournament, outcome="")

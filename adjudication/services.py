@@ -873,6 +873,22 @@ def offence_save(
     offence.rule = rule.strip()
     offence.bound = bound and kind == Offence.Kind.UNSPORTING
     offence.deduction = deduction if offence.bound else None
+    if kind == Offence.Kind.BREACH and not offence.severity:
+        raise ValidationError(
+            {
+                "severity": _(
+                    "A breach of the rules has a severity: the one usually ruled (TSR 9.2-9.4)."
+                )
+            }
+        )
+    if (
+        Offence.objects.filter(tournament=tournament, name=offence.name)
+        .exclude(pk=offence.pk)
+        .exists()
+    ):
+        raise ValidationError(
+            {"name": _("The catalogue has “%(name)s” already.") % {"name": offence.name}}
+        )
     if offence.bound and deduction is None:
         raise ValidationError(
             {

@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -66,12 +66,10 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _sheet(tournament: Tournament, number: int, table: int) -> Scoresheet:
-    return get_object_or_404(
-        Scoresheet.objects.select_related("table__round__tournament"),
-        table__round__tournament=tournament,
-        table__round__number=number,
-        table__number=table,
-    )
+    sheet = selectors.scoresheet_at(tournament=tournament, round_number=number, table_number=table)
+    if sheet is None:
+        raise Http404
+    return sheet
 
 
 @login_required
@@ -146,7 +144,7 @@ def _decision_context(request: HttpRequest, tournament: Tournament, decision: De
         "appeal": appeal,
         "penalty": [decision.penalty.get(seat.position) for seat in seats],
         "computed": [(decision.computed or {}).get(str(seat.position)) for seat in seats],
-        "replacement": Decision.objects.filter(appeal=appeal).first() if appeal else None,
+        "replacement": next(iter(appeal.replacement.all()), None) if appeal else None,
     }
     may_decide = bool(roles & ADJUDICATE)
     if may_decide and decision.status in {Decision.Status.OPEN, Decision.Status.DRAFT}:
@@ -177,7 +175,7 @@ def _decision_context(request: HttpRequest, tournament: Tournament, decision: De
 @require_GET
 def decision_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = _tournament(request, slug, READERS)
-    decision = selectors.decision_get(tournament=tournament, pk=pk)
+    decision = selectors.decision_detail(tournament=tournament, pk=pk)
     return render(
         request, "adjudication/decision.html", _decision_context(request, tournament, decision)
     )
@@ -191,7 +189,7 @@ def _size(decision: Decision) -> int:
 @require_POST
 def decision_ruling(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = _tournament(request, slug, ADJUDICATE)
-    decision = selectors.decision_get(tournament=tournament, pk=pk)
+    decision = selectors.decision_detail(tournament=tournament, pk=pk)
     form = forms.RulingForm(request.POST, size=_size(decision))
     if form.is_valid():
         ruled = _apply(
@@ -228,7 +226,7 @@ def _button(request: HttpRequest, call, done: str, back) -> HttpResponse:
 @require_POST
 def decision_initial(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = _tournament(request, slug, ADJUDICATE)
-    decision = selectors.decision_get(tournament=tournament, pk=pk)
+    decision = selectors.decision_detail(tournament=tournament, pk=pk)
     return _button(
         request,
         lambda: services.decision_initial(decision=decision, by=request.user),
@@ -241,7 +239,7 @@ def decision_initial(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @require_POST
 def appeal_lodge(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = _tournament(request, slug, ADJUDICATE)
-    decision = selectors.decision_get(tournament=tournament, pk=pk)
+    decision = selectors.decision_detail(tournament=tournament, pk=pk)
     form = forms.AppealForm(request.POST, size=_size(decision))
     if form.is_valid():
         appeal = _apply(
@@ -270,8 +268,10 @@ def appeal_lodge(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @require_POST
 def appeal_decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = _tournament(request, slug, PANEL)
-    decision = selectors.decision_get(tournament=tournament, pk=pk)
-    appeal = get_object_or_404(Appeal, decision=decision)
+    decision = selectors.decision_detail(tournament=tournament, pk=pk)
+    appeal = getattr(decision, "appealed", None)
+    if appeal is None:
+        raise Http404
     form = forms.PanelForm(request.POST, members=selectors.panel_members(tournament=tournament))
     ruling_form = forms.RulingForm(request.POST, size=_size(decision), prefix="panel")
     changes = request.POST.get("outcome") == Appeal.Outcome.CHANGE

@@ -641,3 +641,18 @@ def test_every_action_is_logged_with_who(sheet, staff):
         ("initials", "adjudicator"),
         ("appeal", "adjudicator"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"name": "Revoke", "kind": Offence.Kind.BREACH}, "severity"),
+        ({"name": "Not following suit", "kind": Offence.Kind.BREACH, "severity": "major"}, "name"),
+        ({"name": "Rude", "kind": Offence.Kind.UNSPORTING, "bound": True}, "deduction"),
+    ],
+)
+def test_the_catalogue_names_the_field_in_error(tournament, staff, fields, field):
+    services.offences_default(tournament=tournament, by=staff["organiser"])
+    with pytest.raises(ValidationError) as error:
+        services.offence_save(tournament=tournament, by=staff["organiser"], **fields)
+    assert field in error.value.message_dict
