@@ -263,7 +263,7 @@ class AppealSerializer(AppealSummarySerializer):
 
 class OffenceSerializer(serializers.Serializer):
     """A standard offence of the catalogue: a breach of the rules with its severity, or
-    unsporting conduct, which is a bound decision (TSR 9.7.3) with its points or the panel's."""
+    unsporting conduct, which is a bound decision (TSR 9.6.3) with its points or the panel's."""
 
     id = serializers.IntegerField(read_only=True)
     name = serializers.CharField(max_length=200)
@@ -276,14 +276,14 @@ class OffenceSerializer(serializers.Serializer):
         help_text="A breach's (TSR 9.2-9.4); none for unsporting conduct",
     )
     bound = serializers.BooleanField(
-        default=False, help_text="Unsporting conduct the adjudicator decides alone (TSR 9.7.3)"
+        default=False, help_text="Unsporting conduct the adjudicator decides alone (TSR 9.6.3)"
     )
     deduction = serializers.IntegerField(
         min_value=0,
         max_value=MOST_DEDUCTION,
         allow_null=True,
         default=None,
-        help_text="A bound decision's points deducted; 0 is a warning (TSR 9.7.2 b)",
+        help_text="A bound decision's points deducted; 0 is a warning (TSR 9.6.2 b)",
     )
 
 
@@ -293,7 +293,7 @@ class SanctionSerializer(serializers.Serializer):
     player = serializers.CharField(source="entry.player.name")
     round = serializers.IntegerField(source="round.number")
     kind = SanctionKindField()
-    points = serializers.IntegerField(allow_null=True, help_text="Deducted (TSR 9.7.2 b)")
+    points = serializers.IntegerField(allow_null=True, help_text="Deducted (TSR 9.6.2 b)")
     offence = OffenceSummarySerializer(allow_null=True)
     reasons = serializers.CharField()
     members = serializers.SerializerMethodField(help_text="The panel's members, by user name")
@@ -513,7 +513,7 @@ class SanctionImposeSerializer(serializers.Serializer):
     round = serializers.IntegerField(min_value=1, help_text="The match the deduction counts in")
     kind = SanctionKindField()
     points = serializers.IntegerField(
-        allow_null=True, default=None, help_text="A deduction's, 1 to 12 (TSR 9.7.2 b)"
+        allow_null=True, default=None, help_text="A deduction's, 1 to 12 (TSR 9.6.2 b)"
     )
     offence = serializers.IntegerField(allow_null=True, default=None, help_text="By id")
     reasons = serializers.CharField(max_length=MOST_TEXT, allow_blank=True, default="")
@@ -578,7 +578,7 @@ def _decision_data(tournament: Tournament, pk: int) -> dict:
 
 class DecisionList(AdjudicationAPIView):
     """The tournament's complaints and decisions, in the order recorded. POST records a
-    complaint (TSR 9.6.5): an adjudicator or a member of the arbitration panel."""
+    complaint (TSR 9.7.5): an adjudicator or a member of the arbitration panel."""
 
     @extend_schema(
         tags=TAGS,
@@ -674,7 +674,7 @@ class DecisionInitial(AdjudicationAPIView):
 
 
 class DecisionAppeal(AdjudicationAPIView):
-    """Record a player's appeal against an initialled decision (TSR 9.6.7), for the
+    """Record a player's appeal against an initialled decision (TSR 9.7.7), for the
     arbitration panel to decide."""
 
     @extend_schema(
@@ -742,9 +742,9 @@ class AppealDecide(AdjudicationAPIView):
 
 
 class SanctionList(AdjudicationAPIView):
-    """Sanctions for unsporting conduct (TSR 9.7.2), in the order decided. POST imposes one:
+    """Sanctions for unsporting conduct (TSR 9.6.2), in the order decided. POST imposes one:
     the arbitration panel, naming its members; the adjudicator alone a bound decision of the
-    catalogue with its points (TSR 9.7.3)."""
+    catalogue with its points (TSR 9.6.3)."""
 
     @extend_schema(tags=TAGS, responses={200: SanctionSerializer(many=True), **READ_RESPONSES})
     def get(self, request, slug: str):
@@ -823,7 +823,7 @@ class OffenceDetail(AdjudicationAPIView):
 
 
 class OffenceDefaults(AdjudicationAPIView):
-    """Start the catalogue with the offences the TSR names (TSR 9.1, 9.7.3), in the request's
+    """Start the catalogue with the offences the TSR names (TSR 9.1, 9.6.3), in the request's
     language; those it has already (by name) stay as they are. Returns those added."""
 
     @extend_schema(

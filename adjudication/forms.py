@@ -34,7 +34,7 @@ def _seats(size: int, *, blank: str | None = None) -> list[tuple[str, str]]:
 
 
 class ComplaintForm(forms.Form):
-    """A complaint, as the adjudicator notes it at the table (TSR 9.6.5)."""
+    """A complaint, as the adjudicator notes it at the table (TSR 9.7.5)."""
 
     hand_number = forms.IntegerField(label=_("Hand"), min_value=1)
     offender = forms.TypedChoiceField(label=_("Offender"), coerce=int)
@@ -223,7 +223,7 @@ class PanelForm(forms.Form):
 
 
 class SanctionForm(forms.Form):
-    """A sanction for unsporting conduct (TSR 9.7.2)."""
+    """A sanction for unsporting conduct (TSR 9.6.2)."""
 
     start_number = forms.IntegerField(label=_("Start number"), min_value=1)
     round = forms.TypedChoiceField(label=_("Round"), coerce=int)
@@ -236,7 +236,7 @@ class SanctionForm(forms.Form):
         min_value=1,
         max_value=12,
         required=False,
-        help_text=_("For a point deduction: 1 to 12, without credit to the others (TSR 9.7.2 b)."),
+        help_text=_("For a point deduction: 1 to 12, without credit to the others (TSR 9.6.2 b)."),
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
     reasons = forms.CharField(label=_("Reasons"), widget=forms.Textarea(attrs={"rows": 3}))
@@ -245,7 +245,7 @@ class SanctionForm(forms.Form):
         queryset=None,
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text=_("Not for a bound decision, which the adjudicator gives alone (TSR 9.7.3)."),
+        help_text=_("Not for a bound decision, which the adjudicator gives alone (TSR 9.6.3)."),
     )
 
     def __init__(self, *args, rounds, offences, members, **kwargs):
@@ -272,7 +272,7 @@ class OffenceForm(forms.Form):
         required=False,
         help_text=_("For a breach of the rules: the severity usually ruled."),
     )
-    bound = forms.BooleanField(label=_("Bound decision (TSR 9.7.3)"), required=False)
+    bound = forms.BooleanField(label=_("Bound decision (TSR 9.6.3)"), required=False)
     deduction = forms.IntegerField(
         label=_("Points deducted"),
         min_value=0,

@@ -24,7 +24,7 @@ SEVERITY_LABELS = {
     Severity.MINOR: _("minor (TSR 9.3)"),
     Severity.MAJOR: _("major (TSR 9.4)"),
 }
-# Deduction for unsporting conduct: at most 12 points, without credit to anyone (TSR 9.7.2 b).
+# Deduction for unsporting conduct: at most 12 points, without credit to anyone (TSR 9.6.2 b).
 MOST_DEDUCTION = 12
 
 
@@ -44,12 +44,12 @@ def _penalty_sum():
 
 class Offence(models.Model):
     """A standard offence of the tournament's catalogue with its preset outcome: a breach of
-    the rules with its severity (TSR 9.2-9.4), or unsporting conduct (TSR 9.7), which the
-    adjudicator decides alone only where it is a bound decision (TSR 9.7.3) with its points."""
+    the rules with its severity (TSR 9.2-9.4), or unsporting conduct (TSR 9.6), which the
+    adjudicator decides alone only where it is a bound decision (TSR 9.6.3) with its points."""
 
     class Kind(models.TextChoices):
         BREACH = "breach", _("breach of the rules (TSR 9.2-9.5)")
-        UNSPORTING = "unsporting", _("unsporting conduct (TSR 9.7)")
+        UNSPORTING = "unsporting", _("unsporting conduct (TSR 9.6)")
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="offences", verbose_name=_("tournament")
@@ -60,8 +60,8 @@ class Offence(models.Model):
     severity = models.CharField(
         _("severity"), max_length=16, choices=list(SEVERITY_LABELS.items()), blank=True
     )
-    # A bound decision (TSR 9.7.3): the adjudicator deducts these points (0: a warning).
-    bound = models.BooleanField(_("bound decision (TSR 9.7.3)"), default=False)
+    # A bound decision (TSR 9.6.3): the adjudicator deducts these points (0: a warning).
+    bound = models.BooleanField(_("bound decision (TSR 9.6.3)"), default=False)
     deduction = models.PositiveSmallIntegerField(_("points deducted"), null=True, blank=True)
 
     class Meta:
@@ -83,7 +83,7 @@ class Offence(models.Model):
                 | (Q(bound=False) & Q(deduction__isnull=True)),
                 name="offence_bound_has_deduction",
                 violation_error_message=_(
-                    "A bound decision deducts 0 to 12 points (TSR 9.7.2 b, 9.7.3); other "
+                    "A bound decision deducts 0 to 12 points (TSR 9.6.2 b, 9.6.3); other "
                     "offences deduct nothing by themselves."
                 ),
             ),
@@ -273,7 +273,7 @@ class Decision(models.Model):
 
 
 class Appeal(models.Model):
-    """A player's appeal against a decision (TSR 9.6.7), and the arbitration panel's final
+    """A player's appeal against a decision (TSR 9.7.7), and the arbitration panel's final
     decision on it (TSR 8.2.1): uphold, change or annul, with the members and their reasons."""
 
     class Outcome(models.TextChoices):
@@ -338,9 +338,9 @@ class Appeal(models.Model):
 
 
 class Sanction(models.Model):
-    """Unsporting conduct (TSR 9.7.2): a warning, a deduction of up to 12 points without credit
+    """Unsporting conduct (TSR 9.6.2): a warning, a deduction of up to 12 points without credit
     to the other players, or disqualification. Decided by the arbitration panel, or by the
-    adjudicator where the offence is a bound decision (TSR 9.7.3)."""
+    adjudicator where the offence is a bound decision (TSR 9.6.3)."""
 
     class Kind(models.TextChoices):
         WARNING = "warning", _("warning")
@@ -389,7 +389,7 @@ class Sanction(models.Model):
                 | (~Q(kind="deduction") & Q(points__isnull=True)),
                 name="sanction_deduction_1_to_12",
                 violation_error_message=_(
-                    "A point deduction takes 1 to 12 points (TSR 9.7.2 b); other sanctions "
+                    "A point deduction takes 1 to 12 points (TSR 9.6.2 b); other sanctions "
                     "take none."
                 ),
             ),

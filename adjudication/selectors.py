@@ -16,7 +16,7 @@ from tournaments.models import ExtraTime, Round, Tournament, TournamentRole
 class SheetAdjudication:
     """What counts on one scoresheet besides the hands: the penalty points of initialled
     decisions by hand and seat (TSR 8.2.2), the hands stopped and counted as not played
-    (TSR 9.4.3), and the points deducted from seats for unsporting conduct (TSR 9.7.2 b)."""
+    (TSR 9.4.3), and the points deducted from seats for unsporting conduct (TSR 9.6.2 b)."""
 
     decisions: list[Decision] = field(default_factory=list)  # every one, for the record
     deductions: dict[int, int] = field(default_factory=dict)  # by seat, negative
@@ -89,7 +89,7 @@ class Dashboard:
 
     open: list[Decision]  # complaints not ruled yet
     drafts: list[Decision]  # ruled, waiting for initials (TSR 8.2.2)
-    appeals: list[Appeal]  # lodged, the panel has not decided (TSR 9.6.7)
+    appeals: list[Appeal]  # lodged, the panel has not decided (TSR 9.7.7)
     recent: list[Decision]  # initialled, changed or annulled, newest first
     extra_time: list[ExtraTime]  # in the round being played (TSR 8.5.1)
     sanctions: list[Sanction]  # newest first

@@ -2,7 +2,7 @@
 the catalogue of standard offences. Every service is one transaction, checks who may do it, and
 appends what it did to the tournament's log (``Event``).
 
-Who decides what (TSR 8.2.1, 8.2.2, 9.7.2, 9.7.3): the adjudicator rules on a complaint in the
+Who decides what (TSR 8.2.1, 8.2.2, 9.6.2, 9.6.3): the adjudicator rules on a complaint in the
 first instance and initials the penalty points; a member of the arbitration panel may do both
 too. An appeal goes to the panel, whose decision is final. Unsporting conduct is for the panel,
 except a bound decision of the catalogue, which the adjudicator gives with its preset points.
@@ -65,7 +65,7 @@ def _require_panel(tournament: Tournament, by: AbstractBaseUser) -> None:
         tournament,
         by,
         PANEL,
-        _("Only the arbitration panel decides this (TSR 8.2.1, 9.7.2)."),
+        _("Only the arbitration panel decides this (TSR 8.2.1, 9.6.2)."),
     )
 
 
@@ -156,7 +156,7 @@ def complaint_record(
     offence: Offence | None = None,
     by: AbstractBaseUser,
 ) -> Decision:
-    """Note a complaint about a breach in one hand (TSR 9.6.5): the adjudicator is called to
+    """Note a complaint about a breach in one hand (TSR 9.7.5): the adjudicator is called to
     the table. The hand is a line already on the sheet or the one being played (the next)."""
     sheet = _locked_sheet(scoresheet)
     tournament = sheet.table.round.tournament
@@ -178,7 +178,7 @@ def complaint_record(
     _require_seat("complainant", complainant, size, label=_("The complainant"))
     if complainant is not None and complainant == offender:
         raise ValidationError(
-            {"complainant": _("A player does not complain about his own breach (TSR 9.6.1).")}
+            {"complainant": _("A player does not complain about his own breach (TSR 9.7.1).")}
         )
     if offence is not None:
         _require_offence_of(offence, tournament)
@@ -187,7 +187,7 @@ def complaint_record(
                 {
                     "offence": _(
                         "“%(name)s” is unsporting conduct: it is a sanction, not penalty points "
-                        "on a hand (TSR 9.7.2)."
+                        "on a hand (TSR 9.6.2)."
                     )
                     % {"name": offence.name}
                 }
@@ -494,7 +494,7 @@ def decision_initial(*, decision: Decision, by: AbstractBaseUser) -> Decision:
 def appeal_lodge(
     *, decision: Decision, appellant: int, grounds: str = "", by: AbstractBaseUser
 ) -> Appeal:
-    """A player appeals against the adjudicator's decision, at once (TSR 9.6.7): the game
+    """A player appeals against the adjudicator's decision, at once (TSR 9.7.7): the game
     stays suspended until the arbitration panel has decided."""
     decision = _locked_decision(decision)
     sheet = decision.scoresheet
@@ -505,7 +505,7 @@ def appeal_lodge(
             {
                 "decision": _(
                     "An appeal is against the adjudicator's initialled decision; this one is "
-                    "%(status)s (TSR 9.6.7)."
+                    "%(status)s (TSR 9.7.7)."
                 )
                 % {"status": decision.get_status_display()}
             }
@@ -734,10 +734,10 @@ def sanction_impose(
     members: Collection[AbstractBaseUser] = (),
     by: AbstractBaseUser,
 ) -> Sanction:
-    """Sanction unsporting conduct (TSR 9.7.2): a warning, a deduction of up to 12 points
+    """Sanction unsporting conduct (TSR 9.6.2): a warning, a deduction of up to 12 points
     without credit to the other players (it counts in ``round``'s match, outside every
     checksum), or disqualification. The arbitration panel decides, with its members named;
-    the adjudicator alone only a bound decision of the catalogue, with its points (TSR 9.7.3)."""
+    the adjudicator alone only a bound decision of the catalogue, with its points (TSR 9.6.3)."""
     tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
     roles = user_roles(user=by, tournament=tournament)
     kind = Sanction.Kind(kind)
@@ -750,14 +750,14 @@ def sanction_impose(
         and (points or None) == (offence.deduction or None)
     )
     if roles & ADJUDICATE and preset:
-        pass  # a bound decision, with its preset points: the adjudicator's alone (TSR 9.7.3)
+        pass  # a bound decision, with its preset points: the adjudicator's alone (TSR 9.6.3)
     elif roles & PANEL:
         _require_members(tournament, members)
     elif roles & ADJUDICATE and bound:
         raise ValidationError(
             {
                 "kind": _(
-                    "“%(name)s” is a bound decision: %(outcome)s (TSR 9.7.3); anything else "
+                    "“%(name)s” is a bound decision: %(outcome)s (TSR 9.6.3); anything else "
                     "is for the arbitration panel."
                 )
                 % {
@@ -772,7 +772,7 @@ def sanction_impose(
         raise PermissionDenied(
             _(
                 "Unsporting conduct is for the arbitration panel; the adjudicator gives only the "
-                "bound decisions of the catalogue (TSR 9.7.2, 9.7.3)."
+                "bound decisions of the catalogue (TSR 9.6.2, 9.6.3)."
             )
         )
     if round.tournament_id != tournament.pk:
@@ -798,7 +798,7 @@ def sanction_impose(
     if kind == Sanction.Kind.DEDUCTION:
         if points is None or not 1 <= points <= MOST_DEDUCTION:
             raise ValidationError(
-                {"points": _("A point deduction takes 1 to 12 points (TSR 9.7.2 b).")}
+                {"points": _("A point deduction takes 1 to 12 points (TSR 9.6.2 b).")}
             )
     else:
         points = None
@@ -929,7 +929,7 @@ def offence_delete(*, offence: Offence, by: AbstractBaseUser) -> None:
     offence.delete()
 
 
-# The defaults: what the TSR itself names; each tournament edits its own (TSR 9.1.7, 9.7.3).
+# The defaults: what the TSR itself names; each tournament edits its own (TSR 9.1.7, 9.6.3).
 DEFAULT_OFFENCES = [
     # name, rule, kind, severity, bound, deduction
     (_noop("Not following suit"), "TSR 5.2.2", "breach", Severity.MAJOR, False, None),

@@ -256,7 +256,7 @@ def appeal_lodge(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             messages.success(
                 request,
                 _(
-                    "Appeal lodged: the game stays suspended until the arbitration panel decides (TSR 9.6.7)."
+                    "Appeal lodged: the game stays suspended until the arbitration panel decides (TSR 9.7.7)."
                 ),
             )
             return redirect("decision", slug, pk)

@@ -764,7 +764,7 @@ def _adjudication_notes(
     adjudication: SheetAdjudication, totals: Sequence[int], *, penalties: bool
 ) -> list[str]:
     """Beneath the grid: what "P" means, the points deducted for unsporting conduct by seat,
-    and the totals with them (TSR 9.7.2 b); as many lines as the field holds."""
+    and the totals with them (TSR 9.6.2 b); as many lines as the field holds."""
     notes = []
     if penalties:
         notes.append(_("P: penalty points of the initialled decisions (TSR 8.2.2, 9.3-9.5)"))
@@ -774,13 +774,13 @@ def _adjudication_notes(
     if deductions:
         if len(notes) + len(deductions) + 1 <= _NOTE_LINES:
             notes.extend(
-                _("Seat %(seat)d: %(points)s points deducted (TSR 9.7.2 b)")
+                _("Seat %(seat)d: %(points)s points deducted (TSR 9.6.2 b)")
                 % {"seat": seat, "points": _signed(points)}
                 for seat, points in deductions
             )
         else:
             notes.append(
-                _("Deducted for unsporting conduct (TSR 9.7.2 b): %(seats)s")
+                _("Deducted for unsporting conduct (TSR 9.6.2 b): %(seats)s")
                 % {
                     "seats": " · ".join(
                         _("seat %(seat)d: %(total)d") % {"seat": seat, "total": points}
@@ -815,7 +815,7 @@ def scoresheet_pdf(
     seat's points and running total (TSR 7.3); the penalty points of the initialled decisions
     with the initials of who initialled them (TSR 8.2.2), the hands stopped and counted as not
     played (TSR 9.4.3), and the points deducted for unsporting conduct, which the totals
-    include (TSR 9.7.2 b); the extra time granted and the end of the playing time (TSR 8.5.1,
+    include (TSR 9.6.2 b); the extra time granted and the end of the playing time (TSR 8.5.1,
     8.5.3); the status, and who handed the sheet in and who confirmed it, and when (TSR 7.3.4,
     8.5.2).
 
@@ -883,7 +883,7 @@ def scoresheet_pdf(
             top = grid.line_top(section, index)
             _draw_hand(canvas, grid, top, row, initialled.get(row.hand.number, ()))
     # The totals: the last running total, less the points deducted for unsporting conduct,
-    # which stand outside every checksum (TSR 9.7.2 b).
+    # which stand outside every checksum (TSR 9.6.2 b).
     deductions = adjudication.deductions
     totals = [
         total + deductions.get(position, 0)
@@ -935,7 +935,7 @@ def scoresheet_pdf(
             }
         )
     # Beside them, if the adjudicators decided anything that shows: what "P" means, and the
-    # deductions with the totals they make (TSR 8.2.2, 9.7.2 b).
+    # deductions with the totals they make (TSR 8.2.2, 9.6.2 b).
     penalties = any(points for row in rows for points in row.penalty or ())
     decided = _adjudication_notes(adjudication, totals, penalties=penalties)
     if decided:

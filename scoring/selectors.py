@@ -96,7 +96,7 @@ def scoresheet_check(
 ) -> SheetCheck:
     """Check hands against the TSR for this sheet's table size and match length (TSR 7.3.3),
     with the penalty points of the initialled decisions on its hands and the points deducted
-    for unsporting conduct (TSR 9.7.2 b); ``adjudication`` if already read, else read here."""
+    for unsporting conduct (TSR 9.6.2 b); ``adjudication`` if already read, else read here."""
     if table_size not in (4, 5):
         raise ValidationError(
             _("Table %(table)d seats %(count)d players; a table seats 4 or 5 (TSR 8.3, 10.1).")

@@ -388,7 +388,7 @@ def demo_build(*, seed: int = 2026, now: datetime.datetime) -> DemoResult:
     services.table_extra_time_grant(
         table=round_4.tables.get(number=7),
         minutes=6,
-        reason="Beschwerde in Spiel 9, Entscheidung des Schiedsrichters (TSR 9.6)",
+        reason="Beschwerde in Spiel 9, Entscheidung des Schiedsrichters (TSR 9.7)",
         by=user,
     )
     for tournament in (ranking, championship):

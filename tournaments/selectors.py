@@ -206,7 +206,7 @@ def _sum(queryset: QuerySet, field: str, *, by: str) -> Coalesce:
 def entry_points(*, tournament: Tournament, before: int | None = None) -> dict[int, int]:
     """Each entry's points on the confirmed scoresheets (of rounds before ``before``): the game
     points of the hands, the penalty points of the initialled decisions on them (TSR 8.2.2),
-    less the points deducted for unsporting conduct in those rounds (TSR 9.7.2 b). Two
+    less the points deducted for unsporting conduct in those rounds (TSR 9.6.2 b). Two
     queries."""
     tables = Table.objects.filter(
         round__tournament=tournament, scoresheet__status=Scoresheet.Status.CONFIRMED

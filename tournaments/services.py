@@ -191,7 +191,7 @@ def entry_withdraw(*, entry: Entry) -> Entry:
 
 @transaction.atomic
 def entry_disqualify(*, entry: Entry) -> list[int]:
-    """Disqualify a player (TSR 9.7.2 c), for the arbitration panel's sanction: the rounds
+    """Disqualify a player (TSR 9.6.2 c), for the arbitration panel's sanction: the rounds
     played keep their seats and results, the player is marked in the standings and not ranked,
     and rounds drawn but not started are re-seated without them. Returns the numbers of the
     rounds that cannot be seated without them (the field no longer fills tables of four and

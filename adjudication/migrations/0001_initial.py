@@ -91,9 +91,9 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('name', models.CharField(max_length=200, verbose_name='name')),
                 ('rule', models.CharField(blank=True, max_length=60, verbose_name='rule')),
-                ('kind', models.CharField(choices=[('breach', 'breach of the rules (TSR 9.2-9.5)'), ('unsporting', 'unsporting conduct (TSR 9.7)')], max_length=16, verbose_name='kind')),
+                ('kind', models.CharField(choices=[('breach', 'breach of the rules (TSR 9.2-9.5)'), ('unsporting', 'unsporting conduct (TSR 9.6)')], max_length=16, verbose_name='kind')),
                 ('severity', models.CharField(blank=True, choices=[(scoring.rules.penalty.Severity['INSIGNIFICANT'], 'insignificant (TSR 9.2)'), (scoring.rules.penalty.Severity['MINOR'], 'minor (TSR 9.3)'), (scoring.rules.penalty.Severity['MAJOR'], 'major (TSR 9.4)')], max_length=16, verbose_name='severity')),
-                ('bound', models.BooleanField(default=False, verbose_name='bound decision (TSR 9.7.3)')),
+                ('bound', models.BooleanField(default=False, verbose_name='bound decision (TSR 9.6.3)')),
                 ('deduction', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='points deducted')),
                 ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='offences', to='tournaments.tournament', verbose_name='tournament')),
             ],
@@ -166,7 +166,7 @@ class Migration(migrations.Migration):
         ),
         migrations.AddConstraint(
             model_name='offence',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('bound', True), ('deduction__lte', 12)), models.Q(('bound', False), ('deduction__isnull', True)), _connector='OR'), name='offence_bound_has_deduction', violation_error_message='A bound decision deducts 0 to 12 points (TSR 9.7.2 b, 9.7.3); other offences deduct nothing by themselves.'),
+            constraint=models.CheckConstraint(condition=models.Q(models.Q(('bound', True), ('deduction__lte', 12)), models.Q(('bound', False), ('deduction__isnull', True)), _connector='OR'), name='offence_bound_has_deduction', violation_error_message='A bound decision deducts 0 to 12 points (TSR 9.6.2 b, 9.6.3); other offences deduct nothing by themselves.'),
         ),
         migrations.AddConstraint(
             model_name='decision',
@@ -206,7 +206,7 @@ class Migration(migrations.Migration):
         ),
         migrations.AddConstraint(
             model_name='sanction',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('kind', 'deduction'), ('points__gte', 1), ('points__lte', 12)), models.Q(models.Q(('kind', 'deduction'), _negated=True), ('points__isnull', True)), _connector='OR'), name='sanction_deduction_1_to_12', violation_error_message='A point deduction takes 1 to 12 points (TSR 9.7.2 b); other sanctions take none.'),
+            constraint=models.CheckConstraint(condition=models.Q(models.Q(('kind', 'deduction'), ('points__gte', 1), ('points__lte', 12)), models.Q(models.Q(('kind', 'deduction'), _negated=True), ('points__isnull', True)), _connector='OR'), name='sanction_deduction_1_to_12', violation_error_message='A point deduction takes 1 to 12 points (TSR 9.6.2 b); other sanctions take none.'),
         ),
         migrations.AddConstraint(
             model_name='sanction',

@@ -132,7 +132,7 @@ def check_sheet(
 
     A hand stopped by a major breach (``not_played``, TSR 9.4.3) carries only penalty points
     and is dealt again by the same dealer. ``deductions`` are points taken from seats for
-    unsporting conduct without credit to anyone (TSR 9.7.2 b): they count in the totals and are
+    unsporting conduct without credit to anyone (TSR 9.6.2 b): they count in the totals and are
     the one entry that does not sum to zero, so no checksum looks at them.
     """
     check_table_size(table_size)

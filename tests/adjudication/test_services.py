@@ -3,7 +3,7 @@
 Every TSR 9 case is recorded and initialled on a real sheet, and the sheet's check still passes
 with the TSR's exceptions: penalty points sum to zero, a solo's odd penalty breaks the odd-even
 rule only in the soloist's favour (TSR 7.3.3.2), a stopped hand is not one of the match's hands
-(TSR 9.4.3), and a deduction for unsporting conduct stands outside every checksum (TSR 9.7.2 b).
+(TSR 9.4.3), and a deduction for unsporting conduct stands outside every checksum (TSR 9.6.2 b).
 """
 
 import pytest
@@ -428,7 +428,7 @@ def test_only_the_panel_decides_an_appeal_and_only_with_its_members(sheet, staff
 def test_an_appeal_is_against_an_initialled_decision_once(sheet, staff):
     enter(sheet, MATCH[:2])
     draft = decide(sheet, staff, hand=2, offender=1, ruling=Ruling(Severity.MINOR), initial=False)
-    with pytest.raises(ValidationError, match=r"TSR 9\.6\.7"):
+    with pytest.raises(ValidationError, match=r"TSR 9\.7\.7"):
         services.appeal_lodge(decision=draft, appellant=1, by=staff["adjudicator"])
     decision = services.decision_initial(decision=draft, by=staff["adjudicator"])
     services.appeal_lodge(decision=decision, appellant=1, by=staff["adjudicator"])
@@ -444,7 +444,7 @@ def seat_entry(sheet, position) -> Entry:
 
 
 def test_a_deduction_counts_outside_every_checksum(tournament, round_, sheet, staff):
-    """TSR 9.7.2 b: up to 12 points without credit to the others; the sheet's check knows it."""
+    """TSR 9.6.2 b: up to 12 points without credit to the others; the sheet's check knows it."""
     enter(sheet, MATCH)
     sanction = services.sanction_impose(
         entry=seat_entry(sheet, 3),
@@ -464,7 +464,7 @@ def test_a_deduction_counts_outside_every_checksum(tournament, round_, sheet, st
 
 
 def test_the_adjudicator_gives_only_bound_decisions(tournament, round_, sheet, staff):
-    """TSR 9.7.3: a bound decision with its preset points; anything else is the panel's."""
+    """TSR 9.6.3: a bound decision with its preset points; anything else is the panel's."""
     adjudicator = staff["adjudicator"]
     services.offences_default(tournament=tournament, by=adjudicator)
     bound = Offence.objects.get(tournament=tournament, bound=True)
@@ -477,7 +477,7 @@ def test_the_adjudicator_gives_only_bound_decisions(tournament, round_, sheet, s
         reasons="Counted trumps aloud.",
         by=adjudicator,
     )
-    with pytest.raises(ValidationError, match=r"TSR 9\.7\.3"):
+    with pytest.raises(ValidationError, match=r"TSR 9\.6\.3"):
         services.sanction_impose(
             entry=seat_entry(sheet, 1),
             round=round_,
@@ -512,7 +512,7 @@ def test_the_adjudicator_gives_only_bound_decisions(tournament, round_, sheet, s
 def test_disqualification_stands_and_a_substitute_takes_the_seat_drawn(
     tournament, round_, sheet, staff
 ):
-    """TSR 9.7.2 c: the round played keeps its results and the player is not ranked. Seven
+    """TSR 9.6.2 c: the round played keeps its results and the player is not ranked. Seven
     players do not fill tables of four (TSR 8.3.1): round 2 keeps the seat, refuses to start,
     and a substitute takes it."""
     later = factories.seated_round(tournament, seed=2)

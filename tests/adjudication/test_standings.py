@@ -1,6 +1,6 @@
 """The standings count what the adjudicators decided: the penalty points of initialled decisions
 on confirmed sheets (TSR 8.2.2) and the points deducted for unsporting conduct in those rounds
-(TSR 9.7.2 b), in a fixed number of queries."""
+(TSR 9.6.2 b), in a fixed number of queries."""
 
 import pytest
 
@@ -74,7 +74,7 @@ def entry_at(sheet: Scoresheet) -> dict[int, int]:
 def test_standings_count_initialled_penalty_points_and_deductions(staff):
     """Table 1: a minor breach initialled (hand 3), a stopped hand (TSR 9.4.3), a draft, one
     decision the panel changed and one it annulled; only the initialled ones count. Table 2: a
-    deduction of 6 from seat 3, counted without credit to anyone (TSR 9.7.2 b)."""
+    deduction of 6 from seat 3, counted without credit to anyone (TSR 9.6.2 b)."""
     tournament = staffed_tournament(staff, players=8)
     round_ = started_round(tournament)
     one, two = Scoresheet.objects.filter(table__round=round_).order_by("table__number")

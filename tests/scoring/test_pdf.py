@@ -196,7 +196,7 @@ def test_the_end_of_the_playing_time_and_extra_time_are_on_the_completed_sheet(o
 def adjudicated_sheet(organiser):
     """A confirmed sheet with a minor breach in hand 3 initialled by Anna Richter, hand 5
     stopped by a major breach and initialled by an adjudicator without a name (TSR 9.4.3), a
-    ruling on hand 2 never initialled, and 6 points deducted from seat 3 (TSR 9.7.2 b)."""
+    ruling on hand 2 never initialled, and 6 points deducted from seat 3 (TSR 9.6.2 b)."""
     tournament, round_ = running_table(organiser)
     richter = factories.user(username="richter", first_name="Anna", last_name="Richter")
     nameless = factories.user(username="ref2")
@@ -251,7 +251,7 @@ def test_the_completed_sheet_shows_penalty_points_initials_and_deductions(
 ):
     """TSR 8.2.2: the initialled penalty points in their line with who initialled them and
     when, counted in the running totals; TSR 9.4.3: the stopped hand marked not played;
-    TSR 9.7.2 b: the deduction beneath the grid and in the totals, outside the checksum."""
+    TSR 9.6.2 b: the deduction beneath the grid and in the totals, outside the checksum."""
     sheet, minor, stopped = adjudicated_sheet(organiser)
     state = sheet_state(sheet=sheet)
     with django_assert_num_queries(0):  # the adjudication is read once, with the state
@@ -270,7 +270,7 @@ def test_the_completed_sheet_shows_penalty_points_initials_and_deductions(
     assert f"AR\n{at(minor.initialled_at)}" in text
     assert f"ref2\n{at(stopped.initialled_at)}" in text
     assert text.count("not played (TSR 9.4.3)") == 1
-    assert "Seat 3: -6 points deducted (TSR 9.7.2 b)" in text
+    assert "Seat 3: -6 points deducted (TSR 9.6.2 b)" in text
     assert "P: penalty points of the initialled decisions" in text
 
     game = {seat: sum(line.points[seat] for line in full_match()) for seat in range(1, 5)}
@@ -317,7 +317,7 @@ def test_the_printed_sheet_job_shows_the_adjudication(
     assert "P -3" in text
     assert f"AR\n{at(minor.initialled_at)}" in text
     assert "not played (TSR 9.4.3)" in text
-    assert "Seat 3: -6 points deducted (TSR 9.7.2 b)" in text
+    assert "Seat 3: -6 points deducted (TSR 9.6.2 b)" in text
 
 
 # Jobs and pages -----------------------------------------------------------------------------

@@ -268,7 +268,7 @@ def test_table_of_five_with_forced_solos_at_the_end():
     assert len(hands) == 30
 
 
-# A hand stopped by a major breach (TSR 9.4.3) and points deducted (TSR 9.7.2) ----------------
+# A hand stopped by a major breach (TSR 9.4.3) and points deducted (TSR 9.6.2) ----------------
 
 
 def stopped(dealer, offender, *, size=4, announcements=0):
