@@ -17,6 +17,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from adjudication.models import (
     MOST_DEDUCTION,
@@ -30,7 +31,6 @@ from scoring.messages import field_errors
 from scoring.models import CONTRACT_LABELS, Scoresheet
 from scoring.rules.contracts import Contract, SoloType
 from scoring.rules.penalty import Breach, InvalidInput, Severity, penalty_points
-from scoring.rules.problems import gettext_noop as _noop
 from scoring.rules.sheet import HandLine
 from scoring.selectors import hand_lines, scoresheet_check
 from scoring.services import scoresheet_hand_stop, scoresheet_hand_unstop
@@ -932,20 +932,34 @@ def offence_delete(*, offence: Offence, by: AbstractBaseUser) -> None:
 # The defaults: what the TSR itself names; each tournament edits its own (TSR 9.1.7, 9.6.3).
 DEFAULT_OFFENCES = [
     # name, rule, kind, severity, bound, deduction
-    (_noop("Not following suit"), "TSR 5.2.2", "breach", Severity.MAJOR, False, None),
-    (_noop("Leading out of turn"), "TSR 5.1.1, 5.3.4", "breach", Severity.MINOR, False, None),
-    (_noop("Counting trumps or card points aloud"), "TSR 9.1.4", "unsporting", "", True, 0),
+    (gettext_noop("Not following suit"), "TSR 5.2.2", "breach", Severity.MAJOR, False, None),
     (
-        _noop("Gestures or remarks that reveal cards or influence the game"),
+        gettext_noop("Leading out of turn"),
+        "TSR 5.1.1, 5.3.4",
+        "breach",
+        Severity.MINOR,
+        False,
+        None,
+    ),
+    (gettext_noop("Counting trumps or card points aloud"), "TSR 9.1.4", "unsporting", "", True, 0),
+    (
+        gettext_noop("Gestures or remarks that reveal cards or influence the game"),
         "TSR 9.1.5",
         "unsporting",
         "",
         False,
         None,
     ),
-    (_noop("Encouraging a player to break the rules"), "TSR 9.1.6", "unsporting", "", False, None),
     (
-        _noop("Hand abandoned without the adjudicator's consent"),
+        gettext_noop("Encouraging a player to break the rules"),
+        "TSR 9.1.6",
+        "unsporting",
+        "",
+        False,
+        None,
+    ),
+    (
+        gettext_noop("Hand abandoned without the adjudicator's consent"),
         "TSR 9.1.3 (2)",
         "unsporting",
         "",

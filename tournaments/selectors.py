@@ -107,21 +107,44 @@ class TableRow:
     hand_count: int
 
 
-def _seat_prefetch() -> Prefetch:
-    return Prefetch(
-        "seats", queryset=Seat.objects.select_related("entry__player").order_by("position")
-    )
-
-
 def _tables(round_: Round) -> QuerySet[Table]:
+    """The round's tables with their seats, and each seat's points on the sheet so far: game
+    points, initialled penalty points (TSR 8.2.2), less deductions (TSR 9.6.2 b)."""
+    decisions = Decision.objects.filter(
+        scoresheet=OuterRef("scoresheet__pk"), status=Decision.Status.INITIALLED
+    )
+    deductions = Sanction.objects.filter(
+        entry=OuterRef("entry_id"), round=OuterRef("table__round_id"), kind=Sanction.Kind.DEDUCTION
+    )
+    seats = Prefetch(
+        "seats",
+        queryset=Seat.objects.select_related("entry__player")
+        .annotate(deducted=_sum(deductions, "points", by="entry"))
+        .order_by("position"),
+    )
     return (
         round_.tables.select_related("scoresheet")
-        .prefetch_related(_seat_prefetch())
+        .prefetch_related(seats)
         .annotate(
             hand_count=Count("scoresheet__hands"),
             **{f"points_{seat}": Sum(f"scoresheet__hands__points_{seat}") for seat in range(1, 6)},
+            **{
+                f"penalty_{seat}": _sum(decisions, f"penalty_{seat}", by="scoresheet")
+                for seat in range(1, 6)
+            },
         )
         .order_by("number")
+    )
+
+
+def _seat_points(table: Table, seat: Seat) -> int | None:
+    if not table.hand_count:
+        return None
+    position = seat.position
+    return (
+        (getattr(table, f"points_{position}") or 0)
+        + getattr(table, f"penalty_{position}")
+        - seat.deducted
     )
 
 
@@ -135,7 +158,7 @@ def _table_row(table: Table) -> TableRow:
             SeatRow(
                 position=seat.position,
                 entry=seat.entry,
-                points=getattr(table, f"points_{seat.position}") if table.hand_count else None,
+                points=_seat_points(table, seat),
                 moved=seat.moved_at is not None,
             )
             for seat in table.seats.all()

@@ -298,3 +298,25 @@ def test_the_log_exports_every_action(client, tournament, round_, sheet, staff):
         "decision initialled",
     ]
     assert Event.objects.count() == 3
+
+
+def test_the_seats_points_include_penalties_and_deductions(
+    client, tournament, round_, sheet, staff
+):
+    """The table page's and round page's points per seat agree with the sheet's totals."""
+    enter(sheet, MATCH[:4])
+    decide(sheet, staff, hand=3, offender=2, ruling=Ruling(Severity.MINOR))
+    services.sanction_impose(
+        entry=sheet.table.seats.get(position=4).entry,
+        round=round_,
+        kind="deduction",
+        points=5,
+        reasons="Rude",
+        members=staff["panel"],
+        by=staff["panel"][0],
+    )
+    response = client.get(url("table", tournament.slug, 1, 1))
+    shown = [seat.points for seat in response.context["row"].seats]
+    assert shown == list(response.context["check"].totals.values())
+    game = [sum(line.points[seat] for line in MATCH[:4]) for seat in range(1, 5)]
+    assert shown == [game[0] + 1, game[1] - 3, game[2] + 1, game[3] + 1 - 5]

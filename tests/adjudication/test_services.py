@@ -656,3 +656,11 @@ def test_the_catalogue_names_the_field_in_error(tournament, staff, fields, field
     with pytest.raises(ValidationError) as error:
         services.offence_save(tournament=tournament, by=staff["organiser"], **fields)
     assert field in error.value.message_dict
+
+
+def test_the_default_catalogue_is_in_the_language_of_the_request(tournament, staff):
+    from django.utils import translation
+
+    with translation.override("de"):
+        added = services.offences_default(tournament=tournament, by=staff["organiser"])
+    assert "Nicht bedient" in {offence.name for offence in added}
