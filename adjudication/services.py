@@ -362,6 +362,17 @@ def _points_text(decision: Decision) -> str:
     ) or _("no penalty points")
 
 
+def _ruled_params(decision: Decision) -> dict:
+    """What the log says of a ruling: the hand, the offender, severity, points and rule."""
+    return {
+        "hand": decision.hand_number,
+        "seat": decision.offender,
+        "severity": decision.get_severity_display(),
+        "points": _points_text(decision),
+        "rule": decision.rule,
+    }
+
+
 def _locked_decision(decision: Decision) -> Decision:
     return (
         Decision.objects.select_for_update(of=("self",))
@@ -401,13 +412,7 @@ def decision_rule(*, decision: Decision, ruling: Ruling, by: AbstractBaseUser) -
         action=Event.Action.RULING,
         decision=decision,
         summary=_("Hand %(hand)d, seat %(seat)d: %(severity)s, %(points)s (%(rule)s)")
-        % {
-            "hand": decision.hand_number,
-            "seat": decision.offender,
-            "severity": decision.get_severity_display(),
-            "points": _points_text(decision),
-            "rule": decision.rule,
-        },
+        % _ruled_params(decision),
         penalty=decision.computed if not decision.deviates else _seat_keys(decision.penalty),
         deviation_reason=decision.deviation_reason,
     )
@@ -476,12 +481,7 @@ def decision_initial(*, decision: Decision, by: AbstractBaseUser) -> Decision:
         action=Event.Action.INITIALS,
         decision=decision,
         summary=_("Hand %(hand)d, seat %(seat)d: initialled, %(points)s (%(rule)s)")
-        % {
-            "hand": decision.hand_number,
-            "seat": decision.offender,
-            "points": _points_text(decision),
-            "rule": decision.rule,
-        },
+        % _ruled_params(decision),
         hand_not_played=decision.hand_not_played,
     )
     return decision
