@@ -33,7 +33,7 @@ from scoring.rules.contracts import Contract, SoloType
 from scoring.rules.penalty import Breach, InvalidInput, Severity, penalty_points
 from scoring.rules.sheet import HandLine
 from scoring.selectors import hand_lines, scoresheet_check
-from scoring.services import scoresheet_hand_stop, scoresheet_hand_unstop
+from scoring.services import scoresheet_hand_stop, scoresheet_hand_unstop, scoresheet_locked
 from tournaments.models import Entry, Round, Seat, Table, Tournament, TournamentRole
 from tournaments.permissions import ADJUDICATE, PANEL
 from tournaments.selectors import user_roles
@@ -101,14 +101,6 @@ def _save(instance):
 # Complaints and rulings -------------------------------------------------------------------------
 
 
-def _locked_sheet(scoresheet: Scoresheet) -> Scoresheet:
-    return (
-        Scoresheet.objects.select_for_update(of=("self",))
-        .select_related("table__round__tournament")
-        .get(pk=scoresheet.pk)
-    )
-
-
 def _table_size(sheet: Scoresheet) -> int:
     return sheet.table.seats.count()
 
@@ -158,7 +150,7 @@ def complaint_record(
 ) -> Decision:
     """Note a complaint about a breach in one hand (TSR 9.7.5): the adjudicator is called to
     the table. The hand is a line already on the sheet or the one being played (the next)."""
-    sheet = _locked_sheet(scoresheet)
+    sheet = scoresheet_locked(scoresheet)
     tournament = sheet.table.round.tournament
     _require_adjudicator(tournament, by)
     _require_match_open(sheet)
@@ -387,7 +379,7 @@ def decision_rule(*, decision: Decision, ruling: Ruling, by: AbstractBaseUser) -
     follow (TSR 9.2-9.5). The decision waits for initials (TSR 8.2.2); until then it may be
     ruled again."""
     decision = _locked_decision(decision)
-    sheet = _locked_sheet(decision.scoresheet)
+    sheet = scoresheet_locked(decision.scoresheet)
     decision.scoresheet = sheet
     tournament = sheet.table.round.tournament
     _require_adjudicator(tournament, by)
@@ -455,7 +447,7 @@ def decision_initial(*, decision: Decision, by: AbstractBaseUser) -> Decision:
     PDF and in the standings, and it is never edited. A hand stopped by a major breach in a
     normal game (or by the soloist) comes on the sheet as not played (TSR 9.4.3)."""
     decision = _locked_decision(decision)
-    sheet = _locked_sheet(decision.scoresheet)
+    sheet = scoresheet_locked(decision.scoresheet)
     decision.scoresheet = sheet
     tournament = sheet.table.round.tournament
     _require_adjudicator(tournament, by)
@@ -605,7 +597,7 @@ def appeal_decide(
         .get(pk=appeal.pk)
     )
     decision = _locked_decision(appeal.decision)
-    sheet = _locked_sheet(decision.scoresheet)
+    sheet = scoresheet_locked(decision.scoresheet)
     decision.scoresheet = sheet
     tournament = sheet.table.round.tournament
     _require_panel(tournament, by)

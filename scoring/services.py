@@ -265,9 +265,9 @@ def scoresheet_hands_replace(
     return _record(sheet, action=action, by=by, before=before)
 
 
-def _lock_current(scoresheet: Scoresheet) -> Scoresheet:
-    """The sheet, locked, whatever its version: for the adjudicators' changes, which do not
-    depend on what a caller read of the hands."""
+def scoresheet_locked(scoresheet: Scoresheet) -> Scoresheet:
+    """The sheet, locked until the transaction ends, whatever its version: for the
+    adjudicators' changes, which do not depend on what a caller read of the hands."""
     return (
         Scoresheet.objects.select_for_update(of=("self",))
         .select_related("table__round__tournament")
@@ -295,7 +295,7 @@ def scoresheet_hand_stop(
     played (TSR 9.4.3): no game points, and the same dealer deals it again, so the lines from
     ``number`` on move down one and keep their dealers. For the adjudication services, when
     the decision is initialled; a new version, recorded like every change."""
-    sheet = _lock_current(scoresheet)
+    sheet = scoresheet_locked(scoresheet)
     lines = _stopped_lines(
         sheet, _("a hand is stopped only on a draft; the organiser reopens the sheet first")
     )
@@ -331,7 +331,7 @@ def scoresheet_hand_unstop(
 ) -> Scoresheet:
     """Take a stopped hand off the sheet again, when the arbitration panel changes or annuls
     the decision that stopped it; the lines after it move up one."""
-    sheet = _lock_current(scoresheet)
+    sheet = scoresheet_locked(scoresheet)
     lines = _stopped_lines(
         sheet, _("a stopped hand is taken off only a draft; the organiser reopens the sheet first")
     )
