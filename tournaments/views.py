@@ -209,7 +209,8 @@ def entry_status(request: HttpRequest, slug: str, start_number: int) -> HttpResp
 @login_required
 @require_http_methods(["GET", "POST"])
 def entry_replace(request: HttpRequest, slug: str, start_number: int) -> HttpResponse:
-    """A substitute takes a withdrawn player's seats in the rounds not yet started."""
+    """A substitute takes the seats of a player who withdraws, or who was disqualified, in the
+    rounds not yet started."""
     entry = _entry(request, slug, start_number)
     form = SubstituteForm(request.POST or None)
     if request.method == "POST" and form.is_valid():

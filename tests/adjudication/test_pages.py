@@ -320,3 +320,21 @@ def test_the_seats_points_include_penalties_and_deductions(
     assert shown == list(response.context["check"].totals.values())
     game = [sum(line.points[seat] for line in MATCH[:4]) for seat in range(1, 5)]
     assert shown == [game[0] + 1, game[1] - 3, game[2] + 1, game[3] + 1 - 5]
+
+
+def test_the_organiser_finds_the_substitute_button_of_a_disqualified_player(
+    client, tournament, round_, sheet, staff
+):
+    entry = sheet.table.seats.get(position=2).entry
+    services.sanction_impose(
+        entry=entry,
+        round=round_,
+        kind="disqualification",
+        reasons="Marked cards.",
+        members=staff["panel"],
+        by=staff["panel"][0],
+    )
+    client.force_login(staff["organiser"])
+    page = client.get(url("entries", tournament.slug)).content.decode()
+    assert url("entry-replace", tournament.slug, entry.start_number) in page
+    assert "disqualified" in page
