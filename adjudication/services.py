@@ -37,7 +37,7 @@ from scoring.services import scoresheet_hand_stop, scoresheet_hand_unstop, score
 from tournaments.models import Entry, Round, Seat, Table, Tournament, TournamentRole
 from tournaments.permissions import ADJUDICATE, PANEL
 from tournaments.selectors import user_roles
-from tournaments.services import entry_disqualify, table_extra_time_grant
+from tournaments.services import entry_disqualify, results_refresh, table_extra_time_grant
 
 Role = TournamentRole.Role
 # The catalogue of standard offences is the tournament's: its organiser and adjudicators.
@@ -476,6 +476,7 @@ def decision_initial(*, decision: Decision, by: AbstractBaseUser) -> Decision:
         % _ruled_params(decision),
         hand_not_played=decision.hand_not_played,
     )
+    results_refresh(tables=[sheet.table])
     return decision
 
 
@@ -708,6 +709,7 @@ def appeal_decide(
             tables=granted,
             minutes=interruption,
         )
+    results_refresh(tables=[sheet.table])
     return appeal
 
 
@@ -826,6 +828,8 @@ def sanction_impose(
         },
         rounds_to_seat_again=unseated,
     )
+    if kind == Sanction.Kind.DEDUCTION:
+        results_refresh(tables=[seat.table])
     return sanction
 
 

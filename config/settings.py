@@ -171,6 +171,9 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "doko",
+            # A cache that does not answer must not hold a page up: readers fall back to the
+            # database (tournaments.selectors.cache_get).
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
     }
 else:
@@ -178,6 +181,9 @@ else:
     CELERY_BROKER_URL = "memory://"
     CELERY_TASK_ALWAYS_EAGER = True
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The standings and ranking lists are cached under their version, so an entry is never stale;
+# it only expires to make room.
+STANDINGS_CACHE_SECONDS = 24 * 60 * 60
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
 # A task is acknowledged only when it has finished, and a task whose worker died is handed to

@@ -148,6 +148,13 @@ def _record(
         before=before,
         after=sheet_snapshot(sheet=sheet, hands=hand_lines(list(sheet.hands.all()))),
     )
+    # What a handed-in sheet gives its players counts in the standings (provisionally until
+    # it is confirmed); a draft counts nowhere, so its hands change nothing there.
+    if sheet.status != Scoresheet.Status.DRAFT or action == ScoresheetChange.Action.REOPEN:
+        # Imported here: tournaments.services prints sheets with scoring.pdf, which needs us.
+        from tournaments.services import results_refresh
+
+        results_refresh(tables=[sheet.table])
     return sheet
 
 

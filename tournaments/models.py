@@ -67,6 +67,24 @@ class SeatingMethod(models.TextChoices):
     STANDINGS = "standings", _("one round at a time, by standings")
 
 
+class Tiebreaks(models.TextChoices):
+    """The chains of tie-breaks a tournament can rank by after the total points; the values
+    name the ``tournaments.standings.Tiebreak`` steps in order."""
+
+    PLACINGS_BEST_START = (
+        "placings,best_round,start_number",
+        _("table placings, then best round, then start number"),
+    )
+    BEST_PLACINGS_START = (
+        "best_round,placings,start_number",
+        _("best round, then table placings, then start number"),
+    )
+    PLACINGS_START = "placings,start_number", _("table placings, then start number")
+    BEST_START = "best_round,start_number", _("best round, then start number")
+    START = "start_number", _("start number")
+    PLACINGS_BEST = "placings,best_round", _("table placings, then best round (ties shared)")
+
+
 class Tournament(models.Model):
     class Status(models.TextChoices):
         PLANNED = "planned", _("planned")
@@ -114,6 +132,20 @@ class Tournament(models.Model):
         default=True,
         help_text=_("Hide the standings, for example before the last round."),
     )
+    tiebreaks = models.CharField(
+        _("tie-breaks"),
+        max_length=64,
+        choices=Tiebreaks.choices,
+        default=Tiebreaks.PLACINGS_BEST_START,
+        help_text=_("How players with equal points are ranked."),
+    )
+    counts_for_ranking = models.BooleanField(
+        _("counts for the ranking list"),
+        default=True,
+        help_text=_("Its confirmed rounds count in the ranking lists once it is finished."),
+    )
+    # Raised by every rebuild of the standings: the key of the cached standings and their ETag.
+    standings_version = models.PositiveIntegerField(_("standings version"), default=0)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -139,6 +171,9 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(match_minutes__gte=1) & Q(match_minutes_five__gte=1),
                 name="tournament_match_minutes_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(tiebreaks__in=Tiebreaks.values), name="tournament_tiebreaks_known"
             ),
         ]
 
@@ -505,3 +540,114 @@ class Job(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} ({self.get_status_display()})"
+
+
+class SeatResult(models.Model):
+    """What one seat's player scored in a round, once the table's sheet is handed in: game
+    points, initialled penalty points (TSR 8.2.2), deductions (TSR 9.6.2 b), the placing at
+    the table and the solos. Rewritten from the sheet and the adjudication by
+    ``services.results_refresh`` whenever one of them changes; the standings and the ranking
+    lists are read from here."""
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="results", verbose_name=_("table")
+    )
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="results", verbose_name=_("round")
+    )
+    entry = models.ForeignKey(
+        Entry, on_delete=models.CASCADE, related_name="results", verbose_name=_("player")
+    )
+    position = models.PositiveSmallIntegerField(_("seat"))
+    game_points = models.IntegerField(_("game points"))
+    penalty = models.IntegerField(_("penalty points"), default=0)
+    deducted = models.PositiveIntegerField(_("points deducted"), default=0)
+    points = models.IntegerField(_("points"))
+    placing = models.PositiveSmallIntegerField(_("placing at the table"))
+    # False while the sheet is submitted but not confirmed: provisional (TSR 8.5.2).
+    confirmed = models.BooleanField(_("confirmed"))
+    hands = models.PositiveSmallIntegerField(_("hands"))
+    solos_played = models.PositiveSmallIntegerField(_("solos played"), default=0)
+    solos_won = models.PositiveSmallIntegerField(_("solos won"), default=0)
+
+    class Meta:
+        verbose_name = _("result")
+        verbose_name_plural = _("results")
+        ordering = ["round", "table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "entry"], name="result_once_per_round"),
+            models.UniqueConstraint(fields=["table", "position"], name="result_once_per_seat"),
+            models.CheckConstraint(
+                condition=Q(points=F("game_points") + F("penalty") - F("deducted")),
+                name="result_points_add_up",
+            ),
+            models.CheckConstraint(
+                condition=Q(placing__gte=1) & Q(placing__lte=5), name="result_placing_1_to_5"
+            ),
+            models.CheckConstraint(
+                condition=Q(solos_won__lte=F("solos_played")), name="result_solos_won_played"
+            ),
+        ]
+        indexes = [models.Index(fields=["entry", "confirmed"])]
+
+    def __str__(self) -> str:
+        return f"{self.round}, {self.table}: {self.entry} {self.points:+d}"
+
+
+class StandingsSnapshot(models.Model):
+    """The standings as last rebuilt after a change (``services.standings_rebuild``): readers
+    are served this, from the cache or from here, and never compute it themselves."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, related_name="standings", verbose_name=_("tournament")
+    )
+    version = models.PositiveIntegerField(_("version"))
+    built_at = models.DateTimeField(_("built"))
+    data = models.JSONField(_("standings"))
+
+    class Meta:
+        verbose_name = _("standings")
+        verbose_name_plural = _("standings")
+
+    def __str__(self) -> str:
+        return f"{self.tournament} ({self.version})"
+
+
+class RankingList(models.Model):
+    """A ranking list across tournaments, as the DDV keeps one: each player's average points
+    per round over the rounds of the last months, ranked once they have played enough rounds.
+    Rebuilt in the background whenever a tournament finishes."""
+
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("short name for links"), max_length=80, unique=True)
+    months = models.PositiveSmallIntegerField(
+        _("months counted"),
+        default=24,
+        validators=[MinValueValidator(1), MaxValueValidator(120)],
+        help_text=_("The rounds of the tournaments that ended within this many months count."),
+    )
+    min_rounds = models.PositiveSmallIntegerField(
+        _("rounds needed"),
+        default=36,
+        validators=[MinValueValidator(1)],
+        help_text=_("Players are ranked once they have played this many rounds."),
+    )
+    is_public = models.BooleanField(_("public"), default=True)
+    version = models.PositiveIntegerField(_("version"), default=0)
+    built_at = models.DateTimeField(_("built"), null=True, blank=True)
+    built_for = models.DateField(_("as of"), null=True, blank=True)
+    data = models.JSONField(_("ranking"), default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("ranking list")
+        verbose_name_plural = _("ranking lists")
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(months__gte=1) & Q(months__lte=120), name="ranking_months_1_to_120"
+            ),
+            models.CheckConstraint(condition=Q(min_rounds__gte=1), name="ranking_min_rounds"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

@@ -4,10 +4,13 @@ Each selector runs a fixed number of queries, whatever the number of players or 
 """
 
 import datetime
+import logging
 import unicodedata
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
+from django.core.cache import cache
 from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
@@ -15,8 +18,19 @@ from django.utils import timezone
 
 from adjudication.models import Decision, Sanction
 from scoring.models import Scoresheet
-from tournaments import seating
-from tournaments.models import Entry, ExtraTime, Job, Round, Seat, Table, Tournament, TournamentRole
+from tournaments import seating, standings
+from tournaments.models import (
+    Entry,
+    ExtraTime,
+    Job,
+    Round,
+    Seat,
+    SeatResult,
+    StandingsSnapshot,
+    Table,
+    Tournament,
+    TournamentRole,
+)
 
 AnyUser = User | AnonymousUser
 
@@ -119,7 +133,7 @@ def _tables(round_: Round) -> QuerySet[Table]:
     seats = Prefetch(
         "seats",
         queryset=Seat.objects.select_related("entry__player")
-        .annotate(deducted=_sum(deductions, "points", by="entry"))
+        .annotate(deducted=correlated_sum(deductions, "points", by="entry"))
         .order_by("position"),
     )
     return (
@@ -129,7 +143,7 @@ def _tables(round_: Round) -> QuerySet[Table]:
             hand_count=Count("scoresheet__hands"),
             **{f"points_{seat}": Sum(f"scoresheet__hands__points_{seat}") for seat in range(1, 6)},
             **{
-                f"penalty_{seat}": _sum(decisions, f"penalty_{seat}", by="scoresheet")
+                f"penalty_{seat}": correlated_sum(decisions, f"penalty_{seat}", by="scoresheet")
                 for seat in range(1, 6)
             },
         )
@@ -219,7 +233,7 @@ def seating_quality(*, round: Round) -> seating.Quality | None:
     return seating.quality([this], history=[plans[number] for number in sorted(plans)])
 
 
-def _sum(queryset: QuerySet, field: str, *, by: str) -> Coalesce:
+def correlated_sum(queryset: QuerySet, field: str, *, by: str) -> Coalesce:
     """A correlated SUM subquery of ``field`` over ``queryset`` (one group, ``by``): no join, so
     summing two relations multiplies nothing."""
     summed = queryset.order_by().values(by).annotate(total=Sum(field)).values("total")
@@ -227,46 +241,14 @@ def _sum(queryset: QuerySet, field: str, *, by: str) -> Coalesce:
 
 
 def entry_points(*, tournament: Tournament, before: int | None = None) -> dict[int, int]:
-    """Each entry's points on the confirmed scoresheets (of rounds before ``before``): the game
-    points of the hands, the penalty points of the initialled decisions on them (TSR 8.2.2),
-    less the points deducted for unsporting conduct in those rounds (TSR 9.6.2 b). Two
-    queries."""
-    tables = Table.objects.filter(
-        round__tournament=tournament, scoresheet__status=Scoresheet.Status.CONFIRMED
-    )
+    """Each entry's points on the confirmed scoresheets (of rounds before ``before``): game
+    points, initialled penalty points (TSR 8.2.2), less deductions (TSR 9.6.2 b). One query."""
+    results = SeatResult.objects.filter(round__tournament=tournament, confirmed=True)
     if before is not None:
-        tables = tables.filter(round__number__lt=before)
-    decisions = Decision.objects.filter(
-        scoresheet=OuterRef("scoresheet__pk"), status=Decision.Status.INITIALLED
+        results = results.filter(round__number__lt=before)
+    return dict(
+        results.values("entry_id").annotate(total=Sum("points")).values_list("entry_id", "total")
     )
-    sums = {
-        row["pk"]: row
-        for row in tables.values("pk").annotate(
-            **{f"p{seat}": Sum(f"scoresheet__hands__points_{seat}") for seat in range(1, 6)},
-            **{
-                f"penalty{seat}": _sum(decisions, f"penalty_{seat}", by="scoresheet")
-                for seat in range(1, 6)
-            },
-        )
-    }
-    # A deduction counts in the match of its round, where its entry has exactly one seat.
-    deductions = Sanction.objects.filter(
-        entry=OuterRef("entry_id"), round=OuterRef("round_id"), kind=Sanction.Kind.DEDUCTION
-    )
-    points: dict[int, int] = {}
-    for table_id, position, entry_id, deducted in (
-        Seat.objects.filter(table__in=list(sums))
-        .annotate(deducted=_sum(deductions, "points", by="entry"))
-        .values_list("table_id", "position", "entry_id", "deducted")
-    ):
-        table = sums[table_id]
-        points[entry_id] = (
-            points.get(entry_id, 0)
-            + (table[f"p{position}"] or 0)
-            + table[f"penalty{position}"]
-            - deducted
-        )
-    return points
 
 
 def entry_ranking(*, tournament: Tournament, before: int | None = None) -> list[int]:
@@ -477,3 +459,137 @@ def name_key(name: str) -> str:
     """Sort key for names as German lists sort them: umlauts with their vowel, ß as ss."""
     decomposed = unicodedata.normalize("NFKD", name.casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+# Standings and ranking lists ----------------------------------------------------------------
+
+logger = logging.getLogger(__name__)
+
+
+def tiebreaks_of(tournament: Tournament) -> tuple[standings.Tiebreak, ...]:
+    return tuple(standings.Tiebreak(step) for step in tournament.tiebreaks.split(","))
+
+
+def standings_entrants(*, tournament: Tournament) -> list[standings.Entrant]:
+    return [
+        standings.Entrant(
+            entry_id=pk,
+            start_number=number,
+            name=f"{first} {last}",
+            club=club,
+            status=standings.Status(status),
+        )
+        for pk, number, first, last, club, status in tournament.entries.order_by(
+            "start_number"
+        ).values_list(
+            "pk",
+            "start_number",
+            "player__first_name",
+            "player__last_name",
+            "player__club",
+            "status",
+        )
+    ]
+
+
+def standings_results(*, tournament: Tournament) -> list[standings.RoundResult]:
+    """Every handed-in result of the tournament, in one query."""
+    return [
+        standings.RoundResult(
+            entry_id=entry_id,
+            round=round_number,
+            table=table_number,
+            position=position,
+            points=points,
+            penalty=penalty,
+            deducted=deducted,
+            placing=placing,
+            confirmed=confirmed,
+            solos_played=solos_played,
+            solos_won=solos_won,
+        )
+        for (
+            entry_id,
+            round_number,
+            table_number,
+            position,
+            points,
+            penalty,
+            deducted,
+            placing,
+            confirmed,
+            solos_played,
+            solos_won,
+        ) in SeatResult.objects.filter(round__tournament=tournament).values_list(
+            "entry_id",
+            "round__number",
+            "table__number",
+            "position",
+            "points",
+            "penalty",
+            "deducted",
+            "placing",
+            "confirmed",
+            "solos_played",
+            "solos_won",
+        )
+    ]
+
+
+def _standings_key(tournament_id: int, version: int) -> str:
+    return f"standings:{tournament_id}:{version}"
+
+
+def cache_get(key: str):
+    """The cached value, or None also when the cache cannot be reached: readers then fall back
+    to the database instead of failing."""
+    try:
+        return cache.get(key)
+    except Exception:  # any outage of the cache server
+        logger.warning("Cache unreachable reading %s; using the database.", key, exc_info=True)
+        return None
+
+
+def cache_put(key: str, value, timeout: int | None = None) -> None:
+    try:
+        cache.set(key, value, timeout if timeout is not None else settings.STANDINGS_CACHE_SECONDS)
+    except Exception:  # the next reader falls back to the database
+        logger.warning("Cache unreachable writing %s.", key, exc_info=True)
+
+
+def standings_cache_put(*, tournament_id: int, version: int, value: standings.Standings) -> None:
+    cache_put(_standings_key(tournament_id, version), value)
+
+
+def standings_read(*, tournament: Tournament) -> standings.Standings | None:
+    """The standings as last rebuilt: from the cache, else from the database (one query).
+    Never computed here; None before the first rebuild."""
+    if not tournament.standings_version:
+        return None
+    key = _standings_key(tournament.pk, tournament.standings_version)
+    found = cache_get(key)
+    if found is not None:
+        return found
+    row = StandingsSnapshot.objects.filter(tournament=tournament).values_list("data", "version")
+    row = row.first()
+    if row is None:
+        return None
+    data, version = row
+    value = standings.Standings.from_dict(data)
+    cache_put(_standings_key(tournament.pk, version), value)
+    return value
+
+
+def ranking_rounds(*, since: datetime.date, until: datetime.date) -> list[standings.PlayedRound]:
+    """The confirmed rounds of the finished tournaments that count for ranking lists and
+    ended after ``since`` and by ``until``, in one query."""
+    return [
+        standings.PlayedRound(player_id=player_id, played_on=ends_on, points=points)
+        for player_id, ends_on, points in SeatResult.objects.filter(
+            confirmed=True,
+            round__tournament__status=Tournament.Status.FINISHED,
+            round__tournament__counts_for_ranking=True,
+            round__tournament__ends_on__gt=since,
+            round__tournament__ends_on__lte=until,
+        ).values_list("entry__player_id", "round__tournament__ends_on", "points")
+    ]

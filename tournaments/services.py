@@ -2,6 +2,7 @@
 
 import datetime
 import itertools
+import logging
 import secrets
 from collections.abc import Collection
 
@@ -10,30 +11,38 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Count, Max, OuterRef, Q, QuerySet, Sum
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from kombu.exceptions import OperationalError
 
+from adjudication.models import Decision, Sanction
 from scoring import pdf as sheet_pdf
 from scoring.models import Scoresheet
+from scoring.rules.contracts import Contract
 from scoring.selectors import sheet_state
-from tournaments import pdf, player_import, seating, selectors
+from tournaments import pdf, player_import, seating, selectors, standings
 from tournaments.models import (
     Entry,
     ExtraTime,
     Job,
     Player,
+    RankingList,
     Round,
     Seat,
     SeatingMethod,
+    SeatResult,
+    StandingsSnapshot,
     Table,
     Tournament,
     TournamentRole,
     new_seat_token,
 )
+
+logger = logging.getLogger(__name__)
 
 
 def _save(instance):
@@ -98,6 +107,7 @@ def tournament_create(
         TournamentRole.objects.create(
             tournament=tournament, user=organiser, role=TournamentRole.Role.ORGANISER
         )
+    standings_schedule(tournament_id=tournament.pk)
     return tournament
 
 
@@ -141,6 +151,7 @@ def entry_create(
         )
     )
     _open_rounds_reseat(tournament=tournament)
+    standings_schedule(tournament_id=tournament.pk)
     return entry
 
 
@@ -164,7 +175,11 @@ def entry_update(
     _save(player)
     entry.start_number = start_number
     entry.player = player
-    return _save(entry)
+    _save(entry)
+    # The player's name shows in the standings of every tournament they entered.
+    for tournament_id in player.entries.values_list("tournament_id", flat=True):
+        standings_schedule(tournament_id=tournament_id)
+    return entry
 
 
 @transaction.atomic
@@ -186,6 +201,7 @@ def entry_withdraw(*, entry: Entry) -> Entry:
     entry.status = Entry.Status.WITHDRAWN
     entry.save(update_fields=["status"])
     _open_rounds_reseat(tournament=tournament)
+    standings_schedule(tournament_id=tournament.pk)
     return entry
 
 
@@ -206,6 +222,7 @@ def entry_disqualify(*, entry: Entry) -> list[int]:
     was_active = entry.status == Entry.Status.ACTIVE
     entry.status = Entry.Status.DISQUALIFIED
     entry.save(update_fields=["status"])
+    standings_schedule(tournament_id=tournament.pk)
     return _open_rounds_reseat(tournament=tournament, keep_going=True) if was_active else []
 
 
@@ -226,6 +243,7 @@ def entry_reinstate(*, entry: Entry) -> Entry:
     entry.status = Entry.Status.ACTIVE
     entry.save(update_fields=["status"])
     _open_rounds_reseat(tournament=tournament)
+    standings_schedule(tournament_id=tournament.pk)
     return entry
 
 
@@ -260,6 +278,7 @@ def entry_replace(*, entry: Entry, player: Player) -> Entry:
         seat.entry = substitute
         seat.token = new_seat_token()
         seat.save(update_fields=["entry", "token"])
+    standings_schedule(tournament_id=tournament.pk)
     return substitute
 
 
@@ -313,6 +332,7 @@ def players_import(*, tournament: Tournament, data: bytes) -> list[Entry]:
         raise ValidationError({"file": errors})
     created = Entry.objects.bulk_create(entries)
     _open_rounds_reseat(tournament=tournament)
+    standings_schedule(tournament_id=tournament.pk)
     return created
 
 
@@ -715,6 +735,8 @@ def round_close(*, round: Round) -> Round:
     if round_.number >= tournament.planned_rounds:
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
+        if tournament.counts_for_ranking:
+            ranking_schedule()
     return round_
 
 
@@ -869,3 +891,204 @@ def job_run(*, job_id: str) -> Job | None:
         job.finished_at = timezone.now()
         job.save(update_fields=["file", "status", "progress", "finished_at"])
     return job
+
+
+# Results, standings and ranking lists -------------------------------------------------------
+
+SOLO_CONTRACTS = [contract.value for contract in Contract if contract.is_solo]
+HANDED_IN = [Scoresheet.Status.SUBMITTED, Scoresheet.Status.CONFIRMED]
+
+
+def _results_of(tables: QuerySet[Table]) -> list[SeatResult]:
+    """The results of every seat at the handed-in tables among ``tables``, in three queries:
+    game points, initialled penalty points (TSR 8.2.2), deductions (TSR 9.6.2 b) and solos
+    (TSR 4.2, 4.3) from each table's sheet; the placing at the table from the points."""
+    decisions = Decision.objects.filter(
+        scoresheet=OuterRef("scoresheet__pk"), status=Decision.Status.INITIALLED
+    )
+    solo = Q(scoresheet__hands__contract__in=SOLO_CONTRACTS, scoresheet__hands__not_played=False)
+    sums = {
+        row["pk"]: row
+        for row in tables.filter(scoresheet__status__in=HANDED_IN)
+        .values("pk", "round_id", "scoresheet__status")
+        .annotate(
+            hands=Count("scoresheet__hands", filter=Q(scoresheet__hands__not_played=False)),
+            **{f"p{s}": Sum(f"scoresheet__hands__points_{s}") for s in range(1, 6)},
+            **{
+                f"penalty{s}": selectors.correlated_sum(decisions, f"penalty_{s}", by="scoresheet")
+                for s in range(1, 6)
+            },
+            **{
+                f"solos{s}": Count(
+                    "scoresheet__hands", filter=solo & Q(scoresheet__hands__soloist=s)
+                )
+                for s in range(1, 6)
+            },
+            **{
+                f"won{s}": Count(
+                    "scoresheet__hands",
+                    filter=solo
+                    & Q(scoresheet__hands__soloist=s, **{f"scoresheet__hands__points_{s}__gt": 0}),
+                )
+                for s in range(1, 6)
+            },
+        )
+        .order_by()
+    }
+    deductions = Sanction.objects.filter(
+        entry=OuterRef("entry_id"), round=OuterRef("round_id"), kind=Sanction.Kind.DEDUCTION
+    )
+    by_table: dict[int, list[SeatResult]] = {}
+    for table_id, position, entry_id, deducted in (
+        Seat.objects.filter(table__in=list(sums))
+        .annotate(deducted=selectors.correlated_sum(deductions, "points", by="entry"))
+        .values_list("table_id", "position", "entry_id", "deducted")
+    ):
+        table = sums[table_id]
+        game = table[f"p{position}"] or 0
+        penalty = table[f"penalty{position}"]
+        by_table.setdefault(table_id, []).append(
+            SeatResult(
+                table_id=table_id,
+                round_id=table["round_id"],
+                entry_id=entry_id,
+                position=position,
+                game_points=game,
+                penalty=penalty,
+                deducted=deducted,
+                points=game + penalty - deducted,
+                placing=1,
+                confirmed=table["scoresheet__status"] == Scoresheet.Status.CONFIRMED,
+                hands=table["hands"],
+                solos_played=table[f"solos{position}"],
+                solos_won=table[f"won{position}"],
+            )
+        )
+    results = []
+    for seats in by_table.values():
+        placings = standings.table_placings({r.position: r.points for r in seats})
+        for result in seats:
+            result.placing = placings[result.position]
+            results.append(result)
+    return results
+
+
+@transaction.atomic
+def results_refresh(*, tables: Collection[Table]) -> int:
+    """Rewrite the results of these tables from their sheets and the adjudication; the
+    standings are rebuilt after commit if anything changed. Called by every service that
+    changes what a handed-in sheet counts. Returns the number of results written."""
+    ids = [table.pk for table in tables]
+    if not ids:
+        return 0
+    deleted, _counts = SeatResult.objects.filter(table_id__in=ids).delete()
+    results = _results_of(Table.objects.filter(pk__in=ids))
+    SeatResult.objects.bulk_create(results)
+    if deleted or results:
+        for tournament_id in set(
+            Table.objects.filter(pk__in=ids).values_list("round__tournament_id", flat=True)
+        ):
+            standings_schedule(tournament_id=tournament_id)
+    return len(results)
+
+
+def results_refresh_all(*, tournament: Tournament) -> int:
+    """Rewrite every result of a tournament (after an import, or to repair)."""
+    return results_refresh(tables=list(Table.objects.filter(round__tournament=tournament)))
+
+
+def standings_schedule(*, tournament_id: int) -> None:
+    """Rebuild the tournament's standings once the current transaction commits: in a Celery
+    worker, or here if the broker cannot be reached (a confirm never fails for want of it)."""
+    from tournaments.tasks import standings_rebuild_task
+
+    def enqueue() -> None:
+        try:
+            standings_rebuild_task.delay(tournament_id)
+        except OperationalError:
+            logger.warning("Broker unreachable; rebuilding the standings in-process.")
+            standings_rebuild(tournament_id=tournament_id)
+
+    transaction.on_commit(enqueue)
+
+
+def standings_rebuild(*, tournament_id: int) -> StandingsSnapshot | None:
+    """Compute the standings from the results and store them (``StandingsSnapshot``) with a new
+    version, which names them in the cache and in ETags. Rebuilds of one tournament take turns
+    (the tournament's row is locked), and each reads what is committed when its turn comes."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        if tournament is None:  # deleted since the rebuild was queued
+            return None
+        computed = standings.standings(
+            entrants=selectors.standings_entrants(tournament=tournament),
+            results=selectors.standings_results(tournament=tournament),
+            tiebreaks=selectors.tiebreaks_of(tournament),
+        )
+        version = tournament.standings_version + 1
+        snapshot, _created = StandingsSnapshot.objects.update_or_create(
+            tournament=tournament,
+            defaults={"version": version, "built_at": timezone.now(), "data": computed.to_dict()},
+        )
+        Tournament.objects.filter(pk=tournament.pk).update(standings_version=version)
+    selectors.standings_cache_put(tournament_id=tournament_id, version=version, value=computed)
+    return snapshot
+
+
+@transaction.atomic
+def tournament_publication_update(
+    *, tournament: Tournament, is_public: bool, standings_public: bool, tiebreaks: str
+) -> Tournament:
+    """What the public sees of a tournament and how its standings break ties."""
+    locked = _locked_tournament(tournament)
+    rerank = locked.tiebreaks != tiebreaks
+    locked.is_public = is_public
+    locked.standings_public = standings_public
+    locked.tiebreaks = tiebreaks
+    _save(locked)
+    if rerank:
+        standings_schedule(tournament_id=locked.pk)
+    return locked
+
+
+def ranking_schedule() -> None:
+    """Rebuild every ranking list after commit (a tournament finished or changed)."""
+    from tournaments.tasks import ranking_rebuild_task
+
+    def enqueue() -> None:
+        try:
+            ranking_rebuild_task.delay()
+        except OperationalError:
+            logger.warning("Broker unreachable; rebuilding the ranking lists in-process.")
+            rankings_rebuild()
+
+    transaction.on_commit(enqueue)
+
+
+def ranking_rebuild(
+    *, ranking_list: RankingList, today: datetime.date | None = None
+) -> RankingList:
+    """Rank the players by their average per round over the list's months (the DDV's
+    Rangliste), from the confirmed rounds of finished tournaments that count for it."""
+    today = today or timezone.localdate()
+    rows = standings.ranking(
+        played=selectors.ranking_rounds(
+            since=standings.months_before(today, ranking_list.months), until=today
+        ),
+        today=today,
+        months=ranking_list.months,
+        min_rounds=ranking_list.min_rounds,
+    )
+    with transaction.atomic():
+        locked = RankingList.objects.select_for_update().get(pk=ranking_list.pk)
+        locked.data = [[row.rank, row.player_id, row.rounds, row.points] for row in rows]
+        locked.version += 1
+        locked.built_at = timezone.now()
+        locked.built_for = today
+        locked.save(update_fields=["data", "version", "built_at", "built_for"])
+    return locked
+
+
+def rankings_rebuild(*, today: datetime.date | None = None) -> list[RankingList]:
+    """Rebuild every ranking list."""
+    return [ranking_rebuild(ranking_list=r, today=today) for r in RankingList.objects.all()]

@@ -1,0 +1,212 @@
+"""The standings and the ranking list: the plain-Python core (tournaments/standings.py)."""
+
+import datetime
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tournaments.standings import (
+    DEFAULT_TIEBREAKS,
+    Entrant,
+    PlayedRound,
+    RoundResult,
+    Standings,
+    Status,
+    Tiebreak,
+    months_before,
+    ranking,
+    standings,
+    table_placings,
+)
+
+
+def entrant(n: int, status: Status = Status.ACTIVE) -> Entrant:
+    return Entrant(entry_id=n, start_number=n, name=f"Player {n}", status=status)
+
+
+def result(n: int, round_: int, points: int, placing: int = 1, confirmed: bool = True, **kw):
+    return RoundResult(
+        entry_id=n,
+        round=round_,
+        table=1,
+        position=1,
+        points=points,
+        placing=placing,
+        confirmed=confirmed,
+        **kw,
+    )
+
+
+def order(table) -> list[int]:
+    return [row.entrant.entry_id for row in table.rows]
+
+
+def test_table_placings_share_the_better_place():
+    assert table_placings({1: 30, 2: -10, 3: 30, 4: -50}) == {1: 1, 2: 3, 3: 1, 4: 4}
+    assert table_placings({1: 0, 2: 0, 3: 0, 4: 0, 5: 0}) == dict.fromkeys(range(1, 6), 1)
+
+
+def test_points_rank_first():
+    table = standings(
+        entrants=[entrant(1), entrant(2), entrant(3)],
+        results=[result(1, 1, -20, 4), result(2, 1, 50, 1), result(3, 1, 10, 2)],
+    )
+    assert order(table) == [2, 3, 1]
+    assert [row.rank for row in table.rows] == [1, 2, 3]
+
+
+def test_default_chain_is_placings_then_best_round_then_start_number():
+    assert DEFAULT_TIEBREAKS == (Tiebreak.PLACINGS, Tiebreak.BEST_ROUND, Tiebreak.START_NUMBER)
+    results = [
+        # 1 and 2 both have 40 points; 2 has the better (lower) sum of placings.
+        result(1, 1, 60, 1),
+        result(1, 2, -20, 4),
+        result(2, 1, 20, 1),
+        result(2, 2, 20, 1),
+        # 3 and 4: 40 points, placings 3 both; 4 had the best single round.
+        result(3, 1, 10, 2),
+        result(3, 2, 30, 1),
+        result(4, 1, 50, 1),
+        result(4, 2, -10, 2),
+        # 5 and 6: identical on everything but the start number.
+        result(5, 1, 0, 3),
+        result(6, 1, 0, 3),
+    ]
+    table = standings(entrants=[entrant(n) for n in (6, 5, 4, 3, 2, 1)], results=results)
+    assert order(table)[:4] == [2, 4, 3, 1]
+    assert order(table)[4:] == [5, 6]
+    assert [row.rank for row in table.rows] == [1, 2, 3, 4, 5, 6]
+
+
+def test_best_round_first_changes_the_order():
+    results = [result(1, 1, 20, 1), result(1, 2, 20, 1), result(2, 1, 60, 1), result(2, 2, -20, 4)]
+    by_placings = standings(entrants=[entrant(1), entrant(2)], results=results)
+    by_best = standings(
+        entrants=[entrant(1), entrant(2)],
+        results=results,
+        tiebreaks=(Tiebreak.BEST_ROUND, Tiebreak.PLACINGS, Tiebreak.START_NUMBER),
+    )
+    assert order(by_placings) == [1, 2]
+    assert order(by_best) == [2, 1]
+
+
+def test_without_start_number_in_the_chain_equal_players_share_a_rank():
+    results = [result(1, 1, 10, 2), result(2, 1, 10, 2), result(3, 1, 5, 3)]
+    table = standings(
+        entrants=[entrant(1), entrant(2), entrant(3)],
+        results=results,
+        tiebreaks=(Tiebreak.PLACINGS, Tiebreak.BEST_ROUND),
+    )
+    assert [row.rank for row in table.rows] == [1, 1, 3]
+
+
+def test_provisional_results_are_shown_apart_and_never_added():
+    results = [result(1, 1, 30), result(1, 2, 100, confirmed=False), result(2, 1, 40)]
+    table = standings(entrants=[entrant(1), entrant(2)], results=results)
+    first, second = table.rows
+    assert first.entrant.entry_id == 2  # 40 confirmed beats 30 confirmed + 100 provisional
+    assert (second.points, second.provisional) == (30, 100)
+    assert first.provisional is None
+    assert table.rounds == (1, 2)
+    assert table.provisional_rounds == (2,)
+    assert second.results[1].confirmed is False
+    assert second.rounds_played == 1
+    assert second.best_round == 30
+
+
+def test_disqualified_players_are_listed_unranked_after_the_others():
+    table = standings(
+        entrants=[entrant(1, Status.DISQUALIFIED), entrant(2), entrant(3, Status.WITHDRAWN)],
+        results=[result(1, 1, 90), result(2, 1, -30), result(3, 1, -60)],
+    )
+    assert order(table) == [2, 3, 1]
+    assert [row.rank for row in table.rows] == [1, 2, None]
+    assert table.rows[1].entrant.status is Status.WITHDRAWN
+
+
+def test_players_without_results_are_listed_with_zero():
+    table = standings(entrants=[entrant(1), entrant(2)], results=[result(2, 1, -4)])
+    assert order(table) == [1, 2]
+    assert table.rows[0].results == (None,)
+    assert table.rows[0].best_round is None
+    assert table.rows[0].average is None
+
+
+def test_statistics_count_confirmed_rounds():
+    results = [
+        result(1, 1, 30, solos_played=2, solos_won=1),
+        result(1, 2, 12, solos_played=1, solos_won=1),
+        result(1, 3, 50, confirmed=False, solos_played=4, solos_won=4),
+    ]
+    (row,) = standings(entrants=[entrant(1)], results=results).rows
+    assert (row.solos_played, row.solos_won) == (3, 2)
+    assert row.average == 21
+    assert row.best_round == 30
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(1, 12), st.integers(1, 4), st.integers(-150, 150), st.booleans()),
+        max_size=40,
+        unique_by=lambda t: (t[0], t[1]),
+    )
+)
+def test_serialised_standings_read_back_equal(raw):
+    results = [result(n, r, p, confirmed=c) for n, r, p, c in raw]
+    table = standings(entrants=[entrant(n) for n in range(1, 13)], results=results)
+    assert Standings.from_dict(table.to_dict()) == table
+    # Everyone once; ranks never go down; the confirmed points never go up.
+    assert sorted(order(table)) == list(range(1, 13))
+    assert [row.rank for row in table.rows] == sorted(row.rank for row in table.rows)
+    points = [row.points for row in table.rows]
+    assert points == sorted(points, reverse=True)
+
+
+# The ranking list ---------------------------------------------------------------------------
+
+TODAY = datetime.date(2026, 11, 23)
+
+
+def played(player: int, points: int, day: datetime.date = TODAY, times: int = 1):
+    return [PlayedRound(player_id=player, played_on=day, points=points) for _ in range(times)]
+
+
+def test_ranking_averages_over_the_window_with_a_minimum_of_rounds():
+    rounds = [
+        *played(1, 20, times=36),  # average 20, enough rounds
+        *played(2, 30, times=35),  # better average, one round short
+        *played(3, 25, times=40),
+        *played(3, 1000, day=datetime.date(2024, 11, 23)),  # 24 months ago: out of the window
+        *played(4, 10, day=datetime.date(2027, 1, 1)),  # after the day: not counted
+    ]
+    rows = ranking(played=rounds, today=TODAY)
+    assert [(row.player_id, row.rank) for row in rows] == [(3, 1), (1, 2), (2, None)]
+    assert rows[0].average == 25
+    assert rows[0].rounds == 40
+
+
+def test_ranking_window_and_minimum_are_configurable():
+    rounds = [*played(1, 10, datetime.date(2025, 6, 1), times=3), *played(2, 5, times=2)]
+    assert [r.player_id for r in ranking(played=rounds, today=TODAY, min_rounds=2)] == [1, 2]
+    short = ranking(played=rounds, today=TODAY, months=3, min_rounds=2)
+    assert [(r.player_id, r.rank) for r in short] == [(2, 1)]
+
+
+def test_equal_averages_share_a_rank():
+    rounds = [*played(1, 10, times=2), *played(2, 10, times=3), *played(3, 4, times=1)]
+    rows = ranking(played=rounds, today=TODAY, min_rounds=1)
+    assert [(r.player_id, r.rank) for r in rows] == [(1, 1), (2, 1), (3, 3)]
+
+
+@pytest.mark.parametrize(
+    ("day", "months", "expected"),
+    [
+        (datetime.date(2026, 11, 23), 24, datetime.date(2024, 11, 23)),
+        (datetime.date(2026, 3, 31), 1, datetime.date(2026, 2, 28)),
+        (datetime.date(2024, 3, 31), 1, datetime.date(2024, 2, 29)),
+        (datetime.date(2026, 1, 15), 13, datetime.date(2024, 12, 15)),
+    ],
+)
+def test_months_before(day, months, expected):
+    assert months_before(day, months) == expected

@@ -1,0 +1,286 @@
+"""The standings of a tournament and the ranking list across tournaments: plain Python.
+
+Results in (one per player and round, as the scoresheets and the adjudication have them),
+ranked rows out. No Django here: ``tournaments/services.py`` feeds it from the database and
+stores what it returns.
+
+- Only confirmed scoresheets count (TSR 8.5.2). A submitted sheet not yet confirmed is shown
+  beside the total as provisional, never added to it.
+- A player's points in a round are the game points of the hands, the initialled penalty points
+  (TSR 8.2.2) and less the points deducted for unsporting conduct (TSR 9.6.2 b).
+- Ties on points are broken by the tournament's chain of tie-breaks, in order.
+- Disqualified players (TSR 9.6.2 c) are listed with their results but not ranked.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Tiebreak(StrEnum):
+    PLACINGS = "placings"  # the sum of the table placings, lower is better
+    BEST_ROUND = "best_round"  # the best single round, higher is better
+    START_NUMBER = "start_number"  # the start number, lower is better
+
+
+class Status(StrEnum):
+    ACTIVE = "active"
+    WITHDRAWN = "withdrawn"
+    DISQUALIFIED = "disqualified"
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A player in the tournament."""
+
+    entry_id: int
+    start_number: int
+    name: str
+    club: str = ""
+    status: Status = Status.ACTIVE
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """A player's result in one round: their seat and what their table's sheet gives them."""
+
+    entry_id: int
+    round: int
+    table: int
+    position: int
+    points: int  # game points + penalty points - deducted
+    penalty: int = 0  # initialled penalty points, in ``points`` already
+    deducted: int = 0  # points deducted for unsporting conduct, taken off ``points`` already
+    placing: int = 1  # 1st to 4th (5th) at the table, by points; ties share the better place
+    confirmed: bool = True  # False: submitted, not yet confirmed (provisional)
+    solos_played: int = 0
+    solos_won: int = 0
+
+
+@dataclass(frozen=True)
+class Row:
+    rank: int | None  # None: not ranked (disqualified)
+    entrant: Entrant
+    points: int  # over the confirmed rounds
+    provisional: int | None  # the points of the rounds submitted but not yet confirmed
+    placings: int  # the sum of the table placings of the confirmed rounds
+    best_round: int | None  # the most points in one confirmed round
+    rounds_played: int  # confirmed rounds
+    solos_played: int
+    solos_won: int
+    results: tuple[RoundResult | None, ...]  # one per round of ``Standings.rounds``
+
+    @property
+    def average(self) -> float | None:
+        """Points per confirmed round."""
+        return self.points / self.rounds_played if self.rounds_played else None
+
+
+@dataclass(frozen=True)
+class Standings:
+    rounds: tuple[int, ...]  # the numbers of the rounds with any result, in order
+    tiebreaks: tuple[Tiebreak, ...]
+    rows: tuple[Row, ...]
+    provisional_rounds: tuple[int, ...] = ()  # rounds with sheets submitted, not yet confirmed
+
+    def to_dict(self) -> dict:
+        """Plain JSON data, for storing and caching; ``from_dict`` reads it back."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Standings:
+        def result(item: dict | None) -> RoundResult | None:
+            return None if item is None else RoundResult(**item)
+
+        return cls(
+            rounds=tuple(data["rounds"]),
+            tiebreaks=tuple(Tiebreak(t) for t in data["tiebreaks"]),
+            provisional_rounds=tuple(data.get("provisional_rounds", ())),
+            rows=tuple(
+                Row(
+                    **{
+                        **row,
+                        "entrant": Entrant(
+                            **{**row["entrant"], "status": Status(row["entrant"]["status"])}
+                        ),
+                        "results": tuple(result(r) for r in row["results"]),
+                    }
+                )
+                for row in data["rows"]
+            ),
+        )
+
+
+DEFAULT_TIEBREAKS = (Tiebreak.PLACINGS, Tiebreak.BEST_ROUND, Tiebreak.START_NUMBER)
+
+
+def table_placings(points: dict[int, int]) -> dict[int, int]:
+    """The placing of each seat at its table by points: 1 for the most; players with equal
+    points share the better place (1, 2, 2, 4)."""
+    return {
+        seat: 1 + sum(1 for other in points.values() if other > mine)
+        for seat, mine in points.items()
+    }
+
+
+def _sort_key(row: Row, tiebreaks: Sequence[Tiebreak]) -> tuple:
+    key: list[int] = [-row.points]
+    for tiebreak in tiebreaks:
+        if tiebreak is Tiebreak.PLACINGS:
+            key.append(row.placings)
+        elif tiebreak is Tiebreak.BEST_ROUND:
+            key.append(-row.best_round if row.best_round is not None else 0)
+        else:
+            key.append(row.entrant.start_number)
+    return tuple(key)
+
+
+def standings(
+    *,
+    entrants: Iterable[Entrant],
+    results: Iterable[RoundResult],
+    tiebreaks: Sequence[Tiebreak] = DEFAULT_TIEBREAKS,
+) -> Standings:
+    """Rank the players: by points over the confirmed rounds, then by ``tiebreaks`` in order.
+
+    Players equal on every key share a rank (1, 2, 2, 4); with the start number in the chain
+    no two are equal. Disqualified players come last, unranked, by start number.
+    """
+    tiebreaks = tuple(tiebreaks)
+    by_entry: dict[int, list[RoundResult]] = {}
+    for result in results:
+        by_entry.setdefault(result.entry_id, []).append(result)
+    rounds = tuple(sorted({r.round for rs in by_entry.values() for r in rs}))
+    provisional_rounds = tuple(
+        sorted({r.round for rs in by_entry.values() for r in rs if not r.confirmed})
+    )
+    column = {number: index for index, number in enumerate(rounds)}
+
+    rows: list[Row] = []
+    for entrant in entrants:
+        own = by_entry.get(entrant.entry_id, [])
+        confirmed = [r for r in own if r.confirmed]
+        pending = [r for r in own if not r.confirmed]
+        cells: list[RoundResult | None] = [None] * len(rounds)
+        for result in own:
+            cells[column[result.round]] = result
+        rows.append(
+            Row(
+                rank=None,
+                entrant=entrant,
+                points=sum(r.points for r in confirmed),
+                provisional=sum(r.points for r in pending) if pending else None,
+                placings=sum(r.placing for r in confirmed),
+                best_round=max((r.points for r in confirmed), default=None),
+                rounds_played=len(confirmed),
+                solos_played=sum(r.solos_played for r in confirmed),
+                solos_won=sum(r.solos_won for r in confirmed),
+                results=tuple(cells),
+            )
+        )
+
+    ranked = sorted(
+        (row for row in rows if row.entrant.status != Status.DISQUALIFIED),
+        key=lambda row: _sort_key(row, tiebreaks),
+    )
+    unranked = sorted(
+        (row for row in rows if row.entrant.status == Status.DISQUALIFIED),
+        key=lambda row: row.entrant.start_number,
+    )
+    out: list[Row] = []
+    previous_key = None
+    rank = 0
+    for index, row in enumerate(ranked, start=1):
+        key = _sort_key(row, tiebreaks)
+        if key != previous_key:
+            rank, previous_key = index, key
+        out.append(dataclasses.replace(row, rank=rank))
+    out.extend(unranked)
+    return Standings(
+        rounds=rounds,
+        tiebreaks=tiebreaks,
+        rows=tuple(out),
+        provisional_rounds=provisional_rounds,
+    )
+
+
+# The ranking list across tournaments ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayedRound:
+    """One confirmed round a player played, for the ranking list."""
+
+    player_id: int
+    played_on: datetime.date
+    points: int
+
+
+@dataclass(frozen=True)
+class RankingRow:
+    rank: int | None  # None: fewer rounds than the minimum
+    player_id: int
+    rounds: int
+    points: int
+
+    @property
+    def average(self) -> float:
+        return self.points / self.rounds
+
+
+def ranking(
+    *,
+    played: Iterable[PlayedRound],
+    today: datetime.date,
+    months: int = 24,
+    min_rounds: int = 36,
+) -> list[RankingRow]:
+    """The ranking list: each player's average points per round over the rounds played in
+    the last ``months`` months (up to ``today``). Players with at least ``min_rounds`` rounds
+    are ranked by their average, best first; equal averages share a rank. The others follow,
+    unranked, by their number of rounds and their average."""
+    since = months_before(today, months)
+    rounds: dict[int, int] = {}
+    points: dict[int, int] = {}
+    for item in played:
+        if since < item.played_on <= today:
+            rounds[item.player_id] = rounds.get(item.player_id, 0) + 1
+            points[item.player_id] = points.get(item.player_id, 0) + item.points
+    rows = [
+        RankingRow(rank=None, player_id=player, rounds=count, points=points[player])
+        for player, count in rounds.items()
+    ]
+    # Compare averages exactly, as fractions, so that equal averages really tie.
+    qualified = sorted(
+        (row for row in rows if row.rounds >= min_rounds),
+        key=lambda row: (-row.points / row.rounds, row.player_id),
+    )
+    out: list[RankingRow] = []
+    for index, row in enumerate(qualified, start=1):
+        previous = out[-1] if out else None
+        tied = previous is not None and previous.points * row.rounds == row.points * previous.rounds
+        out.append(dataclasses.replace(row, rank=previous.rank if tied else index))
+    out.extend(
+        sorted(
+            (row for row in rows if row.rounds < min_rounds),
+            key=lambda row: (-row.rounds, -row.points / row.rounds, row.player_id),
+        )
+    )
+    return out
+
+
+def months_before(day: datetime.date, months: int) -> datetime.date:
+    """The same day ``months`` months earlier (the month's last day where it is shorter)."""
+    total = day.year * 12 + day.month - 1 - months
+    year, month = divmod(total, 12)
+    month += 1
+    for last in (31, 30, 29, 28):
+        try:
+            return datetime.date(year, month, min(day.day, last))
+        except ValueError:
+            continue
+    raise AssertionError("unreachable")
