@@ -465,6 +465,8 @@ class Job(models.Model):
         TABLE_CARDS_PDF = "table_cards_pdf", _("table cards (PDF)")
         SCORESHEETS_PDF = "scoresheets_pdf", _("blank scoresheets (PDF)")
         SCORESHEET_PDF = "scoresheet_pdf", _("completed scoresheet (PDF)")
+        STANDINGS_PDF = "standings_pdf", _("standings (PDF)")
+        ROUND_RESULTS_PDF = "round_results_pdf", _("results of the round (PDF)")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("queued")
@@ -528,7 +530,7 @@ class Job(models.Model):
                 condition=~Q(status="done") | ~Q(file=""), name="job_done_has_file"
             ),
             models.CheckConstraint(
-                condition=Q(kind="entry_list_pdf") | Q(round__isnull=False),
+                condition=Q(kind__in=["entry_list_pdf", "standings_pdf"]) | Q(round__isnull=False),
                 name="job_round_printout_has_round",
             ),
             models.CheckConstraint(

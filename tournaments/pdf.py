@@ -1,17 +1,20 @@
-"""PDF documents for organisers, drawn with ReportLab: the list of players for the check-in desk
-and the printouts of a round's seating (by table, by name, and a card for each table)."""
+"""PDF documents for organisers, drawn with ReportLab: the list of players for the check-in desk,
+the printouts of a round's seating (by table, by name, and a card for each table), the standings
+and the results of a round."""
 
+import datetime
 import io
 from collections.abc import Callable, Iterator
 from typing import Literal, TypeVar
 from xml.sax.saxutils import escape
 
-from django.utils import formats
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
-from reportlab.lib.pagesizes import A4
+from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
@@ -20,6 +23,7 @@ from reportlab.platypus import (
     FrameBreak,
     KeepInFrame,
     KeepTogether,
+    LongTable,
     PageTemplate,
     Paragraph,
     Spacer,
@@ -28,8 +32,9 @@ from reportlab.platypus import (
 )
 
 from tournaments import qr
-from tournaments.models import Entry, Tournament
-from tournaments.selectors import SeatRow, TableRow, name_key
+from tournaments.models import Entry, Round, Tournament
+from tournaments.selectors import ResultTable, SeatRow, TableRow, name_key
+from tournaments.standings import Standings, Status, Tiebreak
 
 Progress = Callable[[int], None]
 Layout = Literal["list", "columns", "cards"]
@@ -520,3 +525,353 @@ def table_cards_pdf(
             )
         )
     return document.build(story, layout="cards")
+
+
+# The standings and the results of a round ---------------------------------------------------
+
+_PROVISIONAL_MARK = "*"
+_CELL_PADDING = 2  # points left and right in the tables of numbers, which are wide
+_HEADER_GREY = colors.HexColor("#dddddd")
+_PROVISIONAL_SHADE = colors.HexColor("#fff2cc")
+_MISSING_SHADE = colors.HexColor("#f4cccc")
+
+
+class _PageCountCanvas(Canvas):
+    """A canvas that writes "Page X of Y" at the foot of every page: it holds the pages back
+    until the document is saved, when their number is known."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._held_pages: list[dict] = []
+
+    def showPage(self) -> None:
+        self._held_pages.append(dict(self.__dict__))
+        self._startPage()
+
+    def save(self) -> None:
+        count = len(self._held_pages)
+        for page in self._held_pages:
+            self.__dict__.update(page)
+            self.saveState()
+            self.setFont("Helvetica", 8)
+            self.setFillColor(_GREY)
+            self.drawRightString(
+                self._pagesize[0] - _MARGIN,
+                8 * mm,
+                _("Page %(number)s of %(count)s")
+                % {"number": self.getPageNumber(), "count": count},
+            )
+            self.restoreState()
+            super().showPage()
+        super().save()
+
+
+class _PageCountTemplate(BaseDocTemplate):
+    def build(self, flowables, filename=None, canvasmaker=_PageCountCanvas) -> None:
+        super().build(flowables, filename=filename, canvasmaker=canvasmaker)
+
+
+class _CountedDocument(_Document):
+    """A printout in one column whose pages say "Page X of Y", in portrait or landscape, with a
+    footnote above the footer of every page if it has one."""
+
+    def __init__(
+        self,
+        *,
+        tournament: Tournament,
+        title: str,
+        progress: Progress,
+        pagesize: tuple[float, float] = A4,
+        footnote: str = "",
+    ) -> None:
+        super().__init__(tournament=tournament, title=title, progress=progress)
+        self.footnote = footnote
+        self.template = _PageCountTemplate(
+            self._buffer,
+            pagesize=pagesize,
+            title=f"{title} – {tournament.name}",
+            author=tournament.name,
+            leftMargin=_MARGIN,
+            rightMargin=_MARGIN,
+            topMargin=_MARGIN,
+            bottomMargin=_MARGIN,
+        )
+
+    def _footer(self, canvas: Canvas, doc: BaseDocTemplate) -> None:
+        # The page number is written by _PageCountCanvas, once the pages are counted.
+        canvas.saveState()
+        canvas.setFont("Helvetica", 8)
+        canvas.setFillColor(_GREY)
+        canvas.drawString(doc.leftMargin, 8 * mm, f"{self.title} – {self.tournament.name}")
+        if self.footnote:
+            canvas.drawString(doc.leftMargin, 12 * mm, self.footnote)
+        canvas.restoreState()
+
+
+def tiebreak_text(tiebreaks: tuple[Tiebreak, ...]) -> str:
+    """The chain of tie-breaks after the total points, in words: "Ties: sum of table placings,
+    then best single round, then start number"."""
+    words = {
+        Tiebreak.PLACINGS: _("sum of table placings"),
+        Tiebreak.BEST_ROUND: _("best single round"),
+        Tiebreak.START_NUMBER: _("start number"),
+    }
+    if not tiebreaks:
+        return _("Ties: players with equal points share a rank.")
+    chain = words[tiebreaks[0]]
+    for tiebreak in tiebreaks[1:]:
+        chain = _("%(chain)s, then %(next)s") % {"chain": chain, "next": words[tiebreak]}
+    return _("Ties: %(chain)s") % {"chain": chain}
+
+
+def _as_of(when: datetime.datetime | None) -> str:
+    moment = timezone.localtime(when or timezone.now())
+    return _("As of %(when)s") % {"when": formats.date_format(moment, "DATETIME_FORMAT")}
+
+
+def _fitted(text: str, width: float, style: ParagraphStyle) -> str | Paragraph:
+    """The text as a plain cell if it fits on one line (fast to lay out), else as a paragraph
+    that wraps: thousands of rows stay quick while a long name still shows in full."""
+    if stringWidth(text, style.fontName, style.fontSize) <= width - 2 * _CELL_PADDING:
+        return text
+    return Paragraph(escape(text), style)
+
+
+def _standings_widths(available: float, rounds: int, digits: int) -> list[float]:
+    """Rank, start number, name, club, a column per round, total, placings, best round: the
+    numbers as wide as they need, the name and the club share what is left (3 : 2). ``digits``:
+    of the largest rank or start number."""
+    number = max(8 * mm, stringWidth("8" * digits, "Helvetica", 8) + 2 * _CELL_PADDING + 1 * mm)
+    fixed = [number, number]
+    totals = [13 * mm, 14 * mm, 13 * mm]
+    text = 70 * mm  # at least, for the name and the club
+    per_round = 11 * mm
+    if rounds:
+        room = available - sum(fixed) - sum(totals) - text
+        per_round = max(min(per_round, room / rounds), 7 * mm)
+    left = available - sum(fixed) - sum(totals) - per_round * rounds
+    return [*fixed, left * 0.6, left * 0.4, *[per_round] * rounds, *totals]
+
+
+def standings_pdf(
+    *,
+    tournament: Tournament,
+    standings: Standings,
+    progress: Progress,
+    as_of: datetime.datetime | None = None,
+) -> bytes:
+    """The standings: rank, start number, name, club, the points of each round, the total, the
+    sum of the table placings and the best round, with the tie-break chain written out.
+
+    Only confirmed scoresheets count (TSR 8.5.2): a round handed in but not yet confirmed is
+    shown in italics with a footnote mark and is not in the total. Withdrawn players keep their
+    rank; disqualified ones (TSR 9.6.2 c) are listed last, unranked. Landscape when there are
+    more than six rounds; the header row repeats on every page.
+    """
+    rounds = standings.rounds
+    footnote = ""
+    if standings.provisional_rounds:
+        footnote = (
+            _PROVISIONAL_MARK + " " + _("provisional: handed in, not yet confirmed; not counted")
+        )
+    document = _CountedDocument(
+        tournament=tournament,
+        title=_("Standings"),
+        progress=progress,
+        pagesize=landscape(A4) if len(rounds) > 6 else A4,
+        footnote=footnote,
+    )
+    normal = document.styles["Normal"]
+    cell = ParagraphStyle(
+        "cell", parent=normal, fontSize=8, leading=9.5, embeddedHyphenation=1, splitLongWords=1
+    )
+    head = ParagraphStyle("head", parent=cell, fontName="Helvetica-Bold", fontSize=7, leading=8)
+    head_right = ParagraphStyle("head-right", parent=head, alignment=2)
+    cell_grey = ParagraphStyle("cell-grey", parent=cell, textColor=_GREY)
+    intro: list[Flowable] = [
+        Paragraph(escape(_as_of(as_of)), normal),
+        Paragraph(escape(tiebreak_text(standings.tiebreaks)), normal),
+        Spacer(1, 4 * mm),
+    ]
+    if not standings.rows:
+        return document.build([*intro, Paragraph(escape(_("No players yet.")), normal)])
+
+    largest = max(len(standings.rows), *(row.entrant.start_number for row in standings.rows))
+    widths = _standings_widths(
+        document.template.width - 2 * _PADDING, len(rounds), digits=len(str(largest))
+    )
+    first_round, total_column = 4, 4 + len(rounds)
+    labels = [
+        Paragraph(escape(_("Rank")), head_right),
+        Paragraph(escape(_("No.")), head_right),
+        Paragraph(escape(_("Name")), head),
+        Paragraph(escape(_("Club")), head),
+        # Translators: the heading of a round's column in the standings, e.g. "R3"; keep short.
+        *[Paragraph(escape(_("R%(number)s") % {"number": n}), head_right) for n in rounds],
+        Paragraph(escape(_("Total")), head_right),
+        Paragraph(escape(_("Placings")), head_right),
+        Paragraph(escape(_("Best round")), head_right),
+    ]
+    rows: list[list] = [labels]
+    marks = {
+        Status.WITHDRAWN: " (" + _("withdrawn") + ")",
+        Status.DISQUALIFIED: " (" + _("disqualified") + ")",
+    }
+    provisional_cells: list[tuple[int, int]] = []
+    greyed: list[int] = []
+    for line, row in enumerate(document.stepping(list(standings.rows)), start=1):
+        entrant = row.entrant
+        # Withdrawn and disqualified players in grey: their line no longer changes.
+        style = cell if entrant.status == Status.ACTIVE else cell_grey
+        cells: list = [
+            str(row.rank) if row.rank is not None else "–",
+            str(entrant.start_number),
+            _fitted(entrant.name + marks.get(entrant.status, ""), widths[2], style),
+            _fitted(entrant.club, widths[3], style),
+        ]
+        for column, result in enumerate(row.results, start=first_round):
+            if result is None:
+                cells.append("")
+            elif result.confirmed:
+                cells.append(str(result.points))
+            else:
+                cells.append(f"{result.points}{_PROVISIONAL_MARK}")
+                provisional_cells.append((column, line))
+        cells += [
+            str(row.points),
+            str(row.placings),
+            str(row.best_round) if row.best_round is not None else "–",
+        ]
+        rows.append(cells)
+        if entrant.status != Status.ACTIVE:
+            greyed.append(line)
+    commands: list[tuple] = [
+        ("FONT", (0, 0), (-1, -1), "Helvetica", 8),
+        ("FONT", (total_column, 1), (total_column, -1), "Helvetica-Bold", 8),
+        ("ALIGN", (0, 0), (1, -1), "RIGHT"),
+        ("ALIGN", (first_round, 0), (-1, -1), "RIGHT"),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black),
+        ("LINEBELOW", (0, 1), (-1, -1), 0.25, colors.grey),
+        ("ROWBACKGROUNDS", (0, 1), (-1, -1), _ZEBRA),
+        ("LEFTPADDING", (0, 0), (-1, -1), _CELL_PADDING),
+        ("RIGHTPADDING", (0, 0), (-1, -1), _CELL_PADDING),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
+    ]
+    commands += [
+        ("FONT", (column, line), (column, line), "Helvetica-Oblique", 8)
+        for column, line in provisional_cells
+    ]
+    commands += [("TEXTCOLOR", (0, line), (-1, line), _GREY) for line in greyed]
+    # LongTable lays out only the rows of the page at hand: thousands of rows stay linear.
+    table = LongTable(rows, colWidths=widths, repeatRows=1)
+    table.setStyle(TableStyle(commands))
+    return document.build([*intro, table])
+
+
+def _sheet_status(table: ResultTable) -> tuple[str, colors.Color]:
+    """What the table's sheet counts for (TSR 8.5.2), and the shade of its heading."""
+    if table.confirmed:
+        return _("confirmed"), _HEADER_GREY
+    if table.provisional:
+        return _("provisional"), _PROVISIONAL_SHADE
+    return _("not handed in"), _MISSING_SHADE
+
+
+def round_results_pdf(
+    *, tournament: Tournament, round: Round, tables: list[ResultTable], progress: Progress
+) -> bytes:
+    """The results of a round table by table: each player in seat order with start number,
+    name, the points of the round, the placing at the table, the initialled penalty points
+    (TSR 8.2.2) and points deducted (TSR 9.6.2 b) where there are any, and whether the sheet
+    is confirmed, provisional (handed in, not counted yet; TSR 8.5.2) or not handed in."""
+    document = _CountedDocument(
+        tournament=tournament,
+        title=_("Results, round %(number)s") % {"number": round.number},
+        progress=progress,
+    )
+    if not tables:
+        return document.build([])
+    styles = document.styles
+    heading = ParagraphStyle(
+        "heading", parent=styles["Normal"], fontName="Helvetica-Bold", fontSize=12, leading=15
+    )
+    name = ParagraphStyle(
+        "name", parent=styles["Normal"], fontSize=10, leading=12, embeddedHyphenation=1
+    )
+    club = _club_style(name, 8)
+    confirmed = sum(1 for table in tables if table.confirmed)
+    provisional = sum(1 for table in tables if table.provisional)
+    summary = _(
+        "Confirmed: %(confirmed)s · provisional: %(provisional)s · not handed in: %(missing)s"
+    ) % {
+        "confirmed": confirmed,
+        "provisional": provisional,
+        "missing": len(tables) - confirmed - provisional,
+    }
+    story: list[Flowable] = [
+        Paragraph(escape(summary), styles["Normal"]),
+        Paragraph(
+            escape(_("Only confirmed scoresheets count in the standings.")), styles["Normal"]
+        ),
+        Spacer(1, 5 * mm),
+    ]
+    labels = [
+        _("Seat"),
+        _("No."),
+        _("Name"),
+        _("Points"),
+        _("Placing"),
+        _("Penalty points"),
+        _("Deducted"),
+    ]
+    for table in document.stepping(tables):
+        status, shade = _sheet_status(table)
+        title = f"{escape(_table_title(table.number))} · {escape(status)}"
+        if len(table.seats) == 5:
+            title += f' <font size="9">– {escape(_("Table of five"))}</font>'
+        rows: list[list] = [[Paragraph(title, heading), *[""] * 6], labels]
+        for seat in table.seats:
+            player: list[Flowable] = [Paragraph(escape(seat.name), name)]
+            if seat.club:
+                player.append(Paragraph(escape(seat.club), club))
+            rows.append(
+                [
+                    str(seat.position),
+                    str(seat.start_number),
+                    player,
+                    str(seat.points) if seat.points is not None else "–",
+                    str(seat.placing) if seat.placing is not None else "–",
+                    f"{seat.penalty:+d}" if seat.penalty else "",
+                    str(seat.deducted) if seat.deducted else "",
+                ]
+            )
+        block = Table(
+            rows,
+            colWidths=[11 * mm, 12 * mm, None, 18 * mm, 16 * mm, 24 * mm, 20 * mm],
+            hAlign="LEFT",
+        )
+        block.setStyle(
+            TableStyle(
+                [
+                    ("SPAN", (0, 0), (-1, 0)),
+                    ("BACKGROUND", (0, 0), (-1, 0), shade),
+                    ("BOX", (0, 0), (-1, -1), 0.8, colors.black),
+                    ("FONT", (0, 1), (-1, 1), "Helvetica", 7),
+                    ("TEXTCOLOR", (0, 1), (-1, 1), _GREY),
+                    ("FONT", (0, 2), (0, -1), "Helvetica-Bold", 11),
+                    ("FONTSIZE", (1, 2), (1, -1), 10),
+                    ("FONT", (3, 2), (3, -1), "Helvetica-Bold", 11),
+                    ("FONTSIZE", (4, 2), (-1, -1), 10),
+                    ("ALIGN", (0, 1), (1, -1), "CENTER"),
+                    ("ALIGN", (3, 1), (-1, -1), "RIGHT"),
+                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                    ("LINEBELOW", (0, 2), (-1, -2), 0.25, colors.grey),
+                    ("TOPPADDING", (0, 1), (-1, 1), 0),
+                    ("BOTTOMPADDING", (0, 1), (-1, 1), 1),
+                ]
+            )
+        )
+        story.append(KeepTogether([block, Spacer(1, 5 * mm)]))
+    return document.build(story)

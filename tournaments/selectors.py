@@ -593,3 +593,97 @@ def ranking_rounds(*, since: datetime.date, until: datetime.date) -> list[standi
             round__tournament__ends_on__lte=until,
         ).values_list("entry__player_id", "round__tournament__ends_on", "points")
     ]
+
+
+# The results of a round, table by table -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResultSeat:
+    """One seat's result in a round: as counted once the table's sheet is handed in, else as
+    the sheet stands so far."""
+
+    position: int
+    start_number: int
+    name: str  # "First Last"
+    club: str
+    points: int | None  # game points + penalty points - deducted; None before the first hand
+    penalty: int  # initialled penalty points (TSR 8.2.2), in ``points`` already
+    deducted: int  # deducted for unsporting conduct (TSR 9.6.2 b), off ``points`` already
+    placing: int | None  # 1st to 4th (5th) at the table; None until the sheet is handed in
+
+
+@dataclass(frozen=True)
+class ResultTable:
+    number: int
+    sheet_status: str | None  # a ``Scoresheet.Status``; None: the table has no sheet
+    hand_count: int
+    seats: list[ResultSeat]  # in seat order
+
+    @property
+    def confirmed(self) -> bool:
+        return self.sheet_status == Scoresheet.Status.CONFIRMED
+
+    @property
+    def provisional(self) -> bool:
+        """Handed in, not yet confirmed: shown, not counted (TSR 8.5.2)."""
+        return self.sheet_status == Scoresheet.Status.SUBMITTED
+
+
+def round_results(*, round: Round) -> list[ResultTable]:
+    """Every table of a round in table order with its players in seat order and their points,
+    penalty points, deductions and placing: three queries, whatever the number of tables.
+
+    A handed-in sheet's seats are read from their stored results (what the standings count);
+    a sheet still being written shows its points so far and no placing yet.
+    """
+    stored = {
+        (result.table_id, result.position): result
+        for result in SeatResult.objects.filter(round=round).only(
+            "table_id", "position", "points", "penalty", "deducted", "placing"
+        )
+    }
+    tables = []
+    for row in round_tables(round=round):
+        table = row.table
+        # The seats prefetched by ``round_tables``, with their deductions: no further query.
+        deducted = {seat.position: seat.deducted for seat in table.seats.all()}
+        seats = []
+        for seat in row.seats:
+            result = stored.get((table.pk, seat.position))
+            player = seat.entry.player
+            common = {
+                "position": seat.position,
+                "start_number": seat.entry.start_number,
+                "name": player.name,
+                "club": player.club,
+            }
+            if result is not None:
+                seats.append(
+                    ResultSeat(
+                        **common,
+                        points=result.points,
+                        penalty=result.penalty,
+                        deducted=result.deducted,
+                        placing=result.placing,
+                    )
+                )
+            else:
+                seats.append(
+                    ResultSeat(
+                        **common,
+                        points=seat.points,
+                        penalty=getattr(table, f"penalty_{seat.position}"),
+                        deducted=deducted[seat.position],
+                        placing=None,
+                    )
+                )
+        tables.append(
+            ResultTable(
+                number=table.number,
+                sheet_status=row.sheet.status if row.sheet is not None else None,
+                hand_count=row.hand_count,
+                seats=seats,
+            )
+        )
+    return tables

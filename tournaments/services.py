@@ -1092,3 +1092,39 @@ def ranking_rebuild(
 def rankings_rebuild(*, today: datetime.date | None = None) -> list[RankingList]:
     """Rebuild every ranking list."""
     return [ranking_rebuild(ranking_list=r, today=today) for r in RankingList.objects.all()]
+
+
+# Printouts of the standings and of a round's results ----------------------------------------
+
+
+def _build_standings(job: Job, progress) -> tuple[str, bytes]:
+    """The standings as last rebuilt (never computed from the results here); before the first
+    rebuild, every player with no points yet."""
+    tournament = job.tournament
+    table = selectors.standings_read(tournament=tournament)
+    if table is None:
+        table = standings.standings(
+            entrants=selectors.standings_entrants(tournament=tournament),
+            results=[],
+            tiebreaks=selectors.tiebreaks_of(tournament),
+        )
+    content = pdf.standings_pdf(tournament=tournament, standings=table, progress=progress)
+    return f"{tournament.slug}-{slugify(_('standings'))}.pdf", content
+
+
+def _build_round_results(job: Job, progress) -> tuple[str, bytes]:
+    """The results of the round table by table, confirmed or not (TSR 8.5.2)."""
+    tables = selectors.round_results(round=job.round)
+    content = pdf.round_results_pdf(
+        tournament=job.tournament, round=job.round, tables=tables, progress=progress
+    )
+    name = f"{job.tournament.slug}-{slugify(_('round'))}-{job.round.number}"
+    return f"{name}-{slugify(_('results'))}.pdf", content
+
+
+JOB_BUILDERS.update(
+    {
+        Job.Kind.STANDINGS_PDF: _build_standings,
+        Job.Kind.ROUND_RESULTS_PDF: _build_round_results,
+    }
+)
