@@ -37,6 +37,19 @@ urlpatterns = [
         name="api-players-import",
     ),
     path(
+        "tournaments/<slug:slug>/standings",
+        tournament_api.StandingsView.as_view(),
+        name="api-standings",
+    ),
+    path(
+        "tournaments/<slug:slug>/players/<int:start_number>",
+        tournament_api.PlayerDetail.as_view(),
+        name="api-player",
+    ),
+    path("rankings/", tournament_api.RankingLists.as_view(), name="api-rankings"),
+    path("rankings/<slug:slug>", tournament_api.RankingDetail.as_view(), name="api-ranking"),
+    path("players/<int:pk>", tournament_api.PlayerHistory.as_view(), name="api-player-history"),
+    path(
         "tournaments/<slug:slug>/find",
         tournament_api.FindTable.as_view(),
         name="api-find",

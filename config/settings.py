@@ -76,6 +76,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # An ETag for every page and API answer that sets none itself, and a 304 when it matches.
+    "django.middleware.http.ConditionalGetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -231,6 +233,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "GameEnum": "scoring.rules.value.Game",
         "NormalOrSoloEnum": [("normal", "normal"), ("solo", "solo")],
+        "EntryStatusEnum": "tournaments.models.Entry.Status",
     },
 }
 

@@ -18,3 +18,15 @@ def unhashed_static_files(settings):
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """Each test starts with an empty cache: the database is rolled back after every test,
+    and cached standings of a tournament that no longer exists must not be served to the next
+    test's tournament of the same id."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()

@@ -3,17 +3,29 @@
 Reading is public where the tournament is; writing needs the role the page needs as well.
 """
 
+import dataclasses
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    inline_serializer,
+)
 from rest_framework import generics, serializers, status
 from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import selectors, services
-from tournaments.models import Entry, Round, Tournament
-from tournaments.permissions import CLOCK, ORGANISER, STAFF, require, roles_of
+from tournaments import selectors, services, standings
+from tournaments.models import Entry, Player, RankingList, Round, Tournament
+from tournaments.permissions import CLOCK, ORGANISER, STAFF, require, roles_of, standings_mode
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -136,6 +148,13 @@ class RoundDetail(generics.GenericAPIView):
         round_ = selectors.round_get(tournament=tournament, number=number)
         visible = round_.published_at is not None or roles_of(request, tournament) & STAFF
         tables = selectors.round_tables(round=round_) if visible else []
+        if standings_mode(request, tournament) == "hidden":  # no points while hidden
+            tables = [
+                dataclasses.replace(
+                    table, seats=[dataclasses.replace(seat, points=None) for seat in table.seats]
+                )
+                for table in tables
+            ]
         return Response(self.get_serializer({"round": round_, "tables": tables}).data)
 
 
@@ -350,3 +369,310 @@ class FindTable(APIView):
             staff=bool(roles_of(request, tournament) & STAFF),
         )
         return Response(FoundPlayerSerializer(found, many=True).data)
+
+
+# Standings, players and ranking lists: public reads with ETags --------------------------------
+
+
+class RoundResultSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    position = serializers.IntegerField(help_text="Seat at the table")
+    points = serializers.IntegerField(help_text="Game points + penalty points - deducted")
+    penalty = serializers.IntegerField(help_text="Initialled penalty points (TSR 8.2.2)")
+    deducted = serializers.IntegerField(help_text="Points deducted (TSR 9.6.2 b)")
+    placing = serializers.IntegerField(help_text="1st to 4th (5th) at the table")
+    confirmed = serializers.BooleanField(
+        help_text="False: handed in but not yet confirmed (provisional, not counted)"
+    )
+    solos_played = serializers.IntegerField()
+    solos_won = serializers.IntegerField()
+
+
+class StandingsRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(allow_null=True, help_text="null: not ranked (disqualified)")
+    start_number = serializers.IntegerField(source="entrant.start_number")
+    name = serializers.CharField(source="entrant.name")
+    club = serializers.CharField(source="entrant.club")
+    status = serializers.ChoiceField(choices=Entry.Status.choices, source="entrant.status")
+    points = serializers.IntegerField(help_text="Over the confirmed rounds")
+    provisional = serializers.IntegerField(
+        allow_null=True, help_text="Points of rounds handed in, not yet confirmed"
+    )
+    placings = serializers.IntegerField(help_text="Sum of the table placings")
+    best_round = serializers.IntegerField(allow_null=True)
+    rounds_played = serializers.IntegerField()
+    average = serializers.FloatField(allow_null=True)
+    solos_played = serializers.IntegerField()
+    solos_won = serializers.IntegerField()
+    results = RoundResultSerializer(many=True, allow_null=True, help_text="One per round")
+
+
+class StandingsSerializer(serializers.Serializer):
+    version = serializers.IntegerField(help_text="Raised by every rebuild")
+    built_at = serializers.DateTimeField(allow_null=True)
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=[t.value for t in standings.Tiebreak]),
+        help_text="Applied in order after the points",
+    )
+    rounds = serializers.ListField(child=serializers.IntegerField())
+    provisional_rounds = serializers.ListField(child=serializers.IntegerField())
+    rows = StandingsRowSerializer(many=True)
+
+
+def _etag_response(request, etag: str, build) -> HttpResponse:
+    """A 304 if the client has this version, else ``build()``'s JSON bytes, with the ETag."""
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        response = HttpResponse(build(), content_type="application/json")
+    response["ETag"] = etag
+    patch_cache_control(response, no_cache=True)
+    return response
+
+
+def _hidden() -> PermissionDenied:
+    return PermissionDenied(_("The organiser has hidden the standings for now."))
+
+
+class StandingsView(APIView):
+    """The standings: only confirmed scoresheets count; provisional results stand apart. 403
+    while the organiser hides them (staff still read them). Send ``If-None-Match`` with the
+    last ETag: an unchanged answer is a 304 without a body."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: StandingsSerializer, 304: None, 403: None})
+    def get(self, request, slug: str):
+        tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+        mode = standings_mode(request, tournament)
+        if mode == "hidden":
+            raise _hidden()
+
+        def build() -> bytes:
+            key = f"standings-json:{tournament.pk}:{tournament.standings_version}"
+            body = selectors.cache_get(key)
+            if body is None:
+                table = selectors.standings_read(tournament=tournament)
+                data = {
+                    "version": tournament.standings_version,
+                    "built_at": table.built_at if table else None,
+                    "tiebreaks": list(table.tiebreaks if table else ()),
+                    "rounds": list(table.rounds if table else ()),
+                    "provisional_rounds": list(table.provisional_rounds if table else ()),
+                    "rows": list(table.rows if table else ()),
+                }
+                body = JSONRenderer().render(StandingsSerializer(data).data)
+                selectors.cache_put(key, body)
+            return body
+
+        return _etag_response(
+            request, f'"api-standings-{tournament.pk}-{tournament.standings_version}"', build
+        )
+
+
+class PlayerRoundSerializer(serializers.Serializer):
+    round = serializers.IntegerField(source="round.number")
+    round_status = serializers.CharField(source="round.status")
+    table = serializers.IntegerField()
+    position = serializers.IntegerField()
+    others = serializers.SerializerMethodField(help_text="The rest of the table, in seat order")
+    sheet_status = serializers.CharField(allow_null=True)
+    result = serializers.SerializerMethodField(
+        help_text="Once the sheet is handed in; null while the standings are hidden"
+    )
+
+    @extend_schema_field(
+        inline_serializer(
+            "TableMate",
+            {
+                "position": serializers.IntegerField(),
+                "start_number": serializers.IntegerField(),
+                "name": serializers.CharField(),
+            },
+            many=True,
+        )
+    )
+    def get_others(self, item) -> list[dict]:
+        return [
+            {
+                "position": other.position,
+                "start_number": other.entry.start_number,
+                "name": other.entry.player.name,
+            }
+            for other in item.others
+        ]
+
+    @extend_schema_field(
+        inline_serializer(
+            "PlayerRoundResult",
+            {
+                "points": serializers.IntegerField(),
+                "penalty": serializers.IntegerField(),
+                "deducted": serializers.IntegerField(),
+                "placing": serializers.IntegerField(),
+                "confirmed": serializers.BooleanField(),
+                "solos_played": serializers.IntegerField(),
+                "solos_won": serializers.IntegerField(),
+            },
+            allow_null=True,
+        )
+    )
+    def get_result(self, item) -> dict | None:
+        result = item.result
+        if result is None or not self.context["show_points"]:
+            return None
+        return {
+            field: getattr(result, field)
+            for field in (
+                "points",
+                "penalty",
+                "deducted",
+                "placing",
+                "confirmed",
+                "solos_played",
+                "solos_won",
+            )
+        }
+
+
+class PlayerDetailSerializer(serializers.Serializer):
+    start_number = serializers.IntegerField(source="entry.start_number")
+    name = serializers.CharField(source="entry.player.name")
+    club = serializers.CharField(source="entry.player.club")
+    player_id = serializers.IntegerField(source="entry.player_id")
+    status = serializers.CharField(source="entry.status")
+    standing = StandingsRowSerializer(
+        source="row", allow_null=True, help_text="null while the standings are hidden"
+    )
+    rounds = PlayerRoundSerializer(many=True)
+
+
+class PlayerDetail(APIView):
+    """One player of a tournament: each round's table, seat, the others at the table, and (while
+    the standings are shown) points, placing, solos and penalties, and their standing."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=PlayerDetailSerializer)
+    def get(self, request, slug: str, start_number: int):
+        tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+        entry = selectors.entry_get(tournament=tournament, start_number=start_number)
+        mode = standings_mode(request, tournament)
+        row = None
+        if mode != "hidden":
+            row = selectors.standings_row(
+                table=selectors.standings_read(tournament=tournament), entry_id=entry.pk
+            )
+        data = {
+            "entry": entry,
+            "row": row,
+            "rounds": selectors.entry_rounds(entry=entry, staff=mode == "staff"),
+        }
+        return Response(
+            PlayerDetailSerializer(data, context={"show_points": mode != "hidden"}).data
+        )
+
+
+class RankingListSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = RankingList
+        fields = ["slug", "name", "months", "min_rounds", "built_for", "version"]
+
+
+class RankingLineSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(allow_null=True, help_text="null: too few rounds yet")
+    player_id = serializers.IntegerField(source="player.pk")
+    name = serializers.CharField(source="player.name")
+    club = serializers.CharField(source="player.club")
+    rounds = serializers.IntegerField()
+    points = serializers.IntegerField()
+    average = serializers.FloatField()
+
+
+class RankingDetailSerializer(RankingListSerializer):
+    lines = serializers.SerializerMethodField()
+
+    class Meta(RankingListSerializer.Meta):
+        fields = [*RankingListSerializer.Meta.fields, "lines"]
+
+    @extend_schema_field(RankingLineSerializer(many=True))
+    def get_lines(self, ranking) -> list[dict]:
+        return RankingLineSerializer(selectors.ranking_lines(ranking_list=ranking), many=True).data
+
+
+class RankingLists(generics.ListAPIView):
+    """The ranking lists across tournaments."""
+
+    serializer_class = RankingListSerializer
+    permission_classes = [AllowAny]
+    pagination_class = None
+
+    def get_queryset(self):
+        return selectors.ranking_lists(user=self.request.user)
+
+
+class RankingDetail(APIView):
+    """A ranking list: average points per round over the confirmed rounds of the tournaments
+    finished in the last ``months`` months; ranked from ``min_rounds`` rounds. ETag as for the
+    standings."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: RankingDetailSerializer, 304: None})
+    def get(self, request, slug: str):
+        ranking = selectors.ranking_get(slug=slug, user=request.user)
+
+        def build() -> bytes:
+            key = f"ranking-json:{ranking.pk}:{ranking.version}"
+            body = selectors.cache_get(key)
+            if body is None:
+                body = JSONRenderer().render(RankingDetailSerializer(ranking).data)
+                selectors.cache_put(key, body)
+            return body
+
+        return _etag_response(request, f'"api-ranking-{ranking.pk}-{ranking.version}"', build)
+
+
+class PlayerHistorySerializer(serializers.Serializer):
+    tournament = serializers.SlugField(source="tournament.slug")
+    tournament_name = serializers.CharField(source="tournament.name")
+    starts_on = serializers.DateField(source="tournament.starts_on")
+    start_number = serializers.IntegerField()
+    status = serializers.CharField()
+    rounds = serializers.IntegerField(help_text="Confirmed rounds")
+    points = serializers.IntegerField()
+    average = serializers.FloatField(allow_null=True)
+    best_round = serializers.IntegerField(allow_null=True)
+    solos_played = serializers.IntegerField()
+    solos_won = serializers.IntegerField()
+
+
+class PlayerHistory(APIView):
+    """A player across the tournaments you can see, newest first."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses=inline_serializer(
+            "PlayerTournaments",
+            {
+                "player_id": serializers.IntegerField(),
+                "name": serializers.CharField(),
+                "club": serializers.CharField(),
+                "tournaments": PlayerHistorySerializer(many=True),
+            },
+        )
+    )
+    def get(self, request, pk: int):
+        player = get_object_or_404(Player, pk=pk)
+        history = selectors.player_history(player=player, user=request.user)
+        if not history and not request.user.is_superuser:
+            raise Http404
+        return Response(
+            {
+                "player_id": player.pk,
+                "name": player.name,
+                "club": player.club,
+                "tournaments": PlayerHistorySerializer(history, many=True).data,
+            }
+        )

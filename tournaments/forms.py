@@ -3,7 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Entry, ExtraTime, Player
+from tournaments.models import Entry, ExtraTime, Player, Tiebreaks, Tournament
 
 MAX_IMPORT_BYTES = 2 * 1024 * 1024  # a list of 5,000 players is about 300 KB
 
@@ -83,3 +83,23 @@ class ExtraTimeForm(forms.Form):
         super().__init__(*args, **kwargs)
         for name in ("table", "minutes"):
             self.fields[name].widget.attrs["inputmode"] = "numeric"
+
+
+class PublicationForm(forms.Form):
+    """What the public sees of a tournament, and how its standings break ties."""
+
+    is_public = forms.BooleanField(
+        label=Tournament._meta.get_field("is_public").verbose_name,
+        help_text=Tournament._meta.get_field("is_public").help_text,
+        required=False,
+    )
+    standings_public = forms.BooleanField(
+        label=Tournament._meta.get_field("standings_public").verbose_name,
+        help_text=Tournament._meta.get_field("standings_public").help_text,
+        required=False,
+    )
+    tiebreaks = forms.ChoiceField(
+        label=Tournament._meta.get_field("tiebreaks").verbose_name,
+        help_text=Tournament._meta.get_field("tiebreaks").help_text,
+        choices=Tiebreaks.choices,
+    )

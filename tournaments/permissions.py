@@ -30,3 +30,11 @@ def require(request, tournament: Tournament, roles: set[str]) -> None:
     """Refuse (403) unless the user holds one of ``roles`` in the tournament."""
     if not roles_of(request, tournament) & roles:
         raise PermissionDenied
+
+
+def standings_mode(request, tournament: Tournament) -> str:
+    """What this reader gets of the standings and points: ``staff`` (everything, even when
+    hidden), ``public`` (the standings are shown), or ``hidden`` (the organiser hid them)."""
+    if roles_of(request, tournament) & STAFF:
+        return "staff"
+    return "public" if tournament.standings_public else "hidden"

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
-from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
+from django.db.models import Count, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -23,6 +23,8 @@ from tournaments.models import (
     Entry,
     ExtraTime,
     Job,
+    Player,
+    RankingList,
     Round,
     Seat,
     SeatResult,
@@ -66,9 +68,11 @@ def tournament_list(*, user: AnyUser) -> QuerySet[Tournament]:
     )
 
 
-def tournament_get(*, slug: str, user: AnyUser) -> Tournament:
-    """One tournament the user may see (404 otherwise)."""
-    return get_object_or_404(tournament_list(user=user), slug=slug)
+def tournament_get(*, slug: str, user: AnyUser, counts: bool = True) -> Tournament:
+    """One tournament the user may see (404 otherwise); without ``counts`` in a plain query
+    of one row, for the pages that phones refresh."""
+    tournaments = tournament_list(user=user) if counts else tournaments_visible(user=user)
+    return get_object_or_404(tournaments, slug=slug)
 
 
 def user_roles(*, user: AnyUser, tournament: Tournament) -> set[str]:
@@ -462,6 +466,182 @@ def name_key(name: str) -> str:
 
 
 # Standings and ranking lists ----------------------------------------------------------------
+
+
+def entry_get(*, tournament: Tournament, start_number: int) -> Entry:
+    return get_object_or_404(tournament.entries.select_related("player"), start_number=start_number)
+
+
+@dataclass(frozen=True)
+class Opponent:
+    position: int
+    entry: Entry
+
+
+@dataclass(frozen=True)
+class PlayerRound:
+    """A round as one player played it: where they sat, against whom, what they scored."""
+
+    round: Round
+    table: int
+    position: int
+    table_size: int
+    others: list[Opponent]  # the rest of the table, in seat order
+    sheet_status: str | None  # None before play begins
+    result: SeatResult | None  # once the sheet is handed in
+    moved: bool
+
+
+def entry_rounds(*, entry: Entry, staff: bool = False) -> list[PlayerRound]:
+    """Every round of a player with their table, seat, the others at the table and their
+    result: published rounds only, unless for staff. Three queries."""
+    seats = entry.seats.select_related("round", "table__scoresheet").order_by("round__number")
+    if not staff:
+        seats = seats.exclude(round__published_at=None)
+    seats = list(seats)
+    at_table: dict[int, list[Seat]] = {}
+    for other in (
+        Seat.objects.filter(table__in=[seat.table_id for seat in seats])
+        .select_related("entry__player")
+        .order_by("position")
+    ):
+        at_table.setdefault(other.table_id, []).append(other)
+    results = {result.round_id: result for result in entry.results.all()} if seats else {}
+    rounds = []
+    for seat in seats:
+        table = at_table.get(seat.table_id, [])
+        sheet = getattr(seat.table, "scoresheet", None)
+        rounds.append(
+            PlayerRound(
+                round=seat.round,
+                table=seat.table.number,
+                position=seat.position,
+                table_size=len(table),
+                others=[Opponent(o.position, o.entry) for o in table if o.entry_id != entry.pk],
+                sheet_status=sheet.status if sheet else None,
+                result=results.get(seat.round_id),
+                moved=seat.moved_at is not None,
+            )
+        )
+    return rounds
+
+
+def standings_row(*, table: standings.Standings | None, entry_id: int) -> standings.Row | None:
+    """The player's line of the standings."""
+    if table is None:
+        return None
+    return next((row for row in table.rows if row.entrant.entry_id == entry_id), None)
+
+
+def ranking_lists(*, user: AnyUser) -> QuerySet[RankingList]:
+    lists = RankingList.objects.all()
+    return lists if user.is_superuser else lists.filter(is_public=True)
+
+
+def ranking_get(*, slug: str, user: AnyUser) -> RankingList:
+    return get_object_or_404(ranking_lists(user=user), slug=slug)
+
+
+@dataclass(frozen=True)
+class RankingLine:
+    rank: int | None  # None: fewer rounds than the list asks for
+    player: Player
+    rounds: int
+    points: int
+
+    @property
+    def average(self) -> float:
+        return self.points / self.rounds
+
+
+def ranking_lines(*, ranking_list: RankingList) -> list[RankingLine]:
+    """The list as last rebuilt, with the players' names: one query."""
+    players = Player.objects.in_bulk([player_id for _r, player_id, *_ in ranking_list.data])
+    return [
+        RankingLine(rank=rank, player=players[player_id], rounds=rounds, points=points)
+        for rank, player_id, rounds, points in ranking_list.data
+        if player_id in players
+    ]
+
+
+@dataclass(frozen=True)
+class TournamentLine:
+    """One tournament in a player's history."""
+
+    tournament: Tournament
+    start_number: int
+    status: str
+    rounds: int
+    points: int
+    best_round: int | None
+    solos_played: int
+    solos_won: int
+
+    @property
+    def average(self) -> float | None:
+        return self.points / self.rounds if self.rounds else None
+
+
+@dataclass(frozen=True)
+class RankingPlace:
+    ranking_list: RankingList
+    line: RankingLine
+
+
+def player_history(*, player: Player, user: AnyUser) -> list[TournamentLine]:
+    """The player's tournaments, newest first, with their confirmed rounds, points, best round
+    and solos; of tournaments whose standings are hidden only the entry. Two queries."""
+    visible = tournaments_visible(user=user)
+    entries = list(
+        Entry.objects.filter(player=player, tournament__in=visible)
+        .select_related("tournament")
+        .order_by("-tournament__starts_on", "tournament__name")
+    )
+    shown = [
+        entry.pk for entry in entries if entry.tournament.standings_public or user.is_superuser
+    ]
+    sums = {
+        row["entry_id"]: row
+        for row in SeatResult.objects.filter(entry_id__in=shown, confirmed=True)
+        .values("entry_id")
+        .annotate(
+            rounds=Count("pk"),
+            total=Sum("points"),
+            best=Max("points"),
+            solos=Sum("solos_played"),
+            won=Sum("solos_won"),
+        )
+        .order_by()
+    }
+    lines = []
+    for entry in entries:
+        row = sums.get(entry.pk, {})
+        lines.append(
+            TournamentLine(
+                tournament=entry.tournament,
+                start_number=entry.start_number,
+                status=entry.status,
+                rounds=row.get("rounds", 0),
+                points=row.get("total", 0),
+                best_round=row.get("best"),
+                solos_played=row.get("solos", 0),
+                solos_won=row.get("won", 0),
+            )
+        )
+    return lines
+
+
+def player_ranking_places(*, player: Player, user: AnyUser) -> list[RankingPlace]:
+    """Where the player stands in each ranking list: one query."""
+    places = []
+    for ranking_list in ranking_lists(user=user):
+        for rank, player_id, rounds, points in ranking_list.data:
+            if player_id == player.pk:
+                line = RankingLine(rank=rank, player=player, rounds=rounds, points=points)
+                places.append(RankingPlace(ranking_list=ranking_list, line=line))
+                break
+    return places
+
 
 logger = logging.getLogger(__name__)
 

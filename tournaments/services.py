@@ -1024,11 +1024,16 @@ def standings_rebuild(*, tournament_id: int) -> StandingsSnapshot | None:
             entrants=selectors.standings_entrants(tournament=tournament),
             results=selectors.standings_results(tournament=tournament),
             tiebreaks=selectors.tiebreaks_of(tournament),
+            built_at=timezone.now(),
         )
         version = tournament.standings_version + 1
         snapshot, _created = StandingsSnapshot.objects.update_or_create(
             tournament=tournament,
-            defaults={"version": version, "built_at": timezone.now(), "data": computed.to_dict()},
+            defaults={
+                "version": version,
+                "built_at": computed.built_at,
+                "data": computed.to_dict(),
+            },
         )
         Tournament.objects.filter(pk=tournament.pk).update(standings_version=version)
     selectors.standings_cache_put(tournament_id=tournament_id, version=version, value=computed)
@@ -1108,7 +1113,9 @@ def _build_standings(job: Job, progress) -> tuple[str, bytes]:
             results=[],
             tiebreaks=selectors.tiebreaks_of(tournament),
         )
-    content = pdf.standings_pdf(tournament=tournament, standings=table, progress=progress)
+    content = pdf.standings_pdf(
+        tournament=tournament, standings=table, progress=progress, as_of=table.built_at
+    )
     return f"{tournament.slug}-{slugify(_('standings'))}.pdf", content
 
 

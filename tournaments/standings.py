@@ -86,10 +86,13 @@ class Standings:
     tiebreaks: tuple[Tiebreak, ...]
     rows: tuple[Row, ...]
     provisional_rounds: tuple[int, ...] = ()  # rounds with sheets submitted, not yet confirmed
+    built_at: datetime.datetime | None = None  # when they were computed
 
     def to_dict(self) -> dict:
         """Plain JSON data, for storing and caching; ``from_dict`` reads it back."""
-        return dataclasses.asdict(self)
+        data = dataclasses.asdict(self)
+        data["built_at"] = self.built_at.isoformat() if self.built_at else None
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> Standings:
@@ -100,6 +103,9 @@ class Standings:
             rounds=tuple(data["rounds"]),
             tiebreaks=tuple(Tiebreak(t) for t in data["tiebreaks"]),
             provisional_rounds=tuple(data.get("provisional_rounds", ())),
+            built_at=datetime.datetime.fromisoformat(data["built_at"])
+            if data.get("built_at")
+            else None,
             rows=tuple(
                 Row(
                     **{
@@ -144,6 +150,7 @@ def standings(
     entrants: Iterable[Entrant],
     results: Iterable[RoundResult],
     tiebreaks: Sequence[Tiebreak] = DEFAULT_TIEBREAKS,
+    built_at: datetime.datetime | None = None,
 ) -> Standings:
     """Rank the players: by points over the confirmed rounds, then by ``tiebreaks`` in order.
 
@@ -205,6 +212,52 @@ def standings(
         tiebreaks=tiebreaks,
         rows=tuple(out),
         provisional_rounds=provisional_rounds,
+        built_at=built_at,
+    )
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """A player's best mark: points in one round, or solos won."""
+
+    entrant: Entrant
+    value: int
+    round: int | None = None
+
+
+@dataclass(frozen=True)
+class Statistics:
+    """A tournament's figures over the confirmed rounds."""
+
+    results: int  # player-rounds confirmed
+    solos_played: int
+    solos_won: int
+    highest_round: Highlight | None
+    lowest_round: Highlight | None
+    most_solos_won: Highlight | None
+
+
+def statistics(table: Standings) -> Statistics:
+    """Solos played and won, and the highest and lowest single round, over the confirmed
+    rounds of every player (disqualified ones too: their rounds were played)."""
+    confirmed = [
+        (row.entrant, result)
+        for row in table.rows
+        for result in row.results
+        if result is not None and result.confirmed
+    ]
+    high = max(confirmed, key=lambda item: (item[1].points, -item[1].round), default=None)
+    low = min(confirmed, key=lambda item: (item[1].points, item[1].round), default=None)
+    solos = max(table.rows, key=lambda row: row.solos_won, default=None)
+    return Statistics(
+        results=len(confirmed),
+        solos_played=sum(row.solos_played for row in table.rows),
+        solos_won=sum(row.solos_won for row in table.rows),
+        highest_round=Highlight(high[0], high[1].points, high[1].round) if high else None,
+        lowest_round=Highlight(low[0], low[1].points, low[1].round) if low else None,
+        most_solos_won=Highlight(solos.entrant, solos.solos_won)
+        if solos is not None and solos.solos_won
+        else None,
     )
 
 

@@ -2,26 +2,45 @@
 
 import base64
 import binascii
+import csv
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.safestring import mark_safe
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from adjudication.selectors import sheet_adjudication
 from scoring.messages import problem_message
 from scoring.models import Scoresheet
 from scoring.selectors import hand_lines, scoresheet_check, scoresheet_rows
-from tournaments import player_import, selectors, services
-from tournaments.forms import EntryForm, ExtraTimeForm, ImportForm, SubstituteForm
-from tournaments.models import Entry, Job, Round, SeatingMethod, Tournament
-from tournaments.permissions import ADJUDICATE, CLOCK, STAFF, Role, require, roles_of
+from tournaments import player_import, selectors, services, standings
+from tournaments.forms import (
+    EntryForm,
+    ExtraTimeForm,
+    ImportForm,
+    PublicationForm,
+    SubstituteForm,
+)
+from tournaments.models import Entry, Job, Player, Round, SeatingMethod, Tournament
+from tournaments.permissions import (
+    ADJUDICATE,
+    CLOCK,
+    STAFF,
+    Role,
+    require,
+    roles_of,
+    standings_mode,
+)
 
 
 def _is_organiser(request: HttpRequest, tournament) -> bool:
@@ -69,6 +88,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "can_add_round": len(rounds) < tournament.planned_rounds
             and not (tournament.seating_method == SeatingMethod.DDV and rounds),
             "current": selectors.current_round(tournament=tournament),
+            "publication_form": PublicationForm() if _is_organiser(request, tournament) else None,
         },
     )
 
@@ -302,6 +322,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "round": round_,
             "tables": selectors.round_tables(round=round_) if show_seating else [],
             "show_seating": show_seating,
+            "show_points": standings_mode(request, tournament) != "hidden",
             "is_organiser": Role.ORGANISER in roles,
             "runs_clock": bool(roles & CLOCK),
             "staff": staff,
@@ -428,6 +449,7 @@ ROUND_PRINTOUTS = {
     "names": Job.Kind.SEATING_ALPHABETICAL_PDF,
     "cards": Job.Kind.TABLE_CARDS_PDF,
     "scoresheets": Job.Kind.SCORESHEETS_PDF,
+    "results": Job.Kind.ROUND_RESULTS_PDF,
 }
 
 
@@ -499,6 +521,8 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
         "round": round_,
         "row": row,
         "sheet_link": row.sheet is not None and bool(roles & (STAFF | {Role.SCOREKEEPER})),
+        # Hidden standings hide every table's points from the public too.
+        "show_points": standings_mode(request, tournament) != "hidden",
     }
     if Role.ORGANISER in roles:
         # The players' private links to the sheet, to hand out again if a printout is lost.
@@ -508,7 +532,7 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
                 row.seats, selectors.seat_tokens(table=row.table).values(), strict=True
             )
         ]
-    if row.sheet is not None:
+    if row.sheet is not None and context["show_points"]:
         hands = list(row.sheet.hands.all())
         table_size = len(row.seats)
         adjudication = sheet_adjudication(sheet=row.sheet)
@@ -575,4 +599,261 @@ def job_download(request: HttpRequest, pk) -> FileResponse:
         raise Http404
     return FileResponse(
         job.file.open("rb"), as_attachment=True, filename=job.file.name.split("/")[-1]
+    )
+
+
+# Standings, players' pages and ranking lists: public, for phones ------------------------------
+
+TIEBREAK_LABELS = {
+    standings.Tiebreak.PLACINGS: gettext_lazy("the sum of the table placings"),
+    standings.Tiebreak.BEST_ROUND: gettext_lazy("the best single round"),
+    standings.Tiebreak.START_NUMBER: gettext_lazy("the start number"),
+}
+# How often the standings page asks whether they changed; an unchanged answer is a 304.
+STANDINGS_POLL_SECONDS = 20
+
+
+def _standings_etag(request: HttpRequest, tournament: Tournament, mode: str, part: str) -> str:
+    """Changes with every rebuild, and with the language and what the reader may see."""
+    language = translation.get_language()
+    return f'"{part}-{tournament.pk}-{tournament.standings_version}-{language}-{mode}"'
+
+
+def _not_modified(request: HttpRequest, etag: str) -> HttpResponse | None:
+    """A 304 for a client that has this version already: no query beyond the tournament's."""
+    return get_conditional_response(request, etag=etag)
+
+
+def _revalidate(response: HttpResponse, etag: str) -> HttpResponse:
+    response["ETag"] = etag
+    patch_cache_control(response, no_cache=True)
+    patch_vary_headers(response, ["Accept-Language", "Cookie"])
+    return response
+
+
+def _standings_table_html(request: HttpRequest, tournament: Tournament, mode: str) -> str:
+    """The standings table, rendered once per version and language and then served from the
+    cache (the page of 2,000 players takes a while to render)."""
+    if mode == "hidden":
+        return render_to_string(
+            "tournaments/partials/standings_table.html",
+            {"tournament": tournament, "hidden": True},
+            request,
+        )
+    key = (
+        f"standings-html:{tournament.pk}:{tournament.standings_version}:"
+        f"{translation.get_language()}"
+    )
+    html = selectors.cache_get(key)
+    if html is None:
+        table = selectors.standings_read(tournament=tournament)
+        html = render_to_string(
+            "tournaments/partials/standings_table.html",
+            {
+                "tournament": tournament,
+                "table": table,
+                "statistics": standings.statistics(table) if table else None,
+                "tiebreaks": [TIEBREAK_LABELS[t] for t in table.tiebreaks] if table else [],
+                "player_url": reverse("player", args=[tournament.slug, 0])[:-2],
+                "built_at": table.built_at if table else None,
+            },
+        )
+        selectors.cache_put(key, html)
+    return html
+
+
+@require_GET
+def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings, for everyone; the page asks every few seconds whether they changed."""
+    tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+    mode = standings_mode(request, tournament)
+    etag = _standings_etag(request, tournament, mode, "page")
+    # Only an anonymous reader's page is the same for everyone (no name, no messages).
+    if not request.user.is_authenticated and (response := _not_modified(request, etag)):
+        return response
+    response = render(
+        request,
+        "tournaments/standings.html",
+        {
+            "tournament": tournament,
+            "mode": mode,
+            # Our own template's output, escaped as it was rendered.
+            "table_html": mark_safe(_standings_table_html(request, tournament, mode)),
+            "poll_seconds": STANDINGS_POLL_SECONDS,
+            "is_organiser": Role.ORGANISER in roles_of(request, tournament),
+        },
+    )
+    return _revalidate(response, etag) if not request.user.is_authenticated else response
+
+
+@require_GET
+def standings_table(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings table alone, for the page's refresh: 304 while nothing changed."""
+    tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+    mode = standings_mode(request, tournament)
+    etag = _standings_etag(request, tournament, mode, "table")
+    if response := _not_modified(request, etag):
+        return response
+    return _revalidate(HttpResponse(_standings_table_html(request, tournament, mode)), etag)
+
+
+@require_GET
+def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings as a CSV file (semicolons, UTF-8 with BOM: what German spreadsheets
+    open as they are)."""
+    tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+    if standings_mode(request, tournament) == "hidden":
+        raise PermissionDenied(_("The organiser has hidden the standings for now."))
+    table = selectors.standings_read(tournament=tournament)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="{tournament.slug}-{slugify(_("standings"))}.csv"'
+    )
+    response.write("\ufeff")
+    writer = csv.writer(response, delimiter=";")
+    rounds = table.rounds if table else ()
+    writer.writerow(
+        [
+            _("Rank"),
+            _("Start number"),
+            _("Name"),
+            _("Club"),
+            _("Status"),
+            *(_("Round %(number)d") % {"number": number} for number in rounds),
+            _("Points"),
+            _("Provisional"),
+            _("Table placings"),
+            _("Best round"),
+            _("Rounds"),
+            _("Solos played"),
+            _("Solos won"),
+        ]
+    )
+    statuses = dict(Entry.Status.choices)
+    for row in table.rows if table else ():
+        writer.writerow(
+            [
+                row.rank if row.rank is not None else "",
+                row.entrant.start_number,
+                row.entrant.name,
+                row.entrant.club,
+                statuses[row.entrant.status],
+                *(
+                    "" if result is None or not result.confirmed else result.points
+                    for result in row.results
+                ),
+                row.points,
+                "" if row.provisional is None else row.provisional,
+                row.placings,
+                "" if row.best_round is None else row.best_round,
+                row.rounds_played,
+                row.solos_played,
+                row.solos_won,
+            ]
+        )
+    return response
+
+
+@require_GET
+def player_detail(request: HttpRequest, slug: str, start_number: int) -> HttpResponse:
+    """One player's tournament: each round's table, seat, opponents, points, solos and
+    penalties, and their place in the standings."""
+    tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+    entry = selectors.entry_get(tournament=tournament, start_number=start_number)
+    mode = standings_mode(request, tournament)
+    rounds = selectors.entry_rounds(entry=entry, staff=mode == "staff")
+    row = (
+        selectors.standings_row(
+            table=selectors.standings_read(tournament=tournament), entry_id=entry.pk
+        )
+        if mode != "hidden"
+        else None
+    )
+    return render(
+        request,
+        "tournaments/player.html",
+        {
+            "tournament": tournament,
+            "entry": entry,
+            "rounds": rounds,
+            "row": row,
+            "show_points": mode != "hidden",
+            "penalties": sum(r.result.penalty for r in rounds if r.result and r.result.confirmed),
+            "deducted": sum(r.result.deducted for r in rounds if r.result and r.result.confirmed),
+        },
+    )
+
+
+@login_required
+@require_POST
+def tournament_publication(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organiser decides what the public sees and how ties are broken."""
+    tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+    require(request, tournament, {Role.ORGANISER})
+    form = PublicationForm(request.POST)
+    if form.is_valid():
+        try:
+            services.tournament_publication_update(tournament=tournament, **form.cleaned_data)
+        except ValidationError as error:
+            for message in _messages_of(error):
+                messages.error(request, message)
+        else:
+            messages.success(request, _("The settings are saved."))
+    else:
+        for field, errors in form.errors.items():
+            for message in errors:
+                messages.error(request, f"{form.fields[field].label}: {message}")
+    return redirect("tournament", slug)
+
+
+@login_required
+@require_POST
+def standings_print(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+    require(request, tournament, {Role.ORGANISER})
+    job = services.job_start(tournament=tournament, kind=Job.Kind.STANDINGS_PDF, by=request.user)
+    return redirect("job", pk=job.pk)
+
+
+@require_GET
+def ranking_list(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "tournaments/rankings.html",
+        {"ranking_lists": selectors.ranking_lists(user=request.user)},
+    )
+
+
+@require_GET
+def ranking_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """A ranking list across tournaments: average points per round over the last months."""
+    ranking = selectors.ranking_get(slug=slug, user=request.user)
+    lines = selectors.ranking_lines(ranking_list=ranking)
+    return render(
+        request,
+        "tournaments/ranking.html",
+        {
+            "ranking": ranking,
+            "ranked": [line for line in lines if line.rank is not None],
+            "unranked": [line for line in lines if line.rank is None],
+        },
+    )
+
+
+@require_GET
+def player_history(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player across tournaments: each tournament's rounds, points and average, and where
+    they stand in the ranking lists."""
+    player = get_object_or_404(Player, pk=pk)
+    history = selectors.player_history(player=player, user=request.user)
+    if not history and not request.user.is_superuser:
+        raise Http404
+    return render(
+        request,
+        "tournaments/player_history.html",
+        {
+            "player": player,
+            "history": history,
+            "places": selectors.player_ranking_places(player=player, user=request.user),
+        },
     )

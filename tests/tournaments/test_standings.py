@@ -210,3 +210,32 @@ def test_equal_averages_share_a_rank():
 )
 def test_months_before(day, months, expected):
     assert months_before(day, months) == expected
+
+
+def test_statistics_of_a_tournament():
+    from tournaments.standings import statistics
+
+    table = standings(
+        entrants=[entrant(1), entrant(2), entrant(3, Status.DISQUALIFIED)],
+        results=[
+            result(1, 1, 30, solos_played=2, solos_won=1),
+            result(1, 2, -70, solos_played=1),
+            result(2, 1, 45, solos_played=3, solos_won=3),
+            result(3, 1, 5),
+            result(2, 2, 90, confirmed=False),  # provisional: not counted
+        ],
+    )
+    figures = statistics(table)
+    assert figures.results == 4
+    assert (figures.solos_played, figures.solos_won) == (6, 4)
+    assert (figures.highest_round.entrant.entry_id, figures.highest_round.value) == (2, 45)
+    assert (figures.lowest_round.entrant.entry_id, figures.lowest_round.round) == (1, 2)
+    assert figures.most_solos_won.entrant.entry_id == 2
+
+
+def test_statistics_of_an_empty_tournament():
+    from tournaments.standings import statistics
+
+    figures = statistics(standings(entrants=[entrant(1)], results=[]))
+    assert figures.highest_round is None
+    assert figures.most_solos_won is None

@@ -1,0 +1,144 @@
+"""The public read API of standings, players and ranking lists: ETags, hidden standings and
+query counts that do not grow with the field."""
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from scoring.models import Scoresheet
+from tests import factories, sheets
+from tests.tournaments.test_standings_pages import play
+from tournaments import services
+from tournaments.models import RankingList, Tournament
+
+pytestmark = pytest.mark.django_db
+MATCH = sheets.full_match()
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+@pytest.fixture
+def played(django_capture_on_commit_callbacks):
+    organiser = factories.user(username="orga")
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = factories.tournament(players=12, organiser=organiser, name="Kreuzpokal")
+        play(tournament, submit_only_last_table=True)
+    return Tournament.objects.get(pk=tournament.pk), organiser
+
+
+def test_the_standings_list_every_player(api, played):
+    tournament, _ = played
+    response = api.get(reverse("api-standings", args=[tournament.slug]))
+    assert response.status_code == 200
+    data = response.json()
+    assert len(data["rows"]) == 12
+    assert data["tiebreaks"] == ["placings", "best_round", "start_number"]
+    assert data["provisional_rounds"] == [1]
+    provisional = [row for row in data["rows"] if row["provisional"] is not None]
+    assert len(provisional) == 4
+    assert all(row["results"][0]["confirmed"] is False for row in provisional)
+    assert [row["rank"] for row in data["rows"]] == list(range(1, 13))
+
+
+def test_an_unchanged_answer_is_a_304(api, played, django_capture_on_commit_callbacks):
+    tournament, _ = played
+    url = reverse("api-standings", args=[tournament.slug])
+    etag = api.get(url)["ETag"]
+    not_modified = api.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert not_modified.status_code == 304
+    assert not_modified.content == b""
+    sheet = Scoresheet.objects.get(status=Scoresheet.Status.SUBMITTED)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.results_refresh(tables=[sheet.table])
+    assert api.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 200
+
+
+@pytest.mark.parametrize(("players", "rounds"), [(8, 1), (16, 2)])
+def test_the_standings_api_costs_the_same_queries_for_any_field(
+    api, django_assert_num_queries, django_capture_on_commit_callbacks, players, rounds
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = factories.tournament(players=players)
+        play(tournament, rounds=rounds)
+    url = reverse("api-standings", args=[tournament.slug])
+    with django_assert_num_queries(1):
+        response = api.get(url)
+    assert len(response.json()["rows"]) == players
+    with django_assert_num_queries(1):
+        assert api.get(url, HTTP_IF_NONE_MATCH=response["ETag"]).status_code == 304
+
+
+def test_hidden_standings_are_hidden_in_the_api(api, played, django_capture_on_commit_callbacks):
+    tournament, organiser = played
+    Tournament.objects.filter(pk=tournament.pk).update(standings_public=False)
+    assert api.get(reverse("api-standings", args=[tournament.slug])).status_code == 403
+    player = api.get(reverse("api-player", args=[tournament.slug, 1])).json()
+    assert player["standing"] is None
+    assert all(item["result"] is None for item in player["rounds"])
+    round_ = api.get(reverse("api-round", args=[tournament.slug, 1])).json()
+    assert all(seat["points"] is None for table in round_["tables"] for seat in table["seats"])
+    history = api.get(
+        reverse("api-player-history", args=[tournament.entries.first().player_id])
+    ).json()
+    assert history["tournaments"][0]["points"] == 0
+    assert history["tournaments"][0]["rounds"] == 0
+    # Staff read them still.
+    api.force_authenticate(organiser)
+    assert api.get(reverse("api-standings", args=[tournament.slug])).status_code == 200
+
+
+def test_a_player_with_rounds_tables_and_opponents(api, played):
+    tournament, _ = played
+    data = api.get(reverse("api-player", args=[tournament.slug, 1])).json()
+    assert data["start_number"] == 1
+    (item,) = data["rounds"]
+    assert len(item["others"]) == 3
+    assert item["result"]["placing"] in {1, 2, 3, 4}
+    assert data["standing"]["start_number"] == 1
+
+
+def test_the_ranking_lists_are_public(api, played):
+    response = api.get(reverse("api-rankings"))
+    assert [r["slug"] for r in response.json()] == ["rangliste"]
+    detail = api.get(reverse("api-ranking", args=["rangliste"]))
+    assert detail.status_code == 200
+    assert detail.json()["lines"] == []
+    assert (
+        api.get(
+            reverse("api-ranking", args=["rangliste"]), HTTP_IF_NONE_MATCH=detail["ETag"]
+        ).status_code
+        == 304
+    )
+    RankingList.objects.filter(slug="rangliste").update(is_public=False)
+    assert api.get(reverse("api-ranking", args=["rangliste"])).status_code == 404
+
+
+def test_every_public_read_has_an_etag(api, played):
+    tournament, _ = played
+    for url in (
+        reverse("api-tournaments"),
+        reverse("api-tournament", args=[tournament.slug]),
+        reverse("api-rounds", args=[tournament.slug]),
+        reverse("api-round", args=[tournament.slug, 1]),
+        reverse("api-entries", args=[tournament.slug]),
+        reverse("api-player", args=[tournament.slug, 2]),
+    ):
+        first = api.get(url)
+        assert first.status_code == 200, url
+        assert first.has_header("ETag"), url
+        assert api.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304, url
+
+
+def test_the_schema_describes_the_new_endpoints(api):
+    schema = api.get(reverse("api-schema"), HTTP_ACCEPT="application/json").json()
+    for path in (
+        "/api/v1/tournaments/{slug}/standings",
+        "/api/v1/tournaments/{slug}/players/{start_number}",
+        "/api/v1/rankings/",
+        "/api/v1/rankings/{slug}",
+        "/api/v1/players/{id}",
+    ):
+        assert path in schema["paths"], path

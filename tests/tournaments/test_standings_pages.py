@@ -1,0 +1,279 @@
+"""The public standings, the players' pages and the ranking lists: what a phone sees, what
+the organiser hides, the ETags that make an unchanged page cheap, and query counts that do
+not grow with the field."""
+
+import csv
+import datetime
+import io
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+
+from scoring import services as scoring_services
+from scoring.models import Scoresheet
+from tests import factories, sheets
+from tournaments import services
+from tournaments.models import RankingList, Tournament
+
+pytestmark = pytest.mark.django_db
+MATCH = sheets.full_match()
+
+
+@pytest.fixture(autouse=True)
+def english(client):
+    client.cookies["django_language"] = "en"
+
+
+def play(tournament, *, rounds: int = 1, submit_only_last_table: bool = False):
+    """Seat, start and confirm ``rounds`` rounds; the last round's last table only submitted
+    if asked."""
+    for _ in range(rounds):
+        round_ = services.round_start(round=factories.seated_round(tournament))
+        sheets_ = list(Scoresheet.objects.filter(table__round=round_).order_by("table__number"))
+        for sheet in sheets_:
+            if submit_only_last_table and sheet is sheets_[-1]:
+                keeper = factories.keeper(sheet)
+                sheet = scoring_services.scoresheet_hands_replace(
+                    scoresheet=sheet, hands=MATCH, version=sheet.version, by=keeper
+                )
+                scoring_services.scoresheet_submit(
+                    scoresheet=sheet, version=sheet.version, by=keeper
+                )
+            else:
+                factories.sheet_confirmed(sheet, MATCH)
+        if not submit_only_last_table:
+            services.round_end(round=round_)
+            services.round_close(round=round_)
+    return round_
+
+
+@pytest.fixture
+def played(django_capture_on_commit_callbacks):
+    """Twelve players, one round: two tables confirmed, one only submitted."""
+    organiser = factories.user(username="orga")
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = factories.tournament(players=12, organiser=organiser, name="Kreuzpokal")
+        play(tournament, submit_only_last_table=True)
+    return Tournament.objects.get(pk=tournament.pk), organiser
+
+
+def test_the_standings_rank_every_player_with_provisional_results_apart(client, played):
+    tournament, _ = played
+    response = client.get(reverse("standings", args=[tournament.slug]))
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert page.count('href="/tournaments/kreuzpokal') >= 12
+    assert "provisional: handed in, not yet confirmed" in page
+    assert "Equal points are ranked by the sum of the table placings, the best single round" in page
+    assert 'hx-trigger="every 20s"' in page
+
+
+def test_an_unchanged_table_is_a_304(client, played):
+    tournament, _ = played
+    url = reverse("standings-table", args=[tournament.slug])
+    first = client.get(url)
+    assert first.status_code == 200
+    assert first["Cache-Control"] == "no-cache"
+    etag = first["ETag"]
+    assert client.get(url, headers={"if-none-match": etag}).status_code == 304
+    # The anonymous full page too.
+    page = client.get(reverse("standings", args=[tournament.slug]))
+    again = client.get(
+        reverse("standings", args=[tournament.slug]), headers={"if-none-match": page["ETag"]}
+    )
+    assert again.status_code == 304
+
+
+def test_a_confirm_changes_the_etag(client, played, django_capture_on_commit_callbacks):
+    tournament, _organiser = played
+    url = reverse("standings-table", args=[tournament.slug])
+    etag = client.get(url)["ETag"]
+    sheet = Scoresheet.objects.get(status=Scoresheet.Status.SUBMITTED)
+    with django_capture_on_commit_callbacks(execute=True):
+        scoring_services.scoresheet_confirm(
+            scoresheet=sheet, version=sheet.version, by=factories.checker(sheet)
+        )
+    response = client.get(url, headers={"if-none-match": etag})
+    assert response.status_code == 200
+    assert response["ETag"] != etag
+    assert "provisional" not in response.content.decode()
+
+
+def test_the_language_changes_the_etag(client, played):
+    tournament, _ = played
+    url = reverse("standings-table", args=[tournament.slug])
+    english = client.get(url)["ETag"]
+    client.cookies["django_language"] = "de"
+    german = client.get(url, headers={"if-none-match": english})
+    assert german.status_code == 200
+    assert german["ETag"] != english
+    assert "Rang" in german.content.decode()
+
+
+@pytest.mark.parametrize(("players", "rounds"), [(8, 1), (16, 2)])
+def test_the_standings_cost_the_same_queries_for_any_field(
+    client, django_assert_num_queries, django_capture_on_commit_callbacks, players, rounds
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = factories.tournament(players=players)
+        play(tournament, rounds=rounds)
+    page = reverse("standings", args=[tournament.slug])
+    table = reverse("standings-table", args=[tournament.slug])
+    # Rendered the first time, with an empty cache: the tournament and the stored standings.
+    cache.clear()
+    with django_assert_num_queries(2):
+        assert client.get(table).status_code == 200
+    # From then on from the cache: the tournament only.
+    with django_assert_num_queries(1):
+        response = client.get(table)
+    with django_assert_num_queries(1):
+        assert client.get(table, headers={"if-none-match": response["ETag"]}).status_code == 304
+    with django_assert_num_queries(1):
+        assert client.get(page).status_code == 200
+
+
+def test_hidden_standings_are_hidden_everywhere_from_the_public(
+    client, played, django_capture_on_commit_callbacks
+):
+    tournament, organiser = played
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_publication_update(
+            tournament=tournament,
+            is_public=True,
+            standings_public=False,
+            tiebreaks=tournament.tiebreaks,
+        )
+    name = tournament.entries.select_related("player").first().player.name
+    page = client.get(reverse("standings", args=[tournament.slug])).content.decode()
+    assert "hidden the standings" in page
+    assert name not in page
+    table = client.get(reverse("standings-table", args=[tournament.slug])).content.decode()
+    assert name not in table
+    assert client.get(reverse("standings-csv", args=[tournament.slug])).status_code == 403
+    player = client.get(reverse("player", args=[tournament.slug, 1]))
+    assert player.context["row"] is None
+    assert "points are not shown" in player.content.decode()
+    table_page = client.get(reverse("table", args=[tournament.slug, 1, 1]))
+    assert "hand_rows" not in table_page.context
+    # Staff still see them, marked as hidden.
+    client.force_login(organiser)
+    staff_page = client.get(reverse("standings", args=[tournament.slug])).content.decode()
+    assert "Hidden from the public" in staff_page
+    assert name in staff_page
+
+
+def test_a_private_tournament_hides_its_standings(client, played):
+    tournament, _ = played
+    Tournament.objects.filter(pk=tournament.pk).update(is_public=False)
+    for name in ("standings", "standings-table", "standings-csv"):
+        assert client.get(reverse(name, args=[tournament.slug])).status_code == 404
+
+
+def test_the_organiser_hides_the_standings_on_the_tournament_page(client, played):
+    tournament, organiser = played
+    client.force_login(organiser)
+    response = client.post(
+        reverse("publication", args=[tournament.slug]),
+        {"is_public": "on", "tiebreaks": "best_round,start_number"},
+    )
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.is_public, tournament.standings_public) == (True, False)
+    assert tournament.tiebreaks == "best_round,start_number"
+
+
+def test_only_the_organiser_changes_the_publication(client, played):
+    tournament, _ = played
+    client.force_login(factories.user())
+    response = client.post(reverse("publication", args=[tournament.slug]), {"tiebreaks": "x"})
+    assert response.status_code == 403
+
+
+def test_the_csv_has_a_line_per_player(client, played):
+    tournament, _ = played
+    response = client.get(reverse("standings-csv", args=[tournament.slug]))
+    assert response["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
+    assert rows[0][:3] == ["Rank", "Start number", "Name"]
+    assert len(rows) == 13
+    provisional = [row for row in rows[1:] if row[rows[0].index("Provisional")]]
+    assert len(provisional) == 4
+    # A provisional round is not in its round column and not in the points.
+    for row in provisional:
+        assert row[rows[0].index("Round 1")] == ""
+        assert row[rows[0].index("Points")] == "0"
+
+
+def test_a_players_page_shows_each_round(client, played):
+    tournament, _ = played
+    entry = tournament.entries.select_related("player").get(start_number=1)
+    response = client.get(reverse("player", args=[tournament.slug, 1]))
+    assert response.status_code == 200
+    (item,) = response.context["rounds"]
+    assert len(item.others) == 3
+    page = response.content.decode()
+    assert entry.player.name in page
+    for other in item.others:
+        assert other.entry.player.name in page
+    assert "1 solo played, 1 won" in page
+
+
+def test_a_players_page_costs_the_same_queries_for_more_rounds(
+    client, django_assert_num_queries, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = factories.tournament(players=8)
+        play(tournament, rounds=1)
+    url = reverse("player", args=[tournament.slug, 1])
+    client.get(url)
+    # The tournament, the entry, its seats, the others at its tables, its results.
+    with django_assert_num_queries(5):
+        client.get(url)
+    with django_capture_on_commit_callbacks(execute=True):
+        play(tournament, rounds=2)
+    client.get(url)
+    with django_assert_num_queries(5):
+        client.get(url)
+
+
+def test_an_unknown_player_is_a_404(client, played):
+    tournament, _ = played
+    assert client.get(reverse("player", args=[tournament.slug, 99])).status_code == 404
+
+
+def test_the_ranking_list_ranks_finished_tournaments(
+    client, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = factories.tournament(
+            players=8, planned_rounds=2, ends_on=datetime.date.today()
+        )
+        tournament.starts_on = datetime.date.today()
+        tournament.save()
+        play(tournament, rounds=2)
+    ranking = RankingList.objects.get(slug="rangliste")
+    RankingList.objects.filter(pk=ranking.pk).update(min_rounds=2)
+    services.ranking_rebuild(ranking_list=RankingList.objects.get(pk=ranking.pk))
+    response = client.get(reverse("ranking", args=["rangliste"]))
+    assert response.status_code == 200
+    assert len(response.context["ranked"]) == 8
+    assert response.context["ranked"][0].rounds == 2
+    player = response.context["ranked"][0].player
+    with django_assert_num_queries(2):
+        client.get(reverse("ranking", args=["rangliste"]))
+    history = client.get(reverse("player-history", args=[player.pk]))
+    assert history.status_code == 200
+    assert tournament.name in history.content.decode()
+    assert "rank 1" in history.content.decode()
+
+
+def test_closing_the_last_round_rebuilds_the_ranking_lists(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = factories.tournament(players=4, planned_rounds=1)
+        Tournament.objects.filter(pk=tournament.pk).update(ends_on=datetime.date.today())
+        play(tournament)
+    ranking = RankingList.objects.get(slug="rangliste")
+    assert ranking.version >= 1
+    assert len(ranking.data) == 4
+    assert all(rank is None for rank, *_ in ranking.data)  # 1 round of the 36 needed
