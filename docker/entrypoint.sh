@@ -53,6 +53,8 @@ wait_for_database() {
 if [ "${RUN_MIGRATIONS:-0}" = "1" ]; then
     wait_for_database
     python manage.py migrate --noinput
+    # Tournaments from before the stored standings get theirs once.
+    python manage.py standings_rebuild --missing
 elif [ "${1:-}" = "gunicorn" ]; then
     wait_for_database
 fi

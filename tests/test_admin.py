@@ -15,6 +15,7 @@ MODELS = [
     "tournaments_round",
     "tournaments_table",
     "tournaments_tournamentrole",
+    "tournaments_rankinglist",
     "scoring_scoresheet",
 ]
 

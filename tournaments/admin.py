@@ -1,10 +1,12 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import services
 from tournaments.models import (
     Entry,
     ExtraTime,
     Player,
+    RankingList,
     Round,
     Seat,
     Table,
@@ -48,8 +50,18 @@ class TournamentAdmin(admin.ModelAdmin):
                 ]
             },
         ),
-        (_("Visibility"), {"fields": ["is_public", "standings_public"]}),
+        (
+            _("Visibility and standings"),
+            {"fields": ["is_public", "standings_public", "tiebreaks", "counts_for_ranking"]},
+        ),
     ]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        # The tie-breaks and the players' names show in the stored standings.
+        services.standings_schedule(tournament_id=obj.pk)
+        if "counts_for_ranking" in form.changed_data or "status" in form.changed_data:
+            services.ranking_schedule()
 
 
 @admin.register(Entry)
@@ -123,3 +135,23 @@ class ExtraTimeAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(RankingList)
+class RankingListAdmin(admin.ModelAdmin):
+    """Ranking lists across tournaments; saving one rebuilds it in the background."""
+
+    list_display = ["name", "slug", "months", "min_rounds", "is_public", "built_for"]
+    prepopulated_fields = {"slug": ["name"]}
+    fields = ["name", "slug", "months", "min_rounds", "is_public", "built_at", "built_for"]
+    readonly_fields = ["built_at", "built_for"]
+
+    def save_model(self, request, obj, form, change):
+        services.ranking_list_save(
+            name=obj.name,
+            slug=obj.slug,
+            months=obj.months,
+            min_rounds=obj.min_rounds,
+            is_public=obj.is_public,
+            ranking_list=obj,
+        )

@@ -405,7 +405,10 @@ class StandingsRowSerializer(serializers.Serializer):
     average = serializers.FloatField(allow_null=True)
     solos_played = serializers.IntegerField()
     solos_won = serializers.IntegerField()
-    results = RoundResultSerializer(many=True, allow_null=True, help_text="One per round")
+    results = serializers.ListField(
+        child=RoundResultSerializer(allow_null=True),
+        help_text="One per round of ``rounds``; null where the player did not play it",
+    )
 
 
 class StandingsSerializer(serializers.Serializer):

@@ -26,7 +26,7 @@ from scoring.models import Scoresheet
 from scoring.services import Actor
 from scoring.simulation import simulate_match
 from tournaments import services
-from tournaments.models import Player, Round, SeatingMethod, Tournament, TournamentRole
+from tournaments.models import Player, RankingList, Round, SeatingMethod, Tournament, TournamentRole
 
 FIRST_NAMES = [
     "Anna",
@@ -390,6 +390,14 @@ def demo_build(*, seed: int = 2026, now: datetime.datetime) -> DemoResult:
         minutes=6,
         reason="Beschwerde in Spiel 9, Entscheidung des Schiedsrichters (TSR 9.7)",
         by=user,
+    )
+    # The club's own list counts from three rounds, so that the finished tournament fills it.
+    services.ranking_list_save(
+        name="Vereinsrangliste der Doko-Freunde (Demo)",
+        slug="doko-freunde",
+        months=12,
+        min_rounds=3,
+        ranking_list=RankingList.objects.filter(slug="doko-freunde").first(),
     )
     for tournament in (ranking, championship):
         tournament.refresh_from_db()  # the services changed its status

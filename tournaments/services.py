@@ -1094,6 +1094,28 @@ def ranking_rebuild(
     return locked
 
 
+@transaction.atomic
+def ranking_list_save(
+    *,
+    name: str,
+    slug: str,
+    months: int = 24,
+    min_rounds: int = 36,
+    is_public: bool = True,
+    ranking_list: RankingList | None = None,
+) -> RankingList:
+    """Create a ranking list, or change one; it is rebuilt after commit."""
+    ranking_list = ranking_list or RankingList()
+    ranking_list.name = name.strip()
+    ranking_list.slug = slug
+    ranking_list.months = months
+    ranking_list.min_rounds = min_rounds
+    ranking_list.is_public = is_public
+    _save(ranking_list)
+    ranking_schedule()
+    return ranking_list
+
+
 def rankings_rebuild(*, today: datetime.date | None = None) -> list[RankingList]:
     """Rebuild every ranking list."""
     return [ranking_rebuild(ranking_list=r, today=today) for r in RankingList.objects.all()]

@@ -214,3 +214,19 @@ def test_unknown_tiebreaks_are_refused(tournament):
             tournament=tournament, is_public=True, standings_public=True, tiebreaks="coin_toss"
         )
     assert "tiebreaks" in error.value.message_dict
+
+
+def test_the_command_rebuilds_missing_standings(sheet, tournament):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    factories.sheet_confirmed(sheet, MATCH)  # no on_commit here: nothing was rebuilt
+    SeatResult.objects.all().delete()
+    assert fresh(tournament).standings_version == 0
+    out = StringIO()
+    call_command("standings_rebuild", "--missing", stdout=out)
+    assert f"{tournament.slug}: 4 results" in out.getvalue()
+    tournament = fresh(tournament)
+    assert tournament.standings_version == 1
+    assert selectors.standings_read(tournament=tournament).rows[0].points == max(TOTALS.values())

@@ -142,3 +142,18 @@ def test_the_schema_describes_the_new_endpoints(api):
         "/api/v1/players/{id}",
     ):
         assert path in schema["paths"], path
+
+
+def test_a_player_who_missed_a_round_has_null_there(api, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = factories.tournament(players=8)
+        play(tournament)
+        services.entry_create(tournament=tournament, player=factories.player())
+        services.entry_create(tournament=tournament, player=factories.player())
+        services.entry_create(tournament=tournament, player=factories.player())
+        services.entry_create(tournament=tournament, player=factories.player())
+        play(tournament)
+    data = api.get(reverse("api-standings", args=[tournament.slug])).json()
+    late = [row for row in data["rows"] if row["start_number"] > 8]
+    assert len(late) == 4
+    assert all(row["results"][0] is None and row["results"][1] for row in late)
