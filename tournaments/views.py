@@ -613,10 +613,21 @@ TIEBREAK_LABELS = {
 STANDINGS_POLL_SECONDS = 20
 
 
-def _standings_etag(request: HttpRequest, tournament: Tournament, mode: str, part: str) -> str:
-    """Changes with every rebuild, and with the language and what the reader may see."""
+STANDINGS_PAGE_SIZE = 100  # players per page: a phone loads about 40 KB
+
+
+def _standings_page(request: HttpRequest) -> int:
+    try:
+        return max(int(request.GET.get("page", 1)), 1)
+    except ValueError:
+        return 1
+
+
+def _standings_etag(tournament: Tournament, mode: str, part: str, page: int) -> str:
+    """Changes with every rebuild, and with the language, the page and what the reader may
+    see."""
     language = translation.get_language()
-    return f'"{part}-{tournament.pk}-{tournament.standings_version}-{language}-{mode}"'
+    return f'"{part}-{tournament.pk}-{tournament.standings_version}-{language}-{mode}-{page}"'
 
 
 def _not_modified(request: HttpRequest, etag: str) -> HttpResponse | None:
@@ -631,28 +642,34 @@ def _revalidate(response: HttpResponse, etag: str) -> HttpResponse:
     return response
 
 
-def _standings_table_html(request: HttpRequest, tournament: Tournament, mode: str) -> str:
-    """The standings table, rendered once per version and language and then served from the
-    cache (the page of 2,000 players takes a while to render)."""
+def _standings_table_html(tournament: Tournament, mode: str, page: int) -> str:
+    """A page of the standings table, rendered once per version, language and page and then
+    served from the cache."""
     if mode == "hidden":
         return render_to_string(
-            "tournaments/partials/standings_table.html",
-            {"tournament": tournament, "hidden": True},
-            request,
+            "tournaments/partials/standings_table.html", {"tournament": tournament, "hidden": True}
         )
     key = (
         f"standings-html:{tournament.pk}:{tournament.standings_version}:"
-        f"{translation.get_language()}"
+        f"{translation.get_language()}:{page}"
     )
     html = selectors.cache_get(key)
     if html is None:
         table = selectors.standings_read(tournament=tournament)
+        rows = table.rows if table else ()
+        size = STANDINGS_PAGE_SIZE
         html = render_to_string(
             "tournaments/partials/standings_table.html",
             {
                 "tournament": tournament,
                 "table": table,
-                "statistics": standings.statistics(table) if table else None,
+                "rows": rows[(page - 1) * size : page * size],
+                "page": page,
+                "pages": [
+                    (number, first + 1, min(first + size, len(rows)))
+                    for number, first in enumerate(range(0, len(rows), size), start=1)
+                ],
+                "statistics": standings.statistics(table) if table and page == 1 else None,
                 "tiebreaks": [TIEBREAK_LABELS[t] for t in table.tiebreaks] if table else [],
                 "player_url": reverse("player", args=[tournament.slug, 0])[:-2],
                 "built_at": table.built_at if table else None,
@@ -667,9 +684,11 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings, for everyone; the page asks every few seconds whether they changed."""
     tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
     mode = standings_mode(request, tournament)
-    etag = _standings_etag(request, tournament, mode, "page")
+    page = _standings_page(request)
+    etag = _standings_etag(tournament, mode, "page", page)
     # Only an anonymous reader's page is the same for everyone (no name, no messages).
-    if not request.user.is_authenticated and (response := _not_modified(request, etag)):
+    anonymous = not request.user.is_authenticated
+    if anonymous and (response := _not_modified(request, etag)):
         return response
     response = render(
         request,
@@ -677,24 +696,27 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "tournament": tournament,
             "mode": mode,
+            "page": page,
             # Our own template's output, escaped as it was rendered.
-            "table_html": mark_safe(_standings_table_html(request, tournament, mode)),
+            "table_html": mark_safe(_standings_table_html(tournament, mode, page)),
             "poll_seconds": STANDINGS_POLL_SECONDS,
             "is_organiser": Role.ORGANISER in roles_of(request, tournament),
         },
     )
-    return _revalidate(response, etag) if not request.user.is_authenticated else response
+    return _revalidate(response, etag) if anonymous else response
 
 
 @require_GET
 def standings_table(request: HttpRequest, slug: str) -> HttpResponse:
-    """The standings table alone, for the page's refresh: 304 while nothing changed."""
+    """A page of the standings table alone, for the page's refresh: 304 while nothing
+    changed."""
     tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
     mode = standings_mode(request, tournament)
-    etag = _standings_etag(request, tournament, mode, "table")
+    page = _standings_page(request)
+    etag = _standings_etag(tournament, mode, "table", page)
     if response := _not_modified(request, etag):
         return response
-    return _revalidate(HttpResponse(_standings_table_html(request, tournament, mode)), etag)
+    return _revalidate(HttpResponse(_standings_table_html(tournament, mode, page)), etag)
 
 
 @require_GET

@@ -277,3 +277,14 @@ def test_closing_the_last_round_rebuilds_the_ranking_lists(django_capture_on_com
     assert ranking.version >= 1
     assert len(ranking.data) == 4
     assert all(rank is None for rank, *_ in ranking.data)  # 1 round of the 36 needed
+
+
+def test_a_large_field_is_shown_in_pages(client, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = factories.tournament(players=130)
+    first = client.get(reverse("standings", args=[tournament.slug]))
+    assert first.content.decode().count('href="/tournaments/') >= 100
+    assert "101–130" in first.content.decode()
+    second = client.get(reverse("standings-table", args=[tournament.slug]), {"page": 2})
+    assert second.content.decode().count("<tr") == 31  # the head and 30 players
+    assert second["ETag"] != client.get(reverse("standings-table", args=[tournament.slug]))["ETag"]
