@@ -288,3 +288,26 @@ def test_a_large_field_is_shown_in_pages(client, django_capture_on_commit_callba
     second = client.get(reverse("standings-table", args=[tournament.slug]), {"page": 2})
     assert second.content.decode().count("<tr") == 31  # the head and 30 players
     assert second["ETag"] != client.get(reverse("standings-table", args=[tournament.slug]))["ETag"]
+
+
+def test_with_the_cache_server_down_the_standings_come_from_the_database(
+    client, played, settings, django_assert_max_num_queries
+):
+    """A real Redis client against a port where nothing listens: every cache call fails, and
+    the pages and the API answer from the stored standings all the same."""
+    tournament, _ = played
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:9/0",
+            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        }
+    }
+    # (Changing CACHES makes Django open the cache anew with these settings.)
+    with django_assert_max_num_queries(3):
+        page = client.get(reverse("standings-table", args=[tournament.slug]))
+    assert page.status_code == 200
+    name = tournament.entries.select_related("player").first().player.name
+    assert name in page.content.decode()
+    assert client.get(reverse("standings", args=[tournament.slug])).status_code == 200
+    assert client.get(reverse("api-standings", args=[tournament.slug])).status_code == 200
