@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from scoring.models import Hand, Scoresheet
 from scoring.selectors import hand_lines, scoresheet_check
 from tournaments.demo import demo_build
-from tournaments.models import Player, Round, Seat, Tournament
+from tournaments.models import Player, RankingList, Round, Seat, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -44,6 +44,7 @@ def demo(django_db_setup, django_db_blocker):
         result = demo_build(seed=7, now=NOW)
         yield result
         Tournament.objects.all().delete()
+        RankingList.objects.filter(slug="doko-freunde").delete()
         Player.objects.all().delete()
         get_user_model().objects.all().delete()
 

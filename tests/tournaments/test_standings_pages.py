@@ -14,7 +14,7 @@ from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from tests import factories, sheets
 from tournaments import services
-from tournaments.models import RankingList, Tournament
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 MATCH = sheets.full_match()
@@ -252,16 +252,14 @@ def test_the_ranking_list_ranks_finished_tournaments(
         tournament.starts_on = datetime.date.today()
         tournament.save()
         play(tournament, rounds=2)
-    ranking = RankingList.objects.get(slug="rangliste")
-    RankingList.objects.filter(pk=ranking.pk).update(min_rounds=2)
-    services.ranking_rebuild(ranking_list=RankingList.objects.get(pk=ranking.pk))
-    response = client.get(reverse("ranking", args=["rangliste"]))
+        services.ranking_list_save(name="Clubliste", slug="club", months=6, min_rounds=2)
+    response = client.get(reverse("ranking", args=["club"]))
     assert response.status_code == 200
     assert len(response.context["ranked"]) == 8
     assert response.context["ranked"][0].rounds == 2
     player = response.context["ranked"][0].player
     with django_assert_num_queries(2):
-        client.get(reverse("ranking", args=["rangliste"]))
+        client.get(reverse("ranking", args=["club"]))
     history = client.get(reverse("player-history", args=[player.pk]))
     assert history.status_code == 200
     assert tournament.name in history.content.decode()
@@ -269,11 +267,12 @@ def test_the_ranking_list_ranks_finished_tournaments(
 
 
 def test_closing_the_last_round_rebuilds_the_ranking_lists(django_capture_on_commit_callbacks):
+    ranking = services.ranking_list_save(name="Rangliste", slug="ranking")
     with django_capture_on_commit_callbacks(execute=True):
         tournament = factories.tournament(players=4, planned_rounds=1)
         Tournament.objects.filter(pk=tournament.pk).update(ends_on=datetime.date.today())
         play(tournament)
-    ranking = RankingList.objects.get(slug="rangliste")
+    ranking.refresh_from_db()
     assert ranking.version >= 1
     assert len(ranking.data) == 4
     assert all(rank is None for rank, *_ in ranking.data)  # 1 round of the 36 needed
