@@ -11,6 +11,7 @@ SUITES = {
     "printouts": "bench.printouts",
     "sheet_check": "bench.sheet_check",
     "scoresheets": "bench.scoresheets",
+    "standings": "bench.standings",
 }
 
 

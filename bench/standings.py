@@ -1,0 +1,537 @@
+"""The standings and the ranking list (issue 7), each against reading the rows it is built from
+in the same run:
+
+- what a confirm costs the standings of a 2,000-player tournament after 10 rounds (the table's
+  results rewritten from its sheet, then the standings rebuilt; target under 200 ms), and the
+  plain-Python standings alone;
+- the ranking list over 50,000 player-rounds of 5 finished tournaments (target under 2 s), and
+  the plain-Python ranking alone;
+- the public standings (page, htmx fragment, 304 on the ETag, JSON API) of that tournament and
+  of a German championship (148 players, 8 rounds) under 100 concurrent connections against the
+  trivial view, served by gunicorn (2 workers × 4 threads) on loopback and loaded by wrk
+  (target: at least 0.6× the trivial view's requests per second).
+
+Runs in a throwaway SQLite file database, as the other suites run on SQLite; the server of the
+last part reads the same file, with DEBUG off and each worker's own in-memory cache (no Redis).
+On SQLite every request opens its connection anew (the settings keep none), which a 304 feels.
+Needs wrk (Debian: apt-get install wrk).
+"""
+
+import datetime
+import logging
+import os
+import random
+import re
+import secrets
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from unittest import mock
+
+from django.db import transaction
+from django.test.utils import setup_test_environment, teardown_test_environment
+from django.utils import timezone
+
+from bench.figures import Figure, per_call
+
+PLAYERS, ROUNDS = 2000, 10  # the large tournament of the confirm
+LARGE = "gross"  # its slug
+CHAMPIONSHIP, CHAMPIONSHIP_SIZE = "dm", (148, 8)  # a German championship, for the load only
+POOL, RANKED, RANKED_PLAYERS = 3000, 5, 1000  # the ranking list: 5 × 1,000 players × 10 rounds
+MATCHES = 200  # simulated matches, dealt out to the sheets in turn
+SEED = 7
+WORKERS, THREADS, CONNECTIONS, SECONDS = 2, 4, 100, 10  # the load of part 3
+HEADERS = {"Accept-Language": "de"}  # a public reader: no cookies, no login
+
+
+def figures() -> list[Figure]:
+    from django.db import connection
+
+    setup_test_environment(debug=False)  # DEBUG off, as in production: no query log
+    quiet = logging.getLogger("celery.app.trace")  # "Task ... succeeded" for each rebuild
+    level = quiet.level
+    quiet.setLevel(logging.WARNING)
+    directory = Path(tempfile.mkdtemp(prefix="doko-bench-standings-"))
+    test = connection.settings_dict["TEST"]
+    old_test_name = test["NAME"]
+    test["NAME"] = str(directory / "bench.sqlite3")
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+    try:
+        today = timezone.localdate()
+        pool = _players()
+        results = [*_standings(pool), *_ranking(pool, today)]
+        players, rounds = CHAMPIONSHIP_SIZE
+        _played(pool, slug=CHAMPIONSHIP, players=players, rounds=rounds, seed=SEED + 2)
+        connection.close()  # the server's workers read the file from here on
+        return [*results, *_under_load(directory, Path(test["NAME"]))]
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+        test["NAME"] = old_test_name
+        teardown_test_environment()
+        quiet.setLevel(level)
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def _players():
+    from tournaments.models import Player
+
+    return Player.objects.bulk_create(
+        Player(first_name=f"Vorname{n}", last_name=f"Müller-{n}", club=f"Club {n % 150}")
+        for n in range(1, POOL + 1)
+    )
+
+
+def _tournament(*, slug: str, ends_on: datetime.date, **fields):
+    from tournaments.models import Tournament
+
+    return Tournament.objects.create(
+        name=f"Turnier {slug}",
+        slug=slug,
+        starts_on=ends_on - datetime.timedelta(days=1),
+        ends_on=ends_on,
+        **{"planned_rounds": ROUNDS, **fields},
+    )
+
+
+def _rounds(tournament, at: datetime.datetime, count: int = ROUNDS):
+    from tournaments.models import Round
+
+    return Round.objects.bulk_create(
+        Round(
+            tournament=tournament,
+            number=number,
+            status=Round.Status.CLOSED,
+            published_at=at,
+            started_at=at,
+            ended_at=at + datetime.timedelta(minutes=100),
+        )
+        for number in range(1, count + 1)
+    )
+
+
+# 1. Standings after a confirm ----------------------------------------------------------------
+
+
+def _played(pool, *, slug: str, players: int, rounds: int, seed: int):
+    """A running tournament of ``players`` from the pool and ``rounds`` closed rounds at
+    tables of four, every sheet confirmed with a simulated 24-hand match (and its compulsory
+    solos); its results written from the sheets as a confirm writes them, and the standings
+    built after that commit (Celery runs in-process here)."""
+    from tournaments import services
+
+    tournament, tables = _sheets(pool, slug=slug, players=players, rounds=rounds, seed=seed)
+    written = services.results_refresh_all(tournament=tournament)
+    assert written == players * rounds, f"{slug}: {written} results"
+    tournament.refresh_from_db()
+    assert tournament.standings_version, f"{slug}: no standings built"
+    return tournament, tables
+
+
+@transaction.atomic
+def _sheets(pool, *, slug: str, players: int, rounds: int, seed: int):
+    from scoring.models import Hand, Scoresheet
+    from scoring.simulation import simulate_match
+    from tournaments.models import Entry, Seat, Table, Tournament
+
+    rng = random.Random(seed)
+    now = timezone.now()
+    tournament = _tournament(
+        slug=slug,
+        ends_on=timezone.localdate(),
+        status=Tournament.Status.RUNNING,
+        counts_for_ranking=False,
+        planned_rounds=rounds,
+    )
+    entries = Entry.objects.bulk_create(
+        Entry(tournament=tournament, player=player, start_number=number)
+        for number, player in enumerate(pool[:players], start=1)
+    )
+    played = _rounds(tournament, now - datetime.timedelta(hours=20), rounds)
+    per_round = players // 4
+    tables = Table.objects.bulk_create(
+        Table(round=round_, number=number)
+        for round_ in played
+        for number in range(1, per_round + 1)
+    )
+    seats = []
+    for round_ in played:
+        order = entries[:]
+        rng.shuffle(order)
+        for index, entry in enumerate(order):
+            table = tables[(round_.number - 1) * per_round + index // 4]
+            seats.append(Seat(round=round_, table=table, position=index % 4 + 1, entry=entry))
+    seats = Seat.objects.bulk_create(seats)
+    sheets = Scoresheet.objects.bulk_create(
+        Scoresheet(
+            table=table,
+            status=Scoresheet.Status.CONFIRMED,
+            submitted_at=now,
+            submitted_by_seat=seats[4 * index + 3],
+            confirmed_at=now,
+            confirmed_by_seat=seats[4 * index],
+        )
+        for index, table in enumerate(tables)
+    )
+    matches = [simulate_match(rng=rng, table_size=4, hands_per_match=24) for _ in range(MATCHES)]
+    Hand.objects.bulk_create(
+        Hand(
+            scoresheet=sheet,
+            number=number,
+            section=line.contract.section,
+            dealer=line.dealer,
+            contract=line.contract,
+            solo_type=line.solo_type or "",
+            soloist=line.soloist,
+            game_value=line.game_value,
+            points_1=line.points[1],
+            points_2=line.points[2],
+            points_3=line.points[3],
+            points_4=line.points[4],
+        )
+        for index, sheet in enumerate(sheets)
+        for number, line in enumerate(matches[index % MATCHES], start=1)
+    )
+    return tournament, tables
+
+
+def _standings(pool) -> list[Figure]:
+    from tournaments import selectors, services, standings
+    from tournaments.models import SeatResult
+
+    tournament, tables = _played(pool, slug=LARGE, players=PLAYERS, rounds=ROUNDS, seed=SEED)
+    table = tables[len(tables) // 2]  # table 1 of round 6: any one will do
+
+    def confirm() -> None:
+        services.results_refresh(tables=[table])
+        services.standings_rebuild(tournament_id=tournament.pk)
+
+    def fetch() -> list:
+        return list(
+            SeatResult.objects.filter(round__tournament=tournament).values_list(
+                "entry_id",
+                "round__number",
+                "table__number",
+                "position",
+                "points",
+                "penalty",
+                "deducted",
+                "placing",
+                "confirmed",
+                "solos_played",
+                "solos_won",
+            )
+        )
+
+    entrants = selectors.standings_entrants(tournament=tournament)
+    results = selectors.standings_results(tournament=tournament)
+    tiebreaks = selectors.tiebreaks_of(tournament)
+    assert len(results) == PLAYERS * ROUNDS
+
+    base = per_call(fetch, repeat=5, budget=1.0) / 1000
+    # Called directly: the rebuild results_refresh schedules after commit is left out, as the
+    # worker runs it apart from the confirm.
+    with mock.patch.object(services, "standings_schedule", return_value=None):
+        whole = per_call(confirm, repeat=9, budget=1.0) / 1000
+        refresh = per_call(lambda: services.results_refresh(tables=[table]), repeat=5) / 1000
+    rebuild = (
+        per_call(lambda: services.standings_rebuild(tournament_id=tournament.pk), repeat=9) / 1000
+    )
+    core = (
+        per_call(
+            lambda: standings.standings(entrants=entrants, results=results, tiebreaks=tiebreaks),
+            repeat=5,
+        )
+        / 1000
+    )
+    baseline = f"reading the {len(results):,} results"
+    size = f"{PLAYERS:,} players × {ROUNDS} rounds"
+    return [
+        Figure(f"confirm → standings, {size} [< 200 ms]", whole, baseline, base, "ms"),
+        Figure("  of which results_refresh(1 table)", refresh, baseline, base, "ms"),
+        Figure("  of which standings_rebuild", rebuild, baseline, base, "ms"),
+        Figure("standings.standings() alone (plain Python)", core, baseline, base, "ms"),
+    ]
+
+
+# 2. The ranking list -------------------------------------------------------------------------
+
+
+@transaction.atomic
+def _ranked_tournaments(pool, today: datetime.date) -> int:
+    """5 finished tournaments of 1,000 players from the pool, 10 rounds each, within the last
+    24 months, their results written directly (zero-sum points at each table of four)."""
+    from tournaments import standings
+    from tournaments.models import Entry, SeatResult, Table, Tournament
+
+    rng = random.Random(SEED + 1)
+    written = 0
+    for number in range(RANKED):
+        ends_on = today - datetime.timedelta(days=30 + 140 * number)
+        tournament = _tournament(
+            slug=f"rangliste-{number + 1}", ends_on=ends_on, status=Tournament.Status.FINISHED
+        )
+        entries = Entry.objects.bulk_create(
+            Entry(tournament=tournament, player=player, start_number=start)
+            for start, player in enumerate(rng.sample(pool, RANKED_PLAYERS), start=1)
+        )
+        at = timezone.make_aware(datetime.datetime.combine(ends_on, datetime.time(10)))
+        rounds = _rounds(tournament, at)
+        per_round = RANKED_PLAYERS // 4
+        tables = Table.objects.bulk_create(
+            Table(round=round_, number=n) for round_ in rounds for n in range(1, per_round + 1)
+        )
+        results = []
+        for round_ in rounds:
+            order = entries[:]
+            rng.shuffle(order)
+            for index in range(per_round):
+                table = tables[(round_.number - 1) * per_round + index]
+                seated = order[4 * index : 4 * index + 4]
+                a, b, c = (rng.randint(-60, 60) for _ in range(3))
+                points = dict(enumerate((a, b, c, -(a + b + c)), start=1))
+                placings = standings.table_placings(points)
+                results += [
+                    SeatResult(
+                        table=table,
+                        round=round_,
+                        entry=entry,
+                        position=position,
+                        game_points=points[position],
+                        points=points[position],
+                        placing=placings[position],
+                        confirmed=True,
+                        hands=28,
+                    )
+                    for position, entry in enumerate(seated, start=1)
+                ]
+        written += len(SeatResult.objects.bulk_create(results))
+    return written
+
+
+def _ranking(pool, today: datetime.date) -> list[Figure]:
+    from tournaments import selectors, services, standings
+    from tournaments.models import RankingList
+
+    written = _ranked_tournaments(pool, today)
+    # The DDV's: 24 months, ranked from 36 rounds on.
+    ranking_list = RankingList.objects.create(
+        name="Rangliste (bench)", slug="bench-rangliste", months=24, min_rounds=36
+    )
+    since = standings.months_before(today, ranking_list.months)
+    played = selectors.ranking_rounds(since=since, until=today)
+    assert len(played) == written == RANKED * RANKED_PLAYERS * ROUNDS
+
+    def fetch() -> list:
+        return selectors.ranking_rounds(since=since, until=today)
+
+    base = per_call(fetch, repeat=3, budget=1.0) / 1000
+    rebuild = (
+        per_call(
+            lambda: services.ranking_rebuild(ranking_list=ranking_list, today=today),
+            repeat=3,
+            budget=1.0,
+        )
+        / 1000
+    )
+    core = (
+        per_call(
+            lambda: standings.ranking(played=played, today=today, months=24, min_rounds=36),
+            repeat=3,
+        )
+        / 1000
+    )
+    baseline = f"ranking_rounds(): {written:,} rows"
+    return [
+        Figure(
+            f"ranking_rebuild, {written:,} player-rounds [< 2 s]", rebuild, baseline, base, "ms"
+        ),
+        Figure("standings.ranking() alone (plain Python)", core, baseline, base, "ms"),
+    ]
+
+
+# 3. The public standings under load ----------------------------------------------------------
+
+SERVER_SETTINGS = """from config.settings import *  # noqa: F403
+
+ROOT_URLCONF = "bench.urls"  # the site and the trivial view
+# Pages name static files without collectstatic's manifest, which only a deployment builds.
+STORAGES = {
+    **STORAGES,  # noqa: F405
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+"""
+
+
+def _server(directory: Path, database: Path) -> tuple[subprocess.Popen, str]:
+    """gunicorn on a free loopback port, as in production (DEBUG off) but on the benchmark's
+    SQLite file, with the in-process cache of each worker (no Redis, as the other suites)."""
+    from django.conf import settings
+
+    from tests.servers import START_TIMEOUT, ServerError, child_options, free_port, log_tail
+
+    (directory / "bench_server_settings.py").write_text(SERVER_SETTINGS)
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"REDIS_URL", "DATABASE_URL", "DJANGO_SETTINGS_MODULE"}
+    }
+    env.update(
+        PYTHONPATH=os.pathsep.join([str(directory), str(settings.BASE_DIR)]),
+        DJANGO_SETTINGS_MODULE="bench_server_settings",
+        DATABASE_URL=f"sqlite:///{database}",
+        DEBUG="false",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_SSL_REDIRECT="false",
+        SECURE_COOKIES="false",
+        LOG_LEVEL="WARNING",
+        VAR_DIR=str(directory),
+    )
+    log = directory / "gunicorn.log"
+    port = free_port()
+    with log.open("ab") as output:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "config.wsgi:application",
+                f"--bind=127.0.0.1:{port}",
+                f"--workers={WORKERS}",
+                f"--threads={THREADS}",
+                "--log-level=warning",
+                f"--chdir={settings.BASE_DIR}",
+            ],
+            env=env,
+            stdout=output,
+            **child_options(),
+        )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            if _get(f"{base}/bench/empty/")[0] == 200:
+                return process, base
+        except OSError:
+            pass
+        time.sleep(0.1)
+    process.kill()
+    process.wait()
+    raise ServerError(f"gunicorn did not start:\n{log_tail(log)}")
+
+
+def _get(url: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+    request = urllib.request.Request(url, headers={**HEADERS, **headers})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+_LATENCY_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}
+
+
+def _wrk(url: str, *, seconds: int = SECONDS, connections: int = CONNECTIONS, **headers) -> dict:
+    """Requests per second and the 99th percentile latency (ms) of one wrk run."""
+    arguments = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "--timeout=10s"]
+    for name, value in {**HEADERS, **headers}.items():
+        arguments += ["-H", f"{name}: {value}"]
+    output = subprocess.run(
+        [*arguments, url], capture_output=True, text=True, check=True, timeout=seconds + 30
+    ).stdout
+    p99 = re.search(r"^\s*99%\s+([\d.]+)(us|ms|s|m)\s*$", output, re.MULTILINE)
+    rate = re.search(r"^Requests/sec:\s+([\d.]+)", output, re.MULTILINE)
+    if p99 is None or rate is None:
+        raise RuntimeError(f"Cannot read wrk's output:\n{output}")
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    sockets = re.search(r"Socket errors: (.*)", output)
+    for problem in (errors, sockets):
+        if problem:
+            print(f"wrk {url}: {problem.group(0)}")
+    return {
+        "rate": float(rate.group(1)),
+        "p99": float(p99.group(1)) * _LATENCY_UNITS[p99.group(2)],
+    }
+
+
+def _under_load(directory: Path, database: Path) -> list[Figure]:
+    from tests.servers import stop_process
+
+    if shutil.which("wrk") is None:
+        raise RuntimeError("The load needs wrk (Debian: apt-get install wrk).")
+    process, base = _server(directory, database)
+    try:
+        return _load(base)
+    finally:
+        stop_process(process)
+
+
+def _phases(base: str) -> list[tuple[str, str, dict[str, str]]]:
+    """What is loaded, in order, each checked once first: name, URL, headers."""
+    phases = []
+    for slug, players, rounds, whole in (
+        (LARGE, PLAYERS, ROUNDS, True),
+        (CHAMPIONSHIP, *CHAMPIONSHIP_SIZE, False),
+    ):
+        size = f"{players:,} × {rounds}"
+        page = f"{base}/tournaments/{slug}/standings/"
+        status, headers, body = _get(page)
+        if status != 200:
+            raise RuntimeError(f"GET {page}: {status} (no standings page yet?)")
+        phases.append((f"standings page {size} ({len(body) / 1024:,.0f} KB)", page, {}))
+        if whole:
+            table = f"{page}table/"
+            body = _get(table, **{"HX-Request": "true"})[2]
+            phases.append(
+                (
+                    f"standings table (htmx) {size} ({len(body) / 1024:,.0f} KB)",
+                    table,
+                    {"HX-Request": "true"},
+                )
+            )
+            etag = headers.get("ETag")
+            if etag is None or _get(page, **{"If-None-Match": etag})[0] != 304:
+                raise RuntimeError(f"GET {page} with If-None-Match {etag}: not a 304")
+            phases.append(
+                (f"standings page {size}, 304 (If-None-Match)", page, {"If-None-Match": etag})
+            )
+        api = f"{base}/api/v1/tournaments/{slug}/standings"
+        status, _headers, body = _get(api)
+        if status != 200:
+            raise RuntimeError(f"GET {api}: {status} (no standings API yet?)")
+        phases.append((f"standings API {size} ({len(body) / 1024:,.0f} KB)", api, {}))
+    return phases
+
+
+def _load(base: str) -> list[Figure]:
+    trivial = f"{base}/bench/empty/"
+    phases = _phases(base)
+    # Warm up once: templates compiled, the standings cached in both workers.
+    for url, headers in [(trivial, {}), *((url, headers) for _name, url, headers in phases)]:
+        _wrk(url, seconds=1, connections=8, **headers)
+    first = _wrk(trivial)
+    measured = [(name, _wrk(url, **headers)) for name, url, headers in phases]
+    # The baseline is the better of two runs, before and after: the machine is shared.
+    empty = max(first, _wrk(trivial), key=lambda run: run["rate"])
+    trivial_name = f"trivial view, {CONNECTIONS} connections"
+    figures = [
+        Figure(
+            f"{trivial_name} (gunicorn {WORKERS} × {THREADS})",
+            empty["rate"],
+            "(the baseline)",
+            empty["rate"],
+            "/s",
+        ),
+    ]
+    for name, run in measured:
+        figures += [
+            Figure(f"{name}: requests [≥ 0.6x]", run["rate"], trivial_name, empty["rate"], "/s"),
+            Figure(f"{name}: p99", run["p99"], trivial_name, empty["p99"], "ms"),
+        ]
+    return figures
