@@ -420,7 +420,9 @@ class StandingsSerializer(serializers.Serializer):
     )
     rounds = serializers.ListField(child=serializers.IntegerField())
     provisional_rounds = serializers.ListField(child=serializers.IntegerField())
-    rows = StandingsRowSerializer(many=True)
+    count = serializers.IntegerField(help_text="Rows in all")
+    offset = serializers.IntegerField()
+    rows = StandingsRowSerializer(many=True, help_text="Best first, from ``offset``")
 
 
 def _etag_response(request, etag: str, build) -> HttpResponse:
@@ -437,40 +439,56 @@ def _hidden() -> PermissionDenied:
     return PermissionDenied(_("The organiser has hidden the standings for now."))
 
 
+class StandingsQuerySerializer(serializers.Serializer):
+    offset = serializers.IntegerField(min_value=0, default=0, help_text="Rows to skip")
+    limit = serializers.IntegerField(
+        min_value=1, max_value=2000, default=100, help_text="Rows to return (at most 2,000)"
+    )
+
+
 class StandingsView(APIView):
-    """The standings: only confirmed scoresheets count; provisional results stand apart. 403
-    while the organiser hides them (staff still read them). Send ``If-None-Match`` with the
-    last ETag: an unchanged answer is a 304 without a body."""
+    """The standings, in pages of ``limit`` rows from ``offset``: only confirmed scoresheets
+    count; provisional results stand apart. 403 while the organiser hides them (staff still
+    read them). Send ``If-None-Match`` with the last ETag: an unchanged answer is a 304 without
+    a body."""
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: StandingsSerializer, 304: None, 403: None})
+    @extend_schema(
+        parameters=[StandingsQuerySerializer],
+        responses={200: StandingsSerializer, 304: None, 403: None},
+    )
     def get(self, request, slug: str):
-        tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
-        mode = standings_mode(request, tournament)
-        if mode == "hidden":
+        query = StandingsQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        offset, limit = query.validated_data["offset"], query.validated_data["limit"]
+        tournament = selectors.tournament_head(slug=slug, user=request.user)
+        if standings_mode(request, tournament) == "hidden":
             raise _hidden()
+        version = tournament.standings_version
 
         def build() -> bytes:
-            key = f"standings-json:{tournament.pk}:{tournament.standings_version}"
+            key = f"standings-json:{tournament.pk}:{version}:{offset}:{limit}"
             body = selectors.cache_get(key)
             if body is None:
                 table = selectors.standings_read(tournament=tournament)
+                rows = table.rows if table else ()
                 data = {
-                    "version": tournament.standings_version,
+                    "version": version,
                     "built_at": table.built_at if table else None,
                     "tiebreaks": list(table.tiebreaks if table else ()),
                     "rounds": list(table.rounds if table else ()),
                     "provisional_rounds": list(table.provisional_rounds if table else ()),
-                    "rows": list(table.rows if table else ()),
+                    "count": len(rows),
+                    "offset": offset,
+                    "rows": list(rows[offset : offset + limit]),
                 }
                 body = JSONRenderer().render(StandingsSerializer(data).data)
                 selectors.cache_put(key, body)
             return body
 
-        return _etag_response(
-            request, f'"api-standings-{tournament.pk}-{tournament.standings_version}"', build
-        )
+        etag = f'"api-standings-{tournament.pk}-{version}-{offset}-{limit}"'
+        return _etag_response(request, etag, build)
 
 
 class PlayerRoundSerializer(serializers.Serializer):

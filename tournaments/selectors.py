@@ -4,6 +4,7 @@ Each selector runs a fixed number of queries, whatever the number of players or 
 """
 
 import datetime
+import itertools
 import logging
 import unicodedata
 from dataclasses import dataclass
@@ -13,6 +14,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
 from django.db.models import Count, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
@@ -35,6 +37,7 @@ from tournaments.models import (
 )
 
 AnyUser = User | AnonymousUser
+logger = logging.getLogger(__name__)
 
 
 def tournaments_visible(*, user: AnyUser) -> QuerySet[Tournament]:
@@ -66,6 +69,35 @@ def tournament_list(*, user: AnyUser) -> QuerySet[Tournament]:
         )
         .order_by("-starts_on", "name")
     )
+
+
+HEAD_CACHE_SECONDS = 60
+
+
+def _head_key(slug: str) -> str:
+    return f"tournament-head:{slug}"
+
+
+def tournament_head(*, slug: str, user: AnyUser) -> Tournament:
+    """The tournament's own fields for the pages that phones refresh: for an anonymous reader
+    from the cache (no query at all), kept for a minute and forgotten whenever the tournament
+    is saved or its standings rebuilt (``tournament_head_forget``); else ``tournament_get``."""
+    if user.is_authenticated:
+        return tournament_get(slug=slug, user=user, counts=False)
+    row = cache_get(_head_key(slug))
+    if row is None:
+        row = Tournament.objects.filter(slug=slug, is_public=True).values().first()
+        if row is None:
+            raise Http404
+        cache_put(_head_key(slug), row, HEAD_CACHE_SECONDS)
+    return Tournament(**row)
+
+
+def tournament_head_forget(*, slug: str) -> None:
+    try:
+        cache.delete(_head_key(slug))
+    except Exception:  # an outage: the entry expires within HEAD_CACHE_SECONDS anyway
+        logger.warning("Cache unreachable forgetting %s.", slug, exc_info=True)
 
 
 def tournament_get(*, slug: str, user: AnyUser, counts: bool = True) -> Tournament:
@@ -674,46 +706,12 @@ def standings_entrants(*, tournament: Tournament) -> list[standings.Entrant]:
 
 def standings_results(*, tournament: Tournament) -> list[standings.RoundResult]:
     """Every handed-in result of the tournament, in one query."""
-    return [
-        standings.RoundResult(
-            entry_id=entry_id,
-            round=round_number,
-            table=table_number,
-            position=position,
-            points=points,
-            penalty=penalty,
-            deducted=deducted,
-            placing=placing,
-            confirmed=confirmed,
-            solos_played=solos_played,
-            solos_won=solos_won,
-        )
-        for (
-            entry_id,
-            round_number,
-            table_number,
-            position,
-            points,
-            penalty,
-            deducted,
-            placing,
-            confirmed,
-            solos_played,
-            solos_won,
-        ) in SeatResult.objects.filter(round__tournament=tournament).values_list(
-            "entry_id",
-            "round__number",
-            "table__number",
-            "position",
-            "points",
-            "penalty",
-            "deducted",
-            "placing",
-            "confirmed",
-            "solos_played",
-            "solos_won",
-        )
-    ]
+    # The columns in the order of RoundResult's fields, so that each row is its arguments.
+    columns = {"round": "round__number", "table": "table__number"}
+    rows = SeatResult.objects.filter(round__tournament=tournament).values_list(
+        *(columns.get(field, field) for field in standings.RESULT_FIELDS)
+    )
+    return list(itertools.starmap(standings.RoundResult, rows))
 
 
 def _standings_key(tournament_id: int, version: int) -> str:

@@ -1027,17 +1027,14 @@ def standings_rebuild(*, tournament_id: int) -> StandingsSnapshot | None:
             built_at=timezone.now(),
         )
         version = tournament.standings_version + 1
-        snapshot, _created = StandingsSnapshot.objects.update_or_create(
-            tournament=tournament,
-            defaults={
-                "version": version,
-                "built_at": computed.built_at,
-                "data": computed.to_dict(),
-            },
-        )
+        fields = {"version": version, "built_at": computed.built_at, "data": computed.to_dict()}
+        # A plain UPDATE: update_or_create would first read and decode the old standings.
+        if not StandingsSnapshot.objects.filter(tournament=tournament).update(**fields):
+            StandingsSnapshot.objects.create(tournament=tournament, **fields)
         Tournament.objects.filter(pk=tournament.pk).update(standings_version=version)
+    selectors.tournament_head_forget(slug=tournament.slug)
     selectors.standings_cache_put(tournament_id=tournament_id, version=version, value=computed)
-    return snapshot
+    return StandingsSnapshot(tournament=tournament, **fields)
 
 
 @transaction.atomic

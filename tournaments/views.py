@@ -682,7 +682,7 @@ def _standings_table_html(tournament: Tournament, mode: str, page: int) -> str:
 @require_GET
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings, for everyone; the page asks every few seconds whether they changed."""
-    tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+    tournament = selectors.tournament_head(slug=slug, user=request.user)
     mode = standings_mode(request, tournament)
     page = _standings_page(request)
     etag = _standings_etag(tournament, mode, "page", page)
@@ -710,7 +710,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
 def standings_table(request: HttpRequest, slug: str) -> HttpResponse:
     """A page of the standings table alone, for the page's refresh: 304 while nothing
     changed."""
-    tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+    tournament = selectors.tournament_head(slug=slug, user=request.user)
     mode = standings_mode(request, tournament)
     page = _standings_page(request)
     etag = _standings_etag(tournament, mode, "table", page)

@@ -120,17 +120,35 @@ def test_the_standings_cost_the_same_queries_for_any_field(
         play(tournament, rounds=rounds)
     page = reverse("standings", args=[tournament.slug])
     table = reverse("standings-table", args=[tournament.slug])
-    # Rendered the first time, with an empty cache: the tournament and the stored standings.
+    # With an empty cache: the tournament and the stored standings.
     cache.clear()
     with django_assert_num_queries(2):
         assert client.get(table).status_code == 200
-    # From then on from the cache: the tournament only.
-    with django_assert_num_queries(1):
+    # From then on everything comes from the cache: no query at all for a phone.
+    with django_assert_num_queries(0):
         response = client.get(table)
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(0):
         assert client.get(table, headers={"if-none-match": response["ETag"]}).status_code == 304
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(0):
         assert client.get(page).status_code == 200
+
+
+def test_hiding_the_standings_takes_effect_at_once_despite_the_cache(client, played):
+    tournament, _organiser = played
+    url = reverse("standings-table", args=[tournament.slug])
+    name = tournament.entries.select_related("player").first().player.name
+    assert name in client.get(url).content.decode()
+    services.tournament_publication_update(
+        tournament=tournament,
+        is_public=True,
+        standings_public=False,
+        tiebreaks=tournament.tiebreaks,
+    )
+    assert name not in client.get(url).content.decode()
+    tournament.refresh_from_db()
+    tournament.is_public = False
+    tournament.save()  # as the administration saves it
+    assert client.get(url).status_code == 404
 
 
 def test_hidden_standings_are_hidden_everywhere_from_the_public(
