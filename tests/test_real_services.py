@@ -41,7 +41,9 @@ def test_worker_builds_a_pdf_queued_through_redis(celery_worker):
     published = []
 
     def remember(sender=None, headers=None, **kwargs):
-        published.append((sender, headers["id"]))
+        # Registering players also queues rebuilds of the standings; only the job counts here.
+        if sender == "tournaments.job_run":
+            published.append((sender, headers["id"]))
 
     after_task_publish.connect(remember, weak=False)
     try:
@@ -135,3 +137,29 @@ def test_worker_prints_the_table_cards_and_scoresheets_of_a_round(celery_worker)
         assert job.status == Job.Status.DONE, f"{job.status}: {job.error}\n{celery_worker.log()}"
         assert Path(job.file.path).read_bytes().startswith(b"%PDF")
         assert job.file.name.endswith(ending)
+
+
+def test_worker_rebuilds_the_standings_after_a_confirm(celery_worker):
+    """On PostgreSQL with the real worker: the confirm commits, the worker rebuilds the standings
+    and a reader then finds the confirmed points."""
+    from scoring.models import Scoresheet
+    from tests import factories, sheets
+    from tournaments import selectors
+    from tournaments.models import Tournament
+
+    tournament = factories.tournament(players=4)
+    round_ = services.round_start(round=factories.seated_round(tournament))
+    sheet = Scoresheet.objects.get(table__round=round_)
+    before = Tournament.objects.get(pk=tournament.pk).standings_version
+    factories.sheet_confirmed(sheet, sheets.full_match())
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        tournament = Tournament.objects.get(pk=tournament.pk)
+        table = selectors.standings_read(tournament=tournament)
+        if table is not None and tournament.standings_version > before and table.rows[0].points:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail(f"the standings were not rebuilt\n{celery_worker.log()}")
+    assert sum(row.points for row in table.rows) == 0
+    assert "Task tournaments.standings_rebuild" in celery_worker.log()
