@@ -4,6 +4,7 @@ import base64
 import binascii
 import csv
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -679,6 +680,18 @@ def _standings_table_html(tournament: Tournament, mode: str, page: int) -> str:
     return html
 
 
+def _same_for_everyone(request: HttpRequest) -> bool:
+    """An anonymous reader without a session or messages, asking for nothing but a page: the
+    page is then the same for every such reader (no CSRF token: the language switches by link)
+    and can be cached whole."""
+    return (
+        not request.user.is_authenticated
+        and settings.SESSION_COOKIE_NAME not in request.COOKIES
+        and "messages" not in request.COOKIES
+        and set(request.GET) <= {"page"}
+    )
+
+
 @require_GET
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings, for everyone; the page asks every few seconds whether they changed."""
@@ -690,19 +703,25 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     anonymous = not request.user.is_authenticated
     if anonymous and (response := _not_modified(request, etag)):
         return response
-    response = render(
-        request,
-        "tournaments/standings.html",
-        {
-            "tournament": tournament,
-            "mode": mode,
-            "page": page,
-            # Our own template's output, escaped as it was rendered.
-            "table_html": mark_safe(_standings_table_html(tournament, mode, page)),
-            "poll_seconds": STANDINGS_POLL_SECONDS,
-            "is_organiser": Role.ORGANISER in roles_of(request, tournament),
-        },
-    )
+    key = f"standings-page:{etag}"
+    html = selectors.cache_get(key) if _same_for_everyone(request) else None
+    if html is None:
+        html = render_to_string(
+            "tournaments/standings.html",
+            {
+                "tournament": tournament,
+                "mode": mode,
+                "page": page,
+                # Our own template's output, escaped as it was rendered.
+                "table_html": mark_safe(_standings_table_html(tournament, mode, page)),
+                "poll_seconds": STANDINGS_POLL_SECONDS,
+                "is_organiser": Role.ORGANISER in roles_of(request, tournament),
+            },
+            request,
+        )
+        if _same_for_everyone(request):
+            selectors.cache_put(key, html)
+    response = HttpResponse(html)
     return _revalidate(response, etag) if anonymous else response
 
 

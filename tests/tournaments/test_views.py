@@ -91,10 +91,25 @@ def test_pages_are_german_by_default_and_english_on_request(client, played):
     german = client.get(reverse("tournament", args=[tournament.slug])).content.decode()
     assert "Runden" in german
     assert 'lang="de"' in german
-    client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    switched = client.get(reverse("language", args=["en"]), {"next": "/tournaments/"})
+    assert switched.status_code == 302
+    assert switched["Location"] == "/tournaments/"
     english = client.get(reverse("tournament", args=[tournament.slug])).content.decode()
     assert "Rounds" in english
     assert 'lang="en"' in english
+
+
+def test_the_language_link_goes_back_only_to_this_site(client):
+    response = client.get(reverse("language", args=["en"]), {"next": "https://example.org/"})
+    assert response["Location"] == "/"
+    assert response.cookies["django_language"].value == "en"
+    assert client.get(reverse("language", args=["fr"])).status_code == 404
+
+
+def test_public_pages_set_no_csrf_cookie(client, played):
+    tournament, _, _ = played
+    response = client.get(reverse("standings", args=[tournament.slug]))
+    assert "csrftoken" not in response.cookies
 
 
 @pytest.mark.parametrize("players", [8, 40])
