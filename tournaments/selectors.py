@@ -157,32 +157,42 @@ class TableRow:
     hand_count: int
 
 
-def _tables(round_: Round) -> QuerySet[Table]:
-    """The round's tables with their seats, and each seat's points on the sheet so far: game
-    points, initialled penalty points (TSR 8.2.2), less deductions (TSR 9.6.2 b)."""
+def seat_sums(tables: QuerySet[Table]) -> QuerySet[Table]:
+    """The tables with what each one's sheet gives each seat so far: ``points_<seat>`` (game
+    points), ``penalty_<seat>`` (the initialled penalty points, TSR 8.2.2) and ``hand_count``
+    (lines on the sheet). The penalties are summed apart, so nothing is counted twice."""
     decisions = Decision.objects.filter(
         scoresheet=OuterRef("scoresheet__pk"), status=Decision.Status.INITIALLED
     )
-    deductions = Sanction.objects.filter(
-        entry=OuterRef("entry_id"), round=OuterRef("table__round_id"), kind=Sanction.Kind.DEDUCTION
+    return tables.annotate(
+        hand_count=Count("scoresheet__hands"),
+        **{f"points_{seat}": Sum(f"scoresheet__hands__points_{seat}") for seat in range(1, 6)},
+        **{
+            f"penalty_{seat}": correlated_sum(decisions, f"penalty_{seat}", by="scoresheet")
+            for seat in range(1, 6)
+        },
     )
+
+
+def seats_with_deductions() -> QuerySet[Seat]:
+    """Seats with ``deducted``: the points taken from their player in that round for
+    unsporting conduct (TSR 9.6.2 b)."""
+    deductions = Sanction.objects.filter(
+        entry=OuterRef("entry_id"), round=OuterRef("round_id"), kind=Sanction.Kind.DEDUCTION
+    )
+    return Seat.objects.annotate(deducted=correlated_sum(deductions, "points", by="entry"))
+
+
+def _tables(round_: Round) -> QuerySet[Table]:
+    """The round's tables with their seats, and each seat's points on the sheet so far: game
+    points, initialled penalty points (TSR 8.2.2), less deductions (TSR 9.6.2 b)."""
     seats = Prefetch(
         "seats",
-        queryset=Seat.objects.select_related("entry__player")
-        .annotate(deducted=correlated_sum(deductions, "points", by="entry"))
-        .order_by("position"),
+        queryset=seats_with_deductions().select_related("entry__player").order_by("position"),
     )
     return (
-        round_.tables.select_related("scoresheet")
+        seat_sums(round_.tables.select_related("scoresheet"))
         .prefetch_related(seats)
-        .annotate(
-            hand_count=Count("scoresheet__hands"),
-            **{f"points_{seat}": Sum(f"scoresheet__hands__points_{seat}") for seat in range(1, 6)},
-            **{
-                f"penalty_{seat}": correlated_sum(decisions, f"penalty_{seat}", by="scoresheet")
-                for seat in range(1, 6)
-            },
-        )
         .order_by("number")
     )
 

@@ -11,7 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import transaction
-from django.db.models import Count, Max, OuterRef, Q, QuerySet, Sum
+from django.db.models import Count, F, Max, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.text import slugify
@@ -19,7 +19,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from kombu.exceptions import OperationalError
 
-from adjudication.models import Decision, Sanction
 from scoring import pdf as sheet_pdf
 from scoring.models import Scoresheet
 from scoring.rules.contracts import Contract
@@ -900,32 +899,23 @@ HANDED_IN = [Scoresheet.Status.SUBMITTED, Scoresheet.Status.CONFIRMED]
 
 
 def _results_of(tables: QuerySet[Table]) -> list[SeatResult]:
-    """The results of every seat at the handed-in tables among ``tables``, in three queries:
+    """The results of every seat at the handed-in tables among ``tables``, in two queries:
     game points, initialled penalty points (TSR 8.2.2), deductions (TSR 9.6.2 b) and solos
     (TSR 4.2, 4.3) from each table's sheet; the placing at the table from the points."""
-    decisions = Decision.objects.filter(
-        scoresheet=OuterRef("scoresheet__pk"), status=Decision.Status.INITIALLED
-    )
     solo = Q(scoresheet__hands__contract__in=SOLO_CONTRACTS, scoresheet__hands__not_played=False)
     sums = {
-        row["pk"]: row
-        for row in tables.filter(scoresheet__status__in=HANDED_IN)
-        .values("pk", "round_id", "scoresheet__status")
+        row["id"]: row
+        for row in selectors.seat_sums(tables.filter(scoresheet__status__in=HANDED_IN))
         .annotate(
-            hands=Count("scoresheet__hands", filter=Q(scoresheet__hands__not_played=False)),
-            **{f"p{s}": Sum(f"scoresheet__hands__points_{s}") for s in range(1, 6)},
+            sheet_status=F("scoresheet__status"),
             **{
-                f"penalty{s}": selectors.correlated_sum(decisions, f"penalty_{s}", by="scoresheet")
-                for s in range(1, 6)
-            },
-            **{
-                f"solos{s}": Count(
+                f"solos_{s}": Count(
                     "scoresheet__hands", filter=solo & Q(scoresheet__hands__soloist=s)
                 )
                 for s in range(1, 6)
             },
             **{
-                f"won{s}": Count(
+                f"won_{s}": Count(
                     "scoresheet__hands",
                     filter=solo
                     & Q(scoresheet__hands__soloist=s, **{f"scoresheet__hands__points_{s}__gt": 0}),
@@ -933,35 +923,30 @@ def _results_of(tables: QuerySet[Table]) -> list[SeatResult]:
                 for s in range(1, 6)
             },
         )
+        .values()
         .order_by()
     }
-    deductions = Sanction.objects.filter(
-        entry=OuterRef("entry_id"), round=OuterRef("round_id"), kind=Sanction.Kind.DEDUCTION
-    )
     by_table: dict[int, list[SeatResult]] = {}
-    for table_id, position, entry_id, deducted in (
-        Seat.objects.filter(table__in=list(sums))
-        .annotate(deducted=selectors.correlated_sum(deductions, "points", by="entry"))
-        .values_list("table_id", "position", "entry_id", "deducted")
-    ):
-        table = sums[table_id]
-        game = table[f"p{position}"] or 0
-        penalty = table[f"penalty{position}"]
-        by_table.setdefault(table_id, []).append(
+    for seat in selectors.seats_with_deductions().filter(table__in=list(sums)):
+        table = sums[seat.table_id]
+        position = seat.position
+        game = table[f"points_{position}"] or 0
+        penalty = table[f"penalty_{position}"]
+        by_table.setdefault(seat.table_id, []).append(
             SeatResult(
-                table_id=table_id,
-                round_id=table["round_id"],
-                entry_id=entry_id,
+                table_id=seat.table_id,
+                round_id=seat.round_id,
+                entry_id=seat.entry_id,
                 position=position,
                 game_points=game,
                 penalty=penalty,
-                deducted=deducted,
-                points=game + penalty - deducted,
+                deducted=seat.deducted,
+                points=game + penalty - seat.deducted,
                 placing=1,
-                confirmed=table["scoresheet__status"] == Scoresheet.Status.CONFIRMED,
-                hands=table["hands"],
-                solos_played=table[f"solos{position}"],
-                solos_won=table[f"won{position}"],
+                confirmed=table["sheet_status"] == Scoresheet.Status.CONFIRMED,
+                hands=table["hand_count"],
+                solos_played=table[f"solos_{position}"],
+                solos_won=table[f"won_{position}"],
             )
         )
     results = []
