@@ -172,3 +172,14 @@ def test_the_standings_come_in_pages(api, django_capture_on_commit_callbacks):
     refused = api.get(url, {"limit": 0})
     assert refused.status_code == 400
     assert "limit" in refused.json()
+
+
+def test_many_phones_behind_one_address_are_not_throttled(api, played):
+    """A venue's phones share one address: the public reads count no requests per address."""
+    tournament, _ = played
+    urls = [
+        reverse("api-standings", args=[tournament.slug]),
+        reverse("api-player", args=[tournament.slug, 3]),
+    ]
+    statuses = {api.get(urls[n % 2], REMOTE_ADDR="10.0.0.1").status_code for n in range(400)}
+    assert statuses == {200}
