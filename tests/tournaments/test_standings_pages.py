@@ -328,3 +328,21 @@ def test_with_the_cache_server_down_the_standings_come_from_the_database(
     assert name in page.content.decode()
     assert client.get(reverse("standings", args=[tournament.slug])).status_code == 200
     assert client.get(reverse("api-standings", args=[tournament.slug])).status_code == 200
+
+
+@pytest.mark.parametrize("tournaments", [1, 3])
+def test_a_players_history_costs_the_same_queries_for_more_tournaments(
+    client, django_assert_num_queries, django_capture_on_commit_callbacks, tournaments
+):
+    player = factories.player()
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(tournaments):
+            tournament = factories.tournament(players=7)
+            services.entry_create(tournament=tournament, player=player)
+            play(tournament)
+    url = reverse("player-history", args=[player.pk])
+    # The player, their entries, their results, the ranking lists.
+    with django_assert_num_queries(4):
+        response = client.get(url)
+    assert len(response.context["history"]) == tournaments
+    assert all(line.rounds == 1 for line in response.context["history"])
