@@ -1,15 +1,15 @@
 """Version 1 of the JSON API. Schema: /api/schema/; interactive docs: /api/docs/."""
 
 from django.urls import path
-from rest_framework.authtoken.views import ObtainAuthToken
 
 from adjudication import api as adjudication_api
+from config.login import ObtainAuthTokenLimited
 from scoring import api as scoring_api
 from scoring import sheet_api
 from tournaments import api as tournament_api
 
 urlpatterns = [
-    path("auth/token", ObtainAuthToken.as_view(), name="api-token"),
+    path("auth/token", ObtainAuthTokenLimited.as_view(), name="api-token"),
     path("tournaments/", tournament_api.TournamentList.as_view(), name="api-tournaments"),
     path(
         "tournaments/<slug:slug>/",

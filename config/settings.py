@@ -216,6 +216,10 @@ REST_FRAMEWORK = {
 # for all the clients behind it together (a venue's Wi-Fi).
 PUBLIC_API_RATE_CLIENT = os.environ.get("PUBLIC_API_RATE_CLIENT", "240/min")
 PUBLIC_API_RATE_ADDRESS = os.environ.get("PUBLIC_API_RATE_ADDRESS", "6000/min")
+# Failed logins (login page and POST /api/v1/auth/token, config/login.py), per username and per
+# address; successful logins are not counted.
+LOGIN_RATE_USERNAME = os.environ.get("LOGIN_RATE_USERNAME", "10/15min")
+LOGIN_RATE_ADDRESS = os.environ.get("LOGIN_RATE_ADDRESS", "50/15min")
 PUBLIC_API_MAX_BODY = 64 * 1024  # bytes; a 30-hand scoresheet is about 5 KB
 SPECTACULAR_SETTINGS = {
     "TITLE": "Doppelkopf tournament API",

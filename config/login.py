@@ -1,0 +1,140 @@
+"""Limits on failed logins: the login page and the API's token endpoint.
+
+Failed attempts are counted in the default cache, per username and per address, in fixed
+windows (``LOGIN_RATE_USERNAME``, ``LOGIN_RATE_ADDRESS``, e.g. ``"10/15min"``). Once a count
+reaches its limit, further attempts for that username or from that address are refused with
+HTTP 429 until the window ends, without checking the password. Successful logins are not
+counted. The per-address limit is generous: a venue puts many people behind one address.
+
+Only logins are limited here; public pages and reads are not limited per address.
+"""
+
+import hashlib
+import logging
+import re
+import time
+
+from django.conf import settings
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from django.forms.forms import NON_FIELD_ERRORS
+from django.utils.translation import gettext_lazy as _
+from rest_framework import exceptions, serializers
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.throttling import BaseThrottle
+
+logger = logging.getLogger(__name__)
+
+MESSAGE = _("Too many failed login attempts. Please wait a few minutes and try again.")
+_UNITS = {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "hour": 3600, "d": 86400, "day": 86400}
+
+
+def parse_rate(rate: str) -> tuple[int, int]:
+    """``"10/15min"`` → (10, 900); ``"50/h"`` → (50, 3600)."""
+    number, period = rate.split("/")
+    match = re.fullmatch(r"(\d*)\s*([a-z]+)", period.strip().lower())
+    if not match or match.group(2) not in _UNITS:
+        raise ValueError(f"Not a rate: {rate!r}")
+    return int(number), int(match.group(1) or 1) * _UNITS[match.group(2)]
+
+
+def address_of(request) -> str:
+    """The client's address as the API's throttles see it (``NUM_PROXIES``)."""
+    return BaseThrottle().get_ident(request)
+
+
+def _limits(request, username: str | None) -> list[tuple[str, str]]:
+    """(cache key prefix, setting) for each limit this attempt counts towards."""
+    limits = [(f"login-fail:addr:{address_of(request)}", "LOGIN_RATE_ADDRESS")]
+    if username:
+        digest = hashlib.sha256(username.strip().casefold().encode()).hexdigest()
+        limits.append((f"login-fail:user:{digest}", "LOGIN_RATE_USERNAME"))
+    return limits
+
+
+def _key(prefix: str, setting: str) -> tuple[str, int, int]:
+    limit, period = parse_rate(getattr(settings, setting))
+    return f"{prefix}:{int(time.time() // period)}", limit, period
+
+
+def blocked(request, username: str | None) -> bool:
+    """Whether this username or this address has used up its failed attempts."""
+    try:
+        for prefix, setting in _limits(request, username):
+            key, limit, _period = _key(prefix, setting)
+            if (cache.get(key) or 0) >= limit:
+                return True
+    except Exception:  # the cache is down: let people log in (fail open)
+        logger.warning("login limit not checked: the cache did not answer", exc_info=True)
+    return False
+
+
+def failure_count(request, username: str | None) -> None:
+    """Count one failed attempt for the username and the address."""
+    try:
+        for prefix, setting in _limits(request, username):
+            key, _limit, period = _key(prefix, setting)
+            if not cache.add(key, 1, timeout=period + 1):
+                try:
+                    cache.incr(key)
+                except ValueError:  # expired in between
+                    cache.add(key, 1, timeout=period + 1)
+    except Exception:
+        logger.warning("failed login not counted: the cache did not answer", exc_info=True)
+
+
+class RateLimitedAuthenticationForm(AuthenticationForm):
+    error_messages = {**AuthenticationForm.error_messages, "rate_limited": MESSAGE}
+
+    def clean(self):
+        username = self.cleaned_data.get("username")
+        if blocked(self.request, username):
+            raise ValidationError(self.error_messages["rate_limited"], code="rate_limited")
+        try:
+            return super().clean()
+        except ValidationError:
+            failure_count(self.request, username)
+            raise
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login page, answering 429 once the failed attempts are used up."""
+
+    form_class = RateLimitedAuthenticationForm
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if form.has_error(NON_FIELD_ERRORS, "rate_limited"):
+            response.status_code = 429
+        return response
+
+
+class LoginThrottle(BaseThrottle):
+    """Refuses a token request once its username or address has used up its failed attempts;
+    the view counts the failures."""
+
+    def allow_request(self, request, view) -> bool:
+        username = request.data.get("username") if hasattr(request.data, "get") else None
+        return not blocked(request, username if isinstance(username, str) else None)
+
+    def wait(self) -> float:
+        return parse_rate(settings.LOGIN_RATE_USERNAME)[1]
+
+
+class ObtainAuthTokenLimited(ObtainAuthToken):
+    """``POST /api/v1/auth/token`` with the login page's limit on failed attempts."""
+
+    throttle_classes = [LoginThrottle]
+
+    def throttled(self, request, wait):
+        raise exceptions.Throttled(wait=wait, detail=str(MESSAGE))
+
+    def post(self, request, *args, **kwargs):
+        try:
+            return super().post(request, *args, **kwargs)
+        except serializers.ValidationError:
+            username = request.data.get("username") if hasattr(request.data, "get") else None
+            failure_count(request, username if isinstance(username, str) else None)
+            raise
