@@ -1,0 +1,78 @@
+"""Restore one tournament from a JSON backup of export_tournament (see ``tournaments.backup``)."""
+
+import json
+import sys
+
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from tournaments.backup import tournament_import_report
+
+
+class Command(BaseCommand):
+    help = (
+        "Restore a tournament written by export_tournament, all of it or nothing; refused if a "
+        "tournament with the same short name exists. Unknown users are created inactive, "
+        "without a password; players are found again by their DDV number."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="the JSON backup, or - for stdin")
+
+    def handle(self, *args, file: str, **options):
+        try:
+            if file == "-":
+                data = json.load(sys.stdin)
+            else:
+                with open(file, encoding="utf-8") as handle:
+                    data = json.load(handle)
+        except OSError as error:
+            raise CommandError(
+                _("Cannot read %(file)s: %(error)s") % {"file": file, "error": error}
+            ) from error
+        except json.JSONDecodeError as error:
+            raise CommandError(
+                _("%(file)s is not JSON: %(error)s") % {"file": file, "error": error}
+            ) from error
+        try:
+            result = tournament_import_report(data=data)
+        except ValidationError as error:
+            raise CommandError(" ".join(error.messages)) from error
+        tournament = result.tournament
+        self.stdout.write(
+            _("Imported “%(name)s” (%(slug)s): %(entries)d players, %(rounds)d rounds.")
+            % {
+                "name": tournament.name,
+                "slug": tournament.slug,
+                "entries": tournament.entries.count(),
+                "rounds": tournament.rounds.count(),
+            }
+        )
+        if result.players_reused:
+            self.stdout.write(
+                ngettext(
+                    "%(count)d player was known already by their DDV number and is reused.",
+                    "%(count)d players were known already by their DDV number and are reused.",
+                    result.players_reused,
+                )
+                % {"count": result.players_reused}
+            )
+        if result.users_created:
+            self.stdout.write(
+                _(
+                    "Created inactive user accounts without a password (set one and activate "
+                    "them to let them log in): %(users)s"
+                )
+                % {"users": ", ".join(result.users_created)}
+            )
+        if result.tokens_renewed:
+            self.stdout.write(
+                ngettext(
+                    "%(count)d seat got a new private link: its key is in use here already.",
+                    "%(count)d seats got new private links: their keys are in use here already.",
+                    result.tokens_renewed,
+                )
+                % {"count": result.tokens_renewed}
+            )
