@@ -24,6 +24,7 @@ The roles:
 """
 
 import dataclasses
+import re
 import secrets
 from collections.abc import Callable
 
@@ -766,3 +767,192 @@ def test_matrix(case, role, ctx):
         )
     if before is not None:
         assert fingerprint() == before, "a refused write changed the database"
+
+
+# Private tournaments and hidden standings ---------------------------------------------------------
+
+PRIVATE_READS = [
+    ("tournament", {}),
+    ("entries", {}),
+    ("player", {"start_number": 1}),
+    ("find", {}),
+    ("standings", {}),
+    ("standings-table", {}),
+    ("standings-csv", {}),
+    ("screen", {}),
+    ("api-tournament", {}),
+    ("api-rounds", {}),
+    ("api-entries", {}),
+    ("api-standings", {}),
+    ("api-player", {"start_number": 1}),
+    ("api-find", {}),
+]
+# The organiser of the private tournament and a superuser see it; everyone else gets 404, even
+# staff of another tournament.
+PRIVATE_SEES = {"organiser", "admin"}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize(("name", "extra"), PRIVATE_READS, ids=[n for n, _ in PRIVATE_READS])
+def test_a_private_tournament_is_404_to_outsiders(name, extra, role, ctx):
+    case = Case(
+        name, "get", lambda c: {"slug": c.private, **extra}, PUBLIC, json=name[:4] == "api-"
+    )
+    response = request(case, role, ctx)
+    assert response.status_code == (200 if role in PRIVATE_SEES else 404)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES)
+def test_a_private_tournament_is_not_listed_to_outsiders(role, ctx):
+    from tournaments.models import Tournament
+
+    name = Tournament.objects.get(slug=ctx.private).name
+    page = request(Case("home", "get", NONE, PUBLIC), role, ctx).content.decode()
+    listed = request(Case("api-tournaments", "get", NONE, PUBLIC, json=True), role, ctx)
+    slugs = [t["slug"] for t in listed.json()["results"]]
+    assert (name in page) == (role in PRIVATE_SEES)
+    assert (ctx.private in slugs) == (role in PRIVATE_SEES)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES)
+def test_a_private_tournament_refuses_writes_from_outsiders_with_404(role, ctx):
+    if role in PRIVATE_SEES:
+        pytest.skip("may write")
+    before = fingerprint()
+    data = {"first_name": "Neue", "last_name": "Spielerin"}
+    page = Case("entries", "post", lambda c: {"slug": c.private}, PUBLIC, lambda c: data)
+    api_case = Case("api-entries", "post", page.kwargs, PUBLIC, page.data, json=True)
+    assert request(page, role, ctx).status_code == 404
+    assert request(api_case, role, ctx).status_code in {401, 404}
+    assert fingerprint() == before
+
+
+# Hidden standings: 403 to the public, the staff still see them.
+HIDDEN_SEES = {"organiser", "admin"}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("name", ["api-standings", "standings-csv"])
+def test_hidden_standings_are_403_to_the_public(name, role, ctx):
+    case = Case(name, "get", lambda c: {"slug": c.hidden}, PUBLIC, json=name[:4] == "api-")
+    response = request(case, role, ctx)
+    assert response.status_code == (200 if role in HIDDEN_SEES else 403)
+
+
+# CSRF -------------------------------------------------------------------------------------------
+
+FORM = re.compile(r"<form\b([^>]*)>(.*?)</form>", re.S | re.I)
+
+
+def post_forms(html: str) -> list[str]:
+    """The POST forms of a page: (opening tag's attributes, body)."""
+    return [
+        attrs + body
+        for attrs, body in FORM.findall(html)
+        if re.search(r"method\s*=\s*[\"']?post", attrs, re.I)
+    ]
+
+
+PAGE_READS = [
+    (case, role)
+    for case in MATRIX
+    if case.method == "get" and not case.json
+    for role, status in case.statuses().items()
+    if status == 200
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("case", "role"), PAGE_READS, ids=[f"{case_id(c)}-{r}" for c, r in PAGE_READS]
+)
+def test_every_post_form_carries_the_csrf_token(case, role, ctx):
+    response = request(case, role, ctx, client_for(role, ctx, csrf=True))
+    assert response.status_code == 200
+    if not response.get("Content-Type", "").startswith("text/html"):
+        return
+    html = response.content.decode()
+    for form in post_forms(html):
+        assert "csrfmiddlewaretoken" in form, form[:300]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "kwargs", "role"),
+    [
+        ("login", NONE, "anonymous"),
+        ("tournament", T, "organiser"),
+        ("entries", T, "organiser"),
+        ("staff", T, "organiser"),
+        ("offences", T, "adjudicator"),
+        ("complaint-add", TB, "adjudicator"),
+        ("sanction-add", T, "panel"),
+        ("decision", D, "adjudicator"),
+        ("sheet", TB, "organiser"),
+        ("sheet-link", LINK, "keeper"),
+    ],
+)
+def test_the_form_pages_have_post_forms(name, kwargs, role, ctx):
+    """The check above looks at something: these pages do have POST forms."""
+    response = request(Case(name, "get", kwargs, PUBLIC), role, ctx)
+    assert post_forms(response.content.decode())
+
+
+def _may(case: Case) -> str | None:
+    """A role that may make this request, if any."""
+    return next((r for r, s in case.statuses().items() if s != "L" and s not in REFUSED), None)
+
+
+PAGE_WRITES = [
+    (case, _may(case))
+    for case in MATRIX
+    if case.method == "post" and not case.json and _may(case) is not None
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("case", "role"), PAGE_WRITES, ids=[f"{case_id(c)}-{r}" for c, r in PAGE_WRITES]
+)
+def test_a_post_without_the_csrf_token_is_403(case, role, ctx):
+    client = client_for(role, ctx, csrf=True)
+    before = fingerprint()
+    response = request(case, role, ctx, client)
+    assert response.status_code == 403, response
+    assert fingerprint() == before
+
+
+@pytest.mark.django_db
+def test_the_login_form_needs_the_csrf_token(ctx):
+    client = Client(enforce_csrf_checks=True)
+    response = client.post(
+        reverse("login"), {"username": "matrix-organiser", "password": "a-long-test-password"}
+    )
+    assert response.status_code == 403
+    assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "kwargs", "data"),
+    [
+        ("api-rounds", T, {}),
+        ("api-entries", T, {"first_name": "Neue", "last_name": "Spielerin"}),
+        ("api-round-end", R, {}),
+        ("api-scoresheet-submit", TB, {"version": 1}),
+        ("api-offences-defaults", T, {}),
+    ],
+)
+def test_a_session_api_post_without_the_csrf_token_is_403(name, kwargs, data, ctx):
+    """DRF checks CSRF for session authentication; a token needs none (see the matrix)."""
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(ctx.users["organiser"])
+    before = fingerprint()
+    response = client.post(reverse(name, kwargs=kwargs(ctx)), data, content_type="application/json")
+    assert response.status_code == 403
+    assert "CSRF" in response.json()["detail"]
+    assert fingerprint() == before
