@@ -956,3 +956,53 @@ def test_a_session_api_post_without_the_csrf_token_is_403(name, kwargs, data, ct
     assert response.status_code == 403
     assert "CSRF" in response.json()["detail"]
     assert fingerprint() == before
+
+
+# Private links -------------------------------------------------------------------------------------
+# Also: tests/scoring/test_services.py::test_a_link_opens_only_its_own_table,
+# tests/scoring/test_sheet_api.py::test_a_key_of_another_table_is_refused and
+# ::test_an_unknown_key_is_refused, tests/scoring/test_sheet_pages.py::test_an_unknown_key_is_not_found,
+# tests/tournaments/test_round_pages.py::test_only_the_organiser_sees_the_seats_private_links.
+
+
+def test_a_seat_key_is_192_random_bits():
+    import base64
+
+    from tournaments.models import Seat, new_seat_token
+
+    keys = {new_seat_token() for _ in range(1000)}
+    assert len(keys) == 1000
+    for key in keys:
+        assert re.fullmatch(r"[A-Za-z0-9_-]{32}", key)
+        assert len(base64.urlsafe_b64decode(key)) == 24  # 192 bits
+    field = Seat._meta.get_field("token")
+    assert field.default is new_seat_token
+    assert field.unique
+    assert not field.editable
+
+
+@pytest.mark.django_db
+def test_a_seat_key_opens_its_own_tables_sheet_only(ctx):
+    from tournaments.models import Seat
+
+    other = Seat.objects.get(
+        table__round__tournament__slug=ctx.slug, table__number=2, position=4
+    ).token
+    client = Client()
+    page = client.get(reverse("sheet-link", args=[other]), headers={"Accept-Language": "en"})
+    assert page.status_code == 200
+    assert page.context["table"].number == 2
+    # In the API, the key of table 2 opens neither table 1's sheet nor anything but sheets.
+    headers = {"X-Seat-Key": other, "Accept-Language": "en"}
+    sheet_1 = reverse("api-scoresheet", kwargs=TB(ctx))
+    assert client.get(sheet_1, headers=headers).status_code == 403
+    before = fingerprint()
+    put = client.put(sheet_1, hand_json(ctx), content_type="application/json", headers=headers)
+    assert put.status_code == 403
+    assert fingerprint() == before
+    decisions = reverse("api-decisions", kwargs=T(ctx))
+    assert client.get(decisions, headers=headers).status_code == 403
+    # A key that is one character off opens nothing.
+    wrong = other[:-1] + ("A" if other[-1] != "A" else "B")
+    assert client.get(reverse("sheet-link", args=[wrong])).status_code == 404
+    assert client.get(sheet_1, headers={"X-Seat-Key": wrong}).status_code in {401, 403}
