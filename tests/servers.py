@@ -483,3 +483,70 @@ class CeleryWorker:
         if self.process is not None:
             stop_process(self.process, group=True)
             self.process = None
+
+
+# Faults (tests/test_faults.py) ---------------------------------------------------------------
+
+
+@dataclass
+class RestartableRedisServer(RedisServer):
+    """A Redis that a test can stop and start again on the same port: the broker going down and
+    coming back, with every client keeping its URL."""
+
+    def halt(self) -> None:
+        """Stop the server, keeping its port and directory for ``resume()``."""
+        if self.process is not None:
+            stop_process(self.process)
+            self.process = None
+
+    def resume(self) -> None:
+        import redis
+
+        if self.directory is None or not self.port:
+            raise ServerError("start() the server before resume()")
+        with self.logfile.open("ab") as log:
+            self.process = subprocess.Popen(
+                [
+                    self.binary,
+                    "--bind",
+                    "127.0.0.1",
+                    "--port",
+                    str(self.port),
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                    "--dir",
+                    str(self.directory),
+                    "--daemonize",
+                    "no",
+                ],
+                cwd=self.directory,
+                stdout=log,
+                **child_options(),
+            )
+        client = redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=1)
+        deadline = time.monotonic() + START_TIMEOUT
+        try:
+            while self.process.poll() is None and time.monotonic() < deadline:
+                try:
+                    if client.ping():
+                        return
+                except redis.ConnectionError:
+                    time.sleep(0.02)
+        finally:
+            client.close()
+        raise ServerError(f"redis-server did not start again:\n{log_tail(self.logfile)}")
+
+
+def child_pids(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux, from /proc): a prefork worker's pool."""
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:  # ended meanwhile
+            continue
+        if int(fields[1]) == pid:
+            children.append(int(stat.parent.name))
+    return children

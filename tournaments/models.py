@@ -519,6 +519,9 @@ class Job(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    # The last sign of life: every change of the row, each progress step included. A running job
+    # that has not moved for long lost its worker (services.jobs_recover).
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
     class Meta:
         verbose_name = _("job")

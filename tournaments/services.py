@@ -749,12 +749,13 @@ def job_start(
     table: Table | None = None,
     site_url: str = "",
 ) -> Job:
-    """Queue a long job; a Celery worker (or, without Redis, this process) runs it after commit.
+    """Queue a long job; a Celery worker (or, without Redis or while it is down, this process)
+    runs it after commit (``tasks.job_enqueue``).
 
     Printouts of a round name the round, a table's completed scoresheet names the table too;
     ``site_url`` is where links printed in it point.
     """
-    from tournaments.tasks import job_run_task
+    from tournaments.tasks import job_enqueue
 
     job = _save(
         Job(
@@ -767,7 +768,7 @@ def job_start(
             created_by=by,
         )
     )
-    transaction.on_commit(lambda: job_run_task.delay(str(job.pk)))
+    transaction.on_commit(lambda: job_enqueue(str(job.pk)))
     return job
 
 
@@ -870,17 +871,21 @@ def job_run(*, job_id: str) -> Job | None:
         job.progress = 0
         job.error = ""
         job.started_at = timezone.now()
-        job.save(update_fields=["status", "attempts", "progress", "error", "started_at"])
+        job.save(
+            update_fields=["status", "attempts", "progress", "error", "started_at", "updated_at"]
+        )
 
     def progress(percent: int) -> None:
-        Job.objects.filter(pk=job.pk).update(progress=percent)
+        # updated_at too (update() skips auto_now): it tells jobs_recover the job is alive.
+        Job.objects.filter(pk=job.pk).update(progress=percent, updated_at=timezone.now())
 
     try:
         with translation.override(job.language):
             filename, content = JOB_BUILDERS[job.kind](job, progress)
     except Exception as error:
+        now = timezone.now()
         Job.objects.filter(pk=job.pk).update(
-            status=Job.Status.FAILED, error=repr(error), finished_at=timezone.now()
+            status=Job.Status.FAILED, error=repr(error), finished_at=now, updated_at=now
         )
         raise
     with transaction.atomic():
@@ -888,8 +893,40 @@ def job_run(*, job_id: str) -> Job | None:
         job.status = Job.Status.DONE
         job.progress = 100
         job.finished_at = timezone.now()
-        job.save(update_fields=["file", "status", "progress", "finished_at"])
+        job.save(update_fields=["file", "status", "progress", "finished_at", "updated_at"])
     return job
+
+
+def jobs_recover(*, older_than: datetime.timedelta) -> list[str]:
+    """Queue again the jobs that were lost on the way: running without progress for longer than
+    ``older_than`` (their worker died, and the broker keeps the unacknowledged message hidden for
+    its visibility timeout, an hour with Redis), or queued that long and never taken (the message
+    was lost, e.g. Redis restarted without saving). Returns their ids.
+
+    ``job_run`` starts such a job over; one that was only slow and still finishes is left done.
+    ``older_than`` must be longer than a job's longest step between two progress updates and than
+    the usual wait in the queue, or a job runs twice. Safe to run often (from cron): a job queued
+    again counts as updated now, so the next run leaves it alone for ``older_than``.
+    """
+    from tournaments.tasks import job_enqueue
+
+    now = timezone.now()
+    with transaction.atomic():
+        # Locked, so two recoveries at once queue a job once: the second waits and then finds
+        # the row updated.
+        ids = [
+            str(pk)
+            for pk in Job.objects.select_for_update()
+            .filter(
+                status__in=[Job.Status.QUEUED, Job.Status.RUNNING], updated_at__lt=now - older_than
+            )
+            .order_by("created_at")
+            .values_list("pk", flat=True)
+        ]
+        Job.objects.filter(pk__in=ids).update(status=Job.Status.QUEUED, updated_at=now)
+        for job_id in ids:
+            transaction.on_commit(lambda job_id=job_id: job_enqueue(job_id))
+    return ids
 
 
 # Results, standings and ranking lists -------------------------------------------------------
