@@ -15,6 +15,7 @@ import re
 import time
 
 from django.conf import settings
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.cache import cache
@@ -97,6 +98,15 @@ class RateLimitedAuthenticationForm(AuthenticationForm):
         except ValidationError:
             failure_count(self.request, username)
             raise
+
+
+class RateLimitedAdminAuthenticationForm(RateLimitedAuthenticationForm, AdminAuthenticationForm):
+    """The administration's login form, with the same limit (and its staff-only check)."""
+
+    error_messages = {
+        **AdminAuthenticationForm.error_messages,
+        "rate_limited": MESSAGE,
+    }
 
 
 class LoginView(auth_views.LoginView):

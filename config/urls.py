@@ -7,6 +7,9 @@ from config import login
 from config.health import healthz
 from config.language import language_switch
 
+# The administration's login counts failed attempts as the login page does.
+admin.site.login_form = login.RateLimitedAdminAuthenticationForm
+
 urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("scoring.urls")),

@@ -120,3 +120,18 @@ def test_public_reads_from_one_address_are_not_limited(client):
     for _ in range(60):
         assert client.get(reverse("tournament", args=[tournament.slug])).status_code == 200
         assert client.get(reverse("api-tournament", args=[tournament.slug])).status_code == 200
+
+
+def test_the_administrations_login_is_limited_too(client, settings):
+    from django.contrib.auth import get_user_model
+    from django.urls import reverse
+
+    settings.LOGIN_RATE_USERNAME = "3/15min"
+    get_user_model().objects.create_superuser("chief", password="right-horse-battery")
+    url = reverse("admin:login")
+    for _ in range(3):
+        response = client.post(url, {"username": "chief", "password": "wrong"})
+        assert "Too many" not in response.content.decode()
+    refused = client.post(url, {"username": "chief", "password": "right-horse-battery"})
+    assert "Too many failed login attempts" in refused.content.decode()
+    assert "_auth_user_id" not in client.session
