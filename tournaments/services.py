@@ -17,7 +17,6 @@ from django.utils import timezone, translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from kombu.exceptions import OperationalError
 
 from scoring import pdf as sheet_pdf
 from scoring.models import Scoresheet
@@ -1022,16 +1021,9 @@ def results_refresh_all(*, tournament: Tournament) -> int:
 def standings_schedule(*, tournament_id: int) -> None:
     """Rebuild the tournament's standings once the current transaction commits: in a Celery
     worker, or here if the broker cannot be reached (a confirm never fails for want of it)."""
-    from tournaments.tasks import standings_rebuild_task
+    from tournaments.tasks import send_or_run, standings_rebuild_task
 
-    def enqueue() -> None:
-        try:
-            standings_rebuild_task.delay(tournament_id)
-        except OperationalError:
-            logger.warning("Broker unreachable; rebuilding the standings in-process.")
-            standings_rebuild(tournament_id=tournament_id)
-
-    transaction.on_commit(enqueue)
+    transaction.on_commit(lambda: send_or_run(standings_rebuild_task, tournament_id))
 
 
 def standings_rebuild(*, tournament_id: int) -> StandingsSnapshot | None:
@@ -1077,16 +1069,9 @@ def tournament_publication_update(
 
 def ranking_schedule() -> None:
     """Rebuild every ranking list after commit (a tournament finished or changed)."""
-    from tournaments.tasks import ranking_rebuild_task
+    from tournaments.tasks import ranking_rebuild_task, send_or_run
 
-    def enqueue() -> None:
-        try:
-            ranking_rebuild_task.delay()
-        except OperationalError:
-            logger.warning("Broker unreachable; rebuilding the ranking lists in-process.")
-            rankings_rebuild()
-
-    transaction.on_commit(enqueue)
+    transaction.on_commit(lambda: send_or_run(ranking_rebuild_task))
 
 
 def ranking_rebuild(

@@ -16,8 +16,19 @@ def job_run_task(job_id: str) -> None:
     services.job_run(job_id=job_id)
 
 
+def send_or_run(task, *args) -> None:
+    """Send ``task`` to a worker; if the broker cannot be reached, run it here and now, so that
+    what a write set off is never lost to a Redis outage (the settings give up sending after
+    about a second)."""
+    try:
+        task.delay(*args)
+    except OperationalError:
+        logger.warning("Broker unreachable; running %s in-process.", task.name)
+        task(*args)
+
+
 def job_enqueue(job_id: str) -> None:
-    """Hand a job to a worker; if the broker cannot be reached, run it here and now.
+    """Hand a job to a worker, or run it here if the broker cannot be reached.
 
     Run here rather than left queued for ``services.jobs_recover``: someone is waiting for the
     printout (the table cards before a round), the recovery runs only as often as cron calls it
@@ -27,13 +38,9 @@ def job_enqueue(job_id: str) -> None:
     page says so); the request that queued it has committed and does not fail with it.
     """
     try:
-        job_run_task.delay(job_id)
-    except OperationalError:
-        logger.warning("Broker unreachable; running job %s in-process.", job_id)
-        try:
-            services.job_run(job_id=job_id)
-        except Exception:
-            logger.exception("Job %s failed in-process.", job_id)
+        send_or_run(job_run_task, job_id)
+    except Exception:
+        logger.exception("Job %s could not be sent, and failed in-process.", job_id)
 
 
 @shared_task(name="tournaments.standings_rebuild", acks_late=True, reject_on_worker_lost=True)
