@@ -38,7 +38,9 @@ test: lint
 
 # Benchmarks (not part of `make test`): figures as ratios against baselines measured in the same
 # run, printed and written to bench/results/. `make bench SUITES=rules` runs one suite.
+# The standings suite loads gunicorn with wrk, installed from Debian if missing.
 bench: install
+	@command -v wrk >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ]; then apt-get install -y --no-install-recommends wrk; else sudo apt-get install -y --no-install-recommends wrk; fi; }
 	$(BIN)/python -m bench $(SUITES)
 
 # Start over: a fresh SQLite database under var/ with the demo tournaments and a new login.
