@@ -127,6 +127,7 @@ def test_the_administrations_login_is_limited_too(client, settings):
     from django.urls import reverse
 
     settings.LOGIN_RATE_USERNAME = "3/15min"
+    client.cookies["django_language"] = "en"
     get_user_model().objects.create_superuser("chief", password="right-horse-battery")
     url = reverse("admin:login")
     for _ in range(3):
