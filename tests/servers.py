@@ -369,44 +369,51 @@ class RedisServer:
         assert self.directory is not None
         return self.directory / "redis.log"
 
-    def start(self) -> None:
+    def _launch(self) -> bool:
+        """Run redis-server on ``self.port`` in ``self.directory``; True once it answers."""
         import redis
 
-        atexit.register(self.stop)
-        self.directory = Path(tempfile.mkdtemp(prefix="doko-redis-"))
-        for attempt in range(3):
-            self.port = free_port()
-            with self.logfile.open("ab") as log:
-                self.process = subprocess.Popen(
-                    [
-                        self.binary,
-                        "--bind",
-                        "127.0.0.1",
-                        "--port",
-                        str(self.port),
-                        "--save",
-                        "",
-                        "--appendonly",
-                        "no",
-                        "--dir",
-                        str(self.directory),
-                        "--daemonize",
-                        "no",
-                    ],
-                    cwd=self.directory,
-                    stdout=log,
-                    **child_options(),
-                )
-            client = redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=1)
-            deadline = time.monotonic() + START_TIMEOUT
+        with self.logfile.open("ab") as log:
+            self.process = subprocess.Popen(
+                [
+                    self.binary,
+                    "--bind",
+                    "127.0.0.1",
+                    "--port",
+                    str(self.port),
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                    "--dir",
+                    str(self.directory),
+                    "--daemonize",
+                    "no",
+                ],
+                cwd=self.directory,
+                stdout=log,
+                **child_options(),
+            )
+        client = redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=1)
+        deadline = time.monotonic() + START_TIMEOUT
+        try:
             while self.process.poll() is None and time.monotonic() < deadline:
                 try:
                     if client.ping():
-                        client.close()
-                        return
+                        return True
                 except redis.ConnectionError:
                     time.sleep(0.02)
+        finally:
             client.close()
+        return False
+
+    def start(self) -> None:
+        atexit.register(self.stop)
+        self.directory = Path(tempfile.mkdtemp(prefix="doko-redis-"))
+        for attempt in range(3):  # a free port can be taken before the server binds it
+            self.port = free_port()
+            if self._launch():
+                return
             stop_process(self.process)
             if attempt == 2:
                 raise ServerError(f"redis-server did not start:\n{log_tail(self.logfile)}")
@@ -500,43 +507,11 @@ class RestartableRedisServer(RedisServer):
             self.process = None
 
     def resume(self) -> None:
-        import redis
-
+        """Start the server again on the same port."""
         if self.directory is None or not self.port:
             raise ServerError("start() the server before resume()")
-        with self.logfile.open("ab") as log:
-            self.process = subprocess.Popen(
-                [
-                    self.binary,
-                    "--bind",
-                    "127.0.0.1",
-                    "--port",
-                    str(self.port),
-                    "--save",
-                    "",
-                    "--appendonly",
-                    "no",
-                    "--dir",
-                    str(self.directory),
-                    "--daemonize",
-                    "no",
-                ],
-                cwd=self.directory,
-                stdout=log,
-                **child_options(),
-            )
-        client = redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=1)
-        deadline = time.monotonic() + START_TIMEOUT
-        try:
-            while self.process.poll() is None and time.monotonic() < deadline:
-                try:
-                    if client.ping():
-                        return
-                except redis.ConnectionError:
-                    time.sleep(0.02)
-        finally:
-            client.close()
-        raise ServerError(f"redis-server did not start again:\n{log_tail(self.logfile)}")
+        if not self._launch():
+            raise ServerError(f"redis-server did not start again:\n{log_tail(self.logfile)}")
 
 
 def child_pids(pid: int) -> list[int]:

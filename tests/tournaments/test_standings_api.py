@@ -7,7 +7,7 @@ from rest_framework.test import APIClient
 
 from scoring.models import Scoresheet
 from tests import factories, sheets
-from tests.tournaments.test_standings_pages import play
+from tests.tournaments.helpers import play
 from tournaments import services
 from tournaments.models import RankingList, Tournament
 
@@ -20,17 +20,8 @@ def api():
     return APIClient()
 
 
-@pytest.fixture
-def played(django_capture_on_commit_callbacks):
-    organiser = factories.user(username="orga")
-    with django_capture_on_commit_callbacks(execute=True):
-        tournament = factories.tournament(players=12, organiser=organiser, name="Kreuzpokal")
-        play(tournament, submit_only_last_table=True)
-    return Tournament.objects.get(pk=tournament.pk), organiser
-
-
-def test_the_standings_list_every_player(api, played):
-    tournament, _ = played
+def test_the_standings_list_every_player(api, kreuzpokal):
+    tournament, _ = kreuzpokal
     response = api.get(reverse("api-standings", args=[tournament.slug]))
     assert response.status_code == 200
     data = response.json()
@@ -43,8 +34,8 @@ def test_the_standings_list_every_player(api, played):
     assert [row["rank"] for row in data["rows"]] == list(range(1, 13))
 
 
-def test_an_unchanged_answer_is_a_304(api, played, django_capture_on_commit_callbacks):
-    tournament, _ = played
+def test_an_unchanged_answer_is_a_304(api, kreuzpokal, django_capture_on_commit_callbacks):
+    tournament, _ = kreuzpokal
     url = reverse("api-standings", args=[tournament.slug])
     etag = api.get(url)["ETag"]
     not_modified = api.get(url, HTTP_IF_NONE_MATCH=etag)
@@ -71,8 +62,10 @@ def test_the_standings_api_costs_the_same_queries_for_any_field(
         assert api.get(url, HTTP_IF_NONE_MATCH=response["ETag"]).status_code == 304
 
 
-def test_hidden_standings_are_hidden_in_the_api(api, played, django_capture_on_commit_callbacks):
-    tournament, organiser = played
+def test_hidden_standings_are_hidden_in_the_api(
+    api, kreuzpokal, django_capture_on_commit_callbacks
+):
+    tournament, organiser = kreuzpokal
     Tournament.objects.filter(pk=tournament.pk).update(standings_public=False)
     assert api.get(reverse("api-standings", args=[tournament.slug])).status_code == 403
     player = api.get(reverse("api-player", args=[tournament.slug, 1])).json()
@@ -90,8 +83,8 @@ def test_hidden_standings_are_hidden_in_the_api(api, played, django_capture_on_c
     assert api.get(reverse("api-standings", args=[tournament.slug])).status_code == 200
 
 
-def test_a_player_with_rounds_tables_and_opponents(api, played):
-    tournament, _ = played
+def test_a_player_with_rounds_tables_and_opponents(api, kreuzpokal):
+    tournament, _ = kreuzpokal
     data = api.get(reverse("api-player", args=[tournament.slug, 1])).json()
     assert data["start_number"] == 1
     (item,) = data["rounds"]
@@ -100,7 +93,7 @@ def test_a_player_with_rounds_tables_and_opponents(api, played):
     assert data["standing"]["start_number"] == 1
 
 
-def test_the_ranking_lists_are_public(api, played):
+def test_the_ranking_lists_are_public(api, kreuzpokal):
     services.ranking_list_save(name="Rangliste", slug="ranking")
     response = api.get(reverse("api-rankings"))
     assert "ranking" in [r["slug"] for r in response.json()]
@@ -117,8 +110,8 @@ def test_the_ranking_lists_are_public(api, played):
     assert api.get(reverse("api-ranking", args=["ranking"])).status_code == 404
 
 
-def test_every_public_read_has_an_etag(api, played):
-    tournament, _ = played
+def test_every_public_read_has_an_etag(api, kreuzpokal):
+    tournament, _ = kreuzpokal
     for url in (
         reverse("api-tournaments"),
         reverse("api-tournament", args=[tournament.slug]),
@@ -174,9 +167,9 @@ def test_the_standings_come_in_pages(api, django_capture_on_commit_callbacks):
     assert "limit" in refused.json()
 
 
-def test_many_phones_behind_one_address_are_not_throttled(api, played):
+def test_many_phones_behind_one_address_are_not_throttled(api, kreuzpokal):
     """A venue's phones share one address: the public reads count no requests per address."""
-    tournament, _ = played
+    tournament, _ = kreuzpokal
     urls = [
         reverse("api-standings", args=[tournament.slug]),
         reverse("api-player", args=[tournament.slug, 3]),

@@ -12,12 +12,12 @@ from django.urls import reverse
 
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
-from tests import factories, sheets
+from tests import factories
+from tests.tournaments.helpers import play
 from tournaments import services
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
-MATCH = sheets.full_match()
 
 
 @pytest.fixture(autouse=True)
@@ -25,41 +25,8 @@ def english(client):
     client.cookies["django_language"] = "en"
 
 
-def play(tournament, *, rounds: int = 1, submit_only_last_table: bool = False):
-    """Seat, start and confirm ``rounds`` rounds; the last round's last table only submitted
-    if asked."""
-    for _ in range(rounds):
-        round_ = services.round_start(round=factories.seated_round(tournament))
-        sheets_ = list(Scoresheet.objects.filter(table__round=round_).order_by("table__number"))
-        for sheet in sheets_:
-            if submit_only_last_table and sheet is sheets_[-1]:
-                keeper = factories.keeper(sheet)
-                sheet = scoring_services.scoresheet_hands_replace(
-                    scoresheet=sheet, hands=MATCH, version=sheet.version, by=keeper
-                )
-                scoring_services.scoresheet_submit(
-                    scoresheet=sheet, version=sheet.version, by=keeper
-                )
-            else:
-                factories.sheet_confirmed(sheet, MATCH)
-        if not submit_only_last_table:
-            services.round_end(round=round_)
-            services.round_close(round=round_)
-    return round_
-
-
-@pytest.fixture
-def played(django_capture_on_commit_callbacks):
-    """Twelve players, one round: two tables confirmed, one only submitted."""
-    organiser = factories.user(username="orga")
-    with django_capture_on_commit_callbacks(execute=True):
-        tournament = factories.tournament(players=12, organiser=organiser, name="Kreuzpokal")
-        play(tournament, submit_only_last_table=True)
-    return Tournament.objects.get(pk=tournament.pk), organiser
-
-
-def test_the_standings_rank_every_player_with_provisional_results_apart(client, played):
-    tournament, _ = played
+def test_the_standings_rank_every_player_with_provisional_results_apart(client, kreuzpokal):
+    tournament, _ = kreuzpokal
     response = client.get(reverse("standings", args=[tournament.slug]))
     page = response.content.decode()
     assert response.status_code == 200
@@ -69,8 +36,8 @@ def test_the_standings_rank_every_player_with_provisional_results_apart(client, 
     assert 'hx-trigger="every 20s"' in page
 
 
-def test_an_unchanged_table_is_a_304(client, played):
-    tournament, _ = played
+def test_an_unchanged_table_is_a_304(client, kreuzpokal):
+    tournament, _ = kreuzpokal
     url = reverse("standings-table", args=[tournament.slug])
     first = client.get(url)
     assert first.status_code == 200
@@ -85,8 +52,8 @@ def test_an_unchanged_table_is_a_304(client, played):
     assert again.status_code == 304
 
 
-def test_a_confirm_changes_the_etag(client, played, django_capture_on_commit_callbacks):
-    tournament, _organiser = played
+def test_a_confirm_changes_the_etag(client, kreuzpokal, django_capture_on_commit_callbacks):
+    tournament, _organiser = kreuzpokal
     url = reverse("standings-table", args=[tournament.slug])
     etag = client.get(url)["ETag"]
     sheet = Scoresheet.objects.get(status=Scoresheet.Status.SUBMITTED)
@@ -100,8 +67,8 @@ def test_a_confirm_changes_the_etag(client, played, django_capture_on_commit_cal
     assert "provisional" not in response.content.decode()
 
 
-def test_the_language_changes_the_etag(client, played):
-    tournament, _ = played
+def test_the_language_changes_the_etag(client, kreuzpokal):
+    tournament, _ = kreuzpokal
     url = reverse("standings-table", args=[tournament.slug])
     english = client.get(url)["ETag"]
     client.cookies["django_language"] = "de"
@@ -133,8 +100,8 @@ def test_the_standings_cost_the_same_queries_for_any_field(
         assert client.get(page).status_code == 200
 
 
-def test_hiding_the_standings_takes_effect_at_once_despite_the_cache(client, played):
-    tournament, _organiser = played
+def test_hiding_the_standings_takes_effect_at_once_despite_the_cache(client, kreuzpokal):
+    tournament, _organiser = kreuzpokal
     url = reverse("standings-table", args=[tournament.slug])
     name = tournament.entries.select_related("player").first().player.name
     assert name in client.get(url).content.decode()
@@ -152,9 +119,9 @@ def test_hiding_the_standings_takes_effect_at_once_despite_the_cache(client, pla
 
 
 def test_hidden_standings_are_hidden_everywhere_from_the_public(
-    client, played, django_capture_on_commit_callbacks
+    client, kreuzpokal, django_capture_on_commit_callbacks
 ):
-    tournament, organiser = played
+    tournament, organiser = kreuzpokal
     with django_capture_on_commit_callbacks(execute=True):
         services.tournament_publication_update(
             tournament=tournament,
@@ -181,15 +148,15 @@ def test_hidden_standings_are_hidden_everywhere_from_the_public(
     assert name in staff_page
 
 
-def test_a_private_tournament_hides_its_standings(client, played):
-    tournament, _ = played
+def test_a_private_tournament_hides_its_standings(client, kreuzpokal):
+    tournament, _ = kreuzpokal
     Tournament.objects.filter(pk=tournament.pk).update(is_public=False)
     for name in ("standings", "standings-table", "standings-csv"):
         assert client.get(reverse(name, args=[tournament.slug])).status_code == 404
 
 
-def test_the_organiser_hides_the_standings_on_the_tournament_page(client, played):
-    tournament, organiser = played
+def test_the_organiser_hides_the_standings_on_the_tournament_page(client, kreuzpokal):
+    tournament, organiser = kreuzpokal
     client.force_login(organiser)
     response = client.post(
         reverse("publication", args=[tournament.slug]),
@@ -201,15 +168,15 @@ def test_the_organiser_hides_the_standings_on_the_tournament_page(client, played
     assert tournament.tiebreaks == "best_round,start_number"
 
 
-def test_only_the_organiser_changes_the_publication(client, played):
-    tournament, _ = played
+def test_only_the_organiser_changes_the_publication(client, kreuzpokal):
+    tournament, _ = kreuzpokal
     client.force_login(factories.user())
     response = client.post(reverse("publication", args=[tournament.slug]), {"tiebreaks": "x"})
     assert response.status_code == 403
 
 
-def test_the_csv_has_a_line_per_player(client, played):
-    tournament, _ = played
+def test_the_csv_has_a_line_per_player(client, kreuzpokal):
+    tournament, _ = kreuzpokal
     response = client.get(reverse("standings-csv", args=[tournament.slug]))
     assert response["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
@@ -223,8 +190,8 @@ def test_the_csv_has_a_line_per_player(client, played):
         assert row[rows[0].index("Points")] == "0"
 
 
-def test_a_players_page_shows_each_round(client, played):
-    tournament, _ = played
+def test_a_players_page_shows_each_round(client, kreuzpokal):
+    tournament, _ = kreuzpokal
     entry = tournament.entries.select_related("player").get(start_number=1)
     response = client.get(reverse("player", args=[tournament.slug, 1]))
     assert response.status_code == 200
@@ -255,8 +222,8 @@ def test_a_players_page_costs_the_same_queries_for_more_rounds(
         client.get(url)
 
 
-def test_an_unknown_player_is_a_404(client, played):
-    tournament, _ = played
+def test_an_unknown_player_is_a_404(client, kreuzpokal):
+    tournament, _ = kreuzpokal
     assert client.get(reverse("player", args=[tournament.slug, 99])).status_code == 404
 
 
@@ -308,11 +275,11 @@ def test_a_large_field_is_shown_in_pages(client, django_capture_on_commit_callba
 
 
 def test_with_the_cache_server_down_the_standings_come_from_the_database(
-    client, played, settings, django_assert_max_num_queries
+    client, kreuzpokal, settings, django_assert_max_num_queries
 ):
     """A real Redis client against a port where nothing listens: every cache call fails, and
     the pages and the API answer from the stored standings all the same."""
-    tournament, _ = played
+    tournament, _ = kreuzpokal
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",

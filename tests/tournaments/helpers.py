@@ -1,0 +1,31 @@
+"""Helpers of the tournament tests: rounds played through the services."""
+
+from scoring import services as scoring_services
+from scoring.models import Scoresheet
+from tests import factories, sheets
+from tournaments import services
+
+MATCH = sheets.full_match()
+
+
+def play(tournament, *, rounds: int = 1, submit_only_last_table: bool = False):
+    """Seat, start and confirm ``rounds`` rounds; the last round's last table only submitted
+    if asked."""
+    for _ in range(rounds):
+        round_ = services.round_start(round=factories.seated_round(tournament))
+        sheets_ = list(Scoresheet.objects.filter(table__round=round_).order_by("table__number"))
+        for sheet in sheets_:
+            if submit_only_last_table and sheet is sheets_[-1]:
+                keeper = factories.keeper(sheet)
+                sheet = scoring_services.scoresheet_hands_replace(
+                    scoresheet=sheet, hands=MATCH, version=sheet.version, by=keeper
+                )
+                scoring_services.scoresheet_submit(
+                    scoresheet=sheet, version=sheet.version, by=keeper
+                )
+            else:
+                factories.sheet_confirmed(sheet, MATCH)
+        if not submit_only_last_table:
+            services.round_end(round=round_)
+            services.round_close(round=round_)
+    return round_
