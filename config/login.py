@@ -10,15 +10,11 @@ Only logins are limited here; public pages and reads are not limited per address
 """
 
 import hashlib
-import logging
-import re
-import time
 
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.forms.forms import NON_FIELD_ERRORS
 from django.utils.translation import gettext_lazy as _
@@ -26,64 +22,29 @@ from rest_framework import exceptions, serializers
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.throttling import BaseThrottle
 
-logger = logging.getLogger(__name__)
+from config.throttling import address_of, parse_rate, rate_count, rate_exceeded
 
 MESSAGE = _("Too many failed login attempts. Please wait a few minutes and try again.")
-_UNITS = {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "hour": 3600, "d": 86400, "day": 86400}
-
-
-def parse_rate(rate: str) -> tuple[int, int]:
-    """``"10/15min"`` → (10, 900); ``"50/h"`` → (50, 3600)."""
-    number, period = rate.split("/")
-    match = re.fullmatch(r"(\d*)\s*([a-z]+)", period.strip().lower())
-    if not match or match.group(2) not in _UNITS:
-        raise ValueError(f"Not a rate: {rate!r}")
-    return int(number), int(match.group(1) or 1) * _UNITS[match.group(2)]
-
-
-def address_of(request) -> str:
-    """The client's address as the API's throttles see it (``NUM_PROXIES``)."""
-    return BaseThrottle().get_ident(request)
 
 
 def _limits(request, username: str | None) -> list[tuple[str, str]]:
-    """(cache key prefix, setting) for each limit this attempt counts towards."""
-    limits = [(f"login-fail:addr:{address_of(request)}", "LOGIN_RATE_ADDRESS")]
+    """(key, rate) of each limit this attempt counts towards."""
+    limits = [(f"login-fail:addr:{address_of(request)}", settings.LOGIN_RATE_ADDRESS)]
     if username:
         digest = hashlib.sha256(username.strip().casefold().encode()).hexdigest()
-        limits.append((f"login-fail:user:{digest}", "LOGIN_RATE_USERNAME"))
+        limits.append((f"login-fail:user:{digest}", settings.LOGIN_RATE_USERNAME))
     return limits
-
-
-def _key(prefix: str, setting: str) -> tuple[str, int, int]:
-    limit, period = parse_rate(getattr(settings, setting))
-    return f"{prefix}:{int(time.time() // period)}", limit, period
 
 
 def blocked(request, username: str | None) -> bool:
     """Whether this username or this address has used up its failed attempts."""
-    try:
-        for prefix, setting in _limits(request, username):
-            key, limit, _period = _key(prefix, setting)
-            if (cache.get(key) or 0) >= limit:
-                return True
-    except Exception:  # the cache is down: let people log in (fail open)
-        logger.warning("login limit not checked: the cache did not answer", exc_info=True)
-    return False
+    return any(rate_exceeded(key, rate) is not None for key, rate in _limits(request, username))
 
 
 def failure_count(request, username: str | None) -> None:
     """Count one failed attempt for the username and the address."""
-    try:
-        for prefix, setting in _limits(request, username):
-            key, _limit, period = _key(prefix, setting)
-            if not cache.add(key, 1, timeout=period + 1):
-                try:
-                    cache.incr(key)
-                except ValueError:  # expired in between
-                    cache.add(key, 1, timeout=period + 1)
-    except Exception:
-        logger.warning("failed login not counted: the cache did not answer", exc_info=True)
+    for key, rate in _limits(request, username):
+        rate_count(key, rate)
 
 
 class RateLimitedAuthenticationForm(AuthenticationForm):

@@ -233,6 +233,10 @@ PUBLIC_API_RATE_ADDRESS = os.environ.get("PUBLIC_API_RATE_ADDRESS", "6000/min")
 # address; successful logins are not counted.
 LOGIN_RATE_USERNAME = os.environ.get("LOGIN_RATE_USERNAME", "10/15min")
 LOGIN_RATE_ADDRESS = os.environ.get("LOGIN_RATE_ADDRESS", "50/15min")
+# Requests through the seats' private links (scoresheet pages /s/<key>/ and the API's X-Seat-Key,
+# scoring/links.py): writes and live checks per link, and every link request per address.
+SEAT_LINK_RATE = os.environ.get("SEAT_LINK_RATE", "120/min")
+SEAT_LINK_RATE_ADDRESS = os.environ.get("SEAT_LINK_RATE_ADDRESS", "3000/min")
 PUBLIC_API_MAX_BODY = 64 * 1024  # bytes; a 30-hand scoresheet is about 5 KB
 SPECTACULAR_SETTINGS = {
     "TITLE": "Doppelkopf tournament API",

@@ -1,18 +1,25 @@
-"""Rate limits for the public endpoints that compute (the rules API).
+"""Rate limits: counting requests (or failures) per fixed window in the default cache.
 
-A venue puts hundreds of phones behind one address, so the address alone must not decide who is
-slowed down. Each client that can be told apart is counted on its own: by user when it
-authenticates (token), else by the signed client cookie the API hands out with its first answer.
-One generous limit per address, counting every request, stops a single machine from flooding
-the server; it is the only limit for a client that sends no cookie. Clients over a limit get
-HTTP 429 with Retry-After for the rest of that window; nobody is locked out.
+Every limit here is a fixed window: a count per key and window in the cache, one ``add`` or
+``incr`` per event however high the rate (DRF's own throttles keep every time stamp of the
+window in one cache entry, which grows with the rate). Rates come from settings (``"240/min"``,
+``"10/15min"``) and are counted in the default cache: Redis when REDIS_URL is set (shared by all
+web workers), else each process's memory. When the cache does not answer, nothing is limited
+(fail open): on tournament day a scorekeeper must never be locked out by an outage.
 
-Rates come from settings (``PUBLIC_API_RATE_CLIENT``, ``PUBLIC_API_RATE_ADDRESS``) and are
-counted in the default cache: Redis when REDIS_URL is set (shared by all web workers), else each
-process's memory.
+The public endpoints that compute (the rules API): a venue puts hundreds of phones behind one
+address, so the address alone must not decide who is slowed down. Each client that can be told
+apart is counted on its own: by user when it authenticates (token), else by the signed client
+cookie the API hands out with its first answer. One generous limit per address, counting every
+request, stops a single machine from flooding the server; it is the only limit for a client
+that sends no cookie (``PUBLIC_API_RATE_CLIENT``, ``PUBLIC_API_RATE_ADDRESS``).
+
+Clients over a limit get HTTP 429 with Retry-After for the rest of that window; nobody is
+locked out for longer.
 """
 
 import logging
+import re
 import secrets
 import time
 
@@ -25,6 +32,60 @@ logger = logging.getLogger(__name__)
 
 CLIENT_COOKIE = "doko_client"
 _SALT = "config.throttling.client"
+_UNITS = {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "hour": 3600, "d": 86400, "day": 86400}
+
+
+def parse_rate(rate: str) -> tuple[int, int]:
+    """``"10/15min"`` → (10, 900); ``"50/h"`` → (50, 3600); ``"240/min"`` → (240, 60)."""
+    number, period = rate.split("/")
+    match = re.fullmatch(r"(\d*)\s*([a-z]+)", period.strip().lower())
+    if not match or match.group(2) not in _UNITS:
+        raise ValueError(f"Not a rate: {rate!r}")
+    return int(number), int(match.group(1) or 1) * _UNITS[match.group(2)]
+
+
+def _window(key: str, rate: str) -> tuple[str, int, int, float]:
+    """The cache key of ``key``'s current window, the limit, the period, and the seconds
+    left in the window."""
+    limit, period = parse_rate(rate)
+    now = time.time()
+    return f"rate:{key}:{int(now // period)}", limit, period, period - now % period
+
+
+def rate_count(key: str, rate: str) -> float | None:
+    """Count one event for ``key``. None while within ``rate``; once over it, the seconds until
+    the window ends (for Retry-After)."""
+    window, limit, period, left = _window(key, rate)
+    try:
+        if cache.add(window, 1, timeout=period + 1):
+            count = 1
+        else:
+            try:
+                count = cache.incr(window)
+            except ValueError:  # the window's entry expired in between: this is its first event
+                cache.add(window, 1, timeout=period + 1)
+                count = 1
+    except Exception:  # the cache is down: answer rather than fail (fail open)
+        logger.warning("rate limit not counted: the cache did not answer", exc_info=True)
+        return None
+    return left if count > limit else None
+
+
+def rate_exceeded(key: str, rate: str) -> float | None:
+    """Whether ``key`` has used up ``rate`` in this window, without counting: the seconds until
+    the window ends, or None."""
+    window, limit, _period, left = _window(key, rate)
+    try:
+        count = cache.get(window) or 0
+    except Exception:
+        logger.warning("rate limit not checked: the cache did not answer", exc_info=True)
+        return None
+    return left if count >= limit else None
+
+
+def address_of(request) -> str:
+    """The client's address as the API's throttles see it (``NUM_PROXIES``)."""
+    return BaseThrottle().get_ident(request)
 
 
 def client_id(request) -> str | None:
@@ -51,10 +112,9 @@ def client_cookie_set(request, response) -> None:
         )
 
 
-class _FixedWindowThrottle(BaseThrottle):
-    """Counts requests per fixed window in the cache: one ``add``/``incr`` per request, however
-    high the rate (DRF's own throttles keep every time stamp of the window in one cache entry,
-    which grows with the rate)."""
+class FixedWindowThrottle(BaseThrottle):
+    """A DRF throttle counting each request with ``rate_count`` under ``scope`` and whom the
+    request counts for, at the rate of the setting named ``setting``."""
 
     scope: str
     setting: str
@@ -67,32 +127,14 @@ class _FixedWindowThrottle(BaseThrottle):
         ident = self.get_ident_key(request)
         if ident is None:
             return True
-        limit, period = _parse_rate(getattr(settings, self.setting))
-        now = time.time()
-        window = int(now // period)
-        key = f"throttle:{self.scope}:{ident}:{window}"
-        self.retry_after = period - now % period
-        try:
-            if cache.add(key, 1, timeout=period + 1):
-                return True
-            return cache.incr(key) <= limit
-        except ValueError:  # the window's entry expired in between: this is its first request
-            return True
-        except Exception:  # the cache is down: answer rather than fail (fail open)
-            logger.warning("rate limit not counted: the cache did not answer", exc_info=True)
-            return True
+        self.retry_after = rate_count(f"{self.scope}:{ident}", getattr(settings, self.setting))
+        return self.retry_after is None
 
-    def wait(self) -> float:
+    def wait(self) -> float | None:
         return self.retry_after
 
 
-def _parse_rate(rate: str) -> tuple[int, int]:
-    """``"240/min"`` → (240, 60); periods s, min, h, d as DRF spells them."""
-    number, period = rate.split("/")
-    return int(number), {"s": 1, "m": 60, "h": 3600, "d": 86400}[period[0]]
-
-
-class PublicClientThrottle(_FixedWindowThrottle):
+class PublicClientThrottle(FixedWindowThrottle):
     scope = "public_client"
     setting = "PUBLIC_API_RATE_CLIENT"
 
@@ -104,6 +146,6 @@ class PublicClientThrottle(_FixedWindowThrottle):
         return None  # a first request, or a client that keeps no cookies: address only
 
 
-class PublicAddressThrottle(_FixedWindowThrottle):
+class PublicAddressThrottle(FixedWindowThrottle):
     scope = "public_address"
     setting = "PUBLIC_API_RATE_ADDRESS"

@@ -33,7 +33,7 @@ from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring import selectors, services
+from scoring import links, selectors, services
 from scoring.api import (
     MOST_HANDS,
     MOST_POINTS,
@@ -71,8 +71,15 @@ class SeatKeyAuthentication(BaseAuthentication):
         key = request.headers.get(SEAT_KEY_HEADER)
         if key is None:
             return None
-        key = key.strip()
-        seat = selectors.seat_by_token(key) if 0 < len(key) <= 64 else None
+        try:
+            seat = links.seat_for_key(request, key.strip())
+        except links.LinkLimited as limited:
+            raise exceptions.Throttled(
+                wait=limited.wait,
+                detail=gettext(
+                    "Too many requests through this link. Please wait a minute and try again."
+                ),
+            ) from None
         if seat is None:
             raise exceptions.PermissionDenied(gettext("This link does not open this scoresheet."))
         return AnonymousUser(), seat

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from scoring import selectors, services
+from scoring import links, selectors, services
 from scoring.forms import MODES, HandForm, initial_for
 from scoring.messages import problem_message
 from scoring.models import Scoresheet
@@ -48,7 +48,7 @@ class Access:
 
 def _access(request: HttpRequest, slug=None, number=None, table=None, token=None) -> Access:
     if token is not None:
-        seat = selectors.seat_by_token(token)
+        seat = links.seat_for_key(request, token)
         if seat is None:
             raise Http404
         try:
@@ -77,11 +77,29 @@ def _sheet_view(view):
     def wrapped(request: HttpRequest, **kwargs) -> HttpResponse:
         if "token" not in kwargs and not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        return view(request, _access(request, **kwargs))
+        try:
+            access = _access(request, **kwargs)
+        except links.LinkLimited as limited:
+            return _too_many(
+                request, limited.wait, back=reverse("sheet-link", args=[kwargs["token"]])
+            )
+        return view(request, access)
 
     wrapped.__name__ = view.__name__
     wrapped.__doc__ = view.__doc__
     return wrapped
+
+
+def _too_many(request: HttpRequest, wait: float, *, back: str) -> HttpResponse:
+    """HTTP 429 for a link over its limit: the message alone for htmx, which shows it above the
+    page (static/js/errors.js), else a page with it."""
+    message = _("Too many requests through this link. Please wait a minute and try again.")
+    if request.headers.get("HX-Request"):
+        response = HttpResponse(message, content_type="text/plain; charset=utf-8", status=429)
+    else:
+        response = render(request, "429.html", {"message": message, "back": back}, status=429)
+    response["Retry-After"] = str(max(1, round(wait)))
+    return response
 
 
 def _may_edit(access: Access, state: selectors.SheetState) -> bool:

@@ -1,0 +1,65 @@
+"""What a scorekeeper sees when a request of the sheet page fails (static/js/errors.js): the
+venue's Wi-Fi drops, or the link's limit is used up. The page says so above the sheet instead
+of doing nothing, and nothing is saved behind their back."""
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from scoring.models import Scoresheet
+from tests import factories
+from tournaments import services as tournament_services
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def sheet() -> Scoresheet:
+    tournament = factories.tournament(players=4)
+    round_ = factories.seated_round(tournament)
+    tournament_services.round_start(round=round_)
+    return Scoresheet.objects.get(table__round=round_)
+
+
+def keeper_link(sheet: Scoresheet) -> str:
+    return reverse("sheet-link", args=[sheet.table.seats.get(position=4).token])
+
+
+def type_hand(page, value: str, plus: str) -> None:
+    page.get_by_label("Value", exact=True).fill(value)
+    page.get_by_label("Value", exact=True).press("Tab")
+    page.keyboard.type(plus)
+
+
+def test_a_lost_connection_is_shown_and_the_hand_is_saved_once_it_is_back(sheet, page):
+    page.goto(keeper_link(sheet))
+    warning = page.locator("#request-error")
+    expect(warning).to_be_hidden()
+    type_hand(page, "3", "13")
+    expect(page.locator("#preview-ok")).to_be_visible()
+
+    page.context.set_offline(True)
+    page.keyboard.press("Enter")
+    expect(warning).to_be_visible()
+    expect(warning).to_contain_text("No connection to the server")
+    assert sheet.hands.count() == 0
+
+    page.context.set_offline(False)
+    page.keyboard.press("Enter")
+    expect(page.locator("#hand-1")).to_be_visible()
+    expect(warning).to_be_hidden()
+    assert sheet.hands.count() == 1
+
+
+def test_a_link_over_its_limit_says_to_wait_and_saves_nothing(sheet, page, settings):
+    settings.SEAT_LINK_RATE = "1/min"
+    page.goto(keeper_link(sheet))
+    type_hand(page, "3", "13")
+    warning = page.locator("#request-error")
+    expect(warning).to_contain_text("Too many requests through this link")
+    page.keyboard.press("Enter")
+    expect(warning).to_be_visible()
+    expect(page.locator("#hand-1")).to_have_count(0)
+    assert sheet.hands.count() == 0
+    warning.get_by_role("button", name="Close").click()
+    expect(warning).to_be_hidden()

@@ -1,0 +1,174 @@
+"""The limits on the seats' private links, the scoresheet's public writes (scoring/links.py):
+per link for writes and live checks, per address for every link request; 429 with Retry-After,
+nothing saved, and the cache's outage never locks a scorekeeper out."""
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from scoring.models import Scoresheet
+from tests import factories
+from tests.sheets import full_match
+from tournaments import services as tournament_services
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture(autouse=True)
+def english(client):
+    client.cookies["django_language"] = "en"
+
+
+@pytest.fixture
+def sheet() -> Scoresheet:
+    tournament = factories.tournament(players=8)
+    round_ = factories.seated_round(tournament)
+    tournament_services.round_start(round=round_)
+    return Scoresheet.objects.select_related("table__round__tournament").get(
+        table__round=round_, table__number=1
+    )
+
+
+def token(sheet, position) -> str:
+    return sheet.table.seats.get(position=position).token
+
+
+def link(sheet, position, action=""):
+    name = "sheet-link" + (f"-{action}" if action else "")
+    return reverse(name, args=[token(sheet, position)])
+
+
+def quick_hand(version: int) -> dict:
+    return {
+        "mode": "quick",
+        "number": 1,
+        "version": version,
+        "contract": "normal",
+        "game_value": 3,
+        "plus_seats": "13",
+    }
+
+
+def api_url(sheet) -> str:
+    table = sheet.table
+    args = [table.round.tournament.slug, table.round.number, table.number]
+    return reverse("api-scoresheet", args=args)
+
+
+def api_hands(version: int) -> dict:
+    first = full_match()[0]
+    return {
+        "version": version,
+        "hands": [{"contract": "normal", "points": {str(s): p for s, p in first.points.items()}}],
+    }
+
+
+def test_the_live_check_through_a_link_is_limited_per_link(client, settings, sheet):
+    settings.SEAT_LINK_RATE = "3/min"
+    check = link(sheet, 4, "check")
+    for _ in range(3):
+        assert client.post(check, quick_hand(sheet.version), **HX).status_code == 200
+    refused = client.post(check, quick_hand(sheet.version), **HX)
+    assert refused.status_code == 429
+    assert 0 < int(refused.headers["Retry-After"]) <= 60
+    # htmx shows the message above the page (static/js/errors.js): plain text, translated.
+    assert refused.headers["Content-Type"].startswith("text/plain")
+    assert refused.content.decode() == (
+        "Too many requests through this link. Please wait a minute and try again."
+    )
+
+
+def test_a_refused_save_saves_nothing_and_a_page_says_why(client, settings, sheet):
+    settings.SEAT_LINK_RATE = "1/min"
+    version = sheet.version
+    assert client.post(link(sheet, 4, "check"), quick_hand(version), **HX).status_code == 200
+    refused = client.post(link(sheet, 4, "save"), quick_hand(version))
+    assert refused.status_code == 429
+    page = refused.content.decode()
+    assert "Too many requests through this link" in page
+    assert f'href="{link(sheet, 4)}"' in page  # back to the sheet, not to the POST's address
+    sheet.refresh_from_db()
+    assert (sheet.version, sheet.hands.count()) == (version, 0)
+
+
+def test_reading_through_a_link_is_not_counted_per_link(client, settings, sheet):
+    settings.SEAT_LINK_RATE = "1/min"
+    for _ in range(5):
+        assert client.get(link(sheet, 4)).status_code == 200
+    assert client.post(link(sheet, 4, "save"), quick_hand(sheet.version)).status_code == 302
+
+
+def test_each_link_has_its_own_count(client, settings, sheet):
+    settings.SEAT_LINK_RATE = "1/min"
+    assert client.post(link(sheet, 4, "check"), quick_hand(sheet.version), **HX).status_code == 200
+    assert client.post(link(sheet, 4, "check"), quick_hand(sheet.version), **HX).status_code == 429
+    other = Scoresheet.objects.get(table__round=sheet.table.round, table__number=2)
+    assert client.post(link(other, 4, "check"), quick_hand(sheet.version), **HX).status_code == 200
+
+
+def test_staff_accounts_are_not_limited_per_link(client, settings, sheet):
+    settings.SEAT_LINK_RATE = "1/min"
+    organiser = factories.user()
+    table = sheet.table
+    table.round.tournament.roles.create(user=organiser, role="organiser")
+    client.force_login(organiser)
+    check = reverse("sheet-check", args=[table.round.tournament.slug, 1, table.number])
+    for _ in range(3):
+        assert client.post(check, quick_hand(sheet.version), **HX).status_code == 200
+
+
+def test_every_link_request_from_one_address_is_counted_unknown_keys_too(client, settings, sheet):
+    settings.SEAT_LINK_RATE_ADDRESS = "3/min"
+    assert client.get(reverse("sheet-link", args=["x" * 32])).status_code == 404
+    assert client.get(reverse("sheet-link", args=["y" * 32])).status_code == 404
+    assert client.get(link(sheet, 4)).status_code == 200
+    refused = client.get(link(sheet, 4))
+    assert refused.status_code == 429
+    assert "Too many requests through this link" in refused.content.decode()
+    # Another address is counted on its own.
+    assert client.get(link(sheet, 4), REMOTE_ADDR="10.0.0.2").status_code == 200
+
+
+def test_the_api_limits_writes_by_a_seat_key_and_saves_nothing(settings, sheet):
+    settings.SEAT_LINK_RATE = "1/min"
+    api = APIClient()
+    headers = {"X-Seat-Key": token(sheet, 4), "Accept-Language": "en"}
+    version = sheet.version
+    saved = api.put(api_url(sheet), api_hands(version), format="json", headers=headers)
+    assert saved.status_code == 200
+    refused = api.put(api_url(sheet), api_hands(version + 1), format="json", headers=headers)
+    assert refused.status_code == 429
+    assert int(refused.headers["Retry-After"]) > 0
+    assert refused.json()["detail"].startswith(
+        "Too many requests through this link. Please wait a minute and try again."
+    )
+    assert api.get(api_url(sheet), headers=headers).status_code == 200  # reading goes on
+    sheet.refresh_from_db()
+    assert sheet.version == version + 1
+
+
+def test_the_api_counts_unknown_seat_keys_per_address(settings, sheet):
+    settings.SEAT_LINK_RATE_ADDRESS = "2/min"
+    api = APIClient()
+    assert api.get(api_url(sheet), headers={"X-Seat-Key": "not-a-key"}).status_code == 403
+    assert api.get(api_url(sheet), headers={"X-Seat-Key": token(sheet, 4)}).status_code == 200
+    refused = api.get(api_url(sheet), headers={"X-Seat-Key": token(sheet, 4)})
+    assert refused.status_code == 429
+
+
+def test_a_cache_outage_never_locks_a_scorekeeper_out(client, settings, sheet, monkeypatch):
+    settings.SEAT_LINK_RATE = "1/min"
+
+    def broken(*args, **kwargs):
+        raise ConnectionError("Redis is down")
+
+    monkeypatch.setattr(cache, "add", broken)
+    monkeypatch.setattr(cache, "incr", broken)
+    for _ in range(3):
+        assert (
+            client.post(link(sheet, 4, "check"), quick_hand(sheet.version), **HX).status_code == 200
+        )
+    assert client.post(link(sheet, 4, "save"), quick_hand(sheet.version)).status_code == 302
