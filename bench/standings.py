@@ -11,14 +11,15 @@ in the same run:
   trivial view, served by gunicorn (2 workers × 4 threads) on loopback and loaded by wrk
   (target: at least 0.6× the trivial view's requests per second).
 
-Runs in a throwaway SQLite file database, as the other suites run on SQLite; the server of the
-last part reads the same file, with DEBUG off and each worker's own in-memory cache (no Redis).
-On SQLite every request opens its connection anew (the settings keep none), which a 304 feels.
-Needs wrk (Debian: apt-get install wrk).
+The 2,000-player tournament is the run's shared one (bench.tournament). Runs in the run's
+database (bench.backends): by default a throwaway PostgreSQL, with Redis as the cache, and the
+server of the last part uses both as production does (DEBUG off, persistent connections, one
+cache shared by its workers). With BENCH_DB=sqlite, the server reads the same SQLite file with
+each worker's own in-memory cache, and every request opens its connection anew (the settings keep
+none on SQLite), which a 304 feels. Needs wrk (Debian: apt-get install wrk).
 """
 
 import datetime
-import logging
 import os
 import random
 import re
@@ -39,13 +40,21 @@ from django.test.utils import setup_test_environment, teardown_test_environment
 from django.utils import timezone
 
 from bench.figures import Figure, per_call
+from bench.tournament import (
+    PLAYERS,
+    ROUNDS,
+    SEED,
+    SLUG,
+    Shared,
+    closed_rounds,
+    shared,
+    tournament_row,
+)
+from bench.tournament import played as played_tournament
 
-PLAYERS, ROUNDS = 2000, 10  # the large tournament of the confirm
-LARGE = "gross"  # its slug
+LARGE = SLUG  # the run's synthetic tournament (bench.tournament), of the confirm and the load
 CHAMPIONSHIP, CHAMPIONSHIP_SIZE = "dm", (148, 8)  # a German championship, for the load only
-POOL, RANKED, RANKED_PLAYERS = 3000, 5, 1000  # the ranking list: 5 × 1,000 players × 10 rounds
-MATCHES = 200  # simulated matches, dealt out to the sheets in turn
-SEED = 7
+RANKED, RANKED_PLAYERS = 5, 1000  # the ranking list: 5 × 1,000 players × 10 rounds
 WORKERS, THREADS, CONNECTIONS, SECONDS = 2, 4, 100, 10  # the load of part 3
 HEADERS = {"Accept-Language": "de"}  # a public reader: no cookies, no login
 
@@ -54,158 +63,31 @@ def figures() -> list[Figure]:
     from django.db import connection
 
     setup_test_environment(debug=False)  # DEBUG off, as in production: no query log
-    quiet = logging.getLogger("celery.app.trace")  # "Task ... succeeded" for each rebuild
-    level = quiet.level
-    quiet.setLevel(logging.WARNING)
     directory = Path(tempfile.mkdtemp(prefix="doko-bench-standings-"))
-    test = connection.settings_dict["TEST"]
-    old_test_name = test["NAME"]
-    test["NAME"] = str(directory / "bench.sqlite3")
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
     try:
         today = timezone.localdate()
-        pool = _players()
-        results = [*_standings(pool), *_ranking(pool, today)]
+        large = shared()
+        results = [*_standings(large), *_ranking(large.pool, today)]
         players, rounds = CHAMPIONSHIP_SIZE
-        _played(pool, slug=CHAMPIONSHIP, players=players, rounds=rounds, seed=SEED + 2)
-        connection.close()  # the server's workers read the file from here on
-        return [*results, *_under_load(directory, Path(test["NAME"]))]
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
-        test["NAME"] = old_test_name
-        teardown_test_environment()
-        quiet.setLevel(level)
-        shutil.rmtree(directory, ignore_errors=True)
-
-
-def _players():
-    from tournaments.models import Player
-
-    return Player.objects.bulk_create(
-        Player(first_name=f"Vorname{n}", last_name=f"Müller-{n}", club=f"Club {n % 150}")
-        for n in range(1, POOL + 1)
-    )
-
-
-def _tournament(*, slug: str, ends_on: datetime.date, **fields):
-    from tournaments.models import Tournament
-
-    return Tournament.objects.create(
-        name=f"Turnier {slug}",
-        slug=slug,
-        starts_on=ends_on - datetime.timedelta(days=1),
-        ends_on=ends_on,
-        **{"planned_rounds": ROUNDS, **fields},
-    )
-
-
-def _rounds(tournament, at: datetime.datetime, count: int = ROUNDS):
-    from tournaments.models import Round
-
-    return Round.objects.bulk_create(
-        Round(
-            tournament=tournament,
-            number=number,
-            status=Round.Status.CLOSED,
-            published_at=at,
-            started_at=at,
-            ended_at=at + datetime.timedelta(minutes=100),
+        played_tournament(
+            large.pool, slug=CHAMPIONSHIP, players=players, rounds=rounds, seed=SEED + 2
         )
-        for number in range(1, count + 1)
-    )
+        connection.close()  # the server's workers have the database to themselves from here on
+        return [*results, *_under_load(directory)]
+    finally:
+        teardown_test_environment()
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 # 1. Standings after a confirm ----------------------------------------------------------------
 
 
-def _played(pool, *, slug: str, players: int, rounds: int, seed: int):
-    """A running tournament of ``players`` from the pool and ``rounds`` closed rounds at
-    tables of four, every sheet confirmed with a simulated 24-hand match (and its compulsory
-    solos); its results written from the sheets as a confirm writes them, and the standings
-    built after that commit (Celery runs in-process here)."""
-    from tournaments import services
-
-    tournament, tables = _sheets(pool, slug=slug, players=players, rounds=rounds, seed=seed)
-    written = services.results_refresh_all(tournament=tournament)
-    assert written == players * rounds, f"{slug}: {written} results"
-    tournament.refresh_from_db()
-    assert tournament.standings_version, f"{slug}: no standings built"
-    return tournament, tables
-
-
-@transaction.atomic
-def _sheets(pool, *, slug: str, players: int, rounds: int, seed: int):
-    from scoring.models import Hand, Scoresheet
-    from scoring.simulation import simulate_match
-    from tournaments.models import Entry, Seat, Table, Tournament
-
-    rng = random.Random(seed)
-    now = timezone.now()
-    tournament = _tournament(
-        slug=slug,
-        ends_on=timezone.localdate(),
-        status=Tournament.Status.RUNNING,
-        counts_for_ranking=False,
-        planned_rounds=rounds,
-    )
-    entries = Entry.objects.bulk_create(
-        Entry(tournament=tournament, player=player, start_number=number)
-        for number, player in enumerate(pool[:players], start=1)
-    )
-    played = _rounds(tournament, now - datetime.timedelta(hours=20), rounds)
-    per_round = players // 4
-    tables = Table.objects.bulk_create(
-        Table(round=round_, number=number)
-        for round_ in played
-        for number in range(1, per_round + 1)
-    )
-    seats = []
-    for round_ in played:
-        order = entries[:]
-        rng.shuffle(order)
-        for index, entry in enumerate(order):
-            table = tables[(round_.number - 1) * per_round + index // 4]
-            seats.append(Seat(round=round_, table=table, position=index % 4 + 1, entry=entry))
-    seats = Seat.objects.bulk_create(seats)
-    sheets = Scoresheet.objects.bulk_create(
-        Scoresheet(
-            table=table,
-            status=Scoresheet.Status.CONFIRMED,
-            submitted_at=now,
-            submitted_by_seat=seats[4 * index + 3],
-            confirmed_at=now,
-            confirmed_by_seat=seats[4 * index],
-        )
-        for index, table in enumerate(tables)
-    )
-    matches = [simulate_match(rng=rng, table_size=4, hands_per_match=24) for _ in range(MATCHES)]
-    Hand.objects.bulk_create(
-        Hand(
-            scoresheet=sheet,
-            number=number,
-            section=line.contract.section,
-            dealer=line.dealer,
-            contract=line.contract,
-            solo_type=line.solo_type or "",
-            soloist=line.soloist,
-            game_value=line.game_value,
-            points_1=line.points[1],
-            points_2=line.points[2],
-            points_3=line.points[3],
-            points_4=line.points[4],
-        )
-        for index, sheet in enumerate(sheets)
-        for number, line in enumerate(matches[index % MATCHES], start=1)
-    )
-    return tournament, tables
-
-
-def _standings(pool) -> list[Figure]:
+def _standings(large: Shared) -> list[Figure]:
     from tournaments import selectors, services, standings
     from tournaments.models import SeatResult
 
-    tournament, tables = _played(pool, slug=LARGE, players=PLAYERS, rounds=ROUNDS, seed=SEED)
-    table = tables[len(tables) // 2]  # table 1 of round 6: any one will do
+    tournament = large.tournament
+    table = large.round_tables(6)[0]  # any one will do
 
     def confirm() -> None:
         services.results_refresh(tables=[table])
@@ -273,7 +155,7 @@ def _ranked_tournaments(pool, today: datetime.date) -> int:
     written = 0
     for number in range(RANKED):
         ends_on = today - datetime.timedelta(days=30 + 140 * number)
-        tournament = _tournament(
+        tournament = tournament_row(
             slug=f"rangliste-{number + 1}", ends_on=ends_on, status=Tournament.Status.FINISHED
         )
         entries = Entry.objects.bulk_create(
@@ -281,7 +163,7 @@ def _ranked_tournaments(pool, today: datetime.date) -> int:
             for start, player in enumerate(rng.sample(pool, RANKED_PLAYERS), start=1)
         )
         at = timezone.make_aware(datetime.datetime.combine(ends_on, datetime.time(10)))
-        rounds = _rounds(tournament, at)
+        rounds = closed_rounds(tournament, at)
         per_round = RANKED_PLAYERS // 4
         tables = Table.objects.bulk_create(
             Table(round=round_, number=n) for round_ in rounds for n in range(1, per_round + 1)
@@ -360,6 +242,8 @@ def _ranking(pool, today: datetime.date) -> list[Figure]:
 SERVER_SETTINGS = """from config.settings import *  # noqa: F403
 
 ROOT_URLCONF = "bench.urls"  # the site and the trivial view
+# No Celery worker runs: a task runs in the request that sends it (bench.backends).
+CELERY_TASK_ALWAYS_EAGER = True
 # Pages name static files without collectstatic's manifest, which only a deployment builds.
 STORAGES = {
     **STORAGES,  # noqa: F405
@@ -368,9 +252,9 @@ STORAGES = {
 """
 
 
-def _server(directory: Path, database: Path) -> tuple[subprocess.Popen, str]:
-    """gunicorn on a free loopback port, as in production (DEBUG off) but on the benchmark's
-    SQLite file, with the in-process cache of each worker (no Redis, as the other suites)."""
+def _server(directory: Path) -> tuple[subprocess.Popen, str]:
+    """gunicorn on a free loopback port, as in production (DEBUG off), on the run's database and
+    cache (DATABASE_URL, REDIS_URL: bench.backends)."""
     from django.conf import settings
 
     from tests.servers import START_TIMEOUT, ServerError, child_options, free_port, log_tail
@@ -384,7 +268,7 @@ def _server(directory: Path, database: Path) -> tuple[subprocess.Popen, str]:
     env.update(
         PYTHONPATH=os.pathsep.join([str(directory), str(settings.BASE_DIR)]),
         DJANGO_SETTINGS_MODULE="bench_server_settings",
-        DATABASE_URL=f"sqlite:///{database}",
+        DATABASE_URL=os.environ["DATABASE_URL"],
         DEBUG="false",
         SECRET_KEY=secrets.token_urlsafe(50),
         ALLOWED_HOSTS="127.0.0.1",
@@ -393,6 +277,8 @@ def _server(directory: Path, database: Path) -> tuple[subprocess.Popen, str]:
         LOG_LEVEL="WARNING",
         VAR_DIR=str(directory),
     )
+    if redis_url := os.environ.get("REDIS_URL"):
+        env["REDIS_URL"] = redis_url
     log = directory / "gunicorn.log"
     port = free_port()
     with log.open("ab") as output:
@@ -461,12 +347,12 @@ def _wrk(url: str, *, seconds: int = SECONDS, connections: int = CONNECTIONS, **
     }
 
 
-def _under_load(directory: Path, database: Path) -> list[Figure]:
+def _under_load(directory: Path) -> list[Figure]:
     from tests.servers import stop_process
 
     if shutil.which("wrk") is None:
         raise RuntimeError("The load needs wrk (Debian: apt-get install wrk).")
-    process, base = _server(directory, database)
+    process, base = _server(directory)
     try:
         return _load(base)
     finally:
