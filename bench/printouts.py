@@ -1,5 +1,8 @@
-"""The printouts of a round (issue 4) for the 148 players of a German championship at 37 tables,
-each against a document of the same number of blank pages drawn by ReportLab alone."""
+"""The printouts of a round (issue 4), each against a document of the same number of blank pages
+drawn by ReportLab alone: for the 148 players of a German championship at 37 tables, built in
+memory (the documents alone); and for round 10 of the run's synthetic tournament (bench.tournament:
+500 tables, 2,000 players, in the run's database) as the job's worker builds them, the round read
+from the database first."""
 
 import datetime
 import io
@@ -9,6 +12,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
 from bench.figures import Figure, per_call
+from bench.tournament import ROUNDS, job_builder, shared
 from tournaments import pdf
 from tournaments.models import Entry, Player, Table, Tournament
 from tournaments.selectors import SeatRow, TableRow
@@ -46,6 +50,10 @@ def blank(pages: int) -> bytes:
 
 
 def figures() -> list[Figure]:
+    return [*in_memory(), *from_database()]
+
+
+def in_memory() -> list[Figure]:
     tournament = Tournament(
         name="Deutsche Meisterschaft",
         starts_on=datetime.date(2026, 11, 21),
@@ -84,6 +92,32 @@ def figures() -> list[Figure]:
         results.append(
             Figure(
                 f"{name}, {TABLES} tables ({pages} pages)",
+                took / 1000,
+                f"{pages} blank pages",
+                base / 1000,
+                "ms",
+            )
+        )
+    return results
+
+
+def from_database() -> list[Figure]:
+    from tournaments.models import Job
+
+    tables = shared().per_round
+    results = []
+    for name, kind in (
+        ("seating by table", Job.Kind.SEATING_BY_TABLE_PDF),
+        ("seating by name", Job.Kind.SEATING_ALPHABETICAL_PDF),
+        ("table cards with QR codes", Job.Kind.TABLE_CARDS_PDF),
+    ):
+        build = job_builder(kind, round_number=ROUNDS, site="http://127.0.0.1:8000/")
+        pages = len(PdfReader(io.BytesIO(build())).pages)
+        took = per_call(build, repeat=3, budget=1.0)
+        base = per_call(lambda pages=pages: blank(pages), repeat=3, budget=0.5)
+        results.append(
+            Figure(
+                f"{name}, round {ROUNDS}: {tables} tables from the database ({pages} pages)",
                 took / 1000,
                 f"{pages} blank pages",
                 base / 1000,

@@ -1,6 +1,10 @@
 """Blank scoresheets for a round of 500 tables (issue 5: under 3 s on this 2-core machine),
 against ReportLab drawing the same number of pages with only the static grid; the QR codes of
-the scorekeepers' links against ReportLab's own encoder; and one completed sheet."""
+the scorekeepers' links against ReportLab's own encoder; and one completed sheet.
+
+Each sheet twice: built in memory (the document alone), and as the job's worker builds it for
+round 10 of the run's synthetic tournament (bench.tournament: 500 tables, every sheet confirmed,
+in the run's database), reading the round or the sheet from the database first."""
 
 import datetime
 import io
@@ -11,6 +15,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
 from bench.figures import Figure, per_call
+from bench.tournament import ROUNDS, job_builder, shared
 from scoring import pdf
 from scoring.models import Hand, Scoresheet
 from scoring.selectors import scoresheet_rows
@@ -155,4 +160,37 @@ def figures() -> list[Figure]:
             "ms",
         )
     )
-    return results
+    return [*results, *from_database(base, single)]
+
+
+def from_database(base: float, single: float) -> list[Figure]:
+    """The same documents as the jobs build them from round 10 of the run's tournament, against
+    the same baselines (the run's tournament has 500 tables of four, no table of five)."""
+    from tournaments.models import Job
+
+    large = shared()
+    tables = large.per_round
+    assert tables == TABLES, tables
+    build = job_builder(Job.Kind.SCORESHEETS_PDF, round_number=ROUNDS, site="http://127.0.0.1/")
+    took = per_call(build, repeat=3, budget=2.0)
+    table = large.round_tables(ROUNDS)[0]
+    completed_sheet = job_builder(Job.Kind.SCORESHEET_PDF, round_number=ROUNDS, table=table)
+    one = per_call(completed_sheet, repeat=3, budget=0.5)
+    hands = table.scoresheet.hands.count()
+    return [
+        Figure(
+            f"blank scoresheets, round {ROUNDS}: {tables} tables from the database, with QR codes",
+            took / 1000,
+            f"{TABLES} pages, static grid only",
+            base / 1000,
+            "ms",
+        ),
+        Figure(
+            f"completed scoresheet of table {table.number}, round {ROUNDS}, {hands} hands, "
+            "from the database",
+            one / 1000,
+            "1 page, static grid only",
+            single / 1000,
+            "ms",
+        ),
+    ]

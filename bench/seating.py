@@ -1,10 +1,20 @@
 """Seating draws (issue 4): the figures the issue asks for, each against the baseline of a plain
-shuffle-and-cut of the same players and rounds (a draw that avoids nothing)."""
+shuffle-and-cut of the same players and rounds (a draw that avoids nothing).
+
+The issue's cases are drawn from scratch, in memory. Then round 11 of the run's synthetic
+tournament (bench.tournament: 2,000 players, 10 rounds played, in the run's database) is drawn
+with its real history: by the core alone, and as the organiser's click does it
+(``services.round_seat``: the history read, the draw, 500 tables and their seats stored; rolled
+back afterwards), both against shuffling the same players for round 11.
+"""
 
 import random
 import time
 
+from django.db import transaction
+
 from bench.figures import Figure
+from bench.tournament import ROUNDS, shared
 from tournaments.seating import Method, SeatingPlan, draw, quality, table_sizes
 
 CASES = [
@@ -36,6 +46,10 @@ def seconds(function) -> tuple[float, object]:
 
 
 def figures() -> list[Figure]:
+    return [*cases(), *next_round()]
+
+
+def cases() -> list[Figure]:
     results = []
     for name, players, rounds, fives in CASES:
         elapsed, result = seconds(
@@ -68,3 +82,78 @@ def figures() -> list[Figure]:
             )
         )
     return results
+
+
+def next_round() -> list[Figure]:
+    """Round 11 of the run's tournament, drawn with the history of its 10 rounds."""
+    from tournaments import selectors, services
+    from tournaments.models import Round
+
+    large = shared()
+    tournament = large.tournament
+    number = ROUNDS + 1
+    players = list(tournament.entries.values_list("pk", flat=True))
+    history = selectors.seating_history(tournament=tournament, before=number)
+    assert len(history) == ROUNDS
+    elapsed, result = seconds(
+        lambda: draw(
+            players,
+            method=Method.DDV,
+            seed=1,
+            tables_of_five=False,
+            rounds=1,
+            history=history,
+        )
+    )
+    base_elapsed, base = seconds(lambda: shuffled_from(players, seed=1))
+    q, base_q = result.quality, quality([base], history=history)
+    before = quality(history).repeat_meetings  # the history's own (its rounds were shuffled)
+    with transaction.atomic():
+        round_ = Round.objects.create(tournament=tournament, number=number)
+        service_elapsed, _round = seconds(lambda: services.round_seat(round=round_, seed=1))
+        seated = round_.seats.count()
+        transaction.set_rollback(True)
+    assert seated == len(players), seated
+    label = f"round {number} of the run's tournament, {len(players):,} players"
+    return [
+        Figure(
+            f"{label} with {ROUNDS} rounds' history, time",
+            elapsed * 1000,
+            "shuffle",
+            base_elapsed * 1000,
+            "ms",
+        ),
+        Figure(
+            f"{label}, services.round_seat (read, draw, store)",
+            service_elapsed * 1000,
+            "shuffle",
+            base_elapsed * 1000,
+            "ms",
+        ),
+        Figure(
+            f"{label}, repeat meetings added (the {ROUNDS} rounds before had {before})",
+            q.repeat_meetings - before,
+            "shuffle",
+            max(base_q.repeat_meetings - before, 1),
+            "",
+        ),
+        Figure(
+            f"{label}, most in one position (limit {q.position_limit})",
+            q.most_in_one_position,
+            "shuffle",
+            base_q.most_in_one_position,
+            "",
+        ),
+    ]
+
+
+def shuffled_from(players: list[int], seed: int) -> SeatingPlan:
+    """One round of a plain shuffle-and-cut of ``players``, at tables of four."""
+    everyone = players[:]
+    random.Random(seed).shuffle(everyone)
+    sizes = table_sizes(len(everyone), tables_of_five=False)
+    tables, start = [], 0
+    for size in sizes:
+        tables.append(tuple(everyone[start : start + size]))
+        start += size
+    return SeatingPlan(tables=tuple(tables))
