@@ -1,5 +1,5 @@
 """Faults with real processes (the `--postgres` pass): the broker going down during a confirm,
-and a worker killed in the middle of a PDF job.
+a worker killed in the middle of a PDF job, and the cache going away under the pages.
 
 These tests start a Redis and Celery workers of their own (not the session's `redis_server` and
 `celery_worker`), because they stop and kill them.
@@ -338,3 +338,84 @@ def test_jobs_recover_queues_a_lost_message_and_leaves_live_jobs(workers):
     assert lost.attempts == 1
     alive.refresh_from_db()
     assert (alive.status, alive.attempts) == (Job.Status.RUNNING, 0)
+
+
+# Redis as the cache goes away ----------------------------------------------------------------
+
+
+def test_pages_answer_from_the_database_while_the_cache_is_down(broker, settings, client):
+    """The cache on the module's real Redis, as in production (with its short timeouts): the
+    public pages, a seat's link and a login answer while it is stopped, and use it again once
+    it is back."""
+    from django.core.cache import cache, caches
+    from django.urls import reverse
+
+    from tests.tournaments.helpers import play
+
+    if broker.process is None:
+        broker.resume()
+    settings.CACHES = {
+        "default": {
+            **settings.CACHES["default"],
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": broker.url,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
+    client.cookies["django_language"] = "en"
+    tournament = factories.tournament(players=8)
+    with _in_process():
+        play(tournament, rounds=2)
+    round_ = services.round_start(round=factories.seated_round(tournament))
+    sheet = Scoresheet.objects.get(table__round=round_, table__number=1)
+    entry = tournament.entries.select_related("player").first()
+    factories.user(username="olga")
+    pages = {
+        "standings": reverse("standings", args=[tournament.slug]),
+        "standings table": reverse("standings-table", args=[tournament.slug]),
+        "standings API": reverse("api-standings", args=[tournament.slug]),
+        "player": reverse("player", args=[tournament.slug, entry.start_number]),
+        "tournament": reverse("tournament", args=[tournament.slug]),
+        "round": reverse("round", args=[tournament.slug, round_.number]),
+        "scorekeeper's link": reverse("sheet-link", args=[factories.keeper(sheet).seat.token]),
+    }
+    for name, url in pages.items():
+        assert client.get(url).status_code == 200, name
+    assert type(caches["default"]).__name__ == "RedisCache"
+    cache.set("doko-fault-probe", "up", 30)
+    assert cache.get("doko-fault-probe") == "up"  # and it answers
+
+    broker.halt()
+    try:
+        for name, url in pages.items():
+            started = time.monotonic()
+            response = client.get(url)
+            took = time.monotonic() - started
+            assert response.status_code == 200, f"{name}: {response.status_code}"
+            assert took < 3.0, f"{name} waited {took:.1f} s for the cache"
+            print(f"{name} with the cache down: {took:.3f} s")
+        standings = client.get(pages["standings table"]).content.decode()
+        assert entry.player.name in standings
+        check = client.post(
+            reverse("sheet-link-check", args=[factories.keeper(sheet).seat.token]),
+            {
+                "mode": "quick",
+                "number": 1,
+                "contract": "normal",
+                "game_value": 3,
+                "plus_seats": "13",
+                "version": sheet.version,
+            },
+            HTTP_HX_REQUEST="true",
+        )
+        assert check.status_code == 200  # the link's limit fails open
+        login = client.post(
+            reverse("login"), {"username": "olga", "password": "a-long-test-password"}
+        )
+        assert login.status_code == 302  # so does the login's
+    finally:
+        broker.resume()
+
+    cache.set("doko-fault-probe", "back", 30)
+    assert cache.get("doko-fault-probe") == "back"
+    assert client.get(pages["standings"]).status_code == 200
