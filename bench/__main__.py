@@ -51,7 +51,7 @@ def run(names: list[str]) -> None:
     from bench.figures import report
 
     backends.tasks_in_process()
-    start = time.perf_counter()
+    began = start = time.perf_counter()
     call_command("migrate", verbosity=0, interactive=False)
     print(f"migrated in {time.perf_counter() - start:.1f} s", flush=True)
     everything = []
@@ -66,6 +66,11 @@ def run(names: list[str]) -> None:
         # All of the run in one table and one file, each figure against its own baseline.
         path = report("all", everything)
         print(f"written to {path.relative_to(path.parents[2])}")
+    from bench import tournament
+
+    if tournament.built is not None:
+        print(f"synthetic tournament: built once, in {tournament.built.seconds:.1f} s")
+    print(f"suites run in {time.perf_counter() - began:.0f} s")
 
 
 if __name__ == "__main__":

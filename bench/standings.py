@@ -410,7 +410,8 @@ PAIRS, PAIR_SECONDS = 4, 3  # each phase: the trivial view and the page in turn,
 def _load(base: str) -> list[Figure]:
     trivial = f"{base}/bench/empty/"
     phases = _phases(base)
-    # Warm up once: templates compiled, the standings cached in both workers.
+    # Warm up once: templates compiled, connections open, the standings in the cache (Redis,
+    # shared by the workers; with BENCH_DB=sqlite each worker's own).
     for url, headers in [(trivial, {}), *((url, headers) for _name, url, headers in phases)]:
         _wrk(url, seconds=1, connections=8, **headers)
     # This machine's speed drifts by a factor of three within a minute (it is shared), so each

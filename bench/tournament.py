@@ -38,13 +38,13 @@ class Shared:
         return self.tables[(number - 1) * self.per_round : number * self.per_round]
 
 
-_shared: Shared | None = None
+built: Shared | None = None  # the run's, once shared() has built it
 
 
 def shared() -> Shared:
     """The run's tournament, built on the first call (and its build time printed)."""
-    global _shared
-    if _shared is None:
+    global built
+    if built is None:
         print(
             f"building the synthetic tournament: {PLAYERS:,} players × {ROUNDS} rounds, "
             f"{PLAYERS // 4 * ROUNDS:,} sheets ...",
@@ -54,9 +54,9 @@ def shared() -> Shared:
         pool = players()
         tournament, tables = played(pool, slug=SLUG, players=PLAYERS, rounds=ROUNDS, seed=SEED)
         seconds = time.perf_counter() - start
-        _shared = Shared(pool=pool, tournament=tournament, tables=tables, seconds=seconds)
+        built = Shared(pool=pool, tournament=tournament, tables=tables, seconds=seconds)
         print(f"synthetic tournament built in {seconds:.1f} s", flush=True)
-    return _shared
+    return built
 
 
 def players(count: int = POOL) -> list:
