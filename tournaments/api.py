@@ -10,6 +10,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.translation import gettext as _
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import (
     OpenApiParameter,
     extend_schema,
@@ -165,8 +166,10 @@ class EntrySerializer(serializers.Serializer):
     club = serializers.CharField(
         source="player.club", max_length=200, required=False, allow_blank=True
     )
+    # Digits, or blank: the blank is let through before the pattern is checked, and the schema
+    # offers it as the other of ``oneOf``, so the pattern must not match it as well.
     ddv_number = serializers.RegexField(
-        r"^\d{0,20}$", source="player.ddv_number", required=False, allow_blank=True
+        r"^\d{1,20}$", source="player.ddv_number", required=False, allow_blank=True
     )
     status = serializers.ChoiceField(choices=Entry.Status.choices, read_only=True)
 
@@ -389,6 +392,21 @@ class RoundResultSerializer(serializers.Serializer):
     solos_won = serializers.IntegerField()
 
 
+class NullableItemsField(serializers.ListField):
+    """A list of a serializer's objects, some of them null."""
+
+
+class NullableItemsScheme(OpenApiSerializerFieldExtension):
+    """drf-spectacular drops the ``allow_null`` of a serializer as a list's child: the items
+    are the child's component or null."""
+
+    target_class = NullableItemsField
+
+    def map_serializer_field(self, auto_schema, direction):
+        component = auto_schema.resolve_serializer(self.target.child, direction)
+        return {"type": "array", "items": {"allOf": [component.ref], "nullable": True}}
+
+
 class StandingsRowSerializer(serializers.Serializer):
     rank = serializers.IntegerField(allow_null=True, help_text="null: not ranked (disqualified)")
     start_number = serializers.IntegerField(source="entrant.start_number")
@@ -405,7 +423,7 @@ class StandingsRowSerializer(serializers.Serializer):
     average = serializers.FloatField(allow_null=True)
     solos_played = serializers.IntegerField()
     solos_won = serializers.IntegerField()
-    results = serializers.ListField(
+    results = NullableItemsField(
         child=RoundResultSerializer(allow_null=True),
         help_text="One per round of ``rounds``; null where the player did not play it",
     )
