@@ -1,0 +1,374 @@
+"""A property test of the whole JSON API (the `--postgres` pass): Schemathesis generates requests
+from the OpenAPI schema at /api/schema/ and sends them to the Django application in-process; no
+response may be a server error, and every answer must match its schema.
+
+A tournament is played first (rounds, tables, seats, scoresheets with hands, complaints,
+an appeal, a sanction, the catalogue of offences, staff), so that the generated requests reach
+real objects: half of them name its slug, round, table, start number and ids, the other half
+whatever Schemathesis makes up. Each operation is tried anonymously, as the tournament's
+organiser (an API token) and, for the scoresheet, with a seat's private key. Each request runs in
+a savepoint that is rolled back, so that what one request writes (a round closed, an offence
+deleted) cannot change what the next one finds.
+"""
+
+import contextlib
+import json
+import logging
+import re
+import time
+import traceback
+from dataclasses import dataclass, field
+
+import pytest
+import schemathesis
+from django.conf import settings as django_settings
+from django.core.cache import cache
+from django.core.signals import got_request_exception, request_finished, request_started
+from django.db import close_old_connections, transaction
+from hypothesis import HealthCheck, Phase, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
+from hypothesis.errors import Unsatisfiable
+from rest_framework.authtoken.models import Token
+from schemathesis.checks import not_a_server_error
+from schemathesis.core.failures import FailureGroup
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+)
+
+from adjudication import services as adjudication_services
+from adjudication.models import Decision, Offence, Sanction
+from config.wsgi import application
+from scoring import services as scoring_services
+from scoring.models import Scoresheet
+from tests import factories
+from tests.sheets import full_match
+from tests.tournaments.helpers import play
+from tournaments import services as tournament_services
+from tournaments.models import RankingList, TournamentRole
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db]
+
+MINIMUM_REQUESTS = 1000
+# Examples per operation and identity; Hypothesis stops earlier where an operation has fewer
+# distinct requests to offer (a GET without parameters has one).
+EXAMPLES = {"anonymous": 8, "organiser": 10, "organiser-negative": 4, "seat": 7}
+UNLIMITED = "1000000/min"
+# Not status_code_conformance: the schema documents each operation's success only, not its
+# 400, 401, 403, 404 and 409 answers (their bodies are the same error object everywhere).
+CHECKS = [not_a_server_error, content_type_conformance, response_schema_conformance]
+MATCH = full_match()
+Role = TournamentRole.Role
+
+
+@dataclass
+class World:
+    """The seeded objects the path parameters point at, and the credentials."""
+
+    slugs: list[str]
+    rounds: list[int]
+    tables: list[int]
+    start_numbers: list[int]
+    player_ids: list[int]
+    ranking_slugs: list[str]
+    decision_ids: list[int]
+    appeal_ids: list[int]
+    offence_ids: list[int]
+    role_ids: list[int]
+    organiser_token: str
+    seat_keys: list[str]
+
+
+@dataclass
+class Record:
+    """What was sent and what came back, for every request of the run."""
+
+    sent: int = 0
+    server_errors: list[str] = field(default_factory=list)
+    nonconforming: dict[str, list[str]] = field(default_factory=dict)
+    statuses: dict[int, int] = field(default_factory=dict)
+
+
+def _seed() -> World:
+    """A tournament of twelve with its staff: round 1 finished, round 2 running (table 1
+    confirmed, table 2 handed in, table 3 with complaints), round 3 drawn; and an empty one."""
+    organiser = factories.user(username="fuzz-organiser")
+    adjudicator = factories.user(username="fuzz-adjudicator")
+    panel = [factories.user(username=f"fuzz-panel{n}") for n in (1, 2, 3)]
+    tournament = factories.tournament(players=12, organiser=organiser, name="Fuzzpokal")
+    grant = tournament_services.tournament_role_grant
+    grant(tournament=tournament, user=adjudicator, role=Role.ADJUDICATOR)
+    for member in panel:
+        grant(tournament=tournament, user=member, role=Role.PANEL)
+
+    play(tournament, rounds=1)
+    round_ = tournament_services.round_start(round=factories.seated_round(tournament))
+    sheets = list(Scoresheet.objects.filter(table__round=round_).order_by("table__number"))
+    factories.sheet_confirmed(sheets[0], MATCH)
+    keeper = factories.keeper(sheets[1])
+    sheet = scoring_services.scoresheet_hands_replace(
+        scoresheet=sheets[1], hands=MATCH, version=sheets[1].version, by=keeper
+    )
+    scoring_services.scoresheet_submit(scoresheet=sheet, version=sheet.version, by=keeper)
+
+    keeper = factories.keeper(sheets[2])
+    sheet = scoring_services.scoresheet_hands_replace(
+        scoresheet=sheets[2], hands=MATCH[:6], version=sheets[2].version, by=keeper
+    )
+    Severity = adjudication_services.Severity
+    decisions = []
+    for hand, offender in ((3, 2), (5, 1), (7, 4)):
+        decision = adjudication_services.complaint_record(
+            scoresheet=sheet,
+            hand_number=hand,
+            offender=offender,
+            description="Trumped a club lead holding a club",
+            by=adjudicator,
+        )
+        decisions.append(decision)
+    ruled = adjudication_services.decision_rule(
+        decision=decisions[0], ruling=adjudication_services.Ruling(Severity.MINOR), by=adjudicator
+    )
+    adjudication_services.decision_initial(decision=ruled, by=adjudicator)
+    ruled = adjudication_services.decision_rule(
+        decision=decisions[1], ruling=adjudication_services.Ruling(Severity.MAJOR), by=adjudicator
+    )
+    ruled = adjudication_services.decision_initial(decision=ruled, by=adjudicator)
+    appeal = adjudication_services.appeal_lodge(
+        decision=ruled, appellant=ruled.offender, grounds="I had no club", by=adjudicator
+    )
+    offences = adjudication_services.offences_default(tournament=tournament, by=organiser)
+    adjudication_services.sanction_impose(
+        entry=sheet.table.seats.get(position=3).entry,
+        round=round_,
+        kind=Sanction.Kind.DEDUCTION,
+        points=6,
+        reasons="Insulted the table after a lost solo.",
+        members=panel,
+        by=panel[0],
+    )
+    factories.seated_round(tournament, publish=False)
+
+    other = factories.tournament(players=5, organiser=factories.user(), name="Fremdturnier")
+    ranking = tournament_services.ranking_list_save(name="Vereinsrangliste", slug="verein")
+    tournament_services.ranking_rebuild(ranking_list=ranking)
+
+    seats = [seat for s in sheets for seat in s.table.seats.order_by("position")]
+    return World(
+        slugs=[tournament.slug, other.slug],
+        rounds=[1, 2, 3],
+        tables=[1, 2, 3],
+        start_numbers=list(range(1, 14)),
+        player_ids=[entry.player_id for entry in tournament.entries.all()],
+        ranking_slugs=[ranking.slug, RankingList.objects.first().slug],
+        decision_ids=list(Decision.objects.values_list("pk", flat=True)),
+        appeal_ids=[appeal.pk],
+        offence_ids=[offence.pk for offence in offences][:4]
+        + list(Offence.objects.filter(tournament=other).values_list("pk", flat=True)),
+        role_ids=list(
+            TournamentRole.objects.filter(tournament=tournament).values_list("pk", flat=True)
+        ),
+        organiser_token=Token.objects.get_or_create(user=organiser)[0].key,
+        seat_keys=[seat.token for seat in seats],
+    )
+
+
+def _real_path_parameters(path: str, world: World) -> st.SearchStrategy[dict]:
+    """Path parameters naming seeded objects, for an operation's path template."""
+    names = re.findall(r"{(\w+)}", path)
+    id_choices = world.player_ids
+    if "/decisions/" in path:
+        id_choices = world.decision_ids
+    elif "/appeals/" in path:
+        id_choices = world.appeal_ids
+    elif "/offences/" in path:
+        id_choices = world.offence_ids
+    elif "/roles/" in path:
+        id_choices = world.role_ids
+    choices = {
+        "slug": world.ranking_slugs if path.startswith("/api/v1/rankings/") else world.slugs,
+        "number": world.rounds,
+        "table": world.tables,
+        "start_number": world.start_numbers,
+        "id": id_choices,
+    }
+    return st.fixed_dictionaries({name: st.sampled_from(choices[name]) for name in names})
+
+
+def _describe(case, response, identity: str) -> str:
+    """One request: method, path, status, identity, and what it sent."""
+    sent = {
+        "path_parameters": case.path_parameters,
+        "query": case.query,
+        "headers": dict(case.headers or {}),
+        "body": case.body if not isinstance(case.body, bytes) else repr(case.body),
+    }
+    sent = {key: value for key, value in sent.items() if value not in (None, {})}
+    try:
+        text = json.dumps(sent, default=repr, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(sent)
+    return (
+        f"{case.method.upper()} {case.formatted_path} -> {response.status_code} "
+        f"(as {identity}) sent {text[:2000]}"
+    )
+
+
+@contextlib.contextmanager
+def _connection_kept_open():
+    """Django closes a connection at the start and end of every request (``CONN_MAX_AGE``); the
+    test's connection holds the test transaction, so it must stay open, as Django's test client
+    keeps it."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+
+
+@contextlib.contextmanager
+def _exceptions_caught(into: list[str]):
+    """The traceback of every exception a view raised (the client only sees the 500)."""
+
+    def caught(sender, request=None, **kwargs):
+        into.append(traceback.format_exc())
+
+    got_request_exception.connect(caught)
+    try:
+        yield
+    finally:
+        got_request_exception.disconnect(caught)
+
+
+def _run(operation, strategy, *, identity, headers, examples, record, tracebacks):
+    """Send ``examples`` generated requests of one operation, each in a rolled-back savepoint."""
+
+    @hypothesis_settings(
+        max_examples=examples,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+        print_blob=False,
+    )
+    @given(data=strategy)
+    def send(data):
+        case, real = data
+        if real is not None:
+            case.path_parameters = {**(case.path_parameters or {}), **real}
+        del tracebacks[:]
+        with transaction.atomic():
+            response = case.call(headers=headers)
+            transaction.set_rollback(True)
+        cache.clear()  # cached standings and rate counts of the rolled-back request
+        record.sent += 1
+        record.statuses[response.status_code] = record.statuses.get(response.status_code, 0) + 1
+        try:
+            case.validate_response(
+                response,
+                checks=CHECKS,
+                headers=headers,
+            )
+        except FailureGroup as failures:
+            line = _describe(case, response, identity)
+            if response.status_code >= 500:
+                record.server_errors.append(line + "\n" + "".join(tracebacks[-1:]))
+            else:
+                titles = "; ".join(sorted({failure.title for failure in failures.exceptions}))
+                key = f"{operation.label} -> {response.status_code}: {titles}"
+                record.nonconforming.setdefault(key, []).append(f"{line}\n{failures}")
+
+    # An operation without parameters or body has no negative cases to generate.
+    with contextlib.suppress(Unsatisfiable):
+        send()
+
+
+@pytest.fixture
+def unthrottled(settings):
+    """No rate limit is reached in a thousand requests (every *_RATE_* setting, including ones
+    added after this test)."""
+    for name in dir(django_settings):
+        if re.fullmatch(r"[A-Z_]*RATE[A-Z_]*", name) and isinstance(
+            getattr(django_settings, name), str
+        ):
+            setattr(settings, name, UNLIMITED)
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "localhost"]
+
+
+@pytest.fixture
+def quiet_client_errors():
+    """Django logs every 4xx as a warning; a thousand of them would bury a real error."""
+    logger = logging.getLogger("django.request")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    yield
+    logger.setLevel(level)
+
+
+def test_generated_requests_get_no_server_error_and_match_the_schema(
+    unthrottled, quiet_client_errors, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        world = _seed()
+    record = Record()
+    tracebacks: list[str] = []
+    identities = {
+        "anonymous": {},
+        "organiser": {"Authorization": f"Token {world.organiser_token}"},
+    }
+    started = time.monotonic()
+    with _connection_kept_open(), _exceptions_caught(tracebacks):
+        schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
+        for result in schema.get_all_operations():
+            operation = result.ok()
+            real = _real_path_parameters(operation.path, world)
+            runs = [
+                ("anonymous", identities["anonymous"], "positive"),
+                ("organiser", identities["organiser"], "positive"),
+                ("organiser-negative", identities["organiser"], "negative"),
+            ]
+            if "/scoresheet" in operation.path:
+                runs += [
+                    ("seat", {"X-Seat-Key": key}, "positive")
+                    for key in (world.seat_keys[3], world.seat_keys[0], world.seat_keys[11])
+                ]
+            for identity, headers, mode in runs:
+                generation_mode = (
+                    schemathesis.GenerationMode.NEGATIVE
+                    if mode == "negative"
+                    else schemathesis.GenerationMode.POSITIVE
+                )
+                strategy = st.tuples(
+                    operation.as_strategy(generation_mode=generation_mode),
+                    st.one_of(st.none(), real),
+                )
+                _run(
+                    operation,
+                    strategy,
+                    identity=identity,
+                    headers=headers,
+                    examples=EXAMPLES[identity],
+                    record=record,
+                    tracebacks=tracebacks,
+                )
+    elapsed = time.monotonic() - started
+    print(
+        f"{record.sent} requests in {elapsed:.0f} s; statuses: "
+        + ", ".join(f"{status}: {count}" for status, count in sorted(record.statuses.items()))
+    )
+
+    assert not record.server_errors, (
+        f"{len(record.server_errors)} server errors in {record.sent} requests:\n\n"
+        + "\n\n".join(record.server_errors)
+    )
+    assert not record.nonconforming, (
+        "Responses that do not match the schema, by operation, status and check:\n"
+        + "\n".join(f"{len(lines)} x {key}" for key, lines in sorted(record.nonconforming.items()))
+        + "\n\nThe first of each:\n\n"
+        + "\n\n".join(lines[0] for lines in record.nonconforming.values())
+    )
+    assert record.sent >= MINIMUM_REQUESTS, record.statuses
