@@ -1,5 +1,7 @@
 """The JSON API, its schema and its documentation."""
 
+import re
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
@@ -88,6 +90,39 @@ def test_schema_generates_without_warnings(tmp_path):
         "spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yml")
     )
     assert "/api/v1/rules/hand-value" in (tmp_path / "schema.yml").read_text()
+
+
+def _schema(client) -> dict:
+    return client.get(reverse("api-schema"), headers={"Accept": "application/json"}).json()
+
+
+def test_schema_lets_a_standings_result_be_null_for_a_round_not_played(client):
+    results = _schema(client)["components"]["schemas"]["StandingsRow"]["properties"]["results"]
+    assert results["items"]["nullable"] is True
+    assert results["items"]["allOf"] == [{"$ref": "#/components/schemas/RoundResult"}]
+
+
+def test_schema_offers_a_blank_ddv_number_as_one_alternative_only(client):
+    ddv_number = _schema(client)["components"]["schemas"]["Entry"]["properties"]["ddv_number"]
+    pattern, blank = ddv_number["oneOf"]
+    assert not re.fullmatch(pattern["pattern"].strip("^$"), "")
+    assert blank["maxLength"] == 0
+
+
+@pytest.mark.parametrize(("ddv_number", "status"), [("", 201), ("0123", 201), ("12a", 400)])
+def test_a_ddv_number_is_digits_or_blank(client, ddv_number, status):
+    organiser = factories.user()
+    tournament = factories.tournament(organiser=organiser)
+    token = Token.objects.create(user=organiser).key
+    response = client.post(
+        reverse("api-entries", args=[tournament.slug]),
+        {"first_name": "Erika", "last_name": "Muster", "ddv_number": ddv_number},
+        content_type="application/json",
+        headers={"Authorization": f"Token {token}"},
+    )
+    assert response.status_code == status, response.json()
+    if status == 400:
+        assert "ddv_number" in response.json()
 
 
 @pytest.fixture
