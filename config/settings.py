@@ -176,7 +176,15 @@ if REDIS_URL:
             # A cache that does not answer must not hold a page up: readers fall back to the
             # database (tournaments.selectors.cache_get).
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
-        }
+        },
+        # Each process's own memory, in front of Redis, for what is cached under its version
+        # and so never goes stale: the standings pages and API answers
+        # (tournaments.selectors.versioned_get).
+        "local": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "versioned",
+            "OPTIONS": {"MAX_ENTRIES": 500},
+        },
     }
 else:
     # No broker: tasks run in-process, at once, in the request that queues them.

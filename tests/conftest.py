@@ -24,9 +24,13 @@ def unhashed_static_files(settings):
 def empty_cache():
     """Each test starts with an empty cache: the database is rolled back after every test,
     and cached standings of a tournament that no longer exists must not be served to the next
-    test's tournament of the same id."""
+    test's tournament of the same id. So does what each process keeps in memory."""
     from django.core.cache import cache
 
+    from tournaments.selectors import memory_clear
+
     cache.clear()
+    memory_clear()
     yield
     cache.clear()
+    memory_clear()

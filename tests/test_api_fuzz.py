@@ -47,6 +47,7 @@ from tests.sheets import full_match
 from tests.tournaments.helpers import play
 from tournaments import services as tournament_services
 from tournaments.models import RankingList, TournamentRole
+from tournaments.selectors import memory_clear
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db]
 
@@ -265,6 +266,7 @@ def _run(operation, strategy, *, identity, headers, examples, record, tracebacks
             response = case.call(headers=headers)
             transaction.set_rollback(True)
         cache.clear()  # cached standings and rate counts of the rolled-back request
+        memory_clear()
         record.sent += 1
         record.statuses[response.status_code] = record.statuses.get(response.status_code, 0) + 1
         try:

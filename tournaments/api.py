@@ -487,7 +487,7 @@ class StandingsView(APIView):
 
         def build() -> bytes:
             key = f"standings-json:{tournament.pk}:{version}:{offset}:{limit}"
-            body = selectors.cache_get(key)
+            body = selectors.versioned_get(key)
             if body is None:
                 table = selectors.standings_read(tournament=tournament)
                 rows = table.rows if table else ()
@@ -502,7 +502,7 @@ class StandingsView(APIView):
                     "rows": list(rows[offset : offset + limit]),
                 }
                 body = JSONRenderer().render(StandingsSerializer(data).data)
-                selectors.cache_put(key, body)
+                selectors.versioned_put(key, body)
             return body
 
         etag = f'"api-standings-{tournament.pk}-{version}-{offset}-{limit}"'
@@ -663,10 +663,10 @@ class RankingDetail(APIView):
 
         def build() -> bytes:
             key = f"ranking-json:{ranking.pk}:{ranking.version}"
-            body = selectors.cache_get(key)
+            body = selectors.versioned_get(key)
             if body is None:
                 body = JSONRenderer().render(RankingDetailSerializer(ranking).data)
-                selectors.cache_put(key, body)
+                selectors.versioned_put(key, body)
             return body
 
         return _etag_response(request, f'"api-ranking-{ranking.pk}-{ranking.version}"', build)

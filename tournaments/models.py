@@ -608,7 +608,8 @@ class StandingsSnapshot(models.Model):
     )
     version = models.PositiveIntegerField(_("version"))
     built_at = models.DateTimeField(_("built"))
-    data = models.JSONField(_("standings"))
+    # Standings.pack(): compact JSON, compressed.
+    packed = models.BinaryField(_("standings"))
 
     class Meta:
         verbose_name = _("standings")

@@ -6,12 +6,14 @@ Each selector runs a fixed number of queries, whatever the number of players or 
 import datetime
 import itertools
 import logging
+import threading
 import unicodedata
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.db.models import Count, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.http import Http404
@@ -745,26 +747,99 @@ def cache_put(key: str, value, timeout: int | None = None) -> None:
         logger.warning("Cache unreachable writing %s.", key, exc_info=True)
 
 
-def standings_cache_put(*, tournament_id: int, version: int, value: standings.Standings) -> None:
-    cache_put(_standings_key(tournament_id, version), value)
+# Values whose key names their version (the standings, and the pages and API answers rendered
+# from them) never go stale: a change makes a new version and so a new key. With a shared cache
+# (Redis), each process keeps them in its own memory too (CACHES["local"]), so that a phone's
+# request costs at most one round trip to Redis, for the tournament's head, and not another
+# for a 64 KB page.
+
+
+def _local_cache():
+    return caches["local"] if "local" in settings.CACHES else None
+
+
+def versioned_get(key: str):
+    """A value cached under a versioned key: from this process's memory, else from the shared
+    cache (and then kept in memory); None if neither has it or the cache is down."""
+    local = _local_cache()
+    if local is not None and (found := local.get(key)) is not None:
+        return found
+    found = cache_get(key)
+    if found is not None and local is not None:
+        local.set(key, found, settings.STANDINGS_CACHE_SECONDS)
+    return found
+
+
+def versioned_put(key: str, value) -> None:
+    """Cache a value under a versioned key, in this process's memory and the shared cache."""
+    local = _local_cache()
+    if local is not None:
+        local.set(key, value, settings.STANDINGS_CACHE_SECONDS)
+    cache_put(key, value)
+
+
+# The standings themselves are cached packed (Standings.pack, 240 KB for 2,000 players) and
+# decoded in each process once per version: the last few tournaments' are kept decoded here.
+_DECODED_TOURNAMENTS = 4
+_decoded: OrderedDict[int, tuple[int, standings.Standings]] = OrderedDict()
+_decoded_lock = threading.Lock()
+
+
+def _decoded_get(tournament_id: int, version: int) -> standings.Standings | None:
+    with _decoded_lock:
+        found = _decoded.get(tournament_id)
+        if found is None or found[0] != version:
+            return None
+        _decoded.move_to_end(tournament_id)
+        return found[1]
+
+
+def _decoded_put(tournament_id: int, version: int, value: standings.Standings) -> None:
+    with _decoded_lock:
+        if tournament_id in _decoded and _decoded[tournament_id][0] > version:
+            return  # a newer version is here already
+        _decoded[tournament_id] = (version, value)
+        _decoded.move_to_end(tournament_id)
+        while len(_decoded) > _DECODED_TOURNAMENTS:
+            _decoded.popitem(last=False)
+
+
+def memory_clear() -> None:
+    """Forget what this process keeps in memory (the tests, between tests)."""
+    with _decoded_lock:
+        _decoded.clear()
+    if (local := _local_cache()) is not None:
+        local.clear()
+
+
+def standings_cache_put(
+    *, tournament_id: int, version: int, packed: bytes, value: standings.Standings
+) -> None:
+    """The rebuilt standings: packed for the shared cache, decoded for this process."""
+    cache_put(_standings_key(tournament_id, version), packed)
+    _decoded_put(tournament_id, version, value)
 
 
 def standings_read(*, tournament: Tournament) -> standings.Standings | None:
-    """The standings as last rebuilt: from the cache, else from the database (one query).
-    Never computed here; None before the first rebuild."""
+    """The standings as last rebuilt: from this process's memory, the cache, else the
+    database (one query). Never computed here; None before the first rebuild."""
     if not tournament.standings_version:
         return None
-    key = _standings_key(tournament.pk, tournament.standings_version)
-    found = cache_get(key)
-    if found is not None:
+    version = tournament.standings_version
+    if (found := _decoded_get(tournament.pk, version)) is not None:
         return found
-    row = StandingsSnapshot.objects.filter(tournament=tournament).values_list("data", "version")
-    row = row.first()
-    if row is None:
-        return None
-    data, version = row
-    value = standings.Standings.from_dict(data)
-    cache_put(_standings_key(tournament.pk, version), value)
+    packed = cache_get(_standings_key(tournament.pk, version))
+    if packed is None:
+        row = StandingsSnapshot.objects.filter(tournament=tournament).values_list(
+            "packed", "version"
+        )
+        row = row.first()
+        if row is None:
+            return None
+        packed, version = bytes(row[0]), row[1]
+        cache_put(_standings_key(tournament.pk, version), packed)
+    value = standings.Standings.unpack(packed)
+    _decoded_put(tournament.pk, version, value)
     return value
 
 

@@ -1041,13 +1041,16 @@ def standings_rebuild(*, tournament_id: int) -> StandingsSnapshot | None:
             built_at=timezone.now(),
         )
         version = tournament.standings_version + 1
-        fields = {"version": version, "built_at": computed.built_at, "data": computed.to_dict()}
-        # A plain UPDATE: update_or_create would first read and decode the old standings.
+        packed = computed.pack()
+        fields = {"version": version, "built_at": computed.built_at, "packed": packed}
+        # A plain UPDATE: update_or_create would first read the old standings.
         if not StandingsSnapshot.objects.filter(tournament=tournament).update(**fields):
             StandingsSnapshot.objects.create(tournament=tournament, **fields)
         Tournament.objects.filter(pk=tournament.pk).update(standings_version=version)
     selectors.tournament_head_forget(slug=tournament.slug)
-    selectors.standings_cache_put(tournament_id=tournament_id, version=version, value=computed)
+    selectors.standings_cache_put(
+        tournament_id=tournament_id, version=version, packed=packed, value=computed
+    )
     return StandingsSnapshot(tournament=tournament, **fields)
 
 

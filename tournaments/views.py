@@ -3,6 +3,7 @@
 import base64
 import binascii
 import csv
+import zlib
 
 from django.conf import settings
 from django.contrib import messages
@@ -624,11 +625,19 @@ def _standings_page(request: HttpRequest) -> int:
         return 1
 
 
+def _head_stamp(tournament: Tournament) -> int:
+    """Changes with any of the tournament's own fields (its name, say), which the standings
+    pages show but which do not make new standings."""
+    fields = Tournament._meta.concrete_fields
+    return zlib.crc32(repr([getattr(tournament, f.attname) for f in fields]).encode())
+
+
 def _standings_etag(tournament: Tournament, mode: str, part: str, page: int) -> str:
-    """Changes with every rebuild, and with the language, the page and what the reader may
-    see."""
+    """Changes with every rebuild and every change to the tournament, and with the language,
+    the page and what the reader may see."""
     language = translation.get_language()
-    return f'"{part}-{tournament.pk}-{tournament.standings_version}-{language}-{mode}-{page}"'
+    version = f"{tournament.standings_version}.{_head_stamp(tournament):x}"
+    return f'"{part}-{tournament.pk}-{version}-{language}-{mode}-{page}"'
 
 
 def _not_modified(request: HttpRequest, etag: str) -> HttpResponse | None:
@@ -652,9 +661,9 @@ def _standings_table_html(tournament: Tournament, mode: str, page: int) -> str:
         )
     key = (
         f"standings-html:{tournament.pk}:{tournament.standings_version}:"
-        f"{translation.get_language()}:{page}"
+        f"{_head_stamp(tournament):x}:{translation.get_language()}:{page}"
     )
-    html = selectors.cache_get(key)
+    html = selectors.versioned_get(key)
     if html is None:
         table = selectors.standings_read(tournament=tournament)
         rows = table.rows if table else ()
@@ -676,7 +685,7 @@ def _standings_table_html(tournament: Tournament, mode: str, page: int) -> str:
                 "built_at": table.built_at if table else None,
             },
         )
-        selectors.cache_put(key, html)
+        selectors.versioned_put(key, html)
     return html
 
 
@@ -704,7 +713,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     if anonymous and (response := _not_modified(request, etag)):
         return response
     key = f"standings-page:{etag}"
-    html = selectors.cache_get(key) if _same_for_everyone(request) else None
+    html = selectors.versioned_get(key) if _same_for_everyone(request) else None
     if html is None:
         html = render_to_string(
             "tournaments/standings.html",
@@ -720,7 +729,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
             request,
         )
         if _same_for_everyone(request):
-            selectors.cache_put(key, html)
+            selectors.versioned_put(key, html)
     response = HttpResponse(html)
     return _revalidate(response, etag) if anonymous else response
 

@@ -11,6 +11,7 @@ from scoring.models import Scoresheet
 from tests import factories, sheets
 from tournaments import selectors, services
 from tournaments.models import SeatResult, StandingsSnapshot, Tournament
+from tournaments.standings import Standings
 
 pytestmark = pytest.mark.django_db
 MATCH = sheets.full_match()
@@ -128,6 +129,7 @@ def test_a_cache_outage_falls_back_to_the_database(
         factories.sheet_confirmed(sheet, MATCH)
     tournament = fresh(tournament)
     expected = selectors.standings_read(tournament=tournament)
+    selectors.memory_clear()  # as another web process, which has not decoded them yet
     broken = mock.Mock(side_effect=ConnectionError("cache down"))
     with (
         mock.patch("tournaments.selectors.cache.get", broken),
@@ -137,6 +139,24 @@ def test_a_cache_outage_falls_back_to_the_database(
     ):
         assert selectors.standings_read(tournament=tournament) == expected
     compute.assert_not_called()
+
+
+def test_a_process_decodes_each_version_of_the_standings_once(
+    sheet, tournament, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        factories.sheet_confirmed(sheet, MATCH)
+    tournament = fresh(tournament)
+    selectors.memory_clear()  # as a web process that did not rebuild them
+    with mock.patch.object(Standings, "unpack", wraps=Standings.unpack) as unpack:
+        first = selectors.standings_read(tournament=tournament)
+        assert selectors.standings_read(tournament=tournament) is first
+        assert unpack.call_count == 1
+        services.standings_rebuild(tournament_id=tournament.pk)
+        newer = selectors.standings_read(tournament=fresh(tournament))
+    assert newer is not first
+    assert newer.rows == first.rows
+    assert unpack.call_count == 1  # the rebuild left its own result in this process
 
 
 def test_a_rebuild_writes_one_snapshot_with_a_new_version(tournament):

@@ -156,6 +156,7 @@ def test_serialised_standings_read_back_equal(raw):
     results = [result(n, r, p, confirmed=c) for n, r, p, c in raw]
     table = standings(entrants=[entrant(n) for n in range(1, 13)], results=results)
     assert Standings.from_dict(table.to_dict()) == table
+    assert Standings.unpack(table.pack()) == table
     # Everyone once; ranks never go down; the confirmed points never go up.
     assert sorted(order(table)) == list(range(1, 13))
     assert [row.rank for row in table.rows] == sorted(row.rank for row in table.rows)

@@ -7,6 +7,7 @@ import datetime
 import io
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.urls import reverse
 
@@ -14,7 +15,7 @@ from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from tests import factories
 from tests.tournaments.helpers import play
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -87,8 +88,10 @@ def test_the_standings_cost_the_same_queries_for_any_field(
         play(tournament, rounds=rounds)
     page = reverse("standings", args=[tournament.slug])
     table = reverse("standings-table", args=[tournament.slug])
-    # With an empty cache: the tournament and the stored standings.
+    # With an empty cache (in a process that did not rebuild them): the tournament and the
+    # stored standings.
     cache.clear()
+    selectors.memory_clear()
     with django_assert_num_queries(2):
         assert client.get(table).status_code == 200
     # From then on everything comes from the cache: no query at all for a phone.
@@ -116,6 +119,42 @@ def test_hiding_the_standings_takes_effect_at_once_despite_the_cache(client, kre
     tournament.is_public = False
     tournament.save()  # as the administration saves it
     assert client.get(url).status_code == 404
+
+
+def test_a_renamed_tournament_shows_its_new_name_on_the_cached_standings(client, kreuzpokal):
+    tournament, _organiser = kreuzpokal
+    client.cookies.clear()  # a phone without cookies: the whole page is cached
+    url = reverse("standings", args=[tournament.slug])
+    first = client.get(url)
+    assert tournament.name in first.content.decode()
+    tournament.name = "Kreuzpokal 2027"
+    tournament.save()  # as the administration saves it; no new standings
+    second = client.get(url, headers={"if-none-match": first["ETag"]})
+    assert second.status_code == 200
+    assert "Kreuzpokal 2027" in second.content.decode()
+
+
+def test_versioned_entries_are_kept_in_each_process_in_front_of_the_shared_cache(settings):
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "a"},
+        "local": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "b"},
+    }
+    from django.core.cache import caches
+
+    selectors.versioned_put("standings-html:1:2:x", "<table>")
+    caches["default"].clear()  # the shared cache lost it (or is down): this process has it
+    assert selectors.versioned_get("standings-html:1:2:x") == "<table>"
+    caches["local"].clear()  # another process: it takes it from the shared cache, then keeps it
+    selectors.versioned_put("standings-html:1:3:x", "<tr>")
+    caches["local"].clear()
+    assert selectors.versioned_get("standings-html:1:3:x") == "<tr>"
+    caches["default"].clear()
+    assert selectors.versioned_get("standings-html:1:3:x") == "<tr>"
+    # The tournament's head changes without a new version: only ever in the shared cache.
+    tournament = factories.tournament(is_public=True)
+    selectors.tournament_head(slug=tournament.slug, user=AnonymousUser())
+    assert caches["local"].get(f"tournament-head:{tournament.slug}") is None
+    assert caches["default"].get(f"tournament-head:{tournament.slug}") is not None
 
 
 def test_hidden_standings_are_hidden_everywhere_from_the_public(
