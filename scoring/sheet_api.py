@@ -8,6 +8,8 @@ player of the table through their seat's private link key in the ``X-Seat-Key`` 
 version is answered with HTTP 409 and the sheet as it is now.
 """
 
+from collections.abc import Callable
+
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
@@ -626,11 +628,11 @@ class ScoresheetDetail(SheetAPIView):
 
 
 class SheetActionView(SheetAPIView):
-    request_serializer: type[serializers.Serializer] = SheetVersionSerializer
+    """One step of the sheet's workflow: each subclass names its service, called with the sheet,
+    who asks, and the request's validated fields."""
 
-    @staticmethod
-    def service(**kwargs) -> Scoresheet:
-        raise NotImplementedError
+    request_serializer: type[serializers.Serializer] = SheetVersionSerializer
+    service: Callable[..., Scoresheet]
 
     def post(self, request, slug: str, number: int, table: int):
         sheet, actor = _opened(request, slug=slug, number=number, table=table)
