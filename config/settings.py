@@ -194,6 +194,10 @@ else:
 # The standings and ranking lists are cached under their version, so an entry is never stale;
 # it only expires to make room.
 STANDINGS_CACHE_SECONDS = 24 * 60 * 60
+# With Redis, each web process keeps a tournament's own fields (name, standings version, what
+# is public) in its memory this long for the public pages that phones refresh: other processes
+# show a change at most this much later. 0: always ask Redis.
+TOURNAMENT_HEAD_LOCAL_SECONDS = float(os.environ.get("TOURNAMENT_HEAD_LOCAL_SECONDS", "2"))
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
 # A task is acknowledged only when it has finished, and a task whose worker died is handed to

@@ -150,11 +150,30 @@ def test_versioned_entries_are_kept_in_each_process_in_front_of_the_shared_cache
     assert selectors.versioned_get("standings-html:1:3:x") == "<tr>"
     caches["default"].clear()
     assert selectors.versioned_get("standings-html:1:3:x") == "<tr>"
-    # The tournament's head changes without a new version: only ever in the shared cache.
-    tournament = factories.tournament(is_public=True)
+
+
+def test_each_process_keeps_a_tournaments_head_briefly_and_forgets_it_on_a_save(settings):
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "a"},
+        "local": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "b"},
+    }
+    from django.core.cache import caches
+
+    tournament = factories.tournament(is_public=True, name="Kreuzpokal")
+    key = f"tournament-head:{tournament.slug}"
     selectors.tournament_head(slug=tournament.slug, user=AnonymousUser())
-    assert caches["local"].get(f"tournament-head:{tournament.slug}") is None
-    assert caches["default"].get(f"tournament-head:{tournament.slug}") is not None
+    assert caches["local"].get(key)["name"] == "Kreuzpokal"
+    assert caches["default"].get(key)["name"] == "Kreuzpokal"
+    tournament.name = "Karopokal"
+    tournament.save()  # this process forgets it at once, in its memory and in the shared cache
+    assert caches["local"].get(key) is None
+    head = selectors.tournament_head(slug=tournament.slug, user=AnonymousUser())
+    assert head.name == "Karopokal"
+
+    settings.TOURNAMENT_HEAD_LOCAL_SECONDS = 0  # always ask the shared cache
+    caches["local"].clear()
+    selectors.tournament_head(slug=tournament.slug, user=AnonymousUser())
+    assert caches["local"].get(key) is None
 
 
 def test_hidden_standings_are_hidden_everywhere_from_the_public(
