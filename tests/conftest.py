@@ -2,6 +2,17 @@ import pytest
 from django.utils import translation
 
 
+@pytest.fixture(autouse=True, scope="session")
+def fast_password_hashing():
+    """Test users' passwords hashed with a fast hasher: the production hasher (PBKDF2, a million
+    rounds) takes a quarter of a second per user, which the tests would spend thousands of
+    times. Logging in works the same."""
+    from django.test.utils import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def english_messages():
     """Services' messages are read in English unless a test asks for German; pages still
