@@ -158,20 +158,7 @@ def _sheets(pool, *, slug: str, players: int, rounds: int, seed: int):
     )
     matches = [simulate_match(rng=rng, table_size=4, hands_per_match=24) for _ in range(MATCHES)]
     Hand.objects.bulk_create(
-        Hand(
-            scoresheet=sheet,
-            number=number,
-            section=line.contract.section,
-            dealer=line.dealer,
-            contract=line.contract,
-            solo_type=line.solo_type or "",
-            soloist=line.soloist,
-            game_value=line.game_value,
-            points_1=line.points[1],
-            points_2=line.points[2],
-            points_3=line.points[3],
-            points_4=line.points[4],
-        )
+        Hand.from_line(scoresheet=sheet, number=number, line=line)
         for index, sheet in enumerate(sheets)
         for number, line in enumerate(matches[index % MATCHES], start=1)
     )

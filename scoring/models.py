@@ -1,5 +1,7 @@
 """Scoresheets (Spiellisten) and the hands recorded on them (TSR 7.3)."""
 
+from __future__ import annotations
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q, Value
@@ -9,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from scoring.rules.contracts import Contract, Section, SoloType
+from scoring.rules.sheet import HandLine
 from tournaments.models import Seat, Table
 
 CONTRACT_LABELS = {
@@ -285,6 +288,26 @@ class Hand(models.Model):
         if self.points_5 is not None:
             points[5] = self.points_5
         return points
+
+    @classmethod
+    def from_line(cls, *, scoresheet: Scoresheet, number: int, line: HandLine) -> Hand:
+        """The row of hand ``number`` of a sheet, as the rules core gives it (unsaved)."""
+        return cls(
+            scoresheet=scoresheet,
+            number=number,
+            section=line.contract.section,
+            dealer=line.dealer,
+            contract=line.contract,
+            solo_type=line.solo_type or "",
+            soloist=line.soloist,
+            game_value=line.game_value,
+            points_1=line.points[1],
+            points_2=line.points[2],
+            points_3=line.points[3],
+            points_4=line.points[4],
+            points_5=line.points.get(5),
+            not_played=line.not_played,
+        )
 
 
 class ScoresheetChange(models.Model):

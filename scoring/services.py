@@ -161,22 +161,7 @@ def _record(
 def _hands_store(sheet: Scoresheet, hands: Sequence[HandLine]) -> None:
     sheet.hands.all().delete()
     Hand.objects.bulk_create(
-        Hand(
-            scoresheet=sheet,
-            number=number,
-            section=hand.contract.section,
-            dealer=hand.dealer,
-            contract=hand.contract,
-            solo_type=hand.solo_type or "",
-            soloist=hand.soloist,
-            game_value=hand.game_value,
-            points_1=hand.points[1],
-            points_2=hand.points[2],
-            points_3=hand.points[3],
-            points_4=hand.points[4],
-            points_5=hand.points.get(5),
-            not_played=hand.not_played,
-        )
+        Hand.from_line(scoresheet=sheet, number=number, line=hand)
         for number, hand in enumerate(hands, start=1)
     )
 

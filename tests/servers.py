@@ -259,7 +259,9 @@ class PostgresCluster:
             if attempt == 2:
                 raise ServerError(f"PostgreSQL did not start:\n{log_tail(self.logfile)}")
 
-    def _wait_until_ready(self) -> bool:
+    def _connected(self, work) -> bool:
+        """Call ``work`` with a connection to the ``postgres`` database as soon as the server
+        accepts one; False if it exits or does not within ``START_TIMEOUT``."""
         import psycopg
 
         deadline = time.monotonic() + START_TIMEOUT
@@ -273,11 +275,19 @@ class PostgresCluster:
                     autocommit=True,
                     connect_timeout=2,
                 ) as conn:
-                    conn.execute(f"CREATE DATABASE {PG_DATABASE}")
-                    self.version = conn.execute("SHOW server_version").fetchone()[0]
+                    work(conn)
                     return True
             except psycopg.OperationalError:
                 time.sleep(0.02)
+        return False
+
+    def _wait_until_ready(self) -> bool:
+        def create(conn) -> None:
+            conn.execute(f"CREATE DATABASE {PG_DATABASE}")
+            self.version = conn.execute("SHOW server_version").fetchone()[0]
+
+        if self._connected(create):
+            return True
         self._stop_server()
         return False
 
@@ -309,7 +319,6 @@ class PostgresCluster:
         (``pg_ctl restart`` itself would leave the new server to init, out of reach of
         ``stop()``.) Clients keep their sockets to the old server and find them dead on their
         next query."""
-        import psycopg
 
         if self.process is None or self.process.poll() is not None:
             raise ServerError("PostgreSQL is not running, so it cannot be restarted.")
@@ -324,21 +333,8 @@ class PostgresCluster:
                 **child_options(signal.SIGQUIT),
                 **self._run_as,
             )
-        deadline = time.monotonic() + START_TIMEOUT
-        while self.process.poll() is None and time.monotonic() < deadline:
-            try:
-                with psycopg.connect(
-                    host="127.0.0.1",
-                    port=self.port,
-                    user=PG_SUPERUSER,
-                    dbname="postgres",
-                    autocommit=True,
-                    connect_timeout=2,
-                ) as conn:
-                    conn.execute("SELECT 1")
-                    return
-            except psycopg.OperationalError:
-                time.sleep(0.02)
+        if self._connected(lambda conn: conn.execute("SELECT 1")):
+            return
         raise ServerError(
             f"PostgreSQL did not come back after a restart:\n{log_tail(self.logfile)}"
         )
