@@ -51,13 +51,29 @@ def test_a_lost_connection_is_shown_and_the_hand_is_saved_once_it_is_back(sheet,
     assert sheet.hands.count() == 1
 
 
+def settled(page, pending: set) -> None:
+    """Wait until no request of the page is under way (the live checks come in late)."""
+    for _ in range(200):
+        if not pending:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"requests still under way: {pending}")
+
+
 def test_a_link_over_its_limit_says_to_wait_and_saves_nothing(sheet, page, settings):
     settings.SEAT_LINK_RATE = "1/min"
+    pending = set()
+    page.on("request", lambda request: pending.add(request))
+    page.on("requestfinished", lambda request: pending.discard(request))
+    page.on("requestfailed", lambda request: pending.discard(request))
     page.goto(keeper_link(sheet))
     type_hand(page, "3", "13")
     warning = page.locator("#request-error")
     expect(warning).to_contain_text("Too many requests through this link")
-    page.keyboard.press("Enter")
+    with page.expect_response(lambda response: response.url.endswith("/save/")) as saved:
+        page.keyboard.press("Enter")
+    assert saved.value.status == 429
+    settled(page, pending)
     expect(warning).to_be_visible()
     expect(page.locator("#hand-1")).to_have_count(0)
     assert sheet.hands.count() == 0
