@@ -19,6 +19,9 @@ MOST_CARD_POINTS_IN_A_TRICK = 44  # four aces (TSR 2.2.2)
 DOPPELKOPF_CARD_POINTS = 40  # a trick of 40 or more card points (TSR 7.2.3)
 FOX_CARD_POINTS = 11  # the Ace of Diamonds
 FOXES = 2  # each card occurs twice in the pack (TSR 2.2.1)
+# A trick of 40 card points needs four cards worth 10 or 11 (an ace or a ten; three aces and a
+# king make 37), and the pack has sixteen of them (TSR 2.2.2).
+MOST_DOPPELKOPF = 4
 
 
 class Team(StrEnum):
@@ -135,6 +138,21 @@ class HandValue:
     settled_as_solo: bool
     re_value: int  # for each Re player; a soloist receives three times it (TSR 7.2.4)
     breakdown: tuple[Item, ...]
+
+
+def highest_game_value(*, settled_as_solo: bool) -> int:
+    """The most a hand can be worth for each winner (TSR 7.2.2, 7.2.3, 7.2.4).
+
+    Of 7.2.2: (a) won, under 90, 60, 30 and schwarz: 5; (b) both teams' "Re" and "Contra": 4;
+    (c), (d) every point announcement of both teams: 8; (e) or (f), the winners' card points
+    against all four of the losers' point announcements: 4. That is 21, a solo's most, which
+    the soloist wins three times. A normal game adds the bonus points of 7.2.3: winning against
+    the Queens of Clubs, four Doppelkopf tricks, two foxes and Charlie: 29.
+    """
+    most = 5 + 2 * 2 + 2 * len(POINT_ANNOUNCEMENTS) + len(POINT_ANNOUNCEMENTS)
+    if settled_as_solo:
+        return most
+    return most + 1 + MOST_DOPPELKOPF + FOXES + 1
 
 
 def wins(hand: HandResult, team: Team) -> bool:
@@ -398,6 +416,15 @@ def check_hand_result(hand: HandResult) -> list[FieldError]:
                 "TSR 7.2.3",
                 gettext_noop("A team that took no trick cannot have won the last one."),
             )
+    if hand.re_specials.doppelkopf + hand.contra_specials.doppelkopf > MOST_DOPPELKOPF:
+        error(
+            "contra_specials",
+            "TSR 2.2.2, 7.2.3",
+            gettext_noop(
+                "At most four tricks hold 40 card points: only the sixteen aces and tens are "
+                "worth 10 or more."
+            ),
+        )
     if hand.re_specials.fox + hand.contra_specials.fox > FOXES:
         error(
             "contra_specials",

@@ -8,6 +8,7 @@ from scoring.rules.contracts import SoloType
 from scoring.rules.problems import InvalidInput
 from scoring.rules.settlement import seat_points
 from scoring.rules.value import (
+    MOST_DOPPELKOPF,
     Announcement,
     Game,
     HandResult,
@@ -15,6 +16,7 @@ from scoring.rules.value import (
     Team,
     check_hand_result,
     hand_value,
+    highest_game_value,
     wins,
 )
 
@@ -328,23 +330,25 @@ def hand_results(draw, games=tuple(Game)):
     wedding_solo = game is Game.WEDDING and draw(st.booleans())
     solo = game in (Game.SOLO, Game.SILENT_WEDDING) or wedding_solo
 
-    def specials(team_points, team_tricks):
+    def specials(team_points, most_doppelkopf):
         if solo:
             return Specials()
         return Specials(
-            doppelkopf=draw(st.integers(0, team_points // 40)),
+            doppelkopf=draw(st.integers(0, min(team_points // 40, most_doppelkopf))),
             fox=draw(st.integers(0, min(1, team_points // 11))),
             charlie=0,
         )
 
+    re_specials = specials(points, MOST_DOPPELKOPF)
+    contra_specials = specials(240 - points, MOST_DOPPELKOPF - re_specials.doppelkopf)
     return HandResult(
         game=game,
         re_card_points=points,
         re_tricks=tricks,
         re_announcement=draw(st.sampled_from(list(Announcement))),
         contra_announcement=draw(st.sampled_from(list(Announcement))),
-        re_specials=specials(points, tricks),
-        contra_specials=specials(240 - points, 12 - tricks),
+        re_specials=re_specials,
+        contra_specials=contra_specials,
         wedding_solo=wedding_solo,
         solo_type=SoloType.JACKS if game is Game.SOLO else None,
     )
@@ -420,3 +424,65 @@ def test_the_value_is_the_sum_of_its_breakdown(result):
             "TSR 7.2.2 (f)",
             "TSR 7.2.3",
         }
+
+
+@given(hand_results())
+def test_no_hand_is_worth_more_than_the_highest_value(result):
+    value = hand_value(result)
+    assert abs(value.re_value) <= highest_game_value(settled_as_solo=value.settled_as_solo)
+
+
+def _extremes():
+    """Every combination of announcements with the card points and tricks at the edges of the
+    win levels (TSR 7.1), and the bonus points all to one team or none (TSR 7.2.3)."""
+    edges = (0, 29, 30, 59, 60, 89, 90, 119, 120, 121, 150, 151, 180, 181, 210, 211, 240)
+    for points in edges:
+        for tricks in (0, 1, 11, 12):  # impossible pairs are refused by hand_value
+            for re_said in Announcement:
+                for contra_said in Announcement:
+                    yield points, tricks, re_said, contra_said
+
+
+@pytest.mark.parametrize("settled_as_solo", [False, True])
+def test_the_highest_value_is_reached_and_never_passed(settled_as_solo):
+    # 7.2.2 (a)-(f) make 21; a normal game adds 8 bonus points (TSR 7.2.3).
+    best = 0
+    for points, tricks, re_said, contra_said in _extremes():
+        team_specials = [Specials()]
+        if not settled_as_solo:
+            team_specials.append(Specials(doppelkopf=4, fox=2, charlie=1))
+        for specials in team_specials:
+            for to_re in (True, False):
+                result = HandResult(
+                    game=Game.SOLO if settled_as_solo else Game.NORMAL,
+                    re_card_points=points,
+                    re_tricks=tricks,
+                    re_announcement=re_said,
+                    contra_announcement=contra_said,
+                    re_specials=specials if to_re else Specials(),
+                    contra_specials=Specials() if to_re else specials,
+                    solo_type=SoloType.ACES if settled_as_solo else None,
+                )
+                try:
+                    value = hand_value(result)
+                except InvalidInput:
+                    continue
+                best = max(best, abs(value.re_value))
+    assert (
+        best
+        == highest_game_value(settled_as_solo=settled_as_solo)
+        == (21 if settled_as_solo else 29)
+    )
+
+
+def test_more_than_four_doppelkopf_tricks_are_refused():
+    with pytest.raises(InvalidInput) as raised:
+        hand_value(
+            hand(
+                160,
+                8,
+                re_specials=Specials(doppelkopf=3),
+                contra_specials=Specials(doppelkopf=2),
+            )
+        )
+    assert [error.rule for error in raised.value.errors] == ["TSR 2.2.2, 7.2.3"]
