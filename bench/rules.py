@@ -1,8 +1,9 @@
 """The rules core and the rules API (issue 3).
 
-Figures: checking a complete 24-hand scoresheet in the plain core, a hand's game value and a
-penalty, each against building its input (what any caller pays just to ask); the scoresheet
-check through the API (in-process: serializer, core, response) against an empty API view.
+Figures: checking a complete 24-hand scoresheet (compulsory solos included) in the plain core,
+a hand's game value and a penalty, each against building its input (what any caller pays just
+to ask); the scoresheet check through the API (in-process: serializer, core, response) against
+an empty API view.
 """
 
 import random

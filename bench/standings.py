@@ -188,7 +188,7 @@ def _ranked_tournaments(pool, today: datetime.date) -> int:
                         points=points[position],
                         placing=placings[position],
                         confirmed=True,
-                        hands=28,
+                        hands=24,
                     )
                     for position, entry in enumerate(seated, start=1)
                 ]

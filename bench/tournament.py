@@ -1,7 +1,7 @@
 """The synthetic tournament the suites share, built once per run in the run's database.
 
 2,000 players (of a pool of 3,000) × 10 closed rounds at 500 tables of four, every sheet confirmed
-with a simulated 24-hand match (and its compulsory solos), the results written from the sheets as
+with a simulated 24-hand match (its compulsory solos included), the results written from the sheets as
 a confirm writes them, and the standings built. ``shared()`` builds it on the first call and
 returns the same one after that; the suites that only read it leave it as it is, and those that
 change it (a confirm, a draft sheet, a drawn round) either change nothing the others measure or
@@ -98,8 +98,8 @@ def closed_rounds(tournament, at: datetime.datetime, count: int = ROUNDS):
 
 def played(pool, *, slug: str, players: int, rounds: int, seed: int):
     """A running tournament of ``players`` from the pool and ``rounds`` closed rounds at
-    tables of four, every sheet confirmed with a simulated 24-hand match (and its compulsory
-    solos); its results written from the sheets as a confirm writes them, and the standings
+    tables of four, every sheet confirmed with a simulated 24-hand match (its compulsory
+    solos included); its results written from the sheets as a confirm writes them, and the standings
     built after that commit (Celery runs in-process here, bench.backends)."""
     from tournaments import services
 

@@ -17,18 +17,18 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.throttling import PublicAddressThrottle, PublicClientThrottle, client_cookie_set
-from scoring.messages import field_errors, problem_message
+from scoring.messages import field_errors, problems_data
 from scoring.rules.contracts import Contract, SoloType
-from scoring.rules.deal import playing_seats
+from scoring.rules.deal import HANDS_PER_MATCH, playing_seats
 from scoring.rules.penalty import MOST_ANNOUNCEMENTS, Breach, Severity, penalty_points
 from scoring.rules.problems import InvalidInput
 from scoring.rules.settlement import seat_points
-from scoring.rules.sheet import HandLine, check_sheet
+from scoring.rules.sheet import PROBLEM_CODES, HandLine, check_sheet
 from scoring.rules.value import Announcement, Game, HandResult, Specials, Team, hand_value
 
 SEATS = (1, 2, 3, 4, 5)
-MOST_POINTS = 1000  # far above any hand: 3 x (11 + 2 + 4) for a solo, 24 for a penalty
-MOST_HANDS = 120  # 30 hands at a table of five plus five compulsory solos, with room to spare
+MOST_POINTS = 1000  # input bound; the check refuses more than the TSR allows (TSR 7.2)
+MOST_HANDS = 120  # 30 hands at a table of five, with room for stopped hands and typing slips
 
 
 class RequestTooLarge(exceptions.APIException):
@@ -81,17 +81,22 @@ def _invalid(error: InvalidInput) -> serializers.ValidationError:
 
 
 class SeatsField(serializers.DictField):
-    """``{"1": n, "2": n, ...}``: numbers per seat; keys are seat numbers."""
+    """``{"1": n, "2": n, ...}``: numbers per seat; keys are seat numbers, 1 to 5, or to the
+    table's size where the serializer's context knows it (``table_size``)."""
 
     child = serializers.IntegerField(min_value=-MOST_POINTS, max_value=MOST_POINTS)
 
     def to_internal_value(self, data):
         values = super().to_internal_value(data)
+        size = self.context.get("table_size") if self.context.get("table_size") in SEATS else 5
         seats = {}
         for key, value in values.items():
-            if not str(key).isdigit() or int(key) not in SEATS:
+            key = str(key)
+            if not (key.isascii() and key.isdecimal()) or int(key) not in SEATS[:size]:
                 raise serializers.ValidationError(
-                    gettext("“{key}” is not a seat; seats are numbered 1 to 5.").format(key=key)
+                    gettext("“{key}” is not a seat; seats are numbered 1 to {size}.").format(
+                        key=key[:10], size=size
+                    )
                 )
             seats[int(key)] = value
         return seats
@@ -116,7 +121,7 @@ def _announcement_field(team: Team):
 
 class SpecialsSerializer(serializers.Serializer):
     doppelkopf = serializers.IntegerField(
-        min_value=0, max_value=6, default=0, help_text="Tricks of 40 card points or more"
+        min_value=0, max_value=4, default=0, help_text="Tricks of 40 card points or more"
     )
     fox = serializers.IntegerField(
         min_value=0, max_value=2, default=0, help_text="Opponents' Aces of Diamonds caught"
@@ -381,24 +386,36 @@ class SheetHandSerializer(serializers.Serializer):
 
 
 class NextHandSerializer(serializers.Serializer):
-    dealer = serializers.IntegerField()
-    must_be_forced_solo = serializers.BooleanField()
+    dealer = serializers.IntegerField(
+        help_text="Who deals it (TSR 3.3.1, 4.2.5); at a table of five, when only the dealer "
+        "still owes the forced solo, the next seat deals it and he plays it"
+    )
+    must_be_forced_solo = serializers.BooleanField(
+        help_text="The compulsory solos owed equal the lines left, or the playing time is over "
+        "and solos are owed (TSR 4.2.3, 8.6.1)"
+    )
     forced_soloist = serializers.IntegerField(allow_null=True)
-    hands_remaining = serializers.IntegerField()
+    hands_remaining = serializers.IntegerField(
+        help_text="Lines still to play of the round's 24 (30), compulsory solos included; after "
+        "the playing time, the forced solos still owed (TSR 8.5.1, 8.5.3)"
+    )
 
 
 class SheetProblemSerializer(serializers.Serializer):
     hand = serializers.IntegerField(allow_null=True, help_text="1-based position on the sheet")
-    code = serializers.ChoiceField(
-        choices=["checksum", "parity", "dealer", "solo_order", "forced_solo", "hand_count"]
-    )
+    code = serializers.ChoiceField(choices=list(PROBLEM_CODES))
     rule = serializers.CharField()
     message = serializers.CharField(help_text="In the request's language")
 
 
 class ScoresheetCheckResponseSerializer(serializers.Serializer):
-    ok = serializers.BooleanField()
+    ok = serializers.BooleanField(help_text="No problems (warnings do not count)")
     problems = SheetProblemSerializer(many=True)
+    warnings = SheetProblemSerializer(
+        many=True,
+        help_text="Irregular but standing: a hand dealt by another player than the TSR's that "
+        "nobody complained of in time (code dealer, TSR 3.3.10); the deal goes on from him",
+    )
     totals = serializers.DictField(child=serializers.IntegerField())
     compulsory_played = serializers.DictField(child=serializers.BooleanField())
     next = NextHandSerializer()
@@ -412,7 +429,9 @@ class ScoresheetCheckRequestSerializer(serializers.Serializer):
         max_value=60,
         allow_null=True,
         default=None,
-        help_text="Default 24 at four, 30 at five",
+        help_text="Every line of the round, compulsory and forced solos included: default 24 "
+        "at four (20 + 4 compulsory solos, TSR 8.5.1), 30 at five (25 + 5, TSR 10.1.5, 10.2.1); "
+        "at least two per player",
     )
     time_over_after_hand = serializers.IntegerField(
         min_value=0,
@@ -425,18 +444,29 @@ class ScoresheetCheckRequestSerializer(serializers.Serializer):
 
     def validate(self, data):
         size = data["players"]
+        if data["hands_per_match"] is not None and data["hands_per_match"] < 2 * size:
+            raise serializers.ValidationError(
+                {
+                    "hands_per_match": [
+                        gettext(
+                            "A round at a table of {size} has at least {least} hands: one dealt "
+                            "by each player and a compulsory solo by each (TSR 3.3.1, 4.2.3)."
+                        ).format(size=size, least=2 * size)
+                    ]
+                }
+            )
         errors: dict[str, dict] = {}  # by position in the list, as DRF reports nested errors
         lines = []
         for index, hand in enumerate(data["hands"]):
             problems = {}
             if hand["dealer"] > size:
-                problems["dealer"] = [_not_a_seat(hand["dealer"], size)]
+                problems["dealer"] = [not_a_seat(hand["dealer"], size)]
             if hand["soloist"] is not None and hand["soloist"] > size:
-                problems["soloist"] = [_not_a_seat(hand["soloist"], size)]
+                problems["soloist"] = [not_a_seat(hand["soloist"], size)]
             for field in ("points", "penalty"):
                 extra = sorted(seat for seat in hand[field] or {} if seat > size)
                 if extra:
-                    problems[field] = [_not_a_seat(extra[0], size)]
+                    problems[field] = [not_a_seat(extra[0], size)]
             if not problems:
                 required = playing_seats(dealer=hand["dealer"], table_size=size)
                 missing = sorted(set(required) - set(hand["points"]))
@@ -468,21 +498,14 @@ class ScoresheetCheckRequestSerializer(serializers.Serializer):
         size = validated_data["players"]
         result = check_sheet(
             table_size=size,
-            hands_per_match=validated_data["hands_per_match"] or (24 if size == 4 else 30),
+            hands_per_match=validated_data["hands_per_match"] or HANDS_PER_MATCH[size],
             hands=validated_data["lines"],
             time_over_after_hand=validated_data["time_over_after_hand"],
         )
         return {
             "ok": result.ok,
-            "problems": [
-                {
-                    "hand": problem.hand,
-                    "code": problem.code,
-                    "rule": problem.rule,
-                    "message": problem_message(problem),
-                }
-                for problem in result.problems
-            ],
+            "problems": problems_data(result.problems),
+            "warnings": problems_data(result.warnings),
             "totals": _seat_dict(result.totals),
             "compulsory_played": _seat_dict(result.compulsory_played),
             "next": {
@@ -495,10 +518,11 @@ class ScoresheetCheckRequestSerializer(serializers.Serializer):
         }
 
 
-def _not_a_seat(seat: int, size: int) -> str:
-    return gettext("Seat {seat} is not at a table of {size} (TSR 8.3, 10.1).").format(
-        seat=seat, size=size
-    )
+def not_a_seat(seat: int, size: int) -> str:
+    """The message for a seat number beyond the table (TSR 8.4.1, 10.1)."""
+    return gettext(
+        "Seat {seat} is not at this table: seats are numbered 1 to {size} (TSR 8.4.1, 10.1)."
+    ).format(seat=seat, size=size)
 
 
 @extend_schema(

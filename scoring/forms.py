@@ -14,7 +14,6 @@ from django.utils.translation import gettext_lazy as _
 from scoring.messages import rule_message
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS
 from scoring.rules.contracts import Contract, SoloType
-from scoring.rules.deal import playing_seats
 from scoring.rules.entry import Entered, game_of, points_from_plus_seats, points_from_result
 from scoring.rules.problems import InvalidInput
 from scoring.rules.sheet import HandLine
@@ -75,6 +74,9 @@ class HandForm(forms.Form):
     soloist = forms.TypedChoiceField(
         label=_("Soloist"), coerce=int, required=False, empty_value=None
     )
+    # Who dealt: the TSR's dealer unless the scorekeeper names another. A hand dealt by the
+    # wrong player stands when nobody complained in time (TSR 3.3.10).
+    dealer = forms.TypedChoiceField(label=_("Dealer"), coerce=int, required=False, empty_value=None)
     # quick
     game_value = forms.IntegerField(label=_("Value"), min_value=0, max_value=99, required=False)
     plus_seats = SeatsField(label=_("Plus seats"), required=False, max_length=9)
@@ -101,10 +103,11 @@ class HandForm(forms.Form):
     def __init__(self, *args, table_size: int, dealer: int, **kwargs):
         super().__init__(*args, **kwargs)
         self.table_size = table_size
-        self.dealer = dealer
-        self.players = playing_seats(dealer=dealer, table_size=table_size)
+        self.dealer = dealer  # the TSR's, unless the form names another
         seats = [(seat, str(seat)) for seat in range(1, table_size + 1)]
         self.fields["soloist"].choices = [("", "–"), *seats]
+        self.fields["dealer"].choices = seats
+        self.fields["dealer"].initial = dealer
         for seat in range(1, table_size + 1):
             self.fields[f"points_{seat}"] = forms.IntegerField(
                 label=_("Seat %(seat)d") % {"seat": seat},
@@ -138,6 +141,7 @@ class HandForm(forms.Form):
         if self.errors:
             return data
         contract = Contract(data["contract"])
+        dealer = data.get("dealer") or self.dealer
         soloist = data.get("soloist")
         solo_type = SoloType(data["solo_type"]) if data.get("solo_type") else None
         mode = data["mode"]
@@ -147,7 +151,7 @@ class HandForm(forms.Form):
                     return data
                 self.entered = points_from_plus_seats(
                     table_size=self.table_size,
-                    dealer=self.dealer,
+                    dealer=dealer,
                     contract=contract,
                     game_value=data["game_value"],
                     plus_seats=data.get("plus_seats") or [],
@@ -158,7 +162,7 @@ class HandForm(forms.Form):
                     return data
                 self.entered = points_from_result(
                     table_size=self.table_size,
-                    dealer=self.dealer,
+                    dealer=dealer,
                     re_seats=data["re_seats"],
                     result=self._result(contract, solo_type),
                 )
@@ -189,7 +193,7 @@ class HandForm(forms.Form):
             return data
         self.line = HandLine(
             contract=contract,
-            dealer=self.dealer,
+            dealer=dealer,
             points=points,
             soloist=soloist,
             solo_type=solo_type,
@@ -226,6 +230,7 @@ def initial_for(line: HandLine, *, mode: str = "quick") -> dict:
     """Form values showing a stored hand for editing."""
     initial = {
         "mode": mode,
+        "dealer": line.dealer,
         "contract": str(line.contract),
         "soloist": line.soloist or "",
         "solo_type": str(line.solo_type) if line.solo_type else "",

@@ -1,6 +1,6 @@
 """Translating the rules core's messages into the reader's language."""
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.utils.translation import gettext
@@ -16,6 +16,20 @@ def rule_message(template: str, params: Mapping[str, Any], rule: str) -> str:
 
 def problem_message(problem: Problem) -> str:
     return rule_message(problem.template, problem.params, problem.rule)
+
+
+def problems_data(problems: Iterable[Problem]) -> list[dict]:
+    """What the TSR check found, as the API returns it: one entry per problem, with its hand,
+    code, rule and message in the active language."""
+    return [
+        {
+            "hand": problem.hand,
+            "code": problem.code,
+            "rule": problem.rule,
+            "message": problem_message(problem),
+        }
+        for problem in problems
+    ]
 
 
 def field_errors(errors: tuple[FieldError, ...]) -> dict[str, list[str]]:

@@ -46,6 +46,7 @@ SOLO_TYPE_LABELS = {
 }
 
 NAMES_SOLOIST = [c.value for c in Contract if c.names_soloist]
+COMPULSORY = [c.value for c in Contract if c.counts_as_compulsory]
 
 
 def _seat_in_range(field: str) -> Q:
@@ -248,10 +249,11 @@ class Hand(models.Model):
                     "A hand that counts as not played has no game points (TSR 9.4.3)."
                 ),
             ),
-            # TSR 4.2.4: compulsory solos, and only they, are noted in their own section.
+            # TSR 4.2.4: compulsory solos, forced ones included (TSR 4.2.3), and only they, are
+            # noted in their own section.
             models.CheckConstraint(
-                condition=(Q(section="compulsory_solo") & Q(contract="compulsory_solo"))
-                | (Q(section="main") & ~Q(contract="compulsory_solo")),
+                condition=(Q(section="compulsory_solo") & Q(contract__in=COMPULSORY))
+                | (Q(section="main") & ~Q(contract__in=COMPULSORY)),
                 name="hand_section_matches_contract",
             ),
             # A solo, a silent wedding and a wedding settled as a solo name the soloist and the

@@ -26,7 +26,7 @@ from adjudication.models import Decision
 from adjudication.selectors import NONE, SheetAdjudication, initials
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS, Scoresheet
 from scoring.rules.contracts import Contract, Section, SoloType
-from scoring.rules.deal import scorekeeper
+from scoring.rules.deal import main_section_lines, scorekeeper
 from scoring.selectors import HandRow
 from scoring.services import Actor
 from tournaments import qr
@@ -158,9 +158,10 @@ class _Grid:
         return top - index * self.row
 
 
-def _hands_per_match(tournament: Tournament, size: int) -> int:
-    # TSR 8.5.1: 24 hands; TSR 10.1.5: 30 at a table of five.
-    return tournament.hands_per_match if size == 4 else tournament.hands_per_match_five
+def _main_lines(tournament: Tournament, size: int) -> int:
+    """The lines of the main section: the round's hands less the compulsory solos, which have
+    their own section (TSR 4.2.4, 8.5.1, 10.1.5): 20 at a table of four, 25 at five."""
+    return main_section_lines(hands_per_match=tournament.hands_at(size), table_size=size)
 
 
 def _draw_grid(canvas: Canvas, grid: _Grid, *, numbered: bool) -> None:
@@ -249,13 +250,17 @@ def _draw_grid(canvas: Canvas, grid: _Grid, *, numbered: bool) -> None:
     _header_label(canvas, _("Initials (adjudicator)"), *grid.initials)
 
     # The sections' names, and the totals.
-    hands = {"count": grid.main}
     section_names = [
         (
             grid.main_top,
-            _("Main section: %(count)d hands, running totals per seat (TSR 7.3.1, 8.5.1)") % hands,
+            _("Main section: %(count)d hands, running totals per seat (TSR 7.3.1, 8.5.1)")
+            % {"count": grid.main},
         ),
-        (grid.solos_top, _("Compulsory solos (TSR 4.2.4)")),
+        (
+            grid.solos_top,
+            _("Compulsory solos, forced solos included: %(count)d hands (TSR 4.2.3, 4.2.4)")
+            % {"count": grid.solos},
+        ),
     ]
     for bottom, text in section_names:
         _draw(canvas, left + 1.5 * mm, bottom + 1.2 * mm, text, "Helvetica-Bold", 7)
@@ -565,8 +570,7 @@ def blank_scoresheets_pdf(
     buffer = io.BytesIO()
     canvas = _canvas(buffer, title=title, tournament=tournament)
     grids = {
-        size: _Grid.of(size=size, main=_hands_per_match(tournament, size), solos=size)
-        for size in (4, 5)
+        size: _Grid.of(size=size, main=_main_lines(tournament, size), solos=size) for size in (4, 5)
     }
 
     def frame(size: int) -> None:
@@ -833,7 +837,7 @@ def scoresheet_pdf(
     main = [row for row in rows if row.hand.section != Section.COMPULSORY_SOLO]
     grid = _Grid.of(
         size=size,
-        main=max(_hands_per_match(tournament, size), len(main)),
+        main=max(_main_lines(tournament, size), len(main)),
         solos=max(size, len(solos)),
     )
     title = _("Completed scoresheet")

@@ -86,26 +86,30 @@ def scoresheet_rows(
     return rows
 
 
+AS_NOTED = object()  # the end of the playing time as the sheet notes it
+
+
 def scoresheet_check(
     *,
     scoresheet: Scoresheet,
     hands: list[HandLine],
     table_size: int,
-    time_over_after_hand: int | None = None,
+    time_over_after_hand: int | object | None = AS_NOTED,
     adjudication: SheetAdjudication | None = None,
 ) -> SheetCheck:
     """Check hands against the TSR for this sheet's table size and match length (TSR 7.3.3),
     with the penalty points of the initialled decisions on its hands and the points deducted
-    for unsporting conduct (TSR 9.6.2 b); ``adjudication`` if already read, else read here."""
+    for unsporting conduct (TSR 9.6.2 b); ``adjudication`` if already read, else read here.
+    ``time_over_after_hand``: as the sheet notes it, unless a change to it is being checked
+    (after it only forced solos are played, TSR 8.5.3)."""
+    if time_over_after_hand is AS_NOTED:
+        time_over_after_hand = scoresheet.time_over_after_hand
     if table_size not in (4, 5):
         raise ValidationError(
             _("Table %(table)d seats %(count)d players; a table seats 4 or 5 (TSR 8.3, 10.1).")
             % {"table": scoresheet.table.number, "count": table_size}
         )
-    tournament = scoresheet.table.round.tournament
-    hands_per_match = (
-        tournament.hands_per_match if table_size == 4 else tournament.hands_per_match_five
-    )
+    hands_per_match = scoresheet.table.round.tournament.hands_at(table_size)
     for number, hand in enumerate(hands, start=1):
         if set(hand.points) != set(range(1, table_size + 1)):
             raise ValidationError(
@@ -184,10 +188,7 @@ class SheetState:
 
     @property
     def hands_per_match(self) -> int:
-        tournament = self.sheet.table.round.tournament
-        return (
-            tournament.hands_per_match if self.table_size == 4 else tournament.hands_per_match_five
-        )
+        return self.sheet.table.round.tournament.hands_at(self.table_size)
 
     def problems_of(self, number: int) -> list[Problem]:
         return [problem for problem in self.check.problems if problem.hand == number]
@@ -202,11 +203,7 @@ def sheet_state(*, sheet: Scoresheet) -> SheetState:
     adjudication = sheet_adjudication(sheet=sheet)
     lines = hand_lines(hands)
     check = scoresheet_check(
-        scoresheet=sheet,
-        hands=lines,
-        table_size=len(seats),
-        time_over_after_hand=sheet.time_over_after_hand,
-        adjudication=adjudication,
+        scoresheet=sheet, hands=lines, table_size=len(seats), adjudication=adjudication
     )
     rows = scoresheet_rows(hands=hands, table_size=len(seats), penalties=adjudication.penalties)
     return SheetState(

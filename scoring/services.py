@@ -16,13 +16,14 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from adjudication.selectors import SheetAdjudication, sheet_adjudication
 from scoring.messages import problem_message
 from scoring.models import Hand, Scoresheet, ScoresheetChange
 from scoring.rules.contracts import Contract, SoloType
 from scoring.rules.deal import scorekeeper
-from scoring.rules.sheet import HandLine, with_game_values
+from scoring.rules.sheet import HandLine, Problem, SheetCheck, with_game_values
 from scoring.selectors import hand_lines, scoresheet_check, sheet_snapshot
 from tournaments.models import Round, Seat, TournamentRole
 from tournaments.selectors import user_roles
@@ -51,6 +52,16 @@ class Actor:
                 "seat": self.seat.position,
             }
         return self.user.get_full_name() or self.user.get_username()
+
+
+class SheetRefused(ValidationError):
+    """A write refused by the check against the TSR: the messages under ``hands``, as every
+    refusal, and the problems themselves (hand, code, rule) for a client that shows them line by
+    line. Nothing was saved."""
+
+    def __init__(self, problems: Sequence[Problem]):
+        super().__init__({"hands": [problem_message(problem) for problem in problems]})
+        self.problems = tuple(problems)
 
 
 class StaleVersionError(ValidationError):
@@ -243,7 +254,7 @@ def scoresheet_hands_replace(
         adjudication=adjudication,
     )
     if not check.ok:
-        raise ValidationError({"hands": [problem_message(p) for p in check.problems]})
+        raise SheetRefused(check.problems)
     if list(hands) == old_hands and time_over_after_hand == sheet.time_over_after_hand:
         return sheet  # nothing changed: no new version, no record
     before = sheet_snapshot(sheet=sheet, hands=old_hands)
@@ -336,6 +347,36 @@ def scoresheet_hand_unstop(
     return _record(sheet, action=ScoresheetChange.Action.HANDS, by=Actor(user=by), before=before)
 
 
+def _incomplete(sheet: Scoresheet, check: SheetCheck, *, table_size: int) -> Problem:
+    """Why a sheet without problems cannot be handed in yet (TSR 8.5.1, 8.5.3, 8.6.1)."""
+    rule = "TSR 8.5.1, 8.6.1" if table_size == 4 else "TSR 10.1.5, 8.6.1"
+    if sheet.table.round.status == Round.Status.RUNNING:
+        template = gettext_noop(
+            "The scoresheet is not complete: {remaining} of the round's {count} hands are still "
+            "to be played, compulsory solos included."
+        )
+    elif sheet.time_over_after_hand is None:
+        rule = "TSR 8.5.1, 8.5.3"
+        template = gettext_noop(
+            "The playing time has ended: note after which hand, so that the forced solos still "
+            "due can be checked."
+        )
+    else:
+        rule = "TSR 8.5.3, 8.6.1"
+        template = gettext_noop("Seat {seat} must still play a forced solo.")
+    return Problem(
+        None,
+        "incomplete",
+        rule,
+        template,
+        {
+            "remaining": check.next.hands_remaining,
+            "count": sheet.table.round.tournament.hands_at(table_size),
+            "seat": check.next.forced_soloist,
+        },
+    )
+
+
 @transaction.atomic
 def scoresheet_submit(*, scoresheet: Scoresheet, version: int, by: Actor) -> Scoresheet:
     """Hand in a draft sheet (TSR 7.3.4). It must be complete, unless the playing time ended
@@ -345,30 +386,11 @@ def scoresheet_submit(*, scoresheet: Scoresheet, version: int, by: Actor) -> Sco
     _require_round_under_way(sheet)
     _require_status(sheet, Scoresheet.Status.DRAFT, _("only a draft can be submitted"))
     hands = hand_lines(list(sheet.hands.all()))
-    check = scoresheet_check(
-        scoresheet=sheet,
-        hands=hands,
-        table_size=_table_size(sheet),
-        time_over_after_hand=sheet.time_over_after_hand,
-    )
+    check = scoresheet_check(scoresheet=sheet, hands=hands, table_size=_table_size(sheet))
     if not check.ok:
-        raise ValidationError({"hands": [problem_message(p) for p in check.problems]})
+        raise SheetRefused(check.problems)
     if not check.complete:
-        if sheet.table.round.status == Round.Status.RUNNING:
-            message = _(
-                "The scoresheet is not complete: %(remaining)d hands remain and every player "
-                "must have played a compulsory solo (TSR 8.5.1, 8.6.1)."
-            ) % {"remaining": check.next.hands_remaining}
-        elif sheet.time_over_after_hand is None:
-            message = _(
-                "The playing time has ended: note after which hand, so that the forced solos "
-                "still due can be checked (TSR 8.5.1, 8.5.3)."
-            )
-        else:
-            message = _("Seat %(seat)d must still play a forced solo (TSR 8.5.3, 8.6.1).") % {
-                "seat": check.next.forced_soloist
-            }
-        raise ValidationError({"hands": message})
+        raise SheetRefused([_incomplete(sheet, check, table_size=_table_size(sheet))])
     before = sheet_snapshot(sheet=sheet, hands=hands)
     sheet.status = Scoresheet.Status.SUBMITTED
     sheet.submitted_at = timezone.now()

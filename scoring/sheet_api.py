@@ -42,14 +42,14 @@ from scoring.api import (
     LimitedJSONParser,
     NextHandSerializer,
     SeatsField,
-    _not_a_seat,
+    not_a_seat,
 )
-from scoring.messages import problem_message
+from scoring.messages import problems_data
 from scoring.models import Scoresheet, ScoresheetChange
 from scoring.rules.contracts import Contract, Section, SoloType
-from scoring.rules.deal import next_dealer, playing_seats
-from scoring.rules.sheet import HandLine
-from scoring.services import SHEET_STAFF, Actor, StaleVersionError
+from scoring.rules.deal import TABLE_SIZES, MatchProgress, playing_seats
+from scoring.rules.sheet import PROBLEM_CODES, HandLine
+from scoring.services import SHEET_STAFF, Actor, SheetRefused, StaleVersionError
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Seat
 from tournaments.permissions import STAFF, roles_of
@@ -58,7 +58,7 @@ SEAT_KEY_HEADER = "X-Seat-Key"
 # Who reads a sheet through their account: those who see the seating before it is published,
 # and the scorekeeper accounts who type sheets in.
 READERS = STAFF | SHEET_STAFF
-PROBLEM_CODES = "checksum, parity, dealer, soloist, solo_order, value, forced_solo, hand_count"
+CODES = ", ".join(PROBLEM_CODES) + ", and for a sheet handed in too early: incomplete"
 
 
 # Who is asking ---------------------------------------------------------------------------------
@@ -202,14 +202,19 @@ class RecordedHandSerializer(serializers.Serializer):
 
 class CheckProblemSerializer(serializers.Serializer):
     hand = serializers.IntegerField(allow_null=True, help_text="1-based position on the sheet")
-    code = serializers.CharField(help_text=f"One of {PROBLEM_CODES}")
+    code = serializers.CharField(help_text=f"One of {CODES}")
     rule = serializers.CharField(help_text="The TSR section, e.g. “TSR 7.3.3.1”")
     message = serializers.CharField(help_text="In the request's language (Accept-Language)")
 
 
 class LiveCheckSerializer(serializers.Serializer):
-    ok = serializers.BooleanField()
+    ok = serializers.BooleanField(help_text="No problems: the sheet may be saved as it is")
     problems = CheckProblemSerializer(many=True)
+    warnings = CheckProblemSerializer(
+        many=True,
+        help_text="Irregular but standing, never blocking: a hand dealt by another player than "
+        "the TSR's that nobody complained of in time (code dealer, TSR 3.3.10)",
+    )
     next = NextHandSerializer(
         help_text="The next hand: its dealer, and whether it must be a "
         "forced solo by whom (TSR 4.2.3, 8.6.1)"
@@ -226,7 +231,11 @@ class ScoresheetSerializer(serializers.Serializer):
     round_status = serializers.CharField()
     table = serializers.IntegerField()
     table_size = serializers.IntegerField()
-    hands_per_match = serializers.IntegerField(help_text="Compulsory solos come on top")
+    hands_per_match = serializers.IntegerField(
+        help_text="Every line of the round, compulsory and forced solos included: 24 at a table "
+        "of four (20 in the main section + 4 compulsory solos, TSR 8.5.1), 30 at a table of five "
+        "(25 + 5, TSR 10.1.5, 10.2.1)"
+    )
     scorekeeper = serializers.IntegerField(help_text="The seat that enters and hands in")
     status = serializers.ChoiceField(choices=Scoresheet.Status.choices)
     version = serializers.IntegerField(help_text="Name it in the next write")
@@ -301,15 +310,8 @@ def sheet_data(sheet: Scoresheet) -> dict:
             "totals": _seat_dict(check.totals),
             "check": {
                 "ok": check.ok,
-                "problems": [
-                    {
-                        "hand": problem.hand,
-                        "code": problem.code,
-                        "rule": problem.rule,
-                        "message": problem_message(problem),
-                    }
-                    for problem in check.problems
-                ],
+                "problems": problems_data(check.problems),
+                "warnings": problems_data(check.warnings),
                 "next": check.next,
                 "compulsory_played": _seat_dict(check.compulsory_played),
                 "complete": check.complete,
@@ -467,20 +469,37 @@ class HandsReplaceSerializer(serializers.Serializer):
     )
 
     def validate(self, data):
+        """The hands as the rules core reads them. A hand without a dealer gets the one the TSR
+        gives (TSR 3.3.1, 4.2.3, 4.2.5); a dealer given stands, also out of turn (TSR 3.3.10),
+        and the deal goes on from him."""
         size = self.context["table_size"]
+        if size not in TABLE_SIZES:
+            raise serializers.ValidationError(
+                {
+                    "hands": [
+                        gettext(
+                            "This table seats {count} players; a table seats 4 or 5 (TSR 8.3, 10.1)."
+                        ).format(count=size)
+                    ]
+                }
+            )
+        time_over = data.get("time_over_after_hand", self.context.get("time_over_after_hand"))
+        progress = MatchProgress(table_size=size, hands_per_match=self.context["hands_per_match"])
         errors: dict[str, dict] = {}  # by position in the list, as DRF reports nested errors
-        lines, dealer = [], 1
+        lines = []
         for index, hand in enumerate(data["hands"]):
-            if hand["dealer"] is not None:
-                dealer = hand["dealer"]
+            dealer = hand["dealer"]
+            if dealer is None:
+                late = time_over is not None and index >= time_over
+                dealer = progress.next_deal(time_over=late)[0]
             problems = {}
             if dealer > size:
-                problems["dealer"] = [_not_a_seat(dealer, size)]
+                problems["dealer"] = [not_a_seat(dealer, size)]
             if hand["soloist"] is not None and hand["soloist"] > size:
-                problems["soloist"] = [_not_a_seat(hand["soloist"], size)]
+                problems["soloist"] = [not_a_seat(hand["soloist"], size)]
             extra = sorted(seat for seat in hand["points"] if seat > size)
             if extra:
-                problems["points"] = [_not_a_seat(extra[0], size)]
+                problems["points"] = [not_a_seat(extra[0], size)]
             if not problems:
                 missing = sorted(
                     set(playing_seats(dealer=dealer, table_size=size)) - set(hand["points"])
@@ -493,18 +512,17 @@ class HandsReplaceSerializer(serializers.Serializer):
                     ]
             if problems:
                 errors[str(index)] = problems
-            else:
-                lines.append(
-                    HandLine(
-                        contract=hand["contract"],
-                        dealer=dealer,
-                        points={seat: hand["points"].get(seat, 0) for seat in range(1, size + 1)},
-                        soloist=hand["soloist"],
-                        solo_type=hand["solo_type"],
-                        game_value=hand["game_value"],
-                    )
-                )
-            dealer = next_dealer(dealer=dealer, contract=hand["contract"], table_size=size)
+                continue
+            line = HandLine(
+                contract=hand["contract"],
+                dealer=dealer,
+                points={seat: hand["points"].get(seat, 0) for seat in range(1, size + 1)},
+                soloist=hand["soloist"],
+                solo_type=hand["solo_type"],
+                game_value=hand["game_value"],
+            )
+            lines.append(line)
+            progress.record(dealer=dealer, contract=line.contract, soloist=line.soloist)
         if errors:
             raise serializers.ValidationError({"hands": errors})
         return {**data, "lines": lines}
@@ -535,7 +553,11 @@ READ_RESPONSES = {
 }
 WRITE_RESPONSES = {
     200: ScoresheetSerializer,
-    400: OpenApiResponse(description="Refused, with the messages by field"),
+    400: OpenApiResponse(
+        description="Refused, with the messages by field, and nothing saved. A sheet the TSR "
+        "check refuses also carries `problems`: each with `hand` (null for the sheet as a "
+        "whole), `code`, `rule` and `message`, as in the check"
+    ),
     403: OpenApiResponse(description="Not yours to do: the services say why"),
     409: OpenApiResponse(
         StaleSheetSerializer,
@@ -573,6 +595,11 @@ class SheetAPIView(APIView):
                     "changes": changes_data(sheet, since=self.named_version()),
                 },
                 status=status.HTTP_409_CONFLICT,
+            )
+        if isinstance(exc, SheetRefused):
+            return Response(
+                {"hands": exc.messages, "problems": problems_data(exc.problems)},
+                status=status.HTTP_400_BAD_REQUEST,
             )
         return super().handle_exception(exc)
 
@@ -612,8 +639,14 @@ class ScoresheetDetail(SheetAPIView):
         only the scorekeeper (their key, or a staff account) writes, and nothing is saved
         unless every hand is right."""
         sheet, actor = _opened(request, slug=slug, number=number, table=table)
+        size = sheet.table.seats.count()
         payload = HandsReplaceSerializer(
-            data=request.data, context={"table_size": sheet.table.seats.count()}
+            data=request.data,
+            context={
+                "table_size": size,
+                "hands_per_match": sheet.table.round.tournament.hands_at(size),
+                "time_over_after_hand": sheet.time_over_after_hand,
+            },
         )
         payload.is_valid(raise_exception=True)
         data = payload.validated_data

@@ -2,20 +2,16 @@
 
 A simulated match follows the rules a real one must: the deal passes from seat 1 to the left,
 a compulsory solo is dealt again by the same dealer, every player plays one compulsory solo and
-those who have not are forced at the end (TSR 3.3.1, 4.2), and the points follow from the game
-value (TSR 7.2.2, 7.2.4). The game values come from a distribution like a club evening's, not
-from played cards.
+those who have not are forced at the end, the round has 24 lines at a table of four and 30 at a
+table of five with the compulsory solos included (TSR 3.3.1, 4.2, 8.5.1, 10.1.5), and the
+points follow from the game value (TSR 7.2.2, 7.2.4). The game values come from a distribution
+like a club evening's, not from played cards.
 """
 
 import random
 
 from scoring.rules.contracts import Contract, SoloType
-from scoring.rules.deal import (
-    forced_solo_due,
-    forced_soloist,
-    next_dealer,
-    playing_seats,
-)
+from scoring.rules.deal import MatchProgress, playing_seats
 from scoring.rules.settlement import seat_points
 from scoring.rules.sheet import HandLine
 
@@ -39,31 +35,27 @@ def simulate_match(
     table_size: int,
     hands_per_match: int,
     hands_to_play: int | None = None,
+    time_over_after: int | None = None,
 ) -> list[HandLine]:
-    """The hands of one match in the order played; ``hands_to_play`` stops a match early."""
+    """The hands of one match in the order played: ``hands_per_match`` lines, compulsory and
+    forced solos included. ``hands_to_play`` stops a match early (a sheet still being kept);
+    ``time_over_after``: the playing time ended after that many hands, so only the forced solos
+    still owed follow (TSR 8.5.3, 8.6.1)."""
     seats = range(1, table_size + 1)
     lines: list[HandLine] = []
-    dealer, main_played, solo_done = 1, 0, set()
+    progress = MatchProgress(table_size=table_size, hands_per_match=hands_per_match)
     while hands_to_play is None or len(lines) < hands_to_play:
+        time_over = time_over_after is not None and len(lines) >= time_over_after
+        if progress.full or (time_over and not progress.lacking):
+            break
+        dealer, forced = progress.next_deal(time_over=time_over)
         players = playing_seats(dealer=dealer, table_size=table_size)
-        lacking = set(seats) - solo_done
-        forced = None
-        if forced_solo_due(
-            hands_remaining=hands_per_match - main_played, solos_outstanding=len(lacking)
-        ):
-            forced = forced_soloist(dealer=dealer, table_size=table_size, lacking=lacking)
         if forced is not None:
             line = _solo(rng, Contract.FORCED_SOLO, dealer, players, forced, seats, win=0.45)
-        elif main_played >= hands_per_match:
-            break
         else:
-            line = _hand(rng, dealer, players, seats, lacking, solo_done)
+            line = _hand(rng, dealer, players, seats, progress.lacking, progress.compulsory_played)
         lines.append(line)
-        if line.contract.counts_as_compulsory:
-            solo_done.add(line.soloist)
-        if line.contract is not Contract.COMPULSORY_SOLO:
-            main_played += 1
-        dealer = next_dealer(dealer=dealer, contract=line.contract, table_size=table_size)
+        progress.record(dealer=line.dealer, contract=line.contract, soloist=line.soloist)
     return lines
 
 

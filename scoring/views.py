@@ -20,7 +20,7 @@ from scoring import links, selectors, services
 from scoring.forms import MODES, HandForm, initial_for
 from scoring.messages import problem_message
 from scoring.models import Scoresheet
-from scoring.rules.sheet import with_dealers
+from scoring.rules.sheet import dealt_out_of_turn, with_dealers
 from scoring.services import SHEET_STAFF, Actor, StaleVersionError
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
@@ -151,6 +151,8 @@ def _context(
     number = editing or len(state.lines) + 1
     remaining = range(len(state.lines) + 2, len(state.lines) + 1 + state.check.next.hands_remaining)
     return {
+        "warnings": [problem_message(warning) for warning in state.check.warnings],
+        "warning_hands": {warning.hand for warning in state.check.warnings},
         "access": access,
         "tournament": access.round.tournament,
         "round": access.round,
@@ -228,14 +230,29 @@ def _version(request: HttpRequest) -> int:
         ) from error
 
 
+def _dealt(state: selectors.SheetState, lines: list, kept: set[int], time_over: int | None):
+    """``lines`` dealt as the TSR says, but for the hands in ``kept``, which stand as dealt by
+    another player (TSR 3.3.10)."""
+    return with_dealers(
+        lines,
+        table_size=state.table_size,
+        hands_per_match=state.hands_per_match,
+        time_over_after_hand=time_over,
+        kept=kept,
+    )
+
+
 def _with_hand(state: selectors.SheetState, number: int, line) -> list:
-    """The sheet's hands with hand ``number`` replaced (or added), dealt as the TSR says."""
+    """The sheet's hands with hand ``number`` replaced (or added): it keeps the dealer the form
+    names, and the hands after it are dealt again as the TSR says, but for those dealt out of
+    turn before (TSR 3.3.10)."""
     lines = list(state.lines)
     if number > len(lines):
         lines.append(line)
     else:
         lines[number - 1] = line
-    return with_dealers(lines, table_size=state.table_size)
+    kept = dealt_out_of_turn(state.check) | {number}
+    return _dealt(state, lines, kept, state.sheet.time_over_after_hand)
 
 
 @require_GET
@@ -269,16 +286,14 @@ def sheet_check(request: HttpRequest, access: Access) -> HttpResponse:
         lines = _with_hand(state, number, form.line)
         try:
             check = selectors.scoresheet_check(
-                scoresheet=access.sheet,
-                hands=lines,
-                table_size=state.table_size,
-                time_over_after_hand=access.sheet.time_over_after_hand,
+                scoresheet=access.sheet, hands=lines, table_size=state.table_size
             )
         except ValidationError as error:
             context["problems"] = error.messages
         else:
             context["problems"] = [problem_message(p) for p in check.problems if p.hand == number]
             context["others"] = [problem_message(p) for p in check.problems if p.hand != number]
+            context["warnings"] = [problem_message(w) for w in check.warnings if w.hand == number]
             context["next"] = check.next
         context["points"] = [
             None if state.table_size == 5 and seat == form.line.dealer else form.line.points[seat]
@@ -360,9 +375,10 @@ def sheet_delete(request: HttpRequest, access: Access) -> HttpResponse:
         time_over = access.sheet.time_over_after_hand
         if time_over is not None and time_over > len(lines):
             time_over = len(lines)
+        kept = {n if n < number else n - 1 for n in dealt_out_of_turn(state.check) if n != number}
         access.sheet = services.scoresheet_hands_replace(
             scoresheet=access.sheet,
-            hands=with_dealers(lines, table_size=state.table_size),
+            hands=_dealt(state, lines, kept, time_over),
             version=_version(request),
             by=access.actor,
             time_over_after_hand=time_over,

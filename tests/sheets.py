@@ -1,6 +1,7 @@
 """Scoresheet lines for tests of the rules core. Plain Python, no Django."""
 
 from scoring.rules.contracts import Contract, SoloType
+from scoring.rules.deal import HANDS_PER_MATCH
 from scoring.rules.sheet import HandLine
 
 
@@ -34,17 +35,21 @@ def solo(
 
 
 def full_match(*, size: int = 4, hands_per_match: int | None = None) -> list[HandLine]:
-    """A complete, correct match: a compulsory solo before every second normal game until each
-    seat has played one. The dealer of a compulsory solo deals again (TSR 4.2.5)."""
-    hands_per_match = hands_per_match or (24 if size == 4 else 30)
+    """A complete, correct match of ``hands_per_match`` lines, compulsory solos included (24 at
+    four, 30 at five, TSR 8.5.1, 10.1.5): the main section's normal games, with a compulsory
+    solo before every second one until each seat has played one. The dealer of a compulsory
+    solo deals again (TSR 4.2.5)."""
+    hands_per_match = hands_per_match or HANDS_PER_MATCH[size]
     lines, dealer, owing = [], 1, list(range(1, size + 1))
-    for main in range(hands_per_match):
+    for main in range(hands_per_match - size):
         playing_owing = [seat for seat in owing if size == 4 or seat != dealer]
         if playing_owing and main % 2 == 1:
             owing.remove(playing_owing[0])
             lines.append(solo(dealer, playing_owing[0], 2, size=size))
         lines.append(normal(dealer, _two_playing(dealer, size), 1 + main % 3, size=size))
         dealer = dealer % size + 1
+    assert not owing
+    assert len(lines) == hands_per_match
     return lines
 
 

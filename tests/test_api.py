@@ -46,7 +46,7 @@ def test_round_lists_tables_with_seats_in_order(client, tournament):
     assert data["round"]["table_count"] == 2
     table = data["tables"][0]
     assert [seat["position"] for seat in table["seats"]] == [1, 2, 3, 4]
-    assert table["hand_count"] == 28
+    assert table["hand_count"] == 24
     assert sum(seat["points"] for t in data["tables"] for seat in t["seats"]) == 0
 
 

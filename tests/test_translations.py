@@ -40,7 +40,7 @@ def test_compiled_catalogue_matches_the_source():
 def test_rule_problems_are_translated_with_their_placeholders_filled(language):
     result = check_sheet(table_size=4, hands_per_match=24, hands=[normal(3, (1, 2), 1)])
     with translation.override(language):
-        message = problem_message(result.problems[0])
+        message = problem_message(result.warnings[0])
     assert "{" not in message
     assert "3.3.1" in message
     assert ("Position 1" in message) == (language == "de")

@@ -234,9 +234,7 @@ def _play_round(
     sheets = Scoresheet.objects.filter(table__round=round_).order_by("table__number")
     for sheet in sheets.prefetch_related("table__seats__entry__player"):
         table_size = len(sheet.table.seats.all())
-        hands_per_match = (
-            tournament.hands_per_match if table_size == 4 else tournament.hands_per_match_five
-        )
+        hands_per_match = tournament.hands_at(table_size)
         finished = running_for is None or rng.random() < 0.25
         hands_to_play = None
         if not finished:

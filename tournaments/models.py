@@ -101,7 +101,12 @@ class Tournament(models.Model):
     )
     planned_rounds = models.PositiveSmallIntegerField(_("planned rounds"), default=3)
     # TSR 8.5.1: 24 hands in 100 minutes; TSR 10.1.5: 30 hands in 125 minutes at tables of five.
-    hands_per_match = models.PositiveSmallIntegerField(_("hands per round"), default=24)
+    # Every line of the round counts, the compulsory solos included (TSR 10.2.1: 20 + 4, 25 + 5).
+    hands_per_match = models.PositiveSmallIntegerField(
+        _("hands per round"),
+        default=24,
+        help_text=_("Every hand of the round, the compulsory solos included (TSR 8.5.1)."),
+    )
     match_minutes = models.PositiveSmallIntegerField(_("playing time (minutes)"), default=100)
     allow_tables_of_five = models.BooleanField(
         _("tables of five allowed"),
@@ -109,7 +114,9 @@ class Tournament(models.Model):
         help_text=_("TSR 10.1: when the players do not divide by four, some tables seat five."),
     )
     hands_per_match_five = models.PositiveSmallIntegerField(
-        _("hands per round at a table of five"), default=30
+        _("hands per round at a table of five"),
+        default=30,
+        help_text=_("Every hand of the round, the compulsory solos included (TSR 10.1.5)."),
     )
     match_minutes_five = models.PositiveSmallIntegerField(
         _("playing time at a table of five (minutes)"), default=125
@@ -162,10 +169,11 @@ class Tournament(models.Model):
                 condition=Q(planned_rounds__gte=1), name="tournament_planned_rounds_positive"
             ),
             models.CheckConstraint(
-                condition=Q(hands_per_match__gte=4) & Q(hands_per_match_five__gte=5),
+                condition=Q(hands_per_match__gte=8) & Q(hands_per_match_five__gte=10),
                 name="tournament_hands_per_match_enough",
                 violation_error_message=_(
-                    "A round needs at least one hand dealt by each player (TSR 3.3.1)."
+                    "A round needs a hand dealt by each player and a compulsory solo by each "
+                    "(TSR 3.3.1, 4.2.3): at least 8 hands at a table of four, 10 at five."
                 ),
             ),
             models.CheckConstraint(
@@ -179,6 +187,10 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def hands_at(self, table_size: int) -> int:
+        """The lines of a round at a table of ``table_size``, compulsory solos included."""
+        return self.hands_per_match if table_size == 4 else self.hands_per_match_five
 
 
 class Entry(models.Model):

@@ -562,6 +562,8 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
             check = None
         context["check"] = check
         context["problems"] = [problem_message(p) for p in check.problems] if check else []
+        context["warnings"] = [problem_message(w) for w in check.warnings] if check else []
+        context["hands_per_match"] = round_.tournament.hands_at(table_size)
     return render(request, "tournaments/table.html", context)
 
 

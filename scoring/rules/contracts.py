@@ -29,12 +29,11 @@ class Contract(StrEnum):
 
     @property
     def section(self) -> "Section":
-        """Where the scoresheet notes it: only a compulsory solo has its own section (TSR 4.2.4).
-
-        A forced solo is dealt in the normal order and so is one of the match's hands; weddings
-        settled as a solo are noted with the normal games (TSR 4.4.3 b, 4.4.5).
+        """Where the scoresheet notes it (TSR 4.2.4): compulsory solos in their own section, a
+        forced solo too, for it is a compulsory solo (TSR 4.2.3, 8.6.1); voluntary solos and
+        weddings settled as a solo with the normal games (TSR 4.3.2, 4.4.3 b, 4.4.5).
         """
-        return Section.COMPULSORY_SOLO if self is Contract.COMPULSORY_SOLO else Section.MAIN
+        return Section.COMPULSORY_SOLO if self.counts_as_compulsory else Section.MAIN
 
 
 class Section(StrEnum):

@@ -1,14 +1,24 @@
-"""Who deals, who plays and who must play a forced solo (TSR 3.3.1, 4.2, 10.1).
+"""Who deals, who plays and who must play a forced solo (TSR 3.3.1, 4.2, 8.5, 10.1).
 
 Seats are numbered clockwise from 1; the deal passes to the left, from seat n to seat n + 1
 (TSR 3.3.1, 3.3.2). At a table of five the dealer sits out the hand (TSR 10.1.1).
+
+How many hands a round has (TSR 8.5.1, 10.1.5, 10.2.1): 24 at a table of four and 30 at a table
+of five, the compulsory solos *included*. The German original says "Eine Spielrunde besteht aus
+24 Spielen", and TSR 10.2.1 settles the count: at a table of five, where every player must lead
+in exactly five normal games and nobody plays in more than 25, the round can only be 25 normal
+games and 5 compulsory solos. So a table of four plays 20 hands in the main section and 4
+compulsory solos (TSR 4.2.4), a table of five 25 and 5. A forced solo is a compulsory solo: it
+is noted in the compulsory solos' section and is one of those lines.
 """
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 from scoring.rules.contracts import Contract
 
 TABLE_SIZES = (4, 5)
+HANDS_PER_MATCH = {4: 24, 5: 30}  # TSR 8.5.1, 10.1.5: every line, compulsory solos included
 
 
 def check_table_size(table_size: int) -> None:
@@ -51,6 +61,13 @@ def next_dealer(*, dealer: int, contract: Contract, table_size: int) -> int:
     return seat_after(dealer, table_size)
 
 
+def main_section_lines(*, hands_per_match: int, table_size: int) -> int:
+    """The lines of the main section: every line of the round less one compulsory solo per
+    player (TSR 4.2.4, 8.5.1): 20 at a table of four, 25 at a table of five."""
+    check_table_size(table_size)
+    return hands_per_match - table_size
+
+
 def forced_solo_due(*, hands_remaining: int, solos_outstanding: int) -> bool:
     """TSR 4.2.3: as many compulsory solos outstanding as hands remaining forces the next one."""
     return solos_outstanding > 0 and solos_outstanding >= hands_remaining
@@ -61,7 +78,8 @@ def forced_soloist(*, dealer: int, table_size: int, lacking: Iterable[int]) -> i
 
     The first player clockwise from the dealer's left who has not yet played a compulsory solo;
     at a table of four that may be the dealer himself. At a table of five the dealer sits out
-    (TSR 10.1.1), so only the four playing seats are asked.
+    (TSR 10.1.1), so only the four playing seats are asked: None if the dealer alone lacks his
+    solo (``forced_deal`` then passes the deal on).
     """
     lacking = set(lacking)
     players = set(playing_seats(dealer=dealer, table_size=table_size))
@@ -69,3 +87,92 @@ def forced_soloist(*, dealer: int, table_size: int, lacking: Iterable[int]) -> i
         if seat in lacking and seat in players:
             return seat
     return None
+
+
+def forced_deal(*, dealer: int, table_size: int, lacking: Iterable[int]) -> tuple[int, int]:
+    """Who deals the forced solo and who plays it (TSR 4.2.3, 10.1.1).
+
+    ``dealer`` is the player due to deal; he deals even if he must play the forced solo himself
+    (TSR 4.2.3), which at a table of four he can. At a table of five the dealer sits out, so if
+    he is the only one still lacking his compulsory solo the TSR has no answer; our reading:
+    the deal passes to the next seat, as it would after the hand, and the player lacking the
+    solo plays it. The round is never stuck.
+    """
+    lacking = set(lacking)
+    if not lacking:
+        raise ValueError("nobody lacks a compulsory solo, so no forced solo is due")
+    soloist = forced_soloist(dealer=dealer, table_size=table_size, lacking=lacking)
+    if soloist is None:  # at a table of five only the dealer lacks it
+        return seat_after(dealer, table_size), dealer
+    return dealer, soloist
+
+
+@dataclass
+class MatchProgress:
+    """Where a match stands after the hands recorded so far: who deals the next hand, how many
+    of the round's lines are played and who has played his compulsory solo (TSR 3.3.1, 4.2,
+    8.5.1, 10.1.5). Feed it every hand in the order played with ``record``.
+
+    ``hands_per_match`` counts every line of the round, compulsory and forced solos included
+    (24 at four, 30 at five). A hand stopped by a major breach counts as not played (TSR 9.4.3):
+    it is not one of the round's lines, and the same dealer deals again. A hand dealt by the
+    wrong player stands if nobody complained in time (TSR 3.3.10): the deal continues from the
+    player who actually dealt it.
+    """
+
+    table_size: int
+    hands_per_match: int
+    dealer: int = 1  # who deals the next hand in the normal order (TSR 3.3.1, 8.4.1)
+    played: int = 0  # lines of the round played
+    compulsory_played: set[int] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        check_table_size(self.table_size)
+        if self.hands_per_match < 2 * self.table_size:
+            raise ValueError(
+                "a round has at least one normal hand dealt by each player and one compulsory "
+                f"solo by each (TSR 3.3.1, 4.2.3): {2 * self.table_size} hands or more"
+            )
+
+    @property
+    def lacking(self) -> set[int]:
+        """The seats still owing their compulsory solo (TSR 4.2.3, 8.6.1)."""
+        return set(range(1, self.table_size + 1)) - self.compulsory_played
+
+    @property
+    def lines_remaining(self) -> int:
+        return max(self.hands_per_match - self.played, 0)
+
+    @property
+    def full(self) -> bool:
+        """Every line of the round is played."""
+        return self.played >= self.hands_per_match
+
+    def forced_due(self, *, time_over: bool = False) -> bool:
+        """The next hand must be a forced solo: the compulsory solos outstanding equal the lines
+        still to play (TSR 4.2.3), or the playing time is over and solos are owed (TSR 8.5.3,
+        8.6.1)."""
+        lacking = len(self.lacking)
+        if time_over:
+            return lacking > 0
+        return not self.full and forced_solo_due(
+            hands_remaining=self.lines_remaining, solos_outstanding=lacking
+        )
+
+    def next_deal(self, *, time_over: bool = False) -> tuple[int, int | None]:
+        """Who deals the next hand, and who must play it as a forced solo (or None)."""
+        if self.forced_due(time_over=time_over):
+            return forced_deal(dealer=self.dealer, table_size=self.table_size, lacking=self.lacking)
+        return self.dealer, None
+
+    def record(
+        self, *, dealer: int, contract: Contract, soloist: int | None, not_played: bool = False
+    ) -> None:
+        """One more hand, as it was dealt and played."""
+        if not_played:
+            self.dealer = dealer  # dealt again by the same dealer (TSR 9.1.3, 9.4.3)
+            return
+        if contract.counts_as_compulsory and soloist is not None:
+            self.compulsory_played.add(soloist)
+        self.played += 1
+        self.dealer = next_dealer(dealer=dealer, contract=contract, table_size=self.table_size)

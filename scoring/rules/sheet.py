@@ -1,23 +1,21 @@
-"""Checking a scoresheet hand by hand (TSR 3.3.1, 4.2, 4.3.1, 7.3.3, 8.5, 8.6, 10.1).
+"""Checking a scoresheet hand by hand (TSR 3.3, 4.2, 4.3.1, 7.2, 7.3.3, 8.5, 8.6, 10.1).
 
 ``check_sheet`` reports every problem at once, so a scorekeeper sees all that is wrong, and says
 what the next hand must be. Messages are English templates marked for translation; the Django
 layer translates them (``scoring.messages``).
+
+A round has 24 lines at a table of four and 30 at a table of five, compulsory and forced solos
+included (TSR 8.5.1, 10.1.5, 10.2.1; see ``scoring.rules.deal``).
 """
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from scoring.rules.contracts import Contract, Section, SoloType
-from scoring.rules.deal import (
-    check_table_size,
-    forced_solo_due,
-    forced_soloist,
-    next_dealer,
-    playing_seats,
-)
+from scoring.rules.contracts import Contract, SoloType
+from scoring.rules.deal import MatchProgress, check_table_size, playing_seats
 from scoring.rules.problems import gettext_noop
+from scoring.rules.value import highest_game_value
 
 
 @dataclass(frozen=True)
@@ -60,12 +58,27 @@ class HandLine:
         return credit > 0 and others == [-credit]
 
 
+# What a problem is about, in the order the check asks (see ``Problem.code``).
+PROBLEM_CODES = (
+    "checksum",
+    "parity",
+    "dealer",
+    "soloist",
+    "solo_order",
+    "value",
+    "not_played",
+    "hand_count",
+    "forced_solo",
+)
+
+
 @dataclass(frozen=True)
 class Problem:
     hand: int | None  # 1-based position on the sheet; None for the sheet as a whole
-    # checksum, parity, dealer (also the sitting-out dealer at a table of five), solo_order,
-    # forced_solo, hand_count, not_played; and, for what only a page can get wrong, soloist (none named)
-    # and value (points that do not follow the game value entered).
+    # checksum, parity, dealer (the sitting-out dealer at a table of five; in ``warnings``, a
+    # hand dealt out of turn), solo_order, forced_solo, hand_count, not_played, soloist (none
+    # named or not playing) and value (points that do not follow one game value, or a value
+    # higher than the game can be worth).
     code: str
     rule: str
     template: str  # English, with {placeholders} filled from params
@@ -81,6 +94,8 @@ class NextHand:
     dealer: int
     must_be_forced_solo: bool
     forced_soloist: int | None
+    # The lines still to play: of the round's 24 (30), or once the playing time is over the
+    # forced solos still owed (TSR 8.5.3, 8.6.1).
     hands_remaining: int
 
 
@@ -91,6 +106,9 @@ class SheetCheck:
     compulsory_played: Mapping[int, bool]
     next: NextHand
     complete: bool
+    # What is irregular but stands, and does not stop the sheet (a hand dealt by the wrong
+    # player that nobody complained of in time, TSR 3.3.10).
+    warnings: tuple[Problem, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -101,9 +119,10 @@ def _mixed_parity(values: Iterable[int]) -> bool:
     return len({value % 2 for value in values}) > 1
 
 
-def _matches_value(line: HandLine, players: Sequence[int]) -> bool:
-    """Whether the points of the playing seats follow from the game value (TSR 7.2.2, 7.2.4)."""
-    value = line.game_value
+def _matches_value(line: HandLine, value: int, players: Sequence[int]) -> bool:
+    """Whether the points of the playing seats follow from one game value: +v for the two
+    winners of a normal game and -v for the two losers (TSR 7.2.2); in a hand settled as a solo
+    3v for the soloist and -v for each opponent, or the other way round (TSR 7.2.4)."""
     if line.settled_as_solo:
         if line.soloist not in players:
             return True  # reported as a problem with the soloist
@@ -125,23 +144,28 @@ def check_sheet(
 ) -> SheetCheck:
     """Check the hands of one match in the order they were played.
 
-    ``hands_per_match`` counts the hands of the main section (24, or 30 at a table of five,
-    TSR 8.5.1, 10.1.5); compulsory solos are dealt again by the same dealer and come on top
-    (TSR 4.2.5). ``time_over_after_hand``: how many hands had been played when the playing time
-    ended; after that only forced solos are played (TSR 8.5.3, 8.6.1).
+    ``hands_per_match`` counts every line of the round, the compulsory solos included: 24 at a
+    table of four, 30 at a table of five (TSR 8.5.1, 10.1.5, 10.2.1), so the main section holds
+    at most 20 (25) and the compulsory solos' section the 4 (5) compulsory solos, forced ones
+    included (TSR 4.2.3, 4.2.4). A forced solo is due when the compulsory solos not yet played
+    equal the lines still to play (TSR 4.2.3). ``time_over_after_hand``: how many hands had been
+    played when the playing time ended; after that only the forced solos still owed are played
+    (TSR 8.5.3, 8.6.1).
 
-    A hand stopped by a major breach (``not_played``, TSR 9.4.3) carries only penalty points
-    and is dealt again by the same dealer. ``deductions`` are points taken from seats for
-    unsporting conduct without credit to anyone (TSR 9.6.2 b): they count in the totals and are
-    the one entry that does not sum to zero, so no checksum looks at them.
+    A hand dealt by the wrong player stands if nobody complained in time (TSR 3.3.10): it is a
+    warning, not a problem, and the deal continues from the player who dealt it. A hand stopped
+    by a major breach (``not_played``, TSR 9.4.3) carries only penalty points, is not one of
+    the round's lines, and is dealt again by the same dealer. ``deductions`` are points taken
+    from seats for unsporting conduct without credit to anyone (TSR 9.6.2 b): they count in the
+    totals and are the one entry that does not sum to zero, so no checksum looks at them.
     """
     check_table_size(table_size)
     seats = range(1, table_size + 1)
     problems: list[Problem] = []
+    warnings: list[Problem] = []
     totals = dict.fromkeys(seats, 0)
-    solo_done: set[int] = set()
-    expected_dealer = 1
-    main_played = 0
+    progress = MatchProgress(table_size=table_size, hands_per_match=hands_per_match)
+    round_rule = "TSR 8.5.1" if table_size == 4 else "TSR 10.1.5"
 
     def report(hand: int | None, code: str, rule: str, template: str, **params: Any) -> None:
         problems.append(Problem(hand, code, rule, template, {"hand": hand, **params}))
@@ -203,27 +227,40 @@ def check_sheet(
                     "points credited to a soloist may break this."
                 ),
             )
-        if line.dealer != expected_dealer:
-            report(
-                number,
-                "dealer",
-                "TSR 3.3.1, 4.2.5",
-                gettext_noop("Hand {hand}: seat {expected} deals this hand, not seat {dealer}."),
-                expected=expected_dealer,
-                dealer=line.dealer,
-            )
 
-        # The forced solo (TSR 4.2.3, 8.6.1), asked before this hand is counted.
-        lacking = set(seats) - solo_done
+        # Who deals this hand and whether it must be a forced solo (TSR 3.3.1, 4.2.3, 4.2.5),
+        # asked before it is counted. After the playing time only forced solos are played.
         time_over = time_over_after_hand is not None and number > time_over_after_hand
-        due_soloist = None
-        if time_over or forced_solo_due(
-            hands_remaining=hands_per_match - main_played, solos_outstanding=len(lacking)
-        ):
-            due_soloist = forced_soloist(dealer=line.dealer, table_size=table_size, lacking=lacking)
-
+        expected, due_soloist = progress.next_deal(time_over=time_over)
+        sits_out_owing = False
+        if line.dealer != expected:
+            warnings.append(
+                Problem(
+                    number,
+                    "dealer",
+                    "TSR 3.3.1, 3.3.10",
+                    gettext_noop(
+                        "Hand {hand} was dealt by seat {dealer}, not by seat {expected}: it "
+                        "stands, since nobody complained in time, and the deal goes on from "
+                        "seat {dealer}."
+                    ),
+                    {"hand": number, "expected": expected, "dealer": line.dealer},
+                )
+            )
+            progress.dealer = line.dealer  # the deal continues from who dealt (TSR 3.3.10)
+            actual, due_soloist = progress.next_deal(time_over=time_over)
+            # At a table of five the one player still owing the forced solo dealt it and sits
+            # out (TSR 10.1.1): he cannot play it in this hand.
+            sits_out_owing = actual != line.dealer
         if line.contract.names_soloist or line.soloist is not None:
-            if line.soloist == line.dealer and line.dealer not in players:
+            if line.soloist is None:
+                report(
+                    number,
+                    "soloist",
+                    "TSR 2.4.7, 7.3.3.3",
+                    gettext_noop("Hand {hand}: name the soloist."),
+                )
+            elif line.soloist == line.dealer and line.dealer not in players:
                 report(
                     number,
                     "dealer",
@@ -241,7 +278,7 @@ def check_sheet(
                     "TSR 2.4.7",
                     gettext_noop("Hand {hand}: the soloist must be one of the seats playing it."),
                 )
-            elif line.contract.counts_as_compulsory and line.soloist in solo_done:
+            elif line.contract.counts_as_compulsory and line.soloist in progress.compulsory_played:
                 report(
                     number,
                     "solo_order",
@@ -252,7 +289,10 @@ def check_sheet(
                     ),
                     seat=line.soloist,
                 )
-            elif line.contract is Contract.VOLUNTARY_SOLO and line.soloist not in solo_done:
+            elif (
+                line.contract is Contract.VOLUNTARY_SOLO
+                and line.soloist not in progress.compulsory_played
+            ):
                 report(
                     number,
                     "solo_order",
@@ -264,6 +304,8 @@ def check_sheet(
                     seat=line.soloist,
                 )
 
+        value = line.game_value if line.game_value is not None else game_value_of(line)
+        most = highest_game_value(settled_as_solo=line.settled_as_solo)
         if line.not_played and any(line.points.values()):
             report(
                 number,
@@ -274,24 +316,71 @@ def check_sheet(
                     "only penalty points."
                 ),
             )
-        elif (
-            not line.not_played
-            and line.game_value is not None
-            and not checksum
-            and not _matches_value(line, players)
-        ):
+        elif not line.not_played and value > most:
+            report(
+                number,
+                "value",
+                "TSR 7.2.2, 7.2.3, 7.2.4",
+                gettext_noop(
+                    "Hand {hand}: a game value of {value} is more than the TSR allows: at most "
+                    "{most} in a solo, {most_normal} in a normal game."
+                )
+                if line.settled_as_solo
+                else gettext_noop(
+                    "Hand {hand}: a game value of {value} is more than the TSR allows: at most "
+                    "{most} in a normal game, bonus points included."
+                ),
+                value=value,
+                most=most,
+                most_normal=highest_game_value(settled_as_solo=False),
+            )
+        elif not line.not_played and not checksum and not _matches_value(line, value, players):
             report(
                 number,
                 "value",
                 "TSR 7.2.2, 7.2.4",
                 gettext_noop(
-                    "Hand {hand}: the points do not match a game value of {value}: the "
-                    "winners receive it, a soloist three times it, the losers lose it."
+                    "Hand {hand}: the points do not match a game value of {value}: in a normal "
+                    "game two players win it and two lose it; a soloist wins or loses three "
+                    "times it, each opponent once."
                 ),
-                value=line.game_value,
+                value=value,
             )
 
-        if due_soloist is not None and line.contract is not Contract.FORCED_SOLO:
+        if sits_out_owing:
+            report(
+                number,
+                "forced_solo",
+                "TSR 4.2.3, 10.1.1",
+                gettext_noop(
+                    "Hand {hand}: seat {seat} still owes the forced solo and sits out as the "
+                    "dealer; seat {dealer} deals it."
+                ),
+                seat=line.dealer,
+                dealer=expected,
+            )
+        elif progress.full:
+            report(
+                number,
+                "hand_count",
+                round_rule,
+                gettext_noop(
+                    "Hand {hand}: the round has {count} hands, compulsory solos included; "
+                    "no more may be played."
+                ),
+                count=hands_per_match,
+            )
+        elif time_over and not progress.lacking:
+            report(
+                number,
+                "hand_count",
+                "TSR 8.5.3",
+                gettext_noop(
+                    "Hand {hand}: the playing time is over and every compulsory solo is "
+                    "played, so no more hands follow."
+                ),
+            )
+        elif due_soloist is not None and line.contract is not Contract.FORCED_SOLO:
             report(
                 number,
                 "forced_solo",
@@ -306,7 +395,7 @@ def check_sheet(
                 "TSR 4.2.3",
                 gettext_noop(
                     "Hand {hand}: no forced solo was due; a compulsory solo played by choice "
-                    "is noted in its own section."
+                    "is dealt again by the same dealer (TSR 4.2.5)."
                 ),
             )
         elif line.contract is Contract.FORCED_SOLO and line.soloist != due_soloist:
@@ -320,55 +409,32 @@ def check_sheet(
                 seat=due_soloist,
                 soloist=line.soloist,
             )
-        elif line.contract is not Contract.FORCED_SOLO and (
-            time_over or (line.contract.section is Section.MAIN and main_played >= hands_per_match)
-        ):
-            report(
-                number,
-                "hand_count",
-                "TSR 8.5.1, 8.5.3",
-                gettext_noop(
-                    "Hand {hand}: the round has no more hands to play apart from forced solos."
-                ),
-            )
 
-        if line.not_played:
-            continue  # replayed: the same dealer deals again (TSR 9.1.3, 9.4.3)
-        if line.contract.counts_as_compulsory and line.soloist is not None:
-            solo_done.add(line.soloist)
-        if line.contract.section is Section.MAIN:
-            main_played += 1
-        expected_dealer = next_dealer(
-            dealer=line.dealer, contract=line.contract, table_size=table_size
+        progress.record(
+            dealer=line.dealer,
+            contract=line.contract,
+            soloist=line.soloist,
+            not_played=line.not_played,
         )
 
     for seat, points in (deductions or {}).items():
         if seat not in totals:
             raise ValueError(f"deductions must name seats 1 to {table_size}")
         totals[seat] += points
-    lacking = set(seats) - solo_done
     time_over = time_over_after_hand is not None and len(hands) >= time_over_after_hand
-    hands_remaining = 0 if time_over else max(hands_per_match - main_played, 0)
-    due = bool(lacking) and (
-        time_over
-        or forced_solo_due(hands_remaining=hands_remaining, solos_outstanding=len(lacking))
-    )
-    soloist = (
-        forced_soloist(dealer=expected_dealer, table_size=table_size, lacking=lacking)
-        if due
-        else None
-    )
+    dealer, soloist = progress.next_deal(time_over=time_over)
     return SheetCheck(
         problems=tuple(problems),
+        warnings=tuple(warnings),
         totals=totals,
-        compulsory_played={seat: seat in solo_done for seat in seats},
+        compulsory_played={seat: seat in progress.compulsory_played for seat in seats},
         next=NextHand(
-            dealer=expected_dealer,
+            dealer=dealer,
             must_be_forced_solo=soloist is not None,
             forced_soloist=soloist,
-            hands_remaining=hands_remaining,
+            hands_remaining=len(progress.lacking) if time_over else progress.lines_remaining,
         ),
-        complete=not lacking and (time_over or main_played >= hands_per_match),
+        complete=not progress.lacking and (time_over or progress.full),
     )
 
 
@@ -390,14 +456,36 @@ def with_game_values(hands: Sequence[HandLine]) -> list[HandLine]:
     ]
 
 
-def with_dealers(hands: Sequence[HandLine], *, table_size: int) -> list[HandLine]:
+def with_dealers(
+    hands: Sequence[HandLine],
+    *,
+    table_size: int,
+    hands_per_match: int,
+    time_over_after_hand: int | None = None,
+    kept: Iterable[int] = (),
+) -> list[HandLine]:
     """The hands with the dealers the TSR gives them, in the order played: seat 1 deals first,
-    the deal passes to the left, and the dealer of a compulsory solo deals again (TSR 3.3.1,
-    4.2.5, 8.4.1). A sheet typed in without dealers gets them from here."""
-    dealer = 1
+    the deal passes to the left, the dealer of a compulsory solo deals again, a hand not played
+    is dealt again, and at a table of five the deal passes on when only the dealer still owes
+    the forced solo (TSR 3.3.1, 4.2.3, 4.2.5, 8.4.1, 9.4.3). A sheet typed in without dealers,
+    or after a hand was struck out, gets them from here.
+
+    ``kept``: the numbers (1-based) of hands dealt by another player than the TSR's, which
+    stand as dealt (TSR 3.3.10); the deal goes on from who dealt them.
+    """
+    kept = set(kept)
+    progress = MatchProgress(table_size=table_size, hands_per_match=hands_per_match)
     dealt = []
-    for hand in hands:
+    for number, hand in enumerate(hands, start=1):
+        time_over = time_over_after_hand is not None and number > time_over_after_hand
+        dealer = hand.dealer if number in kept else progress.next_deal(time_over=time_over)[0]
         dealt.append(hand if hand.dealer == dealer else replace(hand, dealer=dealer))
-        if not hand.not_played:  # a hand not played is dealt again (TSR 9.4.3)
-            dealer = next_dealer(dealer=dealer, contract=hand.contract, table_size=table_size)
+        progress.record(
+            dealer=dealer, contract=hand.contract, soloist=hand.soloist, not_played=hand.not_played
+        )
     return dealt
+
+
+def dealt_out_of_turn(check: SheetCheck) -> set[int]:
+    """The hands a check found dealt by another player than the TSR's (TSR 3.3.10)."""
+    return {warning.hand for warning in check.warnings if warning.code == "dealer"}

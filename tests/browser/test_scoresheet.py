@@ -1,7 +1,7 @@
 """A whole scoresheet in a real browser, as a table does it (TSR 4.2, 7.3, 8.4).
 
-The scorekeeper (seat 4, through the private link) enters the 24 hands of a match and a
-compulsory solo with the keyboard alone, the quick way: the game value, Tab, the seats that
+The scorekeeper (seat 4, through the private link) enters the 24 hands of a match, its
+compulsory solos included (TSR 8.5.1), with the keyboard alone, the quick way: the game value, Tab, the seats that
 scored plus, Enter; for a solo also the contract and the solo type, picked in the drop-downs by
 their first letter. When the hands remaining leave no other way, the page asks for the forced
 solos and has them chosen already. One hand goes the long way, as four numbers that first do not
@@ -37,14 +37,15 @@ COMPULSORY_SOLO = 6  # seat 2's, after the fifth hand: seat 2 deals it, and then
 
 
 def match() -> list[Hand]:
-    """The 24 hands of the match and seat 2's compulsory solo, in the order played.
+    """The 24 hands of the match in the order played: 20 normal games, seat 2's compulsory solo
+    and three forced solos (TSR 8.5.1: the compulsory solos are among the 24).
 
     Seats 1, 3 and 4 have played no compulsory solo when three hands remain, so these are forced
-    solos (TSR 4.2.3), each by the first seat from the dealer's left that owes one: seat 2 deals
-    hand 22 of the match, so seat 3 plays it; then seat 4, then seat 1.
+    solos (TSR 4.2.3), each by the first seat from the dealer's left that owes one: seat 1 deals
+    hand 22, so seat 3 plays it; then seat 4, then seat 1.
     """
     hands = []
-    for main in range(1, 22):
+    for main in range(1, 21):
         hands.append(Hand(VALUES[main % len(VALUES)], NORMAL_GAMES[main % len(NORMAL_GAMES)]))
         if len(hands) == COMPULSORY_SOLO - 1:
             hands.append(Hand(3, "2", "compulsory_solo", "queens", soloist=2))  # won
@@ -153,6 +154,7 @@ def test_a_scorekeeper_enters_a_whole_sheet_by_keyboard_and_another_player_confi
     sheet, page, new_page, record_property
 ):
     hands = match()
+    assert len(hands) == 24
     page.goto(link(sheet, 4))
     expect(page.get_by_text("You keep the scoresheet")).to_be_visible()
     keys = Keys(page)

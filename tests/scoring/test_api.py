@@ -276,21 +276,39 @@ def test_every_problem_is_reported_with_code_rule_and_message(api):
     assert [(p["hand"], p["code"], p["rule"]) for p in data["problems"]] == [
         (1, "checksum", "TSR 7.3.3.1"),
         (1, "parity", "TSR 7.3.3.2"),
-        (2, "dealer", "TSR 3.3.1, 4.2.5"),
         (3, "solo_order", "TSR 4.3.1"),
     ]
-    assert data["problems"][2]["message"] == (
-        "Hand 2: seat 2 deals this hand, not seat 3. (TSR 3.3.1, 4.2.5)"
+    # A hand dealt by the wrong player stands (TSR 3.3.10): a warning, not a problem.
+    assert [(w["hand"], w["code"], w["rule"]) for w in data["warnings"]] == [
+        (2, "dealer", "TSR 3.3.1, 3.3.10")
+    ]
+    assert data["warnings"][0]["message"] == (
+        "Hand 2 was dealt by seat 3, not by seat 2: it stands, since nobody complained in "
+        "time, and the deal goes on from seat 3. (TSR 3.3.1, 3.3.10)"
     )
 
 
 def test_problems_are_explained_in_german(api):
-    hands = [{"kind": "normal", "dealer": 2, "points": {"1": 1, "2": 1, "3": -1, "4": -1}}]
+    hands = [{"kind": "normal", "dealer": 1, "points": {"1": 1, "2": 1, "3": 1, "4": -3}}]
     data = post(
         api, "api-rules-scoresheet-check", {"players": 4, "hands": hands}, language="de"
     ).json()
     assert data["problems"][0]["message"] == (
-        "Spiel 1: Geben muss Position 1, nicht Position 2. (TSR 3.3.1, 4.2.5)"
+        "Spiel 1: Die Punkte passen nicht zu einem Spielwert von 3: Im Normalspiel gewinnen "
+        "ihn zwei Spieler und zwei verlieren ihn; ein Solist gewinnt oder verliert ihn "
+        "dreifach, jeder Gegenspieler einfach. (TSR 7.2.2, 7.2.4)"
+    )
+
+
+def test_a_hand_dealt_out_of_turn_is_explained_in_german(api):
+    hands = [{"kind": "normal", "dealer": 2, "points": {"1": 1, "2": 1, "3": -1, "4": -1}}]
+    data = post(
+        api, "api-rules-scoresheet-check", {"players": 4, "hands": hands}, language="de"
+    ).json()
+    assert data["ok"]
+    assert data["warnings"][0]["message"] == (
+        "Spiel 1 hat Position 2 gegeben, nicht Position 1: Es bleibt gültig, da niemand "
+        "rechtzeitig reklamiert hat, und es gibt weiter ab Position 2. (TSR 3.3.1, 3.3.10)"
     )
 
 
@@ -312,7 +330,8 @@ def test_after_the_playing_time_only_forced_solos(api):
     data = post(api, "api-rules-scoresheet-check", body).json()
     assert [(p["hand"], p["code"]) for p in data["problems"]] == [(10, "forced_solo")]
     assert data["next"]["must_be_forced_solo"]
-    assert data["next"]["hands_remaining"] == 0
+    # After the playing time what remains are the forced solos still owed (TSR 8.5.3, 8.6.1).
+    assert data["next"]["hands_remaining"] == 4
 
 
 def test_penalty_points_are_checked_and_counted(api):
@@ -379,7 +398,7 @@ def test_too_large_a_request_is_refused_before_parsing(api, settings):
 
 
 def test_too_many_hands_are_refused(api):
-    hands = as_json(full_match()) * 5
+    hands = as_json(full_match()) * 6
     response = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": hands})
     assert response.status_code == 400
     assert "hands" in response.json()
@@ -467,3 +486,49 @@ def test_rules_still_answer_when_the_cache_is_down(limits, monkeypatch):
 
     monkeypatch.setattr("config.throttling.cache.add", broken)
     assert penalty(APIClient()).status_code == 200
+
+
+# The round's count and plausible lines (TSR 7.2, 8.5.1, 10.1.5, 10.2.1) ---------------------
+
+
+def test_a_normal_game_split_three_to_one_is_a_value_problem(api):
+    hands = [{"kind": "normal", "dealer": 1, "points": {"1": 1, "2": 1, "3": 1, "4": -3}}]
+    data = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": hands}).json()
+    assert [(p["hand"], p["code"], p["rule"]) for p in data["problems"]] == [
+        (1, "value", "TSR 7.2.2, 7.2.4")
+    ]
+
+
+def test_a_normal_game_worth_a_thousand_is_a_value_problem(api):
+    points = {"1": 1000, "2": 1000, "3": -1000, "4": -1000}
+    hands = [{"kind": "normal", "dealer": 1, "points": points}]
+    data = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": hands}).json()
+    assert [p["code"] for p in data["problems"]] == ["value"]
+    assert "at most 29 in a normal game" in data["problems"][0]["message"]
+
+
+def test_the_round_has_twenty_four_lines_with_the_compulsory_solos(api):
+    hands = as_json(full_match())
+    data = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": hands}).json()
+    assert data["complete"]
+    assert data["next"]["hands_remaining"] == 0
+    more = [*hands, {"kind": "normal", "dealer": 1, "points": {"1": 1, "2": 1, "3": -1, "4": -1}}]
+    data = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": more}).json()
+    assert [(p["hand"], p["code"]) for p in data["problems"]] == [(25, "hand_count")]
+
+
+@pytest.mark.parametrize(("players", "least"), [(4, 8), (5, 10)])
+def test_a_round_too_short_for_the_compulsory_solos_is_refused(api, players, least):
+    body = {"players": players, "hands_per_match": least - 1, "hands": []}
+    response = post(api, "api-rules-scoresheet-check", body)
+    assert response.status_code == 400
+    assert f"at least {least} hands" in response.json()["hands_per_match"][0]
+    body["hands_per_match"] = least
+    assert post(api, "api-rules-scoresheet-check", body).status_code == 200
+
+
+def test_a_seat_written_in_other_digits_is_refused(api):
+    hands = [{"kind": "normal", "dealer": 1, "points": {"1": 1, "2": -1, "3": 1, "²": -1}}]
+    response = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": hands})
+    assert response.status_code == 400
+    assert "seats are numbered 1 to 5" in response.json()["hands"]["0"]["points"][0]

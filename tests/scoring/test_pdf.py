@@ -68,18 +68,21 @@ def test_a_blank_sheet_per_table_with_its_players_and_the_keepers_link():
     for text in pages:
         assert "Pokal <Kreuz & Pik>" in text
         assert "Round 3" in text
-        assert "Compulsory solos (TSR 4.2.4)" in text
+        assert "forced solos included" in text
         assert "Extra time and end of the playing time" in text
         assert "Initials" in text
     assert "Table 1" in first
     assert "Vorname1 Name1" in first
     assert "Vorname4 Name4" in first
     assert "Seat 1 deals first, seat 4 keeps the sheet (TSR 8.4.1)." in first
-    assert "Main section: 24 hands" in first
+    # 24 lines, the compulsory solos included: 20 + 4 (TSR 8.5.1, 10.2.1)
+    assert "Main section: 20 hands" in first
+    assert "Compulsory solos, forced solos included: 4 hands (TSR 4.2.3, 4.2.4)" in first
     assert "Table of five" in five
     assert "Table of five" not in first
     assert "seat 5 keeps the sheet" in five
-    assert "Main section: 30 hands" in five  # TSR 10.1.5
+    assert "Main section: 25 hands" in five  # 25 + 5 = 30, TSR 10.1.5
+    assert "forced solos included: 5 hands" in five
     assert "Vorname9 Name9" in five
     operators = operators_of(content)
     assert qr_drawn(operators[0], "https://doko.example/s/key-4/")
@@ -158,8 +161,9 @@ def test_the_completed_sheet_shows_every_hand_totals_and_who_confirmed(organiser
     for total in state.rows[-1].totals:
         assert str(total) in text
     assert seen[-1] == 100
-    hands = 24 if size == 4 else 30
-    assert f"Main section: {hands} hands" in text
+    main = 20 if size == 4 else 25
+    assert f"Main section: {main} hands" in text
+    assert f"forced solos included: {size} hands" in text
 
 
 def test_the_end_of_the_playing_time_and_extra_time_are_on_the_completed_sheet(organiser):

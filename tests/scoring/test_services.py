@@ -30,9 +30,9 @@ def test_hands_are_stored_with_sections_and_the_version_goes_up(sheet):
     )
     assert saved.version == 2
     hands = list(saved.hands.all())
-    assert len(hands) == 28
+    assert len(hands) == 24  # 20 + 4 compulsory solos (TSR 8.5.1)
     assert sum(hand.section == "compulsory_solo" for hand in hands) == 4
-    assert [hand.number for hand in hands] == list(range(1, 29))
+    assert [hand.number for hand in hands] == list(range(1, 25))
 
 
 def test_a_stale_version_is_refused_and_nothing_changes(sheet):
@@ -64,14 +64,14 @@ def test_a_wrong_hand_saves_nothing_and_names_the_rule(sheet):
 def test_problems_are_reported_in_german(sheet, settings):
     from django.utils import translation
 
-    hands = [normal(2, (1, 2), 1)]
+    hands = [replace(normal(1, (1, 2), 1), points={1: 2, 2: -2, 3: 1, 4: -1})]
     with translation.override("de"), pytest.raises(ValidationError) as error:
         services.scoresheet_hands_replace(
             scoresheet=sheet, hands=hands, version=1, by=factories.keeper(sheet)
         )
-    assert (
-        "Spiel 1: Geben muss Position 1, nicht Position 2. (TSR 3.3.1, 4.2.5)"
-        in error.value.message_dict["hands"][0]
+    assert error.value.message_dict["hands"][0] == (
+        "Spiel 1: Die vier Punktwerte müssen alle gerade oder alle ungerade sein; nur "
+        "Strafpunkte zugunsten des Solisten dürfen davon abweichen. (TSR 7.3.3.2)"
     )
 
 
@@ -271,7 +271,7 @@ def test_an_organiser_reopens_with_a_reason_and_every_change_is_kept(sheet):
     assert [change.action for change in changes] == ["hands", "submit", "confirm", "reopen"]
     assert [change.version for change in changes] == [2, 3, 4, 5]
     assert changes[0].before["hands"] == []
-    assert len(changes[0].after["hands"]) == 28
+    assert len(changes[0].after["hands"]) == 24
     assert changes[2].by_name.endswith("(seat 1)")
     assert changes[3].by_name == "Olga Organ"
     assert changes[3].reason == "Tippfehler"

@@ -11,8 +11,9 @@ from rest_framework.test import APIClient
 from scoring import services
 from scoring.models import Hand, Scoresheet
 from scoring.rules.contracts import Contract
+from scoring.rules.sheet import check_sheet
 from tests import factories
-from tests.sheets import full_match, normal
+from tests.sheets import full_match, normal, solo
 from tournaments import services as tournament_services
 from tournaments.models import TournamentRole
 
@@ -169,7 +170,7 @@ def test_a_scorekeeper_account_reads_the_sheet(api, sheet, tournament):
     assert api.get(url(sheet), headers=token(scorekeeper)).status_code == 200
 
 
-@pytest.mark.parametrize("hands", [1, 28])
+@pytest.mark.parametrize("hands", [1, 24])
 def test_reading_a_sheet_runs_a_fixed_number_of_queries(
     api, sheet, organiser, django_assert_num_queries, hands
 ):
@@ -203,9 +204,9 @@ def test_the_scorekeeper_enters_a_full_match_and_hands_it_in(api, sheet):
     assert response.status_code == 200
     data = response.json()
     assert data["version"] == 2
-    assert len(data["hands"]) == 28
+    assert len(data["hands"]) == 24  # 20 + 4 compulsory solos (TSR 8.5.1)
     assert data["check"]["complete"] is True
-    assert Hand.objects.filter(scoresheet=sheet).count() == 28
+    assert Hand.objects.filter(scoresheet=sheet).count() == 24
     submitted = post(api, sheet, "submit", {"version": 2}, key(sheet, 4))
     assert submitted.status_code == 200
     data = submitted.json()
@@ -277,7 +278,7 @@ def test_a_seat_beyond_the_table_is_refused(api, sheet):
     )
     assert response.status_code == 400
     assert response.json()["hands"] == {
-        "0": {"points": ["Seat 5 is not at a table of 4 (TSR 8.3, 10.1)."]}
+        "0": {"points": ["“5” is not a seat; seats are numbered 1 to 4."]}
     }
 
 
@@ -408,9 +409,9 @@ def test_the_changes_are_listed_in_order(api, sheet, organiser):
     changes = response.json()
     assert [c["action"] for c in changes] == ["hands", "submit", "confirm", "reopen"]
     assert [c["version"] for c in changes] == [2, 3, 4, 5]
-    assert changes[0]["hands_changed"] == list(range(1, 29))
+    assert changes[0]["hands_changed"] == list(range(1, 25))
     assert changes[0]["before"]["hands"] == []
-    assert len(changes[0]["after"]["hands"]) == 28
+    assert len(changes[0]["after"]["hands"]) == 24
     assert changes[-1]["reason"] == "Check"
     assert changes[-1]["by_name"] == "Olga Organ"
     since = api.get(url(sheet, "changes") + "?since=3", headers=key(sheet, 1)).json()
@@ -433,3 +434,137 @@ def test_the_seat_key_is_a_security_scheme_of_the_sheet_endpoints(api):
         operation = next(iter(schema["paths"][path].values()))
         assert {"seatKey": []} in operation["security"]
     assert Contract.FORCED_SOLO.value in schema["components"]["schemas"]["Contract"]["enum"]
+
+
+# The round's count: 24 lines at four, 30 at five, compulsory solos included ------------------
+# (TSR 8.5.1, 10.1.5, 10.2.1), and what a client gets when the check refuses a write
+
+
+def with_forced_solos(lines, *, size=4, time_over_after_hand=None):
+    """``lines`` followed by the forced solos the rules core says are owed (TSR 4.2.3)."""
+    lines = list(lines)
+    while True:
+        due = check_sheet(
+            table_size=size,
+            hands_per_match=24 if size == 4 else 30,
+            hands=lines,
+            time_over_after_hand=time_over_after_hand,
+        ).next
+        if not due.must_be_forced_solo:
+            return lines
+        lines.append(
+            solo(due.dealer, due.forced_soloist, 1, contract=Contract.FORCED_SOLO, size=size)
+        )
+
+
+def test_two_compulsory_solos_twenty_normal_hands_and_two_forced_solos_are_handed_in(api, sheet):
+    lines = [solo(1, 2, 1), solo(1, 4, -1)]
+    dealer = 1
+    for _ in range(20):
+        lines.append(normal(dealer, (1, 3), 2))
+        dealer = dealer % 4 + 1
+    lines = with_forced_solos(lines)
+    assert len(lines) == 24
+    response = put(api, sheet, lines, 1, key(sheet, 4))
+    assert response.status_code == 200, response.json()
+    data = response.json()
+    assert data["check"]["complete"] is True
+    assert [hand["section"] for hand in data["hands"]].count("compulsory_solo") == 4
+    assert data["hands_per_match"] == 24
+    submitted = post(api, sheet, "submit", {"version": 2}, key(sheet, 4))
+    assert submitted.status_code == 200, submitted.json()
+    assert submitted.json()["status"] == "submitted"
+
+
+def test_a_twenty_fifth_line_is_refused_with_the_problem_by_hand_code_and_rule(api, sheet):
+    lines = full_match()
+    dealer = check_sheet(table_size=4, hands_per_match=24, hands=lines).next.dealer
+    response = put(api, sheet, [*lines, normal(dealer, (1, 2), 1)], 1, key(sheet, 4))
+    assert response.status_code == 400
+    body = response.json()
+    assert body["problems"] == [
+        {
+            "hand": 25,
+            "code": "hand_count",
+            "rule": "TSR 8.5.1",
+            "message": "Hand 25: the round has 24 hands, compulsory solos included; no more "
+            "may be played. (TSR 8.5.1)",
+        }
+    ]
+    assert body["hands"] == [body["problems"][0]["message"]]
+    assert not Hand.objects.filter(scoresheet=sheet).exists()
+
+
+def test_handing_in_too_early_says_how_many_hands_are_left(api, sheet):
+    put(api, sheet, full_match()[:10], 1, key(sheet, 4))
+    response = post(api, sheet, "submit", {"version": 2}, key(sheet, 4))
+    assert response.status_code == 400
+    assert response.json()["problems"] == [
+        {
+            "hand": None,
+            "code": "incomplete",
+            "rule": "TSR 8.5.1, 8.6.1",
+            "message": "The scoresheet is not complete: 14 of the round's 24 hands are still "
+            "to be played, compulsory solos included. (TSR 8.5.1, 8.6.1)",
+        }
+    ]
+    sheet.refresh_from_db()
+    assert sheet.status == "draft"
+
+
+def test_a_hand_dealt_out_of_turn_is_saved_with_a_warning(api, sheet):
+    response = put(api, sheet, [normal(1, (1, 2), 1), normal(3, (1, 2), 1)], 1, key(sheet, 4))
+    assert response.status_code == 200
+    check = response.json()["check"]
+    assert check["ok"] is True
+    assert [(w["hand"], w["code"], w["rule"]) for w in check["warnings"]] == [
+        (2, "dealer", "TSR 3.3.1, 3.3.10")
+    ]
+    assert check["next"]["dealer"] == 4  # the deal goes on from who dealt
+
+
+def test_a_normal_game_split_three_to_one_is_refused(api, sheet):
+    line = replace(normal(1, (1, 2), 1), points={1: 1, 2: 1, 3: 1, 4: -3}, game_value=None)
+    response = put(api, sheet, [line], 1, key(sheet, 4))
+    assert response.status_code == 400
+    assert [(p["hand"], p["code"]) for p in response.json()["problems"]] == [(1, "value")]
+
+
+def test_a_normal_game_worth_a_thousand_is_refused(api, sheet):
+    response = put(api, sheet, [normal(1, (1, 2), 1000)], 1, key(sheet, 4))
+    assert response.status_code == 400
+    assert "at most 29 in a normal game" in response.json()["problems"][0]["message"]
+
+
+@pytest.fixture
+def five(organiser):
+    """A table of five, round 1 running (TSR 10.1)."""
+    tournament = factories.tournament(players=5, organiser=organiser, allow_tables_of_five=True)
+    tournament_services.round_start(round=factories.seated_round(tournament))
+    return Scoresheet.objects.get(table__round__tournament=tournament)
+
+
+def test_at_five_when_only_the_dealer_owes_his_solo_the_next_seat_deals_it(api, five):
+    # Seats 2 to 5 play theirs first; after 25 normal hands seat 1 is due to deal the 30th
+    # line and he alone still owes his solo: the deal passes to seat 2 (TSR 4.2.3, 10.1.1).
+    lines = [solo(1, seat, 1, size=5) for seat in (2, 3, 4, 5)]
+    dealer = 1
+    for _ in range(25):
+        players = [seat for seat in range(1, 6) if seat != dealer]
+        lines.append(normal(dealer, (players[0], players[2]), 1, size=5))
+        dealer = dealer % 5 + 1
+    response = put(api, five, lines, 1, key(five, 5))
+    assert response.status_code == 200, response.json()
+    assert response.json()["check"]["next"] == {
+        "dealer": 2,
+        "must_be_forced_solo": True,
+        "forced_soloist": 1,
+        "hands_remaining": 1,
+    }
+    refused = post(api, five, "submit", {"version": 2}, key(five, 5))
+    assert refused.status_code == 400
+    lines.append(solo(2, 1, 2, contract=Contract.FORCED_SOLO, size=5))
+    response = put(api, five, lines, 2, key(five, 5))
+    assert response.status_code == 200, response.json()
+    assert response.json()["check"]["complete"] is True
+    assert post(api, five, "submit", {"version": 3}, key(five, 5)).status_code == 200
