@@ -531,7 +531,7 @@ def not_a_seat(seat: int, size: int) -> str:
     responses={200: ScoresheetCheckResponseSerializer},
     examples=[
         OpenApiExample(
-            "Two hands, the second one dealt by the wrong seat",
+            "Two hands, the second one dealt by the wrong seat (a warning, TSR 3.3.10)",
             request_only=True,
             value={
                 "players": 4,
@@ -544,9 +544,12 @@ def not_a_seat(seat: int, size: int) -> str:
     ],
 )
 class ScoresheetCheckView(PublicRulesView):
-    """Check a scoresheet hand by hand (TSR 3.3.1, 4.2, 4.3.1, 7.3.3, 8.5, 8.6, 10.1).
+    """Check a scoresheet hand by hand (TSR 3.3, 4.2, 4.3.1, 7.2, 7.3.3, 8.5, 8.6, 10.1).
 
-    Every problem is reported, not only the first, with what the next hand must be.
+    Every problem is reported, not only the first, with what the next hand must be. A round has
+    24 hands at a table of four and 30 at a table of five, the compulsory solos included (TSR
+    8.5.1, 10.1.5, 10.2.1). A hand dealt by the wrong player is a warning, not a problem: it
+    stands if nobody complained in time (TSR 3.3.10).
     """
 
     request_serializer = ScoresheetCheckRequestSerializer
