@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from scoring import services as scoring_services
 from scoring.services import Actor
 from tournaments import services
-from tournaments.models import Entry, Player, Round, Tournament
+from tournaments.models import Entry, Player, Round, Tournament, TournamentRole
 
 _counter = itertools.count(1)
 
@@ -31,6 +31,21 @@ def tournament(*, players: int = 0, organiser=None, **fields) -> Tournament:
     for _ in range(players):
         services.entry_create(tournament=created, player=player())
     return created
+
+
+def adjudicator(tournament: Tournament):
+    """A new user who is the tournament's adjudicator: starts and ends the playing time,
+    grants extra time (TSR 8.2.1, 8.5.1)."""
+    adjudicator = user()
+    services.tournament_role_grant(
+        tournament=tournament, user=adjudicator, role=TournamentRole.Role.ADJUDICATOR
+    )
+    return adjudicator
+
+
+def round_end(round_: Round, **fields) -> Round:
+    """End the round's playing time as its adjudicator announces it (TSR 8.5.1)."""
+    return services.round_end(round=round_, by=adjudicator(round_.tournament), **fields)
 
 
 def entries(tournament: Tournament) -> list[Entry]:

@@ -195,6 +195,26 @@ def test_api_round_actions_need_a_role(client, staffed):
     assert client.post(reverse("api-round-start", args=[tournament.slug, 1])).status_code == 403
 
 
+def test_api_round_end_is_the_adjudicators_or_the_organisers(client, staffed):
+    """TSR 8.5.1: a panel member's token is refused with the reason, and nothing changes."""
+    tournament, headers = staffed
+    services.round_start(round=factories.seated_round(tournament))
+    member = factories.user()
+    services.tournament_role_grant(tournament=tournament, user=member, role="panel")
+    token = Token.objects.create(user=member).key
+    refused = client.post(
+        reverse("api-round-end", args=[tournament.slug, 1]),
+        headers={"Authorization": f"Token {token}", "Accept-Language": "en"},
+    )
+    assert refused.status_code == 403
+    assert "TSR 8.5.1" in refused.json()["detail"]
+    assert tournament.rounds.get().ended_at is None
+    ended = client.post(
+        reverse("api-round-end", args=[tournament.slug, 1]), headers=headers["organiser"]
+    )
+    assert ended.json()["status"] == "finished"
+
+
 def test_api_registers_imports_and_withdraws_players(client, staffed):
     tournament, headers = staffed
     slug = tournament.slug

@@ -8,7 +8,7 @@ from collections.abc import Collection
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.db.models import Count, F, Max, Q, QuerySet
@@ -22,7 +22,7 @@ from scoring import pdf as sheet_pdf
 from scoring.models import Scoresheet
 from scoring.rules.contracts import Contract
 from scoring.selectors import sheet_state
-from tournaments import pdf, player_import, seating, selectors, standings
+from tournaments import pdf, player_import, policies, seating, selectors, standings
 from tournaments.models import (
     Entry,
     ExtraTime,
@@ -699,8 +699,18 @@ def table_extra_time_grant(
 
 
 @transaction.atomic
-def round_end(*, round: Round, at: datetime.datetime | None = None) -> Round:
-    """Announce the end of the playing time (TSR 8.5.1, 8.5.3): only forced solos follow."""
+def round_end(*, round: Round, by: AbstractBaseUser, at: datetime.datetime | None = None) -> Round:
+    """Announce the end of the playing time (TSR 8.5.1, 8.5.3): only forced solos follow.
+
+    Only an adjudicator or an organiser announces it (``policies.may_end_playing_time``). It
+    ends the 100 minutes of the tables of four; a table of five plays its 125 (TSR 10.1.5), so
+    it plays on for the difference, and a table given extra time for that too
+    (``selectors.table_playing_time``)."""
+    refusal = policies.may_end_playing_time(
+        round=round, roles=selectors.user_roles(user=by, tournament=round.tournament)
+    )
+    if refusal is not None:
+        raise PermissionDenied(refusal)
     round_ = _locked_round(round, allowed={Round.Status.RUNNING}, action=_("ended"))
     ended_at = at or timezone.now()
     if ended_at < round_.started_at:

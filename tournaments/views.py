@@ -25,7 +25,7 @@ from adjudication.selectors import sheet_adjudication
 from scoring.messages import problem_message
 from scoring.models import Scoresheet
 from scoring.selectors import hand_lines, scoresheet_check, scoresheet_rows
-from tournaments import player_import, selectors, services, standings
+from tournaments import player_import, policies, selectors, services, standings
 from tournaments.forms import (
     EntryForm,
     ExtraTimeForm,
@@ -327,6 +327,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "show_points": standings_mode(request, tournament) != "hidden",
             "is_organiser": Role.ORGANISER in roles,
             "runs_clock": bool(roles & CLOCK),
+            "may_end": policies.may_end_playing_time(round=round_, roles=roles) is None,
             "staff": staff,
             # Staff and scorekeepers open each table's scoresheet from here once play begins.
             "sheet_links": bool(roles & (STAFF | {Role.SCOREKEEPER}))
@@ -361,25 +362,28 @@ def round_clock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
-def _round_for(request: HttpRequest, slug: str, number: int, roles: set[str]) -> Round:
+def _round_for(request: HttpRequest, slug: str, number: int, roles: set[str] | None) -> Round:
+    """The round, for a user with one of ``roles``; ``None``: its service asks its policy."""
     tournament = selectors.tournament_get(slug=slug, user=request.user)
-    require(request, tournament, roles)
+    if roles is not None:
+        require(request, tournament, roles)
     return get_object_or_404(
         Round.objects.select_related("tournament"), tournament=tournament, number=number
     )
 
 
-# What the buttons of a round's page do: the service, who may, and what to say after it.
+# What the buttons of a round's page do: the service (given the round and who asks), and who
+# may (None: the service asks its policy, and refuses with 403).
 ROUND_ACTIONS = {
-    "seat": (lambda r: services.round_seat(round=r), {Role.ORGANISER}),
-    "publish": (lambda r: services.round_publish(round=r), {Role.ORGANISER}),
+    "seat": (lambda r, by: services.round_seat(round=r), {Role.ORGANISER}),
+    "publish": (lambda r, by: services.round_publish(round=r), {Role.ORGANISER}),
     "publish_all": (
-        lambda r: services.tournament_seating_publish(tournament=r.tournament),
+        lambda r, by: services.tournament_seating_publish(tournament=r.tournament),
         {Role.ORGANISER},
     ),
-    "start": (lambda r: services.round_start(round=r), CLOCK),
-    "end": (lambda r: services.round_end(round=r), CLOCK),
-    "close": (lambda r: services.round_close(round=r), {Role.ORGANISER}),
+    "start": (lambda r, by: services.round_start(round=r), CLOCK),
+    "end": (lambda r, by: services.round_end(round=r, by=by), None),
+    "close": (lambda r, by: services.round_close(round=r), {Role.ORGANISER}),
 }
 
 
@@ -404,7 +408,7 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
     service, roles = ROUND_ACTIONS[action]
     round_ = _round_for(request, slug, number, roles)
     try:
-        service(round_)
+        service(round_, request.user)
     except ValidationError as error:
         for message in _messages_of(error):
             messages.error(request, message)

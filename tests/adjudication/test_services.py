@@ -533,7 +533,7 @@ def test_disqualification_stands_and_a_substitute_takes_the_seat_drawn(
 
     factories.sheet_confirmed(sheet, MATCH)
     factories.sheet_confirmed(round_.tables.get(number=2).scoresheet, MATCH)
-    tournament_services.round_end(round=round_)
+    factories.round_end(round_)
     tournament_services.round_close(round=round_)
     with pytest.raises(ValidationError, match="disqualified"):
         tournament_services.round_start(round=later)

@@ -105,7 +105,7 @@ def test_after_the_playing_time_a_sheet_needs_its_end_and_the_forced_solos(sheet
     services.scoresheet_hands_replace(
         scoresheet=sheet, hands=full_match()[:10], version=1, by=keeper
     )
-    tournament_services.round_end(round=sheet.table.round, at=timezone.now())
+    factories.round_end(sheet.table.round, at=timezone.now())
     with pytest.raises(ValidationError, match="note after which hand"):
         services.scoresheet_submit(scoresheet=sheet, version=2, by=keeper)
     services.scoresheet_hands_replace(

@@ -252,7 +252,7 @@ def test_the_end_of_playing_time_is_noted_and_forced_solos_are_asked_for(client,
     services.scoresheet_hands_replace(
         scoresheet=sheet, hands=full_match()[:10], version=1, by=factories.keeper(sheet)
     )
-    tournament_services.round_end(round=sheet.table.round, at=timezone.now())
+    factories.round_end(sheet.table.round, at=timezone.now())
     page = client.get(link(sheet, 4)).content.decode()
     assert "Playing time ended after hand" in page
     response = client.post(link(sheet, 4, "time-over"), {"after": "10", "version": 2}, **HX)

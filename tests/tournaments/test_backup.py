@@ -120,7 +120,7 @@ def play(staff) -> Tournament:
     confirm(one)
     confirm(two)
     deduct(round_, two, staff, position=3, points=6)
-    round_ = tournament_services.round_end(round=round_)
+    round_ = factories.round_end(round_)
     tournament_services.round_close(round=round_)
 
     late = tournament_services.entry_create(tournament=tournament, player=factories.player())

@@ -115,6 +115,24 @@ def test_adjudicator_runs_the_clock_but_does_not_draw(client, tournament):
     assert ExtraTime.objects.get().granted_by == adjudicator
 
 
+def test_a_panel_member_sees_no_end_button_and_cannot_end_the_round(client, tournament):
+    """TSR 8.5.1: only the adjudicator (or the organiser) announces the end of the round."""
+    member, adjudicator = factories.user(), factories.user()
+    services.tournament_role_grant(tournament=tournament, user=member, role="panel")
+    services.tournament_role_grant(tournament=tournament, user=adjudicator, role="adjudicator")
+    services.round_start(round=factories.seated_round(tournament))
+    client.force_login(member)
+    page = client.get(reverse("round", args=[tournament.slug, 1])).content.decode()
+    assert "End the playing time" not in page
+    assert post(client, "round-action", tournament.slug, 1, "end").status_code == 403
+    assert tournament.rounds.get().status == Round.Status.RUNNING
+    client.force_login(adjudicator)
+    page = client.get(reverse("round", args=[tournament.slug, 1])).content.decode()
+    assert "End the playing time" in page
+    post(client, "round-action", tournament.slug, 1, "end")
+    assert tournament.rounds.get().status == Round.Status.FINISHED
+
+
 @pytest.mark.parametrize("name", ["round-action", "round-print"])
 def test_strangers_cannot_run_rounds(client, tournament, name):
     factories.seated_round(tournament)

@@ -30,7 +30,7 @@ def play(round_: Round) -> None:
     services.round_start(round=round_)
     for sheet in Scoresheet.objects.filter(table__round=round_):
         factories.sheet_confirmed(sheet, full_match())
-    services.round_end(round=round_)
+    factories.round_end(round_)
     services.round_close(round=round_)
 
 
@@ -235,7 +235,7 @@ def test_clock_ends_after_the_playing_time_and_extra_time_adds_per_table():
     )
     assert table.ends_at == start + datetime.timedelta(minutes=131)
     # The adjudicator announces the end: that is when every table's time is over, plus extra.
-    ended = services.round_end(round=round_, at=start + datetime.timedelta(minutes=101))
+    ended = factories.round_end(round_, at=start + datetime.timedelta(minutes=101))
     clock = selectors.round_clock(round=ended)
     assert clock.ends_at == ended.ended_at
     assert clock.tables[0].ends_at == ended.ended_at + datetime.timedelta(minutes=6)

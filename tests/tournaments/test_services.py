@@ -3,7 +3,7 @@
 import datetime
 
 import pytest
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
 from scoring import services as scoring_services
@@ -113,7 +113,7 @@ def test_round_lifecycle_from_seating_to_closing():
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.RUNNING
 
-    services.round_end(round=round_, at=start + datetime.timedelta(minutes=100))
+    factories.round_end(round_, at=start + datetime.timedelta(minutes=100))
     sheet = Scoresheet.objects.get(table__round=round_)
     sheet = scoring_services.scoresheet_hands_replace(
         scoresheet=sheet, hands=full_match(), version=sheet.version, by=factories.keeper(sheet)
@@ -155,10 +155,36 @@ def test_round_cannot_end_before_it_started():
     start = timezone.now()
     round_ = services.round_start(round=factories.seated_round(tournament), at=start)
     with pytest.raises(ValidationError) as error:
-        services.round_end(round=round_, at=start - datetime.timedelta(seconds=1))
+        factories.round_end(round_, at=start - datetime.timedelta(seconds=1))
     assert "ended_at" in error.value.message_dict
     round_.refresh_from_db()
     assert round_.status == Round.Status.RUNNING
+
+
+@pytest.mark.parametrize("role", [None, "panel", "scorekeeper"])
+def test_only_an_adjudicator_or_organiser_ends_the_playing_time(role):
+    """TSR 8.5.1: the adjudicator announces the end; the organiser may do it for him. Nobody
+    else does, however much they take part, and a refusal changes nothing."""
+    tournament = factories.tournament(players=4)
+    round_ = services.round_start(round=factories.seated_round(tournament))
+    user = factories.user()
+    if role is not None:
+        services.tournament_role_grant(tournament=tournament, user=user, role=role)
+    with pytest.raises(PermissionDenied, match=r"adjudicator or an organiser.*TSR 8\.5\.1"):
+        services.round_end(round=round_, by=user)
+    round_.refresh_from_db()
+    assert (round_.status, round_.ended_at) == (Round.Status.RUNNING, None)
+
+
+@pytest.mark.parametrize("role", ["adjudicator", "organiser"])
+def test_the_adjudicator_or_the_organiser_ends_the_playing_time(role):
+    tournament = factories.tournament(players=4)
+    round_ = services.round_start(round=factories.seated_round(tournament))
+    user = factories.user()
+    services.tournament_role_grant(tournament=tournament, user=user, role=role)
+    ended = services.round_end(round=round_, by=user)
+    assert ended.status == Round.Status.FINISHED
+    assert ended.ended_at is not None
 
 
 def _tables_of(round_):
@@ -175,7 +201,7 @@ def test_later_rounds_keep_earlier_opponents_apart():
         round_ = services.round_create(tournament=tournament)
         services.round_seat(round=round_, seed=round_.number)
         services.round_start(round=round_)
-        services.round_end(round=round_)
+        factories.round_end(round_)
         for table in _tables_of(round_):
             pairs = {frozenset((a, b)) for a in table for b in table if a < b}
             assert not pairs & met
