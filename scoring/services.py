@@ -25,7 +25,7 @@ from scoring.rules.deal import scorekeeper
 from scoring.rules.sheet import HandLine, with_game_values
 from scoring.selectors import hand_lines, scoresheet_check, sheet_snapshot
 from tournaments.models import Round, Seat, TournamentRole
-from tournaments.selectors import user_roles
+from tournaments.selectors import table_playing_time, user_roles
 
 Role = TournamentRole.Role
 # Staff who may type in and confirm sheets; only an organiser reopens a confirmed one.
@@ -132,6 +132,36 @@ def _require_round_under_way(sheet: Scoresheet) -> None:
         )
 
 
+def _require_time_over(sheet: Scoresheet, *, after: int | None, table_size: int) -> None:
+    """The end of the playing time is noted on a sheet only once it has come for its table
+    (TSR 8.5.1): the adjudicator announced the end of the round, and the table's own time
+    is over too, a table of five's longer match (TSR 10.1.5) and its extra time. Clearing
+    the note, or keeping it as it is, is always allowed."""
+    if after is None or after == sheet.time_over_after_hand:
+        return
+    time = table_playing_time(table=sheet.table, size=table_size)
+    if time.over(timezone.now()):
+        return
+    if not time.announced:
+        message = _(
+            "The playing time of table %(table)d has not ended: the adjudicator announces the "
+            "end of the round, and only then is it noted after which hand (TSR 8.5.1)."
+        ) % {"table": time.number}
+    else:
+        message = (
+            _(
+                "The playing time of table %(table)d ends at %(time)s (TSR 8.5.1, 10.1.5): "
+                "until then the table plays on, and the end is noted after that."
+            )
+            if time.five
+            else _(
+                "The playing time of table %(table)d ends at %(time)s, with its extra time "
+                "(TSR 8.5.1): until then the table plays on, and the end is noted after that."
+            )
+        ) % {"table": time.number, "time": timezone.localtime(time.ends_at).strftime("%H:%M")}
+    raise ValidationError({"time_over_after_hand": message})
+
+
 def _record(
     sheet: Scoresheet, *, action: str, by: Actor, before: dict, reason: str = ""
 ) -> Scoresheet:
@@ -232,13 +262,15 @@ def scoresheet_hands_replace(
                 % {"after": time_over_after_hand, "count": len(hands)}
             }
         )
+    size = _table_size(sheet)
+    _require_time_over(sheet, after=time_over_after_hand, table_size=size)
     adjudication = sheet_adjudication(sheet=sheet)
     old_hands = hand_lines(list(sheet.hands.all()))
     _require_decisions_kept(adjudication, old=old_hands, new=hands)
     check = scoresheet_check(
         scoresheet=sheet,
         hands=hands,
-        table_size=_table_size(sheet),
+        table_size=size,
         time_over_after_hand=time_over_after_hand,
         adjudication=adjudication,
     )
@@ -345,29 +377,31 @@ def scoresheet_submit(*, scoresheet: Scoresheet, version: int, by: Actor) -> Sco
     _require_round_under_way(sheet)
     _require_status(sheet, Scoresheet.Status.DRAFT, _("only a draft can be submitted"))
     hands = hand_lines(list(sheet.hands.all()))
+    size = _table_size(sheet)
     check = scoresheet_check(
         scoresheet=sheet,
         hands=hands,
-        table_size=_table_size(sheet),
+        table_size=size,
         time_over_after_hand=sheet.time_over_after_hand,
     )
     if not check.ok:
         raise ValidationError({"hands": [problem_message(p) for p in check.problems]})
     if not check.complete:
-        if sheet.table.round.status == Round.Status.RUNNING:
+        if sheet.time_over_after_hand is not None:
+            message = _("Seat %(seat)d must still play a forced solo (TSR 8.5.3, 8.6.1).") % {
+                "seat": check.next.forced_soloist
+            }
+        elif not table_playing_time(table=sheet.table, size=size).over(timezone.now()):
+            # The round runs, or a table of five or with extra time plays on (TSR 10.1.5).
             message = _(
                 "The scoresheet is not complete: %(remaining)d hands remain and every player "
                 "must have played a compulsory solo (TSR 8.5.1, 8.6.1)."
             ) % {"remaining": check.next.hands_remaining}
-        elif sheet.time_over_after_hand is None:
+        else:
             message = _(
                 "The playing time has ended: note after which hand, so that the forced solos "
                 "still due can be checked (TSR 8.5.1, 8.5.3)."
             )
-        else:
-            message = _("Seat %(seat)d must still play a forced solo (TSR 8.5.3, 8.6.1).") % {
-                "seat": check.next.forced_soloist
-            }
         raise ValidationError({"hands": message})
     before = sheet_snapshot(sheet=sheet, hands=hands)
     sheet.status = Scoresheet.Status.SUBMITTED

@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -173,8 +174,18 @@ def _context(
         "conflict": conflict,
         "errors": errors or [],
         "time_over_noted": access.sheet.time_over_after_hand is not None,
-        "round_over": access.round.status in {Round.Status.FINISHED, Round.Status.CLOSED},
+        **_playing_time(access, state),
     }
+
+
+def _playing_time(access: Access, state: selectors.SheetState) -> dict:
+    """Whether this table's playing time is over, so that its end may be noted, or when it will
+    be (TSR 8.5.1, 10.1.5); asked only once the adjudicator announced the end of the round."""
+    if access.round.ended_at is None:
+        return {"time_over": False, "time_ends_at": None}
+    time = tournament_selectors.table_playing_time(table=access.sheet.table, size=state.table_size)
+    over = time.over(timezone.now())
+    return {"time_over": over, "time_ends_at": None if over else time.ends_at}
 
 
 def _mode(request: HttpRequest) -> str:

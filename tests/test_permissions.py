@@ -199,11 +199,12 @@ MATRIX = [
         "L L L 422 403 422 422",
         lambda ctx: {"version": ctx.sheet_version, "number": 4},
     ),
+    # The round runs: before the adjudicator announces its end, nobody notes it (TSR 8.5.1).
     c(
         "sheet-time-over",
         "post",
         TB,
-        "L L L 302 403 302 302",
+        "L L L 422 403 422 422",
         lambda ctx: {"version": ctx.sheet_version, "after": 4},
     ),
     c(
@@ -243,7 +244,7 @@ MATRIX = [
         "sheet-link-time-over",
         "post",
         LINK,
-        "404 403 302 404 404 404 404",
+        "404 403 422 404 404 404 404",
         lambda ctx: {"version": ctx.sheet_version, "after": 4},
     ),
     c(

@@ -303,10 +303,21 @@ class TableTimeSerializer(serializers.Serializer):
 class ClockSerializer(serializers.Serializer):
     status = serializers.CharField(source="round.status")
     started_at = serializers.DateTimeField(source="round.started_at", allow_null=True)
-    ends_at = serializers.DateTimeField(allow_null=True, help_text="Tables of four")
-    ends_at_five = serializers.DateTimeField(allow_null=True, help_text="Tables of five, if any")
-    seconds_left = serializers.IntegerField(allow_null=True)
-    tables = TableTimeSerializer(many=True, help_text="Tables given extra time (TSR 8.5.1)")
+    ends_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="Tables of four: the tournament's minutes from the start, or, once the "
+        "adjudicator announced it, the end he announced (TSR 8.5.1)",
+    )
+    ends_at_five = serializers.DateTimeField(
+        allow_null=True,
+        help_text="Tables of five, if any: their longer match (TSR 10.1.5), also after the "
+        "announced end, which they play on for the difference",
+    )
+    seconds_left = serializers.IntegerField(allow_null=True, help_text="Tables of four")
+    seconds_left_five = serializers.IntegerField(allow_null=True, help_text="Tables of five")
+    tables = TableTimeSerializer(
+        many=True, help_text="Tables given extra time, each with its own end (TSR 8.5.1)"
+    )
 
 
 class TableExtraTime(APIView):

@@ -1,5 +1,6 @@
 """Writing scoresheets: checks, versions, submit and confirm (TSR 7.3)."""
 
+import datetime
 from dataclasses import replace
 
 import pytest
@@ -133,6 +134,101 @@ def test_after_the_playing_time_a_sheet_needs_its_end_and_the_forced_solos(sheet
     submitted = services.scoresheet_submit(scoresheet=sheet, version=4, by=keeper)
     assert submitted.status == Scoresheet.Status.SUBMITTED
     assert submitted.submitted_by_seat == keeper.seat
+
+
+def test_the_end_of_playing_time_is_not_noted_before_the_adjudicator_announces_it(sheet):
+    """TSR 8.5.1: the adjudicator announces the end; before that a sheet cannot say the time
+    ended, even when the clock has run down, and nothing of the write is saved."""
+    keeper = factories.keeper(sheet)
+    with pytest.raises(ValidationError) as error:
+        services.scoresheet_hands_replace(
+            scoresheet=sheet, hands=full_match()[:10], version=1, by=keeper, time_over_after_hand=10
+        )
+    [message] = error.value.message_dict["time_over_after_hand"]
+    assert "table 1 has not ended" in message
+    assert "TSR 8.5.1" in message
+    sheet.refresh_from_db()
+    assert (sheet.version, sheet.time_over_after_hand, sheet.hands.count()) == (1, None, 0)
+
+
+def five_sheet(*, started: datetime.timedelta, ended: datetime.timedelta | None) -> Scoresheet:
+    """The sheet of a table of five (and a table of four beside it), the round started and,
+    unless ``ended`` is None, ended that long ago."""
+    tournament = factories.tournament(players=9, allow_tables_of_five=True)
+    round_ = factories.seated_round(tournament)
+    now = timezone.now()
+    round_ = tournament_services.round_start(round=round_, at=now - started)
+    if ended is not None:
+        factories.round_end(round_, at=now - ended)
+    return next(
+        sheet
+        for sheet in Scoresheet.objects.filter(table__round=round_)
+        if sheet.table.seats.count() == 5
+    )
+
+
+def test_a_table_of_five_plays_on_after_the_announced_end_and_notes_its_end_later():
+    """TSR 10.1.5: a table of five plays 125 minutes. The round ended at 100: its playing
+    time ends 25 minutes later, and its sheet says so; clearing the note or keeping it as it
+    is are always allowed."""
+    sheet = five_sheet(started=datetime.timedelta(minutes=105), ended=datetime.timedelta(minutes=5))
+    keeper = factories.keeper(sheet)
+    hands = full_match(size=5)[:10]
+    sheet = services.scoresheet_hands_replace(scoresheet=sheet, hands=hands, version=1, by=keeper)
+    ends = timezone.localtime(sheet.table.round.ended_at + datetime.timedelta(minutes=25))
+    with pytest.raises(ValidationError) as error:
+        services.scoresheet_hands_replace(
+            scoresheet=sheet, hands=hands, version=2, by=keeper, time_over_after_hand=10
+        )
+    [message] = error.value.message_dict["time_over_after_hand"]
+    assert f"table {sheet.table.number} ends at {ends:%H:%M} (TSR 8.5.1, 10.1.5)" in message
+    # Handing it in early is refused for what it is: hands remain (TSR 8.5.1).
+    with pytest.raises(ValidationError, match="not complete: 23 hands remain"):
+        services.scoresheet_submit(scoresheet=sheet, version=2, by=keeper)
+    # The table plays on: hands are entered with the note left empty, as it is.
+    more = full_match(size=5)[:11]
+    sheet = services.scoresheet_hands_replace(scoresheet=sheet, hands=more, version=2, by=keeper)
+    assert sheet.version == 3
+    assert sheet.time_over_after_hand is None
+
+
+def test_a_table_of_five_notes_the_end_once_its_longer_match_is_over():
+    sheet = five_sheet(
+        started=datetime.timedelta(minutes=130), ended=datetime.timedelta(minutes=30)
+    )
+    keeper = factories.keeper(sheet)
+    sheet = services.scoresheet_hands_replace(
+        scoresheet=sheet,
+        hands=full_match(size=5)[:10],
+        version=1,
+        by=keeper,
+        time_over_after_hand=10,
+    )
+    assert sheet.time_over_after_hand == 10
+    # Clearing it is allowed, as ever.
+    sheet = services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(size=5)[:10], version=2, by=keeper
+    )
+    assert sheet.time_over_after_hand is None
+
+
+def test_a_tables_extra_time_delays_the_end_it_may_note(sheet):
+    """TSR 8.5.1: extra time noted for a table extends its playing time beyond the end the
+    adjudicator announced for the round."""
+    round_ = sheet.table.round
+    tournament_services.table_extra_time_grant(
+        table=sheet.table, minutes=10, reason="Beschwerde", by=factories.user()
+    )
+    ended = factories.round_end(round_)
+    keeper = factories.keeper(sheet)
+    with pytest.raises(ValidationError) as error:
+        services.scoresheet_hands_replace(
+            scoresheet=sheet, hands=full_match()[:10], version=1, by=keeper, time_over_after_hand=10
+        )
+    ends = timezone.localtime(ended.ended_at + datetime.timedelta(minutes=10))
+    [message] = error.value.message_dict["time_over_after_hand"]
+    assert f"table 1 ends at {ends:%H:%M}, with its extra time (TSR 8.5.1)" in message
+    assert not sheet.hands.exists()
 
 
 def test_submit_then_confirm(sheet):

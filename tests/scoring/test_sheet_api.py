@@ -1,10 +1,12 @@
 """The scoresheet API: reading a table's sheet, entering, handing in, confirming and reopening it,
 by staff accounts and by the players' seat keys (TSR 7.3, 8.4, 8.5)."""
 
+import datetime
 from dataclasses import replace
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -288,9 +290,46 @@ def test_a_missing_version_is_refused_by_name(api, sheet):
 
 
 def test_the_end_of_playing_time_beyond_the_hands_is_refused(api, sheet):
+    factories.round_end(sheet.table.round)
     response = put(api, sheet, full_match()[:3], 1, key(sheet, 4), time_over_after_hand=5)
     assert response.status_code == 400
-    assert "time_over_after_hand" in response.json()
+    assert response.json() == {
+        "time_over_after_hand": [
+            "The playing time cannot have ended after hand 5: the sheet has 3 hands (TSR 8.5.1)."
+        ]
+    }
+
+
+def test_the_end_of_playing_time_waits_for_the_adjudicators_announcement(api, sheet):
+    response = put(api, sheet, full_match()[:3], 1, key(sheet, 4), time_over_after_hand=3)
+    assert response.status_code == 400
+    [message] = response.json()["time_over_after_hand"]
+    assert "table 1 has not ended" in message
+    assert "TSR 8.5.1" in message
+    assert not sheet.hands.exists()
+    factories.round_end(sheet.table.round)
+    response = put(api, sheet, full_match()[:3], 1, key(sheet, 4), time_over_after_hand=3)
+    assert response.status_code == 200, response.json()
+    assert response.json()["time_over_after_hand"] == 3
+
+
+def test_a_table_of_five_notes_its_end_only_after_its_longer_match(api):
+    """TSR 10.1.5: the round ended at 100 minutes; a table of five plays on for 25."""
+    tournament = factories.tournament(players=5, allow_tables_of_five=True)
+    round_ = tournament_services.round_start(round=factories.seated_round(tournament))
+    sheet = Scoresheet.objects.get(table__round=round_)
+    ended = factories.round_end(round_)
+    hands = full_match(size=5)[:4]
+    response = put(api, sheet, hands, 1, key(sheet, 5), time_over_after_hand=4)
+    assert response.status_code == 400
+    ends = timezone.localtime(ended.ended_at + datetime.timedelta(minutes=25))
+    assert response.json()["time_over_after_hand"][0].startswith(
+        f"The playing time of table 1 ends at {ends:%H:%M} (TSR 8.5.1, 10.1.5)"
+    )
+    # Left out, the note is kept as it is (empty): the table plays on and enters its hands.
+    response = put(api, sheet, hands, 1, key(sheet, 5))
+    assert response.status_code == 200
+    assert response.json()["time_over_after_hand"] is None
 
 
 # Versions ---------------------------------------------------------------------------------------

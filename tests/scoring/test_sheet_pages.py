@@ -261,6 +261,48 @@ def test_the_end_of_playing_time_is_noted_and_forced_solos_are_asked_for(client,
     assert 'value="forced_solo" selected' in page
 
 
+def test_before_the_announced_end_the_page_offers_no_time_over_and_refuses_it(client, sheet):
+    """TSR 8.5.1: until the adjudicator announces the end, the sheet notes none."""
+    page = client.get(link(sheet, 4)).content.decode()
+    assert "Playing time ended after hand" not in page
+    response = client.post(link(sheet, 4, "time-over"), {"after": "0", "version": 1}, **HX)
+    assert response.status_code == 422
+    assert "The playing time of table 1 has not ended" in response.content.decode()
+    sheet.refresh_from_db()
+    assert (sheet.version, sheet.time_over_after_hand) == (1, None)
+
+
+def test_a_table_of_five_sees_when_its_playing_time_ends_after_the_round_ended(client):
+    """TSR 10.1.5: the round ended; the table of five plays on for 25 minutes, and its page
+    says until when instead of offering to note the end."""
+    import datetime
+
+    from django.utils import timezone
+
+    tournament = factories.tournament(players=5, allow_tables_of_five=True)
+    round_ = tournament_services.round_start(round=factories.seated_round(tournament))
+    sheet = Scoresheet.objects.get(table__round=round_)
+    ended = factories.round_end(round_)
+    ends = timezone.localtime(ended.ended_at + datetime.timedelta(minutes=25))
+    page = client.get(link(sheet, 5)).content.decode()
+    assert f"The playing time of this table ends at {ends:%H:%M}" in page
+    assert 'name="after"' not in page
+    response = client.post(link(sheet, 5, "time-over"), {"after": "0", "version": 1}, **HX)
+    assert response.status_code == 422
+    assert f"ends at {ends:%H:%M} (TSR 8.5.1, 10.1.5)" in response.content.decode()
+    # Once its 125 minutes are over, the form is there.
+    round_.refresh_from_db()
+    round_.started_at -= datetime.timedelta(minutes=30)
+    round_.ended_at -= datetime.timedelta(minutes=30)
+    round_.save()
+    page = client.get(link(sheet, 5)).content.decode()
+    assert 'name="after"' in page
+    response = client.post(link(sheet, 5, "time-over"), {"after": "0", "version": 1}, **HX)
+    assert response.status_code == 200
+    sheet.refresh_from_db()
+    assert sheet.time_over_after_hand == 0
+
+
 def test_at_a_table_of_five_seat_5_keeps_the_sheet_and_the_dealer_sits_out(client):
     tournament = factories.tournament(players=5, allow_tables_of_five=True)
     round_ = factories.seated_round(tournament)
