@@ -4,8 +4,9 @@ after.
 
 Who may write: staff through their account (organisers, adjudicators, scorekeeper accounts), and
 the players of the table through their seat's private link. The scorekeeper's link (seat 4, at a
-table of five seat 5, TSR 8.4.1, 10.1.4) enters and hands in the sheet; any other player of the
-table confirms it with their own link (TSR 7.3.2, 8.5.2).
+table of five seat 5, TSR 8.4.1, 10.1.4, or the seat the sheet was handed over to, TSR 3.1.1)
+enters and hands in the sheet; any other player of the table confirms it with their own link
+(TSR 7.3.2, 8.5.2).
 """
 
 from collections.abc import Sequence
@@ -18,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from adjudication.selectors import SheetAdjudication, sheet_adjudication
+from scoring import policies
 from scoring.messages import problem_message
 from scoring.models import Hand, Scoresheet, ScoresheetChange
 from scoring.rules.contracts import Contract, SoloType
@@ -98,13 +100,13 @@ def _require(sheet: Scoresheet, by: Actor, *, keeper: bool = False, organiser: b
         raise PermissionDenied(_("Only an organiser reopens a scoresheet."))
     if by.seat.table_id != sheet.table_id:
         raise PermissionDenied(_("This link does not open this scoresheet."))
-    if keeper and by.seat.position != scorekeeper(_table_size(sheet)):
+    if keeper and by.seat.position != (seat := sheet.keeper(_table_size(sheet))):
         raise PermissionDenied(
             _(
                 "Only the scorekeeper, seat %(seat)d, enters and hands in the scoresheet "
                 "(TSR 7.3.4, 8.4.1, 10.1.4)."
             )
-            % {"seat": scorekeeper(_table_size(sheet))}
+            % {"seat": seat}
         )
 
 
@@ -409,6 +411,40 @@ def scoresheet_submit(*, scoresheet: Scoresheet, version: int, by: Actor) -> Sco
     sheet.submitted_by = by.user
     sheet.submitted_by_seat = by.seat
     return _record(sheet, action=ScoresheetChange.Action.SUBMIT, by=by, before=before)
+
+
+@transaction.atomic
+def scoresheet_keeper_move(
+    *, scoresheet: Scoresheet, seat: int, version: int, by: Actor
+) -> Scoresheet:
+    """Hand the sheet over to another player of the table, by agreement at the table (TSR
+    3.1.1, 8.4.1): the seating order stays, and from now on that seat's link enters and hands
+    in the sheet while the former scorekeeper's only follows and confirms. The organiser or an
+    adjudicator notes it, while the sheet is a draft and the round is under way. Moving it to
+    the seat that keeps it already changes nothing."""
+    sheet = _lock(scoresheet, version=version)
+    roles = user_roles(user=by.user, tournament=sheet.table.round.tournament) if by.user else set()
+    if (refusal := policies.may_hand_over_sheet(roles=roles)) is not None:
+        raise PermissionDenied(refusal)
+    _require_round_under_way(sheet)
+    _require_status(sheet, Scoresheet.Status.DRAFT, _("only a draft's scorekeeper can be changed"))
+    size = _table_size(sheet)
+    if not 1 <= seat <= size:
+        raise ValidationError(
+            {
+                "seat": _(
+                    "Table %(table)d has seats 1 to %(size)d; seat %(seat)d is not at it "
+                    "(TSR 3.1.1)."
+                )
+                % {"table": sheet.table.number, "size": size, "seat": seat}
+            }
+        )
+    if seat == sheet.keeper(size):
+        return sheet  # nothing changed: no new version, no record
+    before = sheet_snapshot(sheet=sheet, hands=hand_lines(list(sheet.hands.all())))
+    # The rule's own seat is kept as empty, so that "who keeps it" has one answer.
+    sheet.keeper_seat = None if seat == scorekeeper(size) else seat
+    return _record(sheet, action=ScoresheetChange.Action.KEEPER, by=by, before=before)
 
 
 @transaction.atomic

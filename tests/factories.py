@@ -6,6 +6,7 @@ import itertools
 from django.contrib.auth import get_user_model
 
 from scoring import services as scoring_services
+from scoring.models import sheet_keeper
 from scoring.services import Actor
 from tournaments import services
 from tournaments.models import Entry, Player, Round, Tournament, TournamentRole
@@ -60,9 +61,11 @@ def seated_round(tournament: Tournament, *, seed: int = 1, publish: bool = True)
 
 
 def keeper(sheet) -> Actor:
-    """The table's scorekeeper through their link: seat 4, at a table of five seat 5."""
+    """The table's scorekeeper through their link: seat 4, at a table of five seat 5, or the
+    seat the sheet was handed over to (TSR 3.1.1)."""
     seats = list(sheet.table.seats.order_by("position"))
-    return Actor(seat=seats[-1])
+    keeper_seat = type(sheet).objects.values_list("keeper_seat", flat=True).get(pk=sheet.pk)
+    return Actor(seat=seats[sheet_keeper(keeper_seat=keeper_seat, table_size=len(seats)) - 1])
 
 
 def checker(sheet) -> Actor:

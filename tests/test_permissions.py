@@ -230,6 +230,14 @@ MATRIX = [
     ),
     c("sheet-history", "get", TB, "L L L 200 200 200 200"),
     c("sheet-pdf", "post", TB, "L L L 403 403 302 302"),
+    # TSR 3.1.1, 8.4.1: the organiser or an adjudicator hands the sheet over; no link does.
+    c(
+        "sheet-keeper",
+        "post",
+        TB,
+        "L L L 302 403 302 302",
+        lambda ctx: {"version": ctx.sheet_version, "seat": 2},
+    ),
     c("sheet-link", "get", LINK, "404 200 200 404 404 404 404"),
     c("sheet-link-check", "post", LINK, "404 200 200 404 404 404 404", hand),
     c("sheet-link-save", "post", LINK, "404 403 302 404 404 404 404", hand),
@@ -438,6 +446,13 @@ MATRIX = [
         TB,
         "401 403 403 403 403 400 400",
         lambda ctx: {"version": ctx.sheet_version, "reason": "x"},
+    ),
+    api(
+        "api-scoresheet-keeper",
+        "post",
+        TB,
+        "401 403 403 200 403 200 200",
+        lambda ctx: {"version": ctx.sheet_version, "seat": 2},
     ),
     api("api-scoresheet-changes", "get", TB, "401 200 200 200 200 200 200"),
     # API: adjudication ------------------------------------------------------------------------------

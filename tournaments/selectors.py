@@ -21,7 +21,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from adjudication.models import Decision, Sanction
-from scoring.models import Scoresheet
+from scoring.models import Scoresheet, sheet_keeper
 from tournaments import seating, standings
 from tournaments.models import (
     Entry,
@@ -460,6 +460,7 @@ class FoundSeat:
     position: int
     table_size: int
     moved: bool  # moved after the seating was published
+    keeper: int | None = None  # the seat that keeps the table's sheet (TSR 3.1.1, 8.4.1)
 
 
 @dataclass(frozen=True)
@@ -499,21 +500,26 @@ def seat_find(*, tournament: Tournament, query: str, staff: bool = False) -> lis
     if not staff:
         seats = seats.exclude(round__published_at=None)
     seats = list(seats.order_by("round__number"))
-    sizes = dict(
-        Table.objects.filter(pk__in={seat.table_id for seat in seats})
+    tables = {
+        pk: (size, keeper_seat)
+        for pk, size, keeper_seat in Table.objects.filter(pk__in={seat.table_id for seat in seats})
         .annotate(size=Count("seats"))
-        .values_list("pk", "size")
-    )
+        .values_list("pk", "size", "scoresheet__keeper_seat")
+    }
     found: dict[int, list[FoundSeat]] = {entry.pk: [] for entry in entries}
     for seat in seats:
+        size, keeper_seat = tables.get(seat.table_id, (4, None))
         found[seat.entry_id].append(
             FoundSeat(
                 round_number=seat.round.number,
                 round_status=seat.round.status,
                 table=seat.table.number,
                 position=seat.position,
-                table_size=sizes.get(seat.table_id, 4),
+                table_size=size,
                 moved=seat.moved_at is not None,
+                keeper=sheet_keeper(keeper_seat=keeper_seat, table_size=size)
+                if size in (4, 5)
+                else None,
             )
         )
     return [FoundPlayer(entry=entry, seats=found[entry.pk]) for entry in entries]

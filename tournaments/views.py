@@ -530,6 +530,9 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
         # Hidden standings hide every table's points from the public too.
         "show_points": standings_mode(request, tournament) != "hidden",
     }
+    if row.sheet is not None and len(row.seats) in (4, 5):
+        # Who keeps the sheet: seat 4 (5), or the seat it was handed over to (TSR 3.1.1).
+        context["keeper"] = row.sheet.keeper(len(row.seats))
     if Role.ORGANISER in roles:
         # The players' private links to the sheet, to hand out again if a printout is lost.
         context["seat_links"] = [

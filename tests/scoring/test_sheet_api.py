@@ -456,6 +456,78 @@ def test_the_changes_are_listed_in_order(api, sheet, organiser):
     assert [c["action"] for c in since] == ["confirm", "reopen"]
 
 
+# Handing the sheet over (TSR 3.1.1, 8.4.1) ------------------------------------------------------
+
+
+def test_the_organiser_hands_the_sheet_over_and_the_keys_follow(api, sheet, organiser):
+    response = post(api, sheet, "keeper", {"version": 1, "seat": 2}, token(organiser))
+    assert response.status_code == 200, response.json()
+    data = response.json()
+    assert (data["scorekeeper"], data["version"]) == (2, 2)
+    assert [s["position"] for s in data["seats"]] == [1, 2, 3, 4]  # the seating order stays
+    refused = put(api, sheet, full_match()[:2], 2, key(sheet, 4))
+    assert refused.status_code == 403
+    assert put(api, sheet, full_match()[:2], 2, key(sheet, 2)).status_code == 200
+    changes = api.get(url(sheet, "changes"), headers=key(sheet, 4)).json()
+    assert [c["action"] for c in changes] == ["keeper", "hands"]
+    assert (changes[0]["before"].get("keeper"), changes[0]["after"]["keeper"]) == (None, 2)
+
+
+def test_a_stale_hand_over_gets_409_and_changes_nothing(api, sheet, organiser):
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:2], version=1, by=factories.keeper(sheet)
+    )
+    response = post(api, sheet, "keeper", {"version": 1, "seat": 2}, token(organiser))
+    assert response.status_code == 409
+    assert response.json()["current"]["scorekeeper"] == 4
+    sheet.refresh_from_db()
+    assert sheet.keeper_seat is None
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"version": 1, "seat": "²"},
+        {"version": 1, "seat": 2**70},
+        {"version": 1, "seat": 0},
+        {"version": 1, "seat": [2]},
+        {"version": 1, "seat": 2.5},
+        {"version": 1},
+        {"version": "eins", "seat": 2},
+        [1, 2],
+    ],
+)
+def test_hostile_hand_over_bodies_are_refused_by_field(api, sheet, organiser, body):
+    response = post(api, sheet, "keeper", body, token(organiser))
+    assert response.status_code == 400
+    sheet.refresh_from_db()
+    assert (sheet.keeper_seat, sheet.version) == (None, 1)
+
+
+def test_a_seat_not_at_the_table_is_refused_on_seat(api, sheet, organiser):
+    response = post(api, sheet, "keeper", {"version": 1, "seat": 5}, token(organiser))
+    assert response.status_code == 400
+    [message] = response.json()["seat"]
+    assert message.startswith("Table 1 has seats 1 to 4; seat 5 is not at it (TSR 3.1.1)")
+
+
+@pytest.mark.parametrize("who", ["keeper", "panel"])
+def test_only_staff_who_run_the_round_hand_the_sheet_over(api, sheet, tournament, who):
+    if who == "keeper":
+        headers = key(sheet, 4)
+    else:
+        member = factories.user()
+        tournament_services.tournament_role_grant(tournament=tournament, user=member, role=who)
+        headers = token(member)
+    response = post(
+        api, sheet, "keeper", {"version": 1, "seat": 4 if who == "keeper" else 2}, headers
+    )
+    assert response.status_code == 403
+    assert "TSR 3.1.1, 8.4.1" in response.json()["detail"]
+    sheet.refresh_from_db()
+    assert (sheet.keeper_seat, sheet.version) == (None, 1)
+
+
 # Schema -----------------------------------------------------------------------------------------
 
 
@@ -468,7 +540,8 @@ def test_the_seat_key_is_a_security_scheme_of_the_sheet_endpoints(api):
         "description": schema["components"]["securitySchemes"]["seatKey"]["description"],
     }
     sheet_path = "/api/v1/tournaments/{slug}/rounds/{number}/tables/{table}/scoresheet"
-    for path in [sheet_path, *(f"{sheet_path}/{a}" for a in ("submit", "confirm", "reopen"))]:
+    actions = ("submit", "confirm", "reopen", "keeper")
+    for path in [sheet_path, *(f"{sheet_path}/{a}" for a in actions)]:
         operation = next(iter(schema["paths"][path].values()))
         assert {"seatKey": []} in operation["security"]
     assert Contract.FORCED_SOLO.value in schema["components"]["schemas"]["Contract"]["enum"]

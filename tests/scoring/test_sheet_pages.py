@@ -335,3 +335,65 @@ def test_a_solo_is_entered_quick_and_the_plus_seats_name_the_soloist(client, she
     raw |= {"solo_type": "aces", "points_1": 3, "points_2": -1, "points_3": -1, "points_4": -1}
     page = client.post(link(sheet, 4, "check"), raw, **HX).content.decode()
     assert "Name the soloist (TSR 7.3.3.3)." in page
+
+
+# Handing the sheet over (TSR 3.1.1, 8.4.1) --------------------------------------------------
+
+
+def test_the_organiser_hands_the_sheet_over_and_the_links_follow(client, sheet, organiser):
+    """By agreement at the table seat 2 keeps the sheet: its link now has the entry row, the
+    former scorekeeper's link only follows; the table page and the history say so."""
+    client.force_login(organiser)
+    page = client.get(staff_url(sheet)).content.decode()
+    assert "Scorekeeper: seat 4 – hand over to seat" in page
+    response = client.post(staff_url(sheet, "keeper"), {"version": 1, "seat": "2"}, **HX)
+    assert response.status_code == 200
+    assert "Scorekeeper: seat 2 – hand over to seat" in response.content.decode()
+    sheet.refresh_from_db()
+    assert (sheet.keeper_seat, sheet.version) == (2, 2)
+    table = client.get(
+        reverse("table", args=[sheet.table.round.tournament.slug, 1, 1])
+    ).content.decode()
+    seats_list = table[table.index("list-group-numbered") :]
+    listed = seats_list[: seats_list.index("</ol>")]
+    keeps = listed[: listed.index("keeps the sheet")]
+    assert seat(sheet, 2).entry.player.name in keeps[keeps.rindex("<li") :]
+    history = client.get(staff_url(sheet, "history")).content.decode()
+    assert "scorekeeper changed" in history
+    assert "Scorekeeper (seat): 4 → 2" in history
+    client.logout()
+    client.cookies["django_language"] = "en"
+    page = client.get(link(sheet, 2)).content.decode()
+    assert "You keep the scoresheet" in page
+    assert 'id="hand-form"' in page
+    page = client.get(link(sheet, 4)).content.decode()
+    assert "You can follow the scoresheet" in page
+    assert 'id="hand-form"' not in page
+    assert "hand over to seat" not in page
+    assert client.post(link(sheet, 4, "save"), quick(1, 1, "13", 2), **HX).status_code == 403
+    assert client.post(link(sheet, 2, "save"), quick(1, 1, "13", 2), **HX).status_code == 200
+
+
+@pytest.mark.parametrize("seat_value", ["²", "", "5", "-1", "9" * 5000])
+def test_a_wrong_seat_is_refused_with_a_message_and_nothing_changes(
+    client, sheet, organiser, seat_value
+):
+    client.force_login(organiser)
+    response = client.post(staff_url(sheet, "keeper"), {"version": 1, "seat": seat_value}, **HX)
+    assert response.status_code == 422
+    assert "TSR 3.1.1" in response.content.decode()
+    sheet.refresh_from_db()
+    assert (sheet.keeper_seat, sheet.version) == (None, 1)
+
+
+def test_a_panel_member_neither_sees_nor_may_hand_the_sheet_over(client, sheet):
+    member = factories.user()
+    tournament_services.tournament_role_grant(
+        tournament=sheet.table.round.tournament, user=member, role="panel"
+    )
+    client.force_login(member)
+    assert "hand over to seat" not in client.get(staff_url(sheet)).content.decode()
+    response = client.post(staff_url(sheet, "keeper"), {"version": 1, "seat": "2"}, **HX)
+    assert response.status_code == 403
+    sheet.refresh_from_db()
+    assert sheet.keeper_seat is None

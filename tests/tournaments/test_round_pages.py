@@ -302,6 +302,27 @@ def test_players_find_their_table_without_logging_in(client, tournament):
     assert "Nobody found" in nobody.content.decode()
 
 
+def test_find_my_table_names_the_seat_the_sheet_was_handed_over_to(client, organiser, tournament):
+    """TSR 3.1.1: by agreement at the table seat 2 keeps the sheet; the finder says so."""
+    from scoring import services as scoring_services
+    from scoring.models import Scoresheet
+
+    round_ = services.round_start(round=factories.seated_round(tournament))
+    sheet = Scoresheet.objects.get(table__round=round_, table__number=1)
+    seats = {seat.position: seat.entry for seat in sheet.table.seats.all()}
+
+    def role_of(entry) -> str:
+        page = client.get(reverse("find", args=[tournament.slug]), {"q": entry.start_number})
+        return page.content.decode()
+
+    assert "keeps the sheet" in role_of(seats[4])
+    scoring_services.scoresheet_keeper_move(
+        scoresheet=sheet, seat=2, version=1, by=scoring_services.Actor(user=organiser)
+    )
+    assert "keeps the sheet" in role_of(seats[2])
+    assert "keeps the sheet" not in role_of(seats[4])
+
+
 def test_venue_screen_shows_clock_names_and_a_qr_code(client, tournament):
     round_ = factories.seated_round(tournament)
     services.round_start(round=round_)
