@@ -17,6 +17,11 @@ urlpatterns = [
         name="api-tournament",
     ),
     path(
+        "tournaments/<slug:slug>/allow-tables-of-five",
+        tournament_api.TablesOfFive.as_view(),
+        name="api-tables-of-five",
+    ),
+    path(
         "tournaments/<slug:slug>/rounds/",
         tournament_api.RoundList.as_view(),
         name="api-rounds",

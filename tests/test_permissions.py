@@ -165,6 +165,7 @@ MATRIX = [
     ),
     c("screen", "get", T, PUBLIC),
     c("round-add", "post", T, "L L L 403 403 302 302"),
+    c("tables-of-five", "post", T, "L L L 403 403 302 302"),
     c("round", "get", R, PUBLIC),
     c("round-clock", "get", R, PUBLIC),
     c(
@@ -380,6 +381,7 @@ MATRIX = [
     ),
     api("api-tournaments", "get", NONE, PUBLIC),
     api("api-tournament", "get", T, PUBLIC),
+    api("api-tables-of-five", "post", T, "401 401 401 403 403 200 200"),
     api("api-rounds", "get", T, PUBLIC),
     api("api-rounds", "post", T, "403 403 403 403 403 201 201"),
     api("api-round", "get", R, PUBLIC),

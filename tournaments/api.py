@@ -116,6 +116,22 @@ class TournamentDetail(generics.RetrieveAPIView):
         return selectors.tournament_get(slug=self.kwargs["slug"], user=self.request.user)
 
 
+class TablesOfFive(APIView):
+    """Allow tables of five (TSR 10) for the rest of the tournament, where the active players do
+    not divide into tables of four (TSR 8.3.1): organisers. Rounds played or running keep their
+    tables; a round drawn ahead that waits for a substitute is seated again."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=TournamentSerializer)
+    def post(self, request, slug: str):
+        tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+        services.tournament_tables_of_five_allow(tournament=tournament, by=request.user)
+        return Response(
+            TournamentSerializer(selectors.tournament_get(slug=slug, user=request.user)).data
+        )
+
+
 class RoundList(generics.ListAPIView):
     """The rounds (Spielrunden) of a tournament. POST adds the next round (organiser)."""
 
@@ -255,7 +271,8 @@ class SeatRequestSerializer(serializers.Serializer):
 
 
 class RoundAction(APIView):
-    """Run a round: ``seat`` (draw; by the DDV method this round and all later ones),
+    """Run a round: ``seat`` (draw; by the DDV method this round and all later ones; 400 on
+    ``entries`` when the active players cannot be seated, with the numbers and the choices),
     ``publish`` (players see the seating), ``start`` (the clock starts for all tables, TSR
     8.5.1), ``end`` (the playing time is over, TSR 8.5.3), ``close`` (every sheet confirmed)."""
 

@@ -16,6 +16,8 @@ Role = TournamentRole.Role
 # TSR 8.5.1: the adjudicator announces the end of the round; the tournament's management (the
 # organiser), whom he may charge with the rest, may announce it for him.
 ENDS_PLAYING_TIME = {Role.ADJUDICATOR, Role.ORGANISER}
+# The organiser decides how the tournament is played, tables of five among it (TSR 8.3.1, 10).
+CHANGES_TOURNAMENT = {Role.ORGANISER}
 
 Refusal = str
 
@@ -25,3 +27,10 @@ def may_end_playing_time(*, round: Round, roles: Collection[str]) -> Refusal | N
     if set(roles) & ENDS_PLAYING_TIME:
         return None
     return _("Only an adjudicator or an organiser ends the playing time (TSR 8.5.1).")
+
+
+def may_allow_tables_of_five(*, roles: Collection[str]) -> Refusal | None:
+    """Allow tables of five for the rest of a tournament (TSR 8.3.1, 10): organisers."""
+    if set(roles) & CHANGES_TOURNAMENT:
+        return None
+    return _("Only an organiser decides whether tables of five are played (TSR 8.3.1, 10).")

@@ -318,6 +318,20 @@ def entry_ranking(*, tournament: Tournament, before: int | None = None) -> list[
     return [pk for pk, number in sorted(active, key=lambda e: (-points.get(e[0], 0), e[1]))]
 
 
+def seating_shortfall(*, tournament: Tournament) -> seating.SeatingError | None:
+    """Why the tournament's active players cannot be seated as it stands (tables of four only,
+    TSR 8.3.1, or with tables of five, TSR 10.1), with how many more or fewer would do; None
+    when they can. Counted by ``tournament_get`` already, else in one query."""
+    players = getattr(tournament, "entry_count", None)
+    if players is None:
+        players = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+    try:
+        seating.table_sizes(players, tables_of_five=tournament.allow_tables_of_five)
+    except seating.SeatingError as error:
+        return error
+    return None
+
+
 def playing_time_end(
     *, round: Round, five: bool, extra_minutes: int = 0
 ) -> datetime.datetime | None:

@@ -33,6 +33,7 @@ from tournaments.forms import (
     PublicationForm,
     SubstituteForm,
 )
+from tournaments.messages import fives_would_seat, seating_error_message
 from tournaments.models import Entry, Job, Player, Round, SeatingMethod, Tournament
 from tournaments.permissions import (
     ADJUDICATE,
@@ -75,10 +76,27 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _shortfall(tournament: Tournament, roles: set[str]) -> dict | None:
+    """For the organiser: why the active players cannot be drawn as the tournament stands
+    (TSR 8.3.1, 10.1), with the numbers, and whether allowing tables of five would seat them."""
+    if Role.ORGANISER not in roles or tournament.status == Tournament.Status.FINISHED:
+        return None
+    error = selectors.seating_shortfall(tournament=tournament)
+    if error is None:
+        return None
+    return {
+        "message": seating_error_message(error),
+        "offer_fives": not tournament.allow_tables_of_five
+        and fives_would_seat(error.players)
+        and policies.may_allow_tables_of_five(roles=roles) is None,
+    }
+
+
 @require_GET
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = selectors.tournament_get(slug=slug, user=request.user)
     rounds = list(selectors.tournament_rounds(tournament=tournament))
+    roles = roles_of(request, tournament)
     return render(
         request,
         "tournaments/tournament.html",
@@ -91,8 +109,37 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             and not (tournament.seating_method == SeatingMethod.DDV and rounds),
             "current": selectors.current_round(tournament=tournament),
             "publication_form": PublicationForm() if _is_organiser(request, tournament) else None,
+            # Only once there are players to seat: a new tournament has nothing to say yet.
+            "shortfall": _shortfall(tournament, roles) if tournament.entry_count else None,
         },
     )
+
+
+@login_required
+@require_POST
+def tournament_tables_of_five(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organiser allows tables of five (TSR 10) where the players do not divide into
+    tables of four (TSR 8.3.1); back to the round page the button was on, if any."""
+    tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+    request._started_at = timezone.now()
+    try:
+        services.tournament_tables_of_five_allow(tournament=tournament, by=request.user)
+    except ValidationError as error:
+        for message in _messages_of(error):
+            messages.error(request, message)
+    else:
+        messages.success(
+            request,
+            _(
+                "Tables of five are allowed from now on (TSR 10): the next draw seats the "
+                "players who do not fill a table of four at tables of five."
+            ),
+        )
+        _report_moves(request, tournament)
+    number = request.POST.get("round", "")
+    if number.isdecimal() and len(number) < 6 and tournament.rounds.filter(number=number).exists():
+        return redirect("round", slug, int(number))
+    return redirect("tournament", slug)
 
 
 @require_POST
@@ -328,6 +375,9 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "is_organiser": Role.ORGANISER in roles,
             "runs_clock": bool(roles & CLOCK),
             "may_end": policies.may_end_playing_time(round=round_, roles=roles) is None,
+            "shortfall": _shortfall(tournament, roles)
+            if round_.status in {Round.Status.PLANNED, Round.Status.SEATED}
+            else None,
             "staff": staff,
             # Staff and scorekeepers open each table's scoresheet from here once play begins.
             "sheet_links": bool(roles & (STAFF | {Role.SCOREKEEPER}))

@@ -129,7 +129,10 @@ def organiser():
 
 
 def running_table(organiser, *, players=4, started_at=None):
-    tournament = factories.tournament(players=players, organiser=organiser, name="Pokal")
+    """Round 1 running; with 5 or 9 players at a table of five too (TSR 10)."""
+    tournament = factories.tournament(
+        players=players, organiser=organiser, name="Pokal", allow_tables_of_five=True
+    )
     round_ = factories.seated_round(tournament)
     round_ = tournament_services.round_start(round=round_, at=started_at)
     return tournament, round_

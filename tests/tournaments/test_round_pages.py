@@ -73,6 +73,53 @@ def test_organiser_runs_a_round_from_its_page(client, organiser, tournament):
     assert tournament.rounds.get(number=1).status == Round.Status.FINISHED
 
 
+def test_the_draw_offers_the_choices_when_the_players_do_not_fill_tables_of_four(client, organiser):
+    """TSR 8.3.1: tables of four only, unless the tournament allows tables of five (TSR 10).
+    With 9 players the round and tournament pages say so with the numbers, link the players
+    page and offer the organiser to allow tables of five; then the draw seats everyone."""
+    tournament = factories.tournament(players=9, organiser=organiser, planned_rounds=2)
+    client.force_login(organiser)
+    post(client, "round-add", tournament.slug)
+    expected = (
+        "9 active players do not divide into tables of four (TSR 8.3.1): register 3 more or "
+        "withdraw 1, or allow tables of five (TSR 10)."
+    )
+    for page in (
+        client.get(reverse("round", args=[tournament.slug, 1])).content.decode(),
+        client.get(reverse("tournament", args=[tournament.slug])).content.decode(),
+    ):
+        panel = page[page.index('id="seating-shortfall"') :]
+        assert expected in panel
+        assert reverse("entries", args=[tournament.slug]) in panel
+        assert "Allow tables of five (TSR 10)" in panel
+    response = post(client, "round-action", tournament.slug, 1, "seat")
+    assert expected in client.get(response.url).content.decode()
+    assert not tournament.rounds.get().tables.exists()
+    response = post(client, "tables-of-five", tournament.slug, data={"round": "1"})
+    assert response.url == reverse("round", args=[tournament.slug, 1])
+    page = client.get(response.url).content.decode()
+    assert "Tables of five are allowed from now on (TSR 10)" in page
+    assert 'id="seating-shortfall"' not in page
+    tournament.refresh_from_db()
+    assert tournament.allow_tables_of_five
+    post(client, "round-action", tournament.slug, 1, "seat")
+    round_ = tournament.rounds.get()
+    assert sorted(table.seats.count() for table in round_.tables.all()) == [4, 5]
+
+
+def test_only_the_organiser_sees_the_choices_and_allows_tables_of_five(client, tournament):
+    adjudicator = factories.user()
+    services.tournament_role_grant(tournament=tournament, user=adjudicator, role="adjudicator")
+    services.entry_create(tournament=tournament, player=factories.player())  # 13 players
+    services.round_create(tournament=tournament)
+    client.force_login(adjudicator)
+    page = client.get(reverse("round", args=[tournament.slug, 1])).content.decode()
+    assert 'id="seating-shortfall"' not in page
+    assert post(client, "tables-of-five", tournament.slug).status_code == 403
+    tournament.refresh_from_db()
+    assert not tournament.allow_tables_of_five
+
+
 def test_extra_time_form_errors_name_the_field(client, organiser, tournament):
     round_ = factories.seated_round(tournament)
     services.round_start(round=round_)
@@ -226,7 +273,7 @@ def test_organiser_registers_corrects_and_withdraws_players(client, organiser, t
 
 
 def test_withdrawal_after_publishing_reports_the_moves(client, organiser):
-    tournament = factories.tournament(players=17, organiser=organiser)
+    tournament = factories.tournament(players=17, organiser=organiser, allow_tables_of_five=True)
     round_ = factories.seated_round(tournament)
     fifth = round_.seats.get(position=5).entry
     first = round_.seats.filter(position=1).exclude(table=round_.seats.get(position=5).table)[0]

@@ -119,7 +119,7 @@ def test_find_by_parts_of_the_name_ignores_case():
 
 
 def test_late_entry_fills_a_table_of_five_and_moves_nobody_else():
-    tournament = factories.tournament(players=16)
+    tournament = factories.tournament(players=16, allow_tables_of_five=True)
     round_ = factories.seated_round(tournament)
     before = seats_of(round_)
     late = services.entry_create(tournament=tournament, player=factories.player())
@@ -132,7 +132,9 @@ def test_late_entry_fills_a_table_of_five_and_moves_nobody_else():
 
 
 def test_withdrawal_reseats_only_rounds_not_started():
-    tournament = factories.tournament(players=17, planned_rounds=3, seating_method="ddv")
+    tournament = factories.tournament(
+        players=17, planned_rounds=3, seating_method="ddv", allow_tables_of_five=True
+    )
     first = services.round_seat(round=services.round_create(tournament=tournament), seed=3)
     services.tournament_seating_publish(tournament=tournament)
     services.round_start(round=first)
@@ -159,9 +161,12 @@ def test_withdrawal_that_leaves_tables_of_four_short_is_refused_with_advice():
     entry = tournament.entries.first()
     with pytest.raises(ValidationError) as raised:
         services.entry_withdraw(entry=entry)
-    message = str(raised.value)
-    assert "1 more player is needed" in message
-    assert "substitute" in message
+    [message] = raised.value.message_dict["entries"]
+    assert message == (
+        "Round 1 is drawn already and cannot be seated again: 15 active players do not divide "
+        "into tables of four (TSR 8.3.1): register 1 more or withdraw 3, or allow tables of "
+        "five (TSR 10). Register a substitute in the player's place instead."
+    )
     entry.refresh_from_db()
     assert entry.status == Entry.Status.ACTIVE  # nothing partial
     assert len(seats_of(round_)) == 16
@@ -186,7 +191,7 @@ def test_a_substitute_takes_the_seats_and_nobody_else_moves():
 
 
 def test_reinstated_player_is_seated_again():
-    tournament = factories.tournament(players=17)
+    tournament = factories.tournament(players=17, allow_tables_of_five=True)
     round_ = factories.seated_round(tournament)
     entry = tournament.entries.last()
     services.entry_withdraw(entry=entry)
@@ -216,7 +221,7 @@ def test_redraw_is_refused_once_the_round_runs():
 
 
 def test_clock_ends_after_the_playing_time_and_extra_time_adds_per_table():
-    tournament = factories.tournament(players=9)
+    tournament = factories.tournament(players=9, allow_tables_of_five=True)
     round_ = factories.seated_round(tournament)
     start = timezone.now() - datetime.timedelta(minutes=30)
     round_ = services.round_start(round=round_, at=start)
@@ -248,7 +253,7 @@ def test_after_the_announced_end_a_table_of_five_plays_on_for_its_longer_match()
     """TSR 10.1.5: a match at a table of five lasts 125 minutes, not 100. When the adjudicator
     ends the round, the tables of five play on for the difference, each with its extra time;
     the one selector says so to the clock and to the scoresheets alike."""
-    tournament = factories.tournament(players=9)
+    tournament = factories.tournament(players=9, allow_tables_of_five=True)
     round_ = factories.seated_round(tournament)
     start = timezone.now() - datetime.timedelta(minutes=100)
     round_ = services.round_start(round=round_, at=start)
