@@ -254,7 +254,7 @@ def scoresheet_hands_replace(
     _require_status(sheet, Scoresheet.Status.DRAFT, _("only a draft can be changed"))
     # Penalty points are the adjudicators' (their decisions), never the scorekeeper's.
     hands = [replace(hand, penalty=None) for hand in with_game_values(hands)]
-    if time_over_after_hand is not None and time_over_after_hand > len(hands):
+    if time_over_after_hand is not None and not 0 <= time_over_after_hand <= len(hands):
         raise ValidationError(
             {
                 "time_over_after_hand": _(

@@ -397,3 +397,12 @@ def test_a_panel_member_neither_sees_nor_may_hand_the_sheet_over(client, sheet):
     assert response.status_code == 403
     sheet.refresh_from_db()
     assert sheet.keeper_seat is None
+
+
+@pytest.mark.parametrize("after", ["-1", "²", "99999999999", "9" * 5000])
+def test_a_wrong_end_of_playing_time_is_refused_with_a_message(client, sheet, after):
+    factories.round_end(sheet.table.round)
+    response = client.post(link(sheet, 4, "time-over"), {"after": after, "version": 1}, **HX)
+    assert response.status_code == 422
+    sheet.refresh_from_db()
+    assert (sheet.version, sheet.time_over_after_hand) == (1, None)
