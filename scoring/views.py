@@ -194,10 +194,14 @@ def _playing_time(access: Access, state: selectors.SheetState) -> dict:
     """Whether this table's playing time is over, so that its end may be noted, or when it will
     be (TSR 8.5.1, 10.1.5); asked only once the adjudicator announced the end of the round."""
     if access.round.ended_at is None:
-        return {"time_over": False, "time_ends_at": None}
+        return {"time_over": False, "time_ends_at": None, "time_five": False}
     time = tournament_selectors.table_playing_time(table=access.sheet.table, size=state.table_size)
     over = time.over(timezone.now())
-    return {"time_over": over, "time_ends_at": None if over else time.ends_at}
+    return {
+        "time_over": over,
+        "time_ends_at": None if over else time.ends_at,
+        "time_five": time.five,
+    }
 
 
 def _mode(request: HttpRequest) -> str:

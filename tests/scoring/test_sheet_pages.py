@@ -406,3 +406,19 @@ def test_a_wrong_end_of_playing_time_is_refused_with_a_message(client, sheet, af
     assert response.status_code == 422
     sheet.refresh_from_db()
     assert (sheet.version, sheet.time_over_after_hand) == (1, None)
+
+
+def test_a_table_with_extra_time_sees_when_its_playing_time_ends(client, sheet):
+    """TSR 8.5.1: a table's extra time extends its playing time beyond the announced end."""
+    import datetime
+
+    from django.utils import timezone
+
+    tournament_services.table_extra_time_grant(
+        table=sheet.table, minutes=7, reason="Beschwerde", by=factories.user()
+    )
+    ended = factories.round_end(sheet.table.round)
+    ends = timezone.localtime(ended.ended_at + datetime.timedelta(minutes=7))
+    page = client.get(link(sheet, 4)).content.decode()
+    assert f"ends at {ends:%H:%M}, with its extra time (TSR 8.5.1)" in page
+    assert 'name="after"' not in page
