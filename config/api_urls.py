@@ -17,6 +17,11 @@ urlpatterns = [
         name="api-tournament",
     ),
     path(
+        "tournaments/<slug:slug>/allow-tables-of-five",
+        tournament_api.TablesOfFive.as_view(),
+        name="api-tables-of-five",
+    ),
+    path(
         "tournaments/<slug:slug>/rounds/",
         tournament_api.RoundList.as_view(),
         name="api-rounds",
@@ -101,6 +106,7 @@ urlpatterns += [
     path(f"{SHEET}/submit", sheet_api.ScoresheetSubmit.as_view(), name="api-scoresheet-submit"),
     path(f"{SHEET}/confirm", sheet_api.ScoresheetConfirm.as_view(), name="api-scoresheet-confirm"),
     path(f"{SHEET}/reopen", sheet_api.ScoresheetReopen.as_view(), name="api-scoresheet-reopen"),
+    path(f"{SHEET}/keeper", sheet_api.ScoresheetKeeper.as_view(), name="api-scoresheet-keeper"),
     path(f"{SHEET}/changes", sheet_api.ScoresheetChanges.as_view(), name="api-scoresheet-changes"),
 ]
 

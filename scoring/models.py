@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from scoring.rules.contracts import Contract, Section, SoloType
+from scoring.rules.deal import scorekeeper
 from scoring.rules.sheet import HandLine
 from tournaments.models import Seat, Table
 
@@ -53,6 +54,14 @@ def _seat_in_range(field: str) -> Q:
     return Q(**{f"{field}__gte": 1, f"{field}__lte": 5})
 
 
+def sheet_keeper(*, keeper_seat: int | None, table_size: int) -> int:
+    """The seat that keeps a table's sheet (Listenführer): seat 4, at a table of five seat 5
+    (TSR 8.4.1, 10.1.4), unless the organiser or an adjudicator handed the sheet over to
+    another player of the table by agreement at the table (TSR 3.1.1): then that seat. Every
+    place that asks who keeps a sheet asks here."""
+    return keeper_seat or scorekeeper(table_size)
+
+
 class Scoresheet(models.Model):
     """One table's Spielliste for a round."""
 
@@ -73,6 +82,14 @@ class Scoresheet(models.Model):
     # forced solos are played (TSR 8.5.3, 8.6.1). Empty while the time runs.
     time_over_after_hand = models.PositiveSmallIntegerField(
         _("playing time ended after hand"), null=True, blank=True
+    )
+    # The seat that took over the sheet by agreement at the table (TSR 3.1.1, 8.4.1); the
+    # seating order stays. Empty: the rule's seat, 4 (at a table of five 5, TSR 10.1.4).
+    keeper_seat = models.PositiveSmallIntegerField(
+        _("scorekeeper (seat)"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: seat 4, at a table of five seat 5 (TSR 8.4.1, 10.1.4)."),
     )
     # Who handed the sheet in and who confirmed it: a staff member's account or a player of the
     # table through their seat's private link. Never the same person (TSR 7.3.2, 8.5.2).
@@ -117,6 +134,11 @@ class Scoresheet(models.Model):
         verbose_name_plural = _("scoresheets")
         constraints = [
             models.CheckConstraint(condition=Q(version__gte=1), name="scoresheet_version_positive"),
+            models.CheckConstraint(
+                condition=Q(keeper_seat__isnull=True) | _seat_in_range("keeper_seat"),
+                name="scoresheet_keeper_seat_1_to_5",
+                violation_error_message=_("A seat is numbered 1 to 5 (TSR 8.4, 10.1)."),
+            ),
             models.CheckConstraint(
                 condition=Q(status="draft") | Q(submitted_at__isnull=False),
                 name="scoresheet_submitted_has_time",
@@ -172,6 +194,10 @@ class Scoresheet(models.Model):
 
     def __str__(self) -> str:
         return f"{_('scoresheet')} {self.table.round}, {self.table}"
+
+    def keeper(self, table_size: int) -> int:
+        """The seat that keeps this sheet (``sheet_keeper``)."""
+        return sheet_keeper(keeper_seat=self.keeper_seat, table_size=table_size)
 
 
 class Hand(models.Model):
@@ -318,6 +344,7 @@ class ScoresheetChange(models.Model):
     class Action(models.TextChoices):
         HANDS = "hands", _("hands changed")
         TIME_OVER = "time_over", _("end of playing time noted")
+        KEEPER = "keeper", _("scorekeeper changed")
         SUBMIT = "submit", _("submitted")
         CONFIRM = "confirm", _("confirmed")
         REOPEN = "reopen", _("reopened")

@@ -419,8 +419,10 @@ def _draw_table(
     table_number: int,
     seats: Sequence[SeatRow] | Sequence[Seat],
     footer: str,
+    keeper: int | None = None,
 ) -> None:
-    """The table's number, its players by seat and their names above their columns."""
+    """The table's number, its players by seat and their names above their columns;
+    ``keeper``: the seat that keeps the sheet, if it was handed over (TSR 3.1.1)."""
     canvas.setFillColor(_BLACK)
     round_width = 36 * mm
     _draw(
@@ -431,7 +433,7 @@ def _draw_table(
         "Helvetica-Bold",
         20,
     )
-    keeper = scorekeeper(grid.size)
+    keeper = keeper or scorekeeper(grid.size)
     if grid.size == 5:
         canvas.saveState()
         canvas.setFillColor(_FIVE)
@@ -596,10 +598,17 @@ def blank_scoresheets_pdf(
         size = len(row.seats)
         grid = grids[size]
         forms.place(size)
+        # The sheet may have been handed over before it is printed again (TSR 3.1.1).
+        position = row.sheet.keeper(size) if row.sheet is not None else scorekeeper(size)
         _draw_table(
-            canvas, grid=grid, table_number=row.table.number, seats=row.seats, footer=footer
+            canvas,
+            grid=grid,
+            table_number=row.table.number,
+            seats=row.seats,
+            footer=footer,
+            keeper=position,
         )
-        keeper = next((seat for seat in row.seats if seat.position == scorekeeper(size)), None)
+        keeper = next((seat for seat in row.seats if seat.position == position), None)
         if url_for_seat is not None and keeper is not None:
             _draw_link(canvas, url_for_seat(keeper), keeper.position)
         canvas.showPage()
@@ -852,7 +861,10 @@ def scoresheet_pdf(
         blank=False,
     )
     footer = f"{title} · {_('Round %(number)s') % {'number': round_.number}} · {tournament.name}"
-    _draw_table(canvas, grid=grid, table_number=table.number, seats=seats, footer=footer)
+    keeper = scoresheet.keeper(size)
+    _draw_table(
+        canvas, grid=grid, table_number=table.number, seats=seats, footer=footer, keeper=keeper
+    )
     steps(30)
 
     # The status where the blank sheet has its QR code.
@@ -916,6 +928,11 @@ def scoresheet_pdf(
 
     # The end of the playing time (TSR 8.5.3): a line under the last hand begun before it.
     notes = []
+    if scoresheet.keeper_seat is not None:
+        notes.append(
+            _("Seat %(seat)d kept the sheet, by agreement at the table (TSR 3.1.1).")
+            % {"seat": keeper}
+        )
     over = scoresheet.time_over_after_hand
     if over is not None:
         notes.append(_("The playing time ended after hand %(hand)d (TSR 8.5.3).") % {"hand": over})

@@ -8,7 +8,6 @@ from django.utils.translation import gettext as _
 from adjudication.selectors import NONE, SheetAdjudication, sheet_adjudication
 from scoring.models import Hand, Scoresheet, ScoresheetChange
 from scoring.rules.contracts import Contract, SoloType
-from scoring.rules.deal import scorekeeper
 from scoring.rules.sheet import HandLine, Problem, SheetCheck, check_sheet
 from tournaments.models import Seat
 
@@ -144,12 +143,16 @@ def hand_snapshot(line: HandLine) -> dict:
 
 
 def sheet_snapshot(*, sheet: Scoresheet, hands: list[HandLine]) -> dict:
-    """What a sheet holds, as kept in its change record and returned by the API."""
-    return {
+    """What a sheet holds, as kept in its change record and returned by the API; ``keeper``
+    only once the sheet was handed over to another seat (TSR 3.1.1)."""
+    snapshot = {
         "status": sheet.status,
         "time_over_after_hand": sheet.time_over_after_hand,
         "hands": [hand_snapshot(line) for line in hands],
     }
+    if sheet.keeper_seat is not None:
+        snapshot["keeper"] = sheet.keeper_seat
+    return snapshot
 
 
 def seat_by_token(token: str) -> Seat | None:
@@ -184,7 +187,8 @@ class SheetState:
 
     @property
     def keeper(self) -> int:
-        return scorekeeper(self.table_size)
+        """The seat that keeps the sheet (``Scoresheet.keeper``, TSR 3.1.1, 8.4.1, 10.1.4)."""
+        return self.sheet.keeper(self.table_size)
 
     @property
     def hands_per_match(self) -> int:
@@ -229,6 +233,9 @@ class ChangeRow:
     change: ScoresheetChange
     hands: list[HandDiff]
     time_over: tuple[int | None, int | None] | None  # before and after, when it changed
+    # The seat that kept the sheet before and after, when it changed (TSR 3.1.1); None: the
+    # rule's seat (4, at a table of five 5).
+    keeper: tuple[int | None, int | None] | None = None
 
 
 def _diff(before: dict, after: dict) -> tuple[list[HandDiff], tuple | None]:
@@ -252,5 +259,13 @@ def sheet_changes(*, sheet: Scoresheet, since: int = 0) -> list[ChangeRow]:
     rows = []
     for change in sheet.changes.filter(version__gt=since).order_by("version"):
         hands, time_over = _diff(change.before, change.after)
-        rows.append(ChangeRow(change=change, hands=hands, time_over=time_over))
+        keeper = (change.before.get("keeper"), change.after.get("keeper"))
+        rows.append(
+            ChangeRow(
+                change=change,
+                hands=hands,
+                time_over=time_over,
+                keeper=keeper if keeper[0] != keeper[1] else None,
+            )
+        )
     return rows

@@ -4,8 +4,9 @@ after.
 
 Who may write: staff through their account (organisers, adjudicators, scorekeeper accounts), and
 the players of the table through their seat's private link. The scorekeeper's link (seat 4, at a
-table of five seat 5, TSR 8.4.1, 10.1.4) enters and hands in the sheet; any other player of the
-table confirms it with their own link (TSR 7.3.2, 8.5.2).
+table of five seat 5, TSR 8.4.1, 10.1.4, or the seat the sheet was handed over to, TSR 3.1.1)
+enters and hands in the sheet; any other player of the table confirms it with their own link
+(TSR 7.3.2, 8.5.2).
 """
 
 from collections.abc import Sequence
@@ -19,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from adjudication.selectors import SheetAdjudication, sheet_adjudication
+from scoring import policies
 from scoring.messages import problem_message
 from scoring.models import Hand, Scoresheet, ScoresheetChange
 from scoring.rules.contracts import Contract, SoloType
@@ -26,7 +28,7 @@ from scoring.rules.deal import scorekeeper
 from scoring.rules.sheet import HandLine, Problem, SheetCheck, with_game_values
 from scoring.selectors import hand_lines, scoresheet_check, sheet_snapshot
 from tournaments.models import Round, Seat, TournamentRole
-from tournaments.selectors import user_roles
+from tournaments.selectors import table_playing_time, user_roles
 
 Role = TournamentRole.Role
 # Staff who may type in and confirm sheets; only an organiser reopens a confirmed one.
@@ -109,13 +111,13 @@ def _require(sheet: Scoresheet, by: Actor, *, keeper: bool = False, organiser: b
         raise PermissionDenied(_("Only an organiser reopens a scoresheet."))
     if by.seat.table_id != sheet.table_id:
         raise PermissionDenied(_("This link does not open this scoresheet."))
-    if keeper and by.seat.position != scorekeeper(_table_size(sheet)):
+    if keeper and by.seat.position != (seat := sheet.keeper(_table_size(sheet))):
         raise PermissionDenied(
             _(
                 "Only the scorekeeper, seat %(seat)d, enters and hands in the scoresheet "
                 "(TSR 7.3.4, 8.4.1, 10.1.4)."
             )
-            % {"seat": scorekeeper(_table_size(sheet))}
+            % {"seat": seat}
         )
 
 
@@ -141,6 +143,36 @@ def _require_round_under_way(sheet: Scoresheet) -> None:
                 % {"round": round_.number, "status": round_.get_status_display()}
             }
         )
+
+
+def _require_time_over(sheet: Scoresheet, *, after: int | None, table_size: int) -> None:
+    """The end of the playing time is noted on a sheet only once it has come for its table
+    (TSR 8.5.1): the adjudicator announced the end of the round, and the table's own time
+    is over too, a table of five's longer match (TSR 10.1.5) and its extra time. Clearing
+    the note, or keeping it as it is, is always allowed."""
+    if after is None or after == sheet.time_over_after_hand:
+        return
+    time = table_playing_time(table=sheet.table, size=table_size)
+    if time.over(timezone.now()):
+        return
+    if not time.announced:
+        message = _(
+            "The playing time of table %(table)d has not ended: the adjudicator announces the "
+            "end of the round, and only then is it noted after which hand (TSR 8.5.1)."
+        ) % {"table": time.number}
+    else:
+        message = (
+            _(
+                "The playing time of table %(table)d ends at %(time)s (TSR 8.5.1, 10.1.5): "
+                "until then the table plays on, and the end is noted after that."
+            )
+            if time.five
+            else _(
+                "The playing time of table %(table)d ends at %(time)s, with its extra time "
+                "(TSR 8.5.1): until then the table plays on, and the end is noted after that."
+            )
+        ) % {"table": time.number, "time": timezone.localtime(time.ends_at).strftime("%H:%M")}
+    raise ValidationError({"time_over_after_hand": message})
 
 
 def _record(
@@ -233,7 +265,7 @@ def scoresheet_hands_replace(
     _require_status(sheet, Scoresheet.Status.DRAFT, _("only a draft can be changed"))
     # Penalty points are the adjudicators' (their decisions), never the scorekeeper's.
     hands = [replace(hand, penalty=None) for hand in with_game_values(hands)]
-    if time_over_after_hand is not None and time_over_after_hand > len(hands):
+    if time_over_after_hand is not None and not 0 <= time_over_after_hand <= len(hands):
         raise ValidationError(
             {
                 "time_over_after_hand": _(
@@ -243,13 +275,15 @@ def scoresheet_hands_replace(
                 % {"after": time_over_after_hand, "count": len(hands)}
             }
         )
+    size = _table_size(sheet)
+    _require_time_over(sheet, after=time_over_after_hand, table_size=size)
     adjudication = sheet_adjudication(sheet=sheet)
     old_hands = hand_lines(list(sheet.hands.all()))
     _require_decisions_kept(adjudication, old=old_hands, new=hands)
     check = scoresheet_check(
         scoresheet=sheet,
         hands=hands,
-        table_size=_table_size(sheet),
+        table_size=size,
         time_over_after_hand=time_over_after_hand,
         adjudication=adjudication,
     )
@@ -348,22 +382,25 @@ def scoresheet_hand_unstop(
 
 
 def _incomplete(sheet: Scoresheet, check: SheetCheck, *, table_size: int) -> Problem:
-    """Why a sheet without problems cannot be handed in yet (TSR 8.5.1, 8.5.3, 8.6.1)."""
-    rule = "TSR 8.5.1, 8.6.1" if table_size == 4 else "TSR 10.1.5, 8.6.1"
-    if sheet.table.round.status == Round.Status.RUNNING:
+    """Why a sheet without problems cannot be handed in yet (TSR 8.5.1, 8.5.3, 8.6.1): a forced
+    solo is still owed after the noted end of the playing time; or the table plays on (the
+    round runs, or a table of five or with extra time plays past its end, TSR 10.1.5); or its
+    time is over and the sheet does not yet say after which hand."""
+    if sheet.time_over_after_hand is not None:
+        rule = "TSR 8.5.3, 8.6.1"
+        template = gettext_noop("Seat {seat} must still play a forced solo.")
+    elif not table_playing_time(table=sheet.table, size=table_size).over(timezone.now()):
+        rule = "TSR 8.5.1, 8.6.1" if table_size == 4 else "TSR 10.1.5, 8.6.1"
         template = gettext_noop(
             "The scoresheet is not complete: {remaining} of the round's {count} hands are still "
             "to be played, compulsory solos included."
         )
-    elif sheet.time_over_after_hand is None:
+    else:
         rule = "TSR 8.5.1, 8.5.3"
         template = gettext_noop(
             "The playing time has ended: note after which hand, so that the forced solos still "
             "due can be checked."
         )
-    else:
-        rule = "TSR 8.5.3, 8.6.1"
-        template = gettext_noop("Seat {seat} must still play a forced solo.")
     return Problem(
         None,
         "incomplete",
@@ -386,17 +423,52 @@ def scoresheet_submit(*, scoresheet: Scoresheet, version: int, by: Actor) -> Sco
     _require_round_under_way(sheet)
     _require_status(sheet, Scoresheet.Status.DRAFT, _("only a draft can be submitted"))
     hands = hand_lines(list(sheet.hands.all()))
-    check = scoresheet_check(scoresheet=sheet, hands=hands, table_size=_table_size(sheet))
+    size = _table_size(sheet)
+    check = scoresheet_check(scoresheet=sheet, hands=hands, table_size=size)
     if not check.ok:
         raise SheetRefused(check.problems)
     if not check.complete:
-        raise SheetRefused([_incomplete(sheet, check, table_size=_table_size(sheet))])
+        raise SheetRefused([_incomplete(sheet, check, table_size=size)])
     before = sheet_snapshot(sheet=sheet, hands=hands)
     sheet.status = Scoresheet.Status.SUBMITTED
     sheet.submitted_at = timezone.now()
     sheet.submitted_by = by.user
     sheet.submitted_by_seat = by.seat
     return _record(sheet, action=ScoresheetChange.Action.SUBMIT, by=by, before=before)
+
+
+@transaction.atomic
+def scoresheet_keeper_move(
+    *, scoresheet: Scoresheet, seat: int, version: int, by: Actor
+) -> Scoresheet:
+    """Hand the sheet over to another player of the table, by agreement at the table (TSR
+    3.1.1, 8.4.1): the seating order stays, and from now on that seat's link enters and hands
+    in the sheet while the former scorekeeper's only follows and confirms. The organiser or an
+    adjudicator notes it, while the sheet is a draft and the round is under way. Moving it to
+    the seat that keeps it already changes nothing."""
+    sheet = _lock(scoresheet, version=version)
+    roles = user_roles(user=by.user, tournament=sheet.table.round.tournament) if by.user else set()
+    if (refusal := policies.may_hand_over_sheet(roles=roles)) is not None:
+        raise PermissionDenied(refusal)
+    _require_round_under_way(sheet)
+    _require_status(sheet, Scoresheet.Status.DRAFT, _("only a draft's scorekeeper can be changed"))
+    size = _table_size(sheet)
+    if not 1 <= seat <= size:
+        raise ValidationError(
+            {
+                "seat": _(
+                    "Table %(table)d has seats 1 to %(size)d; seat %(seat)d is not at it "
+                    "(TSR 3.1.1)."
+                )
+                % {"table": sheet.table.number, "size": size, "seat": seat}
+            }
+        )
+    if seat == sheet.keeper(size):
+        return sheet  # nothing changed: no new version, no record
+    before = sheet_snapshot(sheet=sheet, hands=hand_lines(list(sheet.hands.all())))
+    # The rule's own seat is kept as empty, so that "who keeps it" has one answer.
+    sheet.keeper_seat = None if seat == scorekeeper(size) else seat
+    return _record(sheet, action=ScoresheetChange.Action.KEEPER, by=by, before=before)
 
 
 @transaction.atomic

@@ -1,9 +1,11 @@
 """The scoresheet API: one table's sheet with its running totals and live check, its hands
-replaced as a whole, handed in, confirmed and reopened, and its history (TSR 7.3, 8.4-8.6).
+replaced as a whole, handed in, confirmed, reopened and handed over to another seat, and its
+history (TSR 3.1.1, 7.3, 8.4-8.6).
 
 Thin views over ``scoring.services``, which decide who may do what (only the scorekeeper enters
-and hands in, someone other than the submitter confirms, only an organiser reopens) and refuse a
-write based on a stale version. Callers are staff through their account (session or token) or a
+and hands in, someone other than the submitter confirms, only an organiser reopens, only the
+organiser or an adjudicator hands the sheet over to another seat) and refuse a write based on a
+stale version. Callers are staff through their account (session or token) or a
 player of the table through their seat's private link key in the ``X-Seat-Key`` header. A stale
 version is answered with HTTP 409 and the sheet as it is now.
 """
@@ -98,7 +100,8 @@ class SeatKeyScheme(OpenApiAuthenticationExtension):
             "name": SEAT_KEY_HEADER,
             "description": "A seat's private link key (the `<key>` of `/s/<key>/`): a player "
             "of the table, without an account. The scorekeeper's key (seat 4, at a table of "
-            "five seat 5) enters and hands in the sheet; another seat's key confirms it.",
+            "five seat 5, or the seat the sheet was handed over to) enters and hands in the "
+            "sheet; another seat's key confirms it.",
         }
 
 
@@ -173,7 +176,8 @@ class ContractScheme(OpenApiSerializerFieldExtension):
 
 class SheetSeatSerializer(serializers.Serializer):
     position = serializers.IntegerField(
-        help_text="Seat 1 deals first; seat 4 (at a table of five seat 5) keeps the sheet"
+        help_text="Seat 1 deals first; seat 4 (at a table of five seat 5) keeps the sheet unless "
+        "it was handed over (see `scorekeeper`)"
     )
     start_number = serializers.IntegerField()
     name = serializers.CharField()
@@ -236,7 +240,10 @@ class ScoresheetSerializer(serializers.Serializer):
         "of four (20 in the main section + 4 compulsory solos, TSR 8.5.1), 30 at a table of five "
         "(25 + 5, TSR 10.1.5, 10.2.1)"
     )
-    scorekeeper = serializers.IntegerField(help_text="The seat that enters and hands in")
+    scorekeeper = serializers.IntegerField(
+        help_text="The seat that enters and hands in: seat 4 (at a table of five seat 5), or "
+        "the seat the sheet was handed over to by agreement at the table (TSR 3.1.1, 8.4.1)"
+    )
     status = serializers.ChoiceField(choices=Scoresheet.Status.choices)
     version = serializers.IntegerField(help_text="Name it in the next write")
     time_over_after_hand = serializers.IntegerField(
@@ -339,6 +346,11 @@ class SnapshotHandSerializer(serializers.Serializer):
 class SnapshotSerializer(serializers.Serializer):
     status = serializers.CharField(help_text="draft, submitted or confirmed")
     time_over_after_hand = serializers.IntegerField(allow_null=True)
+    keeper = serializers.IntegerField(
+        required=False,
+        help_text="The seat the sheet was handed over to (TSR 3.1.1); absent: seat 4, at a "
+        "table of five seat 5",
+    )
     hands = SnapshotHandSerializer(many=True)
 
 
@@ -534,6 +546,14 @@ class SheetVersionSerializer(serializers.Serializer):
     )
 
 
+class SheetKeeperSerializer(SheetVersionSerializer):
+    seat = serializers.IntegerField(
+        min_value=1,
+        max_value=5,
+        help_text="The seat that keeps the sheet from now on, by agreement at the table",
+    )
+
+
 class SheetReopenSerializer(SheetVersionSerializer):
     reason = serializers.CharField(
         max_length=2000,
@@ -697,6 +717,17 @@ class ScoresheetReopen(SheetActionView):
 
     request_serializer = SheetReopenSerializer
     service = staticmethod(services.scoresheet_reopen)
+
+
+@extend_schema(tags=["scoresheets"], request=SheetKeeperSerializer, responses=WRITE_RESPONSES)
+class ScoresheetKeeper(SheetActionView):
+    """Hand the sheet over to another seat of the table, by agreement at the table (TSR 3.1.1,
+    8.4.1): the organiser or an adjudicator, on a draft while the round is under way. The
+    seating order stays; from then on that seat's key enters and hands in the sheet, and the
+    former scorekeeper's only follows and confirms. The seat that keeps it already: no change."""
+
+    request_serializer = SheetKeeperSerializer
+    service = staticmethod(services.scoresheet_keeper_move)
 
 
 class ScoresheetChanges(SheetAPIView):

@@ -13,13 +13,14 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from scoring import links, selectors, services
+from scoring import links, policies, selectors, services
 from scoring.forms import MODES, HandForm, initial_for
 from scoring.messages import problem_message
-from scoring.models import Scoresheet
+from scoring.models import Scoresheet, sheet_keeper
 from scoring.rules.sheet import dealt_out_of_turn, with_dealers
 from scoring.services import SHEET_STAFF, Actor, StaleVersionError
 from tournaments import selectors as tournament_selectors
@@ -130,6 +131,17 @@ def _may_reopen(access: Access) -> bool:
     )
 
 
+def _may_hand_over(access: Access) -> bool:
+    """The form that hands the sheet over to another seat (TSR 3.1.1): for whom the policy
+    allows it, on a draft while the round is under way."""
+    return (
+        access.actor.user is not None
+        and policies.may_hand_over_sheet(roles=access.roles) is None
+        and access.sheet.status == Scoresheet.Status.DRAFT
+        and access.round.status in {Round.Status.RUNNING, Round.Status.FINISHED}
+    )
+
+
 def _may_print(access: Access) -> bool:
     # Printouts are built as jobs, and a job is the organiser's (tournaments.views.job_detail).
     return access.actor.seat is None and TournamentRole.Role.ORGANISER in access.roles
@@ -171,11 +183,26 @@ def _context(
         "may_submit": may_edit and bool(state.lines),
         "may_confirm": _may_confirm(access),
         "may_reopen": _may_reopen(access),
+        "may_hand_over": _may_hand_over(access),
         "may_print": _may_print(access),
         "conflict": conflict,
         "errors": errors or [],
         "time_over_noted": access.sheet.time_over_after_hand is not None,
-        "round_over": access.round.status in {Round.Status.FINISHED, Round.Status.CLOSED},
+        **_playing_time(access, state),
+    }
+
+
+def _playing_time(access: Access, state: selectors.SheetState) -> dict:
+    """Whether this table's playing time is over, so that its end may be noted, or when it will
+    be (TSR 8.5.1, 10.1.5); asked only once the adjudicator announced the end of the round."""
+    if access.round.ended_at is None:
+        return {"time_over": False, "time_ends_at": None, "time_five": False}
+    time = tournament_selectors.table_playing_time(table=access.sheet.table, size=state.table_size)
+    over = time.over(timezone.now())
+    return {
+        "time_over": over,
+        "time_ends_at": None if over else time.ends_at,
+        "time_five": time.five,
     }
 
 
@@ -444,6 +471,28 @@ def _workflow(service, **extra):
     return view
 
 
+@require_POST
+@_sheet_view
+def sheet_keeper_move(request: HttpRequest, access: Access) -> HttpResponse:
+    """Hand the sheet over to another seat of the table (TSR 3.1.1, 8.4.1): the organiser or
+    an adjudicator; the links follow."""
+    try:
+        try:
+            seat = int(request.POST.get("seat", ""))
+        except ValueError as error:
+            raise ValidationError(
+                {"seat": _("Choose the seat that keeps the scoresheet from now on (TSR 3.1.1).")}
+            ) from error
+        access.sheet = services.scoresheet_keeper_move(
+            scoresheet=access.sheet, seat=seat, version=_version(request), by=access.actor
+        )
+    except StaleVersionError as error:
+        return _stale(request, access, error)
+    except ValidationError as error:
+        return _refused(request, access, error)
+    return _done(request, access)
+
+
 sheet_submit = _workflow(services.scoresheet_submit)
 sheet_confirm = _workflow(services.scoresheet_confirm)
 sheet_reopen = _workflow(services.scoresheet_reopen, reason=True)
@@ -465,6 +514,8 @@ def sheet_history(request: HttpRequest, access: Access) -> HttpResponse:
             "sheet": access.sheet,
             "state": state,
             "changes": selectors.sheet_changes(sheet=access.sheet),
+            # Who keeps a sheet not handed over (TSR 8.4.1, 10.1.4).
+            "rule_keeper": sheet_keeper(keeper_seat=None, table_size=state.table_size),
         },
     )
 

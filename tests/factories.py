@@ -6,9 +6,10 @@ import itertools
 from django.contrib.auth import get_user_model
 
 from scoring import services as scoring_services
+from scoring.models import sheet_keeper
 from scoring.services import Actor
 from tournaments import services
-from tournaments.models import Entry, Player, Round, Tournament
+from tournaments.models import Entry, Player, Round, Tournament, TournamentRole
 
 _counter = itertools.count(1)
 
@@ -33,6 +34,21 @@ def tournament(*, players: int = 0, organiser=None, **fields) -> Tournament:
     return created
 
 
+def adjudicator(tournament: Tournament):
+    """A new user who is the tournament's adjudicator: starts and ends the playing time,
+    grants extra time (TSR 8.2.1, 8.5.1)."""
+    adjudicator = user()
+    services.tournament_role_grant(
+        tournament=tournament, user=adjudicator, role=TournamentRole.Role.ADJUDICATOR
+    )
+    return adjudicator
+
+
+def round_end(round_: Round, **fields) -> Round:
+    """End the round's playing time as its adjudicator announces it (TSR 8.5.1)."""
+    return services.round_end(round=round_, by=adjudicator(round_.tournament), **fields)
+
+
 def entries(tournament: Tournament) -> list[Entry]:
     return list(tournament.entries.order_by("start_number"))
 
@@ -45,9 +61,11 @@ def seated_round(tournament: Tournament, *, seed: int = 1, publish: bool = True)
 
 
 def keeper(sheet) -> Actor:
-    """The table's scorekeeper through their link: seat 4, at a table of five seat 5."""
+    """The table's scorekeeper through their link: seat 4, at a table of five seat 5, or the
+    seat the sheet was handed over to (TSR 3.1.1)."""
     seats = list(sheet.table.seats.order_by("position"))
-    return Actor(seat=seats[-1])
+    keeper_seat = type(sheet).objects.values_list("keeper_seat", flat=True).get(pk=sheet.pk)
+    return Actor(seat=seats[sheet_keeper(keeper_seat=keeper_seat, table_size=len(seats)) - 1])
 
 
 def checker(sheet) -> Actor:

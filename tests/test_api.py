@@ -195,6 +195,69 @@ def test_api_round_actions_need_a_role(client, staffed):
     assert client.post(reverse("api-round-start", args=[tournament.slug, 1])).status_code == 403
 
 
+def test_api_round_end_is_the_adjudicators_or_the_organisers(client, staffed):
+    """TSR 8.5.1: a panel member's token is refused with the reason, and nothing changes."""
+    tournament, headers = staffed
+    services.round_start(round=factories.seated_round(tournament))
+    member = factories.user()
+    services.tournament_role_grant(tournament=tournament, user=member, role="panel")
+    token = Token.objects.create(user=member).key
+    refused = client.post(
+        reverse("api-round-end", args=[tournament.slug, 1]),
+        headers={"Authorization": f"Token {token}", "Accept-Language": "en"},
+    )
+    assert refused.status_code == 403
+    assert "TSR 8.5.1" in refused.json()["detail"]
+    assert tournament.rounds.get().ended_at is None
+    ended = client.post(
+        reverse("api-round-end", args=[tournament.slug, 1]), headers=headers["organiser"]
+    )
+    assert ended.json()["status"] == "finished"
+
+
+def test_api_seat_says_why_the_players_cannot_be_drawn_and_allowing_fives_seats_them(
+    client, staffed
+):
+    """TSR 8.3.1: tables of four only by default; the round's seat action answers 400 on
+    ``entries`` with the numbers and the choices, as the page does (TSR 10)."""
+    tournament, headers = staffed
+    services.entry_create(tournament=tournament, player=factories.player())  # 13 players
+    services.round_create(tournament=tournament)
+    organiser = {**headers["organiser"], "Accept-Language": "en"}
+    refused = client.post(reverse("api-round-seat", args=[tournament.slug, 1]), headers=organiser)
+    assert refused.status_code == 400
+    assert refused.json() == {
+        "entries": [
+            "13 active players do not divide into tables of four (TSR 8.3.1): register 3 more "
+            "or withdraw 1, or allow tables of five (TSR 10)."
+        ]
+    }
+    denied = client.post(
+        reverse("api-tables-of-five", args=[tournament.slug]), headers=headers["adjudicator"]
+    )
+    assert denied.status_code == 403
+    allowed = client.post(reverse("api-tables-of-five", args=[tournament.slug]), headers=organiser)
+    assert allowed.status_code == 200
+    assert allowed.json()["allow_tables_of_five"] is True
+    seated = client.post(reverse("api-round-seat", args=[tournament.slug, 1]), headers=organiser)
+    assert seated.json()["table_count"] == 3
+
+
+@pytest.mark.parametrize("seed", ["²", 2**70, -1, "sieben", [1]])
+def test_api_seat_refuses_a_hostile_seed_by_field(client, staffed, seed):
+    tournament, headers = staffed
+    services.round_create(tournament=tournament)
+    response = client.post(
+        reverse("api-round-seat", args=[tournament.slug, 1]),
+        {"seed": seed},
+        content_type="application/json",
+        headers=headers["organiser"],
+    )
+    assert response.status_code == 400
+    assert "seed" in response.json()
+    assert not tournament.rounds.get().tables.exists()
+
+
 def test_api_registers_imports_and_withdraws_players(client, staffed):
     tournament, headers = staffed
     slug = tournament.slug

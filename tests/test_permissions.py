@@ -165,6 +165,7 @@ MATRIX = [
     ),
     c("screen", "get", T, PUBLIC),
     c("round-add", "post", T, "L L L 403 403 302 302"),
+    c("tables-of-five", "post", T, "L L L 403 403 302 302"),
     c("round", "get", R, PUBLIC),
     c("round-clock", "get", R, PUBLIC),
     c(
@@ -199,11 +200,12 @@ MATRIX = [
         "L L L 422 403 422 422",
         lambda ctx: {"version": ctx.sheet_version, "number": 4},
     ),
+    # The round runs: before the adjudicator announces its end, nobody notes it (TSR 8.5.1).
     c(
         "sheet-time-over",
         "post",
         TB,
-        "L L L 302 403 302 302",
+        "L L L 422 403 422 422",
         lambda ctx: {"version": ctx.sheet_version, "after": 4},
     ),
     c(
@@ -229,6 +231,14 @@ MATRIX = [
     ),
     c("sheet-history", "get", TB, "L L L 200 200 200 200"),
     c("sheet-pdf", "post", TB, "L L L 403 403 302 302"),
+    # TSR 3.1.1, 8.4.1: the organiser or an adjudicator hands the sheet over; no link does.
+    c(
+        "sheet-keeper",
+        "post",
+        TB,
+        "L L L 302 403 302 302",
+        lambda ctx: {"version": ctx.sheet_version, "seat": 2},
+    ),
     c("sheet-link", "get", LINK, "404 200 200 404 404 404 404"),
     c("sheet-link-check", "post", LINK, "404 200 200 404 404 404 404", hand),
     c("sheet-link-save", "post", LINK, "404 403 302 404 404 404 404", hand),
@@ -243,7 +253,7 @@ MATRIX = [
         "sheet-link-time-over",
         "post",
         LINK,
-        "404 403 302 404 404 404 404",
+        "404 403 422 404 404 404 404",
         lambda ctx: {"version": ctx.sheet_version, "after": 4},
     ),
     c(
@@ -371,6 +381,7 @@ MATRIX = [
     ),
     api("api-tournaments", "get", NONE, PUBLIC),
     api("api-tournament", "get", T, PUBLIC),
+    api("api-tables-of-five", "post", T, "401 401 401 403 403 200 200"),
     api("api-rounds", "get", T, PUBLIC),
     api("api-rounds", "post", T, "403 403 403 403 403 201 201"),
     api("api-round", "get", R, PUBLIC),
@@ -437,6 +448,13 @@ MATRIX = [
         TB,
         "401 403 403 403 403 400 400",
         lambda ctx: {"version": ctx.sheet_version, "reason": "x"},
+    ),
+    api(
+        "api-scoresheet-keeper",
+        "post",
+        TB,
+        "401 403 403 200 403 200 200",
+        lambda ctx: {"version": ctx.sheet_version, "seat": 2},
     ),
     api("api-scoresheet-changes", "get", TB, "401 200 200 200 200 200 200"),
     # API: adjudication ------------------------------------------------------------------------------

@@ -116,6 +116,22 @@ class TournamentDetail(generics.RetrieveAPIView):
         return selectors.tournament_get(slug=self.kwargs["slug"], user=self.request.user)
 
 
+class TablesOfFive(APIView):
+    """Allow tables of five (TSR 10) for the rest of the tournament, where the active players do
+    not divide into tables of four (TSR 8.3.1): organisers. Rounds played or running keep their
+    tables; a round drawn ahead that waits for a substitute is seated again."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=TournamentSerializer)
+    def post(self, request, slug: str):
+        tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+        services.tournament_tables_of_five_allow(tournament=tournament, by=request.user)
+        return Response(
+            TournamentSerializer(selectors.tournament_get(slug=slug, user=request.user)).data
+        )
+
+
 class RoundList(generics.ListAPIView):
     """The rounds (Spielrunden) of a tournament. POST adds the next round (organiser)."""
 
@@ -255,28 +271,33 @@ class SeatRequestSerializer(serializers.Serializer):
 
 
 class RoundAction(APIView):
-    """Run a round: ``seat`` (draw; by the DDV method this round and all later ones),
+    """Run a round: ``seat`` (draw; by the DDV method this round and all later ones; 400 on
+    ``entries`` when the active players cannot be seated, with the numbers and the choices),
     ``publish`` (players see the seating), ``start`` (the clock starts for all tables, TSR
     8.5.1), ``end`` (the playing time is over, TSR 8.5.3), ``close`` (every sheet confirmed)."""
 
     permission_classes = [IsAuthenticated]
+    # Who may; None: the service asks its policy (``tournaments.policies``) and refuses (403).
     actions = {
         "seat": ORGANISER,
         "publish": ORGANISER,
         "start": CLOCK,
-        "end": CLOCK,
+        "end": None,
         "close": ORGANISER,
     }
 
     @extend_schema(request=SeatRequestSerializer, responses=RoundSerializer)
     def post(self, request, slug: str, number: int, action: str):
         tournament = selectors.tournament_get(slug=slug, user=request.user)
-        require(request, tournament, self.actions[action])
+        if self.actions[action] is not None:
+            require(request, tournament, self.actions[action])
         round_ = get_object_or_404(tournament.rounds, number=number)
         if action == "seat":
             options = SeatRequestSerializer(data=request.data)
             options.is_valid(raise_exception=True)
             services.round_seat(round=round_, seed=options.validated_data.get("seed"))
+        elif action == "end":
+            services.round_end(round=round_, by=request.user)
         else:
             getattr(services, f"round_{action}")(round=round_)
         return Response(
@@ -299,10 +320,21 @@ class TableTimeSerializer(serializers.Serializer):
 class ClockSerializer(serializers.Serializer):
     status = serializers.CharField(source="round.status")
     started_at = serializers.DateTimeField(source="round.started_at", allow_null=True)
-    ends_at = serializers.DateTimeField(allow_null=True, help_text="Tables of four")
-    ends_at_five = serializers.DateTimeField(allow_null=True, help_text="Tables of five, if any")
-    seconds_left = serializers.IntegerField(allow_null=True)
-    tables = TableTimeSerializer(many=True, help_text="Tables given extra time (TSR 8.5.1)")
+    ends_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="Tables of four: the tournament's minutes from the start, or, once the "
+        "adjudicator announced it, the end he announced (TSR 8.5.1)",
+    )
+    ends_at_five = serializers.DateTimeField(
+        allow_null=True,
+        help_text="Tables of five, if any: their longer match (TSR 10.1.5), also after the "
+        "announced end, which they play on for the difference",
+    )
+    seconds_left = serializers.IntegerField(allow_null=True, help_text="Tables of four")
+    seconds_left_five = serializers.IntegerField(allow_null=True, help_text="Tables of five")
+    tables = TableTimeSerializer(
+        many=True, help_text="Tables given extra time, each with its own end (TSR 8.5.1)"
+    )
 
 
 class TableExtraTime(APIView):

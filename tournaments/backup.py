@@ -263,6 +263,7 @@ def tournament_export(*, tournament: Tournament) -> dict:
                 "status": sheet.status,
                 "version": sheet.version,
                 "time_over_after_hand": sheet.time_over_after_hand,
+                "keeper_seat": sheet.keeper_seat,
                 "submitted_at": _time(sheet.submitted_at),
                 "submitted_by": user(sheet.submitted_by_id),
                 "submitted_by_seat": key(seat_key, sheet.submitted_by_seat_id),
@@ -628,6 +629,8 @@ def _import(data: dict) -> ImportResult:
             status=item["status"],
             version=item["version"],
             time_over_after_hand=item["time_over_after_hand"],
+            # Backups from before the scorekeeper could be handed over have none.
+            keeper_seat=item.get("keeper_seat"),
             submitted_at=_parse_time(item["submitted_at"]),
             submitted_by=user(item["submitted_by"]),
             submitted_by_seat=_lookup(seats, item["submitted_by_seat"], _("the seat")),

@@ -222,9 +222,11 @@ def _play_round(
     rng: random.Random,
     tournament: Tournament,
     started_at: datetime.datetime,
+    organiser,
     running_for: datetime.timedelta | None = None,
 ) -> Round:
-    """Seat, start and play one round. ``running_for``: the round is still being played."""
+    """Seat, start and play one round; the organiser ends its playing time after 100 minutes
+    (TSR 8.5.1). ``running_for``: the round is still being played."""
     # Drawn in advance by the DDV method, or drawn now.
     round_ = tournament.rounds.filter(status=Round.Status.SEATED).order_by("number").first()
     if round_ is None:
@@ -264,7 +266,9 @@ def _play_round(
                     scoresheet=sheet, version=sheet.version, by=checker
                 )
     if running_for is None:
-        services.round_end(round=round_, at=started_at + datetime.timedelta(minutes=100))
+        services.round_end(
+            round=round_, by=organiser, at=started_at + datetime.timedelta(minutes=100)
+        )
         services.round_close(round=round_)
     return round_
 
@@ -349,7 +353,10 @@ def demo_build(*, seed: int = 2026, now: datetime.datetime) -> DemoResult:
     start = datetime.datetime.combine(ranking_day, datetime.time(10), tzinfo=now.tzinfo)
     for number in range(3):
         _play_round(
-            rng=rng, tournament=ranking, started_at=start + datetime.timedelta(minutes=130 * number)
+            rng=rng,
+            tournament=ranking,
+            started_at=start + datetime.timedelta(minutes=130 * number),
+            organiser=user,
         )
 
     # Rounds 1 to 3 were played yesterday from 10 o'clock; round 4 began 42 minutes ago.
@@ -371,12 +378,14 @@ def demo_build(*, seed: int = 2026, now: datetime.datetime) -> DemoResult:
             rng=rng,
             tournament=championship,
             started_at=day_one + datetime.timedelta(minutes=130 * number),
+            organiser=user,
         )
     round_4_start = now - datetime.timedelta(minutes=42)
     round_4 = _play_round(
         rng=rng,
         tournament=championship,
         started_at=round_4_start,
+        organiser=user,
         running_for=now - round_4_start,
     )
     for role in (TournamentRole.Role.ADJUDICATOR, TournamentRole.Role.PANEL):

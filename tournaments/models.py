@@ -108,9 +108,10 @@ class Tournament(models.Model):
         help_text=_("Every hand of the round, the compulsory solos included (TSR 8.5.1)."),
     )
     match_minutes = models.PositiveSmallIntegerField(_("playing time (minutes)"), default=100)
+    # TSR 8.3.1: tables of four only; tables of five (TSR 10) are the tournament's choice.
     allow_tables_of_five = models.BooleanField(
         _("tables of five allowed"),
-        default=True,
+        default=False,
         help_text=_("TSR 10.1: when the players do not divide by four, some tables seat five."),
     )
     hands_per_match_five = models.PositiveSmallIntegerField(

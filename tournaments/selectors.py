@@ -21,7 +21,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from adjudication.models import Decision, Sanction
-from scoring.models import Scoresheet
+from scoring.models import Scoresheet, sheet_keeper
 from tournaments import seating, standings
 from tournaments.models import (
     Entry,
@@ -318,6 +318,75 @@ def entry_ranking(*, tournament: Tournament, before: int | None = None) -> list[
     return [pk for pk, number in sorted(active, key=lambda e: (-points.get(e[0], 0), e[1]))]
 
 
+def seating_shortfall(*, tournament: Tournament) -> seating.SeatingError | None:
+    """Why the tournament's active players cannot be seated as it stands (tables of four only,
+    TSR 8.3.1, or with tables of five, TSR 10.1), with how many more or fewer would do; None
+    when they can. Counted by ``tournament_get`` already, else in one query."""
+    players = getattr(tournament, "entry_count", None)
+    if players is None:
+        players = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+    try:
+        seating.table_sizes(players, tables_of_five=tournament.allow_tables_of_five)
+    except seating.SeatingError as error:
+        return error
+    return None
+
+
+def playing_time_end(
+    *, round: Round, five: bool, extra_minutes: int = 0
+) -> datetime.datetime | None:
+    """When a table's playing time ends (TSR 8.5.1, 10.1.5); None before the round starts.
+
+    Until the adjudicator announces the end (``Round.ended_at``), the time the clock counts to:
+    the tournament's minutes from the start (100, at a table of five 125). Once he announced it,
+    his announcement ends the 100 minutes of the tables of four; a table of five plays 125
+    (TSR 10.1.5), so it plays on for the difference after the announcement. A table's extra
+    time (Nachspielzeit) comes on top of either (TSR 8.5.1).
+    """
+    if round.started_at is None:
+        return None
+    tournament = round.tournament
+    if round.ended_at is None:
+        minutes = tournament.match_minutes_five if five else tournament.match_minutes
+        end = round.started_at + datetime.timedelta(minutes=minutes)
+    else:
+        longer = max(tournament.match_minutes_five - tournament.match_minutes, 0)
+        end = round.ended_at + datetime.timedelta(minutes=longer if five else 0)
+    return end + datetime.timedelta(minutes=extra_minutes)
+
+
+@dataclass(frozen=True)
+class TablePlayingTime:
+    """When one table's playing time ends (TSR 8.5.1, 10.1.5)."""
+
+    number: int
+    five: bool  # a table of five (TSR 10.1.5)
+    extra_minutes: int  # extra time granted to the table (TSR 8.5.1)
+    ends_at: datetime.datetime | None  # None before the round starts
+    announced: bool  # the adjudicator announced the end of the round
+
+    def over(self, now: datetime.datetime) -> bool:
+        """Is the playing time over? Only once the adjudicator announced the end of the round
+        (TSR 8.5.1), and then at a table of five or with extra time only later."""
+        return self.announced and self.ends_at is not None and now >= self.ends_at
+
+
+def table_playing_time(*, table: Table, size: int | None = None) -> TablePlayingTime:
+    """One table's playing time (``playing_time_end``), in one query for its extra time and one
+    for its size unless ``size`` is given."""
+    round_ = table.round
+    if size is None:
+        size = table.seats.count()
+    extra = table.extra_times.aggregate(minutes=Sum("minutes"))["minutes"] or 0
+    return TablePlayingTime(
+        number=table.number,
+        five=size == 5,
+        extra_minutes=extra,
+        ends_at=playing_time_end(round=round_, five=size == 5, extra_minutes=extra),
+        announced=round_.ended_at is not None,
+    )
+
+
 @dataclass(frozen=True)
 class TableTime:
     """A table whose playing time differs from the round's (TSR 8.5.1)."""
@@ -354,37 +423,33 @@ class Clock:
 
 
 def round_clock(*, round: Round) -> Clock:
-    """The clock of a round, in three queries. The playing time ends when the adjudicator says
-    so (``ended_at``), otherwise after the tournament's minutes; extra time comes on top."""
-    tournament = round.tournament
+    """The clock of a round, in three queries: each table's end as ``playing_time_end`` has it.
+    Before the adjudicator announces the end, it counts to the tournament's minutes; after it,
+    the tables of four are over, and the tables of five play on for their longer match
+    (TSR 10.1.5); extra time comes on top."""
     fives = set(
         round.tables.annotate(size=Count("seats")).filter(size=5).values_list("number", flat=True)
     )
     extra: dict[int, list[ExtraTime]] = {}
     for grant in ExtraTime.objects.filter(table__round=round).select_related("table"):
         extra.setdefault(grant.table.number, []).append(grant)
-
-    def end(minutes: int) -> datetime.datetime | None:
-        if round.started_at is None:
-            return None
-        return round.ended_at or round.started_at + datetime.timedelta(minutes=minutes)
-
-    ends_at = end(tournament.match_minutes)
-    ends_at_five = end(tournament.match_minutes_five) if fives else None
     tables = []
     for number, grants in sorted(extra.items()):
         minutes = sum(grant.minutes for grant in grants)
-        base = ends_at_five if number in fives else ends_at
         tables.append(
             TableTime(
                 number=number,
                 extra_minutes=minutes,
                 reasons=[grant.reason for grant in grants],
-                ends_at=base + datetime.timedelta(minutes=minutes) if base else None,
+                ends_at=playing_time_end(round=round, five=number in fives, extra_minutes=minutes),
             )
         )
     return Clock(
-        round=round, ends_at=ends_at, ends_at_five=ends_at_five, tables=tables, now=timezone.now()
+        round=round,
+        ends_at=playing_time_end(round=round, five=False),
+        ends_at_five=playing_time_end(round=round, five=True) if fives else None,
+        tables=tables,
+        now=timezone.now(),
     )
 
 
@@ -409,6 +474,7 @@ class FoundSeat:
     position: int
     table_size: int
     moved: bool  # moved after the seating was published
+    keeper: int | None = None  # the seat that keeps the table's sheet (TSR 3.1.1, 8.4.1)
 
 
 @dataclass(frozen=True)
@@ -448,21 +514,26 @@ def seat_find(*, tournament: Tournament, query: str, staff: bool = False) -> lis
     if not staff:
         seats = seats.exclude(round__published_at=None)
     seats = list(seats.order_by("round__number"))
-    sizes = dict(
-        Table.objects.filter(pk__in={seat.table_id for seat in seats})
+    tables = {
+        pk: (size, keeper_seat)
+        for pk, size, keeper_seat in Table.objects.filter(pk__in={seat.table_id for seat in seats})
         .annotate(size=Count("seats"))
-        .values_list("pk", "size")
-    )
+        .values_list("pk", "size", "scoresheet__keeper_seat")
+    }
     found: dict[int, list[FoundSeat]] = {entry.pk: [] for entry in entries}
     for seat in seats:
+        size, keeper_seat = tables.get(seat.table_id, (4, None))
         found[seat.entry_id].append(
             FoundSeat(
                 round_number=seat.round.number,
                 round_status=seat.round.status,
                 table=seat.table.number,
                 position=seat.position,
-                table_size=sizes.get(seat.table_id, 4),
+                table_size=size,
                 moved=seat.moved_at is not None,
+                keeper=sheet_keeper(keeper_seat=keeper_seat, table_size=size)
+                if size in (4, 5)
+                else None,
             )
         )
     return [FoundPlayer(entry=entry, seats=found[entry.pk]) for entry in entries]

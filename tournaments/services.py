@@ -8,7 +8,7 @@ from collections.abc import Collection
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.db.models import Count, F, Max, Q, QuerySet
@@ -22,7 +22,8 @@ from scoring import pdf as sheet_pdf
 from scoring.models import Scoresheet
 from scoring.rules.contracts import Contract
 from scoring.selectors import sheet_state
-from tournaments import pdf, player_import, seating, selectors, standings
+from tournaments import pdf, player_import, policies, seating, selectors, standings
+from tournaments.messages import seating_error_message
 from tournaments.models import (
     Entry,
     ExtraTime,
@@ -82,12 +83,13 @@ def tournament_create(
     venue: str = "",
     slug: str = "",
     planned_rounds: int = 3,
-    allow_tables_of_five: bool = True,
+    allow_tables_of_five: bool = False,
     seating_method: SeatingMethod = SeatingMethod.RANDOM,
     is_public: bool = True,
     organiser: AbstractBaseUser | None = None,
 ) -> Tournament:
-    """Create a tournament; the creating user becomes its organiser."""
+    """Create a tournament; the creating user becomes its organiser. Tables of four only
+    (TSR 8.3.1) unless ``allow_tables_of_five`` (TSR 10)."""
     tournament = _save(
         Tournament(
             name=name.strip(),
@@ -106,6 +108,38 @@ def tournament_create(
             tournament=tournament, user=organiser, role=TournamentRole.Role.ORGANISER
         )
     standings_schedule(tournament_id=tournament.pk)
+    return tournament
+
+
+@transaction.atomic
+def tournament_tables_of_five_allow(*, tournament: Tournament, by: AbstractBaseUser) -> Tournament:
+    """Allow tables of five (TSR 10) for the rest of the tournament, where the active players
+    do not divide into tables of four (TSR 8.3.1); the organiser decides it.
+
+    Rounds played or running keep their tables: the option counts from the next draw on. A
+    round drawn but not started that waits for a substitute (it could not be seated again at
+    tables of four after a disqualification) is seated again now, moving as few players as
+    possible. Refused once the tournament is finished; allowing it twice changes nothing.
+    """
+    refusal = policies.may_allow_tables_of_five(
+        roles=selectors.user_roles(user=by, tournament=tournament)
+    )
+    if refusal is not None:
+        raise PermissionDenied(refusal)
+    tournament = _locked_tournament(tournament)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise ValidationError(
+            {
+                "allow_tables_of_five": _(
+                    "The tournament is finished; no round is drawn any more (TSR 10)."
+                )
+            }
+        )
+    if tournament.allow_tables_of_five:
+        return tournament
+    tournament.allow_tables_of_five = True
+    tournament.save(update_fields=["allow_tables_of_five"])
+    _open_rounds_reseat(tournament=tournament, keep_going=True)
     return tournament
 
 
@@ -443,7 +477,7 @@ def round_seat(*, round: Round, seed: int | None = None) -> Round:
             apart_first_round=_club_mates(tournament) if round_.number == 1 else (),
         )
     except seating.SeatingError as error:
-        raise ValidationError({"entries": _seating_error_message(error)}) from error
+        raise ValidationError({"entries": seating_error_message(error)}) from error
     for each, plan in zip(rounds, drawn.rounds, strict=True):
         _seating_store(round_=each, plan=plan, moved=())
         each.status = Round.Status.SEATED
@@ -564,7 +598,7 @@ def _open_rounds_reseat(*, tournament: Tournament, keep_going: bool = False) -> 
                         "Round %(number)d is drawn already and cannot be seated again: "
                         "%(problem)s Register a substitute in the player's place instead."
                     )
-                    % {"number": round_.number, "problem": _seating_error_message(error)}
+                    % {"number": round_.number, "problem": seating_error_message(error)}
                 }
             ) from error
         _seating_store(
@@ -584,24 +618,6 @@ def _club_mates(tournament: Tournament) -> list[tuple[int, int]]:
         if club.strip():
             clubs.setdefault(club.strip().casefold(), []).append(entry_id)
     return [pair for members in clubs.values() for pair in itertools.combinations(members, 2)]
-
-
-def _seating_error_message(error: seating.SeatingError) -> str:
-    message = ngettext(
-        "%(players)d active players cannot be seated: %(missing)d more player is needed",
-        "%(players)d active players cannot be seated: %(missing)d more players are needed",
-        error.missing,
-    ) % {"players": error.players, "missing": error.missing}
-    if error.extra:
-        message += ngettext(
-            ", or %(extra)d player fewer", ", or %(extra)d players fewer", error.extra
-        ) % {"extra": error.extra}
-    rule = (
-        _("TSR 10.1: tables of four and five")
-        if error.tables_of_five
-        else _("TSR 8.3.1: tables of four only")
-    )
-    return f"{message} ({rule})."
 
 
 @transaction.atomic
@@ -699,8 +715,18 @@ def table_extra_time_grant(
 
 
 @transaction.atomic
-def round_end(*, round: Round, at: datetime.datetime | None = None) -> Round:
-    """Announce the end of the playing time (TSR 8.5.1, 8.5.3): only forced solos follow."""
+def round_end(*, round: Round, by: AbstractBaseUser, at: datetime.datetime | None = None) -> Round:
+    """Announce the end of the playing time (TSR 8.5.1, 8.5.3): only forced solos follow.
+
+    Only an adjudicator or an organiser announces it (``policies.may_end_playing_time``). It
+    ends the 100 minutes of the tables of four; a table of five plays its 125 (TSR 10.1.5), so
+    it plays on for the difference, and a table given extra time for that too
+    (``selectors.table_playing_time``)."""
+    refusal = policies.may_end_playing_time(
+        round=round, roles=selectors.user_roles(user=by, tournament=round.tournament)
+    )
+    if refusal is not None:
+        raise PermissionDenied(refusal)
     round_ = _locked_round(round, allowed={Round.Status.RUNNING}, action=_("ended"))
     ended_at = at or timezone.now()
     if ended_at < round_.started_at:

@@ -21,6 +21,7 @@ urlpatterns = [
     path(T + "print/standings/", views.standings_print, name="standings-print"),
     path(T + "publication/", views.tournament_publication, name="publication"),
     path(T + "screen/", views.venue_screen, name="screen"),
+    path(T + "tables-of-five/", views.tournament_tables_of_five, name="tables-of-five"),
     path(T + "rounds/add/", views.round_add, name="round-add"),
     path(R, views.round_detail, name="round"),
     path(R + "clock/", views.round_clock, name="round-clock"),

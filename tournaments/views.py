@@ -25,7 +25,7 @@ from adjudication.selectors import sheet_adjudication
 from scoring.messages import problem_message
 from scoring.models import Scoresheet
 from scoring.selectors import hand_lines, scoresheet_check, scoresheet_rows
-from tournaments import player_import, selectors, services, standings
+from tournaments import player_import, policies, selectors, services, standings
 from tournaments.forms import (
     EntryForm,
     ExtraTimeForm,
@@ -33,6 +33,7 @@ from tournaments.forms import (
     PublicationForm,
     SubstituteForm,
 )
+from tournaments.messages import fives_would_seat, seating_error_message
 from tournaments.models import Entry, Job, Player, Round, SeatingMethod, Tournament
 from tournaments.permissions import (
     ADJUDICATE,
@@ -75,10 +76,27 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _shortfall(tournament: Tournament, roles: set[str]) -> dict | None:
+    """For the organiser: why the active players cannot be drawn as the tournament stands
+    (TSR 8.3.1, 10.1), with the numbers, and whether allowing tables of five would seat them."""
+    if Role.ORGANISER not in roles or tournament.status == Tournament.Status.FINISHED:
+        return None
+    error = selectors.seating_shortfall(tournament=tournament)
+    if error is None:
+        return None
+    return {
+        "message": seating_error_message(error),
+        "offer_fives": not tournament.allow_tables_of_five
+        and fives_would_seat(error.players)
+        and policies.may_allow_tables_of_five(roles=roles) is None,
+    }
+
+
 @require_GET
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = selectors.tournament_get(slug=slug, user=request.user)
     rounds = list(selectors.tournament_rounds(tournament=tournament))
+    roles = roles_of(request, tournament)
     return render(
         request,
         "tournaments/tournament.html",
@@ -91,8 +109,37 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             and not (tournament.seating_method == SeatingMethod.DDV and rounds),
             "current": selectors.current_round(tournament=tournament),
             "publication_form": PublicationForm() if _is_organiser(request, tournament) else None,
+            # Only once there are players to seat: a new tournament has nothing to say yet.
+            "shortfall": _shortfall(tournament, roles) if tournament.entry_count else None,
         },
     )
+
+
+@login_required
+@require_POST
+def tournament_tables_of_five(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organiser allows tables of five (TSR 10) where the players do not divide into
+    tables of four (TSR 8.3.1); back to the round page the button was on, if any."""
+    tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+    request._started_at = timezone.now()
+    try:
+        services.tournament_tables_of_five_allow(tournament=tournament, by=request.user)
+    except ValidationError as error:
+        for message in _messages_of(error):
+            messages.error(request, message)
+    else:
+        messages.success(
+            request,
+            _(
+                "Tables of five are allowed from now on (TSR 10): the next draw seats the "
+                "players who do not fill a table of four at tables of five."
+            ),
+        )
+        _report_moves(request, tournament)
+    number = request.POST.get("round", "")
+    if number.isdecimal() and len(number) < 6 and tournament.rounds.filter(number=number).exists():
+        return redirect("round", slug, int(number))
+    return redirect("tournament", slug)
 
 
 @require_POST
@@ -327,6 +374,10 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "show_points": standings_mode(request, tournament) != "hidden",
             "is_organiser": Role.ORGANISER in roles,
             "runs_clock": bool(roles & CLOCK),
+            "may_end": policies.may_end_playing_time(round=round_, roles=roles) is None,
+            "shortfall": _shortfall(tournament, roles)
+            if round_.status in {Round.Status.PLANNED, Round.Status.SEATED}
+            else None,
             "staff": staff,
             # Staff and scorekeepers open each table's scoresheet from here once play begins.
             "sheet_links": bool(roles & (STAFF | {Role.SCOREKEEPER}))
@@ -361,25 +412,28 @@ def round_clock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
-def _round_for(request: HttpRequest, slug: str, number: int, roles: set[str]) -> Round:
+def _round_for(request: HttpRequest, slug: str, number: int, roles: set[str] | None) -> Round:
+    """The round, for a user with one of ``roles``; ``None``: its service asks its policy."""
     tournament = selectors.tournament_get(slug=slug, user=request.user)
-    require(request, tournament, roles)
+    if roles is not None:
+        require(request, tournament, roles)
     return get_object_or_404(
         Round.objects.select_related("tournament"), tournament=tournament, number=number
     )
 
 
-# What the buttons of a round's page do: the service, who may, and what to say after it.
+# What the buttons of a round's page do: the service (given the round and who asks), and who
+# may (None: the service asks its policy, and refuses with 403).
 ROUND_ACTIONS = {
-    "seat": (lambda r: services.round_seat(round=r), {Role.ORGANISER}),
-    "publish": (lambda r: services.round_publish(round=r), {Role.ORGANISER}),
+    "seat": (lambda r, by: services.round_seat(round=r), {Role.ORGANISER}),
+    "publish": (lambda r, by: services.round_publish(round=r), {Role.ORGANISER}),
     "publish_all": (
-        lambda r: services.tournament_seating_publish(tournament=r.tournament),
+        lambda r, by: services.tournament_seating_publish(tournament=r.tournament),
         {Role.ORGANISER},
     ),
-    "start": (lambda r: services.round_start(round=r), CLOCK),
-    "end": (lambda r: services.round_end(round=r), CLOCK),
-    "close": (lambda r: services.round_close(round=r), {Role.ORGANISER}),
+    "start": (lambda r, by: services.round_start(round=r), CLOCK),
+    "end": (lambda r, by: services.round_end(round=r, by=by), None),
+    "close": (lambda r, by: services.round_close(round=r), {Role.ORGANISER}),
 }
 
 
@@ -404,7 +458,7 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
     service, roles = ROUND_ACTIONS[action]
     round_ = _round_for(request, slug, number, roles)
     try:
-        service(round_)
+        service(round_, request.user)
     except ValidationError as error:
         for message in _messages_of(error):
             messages.error(request, message)
@@ -526,6 +580,9 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
         # Hidden standings hide every table's points from the public too.
         "show_points": standings_mode(request, tournament) != "hidden",
     }
+    if row.sheet is not None and len(row.seats) in (4, 5):
+        # Who keeps the sheet: seat 4 (5), or the seat it was handed over to (TSR 3.1.1).
+        context["keeper"] = row.sheet.keeper(len(row.seats))
     if Role.ORGANISER in roles:
         # The players' private links to the sheet, to hand out again if a printout is lost.
         context["seat_links"] = [

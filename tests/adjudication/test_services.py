@@ -162,7 +162,9 @@ def test_the_scorekeeper_keeps_the_stopped_hand(sheet, staff):
 
 def test_at_a_table_of_five_the_dealer_sitting_out_gets_no_penalty_points(staff):
     """TSR 10.1.1, 10.1.2: the dealer does not play; he neither offends nor shares."""
-    tournament = factories.tournament(players=5, organiser=staff["organiser"])
+    tournament = factories.tournament(
+        players=5, organiser=staff["organiser"], allow_tables_of_five=True
+    )
     tournament_services.tournament_role_grant(
         tournament=tournament, user=staff["adjudicator"], role=Role.ADJUDICATOR
     )
@@ -533,7 +535,7 @@ def test_disqualification_stands_and_a_substitute_takes_the_seat_drawn(
 
     factories.sheet_confirmed(sheet, MATCH)
     factories.sheet_confirmed(round_.tables.get(number=2).scoresheet, MATCH)
-    tournament_services.round_end(round=round_)
+    factories.round_end(round_)
     tournament_services.round_close(round=round_)
     with pytest.raises(ValidationError, match="disqualified"):
         tournament_services.round_start(round=later)

@@ -152,7 +152,7 @@ def test_standings_run_a_fixed_number_of_queries(staff, django_assert_num_querie
             decide(sheet, staff, hand=4, offender=1, ruling=Ruling(Severity.MINOR))
             confirm(sheet)
             deduct(round_, sheet, staff, position=4, points=2)
-        tournament_services.round_end(round=round_)
+        factories.round_end(round_)
         tournament_services.round_close(round=round_)
 
     with django_assert_num_queries(1):

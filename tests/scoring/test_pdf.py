@@ -1,6 +1,7 @@
 """Scoresheets on paper (TSR 7.3): blank ones for every table of a round with the scorekeeper's
 link as a QR code, and the completed sheet of a table as confirmed; both built by a job."""
 
+import datetime
 import io
 
 import pytest
@@ -130,10 +131,13 @@ def organiser():
     return factories.user(first_name="Olga", last_name="Organ")
 
 
-def running_table(organiser, *, players=4):
-    tournament = factories.tournament(players=players, organiser=organiser, name="Pokal")
+def running_table(organiser, *, players=4, started_at=None):
+    """Round 1 running; with 5 or 9 players at a table of five too (TSR 10)."""
+    tournament = factories.tournament(
+        players=players, organiser=organiser, name="Pokal", allow_tables_of_five=True
+    )
     round_ = factories.seated_round(tournament)
-    tournament_services.round_start(round=round_)
+    round_ = tournament_services.round_start(round=round_, at=started_at)
     return tournament, round_
 
 
@@ -167,11 +171,14 @@ def test_the_completed_sheet_shows_every_hand_totals_and_who_confirmed(organiser
 
 
 def test_the_end_of_the_playing_time_and_extra_time_are_on_the_completed_sheet(organiser):
-    _tournament, round_ = running_table(organiser)
+    now = timezone.now()
+    _tournament, round_ = running_table(organiser, started_at=now - datetime.timedelta(hours=2))
     sheet = Scoresheet.objects.get(table__round=round_)
     tournament_services.table_extra_time_grant(
         table=sheet.table, minutes=4, reason="Beschwerde an Tisch 1", by=organiser
     )
+    # The end was announced 5 minutes ago: with its 4 minutes the table's time is over.
+    factories.round_end(round_, at=now - datetime.timedelta(minutes=5))
     lines = full_match()[:10]
     sheet = services.scoresheet_hands_replace(
         scoresheet=sheet,
@@ -345,6 +352,36 @@ def test_the_blank_sheets_job_prints_each_keepers_private_link(
         keeper = Seat.objects.get(table=row.table, position=len(row.seats))
         url = "http://testserver" + reverse("sheet-link", args=[keeper.token])
         assert qr_drawn(page, url)
+
+
+def test_a_sheet_handed_over_prints_its_new_keeper(
+    client, organiser, django_capture_on_commit_callbacks
+):
+    """TSR 3.1.1: printed again after the sheet was handed over, the blank sheet carries the new
+    scorekeeper's link, and the completed sheet names who kept it."""
+    tournament, round_ = running_table(organiser)
+    sheet = Scoresheet.objects.get(table__round=round_)
+    sheet = services.scoresheet_keeper_move(
+        scoresheet=sheet, seat=2, version=1, by=services.Actor(user=organiser)
+    )
+    client.force_login(organiser)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("round-print", args=[tournament.slug, 1, "scoresheets"]))
+    job = Job.objects.get()
+    content = b"".join(client.get(reverse("job-download", args=[job.pk])).streaming_content)
+    keeper = Seat.objects.get(table=sheet.table, position=2)
+    [page] = operators_of(content)
+    assert qr_drawn(page, "http://testserver" + reverse("sheet-link", args=[keeper.token]))
+    assert "Scorekeeper's link (seat 2)" in pages_of(content)[0]
+    sheet = factories.sheet_confirmed(sheet, full_match())
+    state = sheet_state(sheet=sheet)
+    text = pages_of(
+        pdf.scoresheet_pdf(
+            scoresheet=state.sheet, seats=state.seats, rows=state.rows, progress=lambda p: None
+        )
+    )[0]
+    assert "Seat 2 kept the sheet, by agreement at the table (TSR 3.1.1)." in text
+    assert f"{keeper.entry.player.name} (seat 2)" in text  # handed it in
 
 
 def test_the_organiser_prints_a_tables_sheet_from_its_page(

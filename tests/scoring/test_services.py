@@ -1,13 +1,14 @@
 """Writing scoresheets: checks, versions, submit and confirm (TSR 7.3)."""
 
+import datetime
 from dataclasses import replace
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
-from scoring import services
-from scoring.models import Hand, Scoresheet
+from scoring import selectors, services
+from scoring.models import Hand, Scoresheet, ScoresheetChange
 from scoring.rules.contracts import Contract
 from tests import factories
 from tests.sheets import full_match, normal, solo
@@ -105,7 +106,7 @@ def test_after_the_playing_time_a_sheet_needs_its_end_and_the_forced_solos(sheet
     services.scoresheet_hands_replace(
         scoresheet=sheet, hands=full_match()[:10], version=1, by=keeper
     )
-    tournament_services.round_end(round=sheet.table.round, at=timezone.now())
+    factories.round_end(sheet.table.round, at=timezone.now())
     with pytest.raises(ValidationError, match="note after which hand"):
         services.scoresheet_submit(scoresheet=sheet, version=2, by=keeper)
     services.scoresheet_hands_replace(
@@ -133,6 +134,101 @@ def test_after_the_playing_time_a_sheet_needs_its_end_and_the_forced_solos(sheet
     submitted = services.scoresheet_submit(scoresheet=sheet, version=4, by=keeper)
     assert submitted.status == Scoresheet.Status.SUBMITTED
     assert submitted.submitted_by_seat == keeper.seat
+
+
+def test_the_end_of_playing_time_is_not_noted_before_the_adjudicator_announces_it(sheet):
+    """TSR 8.5.1: the adjudicator announces the end; before that a sheet cannot say the time
+    ended, even when the clock has run down, and nothing of the write is saved."""
+    keeper = factories.keeper(sheet)
+    with pytest.raises(ValidationError) as error:
+        services.scoresheet_hands_replace(
+            scoresheet=sheet, hands=full_match()[:10], version=1, by=keeper, time_over_after_hand=10
+        )
+    [message] = error.value.message_dict["time_over_after_hand"]
+    assert "table 1 has not ended" in message
+    assert "TSR 8.5.1" in message
+    sheet.refresh_from_db()
+    assert (sheet.version, sheet.time_over_after_hand, sheet.hands.count()) == (1, None, 0)
+
+
+def five_sheet(*, started: datetime.timedelta, ended: datetime.timedelta | None) -> Scoresheet:
+    """The sheet of a table of five (and a table of four beside it), the round started and,
+    unless ``ended`` is None, ended that long ago."""
+    tournament = factories.tournament(players=9, allow_tables_of_five=True)
+    round_ = factories.seated_round(tournament)
+    now = timezone.now()
+    round_ = tournament_services.round_start(round=round_, at=now - started)
+    if ended is not None:
+        factories.round_end(round_, at=now - ended)
+    return next(
+        sheet
+        for sheet in Scoresheet.objects.filter(table__round=round_)
+        if sheet.table.seats.count() == 5
+    )
+
+
+def test_a_table_of_five_plays_on_after_the_announced_end_and_notes_its_end_later():
+    """TSR 10.1.5: a table of five plays 125 minutes. The round ended at 100: its playing
+    time ends 25 minutes later, and its sheet says so; clearing the note or keeping it as it
+    is are always allowed."""
+    sheet = five_sheet(started=datetime.timedelta(minutes=105), ended=datetime.timedelta(minutes=5))
+    keeper = factories.keeper(sheet)
+    hands = full_match(size=5)[:10]
+    sheet = services.scoresheet_hands_replace(scoresheet=sheet, hands=hands, version=1, by=keeper)
+    ends = timezone.localtime(sheet.table.round.ended_at + datetime.timedelta(minutes=25))
+    with pytest.raises(ValidationError) as error:
+        services.scoresheet_hands_replace(
+            scoresheet=sheet, hands=hands, version=2, by=keeper, time_over_after_hand=10
+        )
+    [message] = error.value.message_dict["time_over_after_hand"]
+    assert f"table {sheet.table.number} ends at {ends:%H:%M} (TSR 8.5.1, 10.1.5)" in message
+    # Handing it in early is refused for what it is: hands remain (TSR 8.5.1).
+    with pytest.raises(ValidationError, match="not complete: 20 of the round.s 30 hands"):
+        services.scoresheet_submit(scoresheet=sheet, version=2, by=keeper)
+    # The table plays on: hands are entered with the note left empty, as it is.
+    more = full_match(size=5)[:11]
+    sheet = services.scoresheet_hands_replace(scoresheet=sheet, hands=more, version=2, by=keeper)
+    assert sheet.version == 3
+    assert sheet.time_over_after_hand is None
+
+
+def test_a_table_of_five_notes_the_end_once_its_longer_match_is_over():
+    sheet = five_sheet(
+        started=datetime.timedelta(minutes=130), ended=datetime.timedelta(minutes=30)
+    )
+    keeper = factories.keeper(sheet)
+    sheet = services.scoresheet_hands_replace(
+        scoresheet=sheet,
+        hands=full_match(size=5)[:10],
+        version=1,
+        by=keeper,
+        time_over_after_hand=10,
+    )
+    assert sheet.time_over_after_hand == 10
+    # Clearing it is allowed, as ever.
+    sheet = services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(size=5)[:10], version=2, by=keeper
+    )
+    assert sheet.time_over_after_hand is None
+
+
+def test_a_tables_extra_time_delays_the_end_it_may_note(sheet):
+    """TSR 8.5.1: extra time noted for a table extends its playing time beyond the end the
+    adjudicator announced for the round."""
+    round_ = sheet.table.round
+    tournament_services.table_extra_time_grant(
+        table=sheet.table, minutes=10, reason="Beschwerde", by=factories.user()
+    )
+    ended = factories.round_end(round_)
+    keeper = factories.keeper(sheet)
+    with pytest.raises(ValidationError) as error:
+        services.scoresheet_hands_replace(
+            scoresheet=sheet, hands=full_match()[:10], version=1, by=keeper, time_over_after_hand=10
+        )
+    ends = timezone.localtime(ended.ended_at + datetime.timedelta(minutes=10))
+    [message] = error.value.message_dict["time_over_after_hand"]
+    assert f"table 1 ends at {ends:%H:%M}, with its extra time (TSR 8.5.1)" in message
+    assert not sheet.hands.exists()
 
 
 def test_submit_then_confirm(sheet):
@@ -287,3 +383,132 @@ def test_saving_the_same_hands_again_makes_no_new_version(sheet):
     )
     assert again.version == 2
     assert again.changes.count() == 1
+
+
+# Handing the sheet over (TSR 3.1.1, 8.4.1) --------------------------------------------------
+
+
+def staff(sheet, role: str) -> services.Actor:
+    user = factories.user(first_name="Anna", last_name="Richter")
+    tournament_services.tournament_role_grant(
+        tournament=sheet.table.round.tournament, user=user, role=role
+    )
+    return services.Actor(user=user)
+
+
+def link(sheet, position: int) -> services.Actor:
+    return services.Actor(seat=sheet.table.seats.get(position=position))
+
+
+@pytest.mark.parametrize("role", ["organiser", "adjudicator"])
+def test_the_sheet_is_handed_over_and_the_links_follow(sheet, role):
+    """By agreement at the table seat 2 keeps the sheet: its link enters and hands in, the
+    former scorekeeper's (seat 4) only follows and confirms; the seating order stays."""
+    moved = services.scoresheet_keeper_move(
+        scoresheet=sheet, seat=2, version=1, by=staff(sheet, role)
+    )
+    assert (moved.keeper_seat, moved.keeper(4), moved.version) == (2, 2, 2)
+    [change] = moved.changes.all()
+    assert change.action == ScoresheetChange.Action.KEEPER
+    assert change.get_action_display() == "scorekeeper changed"
+    assert "keeper" not in change.before
+    assert change.after["keeper"] == 2
+    assert change.by_name == "Anna Richter"
+    with pytest.raises(PermissionDenied, match="Only the scorekeeper, seat 2"):
+        services.scoresheet_hands_replace(
+            scoresheet=sheet, hands=full_match(), version=2, by=link(sheet, 4)
+        )
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(), version=2, by=link(sheet, 2)
+    )
+    with pytest.raises(PermissionDenied, match="Only the scorekeeper, seat 2"):
+        services.scoresheet_submit(scoresheet=sheet, version=3, by=link(sheet, 4))
+    services.scoresheet_submit(scoresheet=sheet, version=3, by=link(sheet, 2))
+    confirmed = services.scoresheet_confirm(scoresheet=sheet, version=4, by=link(sheet, 4))
+    assert (confirmed.submitted_by_seat.position, confirmed.confirmed_by_seat.position) == (2, 4)
+    assert list(sheet.table.seats.order_by("position").values_list("position", flat=True)) == [
+        1,
+        2,
+        3,
+        4,
+    ]
+
+
+@pytest.mark.parametrize("who", ["panel", "scorekeeper", "nobody", "keeper's link"])
+def test_only_the_organiser_or_an_adjudicator_hands_the_sheet_over(sheet, who):
+    by = (
+        factories.keeper(sheet)
+        if who == "keeper's link"
+        else services.Actor(user=factories.user())
+        if who == "nobody"
+        else staff(sheet, who)
+    )
+    with pytest.raises(PermissionDenied, match=r"TSR 3\.1\.1, 8\.4\.1"):
+        services.scoresheet_keeper_move(scoresheet=sheet, seat=2, version=1, by=by)
+    sheet.refresh_from_db()
+    assert (sheet.keeper_seat, sheet.version) == (None, 1)
+    assert not sheet.changes.exists()
+
+
+@pytest.mark.parametrize("seat", [0, 5, 2**40])
+def test_a_seat_not_at_the_table_is_refused_by_name(sheet, seat):
+    with pytest.raises(ValidationError) as error:
+        services.scoresheet_keeper_move(
+            scoresheet=sheet, seat=seat, version=1, by=staff(sheet, "organiser")
+        )
+    [message] = error.value.message_dict["seat"]
+    assert "Table 1 has seats 1 to 4" in message
+    assert "TSR 3.1.1" in message
+    sheet.refresh_from_db()
+    assert (sheet.keeper_seat, sheet.version) == (None, 1)
+
+
+def test_handing_over_to_the_keeper_changes_nothing_and_back_to_seat_4_is_the_rule(sheet):
+    organiser = staff(sheet, "organiser")
+    same = services.scoresheet_keeper_move(scoresheet=sheet, seat=4, version=1, by=organiser)
+    assert (same.version, same.keeper_seat) == (1, None)
+    services.scoresheet_keeper_move(scoresheet=sheet, seat=1, version=1, by=organiser)
+    back = services.scoresheet_keeper_move(scoresheet=sheet, seat=4, version=2, by=organiser)
+    assert (back.version, back.keeper_seat, back.keeper(4)) == (3, None, 4)
+    assert [row.keeper for row in selectors.sheet_changes(sheet=back)] == [(None, 1), (1, None)]
+    with pytest.raises(services.StaleVersionError):
+        services.scoresheet_keeper_move(scoresheet=sheet, seat=2, version=2, by=organiser)
+
+
+def test_only_a_drafts_keeper_is_handed_over_while_the_round_is_under_way(sheet):
+    organiser = staff(sheet, "organiser")
+    factories.sheet_confirmed(sheet, full_match())
+    with pytest.raises(ValidationError) as error:
+        services.scoresheet_keeper_move(scoresheet=sheet, seat=2, version=4, by=organiser)
+    assert "status" in error.value.message_dict
+    tournament = factories.tournament(players=4)
+    planned = Scoresheet.objects.get(table__round=factories.seated_round(tournament))
+    with pytest.raises(ValidationError) as error:
+        services.scoresheet_keeper_move(
+            scoresheet=planned, seat=2, version=1, by=staff(planned, "organiser")
+        )
+    assert "round" in error.value.message_dict
+
+
+def test_at_a_table_of_five_seat_5_hands_the_sheet_over_to_seat_1():
+    tournament = factories.tournament(players=5, allow_tables_of_five=True)
+    round_ = tournament_services.round_start(round=factories.seated_round(tournament))
+    sheet = Scoresheet.objects.get(table__round=round_)
+    assert sheet.keeper(5) == 5
+    moved = services.scoresheet_keeper_move(
+        scoresheet=sheet, seat=1, version=1, by=staff(sheet, "adjudicator")
+    )
+    assert selectors.sheet_state(sheet=moved).keeper == 1
+    hands = full_match(size=5)[:3]
+    with pytest.raises(PermissionDenied, match="seat 1"):
+        services.scoresheet_hands_replace(
+            scoresheet=sheet, hands=hands, version=2, by=link(sheet, 5)
+        )
+    services.scoresheet_hands_replace(scoresheet=sheet, hands=hands, version=2, by=link(sheet, 1))
+
+
+def test_the_database_keeps_the_keeper_a_seat(sheet):
+    from django.db import IntegrityError, transaction
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Scoresheet.objects.filter(pk=sheet.pk).update(keeper_seat=6)

@@ -1,10 +1,12 @@
 """The scoresheet API: reading a table's sheet, entering, handing in, confirming and reopening it,
 by staff accounts and by the players' seat keys (TSR 7.3, 8.4, 8.5)."""
 
+import datetime
 from dataclasses import replace
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -289,9 +291,46 @@ def test_a_missing_version_is_refused_by_name(api, sheet):
 
 
 def test_the_end_of_playing_time_beyond_the_hands_is_refused(api, sheet):
+    factories.round_end(sheet.table.round)
     response = put(api, sheet, full_match()[:3], 1, key(sheet, 4), time_over_after_hand=5)
     assert response.status_code == 400
-    assert "time_over_after_hand" in response.json()
+    assert response.json() == {
+        "time_over_after_hand": [
+            "The playing time cannot have ended after hand 5: the sheet has 3 hands (TSR 8.5.1)."
+        ]
+    }
+
+
+def test_the_end_of_playing_time_waits_for_the_adjudicators_announcement(api, sheet):
+    response = put(api, sheet, full_match()[:3], 1, key(sheet, 4), time_over_after_hand=3)
+    assert response.status_code == 400
+    [message] = response.json()["time_over_after_hand"]
+    assert "table 1 has not ended" in message
+    assert "TSR 8.5.1" in message
+    assert not sheet.hands.exists()
+    factories.round_end(sheet.table.round)
+    response = put(api, sheet, full_match()[:3], 1, key(sheet, 4), time_over_after_hand=3)
+    assert response.status_code == 200, response.json()
+    assert response.json()["time_over_after_hand"] == 3
+
+
+def test_a_table_of_five_notes_its_end_only_after_its_longer_match(api):
+    """TSR 10.1.5: the round ended at 100 minutes; a table of five plays on for 25."""
+    tournament = factories.tournament(players=5, allow_tables_of_five=True)
+    round_ = tournament_services.round_start(round=factories.seated_round(tournament))
+    sheet = Scoresheet.objects.get(table__round=round_)
+    ended = factories.round_end(round_)
+    hands = full_match(size=5)[:4]
+    response = put(api, sheet, hands, 1, key(sheet, 5), time_over_after_hand=4)
+    assert response.status_code == 400
+    ends = timezone.localtime(ended.ended_at + datetime.timedelta(minutes=25))
+    assert response.json()["time_over_after_hand"][0].startswith(
+        f"The playing time of table 1 ends at {ends:%H:%M} (TSR 8.5.1, 10.1.5)"
+    )
+    # Left out, the note is kept as it is (empty): the table plays on and enters its hands.
+    response = put(api, sheet, hands, 1, key(sheet, 5))
+    assert response.status_code == 200
+    assert response.json()["time_over_after_hand"] is None
 
 
 # Versions ---------------------------------------------------------------------------------------
@@ -418,6 +457,78 @@ def test_the_changes_are_listed_in_order(api, sheet, organiser):
     assert [c["action"] for c in since] == ["confirm", "reopen"]
 
 
+# Handing the sheet over (TSR 3.1.1, 8.4.1) ------------------------------------------------------
+
+
+def test_the_organiser_hands_the_sheet_over_and_the_keys_follow(api, sheet, organiser):
+    response = post(api, sheet, "keeper", {"version": 1, "seat": 2}, token(organiser))
+    assert response.status_code == 200, response.json()
+    data = response.json()
+    assert (data["scorekeeper"], data["version"]) == (2, 2)
+    assert [s["position"] for s in data["seats"]] == [1, 2, 3, 4]  # the seating order stays
+    refused = put(api, sheet, full_match()[:2], 2, key(sheet, 4))
+    assert refused.status_code == 403
+    assert put(api, sheet, full_match()[:2], 2, key(sheet, 2)).status_code == 200
+    changes = api.get(url(sheet, "changes"), headers=key(sheet, 4)).json()
+    assert [c["action"] for c in changes] == ["keeper", "hands"]
+    assert (changes[0]["before"].get("keeper"), changes[0]["after"]["keeper"]) == (None, 2)
+
+
+def test_a_stale_hand_over_gets_409_and_changes_nothing(api, sheet, organiser):
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:2], version=1, by=factories.keeper(sheet)
+    )
+    response = post(api, sheet, "keeper", {"version": 1, "seat": 2}, token(organiser))
+    assert response.status_code == 409
+    assert response.json()["current"]["scorekeeper"] == 4
+    sheet.refresh_from_db()
+    assert sheet.keeper_seat is None
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"version": 1, "seat": "²"},
+        {"version": 1, "seat": 2**70},
+        {"version": 1, "seat": 0},
+        {"version": 1, "seat": [2]},
+        {"version": 1, "seat": 2.5},
+        {"version": 1},
+        {"version": "eins", "seat": 2},
+        [1, 2],
+    ],
+)
+def test_hostile_hand_over_bodies_are_refused_by_field(api, sheet, organiser, body):
+    response = post(api, sheet, "keeper", body, token(organiser))
+    assert response.status_code == 400
+    sheet.refresh_from_db()
+    assert (sheet.keeper_seat, sheet.version) == (None, 1)
+
+
+def test_a_seat_not_at_the_table_is_refused_on_seat(api, sheet, organiser):
+    response = post(api, sheet, "keeper", {"version": 1, "seat": 5}, token(organiser))
+    assert response.status_code == 400
+    [message] = response.json()["seat"]
+    assert message.startswith("Table 1 has seats 1 to 4; seat 5 is not at it (TSR 3.1.1)")
+
+
+@pytest.mark.parametrize("who", ["keeper", "panel"])
+def test_only_staff_who_run_the_round_hand_the_sheet_over(api, sheet, tournament, who):
+    if who == "keeper":
+        headers = key(sheet, 4)
+    else:
+        member = factories.user()
+        tournament_services.tournament_role_grant(tournament=tournament, user=member, role=who)
+        headers = token(member)
+    response = post(
+        api, sheet, "keeper", {"version": 1, "seat": 4 if who == "keeper" else 2}, headers
+    )
+    assert response.status_code == 403
+    assert "TSR 3.1.1, 8.4.1" in response.json()["detail"]
+    sheet.refresh_from_db()
+    assert (sheet.keeper_seat, sheet.version) == (None, 1)
+
+
 # Schema -----------------------------------------------------------------------------------------
 
 
@@ -430,7 +541,8 @@ def test_the_seat_key_is_a_security_scheme_of_the_sheet_endpoints(api):
         "description": schema["components"]["securitySchemes"]["seatKey"]["description"],
     }
     sheet_path = "/api/v1/tournaments/{slug}/rounds/{number}/tables/{table}/scoresheet"
-    for path in [sheet_path, *(f"{sheet_path}/{a}" for a in ("submit", "confirm", "reopen"))]:
+    actions = ("submit", "confirm", "reopen", "keeper")
+    for path in [sheet_path, *(f"{sheet_path}/{a}" for a in actions)]:
         operation = next(iter(schema["paths"][path].values()))
         assert {"seatKey": []} in operation["security"]
     assert Contract.FORCED_SOLO.value in schema["components"]["schemas"]["Contract"]["enum"]

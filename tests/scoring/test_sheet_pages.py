@@ -252,13 +252,55 @@ def test_the_end_of_playing_time_is_noted_and_forced_solos_are_asked_for(client,
     services.scoresheet_hands_replace(
         scoresheet=sheet, hands=full_match()[:10], version=1, by=factories.keeper(sheet)
     )
-    tournament_services.round_end(round=sheet.table.round, at=timezone.now())
+    factories.round_end(sheet.table.round, at=timezone.now())
     page = client.get(link(sheet, 4)).content.decode()
     assert "Playing time ended after hand" in page
     response = client.post(link(sheet, 4, "time-over"), {"after": "10", "version": 2}, **HX)
     page = response.content.decode()
     assert "Seat 4 must play a forced solo" in page
     assert 'value="forced_solo" selected' in page
+
+
+def test_before_the_announced_end_the_page_offers_no_time_over_and_refuses_it(client, sheet):
+    """TSR 8.5.1: until the adjudicator announces the end, the sheet notes none."""
+    page = client.get(link(sheet, 4)).content.decode()
+    assert "Playing time ended after hand" not in page
+    response = client.post(link(sheet, 4, "time-over"), {"after": "0", "version": 1}, **HX)
+    assert response.status_code == 422
+    assert "The playing time of table 1 has not ended" in response.content.decode()
+    sheet.refresh_from_db()
+    assert (sheet.version, sheet.time_over_after_hand) == (1, None)
+
+
+def test_a_table_of_five_sees_when_its_playing_time_ends_after_the_round_ended(client):
+    """TSR 10.1.5: the round ended; the table of five plays on for 25 minutes, and its page
+    says until when instead of offering to note the end."""
+    import datetime
+
+    from django.utils import timezone
+
+    tournament = factories.tournament(players=5, allow_tables_of_five=True)
+    round_ = tournament_services.round_start(round=factories.seated_round(tournament))
+    sheet = Scoresheet.objects.get(table__round=round_)
+    ended = factories.round_end(round_)
+    ends = timezone.localtime(ended.ended_at + datetime.timedelta(minutes=25))
+    page = client.get(link(sheet, 5)).content.decode()
+    assert f"The playing time of this table ends at {ends:%H:%M}" in page
+    assert 'name="after"' not in page
+    response = client.post(link(sheet, 5, "time-over"), {"after": "0", "version": 1}, **HX)
+    assert response.status_code == 422
+    assert f"ends at {ends:%H:%M} (TSR 8.5.1, 10.1.5)" in response.content.decode()
+    # Once its 125 minutes are over, the form is there.
+    round_.refresh_from_db()
+    round_.started_at -= datetime.timedelta(minutes=30)
+    round_.ended_at -= datetime.timedelta(minutes=30)
+    round_.save()
+    page = client.get(link(sheet, 5)).content.decode()
+    assert 'name="after"' in page
+    response = client.post(link(sheet, 5, "time-over"), {"after": "0", "version": 1}, **HX)
+    assert response.status_code == 200
+    sheet.refresh_from_db()
+    assert sheet.time_over_after_hand == 0
 
 
 def test_at_a_table_of_five_seat_5_keeps_the_sheet_and_the_dealer_sits_out(client):
@@ -336,3 +378,90 @@ def test_a_row_beyond_the_round_is_refused_and_says_so(client, sheet):
     assert response.status_code == 422
     assert "the round has 24 hands, compulsory solos included" in response.content.decode()
     assert sheet.hands.count() == 24
+
+
+# Handing the sheet over (TSR 3.1.1, 8.4.1) --------------------------------------------------
+
+
+def test_the_organiser_hands_the_sheet_over_and_the_links_follow(client, sheet, organiser):
+    """By agreement at the table seat 2 keeps the sheet: its link now has the entry row, the
+    former scorekeeper's link only follows; the table page and the history say so."""
+    client.force_login(organiser)
+    page = client.get(staff_url(sheet)).content.decode()
+    assert "Scorekeeper: seat 4 – hand over to seat" in page
+    response = client.post(staff_url(sheet, "keeper"), {"version": 1, "seat": "2"}, **HX)
+    assert response.status_code == 200
+    assert "Scorekeeper: seat 2 – hand over to seat" in response.content.decode()
+    sheet.refresh_from_db()
+    assert (sheet.keeper_seat, sheet.version) == (2, 2)
+    table = client.get(
+        reverse("table", args=[sheet.table.round.tournament.slug, 1, 1])
+    ).content.decode()
+    seats_list = table[table.index("list-group-numbered") :]
+    listed = seats_list[: seats_list.index("</ol>")]
+    keeps = listed[: listed.index("keeps the sheet")]
+    assert seat(sheet, 2).entry.player.name in keeps[keeps.rindex("<li") :]
+    history = client.get(staff_url(sheet, "history")).content.decode()
+    assert "scorekeeper changed" in history
+    assert "Scorekeeper (seat): 4 → 2" in history
+    client.logout()
+    client.cookies["django_language"] = "en"
+    page = client.get(link(sheet, 2)).content.decode()
+    assert "You keep the scoresheet" in page
+    assert 'id="hand-form"' in page
+    page = client.get(link(sheet, 4)).content.decode()
+    assert "You can follow the scoresheet" in page
+    assert 'id="hand-form"' not in page
+    assert "hand over to seat" not in page
+    assert client.post(link(sheet, 4, "save"), quick(1, 1, "13", 2), **HX).status_code == 403
+    assert client.post(link(sheet, 2, "save"), quick(1, 1, "13", 2), **HX).status_code == 200
+
+
+@pytest.mark.parametrize("seat_value", ["²", "", "5", "-1", "9" * 5000])
+def test_a_wrong_seat_is_refused_with_a_message_and_nothing_changes(
+    client, sheet, organiser, seat_value
+):
+    client.force_login(organiser)
+    response = client.post(staff_url(sheet, "keeper"), {"version": 1, "seat": seat_value}, **HX)
+    assert response.status_code == 422
+    assert "TSR 3.1.1" in response.content.decode()
+    sheet.refresh_from_db()
+    assert (sheet.keeper_seat, sheet.version) == (None, 1)
+
+
+def test_a_panel_member_neither_sees_nor_may_hand_the_sheet_over(client, sheet):
+    member = factories.user()
+    tournament_services.tournament_role_grant(
+        tournament=sheet.table.round.tournament, user=member, role="panel"
+    )
+    client.force_login(member)
+    assert "hand over to seat" not in client.get(staff_url(sheet)).content.decode()
+    response = client.post(staff_url(sheet, "keeper"), {"version": 1, "seat": "2"}, **HX)
+    assert response.status_code == 403
+    sheet.refresh_from_db()
+    assert sheet.keeper_seat is None
+
+
+@pytest.mark.parametrize("after", ["-1", "²", "99999999999", "9" * 5000])
+def test_a_wrong_end_of_playing_time_is_refused_with_a_message(client, sheet, after):
+    factories.round_end(sheet.table.round)
+    response = client.post(link(sheet, 4, "time-over"), {"after": after, "version": 1}, **HX)
+    assert response.status_code == 422
+    sheet.refresh_from_db()
+    assert (sheet.version, sheet.time_over_after_hand) == (1, None)
+
+
+def test_a_table_with_extra_time_sees_when_its_playing_time_ends(client, sheet):
+    """TSR 8.5.1: a table's extra time extends its playing time beyond the announced end."""
+    import datetime
+
+    from django.utils import timezone
+
+    tournament_services.table_extra_time_grant(
+        table=sheet.table, minutes=7, reason="Beschwerde", by=factories.user()
+    )
+    ended = factories.round_end(sheet.table.round)
+    ends = timezone.localtime(ended.ended_at + datetime.timedelta(minutes=7))
+    page = client.get(link(sheet, 4)).content.decode()
+    assert f"ends at {ends:%H:%M}, with its extra time (TSR 8.5.1)" in page
+    assert 'name="after"' not in page

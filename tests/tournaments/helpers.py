@@ -26,6 +26,6 @@ def play(tournament, *, rounds: int = 1, submit_only_last_table: bool = False):
             else:
                 factories.sheet_confirmed(sheet, MATCH)
         if not submit_only_last_table:
-            services.round_end(round=round_)
+            factories.round_end(round_)
             services.round_close(round=round_)
     return round_

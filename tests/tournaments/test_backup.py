@@ -120,7 +120,7 @@ def play(staff) -> Tournament:
     confirm(one)
     confirm(two)
     deduct(round_, two, staff, position=3, points=6)
-    round_ = tournament_services.round_end(round=round_)
+    round_ = factories.round_end(round_)
     tournament_services.round_close(round=round_)
 
     late = tournament_services.entry_create(tournament=tournament, player=factories.player())
@@ -269,6 +269,27 @@ def test_a_failure_halfway_saves_nothing(staff, django_capture_on_commit_callbac
     with pytest.raises(ValidationError, match="damaged"):
         tournament_import(data=data)
     assert counts() == rows
+
+
+def test_a_sheet_handed_over_comes_back_with_its_keeper():
+    """TSR 3.1.1: the seat that took the sheet over is part of the sheet; a backup from
+    before it could be handed over (no ``keeper_seat``) restores with the rule's seat."""
+    organiser = factories.user()
+    tournament = factories.tournament(players=4, organiser=organiser)
+    round_ = tournament_services.round_start(round=factories.seated_round(tournament))
+    sheet = Scoresheet.objects.get(table__round=round_)
+    scoring_services.scoresheet_keeper_move(
+        scoresheet=sheet, seat=3, version=1, by=scoring_services.Actor(user=organiser)
+    )
+    data = through_json(tournament_export(tournament=tournament))
+    assert data["scoresheets"][0]["keeper_seat"] == 3
+    data["tournament"]["slug"] = "copy"
+    copy = tournament_import(data=data)
+    assert Scoresheet.objects.get(table__round__tournament=copy).keeper(4) == 3
+    del data["scoresheets"][0]["keeper_seat"]
+    data["tournament"]["slug"] = "older"
+    older = tournament_import(data=data)
+    assert Scoresheet.objects.get(table__round__tournament=older).keeper(4) == 4
 
 
 @pytest.mark.parametrize(

@@ -46,8 +46,10 @@ def test_list_of_players_shows_every_player_and_reports_progress():
 
 def seated_tournament(*, players: int = 17):
     """A tournament with Jörg Weiß (of "Doko & Co."), Anna Ärger and Bernd Bauer among
-    ``players`` players, its first round drawn, and the round's tables."""
-    tournament = factories.tournament(name="Pokal <Kreuz & Pik>", venue="Köln")
+    ``players`` players, its first round drawn, and the round's tables (17: one of five)."""
+    tournament = factories.tournament(
+        name="Pokal <Kreuz & Pik>", venue="Köln", allow_tables_of_five=True
+    )
     for first_name, last_name, club in [
         ("Jörg", "Weiß", "Doko & Co."),
         ("Anna", "Ärger", ""),

@@ -1,10 +1,12 @@
 """The organiser's and adjudicator's pages for players and rounds, and the public finder."""
 
 import base64
+import datetime
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import timezone
 
 from tests import factories
 from tournaments import services
@@ -71,6 +73,53 @@ def test_organiser_runs_a_round_from_its_page(client, organiser, tournament):
     assert tournament.rounds.get(number=1).status == Round.Status.FINISHED
 
 
+def test_the_draw_offers_the_choices_when_the_players_do_not_fill_tables_of_four(client, organiser):
+    """TSR 8.3.1: tables of four only, unless the tournament allows tables of five (TSR 10).
+    With 9 players the round and tournament pages say so with the numbers, link the players
+    page and offer the organiser to allow tables of five; then the draw seats everyone."""
+    tournament = factories.tournament(players=9, organiser=organiser, planned_rounds=2)
+    client.force_login(organiser)
+    post(client, "round-add", tournament.slug)
+    expected = (
+        "9 active players do not divide into tables of four (TSR 8.3.1): register 3 more or "
+        "withdraw 1, or allow tables of five (TSR 10)."
+    )
+    for page in (
+        client.get(reverse("round", args=[tournament.slug, 1])).content.decode(),
+        client.get(reverse("tournament", args=[tournament.slug])).content.decode(),
+    ):
+        panel = page[page.index('id="seating-shortfall"') :]
+        assert expected in panel
+        assert reverse("entries", args=[tournament.slug]) in panel
+        assert "Allow tables of five (TSR 10)" in panel
+    response = post(client, "round-action", tournament.slug, 1, "seat")
+    assert expected in client.get(response.url).content.decode()
+    assert not tournament.rounds.get().tables.exists()
+    response = post(client, "tables-of-five", tournament.slug, data={"round": "1"})
+    assert response.url == reverse("round", args=[tournament.slug, 1])
+    page = client.get(response.url).content.decode()
+    assert "Tables of five are allowed from now on (TSR 10)" in page
+    assert 'id="seating-shortfall"' not in page
+    tournament.refresh_from_db()
+    assert tournament.allow_tables_of_five
+    post(client, "round-action", tournament.slug, 1, "seat")
+    round_ = tournament.rounds.get()
+    assert sorted(table.seats.count() for table in round_.tables.all()) == [4, 5]
+
+
+def test_only_the_organiser_sees_the_choices_and_allows_tables_of_five(client, tournament):
+    adjudicator = factories.user()
+    services.tournament_role_grant(tournament=tournament, user=adjudicator, role="adjudicator")
+    services.entry_create(tournament=tournament, player=factories.player())  # 13 players
+    services.round_create(tournament=tournament)
+    client.force_login(adjudicator)
+    page = client.get(reverse("round", args=[tournament.slug, 1])).content.decode()
+    assert 'id="seating-shortfall"' not in page
+    assert post(client, "tables-of-five", tournament.slug).status_code == 403
+    tournament.refresh_from_db()
+    assert not tournament.allow_tables_of_five
+
+
 def test_extra_time_form_errors_name_the_field(client, organiser, tournament):
     round_ = factories.seated_round(tournament)
     services.round_start(round=round_)
@@ -113,6 +162,24 @@ def test_adjudicator_runs_the_clock_but_does_not_draw(client, tournament):
         data={"table": 1, "minutes": 3, "reason": "Beschwerde"},
     )
     assert ExtraTime.objects.get().granted_by == adjudicator
+
+
+def test_a_panel_member_sees_no_end_button_and_cannot_end_the_round(client, tournament):
+    """TSR 8.5.1: only the adjudicator (or the organiser) announces the end of the round."""
+    member, adjudicator = factories.user(), factories.user()
+    services.tournament_role_grant(tournament=tournament, user=member, role="panel")
+    services.tournament_role_grant(tournament=tournament, user=adjudicator, role="adjudicator")
+    services.round_start(round=factories.seated_round(tournament))
+    client.force_login(member)
+    page = client.get(reverse("round", args=[tournament.slug, 1])).content.decode()
+    assert "End the playing time" not in page
+    assert post(client, "round-action", tournament.slug, 1, "end").status_code == 403
+    assert tournament.rounds.get().status == Round.Status.RUNNING
+    client.force_login(adjudicator)
+    page = client.get(reverse("round", args=[tournament.slug, 1])).content.decode()
+    assert "End the playing time" in page
+    post(client, "round-action", tournament.slug, 1, "end")
+    assert tournament.rounds.get().status == Round.Status.FINISHED
 
 
 @pytest.mark.parametrize("name", ["round-action", "round-print"])
@@ -206,7 +273,7 @@ def test_organiser_registers_corrects_and_withdraws_players(client, organiser, t
 
 
 def test_withdrawal_after_publishing_reports_the_moves(client, organiser):
-    tournament = factories.tournament(players=17, organiser=organiser)
+    tournament = factories.tournament(players=17, organiser=organiser, allow_tables_of_five=True)
     round_ = factories.seated_round(tournament)
     fifth = round_.seats.get(position=5).entry
     first = round_.seats.filter(position=1).exclude(table=round_.seats.get(position=5).table)[0]
@@ -282,6 +349,27 @@ def test_players_find_their_table_without_logging_in(client, tournament):
     assert "Nobody found" in nobody.content.decode()
 
 
+def test_find_my_table_names_the_seat_the_sheet_was_handed_over_to(client, organiser, tournament):
+    """TSR 3.1.1: by agreement at the table seat 2 keeps the sheet; the finder says so."""
+    from scoring import services as scoring_services
+    from scoring.models import Scoresheet
+
+    round_ = services.round_start(round=factories.seated_round(tournament))
+    sheet = Scoresheet.objects.get(table__round=round_, table__number=1)
+    seats = {seat.position: seat.entry for seat in sheet.table.seats.all()}
+
+    def role_of(entry) -> str:
+        page = client.get(reverse("find", args=[tournament.slug]), {"q": entry.start_number})
+        return page.content.decode()
+
+    assert "keeps the sheet" in role_of(seats[4])
+    scoring_services.scoresheet_keeper_move(
+        scoresheet=sheet, seat=2, version=1, by=scoring_services.Actor(user=organiser)
+    )
+    assert "keeps the sheet" in role_of(seats[2])
+    assert "keeps the sheet" not in role_of(seats[4])
+
+
 def test_venue_screen_shows_clock_names_and_a_qr_code(client, tournament):
     round_ = factories.seated_round(tournament)
     services.round_start(round=round_)
@@ -305,6 +393,26 @@ def test_round_clock_partial(client, tournament):
     page = client.get(reverse("round-clock", args=[tournament.slug, 1])).content.decode()
     assert 'hx-trigger="every 30s"' in page
     assert "data-ends-at" in page
+
+
+def test_after_the_end_the_clock_counts_down_for_the_tables_of_five(client):
+    """TSR 10.1.5: when the round is ended the tables of five play on for 25 minutes: the
+    round page, the venue screen and the API's clock show it."""
+    tournament = factories.tournament(players=9, allow_tables_of_five=True)
+    round_ = services.round_start(round=factories.seated_round(tournament))
+    ended = factories.round_end(round_)
+    ends = ended.ended_at + datetime.timedelta(minutes=25)
+    clock = client.get(reverse("round-clock", args=[tournament.slug, 1])).content.decode()
+    five = clock[clock.index('id="clock-five"') :]
+    assert f'data-ends-at="{timezone.localtime(ends).isoformat()}"' in five
+    assert "25:00" in five or "24:5" in five
+    screen = client.get(reverse("screen", args=[tournament.slug])).content.decode()
+    assert 'id="screen-clock-five"' in screen
+    data = client.get(reverse("api-round-clock", args=[tournament.slug, 1])).json()
+    assert data["status"] == "finished"
+    assert data["seconds_left"] == 0
+    assert 24 * 60 < data["seconds_left_five"] <= 25 * 60
+    assert data["ends_at_five"] == timezone.localtime(ends).isoformat()
 
 
 def test_pages_in_german(client, tournament):

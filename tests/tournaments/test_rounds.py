@@ -4,6 +4,7 @@ import datetime
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db.models import Count
 from django.utils import timezone
 
 from scoring.models import Scoresheet
@@ -30,7 +31,7 @@ def play(round_: Round) -> None:
     services.round_start(round=round_)
     for sheet in Scoresheet.objects.filter(table__round=round_):
         factories.sheet_confirmed(sheet, full_match())
-    services.round_end(round=round_)
+    factories.round_end(round_)
     services.round_close(round=round_)
 
 
@@ -118,7 +119,7 @@ def test_find_by_parts_of_the_name_ignores_case():
 
 
 def test_late_entry_fills_a_table_of_five_and_moves_nobody_else():
-    tournament = factories.tournament(players=16)
+    tournament = factories.tournament(players=16, allow_tables_of_five=True)
     round_ = factories.seated_round(tournament)
     before = seats_of(round_)
     late = services.entry_create(tournament=tournament, player=factories.player())
@@ -131,7 +132,9 @@ def test_late_entry_fills_a_table_of_five_and_moves_nobody_else():
 
 
 def test_withdrawal_reseats_only_rounds_not_started():
-    tournament = factories.tournament(players=17, planned_rounds=3, seating_method="ddv")
+    tournament = factories.tournament(
+        players=17, planned_rounds=3, seating_method="ddv", allow_tables_of_five=True
+    )
     first = services.round_seat(round=services.round_create(tournament=tournament), seed=3)
     services.tournament_seating_publish(tournament=tournament)
     services.round_start(round=first)
@@ -158,9 +161,12 @@ def test_withdrawal_that_leaves_tables_of_four_short_is_refused_with_advice():
     entry = tournament.entries.first()
     with pytest.raises(ValidationError) as raised:
         services.entry_withdraw(entry=entry)
-    message = str(raised.value)
-    assert "1 more player is needed" in message
-    assert "substitute" in message
+    [message] = raised.value.message_dict["entries"]
+    assert message == (
+        "Round 1 is drawn already and cannot be seated again: 15 active players do not divide "
+        "into tables of four (TSR 8.3.1): register 1 more or withdraw 3, or allow tables of "
+        "five (TSR 10). Register a substitute in the player's place instead."
+    )
     entry.refresh_from_db()
     assert entry.status == Entry.Status.ACTIVE  # nothing partial
     assert len(seats_of(round_)) == 16
@@ -185,7 +191,7 @@ def test_a_substitute_takes_the_seats_and_nobody_else_moves():
 
 
 def test_reinstated_player_is_seated_again():
-    tournament = factories.tournament(players=17)
+    tournament = factories.tournament(players=17, allow_tables_of_five=True)
     round_ = factories.seated_round(tournament)
     entry = tournament.entries.last()
     services.entry_withdraw(entry=entry)
@@ -215,7 +221,7 @@ def test_redraw_is_refused_once_the_round_runs():
 
 
 def test_clock_ends_after_the_playing_time_and_extra_time_adds_per_table():
-    tournament = factories.tournament(players=9)
+    tournament = factories.tournament(players=9, allow_tables_of_five=True)
     round_ = factories.seated_round(tournament)
     start = timezone.now() - datetime.timedelta(minutes=30)
     round_ = services.round_start(round=round_, at=start)
@@ -234,11 +240,55 @@ def test_clock_ends_after_the_playing_time_and_extra_time_adds_per_table():
         ["Beschwerde", "Schiedsgericht"],
     )
     assert table.ends_at == start + datetime.timedelta(minutes=131)
-    # The adjudicator announces the end: that is when every table's time is over, plus extra.
-    ended = services.round_end(round=round_, at=start + datetime.timedelta(minutes=101))
+    # The adjudicator announces the end: the tables of four are over, and the table of five
+    # plays on for the 25 minutes its match is longer (TSR 10.1.5), plus its extra time.
+    ended = factories.round_end(round_, at=start + datetime.timedelta(minutes=101))
     clock = selectors.round_clock(round=ended)
     assert clock.ends_at == ended.ended_at
-    assert clock.tables[0].ends_at == ended.ended_at + datetime.timedelta(minutes=6)
+    assert clock.ends_at_five == ended.ended_at + datetime.timedelta(minutes=25)
+    assert clock.tables[0].ends_at == ended.ended_at + datetime.timedelta(minutes=31)
+
+
+def test_after_the_announced_end_a_table_of_five_plays_on_for_its_longer_match():
+    """TSR 10.1.5: a match at a table of five lasts 125 minutes, not 100. When the adjudicator
+    ends the round, the tables of five play on for the difference, each with its extra time;
+    the one selector says so to the clock and to the scoresheets alike."""
+    tournament = factories.tournament(players=9, allow_tables_of_five=True)
+    round_ = factories.seated_round(tournament)
+    start = timezone.now() - datetime.timedelta(minutes=100)
+    round_ = services.round_start(round=round_, at=start)
+    four, five = (
+        round_.tables.annotate(size=Count("seats")).order_by("size").values_list("pk", flat=True)
+    )
+    services.table_extra_time_grant(
+        table=round_.tables.get(pk=four), minutes=5, reason="Beschwerde", by=factories.user()
+    )
+    ended = factories.round_end(round_, at=start + datetime.timedelta(minutes=100))
+    clock = selectors.round_clock(round=ended)
+    assert clock.seconds_left == 0
+    assert 24 * 60 < clock.seconds_left_five <= 25 * 60
+    times = {pk: selectors.table_playing_time(table=ended.tables.get(pk=pk)) for pk in (four, five)}
+    assert (
+        times[five].ends_at == clock.ends_at_five == ended.ended_at + datetime.timedelta(minutes=25)
+    )
+    assert times[four].ends_at == clock.tables[0].ends_at
+    assert times[four].ends_at == ended.ended_at + datetime.timedelta(minutes=5)
+    now = timezone.now()
+    assert not times[five].over(now)
+    assert not times[four].over(now)
+    assert times[five].over(now + datetime.timedelta(minutes=25))
+    assert times[four].over(now + datetime.timedelta(minutes=5))
+
+
+def test_before_the_announced_end_no_table_is_over_whatever_the_clock_says():
+    """TSR 8.5.1: the adjudicator announces the end; the clock running down does not."""
+    tournament = factories.tournament(players=4)
+    start = timezone.now() - datetime.timedelta(minutes=150)
+    round_ = services.round_start(round=factories.seated_round(tournament), at=start)
+    time = selectors.table_playing_time(table=round_.tables.get())
+    assert time.ends_at == start + datetime.timedelta(minutes=100)
+    assert not time.announced
+    assert not time.over(timezone.now())
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@
 import datetime
 
 import pytest
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
 from scoring import services as scoring_services
@@ -64,24 +64,128 @@ def test_seating_puts_every_active_player_at_one_table():
 
 
 def test_seating_uses_a_table_of_five_when_needed():
-    tournament = factories.tournament(players=9)
+    tournament = factories.tournament(players=9, allow_tables_of_five=True)
     round_ = factories.seated_round(tournament)
     sizes = sorted(table.seats.count() for table in round_.tables.all())
     assert sizes == [4, 5]
 
 
-def test_seating_error_says_how_many_players_are_missing():
-    tournament = factories.tournament(players=10, allow_tables_of_five=False)
+def test_tables_of_four_only_by_default():
+    """TSR 8.3.1: only tables of four; tables of five (TSR 10) are the tournament's option."""
+    assert not factories.tournament().allow_tables_of_five
+    assert not Tournament().allow_tables_of_five
+
+
+@pytest.mark.parametrize(
+    ("players", "fives", "expected"),
+    [
+        (
+            10,
+            False,
+            "10 active players do not divide into tables of four (TSR 8.3.1): register 2 more "
+            "or withdraw 2, or allow tables of five (TSR 10).",
+        ),
+        (
+            3,
+            False,
+            "3 active players do not divide into tables of four (TSR 8.3.1): register 1 more.",
+        ),
+        (
+            7,
+            False,
+            "7 active players do not divide into tables of four (TSR 8.3.1): register 1 more "
+            "or withdraw 3.",
+        ),
+        (
+            7,
+            True,
+            "7 active players cannot be seated at tables of four and five (TSR 8.3.1, 10.1): "
+            "register 1 more or withdraw 2.",
+        ),
+    ],
+)
+def test_seating_error_says_how_many_players_are_missing_and_what_to_do(players, fives, expected):
+    tournament = factories.tournament(players=players, allow_tables_of_five=fives)
     round_ = services.round_create(tournament=tournament)
     with pytest.raises(ValidationError) as error:
         services.round_seat(round=round_, seed=1)
-    message = error.value.message_dict["entries"][0]
-    assert (
-        "10 active players cannot be seated: 2 more players are needed, or 2 players fewer"
-        in message
-    )
-    assert "TSR 8.3.1" in message
+    assert error.value.message_dict == {"entries": [expected]}
     assert not round_.tables.exists()
+
+
+def test_seating_error_in_german():
+    from django.utils import translation
+
+    tournament = factories.tournament(players=9)
+    round_ = services.round_create(tournament=tournament)
+    with translation.override("de"), pytest.raises(ValidationError) as error:
+        services.round_seat(round=round_, seed=1)
+    assert error.value.message_dict["entries"] == [
+        "9 aktive Spieler lassen sich nicht auf Vierer-Tische verteilen (TSR 8.3.1): melden "
+        "Sie 3 weitere Spieler an oder ziehen Sie 1 Spieler zurück, oder lassen Sie "
+        "Fünfer-Tische zu (TSR 10)."
+    ]
+
+
+def test_the_organiser_allows_tables_of_five_and_the_draw_seats_everyone():
+    organiser = factories.user()
+    tournament = factories.tournament(players=9, organiser=organiser)
+    round_ = services.round_create(tournament=tournament)
+    with pytest.raises(ValidationError):
+        services.round_seat(round=round_, seed=1)
+    allowed = services.tournament_tables_of_five_allow(tournament=tournament, by=organiser)
+    assert allowed.allow_tables_of_five
+    again = services.tournament_tables_of_five_allow(tournament=tournament, by=organiser)
+    assert again.allow_tables_of_five  # twice changes nothing
+    services.round_seat(round=round_, seed=1)
+    assert sorted(table.seats.count() for table in round_.tables.all()) == [4, 5]
+
+
+@pytest.mark.parametrize("role", [None, "adjudicator", "panel", "scorekeeper"])
+def test_only_the_organiser_allows_tables_of_five(role):
+    tournament = factories.tournament(players=9)
+    user = factories.user()
+    if role is not None:
+        services.tournament_role_grant(tournament=tournament, user=user, role=role)
+    with pytest.raises(PermissionDenied, match=r"TSR 8\.3\.1, 10"):
+        services.tournament_tables_of_five_allow(tournament=tournament, by=user)
+    tournament.refresh_from_db()
+    assert not tournament.allow_tables_of_five
+
+
+def test_tables_of_five_are_not_allowed_once_the_tournament_is_finished():
+    organiser = factories.user()
+    tournament = factories.tournament(players=4, organiser=organiser, planned_rounds=1)
+    round_ = services.round_start(round=factories.seated_round(tournament))
+    sheet = Scoresheet.objects.get(table__round=round_)
+    factories.sheet_confirmed(sheet, full_match())
+    factories.round_end(round_)
+    services.round_close(round=round_)
+    with pytest.raises(ValidationError) as error:
+        services.tournament_tables_of_five_allow(tournament=tournament, by=organiser)
+    assert "allow_tables_of_five" in error.value.message_dict
+    tournament.refresh_from_db()
+    assert not tournament.allow_tables_of_five
+
+
+def test_a_running_round_keeps_its_tables_of_four_and_a_round_waiting_is_seated_again():
+    """Allowed while round 1 runs at tables of four, tables of five count from the next draw
+    on; round 2, drawn ahead and waiting for a substitute after a disqualification (it could
+    not be seated again at tables of four), is seated again at once."""
+    organiser = factories.user()
+    tournament = factories.tournament(
+        players=16, organiser=organiser, planned_rounds=2, seating_method="ddv"
+    )
+    services.round_seat(round=services.round_create(tournament=tournament), seed=1)
+    first = services.round_start(round=tournament.rounds.get(number=1))
+    second = tournament.rounds.get(number=2)
+    leaving = tournament.entries.first()
+    assert services.entry_disqualify(entry=leaving) == [2]  # round 2 waits for a substitute
+    assert Seat.objects.filter(round=second, entry=leaving).exists()
+    services.tournament_tables_of_five_allow(tournament=tournament, by=organiser)
+    assert sorted(table.seats.count() for table in first.tables.all()) == [4, 4, 4, 4]
+    assert not Seat.objects.filter(round=second, entry=leaving).exists()
+    assert sorted(table.seats.count() for table in second.tables.all()) == [5, 5, 5]
 
 
 def test_seating_can_be_redrawn_until_the_round_starts():
@@ -113,7 +217,7 @@ def test_round_lifecycle_from_seating_to_closing():
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.RUNNING
 
-    services.round_end(round=round_, at=start + datetime.timedelta(minutes=100))
+    factories.round_end(round_, at=start + datetime.timedelta(minutes=100))
     sheet = Scoresheet.objects.get(table__round=round_)
     sheet = scoring_services.scoresheet_hands_replace(
         scoresheet=sheet, hands=full_match(), version=sheet.version, by=factories.keeper(sheet)
@@ -155,10 +259,36 @@ def test_round_cannot_end_before_it_started():
     start = timezone.now()
     round_ = services.round_start(round=factories.seated_round(tournament), at=start)
     with pytest.raises(ValidationError) as error:
-        services.round_end(round=round_, at=start - datetime.timedelta(seconds=1))
+        factories.round_end(round_, at=start - datetime.timedelta(seconds=1))
     assert "ended_at" in error.value.message_dict
     round_.refresh_from_db()
     assert round_.status == Round.Status.RUNNING
+
+
+@pytest.mark.parametrize("role", [None, "panel", "scorekeeper"])
+def test_only_an_adjudicator_or_organiser_ends_the_playing_time(role):
+    """TSR 8.5.1: the adjudicator announces the end; the organiser may do it for him. Nobody
+    else does, however much they take part, and a refusal changes nothing."""
+    tournament = factories.tournament(players=4)
+    round_ = services.round_start(round=factories.seated_round(tournament))
+    user = factories.user()
+    if role is not None:
+        services.tournament_role_grant(tournament=tournament, user=user, role=role)
+    with pytest.raises(PermissionDenied, match=r"adjudicator or an organiser.*TSR 8\.5\.1"):
+        services.round_end(round=round_, by=user)
+    round_.refresh_from_db()
+    assert (round_.status, round_.ended_at) == (Round.Status.RUNNING, None)
+
+
+@pytest.mark.parametrize("role", ["adjudicator", "organiser"])
+def test_the_adjudicator_or_the_organiser_ends_the_playing_time(role):
+    tournament = factories.tournament(players=4)
+    round_ = services.round_start(round=factories.seated_round(tournament))
+    user = factories.user()
+    services.tournament_role_grant(tournament=tournament, user=user, role=role)
+    ended = services.round_end(round=round_, by=user)
+    assert ended.status == Round.Status.FINISHED
+    assert ended.ended_at is not None
 
 
 def _tables_of(round_):
@@ -175,7 +305,7 @@ def test_later_rounds_keep_earlier_opponents_apart():
         round_ = services.round_create(tournament=tournament)
         services.round_seat(round=round_, seed=round_.number)
         services.round_start(round=round_)
-        services.round_end(round=round_)
+        factories.round_end(round_)
         for table in _tables_of(round_):
             pairs = {frozenset((a, b)) for a in table for b in table if a < b}
             assert not pairs & met

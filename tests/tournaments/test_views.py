@@ -194,7 +194,8 @@ def test_health_check_answers(client):
 def test_the_table_page_checks_the_sheet_with_its_end_of_playing_time(client):
     # After the time only forced solos follow (TSR 8.5.3): the table page must read the sheet
     # as its link does, not as if the time still ran.
-    tournament = factories.tournament(players=4)
+    organiser = factories.user()
+    tournament = factories.tournament(players=4, organiser=organiser)
     round_ = factories.seated_round(tournament)
     services.round_start(round=round_)
     sheet = Scoresheet.objects.get(table__round=round_)
@@ -203,7 +204,7 @@ def test_the_table_page_checks_the_sheet_with_its_end_of_playing_time(client):
     sheet = scoring_services.scoresheet_hands_replace(
         scoresheet=sheet, hands=lines, version=sheet.version, by=keeper
     )
-    services.round_end(round=round_)
+    services.round_end(round=round_, by=organiser)
     sheet = scoring_services.scoresheet_hands_replace(
         scoresheet=sheet, hands=lines, version=sheet.version, by=keeper, time_over_after_hand=10
     )

@@ -1,0 +1,52 @@
+"""Messages about the seating that the services raise and the pages show alike."""
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from tournaments import seating
+
+
+def fives_would_seat(players: int) -> bool:
+    """Would tables of five (TSR 10) seat this many players where tables of four do not?"""
+    try:
+        seating.table_sizes(players, tables_of_five=True)
+    except seating.SeatingError:
+        return False
+    return True
+
+
+def seating_error_message(error: seating.SeatingError) -> str:
+    """Why the active players cannot be seated, with the numbers and what to do: register
+    more or withdraw some, or, at tables of four only (TSR 8.3.1), allow tables of five
+    (TSR 10) where that would seat them."""
+    if error.tables_of_five:
+        problem = ngettext(
+            "%(players)d active player cannot be seated at tables of four and five "
+            "(TSR 8.3.1, 10.1)",
+            "%(players)d active players cannot be seated at tables of four and five "
+            "(TSR 8.3.1, 10.1)",
+            error.players,
+        ) % {"players": error.players}
+    else:
+        problem = ngettext(
+            "%(players)d active player does not divide into tables of four (TSR 8.3.1)",
+            "%(players)d active players do not divide into tables of four (TSR 8.3.1)",
+            error.players,
+        ) % {"players": error.players}
+    parts = {
+        "problem": problem,
+        "register": ngettext("register %(count)d more", "register %(count)d more", error.missing)
+        % {"count": error.missing},
+    }
+    if error.extra:
+        parts["withdraw"] = ngettext("withdraw %(count)d", "withdraw %(count)d", error.extra) % {
+            "count": error.extra
+        }
+    if not error.tables_of_five and fives_would_seat(error.players):
+        parts["fives"] = _("allow tables of five (TSR 10)")
+        if error.extra:
+            return _("%(problem)s: %(register)s or %(withdraw)s, or %(fives)s.") % parts
+        return _("%(problem)s: %(register)s, or %(fives)s.") % parts
+    if error.extra:
+        return _("%(problem)s: %(register)s or %(withdraw)s.") % parts
+    return _("%(problem)s: %(register)s.") % parts

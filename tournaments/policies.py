@@ -1,0 +1,36 @@
+"""Who may do what with a round, answered once per action.
+
+Each policy returns None when the action is allowed, otherwise the reason it is refused (a
+translated message that cites the TSR). The services enforce it; the pages and the API ask the
+same function whether to show the button. ``roles`` are the actor's roles in the tournament
+(``selectors.user_roles``, or ``permissions.roles_of`` for a request, which looks them up once).
+"""
+
+from collections.abc import Collection
+
+from django.utils.translation import gettext as _
+
+from tournaments.models import Round, TournamentRole
+
+Role = TournamentRole.Role
+# TSR 8.5.1: the adjudicator announces the end of the round; the tournament's management (the
+# organiser), whom he may charge with the rest, may announce it for him.
+ENDS_PLAYING_TIME = {Role.ADJUDICATOR, Role.ORGANISER}
+# The organiser decides how the tournament is played, tables of five among it (TSR 8.3.1, 10).
+CHANGES_TOURNAMENT = {Role.ORGANISER}
+
+Refusal = str
+
+
+def may_end_playing_time(*, round: Round, roles: Collection[str]) -> Refusal | None:
+    """Announce the end of a round's playing time (TSR 8.5.1): adjudicators and organisers."""
+    if set(roles) & ENDS_PLAYING_TIME:
+        return None
+    return _("Only an adjudicator or an organiser ends the playing time (TSR 8.5.1).")
+
+
+def may_allow_tables_of_five(*, roles: Collection[str]) -> Refusal | None:
+    """Allow tables of five for the rest of a tournament (TSR 8.3.1, 10): organisers."""
+    if set(roles) & CHANGES_TOURNAMENT:
+        return None
+    return _("Only an organiser decides whether tables of five are played (TSR 8.3.1, 10).")
