@@ -116,7 +116,10 @@ def test_redis_cache_backend_against_a_real_server(redis_server, settings):
 def test_worker_prints_the_table_cards_and_scoresheets_of_a_round(celery_worker):
     user = get_user_model().objects.create_user("printer", password="not-used-here")
     tournament = services.tournament_create(
-        name="Tischkarten-Pokal", starts_on=datetime.date(2025, 3, 1), organiser=user
+        name="Tischkarten-Pokal",
+        starts_on=datetime.date(2025, 3, 1),
+        organiser=user,
+        allow_tables_of_five=True,  # nine players: a table of five and one of four (TSR 10.1)
     )
     for number in range(9):
         player = services.player_create(first_name=f"Vorname{number}", last_name="Müller")
