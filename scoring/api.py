@@ -272,8 +272,9 @@ class HandValueView(PublicRulesView):
 class PenaltyResponseSerializer(serializers.Serializer):
     points = serializers.DictField(child=serializers.IntegerField(), help_text="Per seat")
     hand_not_played = serializers.BooleanField(
-        help_text="Major breach in a normal game (or by the soloist): the hand is replayed "
-        "(TSR 9.4.3)"
+        help_text="Major breach in a normal game (or by the soloist): the hand is stopped, "
+        "counts as not played and is dealt again (TSR 9.4.3); false for a game already "
+        "decided (TSR 9.5.1)"
     )
     rule = serializers.CharField()
 
@@ -298,6 +299,15 @@ class PenaltyRequestSerializer(serializers.Serializer):
         "(all but the first, “Re”/“Contra”) raise a major penalty, by 3 each (TSR 9.4.3, "
         "9.4.4): 12, 15, 18, 21, 24.",
     )
+    decided = serializers.BooleanField(
+        default=False,
+        help_text="A major breach after one side had already won the game after the "
+        "announcements, counting only tricks completed correctly (TSR 7.1, 9.5.1): the game "
+        "ends there, the remaining tricks from the breach on go to the offender's opponents "
+        "(read so from the German *Gegenpartei*), the hand is scored with them and not "
+        "replayed (`hand_not_played` is false), and the breach is penalised as a minor one "
+        "(TSR 9.3.2; in a solo 9.3.3). Only with severity `major`.",
+    )
 
     def validate(self, data):
         breach = Breach(
@@ -308,6 +318,7 @@ class PenaltyRequestSerializer(serializers.Serializer):
             seats=tuple(data["seats"]),
             disadvantages_soloist=data["disadvantages_soloist"],
             announcements=data["announcements"],
+            decided=data["decided"],
         )
         try:
             return {"penalty": penalty_points(breach)}
@@ -339,11 +350,27 @@ class PenaltyRequestSerializer(serializers.Serializer):
                 "soloist": 4,
                 "announcements": 2,
             },
-        )
+        ),
+        OpenApiExample(
+            "Major breach in a game already won after the announcements",
+            request_only=True,
+            value={
+                "severity": "major",
+                "contract": "normal",
+                "offender": 3,
+                "announcements": 2,
+                "decided": True,
+            },
+        ),
     ],
 )
 class PenaltyView(PublicRulesView):
-    """Penalty points for a breach of the rules (TSR 9.2-9.4)."""
+    """Penalty points for a breach of the rules (TSR 9.2-9.5).
+
+    With `decided` a major breach in a game one side had already won ends the game: the
+    remaining tricks go to the offender's opponents, the hand is scored, and the breach costs
+    what a minor one does (TSR 9.5.1).
+    """
 
     request_serializer = PenaltyRequestSerializer
 

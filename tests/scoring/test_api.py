@@ -205,6 +205,64 @@ def test_penalty_minor_breach_that_may_disadvantage_the_soloist(api):
     assert data["rule"] == "TSR 9.3.3 (b1)"
 
 
+def test_penalty_for_a_major_breach_in_a_game_already_won_is_a_minor_one(api):
+    """TSR 9.5.1: the game ends, the hand is scored (not replayed), and the breach costs what
+    a minor one does, whatever the announcements."""
+    data = post(
+        api,
+        "api-rules-penalty",
+        {
+            "severity": "major",
+            "contract": "normal",
+            "offender": 3,
+            "announcements": 4,
+            "decided": True,
+        },
+    ).json()
+    assert data["points"] == {"1": 1, "2": 1, "3": -3, "4": 1}
+    assert data["hand_not_played"] is False
+    assert data["rule"] == "TSR 9.5.1, TSR 9.3.2"
+
+
+def test_penalty_for_a_major_breach_against_the_soloist_in_a_game_already_won(api):
+    data = post(
+        api,
+        "api-rules-penalty",
+        {
+            "severity": "major",
+            "contract": "solo",
+            "offender": 2,
+            "soloist": 4,
+            "disadvantages_soloist": True,
+            "decided": True,
+        },
+    ).json()
+    assert data["points"] == {"1": 0, "2": -3, "3": 0, "4": 3}
+    assert data["hand_not_played"] is False
+    assert data["rule"] == "TSR 9.5.1, TSR 9.3.3 (b1)"
+
+
+def test_penalty_decided_is_false_unless_sent(api):
+    data = post(
+        api,
+        "api-rules-penalty",
+        {"severity": "major", "contract": "normal", "offender": 3},
+    ).json()
+    assert data["hand_not_played"] is True
+    assert data["rule"] == "TSR 9.4.3"
+
+
+def test_penalty_decided_is_documented_with_an_example(api):
+    schema = api.get(reverse("api-schema"), {"format": "json"}).json()
+    fields = schema["components"]["schemas"]["PenaltyRequestRequest"]["properties"]
+    assert "9.5.1" in fields["decided"]["description"]
+    assert fields["decided"]["default"] is False
+    examples = schema["paths"]["/api/v1/rules/penalty"]["post"]["requestBody"]["content"][
+        "application/json"
+    ]["examples"]
+    assert any(example["value"].get("decided") for example in examples.values())
+
+
 @pytest.mark.parametrize(
     ("data", "field"),
     [
@@ -214,6 +272,8 @@ def test_penalty_minor_breach_that_may_disadvantage_the_soloist(api):
         ({"announcements": 6}, "announcements"),
         ({"severity": "dreadful"}, "severity"),
         ({"disadvantages_soloist": True}, "disadvantages_soloist"),
+        ({"decided": True}, "decided"),
+        ({"decided": "perhaps"}, "decided"),
     ],
 )
 def test_penalty_rejects_inconsistent_input_naming_the_field(api, data, field):
