@@ -219,6 +219,10 @@ class DecisionSerializer(serializers.Serializer):
     disadvantages_soloist = serializers.BooleanField(help_text="TSR 9.3.3 b1")
     announcements = serializers.IntegerField(help_text="Of the other side, up to the breach")
     decided = serializers.BooleanField(help_text="Game already won (TSR 9.5.1)")
+    wedding_clarified_as_solo = serializers.BooleanField(
+        help_text="The wedding was already being played as a solo, the holder of both Queens "
+        "of Clubs the soloist (TSR 4.4.3 b, 4.4.5)"
+    )
     penalty = BlankAsNullDictField(
         child=serializers.IntegerField(),
         allow_null=True,
@@ -445,6 +449,15 @@ class RulingSerializer(serializers.Serializer):
     decided = serializers.BooleanField(
         default=False, help_text="The game was already won after the announcements (TSR 9.5.1)"
     )
+    wedding_clarified_as_solo = serializers.BooleanField(
+        default=False,
+        help_text="For contract `wedding` or `silent_wedding`: the wedding was already being "
+        "played as a solo when the breach happened (an announced wedding after its "
+        "clarification trick, the holder having taken the first three tricks, TSR 4.4.3 b; a "
+        "silent wedding once the second Queen of Clubs was played, TSR 4.4.5), so it is "
+        "penalised as a solo with the holder of both Queens of Clubs as `soloist`; before "
+        "that, as a normal game. A silent wedding always names its holder as `soloist`.",
+    )
     penalty = SeatsField(
         allow_null=True,
         default=None,
@@ -465,6 +478,7 @@ class RulingSerializer(serializers.Serializer):
             decided=data["decided"],
             penalty=data["penalty"],
             deviation_reason=data["deviation_reason"],
+            wedding_clarified_as_solo=data["wedding_clarified_as_solo"],
         )
 
 

@@ -81,10 +81,23 @@ class RulingForm(forms.Form):
         label=_("Contract as it stood"), choices=list(CONTRACT_LABELS.items()), initial="normal"
     )
     soloist = forms.TypedChoiceField(
-        label=_("Soloist"), coerce=int, required=False, empty_value=None
+        label=_("Soloist"),
+        coerce=int,
+        required=False,
+        empty_value=None,
+        help_text=_("In a wedding: the holder of both Queens of Clubs."),
     )
     solo_type = forms.ChoiceField(
         label=_("Solo"), choices=[("", "–"), *SOLO_TYPE_LABELS.items()], required=False
+    )
+    wedding_clarified_as_solo = forms.BooleanField(
+        label=_("The wedding was already being played as a solo (TSR 4.4.3 b, 4.4.5)"),
+        required=False,
+        help_text=_(
+            "An announced wedding after its clarification trick, the holder having taken the "
+            "first three tricks; a silent wedding once the second Queen of Clubs was played. "
+            "Before that a wedding is penalised as a normal game."
+        ),
     )
     disadvantages_soloist = forms.BooleanField(
         label=_("The breach may disadvantage the soloist (TSR 9.3.3 b1)"), required=False
@@ -144,6 +157,7 @@ class RulingForm(forms.Form):
             decided=data["decided"],
             penalty=penalty,
             deviation_reason=data["deviation_reason"],
+            wedding_clarified_as_solo=data["wedding_clarified_as_solo"],
         )
 
     @classmethod
@@ -161,6 +175,7 @@ class RulingForm(forms.Form):
                     "announcements",
                     "decided",
                     "deviation_reason",
+                    "wedding_clarified_as_solo",
                 )
             }
             initial["deviate"] = decision.deviates
@@ -170,12 +185,14 @@ class RulingForm(forms.Form):
             initial = {"severity": decision.offence.severity}
         else:
             initial = {}
-        if line is not None and line.contract.is_solo:
+        if line is not None and (line.contract.is_solo or line.contract.names_soloist):
             initial.update(
                 contract=line.contract.value,
                 soloist=line.soloist,
-                solo_type=line.solo_type.value if line.solo_type else "",
+                solo_type=line.solo_type.value if line.contract.is_solo else "",
             )
+        elif line is not None and line.contract is Contract.WEDDING:
+            initial.update(contract=line.contract.value, soloist=line.soloist)
         return initial
 
 

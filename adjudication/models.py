@@ -147,6 +147,11 @@ class Decision(models.Model):
     decided = models.BooleanField(
         _("game already won after announcements (TSR 9.5.1)"), default=False
     )
+    # A wedding is penalised as a normal game until it turns into a solo, then as a solo with
+    # the holder of both Queens of Clubs as the soloist (TSR 4.4.3 b, 4.4.5).
+    wedding_clarified_as_solo = models.BooleanField(
+        _("the wedding was already being played as a solo (TSR 4.4.3 b, 4.4.5)"), default=False
+    )
     # The penalty points per seat as ruled (negative for the offender), and as the TSR gives
     # them; they differ only with a written reason.
     penalty_1 = models.SmallIntegerField(_("seat 1"), null=True, blank=True)
@@ -245,6 +250,13 @@ class Decision(models.Model):
             models.CheckConstraint(
                 condition=Q(hand_not_played=False) | Q(severity="major", decided=False),
                 name="decision_not_played_only_major",
+            ),
+            # Only a wedding turns into a solo during the game, and then it has its soloist,
+            # the holder of both Queens of Clubs (TSR 4.4.3 b, 4.4.5).
+            models.CheckConstraint(
+                condition=Q(wedding_clarified_as_solo=False)
+                | Q(contract__in=["wedding", "silent_wedding"], soloist__isnull=False),
+                name="decision_clarified_only_wedding",
             ),
         ]
 

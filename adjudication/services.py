@@ -222,7 +222,12 @@ class Ruling:
     """How the adjudicator (or the panel) judged a breach: its severity (TSR 9.2-9.4), the
     contract as it stood, the soloist, whether the breach may disadvantage him (TSR 9.3.3 b1),
     the announcements of the other side up to the breach, and whether the game was already won
-    (TSR 9.5.1). ``penalty``: points per seat that deviate from the TSR's, with the reason."""
+    (TSR 9.5.1). ``penalty``: points per seat that deviate from the TSR's, with the reason.
+
+    A wedding (``contract`` wedding or silent wedding) names the holder of both Queens of
+    Clubs as ``soloist`` where the sheet does (a silent wedding, a wedding played alone);
+    ``wedding_clarified_as_solo`` says the wedding was already being played as a solo when the
+    breach happened, so that it is penalised as one (TSR 4.4.3 b, 4.4.5)."""
 
     severity: Severity
     contract: Contract = Contract.NORMAL
@@ -233,6 +238,10 @@ class Ruling:
     decided: bool = False
     penalty: Mapping[int, int] | None = None
     deviation_reason: str = ""
+    wedding_clarified_as_solo: bool = False
+
+
+WEDDINGS = {Contract.WEDDING, Contract.SILENT_WEDDING}
 
 
 def _hand_on_sheet(sheet: Scoresheet, number: int, size: int) -> tuple[int, HandLine | None]:
@@ -244,6 +253,58 @@ def _hand_on_sheet(sheet: Scoresheet, number: int, size: int) -> tuple[int, Hand
     return scoresheet_check(scoresheet=sheet, hands=lines, table_size=size).next.dealer, None
 
 
+def _require_as_on_sheet(
+    number: int, line: HandLine | None, contract: Contract, ruling: Ruling, *, clarified: bool
+) -> None:
+    """A ruling on a hand on the sheet takes its solo or wedding as the sheet has it: the
+    penalty points of a solo go with the solo played (TSR 7.3.3.2, 9.3.3), and a wedding's
+    holder of both Queens of Clubs is the one the sheet names (TSR 4.4.3 b, 4.4.5)."""
+    if line is None:
+        return
+    if contract.is_solo and (line.contract, line.soloist) != (contract, ruling.soloist):
+        raise ValidationError(
+            {
+                "contract": _(
+                    "Hand %(hand)d is on the sheet as a %(contract)s, not as this solo: the "
+                    "penalty points of a solo go with the solo played (TSR 7.3.3.2, 9.3.3)."
+                )
+                % {"hand": number, "contract": CONTRACT_LABELS[line.contract]}
+            }
+        )
+    if contract not in WEDDINGS:
+        return
+    if line.contract != contract:
+        raise ValidationError(
+            {
+                "contract": _(
+                    "Hand %(hand)d is on the sheet as a %(contract)s, not as this wedding "
+                    "(TSR 4.4)."
+                )
+                % {"hand": number, "contract": CONTRACT_LABELS[line.contract]}
+            }
+        )
+    if clarified and line.soloist is None:
+        raise ValidationError(
+            {
+                "wedding_clarified_as_solo": _(
+                    "Hand %(hand)d is on the sheet as a wedding played with a partner "
+                    "(TSR 4.4.3 a): it never turned into a solo."
+                )
+                % {"hand": number}
+            }
+        )
+    if ruling.soloist is not None and line.soloist not in {None, ruling.soloist}:
+        raise ValidationError(
+            {
+                "soloist": _(
+                    "On the sheet seat %(seat)d holds both Queens of Clubs in hand %(hand)d "
+                    "(TSR 4.4.3 b, 4.4.5)."
+                )
+                % {"seat": line.soloist, "hand": number}
+            }
+        )
+
+
 def _ruled(decision: Decision, ruling: Ruling) -> dict:
     """The decision's fields for ``ruling``: the penalty points by the TSR (TSR 9.2-9.5) and, if
     the adjudicator deviates, his with their reason."""
@@ -252,25 +313,51 @@ def _ruled(decision: Decision, ruling: Ruling) -> dict:
     dealer, line = _hand_on_sheet(sheet, decision.hand_number, size)
     seats = [seat for seat in range(1, size + 1) if not (size == 5 and seat == dealer)]
     contract = Contract(ruling.contract)
-    if (
-        contract.is_solo
-        and line is not None
-        and (line.contract, line.soloist) != (contract, ruling.soloist)
-    ):
+    wedding = contract in WEDDINGS
+    clarified = ruling.wedding_clarified_as_solo
+    # Penalised as a solo: a solo bid, or a wedding already being played as one (TSR 4.4.3 b,
+    # 4.4.5). The sheet names the holder of both Queens of Clubs of a silent wedding anyway.
+    solo = contract.is_solo or (wedding and clarified)
+    names_soloist = contract.names_soloist or solo
+    if clarified and not wedding:
         raise ValidationError(
             {
-                "contract": _(
-                    "Hand %(hand)d is on the sheet as a %(contract)s, not as this solo: the "
-                    "penalty points of a solo go with the solo played (TSR 7.3.3.2, 9.3.3)."
+                "wedding_clarified_as_solo": _(
+                    "Only a wedding turns into a solo during the game: an announced one when "
+                    "its holder takes the first three tricks, a silent one with the second "
+                    "Queen of Clubs (TSR 4.4.3 b, 4.4.5)."
                 )
-                % {"hand": decision.hand_number, "contract": CONTRACT_LABELS[line.contract]}
             }
         )
-    if contract.is_solo and ruling.soloist is None:
-        raise ValidationError({"soloist": _("In a solo, name the soloist (TSR 2.4.7).")})
+    _require_as_on_sheet(decision.hand_number, line, contract, ruling, clarified=clarified)
+    if names_soloist and ruling.soloist is None:
+        raise ValidationError(
+            {
+                "soloist": _(
+                    "Name the holder of both Queens of Clubs, who plays the wedding alone "
+                    "(TSR 4.4.3 b, 4.4.5)."
+                )
+                if wedding
+                else _("In a solo, name the soloist (TSR 2.4.7).")
+            }
+        )
+    if wedding and names_soloist and ruling.soloist not in seats:
+        raise ValidationError(
+            {
+                "soloist": _(
+                    "The holder of both Queens of Clubs is one of the seats playing the hand: "
+                    "%(seats)s (TSR 4.4.1, 10.1.1)."
+                )
+                % {"seats": ", ".join(map(str, seats))}
+            }
+        )
     if contract.is_solo and ruling.solo_type is None:
         raise ValidationError({"solo_type": _("Name the solo played (TSR 2.3.3).")})
-    if not contract.is_solo and ruling.solo_type is not None:
+    if wedding and ruling.solo_type not in {None, SoloType.DIAMONDS}:
+        raise ValidationError(
+            {"solo_type": _("A wedding played alone is a diamonds solo (TSR 4.4.3 b, 4.4.5).")}
+        )
+    if not contract.is_solo and not wedding and ruling.solo_type is not None:
         raise ValidationError({"solo_type": _("Only a solo has a solo type (TSR 2.3.3).")})
     if decision.offender not in seats:
         raise ValidationError(
@@ -287,8 +374,8 @@ def _ruled(decision: Decision, ruling: Ruling) -> dict:
             Breach(
                 severity=Severity(ruling.severity),
                 offender=decision.offender,
-                solo=contract.is_solo,
-                soloist=ruling.soloist if contract.is_solo else None,
+                solo=solo,
+                soloist=ruling.soloist if solo else None,
                 seats=seats,
                 disadvantages_soloist=ruling.disadvantages_soloist,
                 announcements=ruling.announcements,
@@ -335,8 +422,16 @@ def _ruled(decision: Decision, ruling: Ruling) -> dict:
     return {
         "severity": Severity(ruling.severity).value,
         "contract": contract.value,
-        "soloist": ruling.soloist if contract.names_soloist else None,
-        "solo_type": ruling.solo_type.value if ruling.solo_type else "",
+        "soloist": ruling.soloist if names_soloist else None,
+        # A wedding played alone is a diamonds solo (TSR 4.4.3 b, 4.4.5).
+        "solo_type": (
+            SoloType.DIAMONDS.value
+            if wedding and names_soloist
+            else ruling.solo_type.value
+            if contract.is_solo
+            else ""
+        ),
+        "wedding_clarified_as_solo": clarified,
         "disadvantages_soloist": ruling.disadvantages_soloist,
         "announcements": ruling.announcements,
         "decided": ruling.decided,

@@ -282,11 +282,23 @@ class PenaltyResponseSerializer(serializers.Serializer):
 class PenaltyRequestSerializer(serializers.Serializer):
     severity = serializers.ChoiceField(choices=[severity.value for severity in Severity])
     contract = serializers.ChoiceField(
-        choices=["normal", "solo"], help_text="As the hand stood when the breach happened"
+        choices=["normal", "solo"],
+        help_text="As the hand stood when the breach happened. A wedding (TSR 4.4) is `normal` "
+        "until it turns into a solo and `solo` after, with the holder of both Queens of Clubs "
+        "as `soloist`: an announced wedding whose holder took the first three tricks is "
+        "`normal` up to and including the clarification trick and `solo` after it "
+        "(TSR 4.4.3 b); a silent wedding is `normal` until the second Queen of Clubs is "
+        "played and `solo` from then on (TSR 4.4.5); a wedding with a partner stays `normal`.",
     )
     seats = _seat_list(default=[1, 2, 3, 4], min_length=4, max_length=4)
     offender = serializers.IntegerField(min_value=1, max_value=5)
-    soloist = serializers.IntegerField(min_value=1, max_value=5, allow_null=True, default=None)
+    soloist = serializers.IntegerField(
+        min_value=1,
+        max_value=5,
+        allow_null=True,
+        default=None,
+        help_text="In a solo; in a wedding played as a solo, the holder of both Queens of Clubs",
+    )
     disadvantages_soloist = serializers.BooleanField(
         default=False, help_text="Minor breach by a Contra player in a solo: TSR 9.3.3 b1, not b2"
     )
@@ -349,6 +361,17 @@ class PenaltyRequestSerializer(serializers.Serializer):
                 "offender": 2,
                 "soloist": 4,
                 "announcements": 2,
+            },
+        ),
+        OpenApiExample(
+            "Minor breach against the holder of a silent wedding after the second Queen of Clubs",
+            request_only=True,
+            value={
+                "severity": "minor",
+                "contract": "solo",
+                "offender": 1,
+                "soloist": 3,
+                "disadvantages_soloist": True,
             },
         ),
         OpenApiExample(

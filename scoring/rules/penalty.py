@@ -33,8 +33,18 @@ class Severity(StrEnum):
 @dataclass(frozen=True)
 class Breach:
     """A breach complained of in one hand. ``solo``: a solo was being played when it happened
-    (TSR 9.3.3 "after it is determined that a Solo is being played"); a wedding before its
-    clarification trick counts as a normal game (TSR 4.4.3 b, 4.4.5)."""
+    (TSR 9.3.3 "after it is determined that a Solo is being played").
+
+    A wedding is judged by where the breach fell (TSR 4.4.3 b, 4.4.5): as a normal game up to
+    the point where it turned into a solo, and as a solo after it, the holder of both Queens
+    of Clubs being the ``soloist`` (so 9.3.3 b1/b2 and 9.4.4 for a breach against him, 9.4.3
+    for his own major one). The German original fixes the point: an announced wedding whose
+    holder took the first three tricks is penalised "bis einschließlich Klärungsstich wie
+    beim Normalspiel", so a breach in the clarification trick itself is still a normal
+    game's; a silent wedding "solange wie beim Normalspiel, bis entschieden ist, dass ein
+    Solo gespielt wird (Legen der zweiten Kreuz Dame)", so it is a solo from the moment the
+    second Queen of Clubs lies on the table. Callers say which by ``solo``; a wedding whose
+    clarification trick found a partner (TSR 4.4.3 a) stays a normal game throughout."""
 
     severity: Severity
     offender: int

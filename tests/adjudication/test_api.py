@@ -175,6 +175,38 @@ def test_an_unsporting_offence_is_not_a_complaint_about_a_hand(api, tournament, 
     assert "TSR 9.6.2" in response.json()["offence"][0]
 
 
+def test_a_silent_wedding_is_ruled_as_a_solo_after_the_second_queen_of_clubs(
+    api, tournament, sheet, staff
+):
+    """TSR 4.4.5: the ruling's ``wedding_clarified_as_solo`` makes the holder of both Queens
+    of Clubs the soloist; without it the silent wedding is still a normal game."""
+    decision = complaint(sheet, staff, hand=5, offender=2)
+    path = url("api-decision-ruling", tournament, decision.pk)
+    payload = {"severity": "minor", "contract": "silent_wedding", "soloist": 4}
+    before = send(api, "post", path, staff["adjudicator"], payload).json()
+    assert (before["rule"], before["wedding_clarified_as_solo"]) == ("TSR 9.3.2", False)
+    after = send(
+        api,
+        "post",
+        path,
+        staff["adjudicator"],
+        payload | {"wedding_clarified_as_solo": True, "disadvantages_soloist": True},
+    ).json()
+    assert after["rule"] == "TSR 9.3.3 (b1)"
+    assert after["penalty"] == {"1": 0, "2": -3, "3": 0, "4": 3}
+    assert (after["soloist"], after["solo_type"]) == (4, "diamonds")
+    assert after["wedding_clarified_as_solo"] is True
+    refused = send(
+        api,
+        "post",
+        path,
+        staff["adjudicator"],
+        {"severity": "minor", "wedding_clarified_as_solo": True},
+    )
+    assert refused.status_code == 400
+    assert "TSR 4.4.3 b" in refused.json()["wedding_clarified_as_solo"][0]
+
+
 def test_the_adjudicator_rules_and_initials(api, tournament, sheet, staff):
     decision = complaint(sheet, staff)
     ruled = send(

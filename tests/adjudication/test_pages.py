@@ -3,12 +3,14 @@ appeal, sanctions, the catalogue, the staff and the log; who may do what."""
 
 import csv
 import io
+from dataclasses import replace
 
 import pytest
 from django.urls import reverse
 
 from adjudication import services
 from adjudication.models import Appeal, Decision, Event, Offence, Sanction
+from scoring.rules.contracts import Contract, SoloType
 from scoring.rules.penalty import Severity
 from tests import factories
 from tests.adjudication.helpers import MATCH, decide, enter
@@ -91,6 +93,47 @@ def test_a_deviating_ruling_without_a_reason_is_refused_and_nothing_is_saved(
     assert "give the reason" in response.content.decode()
     decision.refresh_from_db()
     assert decision.status == Decision.Status.OPEN
+
+
+def test_a_wedding_played_alone_is_ruled_as_a_solo_on_the_decision_page(
+    client, tournament, round_, sheet, staff
+):
+    """TSR 4.4.3 b: the ruling form asks whether the wedding was already being played as a
+    solo; then seat 3, who holds both Queens of Clubs, is the soloist of TSR 9.3.3."""
+    line = MATCH[2]
+    holders = replace(
+        line,
+        contract=Contract.WEDDING,
+        soloist=3,
+        solo_type=SoloType.DIAMONDS,
+        points={1: -2, 2: -2, 3: 6, 4: -2},
+    )
+    enter(sheet, [*MATCH[:2], holders])
+    decision = services.complaint_record(
+        scoresheet=sheet, hand_number=3, offender=2, description="x", by=staff["adjudicator"]
+    )
+    client.force_login(staff["adjudicator"])
+    page = client.get(url("decision", tournament.slug, decision.pk))
+    assert "already being played as a solo" in page.content.decode()
+    form = page.context["ruling_form"]
+    assert (form["contract"].value(), form["soloist"].value()) == ("wedding", 3)
+    response = client.post(
+        url("decision-ruling", tournament.slug, decision.pk),
+        {
+            "severity": "minor",
+            "contract": "wedding",
+            "soloist": 3,
+            "wedding_clarified_as_solo": "on",
+            "disadvantages_soloist": "on",
+            "announcements": 0,
+        },
+    )
+    assert response.status_code == 302
+    decision.refresh_from_db()
+    assert decision.rule == "TSR 9.3.3 (b1)"
+    assert decision.penalty == {1: 0, 2: -3, 3: 3, 4: 0}
+    page = client.get(url("decision", tournament.slug, decision.pk)).content.decode()
+    assert "already played as a solo (TSR 4.4.3 b, 4.4.5)" in page
 
 
 def test_the_panel_changes_a_decision_on_its_page(client, tournament, round_, sheet, staff):

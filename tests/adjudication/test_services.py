@@ -6,6 +6,8 @@ rule only in the soloist's favour (TSR 7.3.3.2), a stopped hand is not one of th
 (TSR 9.4.3), and a deduction for unsporting conduct stands outside every checksum (TSR 9.6.2 b).
 """
 
+from dataclasses import replace
+
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
@@ -282,6 +284,150 @@ def test_only_adjudicators_and_the_panel_record_and_initial(sheet, staff, who):
     decision.refresh_from_db()
     assert decision.status == Decision.Status.DRAFT
     assert decision.severity == "minor"
+
+
+# Weddings (TSR 4.4.3 b, 4.4.5) -------------------------------------------------------------------
+
+
+def wedding(contract=Contract.WEDDING, holder: int | None = 3):
+    """Hand 3 of the match as a wedding: played alone by ``holder`` and won (a diamonds solo),
+    or, without a holder, an announced wedding with a partner (TSR 4.4.3 a)."""
+    line = MATCH[2]
+    if holder is None:
+        return replace(line, contract=contract)
+    return replace(
+        line,
+        contract=contract,
+        soloist=holder,
+        solo_type=SoloType.DIAMONDS,
+        points={seat: 6 if seat == holder else -2 for seat in range(1, 5)},
+    )
+
+
+@pytest.mark.parametrize("contract", [Contract.WEDDING, Contract.SILENT_WEDDING])
+@pytest.mark.parametrize(
+    ("clarified", "offender", "extra", "points", "rule"),
+    [
+        (False, 2, {}, {1: 1, 2: -3, 3: 1, 4: 1}, "TSR 9.3.2"),
+        (False, 3, {}, {1: 1, 2: 1, 3: -3, 4: 1}, "TSR 9.3.2"),
+        (True, 2, {"disadvantages_soloist": True}, {1: 0, 2: -3, 3: 3, 4: 0}, "TSR 9.3.3 (b1)"),
+        (True, 2, {}, {1: 1, 2: -3, 3: 1, 4: 1}, "TSR 9.3.3 (b2)"),
+        (True, 3, {}, {1: 1, 2: 1, 3: -3, 4: 1}, "TSR 9.3.3 (a)"),
+    ],
+)
+def test_a_wedding_is_penalised_as_a_normal_game_until_it_turns_into_a_solo(
+    sheet, staff, contract, clarified, offender, extra, points, rule
+):
+    """Seat 3 holds both Queens of Clubs and plays hand 3 alone. A breach up to and including
+    the clarification trick (a silent wedding: before the second Queen of Clubs) is a normal
+    game's; after it, a solo's with the holder as the soloist."""
+    enter(sheet, [*MATCH[:2], wedding(contract), MATCH[3]])
+    ruling = Ruling(
+        Severity.MINOR, contract=contract, soloist=3, wedding_clarified_as_solo=clarified, **extra
+    )
+    decision = decide(sheet, staff, hand=3, offender=offender, ruling=ruling)
+    assert (decision.penalty, decision.rule) == (points, rule)
+    assert decision.wedding_clarified_as_solo is clarified
+    result = check(sheet)
+    assert result.ok, result.problems
+
+
+def test_the_holders_own_major_breach_stops_the_wedding_played_alone(sheet, staff):
+    """TSR 9.4.4 sends the soloist's major breach to 9.4.3: the stopped line is the wedding
+    played alone by seat 3, a diamonds solo, not played and dealt again."""
+    enter(sheet, MATCH[:2])
+    ruling = Ruling(
+        Severity.MAJOR, contract=Contract.WEDDING, soloist=3, wedding_clarified_as_solo=True
+    )
+    decision = decide(sheet, staff, hand=3, offender=3, ruling=ruling)
+    assert decision.penalty == {1: 4, 2: 4, 3: -12, 4: 4}
+    assert decision.rule == "TSR 9.4.4, 9.4.3"
+    stopped = on_sheet(sheet)[2]
+    assert stopped.not_played
+    assert (stopped.contract, stopped.soloist, stopped.solo_type) == (
+        Contract.WEDDING,
+        3,
+        SoloType.DIAMONDS,
+    )
+    assert check(sheet).ok
+
+
+def test_a_major_breach_before_the_second_queen_of_clubs_stops_a_silent_wedding(sheet, staff):
+    """TSR 4.4.5: still a normal game, so 9.4.3 for the holder's breach as for anyone's; the
+    sheet names the holder of a silent wedding, so the stopped line does too."""
+    enter(sheet, MATCH[:2])
+    ruling = Ruling(Severity.MAJOR, contract=Contract.SILENT_WEDDING, soloist=3)
+    decision = decide(sheet, staff, hand=3, offender=3, ruling=ruling)
+    assert decision.rule == "TSR 9.4.3"
+    assert decision.penalty == {1: 4, 2: 4, 3: -12, 4: 4}
+    stopped = on_sheet(sheet)[2]
+    assert stopped.not_played
+    assert (stopped.contract, stopped.soloist) == (Contract.SILENT_WEDDING, 3)
+    assert check(sheet).ok
+
+
+@pytest.mark.parametrize(
+    ("lines", "ruling", "field"),
+    [
+        (
+            MATCH[:4],
+            Ruling(Severity.MINOR, wedding_clarified_as_solo=True),
+            "wedding_clarified_as_solo",
+        ),
+        (
+            MATCH[:2],
+            Ruling(Severity.MINOR, contract=Contract.WEDDING, wedding_clarified_as_solo=True),
+            "soloist",
+        ),
+        (MATCH[:2], Ruling(Severity.MINOR, contract=Contract.SILENT_WEDDING), "soloist"),
+        (
+            MATCH[:2],
+            Ruling(
+                Severity.MINOR,
+                contract=Contract.SILENT_WEDDING,
+                soloist=3,
+                solo_type=SoloType.HEARTS,
+            ),
+            "solo_type",
+        ),
+        (
+            [*MATCH[:2], wedding(holder=None)],
+            Ruling(
+                Severity.MINOR,
+                contract=Contract.WEDDING,
+                soloist=3,
+                wedding_clarified_as_solo=True,
+            ),
+            "wedding_clarified_as_solo",
+        ),
+        (
+            [*MATCH[:2], wedding()],
+            Ruling(
+                Severity.MINOR,
+                contract=Contract.WEDDING,
+                soloist=1,
+                wedding_clarified_as_solo=True,
+            ),
+            "soloist",
+        ),
+        (
+            [*MATCH[:2], wedding()],
+            Ruling(Severity.MINOR, contract=Contract.SILENT_WEDDING, soloist=3),
+            "contract",
+        ),
+    ],
+)
+def test_a_ruling_on_a_wedding_names_the_field_in_error(sheet, staff, lines, ruling, field):
+    enter(sheet, lines)
+    decision = services.complaint_record(
+        scoresheet=sheet, hand_number=3, offender=2, description="x", by=staff["adjudicator"]
+    )
+    with pytest.raises(ValidationError) as error:
+        services.decision_rule(decision=decision, ruling=ruling, by=staff["adjudicator"])
+    assert field in error.value.message_dict
+    assert "TSR" in error.value.message_dict[field][0]
+    decision.refresh_from_db()
+    assert decision.status == Decision.Status.OPEN
 
 
 # Appeals ----------------------------------------------------------------------------------------

@@ -263,6 +263,22 @@ def test_penalty_decided_is_documented_with_an_example(api):
     assert any(example["value"].get("decided") for example in examples.values())
 
 
+def test_penalty_in_a_wedding_played_alone_is_asked_as_a_solo(api):
+    """The schema says how to ask for a wedding (TSR 4.4.3 b, 4.4.5): "solo" once it turned
+    into one, with the holder of both Queens of Clubs as the soloist."""
+    schema = api.get(reverse("api-schema"), {"format": "json"}).json()
+    contract = schema["components"]["schemas"]["PenaltyRequestRequest"]["properties"]["contract"]
+    assert "4.4.3 b" in contract["description"]
+    assert "4.4.5" in contract["description"]
+    data = post(
+        api,
+        "api-rules-penalty",
+        {"severity": "minor", "contract": "solo", "offender": 1, "soloist": 3},
+    ).json()
+    assert data["points"] == {"1": -3, "2": 1, "3": 1, "4": 1}
+    assert data["rule"] == "TSR 9.3.3 (b2)"
+
+
 @pytest.mark.parametrize(
     ("data", "field"),
     [
