@@ -37,7 +37,15 @@ class SheetAdjudication:
 
     @property
     def stopped(self) -> set[int]:
+        """The lines of hands stopped and counted as not played (TSR 9.4.3)."""
         return {d.hand_number for d in self.counting if d.hand_not_played}
+
+    @property
+    def ended(self) -> dict[int, Decision]:
+        """The hands a major breach ended, with the initialled decision that did (TSR 9.4.2,
+        9.5.1): whether counted as not played (9.4.3) or as played (9.4.4, 9.5.1), nothing
+        more in them is penalised (TSR 9.7.6)."""
+        return {d.hand_number: d for d in self.counting if d.severity == "major"}
 
     def of_hand(self, number: int) -> list[Decision]:
         return [d for d in self.decisions if d.hand_number == number]

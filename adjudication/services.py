@@ -27,6 +27,7 @@ from adjudication.models import (
     Offence,
     Sanction,
 )
+from adjudication.selectors import sheet_adjudication
 from scoring.messages import field_errors
 from scoring.models import CONTRACT_LABELS, Scoresheet
 from scoring.rules.contracts import Contract, SoloType
@@ -164,6 +165,17 @@ def complaint_record(
                     "hand being played, %(next)d."
                 )
                 % {"count": played, "next": played + 1}
+            }
+        )
+    if hand_number in sheet_adjudication(sheet=sheet).ended:
+        raise ValidationError(
+            {
+                "hand_number": _(
+                    "Hand %(hand)d was ended by a major breach already (TSR 9.4.2): nothing "
+                    "more in it is penalised (TSR 9.7.6). A complaint about the hand dealt "
+                    "next, or dealt again, is about hand %(next)d."
+                )
+                % {"hand": hand_number, "next": hand_number + 1}
             }
         )
     _require_seat("offender", offender, size, label=_("The offender"))
@@ -460,6 +472,24 @@ def _ruled_params(decision: Decision) -> dict:
     }
 
 
+def _require_hand_not_ended(decision: Decision, *, field: str) -> None:
+    """TSR 9.4.2, 9.7.6: a major breach ends the game, so once one is initialled nothing more
+    in that hand is penalised; a minor breach initialled first leaves the hand open to a
+    later complaint, which may be major. The decision being replaced on appeal (superseded
+    by now) does not count."""
+    other = sheet_adjudication(sheet=decision.scoresheet).ended.get(decision.hand_number)
+    if other is not None and other.pk != decision.pk:
+        raise ValidationError(
+            {
+                field: _(
+                    "Hand %(hand)d was ended by the major breach of seat %(seat)d, initialled "
+                    "already (TSR 9.4.2): nothing more in it is penalised (TSR 9.7.6)."
+                )
+                % {"hand": decision.hand_number, "seat": other.offender}
+            }
+        )
+
+
 def _locked_decision(decision: Decision) -> Decision:
     return (
         Decision.objects.select_for_update(of=("self",))
@@ -556,6 +586,7 @@ def decision_initial(*, decision: Decision, by: AbstractBaseUser) -> Decision:
             }
         )
     _require_match_open(sheet)
+    _require_hand_not_ended(decision, field="hand_number")
     decision.status = Decision.Status.INITIALLED
     decision.initialled_by = by
     decision.initialled_at = timezone.now()
@@ -760,6 +791,8 @@ def appeal_decide(
             )
             for name, value in _ruled(replacement, ruling).items():
                 setattr(replacement, name, value)
+            if replacement.severity == Severity.MAJOR:
+                _require_hand_not_ended(replacement, field="severity")
             _save(replacement)
             if replacement.hand_not_played:
                 _hand_stop(replacement, by)

@@ -274,6 +274,38 @@ def test_a_solo_ruling_and_a_major_breach_that_stops_the_hand(api, tournament, s
     assert data["rule"] == "TSR 9.4.3"
 
 
+def test_one_major_breach_ends_a_hand_and_nothing_more_in_it_counts(api, tournament, sheet, staff):
+    """TSR 9.4.2, 9.7.6: a second major ruling on hand 3 is not initialled, and once the hand
+    is ended no complaint about it is recorded; both refusals name the field and save
+    nothing. The replay, line 4, takes complaints."""
+    first = complaint(sheet, staff, hand=3, offender=2)
+    second = complaint(sheet, staff, hand=3, offender=4)
+    for decision in (first, second):
+        send(
+            api,
+            "post",
+            url("api-decision-ruling", tournament, decision.pk),
+            staff["adjudicator"],
+            {"severity": "major"},
+        )
+    initial = url("api-decision-initial", tournament, first.pk)
+    assert send(api, "post", initial, staff["adjudicator"]).status_code == 200
+    refused = send(
+        api, "post", url("api-decision-initial", tournament, second.pk), staff["adjudicator"]
+    )
+    assert refused.status_code == 400
+    assert "TSR 9.7.6" in refused.json()["hand_number"][0]
+    assert Decision.objects.get(pk=second.pk).status == Decision.Status.DRAFT
+    data = {"round": 1, "table": 1, "offender": 1, "description": "Revoke"}
+    path = url("api-decisions", tournament)
+    again = send(api, "post", path, staff["adjudicator"], data | {"hand_number": 3})
+    assert again.status_code == 400
+    assert list(again.json()) == ["hand_number"]
+    assert Decision.objects.count() == 2
+    replay = send(api, "post", path, staff["adjudicator"], data | {"hand_number": 4})
+    assert replay.status_code == 201
+
+
 def test_a_deviation_needs_a_reason(api, tournament, sheet, staff):
     decision = complaint(sheet, staff)
     path = url("api-decision-ruling", tournament, decision.pk)

@@ -136,6 +136,22 @@ def test_a_wedding_played_alone_is_ruled_as_a_solo_on_the_decision_page(
     assert "already played as a solo (TSR 4.4.3 b, 4.4.5)" in page
 
 
+def test_a_complaint_about_a_stopped_hand_is_refused_on_the_form(
+    client, tournament, round_, sheet, staff
+):
+    """TSR 9.7.6: the form says why and saves nothing."""
+    enter(sheet, MATCH[:2])
+    decide(sheet, staff, hand=3, offender=1, ruling=Ruling(Severity.MAJOR))
+    client.force_login(staff["adjudicator"])
+    response = client.post(
+        url("complaint-add", tournament.slug, 1, 1),
+        {"hand_number": 3, "offender": 2, "description": "Revoke"},
+    )
+    assert response.status_code == 200
+    assert "TSR 9.7.6" in str(response.context["form"].errors["hand_number"])
+    assert Decision.objects.count() == 1
+
+
 def test_the_panel_changes_a_decision_on_its_page(client, tournament, round_, sheet, staff):
     enter(sheet, MATCH[:2])
     decision = decide(sheet, staff, hand=2, offender=3, ruling=Ruling(Severity.MAJOR))

@@ -162,6 +162,99 @@ def test_the_scorekeeper_keeps_the_stopped_hand(sheet, staff):
         enter(sheet, [*on_sheet(sheet)[1:]])
 
 
+# One stop per hand (TSR 9.4.2, 9.7.6) --------------------------------------------------------------
+
+
+def test_a_complaint_about_a_hand_a_major_breach_stopped_is_refused(sheet, staff):
+    """TSR 9.4.2: the major breach ended hand 4, which is now a line "not played"; nothing
+    more in it is penalised (TSR 9.7.6). Its replay is line 5, and a complaint about it is
+    legitimate."""
+    enter(sheet, MATCH[:3])
+    decide(sheet, staff, hand=4, offender=1, ruling=Ruling(Severity.MAJOR))
+    assert [line.not_played for line in on_sheet(sheet)] == [False, False, False, True]
+    with pytest.raises(ValidationError) as error:
+        services.complaint_record(
+            scoresheet=sheet, hand_number=4, offender=2, description="x", by=staff["adjudicator"]
+        )
+    message = error.value.message_dict["hand_number"][0]
+    assert "TSR 9.7.6" in message
+    assert "hand 5" in message
+    assert Decision.objects.count() == 1
+    replay = services.complaint_record(
+        scoresheet=sheet, hand_number=5, offender=2, description="x", by=staff["adjudicator"]
+    )
+    assert replay.hand_number == 5
+
+
+def test_a_second_major_ruling_on_the_same_hand_cannot_be_initialled(sheet, staff):
+    """Two complaints about hand 3 at once, both ruled major: the first initialled stops the
+    hand; the second cannot be initialled, so the penalty counts once and one line is not
+    played."""
+    enter(sheet, MATCH[:2])
+    first = decide(sheet, staff, hand=3, offender=2, ruling=Ruling(Severity.MAJOR), initial=False)
+    second = decide(sheet, staff, hand=3, offender=4, ruling=Ruling(Severity.MAJOR), initial=False)
+    services.decision_initial(decision=first, by=staff["adjudicator"])
+    with pytest.raises(ValidationError) as error:
+        services.decision_initial(decision=second, by=staff["adjudicator"])
+    assert "TSR 9.7.6" in error.value.message_dict["hand_number"][0]
+    second.refresh_from_db()
+    assert second.status == Decision.Status.DRAFT
+    assert [line.not_played for line in on_sheet(sheet)] == [False, False, True]
+    assert sheet_adjudication(sheet=sheet).penalties == {3: {1: 4, 2: -12, 3: 4, 4: 4}}
+    assert check(sheet).ok
+
+
+@pytest.mark.parametrize(
+    "ruling",
+    [
+        Ruling(Severity.MAJOR, announcements=3, decided=True),  # TSR 9.5.1: the game ends too
+        Ruling(Severity.MAJOR, **SOLO),  # TSR 9.4.4: the solo counts as played
+    ],
+)
+def test_a_major_breach_counted_as_played_ends_the_hand_too(sheet, staff, ruling):
+    enter(sheet, MATCH[:4])
+    decide(sheet, staff, hand=2, offender=3, ruling=ruling)
+    with pytest.raises(ValidationError, match=r"TSR 9\.7\.6"):
+        services.complaint_record(
+            scoresheet=sheet, hand_number=2, offender=2, description="x", by=staff["adjudicator"]
+        )
+
+
+def test_a_minor_breach_first_leaves_the_hand_open_to_a_later_complaint(sheet, staff):
+    """TSR 9.7.6: "Ist dann der erste kein schwerwiegender Regelverstoß, kann der zweite
+    Regelverstoß erneut reklamiert werden": both count, and the major one stops the hand."""
+    enter(sheet, MATCH[:2])
+    decide(sheet, staff, hand=3, offender=2, ruling=Ruling(Severity.MINOR))
+    decide(sheet, staff, hand=3, offender=4, ruling=Ruling(Severity.MAJOR))
+    assert sheet_adjudication(sheet=sheet).penalties == {3: {1: 5, 2: 1, 3: 5, 4: -11}}
+    assert on_sheet(sheet)[2].not_played
+    assert check(sheet).ok
+
+
+def test_the_panel_does_not_make_a_second_major_breach_in_an_ended_hand(sheet, staff):
+    """A minor breach, then a major one in hand 3: the panel cannot make the first major as
+    well, which would stop the hand twice (TSR 9.4.2, 9.7.6); nothing of its decision is
+    kept."""
+    enter(sheet, MATCH[:2])
+    minor = decide(sheet, staff, hand=3, offender=2, ruling=Ruling(Severity.MINOR))
+    decide(sheet, staff, hand=3, offender=4, ruling=Ruling(Severity.MAJOR))
+    appeal = services.appeal_lodge(decision=minor, appellant=1, by=staff["adjudicator"])
+    with pytest.raises(ValidationError) as error:
+        services.appeal_decide(
+            appeal=appeal,
+            outcome=Appeal.Outcome.CHANGE,
+            members=staff["panel"],
+            reasons="It decided the game.",
+            ruling=Ruling(Severity.MAJOR),
+            by=staff["panel"][0],
+        )
+    assert "TSR 9.7.6" in error.value.message_dict["severity"][0]
+    appeal.refresh_from_db()
+    minor.refresh_from_db()
+    assert (appeal.outcome, minor.status) == ("", Decision.Status.INITIALLED)
+    assert [line.not_played for line in on_sheet(sheet)] == [False, False, True]
+
+
 def test_at_a_table_of_five_the_dealer_sitting_out_gets_no_penalty_points(staff):
     """TSR 10.1.1, 10.1.2: the dealer does not play; he neither offends nor shares."""
     tournament = factories.tournament(players=5, organiser=staff["organiser"])
