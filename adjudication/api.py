@@ -234,6 +234,11 @@ class DecisionSerializer(serializers.Serializer):
     deviates = serializers.BooleanField(help_text="The ruled points are not the TSR's")
     deviation_reason = serializers.CharField(allow_blank=True)
     hand_not_played = serializers.BooleanField(help_text="Stopped, dealt again (TSR 9.4.3)")
+    played_without_game_points = serializers.BooleanField(
+        help_text="An opponent's major breach in a solo: the solo counts as played, its line "
+        "on the sheet has a game value of 0 and no points, and only the penalty points count "
+        "(TSR 9.4.4); once initialled the scorekeeper cannot change that line"
+    )
     rule = serializers.CharField(allow_blank=True, help_text="The TSR section ruled by")
     status = DecisionStatusField(
         help_text="open, draft (waiting for initials), initialled (counts, TSR 8.2.2), "

@@ -162,6 +162,15 @@ class Decision(models.Model):
     computed = models.JSONField(_("penalty points by the TSR"), null=True, blank=True)
     deviation_reason = models.TextField(_("reason for deviating"), blank=True)
     hand_not_played = models.BooleanField(_("hand counts as not played (TSR 9.4.3)"), default=False)
+    # TSR 9.4.4, an opponent's major breach in a solo: the solo counts as played, its line on
+    # the sheet has a game value of 0 and no points, and only the penalty points count.
+    played_without_game_points = models.BooleanField(
+        _("solo counts as played, without game points (TSR 9.4.4)"), default=False
+    )
+    # The line as the scorekeeper had entered it before the initialled decision put no
+    # points on it, for an appeal that changes or annuls the decision; null if the decision
+    # put the line on the sheet itself.
+    replaced_line = models.JSONField(_("line replaced"), null=True, blank=True)
     rule = models.CharField(_("rule"), max_length=60, blank=True)
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default="open")
     recorded_by = models.ForeignKey(
@@ -250,6 +259,15 @@ class Decision(models.Model):
             models.CheckConstraint(
                 condition=Q(hand_not_played=False) | Q(severity="major", decided=False),
                 name="decision_not_played_only_major",
+            ),
+            models.CheckConstraint(
+                condition=Q(played_without_game_points=False)
+                | Q(severity="major", decided=False, hand_not_played=False),
+                name="decision_no_game_points_only_major",
+            ),
+            models.CheckConstraint(
+                condition=Q(replaced_line__isnull=True) | Q(played_without_game_points=True),
+                name="decision_replaced_line_only_without_game_points",
             ),
             # Only a wedding turns into a solo during the game, and then it has its soloist,
             # the holder of both Queens of Clubs (TSR 4.4.3 b, 4.4.5).

@@ -16,7 +16,8 @@ from tournaments.models import ExtraTime, Round, Tournament, TournamentRole
 class SheetAdjudication:
     """What counts on one scoresheet besides the hands: the penalty points of initialled
     decisions by hand and seat (TSR 8.2.2), the hands stopped and counted as not played
-    (TSR 9.4.3), and the points deducted from seats for unsporting conduct (TSR 9.6.2 b)."""
+    (TSR 9.4.3) or as played without game points (TSR 9.4.4), and the points deducted from
+    seats for unsporting conduct (TSR 9.6.2 b)."""
 
     decisions: list[Decision] = field(default_factory=list)  # every one, for the record
     deductions: dict[int, int] = field(default_factory=dict)  # by seat, negative
@@ -39,6 +40,11 @@ class SheetAdjudication:
     def stopped(self) -> set[int]:
         """The lines of hands stopped and counted as not played (TSR 9.4.3)."""
         return {d.hand_number for d in self.counting if d.hand_not_played}
+
+    @property
+    def without_game_points(self) -> set[int]:
+        """The lines of solos counted as played without game points (TSR 9.4.4)."""
+        return {d.hand_number for d in self.counting if d.played_without_game_points}
 
     @property
     def ended(self) -> dict[int, Decision]:

@@ -33,8 +33,14 @@ from scoring.models import CONTRACT_LABELS, Scoresheet
 from scoring.rules.contracts import Contract, SoloType
 from scoring.rules.penalty import Breach, InvalidInput, Severity, penalty_points
 from scoring.rules.sheet import HandLine
-from scoring.selectors import hand_lines, scoresheet_check
-from scoring.services import scoresheet_hand_stop, scoresheet_hand_unstop, scoresheet_locked
+from scoring.selectors import hand_lines, hand_snapshot, line_from_snapshot, scoresheet_check
+from scoring.services import (
+    scoresheet_hand_stop,
+    scoresheet_hand_unstop,
+    scoresheet_hand_unvoid,
+    scoresheet_hand_void,
+    scoresheet_locked,
+)
 from tournaments.models import Entry, Round, Seat, Table, Tournament, TournamentRole
 from tournaments.permissions import ADJUDICATE, PANEL
 from tournaments.selectors import user_roles
@@ -451,6 +457,7 @@ def _ruled(decision: Decision, ruling: Ruling) -> dict:
         "computed": {str(seat): value for seat, value in tsr.items()},
         "deviation_reason": reason,
         "hand_not_played": computed.hand_not_played,
+        "played_without_game_points": computed.played_without_game_points,
         "rule": computed.rule,
     }
 
@@ -566,11 +573,42 @@ def _hand_unstop(decision: Decision, by: AbstractBaseUser) -> None:
     _shift_decisions(decision.scoresheet, after=decision.hand_number, by_lines=-1)
 
 
+def _hand_void(decision: Decision, by: AbstractBaseUser) -> None:
+    """Count the solo as played without game points (TSR 9.4.4): its line goes on the sheet
+    with no points, or loses the scorekeeper's, which the decision keeps for an appeal."""
+    replaced = scoresheet_hand_void(
+        scoresheet=decision.scoresheet,
+        number=decision.hand_number,
+        contract=Contract(decision.contract),
+        soloist=decision.soloist,
+        solo_type=SoloType(decision.solo_type) if decision.solo_type else None,
+        by=by,
+    )
+    decision.replaced_line = hand_snapshot(replaced) if replaced else None
+
+
+def _hand_unvoid(decision: Decision, by: AbstractBaseUser) -> None:
+    """The panel changed or annulled a decision that counted the solo as played without game
+    points: the line gets back the scorekeeper's points; one the decision put on the sheet
+    comes off again if it is the last (the game stood still, TSR 9.7.7), or else stays with
+    no points for the scorekeeper to correct. Either way it is the scorekeeper's again."""
+    removed = scoresheet_hand_unvoid(
+        scoresheet=decision.scoresheet,
+        number=decision.hand_number,
+        line=line_from_snapshot(decision.replaced_line) if decision.replaced_line else None,
+        by=by,
+    )
+    if removed:
+        _shift_decisions(decision.scoresheet, after=decision.hand_number, by_lines=-1)
+
+
 @transaction.atomic
 def decision_initial(*, decision: Decision, by: AbstractBaseUser) -> Decision:
     """Initial a ruling (TSR 8.2.2): from now on its penalty points count on the sheet, in its
     PDF and in the standings, and it is never edited. A hand stopped by a major breach in a
-    normal game (or by the soloist) comes on the sheet as not played (TSR 9.4.3)."""
+    normal game (or by the soloist) comes on the sheet as not played (TSR 9.4.3); a solo
+    stopped by an opponent's counts as played, its line without game points (TSR 9.4.4).
+    Nothing more is initialled in a hand a major breach ended (TSR 9.4.2, 9.7.6)."""
     decision = _locked_decision(decision)
     sheet = scoresheet_locked(decision.scoresheet)
     decision.scoresheet = sheet
@@ -590,6 +628,8 @@ def decision_initial(*, decision: Decision, by: AbstractBaseUser) -> Decision:
     decision.status = Decision.Status.INITIALLED
     decision.initialled_by = by
     decision.initialled_at = timezone.now()
+    if decision.played_without_game_points:
+        _hand_void(decision, by)
     _save(decision)
     if decision.hand_not_played:
         _hand_stop(decision, by)
@@ -601,6 +641,7 @@ def decision_initial(*, decision: Decision, by: AbstractBaseUser) -> Decision:
         summary=_("Hand %(hand)d, seat %(seat)d: initialled, %(points)s (%(rule)s)")
         % _ruled_params(decision),
         hand_not_played=decision.hand_not_played,
+        played_without_game_points=decision.played_without_game_points,
     )
     results_refresh(tables=[sheet.table])
     return decision
@@ -716,8 +757,11 @@ def appeal_decide(
 ) -> Appeal:
     """The arbitration panel's final decision on an appeal (TSR 8.2.1): uphold the decision,
     change it (``ruling``: the panel's own, initialled at once, which supersedes it), or annul
-    it. A hand stopped or no longer stopped comes on or off the sheet. The table concerned and
-    the tables of the members get the interruption back as extra time (TSR 8.5.1)."""
+    it. A hand stopped or no longer stopped comes on or off the sheet; a solo no longer
+    counted as played without game points gets back the scorekeeper's points (or, put on the
+    sheet by the decision, comes off if it is the last line), and one the panel counts so
+    loses them. The table concerned and the tables of the members get the interruption back
+    as extra time (TSR 8.5.1)."""
     appeal = (
         Appeal.objects.select_for_update(of=("self",))
         .select_related("decision__scoresheet__table__round__tournament")
@@ -766,15 +810,16 @@ def appeal_decide(
 
     replacement = None
     if outcome != Appeal.Outcome.UPHOLD:
-        was_stopped = decision.hand_not_played
         decision.status = (
             Decision.Status.SUPERSEDED
             if outcome == Appeal.Outcome.CHANGE
             else Decision.Status.ANNULLED
         )
         _save(decision)
-        if was_stopped:
+        if decision.hand_not_played:
             _hand_unstop(decision, by)
+        elif decision.played_without_game_points:
+            _hand_unvoid(decision, by)
         if outcome == Appeal.Outcome.CHANGE:
             replacement = Decision(
                 scoresheet=sheet,
@@ -793,6 +838,8 @@ def appeal_decide(
                 setattr(replacement, name, value)
             if replacement.severity == Severity.MAJOR:
                 _require_hand_not_ended(replacement, field="severity")
+            if replacement.played_without_game_points:
+                _hand_void(replacement, by)
             _save(replacement)
             if replacement.hand_not_played:
                 _hand_stop(replacement, by)

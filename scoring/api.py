@@ -276,6 +276,11 @@ class PenaltyResponseSerializer(serializers.Serializer):
         "counts as not played and is dealt again (TSR 9.4.3); false for a game already "
         "decided (TSR 9.5.1)"
     )
+    played_without_game_points = serializers.BooleanField(
+        help_text="Major breach by an opponent of the soloist (TSR 9.4.4): the solo counts as "
+        "played (the deal passes on, a compulsory solo is the soloist's) but scores no game "
+        "points, its game value 0: only these penalty points count"
+    )
     rule = serializers.CharField()
 
 
@@ -343,6 +348,7 @@ class PenaltyRequestSerializer(serializers.Serializer):
         return {
             "points": _seat_dict(penalty.points),
             "hand_not_played": penalty.hand_not_played,
+            "played_without_game_points": penalty.played_without_game_points,
             "rule": penalty.rule,
         }
 

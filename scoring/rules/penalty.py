@@ -2,7 +2,8 @@
 
 ``penalty_points`` takes the breach as the adjudicator judged it (severity, the contract as it
 stood, who offended) and returns the penalty points of every seat that played the hand, and
-whether the hand counts as not played.
+whether the hand counts as not played (TSR 9.4.3) or as played without game points
+(TSR 9.4.4).
 
 On the announcements that raise a major penalty the German original, which wins where the two
 differ, is exact: only point announcements (*Absagen*: "no 90", "no 60", "no 30", "schwarz")
@@ -68,6 +69,11 @@ class Penalty:
     points: dict[int, int]  # per playing seat; negative for the offender
     hand_not_played: bool  # the hand is replayed (TSR 9.4.3)
     rule: str
+    # TSR 9.4.4, an opponent's major breach in a solo: "das Solo [wird] als gespielt gewertet",
+    # and the points are the penalty's alone ("Die übrigen Spieler erhalten 0 Punkte"). Read
+    # so: the game stopped (TSR 9.4.2) has no result to score, so the hand counts as played
+    # (the deal passes on, a compulsory solo is the soloist's) with a game value of 0.
+    played_without_game_points: bool = False
 
 
 def penalty_points(breach: Breach) -> Penalty:
@@ -106,7 +112,9 @@ def penalty_points(breach: Breach) -> Penalty:
         points = dict.fromkeys(others, 0)
         points[breach.soloist] = MAJOR_PENALTY + raise_by
         points[offender] = -(MAJOR_PENALTY + raise_by)
-        return Penalty(points, hand_not_played=False, rule="TSR 9.4.4")
+        return Penalty(
+            points, hand_not_played=False, rule="TSR 9.4.4", played_without_game_points=True
+        )
     # A normal game, or the soloist's own breach (TSR 9.4.4 refers to 9.4.3): not played, and
     # the three others share the penalty.
     penalty = MAJOR_PENALTY + raise_by

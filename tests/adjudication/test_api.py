@@ -306,6 +306,52 @@ def test_one_major_breach_ends_a_hand_and_nothing_more_in_it_counts(api, tournam
     assert replay.status_code == 201
 
 
+def test_an_opponents_major_breach_in_a_solo_takes_the_solos_game_points(
+    api, tournament, sheet, staff
+):
+    """TSR 9.4.4: initialled, the decision says the solo counts as played without game points;
+    the scoresheet API shows hand 2 with a game value of 0, and the scorekeeper's PUT that
+    would give it back its points is refused with nothing saved."""
+    decision = complaint(sheet, staff, hand=2, offender=3)
+    send(
+        api,
+        "post",
+        url("api-decision-ruling", tournament, decision.pk),
+        staff["adjudicator"],
+        {"severity": "major", "contract": "compulsory_solo", "soloist": 1, "solo_type": "queens"},
+    )
+    data = send(
+        api, "post", url("api-decision-initial", tournament, decision.pk), staff["adjudicator"]
+    ).json()
+    assert data["played_without_game_points"] is True
+    assert data["hand_not_played"] is False
+    assert data["penalty"] == {"1": 12, "2": 0, "3": -12, "4": 0}
+    sheet_path = reverse("api-scoresheet", args=[tournament.slug, 1, 1])
+    shown = send(api, "get", sheet_path, staff["adjudicator"]).json()
+    assert shown["hands"][1]["game_value"] == 0
+    assert shown["hands"][1]["points"] == {"1": 0, "2": 0, "3": 0, "4": 0}
+    hands = [
+        {
+            "contract": str(line.contract),
+            "dealer": line.dealer,
+            "soloist": line.soloist,
+            "solo_type": str(line.solo_type) if line.solo_type else None,
+            "game_value": line.game_value,
+            "points": {str(seat): points for seat, points in line.points.items()},
+        }
+        for line in MATCH[:4]
+    ]
+    refused = api.put(
+        sheet_path,
+        {"version": shown["version"], "hands": hands},
+        format="json",
+        headers={**key(sheet, 4), "Accept-Language": "en"},
+    )
+    assert refused.status_code == 400
+    assert "TSR 9.4.4" in str(refused.json())
+    assert send(api, "get", sheet_path, staff["adjudicator"]).json()["version"] == shown["version"]
+
+
 def test_a_deviation_needs_a_reason(api, tournament, sheet, staff):
     decision = complaint(sheet, staff)
     path = url("api-decision-ruling", tournament, decision.pk)

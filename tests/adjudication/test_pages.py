@@ -152,6 +152,22 @@ def test_a_complaint_about_a_stopped_hand_is_refused_on_the_form(
     assert Decision.objects.count() == 1
 
 
+def test_the_decision_page_says_the_solo_counts_without_game_points(
+    client, tournament, round_, sheet, staff
+):
+    enter(sheet, MATCH[:2])
+    ruling = Ruling(
+        Severity.MAJOR, contract=Contract.COMPULSORY_SOLO, soloist=1, solo_type=SoloType.QUEENS
+    )
+    decision = decide(sheet, staff, hand=2, offender=4, ruling=ruling)
+    client.force_login(staff["adjudicator"])
+    page = client.get(url("decision", tournament.slug, decision.pk)).content.decode()
+    assert "the solo counts as played, without game points" in page
+    client.cookies["django_language"] = "de"
+    page = client.get(url("decision", tournament.slug, decision.pk)).content.decode()
+    assert "ohne Spielpunkte" in page
+
+
 def test_the_panel_changes_a_decision_on_its_page(client, tournament, round_, sheet, staff):
     enter(sheet, MATCH[:2])
     decision = decide(sheet, staff, hand=2, offender=3, ruling=Ruling(Severity.MAJOR))

@@ -55,13 +55,6 @@ SOLO = {"contract": Contract.COMPULSORY_SOLO, "soloist": 1, "solo_type": SoloTyp
         ),
         (2, Ruling(Severity.MINOR, **SOLO), 2, {1: 1, 2: -3, 3: 1, 4: 1}, "TSR 9.3.3 (b2)"),
         (
-            2,
-            Ruling(Severity.MAJOR, **SOLO, announcements=2),
-            4,
-            {1: 15, 2: 0, 3: 0, 4: -15},
-            "TSR 9.4.4",
-        ),
-        (
             3,
             Ruling(Severity.MAJOR, announcements=3, decided=True),
             1,
@@ -149,6 +142,148 @@ def test_a_major_breach_by_the_soloist_stops_his_solo(sheet, staff):
         1,
         SoloType.ACES,
     )
+    assert check(sheet).ok
+
+
+# An opponent's major breach in a solo (TSR 9.4.4) -------------------------------------------------
+
+
+def game_points(lines) -> dict[int, int]:
+    return {seat: sum(line.points[seat] for line in lines) for seat in range(1, 5)}
+
+
+def test_an_opponents_major_breach_counts_the_solo_as_played_without_game_points(sheet, staff):
+    """TSR 9.4.4: seat 1's compulsory solo, hand 2, won +6 on the sheet; seat 4's major breach
+    after two announcements of the soloist gives 15 to seat 1, -15 to seat 4, 0 to the others,
+    and the line's game points are 0: the solo counts as played, so it is still seat 1's
+    compulsory solo and the dealer deals again as after it (TSR 4.2.5)."""
+    enter(sheet, MATCH[:4])
+    decision = decide(
+        sheet, staff, hand=2, offender=4, ruling=Ruling(Severity.MAJOR, **SOLO, announcements=2)
+    )
+    assert decision.penalty == {1: 15, 2: 0, 3: 0, 4: -15}
+    assert decision.rule == "TSR 9.4.4"
+    assert decision.played_without_game_points
+    assert not decision.hand_not_played
+    lines = on_sheet(sheet)
+    assert len(lines) == 4
+    solo = lines[1]
+    assert (solo.contract, solo.soloist, solo.dealer) == (Contract.COMPULSORY_SOLO, 1, 2)
+    assert (solo.game_value, set(solo.points.values()), solo.not_played) == (0, {0}, False)
+    assert decision.replaced_line["points"] == [6, -2, -2, -2]
+    result = check(sheet)
+    assert result.ok, result.problems
+    assert result.compulsory_played[1]
+    others = game_points([MATCH[0], *MATCH[2:4]])
+    assert dict(result.totals) == {seat: others[seat] + decision.penalty[seat] for seat in others}
+
+
+def test_a_solo_stopped_while_being_played_comes_on_the_sheet_as_played(sheet, staff):
+    """The complaint is about the hand being played, seat 1's compulsory solo: initialled, it
+    comes on the sheet as line 2 without game points, dealt by seat 2, who deals again; the
+    scorekeeper enters the rest of the match after it and the sheet is complete."""
+    enter(sheet, MATCH[:1])
+    decide(sheet, staff, hand=2, offender=3, ruling=Ruling(Severity.MAJOR, **SOLO))
+    solo = on_sheet(sheet)[1]
+    assert (solo.contract, solo.soloist, solo.dealer, solo.game_value) == (
+        Contract.COMPULSORY_SOLO,
+        1,
+        2,
+        0,
+    )
+    assert check(sheet).next.dealer == MATCH[2].dealer
+    enter(sheet, [*on_sheet(sheet), *MATCH[2:]])
+    result = check(sheet)
+    assert result.ok, result.problems
+    assert result.complete
+    assert result.totals[1] == game_points(MATCH)[1] - 6 + 12
+
+
+def test_the_scorekeeper_cannot_change_the_solo_counted_as_played(sheet, staff):
+    enter(sheet, MATCH[:4])
+    decide(sheet, staff, hand=2, offender=4, ruling=Ruling(Severity.MAJOR, **SOLO))
+    for lines in (MATCH[:4], MATCH[:1], [*on_sheet(sheet)[:1], *on_sheet(sheet)[2:]]):
+        with pytest.raises(ValidationError) as error:
+            enter(sheet, lines)
+        assert "TSR" in error.value.message_dict["hands"][0]
+    assert on_sheet(sheet)[1].game_value == 0
+    enter(sheet, [*on_sheet(sheet), MATCH[4]])  # the hands after it are the scorekeeper's
+
+
+def solo_appealed(sheet, staff, lines):
+    enter(sheet, lines)
+    decision = decide(sheet, staff, hand=2, offender=4, ruling=Ruling(Severity.MAJOR, **SOLO))
+    return decision, services.appeal_lodge(decision=decision, appellant=4, by=staff["adjudicator"])
+
+
+def panel(appeal, staff, outcome, ruling=None):
+    return services.appeal_decide(
+        appeal=appeal,
+        outcome=outcome,
+        members=staff["panel"],
+        reasons="Seat 4 did not break the rules.",
+        ruling=ruling,
+        by=staff["panel"][0],
+    )
+
+
+def test_annulled_the_solo_gets_back_the_scorekeepers_points(sheet, staff):
+    """The panel annuls the decision: line 2 has seat 1's +6 again and is the scorekeeper's."""
+    _decision, appeal = solo_appealed(sheet, staff, MATCH[:4])
+    panel(appeal, staff, Appeal.Outcome.ANNUL)
+    assert on_sheet(sheet) == MATCH[:4]
+    assert sheet_adjudication(sheet=sheet).without_game_points == set()
+    enter(
+        sheet,
+        [
+            MATCH[0],
+            replace(MATCH[1], points={1: 3, 2: -1, 3: -1, 4: -1}, game_value=1),
+            *MATCH[2:4],
+        ],
+    )
+
+
+def test_annulled_a_solo_line_the_decision_put_on_the_sheet_comes_off(sheet, staff):
+    """The solo was being played: the game stood still until the panel decided (TSR 9.7.7), so
+    it is played on and the scorekeeper enters it as the hand being played."""
+    _decision, appeal = solo_appealed(sheet, staff, MATCH[:1])
+    assert len(on_sheet(sheet)) == 2
+    panel(appeal, staff, Appeal.Outcome.ANNUL)
+    assert on_sheet(sheet) == MATCH[:1]
+    enter(sheet, MATCH[:3])
+
+
+def test_annulled_with_hands_after_it_the_solo_line_stays_for_the_scorekeeper(sheet, staff):
+    _decision, appeal = solo_appealed(sheet, staff, MATCH[:1])
+    enter(sheet, [*on_sheet(sheet), MATCH[2]])
+    later = decide(sheet, staff, hand=3, offender=2, ruling=Ruling(Severity.MINOR))
+    panel(appeal, staff, Appeal.Outcome.ANNUL)
+    lines = on_sheet(sheet)
+    assert len(lines) == 3
+    assert (lines[1].game_value, set(lines[1].points.values())) == (0, {0})
+    later.refresh_from_db()
+    assert later.hand_number == 3
+    enter(sheet, MATCH[:3])  # no longer locked: the scorekeeper enters the solo's result
+
+
+def test_changed_to_a_minor_breach_the_solo_counts_with_its_points_again(sheet, staff):
+    _decision, appeal = solo_appealed(sheet, staff, MATCH[:4])
+    panel(appeal, staff, Appeal.Outcome.CHANGE, Ruling(Severity.MINOR, **SOLO))
+    assert on_sheet(sheet) == MATCH[:4]
+    assert sheet_adjudication(sheet=sheet).penalties == {2: {1: 1, 2: 1, 3: 1, 4: -3}}
+    assert check(sheet).ok
+
+
+def test_the_panel_counts_a_solo_as_played_without_game_points(sheet, staff):
+    """A minor breach made major on appeal: the panel's decision takes the solo's points."""
+    enter(sheet, MATCH[:4])
+    minor = decide(sheet, staff, hand=2, offender=4, ruling=Ruling(Severity.MINOR, **SOLO))
+    appeal = services.appeal_lodge(decision=minor, appellant=1, by=staff["adjudicator"])
+    panel(appeal, staff, Appeal.Outcome.CHANGE, Ruling(Severity.MAJOR, **SOLO))
+    replacement = Decision.objects.get(appeal=appeal)
+    assert replacement.played_without_game_points
+    assert replacement.replaced_line["points"] == [6, -2, -2, -2]
+    assert on_sheet(sheet)[1].game_value == 0
     assert check(sheet).ok
 
 

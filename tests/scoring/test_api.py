@@ -172,6 +172,8 @@ def test_penalty_for_a_major_breach_by_an_opponent_of_the_soloist(api):
     assert response.json() == {
         "points": {"1": 0, "2": -15, "3": 0, "4": 15},
         "hand_not_played": False,
+        # TSR 9.4.4: "das Solo [wird] als gespielt gewertet", the penalty points alone count
+        "played_without_game_points": True,
         "rule": "TSR 9.4.4",
     }
 
@@ -185,6 +187,7 @@ def test_penalty_for_a_major_breach_in_a_normal_game_replays_the_hand(api):
     assert data == {
         "points": {"1": 4, "2": 4, "3": 4, "5": -12},
         "hand_not_played": True,
+        "played_without_game_points": False,
         "rule": "TSR 9.4.3",
     }
 

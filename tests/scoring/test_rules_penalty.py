@@ -87,6 +87,7 @@ def test_major_breach_by_an_opponent_credits_the_soloist(announcements, points):
     )
     assert penalty.points == {1: 0, 2: -points, 3: 0, 4: points}
     assert not penalty.hand_not_played  # the solo counts as played
+    assert penalty.played_without_game_points  # ... and only the penalty points count
     assert penalty.rule == "TSR 9.4.4"
 
 
@@ -240,3 +241,15 @@ def test_the_holders_own_major_breach_in_a_wedding_played_alone_stops_it():
     assert penalty.points == {1: 4, 2: 4, 3: -12, 4: 4}
     assert penalty.hand_not_played
     assert penalty.rule == "TSR 9.4.4, 9.4.3"
+
+
+@given(breaches)
+def test_only_an_opponents_major_breach_in_a_solo_voids_the_game_points(breach):
+    """TSR 9.4.4 alone counts a hand as played without game points; a game already decided is
+    scored (TSR 9.5.1), and a stopped one is not played at all (TSR 9.4.3)."""
+    penalty = penalty_points(breach)
+    by_opponent = breach.solo and breach.offender != breach.soloist
+    assert penalty.played_without_game_points == (
+        breach.severity is Severity.MAJOR and by_opponent and not breach.decided
+    )
+    assert not (penalty.played_without_game_points and penalty.hand_not_played)
