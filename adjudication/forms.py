@@ -4,7 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from adjudication.models import SEVERITY_LABELS, Appeal, Decision, Offence, Sanction
-from adjudication.services import Ruling
+from adjudication.services import Ruling, SanctionRuling
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS
 from scoring.rules.contracts import Contract, SoloType
 from scoring.rules.penalty import MOST_ANNOUNCEMENTS, Severity
@@ -237,6 +237,47 @@ class PanelForm(forms.Form):
         self.fields["members"].queryset = members
         self.fields["members"].label_from_instance = lambda u: u.get_full_name() or u.username
         _styled(self)
+
+
+class SanctionAppealForm(forms.Form):
+    """A player's appeal against a bound decision the adjudicator gave alone (TSR 8.2.1)."""
+
+    grounds = forms.CharField(
+        label=_("Grounds"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _styled(self)
+
+
+class SanctionChangeForm(forms.Form):
+    """The panel's own sanction when it changes a bound decision on appeal (TSR 9.6.2 a, b)."""
+
+    kind = forms.ChoiceField(
+        label=_("Sanction"),
+        choices=[
+            (Sanction.Kind.WARNING, Sanction.Kind.WARNING.label),
+            (Sanction.Kind.DEDUCTION, Sanction.Kind.DEDUCTION.label),
+        ],
+    )
+    points = forms.IntegerField(
+        label=_("Points deducted"),
+        min_value=1,
+        max_value=12,
+        required=False,
+        help_text=_("For a point deduction: 1 to 12, without credit to the others (TSR 9.6.2 b)."),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _styled(self)
+
+    def sanction_ruling(self) -> SanctionRuling:
+        return SanctionRuling(
+            kind=Sanction.Kind(self.cleaned_data["kind"]), points=self.cleaned_data["points"]
+        )
 
 
 class SanctionForm(forms.Form):

@@ -1,24 +1,27 @@
 """Writes for adjudication (TSR 8.2, 9): complaints, rulings, initials, appeals, sanctions and
-the catalogue of standard offences. Every service is one transaction, checks who may do it, and
-appends what it did to the tournament's log (``Event``).
+the catalogue of standard offences. Every service is one transaction, asks ``policies`` who may
+do it, and appends what it did to the tournament's log (``Event``).
 
-Who decides what (TSR 8.2.1, 8.2.2, 9.6.2, 9.6.3): the adjudicator rules on a complaint in the
-first instance and initials the penalty points; a member of the arbitration panel may do both
-too. An appeal goes to the panel, whose decision is final. Unsporting conduct is for the panel,
-except a bound decision of the catalogue, which the adjudicator gives with its preset points.
+Who decides what (TSR 8.2.1, 8.2.2, 9.6.2, 9.6.3; see ``policies``): the adjudicator, or a
+deputy adjudicator, rules on a complaint in the first instance and initials the penalty points,
+unless he plays at that table. Any decision of the adjudicator, a bound decision's points
+included, can be appealed to the arbitration panel, whose decision is final; its members
+playing at the table do not sit. Unsporting conduct is for the panel, except a bound decision
+of the catalogue, which the adjudicator gives with its preset points.
 """
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from adjudication import policies
 from adjudication.models import (
     MOST_DEDUCTION,
     Appeal,
@@ -42,38 +45,11 @@ from scoring.services import (
     scoresheet_locked,
 )
 from tournaments.models import Entry, Round, Seat, Table, Tournament, TournamentRole
-from tournaments.permissions import ADJUDICATE, PANEL
 from tournaments.selectors import user_roles
 from tournaments.services import entry_disqualify, results_refresh, table_extra_time_grant
 
 Role = TournamentRole.Role
-# The catalogue of standard offences is the tournament's: its organiser and adjudicators.
-CATALOGUE = {Role.ORGANISER, Role.ADJUDICATOR, Role.PANEL}
-
-
-def _require(tournament: Tournament, by: AbstractBaseUser, roles: set[str], message: str):
-    if not user_roles(user=by, tournament=tournament) & roles:
-        raise PermissionDenied(message)
-
-
-def _require_adjudicator(tournament: Tournament, by: AbstractBaseUser) -> None:
-    _require(
-        tournament,
-        by,
-        ADJUDICATE,
-        _(
-            "Only an adjudicator or a member of the arbitration panel decides on a complaint (TSR 8.2)."
-        ),
-    )
-
-
-def _require_panel(tournament: Tournament, by: AbstractBaseUser) -> None:
-    _require(
-        tournament,
-        by,
-        PANEL,
-        _("Only the arbitration panel decides this (TSR 8.2.1, 9.6.2)."),
-    )
+CATALOGUE = policies.CATALOGUE
 
 
 def _log(
@@ -159,7 +135,7 @@ def complaint_record(
     the table. The hand is a line already on the sheet or the one being played (the next)."""
     sheet = scoresheet_locked(scoresheet)
     tournament = sheet.table.round.tournament
-    _require_adjudicator(tournament, by)
+    policies.enforce(policies.may_rule(table=sheet.table, user=by))
     _require_match_open(sheet)
     size = _table_size(sheet)
     played = sheet.hands.count()
@@ -445,7 +421,7 @@ def _ruled(decision: Decision, ruling: Ruling) -> dict:
         "solo_type": (
             SoloType.DIAMONDS.value
             if wedding and names_soloist
-            else ruling.solo_type.value
+            else SoloType(ruling.solo_type).value
             if contract.is_solo
             else ""
         ),
@@ -514,7 +490,7 @@ def decision_rule(*, decision: Decision, ruling: Ruling, by: AbstractBaseUser) -
     sheet = scoresheet_locked(decision.scoresheet)
     decision.scoresheet = sheet
     tournament = sheet.table.round.tournament
-    _require_adjudicator(tournament, by)
+    policies.enforce(policies.may_rule(table=sheet.table, user=by))
     if decision.status not in {Decision.Status.OPEN, Decision.Status.DRAFT}:
         raise ValidationError(
             {
@@ -613,7 +589,7 @@ def decision_initial(*, decision: Decision, by: AbstractBaseUser) -> Decision:
     sheet = scoresheet_locked(decision.scoresheet)
     decision.scoresheet = sheet
     tournament = sheet.table.round.tournament
-    _require_adjudicator(tournament, by)
+    policies.enforce(policies.may_rule(table=sheet.table, user=by))
     if decision.status != Decision.Status.DRAFT:
         raise ValidationError(
             {
@@ -659,7 +635,7 @@ def appeal_lodge(
     decision = _locked_decision(decision)
     sheet = decision.scoresheet
     tournament = sheet.table.round.tournament
-    _require_adjudicator(tournament, by)
+    policies.enforce(policies.may_lodge_appeal(tournament=tournament, user=by))
     if decision.status != Decision.Status.INITIALLED:
         raise ValidationError(
             {
@@ -699,21 +675,11 @@ def appeal_lodge(
     return appeal
 
 
-def _require_members(tournament: Tournament, members: Collection[AbstractBaseUser]) -> None:
-    if not members:
-        raise ValidationError({"members": _("Name the members of the arbitration panel.")})
-    panel = set(
-        TournamentRole.objects.filter(tournament=tournament, role=Role.PANEL).values_list(
-            "user_id", flat=True
-        )
-    )
-    if outside := [member for member in members if member.pk not in panel]:
-        raise ValidationError(
-            {
-                "members": _("Not on this tournament's arbitration panel: %(names)s.")
-                % {"names": ", ".join(m.get_username() for m in outside)}
-            }
-        )
+def _require_members(
+    table: Table, members: Collection[AbstractBaseUser], *, what=policies.APPEAL
+) -> None:
+    if refusal := policies.may_sit_on_panel(table=table, members=members, what=what):
+        raise ValidationError({"members": refusal.message})
 
 
 def _interruption_extra_time(
@@ -744,34 +710,19 @@ def _interruption_extra_time(
     return granted
 
 
-@transaction.atomic
-def appeal_decide(
-    *,
+def _panel_checks(
     appeal: Appeal,
+    *,
+    table: Table,
     outcome: Appeal.Outcome,
     members: Collection[AbstractBaseUser],
     reasons: str,
-    interruption: int = 0,
-    ruling: Ruling | None = None,
+    interruption: int,
     by: AbstractBaseUser,
-) -> Appeal:
-    """The arbitration panel's final decision on an appeal (TSR 8.2.1): uphold the decision,
-    change it (``ruling``: the panel's own, initialled at once, which supersedes it), or annul
-    it. A hand stopped or no longer stopped comes on or off the sheet; a solo no longer
-    counted as played without game points gets back the scorekeeper's points (or, put on the
-    sheet by the decision, comes off if it is the last line), and one the panel counts so
-    loses them. The table concerned and the tables of the members get the interruption back
-    as extra time (TSR 8.5.1)."""
-    appeal = (
-        Appeal.objects.select_for_update(of=("self",))
-        .select_related("decision__scoresheet__table__round__tournament")
-        .get(pk=appeal.pk)
-    )
-    decision = _locked_decision(appeal.decision)
-    sheet = scoresheet_locked(decision.scoresheet)
-    decision.scoresheet = sheet
-    tournament = sheet.table.round.tournament
-    _require_panel(tournament, by)
+) -> Appeal.Outcome:
+    """What every decision of the panel on an appeal needs (TSR 8.2.1): a member who does not
+    play at the table, not decided yet, its members named, its reasons, the interruption."""
+    policies.enforce(policies.may_decide_as_panel(table=table, user=by))
     if appeal.outcome:
         raise ValidationError(
             {
@@ -781,7 +732,7 @@ def appeal_decide(
             }
         )
     outcome = Appeal.Outcome(outcome)
-    _require_members(tournament, members)
+    _require_members(table, members)
     if not reasons.strip():
         raise ValidationError(
             {"reasons": _("The arbitration panel's decision gives its reasons (TSR 8.2.1).")}
@@ -789,6 +740,117 @@ def appeal_decide(
     if interruption < 0:
         raise ValidationError(
             {"interruption": _("The interruption is a number of minutes, 0 or more.")}
+        )
+    return outcome
+
+
+def _panel_record(
+    appeal: Appeal,
+    *,
+    outcome: Appeal.Outcome,
+    members: Collection[AbstractBaseUser],
+    reasons: str,
+    interruption: int,
+    by: AbstractBaseUser,
+) -> None:
+    appeal.outcome = outcome
+    appeal.reasons = reasons.strip()
+    appeal.interruption = interruption
+    appeal.decided_by = by
+    appeal.decided_at = timezone.now()
+    _save(appeal)
+    appeal.members.set(members)
+
+
+def _give_back_interruption(
+    appeal: Appeal, table: Table, *, members, reason: str, by: AbstractBaseUser
+) -> None:
+    """TSR 8.5.1: the tables concerned get the time the panel's decision took, logged."""
+    if not appeal.interruption:
+        return
+    granted = _interruption_extra_time(
+        table, minutes=appeal.interruption, members=members, reason=reason, by=by
+    )
+    _log(
+        table.round.tournament,
+        by=by,
+        action=Event.Action.EXTRA_TIME,
+        appeal=appeal,
+        summary=_("Round %(round)d: %(minutes)d minutes for tables %(tables)s (TSR 8.5.1)")
+        % {
+            "round": table.round.number,
+            "minutes": appeal.interruption,
+            "tables": ", ".join(map(str, granted)),
+        },
+        tables=granted,
+        minutes=appeal.interruption,
+    )
+
+
+@dataclass(frozen=True)
+class SanctionRuling:
+    """The arbitration panel's own sanction when, on appeal, it changes a bound decision the
+    adjudicator gave alone (TSR 8.2.1, 9.6.3): a warning, or a deduction of 1 to 12 points
+    (TSR 9.6.2 a, b). A disqualification (9.6.2 c) is a sanction of the panel's own."""
+
+    kind: Sanction.Kind
+    points: int | None = None
+
+
+@transaction.atomic
+def appeal_decide(
+    *,
+    appeal: Appeal,
+    outcome: Appeal.Outcome,
+    members: Collection[AbstractBaseUser],
+    reasons: str,
+    interruption: int = 0,
+    ruling: Ruling | None = None,
+    sanction: SanctionRuling | None = None,
+    by: AbstractBaseUser,
+) -> Appeal:
+    """The arbitration panel's final decision on an appeal (TSR 8.2.1): uphold the decision,
+    change it, or annul it; its members (none of whom plays at the table concerned) and its
+    reasons. On a complaint's ruling, a change is the panel's own ``ruling``, initialled at
+    once, which supersedes it: a hand stopped or no longer stopped comes on or off the sheet;
+    a solo no longer counted as played without game points gets back the scorekeeper's points
+    (or, put on the sheet by the decision, comes off if it is the last line), and one the
+    panel counts so loses them. On a bound decision (a sanction), a change is the panel's own
+    ``sanction``; annulled, a deduction no longer counts. The table concerned and the tables
+    of the members get the interruption back as extra time (TSR 8.5.1)."""
+    appeal = Appeal.objects.select_for_update(of=("self",)).get(pk=appeal.pk)
+    if appeal.sanction_id is not None:
+        return _sanction_appeal_decide(
+            appeal=appeal,
+            outcome=outcome,
+            members=members,
+            reasons=reasons,
+            interruption=interruption,
+            ruling=ruling,
+            change=sanction,
+            by=by,
+        )
+    decision = _locked_decision(appeal.decision)
+    sheet = scoresheet_locked(decision.scoresheet)
+    decision.scoresheet = sheet
+    tournament = sheet.table.round.tournament
+    outcome = _panel_checks(
+        appeal,
+        table=sheet.table,
+        outcome=outcome,
+        members=members,
+        reasons=reasons,
+        interruption=interruption,
+        by=by,
+    )
+    if sanction is not None:
+        raise ValidationError(
+            {
+                "sanction": _(
+                    "The panel's own sanction is for an appeal against a sanction; on a "
+                    "complaint it gives its own ruling."
+                )
+            }
         )
     if (ruling is not None) != (outcome == Appeal.Outcome.CHANGE):
         raise ValidationError(
@@ -799,14 +861,14 @@ def appeal_decide(
             }
         )
     _require_match_open(sheet)
-    now = timezone.now()
-    appeal.outcome = outcome
-    appeal.reasons = reasons.strip()
-    appeal.interruption = interruption
-    appeal.decided_by = by
-    appeal.decided_at = now
-    _save(appeal)
-    appeal.members.set(members)
+    _panel_record(
+        appeal,
+        outcome=outcome,
+        members=members,
+        reasons=reasons,
+        interruption=interruption,
+        by=by,
+    )
 
     replacement = None
     if outcome != Appeal.Outcome.UPHOLD:
@@ -830,7 +892,7 @@ def appeal_decide(
                 description=decision.description,
                 recorded_by=by,
                 initialled_by=by,
-                initialled_at=now,
+                initialled_at=appeal.decided_at,
                 status=Decision.Status.INITIALLED,
                 appeal=appeal,
             )
@@ -862,33 +924,36 @@ def appeal_decide(
         },
         points=_seat_keys(replacement.penalty) if replacement else None,
     )
-    if interruption:
-        reason = _("Arbitration panel on table %(table)d, hand %(hand)d (TSR 8.5.1)") % {
-            "table": sheet.table.number,
-            "hand": decision.hand_number,
-        }
-        granted = _interruption_extra_time(
-            sheet.table, minutes=interruption, members=members, reason=reason, by=by
-        )
-        _log(
-            tournament,
-            by=by,
-            action=Event.Action.EXTRA_TIME,
-            appeal=appeal,
-            summary=_("Round %(round)d: %(minutes)d minutes for tables %(tables)s (TSR 8.5.1)")
-            % {
-                "round": sheet.table.round.number,
-                "minutes": interruption,
-                "tables": ", ".join(map(str, granted)),
-            },
-            tables=granted,
-            minutes=interruption,
-        )
+    reason = _("Arbitration panel on table %(table)d, hand %(hand)d (TSR 8.5.1)") % {
+        "table": sheet.table.number,
+        "hand": decision.hand_number,
+    }
+    _give_back_interruption(appeal, sheet.table, members=members, reason=reason, by=by)
     results_refresh(tables=[sheet.table])
     return appeal
 
 
 # Unsporting conduct ------------------------------------------------------------------------------
+
+
+def _seat_in(entry: Entry, round: Round) -> Seat:
+    seat = Seat.objects.filter(table__round=round, entry=entry).select_related("table").first()
+    if seat is None:
+        raise ValidationError(
+            {
+                "entry": _("%(player)s does not play in round %(round)d.")
+                % {"player": entry.player, "round": round.number}
+            }
+        )
+    return seat
+
+
+def _points_for(kind: Sanction.Kind, points: int | None, *, field: str = "points") -> int | None:
+    if kind != Sanction.Kind.DEDUCTION:
+        return None
+    if points is None or not 1 <= points <= MOST_DEDUCTION:
+        raise ValidationError({field: _("A point deduction takes 1 to 12 points (TSR 9.6.2 b).")})
+    return points
 
 
 @transaction.atomic
@@ -906,8 +971,11 @@ def sanction_impose(
     """Sanction unsporting conduct (TSR 9.6.2): a warning, a deduction of up to 12 points
     without credit to the other players (it counts in ``round``'s match, outside every
     checksum), or disqualification. The arbitration panel decides, with its members named;
-    the adjudicator alone only a bound decision of the catalogue, with its points (TSR 9.6.3)."""
+    the adjudicator (or a deputy) alone only a bound decision of the catalogue, with its
+    points (TSR 9.6.3), which can be appealed to the panel. Nobody decides on conduct at the
+    table where he plays."""
     tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
+    policies.enforce(policies.may_sanction(tournament=tournament, user=by))
     roles = user_roles(user=by, tournament=tournament)
     kind = Sanction.Kind(kind)
     if offence is not None:
@@ -918,30 +986,31 @@ def sanction_impose(
         and kind == (Sanction.Kind.DEDUCTION if offence.deduction else Sanction.Kind.WARNING)
         and (points or None) == (offence.deduction or None)
     )
-    if roles & ADJUDICATE and preset:
-        pass  # a bound decision, with its preset points: the adjudicator's alone (TSR 9.6.3)
-    elif roles & PANEL:
-        _require_members(tournament, members)
-    elif roles & ADJUDICATE and bound:
-        raise ValidationError(
-            {
-                "kind": _(
-                    "“%(name)s” is a bound decision: %(outcome)s (TSR 9.6.3); anything else "
-                    "is for the arbitration panel."
-                )
-                % {
-                    "name": offence.name,
-                    "outcome": _("%(points)d points deducted") % {"points": offence.deduction}
-                    if offence.deduction
-                    else _("a warning"),
+    # A bound decision with its preset points and no members named: the adjudicator's alone
+    # (TSR 9.6.3). Anything else, or with members named, is the panel's (TSR 9.6.2).
+    alone = bool(roles & policies.FIRST_INSTANCE and preset and not members)
+    if not alone and not roles & policies.PANEL:
+        if bound:
+            raise ValidationError(
+                {
+                    "kind": _(
+                        "“%(name)s” is a bound decision: %(outcome)s (TSR 9.6.3); anything "
+                        "else is for the arbitration panel."
+                    )
+                    % {
+                        "name": offence.name,
+                        "outcome": _("%(points)d points deducted") % {"points": offence.deduction}
+                        if offence.deduction
+                        else _("a warning"),
+                    }
                 }
-            }
-        )
-    else:
-        raise PermissionDenied(
-            _(
-                "Unsporting conduct is for the arbitration panel; the adjudicator gives only the "
-                "bound decisions of the catalogue (TSR 9.6.2, 9.6.3)."
+            )
+        policies.enforce(
+            policies.Refusal(
+                _(
+                    "Unsporting conduct is for the arbitration panel; the adjudicator gives only "
+                    "the bound decisions of the catalogue (TSR 9.6.2, 9.6.3)."
+                )
             )
         )
     if round.tournament_id != tournament.pk:
@@ -956,21 +1025,15 @@ def sanction_impose(
                 % {"round": round.number}
             }
         )
-    seat = Seat.objects.filter(table__round=round, entry=entry).select_related("table").first()
-    if seat is None:
-        raise ValidationError(
-            {
-                "entry": _("%(player)s does not play in round %(round)d.")
-                % {"player": entry.player, "round": round.number}
-            }
-        )
-    if kind == Sanction.Kind.DEDUCTION:
-        if points is None or not 1 <= points <= MOST_DEDUCTION:
-            raise ValidationError(
-                {"points": _("A point deduction takes 1 to 12 points (TSR 9.6.2 b).")}
-            )
+    seat = _seat_in(entry, round)
+    if alone:
+        policies.enforce(policies.may_rule(table=seat.table, user=by, what=policies.CONDUCT))
     else:
-        points = None
+        policies.enforce(
+            policies.may_decide_as_panel(table=seat.table, user=by, what=policies.CONDUCT)
+        )
+        _require_members(seat.table, members, what=policies.CONDUCT)
+    points = _points_for(kind, points)
     if not reasons.strip():
         raise ValidationError({"reasons": _("Give the reasons for the sanction.")})
     sanction = _save(
@@ -1008,6 +1071,186 @@ def sanction_impose(
     return sanction
 
 
+def _locked_sanction(sanction: Sanction) -> Sanction:
+    return (
+        Sanction.objects.select_for_update(of=("self",))
+        .select_related("entry__player", "round__tournament")
+        .get(pk=sanction.pk)
+    )
+
+
+def _require_round_under_way(round: Round) -> None:
+    """An appeal is at once (TSR 9.7.7): while the round's matches are played or checked."""
+    if round.status not in {Round.Status.RUNNING, Round.Status.FINISHED}:
+        raise ValidationError(
+            {
+                "sanction": _(
+                    "Round %(round)d is %(status)s: an appeal is made at once, while its "
+                    "matches are played (TSR 9.7.7)."
+                )
+                % {"round": round.number, "status": round.get_status_display()}
+            }
+        )
+
+
+@transaction.atomic
+def sanction_appeal_lodge(*, sanction: Sanction, grounds: str = "", by: AbstractBaseUser) -> Appeal:
+    """The player appeals against a bound decision the adjudicator gave alone (TSR 8.2.1,
+    9.6.3, 9.7.7): the arbitration panel decides; until it does, the sanction counts. What
+    the panel decided itself is final."""
+    sanction = _locked_sanction(sanction)
+    tournament = sanction.round.tournament
+    policies.enforce(policies.may_lodge_appeal(tournament=tournament, user=by))
+    if sanction.status != Sanction.Status.IN_FORCE:
+        raise ValidationError(
+            {
+                "sanction": _("The sanction is %(status)s: it is not appealed again.")
+                % {"status": sanction.get_status_display()}
+            }
+        )
+    if sanction.appeal_id is not None or sanction.members.exists():
+        raise ValidationError(
+            {"sanction": _("This is the arbitration panel's decision: it is final (TSR 8.2.1).")}
+        )
+    if Appeal.objects.filter(sanction=sanction).exists():
+        raise ValidationError({"sanction": _("This decision has been appealed already.")})
+    _require_round_under_way(sanction.round)
+    seat = _seat_in(sanction.entry, sanction.round)
+    appeal = _save(
+        Appeal(sanction=sanction, appellant=seat.position, grounds=grounds.strip(), lodged_by=by)
+    )
+    _log(
+        tournament,
+        by=by,
+        action=Event.Action.APPEAL,
+        sanction=sanction,
+        appeal=appeal,
+        summary=_("Round %(round)d, table %(table)d: %(player)s appeals against the sanction")
+        % {
+            "round": sanction.round.number,
+            "table": seat.table.number,
+            "player": sanction.entry.player,
+        },
+        grounds=appeal.grounds,
+    )
+    return appeal
+
+
+def _sanction_appeal_decide(
+    *,
+    appeal: Appeal,
+    outcome: Appeal.Outcome,
+    members: Collection[AbstractBaseUser],
+    reasons: str,
+    interruption: int,
+    ruling: Ruling | None,
+    change: SanctionRuling | None,
+    by: AbstractBaseUser,
+) -> Appeal:
+    """The panel on a bound decision (TSR 8.2.1, 9.6.3): upheld it stands; annulled it no
+    longer counts (a deduction leaves the results); changed, the panel's own sanction counts
+    instead, its deduction in the same round's match."""
+    sanction = _locked_sanction(appeal.sanction)
+    seat = _seat_in(sanction.entry, sanction.round)
+    table = seat.table
+    outcome = _panel_checks(
+        appeal,
+        table=table,
+        outcome=outcome,
+        members=members,
+        reasons=reasons,
+        interruption=interruption,
+        by=by,
+    )
+    if ruling is not None:
+        raise ValidationError(
+            {
+                "ruling": _(
+                    "An appeal against a sanction is decided with the panel's own sanction, "
+                    "not a ruling on a hand."
+                )
+            }
+        )
+    if (change is not None) != (outcome == Appeal.Outcome.CHANGE):
+        raise ValidationError(
+            {
+                "sanction": _(
+                    "The panel gives its own sanction when, and only when, it changes the decision."
+                )
+            }
+        )
+    points = None
+    if change is not None:
+        kind = Sanction.Kind(change.kind)
+        if kind not in {Sanction.Kind.WARNING, Sanction.Kind.DEDUCTION}:
+            raise ValidationError(
+                {
+                    "sanction": _(
+                        "On appeal the panel makes a bound decision a warning or a deduction; "
+                        "a disqualification is a sanction of its own (TSR 9.6.2 c)."
+                    )
+                }
+            )
+        points = _points_for(kind, change.points, field="sanction")
+    _require_round_under_way(sanction.round)
+    _panel_record(
+        appeal,
+        outcome=outcome,
+        members=members,
+        reasons=reasons,
+        interruption=interruption,
+        by=by,
+    )
+    replacement = None
+    if outcome != Appeal.Outcome.UPHOLD:
+        sanction.status = (
+            Sanction.Status.SUPERSEDED
+            if outcome == Appeal.Outcome.CHANGE
+            else Sanction.Status.ANNULLED
+        )
+        _save(sanction)
+    if outcome == Appeal.Outcome.CHANGE:
+        replacement = _save(
+            Sanction(
+                entry=sanction.entry,
+                round=sanction.round,
+                kind=kind,
+                points=points,
+                offence=sanction.offence,
+                reasons=appeal.reasons,
+                decided_by=by,
+                appeal=appeal,
+            )
+        )
+        replacement.members.set(members)
+    tournament = sanction.round.tournament
+    _log(
+        tournament,
+        by=by,
+        action=Event.Action.PANEL,
+        sanction=replacement or sanction,
+        appeal=appeal,
+        summary=_(
+            "Round %(round)d, table %(table)d: the arbitration panel (%(members)s) %(outcome)s "
+            "the sanction against %(player)s: %(reasons)s"
+        )
+        % {
+            "round": sanction.round.number,
+            "table": table.number,
+            "members": ", ".join(m.get_full_name() or m.get_username() for m in members),
+            "outcome": appeal.get_outcome_display(),
+            "player": sanction.entry.player,
+            "reasons": appeal.reasons,
+        },
+        points=replacement.points if replacement else None,
+    )
+    reason = _("Arbitration panel on table %(table)d (TSR 8.5.1)") % {"table": table.number}
+    _give_back_interruption(appeal, table, members=members, reason=reason, by=by)
+    if Sanction.Kind.DEDUCTION in {sanction.kind, replacement and replacement.kind}:
+        results_refresh(tables=[table])
+    return appeal
+
+
 # The catalogue of standard offences --------------------------------------------------------------
 
 
@@ -1030,9 +1273,7 @@ def offence_save(
     by: AbstractBaseUser,
 ) -> Offence:
     """Add a standard offence to the tournament's catalogue, or change one (``offence``)."""
-    _require(
-        tournament, by, CATALOGUE, _("Only the organiser and the adjudicators keep the catalogue.")
-    )
+    policies.enforce(policies.may_keep_catalogue(tournament=tournament, user=by))
     if offence is None:
         offence = Offence(tournament=tournament)
     else:
@@ -1083,9 +1324,7 @@ def offence_save(
 def offence_delete(*, offence: Offence, by: AbstractBaseUser) -> None:
     """Take an offence out of the catalogue; one that decisions or sanctions name stays."""
     tournament = offence.tournament
-    _require(
-        tournament, by, CATALOGUE, _("Only the organiser and the adjudicators keep the catalogue.")
-    )
+    policies.enforce(policies.may_keep_catalogue(tournament=tournament, user=by))
     if offence.decisions.exists() or offence.sanctions.exists():
         raise ValidationError(
             _("“%(name)s” is named in decisions already and stays in the catalogue.")
@@ -1144,9 +1383,7 @@ DEFAULT_OFFENCES = [
 def offences_default(*, tournament: Tournament, by: AbstractBaseUser) -> list[Offence]:
     """Start the tournament's catalogue with the offences the TSR names, in the language of
     the request; those it has already (by name) are left as they are."""
-    _require(
-        tournament, by, CATALOGUE, _("Only the organiser and the adjudicators keep the catalogue.")
-    )
+    policies.enforce(policies.may_keep_catalogue(tournament=tournament, user=by))
     have = set(tournament.offences.values_list("name", flat=True))
     added = [
         _save(
@@ -1197,7 +1434,7 @@ def role_grant(
     """The organiser appoints staff (TSR 8.2.1): adjudicators, members of the arbitration panel
     (usually three), scorekeepers at the desk, other organisers. ``entry``: the player they are
     in this tournament, if they play (their table gets the panel's interruption back, 8.5.1)."""
-    _require(tournament, by, {Role.ORGANISER}, _("Only an organiser appoints the staff."))
+    policies.enforce(policies.may_appoint_staff(tournament=tournament, user=by))
     if entry is not None and entry.tournament_id != tournament.pk:
         raise ValidationError({"entry": _("The player is not registered in this tournament.")})
     grant, created = TournamentRole.objects.select_for_update().get_or_create(
@@ -1227,7 +1464,7 @@ def role_revoke(*, grant: TournamentRole, by: AbstractBaseUser) -> None:
         .get(pk=grant.pk)
     )
     tournament = grant.tournament
-    _require(tournament, by, {Role.ORGANISER}, _("Only an organiser appoints the staff."))
+    policies.enforce(policies.may_appoint_staff(tournament=tournament, user=by))
     if (
         grant.role == Role.ORGANISER
         and not tournament.roles.filter(role=Role.ORGANISER).exclude(pk=grant.pk).exists()

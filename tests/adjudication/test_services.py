@@ -22,7 +22,7 @@ from tests import factories, sheets
 from tests.adjudication.helpers import MATCH, decide, enter, on_sheet
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
-from tournaments.models import Entry, Round, TournamentRole
+from tournaments.models import Entry, Round, SeatResult, TournamentRole
 
 pytestmark = pytest.mark.django_db
 Role = TournamentRole.Role
@@ -82,16 +82,16 @@ def test_a_breach_in_a_hand_played_to_the_end_counts_on_the_sheet(
 
 
 def test_a_draft_ruling_does_not_count_until_initialled(sheet, staff):
-    """TSR 8.2.2: penalty points count only initialled."""
+    """TSR 8.2.2: penalty points count only initialled; the deputy adjudicator initials too."""
     enter(sheet, MATCH[:4])
     decision = decide(
         sheet, staff, hand=3, offender=2, ruling=Ruling(Severity.MINOR), initial=False
     )
     assert decision.status == Decision.Status.DRAFT
     assert sheet_adjudication(sheet=sheet).penalties == {}
-    decision = services.decision_initial(decision=decision, by=staff["panel"][0])
+    decision = services.decision_initial(decision=decision, by=staff["deputy"])
     assert decision.status == Decision.Status.INITIALLED
-    assert decision.initialled_by == staff["panel"][0]
+    assert decision.initialled_by == staff["deputy"]
     assert decision.initialled_at
     assert sheet_adjudication(sheet=sheet).penalties == {3: {1: 1, 2: -3, 3: 1, 4: 1}}
 
@@ -808,6 +808,238 @@ def test_an_appeal_is_against_an_initialled_decision_once(sheet, staff):
     services.appeal_lodge(decision=decision, appellant=1, by=staff["adjudicator"])
     with pytest.raises(ValidationError):
         services.appeal_lodge(decision=decision, appellant=1, by=staff["adjudicator"])
+
+
+# Who decides (TSR 8.2.1) -------------------------------------------------------------------------
+
+
+def plays(staff_user, sheet, position, role=Role.ADJUDICATOR) -> None:
+    """``staff_user``'s role names the player at ``position`` of the sheet's table."""
+    TournamentRole.objects.filter(user=staff_user, role=role).update(
+        entry=sheet.table.seats.get(position=position).entry
+    )
+
+
+def test_a_panel_member_rules_on_a_complaint_only_as_deputy_adjudicator(tournament, sheet, staff):
+    """TSR 8.2.1: the panel hears the appeals; a member rules in the first instance only when
+    the organiser appointed him deputy adjudicator."""
+    enter(sheet, MATCH[:2])
+    member = staff["panel"][0]
+    with pytest.raises(PermissionDenied, match="deputy adjudicator"):
+        services.complaint_record(
+            scoresheet=sheet, hand_number=2, offender=1, description="x", by=member
+        )
+    draft = decide(sheet, staff, hand=2, offender=1, ruling=Ruling(Severity.MINOR), initial=False)
+    for attempt in (
+        lambda: services.decision_rule(decision=draft, ruling=Ruling(Severity.MAJOR), by=member),
+        lambda: services.decision_initial(decision=draft, by=member),
+    ):
+        with pytest.raises(PermissionDenied, match=r"TSR 8\.2\.1"):
+            attempt()
+    services.role_grant(tournament=tournament, user=member, role=Role.DEPUTY, by=staff["organiser"])
+    decision = services.decision_initial(decision=draft, by=member)
+    assert decision.initialled_by == member
+
+
+def test_the_adjudicator_at_his_own_table_is_told_the_deputy_decides(sheet, staff):
+    """He plays seat 2 at table 1: he neither notes, rules on nor initials its complaint; the
+    deputy does."""
+    enter(sheet, MATCH[:2])
+    plays(staff["adjudicator"], sheet, 2)
+    with pytest.raises(PermissionDenied) as error:
+        services.complaint_record(
+            scoresheet=sheet, hand_number=2, offender=1, description="x", by=staff["adjudicator"]
+        )
+    assert str(error.value) == (
+        "You play at table 1: the deputy adjudicator decides this complaint (TSR 8.2.1)."
+    )
+    deputy = staff["deputy"]
+    decision = services.complaint_record(
+        scoresheet=sheet, hand_number=2, offender=1, description="x", by=deputy
+    )
+    decision = services.decision_rule(decision=decision, ruling=Ruling(Severity.MINOR), by=deputy)
+    with pytest.raises(PermissionDenied, match="deputy adjudicator decides"):
+        services.decision_initial(decision=decision, by=staff["adjudicator"])
+    decision.refresh_from_db()
+    assert decision.status == Decision.Status.DRAFT
+    assert services.decision_initial(decision=decision, by=deputy).status == "initialled"
+
+
+def test_at_another_table_the_playing_adjudicator_decides(tournament, round_, sheet, staff):
+    other = round_.tables.exclude(pk=sheet.table_id).get().scoresheet
+    enter(other, MATCH[:2])
+    plays(staff["adjudicator"], sheet, 2)
+    decision = decide(other, staff, hand=2, offender=1, ruling=Ruling(Severity.MINOR))
+    assert decision.status == Decision.Status.INITIALLED
+
+
+@pytest.mark.parametrize(
+    ("playing", "expected"),
+    [
+        (["deputy"], "the adjudicator decides this complaint"),
+        (["deputy", "adjudicator"], "the organiser appoints one on the staff page"),
+    ],
+)
+def test_a_deputy_at_his_own_table_is_told_who_decides(sheet, staff, playing, expected):
+    enter(sheet, MATCH[:2])
+    plays(staff["deputy"], sheet, 3, role=Role.DEPUTY)
+    if "adjudicator" in playing:
+        plays(staff["adjudicator"], sheet, 4)
+    with pytest.raises(PermissionDenied, match=expected):
+        services.complaint_record(
+            scoresheet=sheet, hand_number=2, offender=1, description="x", by=staff["deputy"]
+        )
+    assert not Decision.objects.exists()
+
+
+def test_a_panel_member_playing_at_the_table_does_not_decide_its_appeal(sheet, staff):
+    """He neither records the panel's decision nor is named among its members; the others
+    decide (TSR 8.2.1)."""
+    _decision, appeal = appealed(sheet, staff, ruling=Ruling(Severity.MINOR))
+    member = staff["panel"][0]
+    plays(member, sheet, 1, role=Role.PANEL)
+    decide_ = {
+        "appeal": appeal,
+        "outcome": Appeal.Outcome.ANNUL,
+        "reasons": "No breach.",
+        "by": staff["panel"][1],
+    }
+    with pytest.raises(PermissionDenied) as error:
+        services.appeal_decide(**{**decide_, "by": member}, members=staff["panel"][1:])
+    assert str(error.value) == (
+        "You play at table 1: another member of the arbitration panel decides this appeal "
+        "(TSR 8.2.1)."
+    )
+    with pytest.raises(ValidationError) as error:
+        services.appeal_decide(**decide_, members=staff["panel"])
+    assert "panel1" in error.value.message_dict["members"][0]
+    assert "TSR 8.2.1" in error.value.message_dict["members"][0]
+    appeal.refresh_from_db()
+    assert appeal.outcome == ""
+    services.appeal_decide(**decide_, members=staff["panel"][1:])
+    appeal.refresh_from_db()
+    assert appeal.outcome == Appeal.Outcome.ANNUL
+
+
+# Appeals against bound decisions (TSR 8.2.1, 9.6.3) ------------------------------------------------
+
+
+def bound_deduction(tournament, round_, sheet, staff, *, points=4):
+    offence = services.offence_save(
+        tournament=tournament,
+        name="Mobile phone rang",
+        kind=Offence.Kind.UNSPORTING,
+        bound=True,
+        deduction=points,
+        by=staff["organiser"],
+    )
+    return services.sanction_impose(
+        entry=sheet.table.seats.get(position=3).entry,
+        round=round_,
+        kind=Sanction.Kind.DEDUCTION,
+        points=points,
+        offence=offence,
+        reasons="The phone rang during hand 5.",
+        by=staff["adjudicator"],
+    )
+
+
+def sanction_appealed(tournament, round_, sheet, staff):
+    enter(sheet, MATCH)
+    sanction = bound_deduction(tournament, round_, sheet, staff)
+    appeal = services.sanction_appeal_lodge(
+        sanction=sanction, grounds="It was not my phone.", by=staff["deputy"]
+    )
+    return sanction, appeal
+
+
+def test_the_points_of_a_bound_decision_are_appealed_to_the_panel(tournament, round_, sheet, staff):
+    """The adjudicator deducted 4 from seat 3 alone (TSR 9.6.3); seat 3 appeals, and the
+    deduction counts until the panel decides."""
+    sanction, appeal = sanction_appealed(tournament, round_, sheet, staff)
+    assert (appeal.sanction, appeal.decision, appeal.appellant) == (sanction, None, 3)
+    assert check(sheet).totals[3] == game_points(MATCH)[3] - 4
+    with pytest.raises(ValidationError, match="appealed already"):
+        services.sanction_appeal_lodge(sanction=sanction, by=staff["adjudicator"])
+
+
+def test_the_panel_annuls_a_deduction_and_it_leaves_the_results(tournament, round_, sheet, staff):
+    sanction, appeal = sanction_appealed(tournament, round_, sheet, staff)
+    panel(appeal, staff, Appeal.Outcome.ANNUL)
+    sanction.refresh_from_db()
+    assert sanction.status == Sanction.Status.ANNULLED
+    result = check(sheet)
+    assert result.ok, result.problems
+    assert dict(result.totals) == game_points(MATCH)
+    factories.sheet_confirmed(sheet, MATCH)
+    results = {r.position: r for r in SeatResult.objects.filter(table=sheet.table)}
+    assert (results[3].deducted, results[3].points) == (0, game_points(MATCH)[3])
+
+
+def test_the_panel_changes_a_deduction_and_its_points_count(tournament, round_, sheet, staff):
+    sanction, appeal = sanction_appealed(tournament, round_, sheet, staff)
+    services.appeal_decide(
+        appeal=appeal,
+        outcome=Appeal.Outcome.CHANGE,
+        members=staff["panel"],
+        reasons="Once, not all through the hand.",
+        sanction=services.SanctionRuling(Sanction.Kind.DEDUCTION, 2),
+        by=staff["panel"][0],
+    )
+    sanction.refresh_from_db()
+    assert sanction.status == Sanction.Status.SUPERSEDED
+    own = Sanction.objects.get(appeal=appeal)
+    assert (own.kind, own.points, own.status) == ("deduction", 2, Sanction.Status.IN_FORCE)
+    assert set(own.members.all()) == set(staff["panel"])
+    assert check(sheet).totals[3] == game_points(MATCH)[3] - 2
+    with pytest.raises(ValidationError, match="final"):
+        services.sanction_appeal_lodge(sanction=own, by=staff["adjudicator"])
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (None, "sanction"),
+        (services.SanctionRuling(Sanction.Kind.DISQUALIFICATION), "sanction"),
+        (services.SanctionRuling(Sanction.Kind.DEDUCTION, 13), "sanction"),
+    ],
+)
+def test_the_panels_own_sanction_is_checked(tournament, round_, sheet, staff, change, field):
+    sanction, appeal = sanction_appealed(tournament, round_, sheet, staff)
+    with pytest.raises(ValidationError) as error:
+        services.appeal_decide(
+            appeal=appeal,
+            outcome=Appeal.Outcome.CHANGE,
+            members=staff["panel"],
+            reasons="x",
+            sanction=change,
+            by=staff["panel"][0],
+        )
+    assert field in error.value.message_dict
+    sanction.refresh_from_db()
+    assert sanction.status == Sanction.Status.IN_FORCE
+    assert not Sanction.objects.filter(appeal=appeal).exists()
+
+
+def test_a_sanction_of_the_panel_is_final(tournament, round_, sheet, staff):
+    sanction = services.sanction_impose(
+        entry=seat_entry(sheet, 2),
+        round=round_,
+        kind=Sanction.Kind.WARNING,
+        reasons="Loud",
+        members=staff["panel"],
+        by=staff["panel"][0],
+    )
+    with pytest.raises(ValidationError, match=r"final \(TSR 8\.2\.1\)"):
+        services.sanction_appeal_lodge(sanction=sanction, by=staff["adjudicator"])
+    assert not Appeal.objects.exists()
+
+
+def test_the_adjudicator_gives_no_bound_decision_at_his_own_table(tournament, round_, sheet, staff):
+    plays(staff["adjudicator"], sheet, 1)
+    with pytest.raises(PermissionDenied, match="deputy adjudicator decides this case"):
+        bound_deduction(tournament, round_, sheet, staff)
+    assert not Sanction.objects.exists()
 
 
 # Unsporting conduct ------------------------------------------------------------------------------
