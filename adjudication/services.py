@@ -691,11 +691,10 @@ def _interruption_extra_time(
     by: AbstractBaseUser,
 ) -> list[int]:
     """TSR 8.5.1: the table concerned and the tables where members of the panel play get the
-    time the panel's decision took. Tables whose sheet is confirmed have finished playing."""
+    time the panel's decision took (the player any of a member's roles names, as in
+    ``policies.players_at``). Tables whose sheet is confirmed have finished playing."""
     member_tables = Seat.objects.filter(
-        table__round=table.round,
-        entry__staff_roles__user__in=list(members),
-        entry__staff_roles__role=Role.PANEL,
+        table__round=table.round, entry__staff_roles__user__in=list(members)
     ).values_list("table_id", flat=True)
     tables = (
         Table.objects.filter(pk__in={table.pk, *member_tables})

@@ -760,7 +760,14 @@ def test_the_interruption_is_given_back_to_the_table_and_the_members_tables(
     """TSR 8.5.1: the table concerned and the tables where members of the panel play."""
     other = round_.tables.exclude(pk=sheet.table_id).get()
     playing = other.seats.get(position=2).entry
-    TournamentRole.objects.filter(user=staff["panel"][0]).update(entry=playing)
+    # The player he is may be named on another of his roles, here as deputy adjudicator.
+    services.role_grant(
+        tournament=tournament,
+        user=staff["panel"][0],
+        role=Role.DEPUTY,
+        entry=playing,
+        by=staff["organiser"],
+    )
     _decision, appeal = appealed(sheet, staff, ruling=Ruling(Severity.MINOR))
     services.appeal_decide(
         appeal=appeal,
