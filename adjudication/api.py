@@ -2,11 +2,13 @@
 appeals and the arbitration panel's decisions, sanctions for unsporting conduct, the catalogue of
 standard offences, the staff, and the log of everything done.
 
-Thin views over ``adjudication.services``, which decide who may do what: the adjudicator or a
-member of the panel records, rules and initials; only the panel decides an appeal; sanctions are
-the panel's except the catalogue's bound decisions; the organiser appoints the staff. Reading is
-for the tournament's organisers, adjudicators and panel members, through their account (token or
-session). A scorekeeper account, another account and a player's seat key are refused (403), so
+Thin views over ``adjudication.services``, which ask ``adjudication.policies`` who may do what:
+the adjudicator or a deputy adjudicator records, rules and initials, unless he plays at that
+table; only the panel decides an appeal, against a ruling or against a bound decision the
+adjudicator gave alone, its members not playing at the table; sanctions are the panel's except
+the catalogue's bound decisions; the organiser appoints the staff. Reading is for the
+tournament's organisers, adjudicators, deputies and panel members, through their account (token
+or session). A scorekeeper account, another account and a player's seat key are refused (403), so
 that a refused write shows nothing either; a client without credentials is asked for them (401).
 A service's refusal comes back as 403 with its reason, its rule check as 400 with the messages by
 field, each naming the TSR section it rests on.
@@ -74,6 +76,10 @@ DecisionStatusField = _named_choices("DecisionStatusEnum", Decision.Status.value
 AppealOutcomeField = _named_choices("AppealOutcomeEnum", Appeal.Outcome.values)
 OffenceKindField = _named_choices("OffenceKindEnum", Offence.Kind.values)
 SanctionKindField = _named_choices("SanctionKindEnum", Sanction.Kind.values)
+SanctionStatusField = _named_choices("SanctionStatusEnum", Sanction.Status.values)
+PanelSanctionKindField = _named_choices(
+    "PanelSanctionKindEnum", [Sanction.Kind.WARNING, Sanction.Kind.DEDUCTION]
+)
 StaffRoleField = _named_choices("StaffRoleEnum", TournamentRole.Role.values)
 LogActionField = _named_choices("LogActionEnum", Event.Action.values)
 
@@ -187,7 +193,10 @@ class AppealSummarySerializer(serializers.Serializer):
     decided_by = serializers.CharField(source="decided_by.get_username", allow_null=True)
     decided_at = serializers.DateTimeField(allow_null=True)
     replacement = serializers.SerializerMethodField(
-        help_text="The panel's own decision, when it changed the one appealed against"
+        help_text="The panel's own decision, when it changed the decision appealed against"
+    )
+    replacement_sanction = serializers.SerializerMethodField(
+        help_text="The panel's own sanction, when it changed the bound decision appealed against"
     )
 
     @extend_schema_field(serializers.ListField(child=serializers.CharField()))
@@ -196,7 +205,15 @@ class AppealSummarySerializer(serializers.Serializer):
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_replacement(self, appeal: Appeal) -> int | None:
+        if appeal.decision_id is None:
+            return None
         return next((decision.pk for decision in appeal.replacement.all()), None)
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_replacement_sanction(self, appeal: Appeal) -> int | None:
+        if appeal.sanction_id is None:
+            return None
+        return next((sanction.pk for sanction in appeal.replacement_sanction.all()), None)
 
 
 class DecisionSerializer(serializers.Serializer):
@@ -219,6 +236,10 @@ class DecisionSerializer(serializers.Serializer):
     disadvantages_soloist = serializers.BooleanField(help_text="TSR 9.3.3 b1")
     announcements = serializers.IntegerField(help_text="Of the other side, up to the breach")
     decided = serializers.BooleanField(help_text="Game already won (TSR 9.5.1)")
+    wedding_clarified_as_solo = serializers.BooleanField(
+        help_text="The wedding was already being played as a solo, the holder of both Queens "
+        "of Clubs the soloist (TSR 4.4.3 b, 4.4.5)"
+    )
     penalty = BlankAsNullDictField(
         child=serializers.IntegerField(),
         allow_null=True,
@@ -230,6 +251,11 @@ class DecisionSerializer(serializers.Serializer):
     deviates = serializers.BooleanField(help_text="The ruled points are not the TSR's")
     deviation_reason = serializers.CharField(allow_blank=True)
     hand_not_played = serializers.BooleanField(help_text="Stopped, dealt again (TSR 9.4.3)")
+    played_without_game_points = serializers.BooleanField(
+        help_text="An opponent's major breach in a solo: the solo counts as played, its line "
+        "on the sheet has a game value of 0 and no points, and only the penalty points count "
+        "(TSR 9.4.4); once initialled the scorekeeper cannot change that line"
+    )
     rule = serializers.CharField(allow_blank=True, help_text="The TSR section ruled by")
     status = DecisionStatusField(
         help_text="open, draft (waiting for initials), initialled (counts, TSR 8.2.2), "
@@ -257,8 +283,22 @@ class DecisionRefSerializer(serializers.Serializer):
     offender = serializers.IntegerField()
 
 
+class SanctionRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    start_number = serializers.IntegerField(source="entry.start_number")
+    round = serializers.IntegerField(source="round.number")
+    kind = SanctionKindField()
+    points = serializers.IntegerField(allow_null=True)
+
+
 class AppealSerializer(AppealSummarySerializer):
-    decision = DecisionRefSerializer(help_text="The decision appealed against")
+    decision = DecisionRefSerializer(
+        allow_null=True, help_text="The decision appealed against, if it is one"
+    )
+    sanction = SanctionRefSerializer(
+        allow_null=True,
+        help_text="The bound decision appealed against (TSR 9.6.3), if it is one",
+    )
 
 
 class OffenceSerializer(serializers.Serializer):
@@ -296,9 +336,24 @@ class SanctionSerializer(serializers.Serializer):
     points = serializers.IntegerField(allow_null=True, help_text="Deducted (TSR 9.6.2 b)")
     offence = OffenceSummarySerializer(allow_null=True)
     reasons = serializers.CharField()
-    members = serializers.SerializerMethodField(help_text="The panel's members, by user name")
+    members = serializers.SerializerMethodField(
+        help_text="The panel's members, by user name; none for a bound decision the "
+        "adjudicator gave alone (TSR 9.6.3), which can be appealed"
+    )
     decided_by = serializers.CharField(source="decided_by.get_username")
     decided_at = serializers.DateTimeField()
+    status = SanctionStatusField(
+        help_text="in_force, or superseded or annulled by the arbitration panel on appeal "
+        "(TSR 8.2.1); only a sanction in force counts"
+    )
+    appeal = AppealSummarySerializer(
+        source="appealed", allow_null=True, help_text="The appeal against this sanction"
+    )
+    decided_on_appeal = serializers.IntegerField(
+        source="appeal_id",
+        allow_null=True,
+        help_text="The appeal on which the panel imposed this sanction",
+    )
 
     @extend_schema_field(serializers.ListField(child=serializers.CharField()))
     def get_members(self, sanction: Sanction) -> list[str]:
@@ -445,6 +500,15 @@ class RulingSerializer(serializers.Serializer):
     decided = serializers.BooleanField(
         default=False, help_text="The game was already won after the announcements (TSR 9.5.1)"
     )
+    wedding_clarified_as_solo = serializers.BooleanField(
+        default=False,
+        help_text="For contract `wedding` or `silent_wedding`: the wedding was already being "
+        "played as a solo when the breach happened (an announced wedding after its "
+        "clarification trick, the holder having taken the first three tricks, TSR 4.4.3 b; a "
+        "silent wedding once the second Queen of Clubs was played, TSR 4.4.5), so it is "
+        "penalised as a solo with the holder of both Queens of Clubs as `soloist`; before "
+        "that, as a normal game. A silent wedding always names its holder as `soloist`.",
+    )
     penalty = SeatsField(
         allow_null=True,
         default=None,
@@ -465,6 +529,7 @@ class RulingSerializer(serializers.Serializer):
             decided=data["decided"],
             penalty=data["penalty"],
             deviation_reason=data["deviation_reason"],
+            wedding_clarified_as_solo=data["wedding_clarified_as_solo"],
         )
 
 
@@ -474,6 +539,19 @@ RULING_FIELDS = frozenset(RulingSerializer().fields)
 class AppealLodgeSerializer(serializers.Serializer):
     appellant = serializers.IntegerField(help_text="Seat")
     grounds = serializers.CharField(max_length=MOST_TEXT, allow_blank=True, default="")
+
+
+class PanelSanctionSerializer(serializers.Serializer):
+    """The panel's own sanction when it changes a bound decision (TSR 9.6.2 a, b)."""
+
+    kind = PanelSanctionKindField()
+    points = serializers.IntegerField(
+        min_value=1,
+        max_value=MOST_DEDUCTION,
+        allow_null=True,
+        default=None,
+        help_text="A deduction's, 1 to 12 (TSR 9.6.2 b)",
+    )
 
 
 class AppealDecideSerializer(serializers.Serializer):
@@ -493,17 +571,31 @@ class AppealDecideSerializer(serializers.Serializer):
         "(TSR 8.5.1)",
     )
     ruling = RulingSerializer(
-        allow_null=True, default=None, help_text="The panel's own, when the outcome is change"
+        allow_null=True,
+        default=None,
+        help_text="The panel's own, when the outcome is change and the appeal is against a "
+        "decision on a complaint",
+    )
+    sanction = PanelSanctionSerializer(
+        allow_null=True,
+        default=None,
+        help_text="The panel's own sanction, when the outcome is change and the appeal is "
+        "against a bound decision (TSR 9.6.3)",
     )
 
     def validate(self, data):
         named = Named(self.context["tournament"])
-        ruling = data["ruling"]
+        ruling, sanction = data["ruling"], data["sanction"]
         return named.done(
             {
                 **data,
                 "members": named.users("members", data["members"]),
                 "ruling": RulingSerializer.ruling(ruling) if ruling is not None else None,
+                "sanction": services.SanctionRuling(
+                    kind=Sanction.Kind(sanction["kind"]), points=sanction["points"]
+                )
+                if sanction is not None
+                else None,
             }
         )
 
@@ -706,7 +798,8 @@ class AppealList(AdjudicationAPIView):
 
 class AppealDecide(AdjudicationAPIView):
     """The arbitration panel's final decision on an appeal (TSR 8.2.1): uphold, change (with
-    its own ruling, initialled at once) or annul; with its members and reasons, and the
+    its own ruling, initialled at once, or for a bound decision its own sanction) or annul;
+    with its members, none of whom plays at the table concerned, and its reasons, and the
     minutes play stood still, which the tables concerned get back (TSR 8.5.1)."""
 
     @extend_schema(
@@ -724,7 +817,17 @@ class AppealDecide(AdjudicationAPIView):
                     "interruption": 8,
                     "ruling": {"severity": "minor"},
                 },
-            )
+            ),
+            OpenApiExample(
+                "The panel halves a bound decision's deduction",
+                request_only=True,
+                value={
+                    "outcome": "change",
+                    "members": ["meier", "schulz"],
+                    "reasons": "Counted once, not throughout the hand.",
+                    "sanction": {"kind": "deduction", "points": 3},
+                },
+            ),
         ],
     )
     def post(self, request, slug: str, pk: int):
@@ -743,8 +846,9 @@ class AppealDecide(AdjudicationAPIView):
 
 class SanctionList(AdjudicationAPIView):
     """Sanctions for unsporting conduct (TSR 9.6.2), in the order decided. POST imposes one:
-    the arbitration panel, naming its members; the adjudicator alone a bound decision of the
-    catalogue with its points (TSR 9.6.3)."""
+    the arbitration panel, naming its members; the adjudicator (or a deputy) alone a bound
+    decision of the catalogue with its points (TSR 9.6.3), which can be appealed. Nobody
+    decides on conduct at the table where he plays."""
 
     @extend_schema(tags=TAGS, responses={200: SanctionSerializer(many=True), **READ_RESPONSES})
     def get(self, request, slug: str):
@@ -764,6 +868,32 @@ class SanctionList(AdjudicationAPIView):
             sanction = services.sanction_impose(by=request.user, **payload.validated_data)
         sanction = selectors.sanction_list(tournament=tournament).get(pk=sanction.pk)
         return Response(SanctionSerializer(sanction).data, status=status.HTTP_201_CREATED)
+
+
+class SanctionAppealLodgeSerializer(serializers.Serializer):
+    grounds = serializers.CharField(max_length=MOST_TEXT, allow_blank=True, default="")
+
+
+class SanctionAppeal(AdjudicationAPIView):
+    """Record the player's appeal against a bound decision the adjudicator gave alone
+    (TSR 8.2.1, 9.6.3), for the arbitration panel to decide; the appellant is the player
+    sanctioned. A sanction the panel imposed itself is final."""
+
+    @extend_schema(
+        tags=TAGS,
+        request=SanctionAppealLodgeSerializer,
+        responses={201: AppealSerializer, **WRITE_RESPONSES},
+    )
+    def post(self, request, slug: str, pk: int):
+        tournament = self.tournament()
+        sanction = selectors.sanction_detail(tournament=tournament, pk=pk)
+        payload = SanctionAppealLodgeSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        appeal = services.sanction_appeal_lodge(
+            sanction=sanction, by=request.user, **payload.validated_data
+        )
+        appeal = selectors.appeal_detail(tournament=tournament, pk=appeal.pk)
+        return Response(AppealSerializer(appeal).data, status=status.HTTP_201_CREATED)
 
 
 # The catalogue of standard offences -------------------------------------------------------------
@@ -872,7 +1002,8 @@ class AdjudicationLog(AdjudicationAPIView, generics.ListAPIView):
 
 
 class StaffList(AdjudicationAPIView):
-    """The tournament's staff: organisers, adjudicators, members of the arbitration panel and
+    """The tournament's staff: organisers, adjudicators, deputy adjudicators (who rule on
+    complaints in the first instance too, TSR 8.2.1), members of the arbitration panel and
     scorekeepers. POST appoints one (organisers only); for a member of staff who plays, the
     player they are (TSR 8.5.1)."""
 

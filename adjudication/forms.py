@@ -4,7 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from adjudication.models import SEVERITY_LABELS, Appeal, Decision, Offence, Sanction
-from adjudication.services import Ruling
+from adjudication.services import Ruling, SanctionRuling
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS
 from scoring.rules.contracts import Contract, SoloType
 from scoring.rules.penalty import MOST_ANNOUNCEMENTS, Severity
@@ -81,10 +81,23 @@ class RulingForm(forms.Form):
         label=_("Contract as it stood"), choices=list(CONTRACT_LABELS.items()), initial="normal"
     )
     soloist = forms.TypedChoiceField(
-        label=_("Soloist"), coerce=int, required=False, empty_value=None
+        label=_("Soloist"),
+        coerce=int,
+        required=False,
+        empty_value=None,
+        help_text=_("In a wedding: the holder of both Queens of Clubs."),
     )
     solo_type = forms.ChoiceField(
         label=_("Solo"), choices=[("", "–"), *SOLO_TYPE_LABELS.items()], required=False
+    )
+    wedding_clarified_as_solo = forms.BooleanField(
+        label=_("The wedding was already being played as a solo (TSR 4.4.3 b, 4.4.5)"),
+        required=False,
+        help_text=_(
+            "An announced wedding after its clarification trick, the holder having taken the "
+            "first three tricks; a silent wedding once the second Queen of Clubs was played. "
+            "Before that a wedding is penalised as a normal game."
+        ),
     )
     disadvantages_soloist = forms.BooleanField(
         label=_("The breach may disadvantage the soloist (TSR 9.3.3 b1)"), required=False
@@ -144,6 +157,7 @@ class RulingForm(forms.Form):
             decided=data["decided"],
             penalty=penalty,
             deviation_reason=data["deviation_reason"],
+            wedding_clarified_as_solo=data["wedding_clarified_as_solo"],
         )
 
     @classmethod
@@ -161,6 +175,7 @@ class RulingForm(forms.Form):
                     "announcements",
                     "decided",
                     "deviation_reason",
+                    "wedding_clarified_as_solo",
                 )
             }
             initial["deviate"] = decision.deviates
@@ -170,12 +185,14 @@ class RulingForm(forms.Form):
             initial = {"severity": decision.offence.severity}
         else:
             initial = {}
-        if line is not None and line.contract.is_solo:
+        if line is not None and (line.contract.is_solo or line.contract.names_soloist):
             initial.update(
                 contract=line.contract.value,
                 soloist=line.soloist,
-                solo_type=line.solo_type.value if line.solo_type else "",
+                solo_type=line.solo_type.value if line.contract.is_solo else "",
             )
+        elif line is not None and line.contract is Contract.WEDDING:
+            initial.update(contract=line.contract.value, soloist=line.soloist)
         return initial
 
 
@@ -220,6 +237,47 @@ class PanelForm(forms.Form):
         self.fields["members"].queryset = members
         self.fields["members"].label_from_instance = lambda u: u.get_full_name() or u.username
         _styled(self)
+
+
+class SanctionAppealForm(forms.Form):
+    """A player's appeal against a bound decision the adjudicator gave alone (TSR 8.2.1)."""
+
+    grounds = forms.CharField(
+        label=_("Grounds"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _styled(self)
+
+
+class SanctionChangeForm(forms.Form):
+    """The panel's own sanction when it changes a bound decision on appeal (TSR 9.6.2 a, b)."""
+
+    kind = forms.ChoiceField(
+        label=_("Sanction"),
+        choices=[
+            (Sanction.Kind.WARNING, Sanction.Kind.WARNING.label),
+            (Sanction.Kind.DEDUCTION, Sanction.Kind.DEDUCTION.label),
+        ],
+    )
+    points = forms.IntegerField(
+        label=_("Points deducted"),
+        min_value=1,
+        max_value=12,
+        required=False,
+        help_text=_("For a point deduction: 1 to 12, without credit to the others (TSR 9.6.2 b)."),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _styled(self)
+
+    def sanction_ruling(self) -> SanctionRuling:
+        return SanctionRuling(
+            kind=Sanction.Kind(self.cleaned_data["kind"]), points=self.cleaned_data["points"]
+        )
 
 
 class SanctionForm(forms.Form):

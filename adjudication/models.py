@@ -147,6 +147,11 @@ class Decision(models.Model):
     decided = models.BooleanField(
         _("game already won after announcements (TSR 9.5.1)"), default=False
     )
+    # A wedding is penalised as a normal game until it turns into a solo, then as a solo with
+    # the holder of both Queens of Clubs as the soloist (TSR 4.4.3 b, 4.4.5).
+    wedding_clarified_as_solo = models.BooleanField(
+        _("the wedding was already being played as a solo (TSR 4.4.3 b, 4.4.5)"), default=False
+    )
     # The penalty points per seat as ruled (negative for the offender), and as the TSR gives
     # them; they differ only with a written reason.
     penalty_1 = models.SmallIntegerField(_("seat 1"), null=True, blank=True)
@@ -157,6 +162,15 @@ class Decision(models.Model):
     computed = models.JSONField(_("penalty points by the TSR"), null=True, blank=True)
     deviation_reason = models.TextField(_("reason for deviating"), blank=True)
     hand_not_played = models.BooleanField(_("hand counts as not played (TSR 9.4.3)"), default=False)
+    # TSR 9.4.4, an opponent's major breach in a solo: the solo counts as played, its line on
+    # the sheet has a game value of 0 and no points, and only the penalty points count.
+    played_without_game_points = models.BooleanField(
+        _("solo counts as played, without game points (TSR 9.4.4)"), default=False
+    )
+    # The line as the scorekeeper had entered it before the initialled decision put no
+    # points on it, for an appeal that changes or annuls the decision; null if the decision
+    # put the line on the sheet itself.
+    replaced_line = models.JSONField(_("line replaced"), null=True, blank=True)
     rule = models.CharField(_("rule"), max_length=60, blank=True)
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default="open")
     recorded_by = models.ForeignKey(
@@ -246,6 +260,22 @@ class Decision(models.Model):
                 condition=Q(hand_not_played=False) | Q(severity="major", decided=False),
                 name="decision_not_played_only_major",
             ),
+            models.CheckConstraint(
+                condition=Q(played_without_game_points=False)
+                | Q(severity="major", decided=False, hand_not_played=False),
+                name="decision_no_game_points_only_major",
+            ),
+            models.CheckConstraint(
+                condition=Q(replaced_line__isnull=True) | Q(played_without_game_points=True),
+                name="decision_replaced_line_only_without_game_points",
+            ),
+            # Only a wedding turns into a solo during the game, and then it has its soloist,
+            # the holder of both Queens of Clubs (TSR 4.4.3 b, 4.4.5).
+            models.CheckConstraint(
+                condition=Q(wedding_clarified_as_solo=False)
+                | Q(contract__in=["wedding", "silent_wedding"], soloist__isnull=False),
+                name="decision_clarified_only_wedding",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -273,8 +303,10 @@ class Decision(models.Model):
 
 
 class Appeal(models.Model):
-    """A player's appeal against a decision (TSR 9.7.7), and the arbitration panel's final
-    decision on it (TSR 8.2.1): uphold, change or annul, with the members and their reasons."""
+    """A player's appeal against a decision of the adjudicator (TSR 8.2.1, 9.7.7): a ruling on
+    a complaint, or the points of a bound decision he gave alone (TSR 9.6.3); and the
+    arbitration panel's final decision on it: uphold, change or annul, with the members and
+    their reasons."""
 
     class Outcome(models.TextChoices):
         UPHOLD = "uphold", _("upheld")
@@ -282,7 +314,20 @@ class Appeal(models.Model):
         ANNUL = "annul", _("annulled")
 
     decision = models.OneToOneField(
-        Decision, on_delete=models.CASCADE, related_name="appealed", verbose_name=_("decision")
+        Decision,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="appealed",
+        verbose_name=_("decision"),
+    )
+    sanction = models.OneToOneField(
+        "Sanction",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="appealed",
+        verbose_name=_("sanction"),
     )
     appellant = models.PositiveSmallIntegerField(_("appeal by (seat)"))
     grounds = models.TextField(_("grounds of the appeal"), blank=True)
@@ -318,6 +363,11 @@ class Appeal(models.Model):
         verbose_name_plural = _("appeals")
         ordering = ["lodged_at"]
         constraints = [
+            models.CheckConstraint(
+                condition=Q(decision__isnull=False, sanction__isnull=True)
+                | Q(decision__isnull=True, sanction__isnull=False),
+                name="appeal_against_a_decision_or_a_sanction",
+            ),
             models.CheckConstraint(condition=_seat("appellant"), name="appeal_appellant_seat"),
             models.CheckConstraint(
                 condition=(Q(outcome="") & Q(decided_at__isnull=True, decided_by__isnull=True))
@@ -334,18 +384,25 @@ class Appeal(models.Model):
         ]
 
     def __str__(self) -> str:
-        return _("Appeal against %(decision)s") % {"decision": self.decision}
+        return _("Appeal against %(decision)s") % {"decision": self.decision or self.sanction}
 
 
 class Sanction(models.Model):
     """Unsporting conduct (TSR 9.6.2): a warning, a deduction of up to 12 points without credit
-    to the other players, or disqualification. Decided by the arbitration panel, or by the
-    adjudicator where the offence is a bound decision (TSR 9.6.3)."""
+    to the other players, or disqualification. Decided by the arbitration panel, naming its
+    members, or by the adjudicator alone where the offence is a bound decision (TSR 9.6.3);
+    his can be appealed to the panel, which upholds, changes (its own sanction replaces his)
+    or annuls it (TSR 8.2.1). Only a sanction in force counts."""
 
     class Kind(models.TextChoices):
         WARNING = "warning", _("warning")
         DEDUCTION = "deduction", _("point deduction")
         DISQUALIFICATION = "disqualification", _("disqualification")
+
+    class Status(models.TextChoices):
+        IN_FORCE = "in_force", _("in force")
+        SUPERSEDED = "superseded", _("changed by the arbitration panel")
+        ANNULLED = "annulled", _("annulled by the arbitration panel")
 
     entry = models.ForeignKey(
         Entry, on_delete=models.CASCADE, related_name="sanctions", verbose_name=_("player")
@@ -378,6 +435,18 @@ class Sanction(models.Model):
         verbose_name=_("recorded by"),
     )
     decided_at = models.DateTimeField(_("decided"), auto_now_add=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.IN_FORCE
+    )
+    # The panel's own sanction on appeal replaces the adjudicator's (TSR 8.2.1).
+    appeal = models.ForeignKey(
+        Appeal,
+        on_delete=models.RESTRICT,
+        null=True,
+        blank=True,
+        related_name="replacement_sanction",
+        verbose_name=_("decided on appeal"),
+    )
 
     class Meta:
         verbose_name = _("sanction")

@@ -4,19 +4,20 @@ tournament."""
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from adjudication.models import Appeal, Decision, Event, Offence, Sanction
 from scoring.models import Scoresheet
-from tournaments.models import ExtraTime, Round, Tournament, TournamentRole
+from tournaments.models import ExtraTime, Round, Seat, Tournament, TournamentRole
 
 
 @dataclass(frozen=True)
 class SheetAdjudication:
     """What counts on one scoresheet besides the hands: the penalty points of initialled
     decisions by hand and seat (TSR 8.2.2), the hands stopped and counted as not played
-    (TSR 9.4.3), and the points deducted from seats for unsporting conduct (TSR 9.6.2 b)."""
+    (TSR 9.4.3) or as played without game points (TSR 9.4.4), and the points deducted from
+    seats for unsporting conduct (TSR 9.6.2 b)."""
 
     decisions: list[Decision] = field(default_factory=list)  # every one, for the record
     deductions: dict[int, int] = field(default_factory=dict)  # by seat, negative
@@ -37,7 +38,20 @@ class SheetAdjudication:
 
     @property
     def stopped(self) -> set[int]:
+        """The lines of hands stopped and counted as not played (TSR 9.4.3)."""
         return {d.hand_number for d in self.counting if d.hand_not_played}
+
+    @property
+    def without_game_points(self) -> set[int]:
+        """The lines of solos counted as played without game points (TSR 9.4.4)."""
+        return {d.hand_number for d in self.counting if d.played_without_game_points}
+
+    @property
+    def ended(self) -> dict[int, Decision]:
+        """The hands a major breach ended, with the initialled decision that did (TSR 9.4.2,
+        9.5.1): whether counted as not played (9.4.3) or as played (9.4.4, 9.5.1), nothing
+        more in them is penalised (TSR 9.7.6)."""
+        return {d.hand_number: d for d in self.counting if d.severity == "major"}
 
     def of_hand(self, number: int) -> list[Decision]:
         return [d for d in self.decisions if d.hand_number == number]
@@ -65,6 +79,7 @@ def sheet_adjudication(*, sheet: Scoresheet) -> SheetAdjudication:
     for position, points in Sanction.objects.filter(
         round_id=sheet.table.round_id,
         kind=Sanction.Kind.DEDUCTION,
+        status=Sanction.Status.IN_FORCE,
         entry__seats__table_id=sheet.table_id,
     ).values_list("entry__seats__position", "points"):
         deductions[position] = deductions.get(position, 0) - points
@@ -120,8 +135,14 @@ def adjudication_dashboard(*, tournament: Tournament) -> Dashboard:
         .order_by("-recorded_at", "-pk")[:RECENT]
     )
     appeals = list(
-        Appeal.objects.filter(decision__scoresheet__table__round__tournament=tournament, outcome="")
-        .select_related("decision__scoresheet__table__round", "decision__offence")
+        _appeals_of(tournament)
+        .filter(outcome="")
+        .select_related(
+            "decision__scoresheet__table__round",
+            "decision__offence",
+            "sanction__entry__player",
+            "sanction__round",
+        )
         .order_by("lodged_at", "pk")
     )
     round_ = playing_round(tournament=tournament)
@@ -147,6 +168,14 @@ def adjudication_dashboard(*, tournament: Tournament) -> Dashboard:
         extra_time=extra_time,
         sanctions=sanctions,
         round=round_,
+    )
+
+
+def _appeals_of(tournament: Tournament) -> QuerySet[Appeal]:
+    """The appeals against the tournament's decisions and sanctions (TSR 8.2.1)."""
+    return Appeal.objects.filter(
+        Q(decision__scoresheet__table__round__tournament=tournament)
+        | Q(sanction__entry__tournament=tournament)
     )
 
 
@@ -207,12 +236,18 @@ def decision_detail(*, tournament: Tournament, pk: int) -> Decision:
 
 
 def appeal_list(*, tournament: Tournament) -> QuerySet[Appeal]:
-    """The appeals in the order lodged, with the decision appealed against, the panel's
-    members and its own decision: three queries."""
+    """The appeals in the order lodged, with the decision or sanction appealed against, the
+    panel's members and its own decision or sanction: four queries."""
     return (
-        Appeal.objects.filter(decision__scoresheet__table__round__tournament=tournament)
-        .select_related("decision__scoresheet__table__round", "lodged_by", "decided_by")
-        .prefetch_related("members", "replacement")
+        _appeals_of(tournament)
+        .select_related(
+            "decision__scoresheet__table__round",
+            "sanction__entry__player",
+            "sanction__round",
+            "lodged_by",
+            "decided_by",
+        )
+        .prefetch_related("members", "replacement", "replacement_sanction")
         .order_by("lodged_at", "pk")
     )
 
@@ -222,13 +257,35 @@ def appeal_detail(*, tournament: Tournament, pk: int) -> Appeal:
 
 
 def sanction_list(*, tournament: Tournament) -> QuerySet[Sanction]:
-    """The sanctions in the order decided, with the player, round, offence and the panel's
-    members: two queries."""
+    """The sanctions in the order decided, with the player, round, offence, the panel's
+    members and the appeal against them with its members and the panel's own sanction: up to
+    four queries."""
     return (
         Sanction.objects.filter(entry__tournament=tournament)
-        .select_related("entry__player", "round", "offence", "decided_by")
-        .prefetch_related("members")
+        .select_related(
+            "entry__player",
+            "round",
+            "offence",
+            "decided_by",
+            "appealed__lodged_by",
+            "appealed__decided_by",
+        )
+        .prefetch_related("members", "appealed__members", "appealed__replacement_sanction")
         .order_by("decided_at", "pk")
+    )
+
+
+def sanction_detail(*, tournament: Tournament, pk: int) -> Sanction:
+    """One sanction of the tournament as ``sanction_list`` reads it (404 otherwise)."""
+    return get_object_or_404(sanction_list(tournament=tournament), pk=pk)
+
+
+def sanction_seat(*, sanction: Sanction) -> Seat | None:
+    """Where the sanctioned player sat in the sanction's round: the table concerned."""
+    return (
+        Seat.objects.filter(table__round_id=sanction.round_id, entry_id=sanction.entry_id)
+        .select_related("table__round")
+        .first()
     )
 
 

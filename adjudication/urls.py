@@ -21,6 +21,15 @@ urlpatterns = [
     path(D + "appeal/", views.appeal_lodge, name="appeal-lodge"),
     path(D + "appeal/decide/", views.appeal_decide, name="appeal-decide"),
     path(A + "sanctions/add/", views.sanction_add, name="sanction-add"),
+    path(A + "sanctions/<int:pk>/", views.sanction_detail, name="sanction"),
+    path(
+        A + "sanctions/<int:pk>/appeal/", views.sanction_appeal_lodge, name="sanction-appeal-lodge"
+    ),
+    path(
+        A + "sanctions/<int:pk>/appeal/decide/",
+        views.sanction_appeal_decide,
+        name="sanction-appeal-decide",
+    ),
     path(A + "offences/", views.offences, name="offences"),
     path(A + "offences/defaults/", views.offences_default, name="offences-default"),
     path(A + "offences/<int:pk>/delete/", views.offence_delete, name="offence-delete"),

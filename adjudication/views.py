@@ -14,24 +14,28 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from adjudication import forms, selectors, services
-from adjudication.models import Appeal, Decision, Offence
-from adjudication.services import CATALOGUE
+from adjudication import forms, policies, selectors, services
+from adjudication.models import Appeal, Decision, Offence, Sanction
 from scoring.models import CONTRACT_LABELS, Scoresheet
 from scoring.selectors import hand_lines
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Entry, Round, Tournament
-from tournaments.permissions import ADJUDICATE, ORGANISER, PANEL, Role, require, roles_of
+from tournaments.permissions import ORGANISER, Role, require, roles_of
 from tournaments.views import _to_form
 
-# Who sees the adjudication pages: those who decide, and the organiser, who reads along.
-READERS = ADJUDICATE | ORGANISER
+READERS = policies.READERS
+CATALOGUE = policies.CATALOGUE
 
 
 def _tournament(request: HttpRequest, slug: str, roles: set[str]) -> Tournament:
     tournament = tournament_selectors.tournament_get(slug=slug, user=request.user)
     require(request, tournament, roles)
     return tournament
+
+
+def _allowed(refusal: policies.Refusal | None) -> None:
+    """Refuse (403) what the policy refuses; the service would refuse it too."""
+    policies.enforce(refusal)
 
 
 def _apply(request: HttpRequest, form, call) -> object | None:
@@ -51,6 +55,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(request, slug, READERS)
     roles = roles_of(request, tournament)
     board = selectors.adjudication_dashboard(tournament=tournament)
+    user = request.user
     return render(
         request,
         "adjudication/dashboard.html",
@@ -58,8 +63,8 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "board": board,
             "tables": board.round.tables.order_by("number") if board.round else [],
-            "may_decide": bool(roles & ADJUDICATE),
-            "is_panel": bool(roles & PANEL),
+            "may_decide": policies.may_adjudicate(tournament=tournament, user=user) is None,
+            "may_sanction": policies.may_sanction(tournament=tournament, user=user) is None,
             "is_organiser": Role.ORGANISER in roles,
         },
     )
@@ -76,7 +81,8 @@ def _sheet(tournament: Tournament, number: int, table: int) -> Scoresheet:
 @require_GET
 def complaint_pick(request: HttpRequest, slug: str) -> HttpResponse:
     """The dashboard's "called to table N": the complaint form of that table this round."""
-    tournament = _tournament(request, slug, ADJUDICATE)
+    tournament = _tournament(request, slug, READERS)
+    _allowed(policies.may_adjudicate(tournament=tournament, user=request.user))
     board_round = selectors.playing_round(tournament=tournament)
     try:
         table = int(request.GET.get("table", ""))
@@ -91,8 +97,9 @@ def complaint_pick(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def complaint_add(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
-    tournament = _tournament(request, slug, ADJUDICATE)
+    tournament = _tournament(request, slug, READERS)
     sheet = _sheet(tournament, number, table)
+    _allowed(policies.may_rule(table=sheet.table, user=request.user))
     seats = list(sheet.table.seats.select_related("entry__player").order_by("position"))
     played = sheet.hands.count()
     form = forms.ComplaintForm(
@@ -131,7 +138,6 @@ def _decision_context(request: HttpRequest, tournament: Tournament, decision: De
     seats = list(sheet.table.seats.select_related("entry__player").order_by("position"))
     lines = hand_lines(list(sheet.hands.all()))
     line = lines[decision.hand_number - 1] if decision.hand_number <= len(lines) else None
-    roles = roles_of(request, tournament)
     size = len(seats)
     appeal = getattr(decision, "appealed", None)
     context = {
@@ -146,28 +152,37 @@ def _decision_context(request: HttpRequest, tournament: Tournament, decision: De
         "computed": [(decision.computed or {}).get(str(seat.position)) for seat in seats],
         "replacement": next(iter(appeal.replacement.all()), None) if appeal else None,
     }
-    may_decide = bool(roles & ADJUDICATE)
-    if may_decide and decision.status in {Decision.Status.OPEN, Decision.Status.DRAFT}:
-        context["ruling_form"] = forms_.get("ruling_form") or forms.RulingForm(
-            size=size, initial=forms.RulingForm.initial_for(decision, line)
-        )
-    if may_decide and decision.status == Decision.Status.DRAFT:
-        context["may_initial"] = True
+    user = request.user
+    refusals = []
+    if decision.status in {Decision.Status.OPEN, Decision.Status.DRAFT}:
+        refusal = policies.may_rule(table=sheet.table, user=user)
+        if refusal is None:
+            context["ruling_form"] = forms_.get("ruling_form") or forms.RulingForm(
+                size=size, initial=forms.RulingForm.initial_for(decision, line)
+            )
+            context["may_initial"] = decision.status == Decision.Status.DRAFT
+        elif refusal.plays:  # he would rule, but plays here: who decides instead
+            refusals.append(refusal)
     if (
-        may_decide
-        and decision.status == Decision.Status.INITIALLED
+        decision.status == Decision.Status.INITIALLED
         and appeal is None
         and decision.appeal_id is None
+        and policies.may_lodge_appeal(tournament=tournament, user=user) is None
     ):
         context["appeal_form"] = forms_.get("appeal_form") or forms.AppealForm(size=size)
-    if roles & PANEL and appeal is not None and not appeal.outcome:
-        context["panel_form"] = forms_.get("panel_form") or forms.PanelForm(
-            members=selectors.panel_members(tournament=tournament),
-            initial={"members": [request.user.pk]},
-        )
-        context["panel_ruling_form"] = forms_.get("panel_ruling_form") or forms.RulingForm(
-            size=size, prefix="panel", initial=forms.RulingForm.initial_for(decision, line)
-        )
+    if appeal is not None and not appeal.outcome:
+        refusal = policies.may_decide_as_panel(table=sheet.table, user=user)
+        if refusal and refusal.plays:
+            refusals.append(refusal)
+        elif refusal is None:
+            context["panel_form"] = forms_.get("panel_form") or forms.PanelForm(
+                members=selectors.panel_members(tournament=tournament),
+                initial={"members": [user.pk]},
+            )
+            context["panel_ruling_form"] = forms_.get("panel_ruling_form") or forms.RulingForm(
+                size=size, prefix="panel", initial=forms.RulingForm.initial_for(decision, line)
+            )
+    context["refusals"] = refusals
     return context
 
 
@@ -188,8 +203,9 @@ def _size(decision: Decision) -> int:
 @login_required
 @require_POST
 def decision_ruling(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    tournament = _tournament(request, slug, ADJUDICATE)
+    tournament = _tournament(request, slug, READERS)
     decision = selectors.decision_detail(tournament=tournament, pk=pk)
+    _allowed(policies.may_rule(table=decision.scoresheet.table, user=request.user))
     form = forms.RulingForm(request.POST, size=_size(decision))
     if form.is_valid():
         ruled = _apply(
@@ -225,8 +241,9 @@ def _button(request: HttpRequest, call, done: str, back) -> HttpResponse:
 @login_required
 @require_POST
 def decision_initial(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    tournament = _tournament(request, slug, ADJUDICATE)
+    tournament = _tournament(request, slug, READERS)
     decision = selectors.decision_detail(tournament=tournament, pk=pk)
+    _allowed(policies.may_rule(table=decision.scoresheet.table, user=request.user))
     return _button(
         request,
         lambda: services.decision_initial(decision=decision, by=request.user),
@@ -238,7 +255,8 @@ def decision_initial(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def appeal_lodge(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    tournament = _tournament(request, slug, ADJUDICATE)
+    tournament = _tournament(request, slug, READERS)
+    _allowed(policies.may_lodge_appeal(tournament=tournament, user=request.user))
     decision = selectors.decision_detail(tournament=tournament, pk=pk)
     form = forms.AppealForm(request.POST, size=_size(decision))
     if form.is_valid():
@@ -267,11 +285,12 @@ def appeal_lodge(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def appeal_decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    tournament = _tournament(request, slug, PANEL)
+    tournament = _tournament(request, slug, READERS)
     decision = selectors.decision_detail(tournament=tournament, pk=pk)
     appeal = getattr(decision, "appealed", None)
     if appeal is None:
         raise Http404
+    _allowed(policies.may_decide_as_panel(table=decision.scoresheet.table, user=request.user))
     form = forms.PanelForm(request.POST, members=selectors.panel_members(tournament=tournament))
     ruling_form = forms.RulingForm(request.POST, size=_size(decision), prefix="panel")
     changes = request.POST.get("outcome") == Appeal.Outcome.CHANGE
@@ -305,7 +324,8 @@ def appeal_decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def sanction_add(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _tournament(request, slug, ADJUDICATE)
+    tournament = _tournament(request, slug, READERS)
+    _allowed(policies.may_sanction(tournament=tournament, user=request.user))
     rounds = list(
         tournament.rounds.exclude(status__in=[Round.Status.PLANNED, Round.Status.SEATED]).order_by(
             "-number"
@@ -347,13 +367,126 @@ def sanction_add(request: HttpRequest, slug: str) -> HttpResponse:
                     _("%(player)s: %(sanction)s recorded.")
                     % {"player": entry.player, "sanction": sanction.get_kind_display()},
                 )
-                return redirect("adjudication", slug)
+                return redirect("sanction", slug, sanction.pk)
     return render(
         request,
         "adjudication/sanction.html",
         {"tournament": tournament, "form": form},
         status=422 if form.errors else 200,
     )
+
+
+def _sanction_context(request: HttpRequest, tournament: Tournament, sanction: Sanction, **forms_):
+    seat = selectors.sanction_seat(sanction=sanction)
+    appeal = getattr(sanction, "appealed", None)
+    user = request.user
+    context = {
+        "tournament": tournament,
+        "sanction": sanction,
+        "seat": seat,
+        "appeal": appeal,
+        "replacement": next(iter(appeal.replacement_sanction.all()), None) if appeal else None,
+        "refusals": [],
+    }
+    appealable = (
+        sanction.status == Sanction.Status.IN_FORCE
+        and sanction.appeal_id is None
+        and not sanction.members.all()
+        and appeal is None
+    )
+    if appealable and policies.may_lodge_appeal(tournament=tournament, user=user) is None:
+        context["appeal_form"] = forms_.get("appeal_form") or forms.SanctionAppealForm()
+    if appeal is not None and not appeal.outcome and seat is not None:
+        refusal = policies.may_decide_as_panel(table=seat.table, user=user)
+        if refusal and refusal.plays:
+            context["refusals"].append(refusal)
+        elif refusal is None:
+            context["panel_form"] = forms_.get("panel_form") or forms.PanelForm(
+                members=selectors.panel_members(tournament=tournament),
+                initial={"members": [user.pk]},
+            )
+            context["change_form"] = forms_.get("change_form") or forms.SanctionChangeForm(
+                prefix="panel",
+                initial={"kind": Sanction.Kind.DEDUCTION, "points": sanction.points},
+            )
+    return context
+
+
+@login_required
+@require_GET
+def sanction_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = _tournament(request, slug, READERS)
+    sanction = selectors.sanction_detail(tournament=tournament, pk=pk)
+    return render(
+        request,
+        "adjudication/sanction_detail.html",
+        _sanction_context(request, tournament, sanction),
+    )
+
+
+@login_required
+@require_POST
+def sanction_appeal_lodge(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = _tournament(request, slug, READERS)
+    _allowed(policies.may_lodge_appeal(tournament=tournament, user=request.user))
+    sanction = selectors.sanction_detail(tournament=tournament, pk=pk)
+    form = forms.SanctionAppealForm(request.POST)
+    if form.is_valid():
+        appeal = _apply(
+            request,
+            form,
+            lambda: services.sanction_appeal_lodge(
+                sanction=sanction, grounds=form.cleaned_data["grounds"], by=request.user
+            ),
+        )
+        if appeal is not None:
+            messages.success(
+                request,
+                _("Appeal lodged: the arbitration panel decides on the sanction (TSR 8.2.1)."),
+            )
+            return redirect("sanction", slug, pk)
+    context = _sanction_context(request, tournament, sanction, appeal_form=form)
+    return render(request, "adjudication/sanction_detail.html", context, status=422)
+
+
+@login_required
+@require_POST
+def sanction_appeal_decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    tournament = _tournament(request, slug, READERS)
+    sanction = selectors.sanction_detail(tournament=tournament, pk=pk)
+    appeal = getattr(sanction, "appealed", None)
+    seat = selectors.sanction_seat(sanction=sanction)
+    if appeal is None or seat is None:
+        raise Http404
+    _allowed(policies.may_decide_as_panel(table=seat.table, user=request.user))
+    form = forms.PanelForm(request.POST, members=selectors.panel_members(tournament=tournament))
+    change_form = forms.SanctionChangeForm(request.POST, prefix="panel")
+    changes = request.POST.get("outcome") == Appeal.Outcome.CHANGE
+    if form.is_valid() and (not changes or change_form.is_valid()):
+        data = form.cleaned_data
+        decided = _apply(
+            request,
+            form,
+            lambda: services.appeal_decide(
+                appeal=appeal,
+                outcome=data["outcome"],
+                members=list(data["members"]),
+                reasons=data["reasons"],
+                interruption=data["interruption"] or 0,
+                sanction=change_form.sanction_ruling() if changes else None,
+                by=request.user,
+            ),
+        )
+        if decided is not None:
+            messages.success(
+                request,
+                _("The arbitration panel's decision is recorded; it is final (TSR 8.2.1)."),
+            )
+            return redirect("sanction", slug, pk)
+    context = _sanction_context(
+        request, tournament, sanction, panel_form=form, change_form=change_form
+    )
+    return render(request, "adjudication/sanction_detail.html", context, status=422)
 
 
 @login_required

@@ -145,6 +145,11 @@ urlpatterns += [
     path(
         f"{ADJUDICATION}/sanctions", adjudication_api.SanctionList.as_view(), name="api-sanctions"
     ),
+    path(
+        f"{ADJUDICATION}/sanctions/<int:pk>/appeal",
+        adjudication_api.SanctionAppeal.as_view(),
+        name="api-sanction-appeal",
+    ),
     path(f"{ADJUDICATION}/offences", adjudication_api.OffenceList.as_view(), name="api-offences"),
     path(
         f"{ADJUDICATION}/offences/defaults",

@@ -277,8 +277,14 @@ class HandValueView(PublicRulesView):
 class PenaltyResponseSerializer(serializers.Serializer):
     points = serializers.DictField(child=serializers.IntegerField(), help_text="Per seat")
     hand_not_played = serializers.BooleanField(
-        help_text="Major breach in a normal game (or by the soloist): the hand is replayed "
-        "(TSR 9.4.3)"
+        help_text="Major breach in a normal game (or by the soloist): the hand is stopped, "
+        "counts as not played and is dealt again (TSR 9.4.3); false for a game already "
+        "decided (TSR 9.5.1)"
+    )
+    played_without_game_points = serializers.BooleanField(
+        help_text="Major breach by an opponent of the soloist (TSR 9.4.4): the solo counts as "
+        "played (the deal passes on, a compulsory solo is the soloist's) but scores no game "
+        "points, its game value 0: only these penalty points count"
     )
     rule = serializers.CharField()
 
@@ -286,11 +292,23 @@ class PenaltyResponseSerializer(serializers.Serializer):
 class PenaltyRequestSerializer(serializers.Serializer):
     severity = serializers.ChoiceField(choices=[severity.value for severity in Severity])
     contract = serializers.ChoiceField(
-        choices=["normal", "solo"], help_text="As the hand stood when the breach happened"
+        choices=["normal", "solo"],
+        help_text="As the hand stood when the breach happened. A wedding (TSR 4.4) is `normal` "
+        "until it turns into a solo and `solo` after, with the holder of both Queens of Clubs "
+        "as `soloist`: an announced wedding whose holder took the first three tricks is "
+        "`normal` up to and including the clarification trick and `solo` after it "
+        "(TSR 4.4.3 b); a silent wedding is `normal` until the second Queen of Clubs is "
+        "played and `solo` from then on (TSR 4.4.5); a wedding with a partner stays `normal`.",
     )
     seats = _seat_list(default=[1, 2, 3, 4], min_length=4, max_length=4)
     offender = serializers.IntegerField(min_value=1, max_value=5)
-    soloist = serializers.IntegerField(min_value=1, max_value=5, allow_null=True, default=None)
+    soloist = serializers.IntegerField(
+        min_value=1,
+        max_value=5,
+        allow_null=True,
+        default=None,
+        help_text="In a solo; in a wedding played as a solo, the holder of both Queens of Clubs",
+    )
     disadvantages_soloist = serializers.BooleanField(
         default=False, help_text="Minor breach by a Contra player in a solo: TSR 9.3.3 b1, not b2"
     )
@@ -303,6 +321,15 @@ class PenaltyRequestSerializer(serializers.Serializer):
         "(all but the first, “Re”/“Contra”) raise a major penalty, by 3 each (TSR 9.4.3, "
         "9.4.4): 12, 15, 18, 21, 24.",
     )
+    decided = serializers.BooleanField(
+        default=False,
+        help_text="A major breach after one side had already won the game after the "
+        "announcements, counting only tricks completed correctly (TSR 7.1, 9.5.1): the game "
+        "ends there, the remaining tricks from the breach on go to the offender's opponents "
+        "(read so from the German *Gegenpartei*), the hand is scored with them and not "
+        "replayed (`hand_not_played` is false), and the breach is penalised as a minor one "
+        "(TSR 9.3.2; in a solo 9.3.3). Only with severity `major`.",
+    )
 
     def validate(self, data):
         breach = Breach(
@@ -313,6 +340,7 @@ class PenaltyRequestSerializer(serializers.Serializer):
             seats=tuple(data["seats"]),
             disadvantages_soloist=data["disadvantages_soloist"],
             announcements=data["announcements"],
+            decided=data["decided"],
         )
         try:
             return {"penalty": penalty_points(breach)}
@@ -325,6 +353,7 @@ class PenaltyRequestSerializer(serializers.Serializer):
         return {
             "points": _seat_dict(penalty.points),
             "hand_not_played": penalty.hand_not_played,
+            "played_without_game_points": penalty.played_without_game_points,
             "rule": penalty.rule,
         }
 
@@ -344,11 +373,38 @@ class PenaltyRequestSerializer(serializers.Serializer):
                 "soloist": 4,
                 "announcements": 2,
             },
-        )
+        ),
+        OpenApiExample(
+            "Minor breach against the holder of a silent wedding after the second Queen of Clubs",
+            request_only=True,
+            value={
+                "severity": "minor",
+                "contract": "solo",
+                "offender": 1,
+                "soloist": 3,
+                "disadvantages_soloist": True,
+            },
+        ),
+        OpenApiExample(
+            "Major breach in a game already won after the announcements",
+            request_only=True,
+            value={
+                "severity": "major",
+                "contract": "normal",
+                "offender": 3,
+                "announcements": 2,
+                "decided": True,
+            },
+        ),
     ],
 )
 class PenaltyView(PublicRulesView):
-    """Penalty points for a breach of the rules (TSR 9.2-9.4)."""
+    """Penalty points for a breach of the rules (TSR 9.2-9.5).
+
+    With `decided` a major breach in a game one side had already won ends the game: the
+    remaining tricks go to the offender's opponents, the hand is scored, and the breach costs
+    what a minor one does (TSR 9.5.1).
+    """
 
     request_serializer = PenaltyRequestSerializer
 

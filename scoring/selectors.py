@@ -142,6 +142,19 @@ def hand_snapshot(line: HandLine) -> dict:
     return snapshot
 
 
+def line_from_snapshot(snapshot: dict) -> HandLine:
+    """The line a ``hand_snapshot`` was taken of."""
+    return HandLine(
+        contract=Contract(snapshot["contract"]),
+        dealer=snapshot["dealer"],
+        points=dict(enumerate(snapshot["points"], start=1)),
+        soloist=snapshot["soloist"],
+        solo_type=SoloType(snapshot["solo_type"]) if snapshot["solo_type"] else None,
+        game_value=snapshot["game_value"],
+        not_played=snapshot.get("not_played", False),
+    )
+
+
 def sheet_snapshot(*, sheet: Scoresheet, hands: list[HandLine]) -> dict:
     """What a sheet holds, as kept in its change record and returned by the API; ``keeper``
     only once the sheet was handed over to another seat (TSR 3.1.1)."""

@@ -214,9 +214,11 @@ def _require_decisions_kept(
 ) -> None:
     """The scorekeeper corrects hands, but does not move what the adjudicators decided: a hand
     stopped and counted as not played stays as it is (TSR 9.4.3), no other hand becomes one,
-    and no hand before a decision is struck out, which would move the decision to another
-    hand (TSR 8.2.2)."""
+    a solo the decision counts as played without game points stays so (TSR 9.4.4), and no
+    hand before a decision is struck out, which would move the decision to another hand
+    (TSR 8.2.2)."""
     stopped = adjudication.stopped
+    scored = adjudication.without_game_points
     for number, line in enumerate(new, start=1):
         kept = number <= len(old) and old[number - 1] == line
         if (line.not_played or number in stopped) and not (kept and number in stopped):
@@ -229,7 +231,17 @@ def _require_decisions_kept(
                     % {"hand": number}
                 }
             )
-    missing = [number for number in stopped if number > len(new)]
+        if number in scored and not kept:
+            raise ValidationError(
+                {
+                    "hands": _(
+                        "Hand %(hand)d: the adjudicator's decision counts this solo as played "
+                        "without game points (TSR 9.4.4); the scorekeeper does not change that."
+                    )
+                    % {"hand": number}
+                }
+            )
+    missing = [number for number in stopped | scored if number > len(new)]
     decided = [d.hand_number for d in adjudication.decisions if d.hand_number <= len(old)]
     last = max(decided, default=0)
     if missing or (len(new) < len(old) and new[:last] != old[:last]):
@@ -318,6 +330,26 @@ def _stopped_lines(sheet: Scoresheet, doing: str) -> list[HandLine]:
     return hand_lines(list(sheet.hands.all()))
 
 
+def _zero_line(sheet: Scoresheet, lines: list[HandLine], number: int, **fields) -> HandLine:
+    """Line ``number`` with no game points, dealt by its dealer: the one on the sheet, or for
+    the hand being played the next dealer by the TSR (TSR 3.1, 4.2.5)."""
+    if not 1 <= number <= len(lines) + 1:
+        raise ValidationError(
+            {
+                "hand_number": _("The sheet has %(count)d hands; hand %(hand)d is not on it.")
+                % {"count": len(lines), "hand": number}
+            }
+        )
+    size = _table_size(sheet)
+    if number <= len(lines):
+        dealer = lines[number - 1].dealer
+    else:
+        dealer = scoresheet_check(scoresheet=sheet, hands=lines, table_size=size).next.dealer
+    return HandLine(
+        dealer=dealer, points=dict.fromkeys(range(1, size + 1), 0), game_value=0, **fields
+    )
+
+
 @transaction.atomic
 def scoresheet_hand_stop(
     *,
@@ -336,25 +368,13 @@ def scoresheet_hand_stop(
     lines = _stopped_lines(
         sheet, _("a hand is stopped only on a draft; the organiser reopens the sheet first")
     )
-    if not 1 <= number <= len(lines) + 1:
-        raise ValidationError(
-            {
-                "hand_number": _("The sheet has %(count)d hands; hand %(hand)d is not on it.")
-                % {"count": len(lines), "hand": number}
-            }
-        )
-    size = _table_size(sheet)
-    if number <= len(lines):
-        dealer = lines[number - 1].dealer
-    else:
-        dealer = scoresheet_check(scoresheet=sheet, hands=lines, table_size=size).next.dealer
-    stopped = HandLine(
+    stopped = _zero_line(
+        sheet,
+        lines,
+        number,
         contract=contract,
-        dealer=dealer,
-        points=dict.fromkeys(range(1, size + 1), 0),
         soloist=soloist,
         solo_type=solo_type,
-        game_value=0,
         not_played=True,
     )
     before = sheet_snapshot(sheet=sheet, hands=lines)
@@ -412,6 +432,66 @@ def _incomplete(sheet: Scoresheet, check: SheetCheck, *, table_size: int) -> Pro
             "seat": check.next.forced_soloist,
         },
     )
+
+
+@transaction.atomic
+def scoresheet_hand_void(
+    *,
+    scoresheet: Scoresheet,
+    number: int,
+    contract: Contract,
+    soloist: int,
+    solo_type: SoloType | None,
+    by: AbstractBaseUser,
+) -> HandLine | None:
+    """Count a solo stopped by an opponent's major breach as played, without game points
+    (TSR 9.4.4): line ``number`` becomes the solo with a game value of 0 and no points, put on
+    the sheet if it is the hand being played, or replacing the points the scorekeeper had
+    entered. It is a hand played, not one "not played": the deal passes on as after any hand
+    (the dealer of a compulsory solo deals again, TSR 4.2.5) and a compulsory solo is the
+    soloist's. For the adjudication services, when the decision is initialled; returns the
+    line it replaced (None if it put a new one on the sheet)."""
+    sheet = scoresheet_locked(scoresheet)
+    lines = _stopped_lines(
+        sheet,
+        _(
+            "a solo is counted as played without game points only on a draft; the organiser "
+            "reopens the sheet first"
+        ),
+    )
+    line = _zero_line(sheet, lines, number, contract=contract, soloist=soloist, solo_type=solo_type)
+    replaced = lines[number - 1] if number <= len(lines) else None
+    before = sheet_snapshot(sheet=sheet, hands=lines)
+    _hands_store(sheet, [*lines[: number - 1], line, *lines[number:]])
+    _record(sheet, action=ScoresheetChange.Action.HANDS, by=Actor(user=by), before=before)
+    return replaced
+
+
+@transaction.atomic
+def scoresheet_hand_unvoid(
+    *, scoresheet: Scoresheet, number: int, line: HandLine | None, by: AbstractBaseUser
+) -> bool:
+    """Undo ``scoresheet_hand_void`` when the arbitration panel changes or annuls the decision:
+    line ``number`` gets back the points the scorekeeper had entered (``line``). A line the
+    decision itself put on the sheet (``line`` None) comes off again if it is the last, the
+    game having stood still until the panel decided (TSR 9.7.7); with hands after it, it
+    stays with no points for the scorekeeper to correct. Returns whether the line came off."""
+    sheet = scoresheet_locked(scoresheet)
+    lines = _stopped_lines(
+        sheet,
+        _("a solo's points are given back only on a draft; the organiser reopens the sheet first"),
+    )
+    if not 1 <= number <= len(lines) or lines[number - 1].not_played:
+        raise ValidationError(
+            {"hand_number": _("Hand %(hand)d is not a solo on the sheet.") % {"hand": number}}
+        )
+    if line is None and number < len(lines):
+        return False
+    before = sheet_snapshot(sheet=sheet, hands=lines)
+    restored = [] if line is None else [line]
+    _hands_store(sheet, [*lines[: number - 1], *restored, *lines[number:]])
+    _record(sheet, action=ScoresheetChange.Action.HANDS, by=Actor(user=by), before=before)
+    return line is None
 
 
 @transaction.atomic

@@ -75,6 +75,7 @@ class World:
     ranking_slugs: list[str]
     decision_ids: list[int]
     appeal_ids: list[int]
+    sanction_ids: list[int]
     offence_ids: list[int]
     role_ids: list[int]
     organiser_token: str
@@ -149,6 +150,18 @@ def _seed() -> World:
         members=panel,
         by=panel[0],
     )
+    # Bound decisions the adjudicator gave alone (TSR 9.6.3): one to appeal, one appealed.
+    bound = next(offence for offence in offences if offence.bound)
+    for position in (1, 2):
+        given = adjudication_services.sanction_impose(
+            entry=sheet.table.seats.get(position=position).entry,
+            round=round_,
+            kind=Sanction.Kind.WARNING,
+            offence=bound,
+            reasons="Counted the trumps aloud.",
+            by=adjudicator,
+        )
+    sanction_appeal = adjudication_services.sanction_appeal_lodge(sanction=given, by=adjudicator)
     factories.seated_round(tournament, publish=False)
 
     other = factories.tournament(players=5, organiser=factories.user(), name="Fremdturnier")
@@ -164,7 +177,10 @@ def _seed() -> World:
         player_ids=[entry.player_id for entry in tournament.entries.all()],
         ranking_slugs=[ranking.slug, RankingList.objects.first().slug],
         decision_ids=list(Decision.objects.values_list("pk", flat=True)),
-        appeal_ids=[appeal.pk],
+        appeal_ids=[appeal.pk, sanction_appeal.pk],
+        sanction_ids=list(
+            Sanction.objects.filter(entry__tournament=tournament).values_list("pk", flat=True)
+        ),
         offence_ids=[offence.pk for offence in offences][:4]
         + list(Offence.objects.filter(tournament=other).values_list("pk", flat=True)),
         role_ids=list(
@@ -183,6 +199,8 @@ def _real_path_parameters(path: str, world: World) -> st.SearchStrategy[dict]:
         id_choices = world.decision_ids
     elif "/appeals/" in path:
         id_choices = world.appeal_ids
+    elif "/sanctions/" in path:
+        id_choices = world.sanction_ids
     elif "/offences/" in path:
         id_choices = world.offence_ids
     elif "/roles/" in path:

@@ -17,8 +17,9 @@ The roles:
     the ``X-Seat-Key`` header in the API.
 ``keeper``
     the scorekeeper's link, seat 4 of table 1; the same otherwise.
-``adjudicator``, ``panel``, ``organiser``
-    accounts with that role in the tournament (API: a token).
+``adjudicator``, ``deputy``, ``panel``, ``organiser``
+    accounts with that role in the tournament (API: a token); the deputy adjudicator and the
+    panel member hold no other role, and none of them plays.
 ``admin``
     a superuser, with no role of its own: a superuser holds every role.
 """
@@ -35,7 +36,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from rest_framework.authtoken.models import Token
 
-ROLES = ["anonymous", "player", "keeper", "adjudicator", "panel", "organiser", "admin"]
+ROLES = ["anonymous", "player", "keeper", "adjudicator", "deputy", "panel", "organiser", "admin"]
 LINK_ROLES = {"player", "keeper"}
 REFUSED = {"L", 401, 403, 404, 405}
 
@@ -79,6 +80,10 @@ def D(ctx):  # a decision not initialled yet
     return {"slug": ctx.slug, "pk": ctx.decision}
 
 
+def S(ctx):  # a bound decision the adjudicator gave alone (TSR 9.6.3), not appealed
+    return {"slug": ctx.slug, "pk": ctx.sanction}
+
+
 def NONE(ctx):
     return {}
 
@@ -111,8 +116,8 @@ def hand_json(ctx) -> dict:
     return {"version": ctx.sheet_version, "hands": ctx.hands_json}
 
 
-# anonymous player keeper adjudicator panel organiser admin
-PUBLIC = "200 200 200 200 200 200 200"
+# anonymous player keeper adjudicator deputy panel organiser admin
+PUBLIC = "200 200 200 200 200 200 200 200"
 MATRIX = [
     # Tournaments -------------------------------------------------------------------------------
     c("home", "get", NONE, PUBLIC),
@@ -122,82 +127,82 @@ MATRIX = [
         "entries",
         "post",
         T,
-        "403 403 403 403 403 302 302",
+        "403 403 403 403 403 403 302 302",
         lambda ctx: {"first_name": "Neue", "last_name": "Spielerin"},
     ),
-    c("players-import", "get", T, "L L L 403 403 200 200"),
+    c("players-import", "get", T, "L L L 403 403 403 200 200"),
     c(
         "players-import",
         "post",
         T,
-        "L L L 403 403 400 400",
+        "L L L 403 403 403 400 400",
         lambda ctx: {"content": "", "confirm": "1"},
     ),
     c("player", "get", E, PUBLIC),
-    c("entry-edit", "get", E, "L L L 403 403 200 200"),
+    c("entry-edit", "get", E, "L L L 403 403 403 200 200"),
     c(
         "entry-edit",
         "post",
         E,
-        "L L L 403 403 302 302",
+        "L L L 403 403 403 302 302",
         lambda ctx: {"first_name": "Geändert", "last_name": "Name", "start_number": 1},
     ),
-    c("entry-status", "post", E, "L L L 403 403 302 302", lambda ctx: {"action": "withdraw"}),
-    c("entry-replace", "get", E, "L L L 403 403 200 200"),
+    c("entry-status", "post", E, "L L L 403 403 403 302 302", lambda ctx: {"action": "withdraw"}),
+    c("entry-replace", "get", E, "L L L 403 403 403 200 200"),
     c(
         "entry-replace",
         "post",
         E,
-        "L L L 403 403 302 302",
+        "L L L 403 403 403 302 302",
         lambda ctx: {"first_name": "Ersatz", "last_name": "Spieler"},
     ),
     c("find", "get", T, PUBLIC, query="?q=1"),
     c("standings", "get", T, PUBLIC),
     c("standings-table", "get", T, PUBLIC),
     c("standings-csv", "get", T, PUBLIC),
-    c("standings-print", "post", T, "L L L 403 403 302 302"),
+    c("standings-print", "post", T, "L L L 403 403 403 302 302"),
     c(
         "publication",
         "post",
         T,
-        "L L L 403 403 302 302",
+        "L L L 403 403 403 302 302",
         lambda ctx: {"is_public": "", "standings_public": "", "tiebreaks": "placings"},
     ),
     c("screen", "get", T, PUBLIC),
-    c("round-add", "post", T, "L L L 403 403 302 302"),
-    c("tables-of-five", "post", T, "L L L 403 403 302 302"),
+    c("round-add", "post", T, "L L L 403 403 403 302 302"),
+    c("tables-of-five", "post", T, "L L L 403 403 403 302 302"),
     c("round", "get", R, PUBLIC),
     c("round-clock", "get", R, PUBLIC),
     c(
         "round-extra-time",
         "post",
         R,
-        "L L L 302 403 302 302",
+        "L L L 302 403 403 302 302",
         lambda ctx: {"table": 2, "minutes": 5, "reason": "Toilet break"},
     ),
     c(
         "round-print",
         "post",
         lambda ctx: {**R(ctx), "kind": "tables"},
-        "L L L 403 403 302 302",
+        "L L L 403 403 403 302 302",
     ),
-    c("round-action", "post", lambda ctx: {**R(ctx), "action": "end"}, "L L L 302 403 302 302"),
+    c("round-action", "post", lambda ctx: {**R(ctx), "action": "end"}, "L L L 302 403 403 302 302"),
     c("table", "get", TB, PUBLIC),
-    c("entries-print", "post", T, "L L L 403 403 302 302"),
+    c("entries-print", "post", T, "L L L 403 403 403 302 302"),
     c("rankings", "get", NONE, PUBLIC),
     c("ranking", "get", lambda ctx: {"slug": ctx.ranking}, PUBLIC),
     c("player-history", "get", lambda ctx: {"pk": ctx.player}, PUBLIC),
-    c("job", "get", lambda ctx: {"pk": ctx.job}, "L L L 404 404 200 200"),
-    c("job-download", "get", lambda ctx: {"pk": ctx.job}, "L L L 404 404 200 200"),
+    c("job", "get", lambda ctx: {"pk": ctx.job}, "L L L 404 404 404 200 200"),
+    c("job-download", "get", lambda ctx: {"pk": ctx.job}, "L L L 404 404 404 200 200"),
     # Scoresheets: staff pages and the players' links ---------------------------------------------
-    c("sheet", "get", TB, "L L L 200 200 200 200"),
-    c("sheet-check", "post", TB, "L L L 200 200 200 200", hand),
-    c("sheet-save", "post", TB, "L L L 302 403 302 302", hand),
+    c("sheet", "get", TB, "L L L 200 200 200 200 200"),
+    c("sheet-check", "post", TB, "L L L 200 200 200 200 200", hand),
+    c("sheet-save", "post", TB, "L L L 302 403 403 302 302", hand),
     c(
         "sheet-delete",
         "post",
         TB,
-        "L L L 422 403 422 422",
+        "L L L 422 403 403 422 422",
         lambda ctx: {"version": ctx.sheet_version, "number": 4},
     ),
     # The round runs: before the adjudicator announces its end, nobody notes it (TSR 8.5.1).
@@ -205,111 +210,113 @@ MATRIX = [
         "sheet-time-over",
         "post",
         TB,
-        "L L L 422 403 422 422",
+        "L L L 422 403 403 422 422",
         lambda ctx: {"version": ctx.sheet_version, "after": 4},
     ),
     c(
         "sheet-submit",
         "post",
         TB,
-        "L L L 422 403 422 422",
+        "L L L 422 403 403 422 422",
         lambda ctx: {"version": ctx.sheet_version},
     ),
     c(
         "sheet-confirm",
         "post",
         TB,
-        "L L L 422 403 422 422",
+        "L L L 422 403 403 422 422",
         lambda ctx: {"version": ctx.sheet_version},
     ),
     c(
         "sheet-reopen",
         "post",
         TB,
-        "L L L 403 403 422 422",
+        "L L L 403 403 403 422 422",
         lambda ctx: {"version": ctx.sheet_version, "reason": "x"},
     ),
-    c("sheet-history", "get", TB, "L L L 200 200 200 200"),
-    c("sheet-pdf", "post", TB, "L L L 403 403 302 302"),
+    c("sheet-history", "get", TB, "L L L 200 200 200 200 200"),
+    c("sheet-pdf", "post", TB, "L L L 403 403 403 302 302"),
     # TSR 3.1.1, 8.4.1: the organiser or an adjudicator hands the sheet over; no link does.
     c(
         "sheet-keeper",
         "post",
         TB,
-        "L L L 302 403 302 302",
+        "L L L 302 403 403 302 302",
         lambda ctx: {"version": ctx.sheet_version, "seat": 2},
     ),
-    c("sheet-link", "get", LINK, "404 200 200 404 404 404 404"),
-    c("sheet-link-check", "post", LINK, "404 200 200 404 404 404 404", hand),
-    c("sheet-link-save", "post", LINK, "404 403 302 404 404 404 404", hand),
+    c("sheet-link", "get", LINK, "404 200 200 404 404 404 404 404"),
+    c("sheet-link-check", "post", LINK, "404 200 200 404 404 404 404 404", hand),
+    c("sheet-link-save", "post", LINK, "404 403 302 404 404 404 404 404", hand),
     c(
         "sheet-link-delete",
         "post",
         LINK,
-        "404 403 422 404 404 404 404",
+        "404 403 422 404 404 404 404 404",
         lambda ctx: {"version": ctx.sheet_version, "number": 4},
     ),
     c(
         "sheet-link-time-over",
         "post",
         LINK,
-        "404 403 422 404 404 404 404",
+        "404 403 422 404 404 404 404 404",
         lambda ctx: {"version": ctx.sheet_version, "after": 4},
     ),
     c(
         "sheet-link-submit",
         "post",
         LINK,
-        "404 403 422 404 404 404 404",
+        "404 403 422 404 404 404 404 404",
         lambda ctx: {"version": ctx.sheet_version},
     ),
     c(
         "sheet-link-confirm",
         "post",
         LINK,
-        "404 422 422 404 404 404 404",
+        "404 422 422 404 404 404 404 404",
         lambda ctx: {"version": ctx.sheet_version},
     ),
     c(
         "sheet-link-reopen",
         "post",
         LINK,
-        "404 403 403 404 404 404 404",
+        "404 403 403 404 404 404 404 404",
         lambda ctx: {"version": ctx.sheet_version, "reason": "x"},
     ),
-    c("sheet-link-history", "get", LINK, "404 200 200 404 404 404 404"),
+    c("sheet-link-history", "get", LINK, "404 200 200 404 404 404 404 404"),
     # Adjudication ----------------------------------------------------------------------------------
-    c("adjudication", "get", T, "L L L 200 200 200 200"),
-    c("complaint-add", "get", TB, "L L L 200 200 403 200"),
+    c("adjudication", "get", T, "L L L 200 200 200 200 200"),
+    # TSR 8.2.1: the adjudicator and his deputy rule in the first instance; a panel member only
+    # as deputy, since the panel hears the appeals.
+    c("complaint-add", "get", TB, "L L L 200 200 403 403 200"),
     c(
         "complaint-add",
         "post",
         TB,
-        "L L L 302 302 403 302",
+        "L L L 302 302 403 403 302",
         lambda ctx: {"hand_number": 3, "offender": 2, "complainant": 1, "description": "Revoke"},
     ),
-    c("complaint-pick", "get", T, "L L L 302 302 403 302"),
-    c("decision", "get", D, "L L L 200 200 200 200"),
+    c("complaint-pick", "get", T, "L L L 302 302 403 403 302"),
+    c("decision", "get", D, "L L L 200 200 200 200 200"),
     c(
         "decision-ruling",
         "post",
         D,
-        "L L L 302 302 403 302",
+        "L L L 302 302 403 403 302",
         lambda ctx: {"severity": "major", "contract": "normal", "announcements": 0},
     ),
-    c("decision-initial", "post", D, "L L L 302 302 403 302"),
+    c("decision-initial", "post", D, "L L L 302 302 403 403 302"),
     c(
         "appeal-lodge",
         "post",
         lambda ctx: {"slug": ctx.slug, "pk": ctx.initialled},
-        "L L L 302 302 403 302",
+        "L L L 302 302 302 403 302",
         lambda ctx: {"appellant": 2, "grounds": "I had no club"},
     ),
     c(
         "appeal-decide",
         "post",
         lambda ctx: {"slug": ctx.slug, "pk": ctx.appealed},
-        "L L L 403 302 403 302",
+        "L L L 403 403 302 403 302",
         lambda ctx: {
             "outcome": "uphold",
             "members": ctx.panel_ids,
@@ -317,12 +324,12 @@ MATRIX = [
             "interruption": 0,
         },
     ),
-    c("sanction-add", "get", T, "L L L 200 200 403 200"),
+    c("sanction-add", "get", T, "L L L 200 200 200 403 200"),
     c(
         "sanction-add",
         "post",
         T,
-        "L L L 422 302 403 302",
+        "L L L 422 422 302 403 302",
         lambda ctx: {
             "start_number": 1,
             "round": 1,
@@ -331,73 +338,101 @@ MATRIX = [
             "members": ctx.panel_ids,
         },
     ),
-    c("offences", "get", T, "L L L 200 200 200 200"),
+    # Any decision of the adjudicator can be appealed, a bound decision's points too (TSR
+    # 8.2.1, 9.6.3): anyone who adjudicates records the appeal; the panel decides it.
+    c("sanction", "get", S, "L L L 200 200 200 200 200"),
+    c(
+        "sanction-appeal-lodge",
+        "post",
+        S,
+        "L L L 302 302 302 403 302",
+        lambda ctx: {"grounds": "Not my phone"},
+    ),
+    c(
+        "sanction-appeal-decide",
+        "post",
+        lambda ctx: {"slug": ctx.slug, "pk": ctx.sanction_appealed},
+        "L L L 403 403 302 403 302",
+        lambda ctx: {
+            "outcome": "uphold",
+            "members": ctx.panel_ids,
+            "reasons": "As decided.",
+            "interruption": 0,
+        },
+    ),
+    c("offences", "get", T, "L L L 200 200 200 200 200"),
     c(
         "offences",
         "post",
         T,
-        "L L L 302 302 302 302",
+        "L L L 302 302 302 302 302",
         lambda ctx: {"name": "Mobile phone", "kind": "breach", "severity": "minor"},
     ),
-    c("offences-default", "post", T, "L L L 302 302 302 302"),
+    c("offences-default", "post", T, "L L L 302 302 302 302 302"),
     c(
         "offence-delete",
         "post",
         lambda ctx: {"slug": ctx.slug, "pk": ctx.offence},
-        "L L L 302 302 302 302",
+        "L L L 302 302 302 302 302",
     ),
-    c("adjudication-log", "get", T, "L L L 200 200 200 200"),
-    c("adjudication-log-csv", "get", T, "L L L 200 200 200 200"),
-    c("staff", "get", T, "L L L 403 403 200 200"),
+    c("adjudication-log", "get", T, "L L L 200 200 200 200 200"),
+    c("adjudication-log-csv", "get", T, "L L L 200 200 200 200 200"),
+    c("staff", "get", T, "L L L 403 403 403 200 200"),
     c(
         "staff",
         "post",
         T,
-        "L L L 403 403 302 302",
+        "L L L 403 403 403 302 302",
         lambda ctx: {"username": ctx.stranger, "role": "adjudicator"},
     ),
     c(
         "staff-revoke",
         "post",
         lambda ctx: {"slug": ctx.slug, "pk": ctx.grant},
-        "L L L 403 403 302 302",
+        "L L L 403 403 403 302 302",
     ),
     # Site -----------------------------------------------------------------------------------------
     c("healthz", "get", NONE, PUBLIC),
     c("login", "get", NONE, PUBLIC),
-    c("logout", "post", NONE, "302 302 302 302 302 302 302"),
-    c("set_language", "post", NONE, "302 302 302 302 302 302 302", lambda ctx: {"language": "en"}),
-    c("language", "get", lambda ctx: {"code": "en"}, "302 302 302 302 302 302 302"),
+    c("logout", "post", NONE, "302 302 302 302 302 302 302 302"),
+    c(
+        "set_language",
+        "post",
+        NONE,
+        "302 302 302 302 302 302 302 302",
+        lambda ctx: {"language": "en"},
+    ),
+    c("language", "get", lambda ctx: {"code": "en"}, "302 302 302 302 302 302 302 302"),
     c("api-schema", "get", NONE, PUBLIC),
     c("api-docs", "get", NONE, PUBLIC),
-    c("admin:index", "get", NONE, "302 302 302 302 302 302 200"),
+    c("admin:index", "get", NONE, "302 302 302 302 302 302 302 200"),
     # API: tournaments ----------------------------------------------------------------------------
     api(
         "api-token",
         "post",
         NONE,
-        "400 400 400 400 400 400 400",
+        "400 400 400 400 400 400 400 400",
         lambda ctx: {"username": "x", "password": "y"},
     ),
     api("api-tournaments", "get", NONE, PUBLIC),
     api("api-tournament", "get", T, PUBLIC),
-    api("api-tables-of-five", "post", T, "401 401 401 403 403 200 200"),
+    api("api-tables-of-five", "post", T, "401 401 401 403 403 403 200 200"),
     api("api-rounds", "get", T, PUBLIC),
-    api("api-rounds", "post", T, "403 403 403 403 403 201 201"),
+    api("api-rounds", "post", T, "403 403 403 403 403 403 201 201"),
     api("api-round", "get", R, PUBLIC),
     api("api-entries", "get", T, PUBLIC),
     api(
         "api-entries",
         "post",
         T,
-        "403 403 403 403 403 201 201",
+        "403 403 403 403 403 403 201 201",
         lambda ctx: {"first_name": "Neue", "last_name": "Spielerin"},
     ),
     api(
         "api-players-import",
         "post",
         T,
-        "401 401 401 403 403 415 415",
+        "401 401 401 403 403 403 415 415",
         lambda ctx: {"csv": "first_name,last_name\nNeu,Er\n"},
     ),
     api("api-standings", "get", T, PUBLIC),
@@ -411,91 +446,97 @@ MATRIX = [
         "api-table-extra-time",
         "post",
         lambda ctx: {**R(ctx), "table": 2},
-        "401 401 401 201 403 201 201",
+        "401 401 401 201 403 403 201 201",
         lambda ctx: {"minutes": 5, "reason": "Toilet break"},
     ),
-    api("api-entry-withdraw", "post", E, "401 401 401 403 403 200 200"),
-    api("api-entry-reinstate", "post", E, "401 401 401 403 403 400 400"),
-    api("api-round-seat", "post", R, "401 401 401 403 403 400 400"),
-    api("api-round-publish", "post", R, "401 401 401 403 403 200 200"),
-    api("api-round-start", "post", R, "401 401 401 400 403 400 400"),
-    api("api-round-end", "post", R, "401 401 401 200 403 200 200"),
-    api("api-round-close", "post", R, "401 401 401 403 403 400 400"),
+    api("api-entry-withdraw", "post", E, "401 401 401 403 403 403 200 200"),
+    api("api-entry-reinstate", "post", E, "401 401 401 403 403 403 400 400"),
+    api("api-round-seat", "post", R, "401 401 401 403 403 403 400 400"),
+    api("api-round-publish", "post", R, "401 401 401 403 403 403 200 200"),
+    api("api-round-start", "post", R, "401 401 401 400 403 403 400 400"),
+    api("api-round-end", "post", R, "401 401 401 200 403 403 200 200"),
+    api("api-round-close", "post", R, "401 401 401 403 403 403 400 400"),
     # API: the rules (public, rate-limited per client) ------------------------------------------
-    api("api-rules-hand-value", "post", NONE, "400 400 400 400 400 400 400", lambda ctx: {}),
-    api("api-rules-penalty", "post", NONE, "400 400 400 400 400 400 400", lambda ctx: {}),
-    api("api-rules-scoresheet-check", "post", NONE, "400 400 400 400 400 400 400", lambda ctx: {}),
+    api("api-rules-hand-value", "post", NONE, "400 400 400 400 400 400 400 400", lambda ctx: {}),
+    api("api-rules-penalty", "post", NONE, "400 400 400 400 400 400 400 400", lambda ctx: {}),
+    api(
+        "api-rules-scoresheet-check",
+        "post",
+        NONE,
+        "400 400 400 400 400 400 400 400",
+        lambda ctx: {},
+    ),
     # API: scoresheets -------------------------------------------------------------------------------
-    api("api-scoresheet", "get", TB, "401 200 200 200 200 200 200"),
-    api("api-scoresheet", "put", TB, "401 403 200 200 403 200 200", hand_json),
+    api("api-scoresheet", "get", TB, "401 200 200 200 200 200 200 200"),
+    api("api-scoresheet", "put", TB, "401 403 200 200 403 403 200 200", hand_json),
     api(
         "api-scoresheet-submit",
         "post",
         TB,
-        "401 403 400 400 403 400 400",
+        "401 403 400 400 403 403 400 400",
         lambda ctx: {"version": ctx.sheet_version},
     ),
     api(
         "api-scoresheet-confirm",
         "post",
         TB,
-        "401 400 400 400 403 400 400",
+        "401 400 400 400 403 403 400 400",
         lambda ctx: {"version": ctx.sheet_version},
     ),
     api(
         "api-scoresheet-reopen",
         "post",
         TB,
-        "401 403 403 403 403 400 400",
+        "401 403 403 403 403 403 400 400",
         lambda ctx: {"version": ctx.sheet_version, "reason": "x"},
     ),
     api(
         "api-scoresheet-keeper",
         "post",
         TB,
-        "401 403 403 200 403 200 200",
+        "401 403 403 200 403 403 200 200",
         lambda ctx: {"version": ctx.sheet_version, "seat": 2},
     ),
-    api("api-scoresheet-changes", "get", TB, "401 200 200 200 200 200 200"),
+    api("api-scoresheet-changes", "get", TB, "401 200 200 200 200 200 200 200"),
     # API: adjudication ------------------------------------------------------------------------------
-    api("api-decisions", "get", T, "401 403 403 200 200 200 200"),
+    api("api-decisions", "get", T, "401 403 403 200 200 200 200 200"),
     api(
         "api-decisions",
         "post",
         T,
-        "401 403 403 201 201 403 201",
+        "401 403 403 201 201 403 403 201",
         lambda ctx: {"round": 1, "table": 1, "hand_number": 3, "offender": 2, "description": "x"},
     ),
-    api("api-decision", "get", D, "401 403 403 200 200 200 200"),
+    api("api-decision", "get", D, "401 403 403 200 200 200 200 200"),
     api(
         "api-decision-ruling",
         "post",
         D,
-        "401 403 403 200 200 403 200",
+        "401 403 403 200 200 403 403 200",
         lambda ctx: {"severity": "major"},
     ),
-    api("api-decision-initial", "post", D, "401 403 403 200 200 403 200"),
+    api("api-decision-initial", "post", D, "401 403 403 200 200 403 403 200"),
     api(
         "api-decision-appeal",
         "post",
         lambda ctx: {"slug": ctx.slug, "pk": ctx.initialled},
-        "401 403 403 201 201 403 201",
+        "401 403 403 201 201 201 403 201",
         lambda ctx: {"appellant": 2, "grounds": "I had no club"},
     ),
-    api("api-appeals", "get", T, "401 403 403 200 200 200 200"),
+    api("api-appeals", "get", T, "401 403 403 200 200 200 200 200"),
     api(
         "api-appeal-decide",
         "post",
         lambda ctx: {"slug": ctx.slug, "pk": ctx.appeal},
-        "401 403 403 403 200 403 200",
+        "401 403 403 403 403 200 403 200",
         lambda ctx: {"outcome": "uphold", "members": ctx.panel_names, "reasons": "As ruled."},
     ),
-    api("api-sanctions", "get", T, "401 403 403 200 200 200 200"),
+    api("api-sanctions", "get", T, "401 403 403 200 200 200 200 200"),
     api(
         "api-sanctions",
         "post",
         T,
-        "401 403 403 403 201 403 201",
+        "401 403 403 403 403 201 403 201",
         lambda ctx: {
             "start_number": 1,
             "round": 1,
@@ -504,42 +545,49 @@ MATRIX = [
             "members": ctx.panel_names,
         },
     ),
-    api("api-offences", "get", T, "401 403 403 200 200 200 200"),
+    api(
+        "api-sanction-appeal",
+        "post",
+        S,
+        "401 403 403 201 201 201 403 201",
+        lambda ctx: {"grounds": "Not my phone"},
+    ),
+    api("api-offences", "get", T, "401 403 403 200 200 200 200 200"),
     api(
         "api-offences",
         "post",
         T,
-        "401 403 403 201 201 201 201",
+        "401 403 403 201 201 201 201 201",
         lambda ctx: {"name": "Mobile phone", "kind": "breach", "severity": "minor"},
     ),
-    api("api-offences-defaults", "post", T, "401 403 403 201 201 201 201"),
+    api("api-offences-defaults", "post", T, "401 403 403 201 201 201 201 201"),
     api(
         "api-offence",
         "put",
         lambda ctx: {"slug": ctx.slug, "pk": ctx.offence},
-        "401 403 403 200 200 200 200",
+        "401 403 403 200 200 200 200 200",
         lambda ctx: {"name": "Renamed", "kind": "breach", "severity": "minor"},
     ),
     api(
         "api-offence",
         "delete",
         lambda ctx: {"slug": ctx.slug, "pk": ctx.offence},
-        "401 403 403 204 204 204 204",
+        "401 403 403 204 204 204 204 204",
     ),
-    api("api-adjudication-log", "get", T, "401 403 403 200 200 200 200"),
-    api("api-roles", "get", T, "401 403 403 200 200 200 200"),
+    api("api-adjudication-log", "get", T, "401 403 403 200 200 200 200 200"),
+    api("api-roles", "get", T, "401 403 403 200 200 200 200 200"),
     api(
         "api-roles",
         "post",
         T,
-        "401 403 403 403 403 201 201",
+        "401 403 403 403 403 403 201 201",
         lambda ctx: {"username": ctx.stranger, "role": "adjudicator"},
     ),
     api(
         "api-role",
         "delete",
         lambda ctx: {"slug": ctx.slug, "pk": ctx.grant},
-        "401 403 403 403 403 204 204",
+        "401 403 403 403 403 403 204 204",
     ),
 ]
 
@@ -588,6 +636,8 @@ class Ctx:
     initialled: int
     appealed: int
     appeal: int
+    sanction: int
+    sanction_appealed: int
     offence: int
     grant: int
     job: str
@@ -626,6 +676,7 @@ def _build() -> Ctx:
     users = {
         "organiser": factories.user(username="matrix-organiser"),
         "adjudicator": factories.user(username="matrix-adjudicator"),
+        "deputy": factories.user(username="matrix-deputy"),
         "panel": factories.user(username="matrix-panel1"),
         "admin": get_user_model().objects.create_superuser(
             username="matrix-admin", password="a-long-test-password"
@@ -637,6 +688,7 @@ def _build() -> Ctx:
     tournament = factories.tournament(players=8, organiser=users["organiser"])
     grant = services.tournament_role_grant
     grant(tournament=tournament, user=users["adjudicator"], role=Role.ADJUDICATOR)
+    grant(tournament=tournament, user=users["deputy"], role=Role.DEPUTY)
     for member in panel:
         grant(tournament=tournament, user=member, role=Role.PANEL)
     desk_grant = grant(tournament=tournament, user=desk, role=Role.SCOREKEEPER)
@@ -654,6 +706,27 @@ def _build() -> Ctx:
     offence = adjudication_services.offence_save(
         tournament=tournament, name="Late", kind="breach", severity="minor", by=users["organiser"]
     )
+    phone = adjudication_services.offence_save(
+        tournament=tournament,
+        name="Mobile phone rang",
+        kind="unsporting",
+        bound=True,
+        deduction=2,
+        by=users["organiser"],
+    )
+    bound = [
+        adjudication_services.sanction_impose(
+            entry=sheet.table.seats.get(position=position).entry,
+            round=round_,
+            kind="deduction",
+            points=2,
+            offence=phone,
+            reasons="It rang.",
+            by=users["adjudicator"],
+        )
+        for position in (1, 2)
+    ]
+    adjudication_services.sanction_appeal_lodge(sanction=bound[1], by=users["adjudicator"])
     job = Job(tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, language="en", status="done")
     job.file.save("matrix.pdf", ContentFile(b"%PDF-1.4\n"), save=True)
     ranking = services.ranking_list_save(name="Matrix", slug="matrix-ranking")
@@ -678,6 +751,8 @@ def _build() -> Ctx:
         initialled=initialled.pk,
         appealed=appealed.pk,
         appeal=appeal.pk,
+        sanction=bound[0].pk,
+        sanction_appealed=bound[1].pk,
         offence=offence.pk,
         grant=desk_grant.pk,
         job=str(job.pk),

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, models, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -91,6 +92,8 @@ DECISION_FIELDS = [
     "rule",
     "status",
 ]
+# Added later: a file written before them lacks them, and the model's defaults fill in.
+DECISION_FIELDS_LATER = ["wedding_clarified_as_solo", "played_without_game_points", "replaced_line"]
 
 
 def _time(value: datetime.datetime | None) -> str | None:
@@ -138,7 +141,10 @@ def tournament_export(*, tournament: Tournament) -> dict:
         Decision.objects.filter(scoresheet__table__round__tournament=tournament).order_by("pk")
     )
     appeals = list(
-        Appeal.objects.filter(decision__scoresheet__table__round__tournament=tournament)
+        Appeal.objects.filter(
+            Q(decision__scoresheet__table__round__tournament=tournament)
+            | Q(sanction__entry__tournament=tournament)
+        )
         .prefetch_related("members")
         .order_by("pk")
     )
@@ -297,6 +303,7 @@ def tournament_export(*, tournament: Tournament) -> dict:
                 "key": decision_key[decision.pk],
                 "scoresheet": sheet_key[decision.scoresheet_id],
                 **{name: getattr(decision, name) for name in DECISION_FIELDS},
+                **{name: getattr(decision, name) for name in DECISION_FIELDS_LATER},
                 "offence": key(offence_key, decision.offence_id),
                 "recorded_by": user(decision.recorded_by_id),
                 "recorded_at": _time(decision.recorded_at),
@@ -309,7 +316,8 @@ def tournament_export(*, tournament: Tournament) -> dict:
         "appeals": [
             {
                 "key": appeal_key[appeal.pk],
-                "decision": decision_key[appeal.decision_id],
+                "decision": key(decision_key, appeal.decision_id),
+                "sanction": key(sanction_key, appeal.sanction_id),
                 "appellant": appeal.appellant,
                 "grounds": appeal.grounds,
                 "lodged_by": user(appeal.lodged_by_id),
@@ -335,6 +343,8 @@ def tournament_export(*, tournament: Tournament) -> dict:
                 "members": members(sanction),
                 "decided_by": user(sanction.decided_by_id),
                 "decided_at": _time(sanction.decided_at),
+                "status": sanction.status,
+                "appeal": key(appeal_key, sanction.appeal_id),
             }
             for sanction in sanctions
         ],
@@ -677,6 +687,7 @@ def _import(data: dict) -> ImportResult:
         lambda item: Decision(
             scoresheet=_lookup(sheets, item["scoresheet"], _("the scoresheet")),
             **{name: item[name] for name in DECISION_FIELDS},
+            **{name: item[name] for name in DECISION_FIELDS_LATER if name in item},
             offence=_lookup(offences, item["offence"], _("the offence")),
             recorded_by=user(item["recorded_by"]),
             initialled_by=user(item["initialled_by"]),
@@ -684,12 +695,31 @@ def _import(data: dict) -> ImportResult:
         ),
     )
     _keep_times(Decision, list(decisions.values()), items, "recorded_at")
+    # Sanctions too: an appeal may be against one, and the panel's own names its appeal.
+    sanction_items = data["sanctions"]
+    sanctions = _keyed(
+        Sanction,
+        sanction_items,
+        lambda item: Sanction(
+            entry=_lookup(entries, item["entry"], _("the entry")),
+            round=_lookup(rounds, item["round"], _("the round")),
+            kind=item["kind"],
+            points=item["points"],
+            offence=_lookup(offences, item["offence"], _("the offence")),
+            reasons=item["reasons"],
+            decided_by=user(item["decided_by"]),
+            status=item.get("status", Sanction.Status.IN_FORCE),
+        ),
+    )
+    _keep_times(Sanction, list(sanctions.values()), sanction_items, "decided_at")
+    _members(Sanction, sanctions, sanction_items, user)
     appeal_items = data["appeals"]
     appeals = _keyed(
         Appeal,
         appeal_items,
         lambda item: Appeal(
             decision=_lookup(decisions, item["decision"], _("the decision")),
+            sanction=_lookup(sanctions, item.get("sanction"), _("the sanction")),
             appellant=item["appellant"],
             grounds=item["grounds"],
             lodged_by=user(item["lodged_by"]),
@@ -709,24 +739,17 @@ def _import(data: dict) -> ImportResult:
     for decision, appeal in on_appeal:
         decision.appeal = appeal
     Decision.objects.bulk_update([decision for decision, _appeal in on_appeal], ["appeal"])
-    _members(Appeal, appeals, appeal_items, user)
-
-    items = data["sanctions"]
-    sanctions = _keyed(
-        Sanction,
-        items,
-        lambda item: Sanction(
-            entry=_lookup(entries, item["entry"], _("the entry")),
-            round=_lookup(rounds, item["round"], _("the round")),
-            kind=item["kind"],
-            points=item["points"],
-            offence=_lookup(offences, item["offence"], _("the offence")),
-            reasons=item["reasons"],
-            decided_by=user(item["decided_by"]),
-        ),
+    sanctions_on_appeal = [
+        (sanctions[item["key"]], _lookup(appeals, item["appeal"], _("the appeal")))
+        for item in sanction_items
+        if item.get("appeal") is not None
+    ]
+    for sanction, appeal in sanctions_on_appeal:
+        sanction.appeal = appeal
+    Sanction.objects.bulk_update(
+        [sanction for sanction, _appeal in sanctions_on_appeal], ["appeal"]
     )
-    _keep_times(Sanction, list(sanctions.values()), items, "decided_at")
-    _members(Sanction, sanctions, items, user)
+    _members(Appeal, appeals, appeal_items, user)
 
     items = data["events"]
 

@@ -423,6 +423,9 @@ class TournamentRole(models.Model):
     class Role(models.TextChoices):
         ORGANISER = "organiser", _("organiser")
         ADJUDICATOR = "adjudicator", _("adjudicator")
+        # Rules on complaints in the first instance in the adjudicator's place (TSR 8.2.1),
+        # e.g. at the adjudicator's own table; a panel member may hold this role too.
+        DEPUTY = "deputy", _("deputy adjudicator")
         PANEL = "panel", _("arbitration panel member")
         SCOREKEEPER = "scorekeeper", _("scorekeeper")
 

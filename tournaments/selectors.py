@@ -192,7 +192,10 @@ def seats_with_deductions() -> QuerySet[Seat]:
     """Seats with ``deducted``: the points taken from their player in that round for
     unsporting conduct (TSR 9.6.2 b)."""
     deductions = Sanction.objects.filter(
-        entry=OuterRef("entry_id"), round=OuterRef("round_id"), kind=Sanction.Kind.DEDUCTION
+        entry=OuterRef("entry_id"),
+        round=OuterRef("round_id"),
+        kind=Sanction.Kind.DEDUCTION,
+        status=Sanction.Status.IN_FORCE,  # not changed or annulled on appeal (TSR 8.2.1)
     )
     return Seat.objects.annotate(deducted=correlated_sum(deductions, "points", by="entry"))
 

@@ -2,7 +2,8 @@
 
 ``penalty_points`` takes the breach as the adjudicator judged it (severity, the contract as it
 stood, who offended) and returns the penalty points of every seat that played the hand, and
-whether the hand counts as not played.
+whether the hand counts as not played (TSR 9.4.3) or as played without game points
+(TSR 9.4.4).
 
 On the announcements that raise a major penalty the German original, which wins where the two
 differ, is exact: only point announcements (*Absagen*: "no 90", "no 60", "no 30", "schwarz")
@@ -33,8 +34,18 @@ class Severity(StrEnum):
 @dataclass(frozen=True)
 class Breach:
     """A breach complained of in one hand. ``solo``: a solo was being played when it happened
-    (TSR 9.3.3 "after it is determined that a Solo is being played"); a wedding before its
-    clarification trick counts as a normal game (TSR 4.4.3 b, 4.4.5)."""
+    (TSR 9.3.3 "after it is determined that a Solo is being played").
+
+    A wedding is judged by where the breach fell (TSR 4.4.3 b, 4.4.5): as a normal game up to
+    the point where it turned into a solo, and as a solo after it, the holder of both Queens
+    of Clubs being the ``soloist`` (so 9.3.3 b1/b2 and 9.4.4 for a breach against him, 9.4.3
+    for his own major one). The German original fixes the point: an announced wedding whose
+    holder took the first three tricks is penalised "bis einschließlich Klärungsstich wie
+    beim Normalspiel", so a breach in the clarification trick itself is still a normal
+    game's; a silent wedding "solange wie beim Normalspiel, bis entschieden ist, dass ein
+    Solo gespielt wird (Legen der zweiten Kreuz Dame)", so it is a solo from the moment the
+    second Queen of Clubs lies on the table. Callers say which by ``solo``; a wedding whose
+    clarification trick found a partner (TSR 4.4.3 a) stays a normal game throughout."""
 
     severity: Severity
     offender: int
@@ -58,6 +69,11 @@ class Penalty:
     points: dict[int, int]  # per playing seat; negative for the offender
     hand_not_played: bool  # the hand is replayed (TSR 9.4.3)
     rule: str
+    # TSR 9.4.4, an opponent's major breach in a solo: "das Solo [wird] als gespielt gewertet",
+    # and the points are the penalty's alone ("Die übrigen Spieler erhalten 0 Punkte"). Read
+    # so: the game stopped (TSR 9.4.2) has no result to score, so the hand counts as played
+    # (the deal passes on, a compulsory solo is the soloist's) with a game value of 0.
+    played_without_game_points: bool = False
 
 
 def penalty_points(breach: Breach) -> Penalty:
@@ -96,7 +112,9 @@ def penalty_points(breach: Breach) -> Penalty:
         points = dict.fromkeys(others, 0)
         points[breach.soloist] = MAJOR_PENALTY + raise_by
         points[offender] = -(MAJOR_PENALTY + raise_by)
-        return Penalty(points, hand_not_played=False, rule="TSR 9.4.4")
+        return Penalty(
+            points, hand_not_played=False, rule="TSR 9.4.4", played_without_game_points=True
+        )
     # A normal game, or the soloist's own breach (TSR 9.4.4 refers to 9.4.3): not played, and
     # the three others share the penalty.
     penalty = MAJOR_PENALTY + raise_by

@@ -1,5 +1,6 @@
-"""Fixtures of the adjudication tests: a tournament of eight with its staff, its first round
-running, and table 1's scoresheet."""
+"""Fixtures of the adjudication tests: a tournament of eight with its staff (an adjudicator, a
+deputy adjudicator, a panel of three; none of them plays), its first round running, and table
+1's scoresheet."""
 
 import pytest
 
@@ -8,12 +9,13 @@ import pytest
 
 @pytest.fixture
 def staff():
-    """An organiser, an adjudicator and a panel of three, as users."""
+    """An organiser, an adjudicator, his deputy and a panel of three, as users."""
     from tests import factories
 
     return {
         "organiser": factories.user(username="organiser"),
         "adjudicator": factories.user(username="adjudicator"),
+        "deputy": factories.user(username="deputy"),
         "panel": [factories.user(username=f"panel{n}") for n in (1, 2, 3)],
         "keeper": factories.user(username="desk"),
     }
@@ -29,6 +31,7 @@ def tournament(staff):
     tournament = factories.tournament(players=8, organiser=staff["organiser"])
     grant = tournament_services.tournament_role_grant
     grant(tournament=tournament, user=staff["adjudicator"], role=Role.ADJUDICATOR)
+    grant(tournament=tournament, user=staff["deputy"], role=Role.DEPUTY)
     grant(tournament=tournament, user=staff["keeper"], role=Role.SCOREKEEPER)
     for member in staff["panel"]:
         grant(tournament=tournament, user=member, role=Role.PANEL)

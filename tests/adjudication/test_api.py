@@ -9,6 +9,7 @@ from rest_framework.test import APIClient
 
 from adjudication import services
 from adjudication.models import Appeal, Decision, Event, Offence, Sanction
+from adjudication.selectors import sheet_adjudication
 from scoring.models import Scoresheet
 from scoring.rules.penalty import Severity
 from tests import factories
@@ -175,6 +176,38 @@ def test_an_unsporting_offence_is_not_a_complaint_about_a_hand(api, tournament, 
     assert "TSR 9.6.2" in response.json()["offence"][0]
 
 
+def test_a_silent_wedding_is_ruled_as_a_solo_after_the_second_queen_of_clubs(
+    api, tournament, sheet, staff
+):
+    """TSR 4.4.5: the ruling's ``wedding_clarified_as_solo`` makes the holder of both Queens
+    of Clubs the soloist; without it the silent wedding is still a normal game."""
+    decision = complaint(sheet, staff, hand=5, offender=2)
+    path = url("api-decision-ruling", tournament, decision.pk)
+    payload = {"severity": "minor", "contract": "silent_wedding", "soloist": 4}
+    before = send(api, "post", path, staff["adjudicator"], payload).json()
+    assert (before["rule"], before["wedding_clarified_as_solo"]) == ("TSR 9.3.2", False)
+    after = send(
+        api,
+        "post",
+        path,
+        staff["adjudicator"],
+        payload | {"wedding_clarified_as_solo": True, "disadvantages_soloist": True},
+    ).json()
+    assert after["rule"] == "TSR 9.3.3 (b1)"
+    assert after["penalty"] == {"1": 0, "2": -3, "3": 0, "4": 3}
+    assert (after["soloist"], after["solo_type"]) == (4, "diamonds")
+    assert after["wedding_clarified_as_solo"] is True
+    refused = send(
+        api,
+        "post",
+        path,
+        staff["adjudicator"],
+        {"severity": "minor", "wedding_clarified_as_solo": True},
+    )
+    assert refused.status_code == 400
+    assert "TSR 4.4.3 b" in refused.json()["wedding_clarified_as_solo"][0]
+
+
 def test_the_adjudicator_rules_and_initials(api, tournament, sheet, staff):
     decision = complaint(sheet, staff)
     ruled = send(
@@ -196,12 +229,12 @@ def test_the_adjudicator_rules_and_initials(api, tournament, sheet, staff):
         api,
         "post",
         url("api-decision-initial", tournament, decision.pk),
-        staff["panel"][0],
+        staff["deputy"],
     )
     assert initialled.status_code == 200
     data = initialled.json()
     assert data["status"] == "initialled"
-    assert data["initialled_by"] == "panel1"
+    assert data["initialled_by"] == "deputy"
     assert data["initialled_at"] is not None
     decision.refresh_from_db()
     assert decision.status == Decision.Status.INITIALLED
@@ -240,6 +273,84 @@ def test_a_solo_ruling_and_a_major_breach_that_stops_the_hand(api, tournament, s
     assert data["hand_not_played"] is True
     assert data["penalty"] == {"1": -18, "2": 6, "3": 6, "4": 6}
     assert data["rule"] == "TSR 9.4.3"
+
+
+def test_one_major_breach_ends_a_hand_and_nothing_more_in_it_counts(api, tournament, sheet, staff):
+    """TSR 9.4.2, 9.7.6: a second major ruling on hand 3 is not initialled, and once the hand
+    is ended no complaint about it is recorded; both refusals name the field and save
+    nothing. The replay, line 4, takes complaints."""
+    first = complaint(sheet, staff, hand=3, offender=2)
+    second = complaint(sheet, staff, hand=3, offender=4)
+    for decision in (first, second):
+        send(
+            api,
+            "post",
+            url("api-decision-ruling", tournament, decision.pk),
+            staff["adjudicator"],
+            {"severity": "major"},
+        )
+    initial = url("api-decision-initial", tournament, first.pk)
+    assert send(api, "post", initial, staff["adjudicator"]).status_code == 200
+    refused = send(
+        api, "post", url("api-decision-initial", tournament, second.pk), staff["adjudicator"]
+    )
+    assert refused.status_code == 400
+    assert "TSR 9.7.6" in refused.json()["hand_number"][0]
+    assert Decision.objects.get(pk=second.pk).status == Decision.Status.DRAFT
+    data = {"round": 1, "table": 1, "offender": 1, "description": "Revoke"}
+    path = url("api-decisions", tournament)
+    again = send(api, "post", path, staff["adjudicator"], data | {"hand_number": 3})
+    assert again.status_code == 400
+    assert list(again.json()) == ["hand_number"]
+    assert Decision.objects.count() == 2
+    replay = send(api, "post", path, staff["adjudicator"], data | {"hand_number": 4})
+    assert replay.status_code == 201
+
+
+def test_an_opponents_major_breach_in_a_solo_takes_the_solos_game_points(
+    api, tournament, sheet, staff
+):
+    """TSR 9.4.4: initialled, the decision says the solo counts as played without game points;
+    the scoresheet API shows hand 2 with a game value of 0, and the scorekeeper's PUT that
+    would give it back its points is refused with nothing saved."""
+    decision = complaint(sheet, staff, hand=2, offender=3)
+    send(
+        api,
+        "post",
+        url("api-decision-ruling", tournament, decision.pk),
+        staff["adjudicator"],
+        {"severity": "major", "contract": "compulsory_solo", "soloist": 1, "solo_type": "queens"},
+    )
+    data = send(
+        api, "post", url("api-decision-initial", tournament, decision.pk), staff["adjudicator"]
+    ).json()
+    assert data["played_without_game_points"] is True
+    assert data["hand_not_played"] is False
+    assert data["penalty"] == {"1": 12, "2": 0, "3": -12, "4": 0}
+    sheet_path = reverse("api-scoresheet", args=[tournament.slug, 1, 1])
+    shown = send(api, "get", sheet_path, staff["adjudicator"]).json()
+    assert shown["hands"][1]["game_value"] == 0
+    assert shown["hands"][1]["points"] == {"1": 0, "2": 0, "3": 0, "4": 0}
+    hands = [
+        {
+            "contract": str(line.contract),
+            "dealer": line.dealer,
+            "soloist": line.soloist,
+            "solo_type": str(line.solo_type) if line.solo_type else None,
+            "game_value": line.game_value,
+            "points": {str(seat): points for seat, points in line.points.items()},
+        }
+        for line in MATCH[:4]
+    ]
+    refused = api.put(
+        sheet_path,
+        {"version": shown["version"], "hands": hands},
+        format="json",
+        headers={**key(sheet, 4), "Accept-Language": "en"},
+    )
+    assert refused.status_code == 400
+    assert "TSR 9.4.4" in str(refused.json())
+    assert send(api, "get", sheet_path, staff["adjudicator"]).json()["version"] == shown["version"]
 
 
 def test_a_deviation_needs_a_reason(api, tournament, sheet, staff):
@@ -587,6 +698,136 @@ def test_the_adjudicator_gives_a_bound_decision_only(api, tournament, sheet, sta
     assert Sanction.objects.count() == 1
 
 
+def bound_sanction(api, tournament, sheet, staff, *, points=4) -> dict:
+    offence = services.offence_save(
+        tournament=tournament,
+        name="Mobile phone rang",
+        kind=Offence.Kind.UNSPORTING,
+        bound=True,
+        deduction=points,
+        by=staff["organiser"],
+    )
+    return send(
+        api,
+        "post",
+        url("api-sanctions", tournament),
+        staff["adjudicator"],
+        {
+            "start_number": seat_entry(sheet, 3).start_number,
+            "round": 1,
+            "kind": "deduction",
+            "points": points,
+            "offence": offence.pk,
+            "reasons": "It rang in hand 3.",
+        },
+    ).json()
+
+
+def test_a_bound_decision_is_appealed_and_the_panel_annuls_it(api, tournament, sheet, staff):
+    """TSR 8.2.1, 9.6.3: the points the adjudicator deducted alone go to the panel; annulled,
+    they no longer count."""
+    given = bound_sanction(api, tournament, sheet, staff)
+    assert (given["status"], given["appeal"], given["members"]) == ("in_force", None, [])
+    lodged = send(
+        api,
+        "post",
+        url("api-sanction-appeal", tournament, given["id"]),
+        staff["adjudicator"],
+        {"grounds": "Not my phone"},
+    )
+    assert lodged.status_code == 201
+    appeal = lodged.json()
+    assert appeal["decision"] is None
+    assert appeal["sanction"] == {
+        "id": given["id"],
+        "start_number": given["start_number"],
+        "round": 1,
+        "kind": "deduction",
+        "points": 4,
+    }
+    assert appeal["appellant"] == 3
+    again = send(api, "post", url("api-sanction-appeal", tournament, given["id"]), staff["deputy"])
+    assert again.status_code == 400
+    assert "sanction" in again.json()
+    decided = send(
+        api,
+        "post",
+        url("api-appeal-decide", tournament, appeal["id"]),
+        staff["panel"][0],
+        {"outcome": "annul", "members": ["panel1", "panel2"], "reasons": "Not his phone."},
+    )
+    assert decided.status_code == 200
+    assert decided.json()["outcome"] == "annul"
+    listed = send(api, "get", url("api-sanctions", tournament), staff["organiser"]).json()
+    assert listed[0]["status"] == "annulled"
+    assert listed[0]["appeal"]["outcome"] == "annul"
+    assert sheet_adjudication(sheet=sheet).deductions == {}
+
+
+def test_the_panel_changes_a_bound_decisions_points(api, tournament, sheet, staff):
+    given = bound_sanction(api, tournament, sheet, staff)
+    appeal = services.sanction_appeal_lodge(
+        sanction=Sanction.objects.get(pk=given["id"]), by=staff["adjudicator"]
+    )
+    path = url("api-appeal-decide", tournament, appeal.pk)
+    decision = {"outcome": "change", "members": ["panel1"], "reasons": "Once."}
+    for payload, field in [
+        ({}, "sanction"),
+        ({"ruling": {"severity": "minor"}}, "ruling"),
+        ({"sanction": {"kind": "disqualification"}}, "sanction"),
+        ({"sanction": {"kind": "deduction"}}, "sanction"),
+    ]:
+        refused = send(api, "post", path, staff["panel"][0], decision | payload)
+        assert refused.status_code == 400, payload
+        assert field in refused.json(), refused.json()
+    changed = send(
+        api,
+        "post",
+        path,
+        staff["panel"][0],
+        decision | {"sanction": {"kind": "deduction", "points": 2}},
+    ).json()
+    own = Sanction.objects.get(appeal=appeal)
+    assert changed["replacement_sanction"] == own.pk
+    assert changed["replacement"] is None
+    listed = {
+        s["id"]: s
+        for s in send(api, "get", url("api-sanctions", tournament), staff["deputy"]).json()
+    }
+    assert listed[given["id"]]["status"] == "superseded"
+    assert (listed[own.pk]["points"], listed[own.pk]["decided_on_appeal"]) == (2, appeal.pk)
+    assert sheet_adjudication(sheet=sheet).deductions == {3: -2}
+
+
+def test_who_plays_at_the_table_is_refused_and_told_who_decides(api, tournament, sheet, staff):
+    """TSR 8.2.1: 403 with the reason for the one who acts; 400 on the members named."""
+    appeal = appealed(sheet, staff)
+    entry = seat_entry(sheet, 2)
+    TournamentRole.objects.filter(user__in=[staff["adjudicator"], staff["panel"][0]]).update(
+        entry=entry
+    )
+    refused = send(
+        api,
+        "post",
+        url("api-decisions", tournament),
+        staff["adjudicator"],
+        {"round": 1, "table": 1, "hand_number": 3, "offender": 1, "description": "x"},
+    )
+    assert refused.status_code == 403
+    assert refused.json()["detail"] == (
+        "You play at table 1: the deputy adjudicator decides this complaint (TSR 8.2.1)."
+    )
+    path = url("api-appeal-decide", tournament, appeal.pk)
+    decision = {"outcome": "uphold", "reasons": "As ruled."}
+    own = send(api, "post", path, staff["panel"][0], decision | {"members": ["panel2"]})
+    assert own.status_code == 403
+    assert "another member of the arbitration panel" in own.json()["detail"]
+    named = send(api, "post", path, staff["panel"][1], decision | {"members": ["panel1", "panel2"]})
+    assert named.status_code == 400
+    assert "TSR 8.2.1" in named.json()["members"][0]
+    assert Appeal.objects.get().outcome == ""
+
+
 def test_a_sanction_names_a_player_and_round_there_are(api, tournament, sheet, staff):
     path = url("api-sanctions", tournament)
     data = {"round": 7, "kind": "warning", "reasons": "x", "members": ["panel1", "ghost"]}
@@ -852,6 +1093,7 @@ def _writes(tournament, sheet, staff):
         by=staff["adjudicator"],
     )
     appeal = appealed(sheet, staff, hand=2, offender=3)
+    initialled = decided(sheet, staff, hand=1, offender=2)
     entry = seat_entry(sheet, 1)
     return [
         (
@@ -861,7 +1103,7 @@ def _writes(tournament, sheet, staff):
         ),
         ("rule", url("api-decision-ruling", tournament, decision.pk), {"severity": "major"}),
         ("initial", url("api-decision-initial", tournament, draft.pk), {}),
-        ("appeal", url("api-decision-appeal", tournament, draft.pk), {"appellant": 1}),
+        ("appeal", url("api-decision-appeal", tournament, initialled.pk), {"appellant": 1}),
         (
             "decide",
             url("api-appeal-decide", tournament, appeal.pk),
@@ -915,13 +1157,15 @@ def test_a_scorekeeper_or_a_player_writes_nothing(api, tournament, sheet, staff,
     [
         ("organiser", {"record", "rule", "initial", "appeal", "decide", "sanction"}),
         ("adjudicator", {"decide", "sanction", "role"}),
-        ("panel", {"role"}),
+        ("deputy", {"decide", "sanction", "role"}),
+        ("panel", {"record", "rule", "initial", "role"}),
     ],
 )
 def test_the_staff_write_what_the_services_allow(api, tournament, sheet, staff, who, refused):
-    """TSR 8.2: the organiser runs the tournament but decides no complaint; the adjudicator
-    decides complaints but not appeals nor free sanctions; the panel decides everything but
-    appoints nobody."""
+    """TSR 8.2.1: the organiser runs the tournament but decides no complaint; the adjudicator
+    and his deputy decide complaints but not appeals nor free sanctions; the panel hears the
+    appeals and decides unsporting conduct, but rules on no complaint in the first instance
+    and appoints nobody."""
     user = staff[who][0] if who == "panel" else staff[who]
     for name, path, data in _writes(tournament, sheet, staff):
         before = _state()
@@ -960,6 +1204,22 @@ def busy(tournament, sheet, staff):
                 members=staff["panel"],
                 by=staff["panel"][0],
             )
+            bound = services.sanction_impose(
+                entry=seat_entry(sheet, number % 4 + 1),
+                round=sheet.table.round,
+                kind=Sanction.Kind.WARNING,
+                offence=Offence.objects.get(tournament=tournament, bound=True),
+                reasons="Counted trumps aloud",
+                by=staff["adjudicator"],
+            )
+            services.appeal_decide(
+                appeal=services.sanction_appeal_lodge(sanction=bound, by=staff["adjudicator"]),
+                outcome=Appeal.Outcome.CHANGE,
+                members=staff["panel"],
+                reasons="x",
+                sanction=services.SanctionRuling(Sanction.Kind.DEDUCTION, 2),
+                by=staff["panel"][0],
+            )
             services.role_grant(
                 tournament=tournament,
                 user=factories.user(),
@@ -974,8 +1234,10 @@ def busy(tournament, sheet, staff):
 # token with its user, tournament, roles, then the rows and what they prefetch
 QUERIES = {
     "api-decisions": 3 + 3,  # decisions, the appeals' members, the panel's own decisions
-    "api-appeals": 3 + 3,  # appeals, members, the panel's own decisions
-    "api-sanctions": 3 + 2,  # sanctions, members
+    # appeals, members, the panel's own decisions and sanctions
+    "api-appeals": 3 + 4,
+    # sanctions, members, the appeals' members, the panel's own sanctions
+    "api-sanctions": 3 + 4,
     "api-offences": 3 + 1,
     "api-adjudication-log": 3 + 2,  # count, page
     "api-roles": 3 + 1,
@@ -1024,6 +1286,7 @@ def test_the_schema_documents_the_adjudication_endpoints(api):
         "appeals",
         "appeals/{id}/decide",
         "sanctions",
+        "sanctions/{id}/appeal",
         "offences",
         "offences/{id}",
         "offences/defaults",
@@ -1045,3 +1308,5 @@ def test_the_schema_documents_the_adjudication_endpoints(api):
         "annulled",
     ]
     assert enums["SanctionKindEnum"]["enum"] == ["warning", "deduction", "disqualification"]
+    assert enums["SanctionStatusEnum"]["enum"] == ["in_force", "superseded", "annulled"]
+    assert "deputy" in enums["StaffRoleEnum"]["enum"]

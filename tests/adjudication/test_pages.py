@@ -3,12 +3,14 @@ appeal, sanctions, the catalogue, the staff and the log; who may do what."""
 
 import csv
 import io
+from dataclasses import replace
 
 import pytest
 from django.urls import reverse
 
 from adjudication import services
 from adjudication.models import Appeal, Decision, Event, Offence, Sanction
+from scoring.rules.contracts import Contract, SoloType
 from scoring.rules.penalty import Severity
 from tests import factories
 from tests.adjudication.helpers import MATCH, decide, enter
@@ -93,6 +95,79 @@ def test_a_deviating_ruling_without_a_reason_is_refused_and_nothing_is_saved(
     assert decision.status == Decision.Status.OPEN
 
 
+def test_a_wedding_played_alone_is_ruled_as_a_solo_on_the_decision_page(
+    client, tournament, round_, sheet, staff
+):
+    """TSR 4.4.3 b: the ruling form asks whether the wedding was already being played as a
+    solo; then seat 3, who holds both Queens of Clubs, is the soloist of TSR 9.3.3."""
+    line = MATCH[2]
+    holders = replace(
+        line,
+        contract=Contract.WEDDING,
+        soloist=3,
+        solo_type=SoloType.DIAMONDS,
+        points={1: -2, 2: -2, 3: 6, 4: -2},
+    )
+    enter(sheet, [*MATCH[:2], holders])
+    decision = services.complaint_record(
+        scoresheet=sheet, hand_number=3, offender=2, description="x", by=staff["adjudicator"]
+    )
+    client.force_login(staff["adjudicator"])
+    page = client.get(url("decision", tournament.slug, decision.pk))
+    assert "already being played as a solo" in page.content.decode()
+    form = page.context["ruling_form"]
+    assert (form["contract"].value(), form["soloist"].value()) == ("wedding", 3)
+    response = client.post(
+        url("decision-ruling", tournament.slug, decision.pk),
+        {
+            "severity": "minor",
+            "contract": "wedding",
+            "soloist": 3,
+            "wedding_clarified_as_solo": "on",
+            "disadvantages_soloist": "on",
+            "announcements": 0,
+        },
+    )
+    assert response.status_code == 302
+    decision.refresh_from_db()
+    assert decision.rule == "TSR 9.3.3 (b1)"
+    assert decision.penalty == {1: 0, 2: -3, 3: 3, 4: 0}
+    page = client.get(url("decision", tournament.slug, decision.pk)).content.decode()
+    assert "already played as a solo (TSR 4.4.3 b, 4.4.5)" in page
+
+
+def test_a_complaint_about_a_stopped_hand_is_refused_on_the_form(
+    client, tournament, round_, sheet, staff
+):
+    """TSR 9.7.6: the form says why and saves nothing."""
+    enter(sheet, MATCH[:2])
+    decide(sheet, staff, hand=3, offender=1, ruling=Ruling(Severity.MAJOR))
+    client.force_login(staff["adjudicator"])
+    response = client.post(
+        url("complaint-add", tournament.slug, 1, 1),
+        {"hand_number": 3, "offender": 2, "description": "Revoke"},
+    )
+    assert response.status_code == 200
+    assert "TSR 9.7.6" in str(response.context["form"].errors["hand_number"])
+    assert Decision.objects.count() == 1
+
+
+def test_the_decision_page_says_the_solo_counts_without_game_points(
+    client, tournament, round_, sheet, staff
+):
+    enter(sheet, MATCH[:2])
+    ruling = Ruling(
+        Severity.MAJOR, contract=Contract.COMPULSORY_SOLO, soloist=1, solo_type=SoloType.QUEENS
+    )
+    decision = decide(sheet, staff, hand=2, offender=4, ruling=ruling)
+    client.force_login(staff["adjudicator"])
+    page = client.get(url("decision", tournament.slug, decision.pk)).content.decode()
+    assert "the solo counts as played, without game points" in page
+    client.cookies["django_language"] = "de"
+    page = client.get(url("decision", tournament.slug, decision.pk)).content.decode()
+    assert "ohne Spielpunkte" in page
+
+
 def test_the_panel_changes_a_decision_on_its_page(client, tournament, round_, sheet, staff):
     enter(sheet, MATCH[:2])
     decision = decide(sheet, staff, hand=2, offender=3, ruling=Ruling(Severity.MAJOR))
@@ -132,7 +207,8 @@ def test_the_dashboard_shows_what_waits_in_constant_queries(
         return client.get(url("adjudication", tournament.slug))
 
     decide(sheet, staff, hand=1, offender=1, ruling=Ruling(Severity.MINOR), initial=False)
-    with django_assert_num_queries(11) as first:
+    # session, user, tournament, roles (the page's and each policy's), the dashboard's six
+    with django_assert_num_queries(13) as first:
         dashboard()
     services.complaint_record(
         scoresheet=sheet, hand_number=2, offender=2, description="x", by=staff["adjudicator"]
@@ -241,6 +317,132 @@ def test_a_sanction_from_its_page(client, tournament, round_, sheet, staff):
     assert Sanction.objects.get().points == 4
     page = client.get(url("table", tournament.slug, 1, 1)).content.decode()
     assert "Deducted for unsporting conduct" in page
+
+
+def test_the_adjudicator_at_his_own_table_is_told_who_decides(
+    client, tournament, round_, sheet, staff
+):
+    """TSR 8.2.1: no ruling form, no complaint form, and the page says why and who decides
+    instead; a crafted post is refused and saves nothing."""
+    enter(sheet, MATCH[:2])
+    decision = services.complaint_record(
+        scoresheet=sheet, hand_number=2, offender=1, description="x", by=staff["deputy"]
+    )
+    TournamentRole.objects.filter(user=staff["adjudicator"]).update(
+        entry=sheet.table.seats.get(position=4).entry
+    )
+    client.force_login(staff["adjudicator"])
+    page = client.get(url("decision", tournament.slug, decision.pk))
+    assert "ruling_form" not in page.context
+    assert (
+        "You play at table 1: the deputy adjudicator decides this complaint (TSR 8.2.1)."
+        in page.content.decode()
+    )
+    assert client.get(url("complaint-add", tournament.slug, 1, 1)).status_code == 403
+    response = client.post(
+        url("decision-ruling", tournament.slug, decision.pk),
+        {"severity": "major", "contract": "normal", "announcements": 0},
+    )
+    assert response.status_code == 403
+    decision.refresh_from_db()
+    assert decision.status == Decision.Status.OPEN
+
+    client.force_login(staff["deputy"])
+    assert "ruling_form" in client.get(url("decision", tournament.slug, decision.pk)).context
+
+
+def test_a_panel_member_rules_on_no_complaint(client, tournament, round_, sheet, staff):
+    enter(sheet, MATCH[:2])
+    decision = decide(
+        sheet, staff, hand=2, offender=1, ruling=Ruling(Severity.MINOR), initial=False
+    )
+    client.force_login(staff["panel"][0])
+    page = client.get(url("decision", tournament.slug, decision.pk))
+    assert page.status_code == 200
+    assert "ruling_form" not in page.context
+    assert "Initial: the penalty points count" not in page.content.decode()
+    assert client.post(url("decision-initial", tournament.slug, decision.pk)).status_code == 403
+    assert client.get(url("complaint-add", tournament.slug, 1, 1)).status_code == 403
+    decision.refresh_from_db()
+    assert decision.status == Decision.Status.DRAFT
+
+
+def test_a_bound_decision_is_appealed_and_changed_on_the_sanction_page(
+    client, tournament, round_, sheet, staff
+):
+    """The adjudicator gives the catalogue's bound decision alone; the player appeals; the
+    panel changes the deduction (TSR 8.2.1, 9.6.3)."""
+    enter(sheet, MATCH)
+    offence = services.offence_save(
+        tournament=tournament,
+        name="Mobile phone rang",
+        kind=Offence.Kind.UNSPORTING,
+        bound=True,
+        deduction=4,
+        by=staff["organiser"],
+    )
+    entry = sheet.table.seats.get(position=3).entry
+    client.force_login(staff["adjudicator"])
+    response = client.post(
+        url("sanction-add", tournament.slug),
+        {
+            "start_number": entry.start_number,
+            "round": 1,
+            "offence": offence.pk,
+            "kind": "deduction",
+            "points": 4,
+            "reasons": "Rang in hand 5",
+        },
+    )
+    sanction = Sanction.objects.get()
+    assert response.url == url("sanction", tournament.slug, sanction.pk)
+    page = client.get(response.url)
+    assert "appeal_form" in page.context
+    assert "a bound decision (TSR 9.6.3)" in page.content.decode()
+    response = client.post(
+        url("sanction-appeal-lodge", tournament.slug, sanction.pk), {"grounds": "Not mine"}
+    )
+    assert response.status_code == 302
+    appeal = Appeal.objects.get()
+    assert appeal.appellant == 3
+
+    client.force_login(staff["panel"][0])
+    page = client.get(url("sanction", tournament.slug, sanction.pk))
+    assert "panel_form" in page.context
+    response = client.post(
+        url("sanction-appeal-decide", tournament.slug, sanction.pk),
+        {
+            "outcome": "change",
+            "members": [staff["panel"][0].pk, staff["panel"][1].pk],
+            "reasons": "It rang once.",
+            "interruption": 0,
+            "panel-kind": "deduction",
+            "panel-points": 2,
+        },
+    )
+    assert response.status_code == 302
+    sanction.refresh_from_db()
+    assert sanction.status == Sanction.Status.SUPERSEDED
+    assert Sanction.objects.get(appeal=appeal).points == 2
+    dashboard = client.get(url("adjudication", tournament.slug)).content.decode()
+    assert "changed by the arbitration panel" in dashboard
+    page = client.get(url("table", tournament.slug, 1, 1)).content.decode()
+    assert "Deducted for unsporting conduct" in page
+
+
+def test_the_organiser_appoints_a_deputy_adjudicator(client, tournament, staff):
+    member = staff["panel"][0]
+    client.force_login(staff["organiser"])
+    response = client.post(
+        url("staff", tournament.slug), {"username": member.username, "role": "deputy"}
+    )
+    assert response.status_code == 302
+    assert TournamentRole.objects.filter(user=member, role="deputy").exists()
+    client.cookies["django_language"] = "de"
+    assert (
+        "stellvertretender Schiedsrichter"
+        in client.get(url("staff", tournament.slug)).content.decode()
+    )
 
 
 def test_the_catalogue_is_kept_on_its_page(client, tournament, staff):

@@ -6,6 +6,8 @@ rule only in the soloist's favour (TSR 7.3.3.2), a stopped hand is not one of th
 (TSR 9.4.3), and a deduction for unsporting conduct stands outside every checksum (TSR 9.6.2 b).
 """
 
+from dataclasses import replace
+
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
@@ -20,7 +22,7 @@ from tests import factories, sheets
 from tests.adjudication.helpers import MATCH, decide, enter, on_sheet
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
-from tournaments.models import Entry, Round, TournamentRole
+from tournaments.models import Entry, Round, SeatResult, TournamentRole
 
 pytestmark = pytest.mark.django_db
 Role = TournamentRole.Role
@@ -53,13 +55,6 @@ SOLO = {"contract": Contract.COMPULSORY_SOLO, "soloist": 1, "solo_type": SoloTyp
         ),
         (2, Ruling(Severity.MINOR, **SOLO), 2, {1: 1, 2: -3, 3: 1, 4: 1}, "TSR 9.3.3 (b2)"),
         (
-            2,
-            Ruling(Severity.MAJOR, **SOLO, announcements=2),
-            4,
-            {1: 15, 2: 0, 3: 0, 4: -15},
-            "TSR 9.4.4",
-        ),
-        (
             3,
             Ruling(Severity.MAJOR, announcements=3, decided=True),
             1,
@@ -87,16 +82,16 @@ def test_a_breach_in_a_hand_played_to_the_end_counts_on_the_sheet(
 
 
 def test_a_draft_ruling_does_not_count_until_initialled(sheet, staff):
-    """TSR 8.2.2: penalty points count only initialled."""
+    """TSR 8.2.2: penalty points count only initialled; the deputy adjudicator initials too."""
     enter(sheet, MATCH[:4])
     decision = decide(
         sheet, staff, hand=3, offender=2, ruling=Ruling(Severity.MINOR), initial=False
     )
     assert decision.status == Decision.Status.DRAFT
     assert sheet_adjudication(sheet=sheet).penalties == {}
-    decision = services.decision_initial(decision=decision, by=staff["panel"][0])
+    decision = services.decision_initial(decision=decision, by=staff["deputy"])
     assert decision.status == Decision.Status.INITIALLED
-    assert decision.initialled_by == staff["panel"][0]
+    assert decision.initialled_by == staff["deputy"]
     assert decision.initialled_at
     assert sheet_adjudication(sheet=sheet).penalties == {3: {1: 1, 2: -3, 3: 1, 4: 1}}
 
@@ -150,6 +145,148 @@ def test_a_major_breach_by_the_soloist_stops_his_solo(sheet, staff):
     assert check(sheet).ok
 
 
+# An opponent's major breach in a solo (TSR 9.4.4) -------------------------------------------------
+
+
+def game_points(lines) -> dict[int, int]:
+    return {seat: sum(line.points[seat] for line in lines) for seat in range(1, 5)}
+
+
+def test_an_opponents_major_breach_counts_the_solo_as_played_without_game_points(sheet, staff):
+    """TSR 9.4.4: seat 1's compulsory solo, hand 2, won +6 on the sheet; seat 4's major breach
+    after two announcements of the soloist gives 15 to seat 1, -15 to seat 4, 0 to the others,
+    and the line's game points are 0: the solo counts as played, so it is still seat 1's
+    compulsory solo and the dealer deals again as after it (TSR 4.2.5)."""
+    enter(sheet, MATCH[:4])
+    decision = decide(
+        sheet, staff, hand=2, offender=4, ruling=Ruling(Severity.MAJOR, **SOLO, announcements=2)
+    )
+    assert decision.penalty == {1: 15, 2: 0, 3: 0, 4: -15}
+    assert decision.rule == "TSR 9.4.4"
+    assert decision.played_without_game_points
+    assert not decision.hand_not_played
+    lines = on_sheet(sheet)
+    assert len(lines) == 4
+    solo = lines[1]
+    assert (solo.contract, solo.soloist, solo.dealer) == (Contract.COMPULSORY_SOLO, 1, 2)
+    assert (solo.game_value, set(solo.points.values()), solo.not_played) == (0, {0}, False)
+    assert decision.replaced_line["points"] == [6, -2, -2, -2]
+    result = check(sheet)
+    assert result.ok, result.problems
+    assert result.compulsory_played[1]
+    others = game_points([MATCH[0], *MATCH[2:4]])
+    assert dict(result.totals) == {seat: others[seat] + decision.penalty[seat] for seat in others}
+
+
+def test_a_solo_stopped_while_being_played_comes_on_the_sheet_as_played(sheet, staff):
+    """The complaint is about the hand being played, seat 1's compulsory solo: initialled, it
+    comes on the sheet as line 2 without game points, dealt by seat 2, who deals again; the
+    scorekeeper enters the rest of the match after it and the sheet is complete."""
+    enter(sheet, MATCH[:1])
+    decide(sheet, staff, hand=2, offender=3, ruling=Ruling(Severity.MAJOR, **SOLO))
+    solo = on_sheet(sheet)[1]
+    assert (solo.contract, solo.soloist, solo.dealer, solo.game_value) == (
+        Contract.COMPULSORY_SOLO,
+        1,
+        2,
+        0,
+    )
+    assert check(sheet).next.dealer == MATCH[2].dealer
+    enter(sheet, [*on_sheet(sheet), *MATCH[2:]])
+    result = check(sheet)
+    assert result.ok, result.problems
+    assert result.complete
+    assert result.totals[1] == game_points(MATCH)[1] - 6 + 12
+
+
+def test_the_scorekeeper_cannot_change_the_solo_counted_as_played(sheet, staff):
+    enter(sheet, MATCH[:4])
+    decide(sheet, staff, hand=2, offender=4, ruling=Ruling(Severity.MAJOR, **SOLO))
+    for lines in (MATCH[:4], MATCH[:1], [*on_sheet(sheet)[:1], *on_sheet(sheet)[2:]]):
+        with pytest.raises(ValidationError) as error:
+            enter(sheet, lines)
+        assert "TSR" in error.value.message_dict["hands"][0]
+    assert on_sheet(sheet)[1].game_value == 0
+    enter(sheet, [*on_sheet(sheet), MATCH[4]])  # the hands after it are the scorekeeper's
+
+
+def solo_appealed(sheet, staff, lines):
+    enter(sheet, lines)
+    decision = decide(sheet, staff, hand=2, offender=4, ruling=Ruling(Severity.MAJOR, **SOLO))
+    return decision, services.appeal_lodge(decision=decision, appellant=4, by=staff["adjudicator"])
+
+
+def panel(appeal, staff, outcome, ruling=None):
+    return services.appeal_decide(
+        appeal=appeal,
+        outcome=outcome,
+        members=staff["panel"],
+        reasons="Seat 4 did not break the rules.",
+        ruling=ruling,
+        by=staff["panel"][0],
+    )
+
+
+def test_annulled_the_solo_gets_back_the_scorekeepers_points(sheet, staff):
+    """The panel annuls the decision: line 2 has seat 1's +6 again and is the scorekeeper's."""
+    _decision, appeal = solo_appealed(sheet, staff, MATCH[:4])
+    panel(appeal, staff, Appeal.Outcome.ANNUL)
+    assert on_sheet(sheet) == MATCH[:4]
+    assert sheet_adjudication(sheet=sheet).without_game_points == set()
+    enter(
+        sheet,
+        [
+            MATCH[0],
+            replace(MATCH[1], points={1: 3, 2: -1, 3: -1, 4: -1}, game_value=1),
+            *MATCH[2:4],
+        ],
+    )
+
+
+def test_annulled_a_solo_line_the_decision_put_on_the_sheet_comes_off(sheet, staff):
+    """The solo was being played: the game stood still until the panel decided (TSR 9.7.7), so
+    it is played on and the scorekeeper enters it as the hand being played."""
+    _decision, appeal = solo_appealed(sheet, staff, MATCH[:1])
+    assert len(on_sheet(sheet)) == 2
+    panel(appeal, staff, Appeal.Outcome.ANNUL)
+    assert on_sheet(sheet) == MATCH[:1]
+    enter(sheet, MATCH[:3])
+
+
+def test_annulled_with_hands_after_it_the_solo_line_stays_for_the_scorekeeper(sheet, staff):
+    _decision, appeal = solo_appealed(sheet, staff, MATCH[:1])
+    enter(sheet, [*on_sheet(sheet), MATCH[2]])
+    later = decide(sheet, staff, hand=3, offender=2, ruling=Ruling(Severity.MINOR))
+    panel(appeal, staff, Appeal.Outcome.ANNUL)
+    lines = on_sheet(sheet)
+    assert len(lines) == 3
+    assert (lines[1].game_value, set(lines[1].points.values())) == (0, {0})
+    later.refresh_from_db()
+    assert later.hand_number == 3
+    enter(sheet, MATCH[:3])  # no longer locked: the scorekeeper enters the solo's result
+
+
+def test_changed_to_a_minor_breach_the_solo_counts_with_its_points_again(sheet, staff):
+    _decision, appeal = solo_appealed(sheet, staff, MATCH[:4])
+    panel(appeal, staff, Appeal.Outcome.CHANGE, Ruling(Severity.MINOR, **SOLO))
+    assert on_sheet(sheet) == MATCH[:4]
+    assert sheet_adjudication(sheet=sheet).penalties == {2: {1: 1, 2: 1, 3: 1, 4: -3}}
+    assert check(sheet).ok
+
+
+def test_the_panel_counts_a_solo_as_played_without_game_points(sheet, staff):
+    """A minor breach made major on appeal: the panel's decision takes the solo's points."""
+    enter(sheet, MATCH[:4])
+    minor = decide(sheet, staff, hand=2, offender=4, ruling=Ruling(Severity.MINOR, **SOLO))
+    appeal = services.appeal_lodge(decision=minor, appellant=1, by=staff["adjudicator"])
+    panel(appeal, staff, Appeal.Outcome.CHANGE, Ruling(Severity.MAJOR, **SOLO))
+    replacement = Decision.objects.get(appeal=appeal)
+    assert replacement.played_without_game_points
+    assert replacement.replaced_line["points"] == [6, -2, -2, -2]
+    assert on_sheet(sheet)[1].game_value == 0
+    assert check(sheet).ok
+
+
 def test_the_scorekeeper_keeps_the_stopped_hand(sheet, staff):
     """The scorekeeper cannot strike out the stopped hand, nor a hand before a decision."""
     enter(sheet, MATCH[:3])
@@ -158,6 +295,99 @@ def test_the_scorekeeper_keeps_the_stopped_hand(sheet, staff):
         enter(sheet, MATCH[:3])
     with pytest.raises(ValidationError):
         enter(sheet, [*on_sheet(sheet)[1:]])
+
+
+# One stop per hand (TSR 9.4.2, 9.7.6) --------------------------------------------------------------
+
+
+def test_a_complaint_about_a_hand_a_major_breach_stopped_is_refused(sheet, staff):
+    """TSR 9.4.2: the major breach ended hand 4, which is now a line "not played"; nothing
+    more in it is penalised (TSR 9.7.6). Its replay is line 5, and a complaint about it is
+    legitimate."""
+    enter(sheet, MATCH[:3])
+    decide(sheet, staff, hand=4, offender=1, ruling=Ruling(Severity.MAJOR))
+    assert [line.not_played for line in on_sheet(sheet)] == [False, False, False, True]
+    with pytest.raises(ValidationError) as error:
+        services.complaint_record(
+            scoresheet=sheet, hand_number=4, offender=2, description="x", by=staff["adjudicator"]
+        )
+    message = error.value.message_dict["hand_number"][0]
+    assert "TSR 9.7.6" in message
+    assert "hand 5" in message
+    assert Decision.objects.count() == 1
+    replay = services.complaint_record(
+        scoresheet=sheet, hand_number=5, offender=2, description="x", by=staff["adjudicator"]
+    )
+    assert replay.hand_number == 5
+
+
+def test_a_second_major_ruling_on_the_same_hand_cannot_be_initialled(sheet, staff):
+    """Two complaints about hand 3 at once, both ruled major: the first initialled stops the
+    hand; the second cannot be initialled, so the penalty counts once and one line is not
+    played."""
+    enter(sheet, MATCH[:2])
+    first = decide(sheet, staff, hand=3, offender=2, ruling=Ruling(Severity.MAJOR), initial=False)
+    second = decide(sheet, staff, hand=3, offender=4, ruling=Ruling(Severity.MAJOR), initial=False)
+    services.decision_initial(decision=first, by=staff["adjudicator"])
+    with pytest.raises(ValidationError) as error:
+        services.decision_initial(decision=second, by=staff["adjudicator"])
+    assert "TSR 9.7.6" in error.value.message_dict["hand_number"][0]
+    second.refresh_from_db()
+    assert second.status == Decision.Status.DRAFT
+    assert [line.not_played for line in on_sheet(sheet)] == [False, False, True]
+    assert sheet_adjudication(sheet=sheet).penalties == {3: {1: 4, 2: -12, 3: 4, 4: 4}}
+    assert check(sheet).ok
+
+
+@pytest.mark.parametrize(
+    "ruling",
+    [
+        Ruling(Severity.MAJOR, announcements=3, decided=True),  # TSR 9.5.1: the game ends too
+        Ruling(Severity.MAJOR, **SOLO),  # TSR 9.4.4: the solo counts as played
+    ],
+)
+def test_a_major_breach_counted_as_played_ends_the_hand_too(sheet, staff, ruling):
+    enter(sheet, MATCH[:4])
+    decide(sheet, staff, hand=2, offender=3, ruling=ruling)
+    with pytest.raises(ValidationError, match=r"TSR 9\.7\.6"):
+        services.complaint_record(
+            scoresheet=sheet, hand_number=2, offender=2, description="x", by=staff["adjudicator"]
+        )
+
+
+def test_a_minor_breach_first_leaves_the_hand_open_to_a_later_complaint(sheet, staff):
+    """TSR 9.7.6: "Ist dann der erste kein schwerwiegender Regelverstoß, kann der zweite
+    Regelverstoß erneut reklamiert werden": both count, and the major one stops the hand."""
+    enter(sheet, MATCH[:2])
+    decide(sheet, staff, hand=3, offender=2, ruling=Ruling(Severity.MINOR))
+    decide(sheet, staff, hand=3, offender=4, ruling=Ruling(Severity.MAJOR))
+    assert sheet_adjudication(sheet=sheet).penalties == {3: {1: 5, 2: 1, 3: 5, 4: -11}}
+    assert on_sheet(sheet)[2].not_played
+    assert check(sheet).ok
+
+
+def test_the_panel_does_not_make_a_second_major_breach_in_an_ended_hand(sheet, staff):
+    """A minor breach, then a major one in hand 3: the panel cannot make the first major as
+    well, which would stop the hand twice (TSR 9.4.2, 9.7.6); nothing of its decision is
+    kept."""
+    enter(sheet, MATCH[:2])
+    minor = decide(sheet, staff, hand=3, offender=2, ruling=Ruling(Severity.MINOR))
+    decide(sheet, staff, hand=3, offender=4, ruling=Ruling(Severity.MAJOR))
+    appeal = services.appeal_lodge(decision=minor, appellant=1, by=staff["adjudicator"])
+    with pytest.raises(ValidationError) as error:
+        services.appeal_decide(
+            appeal=appeal,
+            outcome=Appeal.Outcome.CHANGE,
+            members=staff["panel"],
+            reasons="It decided the game.",
+            ruling=Ruling(Severity.MAJOR),
+            by=staff["panel"][0],
+        )
+    assert "TSR 9.7.6" in error.value.message_dict["severity"][0]
+    appeal.refresh_from_db()
+    minor.refresh_from_db()
+    assert (appeal.outcome, minor.status) == ("", Decision.Status.INITIALLED)
+    assert [line.not_played for line in on_sheet(sheet)] == [False, False, True]
 
 
 def test_at_a_table_of_five_the_dealer_sitting_out_gets_no_penalty_points(staff):
@@ -286,6 +516,150 @@ def test_only_adjudicators_and_the_panel_record_and_initial(sheet, staff, who):
     assert decision.severity == "minor"
 
 
+# Weddings (TSR 4.4.3 b, 4.4.5) -------------------------------------------------------------------
+
+
+def wedding(contract=Contract.WEDDING, holder: int | None = 3):
+    """Hand 3 of the match as a wedding: played alone by ``holder`` and won (a diamonds solo),
+    or, without a holder, an announced wedding with a partner (TSR 4.4.3 a)."""
+    line = MATCH[2]
+    if holder is None:
+        return replace(line, contract=contract)
+    return replace(
+        line,
+        contract=contract,
+        soloist=holder,
+        solo_type=SoloType.DIAMONDS,
+        points={seat: 6 if seat == holder else -2 for seat in range(1, 5)},
+    )
+
+
+@pytest.mark.parametrize("contract", [Contract.WEDDING, Contract.SILENT_WEDDING])
+@pytest.mark.parametrize(
+    ("clarified", "offender", "extra", "points", "rule"),
+    [
+        (False, 2, {}, {1: 1, 2: -3, 3: 1, 4: 1}, "TSR 9.3.2"),
+        (False, 3, {}, {1: 1, 2: 1, 3: -3, 4: 1}, "TSR 9.3.2"),
+        (True, 2, {"disadvantages_soloist": True}, {1: 0, 2: -3, 3: 3, 4: 0}, "TSR 9.3.3 (b1)"),
+        (True, 2, {}, {1: 1, 2: -3, 3: 1, 4: 1}, "TSR 9.3.3 (b2)"),
+        (True, 3, {}, {1: 1, 2: 1, 3: -3, 4: 1}, "TSR 9.3.3 (a)"),
+    ],
+)
+def test_a_wedding_is_penalised_as_a_normal_game_until_it_turns_into_a_solo(
+    sheet, staff, contract, clarified, offender, extra, points, rule
+):
+    """Seat 3 holds both Queens of Clubs and plays hand 3 alone. A breach up to and including
+    the clarification trick (a silent wedding: before the second Queen of Clubs) is a normal
+    game's; after it, a solo's with the holder as the soloist."""
+    enter(sheet, [*MATCH[:2], wedding(contract), MATCH[3]])
+    ruling = Ruling(
+        Severity.MINOR, contract=contract, soloist=3, wedding_clarified_as_solo=clarified, **extra
+    )
+    decision = decide(sheet, staff, hand=3, offender=offender, ruling=ruling)
+    assert (decision.penalty, decision.rule) == (points, rule)
+    assert decision.wedding_clarified_as_solo is clarified
+    result = check(sheet)
+    assert result.ok, result.problems
+
+
+def test_the_holders_own_major_breach_stops_the_wedding_played_alone(sheet, staff):
+    """TSR 9.4.4 sends the soloist's major breach to 9.4.3: the stopped line is the wedding
+    played alone by seat 3, a diamonds solo, not played and dealt again."""
+    enter(sheet, MATCH[:2])
+    ruling = Ruling(
+        Severity.MAJOR, contract=Contract.WEDDING, soloist=3, wedding_clarified_as_solo=True
+    )
+    decision = decide(sheet, staff, hand=3, offender=3, ruling=ruling)
+    assert decision.penalty == {1: 4, 2: 4, 3: -12, 4: 4}
+    assert decision.rule == "TSR 9.4.4, 9.4.3"
+    stopped = on_sheet(sheet)[2]
+    assert stopped.not_played
+    assert (stopped.contract, stopped.soloist, stopped.solo_type) == (
+        Contract.WEDDING,
+        3,
+        SoloType.DIAMONDS,
+    )
+    assert check(sheet).ok
+
+
+def test_a_major_breach_before_the_second_queen_of_clubs_stops_a_silent_wedding(sheet, staff):
+    """TSR 4.4.5: still a normal game, so 9.4.3 for the holder's breach as for anyone's; the
+    sheet names the holder of a silent wedding, so the stopped line does too."""
+    enter(sheet, MATCH[:2])
+    ruling = Ruling(Severity.MAJOR, contract=Contract.SILENT_WEDDING, soloist=3)
+    decision = decide(sheet, staff, hand=3, offender=3, ruling=ruling)
+    assert decision.rule == "TSR 9.4.3"
+    assert decision.penalty == {1: 4, 2: 4, 3: -12, 4: 4}
+    stopped = on_sheet(sheet)[2]
+    assert stopped.not_played
+    assert (stopped.contract, stopped.soloist) == (Contract.SILENT_WEDDING, 3)
+    assert check(sheet).ok
+
+
+@pytest.mark.parametrize(
+    ("lines", "ruling", "field"),
+    [
+        (
+            MATCH[:4],
+            Ruling(Severity.MINOR, wedding_clarified_as_solo=True),
+            "wedding_clarified_as_solo",
+        ),
+        (
+            MATCH[:2],
+            Ruling(Severity.MINOR, contract=Contract.WEDDING, wedding_clarified_as_solo=True),
+            "soloist",
+        ),
+        (MATCH[:2], Ruling(Severity.MINOR, contract=Contract.SILENT_WEDDING), "soloist"),
+        (
+            MATCH[:2],
+            Ruling(
+                Severity.MINOR,
+                contract=Contract.SILENT_WEDDING,
+                soloist=3,
+                solo_type=SoloType.HEARTS,
+            ),
+            "solo_type",
+        ),
+        (
+            [*MATCH[:2], wedding(holder=None)],
+            Ruling(
+                Severity.MINOR,
+                contract=Contract.WEDDING,
+                soloist=3,
+                wedding_clarified_as_solo=True,
+            ),
+            "wedding_clarified_as_solo",
+        ),
+        (
+            [*MATCH[:2], wedding()],
+            Ruling(
+                Severity.MINOR,
+                contract=Contract.WEDDING,
+                soloist=1,
+                wedding_clarified_as_solo=True,
+            ),
+            "soloist",
+        ),
+        (
+            [*MATCH[:2], wedding()],
+            Ruling(Severity.MINOR, contract=Contract.SILENT_WEDDING, soloist=3),
+            "contract",
+        ),
+    ],
+)
+def test_a_ruling_on_a_wedding_names_the_field_in_error(sheet, staff, lines, ruling, field):
+    enter(sheet, lines)
+    decision = services.complaint_record(
+        scoresheet=sheet, hand_number=3, offender=2, description="x", by=staff["adjudicator"]
+    )
+    with pytest.raises(ValidationError) as error:
+        services.decision_rule(decision=decision, ruling=ruling, by=staff["adjudicator"])
+    assert field in error.value.message_dict
+    assert "TSR" in error.value.message_dict[field][0]
+    decision.refresh_from_db()
+    assert decision.status == Decision.Status.OPEN
+
+
 # Appeals ----------------------------------------------------------------------------------------
 
 
@@ -388,7 +762,14 @@ def test_the_interruption_is_given_back_to_the_table_and_the_members_tables(
     """TSR 8.5.1: the table concerned and the tables where members of the panel play."""
     other = round_.tables.exclude(pk=sheet.table_id).get()
     playing = other.seats.get(position=2).entry
-    TournamentRole.objects.filter(user=staff["panel"][0]).update(entry=playing)
+    # The player he is may be named on another of his roles, here as deputy adjudicator.
+    services.role_grant(
+        tournament=tournament,
+        user=staff["panel"][0],
+        role=Role.DEPUTY,
+        entry=playing,
+        by=staff["organiser"],
+    )
     _decision, appeal = appealed(sheet, staff, ruling=Ruling(Severity.MINOR))
     services.appeal_decide(
         appeal=appeal,
@@ -436,6 +817,238 @@ def test_an_appeal_is_against_an_initialled_decision_once(sheet, staff):
     services.appeal_lodge(decision=decision, appellant=1, by=staff["adjudicator"])
     with pytest.raises(ValidationError):
         services.appeal_lodge(decision=decision, appellant=1, by=staff["adjudicator"])
+
+
+# Who decides (TSR 8.2.1) -------------------------------------------------------------------------
+
+
+def plays(staff_user, sheet, position, role=Role.ADJUDICATOR) -> None:
+    """``staff_user``'s role names the player at ``position`` of the sheet's table."""
+    TournamentRole.objects.filter(user=staff_user, role=role).update(
+        entry=sheet.table.seats.get(position=position).entry
+    )
+
+
+def test_a_panel_member_rules_on_a_complaint_only_as_deputy_adjudicator(tournament, sheet, staff):
+    """TSR 8.2.1: the panel hears the appeals; a member rules in the first instance only when
+    the organiser appointed him deputy adjudicator."""
+    enter(sheet, MATCH[:2])
+    member = staff["panel"][0]
+    with pytest.raises(PermissionDenied, match="deputy adjudicator"):
+        services.complaint_record(
+            scoresheet=sheet, hand_number=2, offender=1, description="x", by=member
+        )
+    draft = decide(sheet, staff, hand=2, offender=1, ruling=Ruling(Severity.MINOR), initial=False)
+    for attempt in (
+        lambda: services.decision_rule(decision=draft, ruling=Ruling(Severity.MAJOR), by=member),
+        lambda: services.decision_initial(decision=draft, by=member),
+    ):
+        with pytest.raises(PermissionDenied, match=r"TSR 8\.2\.1"):
+            attempt()
+    services.role_grant(tournament=tournament, user=member, role=Role.DEPUTY, by=staff["organiser"])
+    decision = services.decision_initial(decision=draft, by=member)
+    assert decision.initialled_by == member
+
+
+def test_the_adjudicator_at_his_own_table_is_told_the_deputy_decides(sheet, staff):
+    """He plays seat 2 at table 1: he neither notes, rules on nor initials its complaint; the
+    deputy does."""
+    enter(sheet, MATCH[:2])
+    plays(staff["adjudicator"], sheet, 2)
+    with pytest.raises(PermissionDenied) as error:
+        services.complaint_record(
+            scoresheet=sheet, hand_number=2, offender=1, description="x", by=staff["adjudicator"]
+        )
+    assert str(error.value) == (
+        "You play at table 1: the deputy adjudicator decides this complaint (TSR 8.2.1)."
+    )
+    deputy = staff["deputy"]
+    decision = services.complaint_record(
+        scoresheet=sheet, hand_number=2, offender=1, description="x", by=deputy
+    )
+    decision = services.decision_rule(decision=decision, ruling=Ruling(Severity.MINOR), by=deputy)
+    with pytest.raises(PermissionDenied, match="deputy adjudicator decides"):
+        services.decision_initial(decision=decision, by=staff["adjudicator"])
+    decision.refresh_from_db()
+    assert decision.status == Decision.Status.DRAFT
+    assert services.decision_initial(decision=decision, by=deputy).status == "initialled"
+
+
+def test_at_another_table_the_playing_adjudicator_decides(tournament, round_, sheet, staff):
+    other = round_.tables.exclude(pk=sheet.table_id).get().scoresheet
+    enter(other, MATCH[:2])
+    plays(staff["adjudicator"], sheet, 2)
+    decision = decide(other, staff, hand=2, offender=1, ruling=Ruling(Severity.MINOR))
+    assert decision.status == Decision.Status.INITIALLED
+
+
+@pytest.mark.parametrize(
+    ("playing", "expected"),
+    [
+        (["deputy"], "the adjudicator decides this complaint"),
+        (["deputy", "adjudicator"], "the organiser appoints one on the staff page"),
+    ],
+)
+def test_a_deputy_at_his_own_table_is_told_who_decides(sheet, staff, playing, expected):
+    enter(sheet, MATCH[:2])
+    plays(staff["deputy"], sheet, 3, role=Role.DEPUTY)
+    if "adjudicator" in playing:
+        plays(staff["adjudicator"], sheet, 4)
+    with pytest.raises(PermissionDenied, match=expected):
+        services.complaint_record(
+            scoresheet=sheet, hand_number=2, offender=1, description="x", by=staff["deputy"]
+        )
+    assert not Decision.objects.exists()
+
+
+def test_a_panel_member_playing_at_the_table_does_not_decide_its_appeal(sheet, staff):
+    """He neither records the panel's decision nor is named among its members; the others
+    decide (TSR 8.2.1)."""
+    _decision, appeal = appealed(sheet, staff, ruling=Ruling(Severity.MINOR))
+    member = staff["panel"][0]
+    plays(member, sheet, 1, role=Role.PANEL)
+    decide_ = {
+        "appeal": appeal,
+        "outcome": Appeal.Outcome.ANNUL,
+        "reasons": "No breach.",
+        "by": staff["panel"][1],
+    }
+    with pytest.raises(PermissionDenied) as error:
+        services.appeal_decide(**{**decide_, "by": member}, members=staff["panel"][1:])
+    assert str(error.value) == (
+        "You play at table 1: another member of the arbitration panel decides this appeal "
+        "(TSR 8.2.1)."
+    )
+    with pytest.raises(ValidationError) as error:
+        services.appeal_decide(**decide_, members=staff["panel"])
+    assert "panel1" in error.value.message_dict["members"][0]
+    assert "TSR 8.2.1" in error.value.message_dict["members"][0]
+    appeal.refresh_from_db()
+    assert appeal.outcome == ""
+    services.appeal_decide(**decide_, members=staff["panel"][1:])
+    appeal.refresh_from_db()
+    assert appeal.outcome == Appeal.Outcome.ANNUL
+
+
+# Appeals against bound decisions (TSR 8.2.1, 9.6.3) ------------------------------------------------
+
+
+def bound_deduction(tournament, round_, sheet, staff, *, points=4):
+    offence = services.offence_save(
+        tournament=tournament,
+        name="Mobile phone rang",
+        kind=Offence.Kind.UNSPORTING,
+        bound=True,
+        deduction=points,
+        by=staff["organiser"],
+    )
+    return services.sanction_impose(
+        entry=sheet.table.seats.get(position=3).entry,
+        round=round_,
+        kind=Sanction.Kind.DEDUCTION,
+        points=points,
+        offence=offence,
+        reasons="The phone rang during hand 5.",
+        by=staff["adjudicator"],
+    )
+
+
+def sanction_appealed(tournament, round_, sheet, staff):
+    enter(sheet, MATCH)
+    sanction = bound_deduction(tournament, round_, sheet, staff)
+    appeal = services.sanction_appeal_lodge(
+        sanction=sanction, grounds="It was not my phone.", by=staff["deputy"]
+    )
+    return sanction, appeal
+
+
+def test_the_points_of_a_bound_decision_are_appealed_to_the_panel(tournament, round_, sheet, staff):
+    """The adjudicator deducted 4 from seat 3 alone (TSR 9.6.3); seat 3 appeals, and the
+    deduction counts until the panel decides."""
+    sanction, appeal = sanction_appealed(tournament, round_, sheet, staff)
+    assert (appeal.sanction, appeal.decision, appeal.appellant) == (sanction, None, 3)
+    assert check(sheet).totals[3] == game_points(MATCH)[3] - 4
+    with pytest.raises(ValidationError, match="appealed already"):
+        services.sanction_appeal_lodge(sanction=sanction, by=staff["adjudicator"])
+
+
+def test_the_panel_annuls_a_deduction_and_it_leaves_the_results(tournament, round_, sheet, staff):
+    sanction, appeal = sanction_appealed(tournament, round_, sheet, staff)
+    panel(appeal, staff, Appeal.Outcome.ANNUL)
+    sanction.refresh_from_db()
+    assert sanction.status == Sanction.Status.ANNULLED
+    result = check(sheet)
+    assert result.ok, result.problems
+    assert dict(result.totals) == game_points(MATCH)
+    factories.sheet_confirmed(sheet, MATCH)
+    results = {r.position: r for r in SeatResult.objects.filter(table=sheet.table)}
+    assert (results[3].deducted, results[3].points) == (0, game_points(MATCH)[3])
+
+
+def test_the_panel_changes_a_deduction_and_its_points_count(tournament, round_, sheet, staff):
+    sanction, appeal = sanction_appealed(tournament, round_, sheet, staff)
+    services.appeal_decide(
+        appeal=appeal,
+        outcome=Appeal.Outcome.CHANGE,
+        members=staff["panel"],
+        reasons="Once, not all through the hand.",
+        sanction=services.SanctionRuling(Sanction.Kind.DEDUCTION, 2),
+        by=staff["panel"][0],
+    )
+    sanction.refresh_from_db()
+    assert sanction.status == Sanction.Status.SUPERSEDED
+    own = Sanction.objects.get(appeal=appeal)
+    assert (own.kind, own.points, own.status) == ("deduction", 2, Sanction.Status.IN_FORCE)
+    assert set(own.members.all()) == set(staff["panel"])
+    assert check(sheet).totals[3] == game_points(MATCH)[3] - 2
+    with pytest.raises(ValidationError, match="final"):
+        services.sanction_appeal_lodge(sanction=own, by=staff["adjudicator"])
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (None, "sanction"),
+        (services.SanctionRuling(Sanction.Kind.DISQUALIFICATION), "sanction"),
+        (services.SanctionRuling(Sanction.Kind.DEDUCTION, 13), "sanction"),
+    ],
+)
+def test_the_panels_own_sanction_is_checked(tournament, round_, sheet, staff, change, field):
+    sanction, appeal = sanction_appealed(tournament, round_, sheet, staff)
+    with pytest.raises(ValidationError) as error:
+        services.appeal_decide(
+            appeal=appeal,
+            outcome=Appeal.Outcome.CHANGE,
+            members=staff["panel"],
+            reasons="x",
+            sanction=change,
+            by=staff["panel"][0],
+        )
+    assert field in error.value.message_dict
+    sanction.refresh_from_db()
+    assert sanction.status == Sanction.Status.IN_FORCE
+    assert not Sanction.objects.filter(appeal=appeal).exists()
+
+
+def test_a_sanction_of_the_panel_is_final(tournament, round_, sheet, staff):
+    sanction = services.sanction_impose(
+        entry=seat_entry(sheet, 2),
+        round=round_,
+        kind=Sanction.Kind.WARNING,
+        reasons="Loud",
+        members=staff["panel"],
+        by=staff["panel"][0],
+    )
+    with pytest.raises(ValidationError, match=r"final \(TSR 8\.2\.1\)"):
+        services.sanction_appeal_lodge(sanction=sanction, by=staff["adjudicator"])
+    assert not Appeal.objects.exists()
+
+
+def test_the_adjudicator_gives_no_bound_decision_at_his_own_table(tournament, round_, sheet, staff):
+    plays(staff["adjudicator"], sheet, 1)
+    with pytest.raises(PermissionDenied, match="deputy adjudicator decides this case"):
+        bound_deduction(tournament, round_, sheet, staff)
+    assert not Sanction.objects.exists()
 
 
 # Unsporting conduct ------------------------------------------------------------------------------

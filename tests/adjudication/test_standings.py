@@ -139,6 +139,68 @@ def test_unconfirmed_sheets_and_later_rounds_count_nothing(staff):
     assert selectors.entry_points(tournament=tournament, before=1) == {}
 
 
+def bound(round_, sheet, staff, *, position: int, points: int) -> Sanction:
+    """A bound decision the adjudicator gives alone (TSR 9.6.3)."""
+    offence = services.offence_save(
+        tournament=round_.tournament,
+        name=f"Bound {position}",
+        kind="unsporting",
+        bound=True,
+        deduction=points,
+        by=staff["organiser"],
+    )
+    return services.sanction_impose(
+        entry=sheet.table.seats.get(position=position).entry,
+        round=round_,
+        kind=Sanction.Kind.DEDUCTION,
+        points=points,
+        offence=offence,
+        reasons="Phone rang.",
+        by=staff["adjudicator"],
+    )
+
+
+def test_the_panel_on_bound_decisions_and_a_solo_without_game_points_count(staff):
+    """Table 1: seat 1's compulsory solo (hand 2, +6 on the sheet) counted as played without
+    game points after seat 4's major breach: +12 for seat 1, -12 for seat 4, and it is still
+    seat 1's solo (TSR 9.4.4). Table 2: the panel annulled the deduction of seat 3 and changed
+    seat 4's from 5 to 2 on appeal (TSR 8.2.1, 9.6.3)."""
+    tournament = staffed_tournament(staff, players=8)
+    round_ = started_round(tournament)
+    one, two = Scoresheet.objects.filter(table__round=round_).order_by("table__number")
+    enter(one, MATCH[:4])
+    solo = {"contract": "compulsory_solo", "soloist": 1, "solo_type": "queens"}
+    decide(one, staff, hand=2, offender=4, ruling=Ruling(Severity.MAJOR, **solo))
+    confirm(one)
+    confirm(two)
+    for position, outcome, change in (
+        (3, Appeal.Outcome.ANNUL, None),
+        (4, Appeal.Outcome.CHANGE, services.SanctionRuling(Sanction.Kind.DEDUCTION, 2)),
+    ):
+        given = bound(round_, two, staff, position=position, points=5)
+        services.appeal_decide(
+            appeal=services.sanction_appeal_lodge(sanction=given, by=staff["adjudicator"]),
+            outcome=outcome,
+            members=staff["panel"],
+            reasons="As the panel saw it.",
+            sanction=change,
+            by=staff["panel"][0],
+        )
+
+    points = selectors.entry_points(tournament=tournament)
+    first, second = entry_at(one), entry_at(two)
+    penalty = {1: 12 - 6, 2: 2, 3: 2, 4: -12 + 2}  # the solo's game points gone
+    assert {seat: points[first[seat]] for seat in range(1, 5)} == {
+        seat: GAME[seat] + penalty[seat] for seat in range(1, 5)
+    }
+    assert {seat: points[second[seat]] for seat in range(1, 5)} == {
+        seat: GAME[seat] - (2 if seat == 4 else 0) for seat in range(1, 5)
+    }
+    results = {r.position: r for r in one.table.results.all()}
+    assert results[1].solos_played == 1  # hand 2 is still his (one) compulsory solo
+    assert results[1].solos_won == 0
+
+
 @pytest.mark.parametrize(("players", "rounds"), [(8, 1), (16, 2)])
 def test_standings_run_a_fixed_number_of_queries(staff, django_assert_num_queries, players, rounds):
     """Every table of every round has an initialled decision and a deduction; the standings

@@ -172,6 +172,8 @@ def test_penalty_for_a_major_breach_by_an_opponent_of_the_soloist(api):
     assert response.json() == {
         "points": {"1": 0, "2": -15, "3": 0, "4": 15},
         "hand_not_played": False,
+        # TSR 9.4.4: "das Solo [wird] als gespielt gewertet", the penalty points alone count
+        "played_without_game_points": True,
         "rule": "TSR 9.4.4",
     }
 
@@ -185,6 +187,7 @@ def test_penalty_for_a_major_breach_in_a_normal_game_replays_the_hand(api):
     assert data == {
         "points": {"1": 4, "2": 4, "3": 4, "5": -12},
         "hand_not_played": True,
+        "played_without_game_points": False,
         "rule": "TSR 9.4.3",
     }
 
@@ -205,6 +208,80 @@ def test_penalty_minor_breach_that_may_disadvantage_the_soloist(api):
     assert data["rule"] == "TSR 9.3.3 (b1)"
 
 
+def test_penalty_for_a_major_breach_in_a_game_already_won_is_a_minor_one(api):
+    """TSR 9.5.1: the game ends, the hand is scored (not replayed), and the breach costs what
+    a minor one does, whatever the announcements."""
+    data = post(
+        api,
+        "api-rules-penalty",
+        {
+            "severity": "major",
+            "contract": "normal",
+            "offender": 3,
+            "announcements": 4,
+            "decided": True,
+        },
+    ).json()
+    assert data["points"] == {"1": 1, "2": 1, "3": -3, "4": 1}
+    assert data["hand_not_played"] is False
+    assert data["rule"] == "TSR 9.5.1, TSR 9.3.2"
+
+
+def test_penalty_for_a_major_breach_against_the_soloist_in_a_game_already_won(api):
+    data = post(
+        api,
+        "api-rules-penalty",
+        {
+            "severity": "major",
+            "contract": "solo",
+            "offender": 2,
+            "soloist": 4,
+            "disadvantages_soloist": True,
+            "decided": True,
+        },
+    ).json()
+    assert data["points"] == {"1": 0, "2": -3, "3": 0, "4": 3}
+    assert data["hand_not_played"] is False
+    assert data["rule"] == "TSR 9.5.1, TSR 9.3.3 (b1)"
+
+
+def test_penalty_decided_is_false_unless_sent(api):
+    data = post(
+        api,
+        "api-rules-penalty",
+        {"severity": "major", "contract": "normal", "offender": 3},
+    ).json()
+    assert data["hand_not_played"] is True
+    assert data["rule"] == "TSR 9.4.3"
+
+
+def test_penalty_decided_is_documented_with_an_example(api):
+    schema = api.get(reverse("api-schema"), {"format": "json"}).json()
+    fields = schema["components"]["schemas"]["PenaltyRequestRequest"]["properties"]
+    assert "9.5.1" in fields["decided"]["description"]
+    assert fields["decided"]["default"] is False
+    examples = schema["paths"]["/api/v1/rules/penalty"]["post"]["requestBody"]["content"][
+        "application/json"
+    ]["examples"]
+    assert any(example["value"].get("decided") for example in examples.values())
+
+
+def test_penalty_in_a_wedding_played_alone_is_asked_as_a_solo(api):
+    """The schema says how to ask for a wedding (TSR 4.4.3 b, 4.4.5): "solo" once it turned
+    into one, with the holder of both Queens of Clubs as the soloist."""
+    schema = api.get(reverse("api-schema"), {"format": "json"}).json()
+    contract = schema["components"]["schemas"]["PenaltyRequestRequest"]["properties"]["contract"]
+    assert "4.4.3 b" in contract["description"]
+    assert "4.4.5" in contract["description"]
+    data = post(
+        api,
+        "api-rules-penalty",
+        {"severity": "minor", "contract": "solo", "offender": 1, "soloist": 3},
+    ).json()
+    assert data["points"] == {"1": -3, "2": 1, "3": 1, "4": 1}
+    assert data["rule"] == "TSR 9.3.3 (b2)"
+
+
 @pytest.mark.parametrize(
     ("data", "field"),
     [
@@ -214,6 +291,8 @@ def test_penalty_minor_breach_that_may_disadvantage_the_soloist(api):
         ({"announcements": 6}, "announcements"),
         ({"severity": "dreadful"}, "severity"),
         ({"disadvantages_soloist": True}, "disadvantages_soloist"),
+        ({"decided": True}, "decided"),
+        ({"decided": "perhaps"}, "decided"),
     ],
 )
 def test_penalty_rejects_inconsistent_input_naming_the_field(api, data, field):

@@ -87,6 +87,7 @@ def test_major_breach_by_an_opponent_credits_the_soloist(announcements, points):
     )
     assert penalty.points == {1: 0, 2: -points, 3: 0, 4: points}
     assert not penalty.hand_not_played  # the solo counts as played
+    assert penalty.played_without_game_points  # ... and only the penalty points count
     assert penalty.rule == "TSR 9.4.4"
 
 
@@ -200,3 +201,55 @@ def test_major_breach_against_the_soloist_in_a_game_already_won():
 def test_a_game_already_won_is_only_for_a_major_breach():
     errors = check_breach(Breach(severity=Severity.MINOR, offender=1, decided=True))
     assert [error.field for error in errors] == ["decided"]
+
+
+# Weddings (TSR 4.4.3 b, 4.4.5): a normal game until the wedding turns into a solo, then a solo
+# with the holder of both Queens of Clubs as the soloist; callers say which by ``solo``.
+
+
+def test_a_breach_in_a_wedding_before_it_turns_into_a_solo_is_a_normal_games():
+    """Up to and including the clarification trick (the German "bis einschließlich
+    Klärungsstich"), or until the second Queen of Clubs of a silent wedding is played."""
+    minor = penalty_points(Breach(severity=Severity.MINOR, offender=2))
+    assert (minor.points, minor.rule) == ({1: 1, 2: -3, 3: 1, 4: 1}, "TSR 9.3.2")
+    holders = penalty_points(Breach(severity=Severity.MAJOR, offender=3, announcements=2))
+    assert holders.points == {1: 5, 2: 5, 3: -15, 4: 5}
+    assert holders.hand_not_played
+
+
+def test_a_breach_against_the_holder_of_a_wedding_played_alone_is_a_solos():
+    """After the clarification trick the holder of both Queens of Clubs is the soloist:
+    TSR 9.3.3 (b1) credits him alone, 9.4.4 counts the solo played."""
+    b1 = penalty_points(
+        Breach(
+            severity=Severity.MINOR,
+            offender=2,
+            solo=True,
+            soloist=3,
+            disadvantages_soloist=True,
+        )
+    )
+    assert (b1.points, b1.rule) == ({1: 0, 2: -3, 3: 3, 4: 0}, "TSR 9.3.3 (b1)")
+    major = penalty_points(Breach(severity=Severity.MAJOR, offender=2, solo=True, soloist=3))
+    assert (major.points, major.rule) == ({1: 0, 2: -12, 3: 12, 4: 0}, "TSR 9.4.4")
+    assert not major.hand_not_played
+
+
+def test_the_holders_own_major_breach_in_a_wedding_played_alone_stops_it():
+    """TSR 9.4.4 sends the soloist's own major breach to 9.4.3: the hand is not played."""
+    penalty = penalty_points(Breach(severity=Severity.MAJOR, offender=3, solo=True, soloist=3))
+    assert penalty.points == {1: 4, 2: 4, 3: -12, 4: 4}
+    assert penalty.hand_not_played
+    assert penalty.rule == "TSR 9.4.4, 9.4.3"
+
+
+@given(breaches)
+def test_only_an_opponents_major_breach_in_a_solo_voids_the_game_points(breach):
+    """TSR 9.4.4 alone counts a hand as played without game points; a game already decided is
+    scored (TSR 9.5.1), and a stopped one is not played at all (TSR 9.4.3)."""
+    penalty = penalty_points(breach)
+    by_opponent = breach.solo and breach.offender != breach.soloist
+    assert penalty.played_without_game_points == (
+        breach.severity is Severity.MAJOR and by_opponent and not breach.decided
+    )
+    assert not (penalty.played_without_game_points and penalty.hand_not_played)

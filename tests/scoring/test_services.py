@@ -183,7 +183,7 @@ def test_a_table_of_five_plays_on_after_the_announced_end_and_notes_its_end_late
     [message] = error.value.message_dict["time_over_after_hand"]
     assert f"table {sheet.table.number} ends at {ends:%H:%M} (TSR 8.5.1, 10.1.5)" in message
     # Handing it in early is refused for what it is: hands remain (TSR 8.5.1).
-    with pytest.raises(ValidationError, match="not complete: 20 of the round.s 30 hands"):
+    with pytest.raises(ValidationError, match=r"not complete: 20 of the round.s 30 hands"):
         services.scoresheet_submit(scoresheet=sheet, version=2, by=keeper)
     # The table plays on: hands are entered with the note left empty, as it is.
     more = full_match(size=5)[:11]

@@ -1,0 +1,247 @@
+"""Who may do what in adjudication (TSR 8.2.1, 8.2.2, 9.6.2, 9.6.3, 9.7.7), answered once: the
+services enforce these answers, the pages and the API ask them to show or hide a button. Each
+returns a ``Refusal`` saying why and who decides instead, or None.
+
+The reading of TSR 8.2.1 ("Im Falle einer Reklamation entscheidet der Schiedsrichter in erster
+Instanz [...] Das Schiedsgericht wird einberufen, wenn ein Spieler mit einer Entscheidung des
+Schiedsrichters nicht einverstanden ist [...] Die Entscheidung des Schiedsgerichtes ist
+endgültig"):
+
+- The first instance is the adjudicator's, and a deputy adjudicator's whom the organiser
+  appointed for it; a member of the arbitration panel rules on a complaint only as such a
+  deputy, since the panel is the instance that hears the appeal against the ruling.
+- Any decision of the adjudicator can be appealed to the panel: a ruling on a complaint, and
+  the points of a bound decision he gave alone (TSR 9.6.3). What the panel decided itself is
+  final.
+- Nobody decides a case at a table where he plays (``TournamentRole.entry``, seated at that
+  table in that round): not the adjudicator or a deputy in the first instance, not a member of
+  the panel on appeal or on unsporting conduct. The TSR do not say so in words; it follows
+  from the first instance being a neutral one and is how tournaments keep it.
+"""
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tournaments.models import Seat, Table, Tournament, TournamentRole
+from tournaments.selectors import user_roles
+
+Role = TournamentRole.Role
+# TSR 8.2.1: who rules on complaints in the first instance.
+FIRST_INSTANCE = {Role.ADJUDICATOR, Role.DEPUTY}
+PANEL = {Role.PANEL}
+# The catalogue of standard offences is the tournament's: its organiser and adjudicators.
+CATALOGUE = {Role.ORGANISER, Role.ADJUDICATOR, Role.DEPUTY, Role.PANEL}
+# Who reads the adjudication pages: those who decide, and the organiser, who reads along.
+READERS = FIRST_INSTANCE | PANEL | {Role.ORGANISER}
+
+# What is decided, for the messages: "... decides %(what)s".
+COMPLAINT = gettext_lazy("this complaint")
+APPEAL = gettext_lazy("this appeal")
+CONDUCT = gettext_lazy("this case of unsporting conduct")
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why someone may not do something, for a 403 or beside a hidden button. ``plays``: he
+    holds the role but plays at the table concerned; the message says who decides instead,
+    worth showing him where the button would be."""
+
+    message: str
+    plays: bool = False
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def enforce(refusal: Refusal | None) -> None:
+    """For the services: refuse (PermissionDenied, an HTTP 403 with the reason)."""
+    if refusal is not None:
+        raise PermissionDenied(refusal.message)
+
+
+def _roles(tournament: Tournament, user: AbstractBaseUser) -> set[str]:
+    return user_roles(user=user, tournament=tournament)
+
+
+def players_at(*, table: Table, users) -> set[int]:
+    """The ids of those ``users`` who play at ``table``: the player one of their roles in the
+    tournament names ("plays as") is seated there."""
+    return set(
+        Seat.objects.filter(table=table, entry__staff_roles__user__in=list(users)).values_list(
+            "entry__staff_roles__user_id", flat=True
+        )
+    )
+
+
+def _plays_at(table: Table, user: AbstractBaseUser) -> bool:
+    return bool(user.is_authenticated and players_at(table=table, users=[user]))
+
+
+def _free(table: Table, role: str, *, besides: AbstractBaseUser) -> bool:
+    """Whether someone else holds ``role`` in the tournament and does not play at ``table``."""
+    holders = set(
+        TournamentRole.objects.filter(tournament_id=table.round.tournament_id, role=role)
+        .exclude(user=besides)
+        .values_list("user_id", flat=True)
+    )
+    return bool(holders - players_at(table=table, users=holders))
+
+
+def may_adjudicate(*, tournament: Tournament, user: AbstractBaseUser) -> Refusal | None:
+    """Whether the user rules on complaints in the first instance at all: the adjudicator or a
+    deputy adjudicator (TSR 8.2.1). At a given table ``may_rule`` says."""
+    roles = _roles(tournament, user)
+    if roles & FIRST_INSTANCE:
+        return None
+    if Role.PANEL in roles:
+        return Refusal(
+            _(
+                "A member of the arbitration panel decides complaints only when appointed "
+                "deputy adjudicator; the panel hears the appeals against the rulings "
+                "(TSR 8.2.1)."
+            )
+        )
+    return Refusal(
+        _("Only the adjudicator or a deputy adjudicator decides complaints (TSR 8.2.1).")
+    )
+
+
+def may_rule(*, table: Table, user: AbstractBaseUser, what=COMPLAINT) -> Refusal | None:
+    """Record, rule on and initial a complaint at ``table`` (TSR 8.2.1, 8.2.2, 9.7.5), or give
+    a bound decision for conduct there (TSR 9.6.3, ``what=CONDUCT``): the adjudicator or a
+    deputy adjudicator who does not play at that table. Who plays there is told who decides
+    instead."""
+    tournament = table.round.tournament
+    if refusal := may_adjudicate(tournament=tournament, user=user):
+        return refusal
+    if not _plays_at(table, user):
+        return None
+    roles = _roles(tournament, user)
+    params = {"table": table.number, "what": what}
+    # The adjudicator hands over to his deputy, a deputy back to the adjudicator.
+    order = (
+        [Role.DEPUTY, Role.ADJUDICATOR]
+        if Role.ADJUDICATOR in roles
+        else [Role.ADJUDICATOR, Role.DEPUTY]
+    )
+    for role in order:
+        if not _free(table, role, besides=user):
+            continue
+        if role == Role.DEPUTY:
+            message = (
+                _(
+                    "You play at table %(table)d: another deputy adjudicator decides %(what)s (TSR 8.2.1)."
+                )
+                if Role.DEPUTY in roles
+                else _(
+                    "You play at table %(table)d: the deputy adjudicator decides %(what)s (TSR 8.2.1)."
+                )
+            )
+        else:
+            message = (
+                _("You play at table %(table)d: another adjudicator decides %(what)s (TSR 8.2.1).")
+                if Role.ADJUDICATOR in roles
+                else _("You play at table %(table)d: the adjudicator decides %(what)s (TSR 8.2.1).")
+            )
+        return Refusal(message % params, plays=True)
+    return Refusal(
+        _(
+            "You play at table %(table)d: a deputy adjudicator who does not play there decides "
+            "%(what)s; the organiser appoints one on the staff page (TSR 8.2.1)."
+        )
+        % params,
+        plays=True,
+    )
+
+
+def may_lodge_appeal(*, tournament: Tournament, user: AbstractBaseUser) -> Refusal | None:
+    """Record a player's appeal against a decision of the adjudicator (TSR 9.7.7): the
+    adjudicator, a deputy or a member of the panel, whoever the player turns to. Recording
+    decides nothing, so playing at the table does not matter."""
+    if _roles(tournament, user) & (FIRST_INSTANCE | PANEL):
+        return None
+    return Refusal(
+        _("Only the adjudicators and the arbitration panel record an appeal (TSR 8.2.1, 9.7.7).")
+    )
+
+
+def may_sanction(*, tournament: Tournament, user: AbstractBaseUser) -> Refusal | None:
+    """Impose a sanction for unsporting conduct at all: the panel (TSR 9.6.2), and the
+    adjudicator or a deputy for the bound decisions of the catalogue (TSR 9.6.3). Which one
+    and at which table: ``sanction_impose`` with ``may_rule`` and ``may_decide_as_panel``."""
+    if _roles(tournament, user) & (FIRST_INSTANCE | PANEL):
+        return None
+    return Refusal(
+        _(
+            "Unsporting conduct is for the arbitration panel; the adjudicator gives only the "
+            "bound decisions of the catalogue (TSR 9.6.2, 9.6.3)."
+        )
+    )
+
+
+def may_decide_as_panel(*, table: Table, user: AbstractBaseUser, what=APPEAL) -> Refusal | None:
+    """Record the arbitration panel's decision on an appeal (TSR 8.2.1, 9.7.7) or on
+    unsporting conduct (TSR 9.6.2, ``what=CONDUCT``) concerning ``table``: a member of the
+    panel who does not play there."""
+    if Role.PANEL not in _roles(table.round.tournament, user):
+        return Refusal(_("Only the arbitration panel decides this (TSR 8.2.1, 9.6.2)."))
+    if _plays_at(table, user):
+        return Refusal(
+            _(
+                "You play at table %(table)d: another member of the arbitration panel decides "
+                "%(what)s (TSR 8.2.1)."
+            )
+            % {"table": table.number, "what": what},
+            plays=True,
+        )
+    return None
+
+
+def may_sit_on_panel(*, table: Table, members, what=APPEAL) -> Refusal | None:
+    """The members named for the panel's decision concerning ``table`` (TSR 8.2.1): members
+    of the tournament's panel, none of whom plays at that table."""
+    if not members:
+        return Refusal(_("Name the members of the arbitration panel."))
+    panel = set(
+        TournamentRole.objects.filter(
+            tournament_id=table.round.tournament_id, role=Role.PANEL
+        ).values_list("user_id", flat=True)
+    )
+    if outside := [member for member in members if member.pk not in panel]:
+        return Refusal(
+            _("Not on this tournament's arbitration panel: %(names)s.")
+            % {"names": ", ".join(m.get_username() for m in outside)}
+        )
+    playing = players_at(table=table, users=members)
+    if playing := [member for member in members if member.pk in playing]:
+        return Refusal(
+            _(
+                "Playing at table %(table)d, %(names)s cannot decide %(what)s: other members "
+                "of the arbitration panel do (TSR 8.2.1)."
+            )
+            % {
+                "table": table.number,
+                "names": ", ".join(m.get_full_name() or m.get_username() for m in playing),
+                "what": what,
+            }
+        )
+    return None
+
+
+def may_keep_catalogue(*, tournament: Tournament, user: AbstractBaseUser) -> Refusal | None:
+    """Keep the tournament's catalogue of standard offences (TSR 9.1.7, 9.6.3)."""
+    if _roles(tournament, user) & CATALOGUE:
+        return None
+    return Refusal(_("Only the organiser and the adjudicators keep the catalogue."))
+
+
+def may_appoint_staff(*, tournament: Tournament, user: AbstractBaseUser) -> Refusal | None:
+    """Appoint and dismiss the staff (TSR 8.2.1: "Es werden ein Schiedsrichter und ein
+    Schiedsgericht eingesetzt"): the organiser."""
+    if Role.ORGANISER in _roles(tournament, user):
+        return None
+    return Refusal(_("Only an organiser appoints the staff."))

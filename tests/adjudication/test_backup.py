@@ -1,0 +1,72 @@
+"""What the adjudication added to a tournament survives its backup (``tournaments/backup.py``):
+a wedding ruled as a solo (TSR 4.4.3 b), a solo counted as played without game points with the
+line it replaced (TSR 9.4.4), and a bound decision appealed and changed by the panel, with the
+sanction it superseded (TSR 8.2.1, 9.6.3)."""
+
+import json
+
+import pytest
+
+from adjudication import services
+from adjudication.models import Appeal, Decision, Sanction
+from scoring.models import Scoresheet
+from scoring.rules.contracts import Contract, SoloType
+from scoring.rules.penalty import Severity
+from tests.adjudication.helpers import MATCH, decide, enter
+from tests.adjudication.test_services import wedding
+from tests.adjudication.test_standings import bound, confirm, started_round
+from tests.adjudication.test_standings import staffed_tournament as staffed
+from tournaments import selectors
+from tournaments.backup import tournament_export, tournament_import
+from tournaments.models import Player
+
+pytestmark = pytest.mark.django_db
+Ruling = services.Ruling
+
+
+def test_the_adjudications_new_records_come_back_whole(staff, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = staffed(staff, players=8)
+        round_ = started_round(tournament)
+        one, two = Scoresheet.objects.filter(table__round=round_).order_by("table__number")
+        enter(one, [*MATCH[:2], wedding(Contract.SILENT_WEDDING), MATCH[3]])
+        solo = {"contract": Contract.COMPULSORY_SOLO, "soloist": 1, "solo_type": SoloType.QUEENS}
+        decide(one, staff, hand=2, offender=4, ruling=Ruling(Severity.MAJOR, **solo))
+        ruling = Ruling(
+            Severity.MINOR,
+            contract=Contract.SILENT_WEDDING,
+            soloist=3,
+            wedding_clarified_as_solo=True,
+        )
+        decide(one, staff, hand=3, offender=2, ruling=ruling)
+        confirm(one)
+        confirm(two)
+        given = bound(round_, two, staff, position=4, points=5)
+        services.appeal_decide(
+            appeal=services.sanction_appeal_lodge(sanction=given, by=staff["adjudicator"]),
+            outcome=Appeal.Outcome.CHANGE,
+            members=staff["panel"],
+            reasons="Once only.",
+            sanction=services.SanctionRuling(Sanction.Kind.DEDUCTION, 2),
+            by=staff["panel"][0],
+        )
+    points = selectors.entry_points(tournament=tournament)
+    data = json.loads(json.dumps(tournament_export(tournament=tournament)))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament.delete()
+        Player.objects.all().delete()
+    with django_capture_on_commit_callbacks(execute=True):
+        restored = tournament_import(data=data)
+
+    solo_decision = Decision.objects.get(played_without_game_points=True)
+    assert solo_decision.replaced_line["points"] == [6, -2, -2, -2]
+    assert Decision.objects.get(wedding_clarified_as_solo=True).soloist == 3
+    statuses = dict(Sanction.objects.values_list("points", "status"))
+    assert statuses == {5: Sanction.Status.SUPERSEDED, 2: Sanction.Status.IN_FORCE}
+    appeal = Appeal.objects.get()
+    assert (appeal.decision, appeal.sanction.points) == (None, 5)
+    assert appeal.replacement_sanction.get().points == 2
+    assert sorted(selectors.entry_points(tournament=restored).values()) == sorted(points.values())
+    again = json.loads(json.dumps(tournament_export(tournament=restored)))
+    assert {**again, "exported_at": None} == {**data, "exported_at": None}
