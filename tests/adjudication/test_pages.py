@@ -338,7 +338,9 @@ def test_the_adjudicator_at_his_own_table_is_told_who_decides(
         "You play at table 1: the deputy adjudicator decides this complaint (TSR 8.2.1)."
         in page.content.decode()
     )
-    assert client.get(url("complaint-add", tournament.slug, 1, 1)).status_code == 403
+    refused = client.get(url("complaint-add", tournament.slug, 1, 1))
+    assert refused.status_code == 403
+    assert "the deputy adjudicator decides this complaint (TSR 8.2.1)" in refused.content.decode()
     response = client.post(
         url("decision-ruling", tournament.slug, decision.pk),
         {"severity": "major", "contract": "normal", "announcements": 0},
@@ -540,3 +542,4 @@ def test_the_organiser_finds_the_substitute_button_of_a_disqualified_player(
     page = client.get(url("entries", tournament.slug)).content.decode()
     assert url("entry-replace", tournament.slug, entry.start_number) in page
     assert "disqualified" in page
+
