@@ -282,6 +282,35 @@ def appeal_lodge(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return render(request, "adjudication/decision.html", context, status=422)
 
 
+def _panel_decided(request: HttpRequest, appeal: Appeal, form, change_form, change) -> bool:
+    """Record the arbitration panel's decision on an appeal (TSR 8.2.1) from ``form``; when it
+    changes the decision, ``change_form`` holds its own (``change()``: the service's keyword,
+    a ruling on a hand or a sanction). Whether it was recorded; if not, the forms say why."""
+    changes = request.POST.get("outcome") == Appeal.Outcome.CHANGE
+    if not form.is_valid() or (changes and not change_form.is_valid()):
+        return False
+    data = form.cleaned_data
+    decided = _apply(
+        request,
+        form,
+        lambda: services.appeal_decide(
+            appeal=appeal,
+            outcome=data["outcome"],
+            members=list(data["members"]),
+            reasons=data["reasons"],
+            interruption=data["interruption"] or 0,
+            **(change() if changes else {}),
+            by=request.user,
+        ),
+    )
+    if decided is None:
+        return False
+    messages.success(
+        request, _("The arbitration panel's decision is recorded; it is final (TSR 8.2.1).")
+    )
+    return True
+
+
 @login_required
 @require_POST
 def appeal_decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
@@ -293,28 +322,8 @@ def appeal_decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     _allowed(policies.may_decide_as_panel(table=decision.scoresheet.table, user=request.user))
     form = forms.PanelForm(request.POST, members=selectors.panel_members(tournament=tournament))
     ruling_form = forms.RulingForm(request.POST, size=_size(decision), prefix="panel")
-    changes = request.POST.get("outcome") == Appeal.Outcome.CHANGE
-    if form.is_valid() and (not changes or ruling_form.is_valid()):
-        data = form.cleaned_data
-        decided = _apply(
-            request,
-            form,
-            lambda: services.appeal_decide(
-                appeal=appeal,
-                outcome=data["outcome"],
-                members=list(data["members"]),
-                reasons=data["reasons"],
-                interruption=data["interruption"] or 0,
-                ruling=ruling_form.ruling() if changes else None,
-                by=request.user,
-            ),
-        )
-        if decided is not None:
-            messages.success(
-                request,
-                _("The arbitration panel's decision is recorded; it is final (TSR 8.2.1)."),
-            )
-            return redirect("decision", slug, pk)
+    if _panel_decided(request, appeal, form, ruling_form, lambda: {"ruling": ruling_form.ruling()}):
+        return redirect("decision", slug, pk)
     context = _decision_context(
         request, tournament, decision, panel_form=form, panel_ruling_form=ruling_form
     )
@@ -461,28 +470,10 @@ def sanction_appeal_decide(request: HttpRequest, slug: str, pk: int) -> HttpResp
     _allowed(policies.may_decide_as_panel(table=seat.table, user=request.user))
     form = forms.PanelForm(request.POST, members=selectors.panel_members(tournament=tournament))
     change_form = forms.SanctionChangeForm(request.POST, prefix="panel")
-    changes = request.POST.get("outcome") == Appeal.Outcome.CHANGE
-    if form.is_valid() and (not changes or change_form.is_valid()):
-        data = form.cleaned_data
-        decided = _apply(
-            request,
-            form,
-            lambda: services.appeal_decide(
-                appeal=appeal,
-                outcome=data["outcome"],
-                members=list(data["members"]),
-                reasons=data["reasons"],
-                interruption=data["interruption"] or 0,
-                sanction=change_form.sanction_ruling() if changes else None,
-                by=request.user,
-            ),
-        )
-        if decided is not None:
-            messages.success(
-                request,
-                _("The arbitration panel's decision is recorded; it is final (TSR 8.2.1)."),
-            )
-            return redirect("sanction", slug, pk)
+    if _panel_decided(
+        request, appeal, form, change_form, lambda: {"sanction": change_form.sanction_ruling()}
+    ):
+        return redirect("sanction", slug, pk)
     context = _sanction_context(
         request, tournament, sanction, panel_form=form, change_form=change_form
     )
