@@ -542,4 +542,3 @@ def test_the_organiser_finds_the_substitute_button_of_a_disqualified_player(
     page = client.get(url("entries", tournament.slug)).content.decode()
     assert url("entry-replace", tournament.slug, entry.start_number) in page
     assert "disqualified" in page
-
