@@ -3,7 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from adjudication.models import SEVERITY_LABELS, Appeal, Decision, Offence, Sanction
+from adjudication.models import MOST_DEDUCTION, SEVERITY_LABELS, Appeal, Decision, Offence, Sanction
 from adjudication.services import Ruling, SanctionRuling
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS
 from scoring.rules.contracts import Contract, SoloType
@@ -251,6 +251,18 @@ class SanctionAppealForm(forms.Form):
         _styled(self)
 
 
+def _deduction_points() -> forms.IntegerField:
+    """The points of a deduction for unsporting conduct: 1 to 12 (TSR 9.6.2 b)."""
+    return forms.IntegerField(
+        label=_("Points deducted"),
+        min_value=1,
+        max_value=MOST_DEDUCTION,
+        required=False,
+        help_text=_("For a point deduction: 1 to 12, without credit to the others (TSR 9.6.2 b)."),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+
 class SanctionChangeForm(forms.Form):
     """The panel's own sanction when it changes a bound decision on appeal (TSR 9.6.2 a, b)."""
 
@@ -261,14 +273,7 @@ class SanctionChangeForm(forms.Form):
             (Sanction.Kind.DEDUCTION, Sanction.Kind.DEDUCTION.label),
         ],
     )
-    points = forms.IntegerField(
-        label=_("Points deducted"),
-        min_value=1,
-        max_value=12,
-        required=False,
-        help_text=_("For a point deduction: 1 to 12, without credit to the others (TSR 9.6.2 b)."),
-        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-    )
+    points = _deduction_points()
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -289,14 +294,7 @@ class SanctionForm(forms.Form):
         label=_("Standard offence"), queryset=Offence.objects.none(), required=False
     )
     kind = forms.ChoiceField(label=_("Sanction"), choices=Sanction.Kind.choices)
-    points = forms.IntegerField(
-        label=_("Points deducted"),
-        min_value=1,
-        max_value=12,
-        required=False,
-        help_text=_("For a point deduction: 1 to 12, without credit to the others (TSR 9.6.2 b)."),
-        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-    )
+    points = _deduction_points()
     reasons = forms.CharField(label=_("Reasons"), widget=forms.Textarea(attrs={"rows": 3}))
     members = forms.ModelMultipleChoiceField(
         label=_("Members of the arbitration panel"),
