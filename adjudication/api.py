@@ -35,9 +35,9 @@ from rest_framework.views import APIView
 
 from adjudication import selectors, services
 from adjudication.models import MOST_DEDUCTION, Appeal, Decision, Event, Offence, Sanction
+from doko.rules.contracts import Contract, SoloType
+from doko.rules.penalty import MOST_ANNOUNCEMENTS, Severity
 from scoring.api import LimitedJSONParser, SeatsField
-from scoring.rules.contracts import Contract, SoloType
-from scoring.rules.penalty import MOST_ANNOUNCEMENTS, Severity
 from scoring.sheet_api import SEAT_KEY_HEADER, ContractField
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Entry, Round, Tournament, TournamentRole

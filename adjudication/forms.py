@@ -5,9 +5,9 @@ from django.utils.translation import gettext_lazy as _
 
 from adjudication.models import MOST_DEDUCTION, SEVERITY_LABELS, Appeal, Decision, Offence, Sanction
 from adjudication.services import Ruling, SanctionRuling
+from doko.rules.contracts import Contract, SoloType
+from doko.rules.penalty import MOST_ANNOUNCEMENTS, Severity
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS
-from scoring.rules.contracts import Contract, SoloType
-from scoring.rules.penalty import MOST_ANNOUNCEMENTS, Severity
 from tournaments.models import TournamentRole
 
 

@@ -15,8 +15,8 @@ from django.db.models.functions import Coalesce
 from django.db.models.lookups import Exact
 from django.utils.translation import gettext_lazy as _
 
+from doko.rules.penalty import MOST_ANNOUNCEMENTS, Severity
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS, Scoresheet
-from scoring.rules.penalty import MOST_ANNOUNCEMENTS, Severity
 from tournaments.models import Entry, Round, Tournament
 
 SEVERITY_LABELS = {

@@ -31,11 +31,11 @@ from adjudication.models import (
     Sanction,
 )
 from adjudication.selectors import sheet_adjudication
+from doko.rules.contracts import Contract, SoloType
+from doko.rules.penalty import Breach, InvalidInput, Severity, penalty_points
+from doko.rules.sheet import HandLine
 from scoring.messages import field_errors
 from scoring.models import CONTRACT_LABELS, Scoresheet
-from scoring.rules.contracts import Contract, SoloType
-from scoring.rules.penalty import Breach, InvalidInput, Severity, penalty_points
-from scoring.rules.sheet import HandLine
 from scoring.selectors import hand_lines, hand_snapshot, line_from_snapshot, scoresheet_check
 from scoring.services import (
     scoresheet_hand_stop,

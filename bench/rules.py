@@ -12,11 +12,11 @@ from bench.figures import Figure, per_call
 
 
 def core_figures() -> list[Figure]:
-    from scoring.rules.contracts import Contract
-    from scoring.rules.penalty import Breach, Severity, penalty_points
-    from scoring.rules.sheet import HandLine, check_sheet
-    from scoring.rules.value import Announcement, Game, HandResult, Specials, hand_value
-    from scoring.simulation import simulate_match
+    from doko.rules.contracts import Contract
+    from doko.rules.penalty import Breach, Severity, penalty_points
+    from doko.rules.sheet import HandLine, check_sheet
+    from doko.rules.value import Announcement, Game, HandResult, Specials, hand_value
+    from doko.simulation import simulate_match
 
     sheet = simulate_match(rng=random.Random(7), table_size=4, hands_per_match=24)
     plain = [(line.contract.value, line.dealer, dict(line.points), line.soloist) for line in sheet]
@@ -73,8 +73,8 @@ def api_figures() -> list[Figure]:
     from rest_framework.test import APIRequestFactory
     from rest_framework.views import APIView
 
+    from doko.simulation import simulate_match
     from scoring.api import ScoresheetCheckView
-    from scoring.simulation import simulate_match
 
     class EmptyView(APIView):
         authentication_classes: list = []

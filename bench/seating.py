@@ -15,7 +15,7 @@ from django.db import transaction
 
 from bench.figures import Figure
 from bench.tournament import ROUNDS, shared
-from tournaments.seating import Method, SeatingPlan, draw, quality, table_sizes
+from doko.seating import Method, SeatingPlan, draw, quality, table_sizes
 
 CASES = [
     ("German championship", 148, 8, True),

@@ -83,7 +83,8 @@ def figures() -> list[Figure]:
 
 
 def _standings(large: Shared) -> list[Figure]:
-    from tournaments import selectors, services, standings
+    from doko import standings
+    from tournaments import selectors, services
     from tournaments.models import SeatResult
 
     tournament = large.tournament
@@ -148,7 +149,7 @@ def _standings(large: Shared) -> list[Figure]:
 def _ranked_tournaments(pool, today: datetime.date) -> int:
     """5 finished tournaments of 1,000 players from the pool, 10 rounds each, within the last
     24 months, their results written directly (zero-sum points at each table of four)."""
-    from tournaments import standings
+    from doko import standings
     from tournaments.models import Entry, SeatResult, Table, Tournament
 
     rng = random.Random(SEED + 1)
@@ -197,7 +198,8 @@ def _ranked_tournaments(pool, today: datetime.date) -> int:
 
 
 def _ranking(pool, today: datetime.date) -> list[Figure]:
-    from tournaments import selectors, services, standings
+    from doko import standings
+    from tournaments import selectors, services
     from tournaments.models import RankingList
 
     written = _ranked_tournaments(pool, today)

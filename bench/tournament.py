@@ -113,8 +113,8 @@ def played(pool, *, slug: str, players: int, rounds: int, seed: int):
 
 @transaction.atomic
 def _sheets(pool, *, slug: str, players: int, rounds: int, seed: int):
+    from doko.simulation import simulate_match
     from scoring.models import Hand, Scoresheet
-    from scoring.simulation import simulate_match
     from tournaments.models import Entry, Seat, Table, Tournament
 
     rng = random.Random(seed)

@@ -264,7 +264,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
-        "GameEnum": "scoring.rules.value.Game",
+        "GameEnum": "doko.rules.value.Game",
         "NormalOrSoloEnum": [("normal", "normal"), ("solo", "solo")],
         "EntryStatusEnum": "tournaments.models.Entry.Status",
     },

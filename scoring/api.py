@@ -1,6 +1,6 @@
 """The public rules API: game value, penalty points and the scoresheet check (TSR 7, 9, 7.3.3).
 
-Thin views over the plain-Python core in ``scoring/rules``: the serializers read and check the
+Thin views over the plain-Python core in ``doko/rules``: the serializers read and check the
 JSON, the core decides, and its messages come back in the request's language (Accept-Language)
 with the TSR section they rest on. No login; rate-limited per client (config/throttling.py).
 """
@@ -17,14 +17,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.throttling import PublicAddressThrottle, PublicClientThrottle, client_cookie_set
+from doko.rules.contracts import Contract, SoloType
+from doko.rules.deal import HANDS_PER_MATCH, playing_seats
+from doko.rules.penalty import MOST_ANNOUNCEMENTS, Breach, Severity, penalty_points
+from doko.rules.problems import InvalidInput
+from doko.rules.settlement import seat_points
+from doko.rules.sheet import PROBLEM_CODES, HandLine, check_sheet
+from doko.rules.value import Announcement, Game, HandResult, Specials, Team, hand_value
 from scoring.messages import field_errors, problems_data
-from scoring.rules.contracts import Contract, SoloType
-from scoring.rules.deal import HANDS_PER_MATCH, playing_seats
-from scoring.rules.penalty import MOST_ANNOUNCEMENTS, Breach, Severity, penalty_points
-from scoring.rules.problems import InvalidInput
-from scoring.rules.settlement import seat_points
-from scoring.rules.sheet import PROBLEM_CODES, HandLine, check_sheet
-from scoring.rules.value import Announcement, Game, HandResult, Specials, Team, hand_value
 
 SEATS = (1, 2, 3, 4, 5)
 MOST_POINTS = 1000  # input bound; the check refuses more than the TSR allows (TSR 7.2)

@@ -11,13 +11,13 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from doko.rules.contracts import Contract, SoloType
+from doko.rules.entry import Entered, game_of, points_from_plus_seats, points_from_result
+from doko.rules.problems import InvalidInput
+from doko.rules.sheet import HandLine
+from doko.rules.value import Announcement, Game, HandResult, Specials, Team
 from scoring.messages import rule_message
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS
-from scoring.rules.contracts import Contract, SoloType
-from scoring.rules.entry import Entered, game_of, points_from_plus_seats, points_from_result
-from scoring.rules.problems import InvalidInput
-from scoring.rules.sheet import HandLine
-from scoring.rules.value import Announcement, Game, HandResult, Specials, Team
 
 MODES = {
     "quick": _("Quick"),
@@ -178,7 +178,7 @@ class HandForm(forms.Form):
             if not self._need(*names):
                 return data
             points = {seat: data[f"points_{seat}"] for seat in range(1, self.table_size + 1)}
-            game_value = None  # read off the points, then checked (scoring.rules.sheet)
+            game_value = None  # read off the points, then checked (doko.rules.sheet)
         if contract in _DIAMONDS_ALONE and soloist is not None:
             solo_type = SoloType.DIAMONDS
         if contract.names_soloist and soloist is None:

@@ -5,8 +5,8 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from scoring.rules.problems import FieldError
-from scoring.rules.sheet import Problem
+from doko.rules.problems import FieldError
+from doko.rules.sheet import Problem
 
 
 def rule_message(template: str, params: Mapping[str, Any], rule: str) -> str:

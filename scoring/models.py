@@ -10,9 +10,9 @@ from django.db.models.lookups import Exact
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from scoring.rules.contracts import Contract, Section, SoloType
-from scoring.rules.deal import scorekeeper
-from scoring.rules.sheet import HandLine
+from doko.rules.contracts import Contract, Section, SoloType
+from doko.rules.deal import scorekeeper
+from doko.rules.sheet import HandLine
 from tournaments.models import Seat, Table
 
 CONTRACT_LABELS = {

@@ -24,9 +24,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from adjudication.models import Decision
 from adjudication.selectors import NONE, SheetAdjudication, initials
+from doko.rules.contracts import Contract, Section, SoloType
+from doko.rules.deal import main_section_lines, scorekeeper
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS, Scoresheet
-from scoring.rules.contracts import Contract, Section, SoloType
-from scoring.rules.deal import main_section_lines, scorekeeper
 from scoring.selectors import HandRow
 from scoring.services import Actor
 from tournaments import qr

@@ -6,9 +6,9 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from adjudication.selectors import NONE, SheetAdjudication, sheet_adjudication
+from doko.rules.contracts import Contract, SoloType
+from doko.rules.sheet import HandLine, Problem, SheetCheck, check_sheet
 from scoring.models import Hand, Scoresheet, ScoresheetChange
-from scoring.rules.contracts import Contract, SoloType
-from scoring.rules.sheet import HandLine, Problem, SheetCheck, check_sheet
 from tournaments.models import Seat
 
 

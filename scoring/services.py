@@ -20,12 +20,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from adjudication.selectors import SheetAdjudication, sheet_adjudication
+from doko.rules.contracts import Contract, SoloType
+from doko.rules.deal import scorekeeper
+from doko.rules.sheet import HandLine, Problem, SheetCheck, with_game_values
 from scoring import policies
 from scoring.messages import problem_message
 from scoring.models import Hand, Scoresheet, ScoresheetChange
-from scoring.rules.contracts import Contract, SoloType
-from scoring.rules.deal import scorekeeper
-from scoring.rules.sheet import HandLine, Problem, SheetCheck, with_game_values
 from scoring.selectors import hand_lines, scoresheet_check, sheet_snapshot
 from tournaments.models import Round, Seat, TournamentRole
 from tournaments.selectors import table_playing_time, user_roles

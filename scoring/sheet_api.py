@@ -37,6 +37,9 @@ from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from doko.rules.contracts import Contract, Section, SoloType
+from doko.rules.deal import TABLE_SIZES, MatchProgress, playing_seats
+from doko.rules.sheet import PROBLEM_CODES, HandLine
 from scoring import links, selectors, services
 from scoring.api import (
     MOST_HANDS,
@@ -48,9 +51,6 @@ from scoring.api import (
 )
 from scoring.messages import problems_data
 from scoring.models import Scoresheet, ScoresheetChange
-from scoring.rules.contracts import Contract, Section, SoloType
-from scoring.rules.deal import TABLE_SIZES, MatchProgress, playing_seats
-from scoring.rules.sheet import PROBLEM_CODES, HandLine
 from scoring.services import SHEET_STAFF, Actor, SheetRefused, StaleVersionError
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Seat

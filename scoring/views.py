@@ -17,11 +17,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from doko.rules.sheet import dealt_out_of_turn, with_dealers
 from scoring import links, policies, selectors, services
 from scoring.forms import MODES, HandForm, initial_for
 from scoring.messages import problem_message
 from scoring.models import Scoresheet, sheet_keeper
-from scoring.rules.sheet import dealt_out_of_turn, with_dealers
 from scoring.services import SHEET_STAFF, Actor, StaleVersionError
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services

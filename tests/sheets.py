@@ -1,8 +1,8 @@
 """Scoresheet lines for tests of the rules core. Plain Python, no Django."""
 
-from scoring.rules.contracts import Contract, SoloType
-from scoring.rules.deal import HANDS_PER_MATCH
-from scoring.rules.sheet import HandLine
+from doko.rules.contracts import Contract, SoloType
+from doko.rules.deal import HANDS_PER_MATCH
+from doko.rules.sheet import HandLine
 
 
 def normal(dealer: int, winners: tuple[int, int], value: int, *, size: int = 4) -> HandLine:

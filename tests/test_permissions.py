@@ -665,8 +665,8 @@ def _build() -> Ctx:
     from django.core.files.base import ContentFile
 
     from adjudication import services as adjudication_services
+    from doko.rules.penalty import Severity
     from scoring.models import Scoresheet
-    from scoring.rules.penalty import Severity
     from tests import factories
     from tests.adjudication.helpers import MATCH, decide, enter
     from tournaments import services

@@ -6,8 +6,8 @@ import polib
 import pytest
 from django.utils import translation
 
+from doko.rules.sheet import check_sheet
 from scoring.messages import problem_message
-from scoring.rules.sheet import check_sheet
 from tests.sheets import normal
 
 LOCALE = Path(__file__).resolve().parent.parent / "locale"

@@ -24,7 +24,8 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import selectors, services, standings
+from doko import standings
+from tournaments import selectors, services
 from tournaments.models import Entry, Player, RankingList, Round, Tournament
 from tournaments.permissions import CLOCK, ORGANISER, STAFF, require, roles_of, standings_mode
 

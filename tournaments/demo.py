@@ -21,10 +21,10 @@ from django.utils import timezone, translation
 
 from adjudication import services as adjudication
 from adjudication.models import Sanction
+from doko.simulation import simulate_match
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from scoring.services import Actor
-from scoring.simulation import simulate_match
 from tournaments import services
 from tournaments.models import Player, RankingList, Round, SeatingMethod, Tournament, TournamentRole
 

@@ -3,7 +3,7 @@
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournaments import seating
+from doko import seating
 
 
 def fives_would_seat(players: int) -> bool:

@@ -60,7 +60,7 @@ class Player(models.Model):
 
 
 class SeatingMethod(models.TextChoices):
-    """How the seating is drawn; the values are those of ``tournaments.seating.Method``."""
+    """How the seating is drawn; the values are those of ``doko.seating.Method``."""
 
     DDV = "ddv", _("all rounds in advance (DDV)")
     RANDOM = "random", _("one round at a time, at random")
@@ -69,7 +69,7 @@ class SeatingMethod(models.TextChoices):
 
 class Tiebreaks(models.TextChoices):
     """The chains of tie-breaks a tournament can rank by after the total points; the values
-    name the ``tournaments.standings.Tiebreak`` steps in order."""
+    name the ``doko.standings.Tiebreak`` steps in order."""
 
     PLACINGS_BEST_START = (
         "placings,best_round,start_number",

@@ -31,10 +31,10 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from doko.standings import Standings, Status, Tiebreak
 from tournaments import qr
 from tournaments.models import Entry, Round, Tournament
 from tournaments.selectors import ResultTable, SeatRow, TableRow, name_key
-from tournaments.standings import Standings, Status, Tiebreak
 
 Progress = Callable[[int], None]
 Layout = Literal["list", "columns", "cards"]

@@ -21,8 +21,8 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from adjudication.models import Decision, Sanction
+from doko import seating, standings
 from scoring.models import Scoresheet, sheet_keeper
-from tournaments import seating, standings
 from tournaments.models import (
     Entry,
     ExtraTime,

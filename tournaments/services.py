@@ -18,11 +18,12 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from doko import seating, standings
+from doko.rules.contracts import Contract
 from scoring import pdf as sheet_pdf
 from scoring.models import Scoresheet
-from scoring.rules.contracts import Contract
 from scoring.selectors import sheet_state
-from tournaments import pdf, player_import, policies, seating, selectors, standings
+from tournaments import pdf, player_import, policies, selectors
 from tournaments.messages import seating_error_message
 from tournaments.models import (
     Entry,

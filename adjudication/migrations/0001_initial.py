@@ -4,8 +4,8 @@ import django.db.models.deletion
 import django.db.models.expressions
 import django.db.models.functions.comparison
 import django.db.models.lookups
-import scoring.rules.contracts
-import scoring.rules.penalty
+import doko.rules.contracts
+import doko.rules.penalty
 from django.conf import settings
 from django.db import migrations, models
 
@@ -50,10 +50,10 @@ class Migration(migrations.Migration):
                 ('offender', models.PositiveSmallIntegerField(verbose_name='offender (seat)')),
                 ('complainant', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='complaint by (seat)')),
                 ('description', models.TextField(verbose_name='what happened')),
-                ('severity', models.CharField(blank=True, choices=[(scoring.rules.penalty.Severity['INSIGNIFICANT'], 'insignificant (TSR 9.2)'), (scoring.rules.penalty.Severity['MINOR'], 'minor (TSR 9.3)'), (scoring.rules.penalty.Severity['MAJOR'], 'major (TSR 9.4)')], max_length=16, verbose_name='severity')),
-                ('contract', models.CharField(choices=[(scoring.rules.contracts.Contract['NORMAL'], 'normal game'), (scoring.rules.contracts.Contract['WEDDING'], 'wedding'), (scoring.rules.contracts.Contract['SILENT_WEDDING'], 'silent wedding'), (scoring.rules.contracts.Contract['VOLUNTARY_SOLO'], 'voluntary solo'), (scoring.rules.contracts.Contract['COMPULSORY_SOLO'], 'compulsory solo'), (scoring.rules.contracts.Contract['FORCED_SOLO'], 'forced solo')], default='normal', max_length=16, verbose_name='contract as it stood')),
+                ('severity', models.CharField(blank=True, choices=[(doko.rules.penalty.Severity['INSIGNIFICANT'], 'insignificant (TSR 9.2)'), (doko.rules.penalty.Severity['MINOR'], 'minor (TSR 9.3)'), (doko.rules.penalty.Severity['MAJOR'], 'major (TSR 9.4)')], max_length=16, verbose_name='severity')),
+                ('contract', models.CharField(choices=[(doko.rules.contracts.Contract['NORMAL'], 'normal game'), (doko.rules.contracts.Contract['WEDDING'], 'wedding'), (doko.rules.contracts.Contract['SILENT_WEDDING'], 'silent wedding'), (doko.rules.contracts.Contract['VOLUNTARY_SOLO'], 'voluntary solo'), (doko.rules.contracts.Contract['COMPULSORY_SOLO'], 'compulsory solo'), (doko.rules.contracts.Contract['FORCED_SOLO'], 'forced solo')], default='normal', max_length=16, verbose_name='contract as it stood')),
                 ('soloist', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='soloist (seat)')),
-                ('solo_type', models.CharField(blank=True, choices=[(scoring.rules.contracts.SoloType['DIAMONDS'], 'diamonds solo'), (scoring.rules.contracts.SoloType['HEARTS'], 'hearts solo'), (scoring.rules.contracts.SoloType['SPADES'], 'spades solo'), (scoring.rules.contracts.SoloType['CLUBS'], 'clubs solo'), (scoring.rules.contracts.SoloType['QUEENS'], 'queen solo'), (scoring.rules.contracts.SoloType['JACKS'], 'jack solo'), (scoring.rules.contracts.SoloType['ACES'], 'ace solo')], max_length=16, verbose_name='solo type')),
+                ('solo_type', models.CharField(blank=True, choices=[(doko.rules.contracts.SoloType['DIAMONDS'], 'diamonds solo'), (doko.rules.contracts.SoloType['HEARTS'], 'hearts solo'), (doko.rules.contracts.SoloType['SPADES'], 'spades solo'), (doko.rules.contracts.SoloType['CLUBS'], 'clubs solo'), (doko.rules.contracts.SoloType['QUEENS'], 'queen solo'), (doko.rules.contracts.SoloType['JACKS'], 'jack solo'), (doko.rules.contracts.SoloType['ACES'], 'ace solo')], max_length=16, verbose_name='solo type')),
                 ('disadvantages_soloist', models.BooleanField(default=False, verbose_name='may disadvantage the soloist (TSR 9.3.3 b1)')),
                 ('announcements', models.PositiveSmallIntegerField(default=0, verbose_name='announcements made by the other side')),
                 ('decided', models.BooleanField(default=False, verbose_name='game already won after announcements (TSR 9.5.1)')),
@@ -92,7 +92,7 @@ class Migration(migrations.Migration):
                 ('name', models.CharField(max_length=200, verbose_name='name')),
                 ('rule', models.CharField(blank=True, max_length=60, verbose_name='rule')),
                 ('kind', models.CharField(choices=[('breach', 'breach of the rules (TSR 9.2-9.5)'), ('unsporting', 'unsporting conduct (TSR 9.6)')], max_length=16, verbose_name='kind')),
-                ('severity', models.CharField(blank=True, choices=[(scoring.rules.penalty.Severity['INSIGNIFICANT'], 'insignificant (TSR 9.2)'), (scoring.rules.penalty.Severity['MINOR'], 'minor (TSR 9.3)'), (scoring.rules.penalty.Severity['MAJOR'], 'major (TSR 9.4)')], max_length=16, verbose_name='severity')),
+                ('severity', models.CharField(blank=True, choices=[(doko.rules.penalty.Severity['INSIGNIFICANT'], 'insignificant (TSR 9.2)'), (doko.rules.penalty.Severity['MINOR'], 'minor (TSR 9.3)'), (doko.rules.penalty.Severity['MAJOR'], 'major (TSR 9.4)')], max_length=16, verbose_name='severity')),
                 ('bound', models.BooleanField(default=False, verbose_name='bound decision (TSR 9.6.3)')),
                 ('deduction', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='points deducted')),
                 ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='offences', to='tournaments.tournament', verbose_name='tournament')),

@@ -4,7 +4,7 @@ import django.db.models.deletion
 import django.db.models.expressions
 import django.db.models.functions.comparison
 import django.db.models.lookups
-import scoring.rules.contracts
+import doko.rules.contracts
 from django.db import migrations, models
 
 
@@ -38,10 +38,10 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('number', models.PositiveSmallIntegerField(verbose_name='hand')),
-                ('section', models.CharField(choices=[(scoring.rules.contracts.Section['MAIN'], 'main section'), (scoring.rules.contracts.Section['COMPULSORY_SOLO'], 'compulsory solos')], default=scoring.rules.contracts.Section['MAIN'], max_length=16, verbose_name='section')),
+                ('section', models.CharField(choices=[(doko.rules.contracts.Section['MAIN'], 'main section'), (doko.rules.contracts.Section['COMPULSORY_SOLO'], 'compulsory solos')], default=doko.rules.contracts.Section['MAIN'], max_length=16, verbose_name='section')),
                 ('dealer', models.PositiveSmallIntegerField(verbose_name='dealer')),
-                ('contract', models.CharField(choices=[(scoring.rules.contracts.Contract['NORMAL'], 'normal game'), (scoring.rules.contracts.Contract['WEDDING'], 'wedding'), (scoring.rules.contracts.Contract['SILENT_WEDDING'], 'silent wedding'), (scoring.rules.contracts.Contract['VOLUNTARY_SOLO'], 'voluntary solo'), (scoring.rules.contracts.Contract['COMPULSORY_SOLO'], 'compulsory solo'), (scoring.rules.contracts.Contract['FORCED_SOLO'], 'forced solo')], default='normal', max_length=16, verbose_name='contract')),
-                ('solo_type', models.CharField(blank=True, choices=[(scoring.rules.contracts.SoloType['DIAMONDS'], 'diamonds solo'), (scoring.rules.contracts.SoloType['HEARTS'], 'hearts solo'), (scoring.rules.contracts.SoloType['SPADES'], 'spades solo'), (scoring.rules.contracts.SoloType['CLUBS'], 'clubs solo'), (scoring.rules.contracts.SoloType['QUEENS'], 'queen solo'), (scoring.rules.contracts.SoloType['JACKS'], 'jack solo'), (scoring.rules.contracts.SoloType['ACES'], 'ace solo')], max_length=16, verbose_name='solo type')),
+                ('contract', models.CharField(choices=[(doko.rules.contracts.Contract['NORMAL'], 'normal game'), (doko.rules.contracts.Contract['WEDDING'], 'wedding'), (doko.rules.contracts.Contract['SILENT_WEDDING'], 'silent wedding'), (doko.rules.contracts.Contract['VOLUNTARY_SOLO'], 'voluntary solo'), (doko.rules.contracts.Contract['COMPULSORY_SOLO'], 'compulsory solo'), (doko.rules.contracts.Contract['FORCED_SOLO'], 'forced solo')], default='normal', max_length=16, verbose_name='contract')),
+                ('solo_type', models.CharField(blank=True, choices=[(doko.rules.contracts.SoloType['DIAMONDS'], 'diamonds solo'), (doko.rules.contracts.SoloType['HEARTS'], 'hearts solo'), (doko.rules.contracts.SoloType['SPADES'], 'spades solo'), (doko.rules.contracts.SoloType['CLUBS'], 'clubs solo'), (doko.rules.contracts.SoloType['QUEENS'], 'queen solo'), (doko.rules.contracts.SoloType['JACKS'], 'jack solo'), (doko.rules.contracts.SoloType['ACES'], 'ace solo')], max_length=16, verbose_name='solo type')),
                 ('soloist', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='soloist')),
                 ('game_value', models.PositiveSmallIntegerField(verbose_name='game value')),
                 ('points_1', models.SmallIntegerField(verbose_name='seat 1')),

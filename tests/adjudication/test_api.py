@@ -10,8 +10,8 @@ from rest_framework.test import APIClient
 from adjudication import services
 from adjudication.models import Appeal, Decision, Event, Offence, Sanction
 from adjudication.selectors import sheet_adjudication
+from doko.rules.penalty import Severity
 from scoring.models import Scoresheet
-from scoring.rules.penalty import Severity
 from tests import factories
 from tests.adjudication.helpers import MATCH, enter
 from tournaments import services as tournament_services

@@ -9,9 +9,9 @@ import pytest
 
 from adjudication import services
 from adjudication.models import Appeal, Decision, Sanction
+from doko.rules.contracts import Contract, SoloType
+from doko.rules.penalty import Severity
 from scoring.models import Scoresheet
-from scoring.rules.contracts import Contract, SoloType
-from scoring.rules.penalty import Severity
 from tests.adjudication.helpers import MATCH, decide, enter
 from tests.adjudication.test_services import wedding
 from tests.adjudication.test_standings import bound, confirm, started_round

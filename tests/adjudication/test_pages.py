@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from adjudication import services
 from adjudication.models import Appeal, Decision, Event, Offence, Sanction
-from scoring.rules.contracts import Contract, SoloType
-from scoring.rules.penalty import Severity
+from doko.rules.contracts import Contract, SoloType
+from doko.rules.penalty import Severity
 from tests import factories
 from tests.adjudication.helpers import MATCH, decide, enter
 from tournaments.models import ExtraTime, TournamentRole

@@ -14,9 +14,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from adjudication import services
 from adjudication.models import Appeal, Decision, Event, Offence, Sanction
 from adjudication.selectors import sheet_adjudication
+from doko.rules.contracts import Contract, SoloType
+from doko.rules.penalty import Severity
 from scoring.models import Scoresheet
-from scoring.rules.contracts import Contract, SoloType
-from scoring.rules.penalty import Severity
 from scoring.selectors import sheet_state
 from tests import factories, sheets
 from tests.adjudication.helpers import MATCH, decide, enter, on_sheet

@@ -6,9 +6,9 @@ import pytest
 
 from adjudication import services
 from adjudication.models import Appeal, Sanction
+from doko.rules.penalty import Severity
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
-from scoring.rules.penalty import Severity
 from tests import factories
 from tests.adjudication.helpers import MATCH, decide, enter, on_sheet
 from tournaments import selectors

@@ -5,7 +5,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from config.throttling import CLIENT_COOKIE
-from scoring.rules.contracts import Contract
+from doko.rules.contracts import Contract
 from tests import factories
 from tests.sheets import full_match
 

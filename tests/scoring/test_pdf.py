@@ -12,9 +12,9 @@ from pypdf import PdfReader
 
 from adjudication import services as adjudication_services
 from adjudication.models import Sanction
+from doko.rules.penalty import Severity
 from scoring import pdf, services
 from scoring.models import Scoresheet
-from scoring.rules.penalty import Severity
 from scoring.selectors import hand_lines, sheet_state
 from tests import factories
 from tests.sheets import full_match

@@ -7,9 +7,9 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
+from doko.rules.contracts import Contract
 from scoring import selectors, services
 from scoring.models import Hand, Scoresheet, ScoresheetChange
-from scoring.rules.contracts import Contract
 from tests import factories
 from tests.sheets import full_match, normal, solo
 from tournaments import services as tournament_services

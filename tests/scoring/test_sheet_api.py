@@ -10,10 +10,10 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from doko.rules.contracts import Contract
+from doko.rules.sheet import check_sheet
 from scoring import services
 from scoring.models import Hand, Scoresheet
-from scoring.rules.contracts import Contract
-from scoring.rules.sheet import check_sheet
 from tests import factories
 from tests.sheets import full_match, normal, solo
 from tournaments import services as tournament_services

@@ -19,9 +19,9 @@ from django.core.management import CommandError, call_command
 
 from adjudication import services as adjudication
 from adjudication.models import Appeal, Decision, Event, Offence, Sanction
+from doko.rules.penalty import Severity
 from scoring import services as scoring_services
 from scoring.models import Hand, Scoresheet, ScoresheetChange
-from scoring.rules.penalty import Severity
 from tests import factories
 from tests.adjudication.helpers import MATCH, decide, enter
 from tests.adjudication.test_standings import appeal, confirm, deduct, staffed_tournament

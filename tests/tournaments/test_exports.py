@@ -13,10 +13,11 @@ from pypdf import PdfReader
 
 from adjudication import services as adjudication_services
 from adjudication.models import Sanction
+from doko import standings
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from tests import factories, sheets
-from tournaments import pdf, selectors, services, standings
+from tournaments import pdf, selectors, services
 from tournaments.models import Job, Round, Tournament, TournamentRole
 
 pytestmark = pytest.mark.django_db

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.seating import (
+from doko.seating import (
     Method,
     Reseat,
     SeatingError,

@@ -6,12 +6,12 @@ from unittest import mock
 
 import pytest
 
+from doko.standings import Standings
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from tests import factories, sheets
 from tournaments import selectors, services
 from tournaments.models import SeatResult, StandingsSnapshot, Tournament
-from tournaments.standings import Standings
 
 pytestmark = pytest.mark.django_db
 MATCH = sheets.full_match()
@@ -115,7 +115,7 @@ def test_readers_never_compute_the_standings(
     with django_capture_on_commit_callbacks(execute=True):
         factories.sheet_confirmed(sheet, MATCH)
     tournament = fresh(tournament)
-    with mock.patch("tournaments.standings.standings") as compute:
+    with mock.patch("doko.standings.standings") as compute:
         with django_assert_num_queries(0):
             cached = selectors.standings_read(tournament=tournament)
         compute.assert_not_called()
@@ -134,7 +134,7 @@ def test_a_cache_outage_falls_back_to_the_database(
     with (
         mock.patch("tournaments.selectors.cache.get", broken),
         mock.patch("tournaments.selectors.cache.set", broken),
-        mock.patch("tournaments.standings.standings") as compute,
+        mock.patch("doko.standings.standings") as compute,
         django_assert_num_queries(1),
     ):
         assert selectors.standings_read(tournament=tournament) == expected

@@ -5,10 +5,10 @@ import datetime
 import pytest
 from django.urls import reverse
 
+from doko.rules.contracts import Contract
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
-from scoring.rules.contracts import Contract
 from tests import factories
 from tests.sheets import full_match, solo
 from tournaments import services

@@ -5,7 +5,7 @@ import random
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.seating import Method, SeatingError, SeatingPlan, draw, quality
+from doko.seating import Method, SeatingError, SeatingPlan, draw, quality
 
 
 class Command(BaseCommand):

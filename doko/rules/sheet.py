@@ -5,17 +5,17 @@ what the next hand must be. Messages are English templates marked for translatio
 layer translates them (``scoring.messages``).
 
 A round has 24 lines at a table of four and 30 at a table of five, compulsory and forced solos
-included (TSR 8.5.1, 10.1.5, 10.2.1; see ``scoring.rules.deal``).
+included (TSR 8.5.1, 10.1.5, 10.2.1; see ``doko.rules.deal``).
 """
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from scoring.rules.contracts import Contract, SoloType
-from scoring.rules.deal import MatchProgress, check_table_size, playing_seats
-from scoring.rules.problems import gettext_noop
-from scoring.rules.value import highest_game_value
+from doko.rules.contracts import Contract, SoloType
+from doko.rules.deal import MatchProgress, check_table_size, playing_seats
+from doko.rules.problems import gettext_noop
+from doko.rules.value import highest_game_value
 
 
 @dataclass(frozen=True)

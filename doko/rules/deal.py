@@ -15,7 +15,7 @@ is noted in the compulsory solos' section and is one of those lines.
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from scoring.rules.contracts import Contract
+from doko.rules.contracts import Contract
 
 TABLE_SIZES = (4, 5)
 HANDS_PER_MATCH = {4: 24, 5: 30}  # TSR 8.5.1, 10.1.5: every line, compulsory solos included

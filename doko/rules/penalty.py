@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from scoring.rules.problems import FieldError, InvalidInput, gettext_noop
+from doko.rules.problems import FieldError, InvalidInput, gettext_noop
 
 MINOR_PENALTY = 3  # TSR 9.3.2, 9.3.3
 MAJOR_PENALTY = 12  # TSR 9.4.3, 9.4.4

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.seating import SeatingError, draw_random, table_sizes
+from doko.seating import SeatingError, draw_random, table_sizes
 
 
 @pytest.mark.parametrize(
@@ -82,7 +82,7 @@ from collections import Counter  # noqa: E402
 
 from hypothesis import settings  # noqa: E402
 
-from tournaments.seating import Method, SeatingPlan, draw, quality  # noqa: E402
+from doko.seating import Method, SeatingPlan, draw, quality  # noqa: E402
 
 
 def meetings(plans):

@@ -14,11 +14,11 @@ Both raise ``InvalidInput`` naming the field and the rule; no Django here.
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
-from scoring.rules.contracts import Contract
-from scoring.rules.deal import check_table_size, playing_seats
-from scoring.rules.problems import FieldError, InvalidInput, gettext_noop
-from scoring.rules.settlement import seat_points
-from scoring.rules.value import Game, HandResult, HandValue, hand_value
+from doko.rules.contracts import Contract
+from doko.rules.deal import check_table_size, playing_seats
+from doko.rules.problems import FieldError, InvalidInput, gettext_noop
+from doko.rules.settlement import seat_points
+from doko.rules.value import Game, HandResult, HandValue, hand_value
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,10 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from scoring.rules.contracts import SoloType
-from scoring.rules.problems import InvalidInput
-from scoring.rules.settlement import seat_points
-from scoring.rules.value import (
+from doko.rules.contracts import SoloType
+from doko.rules.problems import InvalidInput
+from doko.rules.settlement import seat_points
+from doko.rules.value import (
     MOST_DOPPELKOPF,
     Announcement,
     Game,

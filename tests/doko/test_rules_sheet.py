@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.rules.contracts import Contract
-from scoring.rules.sheet import HandLine, check_sheet, dealt_out_of_turn, with_dealers
-from scoring.simulation import simulate_match
+from doko.rules.contracts import Contract
+from doko.rules.sheet import HandLine, check_sheet, dealt_out_of_turn, with_dealers
+from doko.simulation import simulate_match
 from tests.sheets import full_match, normal, solo
 
 

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.rules.settlement import seat_points
+from doko.rules.settlement import seat_points
 
 
 def test_normal_game_winners_receive_the_value_and_losers_lose_it():

@@ -10,8 +10,8 @@ less what the Contra team was, which is how TSR 7.2.3 offsets bonus points.
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 
-from scoring.rules.contracts import SoloType
-from scoring.rules.problems import FieldError, InvalidInput, gettext_noop
+from doko.rules.contracts import SoloType
+from doko.rules.problems import FieldError, InvalidInput, gettext_noop
 
 CARD_POINTS = 240  # TSR 2.2.2
 TRICKS = 12  # 48 cards, four to a trick

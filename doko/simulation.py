@@ -10,10 +10,10 @@ like a club evening's, not from played cards.
 
 import random
 
-from scoring.rules.contracts import Contract, SoloType
-from scoring.rules.deal import MatchProgress, playing_seats
-from scoring.rules.settlement import seat_points
-from scoring.rules.sheet import HandLine
+from doko.rules.contracts import Contract, SoloType
+from doko.rules.deal import MatchProgress, playing_seats
+from doko.rules.settlement import seat_points
+from doko.rules.sheet import HandLine
 
 NORMAL_VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9)
 NORMAL_WEIGHTS = (8, 20, 22, 18, 13, 9, 5, 3, 2)

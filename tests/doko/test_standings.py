@@ -1,4 +1,4 @@
-"""The standings and the ranking list: the plain-Python core (tournaments/standings.py)."""
+"""The standings and the ranking list: the plain-Python core (doko/standings.py)."""
 
 import datetime
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.standings import (
+from doko.standings import (
     DEFAULT_TIEBREAKS,
     Entrant,
     PlayedRound,
@@ -214,7 +214,7 @@ def test_months_before(day, months, expected):
 
 
 def test_statistics_of_a_tournament():
-    from tournaments.standings import statistics
+    from doko.standings import statistics
 
     table = standings(
         entrants=[entrant(1), entrant(2), entrant(3, Status.DISQUALIFIED)],
@@ -235,7 +235,7 @@ def test_statistics_of_a_tournament():
 
 
 def test_statistics_of_an_empty_tournament():
-    from tournaments.standings import statistics
+    from doko.standings import statistics
 
     figures = statistics(standings(entrants=[entrant(1)], results=[]))
     assert figures.highest_round is None

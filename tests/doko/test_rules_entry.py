@@ -4,10 +4,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.rules.contracts import Contract, SoloType
-from scoring.rules.entry import points_from_plus_seats, points_from_result
-from scoring.rules.problems import InvalidInput
-from scoring.rules.value import Announcement, Game, HandResult
+from doko.rules.contracts import Contract, SoloType
+from doko.rules.entry import points_from_plus_seats, points_from_result
+from doko.rules.problems import InvalidInput
+from doko.rules.value import Announcement, Game, HandResult
 
 
 def test_normal_game_two_winners_receive_the_value():

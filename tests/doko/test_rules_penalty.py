@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.rules.penalty import Breach, Severity, check_breach, penalty_points
-from scoring.rules.problems import InvalidInput
+from doko.rules.penalty import Breach, Severity, check_breach, penalty_points
+from doko.rules.problems import InvalidInput
 
 
 def test_insignificant_breach_costs_nothing():

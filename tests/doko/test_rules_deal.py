@@ -2,8 +2,8 @@
 
 import pytest
 
-from scoring.rules.contracts import Contract
-from scoring.rules.deal import (
+from doko.rules.contracts import Contract
+from doko.rules.deal import (
     HANDS_PER_MATCH,
     MatchProgress,
     forced_deal,
