@@ -41,7 +41,8 @@ from scoring.api import LimitedJSONParser, SeatsField
 from scoring.sheet_api import SEAT_KEY_HEADER, ContractField
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Entry, Round, Tournament, TournamentRole
-from tournaments.permissions import STAFF, roles_of
+from tournaments.permissions import roles_of
+from tournaments.roles import STAFF
 
 # The same value lists as the rules and scoresheet APIs, so that the schema has one enum each.
 SEVERITIES = [severity.value for severity in Severity]

@@ -27,16 +27,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournaments.models import Seat, Table, Tournament, TournamentRole
+from tournaments.roles import CATALOGUE, FIRST_INSTANCE, PANEL
 from tournaments.selectors import user_roles
 
 Role = TournamentRole.Role
-# TSR 8.2.1: who rules on complaints in the first instance.
-FIRST_INSTANCE = {Role.ADJUDICATOR, Role.DEPUTY}
-PANEL = {Role.PANEL}
-# The catalogue of standard offences is the tournament's: its organiser and adjudicators.
-CATALOGUE = {Role.ORGANISER, Role.ADJUDICATOR, Role.DEPUTY, Role.PANEL}
-# Who reads the adjudication pages: those who decide, and the organiser, who reads along.
-READERS = FIRST_INSTANCE | PANEL | {Role.ORGANISER}
 
 # What is decided, for the messages: "... decides %(what)s".
 COMPLAINT = gettext_lazy("this complaint")

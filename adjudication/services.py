@@ -45,11 +45,11 @@ from scoring.services import (
     scoresheet_locked,
 )
 from tournaments.models import Entry, Round, Seat, Table, Tournament, TournamentRole
+from tournaments.roles import FIRST_INSTANCE, PANEL
 from tournaments.selectors import user_roles
 from tournaments.services import entry_disqualify, results_refresh, table_extra_time_grant
 
 Role = TournamentRole.Role
-CATALOGUE = policies.CATALOGUE
 
 
 def _log(
@@ -987,8 +987,8 @@ def sanction_impose(
     )
     # A bound decision with its preset points and no members named: the adjudicator's alone
     # (TSR 9.6.3). Anything else, or with members named, is the panel's (TSR 9.6.2).
-    alone = bool(roles & policies.FIRST_INSTANCE and preset and not members)
-    if not alone and not roles & policies.PANEL:
+    alone = bool(roles & FIRST_INSTANCE and preset and not members)
+    if not alone and not roles & PANEL:
         if bound:
             raise ValidationError(
                 {

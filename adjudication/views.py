@@ -20,11 +20,11 @@ from scoring.models import CONTRACT_LABELS, Scoresheet
 from scoring.selectors import hand_lines
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Entry, Round, Tournament
-from tournaments.permissions import ORGANISER, Role, require, roles_of
+from tournaments.permissions import require, roles_of
+from tournaments.roles import ADJUDICATION_READERS, CATALOGUE, ORGANISER, Role
 from tournaments.views import _to_form
 
-READERS = policies.READERS
-CATALOGUE = policies.CATALOGUE
+READERS = ADJUDICATION_READERS
 
 
 def _tournament(request: HttpRequest, slug: str, roles: set[str]) -> Tournament:

@@ -9,13 +9,8 @@ from collections.abc import Collection
 
 from django.utils.translation import gettext as _
 
-from tournaments.models import TournamentRole
 from tournaments.policies import Refusal
-
-Role = TournamentRole.Role
-# TSR 3.1.1, 8.4.1: by agreement at the table another player keeps the sheet; staff who run
-# the round note it, so that the links follow.
-HANDS_OVER_SHEET = {Role.ORGANISER, Role.ADJUDICATOR}
+from tournaments.roles import HANDS_OVER_SHEET
 
 
 def may_hand_over_sheet(*, roles: Collection[str]) -> Refusal | None:

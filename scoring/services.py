@@ -28,11 +28,11 @@ from scoring.messages import problem_message
 from scoring.models import Hand, Scoresheet, ScoresheetChange
 from scoring.selectors import hand_lines, scoresheet_check, sheet_snapshot
 from tournaments.models import Round, Seat, TournamentRole
+from tournaments.roles import ORGANISER, SHEET_STAFF
 from tournaments.selectors import table_playing_time, user_roles
 
 Role = TournamentRole.Role
 # Staff who may type in and confirm sheets; only an organiser reopens a confirmed one.
-SHEET_STAFF = {Role.ORGANISER, Role.ADJUDICATOR, Role.SCOREKEEPER}
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,7 @@ def _require(sheet: Scoresheet, by: Actor, *, keeper: bool = False, organiser: b
     """
     if by.user is not None:
         roles = user_roles(user=by.user, tournament=sheet.table.round.tournament)
-        if not roles & ({Role.ORGANISER} if organiser else SHEET_STAFF):
+        if not roles & (ORGANISER if organiser else SHEET_STAFF):
             raise PermissionDenied(_("You may not change this scoresheet."))
         return
     if organiser:

@@ -51,15 +51,16 @@ from scoring.api import (
 )
 from scoring.messages import problems_data
 from scoring.models import Scoresheet, ScoresheetChange
-from scoring.services import SHEET_STAFF, Actor, SheetRefused, StaleVersionError
+from scoring.services import Actor, SheetRefused, StaleVersionError
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Seat
-from tournaments.permissions import STAFF, roles_of
+from tournaments.permissions import roles_of
+from tournaments.roles import SHEET_READERS
 
 SEAT_KEY_HEADER = "X-Seat-Key"
 # Who reads a sheet through their account: those who see the seating before it is published,
 # and the scorekeeper accounts who type sheets in.
-READERS = STAFF | SHEET_STAFF
+READERS = SHEET_READERS
 CODES = ", ".join(PROBLEM_CODES) + ", and for a sheet handed in too early: incomplete"
 
 

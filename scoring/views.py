@@ -22,11 +22,12 @@ from scoring import links, policies, selectors, services
 from scoring.forms import MODES, HandForm, initial_for
 from scoring.messages import problem_message
 from scoring.models import Scoresheet, sheet_keeper
-from scoring.services import SHEET_STAFF, Actor, StaleVersionError
+from scoring.services import Actor, StaleVersionError
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
 from tournaments.models import Job, Round, TournamentRole
-from tournaments.permissions import STAFF, roles_of
+from tournaments.permissions import roles_of
+from tournaments.roles import SHEET_READERS, SHEET_STAFF
 
 
 @dataclass
@@ -60,7 +61,7 @@ def _access(request: HttpRequest, slug=None, number=None, table=None, token=None
         return Access(sheet=sheet, actor=Actor(seat=seat), roles=set(), base=base)
     tournament = tournament_selectors.tournament_get(slug=slug, user=request.user)
     roles = roles_of(request, tournament)
-    if not roles & (SHEET_STAFF | STAFF):
+    if not roles & SHEET_READERS:
         raise PermissionDenied
     sheet = get_object_or_404(
         Scoresheet.objects.select_related("table__round__tournament"),

@@ -27,7 +27,8 @@ from rest_framework.views import APIView
 from doko import standings
 from tournaments import selectors, services
 from tournaments.models import Entry, Player, RankingList, Round, Tournament
-from tournaments.permissions import CLOCK, ORGANISER, STAFF, require, roles_of, standings_mode
+from tournaments.permissions import require, roles_of, standings_mode
+from tournaments.roles import CLOCK, ORGANISER, STAFF
 
 
 class TournamentSerializer(serializers.ModelSerializer):

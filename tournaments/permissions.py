@@ -1,22 +1,10 @@
-"""Who may do what in a tournament; the pages and the API ask here."""
+"""A request's roles in a tournament, looked up once; the role sets are in ``roles.py``."""
 
 from django.core.exceptions import PermissionDenied
 
 from tournaments import selectors
-from tournaments.models import Tournament, TournamentRole
-
-Role = TournamentRole.Role
-ORGANISER = {Role.ORGANISER}
-# Who sees a round's seating before it is published.
-STAFF = {Role.ORGANISER, Role.ADJUDICATOR, Role.DEPUTY, Role.PANEL}
-# Who runs the clock: TSR 8.5.1, the adjudicator starts the match, announces its end and
-# grants extra time; the organiser (tournament manager) may do it for them.
-CLOCK = {Role.ORGANISER, Role.ADJUDICATOR}
-# TSR 8.2.1: the adjudicator decides complaints in the first instance and initials penalty
-# points, and so does a deputy appointed for it (a panel member only as deputy); appeals and
-# unsporting conduct are the panel's. Who may do what exactly: ``adjudication/policies.py``.
-ADJUDICATE = {Role.ADJUDICATOR, Role.DEPUTY}
-PANEL = {Role.PANEL}
+from tournaments.models import Tournament
+from tournaments.roles import STAFF
 
 
 def roles_of(request, tournament: Tournament) -> set[str]:

@@ -10,14 +10,8 @@ from collections.abc import Collection
 
 from django.utils.translation import gettext as _
 
-from tournaments.models import Round, TournamentRole
-
-Role = TournamentRole.Role
-# TSR 8.5.1: the adjudicator announces the end of the round; the tournament's management (the
-# organiser), whom he may charge with the rest, may announce it for him.
-ENDS_PLAYING_TIME = {Role.ADJUDICATOR, Role.ORGANISER}
-# The organiser decides how the tournament is played, tables of five among it (TSR 8.3.1, 10).
-CHANGES_TOURNAMENT = {Role.ORGANISER}
+from tournaments.models import Round
+from tournaments.roles import ENDS_PLAYING_TIME, ORGANISER
 
 Refusal = str
 
@@ -31,6 +25,6 @@ def may_end_playing_time(*, round: Round, roles: Collection[str]) -> Refusal | N
 
 def may_allow_tables_of_five(*, roles: Collection[str]) -> Refusal | None:
     """Allow tables of five for the rest of a tournament (TSR 8.3.1, 10): organisers."""
-    if set(roles) & CHANGES_TOURNAMENT:
+    if set(roles) & ORGANISER:
         return None
     return _("Only an organiser decides whether tables of five are played (TSR 8.3.1, 10).")

@@ -36,15 +36,8 @@ from tournaments.forms import (
 )
 from tournaments.messages import fives_would_seat, seating_error_message
 from tournaments.models import Entry, Job, Player, Round, SeatingMethod, Tournament
-from tournaments.permissions import (
-    ADJUDICATE,
-    CLOCK,
-    STAFF,
-    Role,
-    require,
-    roles_of,
-    standings_mode,
-)
+from tournaments.permissions import require, roles_of, standings_mode
+from tournaments.roles import CLOCK, FIRST_INSTANCE, ORGANISER, SEES_SHEET_LINKS, STAFF, Role
 
 
 def _is_organiser(request: HttpRequest, tournament) -> bool:
@@ -147,7 +140,7 @@ def tournament_tables_of_five(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def round_add(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = selectors.tournament_get(slug=slug, user=request.user)
-    require(request, tournament, {Role.ORGANISER})
+    require(request, tournament, ORGANISER)
     try:
         round_ = services.round_create(tournament=tournament)
     except ValidationError as error:
@@ -164,7 +157,7 @@ def entry_list(request: HttpRequest, slug: str) -> HttpResponse:
     is_organiser = _is_organiser(request, tournament)
     form = EntryForm(request.POST or None) if is_organiser else None
     if request.method == "POST":
-        require(request, tournament, {Role.ORGANISER})
+        require(request, tournament, ORGANISER)
         request._started_at = timezone.now()
         if form.is_valid():
             try:
@@ -212,7 +205,7 @@ def _report_moves(request: HttpRequest, tournament: Tournament) -> None:
 
 def _entry(request: HttpRequest, slug: str, start_number: int) -> Entry:
     tournament = selectors.tournament_get(slug=slug, user=request.user)
-    require(request, tournament, {Role.ORGANISER})
+    require(request, tournament, ORGANISER)
     request._started_at = timezone.now()
     return get_object_or_404(
         Entry.objects.select_related("player", "tournament"),
@@ -314,7 +307,7 @@ def entry_replace(request: HttpRequest, slug: str, start_number: int) -> HttpRes
 def players_import(request: HttpRequest, slug: str) -> HttpResponse:
     """Upload a CSV file, see every row and its problems, then import all rows or none."""
     tournament = selectors.tournament_get(slug=slug, user=request.user)
-    require(request, tournament, {Role.ORGANISER})
+    require(request, tournament, ORGANISER)
     request._started_at = timezone.now()
     context = {"tournament": tournament, "form": ImportForm()}
     if request.method == "POST" and "content" in request.POST:
@@ -381,7 +374,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             else None,
             "staff": staff,
             # Staff and scorekeepers open each table's scoresheet from here once play begins.
-            "sheet_links": bool(roles & (STAFF | {Role.SCOREKEEPER}))
+            "sheet_links": bool(roles & SEES_SHEET_LINKS)
             and round_.status in {Round.Status.RUNNING, Round.Status.FINISHED, Round.Status.CLOSED},
             "quality": selectors.seating_quality(round=round_) if staff else None,
             "clock": selectors.round_clock(round=round_),
@@ -426,15 +419,15 @@ def _round_for(request: HttpRequest, slug: str, number: int, roles: set[str] | N
 # What the buttons of a round's page do: the service (given the round and who asks), and who
 # may (None: the service asks its policy, and refuses with 403).
 ROUND_ACTIONS = {
-    "seat": (lambda r, by: services.round_seat(round=r), {Role.ORGANISER}),
-    "publish": (lambda r, by: services.round_publish(round=r), {Role.ORGANISER}),
+    "seat": (lambda r, by: services.round_seat(round=r), ORGANISER),
+    "publish": (lambda r, by: services.round_publish(round=r), ORGANISER),
     "publish_all": (
         lambda r, by: services.tournament_seating_publish(tournament=r.tournament),
-        {Role.ORGANISER},
+        ORGANISER,
     ),
     "start": (lambda r, by: services.round_start(round=r), CLOCK),
     "end": (lambda r, by: services.round_end(round=r, by=by), None),
-    "close": (lambda r, by: services.round_close(round=r), {Role.ORGANISER}),
+    "close": (lambda r, by: services.round_close(round=r), ORGANISER),
 }
 
 
@@ -515,7 +508,7 @@ ROUND_PRINTOUTS = {
 def round_print(request: HttpRequest, slug: str, number: int, kind: str) -> HttpResponse:
     if kind not in ROUND_PRINTOUTS:
         raise Http404
-    round_ = _round_for(request, slug, number, {Role.ORGANISER})
+    round_ = _round_for(request, slug, number, ORGANISER)
     if not round_.tables.exists():
         messages.error(request, _("The seating of this round has not been drawn yet."))
         return redirect("round", slug, number)
@@ -577,7 +570,7 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
         "tournament": tournament,
         "round": round_,
         "row": row,
-        "sheet_link": row.sheet is not None and bool(roles & (STAFF | {Role.SCOREKEEPER})),
+        "sheet_link": row.sheet is not None and bool(roles & SEES_SHEET_LINKS),
         # Hidden standings hide every table's points from the public too.
         "show_points": standings_mode(request, tournament) != "hidden",
     }
@@ -605,7 +598,7 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
         context["is_staff"] = staff
         context["decisions"] = adjudication.decisions if staff else adjudication.counting
         context["may_complain"] = (
-            bool(roles & ADJUDICATE)
+            bool(roles & FIRST_INSTANCE)
             and round_.status in {Round.Status.RUNNING, Round.Status.FINISHED}
             and row.sheet.status != Scoresheet.Status.CONFIRMED
         )
@@ -629,7 +622,7 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
 @require_POST
 def entry_list_print(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = selectors.tournament_get(slug=slug, user=request.user)
-    require(request, tournament, {Role.ORGANISER})
+    require(request, tournament, ORGANISER)
     job = services.job_start(tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, by=request.user)
     return redirect("job", pk=job.pk)
 
@@ -899,7 +892,7 @@ def player_detail(request: HttpRequest, slug: str, start_number: int) -> HttpRes
 def tournament_publication(request: HttpRequest, slug: str) -> HttpResponse:
     """The organiser decides what the public sees and how ties are broken."""
     tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
-    require(request, tournament, {Role.ORGANISER})
+    require(request, tournament, ORGANISER)
     form = PublicationForm(request.POST)
     if form.is_valid():
         try:
@@ -920,7 +913,7 @@ def tournament_publication(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def standings_print(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
-    require(request, tournament, {Role.ORGANISER})
+    require(request, tournament, ORGANISER)
     job = services.job_start(tournament=tournament, kind=Job.Kind.STANDINGS_PDF, by=request.user)
     return redirect("job", pk=job.pk)
 
