@@ -71,6 +71,8 @@ INSTALLED_APPS = [
     "tournaments",
     "scoring",
     "adjudication",
+    "backup",
+    "demo",
 ]
 
 MIDDLEWARE = [

@@ -45,3 +45,18 @@ def empty_cache():
     yield
     cache.clear()
     memory_clear()
+
+
+@pytest.fixture
+def staff():
+    """An organiser, an adjudicator, his deputy and a panel of three, as users (shared by the
+    adjudication and backup tests)."""
+    from tests import factories
+
+    return {
+        "organiser": factories.user(username="organiser"),
+        "adjudicator": factories.user(username="adjudicator"),
+        "deputy": factories.user(username="deputy"),
+        "panel": [factories.user(username=f"panel{n}") for n in (1, 2, 3)],
+        "keeper": factories.user(username="desk"),
+    }

@@ -8,20 +8,6 @@ import pytest
 
 
 @pytest.fixture
-def staff():
-    """An organiser, an adjudicator, his deputy and a panel of three, as users."""
-    from tests import factories
-
-    return {
-        "organiser": factories.user(username="organiser"),
-        "adjudicator": factories.user(username="adjudicator"),
-        "deputy": factories.user(username="deputy"),
-        "panel": [factories.user(username=f"panel{n}") for n in (1, 2, 3)],
-        "keeper": factories.user(username="desk"),
-    }
-
-
-@pytest.fixture
 def tournament(staff):
     from tests import factories
     from tournaments import services as tournament_services

@@ -19,6 +19,8 @@ from django.core.management import CommandError, call_command
 
 from adjudication import services as adjudication
 from adjudication.models import Appeal, Decision, Event, Offence, Sanction
+from backup.selectors import tournament_export
+from backup.services import tournament_import
 from doko.rules.penalty import Severity
 from scoring import services as scoring_services
 from scoring.models import Hand, Scoresheet, ScoresheetChange
@@ -28,7 +30,6 @@ from tests.adjudication.test_standings import appeal, confirm, deduct, staffed_t
 from tests.adjudication.test_standings import started_round as _started_round
 from tournaments import selectors
 from tournaments import services as tournament_services
-from tournaments.backup import tournament_export, tournament_import
 from tournaments.models import (
     Entry,
     ExtraTime,

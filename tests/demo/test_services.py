@@ -7,9 +7,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
+from demo.services import demo_build
 from scoring.models import Hand, Scoresheet
 from scoring.selectors import hand_lines, scoresheet_check
-from tournaments.demo import demo_build
 from tournaments.models import Player, RankingList, Round, Seat, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""Restore one tournament from a JSON backup of export_tournament (see ``tournaments.backup``)."""
+"""Restore one tournament from a JSON backup of export_tournament (see ``backup/format.py``)."""
 
 import json
 import sys
@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournaments.backup import tournament_import_report
+from backup.services import tournament_import_report
 
 
 class Command(BaseCommand):

@@ -1,4 +1,4 @@
-"""What the adjudication added to a tournament survives its backup (``tournaments/backup.py``):
+"""What the adjudication added to a tournament survives its backup (the ``backup`` app):
 a wedding ruled as a solo (TSR 4.4.3 b), a solo counted as played without game points with the
 line it replaced (TSR 9.4.4), and a bound decision appealed and changed by the panel, with the
 sanction it superseded (TSR 8.2.1, 9.6.3)."""
@@ -9,6 +9,8 @@ import pytest
 
 from adjudication import services
 from adjudication.models import Appeal, Decision, Sanction
+from backup.selectors import tournament_export
+from backup.services import tournament_import
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.penalty import Severity
 from scoring.models import Scoresheet
@@ -17,7 +19,6 @@ from tests.adjudication.test_services import wedding
 from tests.adjudication.test_standings import bound, confirm, started_round
 from tests.adjudication.test_standings import staffed_tournament as staffed
 from tournaments import selectors
-from tournaments.backup import tournament_export, tournament_import
 from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db

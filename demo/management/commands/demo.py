@@ -3,7 +3,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from tournaments.demo import demo_build
+from demo.services import demo_build
 from tournaments.models import Seat, Tournament
 
 

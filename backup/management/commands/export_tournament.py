@@ -1,11 +1,11 @@
-"""Write one tournament as a JSON backup (see ``tournaments.backup``)."""
+"""Write one tournament as a JSON backup (see ``backup/format.py``)."""
 
 import json
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from tournaments.backup import tournament_export
+from backup.selectors import tournament_export
 from tournaments.models import Tournament
 
 

@@ -1,25 +1,24 @@
-"""Back up one tournament as a JSON document, and restore it into another database.
-
-The document is written field by field, so that it stays readable and stable across changes
-of the models. Rows refer to each other by keys that count from 1 within each kind, in the
-order the rows were made: database ids never leave the database, and an import makes new ones.
-Users are named by their username; players carry their DDV number, by which an import finds
-them again. The seats' results and the standings are not in it: they are rebuilt from the
-sheets and the adjudication after an import.
-"""
+"""Restore one tournament from a backup document (``backup/selectors.py`` writes it), in one
+transaction; the results and standings are rebuilt from what it restored."""
 
 import datetime
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, models, transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from adjudication.models import Appeal, Decision, Event, Offence, Sanction
+from backup.format import (
+    DECISION_FIELDS,
+    DECISION_FIELDS_LATER,
+    FORMAT,
+    HAND_FIELDS,
+    TOURNAMENT_FIELDS,
+    VERSION,
+)
 from scoring.models import Hand, Scoresheet, ScoresheetChange
 from tournaments import services
 from tournaments.models import (
@@ -34,71 +33,6 @@ from tournaments.models import (
     new_seat_token,
 )
 
-FORMAT = "doko-tournament"
-VERSION = 1
-
-TOURNAMENT_FIELDS = [
-    "name",
-    "slug",
-    "venue",
-    "status",
-    "planned_rounds",
-    "hands_per_match",
-    "match_minutes",
-    "allow_tables_of_five",
-    "hands_per_match_five",
-    "match_minutes_five",
-    "seating_method",
-    "is_public",
-    "standings_public",
-    "tiebreaks",
-    "counts_for_ranking",
-]
-HAND_FIELDS = [
-    "number",
-    "section",
-    "dealer",
-    "contract",
-    "solo_type",
-    "soloist",
-    "game_value",
-    "points_1",
-    "points_2",
-    "points_3",
-    "points_4",
-    "points_5",
-    "not_played",
-]
-DECISION_FIELDS = [
-    "hand_number",
-    "offender",
-    "complainant",
-    "description",
-    "severity",
-    "contract",
-    "soloist",
-    "solo_type",
-    "disadvantages_soloist",
-    "announcements",
-    "decided",
-    "penalty_1",
-    "penalty_2",
-    "penalty_3",
-    "penalty_4",
-    "penalty_5",
-    "computed",
-    "deviation_reason",
-    "hand_not_played",
-    "rule",
-    "status",
-]
-# Added later: a file written before them lacks them, and the model's defaults fill in.
-DECISION_FIELDS_LATER = ["wedding_clarified_as_solo", "played_without_game_points", "replaced_line"]
-
-
-def _time(value: datetime.datetime | None) -> str | None:
-    return value.isoformat() if value is not None else None
-
 
 def _parse_time(value: str | None) -> datetime.datetime | None:
     if value is None:
@@ -107,266 +41,6 @@ def _parse_time(value: str | None) -> datetime.datetime | None:
     if timezone.is_naive(parsed):
         parsed = timezone.make_aware(parsed)
     return parsed
-
-
-def _keys(rows: Iterable[models.Model]) -> dict[int, int]:
-    """Database id -> key in the file: 1, 2, 3 ... in the order of the ids."""
-    return {row.pk: key for key, row in enumerate(rows, start=1)}
-
-
-# Export --------------------------------------------------------------------------------------
-
-
-def tournament_export(*, tournament: Tournament) -> dict:
-    """The whole tournament as plain JSON-ready data (see the module's docstring)."""
-    User = get_user_model()
-    usernames: set[str] = set()
-    user_names = dict(User._default_manager.values_list("pk", User.USERNAME_FIELD))
-
-    def user(pk: int | None) -> str | None:
-        if pk is None:
-            return None
-        name = user_names[pk]
-        usernames.add(name)
-        return name
-
-    entries = list(tournament.entries.select_related("player").order_by("pk"))
-    players = sorted({entry.player for entry in entries}, key=lambda player: player.pk)
-    rounds = list(tournament.rounds.order_by("pk"))
-    tables = list(Table.objects.filter(round__tournament=tournament).order_by("pk"))
-    seats = list(Seat.objects.filter(round__tournament=tournament).order_by("pk"))
-    sheets = list(Scoresheet.objects.filter(table__round__tournament=tournament).order_by("pk"))
-    offences = list(tournament.offences.order_by("pk"))
-    decisions = list(
-        Decision.objects.filter(scoresheet__table__round__tournament=tournament).order_by("pk")
-    )
-    appeals = list(
-        Appeal.objects.filter(
-            Q(decision__scoresheet__table__round__tournament=tournament)
-            | Q(sanction__entry__tournament=tournament)
-        )
-        .prefetch_related("members")
-        .order_by("pk")
-    )
-    sanctions = list(
-        Sanction.objects.filter(entry__tournament=tournament)
-        .prefetch_related("members")
-        .order_by("pk")
-    )
-    player_key, entry_key, round_key = _keys(players), _keys(entries), _keys(rounds)
-    table_key, seat_key, sheet_key = _keys(tables), _keys(seats), _keys(sheets)
-    offence_key, decision_key = _keys(offences), _keys(decisions)
-    appeal_key, sanction_key = _keys(appeals), _keys(sanctions)
-    hands: dict[int, list[Hand]] = {}
-    for hand in Hand.objects.filter(scoresheet__in=sheets).order_by("pk"):
-        hands.setdefault(hand.scoresheet_id, []).append(hand)
-    changes: dict[int, list[ScoresheetChange]] = {}
-    for change in ScoresheetChange.objects.filter(scoresheet__in=sheets).order_by("pk"):
-        changes.setdefault(change.scoresheet_id, []).append(change)
-
-    def key(keys: dict[int, int], pk: int | None) -> int | None:
-        return None if pk is None else keys[pk]
-
-    def members(row: Appeal | Sanction) -> list[str]:
-        return sorted(user(member.pk) for member in row.members.all())
-
-    def details(event: Event) -> dict:
-        # A change to the catalogue names the offence by id; it may have been taken out since.
-        if isinstance(event.details, dict) and "offence" in event.details:
-            return {**event.details, "offence": offence_key.get(event.details["offence"])}
-        return event.details
-
-    data = {
-        "format": FORMAT,
-        "version": VERSION,
-        "exported_at": _time(timezone.now()),
-        "tournament": {
-            **{name: getattr(tournament, name) for name in TOURNAMENT_FIELDS},
-            "starts_on": tournament.starts_on.isoformat(),
-            "ends_on": tournament.ends_on.isoformat(),
-            "created_at": _time(tournament.created_at),
-        },
-        "players": [
-            {
-                "key": player_key[player.pk],
-                "first_name": player.first_name,
-                "last_name": player.last_name,
-                "club": player.club,
-                "ddv_number": player.ddv_number,
-                "created_at": _time(player.created_at),
-            }
-            for player in players
-        ],
-        "entries": [
-            {
-                "key": entry_key[entry.pk],
-                "player": player_key[entry.player_id],
-                "start_number": entry.start_number,
-                "status": entry.status,
-                "created_at": _time(entry.created_at),
-            }
-            for entry in entries
-        ],
-        "roles": [
-            {"user": user(role.user_id), "role": role.role, "entry": key(entry_key, role.entry_id)}
-            for role in tournament.roles.order_by("pk")
-        ],
-        "offences": [
-            {
-                "key": offence_key[offence.pk],
-                "name": offence.name,
-                "rule": offence.rule,
-                "kind": offence.kind,
-                "severity": offence.severity,
-                "bound": offence.bound,
-                "deduction": offence.deduction,
-            }
-            for offence in offences
-        ],
-        "rounds": [
-            {
-                "key": round_key[round_.pk],
-                "number": round_.number,
-                "status": round_.status,
-                "published_at": _time(round_.published_at),
-                "seating_seed": round_.seating_seed,
-                "started_at": _time(round_.started_at),
-                "ended_at": _time(round_.ended_at),
-            }
-            for round_ in rounds
-        ],
-        "tables": [
-            {"key": table_key[table.pk], "round": round_key[table.round_id], "number": table.number}
-            for table in tables
-        ],
-        "seats": [
-            {
-                "key": seat_key[seat.pk],
-                "table": table_key[seat.table_id],
-                "position": seat.position,
-                "entry": entry_key[seat.entry_id],
-                "moved_at": _time(seat.moved_at),
-                "token": seat.token,
-            }
-            for seat in seats
-        ],
-        "extra_times": [
-            {
-                "table": table_key[extra.table_id],
-                "minutes": extra.minutes,
-                "reason": extra.reason,
-                "granted_by": user(extra.granted_by_id),
-                "granted_at": _time(extra.granted_at),
-            }
-            for extra in ExtraTime.objects.filter(table__round__tournament=tournament).order_by(
-                "pk"
-            )
-        ],
-        "scoresheets": [
-            {
-                "key": sheet_key[sheet.pk],
-                "table": table_key[sheet.table_id],
-                "status": sheet.status,
-                "version": sheet.version,
-                "time_over_after_hand": sheet.time_over_after_hand,
-                "keeper_seat": sheet.keeper_seat,
-                "submitted_at": _time(sheet.submitted_at),
-                "submitted_by": user(sheet.submitted_by_id),
-                "submitted_by_seat": key(seat_key, sheet.submitted_by_seat_id),
-                "confirmed_at": _time(sheet.confirmed_at),
-                "confirmed_by": user(sheet.confirmed_by_id),
-                "confirmed_by_seat": key(seat_key, sheet.confirmed_by_seat_id),
-                "updated_at": _time(sheet.updated_at),
-                "hands": [
-                    {name: getattr(hand, name) for name in HAND_FIELDS}
-                    for hand in hands.get(sheet.pk, [])
-                ],
-                "changes": [
-                    {
-                        "version": change.version,
-                        "action": change.action,
-                        "at": _time(change.at),
-                        "by": user(change.by_id),
-                        "by_seat": key(seat_key, change.by_seat_id),
-                        "by_name": change.by_name,
-                        "reason": change.reason,
-                        "before": change.before,
-                        "after": change.after,
-                    }
-                    for change in changes.get(sheet.pk, [])
-                ],
-            }
-            for sheet in sheets
-        ],
-        "decisions": [
-            {
-                "key": decision_key[decision.pk],
-                "scoresheet": sheet_key[decision.scoresheet_id],
-                **{name: getattr(decision, name) for name in DECISION_FIELDS},
-                **{name: getattr(decision, name) for name in DECISION_FIELDS_LATER},
-                "offence": key(offence_key, decision.offence_id),
-                "recorded_by": user(decision.recorded_by_id),
-                "recorded_at": _time(decision.recorded_at),
-                "initialled_by": user(decision.initialled_by_id),
-                "initialled_at": _time(decision.initialled_at),
-                "appeal": key(appeal_key, decision.appeal_id),
-            }
-            for decision in decisions
-        ],
-        "appeals": [
-            {
-                "key": appeal_key[appeal.pk],
-                "decision": key(decision_key, appeal.decision_id),
-                "sanction": key(sanction_key, appeal.sanction_id),
-                "appellant": appeal.appellant,
-                "grounds": appeal.grounds,
-                "lodged_by": user(appeal.lodged_by_id),
-                "lodged_at": _time(appeal.lodged_at),
-                "outcome": appeal.outcome,
-                "members": members(appeal),
-                "reasons": appeal.reasons,
-                "interruption": appeal.interruption,
-                "decided_by": user(appeal.decided_by_id),
-                "decided_at": _time(appeal.decided_at),
-            }
-            for appeal in appeals
-        ],
-        "sanctions": [
-            {
-                "key": sanction_key[sanction.pk],
-                "entry": entry_key[sanction.entry_id],
-                "round": round_key[sanction.round_id],
-                "kind": sanction.kind,
-                "points": sanction.points,
-                "offence": key(offence_key, sanction.offence_id),
-                "reasons": sanction.reasons,
-                "members": members(sanction),
-                "decided_by": user(sanction.decided_by_id),
-                "decided_at": _time(sanction.decided_at),
-                "status": sanction.status,
-                "appeal": key(appeal_key, sanction.appeal_id),
-            }
-            for sanction in sanctions
-        ],
-        "events": [
-            {
-                "at": _time(event.at),
-                "by": user(event.by_id),
-                "action": event.action,
-                "decision": key(decision_key, event.decision_id),
-                "appeal": key(appeal_key, event.appeal_id),
-                "sanction": key(sanction_key, event.sanction_id),
-                "summary": event.summary,
-                "details": details(event),
-            }
-            for event in tournament.adjudication_events.order_by("pk")
-        ],
-    }
-    data["users"] = sorted(usernames)
-    return data
-
-
-# Import --------------------------------------------------------------------------------------
 
 
 @dataclass

@@ -1,0 +1,70 @@
+"""The backup document: its name, version and the fields written of each kind of row.
+
+The document is written field by field, so that it stays readable and stable across changes
+of the models. Rows refer to each other by keys that count from 1 within each kind, in the
+order the rows were made: database ids never leave the database, and an import makes new ones.
+Users are named by their username; players carry their DDV number, by which an import finds
+them again. The seats' results and the standings are not in it: they are rebuilt from the
+sheets and the adjudication after an import.
+"""
+
+FORMAT = "doko-tournament"
+VERSION = 1
+
+TOURNAMENT_FIELDS = [
+    "name",
+    "slug",
+    "venue",
+    "status",
+    "planned_rounds",
+    "hands_per_match",
+    "match_minutes",
+    "allow_tables_of_five",
+    "hands_per_match_five",
+    "match_minutes_five",
+    "seating_method",
+    "is_public",
+    "standings_public",
+    "tiebreaks",
+    "counts_for_ranking",
+]
+HAND_FIELDS = [
+    "number",
+    "section",
+    "dealer",
+    "contract",
+    "solo_type",
+    "soloist",
+    "game_value",
+    "points_1",
+    "points_2",
+    "points_3",
+    "points_4",
+    "points_5",
+    "not_played",
+]
+DECISION_FIELDS = [
+    "hand_number",
+    "offender",
+    "complainant",
+    "description",
+    "severity",
+    "contract",
+    "soloist",
+    "solo_type",
+    "disadvantages_soloist",
+    "announcements",
+    "decided",
+    "penalty_1",
+    "penalty_2",
+    "penalty_3",
+    "penalty_4",
+    "penalty_5",
+    "computed",
+    "deviation_reason",
+    "hand_not_played",
+    "rule",
+    "status",
+]
+# Added later: a file written before them lacks them, and the model's defaults fill in.
+DECISION_FIELDS_LATER = ["wedding_clarified_as_solo", "played_without_game_points", "replaced_line"]
