@@ -176,12 +176,12 @@ if REDIS_URL:
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "doko",
             # A cache that does not answer must not hold a page up: readers fall back to the
-            # database (tournaments.selectors.cache_get).
+            # database (tournaments.caching.cache_get).
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         },
         # Each process's own memory, in front of Redis, for what is cached under its version
         # and so never goes stale: the standings pages and API answers
-        # (tournaments.selectors.versioned_get).
+        # (tournaments.caching.versioned_get).
         "local": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
             "LOCATION": "versioned",

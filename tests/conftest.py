@@ -38,7 +38,7 @@ def empty_cache():
     test's tournament of the same id. So does what each process keeps in memory."""
     from django.core.cache import cache
 
-    from tournaments.selectors import memory_clear
+    from tournaments.caching import memory_clear
 
     cache.clear()
     memory_clear()

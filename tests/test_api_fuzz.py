@@ -47,7 +47,7 @@ from tests.sheets import full_match
 from tests.tournaments.helpers import play
 from tournaments import services as tournament_services
 from tournaments.models import RankingList, TournamentRole
-from tournaments.selectors import memory_clear
+from tournaments.caching import memory_clear
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db]
 

@@ -25,7 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from doko import standings
-from tournaments import selectors, services
+from tournaments import caching, selectors, services
 from tournaments.models import Entry, Player, RankingList, Round, Tournament
 from tournaments.permissions import require, roles_of, standings_mode
 from tournaments.roles import CLOCK, ORGANISER, STAFF
@@ -521,7 +521,7 @@ class StandingsView(APIView):
 
         def build() -> bytes:
             key = f"standings-json:{tournament.pk}:{version}:{offset}:{limit}"
-            body = selectors.versioned_get(key)
+            body = caching.versioned_get(key)
             if body is None:
                 table = selectors.standings_read(tournament=tournament)
                 rows = table.rows if table else ()
@@ -536,7 +536,7 @@ class StandingsView(APIView):
                     "rows": list(rows[offset : offset + limit]),
                 }
                 body = JSONRenderer().render(StandingsSerializer(data).data)
-                selectors.versioned_put(key, body)
+                caching.versioned_put(key, body)
             return body
 
         etag = f'"api-standings-{tournament.pk}-{version}-{offset}-{limit}"'
@@ -697,10 +697,10 @@ class RankingDetail(APIView):
 
         def build() -> bytes:
             key = f"ranking-json:{ranking.pk}:{ranking.version}"
-            body = selectors.versioned_get(key)
+            body = caching.versioned_get(key)
             if body is None:
                 body = JSONRenderer().render(RankingDetailSerializer(ranking).data)
-                selectors.versioned_put(key, body)
+                caching.versioned_put(key, body)
             return body
 
         return _etag_response(request, f'"api-ranking-{ranking.pk}-{ranking.version}"', build)

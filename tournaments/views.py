@@ -2,8 +2,6 @@
 
 import base64
 import binascii
-import csv
-import zlib
 
 from django.conf import settings
 from django.contrib import messages
@@ -26,7 +24,7 @@ from doko import standings
 from scoring.messages import problem_message
 from scoring.models import Scoresheet
 from scoring.selectors import hand_lines, scoresheet_check, scoresheet_rows
-from tournaments import player_import, policies, selectors, services
+from tournaments import caching, exports, player_import, policies, selectors, services
 from tournaments.forms import (
     EntryForm,
     ExtraTimeForm,
@@ -678,21 +676,6 @@ def _standings_page(request: HttpRequest) -> int:
         return 1
 
 
-def _head_stamp(tournament: Tournament) -> int:
-    """Changes with any of the tournament's own fields (its name, say), which the standings
-    pages show but which do not make new standings."""
-    fields = Tournament._meta.concrete_fields
-    return zlib.crc32(repr([getattr(tournament, f.attname) for f in fields]).encode())
-
-
-def _standings_etag(tournament: Tournament, mode: str, part: str, page: int) -> str:
-    """Changes with every rebuild and every change to the tournament, and with the language,
-    the page and what the reader may see."""
-    language = translation.get_language()
-    version = f"{tournament.standings_version}.{_head_stamp(tournament):x}"
-    return f'"{part}-{tournament.pk}-{version}-{language}-{mode}-{page}"'
-
-
 def _not_modified(request: HttpRequest, etag: str) -> HttpResponse | None:
     """A 304 for a client that has this version already: no query beyond the tournament's."""
     return get_conditional_response(request, etag=etag)
@@ -714,9 +697,9 @@ def _standings_table_html(tournament: Tournament, mode: str, page: int) -> str:
         )
     key = (
         f"standings-html:{tournament.pk}:{tournament.standings_version}:"
-        f"{_head_stamp(tournament):x}:{translation.get_language()}:{page}"
+        f"{caching.head_stamp(tournament):x}:{translation.get_language()}:{page}"
     )
-    html = selectors.versioned_get(key)
+    html = caching.versioned_get(key)
     if html is None:
         table = selectors.standings_read(tournament=tournament)
         rows = table.rows if table else ()
@@ -738,7 +721,7 @@ def _standings_table_html(tournament: Tournament, mode: str, page: int) -> str:
                 "built_at": table.built_at if table else None,
             },
         )
-        selectors.versioned_put(key, html)
+        caching.versioned_put(key, html)
     return html
 
 
@@ -760,13 +743,13 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = selectors.tournament_head(slug=slug, user=request.user)
     mode = standings_mode(request, tournament)
     page = _standings_page(request)
-    etag = _standings_etag(tournament, mode, "page", page)
+    etag = caching.standings_etag(tournament=tournament, mode=mode, part="page", page=page)
     # Only an anonymous reader's page is the same for everyone (no name, no messages).
     anonymous = not request.user.is_authenticated
     if anonymous and (response := _not_modified(request, etag)):
         return response
     key = f"standings-page:{etag}"
-    html = selectors.versioned_get(key) if _same_for_everyone(request) else None
+    html = caching.versioned_get(key) if _same_for_everyone(request) else None
     if html is None:
         html = render_to_string(
             "tournaments/standings.html",
@@ -782,7 +765,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
             request,
         )
         if _same_for_everyone(request):
-            selectors.versioned_put(key, html)
+            caching.versioned_put(key, html)
     response = HttpResponse(html)
     return _revalidate(response, etag) if anonymous else response
 
@@ -794,7 +777,7 @@ def standings_table(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = selectors.tournament_head(slug=slug, user=request.user)
     mode = standings_mode(request, tournament)
     page = _standings_page(request)
-    etag = _standings_etag(tournament, mode, "table", page)
+    etag = caching.standings_etag(tournament=tournament, mode=mode, part="table", page=page)
     if response := _not_modified(request, etag):
         return response
     return _revalidate(HttpResponse(_standings_table_html(tournament, mode, page)), etag)
@@ -802,59 +785,15 @@ def standings_table(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
-    """The standings as a CSV file (semicolons, UTF-8 with BOM: what German spreadsheets
-    open as they are)."""
+    """The standings as a CSV file for spreadsheets (``exports.standings_rows``)."""
     tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
     if standings_mode(request, tournament) == "hidden":
         raise PermissionDenied(_("The organiser has hidden the standings for now."))
     table = selectors.standings_read(tournament=tournament)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = (
-        f'attachment; filename="{tournament.slug}-{slugify(_("standings"))}.csv"'
+    return exports.csv_response(
+        filename=f"{tournament.slug}-{slugify(_('standings'))}.csv",
+        rows=exports.standings_rows(table=table),
     )
-    response.write("\ufeff")
-    writer = csv.writer(response, delimiter=";")
-    rounds = table.rounds if table else ()
-    writer.writerow(
-        [
-            _("Rank"),
-            _("Start number"),
-            _("Name"),
-            _("Club"),
-            _("Status"),
-            *(_("Round %(number)d") % {"number": number} for number in rounds),
-            _("Points"),
-            _("Provisional"),
-            _("Table placings"),
-            _("Best round"),
-            _("Rounds"),
-            _("Solos played"),
-            _("Solos won"),
-        ]
-    )
-    statuses = dict(Entry.Status.choices)
-    for row in table.rows if table else ():
-        writer.writerow(
-            [
-                row.rank if row.rank is not None else "",
-                row.entrant.start_number,
-                row.entrant.name,
-                row.entrant.club,
-                statuses[row.entrant.status],
-                *(
-                    "" if result is None or not result.confirmed else result.points
-                    for result in row.results
-                ),
-                row.points,
-                "" if row.provisional is None else row.provisional,
-                row.placings,
-                "" if row.best_round is None else row.best_round,
-                row.rounds_played,
-                row.solos_played,
-                row.solos_won,
-            ]
-        )
-    return response
 
 
 @require_GET

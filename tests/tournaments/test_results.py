@@ -10,7 +10,7 @@ from doko.standings import Standings
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from tests import factories, sheets
-from tournaments import selectors, services
+from tournaments import caching, selectors, services
 from tournaments.models import SeatResult, StandingsSnapshot, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -129,11 +129,11 @@ def test_a_cache_outage_falls_back_to_the_database(
         factories.sheet_confirmed(sheet, MATCH)
     tournament = fresh(tournament)
     expected = selectors.standings_read(tournament=tournament)
-    selectors.memory_clear()  # as another web process, which has not decoded them yet
+    caching.memory_clear()  # as another web process, which has not decoded them yet
     broken = mock.Mock(side_effect=ConnectionError("cache down"))
     with (
-        mock.patch("tournaments.selectors.cache.get", broken),
-        mock.patch("tournaments.selectors.cache.set", broken),
+        mock.patch("tournaments.caching.cache.get", broken),
+        mock.patch("tournaments.caching.cache.set", broken),
         mock.patch("doko.standings.standings") as compute,
         django_assert_num_queries(1),
     ):
@@ -147,7 +147,7 @@ def test_a_process_decodes_each_version_of_the_standings_once(
     with django_capture_on_commit_callbacks(execute=True):
         factories.sheet_confirmed(sheet, MATCH)
     tournament = fresh(tournament)
-    selectors.memory_clear()  # as a web process that did not rebuild them
+    caching.memory_clear()  # as a web process that did not rebuild them
     with mock.patch.object(Standings, "unpack", wraps=Standings.unpack) as unpack:
         first = selectors.standings_read(tournament=tournament)
         assert selectors.standings_read(tournament=tournament) is first

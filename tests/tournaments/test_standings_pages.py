@@ -15,7 +15,7 @@ from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from tests import factories
 from tests.tournaments.helpers import play
-from tournaments import selectors, services
+from tournaments import caching, selectors, services
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -91,7 +91,7 @@ def test_the_standings_cost_the_same_queries_for_any_field(
     # With an empty cache (in a process that did not rebuild them): the tournament and the
     # stored standings.
     cache.clear()
-    selectors.memory_clear()
+    caching.memory_clear()
     with django_assert_num_queries(2):
         assert client.get(table).status_code == 200
     # From then on everything comes from the cache: no query at all for a phone.
@@ -141,15 +141,15 @@ def test_versioned_entries_are_kept_in_each_process_in_front_of_the_shared_cache
     }
     from django.core.cache import caches
 
-    selectors.versioned_put("standings-html:1:2:x", "<table>")
+    caching.versioned_put("standings-html:1:2:x", "<table>")
     caches["default"].clear()  # the shared cache lost it (or is down): this process has it
-    assert selectors.versioned_get("standings-html:1:2:x") == "<table>"
+    assert caching.versioned_get("standings-html:1:2:x") == "<table>"
     caches["local"].clear()  # another process: it takes it from the shared cache, then keeps it
-    selectors.versioned_put("standings-html:1:3:x", "<tr>")
+    caching.versioned_put("standings-html:1:3:x", "<tr>")
     caches["local"].clear()
-    assert selectors.versioned_get("standings-html:1:3:x") == "<tr>"
+    assert caching.versioned_get("standings-html:1:3:x") == "<tr>"
     caches["default"].clear()
-    assert selectors.versioned_get("standings-html:1:3:x") == "<tr>"
+    assert caching.versioned_get("standings-html:1:3:x") == "<tr>"
 
 
 def test_each_process_keeps_a_tournaments_head_briefly_and_forgets_it_on_a_save(settings):

@@ -1,0 +1,134 @@
+"""The round clock: when each table's playing time ends (TSR 8.5.1)."""
+
+import datetime
+from dataclasses import dataclass
+
+from django.db.models import Count, Sum
+from django.utils import timezone
+
+from tournaments.models import (
+    ExtraTime,
+    Round,
+    Table,
+)
+
+
+def playing_time_end(
+    *, round: Round, five: bool, extra_minutes: int = 0
+) -> datetime.datetime | None:
+    """When a table's playing time ends (TSR 8.5.1, 10.1.5); None before the round starts.
+
+    Until the adjudicator announces the end (``Round.ended_at``), the time the clock counts to:
+    the tournament's minutes from the start (100, at a table of five 125). Once he announced it,
+    his announcement ends the 100 minutes of the tables of four; a table of five plays 125
+    (TSR 10.1.5), so it plays on for the difference after the announcement. A table's extra
+    time (Nachspielzeit) comes on top of either (TSR 8.5.1).
+    """
+    if round.started_at is None:
+        return None
+    tournament = round.tournament
+    if round.ended_at is None:
+        minutes = tournament.match_minutes_five if five else tournament.match_minutes
+        end = round.started_at + datetime.timedelta(minutes=minutes)
+    else:
+        longer = max(tournament.match_minutes_five - tournament.match_minutes, 0)
+        end = round.ended_at + datetime.timedelta(minutes=longer if five else 0)
+    return end + datetime.timedelta(minutes=extra_minutes)
+
+
+@dataclass(frozen=True)
+class TablePlayingTime:
+    """When one table's playing time ends (TSR 8.5.1, 10.1.5)."""
+
+    number: int
+    five: bool  # a table of five (TSR 10.1.5)
+    extra_minutes: int  # extra time granted to the table (TSR 8.5.1)
+    ends_at: datetime.datetime | None  # None before the round starts
+    announced: bool  # the adjudicator announced the end of the round
+
+    def over(self, now: datetime.datetime) -> bool:
+        """Is the playing time over? Only once the adjudicator announced the end of the round
+        (TSR 8.5.1), and then at a table of five or with extra time only later."""
+        return self.announced and self.ends_at is not None and now >= self.ends_at
+
+
+def table_playing_time(*, table: Table, size: int | None = None) -> TablePlayingTime:
+    """One table's playing time (``playing_time_end``), in one query for its extra time and one
+    for its size unless ``size`` is given."""
+    round_ = table.round
+    if size is None:
+        size = table.seats.count()
+    extra = table.extra_times.aggregate(minutes=Sum("minutes"))["minutes"] or 0
+    return TablePlayingTime(
+        number=table.number,
+        five=size == 5,
+        extra_minutes=extra,
+        ends_at=playing_time_end(round=round_, five=size == 5, extra_minutes=extra),
+        announced=round_.ended_at is not None,
+    )
+
+
+@dataclass(frozen=True)
+class TableTime:
+    """A table whose playing time differs from the round's (TSR 8.5.1)."""
+
+    number: int
+    extra_minutes: int
+    reasons: list[str]
+    ends_at: datetime.datetime | None
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The round clock (TSR 8.5.1): one start for all tables; the end of the playing time for
+    tables of four and of five; the tables given extra time."""
+
+    round: Round
+    ends_at: datetime.datetime | None  # tables of four; None before the start
+    ends_at_five: datetime.datetime | None  # tables of five, if the round has any
+    tables: list[TableTime]
+    now: datetime.datetime  # when the clock was read
+
+    def _left(self, ends_at: datetime.datetime | None) -> int | None:
+        if ends_at is None:
+            return None
+        return max(int((ends_at - self.now).total_seconds()), 0)
+
+    @property
+    def seconds_left(self) -> int | None:
+        return self._left(self.ends_at)
+
+    @property
+    def seconds_left_five(self) -> int | None:
+        return self._left(self.ends_at_five)
+
+
+def round_clock(*, round: Round) -> Clock:
+    """The clock of a round, in three queries: each table's end as ``playing_time_end`` has it.
+    Before the adjudicator announces the end, it counts to the tournament's minutes; after it,
+    the tables of four are over, and the tables of five play on for their longer match
+    (TSR 10.1.5); extra time comes on top."""
+    fives = set(
+        round.tables.annotate(size=Count("seats")).filter(size=5).values_list("number", flat=True)
+    )
+    extra: dict[int, list[ExtraTime]] = {}
+    for grant in ExtraTime.objects.filter(table__round=round).select_related("table"):
+        extra.setdefault(grant.table.number, []).append(grant)
+    tables = []
+    for number, grants in sorted(extra.items()):
+        minutes = sum(grant.minutes for grant in grants)
+        tables.append(
+            TableTime(
+                number=number,
+                extra_minutes=minutes,
+                reasons=[grant.reason for grant in grants],
+                ends_at=playing_time_end(round=round, five=number in fives, extra_minutes=minutes),
+            )
+        )
+    return Clock(
+        round=round,
+        ends_at=playing_time_end(round=round, five=False),
+        ends_at_five=playing_time_end(round=round, five=True) if fives else None,
+        tables=tables,
+        now=timezone.now(),
+    )

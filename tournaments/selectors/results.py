@@ -1,0 +1,241 @@
+"""Reads of results and standings: a round's results table by table, a player's rounds,
+and the standings as last rebuilt (from this process's memory, the cache or the database)."""
+
+import itertools
+from dataclasses import dataclass
+
+from doko import standings
+from scoring.models import Scoresheet
+from tournaments import caching
+from tournaments.models import (
+    Entry,
+    Round,
+    Seat,
+    SeatResult,
+    StandingsSnapshot,
+    Tournament,
+)
+from tournaments.selectors.rounds import round_tables
+
+
+@dataclass(frozen=True)
+class Opponent:
+    position: int
+    entry: Entry
+
+
+@dataclass(frozen=True)
+class PlayerRound:
+    """A round as one player played it: where they sat, against whom, what they scored."""
+
+    round: Round
+    table: int
+    position: int
+    table_size: int
+    others: list[Opponent]  # the rest of the table, in seat order
+    sheet_status: str | None  # None before play begins
+    result: SeatResult | None  # once the sheet is handed in
+    moved: bool
+
+
+def entry_rounds(*, entry: Entry, staff: bool = False) -> list[PlayerRound]:
+    """Every round of a player with their table, seat, the others at the table and their
+    result: published rounds only, unless for staff. Three queries."""
+    seats = entry.seats.select_related("round", "table__scoresheet").order_by("round__number")
+    if not staff:
+        seats = seats.exclude(round__published_at=None)
+    seats = list(seats)
+    at_table: dict[int, list[Seat]] = {}
+    for other in (
+        Seat.objects.filter(table__in=[seat.table_id for seat in seats])
+        .select_related("entry__player")
+        .order_by("position")
+    ):
+        at_table.setdefault(other.table_id, []).append(other)
+    results = {result.round_id: result for result in entry.results.all()} if seats else {}
+    rounds = []
+    for seat in seats:
+        table = at_table.get(seat.table_id, [])
+        sheet = getattr(seat.table, "scoresheet", None)
+        rounds.append(
+            PlayerRound(
+                round=seat.round,
+                table=seat.table.number,
+                position=seat.position,
+                table_size=len(table),
+                others=[Opponent(o.position, o.entry) for o in table if o.entry_id != entry.pk],
+                sheet_status=sheet.status if sheet else None,
+                result=results.get(seat.round_id),
+                moved=seat.moved_at is not None,
+            )
+        )
+    return rounds
+
+
+def standings_row(*, table: standings.Standings | None, entry_id: int) -> standings.Row | None:
+    """The player's line of the standings."""
+    if table is None:
+        return None
+    return next((row for row in table.rows if row.entrant.entry_id == entry_id), None)
+
+
+def tiebreaks_of(tournament: Tournament) -> tuple[standings.Tiebreak, ...]:
+    return tuple(standings.Tiebreak(step) for step in tournament.tiebreaks.split(","))
+
+
+def standings_entrants(*, tournament: Tournament) -> list[standings.Entrant]:
+    return [
+        standings.Entrant(
+            entry_id=pk,
+            start_number=number,
+            name=f"{first} {last}",
+            club=club,
+            status=standings.Status(status),
+        )
+        for pk, number, first, last, club, status in tournament.entries.order_by(
+            "start_number"
+        ).values_list(
+            "pk",
+            "start_number",
+            "player__first_name",
+            "player__last_name",
+            "player__club",
+            "status",
+        )
+    ]
+
+
+def standings_results(*, tournament: Tournament) -> list[standings.RoundResult]:
+    """Every handed-in result of the tournament, in one query."""
+    # The columns in the order of RoundResult's fields, so that each row is its arguments.
+    columns = {"round": "round__number", "table": "table__number"}
+    rows = SeatResult.objects.filter(round__tournament=tournament).values_list(
+        *(columns.get(field, field) for field in standings.RESULT_FIELDS)
+    )
+    return list(itertools.starmap(standings.RoundResult, rows))
+
+
+def _standings_key(tournament_id: int, version: int) -> str:
+    return f"standings:{tournament_id}:{version}"
+
+
+def standings_cache_put(
+    *, tournament_id: int, version: int, packed: bytes, value: standings.Standings
+) -> None:
+    """The rebuilt standings: packed for the shared cache, decoded for this process."""
+    caching.cache_put(_standings_key(tournament_id, version), packed)
+    caching.decoded_put(tournament_id, version, value)
+
+
+def standings_read(*, tournament: Tournament) -> standings.Standings | None:
+    """The standings as last rebuilt: from this process's memory, the cache, else the
+    database (one query). Never computed here; None before the first rebuild."""
+    if not tournament.standings_version:
+        return None
+    version = tournament.standings_version
+    if (found := caching.decoded_get(tournament.pk, version)) is not None:
+        return found
+    packed = caching.cache_get(_standings_key(tournament.pk, version))
+    if packed is None:
+        row = StandingsSnapshot.objects.filter(tournament=tournament).values_list(
+            "packed", "version"
+        )
+        row = row.first()
+        if row is None:
+            return None
+        packed, version = bytes(row[0]), row[1]
+        caching.cache_put(_standings_key(tournament.pk, version), packed)
+    value = standings.Standings.unpack(packed)
+    caching.decoded_put(tournament.pk, version, value)
+    return value
+
+
+@dataclass(frozen=True)
+class ResultSeat:
+    """One seat's result in a round: as counted once the table's sheet is handed in, else as
+    the sheet stands so far."""
+
+    position: int
+    start_number: int
+    name: str  # "First Last"
+    club: str
+    points: int | None  # game points + penalty points - deducted; None before the first hand
+    penalty: int  # initialled penalty points (TSR 8.2.2), in ``points`` already
+    deducted: int  # deducted for unsporting conduct (TSR 9.6.2 b), off ``points`` already
+    placing: int | None  # 1st to 4th (5th) at the table; None until the sheet is handed in
+
+
+@dataclass(frozen=True)
+class ResultTable:
+    number: int
+    sheet_status: str | None  # a ``Scoresheet.Status``; None: the table has no sheet
+    hand_count: int
+    seats: list[ResultSeat]  # in seat order
+
+    @property
+    def confirmed(self) -> bool:
+        return self.sheet_status == Scoresheet.Status.CONFIRMED
+
+    @property
+    def provisional(self) -> bool:
+        """Handed in, not yet confirmed: shown, not counted (TSR 8.5.2)."""
+        return self.sheet_status == Scoresheet.Status.SUBMITTED
+
+
+def round_results(*, round: Round) -> list[ResultTable]:
+    """Every table of a round in table order with its players in seat order and their points,
+    penalty points, deductions and placing: three queries, whatever the number of tables.
+
+    A handed-in sheet's seats are read from their stored results (what the standings count);
+    a sheet still being written shows its points so far and no placing yet.
+    """
+    stored = {
+        (result.table_id, result.position): result
+        for result in SeatResult.objects.filter(round=round).only(
+            "table_id", "position", "points", "penalty", "deducted", "placing"
+        )
+    }
+    tables = []
+    for row in round_tables(round=round):
+        table = row.table
+        # The seats prefetched by ``round_tables``, with their deductions: no further query.
+        deducted = {seat.position: seat.deducted for seat in table.seats.all()}
+        seats = []
+        for seat in row.seats:
+            result = stored.get((table.pk, seat.position))
+            player = seat.entry.player
+            common = {
+                "position": seat.position,
+                "start_number": seat.entry.start_number,
+                "name": player.name,
+                "club": player.club,
+            }
+            if result is not None:
+                seats.append(
+                    ResultSeat(
+                        **common,
+                        points=result.points,
+                        penalty=result.penalty,
+                        deducted=result.deducted,
+                        placing=result.placing,
+                    )
+                )
+            else:
+                seats.append(
+                    ResultSeat(
+                        **common,
+                        points=seat.points,
+                        penalty=getattr(table, f"penalty_{seat.position}"),
+                        deducted=deducted[seat.position],
+                        placing=None,
+                    )
+                )
+        tables.append(
+            ResultTable(
+                number=table.number,
+                sheet_status=row.sheet.status if row.sheet is not None else None,
+                hand_count=row.hand_count,
+                seats=seats,
+            )
+        )
+    return tables

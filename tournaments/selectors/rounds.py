@@ -1,0 +1,279 @@
+"""Reads of rounds, their tables and seats, and the seating drawn so far."""
+
+import datetime
+from dataclasses import dataclass
+
+from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
+from django.shortcuts import get_object_or_404
+
+from adjudication.models import Decision, Sanction
+from doko import seating
+from scoring.models import Scoresheet
+from tournaments.models import (
+    Entry,
+    Job,
+    Round,
+    Seat,
+    SeatResult,
+    Table,
+    Tournament,
+)
+from tournaments.selectors.find import name_key
+
+
+def tournament_rounds(*, tournament: Tournament) -> QuerySet[Round]:
+    """The rounds with how many tables they have and how many sheets are confirmed."""
+    return tournament.rounds.annotate(
+        table_count=Count("tables", distinct=True),
+        confirmed_count=Count(
+            "tables__scoresheet",
+            filter=Q(tables__scoresheet__status=Scoresheet.Status.CONFIRMED),
+            distinct=True,
+        ),
+    ).order_by("number")
+
+
+def round_get(*, tournament: Tournament, number: int) -> Round:
+    """One round, with the counts of ``tournament_rounds`` (404 if there is none)."""
+    return get_object_or_404(tournament_rounds(tournament=tournament), number=number)
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    position: int
+    entry: Entry
+    points: int | None  # the player's points on this table's sheet so far; None without hands
+    moved: bool = False  # moved by a withdrawal or late entry after the seating was published
+
+
+@dataclass(frozen=True)
+class TableRow:
+    table: Table
+    sheet: Scoresheet | None
+    seats: list[SeatRow]
+    hand_count: int
+
+
+def correlated_sum(queryset: QuerySet, field: str, *, by: str) -> Coalesce:
+    """A correlated SUM subquery of ``field`` over ``queryset`` (one group, ``by``): no join, so
+    summing two relations multiplies nothing."""
+    summed = queryset.order_by().values(by).annotate(total=Sum(field)).values("total")
+    return Coalesce(Subquery(summed), 0)
+
+
+def seat_sums(tables: QuerySet[Table]) -> QuerySet[Table]:
+    """The tables with what each one's sheet gives each seat so far: ``points_<seat>`` (game
+    points), ``penalty_<seat>`` (the initialled penalty points, TSR 8.2.2) and ``hand_count``
+    (lines on the sheet). The penalties are summed apart, so nothing is counted twice."""
+    decisions = Decision.objects.filter(
+        scoresheet=OuterRef("scoresheet__pk"), status=Decision.Status.INITIALLED
+    )
+    return tables.annotate(
+        hand_count=Count("scoresheet__hands"),
+        **{f"points_{seat}": Sum(f"scoresheet__hands__points_{seat}") for seat in range(1, 6)},
+        **{
+            f"penalty_{seat}": correlated_sum(decisions, f"penalty_{seat}", by="scoresheet")
+            for seat in range(1, 6)
+        },
+    )
+
+
+def seats_with_deductions() -> QuerySet[Seat]:
+    """Seats with ``deducted``: the points taken from their player in that round for
+    unsporting conduct (TSR 9.6.2 b)."""
+    deductions = Sanction.objects.filter(
+        entry=OuterRef("entry_id"),
+        round=OuterRef("round_id"),
+        kind=Sanction.Kind.DEDUCTION,
+        status=Sanction.Status.IN_FORCE,  # not changed or annulled on appeal (TSR 8.2.1)
+    )
+    return Seat.objects.annotate(deducted=correlated_sum(deductions, "points", by="entry"))
+
+
+def _tables(round_: Round) -> QuerySet[Table]:
+    """The round's tables with their seats, and each seat's points on the sheet so far: game
+    points, initialled penalty points (TSR 8.2.2), less deductions (TSR 9.6.2 b)."""
+    seats = Prefetch(
+        "seats",
+        queryset=seats_with_deductions().select_related("entry__player").order_by("position"),
+    )
+    return (
+        seat_sums(round_.tables.select_related("scoresheet"))
+        .prefetch_related(seats)
+        .order_by("number")
+    )
+
+
+def _seat_points(table: Table, seat: Seat) -> int | None:
+    if not table.hand_count:
+        return None
+    position = seat.position
+    return (
+        (getattr(table, f"points_{position}") or 0)
+        + getattr(table, f"penalty_{position}")
+        - seat.deducted
+    )
+
+
+def _table_row(table: Table) -> TableRow:
+    sheet = getattr(table, "scoresheet", None)
+    return TableRow(
+        table=table,
+        sheet=sheet,
+        hand_count=table.hand_count,
+        seats=[
+            SeatRow(
+                position=seat.position,
+                entry=seat.entry,
+                points=_seat_points(table, seat),
+                moved=seat.moved_at is not None,
+            )
+            for seat in table.seats.all()
+        ],
+    )
+
+
+def round_tables(*, round: Round) -> list[TableRow]:
+    """Every table of a round with its players in seat order and their points so far."""
+    return [_table_row(table) for table in _tables(round)]
+
+
+def table_get(*, round: Round, number: int) -> TableRow:
+    return _table_row(get_object_or_404(_tables(round), number=number))
+
+
+def seat_tokens(*, table: Table) -> dict[int, str]:
+    """The private key of each seat of a table, by position, in seat order. Secret: for the
+    organiser's eyes only."""
+    return dict(table.seats.order_by("position").values_list("position", "token"))
+
+
+def _plans(*, tournament: Tournament, before: int) -> dict[int, seating.SeatingPlan]:
+    """The seating of each round numbered below ``before``, by round number, in one query."""
+    tables: dict[tuple[int, int], list[int]] = {}
+    for round_number, table_number, entry_id in (
+        Seat.objects.filter(round__tournament=tournament, round__number__lt=before)
+        .order_by("round__number", "table__number", "position")
+        .values_list("round__number", "table__number", "entry_id")
+    ):
+        tables.setdefault((round_number, table_number), []).append(entry_id)
+    plans: dict[int, list[tuple[int, ...]]] = {}
+    for (round_number, _table), players in tables.items():
+        plans.setdefault(round_number, []).append(tuple(players))
+    return {number: seating.SeatingPlan(tables=tuple(plan)) for number, plan in plans.items()}
+
+
+def seating_history(*, tournament: Tournament, before: int) -> list[seating.SeatingPlan]:
+    """The seating of the tournament's rounds numbered below ``before``, in order."""
+    plans = _plans(tournament=tournament, before=before)
+    return [plans[number] for number in sorted(plans)]
+
+
+def seating_other_rounds(*, round: Round) -> list[seating.SeatingPlan]:
+    """The seating of every other round of the tournament, earlier and drawn in advance."""
+    plans = _plans(tournament=round.tournament, before=2**15)
+    plans.pop(round.number, None)
+    return [plans[number] for number in sorted(plans)]
+
+
+def seating_quality(*, round: Round) -> seating.Quality | None:
+    """The quality report of the seating up to this round: repeat meetings against the best
+    possible, seat positions, tables of five (None before the round is drawn)."""
+    plans = _plans(tournament=round.tournament, before=round.number + 1)
+    this = plans.pop(round.number, None)
+    if this is None:
+        return None
+    return seating.quality([this], history=[plans[number] for number in sorted(plans)])
+
+
+def entry_points(*, tournament: Tournament, before: int | None = None) -> dict[int, int]:
+    """Each entry's points on the confirmed scoresheets (of rounds before ``before``): game
+    points, initialled penalty points (TSR 8.2.2), less deductions (TSR 9.6.2 b). One query."""
+    results = SeatResult.objects.filter(round__tournament=tournament, confirmed=True)
+    if before is not None:
+        results = results.filter(round__number__lt=before)
+    return dict(
+        results.values("entry_id").annotate(total=Sum("points")).values_list("entry_id", "total")
+    )
+
+
+def entry_ranking(*, tournament: Tournament, before: int | None = None) -> list[int]:
+    """Active entries best first by points on confirmed sheets, then by start number."""
+    points = entry_points(tournament=tournament, before=before)
+    active = tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", "start_number")
+    return [pk for pk, number in sorted(active, key=lambda e: (-points.get(e[0], 0), e[1]))]
+
+
+def seating_shortfall(*, tournament: Tournament) -> seating.SeatingError | None:
+    """Why the tournament's active players cannot be seated as it stands (tables of four only,
+    TSR 8.3.1, or with tables of five, TSR 10.1), with how many more or fewer would do; None
+    when they can. Counted by ``tournament_get`` already, else in one query."""
+    players = getattr(tournament, "entry_count", None)
+    if players is None:
+        players = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+    try:
+        seating.table_sizes(players, tables_of_five=tournament.allow_tables_of_five)
+    except seating.SeatingError as error:
+        return error
+    return None
+
+
+def current_round(*, tournament: Tournament, published_only: bool = True) -> Round | None:
+    """The round being played, or else the next one drawn, or else the last one."""
+    rounds = tournament.rounds.order_by("number")
+    if published_only:
+        rounds = rounds.exclude(published_at=None)
+    rounds = list(rounds)
+    for wanted in (Round.Status.RUNNING, Round.Status.FINISHED, Round.Status.SEATED):
+        for round_ in rounds:
+            if round_.status == wanted:
+                return round_
+    return rounds[-1] if rounds else None
+
+
+def moves_since(*, tournament: Tournament, since: datetime.datetime) -> dict[int, int]:
+    """How many players of each round were moved after publishing, since ``since``."""
+    return dict(
+        Seat.objects.filter(round__tournament=tournament, moved_at__gte=since)
+        .values("round__number")
+        .annotate(n=Count("pk"))
+        .order_by("round__number")
+        .values_list("round__number", "n")
+    )
+
+
+def round_jobs(*, round: Round, limit: int = 6) -> list[Job]:
+    """The latest printouts of a round."""
+    return list(round.jobs.order_by("-created_at")[:limit])
+
+
+@dataclass(frozen=True)
+class NamedSeat:
+    name: str  # "Last, First"
+    start_number: int
+    table: int
+    position: int
+    moved: bool
+
+
+def round_seats_by_name(*, round: Round) -> list[NamedSeat]:
+    """Every seat of a round, alphabetically by the player's last name, in one query."""
+    seats = [
+        NamedSeat(
+            name=f"{last}, {first}",
+            start_number=number,
+            table=table,
+            position=position,
+            moved=moved_at is not None,
+        )
+        for last, first, number, table, position, moved_at in round.seats.values_list(
+            "entry__player__last_name",
+            "entry__player__first_name",
+            "entry__start_number",
+            "table__number",
+            "position",
+            "moved_at",
+        )
+    ]
+    return sorted(seats, key=lambda seat: (name_key(seat.name), seat.start_number))

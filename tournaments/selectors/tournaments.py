@@ -1,0 +1,119 @@
+"""Reads of tournaments, their entries and who holds which role."""
+
+import logging
+
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+
+from tournaments import caching
+from tournaments.models import (
+    Entry,
+    Round,
+    Tournament,
+    TournamentRole,
+)
+
+logger = logging.getLogger(__name__)
+
+
+AnyUser = User | AnonymousUser
+
+
+def tournaments_visible(*, user: AnyUser) -> QuerySet[Tournament]:
+    """Public tournaments, and the others to their staff and to superusers."""
+    tournaments = Tournament.objects.all()
+    if user.is_superuser:
+        return tournaments
+    if user.is_authenticated:
+        staff = TournamentRole.objects.filter(user=user).values("tournament_id")
+        return tournaments.filter(Q(is_public=True) | Q(pk__in=staff))
+    return tournaments.filter(is_public=True)
+
+
+def _count(queryset: QuerySet) -> Coalesce:
+    """A correlated COUNT(*) subquery: no join, so counting two relations multiplies nothing."""
+    counted = queryset.order_by().values("tournament").annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(counted), 0)
+
+
+def tournament_list(*, user: AnyUser) -> QuerySet[Tournament]:
+    """Tournaments for the home page and the API, newest first, with their sizes."""
+    return (
+        tournaments_visible(user=user)
+        .annotate(
+            entry_count=_count(
+                Entry.objects.filter(tournament=OuterRef("pk"), status=Entry.Status.ACTIVE)
+            ),
+            round_count=_count(Round.objects.filter(tournament=OuterRef("pk"))),
+        )
+        .order_by("-starts_on", "name")
+    )
+
+
+HEAD_CACHE_SECONDS = 60
+
+
+def _head_key(slug: str) -> str:
+    return f"tournament-head:{slug}"
+
+
+def tournament_head(*, slug: str, user: AnyUser) -> Tournament:
+    """The tournament's own fields for the pages that phones refresh: for an anonymous reader
+    from the cache (no query at all), kept for a minute and forgotten whenever the tournament
+    is saved or its standings rebuilt (``tournament_head_forget``); else ``tournament_get``.
+
+    With a shared cache (Redis), each process also keeps them in its own memory for
+    ``TOURNAMENT_HEAD_LOCAL_SECONDS``: a phone's refresh then costs no round trip at all, and
+    other processes show a change at most that much later (this process at once)."""
+    if user.is_authenticated:
+        return tournament_get(slug=slug, user=user, counts=False)
+    key = _head_key(slug)
+    local = caching.local_cache() if settings.TOURNAMENT_HEAD_LOCAL_SECONDS > 0 else None
+    row = local.get(key) if local is not None else None
+    if row is None:
+        row = caching.cache_get(key)
+        if row is None:
+            row = Tournament.objects.filter(slug=slug, is_public=True).values().first()
+            if row is None:
+                raise Http404
+            caching.cache_put(key, row, HEAD_CACHE_SECONDS)
+        if local is not None:
+            local.set(key, row, settings.TOURNAMENT_HEAD_LOCAL_SECONDS)
+    return Tournament(**row)
+
+
+def tournament_head_forget(*, slug: str) -> None:
+    """Forget the cached head: after the tournament is saved or its standings rebuilt."""
+    caching.forget(_head_key(slug))
+
+
+def tournament_get(*, slug: str, user: AnyUser, counts: bool = True) -> Tournament:
+    """One tournament the user may see (404 otherwise); without ``counts`` in a plain query
+    of one row, for the pages that phones refresh."""
+    tournaments = tournament_list(user=user) if counts else tournaments_visible(user=user)
+    return get_object_or_404(tournaments, slug=slug)
+
+
+def user_roles(*, user: AnyUser, tournament: Tournament) -> set[str]:
+    """The user's roles in the tournament; a superuser holds them all."""
+    if not user.is_authenticated:
+        return set()
+    if user.is_superuser:
+        return set(TournamentRole.Role.values)
+    return set(
+        TournamentRole.objects.filter(user=user, tournament=tournament).values_list(
+            "role", flat=True
+        )
+    )
+
+
+def entry_list(*, tournament: Tournament) -> QuerySet[Entry]:
+    return tournament.entries.select_related("player").order_by("start_number")
+
+
+def entry_get(*, tournament: Tournament, start_number: int) -> Entry:
+    return get_object_or_404(tournament.entries.select_related("player"), start_number=start_number)
