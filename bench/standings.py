@@ -119,7 +119,7 @@ def _standings(large: Shared) -> list[Figure]:
     base = per_call(fetch, repeat=5, budget=1.0) / 1000
     # Called directly: the rebuild results_refresh schedules after commit is left out, as the
     # worker runs it apart from the confirm.
-    with mock.patch.object(services, "standings_schedule", return_value=None):
+    with mock.patch("tournaments.services.results.standings_schedule", return_value=None):
         whole = per_call(confirm, repeat=9, budget=1.0) / 1000
         refresh = per_call(lambda: services.results_refresh(tables=[table]), repeat=5) / 1000
     rebuild = (

@@ -167,7 +167,7 @@ def _sheets(pool, *, slug: str, players: int, rounds: int, seed: int):
 
 def job_builder(kind: str, *, round_number: int = ROUNDS, table=None, site: str = ""):
     """What a Celery worker runs for a printout job of the run's tournament (one of
-    ``tournaments.services.JOB_BUILDERS``: reading the round from the database, then building
+    ``tournaments.services.jobs.JOB_BUILDERS``: reading the round from the database, then building
     the PDF), as a function of no arguments that returns the PDF's bytes. The job itself is not
     stored."""
     from tournaments import services

@@ -46,8 +46,8 @@ from tests import factories
 from tests.sheets import full_match
 from tests.tournaments.helpers import play
 from tournaments import services as tournament_services
-from tournaments.models import RankingList, TournamentRole
 from tournaments.caching import memory_clear
+from tournaments.models import RankingList, TournamentRole
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db]
 

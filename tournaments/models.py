@@ -1,7 +1,7 @@
 """Players, tournaments, entries, rounds (Spielrunden), tables and seats.
 
 The models hold fields and the invariants the database can keep; workflows live in
-``tournaments/services.py``.
+``tournaments/services/``.
 """
 
 import secrets

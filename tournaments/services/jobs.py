@@ -1,0 +1,244 @@
+"""Printouts as background jobs: started here, run by a Celery worker, progress and file kept."""
+
+import datetime
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from doko import standings
+from scoring import pdf as sheet_pdf
+from scoring.selectors import sheet_state
+from tournaments import pdf, selectors
+from tournaments.models import (
+    Job,
+    Round,
+    Seat,
+    Table,
+    Tournament,
+)
+from tournaments.services.common import save_validated
+
+
+@transaction.atomic
+def job_start(
+    *,
+    tournament: Tournament,
+    kind: Job.Kind,
+    by: AbstractBaseUser | None,
+    round: Round | None = None,
+    table: Table | None = None,
+    site_url: str = "",
+) -> Job:
+    """Queue a long job; a Celery worker (or, without Redis or while it is down, this process)
+    runs it after commit (``tasks.job_enqueue``).
+
+    Printouts of a round name the round, a table's completed scoresheet names the table too;
+    ``site_url`` is where links printed in it point.
+    """
+    from tournaments.tasks import job_enqueue
+
+    job = save_validated(
+        Job(
+            tournament=tournament,
+            round=round,
+            table=table,
+            kind=kind,
+            language=translation.get_language() or settings.LANGUAGE_CODE,
+            site_url=site_url,
+            created_by=by,
+        )
+    )
+    transaction.on_commit(lambda: job_enqueue(str(job.pk)))
+    return job
+
+
+def _build_entry_list(job: Job, progress) -> tuple[str, bytes]:
+    entries = list(selectors.entry_list(tournament=job.tournament))
+    content = pdf.entry_list_pdf(tournament=job.tournament, entries=entries, progress=progress)
+    return f"{job.tournament.slug}-{slugify(_('players'))}.pdf", content
+
+
+def _round_printout(document, name: str):
+    """A builder for one of the printouts of a round's seating."""
+
+    def build(job: Job, progress) -> tuple[str, bytes]:
+        tables = selectors.round_tables(round=job.round)
+        options = {}
+        if document is pdf.table_cards_pdf and job.site_url:
+            options["url_for_table"] = lambda number: (
+                job.site_url.rstrip("/")
+                + reverse("table", args=[job.tournament.slug, job.round.number, number])
+            )
+        content = document(
+            tournament=job.tournament,
+            round_number=job.round.number,
+            tables=tables,
+            progress=progress,
+            **options,
+        )
+        filename = f"{job.tournament.slug}-{slugify(_('round'))}-{job.round.number}-{slugify(name)}"
+        return f"{filename}.pdf", content
+
+    return build
+
+
+def _build_scoresheets(job: Job, progress) -> tuple[str, bytes]:
+    """Blank scoresheets for every table of the round, each with its scorekeeper's link."""
+    tables = selectors.round_tables(round=job.round)
+    url_for_seat = None
+    if job.site_url:
+        tokens = dict(Seat.objects.filter(round=job.round).values_list("entry_id", "token"))
+        site = job.site_url.rstrip("/")
+
+        def url_for_seat(seat) -> str:
+            return site + reverse("sheet-link", args=[tokens[seat.entry.pk]])
+
+    content = sheet_pdf.blank_scoresheets_pdf(
+        tournament=job.tournament,
+        round_number=job.round.number,
+        tables=tables,
+        url_for_seat=url_for_seat,
+        progress=progress,
+    )
+    name = f"{job.tournament.slug}-{slugify(_('round'))}-{job.round.number}"
+    return f"{name}-{slugify(_('scoresheets'))}.pdf", content
+
+
+def _build_scoresheet(job: Job, progress) -> tuple[str, bytes]:
+    """The completed scoresheet of one table, as it stands (for the archive: as confirmed)."""
+    table = job.table
+    state = sheet_state(sheet=table.scoresheet)
+    content = sheet_pdf.scoresheet_pdf(
+        scoresheet=state.sheet,
+        seats=state.seats,
+        rows=state.rows,
+        adjudication=state.adjudication,
+        extra_times=list(table.extra_times.select_related("granted_by").order_by("granted_at")),
+        progress=progress,
+    )
+    name = f"{job.tournament.slug}-{slugify(_('round'))}-{job.round.number}"
+    return f"{name}-{slugify(_('table'))}-{table.number}.pdf", content
+
+
+def _build_standings(job: Job, progress) -> tuple[str, bytes]:
+    """The standings as last rebuilt (never computed from the results here); before the first
+    rebuild, every player with no points yet."""
+    tournament = job.tournament
+    table = selectors.standings_read(tournament=tournament)
+    if table is None:
+        table = standings.standings(
+            entrants=selectors.standings_entrants(tournament=tournament),
+            results=[],
+            tiebreaks=selectors.tiebreaks_of(tournament),
+        )
+    content = pdf.standings_pdf(
+        tournament=tournament, standings=table, progress=progress, as_of=table.built_at
+    )
+    return f"{tournament.slug}-{slugify(_('standings'))}.pdf", content
+
+
+def _build_round_results(job: Job, progress) -> tuple[str, bytes]:
+    """The results of the round table by table, confirmed or not (TSR 8.5.2)."""
+    tables = selectors.round_results(round=job.round)
+    content = pdf.round_results_pdf(
+        tournament=job.tournament, round=job.round, tables=tables, progress=progress
+    )
+    name = f"{job.tournament.slug}-{slugify(_('round'))}-{job.round.number}"
+    return f"{name}-{slugify(_('results'))}.pdf", content
+
+
+JOB_BUILDERS = {
+    Job.Kind.ENTRY_LIST_PDF: _build_entry_list,
+    Job.Kind.SEATING_BY_TABLE_PDF: _round_printout(pdf.seating_by_table_pdf, "tables"),
+    Job.Kind.SEATING_ALPHABETICAL_PDF: _round_printout(pdf.seating_alphabetical_pdf, "names"),
+    Job.Kind.TABLE_CARDS_PDF: _round_printout(pdf.table_cards_pdf, "table-cards"),
+    Job.Kind.SCORESHEETS_PDF: _build_scoresheets,
+    Job.Kind.SCORESHEET_PDF: _build_scoresheet,
+    Job.Kind.STANDINGS_PDF: _build_standings,
+    Job.Kind.ROUND_RESULTS_PDF: _build_round_results,
+}
+
+
+def job_run(*, job_id: str) -> Job | None:
+    """Do a queued job and keep its file. Safe to run again: a finished job is left alone, an
+    interrupted one (its worker died) starts over.
+
+    Unlike other services this is several short transactions, so that the progress is seen while
+    the job runs.
+    """
+    with transaction.atomic():
+        job = (
+            Job.objects.select_for_update(of=("self",))
+            .select_related("tournament", "round__tournament", "table")
+            .filter(pk=job_id)
+            .first()
+        )
+        if job is None or job.status == Job.Status.DONE:
+            return job
+        job.status = Job.Status.RUNNING
+        job.attempts += 1
+        job.progress = 0
+        job.error = ""
+        job.started_at = timezone.now()
+        job.save(
+            update_fields=["status", "attempts", "progress", "error", "started_at", "updated_at"]
+        )
+
+    def progress(percent: int) -> None:
+        # updated_at too (update() skips auto_now): it tells jobs_recover the job is alive.
+        Job.objects.filter(pk=job.pk).update(progress=percent, updated_at=timezone.now())
+
+    try:
+        with translation.override(job.language):
+            filename, content = JOB_BUILDERS[job.kind](job, progress)
+    except Exception as error:
+        now = timezone.now()
+        Job.objects.filter(pk=job.pk).update(
+            status=Job.Status.FAILED, error=repr(error), finished_at=now, updated_at=now
+        )
+        raise
+    with transaction.atomic():
+        job.file.save(filename, ContentFile(content), save=False)
+        job.status = Job.Status.DONE
+        job.progress = 100
+        job.finished_at = timezone.now()
+        job.save(update_fields=["file", "status", "progress", "finished_at", "updated_at"])
+    return job
+
+
+def jobs_recover(*, older_than: datetime.timedelta) -> list[str]:
+    """Queue again the jobs that were lost on the way: running without progress for longer than
+    ``older_than`` (their worker died, and the broker keeps the unacknowledged message hidden for
+    its visibility timeout, an hour with Redis), or queued that long and never taken (the message
+    was lost, e.g. Redis restarted without saving). Returns their ids.
+
+    ``job_run`` starts such a job over; one that was only slow and still finishes is left done.
+    ``older_than`` must be longer than a job's longest step between two progress updates and than
+    the usual wait in the queue, or a job runs twice. Safe to run often (from cron): a job queued
+    again counts as updated now, so the next run leaves it alone for ``older_than``.
+    """
+    from tournaments.tasks import job_enqueue
+
+    now = timezone.now()
+    with transaction.atomic():
+        # Locked, so two recoveries at once queue a job once: the second waits and then finds
+        # the row updated.
+        ids = [
+            str(pk)
+            for pk in Job.objects.select_for_update()
+            .filter(
+                status__in=[Job.Status.QUEUED, Job.Status.RUNNING], updated_at__lt=now - older_than
+            )
+            .order_by("created_at")
+            .values_list("pk", flat=True)
+        ]
+        Job.objects.filter(pk__in=ids).update(status=Job.Status.QUEUED, updated_at=now)
+        for job_id in ids:
+            transaction.on_commit(lambda job_id=job_id: job_enqueue(job_id))
+    return ids

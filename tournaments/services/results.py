@@ -1,0 +1,205 @@
+"""Writes for results, standings and ranking lists: the seats' results from the handed-in
+sheets and the adjudication, the standings rebuilt from them (TSR 8.5.2), the ranking lists."""
+
+import datetime
+from collections.abc import Collection
+
+from django.db import transaction
+from django.db.models import Count, F, Q, QuerySet
+from django.utils import timezone
+
+from doko import standings
+from doko.rules.contracts import Contract
+from scoring.models import Scoresheet
+from tournaments import selectors
+from tournaments.models import (
+    RankingList,
+    SeatResult,
+    StandingsSnapshot,
+    Table,
+    Tournament,
+)
+from tournaments.services.common import save_validated
+
+SOLO_CONTRACTS = [contract.value for contract in Contract if contract.is_solo]
+
+
+HANDED_IN = [Scoresheet.Status.SUBMITTED, Scoresheet.Status.CONFIRMED]
+
+
+def _results_of(tables: QuerySet[Table]) -> list[SeatResult]:
+    """The results of every seat at the handed-in tables among ``tables``, in two queries:
+    game points, initialled penalty points (TSR 8.2.2), deductions (TSR 9.6.2 b) and solos
+    (TSR 4.2, 4.3) from each table's sheet; the placing at the table from the points."""
+    solo = Q(scoresheet__hands__contract__in=SOLO_CONTRACTS, scoresheet__hands__not_played=False)
+    sums = {
+        row["id"]: row
+        for row in selectors.seat_sums(tables.filter(scoresheet__status__in=HANDED_IN))
+        .annotate(
+            sheet_status=F("scoresheet__status"),
+            **{
+                f"solos_{s}": Count(
+                    "scoresheet__hands", filter=solo & Q(scoresheet__hands__soloist=s)
+                )
+                for s in range(1, 6)
+            },
+            **{
+                f"won_{s}": Count(
+                    "scoresheet__hands",
+                    filter=solo
+                    & Q(scoresheet__hands__soloist=s, **{f"scoresheet__hands__points_{s}__gt": 0}),
+                )
+                for s in range(1, 6)
+            },
+        )
+        .values()
+        .order_by()
+    }
+    by_table: dict[int, list[SeatResult]] = {}
+    for seat in selectors.seats_with_deductions().filter(table__in=list(sums)):
+        table = sums[seat.table_id]
+        position = seat.position
+        game = table[f"points_{position}"] or 0
+        penalty = table[f"penalty_{position}"]
+        by_table.setdefault(seat.table_id, []).append(
+            SeatResult(
+                table_id=seat.table_id,
+                round_id=seat.round_id,
+                entry_id=seat.entry_id,
+                position=position,
+                game_points=game,
+                penalty=penalty,
+                deducted=seat.deducted,
+                points=game + penalty - seat.deducted,
+                placing=1,
+                confirmed=table["sheet_status"] == Scoresheet.Status.CONFIRMED,
+                hands=table["hand_count"],
+                solos_played=table[f"solos_{position}"],
+                solos_won=table[f"won_{position}"],
+            )
+        )
+    results = []
+    for seats in by_table.values():
+        placings = standings.table_placings({r.position: r.points for r in seats})
+        for result in seats:
+            result.placing = placings[result.position]
+            results.append(result)
+    return results
+
+
+@transaction.atomic
+def results_refresh(*, tables: Collection[Table]) -> int:
+    """Rewrite the results of these tables from their sheets and the adjudication; the
+    standings are rebuilt after commit if anything changed. Called by every service that
+    changes what a handed-in sheet counts. Returns the number of results written."""
+    ids = [table.pk for table in tables]
+    if not ids:
+        return 0
+    deleted, _counts = SeatResult.objects.filter(table_id__in=ids).delete()
+    results = _results_of(Table.objects.filter(pk__in=ids))
+    SeatResult.objects.bulk_create(results)
+    if deleted or results:
+        for tournament_id in set(
+            Table.objects.filter(pk__in=ids).values_list("round__tournament_id", flat=True)
+        ):
+            standings_schedule(tournament_id=tournament_id)
+    return len(results)
+
+
+def results_refresh_all(*, tournament: Tournament) -> int:
+    """Rewrite every result of a tournament (after an import, or to repair)."""
+    return results_refresh(tables=list(Table.objects.filter(round__tournament=tournament)))
+
+
+def standings_schedule(*, tournament_id: int) -> None:
+    """Rebuild the tournament's standings once the current transaction commits: in a Celery
+    worker, or here if the broker cannot be reached (a confirm never fails for want of it)."""
+    from tournaments.tasks import send_or_run, standings_rebuild_task
+
+    transaction.on_commit(lambda: send_or_run(standings_rebuild_task, tournament_id))
+
+
+def standings_rebuild(*, tournament_id: int) -> StandingsSnapshot | None:
+    """Compute the standings from the results and store them (``StandingsSnapshot``) with a new
+    version, which names them in the cache and in ETags. Rebuilds of one tournament take turns
+    (the tournament's row is locked), and each reads what is committed when its turn comes."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        if tournament is None:  # deleted since the rebuild was queued
+            return None
+        computed = standings.standings(
+            entrants=selectors.standings_entrants(tournament=tournament),
+            results=selectors.standings_results(tournament=tournament),
+            tiebreaks=selectors.tiebreaks_of(tournament),
+            built_at=timezone.now(),
+        )
+        version = tournament.standings_version + 1
+        packed = computed.pack()
+        fields = {"version": version, "built_at": computed.built_at, "packed": packed}
+        # A plain UPDATE: update_or_create would first read the old standings.
+        if not StandingsSnapshot.objects.filter(tournament=tournament).update(**fields):
+            StandingsSnapshot.objects.create(tournament=tournament, **fields)
+        Tournament.objects.filter(pk=tournament.pk).update(standings_version=version)
+    selectors.tournament_head_forget(slug=tournament.slug)
+    selectors.standings_cache_put(
+        tournament_id=tournament_id, version=version, packed=packed, value=computed
+    )
+    return StandingsSnapshot(tournament=tournament, **fields)
+
+
+def ranking_schedule() -> None:
+    """Rebuild every ranking list after commit (a tournament finished or changed)."""
+    from tournaments.tasks import ranking_rebuild_task, send_or_run
+
+    transaction.on_commit(lambda: send_or_run(ranking_rebuild_task))
+
+
+def ranking_rebuild(
+    *, ranking_list: RankingList, today: datetime.date | None = None
+) -> RankingList:
+    """Rank the players by their average per round over the list's months (the DDV's
+    Rangliste), from the confirmed rounds of finished tournaments that count for it."""
+    today = today or timezone.localdate()
+    rows = standings.ranking(
+        played=selectors.ranking_rounds(
+            since=standings.months_before(today, ranking_list.months), until=today
+        ),
+        today=today,
+        months=ranking_list.months,
+        min_rounds=ranking_list.min_rounds,
+    )
+    with transaction.atomic():
+        locked = RankingList.objects.select_for_update().get(pk=ranking_list.pk)
+        locked.data = [[row.rank, row.player_id, row.rounds, row.points] for row in rows]
+        locked.version += 1
+        locked.built_at = timezone.now()
+        locked.built_for = today
+        locked.save(update_fields=["data", "version", "built_at", "built_for"])
+    return locked
+
+
+@transaction.atomic
+def ranking_list_save(
+    *,
+    name: str,
+    slug: str,
+    months: int = 24,
+    min_rounds: int = 36,
+    is_public: bool = True,
+    ranking_list: RankingList | None = None,
+) -> RankingList:
+    """Create a ranking list, or change one; it is rebuilt after commit."""
+    ranking_list = ranking_list or RankingList()
+    ranking_list.name = name.strip()
+    ranking_list.slug = slug
+    ranking_list.months = months
+    ranking_list.min_rounds = min_rounds
+    ranking_list.is_public = is_public
+    save_validated(ranking_list)
+    ranking_schedule()
+    return ranking_list
+
+
+def rankings_rebuild(*, today: datetime.date | None = None) -> list[RankingList]:
+    """Rebuild every ranking list."""
+    return [ranking_rebuild(ranking_list=r, today=today) for r in RankingList.objects.all()]

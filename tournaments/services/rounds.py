@@ -1,0 +1,389 @@
+"""Writes for rounds: the seating drawn and mended, publishing, the clock and extra time
+(TSR 8.5.1), closing."""
+
+import datetime
+import itertools
+import secrets
+from collections.abc import Collection
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from doko import seating
+from scoring.models import Scoresheet
+from tournaments import policies, selectors
+from tournaments.messages import seating_error_message
+from tournaments.models import (
+    Entry,
+    ExtraTime,
+    Round,
+    Seat,
+    Table,
+    Tournament,
+    new_seat_token,
+)
+from tournaments.services.common import save_validated
+from tournaments.services.results import ranking_schedule
+
+
+@transaction.atomic
+def round_create(*, tournament: Tournament) -> Round:
+    """Add the next round (Spielrunde) of a tournament."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    number = (tournament.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
+    if number > tournament.planned_rounds:
+        raise ValidationError(
+            {
+                "planned_rounds": _(
+                    "The tournament plans %(planned)d rounds; raise the number of planned "
+                    "rounds to add round %(number)d."
+                )
+                % {"planned": tournament.planned_rounds, "number": number}
+            }
+        )
+    return Round.objects.create(tournament=tournament, number=number)
+
+
+def _locked_round(round_: Round, *, allowed: set[str], action: str) -> Round:
+    locked = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    if locked.status not in allowed:
+        raise ValidationError(
+            {
+                "status": _("Round %(number)d is %(status)s and cannot be %(action)s.")
+                % {"number": locked.number, "status": locked.get_status_display(), "action": action}
+            }
+        )
+    return locked
+
+
+@transaction.atomic
+def round_seat(*, round: Round, seed: int | None = None) -> Round:
+    """Draw the seating of a round for all active players (TSR 3.2.1, 8.3, 8.4, 10.1).
+
+    By the tournament's method: ``ddv`` draws this round and every later planned round at once
+    (creating them), ``random`` draws this round at random, ``standings`` seats this round by
+    the points of the confirmed scoresheets so far (ranks 1-4 at table 1, and so on). Every
+    draw keeps players who met in earlier rounds apart as far as it can, balances seat positions
+    and tables of five, and in the first round keeps members of one club apart. A round already
+    seated is drawn again as long as no scoresheet has any hand on it and it is not started.
+    """
+    round_ = _locked_round(
+        round,
+        allowed={Round.Status.PLANNED, Round.Status.SEATED},
+        action=_("seated"),
+    )
+    tournament = round_.tournament
+    method = seating.Method(tournament.seating_method)
+    rounds = [round_]
+    if method is seating.Method.DDV:
+        rounds += _later_rounds(round_)
+    if Scoresheet.objects.filter(table__round__in=rounds, hands__isnull=False).exists():
+        raise ValidationError(_("Hands have been recorded in this round; it cannot be redrawn."))
+    active = tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", flat=True)
+    seed = seed if seed is not None else secrets.randbits(32)
+    try:
+        drawn = seating.draw(
+            list(active),
+            method=method,
+            tables_of_five=tournament.allow_tables_of_five,
+            seed=seed,
+            rounds=len(rounds),
+            history=selectors.seating_history(tournament=tournament, before=round_.number),
+            ranking=selectors.entry_ranking(tournament=tournament, before=round_.number)
+            if method is seating.Method.STANDINGS
+            else (),
+            apart_first_round=_club_mates(tournament) if round_.number == 1 else (),
+        )
+    except seating.SeatingError as error:
+        raise ValidationError({"entries": seating_error_message(error)}) from error
+    for each, plan in zip(rounds, drawn.rounds, strict=True):
+        _seating_store(round_=each, plan=plan, moved=())
+        each.status = Round.Status.SEATED
+        each.seating_seed = seed
+        each.published_at = None
+        each.save(update_fields=["status", "seating_seed", "published_at"])
+    return round_
+
+
+def _later_rounds(round_: Round) -> list[Round]:
+    """The planned rounds after ``round_``, created where missing and locked; none started."""
+    tournament = round_.tournament
+    existing = {
+        each.number: each
+        for each in tournament.rounds.select_for_update().filter(number__gt=round_.number)
+    }
+    later = []
+    for number in range(round_.number + 1, tournament.planned_rounds + 1):
+        each = existing.get(number) or Round.objects.create(tournament=tournament, number=number)
+        if each.status not in {Round.Status.PLANNED, Round.Status.SEATED}:
+            raise ValidationError(
+                {
+                    "status": _("Round %(number)d is %(status)s and cannot be seated.")
+                    % {"number": number, "status": each.get_status_display()}
+                }
+            )
+        each.tournament = tournament
+        later.append(each)
+    return later
+
+
+def _round_plan(round_: Round) -> seating.SeatingPlan:
+    tables: dict[int, list[int]] = {}
+    for table_number, entry_id in round_.seats.order_by("table__number", "position").values_list(
+        "table__number", "entry_id"
+    ):
+        tables.setdefault(table_number, []).append(entry_id)
+    return seating.SeatingPlan(tables=tuple(tuple(tables[n]) for n in sorted(tables)))
+
+
+def _seating_store(*, round_: Round, plan: seating.SeatingPlan, moved: Collection[int]) -> None:
+    """Store a round's seating: its tables 1..n (each with an empty scoresheet) and seats.
+
+    ``moved``: players whose seat changed after the seating was published; their seats say so.
+    The seats of everyone else keep the mark they had.
+    """
+    marks = dict(round_.seats.exclude(moved_at=None).values_list("entry_id", "moved_at"))
+    # A player who keeps their seat keeps its private link (perhaps printed already).
+    tokens = {
+        (number, position, entry_id): token
+        for number, position, entry_id, token in round_.seats.values_list(
+            "table__number", "position", "entry_id", "token"
+        )
+    }
+    now = timezone.now()
+    for entry_id in moved:
+        marks[entry_id] = now
+    round_.seats.all().delete()
+    round_.tables.filter(number__gt=len(plan.tables)).delete()
+    have = set(round_.tables.values_list("number", flat=True))
+    Table.objects.bulk_create(
+        Table(round=round_, number=number)
+        for number in range(1, len(plan.tables) + 1)
+        if number not in have
+    )
+    tables = {table.number: table for table in round_.tables.all()}
+    with_sheet = set(
+        Scoresheet.objects.filter(table__round=round_).values_list("table_id", flat=True)
+    )
+    Scoresheet.objects.bulk_create(
+        Scoresheet(table=table) for table in tables.values() if table.pk not in with_sheet
+    )
+    Seat.objects.bulk_create(
+        Seat(
+            round=round_,
+            table=tables[number],
+            position=position,
+            entry_id=entry_id,
+            moved_at=marks.get(entry_id),
+            token=tokens.get((number, position, entry_id)) or new_seat_token(),
+        )
+        for number, players in enumerate(plan.tables, start=1)
+        for position, entry_id in enumerate(players, start=1)
+    )
+
+
+def open_rounds_reseat(*, tournament: Tournament, keep_going: bool = False) -> list[int]:
+    """After a withdrawal or a late entry: re-seat every round drawn but not started, moving
+    only the players who must move (TSR 8.3, 10.1). The meetings of all other rounds, played
+    or drawn in advance, count; in round 1 members of one club stay apart.
+
+    A round that cannot be seated again refuses the change, or with ``keep_going`` keeps its
+    seating and its number is returned (a disqualification stands all the same)."""
+    unseated = []
+    active = list(
+        tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", flat=True)
+    )
+    for round_ in tournament.rounds.filter(status=Round.Status.SEATED).order_by("number"):
+        plan = _round_plan(round_)
+        if sorted(plan.players) == sorted(active):
+            continue
+        try:
+            result = seating.reseat(
+                plan,
+                active,
+                seed=round_.seating_seed or 0,
+                tables_of_five=tournament.allow_tables_of_five,
+                history=selectors.seating_other_rounds(round=round_),
+                apart=_club_mates(tournament) if round_.number == 1 else (),
+            )
+        except seating.SeatingError as error:
+            if keep_going:
+                unseated.append(round_.number)
+                continue
+            raise ValidationError(
+                {
+                    "entries": _(
+                        "Round %(number)d is drawn already and cannot be seated again: "
+                        "%(problem)s Register a substitute in the player's place instead."
+                    )
+                    % {"number": round_.number, "problem": seating_error_message(error)}
+                }
+            ) from error
+        _seating_store(
+            round_=round_,
+            plan=result.plan,
+            moved=result.moved if round_.published_at else (),
+        )
+    return unseated
+
+
+def _club_mates(tournament: Tournament) -> list[tuple[int, int]]:
+    """Pairs of active players of one club (kept apart in round 1)."""
+    clubs: dict[str, list[int]] = {}
+    for entry_id, club in tournament.entries.filter(status=Entry.Status.ACTIVE).values_list(
+        "pk", "player__club"
+    ):
+        if club.strip():
+            clubs.setdefault(club.strip().casefold(), []).append(entry_id)
+    return [pair for members in clubs.values() for pair in itertools.combinations(members, 2)]
+
+
+@transaction.atomic
+def round_publish(*, round: Round) -> Round:
+    """Publish a round's seating: from now on players find their table on the public pages."""
+    round_ = _locked_round(
+        round,
+        allowed={Round.Status.SEATED, Round.Status.RUNNING},
+        action=_("published"),
+    )
+    if round_.published_at is None:
+        round_.published_at = timezone.now()
+        round_.save(update_fields=["published_at"])
+    return round_
+
+
+@transaction.atomic
+def tournament_seating_publish(*, tournament: Tournament) -> list[Round]:
+    """Publish the seating of every round drawn and not yet published (the DDV way: the plan
+    of all rounds in advance)."""
+    rounds = list(
+        tournament.rounds.select_for_update().filter(
+            status=Round.Status.SEATED, published_at__isnull=True
+        )
+    )
+    now = timezone.now()
+    for round_ in rounds:
+        round_.published_at = now
+    Round.objects.bulk_update(rounds, ["published_at"])
+    return rounds
+
+
+@transaction.atomic
+def round_start(*, round: Round, at: datetime.datetime | None = None) -> Round:
+    """Start the round's clock for all tables at once (TSR 8.5.1); this publishes the seating."""
+    round_ = _locked_round(round, allowed={Round.Status.SEATED}, action=_("started"))
+    tournament = round_.tournament
+    if tournament.rounds.filter(status=Round.Status.RUNNING).exists():
+        raise ValidationError(_("Another round of this tournament is still running."))
+    earlier = tournament.rounds.filter(
+        number__lt=round_.number, status__in=[Round.Status.PLANNED, Round.Status.SEATED]
+    ).first()
+    if earlier is not None:
+        raise ValidationError(
+            _("Round %(number)d has not been played yet; the rounds are played in order.")
+            % {"number": earlier.number}
+        )
+    gone = (
+        Seat.objects.filter(table__round=round_)
+        .exclude(entry__status=Entry.Status.ACTIVE)
+        .select_related("entry__player")
+        .order_by("entry__start_number")
+    )
+    if gone := list(gone):
+        raise ValidationError(
+            _(
+                "Round %(number)d seats players who no longer play: %(players)s. Register a "
+                "substitute in their place, or draw the round again (TSR 8.3)."
+            )
+            % {
+                "number": round_.number,
+                "players": ", ".join(
+                    f"{seat.entry.player} ({seat.entry.get_status_display()})" for seat in gone
+                ),
+            }
+        )
+    round_.status = Round.Status.RUNNING
+    round_.started_at = at or timezone.now()
+    round_.published_at = round_.published_at or round_.started_at
+    round_.save(update_fields=["status", "started_at", "published_at"])
+    if tournament.status == Tournament.Status.PLANNED:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+    return round_
+
+
+@transaction.atomic
+def table_extra_time_grant(
+    *, table: Table, minutes: int, reason: str, by: AbstractBaseUser
+) -> ExtraTime:
+    """Extend one table's playing time (TSR 8.5.1): by the length of an interruption for a
+    complaint or a decision of the arbitration panel, or in another justified exception."""
+    round_ = _locked_round(
+        table.round,
+        allowed={Round.Status.RUNNING, Round.Status.FINISHED},
+        action=_("given extra time"),
+    )
+    if Scoresheet.objects.filter(table=table, status=Scoresheet.Status.CONFIRMED).exists():
+        raise ValidationError(
+            _("The scoresheet of table %(number)d is confirmed; its match is over (TSR 8.5.2).")
+            % {"number": table.number}
+        )
+    table.round = round_
+    return save_validated(
+        ExtraTime(table=table, minutes=minutes, reason=reason.strip(), granted_by=by)
+    )
+
+
+@transaction.atomic
+def round_end(*, round: Round, by: AbstractBaseUser, at: datetime.datetime | None = None) -> Round:
+    """Announce the end of the playing time (TSR 8.5.1, 8.5.3): only forced solos follow.
+
+    Only an adjudicator or an organiser announces it (``policies.may_end_playing_time``). It
+    ends the 100 minutes of the tables of four; a table of five plays its 125 (TSR 10.1.5), so
+    it plays on for the difference, and a table given extra time for that too
+    (``selectors.table_playing_time``)."""
+    refusal = policies.may_end_playing_time(
+        round=round, roles=selectors.user_roles(user=by, tournament=round.tournament)
+    )
+    if refusal is not None:
+        raise PermissionDenied(refusal)
+    round_ = _locked_round(round, allowed={Round.Status.RUNNING}, action=_("ended"))
+    ended_at = at or timezone.now()
+    if ended_at < round_.started_at:
+        raise ValidationError({"ended_at": _("The round cannot end before it started.")})
+    round_.status = Round.Status.FINISHED
+    round_.ended_at = ended_at
+    round_.save(update_fields=["status", "ended_at"])
+    return round_
+
+
+@transaction.atomic
+def round_close(*, round: Round) -> Round:
+    """Close a round once every table's scoresheet is confirmed (TSR 8.5.2)."""
+    round_ = _locked_round(round, allowed={Round.Status.FINISHED}, action=_("closed"))
+    open_sheets = Scoresheet.objects.filter(table__round=round_).exclude(
+        status=Scoresheet.Status.CONFIRMED
+    )
+    if open_count := open_sheets.count():
+        raise ValidationError(
+            ngettext(
+                "%(count)d scoresheet is not confirmed yet.",
+                "%(count)d scoresheets are not confirmed yet.",
+                open_count,
+            )
+            % {"count": open_count}
+        )
+    round_.status = Round.Status.CLOSED
+    round_.save(update_fields=["status"])
+    tournament = round_.tournament
+    if round_.number >= tournament.planned_rounds:
+        tournament.status = Tournament.Status.FINISHED
+        tournament.save(update_fields=["status"])
+        if tournament.counts_for_ranking:
+            ranking_schedule()
+    return round_
