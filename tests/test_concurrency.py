@@ -256,7 +256,7 @@ def _backend_pid() -> int | None:
 
 @pytest.mark.django_db(transaction=True)
 def test_the_next_request_after_a_database_restart_is_served(request):
-    from conftest import cluster_key
+    from tests.plugins.servers import cluster_key
 
     cluster = request.config.stash[cluster_key]
     factories.tournament(name="Neustart-Pokal")

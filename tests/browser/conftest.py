@@ -3,7 +3,7 @@
 The browser is Debian's ``chromium`` (never one Playwright downloads): ``DOKO_CHROMIUM`` names
 the binary, ``/usr/bin/chromium`` by default. Without it the tests are skipped with the reason
 shown, except when ``CI=true``, where that is a failure (as for redis-server and PostgreSQL in
-the top-level conftest.py). One browser serves the session; every page gets a context of its own
+tests/plugins/servers.py). One browser serves the session; every page gets a context of its own
 (cookies, storage), closed after the test.
 
 The pages come from pytest-django's ``live_server`` (a thread of this process on the transactional
