@@ -13,7 +13,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from bench.figures import Figure, per_call
 from bench.tournament import ROUNDS, job_builder, shared
-from tournaments import pdf
+from printing.pdf import lists as pdf
 from tournaments.models import Entry, Player, Table, Tournament
 from tournaments.selectors import SeatRow, TableRow
 
@@ -102,7 +102,7 @@ def in_memory() -> list[Figure]:
 
 
 def from_database() -> list[Figure]:
-    from tournaments.models import Job
+    from printing.models import Job
 
     tables = shared().per_round
     results = []

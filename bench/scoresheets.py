@@ -16,11 +16,11 @@ from reportlab.pdfgen.canvas import Canvas
 
 from bench.figures import Figure, per_call
 from bench.tournament import ROUNDS, job_builder, shared
-from scoring import pdf
+from printing import qr
+from printing.pdf import scoresheets as pdf
 from scoring.models import Hand, Scoresheet
 from scoring.selectors import scoresheet_rows
 from tests.sheets import full_match
-from tournaments import qr
 from tournaments.models import Entry, Player, Round, Seat, Table, Tournament
 from tournaments.selectors import SeatRow, TableRow
 
@@ -166,7 +166,7 @@ def figures() -> list[Figure]:
 def from_database(base: float, single: float) -> list[Figure]:
     """The same documents as the jobs build them from round 10 of the run's tournament, against
     the same baselines (the run's tournament has 500 tables of four, no table of five)."""
-    from tournaments.models import Job
+    from printing.models import Job
 
     large = shared()
     tables = large.per_round

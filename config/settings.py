@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "tournaments",
     "scoring",
     "adjudication",
+    "printing",
     "backup",
     "demo",
 ]

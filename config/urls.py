@@ -14,6 +14,7 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("scoring.urls")),
     path("", include("adjudication.urls")),
+    path("", include("printing.urls")),
     path("healthz/", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/login/", login.LoginView.as_view(), name="login"),

@@ -30,6 +30,7 @@ from scoring.selectors import hand_lines, scoresheet_check, sheet_snapshot
 from tournaments.models import Round, Seat, TournamentRole
 from tournaments.roles import ORGANISER, SHEET_STAFF
 from tournaments.selectors import table_playing_time, user_roles
+from tournaments.services import results_refresh
 
 Role = TournamentRole.Role
 # Staff who may type in and confirm sheets; only an organiser reopens a confirmed one.
@@ -194,9 +195,6 @@ def _record(
     # What a handed-in sheet gives its players counts in the standings (provisionally until
     # it is confirmed); a draft counts nowhere, so its hands change nothing there.
     if sheet.status != Scoresheet.Status.DRAFT or action == ScoresheetChange.Action.REOPEN:
-        # Imported here: tournaments.services prints sheets with scoring.pdf, which needs us.
-        from tournaments.services import results_refresh
-
         results_refresh(tables=[sheet.table])
     return sheet
 

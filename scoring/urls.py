@@ -24,7 +24,7 @@ urlpatterns = [
     for prefix, name in ((STAFF, "sheet"), (LINK, "sheet-link"))
     for suffix, view, ending in ACTIONS
 ] + [
-    # Printing and handing the sheet over are for staff: the players' links do neither.
-    path(STAFF + "pdf/", views.sheet_pdf, name="sheet-pdf"),
+    # Handing the sheet over is for staff: the players' links cannot (printing it: the
+    # printing app, at STAFF + "pdf/").
     path(STAFF + "keeper/", views.sheet_keeper_move, name="sheet-keeper"),
 ]

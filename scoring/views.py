@@ -23,9 +23,9 @@ from scoring.forms import MODES, HandForm, initial_for
 from scoring.messages import problem_message
 from scoring.models import Scoresheet, sheet_keeper
 from scoring.services import Actor, StaleVersionError
+from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors
-from tournaments import services as tournament_services
-from tournaments.models import Job, Round, TournamentRole
+from tournaments.models import Round, TournamentRole
 from tournaments.permissions import roles_of
 from tournaments.roles import SHEET_READERS, SHEET_STAFF
 
@@ -144,8 +144,8 @@ def _may_hand_over(access: Access) -> bool:
 
 
 def _may_print(access: Access) -> bool:
-    # Printouts are built as jobs, and a job is the organiser's (tournaments.views.job_detail).
-    return access.actor.seat is None and TournamentRole.Role.ORGANISER in access.roles
+    # Printouts are built as jobs (the printing app), and a job is the organiser's.
+    return access.actor.seat is None and tournament_policies.may_print(roles=access.roles) is None
 
 
 def _context(
@@ -519,20 +519,3 @@ def sheet_history(request: HttpRequest, access: Access) -> HttpResponse:
             "rule_keeper": sheet_keeper(keeper_seat=None, table_size=state.table_size),
         },
     )
-
-
-@require_POST
-@_sheet_view
-def sheet_pdf(request: HttpRequest, access: Access) -> HttpResponse:
-    """The sheet as a PDF for the archive (as confirmed, or as it stands), built by a job whose
-    page shows the progress and then the download; organisers only."""
-    if not _may_print(access):
-        raise PermissionDenied
-    job = tournament_services.job_start(
-        tournament=access.round.tournament,
-        round=access.round,
-        table=access.sheet.table,
-        kind=Job.Kind.SCORESHEET_PDF,
-        by=request.user,
-    )
-    return redirect("job", pk=job.pk)

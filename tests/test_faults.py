@@ -20,11 +20,13 @@ from django.core.management import call_command
 from django.db import connection, transaction
 
 from config.celery import app as celery_app
+from printing import services as printing_services
+from printing.models import Job
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from tests import factories, servers, sheets
 from tournaments import services
-from tournaments.models import Job, Tournament
+from tournaments.models import Tournament
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -204,7 +206,7 @@ def test_confirm_and_job_with_the_broker_down_then_back(broker, workers, caplog)
 
     # A job falls back the same way: it is done when job_start's transaction has committed.
     started = time.monotonic()
-    job = services.job_start(tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, by=None)
+    job = printing_services.job_start(tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, by=None)
     print(
         f"job_start with Redis stopped (the job run in-process): {time.monotonic() - started:.3f} s"
     )
@@ -217,7 +219,9 @@ def test_confirm_and_job_with_the_broker_down_then_back(broker, workers, caplog)
     broker.resume()
     log_start = len(worker.log())
     with _published("tournaments.job_run") as sent:
-        job = services.job_start(tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, by=None)
+        job = printing_services.job_start(
+            tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, by=None
+        )
     assert len(sent) == 1
     job = _wait_for(job, until=_finished)
     assert job.status == Job.Status.DONE, f"{job.status}: {job.error}\n{worker.log()}"
@@ -240,7 +244,7 @@ def big_round():
 
 def _scoresheets_job(big_round) -> Job:
     tournament, round_ = big_round
-    return services.job_start(
+    return printing_services.job_start(
         tournament=tournament,
         round=round_,
         kind=Job.Kind.SCORESHEETS_PDF,
@@ -304,7 +308,9 @@ def test_jobs_recover_after_the_whole_worker_died(workers, big_round):
 
     workers()
     older_than = datetime.timedelta(seconds=0.5)
-    assert services.jobs_recover(older_than=datetime.timedelta(minutes=5)) == []  # it just moved
+    assert (
+        printing_services.jobs_recover(older_than=datetime.timedelta(minutes=5)) == []
+    )  # it just moved
     time.sleep(older_than.total_seconds() + 0.2)
     job.refresh_from_db()
     assert (job.status, job.attempts) == (Job.Status.RUNNING, 1)  # no worker was handed it
@@ -330,9 +336,11 @@ def test_jobs_recover_queues_a_lost_message_and_leaves_live_jobs(workers):
     an_hour_ago = datetime.datetime.now(datetime.UTC) - datetime.timedelta(hours=1)
     Job.objects.filter(pk=lost.pk).update(updated_at=an_hour_ago)
 
-    assert services.jobs_recover(older_than=datetime.timedelta(minutes=10)) == [str(lost.pk)]
+    assert printing_services.jobs_recover(older_than=datetime.timedelta(minutes=10)) == [
+        str(lost.pk)
+    ]
     # Queued again just now, so a second recovery right after does not send it twice.
-    assert services.jobs_recover(older_than=datetime.timedelta(minutes=10)) == []
+    assert printing_services.jobs_recover(older_than=datetime.timedelta(minutes=10)) == []
     lost = _wait_for(lost, until=_finished)
     assert lost.status == Job.Status.DONE, lost.error
     assert lost.attempts == 1

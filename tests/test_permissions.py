@@ -666,11 +666,12 @@ def _build() -> Ctx:
 
     from adjudication import services as adjudication_services
     from doko.rules.penalty import Severity
+    from printing.models import Job
     from scoring.models import Scoresheet
     from tests import factories
     from tests.adjudication.helpers import MATCH, decide, enter
     from tournaments import services
-    from tournaments.models import Job, TournamentRole
+    from tournaments.models import TournamentRole
 
     Role = TournamentRole.Role
     users = {

@@ -12,8 +12,9 @@ from django.core.cache import cache, caches
 from django.db import connection, transaction
 
 from config.celery import app as celery_app
+from printing import services as printing_services
+from printing.models import Job
 from tournaments import services
-from tournaments.models import Job
 
 pytestmark = pytest.mark.services
 
@@ -59,7 +60,9 @@ def test_worker_builds_a_pdf_queued_through_redis(celery_worker):
             services.entry_create(tournament=tournament, player=player)
         assert celery_app.conf.task_always_eager is False
         with transaction.atomic():
-            job = services.job_start(tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, by=user)
+            job = printing_services.job_start(
+                tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, by=user
+            )
             assert published == []  # queued only on commit
     finally:
         after_task_publish.disconnect(remember)
@@ -129,7 +132,7 @@ def test_worker_prints_the_table_cards_and_scoresheets_of_a_round(celery_worker)
         (Job.Kind.TABLE_CARDS_PDF, "-1-table-cards.pdf"),
         (Job.Kind.SCORESHEETS_PDF, "-1-scoresheets.pdf"),
     ]:
-        job = services.job_start(
+        job = printing_services.job_start(
             tournament=tournament,
             round=round_,
             kind=kind,

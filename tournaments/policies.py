@@ -28,3 +28,11 @@ def may_allow_tables_of_five(*, roles: Collection[str]) -> Refusal | None:
     if set(roles) & ORGANISER:
         return None
     return _("Only an organiser decides whether tables of five are played (TSR 8.3.1, 10).")
+
+
+def may_print(*, roles: Collection[str]) -> Refusal | None:
+    """Start a printout of the tournament and read its jobs: organisers (the tournament's
+    management prepares the lists, cards and sheets)."""
+    if set(roles) & ORGANISER:
+        return None
+    return _("Only an organiser starts printouts and downloads them.")

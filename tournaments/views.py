@@ -7,7 +7,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -33,7 +33,7 @@ from tournaments.forms import (
     SubstituteForm,
 )
 from tournaments.messages import fives_would_seat, seating_error_message
-from tournaments.models import Entry, Job, Player, Round, SeatingMethod, Tournament
+from tournaments.models import Entry, Player, Round, SeatingMethod, Tournament
 from tournaments.permissions import require, roles_of, standings_mode
 from tournaments.roles import CLOCK, FIRST_INSTANCE, ORGANISER, SEES_SHEET_LINKS, STAFF, Role
 
@@ -377,7 +377,6 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "quality": selectors.seating_quality(round=round_) if staff else None,
             "clock": selectors.round_clock(round=round_),
             "extra_form": ExtraTimeForm() if roles & CLOCK else None,
-            "jobs": selectors.round_jobs(round=round_) if Role.ORGANISER in roles else [],
             "unpublished_later": tournament.rounds.filter(
                 status=Round.Status.SEATED, published_at=None
             ).exists()
@@ -492,34 +491,6 @@ def round_extra_time(request: HttpRequest, slug: str, number: int) -> HttpRespon
     return redirect("round", slug, number)
 
 
-ROUND_PRINTOUTS = {
-    "tables": Job.Kind.SEATING_BY_TABLE_PDF,
-    "names": Job.Kind.SEATING_ALPHABETICAL_PDF,
-    "cards": Job.Kind.TABLE_CARDS_PDF,
-    "scoresheets": Job.Kind.SCORESHEETS_PDF,
-    "results": Job.Kind.ROUND_RESULTS_PDF,
-}
-
-
-@login_required
-@require_POST
-def round_print(request: HttpRequest, slug: str, number: int, kind: str) -> HttpResponse:
-    if kind not in ROUND_PRINTOUTS:
-        raise Http404
-    round_ = _round_for(request, slug, number, ORGANISER)
-    if not round_.tables.exists():
-        messages.error(request, _("The seating of this round has not been drawn yet."))
-        return redirect("round", slug, number)
-    job = services.job_start(
-        tournament=round_.tournament,
-        round=round_,
-        kind=ROUND_PRINTOUTS[kind],
-        by=request.user,
-        site_url=request.build_absolute_uri("/"),
-    )
-    return redirect("job", pk=job.pk)
-
-
 @require_GET
 def find_table(request: HttpRequest, slug: str) -> HttpResponse:
     """Players find their table and seat by name or start number; no login needed."""
@@ -614,45 +585,6 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
         context["warnings"] = [problem_message(w) for w in check.warnings] if check else []
         context["hands_per_match"] = round_.tournament.hands_at(table_size)
     return render(request, "tournaments/table.html", context)
-
-
-@login_required
-@require_POST
-def entry_list_print(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = selectors.tournament_get(slug=slug, user=request.user)
-    require(request, tournament, ORGANISER)
-    job = services.job_start(tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, by=request.user)
-    return redirect("job", pk=job.pk)
-
-
-def _job_for(request: HttpRequest, pk) -> Job:
-    job = get_object_or_404(Job.objects.select_related("tournament"), pk=pk)
-    if not _is_organiser(request, job.tournament):
-        raise Http404
-    return job
-
-
-@login_required
-@require_GET
-def job_detail(request: HttpRequest, pk) -> HttpResponse:
-    job = _job_for(request, pk)
-    template = (
-        "tournaments/partials/job_status.html"
-        if request.headers.get("HX-Request")
-        else "tournaments/job.html"
-    )
-    return render(request, template, {"job": job, "tournament": job.tournament})
-
-
-@login_required
-@require_GET
-def job_download(request: HttpRequest, pk) -> FileResponse:
-    job = _job_for(request, pk)
-    if job.status != Job.Status.DONE:
-        raise Http404
-    return FileResponse(
-        job.file.open("rb"), as_attachment=True, filename=job.file.name.split("/")[-1]
-    )
 
 
 # Standings, players' pages and ranking lists: public, for phones ------------------------------
@@ -846,15 +778,6 @@ def tournament_publication(request: HttpRequest, slug: str) -> HttpResponse:
             for message in errors:
                 messages.error(request, f"{form.fields[field].label}: {message}")
     return redirect("tournament", slug)
-
-
-@login_required
-@require_POST
-def standings_print(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
-    require(request, tournament, ORGANISER)
-    job = services.job_start(tournament=tournament, kind=Job.Kind.STANDINGS_PDF, by=request.user)
-    return redirect("job", pk=job.pk)
 
 
 @require_GET

@@ -14,11 +14,14 @@ from pypdf import PdfReader
 from adjudication import services as adjudication_services
 from adjudication.models import Sanction
 from doko import standings
+from printing import services as printing_services
+from printing.models import Job
+from printing.pdf import lists as pdf
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from tests import factories, sheets
-from tournaments import pdf, selectors, services
-from tournaments.models import Job, Round, Tournament, TournamentRole
+from tournaments import selectors, services
+from tournaments.models import Round, Tournament, TournamentRole
 
 pytestmark = pytest.mark.django_db
 MATCH = sheets.full_match()
@@ -361,7 +364,9 @@ def test_the_standings_job_before_any_result_lists_every_player(
     tournament = factories.tournament(players=5, name="Stadtmeisterschaft")
     assert selectors.standings_read(tournament=tournament) is None
     with django_capture_on_commit_callbacks(execute=True):
-        job = services.job_start(tournament=tournament, kind=Job.Kind.STANDINGS_PDF, by=None)
+        job = printing_services.job_start(
+            tournament=tournament, kind=Job.Kind.STANDINGS_PDF, by=None
+        )
     job.refresh_from_db()
     assert (job.status, job.progress, job.round) == (Job.Status.DONE, 100, None)
     assert job.file.name.endswith(f"{tournament.slug}-standings.pdf")
@@ -377,7 +382,7 @@ def test_the_round_results_job_ends_with_a_file(
 ):
     settings.MEDIA_ROOT = tmp_path
     with django_capture_on_commit_callbacks(execute=True):
-        job = services.job_start(
+        job = printing_services.job_start(
             tournament=played.tournament,
             kind=Job.Kind.ROUND_RESULTS_PDF,
             by=None,
@@ -395,7 +400,7 @@ def test_the_standings_job_prints_the_stored_standings(
 ):
     settings.MEDIA_ROOT = tmp_path
     with django_capture_on_commit_callbacks(execute=True):
-        job = services.job_start(
+        job = printing_services.job_start(
             tournament=played.tournament, kind=Job.Kind.STANDINGS_PDF, by=factories.user()
         )
     job.refresh_from_db()

@@ -8,9 +8,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
 
+from printing.models import Job
 from tests import factories
 from tournaments import services
-from tournaments.models import Entry, ExtraTime, Job, Round, TournamentRole
+from tournaments.models import Entry, ExtraTime, Round, TournamentRole
 
 pytestmark = pytest.mark.django_db
 

@@ -6,13 +6,14 @@ import pytest
 from django.urls import reverse
 
 from doko.rules.contracts import Contract
+from printing import services as printing_services
+from printing.models import Job
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from tests import factories
 from tests.sheets import full_match, solo
 from tournaments import services
-from tournaments.models import Job
 
 pytestmark = pytest.mark.django_db
 
@@ -181,7 +182,9 @@ def test_printing_needs_the_organiser_role(client, played):
 
 def test_someone_elses_job_is_not_found(client, played):
     tournament, _, organiser = played
-    job = services.job_start(tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, by=organiser)
+    job = printing_services.job_start(
+        tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, by=organiser
+    )
     client.force_login(factories.user())
     assert client.get(reverse("job", args=[job.pk])).status_code == 404
     assert client.get(reverse("job-download", args=[job.pk])).status_code == 404

@@ -12,7 +12,6 @@ from doko import seating
 from scoring.models import Scoresheet
 from tournaments.models import (
     Entry,
-    Job,
     Round,
     Seat,
     SeatResult,
@@ -241,11 +240,6 @@ def moves_since(*, tournament: Tournament, since: datetime.datetime) -> dict[int
         .order_by("round__number")
         .values_list("round__number", "n")
     )
-
-
-def round_jobs(*, round: Round, limit: int = 6) -> list[Job]:
-    """The latest printouts of a round."""
-    return list(round.jobs.order_by("-created_at")[:limit])
 
 
 @dataclass(frozen=True)

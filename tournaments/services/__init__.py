@@ -1,13 +1,7 @@
-"""Writes for tournaments, players and entries, rounds, printouts and results. Each service
+"""Writes for tournaments, players and entries, rounds and results. Each service
 is one transaction. One module per sub-domain; the names are gathered here so that callers can
 say ``services.round_seat(...)``."""
 
-from tournaments.services.jobs import (
-    JOB_BUILDERS,
-    job_run,
-    job_start,
-    jobs_recover,
-)
 from tournaments.services.players import (
     entry_create,
     entry_disqualify,
@@ -51,7 +45,6 @@ from tournaments.services.tournaments import (
 
 __all__ = [
     "HANDED_IN",
-    "JOB_BUILDERS",
     "SOLO_CONTRACTS",
     "entry_create",
     "entry_disqualify",
@@ -60,9 +53,6 @@ __all__ = [
     "entry_replace",
     "entry_update",
     "entry_withdraw",
-    "job_run",
-    "job_start",
-    "jobs_recover",
     "player_create",
     "player_find_or_create",
     "players_import",

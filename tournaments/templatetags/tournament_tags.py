@@ -1,9 +1,6 @@
-"""Template helpers for the round clock and QR codes."""
+"""Template helpers for the round clock and the venue screen."""
 
 from django import template
-from django.utils.safestring import mark_safe
-
-from tournaments import qr
 
 register = template.Library()
 
@@ -16,13 +13,6 @@ def clock_format(seconds: int | None) -> str:
     hours, rest = divmod(max(int(seconds), 0), 3600)
     minutes, seconds = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes:02d}:{seconds:02d}"
-
-
-@register.simple_tag
-def qr_svg(url: str, size: int = 160) -> str:
-    """A QR code of ``url`` as inline SVG, ``size`` pixels wide."""
-    # Safe: the SVG holds only numbers made from the URL's bits, none of its text.
-    return mark_safe(qr.svg(qr.qr_rows(url), int(size)))
 
 
 @register.filter

@@ -1,4 +1,5 @@
-"""Printouts as background jobs: started here, run by a Celery worker, progress and file kept."""
+"""Printouts as background jobs: started here, run by a Celery worker (``printing.tasks``),
+with their progress and file kept on the ``Job``."""
 
 import datetime
 
@@ -12,11 +13,12 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from doko import standings
-from scoring import pdf as sheet_pdf
+from printing.models import Job
+from printing.pdf import lists as pdf
+from printing.pdf import scoresheets as sheet_pdf
 from scoring.selectors import sheet_state
-from tournaments import pdf, selectors
+from tournaments import selectors
 from tournaments.models import (
-    Job,
     Round,
     Seat,
     Table,
@@ -41,7 +43,7 @@ def job_start(
     Printouts of a round name the round, a table's completed scoresheet names the table too;
     ``site_url`` is where links printed in it point.
     """
-    from tournaments.tasks import job_enqueue
+    from printing.tasks import job_enqueue
 
     job = save_validated(
         Job(
@@ -223,7 +225,7 @@ def jobs_recover(*, older_than: datetime.timedelta) -> list[str]:
     the usual wait in the queue, or a job runs twice. Safe to run often (from cron): a job queued
     again counts as updated now, so the next run leaves it alone for ``older_than``.
     """
-    from tournaments.tasks import job_enqueue
+    from printing.tasks import job_enqueue
 
     now = timezone.now()
     with transaction.atomic():

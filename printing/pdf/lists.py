@@ -32,7 +32,7 @@ from reportlab.platypus import (
 )
 
 from doko.standings import Standings, Status, Tiebreak
-from tournaments import qr
+from printing import qr
 from tournaments.models import Entry, Round, Tournament
 from tournaments.selectors import ResultTable, SeatRow, TableRow, name_key
 
@@ -49,7 +49,8 @@ _FIVE = colors.HexColor("#ffd966")  # the mark of a table of five
 _GREY = colors.HexColor("#555555")
 
 
-def _dates(tournament: Tournament) -> str:
+def tournament_dates(tournament: Tournament) -> str:
+    """The tournament's dates as printed: its day, or its first and last day."""
     dates = formats.date_format(tournament.starts_on, "DATE_FORMAT")
     if tournament.ends_on != tournament.starts_on:
         dates += " – " + formats.date_format(tournament.ends_on, "DATE_FORMAT")
@@ -84,7 +85,9 @@ class _Document:
         )
 
     def header(self) -> list[Flowable]:
-        where = ", ".join(part for part in [_dates(self.tournament), self.tournament.venue] if part)
+        where = ", ".join(
+            part for part in [tournament_dates(self.tournament), self.tournament.venue] if part
+        )
         return [
             Paragraph(escape(f"{self.title}: {self.tournament.name}"), self.styles["Title"]),
             Paragraph(escape(where), self.styles["Normal"]),
@@ -481,7 +484,7 @@ def table_cards_pdf(
         embeddedHyphenation=1,
     )
     url_style = ParagraphStyle("url", parent=styles["Normal"], fontSize=7, leading=9, alignment=1)
-    where = ", ".join(part for part in [tournament.name, _dates(tournament)] if part)
+    where = ", ".join(part for part in [tournament.name, tournament_dates(tournament)] if part)
     doc = document.template
     story: list[Flowable] = []
     for row in document.stepping(tables):

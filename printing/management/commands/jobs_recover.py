@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournaments import services
+from printing import services
 
 
 class Command(BaseCommand):

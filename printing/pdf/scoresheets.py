@@ -26,12 +26,12 @@ from adjudication.models import Decision
 from adjudication.selectors import NONE, SheetAdjudication, initials
 from doko.rules.contracts import Contract, Section, SoloType
 from doko.rules.deal import main_section_lines, scorekeeper
+from printing import qr
+from printing.pdf.lists import Progress, tournament_dates
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS, Scoresheet
 from scoring.selectors import HandRow
 from scoring.services import Actor
-from tournaments import qr
 from tournaments.models import ExtraTime, Seat, Tournament
-from tournaments.pdf import Progress, _dates
 from tournaments.selectors import SeatRow, TableRow
 
 PAGE_WIDTH, PAGE_HEIGHT = A4
@@ -323,7 +323,9 @@ def _draw_frame(
     time and the end of the playing time (TSR 8.5.1), and the signature lines."""
     canvas.setFillColor(_BLACK)
     _draw(canvas, _MARGIN, _TOP - 4.5 * mm, tournament.name, "Helvetica-Bold", 13, width=138 * mm)
-    where = " · ".join(part for part in [title, _dates(tournament), tournament.venue] if part)
+    where = " · ".join(
+        part for part in [title, tournament_dates(tournament), tournament.venue] if part
+    )
     canvas.setFillColor(_GREY)
     _draw(canvas, _MARGIN, _TOP - 9.5 * mm, where, "Helvetica", 8.5, width=138 * mm)
     canvas.setFillColor(_BLACK)

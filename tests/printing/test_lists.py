@@ -6,8 +6,9 @@ import pytest
 from django.utils import translation
 from pypdf import PdfReader
 
+from printing.pdf import lists as pdf
 from tests import factories
-from tournaments import pdf, selectors, services
+from tournaments import selectors, services
 from tournaments.models import Entry, Player, Table
 
 pytestmark = pytest.mark.django_db

@@ -13,15 +13,18 @@ from pypdf import PdfReader
 from adjudication import services as adjudication_services
 from adjudication.models import Sanction
 from doko.rules.penalty import Severity
-from scoring import pdf, services
+from printing import qr
+from printing.models import Job
+from printing.pdf import scoresheets as pdf
+from scoring import services
 from scoring.models import Scoresheet
 from scoring.selectors import hand_lines, sheet_state
 from tests import factories
+from tests.printing.test_lists import unsaved_tables
 from tests.sheets import full_match
-from tests.tournaments.test_pdf import unsaved_tables
-from tournaments import qr, selectors
+from tournaments import selectors
 from tournaments import services as tournament_services
-from tournaments.models import Job, Seat
+from tournaments.models import Seat
 
 pytestmark = pytest.mark.django_db
 

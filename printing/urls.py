@@ -1,0 +1,15 @@
+from django.urls import path
+
+from printing import views
+
+T = "tournaments/<slug:slug>/"
+R = T + "rounds/<int:number>/"
+
+urlpatterns = [
+    path(T + "print/players/", views.entry_list_print, name="entries-print"),
+    path(T + "print/standings/", views.standings_print, name="standings-print"),
+    path(R + "print/<slug:kind>/", views.round_print, name="round-print"),
+    path(R + "tables/<int:table>/sheet/pdf/", views.sheet_print, name="sheet-pdf"),
+    path("jobs/<uuid:pk>/", views.job_detail, name="job"),
+    path("jobs/<uuid:pk>/download/", views.job_download, name="job-download"),
+]

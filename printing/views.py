@@ -1,0 +1,127 @@
+"""The printout pages: starting a printout (organisers), its progress, its download.
+
+Every printout is a job (``printing.services.job_start``) whose page shows the progress and
+then the file; the URLs keep the paths they had under the tournament and the round.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from printing import selectors, services
+from printing.models import Job
+from scoring.models import Scoresheet
+from tournaments import policies
+from tournaments import selectors as tournament_selectors
+from tournaments.models import Round
+from tournaments.permissions import roles_of
+
+ROUND_PRINTOUTS = {
+    "tables": Job.Kind.SEATING_BY_TABLE_PDF,
+    "names": Job.Kind.SEATING_ALPHABETICAL_PDF,
+    "cards": Job.Kind.TABLE_CARDS_PDF,
+    "scoresheets": Job.Kind.SCORESHEETS_PDF,
+    "results": Job.Kind.ROUND_RESULTS_PDF,
+}
+
+
+def _tournament_for_printing(request: HttpRequest, slug: str, *, counts: bool = True):
+    tournament = tournament_selectors.tournament_get(slug=slug, user=request.user, counts=counts)
+    if refusal := policies.may_print(roles=roles_of(request, tournament)):
+        raise PermissionDenied(refusal)
+    return tournament
+
+
+@login_required
+@require_POST
+def round_print(request: HttpRequest, slug: str, number: int, kind: str) -> HttpResponse:
+    if kind not in ROUND_PRINTOUTS:
+        raise Http404
+    tournament = _tournament_for_printing(request, slug)
+    round_ = get_object_or_404(
+        Round.objects.select_related("tournament"), tournament=tournament, number=number
+    )
+    if not round_.tables.exists():
+        messages.error(request, _("The seating of this round has not been drawn yet."))
+        return redirect("round", slug, number)
+    job = services.job_start(
+        tournament=round_.tournament,
+        round=round_,
+        kind=ROUND_PRINTOUTS[kind],
+        by=request.user,
+        site_url=request.build_absolute_uri("/"),
+    )
+    return redirect("job", pk=job.pk)
+
+
+@login_required
+@require_POST
+def entry_list_print(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament_for_printing(request, slug)
+    job = services.job_start(tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, by=request.user)
+    return redirect("job", pk=job.pk)
+
+
+@login_required
+@require_POST
+def standings_print(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament_for_printing(request, slug, counts=False)
+    job = services.job_start(tournament=tournament, kind=Job.Kind.STANDINGS_PDF, by=request.user)
+    return redirect("job", pk=job.pk)
+
+
+@login_required
+@require_POST
+def sheet_print(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """A table's sheet as a PDF for the archive (as confirmed, or as it stands)."""
+    tournament = _tournament_for_printing(request, slug)
+    sheet = get_object_or_404(
+        Scoresheet.objects.select_related("table__round"),
+        table__round__tournament=tournament,
+        table__round__number=number,
+        table__number=table,
+    )
+    job = services.job_start(
+        tournament=tournament,
+        round=sheet.table.round,
+        table=sheet.table,
+        kind=Job.Kind.SCORESHEET_PDF,
+        by=request.user,
+    )
+    return redirect("job", pk=job.pk)
+
+
+def _job(request: HttpRequest, pk) -> Job:
+    """A job, for whoever may print in its tournament; 404 to anyone else (its id is its
+    secret, and nobody else learns that it exists)."""
+    job = selectors.job_get(pk=pk)
+    if policies.may_print(roles=roles_of(request, job.tournament)):
+        raise Http404
+    return job
+
+
+@login_required
+@require_GET
+def job_detail(request: HttpRequest, pk) -> HttpResponse:
+    job = _job(request, pk)
+    template = (
+        "printing/partials/job_status.html"
+        if request.headers.get("HX-Request")
+        else "printing/job.html"
+    )
+    return render(request, template, {"job": job, "tournament": job.tournament})
+
+
+@login_required
+@require_GET
+def job_download(request: HttpRequest, pk) -> FileResponse:
+    job = _job(request, pk)
+    if job.status != Job.Status.DONE:
+        raise Http404
+    return FileResponse(
+        job.file.open("rb"), as_attachment=True, filename=job.file.name.split("/")[-1]
+    )
