@@ -18,9 +18,10 @@ moving as few players as it can.
 import itertools
 import math
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import cast
 
 
 @dataclass(frozen=True)
@@ -334,7 +335,7 @@ def reseat(
         home={planner.index[player]: place for player, place in home.items()},
         number=len(history),
     )
-    new_plan = planner.as_plan(tables)
+    new_plan = planner.as_plan(cast("list[list[int]]", tables))  # refilled: no hole is left
     moved = tuple(
         sorted(
             player
@@ -367,7 +368,16 @@ class _Planner:
     """The search. Players are indices 0..n-1 internally; ``met[p]`` counts, for every other
     player, the rounds (earlier and drawn) they shared a table."""
 
-    def __init__(self, *, players, sizes, history, apart, apart_first_round, rng):
+    def __init__(
+        self,
+        *,
+        players: Collection[int],
+        sizes: Sequence[int],
+        history: Sequence[SeatingPlan],
+        apart: Collection[tuple[int, int]],
+        apart_first_round: Collection[tuple[int, int]],
+        rng: random.Random,
+    ) -> None:
         self.ids = sorted(players)
         self.index = {player: i for i, player in enumerate(self.ids)}
         self.sizes = sizes
@@ -377,8 +387,8 @@ class _Planner:
         self.positions = [[0] * 5 for _ in range(n)]
         self.fives = [0] * n
         self.position_limit = 0  # set while a round's table order is its seat order
-        self.apart = [set() for _ in range(n)]
-        self.apart_first = [set() for _ in range(n)]
+        self.apart: list[set[int]] = [set() for _ in range(n)]
+        self.apart_first: list[set[int]] = [set() for _ in range(n)]
         for pairs, target in ((apart, self.apart), (apart_first_round, self.apart_first)):
             for a, b in pairs:
                 if a in self.index and b in self.index and a != b:
@@ -513,7 +523,9 @@ class _Planner:
             self._pair_cost(player, other, number, True) for other in table if other != player
         )
 
-    def swap_delta(self, a: int, table_a: list[int], b: int, table_b: list[int], number: int):
+    def swap_delta(
+        self, a: int, table_a: Sequence[int], b: int, table_b: Sequence[int], number: int
+    ) -> int:
         """The change in cost when a and b (at two tables of one round) change places."""
         delta = 0
         for x in table_a:
@@ -538,7 +550,7 @@ class _Planner:
     def _over(self, player: int, position: int) -> int:
         return self.positions[player][position] + 1 > self.position_limit
 
-    def _swap(self, tables, where, a, b) -> None:
+    def _swap(self, tables: list[list[int]], where: list[int], a: int, b: int) -> None:
         """Let a and b change places, keeping meetings and tables of five counted."""
         table_a, table_b = tables[where[a]], tables[where[b]]
         self._meet(table_a, -1)
@@ -553,7 +565,14 @@ class _Planner:
         self._meet(table_a, +1)
         self._meet(table_b, +1)
 
-    def _best_swap(self, tables, where, a, candidates, number) -> bool:
+    def _best_swap(
+        self,
+        tables: list[list[int]],
+        where: list[int],
+        a: int,
+        candidates: Iterable[int],
+        number: int,
+    ) -> bool:
         """Swap a with the candidate that lowers the cost most; False if none lowers it."""
         best, best_delta = None, 0
         for b in candidates:
@@ -576,7 +595,7 @@ class _Planner:
         *,
         max_distance: int | None = None,
         same_position: bool = False,
-    ):
+    ) -> None:
         """Greedy repair of one round not yet added: swap conflicted players with whoever
         lowers the cost most, until no swap helps. ``max_distance`` keeps swaps between
         tables that close to each other (standings: players stay near their rank);
@@ -661,6 +680,7 @@ class _Planner:
             number, a, b = self.rng.choice(moves)
             self._swap(drawn[number], wheres[number], a, b)
             tabu[number, a] = tabu[number, b] = step + self.rng.randint(4, 12)
+            assert move_delta is not None  # set with the moves, which are not empty here
             cost += move_delta
             if cost < best_cost:
                 best_cost, best = cost, [[list(table) for table in tables] for tables in drawn]
@@ -695,18 +715,18 @@ class _Planner:
         self._meet_all(tables, +1)
         self._fives_count(tables, +1)
 
-    def _meet_all(self, tables, step) -> None:
+    def _meet_all(self, tables: Iterable[Sequence[int]], step: int) -> None:
         for table in tables:
             self._meet(table, step)
 
-    def _fives_count(self, tables, step) -> None:
+    def _fives_count(self, tables: Iterable[Sequence[int]], step: int) -> None:
         for table in tables:
             if len(table) == 5:
                 for p in table:
                     self.fives[p] += step
 
     @staticmethod
-    def _where(tables) -> list[int]:
+    def _where(tables: Sequence[Sequence[int]]) -> list[int]:
         where = [0] * sum(len(table) for table in tables)
         for number, table in enumerate(tables):
             for p in table:
@@ -717,7 +737,7 @@ class _Planner:
 
     def refill(
         self,
-        tables: list[list[int | None]],
+        partial: list[list[int | None]],
         movers: list[int],
         *,
         home: dict[int, tuple[int, int]],
@@ -738,7 +758,7 @@ class _Planner:
 
         holes = [
             (table, seat)
-            for table, players in enumerate(tables)
+            for table, players in enumerate(partial)
             for seat, p in enumerate(players)
             if p is None
         ]
@@ -748,17 +768,18 @@ class _Planner:
 
             def cost(hole: tuple[int, int], p: int = p) -> int:
                 table, seat = hole
-                others = [q for q in tables[table] if q is not None]
+                others = [q for q in partial[table] if q is not None]
                 return (
                     sum(self._pair_cost(p, q, number, False) for q in others)
-                    + (_FIVE * self.fives[p] if len(tables[table]) == 5 else 0)
+                    + (_FIVE * self.fives[p] if len(partial[table]) == 5 else 0)
                     + _POSITION * self._over(p, seat)
                     + placed_cost(p, table, seat)
                 )
 
             hole = min(holes, key=cost)
             holes.remove(hole)
-            tables[hole[0]][hole[1]] = p
+            partial[hole[0]][hole[1]] = p
+        tables = cast("list[list[int]]", partial)  # every hole is filled now
         self.add_round(tables)
         where = self._where(tables)
 
@@ -818,7 +839,13 @@ class _Planner:
         if 1 < len(loose) <= _EXACT:
             self._assign_exactly(tables, loose, placed_cost, number)
 
-    def _assign_exactly(self, tables, loose, placed_cost, number) -> None:
+    def _assign_exactly(
+        self,
+        tables: list[list[int]],
+        loose: list[int],
+        placed_cost: Callable[[int, int, int], int],
+        number: int,
+    ) -> None:
         """Give the seats of the few ``loose`` players of an added round to them in the order
         that costs least (branch and bound over all orders)."""
         self._meet_all(tables, -1)
@@ -898,7 +925,7 @@ class _Planner:
         for here in range(len(tables) if repair else 0):
             if self._order(tables[here], limit)[1] < _OVER:
                 continue
-            players = range(len(self.ids))
+            players: Sequence[int] = range(len(self.ids))
             if len(self.ids) > 4 * _SAMPLE:
                 players = self.rng.sample(range(len(self.ids)), 4 * _SAMPLE)
             for a in list(tables[here]):
@@ -941,4 +968,7 @@ class _Planner:
                 cost += count * count + (_OVER if count > limit else 0)
             if best_cost is None or cost < best_cost:
                 best, best_cost = order, cost
+        # A table has at least one order.
+        assert best is not None
+        assert best_cost is not None
         return best, best_cost

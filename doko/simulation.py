@@ -9,6 +9,7 @@ like a club evening's, not from played cards.
 """
 
 import random
+from collections.abc import Collection, Sequence
 
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.deal import MatchProgress, playing_seats
@@ -59,7 +60,14 @@ def simulate_match(
     return lines
 
 
-def _hand(rng, dealer, players, seats, lacking, solo_done) -> HandLine:
+def _hand(
+    rng: random.Random,
+    dealer: int,
+    players: Sequence[int],
+    seats: Sequence[int],
+    lacking: Collection[int],
+    solo_done: Collection[int],
+) -> HandLine:
     owing = [seat for seat in players if seat in lacking]
     if owing and rng.random() < COMPULSORY_SOLO_CHANCE * len(owing):
         soloist = rng.choice(owing)
@@ -81,7 +89,14 @@ def _hand(rng, dealer, players, seats, lacking, solo_done) -> HandLine:
     return _normal(rng, Contract.NORMAL, dealer, players, tuple(rng.sample(players, 2)), seats)
 
 
-def _normal(rng, contract, dealer, players, re_team, seats) -> HandLine:
+def _normal(
+    rng: random.Random,
+    contract: Contract,
+    dealer: int,
+    players: Sequence[int],
+    re_team: tuple[int, ...],
+    seats: Sequence[int],
+) -> HandLine:
     value = rng.choices(NORMAL_VALUES, NORMAL_WEIGHTS)[0]
     sign = 1 if rng.random() < 0.55 else -1
     points = seat_points(
@@ -95,7 +110,16 @@ def _normal(rng, contract, dealer, players, re_team, seats) -> HandLine:
     )
 
 
-def _solo(rng, contract, dealer, players, soloist, seats, *, win: float) -> HandLine:
+def _solo(
+    rng: random.Random,
+    contract: Contract,
+    dealer: int,
+    players: Sequence[int],
+    soloist: int,
+    seats: Sequence[int],
+    *,
+    win: float,
+) -> HandLine:
     value = rng.choices(SOLO_VALUES, SOLO_WEIGHTS)[0]
     sign = 1 if rng.random() < win else -1
     if contract in (Contract.WEDDING, Contract.SILENT_WEDDING):

@@ -22,6 +22,7 @@ import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 
 class Tiebreak(StrEnum):
@@ -91,7 +92,7 @@ class Standings:
     provisional_rounds: tuple[int, ...] = ()  # rounds with sheets submitted, not yet confirmed
     built_at: datetime.datetime | None = None  # when they were computed
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain JSON data, for storing; ``from_dict`` reads it back. Results are written as
         lists in the order of ``RESULT_FIELDS``: the standings of 2,000 players over ten
         rounds stay small and quick to write."""
@@ -136,7 +137,7 @@ class Standings:
         return cls.from_dict(json.loads(zlib.decompress(packed)))
 
     @classmethod
-    def from_dict(cls, data: dict) -> Standings:
+    def from_dict(cls, data: dict[str, Any]) -> Standings:
         rows = []
         for rank, entrant, points, provisional, placings, best, played, solos, won, results in data[
             "rows"
@@ -183,7 +184,7 @@ def table_placings(points: dict[int, int]) -> dict[int, int]:
     }
 
 
-def _sort_key(row: Row, tiebreaks: Sequence[Tiebreak]) -> tuple:
+def _sort_key(row: Row, tiebreaks: Sequence[Tiebreak]) -> tuple[int, ...]:
     key: list[int] = [-row.points]
     for tiebreak in tiebreaks:
         if tiebreak is Tiebreak.PLACINGS:
@@ -366,7 +367,8 @@ def ranking(
     for index, row in enumerate(qualified, start=1):
         previous = out[-1] if out else None
         tied = previous is not None and previous.points * row.rounds == row.points * previous.rounds
-        out.append(dataclasses.replace(row, rank=previous.rank if tied else index))
+        rank = previous.rank if previous is not None and tied else index
+        out.append(dataclasses.replace(row, rank=rank))
     out.extend(
         sorted(
             (row for row in rows if row.rounds < min_rounds),

@@ -86,8 +86,9 @@ def penalty_points(breach: Breach) -> Penalty:
         raise InvalidInput(errors)
     seats, offender = list(breach.seats), breach.offender
     others = [seat for seat in seats if seat != offender]
-    by_soloist = breach.solo and offender == breach.soloist
-    by_opponent = breach.solo and not by_soloist
+    soloist = breach.soloist
+    by_soloist = breach.solo and offender == soloist
+    by_opponent = breach.solo and not by_soloist and soloist is not None
 
     def everyone_else(penalty: int, credit: int) -> dict[int, int]:
         return {seat: -penalty if seat == offender else credit for seat in seats}
@@ -96,9 +97,9 @@ def penalty_points(breach: Breach) -> Penalty:
         return Penalty(dict.fromkeys(seats, 0), hand_not_played=False, rule="TSR 9.2.3")
     if breach.severity is Severity.MINOR or breach.decided:
         completed = "TSR 9.5.1, " if breach.decided else ""
-        if by_opponent and breach.disadvantages_soloist:
+        if by_opponent and soloist is not None and breach.disadvantages_soloist:
             points = dict.fromkeys(others, 0)
-            points[breach.soloist] = MINOR_PENALTY
+            points[soloist] = MINOR_PENALTY
             points[offender] = -MINOR_PENALTY
             return Penalty(points, hand_not_played=False, rule=completed + "TSR 9.3.3 (b1)")
         rule = "TSR 9.3.3 (a)" if by_soloist else "TSR 9.3.3 (b2)" if by_opponent else "TSR 9.3.2"
@@ -107,10 +108,10 @@ def penalty_points(breach: Breach) -> Penalty:
         )
 
     raise_by = RAISE_PER_POINT_ANNOUNCEMENT * breach.point_announcements
-    if by_opponent:
+    if by_opponent and soloist is not None:
         # The solo counts as played; only the soloist is credited (TSR 9.4.4).
         points = dict.fromkeys(others, 0)
-        points[breach.soloist] = MAJOR_PENALTY + raise_by
+        points[soloist] = MAJOR_PENALTY + raise_by
         points[offender] = -(MAJOR_PENALTY + raise_by)
         return Penalty(
             points, hand_not_played=False, rule="TSR 9.4.4", played_without_game_points=True
@@ -129,7 +130,7 @@ def check_breach(breach: Breach) -> list[FieldError]:
     """Every reason why ``breach`` cannot be judged as given."""
     errors: list[FieldError] = []
 
-    def error(field: str, rule: str, template: str, **params) -> None:
+    def error(field: str, rule: str, template: str, **params: object) -> None:
         errors.append(FieldError(field, rule, template, params))
 
     seats = list(breach.seats)

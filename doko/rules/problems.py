@@ -5,8 +5,9 @@ translation catalogue (``makemessages`` finds it by name) and the Django layer t
 when it shows them (``scoring.messages``). The core itself stays free of Django.
 """
 
+import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -22,7 +23,7 @@ class FieldError:
     field: str
     rule: str
     template: str
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
     @property
     def message(self) -> str:

@@ -51,10 +51,11 @@ class HandLine:
         """Penalty points in a solo credited to the soloist alone, +x to him and -x to one
         opponent: the one case that may break the odd-even rule (TSR 7.3.3.2, 9.3.3 b1, 9.4.4).
         """
-        if not self.penalty or not self.settled_as_solo:
+        soloist = self.soloist
+        if not self.penalty or soloist is None:
             return False
-        credit = self.penalty.get(self.soloist, 0)
-        others = sorted(v for seat, v in self.penalty.items() if seat != self.soloist and v)
+        credit = self.penalty.get(soloist, 0)
+        others = sorted(v for seat, v in self.penalty.items() if seat != soloist and v)
         return credit > 0 and others == [-credit]
 
 
@@ -123,12 +124,12 @@ def _matches_value(line: HandLine, value: int, players: Sequence[int]) -> bool:
     """Whether the points of the playing seats follow from one game value: +v for the two
     winners of a normal game and -v for the two losers (TSR 7.2.2); in a hand settled as a solo
     3v for the soloist and -v for each opponent, or the other way round (TSR 7.2.4)."""
-    if line.settled_as_solo:
-        if line.soloist not in players:
+    if (soloist := line.soloist) is not None:  # settled as a solo
+        if soloist not in players:
             return True  # reported as a problem with the soloist
-        sign = 1 if line.points[line.soloist] >= 0 else -1
+        sign = 1 if line.points[soloist] >= 0 else -1
         return all(
-            line.points[seat] == (3 * sign * value if seat == line.soloist else -sign * value)
+            line.points[seat] == (3 * sign * value if seat == soloist else -sign * value)
             for seat in players
         )
     return sorted(line.points[seat] for seat in players) == [-value, -value, value, value]
@@ -488,4 +489,8 @@ def with_dealers(
 
 def dealt_out_of_turn(check: SheetCheck) -> set[int]:
     """The hands a check found dealt by another player than the TSR's (TSR 3.3.10)."""
-    return {warning.hand for warning in check.warnings if warning.code == "dealer"}
+    return {
+        warning.hand
+        for warning in check.warnings
+        if warning.code == "dealer" and warning.hand is not None
+    }

@@ -295,7 +295,7 @@ def check_hand_result(hand: HandResult) -> list[FieldError]:
     """Every reason why ``hand`` cannot be the end of a hand played by the TSR."""
     errors: list[FieldError] = []
 
-    def error(field: str, rule: str, template: str, **params) -> None:
+    def error(field: str, rule: str, template: str, **params: object) -> None:
         errors.append(FieldError(field, rule, template, params))
 
     if not 0 <= hand.re_card_points <= CARD_POINTS:
