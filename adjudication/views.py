@@ -19,10 +19,10 @@ from adjudication.models import Appeal, Decision, Offence, Sanction
 from scoring.models import CONTRACT_LABELS, Scoresheet
 from scoring.selectors import hand_lines
 from tournaments import selectors as tournament_selectors
+from tournaments.forms import errors_to_form
 from tournaments.models import Entry, Round, Tournament
 from tournaments.permissions import require, roles_of
 from tournaments.roles import ADJUDICATION_READERS, CATALOGUE, ORGANISER, Role
-from tournaments.views import _to_form
 
 READERS = ADJUDICATION_READERS
 
@@ -43,7 +43,7 @@ def _apply(request: HttpRequest, form, call) -> object | None:
     try:
         return call()
     except ValidationError as error:
-        _to_form(form, error)
+        errors_to_form(form, error)
     except PermissionDenied as error:
         form.add_error(None, str(error) or _("You may not do this."))
     return None

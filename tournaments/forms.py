@@ -1,9 +1,30 @@
-"""Forms of the organiser's and adjudicator's pages. They parse input; services decide."""
+"""Forms of the organiser's and adjudicator's pages, and how a service's errors reach a form or
+a page. Forms parse input; services decide."""
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Entry, ExtraTime, Player, Tiebreaks, Tournament
+
+
+def errors_to_form(form: forms.BaseForm, error: ValidationError) -> None:
+    """Put a service's errors on the form: on their field where it has one, else on top."""
+    if hasattr(error, "error_dict"):
+        for field, errors in error.message_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error.messages)
+
+
+def error_messages(error: ValidationError) -> list[str]:
+    """A service's errors as messages for the top of a page, fields and all."""
+    return (
+        [message for messages_ in error.message_dict.values() for message in messages_]
+        if hasattr(error, "error_dict")
+        else list(error.messages)
+    )
+
 
 MAX_IMPORT_BYTES = 2 * 1024 * 1024  # a list of 5,000 players is about 300 KB
 

@@ -31,6 +31,8 @@ from tournaments.forms import (
     ImportForm,
     PublicationForm,
     SubstituteForm,
+    error_messages,
+    errors_to_form,
 )
 from tournaments.messages import fives_would_seat, seating_error_message
 from tournaments.models import Entry, Player, Round, SeatingMethod, Tournament
@@ -40,23 +42,6 @@ from tournaments.roles import CLOCK, FIRST_INSTANCE, ORGANISER, SEES_SHEET_LINKS
 
 def _is_organiser(request: HttpRequest, tournament) -> bool:
     return Role.ORGANISER in roles_of(request, tournament)
-
-
-def _messages_of(error: ValidationError) -> list[str]:
-    return (
-        [message for messages_ in error.message_dict.values() for message in messages_]
-        if (hasattr(error, "error_dict"))
-        else list(error.messages)
-    )
-
-
-def _to_form(form, error: ValidationError) -> None:
-    """Put a service's errors on the form: on their field where it has one, else on top."""
-    if hasattr(error, "error_dict"):
-        for field, errors in error.message_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, error.messages)
 
 
 @require_GET
@@ -117,7 +102,7 @@ def tournament_tables_of_five(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         services.tournament_tables_of_five_allow(tournament=tournament, by=request.user)
     except ValidationError as error:
-        for message in _messages_of(error):
+        for message in error_messages(error):
             messages.error(request, message)
     else:
         messages.success(
@@ -142,7 +127,7 @@ def round_add(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         round_ = services.round_create(tournament=tournament)
     except ValidationError as error:
-        for message in _messages_of(error):
+        for message in error_messages(error):
             messages.error(request, message)
         return redirect("tournament", slug)
     return redirect("round", slug, round_.number)
@@ -161,7 +146,7 @@ def entry_list(request: HttpRequest, slug: str) -> HttpResponse:
             try:
                 entry = services.entry_register(tournament=tournament, **form.cleaned_data)
             except ValidationError as error:
-                _to_form(form, error)
+                errors_to_form(form, error)
             else:
                 messages.success(
                     request,
@@ -230,7 +215,7 @@ def entry_edit(request: HttpRequest, slug: str, start_number: int) -> HttpRespon
         try:
             services.entry_update(entry=entry, **form.cleaned_data)
         except ValidationError as error:
-            _to_form(form, error)
+            errors_to_form(form, error)
         else:
             messages.success(request, _("The registration is saved."))
             return redirect("entries", slug)
@@ -255,7 +240,7 @@ def entry_status(request: HttpRequest, slug: str, start_number: int) -> HttpResp
     try:
         entry = change(entry=entry)
     except ValidationError as error:
-        for message in _messages_of(error):
+        for message in error_messages(error):
             messages.error(request, message)
     else:
         messages.success(
@@ -280,7 +265,7 @@ def entry_replace(request: HttpRequest, slug: str, start_number: int) -> HttpRes
                 entry=entry, player=services.player_find_or_create(**form.cleaned_data)
             )
         except ValidationError as error:
-            _to_form(form, error)
+            errors_to_form(form, error)
         else:
             messages.success(
                 request,
@@ -316,7 +301,7 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             created = services.players_import(tournament=tournament, data=data)
         except ValidationError as error:
-            context["import_errors"] = _messages_of(error)
+            context["import_errors"] = error_messages(error)
         else:
             messages.success(
                 request,
@@ -451,7 +436,7 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
     try:
         service(round_, request.user)
     except ValidationError as error:
-        for message in _messages_of(error):
+        for message in error_messages(error):
             messages.error(request, message)
     else:
         messages.success(request, _action_done(action))
@@ -476,7 +461,7 @@ def round_extra_time(request: HttpRequest, slug: str, number: int) -> HttpRespon
                     by=request.user,
                 )
             except ValidationError as error:
-                _to_form(form, error)
+                errors_to_form(form, error)
             else:
                 messages.success(
                     request,
@@ -769,7 +754,7 @@ def tournament_publication(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             services.tournament_publication_update(tournament=tournament, **form.cleaned_data)
         except ValidationError as error:
-            for message in _messages_of(error):
+            for message in error_messages(error):
                 messages.error(request, message)
         else:
             messages.success(request, _("The settings are saved."))
