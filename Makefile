@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint install demo bench messages lock clean
+.PHONY: run test lint servers install demo bench messages lock clean
 
 $(STAMP): requirements.lock requirements-dev.lock pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("Python 3.11 or newer is needed, not " + sys.version.split()[0]) if sys.version_info < (3, 11) else None'
@@ -25,16 +25,45 @@ run: install
 	DEBUG=true $(BIN)/python manage.py demo --if-empty --url http://$(HOST):$(PORT)/
 	DEBUG=true $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
+# The checks of .pre-commit-config.yaml too: style, the import contracts (the game core imports
+# no Django; apps import only downwards: pyproject.toml's [tool.importlinter]), types of the
+# core (mypy, strict), and no model change without its migration.
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
+	$(BIN)/mypy
 	DEBUG=true $(BIN)/python manage.py makemigrations --check --dry-run
 
 # Lint, migrations, then the suite twice: on SQLite (the embedded default), and on a throwaway
-# PostgreSQL cluster with a real Redis and Celery worker for the tests marked `services`.
-test: lint
-	$(BIN)/python -m pytest -m "not services"
-	$(BIN)/python -m pytest --postgres
+# PostgreSQL cluster with a real Redis and Celery worker for the tests marked `services`. The
+# servers the tests start themselves are installed first if missing (`make servers`), and under
+# `make test` a test that needs one fails instead of skipping (DOKO_REQUIRE_SERVERS).
+PG_BIN := $(firstword $(wildcard /usr/lib/postgresql/*/bin))
+test: lint servers
+	DOKO_REQUIRE_SERVERS=true PATH="$(PG_BIN):$$PATH" $(BIN)/python -m pytest -m "not services"
+	DOKO_REQUIRE_SERVERS=true PATH="$(PG_BIN):$$PATH" $(BIN)/python -m pytest --postgres
+
+# What the tests start on loopback: redis-server, and Debian's Chromium for the browser tests
+# (never one that Playwright downloads). Installed with apt-get (as root, else with sudo) when
+# missing; PostgreSQL's server binaries must be there already (initdb, pg_ctl, postgres).
+CHROMIUM ?= $(or $(DOKO_CHROMIUM),/usr/bin/chromium)
+servers:
+	@need=""; \
+	command -v redis-server >/dev/null 2>&1 || need="$$need redis-server"; \
+	[ -x "$(CHROMIUM)" ] || need="$$need chromium"; \
+	if [ -n "$$need" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then apt="apt-get"; \
+	  elif command -v sudo >/dev/null 2>&1; then apt="sudo apt-get"; \
+	  else echo "The tests need:$$need. Install them with: apt-get install -y$$need" >&2; exit 1; fi; \
+	  echo "Installing$$need for the tests"; \
+	  DEBIAN_FRONTEND=noninteractive $$apt install -y --no-install-recommends $$need \
+	    || { DEBIAN_FRONTEND=noninteractive $$apt update && \
+	         DEBIAN_FRONTEND=noninteractive $$apt install -y --no-install-recommends $$need; } \
+	    || { echo "Could not install$$need. Run: apt-get install -y$$need" >&2; exit 1; }; \
+	fi
+	@[ -n "$(PG_BIN)" ] || command -v initdb >/dev/null 2>&1 \
+	  || { echo "PostgreSQL's server binaries are missing. Run: apt-get install -y postgresql" >&2; exit 1; }
 
 # Benchmarks (not part of `make test`): figures as ratios against baselines measured in the same
 # run, printed and written to bench/results/. `make bench SUITES=rules` runs one suite. The suites

@@ -25,13 +25,13 @@ from printing.models import Job
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from tests import factories, servers, sheets
+from tests.plugins.servers import REQUIRED_BECAUSE, SERVERS_REQUIRED
 from tournaments import services
 from tournaments.models import Tournament
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
 @pytest.fixture(scope="module")
@@ -40,8 +40,8 @@ def broker():
     binary = servers.find_redis_server()
     if binary is None:
         reason = "redis-server not found (install it, e.g. apt-get install redis-server)"
-        if IN_CI:
-            pytest.fail(f"{reason}, and CI=true: the tests that need it must run in CI.")
+        if SERVERS_REQUIRED:
+            pytest.fail(f"{reason}, {REQUIRED_BECAUSE}: the tests that need it must run.")
         pytest.skip(reason)
     server = servers.RestartableRedisServer(binary)
     try:

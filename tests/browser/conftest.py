@@ -2,7 +2,7 @@
 
 The browser is Debian's ``chromium`` (never one Playwright downloads): ``DOKO_CHROMIUM`` names
 the binary, ``/usr/bin/chromium`` by default. Without it the tests are skipped with the reason
-shown, except when ``CI=true``, where that is a failure (as for redis-server and PostgreSQL in
+shown, except when ``CI=true`` or under ``make test``, where that is a failure (as for redis-server and PostgreSQL in
 tests/plugins/servers.py). One browser serves the session; every page gets a context of its own
 (cookies, storage), closed after the test.
 
@@ -18,9 +18,10 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from tests.plugins.servers import REQUIRED_BECAUSE, SERVERS_REQUIRED
+
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
-IN_CI = os.environ.get("CI", "").lower() == "true"
 DEFAULT_CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -51,8 +52,8 @@ def browser():
             f"Chromium not found at {os.environ.get('DOKO_CHROMIUM') or DEFAULT_CHROMIUM} "
             "(install it, e.g. apt-get install chromium, or set DOKO_CHROMIUM)"
         )
-        if IN_CI:
-            pytest.fail(f"{reason}, and CI=true: the browser tests must run in CI.")
+        if SERVERS_REQUIRED:
+            pytest.fail(f"{reason}, {REQUIRED_BECAUSE}: the browser tests must run.")
         pytest.skip(reason)
     from playwright.sync_api import expect, sync_playwright
 

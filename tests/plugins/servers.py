@@ -11,7 +11,7 @@ The suite runs twice (``make test``):
     (``celery_worker``). The processes themselves: ``tests/servers.py``.
 
 Without the PostgreSQL binaries the ``--postgres`` pass is skipped, with the reason shown, except
-when ``CI=true``, where that is an error; the same goes for ``redis-server`` and the tests that
+when ``CI=true`` or under ``make test`` (``DOKO_REQUIRE_SERVERS=true``), where that is an error; the same goes for ``redis-server`` and the tests that
 need it. ``DOKO_PG_BIN`` (a directory) and ``DOKO_REDIS_SERVER`` (a binary) choose the binaries;
 pointing them somewhere empty simulates a machine without them.
 
@@ -29,7 +29,13 @@ import pytest
 from tests import servers
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
-IN_CI = os.environ.get("CI", "").lower() == "true"
+# Under CI=true, and under `make test` (which sets DOKO_REQUIRE_SERVERS=true), a test that
+# needs a server must run: a missing server is a failure, never a skip. A developer running
+# plain `pytest` on a machine without one gets the skip, with the reason shown.
+SERVERS_REQUIRED = any(
+    os.environ.get(name, "").lower() == "true" for name in ("CI", "DOKO_REQUIRE_SERVERS")
+)
+REQUIRED_BECAUSE = "and servers are required here (CI=true, or `make test`)"
 
 cluster_key = pytest.StashKey[servers.PostgresCluster]()
 skip_all_key = pytest.StashKey[str]()
@@ -65,9 +71,9 @@ def _start_postgres(config: pytest.Config) -> None:
     bindir, missing = servers.find_pg_bindir()
     if bindir is None:
         reason = f"PostgreSQL binaries not found ({', '.join(missing)})"
-        if IN_CI:
+        if SERVERS_REQUIRED:
             pytest.exit(
-                f"{reason}, and CI=true: the PostgreSQL pass must run in CI. Put initdb, pg_ctl "
+                f"{reason}, {REQUIRED_BECAUSE}: the PostgreSQL pass must run. Put initdb, pg_ctl "
                 "and postgres on PATH (or in /usr/lib/postgresql/<version>/bin, or set "
                 "DOKO_PG_BIN).",
                 returncode=1,
@@ -176,8 +182,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def _missing(reason: str) -> None:
-    if IN_CI:
-        pytest.fail(f"{reason}, and CI=true: the tests that need it must run in CI.")
+    if SERVERS_REQUIRED:
+        pytest.fail(f"{reason}, {REQUIRED_BECAUSE}: the tests that need it must run.")
     pytest.skip(reason)
 
 
