@@ -276,9 +276,7 @@ def test_the_submitter_cannot_confirm_but_another_player_can(sheet):
 
 def test_a_staff_member_who_submitted_cannot_confirm(sheet):
     organiser = factories.user()
-    tournament_services.tournament_role_grant(
-        tournament=sheet.table.round.tournament, user=organiser, role="organiser"
-    )
+    factories.role_grant(tournament=sheet.table.round.tournament, user=organiser, role="organiser")
     staff = services.Actor(user=organiser)
     services.scoresheet_hands_replace(scoresheet=sheet, hands=full_match(), version=1, by=staff)
     services.scoresheet_submit(scoresheet=sheet, version=2, by=staff)
@@ -346,9 +344,7 @@ def test_hands_cannot_be_entered_before_the_round_starts():
 
 def test_an_organiser_reopens_with_a_reason_and_every_change_is_kept(sheet):
     organiser = factories.user(first_name="Olga", last_name="Organ")
-    tournament_services.tournament_role_grant(
-        tournament=sheet.table.round.tournament, user=organiser, role="organiser"
-    )
+    factories.role_grant(tournament=sheet.table.round.tournament, user=organiser, role="organiser")
     factories.sheet_confirmed(sheet, full_match())
     with pytest.raises(ValidationError, match="Say why"):
         services.scoresheet_reopen(
@@ -390,9 +386,7 @@ def test_saving_the_same_hands_again_makes_no_new_version(sheet):
 
 def staff(sheet, role: str) -> services.Actor:
     user = factories.user(first_name="Anna", last_name="Richter")
-    tournament_services.tournament_role_grant(
-        tournament=sheet.table.round.tournament, user=user, role=role
-    )
+    factories.role_grant(tournament=sheet.table.round.tournament, user=user, role=role)
     return services.Actor(user=user)
 
 
