@@ -17,11 +17,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from doko.rules.deal import sheet_keeper
 from doko.rules.sheet import dealt_out_of_turn, with_dealers
 from scoring import links, policies, selectors, services
 from scoring.forms import MODES, HandForm, initial_for
 from scoring.messages import problem_message
-from scoring.models import Scoresheet, sheet_keeper
+from scoring.models import Scoresheet
 from scoring.services import Actor, StaleVersionError
 from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors

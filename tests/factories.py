@@ -5,8 +5,8 @@ import itertools
 
 from django.contrib.auth import get_user_model
 
+from doko.rules.deal import sheet_keeper
 from scoring import services as scoring_services
-from scoring.models import sheet_keeper
 from scoring.services import Actor
 from tournaments import services
 from tournaments.models import Entry, Player, Round, Tournament, TournamentRole
