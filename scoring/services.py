@@ -19,7 +19,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from adjudication.selectors import SheetAdjudication, sheet_adjudication
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.deal import scorekeeper
 from doko.rules.sheet import (
@@ -33,6 +32,7 @@ from doko.rules.sheet import (
 from scoring import policies
 from scoring.messages import problem_message
 from scoring.models import Hand, Scoresheet, ScoresheetChange
+from scoring.rulings import SheetAdjudication, sheet_adjudication
 from scoring.selectors import hand_lines, scoresheet_check, sheet_snapshot, sheet_state
 from tournaments.models import Round, Seat, TournamentRole
 from tournaments.roles import ORGANISER, SHEET_STAFF
