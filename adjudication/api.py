@@ -520,18 +520,7 @@ class RulingSerializer(serializers.Serializer):
 
     @staticmethod
     def ruling(data: dict) -> services.Ruling:
-        return services.Ruling(
-            severity=Severity(data["severity"]),
-            contract=Contract(data["contract"]),
-            soloist=data["soloist"],
-            solo_type=SoloType(data["solo_type"]) if data["solo_type"] else None,
-            disadvantages_soloist=data["disadvantages_soloist"],
-            announcements=data["announcements"],
-            decided=data["decided"],
-            penalty=data["penalty"],
-            deviation_reason=data["deviation_reason"],
-            wedding_clarified_as_solo=data["wedding_clarified_as_solo"],
-        )
+        return services.Ruling.from_values(data, penalty=data["penalty"])
 
 
 RULING_FIELDS = frozenset(RulingSerializer().fields)
@@ -592,9 +581,7 @@ class AppealDecideSerializer(serializers.Serializer):
                 **data,
                 "members": named.users("members", data["members"]),
                 "ruling": RulingSerializer.ruling(ruling) if ruling is not None else None,
-                "sanction": services.SanctionRuling(
-                    kind=Sanction.Kind(sanction["kind"]), points=sanction["points"]
-                )
+                "sanction": services.SanctionRuling.from_values(sanction)
                 if sanction is not None
                 else None,
             }

@@ -7,3 +7,11 @@ class AdjudicationConfig(AppConfig):
 
     name = "adjudication"
     verbose_name = _("Adjudication")
+
+    def ready(self) -> None:
+        # A scoresheet's check counts the initialled decisions; scoring, below us, asks
+        # through this reader (scoring/rulings.py).
+        from adjudication.selectors import sheet_adjudication
+        from scoring import rulings
+
+        rulings.reader_register(sheet_adjudication)

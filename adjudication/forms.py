@@ -5,8 +5,8 @@ from django.utils.translation import gettext_lazy as _
 
 from adjudication.models import MOST_DEDUCTION, SEVERITY_LABELS, Appeal, Decision, Offence, Sanction
 from adjudication.services import Ruling, SanctionRuling
-from doko.rules.contracts import Contract, SoloType
-from doko.rules.penalty import MOST_ANNOUNCEMENTS, Severity
+from doko.rules.contracts import Contract
+from doko.rules.penalty import MOST_ANNOUNCEMENTS
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS
 from tournaments.models import TournamentRole
 
@@ -147,18 +147,7 @@ class RulingForm(forms.Form):
         penalty = None
         if data["deviate"]:
             penalty = {seat: data.get(f"penalty_{seat}") or 0 for seat in range(1, self.size + 1)}
-        return Ruling(
-            severity=Severity(data["severity"]),
-            contract=Contract(data["contract"]),
-            soloist=data["soloist"],
-            solo_type=SoloType(data["solo_type"]) if data["solo_type"] else None,
-            disadvantages_soloist=data["disadvantages_soloist"],
-            announcements=data["announcements"],
-            decided=data["decided"],
-            penalty=penalty,
-            deviation_reason=data["deviation_reason"],
-            wedding_clarified_as_solo=data["wedding_clarified_as_solo"],
-        )
+        return Ruling.from_values(data, penalty=penalty)
 
     @classmethod
     def initial_for(cls, decision: Decision, line) -> dict:
@@ -280,9 +269,7 @@ class SanctionChangeForm(forms.Form):
         _styled(self)
 
     def sanction_ruling(self) -> SanctionRuling:
-        return SanctionRuling(
-            kind=Sanction.Kind(self.cleaned_data["kind"]), points=self.cleaned_data["points"]
-        )
+        return SanctionRuling.from_values(self.cleaned_data)
 
 
 class SanctionForm(forms.Form):

@@ -286,6 +286,12 @@ class Decision(models.Model):
         }
 
     @property
+    def counts(self) -> bool:
+        """Whether its penalty points and its stopping of the hand count: initialled, and
+        neither superseded nor annulled on appeal (TSR 8.2.2)."""
+        return self.status == self.Status.INITIALLED
+
+    @property
     def penalty(self) -> dict[int, int]:
         """The penalty points by seat, as ruled; empty while the complaint is open."""
         return {

@@ -1,7 +1,7 @@
 """Reads for adjudication: what the adjudicators decided about a sheet, a table or a
 tournament."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
@@ -9,55 +9,8 @@ from django.shortcuts import get_object_or_404
 
 from adjudication.models import Appeal, Decision, Event, Offence, Sanction
 from scoring.models import Scoresheet
+from scoring.rulings import SheetAdjudication
 from tournaments.models import ExtraTime, Round, Seat, Tournament, TournamentRole
-
-
-@dataclass(frozen=True)
-class SheetAdjudication:
-    """What counts on one scoresheet besides the hands: the penalty points of initialled
-    decisions by hand and seat (TSR 8.2.2), the hands stopped and counted as not played
-    (TSR 9.4.3) or as played without game points (TSR 9.4.4), and the points deducted from
-    seats for unsporting conduct (TSR 9.6.2 b)."""
-
-    decisions: list[Decision] = field(default_factory=list)  # every one, for the record
-    deductions: dict[int, int] = field(default_factory=dict)  # by seat, negative
-
-    @property
-    def counting(self) -> list[Decision]:
-        return [d for d in self.decisions if d.status == Decision.Status.INITIALLED]
-
-    @property
-    def penalties(self) -> dict[int, dict[int, int]]:
-        """The initialled penalty points by hand number and seat, several decisions summed."""
-        by_hand: dict[int, dict[int, int]] = {}
-        for decision in self.counting:
-            points = by_hand.setdefault(decision.hand_number, {})
-            for seat, value in decision.penalty.items():
-                points[seat] = points.get(seat, 0) + value
-        return by_hand
-
-    @property
-    def stopped(self) -> set[int]:
-        """The lines of hands stopped and counted as not played (TSR 9.4.3)."""
-        return {d.hand_number for d in self.counting if d.hand_not_played}
-
-    @property
-    def without_game_points(self) -> set[int]:
-        """The lines of solos counted as played without game points (TSR 9.4.4)."""
-        return {d.hand_number for d in self.counting if d.played_without_game_points}
-
-    @property
-    def ended(self) -> dict[int, Decision]:
-        """The hands a major breach ended, with the initialled decision that did (TSR 9.4.2,
-        9.5.1): whether counted as not played (9.4.3) or as played (9.4.4, 9.5.1), nothing
-        more in them is penalised (TSR 9.7.6)."""
-        return {d.hand_number: d for d in self.counting if d.severity == "major"}
-
-    def of_hand(self, number: int) -> list[Decision]:
-        return [d for d in self.decisions if d.hand_number == number]
-
-
-NONE = SheetAdjudication()
 
 
 def initials(user) -> str:

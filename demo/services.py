@@ -389,7 +389,7 @@ def demo_build(*, seed: int = 2026, now: datetime.datetime) -> DemoResult:
         running_for=now - round_4_start,
     )
     for role in (TournamentRole.Role.ADJUDICATOR, TournamentRole.Role.PANEL):
-        services.tournament_role_grant(tournament=championship, user=user, role=role)
+        adjudication.role_grant(tournament=championship, user=user, role=role, by=user)
     services.tournament_seating_publish(tournament=championship)
     _adjudicate(round_=round_4, user=user)
     services.table_extra_time_grant(

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from doko.rules.contracts import Contract, Section, SoloType
-from doko.rules.deal import scorekeeper
+from doko.rules.deal import sheet_keeper
 from doko.rules.sheet import HandLine
 from tournaments.models import Seat, Table
 
@@ -52,14 +52,6 @@ COMPULSORY = [c.value for c in Contract if c.counts_as_compulsory]
 
 def _seat_in_range(field: str) -> Q:
     return Q(**{f"{field}__gte": 1, f"{field}__lte": 5})
-
-
-def sheet_keeper(*, keeper_seat: int | None, table_size: int) -> int:
-    """The seat that keeps a table's sheet (Listenführer): seat 4, at a table of five seat 5
-    (TSR 8.4.1, 10.1.4), unless the organiser or an adjudicator handed the sheet over to
-    another player of the table by agreement at the table (TSR 3.1.1): then that seat. Every
-    place that asks who keeps a sheet asks here."""
-    return keeper_seat or scorekeeper(table_size)
 
 
 class Scoresheet(models.Model):

@@ -5,10 +5,10 @@ from dataclasses import dataclass, replace
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from adjudication.selectors import NONE, SheetAdjudication, sheet_adjudication
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.sheet import HandLine, Problem, SheetCheck, check_sheet
 from scoring.models import Hand, Scoresheet, ScoresheetChange
+from scoring.rulings import NONE, SheetAdjudication, sheet_adjudication
 from tournaments.models import Seat
 
 

@@ -19,14 +19,21 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from adjudication.selectors import SheetAdjudication, sheet_adjudication
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.deal import scorekeeper
-from doko.rules.sheet import HandLine, Problem, SheetCheck, with_game_values
+from doko.rules.sheet import (
+    HandLine,
+    Problem,
+    SheetCheck,
+    dealt_out_of_turn,
+    with_dealers,
+    with_game_values,
+)
 from scoring import policies
 from scoring.messages import problem_message
 from scoring.models import Hand, Scoresheet, ScoresheetChange
-from scoring.selectors import hand_lines, scoresheet_check, sheet_snapshot
+from scoring.rulings import SheetAdjudication, sheet_adjudication
+from scoring.selectors import hand_lines, scoresheet_check, sheet_snapshot, sheet_state
 from tournaments.models import Round, Seat, TournamentRole
 from tournaments.roles import ORGANISER, SHEET_STAFF
 from tournaments.selectors import table_playing_time, user_roles
@@ -310,6 +317,36 @@ def scoresheet_hands_replace(
     )
     sheet.time_over_after_hand = time_over_after_hand
     return _record(sheet, action=action, by=by, before=before)
+
+
+def scoresheet_hand_strike(
+    *, scoresheet: Scoresheet, number: int, version: int, by: Actor
+) -> Scoresheet:
+    """Strike out hand ``number`` of a draft sheet (TSR 7.3.3): the later hands move up one and
+    are dealt again as the TSR says, but for those that stood as dealt out of turn (TSR
+    3.3.10); a time-over mark past the last hand moves back to it (TSR 8.5.1). Returns the
+    sheet as saved, every hand checked again."""
+    state = sheet_state(sheet=scoresheet)
+    if not 1 <= number <= len(state.lines):
+        raise ValidationError({"number": _("There is no hand %(number)d.") % {"number": number}})
+    lines = [line for index, line in enumerate(state.lines, start=1) if index != number]
+    time_over = scoresheet.time_over_after_hand
+    if time_over is not None and time_over > len(lines):
+        time_over = len(lines)
+    kept = {n if n < number else n - 1 for n in dealt_out_of_turn(state.check) if n != number}
+    return scoresheet_hands_replace(
+        scoresheet=scoresheet,
+        hands=with_dealers(
+            lines,
+            table_size=state.table_size,
+            hands_per_match=state.hands_per_match,
+            time_over_after_hand=time_over,
+            kept=kept,
+        ),
+        version=version,
+        by=by,
+        time_over_after_hand=time_over,
+    )
 
 
 def scoresheet_locked(scoresheet: Scoresheet) -> Scoresheet:

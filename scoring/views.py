@@ -17,11 +17,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from doko.rules.deal import sheet_keeper
 from doko.rules.sheet import dealt_out_of_turn, with_dealers
 from scoring import links, policies, selectors, services
 from scoring.forms import MODES, HandForm, initial_for
 from scoring.messages import problem_message
-from scoring.models import Scoresheet, sheet_keeper
+from scoring.models import Scoresheet
 from scoring.services import Actor, StaleVersionError
 from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors
@@ -394,22 +395,11 @@ def sheet_delete(request: HttpRequest, access: Access) -> HttpResponse:
     """Strike out a hand; the later ones move up and are dealt again as the TSR says."""
     state = selectors.sheet_state(sheet=access.sheet)
     try:
-        number = _number(request, state)
-        if number > len(state.lines):
-            raise ValidationError(
-                {"number": _("There is no hand %(number)d.") % {"number": number}}
-            )
-        lines = [line for index, line in enumerate(state.lines, start=1) if index != number]
-        time_over = access.sheet.time_over_after_hand
-        if time_over is not None and time_over > len(lines):
-            time_over = len(lines)
-        kept = {n if n < number else n - 1 for n in dealt_out_of_turn(state.check) if n != number}
-        access.sheet = services.scoresheet_hands_replace(
+        access.sheet = services.scoresheet_hand_strike(
             scoresheet=access.sheet,
-            hands=_dealt(state, lines, kept, time_over),
+            number=_number(request, state),
             version=_version(request),
             by=access.actor,
-            time_over_after_hand=time_over,
         )
     except StaleVersionError as error:
         return _stale(request, access, error)

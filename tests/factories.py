@@ -5,8 +5,8 @@ import itertools
 
 from django.contrib.auth import get_user_model
 
+from doko.rules.deal import sheet_keeper
 from scoring import services as scoring_services
-from scoring.models import sheet_keeper
 from scoring.services import Actor
 from tournaments import services
 from tournaments.models import Entry, Player, Round, Tournament, TournamentRole
@@ -38,9 +38,7 @@ def adjudicator(tournament: Tournament):
     """A new user who is the tournament's adjudicator: starts and ends the playing time,
     grants extra time (TSR 8.2.1, 8.5.1)."""
     adjudicator = user()
-    services.tournament_role_grant(
-        tournament=tournament, user=adjudicator, role=TournamentRole.Role.ADJUDICATOR
-    )
+    role_grant(tournament=tournament, user=adjudicator, role=TournamentRole.Role.ADJUDICATOR)
     return adjudicator
 
 
@@ -84,3 +82,13 @@ def sheet_confirmed(sheet, hands):
     return scoring_services.scoresheet_confirm(
         scoresheet=sheet, version=sheet.version, by=checker(sheet)
     )
+
+
+def role_grant(*, tournament: Tournament, user, role: str, entry=None) -> TournamentRole:
+    """A role in the tournament, as the organiser's appointment leaves it
+    (``adjudication.services.role_grant``, which also asks who appoints and logs it): for
+    setting up a test, where nobody appoints."""
+    grant, _created = TournamentRole.objects.update_or_create(
+        tournament=tournament, user=user, role=role, defaults={"entry": entry}
+    )
+    return grant

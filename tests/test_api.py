@@ -130,7 +130,7 @@ def staffed():
     """A tournament of 12 with an organiser and an adjudicator, each with an API token."""
     organiser, adjudicator = factories.user(), factories.user()
     tournament = factories.tournament(players=12, organiser=organiser, planned_rounds=2)
-    services.tournament_role_grant(
+    factories.role_grant(
         tournament=tournament, user=adjudicator, role=TournamentRole.Role.ADJUDICATOR
     )
     headers = {
@@ -200,7 +200,7 @@ def test_api_round_end_is_the_adjudicators_or_the_organisers(client, staffed):
     tournament, headers = staffed
     services.round_start(round=factories.seated_round(tournament))
     member = factories.user()
-    services.tournament_role_grant(tournament=tournament, user=member, role="panel")
+    factories.role_grant(tournament=tournament, user=member, role="panel")
     token = Token.objects.create(user=member).key
     refused = client.post(
         reverse("api-round-end", args=[tournament.slug, 1]),

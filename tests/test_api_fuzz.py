@@ -99,7 +99,7 @@ def _seed() -> World:
     adjudicator = factories.user(username="fuzz-adjudicator")
     panel = [factories.user(username=f"fuzz-panel{n}") for n in (1, 2, 3)]
     tournament = factories.tournament(players=12, organiser=organiser, name="Fuzzpokal")
-    grant = tournament_services.tournament_role_grant
+    grant = factories.role_grant
     grant(tournament=tournament, user=adjudicator, role=Role.ADJUDICATOR)
     for member in panel:
         grant(tournament=tournament, user=member, role=Role.PANEL)

@@ -687,7 +687,7 @@ def _build() -> Ctx:
     desk = factories.user(username="matrix-desk")
     factories.user(username="matrix-stranger")
     tournament = factories.tournament(players=8, organiser=users["organiser"])
-    grant = services.tournament_role_grant
+    grant = factories.role_grant
     grant(tournament=tournament, user=users["adjudicator"], role=Role.ADJUDICATOR)
     grant(tournament=tournament, user=users["deputy"], role=Role.DEPUTY)
     for member in panel:

@@ -19,10 +19,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from adjudication.selectors import sheet_adjudication
 from doko import standings
 from scoring.messages import problem_message
 from scoring.models import Scoresheet
+from scoring.rulings import sheet_adjudication
 from scoring.selectors import hand_lines, scoresheet_check, scoresheet_rows
 from tournaments import caching, exports, player_import, policies, selectors, services
 from tournaments.forms import (

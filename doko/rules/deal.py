@@ -33,6 +33,14 @@ def scorekeeper(table_size: int) -> int:
     return table_size
 
 
+def sheet_keeper(*, keeper_seat: int | None, table_size: int) -> int:
+    """The seat that keeps a table's sheet (Listenführer): seat 4, at a table of five seat 5
+    (TSR 8.4.1, 10.1.4), unless the organiser or an adjudicator handed the sheet over to
+    another player of the table by agreement at the table (TSR 3.1.1): then that seat. Every
+    place that asks who keeps a sheet asks here."""
+    return keeper_seat or scorekeeper(table_size)
+
+
 def seat_after(seat: int, table_size: int) -> int:
     """The seat to the left of ``seat``, that is the next one clockwise."""
     return seat % table_size + 1

@@ -23,12 +23,13 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from adjudication.models import Decision
-from adjudication.selectors import NONE, SheetAdjudication, initials
+from adjudication.selectors import initials
 from doko.rules.contracts import Contract, Section, SoloType
 from doko.rules.deal import main_section_lines, scorekeeper
 from printing import qr
 from printing.pdf.lists import Progress, tournament_dates
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS, Scoresheet
+from scoring.rulings import NONE, SheetAdjudication
 from scoring.selectors import HandRow
 from scoring.services import Actor
 from tournaments.models import ExtraTime, Seat, Tournament

@@ -10,12 +10,11 @@ import pytest
 @pytest.fixture
 def tournament(staff):
     from tests import factories
-    from tournaments import services as tournament_services
     from tournaments.models import TournamentRole
 
     Role = TournamentRole.Role
     tournament = factories.tournament(players=8, organiser=staff["organiser"])
-    grant = tournament_services.tournament_role_grant
+    grant = factories.role_grant
     grant(tournament=tournament, user=staff["adjudicator"], role=Role.ADJUDICATOR)
     grant(tournament=tournament, user=staff["deputy"], role=Role.DEPUTY)
     grant(tournament=tournament, user=staff["keeper"], role=Role.SCOREKEEPER)

@@ -395,9 +395,7 @@ def test_at_a_table_of_five_the_dealer_sitting_out_gets_no_penalty_points(staff)
     tournament = factories.tournament(
         players=5, organiser=staff["organiser"], allow_tables_of_five=True
     )
-    tournament_services.tournament_role_grant(
-        tournament=tournament, user=staff["adjudicator"], role=Role.ADJUDICATOR
-    )
+    factories.role_grant(tournament=tournament, user=staff["adjudicator"], role=Role.ADJUDICATOR)
     round_ = tournament_services.round_start(round=factories.seated_round(tournament))
     sheet = Scoresheet.objects.get(table__round=round_)
     five = sheets.full_match(size=5)
@@ -1164,9 +1162,7 @@ def test_disqualification_re_seats_a_round_drawn_where_it_can(staff):
         players=9, organiser=staff["organiser"], allow_tables_of_five=True
     )
     for member in staff["panel"]:
-        tournament_services.tournament_role_grant(
-            tournament=tournament, user=member, role=Role.PANEL
-        )
+        factories.role_grant(tournament=tournament, user=member, role=Role.PANEL)
     round_ = tournament_services.round_start(round=factories.seated_round(tournament))
     later = factories.seated_round(tournament, seed=2)
     entry = round_.tables.first().seats.get(position=1).entry

@@ -23,7 +23,7 @@ GAME = {seat: sum(line.points[seat] for line in MATCH) for seat in range(1, 5)}
 
 def staffed_tournament(staff, *, players: int):
     tournament = factories.tournament(players=players, organiser=staff["organiser"])
-    grant = tournament_services.tournament_role_grant
+    grant = factories.role_grant
     grant(tournament=tournament, user=staff["adjudicator"], role=Role.ADJUDICATOR)
     for member in staff["panel"]:
         grant(tournament=tournament, user=member, role=Role.PANEL)

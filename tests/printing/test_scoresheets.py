@@ -216,7 +216,7 @@ def adjudicated_sheet(organiser):
     nameless = factories.user(username="ref2")
     panel = factories.user(username="panel1")
     for user, role in ((richter, "adjudicator"), (nameless, "adjudicator"), (panel, "panel")):
-        tournament_services.tournament_role_grant(tournament=tournament, user=user, role=role)
+        factories.role_grant(tournament=tournament, user=user, role=role)
     sheet = Scoresheet.objects.get(table__round=round_)
     match = full_match()
     sheet = services.scoresheet_hands_replace(
@@ -410,9 +410,7 @@ def test_the_organiser_prints_a_tables_sheet_from_its_page(
 def test_only_the_organiser_prints_a_sheet(client, organiser):
     tournament, round_ = running_table(organiser)
     adjudicator = factories.user()
-    tournament_services.tournament_role_grant(
-        tournament=tournament, user=adjudicator, role="adjudicator"
-    )
+    factories.role_grant(tournament=tournament, user=adjudicator, role="adjudicator")
     client.force_login(adjudicator)
     assert (
         "(PDF)" not in client.get(reverse("sheet", args=[tournament.slug, 1, 1])).content.decode()

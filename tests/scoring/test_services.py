@@ -48,6 +48,29 @@ def test_a_stale_version_is_refused_and_nothing_changes(sheet):
     assert Hand.objects.filter(scoresheet=sheet).count() == 3
 
 
+def test_striking_a_hand_moves_the_later_ones_up_and_deals_them_again(sheet):
+    keeper = factories.keeper(sheet)
+    lines = [normal(1, (1, 2), 1), normal(2, (1, 3), 2), normal(3, (2, 4), 3)]
+    services.scoresheet_hands_replace(scoresheet=sheet, hands=lines, version=1, by=keeper)
+    struck = services.scoresheet_hand_strike(scoresheet=sheet, number=2, version=2, by=keeper)
+    assert struck.version == 3
+    hands = list(struck.hands.order_by("number"))
+    assert [hand.number for hand in hands] == [1, 2]
+    assert [hand.game_value for hand in hands] == [1, 3]
+    assert [hand.dealer for hand in hands] == [1, 2]  # the third hand, dealt again by seat 2
+
+
+def test_striking_a_hand_the_sheet_does_not_have_is_refused_on_number(sheet):
+    keeper = factories.keeper(sheet)
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=[normal(1, (1, 2), 1)], version=1, by=keeper
+    )
+    with pytest.raises(ValidationError) as error:
+        services.scoresheet_hand_strike(scoresheet=sheet, number=2, version=2, by=keeper)
+    assert error.value.message_dict == {"number": ["There is no hand 2."]}
+    assert Hand.objects.filter(scoresheet=sheet).count() == 1
+
+
 def test_a_wrong_hand_saves_nothing_and_names_the_rule(sheet):
     hands = full_match()[:4]
     hands[2] = replace(hands[2], points={1: 3, 2: -1, 3: -1, 4: -2})
@@ -276,9 +299,7 @@ def test_the_submitter_cannot_confirm_but_another_player_can(sheet):
 
 def test_a_staff_member_who_submitted_cannot_confirm(sheet):
     organiser = factories.user()
-    tournament_services.tournament_role_grant(
-        tournament=sheet.table.round.tournament, user=organiser, role="organiser"
-    )
+    factories.role_grant(tournament=sheet.table.round.tournament, user=organiser, role="organiser")
     staff = services.Actor(user=organiser)
     services.scoresheet_hands_replace(scoresheet=sheet, hands=full_match(), version=1, by=staff)
     services.scoresheet_submit(scoresheet=sheet, version=2, by=staff)
@@ -346,9 +367,7 @@ def test_hands_cannot_be_entered_before_the_round_starts():
 
 def test_an_organiser_reopens_with_a_reason_and_every_change_is_kept(sheet):
     organiser = factories.user(first_name="Olga", last_name="Organ")
-    tournament_services.tournament_role_grant(
-        tournament=sheet.table.round.tournament, user=organiser, role="organiser"
-    )
+    factories.role_grant(tournament=sheet.table.round.tournament, user=organiser, role="organiser")
     factories.sheet_confirmed(sheet, full_match())
     with pytest.raises(ValidationError, match="Say why"):
         services.scoresheet_reopen(
@@ -390,9 +409,7 @@ def test_saving_the_same_hands_again_makes_no_new_version(sheet):
 
 def staff(sheet, role: str) -> services.Actor:
     user = factories.user(first_name="Anna", last_name="Richter")
-    tournament_services.tournament_role_grant(
-        tournament=sheet.table.round.tournament, user=user, role=role
-    )
+    factories.role_grant(tournament=sheet.table.round.tournament, user=user, role=role)
     return services.Actor(user=user)
 
 

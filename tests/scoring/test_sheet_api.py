@@ -166,7 +166,7 @@ def test_an_account_without_a_role_may_not_read_the_sheet(api, sheet):
 
 def test_a_scorekeeper_account_reads_the_sheet(api, sheet, tournament):
     scorekeeper = factories.user()
-    tournament_services.tournament_role_grant(
+    factories.role_grant(
         tournament=tournament, user=scorekeeper, role=TournamentRole.Role.SCOREKEEPER
     )
     assert api.get(url(sheet), headers=token(scorekeeper)).status_code == 200
@@ -518,7 +518,7 @@ def test_only_staff_who_run_the_round_hand_the_sheet_over(api, sheet, tournament
         headers = key(sheet, 4)
     else:
         member = factories.user()
-        tournament_services.tournament_role_grant(tournament=tournament, user=member, role=who)
+        factories.role_grant(tournament=tournament, user=member, role=who)
         headers = token(member)
     response = post(
         api, sheet, "keeper", {"version": 1, "seat": 4 if who == "keeper" else 2}, headers

@@ -431,9 +431,7 @@ def test_a_wrong_seat_is_refused_with_a_message_and_nothing_changes(
 
 def test_a_panel_member_neither_sees_nor_may_hand_the_sheet_over(client, sheet):
     member = factories.user()
-    tournament_services.tournament_role_grant(
-        tournament=sheet.table.round.tournament, user=member, role="panel"
-    )
+    factories.role_grant(tournament=sheet.table.round.tournament, user=member, role="panel")
     client.force_login(member)
     assert "hand over to seat" not in client.get(staff_url(sheet)).content.decode()
     response = client.post(staff_url(sheet, "keeper"), {"version": 1, "seat": "2"}, **HX)

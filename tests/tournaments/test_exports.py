@@ -93,9 +93,7 @@ def played(django_capture_on_commit_callbacks) -> Played:
             scoresheet=three, hands=MATCH[:5], version=three.version, by=factories.keeper(three)
         )
         panel = factories.user()
-        services.tournament_role_grant(
-            tournament=tournament, user=panel, role=TournamentRole.Role.PANEL
-        )
+        factories.role_grant(tournament=tournament, user=panel, role=TournamentRole.Role.PANEL)
         deducted = one.table.seats.get(position=2).entry
         adjudication_services.sanction_impose(
             entry=deducted,

@@ -73,7 +73,7 @@ def test_confirming_makes_them_count_and_reopening_takes_them_back(sheet, tourna
         seats[p]: points for p, points in TOTALS.items()
     }
     organiser = factories.user()
-    services.tournament_role_grant(tournament=tournament, user=organiser, role="organiser")
+    factories.role_grant(tournament=tournament, user=organiser, role="organiser")
     scoring_services.scoresheet_reopen(
         scoresheet=sheet,
         version=sheet.version,

@@ -110,7 +110,7 @@ def test_the_draw_offers_the_choices_when_the_players_do_not_fill_tables_of_four
 
 def test_only_the_organiser_sees_the_choices_and_allows_tables_of_five(client, tournament):
     adjudicator = factories.user()
-    services.tournament_role_grant(tournament=tournament, user=adjudicator, role="adjudicator")
+    factories.role_grant(tournament=tournament, user=adjudicator, role="adjudicator")
     services.entry_create(tournament=tournament, player=factories.player())  # 13 players
     services.round_create(tournament=tournament)
     client.force_login(adjudicator)
@@ -146,7 +146,7 @@ def test_extra_time_form_errors_name_the_field(client, organiser, tournament):
 
 def test_adjudicator_runs_the_clock_but_does_not_draw(client, tournament):
     adjudicator = factories.user()
-    services.tournament_role_grant(
+    factories.role_grant(
         tournament=tournament, user=adjudicator, role=TournamentRole.Role.ADJUDICATOR
     )
     factories.seated_round(tournament)
@@ -168,8 +168,8 @@ def test_adjudicator_runs_the_clock_but_does_not_draw(client, tournament):
 def test_a_panel_member_sees_no_end_button_and_cannot_end_the_round(client, tournament):
     """TSR 8.5.1: only the adjudicator (or the organiser) announces the end of the round."""
     member, adjudicator = factories.user(), factories.user()
-    services.tournament_role_grant(tournament=tournament, user=member, role="panel")
-    services.tournament_role_grant(tournament=tournament, user=adjudicator, role="adjudicator")
+    factories.role_grant(tournament=tournament, user=member, role="panel")
+    factories.role_grant(tournament=tournament, user=adjudicator, role="adjudicator")
     services.round_start(round=factories.seated_round(tournament))
     client.force_login(member)
     page = client.get(reverse("round", args=[tournament.slug, 1])).content.decode()
@@ -453,7 +453,7 @@ def test_only_the_organiser_sees_the_seats_private_links(client, organiser, tour
         assert reverse("sheet-link", args=[token]) in page
     assert page.count("<svg") >= len(tokens)  # a QR code each
     adjudicator = factories.user()
-    services.tournament_role_grant(
+    factories.role_grant(
         tournament=tournament, user=adjudicator, role=TournamentRole.Role.ADJUDICATOR
     )
     for who in [adjudicator, None]:

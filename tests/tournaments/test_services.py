@@ -146,7 +146,7 @@ def test_only_the_organiser_allows_tables_of_five(role):
     tournament = factories.tournament(players=9)
     user = factories.user()
     if role is not None:
-        services.tournament_role_grant(tournament=tournament, user=user, role=role)
+        factories.role_grant(tournament=tournament, user=user, role=role)
     with pytest.raises(PermissionDenied, match=r"TSR 8\.3\.1, 10"):
         services.tournament_tables_of_five_allow(tournament=tournament, by=user)
     tournament.refresh_from_db()
@@ -273,7 +273,7 @@ def test_only_an_adjudicator_or_organiser_ends_the_playing_time(role):
     round_ = services.round_start(round=factories.seated_round(tournament))
     user = factories.user()
     if role is not None:
-        services.tournament_role_grant(tournament=tournament, user=user, role=role)
+        factories.role_grant(tournament=tournament, user=user, role=role)
     with pytest.raises(PermissionDenied, match=r"adjudicator or an organiser.*TSR 8\.5\.1"):
         services.round_end(round=round_, by=user)
     round_.refresh_from_db()
@@ -285,7 +285,7 @@ def test_the_adjudicator_or_the_organiser_ends_the_playing_time(role):
     tournament = factories.tournament(players=4)
     round_ = services.round_start(round=factories.seated_round(tournament))
     user = factories.user()
-    services.tournament_role_grant(tournament=tournament, user=user, role=role)
+    factories.role_grant(tournament=tournament, user=user, role=role)
     ended = services.round_end(round=round_, by=user)
     assert ended.status == Round.Status.FINISHED
     assert ended.ended_at is not None

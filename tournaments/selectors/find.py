@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Q
 
-from scoring.models import sheet_keeper
+from doko.rules.deal import sheet_keeper
 from tournaments.models import (
     Entry,
     Round,

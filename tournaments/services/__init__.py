@@ -39,7 +39,6 @@ from tournaments.services.rounds import (
 from tournaments.services.tournaments import (
     tournament_create,
     tournament_publication_update,
-    tournament_role_grant,
     tournament_tables_of_five_allow,
 )
 
@@ -73,7 +72,6 @@ __all__ = [
     "table_extra_time_grant",
     "tournament_create",
     "tournament_publication_update",
-    "tournament_role_grant",
     "tournament_seating_publish",
     "tournament_tables_of_five_allow",
 ]

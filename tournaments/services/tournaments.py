@@ -97,17 +97,6 @@ def tournament_tables_of_five_allow(*, tournament: Tournament, by: AbstractBaseU
 
 
 @transaction.atomic
-def tournament_role_grant(
-    *, tournament: Tournament, user: AbstractBaseUser, role: TournamentRole.Role
-) -> TournamentRole:
-    """Give a user a role in a tournament (TSR 8.2.1: adjudicator and arbitration panel)."""
-    grant, _created = TournamentRole.objects.get_or_create(
-        tournament=tournament, user=user, role=role
-    )
-    return grant
-
-
-@transaction.atomic
 def tournament_publication_update(
     *, tournament: Tournament, is_public: bool, standings_public: bool, tiebreaks: str
 ) -> Tournament:

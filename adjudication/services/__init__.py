@@ -1,0 +1,59 @@
+"""Writes for adjudication (TSR 8.2, 9), one module per sub-domain: complaints and rulings
+(``decisions``), appeals to the arbitration panel (``appeals``), unsporting conduct
+(``sanctions``), the catalogue of standard offences (``offences``) and the staff (``staff``).
+Every service is one transaction, asks ``adjudication.policies`` who may do it, and appends what
+it did to the tournament's log (``Event``). The names are gathered here, so that callers can say
+``services.decision_rule(...)``.
+
+Who decides what (TSR 8.2.1, 8.2.2, 9.6.2, 9.6.3; see ``policies``): the adjudicator, or a
+deputy adjudicator, rules on a complaint in the first instance and initials the penalty points,
+unless he plays at that table. Any decision of the adjudicator, a bound decision's points
+included, can be appealed to the arbitration panel, whose decision is final; its members
+playing at the table do not sit. Unsporting conduct is for the panel, except a bound decision
+of the catalogue, which the adjudicator gives with its preset points."""
+
+from adjudication.services.appeals import (
+    appeal_decide,
+    appeal_lodge,
+)
+from adjudication.services.decisions import (
+    WEDDINGS,
+    Ruling,
+    complaint_record,
+    decision_initial,
+    decision_rule,
+)
+from adjudication.services.offences import (
+    DEFAULT_OFFENCES,
+    offence_delete,
+    offence_save,
+    offences_default,
+)
+from adjudication.services.sanctions import (
+    SanctionRuling,
+    sanction_appeal_lodge,
+    sanction_impose,
+)
+from adjudication.services.staff import (
+    role_grant,
+    role_revoke,
+)
+
+__all__ = [
+    "DEFAULT_OFFENCES",
+    "WEDDINGS",
+    "Ruling",
+    "SanctionRuling",
+    "appeal_decide",
+    "appeal_lodge",
+    "complaint_record",
+    "decision_initial",
+    "decision_rule",
+    "offence_delete",
+    "offence_save",
+    "offences_default",
+    "role_grant",
+    "role_revoke",
+    "sanction_appeal_lodge",
+    "sanction_impose",
+]

@@ -1,0 +1,226 @@
+"""Appeals against the adjudicator's decisions, heard by the arbitration panel, whose decision
+is final (TSR 8.2.1, 9.7)."""
+
+from collections.abc import Collection
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from adjudication import policies
+from adjudication.models import (
+    Appeal,
+    Decision,
+    Event,
+)
+from adjudication.services.common import (
+    log_event,
+    require_match_open,
+    require_seat,
+    save_validated,
+    table_size,
+)
+from adjudication.services.decisions import (
+    Ruling,
+    decision_lock,
+    hand_stop,
+    hand_unstop,
+    hand_unvoid,
+    hand_void,
+    require_hand_not_ended,
+    ruled,
+    seat_keys,
+)
+from adjudication.services.panel import interruption_give_back, panel_checks, panel_record
+from adjudication.services.sanctions import SanctionRuling, sanction_appeal_decide
+from doko.rules.penalty import Severity
+from scoring.services import (
+    scoresheet_locked,
+)
+from tournaments.services import results_refresh
+
+
+@transaction.atomic
+def appeal_lodge(
+    *, decision: Decision, appellant: int, grounds: str = "", by: AbstractBaseUser
+) -> Appeal:
+    """A player appeals against the adjudicator's decision, at once (TSR 9.7.7): the game
+    stays suspended until the arbitration panel has decided."""
+    decision = decision_lock(decision)
+    sheet = decision.scoresheet
+    tournament = sheet.table.round.tournament
+    policies.enforce(policies.may_lodge_appeal(tournament=tournament, user=by))
+    if decision.status != Decision.Status.INITIALLED:
+        raise ValidationError(
+            {
+                "decision": _(
+                    "An appeal is against the adjudicator's initialled decision; this one is "
+                    "%(status)s (TSR 9.7.7)."
+                )
+                % {"status": decision.get_status_display()}
+            }
+        )
+    if decision.appeal_id is not None:
+        raise ValidationError(
+            {"decision": _("This is the arbitration panel's decision: it is final (TSR 8.2.1).")}
+        )
+    if Appeal.objects.filter(decision=decision).exists():
+        raise ValidationError({"decision": _("This decision has been appealed already.")})
+    require_match_open(sheet)
+    require_seat("appellant", appellant, table_size(sheet), label=_("The appellant"))
+    appeal = save_validated(
+        Appeal(decision=decision, appellant=appellant, grounds=grounds.strip(), lodged_by=by)
+    )
+    log_event(
+        tournament,
+        by=by,
+        action=Event.Action.APPEAL,
+        decision=decision,
+        appeal=appeal,
+        summary=_("Round %(round)d, table %(table)d, hand %(hand)d: seat %(seat)d appeals")
+        % {
+            "round": sheet.table.round.number,
+            "table": sheet.table.number,
+            "hand": decision.hand_number,
+            "seat": appellant,
+        },
+        grounds=appeal.grounds,
+    )
+    return appeal
+
+
+@transaction.atomic
+def appeal_decide(
+    *,
+    appeal: Appeal,
+    outcome: Appeal.Outcome,
+    members: Collection[AbstractBaseUser],
+    reasons: str,
+    interruption: int = 0,
+    ruling: Ruling | None = None,
+    sanction: SanctionRuling | None = None,
+    by: AbstractBaseUser,
+) -> Appeal:
+    """The arbitration panel's final decision on an appeal (TSR 8.2.1): uphold the decision,
+    change it, or annul it; its members (none of whom plays at the table concerned) and its
+    reasons. On a complaint's ruling, a change is the panel's own ``ruling``, initialled at
+    once, which supersedes it: a hand stopped or no longer stopped comes on or off the sheet;
+    a solo no longer counted as played without game points gets back the scorekeeper's points
+    (or, put on the sheet by the decision, comes off if it is the last line), and one the
+    panel counts so loses them. On a bound decision (a sanction), a change is the panel's own
+    ``sanction``; annulled, a deduction no longer counts. The table concerned and the tables
+    of the members get the interruption back as extra time (TSR 8.5.1)."""
+    appeal = Appeal.objects.select_for_update(of=("self",)).get(pk=appeal.pk)
+    if appeal.sanction_id is not None:
+        return sanction_appeal_decide(
+            appeal=appeal,
+            outcome=outcome,
+            members=members,
+            reasons=reasons,
+            interruption=interruption,
+            ruling=ruling,
+            change=sanction,
+            by=by,
+        )
+    decision = decision_lock(appeal.decision)
+    sheet = scoresheet_locked(decision.scoresheet)
+    decision.scoresheet = sheet
+    tournament = sheet.table.round.tournament
+    outcome = panel_checks(
+        appeal,
+        table=sheet.table,
+        outcome=outcome,
+        members=members,
+        reasons=reasons,
+        interruption=interruption,
+        by=by,
+    )
+    if sanction is not None:
+        raise ValidationError(
+            {
+                "sanction": _(
+                    "The panel's own sanction is for an appeal against a sanction; on a "
+                    "complaint it gives its own ruling."
+                )
+            }
+        )
+    if (ruling is not None) != (outcome == Appeal.Outcome.CHANGE):
+        raise ValidationError(
+            {
+                "ruling": _(
+                    "The panel gives its own ruling when, and only when, it changes the decision."
+                )
+            }
+        )
+    require_match_open(sheet)
+    panel_record(
+        appeal,
+        outcome=outcome,
+        members=members,
+        reasons=reasons,
+        interruption=interruption,
+        by=by,
+    )
+
+    replacement = None
+    if outcome != Appeal.Outcome.UPHOLD:
+        decision.status = (
+            Decision.Status.SUPERSEDED
+            if outcome == Appeal.Outcome.CHANGE
+            else Decision.Status.ANNULLED
+        )
+        save_validated(decision)
+        if decision.hand_not_played:
+            hand_unstop(decision, by)
+        elif decision.played_without_game_points:
+            hand_unvoid(decision, by)
+        if outcome == Appeal.Outcome.CHANGE:
+            replacement = Decision(
+                scoresheet=sheet,
+                hand_number=decision.hand_number,
+                offender=decision.offender,
+                complainant=decision.complainant,
+                offence=decision.offence,
+                description=decision.description,
+                recorded_by=by,
+                initialled_by=by,
+                initialled_at=appeal.decided_at,
+                status=Decision.Status.INITIALLED,
+                appeal=appeal,
+            )
+            for name, value in ruled(replacement, ruling).items():
+                setattr(replacement, name, value)
+            if replacement.severity == Severity.MAJOR:
+                require_hand_not_ended(replacement, field="severity")
+            if replacement.played_without_game_points:
+                hand_void(replacement, by)
+            save_validated(replacement)
+            if replacement.hand_not_played:
+                hand_stop(replacement, by)
+
+    names = ", ".join(m.get_full_name() or m.get_username() for m in members)
+    log_event(
+        tournament,
+        by=by,
+        action=Event.Action.PANEL,
+        decision=replacement or decision,
+        appeal=appeal,
+        summary=_(
+            "Hand %(hand)d: the arbitration panel (%(members)s) %(outcome)s the decision: %(reasons)s"
+        )
+        % {
+            "hand": decision.hand_number,
+            "members": names,
+            "outcome": appeal.get_outcome_display(),
+            "reasons": appeal.reasons,
+        },
+        points=seat_keys(replacement.penalty) if replacement else None,
+    )
+    reason = _("Arbitration panel on table %(table)d, hand %(hand)d (TSR 8.5.1)") % {
+        "table": sheet.table.number,
+        "hand": decision.hand_number,
+    }
+    interruption_give_back(appeal, sheet.table, members=members, reason=reason, by=by)
+    results_refresh(tables=[sheet.table])
+    return appeal

@@ -1,0 +1,82 @@
+"""What the adjudication services share: the log, validated saving, the checks of a seat and
+of a round under way."""
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+from adjudication.models import (
+    Appeal,
+    Decision,
+    Event,
+    Sanction,
+)
+from scoring.models import Scoresheet
+from tournaments.models import Round, Tournament, TournamentRole
+
+Role = TournamentRole.Role
+
+
+def log_event(
+    tournament: Tournament,
+    *,
+    by: AbstractBaseUser,
+    action: str,
+    summary: str,
+    decision: Decision | None = None,
+    appeal: Appeal | None = None,
+    sanction: Sanction | None = None,
+    **details,
+) -> Event:
+    return Event.objects.create(
+        tournament=tournament,
+        by=by,
+        action=action,
+        summary=summary,
+        decision=decision,
+        appeal=appeal,
+        sanction=sanction,
+        details=details,
+    )
+
+
+def save_validated(instance):
+    instance.full_clean()
+    instance.save()
+    return instance
+
+
+def table_size(sheet: Scoresheet) -> int:
+    return sheet.table.seats.count()
+
+
+def require_match_open(sheet: Scoresheet) -> None:
+    """Complaints are made while the match is played or checked: from the start of the round
+    until the sheet is confirmed (TSR 8.5.1, 8.5.2)."""
+    round_ = sheet.table.round
+    if round_.status not in {Round.Status.RUNNING, Round.Status.FINISHED}:
+        raise ValidationError(
+            _(
+                "Round %(round)d is %(status)s: complaints are decided while its matches are "
+                "played (TSR 8.5.1)."
+            )
+            % {"round": round_.number, "status": round_.get_status_display()}
+        )
+    if sheet.status == Scoresheet.Status.CONFIRMED:
+        raise ValidationError(
+            _(
+                "The scoresheet of table %(table)d is confirmed: its match is over (TSR 8.5.2). "
+                "An organiser reopens it first."
+            )
+            % {"table": sheet.table.number}
+        )
+
+
+def require_seat(field: str, seat: int | None, size: int, *, label: str) -> None:
+    if seat is not None and not 1 <= seat <= size:
+        raise ValidationError(
+            {
+                field: _("%(label)s must be a seat of the table, 1 to %(size)d.")
+                % {"label": label, "size": size}
+            }
+        )

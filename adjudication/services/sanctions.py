@@ -1,0 +1,363 @@
+"""Sanctions for unsporting conduct: warnings, deductions, disqualification, and appeals
+against them (TSR 9.6)."""
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from adjudication import policies
+from adjudication.models import (
+    MOST_DEDUCTION,
+    Appeal,
+    Event,
+    Offence,
+    Sanction,
+)
+from adjudication.services.common import log_event, save_validated
+from adjudication.services.decisions import Ruling
+from adjudication.services.offences import require_offence_of
+from adjudication.services.panel import (
+    interruption_give_back,
+    panel_checks,
+    panel_record,
+    require_members,
+)
+from tournaments.models import Entry, Round, Seat, Tournament
+from tournaments.roles import FIRST_INSTANCE, PANEL
+from tournaments.selectors import user_roles
+from tournaments.services import entry_disqualify, results_refresh
+
+
+@dataclass(frozen=True)
+class SanctionRuling:
+    """The arbitration panel's own sanction when, on appeal, it changes a bound decision the
+    adjudicator gave alone (TSR 8.2.1, 9.6.3): a warning, or a deduction of 1 to 12 points
+    (TSR 9.6.2 a, b). A disqualification (9.6.2 c) is a sanction of the panel's own."""
+
+    kind: Sanction.Kind
+    points: int | None = None
+
+    @classmethod
+    def from_values(cls, values: Mapping[str, Any]) -> "SanctionRuling":
+        """The panel's sanction from cleaned input, the page's form or the API's."""
+        return cls(kind=Sanction.Kind(values["kind"]), points=values["points"])
+
+
+def _seat_in(entry: Entry, round: Round) -> Seat:
+    seat = Seat.objects.filter(table__round=round, entry=entry).select_related("table").first()
+    if seat is None:
+        raise ValidationError(
+            {
+                "entry": _("%(player)s does not play in round %(round)d.")
+                % {"player": entry.player, "round": round.number}
+            }
+        )
+    return seat
+
+
+def _points_for(kind: Sanction.Kind, points: int | None, *, field: str = "points") -> int | None:
+    if kind != Sanction.Kind.DEDUCTION:
+        return None
+    if points is None or not 1 <= points <= MOST_DEDUCTION:
+        raise ValidationError({field: _("A point deduction takes 1 to 12 points (TSR 9.6.2 b).")})
+    return points
+
+
+@transaction.atomic
+def sanction_impose(
+    *,
+    entry: Entry,
+    round: Round,
+    kind: Sanction.Kind,
+    reasons: str,
+    points: int | None = None,
+    offence: Offence | None = None,
+    members: Collection[AbstractBaseUser] = (),
+    by: AbstractBaseUser,
+) -> Sanction:
+    """Sanction unsporting conduct (TSR 9.6.2): a warning, a deduction of up to 12 points
+    without credit to the other players (it counts in ``round``'s match, outside every
+    checksum), or disqualification. The arbitration panel decides, with its members named;
+    the adjudicator (or a deputy) alone only a bound decision of the catalogue, with its
+    points (TSR 9.6.3), which can be appealed to the panel. Nobody decides on conduct at the
+    table where he plays."""
+    tournament = Tournament.objects.select_for_update().get(pk=entry.tournament_id)
+    policies.enforce(policies.may_sanction(tournament=tournament, user=by))
+    roles = user_roles(user=by, tournament=tournament)
+    kind = Sanction.Kind(kind)
+    if offence is not None:
+        require_offence_of(offence, tournament)
+    bound = offence is not None and offence.bound
+    preset = (
+        bound
+        and kind == (Sanction.Kind.DEDUCTION if offence.deduction else Sanction.Kind.WARNING)
+        and (points or None) == (offence.deduction or None)
+    )
+    # A bound decision with its preset points and no members named: the adjudicator's alone
+    # (TSR 9.6.3). Anything else, or with members named, is the panel's (TSR 9.6.2).
+    alone = bool(roles & FIRST_INSTANCE and preset and not members)
+    if not alone and not roles & PANEL:
+        if bound:
+            raise ValidationError(
+                {
+                    "kind": _(
+                        "“%(name)s” is a bound decision: %(outcome)s (TSR 9.6.3); anything "
+                        "else is for the arbitration panel."
+                    )
+                    % {
+                        "name": offence.name,
+                        "outcome": _("%(points)d points deducted") % {"points": offence.deduction}
+                        if offence.deduction
+                        else _("a warning"),
+                    }
+                }
+            )
+        policies.enforce(
+            policies.Refusal(
+                _(
+                    "Unsporting conduct is for the arbitration panel; the adjudicator gives only "
+                    "the bound decisions of the catalogue (TSR 9.6.2, 9.6.3)."
+                )
+            )
+        )
+    if round.tournament_id != tournament.pk:
+        raise ValidationError({"round": _("The round is not one of this tournament's.")})
+    round = Round.objects.get(pk=round.pk)
+    if round.status not in {Round.Status.RUNNING, Round.Status.FINISHED, Round.Status.CLOSED}:
+        raise ValidationError(
+            {
+                "round": _(
+                    "Round %(round)d has not started: a sanction is for conduct in a round played."
+                )
+                % {"round": round.number}
+            }
+        )
+    seat = _seat_in(entry, round)
+    if alone:
+        policies.enforce(policies.may_rule(table=seat.table, user=by, what=policies.CONDUCT))
+    else:
+        policies.enforce(
+            policies.may_decide_as_panel(table=seat.table, user=by, what=policies.CONDUCT)
+        )
+        require_members(seat.table, members, what=policies.CONDUCT)
+    points = _points_for(kind, points)
+    if not reasons.strip():
+        raise ValidationError({"reasons": _("Give the reasons for the sanction.")})
+    sanction = save_validated(
+        Sanction(
+            entry=entry,
+            round=round,
+            kind=kind,
+            points=points,
+            offence=offence,
+            reasons=reasons.strip(),
+            decided_by=by,
+        )
+    )
+    sanction.members.set(members)
+    unseated = []
+    if kind == Sanction.Kind.DISQUALIFICATION:
+        unseated = entry_disqualify(entry=entry)
+    log_event(
+        tournament,
+        by=by,
+        action=Event.Action.SANCTION,
+        sanction=sanction,
+        summary=_("Round %(round)d, table %(table)d: %(player)s: %(sanction)s: %(reasons)s")
+        % {
+            "round": round.number,
+            "table": seat.table.number,
+            "player": entry.player,
+            "sanction": sanction.get_kind_display() + (f" ({points})" if points else ""),
+            "reasons": sanction.reasons,
+        },
+        rounds_to_seat_again=unseated,
+    )
+    if kind == Sanction.Kind.DEDUCTION:
+        results_refresh(tables=[seat.table])
+    return sanction
+
+
+def _locked_sanction(sanction: Sanction) -> Sanction:
+    return (
+        Sanction.objects.select_for_update(of=("self",))
+        .select_related("entry__player", "round__tournament")
+        .get(pk=sanction.pk)
+    )
+
+
+def _require_round_under_way(round: Round) -> None:
+    """An appeal is at once (TSR 9.7.7): while the round's matches are played or checked."""
+    if round.status not in {Round.Status.RUNNING, Round.Status.FINISHED}:
+        raise ValidationError(
+            {
+                "sanction": _(
+                    "Round %(round)d is %(status)s: an appeal is made at once, while its "
+                    "matches are played (TSR 9.7.7)."
+                )
+                % {"round": round.number, "status": round.get_status_display()}
+            }
+        )
+
+
+@transaction.atomic
+def sanction_appeal_lodge(*, sanction: Sanction, grounds: str = "", by: AbstractBaseUser) -> Appeal:
+    """The player appeals against a bound decision the adjudicator gave alone (TSR 8.2.1,
+    9.6.3, 9.7.7): the arbitration panel decides; until it does, the sanction counts. What
+    the panel decided itself is final."""
+    sanction = _locked_sanction(sanction)
+    tournament = sanction.round.tournament
+    policies.enforce(policies.may_lodge_appeal(tournament=tournament, user=by))
+    if sanction.status != Sanction.Status.IN_FORCE:
+        raise ValidationError(
+            {
+                "sanction": _("The sanction is %(status)s: it is not appealed again.")
+                % {"status": sanction.get_status_display()}
+            }
+        )
+    if sanction.appeal_id is not None or sanction.members.exists():
+        raise ValidationError(
+            {"sanction": _("This is the arbitration panel's decision: it is final (TSR 8.2.1).")}
+        )
+    if Appeal.objects.filter(sanction=sanction).exists():
+        raise ValidationError({"sanction": _("This decision has been appealed already.")})
+    _require_round_under_way(sanction.round)
+    seat = _seat_in(sanction.entry, sanction.round)
+    appeal = save_validated(
+        Appeal(sanction=sanction, appellant=seat.position, grounds=grounds.strip(), lodged_by=by)
+    )
+    log_event(
+        tournament,
+        by=by,
+        action=Event.Action.APPEAL,
+        sanction=sanction,
+        appeal=appeal,
+        summary=_("Round %(round)d, table %(table)d: %(player)s appeals against the sanction")
+        % {
+            "round": sanction.round.number,
+            "table": seat.table.number,
+            "player": sanction.entry.player,
+        },
+        grounds=appeal.grounds,
+    )
+    return appeal
+
+
+def sanction_appeal_decide(
+    *,
+    appeal: Appeal,
+    outcome: Appeal.Outcome,
+    members: Collection[AbstractBaseUser],
+    reasons: str,
+    interruption: int,
+    ruling: Ruling | None,
+    change: SanctionRuling | None,
+    by: AbstractBaseUser,
+) -> Appeal:
+    """The panel on a bound decision (TSR 8.2.1, 9.6.3): upheld it stands; annulled it no
+    longer counts (a deduction leaves the results); changed, the panel's own sanction counts
+    instead, its deduction in the same round's match."""
+    sanction = _locked_sanction(appeal.sanction)
+    seat = _seat_in(sanction.entry, sanction.round)
+    table = seat.table
+    outcome = panel_checks(
+        appeal,
+        table=table,
+        outcome=outcome,
+        members=members,
+        reasons=reasons,
+        interruption=interruption,
+        by=by,
+    )
+    if ruling is not None:
+        raise ValidationError(
+            {
+                "ruling": _(
+                    "An appeal against a sanction is decided with the panel's own sanction, "
+                    "not a ruling on a hand."
+                )
+            }
+        )
+    if (change is not None) != (outcome == Appeal.Outcome.CHANGE):
+        raise ValidationError(
+            {
+                "sanction": _(
+                    "The panel gives its own sanction when, and only when, it changes the decision."
+                )
+            }
+        )
+    points = None
+    if change is not None:
+        kind = Sanction.Kind(change.kind)
+        if kind not in {Sanction.Kind.WARNING, Sanction.Kind.DEDUCTION}:
+            raise ValidationError(
+                {
+                    "sanction": _(
+                        "On appeal the panel makes a bound decision a warning or a deduction; "
+                        "a disqualification is a sanction of its own (TSR 9.6.2 c)."
+                    )
+                }
+            )
+        points = _points_for(kind, change.points, field="sanction")
+    _require_round_under_way(sanction.round)
+    panel_record(
+        appeal,
+        outcome=outcome,
+        members=members,
+        reasons=reasons,
+        interruption=interruption,
+        by=by,
+    )
+    replacement = None
+    if outcome != Appeal.Outcome.UPHOLD:
+        sanction.status = (
+            Sanction.Status.SUPERSEDED
+            if outcome == Appeal.Outcome.CHANGE
+            else Sanction.Status.ANNULLED
+        )
+        save_validated(sanction)
+    if outcome == Appeal.Outcome.CHANGE:
+        replacement = save_validated(
+            Sanction(
+                entry=sanction.entry,
+                round=sanction.round,
+                kind=kind,
+                points=points,
+                offence=sanction.offence,
+                reasons=appeal.reasons,
+                decided_by=by,
+                appeal=appeal,
+            )
+        )
+        replacement.members.set(members)
+    tournament = sanction.round.tournament
+    log_event(
+        tournament,
+        by=by,
+        action=Event.Action.PANEL,
+        sanction=replacement or sanction,
+        appeal=appeal,
+        summary=_(
+            "Round %(round)d, table %(table)d: the arbitration panel (%(members)s) %(outcome)s "
+            "the sanction against %(player)s: %(reasons)s"
+        )
+        % {
+            "round": sanction.round.number,
+            "table": table.number,
+            "members": ", ".join(m.get_full_name() or m.get_username() for m in members),
+            "outcome": appeal.get_outcome_display(),
+            "player": sanction.entry.player,
+            "reasons": appeal.reasons,
+        },
+        points=replacement.points if replacement else None,
+    )
+    reason = _("Arbitration panel on table %(table)d (TSR 8.5.1)") % {"table": table.number}
+    interruption_give_back(appeal, table, members=members, reason=reason, by=by)
+    if Sanction.Kind.DEDUCTION in {sanction.kind, replacement and replacement.kind}:
+        results_refresh(tables=[table])
+    return appeal
