@@ -29,6 +29,7 @@ from tournaments import caching, selectors, services
 from tournaments.models import Entry, Player, RankingList, Round, Tournament
 from tournaments.permissions import require, roles_of, standings_mode
 from tournaments.roles import CLOCK, ORGANISER, STAFF
+from tournaments.round_actions import API_ROUND_ACTIONS, ROUND_ACTIONS
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -279,29 +280,23 @@ class RoundAction(APIView):
     8.5.1), ``end`` (the playing time is over, TSR 8.5.3), ``close`` (every sheet confirmed)."""
 
     permission_classes = [IsAuthenticated]
-    # Who may; None: the service asks its policy (``tournaments.policies``) and refuses (403).
-    actions = {
-        "seat": ORGANISER,
-        "publish": ORGANISER,
-        "start": CLOCK,
-        "end": None,
-        "close": ORGANISER,
-    }
+    # What each does and who may: the table the round's page uses too.
+    actions = API_ROUND_ACTIONS
 
     @extend_schema(request=SeatRequestSerializer, responses=RoundSerializer)
     def post(self, request, slug: str, number: int, action: str):
         tournament = selectors.tournament_get(slug=slug, user=request.user)
-        if self.actions[action] is not None:
-            require(request, tournament, self.actions[action])
         round_ = get_object_or_404(tournament.rounds, number=number)
+        if refusal := ROUND_ACTIONS[action].refusal(
+            round=round_, roles=roles_of(request, tournament)
+        ):
+            raise PermissionDenied(refusal)
+        seed = None
         if action == "seat":
             options = SeatRequestSerializer(data=request.data)
             options.is_valid(raise_exception=True)
-            services.round_seat(round=round_, seed=options.validated_data.get("seed"))
-        elif action == "end":
-            services.round_end(round=round_, by=request.user)
-        else:
-            getattr(services, f"round_{action}")(round=round_)
+            seed = options.validated_data.get("seed")
+        ROUND_ACTIONS[action].run(round_, request.user, seed)
         return Response(
             RoundSerializer(selectors.round_get(tournament=tournament, number=number)).data
         )

@@ -11,7 +11,7 @@ from collections.abc import Collection
 from django.utils.translation import gettext as _
 
 from tournaments.models import Round
-from tournaments.roles import ENDS_PLAYING_TIME, ORGANISER
+from tournaments.roles import CLOCK, ENDS_PLAYING_TIME, ORGANISER
 
 Refusal = str
 
@@ -36,3 +36,31 @@ def may_print(*, roles: Collection[str]) -> Refusal | None:
     if set(roles) & ORGANISER:
         return None
     return _("Only an organiser starts printouts and downloads them.")
+
+
+def may_seat_round(*, round: Round, roles: Collection[str]) -> Refusal | None:
+    """Draw (or draw again) a round's seating (TSR 8.3): organisers."""
+    if set(roles) & ORGANISER:
+        return None
+    return _("Only an organiser draws the seating.")
+
+
+def may_publish_seating(*, round: Round, roles: Collection[str]) -> Refusal | None:
+    """Publish the seating, so that players find their tables: organisers."""
+    if set(roles) & ORGANISER:
+        return None
+    return _("Only an organiser publishes the seating.")
+
+
+def may_start_round(*, round: Round, roles: Collection[str]) -> Refusal | None:
+    """Start a round's clock for all tables (TSR 8.5.1): adjudicators and organisers."""
+    if set(roles) & CLOCK:
+        return None
+    return _("Only an adjudicator or an organiser starts the round (TSR 8.5.1).")
+
+
+def may_close_round(*, round: Round, roles: Collection[str]) -> Refusal | None:
+    """Close a round once every sheet is confirmed: organisers."""
+    if set(roles) & ORGANISER:
+        return None
+    return _("Only an organiser closes a round.")

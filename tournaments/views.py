@@ -38,6 +38,7 @@ from tournaments.messages import fives_would_seat, seating_error_message
 from tournaments.models import Entry, Player, Round, SeatingMethod, Tournament
 from tournaments.permissions import require, roles_of, standings_mode
 from tournaments.roles import CLOCK, FIRST_INSTANCE, ORGANISER, SEES_SHEET_LINKS, STAFF, Role
+from tournaments.round_actions import ROUND_ACTIONS
 
 
 def _is_organiser(request: HttpRequest, tournament) -> bool:
@@ -398,21 +399,6 @@ def _round_for(request: HttpRequest, slug: str, number: int, roles: set[str] | N
     )
 
 
-# What the buttons of a round's page do: the service (given the round and who asks), and who
-# may (None: the service asks its policy, and refuses with 403).
-ROUND_ACTIONS = {
-    "seat": (lambda r, by: services.round_seat(round=r), ORGANISER),
-    "publish": (lambda r, by: services.round_publish(round=r), ORGANISER),
-    "publish_all": (
-        lambda r, by: services.tournament_seating_publish(tournament=r.tournament),
-        ORGANISER,
-    ),
-    "start": (lambda r, by: services.round_start(round=r), CLOCK),
-    "end": (lambda r, by: services.round_end(round=r, by=by), None),
-    "close": (lambda r, by: services.round_close(round=r), ORGANISER),
-}
-
-
 def _action_done(action: str) -> str:
     return {
         "seat": _("The seating is drawn. Check it, then publish it."),
@@ -431,10 +417,14 @@ def _action_done(action: str) -> str:
 def round_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
     if action not in ROUND_ACTIONS:
         raise Http404
-    service, roles = ROUND_ACTIONS[action]
-    round_ = _round_for(request, slug, number, roles)
+    round_ = _round_for(request, slug, number, None)
+    refusal = ROUND_ACTIONS[action].refusal(
+        round=round_, roles=roles_of(request, round_.tournament)
+    )
+    if refusal:
+        raise PermissionDenied(refusal)
     try:
-        service(round_, request.user)
+        ROUND_ACTIONS[action].run(round_, request.user, None)
     except ValidationError as error:
         for message in error_messages(error):
             messages.error(request, message)

@@ -37,3 +37,29 @@ def test_others_may_not_end_the_playing_time_tsr_8_5_1(role):
 def test_only_an_organiser_allows_tables_of_five():
     assert policies.may_allow_tables_of_five(roles={Role.ORGANISER}) is None
     assert "TSR 8.3.1" in policies.may_allow_tables_of_five(roles={Role.ADJUDICATOR})
+
+
+ROUND_POLICIES = {
+    policies.may_seat_round: {Role.ORGANISER},
+    policies.may_publish_seating: {Role.ORGANISER},
+    policies.may_start_round: {Role.ORGANISER, Role.ADJUDICATOR},
+    policies.may_close_round: {Role.ORGANISER},
+}
+
+
+@pytest.mark.parametrize("policy", list(ROUND_POLICIES))
+@pytest.mark.parametrize("role", [*OTHERS, Role.ORGANISER])
+def test_who_may_run_a_round_and_why_not(policy, role):
+    refusal = policy(round=None, roles={role})
+    if role in ROUND_POLICIES[policy]:
+        assert refusal is None
+    else:
+        assert refusal.startswith("Only an")
+
+
+def test_the_page_and_the_api_share_one_table_of_round_actions():
+    from tournaments.round_actions import API_ROUND_ACTIONS, ROUND_ACTIONS
+
+    assert set(API_ROUND_ACTIONS) <= set(ROUND_ACTIONS)
+    assert ROUND_ACTIONS["start"].may is policies.may_start_round
+    assert ROUND_ACTIONS["end"].may is policies.may_end_playing_time
