@@ -5,6 +5,8 @@ JSON, the core decides, and its messages come back in the request's language (Ac
 with the TSR section they rest on. No login; rate-limited per client (config/throttling.py).
 """
 
+from collections.abc import Mapping
+
 from django.conf import settings
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -514,24 +516,12 @@ class ScoresheetCheckRequestSerializer(serializers.Serializer):
         errors: dict[str, dict] = {}  # by position in the list, as DRF reports nested errors
         lines = []
         for index, hand in enumerate(data["hands"]):
-            problems = {}
-            if hand["dealer"] > size:
-                problems["dealer"] = [not_a_seat(hand["dealer"], size)]
-            if hand["soloist"] is not None and hand["soloist"] > size:
-                problems["soloist"] = [not_a_seat(hand["soloist"], size)]
-            for field in ("points", "penalty"):
-                extra = sorted(seat for seat in hand[field] or {} if seat > size)
-                if extra:
-                    problems[field] = [not_a_seat(extra[0], size)]
-            if not problems:
-                required = playing_seats(dealer=hand["dealer"], table_size=size)
-                missing = sorted(set(required) - set(hand["points"]))
-                if missing:
-                    problems["points"] = [
-                        gettext("Give the points of seat {seat}, who played this hand.").format(
-                            seat=missing[0]
-                        )
-                    ]
+            problems = hand_seat_problems(
+                dealer=hand["dealer"],
+                soloist=hand["soloist"],
+                seats={"points": hand["points"], "penalty": hand["penalty"]},
+                size=size,
+            )
             if problems:
                 errors[str(index)] = problems
             else:
@@ -572,6 +562,34 @@ class ScoresheetCheckRequestSerializer(serializers.Serializer):
             },
             "complete": result.complete,
         }
+
+
+def hand_seat_problems(
+    *, dealer: int, soloist: int | None, seats: Mapping[str, Mapping[int, int] | None], size: int
+) -> dict[str, list[str]]:
+    """What is wrong with the seats of one hand row at a table of ``size``, by field: a dealer,
+    soloist or seat of ``seats`` (points, penalty) beyond the table, else a seat that played the
+    hand without points (TSR 8.4.1, 10.1). Every API that takes hands asks here."""
+    problems = {}
+    if dealer > size:
+        problems["dealer"] = [not_a_seat(dealer, size)]
+    if soloist is not None and soloist > size:
+        problems["soloist"] = [not_a_seat(soloist, size)]
+    for field, values in seats.items():
+        extra = sorted(seat for seat in values or {} if seat > size)
+        if extra:
+            problems[field] = [not_a_seat(extra[0], size)]
+    if not problems:
+        missing = sorted(
+            set(playing_seats(dealer=dealer, table_size=size)) - set(seats["points"] or {})
+        )
+        if missing:
+            problems["points"] = [
+                gettext("Give the points of seat {seat}, who played this hand.").format(
+                    seat=missing[0]
+                )
+            ]
+    return problems
 
 
 def not_a_seat(seat: int, size: int) -> str:

@@ -38,7 +38,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from doko.rules.contracts import Contract, Section, SoloType
-from doko.rules.deal import TABLE_SIZES, MatchProgress, playing_seats
+from doko.rules.deal import TABLE_SIZES, MatchProgress
 from doko.rules.sheet import PROBLEM_CODES, HandLine
 from scoring import links, selectors, services
 from scoring.api import (
@@ -47,7 +47,7 @@ from scoring.api import (
     LimitedJSONParser,
     NextHandSerializer,
     SeatsField,
-    not_a_seat,
+    hand_seat_problems,
 )
 from scoring.messages import problems_data
 from scoring.models import Scoresheet, ScoresheetChange
@@ -505,24 +505,9 @@ class HandsReplaceSerializer(serializers.Serializer):
             if dealer is None:
                 late = time_over is not None and index >= time_over
                 dealer = progress.next_deal(time_over=late)[0]
-            problems = {}
-            if dealer > size:
-                problems["dealer"] = [not_a_seat(dealer, size)]
-            if hand["soloist"] is not None and hand["soloist"] > size:
-                problems["soloist"] = [not_a_seat(hand["soloist"], size)]
-            extra = sorted(seat for seat in hand["points"] if seat > size)
-            if extra:
-                problems["points"] = [not_a_seat(extra[0], size)]
-            if not problems:
-                missing = sorted(
-                    set(playing_seats(dealer=dealer, table_size=size)) - set(hand["points"])
-                )
-                if missing:
-                    problems["points"] = [
-                        gettext("Give the points of seat {seat}, who played this hand.").format(
-                            seat=missing[0]
-                        )
-                    ]
+            problems = hand_seat_problems(
+                dealer=dealer, soloist=hand["soloist"], seats={"points": hand["points"]}, size=size
+            )
             if problems:
                 errors[str(index)] = problems
                 continue
