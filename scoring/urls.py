@@ -27,4 +27,10 @@ urlpatterns = [
     # Handing the sheet over is for staff: the players' links cannot (printing it: the
     # printing app, at STAFF + "pdf/").
     path(STAFF + "keeper/", views.sheet_keeper_move, name="sheet-keeper"),
+    # The table's own page (its path is the round's, under the tournament's pages).
+    path(
+        "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/",
+        views.table_detail,
+        name="table",
+    ),
 ]

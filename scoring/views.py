@@ -23,12 +23,21 @@ from scoring import links, policies, selectors, services
 from scoring.forms import MODES, HandForm, initial_for
 from scoring.messages import problem_message
 from scoring.models import Scoresheet
+from scoring.rulings import sheet_adjudication
+from scoring.selectors import hand_lines, scoresheet_check, scoresheet_rows
 from scoring.services import Actor, StaleVersionError
 from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Round, TournamentRole
-from tournaments.permissions import roles_of
-from tournaments.roles import SHEET_READERS, SHEET_STAFF
+from tournaments.permissions import roles_of, standings_mode
+from tournaments.roles import (
+    FIRST_INSTANCE,
+    SEES_SHEET_LINKS,
+    SHEET_READERS,
+    SHEET_STAFF,
+    STAFF,
+    Role,
+)
 
 
 @dataclass
@@ -509,3 +518,68 @@ def sheet_history(request: HttpRequest, access: Access) -> HttpResponse:
             "rule_keeper": sheet_keeper(keeper_seat=None, table_size=state.table_size),
         },
     )
+
+
+# A table's page: its players and its sheet, for everyone once the seating is published ----
+
+
+@require_GET
+def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """A table of a round: its players, and its sheet as it stands with the adjudicator's
+    decisions (the points hidden while the organiser hides the standings)."""
+    tournament = tournament_selectors.tournament_get(slug=slug, user=request.user)
+    round_ = tournament_selectors.round_get(tournament=tournament, number=number)
+    if round_.published_at is None and not roles_of(request, tournament) & STAFF:
+        raise Http404
+    row = tournament_selectors.table_get(round=round_, number=table)
+    roles = roles_of(request, tournament)
+    context = {
+        "tournament": tournament,
+        "round": round_,
+        "row": row,
+        "sheet_link": row.sheet is not None and bool(roles & SEES_SHEET_LINKS),
+        # Hidden standings hide every table's points from the public too.
+        "show_points": standings_mode(request, tournament) != "hidden",
+    }
+    if row.sheet is not None and len(row.seats) in (4, 5):
+        # Who keeps the sheet: seat 4 (5), or the seat it was handed over to (TSR 3.1.1).
+        context["keeper"] = row.sheet.keeper(len(row.seats))
+    if Role.ORGANISER in roles:
+        # The players' private links to the sheet, to hand out again if a printout is lost.
+        context["seat_links"] = [
+            (seat, request.build_absolute_uri(reverse("sheet-link", args=[token])))
+            for seat, token in zip(
+                row.seats, tournament_selectors.seat_tokens(table=row.table).values(), strict=True
+            )
+        ]
+    if row.sheet is not None and context["show_points"]:
+        hands = list(row.sheet.hands.all())
+        table_size = len(row.seats)
+        adjudication = sheet_adjudication(sheet=row.sheet)
+        context["hand_rows"] = scoresheet_rows(
+            hands=hands, table_size=table_size, penalties=adjudication.penalties
+        )
+        context["adjudication"] = adjudication
+        # The public sees what counts; staff also what is pending or was replaced on appeal.
+        staff = bool(roles & STAFF)
+        context["is_staff"] = staff
+        context["decisions"] = adjudication.decisions if staff else adjudication.counting
+        context["may_complain"] = (
+            bool(roles & FIRST_INSTANCE)
+            and round_.status in {Round.Status.RUNNING, Round.Status.FINISHED}
+            and row.sheet.status != Scoresheet.Status.CONFIRMED
+        )
+        try:
+            check = scoresheet_check(
+                scoresheet=row.sheet,
+                hands=hand_lines(hands),
+                table_size=table_size,
+                adjudication=adjudication,
+            )
+        except ValidationError:
+            check = None
+        context["check"] = check
+        context["problems"] = [problem_message(p) for p in check.problems] if check else []
+        context["warnings"] = [problem_message(w) for w in check.warnings] if check else []
+        context["hands_per_match"] = round_.tournament.hands_at(table_size)
+    return render(request, "scoring/table.html", context)

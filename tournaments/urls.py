@@ -26,7 +26,6 @@ urlpatterns = [
     path(R + "clock/", views.round_clock, name="round-clock"),
     path(R + "extra-time/", views.round_extra_time, name="round-extra-time"),
     path(R + "<slug:action>/", views.round_action, name="round-action"),
-    path(R + "tables/<int:table>/", views.table_detail, name="table"),
     path("ranking/", views.ranking_list, name="rankings"),
     path("ranking/<slug:slug>/", views.ranking_detail, name="ranking"),
     path("players/<int:pk>/", views.player_history, name="player-history"),

@@ -20,10 +20,6 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from doko import standings
-from scoring.messages import problem_message
-from scoring.models import Scoresheet
-from scoring.rulings import sheet_adjudication
-from scoring.selectors import hand_lines, scoresheet_check, scoresheet_rows
 from tournaments import caching, exports, player_import, policies, selectors, services
 from tournaments.forms import (
     EntryForm,
@@ -37,7 +33,7 @@ from tournaments.forms import (
 from tournaments.messages import fives_would_seat, seating_error_message
 from tournaments.models import Entry, Player, Round, SeatingMethod, Tournament
 from tournaments.permissions import require, roles_of, standings_mode
-from tournaments.roles import CLOCK, FIRST_INSTANCE, ORGANISER, SEES_SHEET_LINKS, STAFF, Role
+from tournaments.roles import CLOCK, ORGANISER, SEES_SHEET_LINKS, STAFF, Role
 from tournaments.round_actions import ROUND_ACTIONS
 
 
@@ -500,66 +496,6 @@ def venue_screen(request: HttpRequest, slug: str) -> HttpResponse:
     if request.headers.get("HX-Request"):
         return render(request, "tournaments/partials/screen_body.html", context)
     return render(request, "tournaments/screen.html", context)
-
-
-@require_GET
-def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
-    tournament = selectors.tournament_get(slug=slug, user=request.user)
-    round_ = selectors.round_get(tournament=tournament, number=number)
-    if round_.published_at is None and not roles_of(request, tournament) & STAFF:
-        raise Http404
-    row = selectors.table_get(round=round_, number=table)
-    roles = roles_of(request, tournament)
-    context = {
-        "tournament": tournament,
-        "round": round_,
-        "row": row,
-        "sheet_link": row.sheet is not None and bool(roles & SEES_SHEET_LINKS),
-        # Hidden standings hide every table's points from the public too.
-        "show_points": standings_mode(request, tournament) != "hidden",
-    }
-    if row.sheet is not None and len(row.seats) in (4, 5):
-        # Who keeps the sheet: seat 4 (5), or the seat it was handed over to (TSR 3.1.1).
-        context["keeper"] = row.sheet.keeper(len(row.seats))
-    if Role.ORGANISER in roles:
-        # The players' private links to the sheet, to hand out again if a printout is lost.
-        context["seat_links"] = [
-            (seat, request.build_absolute_uri(reverse("sheet-link", args=[token])))
-            for seat, token in zip(
-                row.seats, selectors.seat_tokens(table=row.table).values(), strict=True
-            )
-        ]
-    if row.sheet is not None and context["show_points"]:
-        hands = list(row.sheet.hands.all())
-        table_size = len(row.seats)
-        adjudication = sheet_adjudication(sheet=row.sheet)
-        context["hand_rows"] = scoresheet_rows(
-            hands=hands, table_size=table_size, penalties=adjudication.penalties
-        )
-        context["adjudication"] = adjudication
-        # The public sees what counts; staff also what is pending or was replaced on appeal.
-        staff = bool(roles & STAFF)
-        context["is_staff"] = staff
-        context["decisions"] = adjudication.decisions if staff else adjudication.counting
-        context["may_complain"] = (
-            bool(roles & FIRST_INSTANCE)
-            and round_.status in {Round.Status.RUNNING, Round.Status.FINISHED}
-            and row.sheet.status != Scoresheet.Status.CONFIRMED
-        )
-        try:
-            check = scoresheet_check(
-                scoresheet=row.sheet,
-                hands=hand_lines(hands),
-                table_size=table_size,
-                adjudication=adjudication,
-            )
-        except ValidationError:
-            check = None
-        context["check"] = check
-        context["problems"] = [problem_message(p) for p in check.problems] if check else []
-        context["warnings"] = [problem_message(w) for w in check.warnings] if check else []
-        context["hands_per_match"] = round_.tournament.hands_at(table_size)
-    return render(request, "tournaments/table.html", context)
 
 
 # Standings, players' pages and ranking lists: public, for phones ------------------------------
