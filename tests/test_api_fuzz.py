@@ -40,6 +40,7 @@ from schemathesis.specs.openapi.checks import (
 from adjudication import services as adjudication_services
 from adjudication.models import Decision, Offence, Sanction
 from config.wsgi import application
+from doko.rules.penalty import Severity
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from tests import factories
@@ -118,7 +119,6 @@ def _seed() -> World:
     sheet = scoring_services.scoresheet_hands_replace(
         scoresheet=sheets[2], hands=MATCH[:6], version=sheets[2].version, by=keeper
     )
-    Severity = adjudication_services.Severity
     decisions = []
     for hand, offender in ((3, 2), (5, 1), (7, 4)):
         decision = adjudication_services.complaint_record(
