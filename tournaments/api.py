@@ -198,7 +198,7 @@ class EntrySerializer(serializers.Serializer):
             tournament=self.context["tournament"],
             start_number=validated_data.get("start_number"),
             **player,
-        )
+        ).entry
 
 
 class EntryList(generics.ListCreateAPIView):
@@ -238,8 +238,8 @@ class EntryStatus(APIView):
         tournament = selectors.tournament_get(slug=slug, user=request.user)
         require(request, tournament, ORGANISER)
         entry = get_object_or_404(tournament.entries, start_number=start_number)
-        entry = self.actions[action](entry=entry)
-        return Response(EntrySerializer(entry).data)
+        change = self.actions[action](entry=entry)
+        return Response(EntrySerializer(change.entry).data)
 
 
 class ImportSerializer(serializers.Serializer):
@@ -261,10 +261,12 @@ class PlayersImport(APIView):
         require(request, tournament, ORGANISER)
         upload = ImportSerializer(data=request.data)
         upload.is_valid(raise_exception=True)
-        created = services.players_import(
+        imported = services.players_import(
             tournament=tournament, data=upload.validated_data["file"].read()
         )
-        return Response(EntrySerializer(created, many=True).data, status=status.HTTP_201_CREATED)
+        return Response(
+            EntrySerializer(imported.entries, many=True).data, status=status.HTTP_201_CREATED
+        )
 
 
 class SeatRequestSerializer(serializers.Serializer):

@@ -95,9 +95,8 @@ def tournament_tables_of_five(request: HttpRequest, slug: str) -> HttpResponse:
     """The organiser allows tables of five (TSR 10) where the players do not divide into
     tables of four (TSR 8.3.1); back to the round page the button was on, if any."""
     tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
-    request._started_at = timezone.now()
     try:
-        services.tournament_tables_of_five_allow(tournament=tournament, by=request.user)
+        reseating = services.tournament_tables_of_five_allow(tournament=tournament, by=request.user)
     except ValidationError as error:
         for message in error_messages(error):
             messages.error(request, message)
@@ -109,7 +108,7 @@ def tournament_tables_of_five(request: HttpRequest, slug: str) -> HttpResponse:
                 "players who do not fill a table of four at tables of five."
             ),
         )
-        _report_moves(request, tournament)
+        _report_moves(request, reseating)
     number = request.POST.get("round", "")
     if number.isdecimal() and len(number) < 6 and tournament.rounds.filter(number=number).exists():
         return redirect("round", slug, int(number))
@@ -138,19 +137,18 @@ def entry_list(request: HttpRequest, slug: str) -> HttpResponse:
     form = EntryForm(request.POST or None) if is_organiser else None
     if request.method == "POST":
         require(request, tournament, ORGANISER)
-        request._started_at = timezone.now()
         if form.is_valid():
             try:
-                entry = services.entry_register(tournament=tournament, **form.cleaned_data)
+                registered = services.entry_register(tournament=tournament, **form.cleaned_data)
             except ValidationError as error:
                 errors_to_form(form, error)
             else:
                 messages.success(
                     request,
                     _("%(player)s is registered with start number %(number)d.")
-                    % {"player": entry.player, "number": entry.start_number},
+                    % {"player": registered.entry.player, "number": registered.entry.start_number},
                 )
-                _report_moves(request, tournament)
+                _report_moves(request, registered.reseating)
                 return redirect("entries", slug)
     return render(
         request,
@@ -165,11 +163,9 @@ def entry_list(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _report_moves(request: HttpRequest, tournament: Tournament) -> None:
-    """Tell the organiser which published rounds had to be changed just now."""
-    for number, moved in selectors.moves_since(
-        tournament=tournament, since=request._started_at
-    ).items():
+def _report_moves(request: HttpRequest, reseating: services.Reseating) -> None:
+    """Tell the organiser which published rounds the change just made had to re-seat."""
+    for number, moved in sorted(reseating.moved.items()):
         messages.warning(
             request,
             ngettext(
@@ -186,7 +182,6 @@ def _report_moves(request: HttpRequest, tournament: Tournament) -> None:
 def _entry(request: HttpRequest, slug: str, start_number: int) -> Entry:
     tournament = selectors.tournament_get(slug=slug, user=request.user)
     require(request, tournament, ORGANISER)
-    request._started_at = timezone.now()
     return get_object_or_404(
         Entry.objects.select_related("player", "tournament"),
         tournament=tournament,
@@ -235,17 +230,18 @@ def entry_status(request: HttpRequest, slug: str, start_number: int) -> HttpResp
     if change is None:
         raise Http404
     try:
-        entry = change(entry=entry)
+        changed = change(entry=entry)
     except ValidationError as error:
         for message in error_messages(error):
             messages.error(request, message)
     else:
+        entry = changed.entry
         messages.success(
             request,
             _("%(player)s: %(status)s.")
             % {"player": entry.player, "status": entry.get_status_display()},
         )
-        _report_moves(request, entry.tournament)
+        _report_moves(request, changed.reseating)
     return redirect("entries", slug)
 
 
@@ -288,7 +284,6 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
     """Upload a CSV file, see every row and its problems, then import all rows or none."""
     tournament = selectors.tournament_get(slug=slug, user=request.user)
     require(request, tournament, ORGANISER)
-    request._started_at = timezone.now()
     context = {"tournament": tournament, "form": ImportForm()}
     if request.method == "POST" and "content" in request.POST:
         try:
@@ -296,7 +291,7 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
         except (binascii.Error, ValueError):
             return HttpResponse(status=400)
         try:
-            created = services.players_import(tournament=tournament, data=data)
+            imported = services.players_import(tournament=tournament, data=data)
         except ValidationError as error:
             context["import_errors"] = error_messages(error)
         else:
@@ -305,11 +300,11 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
                 ngettext(
                     "%(count)d player is registered.",
                     "%(count)d players are registered.",
-                    len(created),
+                    len(imported.entries),
                 )
-                % {"count": len(created)},
+                % {"count": len(imported.entries)},
             )
-            _report_moves(request, tournament)
+            _report_moves(request, imported.reseating)
             return redirect("entries", slug)
         context["preview"] = player_import.parse_players_csv(data)
         context["content"] = request.POST["content"]

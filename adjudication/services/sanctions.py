@@ -162,7 +162,7 @@ def sanction_impose(
     sanction.members.set(members)
     unseated = []
     if kind == Sanction.Kind.DISQUALIFICATION:
-        unseated = entry_disqualify(entry=entry)
+        unseated = list(entry_disqualify(entry=entry).reseating.unseated)
     log_event(
         tournament,
         by=by,

@@ -323,7 +323,7 @@ CSV = (
 def test_import_registers_every_row_and_reuses_known_players():
     tournament = factories.tournament()
     known = factories.player(first_name="Jörg", last_name="Weiß", ddv_number="1234")
-    created = services.players_import(tournament=tournament, data=CSV)
+    created = services.players_import(tournament=tournament, data=CSV).entries
     assert [(e.player.name, e.start_number) for e in created] == [
         ("Jörg Weiß", 1),
         ("Änne Müller", 7),

@@ -133,10 +133,13 @@ def test_the_organiser_allows_tables_of_five_and_the_draw_seats_everyone():
     round_ = services.round_create(tournament=tournament)
     with pytest.raises(ValidationError):
         services.round_seat(round=round_, seed=1)
-    allowed = services.tournament_tables_of_five_allow(tournament=tournament, by=organiser)
-    assert allowed.allow_tables_of_five
+    services.tournament_tables_of_five_allow(tournament=tournament, by=organiser)
+    tournament.refresh_from_db()
+    assert tournament.allow_tables_of_five
     again = services.tournament_tables_of_five_allow(tournament=tournament, by=organiser)
-    assert again.allow_tables_of_five  # twice changes nothing
+    assert again == services.Reseating()  # twice changes nothing
+    tournament.refresh_from_db()
+    assert tournament.allow_tables_of_five
     services.round_seat(round=round_, seed=1)
     assert sorted(table.seats.count() for table in round_.tables.all()) == [4, 5]
 
@@ -180,7 +183,8 @@ def test_a_running_round_keeps_its_tables_of_four_and_a_round_waiting_is_seated_
     first = services.round_start(round=tournament.rounds.get(number=1))
     second = tournament.rounds.get(number=2)
     leaving = tournament.entries.first()
-    assert services.entry_disqualify(entry=leaving) == [2]  # round 2 waits for a substitute
+    disqualified = services.entry_disqualify(entry=leaving)
+    assert disqualified.reseating.unseated == (2,)  # round 2 waits for a substitute
     assert Seat.objects.filter(round=second, entry=leaving).exists()
     services.tournament_tables_of_five_allow(tournament=tournament, by=organiser)
     assert sorted(table.seats.count() for table in first.tables.all()) == [4, 4, 4, 4]
@@ -321,3 +325,22 @@ def test_first_round_keeps_club_members_apart():
     club = set(tournament.entries.filter(player__club="DK Füchse").values_list("pk", flat=True))
     round_ = factories.seated_round(tournament)
     assert all(len(table & club) == 1 for table in _tables_of(round_))
+
+
+def test_a_withdrawal_returns_whom_it_moved_in_the_published_rounds():
+    tournament = factories.tournament(players=9, allow_tables_of_five=True)
+    round_ = factories.seated_round(tournament)  # published
+    leaving = round_.seats.get(table__number=1, position=1).entry
+    change = services.entry_withdraw(entry=leaving)
+    assert change.entry.status == Entry.Status.WITHDRAWN
+    marked = round_.seats.exclude(moved_at=None).count()
+    assert marked > 0
+    assert change.reseating == services.Reseating(moved={round_.number: marked})
+
+
+def test_a_late_entry_in_an_unpublished_round_moves_nobody_the_players_know_of():
+    tournament = factories.tournament(players=8, allow_tables_of_five=True)
+    factories.seated_round(tournament, publish=False)
+    registered = services.entry_register(tournament=tournament, first_name="Ida", last_name="Neu")
+    assert registered.entry.start_number == 9
+    assert registered.reseating.moved == {}

@@ -1,6 +1,5 @@
 """Reads of rounds, their tables and seats, and the seating drawn so far."""
 
-import datetime
 from dataclasses import dataclass
 
 from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
@@ -229,17 +228,6 @@ def current_round(*, tournament: Tournament, published_only: bool = True) -> Rou
             if round_.status == wanted:
                 return round_
     return rounds[-1] if rounds else None
-
-
-def moves_since(*, tournament: Tournament, since: datetime.datetime) -> dict[int, int]:
-    """How many players of each round were moved after publishing, since ``since``."""
-    return dict(
-        Seat.objects.filter(round__tournament=tournament, moved_at__gte=since)
-        .values("round__number")
-        .annotate(n=Count("pk"))
-        .order_by("round__number")
-        .values_list("round__number", "n")
-    )
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,8 @@ is one transaction. One module per sub-domain; the names are gathered here so th
 say ``services.round_seat(...)``."""
 
 from tournaments.services.players import (
+    EntryChange,
+    Imported,
     entry_create,
     entry_disqualify,
     entry_register,
@@ -27,6 +29,7 @@ from tournaments.services.results import (
     standings_schedule,
 )
 from tournaments.services.rounds import (
+    Reseating,
     round_close,
     round_create,
     round_end,
@@ -45,6 +48,9 @@ from tournaments.services.tournaments import (
 __all__ = [
     "HANDED_IN",
     "SOLO_CONTRACTS",
+    "EntryChange",
+    "Imported",
+    "Reseating",
     "entry_create",
     "entry_disqualify",
     "entry_register",

@@ -1,6 +1,8 @@
 """Writes for players and their entries: registration, import, withdrawal, disqualification,
 reinstatement and substitutes (TSR 9.6.2 c, 10.1)."""
 
+from dataclasses import dataclass
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
@@ -18,7 +20,7 @@ from tournaments.models import (
 )
 from tournaments.services.common import save_validated, tournament_lock
 from tournaments.services.results import standings_schedule
-from tournaments.services.rounds import open_rounds_reseat
+from tournaments.services.rounds import Reseating, open_rounds_reseat
 
 
 @transaction.atomic
@@ -40,6 +42,22 @@ def _next_start_number(tournament: Tournament) -> int:
     return (tournament.entries.aggregate(highest=Max("start_number"))["highest"] or 0) + 1
 
 
+@dataclass(frozen=True)
+class EntryChange:
+    """An entry as a service left it, and what re-seating the drawn rounds did to the others."""
+
+    entry: Entry
+    reseating: Reseating
+
+
+@dataclass(frozen=True)
+class Imported:
+    """The entries an import made, and what re-seating the drawn rounds did."""
+
+    entries: list[Entry]
+    reseating: Reseating
+
+
 @transaction.atomic
 def entry_create(
     *, tournament: Tournament, player: Player, start_number: int | None = None
@@ -47,8 +65,12 @@ def entry_create(
     """Register a player, with the next free start number unless one is given.
 
     A late entry (rounds already drawn but not started) is seated in those rounds, moving as
-    few players as possible.
+    few players as possible (``entry_register`` also says whom it moved).
     """
+    return _entry_add(tournament=tournament, player=player, start_number=start_number).entry
+
+
+def _entry_add(*, tournament: Tournament, player: Player, start_number: int | None) -> EntryChange:
     tournament = tournament_lock(tournament)
     if tournament.status == Tournament.Status.FINISHED:
         raise ValidationError(_("The tournament is finished; no more players can enter."))
@@ -59,9 +81,9 @@ def entry_create(
             start_number=start_number or _next_start_number(tournament),
         )
     )
-    open_rounds_reseat(tournament=tournament)
+    reseating = open_rounds_reseat(tournament=tournament)
     standings_schedule(tournament_id=tournament.pk)
-    return entry
+    return EntryChange(entry=entry, reseating=reseating)
 
 
 @transaction.atomic
@@ -92,7 +114,7 @@ def entry_update(
 
 
 @transaction.atomic
-def entry_withdraw(*, entry: Entry) -> Entry:
+def entry_withdraw(*, entry: Entry) -> EntryChange:
     """Withdraw a player from the rest of the tournament.
 
     Rounds played keep their seats and results; rounds drawn but not started are re-seated,
@@ -109,17 +131,17 @@ def entry_withdraw(*, entry: Entry) -> Entry:
         )
     entry.status = Entry.Status.WITHDRAWN
     entry.save(update_fields=["status"])
-    open_rounds_reseat(tournament=tournament)
+    reseating = open_rounds_reseat(tournament=tournament)
     standings_schedule(tournament_id=tournament.pk)
-    return entry
+    return EntryChange(entry=entry, reseating=reseating)
 
 
 @transaction.atomic
-def entry_disqualify(*, entry: Entry) -> list[int]:
+def entry_disqualify(*, entry: Entry) -> EntryChange:
     """Disqualify a player (TSR 9.6.2 c), for the arbitration panel's sanction: the rounds
     played keep their seats and results, the player is marked in the standings and not ranked,
-    and rounds drawn but not started are re-seated without them. Returns the numbers of the
-    rounds that cannot be seated without them (the field no longer fills tables of four and
+    and rounds drawn but not started are re-seated without them. Among what it returns are the
+    rounds that cannot be seated without them (``reseating.unseated``) (the field no longer fills tables of four and
     five): they keep the seat until a substitute takes it (``entry_replace``) or the round is
     drawn again; ``round_start`` refuses them until then."""
     tournament = tournament_lock(entry.tournament)
@@ -132,11 +154,12 @@ def entry_disqualify(*, entry: Entry) -> list[int]:
     entry.status = Entry.Status.DISQUALIFIED
     entry.save(update_fields=["status"])
     standings_schedule(tournament_id=tournament.pk)
-    return open_rounds_reseat(tournament=tournament, keep_going=True) if was_active else []
+    reseating = open_rounds_reseat(tournament=tournament, keep_going=True) if was_active else None
+    return EntryChange(entry=entry, reseating=reseating or Reseating())
 
 
 @transaction.atomic
-def entry_reinstate(*, entry: Entry) -> Entry:
+def entry_reinstate(*, entry: Entry) -> EntryChange:
     """Take a withdrawn player back; rounds drawn but not started seat them again."""
     tournament = tournament_lock(entry.tournament)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
@@ -151,9 +174,9 @@ def entry_reinstate(*, entry: Entry) -> Entry:
         raise ValidationError(_("The tournament is finished; no more players can enter."))
     entry.status = Entry.Status.ACTIVE
     entry.save(update_fields=["status"])
-    open_rounds_reseat(tournament=tournament)
+    reseating = open_rounds_reseat(tournament=tournament)
     standings_schedule(tournament_id=tournament.pk)
-    return entry
+    return EntryChange(entry=entry, reseating=reseating)
 
 
 @transaction.atomic
@@ -192,7 +215,7 @@ def entry_replace(*, entry: Entry, player: Player) -> Entry:
 
 
 @transaction.atomic
-def players_import(*, tournament: Tournament, data: bytes) -> list[Entry]:
+def players_import(*, tournament: Tournament, data: bytes) -> Imported:
     """Register every player of a CSV file, or none (see ``tournaments.player_import``).
 
     A player known by DDV number, or else by the same name and club, is reused.
@@ -240,9 +263,9 @@ def players_import(*, tournament: Tournament, data: bytes) -> list[Entry]:
     if errors:
         raise ValidationError({"file": errors})
     created = Entry.objects.bulk_create(entries)
-    open_rounds_reseat(tournament=tournament)
+    reseating = open_rounds_reseat(tournament=tournament)
     standings_schedule(tournament_id=tournament.pk)
-    return created
+    return Imported(entries=created, reseating=reseating)
 
 
 @transaction.atomic
@@ -277,9 +300,10 @@ def entry_register(
     club: str = "",
     ddv_number: str = "",
     start_number: int | None = None,
-) -> Entry:
-    """Register a person by name (a known player is reused, see ``player_find_or_create``)."""
+) -> EntryChange:
+    """Register a person by name (a known player is reused, see ``player_find_or_create``);
+    returns the entry, and whom seating the late entry moved."""
     player = player_find_or_create(
         first_name=first_name, last_name=last_name, club=club, ddv_number=ddv_number
     )
-    return entry_create(tournament=tournament, player=player, start_number=start_number)
+    return _entry_add(tournament=tournament, player=player, start_number=start_number)

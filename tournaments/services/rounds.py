@@ -4,7 +4,8 @@
 import datetime
 import itertools
 import secrets
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -187,14 +188,26 @@ def _seating_store(*, round_: Round, plan: seating.SeatingPlan, moved: Collectio
     )
 
 
-def open_rounds_reseat(*, tournament: Tournament, keep_going: bool = False) -> list[int]:
+@dataclass(frozen=True)
+class Reseating:
+    """What re-seating the rounds drawn but not started did after the field changed: how many
+    players moved in each published round (by its number; their seats are marked), and the
+    rounds that could not be seated again and kept their seating (``keep_going``)."""
+
+    moved: Mapping[int, int] = field(default_factory=dict)
+    unseated: tuple[int, ...] = ()
+
+
+def open_rounds_reseat(*, tournament: Tournament, keep_going: bool = False) -> Reseating:
     """After a withdrawal or a late entry: re-seat every round drawn but not started, moving
     only the players who must move (TSR 8.3, 10.1). The meetings of all other rounds, played
     or drawn in advance, count; in round 1 members of one club stay apart.
 
     A round that cannot be seated again refuses the change, or with ``keep_going`` keeps its
-    seating and its number is returned (a disqualification stands all the same)."""
+    seating and its number is among ``unseated`` (a disqualification stands all the same).
+    Returns what moved, for the organiser to be told."""
     unseated = []
+    moved: dict[int, int] = {}
     active = list(
         tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", flat=True)
     )
@@ -224,12 +237,11 @@ def open_rounds_reseat(*, tournament: Tournament, keep_going: bool = False) -> l
                     % {"number": round_.number, "problem": seating_error_message(error)}
                 }
             ) from error
-        _seating_store(
-            round_=round_,
-            plan=result.plan,
-            moved=result.moved if round_.published_at else (),
-        )
-    return unseated
+        published_moves = result.moved if round_.published_at else ()
+        _seating_store(round_=round_, plan=result.plan, moved=published_moves)
+        if seated_moves := set(published_moves) & set(result.plan.players):
+            moved[round_.number] = len(seated_moves)
+    return Reseating(moved=moved, unseated=tuple(unseated))
 
 
 def _club_mates(tournament: Tournament) -> list[tuple[int, int]]:

@@ -16,7 +16,7 @@ from tournaments.models import (
 )
 from tournaments.services.common import save_validated, tournament_lock
 from tournaments.services.results import standings_schedule
-from tournaments.services.rounds import open_rounds_reseat
+from tournaments.services.rounds import Reseating, open_rounds_reseat
 
 
 def _unique_slug(name: str, starts_on: datetime.date) -> str:
@@ -65,7 +65,7 @@ def tournament_create(
 
 
 @transaction.atomic
-def tournament_tables_of_five_allow(*, tournament: Tournament, by: AbstractBaseUser) -> Tournament:
+def tournament_tables_of_five_allow(*, tournament: Tournament, by: AbstractBaseUser) -> Reseating:
     """Allow tables of five (TSR 10) for the rest of the tournament, where the active players
     do not divide into tables of four (TSR 8.3.1); the organiser decides it.
 
@@ -73,6 +73,7 @@ def tournament_tables_of_five_allow(*, tournament: Tournament, by: AbstractBaseU
     round drawn but not started that waits for a substitute (it could not be seated again at
     tables of four after a disqualification) is seated again now, moving as few players as
     possible. Refused once the tournament is finished; allowing it twice changes nothing.
+    Returns what the re-seating moved.
     """
     refusal = policies.may_allow_tables_of_five(
         roles=selectors.user_roles(user=by, tournament=tournament)
@@ -89,11 +90,10 @@ def tournament_tables_of_five_allow(*, tournament: Tournament, by: AbstractBaseU
             }
         )
     if tournament.allow_tables_of_five:
-        return tournament
+        return Reseating()
     tournament.allow_tables_of_five = True
     tournament.save(update_fields=["allow_tables_of_five"])
-    open_rounds_reseat(tournament=tournament, keep_going=True)
-    return tournament
+    return open_rounds_reseat(tournament=tournament, keep_going=True)
 
 
 @transaction.atomic
