@@ -10,7 +10,7 @@ enters and hands in the sheet; any other player of the table confirms it with th
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -32,36 +32,15 @@ from doko.rules.sheet import (
 from scoring import policies
 from scoring.messages import problem_message
 from scoring.models import Hand, Scoresheet, ScoresheetChange
+from scoring.policies import Actor
 from scoring.rulings import SheetAdjudication, sheet_adjudication
 from scoring.selectors import hand_lines, scoresheet_check, sheet_snapshot, sheet_state
-from tournaments.models import Round, Seat, TournamentRole
-from tournaments.roles import ORGANISER, SHEET_STAFF
+from tournaments.models import TournamentRole
 from tournaments.selectors import table_playing_time, user_roles
 from tournaments.services import results_refresh
 
 Role = TournamentRole.Role
 # Staff who may type in and confirm sheets; only an organiser reopens a confirmed one.
-
-
-@dataclass(frozen=True)
-class Actor:
-    """Who changes a sheet: a staff member's account, or a player through their seat's link."""
-
-    user: AbstractBaseUser | None = None
-    seat: Seat | None = None
-
-    def __post_init__(self):
-        if (self.user is None) == (self.seat is None):
-            raise ValueError("an actor is either a user or a seat")
-
-    @property
-    def name(self) -> str:
-        if self.seat is not None:
-            return _("%(name)s (seat %(seat)d)") % {
-                "name": self.seat.entry.player.name,
-                "seat": self.seat.position,
-            }
-        return self.user.get_full_name() or self.user.get_username()
 
 
 class SheetRefused(ValidationError):
@@ -104,53 +83,20 @@ def _table_size(sheet: Scoresheet) -> int:
     return sheet.table.seats.count()
 
 
-def _require(sheet: Scoresheet, by: Actor, *, keeper: bool = False, organiser: bool = False):
-    """Refuse an actor who may not do this to this sheet.
+def _roles(sheet: Scoresheet, by: Actor) -> set[str]:
+    if by.user is None:
+        return set()  # a seat's link holds no role
+    return user_roles(user=by.user, tournament=sheet.table.round.tournament)
 
-    ``keeper``: of the players' links only the scorekeeper's may do it; ``organiser``: only an
-    organiser may.
-    """
-    if by.user is not None:
-        roles = user_roles(user=by.user, tournament=sheet.table.round.tournament)
-        if not roles & (ORGANISER if organiser else SHEET_STAFF):
-            raise PermissionDenied(_("You may not change this scoresheet."))
+
+def _enforce(refusal: policies.SheetRefusal | None) -> None:
+    """Refuse as the policy says: a 403 when it is not the actor's to do, else a 400 on the
+    field of the sheet's state that stands in the way."""
+    if refusal is None:
         return
-    if organiser:
-        raise PermissionDenied(_("Only an organiser reopens a scoresheet."))
-    if by.seat.table_id != sheet.table_id:
-        raise PermissionDenied(_("This link does not open this scoresheet."))
-    if keeper and by.seat.position != (seat := sheet.keeper(_table_size(sheet))):
-        raise PermissionDenied(
-            _(
-                "Only the scorekeeper, seat %(seat)d, enters and hands in the scoresheet "
-                "(TSR 7.3.4, 8.4.1, 10.1.4)."
-            )
-            % {"seat": seat}
-        )
-
-
-def _require_status(sheet: Scoresheet, status: str, doing: str) -> None:
-    if sheet.status != status:
-        raise ValidationError(
-            {
-                "status": _("The scoresheet is %(status)s; %(doing)s.")
-                % {"status": sheet.get_status_display(), "doing": doing}
-            }
-        )
-
-
-def _require_round_under_way(sheet: Scoresheet) -> None:
-    round_ = sheet.table.round
-    if round_.status not in {Round.Status.RUNNING, Round.Status.FINISHED}:
-        raise ValidationError(
-            {
-                "round": _(
-                    "Round %(round)d is %(status)s: scoresheets are kept from the start of the "
-                    "round until it is closed (TSR 8.5.1)."
-                )
-                % {"round": round_.number, "status": round_.get_status_display()}
-            }
-        )
+    if refusal.field is None:
+        raise PermissionDenied(refusal.message)
+    raise ValidationError({refusal.field: refusal.message})
 
 
 def _require_time_over(sheet: Scoresheet, *, after: int | None, table_size: int) -> None:
@@ -277,9 +223,7 @@ def scoresheet_hands_replace(
     A hand without a game value takes the one its points show.
     """
     sheet = _lock(scoresheet, version=version)
-    _require(sheet, by, keeper=True)
-    _require_round_under_way(sheet)
-    _require_status(sheet, Scoresheet.Status.DRAFT, _("only a draft can be changed"))
+    _enforce(policies.may_edit_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by)))
     # Penalty points are the adjudicators' (their decisions), never the scorekeeper's.
     hands = [replace(hand, penalty=None) for hand in with_game_values(hands)]
     if time_over_after_hand is not None and not 0 <= time_over_after_hand <= len(hands):
@@ -360,8 +304,9 @@ def scoresheet_locked(scoresheet: Scoresheet) -> Scoresheet:
 
 
 def _stopped_lines(sheet: Scoresheet, doing: str) -> list[HandLine]:
-    _require_round_under_way(sheet)
-    _require_status(sheet, Scoresheet.Status.DRAFT, doing)
+    _enforce(
+        policies.round_under_way(sheet) or policies.sheet_is(sheet, Scoresheet.Status.DRAFT, doing)
+    )
     return hand_lines(list(sheet.hands.all()))
 
 
@@ -534,9 +479,7 @@ def scoresheet_submit(*, scoresheet: Scoresheet, version: int, by: Actor) -> Sco
     """Hand in a draft sheet (TSR 7.3.4). It must be complete, unless the playing time ended
     (TSR 8.5.1): then it must say after which hand, and the forced solos must follow."""
     sheet = _lock(scoresheet, version=version)
-    _require(sheet, by, keeper=True)
-    _require_round_under_way(sheet)
-    _require_status(sheet, Scoresheet.Status.DRAFT, _("only a draft can be submitted"))
+    _enforce(policies.may_submit_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by)))
     hands = hand_lines(list(sheet.hands.all()))
     size = _table_size(sheet)
     check = scoresheet_check(scoresheet=sheet, hands=hands, table_size=size)
@@ -565,8 +508,12 @@ def scoresheet_keeper_move(
     roles = user_roles(user=by.user, tournament=sheet.table.round.tournament) if by.user else set()
     if (refusal := policies.may_hand_over_sheet(roles=roles)) is not None:
         raise PermissionDenied(refusal)
-    _require_round_under_way(sheet)
-    _require_status(sheet, Scoresheet.Status.DRAFT, _("only a draft's scorekeeper can be changed"))
+    _enforce(
+        policies.round_under_way(sheet)
+        or policies.sheet_is(
+            sheet, Scoresheet.Status.DRAFT, _("only a draft's scorekeeper can be changed")
+        )
+    )
     size = _table_size(sheet)
     if not 1 <= seat <= size:
         raise ValidationError(
@@ -592,21 +539,7 @@ def scoresheet_confirm(*, scoresheet: Scoresheet, version: int, by: Actor) -> Sc
 
     Someone other than the submitter confirms: another player of the table or staff."""
     sheet = _lock(scoresheet, version=version)
-    _require(sheet, by)
-    _require_status(
-        sheet, Scoresheet.Status.SUBMITTED, _("only a submitted sheet can be confirmed")
-    )
-    same_user = by.user is not None and by.user.pk == sheet.submitted_by_id
-    same_seat = by.seat is not None and by.seat.pk == sheet.submitted_by_seat_id
-    if same_user or same_seat:
-        raise ValidationError(
-            {
-                "confirmed_by": _(
-                    "You handed this scoresheet in; another player of the table or a member of "
-                    "staff must confirm it (TSR 7.3.2, 8.5.2)."
-                )
-            }
-        )
+    _enforce(policies.may_confirm_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by)))
     before = sheet_snapshot(sheet=sheet, hands=hand_lines(list(sheet.hands.all())))
     sheet.status = Scoresheet.Status.CONFIRMED
     sheet.confirmed_at = timezone.now()
@@ -622,19 +555,13 @@ def scoresheet_reopen(
     """Return a submitted or confirmed sheet to draft so that it can be corrected. Only an
     organiser does this, with a reason that stays on the record."""
     sheet = _lock(scoresheet, version=version)
-    _require(sheet, by, organiser=True)
+    refusal = policies.may_reopen_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by))
+    if refusal is not None and refusal.field is None:
+        _enforce(refusal)  # not his to do: said before anything about the reason
     reason = reason.strip()
     if not reason:
         raise ValidationError({"reason": _("Say why the scoresheet is reopened.")})
-    if sheet.status == Scoresheet.Status.DRAFT:
-        raise ValidationError({"status": _("The scoresheet is a draft already.")})
-    if sheet.table.round.status == Round.Status.CLOSED:
-        raise ValidationError(
-            {
-                "round": _("Round %(round)d is closed; its scoresheets can no longer be reopened.")
-                % {"round": sheet.table.round.number}
-            }
-        )
+    _enforce(refusal)
     before = sheet_snapshot(sheet=sheet, hands=hand_lines(list(sheet.hands.all())))
     sheet.status = Scoresheet.Status.DRAFT
     sheet.submitted_at = sheet.confirmed_at = None

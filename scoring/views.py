@@ -28,7 +28,7 @@ from scoring.selectors import hand_lines, scoresheet_check, scoresheet_rows
 from scoring.services import Actor, StaleVersionError
 from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors
-from tournaments.models import Round, TournamentRole
+from tournaments.models import Round
 from tournaments.permissions import roles_of, standings_mode
 from tournaments.roles import (
     FIRST_INSTANCE,
@@ -114,31 +114,13 @@ def _too_many(request: HttpRequest, wait: float, *, back: str) -> HttpResponse:
     return response
 
 
-def _may_edit(access: Access, state: selectors.SheetState) -> bool:
-    sheet = access.sheet
-    if sheet.status != Scoresheet.Status.DRAFT:
-        return False
-    if access.round.status not in {Round.Status.RUNNING, Round.Status.FINISHED}:
-        return False
-    if access.actor.seat is not None:
-        return access.actor.seat.position == state.keeper
-    return access.staff
-
-
-def _may_confirm(access: Access) -> bool:
-    sheet = access.sheet
-    if sheet.status != Scoresheet.Status.SUBMITTED:
-        return False
-    if access.actor.seat is not None:
-        return access.actor.seat.pk != sheet.submitted_by_seat_id
-    return access.staff and access.actor.user.pk != sheet.submitted_by_id
-
-
-def _may_reopen(access: Access) -> bool:
+def _may(policy, access: Access, state: selectors.SheetState) -> bool:
+    """Whether the sheet's policy lets this actor do it: the services ask the same."""
     return (
-        TournamentRole.Role.ORGANISER in access.roles
-        and access.sheet.status != Scoresheet.Status.DRAFT
-        and access.round.status != Round.Status.CLOSED
+        policy(
+            sheet=access.sheet, actor=access.actor, roles=access.roles, table_size=state.table_size
+        )
+        is None
     )
 
 
@@ -168,7 +150,7 @@ def _context(
     errors: list[str] | None = None,
 ) -> dict:
     state = selectors.sheet_state(sheet=access.sheet)
-    may_edit = _may_edit(access, state)
+    may_edit = _may(policies.may_edit_sheet, access, state)
     if may_edit and form is None:
         form = _blank_form(request, state, editing)
     number = editing or len(state.lines) + 1
@@ -192,8 +174,8 @@ def _context(
         "remaining": remaining if not editing else (),
         "may_edit": may_edit,
         "may_submit": may_edit and bool(state.lines),
-        "may_confirm": _may_confirm(access),
-        "may_reopen": _may_reopen(access),
+        "may_confirm": _may(policies.may_confirm_sheet, access, state),
+        "may_reopen": _may(policies.may_reopen_sheet, access, state),
         "may_hand_over": _may_hand_over(access),
         "may_print": _may_print(access),
         "conflict": conflict,
