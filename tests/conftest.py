@@ -60,3 +60,17 @@ def staff():
         "panel": [factories.user(username=f"panel{n}") for n in (1, 2, 3)],
         "keeper": factories.user(username="desk"),
     }
+
+
+@pytest.fixture
+def sheet():
+    """The scoresheet of a table of four whose round is running (a closer conftest may have
+    its own)."""
+    from scoring.models import Scoresheet
+    from tests import factories
+    from tournaments import services as tournament_services
+
+    tournament = factories.tournament(players=4)
+    round_ = factories.seated_round(tournament)
+    tournament_services.round_start(round=round_)
+    return Scoresheet.objects.get(table__round=round_)

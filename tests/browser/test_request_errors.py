@@ -7,18 +7,8 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from scoring.models import Scoresheet
-from tests import factories
-from tournaments import services as tournament_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def sheet() -> Scoresheet:
-    tournament = factories.tournament(players=4)
-    round_ = factories.seated_round(tournament)
-    tournament_services.round_start(round=round_)
-    return Scoresheet.objects.get(table__round=round_)
 
 
 def keeper_link(sheet: Scoresheet) -> str:

@@ -15,8 +15,6 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from scoring.models import Scoresheet
-from tests import factories
-from tournaments import services as tournament_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -75,14 +73,6 @@ class Keys:
     def press(self, key: str) -> None:
         self.page.keyboard.press(key)
         self.count += 1
-
-
-@pytest.fixture
-def sheet() -> Scoresheet:
-    tournament = factories.tournament(players=4)
-    round_ = factories.seated_round(tournament)
-    tournament_services.round_start(round=round_)
-    return Scoresheet.objects.get(table__round=round_)
 
 
 def link(sheet: Scoresheet, position: int) -> str:

@@ -9,17 +9,8 @@ from scoring.models import Scoresheet
 from scoring.policies import Actor
 from tests import factories
 from tests.sheets import full_match
-from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def sheet() -> Scoresheet:
-    tournament = factories.tournament(players=4)
-    round_ = factories.seated_round(tournament)
-    tournament_services.round_start(round=round_)
-    return Scoresheet.objects.get(table__round=round_)
 
 
 def seat(sheet: Scoresheet, position: int) -> Actor:

@@ -17,14 +17,6 @@ from tournaments import services as tournament_services
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def sheet() -> Scoresheet:
-    tournament = factories.tournament(players=4)
-    round_ = factories.seated_round(tournament)
-    tournament_services.round_start(round=round_)
-    return Scoresheet.objects.get(table__round=round_)
-
-
 def test_hands_are_stored_with_sections_and_the_version_goes_up(sheet):
     saved = services.scoresheet_hands_replace(
         scoresheet=sheet, hands=full_match(), version=1, by=factories.keeper(sheet)
