@@ -50,7 +50,7 @@ class SeatsField(forms.CharField):
     def to_python(self, value):
         text = super().to_python(value)
         digits = [char for char in text if not char.isspace() and char not in ",;/+"]
-        if any(not char.isdigit() for char in digits):
+        if any(not (char.isascii() and char.isdigit()) for char in digits):
             raise forms.ValidationError(_("Type seat numbers only, such as 13."))
         seats = [int(char) for char in digits]
         if len(set(seats)) != len(seats):

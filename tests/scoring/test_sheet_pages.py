@@ -463,3 +463,10 @@ def test_a_table_with_extra_time_sees_when_its_playing_time_ends(client, sheet):
     page = client.get(link(sheet, 4)).content.decode()
     assert f"ends at {ends:%H:%M}, with its extra time (TSR 8.5.1)" in page
     assert 'name="after"' not in page
+
+
+def test_a_seat_typed_as_a_superscript_is_refused_on_its_field(client, sheet):
+    response = client.post(link(sheet, 4, "save"), quick(1, 3, "1²", 1), **HX)
+    assert response.status_code == 422
+    assert "Type seat numbers only, such as 13." in response.content.decode()
+    assert not sheet.hands.exists()

@@ -5,6 +5,7 @@ import datetime
 import pytest
 from django.core.exceptions import ValidationError
 from django.db.models import Count
+from django.urls import reverse
 from django.utils import timezone
 
 from scoring.models import Scoresheet
@@ -357,3 +358,12 @@ def test_late_import_seats_the_new_players():
     )
     assert len(seats_of(round_)) == 12
     assert round_.tables.count() == 3
+
+
+@pytest.mark.parametrize("query", ["²", "٣", "99999999999999999999"])
+def test_the_finder_answers_digits_no_start_number_has_without_an_error(client, query):
+    tournament = factories.tournament(players=8)
+    factories.seated_round(tournament)
+    assert selectors.seat_find(tournament=tournament, query=query) == []
+    response = client.get(reverse("find", args=[tournament.slug]), {"q": query})
+    assert response.status_code == 200

@@ -51,7 +51,11 @@ def seat_find(*, tournament: Tournament, query: str, staff: bool = False) -> lis
     if not query:
         return []
     entries = tournament.entries.select_related("player")
-    if query.isdigit():
+    if query.isascii() and query.isdigit():
+        # A start number ("²" is a digit to Python, but no number anyone types); one longer
+        # than any start number can be finds nobody, and never reaches the database as such.
+        if len(query) > 9:
+            return []
         entries = entries.filter(start_number=int(query))
     else:
         for word in query.replace(",", " ").split():
