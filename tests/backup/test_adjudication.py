@@ -14,8 +14,7 @@ from backup.services import tournament_import
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.penalty import Severity
 from scoring.models import Scoresheet
-from tests.adjudication.helpers import MATCH, decide, enter
-from tests.adjudication.test_services import wedding
+from tests.adjudication.helpers import MATCH, decide, enter, wedding
 from tests.adjudication.test_standings import bound, confirm, started_round
 from tests.adjudication.test_standings import staffed_tournament as staffed
 from tournaments import selectors

@@ -1,0 +1,1 @@
+"""Tests of adjudication's services, one module per module of ``adjudication/services/``."""
