@@ -9,9 +9,9 @@ class AdjudicationConfig(AppConfig):
     verbose_name = _("Adjudication")
 
     def ready(self) -> None:
-        # A scoresheet's check counts the initialled decisions; scoring, below us, asks
-        # through this reader (scoring/rulings.py).
-        from adjudication.selectors import sheet_adjudication
+        # A scoresheet's check and its seats' points count the initialled decisions and the
+        # deductions; scoring, below us, asks through scoring/rulings.py.
+        from adjudication.selectors import SheetRulings
         from scoring import rulings
 
-        rulings.reader_register(sheet_adjudication)
+        rulings.register(SheetRulings())

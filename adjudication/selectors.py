@@ -4,7 +4,8 @@ tournament."""
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.db.models import Q, QuerySet
+from django.db.models import Expression, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 
 from adjudication.models import Appeal, Decision, Event, Offence, Sanction
@@ -37,6 +38,37 @@ def sheet_adjudication(*, sheet: Scoresheet) -> SheetAdjudication:
     ).values_list("entry__seats__position", "points"):
         deductions[position] = deductions.get(position, 0) - points
     return SheetAdjudication(decisions=decisions, deductions=deductions)
+
+
+def _correlated_sum(queryset: QuerySet, field: str, *, by: str) -> Expression:
+    """A correlated SUM subquery of ``field`` over ``queryset`` (one group, ``by``): no join, so
+    summing two relations multiplies nothing."""
+    summed = queryset.order_by().values(by).annotate(total=Sum(field)).values("total")
+    return Coalesce(Subquery(summed), 0)
+
+
+class SheetRulings:
+    """Adjudication's answers to scoring's questions (``scoring.rulings.Rulings``), registered
+    by ``AdjudicationConfig.ready``. The sums are subqueries, so that a page or the results
+    read them in the one query that reads the tables."""
+
+    def of_sheet(self, *, sheet: Scoresheet) -> SheetAdjudication:
+        return sheet_adjudication(sheet=sheet)
+
+    def penalty_sum(self, seat: int, *, sheet: str) -> Expression:
+        decisions = Decision.objects.filter(
+            scoresheet=OuterRef(sheet), status=Decision.Status.INITIALLED
+        )
+        return _correlated_sum(decisions, f"penalty_{seat}", by="scoresheet")
+
+    def deducted_sum(self, *, entry: str, round: str) -> Expression:
+        deductions = Sanction.objects.filter(
+            entry=OuterRef(entry),
+            round=OuterRef(round),
+            kind=Sanction.Kind.DEDUCTION,
+            status=Sanction.Status.IN_FORCE,  # not changed or annulled on appeal (TSR 8.2.1)
+        )
+        return _correlated_sum(deductions, "points", by="entry")
 
 
 # Reads for the pages ------------------------------------------------------------------------------

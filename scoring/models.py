@@ -14,6 +14,7 @@ from doko.rules.contracts import Contract, Section, SoloType
 from doko.rules.deal import sheet_keeper
 from doko.rules.sheet import HandLine
 from tournaments.models import Seat, Table
+from tournaments.play import SheetStatus
 
 CONTRACT_LABELS = {
     Contract.NORMAL: _("normal game"),
@@ -57,10 +58,7 @@ def _seat_in_range(field: str) -> Q:
 class Scoresheet(models.Model):
     """One table's Spielliste for a round."""
 
-    class Status(models.TextChoices):
-        DRAFT = "draft", _("draft")
-        SUBMITTED = "submitted", _("submitted")
-        CONFIRMED = "confirmed", _("confirmed")
+    Status = SheetStatus  # the vocabulary tournaments shares (tournaments/play.py)
 
     table = models.OneToOneField(
         Table, on_delete=models.CASCADE, related_name="scoresheet", verbose_name=_("table")

@@ -1,16 +1,20 @@
 """What counts on a scoresheet besides its hands: the adjudicator's initialled decisions and
-the deductions for unsporting conduct, as the sheet's check, totals and printout need them.
+the deductions for unsporting conduct, as the sheet's check, totals, printout and results need
+them.
 
 Scoring sits below adjudication: adjudication's models point at scoresheets and its services
 call scoring's, so scoring may not import it. Yet a sheet's check counts the decisions
-(penalty points, hands stopped, TSR 8.2.2, 9.4). So the data is described here, and the
-adjudication app plugs in the function that reads it when Django starts
-(``AdjudicationConfig.ready`` calls ``reader_register``); without it a sheet has no rulings.
+(penalty points, hands stopped, TSR 8.2.2, 9.4), and a seat's points count the penalty points
+and deductions. So what scoring asks is said here (``Rulings``), and the adjudication app
+registers its answers when Django starts (``AdjudicationConfig.ready`` calls ``register``);
+without it a sheet has no rulings.
 """
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
+
+from django.db.models import Expression, Value
 
 
 @dataclass(frozen=True)
@@ -61,16 +65,49 @@ class SheetAdjudication:
 
 NONE = SheetAdjudication()
 
-_reader: Callable[..., SheetAdjudication] = lambda *, sheet: NONE  # noqa: E731
+
+class Rulings(Protocol):
+    """The questions scoring asks about the adjudication of its sheets."""
+
+    def of_sheet(self, *, sheet: Any) -> SheetAdjudication:
+        """The decisions on a sheet and the deductions of its players in its round."""
+
+    def penalty_sum(self, seat: int, *, sheet: str) -> Expression:
+        """The initialled penalty points of ``seat`` (TSR 8.2.2) on the sheet whose key the
+        query's rows name by the path ``sheet``, summed (0 without any)."""
+
+    def deducted_sum(self, *, entry: str, round: str) -> Expression:
+        """The points deducted for unsporting conduct (TSR 9.6.2 b) from the player named by
+        the path ``entry`` in the round named by ``round``, summed (0 without any)."""
 
 
-def reader_register(reader: Callable[..., SheetAdjudication]) -> None:
-    """The adjudication app's reader of a sheet's rulings, called as ``reader(sheet=...)``
-    (registered once, at start-up)."""
-    global _reader
-    _reader = reader
+class _NoRulings:
+    """Without the adjudication app: no decisions, no deductions."""
+
+    def of_sheet(self, *, sheet: Any) -> SheetAdjudication:
+        return NONE
+
+    def penalty_sum(self, seat: int, *, sheet: str) -> Expression:
+        return Value(0)
+
+    def deducted_sum(self, *, entry: str, round: str) -> Expression:
+        return Value(0)
+
+
+_rulings: Rulings = _NoRulings()
+
+
+def register(rulings: Rulings) -> None:
+    """The adjudication app's answers (registered once, at start-up)."""
+    global _rulings
+    _rulings = rulings
+
+
+def given() -> Rulings:
+    """The rulings, as the app that makes them answers."""
+    return _rulings
 
 
 def sheet_adjudication(*, sheet: Any) -> SheetAdjudication:
     """The decisions on a sheet and the deductions of its players in its round."""
-    return _reader(sheet=sheet)
+    return _rulings.of_sheet(sheet=sheet)

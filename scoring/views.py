@@ -514,18 +514,21 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
     if round_.published_at is None and not roles_of(request, tournament) & STAFF:
         raise Http404
     row = tournament_selectors.table_get(round=round_, number=table)
+    # Read along with the row (ScoresheetPlay.with_points, scoring/play.py): no query more.
+    sheet = getattr(row.table, "scoresheet", None)
     roles = roles_of(request, tournament)
     context = {
         "tournament": tournament,
         "round": round_,
         "row": row,
-        "sheet_link": row.sheet is not None and bool(roles & SEES_SHEET_LINKS),
+        "sheet": sheet,
+        "sheet_link": sheet is not None and bool(roles & SEES_SHEET_LINKS),
         # Hidden standings hide every table's points from the public too.
         "show_points": standings_mode(request, tournament) != "hidden",
     }
-    if row.sheet is not None and len(row.seats) in (4, 5):
+    if sheet is not None and len(row.seats) in (4, 5):
         # Who keeps the sheet: seat 4 (5), or the seat it was handed over to (TSR 3.1.1).
-        context["keeper"] = row.sheet.keeper(len(row.seats))
+        context["keeper"] = sheet.keeper(len(row.seats))
     if Role.ORGANISER in roles:
         # The players' private links to the sheet, to hand out again if a printout is lost.
         context["seat_links"] = [
@@ -534,10 +537,10 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
                 row.seats, tournament_selectors.seat_tokens(table=row.table).values(), strict=True
             )
         ]
-    if row.sheet is not None and context["show_points"]:
-        hands = list(row.sheet.hands.all())
+    if sheet is not None and context["show_points"]:
+        hands = list(sheet.hands.all())
         table_size = len(row.seats)
-        adjudication = sheet_adjudication(sheet=row.sheet)
+        adjudication = sheet_adjudication(sheet=sheet)
         context["hand_rows"] = scoresheet_rows(
             hands=hands, table_size=table_size, penalties=adjudication.penalties
         )
@@ -549,11 +552,11 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
         context["may_complain"] = (
             bool(roles & FIRST_INSTANCE)
             and round_.status in {Round.Status.RUNNING, Round.Status.FINISHED}
-            and row.sheet.status != Scoresheet.Status.CONFIRMED
+            and sheet.status != Scoresheet.Status.CONFIRMED
         )
         try:
             check = scoresheet_check(
-                scoresheet=row.sheet,
+                scoresheet=sheet,
                 hands=hand_lines(hands),
                 table_size=table_size,
                 adjudication=adjudication,

@@ -91,7 +91,7 @@ class SeatSerializer(serializers.Serializer):
 
 class TableSerializer(serializers.Serializer):
     number = serializers.IntegerField(source="table.number")
-    sheet_status = serializers.CharField(source="sheet.status", allow_null=True)
+    sheet_status = serializers.CharField(allow_null=True)
     hand_count = serializers.IntegerField()
     seats = SeatSerializer(many=True)
 

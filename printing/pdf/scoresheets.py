@@ -25,7 +25,7 @@ from reportlab.pdfgen.canvas import Canvas
 from adjudication.models import Decision
 from adjudication.selectors import initials
 from doko.rules.contracts import Contract, Section, SoloType
-from doko.rules.deal import main_section_lines, scorekeeper
+from doko.rules.deal import main_section_lines, scorekeeper, sheet_keeper
 from printing import qr
 from printing.pdf.lists import Progress, tournament_dates
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS, Scoresheet
@@ -602,7 +602,7 @@ def blank_scoresheets_pdf(
         grid = grids[size]
         forms.place(size)
         # The sheet may have been handed over before it is printed again (TSR 3.1.1).
-        position = row.sheet.keeper(size) if row.sheet is not None else scorekeeper(size)
+        position = sheet_keeper(keeper_seat=row.keeper_seat, table_size=size)
         _draw_table(
             canvas,
             grid=grid,

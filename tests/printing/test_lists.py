@@ -77,7 +77,13 @@ def unsaved_tables(*sizes: int) -> list[selectors.TableRow]:
             entry = Entry(player=player, start_number=start_number)
             seats.append(selectors.SeatRow(position=position, entry=entry, points=None))
         tables.append(
-            selectors.TableRow(table=Table(number=number), sheet=None, seats=seats, hand_count=0)
+            selectors.TableRow(
+                table=Table(number=number),
+                sheet_status=None,
+                keeper_seat=None,
+                seats=seats,
+                hand_count=0,
+            )
         )
     return tables
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Q
 
 from doko.rules.deal import sheet_keeper
+from tournaments import play
 from tournaments.models import (
     Entry,
     Round,
@@ -70,8 +71,8 @@ def seat_find(*, tournament: Tournament, query: str, staff: bool = False) -> lis
     tables = {
         pk: (size, keeper_seat)
         for pk, size, keeper_seat in Table.objects.filter(pk__in={seat.table_id for seat in seats})
-        .annotate(size=Count("seats"))
-        .values_list("pk", "size", "scoresheet__keeper_seat")
+        .annotate(size=Count("seats"), keeper_seat=play.recorded().keeper_seat(table=""))
+        .values_list("pk", "size", "keeper_seat")
     }
     found: dict[int, list[FoundSeat]] = {entry.pk: [] for entry in entries}
     for seat in seats:

@@ -5,8 +5,7 @@ import itertools
 from dataclasses import dataclass
 
 from doko import standings
-from scoring.models import Scoresheet
-from tournaments import caching
+from tournaments import caching, play
 from tournaments.models import (
     Entry,
     Round,
@@ -41,7 +40,11 @@ class PlayerRound:
 def entry_rounds(*, entry: Entry, staff: bool = False) -> list[PlayerRound]:
     """Every round of a player with their table, seat, the others at the table and their
     result: published rounds only, unless for staff. Three queries."""
-    seats = entry.seats.select_related("round", "table__scoresheet").order_by("round__number")
+    seats = (
+        entry.seats.select_related("round", "table")
+        .annotate(sheet_status=play.recorded().sheet_status(table="table"))
+        .order_by("round__number")
+    )
     if not staff:
         seats = seats.exclude(round__published_at=None)
     seats = list(seats)
@@ -56,7 +59,6 @@ def entry_rounds(*, entry: Entry, staff: bool = False) -> list[PlayerRound]:
     rounds = []
     for seat in seats:
         table = at_table.get(seat.table_id, [])
-        sheet = getattr(seat.table, "scoresheet", None)
         rounds.append(
             PlayerRound(
                 round=seat.round,
@@ -64,7 +66,7 @@ def entry_rounds(*, entry: Entry, staff: bool = False) -> list[PlayerRound]:
                 position=seat.position,
                 table_size=len(table),
                 others=[Opponent(o.position, o.entry) for o in table if o.entry_id != entry.pk],
-                sheet_status=sheet.status if sheet else None,
+                sheet_status=seat.sheet_status,
                 result=results.get(seat.round_id),
                 moved=seat.moved_at is not None,
             )
@@ -168,18 +170,18 @@ class ResultSeat:
 @dataclass(frozen=True)
 class ResultTable:
     number: int
-    sheet_status: str | None  # a ``Scoresheet.Status``; None: the table has no sheet
+    sheet_status: str | None  # a ``play.SheetStatus``; None: the table has no sheet
     hand_count: int
     seats: list[ResultSeat]  # in seat order
 
     @property
     def confirmed(self) -> bool:
-        return self.sheet_status == Scoresheet.Status.CONFIRMED
+        return self.sheet_status == play.SheetStatus.CONFIRMED
 
     @property
     def provisional(self) -> bool:
         """Handed in, not yet confirmed: shown, not counted (TSR 8.5.2)."""
-        return self.sheet_status == Scoresheet.Status.SUBMITTED
+        return self.sheet_status == play.SheetStatus.SUBMITTED
 
 
 def round_results(*, round: Round) -> list[ResultTable]:
@@ -233,7 +235,7 @@ def round_results(*, round: Round) -> list[ResultTable]:
         tables.append(
             ResultTable(
                 number=table.number,
-                sheet_status=row.sheet.status if row.sheet is not None else None,
+                sheet_status=row.sheet_status,
                 hand_count=row.hand_count,
                 seats=seats,
             )

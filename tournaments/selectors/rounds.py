@@ -2,13 +2,12 @@
 
 from dataclasses import dataclass
 
-from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import Count, Prefetch, QuerySet, Sum
+from django.db.models.lookups import Exact
 from django.shortcuts import get_object_or_404
 
-from adjudication.models import Decision, Sanction
 from doko import seating
-from scoring.models import Scoresheet
+from tournaments import play
 from tournaments.models import (
     Entry,
     Round,
@@ -22,12 +21,11 @@ from tournaments.selectors.find import name_key
 
 def tournament_rounds(*, tournament: Tournament) -> QuerySet[Round]:
     """The rounds with how many tables they have and how many sheets are confirmed."""
+    status = play.recorded().sheet_status(table="tables")
     return tournament.rounds.annotate(
         table_count=Count("tables", distinct=True),
         confirmed_count=Count(
-            "tables__scoresheet",
-            filter=Q(tables__scoresheet__status=Scoresheet.Status.CONFIRMED),
-            distinct=True,
+            "tables", filter=Exact(status, play.SheetStatus.CONFIRMED), distinct=True
         ),
     ).order_by("number")
 
@@ -48,57 +46,24 @@ class SeatRow:
 @dataclass(frozen=True)
 class TableRow:
     table: Table
-    sheet: Scoresheet | None
+    sheet_status: str | None  # a ``play.SheetStatus``; None: the table has no sheet
+    keeper_seat: int | None  # the seat the sheet was handed over to (TSR 3.1.1), if it was
     seats: list[SeatRow]
     hand_count: int
 
-
-def correlated_sum(queryset: QuerySet, field: str, *, by: str) -> Coalesce:
-    """A correlated SUM subquery of ``field`` over ``queryset`` (one group, ``by``): no join, so
-    summing two relations multiplies nothing."""
-    summed = queryset.order_by().values(by).annotate(total=Sum(field)).values("total")
-    return Coalesce(Subquery(summed), 0)
-
-
-def seat_sums(tables: QuerySet[Table]) -> QuerySet[Table]:
-    """The tables with what each one's sheet gives each seat so far: ``points_<seat>`` (game
-    points), ``penalty_<seat>`` (the initialled penalty points, TSR 8.2.2) and ``hand_count``
-    (lines on the sheet). The penalties are summed apart, so nothing is counted twice."""
-    decisions = Decision.objects.filter(
-        scoresheet=OuterRef("scoresheet__pk"), status=Decision.Status.INITIALLED
-    )
-    return tables.annotate(
-        hand_count=Count("scoresheet__hands"),
-        **{f"points_{seat}": Sum(f"scoresheet__hands__points_{seat}") for seat in range(1, 6)},
-        **{
-            f"penalty_{seat}": correlated_sum(decisions, f"penalty_{seat}", by="scoresheet")
-            for seat in range(1, 6)
-        },
-    )
-
-
-def seats_with_deductions() -> QuerySet[Seat]:
-    """Seats with ``deducted``: the points taken from their player in that round for
-    unsporting conduct (TSR 9.6.2 b)."""
-    deductions = Sanction.objects.filter(
-        entry=OuterRef("entry_id"),
-        round=OuterRef("round_id"),
-        kind=Sanction.Kind.DEDUCTION,
-        status=Sanction.Status.IN_FORCE,  # not changed or annulled on appeal (TSR 8.2.1)
-    )
-    return Seat.objects.annotate(deducted=correlated_sum(deductions, "points", by="entry"))
+    @property
+    def sheet_status_label(self) -> str:
+        return play.SheetStatus(self.sheet_status).label if self.sheet_status else ""
 
 
 def _tables(round_: Round) -> QuerySet[Table]:
     """The round's tables with their seats, and each seat's points on the sheet so far: game
     points, initialled penalty points (TSR 8.2.2), less deductions (TSR 9.6.2 b)."""
-    seats = Prefetch(
-        "seats",
-        queryset=seats_with_deductions().select_related("entry__player").order_by("position"),
-    )
+    recorded = play.recorded()
+    seats = recorded.with_deductions(Seat.objects.select_related("entry__player"))
     return (
-        seat_sums(round_.tables.select_related("scoresheet"))
-        .prefetch_related(seats)
+        recorded.with_points(round_.tables.all())
+        .prefetch_related(Prefetch("seats", queryset=seats.order_by("position")))
         .order_by("number")
     )
 
@@ -115,10 +80,10 @@ def _seat_points(table: Table, seat: Seat) -> int | None:
 
 
 def _table_row(table: Table) -> TableRow:
-    sheet = getattr(table, "scoresheet", None)
     return TableRow(
         table=table,
-        sheet=sheet,
+        sheet_status=table.sheet_status,
+        keeper_seat=table.keeper_seat,
         hand_count=table.hand_count,
         seats=[
             SeatRow(

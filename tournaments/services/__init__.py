@@ -17,8 +17,6 @@ from tournaments.services.players import (
     players_import,
 )
 from tournaments.services.results import (
-    HANDED_IN,
-    SOLO_CONTRACTS,
     ranking_list_save,
     ranking_rebuild,
     ranking_schedule,
@@ -46,8 +44,6 @@ from tournaments.services.tournaments import (
 )
 
 __all__ = [
-    "HANDED_IN",
-    "SOLO_CONTRACTS",
     "EntryChange",
     "Imported",
     "Reseating",

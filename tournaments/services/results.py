@@ -1,17 +1,15 @@
-"""Writes for results, standings and ranking lists: the seats' results from the handed-in
-sheets and the adjudication, the standings rebuilt from them (TSR 8.5.2), the ranking lists."""
+"""Writes for results, standings and ranking lists: the seats' results as the handed-in sheets
+and the adjudication give them (``tournaments.play``), the standings rebuilt from them
+(TSR 8.5.2), the ranking lists."""
 
 import datetime
 from collections.abc import Collection
 
 from django.db import transaction
-from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
 from doko import standings
-from doko.rules.contracts import Contract
-from scoring.models import Scoresheet
-from tournaments import selectors
+from tournaments import play, selectors
 from tournaments.models import (
     RankingList,
     SeatResult,
@@ -20,71 +18,6 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services.common import save_validated
-
-SOLO_CONTRACTS = [contract.value for contract in Contract if contract.is_solo]
-
-
-HANDED_IN = [Scoresheet.Status.SUBMITTED, Scoresheet.Status.CONFIRMED]
-
-
-def _results_of(tables: QuerySet[Table]) -> list[SeatResult]:
-    """The results of every seat at the handed-in tables among ``tables``, in two queries:
-    game points, initialled penalty points (TSR 8.2.2), deductions (TSR 9.6.2 b) and solos
-    (TSR 4.2, 4.3) from each table's sheet; the placing at the table from the points."""
-    solo = Q(scoresheet__hands__contract__in=SOLO_CONTRACTS, scoresheet__hands__not_played=False)
-    sums = {
-        row["id"]: row
-        for row in selectors.seat_sums(tables.filter(scoresheet__status__in=HANDED_IN))
-        .annotate(
-            sheet_status=F("scoresheet__status"),
-            **{
-                f"solos_{s}": Count(
-                    "scoresheet__hands", filter=solo & Q(scoresheet__hands__soloist=s)
-                )
-                for s in range(1, 6)
-            },
-            **{
-                f"won_{s}": Count(
-                    "scoresheet__hands",
-                    filter=solo
-                    & Q(scoresheet__hands__soloist=s, **{f"scoresheet__hands__points_{s}__gt": 0}),
-                )
-                for s in range(1, 6)
-            },
-        )
-        .values()
-        .order_by()
-    }
-    by_table: dict[int, list[SeatResult]] = {}
-    for seat in selectors.seats_with_deductions().filter(table__in=list(sums)):
-        table = sums[seat.table_id]
-        position = seat.position
-        game = table[f"points_{position}"] or 0
-        penalty = table[f"penalty_{position}"]
-        by_table.setdefault(seat.table_id, []).append(
-            SeatResult(
-                table_id=seat.table_id,
-                round_id=seat.round_id,
-                entry_id=seat.entry_id,
-                position=position,
-                game_points=game,
-                penalty=penalty,
-                deducted=seat.deducted,
-                points=game + penalty - seat.deducted,
-                placing=1,
-                confirmed=table["sheet_status"] == Scoresheet.Status.CONFIRMED,
-                hands=table["hand_count"],
-                solos_played=table[f"solos_{position}"],
-                solos_won=table[f"won_{position}"],
-            )
-        )
-    results = []
-    for seats in by_table.values():
-        placings = standings.table_placings({r.position: r.points for r in seats})
-        for result in seats:
-            result.placing = placings[result.position]
-            results.append(result)
-    return results
 
 
 @transaction.atomic
@@ -96,7 +29,7 @@ def results_refresh(*, tables: Collection[Table]) -> int:
     if not ids:
         return 0
     deleted, _counts = SeatResult.objects.filter(table_id__in=ids).delete()
-    results = _results_of(Table.objects.filter(pk__in=ids))
+    results = play.recorded().results(tables=Table.objects.filter(pk__in=ids))
     SeatResult.objects.bulk_create(results)
     if deleted or results:
         for tournament_id in set(

@@ -16,8 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from doko import seating
-from scoring.models import Scoresheet
-from tournaments import policies, selectors
+from tournaments import play, policies, selectors
 from tournaments.messages import seating_error_message
 from tournaments.models import (
     Entry,
@@ -83,7 +82,7 @@ def round_seat(*, round: Round, seed: int | None = None) -> Round:
     rounds = [round_]
     if method is seating.Method.DDV:
         rounds += _later_rounds(round_)
-    if Scoresheet.objects.filter(table__round__in=rounds, hands__isnull=False).exists():
+    if play.recorded().hands_written(rounds=rounds):
         raise ValidationError(_("Hands have been recorded in this round; it cannot be redrawn."))
     active = tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", flat=True)
     seed = seed if seed is not None else secrets.randbits(32)
@@ -143,7 +142,8 @@ def _round_plan(round_: Round) -> seating.SeatingPlan:
 
 
 def _seating_store(*, round_: Round, plan: seating.SeatingPlan, moved: Collection[int]) -> None:
-    """Store a round's seating: its tables 1..n (each with an empty scoresheet) and seats.
+    """Store a round's seating: its tables 1..n (each with an empty scoresheet, from the app
+    that records the play) and seats.
 
     ``moved``: players whose seat changed after the seating was published; their seats say so.
     The seats of everyone else keep the mark they had.
@@ -168,12 +168,7 @@ def _seating_store(*, round_: Round, plan: seating.SeatingPlan, moved: Collectio
         if number not in have
     )
     tables = {table.number: table for table in round_.tables.all()}
-    with_sheet = set(
-        Scoresheet.objects.filter(table__round=round_).values_list("table_id", flat=True)
-    )
-    Scoresheet.objects.bulk_create(
-        Scoresheet(table=table) for table in tables.values() if table.pk not in with_sheet
-    )
+    play.recorded().tables_drawn(tables=list(tables.values()))
     Seat.objects.bulk_create(
         Seat(
             round=round_,
@@ -340,7 +335,7 @@ def table_extra_time_grant(
         allowed={Round.Status.RUNNING, Round.Status.FINISHED},
         action=_("given extra time"),
     )
-    if Scoresheet.objects.filter(table=table, status=Scoresheet.Status.CONFIRMED).exists():
+    if play.recorded().confirmed(table=table):
         raise ValidationError(
             _("The scoresheet of table %(number)d is confirmed; its match is over (TSR 8.5.2).")
             % {"number": table.number}
@@ -378,10 +373,7 @@ def round_end(*, round: Round, by: AbstractBaseUser, at: datetime.datetime | Non
 def round_close(*, round: Round) -> Round:
     """Close a round once every table's scoresheet is confirmed (TSR 8.5.2)."""
     round_ = _locked_round(round, allowed={Round.Status.FINISHED}, action=_("closed"))
-    open_sheets = Scoresheet.objects.filter(table__round=round_).exclude(
-        status=Scoresheet.Status.CONFIRMED
-    )
-    if open_count := open_sheets.count():
+    if open_count := play.recorded().unconfirmed(tables=round_.tables.all()):
         raise ValidationError(
             ngettext(
                 "%(count)d scoresheet is not confirmed yet.",

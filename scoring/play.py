@@ -1,0 +1,136 @@
+"""Scoring's answers to what the tournaments app asks about the play at its tables
+(``tournaments.play.TablePlay``): the sheets of a drawn round, whether hands are written, what
+is confirmed, and what each seat scored. Registered by ``ScoringConfig.ready``.
+
+What counts besides the hands (penalty points, deductions) comes from the adjudication app
+through ``scoring.rulings``.
+"""
+
+from collections.abc import Sequence
+
+from django.db.models import Count, Expression, F, Q, QuerySet, Sum
+
+from doko import standings
+from doko.rules.contracts import Contract
+from scoring.models import Scoresheet
+from scoring.rulings import given as rulings
+from tournaments.models import Round, Seat, SeatResult, Table
+from tournaments.play import HANDED_IN, SheetStatus
+
+SOLO_CONTRACTS = [contract.value for contract in Contract if contract.is_solo]
+SEATS = range(1, 6)
+
+
+def _path(table: str, field: str) -> str:
+    return f"{table}__scoresheet__{field}" if table else f"scoresheet__{field}"
+
+
+class ScoresheetPlay:
+    """The play at the tables as their scoresheets record it."""
+
+    def tables_drawn(self, *, tables: Sequence[Table]) -> None:
+        with_sheet = set(
+            Scoresheet.objects.filter(table__in=tables).values_list("table_id", flat=True)
+        )
+        Scoresheet.objects.bulk_create(
+            Scoresheet(table=table) for table in tables if table.pk not in with_sheet
+        )
+
+    def hands_written(self, *, rounds: Sequence[Round]) -> bool:
+        return Scoresheet.objects.filter(table__round__in=rounds, hands__isnull=False).exists()
+
+    def confirmed(self, *, table: Table) -> bool:
+        return Scoresheet.objects.filter(table=table, status=SheetStatus.CONFIRMED).exists()
+
+    def unconfirmed(self, *, tables: QuerySet[Table]) -> int:
+        return (
+            Scoresheet.objects.filter(table__in=tables)
+            .exclude(status=SheetStatus.CONFIRMED)
+            .count()
+        )
+
+    def sheet_status(self, *, table: str) -> Expression:
+        return F(_path(table, "status"))
+
+    def keeper_seat(self, *, table: str) -> Expression:
+        return F(_path(table, "keeper_seat"))
+
+    def with_points(self, tables: QuerySet[Table]) -> QuerySet[Table]:
+        # The sheet comes along, for scoring's own pages that show it (the table page).
+        return tables.select_related("scoresheet").annotate(
+            sheet_status=self.sheet_status(table=""),
+            keeper_seat=self.keeper_seat(table=""),
+            hand_count=Count("scoresheet__hands"),
+            **{f"points_{seat}": Sum(f"scoresheet__hands__points_{seat}") for seat in SEATS},
+            # Summed apart, in subqueries, so that nothing is counted twice.
+            **{
+                f"penalty_{seat}": rulings().penalty_sum(seat, sheet="scoresheet__pk")
+                for seat in SEATS
+            },
+        )
+
+    def with_deductions(self, seats: QuerySet[Seat]) -> QuerySet[Seat]:
+        return seats.annotate(deducted=rulings().deducted_sum(entry="entry_id", round="round_id"))
+
+    def results(self, *, tables: QuerySet[Table]) -> list[SeatResult]:
+        """In two queries: game points, initialled penalty points (TSR 8.2.2), deductions
+        (TSR 9.6.2 b) and solos (TSR 4.2, 4.3) from each table's sheet; the placing at the
+        table from the points."""
+        solo = Q(
+            scoresheet__hands__contract__in=SOLO_CONTRACTS, scoresheet__hands__not_played=False
+        )
+        sums = {
+            row["id"]: row
+            for row in self.with_points(tables.filter(scoresheet__status__in=HANDED_IN))
+            .annotate(
+                **{
+                    f"solos_{s}": Count(
+                        "scoresheet__hands", filter=solo & Q(scoresheet__hands__soloist=s)
+                    )
+                    for s in SEATS
+                },
+                **{
+                    f"won_{s}": Count(
+                        "scoresheet__hands",
+                        filter=solo
+                        & Q(
+                            scoresheet__hands__soloist=s,
+                            **{f"scoresheet__hands__points_{s}__gt": 0},
+                        ),
+                    )
+                    for s in SEATS
+                },
+            )
+            .values()
+            .order_by()
+        }
+        by_table: dict[int, list[SeatResult]] = {}
+        for seat in self.with_deductions(Seat.objects.filter(table__in=list(sums))):
+            table = sums[seat.table_id]
+            position = seat.position
+            game = table[f"points_{position}"] or 0
+            penalty = table[f"penalty_{position}"]
+            by_table.setdefault(seat.table_id, []).append(
+                SeatResult(
+                    table_id=seat.table_id,
+                    round_id=seat.round_id,
+                    entry_id=seat.entry_id,
+                    position=position,
+                    game_points=game,
+                    penalty=penalty,
+                    deducted=seat.deducted,
+                    points=game + penalty - seat.deducted,
+                    placing=1,
+                    confirmed=table["sheet_status"] == SheetStatus.CONFIRMED,
+                    hands=table["hand_count"],
+                    solos_played=table[f"solos_{position}"],
+                    solos_won=table[f"won_{position}"],
+                )
+            )
+        results = []
+        for seats in by_table.values():
+            placings = standings.table_placings({r.position: r.points for r in seats})
+            for result in seats:
+                result.placing = placings[result.position]
+                results.append(result)
+        return results

@@ -1,0 +1,92 @@
+"""What the tournaments app needs to know of the play at its tables, which the scoring app
+records: the one door between a round and the scoresheets written at its tables.
+
+Scoring sits above tournaments (a scoresheet belongs to a table), so tournaments may not import
+it. Yet a round's life turns on the sheets: every drawn table gets its sheet, a round is not
+drawn again once hands are written on it, a table's extra time ends with its confirmed sheet,
+and a round closes when every sheet is confirmed (TSR 8.5.2). The pages show each sheet's state
+and each seat's points so far, and a seat's result is read off its handed-in sheet. So this
+module says what tournaments asks (``TablePlay``), and the scoring app answers: it registers
+its answer when Django starts (``ScoringConfig.ready`` calls ``register``), as the adjudication
+app answers scoring's questions about rulings (``scoring/rulings.py``).
+
+The reads are given as query expressions and annotated querysets, so that a page asks in the
+same one query as before whatever the number of tables.
+"""
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from django.core.exceptions import ImproperlyConfigured
+from django.db import models
+from django.db.models import Expression, QuerySet
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Round, Seat, SeatResult, Table
+
+
+class SheetStatus(models.TextChoices):
+    """Where a table's scoresheet stands (TSR 7.3, 8.5.2): being written, handed in by the
+    scorekeeper, confirmed by another player of the table. Only a confirmed sheet counts for
+    good; a handed-in one counts provisionally."""
+
+    DRAFT = "draft", _("draft")
+    SUBMITTED = "submitted", _("submitted")
+    CONFIRMED = "confirmed", _("confirmed")
+
+
+HANDED_IN = (SheetStatus.SUBMITTED, SheetStatus.CONFIRMED)
+
+
+class TablePlay(Protocol):
+    """The questions tournaments asks about the play at its tables."""
+
+    def tables_drawn(self, *, tables: Sequence[Table]) -> None:
+        """Give each table of a drawn round that has none its empty scoresheet."""
+
+    def hands_written(self, *, rounds: Sequence[Round]) -> bool:
+        """Whether a hand is written on a sheet of these rounds (they are not drawn again)."""
+
+    def confirmed(self, *, table: Table) -> bool:
+        """Whether the table's sheet is confirmed: its match is over (TSR 8.5.2)."""
+
+    def unconfirmed(self, *, tables: QuerySet[Table]) -> int:
+        """How many of these tables' sheets are not confirmed yet (TSR 8.5.2)."""
+
+    def sheet_status(self, *, table: str) -> Expression:
+        """The ``SheetStatus`` of a table's sheet, for a query whose rows reach the table by the
+        path ``table`` (empty: the rows are tables); NULL where the table has no sheet."""
+
+    def keeper_seat(self, *, table: str) -> Expression:
+        """The seat the sheet was handed over to (TSR 3.1.1), by the same path; NULL: the
+        rule's seat keeps it (``doko.rules.deal.sheet_keeper``)."""
+
+    def with_points(self, tables: QuerySet[Table]) -> QuerySet[Table]:
+        """The tables with what their sheets give each seat so far: ``sheet_status``,
+        ``keeper_seat``, ``hand_count`` (lines written), ``points_<seat>`` (game points) and
+        ``penalty_<seat>`` (initialled penalty points, TSR 8.2.2), seats 1 to 5."""
+
+    def with_deductions(self, seats: QuerySet[Seat]) -> QuerySet[Seat]:
+        """The seats with ``deducted``: the points taken from their player in that round for
+        unsporting conduct (TSR 9.6.2 b)."""
+
+    def results(self, *, tables: QuerySet[Table]) -> list[SeatResult]:
+        """The result of every seat at the handed-in tables among these, unsaved."""
+
+
+_recorded: TablePlay | None = None
+
+
+def register(play: TablePlay) -> None:
+    """The scoring app's answers (registered once, at start-up)."""
+    global _recorded
+    _recorded = play
+
+
+def recorded() -> TablePlay:
+    """The play at the tables, as the app that records it answers."""
+    if _recorded is None:
+        raise ImproperlyConfigured(
+            "No app records the play at the tables: add 'scoring' to INSTALLED_APPS."
+        )
+    return _recorded
