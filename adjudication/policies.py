@@ -1,6 +1,7 @@
 """Who may do what in adjudication (TSR 8.2.1, 8.2.2, 9.6.2, 9.6.3, 9.7.7), answered once: the
 services enforce these answers, the pages and the API ask them to show or hide a button. Each
-returns a ``Refusal`` saying why and who decides instead, or None.
+returns a ``Refusal`` (``tournaments.policies``, every app's one shape of it) saying why and who
+decides instead, or None; ``enforce`` turns it into a 403.
 
 The reading of TSR 8.2.1 ("Im Falle einer Reklamation entscheidet der Schiedsrichter in erster
 Instanz [...] Das Schiedsgericht wird einberufen, wenn ein Spieler mit einer Entscheidung des
@@ -19,14 +20,15 @@ endgültig"):
   from the first instance being a neutral one and is how tournaments keep it.
 """
 
-from dataclasses import dataclass
-
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import PermissionDenied
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournaments.models import Seat, Table, Tournament, TournamentRole
+
+# enforce is re-exported, so that adjudication's services say policies.enforce(...).
+from tournaments.policies import Refusal
+from tournaments.policies import enforce as enforce
 from tournaments.roles import CATALOGUE, FIRST_INSTANCE, PANEL
 from tournaments.selectors import user_roles
 
@@ -36,25 +38,6 @@ Role = TournamentRole.Role
 COMPLAINT = gettext_lazy("this complaint")
 APPEAL = gettext_lazy("this appeal")
 CONDUCT = gettext_lazy("this case of unsporting conduct")
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why someone may not do something, for a 403 or beside a hidden button. ``plays``: he
-    holds the role but plays at the table concerned; the message says who decides instead,
-    worth showing him where the button would be."""
-
-    message: str
-    plays: bool = False
-
-    def __str__(self) -> str:
-        return self.message
-
-
-def enforce(refusal: Refusal | None) -> None:
-    """For the services: refuse (PermissionDenied, an HTTP 403 with the reason)."""
-    if refusal is not None:
-        raise PermissionDenied(refusal.message)
 
 
 def _roles(tournament: Tournament, user: AbstractBaseUser) -> set[str]:
@@ -197,9 +180,10 @@ def may_decide_as_panel(*, table: Table, user: AbstractBaseUser, what=APPEAL) ->
 
 def may_sit_on_panel(*, table: Table, members, what=APPEAL) -> Refusal | None:
     """The members named for the panel's decision concerning ``table`` (TSR 8.2.1): members
-    of the tournament's panel, none of whom plays at that table."""
+    of the tournament's panel, none of whom plays at that table. A refusal names the field
+    ``members``: the names given stand in the way, not who gives them."""
     if not members:
-        return Refusal(_("Name the members of the arbitration panel."))
+        return Refusal(_("Name the members of the arbitration panel."), field="members")
     panel = set(
         TournamentRole.objects.filter(
             tournament_id=table.round.tournament_id, role=Role.PANEL
@@ -208,7 +192,8 @@ def may_sit_on_panel(*, table: Table, members, what=APPEAL) -> Refusal | None:
     if outside := [member for member in members if member.pk not in panel]:
         return Refusal(
             _("Not on this tournament's arbitration panel: %(names)s.")
-            % {"names": ", ".join(m.get_username() for m in outside)}
+            % {"names": ", ".join(m.get_username() for m in outside)},
+            field="members",
         )
     playing = players_at(table=table, users=members)
     if playing := [member for member in members if member.pk in playing]:
@@ -221,7 +206,8 @@ def may_sit_on_panel(*, table: Table, members, what=APPEAL) -> Refusal | None:
                 "table": table.number,
                 "names": ", ".join(m.get_full_name() or m.get_username() for m in playing),
                 "what": what,
-            }
+            },
+            field="members",
         )
     return None
 

@@ -6,7 +6,6 @@ then the file; the URLs keep the paths they had under the tournament and the rou
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -31,8 +30,7 @@ ROUND_PRINTOUTS = {
 
 def _tournament_for_printing(request: HttpRequest, slug: str, *, counts: bool = True):
     tournament = tournament_selectors.tournament_get(slug=slug, user=request.user, counts=counts)
-    if refusal := policies.may_print(roles=roles_of(request, tournament)):
-        raise PermissionDenied(refusal)
+    policies.enforce(policies.may_print(roles=roles_of(request, tournament)))
     return tournament
 
 

@@ -5,7 +5,7 @@ services enforce it; the pages and the API ask the same function whether to show
 ``roles`` are the account's roles in the tournament; a player's seat link has none.
 
 A sheet's policies also say when the sheet's state stands in the way (a draft, a round not
-under way): their ``SheetRefusal`` then names that field, and the services refuse with a 400 on
+under way): their ``Refusal`` then names that field, and the services refuse with a 400 on
 it instead of a 403.
 """
 
@@ -26,9 +26,11 @@ def may_hand_over_sheet(*, roles: Collection[str]) -> Refusal | None:
     organiser or an adjudicator."""
     if set(roles) & HANDS_OVER_SHEET:
         return None
-    return _(
-        "Only an organiser or an adjudicator hands the scoresheet over to another player of "
-        "the table (TSR 3.1.1, 8.4.1)."
+    return Refusal(
+        _(
+            "Only an organiser or an adjudicator hands the scoresheet over to another player "
+            "of the table (TSR 3.1.1, 8.4.1)."
+        )
     )
 
 
@@ -53,18 +55,6 @@ class Actor:
         return self.user.get_full_name() or self.user.get_username()
 
 
-@dataclass(frozen=True)
-class SheetRefusal:
-    """Why an actor may not do something to a sheet: ``field`` None when it is not his to do
-    (a 403), else the field of the sheet's state that stands in the way (a 400 on it)."""
-
-    message: str
-    field: str | None = None
-
-    def __str__(self) -> str:
-        return self.message
-
-
 UNDER_WAY = {Round.Status.RUNNING, Round.Status.FINISHED}
 
 
@@ -76,24 +66,24 @@ def _who(
     table_size: int | None,
     keeper: bool = False,
     organiser: bool = False,
-) -> SheetRefusal | None:
+) -> Refusal | None:
     """Whether the sheet is the actor's to change at all (``table_size``: if known; else it is
     counted when needed): staff who keep sheets (``organiser``:
     organisers only), or a player of the table through his seat's link (``keeper``: only the
     scorekeeper's, TSR 7.3.4, 8.4.1, 10.1.4)."""
     if actor.user is not None:
         if not set(roles) & (ORGANISER if organiser else SHEET_STAFF):
-            return SheetRefusal(_("You may not change this scoresheet."))
+            return Refusal(_("You may not change this scoresheet."))
         return None
     if organiser:
-        return SheetRefusal(_("Only an organiser reopens a scoresheet."))
+        return Refusal(_("Only an organiser reopens a scoresheet."))
     if actor.seat.table_id != sheet.table_id:
-        return SheetRefusal(_("This link does not open this scoresheet."))
+        return Refusal(_("This link does not open this scoresheet."))
     if not keeper:
         return None
     size = table_size if table_size is not None else sheet.table.seats.count()
     if actor.seat.position != (seat := sheet.keeper(size)):
-        return SheetRefusal(
+        return Refusal(
             _(
                 "Only the scorekeeper, seat %(seat)d, enters and hands in the scoresheet "
                 "(TSR 7.3.4, 8.4.1, 10.1.4)."
@@ -103,12 +93,12 @@ def _who(
     return None
 
 
-def round_under_way(sheet: Scoresheet) -> SheetRefusal | None:
+def round_under_way(sheet: Scoresheet) -> Refusal | None:
     """Sheets are kept from the start of the round until it is closed (TSR 8.5.1)."""
     round_ = sheet.table.round
     if round_.status in UNDER_WAY:
         return None
-    return SheetRefusal(
+    return Refusal(
         _(
             "Round %(round)d is %(status)s: scoresheets are kept from the start of the "
             "round until it is closed (TSR 8.5.1)."
@@ -118,11 +108,11 @@ def round_under_way(sheet: Scoresheet) -> SheetRefusal | None:
     )
 
 
-def sheet_is(sheet: Scoresheet, status: str, doing: str) -> SheetRefusal | None:
+def sheet_is(sheet: Scoresheet, status: str, doing: str) -> Refusal | None:
     """The sheet is in ``status``, else: "The scoresheet is …; ``doing``"."""
     if sheet.status == status:
         return None
-    return SheetRefusal(
+    return Refusal(
         _("The scoresheet is %(status)s; %(doing)s.")
         % {"status": sheet.get_status_display(), "doing": doing},
         field="status",
@@ -131,7 +121,7 @@ def sheet_is(sheet: Scoresheet, status: str, doing: str) -> SheetRefusal | None:
 
 def may_edit_sheet(
     *, sheet: Scoresheet, actor: Actor, roles: Collection[str], table_size: int | None = None
-) -> SheetRefusal | None:
+) -> Refusal | None:
     """Enter, correct or strike hands: the scorekeeper's link or sheet staff, on a draft while
     the round is under way (TSR 7.3.4, 8.4.1, 8.5.1)."""
     return (
@@ -143,7 +133,7 @@ def may_edit_sheet(
 
 def may_submit_sheet(
     *, sheet: Scoresheet, actor: Actor, roles: Collection[str], table_size: int | None = None
-) -> SheetRefusal | None:
+) -> Refusal | None:
     """Hand the sheet in: as ``may_edit_sheet`` (TSR 7.3.2, 8.5.2)."""
     return (
         _who(sheet, actor, roles, table_size=table_size, keeper=True)
@@ -154,7 +144,7 @@ def may_submit_sheet(
 
 def may_confirm_sheet(
     *, sheet: Scoresheet, actor: Actor, roles: Collection[str], table_size: int | None = None
-) -> SheetRefusal | None:
+) -> Refusal | None:
     """Confirm a handed-in sheet: another player of the table or staff, not whoever handed it
     in (TSR 7.3.2, 8.5.2)."""
     refusal = _who(sheet, actor, roles, table_size=table_size) or sheet_is(
@@ -165,7 +155,7 @@ def may_confirm_sheet(
     same_user = actor.user is not None and actor.user.pk == sheet.submitted_by_id
     same_seat = actor.seat is not None and actor.seat.pk == sheet.submitted_by_seat_id
     if same_user or same_seat:
-        return SheetRefusal(
+        return Refusal(
             _(
                 "You handed this scoresheet in; another player of the table or a member of "
                 "staff must confirm it (TSR 7.3.2, 8.5.2)."
@@ -177,15 +167,15 @@ def may_confirm_sheet(
 
 def may_reopen_sheet(
     *, sheet: Scoresheet, actor: Actor, roles: Collection[str], table_size: int | None = None
-) -> SheetRefusal | None:
+) -> Refusal | None:
     """Return a handed-in sheet to draft: organisers, until the round is closed."""
     refusal = _who(sheet, actor, roles, table_size=table_size, organiser=True)
     if refusal is not None:
         return refusal
     if sheet.status == Scoresheet.Status.DRAFT:
-        return SheetRefusal(_("The scoresheet is a draft already."), field="status")
+        return Refusal(_("The scoresheet is a draft already."), field="status")
     if sheet.table.round.status == Round.Status.CLOSED:
-        return SheetRefusal(
+        return Refusal(
             _("Round %(round)d is closed; its scoresheets can no longer be reopened.")
             % {"round": sheet.table.round.number},
             field="round",

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -36,6 +36,7 @@ from scoring.policies import Actor
 from scoring.rulings import SheetAdjudication, sheet_adjudication
 from scoring.selectors import hand_lines, scoresheet_check, sheet_snapshot, sheet_state
 from tournaments.models import TournamentRole
+from tournaments.policies import enforce
 from tournaments.selectors import table_playing_time, user_roles
 from tournaments.services import results_refresh
 
@@ -87,16 +88,6 @@ def _roles(sheet: Scoresheet, by: Actor) -> set[str]:
     if by.user is None:
         return set()  # a seat's link holds no role
     return user_roles(user=by.user, tournament=sheet.table.round.tournament)
-
-
-def _enforce(refusal: policies.SheetRefusal | None) -> None:
-    """Refuse as the policy says: a 403 when it is not the actor's to do, else a 400 on the
-    field of the sheet's state that stands in the way."""
-    if refusal is None:
-        return
-    if refusal.field is None:
-        raise PermissionDenied(refusal.message)
-    raise ValidationError({refusal.field: refusal.message})
 
 
 def _require_time_over(sheet: Scoresheet, *, after: int | None, table_size: int) -> None:
@@ -223,7 +214,7 @@ def scoresheet_hands_replace(
     A hand without a game value takes the one its points show.
     """
     sheet = _lock(scoresheet, version=version)
-    _enforce(policies.may_edit_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by)))
+    enforce(policies.may_edit_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by)))
     # Penalty points are the adjudicators' (their decisions), never the scorekeeper's.
     hands = [replace(hand, penalty=None) for hand in with_game_values(hands)]
     if time_over_after_hand is not None and not 0 <= time_over_after_hand <= len(hands):
@@ -304,7 +295,7 @@ def scoresheet_locked(scoresheet: Scoresheet) -> Scoresheet:
 
 
 def _stopped_lines(sheet: Scoresheet, doing: str) -> list[HandLine]:
-    _enforce(
+    enforce(
         policies.round_under_way(sheet) or policies.sheet_is(sheet, Scoresheet.Status.DRAFT, doing)
     )
     return hand_lines(list(sheet.hands.all()))
@@ -479,7 +470,7 @@ def scoresheet_submit(*, scoresheet: Scoresheet, version: int, by: Actor) -> Sco
     """Hand in a draft sheet (TSR 7.3.4). It must be complete, unless the playing time ended
     (TSR 8.5.1): then it must say after which hand, and the forced solos must follow."""
     sheet = _lock(scoresheet, version=version)
-    _enforce(policies.may_submit_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by)))
+    enforce(policies.may_submit_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by)))
     hands = hand_lines(list(sheet.hands.all()))
     size = _table_size(sheet)
     check = scoresheet_check(scoresheet=sheet, hands=hands, table_size=size)
@@ -506,9 +497,8 @@ def scoresheet_keeper_move(
     the seat that keeps it already changes nothing."""
     sheet = _lock(scoresheet, version=version)
     roles = user_roles(user=by.user, tournament=sheet.table.round.tournament) if by.user else set()
-    if (refusal := policies.may_hand_over_sheet(roles=roles)) is not None:
-        raise PermissionDenied(refusal)
-    _enforce(
+    enforce(policies.may_hand_over_sheet(roles=roles))
+    enforce(
         policies.round_under_way(sheet)
         or policies.sheet_is(
             sheet, Scoresheet.Status.DRAFT, _("only a draft's scorekeeper can be changed")
@@ -539,7 +529,7 @@ def scoresheet_confirm(*, scoresheet: Scoresheet, version: int, by: Actor) -> Sc
 
     Someone other than the submitter confirms: another player of the table or staff."""
     sheet = _lock(scoresheet, version=version)
-    _enforce(policies.may_confirm_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by)))
+    enforce(policies.may_confirm_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by)))
     before = sheet_snapshot(sheet=sheet, hands=hand_lines(list(sheet.hands.all())))
     sheet.status = Scoresheet.Status.CONFIRMED
     sheet.confirmed_at = timezone.now()
@@ -557,11 +547,11 @@ def scoresheet_reopen(
     sheet = _lock(scoresheet, version=version)
     refusal = policies.may_reopen_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by))
     if refusal is not None and refusal.field is None:
-        _enforce(refusal)  # not his to do: said before anything about the reason
+        enforce(refusal)  # not his to do: said before anything about the reason
     reason = reason.strip()
     if not reason:
         raise ValidationError({"reason": _("Say why the scoresheet is reopened.")})
-    _enforce(refusal)
+    enforce(refusal)
     before = sheet_snapshot(sheet=sheet, hands=hand_lines(list(sheet.hands.all())))
     sheet.status = Scoresheet.Status.DRAFT
     sheet.submitted_at = sheet.confirmed_at = None

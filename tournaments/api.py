@@ -25,7 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from doko import standings
-from tournaments import caching, selectors, services
+from tournaments import caching, policies, selectors, services
 from tournaments.models import Entry, Player, RankingList, Round, Tournament
 from tournaments.permissions import require, roles_of, standings_mode
 from tournaments.roles import CLOCK, ORGANISER, STAFF
@@ -289,10 +289,9 @@ class RoundAction(APIView):
     def post(self, request, slug: str, number: int, action: str):
         tournament = selectors.tournament_get(slug=slug, user=request.user)
         round_ = get_object_or_404(tournament.rounds, number=number)
-        if refusal := ROUND_ACTIONS[action].refusal(
-            round=round_, roles=roles_of(request, tournament)
-        ):
-            raise PermissionDenied(refusal)
+        policies.enforce(
+            ROUND_ACTIONS[action].refusal(round=round_, roles=roles_of(request, tournament))
+        )
         seed = None
         if action == "seat":
             options = SeatRequestSerializer(data=request.data)

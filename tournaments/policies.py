@@ -1,33 +1,64 @@
-"""Who may do what with a round, answered once per action.
+"""Who may do what with a tournament or a round, answered once per action; and the one shape
+of an answer for every app's policies (``Refusal``, ``enforce``).
 
-Each policy returns None when the action is allowed, otherwise the reason it is refused (a
+Each policy returns None when the action is allowed, otherwise a ``Refusal`` with the reason (a
 translated message that cites the TSR). The services enforce it; the pages and the API ask the
 same function whether to show the button. ``roles`` are the actor's roles in the tournament
 (``selectors.user_roles``, or ``permissions.roles_of`` for a request, which looks them up once).
 """
 
 from collections.abc import Collection
+from dataclasses import dataclass
 
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 
 from tournaments.models import Round
 from tournaments.roles import CLOCK, ENDS_PLAYING_TIME, ORGANISER
 
-Refusal = str
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why someone may not do something, for a 403 or beside a hidden button.
+
+    ``field``: None when it is not his to do (a 403); else the field of the object's state
+    that stands in the way, a sheet still a draft, say (a 400 on that field).
+    ``plays``: he holds the role but plays at the table concerned; the message says who
+    decides instead, worth showing him where the button would be (adjudication's policies).
+    """
+
+    message: str
+    field: str | None = None
+    plays: bool = False
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def enforce(refusal: Refusal | None) -> None:
+    """For the services: refuse as the policy says, with a 403 and the reason when it is not
+    the actor's to do, else with a 400 on the field that stands in the way."""
+    if refusal is None:
+        return
+    if refusal.field is None:
+        raise PermissionDenied(refusal.message)
+    raise ValidationError({refusal.field: refusal.message})
 
 
 def may_end_playing_time(*, round: Round, roles: Collection[str]) -> Refusal | None:
     """Announce the end of a round's playing time (TSR 8.5.1): adjudicators and organisers."""
     if set(roles) & ENDS_PLAYING_TIME:
         return None
-    return _("Only an adjudicator or an organiser ends the playing time (TSR 8.5.1).")
+    return Refusal(_("Only an adjudicator or an organiser ends the playing time (TSR 8.5.1)."))
 
 
 def may_allow_tables_of_five(*, roles: Collection[str]) -> Refusal | None:
     """Allow tables of five for the rest of a tournament (TSR 8.3.1, 10): organisers."""
     if set(roles) & ORGANISER:
         return None
-    return _("Only an organiser decides whether tables of five are played (TSR 8.3.1, 10).")
+    return Refusal(
+        _("Only an organiser decides whether tables of five are played (TSR 8.3.1, 10).")
+    )
 
 
 def may_print(*, roles: Collection[str]) -> Refusal | None:
@@ -35,32 +66,32 @@ def may_print(*, roles: Collection[str]) -> Refusal | None:
     management prepares the lists, cards and sheets)."""
     if set(roles) & ORGANISER:
         return None
-    return _("Only an organiser starts printouts and downloads them.")
+    return Refusal(_("Only an organiser starts printouts and downloads them."))
 
 
 def may_seat_round(*, round: Round, roles: Collection[str]) -> Refusal | None:
     """Draw (or draw again) a round's seating (TSR 8.3): organisers."""
     if set(roles) & ORGANISER:
         return None
-    return _("Only an organiser draws the seating.")
+    return Refusal(_("Only an organiser draws the seating."))
 
 
 def may_publish_seating(*, round: Round, roles: Collection[str]) -> Refusal | None:
     """Publish the seating, so that players find their tables: organisers."""
     if set(roles) & ORGANISER:
         return None
-    return _("Only an organiser publishes the seating.")
+    return Refusal(_("Only an organiser publishes the seating."))
 
 
 def may_start_round(*, round: Round, roles: Collection[str]) -> Refusal | None:
     """Start a round's clock for all tables (TSR 8.5.1): adjudicators and organisers."""
     if set(roles) & CLOCK:
         return None
-    return _("Only an adjudicator or an organiser starts the round (TSR 8.5.1).")
+    return Refusal(_("Only an adjudicator or an organiser starts the round (TSR 8.5.1)."))
 
 
 def may_close_round(*, round: Round, roles: Collection[str]) -> Refusal | None:
     """Close a round once every sheet is confirmed: organisers."""
     if set(roles) & ORGANISER:
         return None
-    return _("Only an organiser closes a round.")
+    return Refusal(_("Only an organiser closes a round."))

@@ -409,11 +409,9 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
     if action not in ROUND_ACTIONS:
         raise Http404
     round_ = _round_for(request, slug, number, None)
-    refusal = ROUND_ACTIONS[action].refusal(
-        round=round_, roles=roles_of(request, round_.tournament)
+    policies.enforce(
+        ROUND_ACTIONS[action].refusal(round=round_, roles=roles_of(request, round_.tournament))
     )
-    if refusal:
-        raise PermissionDenied(refusal)
     try:
         ROUND_ACTIONS[action].run(round_, request.user, None)
     except ValidationError as error:

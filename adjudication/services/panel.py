@@ -22,8 +22,7 @@ from tournaments.services import table_extra_time_grant
 def require_members(
     table: Table, members: Collection[AbstractBaseUser], *, what=policies.APPEAL
 ) -> None:
-    if refusal := policies.may_sit_on_panel(table=table, members=members, what=what):
-        raise ValidationError({"members": refusal.message})
+    policies.enforce(policies.may_sit_on_panel(table=table, members=members, what=what))
 
 
 def _interruption_extra_time(

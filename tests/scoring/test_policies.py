@@ -23,7 +23,7 @@ def test_the_scorekeeper_may_edit_a_draft_while_the_round_runs(sheet):
 
 def test_another_seat_may_not_edit_and_is_told_who_keeps_the_sheet(sheet):
     refusal = policies.may_edit_sheet(sheet=sheet, actor=seat(sheet, 1), roles=())
-    assert refusal == policies.SheetRefusal(
+    assert refusal == policies.Refusal(
         "Only the scorekeeper, seat 4, enters and hands in the scoresheet "
         "(TSR 7.3.4, 8.4.1, 10.1.4)."
     )
@@ -39,7 +39,7 @@ def test_a_panel_member_may_not_edit(sheet):
     refusal = policies.may_edit_sheet(
         sheet=sheet, actor=Actor(user=factories.user()), roles={"panel"}
     )
-    assert refusal == policies.SheetRefusal("You may not change this scoresheet.")
+    assert refusal == policies.Refusal("You may not change this scoresheet.")
 
 
 def handed_in(sheet: Scoresheet) -> Scoresheet:
@@ -66,10 +66,10 @@ def test_another_player_confirms_what_the_keeper_handed_in(sheet):
 def test_only_an_organiser_reopens_and_only_a_handed_in_sheet(sheet):
     organiser = Actor(user=factories.user())
     draft = policies.may_reopen_sheet(sheet=sheet, actor=organiser, roles={"organiser"})
-    assert draft == policies.SheetRefusal("The scoresheet is a draft already.", field="status")
+    assert draft == policies.Refusal("The scoresheet is a draft already.", field="status")
     sheet = handed_in(sheet)
     assert policies.may_reopen_sheet(sheet=sheet, actor=organiser, roles={"organiser"}) is None
     adjudicator = policies.may_reopen_sheet(sheet=sheet, actor=organiser, roles={"adjudicator"})
-    assert adjudicator == policies.SheetRefusal("You may not change this scoresheet.")
+    assert adjudicator == policies.Refusal("You may not change this scoresheet.")
     link = policies.may_reopen_sheet(sheet=sheet, actor=seat(sheet, 1), roles=())
-    assert link == policies.SheetRefusal("Only an organiser reopens a scoresheet.")
+    assert link == policies.Refusal("Only an organiser reopens a scoresheet.")

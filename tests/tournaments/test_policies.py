@@ -15,7 +15,7 @@ def test_an_organiser_may_print():
 
 @pytest.mark.parametrize("role", OTHERS)
 def test_printing_is_refused_to_other_staff_with_the_reason(role):
-    assert policies.may_print(roles={role}) == (
+    assert policies.may_print(roles={role}) == policies.Refusal(
         "Only an organiser starts printouts and downloads them."
     )
 
@@ -31,12 +31,12 @@ def test_the_adjudicator_and_the_organiser_end_the_playing_time(role):
 
 @pytest.mark.parametrize("role", [Role.DEPUTY, Role.PANEL, Role.SCOREKEEPER])
 def test_others_may_not_end_the_playing_time_tsr_8_5_1(role):
-    assert "TSR 8.5.1" in policies.may_end_playing_time(round=None, roles={role})
+    assert "TSR 8.5.1" in policies.may_end_playing_time(round=None, roles={role}).message
 
 
 def test_only_an_organiser_allows_tables_of_five():
     assert policies.may_allow_tables_of_five(roles={Role.ORGANISER}) is None
-    assert "TSR 8.3.1" in policies.may_allow_tables_of_five(roles={Role.ADJUDICATOR})
+    assert "TSR 8.3.1" in policies.may_allow_tables_of_five(roles={Role.ADJUDICATOR}).message
 
 
 ROUND_POLICIES = {
@@ -54,7 +54,7 @@ def test_who_may_run_a_round_and_why_not(policy, role):
     if role in ROUND_POLICIES[policy]:
         assert refusal is None
     else:
-        assert refusal.startswith("Only an")
+        assert refusal.message.startswith("Only an")
 
 
 def test_the_page_and_the_api_share_one_table_of_round_actions():

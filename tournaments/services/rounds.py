@@ -8,7 +8,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -354,11 +354,11 @@ def round_end(*, round: Round, by: AbstractBaseUser, at: datetime.datetime | Non
     ends the 100 minutes of the tables of four; a table of five plays its 125 (TSR 10.1.5), so
     it plays on for the difference, and a table given extra time for that too
     (``selectors.table_playing_time``)."""
-    refusal = policies.may_end_playing_time(
-        round=round, roles=selectors.user_roles(user=by, tournament=round.tournament)
+    policies.enforce(
+        policies.may_end_playing_time(
+            round=round, roles=selectors.user_roles(user=by, tournament=round.tournament)
+        )
     )
-    if refusal is not None:
-        raise PermissionDenied(refusal)
     round_ = _locked_round(round, allowed={Round.Status.RUNNING}, action=_("ended"))
     ended_at = at or timezone.now()
     if ended_at < round_.started_at:

@@ -3,7 +3,7 @@
 import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -75,11 +75,11 @@ def tournament_tables_of_five_allow(*, tournament: Tournament, by: AbstractBaseU
     possible. Refused once the tournament is finished; allowing it twice changes nothing.
     Returns what the re-seating moved.
     """
-    refusal = policies.may_allow_tables_of_five(
-        roles=selectors.user_roles(user=by, tournament=tournament)
+    policies.enforce(
+        policies.may_allow_tables_of_five(
+            roles=selectors.user_roles(user=by, tournament=tournament)
+        )
     )
-    if refusal is not None:
-        raise PermissionDenied(refusal)
     tournament = tournament_lock(tournament)
     if tournament.status == Tournament.Status.FINISHED:
         raise ValidationError(
