@@ -2,10 +2,13 @@
 checked in, and the checks.
 
 Every named URL pattern of ``config.urls`` is listed in ``MATRIX`` with its method(s) and the
-expected status for each role, in the order of ``ROLES``. A route that is not in the table fails
-``test_every_route_is_in_the_matrix`` (``tests/test_permissions.py``), so a new route cannot slip
-in unexamined. Django's admin (``admin:*``) is one entry: its own permission checks guard all of
-its pages alike.
+expected status for each role, in the order of ``ROLES``. The lines are kept per app
+(``TOURNAMENTS``, ``SCORING``, ``ADJUDICATION``, ``PRINTING``, and ``SITE`` for config's own
+routes), and each app's ``tests/<app>/test_permissions.py`` checks its own (``SITE``:
+``tests/test_permissions.py``). They stay in this one table so that a route that is in none of
+them fails ``tests/test_permissions.py::test_every_route_is_in_the_matrix``: a new route cannot
+slip in unexamined. Django's admin (``admin:*``) is one entry: its own permission checks guard
+all of its pages alike.
 
 The world is built by ``build`` once per test module, as the ``ctx`` fixture of
 ``tests/conftest.py``; the ``check_*`` functions are what the test modules check for each line.
@@ -122,8 +125,12 @@ def hand_json(ctx) -> dict:
 
 # anonymous player keeper adjudicator deputy panel organiser admin
 PUBLIC = "200 200 200 200 200 200 200 200"
-MATRIX = [
-    # Tournaments -------------------------------------------------------------------------------
+
+# The lines of each app, checked by its tests/<app>/test_permissions.py.
+
+# tournaments: its pages and its API.
+TOURNAMENTS = [
+    # Pages ----------------------------------------------------------------------------------------
     c("home", "get", NONE, PUBLIC),
     c("tournament", "get", T, PUBLIC),
     c("entries", "get", T, PUBLIC),
@@ -164,7 +171,6 @@ MATRIX = [
     c("standings", "get", T, PUBLIC),
     c("standings-table", "get", T, PUBLIC),
     c("standings-csv", "get", T, PUBLIC),
-    c("standings-print", "post", T, "L L L 403 403 403 302 302"),
     c(
         "publication",
         "post",
@@ -184,21 +190,60 @@ MATRIX = [
         "L L L 302 403 403 302 302",
         lambda ctx: {"table": 2, "minutes": 5, "reason": "Toilet break"},
     ),
-    c(
-        "round-print",
-        "post",
-        lambda ctx: {**R(ctx), "kind": "tables"},
-        "L L L 403 403 403 302 302",
-    ),
     c("round-action", "post", lambda ctx: {**R(ctx), "action": "end"}, "L L L 302 403 403 302 302"),
-    c("table", "get", TB, PUBLIC),
-    c("entries-print", "post", T, "L L L 403 403 403 302 302"),
     c("rankings", "get", NONE, PUBLIC),
     c("ranking", "get", lambda ctx: {"slug": ctx.ranking}, PUBLIC),
     c("player-history", "get", lambda ctx: {"pk": ctx.player}, PUBLIC),
-    c("job", "get", lambda ctx: {"pk": ctx.job}, "L L L 404 404 404 200 200"),
-    c("job-download", "get", lambda ctx: {"pk": ctx.job}, "L L L 404 404 404 200 200"),
-    # Scoresheets: staff pages and the players' links ---------------------------------------------
+    # API ------------------------------------------------------------------------------------------
+    api("api-tournaments", "get", NONE, PUBLIC),
+    api("api-tournament", "get", T, PUBLIC),
+    api("api-tables-of-five", "post", T, "401 401 401 403 403 403 200 200"),
+    api("api-rounds", "get", T, PUBLIC),
+    api("api-rounds", "post", T, "403 403 403 403 403 403 201 201"),
+    api("api-round", "get", R, PUBLIC),
+    api("api-entries", "get", T, PUBLIC),
+    api(
+        "api-entries",
+        "post",
+        T,
+        "403 403 403 403 403 403 201 201",
+        lambda ctx: {"first_name": "Neue", "last_name": "Spielerin"},
+    ),
+    api(
+        "api-players-import",
+        "post",
+        T,
+        "401 401 401 403 403 403 415 415",
+        lambda ctx: {"csv": "first_name,last_name\nNeu,Er\n"},
+    ),
+    api("api-standings", "get", T, PUBLIC),
+    api("api-player", "get", E, PUBLIC),
+    api("api-rankings", "get", NONE, PUBLIC),
+    api("api-ranking", "get", lambda ctx: {"slug": ctx.ranking}, PUBLIC),
+    api("api-player-history", "get", lambda ctx: {"pk": ctx.player}, PUBLIC),
+    api("api-find", "get", T, PUBLIC, query="?q=1"),
+    api("api-round-clock", "get", R, PUBLIC),
+    api(
+        "api-table-extra-time",
+        "post",
+        lambda ctx: {**R(ctx), "table": 2},
+        "401 401 401 201 403 403 201 201",
+        lambda ctx: {"minutes": 5, "reason": "Toilet break"},
+    ),
+    api("api-entry-withdraw", "post", E, "401 401 401 403 403 403 200 200"),
+    api("api-entry-reinstate", "post", E, "401 401 401 403 403 403 400 400"),
+    api("api-round-seat", "post", R, "401 401 401 403 403 403 400 400"),
+    api("api-round-publish", "post", R, "401 401 401 403 403 403 200 200"),
+    api("api-round-start", "post", R, "401 401 401 400 403 403 400 400"),
+    api("api-round-end", "post", R, "401 401 401 200 403 403 200 200"),
+    api("api-round-close", "post", R, "401 401 401 403 403 403 400 400"),
+]
+
+# scoring: the table's page, the scoresheets and the rules.
+SCORING = [
+    # The table's page -----------------------------------------------------------------------------
+    c("table", "get", TB, PUBLIC),
+    # Scoresheets: staff pages and the players' links ----------------------------------------------
     c("sheet", "get", TB, "L L L 200 200 200 200 200"),
     c("sheet-check", "post", TB, "L L L 200 200 200 200 200", hand),
     c("sheet-save", "post", TB, "L L L 302 403 403 302 302", hand),
@@ -239,7 +284,6 @@ MATRIX = [
         lambda ctx: {"version": ctx.sheet_version, "reason": "x"},
     ),
     c("sheet-history", "get", TB, "L L L 200 200 200 200 200"),
-    c("sheet-pdf", "post", TB, "L L L 403 403 403 302 302"),
     # TSR 3.1.1, 8.4.1: the organiser or an adjudicator hands the sheet over; no link does.
     c(
         "sheet-keeper",
@@ -287,7 +331,53 @@ MATRIX = [
         lambda ctx: {"version": ctx.sheet_version, "reason": "x"},
     ),
     c("sheet-link-history", "get", LINK, "404 200 200 404 404 404 404 404"),
-    # Adjudication ----------------------------------------------------------------------------------
+    # API: the rules (public, rate-limited per client) ---------------------------------------------
+    api("api-rules-hand-value", "post", NONE, "400 400 400 400 400 400 400 400", lambda ctx: {}),
+    api("api-rules-penalty", "post", NONE, "400 400 400 400 400 400 400 400", lambda ctx: {}),
+    api(
+        "api-rules-scoresheet-check",
+        "post",
+        NONE,
+        "400 400 400 400 400 400 400 400",
+        lambda ctx: {},
+    ),
+    # API: scoresheets -----------------------------------------------------------------------------
+    api("api-scoresheet", "get", TB, "401 200 200 200 200 200 200 200"),
+    api("api-scoresheet", "put", TB, "401 403 200 200 403 403 200 200", hand_json),
+    api(
+        "api-scoresheet-submit",
+        "post",
+        TB,
+        "401 403 400 400 403 403 400 400",
+        lambda ctx: {"version": ctx.sheet_version},
+    ),
+    api(
+        "api-scoresheet-confirm",
+        "post",
+        TB,
+        "401 400 400 400 403 403 400 400",
+        lambda ctx: {"version": ctx.sheet_version},
+    ),
+    api(
+        "api-scoresheet-reopen",
+        "post",
+        TB,
+        "401 403 403 403 403 403 400 400",
+        lambda ctx: {"version": ctx.sheet_version, "reason": "x"},
+    ),
+    api(
+        "api-scoresheet-keeper",
+        "post",
+        TB,
+        "401 403 403 200 403 403 200 200",
+        lambda ctx: {"version": ctx.sheet_version, "seat": 2},
+    ),
+    api("api-scoresheet-changes", "get", TB, "401 200 200 200 200 200 200 200"),
+]
+
+# adjudication: its pages and its API.
+ADJUDICATION = [
+    # Pages ----------------------------------------------------------------------------------------
     c("adjudication", "get", T, "L L L 200 200 200 200 200"),
     # TSR 8.2.1: the adjudicator and his deputy rule in the first instance; a panel member only
     # as deputy, since the panel hears the appeals.
@@ -395,114 +485,7 @@ MATRIX = [
         lambda ctx: {"slug": ctx.slug, "pk": ctx.grant},
         "L L L 403 403 403 302 302",
     ),
-    # Site -----------------------------------------------------------------------------------------
-    c("healthz", "get", NONE, PUBLIC),
-    c("login", "get", NONE, PUBLIC),
-    c("logout", "post", NONE, "302 302 302 302 302 302 302 302"),
-    c(
-        "set_language",
-        "post",
-        NONE,
-        "302 302 302 302 302 302 302 302",
-        lambda ctx: {"language": "en"},
-    ),
-    c("language", "get", lambda ctx: {"code": "en"}, "302 302 302 302 302 302 302 302"),
-    c("api-schema", "get", NONE, PUBLIC),
-    c("api-docs", "get", NONE, PUBLIC),
-    c("admin:index", "get", NONE, "302 302 302 302 302 302 302 200"),
-    # API: tournaments ----------------------------------------------------------------------------
-    api(
-        "api-token",
-        "post",
-        NONE,
-        "400 400 400 400 400 400 400 400",
-        lambda ctx: {"username": "x", "password": "y"},
-    ),
-    api("api-tournaments", "get", NONE, PUBLIC),
-    api("api-tournament", "get", T, PUBLIC),
-    api("api-tables-of-five", "post", T, "401 401 401 403 403 403 200 200"),
-    api("api-rounds", "get", T, PUBLIC),
-    api("api-rounds", "post", T, "403 403 403 403 403 403 201 201"),
-    api("api-round", "get", R, PUBLIC),
-    api("api-entries", "get", T, PUBLIC),
-    api(
-        "api-entries",
-        "post",
-        T,
-        "403 403 403 403 403 403 201 201",
-        lambda ctx: {"first_name": "Neue", "last_name": "Spielerin"},
-    ),
-    api(
-        "api-players-import",
-        "post",
-        T,
-        "401 401 401 403 403 403 415 415",
-        lambda ctx: {"csv": "first_name,last_name\nNeu,Er\n"},
-    ),
-    api("api-standings", "get", T, PUBLIC),
-    api("api-player", "get", E, PUBLIC),
-    api("api-rankings", "get", NONE, PUBLIC),
-    api("api-ranking", "get", lambda ctx: {"slug": ctx.ranking}, PUBLIC),
-    api("api-player-history", "get", lambda ctx: {"pk": ctx.player}, PUBLIC),
-    api("api-find", "get", T, PUBLIC, query="?q=1"),
-    api("api-round-clock", "get", R, PUBLIC),
-    api(
-        "api-table-extra-time",
-        "post",
-        lambda ctx: {**R(ctx), "table": 2},
-        "401 401 401 201 403 403 201 201",
-        lambda ctx: {"minutes": 5, "reason": "Toilet break"},
-    ),
-    api("api-entry-withdraw", "post", E, "401 401 401 403 403 403 200 200"),
-    api("api-entry-reinstate", "post", E, "401 401 401 403 403 403 400 400"),
-    api("api-round-seat", "post", R, "401 401 401 403 403 403 400 400"),
-    api("api-round-publish", "post", R, "401 401 401 403 403 403 200 200"),
-    api("api-round-start", "post", R, "401 401 401 400 403 403 400 400"),
-    api("api-round-end", "post", R, "401 401 401 200 403 403 200 200"),
-    api("api-round-close", "post", R, "401 401 401 403 403 403 400 400"),
-    # API: the rules (public, rate-limited per client) ------------------------------------------
-    api("api-rules-hand-value", "post", NONE, "400 400 400 400 400 400 400 400", lambda ctx: {}),
-    api("api-rules-penalty", "post", NONE, "400 400 400 400 400 400 400 400", lambda ctx: {}),
-    api(
-        "api-rules-scoresheet-check",
-        "post",
-        NONE,
-        "400 400 400 400 400 400 400 400",
-        lambda ctx: {},
-    ),
-    # API: scoresheets -------------------------------------------------------------------------------
-    api("api-scoresheet", "get", TB, "401 200 200 200 200 200 200 200"),
-    api("api-scoresheet", "put", TB, "401 403 200 200 403 403 200 200", hand_json),
-    api(
-        "api-scoresheet-submit",
-        "post",
-        TB,
-        "401 403 400 400 403 403 400 400",
-        lambda ctx: {"version": ctx.sheet_version},
-    ),
-    api(
-        "api-scoresheet-confirm",
-        "post",
-        TB,
-        "401 400 400 400 403 403 400 400",
-        lambda ctx: {"version": ctx.sheet_version},
-    ),
-    api(
-        "api-scoresheet-reopen",
-        "post",
-        TB,
-        "401 403 403 403 403 403 400 400",
-        lambda ctx: {"version": ctx.sheet_version, "reason": "x"},
-    ),
-    api(
-        "api-scoresheet-keeper",
-        "post",
-        TB,
-        "401 403 403 200 403 403 200 200",
-        lambda ctx: {"version": ctx.sheet_version, "seat": 2},
-    ),
-    api("api-scoresheet-changes", "get", TB, "401 200 200 200 200 200 200 200"),
-    # API: adjudication ------------------------------------------------------------------------------
+    # API ------------------------------------------------------------------------------------------
     api("api-decisions", "get", T, "401 403 403 200 200 200 200 200"),
     api(
         "api-decisions",
@@ -594,6 +577,54 @@ MATRIX = [
         "401 403 403 403 403 403 204 204",
     ),
 ]
+
+# printing: the printouts and their jobs.
+PRINTING = [
+    # Printouts, made by jobs ----------------------------------------------------------------------
+    c("standings-print", "post", T, "L L L 403 403 403 302 302"),
+    c(
+        "round-print",
+        "post",
+        lambda ctx: {**R(ctx), "kind": "tables"},
+        "L L L 403 403 403 302 302",
+    ),
+    c("entries-print", "post", T, "L L L 403 403 403 302 302"),
+    c("sheet-pdf", "post", TB, "L L L 403 403 403 302 302"),
+    # The jobs -------------------------------------------------------------------------------------
+    c("job", "get", lambda ctx: {"pk": ctx.job}, "L L L 404 404 404 200 200"),
+    c("job-download", "get", lambda ctx: {"pk": ctx.job}, "L L L 404 404 404 200 200"),
+]
+
+# The site's own routes (config.urls: health, login, languages, the API's token, schema and
+# docs, Django's admin), checked by tests/test_permissions.py.
+SITE = [
+    # Pages ----------------------------------------------------------------------------------------
+    c("healthz", "get", NONE, PUBLIC),
+    c("login", "get", NONE, PUBLIC),
+    c("logout", "post", NONE, "302 302 302 302 302 302 302 302"),
+    c(
+        "set_language",
+        "post",
+        NONE,
+        "302 302 302 302 302 302 302 302",
+        lambda ctx: {"language": "en"},
+    ),
+    c("language", "get", lambda ctx: {"code": "en"}, "302 302 302 302 302 302 302 302"),
+    c("api-schema", "get", NONE, PUBLIC),
+    c("api-docs", "get", NONE, PUBLIC),
+    c("admin:index", "get", NONE, "302 302 302 302 302 302 302 200"),
+    # API: the token -------------------------------------------------------------------------------
+    api(
+        "api-token",
+        "post",
+        NONE,
+        "400 400 400 400 400 400 400 400",
+        lambda ctx: {"username": "x", "password": "y"},
+    ),
+]
+
+# Every route has its line: tests/test_permissions.py::test_every_route_is_in_the_matrix.
+MATRIX = [*TOURNAMENTS, *SCORING, *ADJUDICATION, *PRINTING, *SITE]
 
 
 # The tournament ----------------------------------------------------------------------------------
