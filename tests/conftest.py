@@ -1,6 +1,9 @@
 import pytest
 from django.utils import translation
 
+# The permission matrix's checks assert in tests/permissions.py: pytest explains their failures.
+pytest.register_assert_rewrite("tests.permissions")
+
 
 @pytest.fixture(autouse=True, scope="session")
 def fast_password_hashing():
@@ -74,3 +77,27 @@ def sheet():
     round_ = factories.seated_round(tournament)
     tournament_services.round_start(round=round_)
     return Scoresheet.objects.get(table__round=round_)
+
+
+@pytest.fixture(scope="module")
+def ctx(django_db_setup, django_db_blocker, tmp_path_factory):
+    """The world the permission matrix is checked in (tests/permissions.py), built outside the
+    tests' transactions once per test module that asks for it, and deleted after that module."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+
+    from tests.permissions import build
+    from tournaments.models import Player, RankingList, Tournament
+
+    media = tmp_path_factory.mktemp("matrix-media")
+    saved = settings.MEDIA_ROOT
+    settings.MEDIA_ROOT = media
+    with django_db_blocker.unblock():
+        try:
+            yield build()
+        finally:
+            Tournament.objects.all().delete()
+            RankingList.objects.filter(slug="matrix-ranking").delete()
+            Player.objects.all().delete()
+            get_user_model().objects.filter(username__startswith="matrix-").delete()
+            settings.MEDIA_ROOT = saved

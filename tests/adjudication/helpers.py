@@ -1,6 +1,8 @@
 """Helpers of the adjudication tests: a whole match, the scorekeeper entering it, a complaint
 decided through the services, and the rulings, weddings, appeals and sanctions the tests of
-the services share."""
+the services share; a tournament with its adjudicator and panel, a round started, a sheet
+confirmed, a decision appealed and deductions, which the standings' and the backup's tests
+share."""
 
 from dataclasses import replace
 
@@ -12,7 +14,8 @@ from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from scoring.selectors import hand_lines, sheet_state
 from tests import factories, sheets
-from tournaments.models import Entry, TournamentRole
+from tournaments import services as tournament_services
+from tournaments.models import Entry, Round, TournamentRole
 
 MATCH = sheets.full_match()
 
@@ -142,3 +145,69 @@ def sanction_appealed(tournament, round_, sheet, staff):
 
 def seat_entry(sheet, position) -> Entry:
     return sheet.table.seats.get(position=position).entry
+
+
+def staffed_tournament(staff, *, players: int):
+    tournament = factories.tournament(players=players, organiser=staff["organiser"])
+    grant = factories.role_grant
+    grant(tournament=tournament, user=staff["adjudicator"], role=Role.ADJUDICATOR)
+    for member in staff["panel"]:
+        grant(tournament=tournament, user=member, role=Role.PANEL)
+    return tournament
+
+
+def started_round(tournament, *, seed: int = 1) -> Round:
+    return tournament_services.round_start(round=factories.seated_round(tournament, seed=seed))
+
+
+def confirm(sheet: Scoresheet) -> None:
+    """The rest of the match after the lines on the sheet (stopped hands kept), handed in and
+    confirmed."""
+    sheet.refresh_from_db()
+    played = [line for line in on_sheet(sheet) if not line.not_played]
+    factories.sheet_confirmed(sheet, [*on_sheet(sheet), *MATCH[len(played) :]])
+
+
+def appeal(decision, staff, *, outcome, ruling=None):
+    lodged = services.appeal_lodge(decision=decision, appellant=1, by=staff["adjudicator"])
+    services.appeal_decide(
+        appeal=lodged,
+        outcome=outcome,
+        members=staff["panel"],
+        reasons="As the panel saw it.",
+        ruling=ruling,
+        by=staff["panel"][0],
+    )
+
+
+def deduct(round_, sheet, staff, *, position: int, points: int) -> Sanction:
+    return services.sanction_impose(
+        entry=sheet.table.seats.get(position=position).entry,
+        round=round_,
+        kind=Sanction.Kind.DEDUCTION,
+        points=points,
+        reasons="Insulted the table.",
+        members=staff["panel"],
+        by=staff["panel"][0],
+    )
+
+
+def bound(round_, sheet, staff, *, position: int, points: int) -> Sanction:
+    """A bound decision the adjudicator gives alone (TSR 9.6.3)."""
+    offence = services.offence_save(
+        tournament=round_.tournament,
+        name=f"Bound {position}",
+        kind="unsporting",
+        bound=True,
+        deduction=points,
+        by=staff["organiser"],
+    )
+    return services.sanction_impose(
+        entry=sheet.table.seats.get(position=position).entry,
+        round=round_,
+        kind=Sanction.Kind.DEDUCTION,
+        points=points,
+        offence=offence,
+        reasons="Phone rang.",
+        by=staff["adjudicator"],
+    )

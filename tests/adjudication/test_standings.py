@@ -10,60 +10,23 @@ from doko.rules.penalty import Severity
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from tests import factories
-from tests.adjudication.helpers import MATCH, decide, enter, on_sheet
+from tests.adjudication.helpers import (
+    MATCH,
+    appeal,
+    bound,
+    confirm,
+    decide,
+    deduct,
+    enter,
+    staffed_tournament,
+    started_round,
+)
 from tournaments import selectors
 from tournaments import services as tournament_services
-from tournaments.models import Round, TournamentRole
 
 pytestmark = pytest.mark.django_db
-Role = TournamentRole.Role
 Ruling = services.Ruling
 GAME = {seat: sum(line.points[seat] for line in MATCH) for seat in range(1, 5)}
-
-
-def staffed_tournament(staff, *, players: int):
-    tournament = factories.tournament(players=players, organiser=staff["organiser"])
-    grant = factories.role_grant
-    grant(tournament=tournament, user=staff["adjudicator"], role=Role.ADJUDICATOR)
-    for member in staff["panel"]:
-        grant(tournament=tournament, user=member, role=Role.PANEL)
-    return tournament
-
-
-def started_round(tournament, *, seed: int = 1) -> Round:
-    return tournament_services.round_start(round=factories.seated_round(tournament, seed=seed))
-
-
-def confirm(sheet: Scoresheet) -> None:
-    """The rest of the match after the lines on the sheet (stopped hands kept), handed in and
-    confirmed."""
-    sheet.refresh_from_db()
-    played = [line for line in on_sheet(sheet) if not line.not_played]
-    factories.sheet_confirmed(sheet, [*on_sheet(sheet), *MATCH[len(played) :]])
-
-
-def appeal(decision, staff, *, outcome, ruling=None):
-    lodged = services.appeal_lodge(decision=decision, appellant=1, by=staff["adjudicator"])
-    services.appeal_decide(
-        appeal=lodged,
-        outcome=outcome,
-        members=staff["panel"],
-        reasons="As the panel saw it.",
-        ruling=ruling,
-        by=staff["panel"][0],
-    )
-
-
-def deduct(round_, sheet, staff, *, position: int, points: int) -> Sanction:
-    return services.sanction_impose(
-        entry=sheet.table.seats.get(position=position).entry,
-        round=round_,
-        kind=Sanction.Kind.DEDUCTION,
-        points=points,
-        reasons="Insulted the table.",
-        members=staff["panel"],
-        by=staff["panel"][0],
-    )
 
 
 def entry_at(sheet: Scoresheet) -> dict[int, int]:
@@ -137,27 +100,6 @@ def test_unconfirmed_sheets_and_later_rounds_count_nothing(staff):
     }
     assert selectors.entry_points(tournament=tournament, before=2) == points
     assert selectors.entry_points(tournament=tournament, before=1) == {}
-
-
-def bound(round_, sheet, staff, *, position: int, points: int) -> Sanction:
-    """A bound decision the adjudicator gives alone (TSR 9.6.3)."""
-    offence = services.offence_save(
-        tournament=round_.tournament,
-        name=f"Bound {position}",
-        kind="unsporting",
-        bound=True,
-        deduction=points,
-        by=staff["organiser"],
-    )
-    return services.sanction_impose(
-        entry=sheet.table.seats.get(position=position).entry,
-        round=round_,
-        kind=Sanction.Kind.DEDUCTION,
-        points=points,
-        offence=offence,
-        reasons="Phone rang.",
-        by=staff["adjudicator"],
-    )
 
 
 def test_the_panel_on_bound_decisions_and_a_solo_without_game_points_count(staff):

@@ -14,9 +14,8 @@ from backup.services import tournament_import
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.penalty import Severity
 from scoring.models import Scoresheet
-from tests.adjudication.helpers import MATCH, decide, enter, wedding
-from tests.adjudication.test_standings import bound, confirm, started_round
-from tests.adjudication.test_standings import staffed_tournament as staffed
+from tests.adjudication.helpers import MATCH, bound, confirm, decide, enter, started_round, wedding
+from tests.adjudication.helpers import staffed_tournament as staffed
 from tournaments import selectors
 from tournaments.models import Player
 

@@ -25,9 +25,16 @@ from doko.rules.penalty import Severity
 from scoring import services as scoring_services
 from scoring.models import Hand, Scoresheet, ScoresheetChange
 from tests import factories
-from tests.adjudication.helpers import MATCH, decide, enter
-from tests.adjudication.test_standings import appeal, confirm, deduct, staffed_tournament
-from tests.adjudication.test_standings import started_round as _started_round
+from tests.adjudication.helpers import (
+    MATCH,
+    appeal,
+    confirm,
+    decide,
+    deduct,
+    enter,
+    staffed_tournament,
+)
+from tests.adjudication.helpers import started_round as _started_round
 from tournaments import selectors
 from tournaments import services as tournament_services
 from tournaments.models import (

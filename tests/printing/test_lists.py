@@ -8,8 +8,8 @@ from pypdf import PdfReader
 
 from printing.pdf import lists as pdf
 from tests import factories
+from tests.printing.helpers import unsaved_tables
 from tournaments import selectors, services
-from tournaments.models import Entry, Player, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -64,28 +64,6 @@ def seated_tournament(*, players: int = 17):
         services.entry_create(tournament=tournament, player=factories.player())
     round_ = factories.seated_round(tournament)
     return tournament, round_.number, selectors.round_tables(round=round_)
-
-
-def unsaved_tables(*sizes: int) -> list[selectors.TableRow]:
-    """Tables of the given sizes, built in memory: many of them without drawing a seating."""
-    tables, start_number = [], 0
-    for number, size in enumerate(sizes, start=1):
-        seats = []
-        for position in range(1, size + 1):
-            start_number += 1
-            player = Player(first_name=f"Vorname{start_number}", last_name=f"Name{start_number}")
-            entry = Entry(player=player, start_number=start_number)
-            seats.append(selectors.SeatRow(position=position, entry=entry, points=None))
-        tables.append(
-            selectors.TableRow(
-                table=Table(number=number),
-                sheet_status=None,
-                keeper_seat=None,
-                seats=seats,
-                hand_count=0,
-            )
-        )
-    return tables
 
 
 def build(function, tournament, round_number, tables, **kwargs) -> bytes:

@@ -20,7 +20,7 @@ from scoring import services
 from scoring.models import Scoresheet
 from scoring.selectors import hand_lines, sheet_state
 from tests import factories
-from tests.printing.test_lists import unsaved_tables
+from tests.printing.helpers import unsaved_tables
 from tests.sheets import full_match
 from tournaments import selectors
 from tournaments import services as tournament_services

@@ -1,0 +1,920 @@
+"""The permission matrix: every named route × every role, and what each may do; the world it is
+checked in, and the checks.
+
+Every named URL pattern of ``config.urls`` is listed in ``MATRIX`` with its method(s) and the
+expected status for each role, in the order of ``ROLES``. The lines are kept per app
+(``TOURNAMENTS``, ``SCORING``, ``ADJUDICATION``, ``PRINTING``, and ``SITE`` for config's own
+routes), and each app's ``tests/<app>/test_permissions.py`` checks its own (``SITE``:
+``tests/test_permissions.py``). They stay in this one table so that a route that is in none of
+them fails ``tests/test_permissions.py::test_every_route_is_in_the_matrix``: a new route cannot
+slip in unexamined. Django's admin (``admin:*``) is one entry: its own permission checks guard
+all of its pages alike.
+
+The world is built by ``build`` once per test module, as the ``ctx`` fixture of
+``tests/conftest.py``; the ``check_*`` functions are what the test modules check for each line.
+
+Statuses: a number is the status code; ``L`` is a redirect to the login page. A refused write
+(401, 403, 404, 405, ``L``) must leave the database as it was.
+
+The roles:
+
+``anonymous``
+    no login, no key.
+``player``
+    seat 1's private link of table 1: ``/s/<key>/`` for pages (its other pages are anonymous),
+    the ``X-Seat-Key`` header in the API.
+``keeper``
+    the scorekeeper's link, seat 4 of table 1; the same otherwise.
+``adjudicator``, ``deputy``, ``panel``, ``organiser``
+    accounts with that role in the tournament (API: a token); the deputy adjudicator and the
+    panel member hold no other role, and none of them plays.
+``admin``
+    a superuser, with no role of its own: a superuser holds every role.
+"""
+
+import dataclasses
+import re
+import secrets
+from collections.abc import Callable
+
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+from rest_framework.authtoken.models import Token
+
+ROLES = ["anonymous", "player", "keeper", "adjudicator", "deputy", "panel", "organiser", "admin"]
+LINK_ROLES = {"player", "keeper"}
+REFUSED = {"L", 401, 403, 404, 405}
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    name: str
+    method: str
+    kwargs: Callable  # ctx → kwargs for reverse()
+    expected: str  # one status per role, in the order of ROLES
+    data: Callable | None = None  # ctx → the request's body
+    json: bool = False  # the API: a JSON body
+    query: str = ""
+
+    def statuses(self) -> dict:
+        codes = self.expected.split()
+        assert len(codes) == len(ROLES), self
+        return {
+            role: code if code == "L" else int(code)
+            for role, code in zip(ROLES, codes, strict=True)
+        }
+
+
+def T(ctx):  # the tournament
+    return {"slug": ctx.slug}
+
+
+def R(ctx):  # round 1
+    return {"slug": ctx.slug, "number": 1}
+
+
+def TB(ctx):  # table 1 of round 1
+    return {"slug": ctx.slug, "number": 1, "table": 1}
+
+
+def E(ctx):  # start number 1
+    return {"slug": ctx.slug, "start_number": 1}
+
+
+def D(ctx):  # a decision not initialled yet
+    return {"slug": ctx.slug, "pk": ctx.decision}
+
+
+def S(ctx):  # a bound decision the adjudicator gave alone (TSR 9.6.3), not appealed
+    return {"slug": ctx.slug, "pk": ctx.sanction}
+
+
+def NONE(ctx):
+    return {}
+
+
+def LINK(ctx):  # filled in per role: the role's own key, or a key of no seat
+    return {"token": None}
+
+
+def c(name, method, kwargs, expected, data=None, **extra) -> Case:
+    return Case(name, method, kwargs, expected, data, **extra)
+
+
+def api(name, method, kwargs, expected, data=None, **extra) -> Case:
+    return Case(name, method, kwargs, expected, data, json=True, **extra)
+
+
+def hand(ctx) -> dict:
+    """Hand 1 of table 1's sheet again, as the entry page posts it (quick entry)."""
+    return {
+        "version": ctx.sheet_version,
+        "number": 1,
+        "mode": "quick",
+        "contract": "normal",
+        "game_value": 1,
+        "plus_seats": "13",
+    }
+
+
+def hand_json(ctx) -> dict:
+    return {"version": ctx.sheet_version, "hands": ctx.hands_json}
+
+
+# anonymous player keeper adjudicator deputy panel organiser admin
+PUBLIC = "200 200 200 200 200 200 200 200"
+
+# The lines of each app, checked by its tests/<app>/test_permissions.py.
+
+# tournaments: its pages and its API.
+TOURNAMENTS = [
+    # Pages ----------------------------------------------------------------------------------------
+    c("home", "get", NONE, PUBLIC),
+    c("tournament", "get", T, PUBLIC),
+    c("entries", "get", T, PUBLIC),
+    c(
+        "entries",
+        "post",
+        T,
+        "403 403 403 403 403 403 302 302",
+        lambda ctx: {"first_name": "Neue", "last_name": "Spielerin"},
+    ),
+    c("players-import", "get", T, "L L L 403 403 403 200 200"),
+    c(
+        "players-import",
+        "post",
+        T,
+        "L L L 403 403 403 400 400",
+        lambda ctx: {"content": "", "confirm": "1"},
+    ),
+    c("player", "get", E, PUBLIC),
+    c("entry-edit", "get", E, "L L L 403 403 403 200 200"),
+    c(
+        "entry-edit",
+        "post",
+        E,
+        "L L L 403 403 403 302 302",
+        lambda ctx: {"first_name": "Geändert", "last_name": "Name", "start_number": 1},
+    ),
+    c("entry-status", "post", E, "L L L 403 403 403 302 302", lambda ctx: {"action": "withdraw"}),
+    c("entry-replace", "get", E, "L L L 403 403 403 200 200"),
+    c(
+        "entry-replace",
+        "post",
+        E,
+        "L L L 403 403 403 302 302",
+        lambda ctx: {"first_name": "Ersatz", "last_name": "Spieler"},
+    ),
+    c("find", "get", T, PUBLIC, query="?q=1"),
+    c("standings", "get", T, PUBLIC),
+    c("standings-table", "get", T, PUBLIC),
+    c("standings-csv", "get", T, PUBLIC),
+    c(
+        "publication",
+        "post",
+        T,
+        "L L L 403 403 403 302 302",
+        lambda ctx: {"is_public": "", "standings_public": "", "tiebreaks": "placings"},
+    ),
+    c("screen", "get", T, PUBLIC),
+    c("round-add", "post", T, "L L L 403 403 403 302 302"),
+    c("tables-of-five", "post", T, "L L L 403 403 403 302 302"),
+    c("round", "get", R, PUBLIC),
+    c("round-clock", "get", R, PUBLIC),
+    c(
+        "round-extra-time",
+        "post",
+        R,
+        "L L L 302 403 403 302 302",
+        lambda ctx: {"table": 2, "minutes": 5, "reason": "Toilet break"},
+    ),
+    c("round-action", "post", lambda ctx: {**R(ctx), "action": "end"}, "L L L 302 403 403 302 302"),
+    c("rankings", "get", NONE, PUBLIC),
+    c("ranking", "get", lambda ctx: {"slug": ctx.ranking}, PUBLIC),
+    c("player-history", "get", lambda ctx: {"pk": ctx.player}, PUBLIC),
+    # API ------------------------------------------------------------------------------------------
+    api("api-tournaments", "get", NONE, PUBLIC),
+    api("api-tournament", "get", T, PUBLIC),
+    api("api-tables-of-five", "post", T, "401 401 401 403 403 403 200 200"),
+    api("api-rounds", "get", T, PUBLIC),
+    api("api-rounds", "post", T, "403 403 403 403 403 403 201 201"),
+    api("api-round", "get", R, PUBLIC),
+    api("api-entries", "get", T, PUBLIC),
+    api(
+        "api-entries",
+        "post",
+        T,
+        "403 403 403 403 403 403 201 201",
+        lambda ctx: {"first_name": "Neue", "last_name": "Spielerin"},
+    ),
+    api(
+        "api-players-import",
+        "post",
+        T,
+        "401 401 401 403 403 403 415 415",
+        lambda ctx: {"csv": "first_name,last_name\nNeu,Er\n"},
+    ),
+    api("api-standings", "get", T, PUBLIC),
+    api("api-player", "get", E, PUBLIC),
+    api("api-rankings", "get", NONE, PUBLIC),
+    api("api-ranking", "get", lambda ctx: {"slug": ctx.ranking}, PUBLIC),
+    api("api-player-history", "get", lambda ctx: {"pk": ctx.player}, PUBLIC),
+    api("api-find", "get", T, PUBLIC, query="?q=1"),
+    api("api-round-clock", "get", R, PUBLIC),
+    api(
+        "api-table-extra-time",
+        "post",
+        lambda ctx: {**R(ctx), "table": 2},
+        "401 401 401 201 403 403 201 201",
+        lambda ctx: {"minutes": 5, "reason": "Toilet break"},
+    ),
+    api("api-entry-withdraw", "post", E, "401 401 401 403 403 403 200 200"),
+    api("api-entry-reinstate", "post", E, "401 401 401 403 403 403 400 400"),
+    api("api-round-seat", "post", R, "401 401 401 403 403 403 400 400"),
+    api("api-round-publish", "post", R, "401 401 401 403 403 403 200 200"),
+    api("api-round-start", "post", R, "401 401 401 400 403 403 400 400"),
+    api("api-round-end", "post", R, "401 401 401 200 403 403 200 200"),
+    api("api-round-close", "post", R, "401 401 401 403 403 403 400 400"),
+]
+
+# scoring: the table's page, the scoresheets and the rules.
+SCORING = [
+    # The table's page -----------------------------------------------------------------------------
+    c("table", "get", TB, PUBLIC),
+    # Scoresheets: staff pages and the players' links ----------------------------------------------
+    c("sheet", "get", TB, "L L L 200 200 200 200 200"),
+    c("sheet-check", "post", TB, "L L L 200 200 200 200 200", hand),
+    c("sheet-save", "post", TB, "L L L 302 403 403 302 302", hand),
+    c(
+        "sheet-delete",
+        "post",
+        TB,
+        "L L L 422 403 403 422 422",
+        lambda ctx: {"version": ctx.sheet_version, "number": 4},
+    ),
+    # The round runs: before the adjudicator announces its end, nobody notes it (TSR 8.5.1).
+    c(
+        "sheet-time-over",
+        "post",
+        TB,
+        "L L L 422 403 403 422 422",
+        lambda ctx: {"version": ctx.sheet_version, "after": 4},
+    ),
+    c(
+        "sheet-submit",
+        "post",
+        TB,
+        "L L L 422 403 403 422 422",
+        lambda ctx: {"version": ctx.sheet_version},
+    ),
+    c(
+        "sheet-confirm",
+        "post",
+        TB,
+        "L L L 422 403 403 422 422",
+        lambda ctx: {"version": ctx.sheet_version},
+    ),
+    c(
+        "sheet-reopen",
+        "post",
+        TB,
+        "L L L 403 403 403 422 422",
+        lambda ctx: {"version": ctx.sheet_version, "reason": "x"},
+    ),
+    c("sheet-history", "get", TB, "L L L 200 200 200 200 200"),
+    # TSR 3.1.1, 8.4.1: the organiser or an adjudicator hands the sheet over; no link does.
+    c(
+        "sheet-keeper",
+        "post",
+        TB,
+        "L L L 302 403 403 302 302",
+        lambda ctx: {"version": ctx.sheet_version, "seat": 2},
+    ),
+    c("sheet-link", "get", LINK, "404 200 200 404 404 404 404 404"),
+    c("sheet-link-check", "post", LINK, "404 200 200 404 404 404 404 404", hand),
+    c("sheet-link-save", "post", LINK, "404 403 302 404 404 404 404 404", hand),
+    c(
+        "sheet-link-delete",
+        "post",
+        LINK,
+        "404 403 422 404 404 404 404 404",
+        lambda ctx: {"version": ctx.sheet_version, "number": 4},
+    ),
+    c(
+        "sheet-link-time-over",
+        "post",
+        LINK,
+        "404 403 422 404 404 404 404 404",
+        lambda ctx: {"version": ctx.sheet_version, "after": 4},
+    ),
+    c(
+        "sheet-link-submit",
+        "post",
+        LINK,
+        "404 403 422 404 404 404 404 404",
+        lambda ctx: {"version": ctx.sheet_version},
+    ),
+    c(
+        "sheet-link-confirm",
+        "post",
+        LINK,
+        "404 422 422 404 404 404 404 404",
+        lambda ctx: {"version": ctx.sheet_version},
+    ),
+    c(
+        "sheet-link-reopen",
+        "post",
+        LINK,
+        "404 403 403 404 404 404 404 404",
+        lambda ctx: {"version": ctx.sheet_version, "reason": "x"},
+    ),
+    c("sheet-link-history", "get", LINK, "404 200 200 404 404 404 404 404"),
+    # API: the rules (public, rate-limited per client) ---------------------------------------------
+    api("api-rules-hand-value", "post", NONE, "400 400 400 400 400 400 400 400", lambda ctx: {}),
+    api("api-rules-penalty", "post", NONE, "400 400 400 400 400 400 400 400", lambda ctx: {}),
+    api(
+        "api-rules-scoresheet-check",
+        "post",
+        NONE,
+        "400 400 400 400 400 400 400 400",
+        lambda ctx: {},
+    ),
+    # API: scoresheets -----------------------------------------------------------------------------
+    api("api-scoresheet", "get", TB, "401 200 200 200 200 200 200 200"),
+    api("api-scoresheet", "put", TB, "401 403 200 200 403 403 200 200", hand_json),
+    api(
+        "api-scoresheet-submit",
+        "post",
+        TB,
+        "401 403 400 400 403 403 400 400",
+        lambda ctx: {"version": ctx.sheet_version},
+    ),
+    api(
+        "api-scoresheet-confirm",
+        "post",
+        TB,
+        "401 400 400 400 403 403 400 400",
+        lambda ctx: {"version": ctx.sheet_version},
+    ),
+    api(
+        "api-scoresheet-reopen",
+        "post",
+        TB,
+        "401 403 403 403 403 403 400 400",
+        lambda ctx: {"version": ctx.sheet_version, "reason": "x"},
+    ),
+    api(
+        "api-scoresheet-keeper",
+        "post",
+        TB,
+        "401 403 403 200 403 403 200 200",
+        lambda ctx: {"version": ctx.sheet_version, "seat": 2},
+    ),
+    api("api-scoresheet-changes", "get", TB, "401 200 200 200 200 200 200 200"),
+]
+
+# adjudication: its pages and its API.
+ADJUDICATION = [
+    # Pages ----------------------------------------------------------------------------------------
+    c("adjudication", "get", T, "L L L 200 200 200 200 200"),
+    # TSR 8.2.1: the adjudicator and his deputy rule in the first instance; a panel member only
+    # as deputy, since the panel hears the appeals.
+    c("complaint-add", "get", TB, "L L L 200 200 403 403 200"),
+    c(
+        "complaint-add",
+        "post",
+        TB,
+        "L L L 302 302 403 403 302",
+        lambda ctx: {"hand_number": 3, "offender": 2, "complainant": 1, "description": "Revoke"},
+    ),
+    c("complaint-pick", "get", T, "L L L 302 302 403 403 302"),
+    c("decision", "get", D, "L L L 200 200 200 200 200"),
+    c(
+        "decision-ruling",
+        "post",
+        D,
+        "L L L 302 302 403 403 302",
+        lambda ctx: {"severity": "major", "contract": "normal", "announcements": 0},
+    ),
+    c("decision-initial", "post", D, "L L L 302 302 403 403 302"),
+    c(
+        "appeal-lodge",
+        "post",
+        lambda ctx: {"slug": ctx.slug, "pk": ctx.initialled},
+        "L L L 302 302 302 403 302",
+        lambda ctx: {"appellant": 2, "grounds": "I had no club"},
+    ),
+    c(
+        "appeal-decide",
+        "post",
+        lambda ctx: {"slug": ctx.slug, "pk": ctx.appealed},
+        "L L L 403 403 302 403 302",
+        lambda ctx: {
+            "outcome": "uphold",
+            "members": ctx.panel_ids,
+            "reasons": "As ruled.",
+            "interruption": 0,
+        },
+    ),
+    c("sanction-add", "get", T, "L L L 200 200 200 403 200"),
+    c(
+        "sanction-add",
+        "post",
+        T,
+        "L L L 422 422 302 403 302",
+        lambda ctx: {
+            "start_number": 1,
+            "round": 1,
+            "kind": "warning",
+            "reasons": "Loud",
+            "members": ctx.panel_ids,
+        },
+    ),
+    # Any decision of the adjudicator can be appealed, a bound decision's points too (TSR
+    # 8.2.1, 9.6.3): anyone who adjudicates records the appeal; the panel decides it.
+    c("sanction", "get", S, "L L L 200 200 200 200 200"),
+    c(
+        "sanction-appeal-lodge",
+        "post",
+        S,
+        "L L L 302 302 302 403 302",
+        lambda ctx: {"grounds": "Not my phone"},
+    ),
+    c(
+        "sanction-appeal-decide",
+        "post",
+        lambda ctx: {"slug": ctx.slug, "pk": ctx.sanction_appealed},
+        "L L L 403 403 302 403 302",
+        lambda ctx: {
+            "outcome": "uphold",
+            "members": ctx.panel_ids,
+            "reasons": "As decided.",
+            "interruption": 0,
+        },
+    ),
+    c("offences", "get", T, "L L L 200 200 200 200 200"),
+    c(
+        "offences",
+        "post",
+        T,
+        "L L L 302 302 302 302 302",
+        lambda ctx: {"name": "Mobile phone", "kind": "breach", "severity": "minor"},
+    ),
+    c("offences-default", "post", T, "L L L 302 302 302 302 302"),
+    c(
+        "offence-delete",
+        "post",
+        lambda ctx: {"slug": ctx.slug, "pk": ctx.offence},
+        "L L L 302 302 302 302 302",
+    ),
+    c("adjudication-log", "get", T, "L L L 200 200 200 200 200"),
+    c("adjudication-log-csv", "get", T, "L L L 200 200 200 200 200"),
+    c("staff", "get", T, "L L L 403 403 403 200 200"),
+    c(
+        "staff",
+        "post",
+        T,
+        "L L L 403 403 403 302 302",
+        lambda ctx: {"username": ctx.stranger, "role": "adjudicator"},
+    ),
+    c(
+        "staff-revoke",
+        "post",
+        lambda ctx: {"slug": ctx.slug, "pk": ctx.grant},
+        "L L L 403 403 403 302 302",
+    ),
+    # API ------------------------------------------------------------------------------------------
+    api("api-decisions", "get", T, "401 403 403 200 200 200 200 200"),
+    api(
+        "api-decisions",
+        "post",
+        T,
+        "401 403 403 201 201 403 403 201",
+        lambda ctx: {"round": 1, "table": 1, "hand_number": 3, "offender": 2, "description": "x"},
+    ),
+    api("api-decision", "get", D, "401 403 403 200 200 200 200 200"),
+    api(
+        "api-decision-ruling",
+        "post",
+        D,
+        "401 403 403 200 200 403 403 200",
+        lambda ctx: {"severity": "major"},
+    ),
+    api("api-decision-initial", "post", D, "401 403 403 200 200 403 403 200"),
+    api(
+        "api-decision-appeal",
+        "post",
+        lambda ctx: {"slug": ctx.slug, "pk": ctx.initialled},
+        "401 403 403 201 201 201 403 201",
+        lambda ctx: {"appellant": 2, "grounds": "I had no club"},
+    ),
+    api("api-appeals", "get", T, "401 403 403 200 200 200 200 200"),
+    api(
+        "api-appeal-decide",
+        "post",
+        lambda ctx: {"slug": ctx.slug, "pk": ctx.appeal},
+        "401 403 403 403 403 200 403 200",
+        lambda ctx: {"outcome": "uphold", "members": ctx.panel_names, "reasons": "As ruled."},
+    ),
+    api("api-sanctions", "get", T, "401 403 403 200 200 200 200 200"),
+    api(
+        "api-sanctions",
+        "post",
+        T,
+        "401 403 403 403 403 201 403 201",
+        lambda ctx: {
+            "start_number": 1,
+            "round": 1,
+            "kind": "warning",
+            "reasons": "Loud",
+            "members": ctx.panel_names,
+        },
+    ),
+    api(
+        "api-sanction-appeal",
+        "post",
+        S,
+        "401 403 403 201 201 201 403 201",
+        lambda ctx: {"grounds": "Not my phone"},
+    ),
+    api("api-offences", "get", T, "401 403 403 200 200 200 200 200"),
+    api(
+        "api-offences",
+        "post",
+        T,
+        "401 403 403 201 201 201 201 201",
+        lambda ctx: {"name": "Mobile phone", "kind": "breach", "severity": "minor"},
+    ),
+    api("api-offences-defaults", "post", T, "401 403 403 201 201 201 201 201"),
+    api(
+        "api-offence",
+        "put",
+        lambda ctx: {"slug": ctx.slug, "pk": ctx.offence},
+        "401 403 403 200 200 200 200 200",
+        lambda ctx: {"name": "Renamed", "kind": "breach", "severity": "minor"},
+    ),
+    api(
+        "api-offence",
+        "delete",
+        lambda ctx: {"slug": ctx.slug, "pk": ctx.offence},
+        "401 403 403 204 204 204 204 204",
+    ),
+    api("api-adjudication-log", "get", T, "401 403 403 200 200 200 200 200"),
+    api("api-roles", "get", T, "401 403 403 200 200 200 200 200"),
+    api(
+        "api-roles",
+        "post",
+        T,
+        "401 403 403 403 403 403 201 201",
+        lambda ctx: {"username": ctx.stranger, "role": "adjudicator"},
+    ),
+    api(
+        "api-role",
+        "delete",
+        lambda ctx: {"slug": ctx.slug, "pk": ctx.grant},
+        "401 403 403 403 403 403 204 204",
+    ),
+]
+
+# printing: the printouts and their jobs.
+PRINTING = [
+    # Printouts, made by jobs ----------------------------------------------------------------------
+    c("standings-print", "post", T, "L L L 403 403 403 302 302"),
+    c(
+        "round-print",
+        "post",
+        lambda ctx: {**R(ctx), "kind": "tables"},
+        "L L L 403 403 403 302 302",
+    ),
+    c("entries-print", "post", T, "L L L 403 403 403 302 302"),
+    c("sheet-pdf", "post", TB, "L L L 403 403 403 302 302"),
+    # The jobs -------------------------------------------------------------------------------------
+    c("job", "get", lambda ctx: {"pk": ctx.job}, "L L L 404 404 404 200 200"),
+    c("job-download", "get", lambda ctx: {"pk": ctx.job}, "L L L 404 404 404 200 200"),
+]
+
+# The site's own routes (config.urls: health, login, languages, the API's token, schema and
+# docs, Django's admin), checked by tests/test_permissions.py.
+SITE = [
+    # Pages ----------------------------------------------------------------------------------------
+    c("healthz", "get", NONE, PUBLIC),
+    c("login", "get", NONE, PUBLIC),
+    c("logout", "post", NONE, "302 302 302 302 302 302 302 302"),
+    c(
+        "set_language",
+        "post",
+        NONE,
+        "302 302 302 302 302 302 302 302",
+        lambda ctx: {"language": "en"},
+    ),
+    c("language", "get", lambda ctx: {"code": "en"}, "302 302 302 302 302 302 302 302"),
+    c("api-schema", "get", NONE, PUBLIC),
+    c("api-docs", "get", NONE, PUBLIC),
+    c("admin:index", "get", NONE, "302 302 302 302 302 302 302 200"),
+    # API: the token -------------------------------------------------------------------------------
+    api(
+        "api-token",
+        "post",
+        NONE,
+        "400 400 400 400 400 400 400 400",
+        lambda ctx: {"username": "x", "password": "y"},
+    ),
+]
+
+# Every route has its line: tests/test_permissions.py::test_every_route_is_in_the_matrix.
+MATRIX = [*TOURNAMENTS, *SCORING, *ADJUDICATION, *PRINTING, *SITE]
+
+
+# The tournament ----------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Ctx:
+    slug: str
+    private: str
+    hidden: str
+    users: dict
+    tokens: dict  # role → API token key
+    links: dict  # role → seat key
+    decision: int
+    initialled: int
+    appealed: int
+    appeal: int
+    sanction: int
+    sanction_appealed: int
+    offence: int
+    grant: int
+    job: str
+    ranking: str
+    player: int
+    stranger: str
+    panel_ids: list
+    panel_names: list
+    sheet_version: int
+    hands_json: list
+
+
+def _hand_json(line) -> dict:
+    return {
+        "contract": str(line.contract),
+        "dealer": line.dealer,
+        "soloist": line.soloist,
+        "solo_type": str(line.solo_type) if line.solo_type else None,
+        "game_value": line.game_value,
+        "points": {str(seat): points for seat, points in line.points.items()},
+    }
+
+
+def build() -> Ctx:
+    """The world the matrix is checked in: a tournament of eight with its staff, round 1
+    running, decisions, appeals and sanctions at each stage, a print job, a ranking list, a
+    private tournament and one with hidden standings."""
+    from django.core.files.base import ContentFile
+
+    from adjudication import services as adjudication_services
+    from doko.rules.penalty import Severity
+    from printing.models import Job
+    from scoring.models import Scoresheet
+    from tests import factories
+    from tests.adjudication.helpers import MATCH, decide, enter
+    from tournaments import services
+    from tournaments.models import TournamentRole
+
+    Role = TournamentRole.Role
+    users = {
+        "organiser": factories.user(username="matrix-organiser"),
+        "adjudicator": factories.user(username="matrix-adjudicator"),
+        "deputy": factories.user(username="matrix-deputy"),
+        "panel": factories.user(username="matrix-panel1"),
+        "admin": get_user_model().objects.create_superuser(
+            username="matrix-admin", password="a-long-test-password"
+        ),
+    }
+    panel = [users["panel"], factories.user(username="matrix-panel2")]
+    desk = factories.user(username="matrix-desk")
+    factories.user(username="matrix-stranger")
+    tournament = factories.tournament(players=8, organiser=users["organiser"])
+    grant = factories.role_grant
+    grant(tournament=tournament, user=users["adjudicator"], role=Role.ADJUDICATOR)
+    grant(tournament=tournament, user=users["deputy"], role=Role.DEPUTY)
+    for member in panel:
+        grant(tournament=tournament, user=member, role=Role.PANEL)
+    desk_grant = grant(tournament=tournament, user=desk, role=Role.SCOREKEEPER)
+    round_ = services.round_start(round=factories.seated_round(tournament))
+    sheet = Scoresheet.objects.get(table__round=round_, table__number=1)
+    sheet = enter(sheet, MATCH[:4])
+    staff = {"adjudicator": users["adjudicator"], "panel": panel}
+    ruling = adjudication_services.Ruling(Severity.MINOR)
+    draft = decide(sheet, staff, hand=2, offender=1, ruling=ruling, initial=False)
+    initialled = decide(sheet, staff, hand=3, offender=2, ruling=ruling)
+    appealed = decide(sheet, staff, hand=4, offender=3, ruling=ruling)
+    appeal = adjudication_services.appeal_lodge(
+        decision=appealed, appellant=3, grounds="No", by=users["adjudicator"]
+    )
+    offence = adjudication_services.offence_save(
+        tournament=tournament, name="Late", kind="breach", severity="minor", by=users["organiser"]
+    )
+    phone = adjudication_services.offence_save(
+        tournament=tournament,
+        name="Mobile phone rang",
+        kind="unsporting",
+        bound=True,
+        deduction=2,
+        by=users["organiser"],
+    )
+    bound = [
+        adjudication_services.sanction_impose(
+            entry=sheet.table.seats.get(position=position).entry,
+            round=round_,
+            kind="deduction",
+            points=2,
+            offence=phone,
+            reasons="It rang.",
+            by=users["adjudicator"],
+        )
+        for position in (1, 2)
+    ]
+    adjudication_services.sanction_appeal_lodge(sanction=bound[1], by=users["adjudicator"])
+    job = Job(tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, language="en", status="done")
+    job.file.save("matrix.pdf", ContentFile(b"%PDF-1.4\n"), save=True)
+    ranking = services.ranking_list_save(name="Matrix", slug="matrix-ranking")
+    private = factories.tournament(players=4, organiser=users["organiser"], is_public=False)
+    hidden = factories.tournament(players=4, organiser=users["organiser"])
+    services.tournament_publication_update(
+        tournament=hidden, is_public=True, standings_public=False, tiebreaks=hidden.tiebreaks
+    )
+    seats = {s.position: s for s in sheet.table.seats.all()}
+    sheet.refresh_from_db()
+    from scoring.selectors import hand_lines
+
+    lines = hand_lines(list(sheet.hands.all()))
+    return Ctx(
+        slug=tournament.slug,
+        private=private.slug,
+        hidden=hidden.slug,
+        users=users,
+        tokens={role: Token.objects.create(user=user).key for role, user in users.items()},
+        links={"player": seats[1].token, "keeper": seats[4].token},
+        decision=draft.pk,
+        initialled=initialled.pk,
+        appealed=appealed.pk,
+        appeal=appeal.pk,
+        sanction=bound[0].pk,
+        sanction_appealed=bound[1].pk,
+        offence=offence.pk,
+        grant=desk_grant.pk,
+        job=str(job.pk),
+        ranking=ranking.slug,
+        player=seats[1].entry.player_id,
+        stranger="matrix-stranger",
+        panel_ids=[u.pk for u in panel],
+        panel_names=[u.username for u in panel],
+        sheet_version=sheet.version,
+        hands_json=[_hand_json(line) for line in [*lines, MATCH[4]]],
+    )
+
+
+def fingerprint() -> dict:
+    """Every row of the database that a write could change; sessions, tokens and log-in times
+    are not (signing in is part of the role)."""
+    skip = {"sessions.session", "authtoken.token", "authtoken.tokenproxy", "admin.logentry"}
+    rows = {}
+    for model in apps.get_models():
+        label = model._meta.label_lower
+        if label in skip or model._meta.proxy:
+            continue
+        values = list(model.objects.order_by("pk").values())
+        for row in values:
+            row.pop("last_login", None)
+        rows[label] = values
+    return rows
+
+
+def client_for(role: str, ctx: Ctx, *, csrf: bool = False) -> Client:
+    client = Client(enforce_csrf_checks=csrf)
+    client.cookies["django_language"] = "en"
+    if role in ctx.users:
+        client.force_login(ctx.users[role])
+    elif role in LINK_ROLES:
+        assert client.get(reverse("sheet-link", args=[ctx.links[role]])).status_code == 200
+    return client
+
+
+def request(case: Case, role: str, ctx: Ctx, client: Client | None = None):
+    kwargs = case.kwargs(ctx)
+    if "token" in kwargs:
+        kwargs["token"] = ctx.links.get(role) or secrets.token_urlsafe(24)
+    address = reverse(case.name, kwargs=kwargs) + case.query
+    data = case.data(ctx) if case.data else {}
+    if case.json:
+        headers = {"Accept-Language": "en"}
+        if role in ctx.tokens:
+            headers["Authorization"] = f"Token {ctx.tokens[role]}"
+        elif role in LINK_ROLES:
+            headers["X-Seat-Key"] = ctx.links[role]
+        client = client or Client()
+        if case.method == "get":
+            return client.get(address, headers=headers)
+        return getattr(client, case.method)(
+            address, data, content_type="application/json", headers=headers
+        )
+    client = client or client_for(role, ctx)
+    if case.method == "get":
+        return client.get(address)
+    return getattr(client, case.method)(address, data)
+
+
+def case_id(case: Case) -> str:
+    return f"{case.method.upper()} {case.name}"
+
+
+def check(case: Case, role: str, ctx: Ctx) -> None:
+    """``role``'s request answers as the matrix says."""
+    expected = case.statuses()[role]
+    client = None if case.json else client_for(role, ctx)
+    # A write that is refused, or that the rules refuse (4xx), leaves everything as it was.
+    refused = expected == "L" or expected >= 400
+    before = fingerprint() if refused and case.method != "get" else None
+    response = request(case, role, ctx, client)
+    if expected == "L":
+        assert response.status_code == 302, response
+        assert response["Location"].startswith(reverse("login")), response["Location"]
+    else:
+        assert response.status_code == expected, (
+            response.status_code,
+            response.content[:300],
+        )
+    if before is not None:
+        assert fingerprint() == before, "a refused write changed the database"
+
+
+# CSRF -------------------------------------------------------------------------------------------
+
+FORM = re.compile(r"<form\b([^>]*)>(.*?)</form>", re.S | re.I)
+
+
+def post_forms(html: str) -> list[str]:
+    """The POST forms of a page: (opening tag's attributes, body)."""
+    return [
+        attrs + body
+        for attrs, body in FORM.findall(html)
+        if re.search(r"method\s*=\s*[\"']?post", attrs, re.I)
+    ]
+
+
+def page_reads(rows: list[Case]) -> list[tuple[Case, str]]:
+    """The pages of ``rows`` (GET, not the API) with each role that may read them."""
+    return [
+        (case, role)
+        for case in rows
+        if case.method == "get" and not case.json
+        for role, status in case.statuses().items()
+        if status == 200
+    ]
+
+
+def may(case: Case) -> str | None:
+    """A role that may make this request, if any."""
+    return next((r for r, s in case.statuses().items() if s != "L" and s not in REFUSED), None)
+
+
+def page_writes(rows: list[Case]) -> list[tuple[Case, str]]:
+    """The form posts of ``rows`` with a role that may make them."""
+    return [
+        (case, may(case))
+        for case in rows
+        if case.method == "post" and not case.json and may(case) is not None
+    ]
+
+
+def pair_ids(pairs: list[tuple[Case, str]]) -> list[str]:
+    return [f"{case_id(c)}-{r}" for c, r in pairs]
+
+
+def check_post_forms_carry_the_csrf_token(case: Case, role: str, ctx: Ctx) -> None:
+    """Every POST form of the page carries the CSRF token."""
+    response = request(case, role, ctx, client_for(role, ctx, csrf=True))
+    assert response.status_code == 200
+    if not response.get("Content-Type", "").startswith("text/html"):
+        return
+    html = response.content.decode()
+    for form in post_forms(html):
+        assert "csrfmiddlewaretoken" in form, form[:300]
+
+
+def check_has_post_forms(name: str, kwargs: Callable, role: str, ctx: Ctx) -> None:
+    """The page has POST forms: the check of their CSRF tokens looks at something."""
+    response = request(Case(name, "get", kwargs, PUBLIC), role, ctx)
+    assert post_forms(response.content.decode())
+
+
+def check_refused_without_the_csrf_token(case: Case, role: str, ctx: Ctx) -> None:
+    """The post, by a role that may make it, is 403 without the CSRF token and changes
+    nothing."""
+    client = client_for(role, ctx, csrf=True)
+    before = fingerprint()
+    response = request(case, role, ctx, client)
+    assert response.status_code == 403, response
+    assert fingerprint() == before
