@@ -1,6 +1,7 @@
 """The adjudication API (TSR 8.2, 9): complaints and the decisions on them, rulings and initials,
 appeals and the arbitration panel's decisions, sanctions for unsporting conduct, the catalogue of
-standard offences, the staff, and the log of everything done.
+standard offences, the staff, and the log of everything done. What the views share (who is asking,
+the tournament they ask about, the value lists, the responses) is in ``common``.
 
 Thin views over ``adjudication.services``, which ask ``adjudication.policies`` who may do what:
 the adjudicator or a deputy adjudicator records, rules and initials, unless he plays at that
@@ -14,10 +15,6 @@ A service's refusal comes back as 403 with its reason, its rule check as 400 wit
 field, each naming the TSR section it rests on.
 """
 
-from contextlib import contextmanager
-
-from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -25,152 +22,43 @@ from drf_spectacular.utils import (
     extend_schema,
     extend_schema_field,
 )
-from rest_framework import exceptions, generics, serializers, status
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework import generics, serializers, status
 from rest_framework.pagination import LimitOffsetPagination
-from rest_framework.permissions import BasePermission
 from rest_framework.response import Response
-from rest_framework.settings import api_settings
-from rest_framework.views import APIView
 
 from adjudication import selectors, services
+from adjudication.api.common import (
+    MOST_MINUTES,
+    MOST_TEXT,
+    READ_RESPONSES,
+    SEVERITIES,
+    SOLO_TYPES,
+    TAGS,
+    WRITE_RESPONSES,
+    AdjudicationAPIView,
+    BlankAsNullChoiceField,
+    BlankAsNullDictField,
+    Named,
+    SanctionKindField,
+    fields_as_sent,
+    named_choices,
+)
 from adjudication.models import MOST_DEDUCTION, Appeal, Decision, Event, Offence, Sanction
-from doko.rules.contracts import Contract, SoloType
-from doko.rules.penalty import MOST_ANNOUNCEMENTS, Severity
-from scoring.api import LimitedJSONParser, SeatsField
-from scoring.sheet_api import SEAT_KEY_HEADER, ContractField
-from tournaments import selectors as tournament_selectors
-from tournaments.models import Entry, Round, Tournament, TournamentRole
-from tournaments.permissions import roles_of
-from tournaments.roles import STAFF
+from doko.rules.contracts import Contract
+from doko.rules.penalty import MOST_ANNOUNCEMENTS
+from scoring.api import SeatsField
+from scoring.sheet_api import ContractField
+from tournaments.models import Tournament, TournamentRole
 
-# The same value lists as the rules and scoresheet APIs, so that the schema has one enum each.
-SEVERITIES = [severity.value for severity in Severity]
-SOLO_TYPES = [solo.value for solo in SoloType]
-MOST_MINUTES = 120
-MOST_TEXT = 2000
-
-
-class _BlankAsNull:
-    """Shown as null where the record keeps an empty value (nothing ruled, no solo, not
-    decided yet)."""
-
-    def get_attribute(self, instance):
-        return super().get_attribute(instance) or None
-
-
-def _named_choices(component: str, choices) -> type[serializers.ChoiceField]:
-    """A choice field whose values are a schema component of their own (several serializers
-    name other choices ``status``, ``kind`` or ``action``); an empty value is shown as null."""
-    values = [str(value) for value in choices]
-
-    @extend_schema_field({"type": "string", "enum": values}, component_name=component)
-    class NamedChoiceField(_BlankAsNull, serializers.ChoiceField):
-        def __init__(self, **kwargs):
-            super().__init__(choices=values, **kwargs)
-
-    NamedChoiceField.__name__ = f"{component}Field"
-    return NamedChoiceField
-
-
-DecisionStatusField = _named_choices("DecisionStatusEnum", Decision.Status.values)
-AppealOutcomeField = _named_choices("AppealOutcomeEnum", Appeal.Outcome.values)
-OffenceKindField = _named_choices("OffenceKindEnum", Offence.Kind.values)
-SanctionKindField = _named_choices("SanctionKindEnum", Sanction.Kind.values)
-SanctionStatusField = _named_choices("SanctionStatusEnum", Sanction.Status.values)
-PanelSanctionKindField = _named_choices(
+DecisionStatusField = named_choices("DecisionStatusEnum", Decision.Status.values)
+AppealOutcomeField = named_choices("AppealOutcomeEnum", Appeal.Outcome.values)
+OffenceKindField = named_choices("OffenceKindEnum", Offence.Kind.values)
+SanctionStatusField = named_choices("SanctionStatusEnum", Sanction.Status.values)
+PanelSanctionKindField = named_choices(
     "PanelSanctionKindEnum", [Sanction.Kind.WARNING, Sanction.Kind.DEDUCTION]
 )
-StaffRoleField = _named_choices("StaffRoleEnum", TournamentRole.Role.values)
-LogActionField = _named_choices("LogActionEnum", Event.Action.values)
-
-
-class BlankAsNullChoiceField(_BlankAsNull, serializers.ChoiceField):
-    pass
-
-
-class BlankAsNullDictField(_BlankAsNull, serializers.DictField):
-    pass
-
-
-# Who is asking ---------------------------------------------------------------------------------
-
-
-class StaffAccount(BasePermission):
-    """An account; whether it is staff of the tournament is checked with the tournament. A
-    seat's private key opens its table's scoresheet and nothing here."""
-
-    def has_permission(self, request, view):
-        if request.user.is_authenticated:
-            return True
-        if request.headers.get(SEAT_KEY_HEADER) is not None:
-            # Raised here, not returned: without an account DRF would ask for one (401).
-            raise exceptions.PermissionDenied(
-                gettext("A seat's link opens its table's scoresheet only.")
-            )
-        return False
-
-
-@contextmanager
-def _fields_as_sent(*, renamed: dict[str, str] | None = None, nested: str = "", inner=()):
-    """A service's rule check (400) with its fields named as the request names them:
-    ``renamed`` maps a service's field to the request's, and the fields in ``inner`` are
-    reported inside ``nested`` (the panel's ruling in its decision on an appeal)."""
-    try:
-        yield
-    except DjangoValidationError as error:
-        if not hasattr(error, "error_dict"):
-            raise
-        renamed = {NON_FIELD_ERRORS: api_settings.NON_FIELD_ERRORS_KEY, **(renamed or {})}
-        detail: dict = {}
-        for field, messages in error.message_dict.items():
-            if field in inner:
-                detail.setdefault(nested, {})[field] = messages
-            else:
-                detail[renamed.get(field, field)] = messages
-        raise exceptions.ValidationError(detail) from error
-
-
-class AdjudicationAPIView(APIView):
-    """The adjudication of one tournament, for its staff."""
-
-    authentication_classes = [TokenAuthentication, SessionAuthentication]
-    permission_classes = [StaffAccount]
-    parser_classes = [LimitedJSONParser]
-
-    def tournament(self) -> Tournament:
-        """The tournament at the address, if the user is among its organisers, adjudicators
-        and panel members (403 otherwise; 404 for a private tournament they cannot see)."""
-        if not hasattr(self, "_tournament"):
-            tournament = tournament_selectors.tournament_get(
-                slug=self.kwargs["slug"], user=self.request.user
-            )
-            if not roles_of(self.request, tournament) & STAFF:
-                raise PermissionDenied(
-                    gettext(
-                        "Only the tournament's organisers, adjudicators and arbitration panel "
-                        "see its adjudication (TSR 8.2)."
-                    )
-                )
-            self._tournament = tournament
-        return self._tournament
-
-
-READ_RESPONSES = {
-    401: OpenApiResponse(description="No credentials"),
-    403: OpenApiResponse(
-        description="Not an organiser, adjudicator or panel member of the tournament, or a "
-        "seat's key"
-    ),
-}
-WRITE_RESPONSES = {
-    400: OpenApiResponse(description="Refused by the rules, with the messages by field"),
-    **READ_RESPONSES,
-    403: OpenApiResponse(description="Not yours to do: the services say why"),
-}
-
-
-# What the API returns ---------------------------------------------------------------------------
+StaffRoleField = named_choices("StaffRoleEnum", TournamentRole.Role.values)
+LogActionField = named_choices("LogActionEnum", Event.Action.values)
 
 
 class OffenceSummarySerializer(serializers.Serializer):
@@ -383,60 +271,6 @@ class StaffSerializer(serializers.Serializer):
     )
 
 
-# What the API takes ----------------------------------------------------------------------------
-
-
-class Named:
-    """What a request names by number, id or user name, looked up in the tournament; every
-    name not found is collected, so that the client sees them all at once (400)."""
-
-    def __init__(self, tournament: Tournament):
-        self.tournament = tournament
-        self.errors: dict[str, list[str]] = {}
-
-    def missing(self, field: str, message: str) -> None:
-        self.errors.setdefault(field, []).append(message)
-
-    def users(self, field: str, usernames: list[str]) -> list:
-        found = selectors.users_named(usernames=usernames)
-        if missing := [name for name in usernames if name not in found]:
-            self.missing(field, gettext("No such user: %(names)s.") % {"names": ", ".join(missing)})
-        return [found[name] for name in dict.fromkeys(usernames) if name in found]
-
-    def offence(self, pk: int | None) -> Offence | None:
-        if pk is None:
-            return None
-        offence = selectors.offence_of(tournament=self.tournament, pk=pk)
-        if offence is None:
-            self.missing(
-                "offence",
-                gettext("There is no offence %(id)d in this tournament's catalogue.") % {"id": pk},
-            )
-        return offence
-
-    def entry(self, start_number: int | None) -> Entry | None:
-        if start_number is None:
-            return None
-        entry = self.tournament.entries.filter(start_number=start_number).first()
-        if entry is None:
-            self.missing(
-                "start_number",
-                gettext("No player has start number %(number)d.") % {"number": start_number},
-            )
-        return entry
-
-    def round(self, number: int) -> Round | None:
-        round_ = selectors.round_of(tournament=self.tournament, number=number)
-        if round_ is None:
-            self.missing("round", gettext("There is no round %(round)d.") % {"round": number})
-        return round_
-
-    def done(self, data: dict) -> dict:
-        if self.errors:
-            raise serializers.ValidationError(self.errors)
-        return data
-
-
 class ComplaintSerializer(serializers.Serializer):
     round = serializers.IntegerField(min_value=1)
     table = serializers.IntegerField(min_value=1)
@@ -646,11 +480,6 @@ class DecisionFilterSerializer(serializers.Serializer):
     round = serializers.IntegerField(min_value=1, required=False)
 
 
-# Decisions --------------------------------------------------------------------------------------
-
-TAGS = ["adjudication"]
-
-
 def _decision_data(tournament: Tournament, pk: int) -> dict:
     """The decision as GET returns it, read again after a write."""
     return DecisionSerializer(selectors.decision_detail(tournament=tournament, pk=pk)).data
@@ -772,9 +601,6 @@ class DecisionAppeal(AdjudicationAPIView):
         return Response(AppealSerializer(appeal).data, status=status.HTTP_201_CREATED)
 
 
-# Appeals ----------------------------------------------------------------------------------------
-
-
 class AppealList(AdjudicationAPIView):
     """The appeals to the arbitration panel, in the order lodged, with its decisions."""
 
@@ -823,13 +649,10 @@ class AppealDecide(AdjudicationAPIView):
         appeal = selectors.appeal_detail(tournament=tournament, pk=pk)
         payload = AppealDecideSerializer(data=request.data, context={"tournament": tournament})
         payload.is_valid(raise_exception=True)
-        with _fields_as_sent(nested="ruling", inner=RULING_FIELDS):
+        with fields_as_sent(nested="ruling", inner=RULING_FIELDS):
             services.appeal_decide(appeal=appeal, by=request.user, **payload.validated_data)
         appeal = selectors.appeal_detail(tournament=tournament, pk=pk)
         return Response(AppealSerializer(appeal).data)
-
-
-# Sanctions --------------------------------------------------------------------------------------
 
 
 class SanctionList(AdjudicationAPIView):
@@ -852,7 +675,7 @@ class SanctionList(AdjudicationAPIView):
         tournament = self.tournament()
         payload = SanctionImposeSerializer(data=request.data, context={"tournament": tournament})
         payload.is_valid(raise_exception=True)
-        with _fields_as_sent(renamed={"entry": "start_number"}):
+        with fields_as_sent(renamed={"entry": "start_number"}):
             sanction = services.sanction_impose(by=request.user, **payload.validated_data)
         sanction = selectors.sanction_list(tournament=tournament).get(pk=sanction.pk)
         return Response(SanctionSerializer(sanction).data, status=status.HTTP_201_CREATED)
@@ -882,9 +705,6 @@ class SanctionAppeal(AdjudicationAPIView):
         )
         appeal = selectors.appeal_detail(tournament=tournament, pk=appeal.pk)
         return Response(AppealSerializer(appeal).data, status=status.HTTP_201_CREATED)
-
-
-# The catalogue of standard offences -------------------------------------------------------------
 
 
 def _offence_fields(data: dict) -> dict:
@@ -963,9 +783,6 @@ class OffenceDefaults(AdjudicationAPIView):
         )
 
 
-# The log ----------------------------------------------------------------------------------------
-
-
 class LogPagination(LimitOffsetPagination):
     default_limit = 100
     max_limit = 1000
@@ -984,9 +801,6 @@ class AdjudicationLog(AdjudicationAPIView, generics.ListAPIView):
     @extend_schema(tags=TAGS, responses={200: EventSerializer(many=True), **READ_RESPONSES})
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
-
-
-# Staff ------------------------------------------------------------------------------------------
 
 
 class StaffList(AdjudicationAPIView):
@@ -1009,7 +823,7 @@ class StaffList(AdjudicationAPIView):
         tournament = self.tournament()
         payload = RoleGrantSerializer(data=request.data, context={"tournament": tournament})
         payload.is_valid(raise_exception=True)
-        with _fields_as_sent(renamed={"entry": "start_number"}):
+        with fields_as_sent(renamed={"entry": "start_number"}):
             grant = services.role_grant(
                 tournament=tournament, by=request.user, **payload.validated_data
             )
