@@ -1,7 +1,8 @@
 """The adjudication API (TSR 8.2, 9): complaints and the decisions on them, rulings and initials,
 appeals and the arbitration panel's decisions, sanctions for unsporting conduct, the catalogue of
-standard offences, the staff, and the log of everything done. What the views share (who is asking,
-the tournament they ask about, the value lists, the responses) is in ``common``.
+standard offences, the staff, and the log of everything done. The catalogue (``offences``), the
+staff (``staff``) and the log (``log``) have modules of their own; what the views share (who is
+asking, the tournament they ask about, the value lists, the responses) is in ``common``.
 
 Thin views over ``adjudication.services``, which ask ``adjudication.policies`` who may do what:
 the adjudicator or a deputy adjudicator records, rules and initials, unless he plays at that
@@ -16,14 +17,8 @@ field, each naming the TSR section it rests on.
 """
 
 from django.utils.translation import gettext
-from drf_spectacular.utils import (
-    OpenApiExample,
-    OpenApiResponse,
-    extend_schema,
-    extend_schema_field,
-)
-from rest_framework import generics, serializers, status
-from rest_framework.pagination import LimitOffsetPagination
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
+from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from adjudication import selectors, services
@@ -43,28 +38,46 @@ from adjudication.api.common import (
     fields_as_sent,
     named_choices,
 )
-from adjudication.models import MOST_DEDUCTION, Appeal, Decision, Event, Offence, Sanction
+from adjudication.api.log import AdjudicationLog
+from adjudication.api.offences import (
+    OffenceDefaults,
+    OffenceDetail,
+    OffenceList,
+    OffenceSummarySerializer,
+)
+from adjudication.api.staff import StaffDetail, StaffList
+from adjudication.models import MOST_DEDUCTION, Appeal, Decision, Sanction
 from doko.rules.contracts import Contract
 from doko.rules.penalty import MOST_ANNOUNCEMENTS
 from scoring.api import SeatsField
 from scoring.sheet_api import ContractField
-from tournaments.models import Tournament, TournamentRole
+from tournaments.models import Tournament
+
+__all__ = [
+    "AdjudicationLog",
+    "AppealDecide",
+    "AppealList",
+    "DecisionAppeal",
+    "DecisionDetail",
+    "DecisionInitial",
+    "DecisionList",
+    "DecisionRuling",
+    "OffenceDefaults",
+    "OffenceDetail",
+    "OffenceList",
+    "SanctionAppeal",
+    "SanctionList",
+    "StaffDetail",
+    "StaffList",
+]
+
 
 DecisionStatusField = named_choices("DecisionStatusEnum", Decision.Status.values)
 AppealOutcomeField = named_choices("AppealOutcomeEnum", Appeal.Outcome.values)
-OffenceKindField = named_choices("OffenceKindEnum", Offence.Kind.values)
 SanctionStatusField = named_choices("SanctionStatusEnum", Sanction.Status.values)
 PanelSanctionKindField = named_choices(
     "PanelSanctionKindEnum", [Sanction.Kind.WARNING, Sanction.Kind.DEDUCTION]
 )
-StaffRoleField = named_choices("StaffRoleEnum", TournamentRole.Role.values)
-LogActionField = named_choices("LogActionEnum", Event.Action.values)
-
-
-class OffenceSummarySerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    rule = serializers.CharField(allow_blank=True)
 
 
 class AppealSummarySerializer(serializers.Serializer):
@@ -190,32 +203,6 @@ class AppealSerializer(AppealSummarySerializer):
     )
 
 
-class OffenceSerializer(serializers.Serializer):
-    """A standard offence of the catalogue: a breach of the rules with its severity, or
-    unsporting conduct, which is a bound decision (TSR 9.6.3) with its points or the panel's."""
-
-    id = serializers.IntegerField(read_only=True)
-    name = serializers.CharField(max_length=200)
-    rule = serializers.CharField(max_length=60, allow_blank=True, default="")
-    kind = OffenceKindField()
-    severity = BlankAsNullChoiceField(
-        choices=SEVERITIES,
-        allow_null=True,
-        default=None,
-        help_text="A breach's (TSR 9.2-9.4); none for unsporting conduct",
-    )
-    bound = serializers.BooleanField(
-        default=False, help_text="Unsporting conduct the adjudicator decides alone (TSR 9.6.3)"
-    )
-    deduction = serializers.IntegerField(
-        min_value=0,
-        max_value=MOST_DEDUCTION,
-        allow_null=True,
-        default=None,
-        help_text="A bound decision's points deducted; 0 is a warning (TSR 9.6.2 b)",
-    )
-
-
 class SanctionSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     start_number = serializers.IntegerField(source="entry.start_number")
@@ -247,28 +234,6 @@ class SanctionSerializer(serializers.Serializer):
     @extend_schema_field(serializers.ListField(child=serializers.CharField()))
     def get_members(self, sanction: Sanction) -> list[str]:
         return [member.get_username() for member in sanction.members.all()]
-
-
-class EventSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    at = serializers.DateTimeField()
-    by = serializers.CharField(source="by.get_username")
-    action = LogActionField()
-    summary = serializers.CharField(help_text="In the language of whoever did it")
-    details = serializers.JSONField()
-    decision = serializers.IntegerField(source="decision_id", allow_null=True)
-    appeal = serializers.IntegerField(source="appeal_id", allow_null=True)
-    sanction = serializers.IntegerField(source="sanction_id", allow_null=True)
-
-
-class StaffSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    username = serializers.CharField(source="user.get_username")
-    name = serializers.CharField(source="user.get_full_name", allow_blank=True)
-    role = StaffRoleField()
-    start_number = serializers.IntegerField(
-        source="entry.start_number", allow_null=True, help_text="The player they are, if they play"
-    )
 
 
 class ComplaintSerializer(serializers.Serializer):
@@ -449,28 +414,6 @@ class SanctionImposeSerializer(serializers.Serializer):
                 "offence": named.offence(data["offence"]),
                 "reasons": data["reasons"],
                 "members": named.users("members", data["members"]),
-            }
-        )
-
-
-class RoleGrantSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    role = StaffRoleField()
-    start_number = serializers.IntegerField(
-        min_value=1,
-        allow_null=True,
-        default=None,
-        help_text="The player they are, if they play (TSR 8.5.1)",
-    )
-
-    def validate(self, data):
-        named = Named(self.context["tournament"])
-        users = named.users("username", [data["username"]])
-        return named.done(
-            {
-                "user": users[0] if users else None,
-                "role": TournamentRole.Role(data["role"]),
-                "entry": named.entry(data["start_number"]),
             }
         )
 
@@ -705,137 +648,3 @@ class SanctionAppeal(AdjudicationAPIView):
         )
         appeal = selectors.appeal_detail(tournament=tournament, pk=appeal.pk)
         return Response(AppealSerializer(appeal).data, status=status.HTTP_201_CREATED)
-
-
-def _offence_fields(data: dict) -> dict:
-    return {**data, "kind": Offence.Kind(data["kind"]), "severity": data["severity"] or ""}
-
-
-class OffenceList(AdjudicationAPIView):
-    """The tournament's catalogue of standard offences. POST adds one: the organiser, an
-    adjudicator or a panel member."""
-
-    @extend_schema(tags=TAGS, responses={200: OffenceSerializer(many=True), **READ_RESPONSES})
-    def get(self, request, slug: str):
-        offences = selectors.offence_list(tournament=self.tournament())
-        return Response(OffenceSerializer(offences, many=True).data)
-
-    @extend_schema(
-        tags=TAGS, request=OffenceSerializer, responses={201: OffenceSerializer, **WRITE_RESPONSES}
-    )
-    def post(self, request, slug: str):
-        tournament = self.tournament()
-        payload = OffenceSerializer(data=request.data)
-        payload.is_valid(raise_exception=True)
-        offence = services.offence_save(
-            tournament=tournament, by=request.user, **_offence_fields(payload.validated_data)
-        )
-        return Response(OffenceSerializer(offence).data, status=status.HTTP_201_CREATED)
-
-
-class OffenceDetail(AdjudicationAPIView):
-    """PUT changes a standard offence; DELETE takes it out of the catalogue, unless decisions
-    or sanctions name it."""
-
-    @extend_schema(
-        tags=TAGS, request=OffenceSerializer, responses={200: OffenceSerializer, **WRITE_RESPONSES}
-    )
-    def put(self, request, slug: str, pk: int):
-        tournament = self.tournament()
-        offence = selectors.offence_detail(tournament=tournament, pk=pk)
-        payload = OffenceSerializer(data=request.data)
-        payload.is_valid(raise_exception=True)
-        offence = services.offence_save(
-            tournament=tournament,
-            offence=offence,
-            by=request.user,
-            **_offence_fields(payload.validated_data),
-        )
-        return Response(OffenceSerializer(offence).data)
-
-    @extend_schema(tags=TAGS, responses={204: None, **WRITE_RESPONSES})
-    def delete(self, request, slug: str, pk: int):
-        offence = selectors.offence_detail(tournament=self.tournament(), pk=pk)
-        services.offence_delete(offence=offence, by=request.user)
-        return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-class OffenceDefaults(AdjudicationAPIView):
-    """Start the catalogue with the offences the TSR names (TSR 9.1, 9.6.3), in the request's
-    language; those it has already (by name) stay as they are. Returns those added."""
-
-    @extend_schema(
-        tags=TAGS,
-        request=None,
-        responses={
-            201: OffenceSerializer(many=True),
-            200: OpenApiResponse(
-                OffenceSerializer(many=True), description="Nothing to add: an empty list"
-            ),
-            **WRITE_RESPONSES,
-        },
-    )
-    def post(self, request, slug: str):
-        added = services.offences_default(tournament=self.tournament(), by=request.user)
-        return Response(
-            OffenceSerializer(added, many=True).data,
-            status=status.HTTP_201_CREATED if added else status.HTTP_200_OK,
-        )
-
-
-class LogPagination(LimitOffsetPagination):
-    default_limit = 100
-    max_limit = 1000
-
-
-class AdjudicationLog(AdjudicationAPIView, generics.ListAPIView):
-    """Everything done, oldest first, newest last: who did what, when. `?limit=` (up to
-    1000, 100 by default) and `?offset=` page through it."""
-
-    serializer_class = EventSerializer
-    pagination_class = LogPagination
-
-    def get_queryset(self):
-        return selectors.event_log(tournament=self.tournament())
-
-    @extend_schema(tags=TAGS, responses={200: EventSerializer(many=True), **READ_RESPONSES})
-    def get(self, request, *args, **kwargs):
-        return super().get(request, *args, **kwargs)
-
-
-class StaffList(AdjudicationAPIView):
-    """The tournament's staff: organisers, adjudicators, deputy adjudicators (who rule on
-    complaints in the first instance too, TSR 8.2.1), members of the arbitration panel and
-    scorekeepers. POST appoints one (organisers only); for a member of staff who plays, the
-    player they are (TSR 8.5.1)."""
-
-    @extend_schema(tags=TAGS, responses={200: StaffSerializer(many=True), **READ_RESPONSES})
-    def get(self, request, slug: str):
-        grants = selectors.staff_roles(tournament=self.tournament())
-        return Response(StaffSerializer(grants, many=True).data)
-
-    @extend_schema(
-        tags=TAGS,
-        request=RoleGrantSerializer,
-        responses={201: StaffSerializer, **WRITE_RESPONSES},
-    )
-    def post(self, request, slug: str):
-        tournament = self.tournament()
-        payload = RoleGrantSerializer(data=request.data, context={"tournament": tournament})
-        payload.is_valid(raise_exception=True)
-        with fields_as_sent(renamed={"entry": "start_number"}):
-            grant = services.role_grant(
-                tournament=tournament, by=request.user, **payload.validated_data
-            )
-        grant = selectors.role_detail(tournament=tournament, pk=grant.pk)
-        return Response(StaffSerializer(grant).data, status=status.HTTP_201_CREATED)
-
-
-class StaffDetail(AdjudicationAPIView):
-    """DELETE takes a role back (organisers only); a tournament keeps one organiser."""
-
-    @extend_schema(tags=TAGS, responses={204: None, **WRITE_RESPONSES})
-    def delete(self, request, slug: str, pk: int):
-        grant = selectors.role_detail(tournament=self.tournament(), pk=pk)
-        services.role_revoke(grant=grant, by=request.user)
-        return Response(status=status.HTTP_204_NO_CONTENT)
