@@ -4,87 +4,20 @@ write goes through the services, which say who may do it."""
 
 import pytest
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
 from adjudication import services
 from adjudication.models import Appeal, Decision, Event, Offence, Sanction
 from adjudication.selectors import sheet_adjudication
 from doko.rules.penalty import Severity
-from scoring.models import Scoresheet
 from tests import factories
-from tests.adjudication.helpers import MATCH, enter
+from tests.adjudication.api.helpers import appealed, complaint, decided, key, send, token, url
+from tests.adjudication.helpers import MATCH, seat_entry
 from tournaments import services as tournament_services
 from tournaments.models import TournamentRole
 
 pytestmark = pytest.mark.django_db
 Role = TournamentRole.Role
 Ruling = services.Ruling
-
-
-@pytest.fixture
-def sheet(sheet) -> Scoresheet:
-    """Table 1 of round 1 with four hands on it, hand 2 seat 1's compulsory solo."""
-    enter(sheet, MATCH[:4])
-    return Scoresheet.objects.select_related("table__round__tournament").get(pk=sheet.pk)
-
-
-@pytest.fixture
-def api():
-    return APIClient()
-
-
-def token(user) -> dict:
-    return {"Authorization": f"Token {Token.objects.get_or_create(user=user)[0].key}"}
-
-
-def key(sheet, position) -> dict:
-    return {"X-Seat-Key": sheet.table.seats.get(position=position).token}
-
-
-def url(name, tournament, *args) -> str:
-    return reverse(name, args=[tournament.slug, *args])
-
-
-def send(api, method, path, user=None, data=None, headers=None):
-    headers = {"Accept-Language": "en", **(token(user) if user else {}), **(headers or {})}
-    return getattr(api, method)(path, data, format="json", headers=headers)
-
-
-def complaint(sheet, staff, *, hand=3, offender=2, **fields) -> Decision:
-    return services.complaint_record(
-        scoresheet=sheet,
-        hand_number=hand,
-        offender=offender,
-        description=fields.pop("description", "Trumped a club lead holding a club"),
-        by=staff["adjudicator"],
-        **fields,
-    )
-
-
-def decided(sheet, staff, *, ruling: Ruling | None = None, **complaint_fields) -> Decision:
-    """A complaint ruled on (minor, unless ``ruling`` says otherwise) and initialled by the
-    adjudicator."""
-    by = staff["adjudicator"]
-    decision = complaint(sheet, staff, **complaint_fields)
-    decision = services.decision_rule(
-        decision=decision, ruling=ruling or Ruling(Severity.MINOR), by=by
-    )
-    return services.decision_initial(decision=decision, by=by)
-
-
-def appealed(sheet, staff, **fields) -> Appeal:
-    decision = decided(sheet, staff, **fields)
-    return services.appeal_lodge(
-        decision=decision,
-        appellant=decision.offender,
-        grounds="I had no club",
-        by=staff["adjudicator"],
-    )
-
-
-def seat_entry(sheet, position):
-    return sheet.table.seats.get(position=position).entry
 
 
 # Complaints and rulings -------------------------------------------------------------------------
