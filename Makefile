@@ -26,13 +26,14 @@ run: install
 	DEBUG=true $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # The checks of .pre-commit-config.yaml too: style, the import contracts (the game core imports
-# no Django; apps import only downwards: pyproject.toml's [tool.importlinter]), types of the
-# core (mypy, strict), and no model change without its migration.
+# no Django; apps import only downwards: pyproject.toml's [tool.importlinter]), types (mypy with
+# django-stubs over every app, the core strictly: [tool.mypy]), and no model change without its
+# migration.
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
-	$(BIN)/mypy
+	DEBUG=true $(BIN)/mypy
 	DEBUG=true $(BIN)/python manage.py makemigrations --check --dry-run
 
 # Lint, migrations, then the suite twice: on SQLite (the embedded default), and on a throwaway
