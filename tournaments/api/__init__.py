@@ -1,0 +1,39 @@
+"""API for tournaments, players, rounds and tables: thin views over selectors and services.
+
+Reading is public where the tournament is; writing needs the role the page needs as well. One
+module per sub-domain, each with its serializers; the views are gathered here so that the URLs
+can say ``api.RoundDetail``.
+"""
+
+from tournaments.api.players import EntryList, EntryStatus, PlayersImport
+from tournaments.api.rankings import PlayerHistory, RankingDetail, RankingLists
+from tournaments.api.rounds import (
+    FindTable,
+    RoundAction,
+    RoundClock,
+    RoundDetail,
+    RoundList,
+    TableExtraTime,
+)
+from tournaments.api.standings import PlayerDetail, StandingsView
+from tournaments.api.tournaments import TablesOfFive, TournamentDetail, TournamentList
+
+__all__ = [
+    "EntryList",
+    "EntryStatus",
+    "FindTable",
+    "PlayerDetail",
+    "PlayerHistory",
+    "PlayersImport",
+    "RankingDetail",
+    "RankingLists",
+    "RoundAction",
+    "RoundClock",
+    "RoundDetail",
+    "RoundList",
+    "StandingsView",
+    "TableExtraTime",
+    "TablesOfFive",
+    "TournamentDetail",
+    "TournamentList",
+]

@@ -1,0 +1,15 @@
+"""Helpers shared by the API views of several sub-domains: an answer with an ETag, a 304 when
+the client has that version."""
+
+from django.http import HttpResponse
+from django.utils.cache import get_conditional_response, patch_cache_control
+
+
+def etag_response(request, etag: str, build) -> HttpResponse:
+    """A 304 if the client has this version, else ``build()``'s JSON bytes, with the ETag."""
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        response = HttpResponse(build(), content_type="application/json")
+    response["ETag"] = etag
+    patch_cache_control(response, no_cache=True)
+    return response

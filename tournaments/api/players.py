@@ -1,0 +1,106 @@
+"""API for the players of a tournament: the list and registration, withdrawal and reinstatement,
+and a CSV list imported all or nothing."""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, serializers, status
+from rest_framework.parsers import MultiPartParser
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments import selectors, services
+from tournaments.models import Entry, Tournament
+from tournaments.permissions import require
+from tournaments.roles import ORGANISER
+
+
+class EntrySerializer(serializers.Serializer):
+    start_number = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    first_name = serializers.CharField(source="player.first_name", max_length=100)
+    last_name = serializers.CharField(source="player.last_name", max_length=100)
+    club = serializers.CharField(
+        source="player.club", max_length=200, required=False, allow_blank=True
+    )
+    # Digits, or blank: the blank is let through before the pattern is checked, and the schema
+    # offers it as the other of ``oneOf``, so the pattern must not match it as well.
+    ddv_number = serializers.RegexField(
+        r"^\d{1,20}$", source="player.ddv_number", required=False, allow_blank=True
+    )
+    status = serializers.ChoiceField(choices=Entry.Status.choices, read_only=True)
+
+    def create(self, validated_data):
+        player = validated_data.pop("player")
+        return services.entry_register(
+            tournament=self.context["tournament"],
+            start_number=validated_data.get("start_number"),
+            **player,
+        ).entry
+
+
+class EntryList(generics.ListCreateAPIView):
+    """The players of a tournament by start number. POST registers one (organiser); rounds
+    drawn but not started seat a late entry, moving as few players as possible."""
+
+    serializer_class = EntrySerializer
+    permission_classes = [AllowAny]
+    pagination_class = None
+
+    def tournament(self) -> Tournament:
+        return selectors.tournament_get(slug=self.kwargs["slug"], user=self.request.user)
+
+    def get_queryset(self):
+        return selectors.entry_list(tournament=self.tournament())
+
+    def get_serializer_context(self):
+        context = super().get_serializer_context()
+        if self.request.method == "POST":
+            context["tournament"] = self.tournament()
+        return context
+
+    def create(self, request, *args, **kwargs):
+        require(request, self.tournament(), ORGANISER)
+        return super().create(request, *args, **kwargs)
+
+
+class EntryStatus(APIView):
+    """Withdraw a player (``withdraw``) or take a withdrawn player back (``reinstate``); the
+    rounds drawn but not started are re-seated, moving only who must move."""
+
+    permission_classes = [IsAuthenticated]
+    actions = {"withdraw": services.entry_withdraw, "reinstate": services.entry_reinstate}
+
+    @extend_schema(request=None, responses=EntrySerializer)
+    def post(self, request, slug: str, start_number: int, action: str):
+        tournament = selectors.tournament_get(slug=slug, user=request.user)
+        require(request, tournament, ORGANISER)
+        entry = get_object_or_404(tournament.entries, start_number=start_number)
+        change = self.actions[action](entry=entry)
+        return Response(EntrySerializer(change.entry).data)
+
+
+class ImportSerializer(serializers.Serializer):
+    file = serializers.FileField(help_text="CSV, UTF-8, `;` or `,`, with a header row")
+
+
+class PlayersImport(APIView):
+    """Register every player of a CSV file, or none: a 400 lists every problem by line."""
+
+    permission_classes = [IsAuthenticated]
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(
+        request={"multipart/form-data": ImportSerializer},
+        responses={201: EntrySerializer(many=True)},
+    )
+    def post(self, request, slug: str):
+        tournament = selectors.tournament_get(slug=slug, user=request.user)
+        require(request, tournament, ORGANISER)
+        upload = ImportSerializer(data=request.data)
+        upload.is_valid(raise_exception=True)
+        imported = services.players_import(
+            tournament=tournament, data=upload.validated_data["file"].read()
+        )
+        return Response(
+            EntrySerializer(imported.entries, many=True).data, status=status.HTTP_201_CREATED
+        )

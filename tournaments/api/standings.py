@@ -1,0 +1,243 @@
+"""API for the standings (TSR 8.5.2) and a player's tournament: public reads, the standings
+with ETags."""
+
+from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext as _
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
+from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from doko import standings
+from tournaments import caching, selectors
+from tournaments.api.common import etag_response
+from tournaments.models import Entry
+from tournaments.permissions import standings_mode
+
+
+class RoundResultSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    position = serializers.IntegerField(help_text="Seat at the table")
+    points = serializers.IntegerField(help_text="Game points + penalty points - deducted")
+    penalty = serializers.IntegerField(help_text="Initialled penalty points (TSR 8.2.2)")
+    deducted = serializers.IntegerField(help_text="Points deducted (TSR 9.6.2 b)")
+    placing = serializers.IntegerField(help_text="1st to 4th (5th) at the table")
+    confirmed = serializers.BooleanField(
+        help_text="False: handed in but not yet confirmed (provisional, not counted)"
+    )
+    solos_played = serializers.IntegerField()
+    solos_won = serializers.IntegerField()
+
+
+class NullableItemsField(serializers.ListField):
+    """A list of a serializer's objects, some of them null."""
+
+
+class NullableItemsScheme(OpenApiSerializerFieldExtension):
+    """drf-spectacular drops the ``allow_null`` of a serializer as a list's child: the items
+    are the child's component or null."""
+
+    target_class = NullableItemsField
+
+    def map_serializer_field(self, auto_schema, direction):
+        component = auto_schema.resolve_serializer(self.target.child, direction)
+        return {"type": "array", "items": {"allOf": [component.ref], "nullable": True}}
+
+
+class StandingsRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(allow_null=True, help_text="null: not ranked (disqualified)")
+    start_number = serializers.IntegerField(source="entrant.start_number")
+    name = serializers.CharField(source="entrant.name")
+    club = serializers.CharField(source="entrant.club")
+    status = serializers.ChoiceField(choices=Entry.Status.choices, source="entrant.status")
+    points = serializers.IntegerField(help_text="Over the confirmed rounds")
+    provisional = serializers.IntegerField(
+        allow_null=True, help_text="Points of rounds handed in, not yet confirmed"
+    )
+    placings = serializers.IntegerField(help_text="Sum of the table placings")
+    best_round = serializers.IntegerField(allow_null=True)
+    rounds_played = serializers.IntegerField()
+    average = serializers.FloatField(allow_null=True)
+    solos_played = serializers.IntegerField()
+    solos_won = serializers.IntegerField()
+    results = NullableItemsField(
+        child=RoundResultSerializer(allow_null=True),
+        help_text="One per round of ``rounds``; null where the player did not play it",
+    )
+
+
+class StandingsSerializer(serializers.Serializer):
+    version = serializers.IntegerField(help_text="Raised by every rebuild")
+    built_at = serializers.DateTimeField(allow_null=True)
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=[t.value for t in standings.Tiebreak]),
+        help_text="Applied in order after the points",
+    )
+    rounds = serializers.ListField(child=serializers.IntegerField())
+    provisional_rounds = serializers.ListField(child=serializers.IntegerField())
+    count = serializers.IntegerField(help_text="Rows in all")
+    offset = serializers.IntegerField()
+    rows = StandingsRowSerializer(many=True, help_text="Best first, from ``offset``")
+
+
+def _hidden() -> PermissionDenied:
+    return PermissionDenied(_("The organiser has hidden the standings for now."))
+
+
+class StandingsQuerySerializer(serializers.Serializer):
+    offset = serializers.IntegerField(min_value=0, default=0, help_text="Rows to skip")
+    limit = serializers.IntegerField(
+        min_value=1, max_value=2000, default=100, help_text="Rows to return (at most 2,000)"
+    )
+
+
+class StandingsView(APIView):
+    """The standings, in pages of ``limit`` rows from ``offset``: only confirmed scoresheets
+    count; provisional results stand apart. 403 while the organiser hides them (staff still
+    read them). Send ``If-None-Match`` with the last ETag: an unchanged answer is a 304 without
+    a body."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[StandingsQuerySerializer],
+        responses={200: StandingsSerializer, 304: None, 403: None},
+    )
+    def get(self, request, slug: str):
+        query = StandingsQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        offset, limit = query.validated_data["offset"], query.validated_data["limit"]
+        tournament = selectors.tournament_head(slug=slug, user=request.user)
+        if standings_mode(request, tournament) == "hidden":
+            raise _hidden()
+        version = tournament.standings_version
+
+        def build() -> bytes:
+            key = f"standings-json:{tournament.pk}:{version}:{offset}:{limit}"
+            body = caching.versioned_get(key)
+            if body is None:
+                table = selectors.standings_read(tournament=tournament)
+                rows = table.rows if table else ()
+                data = {
+                    "version": version,
+                    "built_at": table.built_at if table else None,
+                    "tiebreaks": list(table.tiebreaks if table else ()),
+                    "rounds": list(table.rounds if table else ()),
+                    "provisional_rounds": list(table.provisional_rounds if table else ()),
+                    "count": len(rows),
+                    "offset": offset,
+                    "rows": list(rows[offset : offset + limit]),
+                }
+                body = JSONRenderer().render(StandingsSerializer(data).data)
+                caching.versioned_put(key, body)
+            return body
+
+        etag = f'"api-standings-{tournament.pk}-{version}-{offset}-{limit}"'
+        return etag_response(request, etag, build)
+
+
+class PlayerRoundSerializer(serializers.Serializer):
+    round = serializers.IntegerField(source="round.number")
+    round_status = serializers.CharField(source="round.status")
+    table = serializers.IntegerField()
+    position = serializers.IntegerField()
+    others = serializers.SerializerMethodField(help_text="The rest of the table, in seat order")
+    sheet_status = serializers.CharField(allow_null=True)
+    result = serializers.SerializerMethodField(
+        help_text="Once the sheet is handed in; null while the standings are hidden"
+    )
+
+    @extend_schema_field(
+        inline_serializer(
+            "TableMate",
+            {
+                "position": serializers.IntegerField(),
+                "start_number": serializers.IntegerField(),
+                "name": serializers.CharField(),
+            },
+            many=True,
+        )
+    )
+    def get_others(self, item) -> list[dict]:
+        return [
+            {
+                "position": other.position,
+                "start_number": other.entry.start_number,
+                "name": other.entry.player.name,
+            }
+            for other in item.others
+        ]
+
+    @extend_schema_field(
+        inline_serializer(
+            "PlayerRoundResult",
+            {
+                "points": serializers.IntegerField(),
+                "penalty": serializers.IntegerField(),
+                "deducted": serializers.IntegerField(),
+                "placing": serializers.IntegerField(),
+                "confirmed": serializers.BooleanField(),
+                "solos_played": serializers.IntegerField(),
+                "solos_won": serializers.IntegerField(),
+            },
+            allow_null=True,
+        )
+    )
+    def get_result(self, item) -> dict | None:
+        result = item.result
+        if result is None or not self.context["show_points"]:
+            return None
+        return {
+            field: getattr(result, field)
+            for field in (
+                "points",
+                "penalty",
+                "deducted",
+                "placing",
+                "confirmed",
+                "solos_played",
+                "solos_won",
+            )
+        }
+
+
+class PlayerDetailSerializer(serializers.Serializer):
+    start_number = serializers.IntegerField(source="entry.start_number")
+    name = serializers.CharField(source="entry.player.name")
+    club = serializers.CharField(source="entry.player.club")
+    player_id = serializers.IntegerField(source="entry.player_id")
+    status = serializers.CharField(source="entry.status")
+    standing = StandingsRowSerializer(
+        source="row", allow_null=True, help_text="null while the standings are hidden"
+    )
+    rounds = PlayerRoundSerializer(many=True)
+
+
+class PlayerDetail(APIView):
+    """One player of a tournament: each round's table, seat, the others at the table, and (while
+    the standings are shown) points, placing, solos and penalties, and their standing."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=PlayerDetailSerializer)
+    def get(self, request, slug: str, start_number: int):
+        tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+        entry = selectors.entry_get(tournament=tournament, start_number=start_number)
+        mode = standings_mode(request, tournament)
+        row = None
+        if mode != "hidden":
+            row = selectors.standings_row(
+                table=selectors.standings_read(tournament=tournament), entry_id=entry.pk
+            )
+        data = {
+            "entry": entry,
+            "row": row,
+            "rounds": selectors.entry_rounds(entry=entry, staff=mode == "staff"),
+        }
+        return Response(
+            PlayerDetailSerializer(data, context={"show_points": mode != "hidden"}).data
+        )

@@ -1,0 +1,207 @@
+"""Pages of the players: the list where the organiser registers them, corrects, withdraws and
+reinstates them, a substitute for one who left, and a CSV list imported all or nothing."""
+
+import base64
+import binascii
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods, require_POST
+
+from tournaments import player_import, selectors, services
+from tournaments.forms import (
+    EntryForm,
+    ImportForm,
+    SubstituteForm,
+    error_messages,
+    errors_to_form,
+)
+from tournaments.models import Entry
+from tournaments.permissions import require
+from tournaments.roles import ORGANISER
+from tournaments.views.common import organises, report_moves
+
+
+@require_http_methods(["GET", "POST"])
+def entry_list(request: HttpRequest, slug: str) -> HttpResponse:
+    """The players; the organiser registers, corrects and withdraws them here."""
+    tournament = selectors.tournament_get(slug=slug, user=request.user)
+    is_organiser = organises(request, tournament)
+    form = EntryForm(request.POST or None) if is_organiser else None
+    if request.method == "POST":
+        require(request, tournament, ORGANISER)
+        if form.is_valid():
+            try:
+                registered = services.entry_register(tournament=tournament, **form.cleaned_data)
+            except ValidationError as error:
+                errors_to_form(form, error)
+            else:
+                messages.success(
+                    request,
+                    _("%(player)s is registered with start number %(number)d.")
+                    % {"player": registered.entry.player, "number": registered.entry.start_number},
+                )
+                report_moves(request, registered.reseating)
+                return redirect("entries", slug)
+    return render(
+        request,
+        "tournaments/entries.html",
+        {
+            "tournament": tournament,
+            "entries": selectors.entry_list(tournament=tournament),
+            "is_organiser": is_organiser,
+            "form": form,
+        },
+        status=400 if form is not None and form.errors else 200,
+    )
+
+
+def _entry(request: HttpRequest, slug: str, start_number: int) -> Entry:
+    tournament = selectors.tournament_get(slug=slug, user=request.user)
+    require(request, tournament, ORGANISER)
+    return get_object_or_404(
+        Entry.objects.select_related("player", "tournament"),
+        tournament=tournament,
+        start_number=start_number,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def entry_edit(request: HttpRequest, slug: str, start_number: int) -> HttpResponse:
+    entry = _entry(request, slug, start_number)
+    player = entry.player
+    initial = {
+        "first_name": player.first_name,
+        "last_name": player.last_name,
+        "club": player.club,
+        "ddv_number": player.ddv_number,
+        "start_number": entry.start_number,
+    }
+    form = EntryForm(request.POST or None, initial=initial)
+    form.fields["start_number"].required = True
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.entry_update(entry=entry, **form.cleaned_data)
+        except ValidationError as error:
+            errors_to_form(form, error)
+        else:
+            messages.success(request, _("The registration is saved."))
+            return redirect("entries", slug)
+    return render(
+        request,
+        "tournaments/entry_edit.html",
+        {"tournament": entry.tournament, "entry": entry, "form": form},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+@require_POST
+def entry_status(request: HttpRequest, slug: str, start_number: int) -> HttpResponse:
+    """Withdraw a player, or take a withdrawn player back."""
+    entry = _entry(request, slug, start_number)
+    change = {"withdraw": services.entry_withdraw, "reinstate": services.entry_reinstate}.get(
+        request.POST.get("action", "")
+    )
+    if change is None:
+        raise Http404
+    try:
+        changed = change(entry=entry)
+    except ValidationError as error:
+        for message in error_messages(error):
+            messages.error(request, message)
+    else:
+        entry = changed.entry
+        messages.success(
+            request,
+            _("%(player)s: %(status)s.")
+            % {"player": entry.player, "status": entry.get_status_display()},
+        )
+        report_moves(request, changed.reseating)
+    return redirect("entries", slug)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def entry_replace(request: HttpRequest, slug: str, start_number: int) -> HttpResponse:
+    """A substitute takes the seats of a player who withdraws, or who was disqualified, in the
+    rounds not yet started."""
+    entry = _entry(request, slug, start_number)
+    form = SubstituteForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            substitute = services.entry_replace(
+                entry=entry, player=services.player_find_or_create(**form.cleaned_data)
+            )
+        except ValidationError as error:
+            errors_to_form(form, error)
+        else:
+            messages.success(
+                request,
+                _("%(substitute)s (start number %(number)d) takes the seats of %(player)s.")
+                % {
+                    "substitute": substitute.player,
+                    "number": substitute.start_number,
+                    "player": entry.player,
+                },
+            )
+            return redirect("entries", slug)
+    return render(
+        request,
+        "tournaments/entry_replace.html",
+        {"tournament": entry.tournament, "entry": entry, "form": form},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def players_import(request: HttpRequest, slug: str) -> HttpResponse:
+    """Upload a CSV file, see every row and its problems, then import all rows or none."""
+    tournament = selectors.tournament_get(slug=slug, user=request.user)
+    require(request, tournament, ORGANISER)
+    context = {"tournament": tournament, "form": ImportForm()}
+    if request.method == "POST" and "content" in request.POST:
+        try:
+            data = base64.b64decode(request.POST["content"], validate=True)
+        except (binascii.Error, ValueError):
+            return HttpResponse(status=400)
+        try:
+            imported = services.players_import(tournament=tournament, data=data)
+        except ValidationError as error:
+            context["import_errors"] = error_messages(error)
+        else:
+            messages.success(
+                request,
+                ngettext(
+                    "%(count)d player is registered.",
+                    "%(count)d players are registered.",
+                    len(imported.entries),
+                )
+                % {"count": len(imported.entries)},
+            )
+            report_moves(request, imported.reseating)
+            return redirect("entries", slug)
+        context["preview"] = player_import.parse_players_csv(data)
+        context["content"] = request.POST["content"]
+    elif request.method == "POST":
+        form = ImportForm(request.POST, request.FILES)
+        context["form"] = form
+        if form.is_valid():
+            data = form.cleaned_data["file"]
+            context["preview"] = player_import.parse_players_csv(data)
+            context["content"] = base64.b64encode(data).decode()
+    failed = (
+        context["form"].errors
+        or context.get("import_errors")
+        or ("preview" in context and not context["preview"].ok)
+    )
+    return render(
+        request, "tournaments/players_import.html", context, status=400 if failed else 200
+    )

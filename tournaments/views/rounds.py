@@ -1,0 +1,201 @@
+"""Pages of rounds: adding one, the round's page with its seating, the clock and extra time
+(TSR 8.5.1), the organiser's and adjudicator's actions on it, the players' "find my table" and
+the venue's screen."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from tournaments import policies, selectors, services
+from tournaments.forms import ExtraTimeForm, error_messages, errors_to_form
+from tournaments.models import Round
+from tournaments.permissions import require, roles_of, standings_mode
+from tournaments.roles import CLOCK, ORGANISER, SEES_SHEET_LINKS, STAFF, Role
+from tournaments.round_actions import ROUND_ACTIONS
+from tournaments.views.common import shortfall
+
+
+@require_POST
+@login_required
+def round_add(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = selectors.tournament_get(slug=slug, user=request.user)
+    require(request, tournament, ORGANISER)
+    try:
+        round_ = services.round_create(tournament=tournament)
+    except ValidationError as error:
+        for message in error_messages(error):
+            messages.error(request, message)
+        return redirect("tournament", slug)
+    return redirect("round", slug, round_.number)
+
+
+@require_GET
+def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = selectors.tournament_get(slug=slug, user=request.user)
+    round_ = selectors.round_get(tournament=tournament, number=number)
+    roles = roles_of(request, tournament)
+    staff = bool(roles & STAFF)
+    show_seating = staff or round_.published_at is not None
+    return render(
+        request,
+        "tournaments/round.html",
+        {
+            "tournament": tournament,
+            "round": round_,
+            "tables": selectors.round_tables(round=round_) if show_seating else [],
+            "show_seating": show_seating,
+            "show_points": standings_mode(request, tournament) != "hidden",
+            "is_organiser": Role.ORGANISER in roles,
+            "runs_clock": bool(roles & CLOCK),
+            "may_end": policies.may_end_playing_time(round=round_, roles=roles) is None,
+            "shortfall": shortfall(tournament, roles)
+            if round_.status in {Round.Status.PLANNED, Round.Status.SEATED}
+            else None,
+            "staff": staff,
+            # Staff and scorekeepers open each table's scoresheet from here once play begins.
+            "sheet_links": bool(roles & SEES_SHEET_LINKS)
+            and round_.status in {Round.Status.RUNNING, Round.Status.FINISHED, Round.Status.CLOSED},
+            "quality": selectors.seating_quality(round=round_) if staff else None,
+            "clock": selectors.round_clock(round=round_),
+            "extra_form": ExtraTimeForm() if roles & CLOCK else None,
+            "unpublished_later": tournament.rounds.filter(
+                status=Round.Status.SEATED, published_at=None
+            ).exists()
+            if Role.ORGANISER in roles
+            else False,
+        },
+    )
+
+
+@require_GET
+def round_clock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The round clock alone, for the pages that refresh it."""
+    tournament = selectors.tournament_get(slug=slug, user=request.user)
+    round_ = selectors.round_get(tournament=tournament, number=number)
+    return render(
+        request,
+        "tournaments/partials/clock.html",
+        {
+            "tournament": tournament,
+            "round": round_,
+            "clock": selectors.round_clock(round=round_),
+            "staff": bool(roles_of(request, tournament) & STAFF),
+        },
+    )
+
+
+def _round_for(request: HttpRequest, slug: str, number: int, roles: set[str] | None) -> Round:
+    """The round, for a user with one of ``roles``; ``None``: its service asks its policy."""
+    tournament = selectors.tournament_get(slug=slug, user=request.user)
+    if roles is not None:
+        require(request, tournament, roles)
+    return get_object_or_404(
+        Round.objects.select_related("tournament"), tournament=tournament, number=number
+    )
+
+
+def _action_done(action: str) -> str:
+    return {
+        "seat": _("The seating is drawn. Check it, then publish it."),
+        "publish": _("The seating is published: players can find their table."),
+        "publish_all": _("The seating of every drawn round is published."),
+        "start": _("The round has started. The clock runs for all tables."),
+        "end": _(
+            "The playing time has ended: hands begun are finished, only forced solos follow (TSR 8.5.3)."
+        ),
+        "close": _("The round is closed."),
+    }[action]
+
+
+@login_required
+@require_POST
+def round_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
+    if action not in ROUND_ACTIONS:
+        raise Http404
+    round_ = _round_for(request, slug, number, None)
+    policies.enforce(
+        ROUND_ACTIONS[action].refusal(round=round_, roles=roles_of(request, round_.tournament))
+    )
+    try:
+        ROUND_ACTIONS[action].run(round_, request.user, None)
+    except ValidationError as error:
+        for message in error_messages(error):
+            messages.error(request, message)
+    else:
+        messages.success(request, _action_done(action))
+    return redirect("round", slug, number)
+
+
+@login_required
+@require_POST
+def round_extra_time(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    round_ = _round_for(request, slug, number, CLOCK)
+    form = ExtraTimeForm(request.POST)
+    if form.is_valid():
+        table = round_.tables.filter(number=form.cleaned_data["table"]).first()
+        if table is None:
+            form.add_error("table", _("Round %(number)d has no such table.") % {"number": number})
+        else:
+            try:
+                granted = services.table_extra_time_grant(
+                    table=table,
+                    minutes=form.cleaned_data["minutes"],
+                    reason=form.cleaned_data["reason"],
+                    by=request.user,
+                )
+            except ValidationError as error:
+                errors_to_form(form, error)
+            else:
+                messages.success(
+                    request,
+                    _("Table %(table)d has %(minutes)d more minutes.")
+                    % {"table": table.number, "minutes": granted.minutes},
+                )
+                return redirect("round", slug, number)
+    for field, errors in form.errors.items():
+        label = form.fields[field].label if field in form.fields else ""
+        for message in errors:
+            messages.error(request, f"{label}: {message}" if label else message)
+    return redirect("round", slug, number)
+
+
+@require_GET
+def find_table(request: HttpRequest, slug: str) -> HttpResponse:
+    """Players find their table and seat by name or start number; no login needed."""
+    tournament = selectors.tournament_get(slug=slug, user=request.user)
+    query = request.GET.get("q", "")[:100]
+    context = {
+        "tournament": tournament,
+        "query": query,
+        "found": selectors.seat_find(
+            tournament=tournament, query=query, staff=bool(roles_of(request, tournament) & STAFF)
+        ),
+        "limit": selectors.FIND_LIMIT,
+    }
+    if request.headers.get("HX-Request"):
+        return render(request, "tournaments/partials/found.html", context)
+    return render(request, "tournaments/find.html", context)
+
+
+@require_GET
+def venue_screen(request: HttpRequest, slug: str) -> HttpResponse:
+    """The projector at the venue: the round clock and every player's table, by name."""
+    tournament = selectors.tournament_get(slug=slug, user=request.user)
+    round_ = selectors.current_round(tournament=tournament)
+    context = {
+        "tournament": tournament,
+        "round": round_,
+        "clock": selectors.round_clock(round=round_) if round_ else None,
+        "seats": selectors.round_seats_by_name(round=round_) if round_ else [],
+        "find_url": request.build_absolute_uri(reverse("find", args=[slug])),
+        "now": timezone.now(),
+    }
+    if request.headers.get("HX-Request"):
+        return render(request, "tournaments/partials/screen_body.html", context)
+    return render(request, "tournaments/screen.html", context)

@@ -1,0 +1,191 @@
+"""The standings (TSR 8.5.2) and a player's page in a tournament: public, for phones, cached
+and answered with a 304 while nothing changed; and the standings as a CSV file."""
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.safestring import mark_safe
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET
+
+from doko import standings
+from tournaments import caching, exports, selectors
+from tournaments.models import Tournament
+from tournaments.permissions import roles_of, standings_mode
+from tournaments.roles import Role
+
+TIEBREAK_LABELS = {
+    standings.Tiebreak.PLACINGS: gettext_lazy("the sum of the table placings"),
+    standings.Tiebreak.BEST_ROUND: gettext_lazy("the best single round"),
+    standings.Tiebreak.START_NUMBER: gettext_lazy("the start number"),
+}
+
+# How often the standings page asks whether they changed; an unchanged answer is a 304.
+STANDINGS_POLL_SECONDS = 20
+
+
+STANDINGS_PAGE_SIZE = 100  # players per page: a phone loads about 40 KB
+
+
+def _standings_page(request: HttpRequest) -> int:
+    try:
+        return max(int(request.GET.get("page", 1)), 1)
+    except ValueError:
+        return 1
+
+
+def _not_modified(request: HttpRequest, etag: str) -> HttpResponse | None:
+    """A 304 for a client that has this version already: no query beyond the tournament's."""
+    return get_conditional_response(request, etag=etag)
+
+
+def _revalidate(response: HttpResponse, etag: str) -> HttpResponse:
+    response["ETag"] = etag
+    patch_cache_control(response, no_cache=True)
+    patch_vary_headers(response, ["Accept-Language", "Cookie"])
+    return response
+
+
+def _standings_table_html(tournament: Tournament, mode: str, page: int) -> str:
+    """A page of the standings table, rendered once per version, language and page and then
+    served from the cache."""
+    if mode == "hidden":
+        return render_to_string(
+            "tournaments/partials/standings_table.html", {"tournament": tournament, "hidden": True}
+        )
+    key = (
+        f"standings-html:{tournament.pk}:{tournament.standings_version}:"
+        f"{caching.head_stamp(tournament):x}:{translation.get_language()}:{page}"
+    )
+    html = caching.versioned_get(key)
+    if html is None:
+        table = selectors.standings_read(tournament=tournament)
+        rows = table.rows if table else ()
+        size = STANDINGS_PAGE_SIZE
+        html = render_to_string(
+            "tournaments/partials/standings_table.html",
+            {
+                "tournament": tournament,
+                "table": table,
+                "rows": rows[(page - 1) * size : page * size],
+                "page": page,
+                "pages": [
+                    (number, first + 1, min(first + size, len(rows)))
+                    for number, first in enumerate(range(0, len(rows), size), start=1)
+                ],
+                "statistics": standings.statistics(table) if table and page == 1 else None,
+                "tiebreaks": [TIEBREAK_LABELS[t] for t in table.tiebreaks] if table else [],
+                "player_url": reverse("player", args=[tournament.slug, 0])[:-2],
+                "built_at": table.built_at if table else None,
+            },
+        )
+        caching.versioned_put(key, html)
+    return html
+
+
+def _same_for_everyone(request: HttpRequest) -> bool:
+    """An anonymous reader without a session or messages, asking for nothing but a page: the
+    page is then the same for every such reader (no CSRF token: the language switches by link)
+    and can be cached whole."""
+    return (
+        not request.user.is_authenticated
+        and settings.SESSION_COOKIE_NAME not in request.COOKIES
+        and "messages" not in request.COOKIES
+        and set(request.GET) <= {"page"}
+    )
+
+
+@require_GET
+def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings, for everyone; the page asks every few seconds whether they changed."""
+    tournament = selectors.tournament_head(slug=slug, user=request.user)
+    mode = standings_mode(request, tournament)
+    page = _standings_page(request)
+    etag = caching.standings_etag(tournament=tournament, mode=mode, part="page", page=page)
+    # Only an anonymous reader's page is the same for everyone (no name, no messages).
+    anonymous = not request.user.is_authenticated
+    if anonymous and (response := _not_modified(request, etag)):
+        return response
+    key = f"standings-page:{etag}"
+    html = caching.versioned_get(key) if _same_for_everyone(request) else None
+    if html is None:
+        html = render_to_string(
+            "tournaments/standings.html",
+            {
+                "tournament": tournament,
+                "mode": mode,
+                "page": page,
+                # Our own template's output, escaped as it was rendered.
+                "table_html": mark_safe(_standings_table_html(tournament, mode, page)),
+                "poll_seconds": STANDINGS_POLL_SECONDS,
+                "is_organiser": Role.ORGANISER in roles_of(request, tournament),
+            },
+            request,
+        )
+        if _same_for_everyone(request):
+            caching.versioned_put(key, html)
+    response = HttpResponse(html)
+    return _revalidate(response, etag) if anonymous else response
+
+
+@require_GET
+def standings_table(request: HttpRequest, slug: str) -> HttpResponse:
+    """A page of the standings table alone, for the page's refresh: 304 while nothing
+    changed."""
+    tournament = selectors.tournament_head(slug=slug, user=request.user)
+    mode = standings_mode(request, tournament)
+    page = _standings_page(request)
+    etag = caching.standings_etag(tournament=tournament, mode=mode, part="table", page=page)
+    if response := _not_modified(request, etag):
+        return response
+    return _revalidate(HttpResponse(_standings_table_html(tournament, mode, page)), etag)
+
+
+@require_GET
+def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings as a CSV file for spreadsheets (``exports.standings_rows``)."""
+    tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+    if standings_mode(request, tournament) == "hidden":
+        raise PermissionDenied(_("The organiser has hidden the standings for now."))
+    table = selectors.standings_read(tournament=tournament)
+    return exports.csv_response(
+        filename=f"{tournament.slug}-{slugify(_('standings'))}.csv",
+        rows=exports.standings_rows(table=table),
+    )
+
+
+@require_GET
+def player_detail(request: HttpRequest, slug: str, start_number: int) -> HttpResponse:
+    """One player's tournament: each round's table, seat, opponents, points, solos and
+    penalties, and their place in the standings."""
+    tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+    entry = selectors.entry_get(tournament=tournament, start_number=start_number)
+    mode = standings_mode(request, tournament)
+    rounds = selectors.entry_rounds(entry=entry, staff=mode == "staff")
+    row = (
+        selectors.standings_row(
+            table=selectors.standings_read(tournament=tournament), entry_id=entry.pk
+        )
+        if mode != "hidden"
+        else None
+    )
+    return render(
+        request,
+        "tournaments/player.html",
+        {
+            "tournament": tournament,
+            "entry": entry,
+            "rounds": rounds,
+            "row": row,
+            "show_points": mode != "hidden",
+            "penalties": sum(r.result.penalty for r in rounds if r.result and r.result.confirmed),
+            "deducted": sum(r.result.deducted for r in rounds if r.result and r.result.confirmed),
+        },
+    )
