@@ -2,7 +2,7 @@
 
 from django.core.exceptions import PermissionDenied
 
-from tournaments import selectors
+from tournaments import policies, selectors
 from tournaments.models import Tournament
 from tournaments.roles import STAFF
 
@@ -24,6 +24,7 @@ def require(request, tournament: Tournament, roles: set[str]) -> None:
 def standings_mode(request, tournament: Tournament) -> str:
     """What this reader gets of the standings and points: ``staff`` (everything, even when
     hidden), ``public`` (the standings are shown), or ``hidden`` (the organiser hid them)."""
-    if roles_of(request, tournament) & STAFF:
+    roles = roles_of(request, tournament)
+    if roles & STAFF:
         return "staff"
-    return "public" if tournament.standings_public else "hidden"
+    return "hidden" if policies.may_read_standings(tournament=tournament, roles=roles) else "public"

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 
-from tournaments.models import Round
-from tournaments.roles import CLOCK, ENDS_PLAYING_TIME, ORGANISER
+from tournaments.models import Round, Tournament
+from tournaments.roles import CLOCK, ENDS_PLAYING_TIME, ORGANISER, STAFF
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,14 @@ def may_end_playing_time(*, round: Round, roles: Collection[str]) -> Refusal | N
     if set(roles) & ENDS_PLAYING_TIME:
         return None
     return Refusal(_("Only an adjudicator or an organiser ends the playing time (TSR 8.5.1)."))
+
+
+def may_read_standings(*, tournament: Tournament, roles: Collection[str]) -> Refusal | None:
+    """Read the standings, and the points on the public pages: the staff always, everyone
+    else while the organiser shows them."""
+    if tournament.standings_public or set(roles) & STAFF:
+        return None
+    return Refusal(_("The organiser has hidden the standings for now."))
 
 
 def may_allow_tables_of_five(*, roles: Collection[str]) -> Refusal | None:

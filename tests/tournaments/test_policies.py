@@ -3,7 +3,7 @@
 import pytest
 
 from tournaments import policies
-from tournaments.models import TournamentRole
+from tournaments.models import Tournament, TournamentRole
 
 Role = TournamentRole.Role
 OTHERS = [Role.ADJUDICATOR, Role.DEPUTY, Role.PANEL, Role.SCOREKEEPER]
@@ -63,3 +63,21 @@ def test_the_page_and_the_api_share_one_table_of_round_actions():
     assert set(API_ROUND_ACTIONS) <= set(ROUND_ACTIONS)
     assert ROUND_ACTIONS["start"].may is policies.may_start_round
     assert ROUND_ACTIONS["end"].may is policies.may_end_playing_time
+
+
+@pytest.mark.parametrize("role", [Role.ORGANISER, Role.ADJUDICATOR, Role.DEPUTY, Role.PANEL])
+def test_staff_read_hidden_standings(role):
+    hidden = Tournament(standings_public=False)
+    assert policies.may_read_standings(tournament=hidden, roles={role}) is None
+
+
+@pytest.mark.parametrize("roles", [set(), {Role.SCOREKEEPER}])
+def test_hidden_standings_are_refused_to_the_public_with_the_reason(roles):
+    hidden = Tournament(standings_public=False)
+    assert policies.may_read_standings(tournament=hidden, roles=roles) == policies.Refusal(
+        "The organiser has hidden the standings for now."
+    )
+    assert (
+        policies.may_read_standings(tournament=Tournament(standings_public=True), roles=set())
+        is None
+    )

@@ -1,8 +1,6 @@
 """API for the standings (TSR 8.5.2) and a player's tournament: public reads, the standings
 with ETags."""
 
-from django.core.exceptions import PermissionDenied
-from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
 from rest_framework import serializers
@@ -12,10 +10,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from doko import standings
-from tournaments import caching, selectors
+from tournaments import caching, policies, selectors
 from tournaments.api.common import etag_response
 from tournaments.models import Entry
-from tournaments.permissions import standings_mode
+from tournaments.permissions import roles_of, standings_mode
 
 
 class RoundResultSerializer(serializers.Serializer):
@@ -84,10 +82,6 @@ class StandingsSerializer(serializers.Serializer):
     rows = StandingsRowSerializer(many=True, help_text="Best first, from ``offset``")
 
 
-def _hidden() -> PermissionDenied:
-    return PermissionDenied(_("The organiser has hidden the standings for now."))
-
-
 class StandingsQuerySerializer(serializers.Serializer):
     offset = serializers.IntegerField(min_value=0, default=0, help_text="Rows to skip")
     limit = serializers.IntegerField(
@@ -112,8 +106,9 @@ class StandingsView(APIView):
         query.is_valid(raise_exception=True)
         offset, limit = query.validated_data["offset"], query.validated_data["limit"]
         tournament = selectors.tournament_head(slug=slug, user=request.user)
-        if standings_mode(request, tournament) == "hidden":
-            raise _hidden()
+        policies.enforce(
+            policies.may_read_standings(tournament=tournament, roles=roles_of(request, tournament))
+        )
         version = tournament.standings_version
 
         def build() -> bytes:

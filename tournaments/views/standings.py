@@ -2,7 +2,6 @@
 and answered with a 304 while nothing changed; and the standings as a CSV file."""
 
 from django.conf import settings
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -16,7 +15,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
 from doko import standings
-from tournaments import caching, exports, selectors
+from tournaments import caching, exports, policies, selectors
 from tournaments.models import Tournament
 from tournaments.permissions import roles_of, standings_mode
 from tournaments.roles import Role
@@ -152,8 +151,9 @@ def standings_table(request: HttpRequest, slug: str) -> HttpResponse:
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings as a CSV file for spreadsheets (``exports.standings_rows``)."""
     tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
-    if standings_mode(request, tournament) == "hidden":
-        raise PermissionDenied(_("The organiser has hidden the standings for now."))
+    policies.enforce(
+        policies.may_read_standings(tournament=tournament, roles=roles_of(request, tournament))
+    )
     table = selectors.standings_read(tournament=tournament)
     return exports.csv_response(
         filename=f"{tournament.slug}-{slugify(_('standings'))}.csv",
