@@ -41,12 +41,13 @@ def tournament_export(*, tournament: Tournament) -> dict:
     usernames: set[str] = set()
     user_names = dict(User._default_manager.values_list("pk", User.USERNAME_FIELD))
 
-    def user(pk: int | None) -> str | None:
-        if pk is None:
-            return None
+    def username(pk: int) -> str:
         name = user_names[pk]
         usernames.add(name)
         return name
+
+    def user(pk: int | None) -> str | None:
+        return None if pk is None else username(pk)
 
     entries = list(tournament.entries.select_related("player").order_by("pk"))
     players = sorted({entry.player for entry in entries}, key=lambda player: player.pk)
@@ -86,7 +87,7 @@ def tournament_export(*, tournament: Tournament) -> dict:
         return None if pk is None else keys[pk]
 
     def members(row: Appeal | Sanction) -> list[str]:
-        return sorted(user(member.pk) for member in row.members.all())
+        return sorted(username(member.pk) for member in row.members.all())
 
     def details(event: Event) -> dict:
         # A change to the catalogue names the offence by id; it may have been taken out since.

@@ -2,9 +2,12 @@
 transaction; the results and standings are rebuilt from what it restored."""
 
 import datetime
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar, overload
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
@@ -33,7 +36,16 @@ from tournaments.models import (
     new_seat_token,
 )
 
+M = TypeVar("M", bound=models.Model)
+Panelled = TypeVar("Panelled", Appeal, Sanction)  # decided with an arbitration panel
 
+
+@overload
+def _parse_time(value: str) -> datetime.datetime: ...
+@overload
+def _parse_time(value: None) -> None: ...
+@overload
+def _parse_time(value: str | None) -> datetime.datetime | None: ...
 def _parse_time(value: str | None) -> datetime.datetime | None:
     if value is None:
         return None
@@ -110,7 +122,7 @@ def _lookup(keys: dict, key, kind: str):
         raise _Damaged(message % {"kind": kind, "key": key}) from None
 
 
-def _insert(model: type[models.Model], rows: list[models.Model]) -> list[models.Model]:
+def _insert(model: type[M], rows: list[M]) -> list[M]:
     """Insert the rows, learning their new ids."""
     if connection.features.can_return_rows_from_bulk_insert:
         return model._default_manager.bulk_create(rows)
@@ -119,7 +131,7 @@ def _insert(model: type[models.Model], rows: list[models.Model]) -> list[models.
     return rows
 
 
-def _keep_times(model, rows: list[models.Model], items: list[dict], *names: str) -> None:
+def _keep_times(model: type[M], rows: list[M], items: list[dict], *names: str) -> None:
     """Put back the times the file holds: saving sets fields with ``auto_now(_add)`` to now."""
     for row, item in zip(rows, items, strict=True):
         for name in names:
@@ -128,10 +140,10 @@ def _keep_times(model, rows: list[models.Model], items: list[dict], *names: str)
         model._default_manager.bulk_update(rows, list(names), batch_size=500)
 
 
-def _users(data: dict, result: ImportResult) -> dict[str, models.Model]:
+def _users(data: dict, result: ImportResult) -> dict[str, AbstractBaseUser]:
     User = get_user_model()
     names = sorted(set(data["users"]))
-    found = {
+    found: dict[str, AbstractBaseUser] = {
         user.get_username(): user
         for user in User._default_manager.filter(**{f"{User.USERNAME_FIELD}__in": names})
     }
@@ -458,10 +470,10 @@ def _import(data: dict) -> ImportResult:
     return result
 
 
-def _keyed(model, items: list[dict], build) -> dict[int, models.Model]:
+def _keyed(model: type[M], items: list[dict], build: Callable[[dict], M]) -> dict[int, M]:
     """Insert one row per item; key in the file -> the new row."""
     rows = _insert(model, [build(item) for item in items])
-    keyed = {}
+    keyed: dict[int, M] = {}
     for item, row in zip(items, rows, strict=True):
         if item["key"] in keyed:
             raise _Damaged(_("it holds the key %(key)s twice.") % {"key": item["key"]})
@@ -469,10 +481,15 @@ def _keyed(model, items: list[dict], build) -> dict[int, models.Model]:
     return keyed
 
 
-def _members(model, rows: dict[int, models.Model], items: list[dict], user) -> None:
+def _members(
+    model: type[Panelled],
+    rows: Mapping[int, Panelled],
+    items: list[dict],
+    user: Callable[[str], AbstractBaseUser],
+) -> None:
     """The members of the arbitration panel of each appeal or sanction."""
     members = model._meta.get_field("members")
-    through = members.remote_field.through
+    through = model.members.through  # members.remote_field.through, as its model's type
     own, theirs = members.m2m_column_name(), members.m2m_reverse_name()
     through.objects.bulk_create(
         through(**{own: rows[item["key"]].pk, theirs: user(name).pk})

@@ -15,12 +15,13 @@ import secrets
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
+from django.contrib.auth.models import AbstractBaseUser, Permission, User
 from django.db import transaction
 from django.utils import timezone, translation
 
 from adjudication import services as adjudication
 from adjudication.models import Sanction
+from doko.rules.penalty import Severity
 from doko.simulation import simulate_match
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
@@ -201,7 +202,7 @@ def _players(rng: random.Random, count: int) -> list[Player]:
     return players
 
 
-def _organiser(username: str) -> tuple[object, str]:
+def _organiser(username: str) -> tuple[User, str]:
     """A staff user who organises the demo tournaments, with a freshly generated password."""
     password = secrets.token_urlsafe(12)
     user, _created = get_user_model().objects.get_or_create(username=username)
@@ -222,7 +223,7 @@ def _play_round(
     rng: random.Random,
     tournament: Tournament,
     started_at: datetime.datetime,
-    organiser,
+    organiser: AbstractBaseUser,
     running_for: datetime.timedelta | None = None,
 ) -> Round:
     """Seat, start and play one round; the organiser ends its playing time after 100 minutes
@@ -239,7 +240,7 @@ def _play_round(
         hands_per_match = tournament.hands_at(table_size)
         finished = running_for is None or rng.random() < 0.25
         hands_to_play = None
-        if not finished:
+        if running_for is not None and not finished:
             # About four minutes a hand; some tables are quicker than others.
             minutes = running_for.total_seconds() / 60
             hands_to_play = max(0, min(hands_per_match - 1, int(minutes / rng.uniform(3.6, 5))))
@@ -273,7 +274,7 @@ def _play_round(
     return round_
 
 
-def _adjudicate(*, round_: Round, user) -> None:
+def _adjudicate(*, round_: Round, user: AbstractBaseUser) -> None:
     """Round 4's complaints so far, at the first tables still playing with a few normal games
     on their sheet: one decided and initialled, one ruled and waiting for initials, one just
     noted, one appealed; and a warning for counting trumps aloud (a bound decision)."""
@@ -288,7 +289,7 @@ def _adjudicate(*, round_: Round, user) -> None:
         ).order_by("table__number")
         if sheet.hands.filter(contract="normal", number__gte=2).count() >= 2
     ][:4]
-    minor = adjudication.Ruling(severity="minor")
+    minor = adjudication.Ruling(severity=Severity.MINOR)
     complaints = [
         ("Karo-Ass abgeworfen, obwohl Karo bedient werden konnte", offences["TSR 5.2.2"], minor),
         ("Zum zweiten Stich ausgespielt, ohne am Zug zu sein", offences["TSR 5.1.1, 5.3.4"], minor),
@@ -299,6 +300,7 @@ def _adjudicate(*, round_: Round, user) -> None:
         zip(sheets, complaints, strict=False)
     ):
         hand = sheet.hands.filter(contract="normal", number__gte=2).order_by("number").first()
+        assert hand is not None  # the sheets were chosen for having two such hands
         decision = adjudication.complaint_record(
             scoresheet=sheet,
             hand_number=hand.number,

@@ -2,9 +2,11 @@
 with their progress and file kept on the ``Job``."""
 
 import datetime
+import functools
+from collections.abc import Callable
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.urls import reverse
@@ -32,7 +34,7 @@ def job_start(
     *,
     tournament: Tournament,
     kind: Job.Kind,
-    by: AbstractBaseUser | None,
+    by: User | None,
     round: Round | None = None,
     table: Table | None = None,
     site_url: str = "",
@@ -60,61 +62,82 @@ def job_start(
     return job
 
 
-def _build_entry_list(job: Job, progress) -> tuple[str, bytes]:
+# A job's builder: its file's name and content, reporting its progress in percent on the way.
+Builder = Callable[[Job, pdf.Progress], tuple[str, bytes]]
+
+
+def _round(job: Job) -> Round:
+    """The round a printout of a round names (the constraint job_round_printout_has_round)."""
+    if job.round is None:
+        raise ValueError(f"The job {job.pk} ({job.kind}) names no round.")
+    return job.round
+
+
+def _table(job: Job) -> Table:
+    """The table a completed scoresheet names (the constraint job_table_only_for_a_scoresheet)."""
+    if job.table is None:
+        raise ValueError(f"The job {job.pk} ({job.kind}) names no table.")
+    return job.table
+
+
+def _build_entry_list(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
     entries = list(selectors.entry_list(tournament=job.tournament))
     content = pdf.entry_list_pdf(tournament=job.tournament, entries=entries, progress=progress)
     return f"{job.tournament.slug}-{slugify(_('players'))}.pdf", content
 
 
-def _round_printout(document, name: str):
-    """A builder for one of the printouts of a round's seating."""
+def _round_printout(document: Callable[..., bytes], name: str) -> Builder:
+    """A builder for one of the printouts of a round's seating: ``document`` is one of the
+    ``pdf`` functions of a round's tables (the table cards take ``url_for_table`` too)."""
 
-    def build(job: Job, progress) -> tuple[str, bytes]:
-        tables = selectors.round_tables(round=job.round)
-        options = {}
+    def build(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
+        round_ = _round(job)
+        tables = selectors.round_tables(round=round_)
+        options: dict[str, Callable[[int], str]] = {}
         if document is pdf.table_cards_pdf and job.site_url:
             options["url_for_table"] = lambda number: (
                 job.site_url.rstrip("/")
-                + reverse("table", args=[job.tournament.slug, job.round.number, number])
+                + reverse("table", args=[job.tournament.slug, round_.number, number])
             )
         content = document(
             tournament=job.tournament,
-            round_number=job.round.number,
+            round_number=round_.number,
             tables=tables,
             progress=progress,
             **options,
         )
-        filename = f"{job.tournament.slug}-{slugify(_('round'))}-{job.round.number}-{slugify(name)}"
+        filename = f"{job.tournament.slug}-{slugify(_('round'))}-{round_.number}-{slugify(name)}"
         return f"{filename}.pdf", content
 
     return build
 
 
-def _build_scoresheets(job: Job, progress) -> tuple[str, bytes]:
+def _build_scoresheets(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
     """Blank scoresheets for every table of the round, each with its scorekeeper's link."""
-    tables = selectors.round_tables(round=job.round)
-    url_for_seat = None
+    round_ = _round(job)
+    tables = selectors.round_tables(round=round_)
+    url_for_seat: Callable[[selectors.SeatRow], str] | None = None
     if job.site_url:
-        tokens = dict(Seat.objects.filter(round=job.round).values_list("entry_id", "token"))
+        tokens = dict(Seat.objects.filter(round=round_).values_list("entry_id", "token"))
         site = job.site_url.rstrip("/")
 
-        def url_for_seat(seat) -> str:
+        def url_for_seat(seat: selectors.SeatRow) -> str:
             return site + reverse("sheet-link", args=[tokens[seat.entry.pk]])
 
     content = sheet_pdf.blank_scoresheets_pdf(
         tournament=job.tournament,
-        round_number=job.round.number,
+        round_number=round_.number,
         tables=tables,
         url_for_seat=url_for_seat,
         progress=progress,
     )
-    name = f"{job.tournament.slug}-{slugify(_('round'))}-{job.round.number}"
+    name = f"{job.tournament.slug}-{slugify(_('round'))}-{round_.number}"
     return f"{name}-{slugify(_('scoresheets'))}.pdf", content
 
 
-def _build_scoresheet(job: Job, progress) -> tuple[str, bytes]:
+def _build_scoresheet(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
     """The completed scoresheet of one table, as it stands (for the archive: as confirmed)."""
-    table = job.table
+    table = _table(job)
     state = sheet_state(sheet=table.scoresheet)
     content = sheet_pdf.scoresheet_pdf(
         scoresheet=state.sheet,
@@ -124,11 +147,11 @@ def _build_scoresheet(job: Job, progress) -> tuple[str, bytes]:
         extra_times=list(table.extra_times.select_related("granted_by").order_by("granted_at")),
         progress=progress,
     )
-    name = f"{job.tournament.slug}-{slugify(_('round'))}-{job.round.number}"
+    name = f"{job.tournament.slug}-{slugify(_('round'))}-{_round(job).number}"
     return f"{name}-{slugify(_('table'))}-{table.number}.pdf", content
 
 
-def _build_standings(job: Job, progress) -> tuple[str, bytes]:
+def _build_standings(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
     """The standings as last rebuilt (never computed from the results here); before the first
     rebuild, every player with no points yet."""
     tournament = job.tournament
@@ -145,17 +168,19 @@ def _build_standings(job: Job, progress) -> tuple[str, bytes]:
     return f"{tournament.slug}-{slugify(_('standings'))}.pdf", content
 
 
-def _build_round_results(job: Job, progress) -> tuple[str, bytes]:
+def _build_round_results(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
     """The results of the round table by table, confirmed or not (TSR 8.5.2)."""
-    tables = selectors.round_results(round=job.round)
+    round_ = _round(job)
+    tables = selectors.round_results(round=round_)
     content = pdf.round_results_pdf(
-        tournament=job.tournament, round=job.round, tables=tables, progress=progress
+        tournament=job.tournament, round=round_, tables=tables, progress=progress
     )
-    name = f"{job.tournament.slug}-{slugify(_('round'))}-{job.round.number}"
+    name = f"{job.tournament.slug}-{slugify(_('round'))}-{round_.number}"
     return f"{name}-{slugify(_('results'))}.pdf", content
 
 
-JOB_BUILDERS = {
+# By the kind as stored (a str; a Job.Kind is one too, and equal to it).
+JOB_BUILDERS: dict[str, Builder] = {
     Job.Kind.ENTRY_LIST_PDF: _build_entry_list,
     Job.Kind.SEATING_BY_TABLE_PDF: _round_printout(pdf.seating_by_table_pdf, "tables"),
     Job.Kind.SEATING_ALPHABETICAL_PDF: _round_printout(pdf.seating_alphabetical_pdf, "names"),
@@ -242,5 +267,5 @@ def jobs_recover(*, older_than: datetime.timedelta) -> list[str]:
         ]
         Job.objects.filter(pk__in=ids).update(status=Job.Status.QUEUED, updated_at=now)
         for job_id in ids:
-            transaction.on_commit(lambda job_id=job_id: job_enqueue(job_id))
+            transaction.on_commit(functools.partial(job_enqueue, job_id))
     return ids

@@ -6,6 +6,7 @@ then the file; the URLs keep the paths they had under the tournament and the rou
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -16,8 +17,16 @@ from printing.models import Job
 from scoring.models import Scoresheet
 from tournaments import policies
 from tournaments import selectors as tournament_selectors
-from tournaments.models import Round
+from tournaments.models import Round, Tournament
 from tournaments.permissions import roles_of
+
+
+class AuthenticatedHttpRequest(HttpRequest):
+    """The request a view behind ``login_required`` gets: its user has signed in. Only a type
+    (as django-stubs suggests), for the user the printout records as its author."""
+
+    user: User
+
 
 ROUND_PRINTOUTS = {
     "tables": Job.Kind.SEATING_BY_TABLE_PDF,
@@ -28,7 +37,7 @@ ROUND_PRINTOUTS = {
 }
 
 
-def _tournament_for_printing(request: HttpRequest, slug: str, *, counts: bool = True):
+def _tournament_for_printing(request: HttpRequest, slug: str, *, counts: bool = True) -> Tournament:
     tournament = tournament_selectors.tournament_get(slug=slug, user=request.user, counts=counts)
     policies.enforce(policies.may_print(roles=roles_of(request, tournament)))
     return tournament
@@ -36,7 +45,9 @@ def _tournament_for_printing(request: HttpRequest, slug: str, *, counts: bool = 
 
 @login_required
 @require_POST
-def round_print(request: HttpRequest, slug: str, number: int, kind: str) -> HttpResponse:
+def round_print(
+    request: AuthenticatedHttpRequest, slug: str, number: int, kind: str
+) -> HttpResponse:
     if kind not in ROUND_PRINTOUTS:
         raise Http404
     tournament = _tournament_for_printing(request, slug)
@@ -58,7 +69,7 @@ def round_print(request: HttpRequest, slug: str, number: int, kind: str) -> Http
 
 @login_required
 @require_POST
-def entry_list_print(request: HttpRequest, slug: str) -> HttpResponse:
+def entry_list_print(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament_for_printing(request, slug)
     job = services.job_start(tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, by=request.user)
     return redirect("job", pk=job.pk)
@@ -66,7 +77,7 @@ def entry_list_print(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def standings_print(request: HttpRequest, slug: str) -> HttpResponse:
+def standings_print(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament_for_printing(request, slug, counts=False)
     job = services.job_start(tournament=tournament, kind=Job.Kind.STANDINGS_PDF, by=request.user)
     return redirect("job", pk=job.pk)
@@ -74,7 +85,9 @@ def standings_print(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def sheet_print(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+def sheet_print(
+    request: AuthenticatedHttpRequest, slug: str, number: int, table: int
+) -> HttpResponse:
     """A table's sheet as a PDF for the archive (as confirmed, or as it stands)."""
     tournament = _tournament_for_printing(request, slug)
     sheet = get_object_or_404(
@@ -118,7 +131,8 @@ def job_detail(request: HttpRequest, pk) -> HttpResponse:
 @require_GET
 def job_download(request: HttpRequest, pk) -> FileResponse:
     job = _job(request, pk)
-    if job.status != Job.Status.DONE:
+    # A done job has its file (the constraint job_done_has_file).
+    if job.status != Job.Status.DONE or not job.file.name:
         raise Http404
     return FileResponse(
         job.file.open("rb"), as_attachment=True, filename=job.file.name.split("/")[-1]

@@ -473,7 +473,8 @@ def table_cards_pdf(
         fontSize=14,
         leading=18,
         backColor=_FIVE,
-        borderPadding=(2, 4),
+        # The stubs say a float; ReportLab takes (vertical, horizontal) too (normalizeTRBL).
+        borderPadding=(2, 4),  # type: ignore[arg-type]
     )
     name = ParagraphStyle(
         "name",
@@ -542,6 +543,10 @@ _MISSING_SHADE = colors.HexColor("#f4cccc")
 class _PageCountCanvas(Canvas):
     """A canvas that writes "Page X of Y" at the foot of every page: it holds the pages back
     until the document is saved, when their number is known."""
+
+    # Canvas's own members, which its stubs leave out (they are private).
+    _pagesize: tuple[float, float]
+    _startPage: Callable[[], None]
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -420,7 +420,7 @@ def _draw_table(
     *,
     grid: _Grid,
     table_number: int,
-    seats: Sequence[SeatRow] | Sequence[Seat],
+    seats: Sequence[SeatRow | Seat],
     footer: str,
     keeper: int | None = None,
 ) -> None:
