@@ -79,6 +79,24 @@ def sheet():
     return Scoresheet.objects.get(table__round=round_)
 
 
+@pytest.fixture
+def played():
+    """A tournament of 12 players whose first round is complete and confirmed, with its
+    organiser (a closer module may have its own)."""
+    from scoring.models import Scoresheet
+    from tests import factories
+    from tests.sheets import full_match
+    from tournaments import services as tournament_services
+
+    organiser = factories.user(username="orga")
+    tournament = factories.tournament(players=12, organiser=organiser, name="Kreuzpokal")
+    round_ = factories.seated_round(tournament)
+    tournament_services.round_start(round=round_)
+    for sheet in Scoresheet.objects.filter(table__round=round_):
+        factories.sheet_confirmed(sheet, full_match())
+    return tournament, round_, organiser
+
+
 @pytest.fixture(scope="module")
 def ctx(django_db_setup, django_db_blocker, tmp_path_factory):
     """The world the permission matrix is checked in (tests/permissions.py), built outside the

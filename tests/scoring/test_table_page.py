@@ -1,0 +1,63 @@
+"""A table's page: its sheet with running totals and the check, as the sheet's own link reads
+it (TSR 7.3, 8.5.3)."""
+
+import pytest
+from django.urls import reverse
+
+from doko.rules.contracts import Contract
+from scoring import selectors as scoring_selectors
+from scoring import services as scoring_services
+from scoring.models import Scoresheet
+from tests import factories
+from tests.sheets import full_match, solo
+from tournaments import services
+
+pytestmark = pytest.mark.django_db
+
+
+def test_table_page_shows_the_sheet_with_running_totals_and_check(client, played):
+    tournament, _, _ = played
+    response = client.get(reverse("table", args=[tournament.slug, 1, 2]))
+    assert response.status_code == 200
+    rows = response.context["hand_rows"]
+    assert len(rows) == 24  # 20 + 4 compulsory solos (TSR 8.5.1)
+    assert rows[-1].totals == [sum(row.points[i] for row in rows) for i in range(4)]
+    assert response.context["check"].complete
+    assert response.context["problems"] == []
+
+
+def test_the_table_page_checks_the_sheet_with_its_end_of_playing_time(client):
+    # After the time only forced solos follow (TSR 8.5.3): the table page must read the sheet
+    # as its link does, not as if the time still ran.
+    organiser = factories.user()
+    tournament = factories.tournament(players=4, organiser=organiser)
+    round_ = factories.seated_round(tournament)
+    services.round_start(round=round_)
+    sheet = Scoresheet.objects.get(table__round=round_)
+    keeper = factories.keeper(sheet)
+    lines = [line for line in full_match() if line.contract == "normal"][:10]
+    sheet = scoring_services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=lines, version=sheet.version, by=keeper
+    )
+    services.round_end(round=round_, by=organiser)
+    sheet = scoring_services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=lines, version=sheet.version, by=keeper, time_over_after_hand=10
+    )
+    check = scoring_selectors.sheet_state(sheet=sheet).check
+    for _ in range(4):
+        lines.append(solo_for(check.next))
+        check = scoring_selectors.scoresheet_check(
+            scoresheet=sheet, hands=lines, table_size=4, time_over_after_hand=10
+        )
+    sheet = scoring_services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=lines, version=sheet.version, by=keeper, time_over_after_hand=10
+    )
+    scoring_services.scoresheet_submit(scoresheet=sheet, version=sheet.version, by=keeper)
+    response = client.get(reverse("table", args=[tournament.slug, 1, 1]))
+    assert response.context["problems"] == []
+    assert response.context["check"].complete
+    assert "Die Spielrunde ist vollständig." in response.content.decode()
+
+
+def solo_for(due):
+    return solo(due.dealer, due.forced_soloist, 1, contract=Contract.FORCED_SOLO)

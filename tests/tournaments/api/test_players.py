@@ -1,0 +1,71 @@
+"""The players API: registering, importing and withdrawing players, and their DDV numbers."""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+from rest_framework.authtoken.models import Token
+
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(("ddv_number", "status"), [("", 201), ("0123", 201), ("12a", 400)])
+def test_a_ddv_number_is_digits_or_blank(client, ddv_number, status):
+    organiser = factories.user()
+    tournament = factories.tournament(organiser=organiser)
+    token = Token.objects.create(user=organiser).key
+    response = client.post(
+        reverse("api-entries", args=[tournament.slug]),
+        {"first_name": "Erika", "last_name": "Muster", "ddv_number": ddv_number},
+        content_type="application/json",
+        headers={"Authorization": f"Token {token}"},
+    )
+    assert response.status_code == status, response.json()
+    if status == 400:
+        assert "ddv_number" in response.json()
+
+
+def test_api_registers_imports_and_withdraws_players(client, staffed):
+    tournament, headers = staffed
+    slug = tournament.slug
+    registered = client.post(
+        reverse("api-entries", args=[slug]),
+        {"first_name": "Jörg", "last_name": "Weiß", "club": "Köln"},
+        content_type="application/json",
+        headers=headers["organiser"],
+    )
+    assert registered.status_code == 201
+    assert registered.json()["start_number"] == 13
+    taken = client.post(
+        reverse("api-entries", args=[slug]),
+        {"first_name": "A", "last_name": "B", "start_number": 13},
+        content_type="application/json",
+        headers={**headers["organiser"], "Accept-Language": "en"},
+    )
+    assert taken.status_code == 400
+    assert "already taken" in str(taken.json())
+    imported = client.post(
+        reverse("api-players-import", args=[slug]),
+        {"file": SimpleUploadedFile("p.csv", "Vorname;Nachname\nÄnne;Öz\n".encode())},
+        headers=headers["organiser"],
+    )
+    assert imported.status_code == 201
+    assert imported.json()[0]["last_name"] == "Öz"
+    broken = client.post(
+        reverse("api-players-import", args=[slug]),
+        {"file": SimpleUploadedFile("p.csv", b"Vorname;Nachname\nAnna;\n")},
+        headers={**headers["organiser"], "Accept-Language": "en"},
+    )
+    assert broken.status_code == 400
+    assert "Line 2" in broken.json()["file"][0]
+    withdrawn = client.post(
+        reverse("api-entry-withdraw", args=[slug, 13]), headers=headers["organiser"]
+    )
+    assert withdrawn.json()["status"] == "withdrawn"
+    listed = client.get(reverse("api-entries", args=[slug])).json()
+    assert len(listed) == 14
+    refused = client.post(
+        reverse("api-entry-reinstate", args=[slug, 13]), headers=headers["adjudicator"]
+    )
+    assert refused.status_code == 403
