@@ -1,7 +1,7 @@
 """What the adjudication services share: the log, validated saving, the checks of a seat and
 of a round under way."""
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
@@ -20,7 +20,7 @@ Role = TournamentRole.Role
 def log_event(
     tournament: Tournament,
     *,
-    by: AbstractBaseUser,
+    by: User,
     action: str,
     summary: str,
     decision: Decision | None = None,

@@ -5,7 +5,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -77,8 +77,8 @@ def sanction_impose(
     reasons: str,
     points: int | None = None,
     offence: Offence | None = None,
-    members: Collection[AbstractBaseUser] = (),
-    by: AbstractBaseUser,
+    members: Collection[User] = (),
+    by: User,
 ) -> Sanction:
     """Sanction unsporting conduct (TSR 9.6.2): a warning, a deduction of up to 12 points
     without credit to the other players (it counts in ``round``'s match, outside every
@@ -206,7 +206,7 @@ def _require_round_under_way(round: Round) -> None:
 
 
 @transaction.atomic
-def sanction_appeal_lodge(*, sanction: Sanction, grounds: str = "", by: AbstractBaseUser) -> Appeal:
+def sanction_appeal_lodge(*, sanction: Sanction, grounds: str = "", by: User) -> Appeal:
     """The player appeals against a bound decision the adjudicator gave alone (TSR 8.2.1,
     9.6.3, 9.7.7): the arbitration panel decides; until it does, the sanction counts. What
     the panel decided itself is final."""
@@ -252,12 +252,12 @@ def sanction_appeal_decide(
     *,
     appeal: Appeal,
     outcome: Appeal.Outcome,
-    members: Collection[AbstractBaseUser],
+    members: Collection[User],
     reasons: str,
     interruption: int,
     ruling: Ruling | None,
     change: SanctionRuling | None,
-    by: AbstractBaseUser,
+    by: User,
 ) -> Appeal:
     """The panel on a bound decision (TSR 8.2.1, 9.6.3): upheld it stands; annulled it no
     longer counts (a deduction leaves the results); changed, the panel's own sanction counts
