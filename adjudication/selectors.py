@@ -36,6 +36,7 @@ def sheet_adjudication(*, sheet: Scoresheet) -> SheetAdjudication:
         status=Sanction.Status.IN_FORCE,
         entry__seats__table_id=sheet.table_id,
     ).values_list("entry__seats__position", "points"):
+        assert points is not None  # a deduction has its points (sanction_deduction_1_to_12)
         deductions[position] = deductions.get(position, 0) - points
     return SheetAdjudication(decisions=decisions, deductions=deductions)
 

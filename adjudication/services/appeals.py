@@ -121,6 +121,8 @@ def appeal_decide(
             change=sanction,
             by=by,
         )
+    # Not against a sanction, so against a decision (appeal_against_a_decision_or_a_sanction).
+    assert appeal.decision is not None
     decision = decision_lock(appeal.decision)
     sheet = scoresheet_locked(decision.scoresheet)
     decision.scoresheet = sheet
@@ -174,6 +176,7 @@ def appeal_decide(
         elif decision.played_without_game_points:
             hand_unvoid(decision, by)
         if outcome == Appeal.Outcome.CHANGE:
+            assert ruling is not None  # a change comes with the panel's ruling, checked above
             replacement = Decision(
                 scoresheet=sheet,
                 hand_number=decision.hand_number,

@@ -28,7 +28,8 @@ from adjudication.services.common import (
 )
 from adjudication.services.offences import require_offence_of
 from doko.rules.contracts import Contract, SoloType
-from doko.rules.penalty import Breach, InvalidInput, Severity, penalty_points
+from doko.rules.penalty import Breach, Severity, penalty_points
+from doko.rules.problems import InvalidInput
 from doko.rules.sheet import HandLine
 from scoring.messages import field_errors
 from scoring.models import CONTRACT_LABELS, Scoresheet
@@ -355,18 +356,18 @@ def ruled(decision: Decision, ruling: Ruling) -> dict:
         )
     if points == tsr:
         reason = ""
+    if wedding and names_soloist:
+        solo_type = SoloType.DIAMONDS.value  # a wedding played alone (TSR 4.4.3 b, 4.4.5)
+    elif contract.is_solo:
+        assert ruling.solo_type is not None  # a solo without its type is refused above
+        solo_type = SoloType(ruling.solo_type).value
+    else:
+        solo_type = ""
     return {
         "severity": Severity(ruling.severity).value,
         "contract": contract.value,
         "soloist": ruling.soloist if names_soloist else None,
-        # A wedding played alone is a diamonds solo (TSR 4.4.3 b, 4.4.5).
-        "solo_type": (
-            SoloType.DIAMONDS.value
-            if wedding and names_soloist
-            else SoloType(ruling.solo_type).value
-            if contract.is_solo
-            else ""
-        ),
+        "solo_type": solo_type,
         "wedding_clarified_as_solo": clarified,
         "disadvantages_soloist": ruling.disadvantages_soloist,
         "announcements": ruling.announcements,
@@ -494,6 +495,8 @@ def hand_unstop(decision: Decision, by: User) -> None:
 def hand_void(decision: Decision, by: User) -> None:
     """Count the solo as played without game points (TSR 9.4.4): its line goes on the sheet
     with no points, or loses the scorekeeper's, which the decision keeps for an appeal."""
+    # Only an opponent's major breach in a solo is ruled so, and a solo names its soloist.
+    assert decision.soloist is not None
     replaced = scoresheet_hand_void(
         scoresheet=decision.scoresheet,
         number=decision.hand_number,
