@@ -4,6 +4,7 @@ tournament."""
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db.models import Expression, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
@@ -182,7 +183,7 @@ def staff_roles(*, tournament: Tournament) -> QuerySet[TournamentRole]:
     )
 
 
-def panel_members(*, tournament: Tournament):
+def panel_members(*, tournament: Tournament) -> QuerySet[User]:
     """The users on the tournament's arbitration panel."""
     return (
         get_user_model()
