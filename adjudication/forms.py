@@ -1,6 +1,11 @@
 """Forms of the adjudicators' pages. They parse input; the services decide by the TSR."""
 
+from collections.abc import Iterable
+from typing import TypeVar
+
 from django import forms
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from adjudication.models import MOST_DEDUCTION, SEVERITY_LABELS, Appeal, Decision, Offence, Sanction
@@ -8,7 +13,7 @@ from adjudication.services import Ruling, SanctionRuling
 from doko.rules.contracts import Contract
 from doko.rules.penalty import MOST_ANNOUNCEMENTS
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS
-from tournaments.models import TournamentRole
+from tournaments.models import Round, TournamentRole
 
 
 def _styled(form: forms.Form) -> None:
@@ -24,6 +29,23 @@ def _styled(form: forms.Form) -> None:
         else:
             css = "form-control"
         widget.attrs.setdefault("class", css)
+
+
+_F = TypeVar("_F", bound=forms.Field)
+
+
+def _field(form: forms.BaseForm, name: str, kind: type[_F]) -> _F:
+    """The form's field ``name``, of the kind its class declares it."""
+    field = form.fields[name]
+    assert isinstance(field, kind)
+    return field
+
+
+class _MembersField(forms.ModelMultipleChoiceField):
+    """Members of the arbitration panel to choose, by their full names."""
+
+    def label_from_instance(self, obj: User) -> str:
+        return obj.get_full_name() or obj.username
 
 
 def _seats(size: int, *, blank: str | None = None) -> list[tuple[str, str]]:
@@ -51,11 +73,13 @@ class ComplaintForm(forms.Form):
         help_text=_("May stay empty when a standard offence says it all."),
     )
 
-    def __init__(self, *args, size: int, offences, **kwargs):
+    def __init__(self, *args, size: int, offences: QuerySet[Offence], **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["offender"].choices = _seats(size)
-        self.fields["complainant"].choices = _seats(size, blank="–")
-        self.fields["offence"].queryset = offences.filter(kind=Offence.Kind.BREACH)
+        _field(self, "offender", forms.ChoiceField).choices = _seats(size)
+        _field(self, "complainant", forms.ChoiceField).choices = _seats(size, blank="–")
+        _field(self, "offence", forms.ModelChoiceField).queryset = offences.filter(
+            kind=Offence.Kind.BREACH
+        )
         self.fields["hand_number"].widget.attrs["inputmode"] = "numeric"
         _styled(self)
 
@@ -120,7 +144,7 @@ class RulingForm(forms.Form):
     def __init__(self, *args, size: int, **kwargs):
         super().__init__(*args, **kwargs)
         self.size = size
-        self.fields["soloist"].choices = _seats(size, blank="–")
+        _field(self, "soloist", forms.ChoiceField).choices = _seats(size, blank="–")
         self.fields["announcements"].validators = []
         for seat in range(1, size + 1):
             self.fields[f"penalty_{seat}"] = forms.IntegerField(
@@ -193,7 +217,7 @@ class AppealForm(forms.Form):
 
     def __init__(self, *args, size: int, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["appellant"].choices = _seats(size)
+        _field(self, "appellant", forms.ChoiceField).choices = _seats(size)
         _styled(self)
 
 
@@ -203,7 +227,7 @@ class PanelForm(forms.Form):
     outcome = forms.ChoiceField(
         label=_("Decision"), choices=Appeal.Outcome.choices, widget=forms.RadioSelect
     )
-    members = forms.ModelMultipleChoiceField(
+    members = _MembersField(
         label=_("Members of the arbitration panel"),
         queryset=None,
         widget=forms.CheckboxSelectMultiple,
@@ -221,10 +245,9 @@ class PanelForm(forms.Form):
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
 
-    def __init__(self, *args, members, **kwargs):
+    def __init__(self, *args, members: QuerySet[User], **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["members"].queryset = members
-        self.fields["members"].label_from_instance = lambda u: u.get_full_name() or u.username
+        _field(self, "members", _MembersField).queryset = members
         _styled(self)
 
 
@@ -283,7 +306,7 @@ class SanctionForm(forms.Form):
     kind = forms.ChoiceField(label=_("Sanction"), choices=Sanction.Kind.choices)
     points = _deduction_points()
     reasons = forms.CharField(label=_("Reasons"), widget=forms.Textarea(attrs={"rows": 3}))
-    members = forms.ModelMultipleChoiceField(
+    members = _MembersField(
         label=_("Members of the arbitration panel"),
         queryset=None,
         required=False,
@@ -291,14 +314,22 @@ class SanctionForm(forms.Form):
         help_text=_("Not for a bound decision, which the adjudicator gives alone (TSR 9.6.3)."),
     )
 
-    def __init__(self, *args, rounds, offences, members, **kwargs):
+    def __init__(
+        self,
+        *args,
+        rounds: Iterable[Round],
+        offences: QuerySet[Offence],
+        members: QuerySet[User],
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
-        self.fields["round"].choices = [
+        _field(self, "round", forms.ChoiceField).choices = [
             (r.number, _("Round %(number)d") % {"number": r.number}) for r in rounds
         ]
-        self.fields["offence"].queryset = offences.filter(kind=Offence.Kind.UNSPORTING)
-        self.fields["members"].queryset = members
-        self.fields["members"].label_from_instance = lambda u: u.get_full_name() or u.username
+        _field(self, "offence", forms.ModelChoiceField).queryset = offences.filter(
+            kind=Offence.Kind.UNSPORTING
+        )
+        _field(self, "members", _MembersField).queryset = members
         self.fields["start_number"].widget.attrs["inputmode"] = "numeric"
         _styled(self)
 

@@ -238,7 +238,8 @@ class Decision(models.Model):
                 name="decision_ruled_has_points",
             ),
             models.CheckConstraint(
-                condition=Q(penalty_1__isnull=True) | Exact(_penalty_sum(), Value(0)),
+                # The stubs' Q.__or__ takes only a Q; Django combines any conditional expression.
+                condition=Q(penalty_1__isnull=True) | Exact(_penalty_sum(), Value(0)),  # type: ignore[arg-type]
                 name="decision_penalty_sums_to_zero",
                 violation_error_message=_(
                     "The penalty points of a decision must add up to zero (TSR 7.3.3.1, 9.3, 9.4)."

@@ -20,7 +20,9 @@ endgültig"):
   from the first instance being a neutral one and is how tournaments keep it.
 """
 
-from django.contrib.auth.models import AbstractBaseUser
+from collections.abc import Collection, Iterable
+
+from django.contrib.auth.models import User
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -30,7 +32,7 @@ from tournaments.models import Seat, Table, Tournament, TournamentRole
 from tournaments.policies import Refusal
 from tournaments.policies import enforce as enforce
 from tournaments.roles import CATALOGUE, FIRST_INSTANCE, PANEL
-from tournaments.selectors import user_roles
+from tournaments.selectors import AnyUser, user_roles
 
 Role = TournamentRole.Role
 
@@ -40,11 +42,11 @@ APPEAL = gettext_lazy("this appeal")
 CONDUCT = gettext_lazy("this case of unsporting conduct")
 
 
-def _roles(tournament: Tournament, user: AbstractBaseUser) -> set[str]:
+def _roles(tournament: Tournament, user: AnyUser) -> set[str]:
     return user_roles(user=user, tournament=tournament)
 
 
-def players_at(*, table: Table, users) -> set[int]:
+def players_at(*, table: Table, users: Iterable[User | int]) -> set[int]:
     """The ids of those ``users`` who play at ``table``: the player one of their roles in the
     tournament names ("plays as") is seated there."""
     return set(
@@ -54,11 +56,11 @@ def players_at(*, table: Table, users) -> set[int]:
     )
 
 
-def _plays_at(table: Table, user: AbstractBaseUser) -> bool:
-    return bool(user.is_authenticated and players_at(table=table, users=[user]))
+def _plays_at(table: Table, user: User) -> bool:
+    return bool(players_at(table=table, users=[user]))
 
 
-def _free(table: Table, role: str, *, besides: AbstractBaseUser) -> bool:
+def _free(table: Table, role: str, *, besides: User) -> bool:
     """Whether someone else holds ``role`` in the tournament and does not play at ``table``."""
     holders = set(
         TournamentRole.objects.filter(tournament_id=table.round.tournament_id, role=role)
@@ -68,7 +70,7 @@ def _free(table: Table, role: str, *, besides: AbstractBaseUser) -> bool:
     return bool(holders - players_at(table=table, users=holders))
 
 
-def may_adjudicate(*, tournament: Tournament, user: AbstractBaseUser) -> Refusal | None:
+def may_adjudicate(*, tournament: Tournament, user: AnyUser) -> Refusal | None:
     """Whether the user rules on complaints in the first instance at all: the adjudicator or a
     deputy adjudicator (TSR 8.2.1). At a given table ``may_rule`` says."""
     roles = _roles(tournament, user)
@@ -87,7 +89,7 @@ def may_adjudicate(*, tournament: Tournament, user: AbstractBaseUser) -> Refusal
     )
 
 
-def may_rule(*, table: Table, user: AbstractBaseUser, what=COMPLAINT) -> Refusal | None:
+def may_rule(*, table: Table, user: AnyUser, what=COMPLAINT) -> Refusal | None:
     """Record, rule on and initial a complaint at ``table`` (TSR 8.2.1, 8.2.2, 9.7.5), or give
     a bound decision for conduct there (TSR 9.6.3, ``what=CONDUCT``): the adjudicator or a
     deputy adjudicator who does not play at that table. Who plays there is told who decides
@@ -95,7 +97,7 @@ def may_rule(*, table: Table, user: AbstractBaseUser, what=COMPLAINT) -> Refusal
     tournament = table.round.tournament
     if refusal := may_adjudicate(tournament=tournament, user=user):
         return refusal
-    if not _plays_at(table, user):
+    if not (user.is_authenticated and _plays_at(table, user)):
         return None
     roles = _roles(tournament, user)
     params = {"table": table.number, "what": what}
@@ -135,7 +137,7 @@ def may_rule(*, table: Table, user: AbstractBaseUser, what=COMPLAINT) -> Refusal
     )
 
 
-def may_lodge_appeal(*, tournament: Tournament, user: AbstractBaseUser) -> Refusal | None:
+def may_lodge_appeal(*, tournament: Tournament, user: AnyUser) -> Refusal | None:
     """Record a player's appeal against a decision of the adjudicator (TSR 9.7.7): the
     adjudicator, a deputy or a member of the panel, whoever the player turns to. Recording
     decides nothing, so playing at the table does not matter."""
@@ -146,7 +148,7 @@ def may_lodge_appeal(*, tournament: Tournament, user: AbstractBaseUser) -> Refus
     )
 
 
-def may_sanction(*, tournament: Tournament, user: AbstractBaseUser) -> Refusal | None:
+def may_sanction(*, tournament: Tournament, user: AnyUser) -> Refusal | None:
     """Impose a sanction for unsporting conduct at all: the panel (TSR 9.6.2), and the
     adjudicator or a deputy for the bound decisions of the catalogue (TSR 9.6.3). Which one
     and at which table: ``sanction_impose`` with ``may_rule`` and ``may_decide_as_panel``."""
@@ -160,13 +162,13 @@ def may_sanction(*, tournament: Tournament, user: AbstractBaseUser) -> Refusal |
     )
 
 
-def may_decide_as_panel(*, table: Table, user: AbstractBaseUser, what=APPEAL) -> Refusal | None:
+def may_decide_as_panel(*, table: Table, user: AnyUser, what=APPEAL) -> Refusal | None:
     """Record the arbitration panel's decision on an appeal (TSR 8.2.1, 9.7.7) or on
     unsporting conduct (TSR 9.6.2, ``what=CONDUCT``) concerning ``table``: a member of the
     panel who does not play there."""
     if Role.PANEL not in _roles(table.round.tournament, user):
         return Refusal(_("Only the arbitration panel decides this (TSR 8.2.1, 9.6.2)."))
-    if _plays_at(table, user):
+    if user.is_authenticated and _plays_at(table, user):
         return Refusal(
             _(
                 "You play at table %(table)d: another member of the arbitration panel decides "
@@ -178,7 +180,7 @@ def may_decide_as_panel(*, table: Table, user: AbstractBaseUser, what=APPEAL) ->
     return None
 
 
-def may_sit_on_panel(*, table: Table, members, what=APPEAL) -> Refusal | None:
+def may_sit_on_panel(*, table: Table, members: Collection[User], what=APPEAL) -> Refusal | None:
     """The members named for the panel's decision concerning ``table`` (TSR 8.2.1): members
     of the tournament's panel, none of whom plays at that table. A refusal names the field
     ``members``: the names given stand in the way, not who gives them."""
@@ -195,8 +197,8 @@ def may_sit_on_panel(*, table: Table, members, what=APPEAL) -> Refusal | None:
             % {"names": ", ".join(m.get_username() for m in outside)},
             field="members",
         )
-    playing = players_at(table=table, users=members)
-    if playing := [member for member in members if member.pk in playing]:
+    players = players_at(table=table, users=members)
+    if playing := [member for member in members if member.pk in players]:
         return Refusal(
             _(
                 "Playing at table %(table)d, %(names)s cannot decide %(what)s: other members "
@@ -212,14 +214,14 @@ def may_sit_on_panel(*, table: Table, members, what=APPEAL) -> Refusal | None:
     return None
 
 
-def may_keep_catalogue(*, tournament: Tournament, user: AbstractBaseUser) -> Refusal | None:
+def may_keep_catalogue(*, tournament: Tournament, user: AnyUser) -> Refusal | None:
     """Keep the tournament's catalogue of standard offences (TSR 9.1.7, 9.6.3)."""
     if _roles(tournament, user) & CATALOGUE:
         return None
     return Refusal(_("Only the organiser and the adjudicators keep the catalogue."))
 
 
-def may_appoint_staff(*, tournament: Tournament, user: AbstractBaseUser) -> Refusal | None:
+def may_appoint_staff(*, tournament: Tournament, user: AnyUser) -> Refusal | None:
     """Appoint and dismiss the staff (TSR 8.2.1: "Es werden ein Schiedsrichter und ein
     Schiedsgericht eingesetzt"): the organiser."""
     if Role.ORGANISER in _roles(tournament, user):

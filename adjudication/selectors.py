@@ -4,6 +4,7 @@ tournament."""
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db.models import Expression, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
@@ -36,6 +37,7 @@ def sheet_adjudication(*, sheet: Scoresheet) -> SheetAdjudication:
         status=Sanction.Status.IN_FORCE,
         entry__seats__table_id=sheet.table_id,
     ).values_list("entry__seats__position", "points"):
+        assert points is not None  # a deduction has its points (sanction_deduction_1_to_12)
         deductions[position] = deductions.get(position, 0) - points
     return SheetAdjudication(decisions=decisions, deductions=deductions)
 
@@ -181,7 +183,7 @@ def staff_roles(*, tournament: Tournament) -> QuerySet[TournamentRole]:
     )
 
 
-def panel_members(*, tournament: Tournament):
+def panel_members(*, tournament: Tournament) -> QuerySet[User]:
     """The users on the tournament's arbitration panel."""
     return (
         get_user_model()

@@ -3,11 +3,15 @@ appeals, sanctions, the catalogue of standard offences, the staff, and the log. 
 forms parse, services decide, selectors read."""
 
 import csv
+from collections.abc import Callable, Set
+from typing import Any, TypeVar
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -26,8 +30,16 @@ from tournaments.roles import ADJUDICATION_READERS, CATALOGUE, ORGANISER, Role
 
 READERS = ADJUDICATION_READERS
 
+_T = TypeVar("_T")
 
-def _tournament(request: HttpRequest, slug: str, roles: set[str]) -> Tournament:
+
+class AuthenticatedHttpRequest(HttpRequest):
+    """A request to a view behind ``login_required``: its user has signed in."""
+
+    user: User
+
+
+def _tournament(request: HttpRequest, slug: str, roles: Set[str]) -> Tournament:
     tournament = tournament_selectors.tournament_get(slug=slug, user=request.user)
     require(request, tournament, roles)
     return tournament
@@ -38,7 +50,7 @@ def _allowed(refusal: policies.Refusal | None) -> None:
     policies.enforce(refusal)
 
 
-def _apply(request: HttpRequest, form, call) -> object | None:
+def _apply(request: HttpRequest, form: Form, call: Callable[[], _T]) -> _T | None:
     """Run a service with the form's data; its refusal goes onto the form."""
     try:
         return call()
@@ -51,7 +63,7 @@ def _apply(request: HttpRequest, form, call) -> object | None:
 
 @login_required
 @require_GET
-def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+def dashboard(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(request, slug, READERS)
     roles = roles_of(request, tournament)
     board = selectors.adjudication_dashboard(tournament=tournament)
@@ -79,7 +91,7 @@ def _sheet(tournament: Tournament, number: int, table: int) -> Scoresheet:
 
 @login_required
 @require_GET
-def complaint_pick(request: HttpRequest, slug: str) -> HttpResponse:
+def complaint_pick(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """The dashboard's "called to table N": the complaint form of that table this round."""
     tournament = _tournament(request, slug, READERS)
     _allowed(policies.may_adjudicate(tournament=tournament, user=request.user))
@@ -96,7 +108,9 @@ def complaint_pick(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def complaint_add(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+def complaint_add(
+    request: AuthenticatedHttpRequest, slug: str, number: int, table: int
+) -> HttpResponse:
     tournament = _tournament(request, slug, READERS)
     sheet = _sheet(tournament, number, table)
     _allowed(policies.may_rule(table=sheet.table, user=request.user))
@@ -133,7 +147,9 @@ def complaint_add(request: HttpRequest, slug: str, number: int, table: int) -> H
     )
 
 
-def _decision_context(request: HttpRequest, tournament: Tournament, decision: Decision, **forms_):
+def _decision_context(
+    request: AuthenticatedHttpRequest, tournament: Tournament, decision: Decision, **forms_: Form
+) -> dict[str, Any]:
     sheet = decision.scoresheet
     seats = list(sheet.table.seats.select_related("entry__player").order_by("position"))
     lines = hand_lines(list(sheet.hands.all()))
@@ -188,7 +204,7 @@ def _decision_context(request: HttpRequest, tournament: Tournament, decision: De
 
 @login_required
 @require_GET
-def decision_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+def decision_detail(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = _tournament(request, slug, READERS)
     decision = selectors.decision_detail(tournament=tournament, pk=pk)
     return render(
@@ -202,7 +218,7 @@ def _size(decision: Decision) -> int:
 
 @login_required
 @require_POST
-def decision_ruling(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+def decision_ruling(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = _tournament(request, slug, READERS)
     decision = selectors.decision_detail(tournament=tournament, pk=pk)
     _allowed(policies.may_rule(table=decision.scoresheet.table, user=request.user))
@@ -226,7 +242,9 @@ def decision_ruling(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return render(request, "adjudication/decision.html", context, status=422)
 
 
-def _button(request: HttpRequest, call, done: str, back) -> HttpResponse:
+def _button(
+    request: HttpRequest, call: Callable[[], object], done: str, back: HttpResponse
+) -> HttpResponse:
     """A button: the service, then back to the page with what happened."""
     try:
         call()
@@ -240,7 +258,7 @@ def _button(request: HttpRequest, call, done: str, back) -> HttpResponse:
 
 @login_required
 @require_POST
-def decision_initial(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+def decision_initial(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = _tournament(request, slug, READERS)
     decision = selectors.decision_detail(tournament=tournament, pk=pk)
     _allowed(policies.may_rule(table=decision.scoresheet.table, user=request.user))
@@ -254,7 +272,7 @@ def decision_initial(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def appeal_lodge(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+def appeal_lodge(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = _tournament(request, slug, READERS)
     _allowed(policies.may_lodge_appeal(tournament=tournament, user=request.user))
     decision = selectors.decision_detail(tournament=tournament, pk=pk)
@@ -282,7 +300,13 @@ def appeal_lodge(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return render(request, "adjudication/decision.html", context, status=422)
 
 
-def _panel_decided(request: HttpRequest, appeal: Appeal, form, change_form, change) -> bool:
+def _panel_decided(
+    request: AuthenticatedHttpRequest,
+    appeal: Appeal,
+    form: Form,
+    change_form: Form,
+    change: Callable[[], dict[str, Any]],
+) -> bool:
     """Record the arbitration panel's decision on an appeal (TSR 8.2.1) from ``form``; when it
     changes the decision, ``change_form`` holds its own (``change()``: the service's keyword,
     a ruling on a hand or a sanction). Whether it was recorded; if not, the forms say why."""
@@ -313,7 +337,7 @@ def _panel_decided(request: HttpRequest, appeal: Appeal, form, change_form, chan
 
 @login_required
 @require_POST
-def appeal_decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+def appeal_decide(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = _tournament(request, slug, READERS)
     decision = selectors.decision_detail(tournament=tournament, pk=pk)
     appeal = getattr(decision, "appealed", None)
@@ -332,7 +356,7 @@ def appeal_decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def sanction_add(request: HttpRequest, slug: str) -> HttpResponse:
+def sanction_add(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(request, slug, READERS)
     _allowed(policies.may_sanction(tournament=tournament, user=request.user))
     rounds = list(
@@ -352,7 +376,7 @@ def sanction_add(request: HttpRequest, slug: str) -> HttpResponse:
         entry = Entry.objects.filter(
             tournament=tournament, start_number=data["start_number"]
         ).first()
-        round_ = next((r for r in rounds if r.number == data["round"]), None)
+        round_ = next(r for r in rounds if r.number == data["round"])  # the form offers these
         if entry is None:
             form.add_error("start_number", _("No player has this start number."))
         else:
@@ -385,17 +409,20 @@ def sanction_add(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _sanction_context(request: HttpRequest, tournament: Tournament, sanction: Sanction, **forms_):
+def _sanction_context(
+    request: AuthenticatedHttpRequest, tournament: Tournament, sanction: Sanction, **forms_: Form
+) -> dict[str, Any]:
     seat = selectors.sanction_seat(sanction=sanction)
     appeal = getattr(sanction, "appealed", None)
     user = request.user
-    context = {
+    refusals: list[policies.Refusal] = []
+    context: dict[str, Any] = {
         "tournament": tournament,
         "sanction": sanction,
         "seat": seat,
         "appeal": appeal,
         "replacement": next(iter(appeal.replacement_sanction.all()), None) if appeal else None,
-        "refusals": [],
+        "refusals": refusals,
     }
     appealable = (
         sanction.status == Sanction.Status.IN_FORCE
@@ -408,7 +435,7 @@ def _sanction_context(request: HttpRequest, tournament: Tournament, sanction: Sa
     if appeal is not None and not appeal.outcome and seat is not None:
         refusal = policies.may_decide_as_panel(table=seat.table, user=user)
         if refusal and refusal.plays:
-            context["refusals"].append(refusal)
+            refusals.append(refusal)
         elif refusal is None:
             context["panel_form"] = forms_.get("panel_form") or forms.PanelForm(
                 members=selectors.panel_members(tournament=tournament),
@@ -423,7 +450,7 @@ def _sanction_context(request: HttpRequest, tournament: Tournament, sanction: Sa
 
 @login_required
 @require_GET
-def sanction_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+def sanction_detail(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = _tournament(request, slug, READERS)
     sanction = selectors.sanction_detail(tournament=tournament, pk=pk)
     return render(
@@ -435,7 +462,7 @@ def sanction_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def sanction_appeal_lodge(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+def sanction_appeal_lodge(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = _tournament(request, slug, READERS)
     _allowed(policies.may_lodge_appeal(tournament=tournament, user=request.user))
     sanction = selectors.sanction_detail(tournament=tournament, pk=pk)
@@ -460,7 +487,7 @@ def sanction_appeal_lodge(request: HttpRequest, slug: str, pk: int) -> HttpRespo
 
 @login_required
 @require_POST
-def sanction_appeal_decide(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+def sanction_appeal_decide(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = _tournament(request, slug, READERS)
     sanction = selectors.sanction_detail(tournament=tournament, pk=pk)
     appeal = getattr(sanction, "appealed", None)
@@ -482,7 +509,7 @@ def sanction_appeal_decide(request: HttpRequest, slug: str, pk: int) -> HttpResp
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def offences(request: HttpRequest, slug: str) -> HttpResponse:
+def offences(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(request, slug, CATALOGUE)
     edit = None
     if pk := request.GET.get("edit") or request.POST.get("pk"):
@@ -526,7 +553,7 @@ def offences(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def offence_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+def offence_delete(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = _tournament(request, slug, CATALOGUE)
     offence = get_object_or_404(Offence, tournament=tournament, pk=pk)
     return _button(
@@ -539,7 +566,7 @@ def offence_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def offences_default(request: HttpRequest, slug: str) -> HttpResponse:
+def offences_default(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(request, slug, CATALOGUE)
     added = services.offences_default(tournament=tournament, by=request.user)
     messages.success(
@@ -554,7 +581,7 @@ def _role_text(grant) -> str:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def staff(request: HttpRequest, slug: str) -> HttpResponse:
+def staff(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(request, slug, ORGANISER)
     form = forms.RoleForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -572,7 +599,7 @@ def staff(request: HttpRequest, slug: str) -> HttpResponse:
                 "username",
                 _("There is no account with this name; an administrator creates it first."),
             )
-        if not form.errors:
+        if user is not None and not form.errors:
             grant = _apply(
                 request,
                 form,
@@ -601,7 +628,7 @@ def staff(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def staff_revoke(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+def staff_revoke(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = _tournament(request, slug, ORGANISER)
     grant = get_object_or_404(selectors.staff_roles(tournament=tournament), pk=pk)
     return _button(
@@ -614,7 +641,7 @@ def staff_revoke(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def log(request: HttpRequest, slug: str) -> HttpResponse:
+def log(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(request, slug, READERS)
     return render(
         request,
@@ -630,7 +657,7 @@ class _Echo:
 
 @login_required
 @require_GET
-def log_csv(request: HttpRequest, slug: str) -> StreamingHttpResponse:
+def log_csv(request: AuthenticatedHttpRequest, slug: str) -> StreamingHttpResponse:
     """The log for the organiser's files and the federation: one row per action."""
     tournament = _tournament(request, slug, READERS)
     writer = csv.writer(_Echo())

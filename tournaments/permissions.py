@@ -1,5 +1,7 @@
 """A request's roles in a tournament, looked up once; the role sets are in ``roles.py``."""
 
+from collections.abc import Set
+
 from django.core.exceptions import PermissionDenied
 
 from tournaments import policies, selectors
@@ -15,7 +17,7 @@ def roles_of(request, tournament: Tournament) -> set[str]:
     return cache[tournament.pk]
 
 
-def require(request, tournament: Tournament, roles: set[str]) -> None:
+def require(request, tournament: Tournament, roles: Set[str]) -> None:
     """Refuse (403) unless the user holds one of ``roles`` in the tournament."""
     if not roles_of(request, tournament) & roles:
         raise PermissionDenied

@@ -8,7 +8,9 @@ that the schema has one enum each, the responses every view documents, and ``Nam
 what a request names in the tournament.
 """
 
+from collections.abc import Iterable
 from contextlib import contextmanager
+from typing import Any, ClassVar
 
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -38,26 +40,34 @@ MOST_MINUTES = 120
 MOST_TEXT = 2000
 
 
-class _BlankAsNull:
+class _BlankAsNull(serializers.Field):
     """Shown as null where the record keeps an empty value (nothing ruled, no solo, not
     decided yet)."""
 
-    def get_attribute(self, instance):
+    def get_attribute(self, instance: Any) -> Any:
         return super().get_attribute(instance) or None
 
 
-def named_choices(component: str, choices) -> type[serializers.ChoiceField]:
+class NamedChoiceField(_BlankAsNull, serializers.ChoiceField):
+    """A field of ``named_choices``: its class has the values to choose from."""
+
+    values: ClassVar[list[str]]
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=self.values, **kwargs)
+
+
+def named_choices(component: str, choices: Iterable[object]) -> type[NamedChoiceField]:
     """A choice field whose values are a schema component of their own (several serializers
     name other choices ``status``, ``kind`` or ``action``); an empty value is shown as null."""
-    values = [str(value) for value in choices]
+    enum = [str(value) for value in choices]
 
-    @extend_schema_field({"type": "string", "enum": values}, component_name=component)
-    class NamedChoiceField(_BlankAsNull, serializers.ChoiceField):
-        def __init__(self, **kwargs):
-            super().__init__(choices=values, **kwargs)
+    @extend_schema_field({"type": "string", "enum": enum}, component_name=component)
+    class Choices(NamedChoiceField):
+        values = enum
 
-    NamedChoiceField.__name__ = f"{component}Field"
-    return NamedChoiceField
+    Choices.__name__ = f"{component}Field"
+    return Choices
 
 
 SanctionKindField = named_choices("SanctionKindEnum", Sanction.Kind.values)

@@ -3,7 +3,7 @@ is final (TSR 8.2.1, 9.7)."""
 
 from collections.abc import Collection
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -42,9 +42,7 @@ from tournaments.services import results_refresh
 
 
 @transaction.atomic
-def appeal_lodge(
-    *, decision: Decision, appellant: int, grounds: str = "", by: AbstractBaseUser
-) -> Appeal:
+def appeal_lodge(*, decision: Decision, appellant: int, grounds: str = "", by: User) -> Appeal:
     """A player appeals against the adjudicator's decision, at once (TSR 9.7.7): the game
     stays suspended until the arbitration panel has decided."""
     decision = decision_lock(decision)
@@ -95,12 +93,12 @@ def appeal_decide(
     *,
     appeal: Appeal,
     outcome: Appeal.Outcome,
-    members: Collection[AbstractBaseUser],
+    members: Collection[User],
     reasons: str,
     interruption: int = 0,
     ruling: Ruling | None = None,
     sanction: SanctionRuling | None = None,
-    by: AbstractBaseUser,
+    by: User,
 ) -> Appeal:
     """The arbitration panel's final decision on an appeal (TSR 8.2.1): uphold the decision,
     change it, or annul it; its members (none of whom plays at the table concerned) and its
@@ -123,6 +121,8 @@ def appeal_decide(
             change=sanction,
             by=by,
         )
+    # Not against a sanction, so against a decision (appeal_against_a_decision_or_a_sanction).
+    assert appeal.decision is not None
     decision = decision_lock(appeal.decision)
     sheet = scoresheet_locked(decision.scoresheet)
     decision.scoresheet = sheet
@@ -176,6 +176,7 @@ def appeal_decide(
         elif decision.played_without_game_points:
             hand_unvoid(decision, by)
         if outcome == Appeal.Outcome.CHANGE:
+            assert ruling is not None  # a change comes with the panel's ruling, checked above
             replacement = Decision(
                 scoresheet=sheet,
                 hand_number=decision.hand_number,

@@ -1,8 +1,11 @@
 """What the adjudication services share: the log, validated saving, the checks of a seat and
 of a round under way."""
 
-from django.contrib.auth.models import AbstractBaseUser
+from typing import TypeVar
+
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.db.models import Model
 from django.utils.translation import gettext as _
 
 from adjudication.models import (
@@ -16,11 +19,13 @@ from tournaments.models import Round, Tournament, TournamentRole
 
 Role = TournamentRole.Role
 
+_M = TypeVar("_M", bound=Model)
+
 
 def log_event(
     tournament: Tournament,
     *,
-    by: AbstractBaseUser,
+    by: User,
     action: str,
     summary: str,
     decision: Decision | None = None,
@@ -40,7 +45,7 @@ def log_event(
     )
 
 
-def save_validated(instance):
+def save_validated(instance: _M) -> _M:
     instance.full_clean()
     instance.save()
     return instance

@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
@@ -28,7 +28,8 @@ from adjudication.services.common import (
 )
 from adjudication.services.offences import require_offence_of
 from doko.rules.contracts import Contract, SoloType
-from doko.rules.penalty import Breach, InvalidInput, Severity, penalty_points
+from doko.rules.penalty import Breach, Severity, penalty_points
+from doko.rules.problems import InvalidInput
 from doko.rules.sheet import HandLine
 from scoring.messages import field_errors
 from scoring.models import CONTRACT_LABELS, Scoresheet
@@ -52,7 +53,7 @@ def complaint_record(
     description: str,
     complainant: int | None = None,
     offence: Offence | None = None,
-    by: AbstractBaseUser,
+    by: User,
 ) -> Decision:
     """Note a complaint about a breach in one hand (TSR 9.7.5): the adjudicator is called to
     the table. The hand is a line already on the sheet or the one being played (the next)."""
@@ -355,18 +356,18 @@ def ruled(decision: Decision, ruling: Ruling) -> dict:
         )
     if points == tsr:
         reason = ""
+    if wedding and names_soloist:
+        solo_type = SoloType.DIAMONDS.value  # a wedding played alone (TSR 4.4.3 b, 4.4.5)
+    elif contract.is_solo:
+        assert ruling.solo_type is not None  # a solo without its type is refused above
+        solo_type = SoloType(ruling.solo_type).value
+    else:
+        solo_type = ""
     return {
         "severity": Severity(ruling.severity).value,
         "contract": contract.value,
         "soloist": ruling.soloist if names_soloist else None,
-        # A wedding played alone is a diamonds solo (TSR 4.4.3 b, 4.4.5).
-        "solo_type": (
-            SoloType.DIAMONDS.value
-            if wedding and names_soloist
-            else SoloType(ruling.solo_type).value
-            if contract.is_solo
-            else ""
-        ),
+        "solo_type": solo_type,
         "wedding_clarified_as_solo": clarified,
         "disadvantages_soloist": ruling.disadvantages_soloist,
         "announcements": ruling.announcements,
@@ -424,7 +425,7 @@ def decision_lock(decision: Decision) -> Decision:
 
 
 @transaction.atomic
-def decision_rule(*, decision: Decision, ruling: Ruling, by: AbstractBaseUser) -> Decision:
+def decision_rule(*, decision: Decision, ruling: Ruling, by: User) -> Decision:
     """Rule on a complaint: the severity and the circumstances, from which the penalty points
     follow (TSR 9.2-9.5). The decision waits for initials (TSR 8.2.2); until then it may be
     ruled again."""
@@ -473,7 +474,7 @@ def _shift_decisions(sheet: Scoresheet, *, after: int, by_lines: int) -> None:
     )
 
 
-def hand_stop(decision: Decision, by: AbstractBaseUser) -> None:
+def hand_stop(decision: Decision, by: User) -> None:
     """Put the hand the decision stopped on the sheet as not played (TSR 9.4.3)."""
     _shift_decisions(decision.scoresheet, after=decision.hand_number, by_lines=1)
     scoresheet_hand_stop(
@@ -486,14 +487,16 @@ def hand_stop(decision: Decision, by: AbstractBaseUser) -> None:
     )
 
 
-def hand_unstop(decision: Decision, by: AbstractBaseUser) -> None:
+def hand_unstop(decision: Decision, by: User) -> None:
     scoresheet_hand_unstop(scoresheet=decision.scoresheet, number=decision.hand_number, by=by)
     _shift_decisions(decision.scoresheet, after=decision.hand_number, by_lines=-1)
 
 
-def hand_void(decision: Decision, by: AbstractBaseUser) -> None:
+def hand_void(decision: Decision, by: User) -> None:
     """Count the solo as played without game points (TSR 9.4.4): its line goes on the sheet
     with no points, or loses the scorekeeper's, which the decision keeps for an appeal."""
+    # Only an opponent's major breach in a solo is ruled so, and a solo names its soloist.
+    assert decision.soloist is not None
     replaced = scoresheet_hand_void(
         scoresheet=decision.scoresheet,
         number=decision.hand_number,
@@ -505,7 +508,7 @@ def hand_void(decision: Decision, by: AbstractBaseUser) -> None:
     decision.replaced_line = hand_snapshot(replaced) if replaced else None
 
 
-def hand_unvoid(decision: Decision, by: AbstractBaseUser) -> None:
+def hand_unvoid(decision: Decision, by: User) -> None:
     """The panel changed or annulled a decision that counted the solo as played without game
     points: the line gets back the scorekeeper's points; one the decision put on the sheet
     comes off again if it is the last (the game stood still, TSR 9.7.7), or else stays with
@@ -521,7 +524,7 @@ def hand_unvoid(decision: Decision, by: AbstractBaseUser) -> None:
 
 
 @transaction.atomic
-def decision_initial(*, decision: Decision, by: AbstractBaseUser) -> Decision:
+def decision_initial(*, decision: Decision, by: User) -> Decision:
     """Initial a ruling (TSR 8.2.2): from now on its penalty points count on the sheet, in its
     PDF and in the standings, and it is never edited. A hand stopped by a major breach in a
     normal game (or by the soloist) comes on the sheet as not played (TSR 9.4.3); a solo

@@ -1,6 +1,6 @@
 """The tournament's catalogue of standard offences and their bound decisions (TSR 9.6.3)."""
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -32,7 +32,7 @@ def offence_save(
     bound: bool = False,
     deduction: int | None = None,
     offence: Offence | None = None,
-    by: AbstractBaseUser,
+    by: User,
 ) -> Offence:
     """Add a standard offence to the tournament's catalogue, or change one (``offence``)."""
     policies.enforce(policies.may_keep_catalogue(tournament=tournament, user=by))
@@ -83,7 +83,7 @@ def offence_save(
 
 
 @transaction.atomic
-def offence_delete(*, offence: Offence, by: AbstractBaseUser) -> None:
+def offence_delete(*, offence: Offence, by: User) -> None:
     """Take an offence out of the catalogue; one that decisions or sanctions name stays."""
     tournament = offence.tournament
     policies.enforce(policies.may_keep_catalogue(tournament=tournament, user=by))
@@ -142,7 +142,7 @@ DEFAULT_OFFENCES = [
 
 
 @transaction.atomic
-def offences_default(*, tournament: Tournament, by: AbstractBaseUser) -> list[Offence]:
+def offences_default(*, tournament: Tournament, by: User) -> list[Offence]:
     """Start the tournament's catalogue with the offences the TSR names, in the language of
     the request; those it has already (by name) are left as they are."""
     policies.enforce(policies.may_keep_catalogue(tournament=tournament, user=by))

@@ -3,7 +3,7 @@ what it records, and the interruption given back to the table (TSR 8.2.1, 8.5.1)
 
 from collections.abc import Collection
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -19,9 +19,7 @@ from tournaments.models import Seat, Table
 from tournaments.services import table_extra_time_grant
 
 
-def require_members(
-    table: Table, members: Collection[AbstractBaseUser], *, what=policies.APPEAL
-) -> None:
+def require_members(table: Table, members: Collection[User], *, what=policies.APPEAL) -> None:
     policies.enforce(policies.may_sit_on_panel(table=table, members=members, what=what))
 
 
@@ -29,9 +27,9 @@ def _interruption_extra_time(
     table: Table,
     *,
     minutes: int,
-    members: Collection[AbstractBaseUser],
+    members: Collection[User],
     reason: str,
-    by: AbstractBaseUser,
+    by: User,
 ) -> list[int]:
     """TSR 8.5.1: the table concerned and the tables where members of the panel play get the
     time the panel's decision took (the player any of a member's roles names, as in
@@ -57,10 +55,10 @@ def panel_checks(
     *,
     table: Table,
     outcome: Appeal.Outcome,
-    members: Collection[AbstractBaseUser],
+    members: Collection[User],
     reasons: str,
     interruption: int,
-    by: AbstractBaseUser,
+    by: User,
 ) -> Appeal.Outcome:
     """What every decision of the panel on an appeal needs (TSR 8.2.1): a member who does not
     play at the table, not decided yet, its members named, its reasons, the interruption."""
@@ -90,10 +88,10 @@ def panel_record(
     appeal: Appeal,
     *,
     outcome: Appeal.Outcome,
-    members: Collection[AbstractBaseUser],
+    members: Collection[User],
     reasons: str,
     interruption: int,
-    by: AbstractBaseUser,
+    by: User,
 ) -> None:
     appeal.outcome = outcome
     appeal.reasons = reasons.strip()
@@ -105,7 +103,7 @@ def panel_record(
 
 
 def interruption_give_back(
-    appeal: Appeal, table: Table, *, members, reason: str, by: AbstractBaseUser
+    appeal: Appeal, table: Table, *, members: Collection[User], reason: str, by: User
 ) -> None:
     """TSR 8.5.1: the tables concerned get the time the panel's decision took, logged."""
     if not appeal.interruption:

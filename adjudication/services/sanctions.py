@@ -5,7 +5,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -77,8 +77,8 @@ def sanction_impose(
     reasons: str,
     points: int | None = None,
     offence: Offence | None = None,
-    members: Collection[AbstractBaseUser] = (),
-    by: AbstractBaseUser,
+    members: Collection[User] = (),
+    by: User,
 ) -> Sanction:
     """Sanction unsporting conduct (TSR 9.6.2): a warning, a deduction of up to 12 points
     without credit to the other players (it counts in ``round``'s match, outside every
@@ -92,17 +92,18 @@ def sanction_impose(
     kind = Sanction.Kind(kind)
     if offence is not None:
         require_offence_of(offence, tournament)
-    bound = offence is not None and offence.bound
+    # The catalogue's bound decision (TSR 9.6.3) the sanction names, if it names one.
+    bound = offence if offence is not None and offence.bound else None
     preset = (
-        bound
-        and kind == (Sanction.Kind.DEDUCTION if offence.deduction else Sanction.Kind.WARNING)
-        and (points or None) == (offence.deduction or None)
+        bound is not None
+        and kind == (Sanction.Kind.DEDUCTION if bound.deduction else Sanction.Kind.WARNING)
+        and (points or None) == (bound.deduction or None)
     )
     # A bound decision with its preset points and no members named: the adjudicator's alone
     # (TSR 9.6.3). Anything else, or with members named, is the panel's (TSR 9.6.2).
     alone = bool(roles & FIRST_INSTANCE and preset and not members)
     if not alone and not roles & PANEL:
-        if bound:
+        if bound is not None:
             raise ValidationError(
                 {
                     "kind": _(
@@ -110,9 +111,9 @@ def sanction_impose(
                         "else is for the arbitration panel."
                     )
                     % {
-                        "name": offence.name,
-                        "outcome": _("%(points)d points deducted") % {"points": offence.deduction}
-                        if offence.deduction
+                        "name": bound.name,
+                        "outcome": _("%(points)d points deducted") % {"points": bound.deduction}
+                        if bound.deduction
                         else _("a warning"),
                     }
                 }
@@ -206,7 +207,7 @@ def _require_round_under_way(round: Round) -> None:
 
 
 @transaction.atomic
-def sanction_appeal_lodge(*, sanction: Sanction, grounds: str = "", by: AbstractBaseUser) -> Appeal:
+def sanction_appeal_lodge(*, sanction: Sanction, grounds: str = "", by: User) -> Appeal:
     """The player appeals against a bound decision the adjudicator gave alone (TSR 8.2.1,
     9.6.3, 9.7.7): the arbitration panel decides; until it does, the sanction counts. What
     the panel decided itself is final."""
@@ -252,16 +253,19 @@ def sanction_appeal_decide(
     *,
     appeal: Appeal,
     outcome: Appeal.Outcome,
-    members: Collection[AbstractBaseUser],
+    members: Collection[User],
     reasons: str,
     interruption: int,
     ruling: Ruling | None,
     change: SanctionRuling | None,
-    by: AbstractBaseUser,
+    by: User,
 ) -> Appeal:
     """The panel on a bound decision (TSR 8.2.1, 9.6.3): upheld it stands; annulled it no
     longer counts (a deduction leaves the results); changed, the panel's own sanction counts
     instead, its deduction in the same round's match."""
+    # appeal_decide sends the appeals against a sanction here; an appeal is against a decision
+    # or a sanction (the constraint appeal_against_a_decision_or_a_sanction).
+    assert appeal.sanction is not None
     sanction = _locked_sanction(appeal.sanction)
     seat = _seat_in(sanction.entry, sanction.round)
     table = seat.table

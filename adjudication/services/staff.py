@@ -1,6 +1,6 @@
 """Appointing and dismissing the tournament's staff (TSR 8.2.1)."""
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -25,10 +25,10 @@ def _role_name(grant: TournamentRole) -> str:
 def role_grant(
     *,
     tournament: Tournament,
-    user: AbstractBaseUser,
+    user: User,
     role: TournamentRole.Role,
     entry: Entry | None = None,
-    by: AbstractBaseUser,
+    by: User,
 ) -> TournamentRole:
     """The organiser appoints staff (TSR 8.2.1): adjudicators, members of the arbitration panel
     (usually three), scorekeepers at the desk, other organisers. ``entry``: the player they are
@@ -55,7 +55,7 @@ def role_grant(
 
 
 @transaction.atomic
-def role_revoke(*, grant: TournamentRole, by: AbstractBaseUser) -> None:
+def role_revoke(*, grant: TournamentRole, by: User) -> None:
     """Take a role back; a tournament keeps at least one organiser."""
     grant = (
         TournamentRole.objects.select_for_update()
