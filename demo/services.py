@@ -15,7 +15,7 @@ import secrets
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser, Permission, User
+from django.contrib.auth.models import Permission, User
 from django.db import transaction
 from django.utils import timezone, translation
 
@@ -223,7 +223,7 @@ def _play_round(
     rng: random.Random,
     tournament: Tournament,
     started_at: datetime.datetime,
-    organiser: AbstractBaseUser,
+    organiser: User,
     running_for: datetime.timedelta | None = None,
 ) -> Round:
     """Seat, start and play one round; the organiser ends its playing time after 100 minutes
@@ -274,7 +274,7 @@ def _play_round(
     return round_
 
 
-def _adjudicate(*, round_: Round, user: AbstractBaseUser) -> None:
+def _adjudicate(*, round_: Round, user: User) -> None:
     """Round 4's complaints so far, at the first tables still playing with a few normal games
     on their sheet: one decided and initialled, one ruled and waiting for initials, one just
     noted, one appealed; and a warning for counting trumps aloud (a bound decision)."""
