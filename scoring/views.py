@@ -69,9 +69,11 @@ def _access(request: HttpRequest, slug=None, number=None, table=None, token=None
             raise Http404 from error
         base = reverse("sheet-link", kwargs={"token": token})
         return Access(sheet=sheet, actor=Actor(seat=seat), roles=set(), base=base)
-    tournament = tournament_selectors.tournament_get(slug=slug, user=request.user)
+    user = request.user
+    tournament = tournament_selectors.tournament_get(slug=slug, user=user)
     roles = roles_of(request, tournament)
-    if not roles & SHEET_READERS:
+    # A visitor without a login holds no role (and _sheet_view sends him to log in first).
+    if not roles & SHEET_READERS or not user.is_authenticated:
         raise PermissionDenied
     sheet = get_object_or_404(
         Scoresheet.objects.select_related("table__round__tournament"),
@@ -80,7 +82,7 @@ def _access(request: HttpRequest, slug=None, number=None, table=None, token=None
         table__number=table,
     )
     base = reverse("sheet", kwargs={"slug": slug, "number": number, "table": table})
-    return Access(sheet=sheet, actor=Actor(user=request.user), roles=roles, base=base)
+    return Access(sheet=sheet, actor=Actor(user=user), roles=roles, base=base)
 
 
 def _sheet_view(view):
