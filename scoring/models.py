@@ -315,7 +315,10 @@ class Hand(models.Model):
 
     @classmethod
     def from_line(cls, *, scoresheet: Scoresheet, number: int, line: HandLine) -> Hand:
-        """The row of hand ``number`` of a sheet, as the rules core gives it (unsaved)."""
+        """The row of hand ``number`` of a sheet, as the rules core gives it (unsaved). The line
+        has its game value (``doko.rules.sheet.with_game_values``): the row must store one."""
+        if line.game_value is None:
+            raise ValueError(f"hand {number} has no game value to store")
         return cls(
             scoresheet=scoresheet,
             number=number,
