@@ -6,6 +6,7 @@ with the TSR section they rest on. No login; rate-limited per client (config/thr
 """
 
 from collections.abc import Mapping
+from typing import Any
 
 from django.conf import settings
 from django.utils.translation import gettext
@@ -50,6 +51,13 @@ class LimitedJSONParser(JSONParser):
         return super().parse(stream, media_type, parser_context)
 
 
+# A request to the rules API: once it is valid, ``result`` is what the response says. (Said
+# here, not in a docstring, which the schema would give every request as its description.)
+class RulesRequestSerializer(serializers.Serializer):
+    def result(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+
 class PublicRulesView(APIView):
     """Public, computing, never writing: no session (so no CSRF), token users counted apart."""
 
@@ -57,7 +65,7 @@ class PublicRulesView(APIView):
     permission_classes = [AllowAny]
     throttle_classes = [PublicAddressThrottle, PublicClientThrottle]
     parser_classes = [LimitedJSONParser]
-    request_serializer: type[serializers.Serializer]
+    request_serializer: type[RulesRequestSerializer]
 
     def post(self, request):
         serializer = self.request_serializer(data=request.data)
@@ -74,7 +82,7 @@ def _seat_list(**kwargs):
     return serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=5), **kwargs)
 
 
-def _seat_dict(values: dict[int, object]) -> dict[str, object]:
+def _seat_dict(values: Mapping[int, object]) -> dict[str, object]:
     return {str(seat): value for seat, value in sorted(values.items())}
 
 
@@ -135,7 +143,9 @@ class SpecialsSerializer(serializers.Serializer):
 
 class BreakdownItemSerializer(serializers.Serializer):
     rule = serializers.CharField(help_text="The TSR item, e.g. “TSR 7.2.2 (a)”")
-    label = serializers.CharField(help_text="In the request's language")
+    # The serializer's metaclass takes its fields off the class, so this does not replace
+    # Field.label; the stubs cannot know.
+    label = serializers.CharField(help_text="In the request's language")  # type: ignore[assignment]
     team = serializers.ChoiceField(choices=[team.value for team in Team])
     points = serializers.IntegerField(help_text="Credited to the team")
 
@@ -153,7 +163,7 @@ class HandValueResponseSerializer(serializers.Serializer):
     )
 
 
-class HandValueRequestSerializer(serializers.Serializer):
+class HandValueRequestSerializer(RulesRequestSerializer):
     contract = serializers.ChoiceField(choices=[game.value for game in Game])
     wedding_solo = serializers.BooleanField(
         default=False,
@@ -291,7 +301,7 @@ class PenaltyResponseSerializer(serializers.Serializer):
     rule = serializers.CharField()
 
 
-class PenaltyRequestSerializer(serializers.Serializer):
+class PenaltyRequestSerializer(RulesRequestSerializer):
     severity = serializers.ChoiceField(choices=[severity.value for severity in Severity])
     contract = serializers.ChoiceField(
         choices=["normal", "solo"],
@@ -480,7 +490,7 @@ class ScoresheetCheckResponseSerializer(serializers.Serializer):
     complete = serializers.BooleanField()
 
 
-class ScoresheetCheckRequestSerializer(serializers.Serializer):
+class ScoresheetCheckRequestSerializer(RulesRequestSerializer):
     players = serializers.ChoiceField(choices=[4, 5])
     hands_per_match = serializers.IntegerField(
         min_value=1,
@@ -498,7 +508,9 @@ class ScoresheetCheckRequestSerializer(serializers.Serializer):
         help_text="Hands played when the playing time ended; afterwards only forced solos "
         "(TSR 8.5.3)",
     )
-    hands = SheetHandSerializer(many=True, max_length=MOST_HANDS)
+    # With many=True the serializer is a ListSerializer, which takes max_length; the stubs omit
+    # it.
+    hands = SheetHandSerializer(many=True, max_length=MOST_HANDS)  # type: ignore[call-arg]
 
     def validate(self, data):
         size = data["players"]

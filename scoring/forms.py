@@ -8,6 +8,8 @@
 ``HandForm.line`` is the hand as the rules core reads it; the dealer comes from the sheet.
 """
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -48,7 +50,7 @@ class SeatsField(forms.CharField):
     """Seat numbers typed as digits, "13" or "1 3" or "1,3": fast on a keyboard and a phone."""
 
     def to_python(self, value):
-        text = super().to_python(value)
+        text = super().to_python(value) or ""  # "" when empty (CharField's empty_value)
         digits = [char for char in text if not char.isspace() and char not in ",;/+"]
         if any(not (char.isascii() and char.isdigit()) for char in digits):
             raise forms.ValidationError(_("Type seat numbers only, such as 13."))
@@ -103,11 +105,16 @@ class HandForm(forms.Form):
     def __init__(self, *args, table_size: int, dealer: int, **kwargs):
         super().__init__(*args, **kwargs)
         self.table_size = table_size
-        self.dealer = dealer  # the TSR's, unless the form names another
+        # The TSR's dealer, unless the form names another (``dealer`` is the declared field's
+        # name: ``form.dealer`` in a template).
+        self.tsr_dealer = dealer
+        soloist_field, dealer_field = self.fields["soloist"], self.fields["dealer"]
+        assert isinstance(soloist_field, forms.ChoiceField)  # as declared above
+        assert isinstance(dealer_field, forms.ChoiceField)
         seats = [(seat, str(seat)) for seat in range(1, table_size + 1)]
-        self.fields["soloist"].choices = [("", "–"), *seats]
-        self.fields["dealer"].choices = seats
-        self.fields["dealer"].initial = dealer
+        soloist_field.choices = [("", "–"), *seats]
+        dealer_field.choices = seats
+        dealer_field.initial = dealer
         for seat in range(1, table_size + 1):
             self.fields[f"points_{seat}"] = forms.IntegerField(
                 label=_("Seat %(seat)d") % {"seat": seat},
@@ -136,12 +143,13 @@ class HandForm(forms.Form):
             field = item.field if item.field in self.fields else None
             self.add_error(field, rule_message(item.template, item.params, item.rule))
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         contract = Contract(data["contract"])
-        dealer = data.get("dealer") or self.dealer
+        dealer = data.get("dealer") or self.tsr_dealer
         soloist = data.get("soloist")
         solo_type = SoloType(data["solo_type"]) if data.get("solo_type") else None
         mode = data["mode"]

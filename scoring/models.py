@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q, Value
@@ -16,7 +18,11 @@ from doko.rules.sheet import HandLine
 from tournaments.models import Seat, Table
 from tournaments.play import SheetStatus
 
-CONTRACT_LABELS = {
+if TYPE_CHECKING:
+    from django.utils.functional import _StrOrPromise  # a lazy translation (the stubs' name)
+
+# By the contract's key: looked up with a Contract and with the plain string a row stores.
+CONTRACT_LABELS: dict[str, _StrOrPromise] = {
     Contract.NORMAL: _("normal game"),
     Contract.WEDDING: _("wedding"),
     Contract.SILENT_WEDDING: _("silent wedding"),
@@ -25,7 +31,7 @@ CONTRACT_LABELS = {
     Contract.FORCED_SOLO: _("forced solo"),
 }
 # For narrow screens and the printed sheet: the abbreviations a scoresheet uses.
-CONTRACT_SHORT = {
+CONTRACT_SHORT: dict[str, _StrOrPromise] = {
     Contract.NORMAL: "",
     Contract.WEDDING: pgettext_lazy("wedding, abbreviated", "W"),
     Contract.SILENT_WEDDING: pgettext_lazy("silent wedding, abbreviated", "SW"),
@@ -309,7 +315,10 @@ class Hand(models.Model):
 
     @classmethod
     def from_line(cls, *, scoresheet: Scoresheet, number: int, line: HandLine) -> Hand:
-        """The row of hand ``number`` of a sheet, as the rules core gives it (unsaved)."""
+        """The row of hand ``number`` of a sheet, as the rules core gives it (unsaved). The line
+        has its game value (``doko.rules.sheet.with_game_values``): the row must store one."""
+        if line.game_value is None:
+            raise ValueError(f"hand {number} has no game value to store")
         return cls(
             scoresheet=scoresheet,
             number=number,

@@ -6,9 +6,10 @@ What counts besides the hands (penalty points, deductions) comes from the adjudi
 through ``scoring.rulings``.
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from django.db.models import Count, Expression, F, Q, QuerySet, Sum
+from django.db.models import Count, F, Q, QuerySet, Sum
 
 from doko import standings
 from doko.rules.contracts import Contract
@@ -23,6 +24,13 @@ SEATS = range(1, 6)
 
 def _path(table: str, field: str) -> str:
     return f"{table}__scoresheet__{field}" if table else f"scoresheet__{field}"
+
+
+def _annotated(row: object, name: str) -> int:
+    """A number a query annotated on a model instance (as ``with_deductions`` does): not a
+    field of the model, so its type does not know it."""
+    value: int = getattr(row, name)
+    return value
 
 
 class ScoresheetPlay:
@@ -49,10 +57,10 @@ class ScoresheetPlay:
             .count()
         )
 
-    def sheet_status(self, *, table: str) -> Expression:
+    def sheet_status(self, *, table: str) -> F:
         return F(_path(table, "status"))
 
-    def keeper_seat(self, *, table: str) -> Expression:
+    def keeper_seat(self, *, table: str) -> F:
         return F(_path(table, "keeper_seat"))
 
     def with_points(self, tables: QuerySet[Table]) -> QuerySet[Table]:
@@ -79,7 +87,8 @@ class ScoresheetPlay:
         solo = Q(
             scoresheet__hands__contract__in=SOLO_CONTRACTS, scoresheet__hands__not_played=False
         )
-        sums = {
+        # Rows of values(): the sums are named by seat, so the keys are only known at run time.
+        sums: dict[int, Mapping[str, Any]] = {
             row["id"]: row
             for row in self.with_points(tables.filter(scoresheet__status__in=HANDED_IN))
             .annotate(
@@ -110,6 +119,7 @@ class ScoresheetPlay:
             position = seat.position
             game = table[f"points_{position}"] or 0
             penalty = table[f"penalty_{position}"]
+            deducted = _annotated(seat, "deducted")
             by_table.setdefault(seat.table_id, []).append(
                 SeatResult(
                     table_id=seat.table_id,
@@ -118,8 +128,8 @@ class ScoresheetPlay:
                     position=position,
                     game_points=game,
                     penalty=penalty,
-                    deducted=seat.deducted,
-                    points=game + penalty - seat.deducted,
+                    deducted=deducted,
+                    points=game + penalty - deducted,
                     placing=1,
                     confirmed=table["sheet_status"] == SheetStatus.CONFIRMED,
                     hands=table["hand_count"],

@@ -12,7 +12,7 @@ it instead of a 403.
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.utils.translation import gettext as _
 
 from scoring.models import Scoresheet
@@ -38,10 +38,10 @@ def may_hand_over_sheet(*, roles: Collection[str]) -> Refusal | None:
 class Actor:
     """Who changes a sheet: a staff member's account, or a player through their seat's link."""
 
-    user: AbstractBaseUser | None = None
+    user: User | None = None
     seat: Seat | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if (self.user is None) == (self.seat is None):
             raise ValueError("an actor is either a user or a seat")
 
@@ -52,6 +52,7 @@ class Actor:
                 "name": self.seat.entry.player.name,
                 "seat": self.seat.position,
             }
+        assert self.user is not None  # either a user or a seat (__post_init__)
         return self.user.get_full_name() or self.user.get_username()
 
 
@@ -77,6 +78,7 @@ def _who(
         return None
     if organiser:
         return Refusal(_("Only an organiser reopens a scoresheet."))
+    assert actor.seat is not None  # either a user or a seat (Actor.__post_init__)
     if actor.seat.table_id != sheet.table_id:
         return Refusal(_("This link does not open this scoresheet."))
     if not keeper:

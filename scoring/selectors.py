@@ -1,6 +1,8 @@
 """Reads for scoresheets."""
 
 from dataclasses import dataclass, replace
+from enum import Enum
+from typing import Final, Literal
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
@@ -85,7 +87,13 @@ def scoresheet_rows(
     return rows
 
 
-AS_NOTED = object()  # the end of the playing time as the sheet notes it
+class _Noted(Enum):
+    """A marker of one value: an enum, so that its type tells it from the hand numbers."""
+
+    AS_NOTED = "as noted"
+
+
+AS_NOTED: Final = _Noted.AS_NOTED  # the end of the playing time as the sheet notes it
 
 
 def scoresheet_check(
@@ -93,7 +101,7 @@ def scoresheet_check(
     scoresheet: Scoresheet,
     hands: list[HandLine],
     table_size: int,
-    time_over_after_hand: int | object | None = AS_NOTED,
+    time_over_after_hand: int | Literal[_Noted.AS_NOTED] | None = AS_NOTED,
     adjudication: SheetAdjudication | None = None,
 ) -> SheetCheck:
     """Check hands against the TSR for this sheet's table size and match length (TSR 7.3.3),

@@ -12,7 +12,7 @@ enters and hands in the sheet; any other player of the table confirms it with th
 from collections.abc import Sequence
 from dataclasses import replace
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -329,7 +329,7 @@ def scoresheet_hand_stop(
     contract: Contract,
     soloist: int | None,
     solo_type: SoloType | None,
-    by: AbstractBaseUser,
+    by: User,
 ) -> Scoresheet:
     """Put a hand stopped by a major breach on the sheet as line ``number``, counted as not
     played (TSR 9.4.3): no game points, and the same dealer deals it again, so the lines from
@@ -354,9 +354,7 @@ def scoresheet_hand_stop(
 
 
 @transaction.atomic
-def scoresheet_hand_unstop(
-    *, scoresheet: Scoresheet, number: int, by: AbstractBaseUser
-) -> Scoresheet:
+def scoresheet_hand_unstop(*, scoresheet: Scoresheet, number: int, by: User) -> Scoresheet:
     """Take a stopped hand off the sheet again, when the arbitration panel changes or annuls
     the decision that stopped it; the lines after it move up one."""
     sheet = scoresheet_locked(scoresheet)
@@ -413,7 +411,7 @@ def scoresheet_hand_void(
     contract: Contract,
     soloist: int,
     solo_type: SoloType | None,
-    by: AbstractBaseUser,
+    by: User,
 ) -> HandLine | None:
     """Count a solo stopped by an opponent's major breach as played, without game points
     (TSR 9.4.4): line ``number`` becomes the solo with a game value of 0 and no points, put on
@@ -440,7 +438,7 @@ def scoresheet_hand_void(
 
 @transaction.atomic
 def scoresheet_hand_unvoid(
-    *, scoresheet: Scoresheet, number: int, line: HandLine | None, by: AbstractBaseUser
+    *, scoresheet: Scoresheet, number: int, line: HandLine | None, by: User
 ) -> bool:
     """Undo ``scoresheet_hand_void`` when the arbitration panel changes or annuls the decision:
     line ``number`` gets back the points the scorekeeper had entered (``line``). A line the

@@ -375,7 +375,9 @@ class SheetChangeSerializer(serializers.Serializer):
 
 def changes_data(sheet: Scoresheet, *, since: int = 0) -> list[dict]:
     """The sheet's changes after version ``since``, oldest first."""
-    return SheetChangeSerializer(
+    # With many=True the serializer is a ListSerializer, whose data is a list; the stubs type
+    # it as the serializer itself, whose data is a dict.
+    return SheetChangeSerializer(  # type: ignore[return-value]
         [
             {
                 "version": row.change.version,
@@ -469,7 +471,9 @@ class HandsReplaceSerializer(serializers.Serializer):
     version = serializers.IntegerField(
         min_value=1, help_text="The version of the sheet this change is based on"
     )
-    hands = HandEntrySerializer(
+    # With many=True the serializer is a ListSerializer, which takes max_length; the stubs omit
+    # it.
+    hands = HandEntrySerializer(  # type: ignore[call-arg]
         many=True, max_length=MOST_HANDS, help_text="All hands, in the order played"
     )
     time_over_after_hand = serializers.IntegerField(
@@ -587,8 +591,8 @@ class SheetAPIView(APIView):
         """The version the refused write named (it was read, or there would be no conflict)."""
         data = self.request.data if isinstance(self.request.data, dict) else {}
         try:
-            return int(data.get("version"))
-        except (TypeError, ValueError):
+            return int(data["version"])
+        except (KeyError, TypeError, ValueError):
             return 0
 
     def handle_exception(self, exc):

@@ -69,9 +69,11 @@ def _access(request: HttpRequest, slug=None, number=None, table=None, token=None
             raise Http404 from error
         base = reverse("sheet-link", kwargs={"token": token})
         return Access(sheet=sheet, actor=Actor(seat=seat), roles=set(), base=base)
-    tournament = tournament_selectors.tournament_get(slug=slug, user=request.user)
+    user = request.user
+    tournament = tournament_selectors.tournament_get(slug=slug, user=user)
     roles = roles_of(request, tournament)
-    if not roles & SHEET_READERS:
+    # A visitor without a login holds no role (and _sheet_view sends him to log in first).
+    if not roles & SHEET_READERS or not user.is_authenticated:
         raise PermissionDenied
     sheet = get_object_or_404(
         Scoresheet.objects.select_related("table__round__tournament"),
@@ -80,7 +82,7 @@ def _access(request: HttpRequest, slug=None, number=None, table=None, token=None
         table__number=table,
     )
     base = reverse("sheet", kwargs={"slug": slug, "number": number, "table": table})
-    return Access(sheet=sheet, actor=Actor(user=request.user), roles=roles, base=base)
+    return Access(sheet=sheet, actor=Actor(user=user), roles=roles, base=base)
 
 
 def _sheet_view(view):
@@ -212,9 +214,10 @@ def _dealer(state: selectors.SheetState, number: int) -> int:
 
 def _blank_form(request: HttpRequest, state: selectors.SheetState, editing: int | None):
     number = editing or len(state.lines) + 1
-    initial = {"mode": _mode(request)}
+    mode = _mode(request)
+    initial: dict[str, object] = {"mode": mode}
     if editing:
-        initial = initial_for(state.lines[editing - 1], mode=initial["mode"])
+        initial = initial_for(state.lines[editing - 1], mode=mode)
     elif state.check.next.must_be_forced_solo:
         initial |= {"contract": "forced_solo", "soloist": state.check.next.forced_soloist}
     return HandForm(initial=initial, table_size=state.table_size, dealer=_dealer(state, number))
@@ -303,7 +306,9 @@ def sheet_check(request: HttpRequest, access: Access) -> HttpResponse:
     form = HandForm(request.POST, table_size=state.table_size, dealer=_dealer(state, number))
     context = {"form": form, "number": number, "state": state, "problems": [], "others": []}
     if form.is_valid():
-        lines = _with_hand(state, number, form.line)
+        line = form.line
+        assert line is not None  # a valid form has its line (HandForm.clean)
+        lines = _with_hand(state, number, line)
         try:
             check = selectors.scoresheet_check(
                 scoresheet=access.sheet, hands=lines, table_size=state.table_size
@@ -316,7 +321,7 @@ def sheet_check(request: HttpRequest, access: Access) -> HttpResponse:
             context["warnings"] = [problem_message(w) for w in check.warnings if w.hand == number]
             context["next"] = check.next
         context["points"] = [
-            None if state.table_size == 5 and seat == form.line.dealer else form.line.points[seat]
+            None if state.table_size == 5 and seat == line.dealer else line.points[seat]
             for seat in range(1, state.table_size + 1)
         ]
         if form.entered is not None and form.entered.value is not None:
@@ -329,7 +334,7 @@ def sheet_check(request: HttpRequest, access: Access) -> HttpResponse:
                 }
                 for item in form.entered.value.breakdown
             ]
-        context["dealer"] = form.line.dealer
+        context["dealer"] = line.dealer
     return render(request, "scoring/partials/preview.html", context)
 
 

@@ -19,7 +19,8 @@ from typing import Protocol
 
 from django.core.exceptions import ImproperlyConfigured
 from django.db import models
-from django.db.models import Expression, QuerySet
+from django.db.models import QuerySet
+from django.db.models.expressions import Combinable
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Round, Seat, SeatResult, Table
@@ -53,11 +54,11 @@ class TablePlay(Protocol):
     def unconfirmed(self, *, tables: QuerySet[Table]) -> int:
         """How many of these tables' sheets are not confirmed yet (TSR 8.5.2)."""
 
-    def sheet_status(self, *, table: str) -> Expression:
+    def sheet_status(self, *, table: str) -> Combinable:
         """The ``SheetStatus`` of a table's sheet, for a query whose rows reach the table by the
         path ``table`` (empty: the rows are tables); NULL where the table has no sheet."""
 
-    def keeper_seat(self, *, table: str) -> Expression:
+    def keeper_seat(self, *, table: str) -> Combinable:
         """The seat the sheet was handed over to (TSR 3.1.1), by the same path; NULL: the
         rule's seat keeps it (``doko.rules.deal.sheet_keeper``)."""
 

@@ -1,17 +1,24 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from django import template
 
 from scoring.models import CONTRACT_LABELS, CONTRACT_SHORT
+
+if TYPE_CHECKING:
+    from django.utils.functional import _StrOrPromise  # a lazy translation (the stubs' name)
 
 register = template.Library()
 
 
 @register.filter
-def contract_label(value: str) -> str:
+def contract_label(value: str) -> _StrOrPromise:
     """The translated name of a contract stored as its key (TSR 4)."""
     return CONTRACT_LABELS.get(value, value)
 
 
 @register.filter
-def contract_short(value: str) -> str:
+def contract_short(value: str) -> _StrOrPromise:
     """The abbreviation of a contract, for narrow screens."""
     return CONTRACT_SHORT.get(value, value)

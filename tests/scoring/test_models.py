@@ -3,6 +3,8 @@
 import pytest
 from django.db import IntegrityError, transaction
 
+from doko.rules.contracts import Contract
+from doko.rules.sheet import HandLine
 from scoring.models import Hand, Scoresheet
 from tests import factories
 
@@ -38,6 +40,18 @@ def refused(create):
 
 def test_a_correct_hand_is_stored(sheet):
     assert hand(sheet).points == {1: 2, 2: -2, 3: 2, 4: -2}
+
+
+def test_a_line_is_stored_only_with_its_game_value(sheet):
+    points = {1: 2, 2: -2, 3: 2, 4: -2}
+    line = HandLine(contract=Contract.NORMAL, dealer=1, points=points, game_value=2)
+    assert Hand.from_line(scoresheet=sheet, number=1, line=line).game_value == 2
+    with pytest.raises(ValueError, match="no game value"):
+        Hand.from_line(
+            scoresheet=sheet,
+            number=1,
+            line=HandLine(contract=Contract.NORMAL, dealer=1, points=points),
+        )
 
 
 def test_points_that_do_not_sum_to_zero_are_refused(sheet):
