@@ -19,10 +19,10 @@ from tournaments.models import Seat, Table
 from tournaments.play import SheetStatus
 
 if TYPE_CHECKING:
-    from django.utils.functional import _StrOrPromise  # a lazy translation (the stubs' name)
+    from django_stubs_ext import StrOrPromise  # a str or a lazy translation
 
 # By the contract's key: looked up with a Contract and with the plain string a row stores.
-CONTRACT_LABELS: dict[str, _StrOrPromise] = {
+CONTRACT_LABELS: dict[str, StrOrPromise] = {
     Contract.NORMAL: _("normal game"),
     Contract.WEDDING: _("wedding"),
     Contract.SILENT_WEDDING: _("silent wedding"),
@@ -31,7 +31,7 @@ CONTRACT_LABELS: dict[str, _StrOrPromise] = {
     Contract.FORCED_SOLO: _("forced solo"),
 }
 # For narrow screens and the printed sheet: the abbreviations a scoresheet uses.
-CONTRACT_SHORT: dict[str, _StrOrPromise] = {
+CONTRACT_SHORT: dict[str, StrOrPromise] = {
     Contract.NORMAL: "",
     Contract.WEDDING: pgettext_lazy("wedding, abbreviated", "W"),
     Contract.SILENT_WEDDING: pgettext_lazy("silent wedding, abbreviated", "SW"),

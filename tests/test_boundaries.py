@@ -73,8 +73,9 @@ def private_imports() -> list[str]:
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if not isinstance(node, ast.ImportFrom) or not node.module:
                     continue
-                if node.module.split(".")[0] == package:
-                    continue
+                owner = node.module.split(".")[0]
+                if owner == package or owner not in PACKAGES:
+                    continue  # the app's own names, or a library's
                 found += [
                     f"{path.relative_to(ROOT)}: {node.module}.{alias.name}"
                     for alias in node.names

@@ -7,18 +7,18 @@ from django import template
 from scoring.models import CONTRACT_LABELS, CONTRACT_SHORT
 
 if TYPE_CHECKING:
-    from django.utils.functional import _StrOrPromise  # a lazy translation (the stubs' name)
+    from django_stubs_ext import StrOrPromise  # a str or a lazy translation
 
 register = template.Library()
 
 
 @register.filter
-def contract_label(value: str) -> _StrOrPromise:
+def contract_label(value: str) -> StrOrPromise:
     """The translated name of a contract stored as its key (TSR 4)."""
     return CONTRACT_LABELS.get(value, value)
 
 
 @register.filter
-def contract_short(value: str) -> _StrOrPromise:
+def contract_short(value: str) -> StrOrPromise:
     """The abbreviation of a contract, for narrow screens."""
     return CONTRACT_SHORT.get(value, value)
