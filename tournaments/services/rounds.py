@@ -342,7 +342,14 @@ def table_extra_time_grant(
         )
     table.round = round_
     return save_validated(
-        ExtraTime(table=table, minutes=minutes, reason=reason.strip(), granted_by=by)
+        ExtraTime(
+            table=table,
+            minutes=minutes,
+            reason=reason.strip(),
+            # ``by`` is of the model of AUTH_USER_MODEL, as every user; the services type users
+            # as AbstractBaseUser (as django-stubs does), which the plugin does not take here.
+            granted_by=by,  # type: ignore[misc]
+        )
     )
 
 
