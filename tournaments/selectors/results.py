@@ -201,7 +201,7 @@ def round_results(*, round: Round) -> list[ResultTable]:
     for row in round_tables(round=round):
         table = row.table
         # The seats prefetched by ``round_tables``, with their deductions: no further query.
-        deducted = {seat.position: seat.deducted for seat in table.seats.all()}
+        deducted = {seat.position: play.deducted_of(seat) for seat in table.seats.all()}
         seats = []
         for seat in row.seats:
             result = stored.get((table.pk, seat.position))
@@ -227,7 +227,7 @@ def round_results(*, round: Round) -> list[ResultTable]:
                     ResultSeat(
                         **common,
                         points=seat.points,
-                        penalty=getattr(table, f"penalty_{seat.position}"),
+                        penalty=play.penalty_of(table, seat.position),
                         deducted=deducted[seat.position],
                         placing=None,
                     )

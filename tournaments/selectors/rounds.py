@@ -69,22 +69,22 @@ def _tables(round_: Round) -> QuerySet[Table]:
 
 
 def _seat_points(table: Table, seat: Seat) -> int | None:
-    if not table.hand_count:
+    if not play.hand_count_of(table):
         return None
     position = seat.position
     return (
-        (getattr(table, f"points_{position}") or 0)
-        + getattr(table, f"penalty_{position}")
-        - seat.deducted
+        (play.points_of(table, position) or 0)
+        + play.penalty_of(table, position)
+        - play.deducted_of(seat)
     )
 
 
 def _table_row(table: Table) -> TableRow:
     return TableRow(
         table=table,
-        sheet_status=table.sheet_status,
-        keeper_seat=table.keeper_seat,
-        hand_count=table.hand_count,
+        sheet_status=play.sheet_status_of(table),
+        keeper_seat=play.keeper_seat_of(table),
+        hand_count=play.hand_count_of(table),
         seats=[
             SeatRow(
                 position=seat.position,
