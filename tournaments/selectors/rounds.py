@@ -17,6 +17,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.selectors.find import name_key
+from tournaments.selectors.tournaments import entry_count_of
 
 
 def tournament_rounds(*, tournament: Tournament) -> QuerySet[Round]:
@@ -172,7 +173,7 @@ def seating_shortfall(*, tournament: Tournament) -> seating.SeatingError | None:
     """Why the tournament's active players cannot be seated as it stands (tables of four only,
     TSR 8.3.1, or with tables of five, TSR 10.1), with how many more or fewer would do; None
     when they can. Counted by ``tournament_get`` already, else in one query."""
-    players = getattr(tournament, "entry_count", None)
+    players = entry_count_of(tournament)
     if players is None:
         players = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
     try:

@@ -54,6 +54,13 @@ def tournament_list(*, user: AnyUser) -> QuerySet[Tournament]:
     )
 
 
+def entry_count_of(tournament: Tournament) -> int | None:
+    """The active entries ``tournament_list`` counted on the row (as ``tournament_get`` with
+    ``counts``); None on a row read without. An annotation, which the type checker does not see
+    on the model: read here."""
+    return getattr(tournament, "entry_count", None)
+
+
 HEAD_CACHE_SECONDS = 60
 
 

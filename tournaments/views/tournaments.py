@@ -44,7 +44,9 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "current": selectors.current_round(tournament=tournament),
             "publication_form": PublicationForm() if organises(request, tournament) else None,
             # Only once there are players to seat: a new tournament has nothing to say yet.
-            "shortfall": shortfall(tournament, roles) if tournament.entry_count else None,
+            "shortfall": shortfall(tournament, roles)
+            if selectors.entry_count_of(tournament)
+            else None,
         },
     )
 
