@@ -40,14 +40,14 @@ class PlayerRound:
 def entry_rounds(*, entry: Entry, staff: bool = False) -> list[PlayerRound]:
     """Every round of a player with their table, seat, the others at the table and their
     result: published rounds only, unless for staff. Three queries."""
-    seats = (
+    played = (
         entry.seats.select_related("round", "table")
         .annotate(sheet_status=play.recorded().sheet_status(table="table"))
         .order_by("round__number")
     )
     if not staff:
-        seats = seats.exclude(round__published_at=None)
-    seats = list(seats)
+        played = played.exclude(round__published_at=None)
+    seats = list(played)
     at_table: dict[int, list[Seat]] = {}
     for other in (
         Seat.objects.filter(table__in=[seat.table_id for seat in seats])
@@ -139,10 +139,11 @@ def standings_read(*, tournament: Tournament) -> standings.Standings | None:
         return found
     packed = caching.cache_get(_standings_key(tournament.pk, version))
     if packed is None:
-        row = StandingsSnapshot.objects.filter(tournament=tournament).values_list(
-            "packed", "version"
+        row = (
+            StandingsSnapshot.objects.filter(tournament=tournament)
+            .values_list("packed", "version")
+            .first()
         )
-        row = row.first()
         if row is None:
             return None
         packed, version = bytes(row[0]), row[1]

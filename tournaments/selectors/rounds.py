@@ -185,10 +185,10 @@ def seating_shortfall(*, tournament: Tournament) -> seating.SeatingError | None:
 
 def current_round(*, tournament: Tournament, published_only: bool = True) -> Round | None:
     """The round being played, or else the next one drawn, or else the last one."""
-    rounds = tournament.rounds.order_by("number")
+    candidates = tournament.rounds.order_by("number")
     if published_only:
-        rounds = rounds.exclude(published_at=None)
-    rounds = list(rounds)
+        candidates = candidates.exclude(published_at=None)
+    rounds = list(candidates)
     for wanted in (Round.Status.RUNNING, Round.Status.FINISHED, Round.Status.SEATED):
         for round_ in rounds:
             if round_.status == wanted:

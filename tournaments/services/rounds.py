@@ -295,13 +295,13 @@ def round_start(*, round: Round, at: datetime.datetime | None = None) -> Round:
             _("Round %(number)d has not been played yet; the rounds are played in order.")
             % {"number": earlier.number}
         )
-    gone = (
+    gone = list(
         Seat.objects.filter(table__round=round_)
         .exclude(entry__status=Entry.Status.ACTIVE)
         .select_related("entry__player")
         .order_by("entry__start_number")
     )
-    if gone := list(gone):
+    if gone:
         raise ValidationError(
             _(
                 "Round %(number)d seats players who no longer play: %(players)s. Register a "
