@@ -3,6 +3,7 @@ and the standings as last rebuilt (from this process's memory, the cache or the 
 
 import itertools
 from dataclasses import dataclass
+from typing import TypedDict
 
 from doko import standings
 from tournaments import caching, play
@@ -168,6 +169,15 @@ class ResultSeat:
     placing: int | None  # 1st to 4th (5th) at the table; None until the sheet is handed in
 
 
+class _SeatPlayer(TypedDict):
+    """The fields of a ``ResultSeat`` that do not depend on whether the sheet is handed in."""
+
+    position: int
+    start_number: int
+    name: str
+    club: str
+
+
 @dataclass(frozen=True)
 class ResultTable:
     number: int
@@ -207,7 +217,7 @@ def round_results(*, round: Round) -> list[ResultTable]:
         for seat in row.seats:
             result = stored.get((table.pk, seat.position))
             player = seat.entry.player
-            common = {
+            common: _SeatPlayer = {
                 "position": seat.position,
                 "start_number": seat.entry.start_number,
                 "name": player.name,

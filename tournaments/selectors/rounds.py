@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Prefetch, QuerySet, Sum
 from django.db.models.lookups import Exact
 from django.shortcuts import get_object_or_404
+from django.utils.functional import Promise
 
 from doko import seating
 from tournaments import play
@@ -53,7 +54,7 @@ class TableRow:
     hand_count: int
 
     @property
-    def sheet_status_label(self) -> str:
+    def sheet_status_label(self) -> str | Promise:
         return play.SheetStatus(self.sheet_status).label if self.sheet_status else ""
 
 
