@@ -368,6 +368,7 @@ def round_end(*, round: Round, by: AbstractBaseUser, at: datetime.datetime | Non
     )
     round_ = _locked_round(round, allowed={Round.Status.RUNNING}, action=_("ended"))
     ended_at = at or timezone.now()
+    assert round_.started_at is not None  # running: started (round_started_has_start_time)
     if ended_at < round_.started_at:
         raise ValidationError({"ended_at": _("The round cannot end before it started.")})
     round_.status = Round.Status.FINISHED
