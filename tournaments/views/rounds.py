@@ -165,7 +165,9 @@ def round_extra_time(request: AuthenticatedHttpRequest, slug: str, number: int) 
     for field, errors in form.errors.items():
         label = form.fields[field].label if field in form.fields else ""
         for message in errors:
-            messages.error(request, f"{label}: {message}" if label else message)
+            # An ErrorList gives each error's message (its __getitem__ unwraps a
+            # ValidationError); the stubs type its items as stored, ValidationError included.
+            messages.error(request, f"{label}: {message}" if label else message)  # type: ignore[arg-type]
     return redirect("round", slug, number)
 
 

@@ -94,6 +94,6 @@ def tournament_publication(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, _("The settings are saved."))
     else:
         for field, errors in form.errors.items():
-            for message in errors:
-                messages.error(request, f"{form.fields[field].label}: {message}")
+            for text in errors:
+                messages.error(request, f"{form.fields[field].label}: {text}")
     return redirect("tournament", slug)
