@@ -6,7 +6,6 @@ then the file; the URLs keep the paths they had under the tournament and the rou
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import User
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -18,15 +17,7 @@ from scoring.models import Scoresheet
 from tournaments import policies
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Round, Tournament
-from tournaments.permissions import roles_of
-
-
-class AuthenticatedHttpRequest(HttpRequest):
-    """The request a view behind ``login_required`` gets: its user has signed in. Only a type
-    (as django-stubs suggests), for the user the printout records as its author."""
-
-    user: User
-
+from tournaments.permissions import AuthenticatedHttpRequest, roles_of
 
 ROUND_PRINTOUTS = {
     "tables": Job.Kind.SEATING_BY_TABLE_PDF,

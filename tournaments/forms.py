@@ -3,6 +3,7 @@ a page. Forms parse input; services decide."""
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Entry, ExtraTime, Player, Tiebreaks, Tournament
@@ -51,8 +52,12 @@ class EntryForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for name in ("first_name", "last_name", "club"):
-            self.fields[name].max_length = Player._meta.get_field(name).max_length
-            self.fields[name].widget.attrs["maxlength"] = self.fields[name].max_length
+            field, column = self.fields[name], Player._meta.get_field(name)
+            # Text fields declared above, for text columns of the model.
+            assert isinstance(field, forms.CharField)
+            assert isinstance(column, models.CharField)
+            field.max_length = column.max_length
+            field.widget.attrs["maxlength"] = field.max_length
         self.fields["first_name"].widget.attrs["autocomplete"] = "off"
         self.fields["last_name"].widget.attrs["autocomplete"] = "off"
         self.fields["ddv_number"].widget.attrs["inputmode"] = "numeric"

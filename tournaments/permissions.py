@@ -2,14 +2,24 @@
 
 from collections.abc import Set
 
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest
+from rest_framework.request import Request
 
 from tournaments import policies, selectors
 from tournaments.models import Tournament
 from tournaments.roles import STAFF
 
 
-def roles_of(request, tournament: Tournament) -> set[str]:
+class AuthenticatedHttpRequest(HttpRequest):
+    """The request a view behind ``login_required`` gets: its user has signed in. Only a type
+    (as django-stubs suggests), for the views that act as that user."""
+
+    user: User
+
+
+def roles_of(request: HttpRequest | Request, tournament: Tournament) -> set[str]:
     """The user's roles in the tournament, looked up once per request."""
     cache = request.__dict__.setdefault("_tournament_roles", {})
     if tournament.pk not in cache:
@@ -17,13 +27,13 @@ def roles_of(request, tournament: Tournament) -> set[str]:
     return cache[tournament.pk]
 
 
-def require(request, tournament: Tournament, roles: Set[str]) -> None:
+def require(request: HttpRequest | Request, tournament: Tournament, roles: Set[str]) -> None:
     """Refuse (403) unless the user holds one of ``roles`` in the tournament."""
     if not roles_of(request, tournament) & roles:
         raise PermissionDenied
 
 
-def standings_mode(request, tournament: Tournament) -> str:
+def standings_mode(request: HttpRequest | Request, tournament: Tournament) -> str:
     """What this reader gets of the standings and points: ``staff`` (everything, even when
     hidden), ``public`` (the standings are shown), or ``hidden`` (the organiser hid them)."""
     roles = roles_of(request, tournament)

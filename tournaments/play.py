@@ -15,7 +15,7 @@ same one query as before whatever the number of tables.
 """
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from django.core.exceptions import ImproperlyConfigured
 from django.db import models
@@ -65,14 +65,53 @@ class TablePlay(Protocol):
     def with_points(self, tables: QuerySet[Table]) -> QuerySet[Table]:
         """The tables with what their sheets give each seat so far: ``sheet_status``,
         ``keeper_seat``, ``hand_count`` (lines written), ``points_<seat>`` (game points) and
-        ``penalty_<seat>`` (initialled penalty points, TSR 8.2.2), seats 1 to 5."""
+        ``penalty_<seat>`` (initialled penalty points, TSR 8.2.2), seats 1 to 5. Read them with
+        ``sheet_status_of`` and the others below."""
 
     def with_deductions(self, seats: QuerySet[Seat]) -> QuerySet[Seat]:
         """The seats with ``deducted``: the points taken from their player in that round for
-        unsporting conduct (TSR 9.6.2 b)."""
+        unsporting conduct (TSR 9.6.2 b); read it with ``deducted_of``."""
 
     def results(self, *, tables: QuerySet[Table]) -> list[SeatResult]:
         """The result of every seat at the handed-in tables among these, unsaved."""
+
+
+# What ``with_points`` and ``with_deductions`` annotate is no field of the models, so the type
+# checker does not see it on a row: it is read here, with its type, and nowhere else.
+
+
+def _annotation(row: models.Model, name: str) -> Any:
+    return getattr(row, name)
+
+
+def sheet_status_of(table: Table) -> str | None:
+    """A ``SheetStatus``; None: the table has no sheet."""
+    return _annotation(table, "sheet_status")
+
+
+def keeper_seat_of(table: Table) -> int | None:
+    """The seat the sheet was handed over to; None: the rule's seat keeps it."""
+    return _annotation(table, "keeper_seat")
+
+
+def hand_count_of(table: Table) -> int:
+    """The lines written on the table's sheet."""
+    return _annotation(table, "hand_count")
+
+
+def points_of(table: Table, seat: int) -> int | None:
+    """The seat's game points on the sheet so far; None: no line written."""
+    return _annotation(table, f"points_{seat}")
+
+
+def penalty_of(table: Table, seat: int) -> int:
+    """The seat's initialled penalty points on the sheet so far (TSR 8.2.2)."""
+    return _annotation(table, f"penalty_{seat}")
+
+
+def deducted_of(seat: Seat) -> int:
+    """The points taken from the seat's player in its round (TSR 9.6.2 b)."""
+    return _annotation(seat, "deducted")
 
 
 _recorded: TablePlay | None = None

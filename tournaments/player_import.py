@@ -194,6 +194,7 @@ def _read_header(header: list[str]) -> tuple[dict[str, int], list[str]]:
     for index, (name, key) in enumerate(zip(names, keys, strict=True)):
         if not key:
             continue  # a column without heading; its values must be empty
+        field: str | None
         if key == _COMBINED:
             field = "last_name" if has_first or has_last else _COMBINED
         else:

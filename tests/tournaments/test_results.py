@@ -250,3 +250,23 @@ def test_the_command_rebuilds_missing_standings(sheet, tournament):
     tournament = fresh(tournament)
     assert tournament.standings_version == 1
     assert selectors.standings_read(tournament=tournament).rows[0].points == max(TOTALS.values())
+
+
+def test_the_command_skips_a_tournament_deleted_meanwhile(tournament):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    first, later = tournament.slug, factories.tournament(players=4)  # in this order
+    refresh = services.results_refresh_all
+
+    def deleted_meanwhile(*, tournament):
+        if tournament.slug == first:  # by someone else, once the command has listed it
+            Tournament.objects.filter(pk=tournament.pk).delete()
+        return refresh(tournament=tournament)
+
+    out = StringIO()
+    with mock.patch.object(services, "results_refresh_all", deleted_meanwhile):
+        call_command("standings_rebuild", stdout=out)
+    assert f"{first}: deleted meanwhile" in out.getvalue()
+    assert f"{later.slug}: 0 results, standings version 1" in out.getvalue()

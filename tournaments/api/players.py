@@ -1,6 +1,9 @@
 """API for the players of a tournament: the list and registration, withdrawal and reinstatement,
 and a CSV list imported all or nothing."""
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
@@ -52,10 +55,10 @@ class EntryList(generics.ListCreateAPIView):
     def get_queryset(self):
         return selectors.entry_list(tournament=self.tournament())
 
-    def get_serializer_context(self):
+    def get_serializer_context(self) -> Mapping[str, Any]:
         context = super().get_serializer_context()
         if self.request.method == "POST":
-            context["tournament"] = self.tournament()
+            return {**context, "tournament": self.tournament()}
         return context
 
     def create(self, request, *args, **kwargs):

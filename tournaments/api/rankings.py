@@ -39,7 +39,9 @@ class RankingDetailSerializer(RankingListSerializer):
 
     @extend_schema_field(RankingLineSerializer(many=True))
     def get_lines(self, ranking) -> list[dict]:
-        return RankingLineSerializer(selectors.ranking_lines(ranking_list=ranking), many=True).data
+        lines = RankingLineSerializer(selectors.ranking_lines(ranking_list=ranking), many=True)
+        # many=True makes a ListSerializer, whose data is a list; the stubs do not know it.
+        return lines.data  # type: ignore[return-value]
 
 
 class RankingLists(generics.ListAPIView):

@@ -66,6 +66,7 @@ from tournaments.selectors.rounds import (
 from tournaments.selectors.tournaments import (
     HEAD_CACHE_SECONDS,
     AnyUser,
+    entry_count_of,
     entry_get,
     entry_list,
     tournament_get,
@@ -96,6 +97,7 @@ __all__ = [
     "TableTime",
     "TournamentLine",
     "current_round",
+    "entry_count_of",
     "entry_get",
     "entry_list",
     "entry_points",

@@ -51,23 +51,23 @@ def seat_find(*, tournament: Tournament, query: str, staff: bool = False) -> lis
     query = query.strip()
     if not query:
         return []
-    entries = tournament.entries.select_related("player")
+    matching = tournament.entries.select_related("player")
     if query.isascii() and query.isdigit():
         # A start number ("²" is a digit to Python, but no number anyone types); one longer
         # than any start number can be finds nobody, and never reaches the database as such.
         if len(query) > 9:
             return []
-        entries = entries.filter(start_number=int(query))
+        matching = matching.filter(start_number=int(query))
     else:
         for word in query.replace(",", " ").split():
-            entries = entries.filter(
+            matching = matching.filter(
                 Q(player__first_name__icontains=word) | Q(player__last_name__icontains=word)
             )
-    entries = list(entries.order_by("player__last_name", "player__first_name")[:FIND_LIMIT])
-    seats = Seat.objects.filter(entry__in=entries).select_related("round", "table")
+    entries = list(matching.order_by("player__last_name", "player__first_name")[:FIND_LIMIT])
+    theirs = Seat.objects.filter(entry__in=entries).select_related("round", "table")
     if not staff:
-        seats = seats.exclude(round__published_at=None)
-    seats = list(seats.order_by("round__number"))
+        theirs = theirs.exclude(round__published_at=None)
+    seats = list(theirs.order_by("round__number"))
     tables = {
         pk: (size, keeper_seat)
         for pk, size, keeper_seat in Table.objects.filter(pk__in={seat.table_id for seat in seats})

@@ -1,7 +1,9 @@
 """Reads of the ranking lists across tournaments and of a player's history."""
 
 import datetime
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Count, Max, QuerySet, Sum
 from django.shortcuts import get_object_or_404
@@ -99,7 +101,7 @@ def player_history(*, player: Player, user: AnyUser) -> list[TournamentLine]:
     }
     lines = []
     for entry in entries:
-        row = sums.get(entry.pk, {})
+        row: Mapping[str, Any] = sums.get(entry.pk, {})  # {}: no round counted
         lines.append(
             TournamentLine(
                 tournament=entry.tournament,

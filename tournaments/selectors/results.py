@@ -3,6 +3,7 @@ and the standings as last rebuilt (from this process's memory, the cache or the 
 
 import itertools
 from dataclasses import dataclass
+from typing import TypedDict
 
 from doko import standings
 from tournaments import caching, play
@@ -40,14 +41,14 @@ class PlayerRound:
 def entry_rounds(*, entry: Entry, staff: bool = False) -> list[PlayerRound]:
     """Every round of a player with their table, seat, the others at the table and their
     result: published rounds only, unless for staff. Three queries."""
-    seats = (
+    played = (
         entry.seats.select_related("round", "table")
         .annotate(sheet_status=play.recorded().sheet_status(table="table"))
         .order_by("round__number")
     )
     if not staff:
-        seats = seats.exclude(round__published_at=None)
-    seats = list(seats)
+        played = played.exclude(round__published_at=None)
+    seats = list(played)
     at_table: dict[int, list[Seat]] = {}
     for other in (
         Seat.objects.filter(table__in=[seat.table_id for seat in seats])
@@ -139,10 +140,11 @@ def standings_read(*, tournament: Tournament) -> standings.Standings | None:
         return found
     packed = caching.cache_get(_standings_key(tournament.pk, version))
     if packed is None:
-        row = StandingsSnapshot.objects.filter(tournament=tournament).values_list(
-            "packed", "version"
+        row = (
+            StandingsSnapshot.objects.filter(tournament=tournament)
+            .values_list("packed", "version")
+            .first()
         )
-        row = row.first()
         if row is None:
             return None
         packed, version = bytes(row[0]), row[1]
@@ -165,6 +167,15 @@ class ResultSeat:
     penalty: int  # initialled penalty points (TSR 8.2.2), in ``points`` already
     deducted: int  # deducted for unsporting conduct (TSR 9.6.2 b), off ``points`` already
     placing: int | None  # 1st to 4th (5th) at the table; None until the sheet is handed in
+
+
+class _SeatPlayer(TypedDict):
+    """The fields of a ``ResultSeat`` that do not depend on whether the sheet is handed in."""
+
+    position: int
+    start_number: int
+    name: str
+    club: str
 
 
 @dataclass(frozen=True)
@@ -201,12 +212,12 @@ def round_results(*, round: Round) -> list[ResultTable]:
     for row in round_tables(round=round):
         table = row.table
         # The seats prefetched by ``round_tables``, with their deductions: no further query.
-        deducted = {seat.position: seat.deducted for seat in table.seats.all()}
+        deducted = {seat.position: play.deducted_of(seat) for seat in table.seats.all()}
         seats = []
         for seat in row.seats:
             result = stored.get((table.pk, seat.position))
             player = seat.entry.player
-            common = {
+            common: _SeatPlayer = {
                 "position": seat.position,
                 "start_number": seat.entry.start_number,
                 "name": player.name,
@@ -227,7 +238,7 @@ def round_results(*, round: Round) -> list[ResultTable]:
                     ResultSeat(
                         **common,
                         points=seat.points,
-                        penalty=getattr(table, f"penalty_{seat.position}"),
+                        penalty=play.penalty_of(table, seat.position),
                         deducted=deducted[seat.position],
                         placing=None,
                     )

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Prefetch, QuerySet, Sum
 from django.db.models.lookups import Exact
 from django.shortcuts import get_object_or_404
+from django.utils.functional import Promise
 
 from doko import seating
 from tournaments import play
@@ -17,6 +18,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.selectors.find import name_key
+from tournaments.selectors.tournaments import entry_count_of
 
 
 def tournament_rounds(*, tournament: Tournament) -> QuerySet[Round]:
@@ -52,7 +54,7 @@ class TableRow:
     hand_count: int
 
     @property
-    def sheet_status_label(self) -> str:
+    def sheet_status_label(self) -> str | Promise:
         return play.SheetStatus(self.sheet_status).label if self.sheet_status else ""
 
 
@@ -69,22 +71,22 @@ def _tables(round_: Round) -> QuerySet[Table]:
 
 
 def _seat_points(table: Table, seat: Seat) -> int | None:
-    if not table.hand_count:
+    if not play.hand_count_of(table):
         return None
     position = seat.position
     return (
-        (getattr(table, f"points_{position}") or 0)
-        + getattr(table, f"penalty_{position}")
-        - seat.deducted
+        (play.points_of(table, position) or 0)
+        + play.penalty_of(table, position)
+        - play.deducted_of(seat)
     )
 
 
 def _table_row(table: Table) -> TableRow:
     return TableRow(
         table=table,
-        sheet_status=table.sheet_status,
-        keeper_seat=table.keeper_seat,
-        hand_count=table.hand_count,
+        sheet_status=play.sheet_status_of(table),
+        keeper_seat=play.keeper_seat_of(table),
+        hand_count=play.hand_count_of(table),
         seats=[
             SeatRow(
                 position=seat.position,
@@ -172,7 +174,7 @@ def seating_shortfall(*, tournament: Tournament) -> seating.SeatingError | None:
     """Why the tournament's active players cannot be seated as it stands (tables of four only,
     TSR 8.3.1, or with tables of five, TSR 10.1), with how many more or fewer would do; None
     when they can. Counted by ``tournament_get`` already, else in one query."""
-    players = getattr(tournament, "entry_count", None)
+    players = entry_count_of(tournament)
     if players is None:
         players = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
     try:
@@ -184,10 +186,10 @@ def seating_shortfall(*, tournament: Tournament) -> seating.SeatingError | None:
 
 def current_round(*, tournament: Tournament, published_only: bool = True) -> Round | None:
     """The round being played, or else the next one drawn, or else the last one."""
-    rounds = tournament.rounds.order_by("number")
+    candidates = tournament.rounds.order_by("number")
     if published_only:
-        rounds = rounds.exclude(published_at=None)
-    rounds = list(rounds)
+        candidates = candidates.exclude(published_at=None)
+    rounds = list(candidates)
     for wanted in (Round.Status.RUNNING, Round.Status.FINISHED, Round.Status.SEATED):
         for round_ in rounds:
             if round_.status == wanted:

@@ -3,7 +3,7 @@
 import logging
 
 from django.conf import settings
-from django.contrib.auth.models import AnonymousUser, User
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, PermissionsMixin, User
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.http import Http404
@@ -54,6 +54,13 @@ def tournament_list(*, user: AnyUser) -> QuerySet[Tournament]:
     )
 
 
+def entry_count_of(tournament: Tournament) -> int | None:
+    """The active entries ``tournament_list`` counted on the row (as ``tournament_get`` with
+    ``counts``); None on a row read without. An annotation, which the type checker does not see
+    on the model: read here."""
+    return getattr(tournament, "entry_count", None)
+
+
 HEAD_CACHE_SECONDS = 60
 
 
@@ -98,17 +105,17 @@ def tournament_get(*, slug: str, user: AnyUser, counts: bool = True) -> Tourname
     return get_object_or_404(tournaments, slug=slug)
 
 
-def user_roles(*, user: AnyUser, tournament: Tournament) -> set[str]:
-    """The user's roles in the tournament; a superuser holds them all."""
+def user_roles(*, user: AbstractBaseUser | AnonymousUser, tournament: Tournament) -> set[str]:
+    """The user's roles in the tournament; a superuser holds them all. ``user``: a request's,
+    or the one a service acts for (which the services take as any user model)."""
     if not user.is_authenticated:
         return set()
-    if user.is_superuser:
+    if isinstance(user, PermissionsMixin) and user.is_superuser:
         return set(TournamentRole.Role.values)
-    return set(
-        TournamentRole.objects.filter(user=user, tournament=tournament).values_list(
-            "role", flat=True
-        )
-    )
+    # ``user`` is of the model of AUTH_USER_MODEL, as every user; the services type users as
+    # AbstractBaseUser (as django-stubs does), which the plugin does not take for the key.
+    roles = TournamentRole.objects.filter(user=user, tournament=tournament)  # type: ignore[misc]
+    return set(roles.values_list("role", flat=True))
 
 
 def entry_list(*, tournament: Tournament) -> QuerySet[Entry]:

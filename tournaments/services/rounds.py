@@ -295,13 +295,13 @@ def round_start(*, round: Round, at: datetime.datetime | None = None) -> Round:
             _("Round %(number)d has not been played yet; the rounds are played in order.")
             % {"number": earlier.number}
         )
-    gone = (
+    gone = list(
         Seat.objects.filter(table__round=round_)
         .exclude(entry__status=Entry.Status.ACTIVE)
         .select_related("entry__player")
         .order_by("entry__start_number")
     )
-    if gone := list(gone):
+    if gone:
         raise ValidationError(
             _(
                 "Round %(number)d seats players who no longer play: %(players)s. Register a "
@@ -342,7 +342,14 @@ def table_extra_time_grant(
         )
     table.round = round_
     return save_validated(
-        ExtraTime(table=table, minutes=minutes, reason=reason.strip(), granted_by=by)
+        ExtraTime(
+            table=table,
+            minutes=minutes,
+            reason=reason.strip(),
+            # ``by`` is of the model of AUTH_USER_MODEL, as every user; the services type users
+            # as AbstractBaseUser (as django-stubs does), which the plugin does not take here.
+            granted_by=by,  # type: ignore[misc]
+        )
     )
 
 
@@ -361,6 +368,7 @@ def round_end(*, round: Round, by: AbstractBaseUser, at: datetime.datetime | Non
     )
     round_ = _locked_round(round, allowed={Round.Status.RUNNING}, action=_("ended"))
     ended_at = at or timezone.now()
+    assert round_.started_at is not None  # running: started (round_started_has_start_time)
     if ended_at < round_.started_at:
         raise ValidationError({"ended_at": _("The round cannot end before it started.")})
     round_.status = Round.Status.FINISHED

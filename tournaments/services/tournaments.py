@@ -58,7 +58,11 @@ def tournament_create(
     )
     if organiser is not None:
         TournamentRole.objects.create(
-            tournament=tournament, user=organiser, role=TournamentRole.Role.ORGANISER
+            tournament=tournament,
+            # ``organiser`` is of the model of AUTH_USER_MODEL, as every user; the services type
+            # users as AbstractBaseUser (as django-stubs does), which the plugin does not take.
+            user=organiser,  # type: ignore[misc]
+            role=TournamentRole.Role.ORGANISER,
         )
     standings_schedule(tournament_id=tournament.pk)
     return tournament

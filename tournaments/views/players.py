@@ -3,6 +3,7 @@ reinstates them, a substitute for one who left, and a CSV list imported all or n
 
 import base64
 import binascii
+from typing import NotRequired, TypedDict
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -21,7 +22,7 @@ from tournaments.forms import (
     error_messages,
     errors_to_form,
 )
-from tournaments.models import Entry
+from tournaments.models import Entry, Tournament
 from tournaments.permissions import require
 from tournaments.roles import ORGANISER
 from tournaments.views.common import organises, report_moves
@@ -35,6 +36,7 @@ def entry_list(request: HttpRequest, slug: str) -> HttpResponse:
     form = EntryForm(request.POST or None) if is_organiser else None
     if request.method == "POST":
         require(request, tournament, ORGANISER)
+        assert form is not None  # ``require`` let only an organiser on, and he got the form
         if form.is_valid():
             try:
                 registered = services.entry_register(tournament=tournament, **form.cleaned_data)
@@ -160,13 +162,21 @@ def entry_replace(request: HttpRequest, slug: str, start_number: int) -> HttpRes
     )
 
 
+class _ImportPage(TypedDict):
+    tournament: Tournament
+    form: ImportForm
+    import_errors: NotRequired[list[str]]  # the import was refused
+    preview: NotRequired[player_import.ImportPreview]  # the rows of the file, checked
+    content: NotRequired[str]  # the file, base64, to import it once it is checked
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def players_import(request: HttpRequest, slug: str) -> HttpResponse:
     """Upload a CSV file, see every row and its problems, then import all rows or none."""
     tournament = selectors.tournament_get(slug=slug, user=request.user)
     require(request, tournament, ORGANISER)
-    context = {"tournament": tournament, "form": ImportForm()}
+    context: _ImportPage = {"tournament": tournament, "form": ImportForm()}
     if request.method == "POST" and "content" in request.POST:
         try:
             data = base64.b64decode(request.POST["content"], validate=True)

@@ -2,6 +2,8 @@
 (TSR 8.5.1), the organiser's and adjudicator's actions on it, the players' "find my table" and
 the venue's screen."""
 
+from collections.abc import Set
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -15,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 from tournaments import policies, selectors, services
 from tournaments.forms import ExtraTimeForm, error_messages, errors_to_form
 from tournaments.models import Round
-from tournaments.permissions import require, roles_of, standings_mode
+from tournaments.permissions import AuthenticatedHttpRequest, require, roles_of, standings_mode
 from tournaments.roles import CLOCK, ORGANISER, SEES_SHEET_LINKS, STAFF, Role
 from tournaments.round_actions import ROUND_ACTIONS
 from tournaments.views.common import shortfall
@@ -90,7 +92,7 @@ def round_clock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
-def _round_for(request: HttpRequest, slug: str, number: int, roles: set[str] | None) -> Round:
+def _round_for(request: HttpRequest, slug: str, number: int, roles: Set[str] | None) -> Round:
     """The round, for a user with one of ``roles``; ``None``: its service asks its policy."""
     tournament = selectors.tournament_get(slug=slug, user=request.user)
     if roles is not None:
@@ -115,7 +117,9 @@ def _action_done(action: str) -> str:
 
 @login_required
 @require_POST
-def round_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
+def round_action(
+    request: AuthenticatedHttpRequest, slug: str, number: int, action: str
+) -> HttpResponse:
     if action not in ROUND_ACTIONS:
         raise Http404
     round_ = _round_for(request, slug, number, None)
@@ -134,7 +138,7 @@ def round_action(request: HttpRequest, slug: str, number: int, action: str) -> H
 
 @login_required
 @require_POST
-def round_extra_time(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def round_extra_time(request: AuthenticatedHttpRequest, slug: str, number: int) -> HttpResponse:
     round_ = _round_for(request, slug, number, CLOCK)
     form = ExtraTimeForm(request.POST)
     if form.is_valid():
@@ -161,7 +165,9 @@ def round_extra_time(request: HttpRequest, slug: str, number: int) -> HttpRespon
     for field, errors in form.errors.items():
         label = form.fields[field].label if field in form.fields else ""
         for message in errors:
-            messages.error(request, f"{label}: {message}" if label else message)
+            # An ErrorList gives each error's message (its __getitem__ unwraps a
+            # ValidationError); the stubs type its items as stored, ValidationError included.
+            messages.error(request, f"{label}: {message}" if label else message)  # type: ignore[arg-type]
     return redirect("round", slug, number)
 
 

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from tournaments import selectors, services
 from tournaments.forms import PublicationForm, error_messages
 from tournaments.models import SeatingMethod
-from tournaments.permissions import require, roles_of
+from tournaments.permissions import AuthenticatedHttpRequest, require, roles_of
 from tournaments.roles import ORGANISER, STAFF
 from tournaments.views.common import organises, report_moves, shortfall
 
@@ -44,14 +44,16 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "current": selectors.current_round(tournament=tournament),
             "publication_form": PublicationForm() if organises(request, tournament) else None,
             # Only once there are players to seat: a new tournament has nothing to say yet.
-            "shortfall": shortfall(tournament, roles) if tournament.entry_count else None,
+            "shortfall": shortfall(tournament, roles)
+            if selectors.entry_count_of(tournament)
+            else None,
         },
     )
 
 
 @login_required
 @require_POST
-def tournament_tables_of_five(request: HttpRequest, slug: str) -> HttpResponse:
+def tournament_tables_of_five(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """The organiser allows tables of five (TSR 10) where the players do not divide into
     tables of four (TSR 8.3.1); back to the round page the button was on, if any."""
     tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
@@ -92,6 +94,6 @@ def tournament_publication(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, _("The settings are saved."))
     else:
         for field, errors in form.errors.items():
-            for message in errors:
-                messages.error(request, f"{form.fields[field].label}: {message}")
+            for text in errors:
+                messages.error(request, f"{form.fields[field].label}: {text}")
     return redirect("tournament", slug)

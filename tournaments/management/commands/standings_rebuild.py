@@ -28,6 +28,9 @@ class Command(BaseCommand):
         for tournament in tournaments:
             results = services.results_refresh_all(tournament=tournament)
             snapshot = services.standings_rebuild(tournament_id=tournament.pk)
+            if snapshot is None:  # deleted since it was listed: on to the next
+                self.stdout.write(f"{tournament.slug}: deleted meanwhile")
+                continue
             self.stdout.write(
                 f"{tournament.slug}: {results} results, standings version {snapshot.version}"
             )
