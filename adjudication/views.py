@@ -9,7 +9,6 @@ from typing import Any, TypeVar
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
@@ -25,18 +24,12 @@ from scoring.selectors import hand_lines
 from tournaments import selectors as tournament_selectors
 from tournaments.forms import errors_to_form
 from tournaments.models import Entry, Round, Tournament
-from tournaments.permissions import require, roles_of
+from tournaments.permissions import AuthenticatedHttpRequest, require, roles_of
 from tournaments.roles import ADJUDICATION_READERS, CATALOGUE, ORGANISER, Role
 
 READERS = ADJUDICATION_READERS
 
 _T = TypeVar("_T")
-
-
-class AuthenticatedHttpRequest(HttpRequest):
-    """A request to a view behind ``login_required``: its user has signed in."""
-
-    user: User
 
 
 def _tournament(request: HttpRequest, slug: str, roles: Set[str]) -> Tournament:

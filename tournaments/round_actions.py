@@ -5,7 +5,7 @@ policy, and call it; neither maps actions to services or roles of its own."""
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from tournaments import policies, services
 from tournaments.models import Round
@@ -15,7 +15,7 @@ from tournaments.policies import Refusal
 @dataclass(frozen=True)
 class RoundAction:
     # The service, given the round, who asks and, for a draw, the seed (None: a random one).
-    run: Callable[[Round, AbstractBaseUser, int | None], object]
+    run: Callable[[Round, User, int | None], object]
     # Who may: a policy of ``tournaments.policies``.
     may: Callable[..., Refusal | None]
 

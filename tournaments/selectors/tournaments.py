@@ -3,7 +3,7 @@
 import logging
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, PermissionsMixin, User
+from django.contrib.auth.models import AnonymousUser, PermissionsMixin, User
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.http import Http404
@@ -105,16 +105,14 @@ def tournament_get(*, slug: str, user: AnyUser, counts: bool = True) -> Tourname
     return get_object_or_404(tournaments, slug=slug)
 
 
-def user_roles(*, user: AbstractBaseUser | AnonymousUser, tournament: Tournament) -> set[str]:
+def user_roles(*, user: AnyUser, tournament: Tournament) -> set[str]:
     """The user's roles in the tournament; a superuser holds them all. ``user``: a request's,
-    or the one a service acts for (which the services take as any user model)."""
+    or the one a service acts for."""
     if not user.is_authenticated:
         return set()
     if isinstance(user, PermissionsMixin) and user.is_superuser:
         return set(TournamentRole.Role.values)
-    # ``user`` is of the model of AUTH_USER_MODEL, as every user; the services type users as
-    # AbstractBaseUser (as django-stubs does), which the plugin does not take for the key.
-    roles = TournamentRole.objects.filter(user=user, tournament=tournament)  # type: ignore[misc]
+    roles = TournamentRole.objects.filter(user=user, tournament=tournament)
     return set(roles.values_list("role", flat=True))
 
 

@@ -7,7 +7,7 @@ import secrets
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
@@ -325,9 +325,7 @@ def round_start(*, round: Round, at: datetime.datetime | None = None) -> Round:
 
 
 @transaction.atomic
-def table_extra_time_grant(
-    *, table: Table, minutes: int, reason: str, by: AbstractBaseUser
-) -> ExtraTime:
+def table_extra_time_grant(*, table: Table, minutes: int, reason: str, by: User) -> ExtraTime:
     """Extend one table's playing time (TSR 8.5.1): by the length of an interruption for a
     complaint or a decision of the arbitration panel, or in another justified exception."""
     round_ = _locked_round(
@@ -346,15 +344,13 @@ def table_extra_time_grant(
             table=table,
             minutes=minutes,
             reason=reason.strip(),
-            # ``by`` is of the model of AUTH_USER_MODEL, as every user; the services type users
-            # as AbstractBaseUser (as django-stubs does), which the plugin does not take here.
-            granted_by=by,  # type: ignore[misc]
+            granted_by=by,
         )
     )
 
 
 @transaction.atomic
-def round_end(*, round: Round, by: AbstractBaseUser, at: datetime.datetime | None = None) -> Round:
+def round_end(*, round: Round, by: User, at: datetime.datetime | None = None) -> Round:
     """Announce the end of the playing time (TSR 8.5.1, 8.5.3): only forced solos follow.
 
     Only an adjudicator or an organiser announces it (``policies.may_end_playing_time``). It

@@ -2,7 +2,7 @@
 
 import datetime
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
@@ -39,7 +39,7 @@ def tournament_create(
     allow_tables_of_five: bool = False,
     seating_method: SeatingMethod = SeatingMethod.RANDOM,
     is_public: bool = True,
-    organiser: AbstractBaseUser | None = None,
+    organiser: User | None = None,
 ) -> Tournament:
     """Create a tournament; the creating user becomes its organiser. Tables of four only
     (TSR 8.3.1) unless ``allow_tables_of_five`` (TSR 10)."""
@@ -59,9 +59,7 @@ def tournament_create(
     if organiser is not None:
         TournamentRole.objects.create(
             tournament=tournament,
-            # ``organiser`` is of the model of AUTH_USER_MODEL, as every user; the services type
-            # users as AbstractBaseUser (as django-stubs does), which the plugin does not take.
-            user=organiser,  # type: ignore[misc]
+            user=organiser,
             role=TournamentRole.Role.ORGANISER,
         )
     standings_schedule(tournament_id=tournament.pk)
@@ -69,7 +67,7 @@ def tournament_create(
 
 
 @transaction.atomic
-def tournament_tables_of_five_allow(*, tournament: Tournament, by: AbstractBaseUser) -> Reseating:
+def tournament_tables_of_five_allow(*, tournament: Tournament, by: User) -> Reseating:
     """Allow tables of five (TSR 10) for the rest of the tournament, where the active players
     do not divide into tables of four (TSR 8.3.1); the organiser decides it.
 
