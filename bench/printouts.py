@@ -35,7 +35,7 @@ def tables() -> list[TableRow]:
                     position=position, entry=Entry(player=player, start_number=number), points=None
                 )
             )
-        rows.append(TableRow(table=Table(number=table), sheet=None, seats=seats, hand_count=0))
+        rows.append(TableRow(table=Table(number=table), seats=seats))
     return rows
 
 

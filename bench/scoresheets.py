@@ -51,7 +51,7 @@ def tables() -> list[TableRow]:
             )
             entry = Entry(pk=number, player=player, start_number=number)
             seats.append(SeatRow(position=position, entry=entry, points=None))
-        rows.append(TableRow(table=Table(number=table), sheet=None, seats=seats, hand_count=0))
+        rows.append(TableRow(table=Table(number=table), seats=seats))
     return rows
 
 

@@ -14,13 +14,5 @@ def unsaved_tables(*sizes: int) -> list[selectors.TableRow]:
             player = Player(first_name=f"Vorname{start_number}", last_name=f"Name{start_number}")
             entry = Entry(player=player, start_number=start_number)
             seats.append(selectors.SeatRow(position=position, entry=entry, points=None))
-        tables.append(
-            selectors.TableRow(
-                table=Table(number=number),
-                sheet_status=None,
-                keeper_seat=None,
-                seats=seats,
-                hand_count=0,
-            )
-        )
+        tables.append(selectors.TableRow(table=Table(number=number), seats=seats))
     return tables

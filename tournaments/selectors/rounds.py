@@ -48,10 +48,10 @@ class SeatRow:
 @dataclass(frozen=True)
 class TableRow:
     table: Table
-    sheet_status: str | None  # a ``play.SheetStatus``; None: the table has no sheet
-    keeper_seat: int | None  # the seat the sheet was handed over to (TSR 3.1.1), if it was
     seats: list[SeatRow]
-    hand_count: int
+    hand_count: int = 0
+    sheet_status: str | None = None  # a ``play.SheetStatus``; None: the table has no sheet
+    keeper_seat: int | None = None  # the seat the sheet was handed over to (TSR 3.1.1), if so
 
     @property
     def sheet_status_label(self) -> str | Promise:
