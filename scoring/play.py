@@ -16,7 +16,7 @@ from doko.rules.contracts import Contract
 from scoring.models import Scoresheet
 from scoring.rulings import given as rulings
 from tournaments.models import Round, Seat, SeatResult, Table
-from tournaments.play import HANDED_IN, SheetStatus
+from tournaments.play import HANDED_IN, SheetStatus, deducted_of
 
 SOLO_CONTRACTS = [contract.value for contract in Contract if contract.is_solo]
 SEATS = range(1, 6)
@@ -24,13 +24,6 @@ SEATS = range(1, 6)
 
 def _path(table: str, field: str) -> str:
     return f"{table}__scoresheet__{field}" if table else f"scoresheet__{field}"
-
-
-def _annotated(row: object, name: str) -> int:
-    """A number a query annotated on a model instance (as ``with_deductions`` does): not a
-    field of the model, so its type does not know it."""
-    value: int = getattr(row, name)
-    return value
 
 
 class ScoresheetPlay:
@@ -119,7 +112,7 @@ class ScoresheetPlay:
             position = seat.position
             game = table[f"points_{position}"] or 0
             penalty = table[f"penalty_{position}"]
-            deducted = _annotated(seat, "deducted")
+            deducted = deducted_of(seat)
             by_table.setdefault(seat.table_id, []).append(
                 SeatResult(
                     table_id=seat.table_id,
