@@ -5,8 +5,8 @@ JSON, the core decides, and its messages come back in the request's language (Ac
 with the TSR section they rest on. No login; rate-limited per client (config/throttling.py).
 """
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 from django.conf import settings
 from django.utils.translation import gettext
@@ -51,11 +51,13 @@ class LimitedJSONParser(JSONParser):
         return super().parse(stream, media_type, parser_context)
 
 
-# A request to the rules API: once it is valid, ``result`` is what the response says. (Said
-# here, not in a docstring, which the schema would give every request as its description.)
-class RulesRequestSerializer(serializers.Serializer):
-    def result(self) -> dict[str, Any]:
-        raise NotImplementedError
+class RulesRequest(Protocol):
+    """A request to the rules API, as its serializer reads it: once it is valid, ``result`` is
+    what the response says."""
+
+    def is_valid(self, *, raise_exception: bool = False) -> bool: ...
+
+    def result(self) -> dict[str, Any]: ...
 
 
 class PublicRulesView(APIView):
@@ -65,7 +67,7 @@ class PublicRulesView(APIView):
     permission_classes = [AllowAny]
     throttle_classes = [PublicAddressThrottle, PublicClientThrottle]
     parser_classes = [LimitedJSONParser]
-    request_serializer: type[RulesRequestSerializer]
+    request_serializer: Callable[..., RulesRequest]
 
     def post(self, request):
         serializer = self.request_serializer(data=request.data)
@@ -163,7 +165,7 @@ class HandValueResponseSerializer(serializers.Serializer):
     )
 
 
-class HandValueRequestSerializer(RulesRequestSerializer):
+class HandValueRequestSerializer(serializers.Serializer):
     contract = serializers.ChoiceField(choices=[game.value for game in Game])
     wedding_solo = serializers.BooleanField(
         default=False,
@@ -301,7 +303,7 @@ class PenaltyResponseSerializer(serializers.Serializer):
     rule = serializers.CharField()
 
 
-class PenaltyRequestSerializer(RulesRequestSerializer):
+class PenaltyRequestSerializer(serializers.Serializer):
     severity = serializers.ChoiceField(choices=[severity.value for severity in Severity])
     contract = serializers.ChoiceField(
         choices=["normal", "solo"],
@@ -490,7 +492,7 @@ class ScoresheetCheckResponseSerializer(serializers.Serializer):
     complete = serializers.BooleanField()
 
 
-class ScoresheetCheckRequestSerializer(RulesRequestSerializer):
+class ScoresheetCheckRequestSerializer(serializers.Serializer):
     players = serializers.ChoiceField(choices=[4, 5])
     hands_per_match = serializers.IntegerField(
         min_value=1,
