@@ -1,0 +1,76 @@
+"""Names as people type them: without accents, in any case, and with German transliteration.
+
+A German reader writes "Müller" as "Mueller" when the keyboard has no umlaut, and often just
+"Muller"; "Straße" as "Strasse"; "Öztürk" as "Oeztuerk" or "ozturk". A name is found by any of
+these, and a link is made readable from it ("Münster" → "muenster").
+
+The search works on a stored key (``search_key``) that holds the name in two spellings: spelt
+out (umlauts as ae/oe/ue, ß as ss, accents dropped) and collapsed (ae/oe/ue then read as a/o/u).
+A typed word matches when either of its two spellings occurs in the key; the same key and the
+same comparison serve every database, so SQLite and PostgreSQL find the same players.
+"""
+
+import unicodedata
+
+# Letters that carry no combining mark to drop, written as a German reader would type them.
+_SPELT_OUT = str.maketrans(
+    {
+        "ä": "ae",
+        "ö": "oe",
+        "ü": "ue",
+        "ß": "ss",
+        "ẞ": "ss",
+        "æ": "ae",
+        "œ": "oe",
+        "ø": "oe",
+        "ı": "i",
+        "ł": "l",
+        "đ": "d",
+        "ð": "d",
+        "þ": "th",
+        "ŋ": "n",
+        "ħ": "h",
+    }
+)
+# Between the two spellings in a stored key; never part of a typed word (see ``search_words``).
+SEPARATOR = "|"
+
+
+def spelt_out(text: str) -> str:
+    """Lower case, umlauts as ae/oe/ue, ß as ss, accents dropped: "Dvořák" → "dvorak",
+    "Müller" → "mueller". Letters of other scripts stay (Greek, Cyrillic) without accents."""
+    # NFC first, so that a decomposed "u" + "¨" is the "ü" the table knows.
+    text = unicodedata.normalize("NFC", text).lower().translate(_SPELT_OUT)
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def collapsed(text: str) -> str:
+    """The spelt-out form with ae/oe/ue read as a/o/u: "Mueller", "Müller" and "Muller" all
+    become "muller"."""
+    return spelt_out(text).replace("ae", "a").replace("oe", "o").replace("ue", "u")
+
+
+def search_key(*parts: str) -> str:
+    """What a name is found by: its words spelt out and collapsed, e.g. ("Jörg", "Müller") →
+    "joerg mueller|jorg muller"."""
+    words = " ".join(" ".join(parts).split())
+    return f"{spelt_out(words)}{SEPARATOR}{collapsed(words)}"
+
+
+def search_words(query: str) -> list[tuple[str, str]]:
+    """Each typed word in its two spellings (spelt out, collapsed); a player matches when, for
+    every word, one of its spellings occurs in the player's ``search_key``."""
+    words = query.replace(",", " ").replace(SEPARATOR, " ").split()
+    return [(spelt_out(word), collapsed(word)) for word in words if spelt_out(word)]
+
+
+def matches(key: str, query: str) -> bool:
+    """``search_words`` applied in Python, for lists too small to ask the database."""
+    return all(a in key or b in key for a, b in search_words(query))
+
+
+def ascii_slug_text(text: str) -> str:
+    """Text for a readable link: German transliteration, accents dropped ("Münster" →
+    "muenster"); letters without a Latin spelling are left out by the slug itself."""
+    return spelt_out(text)
