@@ -55,6 +55,10 @@ def _secret_key() -> str:
 SECRET_KEY = _secret_key()
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG else "")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+# The address the phones in the hall open (QR codes, printed and shown links): e.g.
+# http://192.168.1.20:8000/ when `make run HOST=0.0.0.0` serves a venue's network. Empty: the
+# address each request arrived on (tournaments/site.py).
+SITE_URL = os.environ.get("SITE_URL", "")
 
 INSTALLED_APPS = [
     "django.contrib.admin",

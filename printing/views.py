@@ -18,6 +18,7 @@ from tournaments import policies
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Round, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest, roles_of
+from tournaments.site import site_url
 
 ROUND_PRINTOUTS = {
     "tables": Job.Kind.SEATING_BY_TABLE_PDF,
@@ -53,7 +54,7 @@ def round_print(
         round=round_,
         kind=ROUND_PRINTOUTS[kind],
         by=request.user,
-        site_url=request.build_absolute_uri("/"),
+        site_url=site_url(request),
     )
     return redirect("job", pk=job.pk)
 

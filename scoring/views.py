@@ -38,6 +38,7 @@ from tournaments.roles import (
     STAFF,
     Role,
 )
+from tournaments.site import absolute_url
 
 
 @dataclass
@@ -537,7 +538,7 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
     if Role.ORGANISER in roles:
         # The players' private links to the sheet, to hand out again if a printout is lost.
         context["seat_links"] = [
-            (seat, request.build_absolute_uri(reverse("sheet-link", args=[token])))
+            (seat, absolute_url(request, reverse("sheet-link", args=[token])))
             for seat, token in zip(
                 row.seats, tournament_selectors.seat_tokens(table=row.table).values(), strict=True
             )

@@ -20,6 +20,7 @@ from tournaments.models import Round
 from tournaments.permissions import AuthenticatedHttpRequest, require, roles_of, standings_mode
 from tournaments.roles import CLOCK, ORGANISER, SEES_SHEET_LINKS, STAFF, Role
 from tournaments.round_actions import ROUND_ACTIONS
+from tournaments.site import absolute_url
 from tournaments.views.common import shortfall
 
 
@@ -199,7 +200,7 @@ def venue_screen(request: HttpRequest, slug: str) -> HttpResponse:
         "round": round_,
         "clock": selectors.round_clock(round=round_) if round_ else None,
         "seats": selectors.round_seats_by_name(round=round_) if round_ else [],
-        "find_url": request.build_absolute_uri(reverse("find", args=[slug])),
+        "find_url": absolute_url(request, reverse("find", args=[slug])),
         "now": timezone.now(),
     }
     if request.headers.get("HX-Request"):
