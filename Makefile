@@ -19,11 +19,16 @@ $(STAMP): requirements.lock requirements-dev.lock pyproject.toml
 
 install: $(STAMP)
 
-# A running site with the demo tournaments on SQLite, at http://127.0.0.1:8000/
+# A running site with the demo tournaments on SQLite, at http://127.0.0.1:8000/. At a venue,
+# `make run HOST=0.0.0.0` serves the hall's network: SITE_URL (the address printed on every QR
+# code) is then this machine's first network address unless given.
+LAN_ADDRESS = $(firstword $(shell hostname -I 2>/dev/null))
+SITE_URL ?= $(if $(filter 0.0.0.0,$(HOST)),$(if $(LAN_ADDRESS),http://$(LAN_ADDRESS):$(PORT)/),)
+RUN_ENV = DEBUG=true SITE_URL="$(SITE_URL)"
 run: install
-	DEBUG=true $(BIN)/python manage.py migrate --noinput
-	DEBUG=true $(BIN)/python manage.py demo --if-empty --url http://$(HOST):$(PORT)/
-	DEBUG=true $(BIN)/python manage.py runserver $(HOST):$(PORT)
+	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
+	$(RUN_ENV) $(BIN)/python manage.py demo --if-empty --url $(or $(SITE_URL),http://$(HOST):$(PORT)/)
+	$(RUN_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # The checks of .pre-commit-config.yaml too: style, the import contracts (the game core imports
 # no Django; apps import only downwards: pyproject.toml's [tool.importlinter]), types (mypy with

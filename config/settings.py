@@ -8,6 +8,7 @@ and the tests use.
 import os
 import secrets
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -59,6 +60,9 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 # http://192.168.1.20:8000/ when `make run HOST=0.0.0.0` serves a venue's network. Empty: the
 # address each request arrived on (tournaments/site.py).
 SITE_URL = os.environ.get("SITE_URL", "")
+if SITE_URL and ALLOWED_HOSTS != ["*"]:
+    # The site's own address is always one it answers to.
+    ALLOWED_HOSTS.append(urlsplit(SITE_URL).hostname or "")
 
 INSTALLED_APPS = [
     "django.contrib.admin",

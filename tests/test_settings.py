@@ -75,3 +75,13 @@ def test_time_zone_and_languages(settings):
     assert settings.TIME_ZONE == "Europe/Berlin"
     assert [code for code, _ in settings.LANGUAGES] == ["de", "en"]
     assert "django.middleware.locale.LocaleMiddleware" in settings.MIDDLEWARE
+
+
+def test_the_site_url_host_is_always_allowed(tmp_path):
+    code = "from django.conf import settings; print(settings.ALLOWED_HOSTS)"
+    result = run_django(
+        code, DEBUG="true", VAR_DIR=str(tmp_path), SITE_URL="http://192.168.1.20:8000/"
+    )
+    assert result.returncode == 0, result.stderr
+    assert "'192.168.1.20'" in result.stdout
+    assert "'127.0.0.1'" in result.stdout
