@@ -1,5 +1,6 @@
 """Names found however they are typed, the same on SQLite and PostgreSQL (the suite's second
-pass runs these on PostgreSQL): the find page and API, the players list and API, the admin."""
+pass runs these on PostgreSQL): the find page and API, the players list and API, the admin,
+and the import that reuses known players."""
 
 import pytest
 from django.urls import reverse
@@ -164,3 +165,34 @@ def test_the_admin_search_finds_names_however_spelt(admin_client):
     factories.player(first_name="Jörg", last_name="Müller")
     page = admin_client.get(reverse("admin:tournaments_player_changelist"), {"q": "mueller"})
     assert "Müller" in page.content.decode()
+
+
+# The import's known players -----------------------------------------------------------------
+
+
+def test_a_known_player_is_found_by_his_name_in_any_case():
+    known = factories.player(first_name="Jörg", last_name="Müller", club="Köln")
+    found = services.player_find_or_create(first_name="JÖRG", last_name="MÜLLER", club="KÖLN")
+    assert found == known
+
+
+@pytest.mark.parametrize(
+    ("first_name", "last_name", "club"),
+    [("Jörg", "Mueller", "Köln"), ("Jörg", "Müller", "Bonn"), ("Jörg", "Müller", "")],
+)
+def test_another_spelling_or_club_is_another_player(first_name, last_name, club):
+    known = factories.player(first_name="Jörg", last_name="Müller", club="Köln")
+    found = services.player_find_or_create(first_name=first_name, last_name=last_name, club=club)
+    assert found != known
+
+
+def test_weiss_and_weiss_with_sharp_s_are_two_families():
+    known = factories.player(first_name="Jörg", last_name="Weiß")
+    assert services.player_find_or_create(first_name="Jörg", last_name="Weiss") != known
+
+
+def test_the_import_reuses_a_known_player_written_in_capitals():
+    known = factories.player(first_name="Änne", last_name="Müller")
+    data = "Vorname;Nachname\nÄNNE;MÜLLER\n".encode()
+    created = services.players_import(tournament=factories.tournament(), data=data).entries
+    assert created[0].player == known
