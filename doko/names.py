@@ -62,7 +62,9 @@ def search_words(query: str) -> list[tuple[str, str]]:
     """Each typed word in its two spellings (spelt out, collapsed); a player matches when, for
     every word, one of its spellings occurs in the player's ``search_key``."""
     words = query.replace(",", " ").replace(SEPARATOR, " ").split()
-    return [(spelt_out(word), collapsed(word)) for word in words if spelt_out(word)]
+    # A lone accent ("´") spells out to a space: no word, or it would match every space.
+    spellings = [(spelt_out(word).strip(), collapsed(word).strip()) for word in words]
+    return [(spelt, short) for spelt, short in spellings if spelt]
 
 
 def matches(key: str, query: str) -> bool:

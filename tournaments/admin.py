@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import (
     Entry,
     ExtraTime,
@@ -15,8 +15,19 @@ from tournaments.models import (
 )
 
 
+class NameSearch(admin.ModelAdmin):
+    """The admin's search also finds names however spelt ("mueller" finds Müller), as every
+    other name search does (``selectors.name_filter``)."""
+
+    def get_search_results(self, request, queryset, search_term):
+        found, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        if search_term.strip():
+            found = found | selectors.name_filter(queryset, query=search_term)
+        return found, may_have_duplicates
+
+
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(NameSearch):
     list_display = ["last_name", "first_name", "club", "ddv_number"]
     search_fields = ["last_name", "first_name", "club", "ddv_number"]
     list_filter = ["club"]
@@ -65,7 +76,7 @@ class TournamentAdmin(admin.ModelAdmin):
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(NameSearch):
     list_display = ["start_number", "player", "tournament", "status"]
     list_filter = ["status", "tournament"]
     search_fields = ["player__last_name", "player__first_name", "start_number"]

@@ -5,13 +5,85 @@ The models hold fields and the invariants the database can keep; workflows live 
 """
 
 import secrets
+from collections.abc import Collection, Iterable
+from typing import Any
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import models
+from django.db import models, transaction
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+
+from doko.names import search_key
+
+# Real names fit many times over: 100 + 100 letters, doubled by umlauts, in two spellings; only
+# names made of compatibility characters ("ﷺ" spells out to 18 letters) are cut, which keeps
+# every key within what a PostgreSQL index can hold.
+PLAYER_SEARCH_KEY_LENGTH = 500
+_NAME_FIELDS = frozenset({"first_name", "last_name"})
+
+
+def player_search_key(first_name: str, last_name: str) -> str:
+    """What a player is found by (``doko.names.search_key``), as stored."""
+    return search_key(first_name, last_name)[:PLAYER_SEARCH_KEY_LENGTH]
+
+
+class PlayerQuerySet(models.QuerySet["Player", "Player"]):
+    """Keeps ``Player.search_key`` in step with the names on every bulk path too."""
+
+    # The stubs leave the model type of a QuerySet subclass unbound, so the same return type
+    # reads as another.
+    def bulk_create(  # type: ignore[override]
+        self,
+        objs: Iterable["Player"],
+        batch_size: int | None = None,
+        ignore_conflicts: bool = False,
+        update_conflicts: bool = False,
+        update_fields: Collection[str] | None = None,
+        unique_fields: Collection[str] | None = None,
+    ) -> list["Player"]:
+        objs = list(objs)
+        for player in objs:
+            player.search_key = player_search_key(player.first_name, player.last_name)
+        if update_fields and _NAME_FIELDS & set(update_fields):
+            update_fields = [*update_fields, "search_key"]
+        # Called on the class: through ``super()`` the stubs lose the model type here.
+        return models.QuerySet.bulk_create(
+            self,
+            objs,
+            batch_size=batch_size,
+            ignore_conflicts=ignore_conflicts,
+            update_conflicts=update_conflicts,
+            update_fields=update_fields,
+            unique_fields=unique_fields,
+        )
+
+    def bulk_update(
+        self, objs: Iterable["Player"], fields: Iterable[str], batch_size: int | None = None
+    ) -> int:
+        objs, fields = list(objs), list(fields)
+        if _NAME_FIELDS & set(fields):
+            for player in objs:
+                player.search_key = player_search_key(player.first_name, player.last_name)
+            fields.append("search_key")
+        return models.QuerySet.bulk_update(self, objs, fields, batch_size=batch_size)
+
+    def update(self, **kwargs: Any) -> int:
+        if not _NAME_FIELDS & kwargs.keys():
+            return super().update(**kwargs)
+        # The new names may be expressions, and the filter may no longer hold after the update:
+        # the rows are named first and their keys made from what was stored.
+        with transaction.atomic(using=self.db):
+            pks = list(self.values_list("pk", flat=True))
+            count = super().update(**kwargs)
+            players = self.model._base_manager.using(self.db).only("pk", "first_name", "last_name")
+            for start in range(0, len(pks), 500):
+                batch = list(players.filter(pk__in=pks[start : start + 500]))
+                for player in batch:
+                    player.search_key = player_search_key(player.first_name, player.last_name)
+                self.model._base_manager.using(self.db).bulk_update(batch, ["search_key"])
+        return count
 
 
 class Player(models.Model):
@@ -19,6 +91,14 @@ class Player(models.Model):
 
     first_name = models.CharField(_("first name"), max_length=100)
     last_name = models.CharField(_("last name"), max_length=100)
+    # The name folded for search (``doko.names``), kept by ``save`` and ``PlayerQuerySet``;
+    # indexed for the import, which looks players up by it.
+    search_key = models.CharField(
+        _("search key"),
+        max_length=PLAYER_SEARCH_KEY_LENGTH,
+        blank=True,
+        editable=False,
+    )
     club = models.CharField(_("club"), max_length=200, blank=True)
     ddv_number = models.CharField(
         _("DDV membership number"),
@@ -27,6 +107,8 @@ class Player(models.Model):
         help_text=_("Membership number of the German Doppelkopf Association, if any."),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    objects = PlayerQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("player")
@@ -43,11 +125,29 @@ class Player(models.Model):
                 condition=~Q(first_name="") & ~Q(last_name=""),
                 name="player_name_not_empty",
             ),
+            # A path that writes names without the key (raw SQL, a forgotten bulk path) fails
+            # here instead of making the player unfindable.
+            models.CheckConstraint(condition=~Q(search_key=""), name="player_search_key_filled"),
         ]
-        indexes = [models.Index(fields=["last_name", "first_name"])]
+        indexes = [
+            models.Index(fields=["last_name", "first_name"]),
+            models.Index(fields=["search_key"], name="player_search_key"),
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        update_fields = kwargs.get("update_fields")
+        if update_fields is None or _NAME_FIELDS & set(update_fields):
+            self.search_key = player_search_key(self.first_name, self.last_name)
+            if update_fields is not None:
+                kwargs["update_fields"] = {*update_fields, "search_key"}
+        super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        # Before ``full_clean`` checks the constraints, which want the key filled.
+        self.search_key = player_search_key(self.first_name, self.last_name)
 
     @property
     def name(self) -> str:

@@ -68,6 +68,10 @@ def test_an_empty_query_matches_everything():
     assert matches(search_key("Anna"), "  ,  ")
 
 
+def test_a_lone_accent_is_no_word():
+    assert search_words("´ ¨") == []
+
+
 @given(st.text(max_size=20), st.text(max_size=20))
 def test_every_name_is_found_by_itself_and_its_parts(first, last):
     key = search_key(first, last)

@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -42,8 +42,10 @@ class EntrySerializer(serializers.Serializer):
 
 
 class EntryList(generics.ListCreateAPIView):
-    """The players of a tournament by start number. POST registers one (organiser); rounds
-    drawn but not started seat a late entry, moving as few players as possible."""
+    """The players of a tournament by start number, or those ``q`` finds (a start number, or
+    names in any case, with or without accents: "mueller" finds Müller). POST registers one
+    (organiser); rounds drawn but not started seat a late entry, moving as few players as
+    possible."""
 
     serializer_class = EntrySerializer
     permission_classes = [AllowAny]
@@ -53,7 +55,19 @@ class EntryList(generics.ListCreateAPIView):
         return selectors.tournament_get(slug=self.kwargs["slug"], user=self.request.user)
 
     def get_queryset(self):
-        return selectors.entry_list(tournament=self.tournament())
+        return selectors.entry_list(
+            tournament=self.tournament(), query=self.request.query_params.get("q", "")[:100]
+        )
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "q", str, description="Only the players with this start number or name"
+            )
+        ]
+    )
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
 
     def get_serializer_context(self) -> Mapping[str, Any]:
         context = super().get_serializer_context()

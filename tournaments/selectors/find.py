@@ -1,19 +1,69 @@
-"""Finding a player's table and seat by start number or name."""
+"""Finding players by start number or name, and a player's table and seat.
+
+Every name search asks ``name_filter``: it looks in ``Player.search_key`` (``doko.names``), so
+"öztürk", "OEZTUERK" and "ozturk" find Öztürk, "Muller" and "Mueller" find Müller, and
+"strasse" finds Straße, on SQLite as on PostgreSQL.
+"""
 
 import unicodedata
 from dataclasses import dataclass
+from typing import TypeVar
 
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 
+from doko.names import search_words
 from doko.rules.deal import sheet_keeper
 from tournaments import play
 from tournaments.models import (
     Entry,
+    Player,
     Round,
     Seat,
     Table,
     Tournament,
 )
+
+Found = TypeVar("Found", Player, Entry)
+
+# Longer than any start number can be (a PositiveIntegerField has nine digits to spare).
+_START_NUMBER_DIGITS = 9
+
+
+def _typed(query: str) -> str:
+    # Control characters and lone surrogates are no part of a name, and PostgreSQL refuses a
+    # NUL in a query: they separate words like spaces.
+    return "".join(" " if unicodedata.category(c) in ("Cc", "Cs") else c for c in query).strip()
+
+
+def name_filter(queryset: QuerySet[Found], *, query: str) -> QuerySet[Found]:
+    """The players (or entries) whose name holds every typed word, in any case, with or
+    without accents and umlauts, spelt out or not ("Mueller", "Muller", "MÜLLER" find Müller).
+
+    Both spellings of a word are already lower case, as the stored key is, so ``contains`` (a
+    LIKE, case-sensitive on PostgreSQL, ASCII-case-insensitive on SQLite) finds the same rows on
+    both. A query without a word finds nobody."""
+    field = "search_key" if queryset.model is Player else "player__search_key"
+    words = search_words(_typed(query))
+    if not words:
+        return queryset.none()
+    for spelt, collapsed in words:
+        queryset = queryset.filter(
+            Q(**{f"{field}__contains": spelt}) | Q(**{f"{field}__contains": collapsed})
+        )
+    return queryset
+
+
+def entry_filter(entries: QuerySet[Entry], *, query: str) -> QuerySet[Entry]:
+    """The entries with the typed start number, or else whose player's name matches
+    (``name_filter``)."""
+    query = _typed(query)
+    if query.isdigit():
+        # Digits are a start number; "²" or "٣" (digits to Python) and one longer than any
+        # start number can be are no start number anyone has, and never reach the database.
+        if not query.isascii() or len(query) > _START_NUMBER_DIGITS:
+            return entries.none()
+        return entries.filter(start_number=int(query))
+    return name_filter(entries, query=query)
 
 
 @dataclass(frozen=True)
@@ -48,22 +98,12 @@ FIND_LIMIT = 20
 def seat_find(*, tournament: Tournament, query: str, staff: bool = False) -> list[FoundPlayer]:
     """Players found by start number or by (parts of) their name, each with their table and
     seat in every published round (every drawn round for staff). Three queries."""
-    query = query.strip()
-    if not query:
+    if not _typed(query):
         return []
-    matching = tournament.entries.select_related("player")
-    if query.isascii() and query.isdigit():
-        # A start number ("²" is a digit to Python, but no number anyone types); one longer
-        # than any start number can be finds nobody, and never reaches the database as such.
-        if len(query) > 9:
-            return []
-        matching = matching.filter(start_number=int(query))
-    else:
-        for word in query.replace(",", " ").split():
-            matching = matching.filter(
-                Q(player__first_name__icontains=word) | Q(player__last_name__icontains=word)
-            )
+    matching = entry_filter(tournament.entries.select_related("player"), query=query)
     entries = list(matching.order_by("player__last_name", "player__first_name")[:FIND_LIMIT])
+    if not entries:
+        return []
     theirs = Seat.objects.filter(entry__in=entries).select_related("round", "table")
     if not staff:
         theirs = theirs.exclude(round__published_at=None)

@@ -16,6 +16,7 @@ from tournaments.models import (
     Tournament,
     TournamentRole,
 )
+from tournaments.selectors.find import entry_filter
 
 logger = logging.getLogger(__name__)
 
@@ -116,8 +117,11 @@ def user_roles(*, user: AnyUser, tournament: Tournament) -> set[str]:
     return set(roles.values_list("role", flat=True))
 
 
-def entry_list(*, tournament: Tournament) -> QuerySet[Entry]:
-    return tournament.entries.select_related("player").order_by("start_number")
+def entry_list(*, tournament: Tournament, query: str = "") -> QuerySet[Entry]:
+    """The players by start number; with a query, those with that start number or whose name
+    matches it (``entry_filter``)."""
+    entries = tournament.entries.select_related("player").order_by("start_number")
+    return entry_filter(entries, query=query) if query.strip() else entries
 
 
 def entry_get(*, tournament: Tournament, start_number: int) -> Entry:

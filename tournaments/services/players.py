@@ -1,6 +1,7 @@
 """Writes for players and their entries: registration, import, withdrawal, disqualification,
 reinstatement and substitutes (TSR 9.6.2 c, 10.1)."""
 
+import unicodedata
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
@@ -17,6 +18,7 @@ from tournaments.models import (
     Seat,
     Tournament,
     new_seat_token,
+    player_search_key,
 )
 from tournaments.services.common import save_validated, tournament_lock
 from tournaments.services.results import standings_schedule
@@ -268,24 +270,38 @@ def players_import(*, tournament: Tournament, data: bytes) -> Imported:
     return Imported(entries=created, reseating=reseating)
 
 
+def _folded(text: str) -> str:
+    return unicodedata.normalize("NFC", text).lower()
+
+
 @transaction.atomic
 def player_find_or_create(
     *, first_name: str, last_name: str, club: str = "", ddv_number: str = ""
 ) -> Player:
-    """The known player: by DDV number if one is given, else by name and club without a DDV
-    number; a new player otherwise."""
+    """The known player: by DDV number if one is given, else by name and club in any case
+    ("MÜLLER" is Müller, "Mueller" another) without a DDV number; a new player otherwise."""
     first_name, last_name, club, ddv_number = (
         value.strip() for value in (first_name, last_name, club, ddv_number)
     )
     if ddv_number:
         known = Player.objects.filter(ddv_number=ddv_number).first()
     else:
-        known = Player.objects.filter(
-            first_name__iexact=first_name,
-            last_name__iexact=last_name,
-            club__iexact=club,
-            ddv_number="",
-        ).first()
+        # The indexed key narrows the search to the same name however spelt; the same name
+        # is the same letters in any case, told here in Python so that SQLite (whose iexact
+        # folds only ASCII) and PostgreSQL agree. "Mueller" and "Weiss" are other families,
+        # as in the file's own check (``player_import``).
+        same = (_folded(first_name), _folded(last_name), _folded(club))
+        known = next(
+            (
+                player
+                for player in Player.objects.filter(
+                    search_key=player_search_key(first_name, last_name), ddv_number=""
+                ).order_by("pk")
+                if (_folded(player.first_name), _folded(player.last_name), _folded(player.club))
+                == same
+            ),
+            None,
+        )
     return known or player_create(
         first_name=first_name, last_name=last_name, club=club, ddv_number=ddv_number
     )

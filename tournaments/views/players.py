@@ -30,7 +30,8 @@ from tournaments.views.common import organises, report_moves
 
 @require_http_methods(["GET", "POST"])
 def entry_list(request: HttpRequest, slug: str) -> HttpResponse:
-    """The players; the organiser registers, corrects and withdraws them here."""
+    """The players, or those a search (``?q=``, a name or start number) finds; the organiser
+    registers, corrects and withdraws them here."""
     tournament = selectors.tournament_get(slug=slug, user=request.user)
     is_organiser = organises(request, tournament)
     form = EntryForm(request.POST or None) if is_organiser else None
@@ -50,12 +51,14 @@ def entry_list(request: HttpRequest, slug: str) -> HttpResponse:
                 )
                 report_moves(request, registered.reseating)
                 return redirect("entries", slug)
+    query = request.GET.get("q", "")[:100]
     return render(
         request,
         "tournaments/entries.html",
         {
             "tournament": tournament,
-            "entries": selectors.entry_list(tournament=tournament),
+            "entries": selectors.entry_list(tournament=tournament, query=query),
+            "query": query,
             "is_organiser": is_organiser,
             "form": form,
         },

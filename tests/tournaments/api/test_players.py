@@ -69,3 +69,15 @@ def test_api_registers_imports_and_withdraws_players(client, staffed):
         reverse("api-entry-reinstate", args=[slug, 13]), headers=headers["adjudicator"]
     )
     assert refused.status_code == 403
+
+
+@pytest.mark.parametrize("players", [8, 32])
+def test_the_players_list_runs_a_fixed_number_of_queries(
+    client, django_assert_num_queries, players
+):
+    tournament = factories.tournament(players=players)
+    url = reverse("api-entries", args=[tournament.slug])
+    with django_assert_num_queries(2):
+        assert len(client.get(url).json()) == players
+    with django_assert_num_queries(2):
+        assert len(client.get(url, {"q": "nachname"}).json()) == players
