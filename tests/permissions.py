@@ -588,6 +588,12 @@ PRINTING = [
         lambda ctx: {**R(ctx), "kind": "tables"},
         "L L L 403 403 403 302 302",
     ),
+    c(
+        "round-print",
+        "post",
+        lambda ctx: {**R(ctx), "kind": "slips"},
+        "L L L 403 403 403 302 302",
+    ),
     c("entries-print", "post", T, "L L L 403 403 403 302 302"),
     c("sheet-pdf", "post", TB, "L L L 403 403 403 302 302"),
     # The jobs -------------------------------------------------------------------------------------

@@ -336,6 +336,18 @@ def seating_by_table_pdf(
     return document.build(story, layout="columns")
 
 
+def by_name(seat: SeatRow) -> tuple:
+    """The order of players by name, as a list at the door has them: last name, first name
+    (umlauts with their vowels, whatever the case), then start number."""
+    player = seat.entry.player
+    return (
+        name_key(player.last_name),
+        name_key(player.first_name),
+        player.sort_name,
+        seat.entry.start_number,
+    )
+
+
 def seating_alphabetical_pdf(
     *, tournament: Tournament, round_number: int, tables: list[TableRow], progress: Progress
 ) -> bytes:
@@ -347,14 +359,7 @@ def seating_alphabetical_pdf(
         progress=progress,
     )
     seated = [(seat, row.table.number) for row in tables for seat in row.seats]
-    seated.sort(
-        key=lambda item: (
-            name_key(item[0].entry.player.last_name),
-            name_key(item[0].entry.player.first_name),
-            item[0].entry.player.sort_name,
-            item[0].entry.start_number,
-        )
-    )
+    seated.sort(key=lambda item: by_name(item[0]))
     name = ParagraphStyle(
         "name", parent=document.styles["Normal"], fontSize=15, leading=18, embeddedHyphenation=2
     )
