@@ -373,6 +373,8 @@ SCORING = [
         lambda ctx: {"version": ctx.sheet_version, "seat": 2},
     ),
     api("api-scoresheet-changes", "get", TB, "401 200 200 200 200 200 200 200"),
+    # Every seat's private link: the organiser and the adjudicator only, never a seat's key.
+    api("api-table-links", "get", TB, "401 403 403 200 403 403 200 200"),
 ]
 
 # adjudication: its pages and its API.
