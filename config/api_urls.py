@@ -108,6 +108,11 @@ urlpatterns += [
     path(f"{SHEET}/reopen", sheet_api.ScoresheetReopen.as_view(), name="api-scoresheet-reopen"),
     path(f"{SHEET}/keeper", sheet_api.ScoresheetKeeper.as_view(), name="api-scoresheet-keeper"),
     path(f"{SHEET}/changes", sheet_api.ScoresheetChanges.as_view(), name="api-scoresheet-changes"),
+    path(
+        "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/links",
+        sheet_api.TableLinks.as_view(),
+        name="api-table-links",
+    ),
 ]
 
 # Adjudication (TSR 8.2, 9): for the tournament's organisers, adjudicators and panel members.

@@ -32,6 +32,7 @@ class Job(models.Model):
         SEATING_ALPHABETICAL_PDF = "seating_alphabetical_pdf", _("seating by name (PDF)")
         TABLE_CARDS_PDF = "table_cards_pdf", _("table cards (PDF)")
         SCORESHEETS_PDF = "scoresheets_pdf", _("blank scoresheets (PDF)")
+        SEAT_SLIPS_PDF = "seat_slips_pdf", _("seat slips (PDF)")
         SCORESHEET_PDF = "scoresheet_pdf", _("completed scoresheet (PDF)")
         STANDINGS_PDF = "standings_pdf", _("standings (PDF)")
         ROUND_RESULTS_PDF = "round_results_pdf", _("results of the round (PDF)")

@@ -18,6 +18,7 @@ from doko import standings
 from printing.models import Job
 from printing.pdf import lists as pdf
 from printing.pdf import scoresheets as sheet_pdf
+from printing.pdf import slips as slips_pdf
 from scoring.selectors import sheet_state
 from tournaments import selectors
 from tournaments.models import (
@@ -112,27 +113,46 @@ def _round_printout(document: Callable[..., bytes], name: str) -> Builder:
     return build
 
 
+def _seat_links(job: Job, round_: Round) -> Callable[[selectors.SeatRow], str] | None:
+    """Each seat's private link to its table's scoresheet, at the address the job was started
+    from (``site_url``, which SITE_URL decides when it is set); None without one."""
+    if not job.site_url:
+        return None
+    tokens = dict(Seat.objects.filter(round=round_).values_list("entry_id", "token"))
+    site = job.site_url.rstrip("/")
+
+    def url_for_seat(seat: selectors.SeatRow) -> str:
+        return site + reverse("sheet-link", args=[tokens[seat.entry.pk]])
+
+    return url_for_seat
+
+
 def _build_scoresheets(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
     """Blank scoresheets for every table of the round, each with its scorekeeper's link."""
     round_ = _round(job)
-    tables = selectors.round_tables(round=round_)
-    url_for_seat: Callable[[selectors.SeatRow], str] | None = None
-    if job.site_url:
-        tokens = dict(Seat.objects.filter(round=round_).values_list("entry_id", "token"))
-        site = job.site_url.rstrip("/")
-
-        def url_for_seat(seat: selectors.SeatRow) -> str:
-            return site + reverse("sheet-link", args=[tokens[seat.entry.pk]])
-
     content = sheet_pdf.blank_scoresheets_pdf(
         tournament=job.tournament,
         round_number=round_.number,
-        tables=tables,
-        url_for_seat=url_for_seat,
+        tables=selectors.round_tables(round=round_),
+        url_for_seat=_seat_links(job, round_),
         progress=progress,
     )
     name = f"{job.tournament.slug}-{slugify(_('round'))}-{round_.number}"
     return f"{name}-{slugify(_('scoresheets'))}.pdf", content
+
+
+def _build_seat_slips(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
+    """A slip for every player of the round, each with his own private link."""
+    round_ = _round(job)
+    content = slips_pdf.seat_slips_pdf(
+        tournament=job.tournament,
+        round_number=round_.number,
+        tables=selectors.round_tables(round=round_),
+        url_for_seat=_seat_links(job, round_),
+        progress=progress,
+    )
+    name = f"{job.tournament.slug}-{slugify(_('round'))}-{round_.number}"
+    return f"{name}-{slugify(_('seat slips'))}.pdf", content
 
 
 def _build_scoresheet(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
@@ -186,6 +206,7 @@ JOB_BUILDERS: dict[str, Builder] = {
     Job.Kind.SEATING_ALPHABETICAL_PDF: _round_printout(pdf.seating_alphabetical_pdf, "names"),
     Job.Kind.TABLE_CARDS_PDF: _round_printout(pdf.table_cards_pdf, "table-cards"),
     Job.Kind.SCORESHEETS_PDF: _build_scoresheets,
+    Job.Kind.SEAT_SLIPS_PDF: _build_seat_slips,
     Job.Kind.SCORESHEET_PDF: _build_scoresheet,
     Job.Kind.STANDINGS_PDF: _build_standings,
     Job.Kind.ROUND_RESULTS_PDF: _build_round_results,

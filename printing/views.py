@@ -25,6 +25,7 @@ ROUND_PRINTOUTS = {
     "names": Job.Kind.SEATING_ALPHABETICAL_PDF,
     "cards": Job.Kind.TABLE_CARDS_PDF,
     "scoresheets": Job.Kind.SCORESHEETS_PDF,
+    "slips": Job.Kind.SEAT_SLIPS_PDF,
     "results": Job.Kind.ROUND_RESULTS_PDF,
 }
 

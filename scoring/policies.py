@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from scoring.models import Scoresheet
 from tournaments.models import Round, Seat
 from tournaments.policies import Refusal
-from tournaments.roles import HANDS_OVER_SHEET, ORGANISER, SHEET_STAFF
+from tournaments.roles import HANDS_OVER_SHEET, ORGANISER, READS_SEAT_LINKS, SHEET_STAFF
 
 
 def may_hand_over_sheet(*, roles: Collection[str]) -> Refusal | None:
@@ -32,6 +32,15 @@ def may_hand_over_sheet(*, roles: Collection[str]) -> Refusal | None:
             "of the table (TSR 3.1.1, 8.4.1)."
         )
     )
+
+
+def may_read_seat_links(*, roles: Collection[str]) -> Refusal | None:
+    """Read the private link of every seat of a table, to hand one out again: the organiser or
+    an adjudicator. A link lets its holder act as that seat, so no one else reads them, a
+    player's own link included."""
+    if set(roles) & READS_SEAT_LINKS:
+        return None
+    return Refusal(_("Only an organiser or an adjudicator reads the players' private links."))
 
 
 @dataclass(frozen=True)

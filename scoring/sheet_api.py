@@ -8,6 +8,9 @@ organiser or an adjudicator hands the sheet over to another seat) and refuse a w
 stale version. Callers are staff through their account (session or token) or a
 player of the table through their seat's private link key in the ``X-Seat-Key`` header. A stale
 version is answered with HTTP 409 and the sheet as it is now.
+
+Beside the sheet, its table's private links: every seat's, for the organisers and adjudicators
+who hand them out again (``policies.may_read_seat_links``).
 """
 
 from collections.abc import Callable
@@ -15,7 +18,8 @@ from collections.abc import Callable
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext
+from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.extensions import (
     OpenApiAuthenticationExtension,
     OpenApiSerializerFieldExtension,
@@ -40,7 +44,7 @@ from rest_framework.views import APIView
 from doko.rules.contracts import Contract, Section, SoloType
 from doko.rules.deal import TABLE_SIZES, MatchProgress
 from doko.rules.sheet import PROBLEM_CODES, HandLine
-from scoring import links, selectors, services
+from scoring import links, policies, selectors, services
 from scoring.api import (
     MOST_HANDS,
     MOST_POINTS,
@@ -52,10 +56,12 @@ from scoring.api import (
 from scoring.messages import problems_data
 from scoring.models import Scoresheet, ScoresheetChange
 from scoring.services import Actor, SheetRefused, StaleVersionError
+from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Seat
 from tournaments.permissions import roles_of
 from tournaments.roles import SHEET_READERS
+from tournaments.site import absolute_url
 
 SEAT_KEY_HEADER = "X-Seat-Key"
 # Who reads a sheet through their account: those who see the seating before it is published,
@@ -104,6 +110,15 @@ class SeatKeyScheme(OpenApiAuthenticationExtension):
             "five seat 5, or the seat the sheet was handed over to) enters and hands in the "
             "sheet; another seat's key confirms it.",
         }
+
+
+class AccountOnly(BasePermission):
+    """An account (token or session); a seat's key opens its own table's sheet only."""
+
+    message = gettext_lazy("A seat's key opens its own scoresheet only.")
+
+    def has_permission(self, request, view):
+        return request.user.is_authenticated
 
 
 class SheetAccess(BasePermission):
@@ -741,3 +756,81 @@ class ScoresheetChanges(SheetAPIView):
                 {"since": [gettext("Give a version number.")]}
             ) from error
         return Response(changes_data(sheet, since=since))
+
+
+# The seats' private links ----------------------------------------------------------------------
+
+
+class SeatLinkSerializer(serializers.Serializer):
+    position = serializers.IntegerField(
+        help_text="Seat 1 deals first; seat 4 (at a table of five seat 5) keeps the sheet unless "
+        "it was handed over"
+    )
+    start_number = serializers.IntegerField()
+    name = serializers.CharField()
+    link = serializers.URLField(
+        help_text="The seat's private link to the table's scoresheet (`/s/<key>/`, its key "
+        "also the `X-Seat-Key` of this API), at the address the phones in the hall reach "
+        "(SITE_URL when it is set). Whoever holds it acts as that seat: hand it only to its "
+        "player"
+    )
+
+
+class TableLinksSerializer(serializers.Serializer):
+    tournament = serializers.SlugField()
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    seats = SeatLinkSerializer(many=True, help_text="In seat order")
+
+
+class TableLinks(APIView):
+    """Every seat's private link to one table's scoresheet, with its player: for the
+    tournament's organisers and adjudicators, to hand a link out again (a slip lost, a phone
+    changed). Refused to everyone else, a seat's own key included."""
+
+    # A seat's key is recognised so that it is refused (403), not taken for a visitor (401).
+    authentication_classes = [TokenAuthentication, SeatKeyAuthentication, SessionAuthentication]
+    permission_classes = [AccountOnly]
+
+    @extend_schema(
+        tags=["scoresheets"],
+        # Accounts only (a seat's key is refused). drf-spectacular puts this list in the
+        # operation's security as it is, so it takes requirement objects; its hint says names.
+        auth=[{"tokenAuth": []}, {"cookieAuth": []}],  # type: ignore[list-item]
+        responses={
+            200: TableLinksSerializer,
+            401: OpenApiResponse(description="Not logged in"),
+            403: OpenApiResponse(
+                description="Not an organiser or adjudicator of the tournament, or a seat's key"
+            ),
+            404: OpenApiResponse(description="No such tournament, round or table"),
+        },
+    )
+    def get(self, request, slug: str, number: int, table: int):
+        tournament = tournament_selectors.tournament_get(slug=slug, user=request.user)
+        tournament_policies.enforce(
+            policies.may_read_seat_links(roles=roles_of(request, tournament))
+        )
+        round_ = tournament_selectors.round_get(tournament=tournament, number=number)
+        row = tournament_selectors.table_get(round=round_, number=table)
+        tokens = tournament_selectors.seat_tokens(table=row.table)
+        return Response(
+            TableLinksSerializer(
+                {
+                    "tournament": tournament.slug,
+                    "round": round_.number,
+                    "table": row.table.number,
+                    "seats": [
+                        {
+                            "position": seat.position,
+                            "start_number": seat.entry.start_number,
+                            "name": seat.entry.player.name,
+                            "link": absolute_url(
+                                request, reverse("sheet-link", args=[tokens[seat.position]])
+                            ),
+                        }
+                        for seat in row.seats
+                    ],
+                }
+            ).data
+        )

@@ -36,7 +36,6 @@ from tournaments.roles import (
     SHEET_READERS,
     SHEET_STAFF,
     STAFF,
-    Role,
 )
 from tournaments.site import absolute_url
 
@@ -535,7 +534,7 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
     if sheet is not None and len(row.seats) in (4, 5):
         # Who keeps the sheet: seat 4 (5), or the seat it was handed over to (TSR 3.1.1).
         context["keeper"] = sheet.keeper(len(row.seats))
-    if Role.ORGANISER in roles:
+    if policies.may_read_seat_links(roles=roles) is None:
         # The players' private links to the sheet, to hand out again if a printout is lost.
         context["seat_links"] = [
             (seat, absolute_url(request, reverse("sheet-link", args=[token])))

@@ -373,6 +373,8 @@ SCORING = [
         lambda ctx: {"version": ctx.sheet_version, "seat": 2},
     ),
     api("api-scoresheet-changes", "get", TB, "401 200 200 200 200 200 200 200"),
+    # Every seat's private link: the organiser and the adjudicator only, never a seat's key.
+    api("api-table-links", "get", TB, "401 403 403 200 403 403 200 200"),
 ]
 
 # adjudication: its pages and its API.
@@ -586,6 +588,12 @@ PRINTING = [
         "round-print",
         "post",
         lambda ctx: {**R(ctx), "kind": "tables"},
+        "L L L 403 403 403 302 302",
+    ),
+    c(
+        "round-print",
+        "post",
+        lambda ctx: {**R(ctx), "kind": "slips"},
         "L L L 403 403 403 302 302",
     ),
     c("entries-print", "post", T, "L L L 403 403 403 302 302"),

@@ -116,7 +116,7 @@ def test_redis_cache_backend_against_a_real_server(redis_server, settings):
         caches["default"].close()
 
 
-def test_worker_prints_the_table_cards_and_scoresheets_of_a_round(celery_worker):
+def test_worker_prints_the_table_cards_scoresheets_and_seat_slips_of_a_round(celery_worker):
     user = get_user_model().objects.create_user("printer", password="not-used-here")
     tournament = services.tournament_create(
         name="Tischkarten-Pokal",
@@ -131,6 +131,7 @@ def test_worker_prints_the_table_cards_and_scoresheets_of_a_round(celery_worker)
     for kind, ending in [
         (Job.Kind.TABLE_CARDS_PDF, "-1-table-cards.pdf"),
         (Job.Kind.SCORESHEETS_PDF, "-1-scoresheets.pdf"),
+        (Job.Kind.SEAT_SLIPS_PDF, "-1-seat-slips.pdf"),
     ]:
         job = printing_services.job_start(
             tournament=tournament,

@@ -36,3 +36,7 @@ SHEET_READERS = SHEET_STAFF | STAFF
 HANDS_OVER_SHEET = CLOCK
 # Who is shown the private links of a round's scoresheets: the staff and the scorekeepers.
 SEES_SHEET_LINKS = STAFF | {Role.SCOREKEEPER}
+# Who reads every seat's private link of a table (a slip lost, a phone changed), page and API:
+# the tournament's management and its adjudicator, who are at the venue to hand one out again.
+# Whoever holds a link acts as that seat, so nobody else, a scorekeeper account included.
+READS_SEAT_LINKS = frozenset({Role.ORGANISER, Role.ADJUDICATOR})

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from doko.rules.contracts import Contract
 
 TABLE_SIZES = (4, 5)
+FIRST_DEALER = 1  # TSR 3.3.1, 8.4.1: seat 1 deals the first hand, then the deal passes left
 HANDS_PER_MATCH = {4: 24, 5: 30}  # TSR 8.5.1, 10.1.5: every line, compulsory solos included
 
 
@@ -130,7 +131,7 @@ class MatchProgress:
 
     table_size: int
     hands_per_match: int
-    dealer: int = 1  # who deals the next hand in the normal order (TSR 3.3.1, 8.4.1)
+    dealer: int = FIRST_DEALER  # who deals the next hand in the normal order (TSR 3.3.1, 8.4.1)
     played: int = 0  # lines of the round played
     compulsory_played: set[int] = field(default_factory=set)
 

@@ -12,7 +12,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
-from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -33,6 +33,8 @@ from reportlab.platypus import (
 
 from doko.standings import Standings, Status, Tiebreak
 from printing import qr
+from printing.pdf import fonts
+from printing.pdf.fonts import BOLD, OBLIQUE, REGULAR
 from tournaments.models import Entry, Round, Tournament
 from tournaments.selectors import ResultTable, SeatRow, TableRow, name_key
 
@@ -47,6 +49,12 @@ _STORY_DONE = 50  # percent reported once the story is assembled; building the P
 _ZEBRA = [colors.white, colors.HexColor("#f2f2f2")]
 _FIVE = colors.HexColor("#ffd966")  # the mark of a table of five
 _GREY = colors.HexColor("#555555")
+
+
+def _table_style(commands: list[tuple]) -> TableStyle:
+    """A table's style whose cells are set in the printouts' font unless it says otherwise
+    (ReportLab's tables default to Helvetica)."""
+    return TableStyle([("FONTNAME", (0, 0), (-1, -1), REGULAR), *commands])
 
 
 def tournament_dates(tournament: Tournament) -> str:
@@ -69,7 +77,7 @@ class _Document:
     def __init__(self, *, tournament: Tournament, title: str, progress: Progress) -> None:
         self.tournament = tournament
         self.title = title
-        self.styles = getSampleStyleSheet()
+        self.styles = fonts.stylesheet()
         self._report = progress
         self._reported = 0
         self._buffer = io.BytesIO()
@@ -82,6 +90,7 @@ class _Document:
             rightMargin=_MARGIN,
             topMargin=_MARGIN,
             bottomMargin=_MARGIN,
+            initialFontName=REGULAR,
         )
 
     def header(self) -> list[Flowable]:
@@ -185,7 +194,7 @@ class _Document:
 
     def _footer(self, canvas: Canvas, doc: BaseDocTemplate) -> None:
         canvas.saveState()
-        canvas.setFont("Helvetica", 8)
+        canvas.setFont(REGULAR, 8)
         canvas.setFillColor(_GREY)
         canvas.drawString(doc.leftMargin, 8 * mm, f"{self.title} – {self.tournament.name}")
         canvas.drawRightString(
@@ -211,7 +220,7 @@ def entry_list_pdf(*, tournament: Tournament, entries: list[Entry], progress: Pr
     column to sign in."""
     document = _Document(tournament=tournament, title=_("List of players"), progress=progress)
     cell = ParagraphStyle(
-        "cell", parent=document.styles["Normal"], fontSize=9, leading=11, embeddedHyphenation=1
+        "cell", parent=document.styles["Normal"], fontSize=9, leading=11, embeddedHyphenation=2
     )
     rows: list[list] = [[_("No."), _("Name"), _("Club"), _("DDV no."), _("Status"), _("Signature")]]
     for entry in document.stepping(entries):
@@ -231,9 +240,9 @@ def entry_list_pdf(*, tournament: Tournament, entries: list[Entry], progress: Pr
         repeatRows=1,
     )
     table.setStyle(
-        TableStyle(
+        _table_style(
             [
-                ("FONT", (0, 0), (-1, 0), "Helvetica-Bold"),
+                ("FONT", (0, 0), (-1, 0), BOLD),
                 ("FONTSIZE", (0, 0), (-1, -1), 9),
                 ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black),
                 ("LINEBELOW", (0, 1), (-1, -1), 0.25, colors.grey),
@@ -259,7 +268,7 @@ def _club_style(name: ParagraphStyle, size: int) -> ParagraphStyle:
     return ParagraphStyle(
         f"{name.name}-club",
         parent=name,
-        fontName="Helvetica",
+        fontName=REGULAR,
         fontSize=size,
         leading=size + 2,
         textColor=_GREY,
@@ -286,10 +295,10 @@ def seating_by_table_pdf(
     )
     styles = document.styles
     heading = ParagraphStyle(
-        "heading", parent=styles["Normal"], fontName="Helvetica-Bold", fontSize=13, leading=16
+        "heading", parent=styles["Normal"], fontName=BOLD, fontSize=13, leading=16
     )
     name = ParagraphStyle(
-        "name", parent=styles["Normal"], fontSize=10, leading=12, embeddedHyphenation=1
+        "name", parent=styles["Normal"], fontSize=10, leading=12, embeddedHyphenation=2
     )
     club = _club_style(name, 8)
     labels = [_("Seat"), _("No."), _("Name")]
@@ -306,14 +315,14 @@ def seating_by_table_pdf(
         ]
         block = Table(rows, colWidths=[11 * mm, 12 * mm, None], hAlign="LEFT")
         block.setStyle(
-            TableStyle(
+            _table_style(
                 [
                     ("SPAN", (0, 0), (-1, 0)),
                     ("BACKGROUND", (0, 0), (-1, 0), _FIVE if five else colors.HexColor("#dddddd")),
                     ("BOX", (0, 0), (-1, -1), 1.5 if five else 0.8, colors.black),
-                    ("FONT", (0, 1), (-1, 1), "Helvetica", 7),
+                    ("FONT", (0, 1), (-1, 1), REGULAR, 7),
                     ("TEXTCOLOR", (0, 1), (-1, 1), _GREY),
-                    ("FONT", (0, 2), (0, -1), "Helvetica-Bold", 11),
+                    ("FONT", (0, 2), (0, -1), BOLD, 11),
                     ("FONTSIZE", (1, 2), (1, -1), 10),
                     ("ALIGN", (0, 1), (1, -1), "CENTER"),
                     ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
@@ -327,6 +336,18 @@ def seating_by_table_pdf(
     return document.build(story, layout="columns")
 
 
+def by_name(seat: SeatRow) -> tuple:
+    """The order of players by name, as a list at the door has them: last name, first name
+    (umlauts with their vowels, whatever the case), then start number."""
+    player = seat.entry.player
+    return (
+        name_key(player.last_name),
+        name_key(player.first_name),
+        player.sort_name,
+        seat.entry.start_number,
+    )
+
+
 def seating_alphabetical_pdf(
     *, tournament: Tournament, round_number: int, tables: list[TableRow], progress: Progress
 ) -> bytes:
@@ -338,16 +359,9 @@ def seating_alphabetical_pdf(
         progress=progress,
     )
     seated = [(seat, row.table.number) for row in tables for seat in row.seats]
-    seated.sort(
-        key=lambda item: (
-            name_key(item[0].entry.player.last_name),
-            name_key(item[0].entry.player.first_name),
-            item[0].entry.player.sort_name,
-            item[0].entry.start_number,
-        )
-    )
+    seated.sort(key=lambda item: by_name(item[0]))
     name = ParagraphStyle(
-        "name", parent=document.styles["Normal"], fontSize=15, leading=18, embeddedHyphenation=1
+        "name", parent=document.styles["Normal"], fontSize=15, leading=18, embeddedHyphenation=2
     )
     if not seated:
         return document.build([])
@@ -363,11 +377,11 @@ def seating_alphabetical_pdf(
         )
     table = Table(rows, colWidths=[104 * mm, 22 * mm, 28 * mm, 24 * mm], repeatRows=1)
     table.setStyle(
-        TableStyle(
+        _table_style(
             [
-                ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 12),
-                ("FONT", (1, 1), (-1, -1), "Helvetica", 15),
-                ("FONT", (2, 1), (2, -1), "Helvetica-Bold", 17),
+                ("FONT", (0, 0), (-1, 0), BOLD, 12),
+                ("FONT", (1, 1), (-1, -1), REGULAR, 15),
+                ("FONT", (2, 1), (2, -1), BOLD, 17),
                 ("LINEBELOW", (0, 0), (-1, 0), 1, colors.black),
                 ("LINEBELOW", (0, 1), (-1, -1), 0.25, colors.grey),
                 ("ALIGN", (1, 0), (-1, -1), "CENTER"),
@@ -423,13 +437,13 @@ def _card_seats(seats: list[SeatRow], name: ParagraphStyle) -> Table:
         )
     table = Table(rows, colWidths=[14 * mm, None, 14 * mm, 28 * mm], hAlign="LEFT")
     table.setStyle(
-        TableStyle(
+        _table_style(
             [
-                ("FONT", (0, 0), (-1, 0), "Helvetica", 8),
+                ("FONT", (0, 0), (-1, 0), REGULAR, 8),
                 ("TEXTCOLOR", (0, 0), (-1, 0), _GREY),
-                ("FONT", (0, 1), (0, -1), "Helvetica-Bold", 20),
+                ("FONT", (0, 1), (0, -1), BOLD, 20),
                 ("FONTSIZE", (2, 1), (2, -1), 12),
-                ("FONT", (3, 1), (3, -1), "Helvetica-Oblique", 9),
+                ("FONT", (3, 1), (3, -1), OBLIQUE, 9),
                 ("TEXTCOLOR", (3, 1), (3, -1), _GREY),
                 ("ALIGN", (0, 0), (0, -1), "CENTER"),
                 ("ALIGN", (2, 0), (2, -1), "CENTER"),
@@ -461,15 +475,13 @@ def table_cards_pdf(
         progress=progress,
     )
     styles = document.styles
-    big = ParagraphStyle(
-        "big", parent=styles["Normal"], fontName="Helvetica-Bold", fontSize=60, leading=66
-    )
+    big = ParagraphStyle("big", parent=styles["Normal"], fontName=BOLD, fontSize=60, leading=66)
     sub = ParagraphStyle("sub", parent=styles["Normal"], fontSize=16, leading=20)
     note = ParagraphStyle("note", parent=styles["Normal"], fontSize=10, leading=13)
     banner = ParagraphStyle(
         "banner",
         parent=styles["Normal"],
-        fontName="Helvetica-Bold",
+        fontName=BOLD,
         fontSize=14,
         leading=18,
         backColor=_FIVE,
@@ -479,10 +491,10 @@ def table_cards_pdf(
     name = ParagraphStyle(
         "name",
         parent=styles["Normal"],
-        fontName="Helvetica-Bold",
+        fontName=BOLD,
         fontSize=16,
         leading=19,
-        embeddedHyphenation=1,
+        embeddedHyphenation=2,
     )
     url_style = ParagraphStyle("url", parent=styles["Normal"], fontSize=7, leading=9, alignment=1)
     where = ", ".join(part for part in [tournament.name, tournament_dates(tournament)] if part)
@@ -502,7 +514,7 @@ def table_cards_pdf(
                 colWidths=[doc.width - 2 * _PADDING - _QR_SIZE - 6 * mm, _QR_SIZE + 6 * mm],
             )
             top.setStyle(
-                TableStyle(
+                _table_style(
                     [
                         ("VALIGN", (0, 0), (-1, -1), "TOP"),
                         ("LEFTPADDING", (0, 0), (-1, -1), 0),
@@ -561,7 +573,7 @@ class _PageCountCanvas(Canvas):
         for page in self._held_pages:
             self.__dict__.update(page)
             self.saveState()
-            self.setFont("Helvetica", 8)
+            self.setFont(REGULAR, 8)
             self.setFillColor(_GREY)
             self.drawRightString(
                 self._pagesize[0] - _MARGIN,
@@ -603,12 +615,13 @@ class _CountedDocument(_Document):
             rightMargin=_MARGIN,
             topMargin=_MARGIN,
             bottomMargin=_MARGIN,
+            initialFontName=REGULAR,
         )
 
     def _footer(self, canvas: Canvas, doc: BaseDocTemplate) -> None:
         # The page number is written by _PageCountCanvas, once the pages are counted.
         canvas.saveState()
-        canvas.setFont("Helvetica", 8)
+        canvas.setFont(REGULAR, 8)
         canvas.setFillColor(_GREY)
         canvas.drawString(doc.leftMargin, 8 * mm, f"{self.title} – {self.tournament.name}")
         if self.footnote:
@@ -649,7 +662,7 @@ def _standings_widths(available: float, rounds: int, digits: int) -> list[float]
     """Rank, start number, name, club, a column per round, total, placings, best round: the
     numbers as wide as they need, the name and the club share what is left (3 : 2). ``digits``:
     of the largest rank or start number."""
-    number = max(8 * mm, stringWidth("8" * digits, "Helvetica", 8) + 2 * _CELL_PADDING + 1 * mm)
+    number = max(8 * mm, stringWidth("8" * digits, REGULAR, 8) + 2 * _CELL_PADDING + 1 * mm)
     fixed = [number, number]
     totals = [13 * mm, 14 * mm, 13 * mm]
     text = 70 * mm  # at least, for the name and the club
@@ -691,9 +704,9 @@ def standings_pdf(
     )
     normal = document.styles["Normal"]
     cell = ParagraphStyle(
-        "cell", parent=normal, fontSize=8, leading=9.5, embeddedHyphenation=1, splitLongWords=1
+        "cell", parent=normal, fontSize=8, leading=9.5, embeddedHyphenation=2, splitLongWords=1
     )
-    head = ParagraphStyle("head", parent=cell, fontName="Helvetica-Bold", fontSize=7, leading=8)
+    head = ParagraphStyle("head", parent=cell, fontName=BOLD, fontSize=7, leading=8)
     head_right = ParagraphStyle("head-right", parent=head, alignment=2)
     cell_grey = ParagraphStyle("cell-grey", parent=cell, textColor=_GREY)
     intro: list[Flowable] = [
@@ -754,8 +767,8 @@ def standings_pdf(
         if entrant.status != Status.ACTIVE:
             greyed.append(line)
     commands: list[tuple] = [
-        ("FONT", (0, 0), (-1, -1), "Helvetica", 8),
-        ("FONT", (total_column, 1), (total_column, -1), "Helvetica-Bold", 8),
+        ("FONT", (0, 0), (-1, -1), REGULAR, 8),
+        ("FONT", (total_column, 1), (total_column, -1), BOLD, 8),
         ("ALIGN", (0, 0), (1, -1), "RIGHT"),
         ("ALIGN", (first_round, 0), (-1, -1), "RIGHT"),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
@@ -768,13 +781,12 @@ def standings_pdf(
         ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
     ]
     commands += [
-        ("FONT", (column, line), (column, line), "Helvetica-Oblique", 8)
-        for column, line in provisional_cells
+        ("FONT", (column, line), (column, line), OBLIQUE, 8) for column, line in provisional_cells
     ]
     commands += [("TEXTCOLOR", (0, line), (-1, line), _GREY) for line in greyed]
     # LongTable lays out only the rows of the page at hand: thousands of rows stay linear.
     table = LongTable(rows, colWidths=widths, repeatRows=1)
-    table.setStyle(TableStyle(commands))
+    table.setStyle(_table_style(commands))
     return document.build([*intro, table])
 
 
@@ -803,10 +815,10 @@ def round_results_pdf(
         return document.build([])
     styles = document.styles
     heading = ParagraphStyle(
-        "heading", parent=styles["Normal"], fontName="Helvetica-Bold", fontSize=12, leading=15
+        "heading", parent=styles["Normal"], fontName=BOLD, fontSize=12, leading=15
     )
     name = ParagraphStyle(
-        "name", parent=styles["Normal"], fontSize=10, leading=12, embeddedHyphenation=1
+        "name", parent=styles["Normal"], fontSize=10, leading=12, embeddedHyphenation=2
     )
     club = _club_style(name, 8)
     confirmed = sum(1 for table in tables if table.confirmed)
@@ -861,16 +873,16 @@ def round_results_pdf(
             hAlign="LEFT",
         )
         block.setStyle(
-            TableStyle(
+            _table_style(
                 [
                     ("SPAN", (0, 0), (-1, 0)),
                     ("BACKGROUND", (0, 0), (-1, 0), shade),
                     ("BOX", (0, 0), (-1, -1), 0.8, colors.black),
-                    ("FONT", (0, 1), (-1, 1), "Helvetica", 7),
+                    ("FONT", (0, 1), (-1, 1), REGULAR, 7),
                     ("TEXTCOLOR", (0, 1), (-1, 1), _GREY),
-                    ("FONT", (0, 2), (0, -1), "Helvetica-Bold", 11),
+                    ("FONT", (0, 2), (0, -1), BOLD, 11),
                     ("FONTSIZE", (1, 2), (1, -1), 10),
-                    ("FONT", (3, 2), (3, -1), "Helvetica-Bold", 11),
+                    ("FONT", (3, 2), (3, -1), BOLD, 11),
                     ("FONTSIZE", (4, 2), (-1, -1), 10),
                     ("ALIGN", (0, 1), (1, -1), "CENTER"),
                     ("ALIGN", (3, 1), (-1, -1), "RIGHT"),

@@ -26,7 +26,8 @@ from adjudication.models import Decision
 from adjudication.selectors import initials
 from doko.rules.contracts import Contract, Section, SoloType
 from doko.rules.deal import main_section_lines, scorekeeper, sheet_keeper
-from printing import qr
+from printing.pdf.drawing import Steps, draw, draw_qr, link_lines, new_canvas
+from printing.pdf.fonts import BOLD, OBLIQUE, REGULAR
 from printing.pdf.lists import Progress, tournament_dates
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS, Scoresheet
 from scoring.rulings import NONE, SheetAdjudication
@@ -63,35 +64,6 @@ _PENALTY = colors.HexColor("#fff3cd")  # the shade of a line with penalty points
 _FIXED = [7 * mm, 8 * mm, 25 * mm, 10 * mm, 15 * mm]
 _INITIALS = 13 * mm
 _HAND, _DEALER, _CONTRACT, _VALUE, _PLUS = range(5)
-
-
-def _fit(text: str, font: str, size: float, width: float, *, smallest: float = 5) -> tuple:
-    """The text and a font size at which it fits ``width``: smaller down to ``smallest``, then
-    cut short with an ellipsis."""
-    actual = stringWidth(text, font, size)
-    if actual <= width:
-        return text, size
-    size = max(smallest, size * width / actual * 0.999)
-    if stringWidth(text, font, size) <= width:
-        return text, size
-    while text and stringWidth(text + "…", font, size) > width:
-        text = text[:-1]
-    return text.rstrip() + "…", size
-
-
-def _draw(canvas: Canvas, x: float, y: float, text: str, font: str, size: float, **how) -> None:
-    """Draw ``text`` at baseline ``y``: from ``x``, or ending at it (``align="right"``), or
-    centred on it (``align="centre"``); shrunk to ``width`` if given."""
-    align = how.get("align", "left")
-    if "width" in how:
-        text, size = _fit(text, font, size, how["width"])
-    canvas.setFont(font, size)
-    if align == "right":
-        canvas.drawRightString(x, y, text)
-    elif align == "centre":
-        canvas.drawCentredString(x, y, text)
-    else:
-        canvas.drawString(x, y, text)
 
 
 # The grid -----------------------------------------------------------------------------------
@@ -239,12 +211,12 @@ def _draw_grid(canvas: Canvas, grid: _Grid, *, numbered: bool) -> None:
         _header_label(canvas, name, *grid.column(index))
     for position in range(1, grid.size + 1):
         x0, x1 = grid.seat_column(position)
-        _draw(
+        draw(
             canvas,
             (x0 + x1) / 2,
             _GRID_TOP - 3.2 * mm,
             _("Seat %(seat)d") % {"seat": position},
-            "Helvetica-Bold",
+            BOLD,
             8,
             align="centre",
         )
@@ -264,19 +236,19 @@ def _draw_grid(canvas: Canvas, grid: _Grid, *, numbered: bool) -> None:
         ),
     ]
     for bottom, text in section_names:
-        _draw(canvas, left + 1.5 * mm, bottom + 1.2 * mm, text, "Helvetica-Bold", 7)
-    _draw(
+        draw(canvas, left + 1.5 * mm, bottom + 1.2 * mm, text, BOLD, 7)
+    draw(
         canvas,
         grid.edges[_PLUS + 1] - 1.5 * mm,
         grid.bottom + grid.row / 2 - 1.2 * mm,
         _("Total"),
-        "Helvetica-Bold",
+        BOLD,
         9,
         align="right",
     )
     if numbered:
         canvas.setFillColor(_GREY)
-        canvas.setFont("Helvetica", 7)
+        canvas.setFont(REGULAR, 7)
         x = grid.edges[1] - 1.2 * mm
         for index in range(grid.main):
             y = grid.line_top(Section.MAIN, index) - grid.row / 2 - 1.2 * mm
@@ -288,19 +260,19 @@ def _header_label(canvas: Canvas, text: str, x0: float, x1: float) -> None:
     """A column's name, centred, in up to two lines."""
     width = x1 - x0 - 1 * mm
     size = 6.5
-    lines = simpleSplit(text, "Helvetica-Bold", size, width)
-    if len(lines) > 2 or any(stringWidth(line, "Helvetica-Bold", size) > width for line in lines):
+    lines = simpleSplit(text, BOLD, size, width)
+    if len(lines) > 2 or any(stringWidth(line, BOLD, size) > width for line in lines):
         size = 5.5
-        lines = simpleSplit(text, "Helvetica-Bold", size, width)
+        lines = simpleSplit(text, BOLD, size, width)
         lines = [lines[0], " ".join(lines[1:])] if len(lines) > 2 else lines
     middle = _GRID_TOP - _HEADER / 2 + (len(lines) - 1) * 1.3 * mm - 1 * mm
     for number, line in enumerate(lines):
-        _draw(
+        draw(
             canvas,
             (x0 + x1) / 2,
             middle - number * 2.6 * mm,
             line,
-            "Helvetica-Bold",
+            BOLD,
             size,
             align="centre",
             width=width,
@@ -323,19 +295,19 @@ def _draw_frame(
     of the players' block, the note on seating (TSR 8.4.1, 10.1), the grid, the field for extra
     time and the end of the playing time (TSR 8.5.1), and the signature lines."""
     canvas.setFillColor(_BLACK)
-    _draw(canvas, _MARGIN, _TOP - 4.5 * mm, tournament.name, "Helvetica-Bold", 13, width=138 * mm)
+    draw(canvas, _MARGIN, _TOP - 4.5 * mm, tournament.name, BOLD, 13, width=138 * mm)
     where = " · ".join(
         part for part in [title, tournament_dates(tournament), tournament.venue] if part
     )
     canvas.setFillColor(_GREY)
-    _draw(canvas, _MARGIN, _TOP - 9.5 * mm, where, "Helvetica", 8.5, width=138 * mm)
+    draw(canvas, _MARGIN, _TOP - 9.5 * mm, where, REGULAR, 8.5, width=138 * mm)
     canvas.setFillColor(_BLACK)
-    _draw(
+    draw(
         canvas,
         _MARGIN,
         _TOP - 17 * mm,
         _("Round %(number)s") % {"number": round_number},
-        "Helvetica-Bold",
+        BOLD,
         14,
     )
 
@@ -344,8 +316,8 @@ def _draw_frame(
         (_MARGIN + 6 * mm, _("Seat")),
         (_MARGIN + 20 * mm, _("No.")),
     ]:
-        _draw(canvas, x, _SEATS_TOP, label, "Helvetica", 6.5, align="centre")
-    _draw(canvas, _MARGIN + 27 * mm, _SEATS_TOP, _("Name"), "Helvetica", 6.5)
+        draw(canvas, x, _SEATS_TOP, label, REGULAR, 6.5, align="centre")
+    draw(canvas, _MARGIN + 27 * mm, _SEATS_TOP, _("Name"), REGULAR, 6.5)
     keeper = scorekeeper(grid.size)
     if grid.size == 5:
         note = _(
@@ -357,7 +329,7 @@ def _draw_frame(
             "keeper": keeper
         }
     canvas.setFillColor(_BLACK)
-    _draw(canvas, _MARGIN, _GRID_TOP + 2 * mm, note, "Helvetica-Oblique", 8, width=_WIDTH)
+    draw(canvas, _MARGIN, _GRID_TOP + 2 * mm, note, OBLIQUE, 8, width=_WIDTH)
 
     _draw_grid(canvas, grid, numbered=blank)
 
@@ -367,7 +339,7 @@ def _draw_frame(
     canvas.setLineWidth(0.6)
     canvas.rect(_MARGIN, box_bottom, _WIDTH, box_top - box_bottom, stroke=1, fill=0)
     canvas.setFillColor(_GREY)
-    _draw(
+    draw(
         canvas,
         _MARGIN + 1.5 * mm,
         box_top - 3 * mm,
@@ -375,7 +347,7 @@ def _draw_frame(
             "Extra time and end of the playing time (TSR 8.5.1), noted and initialled by the "
             "adjudicator:"
         ),
-        "Helvetica",
+        REGULAR,
         6.5,
         width=_WIDTH - 3 * mm,
     )
@@ -391,7 +363,7 @@ def _draw_frame(
     ):
         x = _MARGIN + index * (half + 10 * mm)
         canvas.line(x, _MARGIN + 4 * mm, x + half, _MARGIN + 4 * mm)
-        _draw(canvas, x, _MARGIN + 1 * mm, label, "Helvetica", 6.5, width=half)
+        draw(canvas, x, _MARGIN + 1 * mm, label, REGULAR, 6.5, width=half)
 
 
 class _Forms:
@@ -428,12 +400,12 @@ def _draw_table(
     ``keeper``: the seat that keeps the sheet, if it was handed over (TSR 3.1.1)."""
     canvas.setFillColor(_BLACK)
     round_width = 36 * mm
-    _draw(
+    draw(
         canvas,
         _MARGIN + round_width,
         _TOP - 17 * mm,
         _("Table %(number)s") % {"number": table_number},
-        "Helvetica-Bold",
+        BOLD,
         20,
     )
     keeper = keeper or scorekeeper(grid.size)
@@ -442,22 +414,22 @@ def _draw_table(
         canvas.setFillColor(_FIVE)
         canvas.rect(_MARGIN + 88 * mm, _TOP - 18.5 * mm, 35 * mm, 6 * mm, stroke=0, fill=1)
         canvas.restoreState()
-        _draw(canvas, _MARGIN + 90 * mm, _TOP - 17 * mm, _("Table of five"), "Helvetica-Bold", 10)
+        draw(canvas, _MARGIN + 90 * mm, _TOP - 17 * mm, _("Table of five"), BOLD, 10)
     for index, seat in enumerate(seats):
         y = _SEATS_TOP - (index + 1) * _SEAT_LINE
         player = seat.entry.player
         canvas.setFillColor(_BLACK)
-        _draw(canvas, _MARGIN + 6 * mm, y, str(seat.position), "Helvetica-Bold", 10, align="centre")
-        _draw(
+        draw(canvas, _MARGIN + 6 * mm, y, str(seat.position), BOLD, 10, align="centre")
+        draw(
             canvas,
             _MARGIN + 20 * mm,
             y,
             str(seat.entry.start_number),
-            "Helvetica",
+            REGULAR,
             9.5,
             align="centre",
         )
-        _draw(canvas, _MARGIN + 27 * mm, y, player.name, "Helvetica", 9.5, width=70 * mm)
+        draw(canvas, _MARGIN + 27 * mm, y, player.name, REGULAR, 9.5, width=70 * mm)
         role = ""
         if seat.position == 1:
             role = _("deals first")
@@ -465,27 +437,27 @@ def _draw_table(
             role = _("keeps the sheet")
         if role:
             canvas.setFillColor(_GREY)
-            _draw(canvas, _MARGIN + 99 * mm, y, role, "Helvetica-Oblique", 8, width=24 * mm)
+            draw(canvas, _MARGIN + 99 * mm, y, role, OBLIQUE, 8, width=24 * mm)
         x0, x1 = grid.seat_column(seat.position)
         canvas.setFillColor(_BLACK)
-        _draw(
+        draw(
             canvas,
             (x0 + x1) / 2,
             _GRID_TOP - _HEADER + 1.6 * mm,
             player.sort_name,  # the last name first: it is what stays if the name is cut
-            "Helvetica",
+            REGULAR,
             6.5,
             align="centre",
             width=x1 - x0 - 1.5 * mm,
         )
     canvas.setFillColor(_GREY)
-    _draw(canvas, _MARGIN, _FOOTER, footer, "Helvetica", 7, width=_WIDTH - 25 * mm)
-    _draw(
+    draw(canvas, _MARGIN, _FOOTER, footer, REGULAR, 7, width=_WIDTH - 25 * mm)
+    draw(
         canvas,
         _MARGIN + _WIDTH,
         _FOOTER,
         _("Table %(number)s") % {"number": table_number},
-        "Helvetica-Bold",
+        BOLD,
         8,
         align="right",
     )
@@ -494,67 +466,29 @@ def _draw_table(
 # QR codes -----------------------------------------------------------------------------------
 
 
-def _draw_qr(canvas: Canvas, url: str, x: float, y: float, size: float) -> None:
-    """The QR code of ``url`` with its quiet zone, ``size`` wide, its lower left corner at
-    (x, y)."""
-    rows = qr.qr_rows(url)
-    canvas.saveState()
-    canvas.setFillColor(_BLACK)
-    canvas.translate(x, y)
-    box = size / (len(rows) + 2 * qr.QUIET_ZONE)
-    canvas.scale(box, box)
-    canvas.addLiteral(qr.pdf_operators(rows))
-    canvas.restoreState()
-
-
 def _draw_link(canvas: Canvas, url: str, position: int) -> None:
     """The scorekeeper's private link at the top right: its QR code, and the address beneath
     it for typing in, in two lines if it is long."""
     right = _MARGIN + _WIDTH
-    _draw_qr(canvas, url, right - _QR_SIZE, _TOP - _QR_SIZE, _QR_SIZE)
+    draw_qr(canvas, url, right - _QR_SIZE, _TOP - _QR_SIZE, _QR_SIZE)
     canvas.setFillColor(_BLACK)
-    _draw(
+    draw(
         canvas,
         right - _QR_SIZE / 2,
         _TOP - _QR_SIZE - 1.5 * mm,
         _("Scorekeeper's link (seat %(seat)d)") % {"seat": position},
-        "Helvetica-Bold",
+        BOLD,
         6.5,
         align="centre",
         width=_QR_SIZE + 10 * mm,
     )
     canvas.setFillColor(_GREY)
-    width = 60 * mm
-    lines = [url]
-    if stringWidth(url, "Helvetica", 6) > width:
-        half = (len(url) + 1) // 2
-        lines = [url[:half], url[half:]]
-    for index, line in enumerate(lines):
+    for index, line in enumerate(link_lines(url, REGULAR, 6, 60 * mm)):
         y = _TOP - _QR_SIZE - (4.5 + 2.6 * index) * mm
-        _draw(canvas, right, y, line, "Helvetica", 6, align="right", width=width)
+        draw(canvas, right, y, line, REGULAR, 6, align="right", width=60 * mm)
 
 
 # The documents ------------------------------------------------------------------------------
-
-
-class _Steps:
-    """Progress in steps of at least five percent: each report may be a write to the database."""
-
-    def __init__(self, progress: Progress) -> None:
-        self.report = progress
-        self.reported = 0
-
-    def __call__(self, percent: int) -> None:
-        if percent > self.reported and (percent >= self.reported + 5 or percent == 100):
-            self.reported = percent
-            self.report(percent)
-
-
-def _canvas(buffer: io.BytesIO, *, title: str, tournament: Tournament) -> Canvas:
-    canvas = Canvas(buffer, pagesize=A4, pageCompression=1)
-    canvas.setTitle(f"{title} – {tournament.name}")
-    canvas.setAuthor(tournament.name)
-    return canvas
 
 
 def blank_scoresheets_pdf(
@@ -570,10 +504,10 @@ def blank_scoresheets_pdf(
     the grid of the main section and of the compulsory solos (TSR 4.2.4, 7.3), the field for
     extra time (TSR 8.5.1), the signatures, and a QR code of ``url_for_seat(keeper)``, the
     scorekeeper's private link."""
-    steps = _Steps(progress)
+    steps = Steps(progress)
     title = _("Scoresheet")
     buffer = io.BytesIO()
-    canvas = _canvas(buffer, title=title, tournament=tournament)
+    canvas = new_canvas(buffer, title=title, tournament=tournament)
     grids = {
         size: _Grid.of(size=size, main=_main_lines(tournament, size), solos=size) for size in (4, 5)
     }
@@ -591,7 +525,7 @@ def blank_scoresheets_pdf(
     forms = _Forms(canvas, frame)
     footer = f"{title} · {_('Round %(number)s') % {'number': round_number}} · {tournament.name}"
     if not tables:
-        canvas.setFont("Helvetica", 11)
+        canvas.setFont(REGULAR, 11)
         canvas.drawString(_MARGIN, _TOP - 10 * mm, tournament.name)
         canvas.drawString(
             _MARGIN, _TOP - 20 * mm, _("The seating of this round has not been drawn yet.")
@@ -657,17 +591,17 @@ def _draw_hand(
         canvas.rect(grid.edges[1], top - grid.row, grid.edges[-1] - grid.edges[1], grid.row, 0, 1)
         canvas.restoreState()
     canvas.setFillColor(_BLACK)
-    _draw(
+    draw(
         canvas,
         grid.edges[1] - 1.2 * mm,
         baseline,
         str(hand.number),
-        "Helvetica",
+        REGULAR,
         7.5,
         align="right",
     )
     dealer = grid.column(_DEALER)
-    _draw(canvas, sum(dealer) / 2, baseline, str(hand.dealer), "Helvetica", 7.5, align="centre")
+    draw(canvas, sum(dealer) / 2, baseline, str(hand.dealer), REGULAR, 7.5, align="centre")
     left, right = grid.column(_CONTRACT)
     width = right - left - 2 * mm
     label, detail = "", []
@@ -681,62 +615,62 @@ def _draw_hand(
         # The contract as it stood, and the mark beneath it (TSR 9.4.3).
         above = ", ".join([label, *detail]) if label else ""
         if above:
-            _draw(canvas, left + 1 * mm, upper, above, "Helvetica", 5.5, width=width)
+            draw(canvas, left + 1 * mm, upper, above, REGULAR, 5.5, width=width)
         canvas.setFillColor(_RED)
-        _draw(
+        draw(
             canvas,
             left + 1 * mm,
             lower if above else baseline,
             _("not played (TSR 9.4.3)"),
-            "Helvetica-Bold",
+            BOLD,
             6,
             width=width,
         )
         canvas.setFillColor(_BLACK)
     elif detail:
-        _draw(canvas, left + 1 * mm, upper, label, "Helvetica", 6.5, width=width)
+        draw(canvas, left + 1 * mm, upper, label, REGULAR, 6.5, width=width)
         canvas.setFillColor(_GREY)
-        _draw(canvas, left + 1 * mm, lower, ", ".join(detail), "Helvetica", 5.5, width=width)
+        draw(canvas, left + 1 * mm, lower, ", ".join(detail), REGULAR, 5.5, width=width)
         canvas.setFillColor(_BLACK)
     elif label:
-        _draw(canvas, left + 1 * mm, baseline, label, "Helvetica", 6.5, width=width)
-    _draw(
+        draw(canvas, left + 1 * mm, baseline, label, REGULAR, 6.5, width=width)
+    draw(
         canvas,
         grid.edges[_VALUE + 1] - 1.2 * mm,
         baseline,
         str(hand.game_value),
-        "Helvetica",
+        REGULAR,
         7.5,
         align="right",
     )
     plus = " ".join(str(seat) for seat, points in sorted(hand.points.items()) if points > 0)
-    _draw(canvas, sum(grid.column(_PLUS)) / 2, baseline, plus, "Helvetica", 7.5, align="centre")
+    draw(canvas, sum(grid.column(_PLUS)) / 2, baseline, plus, REGULAR, 7.5, align="centre")
     penalty = row.penalty or [0] * grid.size
     for position, (points, total) in enumerate(row.cells, start=1):
         left, right = grid.seat_column(position)
         punished = penalty[position - 1]
         canvas.setFillColor(_GREY if points is None or points >= 0 else _RED)
-        _draw(
+        draw(
             canvas,
             left + 1 * mm,
             upper if punished else baseline,
             "–" if points is None else _signed(points),
-            "Helvetica",
+            REGULAR,
             6.5,
         )
         if punished:
             canvas.setFillColor(_BLACK if punished > 0 else _RED)
-            _draw(
+            draw(
                 canvas,
                 left + 1 * mm,
                 lower - 0.3 * mm,
                 # Translators: "P" marks penalty points on the printed scoresheet.
                 _("P %(points)s") % {"points": _signed(punished)},
-                "Helvetica-Bold",
+                BOLD,
                 6,
             )
         canvas.setFillColor(_BLACK if total >= 0 else _RED)
-        _draw(canvas, right - 1.2 * mm, baseline, str(total), "Helvetica-Bold", 8.5, align="right")
+        draw(canvas, right - 1.2 * mm, baseline, str(total), BOLD, 8.5, align="right")
     if decisions:
         # Who initialled the penalty points of this line, and when (TSR 8.2.2).
         left, right = grid.initials
@@ -744,20 +678,18 @@ def _draw_hand(
         times = sorted({_time(decision.initialled_at) for decision in decisions})
         canvas.setFillColor(_BLACK)
         middle, width = (left + right) / 2, right - left - 1 * mm
-        _draw(
+        draw(
             canvas,
             middle,
             upper,
             ", ".join(signed_by),
-            "Helvetica-Bold",
+            BOLD,
             6.5,
             align="centre",
             width=width,
         )
         canvas.setFillColor(_GREY)
-        _draw(
-            canvas, middle, lower, ", ".join(times), "Helvetica", 5.5, align="centre", width=width
-        )
+        draw(canvas, middle, lower, ", ".join(times), REGULAR, 5.5, align="centre", width=width)
 
 
 def _time(moment) -> str:
@@ -773,7 +705,7 @@ def _draw_notes(canvas: Canvas, notes: Sequence[str], x: float, width: float) ->
     box_top = _GRID_BOTTOM - 3 * mm
     canvas.setFillColor(_BLACK)
     for index, note in enumerate(notes):
-        _draw(canvas, x, box_top - (6 + 2.9 * index) * mm, note, "Helvetica", 7, width=width)
+        draw(canvas, x, box_top - (6 + 2.9 * index) * mm, note, REGULAR, 7, width=width)
 
 
 def _adjudication_notes(
@@ -840,7 +772,7 @@ def scoresheet_pdf(
     once), ``rows`` the hands with running totals that include its penalty points
     (``scoring.selectors.scoresheet_rows(..., penalties=adjudication.penalties)``).
     """
-    steps = _Steps(progress)
+    steps = Steps(progress)
     table = scoresheet.table
     round_ = table.round
     tournament = round_.tournament
@@ -854,7 +786,7 @@ def scoresheet_pdf(
     )
     title = _("Completed scoresheet")
     buffer = io.BytesIO()
-    canvas = _canvas(buffer, title=title, tournament=tournament)
+    canvas = new_canvas(buffer, title=title, tournament=tournament)
     _draw_frame(
         canvas,
         tournament=tournament,
@@ -873,23 +805,23 @@ def scoresheet_pdf(
     # The status where the blank sheet has its QR code.
     right = _MARGIN + _WIDTH
     canvas.setFillColor(_BLACK)
-    _draw(
+    draw(
         canvas,
         right,
         _TOP - 5 * mm,
         _("Status: %(status)s") % {"status": scoresheet.get_status_display()},
-        "Helvetica-Bold",
+        BOLD,
         11,
         align="right",
     )
     if scoresheet.confirmed_at:
         canvas.setFillColor(_GREY)
-        _draw(
+        draw(
             canvas,
             right,
             _TOP - 9.5 * mm,
             _when(scoresheet.confirmed_at),
-            "Helvetica",
+            REGULAR,
             8.5,
             align="right",
         )
@@ -913,20 +845,18 @@ def scoresheet_pdf(
         left_edge, right_edge = grid.seat_column(position)
         if deductions.get(position):
             canvas.setFillColor(_RED)
-            room = right_edge - left_edge - stringWidth(str(total), "Helvetica-Bold", 10) - 3 * mm
-            _draw(
+            room = right_edge - left_edge - stringWidth(str(total), BOLD, 10) - 3 * mm
+            draw(
                 canvas,
                 left_edge + 1 * mm,
                 baseline,
                 _("%(points)s deducted") % {"points": _signed(deductions[position])},
-                "Helvetica",
+                REGULAR,
                 5.5,
                 width=room,
             )
         canvas.setFillColor(_BLACK if total >= 0 else _RED)
-        _draw(
-            canvas, right_edge - 1.2 * mm, baseline, str(total), "Helvetica-Bold", 10, align="right"
-        )
+        draw(canvas, right_edge - 1.2 * mm, baseline, str(total), BOLD, 10, align="right")
     steps(70)
 
     # The end of the playing time (TSR 8.5.3): a line under the last hand begun before it.
@@ -977,12 +907,12 @@ def scoresheet_pdf(
         who = _who(scoresheet, seats, which)
         if who:
             text = f"{who} · {_when(moment)}" if moment else who
-            _draw(
+            draw(
                 canvas,
                 _MARGIN + index * (half + 10 * mm),
                 _MARGIN + 5.2 * mm,
                 text,
-                "Helvetica-Bold",
+                BOLD,
                 8.5,
                 width=half,
             )

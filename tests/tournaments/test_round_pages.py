@@ -442,21 +442,23 @@ def test_staff_open_each_tables_scoresheet_from_the_round_page(client, organiser
     assert sheet_url not in table_page
 
 
-def test_only_the_organiser_sees_the_seats_private_links(client, organiser, tournament):
+def test_only_the_organiser_and_the_adjudicator_see_the_seats_private_links(
+    client, organiser, tournament
+):
+    """As the links API (scoring.policies.may_read_seat_links): they hand a lost link out."""
     round_ = factories.seated_round(tournament)
     tokens = list(round_.tables.get(number=1).seats.order_by("position").values_list("token"))
     url = reverse("table", args=[tournament.slug, 1, 1])
-    client.force_login(organiser)
-    page = client.get(url).content.decode()
-    assert "Private links to the scoresheet" in page
-    for (token,) in tokens:
-        assert reverse("sheet-link", args=[token]) in page
-    assert page.count("<svg") >= len(tokens)  # a QR code each
-    adjudicator = factories.user()
-    factories.role_grant(
-        tournament=tournament, user=adjudicator, role=TournamentRole.Role.ADJUDICATOR
-    )
-    for who in [adjudicator, None]:
+    for who in [organiser, factories.adjudicator(tournament)]:
+        client.force_login(who)
+        page = client.get(url).content.decode()
+        assert "Private links to the scoresheet" in page
+        for (token,) in tokens:
+            assert reverse("sheet-link", args=[token]) in page
+        assert page.count("<svg") >= len(tokens)  # a QR code each
+    deputy = factories.user()
+    factories.role_grant(tournament=tournament, user=deputy, role=TournamentRole.Role.DEPUTY)
+    for who in [deputy, None]:
         client.logout()
         if who:
             client.force_login(who)
