@@ -595,13 +595,26 @@ PRINTING = [
     c("job-download", "get", lambda ctx: {"pk": ctx.job}, "L L L 404 404 404 200 200"),
 ]
 
-# The site's own routes (config.urls: health, login, languages, the API's token, schema and
-# docs, Django's admin), checked by tests/test_permissions.py.
+# The site's own routes (config.urls: health, login, passwords, languages, the API's token,
+# schema and docs, Django's admin), checked by tests/test_permissions.py.
 SITE = [
     # Pages ----------------------------------------------------------------------------------------
     c("healthz", "get", NONE, PUBLIC),
     c("login", "get", NONE, PUBLIC),
     c("logout", "post", NONE, "302 302 302 302 302 302 302 302"),
+    # Passwords (config/accounts.py): public; a link of no account shows that it does not work.
+    c("password_reset", "get", NONE, PUBLIC),
+    c(
+        "password_reset",
+        "post",
+        NONE,
+        "302 302 302 302 302 302 302 302",
+        lambda ctx: {"email": "nobody@example.org"},
+    ),
+    c("password_reset_done", "get", NONE, PUBLIC),
+    c("password_reset_confirm", "get", lambda ctx: {"uidb64": "MA", "token": "x-y"}, PUBLIC),
+    c("password_reset_complete", "get", NONE, PUBLIC),
+    c("invitation", "get", lambda ctx: {"uidb64": "MA", "token": "x-y"}, PUBLIC),
     c(
         "set_language",
         "post",
