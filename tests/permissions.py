@@ -480,6 +480,19 @@ ADJUDICATION = [
         lambda ctx: {"username": ctx.stranger, "role": "adjudicator"},
     ),
     c(
+        "staff-invite",
+        "post",
+        T,
+        "L L L 403 403 403 302 302",
+        lambda ctx: {"name": "Neue Richterin", "email": "neu@example.org", "role": "panel"},
+    ),
+    c(
+        "staff-invite-again",
+        "post",
+        lambda ctx: {"slug": ctx.slug, "pk": ctx.invited},
+        "L L L 403 403 403 302 302",
+    ),
+    c(
         "staff-revoke",
         "post",
         lambda ctx: {"slug": ctx.slug, "pk": ctx.grant},
@@ -659,6 +672,7 @@ class Ctx:
     sanction_appealed: int
     offence: int
     grant: int
+    invited: int  # the role of an account invited that has not chosen its password yet
     job: str
     ranking: str
     player: int
@@ -715,6 +729,10 @@ def build() -> Ctx:
     for member in panel:
         grant(tournament=tournament, user=member, role=Role.PANEL)
     desk_grant = grant(tournament=tournament, user=desk, role=Role.SCOREKEEPER)
+    invitee = factories.user(username="matrix-invitee", email="invitee@example.org")
+    invitee.set_unusable_password()
+    invitee.save()
+    invited = grant(tournament=tournament, user=invitee, role=Role.SCOREKEEPER)
     round_ = services.round_start(round=factories.seated_round(tournament))
     sheet = Scoresheet.objects.get(table__round=round_, table__number=1)
     sheet = enter(sheet, MATCH[:4])
@@ -778,6 +796,7 @@ def build() -> Ctx:
         sanction_appealed=bound[1].pk,
         offence=offence.pk,
         grant=desk_grant.pk,
+        invited=invited.pk,
         job=str(job.pk),
         ranking=ranking.slug,
         player=seats[1].entry.player_id,
