@@ -584,10 +584,23 @@ ADJUDICATION = [
         lambda ctx: {"username": ctx.stranger, "role": "adjudicator"},
     ),
     api(
+        "api-roles",
+        "post",
+        T,
+        "401 403 403 403 403 403 201 201",
+        lambda ctx: {"name": "Neue Richterin", "email": "neu@example.org", "role": "panel"},
+    ),
+    api(
         "api-role",
         "delete",
         lambda ctx: {"slug": ctx.slug, "pk": ctx.grant},
         "401 403 403 403 403 403 204 204",
+    ),
+    api(
+        "api-role-invitation",
+        "post",
+        lambda ctx: {"slug": ctx.slug, "pk": ctx.invited},
+        "401 403 403 403 403 403 201 201",
     ),
 ]
 
