@@ -361,9 +361,9 @@ class OffenceForm(forms.Form):
         _styled(self)
 
 
-class RoleForm(forms.Form):
-    username = forms.CharField(label=_("User name"), max_length=150)
-    role = forms.ChoiceField(label=_("Role"), choices=TournamentRole.Role.choices)
+class _StaffForm(forms.Form):
+    # No role chosen in advance: nobody becomes an organiser because the form started there.
+    role = forms.ChoiceField(label=_("Role"), choices=[("", "–"), *TournamentRole.Role.choices])
     start_number = forms.IntegerField(
         label=_("Plays as (start number)"),
         min_value=1,
@@ -372,7 +372,44 @@ class RoleForm(forms.Form):
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
 
+
+class RoleForm(_StaffForm):
+    """Appoint someone who has an account, by its user name."""
+
+    username = forms.CharField(label=_("User name"), max_length=150)
+    field_order = ["username", "role", "start_number"]
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["username"].widget.attrs["autocomplete"] = "off"
+        username = self.fields["username"].widget.attrs
+        username.update(autocomplete="off", autocapitalize="none", spellcheck="false")
+        _styled(self)
+
+
+class InviteForm(_StaffForm):
+    """Appoint someone new: an account is made for the name, and the link to set a password is
+    sent to the address. Its fields' ids differ from ``RoleForm``'s on the same page."""
+
+    name = forms.CharField(label=_("Name"), max_length=150, help_text=_("First and last name."))
+    email = forms.EmailField(label=_("E-mail address"), max_length=254)
+    field_order = ["name", "email", "role", "start_number"]
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "invite_%s")
+        super().__init__(*args, **kwargs)
+        self.fields["name"].widget.attrs["autocomplete"] = "off"
+        self.fields["email"].widget.attrs["autocomplete"] = "off"
+        _styled(self)
+
+
+class AccountSearchForm(forms.Form):
+    """Find an account by a part of its name or user name, in any case, with or without
+    accents."""
+
+    q = forms.CharField(label=_("Find an account by name"), max_length=100, required=False)
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "search_%s")
+        super().__init__(*args, **kwargs)
+        self.fields["q"].widget.attrs.update(type="search", autocomplete="off")
         _styled(self)

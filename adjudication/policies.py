@@ -23,6 +23,7 @@ endgültig"):
 from collections.abc import Collection, Iterable
 
 from django.contrib.auth.models import User
+from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -227,3 +228,60 @@ def may_appoint_staff(*, tournament: Tournament, user: AnyUser) -> Refusal | Non
     if Role.ORGANISER in _roles(tournament, user):
         return None
     return Refusal(_("Only an organiser appoints the staff."))
+
+
+def _holding_more(*, accounts: Collection[User], tournament: Tournament) -> set[int]:
+    """The ids of those ``accounts`` that hold more than their roles in ``tournament``: a role
+    in another tournament, the administration, a group or a permission; in one query."""
+    more = {account.pk for account in accounts if account.is_staff or account.is_superuser}
+    rest = [account.pk for account in accounts if account.pk not in more]
+    if rest:
+        elsewhere = TournamentRole.objects.filter(user=OuterRef("pk")).exclude(
+            tournament=tournament
+        )
+        groups = User.groups.through.objects.filter(user=OuterRef("pk"))
+        permissions = User.user_permissions.through.objects.filter(user=OuterRef("pk"))
+        more |= set(
+            User.objects.filter(pk__in=rest)
+            .filter(Exists(elsewhere) | Exists(groups) | Exists(permissions))
+            .values_list("pk", flat=True)
+        )
+    return more
+
+
+def may_invite_again(*, grant: TournamentRole, user: AnyUser) -> Refusal | None:
+    """Give a member of staff a fresh invitation link ("Invite again"): the organiser, for an
+    account that has set no password yet and holds nothing beyond its roles in this tournament.
+    The link opens the account, so an organiser never gets one for an account that may do more
+    than he may himself (roles elsewhere, the administration, permissions)."""
+    if refusal := may_appoint_staff(tournament=grant.tournament, user=user):
+        return refusal
+    account = grant.user
+    if account.has_usable_password():
+        return Refusal(
+            _(
+                "%(name)s has set a password already. If it is lost, “Forgot your password?” "
+                "on the login page sends a new link."
+            )
+            % {"name": account.get_full_name() or account.get_username()}
+        )
+    if _holding_more(accounts=[account], tournament=grant.tournament):
+        return Refusal(
+            _(
+                "This account holds more than its roles in this tournament: an administrator "
+                "gives it a new link."
+            )
+        )
+    return None
+
+
+def invitable(
+    *, grants: Collection[TournamentRole], tournament: Tournament, user: AnyUser
+) -> set[int]:
+    """``may_invite_again`` for a page of grants at once, in two queries: the ids of those
+    that ``user`` may give a fresh link."""
+    if may_appoint_staff(tournament=tournament, user=user):
+        return set()
+    pending = [grant for grant in grants if not grant.user.has_usable_password()]
+    more = _holding_more(accounts=[grant.user for grant in pending], tournament=tournament)
+    return {grant.pk for grant in pending if grant.user_id not in more}

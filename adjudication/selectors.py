@@ -10,6 +10,7 @@ from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 
 from adjudication.models import Appeal, Decision, Event, Offence, Sanction
+from doko.names import matches, search_key, search_words
 from scoring.models import Scoresheet
 from scoring.rulings import SheetAdjudication
 from tournaments.models import ExtraTime, Round, Seat, Tournament, TournamentRole
@@ -178,7 +179,7 @@ def event_log(*, tournament: Tournament) -> QuerySet[Event]:
 def staff_roles(*, tournament: Tournament) -> QuerySet[TournamentRole]:
     return (
         TournamentRole.objects.filter(tournament=tournament)
-        .select_related("user", "entry__player")
+        .select_related("tournament", "user", "entry__player")
         .order_by("role", "user__username")
     )
 
@@ -314,3 +315,28 @@ def users_named(*, usernames: list[str]) -> dict:
     model = get_user_model()
     users = model.objects.filter(**{f"{model.USERNAME_FIELD}__in": usernames})
     return {user.get_username(): user for user in users}
+
+
+# Accounts the staff page's search looks through: a club's site has a few dozen; past this many,
+# the newest are not searched (appointing by user name still finds them).
+MOST_ACCOUNTS_SEARCHED = 5000
+
+
+def accounts_matching(*, query: str, limit: int = 10) -> list[User]:
+    """Active accounts whose user name or full name match ``query`` as every name search does
+    (``doko.names``: any case, accents or not, "Mueller" and "Muller" for Müller), by user
+    name; at most ``limit``. Filtered in Python: the database holds no search key of accounts."""
+    if not search_words(query):
+        return []
+    model = get_user_model()
+    rows = (
+        model.objects.filter(is_active=True)
+        .order_by("pk")
+        .values_list("pk", "username", "first_name", "last_name")[:MOST_ACCOUNTS_SEARCHED]
+    )
+    found = sorted(
+        (username, pk)
+        for pk, username, first_name, last_name in rows.iterator(chunk_size=500)
+        if matches(search_key(username, first_name, last_name), query)
+    )[:limit]
+    return list(model.objects.filter(pk__in=[pk for _name, pk in found]).order_by("username"))

@@ -36,5 +36,11 @@ urlpatterns = [
     path(A + "log/", views.log, name="adjudication-log"),
     path(A + "log.csv", views.log_csv, name="adjudication-log-csv"),
     path("tournaments/<slug:slug>/staff/", views.staff, name="staff"),
+    path("tournaments/<slug:slug>/staff/invite/", views.staff_invite, name="staff-invite"),
+    path(
+        "tournaments/<slug:slug>/staff/<int:pk>/invite/",
+        views.staff_invite_again,
+        name="staff-invite-again",
+    ),
     path("tournaments/<slug:slug>/staff/<int:pk>/revoke/", views.staff_revoke, name="staff-revoke"),
 ]

@@ -4,10 +4,10 @@ forms parse, services decide, selectors read."""
 
 import csv
 from collections.abc import Callable, Set
+from functools import partial
 from typing import Any, TypeVar
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.forms import Form
@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from adjudication import forms, policies, selectors, services
+from adjudication.invitations import VALID_FOR
 from adjudication.models import Appeal, Decision, Offence, Sanction
 from scoring.models import CONTRACT_LABELS, Scoresheet
 from scoring.selectors import hand_lines
@@ -26,6 +27,7 @@ from tournaments.forms import errors_to_form
 from tournaments.models import Entry, Round, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest, require, roles_of
 from tournaments.roles import ADJUDICATION_READERS, CATALOGUE, ORGANISER, Role
+from tournaments.site import absolute_url
 
 READERS = ADJUDICATION_READERS
 
@@ -572,25 +574,95 @@ def _role_text(grant) -> str:
     return f"{grant.user.get_full_name() or grant.user.get_username()} ({grant.get_role_display()})"
 
 
+# The invitation just made, kept in the session for the staff page that the form redirects to.
+INVITATION_SESSION_KEY = "adjudication-invitation"
+
+
+def _staff_entry(form: Form, tournament: Tournament) -> Entry | None:
+    """The player a member of staff is, by the form's start number; an error on the form if
+    there is none."""
+    number = form.cleaned_data["start_number"]
+    if not number:
+        return None
+    entry = Entry.objects.filter(tournament=tournament, start_number=number).first()
+    if entry is None:
+        form.add_error("start_number", _("No player has this start number."))
+    return entry
+
+
+def _staff_page(
+    request: AuthenticatedHttpRequest,
+    tournament: Tournament,
+    *,
+    form: forms.RoleForm | None = None,
+    invite_form: forms.InviteForm | None = None,
+) -> HttpResponse:
+    """The staff, the search for an account, and the forms to appoint someone with an account
+    and to invite someone new; a form with errors is shown as it was sent (422)."""
+    search = forms.AccountSearchForm(request.GET)
+    query = search.cleaned_data["q"] if search.is_valid() else ""
+    roles = list(selectors.staff_roles(tournament=tournament))
+    invitation = None
+    stored = request.session.get(INVITATION_SESSION_KEY)
+    if request.method == "GET" and stored and stored.get("slug") == tournament.slug:
+        invitation = request.session.pop(INVITATION_SESSION_KEY)
+    return render(
+        request,
+        "adjudication/staff.html",
+        {
+            "tournament": tournament,
+            "roles": roles,
+            # Who has not set a password yet, and which of them may be invited again.
+            "pending": {grant.pk for grant in roles if not grant.user.has_usable_password()},
+            "invitable": policies.invitable(grants=roles, tournament=tournament, user=request.user),
+            "search": search,
+            "query": query,
+            "accounts": selectors.accounts_matching(query=query) if query else None,
+            "form": form or forms.RoleForm(initial={"username": request.GET.get("username", "")}),
+            "invite_form": invite_form or forms.InviteForm(),
+            "invitation": invitation,
+            "valid_days": VALID_FOR.days,
+            "mail_sent": services.mail_leaves_the_server(),
+        },
+        status=422 if (form and form.errors) or (invite_form and invite_form.errors) else 200,
+    )
+
+
+def _invitation_show(
+    request: AuthenticatedHttpRequest, tournament: Tournament, invitation: services.Invitation
+) -> HttpResponse:
+    """Back to the staff page, which shows the link once to pass on."""
+    user = invitation.grant.user
+    request.session[INVITATION_SESSION_KEY] = {
+        "slug": tournament.slug,
+        "url": invitation.url,
+        "name": user.get_full_name() or user.get_username(),
+        "username": user.get_username(),
+        "email": user.email,
+        "sent": invitation.mailed and services.mail_leaves_the_server(),
+    }
+    return redirect("staff", tournament.slug)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def staff(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """The staff page; a POST appoints someone who has an account, by its user name."""
     tournament = _tournament(request, slug, ORGANISER)
-    form = forms.RoleForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    if request.method == "GET":
+        return _staff_page(request, tournament)
+    form = forms.RoleForm(request.POST)
+    if form.is_valid():
         data = form.cleaned_data
-        user = get_user_model().objects.filter(username=data["username"]).first()
-        entry = None
-        if data["start_number"]:
-            entry = Entry.objects.filter(
-                tournament=tournament, start_number=data["start_number"]
-            ).first()
-            if entry is None:
-                form.add_error("start_number", _("No player has this start number."))
+        user = selectors.users_named(usernames=[data["username"]]).get(data["username"])
+        entry = _staff_entry(form, tournament)
         if user is None:
             form.add_error(
                 "username",
-                _("There is no account with this name; an administrator creates it first."),
+                _(
+                    "No account has this user name. Find it by name above, or invite the person "
+                    "below with name and e-mail address."
+                ),
             )
         if user is not None and not form.errors:
             grant = _apply(
@@ -607,16 +679,56 @@ def staff(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
             if grant is not None:
                 messages.success(request, _("Appointed: %(who)s.") % {"who": _role_text(grant)})
                 return redirect("staff", slug)
-    return render(
-        request,
-        "adjudication/staff.html",
-        {
-            "tournament": tournament,
-            "roles": selectors.staff_roles(tournament=tournament),
-            "form": form,
-        },
-        status=422 if form.errors else 200,
-    )
+    return _staff_page(request, tournament, form=form)
+
+
+@login_required
+@require_POST
+def staff_invite(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """Appoint someone new: an account for the name and e-mail address, and a link to set a
+    password, shown on the staff page and sent to the address."""
+    tournament = _tournament(request, slug, ORGANISER)
+    form = forms.InviteForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        entry = _staff_entry(form, tournament)
+        if not form.errors:
+            invitation = _apply(
+                request,
+                form,
+                lambda: services.staff_invite(
+                    tournament=tournament,
+                    name=data["name"],
+                    email=data["email"],
+                    role=data["role"],
+                    entry=entry,
+                    address=partial(absolute_url, request),
+                    by=request.user,
+                ),
+            )
+            if invitation is not None:
+                messages.success(
+                    request, _("Appointed: %(who)s.") % {"who": _role_text(invitation.grant)}
+                )
+                return _invitation_show(request, tournament, invitation)
+    return _staff_page(request, tournament, invite_form=form)
+
+
+@login_required
+@require_POST
+def staff_invite_again(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
+    """A fresh link for someone who has not set a password yet; earlier links stop working."""
+    tournament = _tournament(request, slug, ORGANISER)
+    grant = get_object_or_404(selectors.staff_roles(tournament=tournament), pk=pk)
+    try:
+        invitation = services.staff_invite_again(
+            grant=grant, address=partial(absolute_url, request), by=request.user
+        )
+    except (ValidationError, PermissionDenied) as error:
+        for message in getattr(error, "messages", None) or [str(error)]:
+            messages.error(request, message)
+        return redirect("staff", slug)
+    return _invitation_show(request, tournament, invitation)
 
 
 @login_required

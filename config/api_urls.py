@@ -173,4 +173,9 @@ urlpatterns += [
     ),
     path(f"{ADJUDICATION}/roles", adjudication_api.StaffList.as_view(), name="api-roles"),
     path(f"{ADJUDICATION}/roles/<int:pk>", adjudication_api.StaffDetail.as_view(), name="api-role"),
+    path(
+        f"{ADJUDICATION}/roles/<int:pk>/invitation",
+        adjudication_api.StaffInvitation.as_view(),
+        name="api-role-invitation",
+    ),
 ]

@@ -74,6 +74,10 @@ class LoginView(auth_views.LoginView):
 
     form_class = RateLimitedAuthenticationForm
 
+    def get_initial(self):
+        # The invitation page sends its new member of staff here with his user name.
+        return {**super().get_initial(), "username": self.request.GET.get("username", "")[:150]}
+
     def form_invalid(self, form):
         response = super().form_invalid(form)
         if form.has_error(NON_FIELD_ERRORS, "rate_limited"):

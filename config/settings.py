@@ -256,6 +256,10 @@ PUBLIC_API_RATE_ADDRESS = os.environ.get("PUBLIC_API_RATE_ADDRESS", "6000/min")
 # address; successful logins are not counted.
 LOGIN_RATE_USERNAME = os.environ.get("LOGIN_RATE_USERNAME", "10/15min")
 LOGIN_RATE_ADDRESS = os.environ.get("LOGIN_RATE_ADDRESS", "50/15min")
+# Requests for a password-reset mail (config/accounts.py), per e-mail address (no inbox is
+# flooded) and per client address.
+PASSWORD_RESET_RATE_EMAIL = os.environ.get("PASSWORD_RESET_RATE_EMAIL", "5/h")
+PASSWORD_RESET_RATE_ADDRESS = os.environ.get("PASSWORD_RESET_RATE_ADDRESS", "20/h")
 # Requests through the seats' private links (scoresheet pages /s/<key>/ and the API's X-Seat-Key,
 # scoring/links.py): writes and live checks per link, and every link request per address.
 SEAT_LINK_RATE = os.environ.get("SEAT_LINK_RATE", "120/min")
@@ -280,6 +284,22 @@ SPECTACULAR_SETTINGS = {
         "EntryStatusEnum": "tournaments.models.Entry.Status",
     },
 }
+
+# E-mail: invitations of new staff and password resets ---------------------------------------
+# Without EMAIL_HOST, mails are written to the server's output (the console backend) and the
+# staff page says that the invitation link is to be passed on by hand; with it, sent by SMTP.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT") or "587")
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=True)
+    # A mail server that does not answer must not hold the organiser's page for long.
+    EMAIL_TIMEOUT = 10
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or "webmaster@localhost"
 
 # Security ------------------------------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True

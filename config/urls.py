@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from config import login
+from config import accounts, login
 from config.health import healthz
 from config.language import language_switch
 
@@ -19,6 +19,33 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/login/", login.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # Forgotten passwords, through Django's views (config/accounts.py); Django's route names.
+    path(
+        "accounts/password-reset/",
+        accounts.PasswordResetView.as_view(),
+        name="password_reset",
+    ),
+    path(
+        "accounts/password-reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
+    # New staff choose their password here (adjudication.invitations).
+    path(
+        "accounts/invitation/<uidb64>/<token>/",
+        accounts.InvitationView.as_view(),
+        name="invitation",
+    ),
     path("i18n/", include("django.conf.urls.i18n")),
     path("language/<str:code>/", language_switch, name="language"),
     path("api/v1/", include("config.api_urls")),

@@ -482,6 +482,19 @@ ADJUDICATION = [
         lambda ctx: {"username": ctx.stranger, "role": "adjudicator"},
     ),
     c(
+        "staff-invite",
+        "post",
+        T,
+        "L L L 403 403 403 302 302",
+        lambda ctx: {"name": "Neue Richterin", "email": "neu@example.org", "role": "panel"},
+    ),
+    c(
+        "staff-invite-again",
+        "post",
+        lambda ctx: {"slug": ctx.slug, "pk": ctx.invited},
+        "L L L 403 403 403 302 302",
+    ),
+    c(
         "staff-revoke",
         "post",
         lambda ctx: {"slug": ctx.slug, "pk": ctx.grant},
@@ -573,10 +586,23 @@ ADJUDICATION = [
         lambda ctx: {"username": ctx.stranger, "role": "adjudicator"},
     ),
     api(
+        "api-roles",
+        "post",
+        T,
+        "401 403 403 403 403 403 201 201",
+        lambda ctx: {"name": "Neue Richterin", "email": "neu@example.org", "role": "panel"},
+    ),
+    api(
         "api-role",
         "delete",
         lambda ctx: {"slug": ctx.slug, "pk": ctx.grant},
         "401 403 403 403 403 403 204 204",
+    ),
+    api(
+        "api-role-invitation",
+        "post",
+        lambda ctx: {"slug": ctx.slug, "pk": ctx.invited},
+        "401 403 403 403 403 403 201 201",
     ),
 ]
 
@@ -603,13 +629,26 @@ PRINTING = [
     c("job-download", "get", lambda ctx: {"pk": ctx.job}, "L L L 404 404 404 200 200"),
 ]
 
-# The site's own routes (config.urls: health, login, languages, the API's token, schema and
-# docs, Django's admin), checked by tests/test_permissions.py.
+# The site's own routes (config.urls: health, login, passwords, languages, the API's token,
+# schema and docs, Django's admin), checked by tests/test_permissions.py.
 SITE = [
     # Pages ----------------------------------------------------------------------------------------
     c("healthz", "get", NONE, PUBLIC),
     c("login", "get", NONE, PUBLIC),
     c("logout", "post", NONE, "302 302 302 302 302 302 302 302"),
+    # Passwords (config/accounts.py): public; a link of no account shows that it does not work.
+    c("password_reset", "get", NONE, PUBLIC),
+    c(
+        "password_reset",
+        "post",
+        NONE,
+        "302 302 302 302 302 302 302 302",
+        lambda ctx: {"email": "nobody@example.org"},
+    ),
+    c("password_reset_done", "get", NONE, PUBLIC),
+    c("password_reset_confirm", "get", lambda ctx: {"uidb64": "MA", "token": "x-y"}, PUBLIC),
+    c("password_reset_complete", "get", NONE, PUBLIC),
+    c("invitation", "get", lambda ctx: {"uidb64": "MA", "token": "x-y"}, PUBLIC),
     c(
         "set_language",
         "post",
@@ -654,6 +693,7 @@ class Ctx:
     sanction_appealed: int
     offence: int
     grant: int
+    invited: int  # the role of an account invited that has not chosen its password yet
     job: str
     ranking: str
     player: int
@@ -710,6 +750,10 @@ def build() -> Ctx:
     for member in panel:
         grant(tournament=tournament, user=member, role=Role.PANEL)
     desk_grant = grant(tournament=tournament, user=desk, role=Role.SCOREKEEPER)
+    invitee = factories.user(username="matrix-invitee", email="invitee@example.org")
+    invitee.set_unusable_password()
+    invitee.save()
+    invited = grant(tournament=tournament, user=invitee, role=Role.SCOREKEEPER)
     round_ = services.round_start(round=factories.seated_round(tournament))
     sheet = Scoresheet.objects.get(table__round=round_, table__number=1)
     sheet = enter(sheet, MATCH[:4])
@@ -773,6 +817,7 @@ def build() -> Ctx:
         sanction_appealed=bound[1].pk,
         offence=offence.pk,
         grant=desk_grant.pk,
+        invited=invited.pk,
         job=str(job.pk),
         ranking=ranking.slug,
         player=seats[1].entry.player_id,

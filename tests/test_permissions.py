@@ -80,6 +80,7 @@ def test_every_post_form_carries_the_csrf_token(case, role, ctx):
     ("name", "kwargs", "role"),
     [
         ("login", NONE, "anonymous"),
+        ("password_reset", NONE, "anonymous"),
     ],
 )
 def test_the_form_pages_have_post_forms(name, kwargs, role, ctx):

@@ -85,3 +85,48 @@ def test_the_site_url_host_is_always_allowed(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "'192.168.1.20'" in result.stdout
     assert "'127.0.0.1'" in result.stdout
+
+
+EMAIL = (
+    "from django.conf import settings as s; "
+    "print(s.EMAIL_BACKEND, s.EMAIL_HOST or '-', s.EMAIL_PORT, s.EMAIL_HOST_USER or '-', "
+    "s.EMAIL_HOST_PASSWORD or '-', s.EMAIL_USE_TLS, s.DEFAULT_FROM_EMAIL)"
+)
+
+
+def test_mail_goes_to_the_console_unless_a_mail_server_is_named(tmp_path):
+    result = run_django(EMAIL, DEBUG="true", VAR_DIR=str(tmp_path), EMAIL_HOST="")
+    assert result.returncode == 0, result.stderr
+    backend, host, *_rest, sender = result.stdout.split()
+    assert backend == "django.core.mail.backends.console.EmailBackend"
+    assert (host, sender) == ("-", "webmaster@localhost")
+
+
+def test_mail_goes_by_smtp_when_email_host_is_set(tmp_path):
+    result = run_django(
+        EMAIL,
+        DEBUG="true",
+        VAR_DIR=str(tmp_path),
+        EMAIL_HOST="mail.example.org",
+        EMAIL_PORT="465",
+        EMAIL_HOST_USER="turnier",
+        EMAIL_HOST_PASSWORD="geheim",
+        EMAIL_USE_TLS="false",
+        DEFAULT_FROM_EMAIL="turnier@example.org",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [
+        "django.core.mail.backends.smtp.EmailBackend",
+        "mail.example.org",
+        "465",
+        "turnier",
+        "geheim",
+        "False",
+        "turnier@example.org",
+    ]
+
+
+def test_smtp_uses_tls_on_port_587_by_default(tmp_path):
+    result = run_django(EMAIL, DEBUG="true", VAR_DIR=str(tmp_path), EMAIL_HOST="mail.example.org")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split()[2::3] == ["587", "True"]

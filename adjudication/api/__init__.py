@@ -23,7 +23,7 @@ from adjudication.api.decisions import (
 from adjudication.api.log import AdjudicationLog
 from adjudication.api.offences import OffenceDefaults, OffenceDetail, OffenceList
 from adjudication.api.sanctions import SanctionAppeal, SanctionList
-from adjudication.api.staff import StaffDetail, StaffList
+from adjudication.api.staff import StaffDetail, StaffInvitation, StaffList
 
 __all__ = [
     "AdjudicationLog",
@@ -40,5 +40,6 @@ __all__ = [
     "SanctionAppeal",
     "SanctionList",
     "StaffDetail",
+    "StaffInvitation",
     "StaffList",
 ]

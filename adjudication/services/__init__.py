@@ -1,9 +1,9 @@
 """Writes for adjudication (TSR 8.2, 9), one module per sub-domain: complaints and rulings
 (``decisions``), appeals to the arbitration panel (``appeals``), unsporting conduct
-(``sanctions``), the catalogue of standard offences (``offences``) and the staff (``staff``).
-Every service is one transaction, asks ``adjudication.policies`` who may do it, and appends what
-it did to the tournament's log (``Event``). The names are gathered here, so that callers can say
-``services.decision_rule(...)``.
+(``sanctions``), the catalogue of standard offences (``offences``) and the staff (``staff``, with
+the invitations of those who have no account yet). Every service is one transaction, asks
+``adjudication.policies`` who may do it, and appends what it did to the tournament's log
+(``Event``). The names are gathered here, so that callers can say ``services.decision_rule(...)``.
 
 Who decides what (TSR 8.2.1, 8.2.2, 9.6.2, 9.6.3; see ``policies``): the adjudicator, or a
 deputy adjudicator, rules on a complaint in the first instance and initials the penalty points,
@@ -35,13 +35,18 @@ from adjudication.services.sanctions import (
     sanction_impose,
 )
 from adjudication.services.staff import (
+    Invitation,
+    mail_leaves_the_server,
     role_grant,
     role_revoke,
+    staff_invite,
+    staff_invite_again,
 )
 
 __all__ = [
     "DEFAULT_OFFENCES",
     "WEDDINGS",
+    "Invitation",
     "Ruling",
     "SanctionRuling",
     "appeal_decide",
@@ -49,6 +54,7 @@ __all__ = [
     "complaint_record",
     "decision_initial",
     "decision_rule",
+    "mail_leaves_the_server",
     "offence_delete",
     "offence_save",
     "offences_default",
@@ -56,4 +62,6 @@ __all__ = [
     "role_revoke",
     "sanction_appeal_lodge",
     "sanction_impose",
+    "staff_invite",
+    "staff_invite_again",
 ]

@@ -478,7 +478,8 @@ def test_the_organiser_appoints_the_staff(client, tournament, staff):
     grant = TournamentRole.objects.get(user=newcomer)
     assert grant.entry.start_number == 3
     response = client.post(url("staff", tournament.slug), {"username": "nobody", "role": "panel"})
-    assert "no account with this name" in response.content.decode()
+    assert response.status_code == 422
+    assert "No account has this user name" in response.content.decode()
     client.post(url("staff-revoke", tournament.slug, grant.pk))
     assert not TournamentRole.objects.filter(user=newcomer).exists()
 
