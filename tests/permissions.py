@@ -283,6 +283,15 @@ SCORING = [
         "L L L 403 403 403 422 422",
         lambda ctx: {"version": ctx.sheet_version, "reason": "x"},
     ),
+    # Any player of the table or sheet staff sends a handed-in sheet back (TSR 7.3.2); this one
+    # is a draft.
+    c(
+        "sheet-return",
+        "post",
+        TB,
+        "L L L 422 403 403 422 422",
+        lambda ctx: {"version": ctx.sheet_version, "reason": "Hand 2"},
+    ),
     c("sheet-history", "get", TB, "L L L 200 200 200 200 200"),
     # TSR 3.1.1, 8.4.1: the organiser or an adjudicator hands the sheet over; no link does.
     c(
@@ -330,6 +339,13 @@ SCORING = [
         "404 403 403 404 404 404 404 404",
         lambda ctx: {"version": ctx.sheet_version, "reason": "x"},
     ),
+    c(
+        "sheet-link-return",
+        "post",
+        LINK,
+        "404 422 422 404 404 404 404 404",
+        lambda ctx: {"version": ctx.sheet_version, "reason": "Hand 2"},
+    ),
     c("sheet-link-history", "get", LINK, "404 200 200 404 404 404 404 404"),
     # API: the rules (public, rate-limited per client) ---------------------------------------------
     api("api-rules-hand-value", "post", NONE, "400 400 400 400 400 400 400 400", lambda ctx: {}),
@@ -364,6 +380,21 @@ SCORING = [
         TB,
         "401 403 403 403 403 403 400 400",
         lambda ctx: {"version": ctx.sheet_version, "reason": "x"},
+    ),
+    api(
+        "api-scoresheet-return",
+        "post",
+        TB,
+        "401 400 400 400 403 403 400 400",
+        lambda ctx: {"version": ctx.sheet_version, "reason": "Hand 2"},
+    ),
+    # Hands 2 to 4 carry decisions: none of them is struck out (TSR 8.2.2).
+    api(
+        "api-scoresheet-strike",
+        "post",
+        TB,
+        "401 403 400 400 403 403 400 400",
+        lambda ctx: {"version": ctx.sheet_version, "number": 4},
     ),
     api(
         "api-scoresheet-keeper",
