@@ -191,6 +191,19 @@ TOURNAMENTS = [
         lambda ctx: {"table": 2, "minutes": 5, "reason": "Toilet break"},
     ),
     c("round-action", "post", lambda ctx: {**R(ctx), "action": "end"}, "L L L 302 403 403 302 302"),
+    # Round 1 runs: the organiser is told it cannot be undone or deleted any more.
+    c(
+        "round-action",
+        "post",
+        lambda ctx: {**R(ctx), "action": "unseat"},
+        "L L L 403 403 403 302 302",
+    ),
+    c(
+        "round-action",
+        "post",
+        lambda ctx: {**R(ctx), "action": "delete"},
+        "L L L 403 403 403 302 302",
+    ),
     c("rankings", "get", NONE, PUBLIC),
     c("ranking", "get", lambda ctx: {"slug": ctx.ranking}, PUBLIC),
     c("player-history", "get", lambda ctx: {"pk": ctx.player}, PUBLIC),
@@ -201,6 +214,7 @@ TOURNAMENTS = [
     api("api-rounds", "get", T, PUBLIC),
     api("api-rounds", "post", T, "403 403 403 403 403 403 201 201"),
     api("api-round", "get", R, PUBLIC),
+    api("api-round", "delete", R, "401 401 401 403 403 403 400 400"),
     api("api-entries", "get", T, PUBLIC),
     api(
         "api-entries",
@@ -233,6 +247,7 @@ TOURNAMENTS = [
     api("api-entry-withdraw", "post", E, "401 401 401 403 403 403 200 200"),
     api("api-entry-reinstate", "post", E, "401 401 401 403 403 403 400 400"),
     api("api-round-seat", "post", R, "401 401 401 403 403 403 400 400"),
+    api("api-round-unseat", "post", R, "401 401 401 403 403 403 400 400"),
     api("api-round-publish", "post", R, "401 401 401 403 403 403 200 200"),
     api("api-round-start", "post", R, "401 401 401 400 403 403 400 400"),
     api("api-round-end", "post", R, "401 401 401 200 403 403 200 200"),
