@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.core.validators import ProhibitNullCharactersValidator
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -636,6 +637,10 @@ def scoresheet_return(
         raise ValidationError(
             {"reason": _("Say what is wrong, so that the scorekeeper can correct it.")}
         )
+    try:
+        ProhibitNullCharactersValidator()(reason)
+    except ValidationError as error:
+        raise ValidationError({"reason": error.messages}) from error
     if len(reason) > RETURN_REASON_LENGTH:
         raise ValidationError(
             {

@@ -164,13 +164,11 @@ def _context(
     at: str | int | None = None,
     step: str | None = None,
     strike: int | None = None,
-    state: selectors.SheetState | None = None,
 ) -> dict:
     """The page's context. ``at``: where the conflict and errors of an action are shown (None:
     above the sheet; ``ACTIONS``; a hand's number). ``step``, ``strike``: the action asked
     about once before it is done."""
-    if state is None:
-        state = selectors.sheet_state(sheet=access.sheet)
+    state = selectors.sheet_state(sheet=access.sheet)
     may_edit = _may(policies.may_edit_sheet, access, state)
     if may_edit and form is None:
         form = _blank_form(request, state, editing)

@@ -181,7 +181,7 @@ def test_handing_in_again_clears_the_reason_and_the_history_keeps_it(sheet):
     assert sheet.changes.filter(action=ScoresheetChange.Action.RETURN, reason="Hand 3").exists()
 
 
-@pytest.mark.parametrize("reason", ["", "   ", "x" * (RETURN_REASON_LENGTH + 1)])
+@pytest.mark.parametrize("reason", ["", "   ", "x" * (RETURN_REASON_LENGTH + 1), "Hand\x007"])
 def test_sending_back_needs_a_short_reason_and_changes_nothing_without(sheet, reason):
     sheet = submitted(sheet)
     before = snapshot(sheet)
