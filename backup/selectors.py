@@ -195,6 +195,8 @@ def tournament_export(*, tournament: Tournament) -> dict:
                 "confirmed_at": _time(sheet.confirmed_at),
                 "confirmed_by": user(sheet.confirmed_by_id),
                 "confirmed_by_seat": key(seat_key, sheet.confirmed_by_seat_id),
+                "sent_back_reason": sheet.sent_back_reason,
+                "sent_back_by": sheet.sent_back_by,
                 "updated_at": _time(sheet.updated_at),
                 "hands": [
                     {name: getattr(hand, name) for name in HAND_FIELDS}

@@ -333,6 +333,9 @@ def _import(data: dict) -> ImportResult:
             confirmed_at=_parse_time(item["confirmed_at"]),
             confirmed_by=user(item["confirmed_by"]),
             confirmed_by_seat=_lookup(seats, item["confirmed_by_seat"], _("the seat")),
+            # Backups from before a sheet could be sent back have neither.
+            sent_back_reason=item.get("sent_back_reason", ""),
+            sent_back_by=item.get("sent_back_by", ""),
         ),
     )
     _keep_times(Scoresheet, list(sheets.values()), items, "updated_at")

@@ -106,6 +106,8 @@ urlpatterns += [
     path(f"{SHEET}/submit", sheet_api.ScoresheetSubmit.as_view(), name="api-scoresheet-submit"),
     path(f"{SHEET}/confirm", sheet_api.ScoresheetConfirm.as_view(), name="api-scoresheet-confirm"),
     path(f"{SHEET}/reopen", sheet_api.ScoresheetReopen.as_view(), name="api-scoresheet-reopen"),
+    path(f"{SHEET}/return", sheet_api.ScoresheetReturn.as_view(), name="api-scoresheet-return"),
+    path(f"{SHEET}/strike", sheet_api.ScoresheetStrike.as_view(), name="api-scoresheet-strike"),
     path(f"{SHEET}/keeper", sheet_api.ScoresheetKeeper.as_view(), name="api-scoresheet-keeper"),
     path(f"{SHEET}/changes", sheet_api.ScoresheetChanges.as_view(), name="api-scoresheet-changes"),
     path(

@@ -24,8 +24,27 @@ class HandInline(admin.TabularInline):
 
 @admin.register(Scoresheet)
 class ScoresheetAdmin(admin.ModelAdmin):
+    """A sheet is the record of a table's match: never deleted here (nor, so, its round or
+    tournament), and its workflow (handing in, confirming, sending back, reopening) moves
+    only through the sheet's pages and API, which keep its history."""
+
     list_display = ["__str__", "status", "version", "updated_at"]
     list_filter = ["status", "table__round__tournament"]
     list_select_related = ["table__round__tournament"]
-    readonly_fields = ["version", "submitted_at", "confirmed_at", "updated_at"]
+    readonly_fields = [
+        "status",
+        "version",
+        "submitted_at",
+        "submitted_by",
+        "submitted_by_seat",
+        "confirmed_at",
+        "confirmed_by",
+        "confirmed_by_seat",
+        "sent_back_reason",
+        "sent_back_by",
+        "updated_at",
+    ]
     inlines = [HandInline]
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -53,6 +53,9 @@ SOLO_TYPE_LABELS = {
     SoloType.ACES: _("ace solo"),
 }
 
+# The longest reason for sending a handed-in sheet back to its scorekeeper.
+RETURN_REASON_LENGTH = 500
+
 NAMES_SOLOIST = [c.value for c in Contract if c.names_soloist]
 COMPULSORY = [c.value for c in Contract if c.counts_as_compulsory]
 
@@ -123,6 +126,12 @@ class Scoresheet(models.Model):
         related_name="+",
         verbose_name=_("confirmed by (seat)"),
     )
+    # Why a player of the table or staff sent the handed-in sheet back to its scorekeeper, and
+    # who (the name as it was then), shown on the draft until it is handed in again.
+    sent_back_reason = models.CharField(
+        _("reason for sending it back"), max_length=RETURN_REASON_LENGTH, blank=True
+    )
+    sent_back_by = models.CharField(_("sent back by"), max_length=200, blank=True)
     updated_at = models.DateTimeField(_("last change"), auto_now=True)
 
     class Meta:
@@ -142,6 +151,11 @@ class Scoresheet(models.Model):
             models.CheckConstraint(
                 condition=~Q(status="confirmed") | Q(confirmed_at__isnull=False),
                 name="scoresheet_confirmed_has_time",
+            ),
+            # Only a draft waits for its scorekeeper's correction.
+            models.CheckConstraint(
+                condition=Q(status="draft") | Q(sent_back_reason="", sent_back_by=""),
+                name="scoresheet_sent_back_is_draft",
             ),
             # A handed-in sheet names exactly one submitter, a confirmed one exactly one
             # confirmer; a draft names neither.
@@ -347,6 +361,7 @@ class ScoresheetChange(models.Model):
         SUBMIT = "submit", _("submitted")
         CONFIRM = "confirm", _("confirmed")
         REOPEN = "reopen", _("reopened")
+        RETURN = "return", _("sent back to the scorekeeper")
 
     scoresheet = models.ForeignKey(
         Scoresheet, on_delete=models.CASCADE, related_name="changes", verbose_name=_("scoresheet")
@@ -388,6 +403,11 @@ class ScoresheetChange(models.Model):
                 condition=~Q(action="reopen") | ~Q(reason=""),
                 name="scoresheet_reopen_has_reason",
                 violation_error_message=_("Reopening a confirmed scoresheet needs a reason."),
+            ),
+            models.CheckConstraint(
+                condition=~Q(action="return") | ~Q(reason=""),
+                name="scoresheet_return_has_reason",
+                violation_error_message=_("Sending a scoresheet back needs a reason."),
             ),
         ]
 

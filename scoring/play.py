@@ -1,6 +1,7 @@
 """Scoring's answers to what the tournaments app asks about the play at its tables
-(``tournaments.play.TablePlay``): the sheets of a drawn round, whether hands are written, what
-is confirmed, and what each seat scored. Registered by ``ScoringConfig.ready``.
+(``tournaments.play.TablePlay``): the sheets of a drawn round (and of an undone draw), whether
+hands are written, what is confirmed, and what each seat scored. Registered by
+``ScoringConfig.ready``.
 
 What counts besides the hands (penalty points, deductions) comes from the adjudication app
 through ``scoring.rulings``.
@@ -9,7 +10,9 @@ through ``scoring.rulings``.
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db.models import Count, F, Q, QuerySet, Sum
+from django.utils.translation import gettext as _
 
 from doko import standings
 from doko.rules.contracts import Contract
@@ -39,6 +42,21 @@ class ScoresheetPlay:
 
     def hands_written(self, *, rounds: Sequence[Round]) -> bool:
         return Scoresheet.objects.filter(table__round__in=rounds, hands__isnull=False).exists()
+
+    def tables_undrawn(self, *, tables: QuerySet[Table]) -> None:
+        sheets = Scoresheet.objects.filter(table__in=tables)
+        written = Q(hands__isnull=False) | Q(changes__isnull=False) | ~Q(status=SheetStatus.DRAFT)
+        if sheets.filter(written).exists():
+            raise ValidationError(
+                _(
+                    "A scoresheet of this round has been written on; its tables stay as they "
+                    "are (TSR 7.3)."
+                )
+            )
+        sheets.delete()
+
+    def has_sheets(self, *, round: Round) -> bool:
+        return Scoresheet.objects.filter(table__round=round).exists()
 
     def confirmed(self, *, table: Table) -> bool:
         return Scoresheet.objects.filter(table=table, status=SheetStatus.CONFIRMED).exists()

@@ -192,3 +192,20 @@ def may_reopen_sheet(
             field="round",
         )
     return None
+
+
+def may_return_sheet(
+    *, sheet: Scoresheet, actor: Actor, roles: Collection[str], table_size: int | None = None
+) -> Refusal | None:
+    """Send a handed-in sheet back to its scorekeeper with a reason, before it is confirmed
+    (TSR 7.3.2): any player of the table through their link (the scorekeeper too, who sees a
+    mistake of his own) or sheet staff, while the round is under way."""
+    return (
+        _who(sheet, actor, roles, table_size=table_size)
+        or round_under_way(sheet)
+        or sheet_is(
+            sheet,
+            Scoresheet.Status.SUBMITTED,
+            _("only a handed-in sheet not yet confirmed can be sent back"),
+        )
+    )

@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.core.validators import ProhibitNullCharactersValidator
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -31,7 +32,7 @@ from doko.rules.sheet import (
 )
 from scoring import policies
 from scoring.messages import problem_message
-from scoring.models import Hand, Scoresheet, ScoresheetChange
+from scoring.models import RETURN_REASON_LENGTH, Hand, Scoresheet, ScoresheetChange
 from scoring.policies import Actor
 from scoring.rulings import SheetAdjudication, sheet_adjudication
 from scoring.selectors import hand_lines, scoresheet_check, sheet_snapshot, sheet_state
@@ -120,6 +121,10 @@ def _require_time_over(sheet: Scoresheet, *, after: int | None, table_size: int)
     raise ValidationError({"time_over_after_hand": message})
 
 
+# The changes that take a handed-in sheet back to a draft, which counts nowhere.
+BACK_TO_DRAFT = {ScoresheetChange.Action.REOPEN, ScoresheetChange.Action.RETURN}
+
+
 def _record(
     sheet: Scoresheet, *, action: str, by: Actor, before: dict, reason: str = ""
 ) -> Scoresheet:
@@ -138,7 +143,7 @@ def _record(
     )
     # What a handed-in sheet gives its players counts in the standings (provisionally until
     # it is confirmed); a draft counts nowhere, so its hands change nothing there.
-    if sheet.status != Scoresheet.Status.DRAFT or action == ScoresheetChange.Action.REOPEN:
+    if sheet.status != Scoresheet.Status.DRAFT or action in BACK_TO_DRAFT:
         results_refresh(tables=[sheet.table])
     return sheet
 
@@ -198,6 +203,46 @@ def _require_decisions_kept(
         )
 
 
+def _replace_checked(
+    sheet: Scoresheet,
+    *,
+    hands: Sequence[HandLine],
+    by: Actor,
+    time_over_after_hand: int | None,
+) -> tuple[list[HandLine], list[HandLine]]:
+    """What ``scoresheet_hands_replace`` checks before it stores anything: who writes, the end
+    of the playing time, the adjudicators' decisions kept, the TSR. Returns the hands as they
+    would be stored, and the hands on the sheet now."""
+    enforce(policies.may_edit_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by)))
+    # Penalty points are the adjudicators' (their decisions), never the scorekeeper's.
+    lines = [replace(hand, penalty=None) for hand in with_game_values(hands)]
+    if time_over_after_hand is not None and not 0 <= time_over_after_hand <= len(lines):
+        raise ValidationError(
+            {
+                "time_over_after_hand": _(
+                    "The playing time cannot have ended after hand %(after)d: the sheet has "
+                    "%(count)d hands (TSR 8.5.1)."
+                )
+                % {"after": time_over_after_hand, "count": len(lines)}
+            }
+        )
+    size = _table_size(sheet)
+    _require_time_over(sheet, after=time_over_after_hand, table_size=size)
+    adjudication = sheet_adjudication(sheet=sheet)
+    old_hands = hand_lines(list(sheet.hands.all()))
+    _require_decisions_kept(adjudication, old=old_hands, new=lines)
+    check = scoresheet_check(
+        scoresheet=sheet,
+        hands=lines,
+        table_size=size,
+        time_over_after_hand=time_over_after_hand,
+        adjudication=adjudication,
+    )
+    if not check.ok:
+        raise SheetRefused(check.problems)
+    return lines, old_hands
+
+
 @transaction.atomic
 def scoresheet_hands_replace(
     *,
@@ -214,44 +259,39 @@ def scoresheet_hands_replace(
     A hand without a game value takes the one its points show.
     """
     sheet = _lock(scoresheet, version=version)
-    enforce(policies.may_edit_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by)))
-    # Penalty points are the adjudicators' (their decisions), never the scorekeeper's.
-    hands = [replace(hand, penalty=None) for hand in with_game_values(hands)]
-    if time_over_after_hand is not None and not 0 <= time_over_after_hand <= len(hands):
-        raise ValidationError(
-            {
-                "time_over_after_hand": _(
-                    "The playing time cannot have ended after hand %(after)d: the sheet has "
-                    "%(count)d hands (TSR 8.5.1)."
-                )
-                % {"after": time_over_after_hand, "count": len(hands)}
-            }
-        )
-    size = _table_size(sheet)
-    _require_time_over(sheet, after=time_over_after_hand, table_size=size)
-    adjudication = sheet_adjudication(sheet=sheet)
-    old_hands = hand_lines(list(sheet.hands.all()))
-    _require_decisions_kept(adjudication, old=old_hands, new=hands)
-    check = scoresheet_check(
-        scoresheet=sheet,
-        hands=hands,
-        table_size=size,
-        time_over_after_hand=time_over_after_hand,
-        adjudication=adjudication,
+    lines, old_hands = _replace_checked(
+        sheet, hands=hands, by=by, time_over_after_hand=time_over_after_hand
     )
-    if not check.ok:
-        raise SheetRefused(check.problems)
-    if list(hands) == old_hands and time_over_after_hand == sheet.time_over_after_hand:
+    if lines == old_hands and time_over_after_hand == sheet.time_over_after_hand:
         return sheet  # nothing changed: no new version, no record
     before = sheet_snapshot(sheet=sheet, hands=old_hands)
-    _hands_store(sheet, hands)
+    _hands_store(sheet, lines)
     action = (
-        ScoresheetChange.Action.HANDS
-        if list(hands) != old_hands
-        else ScoresheetChange.Action.TIME_OVER
+        ScoresheetChange.Action.HANDS if lines != old_hands else ScoresheetChange.Action.TIME_OVER
     )
     sheet.time_over_after_hand = time_over_after_hand
     return _record(sheet, action=action, by=by, before=before)
+
+
+def _struck(sheet: Scoresheet, *, number: int, by: Actor) -> tuple[list[HandLine], int | None]:
+    """The sheet's hands with hand ``number`` struck out, and where the time-over mark goes."""
+    enforce(policies.may_edit_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by)))
+    state = sheet_state(sheet=sheet)
+    if not 1 <= number <= len(state.lines):
+        raise ValidationError({"number": _("There is no hand %(number)d.") % {"number": number}})
+    lines = [line for index, line in enumerate(state.lines, start=1) if index != number]
+    time_over = sheet.time_over_after_hand
+    if time_over is not None and time_over > len(lines):
+        time_over = len(lines)
+    kept = {n if n < number else n - 1 for n in dealt_out_of_turn(state.check) if n != number}
+    dealt = with_dealers(
+        lines,
+        table_size=state.table_size,
+        hands_per_match=state.hands_per_match,
+        time_over_after_hand=time_over,
+        kept=kept,
+    )
+    return dealt, time_over
 
 
 def scoresheet_hand_strike(
@@ -259,29 +299,25 @@ def scoresheet_hand_strike(
 ) -> Scoresheet:
     """Strike out hand ``number`` of a draft sheet (TSR 7.3.3): the later hands move up one and
     are dealt again as the TSR says, but for those that stood as dealt out of turn (TSR
-    3.3.10); a time-over mark past the last hand moves back to it (TSR 8.5.1). Returns the
-    sheet as saved, every hand checked again."""
-    state = sheet_state(sheet=scoresheet)
-    if not 1 <= number <= len(state.lines):
-        raise ValidationError({"number": _("There is no hand %(number)d.") % {"number": number}})
-    lines = [line for index, line in enumerate(state.lines, start=1) if index != number]
-    time_over = scoresheet.time_over_after_hand
-    if time_over is not None and time_over > len(lines):
-        time_over = len(lines)
-    kept = {n if n < number else n - 1 for n in dealt_out_of_turn(state.check) if n != number}
+    3.3.10); a time-over mark past the last hand moves back to it (TSR 8.5.1). Every hand is
+    checked again, as on entry: a sheet the TSR would refuse without the hand (a compulsory
+    solo now out of place, say) is refused with its problems, and nothing changes. Returns the
+    sheet as saved."""
+    hands, time_over = _struck(scoresheet, number=number, by=by)
     return scoresheet_hands_replace(
         scoresheet=scoresheet,
-        hands=with_dealers(
-            lines,
-            table_size=state.table_size,
-            hands_per_match=state.hands_per_match,
-            time_over_after_hand=time_over,
-            kept=kept,
-        ),
+        hands=hands,
         version=version,
         by=by,
         time_over_after_hand=time_over,
     )
+
+
+def scoresheet_hand_strike_check(*, scoresheet: Scoresheet, number: int, by: Actor) -> None:
+    """Refuse as ``scoresheet_hand_strike`` would, saving nothing: for the page that asks
+    "Strike out hand 7?" only when it can be done, and otherwise says why."""
+    hands, time_over = _struck(scoresheet, number=number, by=by)
+    _replace_checked(scoresheet, hands=hands, by=by, time_over_after_hand=time_over)
 
 
 def scoresheet_locked(scoresheet: Scoresheet) -> Scoresheet:
@@ -463,11 +499,8 @@ def scoresheet_hand_unvoid(
     return line is None
 
 
-@transaction.atomic
-def scoresheet_submit(*, scoresheet: Scoresheet, version: int, by: Actor) -> Scoresheet:
-    """Hand in a draft sheet (TSR 7.3.4). It must be complete, unless the playing time ended
-    (TSR 8.5.1): then it must say after which hand, and the forced solos must follow."""
-    sheet = _lock(scoresheet, version=version)
+def _submit_checked(sheet: Scoresheet, *, by: Actor) -> list[HandLine]:
+    """What ``scoresheet_submit`` checks before it changes anything; returns the hands."""
     enforce(policies.may_submit_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by)))
     hands = hand_lines(list(sheet.hands.all()))
     size = _table_size(sheet)
@@ -476,12 +509,28 @@ def scoresheet_submit(*, scoresheet: Scoresheet, version: int, by: Actor) -> Sco
         raise SheetRefused(check.problems)
     if not check.complete:
         raise SheetRefused([_incomplete(sheet, check, table_size=size)])
+    return hands
+
+
+@transaction.atomic
+def scoresheet_submit(*, scoresheet: Scoresheet, version: int, by: Actor) -> Scoresheet:
+    """Hand in a draft sheet (TSR 7.3.4). It must be complete, unless the playing time ended
+    (TSR 8.5.1): then it must say after which hand, and the forced solos must follow."""
+    sheet = _lock(scoresheet, version=version)
+    hands = _submit_checked(sheet, by=by)
     before = sheet_snapshot(sheet=sheet, hands=hands)
     sheet.status = Scoresheet.Status.SUBMITTED
     sheet.submitted_at = timezone.now()
     sheet.submitted_by = by.user
     sheet.submitted_by_seat = by.seat
+    sheet.sent_back_reason = sheet.sent_back_by = ""
     return _record(sheet, action=ScoresheetChange.Action.SUBMIT, by=by, before=before)
+
+
+def scoresheet_submit_check(*, scoresheet: Scoresheet, by: Actor) -> None:
+    """Refuse as ``scoresheet_submit`` would, saving nothing: for the page that shows the totals
+    and asks once before handing in, and otherwise says why not."""
+    _submit_checked(scoresheet, by=by)
 
 
 @transaction.atomic
@@ -527,13 +576,18 @@ def scoresheet_confirm(*, scoresheet: Scoresheet, version: int, by: Actor) -> Sc
 
     Someone other than the submitter confirms: another player of the table or staff."""
     sheet = _lock(scoresheet, version=version)
-    enforce(policies.may_confirm_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by)))
+    scoresheet_confirm_check(scoresheet=sheet, by=by)
     before = sheet_snapshot(sheet=sheet, hands=hand_lines(list(sheet.hands.all())))
     sheet.status = Scoresheet.Status.CONFIRMED
     sheet.confirmed_at = timezone.now()
     sheet.confirmed_by = by.user
     sheet.confirmed_by_seat = by.seat
     return _record(sheet, action=ScoresheetChange.Action.CONFIRM, by=by, before=before)
+
+
+def scoresheet_confirm_check(*, scoresheet: Scoresheet, by: Actor) -> None:
+    """Refuse as ``scoresheet_confirm`` would, saving nothing (the page asks once first)."""
+    enforce(policies.may_confirm_sheet(sheet=scoresheet, actor=by, roles=_roles(scoresheet, by)))
 
 
 @transaction.atomic
@@ -550,11 +604,49 @@ def scoresheet_reopen(
     if not reason:
         raise ValidationError({"reason": _("Say why the scoresheet is reopened.")})
     enforce(refusal)
+    return _back_to_draft(sheet, action=ScoresheetChange.Action.REOPEN, by=by, reason=reason)
+
+
+def _back_to_draft(sheet: Scoresheet, *, action: str, by: Actor, reason: str) -> Scoresheet:
     before = sheet_snapshot(sheet=sheet, hands=hand_lines(list(sheet.hands.all())))
     sheet.status = Scoresheet.Status.DRAFT
     sheet.submitted_at = sheet.confirmed_at = None
     sheet.submitted_by = sheet.confirmed_by = None
     sheet.submitted_by_seat = sheet.confirmed_by_seat = None
-    return _record(
-        sheet, action=ScoresheetChange.Action.REOPEN, by=by, before=before, reason=reason
-    )
+    if action == ScoresheetChange.Action.RETURN:
+        sheet.sent_back_reason, sheet.sent_back_by = reason, by.name
+    else:
+        sheet.sent_back_reason = sheet.sent_back_by = ""
+    return _record(sheet, action=action, by=by, before=before, reason=reason)
+
+
+@transaction.atomic
+def scoresheet_return(
+    *, scoresheet: Scoresheet, version: int, by: Actor, reason: str
+) -> Scoresheet:
+    """Send a handed-in sheet back to its scorekeeper before it is confirmed (TSR 7.3.2): any
+    player of the table through their link, or sheet staff, says what is wrong; the sheet is a
+    draft again, the reason is shown to the scorekeeper on the sheet and kept in its history.
+    What it gave provisionally in the standings is taken out until it is handed in again."""
+    sheet = _lock(scoresheet, version=version)
+    refusal = policies.may_return_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by))
+    if refusal is not None and refusal.field is None:
+        enforce(refusal)  # not his to do: said before anything about the reason
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError(
+            {"reason": _("Say what is wrong, so that the scorekeeper can correct it.")}
+        )
+    try:
+        ProhibitNullCharactersValidator()(reason)
+    except ValidationError as error:
+        raise ValidationError({"reason": error.messages}) from error
+    if len(reason) > RETURN_REASON_LENGTH:
+        raise ValidationError(
+            {
+                "reason": _("Say it in at most %(limit)d characters.")
+                % {"limit": RETURN_REASON_LENGTH}
+            }
+        )
+    enforce(refusal)
+    return _back_to_draft(sheet, action=ScoresheetChange.Action.RETURN, by=by, reason=reason)

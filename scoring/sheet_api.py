@@ -1,10 +1,11 @@
 """The scoresheet API: one table's sheet with its running totals and live check, its hands
-replaced as a whole, handed in, confirmed, reopened and handed over to another seat, and its
-history (TSR 3.1.1, 7.3, 8.4-8.6).
+replaced as a whole or one struck out, handed in, confirmed, sent back to its scorekeeper,
+reopened and handed over to another seat, and its history (TSR 3.1.1, 7.3, 8.4-8.6).
 
 Thin views over ``scoring.services``, which decide who may do what (only the scorekeeper enters
-and hands in, someone other than the submitter confirms, only an organiser reopens, only the
-organiser or an adjudicator hands the sheet over to another seat) and refuse a write based on a
+and hands in, someone other than the submitter confirms, any player of the table sends a
+handed-in sheet back, only an organiser reopens, only the organiser or an adjudicator hands the
+sheet over to another seat) and refuse a write based on a
 stale version. Callers are staff through their account (session or token) or a
 player of the table through their seat's private link key in the ``X-Seat-Key`` header. A stale
 version is answered with HTTP 409 and the sheet as it is now.
@@ -54,7 +55,7 @@ from scoring.api import (
     hand_seat_problems,
 )
 from scoring.messages import problems_data
-from scoring.models import Scoresheet, ScoresheetChange
+from scoring.models import RETURN_REASON_LENGTH, Scoresheet, ScoresheetChange
 from scoring.services import Actor, SheetRefused, StaleVersionError
 from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors
@@ -273,6 +274,12 @@ class ScoresheetSerializer(serializers.Serializer):
     submitted_by = serializers.CharField(allow_null=True)
     confirmed_at = serializers.DateTimeField(allow_null=True)
     confirmed_by = serializers.CharField(allow_null=True)
+    sent_back_reason = serializers.CharField(
+        allow_blank=True,
+        help_text="Why the handed-in sheet was sent back to its scorekeeper, shown until it is "
+        "handed in again; empty if it was not",
+    )
+    sent_back_by = serializers.CharField(allow_blank=True, help_text="Who sent it back")
     updated_at = serializers.DateTimeField()
 
 
@@ -343,6 +350,8 @@ def sheet_data(sheet: Scoresheet) -> dict:
             "submitted_by": who(sheet.submitted_by, sheet.submitted_by_seat_id),
             "confirmed_at": sheet.confirmed_at,
             "confirmed_by": who(sheet.confirmed_by, sheet.confirmed_by_seat_id),
+            "sent_back_reason": sheet.sent_back_reason,
+            "sent_back_by": sheet.sent_back_by,
             "updated_at": sheet.updated_at,
         }
     ).data
@@ -568,6 +577,20 @@ class SheetReopenSerializer(SheetVersionSerializer):
     )
 
 
+class SheetReturnSerializer(SheetVersionSerializer):
+    reason = serializers.CharField(
+        max_length=RETURN_REASON_LENGTH,
+        help_text="What the scorekeeper must correct; shown to him on the sheet and kept on "
+        "the record",
+    )
+
+
+class SheetStrikeSerializer(SheetVersionSerializer):
+    number = serializers.IntegerField(
+        min_value=1, max_value=MOST_HANDS, help_text="The hand to strike out"
+    )
+
+
 # Views -----------------------------------------------------------------------------------------
 
 
@@ -722,6 +745,27 @@ class ScoresheetReopen(SheetActionView):
 
     request_serializer = SheetReopenSerializer
     service = staticmethod(services.scoresheet_reopen)
+
+
+@extend_schema(tags=["scoresheets"], request=SheetReturnSerializer, responses=WRITE_RESPONSES)
+class ScoresheetReturn(SheetActionView):
+    """Send a handed-in sheet back to its scorekeeper before it is confirmed, with a reason
+    (TSR 7.3.2): any player of the table by their key, or staff. It is a draft again; the
+    reason is shown on it (``sent_back_reason``) and kept in its history."""
+
+    request_serializer = SheetReturnSerializer
+    service = staticmethod(services.scoresheet_return)
+
+
+@extend_schema(tags=["scoresheets"], request=SheetStrikeSerializer, responses=WRITE_RESPONSES)
+class ScoresheetStrike(SheetActionView):
+    """Strike out one hand of a draft sheet (the scorekeeper, as PUT): the later hands move up
+    one and are dealt again in turn, but for those dealt out of turn (TSR 3.3.10), and every
+    hand is checked again as on entry; a sheet the TSR would refuse without it is refused with
+    its `problems`, and nothing changes."""
+
+    request_serializer = SheetStrikeSerializer
+    service = staticmethod(services.scoresheet_hand_strike)
 
 
 @extend_schema(tags=["scoresheets"], request=SheetKeeperSerializer, responses=WRITE_RESPONSES)

@@ -16,6 +16,7 @@ ACTIONS = [
     ("submit/", views.sheet_submit, "-submit"),
     ("confirm/", views.sheet_confirm, "-confirm"),
     ("reopen/", views.sheet_reopen, "-reopen"),
+    ("return/", views.sheet_return, "-return"),
     ("history/", views.sheet_history, "-history"),
 ]
 

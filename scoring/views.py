@@ -22,7 +22,7 @@ from doko.rules.sheet import dealt_out_of_turn, with_dealers
 from scoring import links, policies, selectors, services
 from scoring.forms import MODES, HandForm, initial_for
 from scoring.messages import problem_message
-from scoring.models import Scoresheet
+from scoring.models import RETURN_REASON_LENGTH, Scoresheet
 from scoring.rulings import sheet_adjudication
 from scoring.selectors import hand_lines, scoresheet_check, scoresheet_rows
 from scoring.services import Actor, StaleVersionError
@@ -142,6 +142,16 @@ def _may_print(access: Access) -> bool:
     return access.actor.seat is None and tournament_policies.may_print(roles=access.roles) is None
 
 
+# Where the answer to an action is shown: beside the buttons of the sheet's workflow (the page
+# scrolls there without JavaScript, as their forms name it), or beside a hand's row.
+ACTIONS = "actions"
+# The steps that ask once before an action, showing the totals (``?step=``).
+STEPS = {
+    "submit": services.scoresheet_submit_check,
+    "confirm": services.scoresheet_confirm_check,
+}
+
+
 def _context(
     request: HttpRequest,
     access: Access,
@@ -150,7 +160,13 @@ def _context(
     editing: int | None = None,
     conflict: list | None = None,
     errors: list[str] | None = None,
+    at: str | int | None = None,
+    step: str | None = None,
+    strike: int | None = None,
 ) -> dict:
+    """The page's context. ``at``: where the conflict and errors of an action are shown (None:
+    above the sheet; ``ACTIONS``; a hand's number). ``step``, ``strike``: the action asked
+    about once before it is done."""
     state = selectors.sheet_state(sheet=access.sheet)
     may_edit = _may(policies.may_edit_sheet, access, state)
     if may_edit and form is None:
@@ -177,11 +193,19 @@ def _context(
         "may_edit": may_edit,
         "may_submit": may_edit and bool(state.lines),
         "may_confirm": _may(policies.may_confirm_sheet, access, state),
+        "may_return": _may(policies.may_return_sheet, access, state),
         "may_reopen": _may(policies.may_reopen_sheet, access, state),
         "may_hand_over": _may_hand_over(access),
         "may_print": _may_print(access),
         "conflict": conflict,
         "errors": errors or [],
+        "feedback_at": at,
+        "return_reason_length": RETURN_REASON_LENGTH,
+        "step": step,
+        "strike": strike,
+        "seat_totals": [(seat, state.check.totals[seat.position]) for seat in state.seats]
+        if step
+        else [],
         "time_over_noted": access.sheet.time_over_after_hand is not None,
         **_playing_time(access, state),
     }
@@ -278,19 +302,45 @@ def _with_hand(state: selectors.SheetState, number: int, line) -> list:
     return _dealt(state, lines, kept, state.sheet.time_over_after_hand)
 
 
+def _hand_asked(request: HttpRequest, name: str, access: Access) -> int | None:
+    """The hand named by ``?<name>=`` (to correct or to strike out); 404 if there is none."""
+    if name not in request.GET:
+        return None
+    try:
+        number = int(request.GET[name])
+    except ValueError as error:
+        raise Http404 from error
+    if not 1 <= number <= access.sheet.hands.count():
+        raise Http404
+    return number
+
+
 @require_GET
 @_sheet_view
 def sheet(request: HttpRequest, access: Access) -> HttpResponse:
-    """The sheet: its hands with running totals, the check, and the row being entered."""
-    editing = None
-    if "edit" in request.GET:
-        try:
-            editing = int(request.GET["edit"])
-        except ValueError as error:
-            raise Http404 from error
-        if not 1 <= editing <= access.sheet.hands.count():
-            raise Http404
-    return _render(request, _context(request, access, editing=editing))
+    """The sheet: its hands with running totals, the check, and the row being entered.
+
+    ``?edit=7`` opens hand 7 for a correction. ``?strike=7``, ``?step=submit`` and
+    ``?step=confirm`` ask once before striking out hand 7, handing in or confirming, with
+    the hand or the totals, beside the button that asked; or say there why it cannot be done.
+    Nothing is saved."""
+    editing = _hand_asked(request, "edit", access)
+    strike = _hand_asked(request, "strike", access)
+    step = request.GET.get("step")
+    if step is not None and step not in STEPS:
+        raise Http404
+    try:
+        if strike is not None:
+            services.scoresheet_hand_strike_check(
+                scoresheet=access.sheet, number=strike, by=access.actor
+            )
+        elif step is not None:
+            STEPS[step](scoresheet=access.sheet, by=access.actor)
+    except (ValidationError, PermissionDenied) as error:
+        messages = error.messages if isinstance(error, ValidationError) else [str(error)]
+        at = strike if strike is not None else ACTIONS
+        return _render(request, _context(request, access, errors=messages, at=at))
+    return _render(request, _context(request, access, editing=editing, step=step, strike=strike))
 
 
 @require_POST
@@ -338,10 +388,17 @@ def sheet_check(request: HttpRequest, access: Access) -> HttpResponse:
     return render(request, "scoring/partials/preview.html", context)
 
 
-def _stale(request: HttpRequest, access: Access, error: StaleVersionError, form=None, editing=None):
+def _stale(
+    request: HttpRequest,
+    access: Access,
+    error: StaleVersionError,
+    form=None,
+    editing=None,
+    at: str | int | None = None,
+):
     access.sheet = error.current
     conflict = selectors.sheet_changes(sheet=error.current, since=_version(request))
-    context = _context(request, access, form=form, editing=editing, conflict=conflict)
+    context = _context(request, access, form=form, editing=editing, conflict=conflict, at=at)
     return _render(request, context, status=409)
 
 
@@ -349,6 +406,15 @@ def _refused(request: HttpRequest, access: Access, error: ValidationError, **kwa
     access.sheet.refresh_from_db()
     context = _context(request, access, errors=error.messages, **kwargs)
     return _render(request, context, status=422)
+
+
+def _strike_at(request: HttpRequest, state: selectors.SheetState) -> str | int:
+    """Where the answer to striking out is shown: beside the hand, if there is one."""
+    try:
+        number = int(request.POST.get("number", ""))
+    except ValueError:
+        return ACTIONS
+    return number if 1 <= number <= len(state.lines) else ACTIONS
 
 
 @require_POST
@@ -388,8 +454,10 @@ def sheet_save(request: HttpRequest, access: Access) -> HttpResponse:
 @require_POST
 @_sheet_view
 def sheet_delete(request: HttpRequest, access: Access) -> HttpResponse:
-    """Strike out a hand; the later ones move up and are dealt again as the TSR says."""
+    """Strike out a hand; the later ones move up and are dealt again as the TSR says, and every
+    hand is checked again. The page asks once first (``?strike=7``)."""
     state = selectors.sheet_state(sheet=access.sheet)
+    at = _strike_at(request, state)
     try:
         access.sheet = services.scoresheet_hand_strike(
             scoresheet=access.sheet,
@@ -398,9 +466,9 @@ def sheet_delete(request: HttpRequest, access: Access) -> HttpResponse:
             by=access.actor,
         )
     except StaleVersionError as error:
-        return _stale(request, access, error)
+        return _stale(request, access, error, at=at)
     except ValidationError as error:
-        return _refused(request, access, error)
+        return _refused(request, access, error, at=at)
     return _done(request, access)
 
 
@@ -430,13 +498,15 @@ def sheet_time_over(request: HttpRequest, access: Access) -> HttpResponse:
             time_over_after_hand=after,
         )
     except StaleVersionError as error:
-        return _stale(request, access, error)
+        return _stale(request, access, error, at=ACTIONS)
     except ValidationError as error:
-        return _refused(request, access, error)
+        return _refused(request, access, error, at=ACTIONS)
     return _done(request, access)
 
 
 def _workflow(service, **extra):
+    """A step of the sheet's workflow; its answer is shown beside the buttons that ask it."""
+
     @require_POST
     @_sheet_view
     def view(request: HttpRequest, access: Access) -> HttpResponse:
@@ -449,9 +519,9 @@ def _workflow(service, **extra):
                 **kwargs,
             )
         except StaleVersionError as error:
-            return _stale(request, access, error)
+            return _stale(request, access, error, at=ACTIONS)
         except ValidationError as error:
-            return _refused(request, access, error)
+            return _refused(request, access, error, at=ACTIONS)
         return _done(request, access)
 
     view.__name__ = service.__name__
@@ -474,15 +544,16 @@ def sheet_keeper_move(request: HttpRequest, access: Access) -> HttpResponse:
             scoresheet=access.sheet, seat=seat, version=_version(request), by=access.actor
         )
     except StaleVersionError as error:
-        return _stale(request, access, error)
+        return _stale(request, access, error, at=ACTIONS)
     except ValidationError as error:
-        return _refused(request, access, error)
+        return _refused(request, access, error, at=ACTIONS)
     return _done(request, access)
 
 
 sheet_submit = _workflow(services.scoresheet_submit)
 sheet_confirm = _workflow(services.scoresheet_confirm)
 sheet_reopen = _workflow(services.scoresheet_reopen, reason=True)
+sheet_return = _workflow(services.scoresheet_return, reason=True)
 
 
 @require_GET

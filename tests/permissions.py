@@ -191,6 +191,19 @@ TOURNAMENTS = [
         lambda ctx: {"table": 2, "minutes": 5, "reason": "Toilet break"},
     ),
     c("round-action", "post", lambda ctx: {**R(ctx), "action": "end"}, "L L L 302 403 403 302 302"),
+    # Round 1 runs: the organiser is told it cannot be undone or deleted any more.
+    c(
+        "round-action",
+        "post",
+        lambda ctx: {**R(ctx), "action": "unseat"},
+        "L L L 403 403 403 302 302",
+    ),
+    c(
+        "round-action",
+        "post",
+        lambda ctx: {**R(ctx), "action": "delete"},
+        "L L L 403 403 403 302 302",
+    ),
     c("rankings", "get", NONE, PUBLIC),
     c("ranking", "get", lambda ctx: {"slug": ctx.ranking}, PUBLIC),
     c("player-history", "get", lambda ctx: {"pk": ctx.player}, PUBLIC),
@@ -201,6 +214,7 @@ TOURNAMENTS = [
     api("api-rounds", "get", T, PUBLIC),
     api("api-rounds", "post", T, "403 403 403 403 403 403 201 201"),
     api("api-round", "get", R, PUBLIC),
+    api("api-round", "delete", R, "401 401 401 403 403 403 400 400"),
     api("api-entries", "get", T, PUBLIC),
     api(
         "api-entries",
@@ -233,6 +247,7 @@ TOURNAMENTS = [
     api("api-entry-withdraw", "post", E, "401 401 401 403 403 403 200 200"),
     api("api-entry-reinstate", "post", E, "401 401 401 403 403 403 400 400"),
     api("api-round-seat", "post", R, "401 401 401 403 403 403 400 400"),
+    api("api-round-unseat", "post", R, "401 401 401 403 403 403 400 400"),
     api("api-round-publish", "post", R, "401 401 401 403 403 403 200 200"),
     api("api-round-start", "post", R, "401 401 401 400 403 403 400 400"),
     api("api-round-end", "post", R, "401 401 401 200 403 403 200 200"),
@@ -283,6 +298,15 @@ SCORING = [
         "L L L 403 403 403 422 422",
         lambda ctx: {"version": ctx.sheet_version, "reason": "x"},
     ),
+    # Any player of the table or sheet staff sends a handed-in sheet back (TSR 7.3.2); this one
+    # is a draft.
+    c(
+        "sheet-return",
+        "post",
+        TB,
+        "L L L 422 403 403 422 422",
+        lambda ctx: {"version": ctx.sheet_version, "reason": "Hand 2"},
+    ),
     c("sheet-history", "get", TB, "L L L 200 200 200 200 200"),
     # TSR 3.1.1, 8.4.1: the organiser or an adjudicator hands the sheet over; no link does.
     c(
@@ -330,6 +354,13 @@ SCORING = [
         "404 403 403 404 404 404 404 404",
         lambda ctx: {"version": ctx.sheet_version, "reason": "x"},
     ),
+    c(
+        "sheet-link-return",
+        "post",
+        LINK,
+        "404 422 422 404 404 404 404 404",
+        lambda ctx: {"version": ctx.sheet_version, "reason": "Hand 2"},
+    ),
     c("sheet-link-history", "get", LINK, "404 200 200 404 404 404 404 404"),
     # API: the rules (public, rate-limited per client) ---------------------------------------------
     api("api-rules-hand-value", "post", NONE, "400 400 400 400 400 400 400 400", lambda ctx: {}),
@@ -364,6 +395,21 @@ SCORING = [
         TB,
         "401 403 403 403 403 403 400 400",
         lambda ctx: {"version": ctx.sheet_version, "reason": "x"},
+    ),
+    api(
+        "api-scoresheet-return",
+        "post",
+        TB,
+        "401 400 400 400 403 403 400 400",
+        lambda ctx: {"version": ctx.sheet_version, "reason": "Hand 2"},
+    ),
+    # Hands 2 to 4 carry decisions: none of them is struck out (TSR 8.2.2).
+    api(
+        "api-scoresheet-strike",
+        "post",
+        TB,
+        "401 403 400 400 403 403 400 400",
+        lambda ctx: {"version": ctx.sheet_version, "number": 4},
     ),
     api(
         "api-scoresheet-keeper",

@@ -1,7 +1,12 @@
+"""The administration, for what the pages do not offer. Workflows (a tournament's, an entry's,
+a round's status) move only through the services, which keep their rules and history: their
+status fields are read-only here. A round with scoresheets is not deleted here (nor, so, its
+tournament): the round's page undoes a draw or deletes a round before it starts."""
+
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from tournaments import selectors, services
+from tournaments import play, selectors, services
 from tournaments.models import (
     Entry,
     ExtraTime,
@@ -47,6 +52,7 @@ class TournamentAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
     date_hierarchy = "starts_on"
     inlines = [TournamentRoleInline]
+    readonly_fields = ["status"]  # the rounds move it (services.round_start, round_close)
     fieldsets = [
         (None, {"fields": ["name", "slug", "starts_on", "ends_on", "venue", "status"]}),
         (
@@ -82,12 +88,22 @@ class EntryAdmin(NameSearch):
     search_fields = ["player__last_name", "player__first_name", "start_number"]
     list_select_related = ["player", "tournament"]
     autocomplete_fields = ["player", "tournament"]
+    # Withdrawing or disqualifying re-seats the rounds drawn: the players page does it.
+    readonly_fields = ["status"]
+
+
+def _has_sheets(round_: Round | None) -> bool:
+    return round_ is not None and round_.pk is not None and play.recorded().has_sheets(round=round_)
 
 
 class TableInline(admin.TabularInline):
     model = Table
     extra = 0
     show_change_link = True
+
+    def has_delete_permission(self, request, obj=None):
+        # ``obj``: the round; its tables' sheets are the play's record.
+        return not _has_sheets(obj) and super().has_delete_permission(request, obj)
 
 
 @admin.register(Round)
@@ -96,6 +112,11 @@ class RoundAdmin(admin.ModelAdmin):
     list_filter = ["status", "tournament"]
     list_select_related = ["tournament"]
     inlines = [TableInline]
+    # The round's page and its services move these (draw, publish, start, end, close).
+    readonly_fields = ["status", "published_at", "started_at", "ended_at"]
+
+    def has_delete_permission(self, request, obj=None):
+        return not _has_sheets(obj) and super().has_delete_permission(request, obj)
 
 
 class SeatInline(admin.TabularInline):

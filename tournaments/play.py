@@ -2,8 +2,8 @@
 records: the one door between a round and the scoresheets written at its tables.
 
 Scoring sits above tournaments (a scoresheet belongs to a table), so tournaments may not import
-it. Yet a round's life turns on the sheets: every drawn table gets its sheet, a round is not
-drawn again once hands are written on it, a table's extra time ends with its confirmed sheet,
+it. Yet a round's life turns on the sheets: every drawn table gets its sheet (and an undone
+draw takes the empty sheets off again), a round is not drawn again once hands are written on it, a table's extra time ends with its confirmed sheet,
 and a round closes when every sheet is confirmed (TSR 8.5.2). The pages show each sheet's state
 and each seat's points so far, and a seat's result is read off its handed-in sheet. So this
 module says what tournaments asks (``TablePlay``), and the scoring app answers: it registers
@@ -47,6 +47,15 @@ class TablePlay(Protocol):
 
     def hands_written(self, *, rounds: Sequence[Round]) -> bool:
         """Whether a hand is written on a sheet of these rounds (they are not drawn again)."""
+
+    def tables_undrawn(self, *, tables: QuerySet[Table]) -> None:
+        """Take the scoresheets off these tables, whose draw is undone before their round
+        started, so that the tables may go. A sheet with anything on it (a hand, a change on
+        its record, handed in) is never taken: then a ``ValidationError`` says so and nothing
+        is removed."""
+
+    def has_sheets(self, *, round: Round) -> bool:
+        """Whether a table of the round has a scoresheet (its record is the play's to keep)."""
 
     def confirmed(self, *, table: Table) -> bool:
         """Whether the table's sheet is confirmed: its match is over (TSR 8.5.2)."""

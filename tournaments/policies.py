@@ -84,6 +84,21 @@ def may_seat_round(*, round: Round, roles: Collection[str]) -> Refusal | None:
     return Refusal(_("Only an organiser draws the seating."))
 
 
+def may_undo_draw(*, round: Round, roles: Collection[str]) -> Refusal | None:
+    """Undo a round's draw before it starts, so that it is planned again: organisers, who
+    draw it."""
+    if set(roles) & ORGANISER:
+        return None
+    return Refusal(_("Only an organiser undoes the draw of a round."))
+
+
+def may_delete_round(*, round: Round, roles: Collection[str]) -> Refusal | None:
+    """Delete the last round before it starts: organisers, who add rounds."""
+    if set(roles) & ORGANISER:
+        return None
+    return Refusal(_("Only an organiser deletes a round."))
+
+
 def may_publish_seating(*, round: Round, roles: Collection[str]) -> Refusal | None:
     """Publish the seating, so that players find their tables: organisers."""
     if set(roles) & ORGANISER:

@@ -28,6 +28,14 @@ ROUND_ACTIONS = {
         run=lambda round, by, seed: services.round_seat(round=round, seed=seed),
         may=policies.may_seat_round,
     ),
+    "unseat": RoundAction(
+        run=lambda round, by, seed: services.round_unseat(round=round, by=by),
+        may=policies.may_undo_draw,
+    ),
+    "delete": RoundAction(
+        run=lambda round, by, seed: services.round_delete(round=round, by=by),
+        may=policies.may_delete_round,
+    ),
     "publish": RoundAction(
         run=lambda round, by, seed: services.round_publish(round=round),
         may=policies.may_publish_seating,
@@ -51,5 +59,8 @@ ROUND_ACTIONS = {
         may=policies.may_close_round,
     ),
 }
-# The API offers every action but publishing all drawn rounds at once (a page's shortcut).
-API_ROUND_ACTIONS = ("seat", "publish", "start", "end", "close")
+# The API offers every action but publishing all drawn rounds at once (a page's shortcut) as
+# POST .../rounds/{n}/{action}; deleting is DELETE .../rounds/{n}/.
+API_ROUND_ACTIONS = ("seat", "unseat", "publish", "start", "end", "close")
+# The actions the round's page asks about once before it posts them (``?ask=``).
+ASKED_ROUND_ACTIONS = ("unseat", "delete")

@@ -300,6 +300,32 @@ def test_a_sheet_handed_over_comes_back_with_its_keeper():
     assert Scoresheet.objects.get(table__round__tournament=older).keeper(4) == 4
 
 
+def test_a_sheet_sent_back_comes_back_with_its_reason():
+    """TSR 7.3.2: the reason a player sent the sheet back is shown to its scorekeeper until
+    he hands it in again; a backup from before sheets could be sent back has none."""
+    tournament = factories.tournament(players=4)
+    round_ = tournament_services.round_start(round=factories.seated_round(tournament))
+    sheet = Scoresheet.objects.get(table__round=round_)
+    keeper = factories.keeper(sheet)
+    sheet = scoring_services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=MATCH, version=1, by=keeper
+    )
+    sheet = scoring_services.scoresheet_submit(scoresheet=sheet, version=2, by=keeper)
+    scoring_services.scoresheet_return(
+        scoresheet=sheet, version=3, by=factories.checker(sheet), reason="Hand 7"
+    )
+    data = through_json(tournament_export(tournament=tournament))
+    data["tournament"]["slug"] = "copy"
+    copy = Scoresheet.objects.get(table__round__tournament=tournament_import(data=data))
+    assert copy.sent_back_reason == "Hand 7"
+    assert copy.sent_back_by.endswith("(seat 1)")
+    assert copy.changes.latest("version").action == "return"
+    del data["scoresheets"][0]["sent_back_reason"], data["scoresheets"][0]["sent_back_by"]
+    data["tournament"]["slug"] = "older"
+    older = Scoresheet.objects.get(table__round__tournament=tournament_import(data=data))
+    assert older.sent_back_reason == ""
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [

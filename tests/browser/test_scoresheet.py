@@ -159,15 +159,21 @@ def test_a_scorekeeper_enters_a_whole_sheet_by_keyboard_and_another_player_confi
 
     expect(page.get_by_text("The match is complete.")).to_be_visible()
     expect(page.locator("#sheet-problems")).to_have_count(0)
-    page.get_by_role("button", name="Hand in the scoresheet").click()
+    page.get_by_role("link", name="Hand in the scoresheet").click()
+    step = page.locator("#sheet-step")  # asked once, beside the button, with the totals
+    expect(step.get_by_text("Hand in the scoresheet?")).to_be_visible()
+    expect(step.locator("tbody tr")).to_have_count(4)
+    step.get_by_role("button", name="Yes, hand it in").click()
     expect(page.get_by_text("Handed in; another player of the table")).to_be_visible()
 
     other = new_page()  # seat 1's phone: a browser of its own
     other.goto(link(sheet, 1))
     expect(other.get_by_text("You can follow the scoresheet here")).to_be_visible()
     expect(other.locator("tr[id^=hand-]")).to_have_count(len(hands))
-    confirm = other.get_by_role("button", name="Confirm: the scoresheet is correct")
+    confirm = other.get_by_role("link", name="Confirm: the scoresheet is correct")
     confirm.click()
+    other.locator("#sheet-step").get_by_role("button", name="Yes, it is correct").click()
+    expect(other.locator("#sheet-step")).to_have_count(0)
     expect(confirm).to_have_count(0)
 
     sheet.refresh_from_db()

@@ -1,10 +1,11 @@
-"""API for rounds: adding one, a round with its tables and seats, the round's actions, the clock
-and extra time (TSR 8.5.1), and finding a player's table."""
+"""API for rounds: adding one, a round with its tables and seats, deleting the last one before
+it starts, the round's actions, the clock and extra time (TSR 8.5.1), and finding a player's
+table."""
 
 import dataclasses
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
@@ -83,10 +84,30 @@ class RoundList(generics.ListAPIView):
 
 class RoundDetail(generics.GenericAPIView):
     """One round with its tables, each with its players in seat order (an empty list of tables
-    until the seating is published, except for the tournament's staff)."""
+    until the seating is published, except for the tournament's staff). DELETE deletes the
+    last round while it has not started (organiser), with its seating if drawn."""
 
     serializer_class = RoundDetailSerializer
-    permission_classes = [AllowAny]
+
+    def get_permissions(self):
+        if self.request.method == "DELETE":
+            return [IsAuthenticated()]
+        return [AllowAny()]
+
+    @extend_schema(
+        responses={
+            204: OpenApiResponse(description="Deleted"),
+            400: OpenApiResponse(description="Started, or not the last round: by field"),
+            403: OpenApiResponse(description="Not an organiser of the tournament"),
+        }
+    )
+    def delete(self, request, slug: str, number: int):
+        tournament = selectors.tournament_get(slug=slug, user=request.user)
+        round_ = get_object_or_404(tournament.rounds, number=number)
+        action = ROUND_ACTIONS["delete"]
+        policies.enforce(action.refusal(round=round_, roles=roles_of(request, tournament)))
+        action.run(round_, request.user, None)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(responses=RoundDetailSerializer)
     def get(self, request, slug: str, number: int):
@@ -113,6 +134,8 @@ class SeatRequestSerializer(serializers.Serializer):
 class RoundAction(APIView):
     """Run a round: ``seat`` (draw; by the DDV method this round and all later ones; 400 on
     ``entries`` when the active players cannot be seated, with the numbers and the choices),
+    ``unseat`` (undo the draw before the round starts: it is planned again, its tables and
+    seats go; by the DDV method every later round drawn and not started with it),
     ``publish`` (players see the seating), ``start`` (the clock starts for all tables, TSR
     8.5.1), ``end`` (the playing time is over, TSR 8.5.3), ``close`` (every sheet confirmed)."""
 

@@ -37,6 +37,22 @@ def round_get(*, tournament: Tournament, number: int) -> Round:
     return get_object_or_404(tournament_rounds(tournament=tournament), number=number)
 
 
+def rounds_drawn_with(*, round: Round) -> QuerySet[Round]:
+    """The rounds whose draw is undone with this round's (``services.round_unseat``), in order:
+    by the DDV method, whose draw seats a round and every later one from one plan in advance,
+    the round and every later round drawn and not started; by the other methods, which draw
+    one round at a time, the round alone."""
+    rounds = round.tournament.rounds.filter(status=Round.Status.SEATED)
+    if round.tournament.seating_method == seating.Method.DDV:
+        return rounds.filter(number__gte=round.number).order_by("number")
+    return rounds.filter(pk=round.pk)
+
+
+def round_is_last(*, round: Round) -> bool:
+    """Whether no round of the tournament comes after this one."""
+    return not round.tournament.rounds.filter(number__gt=round.number).exists()
+
+
 @dataclass(frozen=True)
 class SeatRow:
     position: int

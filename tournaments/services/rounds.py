@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, ProtectedError, RestrictedError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -108,6 +108,101 @@ def round_seat(*, round: Round, seed: int | None = None) -> Round:
         each.published_at = None
         each.save(update_fields=["status", "seating_seed", "published_at"])
     return round_
+
+
+def _not_started(round_: Round, *, doing: str) -> None:
+    """Refuse on ``status`` unless the round is planned or drawn: what started stays."""
+    if round_.status not in {Round.Status.PLANNED, Round.Status.SEATED}:
+        raise ValidationError(
+            {
+                "status": _("Round %(number)d is %(status)s: %(doing)s")
+                % {"number": round_.number, "status": round_.get_status_display(), "doing": doing}
+            }
+        )
+
+
+def _tables_remove(rounds: list[Round]) -> None:
+    """The seats and tables of these rounds, not started, with their empty scoresheets (taken
+    off by the app that records the play, which refuses any with something written)."""
+    if play.recorded().hands_written(rounds=rounds):
+        raise ValidationError(_("Hands have been recorded in this round; it cannot be undone."))
+    tables = Table.objects.filter(round__in=rounds)
+    play.recorded().tables_undrawn(tables=tables)
+    Seat.objects.filter(round__in=rounds).delete()
+    tables.delete()
+
+
+@transaction.atomic
+def round_unseat(*, round: Round, by: User) -> list[Round]:
+    """Undo the draw of a round that has not started: its seats and tables go with their
+    empty scoresheets, and it is planned again, to be drawn anew (TSR 8.3). Printed seating
+    lists, seat slips and blank sheets of it no longer apply; the seats' links stop working.
+
+    By the DDV method one draw seats a round and every later one from one plan made in advance
+    (``round_seat``). Undoing it undoes that plan from this round on: every later round drawn
+    and not started is planned again with it (``selectors.rounds_drawn_with``), so that the
+    next draw plans them together once more, with the rounds before as its history. Rounds
+    before it keep their seating. By the other methods the round alone is undone.
+
+    Only an organiser (``policies.may_undo_draw``), and only while the round is drawn and no
+    hand is written. Returns the rounds planned again, in order."""
+    policies.enforce(
+        policies.may_undo_draw(
+            round=round, roles=selectors.user_roles(user=by, tournament=round.tournament)
+        )
+    )
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
+    _not_started(round_, doing=_("a draw is undone only before the round starts."))
+    if round_.status == Round.Status.PLANNED:
+        raise ValidationError(
+            {
+                "status": _("Round %(number)d has not been drawn: there is no draw to undo.")
+                % {"number": round_.number}
+            }
+        )
+    rounds = list(selectors.rounds_drawn_with(round=round_).select_for_update())
+    _tables_remove(rounds)
+    for each in rounds:
+        each.status = Round.Status.PLANNED
+        each.published_at = None
+        each.seating_seed = None
+    Round.objects.bulk_update(rounds, ["status", "published_at", "seating_seed"])
+    return rounds
+
+
+@transaction.atomic
+def round_delete(*, round: Round, by: User) -> int:
+    """Delete the tournament's last round while it has not started, planned or drawn; a drawn
+    one's seats and tables go with their empty scoresheets. Only the last, so that the rounds
+    stay numbered 1 to n; the planned number of rounds stays as it is. Only an organiser
+    (``policies.may_delete_round``). Returns the number of the round deleted."""
+    tournament = Tournament.objects.select_for_update().get(pk=round.tournament_id)
+    policies.enforce(
+        policies.may_delete_round(
+            round=round, roles=selectors.user_roles(user=by, tournament=tournament)
+        )
+    )
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
+    _not_started(round_, doing=_("only a round that has not started is deleted."))
+    if not selectors.round_is_last(round=round_):
+        raise ValidationError(
+            {
+                "number": _(
+                    "Round %(number)d is not the last round: only the last one is deleted, "
+                    "so that the rounds stay numbered without a gap."
+                )
+                % {"number": round_.number}
+            }
+        )
+    _tables_remove([round_])
+    try:
+        round_.delete()
+    except (ProtectedError, RestrictedError) as error:
+        raise ValidationError(
+            _("Round %(number)d is named elsewhere (a sanction, say) and stays.")
+            % {"number": round_.number}
+        ) from error
+    return round_.number
 
 
 def _later_rounds(round_: Round) -> list[Round]:

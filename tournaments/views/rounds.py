@@ -19,7 +19,7 @@ from tournaments.forms import ExtraTimeForm, error_messages, errors_to_form
 from tournaments.models import Round
 from tournaments.permissions import AuthenticatedHttpRequest, require, roles_of, standings_mode
 from tournaments.roles import CLOCK, ORGANISER, SEES_SHEET_LINKS, STAFF, Role
-from tournaments.round_actions import ROUND_ACTIONS
+from tournaments.round_actions import ASKED_ROUND_ACTIONS, ROUND_ACTIONS
 from tournaments.site import absolute_url
 from tournaments.views.common import shortfall
 
@@ -38,13 +38,37 @@ def round_add(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("round", slug, round_.number)
 
 
+def _repairs(round_: Round, roles: Set[str]) -> dict:
+    """Which repairs of a round that has not started the page offers: undoing its draw (and,
+    by the DDV method, the later rounds drawn with it), deleting it if it is the last."""
+    not_started = round_.status in {Round.Status.PLANNED, Round.Status.SEATED}
+    may_unseat = (
+        round_.status == Round.Status.SEATED
+        and policies.may_undo_draw(round=round_, roles=roles) is None
+    )
+    may_delete = (
+        not_started
+        and policies.may_delete_round(round=round_, roles=roles) is None
+        and selectors.round_is_last(round=round_)
+    )
+    return {"may_unseat": may_unseat, "may_delete": may_delete}
+
+
 @require_GET
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A round: its seating, clock and actions. ``?ask=unseat`` and ``?ask=delete`` ask once,
+    beside the buttons, before the draw is undone or the round deleted (nothing is changed)."""
     tournament = selectors.tournament_get(slug=slug, user=request.user)
     round_ = selectors.round_get(tournament=tournament, number=number)
     roles = roles_of(request, tournament)
     staff = bool(roles & STAFF)
     show_seating = staff or round_.published_at is not None
+    repairs = _repairs(round_, roles)
+    ask = request.GET.get("ask")
+    if ask is not None and ask not in ASKED_ROUND_ACTIONS:
+        raise Http404
+    if ask is not None and not repairs[f"may_{ask}"]:
+        ask = None  # nothing to ask: the page shows why not, or offers nothing
     return render(
         request,
         "tournaments/round.html",
@@ -72,6 +96,14 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             ).exists()
             if Role.ORGANISER in roles
             else False,
+            **repairs,
+            "ask": ask,
+            # The rounds planned again with it (by the DDV method, the later ones drawn too).
+            "undone_with": list(
+                selectors.rounds_drawn_with(round=round_).values_list("number", flat=True)
+            )
+            if ask == "unseat"
+            else [],
         },
     )
 
@@ -103,7 +135,18 @@ def _round_for(request: HttpRequest, slug: str, number: int, roles: Set[str] | N
     )
 
 
-def _action_done(action: str) -> str:
+def _action_done(action: str, result: object) -> str:
+    if action == "unseat":
+        assert isinstance(result, list)  # the rounds planned again (services.round_unseat)
+        numbers = [each.number for each in result]
+        if len(numbers) > 1:
+            return _("The draw is undone: rounds %(first)d to %(last)d are planned again.") % {
+                "first": numbers[0],
+                "last": numbers[-1],
+            }
+        return _("The draw is undone: round %(number)d is planned again.") % {"number": numbers[0]}
+    if action == "delete":
+        return _("Round %(number)d is deleted.") % {"number": result}
     return {
         "seat": _("The seating is drawn. Check it, then publish it."),
         "publish": _("The seating is published: players can find their table."),
@@ -128,12 +171,14 @@ def round_action(
         ROUND_ACTIONS[action].refusal(round=round_, roles=roles_of(request, round_.tournament))
     )
     try:
-        ROUND_ACTIONS[action].run(round_, request.user, None)
+        result = ROUND_ACTIONS[action].run(round_, request.user, None)
     except ValidationError as error:
         for message in error_messages(error):
             messages.error(request, message)
     else:
-        messages.success(request, _action_done(action))
+        messages.success(request, _action_done(action, result))
+        if action == "delete":
+            return redirect("tournament", slug)
     return redirect("round", slug, number)
 
 
