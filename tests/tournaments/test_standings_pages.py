@@ -104,15 +104,12 @@ def test_the_standings_cost_the_same_queries_for_any_field(
 
 
 def test_hiding_the_standings_takes_effect_at_once_despite_the_cache(client, kreuzpokal):
-    tournament, _organiser = kreuzpokal
+    tournament, organiser = kreuzpokal
     url = reverse("standings-table", args=[tournament.slug])
     name = tournament.entries.select_related("player").first().player.name
     assert name in client.get(url).content.decode()
-    services.tournament_publication_update(
-        tournament=tournament,
-        is_public=True,
-        standings_public=False,
-        tiebreaks=tournament.tiebreaks,
+    services.tournament_update(
+        tournament=tournament, by=organiser, changes={"standings_public": False}
     )
     assert name not in client.get(url).content.decode()
     tournament.refresh_from_db()
@@ -181,11 +178,8 @@ def test_hidden_standings_are_hidden_everywhere_from_the_public(
 ):
     tournament, organiser = kreuzpokal
     with django_capture_on_commit_callbacks(execute=True):
-        services.tournament_publication_update(
-            tournament=tournament,
-            is_public=True,
-            standings_public=False,
-            tiebreaks=tournament.tiebreaks,
+        services.tournament_update(
+            tournament=tournament, by=organiser, changes={"standings_public": False}
         )
     name = tournament.entries.select_related("player").first().player.name
     page = client.get(reverse("standings", args=[tournament.slug])).content.decode()

@@ -63,6 +63,12 @@ from tournaments.selectors.rounds import (
     table_get,
     tournament_rounds,
 )
+from tournaments.selectors.settings import (
+    SETTINGS,
+    SettingsLocks,
+    settings_locks,
+    slug_fixed,
+)
 from tournaments.selectors.tournaments import (
     HEAD_CACHE_SECONDS,
     AnyUser,
@@ -73,6 +79,7 @@ from tournaments.selectors.tournaments import (
     tournament_head,
     tournament_head_forget,
     tournament_list,
+    tournaments_organised,
     tournaments_visible,
     user_roles,
 )
@@ -80,6 +87,7 @@ from tournaments.selectors.tournaments import (
 __all__ = [
     "FIND_LIMIT",
     "HEAD_CACHE_SECONDS",
+    "SETTINGS",
     "AnyUser",
     "Clock",
     "FoundPlayer",
@@ -92,6 +100,7 @@ __all__ = [
     "ResultSeat",
     "ResultTable",
     "SeatRow",
+    "SettingsLocks",
     "TablePlayingTime",
     "TableRow",
     "TableTime",
@@ -122,6 +131,8 @@ __all__ = [
     "seating_other_rounds",
     "seating_quality",
     "seating_shortfall",
+    "settings_locks",
+    "slug_fixed",
     "standings_cache_put",
     "standings_entrants",
     "standings_read",
@@ -135,6 +146,7 @@ __all__ = [
     "tournament_head_forget",
     "tournament_list",
     "tournament_rounds",
+    "tournaments_organised",
     "tournaments_visible",
     "user_roles",
 ]

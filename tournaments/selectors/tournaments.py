@@ -54,6 +54,18 @@ def tournament_list(*, user: AnyUser) -> QuerySet[Tournament]:
     )
 
 
+def tournaments_organised(*, user: AnyUser) -> QuerySet[Tournament]:
+    """The tournaments the user organises (a superuser: all), newest first: those he may start
+    a new one from."""
+    tournaments = Tournament.objects.order_by("-starts_on", "name")
+    if not user.is_authenticated:
+        return tournaments.none()
+    if user.is_superuser:
+        return tournaments
+    organised = TournamentRole.objects.filter(user=user, role=TournamentRole.Role.ORGANISER)
+    return tournaments.filter(pk__in=organised.values("tournament_id"))
+
+
 def entry_count_of(tournament: Tournament) -> int | None:
     """The active entries ``tournament_list`` counted on the row (as ``tournament_get`` with
     ``counts``); None on a row read without. An annotation, which the type checker does not see
