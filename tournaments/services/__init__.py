@@ -41,7 +41,6 @@ from tournaments.services.tournaments import (
     SettingsChange,
     tournament_copy,
     tournament_create,
-    tournament_publication_update,
     tournament_tables_of_five_allow,
     tournament_update,
 )
@@ -78,7 +77,6 @@ __all__ = [
     "table_extra_time_grant",
     "tournament_copy",
     "tournament_create",
-    "tournament_publication_update",
     "tournament_seating_publish",
     "tournament_tables_of_five_allow",
     "tournament_update",

@@ -268,19 +268,3 @@ def tournament_tables_of_five_allow(*, tournament: Tournament, by: User) -> Rese
     return tournament_update(
         tournament=tournament, by=by, changes={"allow_tables_of_five": True}
     ).reseating
-
-
-@transaction.atomic
-def tournament_publication_update(
-    *, tournament: Tournament, is_public: bool, standings_public: bool, tiebreaks: str
-) -> Tournament:
-    """What the public sees of a tournament and how its standings break ties."""
-    locked = tournament_lock(tournament)
-    rerank = locked.tiebreaks != tiebreaks
-    locked.is_public = is_public
-    locked.standings_public = standings_public
-    locked.tiebreaks = tiebreaks
-    save_validated(locked)
-    if rerank:
-        standings_schedule(tournament_id=locked.pk)
-    return locked
