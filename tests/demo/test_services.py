@@ -84,6 +84,13 @@ def test_championship_has_148_players_in_round_4_of_8(demo):
     assert statuses == {"draft", "submitted", "confirmed"}
 
 
+def test_home_page_says_round_4_of_8_is_running(demo, client):
+    client.cookies["django_language"] = "en"
+    page = client.get("/").content.decode()
+    assert "round 4 of 8 running" in page
+    assert "round 3 of 3 closed" in page
+
+
 def test_the_demo_organiser_creates_tournaments(demo):
     from django.contrib.auth.models import Group
 

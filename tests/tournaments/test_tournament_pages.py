@@ -7,7 +7,9 @@ import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
+from scoring.models import Scoresheet
 from tests import factories
+from tests.sheets import full_match
 from tests.tournaments.helpers import play, settings_form
 from tournaments import policies, services
 from tournaments.models import Tournament, TournamentRole
@@ -254,6 +256,87 @@ def test_tables_of_five_allowed_in_the_settings_report_whom_they_moved(client):
     # Now that a table of five is seated, they stay allowed.
     response = client.get(reverse("tournament-settings", args=[tournament.slug]))
     assert response.context["form"].fields["allow_tables_of_five"].disabled
+
+
+# The home page ---------------------------------------------------------------------------------
+
+
+def _at(tournament, status):
+    """The tournament's round 1 (of 3) taken to ``status``."""
+    if status == "planned":
+        services.round_create(tournament=tournament)
+        return
+    round_ = factories.seated_round(tournament)
+    if status == "seated":
+        return
+    services.round_start(round=round_)
+    if status == "running":
+        return
+    for sheet in Scoresheet.objects.filter(table__round=round_):
+        factories.sheet_confirmed(sheet, full_match())
+    factories.round_end(round_)
+    if status == "closed":
+        services.round_close(round=round_)
+
+
+@pytest.mark.parametrize(
+    ("status", "shown"),
+    [
+        ("planned", "3 rounds planned"),
+        ("seated", "round 1 of 3 drawn"),
+        ("running", "round 1 of 3 running"),
+        ("finished", "round 1 of 3: playing time over"),
+        ("closed", "round 1 of 3 closed"),
+    ],
+)
+def test_home_shows_each_tournaments_current_round(client, status, shown):
+    _at(factories.tournament(players=4), status)
+    client.cookies["django_language"] = "en"
+    assert shown in client.get(reverse("home")).content.decode()
+
+
+def _ddv_round_1_closed():
+    """Eight players, four rounds drawn in advance (DDV), round 1 played and closed."""
+    tournament = factories.tournament(players=8, planned_rounds=4, seating_method="ddv")
+    services.round_seat(round=services.round_create(tournament=tournament), seed=1)
+    round_ = services.round_start(round=tournament.rounds.get(number=1))
+    for sheet in Scoresheet.objects.filter(table__round=round_):
+        factories.sheet_confirmed(sheet, full_match())
+    services.round_close(round=factories.round_end(round_))
+    return tournament
+
+
+def test_home_shows_the_round_running_not_the_last_one_drawn(client):
+    """The DDV draw seats every round in advance: while round 2 runs, the home page says so
+    (not "round 4 of 4")."""
+    tournament = _ddv_round_1_closed()
+    services.round_start(round=tournament.rounds.get(number=2))
+    client.cookies["django_language"] = "en"
+    page = client.get(reverse("home")).content.decode()
+    assert "round 2 of 4 running" in page
+
+
+def test_between_rounds_home_shows_the_last_round_played(client):
+    _ddv_round_1_closed()
+    client.cookies["django_language"] = "en"
+    assert "round 1 of 4 closed" in client.get(reverse("home")).content.decode()
+
+
+@pytest.mark.parametrize("tournaments", [1, 4])
+def test_home_reads_every_tournament_and_its_current_round_in_one_query(
+    client, django_assert_num_queries, tournaments
+):
+    for number, status in zip(
+        range(tournaments), ["running", "closed", "seated", "planned"], strict=False
+    ):
+        _at(factories.tournament(players=4, name=f"Pokal {number}"), status)
+    with django_assert_num_queries(1):
+        response = client.get(reverse("home"))
+    assert len(response.context["tournaments"]) == tournaments
+    # Signed in: the session, the user, his permissions (user's and groups'), the list.
+    client.force_login(creator())
+    with django_assert_num_queries(5):
+        client.get(reverse("home"))
 
 
 def test_the_organiser_group_creates_tournaments_and_a_role_does_not():
