@@ -219,6 +219,14 @@ TOURNAMENTS = [
     # API ------------------------------------------------------------------------------------------
     api("api-tournaments", "get", NONE, PUBLIC),
     api("api-tournament", "get", T, PUBLIC),
+    api("api-tournaments", "post", NONE, "401 401 401 403 403 403 201 201", lambda ctx: NEW),
+    api(
+        "api-tournament",
+        "patch",
+        T,
+        "401 401 401 403 403 403 200 200",
+        lambda ctx: {"venue": "Neuer Saal"},
+    ),
     api("api-tables-of-five", "post", T, "401 401 401 403 403 403 200 200"),
     api("api-rounds", "get", T, PUBLIC),
     api("api-rounds", "post", T, "403 403 403 403 403 403 201 201"),
