@@ -282,6 +282,10 @@ SPECTACULAR_SETTINGS = {
         "GameEnum": "doko.rules.value.Game",
         "NormalOrSoloEnum": [("normal", "normal"), ("solo", "solo")],
         "EntryStatusEnum": "tournaments.models.Entry.Status",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "RoundStatusEnum": "tournaments.models.Round.Status",
+        "TiebreakChainEnum": "tournaments.models.Tiebreaks",
+        "TiebreaksEnum": [(t, t) for t in ("placings", "best_round", "start_number")],
     },
 }
 

@@ -15,7 +15,7 @@ import secrets
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission, User
+from django.contrib.auth.models import Group, Permission, User
 from django.db import transaction
 from django.utils import timezone, translation
 
@@ -26,7 +26,7 @@ from doko.simulation import simulate_match
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from scoring.services import Actor
-from tournaments import services
+from tournaments import policies, services
 from tournaments.models import Player, RankingList, Round, SeatingMethod, Tournament, TournamentRole
 
 FIRST_NAMES = [
@@ -203,7 +203,8 @@ def _players(rng: random.Random, count: int) -> list[Player]:
 
 
 def _organiser(username: str) -> tuple[User, str]:
-    """A staff user who organises the demo tournaments, with a freshly generated password."""
+    """A staff user who organises the demo tournaments, with a freshly generated password; a
+    member of the Organisers group, so that he creates tournaments of his own too."""
     password = secrets.token_urlsafe(12)
     user, _created = get_user_model().objects.get_or_create(username=username)
     user.is_staff = True
@@ -215,6 +216,12 @@ def _organiser(username: str) -> tuple[User, str]:
         )
         | Permission.objects.filter(content_type__app_label="auth", codename="view_user")
     )
+    app, codename = policies.CREATE_PERMISSION.split(".")
+    organisers, _created = Group.objects.get_or_create(name=policies.ORGANISERS_GROUP)
+    organisers.permissions.add(
+        Permission.objects.get(content_type__app_label=app, codename=codename)
+    )
+    user.groups.add(organisers)
     return user, password
 
 

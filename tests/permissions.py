@@ -126,6 +126,28 @@ def hand_json(ctx) -> dict:
 # anonymous player keeper adjudicator deputy panel organiser admin
 PUBLIC = "200 200 200 200 200 200 200 200"
 
+# A new tournament, as the page and the API take it.
+NEW = {
+    "name": "Matrixpokal",
+    "starts_on": "2026-12-05",
+    "planned_rounds": 3,
+    "seating_method": "random",
+    "hands_per_match": 24,
+    "match_minutes": 100,
+    "hands_per_match_five": 30,
+    "match_minutes_five": 125,
+    "tiebreaks": "start_number",
+}
+
+
+def settings(ctx) -> dict:
+    """The settings page's form, with a new venue."""
+    from tests.tournaments.helpers import settings_form
+    from tournaments.models import Tournament
+
+    return settings_form(Tournament.objects.get(slug=ctx.slug), venue="Neuer Saal")
+
+
 # The lines of each app, checked by its tests/<app>/test_permissions.py.
 
 # tournaments: its pages and its API.
@@ -171,13 +193,13 @@ TOURNAMENTS = [
     c("standings", "get", T, PUBLIC),
     c("standings-table", "get", T, PUBLIC),
     c("standings-csv", "get", T, PUBLIC),
-    c(
-        "publication",
-        "post",
-        T,
-        "L L L 403 403 403 302 302",
-        lambda ctx: {"is_public": "", "standings_public": "", "tiebreaks": "placings"},
-    ),
+    # A new tournament: who may create them (the Organisers group; the matrix's organiser is
+    # in it); its settings: the tournament's organisers.
+    c("tournament-new", "get", NONE, "L L L 403 403 403 200 200"),
+    c("tournament-new", "post", NONE, "L L L 403 403 403 302 302", lambda ctx: NEW),
+    c("tournament-new-from", "get", NONE, "L L L 403 403 403 200 200"),
+    c("tournament-settings", "get", T, "L L L 403 403 403 200 200"),
+    c("tournament-settings", "post", T, "L L L 403 403 403 302 302", settings),
     c("screen", "get", T, PUBLIC),
     c("round-add", "post", T, "L L L 403 403 403 302 302"),
     c("tables-of-five", "post", T, "L L L 403 403 403 302 302"),
@@ -210,6 +232,14 @@ TOURNAMENTS = [
     # API ------------------------------------------------------------------------------------------
     api("api-tournaments", "get", NONE, PUBLIC),
     api("api-tournament", "get", T, PUBLIC),
+    api("api-tournaments", "post", NONE, "401 401 401 403 403 403 201 201", lambda ctx: NEW),
+    api(
+        "api-tournament",
+        "patch",
+        T,
+        "401 401 401 403 403 403 200 200",
+        lambda ctx: {"venue": "Neuer Saal"},
+    ),
     api("api-tables-of-five", "post", T, "401 401 401 403 403 403 200 200"),
     api("api-rounds", "get", T, PUBLIC),
     api("api-rounds", "post", T, "403 403 403 403 403 403 201 201"),
@@ -765,6 +795,7 @@ def build() -> Ctx:
     """The world the matrix is checked in: a tournament of eight with its staff, round 1
     running, decisions, appeals and sanctions at each stage, a print job, a ranking list, a
     private tournament and one with hidden standings."""
+    from django.contrib.auth.models import Group
     from django.core.files.base import ContentFile
 
     from adjudication import services as adjudication_services
@@ -773,7 +804,7 @@ def build() -> Ctx:
     from scoring.models import Scoresheet
     from tests import factories
     from tests.adjudication.helpers import MATCH, decide, enter
-    from tournaments import services
+    from tournaments import policies, services
     from tournaments.models import TournamentRole
 
     Role = TournamentRole.Role
@@ -786,6 +817,7 @@ def build() -> Ctx:
             username="matrix-admin", password="a-long-test-password"
         ),
     }
+    users["organiser"].groups.add(Group.objects.get(name=policies.ORGANISERS_GROUP))
     panel = [users["panel"], factories.user(username="matrix-panel2")]
     desk = factories.user(username="matrix-desk")
     factories.user(username="matrix-stranger")
@@ -840,8 +872,8 @@ def build() -> Ctx:
     ranking = services.ranking_list_save(name="Matrix", slug="matrix-ranking")
     private = factories.tournament(players=4, organiser=users["organiser"], is_public=False)
     hidden = factories.tournament(players=4, organiser=users["organiser"])
-    services.tournament_publication_update(
-        tournament=hidden, is_public=True, standings_public=False, tiebreaks=hidden.tiebreaks
+    services.tournament_update(
+        tournament=hidden, by=users["organiser"], changes={"standings_public": False}
     )
     seats = {s.position: s for s in sheet.table.seats.all()}
     sheet.refresh_from_db()

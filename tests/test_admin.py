@@ -124,3 +124,34 @@ def test_a_status_posted_to_the_admin_is_ignored(admin_client):
     assert admin_client.post(url, data).status_code == 302  # saved, but for the status
     round_.refresh_from_db()
     assert round_.status == "seated"
+
+
+def test_a_tournament_added_in_the_administration_is_organised_by_whoever_added_it(
+    admin_client, admin_user
+):
+    from tournaments.models import Tournament
+
+    response = admin_client.post(
+        reverse("admin:tournaments_tournament_add"),
+        {
+            "name": "Adminpokal",
+            "slug": "adminpokal",
+            "starts_on": "2026-12-05",
+            "ends_on": "2026-12-05",
+            "status": "planned",
+            "planned_rounds": 3,
+            "seating_method": "random",
+            "hands_per_match": 24,
+            "match_minutes": 100,
+            "hands_per_match_five": 30,
+            "match_minutes_five": 125,
+            "is_public": "on",
+            "standings_public": "on",
+            "tiebreaks": "start_number",
+            "roles-TOTAL_FORMS": 0,
+            "roles-INITIAL_FORMS": 0,
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    tournament = Tournament.objects.get(slug="adminpokal")
+    assert list(tournament.roles.values_list("user", "role")) == [(admin_user.pk, "organiser")]

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import pytest
 import schemathesis
 from django.conf import settings as django_settings
+from django.contrib.auth.models import Group
 from django.core.cache import cache
 from django.core.signals import got_request_exception, request_finished, request_started
 from django.db import close_old_connections, transaction
@@ -49,6 +50,7 @@ from tests.tournaments.helpers import play
 from tournaments import services as tournament_services
 from tournaments.caching import memory_clear
 from tournaments.models import RankingList, TournamentRole
+from tournaments.policies import ORGANISERS_GROUP
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db]
 
@@ -97,6 +99,8 @@ def _seed() -> World:
     """A tournament of twelve with its staff: round 1 finished, round 2 running (table 1
     confirmed, table 2 handed in, table 3 with complaints), round 3 drawn; and an empty one."""
     organiser = factories.user(username="fuzz-organiser")
+    # In the Organisers group: he creates tournaments too (POST /api/v1/tournaments/).
+    organiser.groups.add(Group.objects.get(name=ORGANISERS_GROUP))
     adjudicator = factories.user(username="fuzz-adjudicator")
     panel = [factories.user(username=f"fuzz-panel{n}") for n in (1, 2, 3)]
     tournament = factories.tournament(players=12, organiser=organiser, name="Fuzzpokal")

@@ -80,6 +80,15 @@ class TournamentAdmin(admin.ModelAdmin):
         if "counts_for_ranking" in form.changed_data or "status" in form.changed_data:
             services.ranking_schedule()
 
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        # Whoever adds a tournament here organises it, as on the "New tournament" page (after
+        # the roles entered with it, which may name him already).
+        if not change:
+            TournamentRole.objects.get_or_create(
+                tournament=form.instance, user=request.user, role=TournamentRole.Role.ORGANISER
+            )
+
 
 @admin.register(Entry)
 class EntryAdmin(NameSearch):

@@ -3,10 +3,12 @@ a page. Forms parse input; services decide."""
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Entry, ExtraTime, Player, Tiebreaks, Tournament
+from tournaments.models import Entry, ExtraTime, Player, Tournament
+from tournaments.selectors import SETTINGS, SettingsLocks
 
 
 def errors_to_form(form: forms.BaseForm, error: ValidationError) -> None:
@@ -111,21 +113,95 @@ class ExtraTimeForm(forms.Form):
             self.fields[name].widget.attrs["inputmode"] = "numeric"
 
 
-class PublicationForm(forms.Form):
-    """What the public sees of a tournament, and how its standings break ties."""
+# The settings as the pages group them.
+SETTING_GROUPS = (
+    (_("The tournament"), ("name", "starts_on", "ends_on", "venue")),
+    (
+        _("Rounds"),
+        ("planned_rounds", "seating_method", "hands_per_match", "match_minutes"),
+    ),
+    (
+        _("Tables of five (TSR 10)"),
+        ("allow_tables_of_five", "hands_per_match_five", "match_minutes_five"),
+    ),
+    (
+        _("Standings and publication"),
+        ("tiebreaks", "counts_for_ranking", "is_public", "standings_public"),
+    ),
+)
 
-    is_public = forms.BooleanField(
-        label=Tournament._meta.get_field("is_public").verbose_name,
-        help_text=Tournament._meta.get_field("is_public").help_text,
+
+class SettingsForm(forms.Form):
+    """Every setting of a tournament, from its model's fields (labels, help, bounds, choices).
+    ``locks``: the settings that can no longer change are shown disabled, each with its
+    reason beside it (``groups``)."""
+
+    def __init__(self, *args, locks: SettingsLocks | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields.update(forms.fields_for_model(Tournament, fields=SETTINGS))
+        self.locks: dict[str, str] = dict(locks.locked) if locks is not None else {}
+        for name in SETTINGS:
+            field = self.fields[name]
+            if isinstance(field, forms.DateField):
+                field.widget = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+            if isinstance(field, forms.IntegerField):
+                field.widget.attrs["inputmode"] = "numeric"
+                # The model's bounds, checked here too and offered to the browser.
+                column = Tournament._meta.get_field(name)
+                assert isinstance(column, models.Field)  # a setting is a column of the model
+                for validator in column.validators:
+                    if isinstance(validator, MinValueValidator | MaxValueValidator):
+                        field.validators.append(validator)
+                        bound = "min" if isinstance(validator, MinValueValidator) else "max"
+                        field.widget.attrs[bound] = validator.limit_value
+            if isinstance(field.widget, forms.CheckboxInput):
+                field.widget.attrs["class"] = "form-check-input"
+            elif isinstance(field.widget, forms.Select):
+                field.widget.attrs["class"] = "form-select"
+            else:
+                field.widget.attrs["class"] = "form-control"
+        for name in self.locks:
+            self.fields[name].disabled = True
+        if locks is not None:
+            self.fields["planned_rounds"].widget.attrs["min"] = max(1, locks.rounds)
+
+    def groups(self) -> list[tuple[str, list[tuple[forms.BoundField, str]]]]:
+        """The settings under their headings, in the pages' order: each field with the reason
+        it is locked ("" if it is not)."""
+        return [
+            (str(title), [(self[name], self.locks.get(name, "")) for name in names])
+            for title, names in SETTING_GROUPS
+        ]
+
+    def changes(self) -> dict:
+        """The settings as entered, for ``services.tournament_update``; not the locked ones."""
+        return {
+            name: value
+            for name, value in self.cleaned_data.items()
+            if name in SETTINGS and not self.fields[name].disabled
+        }
+
+
+class TournamentForm(SettingsForm):
+    """A new tournament: its settings (the last day empty: the first day), a short name for
+    links if not the one made from the name and year; from an earlier tournament, which one
+    and whether its players are registered again."""
+
+    slug = forms.SlugField(
+        label=Tournament._meta.get_field("slug").verbose_name,
+        max_length=80,
+        required=False,
+        help_text=_("Empty: made from the name and the year. It cannot change later."),
+    )
+    source = forms.SlugField(widget=forms.HiddenInput, required=False)
+    players = forms.BooleanField(
+        label=_("Register its players again, with the same start numbers"),
         required=False,
     )
-    standings_public = forms.BooleanField(
-        label=Tournament._meta.get_field("standings_public").verbose_name,
-        help_text=Tournament._meta.get_field("standings_public").help_text,
-        required=False,
-    )
-    tiebreaks = forms.ChoiceField(
-        label=Tournament._meta.get_field("tiebreaks").verbose_name,
-        help_text=Tournament._meta.get_field("tiebreaks").help_text,
-        choices=Tiebreaks.choices,
-    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["ends_on"].required = False
+        self.fields["ends_on"].help_text = _("Empty: the first day.")
+        self.fields["slug"].widget.attrs["class"] = "form-control"
+        self.fields["players"].widget.attrs["class"] = "form-check-input"

@@ -184,6 +184,17 @@ class Tiebreaks(models.TextChoices):
     PLACINGS_BEST = "placings,best_round", _("table placings, then best round (ties shared)")
 
 
+# Bounds of a tournament's settings, beyond which no club plays (and the seating draw, which
+# draws every planned round at once by the DDV method, would only be kept busy).
+MAX_ROUNDS = 30
+MAX_HANDS = 99
+MAX_MINUTES = 600
+_HANDS_ENOUGH = _(
+    "A round needs a hand dealt by each player and a compulsory solo by each "
+    "(TSR 3.3.1, 4.2.3): at least %(limit_value)s hands."
+)
+
+
 class Tournament(models.Model):
     class Status(models.TextChoices):
         PLANNED = "planned", _("planned")
@@ -198,15 +209,24 @@ class Tournament(models.Model):
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.PLANNED
     )
-    planned_rounds = models.PositiveSmallIntegerField(_("planned rounds"), default=3)
+    planned_rounds = models.PositiveSmallIntegerField(
+        _("planned rounds"),
+        default=3,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_ROUNDS)],
+    )
     # TSR 8.5.1: 24 hands in 100 minutes; TSR 10.1.5: 30 hands in 125 minutes at tables of five.
     # Every line of the round counts, the compulsory solos included (TSR 10.2.1: 20 + 4, 25 + 5).
     hands_per_match = models.PositiveSmallIntegerField(
         _("hands per round"),
         default=24,
+        validators=[MinValueValidator(8, _HANDS_ENOUGH), MaxValueValidator(MAX_HANDS)],
         help_text=_("Every hand of the round, the compulsory solos included (TSR 8.5.1)."),
     )
-    match_minutes = models.PositiveSmallIntegerField(_("playing time (minutes)"), default=100)
+    match_minutes = models.PositiveSmallIntegerField(
+        _("playing time (minutes)"),
+        default=100,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_MINUTES)],
+    )
     # TSR 8.3.1: tables of four only; tables of five (TSR 10) are the tournament's choice.
     allow_tables_of_five = models.BooleanField(
         _("tables of five allowed"),
@@ -216,10 +236,13 @@ class Tournament(models.Model):
     hands_per_match_five = models.PositiveSmallIntegerField(
         _("hands per round at a table of five"),
         default=30,
+        validators=[MinValueValidator(10, _HANDS_ENOUGH), MaxValueValidator(MAX_HANDS)],
         help_text=_("Every hand of the round, the compulsory solos included (TSR 10.1.5)."),
     )
     match_minutes_five = models.PositiveSmallIntegerField(
-        _("playing time at a table of five (minutes)"), default=125
+        _("playing time at a table of five (minutes)"),
+        default=125,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_MINUTES)],
     )
     seating_method = models.CharField(
         _("seating draw"),

@@ -10,6 +10,7 @@ same function whether to show the button. ``roles`` are the actor's roles in the
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 
@@ -43,6 +44,39 @@ def enforce(refusal: Refusal | None) -> None:
     if refusal.field is None:
         raise PermissionDenied(refusal.message)
     raise ValidationError({refusal.field: refusal.message})
+
+
+# Who may create tournaments: the permission, granted in the administration through this group
+# (made by a migration), and held by every superuser. The creator becomes the organiser.
+CREATE_PERMISSION = "tournaments.add_tournament"
+ORGANISERS_GROUP = "Organisers"
+
+
+def may_create_tournament(*, user: User | AnonymousUser) -> Refusal | None:
+    """Create a tournament (and become its organiser): users with the permission to, which an
+    administrator grants by adding them to the Organisers group."""
+    if user.is_authenticated and user.has_perm(CREATE_PERMISSION):
+        return None
+    return Refusal(
+        _("Only organisers create tournaments; an administrator adds you to the “%(group)s” group.")
+        % {"group": ORGANISERS_GROUP}
+    )
+
+
+def may_copy_tournament(*, roles: Collection[str]) -> Refusal | None:
+    """Start a new tournament from an earlier one, with its settings and perhaps its players:
+    that tournament's organisers."""
+    if set(roles) & ORGANISER:
+        return None
+    return Refusal(_("Only an organiser of a tournament starts a new one from it."))
+
+
+def may_change_settings(*, tournament: Tournament, roles: Collection[str]) -> Refusal | None:
+    """Change a tournament's settings (TSR 8.3.1, 10: how it is played; what the public sees):
+    organisers."""
+    if set(roles) & ORGANISER:
+        return None
+    return Refusal(_("Only an organiser changes the tournament's settings."))
 
 
 def may_end_playing_time(*, round: Round, roles: Collection[str]) -> Refusal | None:

@@ -7,6 +7,9 @@ R = T + "rounds/<int:number>/"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    # Before the tournaments' own addresses: "new" is no tournament's short name.
+    path("tournaments/new/", views.tournament_new, name="tournament-new"),
+    path("tournaments/new/from/", views.tournament_new_from, name="tournament-new-from"),
     path(T, views.tournament_detail, name="tournament"),
     path(T + "players/", views.entry_list, name="entries"),
     path(T + "players/import/", views.players_import, name="players-import"),
@@ -18,7 +21,7 @@ urlpatterns = [
     path(T + "standings/", views.standings_page, name="standings"),
     path(T + "standings/table/", views.standings_table, name="standings-table"),
     path(T + "standings.csv", views.standings_csv, name="standings-csv"),
-    path(T + "publication/", views.tournament_publication, name="publication"),
+    path(T + "settings/", views.tournament_settings, name="tournament-settings"),
     path(T + "screen/", views.venue_screen, name="screen"),
     path(T + "tables-of-five/", views.tournament_tables_of_five, name="tables-of-five"),
     path(T + "rounds/add/", views.round_add, name="round-add"),

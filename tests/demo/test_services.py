@@ -84,6 +84,29 @@ def test_championship_has_148_players_in_round_4_of_8(demo):
     assert statuses == {"draft", "submitted", "confirmed"}
 
 
+def test_home_page_says_round_4_of_8_is_running(demo, client):
+    client.cookies["django_language"] = "en"
+    page = client.get("/").content.decode()
+    assert "round 4 of 8 running" in page
+    assert "round 3 of 3 closed" in page
+
+
+def test_the_demo_organiser_creates_tournaments(demo):
+    from django.contrib.auth.models import Group
+
+    from tournaments import policies
+
+    organiser = get_user_model().objects.get(username=demo.username)
+    assert organiser.groups.filter(name=policies.ORGANISERS_GROUP).exists()
+    assert (
+        Group.objects.get(name=policies.ORGANISERS_GROUP)
+        .permissions.filter(codename="add_tournament")
+        .exists()
+    )
+    assert organiser.has_perm(policies.CREATE_PERMISSION)
+    assert policies.may_create_tournament(user=organiser) is None
+
+
 def test_every_demo_sheet_follows_the_tsr(demo):
     sheets = Scoresheet.objects.select_related("table__round__tournament").prefetch_related(
         "hands", "table__seats"

@@ -29,3 +29,19 @@ def play(tournament, *, rounds: int = 1, submit_only_last_table: bool = False):
             factories.round_end(round_)
             services.round_close(round=round_)
     return round_
+
+
+def settings_form(tournament, **changes) -> dict:
+    """What the settings page posts: every setting as the tournament has it, with ``changes``
+    (a checkbox left out when off)."""
+    from tournaments.selectors import SETTINGS
+
+    values = {name: getattr(tournament, name) for name in SETTINGS}
+    values.update(changes)
+    data = {}
+    for name, value in values.items():
+        if value is True:
+            data[name] = "on"
+        elif value is not False:
+            data[name] = value.isoformat() if hasattr(value, "isoformat") else value
+    return data

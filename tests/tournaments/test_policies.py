@@ -81,3 +81,27 @@ def test_hidden_standings_are_refused_to_the_public_with_the_reason(roles):
         policies.may_read_standings(tournament=Tournament(standings_public=True), roles=set())
         is None
     )
+
+
+def test_creating_tournaments_is_for_the_organisers_group_and_superusers(django_user_model, db):
+    from django.contrib.auth.models import AnonymousUser, Group
+
+    user = django_user_model.objects.create_user(username="neu")
+    refusal = policies.may_create_tournament(user=user)
+    assert refusal is not None
+    assert refusal.field is None  # a 403
+    assert "Organisers" in refusal.message
+    assert policies.may_create_tournament(user=AnonymousUser()) is not None
+    user.groups.add(Group.objects.get(name=policies.ORGANISERS_GROUP))
+    user = django_user_model.objects.get(pk=user.pk)  # permissions are cached on the object
+    assert policies.may_create_tournament(user=user) is None
+    admin = django_user_model.objects.create_superuser(username="admin", password="x-y-z-long")
+    assert policies.may_create_tournament(user=admin) is None
+
+
+@pytest.mark.parametrize("role", OTHERS)
+def test_only_an_organiser_changes_settings_and_copies_a_tournament(role):
+    assert policies.may_change_settings(tournament=None, roles={Role.ORGANISER}) is None
+    assert policies.may_copy_tournament(roles={Role.ORGANISER}) is None
+    assert policies.may_change_settings(tournament=None, roles={role}) is not None
+    assert policies.may_copy_tournament(roles={role}) is not None

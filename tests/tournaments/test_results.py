@@ -11,7 +11,7 @@ from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from tests import factories, sheets
 from tournaments import caching, selectors, services
-from tournaments.models import SeatResult, StandingsSnapshot, Tournament
+from tournaments.models import SeatResult, StandingsSnapshot, Tournament, TournamentRole
 
 pytestmark = pytest.mark.django_db
 MATCH = sheets.full_match()
@@ -210,13 +210,18 @@ def test_a_name_corrected_shows_in_the_standings(tournament, django_capture_on_c
     assert "Grete Müller" in {row.entrant.name for row in table.rows}
 
 
+def organiser(tournament):
+    user = factories.user()
+    factories.role_grant(tournament=tournament, user=user, role=TournamentRole.Role.ORGANISER)
+    return user
+
+
 def test_changing_the_tiebreaks_reranks(tournament, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        services.tournament_publication_update(
+        services.tournament_update(
             tournament=tournament,
-            is_public=True,
-            standings_public=False,
-            tiebreaks="best_round,start_number",
+            by=organiser(tournament),
+            changes={"standings_public": False, "tiebreaks": "best_round,start_number"},
         )
     tournament = fresh(tournament)
     assert not tournament.standings_public
@@ -230,8 +235,8 @@ def test_unknown_tiebreaks_are_refused(tournament):
     from django.core.exceptions import ValidationError
 
     with pytest.raises(ValidationError) as error:
-        services.tournament_publication_update(
-            tournament=tournament, is_public=True, standings_public=True, tiebreaks="coin_toss"
+        services.tournament_update(
+            tournament=tournament, by=organiser(tournament), changes={"tiebreaks": "coin_toss"}
         )
     assert "tiebreaks" in error.value.message_dict
 

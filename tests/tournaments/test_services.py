@@ -40,8 +40,22 @@ def test_player_without_a_last_name_is_refused_with_the_field_named():
 def test_tournament_slug_is_made_from_name_and_year_and_kept_unique():
     first = factories.tournament(name="Pokal der Füchse", starts_on=datetime.date(2026, 3, 1))
     second = factories.tournament(name="Pokal der Füchse", starts_on=datetime.date(2026, 3, 1))
-    assert first.slug == "pokal-der-fuchse-2026"
-    assert second.slug == "pokal-der-fuchse-2026-2"
+    assert first.slug == "pokal-der-fuechse-2026"
+    assert second.slug == "pokal-der-fuechse-2026-2"
+
+
+@pytest.mark.parametrize(
+    ("name", "slug"),
+    [
+        ("Münster", "muenster-2026"),
+        ("Großer Preis von Düsseldorf", "grosser-preis-von-duesseldorf-2026"),
+        ("ÖSTERREICH-Cup", "oesterreich-cup-2026"),
+        ("Łódź Open", "lodz-open-2026"),
+        ("Турнир", "2026"),
+    ],
+)
+def test_a_tournaments_slug_reads_german(name, slug):
+    assert factories.tournament(name=name, starts_on=datetime.date(2026, 5, 1)).slug == slug
 
 
 def test_creator_becomes_organiser():

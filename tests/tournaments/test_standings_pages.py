@@ -14,7 +14,7 @@ from django.urls import reverse
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from tests import factories
-from tests.tournaments.helpers import play
+from tests.tournaments.helpers import play, settings_form
 from tournaments import caching, selectors, services
 from tournaments.models import Tournament
 
@@ -104,15 +104,12 @@ def test_the_standings_cost_the_same_queries_for_any_field(
 
 
 def test_hiding_the_standings_takes_effect_at_once_despite_the_cache(client, kreuzpokal):
-    tournament, _organiser = kreuzpokal
+    tournament, organiser = kreuzpokal
     url = reverse("standings-table", args=[tournament.slug])
     name = tournament.entries.select_related("player").first().player.name
     assert name in client.get(url).content.decode()
-    services.tournament_publication_update(
-        tournament=tournament,
-        is_public=True,
-        standings_public=False,
-        tiebreaks=tournament.tiebreaks,
+    services.tournament_update(
+        tournament=tournament, by=organiser, changes={"standings_public": False}
     )
     assert name not in client.get(url).content.decode()
     tournament.refresh_from_db()
@@ -181,11 +178,8 @@ def test_hidden_standings_are_hidden_everywhere_from_the_public(
 ):
     tournament, organiser = kreuzpokal
     with django_capture_on_commit_callbacks(execute=True):
-        services.tournament_publication_update(
-            tournament=tournament,
-            is_public=True,
-            standings_public=False,
-            tiebreaks=tournament.tiebreaks,
+        services.tournament_update(
+            tournament=tournament, by=organiser, changes={"standings_public": False}
         )
     name = tournament.entries.select_related("player").first().player.name
     page = client.get(reverse("standings", args=[tournament.slug])).content.decode()
@@ -213,12 +207,12 @@ def test_a_private_tournament_hides_its_standings(client, kreuzpokal):
         assert client.get(reverse(name, args=[tournament.slug])).status_code == 404
 
 
-def test_the_organiser_hides_the_standings_on_the_tournament_page(client, kreuzpokal):
+def test_the_organiser_hides_the_standings_on_the_settings_page(client, kreuzpokal):
     tournament, organiser = kreuzpokal
     client.force_login(organiser)
     response = client.post(
-        reverse("publication", args=[tournament.slug]),
-        {"is_public": "on", "tiebreaks": "best_round,start_number"},
+        reverse("tournament-settings", args=[tournament.slug]),
+        settings_form(tournament, standings_public=False, tiebreaks="best_round,start_number"),
     )
     assert response.status_code == 302
     tournament.refresh_from_db()
@@ -229,8 +223,13 @@ def test_the_organiser_hides_the_standings_on_the_tournament_page(client, kreuzp
 def test_only_the_organiser_changes_the_publication(client, kreuzpokal):
     tournament, _ = kreuzpokal
     client.force_login(factories.user())
-    response = client.post(reverse("publication", args=[tournament.slug]), {"tiebreaks": "x"})
+    response = client.post(
+        reverse("tournament-settings", args=[tournament.slug]),
+        settings_form(tournament, standings_public=False),
+    )
     assert response.status_code == 403
+    tournament.refresh_from_db()
+    assert tournament.standings_public
 
 
 def test_the_csv_has_a_line_per_player(client, kreuzpokal):

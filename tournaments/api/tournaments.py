@@ -1,18 +1,34 @@
-"""API for tournaments: the list, one tournament, and allowing tables of five (TSR 10)."""
+"""API for tournaments: the list, creating one (afresh or from an earlier one), one tournament
+and its settings, and allowing tables of five (TSR 10)."""
 
-from drf_spectacular.utils import extend_schema
-from rest_framework import generics, serializers
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from django.core.exceptions import PermissionDenied
+from drf_spectacular.utils import extend_schema, extend_schema_field
+from rest_framework import generics, serializers, status
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import selectors, services
+from tournaments import policies, selectors, services
+from tournaments.api.common import ChoiceField
 from tournaments.models import Tournament
+from tournaments.permissions import roles_of
+
+_OPTIONAL = {"required": False}
 
 
 class TournamentSerializer(serializers.ModelSerializer):
     entry_count = serializers.IntegerField(read_only=True, help_text="Active players")
     round_count = serializers.IntegerField(read_only=True, help_text="Rounds created so far")
+    current_round = serializers.IntegerField(
+        read_only=True,
+        allow_null=True,
+        help_text="The round running, else the last one played, else the next one drawn",
+    )
+    current_round_status = serializers.CharField(
+        read_only=True,
+        allow_null=True,
+        help_text="Its status: seated, running, finished (playing time over) or closed",
+    )
 
     class Meta:
         model = Tournament
@@ -30,27 +46,142 @@ class TournamentSerializer(serializers.ModelSerializer):
             "hands_per_match_five",
             "match_minutes_five",
             "seating_method",
+            "tiebreaks",
+            "counts_for_ranking",
+            "is_public",
+            "standings_public",
             "entry_count",
             "round_count",
+            "current_round",
+            "current_round_status",
         ]
 
 
+class TournamentDetailSerializer(TournamentSerializer):
+    locked = serializers.SerializerMethodField(
+        help_text="The settings that can no longer change, each with the reason"
+    )
+
+    class Meta(TournamentSerializer.Meta):
+        fields = [*TournamentSerializer.Meta.fields, "locked"]
+
+    @extend_schema_field(serializers.DictField(child=serializers.CharField()))
+    def get_locked(self, tournament: Tournament) -> dict[str, str]:
+        return dict(selectors.settings_locks(tournament=tournament).locked)
+
+
+class TournamentCreateSerializer(serializers.ModelSerializer):
+    """A new tournament: its name and first day, and any of its settings; those not given are
+    the defaults, or with ``copy_from`` that tournament's."""
+
+    serializer_choice_field = ChoiceField
+
+    copy_from = serializers.SlugField(
+        required=False,
+        write_only=True,
+        help_text="The short name of a tournament you organise: the settings not given are its",
+    )
+    copy_players = serializers.BooleanField(
+        default=False,
+        write_only=True,
+        help_text="With copy_from: register its players again, with the same start numbers",
+    )
+
+    class Meta:
+        model = Tournament
+        fields = ["slug", *selectors.SETTINGS, "copy_from", "copy_players"]
+        extra_kwargs = {
+            "slug": {
+                **_OPTIONAL,
+                "help_text": "The short name for links; made from the name and year if not "
+                "given. It cannot change later.",
+            },
+            "ends_on": {**_OPTIONAL, "help_text": "The last day; the first day if not given"},
+        }
+
+
+class TournamentSettingsSerializer(serializers.ModelSerializer):
+    serializer_choice_field = ChoiceField
+
+    class Meta:
+        model = Tournament
+        fields = list(selectors.SETTINGS)
+
+
+def _refuse(refusal: policies.Refusal | None) -> None:
+    if refusal is not None:
+        raise PermissionDenied(refusal.message)
+
+
 class TournamentList(generics.ListAPIView):
-    """Tournaments you can see: all public ones, and those where you have a role."""
+    """Tournaments you can see: all public ones, and those where you have a role. Users allowed
+    to create tournaments (the Organisers group) create one with POST, and become its
+    organiser."""
 
     serializer_class = TournamentSerializer
-    permission_classes = [AllowAny]
+    permission_classes = [IsAuthenticatedOrReadOnly]
 
     def get_queryset(self):
         return selectors.tournament_list(user=self.request.user)
 
+    @extend_schema(request=TournamentCreateSerializer, responses={201: TournamentDetailSerializer})
+    def post(self, request):
+        _refuse(policies.may_create_tournament(user=request.user))
+        serializer = TournamentCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        settings = dict(serializer.validated_data)
+        copy_from, players = settings.pop("copy_from", ""), settings.pop("copy_players")
+        slug = settings.pop("slug", "")
+        if copy_from:
+            source = (
+                selectors.tournaments_organised(user=request.user).filter(slug=copy_from).first()
+            )
+            if source is None:
+                raise serializers.ValidationError(
+                    {"copy_from": ["You organise no tournament with this short name."]}
+                )
+            tournament = services.tournament_copy(
+                source=source,
+                by=request.user,
+                name=settings.pop("name"),
+                starts_on=settings.pop("starts_on"),
+                ends_on=settings.pop("ends_on", None),
+                slug=slug,
+                players=players,
+                changes=settings,
+            )
+        else:
+            tournament = services.tournament_create(**settings, slug=slug, by=request.user)
+        created = selectors.tournament_get(slug=tournament.slug, user=request.user)
+        return Response(TournamentDetailSerializer(created).data, status=status.HTTP_201_CREATED)
+
 
 class TournamentDetail(generics.RetrieveAPIView):
-    serializer_class = TournamentSerializer
-    permission_classes = [AllowAny]
+    """One tournament, with the settings that can no longer change and why. Its organisers
+    change its settings with PATCH (only those given); a setting that would break what was
+    drawn or played is refused (400, naming it, with the reason)."""
+
+    serializer_class = TournamentDetailSerializer
+    permission_classes = [IsAuthenticatedOrReadOnly]
 
     def get_object(self):
         return selectors.tournament_get(slug=self.kwargs["slug"], user=self.request.user)
+
+    @extend_schema(request=TournamentSettingsSerializer, responses=TournamentDetailSerializer)
+    def patch(self, request, slug: str):
+        tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+        _refuse(
+            policies.may_change_settings(tournament=tournament, roles=roles_of(request, tournament))
+        )
+        if isinstance(request.data, dict) and request.data.get("slug", slug) != slug:
+            raise serializers.ValidationError({"slug": [selectors.slug_fixed()]})
+        serializer = TournamentSettingsSerializer(tournament, data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        services.tournament_update(
+            tournament=tournament, by=request.user, changes=serializer.validated_data
+        )
+        changed = selectors.tournament_get(slug=slug, user=request.user)
+        return Response(TournamentDetailSerializer(changed).data)
 
 
 class TablesOfFive(APIView):
@@ -60,10 +191,10 @@ class TablesOfFive(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses=TournamentSerializer)
+    @extend_schema(request=None, responses=TournamentDetailSerializer)
     def post(self, request, slug: str):
         tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
         services.tournament_tables_of_five_allow(tournament=tournament, by=request.user)
         return Response(
-            TournamentSerializer(selectors.tournament_get(slug=slug, user=request.user)).data
+            TournamentDetailSerializer(selectors.tournament_get(slug=slug, user=request.user)).data
         )

@@ -67,6 +67,12 @@ from tournaments.selectors.rounds import (
     table_get,
     tournament_rounds,
 )
+from tournaments.selectors.settings import (
+    SETTINGS,
+    SettingsLocks,
+    settings_locks,
+    slug_fixed,
+)
 from tournaments.selectors.tournaments import (
     HEAD_CACHE_SECONDS,
     AnyUser,
@@ -77,6 +83,7 @@ from tournaments.selectors.tournaments import (
     tournament_head,
     tournament_head_forget,
     tournament_list,
+    tournaments_organised,
     tournaments_visible,
     user_roles,
 )
@@ -84,6 +91,7 @@ from tournaments.selectors.tournaments import (
 __all__ = [
     "FIND_LIMIT",
     "HEAD_CACHE_SECONDS",
+    "SETTINGS",
     "AnyUser",
     "Clock",
     "FoundPlayer",
@@ -96,6 +104,7 @@ __all__ = [
     "ResultSeat",
     "ResultTable",
     "SeatRow",
+    "SettingsLocks",
     "TablePlayingTime",
     "TableRow",
     "TableTime",
@@ -130,6 +139,8 @@ __all__ = [
     "seating_other_rounds",
     "seating_quality",
     "seating_shortfall",
+    "settings_locks",
+    "slug_fixed",
     "standings_cache_put",
     "standings_entrants",
     "standings_read",
@@ -143,6 +154,7 @@ __all__ = [
     "tournament_head_forget",
     "tournament_list",
     "tournament_rounds",
+    "tournaments_organised",
     "tournaments_visible",
     "user_roles",
 ]

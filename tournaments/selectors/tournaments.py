@@ -4,7 +4,18 @@ import logging
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, PermissionsMixin, User
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -41,8 +52,35 @@ def _count(queryset: QuerySet) -> Coalesce:
     return Coalesce(Subquery(counted), 0)
 
 
+def _current_round() -> QuerySet[Round]:
+    """The tournament's current round, first: the one running, else the last one played
+    (finished or closed), else the next one drawn."""
+    played = [Round.Status.FINISHED, Round.Status.CLOSED]
+    return (
+        Round.objects.filter(tournament=OuterRef("pk"))
+        .exclude(status=Round.Status.PLANNED)
+        .annotate(
+            priority=Case(
+                When(status=Round.Status.RUNNING, then=Value(0)),
+                When(status__in=played, then=Value(1)),
+                default=Value(2),
+                output_field=IntegerField(),
+            ),
+            order=Case(
+                When(status__in=played, then=-F("number")),
+                default=F("number"),
+                output_field=IntegerField(),
+            ),
+        )
+        .order_by("priority", "order")
+    )
+
+
 def tournament_list(*, user: AnyUser) -> QuerySet[Tournament]:
-    """Tournaments for the home page and the API, newest first, with their sizes."""
+    """Tournaments for the home page and the API, newest first, with their sizes and their
+    current round (``current_round``, ``current_round_status``; None before the first draw),
+    in one query."""
+    current = _current_round()
     return (
         tournaments_visible(user=user)
         .annotate(
@@ -50,9 +88,23 @@ def tournament_list(*, user: AnyUser) -> QuerySet[Tournament]:
                 Entry.objects.filter(tournament=OuterRef("pk"), status=Entry.Status.ACTIVE)
             ),
             round_count=_count(Round.objects.filter(tournament=OuterRef("pk"))),
+            current_round=Subquery(current.values("number")[:1]),
+            current_round_status=Subquery(current.values("status")[:1]),
         )
         .order_by("-starts_on", "name")
     )
+
+
+def tournaments_organised(*, user: AnyUser) -> QuerySet[Tournament]:
+    """The tournaments the user organises (a superuser: all), newest first: those he may start
+    a new one from."""
+    tournaments = Tournament.objects.order_by("-starts_on", "name")
+    if not user.is_authenticated:
+        return tournaments.none()
+    if user.is_superuser:
+        return tournaments
+    organised = TournamentRole.objects.filter(user=user, role=TournamentRole.Role.ORGANISER)
+    return tournaments.filter(pk__in=organised.values("tournament_id"))
 
 
 def entry_count_of(tournament: Tournament) -> int | None:

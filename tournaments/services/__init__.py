@@ -40,15 +40,18 @@ from tournaments.services.rounds import (
     tournament_seating_publish,
 )
 from tournaments.services.tournaments import (
+    SettingsChange,
+    tournament_copy,
     tournament_create,
-    tournament_publication_update,
     tournament_tables_of_five_allow,
+    tournament_update,
 )
 
 __all__ = [
     "EntryChange",
     "Imported",
     "Reseating",
+    "SettingsChange",
     "entry_create",
     "entry_disqualify",
     "entry_register",
@@ -76,8 +79,9 @@ __all__ = [
     "standings_rebuild",
     "standings_schedule",
     "table_extra_time_grant",
+    "tournament_copy",
     "tournament_create",
-    "tournament_publication_update",
     "tournament_seating_publish",
     "tournament_tables_of_five_allow",
+    "tournament_update",
 ]

@@ -27,7 +27,9 @@ from tournaments.views.standings import (
 from tournaments.views.tournaments import (
     home,
     tournament_detail,
-    tournament_publication,
+    tournament_new,
+    tournament_new_from,
+    tournament_settings,
     tournament_tables_of_five,
 )
 
@@ -52,7 +54,9 @@ __all__ = [
     "standings_page",
     "standings_table",
     "tournament_detail",
-    "tournament_publication",
+    "tournament_new",
+    "tournament_new_from",
+    "tournament_settings",
     "tournament_tables_of_five",
     "venue_screen",
 ]

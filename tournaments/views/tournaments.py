@@ -1,19 +1,20 @@
-"""Pages of tournaments: the list, a tournament's page, and the organiser's settings on it:
-tables of five (TSR 10) and what the public sees."""
+"""Pages of tournaments: the list, a new tournament (afresh or from an earlier one), a
+tournament's page, and the organiser's settings: all of them on one page, tables of five
+(TSR 10) also from a button where the seating needs them."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tournaments import selectors, services
-from tournaments.forms import PublicationForm, error_messages
+from tournaments import policies, selectors, services
+from tournaments.forms import SettingsForm, TournamentForm, error_messages, errors_to_form
 from tournaments.models import SeatingMethod
-from tournaments.permissions import AuthenticatedHttpRequest, require, roles_of
-from tournaments.roles import ORGANISER, STAFF
+from tournaments.permissions import AuthenticatedHttpRequest, roles_of
+from tournaments.roles import STAFF
 from tournaments.views.common import organises, report_moves, shortfall
 
 
@@ -22,7 +23,116 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tournaments/home.html",
-        {"tournaments": selectors.tournament_list(user=request.user)},
+        {
+            "tournaments": selectors.tournament_list(user=request.user),
+            "can_create": policies.may_create_tournament(user=request.user) is None,
+        },
+    )
+
+
+def _creator(request: HttpRequest) -> None:
+    """Refuse (403, with the reason) a user who may not create tournaments."""
+    if refusal := policies.may_create_tournament(user=request.user):
+        raise PermissionDenied(refusal.message)
+
+
+# A new tournament from an earlier one takes all of its settings but these.
+_FRESH = {"name", "starts_on", "ends_on"}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_new(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """A new tournament, whose creator becomes its organiser; with ``?from=<slug>`` one of the
+    tournaments he organises lends it its settings and, if he wants, its players."""
+    _creator(request)
+    data = request.POST if request.method == "POST" else None
+    wanted = request.POST.get("source", "") if data is not None else request.GET.get("from", "")
+    source = (
+        get_object_or_404(selectors.tournaments_organised(user=request.user), slug=wanted)
+        if wanted
+        else None
+    )
+    initial: dict = {}
+    if source is not None:
+        initial = {name: getattr(source, name) for name in selectors.SETTINGS if name not in _FRESH}
+        initial["source"] = source.slug
+    form = TournamentForm(data, initial=initial)
+    if data is not None and form.is_valid():
+        settings = form.changes()
+        try:
+            if source is not None:
+                tournament = services.tournament_copy(
+                    source=source,
+                    by=request.user,
+                    name=settings.pop("name"),
+                    starts_on=settings.pop("starts_on"),
+                    ends_on=settings.pop("ends_on"),
+                    slug=form.cleaned_data["slug"],
+                    players=form.cleaned_data["players"],
+                    changes=settings,
+                )
+            else:
+                tournament = services.tournament_create(
+                    **settings, slug=form.cleaned_data["slug"], by=request.user
+                )
+        except ValidationError as error:
+            errors_to_form(form, error)
+        else:
+            messages.success(request, _("The tournament is created, and you are its organiser."))
+            return redirect("tournament", tournament.slug)
+    return render(
+        request,
+        "tournaments/tournament_new.html",
+        {"form": form, "source": source},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+@require_GET
+def tournament_new_from(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Choose the earlier tournament a new one takes its settings from: one he organises."""
+    _creator(request)
+    return render(
+        request,
+        "tournaments/tournament_new_from.html",
+        {"tournaments": selectors.tournaments_organised(user=request.user)},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_settings(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """Every setting of the tournament, for its organiser; those that would break what was
+    drawn or played are shown locked, with the reason."""
+    tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+    roles = roles_of(request, tournament)
+    if refusal := policies.may_change_settings(tournament=tournament, roles=roles):
+        raise PermissionDenied(refusal.message)
+    initial = {name: getattr(tournament, name) for name in selectors.SETTINGS}
+    locks = selectors.settings_locks(tournament=tournament)
+    data = request.POST if request.method == "POST" else None
+    form = SettingsForm(data, initial=initial, locks=locks)
+    if data is not None and form.is_valid():
+        try:
+            change = services.tournament_update(
+                tournament=tournament, by=request.user, changes=form.changes()
+            )
+        except ValidationError as error:
+            errors_to_form(form, error)
+        else:
+            if change.changed:
+                messages.success(request, _("The settings are saved."))
+            else:
+                messages.info(request, _("Nothing was changed."))
+            report_moves(request, change.reseating)
+            return redirect("tournament", slug)
+    return render(
+        request,
+        "tournaments/tournament_settings.html",
+        {"tournament": tournament, "form": form, "slug_fixed": selectors.slug_fixed()},
+        status=400 if form.errors else 200,
     )
 
 
@@ -42,7 +152,6 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "can_add_round": len(rounds) < tournament.planned_rounds
             and not (tournament.seating_method == SeatingMethod.DDV and rounds),
             "current": selectors.current_round(tournament=tournament),
-            "publication_form": PublicationForm() if organises(request, tournament) else None,
             # Only once there are players to seat: a new tournament has nothing to say yet.
             "shortfall": shortfall(tournament, roles)
             if selectors.entry_count_of(tournament)
@@ -74,26 +183,4 @@ def tournament_tables_of_five(request: AuthenticatedHttpRequest, slug: str) -> H
     number = request.POST.get("round", "")
     if number.isdecimal() and len(number) < 6 and tournament.rounds.filter(number=number).exists():
         return redirect("round", slug, int(number))
-    return redirect("tournament", slug)
-
-
-@login_required
-@require_POST
-def tournament_publication(request: HttpRequest, slug: str) -> HttpResponse:
-    """The organiser decides what the public sees and how ties are broken."""
-    tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
-    require(request, tournament, ORGANISER)
-    form = PublicationForm(request.POST)
-    if form.is_valid():
-        try:
-            services.tournament_publication_update(tournament=tournament, **form.cleaned_data)
-        except ValidationError as error:
-            for message in error_messages(error):
-                messages.error(request, message)
-        else:
-            messages.success(request, _("The settings are saved."))
-    else:
-        for field, errors in form.errors.items():
-            for text in errors:
-                messages.error(request, f"{form.fields[field].label}: {text}")
     return redirect("tournament", slug)
