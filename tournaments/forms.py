@@ -5,6 +5,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Entry, ExtraTime, Player, Tournament
@@ -188,7 +189,7 @@ class TournamentForm(SettingsForm):
     and whether its players are registered again."""
 
     slug = forms.SlugField(
-        label=Tournament._meta.get_field("slug").verbose_name,
+        label=capfirst(Tournament._meta.get_field("slug").verbose_name),
         max_length=80,
         required=False,
         help_text=_("Empty: made from the name and the year. It cannot change later."),
