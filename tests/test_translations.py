@@ -1,5 +1,7 @@
-"""German is first-class: every string is translated and the compiled catalogue is current."""
+"""German is first-class: every string is translated, in one voice (docs/writing-german.md), and
+the compiled catalogue is current."""
 
+import re
 from pathlib import Path
 
 import polib
@@ -11,6 +13,58 @@ from scoring.messages import problem_message
 from tests.sheets import normal
 
 LOCALE = Path(__file__).resolve().parent.parent / "locale"
+
+
+def german() -> polib.POFile:
+    return polib.pofile(str(LOCALE / "de/LC_MESSAGES/django.po"))
+
+
+def translations(entry: polib.POEntry) -> list[str]:
+    return [entry.msgstr, *entry.msgstr_plural.values()] if entry.msgid_plural else [entry.msgstr]
+
+
+# The reader is addressed as "Sie": no du, dich, dir, dein (any ending), euch, euer, and no
+# du-imperative of the verbs the pages ask for. "ihr"/"ihre" are left out: in German they are
+# mostly "her"/"their" ("ihrem Spieler"), which a pattern cannot tell from the address.
+INFORMAL = re.compile(
+    r"\b(du|dich|dir|dein|deine[mnrs]?|euch|euer|eure[mnrs]?)\b"
+    r"|(^|[.:;!?]\s+|,\s+)(gib|nimm|lies|sieh|such|suche|trag|trage|wähle|klicke|prüfe|setze|"
+    r"lade|melde|schreibe|versuche|warte|öffne|nenne|beschreibe|begründe|korrigiere|behalte|"
+    r"verwende|speichere|teile|finde|bestätige|lösche|ändere)\s",
+    re.IGNORECASE,
+)
+# Messages where such a word is not the address (none so far).
+INFORMAL_ALLOWED: set[str] = set()
+
+
+def test_the_german_catalogue_addresses_the_reader_as_sie():
+    informal = [
+        (entry.msgid, text)
+        for entry in german()
+        if entry.msgid not in INFORMAL_ALLOWED
+        for text in translations(entry)
+        if INFORMAL.search(text)
+    ]
+    assert informal == []
+
+
+def test_the_address_check_finds_du_forms():
+    found = [
+        text
+        for text in [
+            "Dein Tisch",
+            "Prüfe sie und veröffentliche sie dann.",
+            "Nur Treffer; gib mehr ein.",
+            "Finden Sie Ihren Tisch",
+            "Versuche",  # the noun (attempts), as a heading
+        ]
+        if INFORMAL.search(text)
+    ]
+    assert found == [
+        "Dein Tisch",
+        "Prüfe sie und veröffentliche sie dann.",
+        "Nur Treffer; gib mehr ein.",
+    ]
 
 
 def test_every_german_message_is_translated():
