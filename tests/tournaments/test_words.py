@@ -1,0 +1,25 @@
+"""The words the tournament pages use in German (docs/writing-german.md): a player is withdrawn,
+only the account logs out."""
+
+import pytest
+from django.urls import reverse
+
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+
+def page(client, name: str, *args, language: str = "de") -> str:
+    return client.get(reverse(name, args=args), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+
+
+def test_withdrawing_a_player_is_not_logging_out(client):
+    organiser = factories.user(username="orga")
+    tournament = factories.tournament(players=4, organiser=organiser)
+    client.force_login(organiser)
+    german = page(client, "entries", tournament.slug)
+    assert german.count(">Zurückziehen</button>") == 4
+    assert german.count("Abmelden") == 1  # the account's, in the top bar
+    assert "Diesen Spieler für den Rest des Turniers zurückziehen?" in german
+    english = page(client, "entries", tournament.slug, language="en")
+    assert english.count(">Withdraw</button>") == 4
