@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from adjudication import forms, policies, selectors, services
@@ -563,7 +564,13 @@ def offences_default(request: AuthenticatedHttpRequest, slug: str) -> HttpRespon
     tournament = _tournament(request, slug, CATALOGUE)
     added = services.offences_default(tournament=tournament, by=request.user)
     messages.success(
-        request, _("%(count)d standard offences of the TSR added.") % {"count": len(added)}
+        request,
+        ngettext(
+            "%(count)d standard offence of the TSR added.",
+            "%(count)d standard offences of the TSR added.",
+            len(added),
+        )
+        % {"count": len(added)},
     )
     return redirect("offences", slug)
 

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from adjudication import policies
 from adjudication.models import (
@@ -66,9 +67,12 @@ def complaint_record(
     if not 1 <= hand_number <= played + 1:
         raise ValidationError(
             {
-                "hand_number": _(
+                "hand_number": ngettext(
+                    "The sheet has %(count)d hand: a complaint is about it or the hand being "
+                    "played, %(next)d.",
                     "The sheet has %(count)d hands: a complaint is about one of them or the "
-                    "hand being played, %(next)d."
+                    "hand being played, %(next)d.",
+                    played,
                 )
                 % {"count": played, "next": played + 1}
             }

@@ -4,7 +4,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
 from adjudication import policies
 from adjudication.models import (
@@ -167,7 +167,11 @@ def offences_default(*, tournament: Tournament, by: User) -> list[Offence]:
             tournament,
             by=by,
             action=Event.Action.OFFENCE,
-            summary=_("Catalogue: %(count)d standard offences of the TSR added")
+            summary=ngettext(
+                "Catalogue: %(count)d standard offence of the TSR added",
+                "Catalogue: %(count)d standard offences of the TSR added",
+                len(added),
+            )
             % {"count": len(added)},
         )
     return added

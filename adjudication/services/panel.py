@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from adjudication import policies
 from adjudication.models import (
@@ -116,11 +117,13 @@ def interruption_give_back(
         by=by,
         action=Event.Action.EXTRA_TIME,
         appeal=appeal,
-        summary=_("Round %(round)d: %(minutes)d minutes for tables %(tables)s (TSR 8.5.1)")
+        summary=_("Round %(round)d: %(minutes)s for %(tables)s (TSR 8.5.1)")
         % {
             "round": table.round.number,
-            "minutes": appeal.interruption,
-            "tables": ", ".join(map(str, granted)),
+            "minutes": ngettext("%(count)d minute", "%(count)d minutes", appeal.interruption)
+            % {"count": appeal.interruption},
+            "tables": ngettext("table %(tables)s", "tables %(tables)s", len(granted))
+            % {"tables": ", ".join(map(str, granted))},
         },
         tables=granted,
         minutes=appeal.interruption,

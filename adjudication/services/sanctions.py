@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from adjudication import policies
 from adjudication.models import (
@@ -112,7 +113,12 @@ def sanction_impose(
                     )
                     % {
                         "name": bound.name,
-                        "outcome": _("%(points)d points deducted") % {"points": bound.deduction}
+                        "outcome": ngettext(
+                            "%(points)d point deducted",
+                            "%(points)d points deducted",
+                            bound.deduction,
+                        )
+                        % {"points": bound.deduction}
                         if bound.deduction
                         else _("a warning"),
                     }
