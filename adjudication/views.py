@@ -510,7 +510,7 @@ def offences(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
         edit = get_object_or_404(Offence, tournament=tournament, pk=pk)
     initial = (
         {
-            "name": edit.name,
+            "name": edit.label,
             "rule": edit.rule,
             "kind": edit.kind,
             "severity": edit.severity,
@@ -530,7 +530,7 @@ def offences(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
             ),
         )
         if saved is not None:
-            messages.success(request, _("“%(name)s” is saved.") % {"name": saved.name})
+            messages.success(request, _("“%(name)s” is saved.") % {"name": saved.label})
             return redirect("offences", slug)
     return render(
         request,
@@ -553,7 +553,7 @@ def offence_delete(request: AuthenticatedHttpRequest, slug: str, pk: int) -> Htt
     return _button(
         request,
         lambda: services.offence_delete(offence=offence, by=request.user),
-        _("“%(name)s” is out of the catalogue.") % {"name": offence.name},
+        _("“%(name)s” is out of the catalogue.") % {"name": offence.label},
         redirect("offences", slug),
     )
 

@@ -134,6 +134,7 @@ def tournament_export(*, tournament: Tournament) -> dict:
             {
                 "key": offence_key[offence.pk],
                 "name": offence.name,
+                "code": offence.code,
                 "rule": offence.rule,
                 "kind": offence.kind,
                 "severity": offence.severity,

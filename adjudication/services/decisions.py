@@ -103,11 +103,12 @@ def complaint_record(
                         "“%(name)s” is unsporting conduct: it is a sanction, not penalty points "
                         "on a hand (TSR 9.6.2)."
                     )
-                    % {"name": offence.name}
+                    % {"name": offence.label}
                 }
             )
-    description = description.strip() or (offence.name if offence else "")
-    if not description:
+    # The standard offence alone may say what happened; it is shown in the reader's language.
+    description = description.strip()
+    if not description and offence is None:
         raise ValidationError({"description": _("Say what happened.")})
     decision = save_validated(
         Decision(
@@ -133,7 +134,7 @@ def complaint_record(
             "table": sheet.table.number,
             "hand": hand_number,
             "seat": offender,
-            "what": description,
+            "what": description or (offence.label if offence else ""),
         },
     )
     return decision

@@ -112,7 +112,7 @@ def sanction_impose(
                         "else is for the arbitration panel."
                     )
                     % {
-                        "name": bound.name,
+                        "name": bound.label,
                         "outcome": ngettext(
                             "%(points)d point deducted",
                             "%(points)d points deducted",

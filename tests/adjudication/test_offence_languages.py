@@ -1,0 +1,82 @@
+"""An offence of the TSR is stored by its code and read in the reader's language, whoever
+recorded it and in whichever language (docs/writing-german.md)."""
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from adjudication import services
+from adjudication.models import Decision, Offence
+from tests.adjudication.api.helpers import token
+from tests.adjudication.helpers import MATCH, enter
+
+pytestmark = pytest.mark.django_db
+
+
+def page(client, name, *args, language):
+    response = client.get(reverse(name, args=args), HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def api_decision(decision, user, language):
+    response = APIClient().get(
+        reverse(
+            "api-decision", args=[decision.scoresheet.table.round.tournament.slug, decision.pk]
+        ),
+        headers={"Accept-Language": language, **token(user)},
+    )
+    assert response.status_code == 200
+    return response.json()
+
+
+@pytest.mark.parametrize(
+    ("recorded_in", "read_in", "shown"),
+    [("de", "en", "Not following suit"), ("en", "de", "Nicht bedient")],
+)
+def test_an_offence_recorded_in_one_language_reads_in_the_other(
+    client, tournament, sheet, staff, recorded_in, read_in, shown
+):
+    enter(sheet, MATCH[:4])
+    client.force_login(staff["adjudicator"])
+    client.post(
+        reverse("offences-default", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE=recorded_in
+    )
+    offence = Offence.objects.get(tournament=tournament, code="not-following-suit")
+    response = client.post(
+        reverse("complaint-add", args=[tournament.slug, 1, 1]),
+        {"hand_number": 3, "offender": 2, "complainant": 1, "offence": offence.pk},
+        HTTP_ACCEPT_LANGUAGE=recorded_in,
+    )
+    decision = Decision.objects.get()
+    assert response.url == reverse("decision", args=[tournament.slug, decision.pk])
+    assert decision.description == ""
+
+    assert shown in page(client, "decision", tournament.slug, decision.pk, language=read_in)
+    assert shown in page(client, "adjudication", tournament.slug, language=read_in)
+    assert shown in page(client, "table", tournament.slug, 1, 1, language=read_in)
+    assert shown in page(client, "offences", tournament.slug, language=read_in)
+    assert api_decision(decision, staff["adjudicator"], read_in)["offence"] == {
+        "id": offence.pk,
+        "code": "not-following-suit",
+        "name": shown,
+        "rule": "TSR 5.2.2",
+    }
+
+
+def test_words_typed_for_a_complaint_stay_as_typed(client, tournament, sheet, staff):
+    enter(sheet, MATCH[:4])
+    services.offences_default(tournament=tournament, by=staff["organiser"])
+    offence = Offence.objects.get(tournament=tournament, code="not-following-suit")
+    decision = services.complaint_record(
+        scoresheet=sheet,
+        hand_number=3,
+        offender=2,
+        offence=offence,
+        description="Kreuz-Zehn abgeworfen, obwohl Kreuz gespielt war",
+        by=staff["adjudicator"],
+    )
+    client.force_login(staff["adjudicator"])
+    english = page(client, "decision", tournament.slug, decision.pk, language="en")
+    assert "Not following suit" in english
+    assert "Kreuz-Zehn abgeworfen, obwohl Kreuz gespielt war" in english
