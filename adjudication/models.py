@@ -16,6 +16,7 @@ from django.db.models.lookups import Exact
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from adjudication.messages import words
 from doko.rules.offences import STANDARD_OFFENCE
 from doko.rules.penalty import MOST_ANNOUNCEMENTS, Severity
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS, Scoresheet
@@ -539,7 +540,10 @@ class Event(models.Model):
     sanction = models.ForeignKey(
         Sanction, on_delete=models.CASCADE, null=True, blank=True, related_name="events"
     )
+    # As written for whoever did it; ``message`` keeps it untranslated (adjudication.messages)
+    # for entries logged since it exists, and ``text`` reads it in the reader's language.
     summary = models.TextField(_("what"))
+    message = models.JSONField(_("what, untranslated"), null=True, blank=True, editable=False)
     details = models.JSONField(_("details"), default=dict, blank=True)
 
     class Meta:
@@ -550,3 +554,8 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.get_action_display()}"
+
+    @property
+    def text(self) -> str:
+        """What was done, in the reader's language where the entry keeps its message."""
+        return words(self.message) if self.message else self.summary

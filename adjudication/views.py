@@ -671,7 +671,7 @@ def log_csv(request: AuthenticatedHttpRequest, slug: str) -> StreamingHttpRespon
                     timezone.localtime(event.at).isoformat(timespec="seconds"),
                     event.by.get_username(),
                     event.get_action_display(),
-                    event.summary,
+                    event.text,
                 ]
             )
 

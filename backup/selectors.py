@@ -277,6 +277,7 @@ def tournament_export(*, tournament: Tournament) -> dict:
                 "appeal": key(appeal_key, event.appeal_id),
                 "sanction": key(sanction_key, event.sanction_id),
                 "summary": event.summary,
+                "message": event.message,
                 "details": details(event),
             }
             for event in tournament.adjudication_events.order_by("pk")

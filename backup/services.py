@@ -460,6 +460,7 @@ def _import(data: dict) -> ImportResult:
                 appeal=_lookup(appeals, item["appeal"], _("the appeal")),
                 sanction=_lookup(sanctions, item["sanction"], _("the sanction")),
                 summary=item["summary"],
+                message=item.get("message"),
                 details=details(item),
             )
             for item in items

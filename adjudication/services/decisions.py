@@ -11,10 +11,12 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
 from adjudication import policies
+from adjudication.messages import Param, label_said, offence_said, said
 from adjudication.models import (
+    SEVERITY_LABELS,
     Decision,
     Event,
     Offence,
@@ -126,16 +128,17 @@ def complaint_record(
         by=by,
         action=Event.Action.COMPLAINT,
         decision=decision,
-        summary=_(
-            "Round %(round)d, table %(table)d, hand %(hand)d: complaint against seat %(seat)d: %(what)s"
-        )
-        % {
-            "round": sheet.table.round.number,
-            "table": sheet.table.number,
-            "hand": hand_number,
-            "seat": offender,
-            "what": description or (offence.label if offence else ""),
-        },
+        summary=said(
+            gettext_noop(
+                "Round %(round)d, table %(table)d, hand %(hand)d: complaint against seat "
+                "%(seat)d: %(what)s"
+            ),
+            round=sheet.table.round.number,
+            table=sheet.table.number,
+            hand=hand_number,
+            seat=offender,
+            what=description or (offence_said(offence) if offence else ""),
+        ),
     )
     return decision
 
@@ -386,19 +389,21 @@ def ruled(decision: Decision, ruling: Ruling) -> dict:
     }
 
 
-def _points_text(decision: Decision) -> str:
-    return ", ".join(
-        f"{_('seat')} {seat}: {points:+d}" for seat, points in decision.penalty.items() if points
-    ) or _("no penalty points")
+def _points_said(decision: Decision) -> Param:
+    return [
+        said(gettext_noop("seat %(seat)d: %(points)+d"), seat=seat, points=points)
+        for seat, points in decision.penalty.items()
+        if points
+    ] or said(gettext_noop("no penalty points"))
 
 
-def _ruled_params(decision: Decision) -> dict:
+def _ruled_params(decision: Decision) -> dict[str, Param]:
     """What the log says of a ruling: the hand, the offender, severity, points and rule."""
     return {
         "hand": decision.hand_number,
         "seat": decision.offender,
-        "severity": decision.get_severity_display(),
-        "points": _points_text(decision),
+        "severity": label_said(SEVERITY_LABELS[Severity(decision.severity)]),
+        "points": _points_said(decision),
         "rule": decision.rule,
     }
 
@@ -459,8 +464,10 @@ def decision_rule(*, decision: Decision, ruling: Ruling, by: User) -> Decision:
         by=by,
         action=Event.Action.RULING,
         decision=decision,
-        summary=_("Hand %(hand)d, seat %(seat)d: %(severity)s, %(points)s (%(rule)s)")
-        % _ruled_params(decision),
+        summary=said(
+            gettext_noop("Hand %(hand)d, seat %(seat)d: %(severity)s, %(points)s (%(rule)s)"),
+            **_ruled_params(decision),
+        ),
         penalty=decision.computed if not decision.deviates else seat_keys(decision.penalty),
         deviation_reason=decision.deviation_reason,
     )
@@ -564,8 +571,10 @@ def decision_initial(*, decision: Decision, by: User) -> Decision:
         by=by,
         action=Event.Action.INITIALS,
         decision=decision,
-        summary=_("Hand %(hand)d, seat %(seat)d: initialled, %(points)s (%(rule)s)")
-        % _ruled_params(decision),
+        summary=said(
+            gettext_noop("Hand %(hand)d, seat %(seat)d: initialled, %(points)s (%(rule)s)"),
+            **_ruled_params(decision),
+        ),
         hand_not_played=decision.hand_not_played,
         played_without_game_points=decision.played_without_game_points,
     )

@@ -11,15 +11,17 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop
 
 from adjudication import policies
+from adjudication.messages import offence_said, said
 from adjudication.models import (
     Event,
     Offence,
 )
 from adjudication.services.common import log_event, save_validated
 from doko.rules.offences import STANDARD_OFFENCES, StandardOffence
+from doko.rules.problems import ngettext_noop
 from tournaments.models import Tournament
 
 
@@ -95,7 +97,7 @@ def offence_save(
         tournament,
         by=by,
         action=Event.Action.OFFENCE,
-        summary=_("Catalogue: %(name)s") % {"name": offence.label},
+        summary=said(gettext_noop("Catalogue: %(name)s"), name=offence_said(offence)),
         offence=offence.pk,
     )
     return offence
@@ -115,7 +117,7 @@ def offence_delete(*, offence: Offence, by: User) -> None:
         tournament,
         by=by,
         action=Event.Action.OFFENCE,
-        summary=_("Catalogue: %(name)s taken out") % {"name": offence.label},
+        summary=said(gettext_noop("Catalogue: %(name)s taken out"), name=offence_said(offence)),
     )
     offence.delete()
 
@@ -147,11 +149,12 @@ def offences_default(*, tournament: Tournament, by: User) -> list[Offence]:
             tournament,
             by=by,
             action=Event.Action.OFFENCE,
-            summary=ngettext(
-                "Catalogue: %(count)d standard offence of the TSR added",
-                "Catalogue: %(count)d standard offences of the TSR added",
-                len(added),
-            )
-            % {"count": len(added)},
+            summary=said(
+                ngettext_noop(
+                    "Catalogue: %(count)d standard offence of the TSR added",
+                    "Catalogue: %(count)d standard offences of the TSR added",
+                ),
+                count=len(added),
+            ),
         )
     return added

@@ -3,10 +3,12 @@ recorded it and in whichever language (docs/writing-german.md)."""
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from adjudication import services
-from adjudication.models import Decision, Offence
+from adjudication.models import Decision, Event, Offence
+from doko.rules.penalty import Severity
 from tests.adjudication.api.helpers import token
 from tests.adjudication.helpers import MATCH, enter
 
@@ -80,3 +82,53 @@ def test_words_typed_for_a_complaint_stay_as_typed(client, tournament, sheet, st
     english = page(client, "decision", tournament.slug, decision.pk, language="en")
     assert "Not following suit" in english
     assert "Kreuz-Zehn abgeworfen, obwohl Kreuz gespielt war" in english
+
+
+def test_the_log_reads_in_the_readers_language(client, tournament, sheet, staff):
+    enter(sheet, MATCH[:4])
+    with translation.override("de"):
+        services.offences_default(tournament=tournament, by=staff["organiser"])
+        decision = services.complaint_record(
+            scoresheet=sheet,
+            hand_number=3,
+            offender=2,
+            offence=Offence.objects.get(code="not-following-suit"),
+            description="",
+            by=staff["adjudicator"],
+        )
+        services.decision_rule(
+            decision=decision, ruling=services.Ruling(Severity.MINOR), by=staff["adjudicator"]
+        )
+    client.force_login(staff["organiser"])
+    english = page(client, "adjudication-log", tournament.slug, language="en")
+    assert "Catalogue: 6 standard offences of the TSR added" in english
+    assert "Round 1, table 1, hand 3: complaint against seat 2: Not following suit" in english
+    assert "Hand 3, seat 2: minor (TSR 9.3), seat 1: +1, seat 2: -3" in english
+    german = page(client, "adjudication-log", tournament.slug, language="de")
+    assert "Runde 1, Tisch 1, Spiel 3: Reklamation gegen Position 2: Nicht bedient" in german
+    assert "Spiel 3, Position 2: geringfügig (TSR 9.3), Position 1: +1, Position 2: -3" in german
+    csv = client.get(
+        reverse("adjudication-log-csv", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert "complaint against seat 2: Not following suit" in b"".join(csv.streaming_content).decode(
+        "utf-8-sig"
+    )
+    log = APIClient().get(
+        reverse("api-adjudication-log", args=[tournament.slug]),
+        headers={"Accept-Language": "en", **token(staff["organiser"])},
+    )
+    summaries = [event["summary"] for event in log.json()["results"]]
+    assert summaries[1] == "Round 1, table 1, hand 3: complaint against seat 2: Not following suit"
+
+
+def test_a_log_entry_written_before_stays_as_written(client, tournament, staff):
+    Event.objects.create(
+        tournament=tournament,
+        by=staff["organiser"],
+        action=Event.Action.OFFENCE,
+        summary="Katalog: Handy klingelt",
+    )
+    client.force_login(staff["organiser"])
+    assert "Katalog: Handy klingelt" in page(
+        client, "adjudication-log", tournament.slug, language="en"
+    )
