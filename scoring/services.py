@@ -16,6 +16,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import time_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
@@ -117,7 +118,7 @@ def _require_time_over(sheet: Scoresheet, *, after: int | None, table_size: int)
                 "The playing time of table %(table)d ends at %(time)s, with its extra time "
                 "(TSR 8.5.1): until then the table plays on, and the end is noted after that."
             )
-        ) % {"table": time.number, "time": timezone.localtime(time.ends_at).strftime("%H:%M")}
+        ) % {"table": time.number, "time": time_format(timezone.localtime(time.ends_at))}
     raise ValidationError({"time_over_after_hand": message})
 
 
