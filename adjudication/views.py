@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from adjudication import forms, policies, selectors, services
 from adjudication.models import Appeal, Decision, Offence, Sanction
+from doko.names import collapsed
 from scoring.models import CONTRACT_LABELS, Scoresheet
 from scoring.selectors import hand_lines
 from tournaments import selectors as tournament_selectors
@@ -537,7 +538,12 @@ def offences(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
         "adjudication/offences.html",
         {
             "tournament": tournament,
-            "offences": selectors.offence_list(tournament=tournament),
+            # By the names the reader reads (the TSR's are stored in English), umlauts with
+            # their vowel as German lists sort them.
+            "offences": sorted(
+                selectors.offence_list(tournament=tournament),
+                key=lambda offence: (offence.kind, collapsed(offence.label)),
+            ),
             "form": form,
             "edit": edit,
         },

@@ -132,3 +132,14 @@ def test_a_log_entry_written_before_stays_as_written(client, tournament, staff):
     assert "Katalog: Handy klingelt" in page(
         client, "adjudication-log", tournament.slug, language="en"
     )
+
+
+def test_the_catalogue_is_sorted_by_the_names_its_reader_reads(client, tournament, staff):
+    services.offences_default(tournament=tournament, by=staff["organiser"])
+    client.force_login(staff["organiser"])
+    german = page(client, "offences", tournament.slug, language="de")
+    unsporting = ["Animieren", "Äußerungen", "Lautes Zählen", "Spielabbruch"]
+    assert sorted(unsporting, key=german.index) == unsporting
+    english = page(client, "offences", tournament.slug, language="en")
+    unsporting = ["Counting trumps", "Encouraging", "Gestures", "Hand abandoned"]
+    assert sorted(unsporting, key=english.index) == unsporting
