@@ -87,12 +87,4 @@ class Migration(migrations.Migration):
             field=models.TextField(blank=True, verbose_name='what happened'),
         ),
         migrations.RunPython(codes_given, migrations.RunPython.noop),
-        migrations.AddConstraint(
-            model_name='decision',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('description', ''), _negated=True), ('offence__isnull', False), _connector='OR'), name='decision_says_what_happened'),
-        ),
-        migrations.AddConstraint(
-            model_name='offence',
-            constraint=models.UniqueConstraint(condition=models.Q(('code', ''), _negated=True), fields=('tournament', 'code'), name='offence_code_unique'),
-        ),
     ]

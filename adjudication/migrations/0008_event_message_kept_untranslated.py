@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('adjudication', '0006_offences_stored_by_code'),
+        ('adjudication', '0007_offence_code_constraints'),
     ]
 
     operations = [
