@@ -13,8 +13,11 @@ from django.db import models
 from django.db.models import F, Q, Value
 from django.db.models.functions import Coalesce
 from django.db.models.lookups import Exact
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from adjudication.messages import words
+from doko.rules.offences import STANDARD_OFFENCE
 from doko.rules.penalty import MOST_ANNOUNCEMENTS, Severity
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS, Scoresheet
 from tournaments.models import Entry, Round, Tournament
@@ -45,7 +48,11 @@ def _penalty_sum():
 class Offence(models.Model):
     """A standard offence of the tournament's catalogue with its preset outcome: a breach of
     the rules with its severity (TSR 9.2-9.4), or unsporting conduct (TSR 9.6), which the
-    adjudicator decides alone only where it is a bound decision (TSR 9.6.3) with its points."""
+    adjudicator decides alone only where it is a bound decision (TSR 9.6.3) with its points.
+
+    One the TSR names has its ``code`` (doko.rules.offences) and is shown in the reader's
+    language (``label``), whoever added it; its ``name`` is the TSR's English. The tournament's
+    own offences have no code and read as typed."""
 
     class Kind(models.TextChoices):
         BREACH = "breach", _("breach of the rules (TSR 9.2-9.5)")
@@ -55,6 +62,9 @@ class Offence(models.Model):
         Tournament, on_delete=models.CASCADE, related_name="offences", verbose_name=_("tournament")
     )
     name = models.CharField(_("name"), max_length=200)
+    code = models.CharField(
+        _("code of the TSR's offence"), max_length=40, blank=True, editable=False
+    )
     rule = models.CharField(_("rule"), max_length=60, blank=True)
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
     severity = models.CharField(
@@ -70,6 +80,9 @@ class Offence(models.Model):
         ordering = ["tournament", "kind", "name"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "name"], name="offence_name_unique"),
+            models.UniqueConstraint(
+                fields=["tournament", "code"], condition=~Q(code=""), name="offence_code_unique"
+            ),
             models.CheckConstraint(
                 condition=(Q(kind="breach") & ~Q(severity="") & Q(bound=False))
                 | (Q(kind="unsporting") & Q(severity="")),
@@ -90,7 +103,14 @@ class Offence(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name
+        return self.label
+
+    @property
+    def label(self) -> str:
+        """The name in the reader's language: the TSR's words for a standard offence it
+        names, else the tournament's own as typed."""
+        standard = STANDARD_OFFENCE.get(self.code)
+        return gettext(standard.name) if standard else self.name
 
 
 class Decision(models.Model):
@@ -124,7 +144,9 @@ class Decision(models.Model):
         related_name="decisions",
         verbose_name=_("standard offence"),
     )
-    description = models.TextField(_("what happened"))
+    # Empty when the standard offence says it all (its name is shown then, in the reader's
+    # language).
+    description = models.TextField(_("what happened"), blank=True)
     severity = models.CharField(
         _("severity"), max_length=16, choices=list(SEVERITY_LABELS.items()), blank=True
     )
@@ -217,6 +239,11 @@ class Decision(models.Model):
             models.CheckConstraint(
                 condition=Q(announcements__lte=MOST_ANNOUNCEMENTS),
                 name="decision_announcements_at_most_five",
+            ),
+            # What happened: said in words, or by the standard offence alone.
+            models.CheckConstraint(
+                condition=~Q(description="") | Q(offence__isnull=False),
+                name="decision_says_what_happened",
             ),
             # Open: nothing ruled yet; every later state has its ruling and points.
             models.CheckConstraint(
@@ -513,7 +540,10 @@ class Event(models.Model):
     sanction = models.ForeignKey(
         Sanction, on_delete=models.CASCADE, null=True, blank=True, related_name="events"
     )
+    # As written for whoever did it; ``message`` keeps it untranslated (adjudication.messages)
+    # for entries logged since it exists, and ``text`` reads it in the reader's language.
     summary = models.TextField(_("what"))
+    message = models.JSONField(_("what, untranslated"), null=True, blank=True, editable=False)
     details = models.JSONField(_("details"), default=dict, blank=True)
 
     class Meta:
@@ -524,3 +554,8 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.get_action_display()}"
+
+    @property
+    def text(self) -> str:
+        """What was done, in the reader's language where the entry keeps its message."""
+        return words(self.message) if self.message else self.summary

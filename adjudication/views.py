@@ -15,11 +15,13 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from adjudication import forms, policies, selectors, services
 from adjudication.invitations import VALID_FOR
 from adjudication.models import Appeal, Decision, Offence, Sanction
+from doko.names import collapsed
 from scoring.models import CONTRACT_LABELS, Scoresheet
 from scoring.selectors import hand_lines
 from tournaments import selectors as tournament_selectors
@@ -511,7 +513,7 @@ def offences(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
         edit = get_object_or_404(Offence, tournament=tournament, pk=pk)
     initial = (
         {
-            "name": edit.name,
+            "name": edit.label,
             "rule": edit.rule,
             "kind": edit.kind,
             "severity": edit.severity,
@@ -531,14 +533,19 @@ def offences(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
             ),
         )
         if saved is not None:
-            messages.success(request, _("“%(name)s” is saved.") % {"name": saved.name})
+            messages.success(request, _("“%(name)s” is saved.") % {"name": saved.label})
             return redirect("offences", slug)
     return render(
         request,
         "adjudication/offences.html",
         {
             "tournament": tournament,
-            "offences": selectors.offence_list(tournament=tournament),
+            # By the names the reader reads (the TSR's are stored in English), umlauts with
+            # their vowel as German lists sort them.
+            "offences": sorted(
+                selectors.offence_list(tournament=tournament),
+                key=lambda offence: (offence.kind, collapsed(offence.label)),
+            ),
             "form": form,
             "edit": edit,
         },
@@ -554,7 +561,7 @@ def offence_delete(request: AuthenticatedHttpRequest, slug: str, pk: int) -> Htt
     return _button(
         request,
         lambda: services.offence_delete(offence=offence, by=request.user),
-        _("“%(name)s” is out of the catalogue.") % {"name": offence.name},
+        _("“%(name)s” is out of the catalogue.") % {"name": offence.label},
         redirect("offences", slug),
     )
 
@@ -565,7 +572,13 @@ def offences_default(request: AuthenticatedHttpRequest, slug: str) -> HttpRespon
     tournament = _tournament(request, slug, CATALOGUE)
     added = services.offences_default(tournament=tournament, by=request.user)
     messages.success(
-        request, _("%(count)d standard offences of the TSR added.") % {"count": len(added)}
+        request,
+        ngettext(
+            "%(count)d standard offence of the TSR added.",
+            "%(count)d standard offences of the TSR added.",
+            len(added),
+        )
+        % {"count": len(added)},
     )
     return redirect("offences", slug)
 
@@ -776,7 +789,7 @@ def log_csv(request: AuthenticatedHttpRequest, slug: str) -> StreamingHttpRespon
                     timezone.localtime(event.at).isoformat(timespec="seconds"),
                     event.by.get_username(),
                     event.get_action_display(),
-                    event.summary,
+                    event.text,
                 ]
             )
 

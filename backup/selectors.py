@@ -134,6 +134,7 @@ def tournament_export(*, tournament: Tournament) -> dict:
             {
                 "key": offence_key[offence.pk],
                 "name": offence.name,
+                "code": offence.code,
                 "rule": offence.rule,
                 "kind": offence.kind,
                 "severity": offence.severity,
@@ -278,6 +279,7 @@ def tournament_export(*, tournament: Tournament) -> dict:
                 "appeal": key(appeal_key, event.appeal_id),
                 "sanction": key(sanction_key, event.sanction_id),
                 "summary": event.summary,
+                "message": event.message,
                 "details": details(event),
             }
             for event in tournament.adjudication_events.order_by("pk")

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from adjudication.models import Appeal, Decision, Event, Offence, Sanction
+from adjudication.services.offences import standard_offence_named
 from backup.format import (
     DECISION_FIELDS,
     DECISION_FIELDS_LATER,
@@ -240,12 +241,14 @@ def _import(data: dict) -> ImportResult:
     )
 
     items = data["offences"]
+    codes = _offence_codes(items)
     offences = _keyed(
         Offence,
         items,
         lambda item: Offence(
             tournament=tournament,
             name=item["name"],
+            code=codes.get(item["key"], ""),
             rule=item["rule"],
             kind=item["kind"],
             severity=item["severity"],
@@ -460,6 +463,7 @@ def _import(data: dict) -> ImportResult:
                 appeal=_lookup(appeals, item["appeal"], _("the appeal")),
                 sanction=_lookup(sanctions, item["sanction"], _("the sanction")),
                 summary=item["summary"],
+                message=item.get("message"),
                 details=details(item),
             )
             for item in items
@@ -471,6 +475,22 @@ def _import(data: dict) -> ImportResult:
     if tournament.status == Tournament.Status.FINISHED and tournament.counts_for_ranking:
         services.ranking_schedule()
     return result
+
+
+def _offence_codes(items: list[dict]) -> dict[int, str]:
+    """The code of each offence of the TSR in a catalogue (key in the file -> code). A file
+    written before offences had codes names them in the language of whoever added them: the
+    first one of each name gets its code, later ones (the same offence added in another
+    language) stay as they are."""
+    codes: dict[int, str] = {}
+    for item in items:
+        code = item.get("code")
+        if code is None:
+            standard = standard_offence_named(item["name"])
+            code = standard.code if standard else ""
+        if code and code not in codes.values():
+            codes[item["key"]] = code
+    return codes
 
 
 def _keyed(model: type[M], items: list[dict], build: Callable[[dict], M]) -> dict[int, M]:

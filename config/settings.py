@@ -153,6 +153,8 @@ LOGOUT_REDIRECT_URL = "home"
 LANGUAGE_CODE = "de"
 LANGUAGES = [("de", _("German")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates and times as each language's readers write them (24.11.2026, 14:05), config/formats/.
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = "Europe/Berlin"
 USE_I18N = True
 USE_TZ = True

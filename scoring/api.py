@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from django.conf import settings
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import exceptions, serializers
@@ -520,9 +520,12 @@ class ScoresheetCheckRequestSerializer(serializers.Serializer):
             raise serializers.ValidationError(
                 {
                     "hands_per_match": [
-                        gettext(
+                        ngettext(
+                            "A round at a table of {size} has at least {least} hand: one dealt "
+                            "by each player and a compulsory solo by each (TSR 3.3.1, 4.2.3).",
                             "A round at a table of {size} has at least {least} hands: one dealt "
-                            "by each player and a compulsory solo by each (TSR 3.3.1, 4.2.3)."
+                            "by each player and a compulsory solo by each (TSR 3.3.1, 4.2.3).",
+                            2 * size,
                         ).format(size=size, least=2 * size)
                     ]
                 }

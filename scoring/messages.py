@@ -3,15 +3,24 @@
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
-from doko.rules.problems import FieldError
+from doko.rules.problems import FieldError, Plural, Template
 from doko.rules.sheet import Problem
 
 
-def rule_message(template: str, params: Mapping[str, Any], rule: str) -> str:
+def translated(template: Template, params: Mapping[str, Any]) -> str:
+    """A core message in the active language, in the form its number asks for."""
+    if isinstance(template, Plural):
+        text = ngettext(template.singular, template.plural, params[template.count])
+    else:
+        text = gettext(template)
+    return text.format(**params)
+
+
+def rule_message(template: Template, params: Mapping[str, Any], rule: str) -> str:
     """A core message in the active language, with the TSR section it rests on."""
-    return f"{gettext(template).format(**params)} ({rule})"
+    return f"{translated(template, params)} ({rule})"
 
 
 def problem_message(problem: Problem) -> str:

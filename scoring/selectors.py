@@ -6,6 +6,7 @@ from typing import Final, Literal
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.sheet import HandLine, Problem, SheetCheck, check_sheet
@@ -113,7 +114,11 @@ def scoresheet_check(
         time_over_after_hand = scoresheet.time_over_after_hand
     if table_size not in (4, 5):
         raise ValidationError(
-            _("Table %(table)d seats %(count)d players; a table seats 4 or 5 (TSR 8.3, 10.1).")
+            ngettext(
+                "Table %(table)d seats %(count)d player; a table seats 4 or 5 (TSR 8.3, 10.1).",
+                "Table %(table)d seats %(count)d players; a table seats 4 or 5 (TSR 8.3, 10.1).",
+                table_size,
+            )
             % {"table": scoresheet.table.number, "count": table_size}
         )
     hands_per_match = scoresheet.table.round.tournament.hands_at(table_size)

@@ -17,11 +17,13 @@ from django.core.exceptions import ValidationError
 from django.core.validators import ProhibitNullCharactersValidator
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import time_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.deal import scorekeeper
+from doko.rules.problems import Template, ngettext_noop
 from doko.rules.sheet import (
     HandLine,
     Problem,
@@ -117,7 +119,7 @@ def _require_time_over(sheet: Scoresheet, *, after: int | None, table_size: int)
                 "The playing time of table %(table)d ends at %(time)s, with its extra time "
                 "(TSR 8.5.1): until then the table plays on, and the end is noted after that."
             )
-        ) % {"table": time.number, "time": timezone.localtime(time.ends_at).strftime("%H:%M")}
+        ) % {"table": time.number, "time": time_format(timezone.localtime(time.ends_at))}
     raise ValidationError({"time_over_after_hand": message})
 
 
@@ -219,9 +221,12 @@ def _replace_checked(
     if time_over_after_hand is not None and not 0 <= time_over_after_hand <= len(lines):
         raise ValidationError(
             {
-                "time_over_after_hand": _(
+                "time_over_after_hand": ngettext(
                     "The playing time cannot have ended after hand %(after)d: the sheet has "
-                    "%(count)d hands (TSR 8.5.1)."
+                    "%(count)d hand (TSR 8.5.1).",
+                    "The playing time cannot have ended after hand %(after)d: the sheet has "
+                    "%(count)d hands (TSR 8.5.1).",
+                    len(lines),
                 )
                 % {"after": time_over_after_hand, "count": len(lines)}
             }
@@ -343,7 +348,11 @@ def _zero_line(sheet: Scoresheet, lines: list[HandLine], number: int, **fields) 
     if not 1 <= number <= len(lines) + 1:
         raise ValidationError(
             {
-                "hand_number": _("The sheet has %(count)d hands; hand %(hand)d is not on it.")
+                "hand_number": ngettext(
+                    "The sheet has %(count)d hand; hand %(hand)d is not on it.",
+                    "The sheet has %(count)d hands; hand %(hand)d is not on it.",
+                    len(lines),
+                )
                 % {"count": len(lines), "hand": number}
             }
         )
@@ -411,14 +420,18 @@ def _incomplete(sheet: Scoresheet, check: SheetCheck, *, table_size: int) -> Pro
     solo is still owed after the noted end of the playing time; or the table plays on (the
     round runs, or a table of five or with extra time plays past its end, TSR 10.1.5); or its
     time is over and the sheet does not yet say after which hand."""
+    template: Template
     if sheet.time_over_after_hand is not None:
         rule = "TSR 8.5.3, 8.6.1"
         template = gettext_noop("Seat {seat} must still play a forced solo.")
     elif not table_playing_time(table=sheet.table, size=table_size).over(timezone.now()):
         rule = "TSR 8.5.1, 8.6.1" if table_size == 4 else "TSR 10.1.5, 8.6.1"
-        template = gettext_noop(
+        template = ngettext_noop(
+            "The scoresheet is not complete: {remaining} of the round's {count} hands is still "
+            "to be played, compulsory solos included.",
             "The scoresheet is not complete: {remaining} of the round's {count} hands are still "
-            "to be played, compulsory solos included."
+            "to be played, compulsory solos included.",
+            count="remaining",
         )
     else:
         rule = "TSR 8.5.1, 8.5.3"

@@ -20,7 +20,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from drf_spectacular.extensions import (
     OpenApiAuthenticationExtension,
     OpenApiSerializerFieldExtension,
@@ -518,8 +518,12 @@ class HandsReplaceSerializer(serializers.Serializer):
             raise serializers.ValidationError(
                 {
                     "hands": [
-                        gettext(
-                            "This table seats {count} players; a table seats 4 or 5 (TSR 8.3, 10.1)."
+                        ngettext(
+                            "This table seats {count} player; a table seats 4 or 5 (TSR 8.3, "
+                            "10.1).",
+                            "This table seats {count} players; a table seats 4 or 5 (TSR 8.3, "
+                            "10.1).",
+                            size,
                         ).format(count=size)
                     ]
                 }

@@ -1,5 +1,9 @@
-"""German is first-class: every string is translated and the compiled catalogue is current."""
+"""German is first-class: every string is translated, in one voice (docs/writing-german.md), and
+the compiled catalogue is current."""
 
+import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import polib
@@ -7,22 +11,123 @@ import pytest
 from django.utils import translation
 
 from doko.rules.sheet import check_sheet
-from scoring.messages import problem_message
+from doko.rules.value import Game, HandResult, check_hand_result
+from scoring.messages import field_errors, problem_message
 from tests.sheets import normal
 
 LOCALE = Path(__file__).resolve().parent.parent / "locale"
 
 
+def german() -> polib.POFile:
+    return polib.pofile(str(LOCALE / "de/LC_MESSAGES/django.po"))
+
+
+def translations(entry: polib.POEntry) -> list[str]:
+    return [entry.msgstr, *entry.msgstr_plural.values()] if entry.msgid_plural else [entry.msgstr]
+
+
+# The reader is addressed as "Sie": no du, dich, dir, dein (any ending), euch, euer, and no
+# du-imperative of the verbs the pages ask for. "ihr"/"ihre" are left out: in German they are
+# mostly "her"/"their" ("ihrem Spieler"), which a pattern cannot tell from the address.
+INFORMAL = re.compile(
+    r"\b(du|dich|dir|dein|deine[mnrs]?|euch|euer|eure[mnrs]?)\b"
+    r"|(^|[.:;!?]\s+|,\s+)(gib|nimm|lies|sieh|such|suche|trag|trage|wähle|klicke|prüfe|setze|"
+    r"lade|melde|schreibe|versuche|warte|öffne|nenne|beschreibe|begründe|korrigiere|behalte|"
+    r"verwende|speichere|teile|finde|bestätige|lösche|ändere)\s",
+    re.IGNORECASE,
+)
+# Messages where such a word is not the address (none so far).
+INFORMAL_ALLOWED: set[str] = set()
+
+
+def test_the_german_catalogue_addresses_the_reader_as_sie():
+    informal = [
+        (entry.msgid, text)
+        for entry in german()
+        if entry.msgid not in INFORMAL_ALLOWED
+        for text in translations(entry)
+        if INFORMAL.search(text)
+    ]
+    assert informal == []
+
+
+def test_the_address_check_finds_du_forms():
+    found = [
+        text
+        for text in [
+            "Dein Tisch",
+            "Prüfe sie und veröffentliche sie dann.",
+            "Nur Treffer; gib mehr ein.",
+            "Finden Sie Ihren Tisch",
+            "Versuche",  # the noun (attempts), as a heading
+        ]
+        if INFORMAL.search(text)
+    ]
+    assert found == [
+        "Dein Tisch",
+        "Prüfe sie und veröffentliche sie dann.",
+        "Nur Treffer; gib mehr ein.",
+    ]
+
+
+# A number of things: a placeholder, perhaps a word, then a countable noun ("%(count)d hands",
+# "{count} Doppelkopf tricks", "%(minutes)s minutes").
+COUNTED = re.compile(
+    r"(%\(\w+\)[sd]|\{\w+\})\s+(?:(?:more|standard|Doppelkopf|active|new|[a-z]+ed)\s+)?"
+    r"(hand|player|round|table|seat|point|card point|minute|month|trick|solo|offence|sheet|"
+    r"scoresheet|job|line|column|fox|foxe|game|sanction|decision|change|page|row|hour|day)s?\b"
+)
+# Counts that never need a singular, and a verb that reads like a noun.
+COUNTED_ALLOWED = {
+    # the pack's 240 card points and 12 tricks, constants of the game (TSR 2.2)
+    "The pack has {total} card points; Re cannot have {points}.",
+    "A hand has {total} tricks; Re cannot have taken {tricks}.",
+    # "seats" is the verb: round N seats players
+    "Round %(number)d seats players who no longer play: %(players)s. Register a substitute in "
+    "their place, or draw the round again (TSR 8.3).",
+}
+
+
+def test_every_message_with_a_count_has_its_plural():
+    singular_only = [
+        entry.msgid
+        for entry in german()
+        if not entry.msgid_plural
+        and entry.msgid not in COUNTED_ALLOWED
+        and COUNTED.search(entry.msgid)
+    ]
+    assert singular_only == []
+
+
+def test_the_count_check_finds_counted_nouns():
+    assert COUNTED.search("The sheet has %(count)d hands.")
+    assert COUNTED.search("{count} foxes caught")
+    assert COUNTED.search("%(count)d standard offences added")
+    assert not COUNTED.search("Round %(number)d")
+    assert not COUNTED.search("Hand %(hand)d, seat %(seat)d: %(status)s")
+
+
 def test_every_german_message_is_translated():
-    catalogue = polib.pofile(str(LOCALE / "de/LC_MESSAGES/django.po"))
+    catalogue = german()
     untranslated = [entry.msgid for entry in catalogue.untranslated_entries()]
     fuzzy = [entry.msgid for entry in catalogue.fuzzy_entries()]
     assert untranslated == []
     assert fuzzy == []
 
 
+@pytest.mark.skipif(not shutil.which("msgfmt"), reason="GNU gettext (msgfmt) is not installed")
+def test_the_german_catalogue_compiles_with_its_placeholders_checked():
+    # --check-format: every msgstr has the placeholders of its msgid, %(name)s and {name} alike.
+    result = subprocess.run(
+        ["msgfmt", "--check", "--output-file=/dev/null", str(LOCALE / "de/LC_MESSAGES/django.po")],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+
+
 def test_compiled_catalogue_matches_the_source():
-    source = polib.pofile(str(LOCALE / "de/LC_MESSAGES/django.po"))
+    source = german()
     compiled = polib.mofile(str(LOCALE / "de/LC_MESSAGES/django.mo"))
     pairs = {
         (e.msgctxt, e.msgid, e.msgstr, tuple(sorted(e.msgstr_plural.items())))
@@ -44,3 +149,18 @@ def test_rule_problems_are_translated_with_their_placeholders_filled(language):
     assert "{" not in message
     assert "3.3.1" in message
     assert ("Position 1" in message) == (language == "de")
+
+
+@pytest.mark.parametrize(
+    ("language", "tricks", "message"),
+    [
+        ("de", 1, "Re hat 1 Stich bekommen; darin sind höchstens 44 Augen, nicht 50."),
+        ("de", 2, "Re hat 2 Stiche bekommen; darin sind höchstens 88 Augen, nicht 100."),
+        ("en", 1, "Re took 1 trick, which holds at most 44 card points, not 50."),
+    ],
+)
+def test_the_cores_plural_messages_take_the_form_of_their_number(language, tricks, message):
+    result = HandResult(game=Game.NORMAL, re_card_points=50 * tricks, re_tricks=tricks)
+    errors = tuple(check_hand_result(result))
+    with translation.override(language):
+        assert field_errors(errors)["re_card_points"] == [f"{message} (TSR 2.2.2)"]

@@ -55,6 +55,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 __all__ = ["ImportPreview", "ImportRow", "parse_players_csv"]
 
@@ -472,7 +473,11 @@ def parse_players_csv(data: bytes, *, max_rows: int = 5000) -> ImportPreview:
             continue
         if len(rows) == max_rows:
             return _file_error(
-                _("The file has more than %(max)d players. Split it into several files.")
+                ngettext(
+                    "The file has more than %(max)d player. Split it into several files.",
+                    "The file has more than %(max)d players. Split it into several files.",
+                    max_rows,
+                )
                 % {"max": max_rows},
                 delimiter=delimiter,
             )

@@ -43,7 +43,9 @@ class DecisionSerializer(serializers.Serializer):
     offender = serializers.IntegerField(help_text="Seat")
     complainant = serializers.IntegerField(allow_null=True, help_text="Seat")
     offence = OffenceSummarySerializer(allow_null=True, help_text="From the catalogue")
-    description = serializers.CharField()
+    description = serializers.CharField(
+        allow_blank=True, help_text="What happened, as typed; empty when the offence says it all"
+    )
     severity = BlankAsNullChoiceField(
         choices=SEVERITIES, allow_null=True, help_text="null while the complaint is open"
     )
@@ -104,7 +106,7 @@ class ComplaintSerializer(serializers.Serializer):
         max_length=MOST_TEXT,
         allow_blank=True,
         default="",
-        help_text="What happened; left empty, the offence's name",
+        help_text="What happened; may be left empty when the offence says it all",
     )
     offence = serializers.IntegerField(
         allow_null=True, default=None, help_text="A breach of the catalogue, by id"

@@ -18,7 +18,11 @@ class EventSerializer(serializers.Serializer):
     at = serializers.DateTimeField()
     by = serializers.CharField(source="by.get_username")
     action = LogActionField()
-    summary = serializers.CharField(help_text="In the language of whoever did it")
+    summary = serializers.CharField(
+        source="text",
+        help_text="In the reader's language (Accept-Language); entries logged before the log "
+        "kept its messages untranslated, in the language of whoever did it",
+    )
     details = serializers.JSONField()
     decision = serializers.IntegerField(source="decision_id", allow_null=True)
     appeal = serializers.IntegerField(source="appeal_id", allow_null=True)

@@ -2,6 +2,10 @@
 their severity, and unsporting conduct, some of it a bound decision the adjudicator gives alone with
 its points. The organiser, an adjudicator or a panel member keeps it, and may start it with the
 offences the TSR names; decisions and sanctions show the offence they name by its summary.
+
+An offence the TSR names has its ``code``, which never changes, and its ``name`` in the reader's
+language (``Accept-Language``), whoever added it; the tournament's own have no code and read as
+typed. Sending the name of an offence of the TSR, in German or English, names that offence.
 """
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -19,13 +23,18 @@ from adjudication.api.common import (
     named_choices,
 )
 from adjudication.models import MOST_DEDUCTION, Offence
+from doko.rules.offences import STANDARD_OFFENCES
 
 OffenceKindField = named_choices("OffenceKindEnum", Offence.Kind.values)
+OffenceCodeField = named_choices("OffenceCodeEnum", [each.code for each in STANDARD_OFFENCES])
+CODE_HELP = "The offence of the TSR it is, which never changes; null for the tournament's own"
+NAME_HELP = "In the reader's language for an offence of the TSR (code); as typed otherwise"
 
 
 class OffenceSummarySerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    name = serializers.CharField()
+    code = OffenceCodeField(allow_null=True, read_only=True, help_text=CODE_HELP)
+    name = serializers.CharField(source="label", help_text=NAME_HELP)
     rule = serializers.CharField(allow_blank=True)
 
 
@@ -34,7 +43,8 @@ class OffenceSerializer(serializers.Serializer):
     unsporting conduct, which is a bound decision (TSR 9.6.3) with its points or the panel's."""
 
     id = serializers.IntegerField(read_only=True)
-    name = serializers.CharField(max_length=200)
+    code = OffenceCodeField(allow_null=True, read_only=True, help_text=CODE_HELP)
+    name = serializers.CharField(max_length=200, help_text=NAME_HELP)
     rule = serializers.CharField(max_length=60, allow_blank=True, default="")
     kind = OffenceKindField()
     severity = BlankAsNullChoiceField(
@@ -53,6 +63,9 @@ class OffenceSerializer(serializers.Serializer):
         default=None,
         help_text="A bound decision's points deducted; 0 is a warning (TSR 9.6.2 b)",
     )
+
+    def to_representation(self, instance):
+        return {**super().to_representation(instance), "name": instance.label}
 
 
 def _offence_fields(data: dict) -> dict:
@@ -109,8 +122,8 @@ class OffenceDetail(AdjudicationAPIView):
 
 
 class OffenceDefaults(AdjudicationAPIView):
-    """Start the catalogue with the offences the TSR names (TSR 9.1, 9.6.3), in the request's
-    language; those it has already (by name) stay as they are. Returns those added."""
+    """Start the catalogue with the offences the TSR names (TSR 9.1, 9.6.3); those it has
+    already stay as they are. Returns those added."""
 
     @extend_schema(
         tags=TAGS,

@@ -24,7 +24,6 @@ from adjudication.services.decisions import (
     decision_rule,
 )
 from adjudication.services.offences import (
-    DEFAULT_OFFENCES,
     offence_delete,
     offence_save,
     offences_default,
@@ -44,7 +43,6 @@ from adjudication.services.staff import (
 )
 
 __all__ = [
-    "DEFAULT_OFFENCES",
     "WEDDINGS",
     "Invitation",
     "Ruling",

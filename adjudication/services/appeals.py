@@ -7,8 +7,10 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from adjudication import policies
+from adjudication.messages import label_said, said
 from adjudication.models import (
     Appeal,
     Decision,
@@ -76,13 +78,13 @@ def appeal_lodge(*, decision: Decision, appellant: int, grounds: str = "", by: U
         action=Event.Action.APPEAL,
         decision=decision,
         appeal=appeal,
-        summary=_("Round %(round)d, table %(table)d, hand %(hand)d: seat %(seat)d appeals")
-        % {
-            "round": sheet.table.round.number,
-            "table": sheet.table.number,
-            "hand": decision.hand_number,
-            "seat": appellant,
-        },
+        summary=said(
+            gettext_noop("Round %(round)d, table %(table)d, hand %(hand)d: seat %(seat)d appeals"),
+            round=sheet.table.round.number,
+            table=sheet.table.number,
+            hand=decision.hand_number,
+            seat=appellant,
+        ),
         grounds=appeal.grounds,
     )
     return appeal
@@ -207,15 +209,16 @@ def appeal_decide(
         action=Event.Action.PANEL,
         decision=replacement or decision,
         appeal=appeal,
-        summary=_(
-            "Hand %(hand)d: the arbitration panel (%(members)s) %(outcome)s the decision: %(reasons)s"
-        )
-        % {
-            "hand": decision.hand_number,
-            "members": names,
-            "outcome": appeal.get_outcome_display(),
-            "reasons": appeal.reasons,
-        },
+        summary=said(
+            gettext_noop(
+                "Hand %(hand)d: the arbitration panel (%(members)s) %(outcome)s the decision: "
+                "%(reasons)s"
+            ),
+            hand=decision.hand_number,
+            members=names,
+            outcome=label_said(Appeal.Outcome(appeal.outcome).label),
+            reasons=appeal.reasons,
+        ),
         points=seat_keys(replacement.penalty) if replacement else None,
     )
     reason = _("Arbitration panel on table %(table)d, hand %(hand)d (TSR 8.5.1)") % {

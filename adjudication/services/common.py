@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Model
 from django.utils.translation import gettext as _
 
+from adjudication.messages import Said, words
 from adjudication.models import (
     Appeal,
     Decision,
@@ -27,17 +28,22 @@ def log_event(
     *,
     by: User,
     action: str,
-    summary: str,
+    summary: str | Said,
     decision: Decision | None = None,
     appeal: Appeal | None = None,
     sanction: Sanction | None = None,
     **details,
 ) -> Event:
+    """Append to the log. ``summary`` is best a message kept untranslated
+    (``adjudication.messages.said``), which every reader then reads in his language; text is
+    kept as written."""
+    message = summary if isinstance(summary, dict) else None
     return Event.objects.create(
         tournament=tournament,
         by=by,
         action=action,
-        summary=summary,
+        summary=words(summary),
+        message=message,
         decision=decision,
         appeal=appeal,
         sanction=sanction,

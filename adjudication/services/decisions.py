@@ -11,9 +11,12 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
 
 from adjudication import policies
+from adjudication.messages import Param, label_said, offence_said, said
 from adjudication.models import (
+    SEVERITY_LABELS,
     Decision,
     Event,
     Offence,
@@ -66,9 +69,12 @@ def complaint_record(
     if not 1 <= hand_number <= played + 1:
         raise ValidationError(
             {
-                "hand_number": _(
+                "hand_number": ngettext(
+                    "The sheet has %(count)d hand: a complaint is about it or the hand being "
+                    "played, %(next)d.",
                     "The sheet has %(count)d hands: a complaint is about one of them or the "
-                    "hand being played, %(next)d."
+                    "hand being played, %(next)d.",
+                    played,
                 )
                 % {"count": played, "next": played + 1}
             }
@@ -99,11 +105,12 @@ def complaint_record(
                         "“%(name)s” is unsporting conduct: it is a sanction, not penalty points "
                         "on a hand (TSR 9.6.2)."
                     )
-                    % {"name": offence.name}
+                    % {"name": offence.label}
                 }
             )
-    description = description.strip() or (offence.name if offence else "")
-    if not description:
+    # The standard offence alone may say what happened; it is shown in the reader's language.
+    description = description.strip()
+    if not description and offence is None:
         raise ValidationError({"description": _("Say what happened.")})
     decision = save_validated(
         Decision(
@@ -121,16 +128,17 @@ def complaint_record(
         by=by,
         action=Event.Action.COMPLAINT,
         decision=decision,
-        summary=_(
-            "Round %(round)d, table %(table)d, hand %(hand)d: complaint against seat %(seat)d: %(what)s"
-        )
-        % {
-            "round": sheet.table.round.number,
-            "table": sheet.table.number,
-            "hand": hand_number,
-            "seat": offender,
-            "what": description,
-        },
+        summary=said(
+            gettext_noop(
+                "Round %(round)d, table %(table)d, hand %(hand)d: complaint against seat "
+                "%(seat)d: %(what)s"
+            ),
+            round=sheet.table.round.number,
+            table=sheet.table.number,
+            hand=hand_number,
+            seat=offender,
+            what=description or (offence_said(offence) if offence else ""),
+        ),
     )
     return decision
 
@@ -381,19 +389,21 @@ def ruled(decision: Decision, ruling: Ruling) -> dict:
     }
 
 
-def _points_text(decision: Decision) -> str:
-    return ", ".join(
-        f"{_('seat')} {seat}: {points:+d}" for seat, points in decision.penalty.items() if points
-    ) or _("no penalty points")
+def _points_said(decision: Decision) -> Param:
+    return [
+        said(gettext_noop("seat %(seat)d: %(points)+d"), seat=seat, points=points)
+        for seat, points in decision.penalty.items()
+        if points
+    ] or said(gettext_noop("no penalty points"))
 
 
-def _ruled_params(decision: Decision) -> dict:
+def _ruled_params(decision: Decision) -> dict[str, Param]:
     """What the log says of a ruling: the hand, the offender, severity, points and rule."""
     return {
         "hand": decision.hand_number,
         "seat": decision.offender,
-        "severity": decision.get_severity_display(),
-        "points": _points_text(decision),
+        "severity": label_said(SEVERITY_LABELS[Severity(decision.severity)]),
+        "points": _points_said(decision),
         "rule": decision.rule,
     }
 
@@ -454,8 +464,10 @@ def decision_rule(*, decision: Decision, ruling: Ruling, by: User) -> Decision:
         by=by,
         action=Event.Action.RULING,
         decision=decision,
-        summary=_("Hand %(hand)d, seat %(seat)d: %(severity)s, %(points)s (%(rule)s)")
-        % _ruled_params(decision),
+        summary=said(
+            gettext_noop("Hand %(hand)d, seat %(seat)d: %(severity)s, %(points)s (%(rule)s)"),
+            **_ruled_params(decision),
+        ),
         penalty=decision.computed if not decision.deviates else seat_keys(decision.penalty),
         deviation_reason=decision.deviation_reason,
     )
@@ -559,8 +571,10 @@ def decision_initial(*, decision: Decision, by: User) -> Decision:
         by=by,
         action=Event.Action.INITIALS,
         decision=decision,
-        summary=_("Hand %(hand)d, seat %(seat)d: initialled, %(points)s (%(rule)s)")
-        % _ruled_params(decision),
+        summary=said(
+            gettext_noop("Hand %(hand)d, seat %(seat)d: initialled, %(points)s (%(rule)s)"),
+            **_ruled_params(decision),
+        ),
         hand_not_played=decision.hand_not_played,
         played_without_game_points=decision.played_without_game_points,
     )

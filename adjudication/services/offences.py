@@ -1,19 +1,41 @@
-"""The tournament's catalogue of standard offences and their bound decisions (TSR 9.6.3)."""
+"""The tournament's catalogue of standard offences and their bound decisions (TSR 9.6.3).
 
+An offence the TSR names is stored by its code (doko.rules.offences) and shown in the reader's
+language; typing its name, in any of the site's languages, names it too. Every other offence is
+the tournament's own and reads as typed."""
+
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from adjudication import policies
+from adjudication.messages import offence_said, said
 from adjudication.models import (
     Event,
     Offence,
 )
 from adjudication.services.common import log_event, save_validated
-from doko.rules.penalty import Severity
+from doko.rules.offences import STANDARD_OFFENCES, StandardOffence
+from doko.rules.problems import ngettext_noop
 from tournaments.models import Tournament
+
+
+def standard_offence_named(name: str) -> StandardOffence | None:
+    """The offence of the TSR that ``name`` names, in any of the site's languages."""
+    wanted = " ".join(name.split()).casefold()
+    for offence in STANDARD_OFFENCES:
+        names = {offence.name}
+        for language, _name in settings.LANGUAGES:
+            with translation.override(language):
+                names.add(_(offence.name))
+        if wanted in {each.casefold() for each in names}:
+            return offence
+    return None
 
 
 def require_offence_of(offence: Offence, tournament: Tournament) -> None:
@@ -41,7 +63,9 @@ def offence_save(
     else:
         offence = Offence.objects.select_for_update().get(pk=offence.pk)
         require_offence_of(offence, tournament)
-    offence.name = name.strip()
+    standard = standard_offence_named(name)
+    offence.code = standard.code if standard else ""
+    offence.name = standard.name if standard else name.strip()
     offence.kind = kind
     offence.severity = severity if kind == Offence.Kind.BREACH else ""
     offence.rule = rule.strip()
@@ -55,13 +79,10 @@ def offence_save(
                 )
             }
         )
-    if (
-        Offence.objects.filter(tournament=tournament, name=offence.name)
-        .exclude(pk=offence.pk)
-        .exists()
-    ):
+    same = Q(code=offence.code) if offence.code else Q(name=offence.name)
+    if Offence.objects.filter(same, tournament=tournament).exclude(pk=offence.pk).exists():
         raise ValidationError(
-            {"name": _("The catalogue has “%(name)s” already.") % {"name": offence.name}}
+            {"name": _("The catalogue has “%(name)s” already.") % {"name": offence.label}}
         )
     if offence.bound and deduction is None:
         raise ValidationError(
@@ -76,7 +97,7 @@ def offence_save(
         tournament,
         by=by,
         action=Event.Action.OFFENCE,
-        summary=_("Catalogue: %(name)s") % {"name": offence.name},
+        summary=said(gettext_noop("Catalogue: %(name)s"), name=offence_said(offence)),
         offence=offence.pk,
     )
     return offence
@@ -90,84 +111,50 @@ def offence_delete(*, offence: Offence, by: User) -> None:
     if offence.decisions.exists() or offence.sanctions.exists():
         raise ValidationError(
             _("“%(name)s” is named in decisions already and stays in the catalogue.")
-            % {"name": offence.name}
+            % {"name": offence.label}
         )
     log_event(
         tournament,
         by=by,
         action=Event.Action.OFFENCE,
-        summary=_("Catalogue: %(name)s taken out") % {"name": offence.name},
+        summary=said(gettext_noop("Catalogue: %(name)s taken out"), name=offence_said(offence)),
     )
     offence.delete()
 
 
-# The defaults: what the TSR itself names; each tournament edits its own (TSR 9.1.7, 9.6.3).
-DEFAULT_OFFENCES = [
-    # name, rule, kind, severity, bound, deduction
-    (gettext_noop("Not following suit"), "TSR 5.2.2", "breach", Severity.MAJOR, False, None),
-    (
-        gettext_noop("Leading out of turn"),
-        "TSR 5.1.1, 5.3.4",
-        "breach",
-        Severity.MINOR,
-        False,
-        None,
-    ),
-    (gettext_noop("Counting trumps or card points aloud"), "TSR 9.1.4", "unsporting", "", True, 0),
-    (
-        gettext_noop("Gestures or remarks that reveal cards or influence the game"),
-        "TSR 9.1.5",
-        "unsporting",
-        "",
-        False,
-        None,
-    ),
-    (
-        gettext_noop("Encouraging a player to break the rules"),
-        "TSR 9.1.6",
-        "unsporting",
-        "",
-        False,
-        None,
-    ),
-    (
-        gettext_noop("Hand abandoned without the adjudicator's consent"),
-        "TSR 9.1.3 (2)",
-        "unsporting",
-        "",
-        False,
-        None,
-    ),
-]
-
-
 @transaction.atomic
 def offences_default(*, tournament: Tournament, by: User) -> list[Offence]:
-    """Start the tournament's catalogue with the offences the TSR names, in the language of
-    the request; those it has already (by name) are left as they are."""
+    """Start the tournament's catalogue with the offences the TSR names (TSR 9.1, 9.6.3); those
+    it has already are left as they are."""
     policies.enforce(policies.may_keep_catalogue(tournament=tournament, user=by))
-    have = set(tournament.offences.values_list("name", flat=True))
+    have = set(tournament.offences.exclude(code="").values_list("code", flat=True))
     added = [
         save_validated(
             Offence(
                 tournament=tournament,
-                name=_(name),
-                rule=rule,
-                kind=kind,
-                severity=severity,
-                bound=bound,
-                deduction=deduction,
+                code=standard.code,
+                name=standard.name,
+                rule=standard.rule,
+                kind=standard.kind,
+                severity=standard.severity or "",
+                bound=standard.bound,
+                deduction=standard.deduction,
             )
         )
-        for name, rule, kind, severity, bound, deduction in DEFAULT_OFFENCES
-        if _(name) not in have
+        for standard in STANDARD_OFFENCES
+        if standard.code not in have
     ]
     if added:
         log_event(
             tournament,
             by=by,
             action=Event.Action.OFFENCE,
-            summary=_("Catalogue: %(count)d standard offences of the TSR added")
-            % {"count": len(added)},
+            summary=said(
+                ngettext_noop(
+                    "Catalogue: %(count)d standard offence of the TSR added",
+                    "Catalogue: %(count)d standard offences of the TSR added",
+                ),
+                count=len(added),
+            ),
         )
     return added

@@ -7,13 +7,16 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from adjudication import policies
+from adjudication.messages import said
 from adjudication.models import (
     Appeal,
     Event,
 )
 from adjudication.services.common import log_event, save_validated
+from doko.rules.problems import ngettext_noop
 from scoring.models import Scoresheet
 from tournaments.models import Seat, Table
 from tournaments.services import table_extra_time_grant
@@ -116,12 +119,18 @@ def interruption_give_back(
         by=by,
         action=Event.Action.EXTRA_TIME,
         appeal=appeal,
-        summary=_("Round %(round)d: %(minutes)d minutes for tables %(tables)s (TSR 8.5.1)")
-        % {
-            "round": table.round.number,
-            "minutes": appeal.interruption,
-            "tables": ", ".join(map(str, granted)),
-        },
+        summary=said(
+            gettext_noop("Round %(round)d: %(minutes)s for %(tables)s (TSR 8.5.1)"),
+            round=table.round.number,
+            minutes=said(
+                ngettext_noop("%(count)d minute", "%(count)d minutes"), count=appeal.interruption
+            ),
+            tables=said(
+                ngettext_noop("table %(tables)s", "tables %(tables)s", count="many"),
+                many=len(granted),
+                tables=", ".join(map(str, granted)),
+            ),
+        ),
         tables=granted,
         minutes=appeal.interruption,
     )

@@ -9,8 +9,10 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
 
 from adjudication import policies
+from adjudication.messages import label_said, said
 from adjudication.models import (
     MOST_DEDUCTION,
     Appeal,
@@ -111,8 +113,13 @@ def sanction_impose(
                         "else is for the arbitration panel."
                     )
                     % {
-                        "name": bound.name,
-                        "outcome": _("%(points)d points deducted") % {"points": bound.deduction}
+                        "name": bound.label,
+                        "outcome": ngettext(
+                            "%(points)d point deducted",
+                            "%(points)d points deducted",
+                            bound.deduction,
+                        )
+                        % {"points": bound.deduction}
                         if bound.deduction
                         else _("a warning"),
                     }
@@ -169,14 +176,20 @@ def sanction_impose(
         by=by,
         action=Event.Action.SANCTION,
         sanction=sanction,
-        summary=_("Round %(round)d, table %(table)d: %(player)s: %(sanction)s: %(reasons)s")
-        % {
-            "round": round.number,
-            "table": seat.table.number,
-            "player": entry.player,
-            "sanction": sanction.get_kind_display() + (f" ({points})" if points else ""),
-            "reasons": sanction.reasons,
-        },
+        summary=said(
+            gettext_noop("Round %(round)d, table %(table)d: %(player)s: %(sanction)s: %(reasons)s"),
+            round=round.number,
+            table=seat.table.number,
+            player=str(entry.player),
+            sanction=said(
+                gettext_noop("%(kind)s (%(points)d)"),
+                kind=label_said(Sanction.Kind(kind).label),
+                points=points,
+            )
+            if points
+            else label_said(Sanction.Kind(kind).label),
+            reasons=sanction.reasons,
+        ),
         rounds_to_seat_again=unseated,
     )
     if kind == Sanction.Kind.DEDUCTION:
@@ -238,12 +251,14 @@ def sanction_appeal_lodge(*, sanction: Sanction, grounds: str = "", by: User) ->
         action=Event.Action.APPEAL,
         sanction=sanction,
         appeal=appeal,
-        summary=_("Round %(round)d, table %(table)d: %(player)s appeals against the sanction")
-        % {
-            "round": sanction.round.number,
-            "table": seat.table.number,
-            "player": sanction.entry.player,
-        },
+        summary=said(
+            gettext_noop(
+                "Round %(round)d, table %(table)d: %(player)s appeals against the sanction"
+            ),
+            round=sanction.round.number,
+            table=seat.table.number,
+            player=str(sanction.entry.player),
+        ),
         grounds=appeal.grounds,
     )
     return appeal
@@ -346,18 +361,18 @@ def sanction_appeal_decide(
         action=Event.Action.PANEL,
         sanction=replacement or sanction,
         appeal=appeal,
-        summary=_(
-            "Round %(round)d, table %(table)d: the arbitration panel (%(members)s) %(outcome)s "
-            "the sanction against %(player)s: %(reasons)s"
-        )
-        % {
-            "round": sanction.round.number,
-            "table": table.number,
-            "members": ", ".join(m.get_full_name() or m.get_username() for m in members),
-            "outcome": appeal.get_outcome_display(),
-            "player": sanction.entry.player,
-            "reasons": appeal.reasons,
-        },
+        summary=said(
+            gettext_noop(
+                "Round %(round)d, table %(table)d: the arbitration panel (%(members)s) "
+                "%(outcome)s the sanction against %(player)s: %(reasons)s"
+            ),
+            round=sanction.round.number,
+            table=table.number,
+            members=", ".join(m.get_full_name() or m.get_username() for m in members),
+            outcome=label_said(Appeal.Outcome(appeal.outcome).label),
+            player=str(sanction.entry.player),
+            reasons=appeal.reasons,
+        ),
         points=replacement.points if replacement else None,
     )
     reason = _("Arbitration panel on table %(table)d (TSR 8.5.1)") % {"table": table.number}

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from doko.rules.problems import FieldError, InvalidInput, gettext_noop
+from doko.rules.problems import FieldError, InvalidInput, Template, gettext_noop
 
 MINOR_PENALTY = 3  # TSR 9.3.2, 9.3.3
 MAJOR_PENALTY = 12  # TSR 9.4.3, 9.4.4
@@ -130,7 +130,7 @@ def check_breach(breach: Breach) -> list[FieldError]:
     """Every reason why ``breach`` cannot be judged as given."""
     errors: list[FieldError] = []
 
-    def error(field: str, rule: str, template: str, **params: object) -> None:
+    def error(field: str, rule: str, template: Template, **params: object) -> None:
         errors.append(FieldError(field, rule, template, params))
 
     seats = list(breach.seats)

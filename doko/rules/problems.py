@@ -2,7 +2,10 @@
 
 Messages are English templates with ``{placeholders}``; ``gettext_noop`` marks them for the
 translation catalogue (``makemessages`` finds it by name) and the Django layer translates them
-when it shows them (``scoring.messages``). The core itself stays free of Django.
+when it shows them (``scoring.messages``). A message with a number of things in it is a
+``Plural`` (``ngettext_noop``), whose form the Django layer picks by that number in the reader's
+language (``tournaments/management/commands/makemessages.py`` teaches the extraction its name).
+The core itself stays free of Django.
 """
 
 import dataclasses
@@ -17,12 +20,36 @@ def gettext_noop(message: str) -> str:
 
 
 @dataclass(frozen=True)
+class Plural:
+    """A message whose words follow a number: its English singular and plural, and the
+    placeholder that holds the number."""
+
+    singular: str
+    plural: str
+    count: str
+
+    def format(self, **params: Any) -> str:
+        """The English message, in the form the number asks for."""
+        return (self.singular if params[self.count] == 1 else self.plural).format(**params)
+
+
+def ngettext_noop(singular: str, plural: str, *, count: str = "count") -> Plural:
+    """Marks a plural message for the translation catalogue; its form is picked later, by the
+    number in the placeholder ``count``."""
+    return Plural(singular, plural, count)
+
+
+# What a message is: one text, or a text whose words follow a number.
+Template = str | Plural
+
+
+@dataclass(frozen=True)
 class FieldError:
     """One inconsistent input: which field, which rule it breaks, and why."""
 
     field: str
     rule: str
-    template: str
+    template: Template
     params: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
     @property

@@ -14,7 +14,7 @@ from typing import Any
 
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.deal import MatchProgress, check_table_size, playing_seats
-from doko.rules.problems import gettext_noop
+from doko.rules.problems import Template, gettext_noop, ngettext_noop
 from doko.rules.value import highest_game_value
 
 
@@ -82,7 +82,7 @@ class Problem:
     # higher than the game can be worth).
     code: str
     rule: str
-    template: str  # English, with {placeholders} filled from params
+    template: Template  # English, with {placeholders} filled from params
     params: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -168,7 +168,7 @@ def check_sheet(
     progress = MatchProgress(table_size=table_size, hands_per_match=hands_per_match)
     round_rule = "TSR 8.5.1" if table_size == 4 else "TSR 10.1.5"
 
-    def report(hand: int | None, code: str, rule: str, template: str, **params: Any) -> None:
+    def report(hand: int | None, code: str, rule: str, template: Template, **params: Any) -> None:
         problems.append(Problem(hand, code, rule, template, {"hand": hand, **params}))
 
     for number, line in enumerate(hands, start=1):
@@ -365,9 +365,11 @@ def check_sheet(
                 number,
                 "hand_count",
                 round_rule,
-                gettext_noop(
+                ngettext_noop(
+                    "Hand {hand}: the round has {count} hand, compulsory solos included; "
+                    "no more may be played.",
                     "Hand {hand}: the round has {count} hands, compulsory solos included; "
-                    "no more may be played."
+                    "no more may be played.",
                 ),
                 count=hands_per_match,
             )

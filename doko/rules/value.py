@@ -9,9 +9,10 @@ less what the Contra team was, which is how TSR 7.2.3 offsets bonus points.
 
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
+from typing import TypeVar
 
 from doko.rules.contracts import SoloType
-from doko.rules.problems import FieldError, InvalidInput, gettext_noop
+from doko.rules.problems import FieldError, InvalidInput, Template, gettext_noop, ngettext_noop
 
 CARD_POINTS = 240  # TSR 2.2.2
 TRICKS = 12  # 48 cards, four to a trick
@@ -218,7 +219,10 @@ _REACHED = {
 }
 
 
-def _letter(team: Team, re: str, contra: str) -> str:
+_T = TypeVar("_T")
+
+
+def _letter(team: Team, re: _T, contra: _T) -> _T:
     return re if team is Team.RE else contra
 
 
@@ -295,7 +299,7 @@ def check_hand_result(hand: HandResult) -> list[FieldError]:
     """Every reason why ``hand`` cannot be the end of a hand played by the TSR."""
     errors: list[FieldError] = []
 
-    def error(field: str, rule: str, template: str, **params: object) -> None:
+    def error(field: str, rule: str, template: Template, **params: object) -> None:
         errors.append(FieldError(field, rule, template, params))
 
     if not 0 <= hand.re_card_points <= CARD_POINTS:
@@ -336,13 +340,19 @@ def check_hand_result(hand: HandResult) -> list[FieldError]:
                 "TSR 2.2.2",
                 _letter(
                     team,
-                    gettext_noop(
+                    ngettext_noop(
+                        "Re took {tricks} trick, which holds at most {most} card points, "
+                        "not {points}.",
                         "Re took {tricks} tricks, which hold at most {most} card points, "
-                        "not {points}."
+                        "not {points}.",
+                        count="tricks",
                     ),
-                    gettext_noop(
+                    ngettext_noop(
+                        "Contra took {tricks} trick, which holds at most {most} card points, "
+                        "not {points}.",
                         "Contra took {tricks} tricks, which hold at most {most} card points, "
-                        "not {points}."
+                        "not {points}.",
+                        count="tricks",
                     ),
                 ),
                 tricks=tricks,
@@ -391,9 +401,11 @@ def check_hand_result(hand: HandResult) -> list[FieldError]:
             error(
                 field,
                 "TSR 7.2.3",
-                gettext_noop(
+                ngettext_noop(
+                    "{count} Doppelkopf trick holds at least {least} card points; "
+                    "this team has {points}.",
                     "{count} Doppelkopf tricks hold at least {least} card points; "
-                    "this team has {points}."
+                    "this team has {points}.",
                 ),
                 count=specials.doppelkopf,
                 least=specials.doppelkopf * DOPPELKOPF_CARD_POINTS,
@@ -403,8 +415,9 @@ def check_hand_result(hand: HandResult) -> list[FieldError]:
             error(
                 field,
                 "TSR 7.2.3",
-                gettext_noop(
-                    "{count} foxes caught are {least} card points; this team has {points}."
+                ngettext_noop(
+                    "{count} fox caught is {least} card points; this team has {points}.",
+                    "{count} foxes caught are {least} card points; this team has {points}.",
                 ),
                 count=specials.fox,
                 least=specials.fox * FOX_CARD_POINTS,

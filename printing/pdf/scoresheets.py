@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
@@ -226,12 +227,20 @@ def _draw_grid(canvas: Canvas, grid: _Grid, *, numbered: bool) -> None:
     section_names = [
         (
             grid.main_top,
-            _("Main section: %(count)d hands, running totals per seat (TSR 7.3.1, 8.5.1)")
+            ngettext(
+                "Main section: %(count)d hand, running totals per seat (TSR 7.3.1, 8.5.1)",
+                "Main section: %(count)d hands, running totals per seat (TSR 7.3.1, 8.5.1)",
+                grid.main,
+            )
             % {"count": grid.main},
         ),
         (
             grid.solos_top,
-            _("Compulsory solos, forced solos included: %(count)d hands (TSR 4.2.3, 4.2.4)")
+            ngettext(
+                "Compulsory solos, forced solos included: %(count)d hand (TSR 4.2.3, 4.2.4)",
+                "Compulsory solos, forced solos included: %(count)d hands (TSR 4.2.3, 4.2.4)",
+                grid.solos,
+            )
             % {"count": grid.solos},
         ),
     ]
@@ -722,7 +731,11 @@ def _adjudication_notes(
     if deductions:
         if len(notes) + len(deductions) + 1 <= _NOTE_LINES:
             notes.extend(
-                _("Seat %(seat)d: %(points)s points deducted (TSR 9.6.2 b)")
+                ngettext(
+                    "Seat %(seat)d: %(points)s point deducted (TSR 9.6.2 b)",
+                    "Seat %(seat)d: %(points)s points deducted (TSR 9.6.2 b)",
+                    abs(points),
+                )
                 % {"seat": seat, "points": _signed(points)}
                 for seat, points in deductions
             )
@@ -880,7 +893,11 @@ def scoresheet_pdf(
             canvas.restoreState()
     for grant in extra_times:
         notes.append(
-            _("%(minutes)d minutes extra time: %(reason)s (%(by)s, %(when)s)")
+            ngettext(
+                "%(minutes)d minute extra time: %(reason)s (%(by)s, %(when)s)",
+                "%(minutes)d minutes extra time: %(reason)s (%(by)s, %(when)s)",
+                grant.minutes,
+            )
             % {
                 "minutes": grant.minutes,
                 "reason": grant.reason,

@@ -11,6 +11,7 @@ from django.urls import reverse
 from adjudication import services
 from adjudication.models import Appeal, Decision, Event, Offence, Sanction
 from doko.rules.contracts import Contract, SoloType
+from doko.rules.offences import STANDARD_OFFENCES
 from doko.rules.penalty import Severity
 from tests import factories
 from tests.adjudication.helpers import MATCH, decide, enter
@@ -450,7 +451,7 @@ def test_the_organiser_appoints_a_deputy_adjudicator(client, tournament, staff):
 def test_the_catalogue_is_kept_on_its_page(client, tournament, staff):
     client.force_login(staff["adjudicator"])
     client.post(url("offences-default", tournament.slug))
-    assert Offence.objects.filter(tournament=tournament).count() == len(services.DEFAULT_OFFENCES)
+    assert Offence.objects.filter(tournament=tournament).count() == len(STANDARD_OFFENCES)
     response = client.post(
         url("offences", tournament.slug),
         {"name": "Talking during play", "rule": "TSR 9.1.5", "kind": "unsporting", "bound": "on"},

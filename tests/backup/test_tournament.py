@@ -326,6 +326,34 @@ def test_a_sheet_sent_back_comes_back_with_its_reason():
     assert older.sent_back_reason == ""
 
 
+def test_the_offences_of_the_tsr_come_back_by_their_code():
+    """A backup from before offences had codes names them in the language of whoever added
+    them: the import finds their code, once per offence."""
+    organiser = factories.user()
+    tournament = factories.tournament(players=4, organiser=organiser)
+    adjudication.offences_default(tournament=tournament, by=organiser)
+    data = through_json(tournament_export(tournament=tournament))
+    assert {item["code"] for item in data["offences"]} >= {"not-following-suit", "counting-aloud"}
+    data["tournament"]["slug"] = "copy"
+    copy = tournament_import(data=data)
+    assert set(copy.offences.values_list("code", flat=True)) == set(
+        tournament.offences.values_list("code", flat=True)
+    )
+
+    for item in data["offences"]:
+        del item["code"]
+    first = next(item for item in data["offences"] if item["name"] == "Not following suit")
+    first["name"] = "Nicht bedient"
+    data["offences"].append({**first, "key": 99, "name": "Not following suit"})
+    data["tournament"]["slug"] = "older"
+    older = tournament_import(data=data)
+    assert dict(older.offences.values_list("name", "code")) == {
+        **dict(tournament.offences.values_list("name", "code")),
+        "Nicht bedient": "not-following-suit",
+        "Not following suit": "",
+    }
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [

@@ -486,3 +486,10 @@ def test_more_than_four_doppelkopf_tricks_are_refused():
             )
         )
     assert [error.rule for error in raised.value.errors] == ["TSR 2.2.2, 7.2.3"]
+
+
+def test_one_trick_is_said_in_the_singular():
+    (error,) = check_hand_result(hand(50, 1))
+    assert error.message == "Re took 1 trick, which holds at most 44 card points, not 50."
+    (error,) = check_hand_result(hand(100, 2))
+    assert error.message == "Re took 2 tricks, which hold at most 88 card points, not 100."

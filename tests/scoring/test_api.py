@@ -374,8 +374,8 @@ def test_problems_are_explained_in_german(api):
     ).json()
     assert data["problems"][0]["message"] == (
         "Spiel 1: Die Punkte passen nicht zu einem Spielwert von 3: Im Normalspiel gewinnen "
-        "ihn zwei Spieler und zwei verlieren ihn; ein Solist gewinnt oder verliert ihn "
-        "dreifach, jeder Gegenspieler einfach. (TSR 7.2.2, 7.2.4)"
+        "ihn zwei Spieler und zwei verlieren ihn; ein Solospieler gewinnt oder verliert "
+        "ihn dreifach, jeder Gegenspieler einfach. (TSR 7.2.2, 7.2.4)"
     )
 
 

@@ -87,7 +87,7 @@ def test_problems_are_reported_in_german(sheet, settings):
         )
     assert error.value.message_dict["hands"][0] == (
         "Spiel 1: Die vier Punktwerte müssen alle gerade oder alle ungerade sein; nur "
-        "Strafpunkte zugunsten des Solisten dürfen davon abweichen. (TSR 7.3.3.2)"
+        "Strafpunkte zugunsten des Solospielers dürfen davon abweichen. (TSR 7.3.3.2)"
     )
 
 

@@ -127,7 +127,7 @@ def test_standings_show_every_player_with_rounds_totals_and_markers(played):
     text = "\n".join(pages_of(content))
     lines = lines_of(content)
     assert "Standings: Pokal <Kreuz & Pik>" in text
-    assert "Nov. 21, 2026, Köln" in text
+    assert "21 November 2026, Köln" in text
     assert "As of " in text
     assert TIES in text
     assert FOOTNOTE in text

@@ -39,9 +39,12 @@ def round_create(*, tournament: Tournament) -> Round:
     if number > tournament.planned_rounds:
         raise ValidationError(
             {
-                "planned_rounds": _(
+                "planned_rounds": ngettext(
+                    "The tournament plans %(planned)d round; raise the number of planned "
+                    "rounds to add round %(number)d.",
                     "The tournament plans %(planned)d rounds; raise the number of planned "
-                    "rounds to add round %(number)d."
+                    "rounds to add round %(number)d.",
+                    tournament.planned_rounds,
                 )
                 % {"planned": tournament.planned_rounds, "number": number}
             }

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import policies, selectors, services
@@ -204,7 +205,11 @@ def round_extra_time(request: AuthenticatedHttpRequest, slug: str, number: int) 
             else:
                 messages.success(
                     request,
-                    _("Table %(table)d has %(minutes)d more minutes.")
+                    ngettext(
+                        "Table %(table)d has %(minutes)d more minute.",
+                        "Table %(table)d has %(minutes)d more minutes.",
+                        granted.minutes,
+                    )
                     % {"table": table.number, "minutes": granted.minutes},
                 )
                 return redirect("round", slug, number)

@@ -41,13 +41,16 @@ class Command(BaseCommand):
         except ValidationError as error:
             raise CommandError(" ".join(error.messages)) from error
         tournament = result.tournament
+        entries, rounds = tournament.entries.count(), tournament.rounds.count()
         self.stdout.write(
-            _("Imported “%(name)s” (%(slug)s): %(entries)d players, %(rounds)d rounds.")
+            _("Imported “%(name)s” (%(slug)s): %(entries)s, %(rounds)s.")
             % {
                 "name": tournament.name,
                 "slug": tournament.slug,
-                "entries": tournament.entries.count(),
-                "rounds": tournament.rounds.count(),
+                "entries": ngettext("%(count)d player", "%(count)d players", entries)
+                % {"count": entries},
+                "rounds": ngettext("%(count)d round", "%(count)d rounds", rounds)
+                % {"count": rounds},
             }
         )
         if result.players_reused:

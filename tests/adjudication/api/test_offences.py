@@ -24,6 +24,7 @@ def test_the_catalogue_is_kept(api, tournament, staff):
     offence = created.json()
     assert offence == {
         "id": offence["id"],
+        "code": None,
         "name": "Revoke",
         "rule": "TSR 5.2.2",
         "kind": "breach",

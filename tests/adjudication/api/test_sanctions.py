@@ -53,7 +53,12 @@ def test_the_adjudicator_gives_a_bound_decision_only(api, tournament, sheet, sta
     path = url("api-sanctions", tournament)
     given = send(api, "post", path, staff["adjudicator"], data | {"offence": bound.pk})
     assert given.status_code == 201
-    assert given.json()["offence"] == {"id": bound.pk, "name": bound.name, "rule": "TSR 9.1.4"}
+    assert given.json()["offence"] == {
+        "id": bound.pk,
+        "code": "counting-aloud",
+        "name": "Counting trumps or card points aloud",
+        "rule": "TSR 9.1.4",
+    }
     assert given.json()["members"] == []
     refused = send(api, "post", path, staff["adjudicator"], data | {"offence": free.pk})
     assert refused.status_code == 403
