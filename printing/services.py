@@ -11,8 +11,10 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.functional import Promise
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from doko import standings
 from printing.models import Job
@@ -127,32 +129,29 @@ def _seat_links(job: Job, round_: Round) -> Callable[[selectors.SeatRow], str] |
     return url_for_seat
 
 
-def _build_scoresheets(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
-    """Blank scoresheets for every table of the round, each with its scorekeeper's link."""
-    round_ = _round(job)
-    content = sheet_pdf.blank_scoresheets_pdf(
-        tournament=job.tournament,
-        round_number=round_.number,
-        tables=selectors.round_tables(round=round_),
-        url_for_seat=_seat_links(job, round_),
-        progress=progress,
-    )
-    name = f"{job.tournament.slug}-{slugify(_('round'))}-{round_.number}"
-    return f"{name}-{slugify(_('scoresheets'))}.pdf", content
+def _linked_per_seat(render: Callable[..., bytes], what: Promise) -> Builder:
+    """A round's printout that carries every seat's private link (``render``: the blank
+    scoresheets, the seat slips); ``what`` names the file."""
+
+    def build(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
+        round_ = _round(job)
+        content = render(
+            tournament=job.tournament,
+            round_number=round_.number,
+            tables=selectors.round_tables(round=round_),
+            url_for_seat=_seat_links(job, round_),
+            progress=progress,
+        )
+        name = f"{job.tournament.slug}-{slugify(_('round'))}-{round_.number}"
+        return f"{name}-{slugify(str(what))}.pdf", content
+
+    return build
 
 
-def _build_seat_slips(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
-    """A slip for every player of the round, each with his own private link."""
-    round_ = _round(job)
-    content = slips_pdf.seat_slips_pdf(
-        tournament=job.tournament,
-        round_number=round_.number,
-        tables=selectors.round_tables(round=round_),
-        url_for_seat=_seat_links(job, round_),
-        progress=progress,
-    )
-    name = f"{job.tournament.slug}-{slugify(_('round'))}-{round_.number}"
-    return f"{name}-{slugify(_('seat slips'))}.pdf", content
+# Blank scoresheets for every table, each with its scorekeeper's link; a slip for every player,
+# each with his own.
+_build_scoresheets = _linked_per_seat(sheet_pdf.blank_scoresheets_pdf, gettext_lazy("scoresheets"))
+_build_seat_slips = _linked_per_seat(slips_pdf.seat_slips_pdf, gettext_lazy("seat slips"))
 
 
 def _build_scoresheet(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
