@@ -82,6 +82,9 @@ COUNTED_ALLOWED = {
     # the pack's 240 card points and 12 tricks, constants of the game (TSR 2.2)
     "The pack has {total} card points; Re cannot have {points}.",
     "A hand has {total} tricks; Re cannot have taken {tricks}.",
+    # the least hands of a round: 8 at a table of four, 10 at five (TSR 3.3.1, 4.2.3), never 1
+    "A round needs a hand dealt by each player and a compulsory solo by each (TSR 3.3.1, "
+    "4.2.3): at least %(limit_value)s hands.",
     # "seats" is the verb: round N seats players
     "Round %(number)d seats players who no longer play: %(players)s. Register a substitute in "
     "their place, or draw the round again (TSR 8.3).",

@@ -18,9 +18,11 @@ from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from adjudication import policies
 from adjudication.invitations import VALID_FOR, invitation_path
+from adjudication.messages import Said, label_said, said
 from adjudication.models import (
     Event,
 )
@@ -48,12 +50,20 @@ class Invitation:
     mailed: bool
 
 
-def _role_name(grant: TournamentRole) -> str:
+def _role_said(grant: TournamentRole, *, playing: bool = False) -> Said:
+    """Who holds which role, for the log (read in each reader's language); ``playing``: and
+    which player he is in this tournament, if he plays."""
     user = grant.user
-    return _("%(user)s as %(role)s") % {
-        "user": user.get_full_name() or user.get_username(),
-        "role": grant.get_role_display(),
-    }
+    who = user.get_full_name() or user.get_username()
+    role = label_said(TournamentRole.Role(grant.role).label)
+    if playing and grant.entry is not None:
+        return said(
+            gettext_noop("%(user)s as %(role)s, plays as %(player)s"),
+            user=who,
+            role=role,
+            player=str(grant.entry.player),
+        )
+    return said(gettext_noop("%(user)s as %(role)s"), user=who, role=role)
 
 
 def _appoint(
@@ -65,8 +75,8 @@ def _appoint(
     by: User,
     summary: str,
 ) -> TournamentRole:
-    """Give ``user`` the role and log it; ``summary`` says how ("Appointed: %(grant)s"; it
-    may name the account's ``%(username)s``)."""
+    """Give ``user`` the role and log it; ``summary`` says how (a message id marked with
+    ``gettext_noop``, "Appointed: %(grant)s"; it may name the account's ``%(username)s``)."""
     grant, created = TournamentRole.objects.select_for_update().get_or_create(
         tournament=tournament, user=user, role=role, defaults={"entry": entry}
     )
@@ -77,8 +87,7 @@ def _appoint(
         tournament,
         by=by,
         action=Event.Action.ROLE,
-        summary=summary % {"grant": _role_name(grant), "username": user.get_username()}
-        + (_(", plays as %(player)s") % {"player": entry.player} if entry else ""),
+        summary=said(summary, grant=_role_said(grant, playing=True), username=user.get_username()),
         user=user.get_username(),
         role=role,
     )
@@ -110,7 +119,7 @@ def role_grant(
         role=role,
         entry=entry,
         by=by,
-        summary=_("Appointed: %(grant)s"),
+        summary=gettext_noop("Appointed: %(grant)s"),
     )
 
 
@@ -271,7 +280,7 @@ def staff_invite(
         role=role,
         entry=entry,
         by=by,
-        summary=_("Invited with a new account (%(username)s): %(grant)s"),
+        summary=gettext_noop("Invited with a new account (%(username)s): %(grant)s"),
     )
     return _invitation(grant=grant, address=address, by=by)
 
@@ -295,7 +304,7 @@ def staff_invite_again(
         grant.tournament,
         by=by,
         action=Event.Action.ROLE,
-        summary=_("Invited again: %(grant)s") % {"grant": _role_name(grant)},
+        summary=said(gettext_noop("Invited again: %(grant)s"), grant=_role_said(grant)),
         user=user.get_username(),
         role=grant.role,
     )
@@ -321,7 +330,7 @@ def role_revoke(*, grant: TournamentRole, by: User) -> None:
         tournament,
         by=by,
         action=Event.Action.ROLE,
-        summary=_("No longer: %(grant)s") % {"grant": _role_name(grant)},
+        summary=said(gettext_noop("No longer: %(grant)s"), grant=_role_said(grant)),
         user=grant.user.get_username(),
         role=grant.role,
     )

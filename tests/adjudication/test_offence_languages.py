@@ -11,6 +11,9 @@ from adjudication.models import Decision, Event, Offence
 from doko.rules.penalty import Severity
 from tests.adjudication.api.helpers import token
 from tests.adjudication.helpers import MATCH, enter
+from tournaments.models import TournamentRole
+
+Role = TournamentRole.Role
 
 pytestmark = pytest.mark.django_db
 
@@ -143,3 +146,26 @@ def test_the_catalogue_is_sorted_by_the_names_its_reader_reads(client, tournamen
     english = page(client, "offences", tournament.slug, language="en")
     unsporting = ["Counting trumps", "Encouraging", "Gestures", "Hand abandoned"]
     assert sorted(unsporting, key=english.index) == unsporting
+
+
+def test_an_appointment_reads_in_the_readers_language(client, tournament, staff):
+    from tests import factories
+
+    newcomer = factories.user(username="anna")
+    entry = tournament.entries.order_by("start_number").first()
+    with translation.override("de"):
+        services.role_grant(
+            tournament=tournament,
+            user=newcomer,
+            role=Role.ADJUDICATOR,
+            entry=entry,
+            by=staff["organiser"],
+        )
+        services.role_revoke(grant=newcomer.tournament_roles.get(), by=staff["organiser"])
+    client.force_login(staff["organiser"])
+    english = page(client, "adjudication-log", tournament.slug, language="en")
+    assert f"Appointed: anna as adjudicator, plays as {entry.player}" in english
+    assert "No longer: anna as adjudicator" in english
+    german = page(client, "adjudication-log", tournament.slug, language="de")
+    assert "Appointed" not in german
+    assert f"anna als Schiedsrichter, spielt als {entry.player}" in german
