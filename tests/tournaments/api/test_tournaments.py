@@ -159,11 +159,12 @@ def test_a_tournament_organised_by_someone_else_is_not_copied(client):
 
 
 def _patch(client, tournament, body, headers):
+    """A PATCH read in English, the language its messages are checked in."""
     return client.patch(
         reverse("api-tournament", args=[tournament.slug]),
         body,
         content_type="application/json",
-        headers=headers,
+        headers={"Accept-Language": "en", **headers},
     )
 
 
@@ -183,7 +184,9 @@ def test_a_locked_setting_is_400_naming_it_with_the_reason(client, staffed):
 
     tournament, headers = staffed
     play(tournament)
-    detail = client.get(reverse("api-tournament", args=[tournament.slug])).json()
+    detail = client.get(
+        reverse("api-tournament", args=[tournament.slug]), headers={"Accept-Language": "en"}
+    ).json()
     assert "seating_method" in detail["locked"]
     response = _patch(
         client,
