@@ -4,7 +4,7 @@ link where new staff choose theirs (``adjudication.invitations``).
 Both are Django's own views with the site's templates (``templates/registration/``). The reset
 form answers the same whether an address has an account or not, and mails only an account's own
 address (Django's ``PasswordResetForm``). Its requests are limited in the cache as logins are
-(``config.throttling``): per e-mail address, so that nobody's inbox is flooded, and per client
+(``limits``): per e-mail address, so that nobody's inbox is flooded, and per client
 address (``PASSWORD_RESET_RATE_EMAIL``, ``PASSWORD_RESET_RATE_ADDRESS``); over a limit the page
 answers 429, for an address with an account as for one without. Links in the mails are made
 from ``SITE_URL`` (``tournaments.site``).
@@ -24,7 +24,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from adjudication.invitations import invitation_tokens
-from config.throttling import address_of, rate_count
+from limits.clients import address_of
+from limits.windows import rate_count
 from tournaments.site import absolute_url
 
 RESET_MESSAGE = _("Too many requests for a new password. Please wait a while and try again.")

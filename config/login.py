@@ -21,7 +21,8 @@ from rest_framework import exceptions, serializers
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.throttling import BaseThrottle
 
-from config.throttling import address_of, parse_rate, rate_count, rate_exceeded
+from limits.clients import address_of
+from limits.windows import parse_rate, rate_count, rate_exceeded
 
 MESSAGE = _("Too many failed login attempts. Please wait a few minutes and try again.")
 

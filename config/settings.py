@@ -250,7 +250,7 @@ REST_FRAMEWORK = {
     # address, so a client cannot pick the address its requests are counted under.
     "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
 }
-# Rate limits of the public rules endpoints (config/throttling.py): per client, and per address
+# Rate limits of the public rules endpoints (limits/throttles.py): per client, and per address
 # for all the clients behind it together (a venue's Wi-Fi).
 PUBLIC_API_RATE_CLIENT = os.environ.get("PUBLIC_API_RATE_CLIENT", "240/min")
 PUBLIC_API_RATE_ADDRESS = os.environ.get("PUBLIC_API_RATE_ADDRESS", "6000/min")

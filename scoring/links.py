@@ -10,13 +10,14 @@ API's ``X-Seat-Key``): a key looked up, with two limits on these public writes.
   generous; it stops one machine from flooding the server with keys. A key is 192 random bits
   and cannot be guessed, however many tries are allowed.
 
-Both are fixed windows in the cache (``config.throttling``), answered with HTTP 429 and
+Both are fixed windows in the cache (``limits.windows``), answered with HTTP 429 and
 Retry-After, and fail open when the cache is down.
 """
 
 from django.conf import settings
 
-from config.throttling import address_of, rate_count
+from limits.clients import address_of
+from limits.windows import rate_count
 from scoring import selectors
 from tournaments.models import Seat
 

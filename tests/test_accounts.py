@@ -125,7 +125,7 @@ def test_requests_are_limited_per_client_address(client, olga, mailoutbox, setti
 
 def test_the_defaults_are_5_per_e_mail_and_20_per_address_an_hour():
     from config import settings
-    from config.throttling import parse_rate
+    from limits.windows import parse_rate
 
     assert parse_rate(settings.PASSWORD_RESET_RATE_EMAIL) == (5, 3600)
     assert parse_rate(settings.PASSWORD_RESET_RATE_ADDRESS) == (20, 3600)

@@ -6,7 +6,7 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from config.throttling import parse_rate
+from limits.windows import parse_rate
 from tests import factories
 
 pytestmark = pytest.mark.django_db
