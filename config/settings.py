@@ -268,9 +268,10 @@ LOGIN_RATE_ADDRESS_FLOOD = os.environ.get("LOGIN_RATE_ADDRESS_FLOOD", "500/15min
 PASSWORD_RESET_RATE_EMAIL = os.environ.get("PASSWORD_RESET_RATE_EMAIL", "5/h")
 PASSWORD_RESET_RATE_ADDRESS = os.environ.get("PASSWORD_RESET_RATE_ADDRESS", "20/h")
 # Requests through the seats' private links (scoresheet pages /s/<key>/ and the API's X-Seat-Key,
-# scoring/links.py): writes and live checks per link, and every link request per address.
+# scoring/links.py): writes and live checks per valid link, and made-up keys per address (they
+# never count against a valid link).
 SEAT_LINK_RATE = os.environ.get("SEAT_LINK_RATE", "120/min")
-SEAT_LINK_RATE_ADDRESS = os.environ.get("SEAT_LINK_RATE_ADDRESS", "3000/min")
+SEAT_LINK_RATE_UNKNOWN = os.environ.get("SEAT_LINK_RATE_UNKNOWN", "300/min")
 PUBLIC_API_MAX_BODY = 64 * 1024  # bytes; a 30-hand scoresheet is about 5 KB
 SPECTACULAR_SETTINGS = {
     "TITLE": "Doppelkopf tournament API",

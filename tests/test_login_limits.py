@@ -8,8 +8,6 @@ on the login page, the administration's login and the API's token endpoint alike
 - successful logins and public reads are not limited.
 """
 
-import types
-
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -20,20 +18,12 @@ from rest_framework.test import APIClient
 from limits.windows import parse_rate
 from tests import factories
 
-pytestmark = pytest.mark.django_db
+# Every window holds still during a test (tests/conftest.py).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("steady_clock")]
 
 PASSWORD = "a-long-test-password"
 A, B, VENUE = "10.0.0.1", "10.0.0.2", "192.0.2.7"
 ROUTES = ["page", "admin", "token"]
-
-
-@pytest.fixture(autouse=True)
-def steady_clock(monkeypatch):
-    """Every window is one second old for the whole test, so that no test straddles the end of a
-    window (they are fixed: a minute, a quarter of an hour)."""
-    monkeypatch.setattr(
-        "limits.windows.time", types.SimpleNamespace(time=lambda: 3600 * 500_000 + 1)
-    )
 
 
 @pytest.fixture(autouse=True)
@@ -170,14 +160,12 @@ def test_failures_for_one_name_from_many_addresses_slow_further_failures(
     assert attempt(route, "organiser", PASSWORD, address=B).status_code == IN[route]
 
 
-def test_a_slowed_name_is_tried_again_after_the_minute(client, organiser, settings, monkeypatch):
+def test_a_slowed_name_is_tried_again_after_the_minute(client, organiser, settings, steady_clock):
     settings.LOGIN_RATE_USERNAME = "3/15min"
     for n in range(3):
         login(client, "organiser", "wrong", f"10.0.1.{n}")
     assert login(client, "organiser", "wrong", address=A).status_code == 429
-    monkeypatch.setattr(
-        "limits.windows.time", types.SimpleNamespace(time=lambda: 3600 * 500_000 + 61)
-    )
+    steady_clock(60)
     assert login(client, "organiser", PASSWORD, address=A).status_code == 302
 
 
