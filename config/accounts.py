@@ -10,7 +10,6 @@ answers 429, for an address with an account as for one without. Links in the mai
 from ``SITE_URL`` (``tournaments.site``).
 """
 
-import hashlib
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -25,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from adjudication.invitations import invitation_tokens
 from limits.clients import address_of
-from limits.windows import rate_count
+from limits.windows import folded, rate_count
 from tournaments.site import absolute_url
 
 RESET_MESSAGE = _("Too many requests for a new password. Please wait a while and try again.")
@@ -56,13 +55,12 @@ class PasswordResetView(auth_views.PasswordResetView):
 
     def form_valid(self, form):
         email = form.cleaned_data["email"]
-        digest = hashlib.sha256(email.strip().casefold().encode()).hexdigest()
         limits = [
             (
                 f"password-reset:addr:{address_of(self.request)}",
                 settings.PASSWORD_RESET_RATE_ADDRESS,
             ),
-            (f"password-reset:email:{digest}", settings.PASSWORD_RESET_RATE_EMAIL),
+            (f"password-reset:email:{folded(email)}", settings.PASSWORD_RESET_RATE_EMAIL),
         ]
         # Both are counted: a client over its limit still counts against the e-mail address.
         if [key for key, rate in limits if rate_count(key, rate) is not None]:

@@ -23,13 +23,12 @@ Attempts refused without a check are not counted. When the cache does not answer
 limited (fail open).
 """
 
-import hashlib
 from dataclasses import dataclass
 
 from django.conf import settings
 
 from limits.clients import address_of
-from limits.windows import rate_count, rate_exceeded
+from limits.windows import folded, rate_count, rate_exceeded
 
 
 @dataclass(frozen=True)
@@ -51,9 +50,7 @@ class Attempt:
     @classmethod
     def of(cls, request, username: object) -> "Attempt":
         """The attempt a request makes with ``username`` (anything a client sent)."""
-        name = None
-        if isinstance(username, str) and username.strip():
-            name = hashlib.sha256(username.strip().casefold().encode()).hexdigest()
+        name = folded(username) if isinstance(username, str) and username.strip() else None
         return cls(name=name, address=address_of(request))
 
     # The counters' keys.

@@ -11,6 +11,7 @@ Clients over a limit get HTTP 429 with Retry-After for the rest of that window; 
 locked out for longer.
 """
 
+import hashlib
 import logging
 import re
 import time
@@ -29,6 +30,12 @@ def parse_rate(rate: str) -> tuple[int, int]:
     if not match or match.group(2) not in _UNITS:
         raise ValueError(f"Not a rate: {rate!r}")
     return int(number), int(match.group(1) or 1) * _UNITS[match.group(2)]
+
+
+def folded(text: str) -> str:
+    """A key part for a user name or an e-mail address, in whatever case and with whatever spaces
+    around it was typed: hashed, so that the cache holds no names."""
+    return hashlib.sha256(text.strip().casefold().encode()).hexdigest()
 
 
 def _window(key: str, rate: str) -> tuple[str, int, int, float]:

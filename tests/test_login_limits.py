@@ -84,15 +84,6 @@ IN = {"page": 302, "admin": 302, "token": 200}
 WRONG = {"page": 200, "admin": 200, "token": 400}
 
 
-def test_rates_are_read_with_minutes():
-    assert parse_rate("10/15min") == (10, 900)
-    assert parse_rate("50/h") == (50, 3600)
-    assert parse_rate("6000/min") == (6000, 60)
-    assert parse_rate("1/30s") == (1, 30)
-    with pytest.raises(ValueError, match="Not a rate"):
-        parse_rate("10/fortnight")
-
-
 def test_the_defaults_lock_a_name_at_one_address_after_10_and_slow_after_10_or_50():
     from config import settings
 
