@@ -10,6 +10,7 @@ answers 429, for an address with an account as for one without. Links in the mai
 from ``SITE_URL`` (``tournaments.site``).
 """
 
+import math
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -63,10 +64,12 @@ class PasswordResetView(auth_views.PasswordResetView):
             (f"password-reset:email:{folded(email)}", settings.PASSWORD_RESET_RATE_EMAIL),
         ]
         # Both are counted: a client over its limit still counts against the e-mail address.
-        if [key for key, rate in limits if rate_count(key, rate) is not None]:
+        waits = [wait for key, rate in limits if (wait := rate_count(key, rate)) is not None]
+        if waits:
             form.add_error(None, ValidationError(RESET_MESSAGE, code="rate_limited"))
             response = self.form_invalid(form)
             response.status_code = 429
+            response["Retry-After"] = str(max(1, math.ceil(max(waits))))
             return response
         form.request = self.request
         return super().form_valid(form)
