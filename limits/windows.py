@@ -35,7 +35,7 @@ def parse_rate(rate: str) -> tuple[int, int]:
 def folded(text: str) -> str:
     """A key part for a user name or an e-mail address, in whatever case and with whatever spaces
     around it was typed: hashed, so that the cache holds no names."""
-    return hashlib.sha256(text.strip().casefold().encode()).hexdigest()
+    return hashlib.sha256(text.strip().casefold().encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _window(key: str, rate: str) -> tuple[str, int, int, float]:

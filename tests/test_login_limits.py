@@ -237,3 +237,17 @@ def test_public_reads_from_one_address_are_not_limited(client, settings):
 def test_a_superuser_logs_in_to_the_administration(client):
     get_user_model().objects.create_superuser("chief", password="right-horse-battery")
     assert admin_login(client, "chief", "right-horse-battery").status_code == 302
+
+
+def test_a_user_name_no_encoding_can_write_is_refused_not_a_server_error():
+    """A JSON body may hold a lone surrogate; the token endpoint says which field is wrong."""
+    api = APIClient()
+    response = api.post(
+        reverse("api-token"),
+        b'{"username": "\\ud800", "password": "wrong"}',
+        content_type="application/json",
+        REMOTE_ADDR=A,
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert response.status_code == 400
+    assert "username" in response.json()
