@@ -4,13 +4,13 @@ link where new staff choose theirs (``adjudication.invitations``).
 Both are Django's own views with the site's templates (``templates/registration/``). The reset
 form answers the same whether an address has an account or not, and mails only an account's own
 address (Django's ``PasswordResetForm``). Its requests are limited in the cache as logins are
-(``config.throttling``): per e-mail address, so that nobody's inbox is flooded, and per client
+(``limits``): per e-mail address, so that nobody's inbox is flooded, and per client
 address (``PASSWORD_RESET_RATE_EMAIL``, ``PASSWORD_RESET_RATE_ADDRESS``); over a limit the page
 answers 429, for an address with an account as for one without. Links in the mails are made
 from ``SITE_URL`` (``tournaments.site``).
 """
 
-import hashlib
+import math
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -24,7 +24,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from adjudication.invitations import invitation_tokens
-from config.throttling import address_of, rate_count
+from limits.clients import address_of
+from limits.windows import folded, rate_count
 from tournaments.site import absolute_url
 
 RESET_MESSAGE = _("Too many requests for a new password. Please wait a while and try again.")
@@ -55,19 +56,20 @@ class PasswordResetView(auth_views.PasswordResetView):
 
     def form_valid(self, form):
         email = form.cleaned_data["email"]
-        digest = hashlib.sha256(email.strip().casefold().encode()).hexdigest()
         limits = [
             (
                 f"password-reset:addr:{address_of(self.request)}",
                 settings.PASSWORD_RESET_RATE_ADDRESS,
             ),
-            (f"password-reset:email:{digest}", settings.PASSWORD_RESET_RATE_EMAIL),
+            (f"password-reset:email:{folded(email)}", settings.PASSWORD_RESET_RATE_EMAIL),
         ]
         # Both are counted: a client over its limit still counts against the e-mail address.
-        if [key for key, rate in limits if rate_count(key, rate) is not None]:
+        waits = [wait for key, rate in limits if (wait := rate_count(key, rate)) is not None]
+        if waits:
             form.add_error(None, ValidationError(RESET_MESSAGE, code="rate_limited"))
             response = self.form_invalid(form)
             response.status_code = 429
+            response["Retry-After"] = str(max(1, math.ceil(max(waits))))
             return response
         form.request = self.request
         return super().form_valid(form)

@@ -1,76 +1,78 @@
-"""Limits on failed logins: the login page and the API's token endpoint.
+"""The logins and their limits on failed attempts: the login page, the administration's login and
+the API's token endpoint (``POST /api/v1/auth/token``) count the same failures.
 
-Failed attempts are counted in the default cache, per username and per address, in fixed
-windows (``LOGIN_RATE_USERNAME``, ``LOGIN_RATE_ADDRESS``, e.g. ``"10/15min"``). Once a count
-reaches its limit, further attempts for that username or from that address are refused with
-HTTP 429 until the window ends, without checking the password. Successful logins are not
-counted. The per-address limit is generous: a venue puts many people behind one address.
-
-Only logins are limited here; public pages and reads are not limited per address.
+What is counted, and when an attempt is refused or slowed, is ``limits.logins``: a user name is
+locked only at the address it failed from many times; other failures slow the guesser (one try
+a minute per name and address, failures answered 429), never the owner's right password from
+elsewhere. A refused or slowed attempt is answered HTTP 429 with Retry-After on all three.
 """
 
-import hashlib
+import math
 
-from django.conf import settings
+from django.contrib import admin
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.forms import AuthenticationForm
-from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 from rest_framework import exceptions, serializers
 from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.throttling import BaseThrottle
 
-from config.throttling import address_of, parse_rate, rate_count, rate_exceeded
+from limits.logins import Attempt, LoginRefusal, login_failed, login_refusal
 
 MESSAGE = _("Too many failed login attempts. Please wait a few minutes and try again.")
 
 
-def _limits(request, username: str | None) -> list[tuple[str, str]]:
-    """(key, rate) of each limit this attempt counts towards."""
-    limits = [(f"login-fail:addr:{address_of(request)}", settings.LOGIN_RATE_ADDRESS)]
-    if username:
-        digest = hashlib.sha256(username.strip().casefold().encode()).hexdigest()
-        limits.append((f"login-fail:user:{digest}", settings.LOGIN_RATE_USERNAME))
-    return limits
+def refusal_message(refusal: LoginRefusal) -> str:
+    """What a refused or slowed attempt is told: a lock lasts minutes, a slowed name a minute."""
+    if refusal.locked:
+        return str(MESSAGE)
+    seconds = max(1, math.ceil(refusal.wait))
+    return ngettext(
+        "Too many failed login attempts. Please wait %(seconds)d second before trying again.",
+        "Too many failed login attempts. Please wait %(seconds)d seconds before trying again.",
+        seconds,
+    ) % {"seconds": seconds}
 
 
-def blocked(request, username: str | None) -> bool:
-    """Whether this username or this address has used up its failed attempts."""
-    return any(rate_exceeded(key, rate) is not None for key, rate in _limits(request, username))
-
-
-def failure_count(request, username: str | None) -> None:
-    """Count one failed attempt for the username and the address."""
-    for key, rate in _limits(request, username):
-        rate_count(key, rate)
+def _too_many(response: HttpResponse, refusal: LoginRefusal) -> HttpResponse:
+    response.status_code = 429
+    response["Retry-After"] = str(max(1, math.ceil(refusal.wait)))
+    return response
 
 
 class RateLimitedAuthenticationForm(AuthenticationForm):
-    error_messages = {**AuthenticationForm.error_messages, "rate_limited": MESSAGE}
+    """Django's login form, refusing an attempt that ``limits.logins`` refuses before checking
+    its password, and counting a failed one; ``refusal`` says why the page answers 429."""
+
+    refusal: LoginRefusal | None = None
 
     def clean(self):
-        username = self.cleaned_data.get("username")
-        if blocked(self.request, username):
-            raise ValidationError(self.error_messages["rate_limited"], code="rate_limited")
+        assert self.request is not None, "the views give the form its request"
+        attempt = Attempt.of(self.request, self.cleaned_data.get("username"))
+        if (refusal := login_refusal(attempt)) is not None:
+            self.refusal = refusal
+            raise ValidationError(refusal_message(refusal), code="rate_limited")
         try:
             return super().clean()
-        except ValidationError:
-            failure_count(self.request, username)
-            raise
+        except ValidationError as error:
+            if (refusal := login_failed(attempt)) is None:
+                raise
+            # Slowed: the failure is said, and when the next try from here will be checked.
+            self.refusal = refusal
+            slowed = ValidationError(refusal_message(refusal), code="rate_limited")
+            raise ValidationError([*error.error_list, slowed]) from None
 
 
 class RateLimitedAdminAuthenticationForm(RateLimitedAuthenticationForm, AdminAuthenticationForm):
-    """The administration's login form, with the same limit (and its staff-only check)."""
-
-    error_messages = {
-        **AdminAuthenticationForm.error_messages,
-        "rate_limited": MESSAGE,
-    }
+    """The administration's login form, with the same limits (and its staff-only check)."""
 
 
 class LoginView(auth_views.LoginView):
-    """Django's login page, answering 429 once the failed attempts are used up."""
+    """Django's login page, answering 429 when an attempt is refused or slowed."""
 
     form_class = RateLimitedAuthenticationForm
 
@@ -80,35 +82,44 @@ class LoginView(auth_views.LoginView):
 
     def form_invalid(self, form):
         response = super().form_invalid(form)
-        if form.has_error(NON_FIELD_ERRORS, "rate_limited"):
-            response.status_code = 429
+        if form.refusal is not None:
+            _too_many(response, form.refusal)
         return response
 
 
-class LoginThrottle(BaseThrottle):
-    """Refuses a token request once its username or address has used up its failed attempts;
-    the view counts the failures."""
+@login_not_required
+def admin_login(request: HttpRequest, extra_context=None) -> HttpResponse:
+    """The administration's own login page (``admin.site.login``, with the form above; the
+    site's urls route ``admin/login/`` here), answering 429 as the login page does."""
+    response = admin.site.login(request, extra_context)
+    form = (getattr(response, "context_data", None) or {}).get("form")
+    if isinstance(form, RateLimitedAuthenticationForm) and form.refusal is not None:
+        _too_many(response, form.refusal)
+    return response
 
-    def allow_request(self, request, view) -> bool:
-        username = request.data.get("username") if hasattr(request.data, "get") else None
-        return not blocked(request, username if isinstance(username, str) else None)
 
-    def wait(self) -> float:
-        return parse_rate(settings.LOGIN_RATE_USERNAME)[1]
+def _throttled(refusal: LoginRefusal) -> exceptions.Throttled:
+    """HTTP 429 with Retry-After, and the login page's words (without DRF's own "Expected
+    available in …", which would say the wait twice)."""
+    error = exceptions.Throttled(wait=refusal.wait)
+    error.detail = exceptions.ErrorDetail(refusal_message(refusal), code=error.default_code)
+    return error
+
+
+def _username(request) -> object:
+    return request.data.get("username") if hasattr(request.data, "get") else None
 
 
 class ObtainAuthTokenLimited(ObtainAuthToken):
-    """``POST /api/v1/auth/token`` with the login page's limit on failed attempts."""
-
-    throttle_classes = [LoginThrottle]
-
-    def throttled(self, request, wait):
-        raise exceptions.Throttled(wait=wait, detail=str(MESSAGE))
+    """``POST /api/v1/auth/token`` with the login page's limits on failed attempts."""
 
     def post(self, request, *args, **kwargs):
+        attempt = Attempt.of(request, _username(request))
+        if (refusal := login_refusal(attempt)) is not None:
+            raise _throttled(refusal)
         try:
             return super().post(request, *args, **kwargs)
         except serializers.ValidationError:
-            username = request.data.get("username") if hasattr(request.data, "get") else None
-            failure_count(request, username if isinstance(username, str) else None)
-            raise
+            if (refusal := login_failed(attempt)) is None:
+                raise
+            raise _throttled(refusal) from None

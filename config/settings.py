@@ -250,22 +250,28 @@ REST_FRAMEWORK = {
     # address, so a client cannot pick the address its requests are counted under.
     "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
 }
-# Rate limits of the public rules endpoints (config/throttling.py): per client, and per address
+# Rate limits of the public rules endpoints (limits/throttles.py): per client, and per address
 # for all the clients behind it together (a venue's Wi-Fi).
 PUBLIC_API_RATE_CLIENT = os.environ.get("PUBLIC_API_RATE_CLIENT", "240/min")
 PUBLIC_API_RATE_ADDRESS = os.environ.get("PUBLIC_API_RATE_ADDRESS", "6000/min")
-# Failed logins (login page and POST /api/v1/auth/token, config/login.py), per username and per
-# address; successful logins are not counted.
+# Failed logins (login page, the administration's, POST /api/v1/auth/token; limits/logins.py).
+# A user name is locked only at the address it failed from; failures per user name (from any
+# address) or per address (across names) slow the guesser to one try a minute per name and
+# address; past the flood cap an address is refused. Successful logins are not counted.
+LOGIN_RATE_USERNAME_ADDRESS = os.environ.get("LOGIN_RATE_USERNAME_ADDRESS", "10/15min")
 LOGIN_RATE_USERNAME = os.environ.get("LOGIN_RATE_USERNAME", "10/15min")
 LOGIN_RATE_ADDRESS = os.environ.get("LOGIN_RATE_ADDRESS", "50/15min")
+LOGIN_RATE_SLOWED = os.environ.get("LOGIN_RATE_SLOWED", "1/min")
+LOGIN_RATE_ADDRESS_FLOOD = os.environ.get("LOGIN_RATE_ADDRESS_FLOOD", "500/15min")
 # Requests for a password-reset mail (config/accounts.py), per e-mail address (no inbox is
 # flooded) and per client address.
 PASSWORD_RESET_RATE_EMAIL = os.environ.get("PASSWORD_RESET_RATE_EMAIL", "5/h")
 PASSWORD_RESET_RATE_ADDRESS = os.environ.get("PASSWORD_RESET_RATE_ADDRESS", "20/h")
 # Requests through the seats' private links (scoresheet pages /s/<key>/ and the API's X-Seat-Key,
-# scoring/links.py): writes and live checks per link, and every link request per address.
+# scoring/links.py): writes and live checks per valid link, and made-up keys per address (they
+# never count against a valid link).
 SEAT_LINK_RATE = os.environ.get("SEAT_LINK_RATE", "120/min")
-SEAT_LINK_RATE_ADDRESS = os.environ.get("SEAT_LINK_RATE_ADDRESS", "3000/min")
+SEAT_LINK_RATE_UNKNOWN = os.environ.get("SEAT_LINK_RATE_UNKNOWN", "300/min")
 PUBLIC_API_MAX_BODY = 64 * 1024  # bytes; a 30-hand scoresheet is about 5 KB
 SPECTACULAR_SETTINGS = {
     "TITLE": "Doppelkopf tournament API",

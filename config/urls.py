@@ -7,7 +7,8 @@ from config import accounts, login
 from config.health import healthz
 from config.language import language_switch
 
-# The administration's login counts failed attempts as the login page does.
+# The administration's login counts failed attempts as the login page does, and answers 429
+# as it does (its own page, through login.admin_login).
 admin.site.login_form = login.RateLimitedAdminAuthenticationForm
 
 urlpatterns = [
@@ -16,6 +17,7 @@ urlpatterns = [
     path("", include("adjudication.urls")),
     path("", include("printing.urls")),
     path("healthz/", healthz, name="healthz"),
+    path("admin/login/", login.admin_login),  # before the administration's own route
     path("admin/", admin.site.urls),
     path("accounts/login/", login.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

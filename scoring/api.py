@@ -2,7 +2,7 @@
 
 Thin views over the plain-Python core in ``doko/rules``: the serializers read and check the
 JSON, the core decides, and its messages come back in the request's language (Accept-Language)
-with the TSR section they rest on. No login; rate-limited per client (config/throttling.py).
+with the TSR section they rest on. No login; rate-limited per client (limits/throttles.py).
 """
 
 from collections.abc import Callable, Mapping
@@ -19,7 +19,6 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.throttling import PublicAddressThrottle, PublicClientThrottle, client_cookie_set
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.deal import HANDS_PER_MATCH, playing_seats
 from doko.rules.penalty import MOST_ANNOUNCEMENTS, Breach, Severity, penalty_points
@@ -27,6 +26,8 @@ from doko.rules.problems import InvalidInput
 from doko.rules.settlement import seat_points
 from doko.rules.sheet import PROBLEM_CODES, HandLine, check_sheet
 from doko.rules.value import Announcement, Game, HandResult, Specials, Team, hand_value
+from limits.clients import client_cookie_set
+from limits.throttles import PublicAddressThrottle, PublicClientThrottle
 from scoring.messages import field_errors, problems_data
 
 SEATS = (1, 2, 3, 4, 5)

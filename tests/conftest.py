@@ -51,6 +51,22 @@ def empty_cache():
 
 
 @pytest.fixture
+def steady_clock(monkeypatch):
+    """The rate limits' clock (limits/windows.py) held one second into every window (a minute,
+    a quarter of an hour, an hour), so that no test straddles the end of one; call it with
+    seconds to move it on."""
+    import types
+
+    now = [3600 * 500_000 + 1.0]
+    monkeypatch.setattr("limits.windows.time", types.SimpleNamespace(time=lambda: now[0]))
+
+    def move(seconds: float) -> None:
+        now[0] += seconds
+
+    return move
+
+
+@pytest.fixture
 def staff():
     """An organiser, an adjudicator, his deputy and a panel of three, as users (shared by the
     adjudication and backup tests)."""

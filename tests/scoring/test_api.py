@@ -4,8 +4,8 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from config.throttling import CLIENT_COOKIE
 from doko.rules.contracts import Contract
+from limits.clients import CLIENT_COOKIE
 from tests import factories
 from tests.sheets import full_match
 
@@ -563,7 +563,7 @@ def test_rules_still_answer_when_the_cache_is_down(limits, monkeypatch):
     def broken(*args, **kwargs):
         raise ConnectionError("cache down")
 
-    monkeypatch.setattr("config.throttling.cache.add", broken)
+    monkeypatch.setattr("limits.windows.cache.add", broken)
     assert penalty(APIClient()).status_code == 200
 
 

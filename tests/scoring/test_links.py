@@ -1,5 +1,5 @@
 """The limits on the seats' private links, the scoresheet's public writes (scoring/links.py):
-per link for writes and live checks, per address for every link request; 429 with Retry-After,
+per link for writes and live checks, per address for made-up keys only; 429 with Retry-After,
 nothing saved, and the cache's outage never locks a scorekeeper out."""
 
 import pytest
@@ -12,7 +12,8 @@ from tests import factories
 from tests.sheets import full_match
 from tournaments import services as tournament_services
 
-pytestmark = pytest.mark.django_db
+# Every window holds still during a test (tests/conftest.py).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("steady_clock")]
 
 HX = {"HTTP_HX_REQUEST": "true"}
 
@@ -120,16 +121,48 @@ def test_staff_accounts_are_not_limited_per_link(client, settings, sheet):
         assert client.post(check, quick_hand(sheet.version), **HX).status_code == 200
 
 
-def test_every_link_request_from_one_address_is_counted_unknown_keys_too(client, settings, sheet):
-    settings.SEAT_LINK_RATE_ADDRESS = "3/min"
-    assert client.get(reverse("sheet-link", args=["x" * 32])).status_code == 404
-    assert client.get(reverse("sheet-link", args=["y" * 32])).status_code == 404
-    assert client.get(link(sheet, 4)).status_code == 200
-    refused = client.get(link(sheet, 4))
+def made_up(n: int) -> str:
+    return reverse("sheet-link", args=[f"{n:x}".rjust(32, "x")])
+
+
+def test_made_up_keys_get_429_after_their_limit_per_address(client, settings, sheet):
+    settings.SEAT_LINK_RATE_UNKNOWN = "3/min"
+    for n in range(3):
+        assert client.get(made_up(n)).status_code == 404
+    refused = client.get(made_up(3))
     assert refused.status_code == 429
+    assert 0 < int(refused.headers["Retry-After"]) <= 60
     assert "Too many requests through this link" in refused.content.decode()
     # Another address is counted on its own.
-    assert client.get(link(sheet, 4), REMOTE_ADDR="10.0.0.2").status_code == 200
+    assert client.get(made_up(4), REMOTE_ADDR="10.0.0.2").status_code == 404
+
+
+def test_made_up_keys_from_one_address_do_not_block_a_valid_key_from_it(client, settings, sheet):
+    """One device in the hall trying keys does not stop the real links behind the same Wi-Fi."""
+    settings.SEAT_LINK_RATE_UNKNOWN = "2/min"
+    for n in range(5):
+        assert client.get(made_up(n)).status_code in {404, 429}
+    assert client.get(made_up(9)).status_code == 429
+    assert client.get(link(sheet, 4)).status_code == 200
+    assert client.post(link(sheet, 4, "check"), quick_hand(sheet.version), **HX).status_code == 200
+    assert client.post(link(sheet, 4, "save"), quick_hand(sheet.version)).status_code == 302
+
+
+def test_real_links_from_one_address_are_not_counted_together(client, settings, sheet):
+    """A valid key is limited by its own rate only: a venue's many tables behind one address
+    never use up each other's allowance, nor the one for made-up keys."""
+    settings.SEAT_LINK_RATE = "2/min"
+    settings.SEAT_LINK_RATE_UNKNOWN = "1/min"
+    sheets = Scoresheet.objects.filter(table__round=sheet.table.round)
+    for each in sheets:
+        for position in (1, 2, 3, 4):
+            assert client.get(link(each, position)).status_code == 200
+        for _ in range(2):
+            assert (
+                client.post(link(each, 4, "check"), quick_hand(each.version), **HX).status_code
+                == 200
+            )
+    assert client.get(made_up(1)).status_code == 404
 
 
 def test_the_api_limits_writes_by_a_seat_key_and_saves_nothing(settings, sheet):
@@ -150,13 +183,20 @@ def test_the_api_limits_writes_by_a_seat_key_and_saves_nothing(settings, sheet):
     assert sheet.version == version + 1
 
 
-def test_the_api_counts_unknown_seat_keys_per_address(settings, sheet):
-    settings.SEAT_LINK_RATE_ADDRESS = "2/min"
+def test_the_api_limits_made_up_seat_keys_per_address_and_not_valid_ones(settings, sheet):
+    settings.SEAT_LINK_RATE_UNKNOWN = "2/min"
     api = APIClient()
-    assert api.get(api_url(sheet), headers={"X-Seat-Key": "not-a-key"}).status_code == 403
-    assert api.get(api_url(sheet), headers={"X-Seat-Key": token(sheet, 4)}).status_code == 200
-    refused = api.get(api_url(sheet), headers={"X-Seat-Key": token(sheet, 4)})
+    for n in range(2):
+        made_up_key = {"X-Seat-Key": f"not-a-key-{n}"}
+        assert api.get(api_url(sheet), headers=made_up_key).status_code == 403
+    refused = api.get(api_url(sheet), headers={"X-Seat-Key": "not-a-key-3"})
     assert refused.status_code == 429
+    assert int(refused.headers["Retry-After"]) > 0
+    valid = {"X-Seat-Key": token(sheet, 4)}
+    for _ in range(3):
+        assert api.get(api_url(sheet), headers=valid).status_code == 200
+    put = api.put(api_url(sheet), api_hands(sheet.version), format="json", headers=valid)
+    assert put.status_code == 200
 
 
 def test_a_cache_outage_never_locks_a_scorekeeper_out(client, settings, sheet, monkeypatch):
