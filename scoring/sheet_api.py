@@ -738,7 +738,8 @@ class ScoresheetSubmit(SheetActionView):
 @extend_schema(tags=["scoresheets"], request=SheetVersionSerializer, responses=WRITE_RESPONSES)
 class ScoresheetConfirm(SheetActionView):
     """Confirm a handed-in sheet (TSR 7.3.2, 8.5.2): another player of the table by their key,
-    or staff; never who handed it in (400 on `confirmed_by`)."""
+    or staff; never who handed it in, nor a staff account that plays as the seat that did, nor
+    that seat's key (400 on `confirmed_by`)."""
 
     service = staticmethod(services.scoresheet_confirm)
 

@@ -198,6 +198,31 @@ def test_submit_by_the_keeper_and_confirm_by_another_player(client, sheet):
     assert sheet.status == "confirmed"
 
 
+def test_a_scorekeeper_account_playing_as_the_keeper_does_not_confirm_on_the_page(client, sheet):
+    from scoring import services
+    from tournaments.models import TournamentRole
+
+    sheet = services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(), version=1, by=factories.keeper(sheet)
+    )
+    services.scoresheet_submit(scoresheet=sheet, version=2, by=factories.keeper(sheet))
+    user = factories.user()
+    factories.role_grant(
+        tournament=sheet.table.round.tournament,
+        user=user,
+        role=TournamentRole.Role.SCOREKEEPER,
+        entry=seat(sheet, 4).entry,
+    )
+    client.force_login(user)
+    page = client.get(staff_url(sheet)).content.decode()
+    assert "Confirm: the scoresheet is correct" not in page
+    response = client.post(staff_url(sheet, "confirm"), {"version": 3}, **HX)
+    assert response.status_code == 422
+    assert "seat 4" in response.content.decode()
+    sheet.refresh_from_db()
+    assert sheet.status == "submitted"
+
+
 def test_the_organiser_reopens_with_a_reason_and_the_history_shows_everything(
     client, sheet, organiser
 ):
