@@ -66,7 +66,7 @@ from tournaments.site import absolute_url
 
 SEAT_KEY_HEADER = "X-Seat-Key"
 # Who reads a sheet through their account: those who see the seating before it is published,
-# and the scorekeeper accounts who type sheets in.
+# and the scorekeeper accounts who type sheets in, once it is (``may_read_seating``).
 READERS = SHEET_READERS
 CODES = ", ".join(PROBLEM_CODES) + ", and for a sheet handed in too early: incomplete"
 
@@ -164,6 +164,13 @@ def _opened(request, *, slug: str, number: int, table: int) -> tuple[Scoresheet,
         table__round__tournament=tournament,
         table__round__number=number,
         table__number=table,
+    )
+    # As on the pages: a sheet names the seating, not shown before it is published but to
+    # the staff (a scorekeeper account is not).
+    tournament_policies.enforce(
+        tournament_policies.may_read_seating(
+            round=sheet.table.round, roles=roles_of(request, tournament)
+        )
     )
     return sheet, Actor(user=request.user)
 
@@ -600,7 +607,8 @@ class SheetStrikeSerializer(SheetVersionSerializer):
 
 READ_RESPONSES = {
     403: OpenApiResponse(
-        description="A key of another table, an unknown key, or an account without a staff role"
+        description="A key of another table, an unknown key, an account without a staff role, "
+        "or a scorekeeper account before the round's seating is published"
     ),
 }
 WRITE_RESPONSES = {

@@ -172,6 +172,32 @@ def test_a_scorekeeper_account_reads_the_sheet(api, sheet, tournament):
     assert api.get(url(sheet), headers=token(scorekeeper)).status_code == 200
 
 
+def test_a_scorekeeper_account_reads_no_sheet_of_a_seating_not_published(api, tournament):
+    """The pages show an unpublished seating to the staff only (``may_read_seating``); the API
+    the same, scorekeeper accounts included, whatever they ask."""
+    round_ = factories.seated_round(tournament, publish=False)
+    sheet = Scoresheet.objects.get(table__round=round_, table__number=1)
+    scorekeeper = factories.user()
+    factories.role_grant(
+        tournament=tournament, user=scorekeeper, role=TournamentRole.Role.SCOREKEEPER
+    )
+    headers = {**token(scorekeeper), "Accept-Language": "en"}
+    name = sheet.table.seats.first().entry.player.name
+    for response in (
+        api.get(url(sheet), headers=headers),
+        api.get(url(sheet, "changes"), headers=headers),
+        put(api, sheet, full_match()[:1], 99, headers),  # a stale version would show it
+        post(api, sheet, "confirm", {"version": 99}, headers),
+    ):
+        assert response.status_code == 403
+        assert response.json()["detail"] == "The seating of round 2 has not been published yet."
+        assert name not in response.content.decode()
+    adjudicator = token(factories.adjudicator(tournament))
+    assert api.get(url(sheet), headers=adjudicator).status_code == 200
+    tournament_services.round_publish(round=round_)
+    assert api.get(url(sheet), headers=headers).status_code == 200
+
+
 @pytest.mark.parametrize("hands", [1, 24])
 def test_reading_a_sheet_runs_a_fixed_number_of_queries(
     api, sheet, organiser, django_assert_num_queries, hands
