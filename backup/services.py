@@ -472,8 +472,7 @@ def _import(data: dict) -> ImportResult:
     _keep_times(Event, events, items, "at")
 
     services.results_refresh_all(tournament=tournament)
-    if tournament.status == Tournament.Status.FINISHED and tournament.counts_for_ranking:
-        services.ranking_schedule()
+    services.ranking_schedule_if_ranked(tournament=tournament)
     return result
 
 

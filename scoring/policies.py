@@ -157,7 +157,7 @@ def may_confirm_sheet(
     *, sheet: Scoresheet, actor: Actor, roles: Collection[str], table_size: int | None = None
 ) -> Refusal | None:
     """Confirm a handed-in sheet: another player of the table or staff, not whoever handed it
-    in (TSR 7.3.2, 8.5.2)."""
+    in, nor whoever plays at the seat that did (TSR 7.3.2, 8.5.2)."""
     refusal = _who(sheet, actor, roles, table_size=table_size) or sheet_is(
         sheet, Scoresheet.Status.SUBMITTED, _("only a submitted sheet can be confirmed")
     )
@@ -173,7 +173,40 @@ def may_confirm_sheet(
             ),
             field="confirmed_by",
         )
+    if (position := _own_seat_handed_in(sheet, actor)) is not None:
+        return Refusal(
+            _(
+                "You play at seat %(seat)d, which handed this scoresheet in; another player "
+                "of the table or a member of staff who does not play there must confirm it "
+                "(TSR 7.3.2, 8.5.2)."
+            )
+            % {"seat": position},
+            field="confirmed_by",
+            plays=True,
+        )
     return None
+
+
+def _own_seat_handed_in(sheet: Scoresheet, actor: Actor) -> int | None:
+    """The position of the seat that handed ``sheet`` in, if it is the actor's own: a member
+    of staff's "plays as" (``TournamentRole.entry``) is his seat, whether he acts through his
+    account or his seat's link, and whichever of the two handed it in (TSR 7.3.2). One query,
+    none when a link confirms what a link handed in (the seats compare as they are)."""
+    if actor.seat is not None and sheet.submitted_by_seat_id is not None:
+        return None  # the same seat was refused already; another seat confirms
+    seats = Seat.objects.filter(table_id=sheet.table_id)
+    if sheet.submitted_by_seat_id is not None:
+        seats = seats.filter(pk=sheet.submitted_by_seat_id)
+    elif sheet.submitted_by_id is not None:
+        seats = seats.filter(entry__staff_roles__user_id=sheet.submitted_by_id)
+    else:
+        return None
+    if actor.seat is not None:
+        seats = seats.filter(pk=actor.seat.pk)
+    else:
+        assert actor.user is not None  # either a user or a seat (Actor.__post_init__)
+        seats = seats.filter(entry__staff_roles__user_id=actor.user.pk)
+    return seats.values_list("position", flat=True).first()
 
 
 def may_reopen_sheet(

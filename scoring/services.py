@@ -587,7 +587,8 @@ def scoresheet_keeper_move(
 def scoresheet_confirm(*, scoresheet: Scoresheet, version: int, by: Actor) -> Scoresheet:
     """Confirm a submitted sheet: its points now count in the standings (TSR 8.5.2).
 
-    Someone other than the submitter confirms: another player of the table or staff."""
+    Someone other than the submitter confirms: another player of the table or staff, who does
+    not play at the seat that handed it in (``policies.may_confirm_sheet``)."""
     sheet = _lock(scoresheet, version=version)
     scoresheet_confirm_check(scoresheet=sheet, by=by)
     before = sheet_snapshot(sheet=sheet, hands=hand_lines(list(sheet.hands.all())))

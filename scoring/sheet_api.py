@@ -66,7 +66,7 @@ from tournaments.site import absolute_url
 
 SEAT_KEY_HEADER = "X-Seat-Key"
 # Who reads a sheet through their account: those who see the seating before it is published,
-# and the scorekeeper accounts who type sheets in.
+# and the scorekeeper accounts who type sheets in, once it is (``may_read_seating``).
 READERS = SHEET_READERS
 CODES = ", ".join(PROBLEM_CODES) + ", and for a sheet handed in too early: incomplete"
 
@@ -164,6 +164,13 @@ def _opened(request, *, slug: str, number: int, table: int) -> tuple[Scoresheet,
         table__round__tournament=tournament,
         table__round__number=number,
         table__number=table,
+    )
+    # As on the pages: a sheet names the seating, not shown before it is published but to
+    # the staff (a scorekeeper account is not).
+    tournament_policies.enforce(
+        tournament_policies.may_read_seating(
+            round=sheet.table.round, roles=roles_of(request, tournament)
+        )
     )
     return sheet, Actor(user=request.user)
 
@@ -600,7 +607,8 @@ class SheetStrikeSerializer(SheetVersionSerializer):
 
 READ_RESPONSES = {
     403: OpenApiResponse(
-        description="A key of another table, an unknown key, or an account without a staff role"
+        description="A key of another table, an unknown key, an account without a staff role, "
+        "or a scorekeeper account before the round's seating is published"
     ),
 }
 WRITE_RESPONSES = {
@@ -738,7 +746,8 @@ class ScoresheetSubmit(SheetActionView):
 @extend_schema(tags=["scoresheets"], request=SheetVersionSerializer, responses=WRITE_RESPONSES)
 class ScoresheetConfirm(SheetActionView):
     """Confirm a handed-in sheet (TSR 7.3.2, 8.5.2): another player of the table by their key,
-    or staff; never who handed it in (400 on `confirmed_by`)."""
+    or staff; never who handed it in, nor a staff account that plays as the seat that did, nor
+    that seat's key (400 on `confirmed_by`)."""
 
     service = staticmethod(services.scoresheet_confirm)
 

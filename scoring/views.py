@@ -81,6 +81,10 @@ def _access(request: HttpRequest, slug=None, number=None, table=None, token=None
         table__round__number=number,
         table__number=table,
     )
+    # A sheet names the seating: not before it is published, but to the staff.
+    tournament_policies.enforce(
+        tournament_policies.may_read_seating(round=sheet.table.round, roles=roles)
+    )
     base = reverse("sheet", kwargs={"slug": slug, "number": number, "table": table})
     return Access(sheet=sheet, actor=Actor(user=user), roles=roles, base=base)
 
@@ -587,12 +591,12 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
     decisions (the points hidden while the organiser hides the standings)."""
     tournament = tournament_selectors.tournament_get(slug=slug, user=request.user)
     round_ = tournament_selectors.round_get(tournament=tournament, number=number)
-    if round_.published_at is None and not roles_of(request, tournament) & STAFF:
-        raise Http404
+    roles = roles_of(request, tournament)
+    if tournament_policies.may_read_seating(round=round_, roles=roles):
+        raise Http404  # no table to show yet
     row = tournament_selectors.table_get(round=round_, number=table)
     # Read along with the row (ScoresheetPlay.with_points, scoring/play.py): no query more.
     sheet = getattr(row.table, "scoresheet", None)
-    roles = roles_of(request, tournament)
     context = {
         "tournament": tournament,
         "round": round_,

@@ -77,7 +77,8 @@ class TournamentAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
         # The tie-breaks and the players' names show in the stored standings.
         services.standings_schedule(tournament_id=obj.pk)
-        if "counts_for_ranking" in form.changed_data or "status" in form.changed_data:
+        # What the ranking lists count by: a tournament hidden here drops out of them.
+        if services.RANKING_SETTINGS & set(form.changed_data):
             services.ranking_schedule()
 
     def save_related(self, request, form, formsets, change):

@@ -94,6 +94,24 @@ def may_read_standings(*, tournament: Tournament, roles: Collection[str]) -> Ref
     return Refusal(_("The organiser has hidden the standings for now."))
 
 
+def may_read_unpublished_seating(*, roles: Collection[str]) -> Refusal | None:
+    """Read the seating of rounds drawn but not yet published: the staff, who prepare and
+    check it. Not a scorekeeper account, which types sheets in once play begins."""
+    if set(roles) & STAFF:
+        return None
+    return Refusal(_("The seating is shown once the organiser publishes it."))
+
+
+def may_read_seating(*, round: Round, roles: Collection[str]) -> Refusal | None:
+    """Read a round's seating, its tables and seats and so their scoresheets, on every page and
+    in the API: everyone once it is published; before, as ``may_read_unpublished_seating``."""
+    if round.published_at is not None or may_read_unpublished_seating(roles=roles) is None:
+        return None
+    return Refusal(
+        _("The seating of round %(round)d has not been published yet.") % {"round": round.number}
+    )
+
+
 def may_allow_tables_of_five(*, roles: Collection[str]) -> Refusal | None:
     """Allow tables of five for the rest of a tournament (TSR 8.3.1, 10): organisers."""
     if set(roles) & ORGANISER:

@@ -29,7 +29,9 @@ ADJUDICATION_READERS = FIRST_INSTANCE | PANEL | ORGANISER
 CATALOGUE = STAFF
 # Who may fill and hand in any table's scoresheet besides its scorekeeper (TSR 8.4.1).
 SHEET_STAFF = frozenset({Role.ORGANISER, Role.ADJUDICATOR, Role.SCOREKEEPER})
-# Who reads any table's sheet: the sheet staff, and everyone who sees the unpublished seating.
+# Who reads any table's sheet: the sheet staff, and everyone who sees the unpublished seating;
+# a round's sheets name its seating, so the others only once it is published
+# (``policies.may_read_seating``).
 SHEET_READERS = SHEET_STAFF | STAFF
 # TSR 3.1.1, 8.4.1: by agreement at the table another player keeps the sheet; staff who run the
 # round note it, so that the links follow.

@@ -73,3 +73,48 @@ def test_only_an_organiser_reopens_and_only_a_handed_in_sheet(sheet):
     assert adjudicator == policies.Refusal("You may not change this scoresheet.")
     link = policies.may_reopen_sheet(sheet=sheet, actor=seat(sheet, 1), roles=())
     assert link == policies.Refusal("Only an organiser reopens a scoresheet.")
+
+
+# "Plays as" is the seat: nobody confirms what his own seat handed in (TSR 7.3.2) -------------
+
+
+def playing_staff(sheet: Scoresheet, *, role: str, position: int) -> Actor:
+    """A staff account whose "plays as" is the player at ``position`` of the sheet's table."""
+    user = factories.user()
+    factories.role_grant(
+        tournament=sheet.table.round.tournament,
+        user=user,
+        role=role,
+        entry=sheet.table.seats.get(position=position).entry,
+    )
+    return Actor(user=user)
+
+
+@pytest.mark.parametrize("role", ["scorekeeper", "adjudicator", "organiser"])
+def test_staff_who_play_as_the_seat_that_handed_in_may_not_confirm(sheet, role):
+    sheet = handed_in(sheet)  # by seat 4's link
+    actor = playing_staff(sheet, role=role, position=4)
+    refusal = policies.may_confirm_sheet(sheet=sheet, actor=actor, roles={role})
+    assert refusal is not None
+    assert refusal.field == "confirmed_by"
+    assert refusal.plays
+    assert "seat 4" in refusal.message
+    assert "(TSR 7.3.2, 8.5.2)" in refusal.message
+
+
+def test_staff_who_play_at_another_seat_of_the_table_confirm(sheet):
+    sheet = handed_in(sheet)
+    actor = playing_staff(sheet, role="scorekeeper", position=2)
+    assert policies.may_confirm_sheet(sheet=sheet, actor=actor, roles={"scorekeeper"}) is None
+
+
+def test_the_seat_of_a_staff_member_who_handed_in_may_not_confirm(sheet):
+    actor = playing_staff(sheet, role="scorekeeper", position=3)
+    sheet = services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(), version=1, by=actor
+    )
+    sheet = services.scoresheet_submit(scoresheet=sheet, version=2, by=actor)
+    refusal = policies.may_confirm_sheet(sheet=sheet, actor=seat(sheet, 3), roles=())
+    assert refusal is not None
+    assert refusal.field == "confirmed_by"
+    assert policies.may_confirm_sheet(sheet=sheet, actor=seat(sheet, 1), roles=()) is None

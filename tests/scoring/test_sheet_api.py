@@ -172,6 +172,32 @@ def test_a_scorekeeper_account_reads_the_sheet(api, sheet, tournament):
     assert api.get(url(sheet), headers=token(scorekeeper)).status_code == 200
 
 
+def test_a_scorekeeper_account_reads_no_sheet_of_a_seating_not_published(api, tournament):
+    """The pages show an unpublished seating to the staff only (``may_read_seating``); the API
+    the same, scorekeeper accounts included, whatever they ask."""
+    round_ = factories.seated_round(tournament, publish=False)
+    sheet = Scoresheet.objects.get(table__round=round_, table__number=1)
+    scorekeeper = factories.user()
+    factories.role_grant(
+        tournament=tournament, user=scorekeeper, role=TournamentRole.Role.SCOREKEEPER
+    )
+    headers = {**token(scorekeeper), "Accept-Language": "en"}
+    name = sheet.table.seats.first().entry.player.name
+    for response in (
+        api.get(url(sheet), headers=headers),
+        api.get(url(sheet, "changes"), headers=headers),
+        put(api, sheet, full_match()[:1], 99, headers),  # a stale version would show it
+        post(api, sheet, "confirm", {"version": 99}, headers),
+    ):
+        assert response.status_code == 403
+        assert response.json()["detail"] == "The seating of round 2 has not been published yet."
+        assert name not in response.content.decode()
+    adjudicator = token(factories.adjudicator(tournament))
+    assert api.get(url(sheet), headers=adjudicator).status_code == 200
+    tournament_services.round_publish(round=round_)
+    assert api.get(url(sheet), headers=headers).status_code == 200
+
+
 @pytest.mark.parametrize("hands", [1, 24])
 def test_reading_a_sheet_runs_a_fixed_number_of_queries(
     api, sheet, organiser, django_assert_num_queries, hands
@@ -393,6 +419,46 @@ def test_another_players_key_confirms(api, sheet):
     assert data["status"] == "confirmed"
     player = sheet.table.seats.get(position=2).entry.player.name
     assert data["confirmed_by"] == f"{player} (seat 2)"
+
+
+def playing_scorekeeper(sheet, position):
+    """A scorekeeper account whose "plays as" is the player at ``position`` of the table."""
+    user = factories.user()
+    factories.role_grant(
+        tournament=sheet.table.round.tournament,
+        user=user,
+        role=TournamentRole.Role.SCOREKEEPER,
+        entry=sheet.table.seats.get(position=position).entry,
+    )
+    return user
+
+
+@pytest.mark.parametrize("by", ["token", "session"])
+def test_a_scorekeeper_account_playing_as_the_seat_that_handed_in_may_not_confirm(api, sheet, by):
+    sheet = handed_in(sheet)  # by seat 4's link
+    user = playing_scorekeeper(sheet, 4)
+    headers = token(user) if by == "token" else {}
+    if by == "session":
+        api.force_login(user)
+    response = post(api, sheet, "confirm", {"version": sheet.version}, headers)
+    assert response.status_code == 400
+    assert "seat 4" in response.json()["confirmed_by"][0]
+    sheet.refresh_from_db()
+    assert sheet.status == Scoresheet.Status.SUBMITTED
+
+
+def test_the_key_of_the_seat_a_scorekeeper_account_handed_in_for_may_not_confirm(api, sheet):
+    user = playing_scorekeeper(sheet, 3)
+    sheet = services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(), version=sheet.version, by=services.Actor(user=user)
+    )
+    sheet = services.scoresheet_submit(
+        scoresheet=sheet, version=sheet.version, by=services.Actor(user=user)
+    )
+    response = post(api, sheet, "confirm", {"version": sheet.version}, key(sheet, 3))
+    assert response.status_code == 400
+    assert "confirmed_by" in response.json()
+    assert post(api, sheet, "confirm", {"version": sheet.version}, key(sheet, 1)).status_code == 200
 
 
 def test_an_account_without_a_role_may_not_confirm_nor_see_the_sheet_by_a_stale_version(api, sheet):

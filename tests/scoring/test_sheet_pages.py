@@ -198,6 +198,50 @@ def test_submit_by_the_keeper_and_confirm_by_another_player(client, sheet):
     assert sheet.status == "confirmed"
 
 
+def test_a_scorekeeper_account_playing_as_the_keeper_does_not_confirm_on_the_page(client, sheet):
+    from scoring import services
+    from tournaments.models import TournamentRole
+
+    sheet = services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(), version=1, by=factories.keeper(sheet)
+    )
+    services.scoresheet_submit(scoresheet=sheet, version=2, by=factories.keeper(sheet))
+    user = factories.user()
+    factories.role_grant(
+        tournament=sheet.table.round.tournament,
+        user=user,
+        role=TournamentRole.Role.SCOREKEEPER,
+        entry=seat(sheet, 4).entry,
+    )
+    client.force_login(user)
+    page = client.get(staff_url(sheet)).content.decode()
+    assert "Confirm: the scoresheet is correct" not in page
+    response = client.post(staff_url(sheet, "confirm"), {"version": 3}, **HX)
+    assert response.status_code == 422
+    assert "seat 4" in response.content.decode()
+    sheet.refresh_from_db()
+    assert sheet.status == "submitted"
+
+
+def test_a_scorekeeper_account_opens_no_sheet_of_a_seating_not_published(client, sheet):
+    from tournaments.models import TournamentRole
+
+    tournament = sheet.table.round.tournament
+    round_ = factories.seated_round(tournament, publish=False)
+    later = Scoresheet.objects.get(table__round=round_)
+    user = factories.user()
+    factories.role_grant(tournament=tournament, user=user, role=TournamentRole.Role.SCOREKEEPER)
+    client.force_login(user)
+    name = seat(later, 1).entry.player.name
+    for action in ("", "history"):
+        response = client.get(staff_url(later, action))
+        assert response.status_code == 403
+        assert name not in response.content.decode()
+    assert client.get(staff_url(sheet)).status_code == 200  # the round played, published
+    tournament_services.round_publish(round=round_)
+    assert client.get(staff_url(later)).status_code == 200
+
+
 def test_the_organiser_reopens_with_a_reason_and_the_history_shows_everything(
     client, sheet, organiser
 ):

@@ -1,9 +1,10 @@
 """Who may do what with a tournament and its rounds: one policy per action, each saying why not."""
 
 import pytest
+from django.utils import timezone
 
 from tournaments import policies
-from tournaments.models import Tournament, TournamentRole
+from tournaments.models import Round, Tournament, TournamentRole
 
 Role = TournamentRole.Role
 OTHERS = [Role.ADJUDICATOR, Role.DEPUTY, Role.PANEL, Role.SCOREKEEPER]
@@ -81,6 +82,24 @@ def test_hidden_standings_are_refused_to_the_public_with_the_reason(roles):
         policies.may_read_standings(tournament=Tournament(standings_public=True), roles=set())
         is None
     )
+
+
+@pytest.mark.parametrize("role", [Role.ORGANISER, Role.ADJUDICATOR, Role.DEPUTY, Role.PANEL])
+def test_staff_read_the_seating_before_it_is_published(role):
+    drawn = Round(number=2, status=Round.Status.SEATED)
+    assert policies.may_read_seating(round=drawn, roles={role}) is None
+    assert policies.may_read_unpublished_seating(roles={role}) is None
+
+
+@pytest.mark.parametrize("roles", [set(), {Role.SCOREKEEPER}])
+def test_the_seating_is_read_by_everyone_else_once_published(roles):
+    drawn = Round(number=2, status=Round.Status.SEATED)
+    assert policies.may_read_seating(round=drawn, roles=roles) == policies.Refusal(
+        "The seating of round 2 has not been published yet."
+    )
+    assert policies.may_read_unpublished_seating(roles=roles) is not None
+    drawn.published_at = timezone.now()
+    assert policies.may_read_seating(round=drawn, roles=roles) is None
 
 
 def test_creating_tournaments_is_for_the_organisers_group_and_superusers(django_user_model, db):

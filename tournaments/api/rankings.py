@@ -83,12 +83,16 @@ class PlayerHistorySerializer(serializers.Serializer):
     starts_on = serializers.DateField(source="tournament.starts_on")
     start_number = serializers.IntegerField()
     status = serializers.CharField()
-    rounds = serializers.IntegerField(help_text="Confirmed rounds")
-    points = serializers.IntegerField()
+    standings_hidden = serializers.BooleanField(
+        help_text="The organiser hides this tournament's standings from you: every number "
+        "below is null"
+    )
+    rounds = serializers.IntegerField(allow_null=True, help_text="Confirmed rounds")
+    points = serializers.IntegerField(allow_null=True)
     average = serializers.FloatField(allow_null=True)
     best_round = serializers.IntegerField(allow_null=True)
-    solos_played = serializers.IntegerField()
-    solos_won = serializers.IntegerField()
+    solos_played = serializers.IntegerField(allow_null=True)
+    solos_won = serializers.IntegerField(allow_null=True)
 
 
 class PlayerHistory(APIView):

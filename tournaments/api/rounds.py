@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from tournaments import policies, selectors, services
 from tournaments.models import Round
 from tournaments.permissions import require, roles_of, standings_mode
-from tournaments.roles import CLOCK, ORGANISER, STAFF
+from tournaments.roles import CLOCK, ORGANISER
 from tournaments.round_actions import API_ROUND_ACTIONS, ROUND_ACTIONS
 
 
@@ -113,8 +113,8 @@ class RoundDetail(generics.GenericAPIView):
     def get(self, request, slug: str, number: int):
         tournament = selectors.tournament_get(slug=slug, user=request.user)
         round_ = selectors.round_get(tournament=tournament, number=number)
-        visible = round_.published_at is not None or roles_of(request, tournament) & STAFF
-        tables = selectors.round_tables(round=round_) if visible else []
+        hidden = policies.may_read_seating(round=round_, roles=roles_of(request, tournament))
+        tables = [] if hidden else selectors.round_tables(round=round_)
         if standings_mode(request, tournament) == "hidden":  # no points while hidden
             tables = [
                 dataclasses.replace(
@@ -254,9 +254,10 @@ class FindTable(APIView):
     )
     def get(self, request, slug: str):
         tournament = selectors.tournament_get(slug=slug, user=request.user)
+        unpublished = policies.may_read_unpublished_seating(roles=roles_of(request, tournament))
         found = selectors.seat_find(
             tournament=tournament,
             query=request.query_params.get("q", "")[:100],
-            staff=bool(roles_of(request, tournament) & STAFF),
+            staff=unpublished is None,
         )
         return Response(FoundPlayerSerializer(found, many=True).data)

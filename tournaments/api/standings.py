@@ -223,6 +223,7 @@ class PlayerDetail(APIView):
         tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
         entry = selectors.entry_get(tournament=tournament, start_number=start_number)
         mode = standings_mode(request, tournament)
+        unpublished = policies.may_read_unpublished_seating(roles=roles_of(request, tournament))
         row = None
         if mode != "hidden":
             row = selectors.standings_row(
@@ -231,7 +232,7 @@ class PlayerDetail(APIView):
         data = {
             "entry": entry,
             "row": row,
-            "rounds": selectors.entry_rounds(entry=entry, staff=mode == "staff"),
+            "rounds": selectors.entry_rounds(entry=entry, staff=unpublished is None),
         }
         return Response(
             PlayerDetailSerializer(data, context={"show_points": mode != "hidden"}).data

@@ -32,6 +32,7 @@ from tournaments.selectors.rankings import (
     ranking_lines,
     ranking_lists,
     ranking_rounds,
+    tournaments_ranked,
 )
 from tournaments.selectors.results import (
     Opponent,
@@ -86,6 +87,7 @@ from tournaments.selectors.tournaments import (
     tournaments_organised,
     tournaments_visible,
     user_roles,
+    user_roles_by_tournament,
 )
 
 __all__ = [
@@ -155,6 +157,8 @@ __all__ = [
     "tournament_list",
     "tournament_rounds",
     "tournaments_organised",
+    "tournaments_ranked",
     "tournaments_visible",
     "user_roles",
+    "user_roles_by_tournament",
 ]

@@ -9,6 +9,7 @@ from django.db.models import Count, Max, QuerySet, Sum
 from django.shortcuts import get_object_or_404
 
 from doko import standings
+from tournaments import policies
 from tournaments.models import (
     Entry,
     Player,
@@ -16,7 +17,23 @@ from tournaments.models import (
     SeatResult,
     Tournament,
 )
-from tournaments.selectors.tournaments import AnyUser, tournaments_visible
+from tournaments.selectors.tournaments import (
+    AnyUser,
+    tournaments_visible,
+    user_roles_by_tournament,
+)
+
+
+def tournaments_ranked() -> QuerySet[Tournament]:
+    """The tournaments that count for the ranking lists: finished, counting by the organiser's
+    choice, and public with public standings. A list shows nothing that the tournament hides:
+    hidden later, it drops out at the next rebuild (``services.RANKING_SETTINGS``)."""
+    return Tournament.objects.filter(
+        status=Tournament.Status.FINISHED,
+        counts_for_ranking=True,
+        is_public=True,
+        standings_public=True,
+    )
 
 
 def ranking_lists(*, user: AnyUser) -> QuerySet[RankingList]:
@@ -52,20 +69,25 @@ def ranking_lines(*, ranking_list: RankingList) -> list[RankingLine]:
 
 @dataclass(frozen=True)
 class TournamentLine:
-    """One tournament in a player's history."""
+    """One tournament in a player's history; of a tournament whose standings the reader may
+    not see (``policies.may_read_standings``) only the entry, every number None."""
 
     tournament: Tournament
     start_number: int
     status: str
-    rounds: int
-    points: int
+    rounds: int | None
+    points: int | None
     best_round: int | None
-    solos_played: int
-    solos_won: int
+    solos_played: int | None
+    solos_won: int | None
+
+    @property
+    def standings_hidden(self) -> bool:
+        return self.rounds is None
 
     @property
     def average(self) -> float | None:
-        return self.points / self.rounds if self.rounds else None
+        return self.points / self.rounds if self.rounds and self.points is not None else None
 
 
 @dataclass(frozen=True)
@@ -76,16 +98,25 @@ class RankingPlace:
 
 def player_history(*, player: Player, user: AnyUser) -> list[TournamentLine]:
     """The player's tournaments, newest first, with their confirmed rounds, points, best round
-    and solos; of tournaments whose standings are hidden only the entry. Two queries."""
+    and solos; of tournaments whose standings the user may not read only the entry. Two
+    queries, three for a user signed in (his roles)."""
     visible = tournaments_visible(user=user)
     entries = list(
         Entry.objects.filter(player=player, tournament__in=visible)
         .select_related("tournament")
         .order_by("-tournament__starts_on", "tournament__name")
     )
-    shown = [
-        entry.pk for entry in entries if entry.tournament.standings_public or user.is_superuser
-    ]
+    roles = user_roles_by_tournament(
+        user=user, tournament_ids={entry.tournament_id for entry in entries}
+    )
+    shown = {
+        entry.pk
+        for entry in entries
+        if policies.may_read_standings(
+            tournament=entry.tournament, roles=roles.get(entry.tournament_id, set())
+        )
+        is None
+    }
     sums = {
         row["entry_id"]: row
         for row in SeatResult.objects.filter(entry_id__in=shown, confirmed=True)
@@ -101,17 +132,24 @@ def player_history(*, player: Player, user: AnyUser) -> list[TournamentLine]:
     }
     lines = []
     for entry in entries:
-        row: Mapping[str, Any] = sums.get(entry.pk, {})  # {}: no round counted
+        numbers: dict[str, Any] = dict.fromkeys(  # hidden: every number None
+            ("rounds", "points", "best_round", "solos_played", "solos_won")
+        )
+        if entry.pk in shown:
+            row: Mapping[str, Any] = sums.get(entry.pk, {})  # {}: no round counted
+            numbers = {
+                "rounds": row.get("rounds", 0),
+                "points": row.get("total", 0),
+                "best_round": row.get("best"),
+                "solos_played": row.get("solos", 0),
+                "solos_won": row.get("won", 0),
+            }
         lines.append(
             TournamentLine(
                 tournament=entry.tournament,
                 start_number=entry.start_number,
                 status=entry.status,
-                rounds=row.get("rounds", 0),
-                points=row.get("total", 0),
-                best_round=row.get("best"),
-                solos_played=row.get("solos", 0),
-                solos_won=row.get("won", 0),
+                **numbers,
             )
         )
     return lines
@@ -130,14 +168,13 @@ def player_ranking_places(*, player: Player, user: AnyUser) -> list[RankingPlace
 
 
 def ranking_rounds(*, since: datetime.date, until: datetime.date) -> list[standings.PlayedRound]:
-    """The confirmed rounds of the finished tournaments that count for ranking lists and
-    ended after ``since`` and by ``until``, in one query."""
+    """The confirmed rounds of the tournaments that count for ranking lists
+    (``tournaments_ranked``) and ended after ``since`` and by ``until``, in one query."""
     return [
         standings.PlayedRound(player_id=player_id, played_on=ends_on, points=points)
         for player_id, ends_on, points in SeatResult.objects.filter(
             confirmed=True,
-            round__tournament__status=Tournament.Status.FINISHED,
-            round__tournament__counts_for_ranking=True,
+            round__tournament__in=tournaments_ranked(),
             round__tournament__ends_on__gt=since,
             round__tournament__ends_on__lte=until,
         ).values_list("entry__player_id", "round__tournament__ends_on", "points")

@@ -17,9 +17,11 @@ from tournaments.services.players import (
     players_import,
 )
 from tournaments.services.results import (
+    RANKING_SETTINGS,
     ranking_list_save,
     ranking_rebuild,
     ranking_schedule,
+    ranking_schedule_if_ranked,
     rankings_rebuild,
     results_refresh,
     results_refresh_all,
@@ -48,6 +50,7 @@ from tournaments.services.tournaments import (
 )
 
 __all__ = [
+    "RANKING_SETTINGS",
     "EntryChange",
     "Imported",
     "Reseating",
@@ -65,6 +68,7 @@ __all__ = [
     "ranking_list_save",
     "ranking_rebuild",
     "ranking_schedule",
+    "ranking_schedule_if_ranked",
     "rankings_rebuild",
     "results_refresh",
     "results_refresh_all",

@@ -80,11 +80,24 @@ def standings_rebuild(*, tournament_id: int) -> StandingsSnapshot | None:
     return StandingsSnapshot(tournament=tournament, **fields)
 
 
+# The settings of a finished tournament that decide whether, and when, the ranking lists count
+# it (``selectors.tournaments_ranked``): a change to any of them rebuilds the lists, so that a
+# tournament hidden later drops out of them.
+RANKING_SETTINGS = frozenset({"ends_on", "counts_for_ranking", "is_public", "standings_public"})
+
+
 def ranking_schedule() -> None:
     """Rebuild every ranking list after commit (a tournament finished or changed)."""
     from tournaments.tasks import ranking_rebuild_task, send_or_run
 
     transaction.on_commit(lambda: send_or_run(ranking_rebuild_task))
+
+
+def ranking_schedule_if_ranked(*, tournament: Tournament) -> None:
+    """Rebuild the ranking lists after commit if they count this tournament (it finished, or
+    came back from a backup)."""
+    if selectors.tournaments_ranked().filter(pk=tournament.pk).exists():
+        ranking_schedule()
 
 
 def ranking_rebuild(

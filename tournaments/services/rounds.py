@@ -28,7 +28,7 @@ from tournaments.models import (
     new_seat_token,
 )
 from tournaments.services.common import save_validated
-from tournaments.services.results import ranking_schedule
+from tournaments.services.results import ranking_schedule_if_ranked
 
 
 @transaction.atomic
@@ -490,6 +490,5 @@ def round_close(*, round: Round) -> Round:
     if round_.number >= tournament.planned_rounds:
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
-        if tournament.counts_for_ranking:
-            ranking_schedule()
+        ranking_schedule_if_ranked(tournament=tournament)
     return round_

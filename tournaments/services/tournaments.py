@@ -23,7 +23,7 @@ from tournaments.models import (
 )
 from tournaments.selectors import SETTINGS
 from tournaments.services.common import save_validated, tournament_lock
-from tournaments.services.results import ranking_schedule, standings_schedule
+from tournaments.services.results import RANKING_SETTINGS, ranking_schedule, standings_schedule
 from tournaments.services.rounds import Reseating, open_rounds_reseat
 
 # Short names a tournament cannot have: the pages' own addresses under /tournaments/.
@@ -239,13 +239,10 @@ def tournament_update(
         _finish_if_played(locked)
     if {"tiebreaks", "standings_public"} & set(changed):
         standings_schedule(tournament_id=locked.pk)
-    if locked.status == Tournament.Status.FINISHED and {
-        "ends_on",
-        "counts_for_ranking",
-        "is_public",
-        "standings_public",
-        "planned_rounds",
-    } & set(changed):
+    # Lowering the planned rounds may finish the tournament (``_finish_if_played``).
+    if locked.status == Tournament.Status.FINISHED and (
+        RANKING_SETTINGS | {"planned_rounds"}
+    ) & set(changed):
         ranking_schedule()
     return SettingsChange(tournament=locked, changed=changed, reseating=reseating)
 

@@ -63,7 +63,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round_ = selectors.round_get(tournament=tournament, number=number)
     roles = roles_of(request, tournament)
     staff = bool(roles & STAFF)
-    show_seating = staff or round_.published_at is not None
+    show_seating = policies.may_read_seating(round=round_, roles=roles) is None
     repairs = _repairs(round_, roles)
     ask = request.GET.get("ask")
     if ask is not None and ask not in ASKED_ROUND_ACTIONS:
@@ -227,12 +227,11 @@ def find_table(request: HttpRequest, slug: str) -> HttpResponse:
     """Players find their table and seat by name or start number; no login needed."""
     tournament = selectors.tournament_get(slug=slug, user=request.user)
     query = request.GET.get("q", "")[:100]
+    unpublished = policies.may_read_unpublished_seating(roles=roles_of(request, tournament))
     context = {
         "tournament": tournament,
         "query": query,
-        "found": selectors.seat_find(
-            tournament=tournament, query=query, staff=bool(roles_of(request, tournament) & STAFF)
-        ),
+        "found": selectors.seat_find(tournament=tournament, query=query, staff=unpublished is None),
         "limit": selectors.FIND_LIMIT,
     }
     if request.headers.get("HX-Request"):

@@ -168,7 +168,8 @@ def player_detail(request: HttpRequest, slug: str, start_number: int) -> HttpRes
     tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
     entry = selectors.entry_get(tournament=tournament, start_number=start_number)
     mode = standings_mode(request, tournament)
-    rounds = selectors.entry_rounds(entry=entry, staff=mode == "staff")
+    unpublished = policies.may_read_unpublished_seating(roles=roles_of(request, tournament))
+    rounds = selectors.entry_rounds(entry=entry, staff=unpublished is None)
     row = (
         selectors.standings_row(
             table=selectors.standings_read(tournament=tournament), entry_id=entry.pk

@@ -76,8 +76,9 @@ def test_hidden_standings_are_hidden_in_the_api(
     history = api.get(
         reverse("api-player-history", args=[tournament.entries.first().player_id])
     ).json()
-    assert history["tournaments"][0]["points"] == 0
-    assert history["tournaments"][0]["rounds"] == 0
+    assert history["tournaments"][0]["standings_hidden"] is True
+    assert history["tournaments"][0]["points"] is None
+    assert history["tournaments"][0]["rounds"] is None
     # Staff read them still.
     api.force_authenticate(organiser)
     assert api.get(reverse("api-standings", args=[tournament.slug])).status_code == 200
