@@ -312,12 +312,16 @@ else:
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or "webmaster@localhost"
 
 # Security ------------------------------------------------------------------------------------
-SESSION_COOKIE_HTTPONLY = True
+# Every cookie the site sets (session, CSRF, messages, language, the scoresheet's way of entry,
+# the rate limits' client id) is HttpOnly (no script reads one) and SameSite=Lax, and Secure
+# (sent over HTTPS only) when SECURE_COOKIES is on: by default when DEBUG is false.
+SECURE_COOKIES = False if DEBUG else env_bool("SECURE_COOKIES", default=True)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = LANGUAGE_COOKIE_SECURE = SECURE_COOKIES
+SESSION_COOKIE_HTTPONLY = CSRF_COOKIE_HTTPONLY = LANGUAGE_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = CSRF_COOKIE_SAMESITE = LANGUAGE_COOKIE_SAMESITE = "Lax"
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
-    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=True)
-    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
     # Only once every subdomain serves HTTPS, and only if the domain is to be preloaded.
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
