@@ -349,9 +349,41 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# The seats' private keys never reach a log (config/logs.py): the filter masks them in what
+# Django's server writes (the request lines of `manage.py runserver`), in Django's warnings about
+# refused requests (django.request, e.g. "Not Found: /s/…/"; django.security.csrf), and in all
+# that reaches the console. gunicorn's access log masks them too (docker/gunicorn.conf.py).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"seat_keys": {"()": "config.logs.SeatKeyFilter"}},
+    "formatters": {
+        # Django's own format for its server's request lines.
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        }
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["seat_keys"]},
+        "django.server": {
+            "class": "logging.StreamHandler",
+            "formatter": "django.server",
+            "filters": ["seat_keys"],
+        },
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {
+        # As Django configures it, with the filter; the filters of the loggers below mask a
+        # record before any handler sees it (also one added elsewhere, e.g. mail to ADMINS).
+        "django.server": {
+            "handlers": ["django.server"],
+            "level": "INFO",
+            "propagate": False,
+            "filters": ["seat_keys"],
+        },
+        "django.request": {"filters": ["seat_keys"]},
+        "django.security.csrf": {"filters": ["seat_keys"]},
+    },
 }
