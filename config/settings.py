@@ -11,6 +11,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -76,6 +77,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "csp",
     "tournaments",
     "scoring",
     "adjudication",
@@ -86,6 +88,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The Content-Security-Policy header (CONTENT_SECURITY_POLICY), on static files too.
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # An ETag for every page and API answer that sets none itself, and a 304 when it matches.
     "django.middleware.http.ConditionalGetMiddleware",
@@ -314,21 +318,78 @@ else:
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or "webmaster@localhost"
 
 # Security ------------------------------------------------------------------------------------
-SESSION_COOKIE_HTTPONLY = True
+# Every cookie the site sets (session, CSRF, messages, language, the scoresheet's way of entry,
+# the rate limits' client id) is HttpOnly (no script reads one) and SameSite=Lax, and Secure
+# (sent over HTTPS only) when SECURE_COOKIES is on: by default when DEBUG is false.
+SECURE_COOKIES = False if DEBUG else env_bool("SECURE_COOKIES", default=True)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = LANGUAGE_COOKIE_SECURE = SECURE_COOKIES
+SESSION_COOKIE_HTTPONLY = CSRF_COOKIE_HTTPONLY = LANGUAGE_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = CSRF_COOKIE_SAMESITE = LANGUAGE_COOKIE_SAMESITE = "Lax"
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
-    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", default=True)
-    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
     # Only once every subdomain serves HTTPS, and only if the domain is to be preloaded.
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=False)
     SECURE_CONTENT_TYPE_NOSNIFF = True
 
+# Content-Security-Policy (django-csp) on every response: scripts, styles, fonts and what the
+# pages fetch come from this site only, never inline (no <script> bodies, no onclick=, no
+# style=, no eval: htmx is configured for it in templates/base.html). Images may also be data:
+# URLs, which Bootstrap's stylesheet uses for its icons (the menu button, select arrows, close
+# buttons, check marks); the QR codes are inline SVG and need none. No plugins, no <base>, forms
+# post only here, and no other site may frame a page (as X-Frame-Options: DENY).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
+# The seats' private keys never reach a log (config/logs.py): the filter masks them in what
+# Django's server writes (the request lines of `manage.py runserver`), in Django's warnings about
+# refused requests (django.request, e.g. "Not Found: /s/…/"; django.security.csrf), and in all
+# that reaches the console. gunicorn's access log masks them too (docker/gunicorn.conf.py).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"seat_keys": {"()": "config.logs.SeatKeyFilter"}},
+    "formatters": {
+        # Django's own format for its server's request lines.
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        }
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["seat_keys"]},
+        "django.server": {
+            "class": "logging.StreamHandler",
+            "formatter": "django.server",
+            "filters": ["seat_keys"],
+        },
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {
+        # As Django configures it, with the filter; the filters of the loggers below mask a
+        # record before any handler sees it (also one added elsewhere, e.g. mail to ADMINS).
+        "django.server": {
+            "handlers": ["django.server"],
+            "level": "INFO",
+            "propagate": False,
+            "filters": ["seat_keys"],
+        },
+        "django.request": {"filters": ["seat_keys"]},
+        "django.security.csrf": {"filters": ["seat_keys"]},
+    },
 }

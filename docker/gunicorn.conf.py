@@ -17,7 +17,14 @@ server allows 100).
 
 import math
 import os
+import sys
 from pathlib import Path
+
+from gunicorn.glogging import Logger
+
+# The application's directory, for config.logs (gunicorn reads this file before it loads the app).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from config.logs import mask_seat_keys
 
 
 def _env_int(name: str, default: int) -> int:
@@ -65,6 +72,22 @@ worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "").strip() or "127.0.0.1,::1"
 
+
+class SeatKeyMaskingLogger(Logger):
+    """gunicorn's logger, writing the seats' private keys as ``…`` in the access log: in the
+    request line, the path, the query (``next=%2Fs%2F<key>``), the Referer (a page under
+    ``/s/<key>/`` names itself in the Referer of every file and request it loads) and any other
+    field of the format (config/logs.py)."""
+
+    def atoms(self, resp, req, environ, request_time):
+        atoms = super().atoms(resp, req, environ, request_time)
+        return {
+            name: mask_seat_keys(value) if isinstance(value, str) else value
+            for name, value in atoms.items()
+        }
+
+
+logger_class = SeatKeyMaskingLogger
 accesslog = "-"
 errorlog = "-"
 loglevel = (os.environ.get("LOG_LEVEL", "").strip() or "info").lower()

@@ -8,6 +8,7 @@ they are typed (``sheet_check``) and saved one at a time (``sheet_save``).
 
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
@@ -258,7 +259,15 @@ def _render(request: HttpRequest, context: dict, *, status: int = 200) -> HttpRe
         else "scoring/sheet.html"
     )
     response = render(request, template, context, status=status)
-    response.set_cookie("sheet_mode", context["mode"], max_age=365 * 86400, samesite="Lax")
+    # Only the server reads it (config/settings.py: every cookie's flags).
+    response.set_cookie(
+        "sheet_mode",
+        context["mode"],
+        max_age=365 * 86400,
+        secure=settings.SECURE_COOKIES,
+        httponly=True,
+        samesite="Lax",
+    )
     return response
 
 

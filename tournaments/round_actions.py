@@ -62,5 +62,6 @@ ROUND_ACTIONS = {
 # The API offers every action but publishing all drawn rounds at once (a page's shortcut) as
 # POST .../rounds/{n}/{action}; deleting is DELETE .../rounds/{n}/.
 API_ROUND_ACTIONS = ("seat", "unseat", "publish", "start", "end", "close")
-# The actions the round's page asks about once before it posts them (``?ask=``).
-ASKED_ROUND_ACTIONS = ("unseat", "delete")
+# The actions the round's page asks about once before it posts them (``?ask=``): none can be
+# taken back. The page asks itself, so that it asks without JavaScript too.
+ASKED_ROUND_ACTIONS = ("seat", "unseat", "delete", "end")

@@ -161,7 +161,7 @@ def test_an_organiser_prepares_the_day_and_a_player_confirms_from_his_slip(new_p
 
     page.goto(reverse("round", args=[tournament.slug, 1]))
     page.get_by_role("button", name="Start the round").click()
-    expect(page.get_by_role("button", name="End the playing time")).to_be_visible()
+    expect(page.get_by_role("link", name="End the playing time")).to_be_visible()
 
     # The scorekeeper (seat 4) enters the 24 hands through his link and hands the sheet in.
     sheet = Scoresheet.objects.get(table=seat.table)

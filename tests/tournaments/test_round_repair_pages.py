@@ -1,5 +1,6 @@
 """The round's page repairs a round that has not started: undo its draw, delete it if it is the
-last; each asked once on the page, without JavaScript, and only for the organiser."""
+last; each asked once on the page, without JavaScript, and only for the organiser. Drawing again
+and ending the playing time, which cannot be taken back either, are asked the same way."""
 
 import re
 
@@ -89,7 +90,8 @@ def test_a_round_that_started_offers_no_repair_and_a_forced_post_is_refused(
     services.round_start(round=factories.seated_round(tournament))
     client.force_login(organiser)
     shown = page(client, tournament, query="?ask=unseat")
-    assert "?ask=" not in shown
+    assert "?ask=unseat" not in shown
+    assert "?ask=delete" not in shown
     assert 'id="round-ask"' not in shown
     client.post(action(tournament, "unseat"))
     assert "a draw is undone only before the round starts" in page(client, tournament)
@@ -122,3 +124,59 @@ def test_the_round_page_asks_without_inline_script_handlers(client, organiser, t
     asked = page(client, tournament, query="?ask=unseat")
     form = re.search(r'<form[^>]*id="round-ask".*?</form>', asked, re.S).group()
     assert not re.search(r"\son[a-z]+=", form)
+
+
+def test_drawing_again_is_asked_once_on_the_page(client, organiser, tournament):
+    round_ = factories.seated_round(tournament)
+    seats = set(round_.seats.values_list("pk", flat=True))
+    client.force_login(organiser)
+    shown = page(client, tournament)
+    assert "?ask=seat#round-ask" in shown
+    assert f'action="{action(tournament, "seat")}"' not in shown  # no one-click redraw
+    asked = page(client, tournament, query="?ask=seat")
+    form = re.search(r'<form[^>]*id="round-ask".*?</form>', asked, re.S).group()
+    assert "Draw this seating again? The current one is replaced." in form
+    assert f'action="{action(tournament, "seat")}"' in form
+    assert "seat slips" in form
+    assert set(round_.seats.values_list("pk", flat=True)) == seats  # asking changes nothing
+    client.post(action(tournament, "seat"))
+    assert "The seating is drawn." in page(client, tournament)
+    assert set(round_.seats.values_list("pk", flat=True)).isdisjoint(seats)
+
+
+def test_a_planned_round_is_drawn_with_one_click(client, organiser, tournament):
+    services.round_create(tournament=tournament)
+    client.force_login(organiser)
+    shown = page(client, tournament)
+    assert "?ask=seat" not in shown
+    assert f'action="{action(tournament, "seat")}"' in shown
+    assert page(client, tournament, query="?ask=seat").count('id="round-ask"') == 0
+
+
+@pytest.mark.parametrize("role", [Role.ADJUDICATOR, Role.ORGANISER])
+def test_ending_the_playing_time_is_asked_once_on_the_page(client, tournament, role):
+    services.round_start(round=factories.seated_round(tournament))
+    user = factories.user()
+    factories.role_grant(tournament=tournament, user=user, role=role)
+    client.force_login(user)
+    shown = page(client, tournament)
+    assert "?ask=end#round-ask" in shown
+    assert f'action="{action(tournament, "end")}"' not in shown
+    asked = page(client, tournament, query="?ask=end")
+    form = re.search(r'<form[^>]*id="round-ask".*?</form>', asked, re.S).group()
+    assert "Announce the end of the playing time for all tables?" in form
+    assert "Yes, end the playing time" in form
+    assert tournament.rounds.get().status == "running"
+    client.post(action(tournament, "end"))
+    assert tournament.rounds.get().status == "finished"
+    assert "?ask=end" not in page(client, tournament)
+
+
+def test_a_panel_member_is_not_asked_to_end_the_playing_time(client, tournament):
+    services.round_start(round=factories.seated_round(tournament))
+    member = factories.user()
+    factories.role_grant(tournament=tournament, user=member, role=Role.PANEL)
+    client.force_login(member)
+    asked = page(client, tournament, query="?ask=end")
+    assert 'id="round-ask"' not in asked
+    assert "?ask=end" not in asked

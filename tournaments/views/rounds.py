@@ -55,20 +55,34 @@ def _repairs(round_: Round, roles: Set[str]) -> dict:
     return {"may_unseat": may_unseat, "may_delete": may_delete}
 
 
+def _askable(round_: Round, roles: Set[str], repairs: dict) -> dict:
+    """The actions of ``ASKED_ROUND_ACTIONS`` the page offers now: ``?ask=`` asks only these."""
+    return {
+        "seat": round_.status == Round.Status.SEATED
+        and policies.may_seat_round(round=round_, roles=roles) is None,
+        "unseat": repairs["may_unseat"],
+        "delete": repairs["may_delete"],
+        "end": round_.status == Round.Status.RUNNING
+        and policies.may_end_playing_time(round=round_, roles=roles) is None,
+    }
+
+
 @require_GET
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """A round: its seating, clock and actions. ``?ask=unseat`` and ``?ask=delete`` ask once,
-    beside the buttons, before the draw is undone or the round deleted (nothing is changed)."""
+    """A round: its seating, clock and actions. ``?ask=<action>`` asks once, beside the
+    buttons, before an action that cannot be taken back: drawing again, undoing the draw,
+    deleting the round, ending the playing time (nothing is changed)."""
     tournament = selectors.tournament_get(slug=slug, user=request.user)
     round_ = selectors.round_get(tournament=tournament, number=number)
     roles = roles_of(request, tournament)
     staff = bool(roles & STAFF)
     show_seating = policies.may_read_seating(round=round_, roles=roles) is None
     repairs = _repairs(round_, roles)
+    askable = _askable(round_, roles, repairs)
     ask = request.GET.get("ask")
     if ask is not None and ask not in ASKED_ROUND_ACTIONS:
         raise Http404
-    if ask is not None and not repairs[f"may_{ask}"]:
+    if ask is not None and not askable[ask]:
         ask = None  # nothing to ask: the page shows why not, or offers nothing
     return render(
         request,
@@ -98,6 +112,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             if Role.ORGANISER in roles
             else False,
             **repairs,
+            "may_reseat": askable["seat"],
             "ask": ask,
             # The rounds planned again with it (by the DDV method, the later ones drawn too).
             "undone_with": list(
