@@ -6,10 +6,14 @@ so that they can be cached whole. Choosing the language is harmless to trigger f
 it only sets the reader's language cookie.
 """
 
+from typing import Literal, cast
+
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponseRedirect
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET
+
+_SameSite = Literal["Lax", "Strict", "None"] | None
 
 
 @require_GET
@@ -31,6 +35,7 @@ def language_switch(request: HttpRequest, code: str) -> HttpResponseRedirect:
         domain=settings.LANGUAGE_COOKIE_DOMAIN,
         secure=settings.LANGUAGE_COOKIE_SECURE,
         httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
-        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        # The stubs type the setting as any string; ours is "Lax" (config/settings.py).
+        samesite=cast(_SameSite, settings.LANGUAGE_COOKIE_SAMESITE),
     )
     return response
