@@ -71,6 +71,23 @@ def test_api_registers_imports_and_withdraws_players(client, staffed):
     assert refused.status_code == 403
 
 
+@pytest.mark.parametrize("byte", [b"\x00", b"\x1b", b"\xc2\x85"])
+def test_a_control_character_in_an_imported_file_is_a_400_naming_line_and_column(
+    client, staffed, byte
+):
+    """A NUL byte, which PostgreSQL's text cannot hold, and the other control characters."""
+    tournament, headers = staffed
+    response = client.post(
+        reverse("api-players-import", args=[tournament.slug]),
+        {"file": SimpleUploadedFile("p.csv", b"Vorname;Nachname\nAnna;Ber" + byte + b"g\n")},
+        headers={**headers["organiser"], "Accept-Language": "en"},
+    )
+    assert response.status_code == 400
+    [message] = response.json()["file"]
+    assert message.startswith("Line 2, column “Nachname”: the value holds an invisible control")
+    assert tournament.entries.count() == 12
+
+
 @pytest.mark.parametrize("players", [8, 32])
 def test_the_players_list_runs_a_fixed_number_of_queries(
     client, django_assert_num_queries, players
