@@ -42,7 +42,8 @@ The accepted format
   DDV number: optional, digits only, at most 20. Start number: optional, a whole number from 1.
 * **Within one file** a start number and a DDV number may each appear only once, and the same
   name (regardless of case) only once unless both lines have different DDV numbers.
-* At most 5000 players per file (the caller may set another limit).
+* At most 2 MB (``MAX_IMPORT_BYTES``; ``size_error`` says so) and 5000 players per file
+  (``MAX_IMPORT_ROWS``; the caller may set another limit).
 
 Letters are kept exactly as written, umlauts and ß included; text is normalised to Unicode NFC,
 so a name typed on a Mac (which may store "ö" as "o" plus two dots) equals the same name typed
@@ -58,10 +59,21 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-__all__ = ["ImportPreview", "ImportRow", "parse_players_csv"]
+__all__ = [
+    "MAX_IMPORT_BYTES",
+    "MAX_IMPORT_ROWS",
+    "ImportPreview",
+    "ImportRow",
+    "parse_players_csv",
+    "size_error",
+]
+
+MAX_IMPORT_BYTES = 2 * 1024 * 1024  # a list of 5,000 players is about 300 KB
+MAX_IMPORT_ROWS = 5000
 
 MAX_FIRST_NAME = 100
 MAX_LAST_NAME = 100
@@ -450,7 +462,17 @@ class _RowChecker:
         earlier.append((line, ddv_number))
 
 
-def parse_players_csv(data: bytes, *, max_rows: int = 5000) -> ImportPreview:
+def size_error(size: int) -> str | None:
+    """Why a file of ``size`` bytes is not read, naming the limit; None when it may be."""
+    if size <= MAX_IMPORT_BYTES:
+        return None
+    return _(
+        "The file is larger than %(limit)s, the most that can be imported at once. "
+        "Split it into several files."
+    ) % {"limit": filesizeformat(MAX_IMPORT_BYTES)}
+
+
+def parse_players_csv(data: bytes, *, max_rows: int = MAX_IMPORT_ROWS) -> ImportPreview:
     """Read and check the players of a CSV file; see the module's documentation for the format.
 
     Problems of the whole file (encoding, header row, size) come back in ``errors`` with no rows;
