@@ -3,7 +3,9 @@
 
 import csv
 import io
+import re
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -96,3 +98,25 @@ def test_the_standings_csv_writes_negative_points_as_numbers(client, hostile_tou
         assert value.lstrip("-").isdigit()
         assert f";{value};" in text
     assert [int(row[header.index("Round 1")]) for row in rows] == [int(p) for p in points]
+
+
+def test_every_csv_is_written_by_the_one_writer():
+    """No export writes CSV past ``tournaments.exports`` (and its neutralising)."""
+    root = Path(__file__).resolve().parents[2]
+    apps = (
+        "doko",
+        "config",
+        "tournaments",
+        "scoring",
+        "adjudication",
+        "printing",
+        "backup",
+        "demo",
+    )
+    writers = [
+        str(path.relative_to(root))
+        for app in apps
+        for path in (root / app).rglob("*.py")
+        if re.search(r"csv\.(writer|DictWriter)\b", path.read_text(encoding="utf-8"))
+    ]
+    assert writers == ["tournaments/exports.py"]
