@@ -2,7 +2,6 @@
 appeals, sanctions, the catalogue of standard offences, the staff, and the log. Thin views:
 forms parse, services decide, selectors read."""
 
-import csv
 from collections.abc import Callable, Set
 from functools import partial
 from typing import Any, TypeVar
@@ -24,6 +23,7 @@ from adjudication.models import Appeal, Decision, Offence, Sanction
 from doko.names import collapsed
 from scoring.models import CONTRACT_LABELS, Scoresheet
 from scoring.selectors import hand_lines
+from tournaments import exports
 from tournaments import selectors as tournament_selectors
 from tournaments.forms import errors_to_form
 from tournaments.models import Entry, Round, Tournament
@@ -768,31 +768,23 @@ def log(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     )
 
 
-class _Echo:
-    def write(self, value: str) -> str:
-        return value
-
-
 @login_required
 @require_GET
 def log_csv(request: AuthenticatedHttpRequest, slug: str) -> StreamingHttpResponse:
     """The log for the organiser's files and the federation: one row per action."""
     tournament = _tournament(request, slug, READERS)
-    writer = csv.writer(_Echo())
     header = [_("time"), _("by"), _("action"), _("what")]
 
     def rows():
-        yield "\ufeff" + writer.writerow(header)  # a BOM, so that spreadsheets read UTF-8
+        yield header
         for event in selectors.event_log(tournament=tournament).iterator(chunk_size=500):
-            yield writer.writerow(
-                [
-                    timezone.localtime(event.at).isoformat(timespec="seconds"),
-                    event.by.get_username(),
-                    event.get_action_display(),
-                    event.text,
-                ]
-            )
+            yield [
+                timezone.localtime(event.at).isoformat(timespec="seconds"),
+                event.by.get_username(),
+                event.get_action_display(),
+                event.text,
+            ]
 
-    response = StreamingHttpResponse(rows(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-adjudication.csv"'
-    return response
+    return exports.csv_streaming_response(
+        filename=f"{tournament.slug}-adjudication.csv", rows=rows()
+    )

@@ -169,7 +169,7 @@ TOURNAMENTS = [
         "post",
         T,
         "L L L 403 403 403 400 400",
-        lambda ctx: {"content": "", "confirm": "1"},
+        lambda ctx: {"key": "no-such-upload"},
     ),
     c("player", "get", E, PUBLIC),
     c("entry-edit", "get", E, "L L L 403 403 403 200 200"),

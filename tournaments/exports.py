@@ -1,22 +1,95 @@
-"""Files for spreadsheets: CSV as German spreadsheets open it (semicolons, UTF-8 with a BOM)."""
+"""Files for spreadsheets: CSV as German spreadsheets open it (semicolons, UTF-8 with a BOM),
+with every cell a spreadsheet would run written as text.
+
+Every CSV the site hands out is written here (``csv_response``, ``csv_streaming_response``),
+so that no export forgets the neutralising (OWASP "CSV injection", ASVS 1.2.10): a text cell
+that begins with ``=``, ``+``, ``-``, ``@``, a tab, a line break or a NUL, also after leading
+spaces, is prefixed with a single quotation mark, which a spreadsheet shows as text instead of
+running it (``=HYPERLINK(...)`` in a player's name, ``-cmd|...`` in a club).
+
+Numbers stay numbers: an ``int``, ``float`` or ``Decimal`` is written as it is, so that points
+of ``-3`` are a number a spreadsheet can add up. The type tells a number from a text: exporters
+pass points as numbers, never as formatted text, and a *text* such as a name "-3" or "+1" is
+neutralised like any other.
+"""
 
 import csv
 from collections.abc import Iterable, Iterator
+from decimal import Decimal
 from typing import Any
 
-from django.http import HttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
 
 from doko import standings
 from tournaments.models import Entry
 
+__all__ = ["csv_response", "csv_streaming_response", "spreadsheet_cell", "standings_rows"]
+
+# What a spreadsheet reads as the start of a formula, or what smuggles one past a check of the
+# first character (a tab, a line break, a NUL).
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "\0")
+_DELIMITER = ";"  # German Excel splits at semicolons
+_BOM = "\ufeff"  # so that spreadsheets read UTF-8
+
+
+def spreadsheet_cell(value: Any) -> Any:
+    """``value`` as a spreadsheet may open it without running it: numbers as they are, a text
+    that a spreadsheet would take for a formula prefixed with ``'``."""
+    if value is None:
+        return ""
+    if isinstance(value, int | float | Decimal):  # bool too: written as True/False, harmless
+        return value
+    text = str(value)
+    if text.startswith(_FORMULA_STARTS) or text.lstrip(" ").startswith(_FORMULA_STARTS):
+        return "'" + text
+    return text
+
+
+class _Line:
+    """The file object ``csv.writer`` writes a row to, handing the row back."""
+
+    def write(self, text: str) -> str:
+        return text
+
+
+class SpreadsheetWriter:
+    """Rows as lines of the house's CSV, every cell through ``spreadsheet_cell``."""
+
+    def __init__(self) -> None:
+        self._writer = csv.writer(_Line(), delimiter=_DELIMITER)
+
+    def line(self, row: Iterable[Any]) -> str:
+        return self._writer.writerow([spreadsheet_cell(value) for value in row])
+
+    def lines(self, rows: Iterable[Iterable[Any]]) -> Iterator[str]:
+        """The file: a byte order mark, then a line per row."""
+        yield _BOM
+        for row in rows:
+            yield self.line(row)
+
+
+def _download(response: HttpResponse | StreamingHttpResponse, filename: str) -> None:
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+
 
 def csv_response(*, filename: str, rows: Iterable[Iterable[Any]]) -> HttpResponse:
-    """A CSV download of ``rows`` (the first is the header)."""
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response.write("\ufeff")
-    csv.writer(response, delimiter=";").writerows(rows)
+    """A CSV download of ``rows`` (the first is the header), built in memory."""
+    response = HttpResponse(
+        "".join(SpreadsheetWriter().lines(rows)), content_type="text/csv; charset=utf-8"
+    )
+    _download(response, filename)
+    return response
+
+
+def csv_streaming_response(
+    *, filename: str, rows: Iterable[Iterable[Any]]
+) -> StreamingHttpResponse:
+    """A CSV download of ``rows`` written while they are read: for long files such as a log."""
+    response = StreamingHttpResponse(
+        SpreadsheetWriter().lines(rows), content_type="text/csv; charset=utf-8"
+    )
+    _download(response, filename)
     return response
 
 

@@ -8,6 +8,7 @@ from django.db import models
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import player_import
 from tournaments.models import Entry, ExtraTime, Player, Tournament
 from tournaments.selectors import SETTINGS, SettingsLocks
 
@@ -28,9 +29,6 @@ def error_messages(error: ValidationError) -> list[str]:
         if hasattr(error, "error_dict")
         else list(error.messages)
     )
-
-
-MAX_IMPORT_BYTES = 2 * 1024 * 1024  # a list of 5,000 players is about 300 KB
 
 
 class EntryForm(forms.Form):
@@ -85,13 +83,10 @@ class ImportForm(forms.Form):
         ),
     )
 
-    def clean_file(self):
+    def clean_file(self) -> bytes:
         upload = self.cleaned_data["file"]
-        if upload.size > MAX_IMPORT_BYTES:
-            raise forms.ValidationError(
-                _("The file is larger than %(limit)d MB."),
-                params={"limit": MAX_IMPORT_BYTES // (1024 * 1024)},
-            )
+        if message := player_import.size_error(upload.size):
+            raise forms.ValidationError(message)
         return upload.read()
 
 

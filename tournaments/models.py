@@ -696,3 +696,38 @@ class RankingList(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class ImportUpload(models.Model):
+    """A list of players uploaded for the import's preview and kept here, in the database that
+    every web process shares, until its uploader confirms it (``services.players_import_confirm``)
+    or it expires (``services.IMPORT_KEPT``); the confirm posts only ``key``. One per uploader
+    and tournament: a new upload replaces the one before."""
+
+    key = models.CharField(_("key"), max_length=64, unique=True)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="+", verbose_name=_("tournament")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("uploaded by"),
+    )
+    # A hash of the uploader's session key: the preview is confirmed in the session it was
+    # shown in.
+    session = models.CharField(_("session"), max_length=64)
+    data = models.BinaryField(_("file"))
+    created_at = models.DateTimeField(_("uploaded"), db_index=True)
+
+    class Meta:
+        verbose_name = _("uploaded list of players")
+        verbose_name_plural = _("uploaded lists of players")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user"], name="import_upload_one_per_uploader"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.created_at:%Y-%m-%d %H:%M}"

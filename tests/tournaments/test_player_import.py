@@ -432,6 +432,62 @@ def test_one_line_can_have_several_errors():
     )
 
 
+def control_character(line: int, column: str | int, code: str) -> str:
+    where = f"column {column}" if isinstance(column, int) else f"column “{column}”"
+    return (
+        f"Line {line}, {where}: the value holds an invisible control character ({code}). "
+        "Delete it, for example by typing the value again."
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "code"),
+    [
+        ("We\x00iß", "U+0000"),
+        ("Weiß\x00", "U+0000"),
+        ("We\x07iß", "U+0007"),
+        ("We\x1biß", "U+001B"),
+        ("We\x7fiß", "U+007F"),
+        ("We\x85iß", "U+0085"),
+        ('"We\x0ciß"', "U+000C"),
+        ("\u202eßieW", "U+202E"),
+    ],
+)
+def test_a_control_character_names_its_line_and_column(value, code):
+    preview = parse_players_csv(csv_bytes("Vorname;Nachname;Verein", f"Jörg;{value};Köln"))
+    assert preview.rows[0].errors == (control_character(2, "Nachname", code),)
+    assert not preview.ok
+
+
+def test_control_characters_in_several_columns_are_each_named():
+    preview = parse_players_csv(
+        csv_bytes("first name,last name,club", "Jörg,Weiß,Köln", "A\x00,B,C\x01")
+    )
+    assert preview.rows[0].errors == ()
+    assert preview.rows[1].errors == (
+        control_character(3, "first name", "U+0000"),
+        control_character(3, "club", "U+0001"),
+    )
+
+
+def test_a_control_character_in_the_header_row_is_a_file_error():
+    preview = parse_players_csv(csv_bytes("Vorname;Nach\x00name", "Jörg;Weiß"))
+    assert preview.rows == ()
+    assert preview.errors == (control_character(1, 2, "U+0000"),)
+
+
+def test_letters_of_every_script_joiners_and_quoted_breaks_are_not_control_characters():
+    row = only_row(
+        parse_players_csv(
+            csv_bytes(
+                "Vorname;Nachname;Verein", 'Zoë;O’Brien-Łukasiewicz \u200dΣ;"Kreuz\tPik\r\nHerz"'
+            )
+        )
+    )
+    assert row.errors == ()
+    assert row.club == "Kreuz\tPik\r\nHerz"
+
+
 # Duplicates within the file --------------------------------------------------------------------
 
 

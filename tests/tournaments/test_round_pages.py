@@ -1,10 +1,8 @@
 """The organiser's and adjudicator's pages for players and rounds, and the public finder."""
 
-import base64
 import datetime
 
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
 
@@ -300,37 +298,6 @@ def test_substitute_page(client, organiser, tournament):
     assert response.status_code == 302
     substitute = tournament.entries.get(player__last_name="Mann")
     assert round_.seats.filter(entry=substitute).exists()
-
-
-def test_import_shows_a_preview_then_registers_all(client, organiser, tournament):
-    client.force_login(organiser)
-    url = reverse("players-import", args=[tournament.slug])
-    assert client.get(url).status_code == 200
-    csv = "Vorname;Nachname;Verein\nJörg;Weiß;Köln\nÄnne;Müller;\n".encode()
-    upload = client.post(url, {"file": _file(csv)})
-    page = upload.content.decode()
-    assert upload.status_code == 200
-    assert "Preview: 2 players" in page
-    assert tournament.entries.count() == 12  # nothing saved yet
-    confirm = client.post(url, {"content": base64.b64encode(csv).decode()})
-    assert confirm.status_code == 302
-    assert tournament.entries.count() == 14
-
-
-def test_import_with_errors_saves_nothing_and_lists_them(client, organiser, tournament):
-    client.force_login(organiser)
-    url = reverse("players-import", args=[tournament.slug])
-    upload = client.post(url, {"file": _file(b"Vorname;Nachname\nAnna;\n;Berg\n")})
-    page = upload.content.decode()
-    assert upload.status_code == 400
-    assert "Line 2" in page
-    assert "Line 3" in page
-    assert "nothing has been saved" in page
-    assert tournament.entries.count() == 12
-
-
-def _file(content: bytes):
-    return SimpleUploadedFile("spieler.csv", content, content_type="text/csv")
 
 
 def test_players_find_their_table_without_logging_in(client, tournament):

@@ -12,7 +12,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import selectors, services
+from tournaments import player_import, selectors, services
 from tournaments.models import Entry, Tournament
 from tournaments.permissions import require
 from tournaments.roles import ORGANISER
@@ -97,7 +97,15 @@ class EntryStatus(APIView):
 
 
 class ImportSerializer(serializers.Serializer):
-    file = serializers.FileField(help_text="CSV, UTF-8, `;` or `,`, with a header row")
+    file = serializers.FileField(
+        help_text="CSV, UTF-8, `;` or `,`, with a header row; at most 2 MB and 5000 players"
+    )
+
+    def validate_file(self, upload):
+        """The same limit as the import page's, named in the message."""
+        if message := player_import.size_error(upload.size):
+            raise serializers.ValidationError(message)
+        return upload
 
 
 class PlayersImport(APIView):

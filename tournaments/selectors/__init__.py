@@ -22,6 +22,7 @@ from tournaments.selectors.find import (
     name_key,
     seat_find,
 )
+from tournaments.selectors.imports import IMPORT_KEPT, import_upload_data
 from tournaments.selectors.rankings import (
     RankingLine,
     RankingPlace,
@@ -93,6 +94,7 @@ from tournaments.selectors.tournaments import (
 __all__ = [
     "FIND_LIMIT",
     "HEAD_CACHE_SECONDS",
+    "IMPORT_KEPT",
     "SETTINGS",
     "AnyUser",
     "Clock",
@@ -119,6 +121,7 @@ __all__ = [
     "entry_points",
     "entry_ranking",
     "entry_rounds",
+    "import_upload_data",
     "name_filter",
     "name_key",
     "player_history",

@@ -2,6 +2,11 @@
 is one transaction. One module per sub-domain; the names are gathered here so that callers can
 say ``services.round_seat(...)``."""
 
+from tournaments.services.imports import (
+    import_upload_discard,
+    import_upload_keep,
+    players_import_confirm,
+)
 from tournaments.services.players import (
     EntryChange,
     Imported,
@@ -62,9 +67,12 @@ __all__ = [
     "entry_replace",
     "entry_update",
     "entry_withdraw",
+    "import_upload_discard",
+    "import_upload_keep",
     "player_create",
     "player_find_or_create",
     "players_import",
+    "players_import_confirm",
     "ranking_list_save",
     "ranking_rebuild",
     "ranking_schedule",

@@ -1,8 +1,6 @@
 """Pages of the players: the list where the organiser registers them, corrects, withdraws and
 reinstates them, a substitute for one who left, and a CSV list imported all or nothing."""
 
-import base64
-import binascii
 from typing import NotRequired, TypedDict
 
 from django.contrib import messages
@@ -23,7 +21,7 @@ from tournaments.forms import (
     errors_to_form,
 )
 from tournaments.models import Entry, Tournament
-from tournaments.permissions import require
+from tournaments.permissions import AuthenticatedHttpRequest, require
 from tournaments.roles import ORGANISER
 from tournaments.views.common import organises, report_moves
 
@@ -170,25 +168,40 @@ class _ImportPage(TypedDict):
     form: ImportForm
     import_errors: NotRequired[list[str]]  # the import was refused
     preview: NotRequired[player_import.ImportPreview]  # the rows of the file, checked
-    content: NotRequired[str]  # the file, base64, to import it once it is checked
+    key: NotRequired[str]  # names the file kept on the server, for the confirm
+
+
+def _session_key(request: HttpRequest) -> str:
+    if request.session.session_key is None:
+        request.session.save()
+    assert request.session.session_key is not None
+    return request.session.session_key
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def players_import(request: HttpRequest, slug: str) -> HttpResponse:
-    """Upload a CSV file, see every row and its problems, then import all rows or none."""
+def players_import(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """Upload a CSV file, see every row and its problems, then import all rows or none. The
+    file stays on the server in between (``services.import_upload_keep``): the confirm posts
+    only its key."""
     tournament = selectors.tournament_get(slug=slug, user=request.user)
     require(request, tournament, ORGANISER)
     context: _ImportPage = {"tournament": tournament, "form": ImportForm()}
-    if request.method == "POST" and "content" in request.POST:
+    user, session_key = request.user, _session_key(request)
+    if request.method == "POST" and "key" in request.POST:
+        key = request.POST["key"]
         try:
-            data = base64.b64decode(request.POST["content"], validate=True)
-        except (binascii.Error, ValueError):
-            return HttpResponse(status=400)
-        try:
-            imported = services.players_import(tournament=tournament, data=data)
+            imported = services.players_import_confirm(
+                tournament=tournament, user=user, session_key=session_key, key=key
+            )
         except ValidationError as error:
             context["import_errors"] = error_messages(error)
+            # A refused import keeps its file: show what was refused, line by line.
+            data = selectors.import_upload_data(
+                tournament=tournament, user=user, session_key=session_key, key=key
+            )
+            if data is not None:
+                context["preview"] = player_import.parse_players_csv(data)
         else:
             messages.success(
                 request,
@@ -201,15 +214,18 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
             )
             report_moves(request, imported.reseating)
             return redirect("entries", slug)
-        context["preview"] = player_import.parse_players_csv(data)
-        context["content"] = request.POST["content"]
     elif request.method == "POST":
         form = ImportForm(request.POST, request.FILES)
         context["form"] = form
         if form.is_valid():
             data = form.cleaned_data["file"]
-            context["preview"] = player_import.parse_players_csv(data)
-            context["content"] = base64.b64encode(data).decode()
+            context["preview"] = preview = player_import.parse_players_csv(data)
+            if preview.ok:
+                context["key"] = services.import_upload_keep(
+                    tournament=tournament, user=user, session_key=session_key, data=data
+                )
+            else:
+                services.import_upload_discard(tournament=tournament, user=user)
     failed = (
         context["form"].errors
         or context.get("import_errors")

