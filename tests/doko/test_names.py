@@ -1,7 +1,7 @@
 """Names found as people type them (doko/names.py)."""
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from doko.names import (
@@ -76,4 +76,7 @@ def test_a_lone_accent_is_no_word():
 def test_every_name_is_found_by_itself_and_its_parts(first, last):
     key = search_key(first, last)
     assert matches(key, f"{first} {last}")
+    # Upper case finds the same, where it spells the same: a lone "ͅ" (U+0345) is a mark,
+    # dropped, but its capital is the letter "Ι".
+    assume(spelt_out(last.upper()) == spelt_out(last))
     assert matches(key, last.upper())
