@@ -13,6 +13,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("SECRET_KEY", "tests-only-not-secret")
 os.environ.setdefault("SECURE_SSL_REDIRECT", "false")
 os.environ.setdefault("DEBUG", "false")
-os.environ.pop("REDIS_URL", None)  # tests that need Redis start their own
+# Tests that need Redis start their own, as the cache and as the broker.
+os.environ.pop("REDIS_URL", None)
+os.environ.pop("CELERY_BROKER_URL", None)
 
 pytest_plugins = ["tests.plugins.servers"]

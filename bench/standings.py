@@ -265,7 +265,7 @@ def _server(directory: Path) -> tuple[subprocess.Popen, str]:
     env = {
         key: value
         for key, value in os.environ.items()
-        if key not in {"REDIS_URL", "DATABASE_URL", "DJANGO_SETTINGS_MODULE"}
+        if key not in {"REDIS_URL", "CELERY_BROKER_URL", "DATABASE_URL", "DJANGO_SETTINGS_MODULE"}
     }
     env.update(
         PYTHONPATH=os.pathsep.join([str(directory), str(settings.BASE_DIR)]),

@@ -180,11 +180,21 @@ STORAGES = {
     },
 }
 
-# Redis: Celery broker and cache -------------------------------------------------------------
+# Redis: the cache and the Celery broker -----------------------------------------------------
+# Two jobs with opposite needs: a full cache may drop what it holds (everything in it is made
+# again from the database), a full broker must never drop a queued task. docker-compose.yml
+# gives each a Redis of its own: the cache's with a memory limit and LRU eviction, the broker's
+# with `noeviction`. CELERY_BROKER_URL unset: the broker is REDIS_URL's Redis too (fine without
+# a memory limit). Neither set: tasks run in-process and the cache is in memory.
 REDIS_URL = os.environ.get("REDIS_URL", "")
-if REDIS_URL:
-    CELERY_BROKER_URL = REDIS_URL
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "") or REDIS_URL
+if CELERY_BROKER_URL:
     CELERY_TASK_ALWAYS_EAGER = False
+else:
+    # No broker: tasks run in-process, at once, in the request that queues them.
+    CELERY_BROKER_URL = "memory://"
+    CELERY_TASK_ALWAYS_EAGER = True
+if REDIS_URL:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -204,9 +214,6 @@ if REDIS_URL:
         },
     }
 else:
-    # No broker: tasks run in-process, at once, in the request that queues them.
-    CELERY_BROKER_URL = "memory://"
-    CELERY_TASK_ALWAYS_EAGER = True
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # The standings and ranking lists are cached under their version, so an entry is never stale;
 # it only expires to make room.

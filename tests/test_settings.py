@@ -12,7 +12,8 @@ def run_django(code: str, **env: str) -> subprocess.CompletedProcess:
     environment = {
         key: value
         for key, value in os.environ.items()
-        if key not in {"SECRET_KEY", "DEBUG", "DATABASE_URL", "REDIS_URL", "VAR_DIR"}
+        if key
+        not in {"SECRET_KEY", "DEBUG", "DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "VAR_DIR"}
     }
     environment.update({"DJANGO_SETTINGS_MODULE": "config.settings", **env})
     return subprocess.run(
@@ -69,6 +70,39 @@ def test_without_redis_tasks_run_in_process_and_with_redis_through_the_broker(tm
     assert local.stdout.split() == ["True", "memory://"]
     remote = run_django(code, DEBUG="true", VAR_DIR=str(tmp_path), REDIS_URL="redis://r:6379/0")
     assert remote.stdout.split() == ["False", "redis://r:6379/0"]
+
+
+CACHE_AND_BROKER = (
+    "from django.conf import settings; from config.celery import app; "
+    "print(settings.CACHES['default']['BACKEND'].rsplit('.', 1)[1], "
+    "settings.CACHES['default'].get('LOCATION') or '-', app.conf.broker_url, "
+    "app.conf.task_always_eager)"
+)
+
+
+def test_the_broker_is_a_redis_of_its_own_when_celery_broker_url_names_one(tmp_path):
+    both = run_django(
+        CACHE_AND_BROKER,
+        DEBUG="true",
+        VAR_DIR=str(tmp_path),
+        REDIS_URL="redis://cache:6379/0",
+        CELERY_BROKER_URL="redis://broker:6379/0",
+    )
+    assert both.returncode == 0, both.stderr
+    assert both.stdout.split() == [
+        "RedisCache",
+        "redis://cache:6379/0",
+        "redis://broker:6379/0",
+        "False",
+    ]
+    # A broker without REDIS_URL: the tasks go through it, the cache stays in memory.
+    broker_only = run_django(
+        CACHE_AND_BROKER,
+        DEBUG="true",
+        VAR_DIR=str(tmp_path),
+        CELERY_BROKER_URL="redis://broker:6379/0",
+    )
+    assert broker_only.stdout.split() == ["LocMemCache", "-", "redis://broker:6379/0", "False"]
 
 
 def test_time_zone_and_languages(settings):

@@ -120,6 +120,8 @@ class Player(models.Model):
                 condition=~Q(ddv_number=""),
                 name="player_ddv_number_unique",
                 violation_error_message=_("Another player has this DDV membership number."),
+                # Refused on the field (a form's, the API's ``ddv_number``), not the whole player.
+                violation_error_code="unique",
             ),
             models.CheckConstraint(
                 condition=~Q(first_name="") & ~Q(last_name=""),

@@ -29,6 +29,7 @@ from adjudication.models import (
 from adjudication.services.common import Role, log_event
 from doko.names import spelt_out
 from tournaments.models import Entry, Tournament, TournamentRole
+from tournaments.services.common import name_lock
 
 logger = logging.getLogger(__name__)
 
@@ -202,6 +203,9 @@ def _person_check(name: str, email: str) -> tuple[str, str]:
     except ValidationError:
         errors["email"] = _("Enter a valid e-mail address.")
     else:
+        # One account per address: an invitation of the same address in a parallel request
+        # waits here until this one is committed, and then finds its account.
+        name_lock("user-email", email.casefold())
         if User.objects.filter(email__iexact=email).exists():
             errors["email"] = _(
                 "An account with this e-mail address exists already: appoint it by its user "

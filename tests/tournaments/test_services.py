@@ -11,7 +11,8 @@ from scoring.models import Scoresheet
 from tests import factories
 from tests.sheets import full_match
 from tournaments import services
-from tournaments.models import Entry, Round, Seat, Tournament
+from tournaments.models import Entry, Player, Round, Seat, Tournament
+from tournaments.services.common import save_validated
 
 pytestmark = pytest.mark.django_db
 
@@ -29,6 +30,28 @@ def test_registering_a_player_twice_names_the_problem():
         services.entry_create(tournament=tournament, player=player)
     assert "already registered" in str(error.value)
     assert tournament.entries.count() == 1
+
+
+def test_a_number_saved_by_a_parallel_request_after_the_check_is_refused_on_its_field():
+    """The check before saving cannot see what a parallel request has not committed yet; the
+    database's constraint then refuses the save, and the check asked again names the field."""
+    factories.player(ddv_number="4711")
+    late = Player(first_name="Erika", last_name="Später", ddv_number="4711")
+    checked = late.full_clean
+    checks = []
+
+    def blind_first(*args, **kwargs):
+        checks.append(1)  # the first check runs before the other player is committed
+        return None if len(checks) == 1 else checked(*args, **kwargs)
+
+    late.full_clean = blind_first
+    with pytest.raises(ValidationError) as error:
+        save_validated(late)
+    assert error.value.message_dict == {
+        "ddv_number": ["Another player has this DDV membership number."]
+    }
+    assert len(checks) == 2
+    assert Player.objects.filter(ddv_number="4711").count() == 1
 
 
 def test_player_without_a_last_name_is_refused_with_the_field_named():

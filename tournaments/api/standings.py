@@ -1,9 +1,11 @@
 """API for the standings (TSR 8.5.2) and a player's tournament: public reads, the standings
 with ETags."""
 
+from django.utils.translation import ngettext
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
 from rest_framework import serializers
+from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -78,28 +80,49 @@ class StandingsSerializer(serializers.Serializer):
     rounds = serializers.ListField(child=serializers.IntegerField())
     provisional_rounds = serializers.ListField(child=serializers.IntegerField())
     count = serializers.IntegerField(help_text="Rows in all")
-    offset = serializers.IntegerField()
+    offset = serializers.IntegerField(help_text="The first row's, a whole page of ``limit``")
+    limit = serializers.IntegerField(help_text="The page size: 10, 25, 50, 100 or 200")
     rows = StandingsRowSerializer(many=True, help_text="Best first, from ``offset``")
 
 
+# The page sizes the standings are answered in: a limit is rounded up to the next of them and
+# an offset down to a whole page, so that each version of the standings has a bounded number of
+# answers to cache (for N rows at most N/10 + N/25 + N/50 + N/100 + N/200 + 5, together five
+# times the whole standings), whatever offsets and limits are asked for.
+PAGE_SIZES = (10, 25, 50, 100, 200)
+
+
 class StandingsQuerySerializer(serializers.Serializer):
-    offset = serializers.IntegerField(min_value=0, default=0, help_text="Rows to skip")
-    limit = serializers.IntegerField(
-        min_value=1, max_value=2000, default=100, help_text="Rows to return (at most 2,000)"
+    offset = serializers.IntegerField(
+        min_value=0,
+        default=0,
+        help_text="Rows to skip: rounded down to a whole page of ``limit`` rows; past the last "
+        "row the answer is 404",
     )
+    limit = serializers.IntegerField(
+        min_value=1,
+        max_value=PAGE_SIZES[-1],
+        default=100,
+        help_text="Rows to return: rounded up to 10, 25, 50, 100 or 200",
+    )
+
+    def validate(self, attrs):
+        limit = next(size for size in PAGE_SIZES if size >= attrs["limit"])
+        return {"offset": attrs["offset"] // limit * limit, "limit": limit}
 
 
 class StandingsView(APIView):
-    """The standings, in pages of ``limit`` rows from ``offset``: only confirmed scoresheets
-    count; provisional results stand apart. 403 while the organiser hides them (staff still
-    read them). Send ``If-None-Match`` with the last ETag: an unchanged answer is a 304 without
-    a body."""
+    """The standings, in pages of ``limit`` rows from ``offset`` (the page that holds
+    ``offset``, in the page size at or above ``limit``: 10, 25, 50, 100 or 200; past the last
+    row 404): only confirmed scoresheets count; provisional results stand apart. 403 while the
+    organiser hides them (staff still read them). Send ``If-None-Match`` with the last ETag: an
+    unchanged answer is a 304 without a body."""
 
     permission_classes = [AllowAny]
 
     @extend_schema(
         parameters=[StandingsQuerySerializer],
-        responses={200: StandingsSerializer, 304: None, 403: None},
+        responses={200: StandingsSerializer, 304: None, 403: None, 404: None},
     )
     def get(self, request, slug: str):
         query = StandingsQuerySerializer(data=request.query_params)
@@ -117,6 +140,13 @@ class StandingsView(APIView):
             if body is None:
                 table = selectors.standings_read(tournament=tournament)
                 rows = table.rows if table else ()
+                if offset and offset >= len(rows):  # not cached: asking costs no memory
+                    message = ngettext(
+                        "The standings have %(count)d row; none from %(offset)d.",
+                        "The standings have %(count)d rows; none from %(offset)d.",
+                        len(rows),
+                    )
+                    raise NotFound({"offset": message % {"count": len(rows), "offset": offset}})
                 data = {
                     "version": version,
                     "built_at": table.built_at if table else None,
@@ -125,6 +155,7 @@ class StandingsView(APIView):
                     "provisional_rounds": list(table.provisional_rounds if table else ()),
                     "count": len(rows),
                     "offset": offset,
+                    "limit": limit,
                     "rows": list(rows[offset : offset + limit]),
                 }
                 body = JSONRenderer().render(StandingsSerializer(data).data)

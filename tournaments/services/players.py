@@ -20,7 +20,7 @@ from tournaments.models import (
     new_seat_token,
     player_search_key,
 )
-from tournaments.services.common import save_validated, tournament_lock
+from tournaments.services.common import name_lock, save_validated, tournament_lock
 from tournaments.services.results import standings_schedule
 from tournaments.services.rounds import Reseating, open_rounds_reseat
 
@@ -99,6 +99,11 @@ def entry_update(
     start_number: int,
 ) -> Entry:
     """Correct a registration: the player's name, club and DDV number, and the start number."""
+    # The start number is the tournament's to give, the name and number the person's (a
+    # registration of the corrected person meanwhile then finds this player): both locked in
+    # the order registrations take them, before the player's row.
+    tournament_lock(entry.tournament)
+    _person_lock(first_name, last_name, ddv_number)
     entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
     player = entry.player
     player.first_name = first_name.strip()
@@ -230,13 +235,19 @@ def players_import(*, tournament: Tournament, data: bytes) -> Imported:
     tournament = tournament_lock(tournament)
     if tournament.status == Tournament.Status.FINISHED:
         raise ValidationError(_("The tournament is finished; no more players can enter."))
+    # Every person of the file at once, in one order: an import into another tournament of
+    # the same people waits, then finds the players this one made.
+    name_lock(
+        "player",
+        *(_person_name(row.first_name, row.last_name, row.ddv_number) for row in preview.rows),
+    )
     registered = set(tournament.entries.values_list("player_id", flat=True))
     taken = set(tournament.entries.values_list("start_number", flat=True))
     next_number = _next_start_number(tournament)
     wanted = {row.start_number for row in preview.rows if row.start_number is not None}
     errors, entries = [], []
     for row in preview.rows:
-        player = player_find_or_create(
+        player = _found_or_created(
             first_name=row.first_name,
             last_name=row.last_name,
             club=row.club,
@@ -274,12 +285,36 @@ def _folded(text: str) -> str:
     return unicodedata.normalize("NFC", text).lower()
 
 
+def _person_name(first_name: str, last_name: str, ddv_number: str) -> str:
+    """What a person is found by (``player_find_or_create``), as the name of their lock."""
+    ddv_number = ddv_number.strip()
+    if ddv_number:
+        return f"ddv:{ddv_number}"
+    return f"name:{player_search_key(first_name.strip(), last_name.strip())}"
+
+
+def _person_lock(first_name: str, last_name: str, ddv_number: str) -> None:
+    name_lock("player", _person_name(first_name, last_name, ddv_number))
+
+
 @transaction.atomic
 def player_find_or_create(
     *, first_name: str, last_name: str, club: str = "", ddv_number: str = ""
 ) -> Player:
     """The known player: by DDV number if one is given, else by name and club in any case
-    ("MÜLLER" is Müller, "Mueller" another) without a DDV number; a new player otherwise."""
+    ("MÜLLER" is Müller, "Mueller" another) without a DDV number; a new player otherwise.
+
+    Two requests for the same new person at once make one player: the second waits for the
+    first (a lock on what the person is found by, held to the end of the transaction) and
+    then finds it."""
+    _person_lock(first_name, last_name, ddv_number)
+    return _found_or_created(
+        first_name=first_name, last_name=last_name, club=club, ddv_number=ddv_number
+    )
+
+
+def _found_or_created(*, first_name: str, last_name: str, club: str, ddv_number: str) -> Player:
+    """``player_find_or_create`` with the person locked already."""
     first_name, last_name, club, ddv_number = (
         value.strip() for value in (first_name, last_name, club, ddv_number)
     )
@@ -318,7 +353,12 @@ def entry_register(
     start_number: int | None = None,
 ) -> EntryChange:
     """Register a person by name (a known player is reused, see ``player_find_or_create``);
-    returns the entry, and whom seating the late entry moved."""
+    returns the entry, and whom seating the late entry moved.
+
+    The same person registered twice at once is one entry: the second request finds the
+    player the first made, and is told the player is registered already."""
+    # The tournament first, then the person, as the import takes them: never the other way.
+    tournament = tournament_lock(tournament)
     player = player_find_or_create(
         first_name=first_name, last_name=last_name, club=club, ddv_number=ddv_number
     )

@@ -1,8 +1,10 @@
 """The standings (TSR 8.5.2) and a player's page in a tournament: public, for phones, cached
 and answered with a 304 while nothing changed; and the standings as a CSV file."""
 
+import re
+
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -11,7 +13,7 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET
 
 from doko import standings
@@ -31,13 +33,38 @@ STANDINGS_POLL_SECONDS = 20
 
 
 STANDINGS_PAGE_SIZE = 100  # players per page: a phone loads about 40 KB
+# Cached are only the pages there are (a page past the last one is a 404, not cached): per
+# version of the standings and language, one table and one whole page for each 100 players.
 
 
-def _standings_page(request: HttpRequest) -> int:
-    try:
-        return max(int(request.GET.get("page", 1)), 1)
-    except ValueError:
+def _standings_page(request: HttpRequest, mode: str) -> int | None:
+    """The page asked for: 1 without ``?page=``, else a whole number from 1; None for anything
+    else. While the standings are hidden every page is the first (it says only that), so that a
+    phone on page 3 is told too, and it is cached once."""
+    value = request.GET.get("page")
+    if value is None or mode == "hidden":
         return 1
+    if not re.fullmatch(r"[0-9]{1,9}", value) or int(value) < 1:
+        return None
+    return int(value)
+
+
+def _bad_page(request: HttpRequest) -> HttpResponse:
+    message = _("“page” must be a page number from 1, not “%(value)s”.") % {
+        "value": request.GET["page"][:20]
+    }
+    return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
+
+
+def _past_the_end(*, page: int, pages: int) -> Http404:
+    return Http404(
+        ngettext(
+            "The standings have %(pages)d page; there is no page %(page)d.",
+            "The standings have %(pages)d pages; there is no page %(page)d.",
+            pages,
+        )
+        % {"pages": pages, "page": page}
+    )
 
 
 def _not_modified(request: HttpRequest, etag: str) -> HttpResponse | None:
@@ -55,7 +82,7 @@ def _revalidate(response: HttpResponse, etag: str) -> HttpResponse:
 def _standings_table_html(tournament: Tournament, mode: str, page: int) -> str:
     """A page of the standings table, rendered once per version, language and page and then
     served from the cache."""
-    if mode == "hidden":
+    if mode == "hidden":  # one page, whichever was asked for (``_standings_page``)
         return render_to_string(
             "tournaments/partials/standings_table.html", {"tournament": tournament, "hidden": True}
         )
@@ -68,6 +95,9 @@ def _standings_table_html(tournament: Tournament, mode: str, page: int) -> str:
         table = selectors.standings_read(tournament=tournament)
         rows = table.rows if table else ()
         size = STANDINGS_PAGE_SIZE
+        pages = -(-len(rows) // size)
+        if page > max(pages, 1):  # raised before anything is cached
+            raise _past_the_end(page=page, pages=pages)
         html = render_to_string(
             "tournaments/partials/standings_table.html",
             {
@@ -106,7 +136,9 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings, for everyone; the page asks every few seconds whether they changed."""
     tournament = selectors.tournament_head(slug=slug, user=request.user)
     mode = standings_mode(request, tournament)
-    page = _standings_page(request)
+    page = _standings_page(request, mode)
+    if page is None:
+        return _bad_page(request)
     etag = caching.standings_etag(tournament=tournament, mode=mode, part="page", page=page)
     # Only an anonymous reader's page is the same for everyone (no name, no messages).
     anonymous = not request.user.is_authenticated
@@ -140,7 +172,9 @@ def standings_table(request: HttpRequest, slug: str) -> HttpResponse:
     changed."""
     tournament = selectors.tournament_head(slug=slug, user=request.user)
     mode = standings_mode(request, tournament)
-    page = _standings_page(request)
+    page = _standings_page(request, mode)
+    if page is None:
+        return _bad_page(request)
     etag = caching.standings_etag(tournament=tournament, mode=mode, part="table", page=page)
     if response := _not_modified(request, etag):
         return response

@@ -1,0 +1,138 @@
+"""docker-compose.yml's two Redis servers (README, "Operations"): the cache's has a memory
+limit and evicts the least recently used values, the broker's never evicts a queued task; the
+web and worker containers use each for its job. The servers' own settings are checked against a
+real redis-server started with the file's command (the `--postgres` pass)."""
+
+import re
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+import redis
+import yaml
+
+from tests import servers
+from tests.plugins.servers import REQUIRED_BECAUSE, SERVERS_REQUIRED
+
+COMPOSE = Path(__file__).resolve().parent.parent / "docker-compose.yml"
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict:
+    return yaml.safe_load(COMPOSE.read_text())
+
+
+def _expanded(word: str, environment: dict[str, str]) -> str:
+    """A word of the file as Compose reads it: ``${NAME:-default}`` from ``environment``."""
+    return re.sub(
+        r"\$\{(\w+):-([^}]*)\}", lambda match: environment.get(match[1]) or match[2], word
+    )
+
+
+def _command(compose: dict, service: str, **environment: str) -> list[str]:
+    command = compose["services"][service]["command"]
+    return [_expanded(str(word), environment) for word in command]
+
+
+def _option(command: list[str], name: str) -> str | None:
+    return command[command.index(name) + 1] if name in command else None
+
+
+def test_the_cache_has_a_memory_limit_and_evicts_the_least_recently_used(compose):
+    command = _command(compose, "redis")
+    assert command[0] == "redis-server"
+    assert _option(command, "--maxmemory") == "256mb"
+    assert _option(command, "--maxmemory-policy") == "allkeys-lru"
+    assert _option(command, "--appendonly") == "no"  # made again from the database
+    assert "volumes" not in compose["services"]["redis"]
+    assert _option(_command(compose, "redis", CACHE_MAXMEMORY="1gb"), "--maxmemory") == "1gb"
+
+
+def test_the_broker_is_a_redis_of_its_own_that_never_evicts_a_task(compose):
+    broker = compose["services"]["broker"]
+    command = _command(compose, "broker")
+    assert command[0] == "redis-server"
+    assert _option(command, "--maxmemory-policy") == "noeviction"
+    assert _option(command, "--appendonly") == "yes"
+    assert broker["volumes"] == ["brokerdata:/data"]
+    assert "brokerdata" in compose["volumes"]
+
+
+@pytest.mark.parametrize("service", ["web", "worker"])
+def test_web_and_worker_use_the_cache_and_the_broker_each_for_its_job(compose, service):
+    app = compose["services"][service]
+    assert app["environment"]["REDIS_URL"] == "redis://redis:6379/0"
+    assert app["environment"]["CELERY_BROKER_URL"] == "redis://broker:6379/0"
+    assert app["depends_on"]["redis"] == {"condition": "service_healthy"}
+    assert app["depends_on"]["broker"] == {"condition": "service_healthy"}
+
+
+def _redis_binary() -> str:
+    binary = servers.find_redis_server()
+    if binary is None:
+        reason = "redis-server not found (install it, e.g. apt-get install redis-server)"
+        if SERVERS_REQUIRED:
+            pytest.fail(f"{reason}, {REQUIRED_BECAUSE}: the tests that need it must run.")
+        pytest.skip(reason)
+    return binary
+
+
+def _started(command: list[str], directory: Path) -> tuple[subprocess.Popen, redis.Redis]:
+    """redis-server with the file's command, on a free loopback port in ``directory``."""
+    port = servers.free_port()
+    process = subprocess.Popen(
+        [*command, "--bind", "127.0.0.1", "--port", str(port), "--dir", str(directory)],
+        cwd=directory,
+        stdout=subprocess.DEVNULL,
+        **servers.child_options(),
+    )
+    client = redis.Redis(host="127.0.0.1", port=port, socket_timeout=2)
+    deadline = time.monotonic() + servers.START_TIMEOUT
+    while process.poll() is None and time.monotonic() < deadline:
+        try:
+            client.ping()
+            return process, client
+        except redis.ConnectionError:
+            time.sleep(0.02)
+    client.close()
+    servers.stop_process(process)
+    pytest.fail(f"redis-server did not start with {command}")
+
+
+@pytest.mark.services
+def test_a_real_redis_reads_the_cache_and_broker_commands_as_meant(compose, tmp_path):
+    binary = _redis_binary()
+    for service, expected in [
+        ("redis", {"maxmemory": "268435456", "maxmemory-policy": "allkeys-lru"}),
+        ("broker", {"maxmemory-policy": "noeviction", "appendonly": "yes"}),
+    ]:
+        command = [binary, *_command(compose, service)[1:]]
+        directory = tmp_path / service
+        directory.mkdir()
+        process, client = _started(command, directory)
+        try:
+            for name, value in expected.items():
+                assert client.config_get(name) == {name: value}, service
+        finally:
+            client.close()
+            servers.stop_process(process)
+
+
+@pytest.mark.services
+def test_a_full_cache_forgets_old_values_instead_of_growing_or_refusing(compose, tmp_path):
+    """The cache's command with a limit of 4 MB, sent 20 MB: every write succeeds, and the
+    server stays within its limit."""
+    command = [_redis_binary(), *_command(compose, "redis", CACHE_MAXMEMORY="4mb")[1:]]
+    process, client = _started(command, tmp_path)
+    try:
+        value = b"x" * 64 * 1024
+        for number in range(320):
+            client.set(f"standings-json:1:1:{number}:10", value)
+        memory = client.info("memory")
+        assert memory["used_memory"] <= 4 * 1024 * 1024 * 1.1
+        assert client.info("stats")["evicted_keys"] > 0
+        assert client.get("standings-json:1:1:319:10") == value  # the newest is kept
+    finally:
+        client.close()
+        servers.stop_process(process)
