@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, serializers
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.throttling import BaseThrottle
+from rest_framework.views import APIView
 
 from config.throttling import address_of, parse_rate, rate_count, rate_exceeded
 
@@ -101,6 +102,9 @@ class ObtainAuthTokenLimited(ObtainAuthToken):
     """``POST /api/v1/auth/token`` with the login page's limit on failed attempts."""
 
     throttle_classes = [LoginThrottle]
+    # The API's parsers (DEFAULT_PARSER_CLASSES), which refuse what no field can hold;
+    # ObtainAuthToken names DRF's own.
+    parser_classes = APIView.parser_classes
 
     def throttled(self, request, wait):
         raise exceptions.Throttled(wait=wait, detail=str(MESSAGE))
