@@ -2,7 +2,7 @@
 field it is about.
 
 The endpoints are found, not listed: every POST, PUT, PATCH and DELETE operation of the API's
-OpenAPI schema, and every form post of the permission matrix (tests/permissions.py, which has a
+OpenAPI schema (as JSON, and as form data where it takes that too), and every form post of the permission matrix (tests/permissions.py, which has a
 line for every named route); and, for their query parameters, every page and API read of the
 matrix. Each is sent by a role that may write there, in the matrix's world (the ``ctx``
 fixture), starting from the request the matrix sends (or the schema's example). Its fields are
@@ -39,6 +39,7 @@ from django.core.signals import got_request_exception
 from django.db import transaction
 from django.forms import BaseForm
 from django.test import Client, override_settings
+from django.test.client import MULTIPART_CONTENT
 from django.urls import resolve, reverse
 
 from tests.permissions import (
@@ -223,10 +224,11 @@ def _ref(node: dict) -> dict:
     return node
 
 
-def _body_schema(operation: dict) -> tuple[str | None, dict, object]:
-    """The request body's content type, schema and first example."""
+def _body_schema(operation: dict, encoding: str) -> tuple[str | None, dict, object]:
+    """The request body's content type, schema and first example, as JSON or as form data."""
     content = operation.get("requestBody", {}).get("content", {})
-    for kind in ("application/json", "multipart/form-data", "application/x-www-form-urlencoded"):
+    kinds = ["application/json"] if encoding == "json" else list(FORM_TYPES)
+    for kind in kinds:
         if kind in content:
             examples = content[kind].get("examples") or {}
             example = next(iter(examples.values()), {}).get("value")
@@ -302,6 +304,24 @@ def _error_keys(data) -> set[str]:
     return keys
 
 
+def _text_fields(body: dict, errors: str = "strict") -> dict:
+    """The fields of a JSON body as form data sends them: text, a list as several values."""
+    fields = {}
+    for name, value in body.items():
+        if isinstance(value, list):
+            fields[name] = [str(item) for item in value]
+        elif not isinstance(value, dict) and value is not None:
+            fields[name] = str(value)
+    if errors != "strict":  # a lone surrogate as Django reads its bytes (the encoder refuses it)
+        fields = {
+            name: value.encode("utf-8", "surrogatepass").decode("utf-8", errors)
+            if isinstance(value, str)
+            else value
+            for name, value in fields.items()
+        }
+    return fields
+
+
 def _json(response):
     try:
         return response.json()
@@ -309,43 +329,68 @@ def _json(response):
         return None
 
 
-API_WRITES = _operations(WRITES)
+# Form data the API takes besides JSON: DRF's parsers, the values all text.
+FORM_TYPES = {
+    "application/x-www-form-urlencoded": "application/x-www-form-urlencoded",
+    "multipart/form-data": MULTIPART_CONTENT,
+}
+
+
+def _api_writes() -> list[tuple[str, str, str]]:
+    """Every write operation, as JSON, and as form data where it takes that too."""
+    found = []
+    for method, path in _operations(WRITES):
+        content = _schema()["paths"][path][method].get("requestBody", {}).get("content", {})
+        if "application/json" in content or not content:
+            found.append((method, path, "json"))
+        if set(content) & set(FORM_TYPES):
+            found.append((method, path, "form"))
+    return found
+
+
+API_WRITES = _api_writes()
 
 
 @pytest.mark.parametrize(
-    ("method", "path"), API_WRITES, ids=[f"{m.upper()} {p}" for m, p in API_WRITES]
+    ("method", "path", "encoding"),
+    API_WRITES,
+    ids=[f"{m.upper()} {p} {e}" for m, p, e in API_WRITES],
 )
-def test_no_hostile_json_is_a_server_error(method, path, ctx, unthrottled, tracebacks):
+def test_no_hostile_api_input_is_a_server_error(
+    method, path, encoding, ctx, unthrottled, tracebacks
+):
     case = _matrix_line(method, path)
     role = may(case)
     assert role is not None, f"nobody may {case_id(case)}"
-    kind, node, example = _body_schema(_schema()["paths"][path][method])
+    kind, node, example = _body_schema(_schema()["paths"][path][method], encoding)
     base = (case.data(ctx) if case.data else None) or example or {}
     address = _address(case, role, ctx)
     client, headers = Client(raise_request_exception=False), _api_headers(role, ctx)
+    values, keys = (JSON_VALUES, JSON_KEYS) if encoding == "json" else (FORM_VALUES, {})
 
     def send(body):
-        if kind == "multipart/form-data":  # fields as text (a file field gets text: refused)
-            data = {name: value for name, value in body.items() if isinstance(value, str | int)}
-            return getattr(client, method)(
-                address,
-                _form_body(data),
-                content_type="application/x-www-form-urlencoded",
-                headers=headers,
-            )
+        if encoding == "json":
+            data = json.dumps(body)
+        elif kind == "multipart/form-data":  # a file field gets text: refused
+            data = _text_fields(body, "replace")
+        else:
+            data = _form_body(_text_fields(body))
         return getattr(client, method)(
-            address, json.dumps(body), content_type="application/json", headers=headers
+            address,
+            data,
+            content_type=FORM_TYPES.get(kind or "", "application/json"),
+            headers=headers,
         )
 
     sender = Sender(send, tracebacks)
     first = sender("the matrix's request", base)
-    fields = _fields(node, base)
+    fields = _fields(node, base) if encoding == "json" else _fields(node, {})
     top = [path for kind_, path in fields if kind_ == "value" and len(path) == 1]
     # Nested fields and keys one at a time; the others too where the value in every field at
     # once did not settle them.
-    alone = [(kind_, path, JSON_KEYS if kind_ == "key" else JSON_VALUES) for kind_, path in fields]
+    alone = [(kind_, path, keys if kind_ == "key" else values) for kind_, path in fields]
     alone = [(kind_, path, values) for kind_, path, values in alone if path not in top]
-    for label, hostile in JSON_VALUES.items() if top else ():
+    for label, hostile in values.items() if top else ():
         body = {**base, **{path[0]: hostile for path in top}}
         response = sender(f"every field = {label}", body)
         if response.status_code != 400 or _json(response) == _json(first):
