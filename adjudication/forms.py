@@ -47,6 +47,21 @@ class _MembersField(forms.ModelMultipleChoiceField):
     def label_from_instance(self, obj: User) -> str:
         return obj.get_full_name() or obj.username
 
+    def clean(self, value):
+        # A number beyond 64 bits is no account's, and SQLite cannot even be asked for it.
+        for pk in value or ():
+            try:
+                beyond = not -(2**63) <= int(pk) < 2**63
+            except (TypeError, ValueError):
+                beyond = False  # not a number: Django refuses it as it is
+            if beyond:
+                raise forms.ValidationError(
+                    self.error_messages["invalid_pk_value"],
+                    code="invalid_pk_value",
+                    params={"pk": pk},
+                )
+        return super().clean(value)
+
 
 def _seats(size: int, *, blank: str | None = None) -> list[tuple[str, str]]:
     choices = [("", blank)] if blank is not None else []

@@ -32,6 +32,7 @@ from tournaments.roles import ADJUDICATION_READERS, CATALOGUE, ORGANISER, Role
 from tournaments.site import absolute_url
 
 READERS = ADJUDICATION_READERS
+ID_DIGITS = 18  # a number of 18 digits fits the 64 bits of an id
 
 _T = TypeVar("_T")
 
@@ -509,8 +510,19 @@ def sanction_appeal_decide(request: AuthenticatedHttpRequest, slug: str, pk: int
 def offences(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(request, slug, CATALOGUE)
     edit = None
-    if pk := request.GET.get("edit") or request.POST.get("pk"):
-        edit = get_object_or_404(Offence, tournament=tournament, pk=pk)
+    refused = False
+    field, pk = (
+        ("edit", request.GET["edit"]) if request.GET.get("edit") else ("pk", request.POST.get("pk"))
+    )
+    if pk and not (pk.isascii() and pk.isdigit() and len(pk) <= ID_DIGITS):
+        # Not an id at all (a typed or broken link): said on the page, 400; nothing is saved.
+        messages.error(
+            request,
+            _("“%(field)s” must be the number of an offence of the catalogue.") % {"field": field},
+        )
+        refused = True
+    elif pk:
+        edit = get_object_or_404(Offence, tournament=tournament, pk=int(pk))
     initial = (
         {
             "name": edit.label,
@@ -524,7 +536,7 @@ def offences(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
         else {}
     )
     form = forms.OffenceForm(request.POST or None, initial=initial)
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and not refused and form.is_valid():
         saved = _apply(
             request,
             form,
@@ -549,7 +561,7 @@ def offences(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
             "form": form,
             "edit": edit,
         },
-        status=422 if form.errors else 200,
+        status=400 if refused else 422 if form.errors else 200,
     )
 
 

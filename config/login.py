@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from rest_framework import exceptions, serializers
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.views import APIView
 
 from limits.logins import Attempt, LoginRefusal, login_failed, login_refusal
 
@@ -112,6 +113,10 @@ def _username(request) -> object:
 
 class ObtainAuthTokenLimited(ObtainAuthToken):
     """``POST /api/v1/auth/token`` with the login page's limits on failed attempts."""
+
+    # The API's parsers (DEFAULT_PARSER_CLASSES), which refuse what no field can hold;
+    # ObtainAuthToken names DRF's own.
+    parser_classes = APIView.parser_classes
 
     def post(self, request, *args, **kwargs):
         attempt = Attempt.of(request, _username(request))

@@ -253,9 +253,16 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # JSON that no field can hold (a lone surrogate, NUL, an integer beyond 64 bits) is a 400
+    # by field where it is parsed (config/parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "config.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
     # Proxies in front of the app that append to X-Forwarded-For: 0 trusts only the socket's
     # address, so a client cannot pick the address its requests are counted under.

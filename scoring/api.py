@@ -14,11 +14,11 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.authentication import TokenAuthentication
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.parsers import JSONParser
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.deal import HANDS_PER_MATCH, playing_seats
 from doko.rules.penalty import MOST_ANNOUNCEMENTS, Breach, Severity, penalty_points

@@ -65,7 +65,9 @@ def _count(label, most):
 
 
 class HandForm(forms.Form):
-    mode = forms.ChoiceField(choices=list(MODES.items()), initial="quick")
+    mode = forms.ChoiceField(
+        label=_("How to enter the hand"), choices=list(MODES.items()), initial="quick"
+    )
     contract = forms.ChoiceField(
         label=_("Contract"), choices=list(CONTRACT_LABELS.items()), initial="normal"
     )

@@ -178,6 +178,8 @@ def _context(
         form = _blank_form(request, state, editing)
     number = editing or len(state.lines) + 1
     remaining = range(len(state.lines) + 2, len(state.lines) + 1 + state.check.next.hands_remaining)
+    # The mode as the form sent it, when it is one: it goes into the cookie the next page reads.
+    mode = form["mode"].value() if form is not None else None
     return {
         "warnings": [problem_message(warning) for warning in state.check.warnings],
         "warning_hands": {warning.hand for warning in state.check.warnings},
@@ -193,7 +195,7 @@ def _context(
         "number": number,
         "editing": editing,
         "modes": MODES,
-        "mode": form["mode"].value() if form is not None else "quick",
+        "mode": mode if mode in MODES else "quick",
         "remaining": remaining if not editing else (),
         "may_edit": may_edit,
         "may_submit": may_edit and bool(state.lines),

@@ -6,12 +6,17 @@ A tournament is played first (rounds, tables, seats, scoresheets with hands, com
 an appeal, a sanction, the catalogue of offences, staff), so that the generated requests reach
 real objects: half of them name its slug, round, table, start number and ids, the other half
 whatever Schemathesis makes up. Each operation is tried anonymously, as the tournament's
-organiser (an API token) and, for the scoresheet and its links, with a seat's private key. Each
+organiser (an API token) and, for the scoresheet and its links, with a seat's private key. As the
+organiser, valid requests are also sent with hostile values, each in turn at one place of the
+request (``_hostile_case``: a value or a key at any depth, every field at once, or a query
+parameter): a lone surrogate, NUL, Unicode digits, numbers beyond 64 bits, long text, the wrong
+type, which Schemathesis would not make up. They must be refused, not fail. Each
 request runs in a savepoint that is rolled back, so that what one request writes (a round
 closed, an offence deleted) cannot change what the next one finds.
 """
 
 import contextlib
+import copy
 import json
 import logging
 import re
@@ -57,7 +62,20 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db]
 MINIMUM_REQUESTS = 1000
 # Examples per operation and identity; Hypothesis stops earlier where an operation has fewer
 # distinct requests to offer (a GET without parameters has one).
-EXAMPLES = {"anonymous": 8, "organiser": 10, "organiser-negative": 4, "seat": 7}
+EXAMPLES = {
+    "anonymous": 8,
+    "organiser": 10,
+    "organiser-negative": 4,
+    "organiser-hostile": 3,
+    "seat": 7,
+}
+# What the schema allows but no field can use, put into one place of a valid request (a value or
+# a key at any depth, every field at once, or a query parameter), each in turn: digits only to
+# Python ("²"; "٣", which int() reads as 3), a lone surrogate, NUL, numbers beyond 64 bits, very
+# long text, the wrong JSON type.
+HOSTILE_TEXT = ["²", "٣", "a\x00b", "1" + "0" * 30, "7" * 5000]
+HOSTILE_VALUES = [*HOSTILE_TEXT, "\ud800", 10**30, -(10**30), [1], {"1": 1}, True, None]
+HOSTILE_KEYS = ["²", "٣", "\ud800", "\x00", "9" * 30]
 UNLIMITED = "1000000/min"
 # Not status_code_conformance: the schema documents each operation's success only, not its
 # 400, 401, 403, 404 and 409 answers (their bodies are the same error object everywhere).
@@ -219,6 +237,80 @@ def _real_path_parameters(path: str, world: World) -> st.SearchStrategy[dict]:
     return st.fixed_dictionaries({name: st.sampled_from(choices[name]) for name in names})
 
 
+def _place(draw, value, path: tuple = ()) -> tuple[str, tuple]:
+    """A place in a JSON body: ("value", path) or ("key", path of the object), at any depth."""
+    if isinstance(value, dict) and value:
+        key = draw(st.sampled_from(sorted(value, key=str)))
+        where = draw(st.sampled_from(["key", "value", "inside"]))
+        if where == "key":
+            return "key", path
+        if where == "inside" and isinstance(value[key], dict | list) and value[key]:
+            return _place(draw, value[key], (*path, key))
+        return "value", (*path, key)
+    if isinstance(value, list) and value:
+        index = draw(st.integers(0, len(value) - 1))
+        return _place(draw, value[index], (*path, index))
+    return "value", path
+
+
+def _with(body, place: tuple[str, tuple], hostile):
+    """``body`` with ``place`` made ``hostile``: a value, an object's first key, or every field
+    of the body at once (``("every", ())``)."""
+    kind, path = place
+    if kind == "every":
+        return dict.fromkeys(body, hostile)
+    if kind == "key":
+        return _changed(body, path, lambda value: _rekeyed(value, hostile))
+    return _changed(body, path, lambda value: hostile)
+
+
+def _changed(value, path: tuple, change):
+    """``value`` (objects and lists) with what is at ``path`` changed, the rest as it was."""
+    if not path:
+        return change(value)
+    changed = copy.copy(value)
+    changed[path[0]] = _changed(value[path[0]], path[1:], change)
+    return changed
+
+
+def _rekeyed(value: dict, key) -> dict:
+    """``value`` with its first key replaced by ``key``."""
+    first = next(iter(value))
+    return {key if name == first else name: item for name, item in value.items()}
+
+
+@st.composite
+def _hostile_case(draw, operation):
+    """A valid request of the operation and the place where hostile values go in turn: in its
+    JSON body (one place, or every field at once), else in one query parameter."""
+    case = draw(operation.as_strategy(generation_mode=schemathesis.GenerationMode.POSITIVE))
+    if case.media_type == "application/json" and isinstance(case.body, dict) and case.body:
+        if draw(st.booleans()):
+            return case, ("every", ())
+        return case, _place(draw, case.body)
+    if case.query:
+        return case, ("query", (draw(st.sampled_from(sorted(case.query))),))
+    return case, None
+
+
+def _hostile_variants(case, place):
+    """The case once for each hostile value at ``place``; a body as the bytes a client sends
+    (a lone surrogate escaped: Schemathesis cannot encode one to check the body itself)."""
+    if place is None:
+        return
+    kind, path = place
+    if kind == "query":
+        query = case.query
+        for value in HOSTILE_TEXT:
+            case.query = {**query, path[0]: value}
+            yield case
+        return
+    body = case.body
+    for value in HOSTILE_KEYS if kind == "key" else HOSTILE_VALUES:
+        case.body = json.dumps(_with(body, place, value)).encode()
+        yield case
+
+
 def _describe(case, response, identity: str) -> str:
     """One request: method, path, status, identity, and what it sent."""
     sent = {
@@ -266,8 +358,9 @@ def _exceptions_caught(into: list[str]):
         got_request_exception.disconnect(caught)
 
 
-def _run(operation, strategy, *, identity, headers, examples, record, tracebacks):
-    """Send ``examples`` generated requests of one operation, each in a rolled-back savepoint."""
+def _run(operation, strategy, *, identity, headers, examples, record, tracebacks, hostile=False):
+    """Send ``examples`` generated requests of one operation, each in a rolled-back savepoint
+    (``hostile``: each with every hostile value in turn)."""
 
     @hypothesis_settings(
         max_examples=examples,
@@ -281,8 +374,13 @@ def _run(operation, strategy, *, identity, headers, examples, record, tracebacks
     @given(data=strategy)
     def send(data):
         case, real = data
+        case, place = case if hostile else (case, None)
         if real is not None:
             case.path_parameters = {**(case.path_parameters or {}), **real}
+        for variant in _hostile_variants(case, place) if hostile else [case]:
+            send_one(variant)
+
+    def send_one(case):
         del tracebacks[:]
         with transaction.atomic():
             response = case.call(headers=headers)
@@ -354,6 +452,7 @@ def test_generated_requests_get_no_server_error_and_match_the_schema(
                 ("anonymous", identities["anonymous"], "positive"),
                 ("organiser", identities["organiser"], "positive"),
                 ("organiser-negative", identities["organiser"], "negative"),
+                ("organiser-hostile", identities["organiser"], "hostile"),
             ]
             # The seat keys where a table is named: the sheet takes them, its links refuse them.
             if "/scoresheet" in operation.path or operation.path.endswith("/links"):
@@ -362,21 +461,25 @@ def test_generated_requests_get_no_server_error_and_match_the_schema(
                     for key in (world.seat_keys[3], world.seat_keys[0], world.seat_keys[11])
                 ]
             for identity, headers, mode in runs:
-                generation_mode = (
-                    schemathesis.GenerationMode.NEGATIVE
-                    if mode == "negative"
-                    else schemathesis.GenerationMode.POSITIVE
-                )
-                strategy = st.tuples(
-                    operation.as_strategy(generation_mode=generation_mode),
-                    st.one_of(st.none(), real),
-                )
+                if mode == "hostile":  # the seeded objects, for the request to reach them
+                    strategy = st.tuples(_hostile_case(operation), real)
+                else:
+                    generation_mode = (
+                        schemathesis.GenerationMode.NEGATIVE
+                        if mode == "negative"
+                        else schemathesis.GenerationMode.POSITIVE
+                    )
+                    strategy = st.tuples(
+                        operation.as_strategy(generation_mode=generation_mode),
+                        st.one_of(st.none(), real),
+                    )
                 _run(
                     operation,
                     strategy,
                     identity=identity,
                     headers=headers,
                     examples=EXAMPLES[identity],
+                    hostile=mode == "hostile",
                     record=record,
                     tracebacks=tracebacks,
                 )

@@ -9,8 +9,9 @@ from collections.abc import Collection, Iterable
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import models, transaction
+from django.db import models, router, transaction
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -360,6 +361,26 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.start_number} {self.player}"
+
+    def validate_constraints(self, exclude: Collection[str] | None = None) -> None:
+        """The constraints, as Django checks them, but a start number already taken is the
+        start number's error (Django names no field for a constraint of two fields), so that
+        the form and the API show it where it was typed."""
+        using = router.db_for_write(Entry, instance=self)
+        excluded = set(exclude) if exclude is not None else None
+        errors: dict[str, list[ValidationError]] = {}
+        for constraint in self._meta.constraints:
+            try:
+                constraint.validate(Entry, self, exclude=excluded, using=using)
+            except ValidationError as error:
+                field = _ENTRY_CONSTRAINT_FIELDS.get(constraint.name, NON_FIELD_ERRORS)
+                errors.setdefault(field, []).extend(error.error_list)
+        if errors:
+            raise ValidationError(errors)
+
+
+# The constraints of Entry that one field breaks, by name: their error is that field's.
+_ENTRY_CONSTRAINT_FIELDS = {"entry_start_number_unique": "start_number"}
 
 
 class Round(models.Model):

@@ -117,7 +117,8 @@ class ComplaintSerializer(serializers.Serializer):
         sheet = selectors.scoresheet_at(
             tournament=named.tournament, round_number=data["round"], table_number=data["table"]
         )
-        if sheet is None:
+        # A round that does not exist is the round's error; a table it has not, the table's.
+        if sheet is None and named.round(data["round"]) is not None:
             named.missing(
                 "table",
                 gettext("Round %(round)d has no table %(table)d.")

@@ -4,11 +4,11 @@ and the decision, appeal or sanction it concerns, a page at a time.
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers
-from rest_framework.pagination import LimitOffsetPagination
 
 from adjudication import selectors
 from adjudication.api.common import READ_RESPONSES, TAGS, AdjudicationAPIView, named_choices
 from adjudication.models import Event
+from config.pagination import LimitOffsetPagination
 
 LogActionField = named_choices("LogActionEnum", Event.Action.values)
 

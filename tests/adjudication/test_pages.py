@@ -571,3 +571,64 @@ def test_the_organiser_finds_the_substitute_button_of_a_disqualified_player(
     page = client.get(url("entries", tournament.slug)).content.decode()
     assert url("entry-replace", tournament.slug, entry.start_number) in page
     assert "disqualified" in page
+
+
+# Input that is no number where one is asked for ------------------------------------------------
+
+
+@pytest.mark.parametrize("number", ["abc", "²", "9" * 30])
+def test_an_offence_to_edit_named_by_no_number_is_a_400_naming_the_field(
+    client, tournament, staff, number
+):
+    client.force_login(staff["adjudicator"])
+    response = client.get(url("offences", tournament.slug), {"edit": number})
+    assert response.status_code == 400
+    assert "“edit” must be the number of an offence of the catalogue." in response.content.decode()
+    response = client.post(
+        url("offences", tournament.slug),
+        {"pk": number, "name": "Late", "kind": "breach", "severity": "minor"},
+    )
+    assert response.status_code == 400
+    assert "“pk” must be the number of an offence of the catalogue." in response.content.decode()
+    assert not Offence.objects.filter(tournament=tournament).exists()
+
+
+def test_an_offence_to_edit_that_does_not_exist_is_404(client, tournament, staff):
+    client.force_login(staff["adjudicator"])
+    assert client.get(url("offences", tournament.slug), {"edit": 99999}).status_code == 404
+
+
+def test_panel_members_beyond_64_bits_are_refused_on_the_form(
+    client, tournament, round_, sheet, staff
+):
+    """No account has such a number, and SQLite cannot be asked for it: the form says so."""
+    enter(sheet, MATCH[:3])
+    client.force_login(staff["panel"][0])
+    response = client.post(
+        url("sanction-add", tournament.slug),
+        {
+            "start_number": sheet.table.seats.get(position=2).entry.start_number,
+            "round": 1,
+            "kind": "warning",
+            "reasons": "Rude",
+            "members": [staff["panel"][0].pk, str(10**30)],
+        },
+    )
+    assert response.status_code == 422
+    assert f"“{10**30}” is not a valid value." in response.content.decode()
+    assert not Sanction.objects.exists()
+
+
+@pytest.mark.parametrize("number", [str(10**30), "-" + str(10**30), "²"])
+def test_a_staff_start_number_that_is_none_is_refused_on_its_field(
+    client, tournament, staff, number
+):
+    factories.user(username="schiri2")
+    client.force_login(staff["organiser"])
+    response = client.post(
+        url("staff", tournament.slug),
+        {"username": "schiri2", "role": "panel", "start_number": number},
+    )
+    assert response.status_code == 422
+    assert response.context["form"].errors["start_number"]
+    assert not TournamentRole.objects.filter(user__username="schiri2").exists()

@@ -514,3 +514,16 @@ def test_a_seat_typed_as_a_superscript_is_refused_on_its_field(client, sheet):
     assert response.status_code == 422
     assert "Type seat numbers only, such as 13." in response.content.decode()
     assert not sheet.hands.exists()
+
+
+@pytest.mark.parametrize("mode", ["٣", "\x00", "x" * 5000])
+def test_an_unknown_entry_mode_is_refused_and_not_kept_in_the_cookie(client, sheet, mode):
+    """The mode the row is entered in goes into a cookie; a mode that is none (a character a
+    header cannot carry broke the answer) is refused on its field and the cookie keeps quick
+    entry."""
+    client.cookies["django_language"] = "en"
+    response = client.post(link(sheet, 4, "save"), quick(1, 3, "13", 1, mode=mode), **HX)
+    assert response.status_code == 422
+    assert "How to enter the hand: Select a valid choice." in response.content.decode()
+    assert response.cookies["sheet_mode"].value == "quick"
+    assert not sheet.hands.exists()

@@ -271,6 +271,36 @@ def test_organiser_registers_corrects_and_withdraws_players(client, organiser, t
     assert entry.status == Entry.Status.ACTIVE
 
 
+@pytest.mark.parametrize("number", ["1", "٣"])
+def test_a_start_number_taken_is_shown_at_its_field(client, organiser, tournament, number):
+    """ "٣" is 3 to Python: taken too. Both pages, registration and correction, say it at the
+    start number."""
+    client.force_login(organiser)
+    data = {"first_name": "Anna", "last_name": "Bauer", "start_number": number}
+    taken = post(client, "entries", tournament.slug, data=data)
+    assert taken.status_code == 400
+    assert taken.context["form"].errors == {"start_number": ["This start number is already taken."]}
+    edit = reverse("entry-edit", args=[tournament.slug, 5])
+    corrected = client.post(edit, data)
+    assert corrected.status_code == 400
+    assert corrected.context["form"].errors["start_number"] == [
+        "This start number is already taken."
+    ]
+
+
+@pytest.mark.parametrize("number", [str(10**30), "-" + str(10**30), "²"])
+def test_a_start_number_that_is_none_is_refused_at_its_field(client, organiser, tournament, number):
+    client.force_login(organiser)
+    data = {"first_name": "Anna", "last_name": "Bauer", "start_number": number}
+    for response in (
+        post(client, "entries", tournament.slug, data=data),
+        client.post(reverse("entry-edit", args=[tournament.slug, 5]), data),
+    ):
+        assert response.status_code == 400
+        assert list(response.context["form"].errors) == ["start_number"]
+    assert not tournament.entries.filter(player__last_name="Bauer").exists()
+
+
 def test_withdrawal_after_publishing_reports_the_moves(client, organiser):
     tournament = factories.tournament(players=17, organiser=organiser, allow_tables_of_five=True)
     round_ = factories.seated_round(tournament)

@@ -171,6 +171,15 @@ def test_a_tournament_organised_by_someone_else_cannot_be_copied(client):
     assert Tournament.objects.count() == 1
 
 
+@pytest.mark.parametrize("slug", ["a\x00b", "²", "x" * 5000])
+def test_an_earlier_tournament_named_by_no_short_name_is_404(client, slug):
+    """No tournament has it (and PostgreSQL refuses a NUL in a query: it was a 500 there)."""
+    client.force_login(creator())
+    assert client.get(reverse("tournament-new"), {"from": slug}).status_code == 404
+    assert client.post(reverse("tournament-new"), {**NEW, "source": slug}).status_code == 404
+    assert not Tournament.objects.exists()
+
+
 # Settings --------------------------------------------------------------------------------------
 
 

@@ -9,7 +9,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import policies, selectors, services
-from tournaments.api.common import ChoiceField
 from tournaments.models import Tournament
 from tournaments.permissions import roles_of
 
@@ -74,8 +73,6 @@ class TournamentCreateSerializer(serializers.ModelSerializer):
     """A new tournament: its name and first day, and any of its settings; those not given are
     the defaults, or with ``copy_from`` that tournament's."""
 
-    serializer_choice_field = ChoiceField
-
     copy_from = serializers.SlugField(
         required=False,
         write_only=True,
@@ -101,8 +98,6 @@ class TournamentCreateSerializer(serializers.ModelSerializer):
 
 
 class TournamentSettingsSerializer(serializers.ModelSerializer):
-    serializer_choice_field = ChoiceField
-
     class Meta:
         model = Tournament
         fields = list(selectors.SETTINGS)

@@ -5,7 +5,8 @@ tournament's page, and the organiser's settings: all of them on one page, tables
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.core.validators import slug_re
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -48,6 +49,9 @@ def tournament_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     _creator(request)
     data = request.POST if request.method == "POST" else None
     wanted = request.POST.get("source", "") if data is not None else request.GET.get("from", "")
+    if wanted and not slug_re.match(wanted):
+        # No tournament has it for its short name (and PostgreSQL refuses a NUL in a query).
+        raise Http404
     source = (
         get_object_or_404(selectors.tournaments_organised(user=request.user), slug=wanted)
         if wanted

@@ -62,6 +62,23 @@ def test_a_complaint_about_a_table_or_offence_not_there_is_refused_by_field(
     assert not Decision.objects.exists()
 
 
+@pytest.mark.parametrize("round_number", [3, "٣"])
+def test_a_complaint_in_a_round_not_there_is_refused_on_the_round(
+    api, tournament, sheet, staff, round_number
+):
+    """ "٣" is 3 to Python: a round that does not exist, named where it was given."""
+    response = send(
+        api,
+        "post",
+        url("api-decisions", tournament),
+        staff["adjudicator"],
+        {"round": round_number, "table": 1, "hand_number": 1, "offender": 1},
+    )
+    assert response.status_code == 400
+    assert response.json() == {"round": ["There is no round 3."]}
+    assert not Decision.objects.exists()
+
+
 @pytest.mark.parametrize(
     ("fields", "field", "rule"),
     [

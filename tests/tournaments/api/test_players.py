@@ -27,6 +27,40 @@ def test_a_ddv_number_is_digits_or_blank(client, ddv_number, status):
         assert "ddv_number" in response.json()
 
 
+@pytest.mark.parametrize("start_number", [1, "٣"])
+def test_a_start_number_taken_is_refused_on_its_field(client, start_number):
+    """ "٣" is 3 to Python: taken too, and said where it was typed."""
+    organiser = factories.user()
+    tournament = factories.tournament(players=4, organiser=organiser)
+    response = client.post(
+        reverse("api-entries", args=[tournament.slug]),
+        {"first_name": "Erika", "last_name": "Muster", "start_number": start_number},
+        content_type="application/json",
+        headers={
+            "Authorization": f"Token {Token.objects.create(user=organiser).key}",
+            "Accept-Language": "en",
+        },
+    )
+    assert response.status_code == 400
+    assert response.json() == {"start_number": ["This start number is already taken."]}
+    assert tournament.entries.count() == 4
+
+
+@pytest.mark.parametrize("start_number", [10**30, -(10**30), str(10**30)])
+def test_a_start_number_beyond_64_bits_is_refused_on_its_field(client, start_number):
+    organiser = factories.user()
+    tournament = factories.tournament(players=4, organiser=organiser)
+    response = client.post(
+        reverse("api-entries", args=[tournament.slug]),
+        {"first_name": "Erika", "last_name": "Muster", "start_number": start_number},
+        content_type="application/json",
+        headers={"Authorization": f"Token {Token.objects.create(user=organiser).key}"},
+    )
+    assert response.status_code == 400
+    assert list(response.json()) == ["start_number"]
+    assert tournament.entries.count() == 4
+
+
 def test_api_registers_imports_and_withdraws_players(client, staffed):
     tournament, headers = staffed
     slug = tournament.slug
