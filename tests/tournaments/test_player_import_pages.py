@@ -257,3 +257,11 @@ def test_two_confirms_at_once_import_once():
         assert sorted(pool.map(confirm, range(2))) == [302, 400]
     assert tournament.entries.count() == 5
     assert not ImportUpload.objects.exists()
+
+
+@pytest.mark.parametrize("key", ["\x00", "a\x00b", "x" * 65, "../key", "²"])
+def test_a_key_that_no_upload_can_have_is_refused_in_words(client, organiser, tournament, key):
+    client.force_login(organiser)
+    refused = client.post(reverse("players-import", args=[tournament.slug]), {"key": key})
+    assert refused.status_code == 400
+    assert "This upload is no longer kept" in refused.content.decode()

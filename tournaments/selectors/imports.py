@@ -2,6 +2,7 @@
 (``ImportUpload``; ``tournaments.services.imports`` writes them)."""
 
 import hashlib
+import re
 from datetime import timedelta
 
 from django.contrib.auth.models import User
@@ -11,6 +12,9 @@ from django.utils import timezone
 from tournaments.models import ImportUpload, Tournament
 
 IMPORT_KEPT = timedelta(hours=1)
+# What ``services.import_upload_keep`` makes a key of (``secrets.token_urlsafe(32)``): anything
+# else names no upload and never reaches the database (a NUL would be a DataError there).
+KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def session_tag(session_key: str) -> str:
@@ -27,6 +31,8 @@ def import_upload_of(
     *, tournament: Tournament, user: User, session_key: str, key: str
 ) -> QuerySet[ImportUpload]:
     """The live upload under ``key``, if its uploader asks in the session it was made in."""
+    if not KEY.fullmatch(key):
+        return ImportUpload.objects.none()
     return import_uploads_live().filter(
         key=key, tournament=tournament, user=user, session=session_tag(session_key)
     )
