@@ -47,10 +47,8 @@ RECIPES = {
     20: Recipe(Scheme(group=(5,), columns=4, fixed=0)),
     24: Recipe(Scheme(group=(7,), columns=3, fixed=3)),
     28: Recipe(Scheme(group=(3, 3), columns=3, fixed=1)),
+    32: Recipe(Scheme(group=(9,), columns=3, fixed=5)),  # 9 of the 10 rounds known
     36: Recipe(Scheme(group=(11,), columns=3, fixed=3)),
-    32: Recipe(
-        Scheme(group=(5,), columns=6, fixed=2, bases=2), multiplier=(1, (1, 2, 0, 4, 5, 3))
-    ),
     40: Recipe(Scheme(group=(13,), columns=3, fixed=1), multiplier=(3, (1, 2, 0))),
     44: Recipe(Scheme(group=(12,), columns=3, fixed=8)),
     48: Recipe(Scheme(group=(12,), columns=4, fixed=0)),

@@ -57,7 +57,7 @@ def test_the_command_rewrites_the_table_with_what_it_found(tmp_path):
     output = tmp_path / "found.py"
     assert design_search.main(["--players", "16", "--output", str(output)]) == 0
     namespace: dict = {}
-    exec(output.read_text(), namespace)  # noqa: S102 - the file the command just wrote
+    exec(output.read_text(), namespace)  # the file the command just wrote
     scheme_args, base = namespace["FOUND"][16]
     group, columns, fixed, bases = scheme_args
     scheme = designs.Scheme(group=group, columns=columns, fixed=fixed, bases=bases)
