@@ -166,15 +166,15 @@ def draw(
         apart_first_round=apart_first_round if not history else (),
         rng=random.Random(seed),
     )
-    # A field at tables of four drawn in advance from scratch starts from a perfect plan where
-    # one is known (doko.designs: nobody meets anybody twice), as many rounds as it has; the
-    # seat positions of such a draw are balanced over all its rounds at once.
-    whole = method is Method.DDV and rounds > 1 and not history and set(sizes) == {4}
-    drawn = planner.perfect_rounds(rounds) if whole else []
-    # Small fields drawn in advance get the tabu search, which moves players freely; every
-    # other draw fixes each player's seat position first and swaps only within a position.
+    # Rounds drawn in advance from scratch get their seat positions at the end, balanced over
+    # all of them at once; a field at tables of four starts from a perfect plan where one is
+    # known (doko.designs: nobody meets anybody twice), as many rounds as it has.
+    advance = method is Method.DDV and rounds > 1 and not history
+    drawn = planner.perfect_rounds(rounds) if advance and set(sizes) == {4} else []
+    # Small fields drawn in advance get the tabu search, which moves players freely; a round
+    # drawn alone fixes each player's seat position first and swaps only within a position.
     use_tabu = method is Method.DDV and rounds > 1 and len(players) <= _TABU_FIELD
-    by_position = method is not Method.STANDINGS and not use_tabu
+    by_position = method is not Method.STANDINGS and not use_tabu and not advance
     for number in range(len(drawn), rounds):
         limit = math.ceil((len(history) + number + 1) / 4)
         if method is Method.STANDINGS:
@@ -198,9 +198,11 @@ def draw(
         drawn.append(tables)
     if use_tabu or (drawn and planner.apart_broken(drawn)):
         planner.tabu(drawn)
-        for number, tables in enumerate(drawn):
-            planner.polish(tables, number)
-    if whole:
+    if use_tabu or advance:
+        for _ in range(2):  # spread the tables of five again, now over all drawn rounds
+            for number, tables in enumerate(drawn):
+                planner.polish(tables, number)
+    if advance:
         plans = tuple(planner.as_plan(tables) for tables in balanced_positions(drawn, planner.rng))
     else:
         plans = tuple(
@@ -359,24 +361,31 @@ def reseat(
 def balanced_positions(
     drawn: Sequence[Sequence[Sequence[int]]], rng: random.Random
 ) -> list[list[list[int]]]:
-    """Seat orders for rounds at tables of four such that no player has any position more
-    than ``ceil(rounds / 4)`` times, the best that can be promised (TSR 8.4: seat 1 deals
-    first, seat 4 keeps the sheet).
+    """Seat orders for rounds at tables of four and five such that no player has any position
+    more than ``ceil(rounds / 4)`` times, the best that can be promised (TSR 8.4: seat 1 deals
+    first; TSR 10.1.4: the last seat keeps the sheet).
 
-    The rounds are a bipartite graph: players on one side, the tables of all rounds on the
-    other, an edge for each seat. Its Euler circuits (through a dummy vertex joined to every
-    player of odd degree) colour the edges alternately red and blue, so each table gets two of
-    each and each player a number within one of half his rounds; splitting red and blue the
-    same way again gives the four positions, each table one of each, each player each at most
-    ``ceil(ceil(rounds / 2) / 2) = ceil(rounds / 4)`` times (an equitable edge colouring).
+    The fifth seats go first: each table of five gives its fifth seat to one of its players,
+    nobody more than the limit (a matching, by augmenting paths). The other seats are a
+    bipartite graph, players on one side and the tables of all rounds on the other, an edge
+    for each seat, four at each table. Its Euler circuits (through a dummy vertex joined to
+    every player of odd degree) colour the edges alternately red and blue, so each table gets
+    two of each and each player a number within one of half his seats; splitting red and blue
+    the same way again gives the four positions, each table one of each, each player each at
+    most ``ceil(ceil(rounds / 2) / 2) = ceil(rounds / 4)`` times (an equitable edge colouring).
     """
+    limit = math.ceil(len(drawn) / 4)
+    fifth = _fifth_seats(drawn, limit, rng)
     seats = [
         (p, (number, table))
         for number, tables in enumerate(drawn)
         for table, players in enumerate(tables)
         for p in players
+        if fifth.get((number, table)) != p
     ]
-    positions: dict[tuple[int, tuple[int, int]], int] = {}
+    positions: dict[tuple[int, tuple[int, int]], int] = {
+        (p, place): 4 for place, p in fifth.items()
+    }
     for half, edges in enumerate(_halves(seats, rng)):
         for quarter, part in enumerate(_halves(edges, rng)):
             for edge in part:
@@ -391,6 +400,48 @@ def balanced_positions(
             round_.append(order)
         ordered.append(round_)
     return ordered
+
+
+def _fifth_seats(
+    drawn: Sequence[Sequence[Sequence[int]]], limit: int, rng: random.Random
+) -> dict[tuple[int, int], int]:
+    """Who sits in the fifth seat of each table of five (keyed by round and table): nobody
+    more than ``limit`` times where that is possible, else as evenly as it goes."""
+    fives = [
+        (number, table)
+        for number, tables in enumerate(drawn)
+        for table, players in enumerate(tables)
+        if len(players) == 5
+    ]
+    rng.shuffle(fives)
+    given: dict[tuple[int, int], int] = {}
+    held: dict[int, list[tuple[int, int]]] = {}
+
+    def give(place: tuple[int, int], visited: set[int]) -> bool:
+        players = sorted(drawn[place[0]][place[1]], key=lambda p: len(held.get(p, ())))
+        for p in players:
+            if p in visited:
+                continue
+            visited.add(p)
+            mine = held.setdefault(p, [])
+            if len(mine) < limit:
+                mine.append(place)
+                given[place] = p
+                return True
+            for other in list(mine):
+                if give(other, visited):
+                    mine.remove(other)
+                    mine.append(place)
+                    given[place] = p
+                    return True
+        return False
+
+    for place in fives:
+        if not give(place, set()):
+            p = min(drawn[place[0]][place[1]], key=lambda p: len(held.get(p, ())))
+            held.setdefault(p, []).append(place)
+            given[place] = p
+    return given
 
 
 _Edge = tuple[int, tuple[int, int]]
@@ -450,6 +501,7 @@ _TABU_FIELD = 24  # fields up to this size get the tabu search over all drawn ro
 _OVER = 1_000  # a player in one seat position more often than the limit
 _POSITION = 3  # the same, while drawing: less than a repeat meeting
 _TABU_STEPS = 2_000
+_TABU_STALE = 400  # steps without a better plan after which the tabu search gives up
 _TABU_TRIES = 10  # conflicted players whose swaps are weighed in one step
 _ROUND_TABU_FIELD = 200  # a round drawn alone that still has repeats gets a tabu search too
 _MOVE = 1_000  # reseating: a player who could keep his seat is moved (only to keep pairs apart)
@@ -664,9 +716,8 @@ class _Planner:
         """What a and b sharing a table in this round costs: their meetings in other rounds
         (``together``: a and b are at one table now, and ``met`` counts it)."""
         cost = _REPEAT * (self.met[a].get(b, 0) - together)
-        for sets in self._apart_sets(number):
-            if b in sets[a]:
-                cost += _APART
+        if b in self.apart[a] or (number == 0 and b in self.apart_first[a]):
+            cost += _APART
         return cost
 
     def conflict(self, player: int, table: Sequence[int], number: int) -> int:
@@ -797,7 +848,11 @@ class _Planner:
         cost, best_cost = 0, 0
         best = [[list(table) for table in tables] for tables in drawn]
         tabu: dict[tuple[int, int], int] = {}
+        stale = 0
         for step in range(_TABU_STEPS):
+            stale += 1
+            if stale > _TABU_STALE:
+                break
             conflicted = [
                 (index, p)
                 for index, tables in enumerate(drawn)
@@ -835,6 +890,7 @@ class _Planner:
             cost += move_delta
             if cost < best_cost:
                 best_cost, best = cost, [[list(table) for table in tables] for tables in drawn]
+                stale = 0
         if cost != best_cost:
             for tables in drawn:
                 self._meet_all(tables, -1)
