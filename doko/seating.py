@@ -6,10 +6,14 @@ table of five, TSR 10.1.4).
 
 ``draw`` seats one or more rounds by one of three methods and keeps, in this order of weight:
 named pairs apart, repeat meetings as few as it can (two players at one table again), tables of
-five spread over the players, and seat positions balanced. It searches locally: a random (or,
-for ``standings``, ranked) start, then swaps of two players of one round that lower the cost,
-with a tabu search over all drawn rounds where the field is small enough for it to matter.
-Everything random comes from one ``random.Random(seed)``: the same input gives the same plan.
+five spread over the players, and seat positions balanced. A field at tables of four drawn in
+advance starts from a perfect plan where one is known (``doko.designs``: the solved social golfer
+instances, nobody meeting anybody twice). Otherwise it searches locally: a random (or, for
+``standings``, ranked) start, then swaps of two players of one round that lower the cost, with a
+tabu search over all drawn rounds where the field is small enough for it to matter. Rounds drawn
+in advance get their seat positions last, over all of them at once (``balanced_positions``:
+nobody in one position more than ``ceil(rounds / 4)`` times). Everything random comes from one
+``random.Random(seed)``: the same input gives the same plan.
 
 ``reseat`` mends a round already drawn but not yet started after withdrawals and late entries,
 moving as few players as it can.
