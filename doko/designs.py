@@ -21,7 +21,16 @@ plus ``f`` fixed points, and a *base round* (a partition of the points into tabl
 alone. Every pair of players belongs to an orbit, named by its columns and the difference of
 its coordinates, and the developed rounds have no repeat meeting exactly when no orbit occurs
 twice among the base rounds (and none that meets itself: two fixed points, or a difference that
-is its own negative). ``doko.design_search`` finds base rounds with a SAT solver;
+is its own negative).
+
+A base round may also be kept by a subgroup ``H`` of ``G`` (``Scheme.stabilisers``): adding an
+element of ``H`` only permutes its tables, so it is developed over one shift per coset of ``H``
+into ``|G| / |H|`` rounds. The counting is the same with one change: a pair may sit at a table of
+such a round when every shift that maps the pair onto itself is in ``H`` (``Scheme.may_meet``),
+and the pairs ``H`` maps onto each other count once. That is how 32 players reach 10 rounds
+where the cyclic forms with fixed points we tried stop at 9: ``Z_8 x Z_2`` on two columns, with
+base rounds kept by subgroups of order 4, 4 and 8 (4 + 4 + 2 rounds; each player misses exactly
+one other, a resolvable 4-GDD of type 2^16; ``doko.design_search`` tells how it was chosen). ``doko.design_search`` finds base rounds with a SAT solver;
 ``python -m doko.design_search`` does it again and rewrites ``doko/designs_found.py``, and
 ``tests/doko/test_designs.py`` develops every stored entry and checks it. Plain Python, no
 Django; this module needs no solver.
@@ -61,14 +70,22 @@ def upper_bound(players: int) -> int:
 @dataclass(frozen=True)
 class Scheme:
     """Where the construction looks: the group ``Z_g1 x Z_g2 x ...`` (``group``: the g's) of
-    order m, ``columns`` c, ``fixed`` f points and ``bases`` base rounds: ``m * c + f`` players
-    in ``bases * m`` rounds. Point (x, column) is number ``column * m + x``; fixed point j is
-    ``m * c + j``; group elements are numbered 0..m-1 in mixed radix."""
+    order m, ``columns`` c, ``fixed`` f points and ``bases`` base rounds. Point (x, column) is
+    number ``column * m + x``; fixed point j is ``m * c + j``; group elements are numbered
+    0..m-1 in mixed radix. ``stabilisers`` names, for each base round, generators of the
+    subgroup H of G that maps it onto itself (permuting its tables): the base round is developed
+    over one shift per coset of H, m / |H| rounds. Empty: no base round is kept by any shift but
+    0, and the ``m * c + f`` players have ``bases * m`` rounds."""
 
     group: tuple[int, ...]
     columns: int
     fixed: int
     bases: int = 1
+    stabilisers: tuple[tuple[int, ...], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.stabilisers and len(self.stabilisers) != self.bases:
+            raise ValueError("one stabiliser per base round")
 
     @property
     def order(self) -> int:
@@ -80,7 +97,7 @@ class Scheme:
 
     @property
     def rounds(self) -> int:
-        return self.order * self.bases
+        return sum(len(self.shifts(base)) for base in range(self.bases))
 
     def add(self, x: int, y: int) -> int:
         total, place = 0, 1
@@ -96,6 +113,30 @@ class Scheme:
             x, place = x // g, place * g
         return total
 
+    def subgroup(self, base: int) -> frozenset[int]:
+        """The shifts that map base round ``base`` onto itself: the subgroup its stabiliser's
+        generators generate."""
+        generators = self.stabilisers[base] if self.stabilisers else ()
+        elements, frontier = {0}, [0]
+        while frontier:
+            x = frontier.pop()
+            for generator in generators:
+                y = self.add(x, generator)
+                if y not in elements:
+                    elements.add(y)
+                    frontier.append(y)
+        return frozenset(elements)
+
+    def shifts(self, base: int) -> list[int]:
+        """The shifts base round ``base`` is developed over: the least of each coset of its
+        stabiliser."""
+        subgroup, seen, shifts = self.subgroup(base), set[int](), []
+        for shift in range(self.order):
+            if shift not in seen:
+                shifts.append(shift)
+                seen.update(self.add(shift, h) for h in subgroup)
+        return shifts
+
     def shifted(self, p: int, shift: int) -> int:
         """Point ``p`` moved by the group element ``shift`` (fixed points stay)."""
         m = self.order
@@ -104,22 +145,36 @@ class Scheme:
         column, x = divmod(p, m)
         return column * m + self.add(x, shift)
 
-    def orbit(self, p: int, q: int) -> tuple[int, ...] | None:
-        """The name of the orbit of the pair (p, q) under development; None for a pair that
-        would meet in several developed rounds of one base round."""
+    def orbit(self, p: int, q: int) -> tuple[int, ...]:
+        """The name of the orbit of the pair (p, q) under the shifts."""
         m, c = self.order, self.columns
         if p >= m * c and q >= m * c:
-            return None
+            return (3, min(p, q), max(p, q))
         if p >= m * c or q >= m * c:
             fixed, other = (p, q) if p >= m * c else (q, p)
             return (0, fixed, other // m)
         (cp, xp), (cq, xq) = divmod(p, m), divmod(q, m)
         if cp == cq:
             d = self.add(xq, self.negative(xp))
-            minus = self.negative(d)
-            return None if d == minus else (1, cp, min(d, minus))
+            return (1, cp, min(d, self.negative(d)))
         (c1, x1), (c2, x2) = sorted(((cp, xp), (cq, xq)))
         return (2, c1, c2, self.add(x2, self.negative(x1)))
+
+    def keeping(self, p: int, q: int) -> frozenset[int]:
+        """The shifts that map the pair (p, q) onto itself: all for two fixed points, 0 and d
+        for two points of a column d apart with d its own negative, else just 0."""
+        m, c = self.order, self.columns
+        if p >= m * c and q >= m * c:
+            return frozenset(range(m))
+        if p >= m * c or q >= m * c or p // m != q // m:
+            return frozenset({0})
+        d = self.add(q % m, self.negative(p % m))
+        return frozenset({0, d}) if d == self.negative(d) else frozenset({0})
+
+    def may_meet(self, base: int, p: int, q: int) -> bool:
+        """Whether p and q may share a table of base round ``base``: only if every shift that
+        keeps the pair keeps the round, else they would meet again in the developed rounds."""
+        return self.keeping(p, q) <= self.subgroup(base)
 
 
 @dataclass(frozen=True)
@@ -131,8 +186,8 @@ class Design:
         """The developed plan: ``scheme.rounds`` rounds of the players 0..n-1."""
         return [
             tuple(tuple(self.scheme.shifted(p, shift) for p in table) for table in base)
-            for base in self.base
-            for shift in range(self.scheme.order)
+            for index, base in enumerate(self.base)
+            for shift in self.scheme.shifts(index)
         ]
 
 
@@ -141,8 +196,9 @@ def stored(players: int) -> Design | None:
     entry = FOUND.get(players)
     if entry is None:
         return None
-    (group, columns, fixed, bases), base = entry
-    return Design(scheme=Scheme(group=group, columns=columns, fixed=fixed, bases=bases), base=base)
+    (group, columns, fixed, bases, stabilisers), base = entry
+    scheme = Scheme(group=group, columns=columns, fixed=fixed, bases=bases, stabilisers=stabilisers)
+    return Design(scheme=scheme, base=base)
 
 
 def perfect_rounds(players: int) -> int:

@@ -46,7 +46,7 @@ def test_known_best_never_exceeds_the_counting_bound():
         assert rounds <= designs.upper_bound(players) == (players - 1) // 3
 
 
-@pytest.mark.parametrize("players", [16, 24, 28, 40])
+@pytest.mark.parametrize("players", [16, 24, 28, 32, 40])
 def test_the_search_finds_the_design_again(players):
     design = design_search.search(design_search.RECIPES[players])
     check_plan(design.rounds(), players)
@@ -59,10 +59,66 @@ def test_the_command_rewrites_the_table_with_what_it_found(tmp_path):
     namespace: dict = {}
     exec(output.read_text(), namespace)  # the file the command just wrote
     scheme_args, base = namespace["FOUND"][16]
-    group, columns, fixed, bases = scheme_args
-    scheme = designs.Scheme(group=group, columns=columns, fixed=fixed, bases=bases)
+    group, columns, fixed, bases, stabilisers = scheme_args
+    scheme = designs.Scheme(
+        group=group, columns=columns, fixed=fixed, bases=bases, stabilisers=stabilisers
+    )
     check_plan(designs.Design(scheme=scheme, base=base).rounds(), 16)
     assert set(namespace["FOUND"]) == set(designs.FOUND)  # the other fields are kept
+
+
+def test_the_command_writes_a_table_the_formatter_leaves_alone(tmp_path):
+    output = tmp_path / "found.py"
+    assert design_search.main(["--players", "16", "--output", str(output)]) == 0
+    text = output.read_text()
+    assert "# fmt: off\nFOUND" in text
+    assert text.endswith("\n# fmt: on\n")
+
+
+# Z_8 x Z_2 on two columns (32 players), the base rounds kept by subgroups of order 4, 4 and 8
+KEPT = designs.Scheme(
+    group=(8, 2), columns=2, fixed=0, bases=3, stabilisers=((10,), (4, 8), (2, 8))
+)
+
+
+def test_a_base_round_kept_by_a_subgroup_is_developed_once_per_coset():
+    assert sorted(KEPT.subgroup(0)) == [0, 4, 10, 14]  # (2, 1) generates (4, 0) and (6, 1)
+    assert KEPT.shifts(0) == KEPT.shifts(1) == [0, 1, 2, 3]
+    assert KEPT.shifts(2) == [0, 1]
+    assert KEPT.rounds == 10
+    assert designs.Scheme(group=(8, 2), columns=2, fixed=0, bases=3).rounds == 48
+
+
+def test_a_scheme_names_one_stabiliser_per_base_round():
+    with pytest.raises(ValueError, match="one stabiliser per base round"):
+        designs.Scheme(group=(5,), columns=4, fixed=0, bases=2, stabilisers=((),))
+
+
+def test_a_pair_its_own_shift_keeps_meets_only_in_a_round_that_shift_keeps():
+    # 0 and 8 of a column are (0, 1) apart, its own negative: adding (0, 1) swaps them
+    assert KEPT.keeping(0, 8) == {0, 8}
+    assert not KEPT.may_meet(0, 0, 8)  # <(2, 1)> lacks (0, 1): they would meet again
+    assert KEPT.may_meet(1, 0, 8)  # <(4, 0), (0, 1)> has it
+    assert KEPT.keeping(0, 2) == {0}  # (2, 0) apart: only 0 keeps the pair
+    assert KEPT.may_meet(0, 0, 2)
+    assert KEPT.keeping(0, 16) == {0}  # another column
+    assert not designs.Scheme(group=(8, 2), columns=2, fixed=0).may_meet(0, 0, 8)
+    assert designs.Scheme(group=(5,), columns=3, fixed=2).keeping(15, 16) == set(range(5))
+
+
+def test_the_search_keeps_a_round_by_its_stabiliser():
+    # 16 players as Z_2^4, every round kept by the whole group: the cosets of five subgroups of
+    # order 4 that share only 0, the affine plane of order 4
+    scheme = designs.Scheme(
+        group=(2, 2, 2, 2), columns=1, fixed=0, bases=5, stabilisers=((1, 2, 4, 8),) * 5
+    )
+    design = design_search.search(design_search.Recipe(scheme))
+    assert design is not None
+    check_plan(design.rounds(), 16)
+    for base in design.base:
+        tables = {frozenset(table) for table in base}
+        for shift in range(16):
+            assert {frozenset(scheme.shifted(p, shift) for p in t) for t in base} == tables
 
 
 @pytest.mark.parametrize("seed", range(3))
