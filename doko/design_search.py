@@ -1,7 +1,8 @@
 """Finding the base rounds of ``doko.designs`` with a SAT solver, and storing them.
 
 ``python -m doko.design_search`` searches a design for every field in ``RECIPES`` and rewrites
-``doko/designs_found.py`` (a few seconds on a laptop); ``--players N`` searches one field.
+``doko/designs_found.py`` (about two minutes here, most of it for 36 players); ``--players N``
+searches one field.
 
 The encoding, for a ``Scheme`` with n points and n/4 tables per base round: a variable for each
 point at each table of each base round; each point at exactly one table, each table exactly four
