@@ -1,7 +1,12 @@
-"""Seating draws (issue 4): the figures the issue asks for, each against the baseline of a plain
-shuffle-and-cut of the same players and rounds (a draw that avoids nothing).
+"""Seating draws (issues 4 and 22): the figures the issues ask for, each against the baseline of a
+plain shuffle-and-cut of the same players and rounds (a draw that avoids nothing), and the
+comparison table of issue 22: for each case the shuffle's repeat meetings, ours (with the time
+and the most times anybody sat in one seat position), and the best known. The best known is 0
+where a plan without repeats is known to exist (doko.designs.known_best: the solved social golfer
+instances up to 48 players, and any field large enough that the counting bound is 0 and our draw
+reaches it), else the counting bound (Quality.best_possible), marked "≥".
 
-The issue's cases are drawn from scratch, in memory. Then round 11 of the run's synthetic
+The cases are drawn from scratch, in memory. Then round 11 of the run's synthetic
 tournament (bench.tournament: 2,000 players, 10 rounds played, in the run's database) is drawn
 with its real history: by the core alone, and as the organiser's click does it
 (``services.round_seat``: the history read, the draw, 500 tables and their seats stored; rolled
@@ -15,15 +20,28 @@ from django.db import transaction
 
 from bench.figures import Figure
 from bench.tournament import ROUNDS, shared
-from doko.seating import Method, SeatingPlan, draw, quality, table_sizes
+from doko import designs
+from doko.seating import Method, Quality, SeatingPlan, draw, quality, table_sizes
 
 CASES = [
-    ("German championship", 148, 8, True),
     ("ranking tournament", 32, 3, False),
+    ("German championship", 148, 8, True),
     ("finite geometry", 16, 5, False),
     ("hard small case", 24, 7, False),
+    ("solved instance", 32, 8, False),
+    ("Aguado's instance", 32, 10, False),
+    ("12 rounds", 48, 12, False),
+    ("tables of five", 26, 8, True),
     ("large field", 2000, 10, True),
 ]
+
+
+def best_known(players: int, rounds: int, q: Quality) -> str:
+    """The fewest repeat meetings known for the case (see the module docstring)."""
+    known = designs.known_best(players)
+    if (known is not None and rounds <= known) or q.best_possible == 0:
+        return "0"
+    return f"≥ {q.best_possible}"
 
 
 def shuffled(players: int, rounds: int, fives: bool, seed: int) -> list[SeatingPlan]:
@@ -50,7 +68,7 @@ def figures() -> list[Figure]:
 
 
 def cases() -> list[Figure]:
-    results = []
+    results, rows = [], []
     for name, players, rounds, fives in CASES:
         elapsed, result = seconds(
             lambda p=players, r=rounds, f=fives: draw(
@@ -60,12 +78,21 @@ def cases() -> list[Figure]:
         base_elapsed, base = seconds(lambda p=players, r=rounds, f=fives: shuffled(p, r, f, seed=1))
         q, base_q = result.quality, quality(base)
         label = f"{name}: {players} x {rounds}"
+        rows.append(
+            (
+                f"{players} × {rounds}",
+                str(base_q.repeat_meetings),
+                f"{q.repeat_meetings} / {elapsed:.2f} s / {q.most_in_one_position}",
+                best_known(players, rounds, q),
+                str(q.position_limit),
+            )
+        )
         results.append(
             Figure(f"{label}, time", elapsed * 1000, "shuffle", base_elapsed * 1000, "ms")
         )
         results.append(
             Figure(
-                f"{label}, repeats (best possible {q.best_possible})",
+                f"{label}, repeats (best known {best_known(players, rounds, q)})",
                 q.repeat_meetings,
                 "shuffle",
                 max(base_q.repeat_meetings, 1),
@@ -81,7 +108,22 @@ def cases() -> list[Figure]:
                 "",
             )
         )
+    print_comparison(rows)
     return results
+
+
+def print_comparison(rows: list[tuple[str, ...]]) -> None:
+    header = (
+        "case",
+        "shuffle: repeats",
+        "ours: repeats / time / most in one position",
+        "best known repeats",
+        "ideal position",
+    )
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    print("\nseating: our ddv draw against a plain shuffle and the best known")
+    for row in [header, *rows]:
+        print(" | ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))
 
 
 def next_round() -> list[Figure]:

@@ -6,10 +6,14 @@ table of five, TSR 10.1.4).
 
 ``draw`` seats one or more rounds by one of three methods and keeps, in this order of weight:
 named pairs apart, repeat meetings as few as it can (two players at one table again), tables of
-five spread over the players, and seat positions balanced. It searches locally: a random (or,
-for ``standings``, ranked) start, then swaps of two players of one round that lower the cost,
-with a tabu search over all drawn rounds where the field is small enough for it to matter.
-Everything random comes from one ``random.Random(seed)``: the same input gives the same plan.
+five spread over the players, and seat positions balanced. A field at tables of four drawn in
+advance starts from a perfect plan where one is known (``doko.designs``: the solved social golfer
+instances, nobody meeting anybody twice). Otherwise it searches locally: a random (or, for
+``standings``, ranked) start, then swaps of two players of one round that lower the cost, with a
+tabu search over all drawn rounds where the field is small enough for it to matter. Rounds drawn
+in advance get their seat positions last, over all of them at once (``balanced_positions``:
+nobody in one position more than ``ceil(rounds / 4)`` times). Everything random comes from one
+``random.Random(seed)``: the same input gives the same plan.
 
 ``reseat`` mends a round already drawn but not yet started after withdrawals and late entries,
 moving as few players as it can.
@@ -22,6 +26,8 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import cast
+
+from doko import designs
 
 
 @dataclass(frozen=True)
@@ -164,12 +170,16 @@ def draw(
         apart_first_round=apart_first_round if not history else (),
         rng=random.Random(seed),
     )
-    # Small fields drawn in advance get the tabu search, which moves players freely; every
-    # other draw fixes each player's seat position first and swaps only within a position.
+    # Rounds drawn in advance from scratch get their seat positions at the end, balanced over
+    # all of them at once; a field at tables of four starts from a perfect plan where one is
+    # known (doko.designs: nobody meets anybody twice), as many rounds as it has.
+    advance = method is Method.DDV and rounds > 1 and not history
+    drawn = planner.perfect_rounds(rounds) if advance and set(sizes) == {4} else []
+    # Small fields drawn in advance get the tabu search, which moves players freely; a round
+    # drawn alone fixes each player's seat position first and swaps only within a position.
     use_tabu = method is Method.DDV and rounds > 1 and len(players) <= _TABU_FIELD
-    by_position = method is not Method.STANDINGS and not use_tabu
-    drawn = []
-    for number in range(rounds):
+    by_position = method is not Method.STANDINGS and not use_tabu and not advance
+    for number in range(len(drawn), rounds):
         limit = math.ceil((len(history) + number + 1) / 4)
         if method is Method.STANDINGS:
             tables = planner.ranked_round(ranking)
@@ -190,21 +200,26 @@ def draw(
         if by_position:
             planner.take_positions(tables)
         drawn.append(tables)
-    if use_tabu:
+    if use_tabu or (drawn and planner.apart_broken(drawn)):
         planner.tabu(drawn)
-        for number, tables in enumerate(drawn):
-            planner.polish(tables, number)
-    plans = tuple(
-        planner.as_plan(tables)
-        if by_position
-        else planner.seat(
-            tables,
-            number=number,
-            round_overall=len(history) + number + 1,
-            repair=method is not Method.STANDINGS,
+    if use_tabu or advance:
+        for _ in range(2):  # spread the tables of five again, now over all drawn rounds
+            for number, tables in enumerate(drawn):
+                planner.polish(tables, number)
+    if advance:
+        plans = tuple(planner.as_plan(tables) for tables in balanced_positions(drawn, planner.rng))
+    else:
+        plans = tuple(
+            planner.as_plan(tables)
+            if by_position
+            else planner.seat(
+                tables,
+                number=number,
+                round_overall=len(history) + number + 1,
+                repair=method is not Method.STANDINGS,
+            )
+            for number, tables in enumerate(drawn)
         )
-        for number, tables in enumerate(drawn)
-    )
     return Draw(rounds=plans, quality=quality(plans, history=history, apart=apart))
 
 
@@ -347,6 +362,139 @@ def reseat(
     return Reseat(plan=new_plan, moved=moved)
 
 
+def balanced_positions(
+    drawn: Sequence[Sequence[Sequence[int]]], rng: random.Random
+) -> list[list[list[int]]]:
+    """Seat orders for rounds at tables of four and five such that no player has any position
+    more than ``ceil(rounds / 4)`` times, the best that can be promised (TSR 8.4: seat 1 deals
+    first; TSR 10.1.4: the last seat keeps the sheet).
+
+    The fifth seats go first: each table of five gives its fifth seat to one of its players,
+    nobody more than the limit (a matching, by augmenting paths). The other seats are a
+    bipartite graph, players on one side and the tables of all rounds on the other, an edge
+    for each seat, four at each table. Its Euler circuits (through a dummy vertex joined to
+    every player of odd degree) colour the edges alternately red and blue, so each table gets
+    two of each and each player a number within one of half his seats; splitting red and blue
+    the same way again gives the four positions, each table one of each, each player each at
+    most ``ceil(ceil(rounds / 2) / 2) = ceil(rounds / 4)`` times (an equitable edge colouring).
+    """
+    limit = math.ceil(len(drawn) / 4)
+    fifth = _fifth_seats(drawn, limit, rng)
+    seats = [
+        (p, (number, table))
+        for number, tables in enumerate(drawn)
+        for table, players in enumerate(tables)
+        for p in players
+        if fifth.get((number, table)) != p
+    ]
+    positions: dict[tuple[int, tuple[int, int]], int] = {
+        (p, place): 4 for place, p in fifth.items()
+    }
+    for half, edges in enumerate(_halves(seats, rng)):
+        for quarter, part in enumerate(_halves(edges, rng)):
+            for edge in part:
+                positions[edge] = 2 * half + quarter
+    ordered = []
+    for number, tables in enumerate(drawn):
+        round_ = []
+        for table, players in enumerate(tables):
+            order = [0] * len(players)
+            for p in players:
+                order[positions[p, (number, table)]] = p
+            round_.append(order)
+        ordered.append(round_)
+    return ordered
+
+
+def _fifth_seats(
+    drawn: Sequence[Sequence[Sequence[int]]], limit: int, rng: random.Random
+) -> dict[tuple[int, int], int]:
+    """Who sits in the fifth seat of each table of five (keyed by round and table): nobody
+    more than ``limit`` times where that is possible, else as evenly as it goes."""
+    fives = [
+        (number, table)
+        for number, tables in enumerate(drawn)
+        for table, players in enumerate(tables)
+        if len(players) == 5
+    ]
+    rng.shuffle(fives)
+    given: dict[tuple[int, int], int] = {}
+    held: dict[int, list[tuple[int, int]]] = {}
+
+    def give(place: tuple[int, int], visited: set[int]) -> bool:
+        players = sorted(drawn[place[0]][place[1]], key=lambda p: len(held.get(p, ())))
+        for p in players:
+            if p in visited:
+                continue
+            visited.add(p)
+            mine = held.setdefault(p, [])
+            if len(mine) < limit:
+                mine.append(place)
+                given[place] = p
+                return True
+            for other in list(mine):
+                if give(other, visited):
+                    mine.remove(other)
+                    mine.append(place)
+                    given[place] = p
+                    return True
+        return False
+
+    for place in fives:
+        if not give(place, set()):
+            p = min(drawn[place[0]][place[1]], key=lambda p: len(held.get(p, ())))
+            held.setdefault(p, []).append(place)
+            given[place] = p
+    return given
+
+
+_Edge = tuple[int, tuple[int, int]]
+
+
+def _halves(edges: Sequence[_Edge], rng: random.Random) -> tuple[list[_Edge], list[_Edge]]:
+    """Two halves of a bipartite graph's edges with every vertex of even degree on the right
+    side split exactly in two, every vertex on the left within one (see balanced_positions)."""
+    dummy = (-1, -1)
+    links: list[tuple[object, object, _Edge | None]] = [
+        (("p", p), ("t", t), (p, t)) for p, t in edges
+    ]
+    degree: dict[int, int] = {}
+    for p, _ in edges:
+        degree[p] = degree.get(p, 0) + 1
+    links += [(("p", p), ("t", dummy), None) for p, d in degree.items() if d % 2]
+    rng.shuffle(links)
+    around: dict[object, list[int]] = {}
+    for index, (a, b, _) in enumerate(links):
+        around.setdefault(a, []).append(index)
+        around.setdefault(b, []).append(index)
+    used = [False] * len(links)
+    halves: tuple[list[_Edge], list[_Edge]] = ([], [])
+    for start in list(around):
+        # Hierholzer: the circuit through ``start``, its edges in the order walked.
+        stack: list[tuple[object, int | None]] = [(start, None)]
+        circuit: list[int] = []
+        while stack:
+            vertex, via = stack[-1]
+            pending = around[vertex]
+            while pending and used[pending[-1]]:
+                pending.pop()
+            if pending:
+                index = pending.pop()
+                used[index] = True
+                a, b, _ = links[index]
+                stack.append((b if a == vertex else a, index))
+            else:
+                stack.pop()
+                if via is not None:
+                    circuit.append(via)
+        flip = rng.random() < 0.5
+        for step, index in enumerate(circuit):
+            edge = links[index][2]
+            if edge is not None:
+                halves[(step % 2) ^ flip].append(edge)
+    return halves
+
+
 # Weights of the search: a pair kept apart outweighs any number of repeats, a repeat outweighs
 # a player's extra table of five.
 _APART = 10_000
@@ -357,6 +505,7 @@ _TABU_FIELD = 24  # fields up to this size get the tabu search over all drawn ro
 _OVER = 1_000  # a player in one seat position more often than the limit
 _POSITION = 3  # the same, while drawing: less than a repeat meeting
 _TABU_STEPS = 2_000
+_TABU_STALE = 400  # steps without a better plan after which the tabu search gives up
 _TABU_TRIES = 10  # conflicted players whose swaps are weighed in one step
 _ROUND_TABU_FIELD = 200  # a round drawn alone that still has repeats gets a tabu search too
 _MOVE = 1_000  # reseating: a player who could keep his seat is moved (only to keep pairs apart)
@@ -471,6 +620,64 @@ class _Planner:
         ]
         return tables
 
+    def perfect_rounds(self, rounds: int) -> list[list[list[int]]]:
+        """Up to ``rounds`` rounds of a stored design (doko.designs: nobody meets anybody
+        twice), added, with the players placed so that the pairs to keep apart meet nowhere
+        (in the first round, for those kept apart there only) where swapping two players in
+        every round at once can do that; none where no design is stored for the field."""
+        n = len(self.ids)
+        plan = designs.perfect_plan(n, min(rounds, designs.perfect_rounds(n)), self.rng)
+        if plan is None:
+            return []
+        drawn = [[list(table) for table in round_] for round_ in plan]
+        # Where each player sits in each round: a swap of two players in every round moves
+        # no pair together or apart except their own, so the plan stays perfect.
+        wheres = [self._where(tables) for tables in drawn]
+        label = list(range(n))  # the player at each place of the design
+        place = list(range(n))  # and the place of each player
+
+        def broken(p: int) -> int:
+            """Meetings of place p's player with players he is to be kept apart from."""
+            me = label[p]
+            count = 0
+            for other in self.apart[me]:
+                count += sum(where[p] == where[place[other]] for where in wheres)
+            for other in self.apart_first[me] - self.apart[me]:
+                count += wheres[0][p] == wheres[0][place[other]]
+            return count
+
+        def swap(p: int, q: int) -> None:
+            label[p], label[q] = label[q], label[p]
+            place[label[p]], place[label[q]] = p, q
+
+        for _ in range(20):
+            conflicted = [p for p in range(n) if broken(p)]
+            if not conflicted:
+                break
+            self.rng.shuffle(conflicted)
+            for p in conflicted:
+                for q in self.rng.sample(range(n), n):
+                    if not broken(p):
+                        break
+                    before = broken(p) + broken(q)
+                    swap(p, q)
+                    if broken(p) + broken(q) >= before:
+                        swap(p, q)
+        drawn = [[[label[p] for p in table] for table in tables] for tables in drawn]
+        for tables in drawn:
+            self.add_round(tables)
+        return drawn
+
+    def apart_broken(self, drawn: Sequence[Sequence[Sequence[int]]]) -> bool:
+        return any(
+            q in sets[p]
+            for number, tables in enumerate(drawn)
+            for sets in self._apart_sets(number)
+            for table in tables
+            for p in table
+            for q in table
+        )
+
     def take_positions(self, tables: list[list[int]]) -> None:
         for table in tables:
             for position, p in enumerate(table):
@@ -513,9 +720,8 @@ class _Planner:
         """What a and b sharing a table in this round costs: their meetings in other rounds
         (``together``: a and b are at one table now, and ``met`` counts it)."""
         cost = _REPEAT * (self.met[a].get(b, 0) - together)
-        for sets in self._apart_sets(number):
-            if b in sets[a]:
-                cost += _APART
+        if b in self.apart[a] or (number == 0 and b in self.apart_first[a]):
+            cost += _APART
         return cost
 
     def conflict(self, player: int, table: Sequence[int], number: int) -> int:
@@ -646,7 +852,11 @@ class _Planner:
         cost, best_cost = 0, 0
         best = [[list(table) for table in tables] for tables in drawn]
         tabu: dict[tuple[int, int], int] = {}
+        stale = 0
         for step in range(_TABU_STEPS):
+            stale += 1
+            if stale > _TABU_STALE:
+                break
             conflicted = [
                 (index, p)
                 for index, tables in enumerate(drawn)
@@ -684,6 +894,7 @@ class _Planner:
             cost += move_delta
             if cost < best_cost:
                 best_cost, best = cost, [[list(table) for table in tables] for tables in drawn]
+                stale = 0
         if cost != best_cost:
             for tables in drawn:
                 self._meet_all(tables, -1)
