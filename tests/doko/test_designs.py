@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from doko import design_search, designs
-from doko.seating import Method, balanced_positions, draw
+from doko.positions import balanced_positions
+from doko.seating import Method, draw
 
 LONGEST = 12  # rounds of the longest tournaments the perfect plans are for
 
