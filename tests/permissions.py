@@ -37,6 +37,7 @@ import re
 import secrets
 from collections.abc import Callable
 
+import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -992,6 +993,30 @@ def post_forms(html: str) -> list[str]:
         attrs + body
         for attrs, body in FORM.findall(html)
         if re.search(r"method\s*=\s*[\"']?post", attrs, re.I)
+    ]
+
+
+REFUSAL = pytest.mark.database_independent("a permission refused before any write")
+# The CSRF checks look at the forms' markup and at the middleware's answer.
+CSRF = pytest.mark.database_independent("the forms' markup and the CSRF middleware")
+
+
+def matrix(rows: list[Case]) -> list:
+    """``rows`` × ``ROLES``: the parameters ``case, role`` of each app's ``test_matrix``.
+
+    A refusal (the login page, 401, 403, 404, 405) is decided by the URL and the policy functions
+    before any write, and the check that the refused write changed nothing compares the same rows
+    on any database: it is ``database_independent`` (tests/plugins/backends.py), checked in the
+    SQLite pass. What each role may do, and what the rules refuse (400, 409), runs in both."""
+    return [
+        pytest.param(
+            case,
+            role,
+            id=f"{case_id(case)}-{role}",
+            marks=[REFUSAL] if status == "L" or status in REFUSED else [],
+        )
+        for case in rows
+        for role, status in case.statuses().items()
     ]
 
 
