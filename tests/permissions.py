@@ -40,6 +40,7 @@ from collections.abc import Callable
 import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
@@ -910,17 +911,23 @@ def build() -> Ctx:
 
 def fingerprint() -> dict:
     """Every row of the database that a write could change; sessions, tokens and log-in times
-    are not (signing in is part of the role)."""
+    are not (signing in is part of the role). Read with one plain query per table, in the
+    database's own types: the ORM's ``values()`` took ten times as long, twice per refused
+    write."""
     skip = {"sessions.session", "authtoken.token", "authtoken.tokenproxy", "admin.logentry"}
+    name = connection.ops.quote_name
     rows = {}
-    for model in apps.get_models():
-        label = model._meta.label_lower
-        if label in skip or model._meta.proxy:
-            continue
-        values = list(model.objects.order_by("pk").values())
-        for row in values:
-            row.pop("last_login", None)
-        rows[label] = values
+    with connection.cursor() as cursor:
+        for model in apps.get_models():
+            meta = model._meta
+            if meta.label_lower in skip or meta.proxy:
+                continue
+            columns = [f.column for f in meta.concrete_fields if f.column != "last_login"]
+            cursor.execute(
+                f"SELECT {', '.join(map(name, columns))} FROM {name(meta.db_table)} "
+                f"ORDER BY {name(meta.pk.column)}"
+            )
+            rows[meta.label_lower] = cursor.fetchall()
     return rows
 
 
