@@ -42,13 +42,19 @@ lint: install
 	DEBUG=true $(BIN)/python manage.py makemigrations --check --dry-run
 
 # Lint, migrations, then the suite twice: on SQLite (the embedded default), and on a throwaway
-# PostgreSQL cluster with a real Redis and Celery worker for the tests marked `services`. The
-# servers the tests start themselves are installed first if missing (`make servers`), and under
-# `make test` a test that needs one fails instead of skipping (DOKO_REQUIRE_SERVERS).
+# PostgreSQL cluster with a real Redis and Celery worker for the tests marked `services`; the
+# PostgreSQL pass leaves out the tests whose outcome cannot depend on the database
+# (tests/plugins/backends.py). Each pass runs in one process per core (pytest-xdist, a whole test
+# file per process: tests/plugins/parallel.py); TEST_WORKERS=0 runs it in this one. The servers
+# the tests start themselves are installed first if missing (`make servers`), and under `make
+# test` a test that needs one fails instead of skipping (DOKO_REQUIRE_SERVERS).
 PG_BIN := $(firstword $(wildcard /usr/lib/postgresql/*/bin))
+TEST_WORKERS ?= auto
+PYTEST = DOKO_REQUIRE_SERVERS=true PATH="$(PG_BIN):$$PATH" $(BIN)/python -m pytest \
+	-n $(TEST_WORKERS) --dist loadfile
 test: lint servers
-	DOKO_REQUIRE_SERVERS=true PATH="$(PG_BIN):$$PATH" $(BIN)/python -m pytest -m "not services"
-	DOKO_REQUIRE_SERVERS=true PATH="$(PG_BIN):$$PATH" $(BIN)/python -m pytest --postgres
+	$(PYTEST) -m "not services"
+	$(PYTEST) --postgres
 
 # What the tests start on loopback: redis-server, and Debian's Chromium for the browser tests
 # (never one that Playwright downloads). Installed with apt-get (as root, else with sudo) when

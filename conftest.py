@@ -17,4 +17,4 @@ os.environ.setdefault("DEBUG", "false")
 os.environ.pop("REDIS_URL", None)
 os.environ.pop("CELERY_BROKER_URL", None)
 
-pytest_plugins = ["tests.plugins.servers"]
+pytest_plugins = ["tests.plugins.servers", "tests.plugins.backends", "tests.plugins.parallel"]

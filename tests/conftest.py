@@ -135,3 +135,19 @@ def ctx(django_db_setup, django_db_blocker, tmp_path_factory):
             Player.objects.all().delete()
             get_user_model().objects.filter(username__startswith="matrix-").delete()
             settings.MEDIA_ROOT = saved
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    """The figures the browser tests (tests/browser/) recorded with ``record_property``, also
+    without ``-s``. Here, not in their own conftest.py: under pytest-xdist only the controlling
+    process prints, and it loads this conftest.py but not theirs."""
+    lines = [
+        f"{report.nodeid.rsplit('::', 1)[-1]}: "
+        + ", ".join(f"{name} {value}" for name, value in report.user_properties)
+        for report in terminalreporter.stats.get("passed", [])
+        if report.when == "call" and report.user_properties and "/browser/" in report.nodeid
+    ]
+    if lines:
+        terminalreporter.write_sep("-", "browser test figures")
+        for line in lines:
+            terminalreporter.write_line(line)

@@ -9,19 +9,19 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tests.permissions import (
+    CSRF,
     MATRIX,
     NONE,
-    ROLES,
     SITE,
     TB,
     R,
     T,
-    case_id,
     check,
     check_has_post_forms,
     check_post_forms_carry_the_csrf_token,
     check_refused_without_the_csrf_token,
     fingerprint,
+    matrix,
     page_reads,
     page_writes,
     pair_ids,
@@ -58,8 +58,7 @@ def test_every_route_is_in_the_matrix():
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("role", ROLES)
-@pytest.mark.parametrize("case", SITE, ids=case_id)
+@pytest.mark.parametrize(("case", "role"), matrix(SITE))
 def test_matrix(case, role, ctx):
     check(case, role, ctx)
 
@@ -69,12 +68,14 @@ def test_matrix(case, role, ctx):
 PAGE_READS = page_reads(SITE)
 
 
+@CSRF
 @pytest.mark.django_db
 @pytest.mark.parametrize(("case", "role"), PAGE_READS, ids=pair_ids(PAGE_READS))
 def test_every_post_form_carries_the_csrf_token(case, role, ctx):
     check_post_forms_carry_the_csrf_token(case, role, ctx)
 
 
+@CSRF
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("name", "kwargs", "role"),
@@ -91,12 +92,14 @@ def test_the_form_pages_have_post_forms(name, kwargs, role, ctx):
 PAGE_WRITES = page_writes(SITE)
 
 
+@CSRF
 @pytest.mark.django_db
 @pytest.mark.parametrize(("case", "role"), PAGE_WRITES, ids=pair_ids(PAGE_WRITES))
 def test_a_post_without_the_csrf_token_is_403(case, role, ctx):
     check_refused_without_the_csrf_token(case, role, ctx)
 
 
+@CSRF
 @pytest.mark.django_db
 def test_the_login_form_needs_the_csrf_token(ctx):
     client = Client(enforce_csrf_checks=True)
@@ -107,6 +110,7 @@ def test_the_login_form_needs_the_csrf_token(ctx):
     assert "_auth_user_id" not in client.session
 
 
+@CSRF
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("name", "kwargs", "data"),

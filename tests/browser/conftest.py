@@ -95,17 +95,3 @@ def new_page(browser, live_server) -> Iterator[Callable[..., object]]:
 def page(new_page):
     """A page in a browser context of its own (see ``new_page``)."""
     return new_page()
-
-
-def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
-    """The figures the browser tests recorded (``record_property``), also without ``-s``."""
-    lines = [
-        f"{report.nodeid.rsplit('::', 1)[-1]}: "
-        + ", ".join(f"{name} {value}" for name, value in report.user_properties)
-        for report in terminalreporter.stats.get("passed", [])
-        if report.when == "call" and report.user_properties and "/browser/" in report.nodeid
-    ]
-    if lines:
-        terminalreporter.write_sep("-", "browser test figures")
-        for line in lines:
-            terminalreporter.write_line(line)

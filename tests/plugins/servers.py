@@ -5,10 +5,15 @@ The suite runs twice (``make test``):
 ``pytest -m "not services"``
     On SQLite (an in-memory test database), without any server.
 ``pytest --postgres``
-    The whole suite on a throwaway PostgreSQL cluster that this plugin starts (``tryfirst``
-    ``pytest_configure``, before Django reads ``DATABASE_URL``) and stops at the end. The tests
+    The suite on a throwaway PostgreSQL cluster that this plugin starts (``tryfirst``
+    ``pytest_configure``, before Django reads ``DATABASE_URL``) and stops at the end, without the
+    tests whose outcome cannot depend on the database (``tests/plugins/backends.py``). The tests
     marked ``services`` also get a real Redis (``redis_server``) and a real Celery worker
     (``celery_worker``). The processes themselves: ``tests/servers.py``.
+
+``make test`` runs both in parallel processes (pytest-xdist, ``-n``): each worker process starts
+its own cluster, Redis and Celery worker (a test may stop or restart them); the controlling process
+starts none.
 
 Without the PostgreSQL binaries the ``--postgres`` pass is skipped, with the reason shown, except
 when ``CI=true`` or under ``make test`` (``DOKO_REQUIRE_SERVERS=true``), where that is an error; the same goes for ``redis-server`` and the tests that
@@ -39,6 +44,7 @@ REQUIRED_BECAUSE = "and servers are required here (CI=true, or `make test`)"
 
 cluster_key = pytest.StashKey[servers.PostgresCluster]()
 skip_all_key = pytest.StashKey[str]()
+workers_bindir_key = pytest.StashKey[Path]()
 restore_key = pytest.StashKey[dict]()
 
 
@@ -59,7 +65,10 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("help") or config.getoption("version", 0):
         return
     if config.getoption("postgres"):
-        _start_postgres(config)
+        if _is_xdist_controller(config):
+            _check_postgres(config)
+        else:
+            _start_postgres(config)
     # Read the settings now: pytest-django's trylast pytest_configure sets Django up only if they
     # are loaded (it would itself load them earlier only for an exported DJANGO_SETTINGS_MODULE).
     from django.conf import settings
@@ -67,7 +76,14 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.INSTALLED_APPS  # noqa: B018
 
 
-def _start_postgres(config: pytest.Config) -> None:
+def _is_xdist_controller(config: pytest.Config) -> bool:
+    """pytest-xdist's controlling process: it runs no test, its workers do."""
+    return not hasattr(config, "workerinput") and config.getoption("dist", "no") != "no"
+
+
+def _find_postgres(config: pytest.Config) -> Path | None:
+    """The PostgreSQL binaries' directory; if there is none, the pass is skipped (stash) or, where
+    servers are required, ended."""
     bindir, missing = servers.find_pg_bindir()
     if bindir is None:
         reason = f"PostgreSQL binaries not found ({', '.join(missing)})"
@@ -79,6 +95,17 @@ def _start_postgres(config: pytest.Config) -> None:
                 returncode=1,
             )
         config.stash[skip_all_key] = f"{reason}: the PostgreSQL pass is skipped"
+    return bindir
+
+
+def _check_postgres(config: pytest.Config) -> None:
+    if bindir := _find_postgres(config):
+        config.stash[workers_bindir_key] = bindir
+
+
+def _start_postgres(config: pytest.Config) -> None:
+    bindir = _find_postgres(config)
+    if bindir is None:
         return
 
     config.stash[restore_key] = {}
@@ -112,7 +139,8 @@ def _stop_on_sigterm(config: pytest.Config) -> None:
 
 def _point_loaded_settings_at(url: str) -> None:
     """If pytest-django read the settings already (DJANGO_SETTINGS_MODULE was exported, so it did
-    so before this file was imported), point them at the cluster; no connection exists yet."""
+    so before this file was imported; so in every pytest-xdist worker), point them at the cluster,
+    as config/settings.py would have for this ``DATABASE_URL``; no connection exists yet."""
     if "django.conf" not in sys.modules:
         return
     from django.conf import settings
@@ -128,7 +156,11 @@ def _point_loaded_settings_at(url: str) -> None:
         del connections[wrapper.alias]  # made again from the new settings on first use
     database = settings.DATABASES["default"]
     database.clear()
-    database.update(dj_database_url.parse(url, conn_max_age=0, conn_health_checks=True))
+    database.update(dj_database_url.parse(url, conn_max_age=0))
+    # config/settings.py for PostgreSQL: connections kept between requests, checked first
+    # (tests/test_concurrency.py restarts the server under a kept one).
+    database["CONN_MAX_AGE"] = int(os.environ.get("CONN_MAX_AGE", "60"))
+    database["CONN_HEALTH_CHECKS"] = True
     connections.__dict__.pop("settings", None)  # fill in the defaults again on first use
     connections._settings = None
 
@@ -147,6 +179,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
             f"PostgreSQL {cluster.version} (throwaway cluster from {cluster.bindir}) on "
             f"127.0.0.1:{cluster.port}"
         )
+    elif bindir := config.stash.get(workers_bindir_key, None):
+        line = f"PostgreSQL: a throwaway cluster from {bindir} for each worker"
     else:
         return
     if reporter is not None:

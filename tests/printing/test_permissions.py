@@ -4,12 +4,12 @@
 import pytest
 
 from tests.permissions import (
+    CSRF,
     PRINTING,
-    ROLES,
-    case_id,
     check,
     check_post_forms_carry_the_csrf_token,
     check_refused_without_the_csrf_token,
+    matrix,
     page_reads,
     page_writes,
     pair_ids,
@@ -17,8 +17,7 @@ from tests.permissions import (
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("role", ROLES)
-@pytest.mark.parametrize("case", PRINTING, ids=case_id)
+@pytest.mark.parametrize(("case", "role"), matrix(PRINTING))
 def test_matrix(case, role, ctx):
     check(case, role, ctx)
 
@@ -28,6 +27,7 @@ def test_matrix(case, role, ctx):
 PAGE_READS = page_reads(PRINTING)
 
 
+@CSRF
 @pytest.mark.django_db
 @pytest.mark.parametrize(("case", "role"), PAGE_READS, ids=pair_ids(PAGE_READS))
 def test_every_post_form_carries_the_csrf_token(case, role, ctx):
@@ -37,6 +37,7 @@ def test_every_post_form_carries_the_csrf_token(case, role, ctx):
 PAGE_WRITES = page_writes(PRINTING)
 
 
+@CSRF
 @pytest.mark.django_db
 @pytest.mark.parametrize(("case", "role"), PAGE_WRITES, ids=pair_ids(PAGE_WRITES))
 def test_a_post_without_the_csrf_token_is_403(case, role, ctx):

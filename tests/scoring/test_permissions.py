@@ -7,18 +7,18 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.permissions import (
+    CSRF,
     LINK,
-    ROLES,
     SCORING,
     TB,
     T,
-    case_id,
     check,
     check_has_post_forms,
     check_post_forms_carry_the_csrf_token,
     check_refused_without_the_csrf_token,
     fingerprint,
     hand_json,
+    matrix,
     page_reads,
     page_writes,
     pair_ids,
@@ -26,8 +26,7 @@ from tests.permissions import (
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("role", ROLES)
-@pytest.mark.parametrize("case", SCORING, ids=case_id)
+@pytest.mark.parametrize(("case", "role"), matrix(SCORING))
 def test_matrix(case, role, ctx):
     check(case, role, ctx)
 
@@ -37,12 +36,14 @@ def test_matrix(case, role, ctx):
 PAGE_READS = page_reads(SCORING)
 
 
+@CSRF
 @pytest.mark.django_db
 @pytest.mark.parametrize(("case", "role"), PAGE_READS, ids=pair_ids(PAGE_READS))
 def test_every_post_form_carries_the_csrf_token(case, role, ctx):
     check_post_forms_carry_the_csrf_token(case, role, ctx)
 
 
+@CSRF
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("name", "kwargs", "role"),
@@ -59,6 +60,7 @@ def test_the_form_pages_have_post_forms(name, kwargs, role, ctx):
 PAGE_WRITES = page_writes(SCORING)
 
 
+@CSRF
 @pytest.mark.django_db
 @pytest.mark.parametrize(("case", "role"), PAGE_WRITES, ids=pair_ids(PAGE_WRITES))
 def test_a_post_without_the_csrf_token_is_403(case, role, ctx):

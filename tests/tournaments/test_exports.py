@@ -252,6 +252,7 @@ def many_players(players: int, rounds: int) -> standings.Standings:
     return standings.standings(entrants=entrants, results=results)
 
 
+@pytest.mark.database_independent("standings built in memory, laid out as a PDF: no query")
 def test_standings_of_two_thousand_players_over_ten_rounds_grow_linearly():
     """Ten times the players take about ten times as long, not a hundred: a guard against a
     quadratic layout, measured against a tenth of the field in the same run so that a slow or

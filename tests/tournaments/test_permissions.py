@@ -7,18 +7,19 @@ import re
 import pytest
 
 from tests.permissions import (
+    CSRF,
     NONE,
     PUBLIC,
     ROLES,
     TOURNAMENTS,
     Case,
     T,
-    case_id,
     check,
     check_has_post_forms,
     check_post_forms_carry_the_csrf_token,
     check_refused_without_the_csrf_token,
     fingerprint,
+    matrix,
     page_reads,
     page_writes,
     pair_ids,
@@ -27,8 +28,7 @@ from tests.permissions import (
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("role", ROLES)
-@pytest.mark.parametrize("case", TOURNAMENTS, ids=case_id)
+@pytest.mark.parametrize(("case", "role"), matrix(TOURNAMENTS))
 def test_matrix(case, role, ctx):
     check(case, role, ctx)
 
@@ -110,12 +110,14 @@ def test_hidden_standings_are_403_to_the_public(name, role, ctx):
 PAGE_READS = page_reads(TOURNAMENTS)
 
 
+@CSRF
 @pytest.mark.django_db
 @pytest.mark.parametrize(("case", "role"), PAGE_READS, ids=pair_ids(PAGE_READS))
 def test_every_post_form_carries_the_csrf_token(case, role, ctx):
     check_post_forms_carry_the_csrf_token(case, role, ctx)
 
 
+@CSRF
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("name", "kwargs", "role"),
@@ -132,6 +134,7 @@ def test_the_form_pages_have_post_forms(name, kwargs, role, ctx):
 PAGE_WRITES = page_writes(TOURNAMENTS)
 
 
+@CSRF
 @pytest.mark.django_db
 @pytest.mark.parametrize(("case", "role"), PAGE_WRITES, ids=pair_ids(PAGE_WRITES))
 def test_a_post_without_the_csrf_token_is_403(case, role, ctx):
