@@ -157,7 +157,7 @@ def standings_of(tournament: Tournament):
             row,
             entrant=dataclasses.replace(row.entrant, entry_id=0),
             results=tuple(
-                result and dataclasses.replace(result, entry_id=0) for result in row.results
+                result and result._replace(entry_id=0) for result in row.results
             ),
         )
 
