@@ -210,9 +210,9 @@ else:
 # The standings and ranking lists are cached under their version, so an entry is never stale;
 # it only expires to make room.
 STANDINGS_CACHE_SECONDS = 24 * 60 * 60
-# With Redis, each web process keeps a tournament's own fields (name, standings version, what
-# is public) in its memory this long for the public pages that phones refresh: other processes
-# show a change at most this much later. 0: always ask Redis.
+# Each web process keeps a tournament's own fields (name, standings version, what is public) in
+# its memory this long for the public pages that phones refresh: other processes show a change
+# at most this much later. 0: always ask the cache.
 TOURNAMENT_HEAD_LOCAL_SECONDS = float(os.environ.get("TOURNAMENT_HEAD_LOCAL_SECONDS", "2"))
 # Each process's own memory in front of the cache (tournaments.caching.memory), for what is
 # cached under its version and so never goes stale (the standings pages and API answers) and the
