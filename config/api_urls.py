@@ -9,6 +9,12 @@ from scoring import sheet_api
 from tournaments import api as tournament_api
 
 urlpatterns = [
+    # First, as the routes are tried in order: the standings that every phone refreshes.
+    path(
+        "tournaments/<slug:slug>/standings",
+        tournament_api.StandingsView.as_view(),
+        name="api-standings",
+    ),
     path("auth/token", ObtainAuthTokenLimited.as_view(), name="api-token"),
     path("tournaments/", tournament_api.TournamentList.as_view(), name="api-tournaments"),
     path(
@@ -40,11 +46,6 @@ urlpatterns = [
         "tournaments/<slug:slug>/players/import",
         tournament_api.PlayersImport.as_view(),
         name="api-players-import",
-    ),
-    path(
-        "tournaments/<slug:slug>/standings",
-        tournament_api.StandingsView.as_view(),
-        name="api-standings",
     ),
     path(
         "tournaments/<slug:slug>/players/<int:start_number>",

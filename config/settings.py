@@ -204,24 +204,20 @@ if REDIS_URL:
             # database (tournaments.caching.cache_get).
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         },
-        # Each process's own memory, in front of Redis, for what is cached under its version
-        # and so never goes stale: the standings pages and API answers
-        # (tournaments.caching.versioned_get).
-        "local": {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": "versioned",
-            "OPTIONS": {"MAX_ENTRIES": 500},
-        },
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # The standings and ranking lists are cached under their version, so an entry is never stale;
 # it only expires to make room.
 STANDINGS_CACHE_SECONDS = 24 * 60 * 60
-# With Redis, each web process keeps a tournament's own fields (name, standings version, what
-# is public) in its memory this long for the public pages that phones refresh: other processes
-# show a change at most this much later. 0: always ask Redis.
+# Each web process keeps a tournament's own fields (name, standings version, what is public) in
+# its memory this long for the public pages that phones refresh: other processes show a change
+# at most this much later. 0: always ask the cache.
 TOURNAMENT_HEAD_LOCAL_SECONDS = float(os.environ.get("TOURNAMENT_HEAD_LOCAL_SECONDS", "2"))
+# Each process's own memory in front of the cache (tournaments.caching.memory), for what is
+# cached under its version and so never goes stale (the standings pages and API answers) and the
+# tournaments' own fields: the least recently used is forgotten past this size.
+LOCAL_CACHE_BYTES = int(os.environ.get("LOCAL_CACHE_MB", "32")) * 1024 * 1024
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
 # A task is acknowledged only when it has finished, and a task whose worker died is handed to

@@ -12,6 +12,9 @@ from config.language import language_switch
 admin.site.login_form = login.RateLimitedAdminAuthenticationForm
 
 urlpatterns = [
+    # Routes are tried in order: the API first, as its prefix rules it in or out at once, where
+    # the pages' routes are tried one by one (some 90 of them before the API otherwise).
+    path("api/v1/", include("config.api_urls")),
     path("", include("tournaments.urls")),
     path("", include("scoring.urls")),
     path("", include("adjudication.urls")),
@@ -50,7 +53,6 @@ urlpatterns = [
     ),
     path("i18n/", include("django.conf.urls.i18n")),
     path("language/<str:code>/", language_switch, name="language"),
-    path("api/v1/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # Its script from its own address (?script), not inline, for the Content-Security-Policy.
     path(

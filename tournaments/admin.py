@@ -31,11 +31,23 @@ class NameSearch(admin.ModelAdmin):
         return found, may_have_duplicates
 
 
+def _standings_of(tournament_ids) -> None:
+    """Rebuild these tournaments' standings after commit: they show the players' names and
+    clubs, start numbers and status as they were when built."""
+    for tournament_id in set(tournament_ids):
+        services.standings_schedule(tournament_id=tournament_id)
+
+
 @admin.register(Player)
 class PlayerAdmin(NameSearch):
     list_display = ["last_name", "first_name", "club", "ddv_number"]
     search_fields = ["last_name", "first_name", "club", "ddv_number"]
     list_filter = ["club"]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change:
+            _standings_of(obj.entries.values_list("tournament_id", flat=True))
 
 
 class TournamentRoleInline(admin.TabularInline):
@@ -100,6 +112,21 @@ class EntryAdmin(NameSearch):
     autocomplete_fields = ["player", "tournament"]
     # Withdrawing or disqualifying re-seats the rounds drawn: the players page does it.
     readonly_fields = ["status"]
+
+    def save_model(self, request, obj, form, change):
+        before = Entry.objects.filter(pk=obj.pk).values_list("tournament_id", flat=True)
+        moved_from = list(before) if change else []
+        super().save_model(request, obj, form, change)
+        _standings_of([obj.tournament_id, *moved_from])
+
+    def delete_model(self, request, obj):
+        super().delete_model(request, obj)
+        _standings_of([obj.tournament_id])
+
+    def delete_queryset(self, request, queryset):
+        tournaments = list(queryset.values_list("tournament_id", flat=True))
+        super().delete_queryset(request, queryset)
+        _standings_of(tournaments)
 
 
 def _has_sheets(round_: Round | None) -> bool:

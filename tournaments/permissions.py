@@ -36,7 +36,11 @@ def require(request: HttpRequest | Request, tournament: Tournament, roles: Set[s
 def standings_mode(request: HttpRequest | Request, tournament: Tournament) -> str:
     """What this reader gets of the standings and points: ``staff`` (everything, even when
     hidden), ``public`` (the standings are shown), or ``hidden`` (the organiser hid them)."""
-    roles = roles_of(request, tournament)
+    return standings_mode_of(tournament, roles=roles_of(request, tournament))
+
+
+def standings_mode_of(tournament: Tournament, *, roles: Set[str]) -> str:
+    """``standings_mode`` for a reader with these roles."""
     if roles & STAFF:
         return "staff"
     return "hidden" if policies.may_read_standings(tournament=tournament, roles=roles) else "public"

@@ -6,6 +6,9 @@ T = "tournaments/<slug:slug>/"
 R = T + "rounds/<int:number>/"
 
 urlpatterns = [
+    # First, as the routes are tried in order: the standings that every phone refreshes.
+    path(T + "standings/", views.standings_page, name="standings"),
+    path(T + "standings/table/", views.standings_table, name="standings-table"),
     path("", views.home, name="home"),
     # Before the tournaments' own addresses: "new" is no tournament's short name.
     path("tournaments/new/", views.tournament_new, name="tournament-new"),
@@ -18,8 +21,6 @@ urlpatterns = [
     path(T + "players/<int:start_number>/status/", views.entry_status, name="entry-status"),
     path(T + "players/<int:start_number>/substitute/", views.entry_replace, name="entry-replace"),
     path(T + "find/", views.find_table, name="find"),
-    path(T + "standings/", views.standings_page, name="standings"),
-    path(T + "standings/table/", views.standings_table, name="standings-table"),
     path(T + "standings.csv", views.standings_csv, name="standings-csv"),
     path(T + "settings/", views.tournament_settings, name="tournament-settings"),
     path(T + "screen/", views.venue_screen, name="screen"),

@@ -156,9 +156,7 @@ def standings_of(tournament: Tournament):
         return dataclasses.replace(
             row,
             entrant=dataclasses.replace(row.entrant, entry_id=0),
-            results=tuple(
-                result and dataclasses.replace(result, entry_id=0) for result in row.results
-            ),
+            results=tuple(result and result._replace(entry_id=0) for result in row.results),
         )
 
     return (

@@ -5,6 +5,7 @@ not grow with the field."""
 import csv
 import datetime
 import io
+from unittest import mock
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
@@ -103,6 +104,21 @@ def test_the_standings_cost_the_same_queries_for_any_field(
         assert client.get(page).status_code == 200
 
 
+@pytest.mark.parametrize("name", ["standings", "standings-table"])
+def test_a_page_from_memory_is_the_page_rendered(client, kreuzpokal, name):
+    tournament, _ = kreuzpokal
+    url = reverse(name, args=[tournament.slug])
+    rendered = client.get(url)
+    with mock.patch("tournaments.views.standings.render_to_string") as render:
+        kept = client.get(url)
+        not_modified = client.get(url, headers={"if-none-match": rendered["ETag"]})
+    render.assert_not_called()
+    assert (kept.status_code, kept.content) == (200, rendered.content)
+    assert dict(kept.headers) == dict(rendered.headers)
+    assert not_modified.status_code == 304
+    assert not_modified["ETag"] == rendered["ETag"]
+
+
 def test_hiding_the_standings_takes_effect_at_once_despite_the_cache(client, kreuzpokal):
     tournament, organiser = kreuzpokal
     url = reverse("standings-table", args=[tournament.slug])
@@ -131,46 +147,44 @@ def test_a_renamed_tournament_shows_its_new_name_on_the_cached_standings(client,
     assert "Kreuzpokal 2027" in second.content.decode()
 
 
-def test_versioned_entries_are_kept_in_each_process_in_front_of_the_shared_cache(settings):
-    settings.CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "a"},
-        "local": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "b"},
-    }
-    from django.core.cache import caches
-
-    caching.versioned_put("standings-html:1:2:x", "<table>")
-    caches["default"].clear()  # the shared cache lost it (or is down): this process has it
-    assert caching.versioned_get("standings-html:1:2:x") == "<table>"
-    caches["local"].clear()  # another process: it takes it from the shared cache, then keeps it
-    caching.versioned_put("standings-html:1:3:x", "<tr>")
-    caches["local"].clear()
-    assert caching.versioned_get("standings-html:1:3:x") == "<tr>"
-    caches["default"].clear()
-    assert caching.versioned_get("standings-html:1:3:x") == "<tr>"
+def test_versioned_entries_are_kept_in_each_process_in_front_of_the_shared_cache():
+    caching.versioned_put("standings-html:1:2:x", b"<table>")
+    cache.clear()  # the shared cache lost it (or is down): this process has it
+    assert caching.versioned_get("standings-html:1:2:x") == b"<table>"
+    caching.versioned_put("standings-html:1:3:x", b"<tr>")
+    caching.memory.clear()  # another process: it takes it from the shared cache, then keeps it
+    assert caching.versioned_get("standings-html:1:3:x") == b"<tr>"
+    cache.clear()
+    assert caching.versioned_get("standings-html:1:3:x") == b"<tr>"
 
 
 def test_each_process_keeps_a_tournaments_head_briefly_and_forgets_it_on_a_save(settings):
-    settings.CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "a"},
-        "local": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "b"},
-    }
-    from django.core.cache import caches
-
     tournament = factories.tournament(is_public=True, name="Kreuzpokal")
     key = f"tournament-head:{tournament.slug}"
     selectors.tournament_head(slug=tournament.slug, user=AnonymousUser())
-    assert caches["local"].get(key)["name"] == "Kreuzpokal"
-    assert caches["default"].get(key)["name"] == "Kreuzpokal"
+    assert caching.memory.get(key).tournament.name == "Kreuzpokal"
+    assert cache.get(key)["name"] == "Kreuzpokal"
     tournament.name = "Karopokal"
     tournament.save()  # this process forgets it at once, in its memory and in the shared cache
-    assert caches["local"].get(key) is None
+    assert caching.memory.get(key) is None
+    assert cache.get(key) is None
     head = selectors.tournament_head(slug=tournament.slug, user=AnonymousUser())
     assert head.name == "Karopokal"
 
     settings.TOURNAMENT_HEAD_LOCAL_SECONDS = 0  # always ask the shared cache
-    caches["local"].clear()
+    caching.memory.clear()
     selectors.tournament_head(slug=tournament.slug, user=AnonymousUser())
-    assert caches["local"].get(key) is None
+    assert caching.memory.get(key) is None
+
+
+def test_the_memory_in_front_of_the_cache_forgets_the_least_recently_used(settings):
+    settings.LOCAL_CACHE_BYTES = 250
+    for name in "abc":
+        caching.memory.put(name, name.encode() * 100, seconds=60)
+        caching.memory.get("a")  # used: kept
+    assert caching.memory.get("b") is None
+    assert caching.memory.get("a") == b"a" * 100
+    assert caching.memory.get("c") == b"c" * 100
 
 
 def test_hidden_standings_are_hidden_everywhere_from_the_public(

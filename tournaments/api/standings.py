@@ -1,6 +1,11 @@
 """API for the standings (TSR 8.5.2) and a player's tournament: public reads, the standings
 with ETags."""
 
+import re
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import ngettext
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
@@ -90,6 +95,7 @@ class StandingsSerializer(serializers.Serializer):
 # answers to cache (for N rows at most N/10 + N/25 + N/50 + N/100 + N/200 + 5, together five
 # times the whole standings), whatever offsets and limits are asked for.
 PAGE_SIZES = (10, 25, 50, 100, 200)
+DEFAULT_LIMIT = 100
 
 
 class StandingsQuerySerializer(serializers.Serializer):
@@ -102,13 +108,44 @@ class StandingsQuerySerializer(serializers.Serializer):
     limit = serializers.IntegerField(
         min_value=1,
         max_value=PAGE_SIZES[-1],
-        default=100,
+        default=DEFAULT_LIMIT,
         help_text="Rows to return: rounded up to 10, 25, 50, 100 or 200",
     )
 
     def validate(self, attrs):
-        limit = next(size for size in PAGE_SIZES if size >= attrs["limit"])
-        return {"offset": attrs["offset"] // limit * limit, "limit": limit}
+        offset, limit = _whole_page(attrs["offset"], attrs["limit"])
+        return {"offset": offset, "limit": limit}
+
+
+def _whole_page(offset: int, limit: int) -> tuple[int, int]:
+    """The page answered for an offset and a limit: the limit rounded up to a page size, the
+    offset down to the start of its page."""
+    limit = next(size for size in PAGE_SIZES if size >= limit)
+    return offset // limit * limit, limit
+
+
+def _plain_page(request: HttpRequest) -> tuple[int, int] | None:
+    """The page asked for when the query is nothing but a plain ``offset`` and ``limit`` in
+    range (or neither); None for anything else, which the serializer judges."""
+    if not request.META.get("QUERY_STRING"):
+        return 0, DEFAULT_LIMIT
+    query = dict(request.GET.lists())
+    if not set(query) <= {"offset", "limit"} or any(len(v) != 1 for v in query.values()):
+        return None
+    offset, limit = query.get("offset", ["0"])[0], query.get("limit", [str(DEFAULT_LIMIT)])[0]
+    if not (re.fullmatch(r"[0-9]{1,9}", offset) and re.fullmatch(r"[0-9]{1,3}", limit)):
+        return None
+    if not 1 <= int(limit) <= PAGE_SIZES[-1]:
+        return None
+    return _whole_page(int(offset), int(limit))
+
+
+def _standings_key(tournament_id: int, version: int, offset: int, limit: int) -> str:
+    return f"standings-json:{tournament_id}:{version}:{offset}:{limit}"
+
+
+def _standings_etag(tournament_id: int, version: int, offset: int, limit: int) -> str:
+    return f'"api-standings-{tournament_id}-{version}-{offset}-{limit}"'
 
 
 class StandingsView(APIView):
@@ -119,6 +156,45 @@ class StandingsView(APIView):
     unchanged answer is a 304 without a body."""
 
     permission_classes = [AllowAny]
+
+    def dispatch(self, request, *args, **kwargs):
+        """A reader without a login, asking plainly, is answered from the cache before DRF
+        parses the request (which takes longer than the rest of the answer: bench/standings.py);
+        anything else, or an answer not cached yet, goes the whole way (``get``)."""
+        answer = self._cached(request, kwargs["slug"])
+        if answer is None:
+            return super().dispatch(request, *args, **kwargs)
+        # The headers DRF gives every answer (``finalize_response``), and the Vary on the
+        # cookie that its session authentication adds (tests/tournaments/api/test_standings.py).
+        headers = self.default_response_headers
+        patch_vary_headers(answer, [headers.pop("Vary", "Accept"), "Cookie"])
+        for name, value in headers.items():
+            answer[name] = value
+        return answer
+
+    @staticmethod
+    def _cached(request: HttpRequest, slug: str) -> HttpResponse | None:
+        accept = request.META.get("HTTP_ACCEPT", "*/*")
+        if (
+            request.method != "GET"
+            or "HTTP_AUTHORIZATION" in request.META  # a token: DRF authenticates it
+            or settings.SESSION_COOKIE_NAME in request.COOKIES  # maybe logged in
+            or ("*/*" not in accept and "application/json" not in accept)
+            or (page := _plain_page(request)) is None
+        ):
+            return None
+        try:
+            tournament = selectors.public_head(slug=slug).tournament
+        except Http404:
+            return None  # DRF's 404, in JSON
+        if policies.may_read_standings(tournament=tournament, roles=()):
+            return None  # DRF's 403
+        version = tournament.standings_version
+        body = caching.versioned_get(_standings_key(tournament.pk, version, *page))
+        if body is None:
+            return None
+        etag = _standings_etag(tournament.pk, version, *page)
+        return etag_response(request, etag, lambda: body)
 
     @extend_schema(
         parameters=[StandingsQuerySerializer],
@@ -135,7 +211,7 @@ class StandingsView(APIView):
         version = tournament.standings_version
 
         def build() -> bytes:
-            key = f"standings-json:{tournament.pk}:{version}:{offset}:{limit}"
+            key = _standings_key(tournament.pk, version, offset, limit)
             body = caching.versioned_get(key)
             if body is None:
                 table = selectors.standings_read(tournament=tournament)
@@ -162,7 +238,7 @@ class StandingsView(APIView):
                 caching.versioned_put(key, body)
             return body
 
-        etag = f'"api-standings-{tournament.pk}-{version}-{offset}-{limit}"'
+        etag = _standings_etag(tournament.pk, version, offset, limit)
         return etag_response(request, etag, build)
 
 

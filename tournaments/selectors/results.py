@@ -1,7 +1,6 @@
 """Reads of results and standings: a round's results table by table, a player's rounds,
 and the standings as last rebuilt (from this process's memory, the cache or the database)."""
 
-import itertools
 from dataclasses import dataclass
 from typing import TypedDict
 
@@ -109,13 +108,16 @@ def standings_entrants(*, tournament: Tournament) -> list[standings.Entrant]:
 
 
 def standings_results(*, tournament: Tournament) -> list[standings.RoundResult]:
-    """Every handed-in result of the tournament, in one query."""
-    # The columns in the order of RoundResult's fields, so that each row is its arguments.
+    """Every handed-in result of the tournament, in one query, in no particular order (the
+    standings do not depend on it; sorting 20,000 rows would double the query's time)."""
+    # The columns in the order of RoundResult's fields, so that each row is one.
     columns = {"round": "round__number", "table": "table__number"}
-    rows = SeatResult.objects.filter(round__tournament=tournament).values_list(
-        *(columns.get(field, field) for field in standings.RESULT_FIELDS)
+    rows = (
+        SeatResult.objects.filter(round__tournament=tournament)
+        .order_by()
+        .values_list(*(columns.get(field, field) for field in standings.RESULT_FIELDS))
     )
-    return list(itertools.starmap(standings.RoundResult, rows))
+    return list(map(standings.RoundResult._make, rows))
 
 
 def _standings_key(tournament_id: int, version: int) -> str:

@@ -2,6 +2,8 @@
 
 import logging
 from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, PermissionsMixin, User
@@ -122,29 +124,53 @@ def _head_key(slug: str) -> str:
     return f"tournament-head:{slug}"
 
 
-def tournament_head(*, slug: str, user: AnyUser) -> Tournament:
-    """The tournament's own fields for the pages that phones refresh: for an anonymous reader
-    from the cache (no query at all), kept for a minute and forgotten whenever the tournament
-    is saved or its standings rebuilt (``tournament_head_forget``); else ``tournament_get``.
+@dataclass(frozen=True)
+class Head:
+    """A public tournament's own fields as the pages that phones refresh need them, read once
+    and kept: the tournament, shared by this process's requests while it is kept (read it,
+    never change it), and its ``version`` (``caching.head_version``), which names every cached
+    answer and ETag."""
 
-    With a shared cache (Redis), each process also keeps them in its own memory for
-    ``TOURNAMENT_HEAD_LOCAL_SECONDS``: a phone's refresh then costs no round trip at all, and
-    other processes show a change at most that much later (this process at once)."""
-    if user.is_authenticated:
-        return tournament_get(slug=slug, user=user, counts=False)
+    tournament: Tournament
+    version: str
+
+    @classmethod
+    def of(cls, row: dict[str, Any]) -> "Head":
+        """From the tournament's row as ``QuerySet.values()`` reads it."""
+        tournament = Tournament(**row)
+        return cls(tournament, caching.head_version(tournament))
+
+
+def public_head(*, slug: str) -> Head:
+    """A public tournament's head (404 for any other), for a reader without a login: no query
+    at all while it is cached (for a minute, forgotten whenever the tournament is saved or its
+    standings rebuilt: ``tournament_head_forget``).
+
+    Each process also keeps it in its own memory for ``TOURNAMENT_HEAD_LOCAL_SECONDS``: a
+    phone's refresh then costs no round trip at all, and other processes show a change at most
+    that much later (this process at once)."""
     key = _head_key(slug)
-    local = caching.local_cache() if settings.TOURNAMENT_HEAD_LOCAL_SECONDS > 0 else None
-    row = local.get(key) if local is not None else None
-    if row is None:
+    seconds = settings.TOURNAMENT_HEAD_LOCAL_SECONDS
+    head: Head | None = caching.memory.get(key) if seconds > 0 else None
+    if head is None:
         row = caching.cache_get(key)
         if row is None:
             row = Tournament.objects.filter(slug=slug, is_public=True).values().first()
             if row is None:
                 raise Http404
             caching.cache_put(key, row, HEAD_CACHE_SECONDS)
-        if local is not None:
-            local.set(key, row, settings.TOURNAMENT_HEAD_LOCAL_SECONDS)
-    return Tournament(**row)
+        head = Head.of(row)
+        if seconds > 0:
+            caching.memory.put(key, head, seconds=seconds)
+    return head
+
+
+def tournament_head(*, slug: str, user: AnyUser) -> Tournament:
+    """The tournament's own fields for the pages that phones refresh: for an anonymous reader
+    from ``public_head``, else ``tournament_get``."""
+    if user.is_authenticated:
+        return tournament_get(slug=slug, user=user, counts=False)
+    return public_head(slug=slug).tournament
 
 
 def tournament_head_forget(*, slug: str) -> None:

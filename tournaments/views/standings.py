@@ -2,6 +2,7 @@
 and answered with a 304 while nothing changed; and the standings as a CSV file."""
 
 import re
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
@@ -19,7 +20,7 @@ from django.views.decorators.http import require_GET
 from doko import standings
 from tournaments import caching, exports, policies, selectors
 from tournaments.models import Tournament
-from tournaments.permissions import roles_of, standings_mode
+from tournaments.permissions import roles_of, standings_mode, standings_mode_of
 from tournaments.roles import Role
 
 TIEBREAK_LABELS = {
@@ -41,8 +42,10 @@ def _standings_page(request: HttpRequest, mode: str) -> int | None:
     """The page asked for: 1 without ``?page=``, else a whole number from 1; None for anything
     else. While the standings are hidden every page is the first (it says only that), so that a
     phone on page 3 is told too, and it is cached once."""
+    if mode == "hidden" or not request.META.get("QUERY_STRING"):
+        return 1
     value = request.GET.get("page")
-    if value is None or mode == "hidden":
+    if value is None:
         return 1
     if not re.fullmatch(r"[0-9]{1,9}", value) or int(value) < 1:
         return None
@@ -68,28 +71,56 @@ def _past_the_end(*, page: int, pages: int) -> Http404:
 
 
 def _not_modified(request: HttpRequest, etag: str) -> HttpResponse | None:
-    """A 304 for a client that has this version already: no query beyond the tournament's."""
-    return get_conditional_response(request, etag=etag)
+    """A 304 for a client that has this version already, with the headers of the 200 it
+    stands for: no query beyond the tournament's."""
+    response = get_conditional_response(request, etag=etag)
+    return None if response is None else _revalidate(response, etag)
 
 
 def _revalidate(response: HttpResponse, etag: str) -> HttpResponse:
+    """Answered again only if changed: the ETag, to be asked for every time."""
     response["ETag"] = etag
     patch_cache_control(response, no_cache=True)
     patch_vary_headers(response, ["Accept-Language", "Cookie"])
     return response
 
 
-def _standings_table_html(tournament: Tournament, mode: str, page: int) -> str:
+@dataclass(frozen=True)
+class _Reader:
+    """Who asks for the standings, and of which tournament."""
+
+    tournament: Tournament
+    version: str  # caching.head_version(tournament)
+    mode: str  # what they see: ``permissions.standings_mode``
+    anonymous: bool
+
+
+def _reader(request: HttpRequest, slug: str) -> _Reader:
+    """The tournament and what this reader sees of its standings. A request without a session
+    cookie has no login: its tournament comes from memory (``selectors.public_head``), and
+    neither the session nor the user is looked up."""
+    if settings.SESSION_COOKIE_NAME not in request.COOKIES:
+        head = selectors.public_head(slug=slug)
+        mode = standings_mode_of(head.tournament, roles=set())
+        return _Reader(head.tournament, head.version, mode, True)
+    tournament = selectors.tournament_head(slug=slug, user=request.user)
+    return _Reader(
+        tournament,
+        caching.head_version(tournament),
+        standings_mode(request, tournament),
+        not request.user.is_authenticated,
+    )
+
+
+def _standings_table_html(reader: _Reader, page: int) -> bytes:
     """A page of the standings table, rendered once per version, language and page and then
-    served from the cache."""
-    if mode == "hidden":  # one page, whichever was asked for (``_standings_page``)
+    served from the cache as it is."""
+    tournament = reader.tournament
+    if reader.mode == "hidden":  # one page, whichever was asked for (``_standings_page``)
         return render_to_string(
             "tournaments/partials/standings_table.html", {"tournament": tournament, "hidden": True}
-        )
-    key = (
-        f"standings-html:{tournament.pk}:{tournament.standings_version}:"
-        f"{caching.head_stamp(tournament):x}:{translation.get_language()}:{page}"
-    )
+        ).encode()
+    key = f"standings-html:{tournament.pk}:{reader.version}:{translation.get_language()}:{page}"
     html = caching.versioned_get(key)
     if html is None:
         table = selectors.standings_read(tournament=tournament)
@@ -114,17 +145,22 @@ def _standings_table_html(tournament: Tournament, mode: str, page: int) -> str:
                 "player_url": reverse("player", args=[tournament.slug, 0])[:-2],
                 "built_at": table.built_at if table else None,
             },
-        )
+        ).encode()
         caching.versioned_put(key, html)
-    return html
+    return _as_bytes(html)
 
 
-def _same_for_everyone(request: HttpRequest) -> bool:
+def _as_bytes(html: bytes | str) -> bytes:
+    """A page as cached: bytes (text from before they were cached as bytes)."""
+    return html.encode() if isinstance(html, str) else html
+
+
+def _same_for_everyone(request: HttpRequest, reader: _Reader) -> bool:
     """An anonymous reader without a session or messages, asking for nothing but a page: the
     page is then the same for every such reader (no CSRF token: the language switches by link)
     and can be cached whole."""
     return (
-        not request.user.is_authenticated
+        reader.anonymous
         and settings.SESSION_COOKIE_NAME not in request.COOKIES
         and "messages" not in request.COOKIES
         and set(request.GET) <= {"page"}
@@ -134,51 +170,62 @@ def _same_for_everyone(request: HttpRequest) -> bool:
 @require_GET
 def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings, for everyone; the page asks every few seconds whether they changed."""
-    tournament = selectors.tournament_head(slug=slug, user=request.user)
-    mode = standings_mode(request, tournament)
-    page = _standings_page(request, mode)
+    reader = _reader(request, slug)
+    page = _standings_page(request, reader.mode)
     if page is None:
         return _bad_page(request)
-    etag = caching.standings_etag(tournament=tournament, mode=mode, part="page", page=page)
+    tournament = reader.tournament
+    etag = caching.standings_etag(
+        tournament_id=tournament.pk,
+        version=reader.version,
+        mode=reader.mode,
+        part="page",
+        page=page,
+    )
     # Only an anonymous reader's page is the same for everyone (no name, no messages).
-    anonymous = not request.user.is_authenticated
-    if anonymous and (response := _not_modified(request, etag)):
+    if reader.anonymous and (response := _not_modified(request, etag)):
         return response
     key = f"standings-page:{etag}"
-    html = caching.versioned_get(key) if _same_for_everyone(request) else None
+    cached = _same_for_everyone(request, reader)
+    html = caching.versioned_get(key) if cached else None
     if html is None:
         html = render_to_string(
             "tournaments/standings.html",
             {
                 "tournament": tournament,
-                "mode": mode,
+                "mode": reader.mode,
                 "page": page,
                 # Our own template's output, escaped as it was rendered.
-                "table_html": mark_safe(_standings_table_html(tournament, mode, page)),
+                "table_html": mark_safe(_standings_table_html(reader, page).decode()),
                 "poll_seconds": STANDINGS_POLL_SECONDS,
                 "is_organiser": Role.ORGANISER in roles_of(request, tournament),
             },
             request,
-        )
-        if _same_for_everyone(request):
+        ).encode()
+        if cached:
             caching.versioned_put(key, html)
-    response = HttpResponse(html)
-    return _revalidate(response, etag) if anonymous else response
+    response = HttpResponse(_as_bytes(html))
+    return _revalidate(response, etag) if reader.anonymous else response
 
 
 @require_GET
 def standings_table(request: HttpRequest, slug: str) -> HttpResponse:
     """A page of the standings table alone, for the page's refresh: 304 while nothing
     changed."""
-    tournament = selectors.tournament_head(slug=slug, user=request.user)
-    mode = standings_mode(request, tournament)
-    page = _standings_page(request, mode)
+    reader = _reader(request, slug)
+    page = _standings_page(request, reader.mode)
     if page is None:
         return _bad_page(request)
-    etag = caching.standings_etag(tournament=tournament, mode=mode, part="table", page=page)
+    etag = caching.standings_etag(
+        tournament_id=reader.tournament.pk,
+        version=reader.version,
+        mode=reader.mode,
+        part="table",
+        page=page,
+    )
     if response := _not_modified(request, etag):
         return response
-    return _revalidate(HttpResponse(_standings_table_html(tournament, mode, page)), etag)
+    return _revalidate(HttpResponse(_standings_table_html(reader, page)), etag)
 
 
 @require_GET

@@ -1,7 +1,10 @@
 """The public read API of standings, players and ranking lists: ETags, hidden standings and
 query counts that do not grow with the field."""
 
+from unittest import mock
+
 import pytest
+from django.conf import settings
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -9,6 +12,7 @@ from scoring.models import Scoresheet
 from tests import factories, sheets
 from tests.tournaments.helpers import play
 from tournaments import services
+from tournaments.api.standings import StandingsView
 from tournaments.models import RankingList, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -177,3 +181,66 @@ def test_many_phones_behind_one_address_are_not_throttled(api, kreuzpokal):
     ]
     statuses = {api.get(urls[n % 2], REMOTE_ADDR="10.0.0.1").status_code for n in range(400)}
     assert statuses == {200}
+
+
+def _headers(response) -> dict:
+    """The headers a client sees, the Vary as a set (its order does not matter)."""
+    headers = {name.lower(): value for name, value in response.headers.items()}
+    headers["vary"] = {part.strip() for part in headers.get("vary", "").split(",")}
+    return headers
+
+
+@pytest.mark.parametrize(
+    "query", [{}, {"limit": 10}, {"offset": 5, "limit": 9}, {"offset": 0, "limit": 200}]
+)
+def test_an_answer_from_the_cache_is_the_answer_drf_gives(api, kreuzpokal, query):
+    tournament, _ = kreuzpokal
+    url = reverse("api-standings", args=[tournament.slug])
+    built = api.get(url, query)  # through DRF, which caches the body
+    with mock.patch.object(StandingsView, "initial") as drf:
+        cached = api.get(url, query)
+        not_modified = api.get(url, query, HTTP_IF_NONE_MATCH=built["ETag"])
+    drf.assert_not_called()  # neither parsed by DRF
+    assert (cached.status_code, cached.content) == (200, built.content)
+    assert _headers(cached) == _headers(built)
+    # A session cookie (of nobody logged in) sends the request through DRF.
+    api.cookies[settings.SESSION_COOKIE_NAME] = "no-such-session"
+    drf_not_modified = api.get(url, query, HTTP_IF_NONE_MATCH=built["ETag"])
+    assert (not_modified.status_code, drf_not_modified.status_code) == (304, 304)
+    assert _headers(not_modified) == _headers(drf_not_modified)
+
+
+@pytest.mark.parametrize(
+    ("headers", "query", "status"),
+    [
+        ({"HTTP_AUTHORIZATION": "Token nonsense"}, {}, 401),
+        ({"HTTP_ACCEPT": "application/xml"}, {}, 406),
+        ({}, {"limit": "10.0"}, 200),
+        ({}, {"limit": "201"}, 400),
+        ({}, {"limit": ["10", "25"]}, 200),
+        ({}, {"offset": "-1"}, 400),
+        ({}, {"offset": "500"}, 404),
+    ],
+)
+def test_whatever_the_cache_cannot_judge_goes_through_drf(api, kreuzpokal, headers, query, status):
+    tournament, _ = kreuzpokal
+    url = reverse("api-standings", args=[tournament.slug])
+    api.get(url)
+    api.get(url, {"limit": 10})
+    answer = api.get(url, query, **headers)
+    assert answer.status_code == status
+
+
+def test_a_logged_in_reader_of_hidden_standings_is_not_answered_from_the_cache(
+    api, kreuzpokal, django_capture_on_commit_callbacks
+):
+    tournament, organiser = kreuzpokal
+    url = reverse("api-standings", args=[tournament.slug])
+    assert api.get(url).status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_update(
+            tournament=tournament, by=organiser, changes={"standings_public": False}
+        )
+    assert api.get(url).status_code == 403
+    api.force_login(organiser)
+    assert api.get(url).status_code == 200
