@@ -1,4 +1,7 @@
-"""The site's routes and one empty view: the baseline a page is measured against."""
+"""The site's routes and one empty view: the baseline a page is measured against; and the
+same view answering a number of bytes, for what an answer's size alone costs."""
+
+import functools
 
 from django.http import HttpResponse
 from django.urls import path
@@ -12,4 +15,18 @@ def empty(request):
     return HttpResponse("")
 
 
-urlpatterns = [path("bench/empty/", empty), *site]
+@functools.cache
+def _bytes(size: int) -> bytes:
+    return b" " * min(size, 1 << 20)
+
+
+@require_http_methods(["GET"])
+def sized(request, size: int):
+    """The empty view, answering ``size`` bytes (at most 1 MB) kept in memory, with an ETag as
+    the standings have theirs (else ConditionalGetMiddleware would hash the bytes)."""
+    return HttpResponse(
+        _bytes(size), content_type="application/octet-stream", headers={"ETag": f'"{size}"'}
+    )
+
+
+urlpatterns = [path("bench/empty/", empty), path("bench/bytes/<int:size>/", sized), *site]

@@ -3,7 +3,7 @@ the client has that version. (Text no field can hold, such as a lone surrogate, 
 the API's JSON parser, config/parsers.py.)"""
 
 from django.http import HttpResponse
-from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.cache import get_conditional_response
 
 
 def etag_response(request, etag: str, build) -> HttpResponse:
@@ -11,6 +11,7 @@ def etag_response(request, etag: str, build) -> HttpResponse:
     response = get_conditional_response(request, etag=etag)
     if response is None:
         response = HttpResponse(build(), content_type="application/json")
+    # A new response: its headers are set rather than patched.
     response["ETag"] = etag
-    patch_cache_control(response, no_cache=True)
+    response["Cache-Control"] = "no-cache"
     return response

@@ -5,7 +5,6 @@ import re
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
-from django.utils.cache import patch_vary_headers
 from django.utils.translation import ngettext
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
@@ -167,7 +166,7 @@ class StandingsView(APIView):
         # The headers DRF gives every answer (``finalize_response``), and the Vary on the
         # cookie that its session authentication adds (tests/tournaments/api/test_standings.py).
         headers = self.default_response_headers
-        patch_vary_headers(answer, [headers.pop("Vary", "Accept"), "Cookie"])
+        answer["Vary"] = f"{headers.pop('Vary', 'Accept')}, Cookie"
         for name, value in headers.items():
             answer[name] = value
         return answer
