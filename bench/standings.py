@@ -31,9 +31,15 @@ settings, PostgreSQL and Redis, the best of 9 × 200 requests; cProfile for the 
   its fields: 12 %), negotiate the content and authenticate (11 %) before the cache was asked.
   Now a request without a session cookie is answered from each process's own memory (the bytes
   and the tournament's head as they are, tournaments.caching.memory), the API before DRF parses
-  it, and the polled routes come first: 36–50 µs over the trivial view, for every phase. Served
-  by gunicorn, the trivial view costs 600–900 µs of CPU per request (its gthread worker, the
+  it, and the polled routes come first: 30–40 µs over the trivial view, for every phase. Served
+  by gunicorn, the trivial view costs 500–900 µs of CPU per request (its gthread worker, the
   sockets), so what is left is a few per cent of a request.
+- What is left is mostly the answers' size. With one connection (the best median latency of
+  6 runs), the trivial view took 453 µs, the 304s 53–67 µs more, the trivial view answering
+  64 KB 60 µs more and 154 KB 82 µs more, the page and the table (64–68 KB) 116–120 µs more and
+  the API (154 KB) 132 µs more. Under load on two cores shared by gunicorn, wrk and others'
+  tests, the trivial view answering 154 KB (the "no target" lines) reached 0.5–0.8× of the empty
+  one in the same runs, which is where the API phases are (0.5–0.9×).
 - A confirm's rebuild took 205 ms: reading the 20,000 results 80 ms, half of it PostgreSQL
   sorting them by the model's default ordering, which the standings do not need, and a frozen
   dataclass per result (29 ms for the 20,000; a named tuple takes 7 ms); the ranking 28 ms (a
