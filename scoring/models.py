@@ -64,10 +64,19 @@ def _seat_in_range(field: str) -> Q:
     return Q(**{f"{field}__gte": 1, f"{field}__lte": 5})
 
 
+class Confirmation(models.TextChoices):
+    """How a handed-in sheet was confirmed, when not by a player of the table or by staff
+    checking it themselves (TSR 7.3.2, 8.5.2)."""
+
+    SIGNED_SHEET = "signed_sheet", _("from the signed paper sheet")
+    DOUBLE_ENTRY = "double_entry", _("by blind double entry")
+
+
 class Scoresheet(models.Model):
     """One table's Spielliste for a round."""
 
     Status = SheetStatus  # the vocabulary tournaments shares (tournaments/play.py)
+    Confirmation = Confirmation
 
     table = models.OneToOneField(
         Table, on_delete=models.CASCADE, related_name="scoresheet", verbose_name=_("table")
@@ -132,6 +141,12 @@ class Scoresheet(models.Model):
         _("reason for sending it back"), max_length=RETURN_REASON_LENGTH, blank=True
     )
     sent_back_by = models.CharField(_("sent back by"), max_length=200, blank=True)
+    # How a paper sheet typed at the desk was confirmed: from the players' signatures on it
+    # (the desk member who typed it may confirm it himself), or by a second member of the
+    # desk's blind entry that agreed with it. Empty: by a player of the table or by staff.
+    confirmation = models.CharField(
+        _("confirmed how"), max_length=16, choices=Confirmation.choices, blank=True
+    )
     updated_at = models.DateTimeField(_("last change"), auto_now=True)
 
     class Meta:
@@ -180,10 +195,13 @@ class Scoresheet(models.Model):
                 ),
                 name="scoresheet_one_confirmer",
             ),
+            # The players' signatures on the paper sheet are the second person (TSR 8.5.2):
+            # then the desk member who typed it confirms it himself.
             models.CheckConstraint(
                 condition=Q(confirmed_by__isnull=True)
                 | Q(submitted_by__isnull=True)
-                | ~Q(confirmed_by=F("submitted_by")),
+                | ~Q(confirmed_by=F("submitted_by"))
+                | Q(confirmation=Confirmation.SIGNED_SHEET),
                 name="scoresheet_confirmer_not_submitter",
                 violation_error_message=_(
                     "The scoresheet must be confirmed by someone other than who submitted it "
@@ -199,6 +217,18 @@ class Scoresheet(models.Model):
                     "The scoresheet must be confirmed by someone other than who submitted it "
                     "(TSR 7.3.2, 8.5.2)."
                 ),
+            ),
+            # Only a confirmed sheet says how; from the paper sheet or by a second entry, a
+            # member of the desk confirmed it through his account.
+            models.CheckConstraint(
+                condition=Q(confirmation="")
+                | Q(
+                    status="confirmed",
+                    confirmation__in=Confirmation.values,
+                    confirmed_by__isnull=False,
+                    submitted_by__isnull=False,
+                ),
+                name="scoresheet_confirmation_by_the_desk",
             ),
         ]
 
@@ -360,6 +390,9 @@ class ScoresheetChange(models.Model):
         KEEPER = "keeper", _("scorekeeper changed")
         SUBMIT = "submit", _("submitted")
         CONFIRM = "confirm", _("confirmed")
+        CONFIRM_SIGNED = "confirm_signed", _("confirmed from the signed paper sheet")
+        CONFIRM_DOUBLE = "confirm_double", _("confirmed by blind double entry")
+        SETTLE = "settle", _("difference settled from the paper sheet")
         REOPEN = "reopen", _("reopened")
         RETURN = "return", _("sent back to the scorekeeper")
 
@@ -413,3 +446,48 @@ class ScoresheetChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.scoresheet}: {self.get_action_display()} ({self.by_name})"
+
+
+class SecondEntry(models.Model):
+    """A paper sheet typed a second time, by another member of the desk who does not see the
+    first entry (double entry, ``Tournament.double_entry``). It changes nothing on the sheet:
+    compared with the handed-in first entry, the sheet is confirmed when both agree; where they
+    differ, the desk settles each hand from the paper (``SETTLE`` in the sheet's history)."""
+
+    scoresheet = models.OneToOneField(
+        Scoresheet,
+        on_delete=models.CASCADE,
+        related_name="second_entry",
+        verbose_name=_("scoresheet"),
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("typed by"),
+    )
+    # The hands as typed, in the order played: ``scoring.selectors.hand_snapshot`` of each.
+    hands = models.JSONField(_("hands"), default=list, blank=True)
+    time_over_after_hand = models.PositiveSmallIntegerField(
+        _("playing time ended after hand"), null=True, blank=True
+    )
+    # Optimistic locking of the second entry itself, as the sheet's ``version``.
+    version = models.PositiveIntegerField(_("version"), default=1)
+    # The hands (by number) that differed from the first entry at the last comparison; 0
+    # stands for the end of the playing time. Emptied when the second entry changes.
+    differences = models.JSONField(_("differences"), default=list, blank=True)
+    compared_at = models.DateTimeField(_("compared"), null=True, blank=True)
+    started_at = models.DateTimeField(_("started"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("last change"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("second entry")
+        verbose_name_plural = _("second entries")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(version__gte=1), name="second_entry_version_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{_('second entry')}: {self.scoresheet}"

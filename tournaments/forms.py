@@ -120,6 +120,7 @@ SETTING_GROUPS = (
         _("Tables of five (TSR 10)"),
         ("allow_tables_of_five", "hands_per_match_five", "match_minutes_five"),
     ),
+    (_("Scoresheets"), ("sheet_keeping", "double_entry")),
     (
         _("Standings and publication"),
         ("tiebreaks", "counts_for_ranking", "is_public", "standings_public"),

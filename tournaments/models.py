@@ -169,6 +169,16 @@ class SeatingMethod(models.TextChoices):
     STANDINGS = "standings", _("one round at a time, by standings")
 
 
+class SheetKeeping(models.TextChoices):
+    """How a tournament's scoresheets are kept: by the scorekeeper on a phone through the
+    seat's private link, on paper that the players sign and the desk types in (TSR 7.3.4), or
+    either, table by table."""
+
+    PHONES = "phones", _("on phones at the tables")
+    PAPER = "paper", _("on paper, typed in at the desk")
+    BOTH = "both", _("on phones or on paper")
+
+
 class Tiebreaks(models.TextChoices):
     """The chains of tie-breaks a tournament can rank by after the total points; the values
     name the ``doko.standings.Tiebreak`` steps in order."""
@@ -257,6 +267,26 @@ class Tournament(models.Model):
             "random, or one round at a time by the current standings."
         ),
     )
+    sheet_keeping = models.CharField(
+        _("scoresheets kept"),
+        max_length=8,
+        choices=SheetKeeping.choices,
+        default=SheetKeeping.BOTH,
+        help_text=_(
+            "On paper, the players sign the sheet and the desk types it in (TSR 7.3.4); on "
+            "phones, the scorekeeper enters each hand through the seat's private link."
+        ),
+    )
+    # A paper sheet typed at the desk is checked by a second member of the desk typing it
+    # again without seeing the first entry, instead of by the players' signatures.
+    double_entry = models.BooleanField(
+        _("paper sheets checked by a second, blind entry"),
+        default=False,
+        help_text=_(
+            "A second member of the desk types each paper sheet again without seeing the "
+            "first entry; the sheet is confirmed when both agree."
+        ),
+    )
     is_public = models.BooleanField(
         _("public"), default=True, help_text=_("Anyone can see the tournament without logging in.")
     )
@@ -308,6 +338,21 @@ class Tournament(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(tiebreaks__in=Tiebreaks.values), name="tournament_tiebreaks_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(sheet_keeping__in=SheetKeeping.values),
+                name="tournament_sheet_keeping_known",
+            ),
+            # Double entry checks what the desk types: there is none when sheets are kept on
+            # phones only.
+            models.CheckConstraint(
+                condition=~Q(sheet_keeping=SheetKeeping.PHONES) | Q(double_entry=False),
+                name="tournament_double_entry_needs_paper",
+                violation_error_message=_(
+                    "Sheets kept on phones only are not typed at the desk, so there is no "
+                    "second entry to check them: keep them on paper too, or switch double "
+                    "entry off."
+                ),
             ),
         ]
 

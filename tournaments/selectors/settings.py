@@ -27,6 +27,8 @@ SETTINGS = (
     "allow_tables_of_five",
     "hands_per_match_five",
     "match_minutes_five",
+    "sheet_keeping",
+    "double_entry",
     "tiebreaks",
     "counts_for_ranking",
     "is_public",

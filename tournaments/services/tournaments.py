@@ -18,6 +18,7 @@ from tournaments.models import (
     Entry,
     Round,
     SeatingMethod,
+    SheetKeeping,
     Tournament,
     TournamentRole,
 )
@@ -46,6 +47,16 @@ def _checked(tournament: Tournament) -> Tournament:
         raise ValidationError({"slug": _("This short name is taken by the pages themselves.")})
     if tournament.ends_on < tournament.starts_on:
         raise ValidationError({"ends_on": _("The last day cannot be before the first day.")})
+    if tournament.double_entry and tournament.sheet_keeping == SheetKeeping.PHONES:
+        raise ValidationError(
+            {
+                "double_entry": _(
+                    "Sheets kept on phones only are not typed at the desk, so there is no "
+                    "second entry to check them: keep them on paper too, or switch double "
+                    "entry off."
+                )
+            }
+        )
     return tournament
 
 
