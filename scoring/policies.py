@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.utils.translation import gettext as _
 
-from scoring.models import Scoresheet
-from tournaments.models import Round, Seat
+from scoring.models import Scoresheet, ScoresheetChange, SecondEntry
+from tournaments.models import Round, Seat, SheetKeeping
 from tournaments.policies import Refusal
 from tournaments.roles import HANDS_OVER_SHEET, ORGANISER, READS_SEAT_LINKS, SHEET_STAFF
 
@@ -130,15 +130,47 @@ def sheet_is(sheet: Scoresheet, status: str, doing: str) -> Refusal | None:
     )
 
 
+def _kept_on_paper(sheet: Scoresheet, actor: Actor) -> Refusal | None:
+    """A tournament that keeps its sheets on paper only: the players' links follow the sheet
+    the desk types in, and do not enter it (TSR 7.3.4)."""
+    if actor.seat is None or sheet.table.round.tournament.sheet_keeping != SheetKeeping.PAPER:
+        return None
+    return Refusal(
+        _(
+            "This tournament keeps its scoresheets on paper: the scorekeeper hands the signed "
+            "sheet to the tournament desk, which types it in (TSR 7.3.4). Here you follow it."
+        )
+    )
+
+
+def _typing_second_entry(sheet: Scoresheet, actor: Actor) -> Refusal | None:
+    """Who types a sheet's second entry does not type its first (double entry). One query,
+    none without double entry."""
+    tournament = sheet.table.round.tournament
+    if actor.user is None or not tournament.double_entry:
+        return None
+    if not SecondEntry.objects.filter(scoresheet_id=sheet.pk, by_id=actor.user.pk).exists():
+        return None
+    return Refusal(
+        _(
+            "You are typing the second entry of this scoresheet; another member of the desk "
+            "types the first (double entry)."
+        )
+    )
+
+
 def may_edit_sheet(
     *, sheet: Scoresheet, actor: Actor, roles: Collection[str], table_size: int | None = None
 ) -> Refusal | None:
     """Enter, correct or strike hands: the scorekeeper's link or sheet staff, on a draft while
-    the round is under way (TSR 7.3.4, 8.4.1, 8.5.1)."""
+    the round is under way (TSR 7.3.4, 8.4.1, 8.5.1); on paper only, the desk alone, and not
+    whoever types the sheet's second entry."""
     return (
         _who(sheet, actor, roles, table_size=table_size, keeper=True)
+        or _kept_on_paper(sheet, actor)
         or round_under_way(sheet)
         or sheet_is(sheet, Scoresheet.Status.DRAFT, _("only a draft can be changed"))
+        or _typing_second_entry(sheet, actor)
     )
 
 
@@ -148,8 +180,10 @@ def may_submit_sheet(
     """Hand the sheet in: as ``may_edit_sheet`` (TSR 7.3.2, 8.5.2)."""
     return (
         _who(sheet, actor, roles, table_size=table_size, keeper=True)
+        or _kept_on_paper(sheet, actor)
         or round_under_way(sheet)
         or sheet_is(sheet, Scoresheet.Status.DRAFT, _("only a draft can be submitted"))
+        or _typing_second_entry(sheet, actor)
     )
 
 
@@ -162,6 +196,8 @@ def may_confirm_sheet(
         sheet, Scoresheet.Status.SUBMITTED, _("only a submitted sheet can be confirmed")
     )
     if refusal is not None:
+        return refusal
+    if (refusal := _awaits_second_entry(sheet)) is not None:
         return refusal
     same_user = actor.user is not None and actor.user.pk == sheet.submitted_by_id
     same_seat = actor.seat is not None and actor.seat.pk == sheet.submitted_by_seat_id
@@ -185,6 +221,173 @@ def may_confirm_sheet(
             plays=True,
         )
     return None
+
+
+def typed_at_the_desk(sheet: Scoresheet) -> bool:
+    """Whether a handed-in sheet was typed in by a member of staff (a paper sheet at the desk)
+    rather than by the scorekeeper through his seat's link."""
+    return sheet.submitted_by_id is not None
+
+
+def double_entry_applies(sheet: Scoresheet) -> bool:
+    """Whether this handed-in sheet is confirmed by a second, blind entry: the tournament
+    checks its paper sheets so, and this one was typed at the desk."""
+    return sheet.table.round.tournament.double_entry and typed_at_the_desk(sheet)
+
+
+def _awaits_second_entry(sheet: Scoresheet) -> Refusal | None:
+    if not double_entry_applies(sheet):
+        return None
+    return Refusal(
+        _(
+            "This tournament checks paper sheets by a second, blind entry: another member of "
+            "the desk types this sheet again without seeing the first entry, and it is "
+            "confirmed when both agree. An organiser can switch double entry off in the "
+            "settings."
+        ),
+        field="confirmed_by",
+    )
+
+
+def _desk(actor: Actor, roles: Collection[str], doing: str) -> Refusal | None:
+    """Only a member of the desk through his account: sheet staff (organisers, adjudicators,
+    scorekeeper accounts)."""
+    if actor.user is not None and set(roles) & SHEET_STAFF:
+        return None
+    return Refusal(
+        _("Only the tournament desk (an organiser, an adjudicator or a scorekeeper) %(doing)s.")
+        % {"doing": doing}
+    )
+
+
+def may_confirm_from_signed_sheet(
+    *, sheet: Scoresheet, actor: Actor, roles: Collection[str], table_size: int | None = None
+) -> Refusal | None:
+    """Confirm a sheet from the paper sheet the players signed (TSR 7.3.4, 8.5.2): the
+    signatures are the second person, so the member of the desk who typed it confirms it
+    himself; a complete draft is handed in and confirmed in one step. Not where the sheets are
+    kept on phones only, nor where double entry checks them."""
+    refusal = _desk(actor, roles, _("confirms a scoresheet from the signed paper sheet"))
+    if refusal is not None:
+        return refusal
+    tournament = sheet.table.round.tournament
+    if tournament.sheet_keeping == SheetKeeping.PHONES:
+        return Refusal(
+            _(
+                "This tournament keeps its scoresheets on phones: another player of the table "
+                "confirms each one (TSR 7.3.2). An organiser can allow paper sheets in the "
+                "settings."
+            ),
+            field="from_signed_sheet",
+        )
+    if tournament.double_entry:
+        return Refusal(
+            _(
+                "This tournament checks paper sheets by a second, blind entry, not by the "
+                "signatures alone: another member of the desk types the sheet again. An "
+                "organiser can switch double entry off in the settings."
+            ),
+            field="from_signed_sheet",
+        )
+    if sheet.status == Scoresheet.Status.DRAFT:
+        return round_under_way(sheet)
+    return sheet_is(
+        sheet, Scoresheet.Status.SUBMITTED, _("only a submitted sheet can be confirmed")
+    )
+
+
+def first_entry_typists(sheet: Scoresheet) -> set[int]:
+    """The accounts that typed the sheet's hands or handed it in: its first entry. One
+    query."""
+    typed = set(
+        ScoresheetChange.objects.filter(
+            scoresheet_id=sheet.pk, action=ScoresheetChange.Action.HANDS, by__isnull=False
+        ).values_list("by_id", flat=True)
+    )
+    if sheet.submitted_by_id is not None:
+        typed.add(sheet.submitted_by_id)
+    return typed
+
+
+def may_enter_second(
+    *,
+    sheet: Scoresheet,
+    actor: Actor,
+    roles: Collection[str],
+    entry: SecondEntry | None,
+) -> Refusal | None:
+    """Type a paper sheet a second time without seeing the first entry (double entry): a
+    member of the desk who did not type the first, while the round is under way and the sheet
+    is not confirmed; one member at a time (``entry``: the sheet's second entry so far)."""
+    refusal = _desk(actor, roles, _("types the second entry of a scoresheet"))
+    if refusal is not None:
+        return refusal
+    assert actor.user is not None  # the desk acts through its accounts (_desk)
+    if not sheet.table.round.tournament.double_entry:
+        return Refusal(
+            _(
+                "This tournament does not check paper sheets by a second entry; an organiser "
+                "can switch double entry on in the settings."
+            ),
+            field="double_entry",
+        )
+    refusal = round_under_way(sheet)
+    if refusal is not None:
+        return refusal
+    if sheet.status == Scoresheet.Status.CONFIRMED:
+        return Refusal(_("The scoresheet is confirmed already."), field="status")
+    if sheet.submitted_by_seat_id is not None:
+        return Refusal(
+            _(
+                "The scorekeeper handed this sheet in through his link: another player of the "
+                "table or a member of staff confirms it; it needs no second entry."
+            ),
+            field="status",
+        )
+    if actor.user.pk in first_entry_typists(sheet):
+        return Refusal(
+            _(
+                "You typed the first entry of this scoresheet; another member of the desk "
+                "types the second, without seeing the first (double entry)."
+            ),
+            field="by",
+        )
+    if entry is not None and entry.by_id != actor.user.pk:
+        return Refusal(
+            _(
+                "%(name)s is typing the second entry of this scoresheet. Start it over only "
+                "if he has stopped."
+            )
+            % {"name": entry.by.get_full_name() or entry.by.get_username()},
+            field="second_entry",
+        )
+    return None
+
+
+def may_discard_second_entry(
+    *, sheet: Scoresheet, actor: Actor, roles: Collection[str]
+) -> Refusal | None:
+    """Throw a second entry away to start it over (its typist stopped, or it went wrong): any
+    member of the desk, until the sheet is confirmed."""
+    return _desk(actor, roles, _("starts a second entry over")) or (
+        Refusal(_("The scoresheet is confirmed already."), field="status")
+        if sheet.status == Scoresheet.Status.CONFIRMED
+        else None
+    )
+
+
+def may_settle_differences(
+    *, sheet: Scoresheet, actor: Actor, roles: Collection[str]
+) -> Refusal | None:
+    """Settle the hands in which the two entries of a paper sheet differ, each from the paper
+    sheet itself: any member of the desk, while the sheet is handed in (TSR 7.3.4)."""
+    return (
+        _desk(actor, roles, _("settles the differences between two entries"))
+        or round_under_way(sheet)
+        or sheet_is(
+            sheet, Scoresheet.Status.SUBMITTED, _("only a handed-in sheet's entries are compared")
+        )
+    )
 
 
 def _own_seat_handed_in(sheet: Scoresheet, actor: Actor) -> int | None:

@@ -10,7 +10,7 @@ from django.utils.translation import ngettext
 
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.sheet import HandLine, Problem, SheetCheck, check_sheet
-from scoring.models import Hand, Scoresheet, ScoresheetChange
+from scoring.models import Hand, Scoresheet, ScoresheetChange, SecondEntry
 from scoring.rulings import NONE, SheetAdjudication, sheet_adjudication
 from tournaments.models import Seat
 
@@ -244,6 +244,93 @@ def sheet_state(*, sheet: Scoresheet) -> SheetState:
         rows=rows,
         check=check,
         adjudication=adjudication,
+    )
+
+
+def second_entry_get(*, sheet: Scoresheet) -> SecondEntry | None:
+    """The sheet's second entry (double entry) with its typist, or None; one query."""
+    return SecondEntry.objects.select_related("by").filter(scoresheet_id=sheet.pk).first()
+
+
+def second_entry_lines(entry: SecondEntry | None) -> list[HandLine]:
+    """The hands of a second entry as the rules core reads them (none without an entry)."""
+    return [line_from_snapshot(hand) for hand in entry.hands] if entry is not None else []
+
+
+def second_entry_state(*, sheet: Scoresheet, entry: SecondEntry | None) -> SheetState:
+    """The second entry of a paper sheet as its entry page shows it: its own hands, rows with
+    running totals and its check by the TSR, as ``sheet_state`` shows the first entry; but
+    nothing of the first entry. Its hands are unsaved rows numbered in order."""
+    seats = list(sheet.table.seats.select_related("entry__player").order_by("position"))
+    lines = second_entry_lines(entry)
+    hands = [
+        Hand.from_line(scoresheet=sheet, number=number, line=line)
+        for number, line in enumerate(lines, start=1)
+    ]
+    adjudication = sheet_adjudication(sheet=sheet)
+    check = scoresheet_check(
+        scoresheet=sheet,
+        hands=lines,
+        table_size=len(seats),
+        time_over_after_hand=entry.time_over_after_hand if entry is not None else None,
+        adjudication=adjudication,
+    )
+    rows = scoresheet_rows(hands=hands, table_size=len(seats), penalties=adjudication.penalties)
+    return SheetState(
+        sheet=sheet,
+        seats=seats,
+        hands=hands,
+        lines=lines,
+        rows=rows,
+        check=check,
+        adjudication=adjudication,
+    )
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A hand in which the two entries of a paper sheet differ: each as typed
+    (``hand_snapshot``), None where that entry has no such hand. ``hand`` None: the end of
+    the playing time (TSR 8.5.1), each entry's ``{"time_over_after_hand": n}``."""
+
+    hand: int | None
+    first: dict | None
+    second: dict | None
+
+
+def entry_differences(
+    *,
+    first: list[HandLine],
+    first_time_over: int | None,
+    second: list[HandLine],
+    second_time_over: int | None,
+) -> list[Difference]:
+    """Where two entries of one sheet differ, hand by hand in the order played, and in the
+    noted end of the playing time (listed first)."""
+    differences = []
+    if first_time_over != second_time_over:
+        differences.append(
+            Difference(
+                hand=None,
+                first={"time_over_after_hand": first_time_over},
+                second={"time_over_after_hand": second_time_over},
+            )
+        )
+    for number in range(1, max(len(first), len(second)) + 1):
+        one = hand_snapshot(first[number - 1]) if number <= len(first) else None
+        two = hand_snapshot(second[number - 1]) if number <= len(second) else None
+        if one != two:
+            differences.append(Difference(hand=number, first=one, second=two))
+    return differences
+
+
+def second_entry_differences(*, sheet: Scoresheet, entry: SecondEntry) -> list[Difference]:
+    """Where a sheet's second entry differs from its first (the hands on the sheet)."""
+    return entry_differences(
+        first=hand_lines(list(sheet.hands.all())),
+        first_time_over=sheet.time_over_after_hand,
+        second=second_entry_lines(entry),
+        second_time_over=entry.time_over_after_hand,
     )
 
 

@@ -1,4 +1,4 @@
-"""Writes to scoresheets (Spiellisten). Each service is one transaction, checks the version the
+"""A table's scoresheet (Spielliste). Each service is one transaction, checks the version the
 caller's change was based on (optimistic locking) and records the change: who, when, before and
 after.
 
@@ -415,13 +415,18 @@ def scoresheet_hand_unstop(*, scoresheet: Scoresheet, number: int, by: User) -> 
     return _record(sheet, action=ScoresheetChange.Action.HANDS, by=Actor(user=by), before=before)
 
 
-def _incomplete(sheet: Scoresheet, check: SheetCheck, *, table_size: int) -> Problem:
+def _incomplete(
+    sheet: Scoresheet, check: SheetCheck, *, table_size: int, time_noted: bool | None = None
+) -> Problem:
     """Why a sheet without problems cannot be handed in yet (TSR 8.5.1, 8.5.3, 8.6.1): a forced
     solo is still owed after the noted end of the playing time; or the table plays on (the
     round runs, or a table of five or with extra time plays past its end, TSR 10.1.5); or its
-    time is over and the sheet does not yet say after which hand."""
+    time is over and the sheet does not yet say after which hand. ``time_noted``: whether the
+    entry checked notes the end of the time, if not the sheet as stored."""
     template: Template
-    if sheet.time_over_after_hand is not None:
+    if time_noted is None:
+        time_noted = sheet.time_over_after_hand is not None
+    if time_noted:
         rule = "TSR 8.5.3, 8.6.1"
         template = gettext_noop("Seat {seat} must still play a forced solo.")
     elif not table_playing_time(table=sheet.table, size=table_size).over(timezone.now()):
@@ -530,7 +535,10 @@ def scoresheet_submit(*, scoresheet: Scoresheet, version: int, by: Actor) -> Sco
     """Hand in a draft sheet (TSR 7.3.4). It must be complete, unless the playing time ended
     (TSR 8.5.1): then it must say after which hand, and the forced solos must follow."""
     sheet = _lock(scoresheet, version=version)
-    hands = _submit_checked(sheet, by=by)
+    return _submitted(sheet, hands=_submit_checked(sheet, by=by), by=by)
+
+
+def _submitted(sheet: Scoresheet, *, hands: list[HandLine], by: Actor) -> Scoresheet:
     before = sheet_snapshot(sheet=sheet, hands=hands)
     sheet.status = Scoresheet.Status.SUBMITTED
     sheet.submitted_at = timezone.now()
@@ -584,24 +592,51 @@ def scoresheet_keeper_move(
 
 
 @transaction.atomic
-def scoresheet_confirm(*, scoresheet: Scoresheet, version: int, by: Actor) -> Scoresheet:
+def scoresheet_confirm(
+    *, scoresheet: Scoresheet, version: int, by: Actor, from_signed_sheet: bool = False
+) -> Scoresheet:
     """Confirm a submitted sheet: its points now count in the standings (TSR 8.5.2).
 
     Someone other than the submitter confirms: another player of the table or staff, who does
-    not play at the seat that handed it in (``policies.may_confirm_sheet``)."""
+    not play at the seat that handed it in (``policies.may_confirm_sheet``).
+
+    ``from_signed_sheet``: a member of the desk confirms a paper sheet from the players'
+    signatures on it, which are the second person, so that he may have typed it himself
+    (TSR 7.3.4, 8.5.2; ``policies.may_confirm_from_signed_sheet``). A complete draft is then
+    handed in and confirmed at once, each step in the history."""
     sheet = _lock(scoresheet, version=version)
-    scoresheet_confirm_check(scoresheet=sheet, by=by)
-    before = sheet_snapshot(sheet=sheet, hands=hand_lines(list(sheet.hands.all())))
+    hands = _confirm_checked(sheet, by=by, from_signed_sheet=from_signed_sheet)
+    if sheet.status == Scoresheet.Status.DRAFT:
+        sheet = _submitted(sheet, hands=hands, by=by)
+    before = sheet_snapshot(sheet=sheet, hands=hands)
     sheet.status = Scoresheet.Status.CONFIRMED
     sheet.confirmed_at = timezone.now()
     sheet.confirmed_by = by.user
     sheet.confirmed_by_seat = by.seat
-    return _record(sheet, action=ScoresheetChange.Action.CONFIRM, by=by, before=before)
+    action = ScoresheetChange.Action.CONFIRM
+    if from_signed_sheet:
+        sheet.confirmation = Scoresheet.Confirmation.SIGNED_SHEET
+        action = ScoresheetChange.Action.CONFIRM_SIGNED
+    return _record(sheet, action=action, by=by, before=before)
 
 
-def scoresheet_confirm_check(*, scoresheet: Scoresheet, by: Actor) -> None:
+def _confirm_checked(sheet: Scoresheet, *, by: Actor, from_signed_sheet: bool) -> list[HandLine]:
+    """What ``scoresheet_confirm`` checks before it changes anything; returns the hands."""
+    roles = _roles(sheet, by)
+    if not from_signed_sheet:
+        enforce(policies.may_confirm_sheet(sheet=sheet, actor=by, roles=roles))
+        return hand_lines(list(sheet.hands.all()))
+    enforce(policies.may_confirm_from_signed_sheet(sheet=sheet, actor=by, roles=roles))
+    if sheet.status == Scoresheet.Status.DRAFT:
+        return _submit_checked(sheet, by=by)
+    return hand_lines(list(sheet.hands.all()))
+
+
+def scoresheet_confirm_check(
+    *, scoresheet: Scoresheet, by: Actor, from_signed_sheet: bool = False
+) -> None:
     """Refuse as ``scoresheet_confirm`` would, saving nothing (the page asks once first)."""
-    enforce(policies.may_confirm_sheet(sheet=scoresheet, actor=by, roles=_roles(scoresheet, by)))
+    _confirm_checked(scoresheet, by=by, from_signed_sheet=from_signed_sheet)
 
 
 @transaction.atomic
@@ -627,6 +662,7 @@ def _back_to_draft(sheet: Scoresheet, *, action: str, by: Actor, reason: str) ->
     sheet.submitted_at = sheet.confirmed_at = None
     sheet.submitted_by = sheet.confirmed_by = None
     sheet.submitted_by_seat = sheet.confirmed_by_seat = None
+    sheet.confirmation = ""
     if action == ScoresheetChange.Action.RETURN:
         sheet.sent_back_reason, sheet.sent_back_by = reason, by.name
     else:

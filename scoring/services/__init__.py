@@ -1,0 +1,67 @@
+"""Writes to scoresheets (Spiellisten), one transaction each. One module per sub-domain; the
+names are gathered here so that callers can say ``services.scoresheet_submit(...)``.
+
+- ``sheets``: a table's sheet, hand by hand, handed in, confirmed (by a player of the table, by
+  staff, or by the desk from the signed paper sheet), sent back, reopened, handed over; and the
+  lines the adjudicators' decisions put on it;
+- ``second_entry``: double entry, a paper sheet typed again at the desk without seeing the first
+  entry, compared with it, and its differences settled from the paper.
+"""
+
+from scoring.services.second_entry import (
+    Comparison,
+    StaleEntryError,
+    second_entry_compare,
+    second_entry_discard,
+    second_entry_hands_replace,
+    second_entry_settle,
+    second_entry_submit,
+)
+from scoring.services.sheets import (
+    Actor,
+    SheetRefused,
+    StaleVersionError,
+    scoresheet_confirm,
+    scoresheet_confirm_check,
+    scoresheet_hand_stop,
+    scoresheet_hand_strike,
+    scoresheet_hand_strike_check,
+    scoresheet_hand_unstop,
+    scoresheet_hand_unvoid,
+    scoresheet_hand_void,
+    scoresheet_hands_replace,
+    scoresheet_keeper_move,
+    scoresheet_locked,
+    scoresheet_reopen,
+    scoresheet_return,
+    scoresheet_submit,
+    scoresheet_submit_check,
+)
+
+__all__ = [
+    "Actor",
+    "Comparison",
+    "SheetRefused",
+    "StaleEntryError",
+    "StaleVersionError",
+    "scoresheet_confirm",
+    "scoresheet_confirm_check",
+    "scoresheet_hand_stop",
+    "scoresheet_hand_strike",
+    "scoresheet_hand_strike_check",
+    "scoresheet_hand_unstop",
+    "scoresheet_hand_unvoid",
+    "scoresheet_hand_void",
+    "scoresheet_hands_replace",
+    "scoresheet_keeper_move",
+    "scoresheet_locked",
+    "scoresheet_reopen",
+    "scoresheet_return",
+    "scoresheet_submit",
+    "scoresheet_submit_check",
+    "second_entry_compare",
+    "second_entry_discard",
+    "second_entry_hands_replace",
+    "second_entry_settle",
+    "second_entry_submit",
+]

@@ -1,0 +1,398 @@
+"""Double entry: a paper sheet typed a second time at the desk, by another member who does not
+see the first entry, and compared with it (``Tournament.double_entry``).
+
+The first entry is the sheet itself, typed and handed in as any sheet is (TSR 7.3.4). The
+second is kept apart (``SecondEntry``) and changes nothing on the sheet. Compared with the
+handed-in first entry: where both agree, the sheet is confirmed, the first typist named as
+who handed it in and the second as who confirmed it (TSR 8.5.2); where they differ, nothing is
+overwritten, and the desk settles each differing hand from the paper sheet, all at once: the
+sheet then holds the settled hands and is confirmed. Nobody types both entries of one sheet.
+"""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from doko.rules.sheet import HandLine, with_game_values
+from scoring import policies
+from scoring.models import Scoresheet, ScoresheetChange, SecondEntry
+from scoring.policies import Actor
+from scoring.rulings import SheetAdjudication, sheet_adjudication
+from scoring.selectors import (
+    Difference,
+    entry_differences,
+    hand_lines,
+    hand_snapshot,
+    scoresheet_check,
+    second_entry_lines,
+    sheet_snapshot,
+)
+from scoring.services.sheets import (
+    SheetRefused,
+    _hands_store,
+    _incomplete,
+    _record,
+    _require_time_over,
+    _roles,
+    _table_size,
+    scoresheet_locked,
+)
+from tournaments.policies import enforce
+
+Take = Literal["first", "second"]
+TAKE: tuple[Take, Take] = ("first", "second")
+
+
+class StaleEntryError(ValidationError):
+    """The second entry changed since the caller read it (another tab, a queued hand)."""
+
+    def __init__(self, *, current: SecondEntry | None):
+        super().__init__(
+            _(
+                "The second entry of this scoresheet was changed in the meantime (now version "
+                "%(version)d). Reload it and enter your change again."
+            )
+            % {"version": current.version if current is not None else 0},
+            code="stale",
+        )
+        self.current = current
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A second entry compared with the first: the sheet as it is now (confirmed when they
+    agreed), the second entry, and the hands in which they differ."""
+
+    sheet: Scoresheet
+    entry: SecondEntry
+    differences: tuple[Difference, ...]
+
+    @property
+    def confirmed(self) -> bool:
+        return not self.differences
+
+
+def _entry_locked(sheet: Scoresheet) -> SecondEntry | None:
+    return (
+        SecondEntry.objects.select_for_update(of=("self",))
+        .select_related("by")
+        .filter(scoresheet_id=sheet.pk)
+        .first()
+    )
+
+
+def _with_decision_lines(
+    lines: list[HandLine], *, first: list[HandLine], adjudication: SheetAdjudication
+) -> list[HandLine]:
+    """The lines the adjudicators' decisions put on the sheet (a hand stopped, TSR 9.4.3, or a
+    solo counted as played without game points, 9.4.4) are theirs, not the desk's to type:
+    where the second entry has reached one, it is taken over from the sheet as it stands."""
+    decided = adjudication.stopped | adjudication.without_game_points
+    lines = list(lines)
+    while (number := len(lines) + 1) in decided and number <= len(first):
+        lines.append(first[number - 1])
+    return lines
+
+
+def _checked_lines(
+    sheet: Scoresheet, hands: Sequence[HandLine], *, time_over_after_hand: int | None
+) -> list[HandLine]:
+    """The second entry's hands as they would be stored, checked against the TSR as the
+    first entry's are (TSR 7.3.3, 8.5.1)."""
+    first = hand_lines(list(sheet.hands.all()))
+    adjudication = sheet_adjudication(sheet=sheet)
+    lines = [replace(hand, penalty=None) for hand in with_game_values(hands)]
+    lines = _with_decision_lines(lines, first=first, adjudication=adjudication)
+    if time_over_after_hand is not None and not 0 <= time_over_after_hand <= len(lines):
+        raise ValidationError(
+            {
+                "time_over_after_hand": ngettext(
+                    "The playing time cannot have ended after hand %(after)d: the entry has "
+                    "%(count)d hand (TSR 8.5.1).",
+                    "The playing time cannot have ended after hand %(after)d: the entry has "
+                    "%(count)d hands (TSR 8.5.1).",
+                    len(lines),
+                )
+                % {"after": time_over_after_hand, "count": len(lines)}
+            }
+        )
+    size = _table_size(sheet)
+    _require_time_over(sheet, after=time_over_after_hand, table_size=size)
+    check = scoresheet_check(
+        scoresheet=sheet,
+        hands=lines,
+        table_size=size,
+        time_over_after_hand=time_over_after_hand,
+        adjudication=adjudication,
+    )
+    if not check.ok:
+        raise SheetRefused(check.problems)
+    return lines
+
+
+def _store(
+    sheet: Scoresheet,
+    entry: SecondEntry | None,
+    *,
+    lines: list[HandLine],
+    time_over_after_hand: int | None,
+    by: User,
+) -> SecondEntry:
+    if entry is None:
+        entry = SecondEntry(scoresheet=sheet, by=by, version=0)
+    entry.hands = [hand_snapshot(line) for line in lines]
+    entry.time_over_after_hand = time_over_after_hand
+    entry.version += 1
+    # What it was compared with before no longer holds.
+    entry.differences = []
+    entry.compared_at = None
+    entry.save()
+    return entry
+
+
+@transaction.atomic
+def second_entry_hands_replace(
+    *,
+    scoresheet: Scoresheet,
+    hands: Sequence[HandLine],
+    by: User,
+    version: int,
+    time_over_after_hand: int | None = None,
+) -> SecondEntry:
+    """Replace the hands of a paper sheet's second entry, checked against the TSR as the first
+    entry's are (TSR 7.3.3), for the page that saves it hand by hand. ``version``: the second
+    entry's, 0 before it exists; a stale one is refused (``StaleEntryError``). Nothing of the
+    first entry is read out, and the sheet does not change."""
+    sheet = scoresheet_locked(scoresheet)
+    entry = _entry_locked(sheet)
+    actor = Actor(user=by)
+    enforce(
+        policies.may_enter_second(sheet=sheet, actor=actor, roles=_roles(sheet, actor), entry=entry)
+    )
+    if (entry.version if entry is not None else 0) != version:
+        raise StaleEntryError(current=entry)
+    lines = _checked_lines(sheet, hands, time_over_after_hand=time_over_after_hand)
+    return _store(sheet, entry, lines=lines, time_over_after_hand=time_over_after_hand, by=by)
+
+
+def _require_complete(sheet: Scoresheet, entry: SecondEntry | None) -> list[HandLine]:
+    """A second entry is compared once it is complete, as a sheet is handed in (TSR 8.5.1,
+    8.5.3); returns its lines."""
+    if entry is None:
+        raise ValidationError(
+            {"hands": _("Nobody has typed the second entry of this scoresheet yet.")}
+        )
+    lines = second_entry_lines(entry)
+    size = _table_size(sheet)
+    check = scoresheet_check(
+        scoresheet=sheet,
+        hands=lines,
+        table_size=size,
+        time_over_after_hand=entry.time_over_after_hand,
+    )
+    if not check.ok:
+        raise SheetRefused(check.problems)
+    if not check.complete:
+        # Said as for handing the first entry in; the end of the time is the entry's own.
+        noted = entry.time_over_after_hand is not None
+        raise SheetRefused([_incomplete(sheet, check, table_size=size, time_noted=noted)])
+    return lines
+
+
+def _confirm_by_double_entry(sheet: Scoresheet, entry: SecondEntry) -> Scoresheet:
+    """Both entries agree: the sheet is confirmed, by the second typist (TSR 8.5.2)."""
+    before = sheet_snapshot(sheet=sheet, hands=hand_lines(list(sheet.hands.all())))
+    sheet.status = Scoresheet.Status.CONFIRMED
+    sheet.confirmed_at = timezone.now()
+    sheet.confirmed_by = entry.by
+    sheet.confirmed_by_seat = None
+    sheet.confirmation = Scoresheet.Confirmation.DOUBLE_ENTRY
+    return _record(
+        sheet,
+        action=ScoresheetChange.Action.CONFIRM_DOUBLE,
+        by=Actor(user=entry.by),
+        before=before,
+    )
+
+
+def _compared(sheet: Scoresheet, entry: SecondEntry | None, *, by: User) -> Comparison:
+    actor = Actor(user=by)
+    enforce(policies.may_settle_differences(sheet=sheet, actor=actor, roles=_roles(sheet, actor)))
+    lines = _require_complete(sheet, entry)
+    assert entry is not None  # a complete entry exists (_require_complete)
+    differences = entry_differences(
+        first=hand_lines(list(sheet.hands.all())),
+        first_time_over=sheet.time_over_after_hand,
+        second=lines,
+        second_time_over=entry.time_over_after_hand,
+    )
+    if not differences:
+        return Comparison(sheet=_confirm_by_double_entry(sheet, entry), entry=entry, differences=())
+    entry.differences = [difference.hand or 0 for difference in differences]
+    entry.compared_at = timezone.now()
+    entry.save(update_fields=["differences", "compared_at", "updated_at"])
+    return Comparison(sheet=sheet, entry=entry, differences=tuple(differences))
+
+
+@transaction.atomic
+def second_entry_compare(*, scoresheet: Scoresheet, by: User) -> Comparison:
+    """Compare a complete second entry with the handed-in first: the sheet is confirmed when
+    they agree, else the differing hands are noted for the desk to settle, and nothing else
+    changes. Any member of the desk may ask."""
+    sheet = scoresheet_locked(scoresheet)
+    return _compared(sheet, _entry_locked(sheet), by=by)
+
+
+@transaction.atomic
+def second_entry_submit(
+    *,
+    scoresheet: Scoresheet,
+    hands: Sequence[HandLine],
+    by: User,
+    time_over_after_hand: int | None = None,
+) -> Comparison:
+    """The whole second entry at once (the API): stored and compared with the handed-in first
+    entry in one step. The first entry must be handed in and the second complete; else
+    nothing is saved. Differences leave the second entry stored, the sheet unchanged."""
+    sheet = scoresheet_locked(scoresheet)
+    entry = _entry_locked(sheet)
+    actor = Actor(user=by)
+    enforce(
+        policies.may_enter_second(sheet=sheet, actor=actor, roles=_roles(sheet, actor), entry=entry)
+    )
+    enforce(policies.may_settle_differences(sheet=sheet, actor=actor, roles=_roles(sheet, actor)))
+    lines = _checked_lines(sheet, hands, time_over_after_hand=time_over_after_hand)
+    entry = _store(sheet, entry, lines=lines, time_over_after_hand=time_over_after_hand, by=by)
+    return _compared(sheet, entry, by=by)
+
+
+@transaction.atomic
+def second_entry_discard(*, scoresheet: Scoresheet, by: User) -> None:
+    """Throw the second entry away, so that it can be typed again (its typist stopped, or
+    someone else should type it)."""
+    sheet = scoresheet_locked(scoresheet)
+    actor = Actor(user=by)
+    enforce(policies.may_discard_second_entry(sheet=sheet, actor=actor, roles=_roles(sheet, actor)))
+    SecondEntry.objects.filter(scoresheet_id=sheet.pk).delete()
+
+
+def _settled(
+    differences: Sequence[Difference],
+    choices: Mapping[int | None, Take],
+    *,
+    first: list[HandLine],
+    second: list[HandLine],
+    first_time_over: int | None,
+    second_time_over: int | None,
+) -> tuple[list[HandLine], int | None]:
+    """The sheet as the paper says it: each differing hand as the entry chosen for it has it
+    (none where that entry has no such hand), every other hand as both have it."""
+    open_ = [d.hand for d in differences if d.hand not in choices]
+    unknown = [hand for hand in choices if hand not in {d.hand for d in differences}]
+    if open_ or unknown:
+        names = ", ".join(
+            _("the end of the playing time") if hand is None else str(hand)
+            for hand in open_ or unknown
+        )
+        raise ValidationError(
+            {
+                "choices": (
+                    _("Settle every difference from the paper sheet; still open: %(hands)s.")
+                    if open_
+                    else _("These hands do not differ between the two entries: %(hands)s.")
+                )
+                % {"hands": names}
+            }
+        )
+    lines = []
+    for number in range(1, max(len(first), len(second)) + 1):
+        source = second if choices.get(number, "first") == "second" else first
+        if number <= len(source):
+            lines.append(source[number - 1])
+    time_over = second_time_over if choices.get(None) == "second" else first_time_over
+    return lines, time_over
+
+
+@transaction.atomic
+def second_entry_settle(
+    *, scoresheet: Scoresheet, choices: Mapping[int | None, Take], by: User
+) -> Scoresheet:
+    """Settle the hands in which a sheet's two entries differ, each from the paper sheet:
+    ``choices`` says, for every differing hand (None: the end of the playing time), which
+    entry has it as the paper does. The settled sheet is checked against the TSR as a sheet
+    handed in is; the sheet then holds it (the change in its history, ``SETTLE``), and is
+    confirmed by double entry. Refused whole, nothing saved, if a difference is left open or
+    the settled sheet breaks a rule."""
+    sheet = scoresheet_locked(scoresheet)
+    entry = _entry_locked(sheet)
+    actor = Actor(user=by)
+    enforce(policies.may_settle_differences(sheet=sheet, actor=actor, roles=_roles(sheet, actor)))
+    second = _require_complete(sheet, entry)
+    assert entry is not None  # a complete entry exists (_require_complete)
+    first = hand_lines(list(sheet.hands.all()))
+    differences = entry_differences(
+        first=first,
+        first_time_over=sheet.time_over_after_hand,
+        second=second,
+        second_time_over=entry.time_over_after_hand,
+    )
+    if not differences:
+        return _confirm_by_double_entry(sheet, entry)
+    lines, time_over = _settled(
+        differences,
+        choices,
+        first=first,
+        second=second,
+        first_time_over=sheet.time_over_after_hand,
+        second_time_over=entry.time_over_after_hand,
+    )
+    size = _table_size(sheet)
+    check = scoresheet_check(
+        scoresheet=sheet, hands=lines, table_size=size, time_over_after_hand=time_over
+    )
+    if not check.ok:
+        raise SheetRefused(check.problems)
+    if not check.complete:
+        noted = time_over is not None
+        raise SheetRefused([_incomplete(sheet, check, table_size=size, time_noted=noted)])
+    before = sheet_snapshot(sheet=sheet, hands=first)
+    if lines != first:
+        _hands_store(sheet, lines)
+    sheet.time_over_after_hand = time_over
+    sheet = _record(
+        sheet,
+        action=ScoresheetChange.Action.SETTLE,
+        by=actor,
+        before=before,
+        reason=_settle_reason(differences, choices),
+    )
+    entry = _store(sheet, entry, lines=lines, time_over_after_hand=time_over, by=entry.by)
+    return _confirm_by_double_entry(sheet, entry)
+
+
+def _settle_reason(differences: Sequence[Difference], choices: Mapping[int | None, Take]) -> str:
+    """What the history says of a settlement: each differing hand and the entry the paper
+    sheet agreed with."""
+    parts = []
+    for difference in differences:
+        what = (
+            _("end of the playing time")
+            if difference.hand is None
+            else _("hand %(hand)d") % {"hand": difference.hand}
+        )
+        parts.append(
+            (
+                _("%(what)s as in the first entry")
+                if choices[difference.hand] == "first"
+                else _("%(what)s as in the second entry")
+            )
+            % {"what": what}
+        )
+    return _("From the paper sheet: %(parts)s.") % {"parts": "; ".join(parts)}
