@@ -5,7 +5,7 @@ from django.urls import path
 from adjudication import api as adjudication_api
 from config.login import ObtainAuthTokenLimited
 from scoring import api as scoring_api
-from scoring import sheet_api
+from scoring import second_entry_api, sheet_api
 from tournaments import api as tournament_api
 
 urlpatterns = [
@@ -111,6 +111,21 @@ urlpatterns += [
     path(f"{SHEET}/strike", sheet_api.ScoresheetStrike.as_view(), name="api-scoresheet-strike"),
     path(f"{SHEET}/keeper", sheet_api.ScoresheetKeeper.as_view(), name="api-scoresheet-keeper"),
     path(f"{SHEET}/changes", sheet_api.ScoresheetChanges.as_view(), name="api-scoresheet-changes"),
+    path(
+        f"{SHEET}/second-entry",
+        second_entry_api.ScoresheetSecondEntry.as_view(),
+        name="api-scoresheet-second-entry",
+    ),
+    path(
+        f"{SHEET}/second-entry/compare",
+        second_entry_api.ScoresheetSecondEntryCompare.as_view(),
+        name="api-scoresheet-second-entry-compare",
+    ),
+    path(
+        f"{SHEET}/second-entry/settle",
+        second_entry_api.ScoresheetSecondEntrySettle.as_view(),
+        name="api-scoresheet-second-entry-settle",
+    ),
     path(
         "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/links",
         sheet_api.TableLinks.as_view(),

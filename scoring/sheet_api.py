@@ -281,6 +281,13 @@ class ScoresheetSerializer(serializers.Serializer):
     submitted_by = serializers.CharField(allow_null=True)
     confirmed_at = serializers.DateTimeField(allow_null=True)
     confirmed_by = serializers.CharField(allow_null=True)
+    confirmation = serializers.ChoiceField(
+        choices=Scoresheet.Confirmation.choices,
+        allow_null=True,
+        help_text="How a sheet typed at the desk was confirmed: `signed_sheet` (from the "
+        "players' signatures on the paper sheet, TSR 8.5.2) or `double_entry` (a second member "
+        "of the desk typed it again blind, and both agreed); null otherwise",
+    )
     sent_back_reason = serializers.CharField(
         allow_blank=True,
         help_text="Why the handed-in sheet was sent back to its scorekeeper, shown until it is "
@@ -357,6 +364,7 @@ def sheet_data(sheet: Scoresheet) -> dict:
             "submitted_by": who(sheet.submitted_by, sheet.submitted_by_seat_id),
             "confirmed_at": sheet.confirmed_at,
             "confirmed_by": who(sheet.confirmed_by, sheet.confirmed_by_seat_id),
+            "confirmation": sheet.confirmation or None,
             "sent_back_reason": sheet.sent_back_reason,
             "sent_back_by": sheet.sent_back_by,
             "updated_at": sheet.updated_at,
@@ -571,6 +579,17 @@ class SheetVersionSerializer(serializers.Serializer):
     )
 
 
+class SheetConfirmSerializer(SheetVersionSerializer):
+    from_signed_sheet = serializers.BooleanField(
+        default=False,
+        help_text="The desk confirms a paper sheet from the players' signatures on it, which "
+        "are the second person (TSR 7.3.4, 8.5.2): the member of the desk who typed it may "
+        "confirm it himself, and a complete draft is handed in and confirmed at once. Refused "
+        "(400 on `from_signed_sheet`) where the tournament keeps its sheets on phones only or "
+        "checks paper sheets by double entry",
+    )
+
+
 class SheetKeeperSerializer(SheetVersionSerializer):
     seat = serializers.IntegerField(
         min_value=1,
@@ -743,12 +762,16 @@ class ScoresheetSubmit(SheetActionView):
     service = staticmethod(services.scoresheet_submit)
 
 
-@extend_schema(tags=["scoresheets"], request=SheetVersionSerializer, responses=WRITE_RESPONSES)
+@extend_schema(tags=["scoresheets"], request=SheetConfirmSerializer, responses=WRITE_RESPONSES)
 class ScoresheetConfirm(SheetActionView):
     """Confirm a handed-in sheet (TSR 7.3.2, 8.5.2): another player of the table by their key,
     or staff; never who handed it in, nor a staff account that plays as the seat that did, nor
-    that seat's key (400 on `confirmed_by`)."""
+    that seat's key (400 on `confirmed_by`). With `from_signed_sheet`, the desk confirms a paper
+    sheet from the players' signatures, also one it typed itself (TSR 7.3.4). Where the
+    tournament checks paper sheets by double entry, a sheet typed at the desk is confirmed by
+    its second entry instead (400 on `confirmed_by`)."""
 
+    request_serializer = SheetConfirmSerializer
     service = staticmethod(services.scoresheet_confirm)
 
 

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from doko.rules.sheet import HandLine, with_game_values
-from scoring import policies
+from scoring import policies, selectors
 from scoring.models import Scoresheet, ScoresheetChange, SecondEntry
 from scoring.policies import Actor
 from scoring.rulings import SheetAdjudication, sheet_adjudication
@@ -42,6 +42,7 @@ from scoring.services.sheets import (
     _require_time_over,
     _roles,
     _table_size,
+    lines_struck,
     scoresheet_locked,
 )
 from tournaments.policies import enforce
@@ -180,6 +181,24 @@ def second_entry_hands_replace(
         raise StaleEntryError(current=entry)
     lines = _checked_lines(sheet, hands, time_over_after_hand=time_over_after_hand)
     return _store(sheet, entry, lines=lines, time_over_after_hand=time_over_after_hand, by=by)
+
+
+def second_entry_hand_strike(
+    *, scoresheet: Scoresheet, number: int, by: User, version: int
+) -> SecondEntry:
+    """Strike out hand ``number`` of a second entry, as ``scoresheet_hand_strike`` does on the
+    sheet: the later hands move up and are dealt again as the TSR says (TSR 3.3.10)."""
+    entry = selectors.second_entry_get(sheet=scoresheet)
+    state = selectors.second_entry_state(sheet=scoresheet, entry=entry)
+    time_over = entry.time_over_after_hand if entry is not None else None
+    hands, time_over = lines_struck(state, number=number, time_over=time_over)
+    return second_entry_hands_replace(
+        scoresheet=scoresheet,
+        hands=hands,
+        by=by,
+        version=version,
+        time_over_after_hand=time_over,
+    )
 
 
 def _require_complete(sheet: Scoresheet, entry: SecondEntry | None) -> list[HandLine]:

@@ -37,7 +37,13 @@ from scoring.messages import problem_message
 from scoring.models import RETURN_REASON_LENGTH, Hand, Scoresheet, ScoresheetChange
 from scoring.policies import Actor
 from scoring.rulings import SheetAdjudication, sheet_adjudication
-from scoring.selectors import hand_lines, scoresheet_check, sheet_snapshot, sheet_state
+from scoring.selectors import (
+    SheetState,
+    hand_lines,
+    scoresheet_check,
+    sheet_snapshot,
+    sheet_state,
+)
 from tournaments.models import TournamentRole
 from tournaments.policies import enforce
 from tournaments.selectors import table_playing_time, user_roles
@@ -281,11 +287,20 @@ def scoresheet_hands_replace(
 def _struck(sheet: Scoresheet, *, number: int, by: Actor) -> tuple[list[HandLine], int | None]:
     """The sheet's hands with hand ``number`` struck out, and where the time-over mark goes."""
     enforce(policies.may_edit_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by)))
-    state = sheet_state(sheet=sheet)
+    return lines_struck(
+        sheet_state(sheet=sheet), number=number, time_over=sheet.time_over_after_hand
+    )
+
+
+def lines_struck(
+    state: SheetState, *, number: int, time_over: int | None
+) -> tuple[list[HandLine], int | None]:
+    """An entry's hands (``state``) with hand ``number`` struck out, the later ones dealt again
+    as the TSR says but for those dealt out of turn (TSR 3.3.10), and where the time-over mark
+    goes (TSR 8.5.1)."""
     if not 1 <= number <= len(state.lines):
         raise ValidationError({"number": _("There is no hand %(number)d.") % {"number": number}})
     lines = [line for index, line in enumerate(state.lines, start=1) if index != number]
-    time_over = sheet.time_over_after_hand
     if time_over is not None and time_over > len(lines):
         time_over = len(lines)
     kept = {n if n < number else n - 1 for n in dealt_out_of_turn(state.check) if n != number}
