@@ -20,18 +20,41 @@ ACTIONS = [
     ("history/", views.sheet_history, "-history"),
 ]
 
-urlpatterns = [
-    path(prefix + suffix, view, name=name + ending)
-    for prefix, name in ((STAFF, "sheet"), (LINK, "sheet-link"))
-    for suffix, view, ending in ACTIONS
-] + [
-    # Handing the sheet over is for staff: the players' links cannot (printing it: the
-    # printing app, at STAFF + "pdf/").
-    path(STAFF + "keeper/", views.sheet_keeper_move, name="sheet-keeper"),
-    # The table's own page (its path is the round's, under the tournament's pages).
-    path(
-        "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/",
-        views.table_detail,
-        name="table",
-    ),
+# The second entry of a paper sheet (double entry), typed by the desk without seeing the first:
+# the entry page's own actions, and comparing it with the first.
+SECOND = STAFF + "second-entry/"
+SECOND_ACTIONS = [
+    ("", views.sheet, ""),
+    ("check/", views.sheet_check, "-check"),
+    ("save/", views.sheet_save, "-save"),
+    ("delete/", views.sheet_delete, "-delete"),
+    ("time-over/", views.sheet_time_over, "-time-over"),
 ]
+
+urlpatterns = (
+    [
+        path(prefix + suffix, view, name=name + ending)
+        for prefix, name in ((STAFF, "sheet"), (LINK, "sheet-link"))
+        for suffix, view, ending in ACTIONS
+    ]
+    + [
+        path(SECOND + suffix, view, {"blind": True}, name="sheet-second" + ending)
+        for suffix, view, ending in SECOND_ACTIONS
+    ]
+    + [
+        path(SECOND + "compare/", views.sheet_second_compare, name="sheet-second-compare"),
+        path(SECOND + "discard/", views.sheet_second_discard, name="sheet-second-discard"),
+        path(STAFF + "differences/", views.sheet_differences, name="sheet-differences"),
+    ]
+    + [
+        # Handing the sheet over is for staff: the players' links cannot (printing it: the
+        # printing app, at STAFF + "pdf/").
+        path(STAFF + "keeper/", views.sheet_keeper_move, name="sheet-keeper"),
+        # The table's own page (its path is the round's, under the tournament's pages).
+        path(
+            "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/",
+            views.table_detail,
+            name="table",
+        ),
+    ]
+)

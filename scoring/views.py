@@ -6,9 +6,11 @@ then shows what changed in the meantime (HTTP 409). Rows are checked live agains
 they are typed (``sheet_check``) and saved one at a time (``sheet_save``).
 """
 
+import functools
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
@@ -23,14 +25,15 @@ from doko.rules.sheet import dealt_out_of_turn, with_dealers
 from scoring import links, policies, selectors, services
 from scoring.forms import MODES, HandForm, initial_for
 from scoring.messages import problem_message
-from scoring.models import RETURN_REASON_LENGTH, Scoresheet
+from scoring.models import RETURN_REASON_LENGTH, Scoresheet, SecondEntry
 from scoring.rulings import sheet_adjudication
 from scoring.selectors import hand_lines, scoresheet_check, scoresheet_rows
-from scoring.services import Actor, StaleVersionError
+from scoring.services import Actor, StaleEntryError, StaleVersionError
 from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Round
 from tournaments.permissions import roles_of, standings_mode
+from tournaments.policies import Refusal
 from tournaments.roles import (
     FIRST_INSTANCE,
     SEES_SHEET_LINKS,
@@ -43,12 +46,30 @@ from tournaments.site import absolute_url
 
 @dataclass
 class Access:
-    """Who opened which sheet, and what they may do with it."""
+    """Who opened which sheet, and what they may do with it. ``blind``: the sheet's second
+    entry (double entry), typed without seeing the first; ``entry`` is it, as far as typed."""
 
     sheet: Scoresheet
     actor: Actor
     roles: set[str]
     base: str  # the page's URL; the actions are below it
+    blind: bool = False
+    entry: SecondEntry | None = None
+
+    @property
+    def version(self) -> int:
+        """The version the page's writes name: the sheet's, or its second entry's (0 before
+        it is begun)."""
+        if self.blind:
+            return self.entry.version if self.entry is not None else 0
+        return self.sheet.version
+
+    @property
+    def time_over_after_hand(self) -> int | None:
+        """After which hand the playing time ended, as the entry on this page notes it."""
+        if self.blind:
+            return self.entry.time_over_after_hand if self.entry is not None else None
+        return self.sheet.time_over_after_hand
 
     @property
     def staff(self) -> bool:
@@ -59,7 +80,9 @@ class Access:
         return self.sheet.table.round
 
 
-def _access(request: HttpRequest, slug=None, number=None, table=None, token=None) -> Access:
+def _access(
+    request: HttpRequest, slug=None, number=None, table=None, token=None, blind=False
+) -> Access:
     if token is not None:
         seat = links.seat_for_key(request, token)
         if seat is None:
@@ -86,8 +109,26 @@ def _access(request: HttpRequest, slug=None, number=None, table=None, token=None
     tournament_policies.enforce(
         tournament_policies.may_read_seating(round=sheet.table.round, roles=roles)
     )
-    base = reverse("sheet", kwargs={"slug": slug, "number": number, "table": table})
-    return Access(sheet=sheet, actor=Actor(user=user), roles=roles, base=base)
+    kwargs = {"slug": slug, "number": number, "table": table}
+    if blind:
+        return Access(
+            sheet=sheet,
+            actor=Actor(user=user),
+            roles=roles,
+            base=reverse("sheet-second", kwargs=kwargs),
+            blind=True,
+            entry=selectors.second_entry_get(sheet=sheet),
+        )
+    return Access(
+        sheet=sheet, actor=Actor(user=user), roles=roles, base=reverse("sheet", kwargs=kwargs)
+    )
+
+
+def _state(access: Access) -> selectors.SheetState:
+    """The entry on the page: the sheet, or its second entry (never the first then)."""
+    if access.blind:
+        return selectors.second_entry_state(sheet=access.sheet, entry=access.entry)
+    return selectors.sheet_state(sheet=access.sheet)
 
 
 def _sheet_view(view):
@@ -122,12 +163,27 @@ def _too_many(request: HttpRequest, wait: float, *, back: str) -> HttpResponse:
 
 
 def _may(policy, access: Access, state: selectors.SheetState) -> bool:
-    """Whether the sheet's policy lets this actor do it: the services ask the same."""
-    return (
-        policy(
-            sheet=access.sheet, actor=access.actor, roles=access.roles, table_size=state.table_size
-        )
-        is None
+    """Whether the sheet's policy lets this actor do it: the services ask the same. On the
+    second entry's page only the second entry is written."""
+    return not access.blind and _refusal(policy, access, state) is None
+
+
+def _refusal(policy, access: Access, state: selectors.SheetState) -> Refusal | None:
+    return policy(
+        sheet=access.sheet, actor=access.actor, roles=access.roles, table_size=state.table_size
+    )
+
+
+def _may_edit(access: Access, state: selectors.SheetState) -> bool:
+    """Enter hands on this page: the sheet's, or as its second entry."""
+    if access.blind:
+        return _second_refusal(access) is None
+    return _may(policies.may_edit_sheet, access, state)
+
+
+def _second_refusal(access: Access) -> Refusal | None:
+    return policies.may_enter_second(
+        sheet=access.sheet, actor=access.actor, roles=access.roles, entry=access.entry
     )
 
 
@@ -154,6 +210,7 @@ ACTIONS = "actions"
 STEPS = {
     "submit": services.scoresheet_submit_check,
     "confirm": services.scoresheet_confirm_check,
+    "signed": functools.partial(services.scoresheet_confirm_check, from_signed_sheet=True),
 }
 
 
@@ -172,8 +229,9 @@ def _context(
     """The page's context. ``at``: where the conflict and errors of an action are shown (None:
     above the sheet; ``ACTIONS``; a hand's number). ``step``, ``strike``: the action asked
     about once before it is done."""
-    state = selectors.sheet_state(sheet=access.sheet)
-    may_edit = _may(policies.may_edit_sheet, access, state)
+    state = _state(access)
+    may_edit = _may_edit(access, state)
+    confirm = _refusal(policies.may_confirm_sheet, access, state)
     if may_edit and form is None:
         form = _blank_form(request, state, editing)
     number = editing or len(state.lines) + 1
@@ -198,8 +256,14 @@ def _context(
         "mode": mode if mode in MODES else "quick",
         "remaining": remaining if not editing else (),
         "may_edit": may_edit,
-        "may_submit": may_edit and bool(state.lines),
-        "may_confirm": _may(policies.may_confirm_sheet, access, state),
+        "may_submit": may_edit and bool(state.lines) and not access.blind,
+        "may_confirm": not access.blind and confirm is None,
+        "version": access.version,
+        # The match complete, the keyboard goes on to the next step rather than a new row.
+        "focus_action": state.check.complete and not editing,
+        # Why a member of staff finds no entry row on a sheet still open to entry.
+        "edit_refusal": _edit_refusal(access, state) if not may_edit else None,
+        "sheet_url": _sheet_url(access, "sheet") if access.blind else access.base,
         "may_return": _may(policies.may_return_sheet, access, state),
         "may_reopen": _may(policies.may_reopen_sheet, access, state),
         "may_hand_over": _may_hand_over(access),
@@ -213,9 +277,69 @@ def _context(
         "seat_totals": [(seat, state.check.totals[seat.position]) for seat in state.seats]
         if step
         else [],
-        "time_over_noted": access.sheet.time_over_after_hand is not None,
+        "time_over_noted": access.time_over_after_hand is not None,
+        "time_over_after_hand": access.time_over_after_hand,
         **_playing_time(access, state),
+        **_paper(access, state, confirm),
     }
+
+
+def _edit_refusal(access: Access, state: selectors.SheetState) -> Refusal | None:
+    """Why this member of staff may not type on this page, where the entry is still open."""
+    if access.blind:
+        return _second_refusal(access)
+    if access.actor.user is None or access.sheet.status != Scoresheet.Status.DRAFT:
+        return None
+    return _refusal(policies.may_edit_sheet, access, state)
+
+
+def _paper(access: Access, state: selectors.SheetState, confirm: Refusal | None) -> dict:
+    """What the page says of a paper sheet at the desk (TSR 7.3.4, 8.5.2): whether this actor
+    confirms it from the signed sheet, why he may not confirm it (``confirm``, the refusal of
+    ``may_confirm_sheet``), and how its second entry stands (double entry)."""
+    sheet = access.sheet
+    if access.blind:
+        return {"may_signed": False, "confirm_refusal": None, "double_entry": None}
+    signed = _refusal(policies.may_confirm_from_signed_sheet, access, state)
+    context = {
+        "may_signed": signed is None,
+        # Beside where the confirm button would be: why it is not there (TSR 7.3.2).
+        "confirm_refusal": confirm
+        if sheet.status == Scoresheet.Status.SUBMITTED and confirm is not None and signed
+        else None,
+        "double_entry": None,
+    }
+    if sheet.status == Scoresheet.Status.SUBMITTED and policies.double_entry_applies(sheet):
+        entry = selectors.second_entry_get(sheet=sheet)
+        second = policies.may_enter_second(
+            sheet=sheet, actor=access.actor, roles=access.roles, entry=entry
+        )
+        settle = policies.may_settle_differences(
+            sheet=sheet, actor=access.actor, roles=access.roles
+        )
+        compared = (
+            entry is not None
+            and entry.compared_at is not None
+            and sheet.submitted_at is not None
+            and entry.compared_at >= sheet.submitted_at
+        )
+        context["double_entry"] = {
+            "entry": entry,
+            "typed": len(entry.hands) if entry is not None else 0,
+            "differences": entry.differences if compared and entry is not None else [],
+            "may_type": second is None,
+            "refusal": second if second is not None and second.field is not None else None,
+            "may_settle": settle is None,
+            "url": reverse(
+                "sheet-second",
+                kwargs={
+                    "slug": sheet.table.round.tournament.slug,
+                    "number": sheet.table.round.number,
+                    "table": sheet.table.number,
+                },
+            ),
+        }
+    return context
 
 
 def _playing_time(access: Access, state: selectors.SheetState) -> dict:
@@ -304,8 +428,8 @@ def _dealt(state: selectors.SheetState, lines: list, kept: set[int], time_over: 
     )
 
 
-def _with_hand(state: selectors.SheetState, number: int, line) -> list:
-    """The sheet's hands with hand ``number`` replaced (or added): it keeps the dealer the form
+def _with_hand(state: selectors.SheetState, number: int, line, time_over: int | None) -> list:
+    """The entry's hands with hand ``number`` replaced (or added): it keeps the dealer the form
     names, and the hands after it are dealt again as the TSR says, but for those dealt out of
     turn before (TSR 3.3.10)."""
     lines = list(state.lines)
@@ -314,7 +438,7 @@ def _with_hand(state: selectors.SheetState, number: int, line) -> list:
     else:
         lines[number - 1] = line
     kept = dealt_out_of_turn(state.check) | {number}
-    return _dealt(state, lines, kept, state.sheet.time_over_after_hand)
+    return _dealt(state, lines, kept, time_over)
 
 
 def _hand_asked(request: HttpRequest, name: str, access: Access) -> int | None:
@@ -325,7 +449,8 @@ def _hand_asked(request: HttpRequest, name: str, access: Access) -> int | None:
         number = int(request.GET[name])
     except ValueError as error:
         raise Http404 from error
-    if not 1 <= number <= access.sheet.hands.count():
+    count = len(access.entry.hands if access.entry else []) if access.blind else None
+    if not 1 <= number <= (count if count is not None else access.sheet.hands.count()):
         raise Http404
     return number
 
@@ -345,16 +470,18 @@ def sheet(request: HttpRequest, access: Access) -> HttpResponse:
     if step is not None and step not in STEPS:
         raise Http404
     try:
-        if strike is not None:
+        if access.blind and step is not None:
+            raise Http404  # the second entry is compared, not handed in
+        if strike is not None and not access.blind:
             services.scoresheet_hand_strike_check(
                 scoresheet=access.sheet, number=strike, by=access.actor
             )
         elif step is not None:
             STEPS[step](scoresheet=access.sheet, by=access.actor)
     except (ValidationError, PermissionDenied) as error:
-        messages = error.messages if isinstance(error, ValidationError) else [str(error)]
+        texts = error.messages if isinstance(error, ValidationError) else [str(error)]
         at = strike if strike is not None else ACTIONS
-        return _render(request, _context(request, access, errors=messages, at=at))
+        return _render(request, _context(request, access, errors=texts, at=at))
     return _render(request, _context(request, access, editing=editing, step=step, strike=strike))
 
 
@@ -363,7 +490,7 @@ def sheet(request: HttpRequest, access: Access) -> HttpResponse:
 def sheet_check(request: HttpRequest, access: Access) -> HttpResponse:
     """The live check of the row being typed: its points, and what the TSR says of the sheet
     with it. Nothing is saved."""
-    state = selectors.sheet_state(sheet=access.sheet)
+    state = _state(access)
     try:
         number = _number(request, state)
     except ValidationError:
@@ -373,10 +500,15 @@ def sheet_check(request: HttpRequest, access: Access) -> HttpResponse:
     if form.is_valid():
         line = form.line
         assert line is not None  # a valid form has its line (HandForm.clean)
-        lines = _with_hand(state, number, line)
+        time_over = access.time_over_after_hand
+        lines = _with_hand(state, number, line, time_over)
         try:
             check = selectors.scoresheet_check(
-                scoresheet=access.sheet, hands=lines, table_size=state.table_size
+                scoresheet=access.sheet,
+                hands=lines,
+                table_size=state.table_size,
+                time_over_after_hand=time_over,
+                adjudication=state.adjudication,
             )
         except ValidationError as error:
             context["problems"] = error.messages
@@ -406,19 +538,25 @@ def sheet_check(request: HttpRequest, access: Access) -> HttpResponse:
 def _stale(
     request: HttpRequest,
     access: Access,
-    error: StaleVersionError,
+    error: StaleVersionError | StaleEntryError,
     form=None,
     editing=None,
     at: str | int | None = None,
 ):
-    access.sheet = error.current
-    conflict = selectors.sheet_changes(sheet=error.current, since=_version(request))
+    if isinstance(error, StaleEntryError):
+        access.entry = error.current
+        conflict: list = []  # the second entry keeps no history; the page shows it as it is
+    else:
+        access.sheet = error.current
+        conflict = selectors.sheet_changes(sheet=error.current, since=_version(request))
     context = _context(request, access, form=form, editing=editing, conflict=conflict, at=at)
     return _render(request, context, status=409)
 
 
 def _refused(request: HttpRequest, access: Access, error: ValidationError, **kwargs):
     access.sheet.refresh_from_db()
+    if access.blind:
+        access.entry = selectors.second_entry_get(sheet=access.sheet)
     context = _context(request, access, errors=error.messages, **kwargs)
     return _render(request, context, status=422)
 
@@ -436,7 +574,7 @@ def _strike_at(request: HttpRequest, state: selectors.SheetState) -> str | int:
 @_sheet_view
 def sheet_save(request: HttpRequest, access: Access) -> HttpResponse:
     """Save one row: a new hand or a corrected one."""
-    state = selectors.sheet_state(sheet=access.sheet)
+    state = _state(access)
     try:
         number = _number(request, state)
     except ValidationError as error:
@@ -446,15 +584,15 @@ def sheet_save(request: HttpRequest, access: Access) -> HttpResponse:
     if not form.is_valid():
         context = _context(request, access, form=form, editing=editing)
         return _render(request, context, status=422)
+    time_over = access.time_over_after_hand
     try:
-        access.sheet = services.scoresheet_hands_replace(
-            scoresheet=access.sheet,
-            hands=_with_hand(state, number, form.line),
+        _hands_replace(
+            access,
+            hands=_with_hand(state, number, form.line, time_over),
             version=_version(request),
-            by=access.actor,
-            time_over_after_hand=access.sheet.time_over_after_hand,
+            time_over_after_hand=time_over,
         )
-    except StaleVersionError as error:
+    except (StaleVersionError, StaleEntryError) as error:
         return _stale(request, access, error, form=form, editing=editing)
     except ValidationError as error:
         for message in error.messages:
@@ -466,21 +604,53 @@ def sheet_save(request: HttpRequest, access: Access) -> HttpResponse:
     return _render(request, _context(request, access))
 
 
+def _hands_replace(
+    access: Access, *, hands: list, version: int, time_over_after_hand: int | None
+) -> None:
+    """Store the entry's hands: the sheet's, or its second entry's."""
+    if access.blind:
+        assert access.actor.user is not None  # the desk types the second entry
+        access.entry = services.second_entry_hands_replace(
+            scoresheet=access.sheet,
+            hands=hands,
+            by=access.actor.user,
+            version=version,
+            time_over_after_hand=time_over_after_hand,
+        )
+        return
+    access.sheet = services.scoresheet_hands_replace(
+        scoresheet=access.sheet,
+        hands=hands,
+        version=version,
+        by=access.actor,
+        time_over_after_hand=time_over_after_hand,
+    )
+
+
 @require_POST
 @_sheet_view
 def sheet_delete(request: HttpRequest, access: Access) -> HttpResponse:
     """Strike out a hand; the later ones move up and are dealt again as the TSR says, and every
     hand is checked again. The page asks once first (``?strike=7``)."""
-    state = selectors.sheet_state(sheet=access.sheet)
+    state = _state(access)
     at = _strike_at(request, state)
     try:
-        access.sheet = services.scoresheet_hand_strike(
-            scoresheet=access.sheet,
-            number=_number(request, state),
-            version=_version(request),
-            by=access.actor,
-        )
-    except StaleVersionError as error:
+        if access.blind:
+            assert access.actor.user is not None  # the desk types the second entry
+            access.entry = services.second_entry_hand_strike(
+                scoresheet=access.sheet,
+                number=_number(request, state),
+                version=_version(request),
+                by=access.actor.user,
+            )
+        else:
+            access.sheet = services.scoresheet_hand_strike(
+                scoresheet=access.sheet,
+                number=_number(request, state),
+                version=_version(request),
+                by=access.actor,
+            )
+    except (StaleVersionError, StaleEntryError) as error:
         return _stale(request, access, error, at=at)
     except ValidationError as error:
         return _refused(request, access, error, at=at)
@@ -505,14 +675,13 @@ def sheet_time_over(request: HttpRequest, access: Access) -> HttpResponse:
             raise ValidationError(
                 {"time_over_after_hand": _("Give the number of the last hand begun in time.")}
             ) from error
-        access.sheet = services.scoresheet_hands_replace(
-            scoresheet=access.sheet,
-            hands=selectors.hand_lines(list(access.sheet.hands.all())),
+        _hands_replace(
+            access,
+            hands=_state(access).lines,
             version=_version(request),
-            by=access.actor,
             time_over_after_hand=after,
         )
-    except StaleVersionError as error:
+    except (StaleVersionError, StaleEntryError) as error:
         return _stale(request, access, error, at=ACTIONS)
     except ValidationError as error:
         return _refused(request, access, error, at=ACTIONS)
@@ -566,7 +735,28 @@ def sheet_keeper_move(request: HttpRequest, access: Access) -> HttpResponse:
 
 
 sheet_submit = _workflow(services.scoresheet_submit)
-sheet_confirm = _workflow(services.scoresheet_confirm)
+
+
+@require_POST
+@_sheet_view
+def sheet_confirm(request: HttpRequest, access: Access) -> HttpResponse:
+    """Confirm the handed-in sheet (TSR 7.3.2, 8.5.2); ``from_signed_sheet``: the desk, from
+    the players' signatures on the paper sheet, a complete draft handed in at once (TSR
+    7.3.4)."""
+    try:
+        access.sheet = services.scoresheet_confirm(
+            scoresheet=access.sheet,
+            version=_version(request),
+            by=access.actor,
+            from_signed_sheet=request.POST.get("from_signed_sheet") == "1",
+        )
+    except StaleVersionError as error:
+        return _stale(request, access, error, at=ACTIONS)
+    except ValidationError as error:
+        return _refused(request, access, error, at=ACTIONS)
+    return _done(request, access)
+
+
 sheet_reopen = _workflow(services.scoresheet_reopen, reason=True)
 sheet_return = _workflow(services.scoresheet_return, reason=True)
 
@@ -659,3 +849,109 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
         context["warnings"] = [problem_message(w) for w in check.warnings] if check else []
         context["hands_per_match"] = round_.tournament.hands_at(table_size)
     return render(request, "scoring/table.html", context)
+
+
+# Double entry: the second entry compared, and the differences settled from the paper -------
+
+
+def _sheet_url(access: Access, name: str) -> str:
+    table = access.sheet.table
+    return reverse(
+        name,
+        kwargs={
+            "slug": table.round.tournament.slug,
+            "number": table.round.number,
+            "table": table.number,
+        },
+    )
+
+
+@require_POST
+@_sheet_view
+def sheet_second_compare(request: HttpRequest, access: Access) -> HttpResponse:
+    """Compare the second entry, once complete, with the handed-in first: both agreeing, the
+    sheet is confirmed; else the desk settles the differences (their page)."""
+    assert access.actor.user is not None  # the staff pages need a login (_sheet_view)
+    try:
+        comparison = services.second_entry_compare(scoresheet=access.sheet, by=access.actor.user)
+    except ValidationError as error:
+        return _refused(request, access, error, at=ACTIONS)
+    if comparison.confirmed:
+        messages.success(
+            request,
+            _("Both entries agree: the scoresheet of table %(table)d is confirmed.")
+            % {"table": access.sheet.table.number},
+        )
+        return redirect(_sheet_url(access, "sheet"))
+    return redirect(_sheet_url(access, "sheet-differences"))
+
+
+@require_POST
+@_sheet_view
+def sheet_second_discard(request: HttpRequest, access: Access) -> HttpResponse:
+    """Throw the second entry away, to type it again."""
+    assert access.actor.user is not None  # the staff pages need a login (_sheet_view)
+    try:
+        services.second_entry_discard(scoresheet=access.sheet, by=access.actor.user)
+    except ValidationError as error:
+        return _refused(request, access, error, at=ACTIONS)
+    return redirect(access.base)
+
+
+@_sheet_view
+def sheet_differences(request: HttpRequest, access: Access) -> HttpResponse:
+    """The hands in which the two entries of a paper sheet differ, side by side, each to be
+    settled from the paper sheet (POST: all at once, then the sheet is confirmed)."""
+    if request.method not in ("GET", "HEAD", "POST"):
+        return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
+    entry = selectors.second_entry_get(sheet=access.sheet)
+    refusal = policies.may_settle_differences(
+        sheet=access.sheet, actor=access.actor, roles=access.roles
+    )
+    differences = (
+        selectors.second_entry_differences(sheet=access.sheet, entry=entry)
+        if entry is not None
+        else []
+    )
+    errors: list[str] = []
+    choices = {}
+    if request.method == "POST" and refusal is None:
+        for difference in differences:
+            name = "time-over" if difference.hand is None else f"hand-{difference.hand}"
+            if request.POST.get(name) in services.second_entry.TAKE:
+                choices[difference.hand] = request.POST[name]
+        assert access.actor.user is not None  # the staff pages need a login (_sheet_view)
+        try:
+            services.second_entry_settle(
+                scoresheet=access.sheet, choices=choices, by=access.actor.user
+            )
+        except ValidationError as error:
+            errors = error.messages
+        else:
+            messages.success(
+                request,
+                _("Settled from the paper sheet: the scoresheet of table %(table)d is confirmed.")
+                % {"table": access.sheet.table.number},
+            )
+            return redirect(_sheet_url(access, "sheet"))
+    state = selectors.sheet_state(sheet=access.sheet)
+    return render(
+        request,
+        "scoring/differences.html",
+        {
+            "access": access,
+            "tournament": access.round.tournament,
+            "round": access.round,
+            "table": access.sheet.table,
+            "sheet": access.sheet,
+            "state": state,
+            "entry": entry,
+            "differences": differences,
+            "choices": choices,
+            "refusal": refusal,
+            "errors": errors,
+            "sheet_url": _sheet_url(access, "sheet"),
+            "second_url": _sheet_url(access, "sheet-second"),
+        },
+        status=422 if errors else 200,
+    )

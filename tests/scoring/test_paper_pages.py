@@ -1,0 +1,231 @@
+"""The desk's pages for paper sheets: confirming from the signed sheet, the blind second entry,
+and settling its differences from the paper (TSR 7.3.4, 8.5.2)."""
+
+from dataclasses import replace
+
+import pytest
+from django.urls import reverse
+
+from scoring import services
+from scoring.models import Scoresheet, SecondEntry
+from scoring.services import Actor
+from tests import factories
+from tests.scoring.test_sheet_pages import HX, link, quick
+from tests.sheets import full_match
+from tournaments import services as tournament_services
+from tournaments.models import SheetKeeping, TournamentRole
+
+pytestmark = pytest.mark.django_db
+
+Role = TournamentRole.Role
+
+
+@pytest.fixture(autouse=True)
+def english(client):
+    client.cookies["django_language"] = "en"
+
+
+@pytest.fixture
+def organiser():
+    return factories.user(username="olga", first_name="Olga", last_name="Organ")
+
+
+@pytest.fixture
+def sheet(organiser) -> Scoresheet:
+    tournament = factories.tournament(players=4, organiser=organiser)
+    round_ = factories.seated_round(tournament)
+    tournament_services.round_start(round=round_)
+    return Scoresheet.objects.select_related("table__round__tournament").get(table__round=round_)
+
+
+def url(sheet, name="sheet"):
+    table = sheet.table
+    return reverse(name, args=[table.round.tournament.slug, table.round.number, table.number])
+
+
+def typed(sheet, user, *, submit=True):
+    sheet = services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(), version=sheet.version, by=Actor(user=user)
+    )
+    if submit:
+        sheet = services.scoresheet_submit(
+            scoresheet=sheet, version=sheet.version, by=Actor(user=user)
+        )
+    return sheet
+
+
+def fresh(sheet):
+    return Scoresheet.objects.get(pk=sheet.pk)
+
+
+def test_a_complete_draft_offers_the_desk_to_hand_in_and_confirm_from_the_signed_sheet(
+    client, sheet, organiser
+):
+    sheet = typed(sheet, organiser, submit=False)
+    client.force_login(organiser)
+    page = client.get(url(sheet)).content.decode()
+    assert "Hand in and confirm from the signed sheet" in page
+    step = client.get(url(sheet) + "?step=signed", **HX).content.decode()
+    assert "Confirm from the signed paper sheet?" in step
+    assert 'name="from_signed_sheet" value="1"' in step
+    response = client.post(
+        url(sheet, "sheet-confirm"), {"version": sheet.version, "from_signed_sheet": "1"}
+    )
+    assert response.status_code == 302
+    sheet = fresh(sheet)
+    assert (sheet.status, sheet.confirmation) == ("confirmed", "signed_sheet")
+    history = client.get(url(sheet, "sheet-history")).content.decode()
+    assert "confirmed from the signed paper sheet" in history
+
+
+def test_the_typist_sees_why_he_may_not_confirm_and_the_signed_sheet_button(
+    client, sheet, organiser
+):
+    sheet = typed(sheet, organiser)
+    client.force_login(organiser)
+    page = client.get(url(sheet)).content.decode()
+    assert "Confirm from the signed paper sheet" in page
+    assert "Confirm: the scoresheet is correct" not in page
+
+
+def test_on_phones_only_the_typist_is_told_why_he_may_not_confirm(client, sheet, organiser):
+    tournament = sheet.table.round.tournament
+    tournament.sheet_keeping = SheetKeeping.PHONES
+    tournament.save()
+    sheet = typed(fresh(sheet), organiser)
+    client.force_login(organiser)
+    page = client.get(url(sheet)).content.decode()
+    assert "Confirm from the signed paper sheet" not in page
+    assert "You handed this scoresheet in; another player of the table" in page
+
+
+def test_on_paper_only_the_scorekeepers_link_follows_and_says_why(client, sheet):
+    tournament = sheet.table.round.tournament
+    tournament.sheet_keeping = SheetKeeping.PAPER
+    tournament.save()
+    page = client.get(link(sheet, 4)).content.decode()
+    assert "This tournament keeps its scoresheets on paper" in page
+    assert 'id="hand-form"' not in page
+    response = client.post(link(sheet, 4, "save"), quick(1, 1, "12", 1), **HX)
+    assert response.status_code == 403
+    assert not sheet.hands.exists()
+
+
+@pytest.fixture
+def double(sheet, organiser, client):
+    """Double entry on; the organiser typed and handed in the sheet; Zoë of the desk, logged
+    in, types it again."""
+    tournament = sheet.table.round.tournament
+    tournament.double_entry = True
+    tournament.save()
+    second = factories.user(username="zoe", first_name="Zoë", last_name="Zweig")
+    factories.role_grant(tournament=tournament, user=second, role=Role.SCOREKEEPER)
+    client.force_login(second)
+    return typed(fresh(sheet), organiser), second
+
+
+def test_the_handed_in_sheet_shows_the_way_to_the_second_entry(client, double):
+    sheet, _second = double
+    page = client.get(url(sheet)).content.decode()
+    assert "waiting for a second member of the desk" in page
+    assert url(sheet, "sheet-second") in page
+    assert "Confirm: the scoresheet is correct" not in page
+
+
+def test_the_second_entry_page_shows_nothing_of_the_first(client, double):
+    sheet, _second = double
+    page = client.get(url(sheet, "sheet-second")).content.decode()
+    assert "Second entry: table 1, round 1" in page
+    assert 'id="hand-form"' in page
+    assert 'id="hand-1"' not in page  # the first entry's hands are not shown
+
+
+def test_the_second_entry_is_typed_hand_by_hand_and_compared(client, double):
+    sheet, second = double
+    for number, line in enumerate(full_match()[:23], start=1):
+        entry = SecondEntry.objects.filter(scoresheet=sheet).first()
+        services.second_entry_hands_replace(
+            scoresheet=sheet,
+            hands=full_match()[: number],
+            by=second,
+            version=entry.version if entry else 0,
+        )
+    entry = SecondEntry.objects.get(scoresheet=sheet)
+    last = full_match()[23]
+    winners = "".join(str(s) for s, p in sorted(last.points.items()) if p > 0)
+    response = client.post(
+        url(sheet, "sheet-second-save"),
+        {
+            **quick(24, last.game_value, winners, entry.version),
+            "contract": str(last.contract),
+            "soloist": last.soloist or "",
+            "solo_type": str(last.solo_type) if last.solo_type else "",
+        },
+        **HX,
+    )
+    assert response.status_code == 200, response.content.decode()[:2000]
+    assert "Compare with the first entry" in response.content.decode()
+    response = client.post(url(sheet, "sheet-second-compare"))
+    assert response.status_code == 302
+    assert response["Location"] == url(sheet)
+    assert fresh(sheet).confirmation == "double_entry"
+
+
+def test_the_first_typist_is_told_on_the_second_entry_page_that_he_may_not(
+    client, double, organiser
+):
+    sheet, _second = double
+    client.force_login(organiser)
+    page = client.get(url(sheet, "sheet-second")).content.decode()
+    assert "You typed the first entry of this scoresheet" in page
+    assert 'id="hand-form"' not in page
+
+
+def test_differences_are_shown_side_by_side_and_settled_from_the_paper(client, double):
+    sheet, second = double
+    hands = full_match()
+    hands[4] = replace(hands[4], points={s: -p for s, p in hands[4].points.items()})
+    comparison = services.second_entry_submit(scoresheet=sheet, hands=hands, by=second)
+    assert [d.hand for d in comparison.differences] == [5]
+    page = client.get(url(sheet)).content.decode()
+    assert "differs from the first in 1 place" in page
+    differences = client.get(url(sheet, "sheet-differences"))
+    assert differences.status_code == 200
+    text = differences.content.decode()
+    assert 'id="difference-5"' in text
+    assert 'name="hand-5"' in text
+    refused = client.post(url(sheet, "sheet-differences"), {})
+    assert refused.status_code == 422
+    assert "still open: 5" in refused.content.decode()
+    done = client.post(url(sheet, "sheet-differences"), {"hand-5": "first"})
+    assert done.status_code == 302
+    sheet = fresh(sheet)
+    assert (sheet.status, sheet.confirmation) == ("confirmed", "double_entry")
+
+
+def test_the_second_entry_can_be_started_over(client, double):
+    sheet, second = double
+    services.second_entry_hands_replace(
+        scoresheet=sheet, hands=full_match()[:3], by=second, version=0
+    )
+    page = client.get(url(sheet, "sheet-second")).content.decode()
+    assert "Start over: throw away the 3 hands typed" in page
+    response = client.post(url(sheet, "sheet-second-discard"))
+    assert response.status_code == 302
+    assert not SecondEntry.objects.exists()
+
+
+def test_the_settings_page_has_the_sheet_keeping(client, sheet, organiser):
+    client.force_login(organiser)
+    tournament = sheet.table.round.tournament
+    page = client.get(reverse("tournament-settings", args=[tournament.slug])).content.decode()
+    assert "Scoresheets" in page
+    assert 'name="sheet_keeping"' in page
+    assert 'name="double_entry"' in page
+
+
+def test_the_pages_speak_german(client, double):
+    sheet, _second = double
+    client.cookies["django_language"] = "de"
+    page = client.get(url(sheet, "sheet-second")).content.decode()
+    assert "Zweiterfassung" in page
