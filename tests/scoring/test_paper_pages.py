@@ -142,11 +142,11 @@ def test_the_second_entry_page_shows_nothing_of_the_first(client, double):
 
 def test_the_second_entry_is_typed_hand_by_hand_and_compared(client, double):
     sheet, second = double
-    for number, line in enumerate(full_match()[:23], start=1):
+    for number in range(1, 24):
         entry = SecondEntry.objects.filter(scoresheet=sheet).first()
         services.second_entry_hands_replace(
             scoresheet=sheet,
-            hands=full_match()[: number],
+            hands=full_match()[:number],
             by=second,
             version=entry.version if entry else 0,
         )
