@@ -28,6 +28,8 @@ TOURNAMENT_FIELDS = [
     "tiebreaks",
     "counts_for_ranking",
 ]
+# Added later: a file written before them lacks them, and the model's defaults fill in.
+TOURNAMENT_FIELDS_LATER = ["sheet_keeping", "double_entry"]
 HAND_FIELDS = [
     "number",
     "section",

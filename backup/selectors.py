@@ -15,9 +15,10 @@ from backup.format import (
     FORMAT,
     HAND_FIELDS,
     TOURNAMENT_FIELDS,
+    TOURNAMENT_FIELDS_LATER,
     VERSION,
 )
-from scoring.models import Hand, Scoresheet, ScoresheetChange
+from scoring.models import Hand, Scoresheet, ScoresheetChange, SecondEntry
 from tournaments.models import (
     ExtraTime,
     Seat,
@@ -79,6 +80,9 @@ def tournament_export(*, tournament: Tournament) -> dict:
     hands: dict[int, list[Hand]] = {}
     for hand in Hand.objects.filter(scoresheet__in=sheets).order_by("pk"):
         hands.setdefault(hand.scoresheet_id, []).append(hand)
+    second_entries = {
+        entry.scoresheet_id: entry for entry in SecondEntry.objects.filter(scoresheet__in=sheets)
+    }
     changes: dict[int, list[ScoresheetChange]] = {}
     for change in ScoresheetChange.objects.filter(scoresheet__in=sheets).order_by("pk"):
         changes.setdefault(change.scoresheet_id, []).append(change)
@@ -101,6 +105,7 @@ def tournament_export(*, tournament: Tournament) -> dict:
         "exported_at": _time(timezone.now()),
         "tournament": {
             **{name: getattr(tournament, name) for name in TOURNAMENT_FIELDS},
+            **{name: getattr(tournament, name) for name in TOURNAMENT_FIELDS_LATER},
             "starts_on": tournament.starts_on.isoformat(),
             "ends_on": tournament.ends_on.isoformat(),
             "created_at": _time(tournament.created_at),
@@ -198,6 +203,8 @@ def tournament_export(*, tournament: Tournament) -> dict:
                 "confirmed_by_seat": key(seat_key, sheet.confirmed_by_seat_id),
                 "sent_back_reason": sheet.sent_back_reason,
                 "sent_back_by": sheet.sent_back_by,
+                "confirmation": sheet.confirmation,
+                "second_entry": _second_entry(second_entries.get(sheet.pk), user),
                 "updated_at": _time(sheet.updated_at),
                 "hands": [
                     {name: getattr(hand, name) for name in HAND_FIELDS}
@@ -287,3 +294,19 @@ def tournament_export(*, tournament: Tournament) -> dict:
     }
     data["users"] = sorted(usernames)
     return data
+
+
+def _second_entry(entry: SecondEntry | None, user) -> dict | None:
+    """A sheet's second entry (double entry), as typed; None without one."""
+    if entry is None:
+        return None
+    return {
+        "by": user(entry.by_id),
+        "hands": entry.hands,
+        "time_over_after_hand": entry.time_over_after_hand,
+        "version": entry.version,
+        "differences": entry.differences,
+        "compared_at": _time(entry.compared_at),
+        "started_at": _time(entry.started_at),
+        "updated_at": _time(entry.updated_at),
+    }

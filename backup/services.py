@@ -21,9 +21,10 @@ from backup.format import (
     FORMAT,
     HAND_FIELDS,
     TOURNAMENT_FIELDS,
+    TOURNAMENT_FIELDS_LATER,
     VERSION,
 )
-from scoring.models import Hand, Scoresheet, ScoresheetChange
+from scoring.models import Hand, Scoresheet, ScoresheetChange, SecondEntry
 from tournaments import services
 from tournaments.models import (
     Entry,
@@ -169,6 +170,7 @@ def _import(data: dict) -> ImportResult:
         )
     tournament = Tournament(
         **{name: fields[name] for name in TOURNAMENT_FIELDS},
+        **{name: fields[name] for name in TOURNAMENT_FIELDS_LATER if name in fields},
         starts_on=datetime.date.fromisoformat(fields["starts_on"]),
         ends_on=datetime.date.fromisoformat(fields["ends_on"]),
     )
@@ -339,6 +341,8 @@ def _import(data: dict) -> ImportResult:
             # Backups from before a sheet could be sent back have neither.
             sent_back_reason=item.get("sent_back_reason", ""),
             sent_back_by=item.get("sent_back_by", ""),
+            # Backups from before paper sheets were confirmed at the desk have none.
+            confirmation=item.get("confirmation", ""),
         ),
     )
     _keep_times(Scoresheet, list(sheets.values()), items, "updated_at")
@@ -349,6 +353,27 @@ def _import(data: dict) -> ImportResult:
             for item in items
             for hand in item["hands"]
         ],
+    )
+    seconds = [
+        (sheets[item["key"]], item["second_entry"]) for item in items if item.get("second_entry")
+    ]
+    second_rows = _insert(
+        SecondEntry,
+        [
+            SecondEntry(
+                scoresheet=sheet,
+                by=user(second["by"]),
+                hands=second["hands"],
+                time_over_after_hand=second["time_over_after_hand"],
+                version=second["version"],
+                differences=second["differences"],
+                compared_at=_parse_time(second["compared_at"]),
+            )
+            for sheet, second in seconds
+        ],
+    )
+    _keep_times(
+        SecondEntry, second_rows, [second for _sheet, second in seconds], "started_at", "updated_at"
     )
     changes = [(sheets[item["key"]], change) for item in items for change in item["changes"]]
     change_rows = _insert(

@@ -324,6 +324,45 @@ def test_a_sheet_sent_back_comes_back_with_its_reason():
     assert older.sent_back_reason == ""
 
 
+def test_paper_sheets_come_back_with_how_they_were_confirmed_and_their_second_entry():
+    """A sheet confirmed from the signed paper sheet says so after the import, and a sheet's
+    blind second entry (double entry) comes back with its differences; a backup from before
+    paper sheets restores with the defaults."""
+    organiser = factories.user(username="erste")
+    second = factories.user(username="zweite")
+    tournament = factories.tournament(players=8, organiser=organiser)
+    tournament.double_entry = True
+    tournament.save()
+    factories.role_grant(tournament=tournament, user=second, role=TournamentRole.Role.SCOREKEEPER)
+    round_ = tournament_services.round_start(round=factories.seated_round(tournament))
+    one, two = Scoresheet.objects.filter(table__round=round_).order_by("table__number")
+    for sheet in (one, two):
+        sheet = scoring_services.scoresheet_hands_replace(
+            scoresheet=sheet, hands=MATCH, version=1, by=scoring_services.Actor(user=organiser)
+        )
+        scoring_services.scoresheet_submit(
+            scoresheet=sheet, version=2, by=scoring_services.Actor(user=organiser)
+        )
+    scoring_services.second_entry_submit(scoresheet=one, hands=MATCH, by=second)
+    wrong = list(MATCH)
+    wrong[3] = dataclasses.replace(wrong[3], points={s: -p for s, p in wrong[3].points.items()})
+    scoring_services.second_entry_submit(scoresheet=two, hands=wrong, by=second)
+    data = through_json(tournament_export(tournament=tournament))
+    data["tournament"]["slug"] = "copy"
+    copy = tournament_import(data=data)
+    assert copy.double_entry
+    one, two = Scoresheet.objects.filter(table__round__tournament=copy).order_by("table__number")
+    assert (one.confirmation, one.confirmed_by.username) == ("double_entry", "zweite")
+    assert (two.status, two.second_entry.differences) == ("submitted", [4])
+    assert two.second_entry.by.username == "zweite"
+    del data["tournament"]["double_entry"], data["tournament"]["sheet_keeping"]
+    for sheet in data["scoresheets"]:
+        del sheet["confirmation"], sheet["second_entry"]
+    data["tournament"]["slug"] = "older"
+    older = tournament_import(data=data)
+    assert (older.sheet_keeping, older.double_entry) == ("both", False)
+
+
 def test_the_offences_of_the_tsr_come_back_by_their_code():
     """A backup from before offences had codes names them in the language of whoever added
     them: the import finds their code, once per offence."""

@@ -164,7 +164,9 @@ def test_a_scorekeeper_enters_a_whole_sheet_by_keyboard_and_another_player_confi
     expect(step.get_by_text("Hand in the scoresheet?")).to_be_visible()
     expect(step.locator("tbody tr")).to_have_count(4)
     step.get_by_role("button", name="Yes, hand it in").click()
-    expect(page.get_by_text("Handed in; another player of the table")).to_be_visible()
+    expect(
+        page.get_by_text("You handed this scoresheet in; another player of the table")
+    ).to_be_visible()
 
     other = new_page()  # seat 1's phone: a browser of its own
     other.goto(link(sheet, 1))
