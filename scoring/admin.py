@@ -40,6 +40,7 @@ class ScoresheetAdmin(admin.ModelAdmin):
         "confirmed_at",
         "confirmed_by",
         "confirmed_by_seat",
+        "confirmation",
         "sent_back_reason",
         "sent_back_by",
         "updated_at",
