@@ -1,7 +1,7 @@
 """Printouts whose links and QR codes no phone in the hall can open: the site served on this
 machine only (``make run``'s 127.0.0.1, SITE_URL unset or set to such an address). The print
-buttons that put links on paper warn beside them; printouts without links say nothing
-(tournaments/site.py)."""
+buttons that put links on paper warn beside them, and the PDF says so at the foot of every
+page; printouts without links say nothing (tournaments/site.py, printing/services.py)."""
 
 import io
 
@@ -16,6 +16,7 @@ from tournaments import services as tournament_services
 pytestmark = pytest.mark.django_db
 
 PAGE_WARNING = "Links and QR codes point to http://127.0.0.1:8000/"
+FOOTER = "These links point to 127.0.0.1, which phones in the hall cannot open: set SITE_URL"
 LAN = "http://192.168.1.20:8000/"
 
 # SITE_URL, the address the request came in on, and whether the phones cannot open the links.
@@ -128,3 +129,49 @@ def test_a_warned_organiser_may_still_print(
         client, tournament, "cards", "127.0.0.1:8000", django_capture_on_commit_callbacks
     )
     assert "http://127.0.0.1:8000/" in pages[0]
+
+
+# The printouts ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["cards", "scoresheets", "slips"])
+@pytest.mark.parametrize(("site_url", "host", "warned"), ADDRESSES)
+def test_a_printout_with_links_says_so_at_the_foot_of_every_page(
+    client,
+    organiser,
+    tournament,
+    settings,
+    django_capture_on_commit_callbacks,
+    kind,
+    site_url,
+    host,
+    warned,
+):
+    settings.SITE_URL = site_url
+    client.force_login(organiser)
+    pages = printed(client, tournament, kind, host, django_capture_on_commit_callbacks)
+    # The links are those the footer speaks of: the address the job was started with.
+    address = (site_url or f"http://{host}/").rstrip("/")
+    assert all(address in page for page in pages)
+    assert [FOOTER in page for page in pages] == [warned] * len(pages)
+    if kind != "cards":
+        assert len(pages) == 2  # two tables; nine slips, eight to a page
+
+
+@pytest.mark.parametrize("kind", ["tables", "names", "results"])
+def test_a_printout_without_links_has_no_such_footer(
+    client, organiser, tournament, django_capture_on_commit_callbacks, kind
+):
+    client.force_login(organiser)
+    pages = printed(client, tournament, kind, "127.0.0.1:8000", django_capture_on_commit_callbacks)
+    assert not any("These links point to" in page for page in pages)
+
+
+def test_the_footer_is_in_the_language_the_printout_was_asked_in(
+    client, organiser, tournament, django_capture_on_commit_callbacks
+):
+    client.cookies["django_language"] = "de"
+    client.force_login(organiser)
+    pages = printed(client, tournament, "slips", "[::1]:8000", django_capture_on_commit_callbacks)
+    footer = "Diese Links zeigen auf ::1, das die Handys im Saal nicht öffnen können"
+    assert all(footer in page for page in pages)
