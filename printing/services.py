@@ -30,6 +30,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services.common import save_validated
+from tournaments.site import is_loopback, link_host
 
 
 @transaction.atomic
@@ -89,19 +90,33 @@ def _build_entry_list(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
     return f"{job.tournament.slug}-{slugify(_('players'))}.pdf", content
 
 
+def _links_warning(job: Job) -> str:
+    """The line at the foot of every page of a printout whose links and QR codes point at this
+    machine only (decided from ``Job.site_url``, the address actually printed): no phone in the
+    hall opens them, and paper cannot be corrected. Empty when the phones can open them."""
+    if not job.site_url or not is_loopback(job.site_url):
+        return ""
+    return _(
+        "These links point to %(host)s, which phones in the hall cannot open: set SITE_URL and "
+        "print again."
+    ) % {"host": link_host(job.site_url)}
+
+
 def _round_printout(document: Callable[..., bytes], name: str) -> Builder:
     """A builder for one of the printouts of a round's seating: ``document`` is one of the
-    ``pdf`` functions of a round's tables (the table cards take ``url_for_table`` too)."""
+    ``pdf`` functions of a round's tables (the table cards take ``url_for_table`` too, and the
+    warning when its address is this machine only)."""
 
     def build(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
         round_ = _round(job)
         tables = selectors.round_tables(round=round_)
-        options: dict[str, Callable[[int], str]] = {}
+        options: dict[str, Callable[[int], str] | str] = {}
         if document is pdf.table_cards_pdf and job.site_url:
             options["url_for_table"] = lambda number: (
                 job.site_url.rstrip("/")
                 + reverse("table", args=[job.tournament.slug, round_.number, number])
             )
+            options["warning"] = _links_warning(job)
         content = document(
             tournament=job.tournament,
             round_number=round_.number,
@@ -140,6 +155,7 @@ def _linked_per_seat(render: Callable[..., bytes], what: Promise) -> Builder:
             round_number=round_.number,
             tables=selectors.round_tables(round=round_),
             url_for_seat=_seat_links(job, round_),
+            warning=_links_warning(job),
             progress=progress,
         )
         name = f"{job.tournament.slug}-{slugify(_('round'))}-{round_.number}"

@@ -62,7 +62,7 @@ from tournaments import selectors as tournament_selectors
 from tournaments.models import Seat
 from tournaments.permissions import roles_of
 from tournaments.roles import SHEET_READERS
-from tournaments.site import absolute_url
+from tournaments.site import absolute_url, site_warning
 
 SEAT_KEY_HEADER = "X-Seat-Key"
 # Who reads a sheet through their account: those who see the seating before it is published,
@@ -861,6 +861,12 @@ class TableLinksSerializer(serializers.Serializer):
     round = serializers.IntegerField()
     table = serializers.IntegerField()
     seats = SeatLinkSerializer(many=True, help_text="In seat order")
+    warning = serializers.CharField(
+        allow_null=True,
+        help_text="Set when the links point at the server's own machine (a loopback address "
+        "such as 127.0.0.1 or localhost, SITE_URL unset or set to one), which no phone in the "
+        "hall can open: what to do, in the language asked for; null when the phones can open them",
+    )
 
 
 class TableLinks(APIView):
@@ -911,6 +917,7 @@ class TableLinks(APIView):
                         }
                         for seat in row.seats
                     ],
+                    "warning": site_warning(request),
                 }
             ).data
         )

@@ -41,7 +41,7 @@ from tournaments.roles import (
     SHEET_STAFF,
     STAFF,
 )
-from tournaments.site import absolute_url
+from tournaments.site import absolute_url, site_warning
 
 
 @dataclass
@@ -818,6 +818,7 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
                 row.seats, tournament_selectors.seat_tokens(table=row.table).values(), strict=True
             )
         ]
+        context["site_warning"] = site_warning(request)
     if sheet is not None and context["show_points"]:
         hands = list(sheet.hands.all())
         table_size = len(row.seats)

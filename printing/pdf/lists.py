@@ -49,6 +49,7 @@ _STORY_DONE = 50  # percent reported once the story is assembled; building the P
 _ZEBRA = [colors.white, colors.HexColor("#f2f2f2")]
 _FIVE = colors.HexColor("#ffd966")  # the mark of a table of five
 _GREY = colors.HexColor("#555555")
+_WARNING = colors.HexColor("#b02a37")  # the links warning at the foot of the page
 
 
 def _table_style(commands: list[tuple]) -> TableStyle:
@@ -72,11 +73,17 @@ class _Document:
     Layouts: "list" flows in one column; "columns" puts the header across the first page and
     flows the story in two columns below it; "cards" splits each page into two halves, one card
     each, with a cut line between them and neither header nor footer.
+
+    ``warning``: a line at the foot of every page, below the footer (the links printed point
+    where no phone in the hall can open them).
     """
 
-    def __init__(self, *, tournament: Tournament, title: str, progress: Progress) -> None:
+    def __init__(
+        self, *, tournament: Tournament, title: str, progress: Progress, warning: str = ""
+    ) -> None:
         self.tournament = tournament
         self.title = title
+        self.warning = warning
         self.styles = fonts.stylesheet()
         self._report = progress
         self._reported = 0
@@ -133,7 +140,7 @@ class _Document:
                         Frame(doc.leftMargin, doc.bottomMargin + half, doc.width, half, id="top"),
                         Frame(doc.leftMargin, doc.bottomMargin, doc.width, half, id="bottom"),
                     ],
-                    onPage=_cut_line,
+                    onPage=self._card_page,
                 )
             )
         elif layout == "columns":
@@ -202,6 +209,21 @@ class _Document:
             8 * mm,
             _("Page %(number)s") % {"number": canvas.getPageNumber()},
         )
+        canvas.restoreState()
+        self._draw_warning(canvas, doc, 4.5 * mm)
+
+    def _card_page(self, canvas: Canvas, doc: BaseDocTemplate) -> None:
+        _cut_line(canvas, doc)
+        self._draw_warning(canvas, doc, 8 * mm)  # no footer on cards: where it would be
+
+    def _draw_warning(self, canvas: Canvas, doc: BaseDocTemplate, y: float) -> None:
+        if not self.warning:
+            return
+        canvas.saveState()
+        size = min(8, 8 * doc.width / stringWidth(self.warning, BOLD, 8))
+        canvas.setFont(BOLD, size)
+        canvas.setFillColor(_WARNING)
+        canvas.drawCentredString(doc.leftMargin + doc.width / 2, y, self.warning)
         canvas.restoreState()
 
 
@@ -464,15 +486,18 @@ def table_cards_pdf(
     tables: list[TableRow],
     progress: Progress,
     url_for_table: Callable[[int], str] | None = None,
+    warning: str = "",
 ) -> bytes:
     """A card for each table to lay on it, two to an A4 page (cut along the dashed line): the
     table's number large enough to read across the room, the round, the players by seat, who
-    deals first and who keeps the scoresheet, and a QR code of ``url_for_table(number)``."""
+    deals first and who keeps the scoresheet, and a QR code of ``url_for_table(number)``;
+    ``warning`` at the foot of every page."""
     round_title = _("Round %(number)s") % {"number": round_number}
     document = _Document(
         tournament=tournament,
         title=_("Table cards, round %(number)s") % {"number": round_number},
         progress=progress,
+        warning=warning,
     )
     styles = document.styles
     big = ParagraphStyle("big", parent=styles["Normal"], fontName=BOLD, fontSize=60, leading=66)

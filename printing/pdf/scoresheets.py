@@ -58,6 +58,7 @@ _LIGHT = colors.HexColor("#bbbbbb")
 _ZEBRA = colors.HexColor("#f3f3f3")
 _SHADE = colors.HexColor("#e4e4e4")
 _FIVE = colors.HexColor("#ffd966")  # the mark of a table of five, as on the table cards
+_WARNING = colors.HexColor("#b02a37")  # the links warning, as on the table cards
 _RED = colors.HexColor("#b00020")
 _PENALTY = colors.HexColor("#fff3cd")  # the shade of a line with penalty points or not played
 
@@ -506,13 +507,14 @@ def blank_scoresheets_pdf(
     round_number: int,
     tables: list[TableRow],
     url_for_seat: Callable[[SeatRow], str] | None = None,
+    warning: str = "",
     progress: Progress,
 ) -> bytes:
     """A blank scoresheet for each table of a round, one A4 page each (a table of five too):
     the table's players by seat, who deals first and who keeps the sheet (TSR 8.4.1, 10.1.4),
     the grid of the main section and of the compulsory solos (TSR 4.2.4, 7.3), the field for
     extra time (TSR 8.5.1), the signatures, and a QR code of ``url_for_seat(keeper)``, the
-    scorekeeper's private link."""
+    scorekeeper's private link; ``warning`` above the footer of every page."""
     steps = Steps(progress)
     title = _("Scoresheet")
     buffer = io.BytesIO()
@@ -557,6 +559,10 @@ def blank_scoresheets_pdf(
         keeper = next((seat for seat in row.seats if seat.position == position), None)
         if url_for_seat is not None and keeper is not None:
             _draw_link(canvas, url_for_seat(keeper), keeper.position)
+        if warning:
+            # Between the footer and the signature lines' labels.
+            canvas.setFillColor(_WARNING)
+            draw(canvas, _MARGIN, _FOOTER + 3.5 * mm, warning, BOLD, 7, width=_WIDTH)
         canvas.showPage()
         steps(95 * index // len(tables))
     canvas.save()

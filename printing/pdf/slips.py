@@ -41,6 +41,7 @@ _TEXT = _INNER - _QR_SIZE - 4 * mm  # the column left of the QR code
 
 _GREY = colors.HexColor("#555555")
 _FIVE = colors.HexColor("#ffd966")  # the mark of a table of five, as on the table cards
+_WARNING = colors.HexColor("#b02a37")  # the links warning, as on the table cards
 
 
 @dataclass(frozen=True)
@@ -218,13 +219,14 @@ def seat_slips_pdf(
     round_number: int,
     tables: list[TableRow],
     url_for_seat: Callable[[SeatRow], str] | None = None,
+    warning: str = "",
     progress: Progress,
 ) -> bytes:
     """A slip for every player of the round, eight to an A4 page, in the order of their names:
     the tournament and round, the player's name and start number, his table and seat, who
     deals first and who keeps the scoresheet at his table (TSR 3.3.1, 8.4.1, 10.1), and the
     QR code of ``url_for_seat(seat)``, his private link to the scoresheet, with the address
-    beneath it for typing in."""
+    beneath it for typing in; ``warning`` beneath the cards of every page."""
     steps = Steps(progress)
     title = _("Seat slips")
     round_title = _("Round %(number)s") % {"number": round_number}
@@ -244,6 +246,18 @@ def seat_slips_pdf(
             if index:
                 canvas.showPage()
             _draw_cut_lines(canvas)
+            if warning:
+                canvas.setFillColor(_WARNING)
+                draw(
+                    canvas,
+                    PAGE_WIDTH / 2,
+                    4.5 * mm,
+                    warning,
+                    BOLD,
+                    7,
+                    align="centre",
+                    width=PAGE_WIDTH - 2 * _MARGIN,
+                )
         column, row = place % COLUMNS, place // COLUMNS
         _draw_slip(
             canvas,

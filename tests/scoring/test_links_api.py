@@ -162,3 +162,34 @@ def test_the_policy_names_the_organiser_and_the_adjudicator():
         refusal = may_read_seat_links(roles=roles)
         assert refusal is not None
         assert refusal.field is None  # not his to do: a 403
+
+
+@pytest.mark.parametrize(
+    ("site_url", "host", "warned"),
+    [
+        ("", "127.0.0.1:8000", True),
+        ("http://[::1]:8000/", "192.168.1.20:8000", True),
+        ("http://192.168.1.20:8000/", "127.0.0.1:8000", False),
+        ("", "192.168.1.20:8000", False),
+    ],
+)
+def test_the_answer_warns_when_the_phones_cannot_open_the_links(
+    api, tournament, organiser, settings, site_url, host, warned
+):
+    settings.ALLOWED_HOSTS = ["testserver", "127.0.0.1", "192.168.1.20"]
+    settings.SITE_URL = site_url
+    data = api.get(url(tournament), headers={**token(organiser), "host": host}).json()
+    if warned:
+        address = site_url or f"http://{host}/"
+        assert data["warning"].startswith(f"Links and QR codes point to {address}")
+        assert "SITE_URL" in data["warning"]
+    else:
+        assert data["warning"] is None
+
+
+def test_the_warning_is_in_the_schema(api):
+    schema = api.get(reverse("api-schema"), {"format": "json"}).json()
+    links = schema["components"]["schemas"]["TableLinks"]
+    assert "warning" in links["required"]
+    assert links["properties"]["warning"]["nullable"] is True
+    assert "loopback" in links["properties"]["warning"]["description"]

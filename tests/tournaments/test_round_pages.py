@@ -462,3 +462,68 @@ def test_only_the_organiser_and_the_adjudicator_see_the_seats_private_links(
         page = client.get(url).content.decode()
         assert "Private links" not in page
         assert not any(token in page for (token,) in tokens)
+
+
+# Links the phones in the hall cannot open (tournaments/site.py) -------------------------------
+
+UNREACHABLE = "make run HOST=0.0.0.0"
+
+
+@pytest.fixture
+def hosts(settings):
+    """Requests may come in on this machine's address or on the hall's network."""
+    settings.ALLOWED_HOSTS = ["testserver", "127.0.0.1", "192.168.1.20"]
+
+
+@pytest.mark.parametrize(
+    ("site_url", "host", "warned"),
+    [
+        ("", "127.0.0.1:8000", True),
+        ("http://127.0.0.1:8000/", "192.168.1.20:8000", True),
+        ("http://192.168.1.20:8000/", "127.0.0.1:8000", False),
+        ("", "192.168.1.20:8000", False),
+    ],
+)
+def test_the_seats_private_links_warn_when_the_phones_cannot_open_them(
+    client, organiser, tournament, settings, hosts, site_url, host, warned
+):
+    settings.SITE_URL = site_url
+    factories.seated_round(tournament)
+    client.force_login(organiser)
+    page = client.get(reverse("table", args=[tournament.slug, 1, 1]), headers={"host": host})
+    text = page.content.decode()
+    assert "Private links to the scoresheet" in text
+    assert (UNREACHABLE in text) is warned
+    if warned:
+        assert f"Links and QR codes point to {site_url or f'http://{host}/'}" in text
+
+
+@pytest.mark.parametrize(
+    ("site_url", "host", "warned"),
+    [
+        ("", "127.0.0.1:8000", True),
+        ("http://localhost:8000/", "192.168.1.20:8000", True),
+        ("http://192.168.1.20:8000/", "127.0.0.1:8000", False),
+        ("", "192.168.1.20:8000", False),
+    ],
+)
+def test_the_venue_screen_tells_the_organiser_that_phones_cannot_open_its_code(
+    client, organiser, tournament, settings, hosts, site_url, host, warned
+):
+    settings.SITE_URL = site_url
+    services.round_start(round=factories.seated_round(tournament))
+    url = reverse("screen", args=[tournament.slug])
+    client.force_login(organiser)
+    for headers in [{"host": host}, {"host": host, "HX-Request": "true"}]:  # and its refresh
+        assert (UNREACHABLE in client.get(url, headers=headers).content.decode()) is warned
+
+
+def test_the_hall_never_sees_the_venue_screens_note(client, tournament, settings, hosts):
+    """The projector shows the page to everyone: only the organisers see the note."""
+    settings.SITE_URL = ""
+    services.round_start(round=factories.seated_round(tournament))
+    url = reverse("screen", args=[tournament.slug])
+    local = {"host": "127.0.0.1:8000"}
+    assert UNREACHABLE not in client.get(url, headers=local).content.decode()
+    client.force_login(factories.adjudicator(tournament))
+    assert UNREACHABLE not in client.get(url, headers=local).content.decode()

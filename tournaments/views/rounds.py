@@ -21,7 +21,7 @@ from tournaments.models import Round
 from tournaments.permissions import AuthenticatedHttpRequest, require, roles_of, standings_mode
 from tournaments.roles import CLOCK, ORGANISER, SEES_SHEET_LINKS, STAFF, Role
 from tournaments.round_actions import ASKED_ROUND_ACTIONS, ROUND_ACTIONS
-from tournaments.site import absolute_url
+from tournaments.site import absolute_url, is_loopback
 from tournaments.views.common import shortfall
 
 
@@ -256,15 +256,22 @@ def find_table(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def venue_screen(request: HttpRequest, slug: str) -> HttpResponse:
-    """The projector at the venue: the round clock and every player's table, by name."""
+    """The projector at the venue: the round clock and every player's table, by name.
+
+    The same page for the hall and for staff, so when the QR code's address is this machine
+    only, the organiser (who may print, and so set the site up) sees a small note beneath it.
+    """
     tournament = selectors.tournament_get(slug=slug, user=request.user)
     round_ = selectors.current_round(tournament=tournament)
+    find_url = absolute_url(request, reverse("find", args=[slug]))
     context = {
         "tournament": tournament,
         "round": round_,
         "clock": selectors.round_clock(round=round_) if round_ else None,
         "seats": selectors.round_seats_by_name(round=round_) if round_ else [],
-        "find_url": absolute_url(request, reverse("find", args=[slug])),
+        "find_url": find_url,
+        "unreachable": is_loopback(find_url)
+        and policies.may_print(roles=roles_of(request, tournament)) is None,
         "now": timezone.now(),
     }
     if request.headers.get("HX-Request"):
