@@ -916,7 +916,10 @@ def sheet_differences(request: HttpRequest, access: Access) -> HttpResponse:
     )
     errors: list[str] = []
     choices = {}
-    if request.method == "POST" and refusal is None:
+    if request.method == "POST" and refusal is not None:
+        tournament_policies.enforce(refusal if refusal.field is None else None)
+        errors = [refusal.message]
+    elif request.method == "POST":
         for difference in differences:
             name = "time-over" if difference.hand is None else f"hand-{difference.hand}"
             if request.POST.get(name) in services.second_entry.TAKE:
@@ -950,7 +953,7 @@ def sheet_differences(request: HttpRequest, access: Access) -> HttpResponse:
             "differences": differences,
             "choices": choices,
             "refusal": refusal,
-            "errors": errors,
+            "errors": [] if refusal is not None else errors,
             "sheet_url": _sheet_url(access, "sheet"),
             "second_url": _sheet_url(access, "sheet-second"),
         },

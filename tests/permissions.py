@@ -348,6 +348,43 @@ SCORING = [
         "L L L 302 403 403 302 302",
         lambda ctx: {"version": ctx.sheet_version, "seat": 2},
     ),
+    # The desk confirms from the signed paper sheet (TSR 7.3.4): this draft is not complete.
+    c(
+        "sheet-confirm",
+        "post",
+        TB,
+        "L L L 422 403 403 422 422",
+        lambda ctx: {"version": ctx.sheet_version, "from_signed_sheet": "1"},
+    ),
+    # The second entry of a paper sheet (double entry), the desk's: the tournament does not
+    # check its paper sheets so, and this sheet is a draft.
+    c("sheet-second", "get", TB, "L L L 200 200 200 200 200"),
+    c("sheet-second-check", "post", TB, "L L L 200 200 200 200 200", hand),
+    c("sheet-second-save", "post", TB, "L L L 422 403 403 422 422", hand),
+    c(
+        "sheet-second-delete",
+        "post",
+        TB,
+        "L L L 422 403 403 422 422",
+        lambda ctx: {"version": 0, "number": 1},
+    ),
+    c(
+        "sheet-second-time-over",
+        "post",
+        TB,
+        "L L L 422 403 403 422 422",
+        lambda ctx: {"version": 0, "after": 1},
+    ),
+    c("sheet-second-compare", "post", TB, "L L L 422 403 403 422 422"),
+    c("sheet-second-discard", "post", TB, "L L L 302 403 403 302 302"),
+    c("sheet-differences", "get", TB, "L L L 200 200 200 200 200"),
+    c(
+        "sheet-differences",
+        "post",
+        TB,
+        "L L L 422 403 403 422 422",
+        lambda ctx: {"hand-1": "first"},
+    ),
     c("sheet-link", "get", LINK, "404 200 200 404 404 404 404 404"),
     c("sheet-link-check", "post", LINK, "404 200 200 404 404 404 404 404", hand),
     c("sheet-link-save", "post", LINK, "404 403 302 404 404 404 404 404", hand),
@@ -451,6 +488,32 @@ SCORING = [
         lambda ctx: {"version": ctx.sheet_version, "seat": 2},
     ),
     api("api-scoresheet-changes", "get", TB, "401 200 200 200 200 200 200 200"),
+    api(
+        "api-scoresheet-confirm",
+        "post",
+        TB,
+        "401 403 403 400 403 403 400 400",
+        lambda ctx: {"version": ctx.sheet_version, "from_signed_sheet": True},
+    ),
+    # Double entry: the desk's, through its accounts; off in this tournament, and the sheet a
+    # draft.
+    api("api-scoresheet-second-entry", "get", TB, "401 403 403 404 404 404 404 404"),
+    api(
+        "api-scoresheet-second-entry",
+        "put",
+        TB,
+        "401 403 403 400 403 403 400 400",
+        lambda ctx: {"hands": ctx.hands_json},
+    ),
+    api("api-scoresheet-second-entry", "delete", TB, "401 403 403 204 403 403 204 204"),
+    api("api-scoresheet-second-entry-compare", "post", TB, "401 403 403 400 403 403 400 400"),
+    api(
+        "api-scoresheet-second-entry-settle",
+        "post",
+        TB,
+        "401 403 403 400 403 403 400 400",
+        lambda ctx: {"choices": [{"hand": 1, "take": "first"}]},
+    ),
     # Every seat's private link: the organiser and the adjudicator only, never a seat's key.
     api("api-table-links", "get", TB, "401 403 403 200 403 403 200 200"),
 ]

@@ -189,6 +189,12 @@ def second_entry_hand_strike(
     """Strike out hand ``number`` of a second entry, as ``scoresheet_hand_strike`` does on the
     sheet: the later hands move up and are dealt again as the TSR says (TSR 3.3.10)."""
     entry = selectors.second_entry_get(sheet=scoresheet)
+    actor = Actor(user=by)
+    enforce(
+        policies.may_enter_second(
+            sheet=scoresheet, actor=actor, roles=_roles(scoresheet, actor), entry=entry
+        )
+    )
     state = selectors.second_entry_state(sheet=scoresheet, entry=entry)
     time_over = entry.time_over_after_hand if entry is not None else None
     hands, time_over = lines_struck(state, number=number, time_over=time_over)
