@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from doko.rules import double_entry
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.sheet import HandLine, Problem, SheetCheck, check_sheet
 from scoring.models import Hand, Scoresheet, ScoresheetChange, SecondEntry
@@ -305,23 +306,20 @@ def entry_differences(
     second: list[HandLine],
     second_time_over: int | None,
 ) -> list[Difference]:
-    """Where two entries of one sheet differ, hand by hand in the order played, and in the
-    noted end of the playing time (listed first)."""
-    differences = []
-    if first_time_over != second_time_over:
-        differences.append(
-            Difference(
-                hand=None,
-                first={"time_over_after_hand": first_time_over},
-                second={"time_over_after_hand": second_time_over},
-            )
-        )
-    for number in range(1, max(len(first), len(second)) + 1):
-        one = hand_snapshot(first[number - 1]) if number <= len(first) else None
-        two = hand_snapshot(second[number - 1]) if number <= len(second) else None
-        if one != two:
-            differences.append(Difference(hand=number, first=one, second=two))
-    return differences
+    """Where two entries of one sheet differ (``doko.rules.double_entry``), each side as
+    typed: the noted end of the playing time first, then hand by hand."""
+    one = double_entry.Entry(hands=first, time_over_after_hand=first_time_over)
+    two = double_entry.Entry(hands=second, time_over_after_hand=second_time_over)
+
+    def side(entry: double_entry.Entry, number: int | None) -> dict | None:
+        if number is None:
+            return {"time_over_after_hand": entry.time_over_after_hand}
+        return hand_snapshot(entry.hands[number - 1]) if number <= len(entry.hands) else None
+
+    return [
+        Difference(hand=number, first=side(one, number), second=side(two, number))
+        for number in double_entry.differences(one, two)
+    ]
 
 
 def second_entry_differences(*, sheet: Scoresheet, entry: SecondEntry) -> list[Difference]:

@@ -11,7 +11,6 @@ sheet then holds the settled hands and is confirmed. Nobody types both entries o
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -20,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from doko.rules import double_entry
 from doko.rules.sheet import HandLine, with_game_values
 from scoring import policies, selectors
 from scoring.models import Scoresheet, ScoresheetChange, SecondEntry
@@ -47,8 +47,8 @@ from scoring.services.sheets import (
 )
 from tournaments.policies import enforce
 
-Take = Literal["first", "second"]
-TAKE: tuple[Take, Take] = ("first", "second")
+Take = double_entry.Take
+TAKE = double_entry.TAKE
 
 
 class StaleEntryError(ValidationError):
@@ -309,7 +309,6 @@ def second_entry_discard(*, scoresheet: Scoresheet, by: User) -> None:
 
 
 def _settled(
-    differences: Sequence[Difference],
     choices: Mapping[int | None, Take],
     *,
     first: list[HandLine],
@@ -317,32 +316,30 @@ def _settled(
     first_time_over: int | None,
     second_time_over: int | None,
 ) -> tuple[list[HandLine], int | None]:
-    """The sheet as the paper says it: each differing hand as the entry chosen for it has it
-    (none where that entry has no such hand), every other hand as both have it."""
-    open_ = [d.hand for d in differences if d.hand not in choices]
-    unknown = [hand for hand in choices if hand not in {d.hand for d in differences}]
-    if open_ or unknown:
+    """The sheet as the paper says it (``doko.rules.double_entry.settled``); refused on
+    ``choices`` unless they settle exactly the differences."""
+    try:
+        entry = double_entry.settled(
+            double_entry.Entry(hands=first, time_over_after_hand=first_time_over),
+            double_entry.Entry(hands=second, time_over_after_hand=second_time_over),
+            choices,
+        )
+    except double_entry.Unsettled as error:
         names = ", ".join(
             _("the end of the playing time") if hand is None else str(hand)
-            for hand in open_ or unknown
+            for hand in error.open or error.unknown
         )
         raise ValidationError(
             {
                 "choices": (
                     _("Settle every difference from the paper sheet; still open: %(hands)s.")
-                    if open_
+                    if error.open
                     else _("These hands do not differ between the two entries: %(hands)s.")
                 )
                 % {"hands": names}
             }
-        )
-    lines = []
-    for number in range(1, max(len(first), len(second)) + 1):
-        source = second if choices.get(number, "first") == "second" else first
-        if number <= len(source):
-            lines.append(source[number - 1])
-    time_over = second_time_over if choices.get(None) == "second" else first_time_over
-    return lines, time_over
+        ) from error
+    return list(entry.hands), entry.time_over_after_hand
 
 
 @transaction.atomic
@@ -371,7 +368,6 @@ def second_entry_settle(
     if not differences:
         return _confirm_by_double_entry(sheet, entry)
     lines, time_over = _settled(
-        differences,
         choices,
         first=first,
         second=second,
