@@ -7,6 +7,7 @@ they are typed (``sheet_check``) and saved one at a time (``sheet_save``).
 """
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -21,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from doko.rules.deal import sheet_keeper
+from doko.rules.double_entry import TAKE, Take
 from doko.rules.sheet import dealt_out_of_turn, with_dealers
 from scoring import links, policies, selectors, services
 from scoring.forms import MODES, HandForm, initial_for
@@ -207,7 +209,7 @@ def _may_print(access: Access) -> bool:
 # scrolls there without JavaScript, as their forms name it), or beside a hand's row.
 ACTIONS = "actions"
 # The steps that ask once before an action, showing the totals (``?step=``).
-STEPS = {
+STEPS: dict[str, Callable[..., None]] = {
     "submit": services.scoresheet_submit_check,
     "confirm": services.scoresheet_confirm_check,
     "signed": functools.partial(services.scoresheet_confirm_check, from_signed_sheet=True),
@@ -301,7 +303,7 @@ def _paper(access: Access, state: selectors.SheetState, confirm: Refusal | None)
     if access.blind:
         return {"may_signed": False, "confirm_refusal": None, "double_entry": None}
     signed = _refusal(policies.may_confirm_from_signed_sheet, access, state)
-    context = {
+    context: dict[str, object] = {
         "may_signed": signed is None,
         # Beside where the confirm button would be: why it is not there (TSR 7.3.2).
         "confirm_refusal": confirm
@@ -915,15 +917,16 @@ def sheet_differences(request: HttpRequest, access: Access) -> HttpResponse:
         else []
     )
     errors: list[str] = []
-    choices = {}
+    choices: dict[int | None, Take] = {}
     if request.method == "POST" and refusal is not None:
         tournament_policies.enforce(refusal if refusal.field is None else None)
         errors = [refusal.message]
     elif request.method == "POST":
         for difference in differences:
             name = "time-over" if difference.hand is None else f"hand-{difference.hand}"
-            if request.POST.get(name) in services.second_entry.TAKE:
-                choices[difference.hand] = request.POST[name]
+            for take in TAKE:
+                if request.POST.get(name) == take:
+                    choices[difference.hand] = take
         assert access.actor.user is not None  # the staff pages need a login (_sheet_view)
         try:
             services.second_entry_settle(
