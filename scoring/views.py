@@ -237,7 +237,9 @@ def _context(
     if may_edit and form is None:
         form = _blank_form(request, state, editing)
     number = editing or len(state.lines) + 1
-    remaining = range(len(state.lines) + 2, len(state.lines) + 1 + state.check.next.hands_remaining)
+    # The lines still to come, after the entry row where there is one.
+    first = len(state.lines) + (2 if may_edit else 1)
+    remaining = range(first, len(state.lines) + 1 + state.check.next.hands_remaining)
     # The mode as the form sent it, when it is one: it goes into the cookie the next page reads.
     mode = form["mode"].value() if form is not None else None
     return {
