@@ -59,6 +59,7 @@ class Case:
     data: Callable | None = None  # ctx → the request's body
     json: bool = False  # the API: a JSON body
     query: str = ""
+    multipart: bool = False  # the API: a multipart body (an upload) instead of JSON
 
     def statuses(self) -> dict:
         codes = self.expected.split()
@@ -123,6 +124,13 @@ def hand(ctx) -> dict:
 
 def hand_json(ctx) -> dict:
     return {"version": ctx.sheet_version, "hands": ctx.hands_json}
+
+
+def scan(ctx) -> dict:
+    """A photo of the signed sheet, as the page and the API upload it (multipart)."""
+    from tests.scans import jpeg, upload
+
+    return {"file": upload(jpeg())}
 
 
 # anonymous player keeper adjudicator deputy panel organiser admin
@@ -451,6 +459,8 @@ SCORING = [
         lambda ctx: {"version": ctx.sheet_version, "seat": 2},
     ),
     api("api-scoresheet-changes", "get", TB, "401 200 200 200 200 200 200 200"),
+    api("api-scoresheet-scan", "get", TB, "401 200 200 200 200 200 200 200"),
+    api("api-scoresheet-scan", "post", TB, "401 403 201 201 403 403 201 201", scan, multipart=True),
     # Every seat's private link: the organiser and the adjudicator only, never a seat's key.
     api("api-table-links", "get", TB, "401 403 403 200 403 403 200 200"),
 ]
@@ -795,8 +805,8 @@ def _hand_json(line) -> dict:
 
 def build() -> Ctx:
     """The world the matrix is checked in: a tournament of eight with its staff, round 1
-    running, decisions, appeals and sanctions at each stage, a print job, a ranking list, a
-    private tournament and one with hidden standings."""
+    running, decisions, appeals and sanctions at each stage, the photo of table 1's signed
+    sheet, a print job, a ranking list, a private tournament and one with hidden standings."""
     from django.contrib.auth.models import Group
     from django.core.files.base import ContentFile
 
@@ -878,6 +888,12 @@ def build() -> Ctx:
         tournament=hidden, by=users["organiser"], changes={"standings_public": False}
     )
     seats = {s.position: s for s in sheet.table.seats.all()}
+    from scoring import services as scoring_services
+    from scoring.policies import Actor
+
+    scoring_services.scoresheet_scan_attach(
+        scoresheet=sheet, upload=scan(None)["file"], by=Actor(seat=seats[4])
+    )
     sheet.refresh_from_db()
     from scoring.selectors import hand_lines
 
@@ -956,6 +972,8 @@ def request(case: Case, role: str, ctx: Ctx, client: Client | None = None):
         client = client or Client()
         if case.method == "get":
             return client.get(address, headers=headers)
+        if case.multipart:
+            return getattr(client, case.method)(address, data, headers=headers)
         return getattr(client, case.method)(
             address, data, content_type="application/json", headers=headers
         )
