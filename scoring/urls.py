@@ -18,6 +18,7 @@ ACTIONS = [
     ("reopen/", views.sheet_reopen, "-reopen"),
     ("return/", views.sheet_return, "-return"),
     ("history/", views.sheet_history, "-history"),
+    ("scan/", views.sheet_scan, "-scan"),  # the signed paper sheet's photo or scan
 ]
 
 urlpatterns = [

@@ -402,6 +402,12 @@ SCORING = [
         lambda ctx: {"version": ctx.sheet_version, "reason": "Hand 2"},
     ),
     c("sheet-link-history", "get", LINK, "404 200 200 404 404 404 404 404"),
+    # The signed paper sheet's photo (TSR 7.3.4): the table's links and the sheet's readers see
+    # it; the scorekeeper's link and the sheet staff attach it.
+    c("sheet-scan", "get", TB, "L L L 200 200 200 200 200"),
+    c("sheet-scan", "post", TB, "L L L 302 403 403 302 302", scan),
+    c("sheet-link-scan", "get", LINK, "404 200 200 404 404 404 404 404"),
+    c("sheet-link-scan", "post", LINK, "404 403 302 404 404 404 404 404", scan),
     # API: the rules (public, rate-limited per client) ---------------------------------------------
     api("api-rules-hand-value", "post", NONE, "400 400 400 400 400 400 400 400", lambda ctx: {}),
     api("api-rules-penalty", "post", NONE, "400 400 400 400 400 400 400 400", lambda ctx: {}),
