@@ -6,6 +6,12 @@ order the rows were made: database ids never leave the database, and an import m
 Users are named by their username; players carry their DDV number, by which an import finds
 them again. The seats' results and the standings are not in it: they are rebuilt from the
 sheets and the adjudication after an import.
+
+A sheet's ``scan`` (added later; a file written before has none, as one exported with
+``--without-scans``) is the photo or scan of the signed paper sheet: its type, size, SHA-256,
+who attached it and when, and the file itself in base64, byte for byte as stored (stripped of
+its metadata when it was attached). Each makes the document larger by 4/3 of its size (at most
+10 MB each); the commands hold the whole document in memory.
 """
 
 FORMAT = "doko-tournament"

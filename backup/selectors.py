@@ -1,5 +1,6 @@
 """Write one tournament as a JSON-ready backup document (its format: ``backup/format.py``)."""
 
+import base64
 import datetime
 from collections.abc import Iterable
 
@@ -18,7 +19,7 @@ from backup.format import (
     TOURNAMENT_FIELDS_LATER,
     VERSION,
 )
-from scoring.models import Hand, Scoresheet, ScoresheetChange, SecondEntry
+from scoring.models import Hand, Scoresheet, ScoresheetChange, ScoresheetScan, SecondEntry
 from tournaments.models import (
     ExtraTime,
     Seat,
@@ -36,8 +37,10 @@ def _keys(rows: Iterable[models.Model]) -> dict[int, int]:
     return {row.pk: key for key, row in enumerate(rows, start=1)}
 
 
-def tournament_export(*, tournament: Tournament) -> dict:
-    """The whole tournament as plain JSON-ready data (see the module's docstring)."""
+def tournament_export(*, tournament: Tournament, scans: bool = True) -> dict:
+    """The whole tournament as plain JSON-ready data (see the module's docstring); ``scans``:
+    with the photos or scans of the signed sheets, read from storage (``OSError`` if one is
+    missing there)."""
     User = get_user_model()
     usernames: set[str] = set()
     user_names = dict(User._default_manager.values_list("pk", User.USERNAME_FIELD))
@@ -86,9 +89,32 @@ def tournament_export(*, tournament: Tournament) -> dict:
     changes: dict[int, list[ScoresheetChange]] = {}
     for change in ScoresheetChange.objects.filter(scoresheet__in=sheets).order_by("pk"):
         changes.setdefault(change.scoresheet_id, []).append(change)
+    scanned = (
+        {scan.scoresheet_id: scan for scan in ScoresheetScan.objects.filter(scoresheet__in=sheets)}
+        if scans
+        else {}
+    )
 
     def key(keys: dict[int, int], pk: int | None) -> int | None:
         return None if pk is None else keys[pk]
+
+    def scan(sheet: Scoresheet) -> dict | None:
+        """The sheet's scan with its file as stored, byte for byte (base64)."""
+        row = scanned.get(sheet.pk)
+        if row is None:
+            return None
+        with row.file.open("rb") as file:
+            content = file.read()
+        return {
+            "content_type": row.content_type,
+            "size": row.size,
+            "sha256": row.sha256,
+            "uploaded_at": _time(row.uploaded_at),
+            "uploaded_by": user(row.uploaded_by_id),
+            "uploaded_by_seat": key(seat_key, row.uploaded_by_seat_id),
+            "uploaded_by_name": row.uploaded_by_name,
+            "data": base64.b64encode(content).decode("ascii"),
+        }
 
     def members(row: Appeal | Sanction) -> list[str]:
         return sorted(username(member.pk) for member in row.members.all())
@@ -224,6 +250,7 @@ def tournament_export(*, tournament: Tournament) -> dict:
                     }
                     for change in changes.get(sheet.pk, [])
                 ],
+                "scan": scan(sheet),
             }
             for sheet in sheets
         ],

@@ -1,7 +1,10 @@
 """Restore one tournament from a backup document (``backup/selectors.py`` writes it), in one
 transaction; the results and standings are rebuilt from what it restored."""
 
+import base64
+import binascii
 import datetime
+import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar, overload
@@ -9,6 +12,8 @@ from typing import TypeVar, overload
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
 from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -24,7 +29,15 @@ from backup.format import (
     TOURNAMENT_FIELDS_LATER,
     VERSION,
 )
-from scoring.models import Hand, Scoresheet, ScoresheetChange, SecondEntry
+from scoring.models import (
+    SCAN_MAX_BYTES,
+    Hand,
+    Scoresheet,
+    ScoresheetChange,
+    ScoresheetScan,
+    SecondEntry,
+)
+from scoring.scans import EXTENSIONS, content_type_of
 from tournaments import services
 from tournaments.models import (
     Entry,
@@ -95,9 +108,21 @@ def tournament_import_report(*, data: dict) -> ImportResult:
     it or nothing. Refused if a tournament with its slug exists. Unknown users are created
     inactive and without a password; players are found again by their DDV number."""
     _check_format(data)
+    stored: list[str] = []  # the scans' files written, deleted again if the import fails
+    try:
+        result = _import_atomically(data, stored)
+    except BaseException:
+        for name in stored:
+            default_storage.delete(name)
+        raise
+    services.standings_rebuild(tournament_id=result.tournament.pk)
+    return result
+
+
+def _import_atomically(data: dict, stored: list[str]) -> ImportResult:
     try:
         with transaction.atomic():
-            result = _import(data)
+            return _import(data, stored)
     except _Damaged as error:
         raise ValidationError(
             _("The backup is damaged or incomplete: %(error)s") % {"error": error}
@@ -110,8 +135,6 @@ def tournament_import_report(*, data: dict) -> ImportResult:
         raise ValidationError(
             _("The backup breaks a rule of the database: %(error)s") % {"error": error}
         ) from error
-    services.standings_rebuild(tournament_id=result.tournament.pk)
-    return result
 
 
 def _lookup(keys: dict, key, kind: str):
@@ -160,7 +183,7 @@ def _users(data: dict, result: ImportResult) -> dict[str, AbstractBaseUser]:
     return found
 
 
-def _import(data: dict) -> ImportResult:
+def _import(data: dict, stored: list[str]) -> ImportResult:
     fields = data["tournament"]
     slug = fields["slug"]
     if Tournament.objects.filter(slug=slug).exists():
@@ -394,6 +417,21 @@ def _import(data: dict) -> ImportResult:
         ],
     )
     _keep_times(ScoresheetChange, change_rows, [change for _sheet, change in changes], "at")
+    # Backups from before sheets had scans have none.
+    scans = [(sheets[item["key"]], item["scan"]) for item in items if item.get("scan")]
+    _insert(
+        ScoresheetScan,
+        [
+            _scan(
+                sheet,
+                scan,
+                stored,
+                user=user,
+                seat=_lookup(seats, scan["uploaded_by_seat"], _("the seat")),
+            )
+            for sheet, scan in scans
+        ],
+    )
 
     # A decision of the panel names the appeal it was made on, and the appeal the decision
     # appealed against: the decisions come first, and learn their appeals after.
@@ -499,6 +537,40 @@ def _import(data: dict) -> ImportResult:
     services.results_refresh_all(tournament=tournament)
     services.ranking_schedule_if_ranked(tournament=tournament)
     return result
+
+
+def _scan(
+    sheet: Scoresheet, item: dict, stored: list[str], *, user: Callable, seat: Seat | None
+) -> ScoresheetScan:
+    """A sheet's scan, its file written back to storage byte for byte as it was exported (it
+    was stripped of its metadata when it was attached); checked first against what the
+    document says of it."""
+    try:
+        content = base64.b64decode(item["data"], validate=True)
+    except (binascii.Error, TypeError, ValueError) as error:
+        raise _Damaged(_("a scan's file is not base64.")) from error
+    if not (
+        0 < len(content) <= SCAN_MAX_BYTES
+        and len(content) == item["size"]
+        and hashlib.sha256(content).hexdigest() == item["sha256"]
+        and content_type_of(content) == item["content_type"]
+    ):
+        raise _Damaged(
+            _("the scan of a sheet is not the file it describes (size, checksum or type).")
+        )
+    scan = ScoresheetScan(
+        scoresheet=sheet,
+        content_type=item["content_type"],
+        size=len(content),
+        sha256=item["sha256"],
+        uploaded_at=_parse_time(item["uploaded_at"]),
+        uploaded_by=user(item["uploaded_by"]),
+        uploaded_by_seat=seat,
+        uploaded_by_name=item["uploaded_by_name"],
+    )
+    scan.file.save(f"scan.{EXTENSIONS[scan.content_type]}", ContentFile(content), save=False)
+    stored.append(scan.file.name or "")
+    return scan
 
 
 def _offence_codes(items: list[dict]) -> dict[int, str]:

@@ -111,6 +111,7 @@ urlpatterns += [
     path(f"{SHEET}/strike", sheet_api.ScoresheetStrike.as_view(), name="api-scoresheet-strike"),
     path(f"{SHEET}/keeper", sheet_api.ScoresheetKeeper.as_view(), name="api-scoresheet-keeper"),
     path(f"{SHEET}/changes", sheet_api.ScoresheetChanges.as_view(), name="api-scoresheet-changes"),
+    path(f"{SHEET}/scan", sheet_api.ScoresheetScanView.as_view(), name="api-scoresheet-scan"),
     path(
         f"{SHEET}/second-entry",
         second_entry_api.ScoresheetSecondEntry.as_view(),

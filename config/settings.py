@@ -5,6 +5,7 @@ runs on a SQLite file under ``var/`` and runs Celery tasks in-process, which is 
 and the tests use.
 """
 
+import json
 import os
 import secrets
 from pathlib import Path
@@ -169,8 +170,28 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", VAR_DIR / "media"))
 MEDIA_URL = "media/"  # never served directly: downloads go through views that check access
+
+
+def _storage_options() -> dict:
+    text = os.environ.get("FILE_STORAGE_OPTIONS", "").strip()
+    try:
+        options = json.loads(text) if text else {}
+    except ValueError as error:
+        raise ImproperlyConfigured(f"FILE_STORAGE_OPTIONS is not JSON: {error}.") from error
+    if not isinstance(options, dict):
+        raise ImproperlyConfigured("FILE_STORAGE_OPTIONS must be a JSON object.")
+    return options
+
+
+# Uploaded and generated files (the signed sheets' photos and scans, printouts) go through the
+# storage API: by default files under MEDIA_ROOT; FILE_STORAGE names any other storage class,
+# e.g. an object store that several web servers share, with its options as JSON.
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": {
+        "BACKEND": os.environ.get("FILE_STORAGE", "").strip()
+        or "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": _storage_options(),
+    },
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"

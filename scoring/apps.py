@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_delete
 from django.utils.translation import gettext_lazy as _
 
 
@@ -9,7 +10,12 @@ class ScoringConfig(AppConfig):
     def ready(self) -> None:
         # A round's life and pages turn on its sheets; tournaments, below us, asks through
         # tournaments/play.py.
+        from scoring.models import ScoresheetScan
         from scoring.play import ScoresheetPlay
+        from scoring.services import scan_file_forget
         from tournaments import play
 
         play.register(ScoresheetPlay())
+        # A sheet deleted with its round or tournament (a draw undone) takes its scan's file
+        # along, once that is committed.
+        post_delete.connect(scan_file_forget, sender=ScoresheetScan, dispatch_uid="scan-file")

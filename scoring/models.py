@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -491,3 +493,76 @@ class SecondEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{_('second entry')}: {self.scoresheet}"
+
+
+# The largest photo or scan of a signed sheet taken, and stored (scoring/scans.py).
+SCAN_MAX_BYTES = 10 * 1024 * 1024
+
+
+def scan_upload_to(scan: ScoresheetScan, filename: str) -> str:
+    """A name nobody guesses, with the file's extension: the file is never served by its name."""
+    return f"scans/{uuid.uuid4().hex}{Path(filename).suffix}"
+
+
+class ScoresheetScan(models.Model):
+    """The photo or scan of the signed paper sheet, the evidence the table signed (TSR 7.3.4,
+    8.5.2): one per sheet, a new one replacing it (and its file). Stored without its metadata
+    through the storage API (``scoring/scans.py``), read only through views that check who
+    asks. Attaching it changes nothing of the sheet, not its version either."""
+
+    class Kind(models.TextChoices):
+        JPEG = "image/jpeg", "JPEG"
+        PNG = "image/png", "PNG"
+        PDF = "application/pdf", "PDF"
+
+    scoresheet = models.OneToOneField(
+        Scoresheet, on_delete=models.CASCADE, related_name="scan", verbose_name=_("scoresheet")
+    )
+    file = models.FileField(_("file"), upload_to=scan_upload_to, max_length=200)
+    content_type = models.CharField(_("content type"), max_length=32, choices=Kind.choices)
+    size = models.PositiveIntegerField(_("size (bytes)"))
+    sha256 = models.CharField(_("SHA-256"), max_length=64)
+    uploaded_at = models.DateTimeField(_("attached"))
+    # Who attached it: a staff member's account or the scorekeeper through his seat's link,
+    # and the name as it was then (as ScoresheetChange.by_name).
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("attached by (account)"),
+    )
+    uploaded_by_seat = models.ForeignKey(
+        Seat,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("attached by (seat)"),
+    )
+    uploaded_by_name = models.CharField(_("attached by"), max_length=200)
+
+    class Meta:
+        verbose_name = _("scan of the signed scoresheet")
+        verbose_name_plural = _("scans of the signed scoresheets")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(size__gte=1, size__lte=SCAN_MAX_BYTES), name="scan_size_limit"
+            ),
+            models.CheckConstraint(
+                condition=Q(content_type__in=["image/jpeg", "image/png", "application/pdf"]),
+                name="scan_content_type_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(uploaded_by__isnull=True) | Q(uploaded_by_seat__isnull=True),
+                name="scan_one_uploader",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.scoresheet}: {self.get_content_type_display()}"
+
+    @property
+    def is_image(self) -> bool:
+        return self.content_type != self.Kind.PDF

@@ -17,8 +17,14 @@ from django.utils.translation import gettext as _
 
 from scoring.models import Scoresheet, ScoresheetChange, SecondEntry
 from tournaments.models import Round, Seat, SheetKeeping
-from tournaments.policies import Refusal
-from tournaments.roles import HANDS_OVER_SHEET, ORGANISER, READS_SEAT_LINKS, SHEET_STAFF
+from tournaments.policies import Refusal, may_read_seating
+from tournaments.roles import (
+    HANDS_OVER_SHEET,
+    ORGANISER,
+    READS_SEAT_LINKS,
+    SHEET_READERS,
+    SHEET_STAFF,
+)
 
 
 def may_hand_over_sheet(*, roles: Collection[str]) -> Refusal | None:
@@ -445,3 +451,61 @@ def may_return_sheet(
             _("only a handed-in sheet not yet confirmed can be sent back"),
         )
     )
+
+
+def may_attach_scan(
+    *, sheet: Scoresheet, actor: Actor, roles: Collection[str], table_size: int | None = None
+) -> Refusal | None:
+    """Attach or replace the photo or scan of the signed paper sheet (TSR 7.3.4, 8.5.2): the
+    scorekeeper's link or sheet staff, once the round has started, whatever the sheet's state
+    (the table signs it once it is complete, and the desk often photographs the sheets after
+    they are confirmed); once the round is closed, an organiser only."""
+    if actor.user is not None:
+        if not set(roles) & SHEET_STAFF:
+            return Refusal(
+                _(
+                    "The scorekeeper, an organiser, an adjudicator or a scorekeeper account "
+                    "attaches the signed scoresheet."
+                )
+            )
+    else:
+        refusal = _who(sheet, actor, roles, table_size=table_size)
+        if refusal is not None:
+            return refusal
+        assert actor.seat is not None  # either a user or a seat (Actor.__post_init__)
+        size = table_size if table_size is not None else sheet.table.seats.count()
+        if actor.seat.position != (seat := sheet.keeper(size)):
+            return Refusal(
+                _("The scorekeeper (seat %(seat)d) or the desk attaches the signed scoresheet.")
+                % {"seat": seat}
+            )
+    round_ = sheet.table.round
+    if round_.status == Round.Status.CLOSED:
+        if set(roles) & ORGANISER:
+            return None
+        return Refusal(
+            _("Round %(round)d is closed: only an organiser attaches a signed scoresheet now.")
+            % {"round": round_.number},
+            field="round",
+        )
+    if round_.status not in UNDER_WAY:
+        return Refusal(
+            _(
+                "Round %(round)d has not started: the signed scoresheet is attached once the "
+                "table has played (TSR 7.3.4)."
+            )
+            % {"round": round_.number},
+            field="round",
+        )
+    return None
+
+
+def may_read_scan(*, sheet: Scoresheet, actor: Actor, roles: Collection[str]) -> Refusal | None:
+    """See the photo or scan of the signed sheet: every player of the table through their
+    link, and whoever reads the sheet through an account (``SHEET_READERS``), by the sheet's
+    rule: once the seating is published, or before as staff."""
+    if actor.seat is not None:
+        return _who(sheet, actor, roles, table_size=None)
+    if not set(roles) & SHEET_READERS:
+        return Refusal(_("You may not see this scoresheet."))
+    return may_read_seating(round=sheet.table.round, roles=roles)

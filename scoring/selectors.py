@@ -11,7 +11,7 @@ from django.utils.translation import ngettext
 from doko.rules import double_entry
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.sheet import HandLine, Problem, SheetCheck, check_sheet
-from scoring.models import Hand, Scoresheet, ScoresheetChange, SecondEntry
+from scoring.models import Hand, Scoresheet, ScoresheetChange, ScoresheetScan, SecondEntry
 from scoring.rulings import NONE, SheetAdjudication, sheet_adjudication
 from tournaments.models import Seat
 
@@ -184,10 +184,11 @@ def sheet_snapshot(*, sheet: Scoresheet, hands: list[HandLine]) -> dict:
 
 def seat_by_token(token: str) -> Seat | None:
     """The seat whose private scoresheet link carries ``token``, with its player and its
-    table's round, tournament and scoresheet, in one query; None for an unknown key."""
+    table's round, tournament and scoresheet (and its scan), in one query; None for an unknown
+    key."""
     return (
         Seat.objects.select_related(
-            "table__round__tournament", "table__scoresheet", "entry__player"
+            "table__round__tournament", "table__scoresheet__scan", "entry__player"
         )
         .filter(token=token)
         .order_by()
@@ -380,3 +381,12 @@ def sheet_changes(*, sheet: Scoresheet, since: int = 0) -> list[ChangeRow]:
             )
         )
     return rows
+
+
+def scoresheet_scan(*, sheet: Scoresheet) -> ScoresheetScan | None:
+    """The photo or scan of the signed sheet, if one is attached: no query where the sheet was
+    read with it (``select_related("scan")``)."""
+    try:
+        return sheet.scan
+    except ScoresheetScan.DoesNotExist:
+        return None

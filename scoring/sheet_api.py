@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy, ngettext
@@ -25,6 +26,7 @@ from drf_spectacular.extensions import (
     OpenApiAuthenticationExtension,
     OpenApiSerializerFieldExtension,
 )
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -38,6 +40,7 @@ from rest_framework.authentication import (
     SessionAuthentication,
     TokenAuthentication,
 )
+from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -45,7 +48,7 @@ from rest_framework.views import APIView
 from doko.rules.contracts import Contract, Section, SoloType
 from doko.rules.deal import TABLE_SIZES, MatchProgress
 from doko.rules.sheet import PROBLEM_CODES, HandLine
-from scoring import links, policies, selectors, services
+from scoring import links, policies, scans, selectors, services
 from scoring.api import (
     MOST_HANDS,
     MOST_POINTS,
@@ -55,7 +58,7 @@ from scoring.api import (
     hand_seat_problems,
 )
 from scoring.messages import problems_data
-from scoring.models import RETURN_REASON_LENGTH, Scoresheet, ScoresheetChange
+from scoring.models import RETURN_REASON_LENGTH, Scoresheet, ScoresheetChange, ScoresheetScan
 from scoring.services import Actor, SheetRefused, StaleVersionError
 from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors
@@ -65,6 +68,7 @@ from tournaments.roles import SHEET_READERS
 from tournaments.site import absolute_url, site_warning
 
 SEAT_KEY_HEADER = "X-Seat-Key"
+JPEG, PNG, PDF = ScoresheetScan.Kind.values
 # Who reads a sheet through their account: those who see the seating before it is published,
 # and the scorekeeper accounts who type sheets in, once it is (``may_read_seating``).
 READERS = SHEET_READERS
@@ -131,7 +135,7 @@ class SheetAccess(BasePermission):
 
 def _sheets():
     return Scoresheet.objects.select_related(
-        "table__round__tournament", "submitted_by", "confirmed_by"
+        "table__round__tournament", "submitted_by", "confirmed_by", "scan"
     )
 
 
@@ -253,6 +257,33 @@ class LiveCheckSerializer(serializers.Serializer):
     )
 
 
+class ScanSerializer(serializers.Serializer):
+    content_type = serializers.ChoiceField(
+        choices=ScoresheetScan.Kind.values, help_text="As stored, told by its content"
+    )
+    size = serializers.IntegerField(help_text="Bytes, as stored (without its metadata)")
+    uploaded_at = serializers.DateTimeField()
+    uploaded_by = serializers.CharField(help_text="Who attached it, as the name read then")
+    url = serializers.CharField(
+        help_text="Where to GET the file: a path on this API's host, with the same credentials"
+    )
+
+
+def scan_data(scan: ScoresheetScan | None) -> dict | None:
+    """What a client shows of a sheet's scan, without the file itself."""
+    if scan is None:
+        return None
+    table = scan.scoresheet.table
+    args = [table.round.tournament.slug, table.round.number, table.number]
+    return {
+        "content_type": scan.content_type,
+        "size": scan.size,
+        "uploaded_at": scan.uploaded_at,
+        "uploaded_by": scan.uploaded_by_name,
+        "url": reverse("api-scoresheet-scan", args=args),
+    }
+
+
 class ScoresheetSerializer(serializers.Serializer):
     tournament = serializers.SlugField()
     round = serializers.IntegerField()
@@ -295,6 +326,9 @@ class ScoresheetSerializer(serializers.Serializer):
     )
     sent_back_by = serializers.CharField(allow_blank=True, help_text="Who sent it back")
     updated_at = serializers.DateTimeField()
+    scan = ScanSerializer(
+        allow_null=True, help_text="The photo or scan of the signed paper sheet; null if none"
+    )
 
 
 def _seat_dict(values) -> dict[str, object]:
@@ -368,6 +402,7 @@ def sheet_data(sheet: Scoresheet) -> dict:
             "sent_back_reason": sheet.sent_back_reason,
             "sent_back_by": sheet.sent_back_by,
             "updated_at": sheet.updated_at,
+            "scan": scan_data(selectors.scoresheet_scan(sheet=sheet)),
         }
     ).data
 
@@ -836,6 +871,92 @@ class ScoresheetChanges(SheetAPIView):
                 {"since": [gettext("Give a version number.")]}
             ) from error
         return Response(changes_data(sheet, since=since))
+
+
+# The photo or scan of the signed paper sheet ----------------------------------------------------
+
+
+class ScanUploadSerializer(serializers.Serializer):
+    """For the schema: the service checks the file and says what is wrong with it."""
+
+    file = serializers.FileField(
+        help_text="A photo (JPEG, PNG) or scan (PDF) of the signed sheet, at most 10 MB; "
+        "told by its content, stored without its metadata"
+    )
+
+
+SCAN_FILE = OpenApiResponse(
+    OpenApiTypes.BINARY,
+    description="The file as stored (without its metadata), shown inline; `ETag` and "
+    "`If-None-Match` (304 while unchanged)",
+)
+
+
+class ScoresheetScanView(SheetAPIView):
+    """The photo or scan of the signed paper sheet (TSR 7.3.4, 8.5.2). POST attaches it, or
+    replaces the one attached (multipart, field `file`): the scorekeeper's key or sheet staff,
+    from the start of the round; once it is closed, an organiser only. It changes nothing of
+    the sheet, not its `version`. GET returns the file: every seat's key of the table, and
+    the staff who read the sheet."""
+
+    parser_classes = [MultiPartParser]
+
+    def initialize_request(self, request, *args, **kwargs):
+        # Before the body is read: one file, of no more than the limit and a byte, on disk.
+        if request.method == "POST":
+            request.upload_handlers = scans.scan_upload_handlers(request)
+        return super().initialize_request(request, *args, **kwargs)
+
+    def perform_content_negotiation(self, request, force=False):
+        # A file is answered whatever the client accepts (an <img> asks for image/*).
+        return super().perform_content_negotiation(request, force=True)
+
+    @extend_schema(
+        tags=["scoresheets"],
+        responses={
+            (200, JPEG): SCAN_FILE,
+            (200, PNG): SCAN_FILE,
+            (200, PDF): SCAN_FILE,
+            **READ_RESPONSES,
+            404: OpenApiResponse(description="No such sheet, or no scan attached to it"),
+        },
+    )
+    def get(self, request, slug: str, number: int, table: int):
+        sheet, actor = _opened(request, slug=slug, number=number, table=table)
+        # A seat's key holds no role (and has no account to look one up for).
+        roles = set() if actor.seat else roles_of(request, sheet.table.round.tournament)
+        tournament_policies.enforce(policies.may_read_scan(sheet=sheet, actor=actor, roles=roles))
+        scan = selectors.scoresheet_scan(sheet=sheet)
+        if scan is None:
+            raise Http404
+        return scans.scan_response(request, scan)
+
+    @extend_schema(
+        tags=["scoresheets"],
+        request={"multipart/form-data": ScanUploadSerializer},
+        responses={
+            201: ScanSerializer,
+            400: OpenApiResponse(
+                description="Refused, with the reason under `file` (none sent, empty, over "
+                "10 MB, not a JPEG, PNG or PDF, damaged, too many pixels, an encrypted PDF) or "
+                "`round` (not started; closed, for all but an organiser); nothing saved"
+            ),
+            403: OpenApiResponse(description="Not yours to do: the services say why"),
+            429: OpenApiResponse(description="Too many writes through this seat's key"),
+        },
+    )
+    def post(self, request, slug: str, number: int, table: int):
+        sheet, actor = _opened(request, slug=slug, number=number, table=table)
+        scan = services.scoresheet_scan_attach(
+            scoresheet=sheet, upload=request.FILES.get(scans.FIELD), by=actor
+        )
+        data = scan_data(scan)
+        assert data is not None
+        return Response(
+            data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": request.build_absolute_uri(data["url"])},
+        )
 
 
 # The seats' private links ----------------------------------------------------------------------

@@ -18,6 +18,7 @@ ACTIONS = [
     ("reopen/", views.sheet_reopen, "-reopen"),
     ("return/", views.sheet_return, "-return"),
     ("history/", views.sheet_history, "-history"),
+    ("scan/", views.sheet_scan, "-scan"),  # the signed paper sheet's photo or scan
 ]
 
 # The second entry of a paper sheet (double entry), typed by the desk without seeing the first:

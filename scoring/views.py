@@ -14,20 +14,21 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from doko.rules.deal import sheet_keeper
 from doko.rules.double_entry import TAKE, Take
 from doko.rules.sheet import dealt_out_of_turn, with_dealers
-from scoring import links, policies, selectors, services
+from scoring import links, policies, scans, selectors, services
 from scoring.forms import MODES, HandForm, initial_for
 from scoring.messages import problem_message
-from scoring.models import RETURN_REASON_LENGTH, Scoresheet, SecondEntry
+from scoring.models import RETURN_REASON_LENGTH, SCAN_MAX_BYTES, Scoresheet, SecondEntry
 from scoring.rulings import sheet_adjudication
 from scoring.selectors import hand_lines, scoresheet_check, scoresheet_rows
 from scoring.services import Actor, StaleEntryError, StaleVersionError
@@ -102,7 +103,7 @@ def _access(
     if not roles & SHEET_READERS or not user.is_authenticated:
         raise PermissionDenied
     sheet = get_object_or_404(
-        Scoresheet.objects.select_related("table__round__tournament"),
+        Scoresheet.objects.select_related("table__round__tournament", "scan"),
         table__round__tournament=tournament,
         table__round__number=number,
         table__number=table,
@@ -388,6 +389,8 @@ def _render(request: HttpRequest, context: dict, *, status: int = 200) -> HttpRe
         if request.headers.get("HX-Request") and not request.headers.get("HX-Boosted")
         else "scoring/sheet.html"
     )
+    if template == "scoring/sheet.html":  # the signed sheet's section is outside the body
+        context = {**_scan_context(context["access"], context["state"]), **context}
     response = render(request, template, context, status=status)
     # Only the server reads it (config/settings.py: every cookie's flags).
     response.set_cookie(
@@ -781,10 +784,67 @@ def sheet_history(request: HttpRequest, access: Access) -> HttpResponse:
             "sheet": access.sheet,
             "state": state,
             "changes": selectors.sheet_changes(sheet=access.sheet),
+            # Attached beside the versions (it changes none), shown above them.
+            **_scan_context(access, state),
             # Who keeps a sheet not handed over (TSR 8.4.1, 10.1.4).
             "rule_keeper": sheet_keeper(keeper_seat=None, table_size=state.table_size),
         },
     )
+
+
+# The photo or scan of the signed paper sheet (TSR 7.3.4, 8.5.2) ------------------------------
+
+
+def _scan_context(access: Access, state: selectors.SheetState) -> dict:
+    """The "Signed sheet" section: the scan for whom may see it, and the upload form for whom
+    may attach one, else why not (worth saying to a player: who attaches it)."""
+    roles, sheet, actor = access.roles, access.sheet, access.actor
+    readable = policies.may_read_scan(sheet=sheet, actor=actor, roles=roles) is None
+    scan = selectors.scoresheet_scan(sheet=sheet) if readable else None
+    refusal = policies.may_attach_scan(
+        sheet=sheet, actor=actor, roles=roles, table_size=state.table_size
+    )
+    return {
+        "scan": scan,
+        "scan_url": f"{access.base}scan/?v={scan.sha256[:12]}" if scan else None,
+        "may_attach_scan": refusal is None,
+        "scan_refusal": refusal,
+        "scan_max_bytes": SCAN_MAX_BYTES,
+        "scan_errors": [],
+    }
+
+
+@csrf_exempt  # checked below, once the upload is received by the scan's own handler
+def sheet_scan(request: HttpRequest, **kwargs) -> HttpResponseBase:
+    """GET: the photo or scan of the signed sheet, shown in the browser. POST (multipart,
+    ``file``): attach it, or replace it; the page again with the reason if it is refused."""
+    if request.method == "POST":
+        request.upload_handlers = scans.scan_upload_handlers(request)
+    return _sheet_scan(request, **kwargs)
+
+
+@csrf_protect
+@require_http_methods(["GET", "HEAD", "POST"])
+@_sheet_view
+def _sheet_scan(request: HttpRequest, access: Access) -> HttpResponseBase:
+    if request.method != "POST":
+        tournament_policies.enforce(
+            policies.may_read_scan(sheet=access.sheet, actor=access.actor, roles=access.roles)
+        )
+        scan = selectors.scoresheet_scan(sheet=access.sheet)
+        if scan is None:
+            raise Http404
+        return scans.scan_response(request, scan)
+    try:
+        services.scoresheet_scan_attach(
+            scoresheet=access.sheet, upload=request.FILES.get(scans.FIELD), by=access.actor
+        )
+    except ValidationError as error:
+        access.sheet.refresh_from_db()
+        context = _context(request, access)
+        context["scan_errors"] = error.messages
+        return _render(request, context, status=422)
+    return redirect(f"{access.base}#scan")
 
 
 # A table's page: its players and its sheet, for everyone once the seating is published ----

@@ -82,6 +82,14 @@ def staff():
 
 
 @pytest.fixture
+def media(settings, tmp_path):
+    """Uploaded and generated files (``default_storage``: ``MEDIA_ROOT``) in a directory of the
+    test's own; returns it."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    return settings.MEDIA_ROOT
+
+
+@pytest.fixture
 def sheet():
     """The scoresheet of a table of four whose round is running (a closer conftest may have
     its own)."""
@@ -117,16 +125,16 @@ def played():
 def ctx(django_db_setup, django_db_blocker, tmp_path_factory):
     """The world the permission matrix is checked in (tests/permissions.py), built outside the
     tests' transactions once per test module that asks for it, and deleted after that module."""
-    from django.conf import settings
     from django.contrib.auth import get_user_model
+    from django.test import override_settings
 
     from tests.permissions import build
     from tournaments.models import Player, RankingList, Tournament
 
+    # Its files (a printout, a signed sheet's scan) in a directory of its own; changed through
+    # override_settings, so that the storage API reads it again (its cached location).
     media = tmp_path_factory.mktemp("matrix-media")
-    saved = settings.MEDIA_ROOT
-    settings.MEDIA_ROOT = media
-    with django_db_blocker.unblock():
+    with django_db_blocker.unblock(), override_settings(MEDIA_ROOT=media):
         try:
             yield build()
         finally:
@@ -134,7 +142,6 @@ def ctx(django_db_setup, django_db_blocker, tmp_path_factory):
             RankingList.objects.filter(slug="matrix-ranking").delete()
             Player.objects.all().delete()
             get_user_model().objects.filter(username__startswith="matrix-").delete()
-            settings.MEDIA_ROOT = saved
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:

@@ -59,6 +59,7 @@ class Case:
     data: Callable | None = None  # ctx → the request's body
     json: bool = False  # the API: a JSON body
     query: str = ""
+    multipart: bool = False  # the API: a multipart body (an upload) instead of JSON
 
     def statuses(self) -> dict:
         codes = self.expected.split()
@@ -123,6 +124,13 @@ def hand(ctx) -> dict:
 
 def hand_json(ctx) -> dict:
     return {"version": ctx.sheet_version, "hands": ctx.hands_json}
+
+
+def scan(ctx) -> dict:
+    """A photo of the signed sheet, as the page and the API upload it (multipart)."""
+    from tests.scans import jpeg, upload
+
+    return {"file": upload(jpeg())}
 
 
 # anonymous player keeper adjudicator deputy panel organiser admin
@@ -431,6 +439,12 @@ SCORING = [
         lambda ctx: {"version": ctx.sheet_version, "reason": "Hand 2"},
     ),
     c("sheet-link-history", "get", LINK, "404 200 200 404 404 404 404 404"),
+    # The signed paper sheet's photo (TSR 7.3.4): the table's links and the sheet's readers see
+    # it; the scorekeeper's link and the sheet staff attach it.
+    c("sheet-scan", "get", TB, "L L L 200 200 200 200 200"),
+    c("sheet-scan", "post", TB, "L L L 302 403 403 302 302", scan),
+    c("sheet-link-scan", "get", LINK, "404 200 200 404 404 404 404 404"),
+    c("sheet-link-scan", "post", LINK, "404 403 302 404 404 404 404 404", scan),
     # API: the rules (public, rate-limited per client) ---------------------------------------------
     api("api-rules-hand-value", "post", NONE, "400 400 400 400 400 400 400 400", lambda ctx: {}),
     api("api-rules-penalty", "post", NONE, "400 400 400 400 400 400 400 400", lambda ctx: {}),
@@ -514,6 +528,8 @@ SCORING = [
         "401 403 403 400 403 403 400 400",
         lambda ctx: {"choices": [{"hand": 1, "take": "first"}]},
     ),
+    api("api-scoresheet-scan", "get", TB, "401 200 200 200 200 200 200 200"),
+    api("api-scoresheet-scan", "post", TB, "401 403 201 201 403 403 201 201", scan, multipart=True),
     # Every seat's private link: the organiser and the adjudicator only, never a seat's key.
     api("api-table-links", "get", TB, "401 403 403 200 403 403 200 200"),
 ]
@@ -858,8 +874,8 @@ def _hand_json(line) -> dict:
 
 def build() -> Ctx:
     """The world the matrix is checked in: a tournament of eight with its staff, round 1
-    running, decisions, appeals and sanctions at each stage, a print job, a ranking list, a
-    private tournament and one with hidden standings."""
+    running, decisions, appeals and sanctions at each stage, the photo of table 1's signed
+    sheet, a print job, a ranking list, a private tournament and one with hidden standings."""
     from django.contrib.auth.models import Group
     from django.core.files.base import ContentFile
 
@@ -941,6 +957,12 @@ def build() -> Ctx:
         tournament=hidden, by=users["organiser"], changes={"standings_public": False}
     )
     seats = {s.position: s for s in sheet.table.seats.all()}
+    from scoring import services as scoring_services
+    from scoring.policies import Actor
+
+    scoring_services.scoresheet_scan_attach(
+        scoresheet=sheet, upload=scan(None)["file"], by=Actor(seat=seats[4])
+    )
     sheet.refresh_from_db()
     from scoring.selectors import hand_lines
 
@@ -1019,6 +1041,8 @@ def request(case: Case, role: str, ctx: Ctx, client: Client | None = None):
         client = client or Client()
         if case.method == "get":
             return client.get(address, headers=headers)
+        if case.multipart:
+            return getattr(client, case.method)(address, data, headers=headers)
         return getattr(client, case.method)(
             address, data, content_type="application/json", headers=headers
         )

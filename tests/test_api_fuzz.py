@@ -49,7 +49,7 @@ from config.wsgi import application
 from doko.rules.penalty import Severity
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
-from tests import factories
+from tests import factories, scans
 from tests.sheets import full_match
 from tests.tournaments.helpers import play
 from tournaments import services as tournament_services
@@ -115,7 +115,8 @@ class Record:
 
 def _seed() -> World:
     """A tournament of twelve with its staff: round 1 finished, round 2 running (table 1
-    confirmed, table 2 handed in, table 3 with complaints), round 3 drawn; and an empty one."""
+    confirmed, with the photo of its signed sheet; table 2 handed in; table 3 with complaints),
+    round 3 drawn; and an empty one."""
     organiser = factories.user(username="fuzz-organiser")
     # In the Organisers group: he creates tournaments too (POST /api/v1/tournaments/).
     organiser.groups.add(Group.objects.get(name=ORGANISERS_GROUP))
@@ -131,6 +132,10 @@ def _seed() -> World:
     round_ = tournament_services.round_start(round=factories.seated_round(tournament))
     sheets = list(Scoresheet.objects.filter(table__round=round_).order_by("table__number"))
     factories.sheet_confirmed(sheets[0], MATCH)
+    # The photo of its signed paper sheet, which GET …/scoresheet/scan answers.
+    scoring_services.scoresheet_scan_attach(
+        scoresheet=sheets[0], upload=scans.upload(scans.jpeg()), by=factories.keeper(sheets[0])
+    )
     keeper = factories.keeper(sheets[1])
     sheet = scoring_services.scoresheet_hands_replace(
         scoresheet=sheets[1], hands=MATCH, version=sheets[1].version, by=keeper
@@ -432,7 +437,7 @@ def quiet_client_errors():
 
 
 def test_generated_requests_get_no_server_error_and_match_the_schema(
-    unthrottled, quiet_client_errors, django_capture_on_commit_callbacks
+    unthrottled, quiet_client_errors, django_capture_on_commit_callbacks, media
 ):
     with django_capture_on_commit_callbacks(execute=True):
         world = _seed()

@@ -164,3 +164,29 @@ def test_smtp_uses_tls_on_port_587_by_default(tmp_path):
     result = run_django(EMAIL, DEBUG="true", VAR_DIR=str(tmp_path), EMAIL_HOST="mail.example.org")
     assert result.returncode == 0, result.stderr
     assert result.stdout.split()[2::3] == ["587", "True"]
+
+
+def test_files_go_under_media_root_by_default_and_to_the_storage_named(tmp_path):
+    code = (
+        "from django.core.files.storage import default_storage as s; "
+        "where = s.location; print(type(s._wrapped).__name__, where)"
+    )
+    result = run_django(code, DEBUG="true", VAR_DIR=str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["FileSystemStorage", str(tmp_path / "media")]
+    named = run_django(
+        code,
+        DEBUG="true",
+        VAR_DIR=str(tmp_path),
+        FILE_STORAGE="django.core.files.storage.InMemoryStorage",
+        FILE_STORAGE_OPTIONS='{"location": "/scans"}',
+    )
+    assert named.returncode == 0, named.stderr
+    assert named.stdout.split() == ["InMemoryStorage", "/scans"]
+
+
+def test_storage_options_that_are_no_json_object_refuse_to_start(tmp_path):
+    for options in ("{not json", "[1]"):
+        result = run_django("", DEBUG="true", VAR_DIR=str(tmp_path), FILE_STORAGE_OPTIONS=options)
+        assert result.returncode != 0
+        assert "FILE_STORAGE_OPTIONS" in result.stderr

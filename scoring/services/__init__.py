@@ -4,10 +4,12 @@ names are gathered here so that callers can say ``services.scoresheet_submit(...
 - ``sheets``: a table's sheet, hand by hand, handed in, confirmed (by a player of the table, by
   staff, or by the desk from the signed paper sheet), sent back, reopened, handed over; and the
   lines the adjudicators' decisions put on it;
+- ``scans``: the photo or scan of the signed paper sheet, stored without its metadata;
 - ``second_entry``: double entry, a paper sheet typed again at the desk without seeing the first
   entry, compared with it, and its differences settled from the paper.
 """
 
+from scoring.services.scans import scan_file_forget, scoresheet_scan_attach
 from scoring.services.second_entry import (
     Comparison,
     StaleEntryError,
@@ -45,6 +47,7 @@ __all__ = [
     "SheetRefused",
     "StaleEntryError",
     "StaleVersionError",
+    "scan_file_forget",
     "scoresheet_confirm",
     "scoresheet_confirm_check",
     "scoresheet_hand_stop",
@@ -58,6 +61,7 @@ __all__ = [
     "scoresheet_locked",
     "scoresheet_reopen",
     "scoresheet_return",
+    "scoresheet_scan_attach",
     "scoresheet_submit",
     "scoresheet_submit_check",
     "second_entry_compare",

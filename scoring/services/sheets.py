@@ -34,7 +34,12 @@ from doko.rules.sheet import (
 )
 from scoring import policies
 from scoring.messages import problem_message
-from scoring.models import RETURN_REASON_LENGTH, Hand, Scoresheet, ScoresheetChange
+from scoring.models import (
+    RETURN_REASON_LENGTH,
+    Hand,
+    Scoresheet,
+    ScoresheetChange,
+)
 from scoring.policies import Actor
 from scoring.rulings import SheetAdjudication, sheet_adjudication
 from scoring.selectors import (

@@ -11,24 +11,41 @@ from tournaments.models import Tournament
 
 class Command(BaseCommand):
     help = (
-        "Write one tournament (players, entries, rounds, seating, scoresheets with their history, "
-        "adjudication) as a JSON document, to restore it elsewhere with import_tournament."
+        "Write one tournament (players, entries, rounds, seating, scoresheets with their history "
+        "and the photos or scans of the signed sheets, adjudication) as a JSON document, to "
+        "restore it elsewhere with import_tournament."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("slug", help="the tournament's short name")
         parser.add_argument("--output", "-o", help="write to this file instead of stdout")
+        parser.add_argument(
+            "--without-scans",
+            action="store_true",
+            help="leave out the photos and scans of the signed sheets (they make the file large)",
+        )
 
-    def handle(self, *args, slug: str, output: str | None, **options):
+    def handle(self, *args, slug: str, output: str | None, without_scans: bool, **options):
         tournament = Tournament.objects.filter(slug=slug).first()
         if tournament is None:
             raise CommandError(_("No tournament has the short name “%(slug)s”.") % {"slug": slug})
-        text = json.dumps(tournament_export(tournament=tournament), ensure_ascii=False, indent=1)
+        try:
+            data = tournament_export(tournament=tournament, scans=not without_scans)
+        except OSError as error:
+            raise CommandError(
+                _(
+                    "A photo or scan of a signed sheet cannot be read from the storage: "
+                    "%(error)s. Export with --without-scans to leave them out."
+                )
+                % {"error": error}
+            ) from error
         if output is None:
-            self.stdout.write(text)
+            self.stdout.write(json.dumps(data, ensure_ascii=False, indent=1))
             return
         with open(output, "w", encoding="utf-8") as file:
-            file.write(text + "\n")
+            # Written as it is encoded: the text of a large document is never whole in memory.
+            json.dump(data, file, ensure_ascii=False, indent=1)
+            file.write("\n")
         self.stdout.write(
             _("Tournament “%(slug)s” written to %(file)s.") % {"slug": slug, "file": output}
         )
