@@ -117,7 +117,7 @@ def test_a_row_not_written_takes_its_new_file_along(sheet, media, monkeypatch):
     def fail(scan, *, by):
         raise RuntimeError("the database went away")
 
-    monkeypatch.setattr(services, "_scan_store", fail)
+    monkeypatch.setattr(services.scans, "_scan_store", fail)
     with pytest.raises(RuntimeError):
         attach(sheet)
     assert files(media) == []
