@@ -28,6 +28,9 @@ urlpatterns = [
     # Handing the sheet over is for staff: the players' links cannot (printing it: the
     # printing app, at STAFF + "pdf/").
     path(STAFF + "keeper/", views.sheet_keeper_move, name="sheet-keeper"),
+    # The service worker that keeps the entry pages for a reload while offline: from the
+    # site's root, so that its scope covers the staff pages and the links alike.
+    path("sw.js", views.service_worker, name="service-worker"),
     # The table's own page (its path is the round's, under the tournament's pages).
     path(
         "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/",

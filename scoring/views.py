@@ -5,13 +5,15 @@ Every write names the version it was based on; the services refuse a stale one a
 then shows what changed in the meantime (HTTP 409). Rows are checked live against the TSR as
 they are typed (``sheet_check``) and saved one at a time (``sheet_save``). A row typed while the
 connection was down waits in the browser (static/js/offline-queue.js) and is saved later through
-the same ``save/``, asking for JSON.
+the same ``save/``, asking for JSON; the service worker that keeps the page for a reload while
+offline is served from the site's root (``service_worker``).
 """
 
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
+from django.contrib.staticfiles import finders
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -791,3 +793,20 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
         context["warnings"] = [problem_message(w) for w in check.warnings] if check else []
         context["hands_per_match"] = round_.tournament.hands_at(table_size)
     return render(request, "scoring/table.html", context)
+
+
+# The service worker (static/js/sw.js) -----------------------------------------------------------
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker that keeps the entry pages for a reload while the connection is
+    down, from the site's root so that its scope covers ``/s/`` and ``/tournaments/`` alike.
+    Always checked again (``no-cache``), so that a new version reaches every phone."""
+    path = finders.find("js/sw.js")
+    if not isinstance(path, str):
+        raise Http404
+    with open(path, "rb") as source:
+        response = HttpResponse(source.read(), content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    return response

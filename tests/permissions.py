@@ -394,6 +394,8 @@ SCORING = [
         lambda ctx: {"version": ctx.sheet_version, "reason": "Hand 2"},
     ),
     c("sheet-link-history", "get", LINK, "404 200 200 404 404 404 404 404"),
+    # The entry pages' service worker (static/js/sw.js), public as any static file.
+    c("service-worker", "get", NONE, PUBLIC),
     # API: the rules (public, rate-limited per client) ---------------------------------------------
     api("api-rules-hand-value", "post", NONE, "400 400 400 400 400 400 400 400", lambda ctx: {}),
     api("api-rules-penalty", "post", NONE, "400 400 400 400 400 400 400 400", lambda ctx: {}),

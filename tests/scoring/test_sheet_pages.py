@@ -630,3 +630,22 @@ def test_a_browser_s_form_and_htmx_still_get_the_page(client, sheet):
     response = client.post(link(sheet, 4, "save"), quick(2, 1, "24", 2), **HX, HTTP_ACCEPT="*/*")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/html")
+
+
+def test_the_entry_page_carries_the_offline_queue_for_its_own_address(client, sheet):
+    page = client.get(link(sheet, 4)).content.decode()
+    key = link(sheet, 4)
+    assert f'data-offline-panel="{key}"' in page
+    assert f'data-offline-queue="{key}"' in page
+    assert 'type="module" src="/static/js/offline-queue.js"' in page
+    assert 'type="module" src="/static/js/sw-register.js"' in page
+    assert 'data-text-not-sent="not sent yet"' in page
+
+
+def test_the_service_worker_is_served_from_the_root_and_always_checked_again(client, db):
+    response = client.get(reverse("service-worker"))
+    assert reverse("service-worker") == "/sw.js"  # its scope: the whole site
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/javascript; charset=utf-8"
+    assert response["Cache-Control"] == "no-cache"
+    assert b'addEventListener("fetch"' in response.content
