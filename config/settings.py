@@ -369,8 +369,9 @@ if not DEBUG:
 # pages fetch come from this site only, never inline (no <script> bodies, no onclick=, no
 # style=, no eval: htmx is configured for it in templates/base.html). Images may also be data:
 # URLs, which Bootstrap's stylesheet uses for its icons (the menu button, select arrows, close
-# buttons, check marks); the QR codes are inline SVG and need none. No plugins, no <base>, forms
-# post only here, and no other site may frame a page (as X-Frame-Options: DENY).
+# buttons, check marks); the QR codes are inline SVG and need none. Workers (the entry pages'
+# service worker) come from here too. No plugins, no <base>, forms post only here, and no other
+# site may frame a page (as X-Frame-Options: DENY).
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
@@ -379,6 +380,8 @@ CONTENT_SECURITY_POLICY = {
         "img-src": [SELF, "data:"],
         "font-src": [SELF],
         "connect-src": [SELF],
+        # The entry pages' service worker (/sw.js, static/js/sw.js), from the site only.
+        "worker-src": [SELF],
         "object-src": [NONE],
         "base-uri": [SELF],
         "form-action": [SELF],

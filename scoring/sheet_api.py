@@ -338,6 +338,24 @@ def _seat_dict(values) -> dict[str, object]:
     return {str(seat): value for seat, value in sorted(values.items())}
 
 
+def hands_data(state: selectors.SheetState) -> list[dict]:
+    """An entry's hands as the API shows them, each with the running totals after it."""
+    return [
+        {
+            "number": row.hand.number,
+            "section": row.hand.section,
+            "dealer": row.hand.dealer,
+            "contract": row.hand.contract,
+            "soloist": row.hand.soloist,
+            "solo_type": row.hand.solo_type or None,
+            "game_value": row.hand.game_value,
+            "points": _seat_dict(row.hand.points),
+            "totals": _seat_dict(row.totals),
+        }
+        for row in state.rows
+    ]
+
+
 def sheet_data(sheet: Scoresheet) -> dict:
     """Everything a client shows of a sheet: seats, hands with running totals, the TSR check and
     who handed it in and confirmed it; in two queries after the sheet's own."""
@@ -371,20 +389,7 @@ def sheet_data(sheet: Scoresheet) -> dict:
                 }
                 for seat in state.seats
             ],
-            "hands": [
-                {
-                    "number": row.hand.number,
-                    "section": row.hand.section,
-                    "dealer": row.hand.dealer,
-                    "contract": row.hand.contract,
-                    "soloist": row.hand.soloist,
-                    "solo_type": row.hand.solo_type or None,
-                    "game_value": row.hand.game_value,
-                    "points": _seat_dict(row.hand.points),
-                    "totals": _seat_dict(row.totals),
-                }
-                for row in state.rows
-            ],
+            "hands": hands_data(state),
             "totals": _seat_dict(check.totals),
             "check": {
                 "ok": check.ok,

@@ -43,14 +43,27 @@ urlpatterns = (
         for suffix, view, ending in SECOND_ACTIONS
     ]
     + [
-        path(SECOND + "compare/", views.sheet_second_compare, name="sheet-second-compare"),
-        path(SECOND + "discard/", views.sheet_second_discard, name="sheet-second-discard"),
+        path(
+            SECOND + "compare/",
+            views.sheet_second_compare,
+            {"blind": True},
+            name="sheet-second-compare",
+        ),
+        path(
+            SECOND + "discard/",
+            views.sheet_second_discard,
+            {"blind": True},
+            name="sheet-second-discard",
+        ),
         path(STAFF + "differences/", views.sheet_differences, name="sheet-differences"),
     ]
     + [
         # Handing the sheet over is for staff: the players' links cannot (printing it: the
         # printing app, at STAFF + "pdf/").
         path(STAFF + "keeper/", views.sheet_keeper_move, name="sheet-keeper"),
+        # The service worker that keeps the entry pages for a reload while offline: from the
+        # site's root, so that its scope covers the staff pages and the links alike.
+        path("sw.js", views.service_worker, name="service-worker"),
         # The table's own page (its path is the round's, under the tournament's pages).
         path(
             "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/",

@@ -3,7 +3,10 @@ the table through their seat's private link (no account).
 
 Every write names the version it was based on; the services refuse a stale one and the page
 then shows what changed in the meantime (HTTP 409). Rows are checked live against the TSR as
-they are typed (``sheet_check``) and saved one at a time (``sheet_save``).
+they are typed (``sheet_check``) and saved one at a time (``sheet_save``). A row typed while the
+connection was down waits in the browser (static/js/offline-queue.js) and is saved later through
+the same ``save/``, asking for JSON; the service worker that keeps the page for a reload while
+offline is served from the site's root (``service_worker``).
 """
 
 import functools
@@ -13,8 +16,9 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
+from django.contrib.staticfiles import finders
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -24,14 +28,21 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from doko.rules.deal import sheet_keeper
 from doko.rules.double_entry import TAKE, Take
-from doko.rules.sheet import dealt_out_of_turn, with_dealers
+from doko.rules.sheet import HandLine, dealt_out_of_turn, with_dealers
 from scoring import links, policies, scans, selectors, services
 from scoring.forms import MODES, HandForm, initial_for
 from scoring.messages import problem_message
-from scoring.models import RETURN_REASON_LENGTH, SCAN_MAX_BYTES, Scoresheet, SecondEntry
+from scoring.models import (
+    RETURN_REASON_LENGTH,
+    SCAN_MAX_BYTES,
+    Scoresheet,
+    ScoresheetChange,
+    SecondEntry,
+)
 from scoring.rulings import sheet_adjudication
-from scoring.selectors import hand_lines, scoresheet_check, scoresheet_rows
+from scoring.selectors import hand_lines, hand_snapshot, scoresheet_check, scoresheet_rows
 from scoring.services import Actor, StaleEntryError, StaleVersionError
+from scoring.sheet_api import changes_data, hands_data, sheet_data
 from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Round
@@ -155,9 +166,13 @@ def _sheet_view(view):
 
 def _too_many(request: HttpRequest, wait: float, *, back: str) -> HttpResponse:
     """HTTP 429 for a link over its limit: the message alone for htmx, which shows it above the
-    page (static/js/errors.js), else a page with it."""
+    page (static/js/errors.js), as JSON for a client that asks for it (the offline queue, which
+    waits as ``Retry-After`` says), else a page with it."""
     message = _("Too many requests through this link. Please wait a minute and try again.")
-    if request.headers.get("HX-Request"):
+    response: HttpResponse
+    if _wants_json(request):
+        response = JsonResponse({"detail": message, "messages": [message]}, status=429)
+    elif request.headers.get("HX-Request"):
         response = HttpResponse(message, content_type="text/plain; charset=utf-8", status=429)
     else:
         response = render(request, "429.html", {"message": message, "back": back}, status=429)
@@ -580,7 +595,10 @@ def _strike_at(request: HttpRequest, state: selectors.SheetState) -> str | int:
 @require_POST
 @_sheet_view
 def sheet_save(request: HttpRequest, access: Access) -> HttpResponse:
-    """Save one row: a new hand or a corrected one."""
+    """Save one row: a new hand or a corrected one. A client that asks for JSON gets JSON
+    (``_save_json``); htmx and plain forms get the page as always."""
+    if _wants_json(request):
+        return _save_json(request, access)
     state = _state(access)
     try:
         number = _number(request, state)
@@ -631,6 +649,148 @@ def _hands_replace(
         version=version,
         by=access.actor,
         time_over_after_hand=time_over_after_hand,
+    )
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    """Whether the request asks for JSON (``Accept: application/json``), as the offline queue
+    of the entry page does (static/js/offline-queue.js); htmx and plain forms ask for HTML."""
+    return request.get_preferred_type(["text/html", "application/json"]) == "application/json"
+
+
+def _save_json(request: HttpRequest, access: Access) -> JsonResponse:
+    """``save/`` for a row that waited in the browser while the connection was down.
+
+    200: the entry's new ``version`` and the ``hand`` as stored (as the API shows it). 409: the
+    entry changed since the ``version`` the row names (checked first: the row was typed on top
+    of that version), with the ``current`` entry, the ``changes`` since and whether it holds
+    this very hand already (``_stale_json``). 422: the ``messages`` that refuse it, by field in
+    ``errors``; 403 when this link or account may not enter the sheet. Nothing is saved but on
+    a 200. On the second entry's page the entry is the second entry, and nothing of the first
+    is answered."""
+    try:
+        version = _version(request)
+    except ValidationError as error:
+        return _refused_json(error.message_dict)
+    if version != access.version:
+        return _stale_json(request, access, since=version)
+    state = _state(access)
+    try:
+        number = _number(request, state)
+    except ValidationError as error:
+        return _refused_json(error.message_dict)
+    form = HandForm(request.POST, table_size=state.table_size, dealer=_dealer(state, number))
+    if not form.is_valid():
+        return _refused_json(
+            {
+                name: [str(message) for message in messages]
+                for name, messages in form.errors.items()
+            },
+            form=form,
+        )
+    time_over = access.time_over_after_hand
+    try:
+        _hands_replace(
+            access,
+            hands=_with_hand(state, number, form.line, time_over),
+            version=version,
+            time_over_after_hand=time_over,
+        )
+    except StaleVersionError as error:
+        access.sheet = error.current
+        return _stale_json(request, access, since=version)
+    except StaleEntryError as error:
+        access.entry = error.current
+        return _stale_json(request, access, since=version)
+    except ValidationError as error:
+        return _refused_json(
+            error.message_dict if hasattr(error, "error_dict") else {"hands": error.messages}
+        )
+    except PermissionDenied as error:
+        return JsonResponse({"detail": str(error), "messages": [str(error)]}, status=403)
+    data = _entry_data(access)
+    return JsonResponse(
+        {"version": data["version"], "number": number, "hand": data["hands"][number - 1]}
+    )
+
+
+def _entry_data(access: Access) -> dict:
+    """The entry on the page as the API shows a sheet: the sheet's own data, or for the second
+    entry its version and hands alone."""
+    if not access.blind:
+        return sheet_data(access.sheet)
+    return {"version": access.version, "hands": hands_data(_state(access))}
+
+
+def _refused_json(errors: dict[str, list[str]], *, form: HandForm | None = None) -> JsonResponse:
+    """422 with the messages by field, and as a list to show (a field's label before its
+    message, as the live check shows them)."""
+    messages = [
+        message
+        if name == "__all__" or form is None or name not in form.fields
+        else f"{form.fields[name].label}: {message}"
+        for name, field_messages in errors.items()
+        for message in field_messages
+    ]
+    return JsonResponse(
+        {"detail": messages[0] if messages else "", "errors": errors, "messages": messages},
+        status=422,
+    )
+
+
+def _same_hand(line: HandLine, snapshot: dict) -> bool:
+    """Whether a stored hand (``hand_snapshot``) is ``line``; a hand typed as points alone
+    has the game value its points show."""
+    mine = hand_snapshot(line)
+    if line.game_value is None:
+        mine["game_value"] = snapshot.get("game_value")
+    return mine == snapshot
+
+
+def _stale_json(request: HttpRequest, access: Access, *, since: int) -> JsonResponse:
+    """409: the entry as it is now and what changed since ``since``, and for the row sent
+    (``hand``): whether the entry holds it already at its number (``stored``: the save got
+    through and its answer was lost, or someone typed the same hand), and if it was the first
+    change after ``since`` the version it made (``saved_in``: the next row builds on it). A
+    second entry keeps no history: its changes are none, and a hand it holds already is only
+    ``stored``."""
+    state = _state(access)
+    changes = [] if access.blind else selectors.sheet_changes(sheet=access.sheet, since=since)
+    hand: dict[str, object] = {"number": None, "stored": False, "saved_in": None}
+    try:
+        number = int(request.POST.get("number", ""))
+    except ValueError:
+        number = 0
+    if 1 <= number <= len(state.lines):
+        hand["number"] = number
+        form = HandForm(request.POST, table_size=state.table_size, dealer=_dealer(state, number))
+        if form.is_valid():
+            line = form.line
+            assert line is not None  # a valid form has its line (HandForm.clean)
+            hand["stored"] = _same_hand(line, hand_snapshot(state.lines[number - 1]))
+            first = changes[0] if changes else None
+            if (
+                hand["stored"]
+                and first is not None
+                and first.change.action == ScoresheetChange.Action.HANDS
+                and number in {diff.number for diff in first.hands}
+                and _same_hand(line, first.change.after["hands"][number - 1])
+            ):
+                hand["saved_in"] = first.change.version
+    detail = (
+        StaleEntryError(current=access.entry)
+        if access.blind
+        else StaleVersionError(current=access.sheet)
+    ).messages[0]
+    return JsonResponse(
+        {
+            "detail": detail,
+            "version": access.version,
+            "current": _entry_data(access),
+            "changes": [] if access.blind else changes_data(access.sheet, since=since),
+            "hand": hand,
+        },
+        status=409,
     )
 
 
@@ -1024,3 +1184,20 @@ def sheet_differences(request: HttpRequest, access: Access) -> HttpResponse:
         },
         status=422 if errors else 200,
     )
+
+
+# The service worker (static/js/sw.js) -----------------------------------------------------------
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker that keeps the entry pages for a reload while the connection is
+    down, from the site's root so that its scope covers ``/s/`` and ``/tournaments/`` alike.
+    Always checked again (``no-cache``), so that a new version reaches every phone."""
+    path = finders.find("js/sw.js")
+    if not isinstance(path, str):
+        raise Http404
+    with open(path, "rb") as source:
+        response = HttpResponse(source.read(), content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    return response

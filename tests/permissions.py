@@ -445,6 +445,8 @@ SCORING = [
     c("sheet-scan", "post", TB, "L L L 302 403 403 302 302", scan),
     c("sheet-link-scan", "get", LINK, "404 200 200 404 404 404 404 404"),
     c("sheet-link-scan", "post", LINK, "404 403 302 404 404 404 404 404", scan),
+    # The entry pages' service worker (static/js/sw.js), public as any static file.
+    c("service-worker", "get", NONE, PUBLIC),
     # API: the rules (public, rate-limited per client) ---------------------------------------------
     api("api-rules-hand-value", "post", NONE, "400 400 400 400 400 400 400 400", lambda ctx: {}),
     api("api-rules-penalty", "post", NONE, "400 400 400 400 400 400 400 400", lambda ctx: {}),

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 from django import template
@@ -16,6 +17,13 @@ register = template.Library()
 def contract_label(value: str) -> StrOrPromise:
     """The translated name of a contract stored as its key (TSR 4)."""
     return CONTRACT_LABELS.get(value, value)
+
+
+@register.simple_tag
+def contract_labels_json() -> str:
+    """Every contract's translated name by its key, as JSON: for the scripts that show a hand
+    the server answered (static/js/offline-view.js); escaped as any tag's output."""
+    return json.dumps({key: str(label) for key, label in CONTRACT_LABELS.items()})
 
 
 @register.filter

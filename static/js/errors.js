@@ -1,6 +1,8 @@
 // Requests of a page that fail (htmx): say so above the page instead of doing nothing. A refusal
 // with a message of its own (text/plain, e.g. 429 "too many requests") shows that message; a
 // lost connection (the venue's Wi-Fi) or a server error shows the page's own translated text.
+// Where the sheet page's offline queue takes a failed request over (static/js/offline-queue.js
+// keeps the hand and says so), it cancels the event and nothing is shown here.
 (function () {
   "use strict";
 
@@ -15,6 +17,9 @@
   }
 
   document.addEventListener("htmx:responseError", function (event) {
+    if (event.defaultPrevented) {
+      return;
+    }
     const xhr = event.detail.xhr;
     const box = document.getElementById("request-error");
     const type = xhr.getResponseHeader("Content-Type") || "";
@@ -25,7 +30,10 @@
     }
   });
 
-  document.addEventListener("htmx:sendError", function () {
+  document.addEventListener("htmx:sendError", function (event) {
+    if (event.defaultPrevented) {
+      return;
+    }
     const box = document.getElementById("request-error");
     if (box) {
       show(box.dataset.offline);

@@ -1,6 +1,7 @@
 """What a scorekeeper sees when a request of the sheet page fails (static/js/errors.js): the
 venue's Wi-Fi drops, or the link's limit is used up. The page says so above the sheet instead
-of doing nothing, and nothing is saved behind their back."""
+of doing nothing, and nothing is saved behind their back. (Where the browser keeps hands for
+later, a save while the connection is down waits instead: tests/browser/test_offline_entry.py.)"""
 
 import pytest
 from django.urls import reverse
@@ -21,7 +22,13 @@ def type_hand(page, value: str, plus: str) -> None:
     page.keyboard.type(plus)
 
 
-def test_a_lost_connection_is_shown_and_the_hand_is_saved_once_it_is_back(sheet, page):
+def test_without_storage_a_lost_connection_is_shown_and_the_hand_is_saved_once_it_is_back(
+    sheet, page
+):
+    """In a browser without IndexedDB the page is the plain one: nothing is kept for later
+    (static/js/offline-queue.js stays out), errors.js says the connection is lost, and the
+    typing stays in the row to be saved again (tests/browser/test_offline_entry.py: with it)."""
+    page.add_init_script("delete window.indexedDB; window.indexedDB = undefined;")
     page.goto(keeper_link(sheet))
     warning = page.locator("#request-error")
     expect(warning).to_be_hidden()

@@ -527,3 +527,125 @@ def test_an_unknown_entry_mode_is_refused_and_not_kept_in_the_cookie(client, she
     assert "How to enter the hand: Select a valid choice." in response.content.decode()
     assert response.cookies["sheet_mode"].value == "quick"
     assert not sheet.hands.exists()
+
+
+# Rows that waited in the browser while the connection was down (static/js/offline-queue.js)
+# come back through save/ asking for JSON.
+
+JSON = {"HTTP_ACCEPT": "application/json"}
+
+
+def test_a_row_sent_for_json_is_saved_and_answered_with_the_new_version_and_the_hand(client, sheet):
+    response = client.post(link(sheet, 4, "save"), quick(1, 3, "13", 1), **JSON)
+    assert response.status_code == 200
+    answer = response.json()
+    assert answer["version"] == 2
+    assert answer["number"] == 1
+    assert answer["hand"]["points"] == {"1": 3, "2": -3, "3": 3, "4": -3}
+    assert answer["hand"]["dealer"] == 1
+    assert sheet.hands.get().points == {1: 3, 2: -3, 3: 3, 4: -3}
+
+
+def test_an_empty_dealer_is_the_tsr_s_and_a_named_one_stands(client, sheet):
+    client.post(link(sheet, 4, "save"), quick(1, 3, "13", 1, dealer=""), **JSON)
+    response = client.post(link(sheet, 4, "save"), quick(2, 1, "13", 2, dealer="4"), **JSON)
+    assert response.status_code == 200
+    assert [hand.dealer for hand in sheet.hands.all()] == [1, 4]  # TSR 3.3.10
+
+
+def test_a_stale_row_for_json_gets_409_with_the_current_sheet_and_what_changed(client, sheet):
+    client.post(link(sheet, 4, "save"), quick(1, 3, "13", 1), **HX)  # another device's
+    response = client.post(link(sheet, 4, "save"), quick(1, 5, "24", 1), **JSON)
+    assert response.status_code == 409
+    answer = response.json()
+    assert "changed by someone else" in answer["detail"]
+    assert answer["version"] == answer["current"]["version"] == 2
+    assert [hand["game_value"] for hand in answer["current"]["hands"]] == [3]
+    assert [change["hands_changed"] for change in answer["changes"]] == [[1]]
+    assert answer["hand"] == {"number": 1, "stored": False, "saved_in": None}
+    assert sheet.hands.get().game_value == 3  # nothing overwritten
+
+
+def test_the_version_is_checked_before_the_row(client, sheet):
+    """A row typed on top of an older sheet is a clash, whatever the sheet says of it now."""
+    client.post(link(sheet, 4, "save"), quick(1, 3, "13", 1), **HX)
+    response = client.post(link(sheet, 4, "save"), quick(7, 3, "1", 1), **JSON)
+    assert response.status_code == 409
+    assert response.json()["hand"]["number"] is None
+
+
+def test_a_row_saved_before_whose_answer_was_lost_is_recognised(client, sheet):
+    client.post(link(sheet, 4, "save"), quick(1, 3, "13", 1), **JSON)
+    response = client.post(link(sheet, 4, "save"), quick(1, 3, "13", 1), **JSON)
+    assert response.status_code == 409
+    assert response.json()["hand"] == {"number": 1, "stored": True, "saved_in": 2}
+    # The next row builds on the version the first one made.
+    assert client.post(link(sheet, 4, "save"), quick(2, 1, "24", 2), **JSON).status_code == 200
+    assert sheet.hands.count() == 2
+
+
+def test_the_same_hand_typed_elsewhere_later_is_stored_but_builds_on_nothing(client, sheet):
+    """The sheet holds the hand, but not as the first change after the row's version: the
+    rows after it clash, as they must."""
+    client.post(link(sheet, 4, "save"), quick(1, 5, "24", 1), **HX)
+    client.post(link(sheet, 4, "save"), quick(1, 3, "13", 2), **HX)
+    response = client.post(link(sheet, 4, "save"), quick(1, 3, "13", 1), **JSON)
+    assert response.json()["hand"] == {"number": 1, "stored": True, "saved_in": None}
+
+
+def test_a_refused_row_for_json_gets_422_with_its_messages_by_field(client, sheet):
+    response = client.post(link(sheet, 4, "save"), quick(1, 3, "1", 1), **JSON)
+    assert response.status_code == 422
+    answer = response.json()
+    assert list(answer["errors"]) == ["plus_seats"]
+    assert answer["messages"][0].startswith("Plus seats: In a normal game the two winners")
+    assert not sheet.hands.exists()
+
+
+def test_a_row_the_tsr_check_refuses_gets_422_with_the_check_s_message(client, sheet):
+    from scoring import services
+
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(), version=1, by=factories.keeper(sheet)
+    )
+    response = client.post(link(sheet, 4, "save"), quick(25, 1, "12", 2), **JSON)
+    assert response.status_code == 422
+    answer = response.json()
+    assert list(answer["errors"]) == ["hands"]
+    assert "the round has 24 hands, compulsory solos included" in answer["messages"][0]
+    assert sheet.hands.count() == 24
+
+
+def test_a_link_that_may_not_enter_gets_403_as_json(client, sheet):
+    response = client.post(link(sheet, 2, "save"), quick(1, 3, "13", 1), **JSON)
+    assert response.status_code == 403
+    assert response.json()["messages"]
+    assert not sheet.hands.exists()
+
+
+def test_a_browser_s_form_and_htmx_still_get_the_page(client, sheet):
+    accept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+    response = client.post(link(sheet, 4, "save"), quick(1, 3, "13", 1), HTTP_ACCEPT=accept)
+    assert response.status_code == 302
+    response = client.post(link(sheet, 4, "save"), quick(2, 1, "24", 2), **HX, HTTP_ACCEPT="*/*")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/html")
+
+
+def test_the_entry_page_carries_the_offline_queue_for_its_own_address(client, sheet):
+    page = client.get(link(sheet, 4)).content.decode()
+    key = link(sheet, 4)
+    assert f'data-offline-panel="{key}"' in page
+    assert f'data-offline-queue="{key}"' in page
+    assert 'type="module" src="/static/js/offline-queue.js"' in page
+    assert 'type="module" src="/static/js/sw-register.js"' in page
+    assert 'data-text-not-sent="not sent yet"' in page
+
+
+def test_the_service_worker_is_served_from_the_root_and_always_checked_again(client, db):
+    response = client.get(reverse("service-worker"))
+    assert reverse("service-worker") == "/sw.js"  # its scope: the whole site
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/javascript; charset=utf-8"
+    assert response["Cache-Control"] == "no-cache"
+    assert b'addEventListener("fetch"' in response.content
