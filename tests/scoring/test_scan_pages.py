@@ -44,7 +44,8 @@ def staff_url(sheet, action=""):
 
 def section(page) -> str:
     html = page.content.decode()
-    return html[html.index('<section id="scan"') : html.index("</section>")]
+    start = html.index('<section id="scan"')
+    return html[start : html.index("</section>", start)]
 
 
 def test_the_scorekeeper_is_offered_the_camera(client, sheet):
