@@ -229,3 +229,20 @@ def test_the_pages_speak_german(client, double):
     client.cookies["django_language"] = "de"
     page = client.get(url(sheet, "sheet-second")).content.decode()
     assert "Zweiterfassung" in page
+
+
+def test_the_offline_queues_answers_on_the_second_entry_show_nothing_of_the_first(client, double):
+    sheet, second = double
+    first_hand = full_match()[0]
+    winners = "".join(str(s) for s, p in sorted(first_hand.points.items()) if p > 0)
+    row = quick(1, first_hand.game_value, winners, 0)
+    saved = client.post(url(sheet, "sheet-second-save"), row, HTTP_ACCEPT="application/json")
+    assert saved.status_code == 200, saved.content
+    assert saved.json()["version"] == 1
+    stale = client.post(url(sheet, "sheet-second-save"), row, HTTP_ACCEPT="application/json")
+    assert stale.status_code == 409
+    body = stale.json()
+    assert body["version"] == 1
+    assert len(body["current"]["hands"]) == 1  # the second entry's own hand, not the 24
+    assert body["changes"] == []
+    assert body["hand"]["stored"] is True
