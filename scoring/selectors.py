@@ -230,12 +230,26 @@ def sheet_state(*, sheet: Scoresheet) -> SheetState:
     """A sheet with its seats, hands, the adjudicators' decisions and deductions, and its check,
     in five queries. ``lines`` are the hands as entered, without penalty points: what the
     scorekeeper changes."""
+    return _entry_state(sheet=sheet, hands=list(sheet.hands.all()), time_over_after_hand=AS_NOTED)
+
+
+def _entry_state(
+    *,
+    sheet: Scoresheet,
+    hands: list[Hand],
+    time_over_after_hand: int | Literal[_Noted.AS_NOTED] | None,
+) -> SheetState:
+    """An entry of ``sheet`` (its own hands, or a second entry's) with the sheet's seats, the
+    adjudicators' decisions and deductions, and its check by the TSR."""
     seats = list(sheet.table.seats.select_related("entry__player").order_by("position"))
-    hands = list(sheet.hands.all())
     adjudication = sheet_adjudication(sheet=sheet)
     lines = hand_lines(hands)
     check = scoresheet_check(
-        scoresheet=sheet, hands=lines, table_size=len(seats), adjudication=adjudication
+        scoresheet=sheet,
+        hands=lines,
+        table_size=len(seats),
+        time_over_after_hand=time_over_after_hand,
+        adjudication=adjudication,
     )
     rows = scoresheet_rows(hands=hands, table_size=len(seats), penalties=adjudication.penalties)
     return SheetState(
@@ -263,30 +277,12 @@ def second_entry_state(*, sheet: Scoresheet, entry: SecondEntry | None) -> Sheet
     """The second entry of a paper sheet as its entry page shows it: its own hands, rows with
     running totals and its check by the TSR, as ``sheet_state`` shows the first entry; but
     nothing of the first entry. Its hands are unsaved rows numbered in order."""
-    seats = list(sheet.table.seats.select_related("entry__player").order_by("position"))
-    lines = second_entry_lines(entry)
     hands = [
         Hand.from_line(scoresheet=sheet, number=number, line=line)
-        for number, line in enumerate(lines, start=1)
+        for number, line in enumerate(second_entry_lines(entry), start=1)
     ]
-    adjudication = sheet_adjudication(sheet=sheet)
-    check = scoresheet_check(
-        scoresheet=sheet,
-        hands=lines,
-        table_size=len(seats),
-        time_over_after_hand=entry.time_over_after_hand if entry is not None else None,
-        adjudication=adjudication,
-    )
-    rows = scoresheet_rows(hands=hands, table_size=len(seats), penalties=adjudication.penalties)
-    return SheetState(
-        sheet=sheet,
-        seats=seats,
-        hands=hands,
-        lines=lines,
-        rows=rows,
-        check=check,
-        adjudication=adjudication,
-    )
+    time_over = entry.time_over_after_hand if entry is not None else None
+    return _entry_state(sheet=sheet, hands=hands, time_over_after_hand=time_over)
 
 
 @dataclass(frozen=True)

@@ -261,12 +261,7 @@ def _context(
     return {
         "warnings": [problem_message(warning) for warning in state.check.warnings],
         "warning_hands": {warning.hand for warning in state.check.warnings},
-        "access": access,
-        "tournament": access.round.tournament,
-        "round": access.round,
-        "table": access.sheet.table,
-        "sheet": access.sheet,
-        "state": state,
+        **_page(access, state),
         "problems": [problem_message(problem) for problem in state.check.problems],
         "problem_hands": {problem.hand for problem in state.check.problems},
         "form": form if may_edit else None,
@@ -311,6 +306,18 @@ def _edit_refusal(access: Access, state: selectors.SheetState) -> Refusal | None
     if access.actor.user is None or access.sheet.status != Scoresheet.Status.DRAFT:
         return None
     return _refusal(policies.may_edit_sheet, access, state)
+
+
+def _page(access: Access, state: selectors.SheetState) -> dict:
+    """What every page of a sheet shows: whose it is, of which table and round, and the entry."""
+    return {
+        "access": access,
+        "tournament": access.round.tournament,
+        "round": access.round,
+        "table": access.sheet.table,
+        "sheet": access.sheet,
+        "state": state,
+    }
 
 
 def _paper(access: Access, state: selectors.SheetState, confirm: Refusal | None) -> dict:
@@ -937,12 +944,7 @@ def sheet_history(request: HttpRequest, access: Access) -> HttpResponse:
         request,
         "scoring/history.html",
         {
-            "access": access,
-            "tournament": access.round.tournament,
-            "round": access.round,
-            "table": access.sheet.table,
-            "sheet": access.sheet,
-            "state": state,
+            **_page(access, state),
             "changes": selectors.sheet_changes(sheet=access.sheet),
             # Attached beside the versions (it changes none), shown above them.
             **_scan_context(access, state),
@@ -1168,12 +1170,7 @@ def sheet_differences(request: HttpRequest, access: Access) -> HttpResponse:
         request,
         "scoring/differences.html",
         {
-            "access": access,
-            "tournament": access.round.tournament,
-            "round": access.round,
-            "table": access.sheet.table,
-            "sheet": access.sheet,
-            "state": state,
+            **_page(access, state),
             "entry": entry,
             "differences": differences,
             "choices": choices,

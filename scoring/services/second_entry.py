@@ -17,7 +17,6 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from doko.rules import double_entry
 from doko.rules.sheet import HandLine, with_game_values
@@ -40,6 +39,7 @@ from scoring.services.sheets import (
     _incomplete,
     _record,
     _require_time_over,
+    _require_time_over_within,
     _roles,
     _table_size,
     lines_struck,
@@ -111,19 +111,7 @@ def _checked_lines(
     adjudication = sheet_adjudication(sheet=sheet)
     lines = [replace(hand, penalty=None) for hand in with_game_values(hands)]
     lines = _with_decision_lines(lines, first=first, adjudication=adjudication)
-    if time_over_after_hand is not None and not 0 <= time_over_after_hand <= len(lines):
-        raise ValidationError(
-            {
-                "time_over_after_hand": ngettext(
-                    "The playing time cannot have ended after hand %(after)d: the entry has "
-                    "%(count)d hand (TSR 8.5.1).",
-                    "The playing time cannot have ended after hand %(after)d: the entry has "
-                    "%(count)d hands (TSR 8.5.1).",
-                    len(lines),
-                )
-                % {"after": time_over_after_hand, "count": len(lines)}
-            }
-        )
+    _require_time_over_within(lines, after=time_over_after_hand)
     size = _table_size(sheet)
     _require_time_over(sheet, after=time_over_after_hand, table_size=size)
     check = scoresheet_check(

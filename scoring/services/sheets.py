@@ -104,6 +104,23 @@ def _roles(sheet: Scoresheet, by: Actor) -> set[str]:
     return user_roles(user=by.user, tournament=sheet.table.round.tournament)
 
 
+def _require_time_over_within(lines: Sequence[HandLine], *, after: int | None) -> None:
+    """The playing time ended after a hand the entry has, or before the first (TSR 8.5.1)."""
+    if after is not None and not 0 <= after <= len(lines):
+        raise ValidationError(
+            {
+                "time_over_after_hand": ngettext(
+                    "The playing time cannot have ended after hand %(after)d: the sheet has "
+                    "%(count)d hand (TSR 8.5.1).",
+                    "The playing time cannot have ended after hand %(after)d: the sheet has "
+                    "%(count)d hands (TSR 8.5.1).",
+                    len(lines),
+                )
+                % {"after": after, "count": len(lines)}
+            }
+        )
+
+
 def _require_time_over(sheet: Scoresheet, *, after: int | None, table_size: int) -> None:
     """The end of the playing time is noted on a sheet only once it has come for its table
     (TSR 8.5.1): the adjudicator announced the end of the round, and the table's own time
@@ -229,19 +246,7 @@ def _replace_checked(
     enforce(policies.may_edit_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by)))
     # Penalty points are the adjudicators' (their decisions), never the scorekeeper's.
     lines = [replace(hand, penalty=None) for hand in with_game_values(hands)]
-    if time_over_after_hand is not None and not 0 <= time_over_after_hand <= len(lines):
-        raise ValidationError(
-            {
-                "time_over_after_hand": ngettext(
-                    "The playing time cannot have ended after hand %(after)d: the sheet has "
-                    "%(count)d hand (TSR 8.5.1).",
-                    "The playing time cannot have ended after hand %(after)d: the sheet has "
-                    "%(count)d hands (TSR 8.5.1).",
-                    len(lines),
-                )
-                % {"after": time_over_after_hand, "count": len(lines)}
-            }
-        )
+    _require_time_over_within(lines, after=time_over_after_hand)
     size = _table_size(sheet)
     _require_time_over(sheet, after=time_over_after_hand, table_size=size)
     adjudication = sheet_adjudication(sheet=sheet)
