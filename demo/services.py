@@ -1,6 +1,7 @@
 """Demo tournaments, built through the same services the pages and the API use.
 
-- a finished ranking tournament: 32 players, 3 rounds, every sheet confirmed;
+- a finished ranking tournament: 32 players, 3 rounds, played on paper: every sheet typed in
+  at the desk and confirmed from the players' signatures;
 - a German championship in progress: 148 players, round 4 of 8 running, sheets in every state,
   and the adjudicator's work of the round: penalty points initialled, a ruling waiting for
   initials, a complaint just noted, an appeal before the arbitration panel, a warning.
@@ -27,7 +28,15 @@ from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from scoring.services import Actor
 from tournaments import policies, services
-from tournaments.models import Player, RankingList, Round, SeatingMethod, Tournament, TournamentRole
+from tournaments.models import (
+    Player,
+    RankingList,
+    Round,
+    SeatingMethod,
+    SheetKeeping,
+    Tournament,
+    TournamentRole,
+)
 
 FIRST_NAMES = [
     "Anna",
@@ -232,9 +241,12 @@ def _play_round(
     started_at: datetime.datetime,
     organiser: User,
     running_for: datetime.timedelta | None = None,
+    on_paper: bool = False,
 ) -> Round:
     """Seat, start and play one round; the organiser ends its playing time after 100 minutes
-    (TSR 8.5.1). ``running_for``: the round is still being played."""
+    (TSR 8.5.1). ``running_for``: the round is still being played. ``on_paper``: the tables
+    keep paper sheets, which the organiser types in at the desk and confirms from the players'
+    signatures (TSR 7.3.4, 8.5.2)."""
     # Drawn in advance by the DDV method, or drawn now.
     round_ = tournament.rounds.filter(status=Round.Status.SEATED).order_by("number").first()
     if round_ is None:
@@ -258,14 +270,20 @@ def _play_round(
             hands_to_play=hands_to_play,
         )
         # The scorekeeper enters and hands in the sheet, the first dealer confirms it
-        # (TSR 7.3.2, 7.3.4).
+        # (TSR 7.3.2, 7.3.4); on paper the desk types it and confirms it from the signatures.
         seats = {seat.position: seat for seat in sheet.table.seats.all()}
         keeper, checker = Actor(seat=seats[table_size]), Actor(seat=seats[1])
+        if on_paper:
+            keeper = checker = Actor(user=organiser)
         if hands:
             sheet = scoring_services.scoresheet_hands_replace(
                 scoresheet=sheet, hands=hands, version=sheet.version, by=keeper
             )
-        if finished:
+        if finished and on_paper:
+            scoring_services.scoresheet_confirm(
+                scoresheet=sheet, version=sheet.version, by=keeper, from_signed_sheet=True
+            )
+        elif finished:
             sheet = scoring_services.scoresheet_submit(
                 scoresheet=sheet, version=sheet.version, by=keeper
             )
@@ -355,6 +373,8 @@ def demo_build(*, seed: int = 2026, now: datetime.datetime) -> DemoResult:
         starts_on=ranking_day,
         venue="Hannover, Freizeitheim Linden",
         planned_rounds=3,
+        # A club day on paper: the desk typed every signed sheet in.
+        sheet_keeping=SheetKeeping.PAPER,
         organiser=user,
     )
     for player in sorted(pool[:32], key=lambda p: (p.last_name, p.first_name)):
@@ -366,6 +386,7 @@ def demo_build(*, seed: int = 2026, now: datetime.datetime) -> DemoResult:
             tournament=ranking,
             started_at=start + datetime.timedelta(minutes=130 * number),
             organiser=user,
+            on_paper=True,
         )
 
     # Rounds 1 to 3 were played yesterday from 10 o'clock; round 4 began 42 minutes ago.
