@@ -17,8 +17,14 @@ from django.utils.translation import gettext as _
 
 from scoring.models import Scoresheet, ScoresheetChange, SecondEntry
 from tournaments.models import Round, Seat, SheetKeeping
-from tournaments.policies import Refusal
-from tournaments.roles import HANDS_OVER_SHEET, ORGANISER, READS_SEAT_LINKS, SHEET_STAFF
+from tournaments.policies import Refusal, may_read_seating
+from tournaments.roles import (
+    HANDS_OVER_SHEET,
+    ORGANISER,
+    READS_SEAT_LINKS,
+    SHEET_READERS,
+    SHEET_STAFF,
+)
 
 
 def may_hand_over_sheet(*, roles: Collection[str]) -> Refusal | None:
@@ -41,6 +47,21 @@ def may_read_seat_links(*, roles: Collection[str]) -> Refusal | None:
     if set(roles) & READS_SEAT_LINKS:
         return None
     return Refusal(_("Only an organiser or an adjudicator reads the players' private links."))
+
+
+def may_read_desk(*, round: Round, roles: Collection[str]) -> Refusal | None:
+    """Read the desk's view of a round, every table's sheet at a glance (TSR 7.3.4): the
+    tournament's staff who read sheets (organisers, adjudicators, deputies, the panel,
+    scorekeeper accounts), once they may read the round's seating, which the sheets name."""
+    if not set(roles) & SHEET_READERS:
+        return Refusal(
+            _(
+                "Only the tournament's staff see the desk: its organisers, adjudicators, "
+                "deputy adjudicators, arbitration panel and scorekeepers. An organiser "
+                "appoints them on the staff page."
+            )
+        )
+    return may_read_seating(round=round, roles=roles)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ under their seat's private link (``/s/<key>/``, printed as a QR code on the shee
 
 from django.urls import path
 
-from scoring import views
+from scoring import desk, views
 
 STAFF = "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/sheet/"
 LINK = "s/<str:token>/"
@@ -28,6 +28,13 @@ urlpatterns = [
     # Handing the sheet over is for staff: the players' links cannot (printing it: the
     # printing app, at STAFF + "pdf/").
     path(STAFF + "keeper/", views.sheet_keeper_move, name="sheet-keeper"),
+    # The desk's view of a round: every table's sheet, and its list alone for the refresh.
+    path("tournaments/<slug:slug>/rounds/<int:number>/desk/", desk.desk, name="desk"),
+    path(
+        "tournaments/<slug:slug>/rounds/<int:number>/desk/list/",
+        desk.desk_list,
+        name="desk-list",
+    ),
     # The table's own page (its path is the round's, under the tournament's pages).
     path(
         "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/",

@@ -290,6 +290,9 @@ TOURNAMENTS = [
 SCORING = [
     # The table's page -----------------------------------------------------------------------------
     c("table", "get", TB, PUBLIC),
+    # The desk: every table's sheet of a round, for the staff who read sheets ---------------------
+    c("desk", "get", R, "L L L 200 200 200 200 200"),
+    c("desk-list", "get", R, "L L L 200 200 200 200 200"),
     # Scoresheets: staff pages and the players' links ----------------------------------------------
     c("sheet", "get", TB, "L L L 200 200 200 200 200"),
     c("sheet-check", "post", TB, "L L L 200 200 200 200 200", hand),
