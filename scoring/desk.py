@@ -5,10 +5,13 @@ The list refreshes itself (htmx, every ``DESK_POLL_SECONDS``) and answers 304 wh
 changed. It is rendered once per version of the round (``caching.round_version``, raised after
 every committed change to the round's sheets, second entries and complaints, its players and
 its extra time), language and filter, and kept in the cache and in each process's memory: a
-request then costs the session, the user's roles and one read of the version.
+request then costs the session and its user, the round with the reader's roles (one query), and
+one read of the version.
 """
 
+import datetime
 import hashlib
+import threading
 import zlib
 from dataclasses import dataclass
 
@@ -21,16 +24,19 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.cache import get_conditional_response
+from django.utils.formats import time_format
 from django.utils.safestring import mark_safe
+from django.utils.text import Truncator
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext_lazy
+from django.utils.translation import ngettext, ngettext_lazy
 from django.views.decorators.http import require_GET
 
 from scoring import policies, selectors
-from scoring.selectors import DeskState
+from scoring.models import Scoresheet, ScoresheetChange
+from scoring.selectors import ConfirmedHow, DeskState
 from tournaments import caching
 from tournaments.models import Round, Table
-from tournaments.permissions import roles_of
+from tournaments.permissions import round_and_roles
 
 # How often the desk's list asks whether anything changed; an unchanged list is a 304.
 DESK_POLL_SECONDS = 10
@@ -45,17 +51,10 @@ class _Reader:
 
 
 def _round(request: HttpRequest, slug: str, number: int) -> Round:
-    """The round with its tournament, for the desk of the tournament (one query and the
-    roles'); 404 for a private tournament to anyone who holds no role in it, 403 with the
-    reason to anyone who may not read the desk (``policies.may_read_desk``)."""
-    round_ = (
-        Round.objects.select_related("tournament")
-        .filter(tournament__slug=slug, number=number)
-        .first()
-    )
-    if round_ is None:
-        raise Http404
-    roles = roles_of(request, round_.tournament)
+    """The round with its tournament, for the desk of the tournament, and the reader's roles
+    there (one query); 404 for a private tournament to anyone who holds no role in it, 403
+    with the reason to anyone who may not read the desk (``policies.may_read_desk``)."""
+    round_, roles = round_and_roles(request, slug=slug, number=number)
     if not round_.tournament.is_public and not roles:
         raise Http404  # as every page of a private tournament (selectors.tournaments_visible)
     refusal = policies.may_read_desk(round=round_, roles=roles)
@@ -179,6 +178,93 @@ def _summary(reader: _Reader, desk: selectors.Desk) -> list[dict]:
     ]
 
 
+class _Words:
+    """What the rows say, translated once per list: 500 rows ask for the same few words and
+    times."""
+
+    def __init__(self) -> None:
+        self.states = {state: str(state.label) for state in DeskState}
+        self.how = {how: str(how.label) for how in ConfirmedHow}
+        self.actions = {str(value): str(label) for value, label in ScoresheetChange.Action.choices}
+        self.second_entry = _("second entry: %(hands)s of %(total)s typed by %(name)s")
+        self.typed = _("%(hands)s of %(total)s typed")
+        self.sent_back = _("sent back: %(reason)s")
+        self.end_of_time = _("end of the playing time")
+        self.time_over = _("time over")
+        self.playing_until = _("playing until %(end)s")
+        self._times: dict[datetime.datetime, str] = {}
+
+    def at(self, moment: datetime.datetime) -> str:
+        """The time of day, as the reader's language writes it (hours and minutes)."""
+        minute = moment.replace(second=0, microsecond=0)
+        if minute not in self._times:
+            self._times[minute] = time_format(timezone.localtime(minute), "TIME_FORMAT")
+        return self._times[minute]
+
+    def state(self, row: selectors.DeskRow) -> tuple[str, str]:
+        """The row's state: its badge, and what the desk reads beside it."""
+        state, label = row.state, self.states[row.state]
+        if state == DeskState.SETTLE:
+            hands = [str(hand) if hand else self.end_of_time for hand in row.differences]
+            return label, ngettext("hand %(hands)s", "hands %(hands)s", len(hands)) % {
+                "hands": ", ".join(hands)
+            }
+        if state == DeskState.COMPLAINT:
+            return label + (f" ({row.complaints})" if row.complaints > 1 else ""), ""
+        if state == DeskState.SECOND_ENTRY and row.second_entry is not None:
+            return label, self.second_entry % {
+                "hands": row.second_entry.hands,
+                "total": row.hands_per_match,
+                "name": row.second_entry.by,
+            }
+        if state == DeskState.TYPING:
+            typed = self.typed % {"hands": row.hands, "total": row.hands_per_match}
+            if not row.sent_back:
+                return typed, ""
+            return typed, self.sent_back % {"reason": Truncator(row.sent_back).chars(80)}
+        if state == DeskState.CONFIRMED and row.confirmed_how is not None:
+            return label, self.how[row.confirmed_how]
+        return label, ""
+
+    def last(self, row: selectors.DeskRow) -> str:
+        if row.last is None:
+            return ""
+        return f"{self.actions[row.last.action]}: {row.last.by}, {self.at(row.last.at)}"
+
+    def time(self, row: selectors.DeskRow) -> str:
+        """Whether the table still plays: said of a sheet still being written (one handed in
+        is the table's last word), once the round has started."""
+        if row.status != Scoresheet.Status.DRAFT or row.time.ends_at is None:
+            return ""
+        if row.time_over:
+            return self.time_over
+        said = self.playing_until % {"end": self.at(row.time.ends_at)}
+        return said + (f" (+{row.time.extra_minutes})" if row.time.extra_minutes else "")
+
+
+def _lines(rows: list[selectors.DeskRow], sheet_prefix: str) -> list[dict]:
+    """The rows as the list shows them, put into words here rather than in the template (500
+    rows: a few variables each there, and every word translated once)."""
+    words = _Words()
+    lines = []
+    for row in rows:
+        badge, detail = words.state(row)
+        lines.append(
+            {
+                "state": row.state.value,
+                "url": f"{sheet_prefix}{row.number}/sheet/",
+                "number": row.number,
+                "players": ", ".join(row.players),
+                "badge": badge,
+                "detail": detail,
+                "hands": f"{row.hands}/{row.hands_per_match}",
+                "last": words.last(row),
+                "time": words.time(row),
+            }
+        )
+    return lines
+
+
 def _render(reader: _Reader) -> tuple[bytes, float | None]:
     round_ = reader.round
     desk = selectors.desk_read(round=round_)
@@ -188,18 +274,17 @@ def _render(reader: _Reader) -> tuple[bytes, float | None]:
     html = render_to_string(
         "scoring/partials/desk_list.html",
         {
-            "tournament": tournament,
-            "round": round_,
             "desk": desk,
-            "rows": desk.of(reader.state),
+            "lines": _lines(desk.of(reader.state), sheet_prefix),
             "state": reader.state,
             "summary": _summary(reader, desk),
             "all_url": reverse("desk", args=[tournament.slug, round_.number]),
-            "sheet_prefix": sheet_prefix,
-            "now": desk.now,
         },
     ).encode()
     return html, desk.valid_until.timestamp() if desk.valid_until else None
+
+
+_RENDERING = [threading.Lock() for _ in range(8)]
 
 
 def _list(reader: _Reader) -> _List:
@@ -220,6 +305,16 @@ def _list(reader: _Reader) -> _List:
             )
     if isinstance(found, _List) and found.holds(now):
         return found
+    # One thread of this process renders a list; the others asking for it meanwhile wait for
+    # it rather than render it too.
+    with _RENDERING[hash(key) % len(_RENDERING)]:
+        found = caching.memory.get(key)
+        if isinstance(found, _List) and found.holds(now):
+            return found
+        return _rendered(reader, key, now)
+
+
+def _rendered(reader: _Reader, key: str, now: float) -> _List:
     html, valid_until = _render(reader)
     # A list says which tables still play: rendered anew once the next of them ends.
     etag = f'"{key.replace(":", "-")}-{int(valid_until or 0)}"'

@@ -99,10 +99,6 @@ class LastChange:
     by: str
     at: datetime.datetime
 
-    @property
-    def label(self) -> str:
-        return str(ScoresheetChange.Action(self.action).label)
-
 
 @dataclass(frozen=True)
 class DeskRow:
@@ -111,6 +107,7 @@ class DeskRow:
     number: int
     players: tuple[str, ...]  # last names, in seat order
     state: DeskState
+    status: str | None  # the sheet's (``Scoresheet.Status``); None: the table has none
     hands: int
     hands_per_match: int  # 24, at a table of five 30 (TSR 8.5.1, 10.1.5)
     confirmed_how: ConfirmedHow | None  # only when confirmed
@@ -292,6 +289,7 @@ def desk_read(*, round: Round) -> Desk:
                 number=row["number"],
                 players=players,
                 state=state,
+                status=status,
                 hands=row["hand_count"],
                 hands_per_match=tournament.hands_at(size if size in (4, 5) else 4),
                 confirmed_how=_confirmed_how(row),

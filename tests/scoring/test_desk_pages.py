@@ -41,7 +41,7 @@ def test_the_page_lists_every_table_by_what_needs_the_desk_next(desk_world):
     html = response.content.decode()
     assert [number for _state, number in rows(html)] == ["7", "5", "3", "6", "2", "1", "4", "8"]
     for said in (
-        "differences to settle</span> hands 7",
+        "differences to settle</span> hand 7<",
         "complaint open",
         "handed in",
         "second entry: 5 of 24 typed by Zora Zweit",
@@ -76,7 +76,7 @@ def test_an_unknown_state_is_refused_naming_the_field(desk_world):
 def test_each_row_opens_its_tables_sheet(desk_world):
     html = client_of(desk_world.organiser).get(desk_url(desk_world)).content.decode()
     sheet = reverse("sheet", args=[desk_world.tournament.slug, 1, 3])
-    assert f'<a class="desk-open" href="{sheet}">3</a>' in html
+    assert f'<th scope="row"><a href="{sheet}">3</a></th>' in html
 
 
 def test_a_table_number_and_enter_open_its_sheet(desk_world):
@@ -266,8 +266,8 @@ def test_the_page_takes_as_many_queries_at_4_tables_as_at_40(tables, django_asse
     organiser, round_ = _running_round(tables)
     client = client_of(organiser)
     url = reverse("desk", args=[round_.tournament.slug, round_.number])
-    # The session, the user, the round with its tournament, the roles; then the list's two.
-    with django_assert_num_queries(6):
+    # The session, its user, the round with the reader's roles; then the list's two.
+    with django_assert_num_queries(5):
         assert client.get(url).status_code == 200
-    with django_assert_num_queries(4):  # cached: the list is not read again
+    with django_assert_num_queries(3):  # cached: the list is not read again
         assert client.get(url).status_code == 200
