@@ -456,6 +456,8 @@ SCORING = [
     api("api-scoresheet-changes", "get", TB, "401 200 200 200 200 200 200 200"),
     # Every seat's private link: the organiser and the adjudicator only, never a seat's key.
     api("api-table-links", "get", TB, "401 403 403 200 403 403 200 200"),
+    # The desk: the staff who read sheets, never a seat's key.
+    api("api-desk", "get", R, "401 403 403 200 200 200 200 200"),
 ]
 
 # adjudication: its pages and its API.
