@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from django.db.models import Expression, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import Count, Expression, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 
@@ -72,6 +72,13 @@ class SheetRulings:
             status=Sanction.Status.IN_FORCE,  # not changed or annulled on appeal (TSR 8.2.1)
         )
         return _correlated_sum(deductions, "points", by="entry")
+
+    def open_count(self, *, sheet: str) -> Expression:
+        waiting = Decision.objects.filter(
+            scoresheet=OuterRef(sheet), status__in=[Decision.Status.OPEN, Decision.Status.DRAFT]
+        )
+        counted = waiting.order_by().values("scoresheet").annotate(count=Count("pk"))
+        return Coalesce(Subquery(counted.values("count")), 0)
 
 
 # Reads for the pages ------------------------------------------------------------------------------

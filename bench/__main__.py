@@ -18,6 +18,7 @@ SUITES = {
     "sheet_check": "bench.sheet_check",
     "scoresheets": "bench.scoresheets",
     "standings": "bench.standings",
+    "desk": "bench.desk",
 }
 
 

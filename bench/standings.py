@@ -358,16 +358,17 @@ _LATENCY_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}
 
 
 def _wrk(url: str, *, seconds: int = SECONDS, connections: int = CONNECTIONS, **headers) -> dict:
-    """Requests per second and the 99th percentile latency (ms) of one wrk run."""
+    """Requests per second and the median and 99th percentile latency (ms) of one wrk run."""
     arguments = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "--timeout=10s"]
     for name, value in {**HEADERS, **headers}.items():
         arguments += ["-H", f"{name}: {value}"]
     output = subprocess.run(
         [*arguments, url], capture_output=True, text=True, check=True, timeout=seconds + 30
     ).stdout
+    p50 = re.search(r"^\s*50%\s+([\d.]+)(us|ms|s|m)\s*$", output, re.MULTILINE)
     p99 = re.search(r"^\s*99%\s+([\d.]+)(us|ms|s|m)\s*$", output, re.MULTILINE)
     rate = re.search(r"^Requests/sec:\s+([\d.]+)", output, re.MULTILINE)
-    if p99 is None or rate is None:
+    if p50 is None or p99 is None or rate is None:
         raise RuntimeError(f"Cannot read wrk's output:\n{output}")
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
     sockets = re.search(r"Socket errors: (.*)", output)
@@ -376,6 +377,7 @@ def _wrk(url: str, *, seconds: int = SECONDS, connections: int = CONNECTIONS, **
             print(f"wrk {url}: {problem.group(0)}")
     return {
         "rate": float(rate.group(1)),
+        "p50": float(p50.group(1)) * _LATENCY_UNITS[p50.group(2)],
         "p99": float(p99.group(1)) * _LATENCY_UNITS[p99.group(2)],
     }
 

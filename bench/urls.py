@@ -1,5 +1,6 @@
-"""The site's routes and one empty view: the baseline a page is measured against; and the
-same view answering a number of bytes, for what an answer's size alone costs."""
+"""The site's routes and one empty view: the baseline a page is measured against; the same view
+reading the logged-in reader's session and account, the least any page of his costs; and the
+empty view answering a number of bytes, for what an answer's size alone costs."""
 
 import functools
 
@@ -13,6 +14,13 @@ from config.urls import urlpatterns as site
 @require_http_methods(["GET", "POST"])
 def empty(request):
     return HttpResponse("")
+
+
+@require_http_methods(["GET"])
+def user(request):
+    """The empty view for a reader who is logged in: his session and account are read, as any
+    page of his reads them, and nothing else."""
+    return HttpResponse(request.user.get_username())
 
 
 @functools.cache
@@ -29,4 +37,9 @@ def sized(request, size: int):
     )
 
 
-urlpatterns = [path("bench/empty/", empty), path("bench/bytes/<int:size>/", sized), *site]
+urlpatterns = [
+    path("bench/empty/", empty),
+    path("bench/user/", user),
+    path("bench/bytes/<int:size>/", sized),
+    *site,
+]

@@ -5,7 +5,7 @@ from django.urls import path
 from adjudication import api as adjudication_api
 from config.login import ObtainAuthTokenLimited
 from scoring import api as scoring_api
-from scoring import second_entry_api, sheet_api
+from scoring import desk_api, second_entry_api, sheet_api
 from tournaments import api as tournament_api
 
 urlpatterns = [
@@ -131,6 +131,11 @@ urlpatterns += [
         "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/links",
         sheet_api.TableLinks.as_view(),
         name="api-table-links",
+    ),
+    path(
+        "tournaments/<slug:slug>/rounds/<int:number>/desk",
+        desk_api.DeskView.as_view(),
+        name="api-desk",
     ),
 ]
 

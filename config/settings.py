@@ -239,6 +239,11 @@ TOURNAMENT_HEAD_LOCAL_SECONDS = float(os.environ.get("TOURNAMENT_HEAD_LOCAL_SECO
 # cached under its version and so never goes stale (the standings pages and API answers) and the
 # tournaments' own fields: the least recently used is forgotten past this size.
 LOCAL_CACHE_BYTES = int(os.environ.get("LOCAL_CACHE_MB", "32")) * 1024 * 1024
+# The desk's list of a round's sheets (scoring.desk) is cached under the round's version, which
+# every change to them raises (tournaments.caching.round_version), and kept this long at most:
+# for a change that raises none (one made in the administration, or while the cache was down)
+# and, without Redis, for the other web processes, whose caches a change does not reach.
+DESK_CACHE_SECONDS = int(os.environ.get("DESK_CACHE_SECONDS", "60"))
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
 # A task is acknowledged only when it has finished, and a task whose worker died is handed to

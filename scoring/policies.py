@@ -49,6 +49,21 @@ def may_read_seat_links(*, roles: Collection[str]) -> Refusal | None:
     return Refusal(_("Only an organiser or an adjudicator reads the players' private links."))
 
 
+def may_read_desk(*, round: Round, roles: Collection[str]) -> Refusal | None:
+    """Read the desk's view of a round, every table's sheet at a glance (TSR 7.3.4): the
+    tournament's staff who read sheets (organisers, adjudicators, deputies, the panel,
+    scorekeeper accounts), once they may read the round's seating, which the sheets name."""
+    if not set(roles) & SHEET_READERS:
+        return Refusal(
+            _(
+                "Only the tournament's staff see the desk: its organisers, adjudicators, "
+                "deputy adjudicators, arbitration panel and scorekeepers. An organiser "
+                "appoints them on the staff page."
+            )
+        )
+    return may_read_seating(round=round, roles=roles)
+
+
 @dataclass(frozen=True)
 class Actor:
     """Who changes a sheet: a staff member's account, or a player through their seat's link."""

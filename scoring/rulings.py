@@ -80,6 +80,11 @@ class Rulings(Protocol):
         """The points deducted for unsporting conduct (TSR 9.6.2 b) from the player named by
         the path ``entry`` in the round named by ``round``, summed (0 without any)."""
 
+    def open_count(self, *, sheet: str) -> Expression:
+        """How many complaints on the sheet whose key the query's rows name by the path
+        ``sheet`` wait for the adjudicator: not ruled yet, or ruled and not initialled (TSR
+        8.2.2); 0 without any."""
+
 
 class _NoRulings:
     """Without the adjudication app: no decisions, no deductions."""
@@ -91,6 +96,9 @@ class _NoRulings:
         return Value(0)
 
     def deducted_sum(self, *, entry: str, round: str) -> Expression:
+        return Value(0)
+
+    def open_count(self, *, sheet: str) -> Expression:
         return Value(0)
 
 

@@ -3,7 +3,7 @@ under their seat's private link (``/s/<key>/``, printed as a QR code on the shee
 
 from django.urls import path
 
-from scoring import views
+from scoring import desk, views
 
 STAFF = "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/sheet/"
 LINK = "s/<str:token>/"
@@ -64,6 +64,13 @@ urlpatterns = (
         # The service worker that keeps the entry pages for a reload while offline: from the
         # site's root, so that its scope covers the staff pages and the links alike.
         path("sw.js", views.service_worker, name="service-worker"),
+        # The desk's view of a round: every table's sheet, and its list alone for the refresh.
+        path("tournaments/<slug:slug>/rounds/<int:number>/desk/", desk.desk, name="desk"),
+        path(
+            "tournaments/<slug:slug>/rounds/<int:number>/desk/list/",
+            desk.desk_list,
+            name="desk-list",
+        ),
         # The table's own page (its path is the round's, under the tournament's pages).
         path(
             "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/",

@@ -298,6 +298,9 @@ TOURNAMENTS = [
 SCORING = [
     # The table's page -----------------------------------------------------------------------------
     c("table", "get", TB, PUBLIC),
+    # The desk: every table's sheet of a round, for the staff who read sheets ---------------------
+    c("desk", "get", R, "L L L 200 200 200 200 200"),
+    c("desk-list", "get", R, "L L L 200 200 200 200 200"),
     # Scoresheets: staff pages and the players' links ----------------------------------------------
     c("sheet", "get", TB, "L L L 200 200 200 200 200"),
     c("sheet-check", "post", TB, "L L L 200 200 200 200 200", hand),
@@ -534,6 +537,8 @@ SCORING = [
     api("api-scoresheet-scan", "post", TB, "401 403 201 201 403 403 201 201", scan, multipart=True),
     # Every seat's private link: the organiser and the adjudicator only, never a seat's key.
     api("api-table-links", "get", TB, "401 403 403 200 403 403 200 200"),
+    # The desk: the staff who read sheets, never a seat's key.
+    api("api-desk", "get", R, "401 403 403 200 200 200 200 200"),
 ]
 
 # adjudication: its pages and its API.

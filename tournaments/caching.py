@@ -8,15 +8,19 @@ trip to Redis, for the tournament's head, and not another for a 64 KB page, and 
 bytes go into the response without being copied or unpickled.
 """
 
+import functools
 import logging
+import secrets
 import threading
 import time
 import zlib
 from collections import OrderedDict
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import transaction
 from django.utils import translation
 
 from doko import standings
@@ -47,8 +51,11 @@ class Memory:
             self._items.move_to_end(key)
             return item[2]
 
-    def put(self, key: str, value: Any, *, seconds: float) -> None:
-        size = len(value) if isinstance(value, bytes | str) else 1024
+    def put(self, key: str, value: Any, *, seconds: float, size: int | None = None) -> None:
+        """Keep ``value`` for ``seconds``; ``size``: what it takes, if not bytes or text (else
+        counted as 1 KB)."""
+        if size is None:
+            size = len(value) if isinstance(value, bytes | str) else 1024
         with self._lock:
             if key in self._items:
                 self._drop(key)
@@ -174,3 +181,57 @@ def standings_etag(*, tournament_id: int, version: str, mode: str, part: str, pa
     reader may see (``mode``)."""
     language = translation.get_language()
     return f'"{part}-{tournament_id}-{version}-{language}-{mode}-{page}"'
+
+
+# A round's tables as the desk sees them (scoring's desk page): a version in the cache, raised
+# after every committed change to a sheet of the round, its second entry or its complaints, and
+# to its tables' players and extra time. A counter in the cache, not a column of the round: a
+# row lock on the round would make every table's save wait for the others'. Answers cached
+# under a version never go stale; a counter the cache forgot (evicted, restarted) starts again
+# at a random number, never at one an earlier answer was cached under.
+
+
+def _round_key(round_id: int) -> str:
+    return f"round-version:{round_id}"
+
+
+def _fresh_version() -> int:
+    return secrets.randbits(62)
+
+
+def round_version(round_id: int) -> int | None:
+    """The round's version as the desk sees it: one round trip to the cache; None when the
+    cache cannot be reached (the caller then reads the database and caches nothing)."""
+    key = _round_key(round_id)
+    try:
+        version = cache.get(key)
+        if version is None:
+            cache.add(key, _fresh_version(), timeout=None)
+            version = cache.get(key)
+    except Exception:  # any outage of the cache server
+        logger.warning("Cache unreachable reading %s.", key, exc_info=True)
+        return None
+    return version
+
+
+def round_version_raise(round_ids: Iterable[int]) -> None:
+    """Raise the rounds' versions now (``round_changed`` calls it once the change commits)."""
+    for round_id in set(round_ids):
+        key = _round_key(round_id)
+        try:
+            try:
+                cache.incr(key)
+            except ValueError:  # not in the cache (yet, or any more): a fresh start
+                if not cache.add(key, _fresh_version(), timeout=None):
+                    cache.incr(key)  # another process started it in between
+        except Exception:  # an outage: what was cached expires (DESK_CACHE_SECONDS)
+            logger.warning("Cache unreachable raising %s.", key, exc_info=True)
+
+
+def round_changed(*round_ids: int) -> None:
+    """What the desk sees of these rounds changed: their version is raised once the
+    transaction commits (at once outside one), so that no reader caches the state before the
+    change under the new version, and a change rolled back raises nothing."""
+    ids = [round_id for round_id in round_ids if round_id is not None]
+    if ids:
+        transaction.on_commit(functools.partial(round_version_raise, ids))

@@ -8,7 +8,7 @@ from django.http import HttpRequest
 from rest_framework.request import Request
 
 from tournaments import policies, selectors
-from tournaments.models import Tournament
+from tournaments.models import Round, Tournament
 from tournaments.roles import STAFF
 
 
@@ -25,6 +25,16 @@ def roles_of(request: HttpRequest | Request, tournament: Tournament) -> set[str]
     if tournament.pk not in cache:
         cache[tournament.pk] = selectors.user_roles(user=request.user, tournament=tournament)
     return cache[tournament.pk]
+
+
+def round_and_roles(
+    request: HttpRequest | Request, *, slug: str, number: int
+) -> tuple[Round, set[str]]:
+    """A round with its tournament (404 if there is none) and the user's roles in the
+    tournament, in one query; the roles kept for the request as ``roles_of`` keeps them."""
+    round_, roles = selectors.round_with_roles(slug=slug, number=number, user=request.user)
+    request.__dict__.setdefault("_tournament_roles", {})[round_.tournament_id] = roles
+    return round_, roles
 
 
 def require(request: HttpRequest | Request, tournament: Tournament, roles: Set[str]) -> None:

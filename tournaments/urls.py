@@ -1,9 +1,28 @@
-from django.urls import path
+import re
+
+from django.urls import path, register_converter
 
 from tournaments import views
+from tournaments.round_actions import ROUND_ACTIONS
 
 T = "tournaments/<slug:slug>/"
 R = T + "rounds/<int:number>/"
+
+
+class RoundActionConverter:
+    """A round's action (``ROUND_ACTIONS``) and nothing else, so that the other pages of a round
+    (the desk's, say, ``…/rounds/<n>/desk/``) are not taken for one."""
+
+    regex = "|".join(re.escape(action) for action in ROUND_ACTIONS)
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(RoundActionConverter, "round_action")
 
 urlpatterns = [
     # First, as the routes are tried in order: the standings that every phone refreshes.
@@ -29,7 +48,7 @@ urlpatterns = [
     path(R, views.round_detail, name="round"),
     path(R + "clock/", views.round_clock, name="round-clock"),
     path(R + "extra-time/", views.round_extra_time, name="round-extra-time"),
-    path(R + "<slug:action>/", views.round_action, name="round-action"),
+    path(R + "<round_action:action>/", views.round_action, name="round-action"),
     path("ranking/", views.ranking_list, name="rankings"),
     path("ranking/<slug:slug>/", views.ranking_detail, name="ranking"),
     path("players/<int:pk>/", views.player_history, name="player-history"),

@@ -40,6 +40,7 @@ from doko.rules.penalty import Severity
 from scoring.services import (
     scoresheet_locked,
 )
+from tournaments.caching import round_changed
 from tournaments.services import results_refresh
 
 
@@ -227,4 +228,5 @@ def appeal_decide(
     }
     interruption_give_back(appeal, sheet.table, members=members, reason=reason, by=by)
     results_refresh(tables=[sheet.table])
+    round_changed(sheet.table.round_id)
     return appeal

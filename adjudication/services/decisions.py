@@ -44,6 +44,7 @@ from scoring.services import (
     scoresheet_hand_void,
     scoresheet_locked,
 )
+from tournaments.caching import round_changed
 from tournaments.services import results_refresh
 
 
@@ -140,6 +141,7 @@ def complaint_record(
             what=description or (offence_said(offence) if offence else ""),
         ),
     )
+    round_changed(sheet.table.round_id)  # the desk shows the complaint open
     return decision
 
 
@@ -471,6 +473,7 @@ def decision_rule(*, decision: Decision, ruling: Ruling, by: User) -> Decision:
         penalty=decision.computed if not decision.deviates else seat_keys(decision.penalty),
         deviation_reason=decision.deviation_reason,
     )
+    round_changed(sheet.table.round_id)
     return decision
 
 
@@ -579,4 +582,5 @@ def decision_initial(*, decision: Decision, by: User) -> Decision:
         played_without_game_points=decision.played_without_game_points,
     )
     results_refresh(tables=[sheet.table])
+    round_changed(sheet.table.round_id)  # the desk's complaint is decided
     return decision

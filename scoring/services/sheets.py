@@ -49,6 +49,7 @@ from scoring.selectors import (
     sheet_snapshot,
     sheet_state,
 )
+from tournaments.caching import round_changed
 from tournaments.models import TournamentRole
 from tournaments.policies import enforce
 from tournaments.selectors import table_playing_time, user_roles
@@ -175,6 +176,8 @@ def _record(
     # it is confirmed); a draft counts nowhere, so its hands change nothing there.
     if sheet.status != Scoresheet.Status.DRAFT or action in BACK_TO_DRAFT:
         results_refresh(tables=[sheet.table])
+    # The desk's list of the round's sheets is drawn afresh once this commits.
+    round_changed(sheet.table.round_id)
     return sheet
 
 

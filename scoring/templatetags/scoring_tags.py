@@ -5,7 +5,9 @@ from typing import TYPE_CHECKING
 
 from django import template
 
+from scoring import policies
 from scoring.models import CONTRACT_LABELS, CONTRACT_SHORT
+from tournaments.permissions import roles_of
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise  # a str or a lazy translation
@@ -30,3 +32,13 @@ def contract_labels_json() -> str:
 def contract_short(value: str) -> StrOrPromise:
     """The abbreviation of a contract, for narrow screens."""
     return CONTRACT_SHORT.get(value, value)
+
+
+@register.simple_tag(takes_context=True)
+def may_read_desk(context, round) -> bool:
+    """Whether whoever reads the page may open the desk's view of ``round``
+    (``policies.may_read_desk``), with his roles as the request looked them up."""
+    request = context.get("request")
+    if request is None or not request.user.is_authenticated:
+        return False
+    return policies.may_read_desk(round=round, roles=roles_of(request, round.tournament)) is None

@@ -232,7 +232,7 @@ def test_the_pages_speak_german(client, double):
 
 
 def test_the_offline_queues_answers_on_the_second_entry_show_nothing_of_the_first(client, double):
-    sheet, second = double
+    sheet, _second = double
     first_hand = full_match()[0]
     winners = "".join(str(s) for s, p in sorted(first_hand.points.items()) if p > 0)
     row = quick(1, first_hand.game_value, winners, 0)

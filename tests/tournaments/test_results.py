@@ -83,12 +83,18 @@ def test_confirming_makes_them_count_and_reopening_takes_them_back(sheet, tourna
     assert not SeatResult.objects.filter(table=sheet.table).exists()
 
 
+def rebuilds(callbacks) -> list:
+    """The work queued for after commit but the desk's round version, which every change of a
+    sheet raises (tournaments.caching.round_changed)."""
+    return [c for c in callbacks if getattr(c, "func", None) is not caching.round_version_raise]
+
+
 def test_the_standings_are_rebuilt_after_commit(
     sheet, tournament, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         submit(sheet)
-    assert len(callbacks) == 1
+    assert len(rebuilds(callbacks)) == 1
     tournament = fresh(tournament)
     assert tournament.standings_version >= 1
     table = selectors.standings_read(tournament=tournament)
@@ -106,7 +112,7 @@ def test_nothing_is_rebuilt_inside_a_rolled_back_transaction(
         scoring_services.scoresheet_hands_replace(
             scoresheet=sheet, hands=MATCH[:3], version=sheet.version, by=factories.keeper(sheet)
         )
-    assert callbacks == []
+    assert rebuilds(callbacks) == []
 
 
 def test_readers_never_compute_the_standings(

@@ -5,6 +5,7 @@ import datetime
 import pytest
 from django.core.exceptions import ValidationError
 from django.db.models import Count
+from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
 
@@ -367,3 +368,28 @@ def test_the_finder_answers_digits_no_start_number_has_without_an_error(client, 
     assert selectors.seat_find(tournament=tournament, query=query) == []
     response = client.get(reverse("find", args=[tournament.slug]), {"q": query})
     assert response.status_code == 200
+
+
+def test_a_round_comes_with_the_readers_roles_in_one_query(django_assert_num_queries):
+    from django.contrib.auth.models import AnonymousUser
+
+    from tournaments.models import TournamentRole
+
+    tournament = factories.tournament(players=4)
+    round_ = services.round_create(tournament=tournament)
+    user = factories.user()
+    for role in (TournamentRole.Role.ADJUDICATOR, TournamentRole.Role.SCOREKEEPER):
+        factories.role_grant(tournament=tournament, user=user, role=role)
+    with django_assert_num_queries(1):
+        found, roles = selectors.round_with_roles(slug=tournament.slug, number=1, user=user)
+        assert found.tournament.name == tournament.name
+    assert (found, roles) == (round_, {"adjudicator", "scorekeeper"})
+    admin = factories.user(is_superuser=True)
+    assert selectors.round_with_roles(slug=tournament.slug, number=1, user=admin)[1] == set(
+        TournamentRole.Role.values
+    )
+    assert (
+        selectors.round_with_roles(slug=tournament.slug, number=1, user=AnonymousUser())[1] == set()
+    )
+    with pytest.raises(Http404):
+        selectors.round_with_roles(slug=tournament.slug, number=2, user=user)

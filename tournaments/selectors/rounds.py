@@ -2,8 +2,10 @@
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Prefetch, QuerySet, Sum
+from django.contrib.auth.models import PermissionsMixin
+from django.db.models import Count, F, FilteredRelation, Prefetch, Q, QuerySet, Sum
 from django.db.models.lookups import Exact
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.functional import Promise
 
@@ -16,9 +18,10 @@ from tournaments.models import (
     SeatResult,
     Table,
     Tournament,
+    TournamentRole,
 )
 from tournaments.selectors.find import name_key
-from tournaments.selectors.tournaments import entry_count_of
+from tournaments.selectors.tournaments import AnyUser, entry_count_of
 
 
 def tournament_rounds(*, tournament: Tournament) -> QuerySet[Round]:
@@ -35,6 +38,25 @@ def tournament_rounds(*, tournament: Tournament) -> QuerySet[Round]:
 def round_get(*, tournament: Tournament, number: int) -> Round:
     """One round, with the counts of ``tournament_rounds`` (404 if there is none)."""
     return get_object_or_404(tournament_rounds(tournament=tournament), number=number)
+
+
+def round_with_roles(*, slug: str, number: int, user: AnyUser) -> tuple[Round, set[str]]:
+    """A round with its tournament, and the user's roles in the tournament (``user_roles``),
+    in one query, for the pages staff keep refreshing (404 if there is no such round): a row
+    per role he holds, or one without."""
+    rounds = Round.objects.select_related("tournament").filter(tournament__slug=slug, number=number)
+    if isinstance(user, PermissionsMixin) and user.is_superuser:
+        round_ = rounds.first()
+        if round_ is None:
+            raise Http404
+        return round_, set(TournamentRole.Role.values)
+    held = FilteredRelation(
+        "tournament__roles", condition=Q(tournament__roles__user_id=user.pk or 0)
+    )
+    found = list(rounds.annotate(held=held, role=F("held__role")))
+    if not found:
+        raise Http404
+    return found[0], {row.role for row in found if row.role}
 
 
 def rounds_drawn_with(*, round: Round) -> QuerySet[Round]:

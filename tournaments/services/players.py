@@ -10,7 +10,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments import player_import
+from tournaments import caching, player_import
 from tournaments.models import (
     Entry,
     Player,
@@ -114,9 +114,13 @@ def entry_update(
     entry.start_number = start_number
     entry.player = player
     save_validated(entry)
-    # The player's name shows in the standings of every tournament they entered.
+    # The player's name shows in the standings of every tournament they entered, and at the
+    # desk of every round they are seated in.
     for tournament_id in player.entries.values_list("tournament_id", flat=True):
         standings_schedule(tournament_id=tournament_id)
+    caching.round_changed(
+        *Seat.objects.filter(entry__player=player).values_list("round_id", flat=True)
+    )
     return entry
 
 
@@ -208,6 +212,11 @@ def entry_replace(*, entry: Entry, player: Player) -> Entry:
     if entry.status == Entry.Status.ACTIVE:
         entry.status = Entry.Status.WITHDRAWN
         entry.save(update_fields=["status"])
+    caching.round_changed(
+        *Seat.objects.filter(entry=entry, round__status=Round.Status.SEATED).values_list(
+            "round_id", flat=True
+        )
+    )
     published = Seat.objects.filter(
         entry=entry, round__status=Round.Status.SEATED, round__published_at__isnull=False
     )

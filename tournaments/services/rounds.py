@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from doko import seating
-from tournaments import play, policies, selectors
+from tournaments import caching, play, policies, selectors
 from tournaments.messages import seating_error_message
 from tournaments.models import (
     Entry,
@@ -279,6 +279,7 @@ def _seating_store(*, round_: Round, plan: seating.SeatingPlan, moved: Collectio
         for number, players in enumerate(plan.tables, start=1)
         for position, entry_id in enumerate(players, start=1)
     )
+    caching.round_changed(round_.pk)  # the desk names each table's players
 
 
 @dataclass(frozen=True)
@@ -437,7 +438,7 @@ def table_extra_time_grant(*, table: Table, minutes: int, reason: str, by: User)
             % {"number": table.number}
         )
     table.round = round_
-    return save_validated(
+    granted = save_validated(
         ExtraTime(
             table=table,
             minutes=minutes,
@@ -445,6 +446,8 @@ def table_extra_time_grant(*, table: Table, minutes: int, reason: str, by: User)
             granted_by=by,
         )
     )
+    caching.round_changed(round_.pk)  # the desk shows each table's playing time
+    return granted
 
 
 @transaction.atomic

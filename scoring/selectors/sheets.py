@@ -1,4 +1,5 @@
-"""Reads for scoresheets."""
+"""Reads for one table's scoresheet: its rows, its check by the TSR, its history, its second
+entry."""
 
 from dataclasses import dataclass, replace
 from enum import Enum

@@ -1,0 +1,511 @@
+"""The desk's page of a round (issue 29): round 10 of the run's 2,000-player tournament, 500
+tables, set for the time of the suite in a mix of states as at the end of a paper tournament's
+round, read by a member of the desk through gunicorn (2 workers × 4 threads, the run's
+PostgreSQL and Redis, DEBUG off) and loaded by wrk; target: it answers within 2× the trivial
+view's time, that is at least 0.5× its requests per second under load and at most 2× its
+latency, measured in turns with it in the same server as the standings suite does. Each phase
+is measured against the trivial view for a reader who is logged in too (his session and account
+read, nothing else: ``bench/urls.py``), the least any page of a member of the desk costs.
+
+Round 10 for the suite (bench.tournament built it closed, every sheet confirmed): the playing
+time ended ten minutes ago, eight tables play on with extra time; the tournament keeps its
+sheets on paper or phones and checks paper sheets by double entry; 300 sheets confirmed, 100
+handed in through a seat's link, 40 typed at the desk and handed in (35 waiting for their second
+entry, 15 of them with one under way; 5 whose second entry differs), 45 typed in part, 10 of
+them with a complaint open, and 15 with no hand yet. Every sheet has its history (a change per
+hand, the handing in, the confirmation), as the desk's "last change" reads it. Everything is put
+back as it was afterwards, so that the other suites meet the tournament bench.tournament built.
+
+Three ways in:
+- under load (100 connections): the page, the list alone as the page's refresh asks for it
+  (htmx), that refresh unchanged (a 304), and the list while a sheet of the round changes every
+  second (each change renders the list again once per process);
+- one connection at a time: the median latency of the page, of the list and of the logged-in
+  trivial view;
+- in process (Django's test client in this process, its median): the page and the list cached,
+  against the empty view, logged in or not; and what a change costs, the list read and rendered
+  anew (``desk_read`` and the template), against reading the round's sheets' rows.
+
+Where the time went (issue 29, two runs here; two shared cores, others' tests running, so the
+figures vary by half from phase to phase):
+
+- Rendering the list of 500 tables after a change took 240 ms: 65 ms reading it (two queries)
+  and 175 ms in the template, an include and a blocktranslate per row and every label translated
+  again per row; the answer was 244 KB. With the rows put into words once in Python and nine
+  values a row in the template: 68-78 ms, 156 KB.
+- A cached request: the trivial view takes 1.1-1.3 ms with one connection; logged in, 5.5 ms
+  (4.2x), its session and account being two queries of Django's (about 1 ms each on this machine,
+  half of it the ORM compiling them). The desk's list adds the round with its tournament and the
+  reader's roles (one query, 1.5-2.7 ms; a subquery per role took 5.5 ms), the round's version
+  (one round trip to Redis, 0.2-0.3 ms, Django's Redis cache making a client object per call)
+  and its 151 KB (the trivial view answering as much reaches 0.8x under load): 9.5-11.5 ms, about
+  2x the logged-in trivial view and 9-10x the trivial view.
+- Under load, the logged-in trivial view reaches 0.2-0.4x of the trivial view's requests, so no
+  page of a logged-in reader reaches 0.5x here; the desk's refresh (304) reaches 0.4-0.54x of the
+  logged-in trivial view, its list 0.26-0.4x, the page 0.16-0.3x, and the list while a sheet
+  changes every second 0.4x; their p99 within 0.9-2.2x of the trivial view's. Django's cached
+  sessions (``SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"``) would take one
+  query off every logged-in request; that is the site's choice, not the desk's, and not made
+  here.
+"""
+
+import datetime
+import http.cookiejar
+import random
+import re
+import shutil
+import statistics
+import tempfile
+import threading
+import time
+import urllib.parse
+import urllib.request
+from contextlib import contextmanager, nullcontext
+from pathlib import Path
+
+from django.db import transaction
+from django.test.utils import setup_test_environment, teardown_test_environment
+from django.utils import timezone
+
+from bench.figures import Figure, per_call
+from bench.standings import CONNECTIONS, PAIR_SECONDS, PAIRS, THREADS, WORKERS, _server, _wrk
+from bench.tournament import ROUNDS, SEED, shared
+
+USERNAME, PASSWORD = "bench-desk", "desk-bench-password-2026"
+CHANGES_PER_SECOND = 1
+
+
+def figures() -> list[Figure]:
+    from django.db import connection
+
+    setup_test_environment(debug=False)
+    directory = Path(tempfile.mkdtemp(prefix="doko-bench-desk-"))
+    large = shared()
+    try:
+        with _round_for_the_desk(large) as round_:
+            in_process = _in_process(round_)
+            connection.close()  # the server's workers have the database to themselves
+            return [*in_process, *_under_load(directory, round_)]
+    finally:
+        teardown_test_environment()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+# Round 10 as at the end of a round --------------------------------------------------------------
+
+
+@contextmanager
+def _round_for_the_desk(large):
+    """Round 10 in a mix of states for the suite, and as it was again afterwards."""
+    from django.contrib.auth import get_user_model
+
+    from scoring.models import Hand, Scoresheet
+    from tournaments.models import Round, Tournament, TournamentRole
+
+    tournament = large.tournament
+    round_ = Round.objects.select_related("tournament").get(tournament=tournament, number=ROUNDS)
+    sheets = list(Scoresheet.objects.filter(table__round=round_).values())
+    hands = list(Hand.objects.filter(scoresheet__table__round=round_).values())
+    saved_round = {f: getattr(round_, f) for f in ("status", "started_at", "ended_at")}
+    saved_tournament = {f: getattr(round_.tournament, f) for f in ("sheet_keeping", "double_entry")}
+    user = get_user_model().objects.create_user(
+        username=USERNAME, password=PASSWORD, first_name="Dora", last_name="Desk"
+    )
+    TournamentRole.objects.create(
+        tournament=tournament, user=user, role=TournamentRole.Role.ORGANISER
+    )
+    try:
+        _mix(round_, user)
+        yield Round.objects.select_related("tournament").get(pk=round_.pk)
+    finally:
+        with transaction.atomic():
+            _unmix(round_)
+            Hand.objects.filter(scoresheet__table__round=round_).delete()
+            Hand.objects.bulk_create(Hand(**values) for values in hands)
+            Scoresheet.objects.bulk_update(
+                [Scoresheet(**values) for values in sheets],
+                [f for f in sheets[0] if f not in {"id", "table_id"}],
+            )
+            Round.objects.filter(pk=round_.pk).update(**saved_round)
+            Tournament.objects.filter(pk=tournament.pk).update(**saved_tournament)
+            TournamentRole.objects.filter(user=user).delete()
+            user.delete()
+
+
+def _unmix(round_) -> None:
+    from adjudication.models import Decision
+    from scoring.models import ScoresheetChange, SecondEntry
+    from tournaments.models import ExtraTime
+
+    Decision.objects.filter(scoresheet__table__round=round_).delete()
+    SecondEntry.objects.filter(scoresheet__table__round=round_).delete()
+    ScoresheetChange.objects.filter(scoresheet__table__round=round_).delete()
+    ExtraTime.objects.filter(table__round=round_).delete()
+
+
+@transaction.atomic
+def _mix(round_, desk_user) -> None:
+    """The states, written directly (the services would take minutes for 500 sheets)."""
+    from adjudication.models import Decision
+    from scoring.models import Hand, Scoresheet, ScoresheetChange, SecondEntry
+    from scoring.selectors import hand_snapshot
+    from tests.sheets import full_match
+    from tournaments import caching
+    from tournaments.models import ExtraTime, Round, SheetKeeping, Tournament
+
+    now = timezone.now()
+    Tournament.objects.filter(pk=round_.tournament_id).update(
+        sheet_keeping=SheetKeeping.BOTH, double_entry=True
+    )
+    Round.objects.filter(pk=round_.pk).update(
+        status=Round.Status.FINISHED,
+        started_at=now - datetime.timedelta(minutes=110),
+        ended_at=now - datetime.timedelta(minutes=10),
+    )
+    sheets = list(
+        Scoresheet.objects.filter(table__round=round_)
+        .select_related("table")
+        .order_by("table__number")
+    )
+    rng = random.Random(SEED + 29)
+    order = sheets[:]
+    rng.shuffle(order)
+    kinds = (
+        ["confirmed"] * 300
+        + ["link"] * 100
+        + ["desk-waiting"] * 20
+        + ["desk-second"] * 15
+        + ["desk-to-settle"] * 5
+        + ["typing"] * 35
+        + ["complaint"] * 10
+        + ["empty"] * 15
+    )
+    assert len(kinds) == len(order) == 500, (len(kinds), len(order))
+    keepers = dict(
+        Scoresheet.objects.filter(table__round=round_).values_list(
+            "pk", "submitted_by_seat__entry__player__last_name"
+        )
+    )
+    changes, entries, decisions = [], [], []
+    match = [hand_snapshot(line) for line in full_match()]
+    for sheet, kind in zip(order, kinds, strict=True):
+        keeper = f"Vorname {keepers[sheet.pk]} (seat 4)"
+        typed = {"typing": rng.randint(6, 22), "complaint": rng.randint(3, 20), "empty": 0}.get(
+            kind, 24
+        )
+        at = now - datetime.timedelta(minutes=110) + datetime.timedelta(minutes=4)
+        version = 1
+        for _number in range(1, typed + 1):
+            version += 1
+            at += datetime.timedelta(minutes=4)
+            by = "Dora Desk" if kind.startswith("desk") else keeper
+            changes.append((sheet, version, "hands", by))
+        if kind != "confirmed":
+            Hand.objects.filter(scoresheet=sheet, number__gt=typed).delete()
+        fields = {"version": version + (2 if kind == "confirmed" else 1)}
+        if kind in {"typing", "complaint", "empty"}:
+            fields |= {
+                "status": Scoresheet.Status.DRAFT,
+                "submitted_at": None,
+                "submitted_by_seat": None,
+                "confirmed_at": None,
+                "confirmed_by_seat": None,
+                "version": version,
+            }
+        elif kind == "link":
+            changes.append((sheet, version + 1, "submit", keeper))
+            fields |= {"status": Scoresheet.Status.SUBMITTED, "confirmed_at": None}
+            fields |= {"confirmed_by_seat": None, "submitted_at": at}
+        elif kind.startswith("desk"):
+            changes.append((sheet, version + 1, "submit", "Dora Desk"))
+            fields |= {"status": Scoresheet.Status.SUBMITTED, "confirmed_at": None}
+            fields |= {"confirmed_by_seat": None, "submitted_by_seat": None}
+            fields |= {"submitted_by": desk_user, "submitted_at": at}
+        else:
+            changes.append((sheet, version + 1, "submit", keeper))
+            changes.append((sheet, version + 2, "confirm", "Vorname Erste (seat 1)"))
+        Scoresheet.objects.filter(pk=sheet.pk).update(**fields)
+        if kind == "desk-second":
+            entries.append(
+                SecondEntry(scoresheet=sheet, by=desk_user, hands=match[: rng.randint(3, 23)])
+            )
+        elif kind == "desk-to-settle":
+            entries.append(
+                SecondEntry(
+                    scoresheet=sheet,
+                    by=desk_user,
+                    hands=match,
+                    differences=[rng.randint(1, 24)],
+                    compared_at=now,
+                )
+            )
+        elif kind == "complaint":
+            decisions.append(
+                Decision(
+                    scoresheet=sheet,
+                    hand_number=2,
+                    offender=2,
+                    complainant=1,
+                    description="Revoke",
+                    recorded_by=desk_user,
+                )
+            )
+    ScoresheetChange.objects.bulk_create(
+        ScoresheetChange(
+            scoresheet=sheet,
+            version=version,
+            action=action,
+            by_name=by,
+            before={},
+            after={},
+        )
+        for sheet, version, action, by in changes
+    )
+    SecondEntry.objects.bulk_create(entries)
+    Decision.objects.bulk_create(decisions)
+    ExtraTime.objects.bulk_create(
+        ExtraTime(table=sheet.table, minutes=15, reason="Complaint", granted_by=desk_user)
+        for sheet in sheets[100:108]
+    )
+    caching.round_changed(round_.pk)
+
+
+# In process -----------------------------------------------------------------------------------
+
+
+def _median_ms(function, calls: int = 200) -> float:
+    for _ in range(10):
+        function()
+    times = []
+    for _ in range(calls):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def _in_process(round_) -> list[Figure]:
+    from django.test import Client, override_settings
+    from django.urls import reverse
+
+    from scoring import desk, selectors
+    from scoring.models import Scoresheet
+    from tournaments.caching import round_version_raise
+
+    client = Client(HTTP_ACCEPT_LANGUAGE="de")
+    assert client.login(username=USERNAME, password=PASSWORD)
+    url = reverse("desk", args=[round_.tournament.slug, round_.number])
+    reader = desk._Reader(round=round_, state=None)
+
+    def rows() -> list:
+        return list(Scoresheet.objects.filter(table__round=round_).values())
+
+    base = per_call(rows, repeat=5, budget=0.5) / 1000
+    read = per_call(lambda: selectors.desk_read(round=round_), repeat=5, budget=0.5) / 1000
+    rendered = per_call(lambda: desk._render(reader), repeat=5, budget=0.5) / 1000
+    desk_state = selectors.desk_read(round=round_)
+    counts = ", ".join(f"{state.value} {n}" for state, n in desk_state.counts.items())
+    with override_settings(ROOT_URLCONF="bench.urls"):
+        answer = client.get(url)
+        assert answer.status_code == 200, answer.status_code
+        size = len(answer.content)
+        empty = _median_ms(lambda: client.get("/bench/empty/"))
+        logged_in = _median_ms(lambda: client.get("/bench/user/"))
+        page = _median_ms(lambda: client.get(url))
+        listed = _median_ms(lambda: client.get(url + "list/", HTTP_HX_REQUEST="true"))
+
+        def afresh():
+            round_version_raise([round_.pk])  # as a save's commit does: the list is rendered anew
+            client.get(url + "list/", HTTP_HX_REQUEST="true")
+
+        changed = _median_ms(afresh, calls=20)
+    baseline = f"reading the round's {len(desk_state.rows)} sheets' rows"
+    print(f"desk of round {round_.number}: {counts}; the page {size / 1024:,.0f} KB")
+    return [
+        Figure(
+            "empty view in process, logged in (median)",
+            logged_in,
+            "empty view in process (median)",
+            empty,
+            "ms",
+        ),
+        Figure("desk_read, 500 tables (2 queries)", read, baseline, base, "ms"),
+        Figure("  the list rendered anew (desk_read + template)", rendered, baseline, base, "ms"),
+        Figure(
+            f"desk page in process, cached ({size / 1024:,.0f} KB, median)",
+            page,
+            "empty view in process (median)",
+            empty,
+            "ms",
+        ),
+        Figure(
+            "desk list (htmx) in process, cached (median)",
+            listed,
+            "empty view in process (median)",
+            empty,
+            "ms",
+        ),
+        Figure(
+            "desk list (htmx) in process after a change (median)",
+            changed,
+            "empty view in process (median)",
+            empty,
+            "ms",
+        ),
+    ]
+
+
+# Under load -----------------------------------------------------------------------------------
+
+
+def _login(base: str) -> str:
+    """A member of the desk logged in at the server, as a browser does: the cookies to send."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    login = f"{base}/accounts/login/"
+    page = opener.open(login, timeout=30).read().decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    data = urllib.parse.urlencode(
+        {"csrfmiddlewaretoken": token, "username": USERNAME, "password": PASSWORD}
+    ).encode()
+    opener.open(urllib.request.Request(login, data=data, headers={"Referer": login}), timeout=30)
+    cookies = {cookie.name: cookie.value for cookie in jar}
+    assert "sessionid" in cookies, f"no session after logging in: {sorted(cookies)}"
+    return "; ".join(f"{name}={value}" for name, value in cookies.items())
+
+
+def _fetch(url: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+    request = urllib.request.Request(url, headers={"Accept-Language": "de", **headers})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+@contextmanager
+def _changing(round_id: int):
+    """A sheet of the round changes CHANGES_PER_SECOND times a second meanwhile: the round's
+    version raised in the shared cache, as a save's commit raises it."""
+    from tournaments.caching import round_version_raise
+
+    stop = threading.Event()
+
+    def change() -> None:
+        while not stop.wait(1 / CHANGES_PER_SECOND):
+            round_version_raise([round_id])
+
+    thread = threading.Thread(target=change, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
+def _under_load(directory: Path, round_) -> list[Figure]:
+    from tests.servers import stop_process
+
+    if shutil.which("wrk") is None:
+        raise RuntimeError("The load needs wrk (Debian: apt-get install wrk).")
+    process, base = _server(directory)
+    try:
+        return _load(base, round_)
+    finally:
+        stop_process(process)
+
+
+def _load(base: str, round_) -> list[Figure]:
+    cookie = _login(base)
+    seen = {"Cookie": cookie, "Accept-Language": "de"}
+    page = f"{base}/tournaments/{round_.tournament.slug}/rounds/{round_.number}/desk/"
+    listed = f"{page}list/"
+    status, _headers, body = _fetch(page, **seen)
+    assert status == 200, f"GET {page}: {status}"
+    assert body.count(b"<tr class=") == 500, body.count(b"<tr class=")
+    status, headers, list_body = _fetch(listed, **seen, **{"HX-Request": "true"})
+    etag = headers["ETag"]
+    assert _fetch(listed, **seen, **{"HX-Request": "true", "If-None-Match": etag})[0] == 304
+    trivial = f"{base}/bench/empty/"
+    logged_in = f"{base}/bench/user/"
+    hx = {**seen, "HX-Request": "true"}
+    phases = [
+        (f"desk page, 500 tables ({len(body) / 1024:,.0f} KB)", page, seen, False),
+        (f"desk list (htmx) ({len(list_body) / 1024:,.0f} KB)", listed, hx, False),
+        ("desk list (htmx), 304 (If-None-Match)", listed, {**hx, "If-None-Match": etag}, False),
+        ("desk list (htmx), a sheet changing every second", listed, hx, True),
+        (
+            f"trivial view answering {len(body) / 1024:,.0f} KB, no target",
+            f"{base}/bench/bytes/{len(body)}/",
+            {},
+            False,
+        ),
+    ]
+    for url, headers in [
+        (trivial, {}),
+        (logged_in, seen),
+        *((url, headers) for _n, url, headers, _c in phases),
+    ]:
+        _wrk(url, seconds=1, connections=8, **headers)  # warm up
+    name = f"trivial view, {CONNECTIONS} connections"
+    user_name = f"trivial view logged in, {CONNECTIONS} connections"
+    figures = []
+    for label, url, headers, changing in phases:
+        target = "no target" not in label
+        runs = []
+        for _ in range(PAIRS):
+            empty = _wrk(trivial, seconds=PAIR_SECONDS)
+            user = _wrk(logged_in, seconds=PAIR_SECONDS, **seen) if target else empty
+            with _changing(round_.pk) if changing else nullcontext():
+                run = _wrk(url, seconds=PAIR_SECONDS, **headers)
+            runs.append((empty, user, run))
+        e, u, r = (
+            {k: statistics.median(run[i][k] for run in runs) for k in ("rate", "p99")}
+            for i in range(3)
+        )
+        figures += [
+            Figure(
+                f"{name} (gunicorn {WORKERS} × {THREADS}), in turn with the next",
+                e["rate"],
+                "(the baseline)",
+                e["rate"],
+                "/s",
+            ),
+            Figure(
+                f"{label}: requests" + (" [≥ 0.5x]" if target else ""),
+                r["rate"],
+                name,
+                e["rate"],
+                "/s",
+            ),
+            Figure(f"{label}: p99" + (" [≤ 2x]" if target else ""), r["p99"], name, e["p99"], "ms"),
+        ]
+        if target:
+            # The least any page of a logged-in reader costs: his session and account read.
+            figures += [
+                Figure(f"{user_name}, in turn", u["rate"], name, e["rate"], "/s"),
+                Figure(f"{label}: requests [≥ 0.5x]", r["rate"], user_name, u["rate"], "/s"),
+            ]
+    # One connection at a time: the time a request takes when nothing waits for the processor.
+    one = "trivial view, 1 connection (median latency)"
+    for label, url, headers in (
+        ("desk page, 1 connection", page, seen),
+        ("desk list (htmx), 1 connection", listed, hx),
+        ("trivial view logged in, 1 connection, no target", logged_in, seen),
+    ):
+        pairs = [
+            (
+                _wrk(trivial, seconds=PAIR_SECONDS, connections=1),
+                _wrk(url, seconds=PAIR_SECONDS, connections=1, **headers),
+            )
+            for _ in range(PAIRS)
+        ]
+        e50 = statistics.median(p[0]["p50"] for p in pairs)
+        r50 = statistics.median(p[1]["p50"] for p in pairs)
+        mark = "" if "no target" in label else " [≤ 2x]"
+        figures += [
+            Figure(one, e50, "(the baseline)", e50, "ms"),
+            Figure(f"{label}: median latency{mark}", r50, one, e50, "ms"),
+        ]
+    return figures
