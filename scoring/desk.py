@@ -242,6 +242,14 @@ class _Words:
         return said + (f" (+{row.time.extra_minutes})" if row.time.extra_minutes else "")
 
 
+# Where a row leads, below the table's sheet, when the desk's next step has a page of its own:
+# the differences to settle, the blind second entry (double entry).
+NEXT_PAGE = {
+    DeskState.SETTLE: "differences/",
+    DeskState.SECOND_ENTRY: "second-entry/",
+}
+
+
 def _lines(rows: list[selectors.DeskRow], sheet_prefix: str) -> list[dict]:
     """The rows as the list shows them, put into words here rather than in the template (500
     rows: a few variables each there, and every word translated once)."""
@@ -252,7 +260,7 @@ def _lines(rows: list[selectors.DeskRow], sheet_prefix: str) -> list[dict]:
         lines.append(
             {
                 "state": row.state.value,
-                "url": f"{sheet_prefix}{row.number}/sheet/",
+                "url": f"{sheet_prefix}{row.number}/sheet/{NEXT_PAGE.get(row.state, '')}",
                 "number": row.number,
                 "players": ", ".join(row.players),
                 "badge": badge,
