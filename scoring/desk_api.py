@@ -24,7 +24,7 @@ class DeskQuerySerializer(serializers.Serializer):
     )
 
 
-class SecondEntrySerializer(serializers.Serializer):
+class DeskSecondEntrySerializer(serializers.Serializer):
     hands = serializers.IntegerField(help_text="Hands typed so far")
     by = serializers.CharField(help_text="Who types it")
     at = serializers.DateTimeField(help_text="Its last change")
@@ -54,7 +54,7 @@ class DeskTableSerializer(serializers.Serializer):
     sent_back = serializers.CharField(
         help_text="Why the sheet was sent back to its scorekeeper, while he corrects it"
     )
-    second_entry = SecondEntrySerializer(
+    second_entry = DeskSecondEntrySerializer(
         allow_null=True, help_text="While the sheet waits for its second entry, once begun"
     )
     differences = serializers.ListField(

@@ -148,6 +148,7 @@ def test_a_tournament_added_in_the_administration_is_organised_by_whoever_added_
             "is_public": "on",
             "standings_public": "on",
             "tiebreaks": "start_number",
+            "sheet_keeping": "both",
             "roles-TOTAL_FORMS": 0,
             "roles-INITIAL_FORMS": 0,
         },

@@ -28,6 +28,7 @@ NEW = {
     "hands_per_match_five": "30",
     "match_minutes_five": "125",
     "tiebreaks": "start_number",
+    "sheet_keeping": "both",
     "is_public": "on",
     "standings_public": "on",
     "counts_for_ranking": "on",
