@@ -244,6 +244,12 @@ LOCAL_CACHE_BYTES = int(os.environ.get("LOCAL_CACHE_MB", "32")) * 1024 * 1024
 # for a change that raises none (one made in the administration, or while the cache was down)
 # and, without Redis, for the other web processes, whose caches a change does not reach.
 DESK_CACHE_SECONDS = int(os.environ.get("DESK_CACHE_SECONDS", "60"))
+# A member of the desk keeps its page open all round. Who may read a round's desk is looked up
+# (his session, his account, his roles) at most once this long per session and web process, and
+# a round's version asked of the cache at most once this long: a logout or a role taken away
+# reaches the other web processes, and a change the desk shows reaches the other processes' desk
+# pages, at most this much later (the process that made it at once). 0: every request.
+DESK_READER_SECONDS = float(os.environ.get("DESK_READER_SECONDS", "2"))
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
 # A task is acknowledged only when it has finished, and a task whose worker died is handed to

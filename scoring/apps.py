@@ -10,6 +10,9 @@ class ScoringConfig(AppConfig):
     def ready(self) -> None:
         # A round's life and pages turn on its sheets; tournaments, below us, asks through
         # tournaments/play.py.
+        from django.contrib.auth.signals import user_logged_out
+
+        from scoring.desk import reader_forget
         from scoring.models import ScoresheetScan
         from scoring.play import ScoresheetPlay
         from scoring.services import scan_file_forget
@@ -19,3 +22,5 @@ class ScoringConfig(AppConfig):
         # A sheet deleted with its round or tournament (a draw undone) takes its scan's file
         # along, once that is committed.
         post_delete.connect(scan_file_forget, sender=ScoresheetScan, dispatch_uid="scan-file")
+        # Who read a round's desk a moment ago is remembered by his session: not past a logout.
+        user_logged_out.connect(reader_forget, dispatch_uid="desk-reader")

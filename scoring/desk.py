@@ -88,18 +88,58 @@ def _bad_state(error: _BadState) -> HttpResponse:
     return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
 
 
-def _reader(request: HttpRequest, slug: str, number: int) -> _Reader:
-    return _Reader(round=_round(request, slug, number), state=_state(request))
+# Who reads a round's desk, remembered by his session in this process's memory for
+# ``DESK_READER_SECONDS``: the page stays open all round and its list asks every
+# ``DESK_POLL_SECONDS``, and the session, the account and the roles behind it cost three queries,
+# more than all the rest of such a request. Only a session that was let in is remembered; a
+# logout forgets it in this process at once (``reader_forget``), in the others within those
+# seconds, and so does a role taken away.
+
+
+def _reader_key(session_key: str) -> str:
+    return f"desk-reader:{session_key}"
+
+
+def _remembered(request: HttpRequest, slug: str, number: int) -> Round | None:
+    session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+    if not session_key or settings.DESK_READER_SECONDS <= 0:
+        return None
+    found = caching.memory.get(_reader_key(session_key))
+    if found is None or found[0] != (slug, number):
+        return None
+    return found[1]
+
+
+def _remember(request: HttpRequest, slug: str, number: int, round_: Round) -> None:
+    session_key = request.session.session_key
+    if session_key and settings.DESK_READER_SECONDS > 0:
+        caching.memory.put(
+            _reader_key(session_key),
+            ((slug, number), round_),
+            seconds=settings.DESK_READER_SECONDS,
+        )
+
+
+def reader_forget(*, request: HttpRequest | None, **kwargs) -> None:
+    """Forget the reader of a session that logs out (``user_logged_out``'s receiver)."""
+    session = getattr(request, "session", None)
+    if session is not None and session.session_key:
+        caching.memory.delete(_reader_key(session.session_key))
 
 
 def _desk_view(view):
-    """A page of the desk: a login first, then the round and the filter."""
+    """A page of the desk: a login first, then the round and the filter. A reader whose
+    session read this round's desk a moment ago is let in as then (``_remembered``)."""
 
     def wrapped(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
+        round_ = _remembered(request, slug, number)
+        if round_ is None:
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            round_ = _round(request, slug, number)
+            _remember(request, slug, number, round_)
         try:
-            reader = _reader(request, slug, number)
+            reader = _Reader(round=round_, state=_state(request))
         except _BadState as error:
             return _bad_state(error)
         return view(request, reader)
@@ -374,6 +414,16 @@ def desk(request: HttpRequest, reader: _Reader) -> HttpResponse:
             return jumped
         (error, status), typed = jumped, request.GET["table"][:20]
     listed = _list(reader)
+    # The page around the list, for this session (its name, its CSRF token), as long as the
+    # list is the same; not with a message to show, nor with an answer to a table typed.
+    session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
+    page_key = f"desk-page:{session_key}:{listed.etag}:{translation.get_language()}"
+    cacheable = (
+        bool(session_key) and "table" not in request.GET and "messages" not in request.COOKIES
+    )
+    page = caching.memory.get(page_key) if cacheable else None
+    if page is not None:
+        return _revalidate(HttpResponse(page), f'"{page_key}"'.replace(":", "-"))
     context = {
         "tournament": round_.tournament,
         "round": round_,
@@ -385,7 +435,10 @@ def desk(request: HttpRequest, reader: _Reader) -> HttpResponse:
         "error": error,
         "typed": typed,
     }
-    html = render_to_string("scoring/desk.html", context, request)
+    html = render_to_string("scoring/desk.html", context, request).encode()
+    if cacheable and status == 200:
+        caching.memory.put(page_key, html, seconds=settings.DESK_CACHE_SECONDS)
+        return _revalidate(HttpResponse(html), f'"{page_key}"'.replace(":", "-"))
     return HttpResponse(html, status=status)
 
 

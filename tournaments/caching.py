@@ -200,9 +200,21 @@ def _fresh_version() -> int:
 
 
 def round_version(round_id: int) -> int | None:
-    """The round's version as the desk sees it: one round trip to the cache; None when the
-    cache cannot be reached (the caller then reads the database and caches nothing)."""
+    """The round's version as the desk sees it: one round trip to the cache, at most once per
+    ``DESK_READER_SECONDS`` in each process (the process that raises it forgets it at once);
+    None when the cache cannot be reached (the caller then reads the database and caches
+    nothing)."""
     key = _round_key(round_id)
+    remembered = memory.get(key)
+    if remembered is not None:
+        return remembered
+    version = _round_version_read(key)
+    if version is not None and settings.DESK_READER_SECONDS > 0:
+        memory.put(key, version, seconds=settings.DESK_READER_SECONDS, size=64)
+    return version
+
+
+def _round_version_read(key: str) -> int | None:
     try:
         version = cache.get(key)
         if version is None:
@@ -226,6 +238,7 @@ def round_version_raise(round_ids: Iterable[int]) -> None:
                     cache.incr(key)  # another process started it in between
         except Exception:  # an outage: what was cached expires (DESK_CACHE_SECONDS)
             logger.warning("Cache unreachable raising %s.", key, exc_info=True)
+        memory.delete(key)  # this process shows the change at once
 
 
 def round_changed(*round_ids: int) -> None:

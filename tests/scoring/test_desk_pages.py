@@ -269,5 +269,42 @@ def test_the_page_takes_as_many_queries_at_4_tables_as_at_40(tables, django_asse
     # The session, its user, the round with the reader's roles; then the list's two.
     with django_assert_num_queries(5):
         assert client.get(url).status_code == 200
-    with django_assert_num_queries(3):  # cached: the list is not read again
+    # The same session a moment later: its reader, the round's version and the page are
+    # remembered in this process (DESK_READER_SECONDS), and nothing is read again.
+    with django_assert_num_queries(0):
         assert client.get(url).status_code == 200
+        assert client.get(url.replace("/desk/", "/desk/list/")).status_code == 200
+
+
+def test_a_reader_is_looked_up_again_once_the_moment_has_passed(
+    settings, django_assert_num_queries
+):
+    settings.DESK_READER_SECONDS = 0
+    organiser, round_ = _running_round(4)
+    client = client_of(organiser)
+    url = reverse("desk-list", args=[round_.tournament.slug, round_.number])
+    assert client.get(url).status_code == 200
+    # The session, its user, the round with the reader's roles: the list itself is cached.
+    with django_assert_num_queries(3):
+        assert client.get(url).status_code == 200
+
+
+def test_a_logout_ends_the_remembered_reader_at_once(desk_world):
+    client = client_of(desk_world.organiser)
+    url = desk_url(desk_world, "desk-list")
+    assert client.get(url).status_code == 200
+    session = client.cookies["sessionid"].value
+    client.post(reverse("logout"))
+    client.cookies["sessionid"] = session  # the old cookie, as a copy of it would send it
+    response = client.get(url)
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+
+
+def test_a_role_taken_away_is_refused_once_the_moment_has_passed(desk_world, settings):
+    client = client_of(desk_world.second)
+    url = desk_url(desk_world, "desk-list")
+    assert client.get(url).status_code == 200
+    desk_world.tournament.roles.filter(user=desk_world.second).delete()
+    caching.memory_clear()  # DESK_READER_SECONDS later, in every process
+    assert client.get(url).status_code == 403
