@@ -10,7 +10,9 @@ one read of the version.
 """
 
 import datetime
+import gzip
 import hashlib
+import re
 import threading
 import zlib
 from dataclasses import dataclass
@@ -160,9 +162,38 @@ class _List:
     html: bytes
     etag: str
     valid_until: float | None
+    # The same, compressed once as it is kept: 500 tables are 150 KB of HTML and a tenth of it
+    # gzipped, which the hall's Wi-Fi carries ten times faster.
+    gzipped: bytes = b""
 
     def holds(self, now: float) -> bool:
         return self.valid_until is None or now < self.valid_until
+
+
+def _gzip(html: bytes) -> bytes:
+    # No time in the header, so the same list compresses to the same bytes in every process.
+    return gzip.compress(html, compresslevel=6, mtime=0)
+
+
+ACCEPTS_GZIP = re.compile(r"\bgzip\b")
+
+
+def _answer(request: HttpRequest, html: bytes, gzipped: bytes, etag: str) -> HttpResponse:
+    """The page or list as the browser takes it: gzipped where it says it can (every browser
+    does), each with an ETag of its own; 304 when it has it already."""
+    compressed = bool(gzipped) and bool(
+        ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", ""))
+    )
+    if compressed:
+        etag = etag[:-1] + '-gz"'
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        response = HttpResponse(gzipped if compressed else html)
+        if compressed:
+            response["Content-Encoding"] = "gzip"
+    _revalidate(response, etag)
+    response["Vary"] = "Accept-Language, Accept-Encoding, Cookie"
+    return response
 
 
 def _stamp(instance) -> int:
@@ -349,7 +380,10 @@ def _list(reader: _Reader) -> _List:
         found = caching.cache_get(key)
         if isinstance(found, _List) and found.holds(now):
             caching.memory.put(
-                key, found, seconds=settings.DESK_CACHE_SECONDS, size=len(found.html)
+                key,
+                found,
+                seconds=settings.DESK_CACHE_SECONDS,
+                size=len(found.html) + len(found.gzipped),
             )
     if isinstance(found, _List) and found.holds(now):
         return found
@@ -366,11 +400,11 @@ def _rendered(reader: _Reader, key: str, now: float) -> _List:
     html, valid_until = _render(reader)
     # A list says which tables still play: rendered anew once the next of them ends.
     etag = f'"{key.replace(":", "-")}-{int(valid_until or 0)}"'
-    made = _List(html, etag, valid_until)
+    made = _List(html, etag, valid_until, _gzip(html))
     seconds = settings.DESK_CACHE_SECONDS
     if valid_until is not None:
         seconds = max(1, min(seconds, int(valid_until - now) + 1))
-    caching.memory.put(key, made, seconds=seconds, size=len(html))
+    caching.memory.put(key, made, seconds=seconds, size=len(html) + len(made.gzipped))
     caching.cache_put(key, made, seconds)
     return made
 
@@ -421,9 +455,10 @@ def desk(request: HttpRequest, reader: _Reader) -> HttpResponse:
     cacheable = (
         bool(session_key) and "table" not in request.GET and "messages" not in request.COOKIES
     )
+    page_etag = f'"{page_key}"'.replace(":", "-")
     page = caching.memory.get(page_key) if cacheable else None
     if page is not None:
-        return _revalidate(HttpResponse(page), f'"{page_key}"'.replace(":", "-"))
+        return _answer(request, *page, page_etag)
     context = {
         "tournament": round_.tournament,
         "round": round_,
@@ -437,8 +472,10 @@ def desk(request: HttpRequest, reader: _Reader) -> HttpResponse:
     }
     html = render_to_string("scoring/desk.html", context, request).encode()
     if cacheable and status == 200:
-        caching.memory.put(page_key, html, seconds=settings.DESK_CACHE_SECONDS)
-        return _revalidate(HttpResponse(html), f'"{page_key}"'.replace(":", "-"))
+        page = (html, _gzip(html))
+        size = len(page[0]) + len(page[1])
+        caching.memory.put(page_key, page, seconds=settings.DESK_CACHE_SECONDS, size=size)
+        return _answer(request, *page, page_etag)
     return HttpResponse(html, status=status)
 
 
@@ -447,7 +484,4 @@ def desk(request: HttpRequest, reader: _Reader) -> HttpResponse:
 def desk_list(request: HttpRequest, reader: _Reader) -> HttpResponse:
     """The desk's list alone, for the page's refresh: 304 while nothing changed."""
     listed = _list(reader)
-    response = get_conditional_response(request, etag=listed.etag)
-    if response is None:
-        response = HttpResponse(listed.html)
-    return _revalidate(response, listed.etag)
+    return _answer(request, listed.html, listed.gzipped, listed.etag)

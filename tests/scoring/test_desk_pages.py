@@ -308,3 +308,19 @@ def test_a_role_taken_away_is_refused_once_the_moment_has_passed(desk_world, set
     desk_world.tournament.roles.filter(user=desk_world.second).delete()
     caching.memory_clear()  # DESK_READER_SECONDS later, in every process
     assert client.get(url).status_code == 403
+
+
+def test_a_browser_that_takes_gzip_gets_the_list_compressed_and_a_304_after(desk_world):
+    import gzip
+
+    client = client_of(desk_world.organiser)
+    url = desk_url(desk_world, "desk-list")
+    plain = client.get(url)
+    packed = client.get(url, headers={"accept-encoding": "gzip, deflate, br"})
+    assert packed["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in packed["Vary"]
+    assert gzip.decompress(packed.content) == plain.content
+    assert len(packed.content) < len(plain.content) / 3
+    assert packed["ETag"] != plain["ETag"]
+    again = client.get(url, headers={"accept-encoding": "gzip", "if-none-match": packed["ETag"]})
+    assert again.status_code == 304
