@@ -26,27 +26,26 @@ Three ways in:
   against the empty view, logged in or not; and what a change costs, the list read and rendered
   anew (``desk_read`` and the template), against reading the round's sheets' rows.
 
-Where the time went (issue 29, two runs here; two shared cores, others' tests running, so the
-figures vary by half from phase to phase):
+Where the time went (issue 29; shared machine, so the figures vary by half from phase to phase):
 
 - Rendering the list of 500 tables after a change took 240 ms: 65 ms reading it (two queries)
   and 175 ms in the template, an include and a blocktranslate per row and every label translated
   again per row; the answer was 244 KB. With the rows put into words once in Python and nine
-  values a row in the template: 68-78 ms, 156 KB.
-- A cached request: the trivial view takes 1.1-1.3 ms with one connection; logged in, 5.5 ms
-  (4.2x), its session and account being two queries of Django's (about 1 ms each on this machine,
-  half of it the ORM compiling them). The desk's list adds the round with its tournament and the
-  reader's roles (one query, 1.5-2.7 ms; a subquery per role took 5.5 ms), the round's version
-  (one round trip to Redis, 0.2-0.3 ms, Django's Redis cache making a client object per call)
-  and its 151 KB (the trivial view answering as much reaches 0.8x under load): 9.5-11.5 ms, about
-  2x the logged-in trivial view and 9-10x the trivial view.
-- Under load, the logged-in trivial view reaches 0.2-0.4x of the trivial view's requests, so no
-  page of a logged-in reader reaches 0.5x here; the desk's refresh (304) reaches 0.4-0.54x of the
-  logged-in trivial view, its list 0.26-0.4x, the page 0.16-0.3x, and the list while a sheet
-  changes every second 0.4x; their p99 within 0.9-2.2x of the trivial view's. Django's cached
-  sessions (``SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"``) would take one
-  query off every logged-in request; that is the site's choice, not the desk's, and not made
-  here.
+  values a row in the template: 68-118 ms, 156 KB.
+- A cached request of a logged-in reader cost 9.5-11.5 ms with one connection against the
+  trivial view's 1.1-1.3 ms: Django's session and account (two queries, 5.5 ms for the
+  logged-in trivial view), the round with its tournament and the reader's roles (one query,
+  1.5-2.7 ms), one round trip to Redis for the round's version (0.2-0.3 ms) and 151 KB. Each
+  web process now remembers, per session, that it may read this round's desk, and the round's
+  version, for DESK_READER_SECONDS (2 s), and keeps the page around the list per session while
+  the list holds: a refresh costs no query and no round trip. And the list and page are kept
+  gzipped too (157 KB → 13 KB), as every browser takes them. Then, with one connection, the page
+  takes 1.9 ms and the list 1.9-2.2 ms against the trivial view's 1.25-1.3 ms (1.5-1.6x);
+  under load (100 connections) the list reaches 0.5-0.6x of the trivial view's requests with
+  its p99 at 1.8-2.5x, the refresh (304) 0.7x at 1.6-1.7x, the page 0.4-0.5x at 2.1-2.2x, and
+  the list while a sheet changes every second (each change renders it again, 120 ms, once per
+  process) 0.4-0.5x at 1.9-3.0x. The logged-in trivial view, which reads the session and the
+  account, reaches only 0.2x of the trivial view's requests and takes 5.8-6.3 ms alone.
 """
 
 import datetime
