@@ -456,9 +456,10 @@ def desk(request: HttpRequest, reader: _Reader) -> HttpResponse:
         bool(session_key) and "table" not in request.GET and "messages" not in request.COOKIES
     )
     page_etag = f'"{page_key}"'.replace(":", "-")
-    page = caching.memory.get(page_key) if cacheable else None
-    if page is not None:
-        return _answer(request, *page, page_etag)
+    kept = caching.memory.get(page_key) if cacheable else None
+    if kept is not None:
+        kept_html, kept_gzipped = kept
+        return _answer(request, kept_html, kept_gzipped, page_etag)
     context = {
         "tournament": round_.tournament,
         "round": round_,
@@ -472,10 +473,14 @@ def desk(request: HttpRequest, reader: _Reader) -> HttpResponse:
     }
     html = render_to_string("scoring/desk.html", context, request).encode()
     if cacheable and status == 200:
-        page = (html, _gzip(html))
-        size = len(page[0]) + len(page[1])
-        caching.memory.put(page_key, page, seconds=settings.DESK_CACHE_SECONDS, size=size)
-        return _answer(request, *page, page_etag)
+        gzipped = _gzip(html)
+        caching.memory.put(
+            page_key,
+            (html, gzipped),
+            seconds=settings.DESK_CACHE_SECONDS,
+            size=len(html) + len(gzipped),
+        )
+        return _answer(request, html, gzipped, page_etag)
     return HttpResponse(html, status=status)
 
 
