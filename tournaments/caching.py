@@ -108,6 +108,30 @@ def forget(key: str) -> None:
         logger.warning("Cache unreachable forgetting %s.", key, exc_info=True)
 
 
+def cache_get_many(keys: list[str]) -> dict[str, Any]:
+    """The cached values found, in one round trip; nothing when the cache cannot be reached."""
+    try:
+        return cache.get_many(keys)
+    except Exception:  # any outage of the cache server
+        logger.warning("Cache unreachable reading %s.", keys, exc_info=True)
+        return {}
+
+
+def generation_start(key: str) -> int | None:
+    """The generation under ``key`` (``generation_renew``), started at a random number if the
+    cache has none; None when the cache cannot be reached."""
+    return _round_version_read(key)
+
+
+def generation_renew(key: str) -> None:
+    """Give ``key`` a new generation, a random one: whatever was cached under an older one is
+    no longer read, also what a reader caches after this from a read made before the change."""
+    try:
+        cache.set(key, _fresh_version(), timeout=None)
+    except Exception:  # an outage: what was cached expires by its timeout
+        logger.warning("Cache unreachable renewing %s.", key, exc_info=True)
+
+
 def versioned_get(key: str) -> Any:
     """A value cached under a versioned key: from this process's memory, else from the shared
     cache (and then kept in memory); None if neither has it or the cache is down."""

@@ -10,6 +10,7 @@ from unittest import mock
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
+from django.http import Http404
 from django.urls import reverse
 
 from scoring import services as scoring_services
@@ -119,29 +120,36 @@ def test_a_page_from_memory_is_the_page_rendered(client, kreuzpokal, name):
     assert not_modified["ETag"] == rendered["ETag"]
 
 
-def test_hiding_the_standings_takes_effect_at_once_despite_the_cache(client, kreuzpokal):
+def test_hiding_the_standings_takes_effect_at_once_despite_the_cache(
+    client, kreuzpokal, django_capture_on_commit_callbacks
+):
     tournament, organiser = kreuzpokal
     url = reverse("standings-table", args=[tournament.slug])
     name = tournament.entries.select_related("player").first().player.name
     assert name in client.get(url).content.decode()
-    services.tournament_update(
-        tournament=tournament, by=organiser, changes={"standings_public": False}
-    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_update(
+            tournament=tournament, by=organiser, changes={"standings_public": False}
+        )
     assert name not in client.get(url).content.decode()
     tournament.refresh_from_db()
     tournament.is_public = False
-    tournament.save()  # as the administration saves it
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament.save()  # as the administration saves it
     assert client.get(url).status_code == 404
 
 
-def test_a_renamed_tournament_shows_its_new_name_on_the_cached_standings(client, kreuzpokal):
+def test_a_renamed_tournament_shows_its_new_name_on_the_cached_standings(
+    client, kreuzpokal, django_capture_on_commit_callbacks
+):
     tournament, _organiser = kreuzpokal
     client.cookies.clear()  # a phone without cookies: the whole page is cached
     url = reverse("standings", args=[tournament.slug])
     first = client.get(url)
     assert tournament.name in first.content.decode()
     tournament.name = "Kreuzpokal 2027"
-    tournament.save()  # as the administration saves it; no new standings
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament.save()  # as the administration saves it; no new standings
     second = client.get(url, headers={"if-none-match": first["ETag"]})
     assert second.status_code == 200
     assert "Kreuzpokal 2027" in second.content.decode()
@@ -158,14 +166,19 @@ def test_versioned_entries_are_kept_in_each_process_in_front_of_the_shared_cache
     assert caching.versioned_get("standings-html:1:3:x") == b"<tr>"
 
 
-def test_each_process_keeps_a_tournaments_head_briefly_and_forgets_it_on_a_save(settings):
+def test_each_process_keeps_a_tournaments_head_briefly_and_forgets_it_on_a_save(
+    settings, django_capture_on_commit_callbacks
+):
     tournament = factories.tournament(is_public=True, name="Kreuzpokal")
     key = f"tournament-head:{tournament.slug}"
     selectors.tournament_head(slug=tournament.slug, user=AnonymousUser())
     assert caching.memory.get(key).tournament.name == "Kreuzpokal"
-    assert cache.get(key)["name"] == "Kreuzpokal"
+    assert cache.get(key)[1]["name"] == "Kreuzpokal"  # under the tournament's generation
     tournament.name = "Karopokal"
-    tournament.save()  # this process forgets it at once, in its memory and in the shared cache
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament.save()
+        assert caching.memory.get(key) is not None  # kept until the save commits
+    # Then this process forgets it at once, in its memory and in the shared cache.
     assert caching.memory.get(key) is None
     assert cache.get(key) is None
     head = selectors.tournament_head(slug=tournament.slug, user=AnonymousUser())
@@ -175,6 +188,22 @@ def test_each_process_keeps_a_tournaments_head_briefly_and_forgets_it_on_a_save(
     caching.memory.clear()
     selectors.tournament_head(slug=tournament.slug, user=AnonymousUser())
     assert caching.memory.get(key) is None
+
+
+def test_a_head_read_before_a_change_and_cached_after_it_is_never_served(
+    django_capture_on_commit_callbacks,
+):
+    tournament = factories.tournament(is_public=True)
+    key = f"tournament-head:{tournament.slug}"
+    selectors.public_head(slug=tournament.slug)
+    read_before = cache.get(key)  # what a slow reader read before the change
+    tournament.is_public = False
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament.save()
+    cache.set(key, read_before)  # and caches only after the commit dropped the head
+    caching.memory.clear()  # in another process
+    with pytest.raises(Http404):
+        selectors.public_head(slug=tournament.slug)
 
 
 def test_the_memory_in_front_of_the_cache_forgets_the_least_recently_used(settings):

@@ -1,12 +1,15 @@
 """Reads of tournaments, their entries and who holds which role."""
 
+import functools
 import logging
+import time
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, PermissionsMixin, User
+from django.db import transaction
 from django.db.models import (
     Case,
     Count,
@@ -124,6 +127,10 @@ def _head_key(slug: str) -> str:
     return f"tournament-head:{slug}"
 
 
+def _head_generation_key(slug: str) -> str:
+    return f"tournament-head-generation:{slug}"
+
+
 @dataclass(frozen=True)
 class Head:
     """A public tournament's own fields as the pages that phones refresh need them, read once
@@ -143,25 +150,38 @@ class Head:
 
 def public_head(*, slug: str) -> Head:
     """A public tournament's head (404 for any other), for a reader without a login: no query
-    at all while it is cached (for a minute, forgotten whenever the tournament is saved or its
-    standings rebuilt: ``tournament_head_forget``).
+    at all while it is cached.
 
-    Each process also keeps it in its own memory for ``TOURNAMENT_HEAD_LOCAL_SECONDS``: a
-    phone's refresh then costs no round trip at all, and other processes show a change at most
-    that much later (this process at once)."""
-    key = _head_key(slug)
+    The shared cache keeps the row for a minute under the tournament's generation, which every
+    committed save renews (``tournament_head_forget``): a row is read only under the generation
+    it was cached with, so a reader that read the row before a change committed and caches it
+    after never serves it to anyone (one round trip reads both). Each process also keeps the
+    head in its own memory for ``TOURNAMENT_HEAD_LOCAL_SECONDS``, counted from before it asked
+    the cache: a phone's refresh then costs no round trip at all, and no process shows a
+    tournament made private, or its standings hidden, longer than that after the commit (the
+    process that saved it not at all)."""
+    key, generation_key = _head_key(slug), _head_generation_key(slug)
     seconds = settings.TOURNAMENT_HEAD_LOCAL_SECONDS
     head: Head | None = caching.memory.get(key) if seconds > 0 else None
     if head is None:
-        row = caching.cache_get(key)
-        if row is None:
+        asked = time.monotonic()
+        found = caching.cache_get_many([key, generation_key])
+        generation = found.get(generation_key)
+        if generation is None:
+            generation = caching.generation_start(generation_key)
+        kept = found.get(key)
+        if generation is not None and isinstance(kept, tuple) and kept[0] == generation:
+            row = kept[1]
+        else:
             row = Tournament.objects.filter(slug=slug, is_public=True).values().first()
             if row is None:
                 raise Http404
-            caching.cache_put(key, row, HEAD_CACHE_SECONDS)
+            if generation is not None:  # else the cache is down, or was down when changed
+                caching.cache_put(key, (generation, row), HEAD_CACHE_SECONDS)
         head = Head.of(row)
-        if seconds > 0:
-            caching.memory.put(key, head, seconds=seconds)
+        left = seconds - (time.monotonic() - asked)
+        if left > 0:
+            caching.memory.put(key, head, seconds=left)
     return head
 
 
@@ -173,9 +193,17 @@ def tournament_head(*, slug: str, user: AnyUser) -> Tournament:
     return public_head(slug=slug).tournament
 
 
-def tournament_head_forget(*, slug: str) -> None:
-    """Forget the cached head: after the tournament is saved or its standings rebuilt."""
+def _head_forget_now(slug: str) -> None:
+    caching.generation_renew(_head_generation_key(slug))
     caching.forget(_head_key(slug))
+
+
+def tournament_head_forget(*, slug: str) -> None:
+    """Forget the cached head once the change commits (at once outside a transaction): after
+    the tournament is saved or its standings rebuilt. Dropped before the commit, a reader in
+    between would cache the row as it was; the new generation also retires what a reader
+    that read before the commit caches after it (``public_head``)."""
+    transaction.on_commit(functools.partial(_head_forget_now, slug))
 
 
 def tournament_get(*, slug: str, user: AnyUser, counts: bool = True) -> Tournament:
