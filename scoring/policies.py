@@ -12,11 +12,11 @@ it instead of a 403.
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
 from django.utils.translation import gettext as _
 
 from scoring.models import Scoresheet, ScoresheetChange, SecondEntry
-from tournaments.models import Round, Seat, SheetKeeping
+from tournaments.models import Round, Seat, SheetKeeping, Table
 from tournaments.policies import Refusal, may_read_seating
 from tournaments.roles import (
     HANDS_OVER_SHEET,
@@ -25,6 +25,8 @@ from tournaments.roles import (
     SHEET_READERS,
     SHEET_STAFF,
 )
+
+AnyUser = User | AnonymousUser
 
 
 def may_hand_over_sheet(*, roles: Collection[str]) -> Refusal | None:
@@ -40,13 +42,45 @@ def may_hand_over_sheet(*, roles: Collection[str]) -> Refusal | None:
     )
 
 
-def may_read_seat_links(*, roles: Collection[str]) -> Refusal | None:
+def may_read_seat_links(
+    *, roles: Collection[str], table: Table | None = None, user: AnyUser | None = None
+) -> Refusal | None:
     """Read the private link of every seat of a table, to hand one out again: the organiser or
     an adjudicator. A link lets its holder act as that seat, so no one else reads them, a
-    player's own link included."""
-    if set(roles) & READS_SEAT_LINKS:
+    player's own link included; nor does a member of staff whose *plays as* is a seat of that
+    ``table``: with another seat's link he could confirm the sheet his own seat handed in
+    (TSR 7.3.2). Another member of staff reads them for him. (``table`` and ``user``: when a
+    table's links are asked for; without them, whether the roles read links at all.)
+
+    Printed links are another matter, and are allowed: the round's blank scoresheets and seat
+    slips (printing) carry every seat's link of every table, and print for any organiser or
+    adjudicator, one who plays too. They are printed for the whole round before it starts, the
+    paper goes to the tables and no one picks one table's cards out of the pile; a lone
+    organiser who plays must still run his day. What stops him is the sheet itself: a seat's
+    link used on a device where he is logged in confirms nothing at his table but as his own
+    seat (``may_confirm_sheet``), and the history names the seat that confirmed."""
+    if not set(roles) & READS_SEAT_LINKS:
+        return Refusal(_("Only an organiser or an adjudicator reads the players' private links."))
+    position = _plays_at(table.pk, user) if table is not None and user is not None else None
+    if position is not None:
+        return Refusal(
+            _(
+                "You play at seat %(seat)d of this table, so you do not read its players' "
+                "private links: another organiser or adjudicator of the tournament, who does "
+                "not play at this table, reads them for you."
+            )
+            % {"seat": position},
+            plays=True,
+        )
+    return None
+
+
+def _plays_at(table_id: int, user: AnyUser) -> int | None:
+    """The seat of the table that is ``user``'s *plays as* (``TournamentRole.entry``), if any."""
+    if not user.is_authenticated:
         return None
-    return Refusal(_("Only an organiser or an adjudicator reads the players' private links."))
+    seats = Seat.objects.filter(table_id=table_id, entry__staff_roles__user_id=user.pk)
+    return seats.values_list("position", flat=True).first()
 
 
 def may_read_desk(*, round: Round, roles: Collection[str]) -> Refusal | None:
@@ -70,10 +104,16 @@ class Actor:
 
     user: User | None = None
     seat: Seat | None = None
+    # Through a seat's link: the account logged in on the device that used it (its session),
+    # if any. A member of staff who plays at the table confirms nothing with another seat's
+    # link (``may_confirm_sheet``).
+    account: User | None = None
 
     def __post_init__(self) -> None:
         if (self.user is None) == (self.seat is None):
             raise ValueError("an actor is either a user or a seat")
+        if self.account is not None and self.seat is None:
+            raise ValueError("only a seat's link is used by an account")
 
     @property
     def name(self) -> str:
@@ -241,7 +281,29 @@ def may_confirm_sheet(
             field="confirmed_by",
             plays=True,
         )
+    if (position := _staff_behind_the_link(sheet, actor)) is not None:
+        return Refusal(
+            _(
+                "You play at seat %(seat)d of this table and are logged in as its staff: "
+                "another seat's link confirms nothing for you. Another player of the table, "
+                "with his own link, or a member of staff who does not play here must confirm "
+                "it (TSR 7.3.2)."
+            )
+            % {"seat": position},
+            field="confirmed_by",
+            plays=True,
+        )
     return None
+
+
+def _staff_behind_the_link(sheet: Scoresheet, actor: Actor) -> int | None:
+    """The seat at the sheet's table that is the *plays as* of the account logged in where a
+    seat's link is used, when that is not the link's own seat: a member of staff at the table
+    using another player's link."""
+    if actor.seat is None or actor.account is None:
+        return None
+    position = _plays_at(sheet.table_id, actor.account)
+    return position if position is not None and position != actor.seat.position else None
 
 
 def typed_at_the_desk(sheet: Scoresheet) -> bool:

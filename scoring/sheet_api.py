@@ -16,7 +16,9 @@ who hand them out again (``policies.may_read_seat_links``).
 
 from collections.abc import Callable
 
-from django.contrib.auth.models import AnonymousUser
+from django.conf import settings
+from django.contrib.auth import get_user
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -143,6 +145,17 @@ def _sheet_get(*, table_id: int) -> Scoresheet:
     return get_object_or_404(_sheets(), table_id=table_id)
 
 
+def _logged_in(request) -> User | None:
+    """The account whose session a write through a seat's key also carries: staff who play at
+    the table confirm nothing with another seat's key (``policies.may_confirm_sheet``). DRF
+    took the key for the request's user, so the session is read here, and only for a write
+    with a session cookie."""
+    if request.method in SAFE_METHODS or settings.SESSION_COOKIE_NAME not in request.COOKIES:
+        return None
+    user = get_user(request._request)
+    return user if isinstance(user, User) and user.is_authenticated else None
+
+
 def _opened(request, *, slug: str, number: int, table: int) -> tuple[Scoresheet, Actor]:
     """The sheet at the address and who asks for it.
 
@@ -155,7 +168,7 @@ def _opened(request, *, slug: str, number: int, table: int) -> tuple[Scoresheet,
         round_ = seat.table.round
         if (round_.tournament.slug, round_.number, seat.table.number) != (slug, number, table):
             raise PermissionDenied(gettext("This link does not open this scoresheet."))
-        return _sheet_get(table_id=seat.table_id), Actor(seat=seat)
+        return _sheet_get(table_id=seat.table_id), Actor(seat=seat, account=_logged_in(request))
     tournament = tournament_selectors.tournament_get(slug=slug, user=request.user)
     if not roles_of(request, tournament) & READERS:
         raise PermissionDenied(
@@ -998,7 +1011,8 @@ class TableLinksSerializer(serializers.Serializer):
 class TableLinks(APIView):
     """Every seat's private link to one table's scoresheet, with its player: for the
     tournament's organisers and adjudicators, to hand a link out again (a slip lost, a phone
-    changed). Refused to everyone else, a seat's own key included."""
+    changed). Refused to everyone else, a seat's own key included, and to those of them who
+    play at this table."""
 
     # A seat's key is recognised so that it is refused (403), not taken for a visitor (401).
     authentication_classes = [TokenAuthentication, SeatKeyAuthentication, SessionAuthentication]
@@ -1013,18 +1027,22 @@ class TableLinks(APIView):
             200: TableLinksSerializer,
             401: OpenApiResponse(description="Not logged in"),
             403: OpenApiResponse(
-                description="Not an organiser or adjudicator of the tournament, or a seat's key"
+                description="Not an organiser or adjudicator of the tournament, one who plays "
+                "at this table (the reason names who reads them instead), or a seat's key"
             ),
             404: OpenApiResponse(description="No such tournament, round or table"),
         },
     )
     def get(self, request, slug: str, number: int, table: int):
         tournament = tournament_selectors.tournament_get(slug=slug, user=request.user)
-        tournament_policies.enforce(
-            policies.may_read_seat_links(roles=roles_of(request, tournament))
-        )
+        roles = roles_of(request, tournament)
+        tournament_policies.enforce(policies.may_read_seat_links(roles=roles))
         round_ = tournament_selectors.round_get(tournament=tournament, number=number)
         row = tournament_selectors.table_get(round=round_, number=table)
+        # Not to staff who play at this table (another member of staff reads them).
+        tournament_policies.enforce(
+            policies.may_read_seat_links(roles=roles, table=row.table, user=request.user)
+        )
         tokens = tournament_selectors.seat_tokens(table=row.table)
         return Response(
             TableLinksSerializer(

@@ -106,7 +106,12 @@ def _access(
         except Scoresheet.DoesNotExist as error:
             raise Http404 from error
         base = reverse("sheet-link", kwargs={"token": token})
-        return Access(sheet=sheet, actor=Actor(seat=seat), roles=set(), base=base)
+        # Who is logged in on this device too: staff who play at the table confirm nothing
+        # with another seat's link (policies.may_confirm_sheet).
+        logged_in = settings.SESSION_COOKIE_NAME in request.COOKIES  # else no query for it
+        account = request.user if logged_in and request.user.is_authenticated else None
+        actor = Actor(seat=seat, account=account)
+        return Access(sheet=sheet, actor=actor, roles=set(), base=base)
     user = request.user
     tournament = tournament_selectors.tournament_get(slug=slug, user=user)
     roles = roles_of(request, tournament)
@@ -1036,7 +1041,10 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
     if sheet is not None and len(row.seats) in (4, 5):
         # Who keeps the sheet: seat 4 (5), or the seat it was handed over to (TSR 3.1.1).
         context["keeper"] = sheet.keeper(len(row.seats))
-    if policies.may_read_seat_links(roles=roles) is None:
+    links_refused = policies.may_read_seat_links(roles=roles, table=row.table, user=request.user)
+    if links_refused is not None and links_refused.plays:
+        context["seat_links_refused"] = links_refused  # why, and who reads them instead
+    elif links_refused is None:
         # The players' private links to the sheet, to hand out again if a printout is lost.
         context["seat_links"] = [
             (seat, absolute_url(request, reverse("sheet-link", args=[token])))
