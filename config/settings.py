@@ -272,6 +272,18 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 }
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1}
 CELERY_TIMEZONE = TIME_ZONE
+# The recovery of lost work (printing.services.work_recover): print jobs and standings
+# rebuilds whose worker died or whose message was lost are queued again. Celery beat (the
+# `beat` service of docker-compose.yml) runs it every RECOVER_EVERY_SECONDS; `manage.py recover`
+# runs it by hand or from cron. A job is lost once it has made no progress for
+# RECOVER_JOBS_MINUTES (longer than its longest step); a rebuild once it was wanted
+# RECOVER_STANDINGS_SECONDS ago and not done (longer than a rebuild waits in the queue).
+RECOVER_EVERY_SECONDS = float(os.environ.get("RECOVER_EVERY_SECONDS", "60"))
+RECOVER_JOBS_MINUTES = float(os.environ.get("RECOVER_JOBS_MINUTES", "10"))
+RECOVER_STANDINGS_SECONDS = float(os.environ.get("RECOVER_STANDINGS_SECONDS", "30"))
+CELERY_BEAT_SCHEDULE = {
+    "recover": {"task": "printing.recover", "schedule": RECOVER_EVERY_SECONDS},
+}
 
 # API -----------------------------------------------------------------------------------------
 REST_FRAMEWORK = {

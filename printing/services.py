@@ -305,3 +305,24 @@ def jobs_recover(*, older_than: datetime.timedelta) -> list[str]:
         for job_id in ids:
             transaction.on_commit(functools.partial(job_enqueue, job_id))
     return ids
+
+
+def work_recover(
+    *,
+    jobs_older_than: datetime.timedelta | None = None,
+    standings_older_than: datetime.timedelta | None = None,
+) -> tuple[list[str], list[int]]:
+    """Queue again what a dead worker or a lost message left undone: the print jobs
+    (``jobs_recover``) and the standings' rebuilds (``tournaments.services.standings_recover``).
+    The one recovery, run every minute by Celery beat (``tasks.recover_task``) and by
+    ``manage.py recover``. Returns the jobs' and the tournaments' ids."""
+    from tournaments.services import standings_recover
+
+    jobs = jobs_recover(
+        older_than=jobs_older_than or datetime.timedelta(minutes=settings.RECOVER_JOBS_MINUTES)
+    )
+    tournaments = standings_recover(
+        older_than=standings_older_than
+        or datetime.timedelta(seconds=settings.RECOVER_STANDINGS_SECONDS)
+    )
+    return jobs, tournaments

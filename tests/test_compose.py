@@ -59,13 +59,29 @@ def test_the_broker_is_a_redis_of_its_own_that_never_evicts_a_task(compose):
     assert "brokerdata" in compose["volumes"]
 
 
-@pytest.mark.parametrize("service", ["web", "worker"])
+@pytest.mark.parametrize("service", ["web", "worker", "beat"])
 def test_web_and_worker_use_the_cache_and_the_broker_each_for_its_job(compose, service):
     app = compose["services"][service]
     assert app["environment"]["REDIS_URL"] == "redis://redis:6379/0"
     assert app["environment"]["CELERY_BROKER_URL"] == "redis://broker:6379/0"
     assert app["depends_on"]["redis"] == {"condition": "service_healthy"}
     assert app["depends_on"]["broker"] == {"condition": "service_healthy"}
+
+
+def test_beat_sends_the_one_recovery_every_minute(compose):
+    """Lost print jobs and lost standings' rebuilds are recovered by one task, which the
+    shipped deployment's beat sends every minute (README, "Operations")."""
+    from django.conf import settings
+
+    from config.celery import app
+    from printing.tasks import recover_task
+
+    beat = compose["services"]["beat"]
+    assert beat["command"][:4] == ["celery", "-A", "config", "beat"]
+    assert "deploy" not in beat  # one beat, or the recovery would be sent twice
+    (entry,) = settings.CELERY_BEAT_SCHEDULE.values()
+    assert entry == {"task": recover_task.name, "schedule": 60.0}
+    assert app.conf.beat_schedule == settings.CELERY_BEAT_SCHEDULE
 
 
 def _redis_binary() -> str:

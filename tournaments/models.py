@@ -13,6 +13,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models, router, transaction
 from django.db.models import F, Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -724,6 +725,30 @@ class StandingsSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} ({self.version})"
+
+
+class StandingsWanted(models.Model):
+    """A rebuild of a tournament's standings that a committed change asked for and that no
+    rebuild has done yet (``services.standings_schedule``, ``standings_rebuild``): a worker that
+    died with the task, or a lost message, leaves it here, and ``standings_recover`` queues the
+    rebuild again. A row per change rather than a column of the tournament: the confirms of
+    many tables at once each insert one and wait for no other (a column would lock the
+    tournament's row for the whole transaction, and change what its pages are cached under)."""
+
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="standings_wanted",
+        verbose_name=_("tournament"),
+    )
+    wanted_at = models.DateTimeField(_("wanted"), default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("standings rebuild wanted")
+        verbose_name_plural = _("standings rebuilds wanted")
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} ({self.wanted_at})"
 
 
 class RankingList(models.Model):

@@ -31,6 +31,7 @@ from tournaments.services.results import (
     results_refresh,
     results_refresh_all,
     standings_rebuild,
+    standings_recover,
     standings_schedule,
 )
 from tournaments.services.rounds import (
@@ -89,6 +90,7 @@ __all__ = [
     "round_start",
     "round_unseat",
     "standings_rebuild",
+    "standings_recover",
     "standings_schedule",
     "table_extra_time_grant",
     "tournament_copy",

@@ -4,10 +4,12 @@ and the adjudication give them (``tournaments.play``), the standings rebuilt fro
 
 import contextlib
 import datetime
+import functools
 import gc
 from collections.abc import Collection, Iterator
 
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from doko import standings
@@ -16,6 +18,7 @@ from tournaments.models import (
     RankingList,
     SeatResult,
     StandingsSnapshot,
+    StandingsWanted,
     Table,
     Tournament,
 )
@@ -48,10 +51,42 @@ def results_refresh_all(*, tournament: Tournament) -> int:
 
 def standings_schedule(*, tournament_id: int) -> None:
     """Rebuild the tournament's standings once the current transaction commits: in a Celery
-    worker, or here if the broker cannot be reached (a confirm never fails for want of it)."""
+    worker, or here if the broker cannot be reached (a confirm never fails for want of it).
+    The want is written in the transaction itself (``StandingsWanted``), so that a rebuild
+    lost on the way (its worker died, its message was lost) is queued again by
+    ``standings_recover``, and a change rolled back wants nothing."""
     from tournaments.tasks import send_or_run, standings_rebuild_task
 
+    StandingsWanted.objects.create(tournament_id=tournament_id)
     transaction.on_commit(lambda: send_or_run(standings_rebuild_task, tournament_id))
+
+
+def standings_recover(*, older_than: datetime.timedelta) -> list[int]:
+    """Queue again the rebuilds of standings that were lost on the way: a tournament whose
+    change wanted new standings longer than ``older_than`` ago and that no rebuild has made
+    since (``StandingsWanted``). Returns the tournaments' ids.
+
+    A tournament being rebuilt right now (its row locked by ``standings_rebuild``) is left
+    alone: that rebuild does what was wanted before it began. Each want queued again counts as
+    wanted now, so the next run leaves it alone for ``older_than``: safe to run every minute
+    (``printing.services.work_recover``)."""
+    from tournaments.tasks import send_or_run, standings_rebuild_task
+
+    now = timezone.now()
+    with transaction.atomic():
+        late = StandingsWanted.objects.filter(wanted_at__lt=now - older_than)
+        ids = list(
+            Tournament.objects.select_for_update(no_key=True, skip_locked=True)
+            .filter(pk__in=late.values("tournament_id"))
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        StandingsWanted.objects.filter(tournament_id__in=ids).update(wanted_at=now)
+        for tournament_id in ids:
+            transaction.on_commit(
+                functools.partial(send_or_run, standings_rebuild_task, tournament_id)
+            )
+    return ids
 
 
 @contextlib.contextmanager
@@ -73,9 +108,16 @@ def standings_rebuild(*, tournament_id: int) -> StandingsSnapshot | None:
     version, which names them in the cache and in ETags. Rebuilds of one tournament take turns
     (the tournament's row is locked), and each reads what is committed when its turn comes."""
     with transaction.atomic(), _collector_paused():
-        tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        # No key update: the changes that want a rebuild meanwhile insert their want (a row
+        # that refers to this one) without waiting for this rebuild.
+        tournament = (
+            Tournament.objects.select_for_update(no_key=True).filter(pk=tournament_id).first()
+        )
         if tournament is None:  # deleted since the rebuild was queued
             return None
+        # What was wanted until now is done by this rebuild, which reads the results after it
+        # (each read sees what was committed before it began); later wants stay for theirs.
+        done = StandingsWanted.objects.filter(tournament=tournament).aggregate(last=Max("pk"))
         computed = standings.standings(
             entrants=selectors.standings_entrants(tournament=tournament),
             results=selectors.standings_results(tournament=tournament),
@@ -89,6 +131,8 @@ def standings_rebuild(*, tournament_id: int) -> StandingsSnapshot | None:
         if not StandingsSnapshot.objects.filter(tournament=tournament).update(**fields):
             StandingsSnapshot.objects.create(tournament=tournament, **fields)
         Tournament.objects.filter(pk=tournament.pk).update(standings_version=version)
+        if done["last"] is not None:
+            StandingsWanted.objects.filter(tournament=tournament, pk__lte=done["last"]).delete()
     selectors.tournament_head_forget(slug=tournament.slug)
     selectors.standings_cache_put(
         tournament_id=tournament_id, version=version, packed=packed, value=computed
