@@ -90,9 +90,14 @@ def test_a_change_rolled_back_wants_no_rebuild(monkeypatch):
     tournament = factories.tournament(players=4)
     _lost(monkeypatch)
     before = StandingsWanted.objects.count()
-    with pytest.raises(RuntimeError), transaction.atomic():
-        services.standings_schedule(tournament_id=tournament.pk)
-        raise RuntimeError
+
+    def change_that_fails() -> None:
+        with transaction.atomic():
+            services.standings_schedule(tournament_id=tournament.pk)
+            raise RuntimeError
+
+    with pytest.raises(RuntimeError):
+        change_that_fails()
     assert StandingsWanted.objects.count() == before
 
 
