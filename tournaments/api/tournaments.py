@@ -2,6 +2,7 @@
 and its settings, and allowing tables of five (TSR 10)."""
 
 from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import generics, serializers, status
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
@@ -133,7 +134,7 @@ class TournamentList(generics.ListAPIView):
             )
             if source is None:
                 raise serializers.ValidationError(
-                    {"copy_from": ["You organise no tournament with this short name."]}
+                    {"copy_from": [_("You organise no tournament with this short name.")]}
                 )
             tournament = services.tournament_copy(
                 source=source,

@@ -161,9 +161,9 @@ def test_a_tournament_is_created_from_an_earlier_one(client, players):
 def test_a_tournament_organised_by_someone_else_is_not_copied(client):
     source = factories.tournament(players=5, organiser=factories.user())
     body = {"name": "Neu", "starts_on": "2027-03-01", "copy_from": source.slug}
-    response = _post(client, body, _token(_creator()))
+    response = _post(client, body, {**_token(_creator()), "Accept-Language": "de"})
     assert response.status_code == 400
-    assert "copy_from" in response.json()
+    assert response.json()["copy_from"] == ["Sie leiten kein Turnier mit diesem Kurznamen."]
 
 
 # Changing the settings -------------------------------------------------------------------------
