@@ -89,6 +89,10 @@ def standings_rebuild(*, tournament_id: int) -> StandingsSnapshot | None:
         if not StandingsSnapshot.objects.filter(tournament=tournament).update(**fields):
             StandingsSnapshot.objects.create(tournament=tournament, **fields)
         Tournament.objects.filter(pk=tournament.pk).update(standings_version=version)
+    if tournament.status == Tournament.Status.FINISHED:
+        # A result changed after the end (a sheet reopened, a panel's decision): the lists
+        # that admitted the tournament count its results as they are now.
+        ranking_schedule_if_ranked(tournament=tournament)
     selectors.tournament_head_forget(slug=tournament.slug)
     selectors.standings_cache_put(
         tournament_id=tournament_id, version=version, packed=packed, value=computed
@@ -98,7 +102,8 @@ def standings_rebuild(*, tournament_id: int) -> StandingsSnapshot | None:
 
 # The settings of a finished tournament that decide whether, and when, the ranking lists count
 # it (``selectors.tournaments_ranked``): a change to any of them rebuilds the lists, so that a
-# tournament hidden later drops out of them.
+# tournament hidden later drops out of them. ``counts_for_ranking`` stays the organiser's own
+# switch beside the lists' admissions: off, the tournament counts for no list.
 RANKING_SETTINGS = frozenset({"ends_on", "counts_for_ranking", "is_public", "standings_public"})
 
 
@@ -110,8 +115,8 @@ def ranking_schedule() -> None:
 
 
 def ranking_schedule_if_ranked(*, tournament: Tournament) -> None:
-    """Rebuild the ranking lists after commit if they count this tournament (it finished, or
-    came back from a backup)."""
+    """Rebuild the ranking lists after commit if one counts this tournament (admitted, it
+    finished again, its results changed, or it came back from a backup)."""
     if selectors.tournaments_ranked().filter(pk=tournament.pk).exists():
         ranking_schedule()
 
@@ -120,11 +125,14 @@ def ranking_rebuild(
     *, ranking_list: RankingList, today: datetime.date | None = None
 ) -> RankingList:
     """Rank the players by their average per round over the list's months (the DDV's
-    Rangliste), from the confirmed rounds of finished tournaments that count for it."""
+    Rangliste), from the confirmed rounds of the finished tournaments its maintainers admitted,
+    as they are now (``selectors.tournaments_ranked``)."""
     today = today or timezone.localdate()
     rows = standings.ranking(
         played=selectors.ranking_rounds(
-            since=standings.months_before(today, ranking_list.months), until=today
+            ranking_list=ranking_list,
+            since=standings.months_before(today, ranking_list.months),
+            until=today,
         ),
         today=today,
         months=ranking_list.months,
