@@ -61,12 +61,11 @@ def player_history(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def _refused(request: HttpRequest, error: ValidationError | PermissionDenied) -> None:
-    if isinstance(error, PermissionDenied):
-        messages.error(request, str(error) or _("You may not do this."))
-    else:
-        for message in error_messages(error):
-            messages.error(request, message)
+def _refused(request: HttpRequest, error: ValidationError) -> None:
+    """What stands in the way (a criterion unmet, a reason missing), on the page it goes back
+    to; what is not the user's to do is a 403 with the reason, before anything is asked."""
+    for message in error_messages(error):
+        messages.error(request, message)
 
 
 @login_required
@@ -112,6 +111,9 @@ def ranking_admission(
     admission = selectors.admission_get(
         ranking_list=ranking, tournament_slug=tournament, user=request.user
     )
+    refusal = policies.may_decide_admission(admission=admission, user=request.user)
+    if refusal is not None and refusal.field is None:
+        raise PermissionDenied(refusal.message)
     decide = {
         "admit": services.ranking_admission_admit,
         "decline": services.ranking_admission_decline,
@@ -122,7 +124,7 @@ def ranking_admission(
         admission = decide(
             admission=admission, by=request.user, reason=request.POST.get("reason", "")
         )
-    except (ValidationError, PermissionDenied) as error:
+    except ValidationError as error:
         _refused(request, error)
     else:
         if admission.status == RankingAdmission.Status.ADMITTED:
@@ -173,6 +175,6 @@ def ranking_requests(request: AuthenticatedHttpRequest, slug: str) -> HttpRespon
                 _("Asked: a maintainer of “%(list)s” admits the tournament or declines it.")
                 % {"list": ranking.name},
             )
-    except (ValidationError, PermissionDenied) as error:
+    except ValidationError as error:
         _refused(request, error)
     return redirect("tournament-settings", slug)
