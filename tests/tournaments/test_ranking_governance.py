@@ -6,6 +6,7 @@ import datetime
 
 import pytest
 from django.contrib.auth.models import Group
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -44,11 +45,9 @@ def keeper_of_lists():
 
 @pytest.fixture
 def ranking(capture, keeper_of_lists):
-    admin = factories.user(username="admin", is_superuser=True, is_staff=True)
+    admin = factories.user(username="list-admin", is_superuser=True, is_staff=True)
     with capture():
-        ranking = services.ranking_list_save(
-            name="Clubliste", slug="club", months=6, min_rounds=1
-        )
+        ranking = services.ranking_list_save(name="Clubliste", slug="club", months=6, min_rounds=1)
         RankingList.objects.filter(pk=ranking.pk).update(
             tournament_min_players=4, tournament_min_rounds=1
         )
@@ -132,9 +131,7 @@ def invented_tournament(capture, mallory) -> Tournament:
     return tournament
 
 
-def test_replay_n6_an_organiser_alone_changes_no_ranking_list(
-    capture, ranking, keeper_of_lists
-):
+def test_replay_n6_an_organiser_alone_changes_no_ranking_list(capture, ranking, keeper_of_lists):
     shown, its_organiser = finished(capture)
     request_and_admit(capture, ranking, shown, its_organiser, keeper_of_lists)
     before = RankingList.objects.get(slug="club").data
@@ -260,9 +257,7 @@ def test_admitting_a_tournament_that_breaks_a_criterion_is_a_400_naming_it(
     assert ranked_players() == set()
 
 
-def test_a_table_of_five_breaks_a_list_of_tables_of_four_only(
-    capture, ranking, keeper_of_lists
-):
+def test_a_table_of_five_breaks_a_list_of_tables_of_four_only(capture, ranking, keeper_of_lists):
     RankingList.objects.filter(pk=ranking.pk).update(tournament_tables_of_four_only=True)
     organiser = factories.user()
     today = datetime.date.today()
@@ -284,7 +279,7 @@ def test_a_table_of_five_breaks_a_list_of_tables_of_four_only(
         admission = services.ranking_admission_request(
             ranking_list=ranking, tournament=tournament, by=organiser
         )
-    with pytest.raises(Exception) as refused:
+    with pytest.raises(ValidationError) as refused:
         services.ranking_admission_admit(admission=admission, by=keeper_of_lists)
     assert set(refused.value.message_dict) == {"tournament_tables_of_four_only"}
 
@@ -325,17 +320,17 @@ def test_the_organiser_withdraws_his_request(capture, ranking, keeper_of_lists):
     )
     assert response.status_code == 400
     assert list(response.json()) == ["status"]
-    assert [line["status"] for line in api.get(
-        reverse("api-ranking-requests", args=[tournament.slug])
-    ).json() if line["list"] == "club"] == ["withdrawn"]
+    assert [
+        line["status"]
+        for line in api.get(reverse("api-ranking-requests", args=[tournament.slug])).json()
+        if line["list"] == "club"
+    ] == ["withdrawn"]
 
 
 # Maintainers --------------------------------------------------------------------------------------
 
 
-def test_a_stranger_learns_nothing_of_accounts_when_adding_a_maintainer(
-    ranking, keeper_of_lists
-):
+def test_a_stranger_learns_nothing_of_accounts_when_adding_a_maintainer(ranking, keeper_of_lists):
     stranger = api_as(factories.user())
     url = reverse("api-ranking-maintainers", args=["club"])
     for who in ("listkeeper", "nobody-at-all", "keeper@example.org"):
@@ -398,7 +393,10 @@ def test_a_result_changed_after_admission_is_shown_to_the_maintainers(
     assert line.player.name in page
     # The public reads no changes.
     client.logout()
-    assert "Changes since admission" not in client.get(reverse("ranking", args=["club"])).content.decode()
+    assert (
+        "Changes since admission"
+        not in client.get(reverse("ranking", args=["club"])).content.decode()
+    )
     api = APIClient().get(reverse("api-ranking-admissions", args=["club"])).json()
     assert api["changes"] == []
     data = api_as(keeper_of_lists).get(reverse("api-ranking-admissions", args=["club"])).json()
@@ -459,3 +457,60 @@ def test_the_list_page_takes_a_fixed_number_of_queries(
     with django_assert_max_num_queries(10):
         response = client.get(url)
     assert len(response.context["keeping"].changes) == tournaments
+
+
+# The administration -------------------------------------------------------------------------------
+
+
+def _admin_form(ranking, **changes) -> dict:
+    data = {
+        "name": ranking.name,
+        "slug": ranking.slug,
+        "months": ranking.months,
+        "min_rounds": ranking.min_rounds,
+        "tournament_min_players": ranking.tournament_min_players,
+        "tournament_min_rounds": ranking.tournament_min_rounds,
+        "is_public": "on",
+        "admissions-TOTAL_FORMS": 0,
+        "admissions-INITIAL_FORMS": 0,
+    }
+    data.update(changes)
+    return data
+
+
+def test_the_administration_appoints_maintainers_logged_and_keeps_one(
+    admin_client, capture, ranking, keeper_of_lists
+):
+    other = factories.user(username="other")
+    url = reverse("admin:tournaments_rankinglist_change", args=[ranking.pk])
+    assert admin_client.get(url).status_code == 200
+    with capture():
+        response = admin_client.post(
+            url, _admin_form(ranking, maintainer_accounts=[keeper_of_lists.pk, other.pk])
+        )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert set(ranking.maintainers.all()) == {keeper_of_lists, other}
+    assert RankingLogEntry.objects.filter(kind="maintainer_added", maintainer="other").exists()
+    # None left: refused, with the reason, and nothing changed.
+    response = admin_client.post(url, _admin_form(ranking, maintainer_accounts=[]))
+    assert response.status_code == 200
+    assert "keeps at least one maintainer" in response.content.decode()
+    assert set(ranking.maintainers.all()) == {keeper_of_lists, other}
+    assert (
+        admin_client.get(reverse("admin:tournaments_rankinglogentry_changelist")).status_code == 200
+    )
+
+
+def test_a_superuser_is_no_maintainer_unless_appointed(capture, ranking):
+    """Superusers appoint maintainers in the administration but admit nothing themselves."""
+    tournament, organiser = finished(capture)
+    admin = factories.user(username="boss", is_superuser=True)
+    with capture():
+        services.ranking_admission_request(
+            ranking_list=ranking, tournament=tournament, by=organiser
+        )
+    response = api_as(admin).post(
+        reverse("api-ranking-admit", args=["club", tournament.slug]), {}, "json"
+    )
+    assert response.status_code == 403
+    assert ranked_players() == set()

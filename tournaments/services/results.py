@@ -156,15 +156,28 @@ def ranking_list_save(
     months: int = 24,
     min_rounds: int = 36,
     is_public: bool = True,
+    tournament_min_players: int | None = None,
+    tournament_min_rounds: int | None = None,
+    tournament_tables_of_four_only: bool | None = None,
     ranking_list: RankingList | None = None,
 ) -> RankingList:
-    """Create a ranking list, or change one; it is rebuilt after commit."""
+    """Create a ranking list, or change one; it is rebuilt after commit. The criteria of a
+    tournament (``tournament_*``) not given: as they are, or the model's defaults. Its
+    maintainers are appointed apart (``ranking_maintainer_add``)."""
     ranking_list = ranking_list or RankingList()
     ranking_list.name = name.strip()
     ranking_list.slug = slug
     ranking_list.months = months
     ranking_list.min_rounds = min_rounds
     ranking_list.is_public = is_public
+    criteria = {
+        "tournament_min_players": tournament_min_players,
+        "tournament_min_rounds": tournament_min_rounds,
+        "tournament_tables_of_four_only": tournament_tables_of_four_only,
+    }
+    for field, value in criteria.items():
+        if value is not None:
+            setattr(ranking_list, field, value)
     save_validated(ranking_list)
     ranking_schedule()
     return ranking_list
