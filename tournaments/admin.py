@@ -263,7 +263,7 @@ class RankingAdmissionInline(admin.TabularInline):
     model = RankingAdmission
     extra = 0
     fields = ["tournament", "status", "requested_by", "decided_by", "decided_at", "reason"]
-    readonly_fields = fields
+    readonly_fields = ["tournament", "status", "requested_by", "decided_by", "decided_at", "reason"]
     can_delete = False
     show_change_link = False
 

@@ -262,7 +262,7 @@ def may_decide_admission(
         )
     if holds_role is None:
         holds_role = TournamentRole.objects.filter(
-            tournament_id=admission.tournament_id, user=user
+            tournament_id=admission.tournament_id, user_id=user.pk or 0
         ).exists()
     if holds_role or admission.requested_by_id == user.pk:
         return Refusal(

@@ -425,7 +425,8 @@ def ranking_keeping(*, ranking_list: RankingList, user: AnyUser) -> RankingKeepi
         staff_of = (
             set(
                 TournamentRole.objects.filter(
-                    user_id=user.pk, tournament_id__in=[a.tournament_id for a in decidable]
+                    user_id=user.pk or 0,
+                    tournament_id__in=[a.tournament_id for a in decidable],
                 ).values_list("tournament_id", flat=True)
             )
             if decidable
