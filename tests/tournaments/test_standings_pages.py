@@ -308,9 +308,7 @@ def test_the_ranking_list_ranks_finished_tournaments(
         tournament.starts_on = datetime.date.today()
         tournament.save()
         play(tournament, rounds=2)
-        ranking = services.ranking_list_save(
-            name="Clubliste", slug="club", months=6, min_rounds=2
-        )
+        ranking = services.ranking_list_save(name="Clubliste", slug="club", months=6, min_rounds=2)
         admit(ranking, tournament)
     response = client.get(reverse("ranking", args=["club"]))
     assert response.status_code == 200
