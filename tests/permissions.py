@@ -239,9 +239,10 @@ TOURNAMENTS = [
     ),
     c("rankings", "get", NONE, PUBLIC),
     c("ranking", "get", lambda ctx: {"slug": ctx.ranking}, PUBLIC),
-    # The keeping of a ranking list: its maintainer (none of the roles here) admits; whoever
-    # may change lists in the administration (the admin) appoints maintainers; the tournament's
-    # organisers ask. The matrix's tournament has asked the matrix's list already.
+    # The keeping of a ranking list: its maintainers (of the roles here the admin, appointed;
+    # a superuser is none unless appointed) decide; they and whoever may change lists in the
+    # administration appoint maintainers; the tournament's organisers ask. The matrix's
+    # tournament has asked the matrix's list already.
     c(
         "ranking-maintainers",
         "post",
@@ -253,7 +254,7 @@ TOURNAMENTS = [
         "ranking-admission",
         "post",
         lambda ctx: {"slug": ctx.ranking, "tournament": ctx.slug},
-        "L L L 403 403 403 403 403",
+        "L L L 403 403 403 403 302",
         lambda ctx: {"action": "decline", "reason": "No."},
     ),
     c(
@@ -308,24 +309,24 @@ TOURNAMENTS = [
         "401 401 401 403 403 403 403 201",
         lambda ctx: {"user": ctx.stranger},
     ),
-    # The list's one maintainer stays: a list keeps at least one.
     api(
         "api-ranking-maintainer",
         "delete",
         lambda ctx: {"slug": ctx.ranking, "username": "matrix-listkeeper"},
-        "401 401 401 403 403 403 403 400",
+        "401 401 401 403 403 403 403 204",
     ),
+    # The tournament is running: not admitted (400 naming the criteria), but declined.
     api(
         "api-ranking-admit",
         "post",
         lambda ctx: {"slug": ctx.ranking, "tournament": ctx.slug},
-        "401 401 401 403 403 403 403 403",
+        "401 401 401 403 403 403 403 400",
     ),
     api(
         "api-ranking-decline",
         "post",
         lambda ctx: {"slug": ctx.ranking, "tournament": ctx.slug},
-        "401 401 401 403 403 403 403 403",
+        "401 401 401 403 403 403 403 200",
         lambda ctx: {"reason": "No."},
     ),
     api("api-ranking-requests", "get", T, "401 401 401 403 403 403 200 200"),
@@ -1027,7 +1028,7 @@ def build() -> Ctx:
     job = Job(tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, language="en", status="done")
     job.file.save("matrix.pdf", ContentFile(b"%PDF-1.4\n"), save=True)
     ranking = services.ranking_list_save(name="Matrix", slug="matrix-ranking")
-    ranking.maintainers.add(factories.user(username="matrix-listkeeper"))
+    ranking.maintainers.add(factories.user(username="matrix-listkeeper"), users["admin"])
     services.ranking_admission_request(
         ranking_list=ranking, tournament=tournament, by=users["organiser"]
     )

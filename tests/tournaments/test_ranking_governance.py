@@ -481,6 +481,7 @@ def _admin_form(ranking, **changes) -> dict:
 def test_the_administration_appoints_maintainers_logged_and_keeps_one(
     admin_client, capture, ranking, keeper_of_lists
 ):
+    admin_client.cookies["django_language"] = "en"
     other = factories.user(username="other")
     url = reverse("admin:tournaments_rankinglist_change", args=[ranking.pk])
     assert admin_client.get(url).status_code == 200
