@@ -54,6 +54,31 @@ urlpatterns = [
     ),
     path("rankings/", tournament_api.RankingLists.as_view(), name="api-rankings"),
     path("rankings/<slug:slug>", tournament_api.RankingDetail.as_view(), name="api-ranking"),
+    path(
+        "rankings/<slug:slug>/admissions",
+        tournament_api.RankingAdmissions.as_view(),
+        name="api-ranking-admissions",
+    ),
+    path(
+        "rankings/<slug:slug>/maintainers",
+        tournament_api.RankingMaintainers.as_view(),
+        name="api-ranking-maintainers",
+    ),
+    path(
+        "rankings/<slug:slug>/maintainers/<str:username>",
+        tournament_api.RankingMaintainer.as_view(),
+        name="api-ranking-maintainer",
+    ),
+    path(
+        "tournaments/<slug:slug>/ranking-requests",
+        tournament_api.RankingRequests.as_view(),
+        name="api-ranking-requests",
+    ),
+    path(
+        "tournaments/<slug:slug>/ranking-requests/<slug:ranking>/withdraw",
+        tournament_api.RankingRequestWithdraw.as_view(),
+        name="api-ranking-request-withdraw",
+    ),
     path("players/<int:pk>", tournament_api.PlayerHistory.as_view(), name="api-player-history"),
     path(
         "tournaments/<slug:slug>/find",
@@ -89,6 +114,16 @@ urlpatterns += [
         name=f"api-round-{action}",
     )
     for action in tournament_api.RoundAction.actions
+]
+
+urlpatterns += [
+    path(
+        f"rankings/<slug:slug>/admissions/<slug:tournament>/{action}",
+        tournament_api.RankingDecision.as_view(),
+        {"action": action},
+        name=f"api-ranking-{action}",
+    )
+    for action in tournament_api.RankingDecision.actions
 ]
 
 urlpatterns += [

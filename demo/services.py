@@ -190,6 +190,9 @@ class DemoResult:
     tournaments: list[Tournament]
     username: str
     password: str
+    # Who maintains the club's ranking list and admitted the finished tournament to it.
+    maintainer: str = ""
+    maintainer_password: str = ""
 
 
 def _players(rng: random.Random, count: int) -> list[Player]:
@@ -222,7 +225,7 @@ def _organiser(username: str) -> tuple[User, str]:
     user.user_permissions.set(
         Permission.objects.filter(
             content_type__app_label__in=["tournaments", "scoring", "adjudication"]
-        )
+        ).exclude(content_type__model__in=RANKING_MODELS)
         | Permission.objects.filter(content_type__app_label="auth", codename="view_user")
     )
     app, codename = policies.CREATE_PERMISSION.split(".")
@@ -231,6 +234,23 @@ def _organiser(username: str) -> tuple[User, str]:
         Permission.objects.get(content_type__app_label=app, codename=codename)
     )
     user.groups.add(organisers)
+    return user, password
+
+
+# The ranking lists are their maintainers' to keep, not the organiser's: he may not appoint
+# maintainers (himself, say) in the administration.
+RANKING_MODELS = ["rankinglist", "rankingadmission", "rankinglogentry"]
+
+
+def _maintainer(username: str) -> tuple[User, str]:
+    """A user who maintains the demo's ranking lists, with a freshly generated password:
+    no organiser and no staff of any tournament, so that he decides on the organiser's
+    requests."""
+    password = secrets.token_urlsafe(12)
+    user, _created = get_user_model().objects.get_or_create(username=username)
+    user.first_name, user.last_name = "Lena", "Listenführer"
+    user.set_password(password)
+    user.save()
     return user, password
 
 
@@ -429,15 +449,35 @@ def demo_build(*, seed: int = 2026, now: datetime.datetime) -> DemoResult:
         by=user,
     )
     # The club's own list counts from three rounds, so that the finished tournament fills it.
-    services.ranking_list_save(
+    # It admits tournaments of 16 players, 3 rounds, at tables of four; its maintainer
+    # admitted the finished one on the organiser's request.
+    club_list = services.ranking_list_save(
         name="Vereinsrangliste der Doko-Freunde (Demo)",
         slug="doko-freunde",
         months=12,
         min_rounds=3,
+        tournament_min_players=16,
+        tournament_min_rounds=3,
+        tournament_tables_of_four_only=True,
         ranking_list=RankingList.objects.filter(slug="doko-freunde").first(),
+    )
+    maintainer, maintainer_password = _maintainer("listenfuehrung")
+    for ranking_list in RankingList.objects.all():
+        if not ranking_list.maintainers.exists():
+            ranking_list.maintainers.add(maintainer)
+    ranking.refresh_from_db()
+    admission = services.ranking_admission_request(
+        ranking_list=club_list, tournament=ranking, by=user
+    )
+    services.ranking_admission_admit(
+        admission=admission, by=maintainer, reason="Spiellisten stichprobenartig geprüft."
     )
     for tournament in (ranking, championship):
         tournament.refresh_from_db()  # the services changed its status
     return DemoResult(
-        tournaments=[ranking, championship], username=user.username, password=password
+        tournaments=[ranking, championship],
+        username=user.username,
+        password=password,
+        maintainer=maintainer.username,
+        maintainer_password=maintainer_password,
     )

@@ -239,6 +239,31 @@ TOURNAMENTS = [
     ),
     c("rankings", "get", NONE, PUBLIC),
     c("ranking", "get", lambda ctx: {"slug": ctx.ranking}, PUBLIC),
+    # The keeping of a ranking list: its maintainers (of the roles here the admin, appointed;
+    # a superuser is none unless appointed) decide; they and whoever may change lists in the
+    # administration appoint maintainers; the tournament's organisers ask. The matrix's
+    # tournament has asked the matrix's list already.
+    c(
+        "ranking-maintainers",
+        "post",
+        lambda ctx: {"slug": ctx.ranking},
+        "L L L 403 403 403 403 302",
+        lambda ctx: {"action": "add", "user": ctx.stranger},
+    ),
+    c(
+        "ranking-admission",
+        "post",
+        lambda ctx: {"slug": ctx.ranking, "tournament": ctx.slug},
+        "L L L 403 403 403 403 302",
+        lambda ctx: {"action": "decline", "reason": "No."},
+    ),
+    c(
+        "ranking-requests",
+        "post",
+        T,
+        "L L L 403 403 403 302 302",
+        lambda ctx: {"action": "withdraw", "list": ctx.ranking},
+    ),
     c("player-history", "get", lambda ctx: {"pk": ctx.player}, PUBLIC),
     # API ------------------------------------------------------------------------------------------
     api("api-tournaments", "get", NONE, PUBLIC),
@@ -275,6 +300,50 @@ TOURNAMENTS = [
     api("api-player", "get", E, PUBLIC),
     api("api-rankings", "get", NONE, PUBLIC),
     api("api-ranking", "get", lambda ctx: {"slug": ctx.ranking}, PUBLIC),
+    api("api-ranking-admissions", "get", lambda ctx: {"slug": ctx.ranking}, PUBLIC),
+    api("api-ranking-maintainers", "get", lambda ctx: {"slug": ctx.ranking}, PUBLIC),
+    api(
+        "api-ranking-maintainers",
+        "post",
+        lambda ctx: {"slug": ctx.ranking},
+        "401 401 401 403 403 403 403 201",
+        lambda ctx: {"user": ctx.stranger},
+    ),
+    api(
+        "api-ranking-maintainer",
+        "delete",
+        lambda ctx: {"slug": ctx.ranking, "username": "matrix-listkeeper"},
+        "401 401 401 403 403 403 403 204",
+    ),
+    # The tournament is running: not admitted (400 naming the criteria), but declined.
+    api(
+        "api-ranking-admit",
+        "post",
+        lambda ctx: {"slug": ctx.ranking, "tournament": ctx.slug},
+        "401 401 401 403 403 403 403 400",
+    ),
+    api(
+        "api-ranking-decline",
+        "post",
+        lambda ctx: {"slug": ctx.ranking, "tournament": ctx.slug},
+        "401 401 401 403 403 403 403 200",
+        lambda ctx: {"reason": "No."},
+    ),
+    api("api-ranking-requests", "get", T, "401 401 401 403 403 403 200 200"),
+    # Asked already: 400 on the list.
+    api(
+        "api-ranking-requests",
+        "post",
+        T,
+        "401 401 401 403 403 403 400 400",
+        lambda ctx: {"list": ctx.ranking},
+    ),
+    api(
+        "api-ranking-request-withdraw",
+        "post",
+        lambda ctx: {"slug": ctx.slug, "ranking": ctx.ranking},
+        "401 401 401 403 403 403 200 200",
+    ),
     api("api-player-history", "get", lambda ctx: {"pk": ctx.player}, PUBLIC),
     api("api-find", "get", T, PUBLIC, query="?q=1"),
     api("api-round-clock", "get", R, PUBLIC),
@@ -959,6 +1028,10 @@ def build() -> Ctx:
     job = Job(tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, language="en", status="done")
     job.file.save("matrix.pdf", ContentFile(b"%PDF-1.4\n"), save=True)
     ranking = services.ranking_list_save(name="Matrix", slug="matrix-ranking")
+    ranking.maintainers.add(factories.user(username="matrix-listkeeper"), users["admin"])
+    services.ranking_admission_request(
+        ranking_list=ranking, tournament=tournament, by=users["organiser"]
+    )
     private = factories.tournament(players=4, organiser=users["organiser"], is_public=False)
     hidden = factories.tournament(players=4, organiser=users["organiser"])
     services.tournament_update(

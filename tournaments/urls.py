@@ -42,6 +42,7 @@ urlpatterns = [
     path(T + "find/", views.find_table, name="find"),
     path(T + "standings.csv", views.standings_csv, name="standings-csv"),
     path(T + "settings/", views.tournament_settings, name="tournament-settings"),
+    path(T + "ranking-requests/", views.ranking_requests, name="ranking-requests"),
     path(T + "screen/", views.venue_screen, name="screen"),
     path(T + "tables-of-five/", views.tournament_tables_of_five, name="tables-of-five"),
     path(T + "rounds/add/", views.round_add, name="round-add"),
@@ -51,5 +52,11 @@ urlpatterns = [
     path(R + "<round_action:action>/", views.round_action, name="round-action"),
     path("ranking/", views.ranking_list, name="rankings"),
     path("ranking/<slug:slug>/", views.ranking_detail, name="ranking"),
+    path("ranking/<slug:slug>/maintainers/", views.ranking_maintainers, name="ranking-maintainers"),
+    path(
+        "ranking/<slug:slug>/admissions/<slug:tournament>/",
+        views.ranking_admission,
+        name="ranking-admission",
+    ),
     path("players/<int:pk>/", views.player_history, name="player-history"),
 ]

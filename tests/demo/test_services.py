@@ -141,6 +141,26 @@ def test_organiser_can_log_in_with_the_printed_password(demo, client):
     }
 
 
+def test_the_club_list_is_kept_by_its_maintainer_not_by_the_organiser(demo, client):
+    """The finished tournament counts for the club's list because its maintainer, who is no
+    staff of it, admitted it on the organiser's request; the organiser may not appoint
+    maintainers."""
+    from tournaments import policies
+    from tournaments.models import RankingAdmission
+
+    club = RankingList.objects.get(slug="doko-freunde")
+    admission = RankingAdmission.objects.get(ranking_list=club)
+    assert admission.tournament == demo.tournaments[0]
+    assert admission.status == "admitted"
+    assert admission.decided_by.username == demo.maintainer
+    assert admission.requested_by.username == demo.username
+    assert len(club.data) == 32
+    organiser = get_user_model().objects.get(username=demo.username)
+    assert policies.may_change_maintainers(ranking_list=club, user=organiser) is not None
+    assert client.login(username=demo.maintainer, password=demo.maintainer_password)
+    assert policies.may_change_maintainers(ranking_list=club, user=admission.decided_by) is None
+
+
 def test_same_seed_builds_the_same_tournaments(demo):
     first = fingerprint()
     Tournament.objects.all().delete()

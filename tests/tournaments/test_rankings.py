@@ -1,9 +1,11 @@
 """What the ranking lists count: the finished tournaments that are public with public
-standings, and nothing a tournament hides, on any page or in the API."""
+standings, once a maintainer has admitted them (tests/tournaments/test_ranking_governance.py),
+and nothing a tournament hides, on any page or in the API."""
 
 import datetime
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -23,7 +25,24 @@ def english(client):
 @pytest.fixture
 def ranking(django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        return services.ranking_list_save(name="Clubliste", slug="club", months=6, min_rounds=1)
+        ranking = services.ranking_list_save(name="Clubliste", slug="club", months=6, min_rounds=1)
+    RankingList.objects.filter(pk=ranking.pk).update(
+        tournament_min_players=4, tournament_min_rounds=1
+    )
+    ranking.maintainers.add(factories.user(username="listkeeper"))
+    return ranking
+
+
+def admitted(capture, tournament: Tournament, organiser) -> None:
+    """The organiser asks the list to count the tournament, its maintainer admits it."""
+    ranking = RankingList.objects.get(slug="club")
+    with capture(execute=True):
+        admission = services.ranking_admission_request(
+            ranking_list=ranking, tournament=tournament, by=organiser
+        )
+        services.ranking_admission_admit(
+            admission=admission, by=ranking.maintainers.get(username="listkeeper")
+        )
 
 
 def finished(capture, **fields) -> tuple[Tournament, object]:
@@ -57,7 +76,9 @@ def players_of(tournament: Tournament) -> set[int]:
 def test_a_public_tournament_with_public_standings_counts(
     ranking, django_capture_on_commit_callbacks
 ):
-    tournament, _ = finished(django_capture_on_commit_callbacks)
+    tournament, organiser = finished(django_capture_on_commit_callbacks)
+    assert ranked_players() == set()  # not before a maintainer admits it
+    admitted(django_capture_on_commit_callbacks, tournament, organiser)
     assert ranked_players() == players_of(tournament)
 
 
@@ -67,8 +88,13 @@ def test_a_public_tournament_with_public_standings_counts(
 def test_a_hidden_tournament_feeds_no_ranking_list_page_or_api(
     client, ranking, django_capture_on_commit_callbacks, hidden
 ):
-    shown, _ = finished(django_capture_on_commit_callbacks)
-    tournament, _ = finished(django_capture_on_commit_callbacks, **hidden)
+    shown, organiser = finished(django_capture_on_commit_callbacks)
+    admitted(django_capture_on_commit_callbacks, shown, organiser)
+    tournament, organiser = finished(django_capture_on_commit_callbacks, **hidden)
+    # Hidden, it is not admitted: the refusal names what it hides.
+    with pytest.raises(ValidationError) as refused:
+        admitted(django_capture_on_commit_callbacks, tournament, organiser)
+    assert set(refused.value.message_dict) == set(hidden)
     assert ranked_players() == players_of(shown)
     hidden_player = tournament.entries.select_related("player").first().player
     page = client.get(reverse("ranking", args=["club"])).content.decode()
@@ -87,6 +113,7 @@ def test_hiding_a_finished_tournament_drops_it_at_the_next_rebuild(
     ranking, django_capture_on_commit_callbacks, setting
 ):
     tournament, organiser = finished(django_capture_on_commit_callbacks)
+    admitted(django_capture_on_commit_callbacks, tournament, organiser)
     assert ranked_players() == players_of(tournament)
     with django_capture_on_commit_callbacks(execute=True):
         services.tournament_update(tournament=tournament, by=organiser, changes={setting: False})
@@ -100,7 +127,9 @@ def test_hiding_a_finished_tournament_drops_it_at_the_next_rebuild(
 def test_hiding_the_standings_in_the_administration_drops_the_tournament(
     admin_client, ranking, django_capture_on_commit_callbacks
 ):
-    tournament, _ = finished(django_capture_on_commit_callbacks)
+    tournament, organiser = finished(django_capture_on_commit_callbacks)
+    admitted(django_capture_on_commit_callbacks, tournament, organiser)
+    assert ranked_players() == players_of(tournament)
     data = {
         "name": tournament.name,
         "slug": tournament.slug,

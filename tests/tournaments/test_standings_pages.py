@@ -18,7 +18,7 @@ from scoring.models import Scoresheet
 from tests import factories
 from tests.tournaments.helpers import play, settings_form
 from tournaments import caching, selectors, services
-from tournaments.models import Tournament
+from tournaments.models import RankingList, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -337,13 +337,15 @@ def test_the_ranking_list_ranks_finished_tournaments(
         tournament.starts_on = datetime.date.today()
         tournament.save()
         play(tournament, rounds=2)
-        services.ranking_list_save(name="Clubliste", slug="club", months=6, min_rounds=2)
+        ranking = services.ranking_list_save(name="Clubliste", slug="club", months=6, min_rounds=2)
+        admit(ranking, tournament)
     response = client.get(reverse("ranking", args=["club"]))
     assert response.status_code == 200
     assert len(response.context["ranked"]) == 8
     assert response.context["ranked"][0].rounds == 2
     player = response.context["ranked"][0].player
-    with django_assert_num_queries(2):
+    # The list, its players, its maintainers, the tournaments admitted, the log.
+    with django_assert_num_queries(5):
         client.get(reverse("ranking", args=["club"]))
     history = client.get(reverse("player-history", args=[player.pk]))
     assert history.status_code == 200
@@ -351,12 +353,34 @@ def test_the_ranking_list_ranks_finished_tournaments(
     assert "rank 1" in history.content.decode()
 
 
-def test_closing_the_last_round_rebuilds_the_ranking_lists(django_capture_on_commit_callbacks):
+def admit(ranking, tournament) -> None:
+    """The tournament's organiser asks the list, another of its maintainers admits it."""
+    RankingList.objects.filter(pk=ranking.pk).update(
+        tournament_min_players=4, tournament_min_rounds=1
+    )
+    maintainer = factories.user()
+    ranking.maintainers.add(maintainer)
+    organiser = tournament.roles.filter(role="organiser").first()
+    admission = services.ranking_admission_request(
+        ranking_list=ranking,
+        tournament=tournament,
+        by=organiser.user if organiser else factories.user(is_superuser=True),
+    )
+    services.ranking_admission_admit(admission=admission, by=maintainer)
+
+
+def test_admitting_a_finished_tournament_rebuilds_the_ranking_lists(
+    django_capture_on_commit_callbacks,
+):
     ranking = services.ranking_list_save(name="Rangliste", slug="ranking")
     with django_capture_on_commit_callbacks(execute=True):
         tournament = factories.tournament(players=4, planned_rounds=1)
         Tournament.objects.filter(pk=tournament.pk).update(ends_on=datetime.date.today())
         play(tournament)
+    ranking.refresh_from_db()
+    assert ranking.data == []  # finished, but nobody admitted it
+    with django_capture_on_commit_callbacks(execute=True):
+        admit(ranking, tournament)
     ranking.refresh_from_db()
     assert ranking.version >= 1
     assert len(ranking.data) == 4

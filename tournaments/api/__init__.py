@@ -6,7 +6,17 @@ can say ``api.RoundDetail``.
 """
 
 from tournaments.api.players import EntryList, EntryStatus, PlayersImport
-from tournaments.api.rankings import PlayerHistory, RankingDetail, RankingLists
+from tournaments.api.rankings import (
+    PlayerHistory,
+    RankingAdmissions,
+    RankingDecision,
+    RankingDetail,
+    RankingLists,
+    RankingMaintainer,
+    RankingMaintainers,
+    RankingRequests,
+    RankingRequestWithdraw,
+)
 from tournaments.api.rounds import (
     FindTable,
     RoundAction,
@@ -25,8 +35,14 @@ __all__ = [
     "PlayerDetail",
     "PlayerHistory",
     "PlayersImport",
+    "RankingAdmissions",
+    "RankingDecision",
     "RankingDetail",
     "RankingLists",
+    "RankingMaintainer",
+    "RankingMaintainers",
+    "RankingRequestWithdraw",
+    "RankingRequests",
     "RoundAction",
     "RoundClock",
     "RoundDetail",

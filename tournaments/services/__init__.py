@@ -21,6 +21,14 @@ from tournaments.services.players import (
     player_find_or_create,
     players_import,
 )
+from tournaments.services.rankings import (
+    ranking_admission_admit,
+    ranking_admission_decline,
+    ranking_admission_request,
+    ranking_admission_withdraw,
+    ranking_maintainer_add,
+    ranking_maintainer_remove,
+)
 from tournaments.services.results import (
     RANKING_SETTINGS,
     ranking_list_save,
@@ -74,7 +82,13 @@ __all__ = [
     "player_find_or_create",
     "players_import",
     "players_import_confirm",
+    "ranking_admission_admit",
+    "ranking_admission_decline",
+    "ranking_admission_request",
+    "ranking_admission_withdraw",
     "ranking_list_save",
+    "ranking_maintainer_add",
+    "ranking_maintainer_remove",
     "ranking_rebuild",
     "ranking_schedule",
     "ranking_schedule_if_ranked",

@@ -133,6 +133,10 @@ def standings_rebuild(*, tournament_id: int) -> StandingsSnapshot | None:
         Tournament.objects.filter(pk=tournament.pk).update(standings_version=version)
         if done["last"] is not None:
             StandingsWanted.objects.filter(tournament=tournament, pk__lte=done["last"]).delete()
+    if tournament.status == Tournament.Status.FINISHED:
+        # A result changed after the end (a sheet reopened, a panel's decision): the lists
+        # that admitted the tournament count its results as they are now.
+        ranking_schedule_if_ranked(tournament=tournament)
     selectors.tournament_head_forget(slug=tournament.slug)
     selectors.standings_cache_put(
         tournament_id=tournament_id, version=version, packed=packed, value=computed
@@ -142,7 +146,8 @@ def standings_rebuild(*, tournament_id: int) -> StandingsSnapshot | None:
 
 # The settings of a finished tournament that decide whether, and when, the ranking lists count
 # it (``selectors.tournaments_ranked``): a change to any of them rebuilds the lists, so that a
-# tournament hidden later drops out of them.
+# tournament hidden later drops out of them. ``counts_for_ranking`` stays the organiser's own
+# switch beside the lists' admissions: off, the tournament counts for no list.
 RANKING_SETTINGS = frozenset({"ends_on", "counts_for_ranking", "is_public", "standings_public"})
 
 
@@ -154,8 +159,8 @@ def ranking_schedule() -> None:
 
 
 def ranking_schedule_if_ranked(*, tournament: Tournament) -> None:
-    """Rebuild the ranking lists after commit if they count this tournament (it finished, or
-    came back from a backup)."""
+    """Rebuild the ranking lists after commit if one counts this tournament (admitted, it
+    finished again, its results changed, or it came back from a backup)."""
     if selectors.tournaments_ranked().filter(pk=tournament.pk).exists():
         ranking_schedule()
 
@@ -164,11 +169,14 @@ def ranking_rebuild(
     *, ranking_list: RankingList, today: datetime.date | None = None
 ) -> RankingList:
     """Rank the players by their average per round over the list's months (the DDV's
-    Rangliste), from the confirmed rounds of finished tournaments that count for it."""
+    Rangliste), from the confirmed rounds of the finished tournaments its maintainers admitted,
+    as they are now (``selectors.tournaments_ranked``)."""
     today = today or timezone.localdate()
     rows = standings.ranking(
         played=selectors.ranking_rounds(
-            since=standings.months_before(today, ranking_list.months), until=today
+            ranking_list=ranking_list,
+            since=standings.months_before(today, ranking_list.months),
+            until=today,
         ),
         today=today,
         months=ranking_list.months,
@@ -192,15 +200,28 @@ def ranking_list_save(
     months: int = 24,
     min_rounds: int = 36,
     is_public: bool = True,
+    tournament_min_players: int | None = None,
+    tournament_min_rounds: int | None = None,
+    tournament_tables_of_four_only: bool | None = None,
     ranking_list: RankingList | None = None,
 ) -> RankingList:
-    """Create a ranking list, or change one; it is rebuilt after commit."""
+    """Create a ranking list, or change one; it is rebuilt after commit. The criteria of a
+    tournament (``tournament_*``) not given: as they are, or the model's defaults. Its
+    maintainers are appointed apart (``ranking_maintainer_add``)."""
     ranking_list = ranking_list or RankingList()
     ranking_list.name = name.strip()
     ranking_list.slug = slug
     ranking_list.months = months
     ranking_list.min_rounds = min_rounds
     ranking_list.is_public = is_public
+    criteria = {
+        "tournament_min_players": tournament_min_players,
+        "tournament_min_rounds": tournament_min_rounds,
+        "tournament_tables_of_four_only": tournament_tables_of_four_only,
+    }
+    for field, value in criteria.items():
+        if value is not None:
+            setattr(ranking_list, field, value)
     save_validated(ranking_list)
     ranking_schedule()
     return ranking_list

@@ -8,7 +8,14 @@ from tournaments.views.players import (
     entry_status,
     players_import,
 )
-from tournaments.views.rankings import player_history, ranking_detail, ranking_list
+from tournaments.views.rankings import (
+    player_history,
+    ranking_admission,
+    ranking_detail,
+    ranking_list,
+    ranking_maintainers,
+    ranking_requests,
+)
 from tournaments.views.rounds import (
     find_table,
     round_action,
@@ -43,8 +50,11 @@ __all__ = [
     "player_detail",
     "player_history",
     "players_import",
+    "ranking_admission",
     "ranking_detail",
     "ranking_list",
+    "ranking_maintainers",
+    "ranking_requests",
     "round_action",
     "round_add",
     "round_clock",

@@ -135,7 +135,13 @@ def tournament_settings(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
     return render(
         request,
         "tournaments/tournament_settings.html",
-        {"tournament": tournament, "form": form, "slug_fixed": selectors.slug_fixed()},
+        {
+            "tournament": tournament,
+            "form": form,
+            "slug_fixed": selectors.slug_fixed(),
+            # The lists it may ask to count it, and what each decided.
+            "ranking_admissions": selectors.tournament_admissions(tournament=tournament),
+        },
         status=400 if form.errors else 200,
     )
 

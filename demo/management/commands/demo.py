@@ -44,6 +44,8 @@ class Command(BaseCommand):
             f"\nSite:   {url}\n"
             f"Login:  {url}accounts/login/  (administration: {url}admin/)\n"
             f"        user {result.username}, password {result.password}\n"
+            f"        ranking lists' maintainer: user {result.maintainer}, "
+            f"password {result.maintainer_password}\n"
             f"API:    {url}api/docs/\n"
         )
         keeper = (
