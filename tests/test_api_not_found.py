@@ -67,3 +67,22 @@ def test_a_tournament_that_does_not_exist_is_a_404_in_english_too():
     )
     assert answer.status_code == 404
     assert answer.json()["detail"].startswith("Nothing was found at this address")
+
+
+def test_a_page_that_names_nothing_is_our_404_in_german(client):
+    """The pages as the API: our own page in the reader's language, never Django's "Not
+    Found" or a model's name (``templates/404.html``)."""
+    organiser = factories.user()
+    tournament = factories.tournament(players=4, organiser=organiser)
+    addresses = [
+        "/no-such-page/",
+        reverse("tournament", args=["no-such-tournament"]),
+        reverse("player", args=[tournament.slug, MISSING_NUMBER]),
+    ]
+    internal = _internal_words()
+    for address in addresses:
+        answer = client.get(address, headers={"accept-language": "de"})
+        assert answer.status_code == 404, address
+        text = answer.content.decode()
+        assert "Nicht gefunden" in text, address
+        assert not internal.search(text.replace("Nicht gefunden", "")), address
