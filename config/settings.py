@@ -301,14 +301,13 @@ REST_FRAMEWORK = {
 PUBLIC_API_RATE_CLIENT = os.environ.get("PUBLIC_API_RATE_CLIENT", "240/min")
 PUBLIC_API_RATE_ADDRESS = os.environ.get("PUBLIC_API_RATE_ADDRESS", "6000/min")
 # Failed logins (login page, the administration's, POST /api/v1/auth/token; limits/logins.py).
-# A user name is locked only at the address it failed from; failures per user name (from any
-# address) or per address (across names) slow the guesser to one try a minute per name and
-# address; past the flood cap an address is refused. Successful logins are not counted.
+# Only wrong passwords are counted (a request without a password counts against nobody), by
+# user name, never by address alone: a user name is locked only at the address it failed from;
+# failures per user name from any addresses slow the guesser to one try a minute per name and
+# address. Successful logins are not counted.
 LOGIN_RATE_USERNAME_ADDRESS = os.environ.get("LOGIN_RATE_USERNAME_ADDRESS", "10/15min")
 LOGIN_RATE_USERNAME = os.environ.get("LOGIN_RATE_USERNAME", "10/15min")
-LOGIN_RATE_ADDRESS = os.environ.get("LOGIN_RATE_ADDRESS", "50/15min")
 LOGIN_RATE_SLOWED = os.environ.get("LOGIN_RATE_SLOWED", "1/min")
-LOGIN_RATE_ADDRESS_FLOOD = os.environ.get("LOGIN_RATE_ADDRESS_FLOOD", "500/15min")
 # Requests for a password-reset mail (config/accounts.py), per e-mail address (no inbox is
 # flooded) and per client address.
 PASSWORD_RESET_RATE_EMAIL = os.environ.get("PASSWORD_RESET_RATE_EMAIL", "5/h")
