@@ -6,8 +6,8 @@ form answers the same whether an address has an account or not, and mails only a
 address (Django's ``PasswordResetForm``). Its requests are limited in the cache as logins are
 (``limits``): per e-mail address, so that nobody's inbox is flooded, and per client
 address (``PASSWORD_RESET_RATE_EMAIL``, ``PASSWORD_RESET_RATE_ADDRESS``); over a limit the page
-answers 429, for an address with an account as for one without. Links in the mails are made
-from ``SITE_URL`` (``tournaments.site``).
+answers 429, for an address with an account as for one without. The mails' links and host are
+made from ``SITE_URL`` (``tournaments.mails``), never from the request.
 """
 
 import math
@@ -26,13 +26,13 @@ from django.utils.translation import gettext_lazy as _
 from adjudication.invitations import invitation_tokens
 from limits.clients import address_of
 from limits.windows import folded, rate_count
-from tournaments.site import absolute_url
+from tournaments.mails import mail_host, mail_link
 
 RESET_MESSAGE = _("Too many requests for a new password. Please wait a while and try again.")
 
 
 class PasswordResetForm(auth_forms.PasswordResetForm):
-    """Django's form, with the link in the mail made from ``SITE_URL``; the view gives it
+    """Django's form, with the mail's link and host made from ``SITE_URL``; the view gives it
     the request."""
 
     request: HttpRequest | None = None
@@ -42,7 +42,8 @@ class PasswordResetForm(auth_forms.PasswordResetForm):
         path = reverse(
             "password_reset_confirm", kwargs={"uidb64": context["uid"], "token": context["token"]}
         )
-        context["link"] = absolute_url(self.request, path)
+        context["link"] = mail_link(path)
+        context["site_name"] = context["domain"] = mail_host()
         super().send_mail(subject_template_name, email_template_name, context, *args, **kwargs)
 
 

@@ -60,7 +60,8 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG e
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 # The address the phones in the hall open (QR codes, printed and shown links): e.g.
 # http://192.168.1.20:8000/ when `make run HOST=0.0.0.0` serves a venue's network. Empty: the
-# address each request arrived on (tournaments/site.py).
+# address each request arrived on (tournaments/site.py). Mails name SITE_URL only, never a
+# request's address (tournaments/mails.py): a production site that sends mail must set it.
 SITE_URL = os.environ.get("SITE_URL", "")
 if SITE_URL and ALLOWED_HOSTS != ["*"]:
     # The site's own address is always one it answers to.
