@@ -89,6 +89,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Work a request sets off (mails) runs after its response is sent
+    # (tournaments/after_response.py).
+    "tournaments.after_response.AfterResponseMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # The Content-Security-Policy header (CONTENT_SECURITY_POLICY), on static files too.
     "csp.middleware.CSPMiddleware",
