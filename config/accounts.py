@@ -2,12 +2,15 @@
 link where new staff choose theirs (``adjudication.invitations``).
 
 Both are Django's own views with the site's templates (``templates/registration/``). The reset
-form answers the same whether an address has an account or not, and mails only an account's own
-address (Django's ``PasswordResetForm``). Its requests are limited in the cache as logins are
-(``limits``): per e-mail address, so that nobody's inbox is flooded, and per client
-address (``PASSWORD_RESET_RATE_EMAIL``, ``PASSWORD_RESET_RATE_ADDRESS``); over a limit the page
-answers 429, for an address with an account as for one without. Links in the mails are made
-from ``SITE_URL`` (``tournaments.site``).
+page answers the same, in the same time, whether an address has an account or not: it does not
+look the address up at all. The lookup and the mail (to an account's own address only, as
+Django's ``PasswordResetForm``) are a Celery task queued once the answer has been sent
+(``tournaments.after_response``), so that neither a mail server's time nor its failure shows.
+Its requests are limited in the cache as logins are (``limits``): per e-mail address, so that
+nobody's inbox is flooded, and per client address (``PASSWORD_RESET_RATE_EMAIL``,
+``PASSWORD_RESET_RATE_ADDRESS``); over a limit the page answers 429, for an address with an
+account as for one without. The mails' links and host are made from ``SITE_URL``
+(``tournaments.mails``), never from the request.
 """
 
 import math
@@ -15,44 +18,26 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import views as auth_views
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest
+from django.http import HttpResponseRedirect
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from adjudication.invitations import invitation_tokens
 from limits.clients import address_of
 from limits.windows import folded, rate_count
-from tournaments.site import absolute_url
+from tournaments.after_response import task_after_response
+from tournaments.tasks import password_reset_mail_task
 
 RESET_MESSAGE = _("Too many requests for a new password. Please wait a while and try again.")
-
-
-class PasswordResetForm(auth_forms.PasswordResetForm):
-    """Django's form, with the link in the mail made from ``SITE_URL``; the view gives it
-    the request."""
-
-    request: HttpRequest | None = None
-
-    def send_mail(self, subject_template_name, email_template_name, context, *args, **kwargs):
-        assert self.request is not None, "the view gives the form its request"
-        path = reverse(
-            "password_reset_confirm", kwargs={"uidb64": context["uid"], "token": context["token"]}
-        )
-        context["link"] = absolute_url(self.request, path)
-        super().send_mail(subject_template_name, email_template_name, context, *args, **kwargs)
 
 
 class PasswordResetView(auth_views.PasswordResetView):
     """The "Forgot your password?" page: a link to choose a new one, sent to the account's address;
     limited per e-mail address and per client address."""
-
-    form_class = PasswordResetForm
-    email_template_name = "registration/password_reset_email.txt"
-    subject_template_name = "registration/password_reset_subject.txt"
 
     def form_valid(self, form):
         email = form.cleaned_data["email"]
@@ -71,8 +56,10 @@ class PasswordResetView(auth_views.PasswordResetView):
             response.status_code = 429
             response["Retry-After"] = str(max(1, math.ceil(max(waits))))
             return response
-        form.request = self.request
-        return super().form_valid(form)
+        # Nothing here asks whether the address has an account: the task does, after the answer.
+        language = translation.get_language() or settings.LANGUAGE_CODE
+        task_after_response(password_reset_mail_task, email, language)
+        return HttpResponseRedirect(self.get_success_url())
 
 
 class InvitationView(auth_views.PasswordResetConfirmView):

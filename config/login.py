@@ -1,10 +1,13 @@
 """The logins and their limits on failed attempts: the login page, the administration's login and
 the API's token endpoint (``POST /api/v1/auth/token``) count the same failures.
 
-What is counted, and when an attempt is refused or slowed, is ``limits.logins``: a user name is
-locked only at the address it failed from many times; other failures slow the guesser (one try
-a minute per name and address, failures answered 429), never the owner's right password from
-elsewhere. A refused or slowed attempt is answered HTTP 429 with Retry-After on all three.
+What is counted, and when an attempt is refused or slowed, is ``limits.logins``: only wrong
+passwords are counted, and a user name is locked only at the address it failed from many times;
+other failures slow the guesser (one try a minute per name and address, failures answered 429),
+never the owner's right password from elsewhere. A refused or slowed attempt is answered HTTP
+429 with Retry-After on all three. A request without a user name or a password is answered in
+the time a wrong password takes (``as_long_as_a_check``), so that the time of an answer never
+tells which names have an account.
 """
 
 import math
@@ -14,6 +17,7 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.hashers import make_password
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
@@ -45,6 +49,14 @@ def _too_many(response: HttpResponse, refusal: LoginRefusal) -> HttpResponse:
     return response
 
 
+def as_long_as_a_check(attempt: Attempt) -> None:
+    """For a request that is no real attempt (no user name or no password): run the password
+    hasher once, as checking a password does (Django's own check hashes once for an unknown
+    user name as for a known one), so that all answers take the same time."""
+    if attempt.name is None:
+        make_password("")
+
+
 class RateLimitedAuthenticationForm(AuthenticationForm):
     """Django's login form, refusing an attempt that ``limits.logins`` refuses before checking
     its password, and counting a failed one; ``refusal`` says why the page answers 429."""
@@ -53,14 +65,19 @@ class RateLimitedAuthenticationForm(AuthenticationForm):
 
     def clean(self):
         assert self.request is not None, "the views give the form its request"
-        attempt = Attempt.of(self.request, self.cleaned_data.get("username"))
+        attempt = Attempt.of(
+            self.request, self.cleaned_data.get("username"), self.cleaned_data.get("password")
+        )
         if (refusal := login_refusal(attempt)) is not None:
             self.refusal = refusal
             raise ValidationError(refusal_message(refusal), code="rate_limited")
+        as_long_as_a_check(attempt)
         try:
             return super().clean()
         except ValidationError as error:
-            if (refusal := login_failed(attempt)) is None:
+            # A right password refused for another reason (the administration's staff-only
+            # check) is no failed guess.
+            if self.user_cache is not None or (refusal := login_failed(attempt)) is None:
                 raise
             # Slowed: the failure is said, and when the next try from here will be checked.
             self.refusal = refusal
@@ -107,8 +124,13 @@ def _throttled(refusal: LoginRefusal) -> exceptions.Throttled:
     return error
 
 
-def _username(request) -> object:
-    return request.data.get("username") if hasattr(request.data, "get") else None
+def _field(request, name: str) -> object:
+    """A field of the request's body as the token serializer reads it (its ``CharField`` takes
+    a JSON number as its digits), so that a password sent as a number is counted too."""
+    value = request.data.get(name) if hasattr(request.data, "get") else None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return value
 
 
 class ObtainAuthTokenLimited(ObtainAuthToken):
@@ -119,9 +141,10 @@ class ObtainAuthTokenLimited(ObtainAuthToken):
     parser_classes = APIView.parser_classes
 
     def post(self, request, *args, **kwargs):
-        attempt = Attempt.of(request, _username(request))
+        attempt = Attempt.of(request, _field(request, "username"), _field(request, "password"))
         if (refusal := login_refusal(attempt)) is not None:
             raise _throttled(refusal)
+        as_long_as_a_check(attempt)
         try:
             return super().post(request, *args, **kwargs)
         except serializers.ValidationError:

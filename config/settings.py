@@ -60,7 +60,8 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG e
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 # The address the phones in the hall open (QR codes, printed and shown links): e.g.
 # http://192.168.1.20:8000/ when `make run HOST=0.0.0.0` serves a venue's network. Empty: the
-# address each request arrived on (tournaments/site.py).
+# address each request arrived on (tournaments/site.py). Mails name SITE_URL only, never a
+# request's address (tournaments/mails.py): a production site that sends mail must set it.
 SITE_URL = os.environ.get("SITE_URL", "")
 if SITE_URL and ALLOWED_HOSTS != ["*"]:
     # The site's own address is always one it answers to.
@@ -88,6 +89,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Work a request sets off (mails) runs after its response is sent
+    # (tournaments/after_response.py).
+    "tournaments.after_response.AfterResponseMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # The Content-Security-Policy header (CONTENT_SECURITY_POLICY), on static files too.
     "csp.middleware.CSPMiddleware",
@@ -313,14 +317,13 @@ REST_FRAMEWORK = {
 PUBLIC_API_RATE_CLIENT = os.environ.get("PUBLIC_API_RATE_CLIENT", "240/min")
 PUBLIC_API_RATE_ADDRESS = os.environ.get("PUBLIC_API_RATE_ADDRESS", "6000/min")
 # Failed logins (login page, the administration's, POST /api/v1/auth/token; limits/logins.py).
-# A user name is locked only at the address it failed from; failures per user name (from any
-# address) or per address (across names) slow the guesser to one try a minute per name and
-# address; past the flood cap an address is refused. Successful logins are not counted.
+# Only wrong passwords are counted (a request without a password counts against nobody), by
+# user name, never by address alone: a user name is locked only at the address it failed from;
+# failures per user name from any addresses slow the guesser to one try a minute per name and
+# address. Successful logins are not counted.
 LOGIN_RATE_USERNAME_ADDRESS = os.environ.get("LOGIN_RATE_USERNAME_ADDRESS", "10/15min")
 LOGIN_RATE_USERNAME = os.environ.get("LOGIN_RATE_USERNAME", "10/15min")
-LOGIN_RATE_ADDRESS = os.environ.get("LOGIN_RATE_ADDRESS", "50/15min")
 LOGIN_RATE_SLOWED = os.environ.get("LOGIN_RATE_SLOWED", "1/min")
-LOGIN_RATE_ADDRESS_FLOOD = os.environ.get("LOGIN_RATE_ADDRESS_FLOOD", "500/15min")
 # Requests for a password-reset mail (config/accounts.py), per e-mail address (no inbox is
 # flooded) and per client address.
 PASSWORD_RESET_RATE_EMAIL = os.environ.get("PASSWORD_RESET_RATE_EMAIL", "5/h")

@@ -11,6 +11,9 @@ from config.language import language_switch
 # as it does (its own page, through login.admin_login).
 admin.site.login_form = login.RateLimitedAdminAuthenticationForm
 
+# A failure, and the database away (503), answered without asking the database.
+handler500 = "config.errors.server_error"
+
 urlpatterns = [
     # Routes are tried in order: the API first, as its prefix rules it in or out at once, where
     # the pages' routes are tried one by one (some 90 of them before the API otherwise).

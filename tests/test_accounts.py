@@ -3,13 +3,16 @@ Django's views, limited, telling nobody which addresses have accounts; and the p
 invitation link, where new staff choose their password and then log in."""
 
 import re
+import time
 from datetime import datetime, timedelta
 
 import pytest
+from django.core.mail.backends import locmem
 from django.urls import reverse
 
 from adjudication.invitations import invitation_path, invitation_tokens
 from tests import factories
+from tests.served import served
 
 pytestmark = pytest.mark.django_db
 
@@ -196,3 +199,100 @@ def test_a_weak_password_is_refused_on_the_invitation_page(client, invitee):
     assert "This password is too common" in response.content.decode()
     invitee.refresh_from_db()
     assert not invitee.has_usable_password()
+
+
+# Finding N7 of issue 30: the reset page tells nobody, by its time, which addresses have
+# accounts. ---------------------------------------------------------------------------------
+
+
+class SlowBackend(locmem.EmailBackend):
+    """A mail server that takes its time (0.4 s for a known address in the finding)."""
+
+    def send_messages(self, messages):
+        time.sleep(SLOW)
+        return super().send_messages(messages)
+
+
+SLOW = 1.5
+
+
+def comparable(response) -> tuple:
+    """What a client reads of an answer, but for the CSRF cookie and token, which differ on
+    every answer."""
+    headers = {k: v for k, v in response.headers.items() if k.lower() not in {"set-cookie"}}
+    return response.status_code, headers, response.content
+
+
+def test_known_and_unknown_addresses_get_the_same_answer_after_the_same_work(olga, mailoutbox):
+    known, known_queries = served("post", reverse("password_reset"), {"email": "olga@example.org"})
+    unknown, unknown_queries = served(
+        "post", reverse("password_reset"), {"email": "nobody@example.org"}
+    )
+    assert comparable(known) == comparable(unknown)
+    # The answer asks the database nothing about accounts (nothing at all, in fact).
+    assert [q["sql"] for q in known_queries] == [q["sql"] for q in unknown_queries] == []
+    assert mailoutbox == []
+    known.close()
+    unknown.close()
+    (mail,) = mailoutbox
+    assert mail.to == ["olga@example.org"]
+
+
+def test_a_slow_mail_server_does_not_hold_the_answer(olga, mailoutbox, settings):
+    settings.EMAIL_BACKEND = "tests.test_accounts.SlowBackend"
+    started = time.monotonic()
+    response, _queries = served("post", reverse("password_reset"), {"email": "olga@example.org"})
+    answered = time.monotonic() - started
+    assert response.status_code == 302
+    assert mailoutbox == []
+    assert answered < SLOW
+    response.close()
+    assert time.monotonic() - started >= SLOW
+    (mail,) = mailoutbox
+    assert "/accounts/reset/" in link_in(mail)
+
+
+def test_a_mail_server_that_fails_does_not_show_in_the_answer(olga, client, monkeypatch, caplog):
+    def refuse(*args, **kwargs):
+        raise OSError("no mail server")
+
+    monkeypatch.setattr("tournaments.mails.send_mail", refuse)
+    response = reset(client, "olga@example.org")
+    assert response.status_code == 302
+    assert "was not sent" in caplog.text
+
+
+def test_with_a_broker_the_mail_is_queued_to_a_worker_after_the_answer(
+    olga, mailoutbox, settings, monkeypatch
+):
+    from tournaments.tasks import password_reset_mail_task
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    queued = []
+    monkeypatch.setattr(password_reset_mail_task, "delay", lambda *args: queued.append(args))
+    response, _queries = served(
+        "post", reverse("password_reset"), {"email": "olga@example.org"}, HTTP_ACCEPT_LANGUAGE="de"
+    )
+    assert queued == []
+    response.close()
+    assert queued == [("olga@example.org", "de")]
+    assert mailoutbox == []  # the worker sends it
+
+
+def test_with_the_broker_away_the_mail_is_sent_here_after_the_answer(
+    olga, mailoutbox, settings, monkeypatch
+):
+    from kombu.exceptions import OperationalError
+
+    from tournaments.tasks import password_reset_mail_task
+
+    def away(*args):
+        raise OperationalError("no broker")
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    monkeypatch.setattr(password_reset_mail_task, "delay", away)
+    response, _queries = served("post", reverse("password_reset"), {"email": "olga@example.org"})
+    assert response.status_code == 302
+    assert mailoutbox == []
+    response.close()
+    assert len(mailoutbox) == 1

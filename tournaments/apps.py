@@ -15,6 +15,7 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
+        from tournaments import checks  # noqa: F401  (registers the system checks)
         from tournaments.models import Tournament
 
         post_save.connect(_forget_head, sender=Tournament, dispatch_uid="tournament-head-save")

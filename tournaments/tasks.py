@@ -31,3 +31,9 @@ def standings_rebuild_task(tournament_id: int) -> None:
 def ranking_rebuild_task() -> None:
     """Rebuild the ranking lists after a tournament finished."""
     services.rankings_rebuild()
+
+
+@shared_task(name="tournaments.password_reset_mail", acks_late=True, reject_on_worker_lost=True)
+def password_reset_mail_task(email: str, language: str) -> None:
+    """Mail the link to choose a new password, if ``email`` has an account."""
+    services.password_reset_mail(email=email, language=language)

@@ -35,12 +35,12 @@ from adjudication.services.sanctions import (
 )
 from adjudication.services.staff import (
     Invitation,
-    mail_leaves_the_server,
     role_grant,
     role_revoke,
     staff_invite,
     staff_invite_again,
 )
+from tournaments.mails import mail_leaves_the_server
 
 __all__ = [
     "WEDDINGS",

@@ -12,10 +12,8 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -28,6 +26,7 @@ from adjudication.models import (
 )
 from adjudication.services.common import Role, log_event
 from doko.names import spelt_out
+from tournaments.mails import mail_link, mail_send
 from tournaments.models import Entry, Tournament, TournamentRole
 from tournaments.services.common import name_lock
 
@@ -216,34 +215,33 @@ def _person_check(name: str, email: str) -> tuple[str, str]:
     return name, email
 
 
-def mail_leaves_the_server() -> bool:
-    """Whether sent e-mail reaches its address: not with the console backend (the default,
-    which writes it to the server's output)."""
-    return not settings.EMAIL_BACKEND.endswith(("console.EmailBackend", "dummy.EmailBackend"))
-
-
-def _mail_queue(*, grant: TournamentRole, url: str, by: User) -> None:
-    """Send the link to the account's address once the transaction is committed, in the
-    language of the page it was made on; a mail that fails is logged (the organiser has the
-    link on his page)."""
-    language = translation.get_language()
+def _mail_queue(*, grant: TournamentRole, path: str, by: User) -> None:
+    """Send the link to ``path`` (made from ``SITE_URL``, as every mail's) to the account's
+    address once the transaction is committed, in the language of the page it was made on; a
+    mail that fails is logged (the organiser has the link on his page)."""
+    language = translation.get_language() or settings.LANGUAGE_CODE
     user = grant.user
 
     def send() -> None:
         with translation.override(language):
-            context = {
-                "name": user.get_full_name() or user.get_username(),
-                "username": user.get_username(),
-                "by": by.get_full_name() or by.get_username(),
-                "role": grant.get_role_display(),
-                "tournament": grant.tournament.name,
-                "url": url,
-                "days": VALID_FOR.days,
-            }
-            subject = render_to_string("registration/invitation_subject.txt", context)
-            body = render_to_string("registration/invitation_email.txt", context)
+            role = str(grant.get_role_display())
+        context = {
+            "name": user.get_full_name() or user.get_username(),
+            "username": user.get_username(),
+            "by": by.get_full_name() or by.get_username(),
+            "role": role,
+            "tournament": grant.tournament.name,
+            "url": mail_link(path),
+            "days": VALID_FOR.days,
+        }
         try:
-            send_mail(" ".join(subject.split()), body, None, [user.email])
+            mail_send(
+                to=user.email,
+                subject_template="registration/invitation_subject.txt",
+                body_template="registration/invitation_email.txt",
+                context=context,
+                language=language,
+            )
         except Exception:
             logger.exception("The invitation to user %s was not sent.", user.pk)
 
@@ -251,10 +249,11 @@ def _mail_queue(*, grant: TournamentRole, url: str, by: User) -> None:
 
 
 def _invitation(*, grant: TournamentRole, address: Callable[[str], str], by: User) -> Invitation:
-    url = address(invitation_path(grant.user))
+    path = invitation_path(grant.user)
+    url = address(path)
     mailed = bool(grant.user.email)
     if mailed:
-        _mail_queue(grant=grant, url=url, by=by)
+        _mail_queue(grant=grant, path=path, by=by)
     return Invitation(grant=grant, url=url, mailed=mailed)
 
 

@@ -78,7 +78,10 @@ def test_a_found_account_is_chosen_and_appointed(organiser, tournament):
     assert TournamentRole.objects.filter(user=found, role=Role.PANEL).exists()
 
 
-def test_someone_new_is_invited_and_the_link_shown_to_pass_on(organiser, tournament, mailoutbox):
+def test_someone_new_is_invited_and_the_link_shown_to_pass_on(
+    organiser, tournament, mailoutbox, settings
+):
+    settings.SITE_URL = "http://testserver/"
     response = invite(organiser, tournament, start_number=3)
     assert response.status_code == 302
     user = User.objects.get(email="juergen@example.org")
@@ -170,8 +173,9 @@ def test_the_invited_person_chooses_a_password_and_sees_the_tournament(
 
 
 def test_invite_again_gives_a_fresh_link_and_the_first_stops_working(
-    organiser, tournament, mailoutbox
+    organiser, tournament, mailoutbox, settings
 ):
+    settings.SITE_URL = "http://testserver/"
     response = invite(organiser, tournament)
     first = shown_link(organiser.get(response["Location"]).content.decode())
     grant = TournamentRole.objects.get(user__email="juergen@example.org")

@@ -2,6 +2,7 @@
 is one transaction. One module per sub-domain; the names are gathered here so that callers can
 say ``services.round_seat(...)``."""
 
+from tournaments.services.accounts import password_reset_mail
 from tournaments.services.imports import (
     import_upload_discard,
     import_upload_keep,
@@ -78,6 +79,7 @@ __all__ = [
     "entry_withdraw",
     "import_upload_discard",
     "import_upload_keep",
+    "password_reset_mail",
     "player_create",
     "player_find_or_create",
     "players_import",

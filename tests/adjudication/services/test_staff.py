@@ -77,8 +77,9 @@ def test_an_invitation_is_in_the_log(tournament, staff):
 
 
 def test_the_link_is_mailed_once_the_invitation_is_saved(
-    tournament, staff, mailoutbox, django_capture_on_commit_callbacks
+    tournament, staff, mailoutbox, django_capture_on_commit_callbacks, settings
 ):
+    settings.SITE_URL = "https://turnier.example.org/"
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         invitation = invite(tournament, staff["organiser"])
     assert mailoutbox == []
@@ -110,7 +111,7 @@ def test_a_mail_that_fails_leaves_the_invitation(
     def refuse(*args, **kwargs):
         raise OSError("no mail server")
 
-    monkeypatch.setattr("adjudication.services.staff.send_mail", refuse)
+    monkeypatch.setattr("tournaments.mails.send_mail", refuse)
     with django_capture_on_commit_callbacks(execute=True):
         invitation = invite(tournament, staff["organiser"])
     assert TournamentRole.objects.filter(pk=invitation.grant.pk).exists()
