@@ -55,6 +55,7 @@ urlpatterns = [
     path("rankings/", tournament_api.RankingLists.as_view(), name="api-rankings"),
     path("rankings/<slug:slug>", tournament_api.RankingDetail.as_view(), name="api-ranking"),
     path("players/<int:pk>", tournament_api.PlayerHistory.as_view(), name="api-player-history"),
+    path("players/<int:pk>/merge", tournament_api.PersonMerge.as_view(), name="api-person-merge"),
     path(
         "tournaments/<slug:slug>/find",
         tournament_api.FindTable.as_view(),

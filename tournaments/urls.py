@@ -52,4 +52,6 @@ urlpatterns = [
     path("ranking/", views.ranking_list, name="rankings"),
     path("ranking/<slug:slug>/", views.ranking_detail, name="ranking"),
     path("players/<int:pk>/", views.player_history, name="player-history"),
+    path("players/<int:pk>/correct/", views.person_edit, name="person-edit"),
+    path("players/<int:pk>/merge/", views.person_merge, name="person-merge"),
 ]

@@ -7,6 +7,12 @@ from tournaments.services.imports import (
     import_upload_keep,
     players_import_confirm,
 )
+from tournaments.services.persons import (
+    person_update,
+    persons_merge,
+    player_create,
+    player_find_or_create,
+)
 from tournaments.services.players import (
     EntryChange,
     Imported,
@@ -17,8 +23,6 @@ from tournaments.services.players import (
     entry_replace,
     entry_update,
     entry_withdraw,
-    player_create,
-    player_find_or_create,
     players_import,
 )
 from tournaments.services.results import (
@@ -69,6 +73,8 @@ __all__ = [
     "entry_withdraw",
     "import_upload_discard",
     "import_upload_keep",
+    "person_update",
+    "persons_merge",
     "player_create",
     "player_find_or_create",
     "players_import",

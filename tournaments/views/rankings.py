@@ -4,7 +4,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from tournaments import selectors
+from tournaments import policies, selectors
 from tournaments.models import Player
 
 
@@ -39,7 +39,9 @@ def player_history(request: HttpRequest, pk: int) -> HttpResponse:
     they stand in the ranking lists."""
     player = get_object_or_404(Player, pk=pk)
     history = selectors.player_history(player=player, user=request.user)
-    if not history and not request.user.is_superuser:
+    # Those who correct persons see every person, the log, and what they may do.
+    changes = policies.may_change_person(user=request.user) is None
+    if not history and not changes:
         raise Http404
     return render(
         request,
@@ -48,5 +50,7 @@ def player_history(request: HttpRequest, pk: int) -> HttpResponse:
             "player": player,
             "history": history,
             "places": selectors.player_ranking_places(player=player, user=request.user),
+            "may_change": changes,
+            "changes": selectors.person_changes(player=player) if changes else [],
         },
     )
