@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournaments import player_import, selectors, services
+from tournaments import player_import, policies, selectors, services
 from tournaments.forms import (
     EntryForm,
     ImportForm,
@@ -95,10 +95,23 @@ def entry_edit(request: HttpRequest, slug: str, start_number: int) -> HttpRespon
         else:
             messages.success(request, _("The registration is saved."))
             return redirect("entries", slug)
+    # Whether the person follows the correction, or (playing elsewhere too) why not.
+    tournament_ids = set(entry.player.entries.values_list("tournament_id", flat=True))
+    person_refusal = policies.may_correct_person_with_entry(
+        tournament_ids=tournament_ids,
+        roles_by_tournament=selectors.user_roles_by_tournament(
+            user=request.user, tournament_ids=tournament_ids
+        ),
+    )
     return render(
         request,
         "tournaments/entry_edit.html",
-        {"tournament": entry.tournament, "entry": entry, "form": form},
+        {
+            "tournament": entry.tournament,
+            "entry": entry,
+            "form": form,
+            "person_refusal": person_refusal,
+        },
         status=400 if form.errors else 200,
     )
 
