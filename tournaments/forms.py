@@ -139,8 +139,9 @@ class MergeForm(forms.Form):
         cleaned = super().clean() or {}
         given = [name for name in ("ddv_number", "record") if cleaned.get(name)]
         if len(given) != 1 and not self.errors:
-            raise forms.ValidationError(
-                _("Give the other record's DDV number or its record number, one of them.")
+            self.add_error(
+                "record" if given else "ddv_number",
+                _("Give the other record's DDV number or its record number, one of them."),
             )
         return cleaned
 

@@ -35,8 +35,10 @@ class MergeSerializer(serializers.Serializer):
 
     def validate(self, attrs):
         if len(attrs) != 1:
+            # Said on the field to drop (both given) or to fill (neither).
+            field = "other" if attrs else "ddv_number"
             raise serializers.ValidationError(
-                _("Give the other record's DDV number or its record number, one of them.")
+                {field: _("Give the other record's DDV number or its record number, one of them.")}
             )
         return attrs
 
