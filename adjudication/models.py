@@ -500,7 +500,7 @@ class Sanction(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.entry.player}: {self.get_kind_display()}"
+        return f"{self.entry.name}: {self.get_kind_display()}"
 
 
 class Event(models.Model):

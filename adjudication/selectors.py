@@ -135,7 +135,7 @@ def adjudication_dashboard(*, tournament: Tournament) -> Dashboard:
         .select_related(
             "decision__scoresheet__table__round",
             "decision__offence",
-            "sanction__entry__player",
+            "sanction__entry",
             "sanction__round",
         )
         .order_by("lodged_at", "pk")
@@ -152,7 +152,7 @@ def adjudication_dashboard(*, tournament: Tournament) -> Dashboard:
     )
     sanctions = list(
         Sanction.objects.filter(entry__tournament=tournament)
-        .select_related("entry__player", "round", "offence", "decided_by")
+        .select_related("entry", "round", "offence", "decided_by")
         .order_by("-decided_at", "-pk")[:RECENT]
     )
     return Dashboard(
@@ -186,7 +186,7 @@ def event_log(*, tournament: Tournament) -> QuerySet[Event]:
 def staff_roles(*, tournament: Tournament) -> QuerySet[TournamentRole]:
     return (
         TournamentRole.objects.filter(tournament=tournament)
-        .select_related("tournament", "user", "entry__player")
+        .select_related("tournament", "user", "entry")
         .order_by("role", "user__username")
     )
 
@@ -237,7 +237,7 @@ def appeal_list(*, tournament: Tournament) -> QuerySet[Appeal]:
         _appeals_of(tournament)
         .select_related(
             "decision__scoresheet__table__round",
-            "sanction__entry__player",
+            "sanction__entry",
             "sanction__round",
             "lodged_by",
             "decided_by",
@@ -258,7 +258,7 @@ def sanction_list(*, tournament: Tournament) -> QuerySet[Sanction]:
     return (
         Sanction.objects.filter(entry__tournament=tournament)
         .select_related(
-            "entry__player",
+            "entry",
             "round",
             "offence",
             "decided_by",

@@ -112,7 +112,7 @@ def complaint_add(
     tournament = _tournament(request, slug, READERS)
     sheet = _sheet(tournament, number, table)
     _allowed(policies.may_rule(table=sheet.table, user=request.user))
-    seats = list(sheet.table.seats.select_related("entry__player").order_by("position"))
+    seats = list(sheet.table.seats.select_related("entry").order_by("position"))
     played = sheet.hands.count()
     form = forms.ComplaintForm(
         request.POST or None,
@@ -149,7 +149,7 @@ def _decision_context(
     request: AuthenticatedHttpRequest, tournament: Tournament, decision: Decision, **forms_: Form
 ) -> dict[str, Any]:
     sheet = decision.scoresheet
-    seats = list(sheet.table.seats.select_related("entry__player").order_by("position"))
+    seats = list(sheet.table.seats.select_related("entry").order_by("position"))
     lines = hand_lines(list(sheet.hands.all()))
     line = lines[decision.hand_number - 1] if decision.hand_number <= len(lines) else None
     size = len(seats)
@@ -396,7 +396,7 @@ def sanction_add(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                 messages.success(
                     request,
                     _("%(player)s: %(sanction)s recorded.")
-                    % {"player": entry.player, "sanction": sanction.get_kind_display()},
+                    % {"player": entry.name, "sanction": sanction.get_kind_display()},
                 )
                 return redirect("sanction", slug, sanction.pk)
     return render(

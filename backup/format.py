@@ -7,6 +7,10 @@ Users are named by their username; players carry their DDV number, by which an i
 them again. The seats' results and the standings are not in it: they are rebuilt from the
 sheets and the adjudication after an import.
 
+An entry's ``first_name``, ``last_name`` and ``club`` (added later) are the name and club the
+tournament registered the player under; a file written before has them only on the player, and
+the entry takes the player's.
+
 A sheet's ``scan`` (added later; a file written before has none, as one exported with
 ``--without-scans``) is the photo or scan of the signed paper sheet: its type, size, SHA-256,
 who attached it and when, and the file itself in base64, byte for byte as stored (stripped of
@@ -36,6 +40,8 @@ TOURNAMENT_FIELDS = [
 ]
 # Added later: a file written before them lacks them, and the model's defaults fill in.
 TOURNAMENT_FIELDS_LATER = ["sheet_keeping", "double_entry"]
+# The entry's own name and club, added later: a file written before takes the player's.
+ENTRY_FIELDS_LATER = ["first_name", "last_name", "club"]
 HAND_FIELDS = [
     "number",
     "section",

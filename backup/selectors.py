@@ -13,6 +13,7 @@ from adjudication.models import Appeal, Decision, Event, Sanction
 from backup.format import (
     DECISION_FIELDS,
     DECISION_FIELDS_LATER,
+    ENTRY_FIELDS_LATER,
     FORMAT,
     HAND_FIELDS,
     TOURNAMENT_FIELDS,
@@ -151,6 +152,7 @@ def tournament_export(*, tournament: Tournament, scans: bool = True) -> dict:
             {
                 "key": entry_key[entry.pk],
                 "player": player_key[entry.player_id],
+                **{name: getattr(entry, name) for name in ENTRY_FIELDS_LATER},
                 "start_number": entry.start_number,
                 "status": entry.status,
                 "created_at": _time(entry.created_at),

@@ -23,6 +23,7 @@ from adjudication.services.offences import standard_offence_named
 from backup.format import (
     DECISION_FIELDS,
     DECISION_FIELDS_LATER,
+    ENTRY_FIELDS_LATER,
     FORMAT,
     HAND_FIELDS,
     TOURNAMENT_FIELDS,
@@ -241,6 +242,8 @@ def _import(data: dict, stored: list[str]) -> ImportResult:
                     Entry(
                         tournament=tournament,
                         player=_lookup(players, item["player"], _("the player")),
+                        # Missing in a file written before: the player's (``Entry.names_default``).
+                        **{name: item.get(name, "") for name in ENTRY_FIELDS_LATER},
                         start_number=item["start_number"],
                         status=item["status"],
                     )

@@ -182,7 +182,7 @@ def _mix(round_, desk_user) -> None:
     assert len(kinds) == len(order) == 500, (len(kinds), len(order))
     keepers = dict(
         Scoresheet.objects.filter(table__round=round_).values_list(
-            "pk", "submitted_by_seat__entry__player__last_name"
+            "pk", "submitted_by_seat__entry__last_name"
         )
     )
     changes, entries, decisions = [], [], []

@@ -32,7 +32,15 @@ def tables() -> list[TableRow]:
             )
             seats.append(
                 SeatRow(
-                    position=position, entry=Entry(player=player, start_number=number), points=None
+                    position=position,
+                    entry=Entry(
+                        player=player,
+                        first_name=player.first_name,
+                        last_name=player.last_name,
+                        club=player.club,
+                        start_number=number,
+                    ),
+                    points=None,
                 )
             )
         rows.append(TableRow(table=Table(number=table), seats=seats))

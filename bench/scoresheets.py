@@ -49,7 +49,13 @@ def tables() -> list[TableRow]:
             player = Player(
                 first_name=f"Vorname{number}", last_name=f"Müller-Lüdenscheidt-{number}"
             )
-            entry = Entry(pk=number, player=player, start_number=number)
+            entry = Entry(
+                pk=number,
+                player=player,
+                first_name=player.first_name,
+                last_name=player.last_name,
+                start_number=number,
+            )
             seats.append(SeatRow(position=position, entry=entry, points=None))
         rows.append(TableRow(table=Table(number=table), seats=seats))
     return rows
@@ -84,7 +90,11 @@ def completed() -> tuple[Scoresheet, list[Seat], list]:
     seats = [
         Seat(
             position=position,
-            entry=Entry(player=Player(first_name="Vorname", last_name=f"Name{position}")),
+            entry=Entry(
+                player=Player(first_name="Vorname", last_name=f"Name{position}"),
+                first_name="Vorname",
+                last_name=f"Name{position}",
+            ),
         )
         for position in range(1, 5)
     ]

@@ -80,6 +80,7 @@ urlpatterns = [
         name="api-ranking-request-withdraw",
     ),
     path("players/<int:pk>", tournament_api.PlayerHistory.as_view(), name="api-player-history"),
+    path("players/<int:pk>/merge", tournament_api.PersonMerge.as_view(), name="api-person-merge"),
     path(
         "tournaments/<slug:slug>/find",
         tournament_api.FindTable.as_view(),

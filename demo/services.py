@@ -274,7 +274,7 @@ def _play_round(
         services.round_seat(round=round_, seed=rng.randrange(2**32))
     services.round_start(round=round_, at=started_at)
     sheets = Scoresheet.objects.filter(table__round=round_).order_by("table__number")
-    for sheet in sheets.prefetch_related("table__seats__entry__player"):
+    for sheet in sheets.prefetch_related("table__seats__entry"):
         table_size = len(sheet.table.seats.all())
         hands_per_match = tournament.hands_at(table_size)
         finished = running_for is None or rng.random() < 0.25

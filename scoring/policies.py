@@ -119,7 +119,7 @@ class Actor:
     def name(self) -> str:
         if self.seat is not None:
             return _("%(name)s (seat %(seat)d)") % {
-                "name": self.seat.entry.player.name,
+                "name": self.seat.entry.name,
                 "seat": self.seat.position,
             }
         assert self.user is not None  # either a user or a seat (__post_init__)

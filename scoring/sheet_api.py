@@ -398,7 +398,7 @@ def sheet_data(sheet: Scoresheet) -> dict:
                 {
                     "position": seat.position,
                     "start_number": seat.entry.start_number,
-                    "name": seat.entry.player.name,
+                    "name": seat.entry.name,
                 }
                 for seat in state.seats
             ],
@@ -1054,7 +1054,7 @@ class TableLinks(APIView):
                         {
                             "position": seat.position,
                             "start_number": seat.entry.start_number,
-                            "name": seat.entry.player.name,
+                            "name": seat.entry.name,
                             "link": absolute_url(
                                 request, reverse("sheet-link", args=[tokens[seat.position]])
                             ),

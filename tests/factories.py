@@ -84,6 +84,13 @@ def sheet_confirmed(sheet, hands):
     )
 
 
+def organiser(tournament: Tournament):
+    """A new user who organises the tournament (and no other)."""
+    user_ = user()
+    role_grant(tournament=tournament, user=user_, role=TournamentRole.Role.ORGANISER)
+    return user_
+
+
 def role_grant(*, tournament: Tournament, user, role: str, entry=None) -> TournamentRole:
     """A role in the tournament, as the organiser's appointment leaves it
     (``adjudication.services.role_grant``, which also asks who appoints and logs it): for

@@ -265,6 +265,24 @@ TOURNAMENTS = [
         lambda ctx: {"action": "withdraw", "list": ctx.ranking},
     ),
     c("player-history", "get", lambda ctx: {"pk": ctx.player}, PUBLIC),
+    # A person is corrected and merged by the site's administrators only (and whoever holds
+    # the permission to change players): an organiser of the person's tournament neither.
+    c("person-edit", "get", lambda ctx: {"pk": ctx.player}, "L L L 403 403 403 403 200"),
+    c(
+        "person-edit",
+        "post",
+        lambda ctx: {"pk": ctx.player},
+        "L L L 403 403 403 403 302",
+        lambda ctx: {"first_name": "Geändert", "last_name": "Person"},
+    ),
+    c("person-merge", "get", lambda ctx: {"pk": ctx.player}, "L L L 403 403 403 403 200"),
+    c(
+        "person-merge",
+        "post",
+        lambda ctx: {"pk": ctx.player},
+        "L L L 403 403 403 403 400",
+        lambda ctx: {"find": "1", "ddv_number": "999999999"},
+    ),
     # API ------------------------------------------------------------------------------------------
     api("api-tournaments", "get", NONE, PUBLIC),
     api("api-tournament", "get", T, PUBLIC),
@@ -298,6 +316,13 @@ TOURNAMENTS = [
     ),
     api("api-standings", "get", T, PUBLIC),
     api("api-player", "get", E, PUBLIC),
+    api(
+        "api-player",
+        "patch",
+        E,
+        "403 403 403 403 403 403 200 200",
+        lambda ctx: {"first_name": "Geändert"},
+    ),
     api("api-rankings", "get", NONE, PUBLIC),
     api("api-ranking", "get", lambda ctx: {"slug": ctx.ranking}, PUBLIC),
     api("api-ranking-admissions", "get", lambda ctx: {"slug": ctx.ranking}, PUBLIC),
@@ -345,6 +370,20 @@ TOURNAMENTS = [
         "401 401 401 403 403 403 200 200",
     ),
     api("api-player-history", "get", lambda ctx: {"pk": ctx.player}, PUBLIC),
+    api(
+        "api-player-history",
+        "patch",
+        lambda ctx: {"pk": ctx.player},
+        "403 403 403 403 403 403 403 200",
+        lambda ctx: {"club": "Matrix"},
+    ),
+    api(
+        "api-person-merge",
+        "post",
+        lambda ctx: {"pk": ctx.player},
+        "401 401 401 403 403 403 403 400",
+        lambda ctx: {"ddv_number": "999999999"},
+    ),
     api("api-find", "get", T, PUBLIC, query="?q=1"),
     api("api-round-clock", "get", R, PUBLIC),
     api(

@@ -160,6 +160,7 @@ def correct_name(field):
         last_name="Mustermann",
         club="Kreuz Bube",
         start_number=entry.start_number,
+        by=field.staff["organiser"],
     )
 
 
@@ -193,7 +194,13 @@ def admin_renumbers_entry(field):
     entry = seat_entry(field.sheet(1), 4)
     response = admin_client(field).post(
         reverse("admin:tournaments_entry_change", args=[entry.pk]),
-        {"tournament": entry.tournament_id, "player": entry.player_id, "start_number": 99},
+        {
+            "tournament": entry.tournament_id,
+            "player": entry.player_id,
+            "first_name": entry.first_name,
+            "last_name": entry.last_name,
+            "start_number": 99,
+        },
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     assert Entry.objects.get(pk=entry.pk).start_number == 99

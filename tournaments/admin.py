@@ -13,6 +13,7 @@ from tournaments import play, selectors, services
 from tournaments.models import (
     Entry,
     ExtraTime,
+    PersonChange,
     Player,
     RankingAdmission,
     RankingList,
@@ -50,9 +51,38 @@ class PlayerAdmin(NameSearch):
     list_filter = ["club"]
 
     def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        if change:
-            _standings_of(obj.entries.values_list("tournament_id", flat=True))
+        if not change:
+            super().save_model(request, obj, form, change)
+            return
+        # A correction of the person, as on the person's page: logged, and shown again in
+        # every tournament of theirs (``services.person_update``).
+        services.person_update(
+            player=Player.objects.get(pk=obj.pk),
+            first_name=obj.first_name,
+            last_name=obj.last_name,
+            club=obj.club,
+            ddv_number=obj.ddv_number,
+            by=request.user,
+        )
+
+
+@admin.register(PersonChange)
+class PersonChangeAdmin(admin.ModelAdmin):
+    """The log of changes to persons: written by the services, read here."""
+
+    list_display = ["at", "kind", "player", "by"]
+    list_filter = ["kind"]
+    list_select_related = ["player", "by"]
+    search_fields = ["player__last_name", "player__first_name"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 class TournamentRoleInline(admin.TabularInline):
@@ -110,9 +140,9 @@ class TournamentAdmin(admin.ModelAdmin):
 
 @admin.register(Entry)
 class EntryAdmin(NameSearch):
-    list_display = ["start_number", "player", "tournament", "status"]
+    list_display = ["start_number", "last_name", "first_name", "player", "tournament", "status"]
     list_filter = ["status", "tournament"]
-    search_fields = ["player__last_name", "player__first_name", "start_number"]
+    search_fields = ["last_name", "first_name", "start_number"]
     list_select_related = ["player", "tournament"]
     autocomplete_fields = ["player", "tournament"]
     # Withdrawing or disqualifying re-seats the rounds drawn: the players page does it.

@@ -49,9 +49,23 @@ class EntryForm(forms.Form):
         required=False,
         help_text=_("Empty: the next free number."),
     )
+    # Shown once the DDV number was refused as another person's: the organiser says it is the
+    # same person, the name spelt differently (``services.player_find_or_create``).
+    same_person = forms.BooleanField(
+        label=_("It is the same person, the name spelt differently"),
+        required=False,
+        help_text=_(
+            "Only for a name that differs in its spelling (umlauts, accents), not another name."
+        ),
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["same_person"].widget.attrs["class"] = "form-check-input"
+
+    @property
+    def asks_same_person(self) -> bool:
+        return asks_same_person(self)
         for name in ("first_name", "last_name", "club"):
             field, column = self.fields[name], Player._meta.get_field(name)
             # Text fields declared above, for text columns of the model.
@@ -72,6 +86,64 @@ class SubstituteForm(forms.Form):
     last_name = EntryForm.base_fields["last_name"]
     club = EntryForm.base_fields["club"]
     ddv_number = EntryForm.base_fields["ddv_number"]
+    same_person = EntryForm.base_fields["same_person"]
+
+    @property
+    def asks_same_person(self) -> bool:
+        return asks_same_person(self)
+
+
+def asks_same_person(form: forms.BaseForm) -> bool:
+    """Whether to show the "same person" box: once the DDV number was refused as another
+    person's, or ticked already."""
+    return bool(form.errors.get("ddv_number")) or bool(form.data.get("same_person"))
+
+
+class PersonForm(forms.Form):
+    """A correction of a person, for every tournament and ranking list of theirs."""
+
+    first_name = EntryForm.base_fields["first_name"]
+    last_name = EntryForm.base_fields["last_name"]
+    club = EntryForm.base_fields["club"]
+    ddv_number = EntryForm.base_fields["ddv_number"]
+
+
+class MergeForm(forms.Form):
+    """The other record of the same person: by its DDV membership number, or by its record
+    number (the number in the link of its page, …/players/123/) or that link."""
+
+    ddv_number = forms.RegexField(
+        label=_("DDV number of the other record"),
+        regex=r"^\d{1,20}$",
+        required=False,
+        error_messages={"invalid": _("A DDV membership number has digits only.")},
+    )
+    record = forms.RegexField(
+        label=_("or its record number or link"),
+        regex=r"^(.*/players/)?\d{1,18}/?$",
+        required=False,
+        max_length=300,
+        help_text=_("The number in the link of the other record's page: …/players/123/."),
+        error_messages={"invalid": _("A record number, or the link of a player's page.")},
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["ddv_number"].widget.attrs["inputmode"] = "numeric"
+
+    def clean_record(self) -> int | None:
+        text = self.cleaned_data["record"].strip().rstrip("/")
+        return int(text.rsplit("/", 1)[-1]) if text else None
+
+    def clean(self):
+        cleaned = super().clean() or {}
+        given = [name for name in ("ddv_number", "record") if cleaned.get(name)]
+        if len(given) != 1 and not self.errors:
+            self.add_error(
+                "record" if given else "ddv_number",
+                _("Give the other record's DDV number or its record number, one of them."),
+            )
+        return cleaned
 
 
 class ImportForm(forms.Form):

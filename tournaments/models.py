@@ -6,7 +6,7 @@ The models hold fields and the invariants the database can keep; workflows live 
 
 import secrets
 from collections.abc import Collection, Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
@@ -31,28 +31,29 @@ def player_search_key(first_name: str, last_name: str) -> str:
     return search_key(first_name, last_name)[:PLAYER_SEARCH_KEY_LENGTH]
 
 
-class PlayerQuerySet(models.QuerySet["Player", "Player"]):
-    """Keeps ``Player.search_key`` in step with the names on every bulk path too."""
+_Named = TypeVar("_Named", bound="Named")
 
-    # The stubs leave the model type of a QuerySet subclass unbound, so the same return type
-    # reads as another.
-    def bulk_create(  # type: ignore[override]
+
+class NamedQuerySet(models.QuerySet[_Named, _Named]):
+    """Keeps ``search_key`` in step with the names on every bulk path too (players and the
+    entries of tournaments alike)."""
+
+    def bulk_create(
         self,
-        objs: Iterable["Player"],
+        objs: Iterable[_Named],
         batch_size: int | None = None,
         ignore_conflicts: bool = False,
         update_conflicts: bool = False,
         update_fields: Collection[str] | None = None,
         unique_fields: Collection[str] | None = None,
-    ) -> list["Player"]:
+    ) -> list[_Named]:
         objs = list(objs)
-        for player in objs:
-            player.search_key = player_search_key(player.first_name, player.last_name)
+        for named in objs:
+            named.names_default()
+            named.search_key = player_search_key(named.first_name, named.last_name)
         if update_fields and _NAME_FIELDS & set(update_fields):
             update_fields = [*update_fields, "search_key"]
-        # Called on the class: through ``super()`` the stubs lose the model type here.
-        return models.QuerySet.bulk_create(
-            self,
+        return super().bulk_create(
             objs,
             batch_size=batch_size,
             ignore_conflicts=ignore_conflicts,
@@ -62,14 +63,14 @@ class PlayerQuerySet(models.QuerySet["Player", "Player"]):
         )
 
     def bulk_update(
-        self, objs: Iterable["Player"], fields: Iterable[str], batch_size: int | None = None
+        self, objs: Iterable[_Named], fields: Iterable[str], batch_size: int | None = None
     ) -> int:
         objs, fields = list(objs), list(fields)
         if _NAME_FIELDS & set(fields):
-            for player in objs:
-                player.search_key = player_search_key(player.first_name, player.last_name)
+            for named in objs:
+                named.search_key = player_search_key(named.first_name, named.last_name)
             fields.append("search_key")
-        return models.QuerySet.bulk_update(self, objs, fields, batch_size=batch_size)
+        return super().bulk_update(objs, fields, batch_size=batch_size)
 
     def update(self, **kwargs: Any) -> int:
         if not _NAME_FIELDS & kwargs.keys():
@@ -79,22 +80,22 @@ class PlayerQuerySet(models.QuerySet["Player", "Player"]):
         with transaction.atomic(using=self.db):
             pks = list(self.values_list("pk", flat=True))
             count = super().update(**kwargs)
-            players = self.model._base_manager.using(self.db).only("pk", "first_name", "last_name")
+            named = self.model._base_manager.using(self.db).only("pk", "first_name", "last_name")
             for start in range(0, len(pks), 500):
-                batch = list(players.filter(pk__in=pks[start : start + 500]))
-                for player in batch:
-                    player.search_key = player_search_key(player.first_name, player.last_name)
+                batch = list(named.filter(pk__in=pks[start : start + 500]))
+                for row in batch:
+                    row.search_key = player_search_key(row.first_name, row.last_name)
                 self.model._base_manager.using(self.db).bulk_update(batch, ["search_key"])
         return count
 
 
-class Player(models.Model):
-    """A person who plays; global, so one player's history spans tournaments."""
+class Named(models.Model):
+    """A first and last name, a club, and the name folded for search (``doko.names``), kept by
+    ``save`` and ``NamedQuerySet``: a person (``Player``), and how a tournament registered
+    them (``Entry``)."""
 
     first_name = models.CharField(_("first name"), max_length=100)
     last_name = models.CharField(_("last name"), max_length=100)
-    # The name folded for search (``doko.names``), kept by ``save`` and ``PlayerQuerySet``;
-    # indexed for the import, which looks players up by it.
     search_key = models.CharField(
         _("search key"),
         max_length=PLAYER_SEARCH_KEY_LENGTH,
@@ -102,6 +103,45 @@ class Player(models.Model):
         editable=False,
     )
     club = models.CharField(_("club"), max_length=200, blank=True)
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        update_fields = kwargs.get("update_fields")
+        if update_fields is None or _NAME_FIELDS & set(update_fields):
+            self.names_default()
+            self.search_key = player_search_key(self.first_name, self.last_name)
+            if update_fields is not None:
+                kwargs["update_fields"] = {*update_fields, "search_key"}
+        super().save(*args, **kwargs)
+
+    def names_default(self) -> None:
+        """Fill in the names where a subclass has somewhere to take them from."""
+
+    def full_clean(self, *args: Any, **kwargs: Any) -> None:
+        # Before the fields are checked, which want the names.
+        self.names_default()
+        super().full_clean(*args, **kwargs)
+
+    def clean(self) -> None:
+        # Before ``full_clean`` checks the constraints, which want the key filled.
+        self.search_key = player_search_key(self.first_name, self.last_name)
+
+    @property
+    def name(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+    @property
+    def sort_name(self) -> str:
+        return f"{self.last_name}, {self.first_name}"
+
+
+class Player(Named):
+    """A person who plays; global, so one player's history spans tournaments. Each tournament
+    keeps how it registered them on the ``Entry``; only the site's administrators and the
+    ranking lists' maintainers change the person (``services.person_update``)."""
+
     ddv_number = models.CharField(
         _("DDV membership number"),
         max_length=20,
@@ -110,7 +150,7 @@ class Player(models.Model):
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
-    objects = PlayerQuerySet.as_manager()
+    objects = NamedQuerySet["Player"].as_manager()
 
     class Meta:
         verbose_name = _("player")
@@ -141,25 +181,56 @@ class Player(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        update_fields = kwargs.get("update_fields")
-        if update_fields is None or _NAME_FIELDS & set(update_fields):
-            self.search_key = player_search_key(self.first_name, self.last_name)
-            if update_fields is not None:
-                kwargs["update_fields"] = {*update_fields, "search_key"}
-        super().save(*args, **kwargs)
 
-    def clean(self) -> None:
-        # Before ``full_clean`` checks the constraints, which want the key filled.
-        self.search_key = player_search_key(self.first_name, self.last_name)
+class PersonChange(models.Model):
+    """One change to a person (``Player``), written in the transaction that made it: who, when,
+    what the person was before and is after. A merge names the record merged away in
+    ``before``."""
 
-    @property
-    def name(self) -> str:
-        return f"{self.first_name} {self.last_name}"
+    class Kind(models.TextChoices):
+        CORRECTED = "corrected", _("corrected")
+        MERGED = "merged", _("another record merged in")
+        # The person's only tournaments are the acting organiser's: the person followed the
+        # correction of an entry (``services.entry_update``).
+        FOLLOWED = "followed", _("corrected with the registration")
+        # Left without any entry when an entry's DDV number named another person.
+        DELETED = "deleted", _("deleted, no longer registered anywhere")
 
-    @property
-    def sort_name(self) -> str:
-        return f"{self.last_name}, {self.first_name}"
+    # Kept when the person is deleted (merged away, left without entries): the log outlives it.
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="changes",
+        verbose_name=_("player"),
+    )
+    kind = models.CharField(_("change"), max_length=16, choices=Kind.choices)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    before = models.JSONField(_("before"), default=dict, blank=True)
+    after = models.JSONField(_("after"), default=dict, blank=True)
+
+    class Meta:
+        verbose_name = _("change to a person")
+        verbose_name_plural = _("changes to persons")
+        ordering = ["-at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind__in=["corrected", "merged", "followed", "deleted"]),
+                name="person_change_kind_known",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.at:%Y-%m-%d %H:%M}"
 
 
 class SeatingMethod(models.TextChoices):
@@ -371,8 +442,11 @@ class Tournament(models.Model):
         return self.hands_per_match if table_size == 4 else self.hands_per_match_five
 
 
-class Entry(models.Model):
-    """A player's participation in one tournament, with their start number."""
+class Entry(Named):
+    """A player's participation in one tournament, with their start number, and their name and
+    club as this tournament registered them: the tournament's pages, lists and standings show
+    these, which its organisers correct without touching the person (``Player``), whom other
+    tournaments share."""
 
     class Status(models.TextChoices):
         ACTIVE = "active", _("active")
@@ -390,6 +464,8 @@ class Entry(models.Model):
         _("status"), max_length=16, choices=Status.choices, default=Status.ACTIVE
     )
     created_at = models.DateTimeField(_("registered"), auto_now_add=True)
+
+    objects = NamedQuerySet["Entry"].as_manager()
 
     class Meta:
         verbose_name = _("entry")
@@ -409,10 +485,20 @@ class Entry(models.Model):
             models.CheckConstraint(
                 condition=Q(start_number__gte=1), name="entry_start_number_positive"
             ),
+            models.CheckConstraint(
+                condition=~Q(first_name="") & ~Q(last_name=""), name="entry_name_not_empty"
+            ),
+            models.CheckConstraint(condition=~Q(search_key=""), name="entry_search_key_filled"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.start_number} {self.player}"
+        return f"{self.start_number} {self.name}"
+
+    def names_default(self) -> None:
+        """An entry made without a name is registered under the person's name and club."""
+        if not self.first_name and not self.last_name and self.player_id is not None:
+            self.first_name, self.last_name = self.player.first_name, self.player.last_name
+            self.club = self.club or self.player.club
 
     def validate_constraints(self, exclude: Collection[str] | None = None) -> None:
         """The constraints, as Django checks them, but a start number already taken is the

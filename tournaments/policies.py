@@ -7,7 +7,7 @@ same function whether to show the button. ``roles`` are the actor's roles in the
 (``selectors.user_roles``, or ``permissions.roles_of`` for a request, which looks them up once).
 """
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -66,6 +66,45 @@ def may_create_tournament(*, user: User | AnonymousUser) -> Refusal | None:
     return Refusal(
         _("Only organisers create tournaments; an administrator adds you to the “%(group)s” group.")
         % {"group": ORGANISERS_GROUP}
+    )
+
+
+# Who corrects a person (``Player``) or merges two records of one person: the permission to
+# change players, granted in the administration, and held by every superuser.
+PERSON_PERMISSION = "tournaments.change_player"
+
+
+def may_change_person(*, user: User | AnonymousUser) -> Refusal | None:
+    """Correct a person's name, club or DDV number, or merge another record of the same person
+    into theirs: what every tournament and ranking list of theirs refers to, so not any one
+    organiser's. The site's administrators, users with the permission to change players, and
+    the maintainers of a ranking list (who vouch for the results the lists are made of)."""
+    if user.is_authenticated and (
+        user.has_perm(PERSON_PERMISSION) or user.ranking_lists_maintained.exists()
+    ):
+        return None
+    return Refusal(
+        _(
+            "Only the site's administrators or a ranking list's maintainers correct a person "
+            "or merge two records of one person."
+        )
+    )
+
+
+def may_correct_person_with_entry(
+    *, tournament_ids: Collection[int], roles_by_tournament: Mapping[int, Collection[str]]
+) -> Refusal | None:
+    """Let the person follow the correction of an entry (its name, club, DDV number): when every
+    tournament the person plays in (``tournament_ids``) is one the user organises (his roles by
+    tournament, ``selectors.user_roles_by_tournament``), the person is only his. Otherwise the
+    entry alone is corrected, and the person as ``may_change_person`` says."""
+    if all(set(roles_by_tournament.get(pk, ())) & ORGANISER for pk in tournament_ids):
+        return None
+    return Refusal(
+        _(
+            "The person plays in other organisers' tournaments too: only the site's "
+            "administrators or a ranking list's maintainers correct a person."
+        )
     )
 
 

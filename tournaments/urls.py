@@ -59,4 +59,6 @@ urlpatterns = [
         name="ranking-admission",
     ),
     path("players/<int:pk>/", views.player_history, name="player-history"),
+    path("players/<int:pk>/correct/", views.person_edit, name="person-edit"),
+    path("players/<int:pk>/merge/", views.person_merge, name="person-merge"),
 ]

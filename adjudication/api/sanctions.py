@@ -30,7 +30,7 @@ SanctionStatusField = named_choices("SanctionStatusEnum", Sanction.Status.values
 class SanctionSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     start_number = serializers.IntegerField(source="entry.start_number")
-    player = serializers.CharField(source="entry.player.name")
+    player = serializers.CharField(source="entry.name")
     round = serializers.IntegerField(source="round.number")
     kind = SanctionKindField()
     points = serializers.IntegerField(allow_null=True, help_text="Deducted (TSR 9.6.2 b)")

@@ -56,7 +56,7 @@ def _seat_in(entry: Entry, round: Round) -> Seat:
         raise ValidationError(
             {
                 "entry": _("%(player)s does not play in round %(round)d.")
-                % {"player": entry.player, "round": round.number}
+                % {"player": entry.name, "round": round.number}
             }
         )
     return seat
@@ -180,7 +180,7 @@ def sanction_impose(
             gettext_noop("Round %(round)d, table %(table)d: %(player)s: %(sanction)s: %(reasons)s"),
             round=round.number,
             table=seat.table.number,
-            player=str(entry.player),
+            player=entry.name,
             sanction=said(
                 gettext_noop("%(kind)s (%(points)d)"),
                 kind=label_said(Sanction.Kind(kind).label),
@@ -200,7 +200,7 @@ def sanction_impose(
 def _locked_sanction(sanction: Sanction) -> Sanction:
     return (
         Sanction.objects.select_for_update(of=("self",))
-        .select_related("entry__player", "round__tournament")
+        .select_related("entry", "round__tournament")
         .get(pk=sanction.pk)
     )
 
@@ -257,7 +257,7 @@ def sanction_appeal_lodge(*, sanction: Sanction, grounds: str = "", by: User) ->
             ),
             round=sanction.round.number,
             table=seat.table.number,
-            player=str(sanction.entry.player),
+            player=sanction.entry.name,
         ),
         grounds=appeal.grounds,
     )
@@ -370,7 +370,7 @@ def sanction_appeal_decide(
             table=table.number,
             members=", ".join(m.get_full_name() or m.get_username() for m in members),
             outcome=label_said(Appeal.Outcome(appeal.outcome).label),
-            player=str(sanction.entry.player),
+            player=sanction.entry.name,
             reasons=appeal.reasons,
         ),
         points=replacement.points if replacement else None,

@@ -61,7 +61,7 @@ def _role_said(grant: TournamentRole, *, playing: bool = False) -> Said:
             gettext_noop("%(user)s as %(role)s, plays as %(player)s"),
             user=who,
             role=role,
-            player=str(grant.entry.player),
+            player=grant.entry.name,
         )
     return said(gettext_noop("%(user)s as %(role)s"), user=who, role=role)
 

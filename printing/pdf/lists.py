@@ -249,8 +249,8 @@ def entry_list_pdf(*, tournament: Tournament, entries: list[Entry], progress: Pr
         rows.append(
             [
                 str(entry.start_number),
-                Paragraph(escape(entry.player.sort_name), cell),  # long names wrap
-                Paragraph(escape(entry.player.club), cell),
+                Paragraph(escape(entry.sort_name), cell),  # long names wrap
+                Paragraph(escape(entry.club), cell),
                 entry.player.ddv_number,
                 "" if entry.status == Entry.Status.ACTIVE else entry.get_status_display(),
                 "",
@@ -299,9 +299,9 @@ def _club_style(name: ParagraphStyle, size: int) -> ParagraphStyle:
 
 def _player_cell(seat: SeatRow, name: ParagraphStyle, club: ParagraphStyle) -> list[Flowable]:
     """The player's name and, smaller and grey beneath it, the club; both wrap when long."""
-    cell: list[Flowable] = [Paragraph(escape(seat.entry.player.name), name)]
-    if seat.entry.player.club:
-        cell.append(Paragraph(escape(seat.entry.player.club), club))
+    cell: list[Flowable] = [Paragraph(escape(seat.entry.name), name)]
+    if seat.entry.club:
+        cell.append(Paragraph(escape(seat.entry.club), club))
     return cell
 
 
@@ -361,7 +361,7 @@ def seating_by_table_pdf(
 def by_name(seat: SeatRow) -> tuple:
     """The order of players by name, as a list at the door has them: last name, first name
     (umlauts with their vowels, whatever the case), then start number."""
-    player = seat.entry.player
+    player = seat.entry  # the name the tournament registered
     return (
         name_key(player.last_name),
         name_key(player.first_name),
@@ -391,7 +391,7 @@ def seating_alphabetical_pdf(
     for seat, table_number in document.stepping(seated):
         rows.append(
             [
-                Paragraph(escape(seat.entry.player.sort_name), name),
+                Paragraph(escape(seat.entry.sort_name), name),
                 str(seat.entry.start_number),
                 str(table_number),
                 str(seat.position),

@@ -427,7 +427,7 @@ def _draw_table(
         draw(canvas, _MARGIN + 90 * mm, _TOP - 17 * mm, _("Table of five"), BOLD, 10)
     for index, seat in enumerate(seats):
         y = _SEATS_TOP - (index + 1) * _SEAT_LINE
-        player = seat.entry.player
+        player = seat.entry  # the name the tournament registered
         canvas.setFillColor(_BLACK)
         draw(canvas, _MARGIN + 6 * mm, y, str(seat.position), BOLD, 10, align="centre")
         draw(

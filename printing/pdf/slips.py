@@ -148,7 +148,7 @@ def _draw_slip(
     draw(canvas, left, top - 7 * mm, tournament.name, BOLD, 9, width=room)
 
     text_width = _INNER if url is None else _TEXT
-    _draw_name(canvas, seat.entry.player.sort_name, left, top, text_width)
+    _draw_name(canvas, seat.entry.sort_name, left, top, text_width)
     canvas.setFillColor(_GREY)
     draw(
         canvas,
@@ -190,12 +190,12 @@ def _draw_slip(
     lines = [
         (
             _("Seat %(seat)d deals first: %(name)s")
-            % {"seat": slip.dealer.position, "name": slip.dealer.entry.player.name},
+            % {"seat": slip.dealer.position, "name": slip.dealer.entry.name},
             slip.dealer.position == seat.position,
         ),
         (
             _("Seat %(seat)d keeps the scoresheet: %(name)s")
-            % {"seat": slip.keeper.position, "name": slip.keeper.entry.player.name},
+            % {"seat": slip.keeper.position, "name": slip.keeper.entry.name},
             slip.keeper.position == seat.position,
         ),
     ]

@@ -249,7 +249,7 @@ def desk_read(*, round: Round) -> Desk:
     for table_id, last_name in (
         Seat.objects.filter(round=round)
         .order_by("table_id", "position")
-        .values_list("table_id", "entry__player__last_name")
+        .values_list("table_id", "entry__last_name")
     ):
         names.setdefault(table_id, []).append(last_name)
     now = timezone.now()

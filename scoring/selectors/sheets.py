@@ -188,9 +188,7 @@ def seat_by_token(token: str) -> Seat | None:
     table's round, tournament and scoresheet (and its scan), in one query; None for an unknown
     key."""
     return (
-        Seat.objects.select_related(
-            "table__round__tournament", "table__scoresheet__scan", "entry__player"
-        )
+        Seat.objects.select_related("table__round__tournament", "table__scoresheet__scan", "entry")
         .filter(token=token)
         .order_by()
         .first()
@@ -242,7 +240,7 @@ def _entry_state(
 ) -> SheetState:
     """An entry of ``sheet`` (its own hands, or a second entry's) with the sheet's seats, the
     adjudicators' decisions and deductions, and its check by the TSR."""
-    seats = list(sheet.table.seats.select_related("entry__player").order_by("position"))
+    seats = list(sheet.table.seats.select_related("entry").order_by("position"))
     adjudication = sheet_adjudication(sheet=sheet)
     lines = hand_lines(hands)
     check = scoresheet_check(

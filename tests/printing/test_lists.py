@@ -226,7 +226,7 @@ def test_table_cards_with_a_qr_code_ask_for_each_tables_address_once():
 def test_long_names_wrap_at_their_hyphens():
     tournament = factories.tournament(name="Pokal")
     tables = unsaved_tables(4, 4)
-    player = tables[0].seats[1].entry.player
+    player = tables[0].seats[1].entry  # the name the tournament registered
     player.first_name = "Maximiliane-Friederike Theodora"
     player.last_name = "von Hohenzollern-Sigmaringen-Oberschwaben"
     player.club = "Doppelkopfverein Kreuzdame und Pikbube Niederrhein-Westfalen 1998 e. V."

@@ -67,16 +67,16 @@ def test_a_slip_for_every_seated_player_in_the_order_of_their_names():
     # Names against their start numbers: the slips go by name, not by number or table.
     for row in tables:
         for seat in row.seats:
-            seat.entry.player.last_name = f"Name{100 - seat.entry.start_number}"
+            seat.entry.last_name = f"Name{100 - seat.entry.start_number}"
     content = slips(tables, url_for_seat=link)
     pages = pages_of(content)
     assert len(pages) == math.ceil(13 / pdf.PER_PAGE)
     text = "\n".join(pages)
     seats = [(row, seat) for row in tables for seat in row.seats]
-    names = [seat.entry.player.sort_name for _row, seat in seats]
+    names = [seat.entry.sort_name for _row, seat in seats]
     assert sorted(names, key=text.index) == sorted(names)
     for _row, seat in seats:
-        assert text.count(seat.entry.player.sort_name) == 1
+        assert text.count(seat.entry.sort_name) == 1
     assert text.count("Pokal <Kreuz & Pik>") == 13
     assert text.count("Round 3") == 13
     assert text.count("Your scoresheet link") == 13
@@ -128,7 +128,7 @@ def test_without_an_address_the_slips_have_no_code():
 
 def test_a_long_name_wraps_rather_than_being_cut():
     tables = unsaved_tables(4)
-    player = tables[0].seats[2].entry.player
+    player = tables[0].seats[2].entry  # the name the tournament registered
     player.first_name = "Maximiliane-Friederike"
     player.last_name = "von Hohenzollern-Sigmaringen"
     text = "\n".join(pages_of(slips(tables, url_for_seat=link)))

@@ -112,7 +112,11 @@ def test_a_corrected_name_raises_the_version_of_the_rounds_it_is_seated_in(
 
     def correct():
         tournament_services.entry_update(
-            entry=entry, first_name="Neu", last_name="Name", start_number=entry.start_number
+            entry=entry,
+            first_name="Neu",
+            last_name="Name",
+            start_number=entry.start_number,
+            by=factories.organiser(entry.tournament),
         )
 
     assert raised(sheet.table.round_id, correct, django_capture_on_commit_callbacks)

@@ -13,7 +13,7 @@ from django.urls import reverse
 from tests import factories
 from tests.tournaments.helpers import play
 from tournaments import exports
-from tournaments.models import Player, Tournament
+from tournaments.models import Entry, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -66,9 +66,8 @@ def hostile_tournament(django_capture_on_commit_callbacks) -> Tournament:
         tournament = factories.tournament(players=8, name="Formelpokal")
         entries = list(tournament.entries.order_by("start_number"))
         for entry, value in zip(entries, HOSTILE, strict=False):
-            Player.objects.filter(pk=entry.player_id).update(
-                first_name=value, last_name=value, club=value
-            )
+            # The names the tournament registered, which its exports write.
+            Entry.objects.filter(pk=entry.pk).update(first_name=value, last_name=value, club=value)
         play(tournament)
     return Tournament.objects.get(pk=tournament.pk)
 

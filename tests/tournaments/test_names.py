@@ -149,7 +149,11 @@ def test_a_nul_splits_words_like_a_space(tournament):
 def test_a_corrected_name_is_found_by_its_new_spelling_only(tournament):
     entry = tournament.entries.get(player__last_name="Müller")
     services.entry_update(
-        entry=entry, first_name="Jörg", last_name="Möller", start_number=entry.start_number
+        entry=entry,
+        first_name="Jörg",
+        last_name="Möller",
+        start_number=entry.start_number,
+        by=factories.organiser(tournament),
     )
     assert _names(selectors.entry_list(tournament=tournament, query="moeller")) == {"Jörg Möller"}
     assert not selectors.entry_list(tournament=tournament, query="mueller").exists()

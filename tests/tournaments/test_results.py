@@ -215,6 +215,7 @@ def test_a_name_corrected_shows_in_the_standings(tournament, django_capture_on_c
             first_name="Grete",
             last_name="Müller",
             start_number=entry.start_number,
+            by=organiser(tournament),
         )
     table = selectors.standings_read(tournament=fresh(tournament))
     assert "Grete Müller" in {row.entrant.name for row in table.rows}

@@ -31,7 +31,11 @@ def test_correcting_a_name_renews_the_key():
     player = factories.player(first_name="Jörg", last_name="Müller")
     entry = services.entry_create(tournament=tournament, player=player)
     services.entry_update(
-        entry=entry, first_name="Jörg", last_name="Möller", start_number=entry.start_number
+        entry=entry,
+        first_name="Jörg",
+        last_name="Möller",
+        start_number=entry.start_number,
+        by=factories.organiser(tournament),
     )
     assert _key(player) == "joerg moeller|jorg moller"
 

@@ -5,6 +5,7 @@ module per sub-domain, each with its serializers; the views are gathered here so
 can say ``api.RoundDetail``.
 """
 
+from tournaments.api.persons import PersonMerge
 from tournaments.api.players import EntryList, EntryStatus, PlayersImport
 from tournaments.api.rankings import (
     PlayerHistory,
@@ -32,6 +33,7 @@ __all__ = [
     "EntryList",
     "EntryStatus",
     "FindTable",
+    "PersonMerge",
     "PlayerDetail",
     "PlayerHistory",
     "PlayersImport",

@@ -19,26 +19,50 @@ from tournaments.roles import ORGANISER
 
 
 class EntrySerializer(serializers.Serializer):
+    """An entry: the name and club as the tournament registered the player, the person's DDV
+    number, and the start number."""
+
     start_number = serializers.IntegerField(required=False, allow_null=True, min_value=1)
-    first_name = serializers.CharField(source="player.first_name", max_length=100)
-    last_name = serializers.CharField(source="player.last_name", max_length=100)
-    club = serializers.CharField(
-        source="player.club", max_length=200, required=False, allow_blank=True
-    )
+    first_name = serializers.CharField(max_length=100)
+    last_name = serializers.CharField(max_length=100)
+    club = serializers.CharField(max_length=200, required=False, allow_blank=True)
     # Digits, or blank: the blank is let through before the pattern is checked, and the schema
     # offers it as the other of ``oneOf``, so the pattern must not match it as well.
     ddv_number = serializers.RegexField(
         r"^\d{1,20}$", source="player.ddv_number", required=False, allow_blank=True
     )
+    same_person = serializers.BooleanField(
+        write_only=True,
+        required=False,
+        default=False,
+        help_text="The DDV number belongs to a person registered under this name spelt "
+        "differently (umlauts, accents): it is the same person. Without it such a number is "
+        "refused (400 on `ddv_number`); another name is refused even with it.",
+    )
     status = serializers.ChoiceField(choices=Entry.Status.choices, read_only=True)
 
     def create(self, validated_data):
-        player = validated_data.pop("player")
+        player = validated_data.pop("player", {})
         return services.entry_register(
             tournament=self.context["tournament"],
-            start_number=validated_data.get("start_number"),
-            **player,
+            **{**validated_data, **player},
         ).entry
+
+    def update(self, instance, validated_data):
+        """Correct the registration (``services.entry_update``): what is not sent stays."""
+        player = validated_data.pop("player", {})
+        fields = {
+            "first_name": instance.first_name,
+            "last_name": instance.last_name,
+            "club": instance.club,
+            "ddv_number": instance.player.ddv_number,
+            "start_number": instance.start_number,
+            **validated_data,
+            **player,
+        }
+        if fields["start_number"] is None:
+            fields["start_number"] = instance.start_number
+        return services.entry_update(entry=instance, by=self.context["request"].user, **fields)
 
 
 class EntryList(generics.ListCreateAPIView):

@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from tournaments import caching, policies, selectors, services
 from tournaments.api.common import etag_response
+from tournaments.api.persons import PersonSerializer, person_update
 from tournaments.models import Player, RankingAdmission, RankingList
 
 
@@ -97,7 +98,9 @@ class PlayerHistorySerializer(serializers.Serializer):
 
 
 class PlayerHistory(APIView):
-    """A player across the tournaments you can see, newest first."""
+    """A player across the tournaments you can see, newest first. PATCH corrects the person
+    (the site's administrators, a ranking list's maintainers): name, club, DDV number, for
+    every tournament of theirs; logged."""
 
     permission_classes = [AllowAny]
 
@@ -115,7 +118,7 @@ class PlayerHistory(APIView):
     def get(self, request, pk: int):
         player = get_object_or_404(Player, pk=pk)
         history = selectors.player_history(player=player, user=request.user)
-        if not history and not request.user.is_superuser:
+        if not history and policies.may_change_person(user=request.user) is not None:
             raise Http404
         return Response(
             {
@@ -125,6 +128,10 @@ class PlayerHistory(APIView):
                 "tournaments": PlayerHistorySerializer(history, many=True).data,
             }
         )
+
+    @extend_schema(request=PersonSerializer, responses=PersonSerializer)
+    def patch(self, request, pk: int):
+        return person_update(request, pk)
 
 
 # The keeping of a list: maintainers and admissions ------------------------------------------

@@ -40,8 +40,8 @@ class RoundSerializer(serializers.ModelSerializer):
 class SeatSerializer(serializers.Serializer):
     position = serializers.IntegerField(help_text="Seat 1 deals first; seat 4 keeps the sheet")
     start_number = serializers.IntegerField(source="entry.start_number")
-    name = serializers.CharField(source="entry.player.name")
-    club = serializers.CharField(source="entry.player.club")
+    name = serializers.CharField(source="entry.name")
+    club = serializers.CharField(source="entry.club")
     points = serializers.IntegerField(
         allow_null=True, help_text="Points on this table's scoresheet so far"
     )
@@ -236,8 +236,8 @@ class FoundSeatSerializer(serializers.Serializer):
 
 class FoundPlayerSerializer(serializers.Serializer):
     start_number = serializers.IntegerField(source="entry.start_number")
-    name = serializers.CharField(source="entry.player.name")
-    club = serializers.CharField(source="entry.player.club")
+    name = serializers.CharField(source="entry.name")
+    club = serializers.CharField(source="entry.club")
     current_round = serializers.IntegerField(source="current", allow_null=True)
     seats = FoundSeatSerializer(many=True)
 

@@ -18,8 +18,10 @@ from rest_framework.views import APIView
 from doko import standings
 from tournaments import caching, policies, selectors
 from tournaments.api.common import etag_response
+from tournaments.api.players import EntrySerializer
 from tournaments.models import Entry
-from tournaments.permissions import roles_of, standings_mode
+from tournaments.permissions import require, roles_of, standings_mode
+from tournaments.roles import ORGANISER
 
 
 class RoundResultSerializer(serializers.Serializer):
@@ -268,7 +270,7 @@ class PlayerRoundSerializer(serializers.Serializer):
             {
                 "position": other.position,
                 "start_number": other.entry.start_number,
-                "name": other.entry.player.name,
+                "name": other.entry.name,
             }
             for other in item.others
         ]
@@ -308,8 +310,8 @@ class PlayerRoundSerializer(serializers.Serializer):
 
 class PlayerDetailSerializer(serializers.Serializer):
     start_number = serializers.IntegerField(source="entry.start_number")
-    name = serializers.CharField(source="entry.player.name")
-    club = serializers.CharField(source="entry.player.club")
+    name = serializers.CharField(source="entry.name")
+    club = serializers.CharField(source="entry.club")
     player_id = serializers.IntegerField(source="entry.player_id")
     status = serializers.CharField(source="entry.status")
     standing = StandingsRowSerializer(
@@ -343,3 +345,18 @@ class PlayerDetail(APIView):
         return Response(
             PlayerDetailSerializer(data, context={"show_points": mode != "hidden"}).data
         )
+
+    @extend_schema(request=EntrySerializer, responses=EntrySerializer)
+    def patch(self, request, slug: str, start_number: int):
+        """Correct the registration (organiser): the name and club this tournament registered
+        the player under, and the start number; a person who plays elsewhere too stays as he
+        is. Another DDV number registers another person (refused under another name, 400 on
+        ``ddv_number``, unless ``same_person`` and the names agree however spelt)."""
+        tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+        require(request, tournament, ORGANISER)
+        entry = selectors.entry_get(tournament=tournament, start_number=start_number)
+        serializer = EntrySerializer(
+            entry, data=request.data, partial=True, context={"request": request}
+        )
+        serializer.is_valid(raise_exception=True)
+        return Response(EntrySerializer(serializer.save()).data)

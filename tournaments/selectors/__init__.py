@@ -23,6 +23,7 @@ from tournaments.selectors.find import (
     seat_find,
 )
 from tournaments.selectors.imports import IMPORT_KEPT, import_upload_data
+from tournaments.selectors.persons import person_changes, person_other
 from tournaments.selectors.rankings import (
     AdmissionChanges,
     ChangeLine,
@@ -147,6 +148,8 @@ __all__ = [
     "import_upload_data",
     "name_filter",
     "name_key",
+    "person_changes",
+    "person_other",
     "player_history",
     "player_ranking_places",
     "playing_time_end",

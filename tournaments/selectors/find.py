@@ -1,6 +1,7 @@
 """Finding players by start number or name, and a player's table and seat.
 
-Every name search asks ``name_filter``: it looks in ``Player.search_key`` (``doko.names``), so
+Every name search asks ``name_filter``: it looks in the ``search_key`` of a player, or of an
+entry within a tournament (the name the tournament registered, ``doko.names``), so
 "öztürk", "OEZTUERK" and "ozturk" find Öztürk, "Muller" and "Mueller" find Müller, and
 "strasse" finds Straße, on SQLite as on PostgreSQL.
 """
@@ -42,13 +43,12 @@ def name_filter(queryset: QuerySet[Found], *, query: str) -> QuerySet[Found]:
     Both spellings of a word are already lower case, as the stored key is, so ``contains`` (a
     LIKE, case-sensitive on PostgreSQL, ASCII-case-insensitive on SQLite) finds the same rows on
     both. A query without a word finds nobody."""
-    field = "search_key" if queryset.model is Player else "player__search_key"
     words = search_words(_typed(query))
     if not words:
         return queryset.none()
     for spelt, collapsed in words:
         queryset = queryset.filter(
-            Q(**{f"{field}__contains": spelt}) | Q(**{f"{field}__contains": collapsed})
+            Q(search_key__contains=spelt) | Q(search_key__contains=collapsed)
         )
     return queryset
 
@@ -100,8 +100,8 @@ def seat_find(*, tournament: Tournament, query: str, staff: bool = False) -> lis
     seat in every published round (every drawn round for staff). Three queries."""
     if not _typed(query):
         return []
-    matching = entry_filter(tournament.entries.select_related("player"), query=query)
-    entries = list(matching.order_by("player__last_name", "player__first_name")[:FIND_LIMIT])
+    matching = entry_filter(tournament.entries.all(), query=query)
+    entries = list(matching.order_by("last_name", "first_name")[:FIND_LIMIT])
     if not entries:
         return []
     theirs = Seat.objects.filter(entry__in=entries).select_related("round", "table")

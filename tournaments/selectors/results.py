@@ -51,7 +51,7 @@ def entry_rounds(*, entry: Entry, staff: bool = False) -> list[PlayerRound]:
     at_table: dict[int, list[Seat]] = {}
     for other in (
         Seat.objects.filter(table__in=[seat.table_id for seat in seats])
-        .select_related("entry__player")
+        .select_related("entry")
         .order_by("position")
     ):
         at_table.setdefault(other.table_id, []).append(other)
@@ -99,9 +99,9 @@ def standings_entrants(*, tournament: Tournament) -> list[standings.Entrant]:
         ).values_list(
             "pk",
             "start_number",
-            "player__first_name",
-            "player__last_name",
-            "player__club",
+            "first_name",
+            "last_name",
+            "club",
             "status",
         )
     ]
@@ -218,12 +218,11 @@ def round_results(*, round: Round) -> list[ResultTable]:
         seats = []
         for seat in row.seats:
             result = stored.get((table.pk, seat.position))
-            player = seat.entry.player
             common: _SeatPlayer = {
                 "position": seat.position,
                 "start_number": seat.entry.start_number,
-                "name": player.name,
-                "club": player.club,
+                "name": seat.entry.name,
+                "club": seat.entry.club,
             }
             if result is not None:
                 seats.append(

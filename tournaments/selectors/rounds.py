@@ -100,7 +100,7 @@ def _tables(round_: Round) -> QuerySet[Table]:
     """The round's tables with their seats, and each seat's points on the sheet so far: game
     points, initialled penalty points (TSR 8.2.2), less deductions (TSR 9.6.2 b)."""
     recorded = play.recorded()
-    seats = recorded.with_deductions(Seat.objects.select_related("entry__player"))
+    seats = recorded.with_deductions(Seat.objects.select_related("entry"))
     return (
         recorded.with_points(round_.tables.all())
         .prefetch_related(Prefetch("seats", queryset=seats.order_by("position")))
@@ -255,8 +255,8 @@ def round_seats_by_name(*, round: Round) -> list[NamedSeat]:
             moved=moved_at is not None,
         )
         for last, first, number, table, position, moved_at in round.seats.values_list(
-            "entry__player__last_name",
-            "entry__player__first_name",
+            "entry__last_name",
+            "entry__first_name",
             "entry__start_number",
             "table__number",
             "position",

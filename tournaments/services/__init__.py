@@ -8,6 +8,12 @@ from tournaments.services.imports import (
     import_upload_keep,
     players_import_confirm,
 )
+from tournaments.services.persons import (
+    person_update,
+    persons_merge,
+    player_create,
+    player_find_or_create,
+)
 from tournaments.services.players import (
     EntryChange,
     Imported,
@@ -18,8 +24,6 @@ from tournaments.services.players import (
     entry_replace,
     entry_update,
     entry_withdraw,
-    player_create,
-    player_find_or_create,
     players_import,
 )
 from tournaments.services.rankings import (
@@ -80,6 +84,8 @@ __all__ = [
     "import_upload_discard",
     "import_upload_keep",
     "password_reset_mail",
+    "person_update",
+    "persons_merge",
     "player_create",
     "player_find_or_create",
     "players_import",

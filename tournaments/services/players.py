@@ -1,43 +1,38 @@
 """Writes for players and their entries: registration, import, withdrawal, disqualification,
 reinstatement and substitutes (TSR 9.6.2 c, 10.1)."""
 
-import unicodedata
 from dataclasses import dataclass
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments import caching, player_import
+from tournaments import caching, player_import, selectors
 from tournaments.models import (
     Entry,
+    PersonChange,
     Player,
     Round,
     Seat,
     Tournament,
     new_seat_token,
-    player_search_key,
 )
-from tournaments.services.common import name_lock, save_validated, tournament_lock
+from tournaments.policies import may_correct_person_with_entry
+from tournaments.services.common import save_validated, tournament_lock
+from tournaments.services.persons import (
+    entries_follow,
+    found_or_created,
+    person_lock,
+    person_log,
+    person_shown_again,
+    person_snapshot,
+    player_find_or_create,
+)
 from tournaments.services.results import standings_schedule
 from tournaments.services.rounds import Reseating, open_rounds_reseat
-
-
-@transaction.atomic
-def player_create(
-    *, first_name: str, last_name: str, club: str = "", ddv_number: str = ""
-) -> Player:
-    """Register a person who can enter tournaments."""
-    return save_validated(
-        Player(
-            first_name=first_name.strip(),
-            last_name=last_name.strip(),
-            club=club.strip(),
-            ddv_number=ddv_number.strip(),
-        )
-    )
 
 
 def _next_start_number(tournament: Tournament) -> int:
@@ -72,7 +67,16 @@ def entry_create(
     return _entry_add(tournament=tournament, player=player, start_number=start_number).entry
 
 
-def _entry_add(*, tournament: Tournament, player: Player, start_number: int | None) -> EntryChange:
+def _entry_add(
+    *,
+    tournament: Tournament,
+    player: Player,
+    start_number: int | None,
+    first_name: str = "",
+    last_name: str = "",
+    club: str = "",
+) -> EntryChange:
+    """Register the player under these names (none given: the player's own, ``Entry``)."""
     tournament = tournament_lock(tournament)
     if tournament.status == Tournament.Status.FINISHED:
         raise ValidationError(_("The tournament is finished; no more players can enter."))
@@ -80,12 +84,25 @@ def _entry_add(*, tournament: Tournament, player: Player, start_number: int | No
         Entry(
             tournament=tournament,
             player=player,
+            first_name=first_name.strip(),
+            last_name=last_name.strip(),
+            club=club.strip(),
             start_number=start_number or _next_start_number(tournament),
         )
     )
     reseating = open_rounds_reseat(tournament=tournament)
     standings_schedule(tournament_id=tournament.pk)
     return EntryChange(entry=entry, reseating=reseating)
+
+
+def _only_theirs(*, player: Player, by: User | AnonymousUser) -> bool:
+    """Whether every tournament the person plays in is one ``by`` organises."""
+    tournament_ids = set(player.entries.values_list("tournament_id", flat=True))
+    roles = selectors.user_roles_by_tournament(user=by, tournament_ids=tournament_ids)
+    return (
+        may_correct_person_with_entry(tournament_ids=tournament_ids, roles_by_tournament=roles)
+        is None
+    )
 
 
 @transaction.atomic
@@ -97,30 +114,75 @@ def entry_update(
     club: str = "",
     ddv_number: str = "",
     start_number: int,
+    by: User | AnonymousUser,
+    same_person: bool = False,
 ) -> Entry:
-    """Correct a registration: the player's name, club and DDV number, and the start number."""
-    # The start number is the tournament's to give, the name and number the person's (a
-    # registration of the corrected person meanwhile then finds this player): both locked in
-    # the order registrations take them, before the player's row.
-    tournament_lock(entry.tournament)
-    _person_lock(first_name, last_name, ddv_number)
-    entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
-    player = entry.player
-    player.first_name = first_name.strip()
-    player.last_name = last_name.strip()
-    player.club = club.strip()
-    player.ddv_number = ddv_number.strip()
-    save_validated(player)
-    entry.start_number = start_number
-    entry.player = player
-    save_validated(entry)
-    # The player's name shows in the standings of every tournament they entered, and at the
-    # desk of every round they are seated in.
-    for tournament_id in player.entries.values_list("tournament_id", flat=True):
-        standings_schedule(tournament_id=tournament_id)
-    caching.round_changed(
-        *Seat.objects.filter(entry__player=player).values_list("round_id", flat=True)
+    """Correct a registration: the name and club the tournament registered the player under,
+    and the start number; never a person who plays elsewhere too.
+
+    When every tournament of the person is one ``by`` organises, the person is only his and
+    follows the correction (logged). The DDV number is the person's: another number makes the
+    entry another person's, found or made as a registration finds them (refused under another
+    name, ``player_find_or_create``); a person left without entries is deleted."""
+    first_name, last_name, club, ddv_number = (
+        value.strip() for value in (first_name, last_name, club, ddv_number)
     )
+    # The start number is the tournament's to give, the person the registration's: both
+    # locked in the order registrations take them (the tournament, then the person as he was
+    # and as he is now, at once), before the entry's row.
+    tournament_lock(entry.tournament)
+    was = Player.objects.filter(pk=entry.player_id).values_list(
+        "first_name", "last_name", "ddv_number"
+    )
+    person_lock(*was, (first_name, last_name, ddv_number))
+    entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    player = Player.objects.select_for_update().get(pk=entry.player_id)
+    entry.first_name, entry.last_name, entry.club = first_name, last_name, club
+    entry.start_number = start_number
+    followed = _only_theirs(player=player, by=by)
+    number_free = (
+        not ddv_number
+        or not Player.objects.filter(ddv_number=ddv_number).exclude(pk=player.pk).exists()
+    )
+    left: Player | None = None
+    if followed and number_free:
+        before = person_snapshot(player)
+        player.first_name, player.last_name, player.club = first_name, last_name, club
+        player.ddv_number = ddv_number
+        if person_snapshot(player) != before:
+            save_validated(player)
+            entries_follow(player=player, before=before)
+            person_log(
+                player=player,
+                kind=PersonChange.Kind.FOLLOWED,
+                by=by,
+                before=before,
+                after=person_snapshot(player),
+            )
+    elif ddv_number != player.ddv_number:
+        left = player
+        entry.player = found_or_created(
+            first_name=first_name,
+            last_name=last_name,
+            club=club,
+            ddv_number=ddv_number,
+            same_person=same_person,
+        )
+    save_validated(entry)
+    if left is not None and not left.entries.exists():
+        person_log(
+            player=None,
+            kind=PersonChange.Kind.DELETED,
+            by=by,
+            before=person_snapshot(left),
+            after={},
+        )
+        left.delete()
+    if followed:
+        person_shown_again(player=entry.player)
+    else:
+        standings_schedule(tournament_id=entry.tournament_id)
+        caching.round_changed(*entry.seats.values_list("round_id", flat=True))
     return entry
 
 
@@ -137,7 +199,7 @@ def entry_withdraw(*, entry: Entry) -> EntryChange:
         raise ValidationError(
             {
                 "status": _("%(player)s is not active (%(status)s).")
-                % {"player": entry.player, "status": entry.get_status_display()}
+                % {"player": entry.name, "status": entry.get_status_display()}
             }
         )
     entry.status = Entry.Status.WITHDRAWN
@@ -156,10 +218,10 @@ def entry_disqualify(*, entry: Entry) -> EntryChange:
     five): they keep the seat until a substitute takes it (``entry_replace``) or the round is
     drawn again; ``round_start`` refuses them until then."""
     tournament = tournament_lock(entry.tournament)
-    entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
     if entry.status == Entry.Status.DISQUALIFIED:
         raise ValidationError(
-            {"status": _("%(player)s is disqualified already.") % {"player": entry.player}}
+            {"status": _("%(player)s is disqualified already.") % {"player": entry.name}}
         )
     was_active = entry.status == Entry.Status.ACTIVE
     entry.status = Entry.Status.DISQUALIFIED
@@ -191,9 +253,12 @@ def entry_reinstate(*, entry: Entry) -> EntryChange:
 
 
 @transaction.atomic
-def entry_replace(*, entry: Entry, player: Player) -> Entry:
+def entry_replace(
+    *, entry: Entry, player: Player, first_name: str = "", last_name: str = "", club: str = ""
+) -> Entry:
     """Withdraw a player and let a substitute take their seats in the rounds not yet started;
-    or give a disqualified player's seats there to a substitute.
+    or give a disqualified player's seats there to a substitute, registered under the names
+    given (none: the substitute's own).
 
     Nobody else moves, so this is how a field of tables of four only (TSR 8.3.1) stays whole.
     """
@@ -203,11 +268,18 @@ def entry_replace(*, entry: Entry, player: Player) -> Entry:
         raise ValidationError(
             {
                 "status": _("%(player)s is not active (%(status)s).")
-                % {"player": entry.player, "status": entry.get_status_display()}
+                % {"player": entry.name, "status": entry.get_status_display()}
             }
         )
     substitute = save_validated(
-        Entry(tournament=tournament, player=player, start_number=_next_start_number(tournament))
+        Entry(
+            tournament=tournament,
+            player=player,
+            first_name=first_name.strip(),
+            last_name=last_name.strip(),
+            club=club.strip(),
+            start_number=_next_start_number(tournament),
+        )
     )
     if entry.status == Entry.Status.ACTIVE:
         entry.status = Entry.Status.WITHDRAWN
@@ -246,26 +318,31 @@ def players_import(*, tournament: Tournament, data: bytes) -> Imported:
         raise ValidationError(_("The tournament is finished; no more players can enter."))
     # Every person of the file at once, in one order: an import into another tournament of
     # the same people waits, then finds the players this one made.
-    name_lock(
-        "player",
-        *(_person_name(row.first_name, row.last_name, row.ddv_number) for row in preview.rows),
-    )
+    person_lock(*((row.first_name, row.last_name, row.ddv_number) for row in preview.rows))
     registered = set(tournament.entries.values_list("player_id", flat=True))
     taken = set(tournament.entries.values_list("start_number", flat=True))
     next_number = _next_start_number(tournament)
     wanted = {row.start_number for row in preview.rows if row.start_number is not None}
-    errors, entries = [], []
+    errors: list[str] = []
+    entries: list[Entry] = []
     for row in preview.rows:
-        player = _found_or_created(
-            first_name=row.first_name,
-            last_name=row.last_name,
-            club=row.club,
-            ddv_number=row.ddv_number,
-        )
+        try:
+            player = found_or_created(
+                first_name=row.first_name,
+                last_name=row.last_name,
+                club=row.club,
+                ddv_number=row.ddv_number,
+            )
+        except ValidationError as refused:
+            errors.extend(
+                _("Line %(line)d: %(error)s") % {"line": row.line, "error": message}
+                for message in refused.messages
+            )
+            continue
         if player.pk in registered:
             errors.append(
                 _("Line %(line)d: %(player)s is already registered.")
-                % {"line": row.line, "player": player}
+                % {"line": row.line, "player": f"{row.first_name} {row.last_name}".strip()}
             )
             continue
         if row.start_number in taken:
@@ -281,74 +358,22 @@ def players_import(*, tournament: Tournament, data: bytes) -> Imported:
             number = next_number
         taken.add(number)
         registered.add(player.pk)
-        entries.append(Entry(tournament=tournament, player=player, start_number=number))
+        entries.append(
+            Entry(
+                tournament=tournament,
+                player=player,
+                first_name=row.first_name.strip(),
+                last_name=row.last_name.strip(),
+                club=row.club.strip(),
+                start_number=number,
+            )
+        )
     if errors:
         raise ValidationError({"file": errors})
     created = Entry.objects.bulk_create(entries)
     reseating = open_rounds_reseat(tournament=tournament)
     standings_schedule(tournament_id=tournament.pk)
     return Imported(entries=created, reseating=reseating)
-
-
-def _folded(text: str) -> str:
-    return unicodedata.normalize("NFC", text).lower()
-
-
-def _person_name(first_name: str, last_name: str, ddv_number: str) -> str:
-    """What a person is found by (``player_find_or_create``), as the name of their lock."""
-    ddv_number = ddv_number.strip()
-    if ddv_number:
-        return f"ddv:{ddv_number}"
-    return f"name:{player_search_key(first_name.strip(), last_name.strip())}"
-
-
-def _person_lock(first_name: str, last_name: str, ddv_number: str) -> None:
-    name_lock("player", _person_name(first_name, last_name, ddv_number))
-
-
-@transaction.atomic
-def player_find_or_create(
-    *, first_name: str, last_name: str, club: str = "", ddv_number: str = ""
-) -> Player:
-    """The known player: by DDV number if one is given, else by name and club in any case
-    ("MÜLLER" is Müller, "Mueller" another) without a DDV number; a new player otherwise.
-
-    Two requests for the same new person at once make one player: the second waits for the
-    first (a lock on what the person is found by, held to the end of the transaction) and
-    then finds it."""
-    _person_lock(first_name, last_name, ddv_number)
-    return _found_or_created(
-        first_name=first_name, last_name=last_name, club=club, ddv_number=ddv_number
-    )
-
-
-def _found_or_created(*, first_name: str, last_name: str, club: str, ddv_number: str) -> Player:
-    """``player_find_or_create`` with the person locked already."""
-    first_name, last_name, club, ddv_number = (
-        value.strip() for value in (first_name, last_name, club, ddv_number)
-    )
-    if ddv_number:
-        known = Player.objects.filter(ddv_number=ddv_number).first()
-    else:
-        # The indexed key narrows the search to the same name however spelt; the same name
-        # is the same letters in any case, told here in Python so that SQLite (whose iexact
-        # folds only ASCII) and PostgreSQL agree. "Mueller" and "Weiss" are other families,
-        # as in the file's own check (``player_import``).
-        same = (_folded(first_name), _folded(last_name), _folded(club))
-        known = next(
-            (
-                player
-                for player in Player.objects.filter(
-                    search_key=player_search_key(first_name, last_name), ddv_number=""
-                ).order_by("pk")
-                if (_folded(player.first_name), _folded(player.last_name), _folded(player.club))
-                == same
-            ),
-            None,
-        )
-    return known or player_create(
-        first_name=first_name, last_name=last_name, club=club, ddv_number=ddv_number
-    )
 
 
 @transaction.atomic
@@ -360,8 +385,10 @@ def entry_register(
     club: str = "",
     ddv_number: str = "",
     start_number: int | None = None,
+    same_person: bool = False,
 ) -> EntryChange:
-    """Register a person by name (a known player is reused, see ``player_find_or_create``);
+    """Register a person by name (a known player is reused, see ``player_find_or_create``,
+    which refuses another's DDV number unless ``same_person``) under the name and club typed;
     returns the entry, and whom seating the late entry moved.
 
     The same person registered twice at once is one entry: the second request finds the
@@ -369,6 +396,17 @@ def entry_register(
     # The tournament first, then the person, as the import takes them: never the other way.
     tournament = tournament_lock(tournament)
     player = player_find_or_create(
-        first_name=first_name, last_name=last_name, club=club, ddv_number=ddv_number
+        first_name=first_name,
+        last_name=last_name,
+        club=club,
+        ddv_number=ddv_number,
+        same_person=same_person,
     )
-    return _entry_add(tournament=tournament, player=player, start_number=start_number)
+    return _entry_add(
+        tournament=tournament,
+        player=player,
+        start_number=start_number,
+        first_name=first_name,
+        last_name=last_name,
+        club=club,
+    )

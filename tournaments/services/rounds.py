@@ -342,7 +342,7 @@ def _club_mates(tournament: Tournament) -> list[tuple[int, int]]:
     """Pairs of active players of one club (kept apart in round 1)."""
     clubs: dict[str, list[int]] = {}
     for entry_id, club in tournament.entries.filter(status=Entry.Status.ACTIVE).values_list(
-        "pk", "player__club"
+        "pk", "club"
     ):
         if club.strip():
             clubs.setdefault(club.strip().casefold(), []).append(entry_id)
@@ -397,7 +397,7 @@ def round_start(*, round: Round, at: datetime.datetime | None = None) -> Round:
     gone = list(
         Seat.objects.filter(table__round=round_)
         .exclude(entry__status=Entry.Status.ACTIVE)
-        .select_related("entry__player")
+        .select_related("entry")
         .order_by("entry__start_number")
     )
     if gone:
@@ -409,7 +409,7 @@ def round_start(*, round: Round, at: datetime.datetime | None = None) -> Round:
             % {
                 "number": round_.number,
                 "players": ", ".join(
-                    f"{seat.entry.player} ({seat.entry.get_status_display()})" for seat in gone
+                    f"{seat.entry.name} ({seat.entry.get_status_display()})" for seat in gone
                 ),
             }
         )

@@ -155,7 +155,7 @@ def tournament_copy(
 ) -> Tournament:
     """A new tournament with every setting of an earlier one that ``by`` organises, except its
     name and days (``changes``: settings that differ). With ``players``, everyone registered
-    in it is registered again, active, under the same start number."""
+    in it is registered again, active, under the same start number, name and club."""
     policies.enforce(
         policies.may_copy_tournament(roles=selectors.user_roles(user=by, tournament=source))
     )
@@ -170,8 +170,17 @@ def tournament_copy(
     )
     if players:
         Entry.objects.bulk_create(
-            Entry(tournament=tournament, player_id=player_id, start_number=number)
-            for player_id, number in source.entries.values_list("player_id", "start_number")
+            Entry(
+                tournament=tournament,
+                player_id=player_id,
+                start_number=number,
+                first_name=first_name,
+                last_name=last_name,
+                club=club,
+            )
+            for player_id, number, first_name, last_name, club in source.entries.values_list(
+                "player_id", "start_number", "first_name", "last_name", "club"
+            )
         )
     return tournament
 

@@ -1,6 +1,7 @@
 """Pages: thin views that ask selectors and call services. One module per sub-domain; the names
 are gathered here so that the URLs can say ``views.round_detail``."""
 
+from tournaments.views.persons import person_edit, person_merge
 from tournaments.views.players import (
     entry_edit,
     entry_list,
@@ -47,6 +48,8 @@ __all__ = [
     "entry_status",
     "find_table",
     "home",
+    "person_edit",
+    "person_merge",
     "player_detail",
     "player_history",
     "players_import",

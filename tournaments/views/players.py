@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournaments import player_import, selectors, services
+from tournaments import player_import, policies, selectors, services
 from tournaments.forms import (
     EntryForm,
     ImportForm,
@@ -45,7 +45,7 @@ def entry_list(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.success(
                     request,
                     _("%(player)s is registered with start number %(number)d.")
-                    % {"player": registered.entry.player, "number": registered.entry.start_number},
+                    % {"player": registered.entry.name, "number": registered.entry.start_number},
                 )
                 report_moves(request, registered.reseating)
                 return redirect("entries", slug)
@@ -78,28 +78,40 @@ def _entry(request: HttpRequest, slug: str, start_number: int) -> Entry:
 @require_http_methods(["GET", "POST"])
 def entry_edit(request: HttpRequest, slug: str, start_number: int) -> HttpResponse:
     entry = _entry(request, slug, start_number)
-    player = entry.player
     initial = {
-        "first_name": player.first_name,
-        "last_name": player.last_name,
-        "club": player.club,
-        "ddv_number": player.ddv_number,
+        "first_name": entry.first_name,
+        "last_name": entry.last_name,
+        "club": entry.club,
+        "ddv_number": entry.player.ddv_number,
         "start_number": entry.start_number,
     }
     form = EntryForm(request.POST or None, initial=initial)
     form.fields["start_number"].required = True
     if request.method == "POST" and form.is_valid():
         try:
-            services.entry_update(entry=entry, **form.cleaned_data)
+            services.entry_update(entry=entry, by=request.user, **form.cleaned_data)
         except ValidationError as error:
             errors_to_form(form, error)
         else:
             messages.success(request, _("The registration is saved."))
             return redirect("entries", slug)
+    # Whether the person follows the correction, or (playing elsewhere too) why not.
+    tournament_ids = set(entry.player.entries.values_list("tournament_id", flat=True))
+    person_refusal = policies.may_correct_person_with_entry(
+        tournament_ids=tournament_ids,
+        roles_by_tournament=selectors.user_roles_by_tournament(
+            user=request.user, tournament_ids=tournament_ids
+        ),
+    )
     return render(
         request,
         "tournaments/entry_edit.html",
-        {"tournament": entry.tournament, "entry": entry, "form": form},
+        {
+            "tournament": entry.tournament,
+            "entry": entry,
+            "form": form,
+            "person_refusal": person_refusal,
+        },
         status=400 if form.errors else 200,
     )
 
@@ -124,7 +136,7 @@ def entry_status(request: HttpRequest, slug: str, start_number: int) -> HttpResp
         messages.success(
             request,
             _("%(player)s: %(status)s.")
-            % {"player": entry.player, "status": entry.get_status_display()},
+            % {"player": entry.name, "status": entry.get_status_display()},
         )
         report_moves(request, changed.reseating)
     return redirect("entries", slug)
@@ -140,7 +152,9 @@ def entry_replace(request: HttpRequest, slug: str, start_number: int) -> HttpRes
     if request.method == "POST" and form.is_valid():
         try:
             substitute = services.entry_replace(
-                entry=entry, player=services.player_find_or_create(**form.cleaned_data)
+                entry=entry,
+                player=services.player_find_or_create(**form.cleaned_data),
+                **{name: form.cleaned_data[name] for name in ("first_name", "last_name", "club")},
             )
         except ValidationError as error:
             errors_to_form(form, error)
@@ -149,9 +163,9 @@ def entry_replace(request: HttpRequest, slug: str, start_number: int) -> HttpRes
                 request,
                 _("%(substitute)s (start number %(number)d) takes the seats of %(player)s.")
                 % {
-                    "substitute": substitute.player,
+                    "substitute": substitute.name,
                     "number": substitute.start_number,
-                    "player": entry.player,
+                    "player": entry.name,
                 },
             )
             return redirect("entries", slug)

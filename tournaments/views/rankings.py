@@ -48,7 +48,9 @@ def player_history(request: HttpRequest, pk: int) -> HttpResponse:
     they stand in the ranking lists."""
     player = get_object_or_404(Player, pk=pk)
     history = selectors.player_history(player=player, user=request.user)
-    if not history and not request.user.is_superuser:
+    # Those who correct persons see every person, the log, and what they may do.
+    changes = policies.may_change_person(user=request.user) is None
+    if not history and not changes:
         raise Http404
     return render(
         request,
@@ -57,6 +59,8 @@ def player_history(request: HttpRequest, pk: int) -> HttpResponse:
             "player": player,
             "history": history,
             "places": selectors.player_ranking_places(player=player, user=request.user),
+            "may_change": changes,
+            "changes": selectors.person_changes(player=player) if changes else [],
         },
     )
 
