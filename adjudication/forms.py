@@ -402,8 +402,8 @@ class RoleForm(_StaffForm):
 
 
 class InviteForm(_StaffForm):
-    """Appoint someone new: an account is made for the name, and the link to set a password is
-    sent to the address. Its fields' ids differ from ``RoleForm``'s on the same page."""
+    """Invite someone by name and e-mail address: the link to accept is sent to the address
+    (``services.staff_invite``). Its fields' ids differ from ``RoleForm``'s on the same page."""
 
     name = forms.CharField(label=_("Name"), max_length=150, help_text=_("First and last name."))
     email = forms.EmailField(label=_("E-mail address"), max_length=254)

@@ -11,8 +11,9 @@ the rounds sanctions count in, are kept otherwise (RESTRICT).
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q, Value
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, Lower
 from django.db.models.lookups import Exact
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -20,7 +21,7 @@ from adjudication.messages import words
 from doko.rules.offences import STANDARD_OFFENCE
 from doko.rules.penalty import MOST_ANNOUNCEMENTS, Severity
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS, Scoresheet
-from tournaments.models import Entry, Round, Tournament
+from tournaments.models import Entry, Round, Tournament, TournamentRole
 
 SEVERITY_LABELS = {
     Severity.INSIGNIFICANT: _("insignificant (TSR 9.2)"),
@@ -559,3 +560,79 @@ class Event(models.Model):
     def text(self) -> str:
         """What was done, in the reader's language where the entry keeps its message."""
         return words(self.message) if self.message else self.summary
+
+
+class StaffInvitation(models.Model):
+    """A role offered to an e-mail address (TSR 8.2.1), waiting for its person: no account is
+    looked up and none is made until the link is opened and accepted
+    (``services.staff_invitation_accept``). An address with an account accepts by logging in
+    as that account; a new address chooses a password there and gets its account then. The
+    link's key is kept only as its SHA-256 (``key_hash``), so that the table tells nobody a
+    working link."""
+
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="staff_invitations",
+        verbose_name=_("tournament"),
+    )
+    email = models.EmailField(_("e-mail address"), max_length=254)
+    name = models.CharField(_("name"), max_length=150)
+    role = models.CharField(_("role"), max_length=16, choices=TournamentRole.Role.choices)
+    entry = models.ForeignKey(
+        Entry,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("plays as"),
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("invited by"),
+    )
+    created_at = models.DateTimeField(_("invited at"), default=timezone.now)
+    key_hash = models.CharField(max_length=64, unique=True, editable=False)
+    expires_at = models.DateTimeField(_("valid until"))
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    accepted_at = models.DateTimeField(_("accepted at"), null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("accepted by"),
+    )
+
+    class Meta:
+        verbose_name = _("staff invitation")
+        verbose_name_plural = _("staff invitations")
+        ordering = ["tournament", "created_at", "pk"]
+        constraints = [
+            # One open invitation per tournament, address (in any case) and role: inviting
+            # again withdraws the earlier one.
+            models.UniqueConstraint(
+                "tournament",
+                Lower("email"),
+                "role",
+                condition=Q(accepted_at__isnull=True, withdrawn_at__isnull=True),
+                name="staffinvitation_one_open",
+            ),
+            models.CheckConstraint(
+                condition=Q(accepted_at__isnull=True) | Q(withdrawn_at__isnull=True),
+                name="staffinvitation_accepted_or_withdrawn",
+            ),
+            models.CheckConstraint(
+                condition=Q(role__in=TournamentRole.Role.values), name="staffinvitation_role"
+            ),
+            models.CheckConstraint(
+                condition=Q(expires_at__gt=F("created_at")),
+                name="staffinvitation_expires_after_made",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.email} ({self.role})"

@@ -23,10 +23,11 @@ endgültig"):
 from collections.abc import Collection, Iterable
 
 from django.contrib.auth.models import User
-from django.db.models import Exists, OuterRef
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from adjudication.models import StaffInvitation
 from tournaments.models import Seat, Table, Tournament, TournamentRole
 
 # enforce is re-exported, so that adjudication's services say policies.enforce(...).
@@ -230,58 +231,72 @@ def may_appoint_staff(*, tournament: Tournament, user: AnyUser) -> Refusal | Non
     return Refusal(_("Only an organiser appoints the staff."))
 
 
-def _holding_more(*, accounts: Collection[User], tournament: Tournament) -> set[int]:
-    """The ids of those ``accounts`` that hold more than their roles in ``tournament``: a role
-    in another tournament, the administration, a group or a permission; in one query."""
-    more = {account.pk for account in accounts if account.is_staff or account.is_superuser}
-    rest = [account.pk for account in accounts if account.pk not in more]
-    if rest:
-        elsewhere = TournamentRole.objects.filter(user=OuterRef("pk")).exclude(
-            tournament=tournament
-        )
-        groups = User.groups.through.objects.filter(user=OuterRef("pk"))
-        permissions = User.user_permissions.through.objects.filter(user=OuterRef("pk"))
-        more |= set(
-            User.objects.filter(pk__in=rest)
-            .filter(Exists(elsewhere) | Exists(groups) | Exists(permissions))
-            .values_list("pk", flat=True)
-        )
-    return more
+def _ask(invitation: StaffInvitation) -> dict[str, str]:
+    by = invitation.invited_by
+    return {
+        "by": by.get_full_name() or by.get_username(),
+        "tournament": invitation.tournament.name,
+    }
 
 
-def may_invite_again(*, grant: TournamentRole, user: AnyUser) -> Refusal | None:
-    """Give a member of staff a fresh invitation link ("Invite again"): the organiser, for an
-    account that has set no password yet and holds nothing beyond its roles in this tournament.
-    The link opens the account, so an organiser never gets one for an account that may do more
-    than he may himself (roles elsewhere, the administration, permissions)."""
-    if refusal := may_appoint_staff(tournament=grant.tournament, user=user):
-        return refusal
-    account = grant.user
-    if account.has_usable_password():
+def _invitation_closed(invitation: StaffInvitation) -> Refusal | None:
+    """Why an invitation's link no longer works (accepted, withdrawn or replaced, run out), and
+    who to ask for a new one; None while it works."""
+    if invitation.accepted_at is not None:
         return Refusal(
-            _(
-                "%(name)s has set a password already. If it is lost, “Forgot your password?” "
-                "on the login page sends a new link."
-            )
-            % {"name": account.get_full_name() or account.get_username()}
+            _("This invitation has been accepted already. Log in to see %(tournament)s.")
+            % _ask(invitation),
+            field="invitation",
         )
-    if _holding_more(accounts=[account], tournament=grant.tournament):
+    if invitation.withdrawn_at is not None:
         return Refusal(
             _(
-                "This account holds more than its roles in this tournament: an administrator "
-                "gives it a new link."
+                "This invitation has been withdrawn, or replaced by a newer one. If it was meant "
+                "for you, ask %(by)s, who organises %(tournament)s."
             )
+            % _ask(invitation),
+            field="invitation",
+        )
+    if invitation.expires_at <= timezone.now():
+        return Refusal(
+            _(
+                "This invitation has run out. Ask %(by)s, who organises %(tournament)s, to "
+                "invite you again."
+            )
+            % _ask(invitation),
+            field="invitation",
         )
     return None
 
 
-def invitable(
-    *, grants: Collection[TournamentRole], tournament: Tournament, user: AnyUser
-) -> set[int]:
-    """``may_invite_again`` for a page of grants at once, in two queries: the ids of those
-    that ``user`` may give a fresh link."""
-    if may_appoint_staff(tournament=tournament, user=user):
-        return set()
-    pending = [grant for grant in grants if not grant.user.has_usable_password()]
-    more = _holding_more(accounts=[grant.user for grant in pending], tournament=tournament)
-    return {grant.pk for grant in pending if grant.user_id not in more}
+def may_change_invitation(*, invitation: StaffInvitation, user: AnyUser) -> Refusal | None:
+    """Invite again or withdraw an invitation that is still open: an organiser of its
+    tournament."""
+    if refusal := may_appoint_staff(tournament=invitation.tournament, user=user):
+        return refusal
+    if invitation.accepted_at is not None or invitation.withdrawn_at is not None:
+        return Refusal(
+            _("This invitation has been accepted or withdrawn already."), field="invitation"
+        )
+    return None
+
+
+def may_accept_invitation(
+    *, invitation: StaffInvitation, account: User | None, user: AnyUser
+) -> Refusal | None:
+    """Accept an invitation through its link and take up its role (TSR 8.2.1), while it works.
+    ``account``: the account that has the invitation's address, if any. Then only that
+    account accepts, logged in: a link, which an organiser may have seen, never opens an
+    account or sets its password. An address without an account: whoever holds the link, who
+    chooses the new account's password."""
+    if refusal := _invitation_closed(invitation):
+        return refusal
+    if account is None:
+        return None
+    email = invitation.email.casefold()
+    if user.is_authenticated and isinstance(user, User) and user.email.casefold() == email:
+        return None
+    return Refusal(
+        _("An account has the address %(email)s: log in as that account to accept the invitation.")
+        % {"email": invitation.email}
+    )

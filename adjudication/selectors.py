@@ -9,7 +9,8 @@ from django.db.models import Count, Expression, OuterRef, Q, QuerySet, Subquery,
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 
-from adjudication.models import Appeal, Decision, Event, Offence, Sanction
+from adjudication.invitations import invitation_key_hash
+from adjudication.models import Appeal, Decision, Event, Offence, Sanction, StaffInvitation
 from doko.names import matches, search_key, search_words
 from scoring.models import Scoresheet
 from scoring.rulings import SheetAdjudication
@@ -291,6 +292,35 @@ def offence_detail(*, tournament: Tournament, pk: int) -> Offence:
 def offence_of(*, tournament: Tournament, pk: int) -> Offence | None:
     """An offence of the tournament's catalogue named in a request; None if there is none."""
     return offence_list(tournament=tournament).filter(pk=pk).first()
+
+
+def staff_invitations(*, tournament: Tournament) -> QuerySet[StaffInvitation]:
+    """The tournament's open invitations (neither accepted nor withdrawn), run out or not."""
+    return (
+        StaffInvitation.objects.filter(
+            tournament=tournament, accepted_at__isnull=True, withdrawn_at__isnull=True
+        )
+        .select_related("tournament", "invited_by", "entry__player")
+        .order_by("created_at", "pk")
+    )
+
+
+def staff_invitation_detail(*, tournament: Tournament, pk: int) -> StaffInvitation:
+    return get_object_or_404(
+        StaffInvitation.objects.filter(tournament=tournament).select_related(
+            "tournament", "invited_by", "entry__player"
+        ),
+        pk=pk,
+    )
+
+
+def staff_invitation_by_key(*, key: str) -> StaffInvitation | None:
+    """The invitation of a link's key, whatever its state; None for a key no invitation has."""
+    return (
+        StaffInvitation.objects.filter(key_hash=invitation_key_hash(key))
+        .select_related("tournament", "invited_by", "entry__player")
+        .first()
+    )
 
 
 def role_detail(*, tournament: Tournament, pk: int) -> TournamentRole:

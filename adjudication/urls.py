@@ -38,9 +38,14 @@ urlpatterns = [
     path("tournaments/<slug:slug>/staff/", views.staff, name="staff"),
     path("tournaments/<slug:slug>/staff/invite/", views.staff_invite, name="staff-invite"),
     path(
-        "tournaments/<slug:slug>/staff/<int:pk>/invite/",
+        "tournaments/<slug:slug>/staff/invitations/<int:pk>/again/",
         views.staff_invite_again,
         name="staff-invite-again",
+    ),
+    path(
+        "tournaments/<slug:slug>/staff/invitations/<int:pk>/withdraw/",
+        views.staff_invitation_withdraw,
+        name="staff-invitation-withdraw",
     ),
     path("tournaments/<slug:slug>/staff/<int:pk>/revoke/", views.staff_revoke, name="staff-revoke"),
 ]

@@ -622,11 +622,11 @@ def _staff_page(
     form: forms.RoleForm | None = None,
     invite_form: forms.InviteForm | None = None,
 ) -> HttpResponse:
-    """The staff, the search for an account, and the forms to appoint someone with an account
-    and to invite someone new; a form with errors is shown as it was sent (422)."""
+    """The staff and the open invitations, the search for an account, and the forms to appoint
+    someone with an account and to invite someone by e-mail address; a form with errors is
+    shown as it was sent (422)."""
     search = forms.AccountSearchForm(request.GET)
     query = search.cleaned_data["q"] if search.is_valid() else ""
-    roles = list(selectors.staff_roles(tournament=tournament))
     invitation = None
     stored = request.session.get(INVITATION_SESSION_KEY)
     if request.method == "GET" and stored and stored.get("slug") == tournament.slug:
@@ -636,10 +636,9 @@ def _staff_page(
         "adjudication/staff.html",
         {
             "tournament": tournament,
-            "roles": roles,
-            # Who has not set a password yet, and which of them may be invited again.
-            "pending": {grant.pk for grant in roles if not grant.user.has_usable_password()},
-            "invitable": policies.invitable(grants=roles, tournament=tournament, user=request.user),
+            "roles": selectors.staff_roles(tournament=tournament),
+            "invitations": selectors.staff_invitations(tournament=tournament),
+            "now": timezone.now(),
             "search": search,
             "query": query,
             "accounts": selectors.accounts_matching(query=query) if query else None,
@@ -654,18 +653,20 @@ def _staff_page(
 
 
 def _invitation_show(
-    request: AuthenticatedHttpRequest, tournament: Tournament, invitation: services.Invitation
+    request: AuthenticatedHttpRequest, tournament: Tournament, made: services.Invitation
 ) -> HttpResponse:
-    """Back to the staff page, which shows the link once to pass on."""
-    user = invitation.grant.user
-    request.session[INVITATION_SESSION_KEY] = {
-        "slug": tournament.slug,
-        "url": invitation.url,
-        "name": user.get_full_name() or user.get_username(),
-        "username": user.get_username(),
-        "email": user.email,
-        "sent": invitation.mailed and services.mail_leaves_the_server(),
-    }
+    """Back to the staff page: "Invitation sent to …", the same for every address; where the
+    site sends no mail, with the link, shown once, to pass on."""
+    email = made.invitation.email
+    if made.url is None:
+        messages.success(request, _("Invitation sent to %(email)s.") % {"email": email})
+    else:
+        request.session[INVITATION_SESSION_KEY] = {
+            "slug": tournament.slug,
+            "url": made.url,
+            "name": made.invitation.name,
+            "email": email,
+        }
     return redirect("staff", tournament.slug)
 
 
@@ -710,15 +711,15 @@ def staff(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def staff_invite(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
-    """Appoint someone new: an account for the name and e-mail address, and a link to set a
-    password, shown on the staff page and sent to the address."""
+    """Invite someone by name and e-mail address: the same answer for every address; the link
+    is mailed after it (or, where the site sends no mail, shown to pass on)."""
     tournament = _tournament(request, slug, ORGANISER)
     form = forms.InviteForm(request.POST)
     if form.is_valid():
         data = form.cleaned_data
         entry = _staff_entry(form, tournament)
         if not form.errors:
-            invitation = _apply(
+            made = _apply(
                 request,
                 form,
                 lambda: services.staff_invite(
@@ -731,29 +732,41 @@ def staff_invite(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                     by=request.user,
                 ),
             )
-            if invitation is not None:
-                messages.success(
-                    request, _("Appointed: %(who)s.") % {"who": _role_text(invitation.grant)}
-                )
-                return _invitation_show(request, tournament, invitation)
+            if made is not None:
+                return _invitation_show(request, tournament, made)
     return _staff_page(request, tournament, invite_form=form)
 
 
 @login_required
 @require_POST
 def staff_invite_again(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
-    """A fresh link for someone who has not set a password yet; earlier links stop working."""
+    """A fresh link for an open invitation; the earlier one stops working."""
     tournament = _tournament(request, slug, ORGANISER)
-    grant = get_object_or_404(selectors.staff_roles(tournament=tournament), pk=pk)
+    invitation = selectors.staff_invitation_detail(tournament=tournament, pk=pk)
     try:
-        invitation = services.staff_invite_again(
-            grant=grant, address=partial(absolute_url, request), by=request.user
+        made = services.staff_invite_again(
+            invitation=invitation, address=partial(absolute_url, request), by=request.user
         )
     except (ValidationError, PermissionDenied) as error:
         for message in getattr(error, "messages", None) or [str(error)]:
             messages.error(request, message)
         return redirect("staff", slug)
-    return _invitation_show(request, tournament, invitation)
+    return _invitation_show(request, tournament, made)
+
+
+@login_required
+@require_POST
+def staff_invitation_withdraw(
+    request: AuthenticatedHttpRequest, slug: str, pk: int
+) -> HttpResponse:
+    tournament = _tournament(request, slug, ORGANISER)
+    invitation = selectors.staff_invitation_detail(tournament=tournament, pk=pk)
+    return _button(
+        request,
+        lambda: services.staff_invitation_withdraw(invitation=invitation, by=request.user),
+        _("Invitation of %(email)s withdrawn.") % {"email": invitation.email},
+        redirect("staff", slug),
+    )
 
 
 @login_required

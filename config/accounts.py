@@ -1,5 +1,6 @@
 """Passwords without an administrator: Django's password reset, and the page of an invitation
-link where new staff choose theirs (``adjudication.invitations``).
+link (``adjudication.invitations``), where staff invited by e-mail address accept: with the
+account of that address, logged in, or by choosing a password for a new one.
 
 Both are Django's own views with the site's templates (``templates/registration/``). The reset
 page answers the same, in the same time, whether an address has an account or not: it does not
@@ -19,17 +20,26 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
-from django.core.exceptions import ValidationError
-from django.http import HttpResponseRedirect
+from django.contrib.auth.forms import SetPasswordForm
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_http_methods
 
+from adjudication import policies, selectors, services
 from adjudication.invitations import invitation_tokens
+from adjudication.models import StaffInvitation
+from adjudication.services.staff import name_parts, username_base
 from limits.clients import address_of
 from limits.windows import folded, rate_count
 from tournaments.after_response import task_after_response
+from tournaments.forms import errors_to_form
+from tournaments.models import TournamentRole
 from tournaments.tasks import password_reset_mail_task
 
 RESET_MESSAGE = _("Too many requests for a new password. Please wait a while and try again.")
@@ -62,10 +72,10 @@ class PasswordResetView(auth_views.PasswordResetView):
         return HttpResponseRedirect(self.get_success_url())
 
 
-class InvitationView(auth_views.PasswordResetConfirmView):
-    """The page of an invitation link: the new member of staff chooses a password, then logs
-    in. Django's page for a password-reset link, with the invitations' tokens (valid seven
-    days, once)."""
+class InvitationTokenView(auth_views.PasswordResetConfirmView):
+    """The page of an invitation link made before invitations were stored (an account was made
+    at once, without a password): the new member of staff chooses one, then logs in. Honoured
+    until those links run out (``adjudication.invitations``)."""
 
     token_generator = invitation_tokens
     template_name = "registration/invitation_confirm.html"
@@ -83,3 +93,92 @@ class InvitationView(auth_views.PasswordResetConfirmView):
             % {"username": form.user.get_username()},
         )
         return response
+
+
+def _invitation_page(request: HttpRequest, context: dict, status: int = 200) -> HttpResponse:
+    return render(request, "registration/staff_invitation.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def staff_invitation(request: HttpRequest, key: str) -> HttpResponse:
+    """The page of an invitation link. For an address with an account: log in as it, then
+    accept (the link opens no account and sets no password). For a new address: choose a
+    password, and the account is made with the role. A link that no longer works says why and
+    whom to ask."""
+    invitation = selectors.staff_invitation_by_key(key=key)
+    if invitation is None:
+        return _invitation_page(request, {"state": "unknown"}, status=404)
+    account = services.invitation_account(invitation.email)
+    refusal = policies.may_accept_invitation(
+        invitation=invitation, account=account, user=request.user
+    )
+    by = invitation.invited_by
+    context: dict = {
+        "invitation": invitation,
+        "by": by.get_full_name() or by.get_username(),
+        "role": TournamentRole.Role(invitation.role).label,
+        "refusal": refusal,
+    }
+    if refusal is not None and refusal.field is not None:
+        return _invitation_page(request, {**context, "state": "closed"}, status=410)
+    if account is not None:
+        if refusal is not None:
+            login_url = f"{reverse('login')}?{urlencode({'next': request.path})}"
+            status = 403 if request.method == "POST" else 200
+            return _invitation_page(
+                request, {**context, "state": "login", "login_url": login_url}, status=status
+            )
+        if request.method == "POST":
+            return _invitation_accept(request, invitation, context, key=key, password="")
+        return _invitation_page(request, {**context, "state": "accept"})
+    first_name, last_name = name_parts(invitation.name)
+    # As the account will be (its user name may yet take a number, should the name be taken).
+    person = User(
+        username=username_base(first_name=first_name, last_name=last_name, email=invitation.email),
+        first_name=first_name,
+        last_name=last_name,
+        email=invitation.email,
+    )
+    form = SetPasswordForm(person, request.POST if request.method == "POST" else None)
+    context = {**context, "state": "new", "form": form, "username": person.username}
+    if request.method == "POST" and form.is_valid():
+        password = form.cleaned_data["new_password1"]
+        return _invitation_accept(request, invitation, context, key=key, password=password)
+    return _invitation_page(request, context, status=422 if form.errors else 200)
+
+
+def _invitation_accept(
+    request: HttpRequest, invitation: StaffInvitation, context: dict, *, key: str, password: str
+) -> HttpResponse:
+    """Accept, then on to the login (a new account) or to the tournament; a refusal that came
+    up meanwhile (accepted, withdrawn, an account made for the address) shows the page anew."""
+    try:
+        grant = services.staff_invitation_accept(
+            invitation=invitation, by=request.user, password=password
+        )
+    except (ValidationError, PermissionDenied) as error:
+        if "form" in context and isinstance(error, ValidationError):
+            errors_to_form(context["form"], error)
+            return _invitation_page(request, context, status=422)
+        messages.error(request, str(getattr(error, "messages", [error])[0]))
+        return redirect("invitation", key=key)
+    role = grant.get_role_display()
+    tournament = grant.tournament.name
+    if password:
+        messages.success(
+            request,
+            gettext(
+                "Your account is made, as %(role)s in %(tournament)s. Log in with your "
+                "user name, %(username)s."
+            )
+            % {"role": role, "tournament": tournament, "username": grant.user.get_username()},
+        )
+        return HttpResponseRedirect(
+            f"{reverse('login')}?{urlencode({'username': grant.user.get_username()})}"
+        )
+    messages.success(
+        request,
+        gettext("Invitation accepted: you are %(role)s in %(tournament)s.")
+        % {"role": role, "tournament": tournament},
+    )
+    return redirect("tournament", grant.tournament.slug)

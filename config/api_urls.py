@@ -234,8 +234,18 @@ urlpatterns += [
     path(f"{ADJUDICATION}/roles", adjudication_api.StaffList.as_view(), name="api-roles"),
     path(f"{ADJUDICATION}/roles/<int:pk>", adjudication_api.StaffDetail.as_view(), name="api-role"),
     path(
-        f"{ADJUDICATION}/roles/<int:pk>/invitation",
-        adjudication_api.StaffInvitation.as_view(),
-        name="api-role-invitation",
+        f"{ADJUDICATION}/invitations",
+        adjudication_api.StaffInvitationList.as_view(),
+        name="api-invitations",
+    ),
+    path(
+        f"{ADJUDICATION}/invitations/<int:pk>",
+        adjudication_api.StaffInvitationDetail.as_view(),
+        name="api-invitation",
+    ),
+    path(
+        f"{ADJUDICATION}/invitations/<int:pk>/again",
+        adjudication_api.StaffInvitationAgain.as_view(),
+        name="api-invitation-again",
     ),
 ]

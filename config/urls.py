@@ -48,11 +48,13 @@ urlpatterns = [
         auth_views.PasswordResetCompleteView.as_view(),
         name="password_reset_complete",
     ),
-    # New staff choose their password here (adjudication.invitations).
+    # Staff invited by e-mail address accept here (adjudication.invitations).
+    path("accounts/invitation/<str:key>/", accounts.staff_invitation, name="invitation"),
+    # Links of the invitations made before they were stored, until they run out.
     path(
         "accounts/invitation/<uidb64>/<token>/",
-        accounts.InvitationView.as_view(),
-        name="invitation",
+        accounts.InvitationTokenView.as_view(),
+        name="invitation-token",
     ),
     path("i18n/", include("django.conf.urls.i18n")),
     path("language/<str:code>/", language_switch, name="language"),

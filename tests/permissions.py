@@ -768,6 +768,12 @@ ADJUDICATION = [
         "L L L 403 403 403 302 302",
     ),
     c(
+        "staff-invitation-withdraw",
+        "post",
+        lambda ctx: {"slug": ctx.slug, "pk": ctx.invited},
+        "L L L 403 403 403 302 302",
+    ),
+    c(
         "staff-revoke",
         "post",
         lambda ctx: {"slug": ctx.slug, "pk": ctx.grant},
@@ -862,7 +868,7 @@ ADJUDICATION = [
         "api-roles",
         "post",
         T,
-        "401 403 403 403 403 403 201 201",
+        "401 403 403 403 403 403 202 202",
         lambda ctx: {"name": "Neue Richterin", "email": "neu@example.org", "role": "panel"},
     ),
     api(
@@ -871,11 +877,18 @@ ADJUDICATION = [
         lambda ctx: {"slug": ctx.slug, "pk": ctx.grant},
         "401 403 403 403 403 403 204 204",
     ),
+    api("api-invitations", "get", T, "401 403 403 403 403 403 200 200"),
     api(
-        "api-role-invitation",
+        "api-invitation",
+        "delete",
+        lambda ctx: {"slug": ctx.slug, "pk": ctx.invited},
+        "401 403 403 403 403 403 204 204",
+    ),
+    api(
+        "api-invitation-again",
         "post",
         lambda ctx: {"slug": ctx.slug, "pk": ctx.invited},
-        "401 403 403 403 403 403 201 201",
+        "401 403 403 403 403 403 202 202",
     ),
 ]
 
@@ -921,7 +934,9 @@ SITE = [
     c("password_reset_done", "get", NONE, PUBLIC),
     c("password_reset_confirm", "get", lambda ctx: {"uidb64": "MA", "token": "x-y"}, PUBLIC),
     c("password_reset_complete", "get", NONE, PUBLIC),
-    c("invitation", "get", lambda ctx: {"uidb64": "MA", "token": "x-y"}, PUBLIC),
+    c("invitation-token", "get", lambda ctx: {"uidb64": "MA", "token": "x-y"}, PUBLIC),
+    # An invitation of an address without an account: whoever has the link chooses a password.
+    c("invitation", "get", lambda ctx: {"key": ctx.invitation_key}, PUBLIC),
     c(
         "set_language",
         "post",
@@ -966,7 +981,8 @@ class Ctx:
     sanction_appealed: int
     offence: int
     grant: int
-    invited: int  # the role of an account invited that has not chosen its password yet
+    invited: int  # an invitation not yet accepted
+    invitation_key: str  # its link's key
     job: str
     ranking: str
     player: int
@@ -994,8 +1010,11 @@ def build() -> Ctx:
     sheet, a print job, a ranking list, a private tournament and one with hidden standings."""
     from django.contrib.auth.models import Group
     from django.core.files.base import ContentFile
+    from django.utils import timezone
 
     from adjudication import services as adjudication_services
+    from adjudication.invitations import VALID_FOR, invitation_key_hash, invitation_key_new
+    from adjudication.models import StaffInvitation
     from doko.rules.penalty import Severity
     from printing.models import Job
     from scoring.models import Scoresheet
@@ -1025,10 +1044,16 @@ def build() -> Ctx:
     for member in panel:
         grant(tournament=tournament, user=member, role=Role.PANEL)
     desk_grant = grant(tournament=tournament, user=desk, role=Role.SCOREKEEPER)
-    invitee = factories.user(username="matrix-invitee", email="invitee@example.org")
-    invitee.set_unusable_password()
-    invitee.save()
-    invited = grant(tournament=tournament, user=invitee, role=Role.SCOREKEEPER)
+    invitation_key = invitation_key_new()
+    invited = StaffInvitation.objects.create(
+        tournament=tournament,
+        name="Ina Eingeladen",
+        email="invitee@example.org",
+        role=Role.SCOREKEEPER,
+        invited_by=users["organiser"],
+        key_hash=invitation_key_hash(invitation_key),
+        expires_at=timezone.now() + VALID_FOR,
+    )
     round_ = services.round_start(round=factories.seated_round(tournament))
     sheet = Scoresheet.objects.get(table__round=round_, table__number=1)
     sheet = enter(sheet, MATCH[:4])
@@ -1103,6 +1128,7 @@ def build() -> Ctx:
         offence=offence.pk,
         grant=desk_grant.pk,
         invited=invited.pk,
+        invitation_key=invitation_key,
         job=str(job.pk),
         ranking=ranking.slug,
         player=seats[1].entry.player_id,

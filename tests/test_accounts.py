@@ -138,7 +138,8 @@ def test_the_defaults_are_5_per_e_mail_and_20_per_address_an_hour():
     assert parse_rate(settings.PASSWORD_RESET_RATE_ADDRESS) == (20, 3600)
 
 
-# The invitation page ----------------------------------------------------------------------------
+# The page of invitation links made before invitations were stored, honoured until they run out
+# (the stored invitations: tests/adjudication/test_staff_pages.py). -------------------------
 
 
 @pytest.fixture
@@ -184,7 +185,7 @@ def test_a_password_reset_link_is_no_invitation(client, invitee):
     from django.utils.http import urlsafe_base64_encode
 
     path = reverse(
-        "invitation",
+        "invitation-token",
         kwargs={
             "uidb64": urlsafe_base64_encode(force_bytes(invitee.pk)),
             "token": default_token_generator.make_token(invitee),

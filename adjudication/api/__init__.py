@@ -23,7 +23,13 @@ from adjudication.api.decisions import (
 from adjudication.api.log import AdjudicationLog
 from adjudication.api.offences import OffenceDefaults, OffenceDetail, OffenceList
 from adjudication.api.sanctions import SanctionAppeal, SanctionList
-from adjudication.api.staff import StaffDetail, StaffInvitation, StaffList
+from adjudication.api.staff import (
+    StaffDetail,
+    StaffInvitationAgain,
+    StaffInvitationDetail,
+    StaffInvitationList,
+    StaffList,
+)
 
 __all__ = [
     "AdjudicationLog",
@@ -40,6 +46,8 @@ __all__ = [
     "SanctionAppeal",
     "SanctionList",
     "StaffDetail",
-    "StaffInvitation",
+    "StaffInvitationAgain",
+    "StaffInvitationDetail",
+    "StaffInvitationList",
     "StaffList",
 ]

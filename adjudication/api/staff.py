@@ -1,8 +1,10 @@
 """The tournament's staff (TSR 8.2.1): organisers, adjudicators, deputy adjudicators, members of the
 arbitration panel and scorekeepers, each with the player they are if they play (TSR 8.5.1). The
 organiser appoints them and takes their roles back; a tournament keeps one organiser. Someone
-without an account is appointed by name and e-mail address: the answer carries the invitation
-link where they choose a password (valid seven days, once), which is also mailed to them.
+is invited by name and e-mail address: the answer is the same for every address (whether it has
+an account is not looked up), the link (valid seven days, once) is mailed after it, and the
+role is theirs once they accept. Where the site sends no mail, the answer carries the link to
+pass on, for every address alike.
 """
 
 from functools import partial
@@ -12,7 +14,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from adjudication import selectors, services
+from adjudication import policies, selectors, services
 from adjudication.api.common import (
     READ_RESPONSES,
     TAGS,
@@ -47,12 +49,12 @@ class RoleGrantSerializer(serializers.Serializer):
     name = serializers.CharField(
         max_length=150,
         required=False,
-        help_text="Someone new, with email: first and last name. An account is made for them.",
+        help_text="Someone invited, with email: first and last name.",
     )
     email = serializers.EmailField(
         max_length=254,
         required=False,
-        help_text="Someone new, with name: where the invitation link is sent.",
+        help_text="Someone invited, with name: where the invitation link is sent.",
     )
     role = StaffRoleField()
     start_number = serializers.IntegerField(
@@ -100,28 +102,37 @@ class RoleGrantSerializer(serializers.Serializer):
         )
 
 
-class StaffGrantedSerializer(StaffSerializer):
+class StaffInvitationSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    email = serializers.EmailField()
+    role = StaffRoleField()
+    start_number = serializers.IntegerField(
+        source="entry.start_number", allow_null=True, help_text="The player they are, if they play"
+    )
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+
+
+class InvitationMadeSerializer(StaffInvitationSerializer):
     invitation_url = serializers.URLField(
         allow_null=True,
-        help_text="Someone new: the link where they choose a password, valid seven days and "
-        "once, to pass on (it is also mailed to them). Null for an account.",
+        help_text="Where the site sends no mail: the link to pass on (valid seven days, once). "
+        "Null where the link is mailed to the address.",
     )
 
 
-class InvitationSerializer(serializers.Serializer):
-    invitation_url = serializers.URLField(
-        help_text="The link where they choose a password, valid seven days and once; earlier "
-        "links stop working."
-    )
+def _made(made: services.Invitation) -> dict:
+    return {**StaffInvitationSerializer(made.invitation).data, "invitation_url": made.url}
 
 
 class StaffList(AdjudicationAPIView):
     """The tournament's staff: organisers, adjudicators, deputy adjudicators (who rule on
     complaints in the first instance too, TSR 8.2.1), members of the arbitration panel and
-    scorekeepers. POST appoints one (organisers only): someone with an account by ``username``,
-    someone new by ``name`` and ``email`` (an account is made, and the answer's
-    ``invitation_url`` is where they choose a password); for a member of staff who plays, the
-    player they are (TSR 8.5.1)."""
+    scorekeepers. POST appoints one (organisers only) by ``username`` (201, the role), or
+    invites someone by ``name`` and ``email`` (202, the invitation: the same answer for every
+    address; the role is theirs once they accept through the mailed link); for a member of
+    staff who plays, the player they are (TSR 8.5.1)."""
 
     @extend_schema(tags=TAGS, responses={200: StaffSerializer(many=True), **READ_RESPONSES})
     def get(self, request, slug: str):
@@ -131,30 +142,25 @@ class StaffList(AdjudicationAPIView):
     @extend_schema(
         tags=TAGS,
         request=RoleGrantSerializer,
-        responses={201: StaffGrantedSerializer, **WRITE_RESPONSES},
+        responses={201: StaffSerializer, 202: InvitationMadeSerializer, **WRITE_RESPONSES},
     )
     def post(self, request, slug: str):
         tournament = self.tournament()
         payload = RoleGrantSerializer(data=request.data, context={"tournament": tournament})
         payload.is_valid(raise_exception=True)
         data = payload.validated_data
-        url = None
         with fields_as_sent(renamed={"entry": "start_number"}):
-            if "user" in data:
-                grant = services.role_grant(tournament=tournament, by=request.user, **data)
-            else:
-                invitation = services.staff_invite(
+            if "user" not in data:
+                made = services.staff_invite(
                     tournament=tournament,
                     address=partial(absolute_url, request),
                     by=request.user,
                     **data,
                 )
-                grant, url = invitation.grant, invitation.url
+                return Response(_made(made), status=status.HTTP_202_ACCEPTED)
+            grant = services.role_grant(tournament=tournament, by=request.user, **data)
         grant = selectors.role_detail(tournament=tournament, pk=grant.pk)
-        return Response(
-            {**StaffSerializer(grant).data, "invitation_url": url},
-            status=status.HTTP_201_CREATED,
-        )
+        return Response(StaffSerializer(grant).data, status=status.HTTP_201_CREATED)
 
 
 class StaffDetail(AdjudicationAPIView):
@@ -167,17 +173,40 @@ class StaffDetail(AdjudicationAPIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class StaffInvitation(AdjudicationAPIView):
-    """POST: a fresh invitation link for a member of staff who has not chosen a password yet
-    (organisers only, for an account that holds no more than its roles in this tournament);
-    every earlier link of the account stops working."""
+class StaffInvitationList(AdjudicationAPIView):
+    """The invitations not yet accepted (organisers only), run out or not."""
 
     @extend_schema(
-        tags=TAGS, request=None, responses={201: InvitationSerializer, **WRITE_RESPONSES}
+        tags=TAGS, responses={200: StaffInvitationSerializer(many=True), **READ_RESPONSES}
+    )
+    def get(self, request, slug: str):
+        tournament = self.tournament()
+        policies.enforce(policies.may_appoint_staff(tournament=tournament, user=request.user))
+        invitations = selectors.staff_invitations(tournament=tournament)
+        return Response(StaffInvitationSerializer(invitations, many=True).data)
+
+
+class StaffInvitationDetail(AdjudicationAPIView):
+    """DELETE withdraws an invitation not yet accepted (organisers only): its link then says
+    so."""
+
+    @extend_schema(tags=TAGS, responses={204: None, **WRITE_RESPONSES})
+    def delete(self, request, slug: str, pk: int):
+        invitation = selectors.staff_invitation_detail(tournament=self.tournament(), pk=pk)
+        services.staff_invitation_withdraw(invitation=invitation, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class StaffInvitationAgain(AdjudicationAPIView):
+    """POST invites again (organisers only): a fresh link, mailed as the first was; the earlier
+    one stops working. The answer is the new invitation."""
+
+    @extend_schema(
+        tags=TAGS, request=None, responses={202: InvitationMadeSerializer, **WRITE_RESPONSES}
     )
     def post(self, request, slug: str, pk: int):
-        grant = selectors.role_detail(tournament=self.tournament(), pk=pk)
-        invitation = services.staff_invite_again(
-            grant=grant, address=partial(absolute_url, request), by=request.user
+        invitation = selectors.staff_invitation_detail(tournament=self.tournament(), pk=pk)
+        made = services.staff_invite_again(
+            invitation=invitation, address=partial(absolute_url, request), by=request.user
         )
-        return Response({"invitation_url": invitation.url}, status=status.HTTP_201_CREATED)
+        return Response(_made(made), status=status.HTTP_202_ACCEPTED)

@@ -35,8 +35,11 @@ from adjudication.services.sanctions import (
 )
 from adjudication.services.staff import (
     Invitation,
+    invitation_account,
     role_grant,
     role_revoke,
+    staff_invitation_accept,
+    staff_invitation_withdraw,
     staff_invite,
     staff_invite_again,
 )
@@ -52,6 +55,7 @@ __all__ = [
     "complaint_record",
     "decision_initial",
     "decision_rule",
+    "invitation_account",
     "mail_leaves_the_server",
     "offence_delete",
     "offence_save",
@@ -60,6 +64,8 @@ __all__ = [
     "role_revoke",
     "sanction_appeal_lodge",
     "sanction_impose",
+    "staff_invitation_accept",
+    "staff_invitation_withdraw",
     "staff_invite",
     "staff_invite_again",
 ]

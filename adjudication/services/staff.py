@@ -1,33 +1,43 @@
-"""Appointing and dismissing the tournament's staff (TSR 8.2.1), and inviting those who have no
-account yet: the organiser names them and their e-mail address, an account without a password is
-made, and a one-time link (``adjudication.invitations``, valid seven days) lets them set their
-own. The link is shown to the organiser to pass on and sent to the address."""
+"""Appointing and dismissing the tournament's staff (TSR 8.2.1), and inviting them by e-mail
+address. An invitation (``StaffInvitation``) is stored with a link, valid seven days, and
+mailed once the answer has gone; it looks up no account and makes none, so that the organiser's
+answer is the same, in the same time, for every address, and tells nobody who has an account
+on the site. The person accepts through the link: an address with an account by logging in as
+it, a new one by choosing a password (``staff_invitation_accept``). Where the site sends no mail
+the organiser is given the link to pass on, for every address alike."""
 
 import logging
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 
 from django.conf import settings
+from django.contrib.auth import password_validation
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from adjudication import policies
-from adjudication.invitations import VALID_FOR, invitation_path
-from adjudication.messages import Said, label_said, said
-from adjudication.models import (
-    Event,
+from adjudication.invitations import (
+    VALID_FOR,
+    invitation_key_hash,
+    invitation_key_new,
+    invitation_key_path,
 )
+from adjudication.messages import Said, label_said, said
+from adjudication.models import Event, StaffInvitation
 from adjudication.services.common import Role, log_event
 from doko.names import spelt_out
-from tournaments.mails import mail_link, mail_send
+from tournaments.after_response import task_after_response
+from tournaments.mails import mail_leaves_the_server, mail_link, mail_send
 from tournaments.models import Entry, Tournament, TournamentRole
+from tournaments.selectors import AnyUser
 from tournaments.services.common import name_lock
 
 logger = logging.getLogger(__name__)
@@ -41,13 +51,11 @@ MOST_USERNAME_BASE = 30
 
 @dataclass(frozen=True)
 class Invitation:
-    """A role given to someone who sets his password through ``url`` (valid
-    ``adjudication.invitations.VALID_FOR``, once); ``mailed``: the link was sent to the
-    account's e-mail address as well."""
+    """An invitation made; ``url``: its link for the organiser to pass on, where the site sends
+    no mail (None where it does: then only the address gets it)."""
 
-    grant: TournamentRole
-    url: str
-    mailed: bool
+    invitation: StaffInvitation
+    url: str | None
 
 
 def _role_said(grant: TournamentRole, *, playing: bool = False) -> Said:
@@ -161,10 +169,16 @@ def _usernames(base: str) -> Iterator[str]:
         number += 1
 
 
-def _account_create(*, first_name: str, last_name: str, email: str) -> User:
-    """An account without a password, under the first free user name of ``username_base``
-    (whatever its case: "Hans.Mueller" is taken when "hans.mueller" is)."""
+def _account_create(*, first_name: str, last_name: str, email: str, password: str) -> User:
+    """An account with ``password`` (checked by the site's password validators, as field
+    ``password``), under the first free user name of ``username_base`` (whatever its case:
+    "Hans.Mueller" is taken when "hans.mueller" is)."""
     base = username_base(first_name=first_name, last_name=last_name, email=email)
+    person = User(username=base, first_name=first_name, last_name=last_name, email=email)
+    try:
+        password_validation.validate_password(password, person)
+    except ValidationError as error:
+        raise ValidationError({"password": error.messages}) from error
     for _attempt in range(5):
         taken = {
             name.casefold()
@@ -174,11 +188,11 @@ def _account_create(*, first_name: str, last_name: str, email: str) -> User:
         }
         username = next(name for name in _usernames(base) if name not in taken)
         user = User(username=username, first_name=first_name, last_name=last_name, email=email)
-        user.set_unusable_password()
+        user.set_password(password)
         try:
             with transaction.atomic():
                 user.save()
-        except IntegrityError:  # another invitation took the name in between: the next one
+        except IntegrityError:  # another account took the name in between: the next one
             continue
         return user
     raise ValidationError(
@@ -187,7 +201,8 @@ def _account_create(*, first_name: str, last_name: str, email: str) -> User:
 
 
 def _person_check(name: str, email: str) -> tuple[str, str]:
-    """The name (spaces tidied) and the e-mail address, or the errors of both."""
+    """The name (spaces tidied) and the e-mail address, or the errors of both. Whether an
+    account has the address is not asked: the answer must be the same for every address."""
     errors: dict[str, str] = {}
     name = " ".join(name.split())
     if not name:
@@ -201,60 +216,79 @@ def _person_check(name: str, email: str) -> tuple[str, str]:
         validate_email(email)
     except ValidationError:
         errors["email"] = _("Enter a valid e-mail address.")
-    else:
-        # One account per address: an invitation of the same address in a parallel request
-        # waits here until this one is committed, and then finds its account.
-        name_lock("user-email", email.casefold())
-        if User.objects.filter(email__iexact=email).exists():
-            errors["email"] = _(
-                "An account with this e-mail address exists already: appoint it by its user "
-                "name, or find it by name."
-            )
     if errors:
         raise ValidationError(errors)
     return name, email
 
 
-def _mail_queue(*, grant: TournamentRole, path: str, by: User) -> None:
-    """Send the link to ``path`` (made from ``SITE_URL``, as every mail's) to the account's
-    address once the transaction is committed, in the language of the page it was made on; a
-    mail that fails is logged (the organiser has the link on his page)."""
+def _invitation_said(invitation: StaffInvitation) -> Said:
+    """Whom an invitation is for and as what, for the log: the name and address as the
+    organiser wrote them (no account is named: none is looked up)."""
+    role = label_said(TournamentRole.Role(invitation.role).label)
+    if invitation.entry is not None:
+        return said(
+            gettext_noop("%(name)s <%(email)s> as %(role)s, plays as %(player)s"),
+            name=invitation.name,
+            email=invitation.email,
+            role=role,
+            player=str(invitation.entry.player),
+        )
+    return said(
+        gettext_noop("%(name)s <%(email)s> as %(role)s"),
+        name=invitation.name,
+        email=invitation.email,
+        role=role,
+    )
+
+
+def _open_invitations(*, tournament: Tournament, email: str, role: str):
+    return StaffInvitation.objects.filter(
+        tournament=tournament,
+        email__iexact=email,
+        role=role,
+        accepted_at__isnull=True,
+        withdrawn_at__isnull=True,
+    )
+
+
+def _invitation_make(
+    *,
+    tournament: Tournament,
+    name: str,
+    email: str,
+    role: str,
+    entry: Entry | None,
+    address: Callable[[str], str],
+    by: User,
+) -> Invitation:
+    """Store an invitation with a fresh key (an earlier open one of the address and role is
+    withdrawn: one is open at a time), and send its mail once the answer has gone."""
+    now = timezone.now()
+    _open_invitations(tournament=tournament, email=email, role=role).update(withdrawn_at=now)
+    key = invitation_key_new()
+    invitation = StaffInvitation.objects.create(
+        tournament=tournament,
+        name=name,
+        email=email,
+        role=role,
+        entry=entry,
+        invited_by=by,
+        key_hash=invitation_key_hash(key),
+        created_at=now,
+        expires_at=now + VALID_FOR,
+    )
     language = translation.get_language() or settings.LANGUAGE_CODE
-    user = grant.user
-
-    def send() -> None:
-        with translation.override(language):
-            role = str(grant.get_role_display())
-        context = {
-            "name": user.get_full_name() or user.get_username(),
-            "username": user.get_username(),
-            "by": by.get_full_name() or by.get_username(),
-            "role": role,
-            "tournament": grant.tournament.name,
-            "url": mail_link(path),
-            "days": VALID_FOR.days,
-        }
-        try:
-            mail_send(
-                to=user.email,
-                subject_template="registration/invitation_subject.txt",
-                body_template="registration/invitation_email.txt",
-                context=context,
-                language=language,
-            )
-        except Exception:
-            logger.exception("The invitation to user %s was not sent.", user.pk)
-
-    transaction.on_commit(send)
+    transaction.on_commit(partial(_mail_queue, invitation.pk, key, language))
+    # Where mail leaves the server the link goes to the address only: the organiser who
+    # opened it would learn whether the address has an account.
+    url = None if mail_leaves_the_server() else address(invitation_key_path(key))
+    return Invitation(invitation=invitation, url=url)
 
 
-def _invitation(*, grant: TournamentRole, address: Callable[[str], str], by: User) -> Invitation:
-    path = invitation_path(grant.user)
-    url = address(path)
-    mailed = bool(grant.user.email)
-    if mailed:
-        _mail_queue(grant=grant, path=path, by=by)
-    return Invitation(grant=grant, url=url, mailed=mailed)
+def _mail_queue(invitation_id: int, key: str, language: str) -> None:
+    from adjudication.tasks import staff_invitation_mail_task
+
+    task_after_response(staff_invitation_mail_task, invitation_id, key, language)
 
 
 @transaction.atomic
@@ -268,50 +302,177 @@ def staff_invite(
     address: Callable[[str], str],
     by: User,
 ) -> Invitation:
-    """The organiser appoints someone who has no account yet (TSR 8.2.1): an account for
-    ``name`` and ``email`` without a password, under a readable user name, with the role, and
-    a link where the person sets a password, sent to ``email``. ``address`` makes a path a link
-    the person can open (``tournaments.site.absolute_url`` with the request)."""
+    """The organiser invites someone by name and e-mail address (TSR 8.2.1): an invitation
+    with a link, valid seven days, mailed to the address once the answer has gone
+    (``staff_invitation_mail``). No account is looked up or made here, so that the answer is
+    the same for every address; the person accepts through the link
+    (``staff_invitation_accept``). ``address`` makes a path a link the organiser can pass on
+    (``tournaments.site.absolute_url`` with the request), given where mail does not leave the
+    server."""
     policies.enforce(policies.may_appoint_staff(tournament=tournament, user=by))
     name, email = _person_check(name, email)
     _entry_check(tournament, entry)
-    first_name, last_name = name_parts(name)
-    user = _account_create(first_name=first_name, last_name=last_name, email=email)
-    grant = _appoint(
+    made = _invitation_make(
         tournament=tournament,
-        user=user,
+        name=name,
+        email=email,
         role=role,
         entry=entry,
+        address=address,
         by=by,
-        summary=gettext_noop("Invited with a new account (%(username)s): %(grant)s"),
     )
-    return _invitation(grant=grant, address=address, by=by)
+    log_event(
+        tournament,
+        by=by,
+        action=Event.Action.ROLE,
+        summary=said(
+            gettext_noop("Invited: %(invitation)s"), invitation=_invitation_said(made.invitation)
+        ),
+        email=email,
+        role=role,
+    )
+    return made
+
+
+def _invitation_locked(invitation: StaffInvitation) -> StaffInvitation:
+    return (
+        StaffInvitation.objects.select_for_update(of=("self",))
+        .select_related("tournament", "invited_by", "entry__player")
+        .get(pk=invitation.pk)
+    )
 
 
 @transaction.atomic
 def staff_invite_again(
-    *, grant: TournamentRole, address: Callable[[str], str], by: User
+    *, invitation: StaffInvitation, address: Callable[[str], str], by: User
 ) -> Invitation:
-    """A fresh invitation link for a member of staff who has not set a password yet (the first
-    was lost, or has run out): every earlier link of the account stops working."""
-    grant = (
-        TournamentRole.objects.select_for_update()
-        .select_related("user", "tournament")
-        .get(pk=grant.pk)
+    """A fresh invitation for an open one (the mail was lost, or the link has run out): the
+    earlier link stops working, and the new one is mailed as the first was."""
+    invitation = _invitation_locked(invitation)
+    policies.enforce(policies.may_change_invitation(invitation=invitation, user=by))
+    made = _invitation_make(
+        tournament=invitation.tournament,
+        name=invitation.name,
+        email=invitation.email,
+        role=invitation.role,
+        entry=invitation.entry,
+        address=address,
+        by=by,
     )
-    policies.enforce(policies.may_invite_again(grant=grant, user=by))
-    user = grant.user
-    user.set_unusable_password()  # a new hash: the earlier links' tokens no longer match
-    user.save(update_fields=["password"])
     log_event(
-        grant.tournament,
+        invitation.tournament,
         by=by,
         action=Event.Action.ROLE,
-        summary=said(gettext_noop("Invited again: %(grant)s"), grant=_role_said(grant)),
-        user=user.get_username(),
-        role=grant.role,
+        summary=said(
+            gettext_noop("Invited again: %(invitation)s"), invitation=_invitation_said(invitation)
+        ),
+        email=invitation.email,
+        role=invitation.role,
     )
-    return _invitation(grant=grant, address=address, by=by)
+    return made
+
+
+@transaction.atomic
+def staff_invitation_withdraw(*, invitation: StaffInvitation, by: User) -> StaffInvitation:
+    """Withdraw an open invitation: its link then says so, and who to ask."""
+    invitation = _invitation_locked(invitation)
+    policies.enforce(policies.may_change_invitation(invitation=invitation, user=by))
+    invitation.withdrawn_at = timezone.now()
+    invitation.save(update_fields=["withdrawn_at"])
+    log_event(
+        invitation.tournament,
+        by=by,
+        action=Event.Action.ROLE,
+        summary=said(
+            gettext_noop("Invitation withdrawn: %(invitation)s"),
+            invitation=_invitation_said(invitation),
+        ),
+        email=invitation.email,
+        role=invitation.role,
+    )
+    return invitation
+
+
+def invitation_account(email: str) -> User | None:
+    """The account of an address (the first made, should there be several), or None."""
+    return User.objects.filter(email__iexact=email).order_by("pk").first()
+
+
+@transaction.atomic
+def staff_invitation_accept(
+    *, invitation: StaffInvitation, by: AnyUser, password: str = ""
+) -> TournamentRole:
+    """Accept an invitation through its link and take up the role (TSR 8.2.1). An address with
+    an account accepts as that account, logged in (``by``); the link never opens it or sets
+    its password. An address without one gets its account here, with ``password``, under a
+    user name made from the name (``username_base``). One account per address: an acceptance
+    of the same address in a parallel request waits here (``name_lock``) and then finds it."""
+    invitation = _invitation_locked(invitation)
+    name_lock("user-email", invitation.email.casefold())
+    account = invitation_account(invitation.email)
+    policies.enforce(
+        policies.may_accept_invitation(invitation=invitation, account=account, user=by)
+    )
+    if account is None:
+        first_name, last_name = name_parts(invitation.name)
+        account = _account_create(
+            first_name=first_name, last_name=last_name, email=invitation.email, password=password
+        )
+        summary = gettext_noop("Accepted with a new account (%(username)s): %(grant)s")
+    else:
+        assert isinstance(by, User)  # the policy let only the account itself through
+        account = by
+        summary = gettext_noop("Accepted (%(username)s): %(grant)s")
+    invitation.accepted_at = timezone.now()
+    invitation.accepted_by = account
+    invitation.save(update_fields=["accepted_at", "accepted_by"])
+    return _appoint(
+        tournament=invitation.tournament,
+        user=account,
+        role=TournamentRole.Role(invitation.role),
+        entry=invitation.entry,
+        by=account,
+        summary=summary,
+    )
+
+
+def staff_invitation_mail(*, invitation_id: int, key: str, language: str) -> bool:
+    """Mail an invitation's link to its address, after the answer (``staff_invite``): an
+    address with an account is asked to log in and accept, a new one to choose a password. An
+    invitation withdrawn or replaced meanwhile is not sent; whether it was."""
+    invitation = (
+        StaffInvitation.objects.filter(
+            pk=invitation_id, accepted_at__isnull=True, withdrawn_at__isnull=True
+        )
+        .select_related("tournament", "invited_by")
+        .first()
+    )
+    if invitation is None or invitation.key_hash != invitation_key_hash(key):
+        return False
+    has_account = invitation_account(invitation.email) is not None
+    by = invitation.invited_by
+    with translation.override(language):
+        role = str(TournamentRole.Role(invitation.role).label)
+    kind = "existing" if has_account else "new"
+    try:
+        mail_send(
+            to=invitation.email,
+            subject_template="registration/invitation_subject.txt",
+            body_template=f"registration/invitation_email_{kind}.txt",
+            context={
+                "name": invitation.name,
+                "by": by.get_full_name() or by.get_username(),
+                "role": role,
+                "tournament": invitation.tournament.name,
+                "url": mail_link(invitation_key_path(key)),
+                "days": VALID_FOR.days,
+            },
+            language=language,
+        )
+    except Exception:
+        logger.exception("The invitation %s was not sent.", invitation.pk)
+        return False
+    return True
 
 
 @transaction.atomic

@@ -1,41 +1,51 @@
-"""Inviting staff at the same instant on a real PostgreSQL (the `--postgres` pass): one
-e-mail address invited twice at once makes one account, and the second request gets a 400 on
-``email``."""
+"""Accepting invitations at the same instant on a real PostgreSQL (the `--postgres` pass): two
+invitations of one new address, accepted at once, make one account; the second acceptance
+finds it (``name_lock``) and is sent back to its link, which asks to log in as it."""
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
+from adjudication import services
 from tests import factories
 from tests.threads import together
+from tournaments.models import TournamentRole
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
+PASSWORD = "ein-langes-Passwort-42"
 
-def _invite(tournament, organiser, name: str):
-    api = APIClient(raise_request_exception=False)
-    api.credentials(
-        HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=organiser).key}",
-        HTTP_ACCEPT_LANGUAGE="en",
+
+def _link(name: str) -> str:
+    organiser = factories.user()
+    made = services.staff_invite(
+        tournament=factories.tournament(organiser=organiser),
+        name=name,
+        email="Juergen@Example.org",
+        role=TournamentRole.Role.ADJUDICATOR,
+        address=lambda path: path,
+        by=organiser,
     )
-    person = {"name": name, "email": "Juergen@Example.org", "role": "adjudicator"}
-    return lambda: api.post(reverse("api-roles", args=[tournament.slug]), person, format="json")
+    assert made.url is not None
+    return made.url
 
 
-def test_one_address_invited_twice_at_once_is_one_account():
-    first, second = factories.user(), factories.user()
-    invitations = [
-        _invite(factories.tournament(organiser=first), first, "Jürgen Müller"),
-        _invite(factories.tournament(organiser=second), second, "Jürgen Mueller"),
-    ]
+def _accept(link: str):
+    client = Client(HTTP_ACCEPT_LANGUAGE="en", raise_request_exception=False)
+    return lambda: client.post(link, {"new_password1": PASSWORD, "new_password2": PASSWORD})
 
-    answers = together(invitations)
 
-    assert sorted(answer.status_code for answer in answers) == [201, 400], [
-        answer.content for answer in answers
-    ]
-    (refused,) = [answer for answer in answers if answer.status_code == 400]
-    assert list(refused.json()) == ["email"]
+def test_one_address_accepted_twice_at_once_is_one_account(settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+    links = [_link("Jürgen Müller"), _link("Jürgen Mueller")]
+
+    answers = together([_accept(link) for link in links])
+
+    # One is sent on to the login with its new account; the other back to its link, which now
+    # asks to log in as that account.
+    places = sorted(answer.get("Location", answer.status_code) for answer in answers)
+    assert places == sorted([f"{reverse('login')}?username=juergen.mueller", *links[1:]]) or (
+        places == sorted([f"{reverse('login')}?username=juergen.mueller", links[0]])
+    ), places
     assert User.objects.filter(email__iexact="juergen@example.org").count() == 1

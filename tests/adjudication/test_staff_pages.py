@@ -1,15 +1,18 @@
 """The staff page (TSR 8.2.1) without the command line: the organiser finds an account by name
-in any spelling, or invites someone new by name and e-mail address, passes the link on, and
-gives a fresh one; the person chooses a password there and logs in to the tournament."""
+in any spelling, or invites someone by name and e-mail address (the link is mailed, or shown to
+pass on where the site sends no mail), invites again or withdraws; the person accepts through
+the link: with the account of the address, or by choosing a password for a new one."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client, TestCase
 from django.urls import reverse
+from django.utils import timezone
 
-from adjudication.models import Event
+from adjudication.models import Event, StaffInvitation
 from tests import factories
 from tournaments.models import TournamentRole
 
@@ -48,6 +51,10 @@ def shown_link(page: str) -> str:
     return re.search(r'id="invitation-url" type="text" value="([^"]+)"', page).group(1)
 
 
+def link_in(mail) -> str:
+    return re.search(r"https?://\S+/accounts/invitation/\S+", mail.body).group(0)
+
+
 @pytest.mark.parametrize("query", ["muller", "Mueller", "MÜLLER", "jürgen müller", "jmuell"])
 def test_an_account_is_found_by_its_name_in_any_spelling(organiser, tournament, query):
     factories.user(username="jmueller", first_name="Jürgen", last_name="Müller")
@@ -78,76 +85,79 @@ def test_a_found_account_is_chosen_and_appointed(organiser, tournament):
     assert TournamentRole.objects.filter(user=found, role=Role.PANEL).exists()
 
 
-def test_someone_new_is_invited_and_the_link_shown_to_pass_on(
-    organiser, tournament, mailoutbox, settings
-):
+@pytest.fixture
+def no_mail(settings):
+    """The embedded default: mails are written to the server's output, and the organiser is
+    given the link to pass on."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+
+
+def test_an_invitation_is_sent_and_listed_as_pending(organiser, tournament, mailoutbox, settings):
     settings.SITE_URL = "http://testserver/"
+    users, roles = User.objects.count(), TournamentRole.objects.count()
     response = invite(organiser, tournament, start_number=3)
     assert response.status_code == 302
-    user = User.objects.get(email="juergen@example.org")
-    grant = TournamentRole.objects.get(user=user)
-    assert (grant.role, grant.entry.start_number) == (Role.ADJUDICATOR, 3)
+    page = organiser.get(response["Location"]).content.decode()
+    assert "Invitation sent to juergen@example.org." in page
+    assert 'id="invitation-url"' not in page  # the link goes to the address only
+    invitation = StaffInvitation.objects.get()
+    assert "Invitations not yet accepted" in page
+    assert staff_url(tournament, "staff-invite-again", invitation.pk) in page
+    assert staff_url(tournament, "staff-invitation-withdraw", invitation.pk) in page
+    assert "plays as" in page
+    (mail,) = mailoutbox
+    assert mail.to == ["juergen@example.org"]
+    assert link_in(mail).startswith("http://testserver/accounts/invitation/")
+    assert (User.objects.count(), TournamentRole.objects.count()) == (users, roles)
+    assert Event.objects.filter(tournament=tournament, summary__startswith="Invited: ").exists()
+
+
+def test_without_a_mail_server_the_link_is_shown_to_pass_on(organiser, tournament, no_mail):
+    response = invite(organiser, tournament)
     page = organiser.get(response["Location"]).content.decode()
     link = shown_link(page)
     assert link.startswith("http://testserver/accounts/invitation/")
-    assert "user name <strong>juergen.mueller</strong>" in page
+    assert "This site sends no e-mail: pass this link on to them." in page
     assert "valid for 7 days and works once" in page
-    assert "It has been sent to juergen@example.org as well." in page
     assert 'data-copy="invitation-url"' in page
-    assert "no password yet" in page
-    (mail,) = mailoutbox
-    assert link in mail.body
-    assert Event.objects.filter(
-        tournament=tournament, summary__startswith="Invited with a new account"
-    ).exists()
+    assert 'href="mailto:juergen@example.org?body=http%3A%2F%2Ftestserver' in page
     # Shown once: the next visit does not show it again.
     assert 'id="invitation-url"' not in organiser.get(staff_url(tournament)).content.decode()
 
 
-def test_the_link_carries_the_site_url(organiser, tournament, settings):
+def test_the_link_carries_the_site_url(organiser, tournament, settings, no_mail):
     settings.SITE_URL = "http://192.168.1.20:8000/"
     response = invite(organiser, tournament)
     link = shown_link(organiser.get(response["Location"]).content.decode())
     assert link.startswith("http://192.168.1.20:8000/accounts/invitation/")
 
 
-def test_without_a_mail_server_the_page_says_to_pass_the_link_on(organiser, tournament, settings):
-    settings.EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
-    response = invite(organiser, tournament)
-    page = organiser.get(response["Location"]).content.decode()
-    assert "This site sends no e-mail: pass the link on yourself." in page
-    assert 'href="mailto:juergen@example.org?body=http%3A%2F%2Ftestserver' in page
-
-
 def test_a_bad_invitation_shows_its_errors_and_saves_nothing(organiser, tournament, mailoutbox):
-    users = User.objects.count()
     response = invite(organiser, tournament, email="kein-at", start_number=99)
     assert response.status_code == 422
-    page = response.content.decode()
-    assert "Enter a valid email address." in page
-    assert User.objects.count() == users
-    factories.user(username="da", email="juergen@example.org")
-    response = invite(organiser, tournament)
-    assert response.status_code == 422
-    assert "An account with this e-mail address exists already" in response.content.decode()
+    assert "Enter a valid email address." in response.content.decode()
     response = invite(organiser, tournament, start_number=99)
     assert "No player has this start number." in response.content.decode()
-    assert User.objects.count() == users + 1
+    assert not StaffInvitation.objects.exists()
     assert mailoutbox == []
 
 
-def test_the_invited_person_chooses_a_password_and_sees_the_tournament(
-    organiser, tournament, round_
+def person_client() -> Client:
+    person = Client()
+    person.cookies["django_language"] = "en"
+    return person
+
+
+def test_a_new_address_chooses_a_password_and_sees_the_tournament(
+    organiser, tournament, round_, no_mail
 ):
     response = invite(organiser, tournament)
     link = shown_link(organiser.get(response["Location"]).content.decode())
-    person = Client()
-    person.cookies["django_language"] = "en"
-    form = person.get(link, follow=True)
-    assert "Hello Jürgen Müller" in form.content.decode()
-    chosen = person.post(
-        form.redirect_chain[-1][0], {"new_password1": PASSWORD, "new_password2": PASSWORD}
-    )
+    person = person_client()
+    form = person.get(link).content.decode()
+    assert "Hello Jürgen Müller" in form
+    assert "Your user name will be <strong>juergen.mueller</strong>" in form
+    chosen = person.post(link, {"new_password1": PASSWORD, "new_password2": PASSWORD})
     assert chosen["Location"] == reverse("login") + "?username=juergen.mueller"
     logged_in = person.post(
         reverse("login"),
@@ -161,53 +171,84 @@ def test_the_invited_person_chooses_a_password_and_sees_the_tournament(
     dashboard = person.get(logged_in["Location"])
     assert dashboard.status_code == 200
     assert tournament.name in dashboard.content.decode()
-    # The link has done its work.
-    assert (
-        "no longer works"
-        in Client(HTTP_ACCEPT_LANGUAGE="en").get(link, follow=True).content.decode()
-    )
-    # And the staff page no longer offers to invite again.
+    # The link has done its work, and the staff page lists the role, not the invitation.
+    used = person_client().get(link)
+    assert "This invitation has been accepted already" in used.content.decode()
     page = organiser.get(staff_url(tournament)).content.decode()
-    assert "Invite again" not in page
-    assert "no password yet" not in page
+    assert "Invitations not yet accepted" not in page
+    assert "juergen.mueller" in page
+
+
+def test_an_address_with_an_account_logs_in_and_accepts(organiser, tournament, no_mail):
+    account = factories.user(username="jm", email="juergen@example.org")
+    response = invite(organiser, tournament)
+    link = shown_link(organiser.get(response["Location"]).content.decode())
+    person = person_client()
+    page = person.get(link).content.decode()
+    assert "log in as that account to accept" in page
+    login = reverse("login") + "?next=" + link.split("testserver")[1].replace("/", "%2F")
+    assert login in page
+    assert 'name="new_password1"' not in page
+    person.force_login(account)
+    assert "Accept the invitation" in person.get(link).content.decode()
+    accepted = person.post(link)
+    assert accepted["Location"] == reverse("tournament", args=[tournament.slug])
+    assert TournamentRole.objects.filter(
+        tournament=tournament, user=account, role=Role.ADJUDICATOR
+    ).exists()
+
+
+@pytest.mark.parametrize("state", ["withdrawn", "run out", "replaced"])
+def test_a_link_that_no_longer_works_says_so_and_whom_to_ask(
+    organiser, tournament, no_mail, state, staff
+):
+    staff["organiser"].first_name, staff["organiser"].last_name = "Olga", "Organisatorin"
+    staff["organiser"].save()
+    response = invite(organiser, tournament)
+    link = shown_link(organiser.get(response["Location"]).content.decode())
+    invitation = StaffInvitation.objects.get()
+    if state == "withdrawn":
+        organiser.post(staff_url(tournament, "staff-invitation-withdraw", invitation.pk))
+    elif state == "replaced":
+        committed(organiser, staff_url(tournament, "staff-invite-again", invitation.pk))
+    else:
+        now = timezone.now()
+        StaffInvitation.objects.filter(pk=invitation.pk).update(
+            created_at=now - timedelta(days=8), expires_at=now - timedelta(days=1)
+        )
+    answer = person_client().get(link)
+    assert answer.status_code == 410
+    page = answer.content.decode()
+    assert f"ask olga organisatorin, who organises {tournament.name}".lower() in page.lower()
+    assert 'name="new_password1"' not in page
+
+
+def test_a_made_up_link_says_so(client):
+    answer = client.get(reverse("invitation", kwargs={"key": "made-up"}))
+    assert answer.status_code == 404
+    assert "This invitation link does not work" in answer.content.decode()
 
 
 def test_invite_again_gives_a_fresh_link_and_the_first_stops_working(
     organiser, tournament, mailoutbox, settings
 ):
     settings.SITE_URL = "http://testserver/"
-    response = invite(organiser, tournament)
-    first = shown_link(organiser.get(response["Location"]).content.decode())
-    grant = TournamentRole.objects.get(user__email="juergen@example.org")
-    page = organiser.get(staff_url(tournament)).content.decode()
-    assert staff_url(tournament, "staff-invite-again", grant.pk) in page
-    again = committed(organiser, staff_url(tournament, "staff-invite-again", grant.pk))
+    invite(organiser, tournament)
+    invitation = StaffInvitation.objects.get()
+    again = committed(organiser, staff_url(tournament, "staff-invite-again", invitation.pk))
     assert again.status_code == 302
-    second = shown_link(organiser.get(again["Location"]).content.decode())
-    assert second != first
-    assert (
-        "no longer works"
-        in Client(HTTP_ACCEPT_LANGUAGE="en").get(first, follow=True).content.decode()
-    )
-    assert 'name="new_password1"' in Client().get(second, follow=True).content.decode()
-    assert [second in mail.body for mail in mailoutbox] == [False, True]
-
-
-def test_invite_again_is_not_offered_for_an_account_with_a_password(organiser, tournament, staff):
-    grant = TournamentRole.objects.get(user=staff["adjudicator"], tournament=tournament)
-    page = organiser.get(staff_url(tournament)).content.decode()
-    assert "Invite again" not in page
-    response = organiser.post(staff_url(tournament, "staff-invite-again", grant.pk), follow=True)
-    assert "has set a password already" in response.content.decode()
+    first, second = (link_in(mail) for mail in mailoutbox)
+    assert first != second
+    assert "withdrawn, or replaced" in person_client().get(first).content.decode()
+    assert 'name="new_password1"' in person_client().get(second).content.decode()
 
 
 def test_the_staff_page_reads_in_few_queries(organiser, tournament, django_assert_num_queries):
     invite(organiser, tournament)
     invite(organiser, tournament, name="Karl Meier", email="karl@example.org")
-    organiser.get(staff_url(tournament))  # shows and forgets the last link
-    # session, user, tournament, the organiser's roles (for the page and for the policy), the
-    # staff, and what else the accounts without a password hold.
-    with django_assert_num_queries(7):
+    organiser.get(staff_url(tournament))  # shows and forgets the last message
+    # session, user, tournament, the organiser's roles, the staff, the invitations.
+    with django_assert_num_queries(6):
         organiser.get(staff_url(tournament))
 
 
@@ -216,4 +257,4 @@ def test_no_role_is_chosen_in_advance(organiser, tournament):
     assert '<option value="" selected>–</option>' in page
     response = invite(organiser, tournament, role="")
     assert response.status_code == 422
-    assert not User.objects.filter(email="juergen@example.org").exists()
+    assert not StaffInvitation.objects.exists()
