@@ -300,7 +300,7 @@ def staff_invitations(*, tournament: Tournament) -> QuerySet[StaffInvitation]:
         StaffInvitation.objects.filter(
             tournament=tournament, accepted_at__isnull=True, withdrawn_at__isnull=True
         )
-        .select_related("tournament", "invited_by", "entry__player")
+        .select_related("tournament", "invited_by", "entry")
         .order_by("created_at", "pk")
     )
 
@@ -308,7 +308,7 @@ def staff_invitations(*, tournament: Tournament) -> QuerySet[StaffInvitation]:
 def staff_invitation_detail(*, tournament: Tournament, pk: int) -> StaffInvitation:
     return get_object_or_404(
         StaffInvitation.objects.filter(tournament=tournament).select_related(
-            "tournament", "invited_by", "entry__player"
+            "tournament", "invited_by", "entry"
         ),
         pk=pk,
     )
@@ -318,7 +318,7 @@ def staff_invitation_by_key(*, key: str) -> StaffInvitation | None:
     """The invitation of a link's key, whatever its state; None for a key no invitation has."""
     return (
         StaffInvitation.objects.filter(key_hash=invitation_key_hash(key))
-        .select_related("tournament", "invited_by", "entry__player")
+        .select_related("tournament", "invited_by", "entry")
         .first()
     )
 

@@ -337,7 +337,7 @@ def staff_invite(
 def _invitation_locked(invitation: StaffInvitation) -> StaffInvitation:
     return (
         StaffInvitation.objects.select_for_update(of=("self",))
-        .select_related("tournament", "invited_by", "entry__player")
+        .select_related("tournament", "invited_by", "entry")
         .get(pk=invitation.pk)
     )
 
