@@ -225,7 +225,7 @@ def _organiser(username: str) -> tuple[User, str]:
     user.user_permissions.set(
         Permission.objects.filter(
             content_type__app_label__in=["tournaments", "scoring", "adjudication"]
-        ).exclude(content_type__model__in=RANKING_MODELS)
+        ).exclude(content_type__model__in=RANKING_MODELS + PERSON_MODELS)
         | Permission.objects.filter(content_type__app_label="auth", codename="view_user")
     )
     app, codename = policies.CREATE_PERMISSION.split(".")
@@ -240,6 +240,9 @@ def _organiser(username: str) -> tuple[User, str]:
 # The ranking lists are their maintainers' to keep, not the organiser's: he may not appoint
 # maintainers (himself, say) in the administration.
 RANKING_MODELS = ["rankinglist", "rankingadmission", "rankinglogentry"]
+# Nor are the persons across tournaments his (``policies.may_change_person``): he corrects his
+# tournaments' entries, the maintainer the person.
+PERSON_MODELS = ["player", "personchange"]
 
 
 def _maintainer(username: str) -> tuple[User, str]:
