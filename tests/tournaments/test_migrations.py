@@ -43,8 +43,10 @@ def test_what_counted_before_is_admitted_by_nobody_with_its_results():
     finally:
         migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
 
+    # "club", and the default list of migration 0007 unless a transactional test before this
+    # one emptied the tables.
     lists = set(RankingList.objects.values_list("slug", flat=True))
-    assert {"club", "rangliste"} <= lists
+    assert "club" in lists
     admissions = RankingAdmission.objects.all()
     assert {(a.ranking_list.slug, a.tournament_id) for a in admissions} == {
         (slug, counted.pk) for slug in lists
