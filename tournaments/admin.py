@@ -26,6 +26,19 @@ from tournaments.models import (
 )
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """A record the services write and the administration only reads (a log, a grant)."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 class NameSearch(admin.ModelAdmin):
     """The admin's search also finds names however spelt ("mueller" finds Müller), as every
     other name search does (``selectors.name_filter``)."""
@@ -67,22 +80,13 @@ class PlayerAdmin(NameSearch):
 
 
 @admin.register(PersonChange)
-class PersonChangeAdmin(admin.ModelAdmin):
+class PersonChangeAdmin(ReadOnlyAdmin):
     """The log of changes to persons: written by the services, read here."""
 
     list_display = ["at", "kind", "player", "by"]
     list_filter = ["kind"]
     list_select_related = ["player", "by"]
     search_fields = ["player__last_name", "player__first_name"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class TournamentRoleInline(admin.TabularInline):
@@ -224,21 +228,12 @@ class TournamentRoleAdmin(admin.ModelAdmin):
 
 
 @admin.register(ExtraTime)
-class ExtraTimeAdmin(admin.ModelAdmin):
+class ExtraTimeAdmin(ReadOnlyAdmin):
     """Extra time is granted on the round's page (TSR 8.5.1) and kept as it was granted."""
 
     list_display = ["table", "minutes", "reason", "granted_by", "granted_at"]
     list_filter = ["table__round__tournament"]
     list_select_related = ["table__round__tournament", "granted_by"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class RankingListForm(forms.ModelForm):
@@ -356,18 +351,9 @@ class RankingListAdmin(admin.ModelAdmin):
 
 
 @admin.register(RankingLogEntry)
-class RankingLogEntryAdmin(admin.ModelAdmin):
+class RankingLogEntryAdmin(ReadOnlyAdmin):
     """The log of the lists' keeping, as it was written."""
 
     list_display = ["at", "ranking_list", "kind", "tournament_name", "by_name", "maintainer"]
     list_filter = ["ranking_list", "kind"]
     search_fields = ["tournament_name", "by_name", "maintainer", "reason"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
