@@ -101,6 +101,7 @@ class World:
     role_ids: list[int]
     organiser_token: str
     seat_keys: list[str]
+    usernames: list[str]
 
 
 @dataclass
@@ -193,6 +194,9 @@ def _seed() -> World:
 
     other = factories.tournament(players=5, organiser=factories.user(), name="Fremdturnier")
     ranking = tournament_services.ranking_list_save(name="Vereinsrangliste", slug="verein")
+    # The organiser keeps the list: its maintainers and admissions answer him (his own
+    # tournament he may not admit).
+    ranking.maintainers.add(organiser)
     tournament_services.ranking_rebuild(ranking_list=ranking)
 
     seats = [seat for s in sheets for seat in s.table.seats.order_by("position")]
@@ -215,6 +219,7 @@ def _seed() -> World:
         ),
         organiser_token=Token.objects.get_or_create(user=organiser)[0].key,
         seat_keys=[seat.token for seat in seats],
+        usernames=[organiser.username, adjudicator.username],
     )
 
 
@@ -238,6 +243,9 @@ def _real_path_parameters(path: str, world: World) -> st.SearchStrategy[dict]:
         "table": world.tables,
         "start_number": world.start_numbers,
         "id": id_choices,
+        "tournament": world.slugs,
+        "ranking": world.ranking_slugs,
+        "username": world.usernames,
     }
     return st.fixed_dictionaries({name: st.sampled_from(choices[name]) for name in names})
 

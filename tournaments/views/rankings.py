@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import policies, selectors, services
-from tournaments.forms import error_messages
+from tournaments.forms import MaintainerForm, RankingRequestForm, error_messages
 from tournaments.models import Player, RankingAdmission
 from tournaments.permissions import AuthenticatedHttpRequest, roles_of
 
@@ -81,17 +81,20 @@ def ranking_maintainers(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
     if refusal := policies.may_change_maintainers(ranking_list=ranking, user=request.user):
         raise PermissionDenied(refusal.message)
     action = request.POST.get("action")
+    form = MaintainerForm(request.POST)
     try:
+        if not form.is_valid():
+            raise ValidationError(form.errors.as_data())
         if action == "add":
             user = services.ranking_maintainer_add(
-                ranking_list=ranking, who=request.POST.get("user", "")[:254], by=request.user
+                ranking_list=ranking, who=form.cleaned_data["user"], by=request.user
             )
             messages.success(
                 request,
                 _("%(user)s maintains the list now.") % {"user": user.get_username()},
             )
         elif action == "remove":
-            user = get_object_or_404(ranking.maintainers, username=request.POST.get("username"))
+            user = get_object_or_404(ranking.maintainers, username=form.cleaned_data["username"])
             services.ranking_maintainer_remove(ranking_list=ranking, user=user, by=request.user)
             messages.success(
                 request,
@@ -154,10 +157,11 @@ def ranking_requests(request: AuthenticatedHttpRequest, slug: str) -> HttpRespon
     roles = roles_of(request, tournament)
     if refusal := policies.may_request_admission(tournament=tournament, roles=roles):
         raise PermissionDenied(refusal.message)
+    form = RankingRequestForm(request.POST)
     ranking = (
-        selectors.ranking_lists(user=request.user)
-        .filter(slug=request.POST.get("list", "")[:80])
-        .first()
+        selectors.ranking_lists(user=request.user).filter(slug=form.cleaned_data["list"]).first()
+        if form.is_valid()
+        else None
     )
     try:
         if ranking is None:
