@@ -377,3 +377,8 @@ def accounts_matching(*, query: str, limit: int = 10) -> list[User]:
         if matches(search_key(username, first_name, last_name), query)
     )[:limit]
     return list(model.objects.filter(pk__in=[pk for _name, pk in found]).order_by("username"))
+
+
+def invitation_account(email: str) -> User | None:
+    """The account of an address (the first made, should there be several), or None."""
+    return User.objects.filter(email__iexact=email).order_by("pk").first()

@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from adjudication.services.staff import staff_invitation_mail
+from adjudication.services.invitation_mail import staff_invitation_mail
 
 
 @shared_task(name="adjudication.staff_invitation_mail", acks_late=True, reject_on_worker_lost=True)

@@ -108,7 +108,7 @@ def staff_invitation(request: HttpRequest, key: str) -> HttpResponse:
     invitation = selectors.staff_invitation_by_key(key=key)
     if invitation is None:
         return _invitation_page(request, {"state": "unknown"}, status=404)
-    account = services.invitation_account(invitation.email)
+    account = selectors.invitation_account(invitation.email)
     refusal = policies.may_accept_invitation(
         invitation=invitation, account=account, user=request.user
     )

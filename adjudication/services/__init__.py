@@ -35,7 +35,6 @@ from adjudication.services.sanctions import (
 )
 from adjudication.services.staff import (
     Invitation,
-    invitation_account,
     role_grant,
     role_revoke,
     staff_invitation_accept,
@@ -55,7 +54,6 @@ __all__ = [
     "complaint_record",
     "decision_initial",
     "decision_rule",
-    "invitation_account",
     "mail_leaves_the_server",
     "offence_delete",
     "offence_save",

@@ -6,7 +6,6 @@ on the site. The person accepts through the link: an address with an account by 
 it, a new one by choosing a password (``staff_invitation_accept``). Where the site sends no mail
 the organiser is given the link to pass on, for every address alike."""
 
-import logging
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
@@ -32,15 +31,14 @@ from adjudication.invitations import (
 )
 from adjudication.messages import Said, label_said, said
 from adjudication.models import Event, StaffInvitation
+from adjudication.selectors import invitation_account
 from adjudication.services.common import Role, log_event
 from doko.names import spelt_out
 from tournaments.after_response import task_after_response
-from tournaments.mails import mail_leaves_the_server, mail_link, mail_send
+from tournaments.mails import mail_leaves_the_server
 from tournaments.models import Entry, Tournament, TournamentRole
 from tournaments.selectors import AnyUser
 from tournaments.services.common import name_lock
-
-logger = logging.getLogger(__name__)
 
 # A person's name as the organiser writes it: first and last name fit the account's fields.
 MOST_NAME = 150
@@ -393,11 +391,6 @@ def staff_invitation_withdraw(*, invitation: StaffInvitation, by: User) -> Staff
     return invitation
 
 
-def invitation_account(email: str) -> User | None:
-    """The account of an address (the first made, should there be several), or None."""
-    return User.objects.filter(email__iexact=email).order_by("pk").first()
-
-
 @transaction.atomic
 def staff_invitation_accept(
     *, invitation: StaffInvitation, by: AnyUser, password: str = ""
@@ -434,45 +427,6 @@ def staff_invitation_accept(
         by=account,
         summary=summary,
     )
-
-
-def staff_invitation_mail(*, invitation_id: int, key: str, language: str) -> bool:
-    """Mail an invitation's link to its address, after the answer (``staff_invite``): an
-    address with an account is asked to log in and accept, a new one to choose a password. An
-    invitation withdrawn or replaced meanwhile is not sent; whether it was."""
-    invitation = (
-        StaffInvitation.objects.filter(
-            pk=invitation_id, accepted_at__isnull=True, withdrawn_at__isnull=True
-        )
-        .select_related("tournament", "invited_by")
-        .first()
-    )
-    if invitation is None or invitation.key_hash != invitation_key_hash(key):
-        return False
-    has_account = invitation_account(invitation.email) is not None
-    by = invitation.invited_by
-    with translation.override(language):
-        role = str(TournamentRole.Role(invitation.role).label)
-    kind = "existing" if has_account else "new"
-    try:
-        mail_send(
-            to=invitation.email,
-            subject_template="registration/invitation_subject.txt",
-            body_template=f"registration/invitation_email_{kind}.txt",
-            context={
-                "name": invitation.name,
-                "by": by.get_full_name() or by.get_username(),
-                "role": role,
-                "tournament": invitation.tournament.name,
-                "url": mail_link(invitation_key_path(key)),
-                "days": VALID_FOR.days,
-            },
-            language=language,
-        )
-    except Exception:
-        logger.exception("The invitation %s was not sent.", invitation.pk)
-        return False
-    return True
 
 
 @transaction.atomic
