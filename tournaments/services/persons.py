@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from doko.names import collapsed
 from tournaments import caching
 from tournaments.models import Entry, PersonChange, Player, Seat, player_search_key
 from tournaments.policies import enforce, may_change_person
@@ -61,13 +62,21 @@ def person_lock(*people: tuple[str, str, str]) -> None:
 def _same_names(player: Player, first_name: str, last_name: str, *, same_person: bool) -> bool:
     """Whether a registration under these names is the person with the DDV number: the same
     names in any case; or, when the organiser says it is the same person, the same names
-    however spelt (umlauts, accents: ``player_search_key``)."""
+    however spelt (umlauts written out or left off, accents, ß: ``_collapsed``)."""
     if (_folded(player.first_name), _folded(player.last_name)) == (
         _folded(first_name),
         _folded(last_name),
     ):
         return True
-    return same_person and player.search_key == player_search_key(first_name, last_name)
+    return same_person and _collapsed(player.first_name, player.last_name) == _collapsed(
+        first_name, last_name
+    )
+
+
+def _collapsed(first_name: str, last_name: str) -> str:
+    """A name as it agrees however spelt: umlauts written out or left off, accents, ß and case
+    aside ("Müller", "MUELLER", "Muller"; "Öztürk", "Ozturk": ``doko.names.collapsed``)."""
+    return collapsed(" ".join(f"{first_name} {last_name}".split()))
 
 
 def ddv_number_refusal(*, same_person: bool) -> str:
