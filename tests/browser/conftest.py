@@ -14,7 +14,8 @@ check is switched off for the session.
 """
 
 import os
-from collections.abc import Callable, Iterator
+import threading
+from collections.abc import Callable, Iterable, Iterator
 
 import pytest
 
@@ -71,8 +72,63 @@ def browser():
     playwright.stop()
 
 
+class OneRequestAtATime:
+    """A WSGI application that lets the live server answer one request at a time, the work it
+    does after the response (``tournaments.after_response``, run at the response's close)
+    included.
+
+    On the in-memory SQLite test database every thread of the live server uses the same
+    connection (Django shares it, or the threads would see different databases), so two requests
+    at once would interleave their transactions on it: a request's ``atomic`` becomes a savepoint
+    of the standings rebuild another request runs after its answer, and the ``on_commit`` that
+    queues a print job may never run. In production every thread has a connection of its own.
+    The lock is taken per request, not per connection, so an idle keep-alive connection of the
+    browser holds nothing up."""
+
+    def __init__(self, app: Callable[..., Iterable[bytes]]) -> None:
+        self.app = app
+        self.lock = threading.Lock()
+
+    def __call__(self, environ, start_response) -> Iterable[bytes]:
+        self.lock.acquire()
+        try:
+            response = self.app(environ, start_response)
+        except BaseException:
+            self.lock.release()
+            raise
+        return _ReleasedAtClose(response, self.lock)
+
+
+class _ReleasedAtClose:
+    """A response that releases ``lock`` once the server has closed it (sent or not)."""
+
+    def __init__(self, response: Iterable[bytes], lock: threading.Lock) -> None:
+        self.response = response
+        self.lock = lock
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self.response)
+
+    def close(self) -> None:
+        try:
+            close = getattr(self.response, "close", None)
+            if close is not None:
+                close()
+        finally:
+            self.lock.release()
+
+
+@pytest.fixture(scope="session")
+def one_request_at_a_time(live_server):
+    """The session's live server, answering one request at a time (``OneRequestAtATime``)."""
+    server = live_server.thread.httpd
+    if not isinstance(server.get_app(), OneRequestAtATime):
+        server.set_app(OneRequestAtATime(server.get_app()))
+    return live_server
+
+
 @pytest.fixture
-def new_page(browser, live_server) -> Iterator[Callable[..., object]]:
+def new_page(browser, one_request_at_a_time) -> Iterator[Callable[..., object]]:
     """Make a page in a fresh browser context (its own cookies: another person at the table),
     in English, with the live server as its base URL (``page.goto("/s/…/")``). Every context
     is closed after the test, before the test database is emptied. Keyword arguments go to
@@ -80,7 +136,7 @@ def new_page(browser, live_server) -> Iterator[Callable[..., object]]:
     contexts = []
 
     def make(**options):
-        options = {"locale": "en-US", "base_url": live_server.url, **options}
+        options = {"locale": "en-US", "base_url": one_request_at_a_time.url, **options}
         context = browser.new_context(**options)
         context.set_default_timeout(TIMEOUT_MS)
         contexts.append(context)
