@@ -141,6 +141,19 @@ def test_hand_value_rejects_inconsistent_input_naming_the_field(api, data, field
     assert field in response.json()
 
 
+@pytest.mark.parametrize(("points", "tricks"), [(0, 5), (130, 3), (240, 6)])
+def test_hand_value_refuses_card_points_the_tricks_cannot_hold(api, points, tricks):
+    """TSR 2.2.2: k tricks hold the card points of 4k cards of the pack, no fewer, no more."""
+    body = {"contract": "normal", "re_card_points": points, "re_tricks": tricks}
+    response = post(api, "api-rules-hand-value", body)
+    assert response.status_code == 400
+    errors = response.json()
+    assert set(errors) == {"re_card_points", "re_tricks"}
+    for field in ("re_card_points", "re_tricks"):
+        assert errors[field][0].endswith("(TSR 2.2.2)")
+        assert f"not {points}" in errors[field][0]
+
+
 def test_hand_value_errors_cite_the_rule_in_german(api):
     response = post(
         api,
