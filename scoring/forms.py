@@ -79,7 +79,7 @@ class HandForm(forms.Form):
         label=_("Soloist"), coerce=int, required=False, empty_value=None
     )
     # Who dealt: the TSR's dealer unless the scorekeeper names another. A hand dealt by the
-    # wrong player stands when nobody complained in time (TSR 3.3.10).
+    # wrong player stands when nobody complained in time (TSR 9.7.3).
     dealer = forms.TypedChoiceField(label=_("Dealer"), coerce=int, required=False, empty_value=None)
     # quick
     game_value = forms.IntegerField(label=_("Value"), min_value=0, max_value=99, required=False)

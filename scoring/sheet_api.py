@@ -258,7 +258,7 @@ class LiveCheckSerializer(serializers.Serializer):
     warnings = CheckProblemSerializer(
         many=True,
         help_text="Irregular but standing, never blocking: a hand dealt by another player than "
-        "the TSR's that nobody complained of in time (code dealer, TSR 3.3.10)",
+        "the TSR's that nobody complained of in time (code dealer, TSR 9.7.3)",
     )
     next = NextHandSerializer(
         help_text="The next hand: its dealer, and whether it must be a "
@@ -579,7 +579,7 @@ class HandsReplaceSerializer(serializers.Serializer):
 
     def validate(self, data):
         """The hands as the rules core reads them. A hand without a dealer gets the one the TSR
-        gives (TSR 3.3.1, 4.2.3, 4.2.5); a dealer given stands, also out of turn (TSR 3.3.10),
+        gives (TSR 3.3.1, 4.2.3, 4.2.5); a dealer given stands, also out of turn (TSR 9.7.3),
         and the deal goes on from him."""
         size = self.context["table_size"]
         if size not in TABLE_SIZES:
@@ -849,7 +849,7 @@ class ScoresheetReturn(SheetActionView):
 @extend_schema(tags=["scoresheets"], request=SheetStrikeSerializer, responses=WRITE_RESPONSES)
 class ScoresheetStrike(SheetActionView):
     """Strike out one hand of a draft sheet (the scorekeeper, as PUT): the later hands move up
-    one and are dealt again in turn, but for those dealt out of turn (TSR 3.3.10), and every
+    one and are dealt again in turn, but for those dealt out of turn (TSR 9.7.3), and every
     hand is checked again as on entry; a sheet the TSR would refuse without it is refused with
     its `problems`, and nothing changes."""
 

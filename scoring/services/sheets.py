@@ -309,7 +309,7 @@ def lines_struck(
     state: SheetState, *, number: int, time_over: int | None
 ) -> tuple[list[HandLine], int | None]:
     """An entry's hands (``state``) with hand ``number`` struck out, the later ones dealt again
-    as the TSR says but for those dealt out of turn (TSR 3.3.10), and where the time-over mark
+    as the TSR says but for those dealt out of turn (TSR 9.7.3), and where the time-over mark
     goes (TSR 8.5.1)."""
     if not 1 <= number <= len(state.lines):
         raise ValidationError({"number": _("There is no hand %(number)d.") % {"number": number}})
@@ -332,7 +332,7 @@ def scoresheet_hand_strike(
 ) -> Scoresheet:
     """Strike out hand ``number`` of a draft sheet (TSR 7.3.3): the later hands move up one and
     are dealt again as the TSR says, but for those that stood as dealt out of turn (TSR
-    3.3.10); a time-over mark past the last hand moves back to it (TSR 8.5.1). Every hand is
+    9.7.3); a time-over mark past the last hand moves back to it (TSR 8.5.1). Every hand is
     checked again, as on entry: a sheet the TSR would refuse without the hand (a compulsory
     solo now out of place, say) is refused with its problems, and nothing changes. Returns the
     sheet as saved."""

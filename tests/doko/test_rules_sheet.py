@@ -58,14 +58,15 @@ def test_parity_is_not_required_at_a_table_of_five():
 
 
 def test_a_hand_dealt_by_the_wrong_player_stands_with_a_warning():
-    # TSR 3.3.10: a wrong dealer is not an obvious irregularity; uncomplained, the hand stands.
+    # TSR 3.3.10 (last sentence), 9.7.3: a wrong dealer is not an obvious irregularity; a breach
+    # nobody complained of in time stands.
     hands = [normal(1, (1, 2), 1), normal(3, (1, 2), 1)]
     result = check(hands)
     assert result.ok
     warning = next(w for w in result.warnings if w.code == "dealer")
     assert warning.hand == 2
     assert warning.params["expected"] == 2
-    assert warning.rule == "TSR 3.3.1, 3.3.10"
+    assert warning.rule == "TSR 3.3.1, 9.7.3"
 
 
 def test_the_deal_goes_on_from_the_player_who_dealt_out_of_turn():

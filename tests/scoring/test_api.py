@@ -370,13 +370,13 @@ def test_every_problem_is_reported_with_code_rule_and_message(api):
         (1, "parity", "TSR 7.3.3.2"),
         (3, "solo_order", "TSR 4.3.1"),
     ]
-    # A hand dealt by the wrong player stands (TSR 3.3.10): a warning, not a problem.
+    # A hand dealt by the wrong player stands (TSR 9.7.3): a warning, not a problem.
     assert [(w["hand"], w["code"], w["rule"]) for w in data["warnings"]] == [
-        (2, "dealer", "TSR 3.3.1, 3.3.10")
+        (2, "dealer", "TSR 3.3.1, 9.7.3")
     ]
     assert data["warnings"][0]["message"] == (
-        "Hand 2 was dealt by seat 3, not by seat 2: it stands, since nobody complained in "
-        "time, and the deal goes on from seat 3. (TSR 3.3.1, 3.3.10)"
+        "Hand 2 was dealt by seat 3, not by seat 2. Nobody complained in time, so the deal "
+        "stands as valid, and the deal goes on from seat 3. (TSR 3.3.1, 9.7.3)"
     )
 
 
@@ -399,8 +399,8 @@ def test_a_hand_dealt_out_of_turn_is_explained_in_german(api):
     ).json()
     assert data["ok"]
     assert data["warnings"][0]["message"] == (
-        "Spiel 1 hat Position 2 gegeben, nicht Position 1: Es bleibt gültig, da niemand "
-        "rechtzeitig reklamiert hat, und es gibt weiter ab Position 2. (TSR 3.3.1, 3.3.10)"
+        "Spiel 1 hat Position 2 gegeben, nicht Position 1. Niemand hat rechtzeitig "
+        "reklamiert, also gilt das Geben, und es gibt weiter ab Position 2. (TSR 3.3.1, 9.7.3)"
     )
 
 

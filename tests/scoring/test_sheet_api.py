@@ -696,7 +696,7 @@ def test_a_hand_dealt_out_of_turn_is_saved_with_a_warning(api, sheet):
     check = response.json()["check"]
     assert check["ok"] is True
     assert [(w["hand"], w["code"], w["rule"]) for w in check["warnings"]] == [
-        (2, "dealer", "TSR 3.3.1, 3.3.10")
+        (2, "dealer", "TSR 3.3.1, 9.7.3")
     ]
     assert check["next"]["dealer"] == 4  # the deal goes on from who dealt
 

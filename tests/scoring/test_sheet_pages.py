@@ -382,7 +382,7 @@ def test_a_solo_is_entered_quick_and_the_plus_seats_name_the_soloist(client, she
 
 
 def test_a_hand_dealt_by_the_wrong_player_is_recorded_with_a_warning(client, sheet):
-    # TSR 3.3.10: nobody complained in time, so the hand stands as dealt by seat 3, and the
+    # TSR 9.7.3: nobody complained in time, so the hand stands as dealt by seat 3, and the
     # deal goes on from him.
     client.post(link(sheet, 4, "save"), quick(1, 3, "13", 1), **HX)
     response = client.post(link(sheet, 4, "save"), quick(2, 2, "12", 2, dealer=3), **HX)
@@ -550,7 +550,7 @@ def test_an_empty_dealer_is_the_tsr_s_and_a_named_one_stands(client, sheet):
     client.post(link(sheet, 4, "save"), quick(1, 3, "13", 1, dealer=""), **JSON)
     response = client.post(link(sheet, 4, "save"), quick(2, 1, "13", 2, dealer="4"), **JSON)
     assert response.status_code == 200
-    assert [hand.dealer for hand in sheet.hands.all()] == [1, 4]  # TSR 3.3.10
+    assert [hand.dealer for hand in sheet.hands.all()] == [1, 4]  # TSR 9.7.3
 
 
 def test_a_stale_row_for_json_gets_409_with_the_current_sheet_and_what_changed(client, sheet):
