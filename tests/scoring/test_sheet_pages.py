@@ -390,7 +390,7 @@ def test_a_hand_dealt_by_the_wrong_player_is_recorded_with_a_warning(client, she
     assert [hand.dealer for hand in sheet.hands.all()] == [1, 3]
     page = response.content.decode()
     assert 'id="sheet-warnings"' in page
-    assert "Hand 2 was dealt by seat 3, not by seat 2: it stands" in page
+    assert "Hand 2 was dealt by seat 3, not by seat 2. Nobody complained in time" in page
     assert "Next hand: seat 4 deals" in page
 
 
