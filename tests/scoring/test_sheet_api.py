@@ -341,7 +341,8 @@ def test_the_end_of_playing_time_waits_for_the_adjudicators_announcement(api, sh
 
 
 def test_a_table_of_five_notes_its_end_only_after_its_longer_match(api):
-    """TSR 10.1.5: the round ended at 100 minutes; a table of five plays on for 25."""
+    """TSR 10.1.5: the round ended just after its start; a table of five plays on until its
+    125 minutes of net playing time are over."""
     tournament = factories.tournament(players=5, allow_tables_of_five=True)
     round_ = tournament_services.round_start(round=factories.seated_round(tournament))
     sheet = Scoresheet.objects.get(table__round=round_)
@@ -349,7 +350,7 @@ def test_a_table_of_five_notes_its_end_only_after_its_longer_match(api):
     hands = full_match(size=5)[:4]
     response = put(api, sheet, hands, 1, key(sheet, 5), time_over_after_hand=4)
     assert response.status_code == 400
-    ends = timezone.localtime(ended.ended_at + datetime.timedelta(minutes=25))
+    ends = timezone.localtime(ended.started_at + datetime.timedelta(minutes=125))
     assert response.json()["time_over_after_hand"][0].startswith(
         f"The playing time of table 1 ends at {ends:%H:%M} (TSR 8.5.1, 10.1.5)"
     )

@@ -317,8 +317,8 @@ def test_before_the_announced_end_the_page_offers_no_time_over_and_refuses_it(cl
 
 
 def test_a_table_of_five_sees_when_its_playing_time_ends_after_the_round_ended(client):
-    """TSR 10.1.5: the round ended; the table of five plays on for 25 minutes, and its page
-    says until when instead of offering to note the end."""
+    """TSR 10.1.5: the round ended; the table of five plays on until its 125 minutes are over,
+    and its page says until when instead of offering to note the end."""
     import datetime
 
     from django.utils import timezone
@@ -327,7 +327,7 @@ def test_a_table_of_five_sees_when_its_playing_time_ends_after_the_round_ended(c
     round_ = tournament_services.round_start(round=factories.seated_round(tournament))
     sheet = Scoresheet.objects.get(table__round=round_)
     ended = factories.round_end(round_)
-    ends = timezone.localtime(ended.ended_at + datetime.timedelta(minutes=25))
+    ends = timezone.localtime(ended.started_at + datetime.timedelta(minutes=125))
     page = client.get(link(sheet, 5)).content.decode()
     assert f"The playing time of this table ends at {ends:%H:%M}" in page
     assert 'name="after"' not in page
@@ -336,8 +336,8 @@ def test_a_table_of_five_sees_when_its_playing_time_ends_after_the_round_ended(c
     assert f"ends at {ends:%H:%M} (TSR 8.5.1, 10.1.5)" in response.content.decode()
     # Once its 125 minutes are over, the form is there.
     round_.refresh_from_db()
-    round_.started_at -= datetime.timedelta(minutes=30)
-    round_.ended_at -= datetime.timedelta(minutes=30)
+    round_.started_at -= datetime.timedelta(minutes=130)
+    round_.ended_at -= datetime.timedelta(minutes=130)
     round_.save()
     page = client.get(link(sheet, 5)).content.decode()
     assert 'name="after"' in page
