@@ -317,8 +317,8 @@ def test_a_missing_version_is_refused_by_name(api, sheet):
 
 
 def test_the_end_of_playing_time_beyond_the_hands_is_refused(api, sheet):
-    factories.round_end(sheet.table.round)
-    response = put(api, sheet, full_match()[:3], 1, key(sheet, 4), time_over_after_hand=5)
+    factories.round_end(sheet.table.round)  # marks the sheet after its 0 hands: version 2
+    response = put(api, sheet, full_match()[:3], 2, key(sheet, 4), time_over_after_hand=5)
     assert response.status_code == 400
     assert response.json() == {
         "time_over_after_hand": [
@@ -334,8 +334,8 @@ def test_the_end_of_playing_time_waits_for_the_adjudicators_announcement(api, sh
     assert "table 1 has not ended" in message
     assert "TSR 8.5.1" in message
     assert not sheet.hands.exists()
-    factories.round_end(sheet.table.round)
-    response = put(api, sheet, full_match()[:3], 1, key(sheet, 4), time_over_after_hand=3)
+    factories.round_end(sheet.table.round)  # marks the sheet after its 0 hands: version 2
+    response = put(api, sheet, full_match()[:3], 2, key(sheet, 4), time_over_after_hand=3)
     assert response.status_code == 200, response.json()
     assert response.json()["time_over_after_hand"] == 3
 
@@ -358,6 +358,95 @@ def test_a_table_of_five_notes_its_end_only_after_its_longer_match(api):
     response = put(api, sheet, hands, 1, key(sheet, 5))
     assert response.status_code == 200
     assert response.json()["time_over_after_hand"] is None
+
+
+# Ending the time marks the sheets (TSR 8.5.1, 8.5.3) -------------------------------------------
+
+
+def end_time(api, tournament):
+    adjudicator = factories.adjudicator(tournament)
+    return api.post(
+        reverse("api-round-end", args=[tournament.slug, 1]),
+        {},
+        format="json",
+        headers=token(adjudicator),
+    )
+
+
+def test_ending_the_time_marks_every_running_sheet_at_the_hands_written(api, tournament, sheet):
+    """Point 13: the sheets no longer say "n of 24 hands to play" until each scorekeeper types
+    the mark himself; the mark is the hands written when the end was announced."""
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:8], version=1, by=factories.keeper(sheet)
+    )
+    other = Scoresheet.objects.get(table__round__tournament=tournament, table__number=2)
+    assert end_time(api, tournament).status_code == 200
+    data = api.get(url(sheet), headers=key(sheet, 4)).json()
+    assert data["time_over_after_hand"] == 8
+    assert data["version"] == 3
+    # Seat 1 still owes his compulsory solo: only the forced solos follow (TSR 8.5.3, 8.6.1).
+    assert data["check"]["next"]["hands_remaining"] == len(
+        data["check"]["compulsory_played"]
+    ) - sum(data["check"]["compulsory_played"].values())
+    other.refresh_from_db()
+    assert other.time_over_after_hand == 0
+    assert sheet.changes.filter(action="time_over").count() == 1
+
+
+def test_the_scorekeeper_corrects_the_mark_within_the_hands_written(api, tournament, sheet):
+    """A hand begun before the end is played to its end (TSR 8.5.1): the scorekeeper moves
+    the mark to the hands the paper says, but not past the hands written."""
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:8], version=1, by=factories.keeper(sheet)
+    )
+    end_time(api, tournament)
+    hands = full_match()[:9]
+    response = put(api, sheet, hands, 3, key(sheet, 4), time_over_after_hand=9)
+    assert response.status_code == 200, response.json()
+    assert response.json()["time_over_after_hand"] == 9
+    response = put(api, sheet, hands, 4, key(sheet, 4), time_over_after_hand=10)
+    assert response.status_code == 400
+    assert "TSR 8.5.1" in response.json()["time_over_after_hand"][0]
+
+
+def test_ending_the_time_leaves_a_sheet_handed_in_as_it_is(api, tournament, sheet):
+    sheet = handed_in(sheet)
+    version = sheet.version
+    end_time(api, tournament)
+    sheet.refresh_from_db()
+    assert (sheet.time_over_after_hand, sheet.version) == (None, version)
+
+
+def test_a_table_with_extra_time_is_not_marked_at_the_announcement(api, tournament, sheet):
+    tournament_services.table_extra_time_grant(
+        table=sheet.table, minutes=5, reason="Reklamation", by=factories.adjudicator(tournament)
+    )
+    end_time(api, tournament)
+    sheet.refresh_from_db()
+    assert sheet.time_over_after_hand is None
+
+
+def test_a_table_of_five_whose_125_minutes_run_on_is_not_marked_at_the_announcement(api):
+    """TSR 10.1.5: the five plays on until its 125 minutes are over; ended after them, it is
+    marked with the fours."""
+    tournament = factories.tournament(players=9, allow_tables_of_five=True)
+    start = timezone.now() - datetime.timedelta(minutes=110)
+    tournament_services.round_start(round=factories.seated_round(tournament), at=start)
+    end_time(api, tournament)
+    marks = {
+        sheet.table.seats.count(): sheet.time_over_after_hand
+        for sheet in Scoresheet.objects.filter(table__round__tournament=tournament)
+    }
+    assert marks == {4: 0, 5: None}
+    tournament = factories.tournament(players=9, allow_tables_of_five=True)
+    start = timezone.now() - datetime.timedelta(minutes=126)
+    tournament_services.round_start(round=factories.seated_round(tournament), at=start)
+    end_time(api, tournament)
+    marks = {
+        sheet.table.seats.count(): sheet.time_over_after_hand
+        for sheet in Scoresheet.objects.filter(table__round__tournament=tournament)
+    }
+    assert marks == {4: 0, 5: 0}
 
 
 # Versions ---------------------------------------------------------------------------------------
@@ -747,3 +836,4 @@ def test_at_five_when_only_the_dealer_owes_his_solo_the_next_seat_deals_it(api, 
     assert response.status_code == 200, response.json()
     assert response.json()["check"]["complete"] is True
     assert post(api, five, "submit", {"version": 3}, key(five, 5)).status_code == 200
+

@@ -471,6 +471,9 @@ def round_end(*, round: Round, by: User, at: datetime.datetime | None = None) ->
     round_.status = Round.Status.FINISHED
     round_.ended_at = ended_at
     round_.save(update_fields=["status", "ended_at"])
+    # Every sheet whose table's time is over now notes it after the hands written so far
+    # (TSR 8.5.3); the tables that play on note it when their time is over.
+    play.recorded().time_ended(round=round_, by=by)
     return round_
 
 
