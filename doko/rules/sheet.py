@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from doko.rules.contracts import Contract, SoloType
-from doko.rules.deal import MatchProgress, check_table_size, playing_seats
+from doko.rules.deal import MatchProgress, check_table_size, playing_seats, seat_after
 from doko.rules.problems import Template, gettext_noop, ngettext_noop
 from doko.rules.value import highest_game_value
 
@@ -37,10 +37,18 @@ class HandLine:
     # Stopped by a major breach and counted as not played (TSR 9.4.3): no game points, the
     # same dealer deals again, and it is not one of the match's hands.
     not_played: bool = False
+    # The dealer was away and his left neighbour dealt for him (TSR 3.3.2, 3.3.7): ``dealer``
+    # stays the seat whose turn it was, so the rotation does not move, and at a table of five
+    # that seat sits out (TSR 10.1.1); the neighbour plays. Not a hand dealt out of turn.
+    dealt_by_neighbour: bool = False
 
     @property
     def settled_as_solo(self) -> bool:
         return self.soloist is not None
+
+    def dealt_by(self, table_size: int) -> int:
+        """The seat that shuffled and dealt: the dealer, or his left neighbour for him."""
+        return seat_after(self.dealer, table_size) if self.dealt_by_neighbour else self.dealer
 
     def score(self, seat: int) -> int:
         """What the hand adds to the seat's total: game points and penalty points."""
@@ -154,8 +162,10 @@ def check_sheet(
     (TSR 8.5.3, 8.6.1).
 
     A hand dealt by the wrong player stands if nobody complained in time (TSR 9.7.3; a wrong
-    dealer is no obvious irregularity of the deal, TSR 3.3.10): it is a
-    warning, not a problem, and the deal continues from the player who dealt it. A hand stopped
+    dealer is no obvious irregularity of the deal, TSR 3.3.10): it is a warning, not a problem,
+    and the deal continues from the player who dealt it. A hand the left neighbour dealt for an
+    absent dealer (``dealt_by_neighbour``, TSR 3.3.2) is the dealer's own: no warning, and the
+    deal goes on from the dealer's left as always. A hand stopped
     by a major breach (``not_played``, TSR 9.4.3) carries only penalty points, is not one of
     the round's lines, and is dealt again by the same dealer. ``deductions`` are points taken
     from seats for unsporting conduct without credit to anyone (TSR 9.6.2 b): they count in the

@@ -837,3 +837,44 @@ def test_at_five_when_only_the_dealer_owes_his_solo_the_next_seat_deals_it(api, 
     assert response.json()["check"]["complete"] is True
     assert post(api, five, "submit", {"version": 3}, key(five, 5)).status_code == 200
 
+
+# A stand-in dealer (TSR 3.3.2, 3.3.7) ------------------------------------------------------
+
+
+def test_a_neighbour_dealing_for_the_dealer_keeps_the_rotation(api, sheet):
+    """The dealer of hand 3 was away; his left neighbour dealt for him: recorded for the
+    dealer whose turn it was, no warning, and the deal goes on as always."""
+    hands = [hand_json(line) for line in full_match()[:4]]
+    for hand in hands:
+        del hand["dealer"]
+    hands[2]["dealt_by_neighbour"] = True
+    response = api.put(
+        url(sheet), {"version": 1, "hands": hands}, format="json", headers=key(sheet, 4)
+    )
+    assert response.status_code == 200, response.json()
+    data = response.json()
+    assert [hand["dealer"] for hand in data["hands"]] == [h.dealer for h in full_match()[:4]]
+    assert [hand["dealt_by_neighbour"] for hand in data["hands"]] == [False, False, True, False]
+    assert data["check"]["warnings"] == []
+    assert data["check"]["next"]["dealer"] == full_match()[4].dealer
+
+
+def test_at_five_the_seat_whose_turn_it_was_sits_out_when_his_neighbour_deals(api, five):
+    """Seat 1 was away at the first hand; seat 2 dealt for him. Seat 1 sits out (TSR 10.1.1),
+    seat 2 plays: points for seat 1 are refused, points for seat 2 are taken."""
+    line = normal(1, (2, 3), 1, size=5)
+    body = hand_json(line) | {"dealt_by_neighbour": True}
+    response = api.put(
+        url(five), {"version": 1, "hands": [body]}, format="json", headers=key(five, 5)
+    )
+    assert response.status_code == 200, response.json()
+    data = response.json()
+    assert (data["hands"][0]["dealer"], data["hands"][0]["dealt_by_neighbour"]) == (1, True)
+    assert data["check"]["warnings"] == []
+    assert data["check"]["next"]["dealer"] == 2
+    # Recorded instead as dealt by seat 2, seat 2 would sit out and the rotation would move.
+    wrong = hand_json(line) | {"dealer": 2}
+    response = api.put(
+        url(five), {"version": 2, "hands": [wrong]}, format="json", headers=key(five, 5)
+    )
+    assert response.status_code == 400

@@ -394,6 +394,23 @@ def test_a_hand_dealt_by_the_wrong_player_is_recorded_with_a_warning(client, she
     assert "Next hand: seat 4 deals" in page
 
 
+def test_a_neighbour_dealing_for_the_dealer_is_recorded_for_the_dealer(client, sheet):
+    # TSR 3.3.2: seat 2 was away; seat 3 dealt for him. The hand is seat 2's deal, no
+    # warning, and seat 3 deals the next hand as always.
+    client.post(link(sheet, 4, "save"), quick(1, 3, "13", 1), **HX)
+    hand = quick(2, 2, "12", 2) | {"dealt_by_neighbour": "on"}
+    response = client.post(link(sheet, 4, "save"), hand, **HX)
+    assert response.status_code == 200, response.content.decode()
+    assert [(h.dealer, h.dealt_by_neighbour) for h in sheet.hands.all()] == [
+        (1, False),
+        (2, True),
+    ]
+    page = response.content.decode()
+    assert 'id="sheet-warnings"' not in page
+    assert "Next hand: seat 3 deals" in page
+    assert "his left neighbour dealt for him (TSR 3.3.2)" in page
+
+
 def test_the_live_check_warns_of_a_dealer_out_of_turn(client, sheet):
     page = client.post(link(sheet, 4, "check"), quick(1, 3, "24", 1, dealer=2), **HX)
     page = page.content.decode()
