@@ -50,7 +50,7 @@ from scoring.selectors import (
     sheet_state,
 )
 from tournaments.caching import round_changed
-from tournaments.models import Round, TournamentRole
+from tournaments.models import Round, SheetKeeping, TournamentRole
 from tournaments.policies import enforce
 from tournaments.selectors import table_playing_time, user_roles
 from tournaments.services import results_refresh
@@ -310,7 +310,14 @@ def scoresheets_time_over_mark(*, round: Round, by: User) -> list[Scoresheet]:
     scorekeeper or an adjudicator notes the end then, as before. The mark is the hands written
     when the end was announced; a hand begun before the end is played to its end (TSR 8.5.1),
     so the scorekeeper or an adjudicator corrects the mark where the paper says otherwise
-    (``scoresheet_hands_replace``)."""
+    (``scoresheet_hands_replace``).
+
+    A paper sheet is typed at the desk after the round, with the mark the paper shows: where
+    the tournament keeps its sheets on paper nothing is marked, and where it keeps them on
+    phones or on paper, only sheets with a hand written on them (kept on a phone)."""
+    keeping = round.tournament.sheet_keeping
+    if keeping == SheetKeeping.PAPER:
+        return []
     actor = Actor(user=by)
     now = timezone.now()
     marked = []
@@ -328,6 +335,8 @@ def scoresheets_time_over_mark(*, round: Round, by: User) -> list[Scoresheet]:
         if not table_playing_time(table=sheet.table, size=_table_size(sheet)).over(now):
             continue
         hands = hand_lines(list(sheet.hands.all()))
+        if not hands and keeping != SheetKeeping.PHONES:
+            continue  # maybe a paper sheet, still to be typed in
         before = sheet_snapshot(sheet=sheet, hands=hands)
         sheet.time_over_after_hand = len(hands)
         marked.append(

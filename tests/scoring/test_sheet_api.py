@@ -317,8 +317,8 @@ def test_a_missing_version_is_refused_by_name(api, sheet):
 
 
 def test_the_end_of_playing_time_beyond_the_hands_is_refused(api, sheet):
-    factories.round_end(sheet.table.round)  # marks the sheet after its 0 hands: version 2
-    response = put(api, sheet, full_match()[:3], 2, key(sheet, 4), time_over_after_hand=5)
+    factories.round_end(sheet.table.round)
+    response = put(api, sheet, full_match()[:3], 1, key(sheet, 4), time_over_after_hand=5)
     assert response.status_code == 400
     assert response.json() == {
         "time_over_after_hand": [
@@ -334,8 +334,8 @@ def test_the_end_of_playing_time_waits_for_the_adjudicators_announcement(api, sh
     assert "table 1 has not ended" in message
     assert "TSR 8.5.1" in message
     assert not sheet.hands.exists()
-    factories.round_end(sheet.table.round)  # marks the sheet after its 0 hands: version 2
-    response = put(api, sheet, full_match()[:3], 2, key(sheet, 4), time_over_after_hand=3)
+    factories.round_end(sheet.table.round)
+    response = put(api, sheet, full_match()[:3], 1, key(sheet, 4), time_over_after_hand=3)
     assert response.status_code == 200, response.json()
     assert response.json()["time_over_after_hand"] == 3
 
@@ -389,7 +389,8 @@ def test_ending_the_time_marks_every_running_sheet_at_the_hands_written(api, tou
         data["check"]["compulsory_played"]
     ) - sum(data["check"]["compulsory_played"].values())
     other.refresh_from_db()
-    assert other.time_over_after_hand == 0
+    # Nothing written on it: it may be kept on paper and typed in later with the paper's mark.
+    assert other.time_over_after_hand is None
     assert sheet.changes.filter(action="time_over").count() == 1
 
 
@@ -417,7 +418,29 @@ def test_ending_the_time_leaves_a_sheet_handed_in_as_it_is(api, tournament, shee
     assert (sheet.time_over_after_hand, sheet.version) == (None, version)
 
 
+def test_where_sheets_are_kept_on_paper_ending_the_time_marks_none(api, tournament, sheet):
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:8], version=1, by=factories.keeper(sheet)
+    )
+    tournament.sheet_keeping = "paper"
+    tournament.save(update_fields=["sheet_keeping"])
+    end_time(api, tournament)
+    sheet.refresh_from_db()
+    assert sheet.time_over_after_hand is None
+
+
+def test_where_sheets_are_kept_on_phones_an_empty_sheet_is_marked_too(api, tournament, sheet):
+    tournament.sheet_keeping = "phones"
+    tournament.save(update_fields=["sheet_keeping"])
+    end_time(api, tournament)
+    sheet.refresh_from_db()
+    assert sheet.time_over_after_hand == 0
+
+
 def test_a_table_with_extra_time_is_not_marked_at_the_announcement(api, tournament, sheet):
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:8], version=1, by=factories.keeper(sheet)
+    )
     tournament_services.table_extra_time_grant(
         table=sheet.table, minutes=5, reason="Reklamation", by=factories.adjudicator(tournament)
     )
@@ -429,7 +452,7 @@ def test_a_table_with_extra_time_is_not_marked_at_the_announcement(api, tourname
 def test_a_table_of_five_whose_125_minutes_run_on_is_not_marked_at_the_announcement(api):
     """TSR 10.1.5: the five plays on until its 125 minutes are over; ended after them, it is
     marked with the fours."""
-    tournament = factories.tournament(players=9, allow_tables_of_five=True)
+    tournament = factories.tournament(players=9, allow_tables_of_five=True, sheet_keeping="phones")
     start = timezone.now() - datetime.timedelta(minutes=110)
     tournament_services.round_start(round=factories.seated_round(tournament), at=start)
     end_time(api, tournament)
@@ -438,7 +461,7 @@ def test_a_table_of_five_whose_125_minutes_run_on_is_not_marked_at_the_announcem
         for sheet in Scoresheet.objects.filter(table__round__tournament=tournament)
     }
     assert marks == {4: 0, 5: None}
-    tournament = factories.tournament(players=9, allow_tables_of_five=True)
+    tournament = factories.tournament(players=9, allow_tables_of_five=True, sheet_keeping="phones")
     start = timezone.now() - datetime.timedelta(minutes=126)
     tournament_services.round_start(round=factories.seated_round(tournament), at=start)
     end_time(api, tournament)
