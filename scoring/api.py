@@ -485,7 +485,7 @@ class ScoresheetCheckResponseSerializer(serializers.Serializer):
     warnings = SheetProblemSerializer(
         many=True,
         help_text="Irregular but standing: a hand dealt by another player than the TSR's that "
-        "nobody complained of in time (code dealer, TSR 3.3.10); the deal goes on from him",
+        "nobody complained of in time (code dealer, TSR 9.7.3); the deal goes on from him",
     )
     totals = serializers.DictField(child=serializers.IntegerField())
     compulsory_played = serializers.DictField(child=serializers.BooleanField())
@@ -623,7 +623,7 @@ def not_a_seat(seat: int, size: int) -> str:
     responses={200: ScoresheetCheckResponseSerializer},
     examples=[
         OpenApiExample(
-            "Two hands, the second one dealt by the wrong seat (a warning, TSR 3.3.10)",
+            "Two hands, the second one dealt by the wrong seat (a warning, TSR 9.7.3)",
             request_only=True,
             value={
                 "players": 4,
@@ -641,7 +641,7 @@ class ScoresheetCheckView(PublicRulesView):
     Every problem is reported, not only the first, with what the next hand must be. A round has
     24 hands at a table of four and 30 at a table of five, the compulsory solos included (TSR
     8.5.1, 10.1.5, 10.2.1). A hand dealt by the wrong player is a warning, not a problem: it
-    stands if nobody complained in time (TSR 3.3.10).
+    stands if nobody complained in time (TSR 9.7.3).
     """
 
     request_serializer = ScoresheetCheckRequestSerializer

@@ -79,8 +79,13 @@ class HandForm(forms.Form):
         label=_("Soloist"), coerce=int, required=False, empty_value=None
     )
     # Who dealt: the TSR's dealer unless the scorekeeper names another. A hand dealt by the
-    # wrong player stands when nobody complained in time (TSR 3.3.10).
+    # wrong player stands when nobody complained in time (TSR 9.7.3).
     dealer = forms.TypedChoiceField(label=_("Dealer"), coerce=int, required=False, empty_value=None)
+    # The dealer was away and his left neighbour dealt for him (TSR 3.3.2): the dealer stays
+    # the seat whose turn it was; the rotation does not move.
+    dealt_by_neighbour = forms.BooleanField(
+        label=_("his left neighbour dealt for him"), required=False
+    )
     # quick
     game_value = forms.IntegerField(label=_("Value"), min_value=0, max_value=99, required=False)
     plus_seats = SeatsField(label=_("Plus seats"), required=False, max_length=9)
@@ -208,6 +213,7 @@ class HandForm(forms.Form):
             soloist=soloist,
             solo_type=solo_type,
             game_value=game_value,
+            dealt_by_neighbour=bool(data.get("dealt_by_neighbour")),
         )
         return data
 
@@ -241,6 +247,7 @@ def initial_for(line: HandLine, *, mode: str = "quick") -> dict:
     initial = {
         "mode": mode,
         "dealer": line.dealer,
+        "dealt_by_neighbour": line.dealt_by_neighbour,
         "contract": str(line.contract),
         "soloist": line.soloist or "",
         "solo_type": str(line.solo_type) if line.solo_type else "",

@@ -274,6 +274,10 @@ class Hand(models.Model):
     # decision puts such a line on the sheet; it has no game points, and the same dealer deals
     # again. Its penalty points are the decision's.
     not_played = models.BooleanField(_("not played"), default=False)
+    # The dealer was away and his left neighbour dealt for him (TSR 3.3.2): ``dealer`` stays
+    # the seat whose turn it was, so the rotation does not move and at a table of five that
+    # seat sits out.
+    dealt_by_neighbour = models.BooleanField(_("dealt by the left neighbour"), default=False)
 
     class Meta:
         verbose_name = _("hand")
@@ -380,6 +384,7 @@ class Hand(models.Model):
             points_4=line.points[4],
             points_5=line.points.get(5),
             not_played=line.not_played,
+            dealt_by_neighbour=line.dealt_by_neighbour,
         )
 
 

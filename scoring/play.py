@@ -10,6 +10,7 @@ through ``scoring.rulings``.
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db.models import Count, F, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
@@ -18,6 +19,7 @@ from doko import standings
 from doko.rules.contracts import Contract
 from scoring.models import Scoresheet
 from scoring.rulings import given as rulings
+from scoring.services import scoresheets_time_over_mark
 from tournaments.models import Round, Seat, SeatResult, Table
 from tournaments.play import HANDED_IN, SheetStatus, deducted_of
 
@@ -54,6 +56,9 @@ class ScoresheetPlay:
                 )
             )
         sheets.delete()
+
+    def time_ended(self, *, round: Round, by: User) -> None:
+        scoresheets_time_over_mark(round=round, by=by)
 
     def has_sheets(self, *, round: Round) -> bool:
         return Scoresheet.objects.filter(table__round=round).exists()

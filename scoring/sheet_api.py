@@ -231,6 +231,9 @@ class RecordedHandSerializer(serializers.Serializer):
         help_text="Compulsory solos are noted in their own section (TSR 4.2.4)",
     )
     dealer = serializers.IntegerField(help_text="At a table of five the dealer sits out")
+    dealt_by_neighbour = serializers.BooleanField(
+        help_text="His left neighbour dealt for him (TSR 3.3.2)"
+    )
     contract = ContractField()
     soloist = serializers.IntegerField(allow_null=True)
     solo_type = serializers.ChoiceField(choices=[solo.value for solo in SoloType], allow_null=True)
@@ -258,7 +261,7 @@ class LiveCheckSerializer(serializers.Serializer):
     warnings = CheckProblemSerializer(
         many=True,
         help_text="Irregular but standing, never blocking: a hand dealt by another player than "
-        "the TSR's that nobody complained of in time (code dealer, TSR 3.3.10)",
+        "the TSR's that nobody complained of in time (code dealer, TSR 9.7.3)",
     )
     next = NextHandSerializer(
         help_text="The next hand: its dealer, and whether it must be a "
@@ -358,6 +361,7 @@ def hands_data(state: selectors.SheetState) -> list[dict]:
             "number": row.hand.number,
             "section": row.hand.section,
             "dealer": row.hand.dealer,
+            "dealt_by_neighbour": row.hand.dealt_by_neighbour,
             "contract": row.hand.contract,
             "soloist": row.hand.soloist,
             "solo_type": row.hand.solo_type or None,
@@ -427,6 +431,9 @@ def sheet_data(sheet: Scoresheet) -> dict:
 
 class SnapshotHandSerializer(serializers.Serializer):
     dealer = serializers.IntegerField()
+    dealt_by_neighbour = serializers.BooleanField(
+        required=False, help_text="Present and true: his left neighbour dealt for him (TSR 3.3.2)"
+    )
     contract = serializers.CharField()
     soloist = serializers.IntegerField(allow_null=True)
     solo_type = serializers.CharField(allow_null=True)
@@ -510,6 +517,12 @@ class HandEntrySerializer(serializers.Serializer):
         help_text="Leave it out to have the dealer the TSR gives filled in: seat 1 first, then "
         "to the left; the dealer of a compulsory solo deals again (TSR 3.3.1, 4.2.5)",
     )
+    dealt_by_neighbour = serializers.BooleanField(
+        default=False,
+        help_text="The dealer was away and his left neighbour dealt for him (TSR 3.3.2): "
+        "give the dealer whose turn it was (or leave it out); the deal goes on from him, and "
+        "at a table of five he sits out",
+    )
     soloist = serializers.IntegerField(
         min_value=1,
         max_value=5,
@@ -579,7 +592,7 @@ class HandsReplaceSerializer(serializers.Serializer):
 
     def validate(self, data):
         """The hands as the rules core reads them. A hand without a dealer gets the one the TSR
-        gives (TSR 3.3.1, 4.2.3, 4.2.5); a dealer given stands, also out of turn (TSR 3.3.10),
+        gives (TSR 3.3.1, 4.2.3, 4.2.5); a dealer given stands, also out of turn (TSR 9.7.3),
         and the deal goes on from him."""
         size = self.context["table_size"]
         if size not in TABLE_SIZES:
@@ -618,6 +631,7 @@ class HandsReplaceSerializer(serializers.Serializer):
                 soloist=hand["soloist"],
                 solo_type=hand["solo_type"],
                 game_value=hand["game_value"],
+                dealt_by_neighbour=hand["dealt_by_neighbour"],
             )
             lines.append(line)
             progress.record(dealer=dealer, contract=line.contract, soloist=line.soloist)
@@ -849,7 +863,7 @@ class ScoresheetReturn(SheetActionView):
 @extend_schema(tags=["scoresheets"], request=SheetStrikeSerializer, responses=WRITE_RESPONSES)
 class ScoresheetStrike(SheetActionView):
     """Strike out one hand of a draft sheet (the scorekeeper, as PUT): the later hands move up
-    one and are dealt again in turn, but for those dealt out of turn (TSR 3.3.10), and every
+    one and are dealt again in turn, but for those dealt out of turn (TSR 9.7.3), and every
     hand is checked again as on entry; a sheet the TSR would refuse without it is refused with
     its `problems`, and nothing changes."""
 

@@ -452,7 +452,7 @@ def _version(request: HttpRequest) -> int:
 
 def _dealt(state: selectors.SheetState, lines: list, kept: set[int], time_over: int | None):
     """``lines`` dealt as the TSR says, but for the hands in ``kept``, which stand as dealt by
-    another player (TSR 3.3.10)."""
+    another player (TSR 9.7.3)."""
     return with_dealers(
         lines,
         table_size=state.table_size,
@@ -465,7 +465,7 @@ def _dealt(state: selectors.SheetState, lines: list, kept: set[int], time_over: 
 def _with_hand(state: selectors.SheetState, number: int, line, time_over: int | None) -> list:
     """The entry's hands with hand ``number`` replaced (or added): it keeps the dealer the form
     names, and the hands after it are dealt again as the TSR says, but for those dealt out of
-    turn before (TSR 3.3.10)."""
+    turn before (TSR 9.7.3)."""
     lines = list(state.lines)
     if number > len(lines):
         lines.append(line)

@@ -157,9 +157,9 @@ def test_rule_problems_are_translated_with_their_placeholders_filled(language):
 @pytest.mark.parametrize(
     ("language", "tricks", "message"),
     [
-        ("de", 1, "Re hat 1 Stich bekommen; darin sind höchstens 44 Augen, nicht 50."),
-        ("de", 2, "Re hat 2 Stiche bekommen; darin sind höchstens 88 Augen, nicht 100."),
-        ("en", 1, "Re took 1 trick, which holds at most 44 card points, not 50."),
+        ("de", 1, "Re hat 1 Stich bekommen; darin sind 0 bis 44 Augen, nicht 50."),
+        ("de", 2, "Re hat 2 Stiche bekommen; darin sind 0 bis 88 Augen, nicht 100."),
+        ("en", 1, "Re took 1 trick, which holds between 0 and 44 card points, not 50."),
     ],
 )
 def test_the_cores_plural_messages_take_the_form_of_their_number(language, tricks, message):

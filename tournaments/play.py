@@ -17,6 +17,7 @@ same one query as before whatever the number of tables.
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ImproperlyConfigured
 from django.db import models
 from django.db.models import QuerySet
@@ -53,6 +54,10 @@ class TablePlay(Protocol):
         started, so that the tables may go. A sheet with anything on it (a hand, a change on
         its record, handed in) is never taken: then a ``ValidationError`` says so and nothing
         is removed."""
+
+    def time_ended(self, *, round: Round, by: User) -> None:
+        """The end of the playing time was announced (TSR 8.5.1): note it on the sheets of
+        the tables whose time is over now, after the hands written so far (TSR 8.5.3)."""
 
     def has_sheets(self, *, round: Round) -> bool:
         """Whether a table of the round has a scoresheet (its record is the play's to keep)."""

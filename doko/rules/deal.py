@@ -125,7 +125,7 @@ class MatchProgress:
     ``hands_per_match`` counts every line of the round, compulsory and forced solos included
     (24 at four, 30 at five). A hand stopped by a major breach counts as not played (TSR 9.4.3):
     it is not one of the round's lines, and the same dealer deals again. A hand dealt by the
-    wrong player stands if nobody complained in time (TSR 3.3.10): the deal continues from the
+    wrong player stands if nobody complained in time (TSR 9.7.3): the deal continues from the
     player who actually dealt it.
     """
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from doko.rules.contracts import Contract, SoloType
-from doko.rules.deal import MatchProgress, check_table_size, playing_seats
+from doko.rules.deal import MatchProgress, check_table_size, playing_seats, seat_after
 from doko.rules.problems import Template, gettext_noop, ngettext_noop
 from doko.rules.value import highest_game_value
 
@@ -37,10 +37,18 @@ class HandLine:
     # Stopped by a major breach and counted as not played (TSR 9.4.3): no game points, the
     # same dealer deals again, and it is not one of the match's hands.
     not_played: bool = False
+    # The dealer was away and his left neighbour dealt for him (TSR 3.3.2, 3.3.7): ``dealer``
+    # stays the seat whose turn it was, so the rotation does not move, and at a table of five
+    # that seat sits out (TSR 10.1.1); the neighbour plays. Not a hand dealt out of turn.
+    dealt_by_neighbour: bool = False
 
     @property
     def settled_as_solo(self) -> bool:
         return self.soloist is not None
+
+    def dealt_by(self, table_size: int) -> int:
+        """The seat that shuffled and dealt: the dealer, or his left neighbour for him."""
+        return seat_after(self.dealer, table_size) if self.dealt_by_neighbour else self.dealer
 
     def score(self, seat: int) -> int:
         """What the hand adds to the seat's total: game points and penalty points."""
@@ -108,7 +116,7 @@ class SheetCheck:
     next: NextHand
     complete: bool
     # What is irregular but stands, and does not stop the sheet (a hand dealt by the wrong
-    # player that nobody complained of in time, TSR 3.3.10).
+    # player that nobody complained of in time, TSR 9.7.3).
     warnings: tuple[Problem, ...] = ()
 
     @property
@@ -153,8 +161,11 @@ def check_sheet(
     played when the playing time ended; after that only the forced solos still owed are played
     (TSR 8.5.3, 8.6.1).
 
-    A hand dealt by the wrong player stands if nobody complained in time (TSR 3.3.10): it is a
-    warning, not a problem, and the deal continues from the player who dealt it. A hand stopped
+    A hand dealt by the wrong player stands if nobody complained in time (TSR 9.7.3; a wrong
+    dealer is no obvious irregularity of the deal, TSR 3.3.10): it is a warning, not a problem,
+    and the deal continues from the player who dealt it. A hand the left neighbour dealt for an
+    absent dealer (``dealt_by_neighbour``, TSR 3.3.2) is the dealer's own: no warning, and the
+    deal goes on from the dealer's left as always. A hand stopped
     by a major breach (``not_played``, TSR 9.4.3) carries only penalty points, is not one of
     the round's lines, and is dealt again by the same dealer. ``deductions`` are points taken
     from seats for unsporting conduct without credit to anyone (TSR 9.6.2 b): they count in the
@@ -239,16 +250,16 @@ def check_sheet(
                 Problem(
                     number,
                     "dealer",
-                    "TSR 3.3.1, 3.3.10",
+                    "TSR 3.3.1, 9.7.3",
                     gettext_noop(
-                        "Hand {hand} was dealt by seat {dealer}, not by seat {expected}: it "
-                        "stands, since nobody complained in time, and the deal goes on from "
-                        "seat {dealer}."
+                        "Hand {hand} was dealt by seat {dealer}, not by seat {expected}. Nobody "
+                        "complained in time, so the deal stands as valid, and the deal goes on "
+                        "from seat {dealer}."
                     ),
                     {"hand": number, "expected": expected, "dealer": line.dealer},
                 )
             )
-            progress.dealer = line.dealer  # the deal continues from who dealt (TSR 3.3.10)
+            progress.dealer = line.dealer  # the deal continues from who dealt (TSR 9.7.3)
             actual, due_soloist = progress.next_deal(time_over=time_over)
             # At a table of five the one player still owing the forced solo dealt it and sits
             # out (TSR 10.1.1): he cannot play it in this hand.
@@ -474,7 +485,7 @@ def with_dealers(
     or after a hand was struck out, gets them from here.
 
     ``kept``: the numbers (1-based) of hands dealt by another player than the TSR's, which
-    stand as dealt (TSR 3.3.10); the deal goes on from who dealt them.
+    stand as dealt (TSR 9.7.3); the deal goes on from who dealt them.
     """
     kept = set(kept)
     progress = MatchProgress(table_size=table_size, hands_per_match=hands_per_match)
@@ -490,7 +501,7 @@ def with_dealers(
 
 
 def dealt_out_of_turn(check: SheetCheck) -> set[int]:
-    """The hands a check found dealt by another player than the TSR's (TSR 3.3.10)."""
+    """The hands a check found dealt by another player than the TSR's (TSR 9.7.3)."""
     return {
         warning.hand
         for warning in check.warnings

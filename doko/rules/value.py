@@ -14,9 +14,16 @@ from typing import TypeVar
 from doko.rules.contracts import SoloType
 from doko.rules.problems import FieldError, InvalidInput, Template, gettext_noop, ngettext_noop
 
-CARD_POINTS = 240  # TSR 2.2.2
-TRICKS = 12  # 48 cards, four to a trick
-MOST_CARD_POINTS_IN_A_TRICK = 44  # four aces (TSR 2.2.2)
+# The pack (TSR 2.2.1, 2.2.2): each of the 24 cards twice, in all four suits, so eight cards of
+# each rank: nines 0, jacks 2, queens 3, kings 4, tens 10, aces 11.
+RANK_CARD_POINTS = {"nine": 0, "jack": 2, "queen": 3, "king": 4, "ten": 10, "ace": 11}
+CARDS_OF_A_RANK = 8
+PACK = tuple(
+    sorted(points for points in RANK_CARD_POINTS.values() for _ in range(CARDS_OF_A_RANK))
+)  # the card points of the 48 cards, lowest first
+CARD_POINTS = sum(PACK)  # 240, TSR 2.2.2
+CARDS_IN_A_TRICK = 4
+TRICKS = len(PACK) // CARDS_IN_A_TRICK  # 12
 DOPPELKOPF_CARD_POINTS = 40  # a trick of 40 or more card points (TSR 7.2.3)
 FOX_CARD_POINTS = 11  # the Ace of Diamonds
 FOXES = 2  # each card occurs twice in the pack (TSR 2.2.1)
@@ -139,6 +146,21 @@ class HandValue:
     settled_as_solo: bool
     re_value: int  # for each Re player; a soloist receives three times it (TSR 7.2.4)
     breakdown: tuple[Item, ...]
+
+
+def card_points_bounds(tricks: int) -> tuple[int, int]:
+    """The fewest and the most card points ``tricks`` tricks can hold (TSR 2.2.1, 2.2.2).
+
+    k tricks are 4k cards of the pack, so they hold at least the card points of its 4k lowest
+    cards and at most those of its 4k highest: 5 tricks at least 28, 3 tricks at most 128.
+    Both bounds are reached by some deal and play. Since the 4k lowest and the 48 - 4k highest
+    cards make the whole pack, the bounds of one team's tricks are those of the other team's
+    card points: checking Re's figures checks Contra's.
+    """
+    if not 0 <= tricks <= TRICKS:
+        raise ValueError(f"a hand has {TRICKS} tricks, not {tricks}")
+    cards = CARDS_IN_A_TRICK * tricks
+    return sum(PACK[:cards]), sum(PACK[len(PACK) - cards :])
 
 
 def highest_game_value(*, settled_as_solo: bool) -> int:
@@ -321,43 +343,26 @@ def check_hand_result(hand: HandResult) -> list[FieldError]:
     if errors:
         return errors
 
-    for team in Team:
-        points, tricks = hand.card_points(team), hand.tricks(team)
-        field = _letter(team, "re_card_points", "re_tricks")
-        if points and not tricks:
+    # k tricks hold the card points of 4k cards of the pack (TSR 2.2.2). The sheet records Re's
+    # figures; Contra's are the rest and lie within their bounds exactly when Re's do
+    # (``card_points_bounds``). Both fields are named: either may be the one mistyped.
+    least, most = card_points_bounds(hand.re_tricks)
+    if not least <= hand.re_card_points <= most:
+        for field in ("re_card_points", "re_tricks"):
             error(
                 field,
                 "TSR 2.2.2",
-                _letter(
-                    team,
-                    gettext_noop("Re took no trick, so it has no card points."),
-                    gettext_noop("Contra took no trick, so it has no card points."),
+                ngettext_noop(
+                    "Re took {tricks} trick, which holds between {least} and {most} card "
+                    "points, not {points}.",
+                    "Re took {tricks} tricks, which hold between {least} and {most} card "
+                    "points, not {points}.",
+                    count="tricks",
                 ),
-            )
-        elif points > MOST_CARD_POINTS_IN_A_TRICK * tricks:
-            error(
-                field,
-                "TSR 2.2.2",
-                _letter(
-                    team,
-                    ngettext_noop(
-                        "Re took {tricks} trick, which holds at most {most} card points, "
-                        "not {points}.",
-                        "Re took {tricks} tricks, which hold at most {most} card points, "
-                        "not {points}.",
-                        count="tricks",
-                    ),
-                    ngettext_noop(
-                        "Contra took {tricks} trick, which holds at most {most} card points, "
-                        "not {points}.",
-                        "Contra took {tricks} tricks, which hold at most {most} card points, "
-                        "not {points}.",
-                        count="tricks",
-                    ),
-                ),
-                tricks=tricks,
-                most=MOST_CARD_POINTS_IN_A_TRICK * tricks,
-                points=points,
+                tricks=hand.re_tricks,
+                least=least,
+                most=most,
+                points=hand.re_card_points,
             )
 
     if hand.wedding_solo and hand.game is not Game.WEDDING:

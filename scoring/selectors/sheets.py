@@ -46,6 +46,7 @@ def hand_lines(
             game_value=hand.game_value,
             penalty=penalties.get(hand.number),
             not_played=hand.not_played,
+            dealt_by_neighbour=hand.dealt_by_neighbour,
         )
         for hand in hands
     ]
@@ -154,6 +155,8 @@ def hand_snapshot(line: HandLine) -> dict:
     }
     if line.not_played:
         snapshot["not_played"] = True
+    if line.dealt_by_neighbour:
+        snapshot["dealt_by_neighbour"] = True
     return snapshot
 
 
@@ -167,6 +170,7 @@ def line_from_snapshot(snapshot: dict) -> HandLine:
         solo_type=SoloType(snapshot["solo_type"]) if snapshot["solo_type"] else None,
         game_value=snapshot["game_value"],
         not_played=snapshot.get("not_played", False),
+        dealt_by_neighbour=snapshot.get("dealt_by_neighbour", False),
     )
 
 

@@ -39,6 +39,7 @@ from scoring.services.sheets import (
     scoresheet_return,
     scoresheet_submit,
     scoresheet_submit_check,
+    scoresheets_time_over_mark,
 )
 
 __all__ = [
@@ -64,6 +65,7 @@ __all__ = [
     "scoresheet_scan_attach",
     "scoresheet_submit",
     "scoresheet_submit_check",
+    "scoresheets_time_over_mark",
     "second_entry_compare",
     "second_entry_discard",
     "second_entry_hand_strike",

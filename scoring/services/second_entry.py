@@ -177,7 +177,7 @@ def second_entry_hand_strike(
     *, scoresheet: Scoresheet, number: int, by: User, version: int
 ) -> SecondEntry:
     """Strike out hand ``number`` of a second entry, as ``scoresheet_hand_strike`` does on the
-    sheet: the later hands move up and are dealt again as the TSR says (TSR 3.3.10)."""
+    sheet: the later hands move up and are dealt again as the TSR says (TSR 9.7.3)."""
     entry = selectors.second_entry_get(sheet=scoresheet)
     actor = Actor(user=by)
     enforce(

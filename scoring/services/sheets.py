@@ -50,7 +50,7 @@ from scoring.selectors import (
     sheet_state,
 )
 from tournaments.caching import round_changed
-from tournaments.models import TournamentRole
+from tournaments.models import Round, SheetKeeping, TournamentRole
 from tournaments.policies import enforce
 from tournaments.selectors import table_playing_time, user_roles
 from tournaments.services import results_refresh
@@ -297,6 +297,54 @@ def scoresheet_hands_replace(
     return _record(sheet, action=action, by=by, before=before)
 
 
+@transaction.atomic
+def scoresheets_time_over_mark(*, round: Round, by: User) -> list[Scoresheet]:
+    """Note the end of the playing time on the sheets of the round's tables whose time is over
+    now (TSR 8.5.1, 8.5.3), after the hands written so far; returns the sheets it marked.
+
+    Called when the adjudicator announces the end (``tournaments.play.TablePlay.time_ended``),
+    so that no sheet keeps counting the hands of the 24 (30) still to play. Only a draft without
+    a mark is touched: a sheet handed in or confirmed, or one whose mark is already noted, stays
+    as it is. A table whose own time runs later (a table of five's 125 minutes, TSR 10.1.5, or
+    extra time, TSR 8.5.1) is not marked now: its sheet shows when its time ends, and its
+    scorekeeper or an adjudicator notes the end then, as before. The mark is the hands written
+    when the end was announced; a hand begun before the end is played to its end (TSR 8.5.1),
+    so the scorekeeper or an adjudicator corrects the mark where the paper says otherwise
+    (``scoresheet_hands_replace``).
+
+    A paper sheet is typed at the desk after the round, with the mark the paper shows: where
+    the tournament keeps its sheets on paper nothing is marked, and where it keeps them on
+    phones or on paper, only sheets with a hand written on them (kept on a phone)."""
+    keeping = round.tournament.sheet_keeping
+    if keeping == SheetKeeping.PAPER:
+        return []
+    actor = Actor(user=by)
+    now = timezone.now()
+    marked = []
+    sheets = (
+        Scoresheet.objects.select_for_update(of=("self",))
+        .select_related("table__round__tournament")
+        .filter(
+            table__round=round,
+            status=Scoresheet.Status.DRAFT,
+            time_over_after_hand__isnull=True,
+        )
+        .order_by("table__number")
+    )
+    for sheet in sheets:
+        if not table_playing_time(table=sheet.table, size=_table_size(sheet)).over(now):
+            continue
+        hands = hand_lines(list(sheet.hands.all()))
+        if not hands and keeping != SheetKeeping.PHONES:
+            continue  # maybe a paper sheet, still to be typed in
+        before = sheet_snapshot(sheet=sheet, hands=hands)
+        sheet.time_over_after_hand = len(hands)
+        marked.append(
+            _record(sheet, action=ScoresheetChange.Action.TIME_OVER, by=actor, before=before)
+        )
+    return marked
+
+
 def _struck(sheet: Scoresheet, *, number: int, by: Actor) -> tuple[list[HandLine], int | None]:
     """The sheet's hands with hand ``number`` struck out, and where the time-over mark goes."""
     enforce(policies.may_edit_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by)))
@@ -309,7 +357,7 @@ def lines_struck(
     state: SheetState, *, number: int, time_over: int | None
 ) -> tuple[list[HandLine], int | None]:
     """An entry's hands (``state``) with hand ``number`` struck out, the later ones dealt again
-    as the TSR says but for those dealt out of turn (TSR 3.3.10), and where the time-over mark
+    as the TSR says but for those dealt out of turn (TSR 9.7.3), and where the time-over mark
     goes (TSR 8.5.1)."""
     if not 1 <= number <= len(state.lines):
         raise ValidationError({"number": _("There is no hand %(number)d.") % {"number": number}})
@@ -332,7 +380,7 @@ def scoresheet_hand_strike(
 ) -> Scoresheet:
     """Strike out hand ``number`` of a draft sheet (TSR 7.3.3): the later hands move up one and
     are dealt again as the TSR says, but for those that stood as dealt out of turn (TSR
-    3.3.10); a time-over mark past the last hand moves back to it (TSR 8.5.1). Every hand is
+    9.7.3); a time-over mark past the last hand moves back to it (TSR 8.5.1). Every hand is
     checked again, as on entry: a sheet the TSR would refuse without the hand (a compulsory
     solo now out of place, say) is refused with its problems, and nothing changes. Returns the
     sheet as saved."""

@@ -58,14 +58,15 @@ def test_parity_is_not_required_at_a_table_of_five():
 
 
 def test_a_hand_dealt_by_the_wrong_player_stands_with_a_warning():
-    # TSR 3.3.10: a wrong dealer is not an obvious irregularity; uncomplained, the hand stands.
+    # TSR 3.3.10 (last sentence), 9.7.3: a wrong dealer is not an obvious irregularity; a breach
+    # nobody complained of in time stands.
     hands = [normal(1, (1, 2), 1), normal(3, (1, 2), 1)]
     result = check(hands)
     assert result.ok
     warning = next(w for w in result.warnings if w.code == "dealer")
     assert warning.hand == 2
     assert warning.params["expected"] == 2
-    assert warning.rule == "TSR 3.3.1, 3.3.10"
+    assert warning.rule == "TSR 3.3.1, 9.7.3"
 
 
 def test_the_deal_goes_on_from_the_player_who_dealt_out_of_turn():
@@ -611,3 +612,50 @@ def test_simulated_rounds_cut_short_by_the_time_pass_the_check(seed, size, over)
     assert result.ok, [p.message for p in result.problems]
     assert result.complete
     assert len(hands) <= hands_per_match
+
+
+# A stand-in dealer: the left neighbour deals for an absent dealer (TSR 3.3.2, 3.3.7) --------
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    size=st.sampled_from([4, 5]),
+    stand_ins=st.sets(st.integers(0, 29), max_size=8),
+)
+def test_a_stand_in_dealer_moves_neither_the_rotation_nor_who_sits_out(seed, size, stand_ins):
+    """Recorded as dealing *for* the seat whose turn it was, the neighbour's deals leave the
+    sheet exactly as if the dealer had dealt: no warning, the same next dealer, the same seat
+    sitting out at a table of five (TSR 3.3.2, 10.1.1)."""
+    hands = simulate_match(
+        rng=random.Random(seed), table_size=size, hands_per_match=24 if size == 4 else 30
+    )
+    marked = [
+        replace(hand, dealt_by_neighbour=True) if number in stand_ins else hand
+        for number, hand in enumerate(hands)
+    ]
+    plain, stood_in = check(hands, size=size), check(marked, size=size)
+    assert stood_in.ok
+    assert stood_in.complete
+    assert not stood_in.warnings
+    assert (stood_in.next, stood_in.totals) == (plain.next, plain.totals)
+    assert with_dealers(marked, table_size=size, hands_per_match=len(hands)) == marked
+    for number, hand in enumerate(marked):
+        if number in stand_ins:
+            assert hand.dealt_by(size) == hand.dealer % size + 1
+            if size == 5:  # the absent dealer sits out, his neighbour plays
+                assert hand.points[hand.dealer] == 0
+
+
+@pytest.mark.parametrize("size", [4, 5])
+def test_recording_the_neighbour_as_the_dealer_shifts_the_rotation(size):
+    """What the stand-in flag is for: written as "dealt by seat 2", hand 1 is dealt out of
+    turn, the deal goes on from seat 2, and at five seat 2 sits out instead of seat 1."""
+    hands = simulate_match(
+        rng=random.Random(7), table_size=size, hands_per_match=24 if size == 4 else 30
+    )[:3]
+    shifted = check([replace(hands[0], dealer=2), *hands[1:]], size=size)
+    assert [w.hand for w in shifted.warnings if w.code == "dealer"]
+    stood_in = check([replace(hands[0], dealt_by_neighbour=True), *hands[1:]], size=size)
+    assert stood_in.ok
+    assert not stood_in.warnings

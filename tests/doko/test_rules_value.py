@@ -14,6 +14,7 @@ from doko.rules.value import (
     HandResult,
     Specials,
     Team,
+    card_points_bounds,
     check_hand_result,
     hand_value,
     highest_game_value,
@@ -177,7 +178,7 @@ def test_contra_announced_and_won_with_160():
 )
 def test_reaching_the_limit_against_a_point_announcement(announced, contra_points, credited):
     # (f): Contra reached 120 (90, 60, 30) against Re's "no 90" ("no 60", "no 30", "schwarz").
-    result = hand_value(hand(240 - contra_points, 6, re=announced))
+    result = hand_value(hand(240 - contra_points, 8, re=announced))
     reached = [item for item in result.breakdown if item.rule == "TSR 7.2.2 (f)"]
     assert [item.points for item in reached] == [credited]
 
@@ -303,6 +304,60 @@ def test_inconsistent_input_names_the_field(result, field):
     assert all(error.rule.startswith("TSR") for error in raised.value.errors)
 
 
+@pytest.mark.parametrize(
+    ("points", "tricks"),
+    [(0, 5), (27, 5), (130, 3), (129, 3), (240, 6), (10, 0), (230, 12), (1, 12), (197, 1)],
+)
+def test_card_points_that_the_tricks_cannot_hold_name_both_fields(points, tricks):
+    errors = [
+        error for error in check_hand_result(hand(points, tricks)) if error.rule == "TSR 2.2.2"
+    ]
+    assert {error.field for error in errors} == {"re_card_points", "re_tricks"}
+    least, most = card_points_bounds(tricks)
+    assert f"between {least} and {most} card points, not {points}" in errors[0].message
+
+
+def test_card_point_bounds_of_the_issue():
+    assert card_points_bounds(5)[0] == 28
+    assert card_points_bounds(3)[1] == 128
+    assert card_points_bounds(0) == (0, 0)
+    assert card_points_bounds(12) == (240, 240)
+
+
+def _pack():
+    # TSR 2.2.1, 2.2.2: 24 cards twice: in each of four suits a nine, jack, queen, king, ten
+    # and ace, each twice. Typed out here, apart from the core's PACK.
+    return [value for value in (0, 2, 3, 4, 10, 11) for _suit in range(4) for _copy in range(2)]
+
+
+@given(st.permutations(_pack()), st.integers(0, 12))
+def test_tricks_taken_from_a_real_deal_pass_the_bounds(cards, tricks):
+    """Any 4k cards of a shuffled pack, taken as the tricks of one team, pass; so does the
+    other team's rest."""
+    points = sum(cards[: 4 * tricks])
+    assert not [e for e in check_hand_result(hand(points, tricks)) if e.field == "re_tricks"]
+    least, most = card_points_bounds(tricks)
+    assert least <= points <= most
+    other_least, other_most = card_points_bounds(12 - tricks)
+    assert other_least <= 240 - points <= other_most
+
+
+@pytest.mark.parametrize("tricks", range(13))
+def test_card_point_bounds_are_tight(tricks):
+    """The lowest and the highest 4k cards are real tricks: the bounds are reached, and one
+    point beyond either is refused."""
+    pack = sorted(_pack())
+    least, most = card_points_bounds(tricks)
+    assert least == sum(pack[: 4 * tricks])
+    assert most == sum(pack[len(pack) - 4 * tricks :])
+    assert not check_hand_result(hand(least, tricks))
+    assert not check_hand_result(hand(most, tricks))
+    if least > 0:
+        assert "re_tricks" in fields(hand(least - 1, tricks))
+    if most < 240:
+        assert "re_tricks" in fields(hand(most + 1, tricks))
+
+
 def test_every_error_is_reported_at_once():
     result = hand(
         100,
@@ -325,7 +380,7 @@ def hand_results(draw, games=tuple(Game)):
     elif tricks == 12:
         points = 240
     else:
-        points = draw(st.integers(max(0, 240 - 44 * (12 - tricks)), min(240, 44 * tricks)))
+        points = draw(st.integers(*card_points_bounds(tricks)))
     game = draw(st.sampled_from(games))
     wedding_solo = game is Game.WEDDING and draw(st.booleans())
     solo = game in (Game.SOLO, Game.SILENT_WEDDING) or wedding_solo
@@ -489,7 +544,7 @@ def test_more_than_four_doppelkopf_tricks_are_refused():
 
 
 def test_one_trick_is_said_in_the_singular():
-    (error,) = check_hand_result(hand(50, 1))
-    assert error.message == "Re took 1 trick, which holds at most 44 card points, not 50."
-    (error,) = check_hand_result(hand(100, 2))
-    assert error.message == "Re took 2 tricks, which hold at most 88 card points, not 100."
+    error, _ = check_hand_result(hand(50, 1))
+    assert error.message == "Re took 1 trick, which holds between 0 and 44 card points, not 50."
+    error, _ = check_hand_result(hand(100, 2))
+    assert error.message == "Re took 2 tricks, which hold between 0 and 88 card points, not 100."

@@ -141,6 +141,19 @@ def test_hand_value_rejects_inconsistent_input_naming_the_field(api, data, field
     assert field in response.json()
 
 
+@pytest.mark.parametrize(("points", "tricks"), [(0, 5), (130, 3), (240, 6)])
+def test_hand_value_refuses_card_points_the_tricks_cannot_hold(api, points, tricks):
+    """TSR 2.2.2: k tricks hold the card points of 4k cards of the pack, no fewer, no more."""
+    body = {"contract": "normal", "re_card_points": points, "re_tricks": tricks}
+    response = post(api, "api-rules-hand-value", body)
+    assert response.status_code == 400
+    errors = response.json()
+    assert set(errors) == {"re_card_points", "re_tricks"}
+    for field in ("re_card_points", "re_tricks"):
+        assert errors[field][0].endswith("(TSR 2.2.2)")
+        assert f"not {points}" in errors[field][0]
+
+
 def test_hand_value_errors_cite_the_rule_in_german(api):
     response = post(
         api,
@@ -357,13 +370,13 @@ def test_every_problem_is_reported_with_code_rule_and_message(api):
         (1, "parity", "TSR 7.3.3.2"),
         (3, "solo_order", "TSR 4.3.1"),
     ]
-    # A hand dealt by the wrong player stands (TSR 3.3.10): a warning, not a problem.
+    # A hand dealt by the wrong player stands (TSR 9.7.3): a warning, not a problem.
     assert [(w["hand"], w["code"], w["rule"]) for w in data["warnings"]] == [
-        (2, "dealer", "TSR 3.3.1, 3.3.10")
+        (2, "dealer", "TSR 3.3.1, 9.7.3")
     ]
     assert data["warnings"][0]["message"] == (
-        "Hand 2 was dealt by seat 3, not by seat 2: it stands, since nobody complained in "
-        "time, and the deal goes on from seat 3. (TSR 3.3.1, 3.3.10)"
+        "Hand 2 was dealt by seat 3, not by seat 2. Nobody complained in time, so the deal "
+        "stands as valid, and the deal goes on from seat 3. (TSR 3.3.1, 9.7.3)"
     )
 
 
@@ -386,8 +399,8 @@ def test_a_hand_dealt_out_of_turn_is_explained_in_german(api):
     ).json()
     assert data["ok"]
     assert data["warnings"][0]["message"] == (
-        "Spiel 1 hat Position 2 gegeben, nicht Position 1: Es bleibt gültig, da niemand "
-        "rechtzeitig reklamiert hat, und es gibt weiter ab Position 2. (TSR 3.3.1, 3.3.10)"
+        "Spiel 1 hat Position 2 gegeben, nicht Position 1. Niemand hat rechtzeitig "
+        "reklamiert, also gilt das Geben, und es gibt weiter ab Position 2. (TSR 3.3.1, 9.7.3)"
     )
 
 

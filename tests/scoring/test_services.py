@@ -121,20 +121,27 @@ def test_after_the_playing_time_a_sheet_needs_its_end_and_the_forced_solos(sheet
     services.scoresheet_hands_replace(
         scoresheet=sheet, hands=full_match()[:10], version=1, by=keeper
     )
+    # Ending the time notes it after the hands written so far (TSR 8.5.3): version 3.
     factories.round_end(sheet.table.round, at=timezone.now())
-    with pytest.raises(ValidationError, match="note after which hand"):
-        services.scoresheet_submit(scoresheet=sheet, version=2, by=keeper)
+    sheet.refresh_from_db()
+    assert (sheet.time_over_after_hand, sheet.version) == (10, 3)
+    # Cleared, the sheet cannot be handed in without it.
     services.scoresheet_hands_replace(
-        scoresheet=sheet, hands=full_match()[:10], version=2, by=keeper, time_over_after_hand=10
+        scoresheet=sheet, hands=full_match()[:10], version=3, by=keeper, time_over_after_hand=None
+    )
+    with pytest.raises(ValidationError, match="note after which hand"):
+        services.scoresheet_submit(scoresheet=sheet, version=4, by=keeper)
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:10], version=4, by=keeper, time_over_after_hand=10
     )
     with pytest.raises(ValidationError, match="Seat 4 must still play a forced solo"):
-        services.scoresheet_submit(scoresheet=sheet, version=3, by=keeper)
+        services.scoresheet_submit(scoresheet=sheet, version=5, by=keeper)
     # After the time only forced solos are played (TSR 8.5.3): a normal game is refused.
     with pytest.raises(ValidationError, match="seat 4 had to play a forced solo here"):
         services.scoresheet_hands_replace(
             scoresheet=sheet,
             hands=[*full_match()[:10], normal(4, (1, 2), 1)],
-            version=3,
+            version=5,
             by=keeper,
             time_over_after_hand=10,
         )
@@ -142,11 +149,11 @@ def test_after_the_playing_time_a_sheet_needs_its_end_and_the_forced_solos(sheet
     services.scoresheet_hands_replace(
         scoresheet=sheet,
         hands=[*full_match()[:10], forced],
-        version=3,
+        version=5,
         by=keeper,
         time_over_after_hand=10,
     )
-    submitted = services.scoresheet_submit(scoresheet=sheet, version=4, by=keeper)
+    submitted = services.scoresheet_submit(scoresheet=sheet, version=6, by=keeper)
     assert submitted.status == Scoresheet.Status.SUBMITTED
     assert submitted.submitted_by_seat == keeper.seat
 

@@ -341,7 +341,8 @@ def test_the_end_of_playing_time_waits_for_the_adjudicators_announcement(api, sh
 
 
 def test_a_table_of_five_notes_its_end_only_after_its_longer_match(api):
-    """TSR 10.1.5: the round ended at 100 minutes; a table of five plays on for 25."""
+    """TSR 10.1.5: the round ended just after its start; a table of five plays on until its
+    125 minutes of net playing time are over."""
     tournament = factories.tournament(players=5, allow_tables_of_five=True)
     round_ = tournament_services.round_start(round=factories.seated_round(tournament))
     sheet = Scoresheet.objects.get(table__round=round_)
@@ -349,7 +350,7 @@ def test_a_table_of_five_notes_its_end_only_after_its_longer_match(api):
     hands = full_match(size=5)[:4]
     response = put(api, sheet, hands, 1, key(sheet, 5), time_over_after_hand=4)
     assert response.status_code == 400
-    ends = timezone.localtime(ended.ended_at + datetime.timedelta(minutes=25))
+    ends = timezone.localtime(ended.started_at + datetime.timedelta(minutes=125))
     assert response.json()["time_over_after_hand"][0].startswith(
         f"The playing time of table 1 ends at {ends:%H:%M} (TSR 8.5.1, 10.1.5)"
     )
@@ -357,6 +358,118 @@ def test_a_table_of_five_notes_its_end_only_after_its_longer_match(api):
     response = put(api, sheet, hands, 1, key(sheet, 5))
     assert response.status_code == 200
     assert response.json()["time_over_after_hand"] is None
+
+
+# Ending the time marks the sheets (TSR 8.5.1, 8.5.3) -------------------------------------------
+
+
+def end_time(api, tournament):
+    adjudicator = factories.adjudicator(tournament)
+    return api.post(
+        reverse("api-round-end", args=[tournament.slug, 1]),
+        {},
+        format="json",
+        headers=token(adjudicator),
+    )
+
+
+def test_ending_the_time_marks_every_running_sheet_at_the_hands_written(api, tournament, sheet):
+    """Point 13: the sheets no longer say "n of 24 hands to play" until each scorekeeper types
+    the mark himself; the mark is the hands written when the end was announced."""
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:8], version=1, by=factories.keeper(sheet)
+    )
+    other = Scoresheet.objects.get(table__round__tournament=tournament, table__number=2)
+    assert end_time(api, tournament).status_code == 200
+    data = api.get(url(sheet), headers=key(sheet, 4)).json()
+    assert data["time_over_after_hand"] == 8
+    assert data["version"] == 3
+    # Seat 1 still owes his compulsory solo: only the forced solos follow (TSR 8.5.3, 8.6.1).
+    assert data["check"]["next"]["hands_remaining"] == len(
+        data["check"]["compulsory_played"]
+    ) - sum(data["check"]["compulsory_played"].values())
+    other.refresh_from_db()
+    # Nothing written on it: it may be kept on paper and typed in later with the paper's mark.
+    assert other.time_over_after_hand is None
+    assert sheet.changes.filter(action="time_over").count() == 1
+
+
+def test_the_scorekeeper_corrects_the_mark_within_the_hands_written(api, tournament, sheet):
+    """A hand begun before the end is played to its end (TSR 8.5.1): the scorekeeper moves
+    the mark to the hands the paper says, but not past the hands written."""
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:8], version=1, by=factories.keeper(sheet)
+    )
+    end_time(api, tournament)
+    hands = full_match()[:9]
+    response = put(api, sheet, hands, 3, key(sheet, 4), time_over_after_hand=9)
+    assert response.status_code == 200, response.json()
+    assert response.json()["time_over_after_hand"] == 9
+    response = put(api, sheet, hands, 4, key(sheet, 4), time_over_after_hand=10)
+    assert response.status_code == 400
+    assert "TSR 8.5.1" in response.json()["time_over_after_hand"][0]
+
+
+def test_ending_the_time_leaves_a_sheet_handed_in_as_it_is(api, tournament, sheet):
+    sheet = handed_in(sheet)
+    version = sheet.version
+    end_time(api, tournament)
+    sheet.refresh_from_db()
+    assert (sheet.time_over_after_hand, sheet.version) == (None, version)
+
+
+def test_where_sheets_are_kept_on_paper_ending_the_time_marks_none(api, tournament, sheet):
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:8], version=1, by=factories.keeper(sheet)
+    )
+    tournament.sheet_keeping = "paper"
+    tournament.save(update_fields=["sheet_keeping"])
+    end_time(api, tournament)
+    sheet.refresh_from_db()
+    assert sheet.time_over_after_hand is None
+
+
+def test_where_sheets_are_kept_on_phones_an_empty_sheet_is_marked_too(api, tournament, sheet):
+    tournament.sheet_keeping = "phones"
+    tournament.save(update_fields=["sheet_keeping"])
+    end_time(api, tournament)
+    sheet.refresh_from_db()
+    assert sheet.time_over_after_hand == 0
+
+
+def test_a_table_with_extra_time_is_not_marked_at_the_announcement(api, tournament, sheet):
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:8], version=1, by=factories.keeper(sheet)
+    )
+    tournament_services.table_extra_time_grant(
+        table=sheet.table, minutes=5, reason="Reklamation", by=factories.adjudicator(tournament)
+    )
+    end_time(api, tournament)
+    sheet.refresh_from_db()
+    assert sheet.time_over_after_hand is None
+
+
+def test_a_table_of_five_whose_125_minutes_run_on_is_not_marked_at_the_announcement(api):
+    """TSR 10.1.5: the five plays on until its 125 minutes are over; ended after them, it is
+    marked with the fours."""
+    tournament = factories.tournament(players=9, allow_tables_of_five=True, sheet_keeping="phones")
+    start = timezone.now() - datetime.timedelta(minutes=110)
+    tournament_services.round_start(round=factories.seated_round(tournament), at=start)
+    end_time(api, tournament)
+    marks = {
+        sheet.table.seats.count(): sheet.time_over_after_hand
+        for sheet in Scoresheet.objects.filter(table__round__tournament=tournament)
+    }
+    assert marks == {4: 0, 5: None}
+    tournament = factories.tournament(players=9, allow_tables_of_five=True, sheet_keeping="phones")
+    start = timezone.now() - datetime.timedelta(minutes=126)
+    tournament_services.round_start(round=factories.seated_round(tournament), at=start)
+    end_time(api, tournament)
+    marks = {
+        sheet.table.seats.count(): sheet.time_over_after_hand
+        for sheet in Scoresheet.objects.filter(table__round__tournament=tournament)
+    }
+    assert marks == {4: 0, 5: 0}
 
 
 # Versions ---------------------------------------------------------------------------------------
@@ -696,7 +809,7 @@ def test_a_hand_dealt_out_of_turn_is_saved_with_a_warning(api, sheet):
     check = response.json()["check"]
     assert check["ok"] is True
     assert [(w["hand"], w["code"], w["rule"]) for w in check["warnings"]] == [
-        (2, "dealer", "TSR 3.3.1, 3.3.10")
+        (2, "dealer", "TSR 3.3.1, 9.7.3")
     ]
     assert check["next"]["dealer"] == 4  # the deal goes on from who dealt
 
@@ -746,3 +859,45 @@ def test_at_five_when_only_the_dealer_owes_his_solo_the_next_seat_deals_it(api, 
     assert response.status_code == 200, response.json()
     assert response.json()["check"]["complete"] is True
     assert post(api, five, "submit", {"version": 3}, key(five, 5)).status_code == 200
+
+
+# A stand-in dealer (TSR 3.3.2, 3.3.7) ------------------------------------------------------
+
+
+def test_a_neighbour_dealing_for_the_dealer_keeps_the_rotation(api, sheet):
+    """The dealer of hand 3 was away; his left neighbour dealt for him: recorded for the
+    dealer whose turn it was, no warning, and the deal goes on as always."""
+    hands = [hand_json(line) for line in full_match()[:4]]
+    for hand in hands:
+        del hand["dealer"]
+    hands[2]["dealt_by_neighbour"] = True
+    response = api.put(
+        url(sheet), {"version": 1, "hands": hands}, format="json", headers=key(sheet, 4)
+    )
+    assert response.status_code == 200, response.json()
+    data = response.json()
+    assert [hand["dealer"] for hand in data["hands"]] == [h.dealer for h in full_match()[:4]]
+    assert [hand["dealt_by_neighbour"] for hand in data["hands"]] == [False, False, True, False]
+    assert data["check"]["warnings"] == []
+    assert data["check"]["next"]["dealer"] == full_match()[4].dealer
+
+
+def test_at_five_the_seat_whose_turn_it_was_sits_out_when_his_neighbour_deals(api, five):
+    """Seat 1 was away at the first hand; seat 2 dealt for him. Seat 1 sits out (TSR 10.1.1),
+    seat 2 plays: points for seat 1 are refused, points for seat 2 are taken."""
+    line = normal(1, (2, 3), 1, size=5)
+    body = hand_json(line) | {"dealt_by_neighbour": True}
+    response = api.put(
+        url(five), {"version": 1, "hands": [body]}, format="json", headers=key(five, 5)
+    )
+    assert response.status_code == 200, response.json()
+    data = response.json()
+    assert (data["hands"][0]["dealer"], data["hands"][0]["dealt_by_neighbour"]) == (1, True)
+    assert data["check"]["warnings"] == []
+    assert data["check"]["next"]["dealer"] == 2
+    # Recorded instead as dealt by seat 2, seat 2 would sit out and the rotation would move.
+    wrong = hand_json(line) | {"dealer": 2}
+    response = api.put(
+        url(five), {"version": 2, "hands": [wrong]}, format="json", headers=key(five, 5)
+    )
+    assert response.status_code == 400

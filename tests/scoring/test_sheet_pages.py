@@ -317,8 +317,8 @@ def test_before_the_announced_end_the_page_offers_no_time_over_and_refuses_it(cl
 
 
 def test_a_table_of_five_sees_when_its_playing_time_ends_after_the_round_ended(client):
-    """TSR 10.1.5: the round ended; the table of five plays on for 25 minutes, and its page
-    says until when instead of offering to note the end."""
+    """TSR 10.1.5: the round ended; the table of five plays on until its 125 minutes are over,
+    and its page says until when instead of offering to note the end."""
     import datetime
 
     from django.utils import timezone
@@ -327,7 +327,7 @@ def test_a_table_of_five_sees_when_its_playing_time_ends_after_the_round_ended(c
     round_ = tournament_services.round_start(round=factories.seated_round(tournament))
     sheet = Scoresheet.objects.get(table__round=round_)
     ended = factories.round_end(round_)
-    ends = timezone.localtime(ended.ended_at + datetime.timedelta(minutes=25))
+    ends = timezone.localtime(ended.started_at + datetime.timedelta(minutes=125))
     page = client.get(link(sheet, 5)).content.decode()
     assert f"The playing time of this table ends at {ends:%H:%M}" in page
     assert 'name="after"' not in page
@@ -336,8 +336,8 @@ def test_a_table_of_five_sees_when_its_playing_time_ends_after_the_round_ended(c
     assert f"ends at {ends:%H:%M} (TSR 8.5.1, 10.1.5)" in response.content.decode()
     # Once its 125 minutes are over, the form is there.
     round_.refresh_from_db()
-    round_.started_at -= datetime.timedelta(minutes=30)
-    round_.ended_at -= datetime.timedelta(minutes=30)
+    round_.started_at -= datetime.timedelta(minutes=130)
+    round_.ended_at -= datetime.timedelta(minutes=130)
     round_.save()
     page = client.get(link(sheet, 5)).content.decode()
     assert 'name="after"' in page
@@ -382,7 +382,7 @@ def test_a_solo_is_entered_quick_and_the_plus_seats_name_the_soloist(client, she
 
 
 def test_a_hand_dealt_by_the_wrong_player_is_recorded_with_a_warning(client, sheet):
-    # TSR 3.3.10: nobody complained in time, so the hand stands as dealt by seat 3, and the
+    # TSR 9.7.3: nobody complained in time, so the hand stands as dealt by seat 3, and the
     # deal goes on from him.
     client.post(link(sheet, 4, "save"), quick(1, 3, "13", 1), **HX)
     response = client.post(link(sheet, 4, "save"), quick(2, 2, "12", 2, dealer=3), **HX)
@@ -390,8 +390,25 @@ def test_a_hand_dealt_by_the_wrong_player_is_recorded_with_a_warning(client, she
     assert [hand.dealer for hand in sheet.hands.all()] == [1, 3]
     page = response.content.decode()
     assert 'id="sheet-warnings"' in page
-    assert "Hand 2 was dealt by seat 3, not by seat 2: it stands" in page
+    assert "Hand 2 was dealt by seat 3, not by seat 2. Nobody complained in time" in page
     assert "Next hand: seat 4 deals" in page
+
+
+def test_a_neighbour_dealing_for_the_dealer_is_recorded_for_the_dealer(client, sheet):
+    # TSR 3.3.2: seat 2 was away; seat 3 dealt for him. The hand is seat 2's deal, no
+    # warning, and seat 3 deals the next hand as always.
+    client.post(link(sheet, 4, "save"), quick(1, 3, "13", 1), **HX)
+    hand = quick(2, 2, "12", 2) | {"dealt_by_neighbour": "on"}
+    response = client.post(link(sheet, 4, "save"), hand, **HX)
+    assert response.status_code == 200, response.content.decode()
+    assert [(h.dealer, h.dealt_by_neighbour) for h in sheet.hands.all()] == [
+        (1, False),
+        (2, True),
+    ]
+    page = response.content.decode()
+    assert 'id="sheet-warnings"' not in page
+    assert "Next hand: seat 3 deals" in page
+    assert "his left neighbour dealt for him (TSR 3.3.2)" in page
 
 
 def test_the_live_check_warns_of_a_dealer_out_of_turn(client, sheet):
@@ -550,7 +567,7 @@ def test_an_empty_dealer_is_the_tsr_s_and_a_named_one_stands(client, sheet):
     client.post(link(sheet, 4, "save"), quick(1, 3, "13", 1, dealer=""), **JSON)
     response = client.post(link(sheet, 4, "save"), quick(2, 1, "13", 2, dealer="4"), **JSON)
     assert response.status_code == 200
-    assert [hand.dealer for hand in sheet.hands.all()] == [1, 4]  # TSR 3.3.10
+    assert [hand.dealer for hand in sheet.hands.all()] == [1, 4]  # TSR 9.7.3
 
 
 def test_a_stale_row_for_json_gets_409_with_the_current_sheet_and_what_changed(client, sheet):

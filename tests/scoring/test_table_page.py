@@ -39,7 +39,8 @@ def test_the_table_page_checks_the_sheet_with_its_end_of_playing_time(client):
     sheet = scoring_services.scoresheet_hands_replace(
         scoresheet=sheet, hands=lines, version=sheet.version, by=keeper
     )
-    services.round_end(round=round_, by=organiser)
+    services.round_end(round=round_, by=organiser)  # notes the end after the 10 hands
+    sheet.refresh_from_db()
     sheet = scoring_services.scoresheet_hands_replace(
         scoresheet=sheet, hands=lines, version=sheet.version, by=keeper, time_over_after_hand=10
     )

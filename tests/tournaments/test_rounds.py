@@ -242,13 +242,14 @@ def test_clock_ends_after_the_playing_time_and_extra_time_adds_per_table():
         ["Beschwerde", "Schiedsgericht"],
     )
     assert table.ends_at == start + datetime.timedelta(minutes=131)
-    # The adjudicator announces the end: the tables of four are over, and the table of five
-    # plays on for the 25 minutes its match is longer (TSR 10.1.5), plus its extra time.
+    # The adjudicator announces the end at 101 minutes: the tables of four are over, and the
+    # table of five plays on until its 125 minutes of net playing time from the start are over
+    # (TSR 10.1.5), plus its extra time: not 25 minutes after the announcement.
     ended = factories.round_end(round_, at=start + datetime.timedelta(minutes=101))
     clock = selectors.round_clock(round=ended)
     assert clock.ends_at == ended.ended_at
-    assert clock.ends_at_five == ended.ended_at + datetime.timedelta(minutes=25)
-    assert clock.tables[0].ends_at == ended.ended_at + datetime.timedelta(minutes=31)
+    assert clock.ends_at_five == start + datetime.timedelta(minutes=125)
+    assert clock.tables[0].ends_at == start + datetime.timedelta(minutes=131)
 
 
 def test_after_the_announced_end_a_table_of_five_plays_on_for_its_longer_match():
@@ -280,6 +281,34 @@ def test_after_the_announced_end_a_table_of_five_plays_on_for_its_longer_match()
     assert not times[four].over(now)
     assert times[five].over(now + datetime.timedelta(minutes=25))
     assert times[four].over(now + datetime.timedelta(minutes=5))
+
+
+def test_an_end_announced_late_gives_a_table_of_five_no_more_than_its_125_minutes():
+    """TSR 10.1.5: „nach einer reinen Spielzeit von 125 Minuten zu beenden". The end announced
+    at 115 minutes: the table of five ends at 125 from the start (plus its extra time), not 25
+    minutes after the announcement; announced after 125 minutes, it ends with the fours."""
+    tournament = factories.tournament(players=9, allow_tables_of_five=True)
+    start = timezone.now() - datetime.timedelta(minutes=115)
+    round_ = services.round_start(round=factories.seated_round(tournament), at=start)
+    five = round_.tables.annotate(size=Count("seats")).get(size=5)
+    services.table_extra_time_grant(table=five, minutes=3, reason="Beschwerde", by=factories.user())
+    ended = factories.round_end(round_, at=start + datetime.timedelta(minutes=115))
+    time = selectors.table_playing_time(table=ended.tables.get(pk=five.pk))
+    assert time.ends_at == start + datetime.timedelta(minutes=128)
+    assert selectors.round_clock(round=ended).ends_at_five == start + datetime.timedelta(
+        minutes=125
+    )
+    assert not time.over(start + datetime.timedelta(minutes=127))
+    assert time.over(start + datetime.timedelta(minutes=128))
+
+
+def test_an_end_announced_after_125_minutes_ends_the_table_of_five_with_the_fours():
+    tournament = factories.tournament(players=9, allow_tables_of_five=True)
+    start = timezone.now() - datetime.timedelta(minutes=140)
+    round_ = services.round_start(round=factories.seated_round(tournament), at=start)
+    ended = factories.round_end(round_, at=start + datetime.timedelta(minutes=140))
+    clock = selectors.round_clock(round=ended)
+    assert clock.ends_at_five == clock.ends_at == ended.ended_at
 
 
 def test_before_the_announced_end_no_table_is_over_whatever_the_clock_says():

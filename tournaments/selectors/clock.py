@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Sum
 from django.utils import timezone
 
+from doko.rules.playing_time import playing_time_end as core_playing_time_end
 from tournaments.models import (
     ExtraTime,
     Round,
@@ -20,20 +21,19 @@ def playing_time_end(
 
     Until the adjudicator announces the end (``Round.ended_at``), the time the clock counts to:
     the tournament's minutes from the start (100, at a table of five 125). Once he announced it,
-    his announcement ends the 100 minutes of the tables of four; a table of five plays 125
-    (TSR 10.1.5), so it plays on for the difference after the announcement. A table's extra
-    time (Nachspielzeit) comes on top of either (TSR 8.5.1).
+    his announcement ends the tables of four; a table of five plays its 125 minutes of net
+    playing time from the start, or until the announcement if that is later (TSR 10.1.5). A
+    table's extra time (Nachspielzeit) comes on top of either (TSR 8.5.1). The reading is the
+    core's (``doko.rules.playing_time``).
     """
-    if round.started_at is None:
-        return None
     tournament = round.tournament
-    if round.ended_at is None:
-        minutes = tournament.match_minutes_five if five else tournament.match_minutes
-        end = round.started_at + datetime.timedelta(minutes=minutes)
-    else:
-        longer = max(tournament.match_minutes_five - tournament.match_minutes, 0)
-        end = round.ended_at + datetime.timedelta(minutes=longer if five else 0)
-    return end + datetime.timedelta(minutes=extra_minutes)
+    return core_playing_time_end(
+        started_at=round.started_at,
+        announced_at=round.ended_at,
+        minutes=tournament.match_minutes_five if five else tournament.match_minutes,
+        five=five,
+        extra_minutes=extra_minutes,
+    )
 
 
 @dataclass(frozen=True)
@@ -106,8 +106,8 @@ class Clock:
 def round_clock(*, round: Round) -> Clock:
     """The clock of a round, in three queries: each table's end as ``playing_time_end`` has it.
     Before the adjudicator announces the end, it counts to the tournament's minutes; after it,
-    the tables of four are over, and the tables of five play on for their longer match
-    (TSR 10.1.5); extra time comes on top."""
+    the tables of four are over, and the tables of five play on until their net playing time
+    from the start is over (TSR 10.1.5); extra time comes on top."""
     fives = set(
         round.tables.annotate(size=Count("seats")).filter(size=5).values_list("number", flat=True)
     )

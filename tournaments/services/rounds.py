@@ -455,9 +455,9 @@ def round_end(*, round: Round, by: User, at: datetime.datetime | None = None) ->
     """Announce the end of the playing time (TSR 8.5.1, 8.5.3): only forced solos follow.
 
     Only an adjudicator or an organiser announces it (``policies.may_end_playing_time``). It
-    ends the 100 minutes of the tables of four; a table of five plays its 125 (TSR 10.1.5), so
-    it plays on for the difference, and a table given extra time for that too
-    (``selectors.table_playing_time``)."""
+    ends the playing time of the tables of four; a table of five plays until its 125 minutes of
+    net playing time from the start are over, if that is later (TSR 10.1.5), and a table given
+    extra time plays on for that too (``selectors.table_playing_time``)."""
     policies.enforce(
         policies.may_end_playing_time(
             round=round, roles=selectors.user_roles(user=by, tournament=round.tournament)
@@ -471,6 +471,9 @@ def round_end(*, round: Round, by: User, at: datetime.datetime | None = None) ->
     round_.status = Round.Status.FINISHED
     round_.ended_at = ended_at
     round_.save(update_fields=["status", "ended_at"])
+    # Every sheet whose table's time is over now notes it after the hands written so far
+    # (TSR 8.5.3); the tables that play on note it when their time is over.
+    play.recorded().time_ended(round=round_, by=by)
     return round_
 
 
