@@ -500,7 +500,10 @@ def test_a_table_with_extra_time_sees_when_its_playing_time_ends(client, sheet):
     from django.utils import timezone
 
     tournament_services.table_extra_time_grant(
-        table=sheet.table, minutes=7, reason="Beschwerde", by=factories.user()
+        table=sheet.table,
+        minutes=7,
+        reason="Beschwerde",
+        by=factories.adjudicator(sheet.table.round.tournament),
     )
     ended = factories.round_end(sheet.table.round)
     ends = timezone.localtime(ended.ended_at + datetime.timedelta(minutes=7))
