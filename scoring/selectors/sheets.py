@@ -11,7 +11,7 @@ from django.utils.translation import ngettext
 
 from doko.rules import double_entry
 from doko.rules.contracts import Contract, SoloType
-from doko.rules.sheet import HandLine, Problem, SheetCheck, check_sheet
+from doko.rules.sheet import HandLine, Problem, Replay, SheetCheck, check_sheet
 from scoring.models import Hand, Scoresheet, ScoresheetChange, ScoresheetScan, SecondEntry
 from scoring.rulings import NONE, SheetAdjudication, sheet_adjudication
 from tournaments.models import Seat
@@ -46,6 +46,7 @@ def hand_lines(
             game_value=hand.game_value,
             penalty=penalties.get(hand.number),
             not_played=hand.not_played,
+            replay=Replay(hand.replay) if hand.replay else None,
         )
         for hand in hands
     ]
@@ -140,6 +141,7 @@ def scoresheet_check(
         hands=with_penalties(hands, adjudication.penalties),
         time_over_after_hand=time_over_after_hand,
         deductions=adjudication.deductions,
+        ended_early=scoresheet.ended_early,
     )
 
 
@@ -154,6 +156,8 @@ def hand_snapshot(line: HandLine) -> dict:
     }
     if line.not_played:
         snapshot["not_played"] = True
+    if line.replay is not None:
+        snapshot["replay"] = line.replay.value
     return snapshot
 
 
@@ -167,6 +171,7 @@ def line_from_snapshot(snapshot: dict) -> HandLine:
         solo_type=SoloType(snapshot["solo_type"]) if snapshot["solo_type"] else None,
         game_value=snapshot["game_value"],
         not_played=snapshot.get("not_played", False),
+        replay=Replay(snapshot["replay"]) if snapshot.get("replay") else None,
     )
 
 
@@ -180,6 +185,11 @@ def sheet_snapshot(*, sheet: Scoresheet, hands: list[HandLine]) -> dict:
     }
     if sheet.keeper_seat is not None:
         snapshot["keeper"] = sheet.keeper_seat
+    if sheet.ended_early:
+        snapshot["ended_early"] = {
+            "reason": sheet.ended_early_reason,
+            "hands_not_played": sheet.ended_early_hands_not_played,
+        }
     return snapshot
 
 
