@@ -178,7 +178,7 @@ def line_from_snapshot(snapshot: dict) -> HandLine:
 def sheet_snapshot(*, sheet: Scoresheet, hands: list[HandLine]) -> dict:
     """What a sheet holds, as kept in its change record and returned by the API; ``keeper``
     only once the sheet was handed over to another seat (TSR 3.1.1)."""
-    snapshot = {
+    snapshot: dict[str, object] = {
         "status": sheet.status,
         "time_over_after_hand": sheet.time_over_after_hand,
         "hands": [hand_snapshot(line) for line in hands],

@@ -799,12 +799,12 @@ def scoresheet_end_early(
     before = sheet_snapshot(sheet=sheet, hands=hands)
     sheet.ended_early_reason = reason
     sheet.ended_early_at = timezone.now()
-    sheet.ended_early_by = Actor(user=_account(by)).name
+    sheet.ended_early_by = by.name
     sheet.ended_early_hands_not_played = check.next.hands_remaining
     return _record(
         sheet,
         action=ScoresheetChange.Action.END_EARLY,
-        by=Actor(user=_account(by)),
+        by=by,
         before=before,
         reason=reason,
     )
@@ -827,7 +827,7 @@ def scoresheet_end_undo(*, scoresheet: Scoresheet, version: int, by: Actor) -> S
         sheet.submitted_at = None
         sheet.submitted_by = None
         sheet.submitted_by_seat = None
-    return _record(sheet, action=action, by=Actor(user=_account(by)), before=before, reason=reason)
+    return _record(sheet, action=action, by=by, before=before, reason=reason)
 
 
 @transaction.atomic
@@ -880,7 +880,7 @@ def scoresheet_hand_replay(
     return _record(
         sheet,
         action=ScoresheetChange.Action.HANDS,
-        by=Actor(user=_account(by)),
+        by=by,
         before=before,
         reason=note,
     )
