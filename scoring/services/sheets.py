@@ -845,6 +845,10 @@ def scoresheet_hand_replay(
     refusal = policies.may_record_replay(sheet=sheet, user=_account(by), roles=roles)
     if refusal is not None and refusal.field is None:
         enforce(refusal)
+    if replay not in {choice.value for choice in Replay}:
+        raise ValidationError(
+            {"replay": _("Say why the game is dealt again: by consent or by ruling (TSR 9.1.3).")}
+        )
     replay = Replay(replay)
     note = note.strip()
     if replay is Replay.RULING:

@@ -208,7 +208,8 @@ def round_action(
 @login_required
 @require_POST
 def round_extra_time(request: AuthenticatedHttpRequest, slug: str, number: int) -> HttpResponse:
-    round_ = _round_for(request, slug, number, None)  # the service asks its policy
+    # Who gives extra time at all; at which table, the service's policy (its refusal on the form).
+    round_ = _round_for(request, slug, number, EXTRA_TIME)
     form = ExtraTimeForm(request.POST)
     if form.is_valid():
         table = round_.tables.filter(number=form.cleaned_data["table"]).first()
