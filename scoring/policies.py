@@ -242,7 +242,11 @@ def _rules_at_table(
     names them in the refusal."""
     if not set(roles) & may:
         return Refusal(who)
-    if (seat := plays_at_table(table=sheet.table, user=user)) is not None:
+    # Asked once per sheet and account, as the page asks several of these policies.
+    known = sheet.__dict__.setdefault("_plays_at", {})
+    if user.pk not in known:
+        known[user.pk] = plays_at_table(table=sheet.table, user=user)
+    if (seat := known[user.pk]) is not None:
         return Refusal(
             _(
                 "You play at seat %(seat)d of table %(table)d: the adjudicator or a deputy "

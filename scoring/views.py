@@ -315,7 +315,11 @@ def _hard_cases(access: Access) -> dict:
         return {}
     user, roles, sheet = access.actor.user, access.roles, access.sheet
     end = policies.may_end_sheet_early(sheet=sheet, user=user, roles=roles)
-    undo = policies.may_undo_end_early(sheet=sheet, user=user, roles=roles)
+    undo = (
+        policies.may_undo_end_early(sheet=sheet, user=user, roles=roles)
+        if sheet.ended_early
+        else Refusal("")
+    )
     replay = policies.may_record_replay(sheet=sheet, user=user, roles=roles)
     open_draft = (
         sheet.status == Scoresheet.Status.DRAFT
