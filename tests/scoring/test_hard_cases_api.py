@@ -337,3 +337,21 @@ def test_the_scorekeeper_may_not_add_a_replay_line_himself(api, sheet):
 
     assert response.status_code == 400
     assert "TSR 9.1.3" in str(response.json())
+
+
+def test_the_database_refuses_an_early_end_without_its_reason(sheet):
+    from django.db import IntegrityError, transaction
+    from django.utils import timezone
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Scoresheet.objects.filter(pk=sheet.pk).update(
+            ended_early_at=timezone.now(), ended_early_by="x", ended_early_hands_not_played=3
+        )
+
+
+def test_the_database_refuses_a_replay_on_a_line_that_counts(sheet):
+    from django.db import IntegrityError, transaction
+
+    sheet = eight_hands(sheet)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Hand.objects.filter(scoresheet=sheet, number=1).update(replay="consent")
