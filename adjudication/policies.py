@@ -150,6 +150,23 @@ def may_lodge_appeal(*, tournament: Tournament, user: AnyUser) -> Refusal | None
     )
 
 
+def panel_appointed(*, tournament: Tournament) -> Refusal | None:
+    """An appeal is heard by the arbitration panel (TSR 8.2.1: "Das Schiedsgericht wird
+    einberufen, wenn ein Spieler mit einer Entscheidung des Schiedsrichters nicht einverstanden
+    ist"); while the tournament has no member of the panel nobody could decide it, so it is
+    not accepted: the refusal says who appoints the panel. A refusal on the field ``panel``: the
+    tournament's state stands in the way (a 400), not who asks."""
+    if TournamentRole.objects.filter(tournament_id=tournament.pk, role=Role.PANEL).exists():
+        return None
+    return Refusal(
+        _(
+            "This tournament has no arbitration panel, so nobody could decide an appeal: the "
+            "organiser appoints its members on the staff page first (TSR 8.2.1)."
+        ),
+        field="panel",
+    )
+
+
 def may_sanction(*, tournament: Tournament, user: AnyUser) -> Refusal | None:
     """Impose a sanction for unsporting conduct at all: the panel (TSR 9.6.2), and the
     adjudicator or a deputy for the bound decisions of the catalogue (TSR 9.6.3). Which one

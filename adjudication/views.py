@@ -183,7 +183,10 @@ def _decision_context(
         and decision.appeal_id is None
         and policies.may_lodge_appeal(tournament=tournament, user=user) is None
     ):
-        context["appeal_form"] = forms_.get("appeal_form") or forms.AppealForm(size=size)
+        if no_panel := policies.panel_appointed(tournament=tournament):
+            refusals.append(no_panel)  # who appoints it, instead of a form that cannot work
+        else:
+            context["appeal_form"] = forms_.get("appeal_form") or forms.AppealForm(size=size)
     if appeal is not None and not appeal.outcome:
         refusal = policies.may_decide_as_panel(table=sheet.table, user=user)
         if refusal and refusal.plays:
@@ -429,7 +432,10 @@ def _sanction_context(
         and appeal is None
     )
     if appealable and policies.may_lodge_appeal(tournament=tournament, user=user) is None:
-        context["appeal_form"] = forms_.get("appeal_form") or forms.SanctionAppealForm()
+        if no_panel := policies.panel_appointed(tournament=tournament):
+            refusals.append(no_panel)
+        else:
+            context["appeal_form"] = forms_.get("appeal_form") or forms.SanctionAppealForm()
     if appeal is not None and not appeal.outcome and seat is not None:
         refusal = policies.may_decide_as_panel(table=seat.table, user=user)
         if refusal and refusal.plays:

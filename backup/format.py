@@ -57,6 +57,8 @@ HAND_FIELDS = [
     "points_5",
     "not_played",
 ]
+# Added later: a file written before it lacks it, and the model's default fills in.
+HAND_FIELDS_LATER = ["replay"]
 DECISION_FIELDS = [
     "hand_number",
     "offender",

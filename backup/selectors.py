@@ -16,6 +16,7 @@ from backup.format import (
     ENTRY_FIELDS_LATER,
     FORMAT,
     HAND_FIELDS,
+    HAND_FIELDS_LATER,
     TOURNAMENT_FIELDS,
     TOURNAMENT_FIELDS_LATER,
     VERSION,
@@ -231,11 +232,15 @@ def tournament_export(*, tournament: Tournament, scans: bool = True) -> dict:
                 "confirmed_by_seat": key(seat_key, sheet.confirmed_by_seat_id),
                 "sent_back_reason": sheet.sent_back_reason,
                 "sent_back_by": sheet.sent_back_by,
+                "ended_early_reason": sheet.ended_early_reason,
+                "ended_early_at": _time(sheet.ended_early_at),
+                "ended_early_by": sheet.ended_early_by,
+                "ended_early_hands_not_played": sheet.ended_early_hands_not_played,
                 "confirmation": sheet.confirmation,
                 "second_entry": _second_entry(second_entries.get(sheet.pk), user),
                 "updated_at": _time(sheet.updated_at),
                 "hands": [
-                    {name: getattr(hand, name) for name in HAND_FIELDS}
+                    {name: getattr(hand, name) for name in HAND_FIELDS + HAND_FIELDS_LATER}
                     for hand in hands.get(sheet.pk, [])
                 ],
                 "changes": [

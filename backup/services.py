@@ -26,6 +26,7 @@ from backup.format import (
     ENTRY_FIELDS_LATER,
     FORMAT,
     HAND_FIELDS,
+    HAND_FIELDS_LATER,
     TOURNAMENT_FIELDS,
     TOURNAMENT_FIELDS_LATER,
     VERSION,
@@ -367,6 +368,11 @@ def _import(data: dict, stored: list[str]) -> ImportResult:
             # Backups from before a sheet could be sent back have neither.
             sent_back_reason=item.get("sent_back_reason", ""),
             sent_back_by=item.get("sent_back_by", ""),
+            # Backups from before a sheet could be ended early have none of it.
+            ended_early_reason=item.get("ended_early_reason", ""),
+            ended_early_at=_parse_time(item.get("ended_early_at")),
+            ended_early_by=item.get("ended_early_by", ""),
+            ended_early_hands_not_played=item.get("ended_early_hands_not_played"),
             # Backups from before paper sheets were confirmed at the desk have none.
             confirmation=item.get("confirmation", ""),
         ),
@@ -375,7 +381,11 @@ def _import(data: dict, stored: list[str]) -> ImportResult:
     _insert(
         Hand,
         [
-            Hand(scoresheet=sheets[item["key"]], **{name: hand[name] for name in HAND_FIELDS})
+            Hand(
+                scoresheet=sheets[item["key"]],
+                **{name: hand[name] for name in HAND_FIELDS},
+                **{name: hand[name] for name in HAND_FIELDS_LATER if name in hand},
+            )
             for item in items
             for hand in item["hands"]
         ],

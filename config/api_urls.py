@@ -146,6 +146,17 @@ urlpatterns += [
     path(f"{SHEET}/return", sheet_api.ScoresheetReturn.as_view(), name="api-scoresheet-return"),
     path(f"{SHEET}/strike", sheet_api.ScoresheetStrike.as_view(), name="api-scoresheet-strike"),
     path(f"{SHEET}/keeper", sheet_api.ScoresheetKeeper.as_view(), name="api-scoresheet-keeper"),
+    path(
+        f"{SHEET}/end-early",
+        sheet_api.ScoresheetEndEarly.as_view(),
+        name="api-scoresheet-end-early",
+    ),
+    path(
+        f"{SHEET}/end-early/undo",
+        sheet_api.ScoresheetEndUndo.as_view(),
+        name="api-scoresheet-end-undo",
+    ),
+    path(f"{SHEET}/replay", sheet_api.ScoresheetReplay.as_view(), name="api-scoresheet-replay"),
     path(f"{SHEET}/changes", sheet_api.ScoresheetChanges.as_view(), name="api-scoresheet-changes"),
     path(f"{SHEET}/scan", sheet_api.ScoresheetScanView.as_view(), name="api-scoresheet-scan"),
     path(

@@ -16,7 +16,7 @@ from django.utils.translation import pgettext_lazy
 
 from doko.rules.contracts import Contract, Section, SoloType
 from doko.rules.deal import sheet_keeper
-from doko.rules.sheet import HandLine
+from doko.rules.sheet import HandLine, Replay
 from tournaments.models import Seat, Table
 from tournaments.play import SheetStatus
 
@@ -57,6 +57,11 @@ SOLO_TYPE_LABELS = {
 
 # The longest reason for sending a handed-in sheet back to its scorekeeper.
 RETURN_REASON_LENGTH = 500
+# Why a game was broken off and dealt again (TSR 9.1.3).
+REPLAY_LABELS = {
+    Replay.CONSENT: _("dealt again by consent of the four, with the adjudicator's (TSR 9.1.3)"),
+    Replay.RULING: _("dealt again by the adjudicator's ruling (TSR 9.1.3)"),
+}
 
 NAMES_SOLOIST = [c.value for c in Contract if c.names_soloist]
 COMPULSORY = [c.value for c in Contract if c.counts_as_compulsory]
@@ -149,6 +154,18 @@ class Scoresheet(models.Model):
     confirmation = models.CharField(
         _("confirmed how"), max_length=16, choices=Confirmation.choices, blank=True
     )
+    # A table that cannot finish (a player left or was disqualified mid-round): the
+    # adjudicator or the organiser ended its sheet with a recorded decision, the hands still
+    # to play (derived when it was ended) and the compulsory solos still owed waived, so that
+    # it can be handed in and the round closed (README, "rules as the system reads them").
+    ended_early_reason = models.CharField(
+        _("reason the scoresheet was ended early"), max_length=RETURN_REASON_LENGTH, blank=True
+    )
+    ended_early_at = models.DateTimeField(_("ended early"), null=True, blank=True)
+    ended_early_by = models.CharField(_("ended early by"), max_length=200, blank=True)
+    ended_early_hands_not_played = models.PositiveSmallIntegerField(
+        _("hands not played"), null=True, blank=True
+    )
     updated_at = models.DateTimeField(_("last change"), auto_now=True)
 
     class Meta:
@@ -232,10 +249,33 @@ class Scoresheet(models.Model):
                 ),
                 name="scoresheet_confirmation_by_the_desk",
             ),
+            # Ended early only by a recorded decision: its reason, who, and the hands it
+            # leaves unplayed, all or none.
+            models.CheckConstraint(
+                condition=Q(
+                    ended_early_at__isnull=True,
+                    ended_early_reason="",
+                    ended_early_by="",
+                    ended_early_hands_not_played__isnull=True,
+                )
+                | Q(ended_early_at__isnull=False, ended_early_hands_not_played__isnull=False)
+                & ~Q(ended_early_reason="")
+                & ~Q(ended_early_by=""),
+                name="scoresheet_ended_early_has_reason",
+                violation_error_message=_(
+                    "A scoresheet is ended early only with the reason, who ended it and the "
+                    "hands not played."
+                ),
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{_('scoresheet')} {self.table.round}, {self.table}"
+
+    @property
+    def ended_early(self) -> bool:
+        """Ended by a recorded decision, the table being unable to finish."""
+        return self.ended_early_at is not None
 
     def keeper(self, table_size: int) -> int:
         """The seat that keeps this sheet (``sheet_keeper``)."""
@@ -278,6 +318,14 @@ class Hand(models.Model):
     # the seat whose turn it was, so the rotation does not move and at a table of five that
     # seat sits out.
     dealt_by_neighbour = models.BooleanField(_("dealt by the left neighbour"), default=False)
+    # A game broken off and dealt again under TSR 9.1.3, by the consent of the four with the
+    # adjudicator's, or by ruling: a line not played, without penalty points.
+    replay = models.CharField(
+        _("replayed"),
+        max_length=16,
+        choices=[(replay.value, label) for replay, label in REPLAY_LABELS.items()],
+        blank=True,
+    )
 
     class Meta:
         verbose_name = _("hand")
@@ -319,6 +367,13 @@ class Hand(models.Model):
                 name="hand_not_played_has_no_points",
                 violation_error_message=_(
                     "A hand that counts as not played has no game points (TSR 9.4.3)."
+                ),
+            ),
+            models.CheckConstraint(
+                condition=Q(replay="") | Q(not_played=True, replay__in=[r.value for r in Replay]),
+                name="hand_replay_is_not_played",
+                violation_error_message=_(
+                    "A game broken off and dealt again counts as not played (TSR 9.1.3)."
                 ),
             ),
             # TSR 4.2.4: compulsory solos, forced ones included (TSR 4.2.3), and only they, are
@@ -385,6 +440,7 @@ class Hand(models.Model):
             points_5=line.points.get(5),
             not_played=line.not_played,
             dealt_by_neighbour=line.dealt_by_neighbour,
+            replay=line.replay.value if line.replay else "",
         )
 
 
@@ -402,6 +458,8 @@ class ScoresheetChange(models.Model):
         SETTLE = "settle", _("difference settled from the paper sheet")
         REOPEN = "reopen", _("reopened")
         RETURN = "return", _("sent back to the scorekeeper")
+        END_EARLY = "end_early", _("ended early")
+        UNDO_END = "undo_end", _("ended early: taken back")
 
     scoresheet = models.ForeignKey(
         Scoresheet, on_delete=models.CASCADE, related_name="changes", verbose_name=_("scoresheet")

@@ -17,8 +17,9 @@ from django.utils.translation import gettext as _
 
 from scoring.models import Scoresheet, ScoresheetChange, SecondEntry
 from tournaments.models import Round, Seat, SheetKeeping, Table
-from tournaments.policies import Refusal, may_read_seating
+from tournaments.policies import Refusal, may_read_seating, plays_at_table
 from tournaments.roles import (
+    FIRST_INSTANCE,
     HANDS_OVER_SHEET,
     ORGANISER,
     READS_SEAT_LINKS,
@@ -220,6 +221,122 @@ def _typing_second_entry(sheet: Scoresheet, actor: Actor) -> Refusal | None:
     )
 
 
+def _not_ended(sheet: Scoresheet) -> Refusal | None:
+    """A sheet ended early takes no more hands until the end is taken back."""
+    if not sheet.ended_early:
+        return None
+    return Refusal(
+        _(
+            "The scoresheet was ended early (%(reason)s): no more hands are entered. Who ended "
+            "it, the adjudicator or the organiser, can take that back."
+        )
+        % {"reason": sheet.ended_early_reason},
+        field="ended_early",
+    )
+
+
+def _rules_at_table(
+    sheet: Scoresheet, user: AnyUser, roles: Collection[str], *, may: frozenset, who: str
+) -> Refusal | None:
+    """One of the roles ``may`` who does not play at the sheet's table (TSR 8.2.1); ``who``
+    names them in the refusal."""
+    if not set(roles) & may:
+        return Refusal(who)
+    # Asked once per sheet and account, as the page asks several of these policies.
+    known = sheet.__dict__.setdefault("_plays_at", {})
+    if user.pk not in known:
+        known[user.pk] = plays_at_table(table=sheet.table, user=user)
+    if (seat := known[user.pk]) is not None:
+        return Refusal(
+            _(
+                "You play at seat %(seat)d of table %(table)d: the adjudicator or a deputy "
+                "adjudicator who does not play there decides this for the table (TSR 8.2.1)."
+            )
+            % {"seat": seat, "table": sheet.table.number},
+            plays=True,
+        )
+    return None
+
+
+def may_end_sheet_early(
+    *, sheet: Scoresheet, user: AnyUser, roles: Collection[str]
+) -> Refusal | None:
+    """End the sheet of a table that cannot finish, a player having left or been disqualified
+    mid-round (the TSR is silent; README, "rules as the system reads them"): whoever may rule
+    at that table, the adjudicator or a deputy adjudicator (TSR 8.2.1), or the organiser, who
+    runs the tournament; none at a table where he plays. On a draft, while the round is under
+    way, not ended already."""
+    return (
+        _rules_at_table(
+            sheet,
+            user,
+            roles,
+            may=FIRST_INSTANCE | ORGANISER,
+            who=_(
+                "Only the adjudicator, a deputy adjudicator or the organiser ends a table's "
+                "scoresheet early, with the reason (TSR 8.2.1)."
+            ),
+        )
+        or round_under_way(sheet)
+        or sheet_is(sheet, Scoresheet.Status.DRAFT, _("only a draft is ended early"))
+        or _not_ended(sheet)
+    )
+
+
+def may_undo_end_early(
+    *, sheet: Scoresheet, user: AnyUser, roles: Collection[str]
+) -> Refusal | None:
+    """Take back a mistaken early end: the same people as ``may_end_sheet_early``, while the
+    sheet is not confirmed; a handed-in sheet goes back to a draft with it."""
+    refusal = _rules_at_table(
+        sheet,
+        user,
+        roles,
+        may=FIRST_INSTANCE | ORGANISER,
+        who=_(
+            "Only the adjudicator, a deputy adjudicator or the organiser takes back the early "
+            "end of a scoresheet (TSR 8.2.1)."
+        ),
+    ) or round_under_way(sheet)
+    if refusal is not None:
+        return refusal
+    if not sheet.ended_early:
+        return Refusal(_("The scoresheet was not ended early."), field="ended_early")
+    if sheet.status == Scoresheet.Status.CONFIRMED:
+        return Refusal(
+            _(
+                "The scoresheet is confirmed: its match is over (TSR 8.5.2). The organiser "
+                "reopens it first."
+            ),
+            field="status",
+        )
+    return None
+
+
+def may_record_replay(
+    *, sheet: Scoresheet, user: AnyUser, roles: Collection[str]
+) -> Refusal | None:
+    """Put a game broken off and dealt again on the sheet (TSR 9.1.3): by the consent of the
+    four "in Anwesenheit und mit Zustimmung des Schiedsrichters", or by his ruling; so the
+    adjudicator or a deputy adjudicator who does not play at that table records it, on a draft
+    while the round is under way."""
+    return (
+        _rules_at_table(
+            sheet,
+            user,
+            roles,
+            may=FIRST_INSTANCE,
+            who=_(
+                "Only the adjudicator or a deputy adjudicator records a game broken off and "
+                "dealt again: it needs his presence and consent (TSR 9.1.3)."
+            ),
+        )
+        or round_under_way(sheet)
+        or sheet_is(sheet, Scoresheet.Status.DRAFT, _("a replay is recorded only on a draft"))
+        or _not_ended(sheet)
+    )
+
+
 def may_edit_sheet(
     *, sheet: Scoresheet, actor: Actor, roles: Collection[str], table_size: int | None = None
 ) -> Refusal | None:
@@ -231,6 +348,7 @@ def may_edit_sheet(
         or _kept_on_paper(sheet, actor)
         or round_under_way(sheet)
         or sheet_is(sheet, Scoresheet.Status.DRAFT, _("only a draft can be changed"))
+        or _not_ended(sheet)
         or _typing_second_entry(sheet, actor)
     )
 

@@ -49,7 +49,7 @@ from rest_framework.views import APIView
 
 from doko.rules.contracts import Contract, Section, SoloType
 from doko.rules.deal import TABLE_SIZES, MatchProgress
-from doko.rules.sheet import PROBLEM_CODES, HandLine
+from doko.rules.sheet import PROBLEM_CODES, HandLine, Replay
 from scoring import links, policies, scans, selectors, services
 from scoring.api import (
     MOST_HANDS,
@@ -246,6 +246,15 @@ class RecordedHandSerializer(serializers.Serializer):
     totals = serializers.DictField(
         child=serializers.IntegerField(), help_text="Running totals per seat after this hand"
     )
+    not_played = serializers.BooleanField(
+        help_text="Not one of the round's lines: stopped by a major breach (TSR 9.4.3) or "
+        "broken off and dealt again (TSR 9.1.3); the same dealer deals again"
+    )
+    replay = serializers.ChoiceField(
+        choices=[replay.value for replay in Replay],
+        allow_null=True,
+        help_text="Dealt again under TSR 9.1.3: `consent` of the four, or `ruling`",
+    )
 
 
 class CheckProblemSerializer(serializers.Serializer):
@@ -300,6 +309,16 @@ def scan_data(scan: ScoresheetScan | None) -> dict | None:
     }
 
 
+class EndedEarlySerializer(serializers.Serializer):
+    reason = serializers.CharField()
+    at = serializers.DateTimeField()
+    by = serializers.CharField()
+    hands_not_played = serializers.IntegerField(
+        help_text="The lines still to play when it was ended, waived with the compulsory solos "
+        "still owed"
+    )
+
+
 class ScoresheetSerializer(serializers.Serializer):
     tournament = serializers.SlugField()
     round = serializers.IntegerField()
@@ -341,6 +360,11 @@ class ScoresheetSerializer(serializers.Serializer):
         "handed in again; empty if it was not",
     )
     sent_back_by = serializers.CharField(allow_blank=True, help_text="Who sent it back")
+    ended_early = EndedEarlySerializer(
+        allow_null=True,
+        help_text="A table that could not finish, its sheet ended by a recorded decision; null "
+        "otherwise",
+    )
     updated_at = serializers.DateTimeField()
     scan = ScanSerializer(
         allow_null=True, help_text="The photo or scan of the signed paper sheet; null if none"
@@ -368,6 +392,8 @@ def hands_data(state: selectors.SheetState) -> list[dict]:
             "game_value": row.hand.game_value,
             "points": _seat_dict(row.hand.points),
             "totals": _seat_dict(row.totals),
+            "not_played": row.hand.not_played,
+            "replay": row.hand.replay or None,
         }
         for row in state.rows
     ]
@@ -423,6 +449,14 @@ def sheet_data(sheet: Scoresheet) -> dict:
             "confirmation": sheet.confirmation or None,
             "sent_back_reason": sheet.sent_back_reason,
             "sent_back_by": sheet.sent_back_by,
+            "ended_early": {
+                "reason": sheet.ended_early_reason,
+                "at": sheet.ended_early_at,
+                "by": sheet.ended_early_by,
+                "hands_not_played": sheet.ended_early_hands_not_played,
+            }
+            if sheet.ended_early
+            else None,
             "updated_at": sheet.updated_at,
             "scan": scan_data(selectors.scoresheet_scan(sheet=sheet)),
         }
@@ -547,6 +581,13 @@ class HandEntrySerializer(serializers.Serializer):
     points = SeatsField(
         help_text="Game points per seat; a sitting-out dealer at a table of five may be left out"
     )
+    replay = serializers.ChoiceField(
+        choices=[replay.value for replay in Replay],
+        allow_null=True,
+        default=None,
+        help_text="A line the adjudicator recorded as broken off and dealt again (TSR 9.1.3), "
+        "sent back as read (`replay` of the hand); only he adds one (`…/replay`)",
+    )
 
     def validate(self, data):
         contract = Contract(data["contract"])
@@ -632,9 +673,16 @@ class HandsReplaceSerializer(serializers.Serializer):
                 solo_type=hand["solo_type"],
                 game_value=hand["game_value"],
                 dealt_by_neighbour=hand["dealt_by_neighbour"],
+                not_played=hand["replay"] is not None,
+                replay=Replay(hand["replay"]) if hand["replay"] else None,
             )
             lines.append(line)
-            progress.record(dealer=dealer, contract=line.contract, soloist=line.soloist)
+            progress.record(
+                dealer=dealer,
+                contract=line.contract,
+                soloist=line.soloist,
+                not_played=line.not_played,
+            )
         if errors:
             raise serializers.ValidationError({"hands": errors})
         return {**data, "lines": lines}
@@ -685,6 +733,29 @@ class SheetReturnSerializer(SheetVersionSerializer):
 class SheetStrikeSerializer(SheetVersionSerializer):
     number = serializers.IntegerField(
         min_value=1, max_value=MOST_HANDS, help_text="The hand to strike out"
+    )
+
+
+class SheetEndEarlySerializer(SheetVersionSerializer):
+    reason = serializers.CharField(
+        max_length=RETURN_REASON_LENGTH,
+        help_text="Why the table cannot finish (who left or was disqualified, and when); "
+        "kept on the sheet and in its history",
+    )
+
+
+class SheetReplaySerializer(SheetVersionSerializer):
+    replay = serializers.ChoiceField(
+        choices=[replay.value for replay in Replay],
+        help_text="`consent`: the four agreed, with the adjudicator present and agreeing "
+        "(TSR 9.1.3 (2)); `ruling`: the adjudicator's ruling in an exceptional case, with the "
+        "arbitration panel (TSR 9.1.3 (1))",
+    )
+    note = serializers.CharField(
+        max_length=RETURN_REASON_LENGTH,
+        allow_blank=True,
+        default="",
+        help_text="The facts that led to it; required for a `ruling` (TSR 9.1.3 (1))",
     )
 
 
@@ -869,6 +940,38 @@ class ScoresheetStrike(SheetActionView):
 
     request_serializer = SheetStrikeSerializer
     service = staticmethod(services.scoresheet_hand_strike)
+
+
+@extend_schema(tags=["scoresheets"], request=SheetEndEarlySerializer, responses=WRITE_RESPONSES)
+class ScoresheetEndEarly(SheetActionView):
+    """End the sheet of a table that cannot finish, a player having left or been disqualified
+    mid-round, with the reason: the adjudicator, a deputy adjudicator or the organiser, none
+    at his own table (TSR 8.2.1), on a draft. The hands still to play are counted
+    (`ended_early.hands_not_played`) and, with the compulsory solos still owed, waived: the
+    sheet is complete as it stands, to be handed in and confirmed. The player's later rounds
+    go to the withdrawal or substitute flow."""
+
+    request_serializer = SheetEndEarlySerializer
+    service = staticmethod(services.scoresheet_end_early)
+
+
+@extend_schema(tags=["scoresheets"], request=SheetVersionSerializer, responses=WRITE_RESPONSES)
+class ScoresheetEndUndo(SheetActionView):
+    """Take back a mistaken early end while the sheet is not confirmed: the same people; a
+    handed-in sheet is a draft again."""
+
+    service = staticmethod(services.scoresheet_end_undo)
+
+
+@extend_schema(tags=["scoresheets"], request=SheetReplaySerializer, responses=WRITE_RESPONSES)
+class ScoresheetReplay(SheetActionView):
+    """Put the game being played on the sheet as broken off and dealt again (TSR 9.1.3), with
+    why: by the consent of the four with the adjudicator's, or by his ruling. The adjudicator
+    or a deputy adjudicator who does not play at the table records it. Like a stopped hand it
+    has no game points and is not one of the round's lines; the same dealer deals again."""
+
+    request_serializer = SheetReplaySerializer
+    service = staticmethod(services.scoresheet_hand_replay)
 
 
 @extend_schema(tags=["scoresheets"], request=SheetKeeperSerializer, responses=WRITE_RESPONSES)

@@ -17,6 +17,9 @@ ACTIONS = [
     ("confirm/", views.sheet_confirm, "-confirm"),
     ("reopen/", views.sheet_reopen, "-reopen"),
     ("return/", views.sheet_return, "-return"),
+    ("end-early/", views.sheet_end_early, "-end-early"),
+    ("end-early/undo/", views.sheet_end_undo, "-end-undo"),
+    ("replay/", views.sheet_replay, "-replay"),
     ("history/", views.sheet_history, "-history"),
     ("scan/", views.sheet_scan, "-scan"),  # the signed paper sheet's photo or scan
 ]

@@ -33,6 +33,7 @@ from scoring import links, policies, scans, selectors, services
 from scoring.forms import MODES, HandForm, initial_for
 from scoring.messages import problem_message
 from scoring.models import (
+    REPLAY_LABELS,
     RETURN_REASON_LENGTH,
     SCAN_MAX_BYTES,
     Scoresheet,
@@ -287,6 +288,7 @@ def _context(
         "may_return": _may(policies.may_return_sheet, access, state),
         "may_reopen": _may(policies.may_reopen_sheet, access, state),
         "may_hand_over": _may_hand_over(access),
+        **_hard_cases(access),
         "may_print": _may_print(access),
         "conflict": conflict,
         "errors": errors or [],
@@ -301,6 +303,36 @@ def _context(
         "time_over_after_hand": access.time_over_after_hand,
         **_playing_time(access, state),
         **_paper(access, state, confirm),
+    }
+
+
+def _hard_cases(access: Access) -> dict:
+    """A table that cannot finish and a game dealt again (TSR 9.1.3), for staff through their
+    account: the forms for whom the policies allow them; for the others on a draft that is
+    still played, why not and who does (no dead end). The player's later rounds: the entries
+    page (withdrawal, substitute, disqualification)."""
+    if access.blind or access.actor.user is None:
+        return {}
+    user, roles, sheet = access.actor.user, access.roles, access.sheet
+    end = policies.may_end_sheet_early(sheet=sheet, user=user, roles=roles)
+    undo = (
+        policies.may_undo_end_early(sheet=sheet, user=user, roles=roles)
+        if sheet.ended_early
+        else Refusal("")
+    )
+    replay = policies.may_record_replay(sheet=sheet, user=user, roles=roles)
+    open_draft = (
+        sheet.status == Scoresheet.Status.DRAFT
+        and not sheet.ended_early
+        and access.round.status in {Round.Status.RUNNING, Round.Status.FINISHED}
+    )
+    return {
+        "may_end_early": end is None,
+        "end_early_refusal": end if open_draft and end is not None else None,
+        "may_undo_end": undo is None,
+        "may_replay": replay is None,
+        "replays": [(choice.value, label) for choice, label in REPLAY_LABELS.items()],
+        "entries_url": reverse("entries", args=[access.round.tournament.slug]),
     }
 
 
@@ -937,6 +969,9 @@ def sheet_confirm(request: HttpRequest, access: Access) -> HttpResponse:
 
 
 sheet_reopen = _workflow(services.scoresheet_reopen, reason=True)
+sheet_end_early = _workflow(services.scoresheet_end_early, reason=True)
+sheet_end_undo = _workflow(services.scoresheet_end_undo)
+sheet_replay = _workflow(services.scoresheet_hand_replay, replay=True, note=True)
 sheet_return = _workflow(services.scoresheet_return, reason=True)
 
 

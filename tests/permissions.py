@@ -220,7 +220,7 @@ TOURNAMENTS = [
         "round-extra-time",
         "post",
         R,
-        "L L L 302 403 403 302 302",
+        "L L L 302 302 403 302 302",
         lambda ctx: {"table": 2, "minutes": 5, "reason": "Toilet break"},
     ),
     c("round-action", "post", lambda ctx: {**R(ctx), "action": "end"}, "L L L 302 403 403 302 302"),
@@ -390,7 +390,7 @@ TOURNAMENTS = [
         "api-table-extra-time",
         "post",
         lambda ctx: {**R(ctx), "table": 2},
-        "401 401 401 201 403 403 201 201",
+        "401 401 401 201 201 403 201 201",
         lambda ctx: {"minutes": 5, "reason": "Toilet break"},
     ),
     api("api-entry-withdraw", "post", E, "401 401 401 403 403 403 200 200"),
@@ -460,6 +460,29 @@ SCORING = [
         lambda ctx: {"version": ctx.sheet_version, "reason": "Hand 2"},
     ),
     c("sheet-history", "get", TB, "L L L 200 200 200 200 200"),
+    # A table that cannot finish: whoever may rule there, or the organiser, ends its sheet; not
+    # ended, there is nothing to take back. A replay (TSR 9.1.3): the adjudicators only.
+    c(
+        "sheet-end-early",
+        "post",
+        TB,
+        "L L L 302 302 403 302 302",
+        lambda ctx: {"version": ctx.sheet_version, "reason": "Seat 3 left"},
+    ),
+    c(
+        "sheet-end-undo",
+        "post",
+        TB,
+        "L L L 422 422 403 422 422",
+        lambda ctx: {"version": ctx.sheet_version},
+    ),
+    c(
+        "sheet-replay",
+        "post",
+        TB,
+        "L L L 302 302 403 403 302",
+        lambda ctx: {"version": ctx.sheet_version, "replay": "consent"},
+    ),
     # TSR 3.1.1, 8.4.1: the organiser or an adjudicator hands the sheet over; no link does.
     c(
         "sheet-keeper",
@@ -551,6 +574,28 @@ SCORING = [
         lambda ctx: {"version": ctx.sheet_version, "reason": "Hand 2"},
     ),
     c("sheet-link-history", "get", LINK, "404 200 200 404 404 404 404 404"),
+    # No seat's link ends a sheet early, takes it back or records a replay.
+    c(
+        "sheet-link-end-early",
+        "post",
+        LINK,
+        "404 403 403 404 404 404 404 404",
+        lambda ctx: {"version": ctx.sheet_version, "reason": "Seat 3 left"},
+    ),
+    c(
+        "sheet-link-end-undo",
+        "post",
+        LINK,
+        "404 403 403 404 404 404 404 404",
+        lambda ctx: {"version": ctx.sheet_version},
+    ),
+    c(
+        "sheet-link-replay",
+        "post",
+        LINK,
+        "404 403 403 404 404 404 404 404",
+        lambda ctx: {"version": ctx.sheet_version, "replay": "consent"},
+    ),
     # The signed paper sheet's photo (TSR 7.3.4): the table's links and the sheet's readers see
     # it; the scorekeeper's link and the sheet staff attach it.
     c("sheet-scan", "get", TB, "L L L 200 200 200 200 200"),
@@ -614,6 +659,27 @@ SCORING = [
         TB,
         "401 403 403 200 403 403 200 200",
         lambda ctx: {"version": ctx.sheet_version, "seat": 2},
+    ),
+    api(
+        "api-scoresheet-end-early",
+        "post",
+        TB,
+        "401 403 403 200 200 403 200 200",
+        lambda ctx: {"version": ctx.sheet_version, "reason": "Seat 3 left"},
+    ),
+    api(
+        "api-scoresheet-end-undo",
+        "post",
+        TB,
+        "401 403 403 400 400 403 400 400",
+        lambda ctx: {"version": ctx.sheet_version},
+    ),
+    api(
+        "api-scoresheet-replay",
+        "post",
+        TB,
+        "401 403 403 200 200 403 403 200",
+        lambda ctx: {"version": ctx.sheet_version, "replay": "consent"},
     ),
     api("api-scoresheet-changes", "get", TB, "401 200 200 200 200 200 200 200"),
     api(

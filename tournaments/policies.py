@@ -18,10 +18,12 @@ from tournaments.models import (
     RankingAdmission,
     RankingList,
     Round,
+    Seat,
+    Table,
     Tournament,
     TournamentRole,
 )
-from tournaments.roles import CLOCK, ENDS_PLAYING_TIME, ORGANISER, STAFF
+from tournaments.roles import CLOCK, ENDS_PLAYING_TIME, EXTRA_TIME, ORGANISER, STAFF
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,48 @@ def may_end_playing_time(*, round: Round, roles: Collection[str]) -> Refusal | N
     if set(roles) & ENDS_PLAYING_TIME:
         return None
     return Refusal(_("Only an adjudicator or an organiser ends the playing time (TSR 8.5.1)."))
+
+
+def plays_at_table(*, table: Table, user: User | AnonymousUser) -> int | None:
+    """The seat at ``table`` of the player one of ``user``'s roles names (*plays as*), if any."""
+    if not user.is_authenticated:
+        return None
+    seats = Seat.objects.filter(table_id=table.pk, entry__staff_roles__user_id=user.pk)
+    return seats.values_list("position", flat=True).first()
+
+
+def may_grant_extra_time(
+    *, table: Table, user: User | AnonymousUser, roles: Collection[str]
+) -> Refusal | None:
+    """Give one table extra playing time (TSR 8.5.1: "In begründeten Ausnahmefällen darf der
+    Schiedsrichter für einzelne Tische hiervon abweichen"; "Der Schiedsrichter ist berechtigt,
+    bei einer Reklamation die zeitliche Begrenzung an dem betroffenen Tisch um die Zeit der
+    Unterbrechung zu verlängern"): whoever may rule at that table, the adjudicator or a deputy
+    adjudicator (TSR 8.2.1), and the organiser, who runs the clock for the adjudicator
+    (``roles.CLOCK``); none of them at a table where he plays himself. Extra time for the
+    panel's decision follows from the decision itself (adjudication's panel services).
+
+    Here, not in adjudication's policies, though it reads as adjudication's ``may_rule``: the
+    clock is the tournaments app's and it only needs the tournament's roles and seats; the
+    apps import downwards, so the round page and its API could not ask adjudication."""
+    if not set(roles) & EXTRA_TIME:
+        return Refusal(
+            _(
+                "Only the adjudicator, a deputy adjudicator or the organiser gives a table extra "
+                "time (TSR 8.5.1)."
+            )
+        )
+    if (seat := plays_at_table(table=table, user=user)) is not None:
+        return Refusal(
+            _(
+                "You play at seat %(seat)d of table %(table)d, so you do not give it extra "
+                "time: the adjudicator or a deputy adjudicator who does not play there does "
+                "(TSR 8.2.1, 8.5.1)."
+            )
+            % {"seat": seat, "table": table.number},
+            plays=True,
+        )
+    return None
 
 
 def may_read_standings(*, tournament: Tournament, roles: Collection[str]) -> Refusal | None:

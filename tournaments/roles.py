@@ -21,6 +21,11 @@ ENDS_PLAYING_TIME = CLOCK
 # TSR 8.2.1: the adjudicator decides complaints in the first instance and initials penalty
 # points, and so does a deputy appointed for it (a panel member only as deputy).
 FIRST_INSTANCE = frozenset({Role.ADJUDICATOR, Role.DEPUTY})
+# TSR 8.5.1: extra time for one table ("darf der Schiedsrichter für einzelne Tische hiervon
+# abweichen"; "bei einer Reklamation ... um die Zeit der Unterbrechung verlängern"): whoever
+# may rule there, the adjudicator or a deputy; and the organiser, who runs the clock for him
+# (CLOCK). Never at his own table (``policies.may_grant_extra_time``).
+EXTRA_TIME = FIRST_INSTANCE | ORGANISER
 # Appeals and unsporting conduct are the arbitration panel's (TSR 8.2.1, 9.6.2).
 PANEL = frozenset({Role.PANEL})
 # Who reads the adjudication pages: those who decide, and the organiser, who reads along.

@@ -47,7 +47,11 @@ from tournaments.services import results_refresh
 @transaction.atomic
 def appeal_lodge(*, decision: Decision, appellant: int, grounds: str = "", by: User) -> Appeal:
     """A player appeals against the adjudicator's decision, at once (TSR 9.7.7): the game
-    stays suspended until the arbitration panel has decided."""
+    stays suspended until the arbitration panel has decided. Not while the tournament has no
+    arbitration panel to decide it (TSR 8.2.1, ``policies.panel_appointed``)."""
+    policies.enforce(
+        policies.panel_appointed(tournament=decision.scoresheet.table.round.tournament)
+    )
     decision = decision_lock(decision)
     sheet = decision.scoresheet
     tournament = sheet.table.round.tournament

@@ -19,7 +19,7 @@ from adjudication.services.common import log_event, save_validated
 from doko.rules.problems import ngettext_noop
 from scoring.models import Scoresheet
 from tournaments.models import Seat, Table
-from tournaments.services import table_extra_time_grant
+from tournaments.services import table_extra_time_give_back
 
 
 def require_members(table: Table, members: Collection[User], *, what=policies.APPEAL) -> None:
@@ -48,7 +48,7 @@ def _interruption_extra_time(
     )
     granted = []
     for each in tables:
-        table_extra_time_grant(table=each, minutes=minutes, reason=reason, by=by)
+        table_extra_time_give_back(table=each, minutes=minutes, reason=reason, by=by)
         granted.append(each.number)
     return granted
 

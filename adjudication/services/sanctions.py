@@ -223,10 +223,11 @@ def _require_round_under_way(round: Round) -> None:
 def sanction_appeal_lodge(*, sanction: Sanction, grounds: str = "", by: User) -> Appeal:
     """The player appeals against a bound decision the adjudicator gave alone (TSR 8.2.1,
     9.6.3, 9.7.7): the arbitration panel decides; until it does, the sanction counts. What
-    the panel decided itself is final."""
+    the panel decided itself is final. Not while there is no panel (TSR 8.2.1)."""
     sanction = _locked_sanction(sanction)
     tournament = sanction.round.tournament
     policies.enforce(policies.may_lodge_appeal(tournament=tournament, user=by))
+    policies.enforce(policies.panel_appointed(tournament=tournament))
     if sanction.status != Sanction.Status.IN_FORCE:
         raise ValidationError(
             {

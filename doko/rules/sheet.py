@@ -10,12 +10,24 @@ included (TSR 8.5.1, 10.1.5, 10.2.1; see ``doko.rules.deal``).
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any
 
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.deal import MatchProgress, check_table_size, playing_seats, seat_after
 from doko.rules.problems import Template, gettext_noop, ngettext_noop
 from doko.rules.value import highest_game_value
+
+
+class Replay(StrEnum):
+    """Why a game was broken off and dealt again (TSR 9.1.3): "Die Wiederholung eines Spieles
+    ist normalerweise ohne das Vorliegen und Ahnden eines schwerwiegenden Regelverstoßes nicht
+    zulässig". ``CONSENT``: 9.1.3 (2), a major breach nobody complains of, "Alle Spieler am
+    Tisch sind einverstanden" and the adjudicator, present, agrees; ``RULING``: 9.1.3 (1), an
+    exceptional case the adjudicator rules on with the arbitration panel."""
+
+    CONSENT = "consent"
+    RULING = "ruling"
 
 
 @dataclass(frozen=True)
@@ -41,6 +53,14 @@ class HandLine:
     # stays the seat whose turn it was, so the rotation does not move, and at a table of five
     # that seat sits out (TSR 10.1.1); the neighbour plays. Not a hand dealt out of turn.
     dealt_by_neighbour: bool = False
+    # A game broken off and repeated under TSR 9.1.3, and why; only on a line ``not_played``:
+    # it is the same shape, no game points, not one of the round's lines, dealt again by the
+    # same dealer ("Wiederholung"), and it carries no penalty points, nobody having complained.
+    replay: Replay | None = None
+
+    def __post_init__(self) -> None:
+        if self.replay is not None and not self.not_played:
+            raise ValueError("a replayed game is a line counted as not played")
 
     @property
     def settled_as_solo(self) -> bool:
@@ -150,6 +170,7 @@ def check_sheet(
     hands: Sequence[HandLine],
     time_over_after_hand: int | None = None,
     deductions: Mapping[int, int] | None = None,
+    ended_early: bool = False,
 ) -> SheetCheck:
     """Check the hands of one match in the order they were played.
 
@@ -170,6 +191,14 @@ def check_sheet(
     the round's lines, and is dealt again by the same dealer. ``deductions`` are points taken
     from seats for unsporting conduct without credit to anyone (TSR 9.6.2 b): they count in the
     totals and are the one entry that does not sum to zero, so no checksum looks at them.
+
+    A game broken off and repeated under TSR 9.1.3 (``replay``) is such a line too: the
+    repeated deal is the one that counts towards the 24 (30) lines, the broken-off one does not,
+    as 10.2.1 counts only the games played ("nach einem Pflichtsolo die Karten nochmals vom
+    selben Geber verteilt"), and the same dealer deals again. ``ended_early``: a table that
+    cannot finish (a player left or was disqualified), ended by a recorded decision; the TSR is
+    silent, so the sheet is complete as it stands, the hands not played and the compulsory
+    solos still owed waived, and nothing is due next.
     """
     check_table_size(table_size)
     seats = range(1, table_size + 1)
@@ -318,11 +347,21 @@ def check_sheet(
 
         value = line.game_value if line.game_value is not None else game_value_of(line)
         most = highest_game_value(settled_as_solo=line.settled_as_solo)
+        if line.replay is not None and line.penalty:
+            report(
+                number,
+                "not_played",
+                "TSR 9.1.3",
+                gettext_noop(
+                    "Hand {hand} was broken off and dealt again by consent or ruling: it "
+                    "carries no penalty points, nobody having complained."
+                ),
+            )
         if line.not_played and any(line.points.values()):
             report(
                 number,
                 "not_played",
-                "TSR 9.4.3",
+                "TSR 9.1.3" if line.replay is not None else "TSR 9.4.3",
                 gettext_noop(
                     "Hand {hand} was stopped and counts as not played: it has no game points, "
                     "only penalty points."
@@ -437,6 +476,9 @@ def check_sheet(
         totals[seat] += points
     time_over = time_over_after_hand is not None and len(hands) >= time_over_after_hand
     dealer, soloist = progress.next_deal(time_over=time_over)
+    remaining = len(progress.lacking) if time_over else progress.lines_remaining
+    if ended_early:  # nothing follows: what was still to play is waived
+        soloist, remaining = None, 0
     return SheetCheck(
         problems=tuple(problems),
         warnings=tuple(warnings),
@@ -446,9 +488,9 @@ def check_sheet(
             dealer=dealer,
             must_be_forced_solo=soloist is not None,
             forced_soloist=soloist,
-            hands_remaining=len(progress.lacking) if time_over else progress.lines_remaining,
+            hands_remaining=remaining,
         ),
-        complete=not progress.lacking and (time_over or progress.full),
+        complete=ended_early or (not progress.lacking and (time_over or progress.full)),
     )
 
 

@@ -636,7 +636,7 @@ def _draw_hand(
             canvas,
             left + 1 * mm,
             lower if above else baseline,
-            _("not played (TSR 9.4.3)"),
+            _("dealt again (TSR 9.1.3)") if hand.replay else _("not played (TSR 9.4.3)"),
             BOLD,
             6,
             width=width,
@@ -897,6 +897,23 @@ def scoresheet_pdf(
             canvas.setDash(4, 2)
             canvas.line(_MARGIN, y, right, y)
             canvas.restoreState()
+    if scoresheet.ended_early:
+        # A table that could not finish: the recorded decision that ended its sheet.
+        notes.append(
+            ngettext(
+                "Ended early, %(count)d hand not played, compulsory solos owed waived: "
+                "%(reason)s (%(by)s, %(when)s)",
+                "Ended early, %(count)d hands not played, compulsory solos owed waived: "
+                "%(reason)s (%(by)s, %(when)s)",
+                scoresheet.ended_early_hands_not_played or 0,
+            )
+            % {
+                "count": scoresheet.ended_early_hands_not_played or 0,
+                "reason": scoresheet.ended_early_reason,
+                "by": scoresheet.ended_early_by,
+                "when": _when(scoresheet.ended_early_at),
+            }
+        )
     for grant in extra_times:
         notes.append(
             ngettext(

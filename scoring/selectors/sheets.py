@@ -11,7 +11,7 @@ from django.utils.translation import ngettext
 
 from doko.rules import double_entry
 from doko.rules.contracts import Contract, SoloType
-from doko.rules.sheet import HandLine, Problem, SheetCheck, check_sheet
+from doko.rules.sheet import HandLine, Problem, Replay, SheetCheck, check_sheet
 from scoring.models import Hand, Scoresheet, ScoresheetChange, ScoresheetScan, SecondEntry
 from scoring.rulings import NONE, SheetAdjudication, sheet_adjudication
 from tournaments.models import Seat
@@ -47,6 +47,7 @@ def hand_lines(
             penalty=penalties.get(hand.number),
             not_played=hand.not_played,
             dealt_by_neighbour=hand.dealt_by_neighbour,
+            replay=Replay(hand.replay) if hand.replay else None,
         )
         for hand in hands
     ]
@@ -141,6 +142,7 @@ def scoresheet_check(
         hands=with_penalties(hands, adjudication.penalties),
         time_over_after_hand=time_over_after_hand,
         deductions=adjudication.deductions,
+        ended_early=scoresheet.ended_early,
     )
 
 
@@ -157,6 +159,8 @@ def hand_snapshot(line: HandLine) -> dict:
         snapshot["not_played"] = True
     if line.dealt_by_neighbour:
         snapshot["dealt_by_neighbour"] = True
+    if line.replay is not None:
+        snapshot["replay"] = line.replay.value
     return snapshot
 
 
@@ -171,19 +175,25 @@ def line_from_snapshot(snapshot: dict) -> HandLine:
         game_value=snapshot["game_value"],
         not_played=snapshot.get("not_played", False),
         dealt_by_neighbour=snapshot.get("dealt_by_neighbour", False),
+        replay=Replay(snapshot["replay"]) if snapshot.get("replay") else None,
     )
 
 
 def sheet_snapshot(*, sheet: Scoresheet, hands: list[HandLine]) -> dict:
     """What a sheet holds, as kept in its change record and returned by the API; ``keeper``
     only once the sheet was handed over to another seat (TSR 3.1.1)."""
-    snapshot = {
+    snapshot: dict[str, object] = {
         "status": sheet.status,
         "time_over_after_hand": sheet.time_over_after_hand,
         "hands": [hand_snapshot(line) for line in hands],
     }
     if sheet.keeper_seat is not None:
         snapshot["keeper"] = sheet.keeper_seat
+    if sheet.ended_early:
+        snapshot["ended_early"] = {
+            "reason": sheet.ended_early_reason,
+            "hands_not_played": sheet.ended_early_hands_not_played,
+        }
     return snapshot
 
 

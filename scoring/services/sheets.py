@@ -12,7 +12,7 @@ enters and hands in the sheet; any other player of the table confirms it with th
 from collections.abc import Sequence
 from dataclasses import replace
 
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.core.validators import ProhibitNullCharactersValidator
 from django.db import transaction
@@ -27,6 +27,7 @@ from doko.rules.problems import Template, ngettext_noop
 from doko.rules.sheet import (
     HandLine,
     Problem,
+    Replay,
     SheetCheck,
     dealt_out_of_turn,
     with_dealers,
@@ -153,7 +154,12 @@ def _require_time_over(sheet: Scoresheet, *, after: int | None, table_size: int)
 
 
 # The changes that take a handed-in sheet back to a draft, which counts nowhere.
-BACK_TO_DRAFT = {ScoresheetChange.Action.REOPEN, ScoresheetChange.Action.RETURN}
+# Taking back an early end may do so too (``scoresheet_end_undo``).
+BACK_TO_DRAFT = {
+    ScoresheetChange.Action.REOPEN,
+    ScoresheetChange.Action.RETURN,
+    ScoresheetChange.Action.UNDO_END,
+}
 
 
 def _record(
@@ -201,6 +207,19 @@ def _require_decisions_kept(
     scored = adjudication.without_game_points
     for number, line in enumerate(new, start=1):
         kept = number <= len(old) and old[number - 1] == line
+        if line.replay is not None:
+            # The adjudicator's record (TSR 9.1.3): kept as it is, or struck, not made here.
+            if line not in old:
+                raise ValidationError(
+                    {
+                        "hands": _(
+                            "Hand %(hand)d: only the adjudicator records a game broken off "
+                            "and dealt again (TSR 9.1.3); the scorekeeper does not add one."
+                        )
+                        % {"hand": number}
+                    }
+                )
+            continue
         if (line.not_played or number in stopped) and not (kept and number in stopped):
             raise ValidationError(
                 {
@@ -776,3 +795,144 @@ def scoresheet_return(
         )
     enforce(refusal)
     return _back_to_draft(sheet, action=ScoresheetChange.Action.RETURN, by=by, reason=reason)
+
+
+def _account(by: Actor) -> User | AnonymousUser:
+    """The account acting, for a policy that asks who plays where; a seat's link has none."""
+    return by.user if by.user is not None else AnonymousUser()
+
+
+def _clean_reason(field: str, reason: str, *, empty: str) -> str:
+    """A reason for the record: not empty, no NUL, at most ``RETURN_REASON_LENGTH``."""
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError({field: empty})
+    try:
+        ProhibitNullCharactersValidator()(reason)
+    except ValidationError as error:
+        raise ValidationError({field: error.messages}) from error
+    if len(reason) > RETURN_REASON_LENGTH:
+        raise ValidationError(
+            {field: _("Say it in at most %(limit)d characters.") % {"limit": RETURN_REASON_LENGTH}}
+        )
+    return reason
+
+
+@transaction.atomic
+def scoresheet_end_early(
+    *, scoresheet: Scoresheet, version: int, reason: str, by: Actor
+) -> Scoresheet:
+    """End the sheet of a table that cannot finish, a player having left or been disqualified
+    mid-round: a recorded decision with its reason, the hands still to play (derived here, as
+    the check counts them) and the compulsory solos still owed waived; the sheet is then
+    complete as it stands, to be handed in, confirmed and the round closed. The TSR is silent
+    (README, "rules as the system reads them"); who may: ``policies.may_end_sheet_early``. The
+    player's later rounds are the withdrawal's or the substitute's (``entry_withdraw``,
+    ``entry_replace``, ``entry_disqualify``)."""
+    sheet = _lock(scoresheet, version=version)
+    roles = _roles(sheet, by)
+    refusal = policies.may_end_sheet_early(sheet=sheet, user=_account(by), roles=roles)
+    if refusal is not None and refusal.field is None:
+        enforce(refusal)  # not his to do: said before anything about the reason
+    reason = _clean_reason(
+        "reason",
+        reason,
+        empty=_("Say why the table cannot finish: who left or was disqualified, and when."),
+    )
+    enforce(refusal)
+    hands = hand_lines(list(sheet.hands.all()))
+    check = scoresheet_check(scoresheet=sheet, hands=hands, table_size=_table_size(sheet))
+    if not check.ok:
+        raise SheetRefused(check.problems)  # what was played is still checked
+    before = sheet_snapshot(sheet=sheet, hands=hands)
+    sheet.ended_early_reason = reason
+    sheet.ended_early_at = timezone.now()
+    sheet.ended_early_by = by.name
+    sheet.ended_early_hands_not_played = check.next.hands_remaining
+    return _record(
+        sheet,
+        action=ScoresheetChange.Action.END_EARLY,
+        by=by,
+        before=before,
+        reason=reason,
+    )
+
+
+@transaction.atomic
+def scoresheet_end_undo(*, scoresheet: Scoresheet, version: int, by: Actor) -> Scoresheet:
+    """Take back a mistaken early end (``scoresheet_end_early``) while the sheet is not
+    confirmed: the table plays on; a handed-in sheet is a draft again, counting nowhere."""
+    sheet = _lock(scoresheet, version=version)
+    enforce(policies.may_undo_end_early(sheet=sheet, user=_account(by), roles=_roles(sheet, by)))
+    hands = hand_lines(list(sheet.hands.all()))
+    before = sheet_snapshot(sheet=sheet, hands=hands)
+    reason = sheet.ended_early_reason
+    sheet.ended_early_reason = sheet.ended_early_by = ""
+    sheet.ended_early_at = sheet.ended_early_hands_not_played = None
+    action = ScoresheetChange.Action.UNDO_END
+    if sheet.status != Scoresheet.Status.DRAFT:
+        sheet.status = Scoresheet.Status.DRAFT
+        sheet.submitted_at = None
+        sheet.submitted_by = None
+        sheet.submitted_by_seat = None
+    return _record(sheet, action=action, by=by, before=before, reason=reason)
+
+
+@transaction.atomic
+def scoresheet_hand_replay(
+    *, scoresheet: Scoresheet, version: int, replay: Replay, note: str = "", by: Actor
+) -> Scoresheet:
+    """Put the game being played on the sheet as broken off and dealt again (TSR 9.1.3): by the
+    consent of the four with the adjudicator's (9.1.3 (2)), or by his ruling in an exceptional
+    case, whose facts are recorded (9.1.3 (1): "der Sachverhalt ... zu protokollieren"). Like a
+    stopped hand (``scoresheet_hand_stop``) the line has no game points, is not one of the
+    round's lines and the same dealer deals again; unlike it, no penalty points. Who may:
+    ``policies.may_record_replay``. The ``note`` is kept in the sheet's history."""
+    sheet = _lock(scoresheet, version=version)
+    roles = _roles(sheet, by)
+    refusal = policies.may_record_replay(sheet=sheet, user=_account(by), roles=roles)
+    if refusal is not None and refusal.field is None:
+        enforce(refusal)
+    if replay not in {choice.value for choice in Replay}:
+        raise ValidationError(
+            {"replay": _("Say why the game is dealt again: by consent or by ruling (TSR 9.1.3).")}
+        )
+    replay = Replay(replay)
+    note = note.strip()
+    if replay is Replay.RULING:
+        note = _clean_reason(
+            "note",
+            note,
+            empty=_(
+                "Record the facts that led to the replay: a replay by ruling is reported to "
+                "the DDV's rules commission (TSR 9.1.3)."
+            ),
+        )
+    elif note:
+        note = _clean_reason("note", note, empty="")
+    enforce(refusal)
+    lines = hand_lines(list(sheet.hands.all()))
+    size = _table_size(sheet)
+    check = scoresheet_check(scoresheet=sheet, hands=lines, table_size=size)
+    if check.complete:
+        raise ValidationError(
+            {
+                "hands": _(
+                    "The scoresheet is complete: no game is being played that could be "
+                    "dealt again (TSR 9.1.3)."
+                )
+            }
+        )
+    # The game broken off scores nothing, whatever was played: written as a normal game.
+    line = _zero_line(
+        sheet, lines, len(lines) + 1, contract=Contract.NORMAL, not_played=True, replay=replay
+    )
+    before = sheet_snapshot(sheet=sheet, hands=lines)
+    _hands_store(sheet, [*lines, line])
+    return _record(
+        sheet,
+        action=ScoresheetChange.Action.HANDS,
+        by=by,
+        before=before,
+        reason=note,
+    )

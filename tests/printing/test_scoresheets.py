@@ -206,6 +206,37 @@ def test_the_end_of_the_playing_time_and_extra_time_are_on_the_completed_sheet(o
     assert "Status: draft" in text
 
 
+def test_a_sheet_ended_early_says_so_and_why_and_marks_a_replay(organiser):
+    """A table that could not finish: the decision that ended its sheet is on the PDF, and a
+    game dealt again under TSR 9.1.3 is marked as such."""
+    _tournament, round_ = running_table(organiser)
+    sheet = Scoresheet.objects.get(table__round=round_)
+    sheet = services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:6], version=sheet.version, by=factories.keeper(sheet)
+    )
+    adjudicator = factories.adjudicator(round_.tournament)
+    sheet = services.scoresheet_hand_replay(
+        scoresheet=sheet,
+        version=sheet.version,
+        replay="consent",
+        by=services.Actor(user=adjudicator),
+    )
+    sheet = services.scoresheet_end_early(
+        scoresheet=sheet,
+        version=sheet.version,
+        reason="Position 3 krank ausgeschieden",
+        by=services.Actor(user=organiser),
+    )
+    state = sheet_state(sheet=sheet)
+    content = pdf.scoresheet_pdf(
+        scoresheet=state.sheet, seats=state.seats, rows=state.rows, progress=lambda percent: None
+    )
+    (text,) = pages_of(content)
+    assert "Ended early, 18 hands not played, compulsory solos owed waived" in text
+    assert "Position 3 krank ausgeschieden (Olga Organ" in text
+    assert "dealt again (TSR 9.1.3)" in text
+
+
 # What the adjudicators decided on the completed sheet ---------------------------------------
 
 

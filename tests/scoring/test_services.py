@@ -239,7 +239,10 @@ def test_a_tables_extra_time_delays_the_end_it_may_note(sheet):
     adjudicator announced for the round."""
     round_ = sheet.table.round
     tournament_services.table_extra_time_grant(
-        table=sheet.table, minutes=10, reason="Beschwerde", by=factories.user()
+        table=sheet.table,
+        minutes=10,
+        reason="Beschwerde",
+        by=factories.adjudicator(round_.tournament),
     )
     ended = factories.round_end(round_)
     keeper = factories.keeper(sheet)

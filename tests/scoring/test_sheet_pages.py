@@ -12,8 +12,9 @@ from tournaments import services as tournament_services
 pytestmark = pytest.mark.django_db
 
 HX = {"HTTP_HX_REQUEST": "true"}
-# session, user, tournament, roles, sheet, seats with players, hands, decisions, deductions
-QUERIES = 9
+# session, user, tournament, roles, sheet, seats with players, hands, decisions, deductions,
+# and whether the account plays at the table (who may end its sheet early, TSR 8.2.1)
+QUERIES = 10
 # the seat by its key with its sheet, the seats with their players, the hands, the decisions,
 # the deductions
 LINK_QUERIES = 5
@@ -517,7 +518,10 @@ def test_a_table_with_extra_time_sees_when_its_playing_time_ends(client, sheet):
     from django.utils import timezone
 
     tournament_services.table_extra_time_grant(
-        table=sheet.table, minutes=7, reason="Beschwerde", by=factories.user()
+        table=sheet.table,
+        minutes=7,
+        reason="Beschwerde",
+        by=factories.adjudicator(sheet.table.round.tournament),
     )
     ended = factories.round_end(sheet.table.round)
     ends = timezone.localtime(ended.ended_at + datetime.timedelta(minutes=7))

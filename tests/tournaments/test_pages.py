@@ -91,10 +91,9 @@ def test_list_pages_run_a_fixed_number_of_queries(client, django_assert_num_quer
         scoring_services.scoresheet_hands_replace(
             scoresheet=sheet, hands=full_match(), version=1, by=factories.keeper(sheet)
         )
+    adjudicator = factories.adjudicator(tournament)
     for table in round_.tables.all()[:3]:
-        services.table_extra_time_grant(
-            table=table, minutes=5, reason="Beschwerde", by=factories.user()
-        )
+        services.table_extra_time_grant(table=table, minutes=5, reason="Beschwerde", by=adjudicator)
     with django_assert_num_queries(1):
         client.get(reverse("home"))
     with django_assert_num_queries(3):

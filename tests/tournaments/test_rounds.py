@@ -227,7 +227,7 @@ def test_clock_ends_after_the_playing_time_and_extra_time_adds_per_table():
     round_ = factories.seated_round(tournament)
     start = timezone.now() - datetime.timedelta(minutes=30)
     round_ = services.round_start(round=round_, at=start)
-    adjudicator = factories.user()
+    adjudicator = factories.adjudicator(tournament)
     five = round_.tables.get(number=2)
     services.table_extra_time_grant(table=five, minutes=4, reason="Beschwerde", by=adjudicator)
     services.table_extra_time_grant(table=five, minutes=2, reason="Schiedsgericht", by=adjudicator)
@@ -264,7 +264,10 @@ def test_after_the_announced_end_a_table_of_five_plays_on_for_its_longer_match()
         round_.tables.annotate(size=Count("seats")).order_by("size").values_list("pk", flat=True)
     )
     services.table_extra_time_grant(
-        table=round_.tables.get(pk=four), minutes=5, reason="Beschwerde", by=factories.user()
+        table=round_.tables.get(pk=four),
+        minutes=5,
+        reason="Beschwerde",
+        by=factories.adjudicator(tournament),
     )
     ended = factories.round_end(round_, at=start + datetime.timedelta(minutes=100))
     clock = selectors.round_clock(round=ended)
@@ -330,7 +333,10 @@ def test_extra_time_needs_minutes_and_a_reason(minutes, reason, field):
     round_ = services.round_start(round=factories.seated_round(tournament))
     with pytest.raises(ValidationError) as raised:
         services.table_extra_time_grant(
-            table=round_.tables.first(), minutes=minutes, reason=reason, by=factories.user()
+            table=round_.tables.first(),
+            minutes=minutes,
+            reason=reason,
+            by=factories.adjudicator(tournament),
         )
     assert field in raised.value.message_dict
 
@@ -340,7 +346,10 @@ def test_extra_time_only_while_the_round_is_played():
     round_ = factories.seated_round(tournament)
     with pytest.raises(ValidationError, match="extra time"):
         services.table_extra_time_grant(
-            table=round_.tables.first(), minutes=5, reason="Beschwerde", by=factories.user()
+            table=round_.tables.first(),
+            minutes=5,
+            reason="Beschwerde",
+            by=factories.adjudicator(tournament),
         )
 
 

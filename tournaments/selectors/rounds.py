@@ -264,3 +264,19 @@ def round_seats_by_name(*, round: Round) -> list[NamedSeat]:
         )
     ]
     return sorted(seats, key=lambda seat: (name_key(seat.name), seat.start_number))
+
+
+def rulers_missing(*, tournament: Tournament) -> list[str]:
+    """Who is not appointed yet of those who rule on the day (TSR 8.2.1: "Es werden ein
+    Schiedsrichter und ein Schiedsgericht eingesetzt"): ``TournamentRole.Role`` values,
+    ``adjudicator`` (neither the adjudicator nor a deputy) and ``panel``. Without a panel an
+    appeal is refused (adjudication's ``panel_appointed``), so the round page warns first."""
+    held = set(
+        TournamentRole.objects.filter(tournament_id=tournament.pk).values_list("role", flat=True)
+    )
+    missing = []
+    if not held & {TournamentRole.Role.ADJUDICATOR, TournamentRole.Role.DEPUTY}:
+        missing.append(TournamentRole.Role.ADJUDICATOR.value)
+    if TournamentRole.Role.PANEL not in held:
+        missing.append(TournamentRole.Role.PANEL.value)
+    return missing

@@ -57,6 +57,7 @@ from tournaments.services.rounds import (
     round_seat,
     round_start,
     round_unseat,
+    table_extra_time_give_back,
     table_extra_time_grant,
     tournament_seating_publish,
 )
@@ -114,6 +115,7 @@ __all__ = [
     "standings_rebuild",
     "standings_recover",
     "standings_schedule",
+    "table_extra_time_give_back",
     "table_extra_time_grant",
     "tournament_copy",
     "tournament_create",

@@ -426,7 +426,29 @@ def round_start(*, round: Round, at: datetime.datetime | None = None) -> Round:
 @transaction.atomic
 def table_extra_time_grant(*, table: Table, minutes: int, reason: str, by: User) -> ExtraTime:
     """Extend one table's playing time (TSR 8.5.1): by the length of an interruption for a
-    complaint or a decision of the arbitration panel, or in another justified exception."""
+    complaint, or in another justified exception. Whoever may rule at that table gives it,
+    never at his own (``policies.may_grant_extra_time``)."""
+    policies.enforce(
+        policies.may_grant_extra_time(
+            table=table,
+            user=by,
+            roles=selectors.user_roles(user=by, tournament=table.round.tournament),
+        )
+    )
+    return _extra_time_add(table, minutes=minutes, reason=reason, by=by)
+
+
+@transaction.atomic
+def table_extra_time_give_back(*, table: Table, minutes: int, reason: str, by: User) -> ExtraTime:
+    """The time a decision of the arbitration panel took, given back to a table it concerns
+    (TSR 8.5.1: "Bei Entscheidungen des Schiedsgerichts wird die Spielzeit des betroffenen
+    Tisches und der Tische, an denen die Mitglieder des Schiedsgerichtes spielen, ...
+    verlängert"): it follows from the decision, so no one's grant is asked; for adjudication's
+    panel services, which have checked the member who records it."""
+    return _extra_time_add(table, minutes=minutes, reason=reason, by=by)
+
+
+def _extra_time_add(table: Table, *, minutes: int, reason: str, by: User) -> ExtraTime:
     round_ = _locked_round(
         table.round,
         allowed={Round.Status.RUNNING, Round.Status.FINISHED},

@@ -6,7 +6,7 @@ from collections.abc import Set
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -19,7 +19,7 @@ from tournaments import policies, selectors, services
 from tournaments.forms import ExtraTimeForm, error_messages, errors_to_form
 from tournaments.models import Round
 from tournaments.permissions import AuthenticatedHttpRequest, require, roles_of, standings_mode
-from tournaments.roles import CLOCK, ORGANISER, SEES_SHEET_LINKS, STAFF, Role
+from tournaments.roles import CLOCK, EXTRA_TIME, ORGANISER, SEES_SHEET_LINKS, STAFF, Role
 from tournaments.round_actions import ASKED_ROUND_ACTIONS, ROUND_ACTIONS
 from tournaments.site import absolute_url, is_loopback
 from tournaments.views.common import shortfall
@@ -100,12 +100,19 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             if round_.status in {Round.Status.PLANNED, Round.Status.SEATED}
             else None,
             "staff": staff,
+            # TSR 8.2.1: warned before the round starts, while the staff can still be appointed.
+            "rulers_missing": selectors.rulers_missing(tournament=tournament)
+            if Role.ORGANISER in roles
+            and round_.status in {Round.Status.PLANNED, Round.Status.SEATED}
+            else [],
             # Staff and scorekeepers open each table's scoresheet from here once play begins.
             "sheet_links": bool(roles & SEES_SHEET_LINKS)
             and round_.status in {Round.Status.RUNNING, Round.Status.FINISHED, Round.Status.CLOSED},
             "quality": selectors.seating_quality(round=round_) if staff else None,
             "clock": selectors.round_clock(round=round_),
-            "extra_form": ExtraTimeForm() if roles & CLOCK else None,
+            # Whoever may rule at a table gives it extra time (TSR 8.5.1); at which table,
+            # ``policies.may_grant_extra_time`` says when the form is sent.
+            "extra_form": ExtraTimeForm() if roles & EXTRA_TIME else None,
             "unpublished_later": tournament.rounds.filter(
                 status=Round.Status.SEATED, published_at=None
             ).exists()
@@ -201,7 +208,8 @@ def round_action(
 @login_required
 @require_POST
 def round_extra_time(request: AuthenticatedHttpRequest, slug: str, number: int) -> HttpResponse:
-    round_ = _round_for(request, slug, number, CLOCK)
+    # Who gives extra time at all; at which table, the service's policy (its refusal on the form).
+    round_ = _round_for(request, slug, number, EXTRA_TIME)
     form = ExtraTimeForm(request.POST)
     if form.is_valid():
         table = round_.tables.filter(number=form.cleaned_data["table"]).first()
@@ -217,6 +225,8 @@ def round_extra_time(request: AuthenticatedHttpRequest, slug: str, number: int) 
                 )
             except ValidationError as error:
                 errors_to_form(form, error)
+            except PermissionDenied as error:  # his own table: who gives it instead
+                form.add_error("table", str(error))
             else:
                 messages.success(
                     request,
