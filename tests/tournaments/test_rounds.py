@@ -294,7 +294,9 @@ def test_an_end_announced_late_gives_a_table_of_five_no_more_than_its_125_minute
     start = timezone.now() - datetime.timedelta(minutes=115)
     round_ = services.round_start(round=factories.seated_round(tournament), at=start)
     five = round_.tables.annotate(size=Count("seats")).get(size=5)
-    services.table_extra_time_grant(table=five, minutes=3, reason="Beschwerde", by=factories.user())
+    services.table_extra_time_grant(
+        table=five, minutes=3, reason="Beschwerde", by=factories.adjudicator(tournament)
+    )
     ended = factories.round_end(round_, at=start + datetime.timedelta(minutes=115))
     time = selectors.table_playing_time(table=ended.tables.get(pk=five.pk))
     assert time.ends_at == start + datetime.timedelta(minutes=128)
