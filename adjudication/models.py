@@ -511,6 +511,11 @@ class Sanction(models.Model):
         verbose_name=_("recorded by"),
     )
     decided_at = models.DateTimeField(_("decided"), auto_now_add=True)
+    # A bound decision given alone (TSR 9.6.3): the lines on the player's table's sheet then,
+    # for the appeal "nur sofort" (TSR 9.7.7); null for the panel's own and before it was kept.
+    hands_at_decision = models.PositiveSmallIntegerField(
+        _("hands on the sheet at the decision"), null=True, blank=True
+    )
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.IN_FORCE
     )

@@ -56,6 +56,11 @@ class Migration(migrations.Migration):
             name='written_line',
             field=models.CharField(blank=True, choices=[('stopped', 'the stopped game itself'), ('next', 'the game dealt after it')], max_length=8, verbose_name='the written line is'),
         ),
+        migrations.AddField(
+            model_name='sanction',
+            name='hands_at_decision',
+            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='hands on the sheet at the decision'),
+        ),
         migrations.RunPython(backfill, migrations.RunPython.noop),
         migrations.AddConstraint(
             model_name='decision',

@@ -9,12 +9,12 @@ import pytest
 from django.utils import timezone
 
 from adjudication import services
-from adjudication.models import Appeal, Decision
+from adjudication.models import Appeal, Decision, Sanction
 from doko.rules.penalty import Severity
 from doko.rules.procedure import APPEAL_MINUTES
 from scoring.models import Scoresheet
 from tests.adjudication.api.helpers import complaint, decided, send, url
-from tests.adjudication.helpers import MATCH, enter, on_sheet, plays
+from tests.adjudication.helpers import MATCH, bound_deduction, enter, on_sheet, plays
 from tournaments.models import TournamentRole
 
 pytestmark = pytest.mark.django_db
@@ -265,3 +265,19 @@ def test_a_solo_counted_without_game_points_on_a_written_line(
         assert lines[2] == before[1]
     _annul(api, tournament, Decision.objects.get(pk=decision.pk), staff)
     assert on_sheet(sheet) == before
+
+
+def test_an_appeal_against_a_bound_decision_is_at_once_too(api, tournament, round_, sheet, staff):
+    """TSR 9.6.3, 9.7.7: a bound deduction given with four hands on the player's sheet is
+    appealed before the table writes the next; after, it stands."""
+    sanction = bound_deduction(tournament, round_, sheet, staff)
+    assert sanction.hands_at_decision == 4
+    enter(sheet, MATCH[:5])
+    path = url("api-sanction-appeal", tournament, sanction.pk)
+    response = send(api, "post", path, staff["adjudicator"], {"grounds": "Not my phone."})
+    assert response.status_code == 400
+    assert "TSR 9.7.7" in response.json()["sanction"][0]
+    assert not Appeal.objects.exists()
+    Sanction.objects.filter(pk=sanction.pk).update(hands_at_decision=5)
+    response = send(api, "post", path, staff["adjudicator"], {"grounds": "Not my phone."})
+    assert response.status_code == 201
