@@ -514,9 +514,12 @@ def appeal_time_problem(
     return FieldError(
         "decision",
         "TSR 9.7.7",
-        gettext_noop(
+        ngettext_noop(
+            "An appeal is made at once: no hand followed the ruling, and {minutes} minute "
+            "after its initials it stands.",
             "An appeal is made at once: no hand followed the ruling, and {minutes} minutes "
-            "after its initials it stands."
+            "after its initials it stands.",
+            count="minutes",
         ),
         {"minutes": APPEAL_MINUTES},
     )

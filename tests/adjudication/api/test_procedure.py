@@ -281,3 +281,16 @@ def test_an_appeal_against_a_bound_decision_is_at_once_too(api, tournament, roun
     Sanction.objects.filter(pk=sanction.pk).update(hands_at_decision=5)
     response = send(api, "post", path, staff["adjudicator"], {"grounds": "Not my phone."})
     assert response.status_code == 201
+
+
+def test_the_refusal_reads_in_german(api, tournament, sheet, staff):
+    decision = decided(sheet, staff, hand=3, offender=2)
+    enter(sheet, MATCH[:5])
+    path = url("api-decision-appeal", tournament, decision.pk)
+    response = send(
+        api, "post", path, staff["adjudicator"], {"appellant": 2}, {"Accept-Language": "de"}
+    )
+    assert response.json()["decision"] == [
+        "Einspruch ist nur sofort möglich: Seit dem Abzeichnen der Entscheidung wurde 1 Spiel "
+        "eingetragen, daher bleibt sie bestehen. (TSR 9.7.7)"
+    ]
