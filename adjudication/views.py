@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from adjudication import forms, policies, selectors, services
 from adjudication.invitations import VALID_FOR
 from adjudication.models import Appeal, Decision, Offence, Sanction
+from adjudication.services.appeals import require_in_time
 from doko.names import collapsed
 from scoring.models import CONTRACT_LABELS, Scoresheet
 from scoring.selectors import hand_lines
@@ -187,7 +188,12 @@ def _decision_context(
         and decision.appeal_id is None
         and policies.may_lodge_appeal(tournament=tournament, user=user) is None
     ):
-        context["appeal_form"] = forms_.get("appeal_form") or forms.AppealForm(size=size)
+        try:
+            require_in_time(decision)
+        except ValidationError as late:  # TSR 9.7.7: say why there is no appeal any more
+            refusals.extend(policies.Refusal(message) for message in late.messages)
+        else:
+            context["appeal_form"] = forms_.get("appeal_form") or forms.AppealForm(size=size)
     if appeal is not None and not appeal.outcome:
         refusal = policies.may_decide_as_panel(table=sheet.table, user=user, appeal=appeal)
         # Who plays here, or ruled on the decision, is told who decides instead.

@@ -20,7 +20,6 @@ from adjudication.models import (
 from adjudication.services.common import (
     log_event,
     require_match_open,
-    require_seat,
     save_validated,
     table_size,
 )
@@ -104,7 +103,7 @@ def appeal_lodge(*, decision: Decision, appellant: int, grounds: str = "", by: U
         raise ValidationError({"decision": _("This decision has been appealed already.")})
     require_match_open(sheet)
     require_in_time(decision)
-    require_seat("appellant", appellant, table_size(sheet), label=_("The appellant"))
+    require_valid([procedure.seat_problem("appellant", appellant, table_size(sheet))])
     appeal = save_validated(
         Appeal(decision=decision, appellant=appellant, grounds=grounds.strip(), lodged_by=by)
     )

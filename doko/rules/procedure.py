@@ -56,12 +56,13 @@ def seats_playing(*, table_size: int, dealer: int) -> tuple[int, ...]:
     return playing_seats(dealer=dealer, table_size=table_size)
 
 
-def _seat_problem(field: str, seat: int | None, table_size: int) -> FieldError | None:
+def seat_problem(field: str, seat: int | None, table_size: int) -> FieldError | None:
+    """A seat of a table of ``table_size``: 1 to 4, or 1 to 5 (TSR 8.4.1, 10.1)."""
     if seat is None or 1 <= seat <= table_size:
         return None
     return FieldError(
         field,
-        "TSR 8.4.1",
+        "TSR 8.4.1, 10.1",
         gettext_noop("Seat {seat} is not a seat of the table: the seats are 1 to {size}."),
         {"seat": seat, "size": table_size},
     )
@@ -108,7 +109,7 @@ def complaint_problems(
             )
         )
     for field, seat in (("offender", offender), ("complainant", complainant)):
-        if problem := _seat_problem(field, seat, table_size):
+        if problem := seat_problem(field, seat, table_size):
             problems.append(problem)
     if complainant is not None and complainant == offender:
         problems.append(

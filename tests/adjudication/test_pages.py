@@ -643,3 +643,16 @@ def test_a_staff_start_number_that_is_none_is_refused_on_its_field(
     assert response.status_code == 422
     assert response.context["form"].errors["start_number"]
     assert not TournamentRole.objects.filter(user__username="schiri2").exists()
+
+
+def test_the_decision_page_says_why_an_appeal_is_too_late(client, tournament, round_, sheet, staff):
+    """TSR 9.7.7: once the table wrote its next hand the page offers no appeal and says why."""
+    enter(sheet, MATCH[:2])
+    decision = decide(sheet, staff, hand=2, offender=1, ruling=Ruling(Severity.MINOR))
+    client.force_login(staff["adjudicator"])
+    page = client.get(url("decision", tournament.slug, decision.pk))
+    assert "appeal_form" in page.context
+    enter(sheet, MATCH[:3])
+    page = client.get(url("decision", tournament.slug, decision.pk))
+    assert "appeal_form" not in page.context
+    assert "(TSR 9.7.7)" in page.content.decode()
