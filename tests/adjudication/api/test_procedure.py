@@ -69,7 +69,9 @@ def test_with_no_hand_to_follow_an_appeal_comes_within_minutes(
     initials."""
     decision = decided(sheet, staff, hand=3, offender=2)
     Scoresheet.objects.filter(pk=sheet.pk).update(
-        status=Scoresheet.Status.SUBMITTED, submitted_at=timezone.now(), submitted_by_seat=4
+        status=Scoresheet.Status.SUBMITTED,
+        submitted_at=timezone.now(),
+        submitted_by_seat=sheet.table.seats.get(position=4),
     )
     Decision.objects.filter(pk=decision.pk).update(
         initialled_at=decision.initialled_at - timedelta(minutes=minutes)
