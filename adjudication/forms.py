@@ -12,6 +12,7 @@ from adjudication.models import MOST_DEDUCTION, SEVERITY_LABELS, Appeal, Decisio
 from adjudication.services import Ruling, SanctionRuling
 from doko.rules.contracts import Contract
 from doko.rules.penalty import MOST_ANNOUNCEMENTS
+from doko.rules.procedure import WrittenLine
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS
 from tournaments.models import Round, TournamentRole
 
@@ -151,14 +152,31 @@ class RulingForm(forms.Form):
     decided = forms.BooleanField(
         label=_("The game was already won after announcements (TSR 9.5.1)"), required=False
     )
+    written_line = forms.ChoiceField(
+        label=_("The line already written for this hand is"),
+        choices=[
+            ("", _("– (the hand is not stopped)")),
+            (WrittenLine.STOPPED.value, _("the stopped game itself")),
+            (WrittenLine.NEXT.value, _("the game dealt after it")),
+        ],
+        required=False,
+        help_text=_(
+            "Only for a major breach that stops the hand (TSR 9.4.3) or counts a solo as "
+            "played without game points (TSR 9.4.4). The stopped game itself: its line is "
+            "replaced (by a line “not played”, and the replay follows; or by the solo without "
+            "game points). The game dealt after it: the stopped game's line goes in before it."
+        ),
+    )
     deviate = forms.BooleanField(label=_("Deviate from the TSR's penalty points"), required=False)
     deviation_reason = forms.CharField(
         label=_("Reason for deviating"), required=False, widget=forms.Textarea(attrs={"rows": 2})
     )
 
-    def __init__(self, *args, size: int, **kwargs):
+    def __init__(self, *args, size: int, written: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.size = size
+        if not written:  # asked only of a hand whose line is on the sheet (TSR 9.4.3, 9.4.4)
+            del self.fields["written_line"]
         _field(self, "soloist", forms.ChoiceField).choices = _seats(size, blank="–")
         self.fields["announcements"].validators = []
         for seat in range(1, size + 1):
@@ -204,6 +222,7 @@ class RulingForm(forms.Form):
                     "decided",
                     "deviation_reason",
                     "wedding_clarified_as_solo",
+                    "written_line",
                 )
             }
             initial["deviate"] = decision.deviates

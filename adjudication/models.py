@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from adjudication.messages import words
 from doko.rules.offences import STANDARD_OFFENCE
 from doko.rules.penalty import MOST_ANNOUNCEMENTS, Severity
+from doko.rules.procedure import WrittenLine
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS, Scoresheet
 from tournaments.models import Entry, Round, Tournament, TournamentRole
 
@@ -194,6 +195,33 @@ class Decision(models.Model):
     # points on it, for an appeal that changes or annuls the decision; null if the decision
     # put the line on the sheet itself.
     replaced_line = models.JSONField(_("line replaced"), null=True, blank=True)
+    # TSR 9.4.3, 9.4.4 on a hand whose line was written already: whether that line is the
+    # stopped game itself (replaced) or the game dealt after it (the ruled line goes in
+    # before it). Empty when the ruling changes no line or the hand was not written yet.
+    written_line = models.CharField(
+        _("the written line is"),
+        max_length=8,
+        choices=[
+            (WrittenLine.STOPPED.value, _("the stopped game itself")),
+            (WrittenLine.NEXT.value, _("the game dealt after it")),
+        ],
+        blank=True,
+    )
+    # Who ruled last (TSR 8.2.1): with whoever initialled, the first instance, who does not
+    # decide the appeal against it.
+    ruled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("ruled by"),
+    )
+    # How many lines the sheet had once the initials had put the ruling on it: an appeal is
+    # in time only until the table writes another hand (TSR 9.7.7).
+    hands_at_initials = models.PositiveSmallIntegerField(
+        _("hands on the sheet at the initials"), null=True, blank=True
+    )
     rule = models.CharField(_("rule"), max_length=60, blank=True)
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default="open")
     recorded_by = models.ForeignKey(
@@ -295,8 +323,21 @@ class Decision(models.Model):
                 name="decision_no_game_points_only_major",
             ),
             models.CheckConstraint(
-                condition=Q(replaced_line__isnull=True) | Q(played_without_game_points=True),
+                condition=Q(replaced_line__isnull=True)
+                | Q(played_without_game_points=True)
+                | Q(hand_not_played=True, written_line="stopped"),
                 name="decision_replaced_line_only_without_game_points",
+            ),
+            models.CheckConstraint(
+                condition=Q(written_line="")
+                | Q(hand_not_played=True)
+                | Q(played_without_game_points=True),
+                name="decision_written_line_only_when_it_changes",
+            ),
+            # TSR 9.7.7: an initialled decision knows how many hands the sheet had then.
+            models.CheckConstraint(
+                condition=Q(status__in=["open", "draft"]) | Q(hands_at_initials__isnull=False),
+                name="decision_initialled_counts_the_hands",
             ),
             # Only a wedding turns into a solo during the game, and then it has its soloist,
             # the holder of both Queens of Clubs (TSR 4.4.3 b, 4.4.5).
@@ -470,6 +511,11 @@ class Sanction(models.Model):
         verbose_name=_("recorded by"),
     )
     decided_at = models.DateTimeField(_("decided"), auto_now_add=True)
+    # A bound decision given alone (TSR 9.6.3): the lines on the player's table's sheet then,
+    # for the appeal "nur sofort" (TSR 9.7.7); null for the panel's own and before it was kept.
+    hands_at_decision = models.PositiveSmallIntegerField(
+        _("hands on the sheet at the decision"), null=True, blank=True
+    )
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.IN_FORCE
     )

@@ -27,7 +27,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from adjudication.models import StaffInvitation
+from adjudication.models import Appeal, StaffInvitation
+from doko.rules import procedure
 from tournaments.models import Seat, Table, Tournament, TournamentRole
 
 # enforce is re-exported, so that adjudication's services say policies.enforce(...).
@@ -139,6 +140,43 @@ def may_rule(*, table: Table, user: AnyUser, what=COMPLAINT) -> Refusal | None:
     )
 
 
+def may_initial(*, table: Table, user: AnyUser) -> Refusal | None:
+    """Initial a ruling at ``table`` (TSR 8.2.2: "Vergebene Strafpunkte sind vom
+    Schiedsrichter oder von einem Mitglied des Schiedsgerichtes in jedem Fall
+    abzuzeichnen"): whoever may rule there, or a member of the arbitration panel who does not
+    play there. Whoever initials does not then decide an appeal against it (TSR 8.2.1)."""
+    refusal = may_rule(table=table, user=user)
+    if refusal is None or Role.PANEL not in _roles(table.round.tournament, user):
+        return refusal
+    if user.is_authenticated and _plays_at(table, user):
+        return Refusal(
+            _(
+                "You play at table %(table)d: the adjudicator, a deputy or another member of "
+                "the arbitration panel initials the ruling (TSR 8.2.2)."
+            )
+            % {"table": table.number},
+            plays=True,
+        )
+    return None
+
+
+def _own_ruling(appeal: Appeal | None, users: Collection[User]) -> list[User]:
+    """Those of ``users`` who decided in the first instance what ``appeal`` is against
+    (TSR 8.2.1): ruled on or initialled the decision, or gave the bound sanction."""
+    if appeal is None:
+        return []
+    if (decision := appeal.decision) is not None:
+        ruled_by, initialled_by = decision.ruled_by_id, decision.initialled_by_id
+    elif (sanction := appeal.sanction) is not None:
+        ruled_by, initialled_by = sanction.decided_by_id, None
+    else:
+        return []
+    own = procedure.own_ruling(
+        deciders=[user.pk for user in users], ruled_by=ruled_by, initialled_by=initialled_by
+    )
+    return [user for user in users if user.pk in own]
+
+
 def may_lodge_appeal(*, tournament: Tournament, user: AnyUser) -> Refusal | None:
     """Record a player's appeal against a decision of the adjudicator (TSR 9.7.7): the
     adjudicator, a deputy or a member of the panel, whoever the player turns to. Recording
@@ -181,10 +219,13 @@ def may_sanction(*, tournament: Tournament, user: AnyUser) -> Refusal | None:
     )
 
 
-def may_decide_as_panel(*, table: Table, user: AnyUser, what=APPEAL) -> Refusal | None:
+def may_decide_as_panel(
+    *, table: Table, user: AnyUser, what=APPEAL, appeal: Appeal | None = None
+) -> Refusal | None:
     """Record the arbitration panel's decision on an appeal (TSR 8.2.1, 9.7.7) or on
     unsporting conduct (TSR 9.6.2, ``what=CONDUCT``) concerning ``table``: a member of the
-    panel who does not play there."""
+    panel who does not play there, and, on ``appeal``, did not rule on or initial what it is
+    against (TSR 8.2.1: two instances)."""
     if Role.PANEL not in _roles(table.round.tournament, user):
         return Refusal(_("Only the arbitration panel decides this (TSR 8.2.1, 9.6.2)."))
     if user.is_authenticated and _plays_at(table, user):
@@ -196,12 +237,23 @@ def may_decide_as_panel(*, table: Table, user: AnyUser, what=APPEAL) -> Refusal 
             % {"table": table.number, "what": what},
             plays=True,
         )
+    if isinstance(user, User) and _own_ruling(appeal, [user]):
+        return Refusal(
+            _(
+                "You ruled on or initialled the decision appealed against: another member of "
+                "the arbitration panel records the panel's decision on %(what)s (TSR 8.2.1)."
+            )
+            % {"what": what}
+        )
     return None
 
 
-def may_sit_on_panel(*, table: Table, members: Collection[User], what=APPEAL) -> Refusal | None:
+def may_sit_on_panel(
+    *, table: Table, members: Collection[User], what=APPEAL, appeal: Appeal | None = None
+) -> Refusal | None:
     """The members named for the panel's decision concerning ``table`` (TSR 8.2.1): members
-    of the tournament's panel, none of whom plays at that table. A refusal names the field
+    of the tournament's panel, none of whom plays at that table, nor, on ``appeal``, ruled
+    on or initialled what it is against (two instances). A refusal names the field
     ``members``: the names given stand in the way, not who gives them."""
     if not members:
         return Refusal(_("Name the members of the arbitration panel."), field="members")
@@ -226,6 +278,18 @@ def may_sit_on_panel(*, table: Table, members: Collection[User], what=APPEAL) ->
             % {
                 "table": table.number,
                 "names": ", ".join(m.get_full_name() or m.get_username() for m in playing),
+                "what": what,
+            },
+            field="members",
+        )
+    if own := _own_ruling(appeal, members):
+        return Refusal(
+            _(
+                "%(names)s ruled on or initialled the decision appealed against and cannot "
+                "decide %(what)s: other members of the arbitration panel do (TSR 8.2.1)."
+            )
+            % {
+                "names": ", ".join(m.get_full_name() or m.get_username() for m in own),
                 "what": what,
             },
             field="members",

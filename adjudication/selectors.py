@@ -89,6 +89,7 @@ _DECISION_RELATED = (
     "offence",
     "recorded_by",
     "initialled_by",
+    "ruled_by",
     "appealed",
 )
 

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from adjudication import forms, policies, selectors, services
 from adjudication.invitations import VALID_FOR
 from adjudication.models import Appeal, Decision, Offence, Sanction
+from adjudication.services.appeals import require_in_time
 from doko.names import collapsed
 from scoring.models import CONTRACT_LABELS, Scoresheet
 from scoring.selectors import hand_lines
@@ -145,6 +146,15 @@ def complaint_add(
     )
 
 
+def _too_late(decision: Decision) -> list[policies.Refusal]:
+    """Why the appeal against ``decision`` is no longer accepted (TSR 9.7.7), or nothing."""
+    try:
+        require_in_time(decision)
+    except ValidationError as late:
+        return [policies.Refusal(message) for message in late.messages]
+    return []
+
+
 def _decision_context(
     request: AuthenticatedHttpRequest, tournament: Tournament, decision: Decision, **forms_: Form
 ) -> dict[str, Any]:
@@ -172,11 +182,15 @@ def _decision_context(
         refusal = policies.may_rule(table=sheet.table, user=user)
         if refusal is None:
             context["ruling_form"] = forms_.get("ruling_form") or forms.RulingForm(
-                size=size, initial=forms.RulingForm.initial_for(decision, line)
+                size=size,
+                written=line is not None,
+                initial=forms.RulingForm.initial_for(decision, line),
             )
-            context["may_initial"] = decision.status == Decision.Status.DRAFT
         elif refusal.plays:  # he would rule, but plays here: who decides instead
             refusals.append(refusal)
+    if decision.status == Decision.Status.DRAFT:
+        # TSR 8.2.2: a member of the panel initials too, who does not rule.
+        context["may_initial"] = policies.may_initial(table=sheet.table, user=user) is None
     if (
         decision.status == Decision.Status.INITIALLED
         and appeal is None
@@ -185,11 +199,15 @@ def _decision_context(
     ):
         if no_panel := policies.panel_appointed(tournament=tournament):
             refusals.append(no_panel)  # who appoints it, instead of a form that cannot work
+        elif late := _too_late(decision):
+            refusals.extend(late)  # TSR 9.7.7: say why there is no appeal any more
         else:
             context["appeal_form"] = forms_.get("appeal_form") or forms.AppealForm(size=size)
     if appeal is not None and not appeal.outcome:
-        refusal = policies.may_decide_as_panel(table=sheet.table, user=user)
-        if refusal and refusal.plays:
+        refusal = policies.may_decide_as_panel(table=sheet.table, user=user, appeal=appeal)
+        # Who plays here, or ruled on the decision, is told who decides instead.
+        own = policies.may_decide_as_panel(table=sheet.table, user=user) is None
+        if refusal and (refusal.plays or own):
             refusals.append(refusal)
         elif refusal is None:
             context["panel_form"] = forms_.get("panel_form") or forms.PanelForm(
@@ -197,7 +215,10 @@ def _decision_context(
                 initial={"members": [user.pk]},
             )
             context["panel_ruling_form"] = forms_.get("panel_ruling_form") or forms.RulingForm(
-                size=size, prefix="panel", initial=forms.RulingForm.initial_for(decision, line)
+                size=size,
+                prefix="panel",
+                written=line is not None,
+                initial=forms.RulingForm.initial_for(decision, line),
             )
     context["refusals"] = refusals
     return context
@@ -217,13 +238,18 @@ def _size(decision: Decision) -> int:
     return decision.scoresheet.table.seats.count()
 
 
+def _written(decision: Decision) -> bool:
+    """Whether the decision's hand has its line on the sheet (TSR 9.4.3, 9.4.4 ask which)."""
+    return decision.hand_number <= decision.scoresheet.hands.count()
+
+
 @login_required
 @require_POST
 def decision_ruling(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = _tournament(request, slug, READERS)
     decision = selectors.decision_detail(tournament=tournament, pk=pk)
     _allowed(policies.may_rule(table=decision.scoresheet.table, user=request.user))
-    form = forms.RulingForm(request.POST, size=_size(decision))
+    form = forms.RulingForm(request.POST, size=_size(decision), written=_written(decision))
     if form.is_valid():
         ruled = _apply(
             request,
@@ -262,7 +288,7 @@ def _button(
 def decision_initial(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
     tournament = _tournament(request, slug, READERS)
     decision = selectors.decision_detail(tournament=tournament, pk=pk)
-    _allowed(policies.may_rule(table=decision.scoresheet.table, user=request.user))
+    _allowed(policies.may_initial(table=decision.scoresheet.table, user=request.user))
     return _button(
         request,
         lambda: services.decision_initial(decision=decision, by=request.user),
@@ -344,9 +370,15 @@ def appeal_decide(request: AuthenticatedHttpRequest, slug: str, pk: int) -> Http
     appeal = getattr(decision, "appealed", None)
     if appeal is None:
         raise Http404
-    _allowed(policies.may_decide_as_panel(table=decision.scoresheet.table, user=request.user))
+    _allowed(
+        policies.may_decide_as_panel(
+            table=decision.scoresheet.table, user=request.user, appeal=appeal
+        )
+    )
     form = forms.PanelForm(request.POST, members=selectors.panel_members(tournament=tournament))
-    ruling_form = forms.RulingForm(request.POST, size=_size(decision), prefix="panel")
+    ruling_form = forms.RulingForm(
+        request.POST, size=_size(decision), prefix="panel", written=_written(decision)
+    )
     if _panel_decided(request, appeal, form, ruling_form, lambda: {"ruling": ruling_form.ruling()}):
         return redirect("decision", slug, pk)
     context = _decision_context(

@@ -83,4 +83,9 @@ DECISION_FIELDS = [
     "status",
 ]
 # Added later: a file written before them lacks them, and the model's defaults fill in.
-DECISION_FIELDS_LATER = ["wedding_clarified_as_solo", "played_without_game_points", "replaced_line"]
+DECISION_FIELDS_LATER = [
+    "wedding_clarified_as_solo",
+    "played_without_game_points",
+    "replaced_line",
+    "written_line",
+]

@@ -271,6 +271,8 @@ def tournament_export(*, tournament: Tournament, scans: bool = True) -> dict:
                 "recorded_by": user(decision.recorded_by_id),
                 "recorded_at": _time(decision.recorded_at),
                 "initialled_by": user(decision.initialled_by_id),
+                "ruled_by": user(decision.ruled_by_id),
+                "hands_at_initials": decision.hands_at_initials,
                 "initialled_at": _time(decision.initialled_at),
                 "appeal": key(appeal_key, decision.appeal_id),
             }
@@ -306,6 +308,7 @@ def tournament_export(*, tournament: Tournament, scans: bool = True) -> dict:
                 "members": members(sanction),
                 "decided_by": user(sanction.decided_by_id),
                 "decided_at": _time(sanction.decided_at),
+                "hands_at_decision": sanction.hands_at_decision,
                 "status": sanction.status,
                 "appeal": key(appeal_key, sanction.appeal_id),
             }

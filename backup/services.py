@@ -460,6 +460,8 @@ def _import(data: dict, stored: list[str]) -> ImportResult:
             recorded_by=user(item["recorded_by"]),
             initialled_by=user(item["initialled_by"]),
             initialled_at=_parse_time(item["initialled_at"]),
+            ruled_by=user(item.get("ruled_by")),
+            hands_at_initials=_hands_at_initials(item, sheets),
         ),
     )
     _keep_times(Decision, list(decisions.values()), items, "recorded_at")
@@ -477,6 +479,7 @@ def _import(data: dict, stored: list[str]) -> ImportResult:
             reasons=item["reasons"],
             decided_by=user(item["decided_by"]),
             status=item.get("status", Sanction.Status.IN_FORCE),
+            hands_at_decision=item.get("hands_at_decision"),
         ),
     )
     _keep_times(Sanction, list(sanctions.values()), sanction_items, "decided_at")
@@ -600,6 +603,16 @@ def _offence_codes(items: list[dict]) -> dict[int, str]:
         if code and code not in codes.values():
             codes[item["key"]] = code
     return codes
+
+
+def _hands_at_initials(item: dict, sheets: dict) -> int | None:
+    """The lines on the sheet at the initials (TSR 9.7.7); for a file from before the count
+    was kept, an initialled decision's sheet's hands as restored, as migration 0010 counts."""
+    if "hands_at_initials" in item or item["initialled_at"] is None:
+        return item.get("hands_at_initials")
+    return Hand.objects.filter(
+        scoresheet=_lookup(sheets, item["scoresheet"], _("the scoresheet"))
+    ).count()
 
 
 def _keyed(model: type[M], items: list[dict], build: Callable[[dict], M]) -> dict[int, M]:

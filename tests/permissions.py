@@ -737,9 +737,15 @@ ADJUDICATION = [
         "post",
         D,
         "L L L 302 302 403 403 302",
-        lambda ctx: {"severity": "major", "contract": "normal", "announcements": 0},
+        lambda ctx: {
+            "severity": "major",
+            "contract": "normal",
+            "announcements": 0,
+            "written_line": "next",
+        },
     ),
-    c("decision-initial", "post", D, "L L L 302 302 403 403 302"),
+    # TSR 8.2.2: a member of the panel initials too.
+    c("decision-initial", "post", D, "L L L 302 302 302 403 302"),
     c(
         "appeal-lodge",
         "post",
@@ -860,9 +866,10 @@ ADJUDICATION = [
         "post",
         D,
         "401 403 403 200 200 403 403 200",
-        lambda ctx: {"severity": "major"},
+        lambda ctx: {"severity": "major", "written_line": "next"},
     ),
-    api("api-decision-initial", "post", D, "401 403 403 200 200 403 403 200"),
+    # TSR 8.2.2: a member of the panel initials too.
+    api("api-decision-initial", "post", D, "401 403 403 200 200 200 403 200"),
     api(
         "api-decision-appeal",
         "post",

@@ -47,6 +47,7 @@ from adjudication import services as adjudication_services
 from adjudication.models import Decision, Offence, Sanction
 from config.wsgi import application
 from doko.rules.penalty import Severity
+from doko.rules.procedure import WrittenLine
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from tests import factories, scans
@@ -162,7 +163,10 @@ def _seed() -> World:
     )
     adjudication_services.decision_initial(decision=ruled, by=adjudicator)
     ruled = adjudication_services.decision_rule(
-        decision=decisions[1], ruling=adjudication_services.Ruling(Severity.MAJOR), by=adjudicator
+        decision=decisions[1],
+        # Hand 5 is written: the stopped game goes in before it (TSR 9.4.3).
+        ruling=adjudication_services.Ruling(Severity.MAJOR, written_line=WrittenLine.NEXT),
+        by=adjudicator,
     )
     ruled = adjudication_services.decision_initial(decision=ruled, by=adjudicator)
     appeal = adjudication_services.appeal_lodge(

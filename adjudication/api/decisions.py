@@ -75,6 +75,14 @@ class DecisionSerializer(serializers.Serializer):
         "on the sheet has a game value of 0 and no points, and only the penalty points count "
         "(TSR 9.4.4); once initialled the scorekeeper cannot change that line"
     )
+    written_line = BlankAsNullChoiceField(
+        choices=["stopped", "next"],
+        allow_null=True,
+        help_text="On a hand already written when it was stopped (TSR 9.4.3) or counted as "
+        "played without game points (TSR 9.4.4): whether that line was the stopped game itself "
+        "(`stopped`, replaced) or the game dealt after it (`next`, the ruled line went in "
+        "before it)",
+    )
     rule = serializers.CharField(allow_blank=True, help_text="The TSR section ruled by")
     status = DecisionStatusField(
         help_text="open, draft (waiting for initials), initialled (counts, TSR 8.2.2), "
@@ -82,7 +90,18 @@ class DecisionSerializer(serializers.Serializer):
     )
     recorded_by = serializers.CharField(source="recorded_by.get_username")
     recorded_at = serializers.DateTimeField()
+    ruled_by = serializers.CharField(
+        source="ruled_by.get_username",
+        allow_null=True,
+        help_text="Who ruled last; with whoever initialled, he does not decide an appeal "
+        "against the decision (TSR 8.2.1)",
+    )
     initialled_by = serializers.CharField(source="initialled_by.get_username", allow_null=True)
+    hands_at_initials = serializers.IntegerField(
+        allow_null=True,
+        help_text="Lines on the sheet once initialled: an appeal is in time until the table "
+        "writes another hand, or if none follows for APPEAL_MINUTES (TSR 9.7.7)",
+    )
     initialled_at = serializers.DateTimeField(allow_null=True)
     appeal = AppealSummarySerializer(
         source="appealed", allow_null=True, help_text="The appeal against this decision"

@@ -3,6 +3,10 @@ their severity, and unsporting conduct, some of it a bound decision the adjudica
 its points. The organiser, an adjudicator or a panel member keeps it, and may start it with the
 offences the TSR names; decisions and sanctions show the offence they name by its summary.
 
+The outcomes an offence of the TSR starts with (its severity, a bound decision's points) are this
+system's defaults, not the TSR's: the TSR name the offences, but their annex of outcomes is not
+part of the text. The tournament edits them as its own.
+
 An offence the TSR names has its ``code``, which never changes, and its ``name`` in the reader's
 language (``Accept-Language``), whoever added it; the tournament's own have no code and read as
 typed. Sending the name of an offence of the TSR, in German or English, names that offence.
@@ -122,8 +126,9 @@ class OffenceDetail(AdjudicationAPIView):
 
 
 class OffenceDefaults(AdjudicationAPIView):
-    """Start the catalogue with the offences the TSR names (TSR 9.1, 9.6.3); those it has
-    already stay as they are. Returns those added."""
+    """Start the catalogue with the offences the TSR names (TSR 9.1, 9.6.3), each with this
+    system's default outcome (the TSR's annex of outcomes is not part of its text); those it
+    has already stay as they are. Returns those added."""
 
     @extend_schema(
         tags=TAGS,

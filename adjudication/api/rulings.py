@@ -9,6 +9,7 @@ from adjudication import services
 from adjudication.api.common import MOST_TEXT, SEVERITIES, SOLO_TYPES
 from doko.rules.contracts import Contract
 from doko.rules.penalty import MOST_ANNOUNCEMENTS
+from doko.rules.procedure import WrittenLine
 from scoring.api import SeatsField
 from scoring.sheet_api import ContractField
 
@@ -52,6 +53,17 @@ class RulingSerializer(serializers.Serializer):
         '"2": -3, "3": 0, "4": 0}; with a deviation_reason',
     )
     deviation_reason = serializers.CharField(max_length=MOST_TEXT, allow_blank=True, default="")
+    written_line = serializers.ChoiceField(
+        choices=[line.value for line in WrittenLine],
+        allow_null=True,
+        default=None,
+        help_text="Only for a ruling that stops the hand (TSR 9.4.3) or counts a solo as "
+        "played without game points (TSR 9.4.4) on a hand whose line is already written, and "
+        "then required: `stopped`, that line is the stopped game itself (its line is replaced: "
+        'by the line "not played", the replay following; or by the solo without game points); '
+        "`next`, that line is the game dealt after it (the stopped game's line goes in before "
+        "it). Missing when needed, or given for a hand not written yet: 400.",
+    )
 
     @staticmethod
     def ruling(data: dict) -> services.Ruling:

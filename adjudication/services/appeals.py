@@ -6,6 +6,7 @@ from collections.abc import Collection
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -19,7 +20,6 @@ from adjudication.models import (
 from adjudication.services.common import (
     log_event,
     require_match_open,
-    require_seat,
     save_validated,
     table_size,
 )
@@ -31,12 +31,16 @@ from adjudication.services.decisions import (
     hand_unvoid,
     hand_void,
     require_hand_not_ended,
+    require_valid,
     ruled,
     seat_keys,
 )
 from adjudication.services.panel import interruption_give_back, panel_checks, panel_record
 from adjudication.services.sanctions import SanctionRuling, sanction_appeal_decide
+from doko.rules import procedure
 from doko.rules.penalty import Severity
+from scoring.models import Scoresheet
+from scoring.selectors import hand_lines, scoresheet_check
 from scoring.services import (
     scoresheet_locked,
 )
@@ -44,11 +48,40 @@ from tournaments.caching import round_changed
 from tournaments.services import results_refresh
 
 
+def require_in_time(decision: Decision) -> None:
+    """TSR 9.7.7 "nur sofort" (``doko.rules.procedure.appeal_in_time``): no hand written since
+    the initials, and if no hand follows (the last hand, the sheet handed in), within
+    ``APPEAL_MINUTES`` of them."""
+    sheet = decision.scoresheet
+    lines = hand_lines(list(sheet.hands.all()))
+    follows = (
+        sheet.status == Scoresheet.Status.DRAFT
+        and not scoresheet_check(
+            scoresheet=sheet, hands=lines, table_size=table_size(sheet)
+        ).complete
+    )
+    assert decision.initialled_at is not None  # only an initialled decision gets here
+    require_valid(
+        [
+            procedure.appeal_time_problem(
+                hands_at_initials=(
+                    len(lines) if decision.hands_at_initials is None else decision.hands_at_initials
+                ),
+                hands_written=len(lines),
+                hand_follows=follows,
+                initialled_at=decision.initialled_at,
+                now=timezone.now(),
+            )
+        ]
+    )
+
+
 @transaction.atomic
 def appeal_lodge(*, decision: Decision, appellant: int, grounds: str = "", by: User) -> Appeal:
-    """A player appeals against the adjudicator's decision, at once (TSR 9.7.7): the game
-    stays suspended until the arbitration panel has decided. Not while the tournament has no
-    arbitration panel to decide it (TSR 8.2.1, ``policies.panel_appointed``)."""
+    """A player appeals against the adjudicator's decision, at once (TSR 9.7.7): before the
+    table writes another hand, or if none follows within ``APPEAL_MINUTES`` of the initials;
+    the game stays suspended until the arbitration panel has decided. Not while the tournament
+    has no arbitration panel to decide it (TSR 8.2.1, ``policies.panel_appointed``)."""
     policies.enforce(
         policies.panel_appointed(tournament=decision.scoresheet.table.round.tournament)
     )
@@ -73,7 +106,8 @@ def appeal_lodge(*, decision: Decision, appellant: int, grounds: str = "", by: U
     if Appeal.objects.filter(decision=decision).exists():
         raise ValidationError({"decision": _("This decision has been appealed already.")})
     require_match_open(sheet)
-    require_seat("appellant", appellant, table_size(sheet), label=_("The appellant"))
+    require_in_time(decision)
+    require_valid([procedure.seat_problem("appellant", appellant, table_size(sheet))])
     appeal = save_validated(
         Appeal(decision=decision, appellant=appellant, grounds=grounds.strip(), lodged_by=by)
     )
@@ -197,15 +231,18 @@ def appeal_decide(
                 status=Decision.Status.INITIALLED,
                 appeal=appeal,
             )
+            # Nothing more is penalised in a hand ended already (TSR 9.7.6), whatever its line.
+            if ruling.severity == Severity.MAJOR:
+                require_hand_not_ended(replacement, field="severity")
             for name, value in ruled(replacement, ruling).items():
                 setattr(replacement, name, value)
-            if replacement.severity == Severity.MAJOR:
-                require_hand_not_ended(replacement, field="severity")
+            replacement.ruled_by = by
             if replacement.played_without_game_points:
                 hand_void(replacement, by)
-            save_validated(replacement)
-            if replacement.hand_not_played:
+            elif replacement.hand_not_played:
                 hand_stop(replacement, by)
+            replacement.hands_at_initials = sheet.hands.count()
+            save_validated(replacement)
 
     names = ", ".join(m.get_full_name() or m.get_username() for m in members)
     log_event(

@@ -81,13 +81,3 @@ def require_match_open(sheet: Scoresheet) -> None:
             )
             % {"table": sheet.table.number}
         )
-
-
-def require_seat(field: str, seat: int | None, size: int, *, label: str) -> None:
-    if seat is not None and not 1 <= seat <= size:
-        raise ValidationError(
-            {
-                field: _("%(label)s must be a seat of the table, 1 to %(size)d.")
-                % {"label": label, "size": size}
-            }
-        )

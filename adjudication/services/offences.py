@@ -124,8 +124,9 @@ def offence_delete(*, offence: Offence, by: User) -> None:
 
 @transaction.atomic
 def offences_default(*, tournament: Tournament, by: User) -> list[Offence]:
-    """Start the tournament's catalogue with the offences the TSR names (TSR 9.1, 9.6.3); those
-    it has already are left as they are."""
+    """Start the tournament's catalogue with the offences the TSR names (TSR 9.1, 9.6.3), each
+    with this system's default outcome, not the TSR's (their annex of outcomes is not part of
+    the text); those it has already are left as they are."""
     policies.enforce(policies.may_keep_catalogue(tournament=tournament, user=by))
     have = set(tournament.offences.exclude(code="").values_list("code", flat=True))
     added = [

@@ -22,8 +22,12 @@ from tournaments.models import Seat, Table
 from tournaments.services import table_extra_time_give_back
 
 
-def require_members(table: Table, members: Collection[User], *, what=policies.APPEAL) -> None:
-    policies.enforce(policies.may_sit_on_panel(table=table, members=members, what=what))
+def require_members(
+    table: Table, members: Collection[User], *, what=policies.APPEAL, appeal: Appeal | None = None
+) -> None:
+    policies.enforce(
+        policies.may_sit_on_panel(table=table, members=members, what=what, appeal=appeal)
+    )
 
 
 def _interruption_extra_time(
@@ -64,8 +68,9 @@ def panel_checks(
     by: User,
 ) -> Appeal.Outcome:
     """What every decision of the panel on an appeal needs (TSR 8.2.1): a member who does not
-    play at the table, not decided yet, its members named, its reasons, the interruption."""
-    policies.enforce(policies.may_decide_as_panel(table=table, user=by))
+    play at the table nor decided in the first instance, not decided yet, its members named,
+    its reasons, the interruption."""
+    policies.enforce(policies.may_decide_as_panel(table=table, user=by, appeal=appeal))
     if appeal.outcome:
         raise ValidationError(
             {
@@ -75,7 +80,7 @@ def panel_checks(
             }
         )
     outcome = Appeal.Outcome(outcome)
-    require_members(table, members)
+    require_members(table, members, appeal=appeal)
     if not reasons.strip():
         raise ValidationError(
             {"reasons": _("The arbitration panel's decision gives its reasons (TSR 8.2.1).")}

@@ -2,12 +2,13 @@
 against them (TSR 9.6)."""
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
@@ -21,7 +22,7 @@ from adjudication.models import (
     Sanction,
 )
 from adjudication.services.common import log_event, save_validated
-from adjudication.services.decisions import Ruling
+from adjudication.services.decisions import Ruling, require_valid
 from adjudication.services.offences import require_offence_of
 from adjudication.services.panel import (
     interruption_give_back,
@@ -29,7 +30,10 @@ from adjudication.services.panel import (
     panel_record,
     require_members,
 )
-from tournaments.models import Entry, Round, Seat, Tournament
+from doko.rules import procedure
+from scoring.models import Scoresheet
+from scoring.selectors import hand_lines, scoresheet_check
+from tournaments.models import Entry, Round, Seat, Table, Tournament
 from tournaments.roles import FIRST_INSTANCE, PANEL
 from tournaments.selectors import user_roles
 from tournaments.services import entry_disqualify, results_refresh
@@ -165,6 +169,7 @@ def sanction_impose(
             offence=offence,
             reasons=reasons.strip(),
             decided_by=by,
+            hands_at_decision=_hands_at(seat.table) if alone else None,
         )
     )
     sanction.members.set(members)
@@ -195,6 +200,38 @@ def sanction_impose(
     if kind == Sanction.Kind.DEDUCTION:
         results_refresh(tables=[seat.table])
     return sanction
+
+
+def _hands_at(table: Table) -> int | None:
+    sheet = Scoresheet.objects.filter(table=table).first()
+    return None if sheet is None else sheet.hands.count()
+
+
+def _require_in_time(sanction: Sanction, table: Table) -> None:
+    """TSR 9.7.7 "nur sofort", as for a ruling (``doko.rules.procedure.appeal_in_time``): no
+    hand written at the player's table since the bound decision, and if none follows there
+    (its sheet handed in or complete), within ``APPEAL_MINUTES``. A sanction from before the
+    count was kept is timed by the round alone."""
+    sheet = Scoresheet.objects.filter(table=table).first()
+    if sanction.hands_at_decision is None or sheet is None:
+        return
+    lines = hand_lines(list(sheet.hands.all()))
+    follows = (
+        sheet.status == Scoresheet.Status.DRAFT
+        and not scoresheet_check(
+            scoresheet=sheet, hands=lines, table_size=table.seats.count()
+        ).complete
+    )
+    problem = procedure.appeal_time_problem(
+        hands_at_initials=sanction.hands_at_decision,
+        hands_written=len(lines),
+        hand_follows=follows,
+        initialled_at=sanction.decided_at,
+        now=timezone.now(),
+    )
+    if problem is not None:
+        problem = replace(problem, field="sanction")
+    require_valid([problem])
 
 
 def _locked_sanction(sanction: Sanction) -> Sanction:
@@ -243,6 +280,7 @@ def sanction_appeal_lodge(*, sanction: Sanction, grounds: str = "", by: User) ->
         raise ValidationError({"sanction": _("This decision has been appealed already.")})
     _require_round_under_way(sanction.round)
     seat = _seat_in(sanction.entry, sanction.round)
+    _require_in_time(sanction, seat.table)
     appeal = save_validated(
         Appeal(sanction=sanction, appellant=seat.position, grounds=grounds.strip(), lodged_by=by)
     )

@@ -1,4 +1,8 @@
-"""The offences the TSR itself names, with the outcome it gives them (TSR 9.1, 9.6.3).
+"""The offences the TSR itself names (TSR 9.1, 9.6.3), each with this system's default outcome.
+
+The outcomes (a breach's severity, a bound decision's points) are this system's defaults, not
+the TSR's: the TSR name the offences, but their annex of outcomes is not part of the text. A
+tournament edits them as its own.
 
 A tournament starts its catalogue of standard offences with these and then edits their outcome
 as its own (TSR 9.1.7, 9.6.3). Each has a ``code`` that never changes: a catalogue stores the
@@ -24,9 +28,9 @@ class StandardOffence:
     name: str  # English; translated when shown
     rule: str
     kind: OffenceKind
-    severity: Severity | None = None  # a breach's usual one
+    severity: Severity | None = None  # a breach's: this system's default, not the TSR's
     bound: bool = False  # a bound decision the adjudicator gives alone (TSR 9.6.3)
-    deduction: int | None = None  # the bound decision's points; 0 is a warning
+    deduction: int | None = None  # the bound decision's points (a default); 0 is a warning
 
 
 STANDARD_OFFENCES: tuple[StandardOffence, ...] = (

@@ -470,11 +470,14 @@ def scoresheet_hand_stop(
     soloist: int | None,
     solo_type: SoloType | None,
     by: User,
-) -> Scoresheet:
+    replace_written: bool = False,
+) -> HandLine | None:
     """Put a hand stopped by a major breach on the sheet as line ``number``, counted as not
     played (TSR 9.4.3): no game points, and the same dealer deals it again, so the lines from
-    ``number`` on move down one and keep their dealers. For the adjudication services, when
-    the decision is initialled; a new version, recorded like every change."""
+    ``number`` on move down one and keep their dealers. ``replace_written``: line ``number`` is
+    written and is the stopped game itself, so the stopped game's line takes its place and
+    the replay follows. For the adjudication services, when the decision is initialled; a new
+    version, recorded like every change. Returns the line replaced, if any."""
     sheet = scoresheet_locked(scoresheet)
     lines = _stopped_lines(
         sheet, _("a hand is stopped only on a draft; the organiser reopens the sheet first")
@@ -488,15 +491,21 @@ def scoresheet_hand_stop(
         solo_type=solo_type,
         not_played=True,
     )
+    replaced = lines[number - 1] if replace_written and number <= len(lines) else None
     before = sheet_snapshot(sheet=sheet, hands=lines)
-    _hands_store(sheet, [*lines[: number - 1], stopped, *lines[number - 1 :]])
-    return _record(sheet, action=ScoresheetChange.Action.HANDS, by=Actor(user=by), before=before)
+    after = lines[number:] if replaced else lines[number - 1 :]
+    _hands_store(sheet, [*lines[: number - 1], stopped, *after])
+    _record(sheet, action=ScoresheetChange.Action.HANDS, by=Actor(user=by), before=before)
+    return replaced
 
 
 @transaction.atomic
-def scoresheet_hand_unstop(*, scoresheet: Scoresheet, number: int, by: User) -> Scoresheet:
+def scoresheet_hand_unstop(
+    *, scoresheet: Scoresheet, number: int, by: User, line: HandLine | None = None
+) -> Scoresheet:
     """Take a stopped hand off the sheet again, when the arbitration panel changes or annuls
-    the decision that stopped it; the lines after it move up one."""
+    the decision that stopped it: the lines after it move up one, or, where the stopped
+    game's line replaced the one written (``line``), that line comes back in its place."""
     sheet = scoresheet_locked(scoresheet)
     lines = _stopped_lines(
         sheet, _("a stopped hand is taken off only a draft; the organiser reopens the sheet first")
@@ -506,7 +515,8 @@ def scoresheet_hand_unstop(*, scoresheet: Scoresheet, number: int, by: User) -> 
             {"hand_number": _("Hand %(hand)d is not a stopped hand.") % {"hand": number}}
         )
     before = sheet_snapshot(sheet=sheet, hands=lines)
-    _hands_store(sheet, [*lines[: number - 1], *lines[number:]])
+    restored = [] if line is None else [line]
+    _hands_store(sheet, [*lines[: number - 1], *restored, *lines[number:]])
     return _record(sheet, action=ScoresheetChange.Action.HANDS, by=Actor(user=by), before=before)
 
 
@@ -561,11 +571,13 @@ def scoresheet_hand_void(
     soloist: int,
     solo_type: SoloType | None,
     by: User,
+    insert: bool = False,
 ) -> HandLine | None:
     """Count a solo stopped by an opponent's major breach as played, without game points
     (TSR 9.4.4): line ``number`` becomes the solo with a game value of 0 and no points, put on
     the sheet if it is the hand being played, or replacing the points the scorekeeper had
-    entered. It is a hand played, not one "not played": the deal passes on as after any hand
+    entered; ``insert``: line ``number`` is written and is the game dealt after the solo, so
+    the solo's line goes in before it (the lines from it on move down one). It is a hand played, not one "not played": the deal passes on as after any hand
     (the dealer of a compulsory solo deals again, TSR 4.2.5) and a compulsory solo is the
     soloist's. For the adjudication services, when the decision is initialled; returns the
     line it replaced (None if it put a new one on the sheet)."""
@@ -578,22 +590,30 @@ def scoresheet_hand_void(
         ),
     )
     line = _zero_line(sheet, lines, number, contract=contract, soloist=soloist, solo_type=solo_type)
-    replaced = lines[number - 1] if number <= len(lines) else None
+    if insert and number <= len(lines):
+        # Dealt before the written line: by the dealer before it, as the deal went round.
+        size = _table_size(sheet)
+        check = scoresheet_check(scoresheet=sheet, hands=lines[: number - 1], table_size=size)
+        line = replace(line, dealer=check.next.dealer)
+    replaced = lines[number - 1] if number <= len(lines) and not insert else None
     before = sheet_snapshot(sheet=sheet, hands=lines)
-    _hands_store(sheet, [*lines[: number - 1], line, *lines[number:]])
+    after = lines[number - 1 :] if insert else lines[number:]
+    _hands_store(sheet, [*lines[: number - 1], line, *after])
     _record(sheet, action=ScoresheetChange.Action.HANDS, by=Actor(user=by), before=before)
     return replaced
 
 
 @transaction.atomic
 def scoresheet_hand_unvoid(
-    *, scoresheet: Scoresheet, number: int, line: HandLine | None, by: User
+    *, scoresheet: Scoresheet, number: int, line: HandLine | None, by: User, remove: bool = False
 ) -> bool:
     """Undo ``scoresheet_hand_void`` when the arbitration panel changes or annuls the decision:
     line ``number`` gets back the points the scorekeeper had entered (``line``). A line the
     decision itself put on the sheet (``line`` None) comes off again if it is the last, the
     game having stood still until the panel decided (TSR 9.7.7); with hands after it, it
-    stays with no points for the scorekeeper to correct. Returns whether the line came off."""
+    stays with no points for the scorekeeper to correct. ``remove``: the decision put the line
+    in before a written one (TSR 9.4.4, the written line the game dealt after the solo), so it
+    comes off wherever it is. Returns whether the line came off."""
     sheet = scoresheet_locked(scoresheet)
     lines = _stopped_lines(
         sheet,
@@ -603,7 +623,7 @@ def scoresheet_hand_unvoid(
         raise ValidationError(
             {"hand_number": _("Hand %(hand)d is not a solo on the sheet.") % {"hand": number}}
         )
-    if line is None and number < len(lines):
+    if line is None and number < len(lines) and not remove:
         return False
     before = sheet_snapshot(sheet=sheet, hands=lines)
     restored = [] if line is None else [line]

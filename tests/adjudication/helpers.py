@@ -10,6 +10,7 @@ from adjudication import services
 from adjudication.models import Offence, Sanction
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.penalty import Severity
+from doko.rules.procedure import WrittenLine
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from scoring.selectors import hand_lines, sheet_state
@@ -68,7 +69,10 @@ def game_points(lines) -> dict[int, int]:
 
 def solo_appealed(sheet, staff, lines):
     enter(sheet, lines)
-    decision = decide(sheet, staff, hand=2, offender=4, ruling=Ruling(Severity.MAJOR, **SOLO))
+    # TSR 9.4.4: hand 2 written already is the solo itself.
+    written = WrittenLine.STOPPED if len(lines) >= 2 else None
+    ruling = Ruling(Severity.MAJOR, **SOLO, written_line=written)
+    decision = decide(sheet, staff, hand=2, offender=4, ruling=ruling)
     return decision, services.appeal_lodge(decision=decision, appellant=4, by=staff["adjudicator"])
 
 

@@ -7,6 +7,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 from adjudication import services
 from adjudication.models import Decision, Offence
+from doko.rules.penalty import Severity
 from tests.adjudication.helpers import MATCH, enter
 
 BEFORE = [("adjudication", "0005_appeal_against_a_sanction")]
@@ -73,3 +74,25 @@ def test_offences_named_in_either_language_get_their_code(tournament, sheet, sta
     decision = Decision.objects.get()
     assert decision.offence.code == "not-following-suit"
     assert decision.description == ""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_old_decisions_learn_who_ruled_and_the_hands_at_their_initials(sheet, staff):
+    """Migration 0010: who ruled comes from the log (TSR 8.2.1); an initialled decision's count
+    for the appeal "nur sofort" (TSR 9.7.7) is the sheet's hands at the migration."""
+    enter(sheet, MATCH[:4])
+    complaint = services.complaint_record(
+        scoresheet=sheet, hand_number=3, offender=2, description="x", by=staff["adjudicator"]
+    )
+    ruled = services.decision_rule(
+        decision=complaint, ruling=services.Ruling(Severity.MINOR), by=staff["deputy"]
+    )
+    services.decision_initial(decision=ruled, by=staff["adjudicator"])
+    try:
+        migrate([("adjudication", "0009_staff_invitation")])
+        migrate([("adjudication", "0010_decision_ruled_by_and_hands_at_initials")])
+    finally:
+        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+    decision = Decision.objects.get()
+    assert decision.ruled_by == staff["deputy"]
+    assert decision.hands_at_initials == 4

@@ -13,6 +13,7 @@ from adjudication.models import Appeal, Decision, Event, Offence, Sanction
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.offences import STANDARD_OFFENCES
 from doko.rules.penalty import Severity
+from doko.rules.procedure import WrittenLine
 from tests import factories
 from tests.adjudication.helpers import MATCH, decide, enter
 from tournaments.models import ExtraTime, TournamentRole
@@ -158,7 +159,11 @@ def test_the_decision_page_says_the_solo_counts_without_game_points(
 ):
     enter(sheet, MATCH[:2])
     ruling = Ruling(
-        Severity.MAJOR, contract=Contract.COMPULSORY_SOLO, soloist=1, solo_type=SoloType.QUEENS
+        Severity.MAJOR,
+        contract=Contract.COMPULSORY_SOLO,
+        soloist=1,
+        solo_type=SoloType.QUEENS,
+        written_line=WrittenLine.STOPPED,
     )
     decision = decide(sheet, staff, hand=2, offender=4, ruling=ruling)
     client.force_login(staff["adjudicator"])
@@ -171,7 +176,8 @@ def test_the_decision_page_says_the_solo_counts_without_game_points(
 
 def test_the_panel_changes_a_decision_on_its_page(client, tournament, round_, sheet, staff):
     enter(sheet, MATCH[:2])
-    decision = decide(sheet, staff, hand=2, offender=3, ruling=Ruling(Severity.MAJOR))
+    ruling = Ruling(Severity.MAJOR, written_line=WrittenLine.NEXT)
+    decision = decide(sheet, staff, hand=2, offender=3, ruling=ruling)
     client.force_login(staff["adjudicator"])
     client.post(url("appeal-lodge", tournament.slug, decision.pk), {"appellant": 3})
     appeal = Appeal.objects.get()
@@ -354,7 +360,11 @@ def test_the_adjudicator_at_his_own_table_is_told_who_decides(
     assert "ruling_form" in client.get(url("decision", tournament.slug, decision.pk)).context
 
 
-def test_a_panel_member_rules_on_no_complaint(client, tournament, round_, sheet, staff):
+def test_a_panel_member_rules_on_no_complaint_but_initials(
+    client, tournament, round_, sheet, staff
+):
+    """TSR 8.2.1: the panel rules in no first instance; TSR 8.2.2: "vom Schiedsrichter oder
+    von einem Mitglied des Schiedsgerichtes [...] abzuzeichnen", so a member initials."""
     enter(sheet, MATCH[:2])
     decision = decide(
         sheet, staff, hand=2, offender=1, ruling=Ruling(Severity.MINOR), initial=False
@@ -363,11 +373,12 @@ def test_a_panel_member_rules_on_no_complaint(client, tournament, round_, sheet,
     page = client.get(url("decision", tournament.slug, decision.pk))
     assert page.status_code == 200
     assert "ruling_form" not in page.context
-    assert "Initial: the penalty points count" not in page.content.decode()
-    assert client.post(url("decision-initial", tournament.slug, decision.pk)).status_code == 403
+    assert "Initial: the penalty points count" in page.content.decode()
     assert client.get(url("complaint-add", tournament.slug, 1, 1)).status_code == 403
+    assert client.post(url("decision-initial", tournament.slug, decision.pk)).status_code == 302
     decision.refresh_from_db()
-    assert decision.status == Decision.Status.DRAFT
+    assert decision.status == Decision.Status.INITIALLED
+    assert decision.initialled_by == staff["panel"][0]
 
 
 def test_a_bound_decision_is_appealed_and_changed_on_the_sanction_page(
@@ -632,3 +643,16 @@ def test_a_staff_start_number_that_is_none_is_refused_on_its_field(
     assert response.status_code == 422
     assert response.context["form"].errors["start_number"]
     assert not TournamentRole.objects.filter(user__username="schiri2").exists()
+
+
+def test_the_decision_page_says_why_an_appeal_is_too_late(client, tournament, round_, sheet, staff):
+    """TSR 9.7.7: once the table wrote its next hand the page offers no appeal and says why."""
+    enter(sheet, MATCH[:2])
+    decision = decide(sheet, staff, hand=2, offender=1, ruling=Ruling(Severity.MINOR))
+    client.force_login(staff["adjudicator"])
+    page = client.get(url("decision", tournament.slug, decision.pk))
+    assert "appeal_form" in page.context
+    enter(sheet, MATCH[:3])
+    page = client.get(url("decision", tournament.slug, decision.pk))
+    assert "appeal_form" not in page.context
+    assert "(TSR 9.7.7)" in page.content.decode()

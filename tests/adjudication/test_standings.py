@@ -112,7 +112,14 @@ def test_the_panel_on_bound_decisions_and_a_solo_without_game_points_count(staff
     one, two = Scoresheet.objects.filter(table__round=round_).order_by("table__number")
     enter(one, MATCH[:4])
     solo = {"contract": "compulsory_solo", "soloist": 1, "solo_type": "queens"}
-    decide(one, staff, hand=2, offender=4, ruling=Ruling(Severity.MAJOR, **solo))
+    # TSR 9.4.4: hand 2 as written is the solo itself.
+    decide(
+        one,
+        staff,
+        hand=2,
+        offender=4,
+        ruling=Ruling(Severity.MAJOR, **solo, written_line="stopped"),
+    )
     confirm(one)
     confirm(two)
     for position, outcome, change in (

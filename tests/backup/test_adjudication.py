@@ -13,6 +13,7 @@ from backup.selectors import tournament_export
 from backup.services import tournament_import
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.penalty import Severity
+from doko.rules.procedure import WrittenLine
 from scoring.models import Scoresheet
 from tests.adjudication.helpers import MATCH, bound, confirm, decide, enter, started_round, wedding
 from tests.adjudication.helpers import staffed_tournament as staffed
@@ -30,7 +31,9 @@ def test_the_adjudications_new_records_come_back_whole(staff, django_capture_on_
         one, two = Scoresheet.objects.filter(table__round=round_).order_by("table__number")
         enter(one, [*MATCH[:2], wedding(Contract.SILENT_WEDDING), MATCH[3]])
         solo = {"contract": Contract.COMPULSORY_SOLO, "soloist": 1, "solo_type": SoloType.QUEENS}
-        decide(one, staff, hand=2, offender=4, ruling=Ruling(Severity.MAJOR, **solo))
+        # TSR 9.4.4: hand 2 as written is the solo itself.
+        solo_major = Ruling(Severity.MAJOR, **solo, written_line=WrittenLine.STOPPED)
+        decide(one, staff, hand=2, offender=4, ruling=solo_major)
         ruling = Ruling(
             Severity.MINOR,
             contract=Contract.SILENT_WEDDING,

@@ -77,7 +77,11 @@ def _writes(tournament, sheet, staff):
             url("api-decisions", tournament),
             {"round": 1, "table": 1, "hand_number": 3, "offender": 1, "description": "x"},
         ),
-        ("rule", url("api-decision-ruling", tournament, decision.pk), {"severity": "major"}),
+        (
+            "rule",
+            url("api-decision-ruling", tournament, decision.pk),
+            {"severity": "major", "written_line": "next"},
+        ),
         ("initial", url("api-decision-initial", tournament, draft.pk), {}),
         ("appeal", url("api-decision-appeal", tournament, initialled.pk), {"appellant": 1}),
         (
@@ -134,14 +138,14 @@ def test_a_scorekeeper_or_a_player_writes_nothing(api, tournament, sheet, staff,
         ("organiser", {"record", "rule", "initial", "appeal", "decide", "sanction"}),
         ("adjudicator", {"decide", "sanction", "role"}),
         ("deputy", {"decide", "sanction", "role"}),
-        ("panel", {"record", "rule", "initial", "role"}),
+        ("panel", {"record", "rule", "role"}),
     ],
 )
 def test_the_staff_write_what_the_services_allow(api, tournament, sheet, staff, who, refused):
     """TSR 8.2.1: the organiser runs the tournament but decides no complaint; the adjudicator
     and his deputy decide complaints but not appeals nor free sanctions; the panel hears the
-    appeals and decides unsporting conduct, but rules on no complaint in the first instance
-    and appoints nobody."""
+    appeals and decides unsporting conduct, and may initial a ruling (TSR 8.2.2), but rules on
+    no complaint in the first instance and appoints nobody."""
     user = staff[who][0] if who == "panel" else staff[who]
     for name, path, data in _writes(tournament, sheet, staff):
         before = _state()

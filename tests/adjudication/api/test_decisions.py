@@ -227,7 +227,7 @@ def test_one_major_breach_ends_a_hand_and_nothing_more_in_it_counts(api, tournam
             "post",
             url("api-decision-ruling", tournament, decision.pk),
             staff["adjudicator"],
-            {"severity": "major"},
+            {"severity": "major", "written_line": "next"},
         )
     initial = url("api-decision-initial", tournament, first.pk)
     assert send(api, "post", initial, staff["adjudicator"]).status_code == 200
@@ -259,7 +259,13 @@ def test_an_opponents_major_breach_in_a_solo_takes_the_solos_game_points(
         "post",
         url("api-decision-ruling", tournament, decision.pk),
         staff["adjudicator"],
-        {"severity": "major", "contract": "compulsory_solo", "soloist": 1, "solo_type": "queens"},
+        {
+            "severity": "major",
+            "contract": "compulsory_solo",
+            "soloist": 1,
+            "solo_type": "queens",
+            "written_line": "stopped",
+        },
     )
     data = send(
         api, "post", url("api-decision-initial", tournament, decision.pk), staff["adjudicator"]

@@ -12,6 +12,7 @@ from adjudication.models import Appeal, Decision
 from adjudication.selectors import sheet_adjudication
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.penalty import Severity
+from doko.rules.procedure import WrittenLine
 from scoring.models import Scoresheet
 from tests import factories, sheets
 from tests.adjudication.helpers import (
@@ -31,6 +32,8 @@ from tests.adjudication.helpers import (
 from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
+
+STOPPED = WrittenLine.STOPPED  # TSR 9.4.4: the written line is the solo itself
 
 
 @pytest.mark.parametrize(
@@ -145,7 +148,11 @@ def test_an_opponents_major_breach_counts_the_solo_as_played_without_game_points
     compulsory solo and the dealer deals again as after it (TSR 4.2.5)."""
     enter(sheet, MATCH[:4])
     decision = decide(
-        sheet, staff, hand=2, offender=4, ruling=Ruling(Severity.MAJOR, **SOLO, announcements=2)
+        sheet,
+        staff,
+        hand=2,
+        offender=4,
+        ruling=Ruling(Severity.MAJOR, **SOLO, announcements=2, written_line=STOPPED),
     )
     assert decision.penalty == {1: 15, 2: 0, 3: 0, 4: -15}
     assert decision.rule == "TSR 9.4.4"
@@ -187,7 +194,13 @@ def test_a_solo_stopped_while_being_played_comes_on_the_sheet_as_played(sheet, s
 
 def test_the_scorekeeper_cannot_change_the_solo_counted_as_played(sheet, staff):
     enter(sheet, MATCH[:4])
-    decide(sheet, staff, hand=2, offender=4, ruling=Ruling(Severity.MAJOR, **SOLO))
+    decide(
+        sheet,
+        staff,
+        hand=2,
+        offender=4,
+        ruling=Ruling(Severity.MAJOR, **SOLO, written_line=STOPPED),
+    )
     for lines in (MATCH[:4], MATCH[:1], [*on_sheet(sheet)[:1], *on_sheet(sheet)[2:]]):
         with pytest.raises(ValidationError) as error:
             enter(sheet, lines)
@@ -248,7 +261,9 @@ def test_the_panel_counts_a_solo_as_played_without_game_points(sheet, staff):
     enter(sheet, MATCH[:4])
     minor = decide(sheet, staff, hand=2, offender=4, ruling=Ruling(Severity.MINOR, **SOLO))
     appeal = services.appeal_lodge(decision=minor, appellant=1, by=staff["adjudicator"])
-    panel(appeal, staff, Appeal.Outcome.CHANGE, Ruling(Severity.MAJOR, **SOLO))
+    panel(
+        appeal, staff, Appeal.Outcome.CHANGE, Ruling(Severity.MAJOR, **SOLO, written_line=STOPPED)
+    )
     replacement = Decision.objects.get(appeal=appeal)
     assert replacement.played_without_game_points
     assert replacement.replaced_line["points"] == [6, -2, -2, -2]
@@ -309,7 +324,7 @@ def test_a_second_major_ruling_on_the_same_hand_cannot_be_initialled(sheet, staf
     "ruling",
     [
         Ruling(Severity.MAJOR, announcements=3, decided=True),  # TSR 9.5.1: the game ends too
-        Ruling(Severity.MAJOR, **SOLO),  # TSR 9.4.4: the solo counts as played
+        Ruling(Severity.MAJOR, **SOLO, written_line=STOPPED),  # TSR 9.4.4: counts as played
     ],
 )
 def test_a_major_breach_counted_as_played_ends_the_hand_too(sheet, staff, ruling):
