@@ -323,8 +323,8 @@ def scoresheets_time_over_mark(*, round: Round, by: User) -> list[Scoresheet]:
 
     Called when the adjudicator announces the end (``tournaments.play.TablePlay.time_ended``),
     so that no sheet keeps counting the hands of the 24 (30) still to play. Only a draft without
-    a mark is touched: a sheet handed in or confirmed, or one whose mark is already noted, stays
-    as it is. A table whose own time runs later (a table of five's 125 minutes, TSR 10.1.5, or
+    a mark is touched: a sheet handed in, confirmed or ended early, or one whose mark is already
+    noted, stays as it is. A table whose own time runs later (a table of five's 125 minutes, TSR 10.1.5, or
     extra time, TSR 8.5.1) is not marked now: its sheet shows when its time ends, and its
     scorekeeper or an adjudicator notes the end then, as before. The mark is the hands written
     when the end was announced; a hand begun before the end is played to its end (TSR 8.5.1),
@@ -347,6 +347,7 @@ def scoresheets_time_over_mark(*, round: Round, by: User) -> list[Scoresheet]:
             table__round=round,
             status=Scoresheet.Status.DRAFT,
             time_over_after_hand__isnull=True,
+            ended_early_at__isnull=True,  # nothing is left to play there
         )
         .order_by("table__number")
     )

@@ -418,6 +418,23 @@ def test_ending_the_time_leaves_a_sheet_handed_in_as_it_is(api, tournament, shee
     assert (sheet.time_over_after_hand, sheet.version) == (None, version)
 
 
+def test_ending_the_time_leaves_a_sheet_ended_early_as_it_is(api, tournament, sheet):
+    """A sheet ended early has nothing left to play: no mark, no new version."""
+    sheet = services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:8], version=1, by=factories.keeper(sheet)
+    )
+    sheet = services.scoresheet_end_early(
+        scoresheet=sheet,
+        version=sheet.version,
+        reason="Spieler abgereist",
+        by=services.Actor(user=factories.organiser(tournament)),
+    )
+    version = sheet.version
+    end_time(api, tournament)
+    sheet.refresh_from_db()
+    assert (sheet.time_over_after_hand, sheet.version) == (None, version)
+
+
 def test_where_sheets_are_kept_on_paper_ending_the_time_marks_none(api, tournament, sheet):
     services.scoresheet_hands_replace(
         scoresheet=sheet, hands=full_match()[:8], version=1, by=factories.keeper(sheet)
