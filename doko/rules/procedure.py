@@ -404,6 +404,9 @@ def ruling_outcome(
         )
     if points == tsr:
         reason = ""
+    # Which game a written line is matters only to a ruling that changes the line; to any other
+    # the answer is moot (a breach in a game already decided, TSR 9.5.1, or a minor one) and is
+    # left aside, so that the page may ask it before the severity is settled.
     changes_line = computed.hand_not_played or computed.played_without_game_points
     if changes_line:
         _raise(
@@ -412,17 +415,6 @@ def ruling_outcome(
                 written=line is not None,
                 written_line=ruling.written_line,
                 stops=computed.hand_not_played,
-            )
-        )
-    elif ruling.written_line is not None:
-        _raise(
-            FieldError(
-                "written_line",
-                "TSR 9.4.3, 9.4.4",
-                gettext_noop(
-                    "This ruling neither stops the hand nor counts it as played without game "
-                    "points: the line on the sheet stays as it is."
-                ),
             )
         )
     if wedding and names_soloist:

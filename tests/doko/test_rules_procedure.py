@@ -193,17 +193,23 @@ def test_a_ruling_that_changes_a_written_line_says_which_it_is(table, written_li
         assert problem.rule == ("TSR 9.4.4" if solo else "TSR 9.4.3")
 
 
-def test_a_ruling_that_changes_no_line_takes_no_written_line():
-    with pytest.raises(InvalidInput) as error:
-        ruling_outcome(
-            hand_number=1,
-            offender=2,
-            table_size=4,
-            dealer=1,
-            line=normal_line(1, 4),
-            ruling=Ruling(Severity.MINOR, written_line=WrittenLine.NEXT),
-        )
-    assert error.value.errors[0].field == "written_line"
+@pytest.mark.parametrize(
+    "ruling", [{"severity": Severity.MINOR}, {"severity": Severity.MAJOR, "decided": True}]
+)
+def test_a_ruling_that_changes_no_line_leaves_the_written_line_aside(ruling):
+    """A minor breach, or a major one in a game already decided (TSR 9.5.1), changes no line:
+    which game the line is does not matter, and an answer given is not kept."""
+    outcome = ruling_outcome(
+        hand_number=1,
+        offender=2,
+        table_size=4,
+        dealer=1,
+        line=normal_line(1, 4),
+        ruling=Ruling(written_line=WrittenLine.NEXT, **ruling),
+    )
+    assert not outcome.hand_not_played
+    assert not outcome.played_without_game_points
+    assert outcome.written_line is None
 
 
 @given(
