@@ -118,6 +118,35 @@ class _ReleasedAtClose:
             self.lock.release()
 
 
+class SavesCut:
+    """A WSGI application that, while ``cut`` is set, answers every save of a hand (a path
+    ending in ``/save/``) 503 as a proxy would while the hall's network is down, without the
+    application seeing it. The offline tests cut the saves here, on the server, because
+    Chromium lets a request slip through around a page loaded while it emulates being offline."""
+
+    def __init__(self, app: Callable[..., Iterable[bytes]]) -> None:
+        self.app = app
+        self.cut = False
+
+    def __call__(self, environ, start_response) -> Iterable[bytes]:
+        if self.cut and environ.get("PATH_INFO", "").endswith("/save/"):
+            start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
+            return [b"network down"]
+        return self.app(environ, start_response)
+
+
+@pytest.fixture
+def saves_cut(one_request_at_a_time) -> Iterator[SavesCut]:
+    """Cut the hands' saves on the live server during the test (``SavesCut``; set ``cut``),
+    in front of the session's one request at a time."""
+    server = one_request_at_a_time.thread.httpd
+    app = server.get_app()
+    cut = SavesCut(app)
+    server.set_app(cut)
+    yield cut
+    server.set_app(app)
+
+
 @pytest.fixture(scope="session")
 def one_request_at_a_time(live_server):
     """The session's live server, answering one request at a time (``OneRequestAtATime``)."""

@@ -68,7 +68,9 @@ def kept_copy_shows(page: Page, element_id: str) -> None:
     raise AssertionError(f"the kept copy of the page never showed #{element_id}")
 
 
-def test_hands_typed_offline_survive_a_reload_and_are_saved_in_order_without_a_click(sheet, page):
+def test_hands_typed_offline_survive_a_reload_and_are_saved_in_order_without_a_click(
+    sheet, page, saves_cut
+):
     page.goto(keeper_link(sheet))
     enter(page, 1, 3, "13")
     expect(page.locator("#hand-1")).to_be_visible()
@@ -89,8 +91,9 @@ def test_hands_typed_offline_survive_a_reload_and_are_saved_in_order_without_a_c
 
     # Chromium does not pass its emulated offline state on to a page loaded while offline
     # (navigator.onLine reads true there, and a request may slip through): the saves are cut
-    # here too until the network is back, and the reloaded page is told the state again.
-    page.context.route("**/save/", lambda route: route.abort("internetdisconnected"))
+    # on the server too until the network is back, and the reloaded page is told the state
+    # again.
+    saves_cut.cut = True
     response = page.reload()
     assert response is not None
     assert response.from_service_worker  # the page as the worker kept it
@@ -102,7 +105,7 @@ def test_hands_typed_offline_survive_a_reload_and_are_saved_in_order_without_a_c
     assert len(saved(sheet)) == 1
     assert stored(page) == [2, 3, 4]
 
-    page.context.unroute("**/save/")
+    saves_cut.cut = False
     page.context.set_offline(False)
     expect(page.locator("#hand-4")).to_be_visible()
     expect(waiting).to_have_count(0)
