@@ -10,6 +10,9 @@ stores what it returns.
   (TSR 8.2.2) and less the points deducted for unsporting conduct (TSR 9.6.2 b).
 - Ties on points are broken by the tournament's chain of tie-breaks, in order.
 - Disqualified players (TSR 9.6.2 c) are listed with their results but not ranked.
+- Players who have played no round yet (no result in a confirmed sheet: a substitute, a late
+  entry) are not ranked either: their 0 points would put them above everyone with fewer. They
+  follow the ranked players, by start number, until their first round is confirmed.
 """
 
 from __future__ import annotations
@@ -70,7 +73,7 @@ class RoundResult(NamedTuple):
 
 @dataclass(frozen=True)
 class Row:
-    rank: int | None  # None: not ranked (disqualified)
+    rank: int | None  # None: not ranked (disqualified, or not played yet)
     entrant: Entrant
     points: int  # over the confirmed rounds
     provisional: int | None  # the points of the rounds submitted but not yet confirmed
@@ -85,6 +88,17 @@ class Row:
     def average(self) -> float | None:
         """Points per confirmed round."""
         return self.points / self.rounds_played if self.rounds_played else None
+
+    @property
+    def played(self) -> bool:
+        """Whether the player has a result in a confirmed sheet: until then he is not ranked."""
+        return self.rounds_played > 0
+
+    @property
+    def not_played(self) -> bool:
+        """Unranked for want of a confirmed round (a disqualified player is unranked anyway,
+        and listed apart as such)."""
+        return not self.played and self.entrant.status != Status.DISQUALIFIED
 
 
 @dataclass(frozen=True)
@@ -216,7 +230,8 @@ def standings(
     """Rank the players: by points over the confirmed rounds, then by ``tiebreaks`` in order.
 
     Players equal on every key share a rank (1, 2, 2, 4); with the start number in the chain
-    no two are equal. Disqualified players come last, unranked, by start number.
+    no two are equal. Players without a confirmed round follow, unranked, by start number;
+    disqualified players come last, unranked, by start number.
     """
     tiebreaks = tuple(tiebreaks)
     # One pass over the results and one over each player's: a confirm rebuilds the standings
@@ -236,6 +251,7 @@ def standings(
     # The ranked players by sort key, with their rows' fields but the rank (known once sorted).
     ranked: list[tuple[tuple[int, ...], Entrant, _RowFields]] = []
     out: list[Row] = []
+    not_played: list[Row] = []
     unranked: list[Row] = []
     for entrant in entrants:
         cells: list[RoundResult | None] = [None] * len(rounds)
@@ -266,6 +282,8 @@ def standings(
         )
         if entrant.status == Status.DISQUALIFIED:
             unranked.append(Row(None, entrant, *fields))
+        elif not rounds_played:
+            not_played.append(Row(None, entrant, *fields))
         else:
             key = _sort_key(
                 tiebreaks,
@@ -283,6 +301,8 @@ def standings(
         if key != previous_key:
             rank, previous_key = index, key
         out.append(Row(rank, entrant, *fields))
+    not_played.sort(key=lambda row: row.entrant.start_number)
+    out.extend(not_played)
     unranked.sort(key=lambda row: row.entrant.start_number)
     out.extend(unranked)
     return Standings(

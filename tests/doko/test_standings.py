@@ -125,12 +125,31 @@ def test_disqualified_players_are_listed_unranked_after_the_others():
     assert table.rows[1].entrant.status is Status.WITHDRAWN
 
 
-def test_players_without_results_are_listed_with_zero():
-    table = standings(entrants=[entrant(1), entrant(2)], results=[result(2, 1, -4)])
-    assert order(table) == [1, 2]
-    assert table.rows[0].results == (None,)
-    assert table.rows[0].best_round is None
-    assert table.rows[0].average is None
+def test_players_without_a_confirmed_round_are_listed_apart_unranked():
+    """A substitute with 0 points ranked above every player with fewer (issue 32): he has not
+    played, so he is listed after the ranked players, unranked, until his round is confirmed."""
+    table = standings(
+        entrants=[entrant(1), entrant(2), entrant(3), entrant(4, Status.DISQUALIFIED)],
+        results=[result(2, 1, -4), result(3, 1, 8, confirmed=False), result(4, 1, 30)],
+    )
+    assert order(table) == [2, 1, 3, 4]
+    assert [row.rank for row in table.rows] == [1, None, None, None]
+    assert [row.not_played for row in table.rows] == [False, True, True, False]
+    assert [row.played for row in table.rows] == [True, False, False, True]
+    unplayed = table.rows[1]
+    assert unplayed.points == 0
+    assert unplayed.results == (None,)
+    assert unplayed.best_round is None
+    assert unplayed.average is None
+    assert table.rows[2].provisional == 8  # handed in, not confirmed: not played yet
+
+
+def test_a_withdrawn_player_without_a_round_is_not_ranked():
+    table = standings(
+        entrants=[entrant(1, Status.WITHDRAWN), entrant(2)], results=[result(2, 1, -40)]
+    )
+    assert order(table) == [2, 1]
+    assert [row.rank for row in table.rows] == [1, None]
 
 
 def test_statistics_count_confirmed_rounds():
@@ -157,17 +176,21 @@ def test_serialised_standings_read_back_equal(raw):
     table = standings(entrants=[entrant(n) for n in range(1, 13)], results=results)
     assert Standings.from_dict(table.to_dict()) == table
     assert Standings.unpack(table.pack()) == table
-    # Everyone once; ranks never go down; the confirmed points never go up.
+    # Everyone once; the ranked first, ranks never go down, the confirmed points never go up;
+    # then those who have not played, unranked.
     assert sorted(order(table)) == list(range(1, 13))
-    assert [row.rank for row in table.rows] == sorted(row.rank for row in table.rows)
-    points = [row.points for row in table.rows]
+    ranked = [row for row in table.rows if row.rank is not None]
+    assert table.rows[: len(ranked)] == tuple(ranked)
+    assert [row.rank for row in ranked] == sorted(row.rank for row in ranked)
+    points = [row.points for row in ranked]
     assert points == sorted(points, reverse=True)
+    assert all(row.rounds_played == 0 for row in table.rows[len(ranked) :])
 
 
 def plainly_ranked(entrants, results, tiebreaks) -> list[tuple]:
     """The standings read straight from the rules, without regard to speed: each player's
-    confirmed rounds summed, sorted by points and the chain, ranks shared on equal keys,
-    disqualified players last by start number."""
+    confirmed rounds summed, sorted by points and the chain, ranks shared on equal keys; then
+    the players without a confirmed round, then the disqualified, each by start number."""
     rounds = sorted({r.round for r in results})
     lines = []
     for e in entrants:
@@ -197,14 +220,17 @@ def plainly_ranked(entrants, results, tiebreaks) -> list[tuple]:
             sum(r.solos_won for r in counted),
             cells,
         )
-        lines.append((e.status == Status.DISQUALIFIED, tuple(key), line))
+        group = 2 if e.status == Status.DISQUALIFIED else 1 if not counted else 0
+        lines.append((group, tuple(key), line))
     ranked = sorted((x for x in lines if not x[0]), key=lambda x: x[1])
     out = []
     for index, (_, key, line) in enumerate(ranked, start=1):
         tied = index > 1 and ranked[index - 2][1] == key
         out.append((out[-1][0] if tied else index, *line))
-    unranked = sorted((x for x in lines if x[0]), key=lambda x: x[2][0].start_number)
-    return out + [(None, *line) for _, _, line in unranked]
+    for group in (1, 2):
+        unranked = sorted((x for x in lines if x[0] == group), key=lambda x: x[2][0].start_number)
+        out += [(None, *line) for _, _, line in unranked]
+    return out
 
 
 @given(
@@ -252,6 +278,11 @@ def test_the_standings_are_the_plain_reading_of_the_rules(raw, statuses, tiebrea
         for row in table.rows
     ]
     assert got == plainly_ranked(entrants, results, tiebreaks)
+    # Ranked exactly: every player with a confirmed round who is not disqualified.
+    for row in table.rows:
+        counted = row.entrant.status != Status.DISQUALIFIED and row.rounds_played > 0
+        assert (row.rank is not None) == counted
+        assert row.not_played == (row.entrant.status != Status.DISQUALIFIED and not counted)
     assert table.rounds == tuple(sorted({r.round for r in results}))
     assert table.provisional_rounds == tuple(sorted({r.round for r in results if not r.confirmed}))
 
