@@ -198,7 +198,11 @@ def _build_standings(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
             tiebreaks=selectors.tiebreaks_of(tournament),
         )
     content = pdf.standings_pdf(
-        tournament=tournament, standings=table, progress=progress, as_of=table.built_at
+        tournament=tournament,
+        standings=table,
+        progress=progress,
+        as_of=table.built_at,
+        ddv_numbers=selectors.ddv_numbers(tournament=tournament),
     )
     return f"{tournament.slug}-{slugify(_('standings'))}.pdf", content
 

@@ -14,7 +14,7 @@ neutralised like any other.
 """
 
 import csv
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -93,15 +93,21 @@ def csv_streaming_response(
     return response
 
 
-def standings_rows(*, table: standings.Standings | None) -> Iterator[list[Any]]:
+def standings_rows(
+    *, table: standings.Standings | None, ddv_numbers: Mapping[int, str] | None = None
+) -> Iterator[list[Any]]:
     """The standings as rows of a spreadsheet: a header, then one row per player; a round's
-    cell is empty until its sheet is confirmed (TSR 8.5.2)."""
+    cell is empty until its sheet is confirmed (TSR 8.5.2). A player who has not played yet
+    has no rank and says so in the status. ``ddv_numbers``: by entry, for the ranking list
+    (the cell empty where unknown)."""
     rounds = table.rounds if table else ()
+    ddv_numbers = ddv_numbers or {}
     yield [
         _("Rank"),
         _("Start number"),
         _("Name"),
         _("Club"),
+        _("DDV number"),
         _("Status"),
         *(_("Round %(number)d") % {"number": number} for number in rounds),
         _("Points"),
@@ -119,7 +125,10 @@ def standings_rows(*, table: standings.Standings | None) -> Iterator[list[Any]]:
             row.entrant.start_number,
             row.entrant.name,
             row.entrant.club,
-            statuses[row.entrant.status],
+            ddv_numbers.get(row.entrant.entry_id, ""),
+            _("%(status)s, has not played yet") % {"status": statuses[row.entrant.status]}
+            if row.not_played
+            else statuses[row.entrant.status],
             *(
                 "" if result is None or not result.confirmed else result.points
                 for result in row.results

@@ -4,7 +4,7 @@ and the results of a round."""
 
 import datetime
 import io
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Literal, TypeVar
 from xml.sax.saxutils import escape
 
@@ -675,28 +675,60 @@ def _as_of(when: datetime.datetime | None) -> str:
     return _("As of %(when)s") % {"when": formats.date_format(moment, "DATETIME_FORMAT")}
 
 
+def widest_word(text: str, font: str, size: float) -> float:
+    """The width of the widest word of ``text``: what a paragraph that wraps only between
+    words needs at least."""
+    return max((stringWidth(word, font, size) for word in text.split()), default=0)
+
+
+def whole_words(style: ParagraphStyle, text: str, room: float) -> ParagraphStyle:
+    """``style`` for ``text`` in a line ``room`` wide: as it is if every word fits, else smaller
+    until the widest does. A paragraph then wraps between words and never inside one (ReportLab
+    splits a word wider than its line: "Platzieru/ngen"), and nothing is cut."""
+    widest = widest_word(text, style.fontName, style.fontSize)
+    if widest <= room:
+        return style
+    size = style.fontSize * room / widest * 0.999
+    return ParagraphStyle(
+        f"{style.name}-{size:.2f}",
+        parent=style,
+        fontSize=size,
+        leading=style.leading * size / style.fontSize,
+    )
+
+
+def words_paragraph(text: str, style: ParagraphStyle, room: float) -> Paragraph:
+    """``text`` as a paragraph that wraps between words in a line ``room`` wide, smaller if a
+    word is wider than that (``whole_words``)."""
+    return Paragraph(escape(text), whole_words(style, text, room))
+
+
 def _fitted(text: str, width: float, style: ParagraphStyle) -> str | Paragraph:
     """The text as a plain cell if it fits on one line (fast to lay out), else as a paragraph
-    that wraps: thousands of rows stay quick while a long name still shows in full."""
-    if stringWidth(text, style.fontName, style.fontSize) <= width - 2 * _CELL_PADDING:
+    that wraps between words: thousands of rows stay quick while a long name still shows in
+    full."""
+    room = width - 2 * _CELL_PADDING
+    if stringWidth(text, style.fontName, style.fontSize) <= room:
         return text
-    return Paragraph(escape(text), style)
+    return words_paragraph(text, style, room)
 
 
-def _standings_widths(available: float, rounds: int, digits: int) -> list[float]:
-    """Rank, start number, name, club, a column per round, total, placings, best round: the
-    numbers as wide as they need, the name and the club share what is left (3 : 2). ``digits``:
-    of the largest rank or start number."""
+def _standings_widths(
+    available: float, rounds: int, digits: int, *, ddv: float, totals: list[float]
+) -> list[float]:
+    """Rank, start number, name, club, DDV number, a column per round, total, placings, best
+    round: the numbers as wide as they need, the DDV number ``ddv`` and the totals ``totals``
+    wide (as their headings' words need), the name and the club share what is left (3 : 2).
+    ``digits``: of the largest rank or start number."""
     number = max(8 * mm, stringWidth("8" * digits, REGULAR, 8) + 2 * _CELL_PADDING + 1 * mm)
     fixed = [number, number]
-    totals = [13 * mm, 14 * mm, 13 * mm]
     text = 70 * mm  # at least, for the name and the club
     per_round = 11 * mm
     if rounds:
-        room = available - sum(fixed) - sum(totals) - text
+        room = available - sum(fixed) - ddv - sum(totals) - text
         per_round = max(min(per_round, room / rounds), 7 * mm)
-    left = available - sum(fixed) - sum(totals) - per_round * rounds
-    return [*fixed, left * 0.6, left * 0.4, *[per_round] * rounds, *totals]
+    left = available - sum(fixed) - ddv - sum(totals) - per_round * rounds
+    return [*fixed, left * 0.6, left * 0.4, ddv, *[per_round] * rounds, *totals]
 
 
 def standings_pdf(
@@ -705,16 +737,21 @@ def standings_pdf(
     standings: Standings,
     progress: Progress,
     as_of: datetime.datetime | None = None,
+    ddv_numbers: Mapping[int, str] | None = None,
 ) -> bytes:
-    """The standings: rank, start number, name, club, the points of each round, the total, the
-    sum of the table placings and the best round, with the tie-break chain written out.
+    """The standings: rank, start number, name, club, DDV number (``ddv_numbers``, by entry;
+    empty where unknown), the points of each round, the total, the sum of the table placings
+    and the best round, with the tie-break chain written out.
 
     Only confirmed scoresheets count (TSR 8.5.2): a round handed in but not yet confirmed is
     shown in italics with a footnote mark and is not in the total. Withdrawn players keep their
-    rank; disqualified ones (TSR 9.6.2 c) are listed last, unranked. Landscape when there are
-    more than six rounds; the header row repeats on every page.
+    rank; those who have not played yet follow the ranked under a heading of their own, and
+    disqualified ones (TSR 9.6.2 c) are listed last, both unranked. Landscape when there are
+    more than six rounds; the header row repeats on every page. Names and headings wrap between
+    words, smaller if a word is too wide, and are never cut.
     """
     rounds = standings.rounds
+    ddv_numbers = ddv_numbers or {}
     footnote = ""
     if standings.provisional_rounds:
         footnote = (
@@ -729,11 +766,12 @@ def standings_pdf(
     )
     normal = document.styles["Normal"]
     cell = ParagraphStyle(
-        "cell", parent=normal, fontSize=8, leading=9.5, embeddedHyphenation=2, splitLongWords=1
+        "cell", parent=normal, fontSize=8, leading=9.5, embeddedHyphenation=0, splitLongWords=0
     )
     head = ParagraphStyle("head", parent=cell, fontName=BOLD, fontSize=7, leading=8)
     head_right = ParagraphStyle("head-right", parent=head, alignment=2)
     cell_grey = ParagraphStyle("cell-grey", parent=cell, textColor=_GREY)
+    apart = ParagraphStyle("apart", parent=cell, fontName=OBLIQUE)
     intro: list[Flowable] = [
         Paragraph(escape(_as_of(as_of)), normal),
         Paragraph(escape(tiebreak_text(standings.tiebreaks)), normal),
@@ -742,21 +780,38 @@ def standings_pdf(
     if not standings.rows:
         return document.build([*intro, Paragraph(escape(_("No players yet.")), normal)])
 
+    def needs(text: str, least: float) -> float:
+        """A column as wide as the widest word of its heading (and at least ``least``)."""
+        return max(least, widest_word(text, BOLD, head.fontSize) + 2 * _CELL_PADDING + 0.5)
+
+    totals = [_("Total"), _("Placings"), _("Best round")]
+    ddv_label = _("DDV no.")
+    ddv_width = needs(ddv_label, 12 * mm)
+    if ddv_numbers:
+        longest = max(stringWidth(number, REGULAR, 8) for number in ddv_numbers.values())
+        ddv_width = max(ddv_width, longest + 2 * _CELL_PADDING + 0.5)
     largest = max(len(standings.rows), *(row.entrant.start_number for row in standings.rows))
     widths = _standings_widths(
-        document.template.width - 2 * _PADDING, len(rounds), digits=len(str(largest))
+        document.template.width - 2 * _PADDING,
+        len(rounds),
+        digits=len(str(largest)),
+        ddv=ddv_width,
+        totals=[needs(totals[0], 13 * mm), needs(totals[1], 14 * mm), needs(totals[2], 13 * mm)],
     )
-    first_round, total_column = 4, 4 + len(rounds)
-    labels = [
-        Paragraph(escape(_("Rank")), head_right),
-        Paragraph(escape(_("No.")), head_right),
-        Paragraph(escape(_("Name")), head),
-        Paragraph(escape(_("Club")), head),
+    first_round, total_column = 5, 5 + len(rounds)
+    headings = [
+        (_("Rank"), head_right),
+        (_("No."), head_right),
+        (_("Name"), head),
+        (_("Club"), head),
+        (ddv_label, head),
         # Translators: the heading of a round's column in the standings, e.g. "R3"; keep short.
-        *[Paragraph(escape(_("R%(number)s") % {"number": n}), head_right) for n in rounds],
-        Paragraph(escape(_("Total")), head_right),
-        Paragraph(escape(_("Placings")), head_right),
-        Paragraph(escape(_("Best round")), head_right),
+        *[(_("R%(number)s") % {"number": n}, head_right) for n in rounds],
+        *[(text, head_right) for text in totals],
+    ]
+    labels = [
+        words_paragraph(text, style, width - 2 * _CELL_PADDING)
+        for (text, style), width in zip(headings, widths, strict=True)
     ]
     rows: list[list] = [labels]
     marks = {
@@ -765,15 +820,26 @@ def standings_pdf(
     }
     provisional_cells: list[tuple[int, int]] = []
     greyed: list[int] = []
-    for line, row in enumerate(document.stepping(list(standings.rows)), start=1):
+    spanned: list[int] = []
+    line = 0
+    for row in document.stepping(list(standings.rows)):
         entrant = row.entrant
+        if row.not_played and not spanned:
+            # Those who have not played yet, apart: their 0 points rank nobody (issue 32).
+            line += 1
+            spanned.append(line)
+            text = _("Has not played yet: not ranked until a round of theirs is confirmed")
+            rows.append([words_paragraph(text, apart, sum(widths) - 2 * _CELL_PADDING)])
+            rows[-1] += [""] * (len(widths) - 1)
+        line += 1
         # Withdrawn and disqualified players in grey: their line no longer changes.
-        style = cell if entrant.status == Status.ACTIVE else cell_grey
+        style = cell if entrant.status == Status.ACTIVE and not row.not_played else cell_grey
         cells: list = [
             str(row.rank) if row.rank is not None else "–",
             str(entrant.start_number),
             _fitted(entrant.name + marks.get(entrant.status, ""), widths[2], style),
             _fitted(entrant.club, widths[3], style),
+            ddv_numbers.get(entrant.entry_id, ""),
         ]
         for column, result in enumerate(row.results, start=first_round):
             if result is None:
@@ -789,7 +855,7 @@ def standings_pdf(
             str(row.best_round) if row.best_round is not None else "–",
         ]
         rows.append(cells)
-        if entrant.status != Status.ACTIVE:
+        if entrant.status != Status.ACTIVE or row.not_played:
             greyed.append(line)
     commands: list[tuple] = [
         ("FONT", (0, 0), (-1, -1), REGULAR, 8),
@@ -809,6 +875,12 @@ def standings_pdf(
         ("FONT", (column, line), (column, line), OBLIQUE, 8) for column, line in provisional_cells
     ]
     commands += [("TEXTCOLOR", (0, line), (-1, line), _GREY) for line in greyed]
+    for line in spanned:
+        commands += [
+            ("SPAN", (0, line), (-1, line)),
+            ("BACKGROUND", (0, line), (-1, line), _HEADER_GREY),
+            ("TOPPADDING", (0, line), (-1, line), 4),
+        ]
     # LongTable lays out only the rows of the page at hand: thousands of rows stay linear.
     table = LongTable(rows, colWidths=widths, repeatRows=1)
     table.setStyle(_table_style(commands))

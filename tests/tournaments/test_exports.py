@@ -424,3 +424,44 @@ def test_a_round_results_job_needs_a_round_and_a_standings_job_none():
     Job.objects.create(tournament=tournament, kind=Job.Kind.STANDINGS_PDF, language="en")
     with pytest.raises(IntegrityError), transaction.atomic():
         Job.objects.create(tournament=tournament, kind=Job.Kind.ROUND_RESULTS_PDF, language="en")
+
+
+# Who has not played yet, and DDV numbers (issue 32) -------------------------------------------
+
+
+def test_the_standings_pdf_lists_a_substitute_apart_with_every_ddv_number(substitute):
+    table = selectors.standings_read(tournament=substitute)
+    numbers = selectors.ddv_numbers(tournament=substitute)
+    for language, heading, ddv in [
+        ("en", "Has not played yet", "DDV no."),
+        ("de", "Noch nicht gespielt", "DDV-Nr."),
+    ]:
+        with translation.override(language):
+            content = built(
+                pdf.standings_pdf, tournament=substitute, standings=table, ddv_numbers=numbers
+            )
+        lines = lines_of(content)
+        text = "\n".join(lines)
+        assert ddv in text
+        apart = next(i for i, line in enumerate(lines) if line.startswith(heading))
+        substitute_line = next(i for i, line in enumerate(lines) if "Ersatz Spielerin" in line)
+        assert apart < substitute_line
+        # Unranked, with his DDV number; every ranked player above the heading.
+        assert lines[substitute_line - 2 : substitute_line + 2] == [
+            "–",
+            "9",
+            "Ersatz Spielerin",
+            "4711",
+        ]
+        for row in table.rows[:8]:
+            assert text.index(row.entrant.name) < text.index(heading)
+
+
+def test_the_standings_job_prints_the_ddv_numbers(substitute):
+    job = printing_services.job_start(
+        tournament=substitute, kind=Job.Kind.STANDINGS_PDF, by=factories.user()
+    )
+    printing_services.job_run(job_id=str(job.pk))
+    job.refresh_from_db()
+    with job.file.open("rb") as file:
+        assert contains_run(lines_of(file.read()), ["Ersatz Spielerin", "4711"])

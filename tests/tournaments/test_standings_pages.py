@@ -394,7 +394,8 @@ def test_a_large_field_is_shown_in_pages(client, django_capture_on_commit_callba
     assert first.content.decode().count('href="/tournaments/') >= 100
     assert "101–130" in first.content.decode()
     second = client.get(reverse("standings-table", args=[tournament.slug]), {"page": 2})
-    assert second.content.decode().count("<tr") == 31  # the head and 30 players
+    # The head, the heading of those who have not played yet (nobody has), and 30 players.
+    assert second.content.decode().count("<tr") == 32
     assert second["ETag"] != client.get(reverse("standings-table", args=[tournament.slug]))["ETag"]
 
 
@@ -437,3 +438,52 @@ def test_a_players_history_costs_the_same_queries_for_more_tournaments(
         response = client.get(url)
     assert len(response.context["history"]) == tournaments
     assert all(line.rounds == 1 for line in response.context["history"])
+
+
+# Players who have not played yet (issue 32) --------------------------------------------------
+
+
+def test_a_substitute_who_has_not_played_is_listed_apart_unranked(client, substitute):
+    table = selectors.standings_read(tournament=substitute)
+    assert min(row.points for row in table.rows) < 0  # he would have ranked above them
+    page = client.get(reverse("standings", args=[substitute.slug])).content.decode()
+    heading = page.index("Has not played yet")
+    assert page.index("Ersatz Spielerin") > heading
+    for row in table.rows[:8]:  # every ranked player, the negative ones too, above him
+        assert page.index(row.entrant.name) < heading
+    line = page[page.index("Ersatz Spielerin") - 300 : page.index("Ersatz Spielerin")]
+    assert "<td>–</td>" in line
+    client.cookies["django_language"] = "de"
+    german = client.get(reverse("standings-table", args=[substitute.slug])).content.decode()
+    assert german.index("Noch nicht gespielt") < german.index("Ersatz Spielerin")
+
+
+def test_a_substitutes_page_says_he_has_not_played_yet(client, substitute):
+    page = client.get(reverse("player", args=[substitute.slug, 9])).content.decode()
+    assert "has not played yet" in page
+    client.cookies["django_language"] = "de"
+    page = client.get(reverse("player", args=[substitute.slug, 9])).content.decode()
+    assert "noch nicht gespielt" in page
+
+
+def test_the_csv_lists_a_substitute_unranked_and_every_ddv_number(
+    client, substitute, django_assert_num_queries
+):
+    cache.clear()
+    caching.memory_clear()
+    # The tournament, the stored standings, the DDV numbers: one query for all of them.
+    with django_assert_num_queries(3):
+        response = client.get(reverse("standings-csv", args=[substitute.slug]))
+    header, *rows = csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";")
+    assert header[:6] == ["Rank", "Start number", "Name", "Club", "DDV number", "Status"]
+    assert [row[0] for row in rows] == [str(rank) for rank in range(1, 9)] + [""]
+    assert rows[-1][2] == "Ersatz Spielerin"
+    assert rows[-1][4] == "4711"
+    assert rows[-1][5] == "active, has not played yet"
+    assert [row[4] for row in rows] == [""] * 8 + ["4711"]  # empty where unknown
+    assert rows[0][5] == "active"
+    client.cookies["django_language"] = "de"
+    german = client.get(reverse("standings-csv", args=[substitute.slug]))
+    header, *rows = csv.reader(io.StringIO(german.content.decode("utf-8-sig")), delimiter=";")
+    assert header[4] == "DDV-Nummer"
+    assert rows[-1][5] == "aktiv, noch nicht gespielt"

@@ -55,7 +55,14 @@ class NullableItemsScheme(OpenApiSerializerFieldExtension):
 
 
 class StandingsRowSerializer(serializers.Serializer):
-    rank = serializers.IntegerField(allow_null=True, help_text="null: not ranked (disqualified)")
+    rank = serializers.IntegerField(
+        allow_null=True,
+        help_text="null: not ranked (disqualified, or ``played`` false: no confirmed round yet)",
+    )
+    played = serializers.BooleanField(
+        help_text="False: no result in a confirmed scoresheet yet; listed after the ranked "
+        "players, unranked"
+    )
     start_number = serializers.IntegerField(source="entrant.start_number")
     name = serializers.CharField(source="entrant.name")
     club = serializers.CharField(source="entrant.club")

@@ -107,6 +107,14 @@ def standings_entrants(*, tournament: Tournament) -> list[standings.Entrant]:
     ]
 
 
+def ddv_numbers(*, tournament: Tournament) -> dict[int, str]:
+    """The DDV numbers of the tournament's players by entry, for the exports a ranking list
+    reads (one query; a player without one is left out)."""
+    return dict(
+        tournament.entries.exclude(player__ddv_number="").values_list("pk", "player__ddv_number")
+    )
+
+
 def standings_results(*, tournament: Tournament) -> list[standings.RoundResult]:
     """Every handed-in result of the tournament, in one query, in no particular order (the
     standings do not depend on it; sorting 20,000 rows would double the query's time)."""

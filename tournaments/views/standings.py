@@ -231,7 +231,8 @@ def standings_table(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
-    """The standings as a CSV file for spreadsheets (``exports.standings_rows``)."""
+    """The standings as a CSV file for spreadsheets (``exports.standings_rows``), with the
+    players' DDV numbers, which a ranking list needs."""
     tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
     policies.enforce(
         policies.may_read_standings(tournament=tournament, roles=roles_of(request, tournament))
@@ -239,7 +240,9 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     table = selectors.standings_read(tournament=tournament)
     return exports.csv_response(
         filename=f"{tournament.slug}-{slugify(_('standings'))}.csv",
-        rows=exports.standings_rows(table=table),
+        rows=exports.standings_rows(
+            table=table, ddv_numbers=selectors.ddv_numbers(tournament=tournament)
+        ),
     )
 
 

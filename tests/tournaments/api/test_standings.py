@@ -35,7 +35,11 @@ def test_the_standings_list_every_player(api, kreuzpokal):
     provisional = [row for row in data["rows"] if row["provisional"] is not None]
     assert len(provisional) == 4
     assert all(row["results"][0]["confirmed"] is False for row in provisional)
-    assert [row["rank"] for row in data["rows"]] == list(range(1, 13))
+    # The players of the table whose sheet is only handed in have not played a confirmed
+    # round: listed after the others, unranked (issue 32).
+    assert [row["rank"] for row in data["rows"]] == [*range(1, 9), *[None] * 4]
+    assert [row["played"] for row in data["rows"]] == [True] * 8 + [False] * 4
+    assert all(row["provisional"] is not None for row in data["rows"][8:])
 
 
 def test_an_unchanged_answer_is_a_304(api, kreuzpokal, django_capture_on_commit_callbacks):
@@ -165,7 +169,9 @@ def test_the_standings_come_in_pages(api, django_capture_on_commit_callbacks):
     first = api.get(url).json()
     assert (first["count"], first["offset"], len(first["rows"])) == (130, 0, 100)
     rest = api.get(url, {"offset": 100, "limit": 50})
-    assert [row["rank"] for row in rest.json()["rows"]] == list(range(101, 131))
+    rows = rest.json()["rows"]
+    assert [row["start_number"] for row in rows] == list(range(101, 131))
+    assert {(row["rank"], row["played"]) for row in rows} == {(None, False)}  # none played yet
     assert rest["ETag"] != api.get(url)["ETag"]
     refused = api.get(url, {"limit": 0})
     assert refused.status_code == 400
@@ -244,3 +250,13 @@ def test_a_logged_in_reader_of_hidden_standings_is_not_answered_from_the_cache(
     assert api.get(url).status_code == 403
     api.force_login(organiser)
     assert api.get(url).status_code == 200
+
+
+def test_a_substitute_who_has_not_played_is_unranked_and_flagged(api, substitute):
+    rows = api.get(reverse("api-standings", args=[substitute.slug])).json()["rows"]
+    assert [row["rank"] for row in rows] == [*range(1, 9), None]
+    assert [row["played"] for row in rows] == [True] * 8 + [False]
+    assert rows[-1]["name"] == "Ersatz Spielerin"
+    assert min(row["points"] for row in rows[:8]) < rows[-1]["points"] == 0
+    player = api.get(reverse("api-player", args=[substitute.slug, 9])).json()
+    assert (player["standing"]["rank"], player["standing"]["played"]) == (None, False)
