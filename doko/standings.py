@@ -315,12 +315,25 @@ def standings(
 
 
 @dataclass(frozen=True)
-class Highlight:
-    """A player's best mark: points in one round, or solos won."""
+class Holder:
+    """Who holds a mark: the player, and for a round's points the round."""
 
     entrant: Entrant
-    value: int
     round: int | None = None
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """A best mark (points in one round, or solos won) and everyone who holds it: ties are
+    common (fourteen players with one solo won), and naming one of them would be arbitrary."""
+
+    value: int
+    holders: tuple[Holder, ...]  # by start number, then round
+
+    @property
+    def players(self) -> int:
+        """How many players hold it (one may hold a round's mark in two rounds)."""
+        return len({holder.entrant.entry_id for holder in self.holders})
 
 
 @dataclass(frozen=True)
@@ -335,27 +348,45 @@ class Statistics:
     most_solos_won: Highlight | None
 
 
+def _highlight(value: int, holders: Iterable[Holder]) -> Highlight:
+    return Highlight(
+        value,
+        tuple(sorted(holders, key=lambda h: (h.entrant.start_number, h.round or 0))),
+    )
+
+
 def statistics(table: Standings) -> Statistics:
     """Solos played and won, and the highest and lowest single round, over the confirmed
-    rounds of every player (disqualified ones too: their rounds were played)."""
+    rounds of every player (disqualified ones too: their rounds were played); each mark with
+    every player who holds it."""
     confirmed = [
         (row.entrant, result)
         for row in table.rows
         for result in row.results
         if result is not None and result.confirmed
     ]
-    high = max(confirmed, key=lambda item: (item[1].points, -item[1].round), default=None)
-    low = min(confirmed, key=lambda item: (item[1].points, item[1].round), default=None)
-    solos = max(table.rows, key=lambda row: row.solos_won, default=None)
+    highest_round = lowest_round = most_solos_won = None
+    if confirmed:
+        high = max(result.points for _entrant, result in confirmed)
+        low = min(result.points for _entrant, result in confirmed)
+        highest_round = _highlight(
+            high, (Holder(e, r.round) for e, r in confirmed if r.points == high)
+        )
+        lowest_round = _highlight(
+            low, (Holder(e, r.round) for e, r in confirmed if r.points == low)
+        )
+    most = max((row.solos_won for row in table.rows), default=0)
+    if most:
+        most_solos_won = _highlight(
+            most, (Holder(row.entrant) for row in table.rows if row.solos_won == most)
+        )
     return Statistics(
         results=len(confirmed),
         solos_played=sum(row.solos_played for row in table.rows),
         solos_won=sum(row.solos_won for row in table.rows),
-        highest_round=Highlight(high[0], high[1].points, high[1].round) if high else None,
-        lowest_round=Highlight(low[0], low[1].points, low[1].round) if low else None,
-        most_solos_won=Highlight(solos.entrant, solos.solos_won)
-        if solos is not None and solos.solos_won
-        else None,
+        highest_round=highest_round,
+        lowest_round=lowest_round,
+        most_solos_won=most_solos_won,
     )
 
 

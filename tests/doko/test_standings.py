@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 from doko.standings import (
     DEFAULT_TIEBREAKS,
     Entrant,
+    Highlight,
+    Holder,
     PlayedRound,
     RoundResult,
     Standings,
@@ -17,6 +19,7 @@ from doko.standings import (
     months_before,
     ranking,
     standings,
+    statistics,
     table_placings,
 )
 
@@ -337,8 +340,6 @@ def test_months_before(day, months, expected):
 
 
 def test_statistics_of_a_tournament():
-    from doko.standings import statistics
-
     table = standings(
         entrants=[entrant(1), entrant(2), entrant(3, Status.DISQUALIFIED)],
         results=[
@@ -352,14 +353,57 @@ def test_statistics_of_a_tournament():
     figures = statistics(table)
     assert figures.results == 4
     assert (figures.solos_played, figures.solos_won) == (6, 4)
-    assert (figures.highest_round.entrant.entry_id, figures.highest_round.value) == (2, 45)
-    assert (figures.lowest_round.entrant.entry_id, figures.lowest_round.round) == (1, 2)
-    assert figures.most_solos_won.entrant.entry_id == 2
+    assert figures.highest_round == Highlight(45, (Holder(entrant(2), 1),))
+    assert figures.lowest_round == Highlight(-70, (Holder(entrant(1), 2),))
+    assert figures.most_solos_won == Highlight(3, (Holder(entrant(2)),))
+
+
+def test_statistics_name_every_player_who_shares_a_mark():
+    """Fourteen players won one solo each: the mark is theirs, not one of theirs (issue 32)."""
+    table = standings(
+        entrants=[entrant(n) for n in range(1, 17)],
+        results=[result(n, 1, 10, solos_played=1, solos_won=1) for n in range(1, 15)]
+        + [result(15, 1, 10), result(16, 2, 10)],
+    )
+    figures = statistics(table)
+    assert figures.most_solos_won.value == 1
+    assert [h.entrant.entry_id for h in figures.most_solos_won.holders] == list(range(1, 15))
+    assert figures.most_solos_won.players == 14
+    # Every round scored 10: each player's round is a holder of the highest and the lowest.
+    assert figures.highest_round.players == figures.lowest_round.players == 16
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(1, 8), st.integers(1, 3), st.integers(-3, 3), st.integers(0, 2)),
+        max_size=24,
+        unique_by=lambda t: (t[0], t[1]),
+    )
+)
+def test_a_mark_is_held_by_exactly_those_who_reach_it(raw):
+    table = standings(
+        entrants=[entrant(n) for n in range(1, 9)],
+        results=[result(n, r, 10 * p, solos_played=won, solos_won=won) for n, r, p, won in raw],
+    )
+    figures = statistics(table)
+    rounds = {(n, r): 10 * p for n, r, p, _won in raw}
+    won = {row.entrant.entry_id: row.solos_won for row in table.rows}
+    if not raw:
+        assert figures.highest_round is figures.lowest_round is None
+    else:
+        for mark, best in ((figures.highest_round, max), (figures.lowest_round, min)):
+            assert mark.value == best(rounds.values())
+            held = {(h.entrant.entry_id, h.round) for h in mark.holders}
+            assert held == {key for key, points in rounds.items() if points == mark.value}
+    if max(won.values()) == 0:
+        assert figures.most_solos_won is None
+    else:
+        assert figures.most_solos_won.value == max(won.values())
+        held = {h.entrant.entry_id for h in figures.most_solos_won.holders}
+        assert held == {n for n, count in won.items() if count == max(won.values())}
 
 
 def test_statistics_of_an_empty_tournament():
-    from doko.standings import statistics
-
     figures = statistics(standings(entrants=[entrant(1)], results=[]))
     assert figures.highest_round is None
     assert figures.most_solos_won is None

@@ -487,3 +487,54 @@ def test_the_csv_lists_a_substitute_unranked_and_every_ddv_number(
     header, *rows = csv.reader(io.StringIO(german.content.decode("utf-8-sig")), delimiter=";")
     assert header[4] == "DDV-Nummer"
     assert rows[-1][5] == "aktiv, noch nicht gespielt"
+
+
+# Statistics with ties (issue 32) ---------------------------------------------------------------
+
+
+def _standings_with_solos(tournament, winners: int):
+    """The tournament's standings after a round in which the first ``winners`` players each
+    won one solo; players 1 and 2 scored 60, the others 10."""
+    from doko import standings
+
+    entrants = selectors.standings_entrants(tournament=tournament)
+    results = [
+        standings.RoundResult(
+            entry_id=e.entry_id,
+            round=1,
+            table=1,
+            position=1,
+            points=60 if e.start_number in (1, 2) else 10,
+            solos_played=int(e.start_number <= winners),
+            solos_won=int(e.start_number <= winners),
+        )
+        for e in entrants
+    ]
+    return standings.standings(entrants=entrants, results=results)
+
+
+@pytest.mark.parametrize(("language", "many"), [("en", "1 – 14 players"), ("de", "1 – 14 Spieler")])
+def test_statistics_count_the_players_who_share_a_mark(client, language, many):
+    tournament = factories.tournament(players=16)
+    Tournament.objects.filter(pk=tournament.pk).update(standings_version=1)
+    table = _standings_with_solos(tournament, winners=14)
+    client.cookies["django_language"] = language
+    with mock.patch.object(selectors, "standings_read", return_value=table):
+        page = client.get(reverse("standings-table", args=[tournament.slug])).content.decode()
+    assert many in page
+    names = [row.entrant.name for row in table.rows]
+    # The highest round is shared by two: both named, with the round.
+    first, second = (r.entrant.name for r in table.rows if r.entrant.start_number in (1, 2))
+    word = "round" if language == "en" else "Runde"
+    assert f"60 – {first} ({word} 1), {second} ({word} 1)" in page
+    assert not any(f"1 – {name}" in page for name in names)
+
+
+def test_statistics_name_up_to_three_who_share_a_mark(client):
+    tournament = factories.tournament(players=8)
+    Tournament.objects.filter(pk=tournament.pk).update(standings_version=1)
+    table = _standings_with_solos(tournament, winners=3)
+    with mock.patch.object(selectors, "standings_read", return_value=table):
+        page = client.get(reverse("standings-table", args=[tournament.slug])).content.decode()
+    winners = ", ".join(row.entrant.name for row in table.rows if row.entrant.start_number <= 3)
+    assert f"1 – {winners}" in page

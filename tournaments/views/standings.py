@@ -113,6 +113,40 @@ def _reader(request: HttpRequest, slug: str) -> _Reader:
     )
 
 
+# Up to so many holders of a mark are named; more are counted ("14 players").
+STATISTICS_NAMES = 3
+
+
+def highlight_text(highlight: standings.Highlight, *, rounds: bool) -> str:
+    """Who holds a mark of the statistics: every one of them by name while they are few (with
+    the round, for a round's points), else how many; never one picked from a tie."""
+    if highlight.players > STATISTICS_NAMES or len(highlight.holders) > STATISTICS_NAMES:
+        return ngettext("%(count)d player", "%(count)d players", highlight.players) % {
+            "count": highlight.players
+        }
+    if not rounds:
+        return ", ".join(holder.entrant.name for holder in highlight.holders)
+    return ", ".join(
+        _("%(name)s (round %(number)d)")
+        % {"name": holder.entrant.name, "number": holder.round or 0}
+        for holder in highlight.holders
+    )
+
+
+def statistics_marks(figures: standings.Statistics) -> list[tuple[str, int, str]]:
+    """The marks of the statistics as shown: label, value and who holds it."""
+    marks = [
+        (_("Highest round"), figures.highest_round, True),
+        (_("Lowest round"), figures.lowest_round, True),
+        (_("Most solos won"), figures.most_solos_won, False),
+    ]
+    return [
+        (label, mark.value, highlight_text(mark, rounds=rounds))
+        for label, mark, rounds in marks
+        if mark is not None
+    ]
+
+
 def _standings_table_html(reader: _Reader, page: int) -> bytes:
     """A page of the standings table, rendered once per version, language and page and then
     served from the cache as it is."""
@@ -130,6 +164,7 @@ def _standings_table_html(reader: _Reader, page: int) -> bytes:
         pages = -(-len(rows) // size)
         if page > max(pages, 1):  # raised before anything is cached
             raise _past_the_end(page=page, pages=pages)
+        figures = standings.statistics(table) if table and page == 1 else None
         html = render_to_string(
             "tournaments/partials/standings_table.html",
             {
@@ -141,7 +176,8 @@ def _standings_table_html(reader: _Reader, page: int) -> bytes:
                     (number, first + 1, min(first + size, len(rows)))
                     for number, first in enumerate(range(0, len(rows), size), start=1)
                 ],
-                "statistics": standings.statistics(table) if table and page == 1 else None,
+                "statistics": figures,
+                "marks": statistics_marks(figures) if figures else [],
                 "tiebreaks": [TIEBREAK_LABELS[t] for t in table.tiebreaks] if table else [],
                 "player_url": reverse("player", args=[tournament.slug, 0])[:-2],
                 "built_at": table.built_at if table else None,
