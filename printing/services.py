@@ -14,7 +14,7 @@ from django.utils import timezone, translation
 from django.utils.functional import Promise
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from doko import standings
 from printing.models import Job
@@ -69,6 +69,35 @@ def job_start(
 # A job's builder: its file's name and content, reporting its progress in percent on the way.
 Builder = Callable[[Job, pdf.Progress], tuple[str, bytes]]
 
+# What a file of each kind holds, in its name after the tournament's (and the round's).
+FILE_WORDS: dict[str, Promise] = {
+    Job.Kind.ENTRY_LIST_PDF: gettext_lazy("players"),
+    Job.Kind.SEATING_BY_TABLE_PDF: gettext_lazy("tables"),
+    Job.Kind.SEATING_ALPHABETICAL_PDF: pgettext_lazy("a file name", "names"),
+    Job.Kind.TABLE_CARDS_PDF: pgettext_lazy("a file name", "table cards"),
+    Job.Kind.SCORESHEETS_PDF: gettext_lazy("scoresheets"),
+    Job.Kind.SEAT_SLIPS_PDF: gettext_lazy("seat slips"),
+    Job.Kind.STANDINGS_PDF: gettext_lazy("standings"),
+    Job.Kind.ROUND_RESULTS_PDF: gettext_lazy("results"),
+}
+
+
+def job_filename(*, job: Job) -> str:
+    """The name of a job's file in the active language, every word of it: the tournament, the
+    round and the table it names, and what it holds ("pokal-runde-2-platzzettel.pdf").
+
+    Made again when the file is downloaded, in the language of whoever downloads it: the
+    stored name is in the language of whoever started the job, and the files of one round,
+    started by several people, would otherwise come in several languages."""
+    parts = [job.tournament.slug]
+    if job.round_id is not None:
+        parts += [slugify(_("round")), str(_round(job).number)]
+    if job.kind == Job.Kind.SCORESHEET_PDF:
+        parts += [slugify(_("table")), str(_table(job).number)]
+    else:
+        parts.append(slugify(str(FILE_WORDS[job.kind])))
+    return "-".join(parts) + ".pdf"
+
 
 def _round(job: Job) -> Round:
     """The round a printout of a round names (the constraint job_round_printout_has_round)."""
@@ -87,7 +116,7 @@ def _table(job: Job) -> Table:
 def _build_entry_list(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
     entries = list(selectors.entry_list(tournament=job.tournament))
     content = pdf.entry_list_pdf(tournament=job.tournament, entries=entries, progress=progress)
-    return f"{job.tournament.slug}-{slugify(_('players'))}.pdf", content
+    return job_filename(job=job), content
 
 
 def _links_warning(job: Job) -> str:
@@ -102,7 +131,7 @@ def _links_warning(job: Job) -> str:
     ) % {"host": link_host(job.site_url)}
 
 
-def _round_printout(document: Callable[..., bytes], name: str) -> Builder:
+def _round_printout(document: Callable[..., bytes]) -> Builder:
     """A builder for one of the printouts of a round's seating: ``document`` is one of the
     ``pdf`` functions of a round's tables (the table cards take ``url_for_table`` too, and the
     warning when its address is this machine only)."""
@@ -124,8 +153,7 @@ def _round_printout(document: Callable[..., bytes], name: str) -> Builder:
             progress=progress,
             **options,
         )
-        filename = f"{job.tournament.slug}-{slugify(_('round'))}-{round_.number}-{slugify(name)}"
-        return f"{filename}.pdf", content
+        return job_filename(job=job), content
 
     return build
 
@@ -144,9 +172,9 @@ def _seat_links(job: Job, round_: Round) -> Callable[[selectors.SeatRow], str] |
     return url_for_seat
 
 
-def _linked_per_seat(render: Callable[..., bytes], what: Promise) -> Builder:
+def _linked_per_seat(render: Callable[..., bytes]) -> Builder:
     """A round's printout that carries every seat's private link (``render``: the blank
-    scoresheets, the seat slips); ``what`` names the file."""
+    scoresheets, the seat slips)."""
 
     def build(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
         round_ = _round(job)
@@ -158,16 +186,15 @@ def _linked_per_seat(render: Callable[..., bytes], what: Promise) -> Builder:
             warning=_links_warning(job),
             progress=progress,
         )
-        name = f"{job.tournament.slug}-{slugify(_('round'))}-{round_.number}"
-        return f"{name}-{slugify(str(what))}.pdf", content
+        return job_filename(job=job), content
 
     return build
 
 
 # Blank scoresheets for every table, each with its scorekeeper's link; a slip for every player,
 # each with his own.
-_build_scoresheets = _linked_per_seat(sheet_pdf.blank_scoresheets_pdf, gettext_lazy("scoresheets"))
-_build_seat_slips = _linked_per_seat(slips_pdf.seat_slips_pdf, gettext_lazy("seat slips"))
+_build_scoresheets = _linked_per_seat(sheet_pdf.blank_scoresheets_pdf)
+_build_seat_slips = _linked_per_seat(slips_pdf.seat_slips_pdf)
 
 
 def _build_scoresheet(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
@@ -182,8 +209,7 @@ def _build_scoresheet(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
         extra_times=list(table.extra_times.select_related("granted_by").order_by("granted_at")),
         progress=progress,
     )
-    name = f"{job.tournament.slug}-{slugify(_('round'))}-{_round(job).number}"
-    return f"{name}-{slugify(_('table'))}-{table.number}.pdf", content
+    return job_filename(job=job), content
 
 
 def _build_standings(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
@@ -204,7 +230,7 @@ def _build_standings(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
         as_of=table.built_at,
         ddv_numbers=selectors.ddv_numbers(tournament=tournament),
     )
-    return f"{tournament.slug}-{slugify(_('standings'))}.pdf", content
+    return job_filename(job=job), content
 
 
 def _build_round_results(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
@@ -214,16 +240,15 @@ def _build_round_results(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
     content = pdf.round_results_pdf(
         tournament=job.tournament, round=round_, tables=tables, progress=progress
     )
-    name = f"{job.tournament.slug}-{slugify(_('round'))}-{round_.number}"
-    return f"{name}-{slugify(_('results'))}.pdf", content
+    return job_filename(job=job), content
 
 
 # By the kind as stored (a str; a Job.Kind is one too, and equal to it).
 JOB_BUILDERS: dict[str, Builder] = {
     Job.Kind.ENTRY_LIST_PDF: _build_entry_list,
-    Job.Kind.SEATING_BY_TABLE_PDF: _round_printout(pdf.seating_by_table_pdf, "tables"),
-    Job.Kind.SEATING_ALPHABETICAL_PDF: _round_printout(pdf.seating_alphabetical_pdf, "names"),
-    Job.Kind.TABLE_CARDS_PDF: _round_printout(pdf.table_cards_pdf, "table-cards"),
+    Job.Kind.SEATING_BY_TABLE_PDF: _round_printout(pdf.seating_by_table_pdf),
+    Job.Kind.SEATING_ALPHABETICAL_PDF: _round_printout(pdf.seating_alphabetical_pdf),
+    Job.Kind.TABLE_CARDS_PDF: _round_printout(pdf.table_cards_pdf),
     Job.Kind.SCORESHEETS_PDF: _build_scoresheets,
     Job.Kind.SEAT_SLIPS_PDF: _build_seat_slips,
     Job.Kind.SCORESHEET_PDF: _build_scoresheet,

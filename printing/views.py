@@ -127,6 +127,7 @@ def job_download(request: HttpRequest, pk) -> FileResponse:
     # A done job has its file (the constraint job_done_has_file).
     if job.status != Job.Status.DONE or not job.file.name:
         raise Http404
+    # Named in the reader's language, whoever started the job (``services.job_filename``).
     return FileResponse(
-        job.file.open("rb"), as_attachment=True, filename=job.file.name.split("/")[-1]
+        job.file.open("rb"), as_attachment=True, filename=services.job_filename(job=job)
     )

@@ -55,3 +55,72 @@ def test_someone_elses_job_is_not_found(client, played):
     client.force_login(factories.user())
     assert client.get(reverse("job", args=[job.pk])).status_code == 404
     assert client.get(reverse("job-download", args=[job.pk])).status_code == 404
+
+
+def test_a_rounds_files_are_named_in_the_readers_language(
+    client, played, django_capture_on_commit_callbacks
+):
+    """The seating by name was started in English and the seat slips in German (issue 32: a
+    download set read "…-names.pdf" beside "…-platzzettel.pdf"): each reader gets every file
+    named in his own language, whoever started it."""
+    tournament, round_, organiser = played
+    client.force_login(organiser)
+    kinds = ["tables", "names", "cards", "scoresheets", "slips", "results"]
+    for index, kind in enumerate(kinds):
+        client.cookies["django_language"] = "en" if index % 2 else "de"
+        with django_capture_on_commit_callbacks(execute=True):
+            client.post(reverse("round-print", args=[tournament.slug, round_.number, kind]))
+    jobs = list(Job.objects.filter(round=round_).order_by("created_at"))
+    assert {job.language for job in jobs} == {"de", "en"}
+    assert all(job.status == Job.Status.DONE for job in jobs)
+    slug = tournament.slug
+    expected = {
+        "de": [
+            f"{slug}-runde-1-tische.pdf",
+            f"{slug}-runde-1-namen.pdf",
+            f"{slug}-runde-1-tischkarten.pdf",
+            f"{slug}-runde-1-spiellisten.pdf",
+            f"{slug}-runde-1-platzzettel.pdf",
+            f"{slug}-runde-1-ergebnisse.pdf",
+        ],
+        "en": [
+            f"{slug}-round-1-tables.pdf",
+            f"{slug}-round-1-names.pdf",
+            f"{slug}-round-1-table-cards.pdf",
+            f"{slug}-round-1-scoresheets.pdf",
+            f"{slug}-round-1-seat-slips.pdf",
+            f"{slug}-round-1-results.pdf",
+        ],
+    }
+    for language, names in expected.items():
+        client.cookies["django_language"] = language
+        downloaded = []
+        for job in jobs:
+            response = client.get(reverse("job-download", args=[job.pk]))
+            assert b"".join(response.streaming_content).startswith(b"%PDF")
+            disposition = response["Content-Disposition"]
+            downloaded.append(disposition.split('filename="')[1].rstrip('"'))
+        assert downloaded == names
+
+
+def test_a_tables_sheet_and_the_standings_are_named_in_the_readers_language(
+    client, played, django_capture_on_commit_callbacks
+):
+    tournament, round_, organiser = played
+    client.force_login(organiser)
+    client.cookies["django_language"] = "en"
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("standings-print", args=[tournament.slug]))
+        client.post(reverse("sheet-pdf", args=[tournament.slug, round_.number, 2]))
+        client.post(reverse("entries-print", args=[tournament.slug]))
+    client.cookies["django_language"] = "de"
+    names = []
+    for job in Job.objects.order_by("created_at"):
+        response = client.get(reverse("job-download", args=[job.pk]))
+        names.append(response["Content-Disposition"].split('filename="')[1].rstrip('"'))
+    slug = tournament.slug
+    assert names == [
+        f"{slug}-zwischenstand.pdf",
+        f"{slug}-runde-1-tisch-2.pdf",
+        f"{slug}-spieler.pdf",
+    ]
