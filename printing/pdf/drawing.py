@@ -6,6 +6,7 @@ seconds.
 """
 
 import io
+import re
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
@@ -33,18 +34,74 @@ def new_canvas(buffer: io.BytesIO, *, title: str, tournament: Tournament) -> Can
     return canvas
 
 
-def fit(text: str, font: str, size: float, width: float, *, smallest: float = 5) -> tuple:
-    """The text and a font size at which it fits ``width``: smaller down to ``smallest``, then
-    cut short with an ellipsis."""
+def fit(text: str, font: str, size: float, width: float) -> tuple[str, float]:
+    """The text and a font size at which it fits ``width``: smaller if need be, never cut (a
+    name or a heading cut short is a name or a heading misread)."""
     actual = stringWidth(text, font, size)
     if actual <= width:
         return text, size
-    size = max(smallest, size * width / actual * 0.999)
-    if stringWidth(text, font, size) <= width:
-        return text, size
-    while text and stringWidth(text + "…", font, size) > width:
-        text = text[:-1]
-    return text.rstrip() + "…", size
+    return text, size * width / actual * 0.999
+
+
+def split_lines(text: str, font: str, size: float, width: float) -> list[str]:
+    """``text`` in lines no wider than ``width``, broken at spaces and after hyphens, never
+    inside a word; a word wider than a line stands alone (and is shrunk when drawn)."""
+    lines: list[str] = []
+    line = ""
+    for piece in re.split(r"(?<=[ -])", text):
+        if line and stringWidth((line + piece).rstrip(), font, size) > width:
+            lines.append(line.rstrip())
+            line = ""
+        line += piece
+    return [*lines, line.rstrip()]
+
+
+def wrap(
+    text: str, font: str, size: float, width: float, *, lines: int, smallest: float = 5
+) -> tuple[list[str], float]:
+    """``text`` in at most ``lines`` lines no wider than ``width`` and the font size to draw
+    them in: the largest from ``size`` down to ``smallest`` at which it fits, broken between
+    words (``split_lines``); below ``smallest`` only if a word, or the text in ``lines`` lines,
+    is wider still. Never cut."""
+    step = size
+    while True:
+        split = split_lines(text, font, step, width)
+        if len(split) <= lines and all(stringWidth(line, font, step) <= width for line in split):
+            return split, step
+        if step <= smallest:
+            break
+        step = max(smallest, step - 0.25)
+    if len(split) > lines:  # the rest on the last line, shrunk below with the others
+        rest = "".join(line if line.endswith("-") else line + " " for line in split[lines - 1 :])
+        split = [*split[: lines - 1], rest.rstrip()]
+    widest = max(stringWidth(line, font, step) for line in split)
+    return split, step * min(1, width / widest * 0.999)
+
+
+def draw_wrapped(
+    canvas: Canvas,
+    x: float,
+    y: float,
+    text: str,
+    font: str,
+    size: float,
+    *,
+    width: float,
+    lines: int,
+    leading: float,
+    smallest: float = 5,
+    align: str = "left",
+    upward: bool = False,
+) -> float:
+    """Draw ``text`` in up to ``lines`` lines (``wrap``), the first at baseline ``y`` and each
+    next ``leading`` lower, or with ``upward`` the last at ``y`` and each earlier one higher;
+    returns the size it was drawn in."""
+    split, size = wrap(text, font, size, width, lines=lines, smallest=smallest)
+    if upward:
+        y += (len(split) - 1) * leading
+    for index, line in enumerate(split):
+        draw(canvas, x, y - index * leading, line, font, size, align=align)
+    return size
 
 
 def draw(canvas: Canvas, x: float, y: float, text: str, font: str, size: float, **how) -> None:
@@ -52,7 +109,7 @@ def draw(canvas: Canvas, x: float, y: float, text: str, font: str, size: float, 
     centred on it (``align="centre"``); shrunk to ``width`` if given."""
     align = how.get("align", "left")
     if "width" in how:
-        text, size = fit(text, font, size, how["width"], smallest=how.get("smallest", 5))
+        text, size = fit(text, font, size, how["width"])
     canvas.setFont(font, size)
     if align == "right":
         canvas.drawRightString(x, y, text)

@@ -54,6 +54,9 @@ def stylesheet() -> StyleSheet1:
     register()
     styles = getSampleStyleSheet()
     for style in styles.byName.values():
+        # A word wider than its line overflows rather than being split inside ("Platzieru/
+        # ngen"); the printouts make the text smaller where a word would not fit.
+        style.splitLongWords = 0
         for attribute in ("fontName", "bulletFontName"):
             name = getattr(style, attribute, None)
             if name in _INSTEAD_OF:

@@ -44,6 +44,7 @@ T = TypeVar("T")
 
 _MARGIN = 15 * mm
 _PADDING = 6  # points; a frame's padding on each side, as in SimpleDocTemplate
+_TABLE_PADDING = 6  # points; a table cell's padding left and right, ReportLab's default
 _GUTTER = 8 * mm  # between the two columns of "columns"
 _STORY_DONE = 50  # percent reported once the story is assembled; building the PDF runs to 90
 _ZEBRA = [colors.white, colors.HexColor("#f2f2f2")]
@@ -249,8 +250,9 @@ def entry_list_pdf(*, tournament: Tournament, entries: list[Entry], progress: Pr
         rows.append(
             [
                 str(entry.start_number),
-                Paragraph(escape(entry.sort_name), cell),  # long names wrap
-                Paragraph(escape(entry.club), cell),
+                # Long names and clubs wrap between words.
+                words_paragraph(entry.sort_name, cell, 52 * mm - 2 * _TABLE_PADDING),
+                words_paragraph(entry.club, cell, 48 * mm - 2 * _TABLE_PADDING),
                 entry.player.ddv_number,
                 "" if entry.status == Entry.Status.ACTIVE else entry.get_status_display(),
                 "",
@@ -297,11 +299,15 @@ def _club_style(name: ParagraphStyle, size: int) -> ParagraphStyle:
     )
 
 
-def _player_cell(seat: SeatRow, name: ParagraphStyle, club: ParagraphStyle) -> list[Flowable]:
-    """The player's name and, smaller and grey beneath it, the club; both wrap when long."""
-    cell: list[Flowable] = [Paragraph(escape(seat.entry.name), name)]
+def _player_cell(
+    seat: SeatRow, name: ParagraphStyle, club: ParagraphStyle, width: float
+) -> list[Flowable]:
+    """The player's name and, smaller and grey beneath it, the club, in a column ``width``
+    wide; both wrap between words when long, smaller if a word is wider than the column."""
+    room = width - 2 * _TABLE_PADDING
+    cell: list[Flowable] = [words_paragraph(seat.entry.name, name, room)]
     if seat.entry.club:
-        cell.append(Paragraph(escape(seat.entry.club), club))
+        cell.append(words_paragraph(seat.entry.club, club, room))
     return cell
 
 
@@ -324,6 +330,7 @@ def seating_by_table_pdf(
     )
     club = _club_style(name, 8)
     labels = [_("Seat"), _("No."), _("Name")]
+    name_width = (document.template.width - _GUTTER) / 2 - 2 * _PADDING - 23 * mm
     story: list[Flowable] = []
     for row in document.stepping(tables):
         five = len(row.seats) == 5
@@ -332,7 +339,11 @@ def seating_by_table_pdf(
             title += f' <font size="10">– {escape(_("Table of five"))}</font>'
         rows: list[list] = [[Paragraph(title, heading), "", ""], labels]
         rows += [
-            [str(seat.position), str(seat.entry.start_number), _player_cell(seat, name, club)]
+            [
+                str(seat.position),
+                str(seat.entry.start_number),
+                _player_cell(seat, name, club, name_width),
+            ]
             for seat in row.seats
         ]
         block = Table(rows, colWidths=[11 * mm, 12 * mm, None], hAlign="LEFT")
@@ -391,7 +402,7 @@ def seating_alphabetical_pdf(
     for seat, table_number in document.stepping(seated):
         rows.append(
             [
-                Paragraph(escape(seat.entry.sort_name), name),
+                words_paragraph(seat.entry.sort_name, name, 104 * mm - 2 * _TABLE_PADDING),
                 str(seat.entry.start_number),
                 str(table_number),
                 str(seat.position),
@@ -443,10 +454,12 @@ class _QrCode(Flowable):
         canvas.restoreState()
 
 
-def _card_seats(seats: list[SeatRow], name: ParagraphStyle) -> Table:
+def _card_seats(seats: list[SeatRow], name: ParagraphStyle, width: float) -> Table:
     """The players by seat, with who deals first and who keeps the sheet (TSR 8.4, 10.1.4):
-    the last seat, which is seat 4 at a table of four and seat 5 at a table of five."""
+    the last seat, which is seat 4 at a table of four and seat 5 at a table of five; the table
+    ``width`` wide."""
     club = _club_style(name, 10)
+    name_width = width - 56 * mm
     rows: list[list] = [[_("Seat"), _("Name"), _("No."), ""]]
     for seat in seats:
         role = ""
@@ -455,7 +468,12 @@ def _card_seats(seats: list[SeatRow], name: ParagraphStyle) -> Table:
         elif seat.position == len(seats) and seat.position >= 4:
             role = _("keeps the sheet")
         rows.append(
-            [str(seat.position), _player_cell(seat, name, club), str(seat.entry.start_number), role]
+            [
+                str(seat.position),
+                _player_cell(seat, name, club, name_width),
+                str(seat.entry.start_number),
+                role,
+            ]
         )
     table = Table(rows, colWidths=[14 * mm, None, 14 * mm, 28 * mm], hAlign="LEFT")
     table.setStyle(
@@ -548,7 +566,11 @@ def table_cards_pdf(
                 )
             )
             heading = [top]
-        card = [*heading, Spacer(1, 4 * mm), _card_seats(row.seats, name)]
+        card = [
+            *heading,
+            Spacer(1, 4 * mm),
+            _card_seats(row.seats, name, doc.width - 2 * _PADDING),
+        ]
         if five:
             card += [
                 Spacer(1, 3 * mm),
@@ -934,6 +956,7 @@ def round_results_pdf(
         ),
         Spacer(1, 5 * mm),
     ]
+    name_room = document.template.width - 2 * _PADDING - 101 * mm - 2 * _TABLE_PADDING
     labels = [
         _("Seat"),
         _("No."),
@@ -950,9 +973,9 @@ def round_results_pdf(
             title += f' <font size="9">– {escape(_("Table of five"))}</font>'
         rows: list[list] = [[Paragraph(title, heading), *[""] * 6], labels]
         for seat in table.seats:
-            player: list[Flowable] = [Paragraph(escape(seat.name), name)]
+            player: list[Flowable] = [words_paragraph(seat.name, name, name_room)]
             if seat.club:
-                player.append(Paragraph(escape(seat.club), club))
+                player.append(words_paragraph(seat.club, club, name_room))
             rows.append(
                 [
                     str(seat.position),

@@ -19,7 +19,6 @@ from django.utils.translation import ngettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
-from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
@@ -27,7 +26,7 @@ from adjudication.models import Decision
 from adjudication.selectors import initials
 from doko.rules.contracts import Contract, Section, SoloType
 from doko.rules.deal import main_section_lines, scorekeeper, sheet_keeper
-from printing.pdf.drawing import Steps, draw, draw_qr, link_lines, new_canvas
+from printing.pdf.drawing import Steps, draw, draw_qr, link_lines, new_canvas, wrap
 from printing.pdf.fonts import BOLD, OBLIQUE, REGULAR
 from printing.pdf.lists import Progress, tournament_dates
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS, Scoresheet
@@ -64,7 +63,7 @@ _PENALTY = colors.HexColor("#fff3cd")  # the shade of a line with penalty points
 
 # The columns of the grid, left to right, with their widths; the seats share what is left.
 _FIXED = [7 * mm, 8 * mm, 25 * mm, 10 * mm, 15 * mm]
-_INITIALS = 13 * mm
+_INITIALS = 16 * mm  # wide enough for "Kürzel (Schiedsrichter)" in two lines
 _HAND, _DEALER, _CONTRACT, _VALUE, _PLUS = range(5)
 
 
@@ -267,26 +266,29 @@ def _draw_grid(canvas: Canvas, grid: _Grid, *, numbered: bool) -> None:
 
 
 def _header_label(canvas: Canvas, text: str, x0: float, x1: float) -> None:
-    """A column's name, centred, in up to two lines."""
+    """A column's name, centred, in up to two lines broken between words, smaller if need be;
+    never cut ("Kürzel (Schiedsric…") nor split inside a word."""
     width = x1 - x0 - 1 * mm
-    size = 6.5
-    lines = simpleSplit(text, BOLD, size, width)
-    if len(lines) > 2 or any(stringWidth(line, BOLD, size) > width for line in lines):
-        size = 5.5
-        lines = simpleSplit(text, BOLD, size, width)
-        lines = [lines[0], " ".join(lines[1:])] if len(lines) > 2 else lines
+    lines, size = wrap(text, BOLD, 6.5, width, lines=2, smallest=5.5)
     middle = _GRID_TOP - _HEADER / 2 + (len(lines) - 1) * 1.3 * mm - 1 * mm
     for number, line in enumerate(lines):
-        draw(
-            canvas,
-            (x0 + x1) / 2,
-            middle - number * 2.6 * mm,
-            line,
-            BOLD,
-            size,
-            align="centre",
-            width=width,
-        )
+        draw(canvas, (x0 + x1) / 2, middle - number * 2.6 * mm, line, BOLD, size, align="centre")
+
+
+def _seat_name(canvas: Canvas, name: str, x0: float, x1: float) -> None:
+    """A player's name above his seat's column, beneath the seat: on one line, a little smaller
+    if need be, else on two lines broken between words ("von Bödefeld, / Marie-Luise"), never
+    cut."""
+    width = x1 - x0 - 1.5 * mm
+    middle = (x0 + x1) / 2
+    bottom = _GRID_TOP - _HEADER
+    if stringWidth(name, REGULAR, 5.5) <= width:
+        draw(canvas, middle, bottom + 1.6 * mm, name, REGULAR, 6.5, align="centre", width=width)
+        return
+    lines, size = wrap(name, REGULAR, 6, width, lines=2, smallest=4.5)
+    for number, line in enumerate(lines):
+        y = bottom + (1 + 2 * (len(lines) - 1 - number)) * mm
+        draw(canvas, middle, y, line, REGULAR, size, align="centre")
 
 
 # What every page of a table size shares ----------------------------------------------------
@@ -448,18 +450,8 @@ def _draw_table(
         if role:
             canvas.setFillColor(_GREY)
             draw(canvas, _MARGIN + 99 * mm, y, role, OBLIQUE, 8, width=24 * mm)
-        x0, x1 = grid.seat_column(seat.position)
         canvas.setFillColor(_BLACK)
-        draw(
-            canvas,
-            (x0 + x1) / 2,
-            _GRID_TOP - _HEADER + 1.6 * mm,
-            player.sort_name,  # the last name first: it is what stays if the name is cut
-            REGULAR,
-            6.5,
-            align="centre",
-            width=x1 - x0 - 1.5 * mm,
-        )
+        _seat_name(canvas, player.sort_name, *grid.seat_column(seat.position))
     canvas.setFillColor(_GREY)
     draw(canvas, _MARGIN, _FOOTER, footer, REGULAR, 7, width=_WIDTH - 25 * mm)
     draw(

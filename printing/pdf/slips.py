@@ -9,7 +9,6 @@ as the players arrive; the dashed lines are where to cut.
 """
 
 import io
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -21,7 +20,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from doko.rules.deal import FIRST_DEALER, sheet_keeper
-from printing.pdf.drawing import Steps, draw, draw_qr, link_lines, new_canvas
+from printing.pdf.drawing import Steps, draw, draw_qr, link_lines, new_canvas, wrap
 from printing.pdf.fonts import BOLD, REGULAR
 from printing.pdf.lists import Progress, by_name
 from tournaments.models import Tournament
@@ -95,36 +94,18 @@ def _draw_cut_lines(canvas: Canvas) -> None:
     canvas.restoreState()
 
 
-def _lines(text: str, font: str, size: float, width: float) -> list[str]:
-    """``text`` in lines no wider than ``width``, broken at spaces and after hyphens; a piece
-    wider than a line stands alone (it is shrunk or cut when drawn)."""
-    lines: list[str] = []
-    line = ""
-    for piece in re.split(r"(?<=[ -])", text):
-        if line and stringWidth((line + piece).rstrip(), font, size) > width:
-            lines.append(line.rstrip())
-            line = ""
-        line += piece
-    return [*lines, line.rstrip()]
-
-
 def _draw_name(canvas: Canvas, name: str, x: float, top: float, width: float) -> None:
     """The player's name, last name first: large on one line, a little smaller if need be, or
-    on two lines if it is long; cut short only if it is longer still."""
+    on two lines if it is long, broken between words; smaller still if it is longer still,
+    never cut."""
     canvas.setFillColor(colors.black)
     size = min(14, 14 * width / stringWidth(name, BOLD, 14))
     if size >= 11:
         draw(canvas, x, top - 16 * mm, name, BOLD, size)
         return
-    for size in (11, 10, 9, 8):
-        lines = _lines(name, BOLD, size, width)
-        if len(lines) <= 2:
-            break
-    else:
-        rest = "".join(line if line.endswith("-") else line + " " for line in lines[1:])
-        lines = [lines[0], rest.rstrip()]
+    lines, size = wrap(name, BOLD, 11, width, lines=2, smallest=8)
     for index, line in enumerate(lines):
-        draw(canvas, x, top - (14.5 + 4 * index) * mm, line, BOLD, size, width=width)
+        draw(canvas, x, top - (14.5 + 4 * index) * mm, line, BOLD, size)
 
 
 def _draw_slip(
@@ -210,7 +191,7 @@ def _draw_slip(
             canvas.restoreState()
         canvas.setFillColor(colors.black)
         font = BOLD if own else REGULAR
-        draw(canvas, left, line_y, line, font, 8.5, width=_INNER, smallest=6.5)
+        draw(canvas, left, line_y, line, font, 8.5, width=_INNER)
 
 
 def seat_slips_pdf(
