@@ -538,3 +538,27 @@ def test_statistics_name_up_to_three_who_share_a_mark(client):
         page = client.get(reverse("standings-table", args=[tournament.slug])).content.decode()
     winners = ", ".join(row.entrant.name for row in table.rows if row.entrant.start_number <= 3)
     assert f"1 – {winners}" in page
+
+
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [
+        ("en", "Only an organiser starts printouts"),
+        ("de", "Nur die Turnierleitung"),
+    ],
+)
+def test_staff_without_the_pdf_button_are_told_who_prints_it(client, kreuzpokal, language, says):
+    """No dead end (issue 32, point 15): an adjudicator sees why there is no PDF button."""
+    tournament, organiser = kreuzpokal
+    url = reverse("standings", args=[tournament.slug])
+    client.force_login(factories.adjudicator(tournament))
+    client.cookies["django_language"] = language
+    page = client.get(url).content.decode()
+    assert reverse("standings-print", args=[tournament.slug]) not in page
+    assert says in page
+    client.force_login(organiser)
+    page = client.get(url).content.decode()
+    assert reverse("standings-print", args=[tournament.slug]) in page
+    assert "standings-pdf-refused" not in page
+    client.logout()
+    assert "standings-pdf-refused" not in client.get(url).content.decode()  # the public

@@ -21,7 +21,6 @@ from doko import standings
 from tournaments import caching, exports, policies, selectors
 from tournaments.models import Tournament
 from tournaments.permissions import roles_of, standings_mode, standings_mode_of
-from tournaments.roles import Role
 
 TIEBREAK_LABELS = {
     standings.Tiebreak.PLACINGS: gettext_lazy("the sum of the table placings"),
@@ -226,6 +225,9 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     cached = _same_for_everyone(request, reader)
     html = caching.versioned_get(key) if cached else None
     if html is None:
+        roles = roles_of(request, tournament)
+        # The PDF is the organisers': the rest of the staff are told why they have no button.
+        print_refusal = policies.may_print(roles=roles)
         html = render_to_string(
             "tournaments/standings.html",
             {
@@ -235,7 +237,8 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
                 # Our own template's output, escaped as it was rendered.
                 "table_html": mark_safe(_standings_table_html(reader, page).decode()),
                 "poll_seconds": STANDINGS_POLL_SECONDS,
-                "is_organiser": Role.ORGANISER in roles_of(request, tournament),
+                "is_organiser": print_refusal is None,
+                "print_refusal": print_refusal if roles else None,
             },
             request,
         ).encode()
