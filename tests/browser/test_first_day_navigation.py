@@ -91,3 +91,47 @@ def test_the_round_pages_link_to_the_rounds_either_side(page):
     page.locator("#round-nav").get_by_role("button", name="Add round 3").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Round 3")
     expect(page.locator("#round-nav").get_by_role("link", name="Round 2")).to_be_visible()
+
+
+def _invite(page, name: str, email: str, role: str) -> None:
+    page.locator("#invite_name").fill(name)
+    page.locator("#invite_email").fill(email)
+    page.locator("#invite_role").select_option(role)
+    page.get_by_role("button", name="Invite", exact=True).click()
+    expect(page.locator("#invitation-url")).to_be_visible()
+
+
+def test_every_open_invitation_keeps_its_link_on_the_staff_page(new_page, settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"  # no mail leaves
+    organiser = factories.user(username="chef")
+    tournament = factories.tournament(players=4, organiser=organiser)
+    page = new_page()
+    log_in(page, "chef", "a-long-test-password")
+    page.goto(reverse("staff", args=[tournament.slug]))
+
+    _invite(page, "Jürgen Müller", "juergen@example.org", "adjudicator")
+    first_link = page.locator("#invitation-url").input_value()
+    _invite(page, "Anna Schmidt", "anna@example.org", "panel")
+    second_link = page.locator("#invitation-url").input_value()
+    assert first_link != second_link
+
+    # The second invitation's link is shown on top; the first keeps its own, with its button.
+    juergen = page.locator("li", has_text="juergen@example.org")
+    expect(juergen.get_by_role("textbox")).to_have_value(first_link)
+    expect(juergen.get_by_role("button", name="Copy")).to_be_visible()
+
+    # Back on the page later: both links are there, each in its invitation.
+    page.reload()
+    expect(page.locator("#invitation-url")).to_have_count(0)
+    expect(juergen.get_by_role("textbox")).to_have_value(first_link)
+    anna = page.locator("li", has_text="anna@example.org")
+    expect(anna.get_by_role("textbox")).to_have_value(second_link)
+    anna.get_by_role("button", name="Copy").click()
+    expect(anna.get_by_role("button", name="Copied")).to_be_visible()
+
+    # Each link still opens its own invitation.
+    person = new_page()
+    person.goto(first_link)
+    expect(person.get_by_text("juergen.mueller")).to_be_visible()
+    person.goto(second_link)
+    expect(person.get_by_text("anna.schmidt")).to_be_visible()
