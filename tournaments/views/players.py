@@ -21,7 +21,7 @@ from tournaments.forms import (
     errors_to_form,
 )
 from tournaments.models import Entry, Tournament
-from tournaments.permissions import AuthenticatedHttpRequest, require
+from tournaments.permissions import AuthenticatedHttpRequest, require, roles_of
 from tournaments.roles import ORGANISER
 from tournaments.views.common import organises, report_moves
 
@@ -33,14 +33,25 @@ def entry_list(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = selectors.tournament_get(slug=slug, user=request.user)
     is_organiser = organises(request, tournament)
     form = EntryForm(request.POST or None) if is_organiser else None
+    # A late entry that fits in only at a table of five (TSR 10): the way out, offered on
+    # the form (``services.late_entry_refusal``), or who decides it.
+    fives: dict | None = None
     if request.method == "POST":
         require(request, tournament, ORGANISER)
         assert form is not None  # ``require`` let only an organiser on, and he got the form
         if form.is_valid():
             try:
-                registered = services.entry_register(tournament=tournament, **form.cleaned_data)
+                if request.POST.get("allow_tables_of_five"):
+                    registered = services.entry_register_at_tables_of_five(
+                        tournament=tournament, by=request.user, **form.cleaned_data
+                    )
+                else:
+                    registered = services.entry_register(tournament=tournament, **form.cleaned_data)
             except ValidationError as error:
                 errors_to_form(form, error)
+                if "allow_tables_of_five" in getattr(error, "error_dict", {}):
+                    refusal = policies.may_allow_tables_of_five(roles=roles_of(request, tournament))
+                    fives = {"refusal": refusal}
             else:
                 messages.success(
                     request,
@@ -59,6 +70,7 @@ def entry_list(request: HttpRequest, slug: str) -> HttpResponse:
             "query": query,
             "is_organiser": is_organiser,
             "form": form,
+            "fives": fives,
         },
         status=400 if form is not None and form.errors else 200,
     )
