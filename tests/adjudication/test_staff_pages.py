@@ -342,3 +342,14 @@ def test_only_an_organiser_reads_an_invitations_link(organiser, tournament, no_m
     assert policies.may_read_invitation_link(invitation=invitation, roles={Role.ORGANISER}) is None
     for role in (Role.ADJUDICATOR, Role.DEPUTY, Role.PANEL, Role.SCOREKEEPER):
         assert policies.may_read_invitation_link(invitation=invitation, roles={role}) is not None
+
+
+def test_the_kept_links_in_german(organiser, tournament, no_mail):
+    organiser.get(invite(organiser, tournament)["Location"])
+    organiser.cookies["django_language"] = "de"
+    page = organiser.get(staff_url(tournament)).content.decode()
+    assert "Einladungslink für Jürgen Müller" in page
+    assert len(list_links(page)) == 1
+    StaffInvitation.objects.update(key_seed="")
+    page = organiser.get(staff_url(tournament)).content.decode()
+    assert "kann nicht erneut angezeigt werden: „Erneut einladen“ erstellt einen neuen" in page
