@@ -5,6 +5,7 @@ from typing import NotRequired, TypedDict
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -42,6 +43,7 @@ def entry_list(request: HttpRequest, slug: str) -> HttpResponse:
         if form.is_valid():
             try:
                 if request.POST.get("allow_tables_of_five"):
+                    assert isinstance(request.user, User)  # ``require``: an organiser
                     registered = services.entry_register_at_tables_of_five(
                         tournament=tournament, by=request.user, **form.cleaned_data
                     )
