@@ -2,7 +2,10 @@
 lets the player in (tables of five, TSR 8.3.1, 10), the page offers it in one step, and the
 API's 400 names the setting and the rule."""
 
+import re
+
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
@@ -107,3 +110,24 @@ def test_the_api_names_the_setting_and_the_rule(client, ddv_drawn):
     assert "TSR 8.3.1" in message
     assert "allow tables of five (TSR 10)" in message
     assert not Entry.objects.filter(last_name="Spät").exists()
+
+
+def test_late_entries_by_a_list_are_offered_tables_of_five(client, ddv_drawn):
+    client.cookies["django_language"] = "en"
+    url = reverse("players-import", args=[ddv_drawn.slug])
+    csv = "Vorname;Nachname\nGreta;Spät\n".encode()
+    preview = client.post(url, {"file": SimpleUploadedFile("late.csv", csv, "text/csv")})
+    key = re.search(r'name="key" value="([^"]+)"', preview.content.decode()).group(1)
+    refused = client.post(url, {"key": key})
+    page = refused.content.decode()
+    assert refused.status_code == 400
+    assert "A late entry fits in only at a table of five" in page
+    assert "Correct the file and upload it again" not in page
+    assert 'name="allow_tables_of_five"' in page
+    assert not Entry.objects.filter(last_name="Spät").exists()
+    # The way out: the list kept on the server is imported at a table of five.
+    assert client.post(url, {"key": key, "allow_tables_of_five": "1"}).status_code == 302
+    ddv_drawn.refresh_from_db()
+    assert ddv_drawn.allow_tables_of_five
+    late = Entry.objects.get(last_name="Spät")
+    assert set(Seat.objects.filter(entry=late).values_list("position", flat=True)) == {5}

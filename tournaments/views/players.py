@@ -197,6 +197,7 @@ class _ImportPage(TypedDict):
     import_errors: NotRequired[list[str]]  # the import was refused
     preview: NotRequired[player_import.ImportPreview]  # the rows of the file, checked
     key: NotRequired[str]  # names the file kept on the server, for the confirm
+    fives: NotRequired[dict]  # the list fits in only at tables of five: the way out
 
 
 def _session_key(request: HttpRequest) -> str:
@@ -218,12 +219,24 @@ def players_import(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse
     user, session_key = request.user, _session_key(request)
     if request.method == "POST" and "key" in request.POST:
         key = request.POST["key"]
+        confirm = (
+            services.players_import_confirm_at_tables_of_five
+            if request.POST.get("allow_tables_of_five")
+            else services.players_import_confirm
+        )
         try:
-            imported = services.players_import_confirm(
-                tournament=tournament, user=user, session_key=session_key, key=key
-            )
+            imported = confirm(tournament=tournament, user=user, session_key=session_key, key=key)
         except ValidationError as error:
             context["import_errors"] = error_messages(error)
+            if "allow_tables_of_five" in getattr(error, "error_dict", {}):
+                # The late entries fit in only at tables of five (TSR 10): the way out, or
+                # who decides it.
+                context["key"] = key
+                context["fives"] = {
+                    "refusal": policies.may_allow_tables_of_five(
+                        roles=roles_of(request, tournament)
+                    )
+                }
             # A refused import keeps its file: show what was refused, line by line.
             data = selectors.import_upload_data(
                 tournament=tournament, user=user, session_key=session_key, key=key
