@@ -1,6 +1,12 @@
-"""Invitation links (``services.staff_invite``): a random key of 256 bits in the link, kept in
-the database only as its SHA-256 (``StaffInvitation.key_hash``), valid ``VALID_FOR`` (seven
-days), once.
+"""Invitation links (``services.staff_invite``): a key of 256 bits in the link, kept in the
+database only as its SHA-256 (``StaffInvitation.key_hash``), valid ``VALID_FOR`` (seven days),
+once.
+
+The key is an HMAC, with the site's secret key, of a random seed that the database keeps
+(``StaffInvitation.key_seed``): so the staff page can show an open invitation's link again to
+the organisers who may pass it on (``policies.may_read_invitation_link``), while a copy of the
+database alone still gives nobody a working link (that also needs ``SECRET_KEY``). A link the
+secret key no longer makes (the key was changed) is not shown: "Invite again" makes a new one.
 
 Before invitations were stored, an invitation made an account without a password at once and
 its link was a token to set it (``InvitationTokenGenerator`` below, the page
@@ -15,6 +21,7 @@ account a new unusable one) makes every earlier link of that account dead, so a 
 once.
 """
 
+import base64
 import hashlib
 import secrets
 from datetime import timedelta
@@ -22,7 +29,7 @@ from datetime import timedelta
 from django.contrib.auth.models import User
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.urls import reverse
-from django.utils.crypto import constant_time_compare
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.encoding import force_bytes
 from django.utils.http import base36_to_int, urlsafe_base64_encode
 
@@ -69,9 +76,33 @@ def invitation_path(user: User) -> str:
     )
 
 
+KEY_SALT = "adjudication.invitations.invitation_key"
+
+
 def invitation_key_new() -> str:
     """A fresh key for an invitation link: 256 random bits, in the link's alphabet."""
     return secrets.token_urlsafe(32)
+
+
+def invitation_key_seed_new() -> str:
+    """A fresh seed of an invitation link's key (``invitation_key_of_seed``): 192 random bits."""
+    return secrets.token_urlsafe(24)
+
+
+def invitation_key_of_seed(seed: str) -> str:
+    """The key of an invitation link made from its seed with the site's secret key (an HMAC,
+    SHA-256): 256 bits in the link's alphabet, as ``invitation_key_new``."""
+    digest = salted_hmac(KEY_SALT, seed, algorithm="sha256").digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+def invitation_key_again(invitation) -> str | None:
+    """The key of an invitation's link, made again from its seed; None if it was made before
+    the seeds were kept, or the site's secret key makes another (its hash does not match)."""
+    if not invitation.key_seed:
+        return None
+    key = invitation_key_of_seed(invitation.key_seed)
+    return key if constant_time_compare(invitation_key_hash(key), invitation.key_hash) else None
 
 
 def invitation_key_hash(key: str) -> str:

@@ -613,8 +613,9 @@ class StaffInvitation(models.Model):
     looked up and none is made until the link is opened and accepted
     (``services.staff_invitation_accept``). An address with an account accepts by logging in
     as that account; a new address chooses a password there and gets its account then. The
-    link's key is kept only as its SHA-256 (``key_hash``), so that the table tells nobody a
-    working link."""
+    link's key is kept only as its SHA-256 (``key_hash``) and as the seed it is made from
+    with the site's secret key (``key_seed``), so that the table alone tells nobody a working
+    link."""
 
     tournament = models.ForeignKey(
         Tournament,
@@ -641,6 +642,10 @@ class StaffInvitation(models.Model):
     )
     created_at = models.DateTimeField(_("invited at"), default=timezone.now)
     key_hash = models.CharField(max_length=64, unique=True, editable=False)
+    # What the link's key is made from with the site's secret key (``invitations.
+    # invitation_key_of_seed``), so that the staff page can show an open invitation's link
+    # again to the organisers; empty for invitations made before it was kept.
+    key_seed = models.CharField(max_length=64, blank=True, default="", editable=False)
     expires_at = models.DateTimeField(_("valid until"))
     withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
     accepted_at = models.DateTimeField(_("accepted at"), null=True, blank=True)

@@ -362,6 +362,26 @@ def may_change_invitation(*, invitation: StaffInvitation, user: AnyUser) -> Refu
     return None
 
 
+def may_read_invitation_link(
+    *, invitation: StaffInvitation, roles: Collection[str]
+) -> Refusal | None:
+    """Read an open invitation's link on the staff page, to pass it on where the site sends no
+    mail: an organiser of its tournament (who may invite again or withdraw it,
+    ``may_change_invitation``), while the link works. ``roles``: the reader's in the
+    invitation's tournament. Once the link has run out, "Invite again" makes a new one."""
+    if Role.ORGANISER not in roles:
+        return Refusal(_("Only an organiser appoints the staff."))
+    if invitation.accepted_at is not None or invitation.withdrawn_at is not None:
+        return Refusal(
+            _("This invitation has been accepted or withdrawn already."), field="invitation"
+        )
+    if invitation.expires_at <= timezone.now():
+        return Refusal(
+            _("The link has run out; “Invite again” makes a new one."), field="invitation"
+        )
+    return None
+
+
 def may_accept_invitation(
     *, invitation: StaffInvitation, account: User | None, user: AnyUser
 ) -> Refusal | None:

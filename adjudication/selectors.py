@@ -1,6 +1,7 @@
 """Reads for adjudication: what the adjudicators decided about a sheet, a table or a
 tournament."""
 
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
@@ -9,7 +10,8 @@ from django.db.models import Count, Expression, OuterRef, Q, QuerySet, Subquery,
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 
-from adjudication.invitations import invitation_key_hash
+from adjudication import policies
+from adjudication.invitations import invitation_key_again, invitation_key_hash, invitation_key_path
 from adjudication.models import Appeal, Decision, Event, Offence, Sanction, StaffInvitation
 from doko.names import matches, search_key, search_words
 from scoring.models import Scoresheet
@@ -304,6 +306,23 @@ def staff_invitations(*, tournament: Tournament) -> QuerySet[StaffInvitation]:
         .select_related("tournament", "invited_by", "entry")
         .order_by("created_at", "pk")
     )
+
+
+def staff_invitation_links(
+    *, invitations: Iterable[StaffInvitation], roles: Collection[str]
+) -> list[tuple[StaffInvitation, str | None]]:
+    """The invitations, each with the path of its link where a reader with ``roles`` may read
+    it (``policies.may_read_invitation_link``) and it can be made again from its seed (not for
+    invitations made before the seeds were kept: "Invite again" gives those a link)."""
+    shown = []
+    for invitation in invitations:
+        key = (
+            invitation_key_again(invitation)
+            if policies.may_read_invitation_link(invitation=invitation, roles=roles) is None
+            else None
+        )
+        shown.append((invitation, invitation_key_path(key) if key else None))
+    return shown
 
 
 def staff_invitation_detail(*, tournament: Tournament, pk: int) -> StaffInvitation:

@@ -669,13 +669,29 @@ def _staff_page(
     stored = request.session.get(INVITATION_SESSION_KEY)
     if request.method == "GET" and stored and stored.get("slug") == tournament.slug:
         invitation = request.session.pop(INVITATION_SESSION_KEY)
+    mail_sent = services.mail_leaves_the_server()
+    invitations = selectors.staff_invitations(tournament=tournament)
+    # Every open invitation keeps its link to pass on, where the site sends no mail (where
+    # it does, the link goes to the address only: see ``services.staff_invite``). The one
+    # just made shows it above, with how to pass it on.
+    just_made = invitation.get("pk") if invitation else None
+    links = [
+        (sent, absolute_url(request, path) if path and sent.pk != just_made else None)
+        for sent, path in (
+            selectors.staff_invitation_links(
+                invitations=invitations, roles=roles_of(request, tournament)
+            )
+            if not mail_sent
+            else [(sent, None) for sent in invitations]
+        )
+    ]
     return render(
         request,
         "adjudication/staff.html",
         {
             "tournament": tournament,
             "roles": selectors.staff_roles(tournament=tournament),
-            "invitations": selectors.staff_invitations(tournament=tournament),
+            "invitations": links,
             "now": timezone.now(),
             "search": search,
             "query": query,
@@ -684,7 +700,7 @@ def _staff_page(
             "invite_form": invite_form or forms.InviteForm(),
             "invitation": invitation,
             "valid_days": VALID_FOR.days,
-            "mail_sent": services.mail_leaves_the_server(),
+            "mail_sent": mail_sent,
         },
         status=422 if (form and form.errors) or (invite_form and invite_form.errors) else 200,
     )
@@ -701,6 +717,7 @@ def _invitation_show(
     else:
         request.session[INVITATION_SESSION_KEY] = {
             "slug": tournament.slug,
+            "pk": made.invitation.pk,
             "url": made.url,
             "name": made.invitation.name,
             "email": email,

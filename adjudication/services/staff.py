@@ -26,8 +26,9 @@ from adjudication import policies
 from adjudication.invitations import (
     VALID_FOR,
     invitation_key_hash,
-    invitation_key_new,
+    invitation_key_of_seed,
     invitation_key_path,
+    invitation_key_seed_new,
 )
 from adjudication.messages import Said, label_said, said
 from adjudication.models import Event, StaffInvitation
@@ -263,7 +264,8 @@ def _invitation_make(
     withdrawn: one is open at a time), and send its mail once the answer has gone."""
     now = timezone.now()
     _open_invitations(tournament=tournament, email=email, role=role).update(withdrawn_at=now)
-    key = invitation_key_new()
+    seed = invitation_key_seed_new()
+    key = invitation_key_of_seed(seed)
     invitation = StaffInvitation.objects.create(
         tournament=tournament,
         name=name,
@@ -272,6 +274,7 @@ def _invitation_make(
         entry=entry,
         invited_by=by,
         key_hash=invitation_key_hash(key),
+        key_seed=seed,
         created_at=now,
         expires_at=now + VALID_FOR,
     )

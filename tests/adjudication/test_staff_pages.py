@@ -121,8 +121,10 @@ def test_without_a_mail_server_the_link_is_shown_to_pass_on(organiser, tournamen
     assert "valid for 7 days and works once" in page
     assert 'data-copy="invitation-url"' in page
     assert 'href="mailto:juergen@example.org?body=http%3A%2F%2Ftestserver' in page
-    # Shown once: the next visit does not show it again.
-    assert 'id="invitation-url"' not in organiser.get(staff_url(tournament)).content.decode()
+    # Shown once on top: the next visit shows it in the invitation's line instead.
+    again = organiser.get(staff_url(tournament)).content.decode()
+    assert 'id="invitation-url"' not in again
+    assert f'value="{link}"' in again
 
 
 def test_the_link_carries_the_site_url(organiser, tournament, settings, no_mail):
@@ -258,3 +260,96 @@ def test_no_role_is_chosen_in_advance(organiser, tournament):
     response = invite(organiser, tournament, role="")
     assert response.status_code == 422
     assert not StaffInvitation.objects.exists()
+
+
+def list_links(page: str) -> dict[str, str]:
+    """The links of the invitations listed, by the input's id."""
+    return dict(re.findall(r'id="(invitation-url-\d+)" type="text" value="([^"]+)"', page))
+
+
+def test_every_open_invitation_keeps_its_link(organiser, tournament, no_mail):
+    first = shown_link(organiser.get(invite(organiser, tournament)["Location"]).content.decode())
+    response = invite(organiser, tournament, name="Karl Meier", email="karl@example.org")
+    page = organiser.get(response["Location"]).content.decode()
+    second = shown_link(page)
+    # The one just made is on top; the other keeps its link (and copy button) in the list.
+    juergen = StaffInvitation.objects.get(email="juergen@example.org")
+    assert list_links(page) == {f"invitation-url-{juergen.pk}": first}
+    assert f'data-copy="invitation-url-{juergen.pk}"' in page
+    page = organiser.get(staff_url(tournament)).content.decode()
+    assert sorted(list_links(page).values()) == sorted([first, second])
+    for link in (first, second):
+        assert 'name="new_password1"' in person_client().get(link).content.decode()
+
+
+def test_the_kept_links_cost_no_query_per_invitation(
+    organiser, tournament, no_mail, django_assert_num_queries
+):
+    invite(organiser, tournament)
+    invite(organiser, tournament, name="Karl Meier", email="karl@example.org")
+    organiser.get(staff_url(tournament))
+    with django_assert_num_queries(6):
+        assert len(list_links(organiser.get(staff_url(tournament)).content.decode())) == 2
+
+
+def test_the_database_alone_holds_no_working_link(organiser, tournament, no_mail, settings):
+    link = shown_link(organiser.get(invite(organiser, tournament)["Location"]).content.decode())
+    key = link.rstrip("/").rsplit("/", 1)[1]
+    invitation = StaffInvitation.objects.get()
+    assert key not in invitation.key_seed
+    assert key not in invitation.key_hash
+    # A new secret key (the old one kept as a fallback, so the login stays) makes another key
+    # from the seed: the page shows no link that would not work, but how to get a new one.
+    settings.SECRET_KEY_FALLBACKS = [settings.SECRET_KEY]
+    settings.SECRET_KEY = "another-secret-key-" + "x" * 40
+    page = organiser.get(staff_url(tournament)).content.decode()
+    assert list_links(page) == {}
+    assert "“Invite again” makes a new one" in page
+
+
+def test_an_invitation_from_before_the_kept_links_says_how_to_get_one(
+    organiser, tournament, no_mail
+):
+    organiser.get(invite(organiser, tournament)["Location"])  # the link on top, once
+    StaffInvitation.objects.update(key_seed="")
+    page = organiser.get(staff_url(tournament)).content.decode()
+    assert list_links(page) == {}
+    assert "cannot be shown again: “Invite again” makes a new one" in page
+
+
+def test_a_link_run_out_is_not_shown(organiser, tournament, no_mail):
+    organiser.get(invite(organiser, tournament)["Location"])  # the link on top, once
+    StaffInvitation.objects.update(expires_at=timezone.now())
+    page = organiser.get(staff_url(tournament)).content.decode()
+    assert list_links(page) == {}
+    assert "run out" in page
+
+
+def test_where_mail_leaves_the_server_no_link_is_listed(organiser, tournament, settings):
+    settings.SITE_URL = "http://testserver/"
+    invite(organiser, tournament)
+    invite(organiser, tournament, name="Karl Meier", email="karl@example.org")
+    page = organiser.get(staff_url(tournament)).content.decode()
+    assert list_links(page) == {}
+    assert "/accounts/invitation/" not in page
+
+
+def test_only_an_organiser_reads_an_invitations_link(organiser, tournament, no_mail):
+    from adjudication import policies
+
+    invite(organiser, tournament)
+    invitation = StaffInvitation.objects.get()
+    assert policies.may_read_invitation_link(invitation=invitation, roles={Role.ORGANISER}) is None
+    for role in (Role.ADJUDICATOR, Role.DEPUTY, Role.PANEL, Role.SCOREKEEPER):
+        assert policies.may_read_invitation_link(invitation=invitation, roles={role}) is not None
+
+
+def test_the_kept_links_in_german(organiser, tournament, no_mail):
+    organiser.get(invite(organiser, tournament)["Location"])
+    organiser.cookies["django_language"] = "de"
+    page = organiser.get(staff_url(tournament)).content.decode()
+    assert "Einladungslink für Jürgen Müller" in page
+    assert len(list_links(page)) == 1
+    StaffInvitation.objects.update(key_seed="")
+    page = organiser.get(staff_url(tournament)).content.decode()
+    assert "kann nicht erneut angezeigt werden: „Erneut einladen“ erstellt einen neuen" in page

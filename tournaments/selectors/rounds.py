@@ -15,6 +15,7 @@ from tournaments.models import (
     Entry,
     Round,
     Seat,
+    SeatingMethod,
     SeatResult,
     Table,
     Tournament,
@@ -233,6 +234,68 @@ def current_round(*, tournament: Tournament, published_only: bool = True) -> Rou
             if round_.status == wanted:
                 return round_
     return rounds[-1] if rounds else None
+
+
+@dataclass(frozen=True)
+class ScreenShows:
+    """What the venue screen shows: a round (its clock and seating), or, once the rounds
+    published so far are over, the standings after the last of them (``standings_after``)."""
+
+    round: Round | None
+    standings_after: int | None = None
+
+
+def screen_shows(*, tournament: Tournament) -> ScreenShows:
+    """The venue screen's round: the one being played; one whose time has ended while a sheet
+    is still out; else the next round drawn and published. A round closed, or ended with every
+    sheet confirmed, is over: the screen moves on to the next published round, or else to the
+    standings, rather than keep showing its clock at 00:00."""
+    rounds = list(tournament.rounds.exclude(published_at=None).order_by("number"))
+    for round_ in rounds:
+        if round_.status == Round.Status.RUNNING:
+            return ScreenShows(round=round_)
+    for round_ in rounds:
+        if round_.status == Round.Status.FINISHED and play.recorded().unconfirmed(
+            tables=round_.tables.all()
+        ):
+            return ScreenShows(round=round_)
+    for round_ in rounds:
+        if round_.status == Round.Status.SEATED:
+            return ScreenShows(round=round_)
+    over = [r for r in rounds if r.status in {Round.Status.FINISHED, Round.Status.CLOSED}]
+    if over:
+        return ScreenShows(round=None, standings_after=over[-1].number)
+    return ScreenShows(round=rounds[-1] if rounds else None)
+
+
+@dataclass(frozen=True)
+class RoundNeighbours:
+    """The numbers of the rounds before and after one (None: there is none), and, if there is
+    no next round yet, the number the next would have while the tournament plans it and it is
+    added by hand (by the DDV method the draw of the first round adds every later one)."""
+
+    previous: int | None
+    next: int | None
+    next_planned: int | None
+
+
+def round_neighbours(*, round: Round) -> RoundNeighbours:
+    """The rounds either side of ``round``, for the links between the round pages."""
+    numbers = set(
+        round.tournament.rounds.filter(number__in=[round.number - 1, round.number + 1]).values_list(
+            "number", flat=True
+        )
+    )
+    following = round.number + 1
+    return RoundNeighbours(
+        previous=round.number - 1 if round.number - 1 in numbers else None,
+        next=following if following in numbers else None,
+        next_planned=following
+        if following not in numbers
+        and following <= round.tournament.planned_rounds
+        and round.tournament.seating_method != SeatingMethod.DDV
+        else None,
+    )
 
 
 @dataclass(frozen=True)

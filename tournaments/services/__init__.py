@@ -7,6 +7,7 @@ from tournaments.services.imports import (
     import_upload_discard,
     import_upload_keep,
     players_import_confirm,
+    players_import_confirm_at_tables_of_five,
 )
 from tournaments.services.persons import (
     person_update,
@@ -20,6 +21,7 @@ from tournaments.services.players import (
     entry_create,
     entry_disqualify,
     entry_register,
+    entry_register_at_tables_of_five,
     entry_reinstate,
     entry_replace,
     entry_update,
@@ -78,6 +80,7 @@ __all__ = [
     "entry_create",
     "entry_disqualify",
     "entry_register",
+    "entry_register_at_tables_of_five",
     "entry_reinstate",
     "entry_replace",
     "entry_update",
@@ -91,6 +94,7 @@ __all__ = [
     "player_find_or_create",
     "players_import",
     "players_import_confirm",
+    "players_import_confirm_at_tables_of_five",
     "ranking_admission_admit",
     "ranking_admission_decline",
     "ranking_admission_request",

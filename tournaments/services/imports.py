@@ -20,12 +20,14 @@ from django.utils.translation import gettext as _
 from tournaments.models import ImportUpload, Tournament
 from tournaments.selectors.imports import IMPORT_KEPT, import_upload_of, session_tag
 from tournaments.services.players import Imported, players_import
+from tournaments.services.tournaments import tournament_tables_of_five_allow
 
 __all__ = [
     "IMPORT_KEPT",
     "import_upload_discard",
     "import_upload_keep",
     "players_import_confirm",
+    "players_import_confirm_at_tables_of_five",
 ]
 
 
@@ -82,3 +84,16 @@ def players_import_confirm(
     data = bytes(upload.data)
     upload.delete()
     return players_import(tournament=tournament, data=data)
+
+
+@transaction.atomic
+def players_import_confirm_at_tables_of_five(
+    *, tournament: Tournament, user: User, session_key: str, key: str
+) -> Imported:
+    """Late entries by a list that fit in only at tables of five (TSR 8.3.1, 10): allow tables
+    of five (the organiser's decision, ``tournament_tables_of_five_allow``) and import the
+    list (``players_import_confirm``), both or neither."""
+    tournament_tables_of_five_allow(tournament=tournament, by=user)
+    return players_import_confirm(
+        tournament=tournament, user=user, session_key=session_key, key=key
+    )

@@ -33,6 +33,7 @@ from tournaments.services.persons import (
 )
 from tournaments.services.results import standings_schedule
 from tournaments.services.rounds import Reseating, open_rounds_reseat
+from tournaments.services.tournaments import tournament_tables_of_five_allow
 
 
 def _next_start_number(tournament: Tournament) -> int:
@@ -90,7 +91,7 @@ def _entry_add(
             start_number=start_number or _next_start_number(tournament),
         )
     )
-    reseating = open_rounds_reseat(tournament=tournament)
+    reseating = open_rounds_reseat(tournament=tournament, joining=True)
     standings_schedule(tournament_id=tournament.pk)
     return EntryChange(entry=entry, reseating=reseating)
 
@@ -247,7 +248,7 @@ def entry_reinstate(*, entry: Entry) -> EntryChange:
         raise ValidationError(_("The tournament is finished; no more players can enter."))
     entry.status = Entry.Status.ACTIVE
     entry.save(update_fields=["status"])
-    reseating = open_rounds_reseat(tournament=tournament)
+    reseating = open_rounds_reseat(tournament=tournament, joining=True)
     standings_schedule(tournament_id=tournament.pk)
     return EntryChange(entry=entry, reseating=reseating)
 
@@ -371,7 +372,7 @@ def players_import(*, tournament: Tournament, data: bytes) -> Imported:
     if errors:
         raise ValidationError({"file": errors})
     created = Entry.objects.bulk_create(entries)
-    reseating = open_rounds_reseat(tournament=tournament)
+    reseating = open_rounds_reseat(tournament=tournament, joining=True)
     standings_schedule(tournament_id=tournament.pk)
     return Imported(entries=created, reseating=reseating)
 
@@ -409,4 +410,31 @@ def entry_register(
         first_name=first_name,
         last_name=last_name,
         club=club,
+    )
+
+
+@transaction.atomic
+def entry_register_at_tables_of_five(
+    *,
+    tournament: Tournament,
+    by: User,
+    first_name: str,
+    last_name: str,
+    club: str = "",
+    ddv_number: str = "",
+    start_number: int | None = None,
+    same_person: bool = False,
+) -> EntryChange:
+    """A late entry that fits in only at a table of five (TSR 8.3.1, 10): allow tables of five
+    (the organiser's decision, ``tournament_tables_of_five_allow``) and register the player
+    (``entry_register``), both or neither."""
+    tournament_tables_of_five_allow(tournament=tournament, by=by)
+    return entry_register(
+        tournament=tournament,
+        first_name=first_name,
+        last_name=last_name,
+        club=club,
+        ddv_number=ddv_number,
+        start_number=start_number,
+        same_person=same_person,
     )

@@ -17,7 +17,7 @@ from django.utils.translation import ngettext
 
 from doko import seating
 from tournaments import caching, play, policies, selectors
-from tournaments.messages import seating_error_message
+from tournaments.messages import fives_would_seat, seating_error_message
 from tournaments.models import (
     Entry,
     ExtraTime,
@@ -292,20 +292,25 @@ class Reseating:
     unseated: tuple[int, ...] = ()
 
 
-def open_rounds_reseat(*, tournament: Tournament, keep_going: bool = False) -> Reseating:
+def open_rounds_reseat(
+    *, tournament: Tournament, keep_going: bool = False, joining: bool = False
+) -> Reseating:
     """After a withdrawal or a late entry: re-seat every round drawn but not started, moving
     only the players who must move (TSR 8.3, 10.1). The meetings of all other rounds, played
     or drawn in advance, count; in round 1 members of one club stay apart.
 
     A round that cannot be seated again refuses the change, or with ``keep_going`` keeps its
     seating and its number is among ``unseated`` (a disqualification stands all the same).
-    Returns what moved, for the organiser to be told."""
+    ``joining``: players join the field (a late entry, a player taken back), and the refusal
+    says what lets them in (``late_entry_refusal``). Returns what moved, for the organiser to
+    be told."""
     unseated = []
     moved: dict[int, int] = {}
     active = list(
         tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", flat=True)
     )
-    for round_ in tournament.rounds.filter(status=Round.Status.SEATED).order_by("number"):
+    seated = list(tournament.rounds.filter(status=Round.Status.SEATED).order_by("number"))
+    for round_ in seated:
         plan = _round_plan(round_)
         if sorted(plan.players) == sorted(active):
             continue
@@ -322,6 +327,12 @@ def open_rounds_reseat(*, tournament: Tournament, keep_going: bool = False) -> R
             if keep_going:
                 unseated.append(round_.number)
                 continue
+            if joining:
+                raise late_entry_refusal(
+                    tournament=tournament,
+                    error=error,
+                    rounds=[each.number for each in seated if each.number >= round_.number],
+                ) from error
             raise ValidationError(
                 {
                     "entries": _(
@@ -336,6 +347,59 @@ def open_rounds_reseat(*, tournament: Tournament, keep_going: bool = False) -> R
         if seated_moves := set(published_moves) & set(result.plan.players):
             moved[round_.number] = len(seated_moves)
     return Reseating(moved=moved, unseated=tuple(unseated))
+
+
+def late_entry_refusal(
+    *, tournament: Tournament, error: seating.SeatingError, rounds: list[int]
+) -> ValidationError:
+    """Why players cannot join a field whose ``rounds`` (drawn, not started) are seated at
+    tables of four, and what lets them in (TSR 8.3.1, 10).
+
+    Those rounds are drawn for a field that fills its tables; by the DDV method the plan of
+    every later round is drawn at once, so the field's size is fixed for all of them. Each
+    late entry re-seats them at once (moving as few players as possible), so one player more
+    fits only at a table of five: where tables of five would seat the field and are not
+    allowed yet, the refusal is keyed ``allow_tables_of_five``, the setting that lets the
+    player in. Otherwise (``entries``) the players who are missing register together (an
+    imported list re-seats once), or the draw is undone and made again with them."""
+    if tournament.seating_method == seating.Method.DDV and len(rounds) > 1:
+        drawn = ngettext(
+            "The DDV seating plan of rounds %(first)d to %(last)d is drawn for a field that "
+            "fills its tables; %(players)d player with the late entry does not (TSR 8.3.1).",
+            "The DDV seating plan of rounds %(first)d to %(last)d is drawn for a field that "
+            "fills its tables; %(players)d players with the late entry do not (TSR 8.3.1).",
+            error.players,
+        ) % {"first": rounds[0], "last": rounds[-1], "players": error.players}
+    else:
+        drawn = ngettext(
+            "Round %(number)d is drawn already for a field that fills its tables; "
+            "%(players)d player with the late entry does not (TSR 8.3.1).",
+            "Round %(number)d is drawn already for a field that fills its tables; "
+            "%(players)d players with the late entry do not (TSR 8.3.1).",
+            error.players,
+        ) % {"number": rounds[0], "players": error.players}
+    if not tournament.allow_tables_of_five and fives_would_seat(error.players):
+        return ValidationError(
+            {
+                "allow_tables_of_five": drawn
+                + " "
+                + _(
+                    "A late entry fits in only at a table of five: allow tables of five "
+                    "(TSR 10), then enter the player again."
+                )
+            }
+        )
+    return ValidationError(
+        {
+            "entries": drawn
+            + " "
+            + _(
+                "%(problem)s Register the missing players together (import them as a list), "
+                "or undo the draw and draw again once the field is complete."
+            )
+            % {"problem": seating_error_message(error)}
+        }
+    )
 
 
 def _club_mates(tournament: Tournament) -> list[tuple[int, int]]:

@@ -5,6 +5,7 @@ from typing import NotRequired, TypedDict
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -21,7 +22,7 @@ from tournaments.forms import (
     errors_to_form,
 )
 from tournaments.models import Entry, Tournament
-from tournaments.permissions import AuthenticatedHttpRequest, require
+from tournaments.permissions import AuthenticatedHttpRequest, require, roles_of
 from tournaments.roles import ORGANISER
 from tournaments.views.common import organises, report_moves
 
@@ -33,14 +34,26 @@ def entry_list(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = selectors.tournament_get(slug=slug, user=request.user)
     is_organiser = organises(request, tournament)
     form = EntryForm(request.POST or None) if is_organiser else None
+    # A late entry that fits in only at a table of five (TSR 10): the way out, offered on
+    # the form (``services.late_entry_refusal``), or who decides it.
+    fives: dict | None = None
     if request.method == "POST":
         require(request, tournament, ORGANISER)
         assert form is not None  # ``require`` let only an organiser on, and he got the form
         if form.is_valid():
             try:
-                registered = services.entry_register(tournament=tournament, **form.cleaned_data)
+                if request.POST.get("allow_tables_of_five"):
+                    assert isinstance(request.user, User)  # ``require``: an organiser
+                    registered = services.entry_register_at_tables_of_five(
+                        tournament=tournament, by=request.user, **form.cleaned_data
+                    )
+                else:
+                    registered = services.entry_register(tournament=tournament, **form.cleaned_data)
             except ValidationError as error:
                 errors_to_form(form, error)
+                if "allow_tables_of_five" in getattr(error, "error_dict", {}):
+                    refusal = policies.may_allow_tables_of_five(roles=roles_of(request, tournament))
+                    fives = {"refusal": refusal}
             else:
                 messages.success(
                     request,
@@ -59,6 +72,7 @@ def entry_list(request: HttpRequest, slug: str) -> HttpResponse:
             "query": query,
             "is_organiser": is_organiser,
             "form": form,
+            "fives": fives,
         },
         status=400 if form is not None and form.errors else 200,
     )
@@ -183,6 +197,7 @@ class _ImportPage(TypedDict):
     import_errors: NotRequired[list[str]]  # the import was refused
     preview: NotRequired[player_import.ImportPreview]  # the rows of the file, checked
     key: NotRequired[str]  # names the file kept on the server, for the confirm
+    fives: NotRequired[dict]  # the list fits in only at tables of five: the way out
 
 
 def _session_key(request: HttpRequest) -> str:
@@ -204,12 +219,24 @@ def players_import(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse
     user, session_key = request.user, _session_key(request)
     if request.method == "POST" and "key" in request.POST:
         key = request.POST["key"]
+        confirm = (
+            services.players_import_confirm_at_tables_of_five
+            if request.POST.get("allow_tables_of_five")
+            else services.players_import_confirm
+        )
         try:
-            imported = services.players_import_confirm(
-                tournament=tournament, user=user, session_key=session_key, key=key
-            )
+            imported = confirm(tournament=tournament, user=user, session_key=session_key, key=key)
         except ValidationError as error:
             context["import_errors"] = error_messages(error)
+            if "allow_tables_of_five" in getattr(error, "error_dict", {}):
+                # The late entries fit in only at tables of five (TSR 10): the way out, or
+                # who decides it.
+                context["key"] = key
+                context["fives"] = {
+                    "refusal": policies.may_allow_tables_of_five(
+                        roles=roles_of(request, tournament)
+                    )
+                }
             # A refused import keeps its file: show what was refused, line by line.
             data = selectors.import_upload_data(
                 tournament=tournament, user=user, session_key=session_key, key=key

@@ -90,6 +90,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         {
             "tournament": tournament,
             "round": round_,
+            "neighbours": selectors.round_neighbours(round=round_),
             "tables": selectors.round_tables(round=round_) if show_seating else [],
             "show_seating": show_seating,
             "show_points": standings_mode(request, tournament) != "hidden",
@@ -266,17 +267,32 @@ def find_table(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def venue_screen(request: HttpRequest, slug: str) -> HttpResponse:
-    """The projector at the venue: the round clock and every player's table, by name.
+    """The projector at the venue: the round clock and every player's table, by name; once
+    the round is over, the next round's seating or the standings (``selectors.screen_shows``).
 
     The same page for the hall and for staff, so when the QR code's address is this machine
     only, the organiser (who may print, and so set the site up) sees a small note beneath it.
     """
     tournament = selectors.tournament_get(slug=slug, user=request.user)
-    round_ = selectors.current_round(tournament=tournament)
+    shows = selectors.screen_shows(tournament=tournament)
+    round_ = shows.round
     find_url = absolute_url(request, reverse("find", args=[slug]))
+    # The hall reads the screen: it shows the standings only as the public sees them.
+    standings_hidden = policies.may_read_standings(tournament=tournament, roles=()) is not None
+    standings = (
+        selectors.standings_read(tournament=tournament)
+        if shows.standings_after and not standings_hidden
+        else None
+    )
     context = {
         "tournament": tournament,
         "round": round_,
+        "standings_after": shows.standings_after,
+        "standings_hidden": standings_hidden,
+        "standings_rows": standings.rows if standings else [],
+        "next_round": shows.standings_after + 1
+        if shows.standings_after and shows.standings_after < tournament.planned_rounds
+        else None,
         "clock": selectors.round_clock(round=round_) if round_ else None,
         "seats": selectors.round_seats_by_name(round=round_) if round_ else [],
         "find_url": find_url,
