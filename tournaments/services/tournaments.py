@@ -2,6 +2,7 @@
 settings, tables of five among them (TSR 8.3.1, 10)."""
 
 import datetime
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,9 +33,12 @@ RESERVED_SLUGS = frozenset({"new"})
 
 
 def _unique_slug(name: str, starts_on: datetime.date) -> str:
-    """The name and year as a readable link, German spelt out ("Münster 2026" →
-    "muenster-2026"); a number is added if another tournament has it."""
-    base = slugify(spelt_out(f"{name} {starts_on.year}"))[:70].rstrip("-") or "turnier"
+    """The name and year as a readable link, German spelt out ("Münster" → "muenster-2026");
+    the year only once when the name holds it already ("Herbstturnier 2026" →
+    "herbstturnier-2026"); a number is added if another tournament has it."""
+    year = str(starts_on.year)
+    named = name if re.search(rf"(?<!\d){year}(?!\d)", name) else f"{name} {year}"
+    base = slugify(spelt_out(named))[:70].rstrip("-") or "turnier"
     slug, suffix = base, 2
     while slug in RESERVED_SLUGS or Tournament.objects.filter(slug=slug).exists():
         slug, suffix = f"{base}-{suffix}", suffix + 1
