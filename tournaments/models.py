@@ -385,6 +385,9 @@ class Tournament(models.Model):
             "finished, in each list whose maintainers admit it."
         ),
     )
+    # Set when its organiser archives it: off the home page and the organisers' lists of
+    # current tournaments, still at its address and counted in the ranking lists.
+    archived_at = models.DateTimeField(_("archived"), null=True, blank=True)
     # Raised by every rebuild of the standings: the key of the cached standings and their ETag.
     standings_version = models.PositiveIntegerField(_("standings version"), default=0)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
