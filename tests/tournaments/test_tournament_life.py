@@ -388,3 +388,30 @@ def test_staff_are_appointed_again_only_by_an_organiser_of_both():
     with pytest.raises(PermissionDenied):
         services.tournament_copy(source=source, by=helper, name="Neu", starts_on=DAY, staff=True)
     assert Tournament.objects.count() == 1
+
+
+# No dead ends ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "reason"),
+    [
+        ("en", "Only organisers create tournaments; an administrator adds you"),
+        ("de", "Organisers"),
+    ],
+)
+def test_the_home_page_says_who_creates_tournaments_to_whoever_may_not(client, language, reason):
+    client.force_login(factories.user())
+    page = in_(client, language).get(reverse("home")).content.decode()
+    assert reverse("tournament-new") not in page
+    assert reason in page
+    client.logout()
+    assert reason not in client.get(reverse("home")).content.decode()
+
+
+def test_the_tournament_page_tells_its_adjudicator_whose_the_settings_are(client):
+    tournament = factories.tournament(organiser=factories.user())
+    client.force_login(factories.adjudicator(tournament))
+    page = in_(client, "en").get(reverse("tournament", args=[tournament.slug])).content.decode()
+    assert reverse("tournament-settings", args=[tournament.slug]) not in page
+    assert "Only an organiser changes the settings and the staff" in page

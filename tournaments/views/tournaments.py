@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.validators import slug_re
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -29,13 +29,16 @@ from tournaments.views.common import organises, report_moves, shortfall
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     current, archived = selectors.tournaments_home(user=request.user)
+    refusal = policies.may_create_tournament(user=request.user)
     return render(
         request,
         "tournaments/home.html",
         {
             "tournaments": current,
             "archived": archived,
-            "can_create": policies.may_create_tournament(user=request.user) is None,
+            "can_create": refusal is None,
+            # Signed in without the right: why the buttons are missing, and who grants it.
+            "create_refusal": refusal if request.user.is_authenticated else None,
         },
     )
 
@@ -249,7 +252,7 @@ def tournament_archive(request: AuthenticatedHttpRequest, slug: str) -> HttpResp
         services.tournament_unarchive(tournament=tournament, by=request.user)
         messages.success(request, _("The tournament is back on the home page."))
     else:
-        return HttpResponseBadRequest(_("Archive or unarchive: choose one."))
+        raise Http404  # no such action
     return redirect("tournament", slug)
 
 
@@ -266,6 +269,9 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "rounds": rounds,
             "is_organiser": organises(request, tournament),
             "is_staff": bool(roles_of(request, tournament) & STAFF),
+            # For the staff who do not organise: why settings, staff and deleting are not
+            # theirs, and whose they are.
+            "settings_refusal": policies.may_change_settings(tournament=tournament, roles=roles),
             "can_add_round": len(rounds) < tournament.planned_rounds
             and not (tournament.seating_method == SeatingMethod.DDV and rounds),
             "current": selectors.current_round(tournament=tournament),
