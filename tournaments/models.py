@@ -445,6 +445,28 @@ class Tournament(models.Model):
         return self.hands_per_match if table_size == 4 else self.hands_per_match_five
 
 
+class FormerSlug(models.Model):
+    """A short name for links a tournament had before its organiser changed it: its old links
+    (shared before anything was printed or published) lead to it while no tournament has that
+    short name again."""
+
+    slug = models.SlugField(_("short name for links"), max_length=80, unique=True)
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="former_slugs",
+        verbose_name=_("tournament"),
+    )
+    changed_at = models.DateTimeField(_("changed"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("former short name")
+        verbose_name_plural = _("former short names")
+
+    def __str__(self) -> str:
+        return self.slug
+
+
 class Entry(Named):
     """A player's participation in one tournament, with their start number, and their name and
     club as this tournament registered them: the tournament's pages, lists and standings show

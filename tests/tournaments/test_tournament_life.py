@@ -62,7 +62,32 @@ def test_the_organiser_changes_the_short_name_on_the_settings_page(client):
     assert response["Location"] == reverse("tournament", args=["herbst-2026"])
     assert Tournament.objects.get().slug == "herbst-2026"
     assert client.get(reverse("tournament", args=["herbst-2026"])).status_code == 200
-    assert client.get(reverse("tournament", args=[tournament.slug])).status_code == 404
+    # The old link leads there.
+    assert client.get(reverse("tournament", args=[tournament.slug])).status_code == 302
+
+
+def test_a_link_with_the_old_short_name_leads_to_the_tournament(client):
+    organiser = factories.user()
+    tournament = factories.tournament(organiser=organiser, slug="herbst")
+    services.tournament_update(tournament=tournament, by=organiser, changes={"slug": "herbst-26"})
+    response = client.get(reverse("tournament", args=["herbst"]))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("tournament", args=["herbst-26"])
+    # Renamed again: both old links lead to it; back to a former name, that one is its own.
+    tournament.refresh_from_db()
+    services.tournament_update(tournament=tournament, by=organiser, changes={"slug": "herbst"})
+    assert client.get(reverse("tournament", args=["herbst"])).status_code == 200
+    response = client.get(reverse("tournament", args=["herbst-26"]))
+    assert response["Location"] == reverse("tournament", args=["herbst"])
+    # Another tournament that takes an old short name is found there; a private one is not.
+    other = factories.tournament(slug="herbst-26", name="Anderes Turnier")
+    assert client.get(reverse("tournament", args=["herbst-26"])).context["tournament"] == other
+    services.tournament_update(tournament=tournament, by=organiser, changes={"is_public": False})
+    tournament.refresh_from_db()
+    services.tournament_update(tournament=tournament, by=organiser, changes={"slug": "geheim"})
+    assert client.get(reverse("tournament", args=["herbst"])).status_code == 404
+    client.force_login(organiser)
+    assert client.get(reverse("tournament", args=["herbst"])).status_code == 302
 
 
 @pytest.mark.parametrize(

@@ -29,6 +29,7 @@ from django.shortcuts import get_object_or_404
 from tournaments import caching, play
 from tournaments.models import (
     Entry,
+    FormerSlug,
     Round,
     Table,
     Tournament,
@@ -230,6 +231,13 @@ def tournament_get(*, slug: str, user: AnyUser, counts: bool = True) -> Tourname
     of one row, for the pages that phones refresh."""
     tournaments = tournament_list(user=user) if counts else tournaments_visible(user=user)
     return get_object_or_404(tournaments, slug=slug)
+
+
+def tournament_renamed(*, slug: str, user: AnyUser) -> Tournament | None:
+    """The tournament the user may see that had this short name for links before its
+    organiser changed it (``FormerSlug``), if none has it now; else None."""
+    former = FormerSlug.objects.filter(slug=slug).values("tournament_id")
+    return tournaments_visible(user=user).filter(pk__in=former).exclude(slug=slug).first()
 
 
 def user_roles(*, user: AnyUser, tournament: Tournament) -> set[str]:

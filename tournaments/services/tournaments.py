@@ -18,6 +18,7 @@ from doko.names import spelt_out
 from tournaments import policies, selectors
 from tournaments.models import (
     Entry,
+    FormerSlug,
     Round,
     SeatingMethod,
     SheetKeeping,
@@ -330,7 +331,10 @@ def tournament_update(
             {"slug": _("Another tournament has this short name; choose another.")}
         ) from error
     if former != locked.slug:
-        # The pages phones refresh no longer answer at the old address.
+        # The old links lead to the tournament while no other takes the short name; the pages
+        # phones refresh no longer answer at the old address.
+        FormerSlug.objects.filter(slug=locked.slug).delete()
+        FormerSlug.objects.update_or_create(slug=former, defaults={"tournament": locked})
         selectors.tournament_head_forget(slug=former)
     reseating = Reseating()
     if "allow_tables_of_five" in changed and locked.allow_tables_of_five:

@@ -258,7 +258,14 @@ def tournament_archive(request: AuthenticatedHttpRequest, slug: str) -> HttpResp
 
 @require_GET
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = selectors.tournament_get(slug=slug, user=request.user)
+    try:
+        tournament = selectors.tournament_get(slug=slug, user=request.user)
+    except Http404:
+        # A link shared before the organiser changed the short name.
+        renamed = selectors.tournament_renamed(slug=slug, user=request.user)
+        if renamed is None:
+            raise
+        return redirect("tournament", renamed.slug)
     rounds = list(selectors.tournament_rounds(tournament=tournament))
     roles = roles_of(request, tournament)
     return render(
