@@ -11,6 +11,9 @@ An entry's ``first_name``, ``last_name`` and ``club`` (added later) are the name
 tournament registered the player under; a file written before has them only on the player, and
 the entry takes the player's.
 
+The tournament's ``archived_at`` (added later) is when its organiser archived it, or null; a
+file written before has none, and the tournament comes back current.
+
 A sheet's ``scan`` (added later; a file written before has none, as one exported with
 ``--without-scans``) is the photo or scan of the signed paper sheet: its type, size, SHA-256,
 who attached it and when, and the file itself in base64, byte for byte as stored (stripped of

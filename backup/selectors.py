@@ -137,6 +137,7 @@ def tournament_export(*, tournament: Tournament, scans: bool = True) -> dict:
             "starts_on": tournament.starts_on.isoformat(),
             "ends_on": tournament.ends_on.isoformat(),
             "created_at": _time(tournament.created_at),
+            "archived_at": _time(tournament.archived_at),
         },
         "players": [
             {

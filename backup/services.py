@@ -198,6 +198,8 @@ def _import(data: dict, stored: list[str]) -> ImportResult:
         **{name: fields[name] for name in TOURNAMENT_FIELDS_LATER if name in fields},
         starts_on=datetime.date.fromisoformat(fields["starts_on"]),
         ends_on=datetime.date.fromisoformat(fields["ends_on"]),
+        # Added later: a file written before it has none, and the tournament is current.
+        archived_at=_parse_time(fields.get("archived_at")),
     )
     tournament.full_clean(validate_unique=False)
     tournament.save()

@@ -23,6 +23,11 @@ urlpatterns = [
         name="api-tournament",
     ),
     path(
+        "tournaments/<slug:slug>/archive",
+        tournament_api.TournamentArchive.as_view(),
+        name="api-tournament-archive",
+    ),
+    path(
         "tournaments/<slug:slug>/allow-tables-of-five",
         tournament_api.TablesOfFive.as_view(),
         name="api-tables-of-five",

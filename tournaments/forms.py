@@ -265,26 +265,67 @@ class SettingsForm(forms.Form):
         }
 
 
+class TournamentSettingsForm(SettingsForm):
+    """The settings page's form: every setting and the short name for links, which is shown
+    locked with its reason (``slug_refusal``) once links went out with it."""
+
+    slug = forms.SlugField(
+        label=capfirst(Tournament._meta.get_field("slug").verbose_name),
+        max_length=80,
+        help_text=_(
+            "Links to the tournament that were printed or shared already stop working when "
+            "it changes."
+        ),
+    )
+
+    def __init__(self, *args, slug_refusal: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.slug_refusal = slug_refusal
+        self.fields["slug"].widget.attrs["class"] = "form-control"
+        self.fields["slug"].disabled = bool(slug_refusal)
+
+    def changes(self) -> dict:
+        """The settings as entered, and the short name unless it is locked."""
+        changes = super().changes()
+        if not self.fields["slug"].disabled:
+            changes["slug"] = self.cleaned_data["slug"]
+        return changes
+
+
 class TournamentForm(SettingsForm):
     """A new tournament: its settings (the last day empty: the first day), a short name for
-    links if not the one made from the name and year; from an earlier tournament, which one
-    and whether its players are registered again."""
+    links if not the one made from the name and year; from an earlier tournament, which one,
+    which of its players are registered again (``players``: each start number with its
+    label; the active ones are ticked at first) and whether its staff are appointed again."""
 
     slug = forms.SlugField(
         label=capfirst(Tournament._meta.get_field("slug").verbose_name),
         max_length=80,
         required=False,
-        help_text=_("Empty: made from the name and the year. It cannot change later."),
+        help_text=_(
+            "Empty: made from the name and the year. It can change until something is "
+            "printed or a round's seating is published."
+        ),
     )
     source = forms.SlugField(widget=forms.HiddenInput, required=False)
-    players = forms.BooleanField(
-        label=_("Register its players again, with the same start numbers"),
+    entries = forms.TypedMultipleChoiceField(
+        label=_("Players registered again, with the same start numbers"),
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    staff = forms.BooleanField(
+        label=_("Appoint its staff again, in the same roles"),
         required=False,
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, players: list[tuple[int, str]] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["ends_on"].required = False
         self.fields["ends_on"].help_text = _("Empty: the first day.")
         self.fields["slug"].widget.attrs["class"] = "form-control"
-        self.fields["players"].widget.attrs["class"] = "form-check-input"
+        field = self.fields["entries"]
+        assert isinstance(field, forms.TypedMultipleChoiceField)  # declared above
+        field.choices = players or []
+        field.widget.attrs["class"] = "form-check-input"
+        self.fields["staff"].widget.attrs["class"] = "form-check-input"

@@ -385,6 +385,9 @@ class Tournament(models.Model):
             "finished, in each list whose maintainers admit it."
         ),
     )
+    # Set when its organiser archives it: off the home page and the organisers' lists of
+    # current tournaments, still at its address and counted in the ranking lists.
+    archived_at = models.DateTimeField(_("archived"), null=True, blank=True)
     # Raised by every rebuild of the standings: the key of the cached standings and their ETag.
     standings_version = models.PositiveIntegerField(_("standings version"), default=0)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
@@ -440,6 +443,28 @@ class Tournament(models.Model):
     def hands_at(self, table_size: int) -> int:
         """The lines of a round at a table of ``table_size``, compulsory solos included."""
         return self.hands_per_match if table_size == 4 else self.hands_per_match_five
+
+
+class FormerSlug(models.Model):
+    """A short name for links a tournament had before its organiser changed it: its old links
+    (shared before anything was printed or published) lead to it while no tournament has that
+    short name again."""
+
+    slug = models.SlugField(_("short name for links"), max_length=80, unique=True)
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="former_slugs",
+        verbose_name=_("tournament"),
+    )
+    changed_at = models.DateTimeField(_("changed"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("former short name")
+        verbose_name_plural = _("former short names")
+
+    def __str__(self) -> str:
+        return self.slug
 
 
 class Entry(Named):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments.models import (
     RankingAdmission,
@@ -116,6 +117,74 @@ def may_copy_tournament(*, roles: Collection[str]) -> Refusal | None:
     if set(roles) & ORGANISER:
         return None
     return Refusal(_("Only an organiser of a tournament starts a new one from it."))
+
+
+def may_copy_staff(*, roles: Collection[str], roles_new: Collection[str]) -> Refusal | None:
+    """Appoint an earlier tournament's staff again in the new one started from it: whoever
+    organises both (``roles``: his in the earlier, ``roles_new``: in the new one), as the
+    organiser appoints the staff (TSR 8.2.1) and grants no role he could not grant himself."""
+    if set(roles) & ORGANISER and set(roles_new) & ORGANISER:
+        return None
+    return Refusal(_("Only an organiser of both tournaments appoints the staff again."))
+
+
+def may_delete_tournament(
+    *, tournament: Tournament, roles: Collection[str], confirmed: int
+) -> Refusal | None:
+    """Delete a tournament with everything in it (a test, a tournament made by mistake): its
+    organisers, while no scoresheet of it is confirmed (``confirmed``: how many are). Once a
+    result counts, the tournament is archived instead (``may_archive_tournament``)."""
+    if not set(roles) & ORGANISER:
+        return Refusal(_("Only an organiser of the tournament deletes it."))
+    if confirmed:
+        return Refusal(
+            ngettext(
+                "%(count)d scoresheet of this tournament is confirmed: its results stay. "
+                "Archive the tournament instead; it leaves the home page.",
+                "%(count)d scoresheets of this tournament are confirmed: their results stay. "
+                "Archive the tournament instead; it leaves the home page.",
+                confirmed,
+            )
+            % {"count": confirmed},
+            field="scoresheets",
+        )
+    return None
+
+
+def may_archive_tournament(*, tournament: Tournament, roles: Collection[str]) -> Refusal | None:
+    """Archive a tournament (off the home page and the organisers' current lists, still at its
+    address and in the ranking lists), or take it out of the archive: its organisers."""
+    if set(roles) & ORGANISER:
+        return None
+    return Refusal(_("Only an organiser of the tournament archives it."))
+
+
+def may_change_slug(
+    *, tournament: Tournament, roles: Collection[str], printed: bool, published: bool
+) -> Refusal | None:
+    """Change the short name in the tournament's links: its organisers, until the links have
+    gone out: nothing printed yet (``printed``: a printout of it was made, its QR codes and
+    links on paper) and no round's seating published (``published``: players were sent to
+    its pages). After that it stays as it is."""
+    if refusal := may_change_settings(tournament=tournament, roles=roles):
+        return refusal
+    if printed:
+        return Refusal(
+            _(
+                "Printouts of the tournament carry links with this short name, so it stays as "
+                "it is."
+            ),
+            field="slug",
+        )
+    if published:
+        return Refusal(
+            _(
+                "The seating of a round is published and its links went out with this short "
+                "name, so it stays as it is."
+            ),
+            field="slug",
+        )
+    return None
 
 
 def may_change_settings(*, tournament: Tournament, roles: Collection[str]) -> Refusal | None:

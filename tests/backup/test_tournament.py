@@ -391,6 +391,27 @@ def test_the_offences_of_the_tsr_come_back_by_their_code():
     }
 
 
+def test_an_archived_tournament_comes_back_archived():
+    organiser = factories.user()
+    tournament = factories.tournament(players=4, organiser=organiser)
+    archived = tournament_services.tournament_archive(tournament=tournament, by=organiser)
+    data = through_json(tournament_export(tournament=archived))
+    assert data["tournament"]["archived_at"] == archived.archived_at.isoformat()
+    data["tournament"]["slug"] = "restored"
+    restored = tournament_import(data=data)
+    restored.refresh_from_db()
+    assert restored.archived_at == archived.archived_at
+
+
+def test_a_file_written_before_archiving_existed_comes_back_current():
+    data = through_json(tournament_export(tournament=factories.tournament(players=4)))
+    del data["tournament"]["archived_at"]
+    data["tournament"]["slug"] = "older"
+    restored = tournament_import(data=data)
+    restored.refresh_from_db()
+    assert restored.archived_at is None
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [

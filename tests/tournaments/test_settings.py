@@ -168,12 +168,13 @@ def test_a_copy_with_its_players_registers_them_again_under_their_start_numbers(
         by=organiser,
         name="Neu",
         starts_on=DAY,
-        players=True,
+        entries=[1, 2, 4],
         changes={"venue": "Celle"},
     )
+    # The withdrawn player 2, chosen, is active again; 3 and 5, not chosen, are not copied.
     assert list(copy.entries.values_list("start_number", "player", "status")) == [
         (entry.start_number, entry.player_id, Entry.Status.ACTIVE)
-        for entry in source.entries.order_by("start_number")
+        for entry in source.entries.filter(start_number__in=[1, 2, 4]).order_by("start_number")
     ]
     assert copy.venue == "Celle"
 
@@ -243,12 +244,14 @@ def test_only_an_organiser_changes_the_settings(role):
     assert tournament.venue == ""
 
 
-def test_the_short_name_for_links_never_changes():
+def test_the_short_name_for_links_changes_until_the_seating_is_published():
     organiser = factories.user()
-    tournament = factories.tournament(organiser=organiser)
+    tournament = factories.tournament(players=8, organiser=organiser)
+    assert update(tournament, organiser, slug="anders").changed == ("slug",)
+    factories.seated_round(Tournament.objects.get(slug="anders"))
     with pytest.raises(ValidationError) as error:
-        update(tournament, organiser, slug="anders")
-    assert "printed" in error.value.message_dict["slug"][0]
+        update(Tournament.objects.get(slug="anders"), organiser, slug="wieder-anders")
+    assert "published" in error.value.message_dict["slug"][0]
 
 
 def test_a_drawn_round_locks_the_seating_draw():

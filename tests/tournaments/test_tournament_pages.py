@@ -139,7 +139,9 @@ def test_a_new_tournament_from_an_earlier_one_starts_with_its_settings(client):
     assert form["allow_tables_of_five"].value() is True
     assert not form["name"].value()
     assert not form["starts_on"].value()
-    assert "5 players are registered in Pokal 2026." in response.content.decode()
+    # Each player to tick, the active ones ticked (issue 32).
+    assert form["entries"].value() == [1, 2, 3, 4, 5]
+    assert response.content.decode().count('name="entries"') == 5
 
 
 @pytest.mark.parametrize("players", [False, True])
@@ -153,7 +155,7 @@ def test_a_tournament_copied_on_the_page_has_its_players_only_if_asked(client, p
     }
     data.pop("ends_on")
     if players:
-        data["players"] = "on"
+        data["entries"] = ["1", "2", "3", "4", "5"]
     response = client.post(reverse("tournament-new"), data)
     assert response.status_code == 302
     copy = Tournament.objects.get(name="Pokal 2027")
@@ -167,7 +169,7 @@ def test_a_tournament_organised_by_someone_else_cannot_be_copied(client):
     source = factories.tournament(players=4, organiser=factories.user())
     client.force_login(creator())
     assert client.get(reverse("tournament-new"), {"from": source.slug}).status_code == 404
-    data = {**NEW, "source": source.slug, "players": "on"}
+    data = {**NEW, "source": source.slug, "entries": ["1"]}
     assert client.post(reverse("tournament-new"), data).status_code == 404
     assert Tournament.objects.count() == 1
 
@@ -198,7 +200,9 @@ def test_the_settings_page_shows_locked_settings_with_their_reason(client):
     assert not form.fields["venue"].disabled
     page = response.content.decode()
     assert "Round 1 is drawn; the seating draw stays the one it was drawn by." in page
-    assert "printed" in page  # the short name for links stays
+    # The short name for links stays: the seating went out with it.
+    assert "The seating of a round is published" in page
+    assert form.fields["slug"].disabled
 
 
 def test_the_organiser_saves_the_settings_and_a_locked_one_stays(client):
@@ -343,7 +347,8 @@ def test_home_reads_every_tournament_and_its_current_round_in_one_query(
     with django_assert_num_queries(1):
         response = client.get(reverse("home"))
     assert len(response.context["tournaments"]) == tournaments
-    # Signed in: the session, the user, his permissions (user's and groups'), the list.
+    # Signed in: the session, the user, his permissions (user's and groups'), the list with
+    # his archived tournaments.
     client.force_login(creator())
     with django_assert_num_queries(5):
         client.get(reverse("home"))

@@ -27,7 +27,12 @@ from tournaments.api.rounds import (
     TableExtraTime,
 )
 from tournaments.api.standings import PlayerDetail, StandingsView
-from tournaments.api.tournaments import TablesOfFive, TournamentDetail, TournamentList
+from tournaments.api.tournaments import (
+    TablesOfFive,
+    TournamentArchive,
+    TournamentDetail,
+    TournamentList,
+)
 
 __all__ = [
     "EntryList",
@@ -52,6 +57,7 @@ __all__ = [
     "StandingsView",
     "TableExtraTime",
     "TablesOfFive",
+    "TournamentArchive",
     "TournamentDetail",
     "TournamentList",
 ]

@@ -1,22 +1,29 @@
-"""API for tournaments: the list, creating one (afresh or from an earlier one), one tournament
-and its settings, and allowing tables of five (TSR 10)."""
+"""API for tournaments: the list, creating one (afresh or from an earlier one), one tournament,
+its settings and its short name, deleting or archiving it, and allowing tables of five
+(TSR 10)."""
 
 from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import generics, serializers, status
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments import policies, selectors, services
-from tournaments.models import Tournament
+from tournaments.models import Entry, Tournament
 from tournaments.permissions import roles_of
 
 _OPTIONAL = {"required": False}
 
 
 class TournamentSerializer(serializers.ModelSerializer):
+    archived_at = serializers.DateTimeField(
+        read_only=True,
+        allow_null=True,
+        help_text="When its organiser archived it (off the list unless asked for); null: current",
+    )
     entry_count = serializers.IntegerField(read_only=True, help_text="Active players")
     round_count = serializers.IntegerField(read_only=True, help_text="Rounds created so far")
     current_round = serializers.IntegerField(
@@ -50,6 +57,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "counts_for_ranking",
             "is_public",
             "standings_public",
+            "archived_at",
             "entry_count",
             "round_count",
             "current_round",
@@ -82,17 +90,39 @@ class TournamentCreateSerializer(serializers.ModelSerializer):
     copy_players = serializers.BooleanField(
         default=False,
         write_only=True,
-        help_text="With copy_from: register its players again, with the same start numbers",
+        help_text="With copy_from: register its active players again, with the same start "
+        "numbers (copy_entries chooses them one by one)",
+    )
+    copy_entries = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        write_only=True,
+        max_length=10000,
+        help_text="With copy_from: the start numbers of its players to register again, "
+        "withdrawn ones too, with the same start numbers",
+    )
+    copy_staff = serializers.BooleanField(
+        default=False,
+        write_only=True,
+        help_text="With copy_from: appoint its staff again, in the same roles",
     )
 
     class Meta:
         model = Tournament
-        fields = ["slug", *selectors.SETTINGS, "copy_from", "copy_players"]
+        fields = [
+            "slug",
+            *selectors.SETTINGS,
+            "copy_from",
+            "copy_players",
+            "copy_entries",
+            "copy_staff",
+        ]
         extra_kwargs = {
             "slug": {
                 **_OPTIONAL,
                 "help_text": "The short name for links; made from the name and year if not "
-                "given. It cannot change later.",
+                "given. It can change until something is printed or a round's seating is "
+                "published.",
             },
             "ends_on": {**_OPTIONAL, "help_text": "The last day; the first day if not given"},
         }
@@ -101,7 +131,14 @@ class TournamentCreateSerializer(serializers.ModelSerializer):
 class TournamentSettingsSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
-        fields = list(selectors.SETTINGS)
+        fields = ["slug", *selectors.SETTINGS]
+        extra_kwargs = {
+            "slug": {
+                "help_text": "The short name for links: links printed or shared with the old "
+                "one stop working. Fixed once something is printed or a round's seating is "
+                "published (400 on slug, with the reason)."
+            }
+        }
 
 
 def _refuse(refusal: policies.Refusal | None) -> None:
@@ -118,7 +155,23 @@ class TournamentList(generics.ListAPIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     def get_queryset(self):
-        return selectors.tournament_list(user=self.request.user)
+        if self.request.query_params.get("archived") in {"true", "1"}:
+            return selectors.tournament_list(user=self.request.user).filter(
+                archived_at__isnull=False
+            )
+        return selectors.tournaments_current(user=self.request.user)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "archived",
+                bool,
+                description="true: the archived tournaments instead of the current ones",
+            )
+        ]
+    )
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
 
     @extend_schema(request=TournamentCreateSerializer, responses={201: TournamentDetailSerializer})
     def post(self, request):
@@ -127,6 +180,7 @@ class TournamentList(generics.ListAPIView):
         serializer.is_valid(raise_exception=True)
         settings = dict(serializer.validated_data)
         copy_from, players = settings.pop("copy_from", ""), settings.pop("copy_players")
+        entries, staff = settings.pop("copy_entries", None), settings.pop("copy_staff")
         slug = settings.pop("slug", "")
         if copy_from:
             source = (
@@ -136,16 +190,28 @@ class TournamentList(generics.ListAPIView):
                 raise serializers.ValidationError(
                     {"copy_from": [_("You organise no tournament with this short name.")]}
                 )
-            tournament = services.tournament_copy(
-                source=source,
-                by=request.user,
-                name=settings.pop("name"),
-                starts_on=settings.pop("starts_on"),
-                ends_on=settings.pop("ends_on", None),
-                slug=slug,
-                players=players,
-                changes=settings,
-            )
+            if entries is None:
+                active = source.entries.filter(status=Entry.Status.ACTIVE)
+                entries = list(active.values_list("start_number", flat=True)) if players else []
+            try:
+                tournament = services.tournament_copy(
+                    source=source,
+                    by=request.user,
+                    name=settings.pop("name"),
+                    starts_on=settings.pop("starts_on"),
+                    ends_on=settings.pop("ends_on", None),
+                    slug=slug,
+                    entries=entries,
+                    staff=staff,
+                    changes=settings,
+                )
+            except DjangoValidationError as error:
+                # The start numbers are the service's ``entries``: here ``copy_entries``.
+                if hasattr(error, "error_dict") and "entries" in error.error_dict:
+                    raise serializers.ValidationError(
+                        {"copy_entries": error.message_dict["entries"]}
+                    ) from error
+                raise
         else:
             tournament = services.tournament_create(**settings, slug=slug, by=request.user)
         created = selectors.tournament_get(slug=tournament.slug, user=request.user)
@@ -155,7 +221,9 @@ class TournamentList(generics.ListAPIView):
 class TournamentDetail(generics.RetrieveAPIView):
     """One tournament, with the settings that can no longer change and why. Its organisers
     change its settings with PATCH (only those given); a setting that would break what was
-    drawn or played is refused (400, naming it, with the reason)."""
+    drawn or played is refused (400, naming it, with the reason). They delete it with DELETE
+    while none of its scoresheets is confirmed (else 400 on ``scoresheets``: archive it
+    instead)."""
 
     serializer_class = TournamentDetailSerializer
     permission_classes = [IsAuthenticatedOrReadOnly]
@@ -169,15 +237,43 @@ class TournamentDetail(generics.RetrieveAPIView):
         _refuse(
             policies.may_change_settings(tournament=tournament, roles=roles_of(request, tournament))
         )
-        if isinstance(request.data, dict) and request.data.get("slug", slug) != slug:
-            raise serializers.ValidationError({"slug": [selectors.slug_fixed()]})
         serializer = TournamentSettingsSerializer(tournament, data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
-        services.tournament_update(
+        change = services.tournament_update(
             tournament=tournament, by=request.user, changes=serializer.validated_data
         )
-        changed = selectors.tournament_get(slug=slug, user=request.user)
+        changed = selectors.tournament_get(slug=change.tournament.slug, user=request.user)
         return Response(TournamentDetailSerializer(changed).data)
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request, slug: str):
+        tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+        services.tournament_delete(tournament=tournament, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TournamentArchive(APIView):
+    """Archive the tournament with POST: off the list of tournaments (``?archived=true`` lists
+    the archived ones) and the home page, still at its address and in the ranking lists; take
+    it out of the archive with DELETE. Its organisers; either twice changes nothing."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=TournamentDetailSerializer)
+    def post(self, request, slug: str):
+        tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+        services.tournament_archive(tournament=tournament, by=request.user)
+        return Response(
+            TournamentDetailSerializer(selectors.tournament_get(slug=slug, user=request.user)).data
+        )
+
+    @extend_schema(request=None, responses=TournamentDetailSerializer)
+    def delete(self, request, slug: str):
+        tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+        services.tournament_unarchive(tournament=tournament, by=request.user)
+        return Response(
+            TournamentDetailSerializer(selectors.tournament_get(slug=slug, user=request.user)).data
+        )
 
 
 class TablesOfFive(APIView):

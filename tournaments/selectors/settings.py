@@ -13,7 +13,7 @@ from tournaments import play
 from tournaments.models import Round, Seat, SeatingMethod, Tournament
 
 # Every setting an organiser sets, in the order the pages show them. Not the short name for
-# links: it is chosen once, when the tournament is created, since links and QR codes are
+# links, which has a policy of its own (``policies.may_change_slug``): links and QR codes are
 # printed with it.
 SETTINGS = (
     "name",
@@ -34,11 +34,6 @@ SETTINGS = (
     "is_public",
     "standings_public",
 )
-
-
-def slug_fixed() -> str:
-    """Why the short name for links never changes."""
-    return _("The short name for links stays as created: links and QR codes are printed with it.")
 
 
 @dataclass(frozen=True)

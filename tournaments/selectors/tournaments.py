@@ -26,10 +26,12 @@ from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from tournaments import caching
+from tournaments import caching, play
 from tournaments.models import (
     Entry,
+    FormerSlug,
     Round,
+    Table,
     Tournament,
     TournamentRole,
 )
@@ -98,6 +100,24 @@ def tournament_list(*, user: AnyUser) -> QuerySet[Tournament]:
             current_round_status=Subquery(current.values("status")[:1]),
         )
         .order_by("-starts_on", "name")
+    )
+
+
+def tournaments_current(*, user: AnyUser) -> QuerySet[Tournament]:
+    """``tournament_list`` without the archived tournaments: the home page's."""
+    return tournament_list(user=user).filter(archived_at__isnull=True)
+
+
+def tournaments_home(*, user: AnyUser) -> tuple[list[Tournament], list[Tournament]]:
+    """The home page's tournaments as ``tournament_list`` reads them, in its one query: the
+    current ones, and apart the archived ones the user organises (a superuser: all)."""
+    organised = tournaments_organised(user=user).values("pk")
+    rows = list(
+        tournament_list(user=user).filter(Q(archived_at__isnull=True) | Q(pk__in=organised))
+    )
+    return (
+        [row for row in rows if row.archived_at is None],
+        [row for row in rows if row.archived_at is not None],
     )
 
 
@@ -213,6 +233,13 @@ def tournament_get(*, slug: str, user: AnyUser, counts: bool = True) -> Tourname
     return get_object_or_404(tournaments, slug=slug)
 
 
+def tournament_renamed(*, slug: str, user: AnyUser) -> Tournament | None:
+    """The tournament the user may see that had this short name for links before its
+    organiser changed it (``FormerSlug``), if none has it now; else None."""
+    former = FormerSlug.objects.filter(slug=slug).values("tournament_id")
+    return tournaments_visible(user=user).filter(pk__in=former).exclude(slug=slug).first()
+
+
 def user_roles(*, user: AnyUser, tournament: Tournament) -> set[str]:
     """The user's roles in the tournament; a superuser holds them all. ``user``: a request's,
     or the one a service acts for."""
@@ -250,3 +277,71 @@ def entry_list(*, tournament: Tournament, query: str = "") -> QuerySet[Entry]:
 
 def entry_get(*, tournament: Tournament, start_number: int) -> Entry:
     return get_object_or_404(tournament.entries.select_related("player"), start_number=start_number)
+
+
+@dataclass(frozen=True)
+class TournamentContents:
+    """What a tournament holds, counted: what deleting it takes along, and the confirmed
+    scoresheets that stand in the way (``policies.may_delete_tournament``)."""
+
+    players: int
+    rounds: int
+    scoresheets: int
+    confirmed: int
+    staff: int
+    printouts: int
+    ranking_requests: int
+
+
+def tournament_contents(*, tournament: Tournament) -> TournamentContents:
+    """Its players, rounds, scoresheets (confirmed ones apart), staff roles, printouts and
+    requests to ranking lists, in two queries."""
+    # The printouts are the printing app's (it sits above): counted by its relation's name.
+    players, rounds, staff, printouts, ranking_requests = (
+        Tournament.objects.filter(pk=tournament.pk)
+        .annotate(
+            n_players=_count(Entry.objects.filter(tournament=OuterRef("pk"))),
+            n_rounds=_count(Round.objects.filter(tournament=OuterRef("pk"))),
+            n_staff=_count(TournamentRole.objects.filter(tournament=OuterRef("pk"))),
+            n_printouts=Count("jobs", distinct=True),
+            n_ranking_requests=Count("ranking_admissions", distinct=True),
+        )
+        .values_list("n_players", "n_rounds", "n_staff", "n_printouts", "n_ranking_requests")
+        .get()
+    )
+    sheets = (
+        Table.objects.filter(round__tournament=tournament)
+        .annotate(sheet_status=play.recorded().sheet_status(table=""))
+        .aggregate(
+            scoresheets=Count("pk", filter=Q(sheet_status__isnull=False)),
+            confirmed=Count("pk", filter=Q(sheet_status=play.SheetStatus.CONFIRMED)),
+        )
+    )
+    return TournamentContents(
+        players=players,
+        rounds=rounds,
+        scoresheets=sheets["scoresheets"],
+        confirmed=sheets["confirmed"],
+        staff=staff,
+        printouts=printouts,
+        ranking_requests=ranking_requests,
+    )
+
+
+@dataclass(frozen=True)
+class SlugUse:
+    """Whether the tournament's links have gone out with its short name: on a printout, or
+    with a round's published seating (``policies.may_change_slug``)."""
+
+    printed: bool
+    published: bool
+
+
+def slug_use(*, tournament: Tournament) -> SlugUse:
+    """Whether a printout of the tournament was made (the printing app's jobs, counted by their
+    relation's name: it sits above) and whether a round's seating is published; one query."""
+    row = Tournament.objects.filter(pk=tournament.pk).aggregate(
+        printouts=Count("jobs", distinct=True),
+        published=Count("rounds", filter=Q(rounds__published_at__isnull=False), distinct=True),
+    )
+    return SlugUse(printed=bool(row["printouts"]), published=bool(row["published"]))

@@ -65,9 +65,12 @@ from tournaments.services.rounds import (
 )
 from tournaments.services.tournaments import (
     SettingsChange,
+    tournament_archive,
     tournament_copy,
     tournament_create,
+    tournament_delete,
     tournament_tables_of_five_allow,
+    tournament_unarchive,
     tournament_update,
 )
 
@@ -121,9 +124,12 @@ __all__ = [
     "standings_schedule",
     "table_extra_time_give_back",
     "table_extra_time_grant",
+    "tournament_archive",
     "tournament_copy",
     "tournament_create",
+    "tournament_delete",
     "tournament_seating_publish",
     "tournament_tables_of_five_allow",
+    "tournament_unarchive",
     "tournament_update",
 ]

@@ -2,13 +2,15 @@
 settings, tables of five among them (TSR 8.3.1, 10)."""
 
 import datetime
-from collections.abc import Mapping
+import re
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
@@ -16,6 +18,7 @@ from doko.names import spelt_out
 from tournaments import policies, selectors
 from tournaments.models import (
     Entry,
+    FormerSlug,
     Round,
     SeatingMethod,
     SheetKeeping,
@@ -29,12 +32,18 @@ from tournaments.services.rounds import Reseating, open_rounds_reseat
 
 # Short names a tournament cannot have: the pages' own addresses under /tournaments/.
 RESERVED_SLUGS = frozenset({"new"})
+# A short name an organiser gives it later: what the pages' addresses take (``<slug:…>``), in
+# lower case as the names made from the name and year.
+SLUG = re.compile(r"[a-z0-9][a-z0-9_-]*")
 
 
 def _unique_slug(name: str, starts_on: datetime.date) -> str:
-    """The name and year as a readable link, German spelt out ("Münster 2026" →
-    "muenster-2026"); a number is added if another tournament has it."""
-    base = slugify(spelt_out(f"{name} {starts_on.year}"))[:70].rstrip("-") or "turnier"
+    """The name and year as a readable link, German spelt out ("Münster" → "muenster-2026");
+    the year only once when the name holds it already ("Herbstturnier 2026" →
+    "herbstturnier-2026"); a number is added if another tournament has it."""
+    year = str(starts_on.year)
+    named = name if re.search(rf"(?<!\d){year}(?!\d)", name) else f"{name} {year}"
+    base = slugify(spelt_out(named))[:70].rstrip("-") or "turnier"
     slug, suffix = base, 2
     while slug in RESERVED_SLUGS or Tournament.objects.filter(slug=slug).exists():
         slug, suffix = f"{base}-{suffix}", suffix + 1
@@ -150,15 +159,35 @@ def tournament_copy(
     starts_on: datetime.date,
     ends_on: datetime.date | None = None,
     slug: str = "",
-    players: bool = False,
+    entries: Collection[int] = (),
+    staff: bool = False,
     changes: Mapping[str, Any] | None = None,
 ) -> Tournament:
     """A new tournament with every setting of an earlier one that ``by`` organises, except its
-    name and days (``changes``: settings that differ). With ``players``, everyone registered
-    in it is registered again, active, under the same start number, name and club."""
+    name and days (``changes``: settings that differ). ``entries``: the start numbers of the
+    players registered in it to register again, active, under the same start number, name and
+    club (an unknown one is refused on ``entries``). With ``staff``, its staff are appointed
+    again in the same roles (``policies.may_copy_staff``), each playing as the same start
+    number where that player is registered again."""
     policies.enforce(
         policies.may_copy_tournament(roles=selectors.user_roles(user=by, tournament=source))
     )
+    chosen = set(entries)
+    copied = list(
+        source.entries.filter(start_number__in=chosen).values_list(
+            "player_id", "start_number", "first_name", "last_name", "club"
+        )
+    )
+    if unknown := chosen - {number for _player, number, *_names in copied}:
+        raise ValidationError(
+            {
+                "entries": _("No player of %(name)s has the start number %(numbers)s.")
+                % {
+                    "name": source.name,
+                    "numbers": ", ".join(str(number) for number in sorted(unknown)),
+                }
+            }
+        )
     settings = {
         setting: getattr(source, setting)
         for setting in SETTINGS
@@ -168,21 +197,63 @@ def tournament_copy(
     tournament = tournament_create(
         name=name, starts_on=starts_on, ends_on=ends_on, slug=slug, by=by, **settings
     )
-    if players:
-        Entry.objects.bulk_create(
-            Entry(
-                tournament=tournament,
-                player_id=player_id,
-                start_number=number,
-                first_name=first_name,
-                last_name=last_name,
-                club=club,
-            )
-            for player_id, number, first_name, last_name, club in source.entries.values_list(
-                "player_id", "start_number", "first_name", "last_name", "club"
-            )
+    made = Entry.objects.bulk_create(
+        Entry(
+            tournament=tournament,
+            player_id=player_id,
+            start_number=number,
+            first_name=first_name,
+            last_name=last_name,
+            club=club,
         )
+        for player_id, number, first_name, last_name, club in copied
+    )
+    if staff:
+        _staff_copy(source=source, tournament=tournament, by=by, entries=made)
     return tournament
+
+
+def _staff_copy(
+    *, source: Tournament, tournament: Tournament, by: User, entries: list[Entry]
+) -> list[TournamentRole]:
+    """Appoint the earlier tournament's staff again in the new one (TSR 8.2.1), as the
+    organiser of both; each plays as the same start number if registered again."""
+    policies.enforce(
+        policies.may_copy_staff(
+            roles=selectors.user_roles(user=by, tournament=source),
+            roles_new=selectors.user_roles(user=by, tournament=tournament),
+        )
+    )
+    by_number = {entry.start_number: entry for entry in entries}
+    held = set(tournament.roles.values_list("user_id", "role"))
+    grants = [
+        TournamentRole(
+            tournament=tournament,
+            user_id=user_id,
+            role=role,
+            entry=by_number.get(number) if number is not None else None,
+        )
+        for user_id, role, number in source.roles.order_by("pk").values_list(
+            "user_id", "role", "entry__start_number"
+        )
+        if (user_id, role) not in held
+    ]
+    return TournamentRole.objects.bulk_create(grants)
+
+
+def _slug_check(*, tournament: Tournament, roles: set[str], slug: Any) -> None:
+    """Refuse a new short name for links on ``slug``: once links went out with the old one
+    (``policies.may_change_slug``), or not made of lower-case letters, digits and hyphens."""
+    use = selectors.slug_use(tournament=tournament)
+    policies.enforce(
+        policies.may_change_slug(
+            tournament=tournament, roles=roles, printed=use.printed, published=use.published
+        )
+    )
+    if not isinstance(slug, str) or not SLUG.fullmatch(slug):
+        raise ValidationError(
+            {"slug": _("A short name for links has lower-case letters, digits and hyphens only.")}
+        )
 
 
 @dataclass(frozen=True)
@@ -222,26 +293,19 @@ def tournament_update(
     tie-breaks or standings shown or hidden rebuild the standings; a finished tournament's
     ranking lists are rebuilt when what they count by changes.
     """
-    policies.enforce(
-        policies.may_change_settings(
-            tournament=tournament, roles=selectors.user_roles(user=by, tournament=tournament)
-        )
-    )
-    unknown = set(changes) - set(SETTINGS)
+    roles = selectors.user_roles(user=by, tournament=tournament)
+    policies.enforce(policies.may_change_settings(tournament=tournament, roles=roles))
+    unknown = set(changes) - set(SETTINGS) - {"slug"}
     if unknown:
         raise ValidationError(
-            {
-                name: selectors.slug_fixed()
-                if name == "slug"
-                else _("This is not a setting of a tournament.")
-                for name in sorted(unknown)
-            }
+            {name: _("This is not a setting of a tournament.") for name in sorted(unknown)}
         )
     changes = {
         name: value.strip() if isinstance(value, str) and name in {"name", "venue"} else value
         for name, value in changes.items()
     }
     locked = tournament_lock(tournament)
+    slug = changes.pop("slug", locked.slug)
     if refusals := selectors.settings_locks(tournament=locked).refusals(
         tournament=locked, changes=changes
     ):
@@ -249,11 +313,29 @@ def tournament_update(
     changed = tuple(
         name for name in SETTINGS if name in changes and getattr(locked, name) != changes[name]
     )
+    former = locked.slug
+    if slug != former:
+        _slug_check(tournament=locked, roles=roles, slug=slug)
+        locked.slug = slug
+        changed = (*changed, "slug")
     if not changed:
         return SettingsChange(tournament=locked)
     for name in changed:
-        setattr(locked, name, changes[name])
-    _saved(locked)
+        if name != "slug":
+            setattr(locked, name, changes[name])
+    try:
+        with transaction.atomic():
+            _saved(locked)
+    except IntegrityError as error:  # the same short name, saved meanwhile in parallel
+        raise ValidationError(
+            {"slug": _("Another tournament has this short name; choose another.")}
+        ) from error
+    if former != locked.slug:
+        # The old links lead to the tournament while no other takes the short name; the pages
+        # phones refresh no longer answer at the old address.
+        FormerSlug.objects.filter(slug=locked.slug).delete()
+        FormerSlug.objects.update_or_create(slug=former, defaults={"tournament": locked})
+        selectors.tournament_head_forget(slug=former)
     reseating = Reseating()
     if "allow_tables_of_five" in changed and locked.allow_tables_of_five:
         # A round drawn but not started that could not be seated again at tables of four (a
@@ -289,3 +371,49 @@ def tournament_tables_of_five_allow(*, tournament: Tournament, by: User) -> Rese
     return tournament_update(
         tournament=tournament, by=by, changes={"allow_tables_of_five": True}
     ).reseating
+
+
+@transaction.atomic
+def tournament_delete(*, tournament: Tournament, by: User) -> selectors.TournamentContents:
+    """Delete a tournament with everything in it (players' entries, rounds, sheets, staff
+    roles, printouts): its organisers, while none of its scoresheets is confirmed
+    (``policies.may_delete_tournament``); the persons stay, who may play elsewhere. Returns
+    what went."""
+    locked = tournament_lock(tournament)
+    contents = selectors.tournament_contents(tournament=locked)
+    policies.enforce(
+        policies.may_delete_tournament(
+            tournament=locked,
+            roles=selectors.user_roles(user=by, tournament=locked),
+            confirmed=contents.confirmed,
+        )
+    )
+    locked.delete()
+    return contents
+
+
+def _archived(*, tournament: Tournament, by: User, archived: bool) -> Tournament:
+    policies.enforce(
+        policies.may_archive_tournament(
+            tournament=tournament, roles=selectors.user_roles(user=by, tournament=tournament)
+        )
+    )
+    locked = tournament_lock(tournament)
+    if (locked.archived_at is not None) != archived:
+        locked.archived_at = timezone.now() if archived else None
+        locked.save(update_fields=["archived_at"])
+    return locked
+
+
+@transaction.atomic
+def tournament_archive(*, tournament: Tournament, by: User) -> Tournament:
+    """Archive a tournament: off the home page and its organisers' current list, still at its
+    address and counted in the ranking lists; its organisers (``policies
+    .may_archive_tournament``). Archiving it again changes nothing."""
+    return _archived(tournament=tournament, by=by, archived=True)
+
+
+@transaction.atomic
+def tournament_unarchive(*, tournament: Tournament, by: User) -> Tournament:
+    """Take a tournament out of the archive, back onto the home page; its organisers."""
+    return _archived(tournament=tournament, by=by, archived=False)

@@ -34,6 +34,8 @@ from tournaments.views.standings import (
 )
 from tournaments.views.tournaments import (
     home,
+    tournament_archive,
+    tournament_delete,
     tournament_detail,
     tournament_new,
     tournament_new_from,
@@ -66,6 +68,8 @@ __all__ = [
     "standings_csv",
     "standings_page",
     "standings_table",
+    "tournament_archive",
+    "tournament_delete",
     "tournament_detail",
     "tournament_new",
     "tournament_new_from",

@@ -2,6 +2,8 @@
 tournament's page, and the organiser's settings: all of them on one page, tables of five
 (TSR 10) also from a button where the seating needs them."""
 
+from dataclasses import dataclass
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -12,8 +14,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournaments import policies, selectors, services
-from tournaments.forms import SettingsForm, TournamentForm, error_messages, errors_to_form
-from tournaments.models import SeatingMethod
+from tournaments.forms import (
+    TournamentForm,
+    TournamentSettingsForm,
+    error_messages,
+    errors_to_form,
+)
+from tournaments.models import Entry, SeatingMethod, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest, roles_of
 from tournaments.roles import STAFF
 from tournaments.views.common import organises, report_moves, shortfall
@@ -21,12 +28,17 @@ from tournaments.views.common import organises, report_moves, shortfall
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
+    current, archived = selectors.tournaments_home(user=request.user)
+    refusal = policies.may_create_tournament(user=request.user)
     return render(
         request,
         "tournaments/home.html",
         {
-            "tournaments": selectors.tournament_list(user=request.user),
-            "can_create": policies.may_create_tournament(user=request.user) is None,
+            "tournaments": current,
+            "archived": archived,
+            "can_create": refusal is None,
+            # Signed in without the right: why the buttons are missing, and who grants it.
+            "create_refusal": refusal if request.user.is_authenticated else None,
         },
     )
 
@@ -41,11 +53,20 @@ def _creator(request: HttpRequest) -> None:
 _FRESH = {"name", "starts_on", "ends_on"}
 
 
+@dataclass(frozen=True)
+class PlayerChoice:
+    """A player of the earlier tournament, as the list to tick shows him."""
+
+    entry: Entry
+    ticked: bool
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     """A new tournament, whose creator becomes its organiser; with ``?from=<slug>`` one of the
-    tournaments he organises lends it its settings and, if he wants, its players."""
+    tournaments he organises lends it its settings and, as he ticks them, its players (the
+    active ones ticked at first, the withdrawn ones not) and its staff."""
     _creator(request)
     data = request.POST if request.method == "POST" else None
     wanted = request.POST.get("source", "") if data is not None else request.GET.get("from", "")
@@ -58,10 +79,16 @@ def tournament_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         else None
     )
     initial: dict = {}
+    entries = list(selectors.entry_list(tournament=source)) if source is not None else []
     if source is not None:
         initial = {name: getattr(source, name) for name in selectors.SETTINGS if name not in _FRESH}
         initial["source"] = source.slug
-    form = TournamentForm(data, initial=initial)
+        initial["entries"] = [e.start_number for e in entries if e.status == Entry.Status.ACTIVE]
+    form = TournamentForm(
+        data,
+        initial=initial,
+        players=[(entry.start_number, entry.name) for entry in entries],
+    )
     if data is not None and form.is_valid():
         settings = form.changes()
         try:
@@ -73,7 +100,8 @@ def tournament_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                     starts_on=settings.pop("starts_on"),
                     ends_on=settings.pop("ends_on"),
                     slug=form.cleaned_data["slug"],
-                    players=form.cleaned_data["players"],
+                    entries=form.cleaned_data["entries"],
+                    staff=form.cleaned_data["staff"],
                     changes=settings,
                 )
             else:
@@ -85,10 +113,16 @@ def tournament_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("The tournament is created, and you are its organiser."))
             return redirect("tournament", tournament.slug)
+    ticked = {str(number) for number in form["entries"].value() or ()}
     return render(
         request,
         "tournaments/tournament_new.html",
-        {"form": form, "source": source},
+        {
+            "form": form,
+            "source": source,
+            "players": [PlayerChoice(e, str(e.start_number) in ticked) for e in entries],
+            "staff_count": source.roles.count() if source is not None else 0,
+        },
         status=400 if form.errors else 200,
     )
 
@@ -105,19 +139,31 @@ def tournament_new_from(request: AuthenticatedHttpRequest) -> HttpResponse:
     )
 
 
+def _slug_refusal(tournament: Tournament, roles: set[str]) -> policies.Refusal | None:
+    use = selectors.slug_use(tournament=tournament)
+    return policies.may_change_slug(
+        tournament=tournament, roles=roles, printed=use.printed, published=use.published
+    )
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_settings(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
-    """Every setting of the tournament, for its organiser; those that would break what was
-    drawn or played are shown locked, with the reason."""
+    """Every setting of the tournament and its short name for links, for its organiser; those
+    that would break what was drawn, played or printed are shown locked, with the reason. And
+    where it is deleted or archived."""
     tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
     roles = roles_of(request, tournament)
     if refusal := policies.may_change_settings(tournament=tournament, roles=roles):
         raise PermissionDenied(refusal.message)
     initial = {name: getattr(tournament, name) for name in selectors.SETTINGS}
+    initial["slug"] = tournament.slug
     locks = selectors.settings_locks(tournament=tournament)
+    slug_refusal = _slug_refusal(tournament, roles)
     data = request.POST if request.method == "POST" else None
-    form = SettingsForm(data, initial=initial, locks=locks)
+    form = TournamentSettingsForm(
+        data, initial=initial, locks=locks, slug_refusal=str(slug_refusal or "")
+    )
     if data is not None and form.is_valid():
         try:
             change = services.tournament_update(
@@ -131,24 +177,95 @@ def tournament_settings(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
             else:
                 messages.info(request, _("Nothing was changed."))
             report_moves(request, change.reseating)
-            return redirect("tournament", slug)
+            return redirect("tournament", change.tournament.slug)
     return render(
         request,
         "tournaments/tournament_settings.html",
         {
             "tournament": tournament,
             "form": form,
-            "slug_fixed": selectors.slug_fixed(),
             # The lists it may ask to count it, and what each decided.
             "ranking_admissions": selectors.tournament_admissions(tournament=tournament),
+            "delete_refusal": _delete_refusal(tournament, roles),
         },
         status=400 if form.errors else 200,
     )
 
 
+def _delete_refusal(tournament: Tournament, roles: set[str]) -> policies.Refusal | None:
+    contents = selectors.tournament_contents(tournament=tournament)
+    return policies.may_delete_tournament(
+        tournament=tournament, roles=roles, confirmed=contents.confirmed
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_delete(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """Delete the tournament, asked once on a page that lists what goes with it: its
+    organisers, while no scoresheet is confirmed; else the page says why and offers to
+    archive it."""
+    tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+    roles = roles_of(request, tournament)
+    contents = selectors.tournament_contents(tournament=tournament)
+    refusal = policies.may_delete_tournament(
+        tournament=tournament, roles=roles, confirmed=contents.confirmed
+    )
+    if refusal is not None and refusal.field is None:
+        raise PermissionDenied(refusal.message)
+    if request.method == "POST" and refusal is None:
+        try:
+            services.tournament_delete(tournament=tournament, by=request.user)
+        except ValidationError as error:  # a sheet confirmed meanwhile
+            for message in error_messages(error):
+                messages.error(request, message)
+            return redirect("tournament-delete", slug)
+        messages.success(
+            request, _("The tournament %(name)s is deleted.") % {"name": tournament.name}
+        )
+        return redirect("home")
+    return render(
+        request,
+        "tournaments/tournament_delete.html",
+        {"tournament": tournament, "contents": contents, "refusal": refusal},
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@login_required
+@require_POST
+def tournament_archive(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """Archive the tournament (``action=archive``) or take it out of the archive
+    (``action=unarchive``): its organisers; back to its page."""
+    tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+    action = request.POST.get("action", "")
+    if action == "archive":
+        services.tournament_archive(tournament=tournament, by=request.user)
+        messages.success(
+            request,
+            _(
+                "The tournament is archived: it is no longer on the home page, and stays at "
+                "its address and in the ranking lists."
+            ),
+        )
+    elif action == "unarchive":
+        services.tournament_unarchive(tournament=tournament, by=request.user)
+        messages.success(request, _("The tournament is back on the home page."))
+    else:
+        raise Http404  # no such action
+    return redirect("tournament", slug)
+
+
 @require_GET
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = selectors.tournament_get(slug=slug, user=request.user)
+    try:
+        tournament = selectors.tournament_get(slug=slug, user=request.user)
+    except Http404:
+        # A link shared before the organiser changed the short name.
+        renamed = selectors.tournament_renamed(slug=slug, user=request.user)
+        if renamed is None:
+            raise
+        return redirect("tournament", renamed.slug)
     rounds = list(selectors.tournament_rounds(tournament=tournament))
     roles = roles_of(request, tournament)
     return render(
@@ -159,6 +276,9 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "rounds": rounds,
             "is_organiser": organises(request, tournament),
             "is_staff": bool(roles_of(request, tournament) & STAFF),
+            # For the staff who do not organise: why settings, staff and deleting are not
+            # theirs, and whose they are.
+            "settings_refusal": policies.may_change_settings(tournament=tournament, roles=roles),
             "can_add_round": len(rounds) < tournament.planned_rounds
             and not (tournament.seating_method == SeatingMethod.DDV and rounds),
             "current": selectors.current_round(tournament=tournament),

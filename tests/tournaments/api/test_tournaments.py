@@ -222,11 +222,16 @@ def test_the_planned_rounds_below_the_rounds_played_are_400(client):
     assert "plan at least 2 rounds" in response.json()["planned_rounds"][0]
 
 
-def test_the_slug_cannot_be_patched(client, staffed):
+def test_the_slug_is_patched_until_the_seating_is_published(client, staffed):
     tournament, headers = staffed
     response = _patch(client, tournament, {"slug": "anders"}, headers["organiser"])
+    assert response.status_code == 200
+    assert response.json()["slug"] == "anders"
+    tournament.refresh_from_db()
+    factories.seated_round(tournament)
+    response = _patch(client, tournament, {"slug": "wieder"}, headers["organiser"])
     assert response.status_code == 400
-    assert "printed" in response.json()["slug"][0]
+    assert "published" in response.json()["slug"][0]
     same = _patch(client, tournament, {"slug": tournament.slug}, headers["organiser"])
     assert same.status_code == 200
 
