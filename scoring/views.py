@@ -606,6 +606,12 @@ def sheet_check(request: HttpRequest, access: Access) -> HttpResponse:
         number = len(state.lines) + 1
     form = HandForm(request.POST, table_size=state.table_size, dealer=_dealer(state, number))
     context = {"form": form, "number": number, "state": state, "problems": [], "others": []}
+    # While the row is typed, a field not filled in yet is no error: it is listed as still to
+    # fill in; what is wrong with what was typed is shown as wrong. Saving names both.
+    valid = form.is_valid()
+    context["wrong"] = form.wrong() if not valid else []
+    context["missing"] = form.missing() if not valid else []
+    context["needed"] = form.needed() if not valid else []
     if form.is_valid():
         line = form.line
         assert line is not None  # a valid form has its line (HandForm.clean)
