@@ -268,7 +268,13 @@ export function advance(form, number, dealer, texts) {
     form.dataset.contract = contract.value;
   }
   delete form.dataset.offlineCorrecting;
+  changed(form);
   focusFirst(form);
+}
+
+// Tell the row's script (static/js/sheet.js) that the row was reset or filled in.
+function changed(form) {
+  form.dispatchEvent(new CustomEvent("entry-row:changed", { bubbles: true }));
 }
 
 // The row's hand renumbered, what is typed in it kept (a hand before it was dropped).
@@ -307,6 +313,7 @@ export function load(form, entry, texts) {
   form.dataset.mode = mode ? mode.value : form.dataset.mode;
   form.dataset.contract = contract ? contract.value : form.dataset.contract;
   form.dataset.offlineCorrecting = String(entry.id);
+  changed(form);
   focusFirst(form);
 }
 
@@ -358,6 +365,7 @@ export function restore(form, kept) {
   const contract = form.elements.namedItem("contract");
   form.dataset.mode = mode ? mode.value : form.dataset.mode;
   form.dataset.contract = contract ? contract.value : form.dataset.contract;
+  changed(form);
   const focus = kept.focus ? form.elements.namedItem(kept.focus) : null;
   if (focus && typeof focus.focus === "function") {
     focus.focus();
