@@ -227,6 +227,17 @@ function focusFirst(form) {
   }
 }
 
+// Whether hand ``number`` is a line of the match still to write: past the last one
+// (data-offline-last, as the sheet stood when the page was loaded) the row is not shown, as the
+// server shows none once the lines are all written; the sheet then says what comes next.
+function showRow(form, number) {
+  const last = Number(form.dataset.offlineLast) || 0;
+  const row = form.closest("tr");
+  if (row) {
+    row.hidden = Boolean(last) && number > last && !form.dataset.offlineCorrecting;
+  }
+}
+
 // The row moved on to hand ``number``, empty, for the next hand; a correction's row becomes a
 // new hand's. ``texts``: the panel's (the heading, the button).
 export function advance(form, number, dealer, texts) {
@@ -269,6 +280,7 @@ export function advance(form, number, dealer, texts) {
   }
   delete form.dataset.offlineCorrecting;
   changed(form);
+  showRow(form, number);
   focusFirst(form);
 }
 
@@ -281,6 +293,7 @@ function changed(form) {
 export function renumber(form, number, texts) {
   form.elements.namedItem("number").value = String(number);
   heading(form, number, texts.textHand);
+  showRow(form, number);
 }
 
 // A waiting hand put back into the row, to be corrected and saved again in its place.
@@ -314,6 +327,7 @@ export function load(form, entry, texts) {
   form.dataset.contract = contract ? contract.value : form.dataset.contract;
   form.dataset.offlineCorrecting = String(entry.id);
   changed(form);
+  showRow(form, entry.number);
   focusFirst(form);
 }
 

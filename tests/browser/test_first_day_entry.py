@@ -179,3 +179,27 @@ def test_the_german_calculator_asks_for_what_is_missing_in_german(sheet, new_pag
         "Bitte füllen Sie dieses Feld aus: Die Eingabe „Rechner“ braucht es."
     )
     assert not sheet.hands.exists()
+
+
+def test_the_last_line_typed_offline_leaves_no_row_for_hand_25(sheet, new_page, saves_cut):
+    hands = full_match()
+    typed(sheet, hands[:23])
+    keeper = phone(new_page)
+    keeper.goto(link(sheet, 4))
+    expect(keeper.locator("#entry-row")).to_contain_text("Hand 24")
+    keeper.context.set_offline(True)
+    saves_cut.cut = True
+    choose_mode(keeper, "Points")
+    for seat, points in hands[23].points.items():
+        keeper.get_by_label(f"Seat {seat}", exact=True).fill(str(points))
+    keeper.get_by_role("button", name="Save").click()
+    expect(keeper.locator("tr.offline-hand")).to_have_count(1)
+    expect(keeper.locator("#entry-row")).to_be_hidden()
+    assert sheet.hands.count() == 23
+
+    saves_cut.cut = False
+    keeper.context.set_offline(False)
+    expect(keeper.locator("#hand-24")).to_be_visible()
+    expect(keeper.locator("#entry-row")).to_have_count(0)
+    expect(keeper.locator("#match-complete")).to_contain_text("The match is complete.")
+    assert sheet.hands.count() == 24
