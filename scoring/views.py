@@ -612,7 +612,7 @@ def sheet_check(request: HttpRequest, access: Access) -> HttpResponse:
     context["wrong"] = form.wrong() if not valid else []
     context["missing"] = form.missing() if not valid else []
     context["needed"] = form.needed() if not valid else []
-    if form.is_valid():
+    if valid:
         line = form.line
         assert line is not None  # a valid form has its line (HandForm.clean)
         time_over = access.time_over_after_hand
