@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 from config.parsers import JSONParser
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.deal import HANDS_PER_MATCH, playing_seats
+from doko.rules.entry import re_tricks_for
 from doko.rules.penalty import MOST_ANNOUNCEMENTS, Breach, Severity, penalty_points
 from doko.rules.problems import InvalidInput
 from doko.rules.settlement import seat_points
@@ -179,7 +180,14 @@ class HandValueRequestSerializer(serializers.Serializer):
     re_card_points = serializers.IntegerField(
         min_value=0, max_value=240, help_text="Contra has the rest"
     )
-    re_tricks = serializers.IntegerField(min_value=0, max_value=12, help_text="Contra: the rest")
+    re_tricks = serializers.IntegerField(
+        min_value=0,
+        max_value=12,
+        allow_null=True,
+        default=None,
+        help_text="Contra: the rest. Needed only when a team took no card points (0 or 240): "
+        "then whether it took a trick (schwarz) counts; else the card points decide",
+    )
     re_announcement = _announcement_field(Team.RE)
     contra_announcement = _announcement_field(Team.CONTRA)
     re_specials = SpecialsSerializer(required=False)
@@ -198,10 +206,16 @@ class HandValueRequestSerializer(serializers.Serializer):
     )
 
     def validate(self, data):
+        try:
+            re_tricks = re_tricks_for(
+                re_card_points=data["re_card_points"], re_tricks=data["re_tricks"]
+            )
+        except InvalidInput as error:
+            raise _invalid(error) from error
         hand = HandResult(
             game=Game(data["contract"]),
             re_card_points=data["re_card_points"],
-            re_tricks=data["re_tricks"],
+            re_tricks=re_tricks,
             re_announcement=Announcement.parse(Team.RE, data["re_announcement"]),
             contra_announcement=Announcement.parse(Team.CONTRA, data["contra_announcement"]),
             re_specials=Specials(**data.get("re_specials", {})),

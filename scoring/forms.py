@@ -14,7 +14,13 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from doko.rules.contracts import Contract, SoloType
-from doko.rules.entry import Entered, game_of, points_from_plus_seats, points_from_result
+from doko.rules.entry import (
+    Entered,
+    game_of,
+    points_from_plus_seats,
+    points_from_result,
+    re_tricks_for,
+)
 from doko.rules.problems import InvalidInput
 from doko.rules.sheet import HandLine
 from doko.rules.value import Announcement, Game, HandResult, Specials, Team
@@ -44,6 +50,23 @@ _ANNOUNCEMENT_LEVELS = {
 }
 # Weddings played alone are diamonds solos (TSR 4.4.3 b, 4.4.5).
 _DIAMONDS_ALONE = {Contract.WEDDING, Contract.SILENT_WEDDING}
+# The codes of the errors for a field the hand needs and that is left empty: still to fill in
+# rather than wrong. MISSING: the way of entry needs it; NEEDED: the hand, for the reason given.
+MISSING = "missing"
+NEEDED = "needed"
+
+
+def _alone(points: dict[int, int], *, soloist: int | None, dealer: int, table_size: int) -> bool:
+    """Whether the points of a wedding show ``soloist`` playing alone: three times what each
+    of the three others pays or gets (TSR 7.2.4); a seat sitting out at five has none."""
+    if soloist is None or not points.get(soloist):
+        return soloist is not None
+    others = [
+        seat
+        for seat in range(1, table_size + 1)
+        if seat != soloist and not (table_size == 5 and seat == dealer)
+    ]
+    return all(points[seat] * -3 == points[soloist] for seat in others)
 
 
 class SeatsField(forms.CharField):
@@ -94,6 +117,8 @@ class HandForm(forms.Form):
     re_card_points = forms.IntegerField(
         label=_("Re card points"), min_value=0, max_value=240, required=False
     )
+    # Needed only when a team took no card points: then whether it took a trick (schwarz)
+    # counts (doko.rules.entry.tricks_matter).
     re_tricks = forms.IntegerField(label=_("Re tricks"), min_value=0, max_value=12, required=False)
     re_announcement = forms.ChoiceField(
         label=_("Re announced"), choices=ANNOUNCEMENTS, required=False
@@ -135,20 +160,50 @@ class HandForm(forms.Form):
     def points_fields(self):
         return [self[f"points_{seat}"] for seat in range(1, self.table_size + 1)]
 
+    def _empty(self, name: str) -> bool:
+        return self.cleaned_data.get(name) in (None, "", [])
+
     def _need(self, *names: str) -> bool:
-        missing = [name for name in names if self.cleaned_data.get(name) in (None, "")]
+        """Whether the fields the way of entry needs are filled in; an error for each that is
+        not, coded ``MISSING``: the live check lists them as still to fill in, not as wrong."""
+        missing = [name for name in names if self._empty(name)]
         for name in missing:
-            self.add_error(
-                name,
-                _("Enter this field for the %(mode)s entry.")
-                % {"mode": MODES[self.cleaned_data["mode"]]},
-            )
+            message = _("Fill in this field: the “%(mode)s” entry needs it.") % {
+                "mode": MODES[self.cleaned_data["mode"]]
+            }
+            self.add_error(name, forms.ValidationError(message, code=MISSING))
         return not missing
 
     def _core_errors(self, error: InvalidInput) -> None:
         for item in error.errors:
             field = item.field if item.field in self.fields else None
-            self.add_error(field, rule_message(item.template, item.params, item.rule))
+            # The core asks for a field left empty: it is still to be filled in.
+            code = NEEDED if field is not None and self._empty(field) else "invalid"
+            message = rule_message(item.template, item.params, item.rule)
+            self.add_error(field, forms.ValidationError(message, code=code))
+
+    def _coded(self, *codes: str | None) -> list[tuple[str | None, str]]:
+        """The errors with one of ``codes`` (None: any other), by label (None: the row)."""
+        return [
+            (str(self.fields[name].label) if name in self.fields else None, message)
+            for name, errors in self.errors.as_data().items()
+            for error in errors
+            if (error.code in codes) or (None in codes and error.code not in (MISSING, NEEDED))
+            for message in error.messages
+        ]
+
+    def missing(self) -> list[str]:
+        """The labels of the fields the way of entry needs that are still to fill in."""
+        return [label for label, _message in self._coded(MISSING) if label is not None]
+
+    def needed(self) -> list[tuple[str | None, str]]:
+        """The fields this hand needs that are still to fill in, each with the reason."""
+        return self._coded(NEEDED)
+
+    def wrong(self) -> list[tuple[str | None, str]]:
+        """What is wrong with what was typed, by label (None: the row as a whole); the fields
+        only left empty are not in it (``missing``, ``needed``)."""
+        return self._coded(None)
 
     def clean(self) -> dict[str, Any]:
         super().clean()
@@ -170,10 +225,11 @@ class HandForm(forms.Form):
                     contract=contract,
                     game_value=data["game_value"],
                     plus_seats=data.get("plus_seats") or [],
-                    soloist=soloist,
+                    # A wedding's plus seats alone say whether it was played alone.
+                    soloist=soloist if contract.names_soloist else None,
                 )
             elif mode == "calculator":
-                if not self._need("re_seats", "re_card_points", "re_tricks"):
+                if not self._need("re_seats", "re_card_points"):
                     return data
                 self.entered = points_from_result(
                     table_size=self.table_size,
@@ -186,7 +242,13 @@ class HandForm(forms.Form):
             return data
         if self.entered is not None:
             points = dict(self.entered.points)
-            soloist = self.entered.soloist if self.entered.soloist is not None else soloist
+            if contract.names_soloist:
+                soloist = self.entered.soloist if self.entered.soloist is not None else soloist
+            else:
+                # Whether a wedding was played alone the plus seats say (one or three) or the
+                # calculator's "played alone": a soloist chosen besides, left over from an
+                # earlier solo, is moot (TSR 4.4.3 b).
+                soloist = self.entered.soloist
             game_value = self.entered.game_value
         else:
             names = [f"points_{seat}" for seat in range(1, self.table_size + 1)]
@@ -194,14 +256,20 @@ class HandForm(forms.Form):
                 return data
             points = {seat: data[f"points_{seat}"] for seat in range(1, self.table_size + 1)}
             game_value = None  # read off the points, then checked (doko.rules.sheet)
+            if contract is Contract.WEDDING and not _alone(
+                points, soloist=soloist, dealer=dealer, table_size=self.table_size
+            ):
+                soloist = None  # the points show a wedding with a partner (TSR 7.2.2, 7.2.4)
         if contract in _DIAMONDS_ALONE and soloist is not None:
             solo_type = SoloType.DIAMONDS
         if contract.names_soloist and soloist is None:
-            self.add_error("soloist", _("Name the soloist (TSR 7.3.3.3)."))
+            message = _("Name the soloist (TSR 7.3.3.3).")
+            self.add_error("soloist", forms.ValidationError(message, code=NEEDED))
         if contract is Contract.NORMAL:
             soloist, solo_type = None, None
         elif soloist is not None and solo_type is None:
-            self.add_error("solo_type", _("Say which solo was played (TSR 2.3.3)."))
+            message = _("Say which solo was played (TSR 2.3.3).")
+            self.add_error("solo_type", forms.ValidationError(message, code=NEEDED))
         if contract is Contract.WEDDING and soloist is None:
             solo_type = None
         if self.errors:
@@ -232,7 +300,9 @@ class HandForm(forms.Form):
         return HandResult(
             game=game,
             re_card_points=data["re_card_points"],
-            re_tricks=data["re_tricks"],
+            re_tricks=re_tricks_for(
+                re_card_points=data["re_card_points"], re_tricks=data.get("re_tricks")
+            ),
             re_announcement=_ANNOUNCEMENT_LEVELS[data.get("re_announcement") or ""],
             contra_announcement=_ANNOUNCEMENT_LEVELS[data.get("contra_announcement") or ""],
             re_specials=specials(Team.RE),

@@ -46,7 +46,7 @@ from scoring.services import Actor, StaleEntryError, StaleVersionError
 from scoring.sheet_api import changes_data, hands_data, sheet_data
 from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors
-from tournaments.models import Round
+from tournaments.models import Round, SheetKeeping
 from tournaments.permissions import roles_of, standings_mode
 from tournaments.policies import Refusal
 from tournaments.roles import (
@@ -256,11 +256,16 @@ def _context(
     state = _state(access)
     may_edit = _may_edit(access, state)
     confirm = _refusal(policies.may_confirm_sheet, access, state)
-    if may_edit and form is None:
+    # Once every line of the match is written (24, 30 at five; fewer once the time is over or
+    # the sheet ended early), no row follows for a new hand: a hand is only corrected then. A
+    # row typed and refused is shown with the reason.
+    new_row = may_edit and (editing is not None or form is not None or not state.check.complete)
+    if new_row and form is None:
         form = _blank_form(request, state, editing)
     number = editing or len(state.lines) + 1
-    # The lines still to come, after the entry row where there is one.
-    first = len(state.lines) + (2 if may_edit else 1)
+    # The lines still to come, numbered on from the last one written, after the entry row
+    # where there is one: every viewer of the sheet sees the same numbers.
+    first = len(state.lines) + (2 if new_row else 1)
     remaining = range(first, len(state.lines) + 1 + state.check.next.hands_remaining)
     # The mode as the form sent it, when it is one: it goes into the cookie the next page reads.
     mode = form["mode"].value() if form is not None else None
@@ -270,20 +275,23 @@ def _context(
         **_page(access, state),
         "problems": [problem_message(problem) for problem in state.check.problems],
         "problem_hands": {problem.hand for problem in state.check.problems},
-        "form": form if may_edit else None,
+        "form": form if new_row else None,
         "number": number,
         "editing": editing,
         "modes": MODES,
         "mode": mode if mode in MODES else "quick",
         "remaining": remaining if not editing else (),
         "may_edit": may_edit,
-        "may_submit": may_edit and bool(state.lines) and not access.blind,
+        # As the service asks: a sheet ended early takes no more hands but is handed in.
+        "may_submit": bool(state.lines) and _may(policies.may_submit_sheet, access, state),
         "may_confirm": not access.blind and confirm is None,
         "version": access.version,
         # The match complete, the keyboard goes on to the next step rather than a new row.
         "focus_action": state.check.complete and not editing,
         # Why a member of staff finds no entry row on a sheet still open to entry.
         "edit_refusal": _edit_refusal(access, state) if not may_edit else None,
+        # The match complete: what comes next, and who does it.
+        "next_step": _next_step(access, state, confirm=confirm) if state.check.complete else None,
         "sheet_url": _sheet_url(access, "sheet") if access.blind else access.base,
         "may_return": _may(policies.may_return_sheet, access, state),
         "may_reopen": _may(policies.may_reopen_sheet, access, state),
@@ -304,6 +312,41 @@ def _context(
         **_playing_time(access, state),
         **_paper(access, state, confirm),
     }
+
+
+def _next_step(
+    access: Access, state: selectors.SheetState, *, confirm: Refusal | None
+) -> str | None:
+    """What comes after the last line of the match, and who does it (TSR 7.3.2, 7.3.4): hand
+    the sheet in (the scorekeeper), then confirm it (another player of the table)."""
+    sheet = access.sheet
+    if access.blind:
+        return None  # the second entry's own steps are shown with it
+    if sheet.status == Scoresheet.Status.CONFIRMED:
+        return _("It is confirmed and counts in the standings (TSR 8.5.2).")
+    if sheet.status == Scoresheet.Status.SUBMITTED:
+        if confirm is None:
+            return _(
+                "It is handed in: check the totals and confirm it below, or send it back "
+                "for correction (TSR 7.3.2)."
+            )
+        return _("Handed in; another player of the table or a member of staff confirms it.")
+    if _refusal(policies.may_submit_sheet, access, state) is None:
+        return _(
+            "Check the totals and hand the scoresheet in below; then another player of the "
+            "table confirms it (TSR 7.3.2)."
+        )
+    keeper = next((seat for seat in state.seats if seat.position == state.keeper), None)
+    name = keeper.entry.name if keeper is not None else ""
+    if access.round.tournament.sheet_keeping == SheetKeeping.PAPER:
+        return _(
+            "The scorekeeper, seat %(seat)d (%(name)s), hands the signed paper sheet to the "
+            "tournament desk, which types it in (TSR 7.3.4)."
+        ) % {"seat": state.keeper, "name": name}
+    return _(
+        "The scorekeeper, seat %(seat)d (%(name)s), hands the scoresheet in; then you or "
+        "another player of the table confirm it here (TSR 7.3.2)."
+    ) % {"seat": state.keeper, "name": name}
 
 
 def _hard_cases(access: Access) -> dict:
@@ -563,7 +606,13 @@ def sheet_check(request: HttpRequest, access: Access) -> HttpResponse:
         number = len(state.lines) + 1
     form = HandForm(request.POST, table_size=state.table_size, dealer=_dealer(state, number))
     context = {"form": form, "number": number, "state": state, "problems": [], "others": []}
-    if form.is_valid():
+    # While the row is typed, a field not filled in yet is no error: it is listed as still to
+    # fill in; what is wrong with what was typed is shown as wrong. Saving names both.
+    valid = form.is_valid()
+    context["wrong"] = form.wrong() if not valid else []
+    context["missing"] = form.missing() if not valid else []
+    context["needed"] = form.needed() if not valid else []
+    if valid:
         line = form.line
         assert line is not None  # a valid form has its line (HandForm.clean)
         time_over = access.time_over_after_hand

@@ -18,7 +18,15 @@ from doko.rules.contracts import Contract
 from doko.rules.deal import check_table_size, playing_seats
 from doko.rules.problems import FieldError, InvalidInput, gettext_noop
 from doko.rules.settlement import seat_points
-from doko.rules.value import Game, HandResult, HandValue, hand_value
+from doko.rules.value import (
+    CARD_POINTS,
+    TRICKS,
+    Game,
+    HandResult,
+    HandValue,
+    card_points_bounds,
+    hand_value,
+)
 
 
 @dataclass(frozen=True)
@@ -200,3 +208,38 @@ def points_from_result(
     )
     soloist = next(iter(re)) if result.settled_as_solo else None
     return Entered(_all_seats(table_size, points), soloist, abs(value.re_value), value)
+
+
+def tricks_matter(re_card_points: int) -> bool:
+    """Whether Re's trick count changes a hand whose card points are known: only when one team
+    took no card points, which it may have done without a trick (schwarz) or with one (four
+    nines hold none), and schwarz is worth a point and decides a "schwarz" announced (TSR
+    7.1.2, 7.1.3, 7.2.2 a). Otherwise each team took a trick, and the card points decide the
+    rest."""
+    return re_card_points <= 0 or re_card_points >= CARD_POINTS
+
+
+def re_tricks_for(*, re_card_points: int, re_tricks: int | None) -> int:
+    """Re's tricks as typed or, left out where they do not matter (``tricks_matter``), a count
+    that holds Re's card points (TSR 2.2.2): the hand is worth the same with any such count.
+    Raises ``InvalidInput`` for ``re_tricks`` when they matter and are left out."""
+    if re_tricks is not None:
+        return re_tricks
+    if tricks_matter(re_card_points):
+        message = (
+            gettext_noop(
+                "Re took no card points: give Re's tricks too, for a team that took no trick "
+                "is schwarz."
+            )
+            if re_card_points <= 0
+            else gettext_noop(
+                "Contra took no card points: give Re's tricks too, for a team that took no "
+                "trick is schwarz."
+            )
+        )
+        raise InvalidInput([FieldError("re_tricks", "TSR 7.2.2 (a)", message)])
+    for tricks in range(1, TRICKS):
+        least, most = card_points_bounds(tricks)
+        if least <= re_card_points <= most:
+            return tricks
+    raise ValueError(f"no trick count holds {re_card_points} card points")  # pragma: no cover

@@ -227,6 +227,17 @@ function focusFirst(form) {
   }
 }
 
+// Whether hand ``number`` is a line of the match still to write: past the last one
+// (data-offline-last, as the sheet stood when the page was loaded) the row is not shown, as the
+// server shows none once the lines are all written; the sheet then says what comes next.
+function showRow(form, number) {
+  const last = Number(form.dataset.offlineLast) || 0;
+  const row = form.closest("tr");
+  if (row) {
+    row.hidden = Boolean(last) && number > last && !form.dataset.offlineCorrecting;
+  }
+}
+
 // The row moved on to hand ``number``, empty, for the next hand; a correction's row becomes a
 // new hand's. ``texts``: the panel's (the heading, the button).
 export function advance(form, number, dealer, texts) {
@@ -268,13 +279,21 @@ export function advance(form, number, dealer, texts) {
     form.dataset.contract = contract.value;
   }
   delete form.dataset.offlineCorrecting;
+  changed(form);
+  showRow(form, number);
   focusFirst(form);
+}
+
+// Tell the row's script (static/js/sheet.js) that the row was reset or filled in.
+function changed(form) {
+  form.dispatchEvent(new CustomEvent("entry-row:changed", { bubbles: true }));
 }
 
 // The row's hand renumbered, what is typed in it kept (a hand before it was dropped).
 export function renumber(form, number, texts) {
   form.elements.namedItem("number").value = String(number);
   heading(form, number, texts.textHand);
+  showRow(form, number);
 }
 
 // A waiting hand put back into the row, to be corrected and saved again in its place.
@@ -307,6 +326,8 @@ export function load(form, entry, texts) {
   form.dataset.mode = mode ? mode.value : form.dataset.mode;
   form.dataset.contract = contract ? contract.value : form.dataset.contract;
   form.dataset.offlineCorrecting = String(entry.id);
+  changed(form);
+  showRow(form, entry.number);
   focusFirst(form);
 }
 
@@ -358,6 +379,7 @@ export function restore(form, kept) {
   const contract = form.elements.namedItem("contract");
   form.dataset.mode = mode ? mode.value : form.dataset.mode;
   form.dataset.contract = contract ? contract.value : form.dataset.contract;
+  changed(form);
   const focus = kept.focus ? form.elements.namedItem(kept.focus) : null;
   if (focus && typeof focus.focus === "function") {
     focus.focus();

@@ -24,6 +24,7 @@
 //       was typed against), "number" (the hand), the hand's own fields, and optionally a select
 //       "dealer" whose selected option is the TSR's dealer: sent empty unless the person changed
 //       it. Optional: data-offline-next (the number of the next new hand on the sheet),
+//       data-offline-last (the number of the sheet's last line: no row past it),
 //       data-offline-dealer (its dealer), [data-offline-number] (its "Hand N"),
 //       [data-offline-submit] (its button), [data-offline-edit-only] (what a correction's row
 //       has besides), [data-offline-clear] (emptied when the row moves on).

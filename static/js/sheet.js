@@ -3,8 +3,30 @@
 (function () {
   "use strict";
 
+  const SOLOS = new Set(["voluntary_solo", "compulsory_solo", "forced_solo"]);
+  const WEDDINGS = new Set(["wedding", "silent_wedding"]);
+
   function firstInput(form, mode) {
     return form.querySelector(".m-" + mode + " input");
+  }
+
+  // A choice that does not belong to the hand is not sent (a disabled field is not): a normal
+  // game has no soloist; a wedding played alone is a diamonds solo, and whether it was played
+  // alone, and by whom, the plus seats or the Re seats say; only typed as points does it name
+  // its soloist. A soloist left over from a solo before never turns a wedding into one.
+  function used(form) {
+    const contract = form.dataset.contract;
+    const solo = SOLOS.has(contract);
+    const fields = {
+      solo_type: solo,
+      soloist: solo || (WEDDINGS.has(contract) && form.dataset.mode === "raw"),
+    };
+    Object.keys(fields).forEach(function (name) {
+      const field = form.elements.namedItem(name);
+      if (field) {
+        field.disabled = !fields[name];
+      }
+    });
   }
 
   function sync(form, focus) {
@@ -16,6 +38,7 @@
     if (contract) {
       form.dataset.contract = contract.value;
     }
+    used(form);
     if (focus && mode) {
       const input = firstInput(form, mode.value);
       if (input) {
@@ -37,6 +60,14 @@
     if (form && event.key === "Enter" && event.target.tagName === "SELECT") {
       event.preventDefault();
       form.requestSubmit();
+    }
+  });
+
+  // The row reset or filled in by the offline queue (static/js/offline-form.js).
+  document.addEventListener("entry-row:changed", function (event) {
+    const form = event.target.closest ? event.target.closest("form.entry") : null;
+    if (form) {
+      used(form);
     }
   });
 

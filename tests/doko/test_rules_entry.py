@@ -5,9 +5,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from doko.rules.contracts import Contract, SoloType
-from doko.rules.entry import points_from_plus_seats, points_from_result
+from doko.rules.entry import (
+    points_from_plus_seats,
+    points_from_result,
+    re_tricks_for,
+    tricks_matter,
+)
 from doko.rules.problems import InvalidInput
-from doko.rules.value import Announcement, Game, HandResult
+from doko.rules.value import (
+    TRICKS,
+    Announcement,
+    Game,
+    HandResult,
+    card_points_bounds,
+    hand_value,
+)
 
 
 def test_normal_game_two_winners_receive_the_value():
@@ -133,3 +145,38 @@ def test_calculator_needs_two_re_players_in_a_normal_game():
     with pytest.raises(InvalidInput) as error:
         points_from_result(table_size=4, dealer=1, re_seats={1}, result=result)
     assert error.value.errors[0].field == "re_seats"
+
+
+# The trick count: only where a team took no card points (issue 32) ---------------------------
+
+
+@given(points=st.integers(min_value=1, max_value=239))
+def test_left_out_tricks_fit_the_card_points_and_change_nothing(points):
+    """Between 1 and 239 card points each team took a trick: any count that holds the card
+    points gives the same value, and the one filled in holds them (TSR 2.2.2, 7.2.2 a)."""
+    assert not tricks_matter(points)
+    tricks = re_tricks_for(re_card_points=points, re_tricks=None)
+    least, most = card_points_bounds(tricks)
+    assert least <= points <= most
+    values = {
+        hand_value(
+            HandResult(
+                game=Game.NORMAL,
+                re_card_points=points,
+                re_tricks=count,
+                re_announcement=Announcement.SCHWARZ,
+                contra_announcement=Announcement.NO_30,
+            )
+        ).re_value
+        for count in range(1, TRICKS)
+        if card_points_bounds(count)[0] <= points <= card_points_bounds(count)[1]
+    }
+    assert len(values) == 1
+
+
+@pytest.mark.parametrize("points", [0, 240])
+def test_tricks_are_asked_for_where_a_team_took_no_card_points(points):
+    with pytest.raises(InvalidInput) as raised:
+        re_tricks_for(re_card_points=points, re_tricks=None)
+    assert [error.field for error in raised.value.errors] == ["re_tricks"]
+    assert re_tricks_for(re_card_points=points, re_tricks=0 if points == 0 else 12) in (0, 12)

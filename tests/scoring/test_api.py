@@ -624,3 +624,19 @@ def test_a_seat_written_in_other_digits_is_refused(api):
     response = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": hands})
     assert response.status_code == 400
     assert "seats are numbered 1 to 5" in response.json()["hands"]["0"]["points"][0]
+
+
+def test_hand_value_needs_the_tricks_only_where_a_team_took_no_card_points(api):
+    """Card points decide everything but schwarz (TSR 7.2.2 a): left out, the tricks are
+    asked for only when a team took no card points."""
+    data = post(api, "api-rules-hand-value", {"contract": "normal", "re_card_points": 130}).json()
+    assert data["re_value"] == 1
+    response = post(api, "api-rules-hand-value", {"contract": "normal", "re_card_points": 240})
+    assert response.status_code == 400
+    assert "re_tricks" in response.json()
+    data = post(
+        api,
+        "api-rules-hand-value",
+        {"contract": "normal", "re_card_points": 240, "re_tricks": 12},
+    ).json()
+    assert data["re_value"] == 5
