@@ -68,7 +68,8 @@ def test_organiser_runs_a_round_from_its_page(client, organiser, tournament):
     post(client, "round-action", tournament.slug, 1, "end")
     response = post(client, "round-action", tournament.slug, 1, "close")
     page = client.get(response.url).content.decode()
-    assert "3 scoresheets are not confirmed yet." in page
+    assert "3 scoresheets are not confirmed yet (tables 1, 2, 3)." in page
+    assert "the desk does from the signed paper sheet" in page  # who can, and where
     assert tournament.rounds.get(number=1).status == Round.Status.FINISHED
 
 

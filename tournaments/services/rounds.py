@@ -568,13 +568,25 @@ def round_close(*, round: Round) -> Round:
     """Close a round once every table's scoresheet is confirmed (TSR 8.5.2)."""
     round_ = _locked_round(round, allowed={Round.Status.FINISHED}, action=_("closed"))
     if open_count := play.recorded().unconfirmed(tables=round_.tables.all()):
+        # Name the tables and who confirms, so that the desk knows where to go (no dead end).
+        open_tables = (
+            round_.tables.annotate(sheet=play.recorded().sheet_status(table=""))
+            .exclude(sheet=play.SheetStatus.CONFIRMED)
+            .exclude(sheet=None)
+            .order_by("number")
+            .values_list("number", flat=True)
+        )
         raise ValidationError(
             ngettext(
-                "%(count)d scoresheet is not confirmed yet.",
-                "%(count)d scoresheets are not confirmed yet.",
+                "%(count)d scoresheet is not confirmed yet (table %(tables)s). Another player "
+                "of the table confirms it, or the desk does from the signed paper sheet "
+                "(“Desk: every table's sheet”).",
+                "%(count)d scoresheets are not confirmed yet (tables %(tables)s). Another "
+                "player of each table confirms its sheet, or the desk does from the signed "
+                "paper sheet (“Desk: every table's sheet”).",
                 open_count,
             )
-            % {"count": open_count}
+            % {"count": open_count, "tables": ", ".join(str(n) for n in open_tables)}
         )
     round_.status = Round.Status.CLOSED
     round_.save(update_fields=["status"])

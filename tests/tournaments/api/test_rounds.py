@@ -69,7 +69,8 @@ def test_api_runs_a_round(client, staffed):
         headers={**headers["organiser"], "Accept-Language": "en"},
     )
     assert closing.status_code == 400
-    assert closing.json() == {"non_field_errors": ["3 scoresheets are not confirmed yet."]}
+    (refusal,) = closing.json()["non_field_errors"]
+    assert refusal.startswith("3 scoresheets are not confirmed yet (tables 1, 2, 3).")
 
 
 def test_api_round_actions_need_a_role(client, staffed):
