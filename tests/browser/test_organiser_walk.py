@@ -1,0 +1,42 @@
+"""The last walk through a club's first day as a new organiser (issue 32), on a phone and in
+German: what that walk found, each kept from coming back."""
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import Page, expect
+
+from tests import factories
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+def german_phone(new_page, username: str) -> Page:
+    page = new_page(**PHONE, locale="de-DE")
+    page.goto(reverse("login"))
+    page.get_by_label("Benutzername").fill(username)
+    page.get_by_label("Passwort").fill("a-long-test-password")
+    page.get_by_role("button", name="Anmelden").click()
+    expect(page.get_by_role("heading", name="Turniere")).to_be_visible()
+    return page
+
+
+def test_every_player_action_is_within_a_phones_width(new_page):
+    """The players page on a phone: "Zurückziehen" and "Ersatzspieler" were cut off at the
+    right edge of the table, to be found only by swiping the table sideways."""
+    organiser = factories.user(username="leitung")
+    tournament = factories.tournament(players=4, organiser=organiser)
+    page = german_phone(new_page, "leitung")
+    page.goto(reverse("entries", args=[tournament.slug]))
+    actions = (
+        page.locator("#players td")
+        .get_by_role("button")
+        .or_(page.locator("#players td").get_by_role("link"))
+    )
+    expect(actions).to_have_count(4 * 3)
+    for action in actions.all():
+        box = action.bounding_box()
+        assert box is not None
+        assert box["x"] >= 0
+        assert box["x"] + box["width"] <= 390, action.inner_text()
