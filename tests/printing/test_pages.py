@@ -38,6 +38,18 @@ def test_job_page_polls_while_the_job_runs(client, played):
     assert client.get(reverse("job-download", args=[job.pk])).status_code == 404
 
 
+def test_a_rounds_printout_leads_back_to_its_round(client, played):
+    """The walk: after printing the seat slips the page led back only to the tournament."""
+    tournament, _, organiser = played
+    round_ = tournament.rounds.get(number=1)
+    job = Job.objects.create(
+        tournament=tournament, round=round_, kind=Job.Kind.SEAT_SLIPS_PDF, language="de"
+    )
+    client.force_login(organiser)
+    page = client.get(reverse("job", args=[job.pk])).content.decode()
+    assert f'href="{reverse("round", args=[tournament.slug, 1])}"' in page
+
+
 def test_printing_needs_the_organiser_role(client, played):
     tournament, _, _ = played
     url = reverse("entries-print", args=[tournament.slug])
