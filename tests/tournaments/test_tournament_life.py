@@ -335,6 +335,18 @@ def test_the_players_to_copy_are_ticked_the_withdrawn_ones_not_and_marked(client
     assert "Seine Offiziellen erneut einsetzen" in page
 
 
+def test_a_copy_from_a_tournament_with_no_other_staff_says_so(client):
+    """The walk: "1 role is held, yours included: the adjudicators, the arbitration panel, the
+    desk and the organisers" read as if four roles were to be copied."""
+    organiser = creator()
+    source = factories.tournament(players=4, organiser=organiser, name="Herbstpokal")
+    client.force_login(organiser)
+    response = in_(client, "de").get(reverse("tournament-new"), {"from": source.slug})
+    page = response.content.decode()
+    assert "Außer Ihnen hat in Herbstpokal niemand eine Rolle" in page
+    assert "1 Rolle vergeben" not in page
+
+
 def test_a_copy_on_the_page_registers_the_chosen_players_and_appoints_the_staff(client):
     organiser = creator()
     source = factories.tournament(players=4, organiser=organiser, venue="Celle")
