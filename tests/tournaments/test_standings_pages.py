@@ -39,6 +39,16 @@ def test_the_standings_rank_every_player_with_provisional_results_apart(client, 
     assert 'hx-trigger="every 20s"' in page
 
 
+def test_the_search_on_the_standings_fits_a_phone_in_german(client, kreuzpokal):
+    """The walk on a phone: the placeholder "Ihr Name oder Ihre Startnummer" was cut off in
+    the field beside its button; the short one the players page uses fits."""
+    tournament, _ = kreuzpokal
+    client.cookies["django_language"] = "de"
+    page = client.get(reverse("standings", args=[tournament.slug])).content.decode()
+    assert 'placeholder="Name oder Startnummer"' in page
+    assert 'aria-label="Ihr Name oder Ihre Startnummer"' in page
+
+
 def test_an_unchanged_table_is_a_304(client, kreuzpokal):
     tournament, _ = kreuzpokal
     url = reverse("standings-table", args=[tournament.slug])
