@@ -40,3 +40,23 @@ def test_every_player_action_is_within_a_phones_width(new_page):
         assert box is not None
         assert box["x"] >= 0
         assert box["x"] + box["width"] <= 390, action.inner_text()
+
+
+def test_a_link_buttons_text_is_centred_in_its_taller_phone_button(new_page):
+    """On a phone every button is at least 44 px tall; a link styled as a button ("CSV",
+    "PDF", "← Runde 1", "Bearbeiten") kept its text at the top of that height."""
+    tournament = factories.tournament(players=4)
+    page = new_page(**PHONE, locale="de-DE")
+    page.goto(reverse("standings", args=[tournament.slug]))
+    link = page.get_by_role("link", name="CSV")
+    offset = link.evaluate(
+        """a => {
+            const box = a.getBoundingClientRect();
+            const range = document.createRange();
+            range.selectNodeContents(a);
+            const text = range.getBoundingClientRect();
+            return Math.abs((box.top + box.bottom) / 2 - (text.top + text.bottom) / 2);
+        }"""
+    )
+    assert link.bounding_box()["height"] >= 44
+    assert offset <= 2
