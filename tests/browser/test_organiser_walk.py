@@ -6,6 +6,7 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from tests import factories
+from tournaments import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -60,3 +61,17 @@ def test_a_link_buttons_text_is_centred_in_its_taller_phone_button(new_page):
     )
     assert link.bounding_box()["height"] >= 44
     assert offset <= 2
+
+
+def test_the_rounds_table_fits_a_phone(new_page):
+    """The tournament page on a phone in German: the rounds table ran past the screen's edge
+    ("Bestäti…"), to be swiped sideways; the count of tables is in "Bestätigt" already."""
+    tournament = factories.tournament(players=8, planned_rounds=2)
+    # The longest status: "Spielzeit beendet".
+    factories.round_end(services.round_start(round=factories.seated_round(tournament)))
+    page = new_page(**PHONE, locale="de-DE")
+    page.goto(reverse("tournament", args=[tournament.slug]))
+    table = page.get_by_role("table").filter(has_text="Bestätigt")
+    expect(table.get_by_role("columnheader", name="Bestätigt")).to_be_visible()
+    overflow = table.evaluate("t => t.parentElement.scrollWidth - t.parentElement.clientWidth")
+    assert overflow <= 0
