@@ -101,3 +101,11 @@ def test_the_organiser_adds_the_next_round_from_the_round_page(client, closed):
     page = client.get(reverse("round", args=[closed.slug, 1])).content.decode()
     assert "Add round 2" in page
     assert "is not added yet" not in page
+
+
+def test_a_closed_rounds_page_shows_no_clock(client, closed):
+    """The walk found a red 00:00 on a closed round's page: its time is told in words instead."""
+    client.cookies["django_language"] = "de"
+    page = client.get(reverse("round", args=[closed.slug, 1])).content.decode()
+    assert 'id="clock"' not in page
+    assert "Spielzeit beendet" in page
