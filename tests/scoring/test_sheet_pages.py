@@ -363,6 +363,33 @@ def test_at_a_table_of_five_seat_5_keeps_the_sheet_and_the_dealer_sits_out(clien
     assert "do not play this hand" in response.content.decode()
 
 
+def test_at_a_table_of_five_the_points_entry_does_not_ask_for_the_dealers_points(client):
+    """The dealer sits out and scores nothing (TSR 10.1.1): typed as points, his field is
+    not asked for, shown as sitting out, and the hand saves without it."""
+    tournament = factories.tournament(players=5, allow_tables_of_five=True)
+    round_ = factories.seated_round(tournament)
+    tournament_services.round_start(round=round_)
+    sheet = Scoresheet.objects.get(table__round=round_)
+    page = client.get(link(sheet, 5)).content.decode()
+    assert 'name="points_1" value="" placeholder="sits out" disabled' in page
+    assert 'name="points_2" value="" inputmode' in page
+    row = {"mode": "raw", "number": 1, "version": 1, "contract": "normal"}
+    row |= {"points_2": 2, "points_3": -2, "points_4": -2, "points_5": 2}
+    page = client.post(link(sheet, 5, "check"), row, **HX).content.decode()
+    assert "Fill in this field" not in page
+    response = client.post(link(sheet, 5, "save"), row, **HX)
+    assert response.status_code == 200, response.content.decode()
+    assert sheet.hands.get().points == {1: 0, 2: 2, 3: -2, 4: -2, 5: 2}
+    # Seat 2 deals the second hand: now seat 1 plays and seat 2's points are not asked for.
+    page = response.content.decode()
+    assert 'name="points_2" value="" placeholder="sits out" disabled' in page
+    row = {"mode": "raw", "number": 2, "version": 2, "contract": "normal"}
+    row |= {"points_1": 1, "points_3": -1, "points_4": 1, "points_5": -1}
+    response = client.post(link(sheet, 5, "save"), row, **HX)
+    assert response.status_code == 200, response.content.decode()
+    assert sheet.hands.last().points == {1: 1, 2: 0, 3: -1, 4: 1, 5: -1}
+
+
 def test_a_solo_is_entered_quick_and_the_plus_seats_name_the_soloist(client, sheet):
     """The soloist drop-down may stay empty: one plus seat is the soloist who won, three plus
     seats are the opponents of the soloist who lost (TSR 7.2.4, 7.3.3.3)."""
