@@ -639,7 +639,8 @@ def sheet_check(request: HttpRequest, access: Access) -> HttpResponse:
         if form.entered is not None and form.entered.value is not None:
             context["breakdown"] = [
                 {
-                    "team": "Re" if item.team == "re" else "Contra",
+                    # The parties' names as the German sheet writes them: Re, Kontra.
+                    "team": _("Re") if item.team == "re" else _("Contra"),
                     "points": item.points,
                     "label": _(item.label),
                     "rule": item.rule,

@@ -390,6 +390,15 @@ def test_at_a_table_of_five_the_points_entry_does_not_ask_for_the_dealers_points
     assert sheet.hands.last().points == {1: 1, 2: 0, 3: -1, 4: 1, 5: -1}
 
 
+def test_the_calculators_breakdown_names_the_parties_in_german(client, sheet):
+    client.cookies["django_language"] = "de"
+    row = {"mode": "calculator", "number": 1, "version": 1, "contract": "normal"}
+    row |= {"re_seats": "12", "re_card_points": 95, "contra_announcement": "team"}
+    page = client.post(link(sheet, 4, "check"), row, **HX).content.decode()
+    assert "<li>Kontra +1: Gewonnen" in page
+    assert "Contra +" not in page
+
+
 def test_a_solo_is_entered_quick_and_the_plus_seats_name_the_soloist(client, sheet):
     """The soloist drop-down may stay empty: one plus seat is the soloist who won, three plus
     seats are the opponents of the soloist who lost (TSR 7.2.4, 7.3.3.3)."""
