@@ -399,6 +399,14 @@ def test_the_calculators_breakdown_names_the_parties_in_german(client, sheet):
     assert "Contra +" not in page
 
 
+def test_on_a_phone_the_solo_drop_down_is_wide_enough_for_its_names(client, sheet):
+    """390 px wide, a quarter row cut "Damensolo" to "Dame"; half a row holds it. The bonus
+    fields line up although "Kontra: Doppelkopf" wraps over two lines."""
+    page = client.get(link(sheet, 4)).content.decode()
+    assert '<div class="col-6 col-sm-2 solo-only solo-type">' in page
+    assert '<div class="row g-2 mt-1 align-items-end">' in page
+
+
 def test_a_solo_is_entered_quick_and_the_plus_seats_name_the_soloist(client, sheet):
     """The soloist drop-down may stay empty: one plus seat is the soloist who won, three plus
     seats are the opponents of the soloist who lost (TSR 7.2.4, 7.3.3.3)."""
