@@ -407,6 +407,22 @@ def test_on_a_phone_the_solo_drop_down_is_wide_enough_for_its_names(client, shee
     assert '<div class="row g-2 mt-1 align-items-end">' in page
 
 
+def test_the_sheet_says_in_words_whose_compulsory_solo_is_still_owed(client, sheet):
+    """On a phone there is no tooltip: the badges alone left "Compulsory solo played: 1 2 3 4"
+    before anyone had played one."""
+    client.cookies["django_language"] = "de"
+    page = client.get(link(sheet, 4)).content.decode()
+    played = page.split('id="compulsory-played">')[1].split("</span>\n</div>")[0]
+    assert "Pflichtsolo gespielt:\n  noch keiner &middot; noch nicht gespielt:" in played
+    solo = quick(1, 3, "2", 1, contract="compulsory_solo", solo_type="queens", soloist="")
+    response = client.post(link(sheet, 4, "save"), solo, **HX)
+    assert response.status_code == 200, response.content.decode()
+    page = client.get(link(sheet, 4)).content.decode()
+    played = page.split('id="compulsory-played">')[1].split("</span>\n</div>")[0]
+    assert played.count("text-bg-success") == 1
+    assert played.count("text-bg-light") == 3
+
+
 def test_a_solo_is_entered_quick_and_the_plus_seats_name_the_soloist(client, sheet):
     """The soloist drop-down may stay empty: one plus seat is the soloist who won, three plus
     seats are the opponents of the soloist who lost (TSR 7.2.4, 7.3.3.3)."""
