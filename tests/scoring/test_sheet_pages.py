@@ -423,6 +423,19 @@ def test_the_sheet_says_in_words_whose_compulsory_solo_is_still_owed(client, she
     assert played.count("text-bg-light") == 3
 
 
+def test_a_player_on_his_seats_link_finds_the_way_to_the_tournament(client, sheet):
+    """Once he has confirmed, the sheet 'counts in the standings': the page leads there."""
+    tournament = sheet.table.round.tournament
+    tournament.is_public = True
+    tournament.save(update_fields=["is_public"])
+    page = client.get(link(sheet, 1)).content.decode()
+    url = reverse("tournament", args=[tournament.slug])
+    assert f'<a href="{url}" id="tournament-link">' in page
+    tournament.is_public = False
+    tournament.save(update_fields=["is_public"])
+    assert 'id="tournament-link"' not in client.get(link(sheet, 1)).content.decode()
+
+
 def test_a_solo_is_entered_quick_and_the_plus_seats_name_the_soloist(client, sheet):
     """The soloist drop-down may stay empty: one plus seat is the soloist who won, three plus
     seats are the opponents of the soloist who lost (TSR 7.2.4, 7.3.3.3)."""
