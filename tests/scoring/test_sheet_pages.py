@@ -436,6 +436,18 @@ def test_a_player_on_his_seats_link_finds_the_way_to_the_tournament(client, shee
     assert 'id="tournament-link"' not in client.get(link(sheet, 1)).content.decode()
 
 
+def test_on_a_phone_the_whole_number_cell_opens_a_hand_to_correct(client, sheet):
+    """The ✎ button is hidden on a phone; the hand's number alone was a 10 × 19 px target."""
+    response = client.post(link(sheet, 4, "save"), quick(1, 3, "13", 1), **HX)
+    assert response.status_code == 200, response.content.decode()
+    page = client.get(link(sheet, 4)).content.decode()
+    row = page.split('<tr id="hand-1"')[1].split("</tr>")[0]
+    assert '<td class="num position-relative"><a class="stretched-link" href=' in row
+    # A reader who may not correct gets the plain number.
+    row = client.get(link(sheet, 1)).content.decode().split('<tr id="hand-1"')[1]
+    assert "stretched-link" not in row.split("</tr>")[0]
+
+
 def test_a_solo_is_entered_quick_and_the_plus_seats_name_the_soloist(client, sheet):
     """The soloist drop-down may stay empty: one plus seat is the soloist who won, three plus
     seats are the opponents of the soloist who lost (TSR 7.2.4, 7.3.3.3)."""
