@@ -286,8 +286,11 @@ def _context(
         "may_submit": bool(state.lines) and _may(policies.may_submit_sheet, access, state),
         "may_confirm": not access.blind and confirm is None,
         "version": access.version,
-        # The match complete, the keyboard goes on to the next step rather than a new row.
-        "focus_action": state.check.complete and not editing,
+        # The match complete, the keyboard goes on to the next step rather than a new row; so
+        # it does where an action was asked or answered below the sheet: on a phone the entry
+        # row's focus would scroll its answer (a refusal, the totals to confirm) out of view.
+        "focus_action": (state.check.complete and not editing)
+        or (at == ACTIONS or step is not None or strike is not None),
         # Why a member of staff finds no entry row on a sheet still open to entry.
         "edit_refusal": _edit_refusal(access, state) if not may_edit else None,
         # The match complete: what comes next, and who does it.

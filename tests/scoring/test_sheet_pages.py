@@ -448,6 +448,19 @@ def test_on_a_phone_the_whole_number_cell_opens_a_hand_to_correct(client, sheet)
     assert "stretched-link" not in row.split("</tr>")[0]
 
 
+def test_a_refused_hand_in_keeps_the_phone_at_its_reason(client, sheet):
+    """Handing in a sheet not yet complete is refused beside the button; the entry row's
+    autofocus scrolled a phone up to the row, the reason out of view."""
+    client.post(link(sheet, 4, "save"), quick(1, 3, "13", 1), **HX)
+    page = client.get(link(sheet, 4) + "?step=submit", **HX).content.decode()
+    assert "The scoresheet is not complete" in page
+    row = page.split('id="entry-row"')[1].split("</tr>")[0]
+    assert "autofocus" not in row
+    # Without an action asked, the row keeps the keyboard.
+    page = client.get(link(sheet, 4), **HX).content.decode()
+    assert "autofocus" in page.split('id="entry-row"')[1].split("</tr>")[0]
+
+
 def test_a_solo_is_entered_quick_and_the_plus_seats_name_the_soloist(client, sheet):
     """The soloist drop-down may stay empty: one plus seat is the soloist who won, three plus
     seats are the opponents of the soloist who lost (TSR 7.2.4, 7.3.3.3)."""
