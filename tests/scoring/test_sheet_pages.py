@@ -388,6 +388,10 @@ def test_at_a_table_of_five_the_points_entry_does_not_ask_for_the_dealers_points
     response = client.post(link(sheet, 5, "save"), row, **HX)
     assert response.status_code == 200, response.content.decode()
     assert sheet.hands.last().points == {1: 1, 2: 0, 3: -1, 4: 1, 5: -1}
+    # The history, too, marks the seat that sat out as the sheet does, not as a 0.
+    history = client.get(link(sheet, 5, "history")).content.decode()
+    assert "– / 2 / -2 / -2 / 2" in history
+    assert "1 / – / -1 / 1 / -1" in history
 
 
 def test_the_calculators_breakdown_names_the_parties_in_german(client, sheet):
