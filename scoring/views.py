@@ -723,7 +723,9 @@ def sheet_save(request: HttpRequest, access: Access) -> HttpResponse:
         return _render(request, context, status=422)
     if not request.headers.get("HX-Request"):
         return redirect(access.base)
-    return _render(request, _context(request, access))
+    # The answer beside the buttons that asked it: on a phone the page stays down there, and
+    # the buttons are gone (the sheet handed in, sent back, confirmed).
+    return _render(request, {**_context(request, access), "done": True})
 
 
 def _hands_replace(
@@ -924,7 +926,9 @@ def sheet_delete(request: HttpRequest, access: Access) -> HttpResponse:
 def _done(request: HttpRequest, access: Access) -> HttpResponse:
     if not request.headers.get("HX-Request"):
         return redirect(access.base)
-    return _render(request, _context(request, access))
+    # The answer beside the buttons that asked it: on a phone the page stays down there, and
+    # the buttons are gone (the sheet handed in, sent back, confirmed).
+    return _render(request, {**_context(request, access), "done": True})
 
 
 @require_POST

@@ -465,6 +465,24 @@ def test_a_refused_hand_in_keeps_the_phone_at_its_reason(client, sheet):
     assert "autofocus" in page.split('id="entry-row"')[1].split("</tr>")[0]
 
 
+def test_a_step_done_is_answered_beside_the_buttons_that_asked_it(client, sheet):
+    """On a phone the page stays at the buttons, which are gone once the sheet is handed in
+    or sent back: what comes next is said there, not only at the top."""
+    from scoring import services
+
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(), version=1, by=factories.keeper(sheet)
+    )
+    page = client.post(link(sheet, 4, "submit"), {"version": 2}, **HX).content.decode()
+    actions = page.split('id="sheet-actions"')[1]
+    assert 'id="step-done">Handed in; another player of the table' in actions
+    answer = client.post(link(sheet, 1, "return"), {"version": 3, "reason": "Hand 3"}, **HX)
+    actions = answer.content.decode().split('id="sheet-actions"')[1]
+    assert 'id="step-done">The scorekeeper, seat 4' in actions
+    # A page only looked at says nothing of a step.
+    assert 'id="step-done"' not in client.get(link(sheet, 1)).content.decode()
+
+
 def test_a_solo_is_entered_quick_and_the_plus_seats_name_the_soloist(client, sheet):
     """The soloist drop-down may stay empty: one plus seat is the soloist who won, three plus
     seats are the opponents of the soloist who lost (TSR 7.2.4, 7.3.3.3)."""
