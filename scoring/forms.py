@@ -160,6 +160,15 @@ class HandForm(forms.Form):
     def points_fields(self):
         return [self[f"points_{seat}"] for seat in range(1, self.table_size + 1)]
 
+    @property
+    def sitting_out(self) -> int | None:
+        """The seat that sits this hand out: at a table of five the dealer, the one named or
+        else the TSR's (TSR 10.1.1); he scores nothing, so his points are not asked for."""
+        if self.table_size != 5:
+            return None
+        named = self["dealer"].value()
+        return int(named) if str(named or "").isdigit() else self.tsr_dealer
+
     def _empty(self, name: str) -> bool:
         return self.cleaned_data.get(name) in (None, "", [])
 
@@ -251,10 +260,13 @@ class HandForm(forms.Form):
                 soloist = self.entered.soloist
             game_value = self.entered.game_value
         else:
-            names = [f"points_{seat}" for seat in range(1, self.table_size + 1)]
-            if not self._need(*names):
+            # At a table of five the dealer sits out and scores nothing (TSR 10.1.1): his
+            # points are not asked for; left empty they are 0.
+            out = dealer if self.table_size == 5 else None
+            seats = range(1, self.table_size + 1)
+            if not self._need(*(f"points_{seat}" for seat in seats if seat != out)):
                 return data
-            points = {seat: data[f"points_{seat}"] for seat in range(1, self.table_size + 1)}
+            points = {seat: data[f"points_{seat}"] or 0 for seat in seats}
             game_value = None  # read off the points, then checked (doko.rules.sheet)
             if contract is Contract.WEDDING and not _alone(
                 points, soloist=soloist, dealer=dealer, table_size=self.table_size

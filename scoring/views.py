@@ -286,8 +286,11 @@ def _context(
         "may_submit": bool(state.lines) and _may(policies.may_submit_sheet, access, state),
         "may_confirm": not access.blind and confirm is None,
         "version": access.version,
-        # The match complete, the keyboard goes on to the next step rather than a new row.
-        "focus_action": state.check.complete and not editing,
+        # The match complete, the keyboard goes on to the next step rather than a new row; so
+        # it does where an action was asked or answered below the sheet: on a phone the entry
+        # row's focus would scroll its answer (a refusal, the totals to confirm) out of view.
+        "focus_action": (state.check.complete and not editing)
+        or (at == ACTIONS or step is not None or strike is not None),
         # Why a member of staff finds no entry row on a sheet still open to entry.
         "edit_refusal": _edit_refusal(access, state) if not may_edit else None,
         # The match complete: what comes next, and who does it.
@@ -639,7 +642,8 @@ def sheet_check(request: HttpRequest, access: Access) -> HttpResponse:
         if form.entered is not None and form.entered.value is not None:
             context["breakdown"] = [
                 {
-                    "team": "Re" if item.team == "re" else "Contra",
+                    # The parties' names as the German sheet writes them: Re, Kontra.
+                    "team": _("Re") if item.team == "re" else _("Contra"),
                     "points": item.points,
                     "label": _(item.label),
                     "rule": item.rule,
@@ -719,7 +723,9 @@ def sheet_save(request: HttpRequest, access: Access) -> HttpResponse:
         return _render(request, context, status=422)
     if not request.headers.get("HX-Request"):
         return redirect(access.base)
-    return _render(request, _context(request, access))
+    # The answer beside the buttons that asked it: on a phone the page stays down there, and
+    # the buttons are gone (the sheet handed in, sent back, confirmed).
+    return _render(request, {**_context(request, access), "done": True})
 
 
 def _hands_replace(
@@ -920,7 +926,9 @@ def sheet_delete(request: HttpRequest, access: Access) -> HttpResponse:
 def _done(request: HttpRequest, access: Access) -> HttpResponse:
     if not request.headers.get("HX-Request"):
         return redirect(access.base)
-    return _render(request, _context(request, access))
+    # The answer beside the buttons that asked it: on a phone the page stays down there, and
+    # the buttons are gone (the sheet handed in, sent back, confirmed).
+    return _render(request, {**_context(request, access), "done": True})
 
 
 @require_POST

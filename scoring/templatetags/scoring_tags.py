@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from django import template
@@ -42,3 +43,10 @@ def may_read_desk(context, round) -> bool:
     if request is None or not request.user.is_authenticated:
         return False
     return policies.may_read_desk(round=round, roles=roles_of(request, round.tournament)) is None
+
+
+@register.filter
+def seats_where(value: Mapping[int, bool], wanted: bool) -> list[int]:
+    """The seats of a seat → yes/no mapping whose answer is ``wanted``: the seats that played
+    their compulsory solo, or not yet (a phone has no tooltip to tell the badges apart)."""
+    return [seat for seat, answer in value.items() if bool(answer) is bool(wanted)]

@@ -27,6 +27,17 @@
         field.disabled = !fields[name];
       }
     });
+    // At a table of five the dealer sits out and scores nothing (TSR 10.1.1): his points are
+    // not asked for, whoever the row names as the dealer.
+    const dealer = form.elements.namedItem("dealer");
+    form.querySelectorAll("input[data-sits-out]").forEach(function (input) {
+      const out = dealer !== null && input.dataset.seat === dealer.value;
+      if (out && !input.disabled) {
+        input.value = "";
+      }
+      input.disabled = out;
+      input.placeholder = out ? input.dataset.sitsOut : "";
+    });
   }
 
   function sync(form, focus) {

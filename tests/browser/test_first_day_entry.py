@@ -12,6 +12,7 @@ from scoring import services
 from scoring.models import Scoresheet
 from tests import factories
 from tests.sheets import full_match
+from tournaments import services as tournament_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -203,3 +204,28 @@ def test_the_last_line_typed_offline_leaves_no_row_for_hand_25(sheet, new_page, 
     expect(keeper.locator("#entry-row")).to_have_count(0)
     expect(keeper.locator("#match-complete")).to_contain_text("The match is complete.")
     assert sheet.hands.count() == 24
+
+
+def test_at_a_table_of_five_the_points_entry_leaves_out_the_dealer_who_sits_out(new_page):
+    """The dealer sits out and scores nothing (TSR 10.1.1): his field says so and takes no
+    points, and it moves along when the scorekeeper names another dealer."""
+    tournament = factories.tournament(players=5, allow_tables_of_five=True)
+    round_ = factories.seated_round(tournament)
+    tournament_services.round_start(round=round_)
+    sheet = Scoresheet.objects.get(table__round=round_)
+    keeper = phone(new_page)
+    keeper.goto(link(sheet, 5))
+    choose_mode(keeper, "Points")
+    expect(keeper.get_by_label("Seat 1", exact=True)).to_be_disabled()
+    expect(keeper.get_by_label("Seat 1", exact=True)).to_have_attribute("placeholder", "sits out")
+    keeper.get_by_label("dealt by seat").select_option("2")
+    expect(keeper.get_by_label("Seat 2", exact=True)).to_be_disabled()
+    expect(keeper.get_by_label("Seat 1", exact=True)).to_be_enabled()
+    keeper.get_by_label("dealt by seat").select_option("1")
+    for seat, points in {2: 2, 3: -2, 4: -2, 5: 2}.items():
+        keeper.get_by_label(f"Seat {seat}", exact=True).fill(str(points))
+    expect(keeper.locator("#preview")).to_contain_text("correct by the TSR")
+    keeper.get_by_role("button", name="Save").click()
+    expect(keeper.locator("#hand-1")).to_be_visible()
+    assert sheet.hands.get().points == {1: 0, 2: 2, 3: -2, 4: -2, 5: 2}
+    expect(keeper.get_by_label("Seat 2", exact=True)).to_be_disabled()

@@ -363,6 +363,126 @@ def test_at_a_table_of_five_seat_5_keeps_the_sheet_and_the_dealer_sits_out(clien
     assert "do not play this hand" in response.content.decode()
 
 
+def test_at_a_table_of_five_the_points_entry_does_not_ask_for_the_dealers_points(client):
+    """The dealer sits out and scores nothing (TSR 10.1.1): typed as points, his field is
+    not asked for, shown as sitting out, and the hand saves without it."""
+    tournament = factories.tournament(players=5, allow_tables_of_five=True)
+    round_ = factories.seated_round(tournament)
+    tournament_services.round_start(round=round_)
+    sheet = Scoresheet.objects.get(table__round=round_)
+    page = client.get(link(sheet, 5)).content.decode()
+    assert 'name="points_1" value="" placeholder="sits out" disabled' in page
+    assert 'name="points_2" value="" inputmode' in page
+    row = {"mode": "raw", "number": 1, "version": 1, "contract": "normal"}
+    row |= {"points_2": 2, "points_3": -2, "points_4": -2, "points_5": 2}
+    page = client.post(link(sheet, 5, "check"), row, **HX).content.decode()
+    assert "Fill in this field" not in page
+    response = client.post(link(sheet, 5, "save"), row, **HX)
+    assert response.status_code == 200, response.content.decode()
+    assert sheet.hands.get().points == {1: 0, 2: 2, 3: -2, 4: -2, 5: 2}
+    # Seat 2 deals the second hand: now seat 1 plays and seat 2's points are not asked for.
+    page = response.content.decode()
+    assert 'name="points_2" value="" placeholder="sits out" disabled' in page
+    row = {"mode": "raw", "number": 2, "version": 2, "contract": "normal"}
+    row |= {"points_1": 1, "points_3": -1, "points_4": 1, "points_5": -1}
+    response = client.post(link(sheet, 5, "save"), row, **HX)
+    assert response.status_code == 200, response.content.decode()
+    assert sheet.hands.last().points == {1: 1, 2: 0, 3: -1, 4: 1, 5: -1}
+    # The history, too, marks the seat that sat out as the sheet does, not as a 0.
+    history = client.get(link(sheet, 5, "history")).content.decode()
+    assert "– / 2 / -2 / -2 / 2" in history
+    assert "1 / – / -1 / 1 / -1" in history
+
+
+def test_the_calculators_breakdown_names_the_parties_in_german(client, sheet):
+    client.cookies["django_language"] = "de"
+    row = {"mode": "calculator", "number": 1, "version": 1, "contract": "normal"}
+    row |= {"re_seats": "12", "re_card_points": 95, "contra_announcement": "team"}
+    page = client.post(link(sheet, 4, "check"), row, **HX).content.decode()
+    assert "<li>Kontra +1: Gewonnen" in page
+    assert "Contra +" not in page
+
+
+def test_on_a_phone_the_solo_drop_down_is_wide_enough_for_its_names(client, sheet):
+    """390 px wide, a quarter row cut "Damensolo" to "Dame"; half a row holds it. The bonus
+    fields line up although "Kontra: Doppelkopf" wraps over two lines."""
+    page = client.get(link(sheet, 4)).content.decode()
+    assert '<div class="col-6 col-sm-2 solo-only solo-type">' in page
+    assert '<div class="row g-2 mt-1 align-items-end">' in page
+
+
+def test_the_sheet_says_in_words_whose_compulsory_solo_is_still_owed(client, sheet):
+    """On a phone there is no tooltip: the badges alone left "Compulsory solo played: 1 2 3 4"
+    before anyone had played one."""
+    client.cookies["django_language"] = "de"
+    page = client.get(link(sheet, 4)).content.decode()
+    played = page.split('id="compulsory-played">')[1].split("</span>\n</div>")[0]
+    assert "Pflichtsolo gespielt:\n  noch keiner &middot; noch nicht gespielt:" in played
+    solo = quick(1, 3, "2", 1, contract="compulsory_solo", solo_type="queens", soloist="")
+    response = client.post(link(sheet, 4, "save"), solo, **HX)
+    assert response.status_code == 200, response.content.decode()
+    page = client.get(link(sheet, 4)).content.decode()
+    played = page.split('id="compulsory-played">')[1].split("</span>\n</div>")[0]
+    assert played.count("text-bg-success") == 1
+    assert played.count("text-bg-light") == 3
+
+
+def test_a_player_on_his_seats_link_finds_the_way_to_the_tournament(client, sheet):
+    """Once he has confirmed, the sheet 'counts in the standings': the page leads there."""
+    tournament = sheet.table.round.tournament
+    tournament.is_public = True
+    tournament.save(update_fields=["is_public"])
+    page = client.get(link(sheet, 1)).content.decode()
+    url = reverse("tournament", args=[tournament.slug])
+    assert f'<a href="{url}" id="tournament-link">' in page
+    tournament.is_public = False
+    tournament.save(update_fields=["is_public"])
+    assert 'id="tournament-link"' not in client.get(link(sheet, 1)).content.decode()
+
+
+def test_on_a_phone_the_whole_number_cell_opens_a_hand_to_correct(client, sheet):
+    """The ✎ button is hidden on a phone; the hand's number alone was a 10 × 19 px target."""
+    response = client.post(link(sheet, 4, "save"), quick(1, 3, "13", 1), **HX)
+    assert response.status_code == 200, response.content.decode()
+    page = client.get(link(sheet, 4)).content.decode()
+    row = page.split('<tr id="hand-1"')[1].split("</tr>")[0]
+    assert '<td class="num position-relative"><a class="stretched-link" href=' in row
+    # A reader who may not correct gets the plain number.
+    row = client.get(link(sheet, 1)).content.decode().split('<tr id="hand-1"')[1]
+    assert "stretched-link" not in row.split("</tr>")[0]
+
+
+def test_a_refused_hand_in_keeps_the_phone_at_its_reason(client, sheet):
+    """Handing in a sheet not yet complete is refused beside the button; the entry row's
+    autofocus scrolled a phone up to the row, the reason out of view."""
+    client.post(link(sheet, 4, "save"), quick(1, 3, "13", 1), **HX)
+    page = client.get(link(sheet, 4) + "?step=submit", **HX).content.decode()
+    assert "The scoresheet is not complete" in page
+    row = page.split('id="entry-row"')[1].split("</tr>")[0]
+    assert "autofocus" not in row
+    # Without an action asked, the row keeps the keyboard.
+    page = client.get(link(sheet, 4), **HX).content.decode()
+    assert "autofocus" in page.split('id="entry-row"')[1].split("</tr>")[0]
+
+
+def test_a_step_done_is_answered_beside_the_buttons_that_asked_it(client, sheet):
+    """On a phone the page stays at the buttons, which are gone once the sheet is handed in
+    or sent back: what comes next is said there, not only at the top."""
+    from scoring import services
+
+    services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(), version=1, by=factories.keeper(sheet)
+    )
+    page = client.post(link(sheet, 4, "submit"), {"version": 2}, **HX).content.decode()
+    actions = page.split('id="sheet-actions"')[1]
+    assert 'id="step-done">Handed in; another player of the table' in actions
+    answer = client.post(link(sheet, 1, "return"), {"version": 3, "reason": "Hand 3"}, **HX)
+    actions = answer.content.decode().split('id="sheet-actions"')[1]
+    assert 'id="step-done">The scorekeeper, seat 4' in actions
+    # A page only looked at says nothing of a step.
+    assert 'id="step-done"' not in client.get(link(sheet, 1)).content.decode()
+
+
 def test_a_solo_is_entered_quick_and_the_plus_seats_name_the_soloist(client, sheet):
     """The soloist drop-down may stay empty: one plus seat is the soloist who won, three plus
     seats are the opponents of the soloist who lost (TSR 7.2.4, 7.3.3.3)."""
