@@ -177,7 +177,7 @@ def test_the_german_calculator_asks_for_what_is_missing_in_german(sheet, new_pag
     expect(preview.locator(".text-danger")).to_have_count(0)
     page.get_by_role("button", name="Speichern").click()
     expect(page.locator("#entry-row")).to_contain_text(
-        "Bitte füllen Sie dieses Feld aus: Die Eingabe „Rechner“ braucht es."
+        "Bitte ausfüllen: Die Eingabe „Rechner“ braucht dieses Feld."
     )
     assert not sheet.hands.exists()
 

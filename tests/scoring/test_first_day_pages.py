@@ -225,7 +225,7 @@ def test_the_german_calculator_asks_in_german(client, sheet):
     page = client.post(link(sheet, 4, "check"), calculator(), **HX).content.decode()
     assert "Noch auszufüllen: Re-Positionen, Augen Re" in page
     response = client.post(link(sheet, 4, "save"), calculator(), **HX)
-    assert "Bitte füllen Sie dieses Feld aus: Die Eingabe „Rechner“ braucht es." in (
+    assert "Bitte ausfüllen: Die Eingabe „Rechner“ braucht dieses Feld." in (
         response.content.decode()
     )
 
