@@ -238,6 +238,23 @@ function showRow(form, number) {
   }
 }
 
+// The sheet's "Next hand" line for hand ``number``, dealt by ``dealer``, told in the browser while
+// the hands before it wait on this device (the server tells it again once they are sent). The
+// line carries its texts only while the time is not over; a forced solo's note goes with it, as
+// it named the hand now typed.
+function nextLine(form, number, dealer) {
+  const line = document.getElementById("next-hand");
+  const last = Number(form.dataset.offlineLast) || 0;
+  if (!line || !line.dataset.textOne || !last || !dealer || number > last) {
+    return;
+  }
+  const count = last - number + 1;
+  line.textContent = (count === 1 ? line.dataset.textOne : line.dataset.textMany)
+    .replace("{dealer}", String(dealer))
+    .replace("{count}", String(count))
+    .replace("{total}", line.dataset.offlineTotal);
+}
+
 // The row moved on to hand ``number``, empty, for the next hand; a correction's row becomes a
 // new hand's. ``texts``: the panel's (the heading, the button).
 export function advance(form, number, dealer, texts) {
@@ -264,6 +281,7 @@ export function advance(form, number, dealer, texts) {
   form.elements.namedItem("number").value = String(number);
   setDealer(form, dealer);
   heading(form, number, texts.textHand);
+  nextLine(form, number, dealer);
   const button = form.querySelector("[data-offline-submit]");
   if (button && form.querySelector("[data-offline-edit-only]")) {
     button.textContent = texts.textSave;

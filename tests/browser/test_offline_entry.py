@@ -87,6 +87,10 @@ def test_hands_typed_offline_survive_a_reload_and_are_saved_in_order_without_a_c
         "3 hands are kept on this device, not sent yet. Each is sent by itself, in order"
     )
     expect(page.locator("#request-error")).to_be_hidden()
+    # The line above the sheet counts the hands waiting too (it stayed at 23 of 24 before).
+    expect(page.locator("#next-hand")).to_have_text(
+        "Next hand: seat 1 deals; 20 of 24 hands remain, compulsory solos included."
+    )
     assert len(saved(sheet)) == 1
 
     # Chromium does not pass its emulated offline state on to a page loaded while offline
@@ -102,6 +106,7 @@ def test_hands_typed_offline_survive_a_reload_and_are_saved_in_order_without_a_c
     expect(waiting).to_have_count(3)
     expect(page.locator("#hand-1")).to_be_visible()
     expect(page.locator("#entry-row")).to_contain_text("Hand 5")
+    expect(page.locator("#next-hand")).to_contain_text("20 of 24 hands remain")
     assert len(saved(sheet)) == 1
     assert stored(page) == [2, 3, 4]
 
