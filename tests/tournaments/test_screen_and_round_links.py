@@ -109,3 +109,20 @@ def test_a_closed_rounds_page_shows_no_clock(client, closed):
     page = client.get(reverse("round", args=[closed.slug, 1])).content.decode()
     assert 'id="clock"' not in page
     assert "Spielzeit beendet" in page
+
+
+def test_the_screen_counts_those_who_have_not_played_instead_of_listing_them(
+    client, closed, django_capture_on_commit_callbacks
+):
+    """A substitute registered after round 1 has no rank: the hall reads how many, not a name
+    with a dash at the foot of the standings."""
+    with django_capture_on_commit_callbacks(execute=True):
+        services.entry_register(tournament=closed, first_name="Erna", last_name="Ersatz")
+    closed.refresh_from_db()
+    page = screen(client, closed)
+    assert "Ersatz" not in page
+    assert "One player has not played yet and is not ranked." in page
+    assert page.count("<li>") == 8
+    assert "Ein Spieler hat noch nicht gespielt und hat keinen Rang." in screen(
+        client, closed, "de"
+    )

@@ -289,7 +289,11 @@ def venue_screen(request: HttpRequest, slug: str) -> HttpResponse:
         "round": round_,
         "standings_after": shows.standings_after,
         "standings_hidden": standings_hidden,
-        "standings_rows": standings.rows if standings else [],
+        # Those who have not played yet are unranked: the hall reads only how many they are.
+        "standings_rows": [row for row in standings.rows if not row.not_played]
+        if standings
+        else [],
+        "not_played": sum(row.not_played for row in standings.rows) if standings else 0,
         "next_round": shows.standings_after + 1
         if shows.standings_after and shows.standings_after < tournament.planned_rounds
         else None,
