@@ -467,6 +467,11 @@ class FormerSlug(models.Model):
         return self.slug
 
 
+def new_link_key() -> str:
+    """192 random bits, URL-safe: the key of a player's personal link (``/p/<key>/``)."""
+    return secrets.token_urlsafe(24)
+
+
 class Entry(Named):
     """A player's participation in one tournament, with their start number, and their name and
     club as this tournament registered them: the tournament's pages, lists and standings show
@@ -489,6 +494,17 @@ class Entry(Named):
         _("status"), max_length=16, choices=Status.choices, default=Status.ACTIVE
     )
     created_at = models.DateTimeField(_("registered"), auto_now_add=True)
+    # Where the player's personal link and the organiser's mails reach them (given when they
+    # registered online, or by the organiser); blank where nobody gave one.
+    email = models.EmailField(_("e-mail address"), blank=True)
+    # Set when the desk checked the player in at the door (``services.arrivals``).
+    arrived_at = models.DateTimeField(_("arrived"), null=True, blank=True)
+    # The key of the player's personal link (``/p/<key>/``) for the whole tournament: their
+    # table and seat in each round, their results, and their seat's sheet while seated. Replaced
+    # (the old link then opens nothing) when a phone is lost (``services.links``).
+    link_key = models.CharField(
+        _("personal link key"), max_length=32, unique=True, default=new_link_key, editable=False
+    )
 
     objects = NamedQuerySet["Entry"].as_manager()
 
@@ -544,6 +560,157 @@ class Entry(Named):
 
 # The constraints of Entry that one field breaks, by name: their error is that field's.
 _ENTRY_CONSTRAINT_FIELDS = {"entry_start_number_unique": "start_number"}
+
+
+class OnlineRegistration(models.Model):
+    """A tournament's public registration page: open from ``opens_at`` to ``closes_at`` unless
+    its organiser closed it earlier (``closed_at``), for at most ``capacity`` active players
+    (none: no limit), beyond which registrations join the waiting list, or are refused where it
+    has none (``services.registrations``)."""
+
+    tournament = models.OneToOneField(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="online_registration",
+        verbose_name=_("tournament"),
+    )
+    opens_at = models.DateTimeField(_("opens"))
+    closes_at = models.DateTimeField(_("closes"))
+    capacity = models.PositiveIntegerField(
+        _("places"),
+        null=True,
+        blank=True,
+        help_text=_("How many players can take part; empty: no limit."),
+    )
+    waiting_list = models.BooleanField(
+        _("waiting list"),
+        default=True,
+        help_text=_(
+            "When every place is taken, further players join a waiting list and move up by "
+            "themselves, in order, when someone withdraws before the first draw."
+        ),
+    )
+    note = models.TextField(
+        _("note for players"),
+        max_length=2000,
+        blank=True,
+        help_text=_("Shown on the registration page, for example the entry fee."),
+    )
+    closed_at = models.DateTimeField(_("closed by the organiser"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("online registration")
+        verbose_name_plural = _("online registrations")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(closes_at__gt=F("opens_at")),
+                name="online_registration_closes_after_opening",
+                violation_error_message=_("Registration must close after it opens."),
+            ),
+            models.CheckConstraint(
+                condition=Q(capacity__isnull=True) | Q(capacity__gte=1),
+                name="online_registration_capacity_positive",
+                violation_error_message=_("A tournament needs at least one place."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.tournament)
+
+    def is_open(self, now=None) -> bool:
+        """Whether players can register now."""
+        now = now or timezone.now()
+        return self.closed_at is None and self.opens_at <= now < self.closes_at
+
+
+class Registration(Named):
+    """What a player sent through the public registration page: admitted (an ``Entry``, which
+    then keeps their name, club and address), on the waiting list at ``waiting_position``, or
+    cancelled (they left the waiting list). Its ``key`` is the player's personal link from the
+    moment they register; the entry made for them takes the same key, so the link they were
+    sent keeps working from the waiting list to the last round."""
+
+    class State(models.TextChoices):
+        ADMITTED = "admitted", _("registered")
+        WAITING = "waiting", _("on the waiting list")
+        CANCELLED = "cancelled", _("cancelled")
+
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="registrations",
+        verbose_name=_("tournament"),
+    )
+    email = models.EmailField(_("e-mail address"))
+    ddv_number = models.CharField(_("DDV membership number"), max_length=20, blank=True)
+    state = models.CharField(_("state"), max_length=16, choices=State.choices)
+    waiting_position = models.PositiveIntegerField(
+        _("place on the waiting list"), null=True, blank=True
+    )
+    entry = models.OneToOneField(
+        Entry,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="registration",
+        verbose_name=_("entry"),
+    )
+    key = models.CharField(
+        _("personal link key"), max_length=32, unique=True, default=new_link_key, editable=False
+    )
+    # The language the player registered in: the mails that follow (moved up) speak it.
+    language = models.CharField(_("language"), max_length=16, blank=True)
+    created_at = models.DateTimeField(_("registered"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+        ordering = ["tournament", "waiting_position", "created_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(state__in=["admitted", "waiting", "cancelled"]),
+                name="registration_state_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(state="waiting", waiting_position__isnull=False)
+                | (~Q(state="waiting") & Q(waiting_position__isnull=True)),
+                name="registration_waiting_has_position",
+            ),
+            models.CheckConstraint(
+                condition=~Q(state="admitted") | Q(entry__isnull=False),
+                name="registration_admitted_has_entry",
+            ),
+            models.CheckConstraint(
+                condition=~Q(first_name="") & ~Q(last_name=""),
+                name="registration_name_not_empty",
+            ),
+            models.CheckConstraint(
+                condition=~Q(search_key=""), name="registration_search_key_filled"
+            ),
+            # The same person registers once; the service says so on the field, the database
+            # holds it against two requests at once.
+            models.UniqueConstraint(
+                fields=["tournament", "search_key", "email"],
+                condition=~Q(state="cancelled"),
+                name="registration_person_once",
+                violation_error_message=_(
+                    "This player is already registered for this tournament with this e-mail "
+                    "address."
+                ),
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "ddv_number"],
+                condition=~Q(state="cancelled") & ~Q(ddv_number=""),
+                name="registration_ddv_number_once",
+                violation_error_message=_(
+                    "A player with this DDV membership number is already registered."
+                ),
+                violation_error_code="unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.get_state_display()})"
 
 
 class Round(models.Model):

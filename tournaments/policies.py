@@ -24,7 +24,15 @@ from tournaments.models import (
     Tournament,
     TournamentRole,
 )
-from tournaments.roles import CLOCK, ENDS_PLAYING_TIME, EXTRA_TIME, ORGANISER, STAFF
+from tournaments.roles import (
+    CHECKS_IN,
+    CLOCK,
+    ENDS_PLAYING_TIME,
+    EXTRA_TIME,
+    ORGANISER,
+    READS_SEAT_LINKS,
+    STAFF,
+)
 
 
 @dataclass(frozen=True)
@@ -328,6 +336,50 @@ def may_close_round(*, round: Round, roles: Collection[str]) -> Refusal | None:
     if set(roles) & ORGANISER:
         return None
     return Refusal(_("Only an organiser closes a round."))
+
+
+def may_manage_registration(*, roles: Collection[str]) -> Refusal | None:
+    """Open, change and close the online registration, and move players between the places
+    and the waiting list: organisers, who decide who plays."""
+    if set(roles) & ORGANISER:
+        return None
+    return Refusal(_("Only an organiser manages the registration and the waiting list."))
+
+
+def may_check_in(*, tournament: Tournament, roles: Collection[str]) -> Refusal | None:
+    """Mark players as arrived at the door, or take it back: the organiser and the desk
+    (scorekeeper accounts), until the tournament is finished."""
+    if not set(roles) & CHECKS_IN:
+        return Refusal(_("Only an organiser or the desk (a scorekeeper) checks players in."))
+    if tournament.status == Tournament.Status.FINISHED:
+        return Refusal(_("The tournament is finished; nobody checks in any more."), "status")
+    return None
+
+
+def may_withdraw_no_shows(*, tournament: Tournament, roles: Collection[str]) -> Refusal | None:
+    """Withdraw every player who has not checked in, in one action: organisers, and only
+    before the first round is drawn (TSR 8.3: the draw seats the players present); after it a
+    player is withdrawn one by one, which re-seats the drawn rounds."""
+    if not set(roles) & ORGANISER:
+        return Refusal(_("Only an organiser withdraws the players who did not come."))
+    if tournament.rounds.exclude(status=Round.Status.PLANNED).exists():
+        return Refusal(
+            _(
+                "A round is drawn already: withdraw a missing player one by one on the "
+                "players page, which re-seats the drawn rounds (TSR 8.3)."
+            ),
+            "rounds",
+        )
+    return None
+
+
+def may_read_personal_links(*, roles: Collection[str]) -> Refusal | None:
+    """See, print, mail and replace the players' personal links: the tournament's management and
+    its adjudicator, who hand one out again at the venue. Whoever holds a link sees what the
+    player sees and uses the player's seat, so nobody else."""
+    if set(roles) & READS_SEAT_LINKS:
+        return None
+    return Refusal(_("Only an organiser or the adjudicator hands out the players' personal links."))
 
 
 # Ranking lists: their maintainers admit tournaments and appoint each other; the tournament's

@@ -47,3 +47,6 @@ SEES_SHEET_LINKS = STAFF | {Role.SCOREKEEPER}
 # the tournament's management and its adjudicator, who are at the venue to hand one out again.
 # Whoever holds a link acts as that seat, so nobody else, a scorekeeper account included.
 READS_SEAT_LINKS = frozenset({Role.ORGANISER, Role.ADJUDICATOR})
+# Who checks players in at the door (TSR 8.3: the draw takes those present): the tournament's
+# management, and the desk's accounts (scorekeepers), who tick the names off.
+CHECKS_IN = ORGANISER | {Role.SCOREKEEPER}

@@ -61,6 +61,8 @@ urlpatterns = [
         name="ranking-admission",
     ),
     path("players/<int:pk>/", views.player_history, name="player-history"),
+    # A player's personal link for the whole tournament (its key is all it needs).
+    path("p/<str:key>/", views.personal_page, name="personal-link"),
     path("players/<int:pk>/correct/", views.person_edit, name="person-edit"),
     path("players/<int:pk>/merge/", views.person_merge, name="person-merge"),
 ]

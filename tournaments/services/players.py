@@ -1,5 +1,6 @@
 """Writes for players and their entries: registration, import, withdrawal, disqualification,
-reinstatement and substitutes (TSR 9.6.2 c, 10.1)."""
+reinstatement and substitutes (TSR 9.6.2 c, 10.1); and the waiting list of the online
+registration moving up into the places a withdrawal frees."""
 
 from dataclasses import dataclass
 
@@ -10,11 +11,13 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments import caching, player_import, selectors
+from tournaments import caching, player_import, registration_mails, selectors
 from tournaments.models import (
     Entry,
+    OnlineRegistration,
     PersonChange,
     Player,
+    Registration,
     Round,
     Seat,
     Tournament,
@@ -46,6 +49,8 @@ class EntryChange:
 
     entry: Entry
     reseating: Reseating
+    # Who moved up from the waiting list into the place the change freed.
+    moved_up: tuple[Registration, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -192,7 +197,8 @@ def entry_withdraw(*, entry: Entry) -> EntryChange:
     """Withdraw a player from the rest of the tournament.
 
     Rounds played keep their seats and results; rounds drawn but not started are re-seated,
-    moving as few players as possible.
+    moving as few players as possible. Before the first draw the place goes to the first on the
+    online registration's waiting list (``waiting_list_advance``).
     """
     tournament = tournament_lock(entry.tournament)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
@@ -206,8 +212,9 @@ def entry_withdraw(*, entry: Entry) -> EntryChange:
     entry.status = Entry.Status.WITHDRAWN
     entry.save(update_fields=["status"])
     reseating = open_rounds_reseat(tournament=tournament)
+    moved_up = waiting_list_advance(tournament=tournament)
     standings_schedule(tournament_id=tournament.pk)
-    return EntryChange(entry=entry, reseating=reseating)
+    return EntryChange(entry=entry, reseating=reseating, moved_up=tuple(moved_up))
 
 
 @transaction.atomic
@@ -438,3 +445,63 @@ def entry_register_at_tables_of_five(
         start_number=start_number,
         same_person=same_person,
     )
+
+
+def _drawn(tournament: Tournament) -> bool:
+    """Whether a round of the tournament has been drawn: from then on players join only as late
+    entries, the organiser's decision (``late_entry_refusal``)."""
+    return tournament.rounds.exclude(status=Round.Status.PLANNED).exists()
+
+
+@transaction.atomic
+def registration_admit(*, registration: Registration) -> Registration:
+    """Give a registration from the waiting list a place: an entry under the name, club and
+    address it gave (a known person reused, as ``entry_register`` does), with the registration's
+    key as its personal link, so that the link the player was sent keeps working. After the
+    first draw it is a late entry, seated in the drawn rounds (``late_entry_refusal``)."""
+    tournament = tournament_lock(registration.tournament)
+    registration = Registration.objects.select_for_update().get(pk=registration.pk)
+    if registration.state != Registration.State.WAITING:
+        raise ValidationError(
+            {
+                "state": _("%(player)s is not on the waiting list (%(state)s).")
+                % {"player": registration.name, "state": registration.get_state_display()}
+            }
+        )
+    entry = entry_register(
+        tournament=tournament,
+        first_name=registration.first_name,
+        last_name=registration.last_name,
+        club=registration.club,
+        ddv_number=registration.ddv_number,
+    ).entry
+    entry.email, entry.link_key = registration.email, registration.key
+    entry.save(update_fields=["email", "link_key"])
+    registration.state, registration.waiting_position = Registration.State.ADMITTED, None
+    registration.entry = entry
+    registration.save(update_fields=["state", "waiting_position", "entry"])
+    return registration
+
+
+def waiting_list_advance(*, tournament: Tournament) -> list[Registration]:
+    """Fill the places free under the online registration's capacity from its waiting list, in
+    order, and tell each player by mail (when the site sends mail). Only before the first draw:
+    afterwards a player joins only as a late entry, which the organiser decides. Runs inside
+    the caller's transaction, the tournament locked. Returns who moved up."""
+    settings = OnlineRegistration.objects.filter(tournament=tournament).first()
+    if settings is None or settings.capacity is None or _drawn(tournament):
+        return []
+    active = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+    free = settings.capacity - active
+    if free <= 0:
+        return []
+    waiting = list(
+        tournament.registrations.filter(state=Registration.State.WAITING).order_by(
+            "waiting_position", "created_at", "pk"
+        )[:free]
+    )
+    moved_up = [registration_admit(registration=registration) for registration in waiting]
+    if moved_up:
+        ids = [registration.pk for registration in moved_up]
+        transaction.on_commit(lambda: registration_mails.moved_up_send(registration_ids=ids))
+    return moved_up

@@ -1,6 +1,7 @@
 """Pages: thin views that ask selectors and call services. One module per sub-domain; the names
 are gathered here so that the URLs can say ``views.round_detail``."""
 
+from tournaments.views.personal import personal_page
 from tournaments.views.persons import person_edit, person_merge
 from tournaments.views.players import (
     entry_edit,
@@ -52,6 +53,7 @@ __all__ = [
     "home",
     "person_edit",
     "person_merge",
+    "personal_page",
     "player_detail",
     "player_history",
     "players_import",
