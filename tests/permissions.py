@@ -275,6 +275,8 @@ TOURNAMENTS = [
         lambda ctx: {"action": "withdraw", "list": ctx.ranking},
     ),
     c("player-history", "get", lambda ctx: {"pk": ctx.player}, PUBLIC),
+    # A personal link's key is all it needs: whoever holds it sees the player's page.
+    c("personal-link", "get", lambda ctx: {"key": ctx.personal_key}, PUBLIC),
     # A person is corrected and merged by the site's administrators only (and whoever holds
     # the permission to change players): an organiser of the person's tournament neither.
     c("person-edit", "get", lambda ctx: {"pk": ctx.player}, "L L L 403 403 403 403 200"),
@@ -1072,6 +1074,7 @@ class Ctx:
     job: str
     ranking: str
     player: int
+    personal_key: str  # the personal link of seat 1's player
     stranger: str
     panel_ids: list
     panel_names: list
@@ -1218,6 +1221,7 @@ def build() -> Ctx:
         job=str(job.pk),
         ranking=ranking.slug,
         player=seats[1].entry.player_id,
+        personal_key=seats[1].entry.link_key,
         stranger="matrix-stranger",
         panel_ids=[u.pk for u in panel],
         panel_names=[u.username for u in panel],

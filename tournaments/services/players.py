@@ -505,3 +505,21 @@ def waiting_list_advance(*, tournament: Tournament) -> list[Registration]:
         ids = [registration.pk for registration in moved_up]
         transaction.on_commit(lambda: registration_mails.moved_up_send(registration_ids=ids))
     return moved_up
+
+
+@transaction.atomic
+def registration_cancel(*, registration: Registration) -> Registration:
+    """Take a registration off the waiting list (the player cancelled, or the organiser removed
+    it); those behind move up one place. An admitted player is withdrawn instead
+    (``entry_withdraw``), which gives the place to the waiting list."""
+    registration = Registration.objects.select_for_update().get(pk=registration.pk)
+    if registration.state != Registration.State.WAITING:
+        raise ValidationError(
+            {
+                "state": _("%(player)s is not on the waiting list (%(state)s).")
+                % {"player": registration.name, "state": registration.get_state_display()}
+            }
+        )
+    registration.state, registration.waiting_position = Registration.State.CANCELLED, None
+    registration.save(update_fields=["state", "waiting_position"])
+    return registration
