@@ -13,9 +13,9 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from printing import qr
 from printing.pdf import fonts
 from printing.pdf.lists import Progress
+from tournaments import qr
 from tournaments.models import Tournament
 
 

@@ -32,9 +32,9 @@ from reportlab.platypus import (
 )
 
 from doko.standings import Standings, Status, Tiebreak
-from printing import qr
 from printing.pdf import fonts
 from printing.pdf.fonts import BOLD, OBLIQUE, REGULAR
+from tournaments import qr
 from tournaments.models import Entry, Round, Tournament
 from tournaments.selectors import ResultTable, SeatRow, TableRow, name_key
 

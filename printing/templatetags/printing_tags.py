@@ -2,19 +2,16 @@
 printouts."""
 
 from django import template
-from django.utils.safestring import mark_safe
 
-from printing import qr, selectors
+from printing import selectors
 from tournaments.site import site_warning
+from tournaments.templatetags.tournament_tags import qr_svg
 
 register = template.Library()
 
 
-@register.simple_tag
-def qr_svg(url: str, size: int = 160) -> str:
-    """A QR code of ``url`` as inline SVG, ``size`` pixels wide."""
-    # Safe: the SVG holds only numbers made from the URL's bits, none of its text.
-    return mark_safe(qr.svg(qr.qr_rows(url), int(size)))
+# The QR code of a link, as the tournaments' own pages draw it.
+register.simple_tag(qr_svg, name="qr_svg")
 
 
 @register.inclusion_tag("printing/partials/round_printouts.html", takes_context=True)

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reportlab.graphics.barcode import qrencoder
 
-from printing import qr
+from tournaments import qr
 
 
 def reportlab_rows(value: str) -> list[str]:

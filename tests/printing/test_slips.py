@@ -9,13 +9,12 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from printing import qr
 from printing.models import Job
 from printing.pdf import slips as pdf
 from scoring.models import Scoresheet
 from tests import factories
 from tests.printing.helpers import unsaved_tables
-from tournaments import selectors
+from tournaments import qr, selectors
 from tournaments import services as tournament_services
 from tournaments.models import Seat
 
@@ -39,7 +38,7 @@ def operators_of(content: bytes) -> str:
 
 
 def qr_drawn(operators: str, url: str) -> bool:
-    """Whether the document draws the QR code of ``url`` (its runs, as printing.qr makes them):
+    """Whether the document draws the QR code of ``url`` (its runs, as tournaments.qr makes them):
     the very symbol a phone reads back as ``url``."""
     return qr.pdf_operators(qr.qr_rows(url)) in operators
 

@@ -1,8 +1,18 @@
-"""Template helpers for the round clock and the venue screen."""
+"""Template helpers for the round clock, the venue screen and the QR codes of links."""
 
 from django import template
+from django.utils.safestring import mark_safe
+
+from tournaments import qr
 
 register = template.Library()
+
+
+@register.simple_tag
+def qr_svg(url: str, size: int = 160) -> str:
+    """A QR code of ``url`` as inline SVG, ``size`` pixels wide."""
+    # Safe: the SVG holds only numbers made from the URL's bits, none of its text.
+    return mark_safe(qr.svg(qr.qr_rows(url), int(size)))
 
 
 @register.filter
