@@ -333,6 +333,9 @@ PASSWORD_RESET_RATE_ADDRESS = os.environ.get("PASSWORD_RESET_RATE_ADDRESS", "20/
 # never count against a valid link).
 SEAT_LINK_RATE = os.environ.get("SEAT_LINK_RATE", "120/min")
 SEAT_LINK_RATE_UNKNOWN = os.environ.get("SEAT_LINK_RATE_UNKNOWN", "300/min")
+# Made-up keys per address through the players' personal links (/p/<key>/ and the API's
+# X-Player-Key, tournaments/personal_keys.py); valid keys are never counted.
+PERSONAL_LINK_RATE_UNKNOWN = os.environ.get("PERSONAL_LINK_RATE_UNKNOWN", "300/min")
 PUBLIC_API_MAX_BODY = 64 * 1024  # bytes; a 30-hand scoresheet is about 5 KB
 SPECTACULAR_SETTINGS = {
     "TITLE": "Doppelkopf tournament API",

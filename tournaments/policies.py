@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments.models import (
+    Entry,
     RankingAdmission,
     RankingList,
     Round,
@@ -380,6 +381,27 @@ def may_read_personal_links(*, roles: Collection[str]) -> Refusal | None:
     if set(roles) & READS_SEAT_LINKS:
         return None
     return Refusal(_("Only an organiser or the adjudicator hands out the players' personal links."))
+
+
+def may_withdraw_oneself(*, entry: Entry, drawn: bool) -> Refusal | None:
+    """Withdraw through one's own personal link ("I cannot come"): an active player, before the
+    first round is drawn, when the place still goes to the waiting list. Once a round is drawn
+    the draw counts on them: the desk (the organiser) withdraws them and sees the re-seating."""
+    if entry.status != Entry.Status.ACTIVE:
+        return Refusal(
+            _("You are no longer active in this tournament (%(status)s).")
+            % {"status": entry.get_status_display()},
+            field="status",
+        )
+    if drawn:
+        return Refusal(
+            _(
+                "The first round has been drawn: to withdraw now, tell the desk (the "
+                "organiser), who withdraws you."
+            ),
+            field="rounds",
+        )
+    return None
 
 
 # Ranking lists: their maintainers admit tournaments and appoint each other; the tournament's

@@ -1,11 +1,15 @@
 """The players' personal links (``/p/<key>/``): one per player for the whole tournament,
 replaced when a phone or a card is lost."""
 
+from dataclasses import dataclass
+
 from django.contrib.auth.models import User
 from django.db import transaction
 
 from tournaments import policies, selectors
-from tournaments.models import Entry, Registration, new_link_key
+from tournaments.models import Entry, Registration, Round, new_link_key
+from tournaments.services import players
+from tournaments.services.common import tournament_lock
 
 
 @transaction.atomic
@@ -25,3 +29,32 @@ def personal_link_replace(*, entry: Entry, by: User) -> Entry:
     # so that no old key is left anywhere.
     Registration.objects.filter(entry=entry).update(key=entry.link_key)
     return entry
+
+
+@dataclass(frozen=True)
+class Withdrawn:
+    """What a withdrawal through a personal link changed: the entry withdrawn (and who moved
+    up from the waiting list into its place), or the registration taken off the waiting list."""
+
+    entry: Entry | None = None
+    registration: Registration | None = None
+    moved_up: tuple[Registration, ...] = ()
+
+
+@transaction.atomic
+def personal_link_withdraw(*, found: Entry | Registration) -> Withdrawn:
+    """The player withdraws through their personal link ("I cannot come"): an active player
+    before the first draw (``policies.may_withdraw_oneself``), whose place goes to the waiting
+    list (``entry_withdraw``); a waiting registration leaves the waiting list
+    (``registration_cancel``). Whoever holds the link may do this: it is the player's."""
+    if isinstance(found, Registration):
+        return Withdrawn(registration=players.registration_cancel(registration=found))
+    tournament = tournament_lock(found.tournament)
+    entry = Entry.objects.select_for_update().get(pk=found.pk)
+    policies.enforce(
+        policies.may_withdraw_oneself(
+            entry=entry, drawn=tournament.rounds.exclude(status=Round.Status.PLANNED).exists()
+        )
+    )
+    change = players.entry_withdraw(entry=entry)
+    return Withdrawn(entry=change.entry, moved_up=change.moved_up)
