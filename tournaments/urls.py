@@ -37,6 +37,11 @@ urlpatterns = [
     path(T + "players/import/", views.players_import, name="players-import"),
     path(T + "players/<int:start_number>/", views.player_detail, name="player"),
     path(T + "players/<int:start_number>/edit/", views.entry_edit, name="entry-edit"),
+    path(
+        T + "players/<int:start_number>/personal-link/replace/",
+        views.personal_link_replace_view,
+        name="personal-link-replace",
+    ),
     path(T + "players/<int:start_number>/status/", views.entry_status, name="entry-status"),
     path(T + "players/<int:start_number>/substitute/", views.entry_replace, name="entry-replace"),
     path(T + "find/", views.find_table, name="find"),
@@ -63,6 +68,7 @@ urlpatterns = [
     path("players/<int:pk>/", views.player_history, name="player-history"),
     # A player's personal link for the whole tournament (its key is all it needs).
     path("p/<str:key>/", views.personal_page, name="personal-link"),
+    path("p/<str:key>/withdraw/", views.personal_withdraw, name="personal-link-withdraw"),
     path("players/<int:pk>/correct/", views.person_edit, name="person-edit"),
     path("players/<int:pk>/merge/", views.person_merge, name="person-merge"),
 ]

@@ -1,7 +1,11 @@
 """Pages: thin views that ask selectors and call services. One module per sub-domain; the names
 are gathered here so that the URLs can say ``views.round_detail``."""
 
-from tournaments.views.personal import personal_page
+from tournaments.views.personal import (
+    personal_link_replace_view,
+    personal_page,
+    personal_withdraw,
+)
 from tournaments.views.persons import person_edit, person_merge
 from tournaments.views.players import (
     entry_edit,
@@ -53,7 +57,9 @@ __all__ = [
     "home",
     "person_edit",
     "person_merge",
+    "personal_link_replace_view",
     "personal_page",
+    "personal_withdraw",
     "player_detail",
     "player_history",
     "players_import",

@@ -25,6 +25,7 @@ from tournaments.models import Entry, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest, require, roles_of
 from tournaments.roles import ORGANISER
 from tournaments.views.common import organises, report_moves
+from tournaments.views.personal import personal_link_context
 
 
 @require_http_methods(["GET", "POST"])
@@ -125,6 +126,7 @@ def entry_edit(request: HttpRequest, slug: str, start_number: int) -> HttpRespon
             "entry": entry,
             "form": form,
             "person_refusal": person_refusal,
+            **personal_link_context(request, entry),
         },
         status=400 if form.errors else 200,
     )
