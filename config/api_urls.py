@@ -85,6 +85,23 @@ urlpatterns = [
         name="api-ranking-request-withdraw",
     ),
     path("players/<int:pk>", tournament_api.PlayerHistory.as_view(), name="api-player-history"),
+    # A player's personal link: the key in X-Player-Key, no account.
+    path("personal", tournament_api.PersonalDetail.as_view(), name="api-personal"),
+    path(
+        "personal/withdraw",
+        tournament_api.PersonalWithdraw.as_view(),
+        name="api-personal-withdraw",
+    ),
+    path(
+        "tournaments/<slug:slug>/players/<int:start_number>/personal-link",
+        tournament_api.PersonalLink.as_view(),
+        name="api-personal-link",
+    ),
+    path(
+        "tournaments/<slug:slug>/players/<int:start_number>/personal-link/replace",
+        tournament_api.PersonalLinkReplace.as_view(),
+        name="api-personal-link-replace",
+    ),
     path("players/<int:pk>/merge", tournament_api.PersonMerge.as_view(), name="api-person-merge"),
     path(
         "tournaments/<slug:slug>/find",

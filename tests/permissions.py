@@ -86,6 +86,18 @@ def E(ctx):  # start number 1
     return {"slug": ctx.slug, "start_number": 1}
 
 
+def OTHER(ctx):  # a player other than seat 1's, whose personal link stays as it is
+    from tournaments.models import Entry
+
+    other = (
+        Entry.objects.filter(tournament__slug=ctx.slug)
+        .exclude(link_key=ctx.personal_key)
+        .order_by("start_number")
+        .first()
+    )
+    return {"slug": ctx.slug, "start_number": other.start_number}
+
+
 def D(ctx):  # a decision not initialled yet
     return {"slug": ctx.slug, "pk": ctx.decision}
 
@@ -277,6 +289,16 @@ TOURNAMENTS = [
     c("player-history", "get", lambda ctx: {"pk": ctx.player}, PUBLIC),
     # A personal link's key is all it needs: whoever holds it sees the player's page.
     c("personal-link", "get", lambda ctx: {"key": ctx.personal_key}, PUBLIC),
+    # Withdrawing through the link is the player's own, before the first draw only: the matrix's
+    # round 1 is drawn, so it is refused (400, with the reason), whoever asks.
+    c(
+        "personal-link-withdraw",
+        "post",
+        lambda ctx: {"key": ctx.personal_key},
+        "400 400 400 400 400 400 400 400",
+    ),
+    # Replacing a player's link: those who hand links out (organiser, adjudicator).
+    c("personal-link-replace", "post", OTHER, "L L L 302 403 403 302 302"),
     # A person is corrected and merged by the site's administrators only (and whoever holds
     # the permission to change players): an organiser of the person's tournament neither.
     c("person-edit", "get", lambda ctx: {"pk": ctx.player}, "L L L 403 403 403 403 200"),
@@ -410,6 +432,11 @@ TOURNAMENTS = [
     ),
     api("api-entry-withdraw", "post", E, "401 401 401 403 403 403 200 200"),
     api("api-entry-reinstate", "post", E, "401 401 401 403 403 403 400 400"),
+    # The personal link's API takes its key in X-Player-Key: without one, 400 whoever asks.
+    api("api-personal", "get", NONE, "400 400 400 400 400 400 400 400"),
+    api("api-personal-withdraw", "post", NONE, "400 400 400 400 400 400 400 400"),
+    api("api-personal-link", "get", E, "401 401 401 200 403 403 200 200"),
+    api("api-personal-link-replace", "post", OTHER, "401 401 401 200 403 403 200 200"),
     api("api-round-seat", "post", R, "401 401 401 403 403 403 400 400"),
     api("api-round-unseat", "post", R, "401 401 401 403 403 403 400 400"),
     api("api-round-publish", "post", R, "401 401 401 403 403 403 200 200"),

@@ -56,7 +56,8 @@ def test_the_page_shows_the_seat_the_table_and_opens_the_seats_own_sheet(client,
         assert other.entry.name in html
     assert "Seat 4 keeps the scoresheet." in html or "You keep the scoresheet." in html
     # A QR code of the page's own address, for the door.
-    assert "<svg" in html and "Show this at the door to check in" in html
+    assert "<svg" in html
+    assert "Show this at the door to check in" in html
 
 
 def test_the_page_speaks_german(client, tournament):
@@ -84,7 +85,8 @@ def test_the_next_round_shows_once_published(client, tournament):
     entry = first(tournament)
     second = factories.seated_round(tournament, publish=False)
     html = page(client, entry).content.decode()
-    assert "Next" in html and "The seating of round 2 is not published yet." in html
+    assert "Next" in html
+    assert "The seating of round 2 is not published yet." in html
     next_seat = Seat.objects.get(round=second, entry=entry)
     assert next_seat.token not in html
     services.round_publish(round=second)
@@ -232,7 +234,8 @@ def test_the_organiser_sees_the_link_and_replaces_it(client, tournament, organis
     response = client.post(
         reverse("personal-link-replace", args=[tournament.slug, entry.start_number])
     )
-    assert response.status_code == 302 and response["Location"] == edit
+    assert response.status_code == 302
+    assert response["Location"] == edit
     entry.refresh_from_db()
     assert entry.link_key != old
     assert page(client, old).status_code == 404

@@ -5,6 +5,12 @@ module per sub-domain, each with its serializers; the views are gathered here so
 can say ``api.RoundDetail``.
 """
 
+from tournaments.api.personal import (
+    PersonalDetail,
+    PersonalLink,
+    PersonalLinkReplace,
+    PersonalWithdraw,
+)
 from tournaments.api.persons import PersonMerge
 from tournaments.api.players import EntryList, EntryStatus, PlayersImport
 from tournaments.api.rankings import (
@@ -39,6 +45,10 @@ __all__ = [
     "EntryStatus",
     "FindTable",
     "PersonMerge",
+    "PersonalDetail",
+    "PersonalLink",
+    "PersonalLinkReplace",
+    "PersonalWithdraw",
     "PlayerDetail",
     "PlayerHistory",
     "PlayersImport",
