@@ -242,3 +242,14 @@ def test_an_unknown_start_number_is_404(api, staffed_two):
         reverse("api-personal-link", args=[tournament.slug, 99]), headers=headers["organiser"]
     )
     assert response.status_code == 404
+
+
+def test_the_refusal_after_the_draw_speaks_german_by_default(staffed_two):
+    tournament, _headers = staffed_two
+    factories.seated_round(tournament)
+    entry = factories.entries(tournament)[0]
+    refused = APIClient().post(WITHDRAW, headers={"X-Player-Key": entry.link_key})
+    assert refused.status_code == 400
+    assert "sagen Sie es der Turnierleitung" in refused.json()["rounds"][0]
+    missing = APIClient().get(PERSONAL)
+    assert "Senden Sie in diesem Header" in missing.json()["X-Player-Key"][0]
