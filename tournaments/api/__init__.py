@@ -5,6 +5,7 @@ module per sub-domain, each with its serializers; the views are gathered here so
 can say ``api.RoundDetail``.
 """
 
+from tournaments.api.arrivals import CheckInList, EntryCheckIn, NoShowsWithdraw
 from tournaments.api.persons import PersonMerge
 from tournaments.api.players import EntryList, EntryStatus, PlayersImport
 from tournaments.api.rankings import (
@@ -35,9 +36,12 @@ from tournaments.api.tournaments import (
 )
 
 __all__ = [
+    "CheckInList",
+    "EntryCheckIn",
     "EntryList",
     "EntryStatus",
     "FindTable",
+    "NoShowsWithdraw",
     "PersonMerge",
     "PlayerDetail",
     "PlayerHistory",
