@@ -127,8 +127,9 @@ class NoShowsWithdraw(APIView):
             {
                 "withdrawn": [entry.start_number for entry in done.withdrawn],
                 "moved_up": [
-                    {"name": registration.name, "start_number": registration.entry.start_number}
-                    for registration in done.moved_up
+                    {"name": entry.name, "start_number": entry.start_number}
+                    for entry in (registration.entry for registration in done.moved_up)
+                    if entry is not None  # admitted: each has its entry
                 ],
             }
         )
