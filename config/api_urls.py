@@ -57,6 +57,22 @@ urlpatterns = [
         tournament_api.PlayerDetail.as_view(),
         name="api-player",
     ),
+    # The check-in at the door (issue 33).
+    path(
+        "tournaments/<slug:slug>/check-in",
+        tournament_api.CheckInList.as_view(),
+        name="api-check-in",
+    ),
+    path(
+        "tournaments/<slug:slug>/players/<int:start_number>/check-in",
+        tournament_api.EntryCheckIn.as_view(),
+        name="api-entry-check-in",
+    ),
+    path(
+        "tournaments/<slug:slug>/no-shows/withdraw",
+        tournament_api.NoShowsWithdraw.as_view(),
+        name="api-no-shows-withdraw",
+    ),
     path("rankings/", tournament_api.RankingLists.as_view(), name="api-rankings"),
     path("rankings/<slug:slug>", tournament_api.RankingDetail.as_view(), name="api-ranking"),
     path(

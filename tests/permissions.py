@@ -213,6 +213,19 @@ TOURNAMENTS = [
         lambda ctx: {"first_name": "Ersatz", "last_name": "Spieler"},
     ),
     c("find", "get", T, PUBLIC, query="?q=1"),
+    # The check-in at the door: the organisers and the desk (scorekeeper accounts, a role the
+    # matrix has no line for); withdrawing the no-shows: organisers, refused once a round is
+    # drawn (the matrix's round 1 runs: back to the list with the reason).
+    c("check-in", "get", T, "L L L 403 403 403 200 200"),
+    c(
+        "check-in-entry",
+        "post",
+        E,
+        "L L L 403 403 403 302 302",
+        lambda ctx: {"action": "in"},
+    ),
+    c("no-shows", "get", T, "L L L 403 403 403 200 200"),
+    c("no-shows", "post", T, "L L L 403 403 403 302 302"),
     c("standings", "get", T, PUBLIC),
     c("standings-table", "get", T, PUBLIC),
     c("standings-csv", "get", T, PUBLIC),
@@ -299,6 +312,19 @@ TOURNAMENTS = [
     ),
     # Replacing a player's link: those who hand links out (organiser, adjudicator).
     c("personal-link-replace", "post", OTHER, "L L L 302 403 403 302 302"),
+    # The desk scanned the player's QR code: checked in from his page by those who check in.
+    c(
+        "personal-check-in",
+        "post",
+        lambda ctx: {"key": ctx.personal_key},
+        "L L L 403 403 403 302 302",
+    ),
+    c(
+        "personal-check-in-undo",
+        "post",
+        lambda ctx: {"key": ctx.personal_key},
+        "L L L 403 403 403 302 302",
+    ),
     # A person is corrected and merged by the site's administrators only (and whoever holds
     # the permission to change players): an organiser of the person's tournament neither.
     c("person-edit", "get", lambda ctx: {"pk": ctx.player}, "L L L 403 403 403 403 200"),
@@ -360,6 +386,11 @@ TOURNAMENTS = [
         "403 403 403 403 403 403 200 200",
         lambda ctx: {"first_name": "Geändert"},
     ),
+    api("api-check-in", "get", T, "401 401 401 403 403 403 200 200"),
+    api("api-entry-check-in", "post", E, "401 401 401 403 403 403 200 200"),
+    api("api-entry-check-in", "delete", E, "401 401 401 403 403 403 200 200"),
+    # The matrix's round 1 runs: too late to withdraw the no-shows in one action (400, rounds).
+    api("api-no-shows-withdraw", "post", T, "401 401 401 403 403 403 400 400"),
     api("api-rankings", "get", NONE, PUBLIC),
     api("api-ranking", "get", lambda ctx: {"slug": ctx.ranking}, PUBLIC),
     api("api-ranking-admissions", "get", lambda ctx: {"slug": ctx.ranking}, PUBLIC),

@@ -45,6 +45,9 @@ urlpatterns = [
     path(T + "players/<int:start_number>/status/", views.entry_status, name="entry-status"),
     path(T + "players/<int:start_number>/substitute/", views.entry_replace, name="entry-replace"),
     path(T + "find/", views.find_table, name="find"),
+    path(T + "check-in/", views.check_in_page, name="check-in"),
+    path(T + "check-in/<int:start_number>/", views.check_in_entry, name="check-in-entry"),
+    path(T + "check-in/no-shows/", views.no_shows, name="no-shows"),
     path(T + "standings.csv", views.standings_csv, name="standings-csv"),
     path(T + "settings/", views.tournament_settings, name="tournament-settings"),
     path(T + "delete/", views.tournament_delete, name="tournament-delete"),
@@ -69,6 +72,9 @@ urlpatterns = [
     # A player's personal link for the whole tournament (its key is all it needs).
     path("p/<str:key>/", views.personal_page, name="personal-link"),
     path("p/<str:key>/withdraw/", views.personal_withdraw, name="personal-link-withdraw"),
+    # The desk scanned the player's QR code at the door: check him in from his page.
+    path("p/<str:key>/check-in/", views.personal_check_in, name="personal-check-in"),
+    path("p/<str:key>/check-in/undo/", views.personal_check_in_undo, name="personal-check-in-undo"),
     path("players/<int:pk>/correct/", views.person_edit, name="person-edit"),
     path("players/<int:pk>/merge/", views.person_merge, name="person-merge"),
 ]

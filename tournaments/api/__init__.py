@@ -5,6 +5,7 @@ module per sub-domain, each with its serializers; the views are gathered here so
 can say ``api.RoundDetail``.
 """
 
+from tournaments.api.arrivals import CheckInList, EntryCheckIn, NoShowsWithdraw
 from tournaments.api.personal import (
     PersonalDetail,
     PersonalLink,
@@ -41,9 +42,12 @@ from tournaments.api.tournaments import (
 )
 
 __all__ = [
+    "CheckInList",
+    "EntryCheckIn",
     "EntryList",
     "EntryStatus",
     "FindTable",
+    "NoShowsWithdraw",
     "PersonMerge",
     "PersonalDetail",
     "PersonalLink",

@@ -12,9 +12,9 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import player_import, selectors, services
+from tournaments import player_import, policies, selectors, services
 from tournaments.models import Entry, Tournament
-from tournaments.permissions import require
+from tournaments.permissions import require, roles_of
 from tournaments.roles import ORGANISER
 
 
@@ -40,6 +40,19 @@ class EntrySerializer(serializers.Serializer):
         "refused (400 on `ddv_number`); another name is refused even with it.",
     )
     status = serializers.ChoiceField(choices=Entry.Status.choices, read_only=True)
+    arrived_at = serializers.DateTimeField(
+        read_only=True,
+        allow_null=True,
+        help_text="When the player checked in at the door; for the organisers and the desk "
+        "only (null for everyone else, and while the player has not arrived).",
+    )
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        # Who is at the venue is the desk's to know, not the public's.
+        if not self.context.get("shows_arrivals"):
+            data["arrived_at"] = None
+        return data
 
     def create(self, validated_data):
         player = validated_data.pop("player", {})
@@ -76,7 +89,12 @@ class EntryList(generics.ListCreateAPIView):
     pagination_class = None
 
     def tournament(self) -> Tournament:
-        return selectors.tournament_get(slug=self.kwargs["slug"], user=self.request.user)
+        """Read once per request (the list, its serializer's context and a POST ask)."""
+        if "_tournament" not in self.__dict__:
+            self._tournament = selectors.tournament_get(
+                slug=self.kwargs["slug"], user=self.request.user
+            )
+        return self._tournament
 
     def get_queryset(self):
         return selectors.entry_list(
@@ -97,7 +115,11 @@ class EntryList(generics.ListCreateAPIView):
         context = super().get_serializer_context()
         if self.request.method == "POST":
             return {**context, "tournament": self.tournament()}
-        return context
+        tournament = self.tournament()
+        refusal = policies.may_check_in(
+            tournament=tournament, roles=roles_of(self.request, tournament)
+        )
+        return {**context, "shows_arrivals": refusal is None or refusal.field is not None}
 
     def create(self, request, *args, **kwargs):
         require(request, self.tournament(), ORGANISER)

@@ -5,6 +5,14 @@ here. One module per sub-domain; the names are gathered here so that callers can
 Each selector runs a fixed number of queries, whatever the number of players or rounds.
 """
 
+from tournaments.selectors.arrivals import (
+    CheckInCounts,
+    NoShowsPreview,
+    check_in_counts,
+    check_in_etag,
+    check_in_list,
+    no_shows_preview,
+)
 from tournaments.selectors.clock import (
     Clock,
     TablePlayingTime,
@@ -126,12 +134,14 @@ __all__ = [
     "AdmissionChanges",
     "AnyUser",
     "ChangeLine",
+    "CheckInCounts",
     "Clock",
     "FoundPlayer",
     "FoundSeat",
     "Head",
     "LogLine",
     "NamedSeat",
+    "NoShowsPreview",
     "Opponent",
     "PlayerRound",
     "RankingAdmissionLine",
@@ -152,6 +162,9 @@ __all__ = [
     "TournamentLine",
     "admission_facts",
     "admission_get",
+    "check_in_counts",
+    "check_in_etag",
+    "check_in_list",
     "counted_results",
     "current_round",
     "ddv_numbers",
@@ -165,6 +178,7 @@ __all__ = [
     "import_upload_data",
     "name_filter",
     "name_key",
+    "no_shows_preview",
     "person_changes",
     "person_other",
     "player_history",

@@ -1,9 +1,12 @@
-"""Template helpers for the round clock, the venue screen and the QR codes of links."""
+"""Template helpers for the round clock, the venue screen, the QR codes of links and the
+check-in from a player's personal page."""
 
 from django import template
 from django.utils.safestring import mark_safe
 
-from tournaments import qr
+from tournaments import policies, qr, selectors
+from tournaments.models import Entry, Tournament
+from tournaments.permissions import roles_of
 
 register = template.Library()
 
@@ -30,3 +33,46 @@ def paged(items, size: int) -> list:
     """``items`` in pages of ``size`` (the venue screen turns its pages)."""
     items = list(items)
     return [items[start : start + int(size)] for start in range(0, len(items), int(size))]
+
+
+@register.inclusion_tag("tournaments/partials/check_in_button.html", takes_context=True)
+def check_in_button(context: template.Context, entry: Entry | None) -> dict:
+    """On a player's personal page, for whoever may check players in (the desk scanned the
+    player's QR code at the door): a big "Check in" button, or the time and "Undo". Nothing
+    for anyone else; the reason where the tournament stands in the way (it is finished)."""
+    request = context.get("request")
+    if entry is None or request is None or not request.user.is_authenticated:
+        return {"show": False}
+    refusal = policies.may_check_in(
+        tournament=entry.tournament, roles=roles_of(request, entry.tournament)
+    )
+    if refusal is not None and refusal.field is None:
+        return {"show": False}
+    return {"show": True, "entry": entry, "refusal": refusal, "request": request}
+
+
+def _checks_in(context: template.Context, tournament: Tournament) -> bool:
+    request = context.get("request")
+    if request is None or not request.user.is_authenticated:
+        return False
+    refusal = policies.may_check_in(tournament=tournament, roles=roles_of(request, tournament))
+    return refusal is None or refusal.field is not None
+
+
+@register.simple_tag(takes_context=True)
+def checks_in(context: template.Context, tournament: Tournament) -> bool:
+    """Whether the reader checks players in at the door (``policies.may_check_in``): he is
+    shown who has arrived; the public is not."""
+    return _checks_in(context, tournament)
+
+
+@register.inclusion_tag("tournaments/partials/check_in_summary.html", takes_context=True)
+def check_in_summary(context: template.Context, tournament: Tournament) -> dict:
+    """For whoever checks players in: "Check-in: 27 of 30 here", a link to the desk's list."""
+    if not _checks_in(context, tournament):
+        return {"show": False}
+    return {
+        "show": True,
+        "tournament": tournament,
+        "counts": selectors.check_in_counts(tournament=tournament),
+    }

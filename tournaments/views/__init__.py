@@ -1,6 +1,13 @@
 """Pages: thin views that ask selectors and call services. One module per sub-domain; the names
 are gathered here so that the URLs can say ``views.round_detail``."""
 
+from tournaments.views.arrivals import (
+    check_in_entry,
+    check_in_page,
+    no_shows,
+    personal_check_in,
+    personal_check_in_undo,
+)
 from tournaments.views.personal import (
     personal_link_replace_view,
     personal_page,
@@ -49,14 +56,19 @@ from tournaments.views.tournaments import (
 )
 
 __all__ = [
+    "check_in_entry",
+    "check_in_page",
     "entry_edit",
     "entry_list",
     "entry_replace",
     "entry_status",
     "find_table",
     "home",
+    "no_shows",
     "person_edit",
     "person_merge",
+    "personal_check_in",
+    "personal_check_in_undo",
     "personal_link_replace_view",
     "personal_page",
     "personal_withdraw",

@@ -1,0 +1,135 @@
+"""API for the check-in at the door: the counts and the list, a player checked in or the
+check-in taken back, and the no-shows withdrawn in one action before the first draw."""
+
+from django.core.exceptions import PermissionDenied
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tournaments import policies, selectors
+from tournaments.models import Tournament
+from tournaments.permissions import roles_of
+from tournaments.services.arrivals import (
+    entry_check_in,
+    entry_check_in_undo,
+    no_shows_withdraw,
+)
+
+
+class CheckInEntrySerializer(serializers.Serializer):
+    """A player at the door: start number, name, and when he checked in (null: missing)."""
+
+    start_number = serializers.IntegerField(read_only=True)
+    name = serializers.CharField(read_only=True)
+    arrived_at = serializers.DateTimeField(read_only=True, allow_null=True)
+
+
+class CheckInListSerializer(serializers.Serializer):
+    """The counts at the top of the desk's list, and the active players by start number."""
+
+    registered = serializers.IntegerField(help_text="Active players")
+    arrived = serializers.IntegerField(help_text="Active players checked in")
+    missing = serializers.IntegerField(help_text="Active players not checked in")
+    waiting = serializers.IntegerField(help_text="Registrations on the waiting list")
+    withdrawn = serializers.IntegerField(help_text="Withdrawn players (not listed)")
+    players = CheckInEntrySerializer(many=True)
+
+
+MovedUpSerializer = inline_serializer(
+    name="MovedUp",
+    fields={"name": serializers.CharField(), "start_number": serializers.IntegerField()},
+)
+
+NoShowsSerializer = inline_serializer(
+    name="NoShows",
+    fields={
+        "withdrawn": serializers.ListField(
+            child=serializers.IntegerField(), help_text="The start numbers withdrawn"
+        ),
+        "moved_up": serializers.ListField(
+            child=MovedUpSerializer, help_text="Who moved up from the waiting list"
+        ),
+    },
+)
+
+
+def _desk(request, slug: str) -> Tournament:
+    """The tournament, for whoever may check players in there (403 with the reason)."""
+    tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+    refusal = policies.may_check_in(tournament=tournament, roles=roles_of(request, tournament))
+    if refusal is not None and refusal.field is None:
+        raise PermissionDenied(refusal.message)
+    return tournament
+
+
+class CheckInList(APIView):
+    """The desk's list: how many active players are registered, here and missing, the waiting
+    list's length and the withdrawn (not listed); then every active player by start number
+    with ``arrived_at`` (null: not checked in). Organisers and scorekeeper accounts."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=CheckInListSerializer)
+    def get(self, request, slug: str):
+        tournament = _desk(request, slug)
+        counts = selectors.check_in_counts(tournament=tournament)
+        entries = selectors.check_in_list(tournament=tournament)
+        return Response(
+            CheckInListSerializer(
+                {
+                    "registered": counts.registered,
+                    "arrived": counts.arrived,
+                    "missing": counts.missing,
+                    "waiting": counts.waiting,
+                    "withdrawn": counts.withdrawn,
+                    "players": entries,
+                }
+            ).data
+        )
+
+
+class EntryCheckIn(APIView):
+    """POST checks the player in (again: the first time stays); DELETE takes it back. A
+    withdrawn or disqualified player is refused (400 on ``status``), as is everyone once the
+    tournament is finished. Organisers and scorekeeper accounts."""
+
+    permission_classes = [IsAuthenticated]
+
+    def _entry(self, request, slug: str, start_number: int):
+        tournament = _desk(request, slug)
+        return selectors.entry_get(tournament=tournament, start_number=start_number)
+
+    @extend_schema(request=None, responses=CheckInEntrySerializer)
+    def post(self, request, slug: str, start_number: int):
+        entry = entry_check_in(entry=self._entry(request, slug, start_number), by=request.user)
+        return Response(CheckInEntrySerializer(entry).data)
+
+    @extend_schema(request=None, responses=CheckInEntrySerializer)
+    def delete(self, request, slug: str, start_number: int):
+        entry = entry_check_in_undo(entry=self._entry(request, slug, start_number), by=request.user)
+        return Response(CheckInEntrySerializer(entry).data)
+
+
+class NoShowsWithdraw(APIView):
+    """Withdraw every active player who has not checked in, before the first draw; the freed
+    places go to the waiting list, in order. 400 on ``rounds`` once a round is drawn, on
+    ``entries`` while nobody has checked in. Organisers."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=NoShowsSerializer)
+    def post(self, request, slug: str):
+        tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+        done = no_shows_withdraw(tournament=tournament, by=request.user)
+        return Response(
+            {
+                "withdrawn": [entry.start_number for entry in done.withdrawn],
+                "moved_up": [
+                    {"name": entry.name, "start_number": entry.start_number}
+                    for entry in (registration.entry for registration in done.moved_up)
+                    if entry is not None  # admitted: each has its entry
+                ],
+            }
+        )
