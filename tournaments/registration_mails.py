@@ -39,7 +39,9 @@ def registered_send(*, registration_id: int) -> None:
     """Confirm a registration on the public page: the place with its start number, or the place
     on the waiting list, and the personal link."""
     registration = (
-        Registration.objects.filter(pk=registration_id).select_related("tournament", "entry").first()
+        Registration.objects.filter(pk=registration_id)
+        .select_related("tournament", "entry")
+        .first()
     )
     if registration is None or registration.state == Registration.State.CANCELLED:
         return

@@ -40,6 +40,9 @@ urlpatterns = [
     path(T + "players/<int:start_number>/status/", views.entry_status, name="entry-status"),
     path(T + "players/<int:start_number>/substitute/", views.entry_replace, name="entry-replace"),
     path(T + "find/", views.find_table, name="find"),
+    # The online registration: the players' public page, and the organiser's.
+    path(T + "register/", views.register, name="register"),
+    path(T + "registration/", views.registration_manage, name="registration-manage"),
     path(T + "standings.csv", views.standings_csv, name="standings-csv"),
     path(T + "settings/", views.tournament_settings, name="tournament-settings"),
     path(T + "delete/", views.tournament_delete, name="tournament-delete"),

@@ -55,9 +55,7 @@ class SettingsSaved:
 
 def _manage(*, tournament: Tournament, by: User) -> None:
     policies.enforce(
-        policies.may_manage_registration(
-            roles=selectors.user_roles(user=by, tournament=tournament)
-        )
+        policies.may_manage_registration(roles=selectors.user_roles(user=by, tournament=tournament))
     )
 
 
@@ -95,9 +93,9 @@ def waiting_place(registration: Registration) -> int | None:
     """The place on the waiting list shown to the player: 1 + those waiting before them."""
     if registration.state != Registration.State.WAITING:
         return None
-    before = registration.tournament.registrations.filter(
-        state=Registration.State.WAITING
-    ).filter(waiting_position__lt=registration.waiting_position)
+    before = registration.tournament.registrations.filter(state=Registration.State.WAITING).filter(
+        waiting_position__lt=registration.waiting_position
+    )
     return before.count() + 1
 
 
@@ -310,7 +308,7 @@ def _registration_locked(*, registration: Registration, by: User) -> Registratio
     return Registration.objects.select_for_update().get(pk=registration.pk)
 
 
-def _not_waiting(registration: Registration) -> ValidationError:
+def not_waiting(registration: Registration) -> ValidationError:
     return ValidationError(
         {
             "state": _("%(player)s is not on the waiting list (%(state)s).")
@@ -325,7 +323,7 @@ def registration_move(*, registration: Registration, by: User, place: int) -> li
     end: the end); returns the waiting list in its new order."""
     registration = _registration_locked(registration=registration, by=by)
     if registration.state != Registration.State.WAITING:
-        raise _not_waiting(registration)
+        raise not_waiting(registration)
     if place < 1:
         raise ValidationError({"place": _("A place on the waiting list is 1 or more.")})
     waiting = [other for other in _waiting(registration.tournament) if other.pk != registration.pk]
@@ -369,8 +367,7 @@ def registration_to_waiting_list(*, registration: Registration, by: User) -> Reg
         raise ValidationError(
             {
                 "state": _(
-                    "A round is drawn already: withdraw the player on the players page "
-                    "instead."
+                    "A round is drawn already: withdraw the player on the players page instead."
                 )
             }
         )
