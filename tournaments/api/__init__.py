@@ -18,6 +18,14 @@ from tournaments.api.rankings import (
     RankingRequests,
     RankingRequestWithdraw,
 )
+from tournaments.api.registrations import (
+    RegistrationAdmit,
+    RegistrationDetail,
+    RegistrationList,
+    RegistrationMove,
+    RegistrationSettings,
+    RegistrationState,
+)
 from tournaments.api.rounds import (
     FindTable,
     RoundAction,
@@ -50,6 +58,12 @@ __all__ = [
     "RankingMaintainers",
     "RankingRequestWithdraw",
     "RankingRequests",
+    "RegistrationAdmit",
+    "RegistrationDetail",
+    "RegistrationList",
+    "RegistrationMove",
+    "RegistrationSettings",
+    "RegistrationState",
     "RoundAction",
     "RoundClock",
     "RoundDetail",
