@@ -413,7 +413,7 @@ class RegistrationSettingsForm(forms.Form):
         self.fields["capacity"].widget.attrs["inputmode"] = "numeric"
 
     def clean(self):
-        cleaned = super().clean()
+        cleaned = super().clean() or {}
         opens_at, closes_at = cleaned.get("opens_at"), cleaned.get("closes_at")
         if opens_at and closes_at and closes_at <= opens_at:
             self.add_error("closes_at", _("Registration must close after it opens."))

@@ -3,7 +3,7 @@ page and the organiser's page, and the lists of those registered online and wait
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, IntegerField, OuterRef, Subquery
 from django.utils import timezone
 
 from tournaments.models import Entry, OnlineRegistration, Registration, Round, Tournament
@@ -38,25 +38,52 @@ class RegistrationCounts:
         return max(0, self.active - self.capacity)
 
 
-def registration_counts(*, tournament: Tournament) -> RegistrationCounts:
-    """The registration's state and counts, in three queries."""
-    settings = OnlineRegistration.objects.filter(tournament=tournament).first()
-    counts = tournament.registrations.aggregate(
-        online=Count("pk", filter=Q(state=Registration.State.ADMITTED)),
-        waiting=Count("pk", filter=Q(state=Registration.State.WAITING)),
+def _count(queryset) -> Subquery:
+    """A count of ``queryset`` (filtered by ``OuterRef("tournament")``) as a subquery."""
+    return Subquery(
+        queryset.order_by().values("tournament").annotate(n=Count("pk")).values("n"),
+        output_field=IntegerField(),
     )
-    active = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+
+
+def registration_counts(*, tournament: Tournament) -> RegistrationCounts:
+    """The registration's state and counts, in one query (the tournament's page shows them)."""
+    settings = (
+        OnlineRegistration.objects.filter(tournament=tournament)
+        .annotate(
+            active=_count(
+                Entry.objects.filter(tournament=OuterRef("tournament"), status=Entry.Status.ACTIVE)
+            ),
+            online=_count(
+                Registration.objects.filter(
+                    tournament=OuterRef("tournament"), state=Registration.State.ADMITTED
+                )
+            ),
+            waiting=_count(
+                Registration.objects.filter(
+                    tournament=OuterRef("tournament"), state=Registration.State.WAITING
+                )
+            ),
+            drawn=Exists(
+                Round.objects.filter(tournament=OuterRef("tournament")).exclude(
+                    status=Round.Status.PLANNED
+                )
+            ),
+        )
+        .first()
+    )
+    if settings is None:
+        return RegistrationCounts(settings=None, active=0, online=0, waiting=0, is_open=False)
     is_open = (
-        settings is not None
-        and settings.is_open(timezone.now())
+        settings.is_open(timezone.now())
         and tournament.status != Tournament.Status.FINISHED
-        and not tournament.rounds.exclude(status=Round.Status.PLANNED).exists()
+        and not settings.drawn
     )
     return RegistrationCounts(
         settings=settings,
-        active=active,
-        online=counts["online"],
-        waiting=counts["waiting"],
+        active=settings.active or 0,
+        online=settings.online or 0,
+        waiting=settings.waiting or 0,
         is_open=is_open,
     )
 
