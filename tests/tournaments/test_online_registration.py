@@ -408,6 +408,20 @@ def test_the_tournament_page_offers_register_to_players(client, tournament):
     assert reverse("registration-manage", args=[tournament.slug]) not in text
 
 
+def test_the_tournament_page_says_why_players_cannot_register(client, tournament):
+    client.cookies["django_language"] = "en"
+    opens = timezone.now() + datetime.timedelta(days=2)
+    OnlineRegistration.objects.filter(tournament=tournament).update(
+        opens_at=opens, closes_at=opens + datetime.timedelta(days=1)
+    )
+    text = client.get(reverse("tournament", args=[tournament.slug])).content.decode()
+    assert "The online registration opens on" in text
+    assert reverse("register", args=[tournament.slug]) not in text
+    OnlineRegistration.objects.filter(tournament=tournament).update(closed_at=timezone.now())
+    text = client.get(reverse("tournament", args=[tournament.slug])).content.decode()
+    assert "The online registration is closed." in text
+
+
 def test_the_tournament_page_links_the_organiser_to_the_registration(client, tournament, organiser):
     submit(tournament, 1)
     client.force_login(organiser)
@@ -532,6 +546,30 @@ def test_the_organisers_page_lists_and_orders_the_waiting_list(
     assert OnlineRegistration.objects.get(tournament=tournament).closed_at is not None
     client.post(url, {"action": "reopen"})
     assert OnlineRegistration.objects.get(tournament=tournament).closed_at is None
+
+
+def test_the_organisers_page_says_nobody_is_taken_out_below_the_players(
+    client, tournament, organiser
+):
+    submit(tournament, 1)
+    client.force_login(organiser)
+    client.cookies["django_language"] = "de"
+    settings = tournament.online_registration
+    page = client.post(
+        reverse("registration-manage", args=[tournament.slug]),
+        {
+            "action": "save",
+            "opens_at": timezone.localtime(settings.opens_at).strftime("%Y-%m-%dT%H:%M"),
+            "closes_at": timezone.localtime(settings.closes_at).strftime("%Y-%m-%dT%H:%M"),
+            "capacity": "2",
+            "waiting_list": "on",
+        },
+        follow=True,
+    )
+    text = page.content.decode()
+    assert "Es ist 1 Spieler mehr angemeldet, als es Plätze gibt." in text
+    assert "Niemand wird deshalb gestrichen" in text
+    assert tournament.entries.filter(status=Entry.Status.ACTIVE).count() == 3
 
 
 def test_a_refused_row_action_says_why(client, tournament, organiser):

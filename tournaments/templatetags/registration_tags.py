@@ -2,6 +2,7 @@
 open, its state and counts for the organiser with a link to manage it."""
 
 from django import template
+from django.utils import timezone
 
 from tournaments.models import Tournament
 from tournaments.selectors.registrations import registration_counts
@@ -15,4 +16,5 @@ def registration_box(tournament: Tournament, is_organiser: bool) -> dict:
         "tournament": tournament,
         "is_organiser": is_organiser,
         "counts": registration_counts(tournament=tournament),
+        "now": timezone.now(),
     }
