@@ -100,6 +100,44 @@ urlpatterns = [
         tournament_api.RankingRequestWithdraw.as_view(),
         name="api-ranking-request-withdraw",
     ),
+    # The online registration: players register (public), organisers manage it.
+    path(
+        "tournaments/<slug:slug>/registrations",
+        tournament_api.RegistrationList.as_view(),
+        name="api-registrations",
+    ),
+    path(
+        "tournaments/<slug:slug>/registrations/<int:pk>",
+        tournament_api.RegistrationDetail.as_view(),
+        name="api-registration-detail",
+    ),
+    path(
+        "tournaments/<slug:slug>/registrations/<int:pk>/admit",
+        tournament_api.RegistrationAdmit.as_view(),
+        name="api-registration-admit",
+    ),
+    path(
+        "tournaments/<slug:slug>/registrations/<int:pk>/move",
+        tournament_api.RegistrationMove.as_view(),
+        name="api-registration-move",
+    ),
+    path(
+        "tournaments/<slug:slug>/registration",
+        tournament_api.RegistrationSettings.as_view(),
+        name="api-registration",
+    ),
+    path(
+        "tournaments/<slug:slug>/registration/close",
+        tournament_api.RegistrationState.as_view(),
+        {"action": "close"},
+        name="api-registration-close",
+    ),
+    path(
+        "tournaments/<slug:slug>/registration/reopen",
+        tournament_api.RegistrationState.as_view(),
+        {"action": "reopen"},
+        name="api-registration-reopen",
+    ),
     path("players/<int:pk>", tournament_api.PlayerHistory.as_view(), name="api-player-history"),
     # A player's personal link: the key in X-Player-Key, no account.
     path("personal", tournament_api.PersonalDetail.as_view(), name="api-personal"),

@@ -316,6 +316,11 @@ REST_FRAMEWORK = {
 # for all the clients behind it together (a venue's Wi-Fi).
 PUBLIC_API_RATE_CLIENT = os.environ.get("PUBLIC_API_RATE_CLIENT", "240/min")
 PUBLIC_API_RATE_ADDRESS = os.environ.get("PUBLIC_API_RATE_ADDRESS", "6000/min")
+# Registrations sent on the public registration page and its API (tournaments/registration_limits.py):
+# few per client (its signed cookie), many per address, so that a club registering its members
+# from one shared connection gets through.
+REGISTRATION_RATE_CLIENT = os.environ.get("REGISTRATION_RATE_CLIENT", "10/hour")
+REGISTRATION_RATE_ADDRESS = os.environ.get("REGISTRATION_RATE_ADDRESS", "60/hour")
 # Failed logins (login page, the administration's, POST /api/v1/auth/token; limits/logins.py).
 # Only wrong passwords are counted (a request without a password counts against nobody), by
 # user name, never by address alone: a user name is locked only at the address it failed from;

@@ -149,6 +149,14 @@ def scan(ctx) -> dict:
 PUBLIC = "200 200 200 200 200 200 200 200"
 
 # A new tournament, as the page and the API take it.
+# A registration on the public page or its API (issue 33).
+REGISTER = {
+    "first_name": "Neue",
+    "last_name": "Anmeldung",
+    "email": "neue@example.org",
+}
+# The online registration's window, as the organiser sets it.
+WINDOW = {"opens_at": "2026-01-01T10:00:00Z", "closes_at": "2099-01-01T10:00:00Z"}
 NEW = {
     "name": "Matrixpokal",
     "starts_on": "2026-12-05",
@@ -325,6 +333,18 @@ TOURNAMENTS = [
         lambda ctx: {"key": ctx.personal_key},
         "L L L 403 403 403 302 302",
     ),
+    # The online registration: the players' page is public (the world has no registration
+    # open, so a registration sent is refused on its state); the organiser's page is his.
+    c("register", "get", T, PUBLIC),
+    c("register", "post", T, "400 400 400 400 400 400 400 400", lambda ctx: REGISTER),
+    c("registration-manage", "get", T, "L L L 403 403 403 200 200"),
+    c(
+        "registration-manage",
+        "post",
+        T,
+        "L L L 403 403 403 302 302",
+        lambda ctx: {"action": "close"},
+    ),
     # A person is corrected and merged by the site's administrators only (and whoever holds
     # the permission to change players): an organiser of the person's tournament neither.
     c("person-edit", "get", lambda ctx: {"pk": ctx.player}, "L L L 403 403 403 403 200"),
@@ -376,6 +396,34 @@ TOURNAMENTS = [
         T,
         "401 401 401 403 403 403 415 415",
         lambda ctx: {"csv": "first_name,last_name\nNeu,Er\n"},
+    ),
+    # The online registration: registering is public (refused here: none is open), the rest
+    # is the organisers'.
+    api("api-registrations", "get", T, "401 401 401 403 403 403 200 200"),
+    api("api-registrations", "post", T, "400 400 400 400 400 400 400 400", lambda ctx: REGISTER),
+    api("api-registration", "get", T, "401 401 401 403 403 403 404 404"),
+    api("api-registration", "put", T, "401 401 401 403 403 403 200 200", lambda ctx: WINDOW),
+    api("api-registration", "patch", T, "401 401 401 403 403 403 200 200", lambda ctx: WINDOW),
+    api("api-registration-close", "post", T, "401 401 401 403 403 403 400 400"),
+    api("api-registration-reopen", "post", T, "401 401 401 403 403 403 400 400"),
+    api(
+        "api-registration-detail",
+        "delete",
+        lambda ctx: {"slug": ctx.slug, "pk": ctx.waiting},
+        "401 401 401 403 403 403 200 200",
+    ),
+    api(
+        "api-registration-admit",
+        "post",
+        lambda ctx: {"slug": ctx.slug, "pk": ctx.waiting},
+        "401 401 401 403 403 403 200 200",
+    ),
+    api(
+        "api-registration-move",
+        "post",
+        lambda ctx: {"slug": ctx.slug, "pk": ctx.waiting},
+        "401 401 401 403 403 403 200 200",
+        lambda ctx: {"place": 1},
     ),
     api("api-standings", "get", T, PUBLIC),
     api("api-player", "get", E, PUBLIC),
@@ -1133,6 +1181,7 @@ class Ctx:
     ranking: str
     player: int
     personal_key: str  # the personal link of seat 1's player
+    waiting: int  # a registration on the online registration's waiting list
     stranger: str
     panel_ids: list
     panel_names: list
@@ -1259,6 +1308,16 @@ def build() -> Ctx:
     from scoring.selectors import hand_lines
 
     lines = hand_lines(list(sheet.hands.all()))
+    from tournaments.models import Registration
+
+    waiting = Registration.objects.create(
+        tournament=tournament,
+        first_name="Warte",
+        last_name="Liste",
+        email="warte@example.org",
+        state=Registration.State.WAITING,
+        waiting_position=1,
+    )
     return Ctx(
         slug=tournament.slug,
         private=private.slug,
@@ -1280,6 +1339,7 @@ def build() -> Ctx:
         ranking=ranking.slug,
         player=seats[1].entry.player_id,
         personal_key=seats[1].entry.link_key,
+        waiting=waiting.pk,
         stranger="matrix-stranger",
         panel_ids=[u.pk for u in panel],
         panel_names=[u.username for u in panel],

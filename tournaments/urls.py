@@ -48,6 +48,9 @@ urlpatterns = [
     path(T + "check-in/", views.check_in_page, name="check-in"),
     path(T + "check-in/<int:start_number>/", views.check_in_entry, name="check-in-entry"),
     path(T + "check-in/no-shows/", views.no_shows, name="no-shows"),
+    # The online registration: the players' public page, and the organiser's.
+    path(T + "register/", views.register, name="register"),
+    path(T + "registration/", views.registration_manage, name="registration-manage"),
     path(T + "standings.csv", views.standings_csv, name="standings-csv"),
     path(T + "settings/", views.tournament_settings, name="tournament-settings"),
     path(T + "delete/", views.tournament_delete, name="tournament-delete"),

@@ -25,6 +25,14 @@ from tournaments.api.rankings import (
     RankingRequests,
     RankingRequestWithdraw,
 )
+from tournaments.api.registrations import (
+    RegistrationAdmit,
+    RegistrationDetail,
+    RegistrationList,
+    RegistrationMove,
+    RegistrationSettings,
+    RegistrationState,
+)
 from tournaments.api.rounds import (
     FindTable,
     RoundAction,
@@ -64,6 +72,12 @@ __all__ = [
     "RankingMaintainers",
     "RankingRequestWithdraw",
     "RankingRequests",
+    "RegistrationAdmit",
+    "RegistrationDetail",
+    "RegistrationList",
+    "RegistrationMove",
+    "RegistrationSettings",
+    "RegistrationState",
     "RoundAction",
     "RoundClock",
     "RoundDetail",

@@ -29,6 +29,7 @@ from tournaments.views.rankings import (
     ranking_maintainers,
     ranking_requests,
 )
+from tournaments.views.registrations import register, registration_manage
 from tournaments.views.rounds import (
     find_table,
     round_action,
@@ -80,6 +81,8 @@ __all__ = [
     "ranking_list",
     "ranking_maintainers",
     "ranking_requests",
+    "register",
+    "registration_manage",
     "round_action",
     "round_add",
     "round_clock",
