@@ -361,6 +361,8 @@ SPECTACULAR_SETTINGS = {
         "EntryStatusEnum": "tournaments.models.Entry.Status",
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "RoundStatusEnum": "tournaments.models.Round.Status",
+        "RegistrationStateEnum": "tournaments.models.Registration.State",
+        "RegistrationResultEnum": [(s, s) for s in ("registered", "waiting")],
         "TiebreakChainEnum": "tournaments.models.Tiebreaks",
         "TiebreaksEnum": [(t, t) for t in ("placings", "best_round", "start_number")],
     },
