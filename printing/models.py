@@ -36,6 +36,7 @@ class Job(models.Model):
         SCORESHEET_PDF = "scoresheet_pdf", _("completed scoresheet (PDF)")
         STANDINGS_PDF = "standings_pdf", _("standings (PDF)")
         ROUND_RESULTS_PDF = "round_results_pdf", _("results of the round (PDF)")
+        PERSONAL_CARDS_PDF = "personal_cards_pdf", _("cards with the personal links (PDF)")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("queued")
@@ -102,7 +103,8 @@ class Job(models.Model):
                 condition=~Q(status="done") | ~Q(file=""), name="job_done_has_file"
             ),
             models.CheckConstraint(
-                condition=Q(kind__in=["entry_list_pdf", "standings_pdf"]) | Q(round__isnull=False),
+                condition=Q(kind__in=["entry_list_pdf", "standings_pdf", "personal_cards_pdf"])
+                | Q(round__isnull=False),
                 name="job_round_printout_has_round",
             ),
             models.CheckConstraint(

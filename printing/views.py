@@ -70,6 +70,21 @@ def entry_list_print(request: AuthenticatedHttpRequest, slug: str) -> HttpRespon
 
 @login_required
 @require_POST
+def personal_cards_print(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """Cards with every active player's personal link (``/p/<key>/``), made at the address the
+    phones reach (``site_url``), as the seat slips' links are."""
+    tournament = _tournament_for_printing(request, slug)
+    job = services.job_start(
+        tournament=tournament,
+        kind=Job.Kind.PERSONAL_CARDS_PDF,
+        by=request.user,
+        site_url=site_url(request),
+    )
+    return redirect("job", pk=job.pk)
+
+
+@login_required
+@require_POST
 def standings_print(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament_for_printing(request, slug, counts=False)
     job = services.job_start(tournament=tournament, kind=Job.Kind.STANDINGS_PDF, by=request.user)
