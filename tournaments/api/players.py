@@ -12,9 +12,9 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import player_import, selectors, services
+from tournaments import player_import, policies, selectors, services
 from tournaments.models import Entry, Tournament
-from tournaments.permissions import require
+from tournaments.permissions import require, roles_of
 from tournaments.roles import ORGANISER
 
 
@@ -40,6 +40,22 @@ class EntrySerializer(serializers.Serializer):
         "refused (400 on `ddv_number`); another name is refused even with it.",
     )
     status = serializers.ChoiceField(choices=Entry.Status.choices, read_only=True)
+    # Never in public output: the answer carries it only to those who hand out the personal
+    # links (``policies.may_read_personal_links``), whom the view names in the context.
+    email = serializers.EmailField(
+        max_length=254,
+        required=False,
+        allow_blank=True,
+        write_only=True,
+        help_text="Where the player's personal link is mailed; blank: none. Shown in answers "
+        "only to the organiser and the adjudicator.",
+    )
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        if self.context.get("personal_links") and isinstance(instance, Entry):
+            data["email"] = instance.email
+        return data
 
     def create(self, validated_data):
         player = validated_data.pop("player", {})
@@ -57,12 +73,20 @@ class EntrySerializer(serializers.Serializer):
             "club": instance.club,
             "ddv_number": instance.player.ddv_number,
             "start_number": instance.start_number,
+            "email": instance.email,
             **validated_data,
             **player,
         }
         if fields["start_number"] is None:
             fields["start_number"] = instance.start_number
         return services.entry_update(entry=instance, by=self.context["request"].user, **fields)
+
+
+def personal_links_context(request, tournament: Tournament) -> dict:
+    """``personal_links``: whether the answer may name the players' addresses (the organiser and
+    the adjudicator, ``policies.may_read_personal_links``)."""
+    refusal = policies.may_read_personal_links(roles=roles_of(request, tournament))
+    return {"personal_links": refusal is None}
 
 
 class EntryList(generics.ListCreateAPIView):
@@ -76,7 +100,12 @@ class EntryList(generics.ListCreateAPIView):
     pagination_class = None
 
     def tournament(self) -> Tournament:
-        return selectors.tournament_get(slug=self.kwargs["slug"], user=self.request.user)
+        # Read once per request: the list, the permission and the context all ask for it.
+        if not hasattr(self, "_tournament"):
+            self._tournament = selectors.tournament_get(
+                slug=self.kwargs["slug"], user=self.request.user
+            )
+        return self._tournament
 
     def get_queryset(self):
         return selectors.entry_list(
@@ -94,7 +123,10 @@ class EntryList(generics.ListCreateAPIView):
         return super().get(request, *args, **kwargs)
 
     def get_serializer_context(self) -> Mapping[str, Any]:
-        context = super().get_serializer_context()
+        context = {
+            **super().get_serializer_context(),
+            **personal_links_context(self.request, self.tournament()),
+        }
         if self.request.method == "POST":
             return {**context, "tournament": self.tournament()}
         return context
