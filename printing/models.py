@@ -13,7 +13,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Round, Table, Tournament
+from tournaments.models import Entry, Round, Table, Tournament
 
 
 def job_upload_to(job: "Job", filename: str) -> str:
@@ -66,6 +66,15 @@ class Job(models.Model):
         related_name="jobs",
         verbose_name=_("table"),
     )
+    # The personal link cards of one player (a lost card, a link replaced) name the player.
+    entry = models.ForeignKey(
+        Entry,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("player"),
+    )
     kind = models.CharField(_("kind"), max_length=32, choices=Kind.choices)
     # The language of the person who asked for it: the document is written in it.
     language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES)
@@ -111,6 +120,10 @@ class Job(models.Model):
                 condition=Q(kind="scoresheet_pdf", table__isnull=False)
                 | (~Q(kind="scoresheet_pdf") & Q(table__isnull=True)),
                 name="job_table_only_for_a_scoresheet",
+            ),
+            models.CheckConstraint(
+                condition=Q(entry__isnull=True) | Q(kind="personal_cards_pdf"),
+                name="job_entry_only_for_personal_cards",
             ),
         ]
 

@@ -43,13 +43,15 @@ def job_start(
     by: User | None,
     round: Round | None = None,
     table: Table | None = None,
+    entry: Entry | None = None,
     site_url: str = "",
 ) -> Job:
     """Queue a long job; a Celery worker (or, without Redis or while it is down, this process)
     runs it after commit (``tasks.job_enqueue``).
 
-    Printouts of a round name the round, a table's completed scoresheet names the table too;
-    ``site_url`` is where links printed in it point.
+    Printouts of a round name the round, a table's completed scoresheet names the table too,
+    one player's personal link card the player (``entry``); ``site_url`` is where links
+    printed in it point.
     """
     from printing.tasks import job_enqueue
 
@@ -58,6 +60,7 @@ def job_start(
             tournament=tournament,
             round=round,
             table=table,
+            entry=entry,
             kind=kind,
             language=translation.get_language() or settings.LANGUAGE_CODE,
             site_url=site_url,
@@ -95,6 +98,8 @@ def job_filename(*, job: Job) -> str:
     parts = [job.tournament.slug]
     if job.round_id is not None:
         parts += [slugify(_("round")), str(_round(job).number)]
+    if job.entry is not None:
+        parts.append(str(job.entry.start_number))
     if job.kind == Job.Kind.SCORESHEET_PDF:
         parts += [slugify(_("table")), str(_table(job).number)]
     else:
@@ -259,14 +264,14 @@ def _build_round_results(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
 
 def _build_personal_cards(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
     """A card with the personal link for every active player (withdrawn and disqualified ones
-    get none: their link is no use to them on the day)."""
-    entries = list(
-        selectors.entry_list(tournament=job.tournament).filter(status=Entry.Status.ACTIVE)
-    )
+    get none: their link is no use to them on the day), or for the one the job names."""
+    entries = selectors.entry_list(tournament=job.tournament).filter(status=Entry.Status.ACTIVE)
+    if job.entry_id is not None:
+        entries = entries.filter(pk=job.entry_id)
     site = job.site_url.rstrip("/")
     content = cards_pdf.personal_cards_pdf(
         tournament=job.tournament,
-        entries=entries,
+        entries=list(entries),
         url_for_entry=lambda entry: site + reverse("personal-link", args=[entry.link_key]),
         warning=_links_warning(job),
         progress=progress,
@@ -299,7 +304,7 @@ def job_run(*, job_id: str) -> Job | None:
     with transaction.atomic():
         job = (
             Job.objects.select_for_update(of=("self",))
-            .select_related("tournament", "round__tournament", "table")
+            .select_related("tournament", "round__tournament", "table", "entry")
             .filter(pk=job_id)
             .first()
         )

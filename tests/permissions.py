@@ -1002,6 +1002,7 @@ PRINTING = [
     ),
     c("entries-print", "post", T, "L L L 403 403 403 302 302"),
     c("personal-cards-print", "post", T, "L L L 403 403 403 302 302"),
+    c("personal-card-print", "post", E, "L L L 403 403 403 302 302"),
     c("sheet-pdf", "post", TB, "L L L 403 403 403 302 302"),
     # The jobs -------------------------------------------------------------------------------------
     c("job", "get", lambda ctx: {"pk": ctx.job}, "L L L 404 404 404 200 200"),

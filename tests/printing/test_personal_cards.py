@@ -248,3 +248,40 @@ def test_the_seat_slips_keep_the_rounds_qr_and_name_the_personal_link(
         personal = "http://testserver" + reverse("personal-link", args=[seat.entry.link_key])
         assert personal in printed
         assert not qr_drawn(operators, personal)  # one code on a slip: the round's
+
+
+def test_one_players_card_is_printed_from_the_entry_edit_page(
+    client, organiser, tournament, django_capture_on_commit_callbacks
+):
+    """A card lost, or the link replaced: a card for that player alone."""
+    client.force_login(organiser)
+    entry = tournament.entries.get(start_number=5)
+    page = client.get(reverse("entry-edit", args=[tournament.slug, 5])).content.decode()
+    action = reverse("personal-card-print", args=[tournament.slug, 5])
+    assert action in page
+    assert "Print this player's personal link card" in page
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(action)
+    job = Job.objects.get()
+    assert response.url == reverse("job", args=[job.pk])
+    assert job.status == Job.Status.DONE, job.error
+    assert job.file.name.endswith("-5-personal-links.pdf")
+    content = b"".join(client.get(reverse("job-download", args=[job.pk])).streaming_content)
+    assert len(pages_of(content)) == 1
+    words = words_of(content)
+    assert words.count(LINE) == 1
+    assert entry.sort_name in words
+    assert qr_drawn(
+        operators_of(content), "http://testserver" + reverse("personal-link", args=[entry.link_key])
+    )
+
+
+def test_a_withdrawn_player_is_told_why_there_is_no_card(client, organiser, tournament):
+    client.force_login(organiser)
+    action = reverse("personal-card-print", args=[tournament.slug, 2])
+    page = client.get(reverse("entry-edit", args=[tournament.slug, 2])).content.decode()
+    assert action not in page
+    assert "No personal link card: the player is withdrawn." in page
+    response = client.post(action, follow=True)
+    assert "is not active (withdrawn): no card is printed." in response.content.decode()
+    assert not Job.objects.exists()
