@@ -10,6 +10,8 @@ from unittest import mock
 import pytest
 from django.core import mail
 from django.core.exceptions import ValidationError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -348,3 +350,33 @@ def test_the_seats_sheet_leads_its_player_to_their_page_for_the_whole_tournament
     assert reverse("personal-link", args=[seat.entry.link_key]) in page
     others = tournament.entries.exclude(pk=seat.entry_id)
     assert not any(other.link_key in page for other in others)
+
+
+def test_the_pages_ask_as_many_queries_for_many_players_as_for_few(
+    client, organiser, django_assert_max_num_queries, django_capture_on_commit_callbacks
+):
+    """No query per player: the page that asks, and the players page with its block."""
+    few = factories.tournament(players=2, organiser=organiser)
+    many = factories.tournament(players=40, organiser=organiser)
+    Entry.objects.filter(tournament=many, start_number__lte=20).update(email="p@example.org")
+    client.force_login(organiser)
+    counts = {}
+    for tournament in (few, many):
+        for name in ("personal-links-mail", "entries"):
+            path = reverse(name, args=[tournament.slug])
+            client.get(path)  # the session and the caches warm
+            with CaptureQueriesContext(connection) as queries:
+                assert client.get(path).status_code == 200
+            counts[tournament.pk, name] = len(queries)
+    for name in ("personal-links-mail", "entries"):
+        assert counts[many.pk, name] == counts[few.pk, name], name
+    with django_assert_max_num_queries(counts[many.pk, "personal-links-mail"]):
+        client.get(reverse("personal-links-mail", args=[many.slug]))
+    # Mailing 20 players asks what mailing 2 asks: the players are read with their
+    # registrations (for the language) at once.
+    Entry.objects.filter(tournament=few).update(email="q@example.org")
+    with CaptureQueriesContext(connection) as queries:
+        mail_all(client, few, django_capture_on_commit_callbacks)
+    with django_assert_max_num_queries(len(queries)):
+        mail_all(client, many, django_capture_on_commit_callbacks)
+    assert len(mail.outbox) == 22
