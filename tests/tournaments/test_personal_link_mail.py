@@ -231,7 +231,7 @@ def test_the_pages_are_in_german(client, organiser, tournament):
     client.cookies["django_language"] = "de"
     client.force_login(organiser)
     page = client.get(reverse("entries", args=[tournament.slug])).content.decode()
-    assert "Allen Spielern ihren persönlichen Link mailen" in page
+    assert "Allen Spielern ihren persönlichen Link per E-Mail senden" in page
     page = client.get(mail_page(tournament)).content.decode()
     assert "3 aktive Spieler haben eine E-Mail-Adresse." in page
     assert "2 haben keine." in page
