@@ -128,9 +128,7 @@ def test_the_mail_is_in_the_language_the_player_registered_in(
     by_address = {message.to[0]: message for message in mail.outbox}
     english = by_address["player1@example.org"]
     assert english.subject == "Your personal link for Herbstpokal"
-    assert "Your page for the whole tournament" in english.body or (
-        "your page for the whole tournament" in english.body
-    )
+    assert "It is your page for the whole tournament" in english.body
     assert by_address["player2@example.org"].subject.startswith("Ihr persönlicher Link")
 
 
