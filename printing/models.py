@@ -13,7 +13,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Round, Table, Tournament
+from tournaments.models import Entry, Round, Table, Tournament
 
 
 def job_upload_to(job: "Job", filename: str) -> str:
@@ -36,6 +36,7 @@ class Job(models.Model):
         SCORESHEET_PDF = "scoresheet_pdf", _("completed scoresheet (PDF)")
         STANDINGS_PDF = "standings_pdf", _("standings (PDF)")
         ROUND_RESULTS_PDF = "round_results_pdf", _("results of the round (PDF)")
+        PERSONAL_CARDS_PDF = "personal_cards_pdf", _("cards with the personal links (PDF)")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("queued")
@@ -64,6 +65,15 @@ class Job(models.Model):
         blank=True,
         related_name="jobs",
         verbose_name=_("table"),
+    )
+    # The personal link cards of one player (a lost card, a link replaced) name the player.
+    entry = models.ForeignKey(
+        Entry,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("player"),
     )
     kind = models.CharField(_("kind"), max_length=32, choices=Kind.choices)
     # The language of the person who asked for it: the document is written in it.
@@ -102,13 +112,18 @@ class Job(models.Model):
                 condition=~Q(status="done") | ~Q(file=""), name="job_done_has_file"
             ),
             models.CheckConstraint(
-                condition=Q(kind__in=["entry_list_pdf", "standings_pdf"]) | Q(round__isnull=False),
+                condition=Q(kind__in=["entry_list_pdf", "standings_pdf", "personal_cards_pdf"])
+                | Q(round__isnull=False),
                 name="job_round_printout_has_round",
             ),
             models.CheckConstraint(
                 condition=Q(kind="scoresheet_pdf", table__isnull=False)
                 | (~Q(kind="scoresheet_pdf") & Q(table__isnull=True)),
                 name="job_table_only_for_a_scoresheet",
+            ),
+            models.CheckConstraint(
+                condition=Q(entry__isnull=True) | Q(kind="personal_cards_pdf"),
+                name="job_entry_only_for_personal_cards",
             ),
         ]
 

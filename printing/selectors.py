@@ -12,5 +12,7 @@ def round_jobs(*, round: Round, limit: int = 6) -> list[Job]:
 
 
 def job_get(*, pk) -> Job:
-    """A job with its tournament, round and table (404 if there is none)."""
-    return get_object_or_404(Job.objects.select_related("tournament", "round", "table"), pk=pk)
+    """A job with its tournament, round, table and player (404 if there is none)."""
+    return get_object_or_404(
+        Job.objects.select_related("tournament", "round", "table", "entry"), pk=pk
+    )

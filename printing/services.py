@@ -18,12 +18,14 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from doko import standings
 from printing.models import Job
+from printing.pdf import cards as cards_pdf
 from printing.pdf import lists as pdf
 from printing.pdf import scoresheets as sheet_pdf
 from printing.pdf import slips as slips_pdf
 from scoring.selectors import sheet_state
 from tournaments import selectors
 from tournaments.models import (
+    Entry,
     Round,
     Seat,
     Table,
@@ -41,13 +43,15 @@ def job_start(
     by: User | None,
     round: Round | None = None,
     table: Table | None = None,
+    entry: Entry | None = None,
     site_url: str = "",
 ) -> Job:
     """Queue a long job; a Celery worker (or, without Redis or while it is down, this process)
     runs it after commit (``tasks.job_enqueue``).
 
-    Printouts of a round name the round, a table's completed scoresheet names the table too;
-    ``site_url`` is where links printed in it point.
+    Printouts of a round name the round, a table's completed scoresheet names the table too,
+    one player's personal link card the player (``entry``); ``site_url`` is where links
+    printed in it point.
     """
     from printing.tasks import job_enqueue
 
@@ -56,6 +60,7 @@ def job_start(
             tournament=tournament,
             round=round,
             table=table,
+            entry=entry,
             kind=kind,
             language=translation.get_language() or settings.LANGUAGE_CODE,
             site_url=site_url,
@@ -79,6 +84,7 @@ FILE_WORDS: dict[str, Promise] = {
     Job.Kind.SEAT_SLIPS_PDF: gettext_lazy("seat slips"),
     Job.Kind.STANDINGS_PDF: gettext_lazy("standings"),
     Job.Kind.ROUND_RESULTS_PDF: gettext_lazy("results"),
+    Job.Kind.PERSONAL_CARDS_PDF: gettext_lazy("personal links"),
 }
 
 
@@ -92,6 +98,8 @@ def job_filename(*, job: Job) -> str:
     parts = [job.tournament.slug]
     if job.round_id is not None:
         parts += [slugify(_("round")), str(_round(job).number)]
+    if job.entry is not None:
+        parts.append(str(job.entry.start_number))
     if job.kind == Job.Kind.SCORESHEET_PDF:
         parts += [slugify(_("table")), str(_table(job).number)]
     else:
@@ -172,12 +180,22 @@ def _seat_links(job: Job, round_: Round) -> Callable[[selectors.SeatRow], str] |
     return url_for_seat
 
 
-def _linked_per_seat(render: Callable[..., bytes]) -> Builder:
+def _personal_links(job: Job) -> Callable[[selectors.SeatRow], str] | None:
+    """Each seat's player's personal link (``/p/<key>/``), at the address the job was started
+    from; None without one."""
+    if not job.site_url:
+        return None
+    site = job.site_url.rstrip("/")
+    return lambda seat: site + reverse("personal-link", args=[seat.entry.link_key])
+
+
+def _linked_per_seat(render: Callable[..., bytes], *, personal: bool = False) -> Builder:
     """A round's printout that carries every seat's private link (``render``: the blank
-    scoresheets, the seat slips)."""
+    scoresheets, the seat slips), and with ``personal`` each player's personal link too."""
 
     def build(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
         round_ = _round(job)
+        options = {"personal_url": _personal_links(job)} if personal else {}
         content = render(
             tournament=job.tournament,
             round_number=round_.number,
@@ -185,6 +203,7 @@ def _linked_per_seat(render: Callable[..., bytes]) -> Builder:
             url_for_seat=_seat_links(job, round_),
             warning=_links_warning(job),
             progress=progress,
+            **options,
         )
         return job_filename(job=job), content
 
@@ -194,7 +213,7 @@ def _linked_per_seat(render: Callable[..., bytes]) -> Builder:
 # Blank scoresheets for every table, each with its scorekeeper's link; a slip for every player,
 # each with his own.
 _build_scoresheets = _linked_per_seat(sheet_pdf.blank_scoresheets_pdf)
-_build_seat_slips = _linked_per_seat(slips_pdf.seat_slips_pdf)
+_build_seat_slips = _linked_per_seat(slips_pdf.seat_slips_pdf, personal=True)
 
 
 def _build_scoresheet(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
@@ -243,6 +262,23 @@ def _build_round_results(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
     return job_filename(job=job), content
 
 
+def _build_personal_cards(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
+    """A card with the personal link for every active player (withdrawn and disqualified ones
+    get none: their link is no use to them on the day), or for the one the job names."""
+    entries = selectors.entry_list(tournament=job.tournament).filter(status=Entry.Status.ACTIVE)
+    if job.entry_id is not None:
+        entries = entries.filter(pk=job.entry_id)
+    site = job.site_url.rstrip("/")
+    content = cards_pdf.personal_cards_pdf(
+        tournament=job.tournament,
+        entries=list(entries),
+        url_for_entry=lambda entry: site + reverse("personal-link", args=[entry.link_key]),
+        warning=_links_warning(job),
+        progress=progress,
+    )
+    return job_filename(job=job), content
+
+
 # By the kind as stored (a str; a Job.Kind is one too, and equal to it).
 JOB_BUILDERS: dict[str, Builder] = {
     Job.Kind.ENTRY_LIST_PDF: _build_entry_list,
@@ -254,6 +290,7 @@ JOB_BUILDERS: dict[str, Builder] = {
     Job.Kind.SCORESHEET_PDF: _build_scoresheet,
     Job.Kind.STANDINGS_PDF: _build_standings,
     Job.Kind.ROUND_RESULTS_PDF: _build_round_results,
+    Job.Kind.PERSONAL_CARDS_PDF: _build_personal_cards,
 }
 
 
@@ -267,7 +304,7 @@ def job_run(*, job_id: str) -> Job | None:
     with transaction.atomic():
         job = (
             Job.objects.select_for_update(of=("self",))
-            .select_related("tournament", "round__tournament", "table")
+            .select_related("tournament", "round__tournament", "table", "entry")
             .filter(pk=job_id)
             .first()
         )

@@ -7,6 +7,12 @@ R = T + "rounds/<int:number>/"
 
 urlpatterns = [
     path(T + "print/players/", views.entry_list_print, name="entries-print"),
+    path(T + "print/personal-links/", views.personal_cards_print, name="personal-cards-print"),
+    path(
+        T + "print/personal-links/<int:start_number>/",
+        views.personal_card_print,
+        name="personal-card-print",
+    ),
     path(T + "print/standings/", views.standings_print, name="standings-print"),
     path(R + "print/<slug:kind>/", views.round_print, name="round-print"),
     path(R + "tables/<int:table>/sheet/pdf/", views.sheet_print, name="sheet-pdf"),

@@ -16,7 +16,7 @@ from printing.models import Job
 from scoring.models import Scoresheet
 from tournaments import policies
 from tournaments import selectors as tournament_selectors
-from tournaments.models import Round, Tournament
+from tournaments.models import Entry, Round, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest, roles_of
 from tournaments.site import site_url
 
@@ -65,6 +65,46 @@ def round_print(
 def entry_list_print(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament_for_printing(request, slug)
     job = services.job_start(tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, by=request.user)
+    return redirect("job", pk=job.pk)
+
+
+@login_required
+@require_POST
+def personal_cards_print(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """Cards with every active player's personal link (``/p/<key>/``), made at the address the
+    phones reach (``site_url``), as the seat slips' links are."""
+    tournament = _tournament_for_printing(request, slug)
+    job = services.job_start(
+        tournament=tournament,
+        kind=Job.Kind.PERSONAL_CARDS_PDF,
+        by=request.user,
+        site_url=site_url(request),
+    )
+    return redirect("job", pk=job.pk)
+
+
+@login_required
+@require_POST
+def personal_card_print(
+    request: AuthenticatedHttpRequest, slug: str, start_number: int
+) -> HttpResponse:
+    """One player's personal link card: a card lost, or a link replaced."""
+    tournament = _tournament_for_printing(request, slug)
+    entry = get_object_or_404(tournament.entries, start_number=start_number)
+    if entry.status != Entry.Status.ACTIVE:
+        messages.error(
+            request,
+            _("%(player)s is not active (%(status)s): no card is printed.")
+            % {"player": entry.name, "status": entry.get_status_display()},
+        )
+        return redirect("entry-edit", slug, start_number)
+    job = services.job_start(
+        tournament=tournament,
+        entry=entry,
+        kind=Job.Kind.PERSONAL_CARDS_PDF,
+        by=request.user,
+        site_url=site_url(request),
+    )
     return redirect("job", pk=job.pk)
 
 

@@ -202,6 +202,10 @@ TOURNAMENTS = [
         "L L L 403 403 403 400 400",
         lambda ctx: {"key": "no-such-upload"},
     ),
+    # Who hands out the personal links: the organiser and the adjudicator. Nobody in the
+    # world has an address, so the mail is refused with its reason (400), nothing queued.
+    c("personal-links-mail", "get", T, "L L L 200 403 403 200 200"),
+    c("personal-links-mail", "post", T, "L L L 400 403 403 400 400"),
     c("player", "get", E, PUBLIC),
     c("entry-edit", "get", E, "L L L 403 403 403 200 200"),
     c(
@@ -1103,6 +1107,8 @@ PRINTING = [
         "L L L 403 403 403 302 302",
     ),
     c("entries-print", "post", T, "L L L 403 403 403 302 302"),
+    c("personal-cards-print", "post", T, "L L L 403 403 403 302 302"),
+    c("personal-card-print", "post", E, "L L L 403 403 403 302 302"),
     c("sheet-pdf", "post", TB, "L L L 403 403 403 302 302"),
     # The jobs -------------------------------------------------------------------------------------
     c("job", "get", lambda ctx: {"pk": ctx.job}, "L L L 404 404 404 200 200"),

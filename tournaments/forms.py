@@ -56,6 +56,13 @@ class EntryForm(forms.Form):
         required=False,
         help_text=_("Empty: the next free number."),
     )
+    # Where the player's personal link is mailed (``services.personal_links_mail``).
+    email = forms.EmailField(
+        label=Entry._meta.get_field("email").verbose_name,
+        max_length=Entry._meta.get_field("email").max_length,
+        required=False,
+        help_text=_("Optional: the player's personal link can be mailed to it."),
+    )
     # Shown once the DDV number was refused as another person's: the organiser says it is the
     # same person, the name spelt differently (``services.player_find_or_create``).
     same_person = forms.BooleanField(
@@ -69,6 +76,7 @@ class EntryForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["same_person"].widget.attrs["class"] = "form-check-input"
+        self.fields["email"].widget.attrs["autocomplete"] = "off"
 
     @property
     def asks_same_person(self) -> bool:

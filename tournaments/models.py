@@ -388,6 +388,11 @@ class Tournament(models.Model):
     # Set when its organiser archives it: off the home page and the organisers' lists of
     # current tournaments, still at its address and counted in the ranking lists.
     archived_at = models.DateTimeField(_("archived"), null=True, blank=True)
+    # When the players were last mailed their personal links (``services.personal_links_mail``):
+    # once in ten minutes, so that a second click sends no second mail to everyone.
+    personal_links_mailed_at = models.DateTimeField(
+        _("personal links mailed"), null=True, blank=True, editable=False
+    )
     # Raised by every rebuild of the standings: the key of the cached standings and their ETag.
     standings_version = models.PositiveIntegerField(_("standings version"), default=0)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)

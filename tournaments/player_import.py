@@ -27,6 +27,7 @@ The accepted format
   club           Verein, Club
   DDV number     DDV-Nr, DDV-Nr., DDV-Nummer, Mitgliedsnummer, DDV number, ddv_number
   start number   Startnummer, Start-Nr, Start-Nr., Startnr, start number, start_number
+  e-mail         E-Mail, EMail, Mail, E-Mail-Adresse, email, e-mail, e-mail address
   ============== ===================================================================
 
   First and last name are required, the others optional. Instead of the two name columns a
@@ -40,6 +41,8 @@ The accepted format
   no name holds one.
   First and last name: required, at most 100 characters each. Club: at most 200 characters.
   DDV number: optional, digits only, at most 20. Start number: optional, a whole number from 1.
+  E-mail: optional, one address, at most 254 characters (where the player's personal link is
+  mailed).
 * **Within one file** a start number and a DDV number may each appear only once, and the same
   name (regardless of case) only once unless both lines have different DDV numbers.
 * At most 2 MB (``MAX_IMPORT_BYTES``; ``size_error`` says so) and 5000 players per file
@@ -59,6 +62,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -79,6 +84,7 @@ MAX_FIRST_NAME = 100
 MAX_LAST_NAME = 100
 MAX_CLUB = 200
 MAX_DDV_NUMBER = 20
+MAX_EMAIL = 254
 # The largest value of the start-number column in the database (a PositiveIntegerField).
 MAX_START_NUMBER = 2_147_483_647
 
@@ -105,6 +111,15 @@ _ALIASES: dict[str, tuple[str, ...]] = {
         "Startnr",
         "start number",
         "start_number",
+    ),
+    "email": (
+        "E-Mail",
+        "EMail",
+        "Mail",
+        "E-Mail-Adresse",
+        "email",
+        "e-mail",
+        "e-mail address",
     ),
 }
 
@@ -139,6 +154,7 @@ class ImportRow:
     ddv_number: str
     start_number: int | None
     errors: tuple[str, ...]
+    email: str = ""  # where the personal link is mailed; blank: none
 
 
 @dataclass(frozen=True)
@@ -162,6 +178,7 @@ def _field_label(field: str) -> str:
         "club": _("club"),
         "ddv_number": _("DDV membership number"),
         "start_number": _("start number"),
+        "email": _("e-mail address"),
     }[field]
 
 
@@ -332,6 +349,7 @@ class _RowChecker:
                 % {"line": line, "max": MAX_CLUB}
             )
         ddv_valid = self._check_ddv_number(line, ddv_number, errors)
+        email = self._email(line, self._value(record, "email"), errors)
 
         if start_number is not None:
             if start_number in self.start_numbers:
@@ -366,6 +384,7 @@ class _RowChecker:
             ddv_number=ddv_number,
             start_number=start_number,
             errors=tuple(errors),
+            email=email,
         )
 
     def _check_shape(self, line: int, record: list[str]):
@@ -423,6 +442,26 @@ class _RowChecker:
             )
             return None
         return int(value)
+
+    def _email(self, line: int, value: str, errors: list[str]) -> str:
+        """The address, or blank; a message (and blank) for one that is not an address."""
+        if not value:
+            return ""
+        if len(value) > MAX_EMAIL:
+            errors.append(
+                _("Line %(line)d: the e-mail address is longer than %(max)d characters.")
+                % {"line": line, "max": MAX_EMAIL}
+            )
+            return ""
+        try:
+            validate_email(value)
+        except ValidationError:
+            errors.append(
+                _("Line %(line)d: “%(value)s” is not an e-mail address.")
+                % {"line": line, "value": value}
+            )
+            return ""
+        return value
 
     def _check_ddv_number(self, line: int, value: str, errors: list[str]) -> bool:
         valid = True

@@ -6,6 +6,7 @@ from celery import shared_task
 from kombu.exceptions import OperationalError
 
 from tournaments import services
+from tournaments.services.links import personal_links_send
 
 logger = logging.getLogger(__name__)
 
@@ -37,3 +38,9 @@ def ranking_rebuild_task() -> None:
 def password_reset_mail_task(email: str, language: str) -> None:
     """Mail the link to choose a new password, if ``email`` has an account."""
     services.password_reset_mail(email=email, language=language)
+
+
+@shared_task(name="tournaments.personal_links_mail", acks_late=True, reject_on_worker_lost=True)
+def personal_links_mail_task(tournament_id: int, entry_ids: list[int]) -> None:
+    """Mail the players their personal links (``services.links.personal_links_send``)."""
+    personal_links_send(tournament_id=tournament_id, entry_ids=entry_ids)

@@ -4,6 +4,7 @@ from django.urls import path, register_converter
 
 from tournaments import views
 from tournaments.round_actions import ROUND_ACTIONS
+from tournaments.views import link_handout
 
 T = "tournaments/<slug:slug>/"
 R = T + "rounds/<int:number>/"
@@ -35,6 +36,11 @@ urlpatterns = [
     path(T, views.tournament_detail, name="tournament"),
     path(T + "players/", views.entry_list, name="entries"),
     path(T + "players/import/", views.players_import, name="players-import"),
+    path(
+        T + "players/personal-links/mail/",
+        link_handout.personal_links_mail_page,
+        name="personal-links-mail",
+    ),
     path(T + "players/<int:start_number>/", views.player_detail, name="player"),
     path(T + "players/<int:start_number>/edit/", views.entry_edit, name="entry-edit"),
     path(

@@ -117,6 +117,7 @@ def _draw_slip(
     tournament: Tournament,
     round_title: str,
     url: str | None,
+    personal_url: str | None = None,
 ) -> None:
     """One card, its lower left corner at (x, y)."""
     top = y + _CARD_HEIGHT
@@ -192,6 +193,18 @@ def _draw_slip(
         canvas.setFillColor(colors.black)
         font = BOLD if own else REGULAR
         draw(canvas, left, line_y, line, font, 8.5, width=_INNER)
+    if personal_url is not None:
+        # The round's QR opens this round's sheet; this one link stays for the whole tournament.
+        canvas.setFillColor(_GREY)
+        draw(
+            canvas,
+            left,
+            top - 67 * mm,
+            _("Your page for the whole tournament: %(url)s") % {"url": personal_url},
+            REGULAR,
+            6.5,
+            width=_INNER,
+        )
 
 
 def seat_slips_pdf(
@@ -200,6 +213,7 @@ def seat_slips_pdf(
     round_number: int,
     tables: list[TableRow],
     url_for_seat: Callable[[SeatRow], str] | None = None,
+    personal_url: Callable[[SeatRow], str] | None = None,
     warning: str = "",
     progress: Progress,
 ) -> bytes:
@@ -207,7 +221,8 @@ def seat_slips_pdf(
     the tournament and round, the player's name and start number, his table and seat, who
     deals first and who keeps the scoresheet at his table (TSR 3.3.1, 8.4.1, 10.1), and the
     QR code of ``url_for_seat(seat)``, his private link to the scoresheet, with the address
-    beneath it for typing in; ``warning`` beneath the cards of every page."""
+    beneath it for typing in, and at the foot his personal link for the whole tournament
+    (``personal_url(seat)``); ``warning`` beneath the cards of every page."""
     steps = Steps(progress)
     title = _("Seat slips")
     round_title = _("Round %(number)s") % {"number": round_number}
@@ -248,6 +263,7 @@ def seat_slips_pdf(
             tournament=tournament,
             round_title=round_title,
             url=url_for_seat(slip.seat) if url_for_seat is not None else None,
+            personal_url=personal_url(slip.seat) if personal_url is not None else None,
         )
         steps(95 * (index + 1) // len(slips))
     if slips:

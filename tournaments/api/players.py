@@ -46,12 +46,24 @@ class EntrySerializer(serializers.Serializer):
         help_text="When the player checked in at the door; for the organisers and the desk "
         "only (null for everyone else, and while the player has not arrived).",
     )
+    # Never in public output: the answer carries it only to those who hand out the personal
+    # links (``policies.may_read_personal_links``), whom the view names in the context.
+    email = serializers.EmailField(
+        max_length=254,
+        required=False,
+        allow_blank=True,
+        write_only=True,
+        help_text="Where the player's personal link is mailed; blank: none. Shown in answers "
+        "only to the organiser and the adjudicator.",
+    )
 
     def to_representation(self, instance):
         data = super().to_representation(instance)
         # Who is at the venue is the desk's to know, not the public's.
         if not self.context.get("shows_arrivals"):
             data["arrived_at"] = None
+        if self.context.get("personal_links") and isinstance(instance, Entry):
+            data["email"] = instance.email
         return data
 
     def create(self, validated_data):
@@ -70,12 +82,20 @@ class EntrySerializer(serializers.Serializer):
             "club": instance.club,
             "ddv_number": instance.player.ddv_number,
             "start_number": instance.start_number,
+            "email": instance.email,
             **validated_data,
             **player,
         }
         if fields["start_number"] is None:
             fields["start_number"] = instance.start_number
         return services.entry_update(entry=instance, by=self.context["request"].user, **fields)
+
+
+def personal_links_context(request, tournament: Tournament) -> dict:
+    """``personal_links``: whether the answer may name the players' addresses (the organiser and
+    the adjudicator, ``policies.may_read_personal_links``)."""
+    refusal = policies.may_read_personal_links(roles=roles_of(request, tournament))
+    return {"personal_links": refusal is None}
 
 
 class EntryList(generics.ListCreateAPIView):
@@ -112,7 +132,10 @@ class EntryList(generics.ListCreateAPIView):
         return super().get(request, *args, **kwargs)
 
     def get_serializer_context(self) -> Mapping[str, Any]:
-        context = super().get_serializer_context()
+        context = {
+            **super().get_serializer_context(),
+            **personal_links_context(self.request, self.tournament()),
+        }
         if self.request.method == "POST":
             return {**context, "tournament": self.tournament()}
         tournament = self.tournament()

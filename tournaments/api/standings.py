@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 from doko import standings
 from tournaments import caching, policies, selectors
 from tournaments.api.common import etag_response
-from tournaments.api.players import EntrySerializer
+from tournaments.api.players import EntrySerializer, personal_links_context
 from tournaments.models import Entry
 from tournaments.permissions import require, roles_of, standings_mode
 from tournaments.roles import ORGANISER
@@ -362,8 +362,7 @@ class PlayerDetail(APIView):
         tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
         require(request, tournament, ORGANISER)
         entry = selectors.entry_get(tournament=tournament, start_number=start_number)
-        serializer = EntrySerializer(
-            entry, data=request.data, partial=True, context={"request": request}
-        )
+        context = {"request": request, **personal_links_context(request, tournament)}
+        serializer = EntrySerializer(entry, data=request.data, partial=True, context=context)
         serializer.is_valid(raise_exception=True)
-        return Response(EntrySerializer(serializer.save()).data)
+        return Response(EntrySerializer(serializer.save(), context=context).data)

@@ -1,15 +1,26 @@
 """The players' personal links (``/p/<key>/``): one per player for the whole tournament,
 replaced when a phone or a card is lost."""
 
+import functools
+import logging
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
 
 from tournaments import policies, selectors
-from tournaments.models import Entry, Registration, Round, new_link_key
+from tournaments.mails import mail_send
+from tournaments.models import Entry, Registration, Round, Tournament, new_link_key
+from tournaments.registration_mails import personal_link_url
+from tournaments.selectors import link_handout
 from tournaments.services import players
 from tournaments.services.common import tournament_lock
+
+logger = logging.getLogger(__name__)
 
 
 @transaction.atomic
@@ -58,3 +69,105 @@ def personal_link_withdraw(*, found: Entry | Registration) -> Withdrawn:
     )
     change = players.entry_withdraw(entry=entry)
     return Withdrawn(entry=change.entry, moved_up=change.moved_up)
+
+
+@dataclass(frozen=True)
+class LinksMailing:
+    """What ``personal_links_mail`` queued: a mail to each of ``entry_ids``; ``without_address``
+    are the active players it does not reach."""
+
+    entry_ids: list[int]
+    without_address: list[Entry]
+
+
+@transaction.atomic
+def personal_links_mail(*, tournament: Tournament, by: User) -> LinksMailing:
+    """Mail every active player who has an address their personal link (a Celery task, once
+    this commits: ``personal_links_send``); once in ten minutes per tournament, so that a
+    second click mails nobody twice. ``policies.may_read_personal_links``."""
+    from tournaments.tasks import personal_links_mail_task, send_or_run
+
+    policies.enforce(
+        policies.may_read_personal_links(roles=selectors.user_roles(user=by, tournament=tournament))
+    )
+    tournament = tournament_lock(tournament)
+    now = timezone.now()
+    again = link_handout.personal_links_mail_again_at(tournament=tournament, now=now)
+    if again is not None:
+        assert tournament.personal_links_mailed_at is not None
+        raise ValidationError(
+            {
+                "personal_links_mailed_at": _(
+                    "The personal links were mailed at %(mailed)s; they can be mailed again "
+                    "from %(again)s."
+                )
+                % {
+                    "mailed": formats.time_format(
+                        timezone.localtime(tournament.personal_links_mailed_at)
+                    ),
+                    "again": formats.time_format(timezone.localtime(again)),
+                }
+            }
+        )
+    reach = link_handout.personal_links_reach(tournament=tournament)
+    entry_ids = list(
+        link_handout.entries_to_mail(tournament=tournament).values_list("pk", flat=True)
+    )
+    if not entry_ids:
+        raise ValidationError(
+            {
+                "email": _(
+                    "No active player has an e-mail address. Give the players one on the "
+                    "players page, or print the cards with the personal links."
+                )
+            }
+        )
+    tournament.personal_links_mailed_at = now
+    tournament.save(update_fields=["personal_links_mailed_at"])
+    transaction.on_commit(
+        functools.partial(send_or_run, personal_links_mail_task, tournament.pk, entry_ids)
+    )
+    return LinksMailing(entry_ids=entry_ids, without_address=reach.without_address)
+
+
+def personal_links_send(*, tournament_id: int, entry_ids: list[int]) -> int:
+    """Send each of the entries, still active and with an address, their personal link as it
+    is now, in their registration's language, else the site's; a mail that fails is logged
+    and the others go on. Returns how many were sent. (The Celery task's work: each mail is
+    sent once its turn comes, nothing is recorded per mail.)"""
+    entries = (
+        Entry.objects.filter(
+            pk__in=entry_ids, tournament_id=tournament_id, status=Entry.Status.ACTIVE
+        )
+        .exclude(email="")
+        .select_related("tournament", "registration")
+        .order_by("start_number")
+    )
+    sent = 0
+    for entry in entries:
+        registration = getattr(entry, "registration", None)
+        language = (registration.language if registration is not None else "") or (
+            settings.LANGUAGE_CODE
+        )
+        try:
+            mail_send(
+                to=entry.email,
+                subject_template="tournaments/mails/personal_link_subject.txt",
+                body_template="tournaments/mails/personal_link_body.txt",
+                context={
+                    "name": entry.name,
+                    "tournament": entry.tournament.name,
+                    "start_number": entry.start_number,
+                    "url": personal_link_url(entry.link_key),
+                },
+                language=language,
+            )
+        except Exception:
+            logger.exception(
+                "The personal link of entry %s (tournament %s) was not mailed.",
+                entry.pk,
+                tournament_id,
+            )
+            continue
+        sent += 1
+    return sent

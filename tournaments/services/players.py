@@ -81,8 +81,10 @@ def _entry_add(
     first_name: str = "",
     last_name: str = "",
     club: str = "",
+    email: str = "",
 ) -> EntryChange:
-    """Register the player under these names (none given: the player's own, ``Entry``)."""
+    """Register the player under these names (none given: the player's own, ``Entry``), with
+    the address their personal link is mailed to (``email``, optional)."""
     tournament = tournament_lock(tournament)
     if tournament.status == Tournament.Status.FINISHED:
         raise ValidationError(_("The tournament is finished; no more players can enter."))
@@ -93,6 +95,7 @@ def _entry_add(
             first_name=first_name.strip(),
             last_name=last_name.strip(),
             club=club.strip(),
+            email=email.strip(),
             start_number=start_number or _next_start_number(tournament),
         )
     )
@@ -122,6 +125,7 @@ def entry_update(
     start_number: int,
     by: User | AnonymousUser,
     same_person: bool = False,
+    email: str = "",
 ) -> Entry:
     """Correct a registration: the name and club the tournament registered the player under,
     and the start number; never a person who plays elsewhere too.
@@ -145,6 +149,7 @@ def entry_update(
     player = Player.objects.select_for_update().get(pk=entry.player_id)
     entry.first_name, entry.last_name, entry.club = first_name, last_name, club
     entry.start_number = start_number
+    entry.email = email.strip()
     followed = _only_theirs(player=player, by=by)
     number_free = (
         not ddv_number
@@ -373,6 +378,7 @@ def players_import(*, tournament: Tournament, data: bytes) -> Imported:
                 first_name=row.first_name.strip(),
                 last_name=row.last_name.strip(),
                 club=row.club.strip(),
+                email=row.email,
                 start_number=number,
             )
         )
@@ -394,6 +400,7 @@ def entry_register(
     ddv_number: str = "",
     start_number: int | None = None,
     same_person: bool = False,
+    email: str = "",
 ) -> EntryChange:
     """Register a person by name (a known player is reused, see ``player_find_or_create``,
     which refuses another's DDV number unless ``same_person``) under the name and club typed;
@@ -417,6 +424,7 @@ def entry_register(
         first_name=first_name,
         last_name=last_name,
         club=club,
+        email=email,
     )
 
 
@@ -431,6 +439,7 @@ def entry_register_at_tables_of_five(
     ddv_number: str = "",
     start_number: int | None = None,
     same_person: bool = False,
+    email: str = "",
 ) -> EntryChange:
     """A late entry that fits in only at a table of five (TSR 8.3.1, 10): allow tables of five
     (the organiser's decision, ``tournament_tables_of_five_allow``) and register the player
@@ -444,6 +453,7 @@ def entry_register_at_tables_of_five(
         ddv_number=ddv_number,
         start_number=start_number,
         same_person=same_person,
+        email=email,
     )
 
 

@@ -24,6 +24,7 @@ from tournaments.forms import (
 from tournaments.models import Entry, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest, require, roles_of
 from tournaments.roles import ORGANISER
+from tournaments.views import link_handout
 from tournaments.views.common import organises, report_moves
 from tournaments.views.personal import personal_link_context
 
@@ -74,6 +75,7 @@ def entry_list(request: HttpRequest, slug: str) -> HttpResponse:
             "is_organiser": is_organiser,
             "form": form,
             "fives": fives,
+            "handout": link_handout.handout_context(request, tournament),
         },
         status=400 if form is not None and form.errors else 200,
     )
@@ -99,6 +101,7 @@ def entry_edit(request: HttpRequest, slug: str, start_number: int) -> HttpRespon
         "club": entry.club,
         "ddv_number": entry.player.ddv_number,
         "start_number": entry.start_number,
+        "email": entry.email,
     }
     form = EntryForm(request.POST or None, initial=initial)
     form.fields["start_number"].required = True
