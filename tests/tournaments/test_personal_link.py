@@ -47,7 +47,7 @@ def test_the_page_shows_the_seat_the_table_and_opens_the_seats_own_sheet(client,
     html = response.content.decode()
     assert response.status_code == 200
     assert response["Cache-Control"] == "private, no-store"
-    assert response["Referrer-Policy"] == "no-referrer"
+    assert response["Referrer-Policy"] == "same-origin"
     assert f"Round 1 · Table {seat.table.number} · Seat {seat.position}" in html
     # The button opens the seat's own link: the page grants no more than the seat does.
     assert reverse("sheet-link", args=[seat.token]) in html

@@ -3,6 +3,7 @@ client and per address), and the organiser reads the registrations, changes the 
 and reopens the registration and orders the waiting list."""
 
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
@@ -17,13 +18,13 @@ from tournaments import policies, selectors
 from tournaments.models import OnlineRegistration, Registration, Tournament
 from tournaments.permissions import roles_of
 from tournaments.registration_limits import registration_rate_wait
-from tournaments.registration_mails import personal_link_url
 from tournaments.selectors.registrations import (
     registration_counts,
     registrations_all,
     waiting_list,
 )
 from tournaments.services import registrations as services
+from tournaments.site import absolute_url
 
 
 class _NoUnknownKeys(serializers.Serializer):
@@ -182,7 +183,9 @@ class RegistrationList(APIView):
                     "state": "registered" if registered.entry else "waiting",
                     "place": registered.place,
                     "start_number": registered.entry.start_number if registered.entry else None,
-                    "personal_link": personal_link_url(registered.registration.key),
+                    "personal_link": absolute_url(
+                        request, reverse("personal-link", args=[registered.registration.key])
+                    ),
                 }
             ).data,
             status=status.HTTP_201_CREATED,

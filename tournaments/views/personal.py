@@ -25,7 +25,9 @@ from tournaments.site import absolute_url
 
 def _private(response: HttpResponse) -> HttpResponse:
     # The key is the player's: never sent on to another site, never kept by a shared cache.
-    response["Referrer-Policy"] = "no-referrer"
+    # Not "no-referrer": the browser then sends "Origin: null" with the page's own forms
+    # (withdraw, check in), which the CSRF check rightly refuses.
+    response["Referrer-Policy"] = "same-origin"
     response["Cache-Control"] = "private, no-store"
     return response
 

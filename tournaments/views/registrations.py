@@ -24,13 +24,13 @@ from tournaments.forms import (
 from tournaments.models import Registration, Round
 from tournaments.permissions import AuthenticatedHttpRequest, roles_of
 from tournaments.registration_limits import registration_rate_wait
-from tournaments.registration_mails import personal_link_url
 from tournaments.selectors.registrations import (
     registration_counts,
     registrations_admitted,
     waiting_list,
 )
 from tournaments.services import registrations as services
+from tournaments.site import absolute_url
 
 
 def _too_many(request: HttpRequest, wait: int) -> HttpResponse:
@@ -90,14 +90,18 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
             "refusal": refusal,
             "form": form,
             "registered": registered,
-            "personal_link": personal_link_url(registered.registration.key) if registered else None,
+            "personal_link": absolute_url(
+                request, reverse("personal-link", args=[registered.registration.key])
+            )
+            if registered
+            else None,
             "mail_sent": mails.mail_leaves_the_server(),
         },
         status=status,
     )
     if registered is not None:
         # The key is the player's: never sent on to another site, never kept by a cache.
-        response["Referrer-Policy"] = "no-referrer"
+        response["Referrer-Policy"] = "same-origin"
         response["Cache-Control"] = "private, no-store"
     client_cookie_set(request, response)
     return response

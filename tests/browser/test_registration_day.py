@@ -1,0 +1,196 @@
+"""The organiser's day from the registration to round 2 (issue 33), in a real browser.
+
+The organiser opens the online registration for 30 places with a waiting list; 32 players register,
+each on their own phone, so two wait; one withdraws through his personal link and the first
+waiting player moves up. At the door the desk ticks off 27 of the 30, withdraws the 3 who did not
+come in one action (their places go to the last waiting player, who is at the door and is checked
+in from his QR code), and draws round 1 at tables of four: 28 players, 7 tables. One player follows
+round 1 and then round 2 from the one personal link he got when he registered.
+
+The issue's story has 27 arriving and 3 no-shows out of 30; 27 players do not fill tables of four
+(TSR 8.3.1), so the waiting list's last player, who came on the chance of a place, makes 28.
+"""
+
+import datetime
+import re
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+from playwright.sync_api import Page, expect
+
+from scoring.models import Scoresheet
+from tests import factories
+from tests.sheets import full_match
+from tournaments import services
+from tournaments.models import Entry, Registration, Round
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+PASSWORD = "a-long-test-password"
+FIRST_NAMES = ["Anna", "Jörg", "Ayşe", "Łukasz", "Clara", "Ben", "Elke", "Dmitri"]
+LAST_NAMES = ["Müller", "Yılmaz", "Dvořák", "Öztürk"]
+
+
+def logged_in(new_page, username: str) -> Page:
+    page = new_page(**PHONE, locale="en-GB")
+    page.goto(reverse("login"))
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", name="Tournaments")).to_be_visible()
+    return page
+
+
+def local(moment: datetime.datetime) -> str:
+    return timezone.localtime(moment).strftime("%Y-%m-%dT%H:%M")
+
+
+def register(new_page, slug: str, number: int) -> tuple[str, Page]:
+    """Player ``number`` registers on his own phone; returns the text of the answer and the page
+    (on the answer, with the personal link)."""
+    page = new_page(**PHONE, locale="en-GB")
+    page.goto(reverse("register", args=[slug]))
+    page.get_by_label("First name").fill(FIRST_NAMES[number % len(FIRST_NAMES)])
+    page.get_by_label("Last name").fill(f"{LAST_NAMES[number % len(LAST_NAMES)]} {number}")
+    page.get_by_label("E-mail address").fill(f"spieler{number}@example.org")
+    page.locator("form").get_by_role(
+        "button", name=re.compile("^(Register|Join the waiting list)$")
+    ).click()
+    answer = page.locator("main")
+    expect(page.get_by_role("link", name="Open my page")).to_be_visible()
+    return answer.inner_text(), page
+
+
+def personal_link(page: Page) -> str:
+    href = page.get_by_role("link", name="Open my page").get_attribute("href")
+    assert href is not None
+    return href
+
+
+def play_round(round_: Round) -> None:
+    """Every table of the round plays its 24 hands and confirms its sheet; the round closes."""
+    services.round_start(round=round_)
+    for sheet in Scoresheet.objects.filter(table__round=round_):
+        factories.sheet_confirmed(sheet, full_match())
+    factories.round_end(round_)
+    services.round_close(round=round_)
+
+
+def test_the_organisers_day_from_registration_to_round_two(new_page):
+    organiser = factories.user(username="leitung")
+    tournament = factories.tournament(
+        organiser=organiser,
+        name="Nikolausturnier",
+        starts_on=timezone.localdate(),
+        planned_rounds=2,
+    )
+    slug = tournament.slug
+
+    # The organiser opens the registration: 30 places, a waiting list.
+    desk = logged_in(new_page, "leitung")
+    desk.goto(reverse("registration-manage", args=[slug]))
+    now = timezone.now()
+    desk.get_by_label("Opens").fill(local(now - datetime.timedelta(hours=1)))
+    desk.get_by_label("Closes").fill(local(now + datetime.timedelta(days=7)))
+    desk.get_by_label("Places").fill("30")
+    desk.get_by_label("Waiting list").check()
+    desk.get_by_label("Note for players").fill("Startgeld 10 €, bar am Eingang.")
+    desk.get_by_role("button", name="Open the registration").click()
+    expect(desk.locator("main")).to_contain_text("0 of 30 places taken")
+
+    # 32 players register, each on his own phone: 30 get a place, two wait, in order.
+    links = {}
+    for number in range(1, 33):
+        answer, page = register(new_page, slug, number)
+        if number <= 30:
+            assert f"You are registered, with start number {number}." in answer
+        else:
+            assert f"you are on the waiting list, as number {number - 30}." in answer
+        links[number] = personal_link(page)
+        page.context.close()
+
+    # Player 5 cannot come: he withdraws through his own link; the first waiting player moves
+    # up, and his link (the one he got on the waiting list) now shows his start number.
+    phone = new_page(**PHONE, locale="en-GB")
+    phone.goto(links[5])
+    phone.once("dialog", lambda dialog: dialog.accept())
+    phone.get_by_role("button", name="Withdraw from the tournament").click()
+    expect(phone.get_by_text("withdrawn").first).to_be_visible()
+    phone.goto(links[31])
+    expect(phone.locator("#personal-entry")).to_contain_text("Start number 31")
+    phone.goto(links[32])
+    expect(phone.get_by_text("You are number 1 on the waiting list")).to_be_visible()
+    assert Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count() == 30
+
+    # At the door the desk ticks off 27 of the 30, one tap each.
+    desk.goto(reverse("check-in", args=[slug]))
+    arrived = desk.locator("#check-in-live").get_by_role("button", name="Arrived")
+    expect(arrived).to_have_count(30)
+    for ticked in range(27):
+        arrived.first.click()
+        expect(arrived).to_have_count(30 - ticked - 1)
+    expect(desk.locator("#check-in-live")).to_contain_text("27 of 30")
+
+    # The three who did not come are withdrawn in one action, asked once with their names; the
+    # last waiting player moves up into a freed place.
+    desk.get_by_role("link", name="Withdraw the players who did not come").click()
+    missing = Entry.objects.filter(
+        tournament=tournament, status=Entry.Status.ACTIVE, arrived_at__isnull=True
+    )
+    for entry in missing:
+        expect(desk.locator("main")).to_contain_text(entry.name)
+    expect(desk.locator("main")).to_contain_text(f"{LAST_NAMES[32 % len(LAST_NAMES)]} 32")
+    desk.get_by_role("button", name="Withdraw 3 players").click()
+    assert Entry.objects.filter(tournament=tournament, status=Entry.Status.WITHDRAWN).count() == 4
+    assert not Registration.objects.filter(state=Registration.State.WAITING).exists()
+
+    # He is at the door: the desk scans the QR code on his page and checks him in.
+    desk.goto(links[32])
+    desk.get_by_role("button", name=re.compile("^Check in ")).click()
+    expect(desk.get_by_text("Checked in at")).to_be_visible()
+    active = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE)
+    assert active.count() == 28
+    assert not active.filter(arrived_at__isnull=True).exists()
+
+    # Round 1 at tables of four: 28 players, 7 tables.
+    desk.goto(reverse("tournament", args=[slug]))
+    desk.get_by_role("button", name="Add round 1").click()
+    desk.goto(reverse("round", args=[slug, 1]))
+    desk.get_by_role("button", name="Draw the seating").click()
+    desk.get_by_role("button", name="Publish the seating").click()
+    expect(desk.get_by_role("button", name="Start the round")).to_be_visible()
+    round_1 = tournament.rounds.get(number=1)
+    assert round_1.tables.count() == 7
+
+    # Player 1 follows the day from the link he got when he registered.
+    player = new_page(**PHONE, locale="en-GB")
+    first = Entry.objects.get(tournament=tournament, start_number=1)
+    seat_1 = first.seats.select_related("table").get(round=round_1)
+    player.goto(links[1])
+    now_section = player.locator("#now-title").locator("..")
+    expect(now_section).to_contain_text(
+        f"Round 1 · Table {seat_1.table.number} · Seat {seat_1.position}"
+    )
+    player.get_by_role("link", name="Open the scoresheet").click()
+    expect(player).to_have_url(re.compile(f"/s/{seat_1.token}/$"))
+
+    # Round 1 is played and closed; round 2 is drawn and published.
+    play_round(round_1)
+    desk.goto(reverse("tournament", args=[slug]))
+    desk.get_by_role("button", name="Add round 2").click()
+    desk.goto(reverse("round", args=[slug, 2]))
+    desk.get_by_role("button", name="Draw the seating").click()
+    desk.get_by_role("button", name="Publish the seating").click()
+    expect(desk.get_by_role("button", name="Start the round")).to_be_visible()
+
+    seat_2 = first.seats.select_related("table").get(round__number=2)
+    player.goto(links[1])
+    expect(player.locator("#now-title").locator("..")).to_contain_text(
+        f"Round 2 · Table {seat_2.table.number} · Seat {seat_2.position}"
+    )
+    results = player.locator("#results-title").locator("..")
+    expect(results).to_contain_text(str(seat_1.table.number))
+    player.get_by_role("link", name="Open the scoresheet").click()
+    expect(player).to_have_url(re.compile(f"/s/{seat_2.token}/$"))
