@@ -4,7 +4,9 @@
   at the desk and confirmed from the players' signatures;
 - a German championship in progress: 148 players, round 4 of 8 running, sheets in every state,
   and the adjudicator's work of the round: penalty points initialled, a ruling waiting for
-  initials, a complaint just noted, an appeal before the arbitration panel, a warning.
+  initials, a complaint just noted, an appeal before the arbitration panel, a warning;
+- a club tournament in ten days with its online registration open: 24 places taken, two
+  players on the waiting list.
 
 The same seed gives the same players, seating and scoresheets; times are placed around ``now``
 so that the running round's clock is current.
@@ -19,6 +21,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission, User
 from django.db import transaction
 from django.utils import timezone, translation
+from django.utils.text import slugify
 
 from adjudication import services as adjudication
 from adjudication.models import Sanction
@@ -37,6 +40,7 @@ from tournaments.models import (
     Tournament,
     TournamentRole,
 )
+from tournaments.services import registrations
 
 FIRST_NAMES = [
     "Anna",
@@ -257,6 +261,43 @@ def _maintainer(username: str) -> tuple[User, str]:
     return user, password
 
 
+def _upcoming(*, pool: list[Player], now: datetime.datetime, organiser: User) -> Tournament:
+    """A club tournament in ten days whose online registration is open: its 24 places are
+    taken (players registered on the public page, each with a personal link) and two more wait.
+    """
+    day = (now + datetime.timedelta(days=10)).date()
+    tournament = services.tournament_create(
+        name="Nikolausturnier der Doko-Freunde",
+        starts_on=day,
+        venue="Hannover, Freizeitheim Linden",
+        planned_rounds=3,
+        organiser=organiser,
+    )
+    registrations.registration_settings_save(
+        tournament=tournament,
+        by=organiser,
+        opens_at=now - datetime.timedelta(days=14),
+        closes_at=datetime.datetime.combine(
+            day - datetime.timedelta(days=1), datetime.time(20), tzinfo=now.tzinfo
+        ),
+        capacity=24,
+        waiting_list=True,
+        note="Startgeld 10 €, am Turniertag bar am Eingang. Einlass ab 9:30 Uhr.",
+    )
+    for player in pool[144:170]:
+        registrations.registration_submit(
+            tournament=tournament,
+            first_name=player.first_name,
+            last_name=player.last_name,
+            club=player.club,
+            email=f"{slugify(player.first_name)}.{slugify(player.last_name)}@example.org",
+            ddv_number=player.ddv_number,
+            language="de",
+            confirm_by_mail=False,
+        )
+    return tournament
+
+
 def _play_round(
     *,
     rng: random.Random,
@@ -384,7 +425,7 @@ def _adjudicate(*, round_: Round, user: User) -> None:
 
 @transaction.atomic
 def demo_build(*, seed: int = 2026, now: datetime.datetime) -> DemoResult:
-    """Build both demo tournaments and an organiser for them."""
+    """Build the three demo tournaments and an organiser for them."""
     rng = random.Random(seed)
     now = timezone.localtime(now)  # rounds begin at 10 o'clock local time
     user, password = _organiser("organiser")
@@ -475,10 +516,11 @@ def demo_build(*, seed: int = 2026, now: datetime.datetime) -> DemoResult:
     services.ranking_admission_admit(
         admission=admission, by=maintainer, reason="Spiellisten stichprobenartig geprüft."
     )
+    upcoming = _upcoming(pool=pool, now=now, organiser=user)
     for tournament in (ranking, championship):
         tournament.refresh_from_db()  # the services changed its status
     return DemoResult(
-        tournaments=[ranking, championship],
+        tournaments=[ranking, championship, upcoming],
         username=user.username,
         password=password,
         maintainer=maintainer.username,

@@ -1,4 +1,4 @@
-"""The demo: two realistic tournaments built through the services."""
+"""The demo: three realistic tournaments built through the services."""
 
 import datetime
 import hashlib
@@ -179,3 +179,18 @@ def test_demo_command_with_if_empty_leaves_a_filled_database_alone(demo, capsys)
 def test_demo_command_refuses_a_filled_database(demo):
     with pytest.raises(CommandError, match="needs an empty one"):
         call_command("demo")
+
+
+def test_the_club_tournament_takes_registrations_online(demo, client):
+    """24 places taken through the public page, each with a personal link, two waiting; the
+    registration page is open and says the next one joins the waiting list."""
+    upcoming = demo.tournaments[2]
+    states = list(upcoming.registrations.values_list("state", flat=True))
+    assert states.count("admitted") == 24
+    assert states.count("waiting") == 2
+    entry = upcoming.entries.get(start_number=1)
+    assert entry.link_key == entry.registration.key
+    client.cookies["django_language"] = "en"
+    page = client.get(f"/tournaments/{upcoming.slug}/register/").content.decode()
+    assert "Full: you join the waiting list as number 3." in page
+    assert client.get(f"/p/{entry.link_key}/").status_code == 200

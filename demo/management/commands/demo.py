@@ -9,8 +9,9 @@ from tournaments.models import Seat, Tournament
 
 class Command(BaseCommand):
     help = (
-        "Build two demo tournaments (a finished one of 32 players and a championship of 148 in "
-        "round 4 of 8) and an organiser login."
+        "Build three demo tournaments (a finished one of 32 players, a championship of 148 in "
+        "round 4 of 8, and a club tournament taking registrations online) and an organiser "
+        "login."
     )
 
     def add_arguments(self, parser):
