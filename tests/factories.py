@@ -4,12 +4,21 @@ import datetime
 import itertools
 
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from doko.rules.deal import sheet_keeper
 from scoring import services as scoring_services
 from scoring.services import Actor
 from tournaments import services
-from tournaments.models import Entry, Player, Round, Tournament, TournamentRole
+from tournaments.models import (
+    Entry,
+    OnlineRegistration,
+    Player,
+    Registration,
+    Round,
+    Tournament,
+    TournamentRole,
+)
 
 _counter = itertools.count(1)
 
@@ -99,3 +108,35 @@ def role_grant(*, tournament: Tournament, user, role: str, entry=None) -> Tourna
         tournament=tournament, user=user, role=role, defaults={"entry": entry}
     )
     return grant
+
+
+def registration_open(
+    tournament: Tournament, *, capacity: int | None = None, waiting_list: bool = True, **fields
+) -> OnlineRegistration:
+    """The tournament's online registration, open since yesterday until tomorrow."""
+    now = timezone.now()
+    return OnlineRegistration.objects.create(
+        tournament=tournament,
+        opens_at=now - datetime.timedelta(days=1),
+        closes_at=now + datetime.timedelta(days=1),
+        capacity=capacity,
+        waiting_list=waiting_list,
+        **fields,
+    )
+
+
+def waiting(tournament: Tournament, *last_names: str) -> list[Registration]:
+    """Players on the tournament's waiting list, in this order ("Wartende <last name>",
+    registered in German)."""
+    return [
+        Registration.objects.create(
+            tournament=tournament,
+            first_name="Wartende",
+            last_name=last_name,
+            email=f"{last_name.lower()}@example.org",
+            state=Registration.State.WAITING,
+            waiting_position=position,
+            language="de",
+        )
+        for position, last_name in enumerate(last_names, start=1)
+    ]

@@ -1,13 +1,10 @@
 """The waiting list moves up into the places withdrawals free before the first draw, the desk
 checks players in, the no-shows go in one action, and a personal link is replaced (issue 33)."""
 
-import datetime
-
 import pytest
 from django.core import mail
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
-from django.utils import timezone
 
 from tests import factories
 from tournaments import services
@@ -33,23 +30,8 @@ def organiser():
 def full(organiser):
     """Eight places taken, two players waiting."""
     tournament = factories.tournament(players=8, organiser=organiser)
-    now = timezone.now()
-    OnlineRegistration.objects.create(
-        tournament=tournament,
-        opens_at=now - datetime.timedelta(days=1),
-        closes_at=now + datetime.timedelta(days=1),
-        capacity=8,
-    )
-    for position, last_name in enumerate(["Erste", "Zweite"], start=1):
-        Registration.objects.create(
-            tournament=tournament,
-            first_name="Wartende",
-            last_name=last_name,
-            email=f"{last_name.lower()}@example.org",
-            state=Registration.State.WAITING,
-            waiting_position=position,
-            language="de",
-        )
+    factories.registration_open(tournament, capacity=8)
+    factories.waiting(tournament, "Erste", "Zweite")
     return tournament
 
 

@@ -3,11 +3,8 @@
 in from his personal page (its QR code scanned), and the organiser withdraws the no-shows in
 one action before the first draw, seeing first who moves up from the waiting list."""
 
-import datetime
-
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from tests import factories
 from tournaments import services
@@ -41,23 +38,8 @@ def full(organiser):
     services.entry_create(
         tournament=tournament, player=factories.player(first_name="Anna", last_name="Schmidt")
     )
-    now = timezone.now()
-    OnlineRegistration.objects.create(
-        tournament=tournament,
-        opens_at=now - datetime.timedelta(days=1),
-        closes_at=now + datetime.timedelta(days=1),
-        capacity=8,
-    )
-    for position, last_name in enumerate(["Erste", "Zweite", "Dritte"], start=1):
-        Registration.objects.create(
-            tournament=tournament,
-            first_name="Wartende",
-            last_name=last_name,
-            email=f"{last_name.lower()}@example.org",
-            state=Registration.State.WAITING,
-            waiting_position=position,
-            language="de",
-        )
+    factories.registration_open(tournament, capacity=8)
+    factories.waiting(tournament, "Erste", "Zweite", "Dritte")
     return tournament
 
 

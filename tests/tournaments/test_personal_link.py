@@ -3,17 +3,14 @@ player's seat now and next (published seating only), opens their seat's own shee
 results, lets them withdraw before the first draw; and the organiser's "Personal link" block,
 which replaces a lost one (issue 33)."""
 
-import datetime
-
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from scoring.models import Scoresheet
 from tests import factories
 from tests.sheets import full_match
 from tournaments import services
-from tournaments.models import Entry, OnlineRegistration, Registration, Seat, Tournament
+from tournaments.models import Entry, Registration, Seat, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -136,13 +133,7 @@ def test_the_page_refreshes_itself_only_while_something_can_change(client, tourn
 def test_a_player_withdraws_before_the_first_draw_and_the_waiting_list_moves_up(
     client, tournament, django_capture_on_commit_callbacks
 ):
-    now = timezone.now()
-    OnlineRegistration.objects.create(
-        tournament=tournament,
-        opens_at=now - datetime.timedelta(days=1),
-        closes_at=now + datetime.timedelta(days=1),
-        capacity=8,
-    )
+    factories.registration_open(tournament, capacity=8)
     waiting = Registration.objects.create(
         tournament=tournament,
         first_name="Wartende",

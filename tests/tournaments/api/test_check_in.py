@@ -2,16 +2,13 @@
 desk's counts and list, the no-shows withdrawn in one action before the first draw, and the
 players' ``arrived_at`` for the desk only."""
 
-import datetime
-
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from tests import factories
 from tournaments import services
-from tournaments.models import Entry, OnlineRegistration, Registration, TournamentRole
+from tournaments.models import Entry, TournamentRole
 from tournaments.services.arrivals import entry_check_in
 
 pytestmark = pytest.mark.django_db
@@ -27,23 +24,8 @@ def world():
     factories.role_grant(
         tournament=tournament, user=adjudicator, role=TournamentRole.Role.ADJUDICATOR
     )
-    now = timezone.now()
-    OnlineRegistration.objects.create(
-        tournament=tournament,
-        opens_at=now - datetime.timedelta(days=1),
-        closes_at=now + datetime.timedelta(days=1),
-        capacity=8,
-    )
-    for position, last_name in enumerate(["Erste", "Zweite"], start=1):
-        Registration.objects.create(
-            tournament=tournament,
-            first_name="Wartende",
-            last_name=last_name,
-            email=f"{last_name.lower()}@example.org",
-            state=Registration.State.WAITING,
-            waiting_position=position,
-            language="de",
-        )
+    factories.registration_open(tournament, capacity=8)
+    factories.waiting(tournament, "Erste", "Zweite")
     headers = {
         role: {
             "Authorization": f"Token {Token.objects.create(user=user).key}",

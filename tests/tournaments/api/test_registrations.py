@@ -1,11 +1,8 @@
 """The online registration's API (issue 33): a player registers without a login; the organiser
 reads the registrations, changes the settings, closes and reopens, orders the waiting list."""
 
-import datetime
-
 import pytest
 from django.test import override_settings
-from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -24,13 +21,7 @@ def organiser():
 def tournament(organiser):
     """Two players added by hand; registration open for three places, with a waiting list."""
     tournament = factories.tournament(players=2, organiser=organiser)
-    now = timezone.now()
-    OnlineRegistration.objects.create(
-        tournament=tournament,
-        opens_at=now - datetime.timedelta(days=1),
-        closes_at=now + datetime.timedelta(days=1),
-        capacity=3,
-    )
+    factories.registration_open(tournament, capacity=3)
     return tournament
 
 
