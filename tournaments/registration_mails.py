@@ -6,11 +6,26 @@ from django.urls import reverse
 
 from tournaments.mails import mail_link, mail_send
 from tournaments.models import Registration
+from tournaments.selectors.personal import waiting_place
 
 
 def personal_link_url(key: str) -> str:
     """A player's personal link, as a mail names it."""
     return mail_link(reverse("personal-link", kwargs={"key": key}))
+
+
+def link_mail_send(
+    *, kind: str, to: str, name: str, tournament: str, key: str, language: str, **context
+) -> None:
+    """One mail to a player that names their personal link: ``tournaments/mails/<kind>_subject
+    .txt`` and ``…_body.txt``, in their language (none known: the site's)."""
+    mail_send(
+        to=to,
+        subject_template=f"tournaments/mails/{kind}_subject.txt",
+        body_template=f"tournaments/mails/{kind}_body.txt",
+        context={**context, "name": name, "tournament": tournament, "url": personal_link_url(key)},
+        language=language or settings.LANGUAGE_CODE,
+    )
 
 
 def moved_up_send(*, registration_ids: list[int]) -> None:
@@ -21,17 +36,14 @@ def moved_up_send(*, registration_ids: list[int]) -> None:
     for registration in registrations:
         if registration.entry is None:
             continue
-        mail_send(
+        link_mail_send(
+            kind="moved_up",
             to=registration.email,
-            subject_template="tournaments/mails/moved_up_subject.txt",
-            body_template="tournaments/mails/moved_up_body.txt",
-            context={
-                "name": registration.name,
-                "tournament": registration.tournament.name,
-                "start_number": registration.entry.start_number,
-                "url": personal_link_url(registration.entry.link_key),
-            },
-            language=registration.language or settings.LANGUAGE_CODE,
+            name=registration.name,
+            tournament=registration.tournament.name,
+            key=registration.entry.link_key,
+            language=registration.language,
+            start_number=registration.entry.start_number,
         )
 
 
@@ -45,27 +57,15 @@ def registered_send(*, registration_id: int) -> None:
     )
     if registration is None or registration.state == Registration.State.CANCELLED:
         return
-    place = None
-    if registration.state == Registration.State.WAITING:
-        place = (
-            registration.tournament.registrations.filter(
-                state=Registration.State.WAITING,
-                waiting_position__lt=registration.waiting_position,
-            ).count()
-            + 1
-        )
-    mail_send(
+    link_mail_send(
+        kind="registered",
         to=registration.email,
-        subject_template="tournaments/mails/registered_subject.txt",
-        body_template="tournaments/mails/registered_body.txt",
-        context={
-            "name": registration.name,
-            "tournament": registration.tournament.name,
-            "starts_on": registration.tournament.starts_on,
-            "venue": registration.tournament.venue,
-            "start_number": registration.entry.start_number if registration.entry else None,
-            "place": place,
-            "url": personal_link_url(registration.key),
-        },
-        language=registration.language or settings.LANGUAGE_CODE,
+        name=registration.name,
+        tournament=registration.tournament.name,
+        key=registration.key,
+        language=registration.language,
+        starts_on=registration.tournament.starts_on,
+        venue=registration.tournament.venue,
+        start_number=registration.entry.start_number if registration.entry else None,
+        place=waiting_place(registration=registration),
     )

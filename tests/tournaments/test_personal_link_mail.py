@@ -17,9 +17,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests import factories
-from tournaments import services
+from tournaments import registration_mails, services
 from tournaments.models import Entry, Registration
-from tournaments.services import links
 
 pytestmark = pytest.mark.django_db
 
@@ -160,7 +159,7 @@ def test_a_second_click_within_ten_minutes_mails_nobody_and_says_when_it_was_sen
 def test_a_failing_address_is_logged_and_the_others_are_mailed(
     client, organiser, tournament, django_capture_on_commit_callbacks, caplog
 ):
-    real = links.mail_send
+    real = registration_mails.mail_send
 
     def send(**kwargs):
         if kwargs["to"] == "player2@example.org":
@@ -168,7 +167,7 @@ def test_a_failing_address_is_logged_and_the_others_are_mailed(
         real(**kwargs)
 
     client.force_login(organiser)
-    with mock.patch.object(links, "mail_send", send):
+    with mock.patch.object(registration_mails, "mail_send", send):
         mail_all(client, tournament, django_capture_on_commit_callbacks)
     assert sorted(message.to[0] for message in mail.outbox) == [
         "player1@example.org",

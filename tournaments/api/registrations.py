@@ -18,6 +18,7 @@ from tournaments import policies, selectors
 from tournaments.models import OnlineRegistration, Registration, Tournament
 from tournaments.permissions import roles_of
 from tournaments.registration_limits import registration_rate_wait
+from tournaments.selectors.personal import waiting_place
 from tournaments.selectors.registrations import (
     registration_counts,
     registrations_all,
@@ -264,7 +265,7 @@ def _registration(request, slug: str, pk: int) -> Registration:
 
 def _one(registration: Registration) -> dict:
     registration = Registration.objects.select_related("entry").get(pk=registration.pk)
-    place = services.waiting_place(registration)
+    place = waiting_place(registration=registration)
     return RegistrationSerializer(registration, context={"places": {registration.pk: place}}).data
 
 

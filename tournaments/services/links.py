@@ -5,7 +5,6 @@ import functools
 import logging
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -13,9 +12,8 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from tournaments import policies, selectors
-from tournaments.mails import mail_send
 from tournaments.models import Entry, Registration, Round, Tournament, new_link_key
-from tournaments.registration_mails import personal_link_url
+from tournaments.registration_mails import link_mail_send
 from tournaments.selectors import link_handout
 from tournaments.services import players
 from tournaments.services.common import tournament_lock
@@ -146,21 +144,16 @@ def personal_links_send(*, tournament_id: int, entry_ids: list[int]) -> int:
     sent = 0
     for entry in entries:
         registration = getattr(entry, "registration", None)
-        language = (registration.language if registration is not None else "") or (
-            settings.LANGUAGE_CODE
-        )
+        language = registration.language if registration is not None else ""
         try:
-            mail_send(
+            link_mail_send(
+                kind="personal_link",
                 to=entry.email,
-                subject_template="tournaments/mails/personal_link_subject.txt",
-                body_template="tournaments/mails/personal_link_body.txt",
-                context={
-                    "name": entry.name,
-                    "tournament": entry.tournament.name,
-                    "start_number": entry.start_number,
-                    "url": personal_link_url(entry.link_key),
-                },
+                name=entry.name,
+                tournament=entry.tournament.name,
+                key=entry.link_key,
                 language=language,
+                start_number=entry.start_number,
             )
         except Exception:
             logger.exception(

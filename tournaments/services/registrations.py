@@ -23,6 +23,7 @@ from tournaments.models import (
     Tournament,
     player_search_key,
 )
+from tournaments.selectors.personal import waiting_place
 from tournaments.services.common import save_validated, tournament_lock
 from tournaments.services.persons import _same_names, person_lock
 from tournaments.services.players import (
@@ -87,16 +88,6 @@ def registration_closed_refusal(
     if now < settings.opens_at:
         return _("The registration opens on %(when)s.") % {"when": _when(settings.opens_at)}
     return None
-
-
-def waiting_place(registration: Registration) -> int | None:
-    """The place on the waiting list shown to the player: 1 + those waiting before them."""
-    if registration.state != Registration.State.WAITING:
-        return None
-    before = registration.tournament.registrations.filter(state=Registration.State.WAITING).filter(
-        waiting_position__lt=registration.waiting_position
-    )
-    return before.count() + 1
 
 
 def _duplicate_check(
@@ -220,7 +211,9 @@ def registration_submit(
     pk = registration.pk
     if confirm_by_mail:
         transaction.on_commit(lambda: registration_mails.registered_send(registration_id=pk))
-    return Registered(registration=registration, entry=entry, place=waiting_place(registration))
+    return Registered(
+        registration=registration, entry=entry, place=waiting_place(registration=registration)
+    )
 
 
 @transaction.atomic
