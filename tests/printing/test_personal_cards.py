@@ -13,6 +13,7 @@ from pypdf import PdfReader
 
 from printing.models import Job
 from printing.pdf import cards as pdf
+from printing.pdf.card_sheet import PER_PAGE
 from tests import factories
 from tournaments import qr
 from tournaments import services as tournament_services
@@ -94,7 +95,7 @@ def test_every_active_player_gets_a_card_with_the_qr_of_their_personal_link(
     content = print_cards(client, tournament, django_capture_on_commit_callbacks)
     active = list(tournament.entries.filter(status=Entry.Status.ACTIVE))
     assert len(active) == 10
-    assert len(pages_of(content)) == math.ceil(10 / pdf.PER_PAGE) == 2
+    assert len(pages_of(content)) == math.ceil(10 / PER_PAGE) == 2
     words = words_of(content)
     printed = "".join(words.split())  # the address may wrap
     operators = operators_of(content)
