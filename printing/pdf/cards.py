@@ -3,7 +3,8 @@ of the player's personal link (``/p/<key>/``), which stays the same for the whol
 their table and seat in each round, their results, and their table's scoresheet while they sit
 there. Handed out once, at the door or with the first round's slips.
 
-Laid out as the seat slips are (``card_sheet``), in the order of the players' names.
+Laid out as the seat slips are (``card_sheet``), and in the same order, by the players' names,
+so that both piles are handed out alike.
 """
 
 from collections.abc import Callable
@@ -16,15 +17,8 @@ from reportlab.pdfgen.canvas import Canvas
 from printing.pdf import card_sheet
 from printing.pdf.drawing import draw, draw_wrapped
 from printing.pdf.fonts import BOLD, REGULAR
-from printing.pdf.lists import Progress
+from printing.pdf.lists import Progress, entry_by_name
 from tournaments.models import Entry, Tournament
-from tournaments.selectors import name_key
-
-
-def by_name(entry: Entry) -> tuple:
-    """Last name, first name (umlauts with their vowels, whatever the case), start number: the
-    order of the seat slips, so that both piles are handed out alike."""
-    return (name_key(entry.last_name), name_key(entry.first_name), entry.start_number)
 
 
 def _draw_card(
@@ -109,7 +103,7 @@ def personal_cards_pdf(
     return card_sheet.card_sheet_pdf(
         tournament=tournament,
         title=_("Personal link cards"),
-        items=sorted(entries, key=by_name),
+        items=sorted(entries, key=entry_by_name),
         draw_card=draw_card,
         empty=_("No active players."),
         warning=warning,
