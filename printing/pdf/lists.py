@@ -369,16 +369,22 @@ def seating_by_table_pdf(
     return document.build(story, layout="columns")
 
 
-def by_name(seat: SeatRow) -> tuple:
+def entry_by_name(entry: Entry) -> tuple:
     """The order of players by name, as a list at the door has them: last name, first name
-    (umlauts with their vowels, whatever the case), then start number."""
-    player = seat.entry  # the name the tournament registered
+    (umlauts with their vowels, whatever the case), then start number; the seat slips and the
+    personal link cards go in this order too, so that their piles are handed out alike."""
     return (
-        name_key(player.last_name),
-        name_key(player.first_name),
-        player.sort_name,
-        seat.entry.start_number,
+        name_key(entry.last_name),
+        name_key(entry.first_name),
+        entry.sort_name,
+        entry.start_number,
     )
+
+
+def by_name(seat: SeatRow) -> tuple:
+    """The order of seated players by name (``entry_by_name``): the name the tournament
+    registered, not the player's own."""
+    return entry_by_name(seat.entry)
 
 
 def seating_alphabetical_pdf(

@@ -4,43 +4,28 @@ scoresheet at that table (TSR 3.3.1, 8.4.1, 10.1), and carries the QR code of th
 private link to the table's scoresheet, so that every player, not only the scorekeeper, can
 follow and confirm the sheet on his phone (TSR 8.5.2).
 
-The cards are in the order of the players' names, so that they can be handed out from a pile
-as the players arrive; the dashed lines are where to cut.
+The slips are in the order of the players' names, so that they can be handed out from a pile
+as the players arrive; the sheet of cards (``card_sheet``) shows where to cut.
 """
 
-import io
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
-from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from doko.rules.deal import FIRST_DEALER, sheet_keeper
-from printing.pdf.drawing import Steps, draw, draw_qr, link_lines, new_canvas, wrap
+from printing.pdf import card_sheet
+from printing.pdf.drawing import draw
 from printing.pdf.fonts import BOLD, REGULAR
 from printing.pdf.lists import Progress, by_name
 from tournaments.models import Tournament
 from tournaments.selectors import SeatRow, TableRow
 
-PAGE_WIDTH, PAGE_HEIGHT = A4
-COLUMNS, ROWS = 2, 4
-PER_PAGE = COLUMNS * ROWS
-_MARGIN = 8 * mm
-_CARD_WIDTH = (PAGE_WIDTH - 2 * _MARGIN) / COLUMNS
-_CARD_HEIGHT = (PAGE_HEIGHT - 2 * _MARGIN) / ROWS
-_PADDING = 5 * mm
-_INNER = _CARD_WIDTH - 2 * _PADDING
-_QR_SIZE = 30 * mm
-_QR_TOP = 11.5 * mm  # below the card's top edge
-_TEXT = _INNER - _QR_SIZE - 4 * mm  # the column left of the QR code
-
-_GREY = colors.HexColor("#555555")
 _FIVE = colors.HexColor("#ffd966")  # the mark of a table of five, as on the table cards
-_WARNING = colors.HexColor("#b02a37")  # the links warning, as on the table cards
 
 
 @dataclass(frozen=True)
@@ -75,63 +60,28 @@ def slips_of(tables: list[TableRow]) -> list[Slip]:
     return sorted(slips, key=lambda slip: by_name(slip.seat))
 
 
-def _draw_cut_lines(canvas: Canvas) -> None:
-    """Dashed lines around and between the cards."""
-    canvas.saveState()
-    canvas.setStrokeColor(colors.grey)
-    canvas.setLineWidth(0.5)
-    canvas.setDash(4, 4)
-    path = canvas.beginPath()
-    for column in range(COLUMNS + 1):
-        x = _MARGIN + column * _CARD_WIDTH
-        path.moveTo(x, _MARGIN)
-        path.lineTo(x, PAGE_HEIGHT - _MARGIN)
-    for row in range(ROWS + 1):
-        y = _MARGIN + row * _CARD_HEIGHT
-        path.moveTo(_MARGIN, y)
-        path.lineTo(PAGE_WIDTH - _MARGIN, y)
-    canvas.drawPath(path, stroke=1, fill=0)
-    canvas.restoreState()
-
-
-def _draw_name(canvas: Canvas, name: str, x: float, top: float, width: float) -> None:
-    """The player's name, last name first: large on one line, a little smaller if need be, or
-    on two lines if it is long, broken between words; smaller still if it is longer still,
-    never cut."""
-    canvas.setFillColor(colors.black)
-    size = min(14, 14 * width / stringWidth(name, BOLD, 14))
-    if size >= 11:
-        draw(canvas, x, top - 16 * mm, name, BOLD, size)
-        return
-    lines, size = wrap(name, BOLD, 11, width, lines=2, smallest=8)
-    for index, line in enumerate(lines):
-        draw(canvas, x, top - (14.5 + 4 * index) * mm, line, BOLD, size)
-
-
 def _draw_slip(
     canvas: Canvas,
     slip: Slip,
+    card: card_sheet.Card,
     *,
-    x: float,
-    y: float,
     tournament: Tournament,
     round_title: str,
     url: str | None,
     personal_url: str | None = None,
 ) -> None:
-    """One card, its lower left corner at (x, y)."""
-    top = y + _CARD_HEIGHT
-    left, right = x + _PADDING, x + _CARD_WIDTH - _PADDING
+    """One card, in its place ``card``."""
+    top, left, right = card.top, card.left, card.right
     seat = slip.seat
     canvas.setFillColor(colors.black)
     draw(canvas, right, top - 7 * mm, round_title, BOLD, 9, align="right")
-    room = _INNER - stringWidth(round_title, BOLD, 9) - 3 * mm
-    canvas.setFillColor(_GREY)
+    room = card_sheet.INNER - stringWidth(round_title, BOLD, 9) - 3 * mm
+    canvas.setFillColor(card_sheet.GREY)
     draw(canvas, left, top - 7 * mm, tournament.name, BOLD, 9, width=room)
 
-    text_width = _INNER if url is None else _TEXT
-    _draw_name(canvas, seat.entry.sort_name, left, top, text_width)
-    canvas.setFillColor(_GREY)
+    text_width = card_sheet.INNER if url is None else card_sheet.TEXT
+    card_sheet.draw_name(canvas, seat.entry.sort_name, left, top, text_width)
+    canvas.setFillColor(card_sheet.GREY)
     draw(
         canvas,
         left,
@@ -145,29 +95,13 @@ def _draw_slip(
         (0, _("Table"), slip.table_number),
         (27 * mm, _("Seat"), seat.position),
     ]:
-        canvas.setFillColor(_GREY)
+        canvas.setFillColor(card_sheet.GREY)
         draw(canvas, left + offset, top - 28.5 * mm, label, REGULAR, 7.5, width=25 * mm)
         canvas.setFillColor(colors.black)
         draw(canvas, left + offset, top - 38.5 * mm, str(value), BOLD, 28, width=26 * mm)
 
     if url is not None:
-        qr_left = right - _QR_SIZE
-        canvas.setFillColor(colors.black)
-        draw(
-            canvas,
-            qr_left + _QR_SIZE / 2,
-            top - _QR_TOP + 0.6 * mm,
-            _("Your scoresheet link"),
-            BOLD,
-            6.5,
-            align="centre",
-            width=_QR_SIZE + 4 * mm,
-        )
-        draw_qr(canvas, url, qr_left, top - _QR_TOP - _QR_SIZE, _QR_SIZE)
-        canvas.setFillColor(_GREY)
-        for index, line in enumerate(link_lines(url, REGULAR, 6, _INNER)):
-            line_y = top - _QR_TOP - _QR_SIZE - (2.6 + 2.5 * index) * mm
-            draw(canvas, right, line_y, line, REGULAR, 6, align="right", width=_INNER)
+        card_sheet.draw_link(canvas, url, _("Your scoresheet link"), right=right, top=top)
 
     lines = [
         (
@@ -188,14 +122,14 @@ def _draw_slip(
         if index == 2:
             canvas.saveState()
             canvas.setFillColor(_FIVE)
-            canvas.rect(left - 1 * mm, line_y - 1.3 * mm, _INNER + 2 * mm, 4.6 * mm, 0, 1)
+            canvas.rect(left - 1 * mm, line_y - 1.3 * mm, card_sheet.INNER + 2 * mm, 4.6 * mm, 0, 1)
             canvas.restoreState()
         canvas.setFillColor(colors.black)
         font = BOLD if own else REGULAR
-        draw(canvas, left, line_y, line, font, 8.5, width=_INNER)
+        draw(canvas, left, line_y, line, font, 8.5, width=card_sheet.INNER)
     if personal_url is not None:
         # The round's QR opens this round's sheet; this one link stays for the whole tournament.
-        canvas.setFillColor(_GREY)
+        canvas.setFillColor(card_sheet.GREY)
         draw(
             canvas,
             left,
@@ -203,7 +137,7 @@ def _draw_slip(
             _("Your page for the whole tournament: %(url)s") % {"url": personal_url},
             REGULAR,
             6.5,
-            width=_INNER,
+            width=card_sheet.INNER,
         )
 
 
@@ -223,51 +157,25 @@ def seat_slips_pdf(
     QR code of ``url_for_seat(seat)``, his private link to the scoresheet, with the address
     beneath it for typing in, and at the foot his personal link for the whole tournament
     (``personal_url(seat)``); ``warning`` beneath the cards of every page."""
-    steps = Steps(progress)
-    title = _("Seat slips")
     round_title = _("Round %(number)s") % {"number": round_number}
-    buffer = io.BytesIO()
-    canvas = new_canvas(buffer, title=title, tournament=tournament)
-    slips = slips_of(tables)
-    if not slips:
-        canvas.setFont(REGULAR, 11)
-        canvas.drawString(_MARGIN, PAGE_HEIGHT - 20 * mm, tournament.name)
-        canvas.drawString(
-            _MARGIN, PAGE_HEIGHT - 30 * mm, _("The seating of this round has not been drawn yet.")
-        )
-        canvas.showPage()
-    for index, slip in enumerate(slips):
-        place = index % PER_PAGE
-        if place == 0:
-            if index:
-                canvas.showPage()
-            _draw_cut_lines(canvas)
-            if warning:
-                canvas.setFillColor(_WARNING)
-                draw(
-                    canvas,
-                    PAGE_WIDTH / 2,
-                    4.5 * mm,
-                    warning,
-                    BOLD,
-                    7,
-                    align="centre",
-                    width=PAGE_WIDTH - 2 * _MARGIN,
-                )
-        column, row = place % COLUMNS, place // COLUMNS
+
+    def draw_card(canvas: Canvas, slip: Slip, card: card_sheet.Card) -> None:
         _draw_slip(
             canvas,
             slip,
-            x=_MARGIN + column * _CARD_WIDTH,
-            y=PAGE_HEIGHT - _MARGIN - (row + 1) * _CARD_HEIGHT,
+            card,
             tournament=tournament,
             round_title=round_title,
             url=url_for_seat(slip.seat) if url_for_seat is not None else None,
             personal_url=personal_url(slip.seat) if personal_url is not None else None,
         )
-        steps(95 * (index + 1) // len(slips))
-    if slips:
-        canvas.showPage()
-    canvas.save()
-    steps(100)
-    return buffer.getvalue()
+
+    return card_sheet.card_sheet_pdf(
+        tournament=tournament,
+        title=_("Seat slips"),
+        items=slips_of(tables),
+        draw_card=draw_card,
+        empty=_("The seating of this round has not been drawn yet."),
+        warning=warning,
+        progress=progress,
+    )

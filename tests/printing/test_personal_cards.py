@@ -13,7 +13,10 @@ from pypdf import PdfReader
 
 from printing.models import Job
 from printing.pdf import cards as pdf
+from printing.pdf import slips as slips_pdf
+from printing.pdf.card_sheet import PER_PAGE
 from tests import factories
+from tests.printing.helpers import unsaved_tables
 from tournaments import qr
 from tournaments import services as tournament_services
 from tournaments.models import Entry, Seat
@@ -94,7 +97,7 @@ def test_every_active_player_gets_a_card_with_the_qr_of_their_personal_link(
     content = print_cards(client, tournament, django_capture_on_commit_callbacks)
     active = list(tournament.entries.filter(status=Entry.Status.ACTIVE))
     assert len(active) == 10
-    assert len(pages_of(content)) == math.ceil(10 / pdf.PER_PAGE) == 2
+    assert len(pages_of(content)) == math.ceil(10 / PER_PAGE) == 2
     words = words_of(content)
     printed = "".join(words.split())  # the address may wrap
     operators = operators_of(content)
@@ -179,6 +182,32 @@ def test_only_the_organiser_prints_the_cards(client, organiser, tournament):
     assert action not in page
     assert "Personal links" not in page
     assert not Job.objects.exists()
+
+
+def test_the_cards_go_in_the_order_of_the_seat_slips():
+    """Both piles are handed out alike, even where two names differ only by an umlaut."""
+    tables = unsaved_tables(4)
+    for seat, (last_name, start_number) in zip(
+        tables[0].seats,
+        [("Müller", 1), ("Muller", 2), ("Mueller", 3), ("Ahrens", 4)],
+        strict=True,
+    ):
+        seat.entry.first_name, seat.entry.last_name = "Anna", last_name
+        seat.entry.start_number = start_number
+    tournament = factories.tournament()
+    slips = slips_pdf.seat_slips_pdf(
+        tournament=tournament, round_number=1, tables=tables, progress=lambda percent: None
+    )
+    cards = pdf.personal_cards_pdf(
+        tournament=tournament,
+        entries=[seat.entry for seat in tables[0].seats],
+        url_for_entry=lambda entry: f"https://doko.example/p/{entry.start_number}/",
+        progress=lambda percent: None,
+    )
+    names = [seat.entry.sort_name for seat in tables[0].seats]
+    in_slips, in_cards = words_of(slips), words_of(cards)
+    assert sorted(names, key=in_slips.index) == sorted(names, key=in_cards.index)
+    assert sorted(names, key=in_cards.index)[:2] == ["Ahrens, Anna", "Mueller, Anna"]
 
 
 def test_a_tournament_without_players_prints_a_page_that_says_so():

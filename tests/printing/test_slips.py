@@ -11,6 +11,7 @@ from pypdf import PdfReader
 
 from printing.models import Job
 from printing.pdf import slips as pdf
+from printing.pdf.card_sheet import PER_PAGE
 from scoring.models import Scoresheet
 from tests import factories
 from tests.printing.helpers import unsaved_tables
@@ -69,7 +70,7 @@ def test_a_slip_for_every_seated_player_in_the_order_of_their_names():
             seat.entry.last_name = f"Name{100 - seat.entry.start_number}"
     content = slips(tables, url_for_seat=link)
     pages = pages_of(content)
-    assert len(pages) == math.ceil(13 / pdf.PER_PAGE)
+    assert len(pages) == math.ceil(13 / PER_PAGE)
     text = "\n".join(pages)
     seats = [(row, seat) for row in tables for seat in row.seats]
     names = [seat.entry.sort_name for _row, seat in seats]
