@@ -210,6 +210,27 @@ def test_the_confirmation_mail_names_the_personal_link_in_the_players_language(
     assert f"/p/{waiting.registration.key}/" in waiting_mail.body
 
 
+def test_the_german_mails_say_check_in_and_spielliste(
+    tournament, django_capture_on_commit_callbacks, settings
+):
+    """The door is "einchecken", not "anmelden" (which is the registration itself); the
+    scoresheet is the "Spielliste"."""
+    settings.EMAIL_BACKEND = SENDS
+    with django_capture_on_commit_callbacks(execute=True):
+        submit(tournament, 1, language="de")
+        submit(tournament, 2, language="de")
+        submit(tournament, 3, language="de")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.entry_withdraw(entry=factories.entries(tournament)[0])
+    confirmation, moved_up = mail.outbox[0], mail.outbox[-1]
+    assert moved_up.to == ["spieler3@example.org"]
+    for message in (confirmation, moved_up):
+        assert "checken Sie am Turniertag am Eingang ein" in message.body
+        assert "am Eingang an" not in message.body
+    assert "die Spielliste Ihres Tisches" in moved_up.body
+    assert "Spielbericht" not in moved_up.body
+
+
 # The organiser's services ---------------------------------------------------------------------
 
 
