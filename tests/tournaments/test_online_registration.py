@@ -350,6 +350,14 @@ def test_the_public_page_shows_places_left_and_the_note_in_german(client, tourna
     assert "Vereinsheim" in text
 
 
+def test_a_bad_address_is_refused_in_german_with_sie(client, tournament):
+    page = client.post(reverse("register", args=[tournament.slug]), form(1, email="kein-email"))
+    text = page.content.decode()
+    assert page.status_code == 400
+    assert "Geben Sie eine gültige E-Mail-Adresse ein." in text
+    assert "Gib eine" not in text
+
+
 def test_the_public_page_when_full_offers_the_waiting_list_in_english(client, tournament):
     submit(tournament, 1)
     submit(tournament, 2)
