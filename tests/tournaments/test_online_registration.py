@@ -338,6 +338,30 @@ def test_back_to_the_waiting_list_is_refused_after_the_draw(tournament, organise
         )
 
 
+def test_a_withdrawn_player_is_not_sent_to_the_front_of_the_waiting_list(
+    client, tournament, organiser
+):
+    """He gave his place up; at the front of the waiting list he would take the next free
+    place back. The page shows why there is no button and who can take him back."""
+    for n in (1, 2):
+        submit(tournament, n)
+    withdrawn = Registration.objects.get(last_name="Nummer1")
+    assert withdrawn.entry is not None
+    services.entry_withdraw(entry=withdrawn.entry)
+    with pytest.raises(ValidationError, match="players page"):
+        registration_to_waiting_list(registration=withdrawn, by=organiser)
+    withdrawn.refresh_from_db()
+    assert withdrawn.state == Registration.State.ADMITTED
+    client.force_login(organiser)
+    client.cookies["django_language"] = "en"
+    url = reverse("registration-manage", args=[tournament.slug])
+    text = client.get(url).content.decode()
+    assert f'name="registration" value="{withdrawn.pk}"' not in text
+    assert "an organiser takes a withdrawn player back on the players page first" in text
+    page = client.post(url, {"action": "back", "registration": str(withdrawn.pk)}, follow=True)
+    assert "Spieler Nummer1 is withdrawn: an organiser takes" in page.content.decode()
+
+
 # The public page ------------------------------------------------------------------------------
 
 
