@@ -422,6 +422,8 @@ class RegistrationSettingsForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for name, field in self.fields.items():
+            # The columns' names are lower case ("opens", "beginnt"); a label starts a line.
+            field.label = capfirst(field.label)
             field.widget.attrs["class"] = (
                 "form-check-input" if name == "waiting_list" else "form-control"
             )

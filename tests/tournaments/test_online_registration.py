@@ -530,6 +530,19 @@ def test_the_organisers_page_is_refused_to_others_with_the_reason(client, tourna
     assert "Only an organiser manages the registration" in page.content.decode()
 
 
+def test_the_settings_labels_start_with_a_capital_in_german_and_english(client, organiser):
+    tournament = factories.tournament(organiser=organiser)
+    client.force_login(organiser)
+    url = reverse("registration-manage", args=[tournament.slug])
+    text = client.get(url).content.decode()
+    assert 'for="id_opens_at">Beginnt *<' in text
+    assert 'for="id_closes_at">Endet *<' in text
+    client.cookies["django_language"] = "en"
+    text = client.get(url).content.decode()
+    assert 'for="id_opens_at">Opens *<' in text
+    assert 'for="id_note">Note for players<' in text
+
+
 def test_the_organiser_opens_the_registration_on_the_page(client, organiser):
     tournament = factories.tournament(organiser=organiser)
     client.force_login(organiser)
