@@ -375,6 +375,9 @@ class RegisterForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            # The columns' names are lower case ("first name"); a label starts a line.
+            field.label = capfirst(field.label)
         for name in ("first_name", "last_name", "club"):
             field, column = self.fields[name], Registration._meta.get_field(name)
             assert isinstance(field, forms.CharField)

@@ -382,6 +382,15 @@ def test_a_bad_address_is_refused_in_german_with_sie(client, tournament):
     assert "Gib eine" not in text
 
 
+def test_the_public_pages_labels_start_with_a_capital_in_english(client, tournament):
+    client.cookies["django_language"] = "en"
+    text = client.get(reverse("register", args=[tournament.slug])).content.decode()
+    assert ">First name *<" in text
+    assert ">Last name *<" in text
+    assert ">Club<" in text
+    assert ">E-mail address *<" in text
+
+
 def test_the_public_page_when_full_offers_the_waiting_list_in_english(client, tournament):
     submit(tournament, 1)
     submit(tournament, 2)
