@@ -210,6 +210,27 @@ def test_the_confirmation_mail_names_the_personal_link_in_the_players_language(
     assert f"/p/{waiting.registration.key}/" in waiting_mail.body
 
 
+def test_the_german_mails_say_check_in_and_spielliste(
+    tournament, django_capture_on_commit_callbacks, settings
+):
+    """The door is "einchecken", not "anmelden" (which is the registration itself); the
+    scoresheet is the "Spielliste"."""
+    settings.EMAIL_BACKEND = SENDS
+    with django_capture_on_commit_callbacks(execute=True):
+        submit(tournament, 1, language="de")
+        submit(tournament, 2, language="de")
+        submit(tournament, 3, language="de")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.entry_withdraw(entry=factories.entries(tournament)[0])
+    confirmation, moved_up = mail.outbox[0], mail.outbox[-1]
+    assert moved_up.to == ["spieler3@example.org"]
+    for message in (confirmation, moved_up):
+        assert "checken Sie am Turniertag am Eingang ein" in message.body
+        assert "am Eingang an" not in message.body
+    assert "die Spielliste Ihres Tisches" in moved_up.body
+    assert "Spielbericht" not in moved_up.body
+
+
 # The organiser's services ---------------------------------------------------------------------
 
 
@@ -317,6 +338,30 @@ def test_back_to_the_waiting_list_is_refused_after_the_draw(tournament, organise
         )
 
 
+def test_a_withdrawn_player_is_not_sent_to_the_front_of_the_waiting_list(
+    client, tournament, organiser
+):
+    """He gave his place up; at the front of the waiting list he would take the next free
+    place back. The page shows why there is no button and who can take him back."""
+    for n in (1, 2):
+        submit(tournament, n)
+    withdrawn = Registration.objects.get(last_name="Nummer1")
+    assert withdrawn.entry is not None
+    services.entry_withdraw(entry=withdrawn.entry)
+    with pytest.raises(ValidationError, match="players page"):
+        registration_to_waiting_list(registration=withdrawn, by=organiser)
+    withdrawn.refresh_from_db()
+    assert withdrawn.state == Registration.State.ADMITTED
+    client.force_login(organiser)
+    client.cookies["django_language"] = "en"
+    url = reverse("registration-manage", args=[tournament.slug])
+    text = client.get(url).content.decode()
+    assert f'name="registration" value="{withdrawn.pk}"' not in text
+    assert "an organiser takes a withdrawn player back on the players page first" in text
+    page = client.post(url, {"action": "back", "registration": str(withdrawn.pk)}, follow=True)
+    assert "Spieler Nummer1 is withdrawn: an organiser takes" in page.content.decode()
+
+
 # The public page ------------------------------------------------------------------------------
 
 
@@ -327,6 +372,23 @@ def test_the_public_page_shows_places_left_and_the_note_in_german(client, tourna
     assert "2 von 4 Plätzen frei" in text
     assert "Startgeld 10 €" in text
     assert "Vereinsheim" in text
+
+
+def test_a_bad_address_is_refused_in_german_with_sie(client, tournament):
+    page = client.post(reverse("register", args=[tournament.slug]), form(1, email="kein-email"))
+    text = page.content.decode()
+    assert page.status_code == 400
+    assert "Geben Sie eine gültige E-Mail-Adresse ein." in text
+    assert "Gib eine" not in text
+
+
+def test_the_public_pages_labels_start_with_a_capital_in_english(client, tournament):
+    client.cookies["django_language"] = "en"
+    text = client.get(reverse("register", args=[tournament.slug])).content.decode()
+    assert ">First name *<" in text
+    assert ">Last name *<" in text
+    assert ">Club<" in text
+    assert ">E-mail address *<" in text
 
 
 def test_the_public_page_when_full_offers_the_waiting_list_in_english(client, tournament):
@@ -475,6 +537,19 @@ def test_the_organisers_page_is_refused_to_others_with_the_reason(client, tourna
     page = client.get(reverse("registration-manage", args=[tournament.slug]))
     assert page.status_code == 403
     assert "Only an organiser manages the registration" in page.content.decode()
+
+
+def test_the_settings_labels_start_with_a_capital_in_german_and_english(client, organiser):
+    tournament = factories.tournament(organiser=organiser)
+    client.force_login(organiser)
+    url = reverse("registration-manage", args=[tournament.slug])
+    text = client.get(url).content.decode()
+    assert 'for="id_opens_at">Beginnt *<' in text
+    assert 'for="id_closes_at">Endet *<' in text
+    client.cookies["django_language"] = "en"
+    text = client.get(url).content.decode()
+    assert 'for="id_opens_at">Opens *<' in text
+    assert 'for="id_note">Note for players<' in text
 
 
 def test_the_organiser_opens_the_registration_on_the_page(client, organiser):

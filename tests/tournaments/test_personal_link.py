@@ -157,6 +157,20 @@ def test_a_player_withdraws_before_the_first_draw_and_the_waiting_list_moves_up(
     assert "Withdrawn" in html or "withdrawn" in html
 
 
+def test_only_a_player_still_expected_is_asked_to_show_the_code_at_the_door(client, tournament):
+    expected, arrived, withdrawn = factories.entries(tournament)[:3]
+    arrived.arrived_at = timezone.now()
+    arrived.save(update_fields=["arrived_at"])
+    services.entry_withdraw(entry=withdrawn)
+    assert "Show this at the door to check in" in page(client, expected).content.decode()
+    html = page(client, arrived).content.decode()
+    assert "Show this at the door to check in" not in html
+    assert "Your personal link" in html
+    html = page(client, withdrawn).content.decode()
+    assert "Show this at the door to check in" not in html
+    assert 'id="qr-title"' not in html
+
+
 def test_after_the_draw_the_page_says_to_tell_the_desk(client, tournament):
     factories.seated_round(tournament)
     entry = first(tournament)

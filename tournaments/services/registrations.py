@@ -368,6 +368,18 @@ def registration_to_waiting_list(*, registration: Registration, by: User) -> Reg
             }
         )
     entry = Entry.objects.select_for_update().get(pk=registration.entry_id)
+    if entry.status != Entry.Status.ACTIVE:
+        # A withdrawn player's place went to someone else; at the front of the waiting list
+        # he would take the next free place back without having asked for it.
+        raise ValidationError(
+            {
+                "state": _(
+                    "%(player)s is %(status)s: an organiser takes a withdrawn player back on "
+                    "the players page first."
+                )
+                % {"player": registration.name, "status": entry.get_status_display()}
+            }
+        )
     waiting = _waiting(registration.tournament)
     registration.state, registration.entry = Registration.State.WAITING, None
     registration.waiting_position = 1
