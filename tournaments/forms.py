@@ -38,11 +38,6 @@ def error_messages(error: ValidationError) -> list[str]:
     )
 
 
-# Django's own "Enter a valid email address." comes out in German from Django REST framework's
-# catalogue, which addresses the reader with "du"; the site says "Sie".
-INVALID_EMAIL = _("Enter a valid e-mail address.")
-
-
 class EntryForm(forms.Form):
     """A registration: the person and their start number (empty: the next free one)."""
 
@@ -67,7 +62,6 @@ class EntryForm(forms.Form):
         max_length=Entry._meta.get_field("email").max_length,
         required=False,
         help_text=_("Optional: the player's personal link can be mailed to it."),
-        error_messages={"invalid": INVALID_EMAIL},
     )
     # Shown once the DDV number was refused as another person's: the organiser says it is the
     # same person, the name spelt differently (``services.player_find_or_create``).
@@ -362,7 +356,6 @@ class RegisterForm(forms.Form):
         label=Registration._meta.get_field("email").verbose_name,
         max_length=254,
         help_text=_("Your confirmation and your personal link are sent here."),
-        error_messages={"invalid": INVALID_EMAIL},
     )
     ddv_number = forms.RegexField(
         label=Registration._meta.get_field("ddv_number").verbose_name,

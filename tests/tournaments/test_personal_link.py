@@ -5,6 +5,7 @@ which replaces a lost one (issue 33)."""
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from scoring.models import Scoresheet
 from tests import factories

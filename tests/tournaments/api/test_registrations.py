@@ -236,3 +236,13 @@ def test_admit_move_and_cancel(anyone, staff, tournament):
     assert "state" in again.json()
     assert Entry.objects.filter(tournament=tournament, status="active").count() == 4
     assert staff.delete(url(tournament, "registrations/999999")).status_code == 404
+
+
+def test_a_bad_address_is_refused_in_german_with_sie(tournament):
+    """Django REST framework's own German says "Gib eine gültige E-Mail Adresse an."; the site
+    words the message itself (config/worded.py), on the API as on the pages."""
+    answer = APIClient().post(
+        url(tournament), player(1, email="kein-at"), format="json", HTTP_ACCEPT_LANGUAGE="de"
+    )
+    assert answer.status_code == 400
+    assert answer.json()["email"] == ["Geben Sie eine gültige E-Mail-Adresse ein."]
