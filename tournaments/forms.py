@@ -77,10 +77,6 @@ class EntryForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["same_person"].widget.attrs["class"] = "form-check-input"
         self.fields["email"].widget.attrs["autocomplete"] = "off"
-
-    @property
-    def asks_same_person(self) -> bool:
-        return asks_same_person(self)
         for name in ("first_name", "last_name", "club"):
             field, column = self.fields[name], Player._meta.get_field(name)
             # Text fields declared above, for text columns of the model.
@@ -92,6 +88,10 @@ class EntryForm(forms.Form):
         self.fields["last_name"].widget.attrs["autocomplete"] = "off"
         self.fields["ddv_number"].widget.attrs["inputmode"] = "numeric"
         self.fields["start_number"].widget.attrs["inputmode"] = "numeric"
+
+    @property
+    def asks_same_person(self) -> bool:
+        return asks_same_person(self)
 
 
 class SubstituteForm(forms.Form):

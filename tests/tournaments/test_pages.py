@@ -2,6 +2,7 @@
 rounds, in German by default, in a fixed number of queries."""
 
 import datetime
+import re
 
 import pytest
 from django.urls import reverse
@@ -110,3 +111,15 @@ def test_list_pages_run_a_fixed_number_of_queries(client, django_assert_num_quer
         client.get(reverse("find", args=[tournament.slug]), {"q": "Nachname"})
     with django_assert_num_queries(5):
         client.get(reverse("screen", args=[tournament.slug]))
+
+
+def test_the_players_form_limits_the_names_as_the_columns_do(client):
+    """The registration form on the players page tells the browser each name's length and a
+    phone the number pad for numbers (this setup sat after a ``return`` and never ran)."""
+    organiser = factories.user(username="leitung")
+    tournament = factories.tournament(organiser=organiser)
+    client.force_login(organiser)
+    page = client.get(reverse("entries", args=[tournament.slug])).content.decode()
+    assert re.search(r'<input[^>]*name="first_name"[^>]*maxlength="100"', page)
+    assert re.search(r'<input[^>]*name="club"[^>]*maxlength="200"', page)
+    assert re.search(r'<input[^>]*name="ddv_number"[^>]*inputmode="numeric"', page)
