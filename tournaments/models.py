@@ -622,6 +622,21 @@ class OnlineRegistration(models.Model):
     def __str__(self) -> str:
         return str(self.tournament)
 
+    # Times a registration can have: any real tournament's, far from the calendar's edges (a
+    # year 84 in Europe/Berlin has a local mean time offset of seconds, which no API client reads).
+    YEARS = (2000, 2100)
+
+    def clean(self) -> None:
+        errors = {
+            name: _("Choose a time between the years %(first)d and %(last)d.")
+            % {"first": self.YEARS[0], "last": self.YEARS[1]}
+            for name in ("opens_at", "closes_at")
+            if (when := getattr(self, name)) is not None
+            and not self.YEARS[0] <= when.year <= self.YEARS[1]
+        }
+        if errors:
+            raise ValidationError(errors)
+
     def is_open(self, now=None) -> bool:
         """Whether players can register now."""
         now = now or timezone.now()

@@ -246,3 +246,17 @@ def test_a_bad_address_is_refused_in_german_with_sie(tournament):
     )
     assert answer.status_code == 400
     assert answer.json()["email"] == ["Geben Sie eine gültige E-Mail-Adresse ein."]
+
+
+def test_a_time_far_from_any_tournament_is_a_400_on_its_field(staff, organiser):
+    """The fuzzer's year 84: Europe/Berlin's local mean time then is +00:53:28, which the API
+    would hand back as no RFC 3339 date-time."""
+    tournament = factories.tournament(organiser=organiser)
+    answer = staff.put(
+        url(tournament, "registration"),
+        {"opens_at": "0084-10-31T19:48:29Z", "closes_at": "2026-01-01T10:00:00Z"},
+        format="json",
+    )
+    assert answer.status_code == 400
+    assert answer.json()["opens_at"] == ["Choose a time between the years 2000 and 2100."]
+    assert not OnlineRegistration.objects.filter(tournament=tournament).exists()
