@@ -8,7 +8,7 @@ from pypdf import PdfReader
 
 from printing.pdf import lists as pdf
 from tests import factories
-from tests.printing.helpers import unsaved_tables
+from tests.printing.helpers import pages_of, unsaved_tables
 from tournaments import selectors, services
 
 pytestmark = pytest.mark.django_db
@@ -81,10 +81,6 @@ def build(function, tournament, round_number, tables, **kwargs) -> bytes:
     assert seen == sorted(set(seen))
     assert 0 < seen[-1] <= 90
     return content
-
-
-def pages_of(content: bytes) -> list[str]:
-    return [page.extract_text() for page in PdfReader(io.BytesIO(content)).pages]
 
 
 def seat_of(tables, last_name):

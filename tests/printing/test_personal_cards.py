@@ -2,49 +2,25 @@
 (``/p/<key>/``) for the whole tournament; started from the players page by the organiser and
 built by a job, as the other printouts are."""
 
-import io
 import math
 import re
 
 import pytest
 from django.urls import reverse
 from django.utils import translation
-from pypdf import PdfReader
 
 from printing.models import Job
 from printing.pdf import cards as pdf
 from printing.pdf import slips as slips_pdf
 from printing.pdf.card_sheet import PER_PAGE
 from tests import factories
-from tests.printing.helpers import unsaved_tables
-from tournaments import qr
+from tests.printing.helpers import operators_of, pages_of, qr_drawn, unsaved_tables, words_of
 from tournaments import services as tournament_services
 from tournaments.models import Entry, Seat
 
 pytestmark = pytest.mark.django_db
 
 LINE = "Your page for the whole tournament: your table in each round, your results, your scoresheet"
-
-
-def pages_of(content: bytes) -> list[str]:
-    return [page.extract_text() for page in PdfReader(io.BytesIO(content)).pages]
-
-
-def words_of(content: bytes) -> str:
-    """The text with every run of white space one space: a long line may take two."""
-    return " ".join("\n".join(pages_of(content)).split())
-
-
-def operators_of(content: bytes) -> str:
-    return "\n".join(
-        page.get_contents().get_data().decode("latin-1")
-        for page in PdfReader(io.BytesIO(content)).pages
-    )
-
-
-def qr_drawn(operators: str, url: str) -> bool:
-    """Whether the document draws the QR code of ``url``: the very symbol a phone reads back."""
-    return qr.pdf_operators(qr.qr_rows(url)) in operators
 
 
 @pytest.fixture

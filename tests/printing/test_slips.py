@@ -2,46 +2,22 @@
 keeps the sheet and the QR code of his own private link; offered on the round's page and built
 by a job."""
 
-import io
 import math
 
 import pytest
 from django.urls import reverse
-from pypdf import PdfReader
 
 from printing.models import Job
 from printing.pdf import slips as pdf
 from printing.pdf.card_sheet import PER_PAGE
 from scoring.models import Scoresheet
 from tests import factories
-from tests.printing.helpers import unsaved_tables
-from tournaments import qr, selectors
+from tests.printing.helpers import operators_of, pages_of, qr_drawn, unsaved_tables, words_of
+from tournaments import selectors
 from tournaments import services as tournament_services
 from tournaments.models import Seat
 
 pytestmark = pytest.mark.django_db
-
-
-def pages_of(content: bytes) -> list[str]:
-    return [page.extract_text() for page in PdfReader(io.BytesIO(content)).pages]
-
-
-def words_of(content: bytes) -> str:
-    """The text with every run of white space one space: a long name may take two lines."""
-    return " ".join("\n".join(pages_of(content)).split())
-
-
-def operators_of(content: bytes) -> str:
-    return "\n".join(
-        page.get_contents().get_data().decode("latin-1")
-        for page in PdfReader(io.BytesIO(content)).pages
-    )
-
-
-def qr_drawn(operators: str, url: str) -> bool:
-    """Whether the document draws the QR code of ``url`` (its runs, as tournaments.qr makes them):
-    the very symbol a phone reads back as ``url``."""
-    return qr.pdf_operators(qr.qr_rows(url)) in operators
 
 
 def slips(tables, **options) -> bytes:
