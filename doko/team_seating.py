@@ -391,17 +391,24 @@ class _TeamPlanner:
             stale += 1
             if stale > _TABU_STALE or best_cost <= least:
                 break
-            conflicted = [
-                (number, p)
+            excess = {
+                (number, p): most - self.cap[p]
                 for number, tables in enumerate(drawn)
                 for table in tables
                 for p in table
-                if any(self.met[p][q] > self.cap[p] for q in table if q != p)
-            ]
+                if (most := max(self.met[p][q] for q in table if q != p)) > self.cap[p]
+            }
+            conflicted = list(excess)
             if not conflicted:
                 conflicted = [(number, p) for number in range(len(drawn)) for p in range(n)]
             if len(conflicted) > _TABU_TRIES:
-                conflicted = self.rng.sample(conflicted, _TABU_TRIES)
+                # The players furthest from an even spread always, a sample of the others.
+                worst = max(excess.values(), default=0)
+                first = [key for key, over in excess.items() if over == worst > 1]
+                first = self.rng.sample(first, min(len(first), _TABU_TRIES // 2))
+                taken = set(first)
+                rest = [key for key in conflicted if key not in taken]
+                conflicted = first + self.rng.sample(rest, _TABU_TRIES - len(first))
             moves: list[tuple[int, int, int]] = []
             move_delta = 0
             for number, a in conflicted:
