@@ -73,6 +73,10 @@ def team_draw(
     and with ``TeamSeatingError`` one where some table would need two players of one team (fewer
     than four teams, or a team with more players than there are tables). The quality's
     ``best_possible`` counts that team-mates never meet.
+
+    Seat positions are balanced over the drawn rounds (nobody in one position more than
+    ``ceil(rounds / 4)`` times among them); the positions of ``history`` are not weighed, so a
+    match day is best drawn in one go.
     """
     if rounds < 1:
         raise ValueError("draw at least one round")

@@ -20,11 +20,13 @@ from doko.team_seating import (
     team_quality,
 )
 
-# Measured over every field of 4-12 teams of 4-8 players in 1-8 rounds (seeds 3, 5, 6): where
-# no perfect plan is built, the search leaves at most this many repeat meetings per player
-# above ``best_possible`` (worst: 7 teams of 4 in 8 rounds, where the bound assumes a perfect
-# resolvable design that may not exist), and no pair meets more than once above an even spread.
-MARGIN_PER_PLAYER = 1.25
+# Measured (seeds 3, 5, 6 over every field of 4-12 equal teams of 4-8 players in 1-8 rounds, ten
+# seeds over the worst fields, 550 random fields of unequal teams): where no perfect plan is
+# built, the search leaves at most 1.21 repeat meetings per player above ``best_possible``
+# (7 teams of 4 in 8 rounds: each player meets 24 of 24 possible opponents, which only a
+# resolvable design would do without repeats; 6 teams of 4 in 7 rounds: 0.83; unequal teams:
+# 0.96), and no pair meets more than once above an even spread. The test allows this much:
+MARGIN_PER_PLAYER = 1.5
 
 
 def lineups(sizes, start=1):
