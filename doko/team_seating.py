@@ -74,9 +74,12 @@ def team_draw(
     than four teams, or a team with more players than there are tables). The quality's
     ``best_possible`` counts that team-mates never meet.
 
-    Seat positions are balanced over the drawn rounds (nobody in one position more than
-    ``ceil(rounds / 4)`` times among them); the positions of ``history`` are not weighed, so a
-    match day is best drawn in one go.
+    Seat positions: rounds drawn from scratch get ``balanced_positions`` (nobody in one
+    position more than ``ceil(rounds / 4)`` times, guaranteed). After ``history`` the drawn
+    rounds take that or, if it spreads the positions played and drawn better, each table's
+    order chosen round by round against the positions so far; the limit of
+    ``ceil(all rounds / 4)`` is then kept where the tables allow it, not promised (nor are few
+    repeats: a match day is best drawn in one go).
     """
     if rounds < 1:
         raise ValueError("draw at least one round")
@@ -91,6 +94,8 @@ def team_draw(
     if planner.cost() > planner.least_cost():
         planner.tabu(drawn)
     ordered = balanced_positions(drawn, rng)
+    if history:
+        ordered = planner.seat_after_history([ordered, planner.seat(drawn)])
     plans = tuple(
         SeatingPlan(tables=tuple(tuple(field.ids[p] for p in table) for table in tables))
         for tables in ordered
@@ -237,6 +242,7 @@ _TABU_STEPS = 4_000
 _TABU_STALE = 600  # steps without a better plan after which the search gives up
 _TABU_TRIES = 24  # conflicted players whose swaps are weighed in one step
 _SAMPLE = 48  # partners tried per conflicted player in a large field
+_OVER = 1_000  # seating after earlier rounds: a player in one position over the limit
 
 
 class _TeamPlanner:
@@ -252,9 +258,14 @@ class _TeamPlanner:
         n = len(field.ids)
         self.met = [[0] * n for _ in range(n)]
         self.faced = [3 * rounds] * n
+        self.positions = [[0] * 5 for _ in range(n)]  # in the history
+        self.history_rounds = len(history)
         for plan in history:
             for table in plan.tables:
                 seated = [field.index[p] for p in table if p in field.index]
+                for position, player in enumerate(table):
+                    if player in field.index:
+                        self.positions[field.index[player]][position] += 1
                 for a, b in itertools.combinations(seated, 2):
                     self.met[a][b] += 1
                     self.met[b][a] += 1
@@ -334,6 +345,47 @@ class _TeamPlanner:
             drawn.append(tables)
             self.add_round(tables)
         return drawn
+
+    def seat_after_history(self, choices: Sequence[list[list[list[int]]]]) -> list[list[list[int]]]:
+        """Of ``choices`` (seat orders of the drawn rounds), the one whose players, with their
+        positions played, have the fewest times in one position, then the fewest squared."""
+
+        def spread(ordered: list[list[list[int]]]) -> tuple[int, int]:
+            counts = [list(row) for row in self.positions]
+            for tables in ordered:
+                for table in tables:
+                    for position, p in enumerate(table):
+                        counts[p][position] += 1
+            return (
+                max(max(row) for row in counts),
+                sum(c * c for row in counts for c in row),
+            )
+
+        return min(choices, key=spread)
+
+    def seat(self, drawn: Sequence[Sequence[Sequence[int]]]) -> list[list[list[int]]]:
+        """Seat orders after the history's: each table, round by round, in the order that adds
+        least to its players' counts of their positions, squared, with a heavy cost for a count
+        over ``ceil(rounds so far / 4)`` (as ``doko.seating`` seats a round drawn alone)."""
+        positions = [list(row) for row in self.positions]  # the history's, and then these
+        ordered = []
+        for number, tables in enumerate(drawn):
+            limit = math.ceil((self.history_rounds + number + 1) / 4)
+            seated = []
+            for table in tables:
+                orders = list(itertools.permutations(table))
+                self.rng.shuffle(orders)
+
+                def cost(order: Sequence[int], limit: int = limit) -> int:
+                    counts = [positions[p][k] + 1 for k, p in enumerate(order)]
+                    return sum(c * c + (_OVER if c > limit else 0) for c in counts)
+
+                best = min(orders, key=cost)
+                for position, p in enumerate(best):
+                    positions[p][position] += 1
+                seated.append(list(best))
+            ordered.append(seated)
+        return ordered
 
     def swap_delta(self, a: int, here: Sequence[int], b: int, there: Sequence[int]) -> int:
         """The change of cost if a (at ``here``) and b (at ``there``) change tables."""

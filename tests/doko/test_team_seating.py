@@ -217,3 +217,23 @@ def test_the_perfect_plan_is_built_not_searched(q):
     drawn = planner.perfect_rounds(q)
     assert drawn is not None
     assert planner.cost() == 0  # nobody meets anybody twice before any search
+
+
+@pytest.mark.parametrize("sizes", [[4] * 4, [4] * 8, [6] * 4, [5, 6, 4, 5, 4]])
+def test_positions_stay_balanced_over_a_match_day_drawn_in_parts(sizes):
+    teams = lineups(sizes)
+    first = team_draw(teams, rounds=4, seed=1)
+    second = team_draw(teams, rounds=4, seed=2, history=first.rounds)
+    assert second.quality.most_in_one_position <= second.quality.position_limit == 2
+
+
+def test_positions_drawn_round_by_round_count_the_rounds_played():
+    teams = lineups([4] * 8)
+    history: list[SeatingPlan] = []
+    for number in range(8):
+        result = team_draw(teams, rounds=1, seed=number, history=history)
+        history += result.rounds
+        # Each table's order is chosen against the positions played: within one of the limit
+        # (a single round's order alone repeats positions far more often).
+        assert result.quality.most_in_one_position <= result.quality.position_limit + 1
+    assert result.quality.rounds == 8
