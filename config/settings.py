@@ -83,6 +83,7 @@ INSTALLED_APPS = [
     "tournaments",
     "scoring",
     "adjudication",
+    "teams",
     "printing",
     "backup",
     "demo",

@@ -1,9 +1,11 @@
 """Messages about the seating that the services raise and the pages show alike."""
 
+from collections.abc import Mapping
+
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from doko import seating
+from doko import seating, team_seating
 
 
 def fives_would_seat(players: int) -> bool:
@@ -50,3 +52,27 @@ def seating_error_message(error: seating.SeatingError) -> str:
     if error.extra:
         return _("%(problem)s: %(register)s or %(withdraw)s.") % parts
     return _("%(problem)s: %(register)s.") % parts
+
+
+def team_seating_error_message(
+    error: team_seating.TeamSeatingError, *, names: Mapping[int, str]
+) -> str:
+    """Why a team match day's line-ups cannot be seated with four different teams at every
+    table, naming the team (``names``: team id to name) and what to do."""
+    team = names.get(error.team or 0, "")
+    if error.reason == "too_few_teams":
+        return _(
+            "A group needs at least four teams: every table seats one player of each of four "
+            "different teams. Put more teams into the group."
+        )
+    if error.reason == "empty_team":
+        return _("%(team)s has nobody in its line-up: name its players first.") % {"team": team}
+    if error.reason == "player_twice":
+        return _("A player is named in two line-ups or twice in one: each plays one place.")
+    return ngettext(
+        "%(team)s has %(players)d players in its line-up but the group plays at %(tables)d "
+        "table: team-mates would share a table.",
+        "%(team)s has %(players)d players in its line-up but the group plays at %(tables)d "
+        "tables: team-mates would share a table.",
+        error.tables,
+    ) % {"team": team, "players": error.players, "tables": error.tables}

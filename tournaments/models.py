@@ -385,6 +385,16 @@ class Tournament(models.Model):
             "finished, in each list whose maintainers admit it."
         ),
     )
+    club_ranking_players = models.PositiveSmallIntegerField(
+        _("club ranking: best players per club"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(20)],
+        help_text=_(
+            "Empty: no club ranking. A number N: beside the standings, each club ranked by the "
+            "points of its best N players summed."
+        ),
+    )
     # Set when its organiser archives it: off the home page and the organisers' lists of
     # current tournaments, still at its address and counted in the ranking lists.
     archived_at = models.DateTimeField(_("archived"), null=True, blank=True)
@@ -394,6 +404,9 @@ class Tournament(models.Model):
         _("personal links mailed"), null=True, blank=True, editable=False
     )
     # Raised by every rebuild of the standings: the key of the cached standings and their ETag.
+    # A match day of a team competition (the teams app's ``MatchDay``): drawn by its teams'
+    # line-ups (``tournaments.lineups``). Set by the teams app, never by a form.
+    is_match_day = models.BooleanField(_("team match day"), default=False, editable=False)
     standings_version = models.PositiveIntegerField(_("standings version"), default=0)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
@@ -439,6 +452,12 @@ class Tournament(models.Model):
                     "second entry to check them: keep them on paper too, or switch double "
                     "entry off."
                 ),
+            ),
+            models.CheckConstraint(
+                condition=Q(club_ranking_players__isnull=True)
+                | Q(club_ranking_players__gte=1, club_ranking_players__lte=20),
+                name="tournament_club_ranking_players_1_to_20",
+                violation_error_message=_("A club ranking counts from 1 to 20 players per club."),
             ),
         ]
 

@@ -9,8 +9,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.functional import Promise
 
-from doko import seating
-from tournaments import play
+from doko import seating, team_seating
+from tournaments import lineups, play
 from tournaments.models import (
     Entry,
     Round,
@@ -183,12 +183,17 @@ def seating_other_rounds(*, round: Round) -> list[seating.SeatingPlan]:
 
 def seating_quality(*, round: Round) -> seating.Quality | None:
     """The quality report of the seating up to this round: repeat meetings against the best
-    possible, seat positions, tables of five (None before the round is drawn)."""
+    possible, seat positions, tables of five (None before the round is drawn). On a team match
+    day the best possible counts that team-mates never meet (``doko.team_seating``)."""
     plans = _plans(tournament=round.tournament, before=round.number + 1)
     this = plans.pop(round.number, None)
     if this is None:
         return None
-    return seating.quality([this], history=[plans[number] for number in sorted(plans)])
+    history = [plans[number] for number in sorted(plans)]
+    team_field = lineups.team_field(tournament=round.tournament)
+    if team_field is not None:
+        return team_seating.team_quality([this], teams=team_field.teams, history=history)
+    return seating.quality([this], history=history)
 
 
 def entry_points(*, tournament: Tournament, before: int | None = None) -> dict[int, int]:

@@ -15,9 +15,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from doko import seating
-from tournaments import caching, play, policies, selectors
-from tournaments.messages import fives_would_seat, seating_error_message
+from doko import seating, team_seating
+from tournaments import caching, lineups, play, policies, selectors
+from tournaments.messages import (
+    fives_would_seat,
+    seating_error_message,
+    team_seating_error_message,
+)
 from tournaments.models import (
     Entry,
     ExtraTime,
@@ -74,6 +78,9 @@ def round_seat(*, round: Round, seed: int | None = None) -> Round:
     draw keeps players who met in earlier rounds apart as far as it can, balances seat positions
     and tables of five, and in the first round keeps members of one club apart. A round already
     seated is drawn again as long as no scoresheet has any hand on it and it is not started.
+
+    A team match day (``tournaments.lineups``) draws this round and every later one at once by
+    its teams' line-ups, four different teams at every table (``_team_draw``).
     """
     round_ = _locked_round(
         round,
@@ -82,26 +89,30 @@ def round_seat(*, round: Round, seed: int | None = None) -> Round:
     )
     tournament = round_.tournament
     method = seating.Method(tournament.seating_method)
+    team_field = lineups.team_field(tournament=tournament)
     rounds = [round_]
-    if method is seating.Method.DDV:
+    if method is seating.Method.DDV or team_field is not None:
         rounds += _later_rounds(round_)
     if play.recorded().hands_written(rounds=rounds):
         raise ValidationError(_("Hands have been recorded in this round; it cannot be redrawn."))
     active = tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", flat=True)
     seed = seed if seed is not None else secrets.randbits(32)
     try:
-        drawn = seating.draw(
-            list(active),
-            method=method,
-            tables_of_five=tournament.allow_tables_of_five,
-            seed=seed,
-            rounds=len(rounds),
-            history=selectors.seating_history(tournament=tournament, before=round_.number),
-            ranking=selectors.entry_ranking(tournament=tournament, before=round_.number)
-            if method is seating.Method.STANDINGS
-            else (),
-            apart_first_round=_club_mates(tournament) if round_.number == 1 else (),
-        )
+        if team_field is not None:
+            drawn = _team_draw(team_field, rounds=rounds, seed=seed)
+        else:
+            drawn = seating.draw(
+                list(active),
+                method=method,
+                tables_of_five=tournament.allow_tables_of_five,
+                seed=seed,
+                rounds=len(rounds),
+                history=selectors.seating_history(tournament=tournament, before=round_.number),
+                ranking=selectors.entry_ranking(tournament=tournament, before=round_.number)
+                if method is seating.Method.STANDINGS
+                else (),
+                apart_first_round=_club_mates(tournament) if round_.number == 1 else (),
+            )
     except seating.SeatingError as error:
         raise ValidationError({"entries": seating_error_message(error)}) from error
     for each, plan in zip(rounds, drawn.rounds, strict=True):
@@ -111,6 +122,60 @@ def round_seat(*, round: Round, seed: int | None = None) -> Round:
         each.published_at = None
         each.save(update_fields=["status", "seating_seed", "published_at"])
     return round_
+
+
+def _team_draw(field: lineups.TeamField, *, rounds: list[Round], seed: int) -> seating.Draw:
+    """The seating of a team match day's ``rounds``: each group at its own tables, one player
+    of each of four different teams at every table (``doko.team_seating``), the meetings of
+    the rounds before counting. Drawn by line-up slots, then each slot's player of the round
+    seated in it; the quality is that of the whole field."""
+    first = rounds[0].number
+    history = selectors.seating_history(tournament=rounds[0].tournament, before=first)
+    slots = lineups.slot_players(field, range(1, first))
+    slot_history = [
+        seating.SeatingPlan(
+            tables=tuple(
+                tuple(slots[number][entry] for entry in table if entry in slots[number])
+                for table in plan.tables
+            )
+        )
+        for number, plan in enumerate(history, start=1)
+    ]
+    try:
+        per_group = [
+            team_seating.team_draw(
+                group, rounds=len(rounds), seed=seed + index, history=slot_history
+            )
+            for index, group in enumerate(field.groups)
+        ]
+    except team_seating.TeamSeatingError as error:
+        raise ValidationError(
+            {"line_ups": team_seating_error_message(error, names=field.names)}
+        ) from error
+    plans = []
+    for index, round_ in enumerate(rounds):
+        players = field.players.get(round_.number, {})
+        tables = []
+        for draw in per_group:
+            for table in draw.rounds[index].tables:
+                missing = [slot for slot in table if slot not in players]
+                if missing:
+                    raise ValidationError(
+                        {
+                            "line_ups": _(
+                                "The line-up of %(team)s for round %(number)d is not complete: "
+                                "name who plays each place before the draw."
+                            )
+                            % {
+                                "team": field.names[missing[0] // lineups.SLOTS],
+                                "number": round_.number,
+                            }
+                        }
+                    )
+                tables.append(tuple(players[slot] for slot in table))
+        plans.append(seating.SeatingPlan(tables=tuple(tables)))
+    quality = team_seating.team_quality(plans, teams=field.teams, history=history)
+    return seating.Draw(rounds=tuple(plans), quality=quality)
 
 
 def _not_started(round_: Round, *, doing: str) -> None:
@@ -304,6 +369,10 @@ def open_rounds_reseat(
     ``joining``: players join the field (a late entry, a player taken back), and the refusal
     says what lets them in (``late_entry_refusal``). Returns what moved, for the organiser to
     be told."""
+    if lineups.team_field(tournament=tournament) is not None:
+        # A team match day seats line-ups, not its entries: a substitute takes over a slot's
+        # seats (the teams app's line-ups), and nobody else is moved.
+        return Reseating()
     unseated = []
     moved: dict[int, int] = {}
     active = list(
@@ -596,3 +665,23 @@ def round_close(*, round: Round) -> Round:
         tournament.save(update_fields=["status"])
         ranking_schedule_if_ranked(tournament=tournament)
     return round_
+
+
+@transaction.atomic
+def seat_substitute(*, round: Round, entry: Entry, substitute: Entry) -> Seat | None:
+    """Seat ``substitute`` where ``entry`` sits in a round drawn but not started: a team's
+    reserve takes over a place of the line-up, and the place's seat (its table, position and
+    private link stay; a published seat is marked as moved). None: ``entry`` has no seat there."""
+    round_ = _locked_round(
+        round, allowed={Round.Status.PLANNED, Round.Status.SEATED}, action=_("changed")
+    )
+    seat = round_.seats.filter(entry=entry).first()
+    if seat is None:
+        return None
+    seat.entry = substitute
+    seat.token = new_seat_token()  # the link handed to the player who left opens nothing now
+    if round_.published_at is not None:
+        seat.moved_at = timezone.now()
+    seat.save(update_fields=["entry", "token", "moved_at"])
+    caching.round_changed(round_.pk)
+    return seat

@@ -1,0 +1,55 @@
+"""Who may do what with a team competition, answered once per action (``Refusal`` and
+``enforce`` are the tournaments app's, one shape for every app)."""
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.utils.translation import gettext as _
+
+from teams.models import Competition
+from tournaments.policies import Refusal, may_create_tournament
+
+
+def may_create_competition(*, user: User | AnonymousUser) -> Refusal | None:
+    """Create a league season or a team championship (and become its organiser): whoever may
+    create tournaments, as its match days are tournaments."""
+    refusal = may_create_tournament(user=user)
+    if refusal is None:
+        return None
+    return Refusal(
+        _(
+            "Only organisers create team competitions; an administrator adds you to the "
+            "“Organisers” group."
+        )
+    )
+
+
+def organises(*, competition: Competition, user: User | AnonymousUser) -> bool:
+    """Whether the user is one of the competition's organisers (or the site's superuser)."""
+    if not user.is_authenticated:
+        return False
+    if user.is_superuser:
+        return True
+    return competition.organisers.filter(pk=user.pk).exists()
+
+
+def may_manage_competition(
+    *, competition: Competition, user: User | AnonymousUser
+) -> Refusal | None:
+    """Change a competition: its settings, teams and players, match days, groups, line-ups and
+    the decisions of knock-out ties. Its organisers only: another club's organiser cannot."""
+    if organises(competition=competition, user=user):
+        return None
+    return Refusal(
+        _(
+            "Only the organisers of “%(competition)s” change it; ask one of them to add you as "
+            "an organiser."
+        )
+        % {"competition": competition.name}
+    )
+
+
+def may_read_competition(*, competition: Competition, user: User | AnonymousUser) -> Refusal | None:
+    """Read a competition's teams, match days, tables and season table: anyone while it is
+    public; its organisers always."""
+    if competition.is_public or organises(competition=competition, user=user):
+        return None
+    return Refusal(_("This team competition is not public; only its organisers see it."))

@@ -1,0 +1,263 @@
+"""Reads of team competitions: the competitions one may see, a match day's groups with their
+teams' points and match points, the season table and the knock-out bracket. Points are read
+off the confirmed scoresheets (``SeatResult``, penalty points included, as in the individual
+standings) and scored by the core (``doko.team_scoring``)."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Prefetch, Q, QuerySet, Sum
+from django.http import Http404
+
+from doko import team_scoring
+from teams import policies
+from teams.models import Competition, Group, GroupTeam, LineUp, MatchDay, Team, TeamMember
+from tournaments import play
+from tournaments.models import SeatResult, Table
+
+
+def competitions_visible(*, user: User | AnonymousUser) -> QuerySet[Competition]:
+    """The public competitions and those the user organises, newest first."""
+    competitions = Competition.objects.all()
+    if user.is_authenticated and user.is_superuser:
+        return competitions
+    if user.is_authenticated:
+        return competitions.filter(Q(is_public=True) | Q(organisers=user)).distinct()
+    return competitions.filter(is_public=True)
+
+
+def competition_get(*, slug: str, user: User | AnonymousUser) -> Competition:
+    """A competition the user may read (404 otherwise: a hidden one is not shown to exist)."""
+    competition = Competition.objects.filter(slug=slug).first()
+    if competition is None or policies.may_read_competition(competition=competition, user=user):
+        raise Http404
+    return competition
+
+
+def teams_of(*, competition: Competition) -> list[Team]:
+    """The competition's teams with their players (captain first), in two queries."""
+    return list(
+        competition.teams.prefetch_related(
+            _members_prefetch(),
+        ).order_by("name")
+    )
+
+
+def _members_prefetch() -> Prefetch:
+    return Prefetch(
+        "members",
+        queryset=TeamMember.objects.select_related("player").order_by(
+            "-is_captain", "player__last_name", "player__first_name"
+        ),
+    )
+
+
+def match_days_of(*, competition: Competition) -> list[MatchDay]:
+    """The competition's match days with their tournaments, in order."""
+    return list(competition.match_days.select_related("tournament").order_by("number"))
+
+
+def match_day_get(*, competition: Competition, number: int) -> MatchDay:
+    match_day = (
+        competition.match_days.select_related("tournament", "competition")
+        .filter(number=number)
+        .first()
+    )
+    if match_day is None:
+        raise Http404
+    return match_day
+
+
+@dataclass(frozen=True)
+class LineUpRow:
+    round_number: int
+    players: tuple[str, ...]  # the names of the places 1-4
+
+
+def line_ups_of(*, match_day: MatchDay, team: Team) -> list[LineUpRow]:
+    """A team's line-up of each round of the match day (places without a player: empty)."""
+    rows: dict[int, list[str]] = {
+        number: [""] * 4 for number in range(1, match_day.tournament.planned_rounds + 1)
+    }
+    for line in LineUp.objects.filter(match_day=match_day, team=team).select_related("entry"):
+        if line.round_number in rows:
+            rows[line.round_number][line.place - 1] = line.entry.name
+    return [LineUpRow(round_number=n, players=tuple(rows[n])) for n in sorted(rows)]
+
+
+# Results -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TeamResult:
+    """A team's line in its group of a match day: its players' summed points on confirmed
+    sheets, the match points they give (None while no sheet is confirmed), its place in the
+    group, and in a knock-out tie whether it goes through (None: not known yet, or level at
+    the cut and not decided)."""
+
+    team: Team
+    points: int
+    match_points: Fraction | None
+    place: int
+    through: bool | None
+
+
+@dataclass(frozen=True)
+class GroupResult:
+    group: Group
+    rows: tuple[TeamResult, ...]
+    complete: bool  # every sheet of the match day confirmed: the match points are final
+    level_at_cut: bool  # a knock-out tie level at the cut, waiting for the director
+
+
+def team_points(*, match_day: MatchDay) -> dict[int, int]:
+    """Each team's points on the match day's confirmed sheets: the sum over its players of
+    every round (game points, penalty points, less deductions: ``SeatResult.points``)."""
+    by_entry = dict(
+        SeatResult.objects.filter(round__tournament_id=match_day.tournament_id, confirmed=True)
+        .values("entry_id")
+        .annotate(total=Sum("points"))
+        .values_list("entry_id", "total")
+    )
+    team_of = dict(
+        LineUp.objects.filter(match_day=match_day).values_list("entry_id", "team_id").distinct()
+    )
+    points = dict.fromkeys(
+        GroupTeam.objects.filter(match_day=match_day).values_list("team_id", flat=True), 0
+    )
+    for entry_id, total in by_entry.items():
+        team = team_of.get(entry_id)
+        if team is not None:
+            points[team] = points.get(team, 0) + total
+    return points
+
+
+def match_day_complete(*, match_day: MatchDay) -> bool:
+    """Whether every planned round of the match day is drawn and every sheet of it confirmed
+    (TSR 8.5.2): then its match points are final."""
+    tournament = match_day.tournament
+    tables = Table.objects.filter(round__tournament=tournament)
+    drawn = tables.values("round_id").distinct().count()
+    return drawn >= tournament.planned_rounds and play.recorded().unconfirmed(tables=tables) == 0
+
+
+def group_results(*, match_day: MatchDay) -> list[GroupResult]:
+    """Each group of the match day, its teams by points with their match points (4, 3, 2, 1;
+    ties as the competition sets) or, in a knock-out round, who goes through."""
+    competition = match_day.competition
+    points = team_points(match_day=match_day)
+    complete = match_day_complete(match_day=match_day)
+    any_confirmed = SeatResult.objects.filter(
+        round__tournament_id=match_day.tournament_id, confirmed=True
+    ).exists()
+    places = list(GroupTeam.objects.filter(match_day=match_day).select_related("team", "group"))
+    results = []
+    for group in sorted({place.group for place in places}, key=lambda group: group.number):
+        members = [place for place in places if place.group_id == group.pk]
+        group_points = {place.team_id: points.get(place.team_id, 0) for place in members}
+        won = (
+            team_scoring.match_points(group_points, ties=competition.ties) if any_confirmed else {}
+        )
+        order = sorted(members, key=lambda place: (-group_points[place.team_id], place.team.name))
+        through: dict[int, bool | None] = {}
+        level = False
+        if group.advance and complete:
+            through, level = _through(members, group_points, group.advance)
+        rows = tuple(
+            TeamResult(
+                team=place.team,
+                points=group_points[place.team_id],
+                match_points=won.get(place.team_id),
+                place=1
+                + sum(value > group_points[place.team_id] for value in group_points.values()),
+                through=through.get(place.team_id),
+            )
+            for place in order
+        )
+        results.append(GroupResult(group=group, rows=rows, complete=complete, level_at_cut=level))
+    return results
+
+
+def _through(
+    members: Sequence[GroupTeam], points: dict[int, int], advance: int
+) -> tuple[dict[int, bool | None], bool]:
+    """Who goes through a knock-out tie: the best ``advance`` by points; teams level at the cut
+    by the director's decision (``GroupTeam.through``), else undecided (None)."""
+    ordered = sorted(points.values(), reverse=True)
+    cut = ordered[advance - 1]
+    above = sum(value > cut for value in ordered)
+    at_cut = [place for place in members if points[place.team_id] == cut]
+    through: dict[int, bool | None] = {}
+    if above + len(at_cut) == advance:
+        return {place.team_id: points[place.team_id] >= cut for place in members}, False
+    for place in members:
+        value = points[place.team_id]
+        through[place.team_id] = True if value > cut else False if value < cut else place.through
+    return through, any(place.through is None for place in at_cut)
+
+
+# The season table -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeasonLine:
+    team: Team
+    match_points: Fraction
+    game_points: int
+    rank: int
+    shared: bool
+    zone: str  # "promotion", "relegation" or ""
+
+
+def season_table(*, competition: Competition) -> list[SeasonLine]:
+    """The season table over the group stage's match days: match points summed, then the
+    competition's tie-breaks; the promotion and relegation places marked."""
+    meetings: list[dict[int, tuple[Fraction | int, int]]] = []
+    for match_day in competition.match_days.filter(stage=MatchDay.Stage.GROUPS).select_related(
+        "tournament", "competition"
+    ):
+        for result in group_results(match_day=match_day):
+            if any(row.match_points is None for row in result.rows):
+                continue
+            meetings.append(
+                {row.team.pk: (row.match_points or 0, row.points) for row in result.rows}
+            )
+    teams = {team.pk: team for team in competition.teams.all()}
+    for team_id in teams:  # a team yet to play stands at the bottom with nothing
+        if not any(team_id in meeting for meeting in meetings):
+            meetings.append({team_id: (0, 0)})
+    rows = team_scoring.season_table(meetings, tiebreaks=tuple(competition.tiebreaks.split(",")))
+    count = len(rows)
+    return [
+        SeasonLine(
+            team=teams[row.team],
+            match_points=row.match_points,
+            game_points=row.game_points,
+            rank=row.rank,
+            shared=row.shared,
+            zone="promotion"
+            if index < competition.promotion_places
+            else "relegation"
+            if index >= count - competition.relegation_places
+            else "",
+        )
+        for index, row in enumerate(rows)
+    ]
+
+
+@dataclass(frozen=True)
+class BracketRound:
+    match_day: MatchDay
+    ties: tuple[GroupResult, ...]
+
+
+def bracket(*, competition: Competition) -> list[BracketRound]:
+    """The knock-out rounds of a team championship, in order, with their ties."""
+    return [
+        BracketRound(match_day=match_day, ties=tuple(group_results(match_day=match_day)))
+        for match_day in competition.match_days.filter(stage=MatchDay.Stage.KNOCKOUT)
+        .select_related("tournament", "competition")
+        .order_by("number")
+    ]

@@ -1,0 +1,435 @@
+"""Writes for team competitions: the competition, its teams and players, match days (each a
+tournament), their groups and line-ups, and the decisions of knock-out ties. Each service is one
+transaction and asks ``policies`` first."""
+
+import datetime
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from doko import team_seating
+from teams import policies
+from teams.models import (
+    LINE_UP_PLACES,
+    MAX_MEMBERS,
+    Competition,
+    Group,
+    GroupTeam,
+    LineUp,
+    MatchDay,
+    Team,
+    TeamMember,
+)
+from tournaments import services as tournament_services
+from tournaments.models import Entry, Player, Round, Tournament, TournamentRole
+from tournaments.policies import enforce
+from tournaments.services.common import save_validated
+
+GROUP_SIZE = 4
+COMPETITION_FIELDS = (
+    "name",
+    "kind",
+    "season",
+    "club",
+    "promotion_places",
+    "relegation_places",
+    "ties",
+    "tiebreaks",
+    "is_public",
+)
+
+
+def _unique_slug(name: str, season: str) -> str:
+    base = slugify(f"{name} {season}")[:70] or "competition"
+    slug, n = base, 2
+    while Competition.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+@transaction.atomic
+def competition_create(
+    *, name: str, by: User, kind: str = Competition.Kind.LEAGUE, **settings: Any
+) -> Competition:
+    """Create a league season or a team championship; ``by`` becomes its organiser."""
+    enforce(policies.may_create_competition(user=by))
+    unknown = set(settings) - set(COMPETITION_FIELDS)
+    if unknown:
+        raise ValidationError({sorted(unknown)[0]: _("This setting does not exist.")})
+    competition = Competition(name=name.strip(), kind=kind, **settings)
+    competition.season = competition.season.strip()
+    competition.slug = _unique_slug(competition.name, competition.season)
+    try:
+        with transaction.atomic():
+            save_validated(competition)
+    except IntegrityError as error:  # the same short name, saved meanwhile in parallel
+        raise ValidationError(
+            {"slug": _("Another competition has this short name; try again.")}
+        ) from error
+    competition.organisers.add(by)
+    return competition
+
+
+@transaction.atomic
+def competition_update(*, competition: Competition, by: User, **settings: Any) -> Competition:
+    """Change a competition's settings (its kind only while it has no match day)."""
+    enforce(policies.may_manage_competition(competition=competition, user=by))
+    competition = Competition.objects.select_for_update().get(pk=competition.pk)
+    unknown = set(settings) - set(COMPETITION_FIELDS)
+    if unknown:
+        raise ValidationError({sorted(unknown)[0]: _("This setting does not exist.")})
+    if (
+        "kind" in settings
+        and settings["kind"] != competition.kind
+        and competition.match_days.exists()
+    ):
+        raise ValidationError(
+            {"kind": _("The competition has match days; its kind cannot change any more.")}
+        )
+    for field, value in settings.items():
+        setattr(competition, field, value.strip() if isinstance(value, str) else value)
+    return save_validated(competition)
+
+
+@transaction.atomic
+def competition_organiser_add(*, competition: Competition, user: User, by: User) -> Competition:
+    """Make another user an organiser of the competition (and of its match days)."""
+    enforce(policies.may_manage_competition(competition=competition, user=by))
+    competition.organisers.add(user)
+    for match_day in competition.match_days.select_related("tournament"):
+        TournamentRole.objects.get_or_create(
+            tournament=match_day.tournament, user=user, role=TournamentRole.Role.ORGANISER
+        )
+    return competition
+
+
+# Teams and their players ---------------------------------------------------------------------
+
+
+@transaction.atomic
+def team_create(*, competition: Competition, name: str, club: str = "", by: User) -> Team:
+    """Add a team to the competition."""
+    enforce(policies.may_manage_competition(competition=competition, user=by))
+    return save_validated(Team(competition=competition, name=name.strip(), club=club.strip()))
+
+
+@transaction.atomic
+def team_update(*, team: Team, by: User, name: str | None = None, club: str | None = None) -> Team:
+    """Rename a team or change its club."""
+    enforce(policies.may_manage_competition(competition=team.competition, user=by))
+    if name is not None:
+        team.name = name.strip()
+    if club is not None:
+        team.club = club.strip()
+    return save_validated(team)
+
+
+@transaction.atomic
+def team_delete(*, team: Team, by: User) -> None:
+    """Remove a team that has played on no match day."""
+    enforce(policies.may_manage_competition(competition=team.competition, user=by))
+    if team.group_places.exists():
+        raise ValidationError(
+            {"team": _("The team is in a group of a match day; take it out there first.")}
+        )
+    team.delete()
+
+
+@transaction.atomic
+def team_member_add(*, team: Team, player: Player, by: User, captain: bool = False) -> TeamMember:
+    """Add a player (a person, DDV number) to a team: four or more, reserves allowed; a person
+    plays for one team per competition."""
+    enforce(policies.may_manage_competition(competition=team.competition, user=by))
+    team = Team.objects.select_for_update().get(pk=team.pk)
+    if team.members.count() >= MAX_MEMBERS:
+        raise ValidationError(
+            {"player": _("A team names at most %(count)d players.") % {"count": MAX_MEMBERS}}
+        )
+    other = (
+        TeamMember.objects.filter(competition_id=team.competition_id, player=player)
+        .select_related("team")
+        .first()
+    )
+    if other is not None:
+        raise ValidationError(
+            {
+                "player": _("%(player)s already plays for %(team)s in this competition.")
+                % {"player": player.name, "team": other.team.name}
+            }
+        )
+    if captain:
+        team.members.filter(is_captain=True).update(is_captain=False)
+    return save_validated(
+        TeamMember(team=team, competition_id=team.competition_id, player=player, is_captain=captain)
+    )
+
+
+@transaction.atomic
+def team_member_remove(*, member: TeamMember, by: User) -> None:
+    """Take a player off a team, unless he is in a line-up of a match day."""
+    enforce(policies.may_manage_competition(competition=member.team.competition, user=by))
+    if LineUp.objects.filter(team=member.team, entry__player=member.player).exists():
+        raise ValidationError(
+            {
+                "player": _("%(player)s is in a line-up of a match day; change that line-up first.")
+                % {"player": member.player.name}
+            }
+        )
+    member.delete()
+
+
+@transaction.atomic
+def team_captain_set(*, member: TeamMember, by: User) -> TeamMember:
+    """Make a team's player its captain (the team has one)."""
+    enforce(policies.may_manage_competition(competition=member.team.competition, user=by))
+    TeamMember.objects.filter(team_id=member.team_id, is_captain=True).update(is_captain=False)
+    member.is_captain = True
+    member.save(update_fields=["is_captain"])
+    return member
+
+
+# Match days ----------------------------------------------------------------------------------
+
+
+def _groups_checked(competition: Competition, groups: Sequence[Sequence[Team]]) -> None:
+    seen: set[int] = set()
+    if not groups:
+        raise ValidationError({"groups": _("A match day needs at least one group of four teams.")})
+    for number, group in enumerate(groups, start=1):
+        if len(group) != GROUP_SIZE:
+            raise ValidationError(
+                {
+                    "groups": ngettext(
+                        "Group %(number)d has %(count)d team; a group has four teams, one "
+                        "at each place of every table.",
+                        "Group %(number)d has %(count)d teams; a group has four teams, one "
+                        "at each place of every table.",
+                        len(group),
+                    )
+                    % {"number": number, "count": len(group)}
+                }
+            )
+        for team in group:
+            if team.competition_id != competition.pk:
+                raise ValidationError(
+                    {"groups": _("%(team)s is not a team of this competition.") % {"team": team}}
+                )
+            if team.pk in seen:
+                raise ValidationError(
+                    {"groups": _("%(team)s is in two groups.") % {"team": team.name}}
+                )
+            seen.add(team.pk)
+
+
+def _groups_drawn(competition: Competition) -> list[list[Team]]:
+    teams = {team.pk: team for team in competition.teams.all()}
+    if len(teams) < GROUP_SIZE or len(teams) % GROUP_SIZE:
+        raise ValidationError(
+            {
+                "groups": ngettext(
+                    "The competition has %(count)d team; drawing groups of four needs a "
+                    "multiple of four. Choose the groups yourself.",
+                    "The competition has %(count)d teams; drawing groups of four needs a "
+                    "multiple of four. Choose the groups yourself.",
+                    len(teams),
+                )
+                % {"count": len(teams)}
+            }
+        )
+    drawn = team_seating.team_groups(list(teams), seed=secrets.randbits(32), size=GROUP_SIZE)
+    return [[teams[pk] for pk in group] for group in drawn]
+
+
+@transaction.atomic
+def match_day_create(
+    *,
+    competition: Competition,
+    starts_on: datetime.date,
+    by: User,
+    venue: str = "",
+    rounds: int = 4,
+    stage: str = MatchDay.Stage.GROUPS,
+    groups: Sequence[Sequence[Team]] | None = None,
+    advance: int = 1,
+) -> MatchDay:
+    """Add a match day: a tournament (its rounds, tables, scoresheets, checks and standings as
+    any tournament's, 24 hands a round, TSR 8.5.1) whose draw seats its groups of four teams,
+    one player of each team at every table. ``groups``: the teams of each group; None draws
+    them at random. A knock-out round's groups are its ties, of which the best ``advance``
+    teams go through. Each team's line-up starts as its first four players (the captain
+    first), for every round; change it before the draw (``line_up_set``)."""
+    enforce(policies.may_manage_competition(competition=competition, user=by))
+    competition = Competition.objects.select_for_update().get(pk=competition.pk)
+    if stage not in MatchDay.Stage.values:
+        raise ValidationError({"stage": _("Choose the group stage or a knock-out round.")})
+    if stage == MatchDay.Stage.KNOCKOUT and competition.kind != Competition.Kind.CHAMPIONSHIP:
+        raise ValidationError(
+            {"stage": _("Only a team championship plays knock-out rounds; a league plays groups.")}
+        )
+    if stage == MatchDay.Stage.KNOCKOUT and not 1 <= advance <= GROUP_SIZE - 1:
+        raise ValidationError(
+            {"advance": _("From a tie of four teams one, two or three go through.")}
+        )
+    chosen = [list(group) for group in groups] if groups is not None else _groups_drawn(competition)
+    _groups_checked(competition, chosen)
+    number = (competition.match_days.aggregate(n=Max("number"))["n"] or 0) + 1
+    label = (
+        _("knock-out round %(number)d")
+        if stage == MatchDay.Stage.KNOCKOUT
+        else _("match day %(number)d")
+    ) % {"number": number}
+    tournament = tournament_services.tournament_create(
+        name=f"{competition.name} {competition.season}".strip() + f" – {label}",
+        starts_on=starts_on,
+        venue=venue,
+        planned_rounds=rounds,
+        seating_method="ddv",
+        counts_for_ranking=False,
+        organiser=by,
+        is_public=competition.is_public,
+    )
+    Tournament.objects.filter(pk=tournament.pk).update(is_match_day=True)
+    tournament.is_match_day = True
+    for user in competition.organisers.exclude(pk=by.pk):
+        TournamentRole.objects.create(
+            tournament=tournament, user=user, role=TournamentRole.Role.ORGANISER
+        )
+    match_day = MatchDay.objects.create(
+        competition=competition, number=number, stage=stage, tournament=tournament
+    )
+    for group_number, teams in enumerate(chosen, start=1):
+        group = Group.objects.create(
+            match_day=match_day,
+            number=group_number,
+            advance=advance if stage == MatchDay.Stage.KNOCKOUT else 0,
+        )
+        for team in teams:
+            GroupTeam.objects.create(group=group, match_day=match_day, team=team)
+            members = list(
+                team.members.select_related("player").order_by(
+                    "-is_captain", "player__last_name", "player__first_name"
+                )[:LINE_UP_PLACES]
+            )
+            if len(members) == LINE_UP_PLACES:
+                _line_up_store(
+                    match_day=match_day,
+                    team=team,
+                    players=[member.player for member in members],
+                    from_round=1,
+                )
+    return match_day
+
+
+def _entry_for(match_day: MatchDay, player: Player) -> Entry:
+    """The player's entry in the match day's tournament, made when he first plays."""
+    entry = match_day.tournament.entries.filter(player=player).first()
+    if entry is None:
+        entry = tournament_services.entry_create(tournament=match_day.tournament, player=player)
+    return entry
+
+
+def _line_up_store(
+    *, match_day: MatchDay, team: Team, players: Sequence[Player], from_round: int
+) -> list[LineUp]:
+    planned = match_day.tournament.planned_rounds
+    entries = [_entry_for(match_day, player) for player in players]
+    stored = []
+    for round_number in range(from_round, planned + 1):
+        round_ = match_day.tournament.rounds.filter(number=round_number).first()
+        before = dict(
+            LineUp.objects.filter(
+                match_day=match_day, team=team, round_number=round_number
+            ).values_list("place", "entry_id")
+        )
+        LineUp.objects.filter(match_day=match_day, team=team, round_number=round_number).delete()
+        for place, entry in enumerate(entries, start=1):
+            stored.append(
+                save_validated(
+                    LineUp(
+                        match_day=match_day,
+                        team=team,
+                        round_number=round_number,
+                        place=place,
+                        entry=entry,
+                    )
+                )
+            )
+            old = before.get(place)
+            if round_ is not None and old is not None and old != entry.pk:
+                tournament_services.seat_substitute(
+                    round=round_, entry=Entry.objects.get(pk=old), substitute=entry
+                )
+    return stored
+
+
+@transaction.atomic
+def line_up_set(
+    *,
+    match_day: MatchDay,
+    team: Team,
+    players: Sequence[Player],
+    by: User,
+    from_round: int = 1,
+) -> list[LineUp]:
+    """Name who plays the four places of a team's line-up from round ``from_round`` to the
+    match day's last (Aufstellung): four different players of the team. In a round already
+    drawn (not started) a new player takes over the seats of the place he plays."""
+    enforce(policies.may_manage_competition(competition=match_day.competition, user=by))
+    if not GroupTeam.objects.filter(match_day=match_day, team=team).exists():
+        raise ValidationError(
+            {"team": _("%(team)s plays in no group of this match day.") % {"team": team.name}}
+        )
+    planned = match_day.tournament.planned_rounds
+    if not 1 <= from_round <= planned:
+        raise ValidationError(
+            {"from_round": _("Choose a round from 1 to %(planned)d.") % {"planned": planned}}
+        )
+    if len(players) != LINE_UP_PLACES or len({player.pk for player in players}) != len(players):
+        raise ValidationError(
+            {"players": _("A line-up names four different players, one for each place.")}
+        )
+    members = set(team.members.values_list("player_id", flat=True))
+    for player in players:
+        if player.pk not in members:
+            raise ValidationError(
+                {
+                    "players": _("%(player)s does not play for %(team)s.")
+                    % {"player": player.name, "team": team.name}
+                }
+            )
+    started = match_day.tournament.rounds.filter(number__gte=from_round).exclude(
+        status__in=[Round.Status.PLANNED, Round.Status.SEATED]
+    )
+    if first := started.order_by("number").first():
+        raise ValidationError(
+            {
+                "from_round": _(
+                    "Round %(number)d has started: a line-up changes only from a round not "
+                    "started yet."
+                )
+                % {"number": first.number}
+            }
+        )
+    return _line_up_store(match_day=match_day, team=team, players=players, from_round=from_round)
+
+
+@transaction.atomic
+def tie_decide(*, place: GroupTeam, through: bool, by: User) -> GroupTeam:
+    """The director's decision where a knock-out tie ended level at the cut: whether this team
+    goes through (``doko.team_scoring.knockout_winner`` decides no further)."""
+    enforce(policies.may_manage_competition(competition=place.match_day.competition, user=by))
+    if place.match_day.stage != MatchDay.Stage.KNOCKOUT:
+        raise ValidationError(
+            {"through": _("Only knock-out ties are decided; a group scores match points.")}
+        )
+    place.through = through
+    place.save(update_fields=["through"])
+    return place
