@@ -6,6 +6,7 @@ from adjudication import api as adjudication_api
 from config.login import ObtainAuthTokenLimited
 from scoring import api as scoring_api
 from scoring import desk_api, second_entry_api, sheet_api
+from teams import api as teams_api
 from tournaments import api as tournament_api
 
 urlpatterns = [
@@ -335,4 +336,49 @@ urlpatterns += [
         adjudication_api.StaffInvitationAgain.as_view(),
         name="api-invitation-again",
     ),
+]
+
+# Team competitions (issue 34): a league's season or a team championship; its match days are
+# tournaments, played through the routes above.
+COMPETITION = "competitions/<slug:slug>"
+MATCH_DAY = f"{COMPETITION}/match-days/<int:number>"
+urlpatterns += [
+    path("competitions", teams_api.CompetitionList.as_view(), name="api-competitions"),
+    path(COMPETITION, teams_api.CompetitionDetail.as_view(), name="api-competition"),
+    path(
+        f"{COMPETITION}/organisers",
+        teams_api.CompetitionOrganisers.as_view(),
+        name="api-competition-organisers",
+    ),
+    path(f"{COMPETITION}/teams", teams_api.TeamList.as_view(), name="api-teams"),
+    path(f"{COMPETITION}/teams/<int:team_id>", teams_api.TeamDetail.as_view(), name="api-team"),
+    path(
+        f"{COMPETITION}/teams/<int:team_id>/players",
+        teams_api.TeamPlayers.as_view(),
+        name="api-team-players",
+    ),
+    path(
+        f"{COMPETITION}/teams/<int:team_id>/players/<int:player_id>",
+        teams_api.TeamPlayer.as_view(),
+        name="api-team-player",
+    ),
+    path(
+        f"{COMPETITION}/teams/<int:team_id>/captain",
+        teams_api.TeamCaptain.as_view(),
+        name="api-team-captain",
+    ),
+    path(f"{COMPETITION}/match-days", teams_api.MatchDayList.as_view(), name="api-match-days"),
+    path(MATCH_DAY, teams_api.MatchDayDetail.as_view(), name="api-match-day"),
+    path(
+        f"{MATCH_DAY}/line-ups/<int:team_id>",
+        teams_api.LineUpDetail.as_view(),
+        name="api-line-up",
+    ),
+    path(
+        f"{MATCH_DAY}/ties/<int:team_id>/decide",
+        teams_api.TieDecide.as_view(),
+        name="api-tie-decide",
+    ),
+    path(f"{COMPETITION}/table", teams_api.SeasonTable.as_view(), name="api-season-table"),
+    path(f"{COMPETITION}/bracket", teams_api.Bracket.as_view(), name="api-bracket"),
 ]

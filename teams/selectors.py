@@ -261,3 +261,29 @@ def bracket(*, competition: Competition) -> list[BracketRound]:
         .select_related("tournament", "competition")
         .order_by("number")
     ]
+
+
+@dataclass(frozen=True)
+class LineUpPlace:
+    round_number: int
+    place: int
+    player_id: int
+    name: str
+    start_number: int  # in the match day's tournament
+
+
+def line_up_places(*, match_day: MatchDay, team: Team) -> list[LineUpPlace]:
+    """A team's line-up of each round of the match day, place by place, with each player's
+    person and start number (for the API: the seats of a round name start numbers)."""
+    return [
+        LineUpPlace(
+            round_number=line.round_number,
+            place=line.place,
+            player_id=line.entry.player_id,
+            name=line.entry.name,
+            start_number=line.entry.start_number,
+        )
+        for line in LineUp.objects.filter(match_day=match_day, team=team)
+        .select_related("entry")
+        .order_by("round_number", "place")
+    ]

@@ -433,3 +433,52 @@ def tie_decide(*, place: GroupTeam, through: bool, by: User) -> GroupTeam:
     place.through = through
     place.save(update_fields=["through"])
     return place
+
+
+# The API's way of naming a player ------------------------------------------------------------
+
+
+@transaction.atomic
+def team_player_add(
+    *,
+    team: Team,
+    by: User,
+    player_id: int | None = None,
+    ddv_number: str = "",
+    first_name: str = "",
+    last_name: str = "",
+    club: str = "",
+    captain: bool = False,
+) -> TeamMember:
+    """Add a person to a team, named by their record (``player_id``), by their DDV number alone,
+    or by name (club, DDV number) as a tournament registers them: the known person is found,
+    else a new one made (``player_find_or_create``). Nothing is made when the team refuses him."""
+    enforce(policies.may_manage_competition(competition=team.competition, user=by))
+    player: Player | None
+    if player_id is not None:
+        player = Player.objects.filter(pk=player_id).first()
+        if player is None:
+            raise ValidationError({"player_id": _("No person has this number.")})
+    elif first_name.strip() or last_name.strip():
+        if not first_name.strip() or not last_name.strip():
+            field = "last_name" if first_name.strip() else "first_name"
+            raise ValidationError({field: _("A new person needs a first and a last name.")})
+        player = tournament_services.player_find_or_create(
+            first_name=first_name, last_name=last_name, club=club, ddv_number=ddv_number
+        )
+    elif ddv_number.strip():
+        player = Player.objects.filter(ddv_number=ddv_number.strip()).first()
+        if player is None:
+            raise ValidationError(
+                {
+                    "ddv_number": _(
+                        "No person has this DDV number yet; give the first and last name too "
+                        "to add a new person."
+                    )
+                }
+            )
+    else:
+        raise ValidationError(
+            {"player_id": _("Name the player: a person's number, a DDV number, or a name.")}
+        )
+    return team_member_add(team=team, player=player, by=by, captain=captain)

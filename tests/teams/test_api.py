@@ -1,0 +1,367 @@
+"""The team competitions' API (teams/api.py), through DRF's test client: a league and a team
+championship set up, drawn, played and scored through the API alone; who may write; what bad
+input is told."""
+
+import re
+from fractions import Fraction
+
+import pytest
+from django.contrib.auth.models import Group
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from doko.rules.contracts import Contract
+from doko.rules.deal import HANDS_PER_MATCH
+from tests import factories
+from tests.sheets import normal, solo
+from tournaments.policies import ORGANISERS_GROUP
+
+pytestmark = pytest.mark.django_db
+
+DAY = "2026-12-05"
+API = "/api/v1/competitions"
+ROUNDS = 2  # a league's match day, kept short: the draw's balance is tested with the core
+
+
+def client_of(user=None, language: str = "en") -> APIClient:
+    client = APIClient()
+    headers = {"HTTP_ACCEPT_LANGUAGE": language}
+    if user is not None:
+        headers["HTTP_AUTHORIZATION"] = f"Token {Token.objects.get_or_create(user=user)[0].key}"
+    client.credentials(**headers)
+    return client
+
+
+def organiser_user(username: str):
+    user = factories.user(username=username)
+    user.groups.add(Group.objects.get(name=ORGANISERS_GROUP))
+    return user
+
+
+def ok(response, status: int = 200):
+    assert response.status_code == status, (response.status_code, response.content[:600])
+    return response.json() if response.content else None
+
+
+# Playing a table through the sheet API ---------------------------------------------------------
+
+
+def hand_json(line) -> dict:
+    return {
+        "contract": str(line.contract),
+        "dealer": line.dealer,
+        "soloist": line.soloist,
+        "solo_type": str(line.solo_type) if line.solo_type else None,
+        "game_value": line.game_value,
+        "points": {str(seat): points for seat, points in line.points.items()},
+    }
+
+
+def ranked_match(order: list[int]) -> list:
+    """A correct match of 24 hands (20 + 4 compulsory solos, TSR 8.5.1) in which the seats of
+    ``order`` (best first) end on +20, 0, -8, -12: the first two win 10 normal games, the first
+    and third 6, the first and last 4; each compulsory solo is won, which evens out."""
+    a, b, c, d = order
+    winners = [(a, b)] * 10 + [(a, c)] * 6 + [(a, d)] * 4
+    size = 4
+    lines, dealer, owing = [], 1, list(range(1, size + 1))
+    for main in range(HANDS_PER_MATCH[size] - size):
+        if owing and main % 2 == 1:
+            lines.append(solo(dealer, owing.pop(0), 2, contract=Contract.COMPULSORY_SOLO))
+        lines.append(normal(dealer, winners[main], 1))
+        dealer = dealer % size + 1
+    return lines
+
+
+SCORES = (20, 0, -8, -12)  # what each place of ``ranked_match`` scores at one table
+
+
+def key_of(link: str) -> str:
+    return re.search(r"/s/([^/]+)/", link).group(1)
+
+
+def play_table(api, slug: str, number: int, table: dict, team_of: dict, strength: list[int]):
+    """Enter, hand in and confirm one table's sheet as its players do (the keeper's key, then
+    seat 1's): the player of the strongest team in ``strength`` scores most."""
+    base = f"/api/v1/tournaments/{slug}/rounds/{number}/tables/{table['number']}"
+    links = ok(api.get(f"{base}/links"))["seats"]
+    keys = {seat["position"]: key_of(seat["link"]) for seat in links}
+    seats = {seat["position"]: team_of[seat["start_number"]] for seat in table["seats"]}
+    order = sorted(seats, key=lambda position: strength.index(seats[position]))
+    keeper, checker = APIClient(), APIClient()
+    keeper.credentials(HTTP_X_SEAT_KEY=keys[4], HTTP_ACCEPT_LANGUAGE="en")
+    checker.credentials(HTTP_X_SEAT_KEY=keys[1], HTTP_ACCEPT_LANGUAGE="en")
+    sheet = ok(keeper.get(f"{base}/scoresheet"))
+    hands = [hand_json(line) for line in ranked_match(order)]
+    sheet = ok(
+        keeper.put(
+            f"{base}/scoresheet", {"version": sheet["version"], "hands": hands}, format="json"
+        )
+    )
+    version = {"version": sheet["version"]}
+    sheet = ok(keeper.post(f"{base}/scoresheet/submit", version, format="json"))
+    ok(checker.post(f"{base}/scoresheet/confirm", {"version": sheet["version"]}, format="json"))
+    return seats
+
+
+def play_match_day(api, slug: str, number: int, strengths: list[list[int]]) -> dict:
+    """Draw a match day's rounds through the rounds API, check every table, play every round,
+    and return what the tables seated: {team id: [its players' start numbers]}."""
+    match_day = ok(api.get(f"{API}/{slug}/match-days/{number}"))
+    tournament = match_day["tournament"]
+    groups = {
+        team["team_id"]: group["number"] for group in match_day["groups"] for team in group["teams"]
+    }
+    team_of = {}
+    for team_id in groups:
+        line_up = ok(api.get(f"{API}/{slug}/match-days/{number}/line-ups/{team_id}"))
+        for each in line_up["rounds"]:
+            for place in each["players"]:
+                team_of[place["start_number"]] = team_id
+    rounds_url = f"/api/v1/tournaments/{tournament}/rounds/"
+    ok(api.post(rounds_url), 201)
+    ok(api.post(f"{rounds_url}1/seat", {"seed": 11}, format="json"))
+    rounds = ok(api.get(rounds_url))
+    assert len(rounds) == match_day["rounds"]  # the team draw draws every round at once
+    strength_of = {team: strength for strength in strengths for team in strength}
+    for each in rounds:
+        number_ = each["number"]
+        detail = ok(api.get(f"{rounds_url}{number_}/"))
+        for table in detail["tables"]:
+            seated = [team_of[seat["start_number"]] for seat in table["seats"]]
+            assert len(seated) == 4
+            assert len(set(seated)) == 4, seated  # four teams, no team-mates together
+            assert len({groups[team] for team in seated}) == 1, seated  # of one group
+        if each["status"] != "seated" or detail["round"]["published_at"] is None:
+            ok(api.post(f"{rounds_url}{number_}/publish"))
+        ok(api.post(f"{rounds_url}{number_}/start"))
+        for table in detail["tables"]:
+            strength = strength_of[team_of[table["seats"][0]["start_number"]]]
+            play_table(api, tournament, number_, table, team_of, strength)
+        ok(api.post(f"{rounds_url}{number_}/end"))
+        ok(api.post(f"{rounds_url}{number_}/close"))
+    return team_of
+
+
+def by_name(rows: list[dict], key: str = "name") -> dict:
+    return {row[key]: row for row in rows}
+
+
+def test_a_league_and_a_championship_are_set_up_drawn_played_and_scored_through_the_api():
+    """The issue's "done when": a league of 8 teams (32 players) with two match days, every
+    table seating four different teams (no team-mates together), match points 4/3/2/1 per
+    group and match day from the confirmed sheets, a season table with summed match points
+    and relegation places marked; a team championship with a group stage and one knock-out
+    round whose winner shows in the bracket. All through the API."""
+    organiser = organiser_user("ligaleiter")
+    api = client_of(organiser)
+    competition = ok(
+        api.post(
+            API,
+            {
+                "name": "Bezirksliga",
+                "season": "2026/27",
+                "kind": "league",
+                "promotion_places": 1,
+                "relegation_places": 2,
+            },
+            format="json",
+        ),
+        201,
+    )
+    slug = competition["slug"]
+    team_ids = {}
+    for number in range(1, 9):
+        team = ok(
+            api.post(
+                f"{API}/{slug}/teams",
+                {"name": f"Team {number}", "club": f"Club {number}"},
+                format="json",
+            ),
+            201,
+        )
+        team_ids[number] = team["id"]
+        for index in range(4):
+            ok(
+                api.post(
+                    f"{API}/{slug}/teams/{team['id']}/players",
+                    {
+                        "first_name": f"Spieler{index}",
+                        "last_name": f"Team{number}",
+                        "club": f"Club {number}",
+                        "ddv_number": f"{number}{index}0{number}",
+                        "captain": index == 0,
+                    },
+                    format="json",
+                ),
+                201,
+            )
+    listed = ok(api.get(f"{API}/{slug}/teams"))
+    assert len(listed) == 8
+    assert sum(len(team["players"]) for team in listed) == 32
+    assert all(team["players"][0]["captain"] for team in listed)
+    # Team 1 names a reserve, who plays from round 2 of the second match day.
+    reserve = ok(
+        api.post(
+            f"{API}/{slug}/teams/{team_ids[1]}/players",
+            {"first_name": "Ersatz", "last_name": "Zuletzt", "club": "Club 1"},
+            format="json",
+        ),
+        201,
+    )
+    reserve_id = next(p["player_id"] for p in reserve["players"] if p["first_name"] == "Ersatz")
+
+    t = team_ids
+    first = ok(
+        api.post(
+            f"{API}/{slug}/match-days",
+            {
+                "starts_on": DAY,
+                "venue": "Vereinsheim",
+                "rounds": ROUNDS,
+                "groups": [[t[1], t[2], t[3], t[4]], [t[5], t[6], t[7], t[8]]],
+            },
+            format="json",
+        ),
+        201,
+    )
+    assert first["number"] == 1
+    assert first["stage"] == "groups"
+    assert not first["complete"]
+    second = ok(
+        api.post(
+            f"{API}/{slug}/match-days",
+            {
+                "starts_on": "2027-01-16",
+                "rounds": ROUNDS,
+                "groups": [[t[1], t[3], t[5], t[7]], [t[2], t[4], t[6], t[8]]],
+            },
+            format="json",
+        ),
+        201,
+    )
+    assert second["number"] == 2
+    line_up = ok(api.get(f"{API}/{slug}/match-days/2/line-ups/{t[1]}"))
+    regulars = [place["player_id"] for place in line_up["rounds"][0]["players"]]
+    changed = ok(
+        api.put(
+            f"{API}/{slug}/match-days/2/line-ups/{t[1]}",
+            {"players": [*regulars[:3], reserve_id], "from_round": 2},
+            format="json",
+        )
+    )
+    assert [p["player_id"] for p in changed["rounds"][0]["players"]] == regulars
+    assert [p["player_id"] for p in changed["rounds"][1]["players"]][3] == reserve_id
+
+    # Match day 1: group 1 finishes 1 > 2 > 3 > 4, group 2 5 > 6 > 7 > 8.
+    play_match_day(api, slug, 1, [[t[1], t[2], t[3], t[4]], [t[5], t[6], t[7], t[8]]])
+    # Match day 2: group 1 finishes 7 > 5 > 3 > 1, group 2 4 > 2 > 6 > 8.
+    seated = play_match_day(api, slug, 2, [[t[7], t[5], t[3], t[1]], [t[4], t[2], t[6], t[8]]])
+    reserve_entries = [n for n, team in seated.items() if team == t[1]]
+    assert len(reserve_entries) == 5  # the reserve played for team 1 too
+
+    rounds = ROUNDS
+    expected = {
+        1: [[t[1], t[2], t[3], t[4]], [t[5], t[6], t[7], t[8]]],
+        2: [[t[7], t[5], t[3], t[1]], [t[4], t[2], t[6], t[8]]],
+    }
+    for number, groups in expected.items():
+        day = ok(api.get(f"{API}/{slug}/match-days/{number}"))
+        assert day["complete"]
+        for group, order in zip(day["groups"], groups, strict=True):
+            assert group["complete"]
+            assert [team["team_id"] for team in group["teams"]] == order
+            assert [team["match_points"] for team in group["teams"]] == ["4", "3", "2", "1"]
+            assert [team["points"] for team in group["teams"]] == [
+                4 * rounds * score for score in SCORES
+            ]
+            assert [team["place"] for team in group["teams"]] == [1, 2, 3, 4]
+
+    # The season table: 5 (7), 7 and 2 (6, by game points), 1 and 4 (5, level on game points:
+    # 1 beat 4 on match day 1), 6 (5), 3 (4), 8 (2); one up, two down.
+    table = ok(api.get(f"{API}/{slug}/table"))
+    assert (table["promotion_places"], table["relegation_places"]) == (1, 2)
+    lines = table["lines"]
+    names = {team_id: f"Team {number}" for number, team_id in t.items()}
+    assert [line["team"] for line in lines] == [names[t[n]] for n in (5, 7, 2, 1, 4, 6, 3, 8)]
+    assert [line["match_points"] for line in lines] == ["7", "6", "6", "5", "5", "5", "4", "2"]
+    assert [line["rank"] for line in lines] == [1, 2, 3, 4, 5, 6, 7, 8]
+    zones = ["promotion", "", "", "", "", "", "relegation", "relegation"]
+    assert [line["zone"] for line in lines] == zones
+    step = 4 * rounds
+    assert by_name(lines, "team_id")[t[1]]["game_points"] == step * (20 - 12)
+    assert by_name(lines, "team_id")[t[4]]["game_points"] == step * (-12 + 20)
+
+    # The team championship: the same people, by their records; a group stage, then the first
+    # two of each group in one knock-out tie, of which one team goes through.
+    cup = ok(
+        api.post(API, {"name": "Mannschaftspokal", "kind": "championship"}, format="json"), 201
+    )
+    cup_slug = cup["slug"]
+    cup_teams = {}
+    for team in listed:
+        made = ok(api.post(f"{API}/{cup_slug}/teams", {"name": team["name"]}, format="json"), 201)
+        cup_teams[team["name"]] = made["id"]
+        for player in team["players"]:
+            ok(
+                api.post(
+                    f"{API}/{cup_slug}/teams/{made['id']}/players",
+                    {"player_id": player["player_id"]},
+                    format="json",
+                ),
+                201,
+            )
+    c = {number: cup_teams[f"Team {number}"] for number in range(1, 9)}
+    ok(
+        api.post(
+            f"{API}/{cup_slug}/match-days",
+            {
+                "starts_on": DAY,
+                "rounds": 1,
+                "groups": [[c[1], c[2], c[3], c[4]], [c[5], c[6], c[7], c[8]]],
+            },
+            format="json",
+        ),
+        201,
+    )
+    play_match_day(api, cup_slug, 1, [[c[2], c[1], c[3], c[4]], [c[6], c[5], c[7], c[8]]])
+    stage = ok(api.get(f"{API}/{cup_slug}/match-days/1"))
+    firsts = [team["team_id"] for group in stage["groups"] for team in group["teams"][:2]]
+    assert firsts == [c[2], c[1], c[6], c[5]]
+    knockout = ok(
+        api.post(
+            f"{API}/{cup_slug}/match-days",
+            {"starts_on": DAY, "rounds": 1, "stage": "knockout", "groups": [firsts], "advance": 1},
+            format="json",
+        ),
+        201,
+    )
+    assert knockout["stage"] == "knockout"
+    bracket = ok(api.get(f"{API}/{cup_slug}/bracket"))
+    assert [tie["teams"][0]["through"] for tie in bracket["rounds"][0]["ties"]] == [None]
+    play_match_day(api, cup_slug, 2, [[c[5], c[6], c[1], c[2]]])
+    bracket = ok(api.get(f"{API}/{cup_slug}/bracket"))
+    (final,) = bracket["rounds"]
+    (tie,) = final["ties"]
+    assert tie["complete"]
+    assert tie["advance"] == 1
+    assert [(row["name"], row["through"]) for row in tie["teams"]] == [
+        ("Team 5", True),
+        ("Team 6", False),
+        ("Team 1", False),
+        ("Team 2", False),
+    ]
+    # The knock-out round scores no league table: the championship's table counts its groups.
+    cup_table = ok(api.get(f"{API}/{cup_slug}/table"))
+    assert cup_table["lines"][0]["team"] in {"Team 2", "Team 6"}
+
+
+def test_match_points_are_written_as_exact_fractions():
+    from teams.api import match_points_text
+
+    assert [match_points_text(Fraction(n, d)) for n, d in ((4, 1), (5, 2), (7, 3))] == [
+        "4",
+        "5/2",
+        "7/3",
+    ]
+    assert match_points_text(None) is None
