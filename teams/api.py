@@ -13,10 +13,14 @@ places 2 to 4 get 2 each, three sharing places 1 to 3 get 3 each, two sharing 2 
 The API writes them exactly, as a string: ``"4"``, ``"5/2"``, ``"7/3"`` (``match_points_text``).
 """
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -77,6 +81,23 @@ class StrictModelSerializer(serializers.ModelSerializer):
                     {key: [_("This field does not exist.")] for key in unknown}
                 )
         return super().to_internal_value(data)
+
+
+@contextmanager
+def _name_errors() -> Iterator[None]:
+    """A team's name taken in its competition (a constraint of two columns, which Django reports
+    on no field) is an error of the ``name`` sent."""
+    try:
+        yield
+    except DjangoValidationError as error:
+        if hasattr(error, "error_dict") and NON_FIELD_ERRORS in error.error_dict:
+            raise serializers.ValidationError(
+                {
+                    ("name" if field == NON_FIELD_ERRORS else field): errors
+                    for field, errors in error.message_dict.items()
+                }
+            ) from error
+        raise
 
 
 def _competition(request, slug: str) -> Competition:
@@ -246,9 +267,10 @@ class TeamList(APIView):
         competition = _managed(request, slug)
         payload = TeamSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
-        team = services.team_create(
-            competition=competition, by=request.user, **payload.validated_data
-        )
+        with _name_errors():
+            team = services.team_create(
+                competition=competition, by=request.user, **payload.validated_data
+            )
         return Response(TeamSerializer(team).data, status=status.HTTP_201_CREATED)
 
 
@@ -273,7 +295,8 @@ class TeamDetail(APIView):
         team = _team(_managed(request, slug), team_id)
         payload = TeamChangeSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
-        services.team_update(team=team, by=request.user, **payload.validated_data)
+        with _name_errors():
+            services.team_update(team=team, by=request.user, **payload.validated_data)
         return Response(_team_data(team))
 
     @extend_schema(request=None, responses={204: None})

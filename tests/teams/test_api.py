@@ -2,6 +2,7 @@
 championship set up, drawn, played and scored through the API alone; who may write; what bad
 input is told."""
 
+import datetime
 import re
 from fractions import Fraction
 
@@ -14,6 +15,7 @@ from doko.rules.contracts import Contract
 from doko.rules.deal import HANDS_PER_MATCH
 from tests import factories
 from tests.sheets import normal, solo
+from tests.teams.factories import league, organiser_of, teams
 from tournaments.policies import ORGANISERS_GROUP
 
 pytestmark = pytest.mark.django_db
@@ -365,3 +367,297 @@ def test_match_points_are_written_as_exact_fractions():
         "7/3",
     ]
     assert match_points_text(None) is None
+
+
+# Who may write -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def world():
+    """A league of four teams of five (one reserve each), with a match day of one group, its
+    organiser, and another club's organiser (who may create competitions of his own)."""
+    from teams import services
+
+    competition = league(teams=4, members=5, relegation_places=1)
+    by = organiser_of(competition)
+    match_day = services.match_day_create(
+        competition=competition,
+        starts_on=datetime.date(2026, 12, 5),
+        by=by,
+        groups=[teams(competition)],
+    )
+    return {
+        "competition": competition,
+        "organiser": by,
+        "stranger": organiser_user("fremder-leiter"),
+        "match_day": match_day,
+        "team": teams(competition)[0],
+    }
+
+
+def _writes(w) -> list[tuple[str, str, dict | None]]:
+    """Every write of the API, with a body the organiser may send."""
+    slug, team = w["competition"].slug, w["team"]
+    members = list(team.members.order_by("-is_captain", "player__last_name"))
+    base = f"{API}/{slug}"
+    return [
+        ("patch", base, {"name": "Umbenannt"}),
+        ("post", f"{base}/organisers", {"username": w["stranger"].username}),
+        ("post", f"{base}/teams", {"name": "Neue Mannschaft"}),
+        ("patch", f"{base}/teams/{team.pk}", {"name": "Umbenannt"}),
+        ("delete", f"{base}/teams/{team.pk}", None),
+        ("post", f"{base}/teams/{team.pk}/players", {"first_name": "Neu", "last_name": "Ling"}),
+        ("post", f"{base}/teams/{team.pk}/captain", {"player_id": members[1].player_id}),
+        (
+            "post",
+            f"{base}/match-days",
+            {"starts_on": DAY, "groups": [[t.pk for t in teams(w["competition"])]]},
+        ),
+        (
+            "put",
+            f"{base}/match-days/1/line-ups/{team.pk}",
+            {"players": [m.player_id for m in reversed(members[:4])]},
+        ),
+        ("delete", f"{base}/teams/{team.pk}/players/{members[4].player_id}", None),
+        ("post", f"{base}/match-days/1/ties/{team.pk}/decide", {"through": True}),
+    ]
+
+
+def _state(competition) -> tuple:
+    from teams.models import GroupTeam, LineUp, MatchDay, Team, TeamMember
+    from tournaments.models import Player
+
+    competition.refresh_from_db()
+    return (
+        competition.name,
+        sorted(competition.organisers.values_list("pk", flat=True)),
+        sorted(Team.objects.values_list("pk", "name")),
+        sorted(TeamMember.objects.values_list("pk", "is_captain")),
+        MatchDay.objects.count(),
+        sorted(LineUp.objects.values_list("pk", "entry_id")),
+        sorted(GroupTeam.objects.values_list("pk", "through")),
+        Player.objects.count(),
+    )
+
+
+def test_another_clubs_organiser_is_refused_every_write_with_the_reason(world):
+    stranger = client_of(world["stranger"])
+    before = _state(world["competition"])
+    for method, address, body in _writes(world):
+        response = getattr(stranger, method)(address, body, format="json")
+        assert response.status_code == 403, (method, address, response.content)
+        assert "Only the organisers of “Testliga”" in response.json()["detail"], address
+        assert "ask one of them" in response.json()["detail"]
+    assert _state(world["competition"]) == before
+
+
+def test_a_bad_body_from_another_clubs_organiser_is_refused_before_it_is_read(world):
+    stranger = client_of(world["stranger"])
+    slug, team = world["competition"].slug, world["team"]
+    response = stranger.put(
+        f"{API}/{slug}/match-days/1/line-ups/{team.pk}", {"players": [999999]}, format="json"
+    )
+    assert response.status_code == 403
+
+
+def test_without_an_account_every_write_asks_for_one(world):
+    anonymous = client_of()
+    before = _state(world["competition"])
+    for method, address, body in _writes(world):
+        response = getattr(anonymous, method)(address, body, format="json")
+        assert response.status_code == 401, (method, address, response.content)
+    assert _state(world["competition"]) == before
+
+
+def test_the_organiser_may_make_every_write(world):
+    """The other side of the refusals above: each of those requests is the organiser's to make
+    (tie decisions only in a knock-out round: a group's is refused on ``through``)."""
+    organiser = client_of(world["organiser"])
+    for method, address, body in _writes(world):
+        response = getattr(organiser, method)(address, body, format="json")
+        if address.endswith("/decide"):
+            assert response.status_code == 400
+            assert "through" in response.json()
+        elif address.endswith(f"/teams/{world['team'].pk}") and method == "delete":
+            assert response.status_code == 400  # it plays on the match day: named on team
+            assert "team" in response.json()
+        else:
+            assert response.status_code in {200, 201}, (method, address, response.content)
+
+
+def test_only_organisers_create_competitions_and_are_told_who_adds_them():
+    response = client_of(factories.user()).post(API, {"name": "Meine Liga"}, format="json")
+    assert response.status_code == 403
+    assert "Organisers" in response.json()["detail"]
+    created = client_of(organiser_user("neu")).post(API, {"name": "Meine Liga"}, format="json")
+    assert created.status_code == 201
+    assert created.json()["slug"] == "meine-liga"
+
+
+def test_an_added_organiser_manages_the_competition_and_its_match_days(world):
+    organiser = client_of(world["organiser"])
+    slug = world["competition"].slug
+    response = organiser.post(
+        f"{API}/{slug}/organisers", {"username": world["stranger"].username}, format="json"
+    )
+    assert response.status_code == 200
+    assert world["stranger"].username in response.json()["organisers"]
+    stranger = client_of(world["stranger"])
+    assert stranger.patch(f"{API}/{slug}", {"season": "2027"}, format="json").status_code == 200
+    tournament = world["match_day"].tournament.slug
+    assert stranger.post(f"/api/v1/tournaments/{tournament}/rounds/").status_code == 201
+    unknown = organiser.post(f"{API}/{slug}/organisers", {"username": "niemand"}, format="json")
+    assert unknown.status_code == 400
+    assert "username" in unknown.json()
+
+
+# Hidden competitions -----------------------------------------------------------------------------
+
+
+def test_a_hidden_competition_is_not_found_but_by_its_organisers(world):
+    competition = world["competition"]
+    competition.is_public = False
+    competition.save()
+    slug, team = competition.slug, world["team"]
+    reads = [
+        f"{API}/{slug}",
+        f"{API}/{slug}/teams",
+        f"{API}/{slug}/teams/{team.pk}",
+        f"{API}/{slug}/match-days",
+        f"{API}/{slug}/match-days/1",
+        f"{API}/{slug}/match-days/1/line-ups/{team.pk}",
+        f"{API}/{slug}/table",
+        f"{API}/{slug}/bracket",
+    ]
+    for client in (client_of(), client_of(world["stranger"])):
+        assert slug not in str(client.get(API).json())
+        for address in reads:
+            response = client.get(address)
+            assert response.status_code == 404, address
+            assert response.json()["detail"].startswith("Nothing was found at this address")
+    stranger = client_of(world["stranger"])
+    for method, address, body in _writes(world):
+        assert getattr(stranger, method)(address, body, format="json").status_code == 404
+    organiser = client_of(world["organiser"])
+    assert slug in str(organiser.get(API).json())
+    for address in reads:
+        assert organiser.get(address).status_code == 200, address
+
+
+# Bad input ---------------------------------------------------------------------------------------
+
+
+def _refused(client, method, address, body, field):
+    from teams.models import LineUp, MatchDay, Team, TeamMember
+
+    counts = [model.objects.count() for model in (Team, TeamMember, MatchDay, LineUp)]
+    response = getattr(client, method)(address, body, format="json")
+    assert response.status_code == 400, (address, body, response.content)
+    assert field in response.json(), response.json()
+    assert [model.objects.count() for model in (Team, TeamMember, MatchDay, LineUp)] == counts
+    return response.json()[field]
+
+
+def test_bad_input_is_400_naming_the_field_and_saves_nothing(world):
+    organiser = client_of(world["organiser"])
+    slug, team = world["competition"].slug, world["team"]
+    four = [t.pk for t in teams(world["competition"])]
+    base = f"{API}/{slug}"
+    days = f"{base}/match-days"
+    message = _refused(
+        organiser, "post", days, {"starts_on": DAY, "groups": [[*four[:3], 99999]]}, "groups"
+    )
+    assert "99999" in message[0]
+    message = _refused(organiser, "post", days, {"starts_on": DAY, "groups": [four[:3]]}, "groups")
+    assert "Group 1 has 3 teams" in message[0]
+    _refused(organiser, "post", days, {"starts_on": DAY, "groups": [four, four]}, "groups")
+    _refused(organiser, "post", days, {"starts_on": "morgen"}, "starts_on")
+    _refused(organiser, "post", days, {"starts_on": DAY, "rounds": "vier"}, "rounds")
+    _refused(organiser, "post", days, {"starts_on": DAY, "groups": "1,2,3,4"}, "groups")
+    _refused(organiser, "post", days, {"starts_on": DAY, "stage": "knockout"}, "stage")
+    _refused(organiser, "post", days, {"starts_on": DAY, "tables": 3}, "tables")
+    members = list(team.members.values_list("player_id", flat=True))
+    line_up = f"{days}/1/line-ups/{team.pk}"
+    message = _refused(organiser, "put", line_up, {"players": members[:5]}, "players")
+    assert "four different players" in message[0]
+    _refused(organiser, "put", line_up, {"players": [members[0]] * 4}, "players")
+    other = teams(world["competition"])[1].members.first().player_id
+    message = _refused(organiser, "put", line_up, {"players": [*members[:3], other]}, "players")
+    assert "does not play for Team 1" in message[0]
+    _refused(organiser, "put", line_up, {"players": members[:4], "from_round": 9}, "from_round")
+    _refused(organiser, "put", line_up, {"players": [1, "x", 2, 3]}, "players")
+    _refused(organiser, "post", f"{base}/teams", {"name": "x" * 121}, "name")
+    _refused(organiser, "post", f"{base}/teams", {"name": ["Team"]}, "name")
+    _refused(organiser, "post", f"{base}/teams", {"name": "Team 2"}, "name")  # taken
+    _refused(organiser, "post", f"{base}/teams", {"name": "a\x00b"}, "name")
+    _refused(organiser, "post", f"{base}/teams", {"name": "Neu", "captain": 1}, "captain")
+    players = f"{base}/teams/{team.pk}/players"
+    _refused(organiser, "post", players, {"player_id": 99999}, "player_id")
+    _refused(organiser, "post", players, {}, "player_id")
+    _refused(organiser, "post", players, {"first_name": "Nur"}, "last_name")
+    _refused(organiser, "post", players, {"ddv_number": "123456789"}, "ddv_number")
+    _refused(organiser, "post", players, {"player_id": other}, "player")  # another team's
+    _refused(
+        organiser, "post", f"{base}/teams/{team.pk}/captain", {"player_id": other}, "player_id"
+    )
+    _refused(organiser, "patch", base, {"kind": "cup"}, "kind")
+    _refused(organiser, "patch", base, {"kind": "championship"}, "kind")  # has a match day
+    _refused(organiser, "patch", base, {"relegation_places": 65}, "relegation_places")
+    _refused(organiser, "patch", base, {"slug": "neu"}, "slug")
+    _refused(organiser, "patch", base, {"is_public": "vielleicht"}, "is_public")
+
+
+def test_a_team_of_another_competition_is_not_found_here(world):
+    other = league(teams=1, name="Andere Liga")
+    team = other.teams.get()
+    organiser = client_of(world["organiser"])
+    slug = world["competition"].slug
+    assert organiser.get(f"{API}/{slug}/teams/{team.pk}").status_code == 404
+    assert (
+        organiser.patch(f"{API}/{slug}/teams/{team.pk}", {"name": "X"}, format="json").status_code
+        == 404
+    )
+
+
+# Reading -----------------------------------------------------------------------------------------
+
+
+def test_reads_show_teams_line_ups_and_an_empty_table_before_play(world):
+    anonymous = client_of()
+    slug, team = world["competition"].slug, world["team"]
+    detail = anonymous.get(f"{API}/{slug}").json()
+    assert (detail["kind"], detail["relegation_places"], detail["ties"]) == ("league", 1, "shared")
+    line_up = anonymous.get(f"{API}/{slug}/match-days/1/line-ups/{team.pk}").json()
+    assert [len(each["players"]) for each in line_up["rounds"]] == [4, 4, 4, 4]
+    assert [place["place"] for place in line_up["rounds"][0]["players"]] == [1, 2, 3, 4]
+    day = anonymous.get(f"{API}/{slug}/match-days/1").json()
+    assert not day["complete"]
+    assert [row["match_points"] for row in day["groups"][0]["teams"]] == [None] * 4
+    table = anonymous.get(f"{API}/{slug}/table").json()
+    assert [line["match_points"] for line in table["lines"]] == ["0"] * 4
+    assert table["lines"][-1]["zone"] == "relegation"
+    assert anonymous.get(f"{API}/{slug}/bracket").json()["rounds"] == []
+
+
+@pytest.mark.parametrize("count", [4, 8])
+def test_the_lists_read_in_a_fixed_number_of_queries(count, django_assert_max_num_queries):
+    from teams import services
+
+    competition = league(teams=count)
+    services.match_day_create(
+        competition=competition,
+        starts_on=datetime.date(2026, 12, 5),
+        by=organiser_of(competition),
+    )
+    slug = competition.slug
+    anonymous = client_of()
+    for address, most in (
+        (API, 3),
+        (f"{API}/{slug}/teams", 3),
+        (f"{API}/{slug}/match-days", 3),
+        (f"{API}/{slug}/match-days/1", 12),
+        (f"{API}/{slug}/table", 14),
+        (f"{API}/{slug}/bracket", 3),
+    ):
+        with django_assert_max_num_queries(most):
+            assert anonymous.get(address).status_code == 200, address
