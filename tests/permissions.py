@@ -1158,8 +1158,111 @@ SITE = [
     ),
 ]
 
+# teams: the API of team competitions (issue 34), checked by tests/teams/test_api_permissions.py.
+# The matrix's organiser organises the competition (a league of four teams in one group on match
+# day 1, and a fifth team that plays on no match day); the admin, a superuser, does too.
+
+
+def CO(ctx):  # the competition
+    return {"slug": ctx.competition}
+
+
+def TM(ctx):  # its first team
+    return {"slug": ctx.competition, "team_id": ctx.team}
+
+
+def MD(ctx):  # match day 1 and its first team
+    return {"slug": ctx.competition, "number": 1, "team_id": ctx.team}
+
+
+# anonymous player keeper adjudicator deputy panel organiser admin
+COMPETITION_WRITE = "401 401 401 403 403 403 {0} {0}"
+TEAMS_API = [
+    api("api-competitions", "get", NONE, PUBLIC),
+    api(
+        "api-competitions",
+        "post",
+        NONE,
+        COMPETITION_WRITE.format(201),
+        lambda ctx: {"name": "Matrixliga", "season": "2026/27"},
+    ),
+    api("api-competition", "get", CO, PUBLIC),
+    api(
+        "api-competition",
+        "patch",
+        CO,
+        COMPETITION_WRITE.format(200),
+        lambda ctx: {"season": "2027/28", "relegation_places": 1},
+    ),
+    api(
+        "api-competition-organisers",
+        "post",
+        CO,
+        COMPETITION_WRITE.format(200),
+        lambda ctx: {"username": ctx.stranger},
+    ),
+    api("api-teams", "get", CO, PUBLIC),
+    api("api-teams", "post", CO, COMPETITION_WRITE.format(201), lambda ctx: {"name": "Neu"}),
+    api("api-team", "get", TM, PUBLIC),
+    api("api-team", "patch", TM, COMPETITION_WRITE.format(200), lambda ctx: {"club": "DK Neu"}),
+    # The fifth team, on no match day, may go; one that played may not (tests/teams/).
+    api(
+        "api-team",
+        "delete",
+        lambda ctx: {"slug": ctx.competition, "team_id": ctx.spare_team},
+        COMPETITION_WRITE.format(204),
+    ),
+    api(
+        "api-team-players",
+        "post",
+        TM,
+        COMPETITION_WRITE.format(201),
+        lambda ctx: {"first_name": "Neu", "last_name": "Ling", "club": "DK"},
+    ),
+    api(
+        "api-team-player",
+        "delete",
+        lambda ctx: {**TM(ctx), "player_id": ctx.reserve},
+        COMPETITION_WRITE.format(200),
+    ),
+    api(
+        "api-team-captain",
+        "post",
+        TM,
+        COMPETITION_WRITE.format(200),
+        lambda ctx: {"player_id": ctx.reserve},
+    ),
+    api("api-match-days", "get", CO, PUBLIC),
+    api(
+        "api-match-days",
+        "post",
+        CO,
+        COMPETITION_WRITE.format(201),
+        lambda ctx: {"starts_on": "2027-01-16", "rounds": 2, "groups": [ctx.group]},
+    ),
+    api("api-match-day", "get", lambda ctx: {"slug": ctx.competition, "number": 1}, PUBLIC),
+    api("api-line-up", "get", MD, PUBLIC),
+    api(
+        "api-line-up",
+        "put",
+        MD,
+        COMPETITION_WRITE.format(200),
+        lambda ctx: {"players": ctx.line_up, "from_round": 2},
+    ),
+    # Match day 1 plays groups: no tie to decide, said on ``through`` (knock-out: tests/teams/).
+    api(
+        "api-tie-decide",
+        "post",
+        MD,
+        COMPETITION_WRITE.format(400),
+        lambda ctx: {"through": True},
+    ),
+    api("api-season-table", "get", CO, PUBLIC),
+    api("api-bracket", "get", CO, PUBLIC),
+]
+
 # Every route has its line: tests/test_permissions.py::test_every_route_is_in_the_matrix.
-MATRIX = [*TOURNAMENTS, *SCORING, *ADJUDICATION, *PRINTING, *SITE]
+MATRIX = [*TOURNAMENTS, *SCORING, *ADJUDICATION, *PRINTING, *SITE, *TEAMS_API]
 
 
 # The tournament ----------------------------------------------------------------------------------
@@ -1193,6 +1296,13 @@ class Ctx:
     panel_names: list
     sheet_version: int
     hands_json: list
+    # teams
+    competition: str  # its slug
+    team: int  # its first team, in the group of match day 1
+    spare_team: int  # a team on no match day
+    reserve: int  # the first team's fifth player (player_id), in no line-up
+    line_up: list  # the first team's line-up of match day 1, reversed (player_ids)
+    group: list  # the team ids of match day 1's group
 
 
 def _hand_json(line) -> dict:
@@ -1351,7 +1461,41 @@ def build() -> Ctx:
         panel_names=[u.username for u in panel],
         sheet_version=sheet.version,
         hands_json=[_hand_json(line) for line in [*lines, MATCH[4]]],
+        **_teams_world(users["organiser"]),
     )
+
+
+def _teams_world(organiser) -> dict:
+    """teams: a league of four teams of five, organised by the matrix's organiser, its match
+    day 1 (one group of the four) and a fifth team on no match day."""
+    import datetime
+
+    from teams import services as team_services
+    from teams.models import LineUp
+    from tests.teams.factories import league
+    from tests.teams.factories import teams as teams_of
+
+    competition = league(teams=4, members=5, by=organiser, name="Matrixliga")
+    group = teams_of(competition)
+    team_services.match_day_create(
+        competition=competition, starts_on=datetime.date(2026, 12, 5), by=organiser, groups=[group]
+    )
+    spare = team_services.team_create(competition=competition, name="Ohne Spieltag", by=organiser)
+    team = group[0]
+    playing = list(
+        LineUp.objects.filter(team=team, round_number=1)
+        .order_by("place")
+        .values_list("entry__player_id", flat=True)
+    )
+    reserve = team.members.exclude(player_id__in=playing).get().player_id
+    return {
+        "competition": competition.slug,
+        "team": team.pk,
+        "spare_team": spare.pk,
+        "reserve": reserve,
+        "line_up": playing[::-1],
+        "group": [each.pk for each in group],
+    }
 
 
 def fingerprint() -> dict:
