@@ -211,7 +211,7 @@ def _operations(methods) -> list[tuple[str, str]]:
 
 def _matrix_line(method: str, path: str) -> Case:
     """The permission matrix's line for an operation of the schema (every route has one)."""
-    example = re.sub(r"{(number|table|start_number|id)}", "1", path)
+    example = re.sub(r"{(number|table|start_number|id|\w+_id)}", "1", path)
     name = resolve(re.sub(r"{\w+}", "x", example)).url_name
     lines = [case for case in MATRIX if case.name == name and case.method == method]
     assert lines, f"{method.upper()} {path} ({name}) has no line in the permission matrix"
