@@ -17,6 +17,7 @@ closed, an offence deleted) cannot change what the next one finds.
 
 import contextlib
 import copy
+import datetime
 import json
 import logging
 import re
@@ -50,8 +51,11 @@ from doko.rules.penalty import Severity
 from doko.rules.procedure import WrittenLine
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
+from teams import services as team_services
+from teams.models import TeamMember
 from tests import factories, scans
 from tests.sheets import full_match
+from tests.teams.factories import league
 from tests.tournaments.helpers import play
 from tournaments import services as tournament_services
 from tournaments.caching import memory_clear
@@ -103,6 +107,10 @@ class World:
     organiser_token: str
     seat_keys: list[str]
     usernames: list[str]
+    # teams: a league organised by the organiser, with match day 1 drawn for its four teams.
+    competition_slugs: list[str]
+    team_ids: list[int]
+    member_ids: list[int]
 
 
 @dataclass
@@ -204,6 +212,13 @@ def _seed() -> World:
     tournament_services.ranking_rebuild(ranking_list=ranking)
 
     seats = [seat for s in sheets for seat in s.table.seats.order_by("position")]
+    competition = league(teams=4, members=5, by=organiser, name="Fuzzliga")
+    team_services.match_day_create(
+        competition=competition,
+        starts_on=datetime.date(2026, 12, 5),
+        by=organiser,
+        groups=[list(competition.teams.all())],
+    )
     return World(
         slugs=[tournament.slug, other.slug],
         rounds=[1, 2, 3],
@@ -224,6 +239,11 @@ def _seed() -> World:
         organiser_token=Token.objects.get_or_create(user=organiser)[0].key,
         seat_keys=[seat.token for seat in seats],
         usernames=[organiser.username, adjudicator.username],
+        competition_slugs=[competition.slug],
+        team_ids=list(competition.teams.values_list("pk", flat=True)),
+        member_ids=list(
+            TeamMember.objects.filter(competition=competition).values_list("player_id", flat=True)
+        ),
     )
 
 
@@ -241,8 +261,13 @@ def _real_path_parameters(path: str, world: World) -> st.SearchStrategy[dict]:
         id_choices = world.offence_ids
     elif "/roles/" in path:
         id_choices = world.role_ids
+    slugs = world.slugs
+    if path.startswith("/api/v1/rankings/"):
+        slugs = world.ranking_slugs
+    elif path.startswith("/api/v1/competitions/"):
+        slugs = world.competition_slugs
     choices = {
-        "slug": world.ranking_slugs if path.startswith("/api/v1/rankings/") else world.slugs,
+        "slug": slugs,
         "number": world.rounds,
         "table": world.tables,
         "start_number": world.start_numbers,
@@ -250,6 +275,8 @@ def _real_path_parameters(path: str, world: World) -> st.SearchStrategy[dict]:
         "tournament": world.slugs,
         "ranking": world.ranking_slugs,
         "username": world.usernames,
+        "team_id": world.team_ids,
+        "player_id": world.member_ids,
     }
     return st.fixed_dictionaries({name: st.sampled_from(choices[name]) for name in names})
 
