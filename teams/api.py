@@ -13,7 +13,7 @@ places 2 to 4 get 2 each, three sharing places 1 to 3 get 3 each, two sharing 2 
 The API writes them exactly, as a string: ``"4"``, ``"5/2"``, ``"7/3"`` (``match_points_text``).
 """
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
@@ -58,28 +58,32 @@ class MatchPointsField(serializers.Field):
         return match_points_text(value)
 
 
+def _unknown_refused(fields: Mapping[str, serializers.Field], data: Any) -> None:
+    """A field the request sends that the serializer does not take is refused, named (DRF
+    would drop it silently): one that does not exist, or one that is only read."""
+    if not isinstance(data, dict):
+        return
+    refused = {}
+    for key in sorted(data, key=str):
+        if key not in fields:
+            refused[str(key)] = [_("This field does not exist.")]
+        elif fields[key].read_only:
+            refused[str(key)] = [_("This field cannot be changed here.")]
+    if refused:
+        raise serializers.ValidationError(refused)
+
+
 class StrictSerializer(serializers.Serializer):
-    """A request body: a field it does not have is refused, named (not silently dropped)."""
+    """A request body whose fields are all known: see ``_unknown_refused``."""
 
     def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, dict):
-            unknown = sorted(str(key) for key in data if key not in self.fields)
-            if unknown:
-                raise serializers.ValidationError(
-                    {key: [_("This field does not exist.")] for key in unknown}
-                )
+        _unknown_refused(self.fields, data)
         return super().to_internal_value(data)
 
 
 class StrictModelSerializer(serializers.ModelSerializer):
     def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, dict):
-            writable = {name for name, field in self.fields.items() if not field.read_only}
-            unknown = sorted(str(key) for key in data if key not in writable)
-            if unknown:
-                raise serializers.ValidationError(
-                    {key: [_("This field does not exist.")] for key in unknown}
-                )
+        _unknown_refused(self.fields, data)
         return super().to_internal_value(data)
 
 

@@ -661,3 +661,75 @@ def test_the_lists_read_in_a_fixed_number_of_queries(count, django_assert_max_nu
     ):
         with django_assert_max_num_queries(most):
             assert anonymous.get(address).status_code == 200, address
+
+
+# A knock-out tie level at the cut ----------------------------------------------------------------
+
+
+def _level_match(order: list[int]) -> list:
+    """A correct match in which the first two seats of ``order`` win every normal game together
+    (+20 each) and the other two lose them all (-20 each)."""
+    a, b, _c, _d = order
+    size = 4
+    lines, dealer, owing = [], 1, list(range(1, size + 1))
+    for main in range(HANDS_PER_MATCH[size] - size):
+        if owing and main % 2 == 1:
+            lines.append(solo(dealer, owing.pop(0), 2, contract=Contract.COMPULSORY_SOLO))
+        lines.append(normal(dealer, (a, b), 1))
+        dealer = dealer % size + 1
+    return lines
+
+
+def test_a_tie_level_at_the_cut_waits_for_the_directors_decision(world):
+    from teams import services
+    from teams.models import LineUp
+    from tournaments import services as tournament_services
+
+    competition = league(teams=4, kind="championship", name="Pokal")
+    by = organiser_of(competition)
+    cup = teams(competition)
+    match_day = services.match_day_create(
+        competition=competition,
+        starts_on=datetime.date(2026, 12, 5),
+        by=by,
+        rounds=1,
+        stage="knockout",
+        groups=[cup],
+        advance=1,
+    )
+    team_of = dict(LineUp.objects.filter(match_day=match_day).values_list("entry_id", "team_id"))
+    strength = [cup[2].pk, cup[0].pk, cup[1].pk, cup[3].pk]  # 3 and 1 level on top
+    round_ = tournament_services.round_create(tournament=match_day.tournament)
+    round_ = tournament_services.round_seat(round=round_, seed=5)
+    round_ = tournament_services.round_start(round=tournament_services.round_publish(round=round_))
+    for table in round_.tables.all():
+        seats = {seat.position: team_of[seat.entry_id] for seat in table.seats.all()}
+        order = sorted(seats, key=lambda position: strength.index(seats[position]))
+        factories.sheet_confirmed(table.scoresheet, _level_match(order))
+    slug = competition.slug
+    address = f"{API}/{slug}/match-days/1"
+    (tie,) = client_of().get(address).json()["groups"]
+    assert tie["complete"]
+    assert tie["level_at_cut"]
+    assert [(row["team_id"], row["through"]) for row in tie["teams"]] == [
+        (cup[0].pk, None),
+        (cup[2].pk, None),
+        (cup[1].pk, False),
+        (cup[3].pk, False),
+    ]
+    decide = f"{address}/ties/{cup[2].pk}/decide"
+    assert (
+        client_of(world["stranger"]).post(decide, {"through": True}, format="json").status_code
+        == 403
+    )
+    organiser = client_of(by)
+    assert organiser.post(decide, {"through": "ja"}, format="json").status_code == 400
+    ok(organiser.post(decide, {"through": True}, format="json"))
+    answer = ok(
+        organiser.post(f"{address}/ties/{cup[0].pk}/decide", {"through": False}, format="json")
+    )
+    (tie,) = answer["groups"]
+    assert not tie["level_at_cut"]
+    (final,) = client_of().get(f"{API}/{slug}/bracket").json()["rounds"]
+    through = {row["team_id"]: row["through"] for row in final["ties"][0]["teams"]}
+    assert through == {cup[2].pk: True, cup[0].pk: False, cup[1].pk: False, cup[3].pk: False}
