@@ -549,12 +549,14 @@ def test_a_hidden_competition_is_not_found_but_by_its_organisers(world):
 
 def _refused(client, method, address, body, field):
     from teams.models import LineUp, MatchDay, Team, TeamMember
+    from tournaments.models import Player, Tournament
 
-    counts = [model.objects.count() for model in (Team, TeamMember, MatchDay, LineUp)]
+    models = (Team, TeamMember, MatchDay, LineUp, Player, Tournament)
+    counts = [model.objects.count() for model in models]
     response = getattr(client, method)(address, body, format="json")
     assert response.status_code == 400, (address, body, response.content)
     assert field in response.json(), response.json()
-    assert [model.objects.count() for model in (Team, TeamMember, MatchDay, LineUp)] == counts
+    assert [model.objects.count() for model in models] == counts
     return response.json()[field]
 
 
@@ -597,6 +599,9 @@ def test_bad_input_is_400_naming_the_field_and_saves_nothing(world):
     _refused(organiser, "post", players, {"first_name": "Nur"}, "last_name")
     _refused(organiser, "post", players, {"ddv_number": "123456789"}, "ddv_number")
     _refused(organiser, "post", players, {"player_id": other}, "player")  # another team's
+    person = teams(world["competition"])[1].members.first().player
+    taken = {"first_name": person.first_name, "last_name": person.last_name, "club": person.club}
+    _refused(organiser, "post", players, taken, "player")  # found by name: another team's
     _refused(
         organiser, "post", f"{base}/teams/{team.pk}/captain", {"player_id": other}, "player_id"
     )
