@@ -261,3 +261,49 @@ def bracket(*, competition: Competition) -> list[BracketRound]:
         .select_related("tournament", "competition")
         .order_by("number")
     ]
+
+
+# The pages' reads -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TeamLineUps:
+    team: Team
+    rows: tuple[LineUpRow, ...]
+
+
+def line_ups_by_team(*, match_day: MatchDay) -> list[TeamLineUps]:
+    """Every team's line-up of each round of the match day, the teams by name: two queries
+    however many teams play (``line_ups_of`` for all of them)."""
+    planned = match_day.tournament.planned_rounds
+    teams = [
+        place.team
+        for place in GroupTeam.objects.filter(match_day=match_day)
+        .select_related("team")
+        .order_by("team__name")
+    ]
+    rows: dict[int, dict[int, list[str]]] = {
+        team.pk: {number: [""] * 4 for number in range(1, planned + 1)} for team in teams
+    }
+    for line in LineUp.objects.filter(match_day=match_day).select_related("entry"):
+        by_round = rows.get(line.team_id, {})
+        if line.round_number in by_round:
+            by_round[line.round_number][line.place - 1] = line.entry.name
+    return [
+        TeamLineUps(
+            team=team,
+            rows=tuple(
+                LineUpRow(round_number=n, players=tuple(names))
+                for n, names in sorted(rows[team.pk].items())
+            ),
+        )
+        for team in teams
+    ]
+
+
+def team_get(*, competition: Competition, pk: int) -> Team:
+    """A team of the competition with its players (captain first), or 404."""
+    team = competition.teams.filter(pk=pk).prefetch_related(_members_prefetch()).first()
+    if team is None:
+        raise Http404
+    return team

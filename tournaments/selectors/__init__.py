@@ -28,6 +28,7 @@ from tournaments.selectors.find import (
     entry_filter,
     name_filter,
     name_key,
+    persons_find,
     seat_find,
 )
 from tournaments.selectors.imports import IMPORT_KEPT, import_upload_data
@@ -202,6 +203,7 @@ __all__ = [
     "rounds_drawn_with",
     "rulers_missing",
     "screen_shows",
+    "persons_find",
     "seat_find",
     "seat_tokens",
     "seating_history",

@@ -133,6 +133,21 @@ def seat_find(*, tournament: Tournament, query: str, staff: bool = False) -> lis
     return [FoundPlayer(entry=entry, seats=found[entry.pk]) for entry in entries]
 
 
+def persons_find(*, query: str, limit: int = FIND_LIMIT) -> list[Player]:
+    """The persons with the typed DDV number, or else whose name matches (``name_filter``):
+    how an organiser finds a known person to name for a team. One query."""
+    query = _typed(query)
+    if not query:
+        return []
+    if query.isdigit():
+        if not query.isascii() or len(query) > Player._meta.get_field("ddv_number").max_length:
+            return []
+        found = Player.objects.filter(ddv_number=query)
+    else:
+        found = name_filter(Player.objects.all(), query=query)
+    return list(found.order_by("last_name", "first_name", "pk")[:limit])
+
+
 def name_key(name: str) -> str:
     """Sort key for names as German lists sort them: umlauts with their vowel, ß as ss."""
     decomposed = unicodedata.normalize("NFKD", name.casefold())
