@@ -5,6 +5,7 @@ from typing import Any
 
 from django import forms
 from django.core.validators import MaxValueValidator
+from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from teams.models import Competition, MatchDay, Team, TeamMember
@@ -66,8 +67,9 @@ class CompetitionForm(forms.ModelForm):
         return {name: self.cleaned_data[name] for name in self.Meta.fields}
 
 
-def _text(model: type, name: str, **kwargs: Any) -> forms.CharField:
+def _text(model: type[models.Model], name: str, **kwargs: Any) -> forms.CharField:
     column = model._meta.get_field(name)
+    assert isinstance(column, models.CharField)
     return forms.CharField(
         label=column.verbose_name, max_length=column.max_length, strip=True, **kwargs
     )
@@ -157,9 +159,9 @@ class MatchDayForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.teams = teams
         if competition.kind != Competition.Kind.CHAMPIONSHIP:
-            self.fields["stage"].choices = [
-                (MatchDay.Stage.GROUPS.value, MatchDay.Stage.GROUPS.label)
-            ]
+            stage = self.fields["stage"]
+            assert isinstance(stage, forms.ChoiceField)
+            stage.choices = [(MatchDay.Stage.GROUPS.value, MatchDay.Stage.GROUPS.label)]
             del self.fields["advance"]
         groups = [("", _("does not play"))] + [
             (str(n), _("Group %(number)d") % {"number": n}) for n in range(1, MAX_GROUPS + 1)
@@ -207,7 +209,9 @@ class LineUpForm(forms.Form):
     def __init__(self, *args: Any, members: list[TeamMember], rounds: int, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.members = {member.player_id: member for member in members}
-        self.fields["from_round"].choices = [(n, str(n)) for n in range(1, rounds + 1)]
+        from_round = self.fields["from_round"]
+        assert isinstance(from_round, forms.ChoiceField)
+        from_round.choices = [(n, str(n)) for n in range(1, rounds + 1)]
         choices = [("", "—")] + [(member.player_id, member.player.name) for member in members]
         for place in range(1, 5):
             self.fields[f"place_{place}"] = forms.TypedChoiceField(

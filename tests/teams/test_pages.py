@@ -449,7 +449,7 @@ def test_a_person_of_another_team_is_refused_with_the_reason(client):
 def test_a_player_is_removed_and_another_made_captain(client):
     competition = organised_league(teams=1, members=3)
     team = teams(competition)[0]
-    captain, second, third = team.members.order_by("pk")
+    _captain, second, third = team.members.order_by("pk")
     client.force_login(organiser_of(competition))
     client.post(reverse("team-captain", args=[competition.slug, team.pk, second.pk]))
     client.post(reverse("team-member-remove", args=[competition.slug, team.pk, third.pk]))
@@ -557,7 +557,7 @@ def test_match_points_show_after_a_played_round(client):
     response = client.get(reverse("match-day", args=[competition.slug, 1]))
     html = response.content.decode()
     assert 'id="provisional"' not in html
-    (result, rows) = response.context["groups"][0]
+    (_result, rows) = response.context["groups"][0]
     assert rows[0][0].team == favoured
     assert rows[0][0].match_points == 4
 

@@ -28,6 +28,7 @@ Found = TypeVar("Found", Player, Entry)
 
 # Longer than any start number can be (a PositiveIntegerField has nine digits to spare).
 _START_NUMBER_DIGITS = 9
+_DDV_NUMBER_DIGITS = 20
 
 
 def _typed(query: str) -> str:
@@ -139,8 +140,10 @@ def persons_find(*, query: str, limit: int = FIND_LIMIT) -> list[Player]:
     query = _typed(query)
     if not query:
         return []
+    found: QuerySet[Player]
     if query.isdigit():
-        if not query.isascii() or len(query) > Player._meta.get_field("ddv_number").max_length:
+        # A DDV number has at most 20 ASCII digits (``Player.ddv_number``).
+        if not query.isascii() or len(query) > _DDV_NUMBER_DIGITS:
             return []
         found = Player.objects.filter(ddv_number=query)
     else:
