@@ -1472,9 +1472,7 @@ def _teams(organiser) -> dict:
         rounds=2,
     )
     first = teams[0]
-    members = list(
-        first.members.order_by("-is_captain", "player__last_name", "player__first_name")
-    )
+    members = list(first.members.order_by("-is_captain", "player__last_name", "player__first_name"))
     return {
         "competition": competition.slug,
         "hidden_competition": hidden.slug,
