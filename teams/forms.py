@@ -231,3 +231,13 @@ class TieForm(forms.Form):
         choices=[("yes", _("goes through")), ("no", _("goes out"))],
         coerce=lambda value: value == "yes",
     )
+
+
+class OrganiserForm(forms.Form):
+    """Another organiser, named by user name or e-mail address."""
+
+    user = forms.CharField(label=_("User name or e-mail address"), max_length=254)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _attrs(self)

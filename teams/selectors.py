@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, Q, QuerySet, Sum
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from doko import team_scoring
 from teams import policies
@@ -307,3 +309,22 @@ def team_get(*, competition: Competition, pk: int) -> Team:
     if team is None:
         raise Http404
     return team
+
+
+def account_named(*, who: str) -> User:
+    """The active account named by its user name or e-mail address (case aside), for an
+    organiser who appoints another; asked only once he may, so that nobody else learns whether
+    an account exists."""
+    who = who.strip()
+    found = list(User.objects.filter(username__iexact=who, is_active=True)[:2]) if who else []
+    if not found and "@" in who:
+        found = list(User.objects.filter(email__iexact=who, is_active=True)[:2])
+    if len(found) != 1:
+        raise ValidationError(
+            {
+                "user": _("Several accounts have this e-mail address: name the user name.")
+                if found
+                else _("No account has this user name or e-mail address.")
+            }
+        )
+    return found[0]

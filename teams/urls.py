@@ -12,6 +12,7 @@ urlpatterns = [
     path("teams/new/", views.competition_new, name="competition-new"),
     path(C, views.competition_detail, name="competition"),
     path(C + "settings/", views.competition_settings, name="competition-settings"),
+    path(C + "organisers/", views.competition_organisers, name="competition-organisers"),
     path(C + "table/", views.season_table, name="season-table"),
     path(C + "bracket/", views.bracket, name="bracket"),
     path(C + "team/new/", views.team_new, name="team-new"),

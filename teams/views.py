@@ -21,6 +21,7 @@ from teams.forms import (
     LineUpForm,
     MatchDayForm,
     MemberAddForm,
+    OrganiserForm,
     PersonSearchForm,
     TeamForm,
     TieForm,
@@ -167,9 +168,37 @@ def competition_settings(request: AuthenticatedHttpRequest, slug: str) -> HttpRe
     return render(
         request,
         "teams/competition_settings.html",
-        {"competition": competition, "form": form},
+        {
+            "competition": competition,
+            "form": form,
+            "organisers": competition.organisers.order_by("username"),
+            "organiser_form": OrganiserForm(),
+        },
         status=400 if form.errors else 200,
     )
+
+
+@login_required
+@require_POST
+def competition_organisers(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """An organiser makes another account (user name or e-mail address) an organiser of the
+    competition and of its match days; back to the settings."""
+    competition = _managed(request, slug)
+    form = OrganiserForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise ValidationError(form.errors.as_data())
+        user = selectors.account_named(who=form.cleaned_data["user"])
+        services.competition_organiser_add(competition=competition, user=user, by=request.user)
+    except ValidationError as error:
+        for message in error_messages(error):
+            messages.error(request, message)
+    else:
+        messages.success(
+            request,
+            _("%(user)s organises the competition now.") % {"user": user.get_username()},
+        )
+    return redirect("competition-settings", competition.slug)
 
 
 # Teams and their players ----------------------------------------------------------------------

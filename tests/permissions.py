@@ -1205,6 +1205,13 @@ TEAMS = [
     c("competition", "get", C, PUBLIC),
     c("competition-settings", "get", C, MANAGE),
     c("competition-settings", "post", C, MANAGED, lambda ctx: NEW_COMPETITION),
+    c(
+        "competition-organisers",
+        "post",
+        C,
+        MANAGED,
+        lambda ctx: {"user": "matrix-stranger"},
+    ),
     c("season-table", "get", C, PUBLIC),
     c("bracket", "get", C, PUBLIC),
     c("team-new", "get", C, MANAGE),

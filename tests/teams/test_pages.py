@@ -99,6 +99,7 @@ def form_posts(competition: Competition) -> list[tuple[str, dict]]:
     member = team.members.order_by("pk").last()
     return [
         (reverse("competition-settings", args=[slug]), {**NEW, "name": "Fremd"}),
+        (reverse("competition-organisers", args=[slug]), {"user": "fremd"}),
         (reverse("team-new", args=[slug]), {"name": "Fremde", "club": ""}),
         (reverse("team-edit", args=[slug, team.pk]), {"name": "Fremde", "club": ""}),
         (reverse("team-delete", args=[slug, team.pk]), {}),
@@ -298,6 +299,35 @@ def test_settings_refuse_a_new_kind_once_match_days_are_played(client):
     assert "its kind cannot change" in str(response.context["form"].errors["kind"])
     competition.refresh_from_db()
     assert (competition.kind, competition.name) == ("league", "Testliga")
+
+
+@pytest.mark.parametrize("named", ["Kollegin", "kollegin@example.org"])
+def test_an_organiser_adds_another_by_user_name_or_e_mail_address(client, named):
+    competition = organised_league(teams=4)
+    day = match_day(competition)
+    colleague = factories.user(username="kollegin", email="Kollegin@example.org")
+    client.force_login(organiser_of(competition))
+    response = client.post(
+        reverse("competition-organisers", args=[competition.slug]), {"user": named}
+    )
+    assert response["Location"] == reverse("competition-settings", args=[competition.slug])
+    assert competition.organisers.filter(pk=colleague.pk).exists()
+    assert day.tournament.roles.filter(user=colleague, role="organiser").exists()
+    client.force_login(colleague)
+    address = reverse("competition-settings", args=[competition.slug])
+    assert client.get(address).status_code == 200
+
+
+@pytest.mark.parametrize("named", ["", "niemand", "x" * 300, "a\x00b"])
+def test_an_unknown_account_is_not_made_organiser_and_the_page_says_why(client, named):
+    competition = organised_league(teams=0)
+    client.force_login(organiser_of(competition))
+    client.cookies["django_language"] = "en"
+    response = client.post(
+        reverse("competition-organisers", args=[competition.slug]), {"user": named}, follow=True
+    )
+    assert "alert-danger" in response.content.decode()
+    assert competition.organisers.count() == 1
 
 
 # Teams and their players ----------------------------------------------------------------------
