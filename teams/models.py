@@ -232,8 +232,10 @@ class GroupTeam(models.Model):
     match_day = models.ForeignKey(
         MatchDay, on_delete=models.CASCADE, related_name="+", verbose_name=_("match day")
     )
+    # A team leaves with its competition; alone it goes only while on no match day
+    # (``services.team_delete``).
     team = models.ForeignKey(
-        Team, on_delete=models.PROTECT, related_name="group_places", verbose_name=_("team")
+        Team, on_delete=models.CASCADE, related_name="group_places", verbose_name=_("team")
     )
     through = models.BooleanField(_("goes through (decided)"), null=True, blank=True)
 
@@ -265,8 +267,9 @@ class LineUp(models.Model):
     )
     round_number = models.PositiveSmallIntegerField(_("round"))
     place = models.PositiveSmallIntegerField(_("place in the line-up"))
+    # Goes with the match day's tournament and its entries.
     entry = models.ForeignKey(
-        Entry, on_delete=models.PROTECT, related_name="line_ups", verbose_name=_("player")
+        Entry, on_delete=models.CASCADE, related_name="line_ups", verbose_name=_("player")
     )
 
     class Meta:

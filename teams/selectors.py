@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, Q, QuerySet, Sum
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from doko import team_scoring
 from teams import policies
@@ -287,3 +289,68 @@ def line_up_places(*, match_day: MatchDay, team: Team) -> list[LineUpPlace]:
         .select_related("entry")
         .order_by("round_number", "place")
     ]
+
+
+# The pages' reads -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TeamLineUps:
+    team: Team
+    rows: tuple[LineUpRow, ...]
+
+
+def line_ups_by_team(*, match_day: MatchDay) -> list[TeamLineUps]:
+    """Every team's line-up of each round of the match day, the teams by name: two queries
+    however many teams play (``line_ups_of`` for all of them)."""
+    planned = match_day.tournament.planned_rounds
+    teams = [
+        place.team
+        for place in GroupTeam.objects.filter(match_day=match_day)
+        .select_related("team")
+        .order_by("team__name")
+    ]
+    rows: dict[int, dict[int, list[str]]] = {
+        team.pk: {number: [""] * 4 for number in range(1, planned + 1)} for team in teams
+    }
+    for line in LineUp.objects.filter(match_day=match_day).select_related("entry"):
+        by_round = rows.get(line.team_id, {})
+        if line.round_number in by_round:
+            by_round[line.round_number][line.place - 1] = line.entry.name
+    return [
+        TeamLineUps(
+            team=team,
+            rows=tuple(
+                LineUpRow(round_number=n, players=tuple(names))
+                for n, names in sorted(rows[team.pk].items())
+            ),
+        )
+        for team in teams
+    ]
+
+
+def team_get(*, competition: Competition, pk: int) -> Team:
+    """A team of the competition with its players (captain first), or 404."""
+    team = competition.teams.filter(pk=pk).prefetch_related(_members_prefetch()).first()
+    if team is None:
+        raise Http404
+    return team
+
+
+def account_named(*, who: str) -> User:
+    """The active account named by its user name or e-mail address (case aside), for an
+    organiser who appoints another; asked only once he may, so that nobody else learns whether
+    an account exists."""
+    who = who.strip()
+    found = list(User.objects.filter(username__iexact=who, is_active=True)[:2]) if who else []
+    if not found and "@" in who:
+        found = list(User.objects.filter(email__iexact=who, is_active=True)[:2])
+    if len(found) != 1:
+        raise ValidationError(
+            {
+                "user": _("Several accounts have this e-mail address: name the user name.")
+                if found
+                else _("No account has this user name or e-mail address.")
+            }
+        )
+    return found[0]

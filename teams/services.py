@@ -264,8 +264,8 @@ def match_day_create(
     any tournament's, 24 hands a round, TSR 8.5.1) whose draw seats its groups of four teams,
     one player of each team at every table. ``groups``: the teams of each group; None draws
     them at random. A knock-out round's groups are its ties, of which the best ``advance``
-    teams go through. Each team's line-up starts as its first four players (the captain
-    first), for every round; change it before the draw (``line_up_set``)."""
+    teams go through. Each team's line-up starts as the first four players it named, for every
+    round; change it before the draw (``line_up_set``)."""
     enforce(policies.may_manage_competition(competition=competition, user=by))
     competition = Competition.objects.select_for_update().get(pk=competition.pk)
     if stage not in MatchDay.Stage.values:
@@ -313,11 +313,8 @@ def match_day_create(
         )
         for team in teams:
             GroupTeam.objects.create(group=group, match_day=match_day, team=team)
-            members = list(
-                team.members.select_related("player").order_by(
-                    "-is_captain", "player__last_name", "player__first_name"
-                )[:LINE_UP_PLACES]
-            )
+            # The first four named: a reserve is named after the regulars.
+            members = list(team.members.select_related("player").order_by("pk")[:LINE_UP_PLACES])
             if len(members) == LINE_UP_PLACES:
                 _line_up_store(
                     match_day=match_day,

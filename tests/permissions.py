@@ -1164,15 +1164,15 @@ SITE = [
 
 
 def CO(ctx):  # the competition
-    return {"slug": ctx.competition}
+    return {"slug": ctx.api_competition}
 
 
 def TM(ctx):  # its first team
-    return {"slug": ctx.competition, "team_id": ctx.team}
+    return {"slug": ctx.api_competition, "team_id": ctx.api_team}
 
 
 def MD(ctx):  # match day 1 and its first team
-    return {"slug": ctx.competition, "number": 1, "team_id": ctx.team}
+    return {"slug": ctx.api_competition, "number": 1, "team_id": ctx.api_team}
 
 
 # anonymous player keeper adjudicator deputy panel organiser admin
@@ -1209,7 +1209,7 @@ TEAMS_API = [
     api(
         "api-team",
         "delete",
-        lambda ctx: {"slug": ctx.competition, "team_id": ctx.spare_team},
+        lambda ctx: {"slug": ctx.api_competition, "team_id": ctx.spare_team},
         COMPETITION_WRITE.format(204),
     ),
     api(
@@ -1240,14 +1240,14 @@ TEAMS_API = [
         COMPETITION_WRITE.format(201),
         lambda ctx: {"starts_on": "2027-01-16", "rounds": 2, "groups": [ctx.group]},
     ),
-    api("api-match-day", "get", lambda ctx: {"slug": ctx.competition, "number": 1}, PUBLIC),
+    api("api-match-day", "get", lambda ctx: {"slug": ctx.api_competition, "number": 1}, PUBLIC),
     api("api-line-up", "get", MD, PUBLIC),
     api(
         "api-line-up",
         "put",
         MD,
         COMPETITION_WRITE.format(200),
-        lambda ctx: {"players": ctx.line_up, "from_round": 2},
+        lambda ctx: {"players": ctx.api_line_up, "from_round": 2},
     ),
     # Match day 1 plays groups: no tie to decide, said on ``through`` (knock-out: tests/teams/).
     api(
@@ -1261,8 +1261,92 @@ TEAMS_API = [
     api("api-bracket", "get", CO, PUBLIC),
 ]
 
+# teams: the pages of team competitions (issue 34), checked by tests/teams/test_permissions.py.
+# The competition is the matrix organiser's; the other staff are signed in but organise nothing.
+MANAGE = "L L L 403 403 403 200 200"
+MANAGED = "L L L 403 403 403 302 302"
+
+
+def C(ctx):  # the public league
+    return {"slug": ctx.competition}
+
+
+def TEAM(ctx):  # its first team
+    return {"slug": ctx.competition, "pk": ctx.team}
+
+
+def MEMBER(ctx):  # the first team's reserve, in no line-up
+    return {"slug": ctx.competition, "pk": ctx.team, "member": ctx.member}
+
+
+def DAY(ctx):  # match day 1
+    return {"slug": ctx.competition, "number": 1}
+
+
+NEW_COMPETITION = {
+    "name": "Matrixliga",
+    "kind": "league",
+    "season": "2027",
+    "promotion_places": "1",
+    "relegation_places": "1",
+    "ties": "shared",
+    "tiebreaks": "game_points,direct",
+    "is_public": "on",
+}
+
+
+def line_up(ctx) -> dict:
+    """The first team's line-up with its reserve at place 4, from round 1."""
+    return {"from_round": "1", **{f"place_{n}": str(p) for n, p in enumerate(ctx.line_up, 1)}}
+
+
+TEAMS = [
+    # Pages ----------------------------------------------------------------------------------------
+    c("competitions", "get", NONE, PUBLIC),
+    c("competition-new", "get", NONE, MANAGE),
+    c("competition-new", "post", NONE, MANAGED, lambda ctx: NEW_COMPETITION),
+    c("competition", "get", C, PUBLIC),
+    c("competition-settings", "get", C, MANAGE),
+    c("competition-settings", "post", C, MANAGED, lambda ctx: NEW_COMPETITION),
+    c(
+        "competition-organisers",
+        "post",
+        C,
+        MANAGED,
+        lambda ctx: {"user": "matrix-stranger"},
+    ),
+    c("season-table", "get", C, PUBLIC),
+    c("bracket", "get", C, PUBLIC),
+    c("team-new", "get", C, MANAGE),
+    c("team-new", "post", C, MANAGED, lambda ctx: {"name": "Matrix-Team", "club": ""}),
+    c("team", "get", TEAM, PUBLIC),
+    c("team", "get", TEAM, PUBLIC, query="?q=Matrix"),
+    c("team-edit", "post", TEAM, MANAGED, lambda ctx: {"name": "Umbenannt", "club": ""}),
+    c("team-delete", "post", TEAM, MANAGED),
+    c("team-member-add", "post", TEAM, MANAGED, lambda ctx: {"player": ctx.player}),
+    c("team-member-remove", "post", MEMBER, MANAGED),
+    c("team-captain", "post", MEMBER, MANAGED),
+    c("match-day-new", "get", C, MANAGE),
+    c(
+        "match-day-new",
+        "post",
+        C,
+        MANAGED,
+        lambda ctx: {
+            "starts_on": "2026-12-12",
+            "rounds": "1",
+            "stage": "groups",
+            "grouping": "draw",
+        },
+    ),
+    c("match-day", "get", DAY, PUBLIC),
+    c("line-up", "get", lambda ctx: {**DAY(ctx), "team": ctx.team}, MANAGE),
+    c("line-up", "post", lambda ctx: {**DAY(ctx), "team": ctx.team}, MANAGED, line_up),
+    c("tie-decide", "post", DAY, MANAGED, lambda ctx: {"place": ctx.place, "through": "yes"}),
+]
+
 # Every route has its line: tests/test_permissions.py::test_every_route_is_in_the_matrix.
-MATRIX = [*TOURNAMENTS, *SCORING, *ADJUDICATION, *PRINTING, *SITE, *TEAMS_API]
+MATRIX = [*TOURNAMENTS, *SCORING, *ADJUDICATION, *PRINTING, *TEAMS, *TEAMS_API, *SITE]
 
 
 # The tournament ----------------------------------------------------------------------------------
@@ -1296,13 +1380,20 @@ class Ctx:
     panel_names: list
     sheet_version: int
     hands_json: list
-    # teams
-    competition: str  # its slug
-    team: int  # its first team, in the group of match day 1
+    # teams: the API's league
+    api_competition: str  # its slug (the API's league)
+    api_team: int  # its first team, in the group of match day 1
     spare_team: int  # a team on no match day
     reserve: int  # the first team's fifth player (player_id), in no line-up
-    line_up: list  # the first team's line-up of match day 1, reversed (player_ids)
+    api_line_up: list  # the first team's line-up of match day 1, reversed (player_ids)
     group: list  # the team ids of match day 1's group
+    # teams: a public league of the organiser's with a match day, and a hidden one
+    competition: str = ""
+    hidden_competition: str = ""
+    team: int = 0  # the league's first team
+    member: int = 0  # its reserve, in no line-up
+    line_up: tuple = ()  # its players for the four places, the reserve at place 4
+    place: int = 0  # the first team's place in its group of match day 1
 
 
 def _hand_json(line) -> dict:
@@ -1434,7 +1525,9 @@ def build() -> Ctx:
         state=Registration.State.WAITING,
         waiting_position=1,
     )
+    teams = _teams(users["organiser"])
     return Ctx(
+        **teams,
         slug=tournament.slug,
         private=private.slug,
         hidden=hidden.slug,
@@ -1489,12 +1582,55 @@ def _teams_world(organiser) -> dict:
     )
     reserve = team.members.exclude(player_id__in=playing).get().player_id
     return {
-        "competition": competition.slug,
-        "team": team.pk,
+        "api_competition": competition.slug,
+        "api_team": team.pk,
         "spare_team": spare.pk,
         "reserve": reserve,
-        "line_up": playing[::-1],
+        "api_line_up": playing[::-1],
         "group": [each.pk for each in group],
+    }
+
+
+def _teams(organiser) -> dict:
+    """teams: a public league of four teams of five (the fifth a reserve) with match day 1
+    drawn by the groups given, and a hidden league, both the matrix organiser's."""
+    import datetime
+
+    from teams import services as team_services
+    from teams.models import GroupTeam
+    from tests import factories
+
+    def league(name: str, **settings):
+        competition = team_services.competition_create(name=name, by=organiser, **settings)
+        for number in range(1, 5):
+            team = team_services.team_create(
+                competition=competition, name=f"{name} {number}", by=organiser
+            )
+            for index in range(5):
+                team_services.team_member_add(
+                    team=team, player=factories.player(), by=organiser, captain=index == 0
+                )
+        return competition
+
+    competition = league("Matrix-Liga")
+    hidden = league("Matrix-Geheim", is_public=False)
+    teams = list(competition.teams.order_by("name"))
+    match_day = team_services.match_day_create(
+        competition=competition,
+        starts_on=datetime.date(2026, 12, 5),
+        by=organiser,
+        groups=[teams],
+        rounds=2,
+    )
+    first = teams[0]
+    members = list(first.members.order_by("pk"))  # the first four play, the fifth is reserve
+    return {
+        "competition": competition.slug,
+        "hidden_competition": hidden.slug,
+        "team": first.pk,
+        "member": members[4].pk,
+        "line_up": tuple(member.player_id for member in [*members[:3], members[4]]),
+        "place": GroupTeam.objects.get(match_day=match_day, team=first).pk,
     }
 
 

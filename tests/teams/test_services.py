@@ -116,7 +116,7 @@ def test_line_up_change_after_the_draw_seats_the_reserve_in_the_place():
     round_ = tournament_services.round_create(tournament=match_day.tournament)
     tournament_services.round_seat(round=round_, seed=3)
     team = teams(competition)[0]
-    members = [m.player for m in team.members.order_by("-is_captain", "player__last_name")]
+    members = [m.player for m in team.members.order_by("pk")]
     services.line_up_set(
         match_day=match_day,
         team=team,

@@ -28,6 +28,7 @@ from tournaments.selectors.find import (
     entry_filter,
     name_filter,
     name_key,
+    persons_find,
     seat_find,
 )
 from tournaments.selectors.imports import IMPORT_KEPT, import_upload_data
@@ -181,6 +182,7 @@ __all__ = [
     "no_shows_preview",
     "person_changes",
     "person_other",
+    "persons_find",
     "player_history",
     "player_ranking_places",
     "playing_time_end",

@@ -28,6 +28,7 @@ Found = TypeVar("Found", Player, Entry)
 
 # Longer than any start number can be (a PositiveIntegerField has nine digits to spare).
 _START_NUMBER_DIGITS = 9
+_DDV_NUMBER_DIGITS = 20
 
 
 def _typed(query: str) -> str:
@@ -131,6 +132,23 @@ def seat_find(*, tournament: Tournament, query: str, staff: bool = False) -> lis
             )
         )
     return [FoundPlayer(entry=entry, seats=found[entry.pk]) for entry in entries]
+
+
+def persons_find(*, query: str, limit: int = FIND_LIMIT) -> list[Player]:
+    """The persons with the typed DDV number, or else whose name matches (``name_filter``):
+    how an organiser finds a known person to name for a team. One query."""
+    query = _typed(query)
+    if not query:
+        return []
+    found: QuerySet[Player]
+    if query.isdigit():
+        # A DDV number has at most 20 ASCII digits (``Player.ddv_number``).
+        if not query.isascii() or len(query) > _DDV_NUMBER_DIGITS:
+            return []
+        found = Player.objects.filter(ddv_number=query)
+    else:
+        found = name_filter(Player.objects.all(), query=query)
+    return list(found.order_by("last_name", "first_name", "pk")[:limit])
 
 
 def name_key(name: str) -> str:

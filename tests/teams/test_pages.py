@@ -1,0 +1,810 @@
+"""The pages of team competitions: the list, a competition with its teams, match days and
+table, its settings, a team and its players, a match day with its groups and line-ups, the
+season table and the bracket; who sees and who changes them, and what bad input does."""
+
+import dataclasses
+import datetime
+
+import pytest
+from django.contrib.auth.models import Group
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from teams import services
+from teams.models import Competition, GroupTeam, LineUp, MatchDay, Team, TeamMember
+from teams.templatetags.team_tags import match_points
+from tests import factories
+from tests.teams.factories import league, organiser_of, play_round, teams
+from tournaments import policies
+from tournaments.models import Player
+
+pytestmark = pytest.mark.django_db
+
+DAY = datetime.date(2026, 12, 5)
+
+NEW = {
+    "name": "Bezirksliga Nord",
+    "kind": "league",
+    "season": "2026/27",
+    "club": "DDV",
+    "promotion_places": "2",
+    "relegation_places": "2",
+    "ties": "shared",
+    "tiebreaks": "game_points,direct",
+    "is_public": "on",
+}
+
+
+def creator():
+    user = factories.user()
+    user.groups.add(Group.objects.get(name=policies.ORGANISERS_GROUP))
+    return user
+
+
+def organised_league(**settings) -> Competition:
+    return league(by=creator(), **settings)
+
+
+def in_groups(competition: Competition) -> list[list[Team]]:
+    all_teams = teams(competition)
+    return [all_teams[i : i + 4] for i in range(0, len(all_teams), 4)]
+
+
+def match_day(competition: Competition, **kwargs) -> MatchDay:
+    return services.match_day_create(
+        competition=competition,
+        starts_on=DAY,
+        by=organiser_of(competition),
+        groups=kwargs.pop("groups", None) or in_groups(competition),
+        **kwargs,
+    )
+
+
+def championship_with_knockout() -> tuple[Competition, MatchDay]:
+    competition = organised_league(kind="championship", name="Mannschaftsmeisterschaft")
+    match_day(competition)
+    knockout = match_day(competition, stage=MatchDay.Stage.KNOCKOUT, advance=2)
+    return competition, knockout
+
+
+def pages(competition: Competition) -> list[str]:
+    """Every page of a competition with a match day, a team, and its line-up form."""
+    slug = competition.slug
+    team = teams(competition)[0]
+    return [
+        reverse("competitions"),
+        reverse("competition", args=[slug]),
+        reverse("season-table", args=[slug]),
+        reverse("bracket", args=[slug]),
+        reverse("team", args=[slug, team.pk]),
+        reverse("match-day", args=[slug, 1]),
+    ]
+
+
+def form_pages(competition: Competition) -> list[str]:
+    slug = competition.slug
+    team = teams(competition)[0]
+    return [
+        reverse("competition-settings", args=[slug]),
+        reverse("team-new", args=[slug]),
+        reverse("match-day-new", args=[slug]),
+        reverse("line-up", args=[slug, 1, team.pk]),
+    ]
+
+
+def form_posts(competition: Competition) -> list[tuple[str, dict]]:
+    slug = competition.slug
+    team = teams(competition)[0]
+    member = team.members.order_by("pk").last()
+    return [
+        (reverse("competition-settings", args=[slug]), {**NEW, "name": "Fremd"}),
+        (reverse("competition-organisers", args=[slug]), {"user": "fremd"}),
+        (reverse("team-new", args=[slug]), {"name": "Fremde", "club": ""}),
+        (reverse("team-edit", args=[slug, team.pk]), {"name": "Fremde", "club": ""}),
+        (reverse("team-delete", args=[slug, team.pk]), {}),
+        (reverse("team-member-add", args=[slug, team.pk]), {"player": factories.player().pk}),
+        (reverse("team-member-remove", args=[slug, team.pk, member.pk]), {}),
+        (reverse("team-captain", args=[slug, team.pk, member.pk]), {}),
+        (reverse("match-day-new", args=[slug]), {"starts_on": "2026-12-06", "rounds": "4"}),
+        (reverse("line-up", args=[slug, 1, team.pk]), {"from_round": "1"}),
+        (reverse("tie-decide", args=[slug, 1]), {"place": "1", "through": "yes"}),
+    ]
+
+
+# Every page, in German and English ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_every_page_renders_for_an_organiser(client, language):
+    competition = organised_league()
+    match_day(competition)
+    client.cookies["django_language"] = language
+    client.force_login(organiser_of(competition))
+    for address in [*pages(competition), *form_pages(competition), reverse("competition-new")]:
+        response = client.get(address)
+        assert response.status_code == 200, address
+        assert f'<html lang="{language}">' in response.content.decode(), address
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_every_page_of_a_championship_renders(client, language):
+    competition, knockout = championship_with_knockout()
+    client.cookies["django_language"] = language
+    for address in [
+        *pages(competition),
+        reverse("match-day", args=[competition.slug, knockout.number]),
+    ]:
+        assert client.get(address).status_code == 200, address
+
+
+def test_english_wording_of_the_competition_page(client):
+    competition = organised_league(promotion_places=1, relegation_places=2)
+    match_day(competition)
+    client.cookies["django_language"] = "en"
+    html = client.get(reverse("competition", args=[competition.slug])).content.decode()
+    assert "Season table" in html
+    assert "Match day 1" in html
+    assert "2 relegation places" in html
+
+
+def test_the_navigation_and_the_home_page_link_the_team_competitions(client):
+    html = client.get(reverse("home")).content.decode()
+    assert html.count(f'href="{reverse("competitions")}"') == 2
+
+
+# Who sees what --------------------------------------------------------------------------------
+
+
+def test_anonymous_sees_a_public_competition(client):
+    competition = organised_league()
+    match_day(competition)
+    for address in pages(competition):
+        response = client.get(address)
+        assert response.status_code == 200, address
+        # No organiser's button for him, and no reason either: he is not signed in.
+        assert reverse("competition-settings", args=[competition.slug]) not in (
+            response.content.decode()
+        )
+    assert competition.name in client.get(reverse("competitions")).content.decode()
+
+
+def test_a_hidden_competition_is_404_for_anyone_but_its_organisers(client):
+    competition = organised_league(is_public=False)
+    match_day(competition)
+    addresses = pages(competition)[1:]
+    for address in addresses:
+        assert client.get(address).status_code == 404, address
+    assert competition.name not in client.get(reverse("competitions")).content.decode()
+    client.force_login(creator())  # another organiser
+    for address in addresses + form_pages(competition):
+        assert client.get(address).status_code == 404, address
+    client.force_login(organiser_of(competition))
+    for address in addresses:
+        assert client.get(address).status_code == 200, address
+
+
+def test_another_organiser_is_refused_every_form_with_the_reason(client):
+    competition = organised_league()
+    match_day(competition)
+    client.force_login(creator())
+    for address in form_pages(competition):
+        response = client.get(address)
+        assert response.status_code == 403, address
+        assert "Only the organisers of" in response.content.decode()
+    counts = {model: model.objects.count() for model in (Team, TeamMember, MatchDay, LineUp)}
+    for address, data in form_posts(competition):
+        response = client.post(address, data)
+        assert response.status_code == 403, address
+        assert "Only the organisers of" in response.content.decode(), address
+    assert counts == {model: model.objects.count() for model in counts}
+    competition.refresh_from_db()
+    assert competition.name == "Testliga"
+
+
+def test_anonymous_is_sent_to_log_in_from_every_form(client):
+    competition = organised_league()
+    match_day(competition)
+    for address, data in form_posts(competition):
+        response = client.post(address, data)
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("login"))
+
+
+def test_the_competition_page_says_why_another_organiser_gets_no_buttons(client):
+    competition = organised_league()
+    client.force_login(creator())
+    html = client.get(reverse("competition", args=[competition.slug])).content.decode()
+    assert reverse("match-day-new", args=[competition.slug]) not in html
+    assert 'id="manage-refusal"' in html
+    assert "ask one of them to add you as an organiser" in html
+
+
+# The list and a new competition ---------------------------------------------------------------
+
+
+def test_the_list_offers_a_new_competition_to_organisers_and_says_who_grants_it(client):
+    new = reverse("competition-new")
+    assert new not in client.get(reverse("competitions")).content.decode()
+    client.force_login(factories.user())
+    html = client.get(reverse("competitions")).content.decode()
+    assert new not in html
+    assert "an administrator adds you to the" in html
+    client.force_login(creator())
+    assert new in client.get(reverse("competitions")).content.decode()
+
+
+def test_a_user_without_the_right_is_refused_the_new_competition_page(client):
+    client.force_login(factories.user())
+    response = client.get(reverse("competition-new"))
+    assert response.status_code == 403
+    assert "an administrator adds you" in response.content.decode()
+
+
+def test_new_competition_makes_its_creator_its_organiser(client):
+    user = creator()
+    client.force_login(user)
+    response = client.post(reverse("competition-new"), NEW)
+    competition = Competition.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("competition", args=[competition.slug])
+    assert competition.name == "Bezirksliga Nord"
+    assert competition.relegation_places == 2
+    assert list(competition.organisers.all()) == [user]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("name", ""),
+        ("name", "x" * 201),
+        ("name", "Liga\x00"),
+        ("kind", "cup"),
+        ("promotion_places", "65"),
+        ("relegation_places", "-1"),
+        ("relegation_places", "zwei"),
+        ("ties", "lower"),
+        ("tiebreaks", "luck"),
+    ],
+)
+def test_bad_competition_input_names_the_field_and_saves_nothing(client, field, value):
+    client.force_login(creator())
+    response = client.post(reverse("competition-new"), {**NEW, field: value})
+    assert response.status_code == 400
+    assert response.context["form"].errors[field]
+    assert not Competition.objects.exists()
+
+
+def test_settings_change_the_competition(client):
+    competition = organised_league()
+    client.force_login(organiser_of(competition))
+    response = client.post(
+        reverse("competition-settings", args=[competition.slug]),
+        {**NEW, "name": "Landesliga", "is_public": ""},
+    )
+    assert response.status_code == 302
+    competition.refresh_from_db()
+    assert (competition.name, competition.is_public) == ("Landesliga", False)
+
+
+def test_settings_refuse_a_new_kind_once_match_days_are_played(client):
+    competition = organised_league()
+    match_day(competition)
+    client.force_login(organiser_of(competition))
+    response = client.post(
+        reverse("competition-settings", args=[competition.slug]),
+        {**NEW, "kind": "championship"},
+    )
+    assert response.status_code == 400
+    assert "its kind cannot change" in str(response.context["form"].errors["kind"])
+    competition.refresh_from_db()
+    assert (competition.kind, competition.name) == ("league", "Testliga")
+
+
+@pytest.mark.parametrize("named", ["Kollegin", "kollegin@example.org"])
+def test_an_organiser_adds_another_by_user_name_or_e_mail_address(client, named):
+    competition = organised_league(teams=4)
+    day = match_day(competition)
+    colleague = factories.user(username="kollegin", email="Kollegin@example.org")
+    client.force_login(organiser_of(competition))
+    response = client.post(
+        reverse("competition-organisers", args=[competition.slug]), {"user": named}
+    )
+    assert response["Location"] == reverse("competition-settings", args=[competition.slug])
+    assert competition.organisers.filter(pk=colleague.pk).exists()
+    assert day.tournament.roles.filter(user=colleague, role="organiser").exists()
+    client.force_login(colleague)
+    address = reverse("competition-settings", args=[competition.slug])
+    assert client.get(address).status_code == 200
+
+
+@pytest.mark.parametrize("named", ["", "niemand", "x" * 300, "a\x00b"])
+def test_an_unknown_account_is_not_made_organiser_and_the_page_says_why(client, named):
+    competition = organised_league(teams=0)
+    client.force_login(organiser_of(competition))
+    client.cookies["django_language"] = "en"
+    response = client.post(
+        reverse("competition-organisers", args=[competition.slug]), {"user": named}, follow=True
+    )
+    assert "alert-danger" in response.content.decode()
+    assert competition.organisers.count() == 1
+
+
+# Teams and their players ----------------------------------------------------------------------
+
+
+def test_a_team_is_added_renamed_and_removed(client):
+    competition = organised_league(teams=0)
+    client.force_login(organiser_of(competition))
+    response = client.post(
+        reverse("team-new", args=[competition.slug]), {"name": "Kreuz Buben", "club": "DK Köln"}
+    )
+    team = Team.objects.get()
+    assert response["Location"] == reverse("team", args=[competition.slug, team.pk])
+    client.post(reverse("team-edit", args=[competition.slug, team.pk]), {"name": "Herz Damen"})
+    team.refresh_from_db()
+    assert (team.name, team.club) == ("Herz Damen", "")
+    client.post(reverse("team-delete", args=[competition.slug, team.pk]))
+    assert not Team.objects.exists()
+
+
+def test_a_second_team_of_the_same_name_is_refused_on_the_name(client):
+    competition = organised_league(teams=1)
+    client.force_login(organiser_of(competition))
+    response = client.post(reverse("team-new", args=[competition.slug]), {"name": "Team 1"})
+    assert response.status_code == 400
+    assert response.context["form"].errors["name"]
+    assert Team.objects.count() == 1
+
+
+@pytest.mark.parametrize("name", ["", "x" * 121, "A\x00B"])
+def test_a_bad_team_name_is_refused_and_nothing_saved(client, name):
+    competition = organised_league(teams=1)
+    team = teams(competition)[0]
+    client.force_login(organiser_of(competition))
+    response = client.post(reverse("team-new", args=[competition.slug]), {"name": name})
+    assert response.status_code == 400
+    assert response.context["form"].errors["name"]
+    response = client.post(reverse("team-edit", args=[competition.slug, team.pk]), {"name": name})
+    assert response.status_code == 400
+    assert response.context["rename"].errors["name"]
+    team.refresh_from_db()
+    assert team.name == "Team 1"
+    assert Team.objects.count() == 1
+
+
+def test_a_team_that_played_cannot_be_removed_and_the_page_says_why(client):
+    competition = organised_league(teams=4)
+    match_day(competition)
+    team = teams(competition)[0]
+    client.force_login(organiser_of(competition))
+    response = client.post(reverse("team-delete", args=[competition.slug, team.pk]), follow=True)
+    assert "take it out there first" in response.content.decode()
+    assert Team.objects.filter(pk=team.pk).exists()
+
+
+@pytest.mark.parametrize("query", ["MUELLER", "müller", "Mu", "4711"])
+def test_the_person_search_finds_a_known_person_in_any_spelling_or_by_ddv_number(client, query):
+    competition = organised_league(teams=1, members=0)
+    team = teams(competition)[0]
+    person = factories.player(first_name="Jürgen", last_name="Müller", ddv_number="4711")
+    client.force_login(organiser_of(competition))
+    response = client.get(reverse("team", args=[competition.slug, team.pk]), {"q": query})
+    assert response.status_code == 200
+    assert [player.pk for player in response.context["found"]] == [person.pk]
+    client.post(reverse("team-member-add", args=[competition.slug, team.pk]), {"player": person.pk})
+    assert list(team.members.values_list("player_id", flat=True)) == [person.pk]
+
+
+def test_the_person_search_is_the_organisers(client):
+    competition = organised_league(teams=1, members=0)
+    team = teams(competition)[0]
+    factories.player(first_name="Jürgen", last_name="Müller")
+    response = client.get(reverse("team", args=[competition.slug, team.pk]), {"q": "Müller"})
+    assert response.context["found"] == []
+    assert "Müller" not in response.content.decode()
+
+
+def test_a_new_person_is_added_and_made_captain(client):
+    competition = organised_league(teams=1, members=1)
+    team = teams(competition)[0]
+    client.force_login(organiser_of(competition))
+    response = client.post(
+        reverse("team-member-add", args=[competition.slug, team.pk]),
+        {
+            "first_name": "Greta",
+            "last_name": "Groß",
+            "club": "DK Kiel",
+            "ddv_number": "815",
+            "captain": "on",
+        },
+    )
+    assert response.status_code == 302
+    member = team.members.get(player__ddv_number="815")
+    assert member.is_captain
+    assert team.members.filter(is_captain=True).count() == 1
+
+
+def test_a_new_person_with_another_persons_ddv_number_is_refused_and_nobody_made(client):
+    competition = organised_league(teams=1, members=0)
+    team = teams(competition)[0]
+    factories.player(first_name="Jürgen", last_name="Müller", ddv_number="4711")
+    client.force_login(organiser_of(competition))
+    players = Player.objects.count()
+    response = client.post(
+        reverse("team-member-add", args=[competition.slug, team.pk]),
+        {"first_name": "Anna", "last_name": "Anders", "ddv_number": "4711"},
+    )
+    assert response.status_code == 400
+    assert response.context["add"].errors["ddv_number"]
+    assert Player.objects.count() == players
+    assert not team.members.exists()
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {},
+        {"first_name": "Anna"},
+        {"player": "abc"},
+        {"first_name": "A" * 300, "last_name": "B"},
+        {"first_name": "A\x00", "last_name": "B"},
+        {"first_name": "A", "last_name": "B", "ddv_number": "12a"},
+    ],
+)
+def test_bad_player_input_names_the_field_and_saves_nothing(client, data):
+    competition = organised_league(teams=1, members=0)
+    team = teams(competition)[0]
+    client.force_login(organiser_of(competition))
+    players = Player.objects.count()
+    response = client.post(reverse("team-member-add", args=[competition.slug, team.pk]), data)
+    assert response.status_code == 400
+    assert response.context["add"].errors
+    assert Player.objects.count() == players
+    assert not team.members.exists()
+
+
+def test_a_person_of_another_team_is_refused_with_the_reason(client):
+    competition = organised_league(teams=2, members=1)
+    first, second = teams(competition)
+    other = first.members.get().player
+    client.force_login(organiser_of(competition))
+    response = client.post(
+        reverse("team-member-add", args=[competition.slug, second.pk]), {"player": other.pk}
+    )
+    assert response.status_code == 400
+    assert "already plays for Team 1" in response.content.decode()
+    assert not second.members.filter(player=other).exists()
+
+
+def test_a_player_is_removed_and_another_made_captain(client):
+    competition = organised_league(teams=1, members=3)
+    team = teams(competition)[0]
+    _captain, second, third = team.members.order_by("pk")
+    client.force_login(organiser_of(competition))
+    client.post(reverse("team-captain", args=[competition.slug, team.pk, second.pk]))
+    client.post(reverse("team-member-remove", args=[competition.slug, team.pk, third.pk]))
+    assert list(team.members.filter(is_captain=True)) == [second]
+    assert not TeamMember.objects.filter(pk=third.pk).exists()
+
+
+def test_a_member_of_another_team_is_not_found_through_this_one(client):
+    competition = organised_league(teams=2, members=1)
+    first, second = teams(competition)
+    member = second.members.get()
+    client.force_login(organiser_of(competition))
+    response = client.post(
+        reverse("team-member-remove", args=[competition.slug, first.pk, member.pk])
+    )
+    assert response.status_code == 404
+    assert TeamMember.objects.filter(pk=member.pk).exists()
+
+
+# Match days -----------------------------------------------------------------------------------
+
+
+def test_a_match_day_with_chosen_groups(client):
+    competition = organised_league()
+    client.force_login(organiser_of(competition))
+    all_teams = teams(competition)
+    data = {"starts_on": "2026-12-05", "venue": "Kiel", "rounds": "3", "stage": "groups"}
+    data["grouping"] = "choose"
+    for index, team in enumerate(all_teams):
+        data[f"group_{team.pk}"] = str(2 - index % 2)
+    response = client.post(reverse("match-day-new", args=[competition.slug]), data)
+    assert response.status_code == 302
+    day = MatchDay.objects.get()
+    assert response["Location"] == reverse("match-day", args=[competition.slug, day.number])
+    assert day.tournament.planned_rounds == 3
+    group_of = dict(GroupTeam.objects.filter(match_day=day).values_list("team_id", "group__number"))
+    assert group_of == {team.pk: 2 - index % 2 for index, team in enumerate(all_teams)}
+
+
+def test_a_match_day_with_groups_drawn(client):
+    competition = organised_league()
+    client.force_login(organiser_of(competition))
+    response = client.post(
+        reverse("match-day-new", args=[competition.slug]),
+        {"starts_on": "2026-12-05", "rounds": "4", "stage": "groups", "grouping": "draw"},
+    )
+    assert response.status_code == 302
+    assert GroupTeam.objects.count() == 8
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"starts_on": "morgen"}, "starts_on"),
+        ({"rounds": "0"}, "rounds"),
+        ({"rounds": "99"}, "rounds"),
+        ({"stage": "knockout"}, "stage"),  # a league plays no knock-out rounds
+        ({"grouping": "choose"}, "grouping"),  # no team given a group
+        ({"grouping": "lots"}, "grouping"),
+        ({"venue": "x" * 201}, "venue"),
+    ],
+)
+def test_bad_match_day_input_names_the_field_and_saves_nothing(client, data, field):
+    competition = organised_league()
+    client.force_login(organiser_of(competition))
+    base = {"starts_on": "2026-12-05", "rounds": "4", "stage": "groups", "grouping": "draw"}
+    response = client.post(reverse("match-day-new", args=[competition.slug]), {**base, **data})
+    assert response.status_code == 400
+    assert response.context["form"].errors[field]
+    assert not MatchDay.objects.exists()
+
+
+def test_a_group_of_three_is_refused_with_the_reason_and_nothing_saved(client):
+    competition = organised_league(teams=4)
+    client.force_login(organiser_of(competition))
+    data = {"starts_on": "2026-12-05", "rounds": "4", "stage": "groups", "grouping": "choose"}
+    for team in teams(competition)[:3]:
+        data[f"group_{team.pk}"] = "1"
+    response = client.post(reverse("match-day-new", args=[competition.slug]), data)
+    assert response.status_code == 400
+    assert "Group 1 has 3 teams" in response.content.decode()
+    assert not MatchDay.objects.exists()
+    assert not competition.match_days.exists()
+
+
+def test_the_match_day_page_shows_groups_line_ups_and_links(client):
+    competition = organised_league()
+    day = match_day(competition)
+    client.cookies["django_language"] = "en"
+    html = client.get(reverse("match-day", args=[competition.slug, 1])).content.decode()
+    assert 'id="provisional"' in html
+    assert "Group 2" in html
+    assert reverse("tournament", args=[day.tournament.slug]) in html
+    assert reverse("standings", args=[day.tournament.slug]) in html
+    first = teams(competition)[0].members.order_by("pk").first()
+    assert first.player.name in html  # the line-up, place 1
+
+
+def test_match_points_show_after_a_played_round(client):
+    competition = organised_league(teams=4)
+    day = match_day(competition, rounds=1)
+    favoured = teams(competition)[0]
+    play_round(day, 1, favoured)
+    client.cookies["django_language"] = "en"
+    response = client.get(reverse("match-day", args=[competition.slug, 1]))
+    html = response.content.decode()
+    assert 'id="provisional"' not in html
+    (_result, rows) = response.context["groups"][0]
+    assert rows[0][0].team == favoured
+    assert rows[0][0].match_points == 4
+
+
+def test_match_points_are_written_with_a_half():
+    from fractions import Fraction
+
+    assert match_points(Fraction(5, 2)) == "2½"
+    assert match_points(Fraction(1, 2)) == "½"
+    assert match_points(Fraction(4)) == "4"
+    assert match_points(Fraction(-3, 2)) == "-1½"
+    assert match_points(None) == "–"
+
+
+def test_the_tournament_page_of_a_match_day_links_back(client):
+    competition = organised_league(teams=4)
+    day = match_day(competition)
+    client.cookies["django_language"] = "en"
+    html = client.get(reverse("tournament", args=[day.tournament.slug])).content.decode()
+    assert reverse("match-day", args=[competition.slug, 1]) in html
+    assert "Match day 1 of Testliga 2026/27" in html
+    plain = factories.tournament()
+    html = client.get(reverse("tournament", args=[plain.slug])).content.decode()
+    assert 'id="match-day-of"' not in html
+
+
+# Line-ups -------------------------------------------------------------------------------------
+
+
+def test_a_line_up_is_changed_from_a_round_on(client):
+    competition = organised_league(teams=4, members=5)
+    day = match_day(competition)
+    team = teams(competition)[0]
+    members = list(team.members.order_by("pk"))
+    reserve = members[4].player
+    client.force_login(organiser_of(competition))
+    data = {"from_round": "3"}
+    chosen = [members[0], members[1], members[2], members[4]]
+    for place, member in enumerate(chosen, start=1):
+        data[f"place_{place}"] = str(member.player_id)
+    response = client.post(reverse("line-up", args=[competition.slug, 1, team.pk]), data)
+    assert response.status_code == 302
+    playing = LineUp.objects.filter(match_day=day, team=team, place=4)
+    assert {line.round_number: line.entry.player_id for line in playing} == {
+        1: members[3].player_id,
+        2: members[3].player_id,
+        3: reserve.pk,
+        4: reserve.pk,
+    }
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"place_4": "same"},  # the first player twice
+        {"place_4": "99999"},  # nobody of the team
+        {"place_2": ""},
+        {"from_round": "9"},
+        {"from_round": "x"},
+    ],
+)
+def test_a_bad_line_up_names_the_field_and_saves_nothing(client, change):
+    competition = organised_league(teams=4, members=5)
+    day = match_day(competition)
+    team = teams(competition)[0]
+    members = list(team.members.order_by("pk"))
+    before = list(LineUp.objects.filter(match_day=day).values_list("pk", "entry_id"))
+    client.force_login(organiser_of(competition))
+    data = {"from_round": "1"}
+    for place, member in enumerate(members[:4], start=1):
+        data[f"place_{place}"] = str(member.player_id)
+    for key, value in change.items():
+        data[key] = data["place_1"] if value == "same" else value
+    response = client.post(reverse("line-up", args=[competition.slug, 1, team.pk]), data)
+    assert response.status_code == 400
+    assert response.context["form"].errors
+    assert list(LineUp.objects.filter(match_day=day).values_list("pk", "entry_id")) == before
+
+
+# Knock-out ties -------------------------------------------------------------------------------
+
+
+def test_a_tie_is_decided_by_an_organiser(client):
+    competition, knockout = championship_with_knockout()
+    place = GroupTeam.objects.filter(match_day=knockout).first()
+    client.force_login(organiser_of(competition))
+    response = client.post(
+        reverse("tie-decide", args=[competition.slug, knockout.number]),
+        {"place": place.pk, "through": "yes"},
+    )
+    assert response.status_code == 302
+    place.refresh_from_db()
+    assert place.through is True
+
+
+def test_a_group_stage_place_is_not_decided(client):
+    competition, _knockout = championship_with_knockout()
+    place = GroupTeam.objects.filter(match_day__number=1).first()
+    client.force_login(organiser_of(competition))
+    response = client.post(
+        reverse("tie-decide", args=[competition.slug, 1]),
+        {"place": place.pk, "through": "yes"},
+        follow=True,
+    )
+    assert "Only knock-out ties are decided" in response.content.decode()
+    place.refresh_from_db()
+    assert place.through is None
+
+
+def _level_at_the_cut(monkeypatch) -> None:
+    """The knock-out ties as if every one ended level at the cut, undecided: what the page
+    shows then (the points to make it so by playing are many sheets away)."""
+    from teams import selectors
+
+    real = selectors.group_results
+
+    def level(*, match_day):
+        return [
+            dataclasses.replace(
+                result,
+                complete=True,
+                level_at_cut=bool(result.group.advance),
+                rows=tuple(dataclasses.replace(row, through=None) for row in result.rows),
+            )
+            for result in real(match_day=match_day)
+        ]
+
+    monkeypatch.setattr(selectors, "group_results", level)
+
+
+def test_a_tie_level_at_the_cut_offers_the_organiser_the_decision(client, monkeypatch):
+    competition, knockout = championship_with_knockout()
+    _level_at_the_cut(monkeypatch)
+    address = reverse("match-day", args=[competition.slug, knockout.number])
+    decide = reverse("tie-decide", args=[competition.slug, knockout.number])
+    client.cookies["django_language"] = "en"
+    html = client.get(address).content.decode()
+    assert "level at the cut" in html
+    assert decide not in html  # not for the public
+    client.force_login(creator())
+    html = client.get(address).content.decode()
+    assert decide not in html
+    assert "Only the organisers of" in html  # another organiser: why not, and whose it is
+    client.force_login(organiser_of(competition))
+    html = client.get(address).content.decode()
+    assert html.count(f'action="{decide}"') == 8  # every team of the two ties
+    place = GroupTeam.objects.filter(match_day=knockout).order_by("pk").first()
+    assert f'name="place" value="{place.pk}"' in html
+    client.post(decide, {"place": place.pk, "through": "no"})
+    place.refresh_from_db()
+    assert place.through is False
+
+
+@pytest.mark.parametrize("data", [{}, {"place": "x", "through": "yes"}, {"place": "1"}])
+def test_a_bad_decision_is_refused_and_nothing_saved(client, data):
+    competition, knockout = championship_with_knockout()
+    client.force_login(organiser_of(competition))
+    response = client.post(
+        reverse("tie-decide", args=[competition.slug, knockout.number]), data, follow=True
+    )
+    assert response.status_code == 200
+    assert "alert-danger" in response.content.decode()
+    assert not GroupTeam.objects.exclude(through=None).exists()
+
+
+# The season table and the bracket -------------------------------------------------------------
+
+
+def test_the_season_table_marks_promotion_and_relegation(client):
+    competition = organised_league(promotion_places=1, relegation_places=2)
+    client.cookies["django_language"] = "en"
+    html = client.get(reverse("season-table", args=[competition.slug])).content.decode()
+    assert html.count('<tr class="zone-promotion table-success">') == 1
+    assert html.count('<tr class="zone-relegation table-danger">') == 2
+    assert 'id="table-legend"' in html
+    assert "2 relegation places" in html
+    # Nothing played: every team shares rank 1, written once.
+    assert html.count(">1.</td>") == 1
+    assert html.count(">–</td>") == 7
+
+
+def test_a_league_has_no_bracket_and_links_its_table(client):
+    competition = organised_league(teams=4)
+    client.cookies["django_language"] = "en"
+    html = client.get(reverse("bracket", args=[competition.slug])).content.decode()
+    assert "A league has no knock-out rounds" in html
+    assert reverse("season-table", args=[competition.slug]) in html
+
+
+def test_the_bracket_shows_the_knock_out_ties(client):
+    competition, knockout = championship_with_knockout()
+    client.cookies["django_language"] = "en"
+    response = client.get(reverse("bracket", args=[competition.slug]))
+    assert [each.match_day for each in response.context["rounds"]] == [knockout]
+    assert "Tie 2" in response.content.decode()
+
+
+# Query counts ---------------------------------------------------------------------------------
+
+
+def _queries(client, address) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(address).status_code == 200
+    return len(queries)
+
+
+@pytest.mark.parametrize(
+    ("page", "most"), [("competition", 25), ("season-table", 20), ("match-day", 25)]
+)
+def test_the_queries_do_not_grow_with_the_teams(client, page, most, django_assert_max_num_queries):
+    counts = []
+    for size in (4, 12):
+        competition = organised_league(teams=size, name=f"Liga {size}")
+        match_day(competition)
+        args = [competition.slug, 1] if page == "match-day" else [competition.slug]
+        counts.append(_queries(client, reverse(page, args=args)))
+    assert counts[0] == counts[1]
+    with django_assert_max_num_queries(most):
+        client.get(reverse(page, args=args))

@@ -1,0 +1,95 @@
+"""Who may do what on the pages of team competitions: their lines of the permission matrix
+(tests/permissions.py) for every role, a hidden competition, and CSRF on their forms."""
+
+import pytest
+from django.urls import reverse
+
+from tests.permissions import (
+    CSRF,
+    ROLES,
+    TEAMS,
+    C,
+    check,
+    check_has_post_forms,
+    check_post_forms_carry_the_csrf_token,
+    check_refused_without_the_csrf_token,
+    client_for,
+    matrix,
+    page_reads,
+    page_writes,
+    pair_ids,
+)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("case", "role"), matrix(TEAMS))
+def test_matrix(case, role, ctx):
+    check(case, role, ctx)
+
+
+# A hidden competition -----------------------------------------------------------------------------
+
+HIDDEN_READS = ["competition", "season-table", "bracket", "competition-settings", "team-new"]
+# Its organiser and a superuser see it; everyone else gets 404 (the organiser's form pages send
+# the anonymous to log in first).
+HIDDEN_SEES = {"organiser", "admin"}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("name", HIDDEN_READS)
+def test_a_hidden_competition_is_404_for_all_but_its_organisers(name, role, ctx):
+    response = client_for(role, ctx).get(reverse(name, args=[ctx.hidden_competition]))
+    if role in HIDDEN_SEES:
+        assert response.status_code == 200
+    elif response.status_code == 302:  # a form page: log in first
+        assert name in {"competition-settings", "team-new"}
+        assert role in {"anonymous", "player", "keeper"}
+    else:
+        assert response.status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES)
+def test_the_list_shows_a_hidden_competition_to_its_organisers_only(role, ctx):
+    html = client_for(role, ctx).get(reverse("competitions")).content.decode()
+    assert ("Matrix-Geheim" in html) == (role in HIDDEN_SEES)
+    assert "Matrix-Liga" in html
+
+
+# CSRF -------------------------------------------------------------------------------------------
+
+PAGE_READS = page_reads(TEAMS)
+
+
+@CSRF
+@pytest.mark.django_db
+@pytest.mark.parametrize(("case", "role"), PAGE_READS, ids=pair_ids(PAGE_READS))
+def test_every_post_form_carries_the_csrf_token(case, role, ctx):
+    check_post_forms_carry_the_csrf_token(case, role, ctx)
+
+
+@CSRF
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "kwargs"),
+    [
+        ("competition-new", lambda ctx: {}),
+        ("competition-settings", C),
+        ("team", lambda ctx: {"slug": ctx.competition, "pk": ctx.team}),
+        ("match-day-new", C),
+    ],
+)
+def test_the_form_pages_have_post_forms(name, kwargs, ctx):
+    """The check above looks at something: these pages do have POST forms."""
+    check_has_post_forms(name, kwargs, "organiser", ctx)
+
+
+PAGE_WRITES = page_writes(TEAMS)
+
+
+@CSRF
+@pytest.mark.django_db
+@pytest.mark.parametrize(("case", "role"), PAGE_WRITES, ids=pair_ids(PAGE_WRITES))
+def test_a_post_without_the_csrf_token_is_403(case, role, ctx):
+    check_refused_without_the_csrf_token(case, role, ctx)
