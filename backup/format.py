@@ -42,7 +42,9 @@ TOURNAMENT_FIELDS = [
     "counts_for_ranking",
 ]
 # Added later: a file written before them lacks them, and the model's defaults fill in.
-TOURNAMENT_FIELDS_LATER = ["sheet_keeping", "double_entry"]
+# ``is_match_day``: the tournament is a team competition's match day (restored with its
+# competition, ``COMPETITION_FORMAT``); ``club_ranking_players``: its club ranking, or null.
+TOURNAMENT_FIELDS_LATER = ["sheet_keeping", "double_entry", "is_match_day", "club_ranking_players"]
 # The entry's own name and club, added later: a file written before takes the player's.
 ENTRY_FIELDS_LATER = ["first_name", "last_name", "club"]
 HAND_FIELDS = [
@@ -91,4 +93,24 @@ DECISION_FIELDS_LATER = [
     "played_without_game_points",
     "replaced_line",
     "written_line",
+]
+
+# A team competition (``backup.selectors.competition_export``): the competition, its organisers
+# (usernames), its players and teams with their members, and each match day with its groups,
+# its line-ups and its tournament as the document above (whole, under "tournament"). A match
+# day's "players" maps the keys of its tournament's players to the competition's, so that an
+# import makes each person once; its line-ups name the tournament's entries by their keys.
+COMPETITION_FORMAT = "doko-competition"
+COMPETITION_VERSION = 1
+COMPETITION_FIELDS = [
+    "name",
+    "slug",
+    "kind",
+    "season",
+    "club",
+    "promotion_places",
+    "relegation_places",
+    "ties",
+    "tiebreaks",
+    "is_public",
 ]

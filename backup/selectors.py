@@ -1,4 +1,5 @@
-"""Write one tournament as a JSON-ready backup document (its format: ``backup/format.py``)."""
+"""Write one tournament, or a team competition with its match days' tournaments, as a
+JSON-ready backup document (its format: ``backup/format.py``)."""
 
 import base64
 import datetime
@@ -11,6 +12,9 @@ from django.utils import timezone
 
 from adjudication.models import Appeal, Decision, Event, Sanction
 from backup.format import (
+    COMPETITION_FIELDS,
+    COMPETITION_FORMAT,
+    COMPETITION_VERSION,
     DECISION_FIELDS,
     DECISION_FIELDS_LATER,
     ENTRY_FIELDS_LATER,
@@ -22,6 +26,7 @@ from backup.format import (
     VERSION,
 )
 from scoring.models import Hand, Scoresheet, ScoresheetChange, ScoresheetScan, SecondEntry
+from teams.models import Competition, GroupTeam, LineUp, TeamMember
 from tournaments.models import (
     ExtraTime,
     Seat,
@@ -347,4 +352,93 @@ def _second_entry(entry: SecondEntry | None, user) -> dict | None:
         "compared_at": _time(entry.compared_at),
         "started_at": _time(entry.started_at),
         "updated_at": _time(entry.updated_at),
+    }
+
+
+def competition_export(*, competition: Competition, scans: bool = True) -> dict:
+    """A team competition as plain JSON-ready data (``backup/format.py``): its settings,
+    organisers, players, teams and members, and each match day with its groups, line-ups and
+    tournament (``tournament_export``)."""
+    members = list(
+        TeamMember.objects.filter(competition=competition).select_related("player").order_by("pk")
+    )
+    players = sorted({member.player for member in members}, key=lambda player: player.pk)
+    player_key = _keys(players)
+    teams = list(competition.teams.order_by("pk"))
+    team_key = _keys(teams)
+    match_days = []
+    for match_day in competition.match_days.select_related("tournament").order_by("number"):
+        tournament = match_day.tournament
+        # The keys ``tournament_export`` gives the entries: in the order of their ids.
+        entries = list(tournament.entries.order_by("pk"))
+        entry_key = _keys(entries)
+        document = tournament_export(tournament=tournament, scans=scans)
+        player_of_entry = {item["key"]: item["player"] for item in document["entries"]}
+        match_days.append(
+            {
+                "number": match_day.number,
+                "stage": match_day.stage,
+                "tournament": document,
+                "players": [
+                    [player_of_entry[entry_key[entry.pk]], player_key[entry.player_id]]
+                    for entry in entries
+                    if entry.player_id in player_key
+                ],
+                "groups": [
+                    {
+                        "number": group.number,
+                        "advance": group.advance,
+                        "teams": [
+                            {"team": team_key[place.team_id], "through": place.through}
+                            for place in GroupTeam.objects.filter(group=group).order_by("pk")
+                        ],
+                    }
+                    for group in match_day.groups.order_by("number")
+                ],
+                "line_ups": [
+                    {
+                        "team": team_key[line.team_id],
+                        "round_number": line.round_number,
+                        "place": line.place,
+                        "entry": entry_key[line.entry_id],
+                    }
+                    for line in LineUp.objects.filter(match_day=match_day).order_by("pk")
+                ],
+            }
+        )
+    return {
+        "format": COMPETITION_FORMAT,
+        "version": COMPETITION_VERSION,
+        "exported_at": _time(timezone.now()),
+        "competition": {
+            **{name: getattr(competition, name) for name in COMPETITION_FIELDS},
+            "created_at": _time(competition.created_at),
+        },
+        "organisers": sorted(user.get_username() for user in competition.organisers.all()),
+        "players": [
+            {
+                "key": player_key[player.pk],
+                "first_name": player.first_name,
+                "last_name": player.last_name,
+                "club": player.club,
+                "ddv_number": player.ddv_number,
+                "created_at": _time(player.created_at),
+            }
+            for player in players
+        ],
+        "teams": [
+            {
+                "key": team_key[team.pk],
+                "name": team.name,
+                "club": team.club,
+                "created_at": _time(team.created_at),
+                "members": [
+                    {"player": player_key[member.player_id], "is_captain": member.is_captain}
+                    for member in members
+                    if member.team_id == team.pk
+                ],
+            }
+            for team in teams
+        ],
+        "match_days": match_days,
     }

@@ -1,5 +1,6 @@
-"""Restore one tournament from a backup document (``backup/selectors.py`` writes it), in one
-transaction; the results and standings are rebuilt from what it restored."""
+"""Restore one tournament, or a team competition with its match days' tournaments, from a
+backup document (``backup/selectors.py`` writes it), in one transaction; the results and
+standings are rebuilt from what it restored."""
 
 import base64
 import binascii
@@ -21,6 +22,9 @@ from django.utils.translation import gettext as _
 from adjudication.models import Appeal, Decision, Event, Offence, Sanction
 from adjudication.services.offences import standard_offence_named
 from backup.format import (
+    COMPETITION_FIELDS,
+    COMPETITION_FORMAT,
+    COMPETITION_VERSION,
     DECISION_FIELDS,
     DECISION_FIELDS_LATER,
     ENTRY_FIELDS_LATER,
@@ -40,6 +44,7 @@ from scoring.models import (
     SecondEntry,
 )
 from scoring.scans import EXTENSIONS, content_type_of
+from teams.models import Competition, Group, GroupTeam, LineUp, MatchDay, Team, TeamMember
 from tournaments import services
 from tournaments.models import (
     Entry,
@@ -54,6 +59,7 @@ from tournaments.models import (
 )
 
 M = TypeVar("M", bound=models.Model)
+R = TypeVar("R")
 Panelled = TypeVar("Panelled", Appeal, Sanction)  # decided with an arbitration panel
 
 
@@ -81,6 +87,19 @@ class ImportResult:
     players_created: int = 0
     players_reused: int = 0
     tokens_renewed: int = 0
+    # Key in the file -> the restored entry (a competition's line-ups name them by key).
+    entries: dict[int, Entry] = field(default_factory=dict, repr=False)
+
+
+@dataclass
+class CompetitionImportResult:
+    """What the import of a team competition made, for the person running it."""
+
+    competition: Competition
+    tournaments: list[ImportResult] = field(default_factory=list)
+    users_created: list[str] = field(default_factory=list)
+    players_created: int = 0
+    players_reused: int = 0
 
 
 class _Damaged(Exception):
@@ -112,7 +131,7 @@ def tournament_import_report(*, data: dict) -> ImportResult:
     _check_format(data)
     stored: list[str] = []  # the scans' files written, deleted again if the import fails
     try:
-        result = _import_atomically(data, stored)
+        result = _import_atomically(lambda: _import(data, stored))
     except BaseException:
         for name in stored:
             default_storage.delete(name)
@@ -121,10 +140,10 @@ def tournament_import_report(*, data: dict) -> ImportResult:
     return result
 
 
-def _import_atomically(data: dict, stored: list[str]) -> ImportResult:
+def _import_atomically(run: Callable[[], R]) -> R:
     try:
         with transaction.atomic():
-            return _import(data, stored)
+            return run()
     except _Damaged as error:
         raise ValidationError(
             _("The backup is damaged or incomplete: %(error)s") % {"error": error}
@@ -168,8 +187,13 @@ def _keep_times(model: type[M], rows: list[M], items: list[dict], *names: str) -
 
 
 def _users(data: dict, result: ImportResult) -> dict[str, AbstractBaseUser]:
+    return _users_named(data["users"], result.users_created)
+
+
+def _users_named(usernames: list[str], created: list[str]) -> dict[str, AbstractBaseUser]:
+    """The users of these names; those missing are created inactive, without a password."""
     User = get_user_model()
-    names = sorted(set(data["users"]))
+    names = sorted(set(usernames))
     found: dict[str, AbstractBaseUser] = {
         user.get_username(): user
         for user in User._default_manager.filter(**{f"{User.USERNAME_FIELD}__in": names})
@@ -181,11 +205,44 @@ def _users(data: dict, result: ImportResult) -> dict[str, AbstractBaseUser]:
             user.full_clean(exclude=["password"])
             user.save()
             found[name] = user
-            result.users_created.append(name)
+            created.append(name)
     return found
 
 
-def _import(data: dict, stored: list[str]) -> ImportResult:
+def _players(
+    items: list[dict], known: Mapping[int, Player] | None = None
+) -> tuple[dict[int, Player], int]:
+    """Key in the file -> the player, and how many were made. Players are shared by all
+    tournaments: one with the same DDV number is the same person; ``known``: the players
+    restored already for these keys (a competition's, for its match days)."""
+    known = known or {}
+    items = [item for item in items if item["key"] not in known]
+    numbers = [item["ddv_number"] for item in items if item["ddv_number"]]
+    found = {p.ddv_number: p for p in Player.objects.filter(ddv_number__in=numbers)}
+    new_items = [
+        item for item in items if item["ddv_number"] not in found or not item["ddv_number"]
+    ]
+    new_players = _insert(
+        Player,
+        [
+            Player(
+                first_name=item["first_name"],
+                last_name=item["last_name"],
+                club=item["club"],
+                ddv_number=item["ddv_number"],
+            )
+            for item in new_items
+        ],
+    )
+    _keep_times(Player, new_players, new_items, "created_at")
+    new = {item["key"]: player for item, player in zip(new_items, new_players, strict=True)}
+    players = {item["key"]: new.get(item["key"]) or found[item["ddv_number"]] for item in items}
+    return {**known, **players}, len(new_players)
+
+
+def _import(
+    data: dict, stored: list[str], known_players: Mapping[int, Player] | None = None
+) -> ImportResult:
     fields = data["tournament"]
     slug = fields["slug"]
     if Tournament.objects.filter(slug=slug).exists():
@@ -211,29 +268,8 @@ def _import(data: dict, stored: list[str]) -> ImportResult:
     def user(name):
         return _lookup(users, name, _("the user"))
 
-    # Players are shared by all tournaments: one with the same DDV number is the same person.
-    items = data["players"]
-    numbers = [item["ddv_number"] for item in items if item["ddv_number"]]
-    known = {p.ddv_number: p for p in Player.objects.filter(ddv_number__in=numbers)}
-    new_items = [
-        item for item in items if item["ddv_number"] not in known or not item["ddv_number"]
-    ]
-    new_players = _insert(
-        Player,
-        [
-            Player(
-                first_name=item["first_name"],
-                last_name=item["last_name"],
-                club=item["club"],
-                ddv_number=item["ddv_number"],
-            )
-            for item in new_items
-        ],
-    )
-    _keep_times(Player, new_players, new_items, "created_at")
-    new = {item["key"]: player for item, player in zip(new_items, new_players, strict=True)}
-    players = {item["key"]: new.get(item["key"]) or known[item["ddv_number"]] for item in items}
-    result.players_created, result.players_reused = len(new_players), len(items) - len(new_players)
+    players, created = _players(data["players"], known_players)
+    result.players_created, result.players_reused = created, len(data["players"]) - created
 
     items = data["entries"]
     entries = dict(
@@ -257,6 +293,7 @@ def _import(data: dict, stored: list[str]) -> ImportResult:
         )
     )
     _keep_times(Entry, list(entries.values()), items, "created_at")
+    result.entries = entries
 
     _insert(
         TournamentRole,
@@ -643,3 +680,121 @@ def _members(
         for item in items
         for name in item["members"]
     )
+
+
+# Team competitions -----------------------------------------------------------------------------
+
+
+def competition_import(*, data: dict) -> CompetitionImportResult:
+    """Restore a team competition from ``competition_export``'s document, in one transaction:
+    all of it or nothing (its match days' tournaments as ``tournament_import_report`` restores
+    them). Refused if a competition with its short name, or a tournament with one of its match
+    days' short names, exists."""
+    if not isinstance(data, dict) or data.get("format") != COMPETITION_FORMAT:
+        raise ValidationError(
+            _("This is not a team competition backup (format “%(format)s” expected).")
+            % {"format": COMPETITION_FORMAT}
+        )
+    if data.get("version") != COMPETITION_VERSION:
+        raise ValidationError(
+            _("This backup has format version %(found)s; this program reads version %(version)d.")
+            % {"found": data.get("version"), "version": COMPETITION_VERSION}
+        )
+    stored: list[str] = []
+    try:
+        result = _import_atomically(lambda: _competition_import(data, stored))
+    except BaseException:
+        for name in stored:
+            default_storage.delete(name)
+        raise
+    for imported in result.tournaments:
+        services.standings_rebuild(tournament_id=imported.tournament.pk)
+    return result
+
+
+def _competition_import(data: dict, stored: list[str]) -> CompetitionImportResult:
+    fields = data["competition"]
+    if Competition.objects.filter(slug=fields["slug"]).exists():
+        raise ValidationError(
+            _(
+                "A team competition with the short name “%(slug)s” exists already; nothing was "
+                "imported."
+            )
+            % {"slug": fields["slug"]}
+        )
+    competition = Competition(**{name: fields[name] for name in COMPETITION_FIELDS})
+    competition.full_clean(validate_unique=False)
+    competition.save()
+    Competition.objects.filter(pk=competition.pk).update(
+        created_at=_parse_time(fields["created_at"])
+    )
+    result = CompetitionImportResult(competition=competition)
+    organisers = _users_named(data["organisers"], result.users_created)
+    competition.organisers.set([user.pk for user in organisers.values()])
+    players, result.players_created = _players(data["players"])
+    result.players_reused = len(data["players"]) - result.players_created
+    items = data["teams"]
+    teams = _keyed(
+        Team,
+        items,
+        lambda item: Team(competition=competition, name=item["name"], club=item["club"]),
+    )
+    _keep_times(Team, list(teams.values()), items, "created_at")
+    _insert(
+        TeamMember,
+        [
+            TeamMember(
+                team=teams[item["key"]],
+                competition=competition,
+                player=_lookup(players, member["player"], _("the player")),
+                is_captain=member["is_captain"],
+            )
+            for item in items
+            for member in item["members"]
+        ],
+    )
+    for item in data["match_days"]:
+        document = item["tournament"]
+        _check_format(document)
+        known = {own: _lookup(players, theirs, _("the player")) for own, theirs in item["players"]}
+        imported = _import(document, stored, known_players=known)
+        result.tournaments.append(imported)
+        result.users_created += [
+            name for name in imported.users_created if name not in result.users_created
+        ]
+        match_day = MatchDay.objects.create(
+            competition=competition,
+            number=item["number"],
+            stage=item["stage"],
+            tournament=imported.tournament,
+        )
+        for group_item in item["groups"]:
+            group = Group.objects.create(
+                match_day=match_day, number=group_item["number"], advance=group_item["advance"]
+            )
+            _insert(
+                GroupTeam,
+                [
+                    GroupTeam(
+                        group=group,
+                        match_day=match_day,
+                        team=_lookup(teams, place["team"], _("the team")),
+                        through=place["through"],
+                    )
+                    for place in group_item["teams"]
+                ],
+            )
+        _insert(
+            LineUp,
+            [
+                LineUp(
+                    match_day=match_day,
+                    team=_lookup(teams, line["team"], _("the team")),
+                    round_number=line["round_number"],
+                    place=line["place"],
+                    entry=_lookup(imported.entries, line["entry"], _("the entry")),
+                )
+                for line in item["line_ups"]
+            ],
+        )
+    return result

@@ -6,7 +6,9 @@
   and the adjudicator's work of the round: penalty points initialled, a ruling waiting for
   initials, a complaint just noted, an appeal before the arbitration panel, a warning;
 - a club tournament in ten days with its online registration open: 24 places taken, two
-  players on the waiting list.
+  players on the waiting list;
+- a league of 8 teams with one match day played and the next running, and a team
+  championship with its group stage played and its knock-out round drawn (``demo.team_play``).
 
 The same seed gives the same players, seating and scoresheets; times are placed around ``now``
 so that the running round's clock is current.
@@ -25,11 +27,13 @@ from django.utils.text import slugify
 
 from adjudication import services as adjudication
 from adjudication.models import Sanction
+from demo import team_play
 from doko.rules.penalty import Severity
 from doko.simulation import simulate_match
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from scoring.services import Actor
+from teams.models import Competition
 from tournaments import policies, services
 from tournaments.models import (
     Player,
@@ -197,6 +201,8 @@ class DemoResult:
     # Who maintains the club's ranking list and admitted the finished tournament to it.
     maintainer: str = ""
     maintainer_password: str = ""
+    # The league and the team championship (``demo.team_play``).
+    competitions: tuple[Competition, ...] = ()
 
 
 def _players(rng: random.Random, count: int) -> list[Player]:
@@ -218,6 +224,20 @@ def _players(rng: random.Random, count: int) -> list[Player]:
     return players
 
 
+def _new_names(rng: random.Random) -> team_play.NewName:
+    """Names no demo player has yet, one per call."""
+    taken = set(Player.objects.values_list("first_name", "last_name"))
+
+    def new_name() -> tuple[str, str]:
+        while True:
+            name = (rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES))
+            if name not in taken:
+                taken.add(name)
+                return name
+
+    return new_name
+
+
 def _organiser(username: str) -> tuple[User, str]:
     """A staff user who organises the demo tournaments, with a freshly generated password; a
     member of the Organisers group, so that he creates tournaments of his own too."""
@@ -228,7 +248,7 @@ def _organiser(username: str) -> tuple[User, str]:
     user.save()
     user.user_permissions.set(
         Permission.objects.filter(
-            content_type__app_label__in=["tournaments", "scoring", "adjudication"]
+            content_type__app_label__in=["tournaments", "scoring", "adjudication", "teams"]
         ).exclude(content_type__model__in=RANKING_MODELS + PERSON_MODELS)
         | Permission.objects.filter(content_type__app_label="auth", codename="view_user")
     )
@@ -425,7 +445,8 @@ def _adjudicate(*, round_: Round, user: User) -> None:
 
 @transaction.atomic
 def demo_build(*, seed: int = 2026, now: datetime.datetime) -> DemoResult:
-    """Build the three demo tournaments and an organiser for them."""
+    """Build the three demo tournaments, the league and the team championship, and an
+    organiser for them."""
     rng = random.Random(seed)
     now = timezone.localtime(now)  # rounds begin at 10 o'clock local time
     user, password = _organiser("organiser")
@@ -517,6 +538,17 @@ def demo_build(*, seed: int = 2026, now: datetime.datetime) -> DemoResult:
         admission=admission, by=maintainer, reason="Spiellisten stichprobenartig geprüft."
     )
     upcoming = _upcoming(pool=pool, now=now, organiser=user)
+    # The championship shows each club's best three beside its standings. (No settings service
+    # offers the club ranking yet: written here as the organiser would set it.)
+    Tournament.objects.filter(pk=championship.pk).update(club_ranking_players=3)
+    new_name = _new_names(rng)
+    with translation.override("de"):  # German competitions: their match days' names in German
+        league = team_play.league_build(
+            rng=rng, now=now, organiser=user, new_name=new_name, play_round=_play_round
+        )
+        team_championship = team_play.championship_build(
+            rng=rng, now=now, organiser=user, new_name=new_name, play_round=_play_round
+        )
     for tournament in (ranking, championship):
         tournament.refresh_from_db()  # the services changed its status
     return DemoResult(
@@ -525,4 +557,5 @@ def demo_build(*, seed: int = 2026, now: datetime.datetime) -> DemoResult:
         password=password,
         maintainer=maintainer.username,
         maintainer_password=maintainer_password,
+        competitions=(league, team_championship),
     )

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ["config", "tournaments", "scoring", "adjudication", "printing", "backup", "demo"]
+APPS = ["config", "tournaments", "scoring", "adjudication", "teams", "printing", "backup", "demo"]
 PACKAGES = ["doko", "limits", *APPS]
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 

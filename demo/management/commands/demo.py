@@ -10,8 +10,8 @@ from tournaments.models import Seat, Tournament
 class Command(BaseCommand):
     help = (
         "Build three demo tournaments (a finished one of 32 players, a championship of 148 in "
-        "round 4 of 8, and a club tournament taking registrations online) and an organiser "
-        "login."
+        "round 4 of 8, and a club tournament taking registrations online), a league of 8 teams "
+        "and a team championship, each match day a tournament, and an organiser login."
     )
 
     def add_arguments(self, parser):
@@ -41,6 +41,10 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(f"Demo built in {seconds:.1f} s (seed {seed})."))
         for tournament in result.tournaments:
             self.stdout.write(f"  {tournament.name}: {url}tournaments/{tournament.slug}/")
+        for competition in result.competitions:
+            for match_day in competition.match_days.select_related("tournament").order_by("number"):
+                tournament = match_day.tournament
+                self.stdout.write(f"  {tournament.name}: {url}tournaments/{tournament.slug}/")
         self.stdout.write(
             f"\nSite:   {url}\n"
             f"Login:  {url}accounts/login/  (administration: {url}admin/)\n"
