@@ -89,12 +89,8 @@ def _reserve_in(*, match_day: MatchDay, organiser: User, from_round: int) -> Non
     """The reserve of ``RESERVE_TEAM`` plays place 4 from ``from_round`` on: he takes over the
     seats the draw gave that place (``teams.services.line_up_set``)."""
     team = match_day.competition.teams.get(name=RESERVE_TEAM)
-    members = [
-        member.player
-        for member in team.members.select_related("player").order_by(
-            "-is_captain", "player__last_name", "player__first_name"
-        )
-    ]
+    # The first four named play (the line-up's default); the fifth is the reserve.
+    members = [member.player for member in team.members.select_related("player").order_by("pk")]
     teams.line_up_set(
         match_day=match_day,
         team=team,

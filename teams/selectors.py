@@ -117,6 +117,11 @@ class GroupResult:
 def team_points(*, match_day: MatchDay) -> dict[int, int]:
     """Each team's points on the match day's confirmed sheets: the sum over its players of
     every round (game points, penalty points, less deductions: ``SeatResult.points``)."""
+    return _confirmed_points(match_day)[0]
+
+
+def _confirmed_points(match_day: MatchDay) -> tuple[dict[int, int], set[int]]:
+    """``team_points``, and the teams that have a player on a confirmed sheet."""
     by_entry = dict(
         SeatResult.objects.filter(round__tournament_id=match_day.tournament_id, confirmed=True)
         .values("entry_id")
@@ -129,11 +134,13 @@ def team_points(*, match_day: MatchDay) -> dict[int, int]:
     points = dict.fromkeys(
         GroupTeam.objects.filter(match_day=match_day).values_list("team_id", flat=True), 0
     )
+    scored = set()
     for entry_id, total in by_entry.items():
         team = team_of.get(entry_id)
         if team is not None:
             points[team] = points.get(team, 0) + total
-    return points
+            scored.add(team)
+    return points, scored
 
 
 def match_day_complete(*, match_day: MatchDay) -> bool:
@@ -149,18 +156,18 @@ def group_results(*, match_day: MatchDay) -> list[GroupResult]:
     """Each group of the match day, its teams by points with their match points (4, 3, 2, 1;
     ties as the competition sets) or, in a knock-out round, who goes through."""
     competition = match_day.competition
-    points = team_points(match_day=match_day)
+    points, scored = _confirmed_points(match_day)
     complete = match_day_complete(match_day=match_day)
-    any_confirmed = SeatResult.objects.filter(
-        round__tournament_id=match_day.tournament_id, confirmed=True
-    ).exists()
     places = list(GroupTeam.objects.filter(match_day=match_day).select_related("team", "group"))
     results = []
     for group in sorted({place.group for place in places}, key=lambda group: group.number):
         members = [place for place in places if place.group_id == group.pk]
         group_points = {place.team_id: points.get(place.team_id, 0) for place in members}
+        # Match points once the group has a confirmed sheet (provisional until ``complete``).
         won = (
-            team_scoring.match_points(group_points, ties=competition.ties) if any_confirmed else {}
+            team_scoring.match_points(group_points, ties=competition.ties)
+            if scored & set(group_points)
+            else {}
         )
         order = sorted(members, key=lambda place: (-group_points[place.team_id], place.team.name))
         through: dict[int, bool | None] = {}
@@ -214,15 +221,16 @@ class SeasonLine:
 
 
 def season_table(*, competition: Competition) -> list[SeasonLine]:
-    """The season table over the group stage's match days: match points summed, then the
-    competition's tie-breaks; the promotion and relegation places marked."""
+    """The season table over the group stage's complete match days (every sheet confirmed, so
+    the match points are final): match points summed, then the competition's tie-breaks; the
+    promotion and relegation places marked. A match day under way shows on its own page."""
     meetings: list[dict[int, tuple[Fraction | int, int]]] = []
     for match_day in competition.match_days.filter(stage=MatchDay.Stage.GROUPS).select_related(
         "tournament", "competition"
     ):
         for result in group_results(match_day=match_day):
-            if any(row.match_points is None for row in result.rows):
-                continue
+            if not result.complete:
+                break
             meetings.append(
                 {row.team.pk: (row.match_points or 0, row.points) for row in result.rows}
             )

@@ -336,34 +336,32 @@ def _entry_for(match_day: MatchDay, player: Player) -> Entry:
 def _line_up_store(
     *, match_day: MatchDay, team: Team, players: Sequence[Player], from_round: int
 ) -> list[LineUp]:
+    """Store the line-up from ``from_round`` to the last round, in a few queries whatever the
+    rounds (the players are the team's and differ, which the callers checked, so the
+    database's constraints hold without a check per row). A drawn round seats the new player
+    of a place where the old one sat."""
     planned = match_day.tournament.planned_rounds
     entries = [_entry_for(match_day, player) for player in players]
-    stored = []
-    for round_number in range(from_round, planned + 1):
-        round_ = match_day.tournament.rounds.filter(number=round_number).first()
-        before = dict(
-            LineUp.objects.filter(
-                match_day=match_day, team=team, round_number=round_number
-            ).values_list("place", "entry_id")
-        )
-        LineUp.objects.filter(match_day=match_day, team=team, round_number=round_number).delete()
-        for place, entry in enumerate(entries, start=1):
-            stored.append(
-                save_validated(
-                    LineUp(
-                        match_day=match_day,
-                        team=team,
-                        round_number=round_number,
-                        place=place,
-                        entry=entry,
-                    )
-                )
-            )
-            old = before.get(place)
-            if round_ is not None and old is not None and old != entry.pk:
-                tournament_services.seat_substitute(
-                    round=round_, entry=Entry.objects.get(pk=old), substitute=entry
-                )
+    lines = LineUp.objects.filter(match_day=match_day, team=team, round_number__gte=from_round)
+    before = {
+        (round_number, place): entry_id
+        for round_number, place, entry_id in lines.values_list("round_number", "place", "entry_id")
+    }
+    lines.delete()
+    stored = LineUp.objects.bulk_create(
+        LineUp(match_day=match_day, team=team, round_number=round_number, place=place, entry=entry)
+        for round_number in range(from_round, planned + 1)
+        for place, entry in enumerate(entries, start=1)
+    )
+    rounds = match_day.tournament.rounds.filter(number__gte=from_round, number__lte=planned)
+    for round_ in rounds.exclude(status=Round.Status.PLANNED):
+        changes = {
+            old: entry.pk
+            for place, entry in enumerate(entries, start=1)
+            if (old := before.get((round_.number, place))) is not None and old != entry.pk
+        }
+        if changes:
+            tournament_services.seats_substitute(round=round_, changes=changes)
     return stored
 
 

@@ -668,20 +668,30 @@ def round_close(*, round: Round) -> Round:
 
 
 @transaction.atomic
-def seat_substitute(*, round: Round, entry: Entry, substitute: Entry) -> Seat | None:
-    """Seat ``substitute`` where ``entry`` sits in a round drawn but not started: a team's
-    reserve takes over a place of the line-up, and the place's seat (its table, position and
-    private link stay; a published seat is marked as moved). None: ``entry`` has no seat there."""
+def seats_substitute(*, round: Round, changes: Mapping[int, int]) -> list[Seat]:
+    """In a round drawn but not started, seat each new player where the old one sits
+    (``changes``: entry id to entry id): a team's reserve takes over a place of the line-up,
+    or two players swap places. Each seat keeps its table and position; its private link is
+    new (the one handed to the player who left opens nothing) and a published seat is marked
+    as moved. Old players without a seat in the round are passed over. Returns the new seats."""
     round_ = _locked_round(
         round, allowed={Round.Status.PLANNED, Round.Status.SEATED}, action=_("changed")
     )
-    seat = round_.seats.filter(entry=entry).first()
-    if seat is None:
-        return None
-    seat.entry = substitute
-    seat.token = new_seat_token()  # the link handed to the player who left opens nothing now
-    if round_.published_at is not None:
-        seat.moved_at = timezone.now()
-    seat.save(update_fields=["entry", "token", "moved_at"])
+    seats = list(round_.seats.filter(entry_id__in=list(changes)))
+    if not seats:
+        return []
+    moved_at = timezone.now() if round_.published_at is not None else None
+    Seat.objects.filter(pk__in=[seat.pk for seat in seats]).delete()
+    created = Seat.objects.bulk_create(
+        Seat(
+            round=round_,
+            table_id=seat.table_id,
+            position=seat.position,
+            entry_id=changes[seat.entry_id],
+            moved_at=moved_at or seat.moved_at,
+            token=new_seat_token(),
+        )
+        for seat in seats
+    )
     caching.round_changed(round_.pk)
-    return seat
+    return created
