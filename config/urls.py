@@ -22,6 +22,7 @@ urlpatterns = [
     path("", include("scoring.urls")),
     path("", include("adjudication.urls")),
     path("", include("printing.urls")),
+    path("", include("teams.screen_urls")),
     path("healthz/", healthz, name="healthz"),
     path("admin/login/", login.admin_login),  # before the administration's own route
     path("admin/", admin.site.urls),
