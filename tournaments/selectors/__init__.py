@@ -56,10 +56,12 @@ from tournaments.selectors.rankings import (
     tournaments_ranked,
 )
 from tournaments.selectors.results import (
+    ClubLine,
     Opponent,
     PlayerRound,
     ResultSeat,
     ResultTable,
+    club_ranking_of,
     ddv_numbers,
     entry_rounds,
     round_results,
@@ -136,6 +138,7 @@ __all__ = [
     "ChangeLine",
     "CheckInCounts",
     "Clock",
+    "ClubLine",
     "FoundPlayer",
     "FoundSeat",
     "Head",
@@ -165,6 +168,7 @@ __all__ = [
     "check_in_counts",
     "check_in_etag",
     "check_in_list",
+    "club_ranking_of",
     "counted_results",
     "current_round",
     "ddv_numbers",
