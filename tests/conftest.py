@@ -138,6 +138,12 @@ def ctx(django_db_setup, django_db_blocker, tmp_path_factory):
         try:
             yield build()
         finally:
+            # teams: a team's places in groups and its line-ups protect it and its entries.
+            from teams.models import Competition, GroupTeam, LineUp
+
+            LineUp.objects.all().delete()
+            GroupTeam.objects.all().delete()
+            Competition.objects.all().delete()
             Tournament.objects.all().delete()
             RankingList.objects.filter(slug="matrix-ranking").delete()
             Player.objects.all().delete()

@@ -430,6 +430,7 @@ TOURNAMENTS = [
         lambda ctx: {"place": 1},
     ),
     api("api-standings", "get", T, PUBLIC),
+    api("api-club-ranking", "get", T, PUBLIC),
     api("api-player", "get", E, PUBLIC),
     api(
         "api-player",
@@ -1113,6 +1114,16 @@ PRINTING = [
     # The jobs -------------------------------------------------------------------------------------
     c("job", "get", lambda ctx: {"pk": ctx.job}, "L L L 404 404 404 200 200"),
     c("job-download", "get", lambda ctx: {"pk": ctx.job}, "L L L 404 404 404 200 200"),
+    # teams: the printouts of a competition and its venue screen (the organiser organises it;
+    # the rest hold no role in it) -------------------------------------------------------------
+    c(
+        "team-line-ups-pdf",
+        "get",
+        lambda ctx: {"slug": ctx.competition, "number": 1},
+        "L L L 403 403 403 200 200",
+    ),
+    c("team-table-pdf", "get", lambda ctx: {"slug": ctx.competition}, PUBLIC),
+    c("team-screen", "get", lambda ctx: {"slug": ctx.competition}, PUBLIC),
 ]
 
 # The site's own routes (config.urls: health, login, passwords, languages, the API's token,
@@ -1193,6 +1204,8 @@ class Ctx:
     panel_names: list
     sheet_version: int
     hands_json: list
+    # teams
+    competition: str  # a public league of four teams with one match day, the organiser's
 
 
 def _hand_json(line) -> dict:
@@ -1351,7 +1364,36 @@ def build() -> Ctx:
         panel_names=[u.username for u in panel],
         sheet_version=sheet.version,
         hands_json=[_hand_json(line) for line in [*lines, MATCH[4]]],
+        # teams
+        competition=_competition(users["organiser"]),
     )
+
+
+def _competition(organiser) -> str:
+    """A public league of four teams of four, organised by ``organiser``, with match day 1."""
+    import datetime
+
+    from teams import services as team_services
+    from tests import factories
+
+    competition = team_services.competition_create(name="Matrixliga", by=organiser)
+    teams = []
+    for number in range(1, 5):
+        team = team_services.team_create(
+            competition=competition, name=f"Matrix {number}", by=organiser
+        )
+        for index in range(4):
+            team_services.team_member_add(
+                team=team, player=factories.player(), by=organiser, captain=index == 0
+            )
+        teams.append(team)
+    team_services.match_day_create(
+        competition=competition,
+        starts_on=datetime.date(2026, 12, 5),
+        by=organiser,
+        groups=[teams],
+    )
+    return competition.slug
 
 
 def fingerprint() -> dict:
