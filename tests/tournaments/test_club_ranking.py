@@ -169,3 +169,31 @@ def test_the_api_sets_the_club_ranking_and_shows_it(cup):
     response = api.patch(url, {"club_ranking_players": None}, format="json")
     assert response.status_code == 200
     assert Tournament.objects.get(pk=tournament.pk).club_ranking_players is None
+
+
+def test_the_standings_pdf_prints_the_club_ranking_once_set(
+    cup, settings, tmp_path, django_capture_on_commit_callbacks
+):
+    from printing import services as printing_services
+    from printing.models import Job
+    from tests.printing.helpers import words_of
+
+    settings.MEDIA_ROOT = tmp_path
+    tournament, organiser = cup
+
+    def printed() -> str:
+        with django_capture_on_commit_callbacks(execute=True):
+            job = printing_services.job_start(
+                tournament=tournament, kind=Job.Kind.STANDINGS_PDF, by=organiser
+            )
+        job.refresh_from_db()
+        with job.file.open("rb") as handle:
+            return words_of(handle.read())
+
+    assert "Club ranking" not in printed()
+    tournament = _set(tournament, organiser, 2, django_capture_on_commit_callbacks)
+    text = printed()
+    assert "Club ranking The points of each club's best 2 players, summed" in text
+    assert "Solo e.V. (not ranked: 1 of 2 players)" in text
+    section = text.split("Club ranking", 1)[1]
+    assert section.index("Pik Dame Köln") < section.index("Solo e.V.")
