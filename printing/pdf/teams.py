@@ -189,7 +189,8 @@ def _tables_block(number: int, tables: tuple[SheetTable, ...], document: _TeamDo
     seat_width = (document.room - table_width) / max(seats, 4)
     room = seat_width - 2 * _TABLE_PADDING
     rows: list[list] = [
-        [_("Table")] + [_("Seat %(number)s") % {"number": n} for n in range(1, max(seats, 4) + 1)]
+        [_("Table")]
+        + [_("Seat %(position)s") % {"position": n} for n in range(1, max(seats, 4) + 1)]
     ]
     for table in tables:
         cells: list = [str(table.number)]
