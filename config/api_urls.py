@@ -16,6 +16,11 @@ urlpatterns = [
         tournament_api.StandingsView.as_view(),
         name="api-standings",
     ),
+    path(
+        "tournaments/<slug:slug>/club-ranking",
+        tournament_api.ClubRankingView.as_view(),
+        name="api-club-ranking",
+    ),
     path("auth/token", ObtainAuthTokenLimited.as_view(), name="api-token"),
     path("tournaments/", tournament_api.TournamentList.as_view(), name="api-tournaments"),
     path(

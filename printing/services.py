@@ -248,6 +248,7 @@ def _build_standings(job: Job, progress: pdf.Progress) -> tuple[str, bytes]:
         progress=progress,
         as_of=table.built_at,
         ddv_numbers=selectors.ddv_numbers(tournament=tournament),
+        clubs=selectors.club_ranking_of(tournament=tournament, table=table),
     )
     return job_filename(job=job), content
 

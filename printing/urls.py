@@ -19,3 +19,14 @@ urlpatterns = [
     path("jobs/<uuid:pk>/", views.job_detail, name="job"),
     path("jobs/<uuid:pk>/download/", views.job_download, name="job-download"),
 ]
+
+# Team competitions (teams app): made on the spot, not by a job.
+TEAMS = "teams/<slug:slug>/"
+urlpatterns += [
+    path(
+        TEAMS + "match-days/<int:number>/line-ups.pdf",
+        views.team_line_ups_pdf,
+        name="team-line-ups-pdf",
+    ),
+    path(TEAMS + "table.pdf", views.team_table_pdf, name="team-table-pdf"),
+]

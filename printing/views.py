@@ -8,12 +8,18 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from printing import selectors, services
 from printing.models import Job
+from printing.pdf import teams as teams_pdf
 from scoring.models import Scoresheet
+from teams import policies as team_policies
+from teams import selectors as team_selectors
+from teams.models import MatchDay
 from tournaments import policies
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Entry, Round, Tournament
@@ -171,3 +177,47 @@ def job_download(request: HttpRequest, pk) -> FileResponse:
     return FileResponse(
         job.file.open("rb"), as_attachment=True, filename=services.job_filename(job=job)
     )
+
+
+# Team competitions: small documents (a few teams), made on the spot and named at download -----
+
+
+def _pdf_response(content: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+@login_required
+@require_GET
+def team_line_ups_pdf(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A match day's line-up sheets: its competition's organisers only (they hold who plays
+    where before the tables are drawn); a competition one may not read is a 404."""
+    competition = team_selectors.competition_get(slug=slug, user=request.user)
+    policies.enforce(
+        team_policies.may_manage_competition(competition=competition, user=request.user)
+    )
+    match_day = team_selectors.match_day_get(competition=competition, number=number)
+    content = teams_pdf.line_up_sheets_pdf(
+        match_day=match_day, groups=selectors.line_up_sheets(match_day=match_day)
+    )
+    words = [competition.slug, slugify(_("match day")), str(number), slugify(_("line-ups"))]
+    return _pdf_response(content, "-".join(words) + ".pdf")
+
+
+@require_GET
+def team_table_pdf(request: HttpRequest, slug: str) -> HttpResponse:
+    """A competition's season table, for whoever may read the competition."""
+    competition = team_selectors.competition_get(slug=slug, user=request.user)
+    provisional = [
+        match_day.number
+        for match_day in team_selectors.match_days_of(competition=competition)
+        if match_day.stage == MatchDay.Stage.GROUPS
+        and not team_selectors.match_day_complete(match_day=match_day)
+    ]
+    content = teams_pdf.season_table_pdf(
+        competition=competition,
+        lines=team_selectors.season_table(competition=competition),
+        provisional=provisional,
+    )
+    return _pdf_response(content, f"{competition.slug}-{slugify(_('season table'))}.pdf")

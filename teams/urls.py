@@ -1,6 +1,6 @@
 from django.urls import path
 
-from teams import views
+from teams import screen, views
 
 C = "teams/<slug:slug>/"
 TEAM = C + "team/<int:pk>/"
@@ -30,4 +30,5 @@ urlpatterns = [
     path(DAY, views.match_day_detail, name="match-day"),
     path(DAY + "line-up/<int:team>/", views.line_up_edit, name="line-up"),
     path(DAY + "decide/", views.tie_decide, name="tie-decide"),
+    path(C + "screen/", screen.competition_screen, name="team-screen"),
 ]

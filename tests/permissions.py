@@ -430,6 +430,7 @@ TOURNAMENTS = [
         lambda ctx: {"place": 1},
     ),
     api("api-standings", "get", T, PUBLIC),
+    api("api-club-ranking", "get", T, PUBLIC),
     api("api-player", "get", E, PUBLIC),
     api(
         "api-player",
@@ -1113,6 +1114,16 @@ PRINTING = [
     # The jobs -------------------------------------------------------------------------------------
     c("job", "get", lambda ctx: {"pk": ctx.job}, "L L L 404 404 404 200 200"),
     c("job-download", "get", lambda ctx: {"pk": ctx.job}, "L L L 404 404 404 200 200"),
+    # teams: the printouts of a competition and its venue screen (the organiser organises it;
+    # the rest hold no role in it) -------------------------------------------------------------
+    c(
+        "team-line-ups-pdf",
+        "get",
+        lambda ctx: {"slug": ctx.competition, "number": 1},
+        "L L L 403 403 403 200 200",
+    ),
+    c("team-table-pdf", "get", lambda ctx: {"slug": ctx.competition}, PUBLIC),
+    c("team-screen", "get", lambda ctx: {"slug": ctx.competition}, PUBLIC),
 ]
 
 # The site's own routes (config.urls: health, login, passwords, languages, the API's token,

@@ -224,7 +224,13 @@ SETTING_GROUPS = (
     (_("Scoresheets"), ("sheet_keeping", "double_entry")),
     (
         _("Standings and publication"),
-        ("tiebreaks", "counts_for_ranking", "is_public", "standings_public"),
+        (
+            "tiebreaks",
+            "counts_for_ranking",
+            "is_public",
+            "standings_public",
+            "club_ranking_players",
+        ),
     ),
 )
 

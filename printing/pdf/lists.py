@@ -10,6 +10,7 @@ from xml.sax.saxutils import escape
 
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import ParagraphStyle
@@ -36,7 +37,7 @@ from printing.pdf import fonts
 from printing.pdf.fonts import BOLD, OBLIQUE, REGULAR
 from tournaments import qr
 from tournaments.models import Entry, Round, Tournament
-from tournaments.selectors import ResultTable, SeatRow, TableRow, name_key
+from tournaments.selectors import ClubLine, ResultTable, SeatRow, TableRow, name_key
 
 Progress = Callable[[int], None]
 Layout = Literal["list", "columns", "cards"]
@@ -766,6 +767,7 @@ def standings_pdf(
     progress: Progress,
     as_of: datetime.datetime | None = None,
     ddv_numbers: Mapping[int, str] | None = None,
+    clubs: list[ClubLine] | None = None,
 ) -> bytes:
     """The standings: rank, start number, name, club, DDV number (``ddv_numbers``, by entry;
     empty where unknown), the points of each round, the total, the sum of the table placings
@@ -912,7 +914,73 @@ def standings_pdf(
     # LongTable lays out only the rows of the page at hand: thousands of rows stay linear.
     table = LongTable(rows, colWidths=widths, repeatRows=1)
     table.setStyle(_table_style(commands))
-    return document.build([*intro, table])
+    return document.build([*intro, table, *_club_ranking(clubs, tournament, document)])
+
+
+def _club_ranking(
+    clubs: list[ClubLine] | None, tournament: Tournament, document: _Document
+) -> list[Flowable]:
+    """The club ranking below the standings (``selectors.club_ranking_of``): rank, club, the
+    players counted with their points, the sum; clubs with too few players unranked, last."""
+    if clubs is None:
+        return []
+    normal = document.styles["Normal"]
+    heading = ParagraphStyle("clubs", parent=normal, fontName=BOLD, fontSize=12, leading=15)
+    cell = ParagraphStyle("club-cell", parent=normal, fontSize=9, leading=11)
+    small = ParagraphStyle("club-players", parent=cell, fontSize=7.5, leading=9, textColor=_GREY)
+    count = tournament.club_ranking_players or 0
+    about = ngettext(
+        "Each club's best player counts.",
+        "The points of each club's best %(count)s players, summed; clubs with fewer players "
+        "follow unranked.",
+        count,
+    ) % {"count": count}
+    story: list[Flowable] = [
+        Spacer(1, 8 * mm),
+        Paragraph(escape(_("Club ranking")), heading),
+        Paragraph(escape(about), normal),
+        Spacer(1, 2 * mm),
+    ]
+    if not clubs:
+        return [*story, Paragraph(escape(_("No club has a ranked player yet.")), normal)]
+    room = document.template.width - 2 * _PADDING - 36 * mm - 2 * _TABLE_PADDING
+    rows: list[list] = [[_("Rank"), _("Club"), _("Points")]]
+    for line in clubs:
+        club = line.club
+        if not line.complete:
+            club += (
+                " ("
+                + _("not ranked: %(count)d of %(needed)d players")
+                % {
+                    "count": line.members,
+                    "needed": count,
+                }
+                + ")"
+            )
+        players = ", ".join(f"{name} ({points})" for name, points in line.players)
+        rows.append(
+            [
+                str(line.rank) if line.rank is not None else "–",
+                [words_paragraph(club, cell, room), words_paragraph(players, small, room)],
+                str(line.points),
+            ]
+        )
+    table = Table(rows, colWidths=[14 * mm, None, 22 * mm], repeatRows=1, hAlign="LEFT")
+    table.setStyle(
+        _table_style(
+            [
+                ("FONT", (0, 0), (-1, 0), BOLD, 8),
+                ("FONT", (2, 1), (2, -1), BOLD, 10),
+                ("ALIGN", (0, 0), (0, -1), "RIGHT"),
+                ("ALIGN", (2, 0), (2, -1), "RIGHT"),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black),
+                ("LINEBELOW", (0, 1), (-1, -1), 0.25, colors.grey),
+                ("ROWBACKGROUNDS", (0, 1), (-1, -1), _ZEBRA),
+            ]
+        )
+    )
+    return [*story, table]
 
 
 def _sheet_status(table: ResultTable) -> tuple[str, colors.Color]:

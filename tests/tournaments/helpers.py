@@ -42,6 +42,8 @@ def settings_form(tournament, **changes) -> dict:
     for name, value in values.items():
         if value is True:
             data[name] = "on"
+        elif value is None:  # an empty number (no club ranking)
+            data[name] = ""
         elif value is not False:
             data[name] = value.isoformat() if hasattr(value, "isoformat") else value
     return data

@@ -41,7 +41,7 @@ from tournaments.api.rounds import (
     RoundList,
     TableExtraTime,
 )
-from tournaments.api.standings import PlayerDetail, StandingsView
+from tournaments.api.standings import ClubRankingView, PlayerDetail, StandingsView
 from tournaments.api.tournaments import (
     TablesOfFive,
     TournamentArchive,
@@ -51,6 +51,7 @@ from tournaments.api.tournaments import (
 
 __all__ = [
     "CheckInList",
+    "ClubRankingView",
     "EntryCheckIn",
     "EntryList",
     "EntryStatus",

@@ -250,6 +250,62 @@ class StandingsView(APIView):
         return etag_response(request, etag, build)
 
 
+class ClubPlayerSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    points = serializers.IntegerField()
+
+
+class ClubLineSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(
+        allow_null=True, help_text="null: fewer players than counted, listed after, not ranked"
+    )
+    club = serializers.CharField(help_text="As its best player entered it")
+    points = serializers.IntegerField(help_text="The counted players' points summed")
+    players = serializers.SerializerMethodField(help_text="The players counted, best first")
+    members = serializers.IntegerField(help_text="The club's ranked players")
+
+    @extend_schema_field(ClubPlayerSerializer(many=True))
+    def get_players(self, line) -> list[dict]:
+        return [{"name": name, "points": points} for name, points in line.players]
+
+
+class ClubRankingSerializer(serializers.Serializer):
+    players = serializers.IntegerField(
+        allow_null=True,
+        help_text="The best players counted per club (club_ranking_players); null: the "
+        "tournament has no club ranking, and ``clubs`` is empty",
+    )
+    version = serializers.IntegerField(help_text="The standings' version it is read from")
+    clubs = ClubLineSerializer(many=True)
+
+
+class ClubRankingView(APIView):
+    """The club ranking beside the standings (``club_ranking_players``): each club's best N
+    ranked players' points summed; clubs told apart case-insensitively, clubs with fewer than
+    N players after the ranked ones with ``rank`` null. Who may read the standings reads it
+    (403 while they are hidden); an ETag as the standings have."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: ClubRankingSerializer, 304: None, 403: None, 404: None})
+    def get(self, request, slug: str):
+        tournament = selectors.tournament_head(slug=slug, user=request.user)
+        policies.enforce(
+            policies.may_read_standings(tournament=tournament, roles=roles_of(request, tournament))
+        )
+        version = tournament.standings_version
+        players = tournament.club_ranking_players
+
+        def build() -> bytes:
+            table = selectors.standings_read(tournament=tournament)
+            lines = selectors.club_ranking_of(tournament=tournament, table=table) or []
+            data = {"players": players, "version": version, "clubs": lines}
+            return JSONRenderer().render(ClubRankingSerializer(data).data)
+
+        etag = f'"api-club-ranking-{tournament.pk}-{version}-{players or 0}"'
+        return etag_response(request, etag, build)
+
+
 class PlayerRoundSerializer(serializers.Serializer):
     round = serializers.IntegerField(source="round.number")
     round_status = serializers.CharField(source="round.status")

@@ -57,6 +57,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "counts_for_ranking",
             "is_public",
             "standings_public",
+            "club_ranking_players",
             "archived_at",
             "entry_count",
             "round_count",

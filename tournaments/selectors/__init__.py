@@ -57,10 +57,12 @@ from tournaments.selectors.rankings import (
     tournaments_ranked,
 )
 from tournaments.selectors.results import (
+    ClubLine,
     Opponent,
     PlayerRound,
     ResultSeat,
     ResultTable,
+    club_ranking_of,
     ddv_numbers,
     entry_rounds,
     round_results,
@@ -137,6 +139,7 @@ __all__ = [
     "ChangeLine",
     "CheckInCounts",
     "Clock",
+    "ClubLine",
     "FoundPlayer",
     "FoundSeat",
     "Head",
@@ -166,6 +169,7 @@ __all__ = [
     "check_in_counts",
     "check_in_etag",
     "check_in_list",
+    "club_ranking_of",
     "counted_results",
     "current_round",
     "ddv_numbers",

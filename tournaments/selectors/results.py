@@ -4,7 +4,7 @@ and the standings as last rebuilt (from this process's memory, the cache or the 
 from dataclasses import dataclass
 from typing import TypedDict
 
-from doko import standings
+from doko import club_ranking, standings
 from tournaments import caching, play
 from tournaments.models import (
     Entry,
@@ -162,6 +162,53 @@ def standings_read(*, tournament: Tournament) -> standings.Standings | None:
     value = standings.Standings.unpack(packed)
     caching.decoded_put(tournament.pk, version, value)
     return value
+
+
+@dataclass(frozen=True)
+class ClubLine:
+    """A club's line of the club ranking, with the names of the players counted."""
+
+    rank: int | None  # None: fewer players than counted, not ranked
+    club: str
+    points: int
+    players: tuple[tuple[str, int], ...]  # the counted players' names and points, best first
+    members: int  # the club's players in the standings
+
+    @property
+    def complete(self) -> bool:
+        return self.rank is not None
+
+
+def club_ranking_of(
+    *, tournament: Tournament, table: standings.Standings | None
+) -> list[ClubLine] | None:
+    """The club ranking beside the standings ``table`` (``doko.club_ranking``): each club's best
+    ``club_ranking_players`` players summed; None while the tournament has none. Counted are
+    the ranked players (those with a confirmed round; not the disqualified), as the standings
+    rank them."""
+    players = tournament.club_ranking_players
+    if not players:
+        return None
+    rows = [row for row in (table.rows if table else ()) if row.rank is not None]
+    by_entry = {row.entrant.entry_id: row for row in rows}
+    return [
+        ClubLine(
+            rank=line.rank,
+            club=line.club,
+            points=line.points,
+            players=tuple(
+                (by_entry[entry].entrant.name, by_entry[entry].points) for entry in line.counted
+            ),
+            members=line.members,
+        )
+        for line in club_ranking.club_ranking(
+            (
+                club_ranking.ClubPlayer(row.entrant.entry_id, row.entrant.club, row.points)
+                for row in rows
+            ),
+            players=players,
+        )
+    ]
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ SETTINGS = (
     "counts_for_ranking",
     "is_public",
     "standings_public",
+    "club_ranking_players",
 )
 
 

@@ -96,6 +96,7 @@ def tournament_create(
     counts_for_ranking: bool | None = None,
     is_public: bool | None = None,
     standings_public: bool | None = None,
+    club_ranking_players: int | None = None,
     by: User | None = None,
     organiser: User | None = None,
 ) -> Tournament:
@@ -124,6 +125,7 @@ def tournament_create(
         "counts_for_ranking": counts_for_ranking,
         "is_public": is_public,
         "standings_public": standings_public,
+        "club_ranking_players": club_ranking_players,
     }
     tournament = Tournament(
         name=name.strip(),
@@ -343,7 +345,8 @@ def tournament_update(
         reseating = open_rounds_reseat(tournament=locked, keep_going=True)
     if "planned_rounds" in changed:
         _finish_if_played(locked)
-    if {"tiebreaks", "standings_public"} & set(changed):
+    # The club ranking is shown with the standings, cached by their version: a rebuild.
+    if {"tiebreaks", "standings_public", "club_ranking_players"} & set(changed):
         standings_schedule(tournament_id=locked.pk)
     # Lowering the planned rounds may finish the tournament (``_finish_if_played``).
     if locked.status == Tournament.Status.FINISHED and (

@@ -176,6 +176,12 @@ def _standings_table_html(reader: _Reader, page: int) -> bytes:
                     for number, first in enumerate(range(0, len(rows), size), start=1)
                 ],
                 "statistics": figures,
+                # The club ranking on the first page, where it has room (None: the tournament
+                # has none); changing it rebuilds the standings, so the cache is renewed.
+                "club_ranking": selectors.club_ranking_of(tournament=tournament, table=table)
+                if page == 1
+                else None,
+                "club_players": tournament.club_ranking_players,
                 "marks": statistics_marks(figures) if figures else [],
                 "tiebreaks": [TIEBREAK_LABELS[t] for t in table.tiebreaks] if table else [],
                 "player_url": reverse("player", args=[tournament.slug, 0])[:-2],
