@@ -261,7 +261,7 @@ def season_table_pdf(
     """The season table: rank, team and club, match points (with ½), summed game points; the
     promotion places marked ▲ and shaded green, the relegation places ▼ and red, explained in a
     legend below with the tie-breaks. ``provisional``: the numbers of the match days whose
-    sheets are not all confirmed yet (their match points may change)."""
+    sheets are not all confirmed yet (the table counts them once they are)."""
     subtitle = " · ".join(part for part in [competition.season, competition.club] if part)
     document = _TeamDocument(title=_("Season table"), name=competition.name, subtitle=subtitle)
     styles = document.styles
@@ -270,9 +270,9 @@ def season_table_pdf(
     club = ParagraphStyle("club", parent=cell, fontSize=8, leading=10, textColor=_GREY)
     story: list[Flowable] = [Paragraph(escape(_as_of(as_of)), normal)]
     if provisional:
-        note = _("Provisional: not every scoresheet of match day %(numbers)s is confirmed yet.") % {
-            "numbers": ", ".join(str(number) for number in provisional)
-        }
+        note = _(
+            "Not counted yet: match day %(numbers)s, until every scoresheet of it is confirmed."
+        ) % {"numbers": ", ".join(str(number) for number in provisional)}
         story.append(Paragraph(escape(note), normal))
     story.append(Spacer(1, 4 * mm))
     if not lines:

@@ -181,17 +181,17 @@ def test_season_table_prints_shared_match_points_with_a_half():
     text = words_of(content)
     assert "1. Team 2 Club 2 2½ -20" not in text  # team 1 was renamed; team 2 stands second
     assert "▼ 2. Team 2 Club 2 2½ -20" in text
-    assert "match day 2 is confirmed yet" in text
+    assert "Not counted yet: match day 2," in text
 
 
-def test_season_table_in_english_marks_provisional_match_days():
+def test_season_table_in_english_names_the_match_days_not_counted_yet():
     competition = _league(relegation_places=2)
     match_day = _match_day(competition)
     play_round(match_day, 1, favoured_team=teams(competition)[0])
     response = _client(language="en").get(f"/teams/{competition.slug}/table.pdf")
     text = words_of(response.content)
     assert "Season table: Testliga" in text
-    assert "Provisional: not every scoresheet of match day 1 is confirmed yet." in text
+    assert "Not counted yet: match day 1, until every scoresheet of it is confirmed." in text
     assert "relegation place (the bottom 2)" in text
     assert response["Content-Disposition"].endswith(f'{competition.slug}-season-table.pdf"')
 
