@@ -19,7 +19,6 @@ from printing.pdf import teams as teams_pdf
 from scoring.models import Scoresheet
 from teams import policies as team_policies
 from teams import selectors as team_selectors
-from teams.models import MatchDay
 from tournaments import policies
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Entry, Round, Tournament
@@ -209,12 +208,7 @@ def team_line_ups_pdf(request: HttpRequest, slug: str, number: int) -> HttpRespo
 def team_table_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     """A competition's season table, for whoever may read the competition."""
     competition = team_selectors.competition_get(slug=slug, user=request.user)
-    provisional = [
-        match_day.number
-        for match_day in team_selectors.match_days_of(competition=competition)
-        if match_day.stage == MatchDay.Stage.GROUPS
-        and not team_selectors.match_day_complete(match_day=match_day)
-    ]
+    provisional = team_selectors.match_days_not_counted(competition=competition)
     content = teams_pdf.season_table_pdf(
         competition=competition,
         lines=team_selectors.season_table(competition=competition),

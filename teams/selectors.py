@@ -210,6 +210,18 @@ def _through(
 # The season table -----------------------------------------------------------------------------
 
 
+def match_days_not_counted(*, competition: Competition) -> list[int]:
+    """The numbers of the group stage's match days that the season table does not count yet
+    (a sheet of theirs is not confirmed, or a round not drawn)."""
+    return [
+        match_day.number
+        for match_day in competition.match_days.filter(stage=MatchDay.Stage.GROUPS)
+        .select_related("tournament")
+        .order_by("number")
+        if not match_day_complete(match_day=match_day)
+    ]
+
+
 @dataclass(frozen=True)
 class SeasonLine:
     team: Team

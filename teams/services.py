@@ -151,7 +151,14 @@ def team_member_add(*, team: Team, player: Player, by: User, captain: bool = Fal
     team = Team.objects.select_for_update().get(pk=team.pk)
     if team.members.count() >= MAX_MEMBERS:
         raise ValidationError(
-            {"player": _("A team names at most %(count)d players.") % {"count": MAX_MEMBERS}}
+            {
+                "player": ngettext(
+                    "A team names at most %(count)d player.",
+                    "A team names at most %(count)d players.",
+                    MAX_MEMBERS,
+                )
+                % {"count": MAX_MEMBERS}
+            }
         )
     other = (
         TeamMember.objects.filter(competition_id=team.competition_id, player=player)

@@ -564,6 +564,7 @@ def season_table(request: HttpRequest, slug: str) -> HttpResponse:
         {
             **_competition_context(request, competition),
             "table": selectors.season_table(competition=competition),
+            "not_counted": selectors.match_days_not_counted(competition=competition),
         },
     )
 

@@ -950,7 +950,11 @@ def _club_ranking(
         if not line.complete:
             club += (
                 " ("
-                + _("not ranked: %(count)d of %(needed)d players")
+                + ngettext(
+                    "not ranked: %(count)d of %(needed)d players",
+                    "not ranked: %(count)d of %(needed)d players",
+                    count,
+                )
                 % {
                     "count": line.members,
                     "needed": count,

@@ -9,6 +9,7 @@ from xml.sax.saxutils import escape
 
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
@@ -270,8 +271,10 @@ def season_table_pdf(
     club = ParagraphStyle("club", parent=cell, fontSize=8, leading=10, textColor=_GREY)
     story: list[Flowable] = [Paragraph(escape(_as_of(as_of)), normal)]
     if provisional:
-        note = _(
-            "Not counted yet: match day %(numbers)s, until every scoresheet of it is confirmed."
+        note = ngettext(
+            "Not counted yet: match day %(numbers)s, until every scoresheet of it is confirmed.",
+            "Not counted yet: match days %(numbers)s, until every scoresheet of them is confirmed.",
+            len(provisional),
         ) % {"numbers": ", ".join(str(number) for number in provisional)}
         story.append(Paragraph(escape(note), normal))
     story.append(Spacer(1, 4 * mm))
