@@ -640,6 +640,29 @@ def test_a_line_up_is_changed_from_a_round_on(client):
     }
 
 
+def test_a_reserve_brought_in_raises_no_tables_of_four_warning(client):
+    """The match day's tournament counts 17 active players once a reserve plays from round 3;
+    the team draw seats the line-ups, so the page does not tell the organiser to register
+    three more, withdraw one or allow tables of five."""
+    competition = organised_league(teams=4, members=5)
+    day = match_day(competition)
+    team = teams(competition)[0]
+    members = list(team.members.order_by("pk"))
+    services.line_up_set(
+        match_day=day,
+        team=team,
+        from_round=3,
+        players=[member.player for member in (members[0], members[1], members[2], members[4])],
+        by=organiser_of(competition),
+    )
+    assert day.tournament.entries.filter(status="active").count() == 17
+    client.force_login(organiser_of(competition))
+    client.cookies["django_language"] = "en"
+    html = client.get(reverse("tournament", args=[day.tournament.slug])).content.decode()
+    assert "tables of four" not in html
+    assert "Allow tables of five" not in html
+
+
 @pytest.mark.parametrize(
     "change",
     [

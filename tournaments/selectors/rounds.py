@@ -217,7 +217,13 @@ def entry_ranking(*, tournament: Tournament, before: int | None = None) -> list[
 def seating_shortfall(*, tournament: Tournament) -> seating.SeatingError | None:
     """Why the tournament's active players cannot be seated as it stands (tables of four only,
     TSR 8.3.1, or with tables of five, TSR 10.1), with how many more or fewer would do; None
-    when they can. Counted by ``tournament_get`` already, else in one query."""
+    when they can. Counted by ``tournament_get`` already, else in one query.
+
+    A team match day has none: the team draw seats each round's line-ups (four players per
+    team), not its active players, whose reserves brought in make a count that need not
+    divide by four, and says itself what keeps a round from being drawn."""
+    if tournament.is_match_day:
+        return None
     players = entry_count_of(tournament)
     if players is None:
         players = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
