@@ -425,6 +425,22 @@ def test_a_new_person_is_added_and_made_captain(client):
     assert team.members.filter(is_captain=True).count() == 1
 
 
+def test_the_first_player_named_is_the_captain_as_the_page_says(client):
+    """The new team's page says whoever is named first becomes captain: a known person found
+    by the search and added without ticking "Captain" is it; the second is not."""
+    competition = organised_league(teams=0)
+    client.force_login(organiser_of(competition))
+    client.post(reverse("team-new", args=[competition.slug]), {"name": "Kreuz-Buben"})
+    team = Team.objects.get(competition=competition)
+    first, second = factories.player(), factories.player()
+    for person in (first, second):
+        response = client.post(
+            reverse("team-member-add", args=[competition.slug, team.pk]), {"player": person.pk}
+        )
+        assert response.status_code == 302
+    assert list(team.members.filter(is_captain=True).values_list("player", flat=True)) == [first.pk]
+
+
 def test_a_new_person_with_another_persons_ddv_number_is_refused_and_nobody_made(client):
     competition = organised_league(teams=1, members=0)
     team = teams(competition)[0]
