@@ -425,6 +425,17 @@ def test_a_new_person_is_added_and_made_captain(client):
     assert team.members.filter(is_captain=True).count() == 1
 
 
+def test_a_teams_page_heads_its_players_spieler_in_german(client):
+    """Not "Teilnehmer" (a tournament's entrants): a team's players are its "Spieler"."""
+    competition = organised_league(teams=1)
+    team = teams(competition)[0]
+    html = client.get(reverse("team", args=[competition.slug, team.pk])).content.decode()
+    assert '<h2 class="h4">Spieler</h2>' in html
+    client.cookies["django_language"] = "en"
+    html = client.get(reverse("team", args=[competition.slug, team.pk])).content.decode()
+    assert '<h2 class="h4">Players</h2>' in html
+
+
 def test_the_first_player_named_is_the_captain_as_the_page_says(client):
     """The new team's page says whoever is named first becomes captain: a known person found
     by the search and added without ticking "Captain" is it; the second is not."""
