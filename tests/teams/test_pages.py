@@ -4,6 +4,7 @@ season table and the bracket; who sees and who changes them, and what bad input 
 
 import dataclasses
 import datetime
+import re
 
 import pytest
 from django.contrib.auth.models import Group
@@ -640,6 +641,30 @@ def test_the_tournament_page_of_a_match_day_links_back(client):
     plain = factories.tournament()
     html = client.get(reverse("tournament", args=[plain.slug])).content.decode()
     assert 'id="match-day-of"' not in html
+
+
+def test_the_round_page_of_a_match_day_names_each_players_team(client):
+    """The organiser checks the team draw on the round page: every table shows four players
+    with four different team names (the individual side's round page shows none)."""
+    from tournaments import services as tournament_services
+
+    competition = organised_league(teams=8)
+    day = match_day(competition)
+    round_ = tournament_services.round_create(tournament=day.tournament)
+    tournament_services.round_seat(round=round_, seed=7)
+    client.force_login(organiser_of(competition))
+    html = client.get(
+        reverse("round", args=[day.tournament.slug, 1]), HTTP_ACCEPT_LANGUAGE="de"
+    ).content.decode()
+    names = {team.name for team in teams(competition)}
+    cards = html.split('class="card table-card')[1:]
+    assert len(cards) == 8
+    for card in cards:
+        shown = re.findall(
+            r'<span class="d-block small text-body-secondary seat-team">([^<]+)<', card
+        )
+        assert len(set(shown)) == len(shown) == 4
+        assert set(shown) <= names
 
 
 # Line-ups -------------------------------------------------------------------------------------
