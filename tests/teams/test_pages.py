@@ -186,6 +186,7 @@ def test_a_hidden_competition_is_404_for_anyone_but_its_organisers(client):
 
 
 def test_another_organiser_is_refused_every_form_with_the_reason(client):
+    client.cookies["django_language"] = "en"  # the wording checked is English
     competition = organised_league()
     match_day(competition)
     client.force_login(creator())
@@ -213,6 +214,7 @@ def test_anonymous_is_sent_to_log_in_from_every_form(client):
 
 
 def test_the_competition_page_says_why_another_organiser_gets_no_buttons(client):
+    client.cookies["django_language"] = "en"  # the wording checked is English
     competition = organised_league()
     client.force_login(creator())
     html = client.get(reverse("competition", args=[competition.slug])).content.decode()
@@ -225,6 +227,7 @@ def test_the_competition_page_says_why_another_organiser_gets_no_buttons(client)
 
 
 def test_the_list_offers_a_new_competition_to_organisers_and_says_who_grants_it(client):
+    client.cookies["django_language"] = "en"  # the wording checked is English
     new = reverse("competition-new")
     assert new not in client.get(reverse("competitions")).content.decode()
     client.force_login(factories.user())
@@ -236,6 +239,7 @@ def test_the_list_offers_a_new_competition_to_organisers_and_says_who_grants_it(
 
 
 def test_a_user_without_the_right_is_refused_the_new_competition_page(client):
+    client.cookies["django_language"] = "en"  # the wording checked is English
     client.force_login(factories.user())
     response = client.get(reverse("competition-new"))
     assert response.status_code == 403
@@ -289,6 +293,7 @@ def test_settings_change_the_competition(client):
 
 
 def test_settings_refuse_a_new_kind_once_match_days_are_played(client):
+    client.cookies["django_language"] = "en"  # the wording checked is English
     competition = organised_league()
     match_day(competition)
     client.force_login(organiser_of(competition))
@@ -375,6 +380,7 @@ def test_a_bad_team_name_is_refused_and_nothing_saved(client, name):
 
 
 def test_a_team_that_played_cannot_be_removed_and_the_page_says_why(client):
+    client.cookies["django_language"] = "en"  # the wording checked is English
     competition = organised_league(teams=4)
     match_day(competition)
     team = teams(competition)[0]
@@ -493,6 +499,7 @@ def test_bad_player_input_names_the_field_and_saves_nothing(client, data):
 
 
 def test_a_person_of_another_team_is_refused_with_the_reason(client):
+    client.cookies["django_language"] = "en"  # the wording checked is English
     competition = organised_league(teams=2, members=1)
     first, second = teams(competition)
     other = first.members.get().player
@@ -582,6 +589,7 @@ def test_bad_match_day_input_names_the_field_and_saves_nothing(client, data, fie
 
 
 def test_a_group_of_three_is_refused_with_the_reason_and_nothing_saved(client):
+    client.cookies["django_language"] = "en"  # the wording checked is English
     competition = organised_league(teams=4)
     client.force_login(organiser_of(competition))
     data = {"starts_on": "2026-12-05", "rounds": "4", "stage": "groups", "grouping": "choose"}
@@ -760,6 +768,7 @@ def test_a_tie_is_decided_by_an_organiser(client):
 
 
 def test_a_group_stage_place_is_not_decided(client):
+    client.cookies["django_language"] = "en"  # the wording checked is English
     competition, _knockout = championship_with_knockout()
     place = GroupTeam.objects.filter(match_day__number=1).first()
     client.force_login(organiser_of(competition))
