@@ -146,7 +146,8 @@ def team_delete(*, team: Team, by: User) -> None:
 @transaction.atomic
 def team_member_add(*, team: Team, player: Player, by: User, captain: bool = False) -> TeamMember:
     """Add a player (a person, DDV number) to a team: four or more, reserves allowed; a person
-    plays for one team per competition."""
+    plays for one team per competition. A team without a captain gets its first player
+    named as captain (the organiser can make another one later)."""
     enforce(policies.may_manage_competition(competition=team.competition, user=by))
     team = Team.objects.select_for_update().get(pk=team.pk)
     if team.members.count() >= MAX_MEMBERS:
@@ -174,6 +175,8 @@ def team_member_add(*, team: Team, player: Player, by: User, captain: bool = Fal
         )
     if captain:
         team.members.filter(is_captain=True).update(is_captain=False)
+    elif not team.members.filter(is_captain=True).exists():
+        captain = True
     return save_validated(
         TeamMember(team=team, competition_id=team.competition_id, player=player, is_captain=captain)
     )

@@ -4,6 +4,7 @@ season table and the bracket; who sees and who changes them, and what bad input 
 
 import dataclasses
 import datetime
+import re
 
 import pytest
 from django.contrib.auth.models import Group
@@ -185,6 +186,7 @@ def test_a_hidden_competition_is_404_for_anyone_but_its_organisers(client):
 
 
 def test_another_organiser_is_refused_every_form_with_the_reason(client):
+    client.cookies["django_language"] = "en"  # the wording checked is English
     competition = organised_league()
     match_day(competition)
     client.force_login(creator())
@@ -212,6 +214,7 @@ def test_anonymous_is_sent_to_log_in_from_every_form(client):
 
 
 def test_the_competition_page_says_why_another_organiser_gets_no_buttons(client):
+    client.cookies["django_language"] = "en"  # the wording checked is English
     competition = organised_league()
     client.force_login(creator())
     html = client.get(reverse("competition", args=[competition.slug])).content.decode()
@@ -224,6 +227,7 @@ def test_the_competition_page_says_why_another_organiser_gets_no_buttons(client)
 
 
 def test_the_list_offers_a_new_competition_to_organisers_and_says_who_grants_it(client):
+    client.cookies["django_language"] = "en"  # the wording checked is English
     new = reverse("competition-new")
     assert new not in client.get(reverse("competitions")).content.decode()
     client.force_login(factories.user())
@@ -235,6 +239,7 @@ def test_the_list_offers_a_new_competition_to_organisers_and_says_who_grants_it(
 
 
 def test_a_user_without_the_right_is_refused_the_new_competition_page(client):
+    client.cookies["django_language"] = "en"  # the wording checked is English
     client.force_login(factories.user())
     response = client.get(reverse("competition-new"))
     assert response.status_code == 403
@@ -288,6 +293,7 @@ def test_settings_change_the_competition(client):
 
 
 def test_settings_refuse_a_new_kind_once_match_days_are_played(client):
+    client.cookies["django_language"] = "en"  # the wording checked is English
     competition = organised_league()
     match_day(competition)
     client.force_login(organiser_of(competition))
@@ -374,6 +380,7 @@ def test_a_bad_team_name_is_refused_and_nothing_saved(client, name):
 
 
 def test_a_team_that_played_cannot_be_removed_and_the_page_says_why(client):
+    client.cookies["django_language"] = "en"  # the wording checked is English
     competition = organised_league(teams=4)
     match_day(competition)
     team = teams(competition)[0]
@@ -425,6 +432,33 @@ def test_a_new_person_is_added_and_made_captain(client):
     assert team.members.filter(is_captain=True).count() == 1
 
 
+def test_a_teams_page_heads_its_players_spieler_in_german(client):
+    """Not "Teilnehmer" (a tournament's entrants): a team's players are its "Spieler"."""
+    competition = organised_league(teams=1)
+    team = teams(competition)[0]
+    html = client.get(reverse("team", args=[competition.slug, team.pk])).content.decode()
+    assert '<h2 class="h4">Spieler</h2>' in html
+    client.cookies["django_language"] = "en"
+    html = client.get(reverse("team", args=[competition.slug, team.pk])).content.decode()
+    assert '<h2 class="h4">Players</h2>' in html
+
+
+def test_the_first_player_named_is_the_captain_as_the_page_says(client):
+    """The new team's page says whoever is named first becomes captain: a known person found
+    by the search and added without ticking "Captain" is it; the second is not."""
+    competition = organised_league(teams=0)
+    client.force_login(organiser_of(competition))
+    client.post(reverse("team-new", args=[competition.slug]), {"name": "Kreuz-Buben"})
+    team = Team.objects.get(competition=competition)
+    first, second = factories.player(), factories.player()
+    for person in (first, second):
+        response = client.post(
+            reverse("team-member-add", args=[competition.slug, team.pk]), {"player": person.pk}
+        )
+        assert response.status_code == 302
+    assert list(team.members.filter(is_captain=True).values_list("player", flat=True)) == [first.pk]
+
+
 def test_a_new_person_with_another_persons_ddv_number_is_refused_and_nobody_made(client):
     competition = organised_league(teams=1, members=0)
     team = teams(competition)[0]
@@ -465,6 +499,7 @@ def test_bad_player_input_names_the_field_and_saves_nothing(client, data):
 
 
 def test_a_person_of_another_team_is_refused_with_the_reason(client):
+    client.cookies["django_language"] = "en"  # the wording checked is English
     competition = organised_league(teams=2, members=1)
     first, second = teams(competition)
     other = first.members.get().player
@@ -554,6 +589,7 @@ def test_bad_match_day_input_names_the_field_and_saves_nothing(client, data, fie
 
 
 def test_a_group_of_three_is_refused_with_the_reason_and_nothing_saved(client):
+    client.cookies["django_language"] = "en"  # the wording checked is English
     competition = organised_league(teams=4)
     client.force_login(organiser_of(competition))
     data = {"starts_on": "2026-12-05", "rounds": "4", "stage": "groups", "grouping": "choose"}
@@ -615,6 +651,30 @@ def test_the_tournament_page_of_a_match_day_links_back(client):
     assert 'id="match-day-of"' not in html
 
 
+def test_the_round_page_of_a_match_day_names_each_players_team(client):
+    """The organiser checks the team draw on the round page: every table shows four players
+    with four different team names (the individual side's round page shows none)."""
+    from tournaments import services as tournament_services
+
+    competition = organised_league(teams=8)
+    day = match_day(competition)
+    round_ = tournament_services.round_create(tournament=day.tournament)
+    tournament_services.round_seat(round=round_, seed=7)
+    client.force_login(organiser_of(competition))
+    html = client.get(
+        reverse("round", args=[day.tournament.slug, 1]), HTTP_ACCEPT_LANGUAGE="de"
+    ).content.decode()
+    names = {team.name for team in teams(competition)}
+    cards = html.split('class="card table-card')[1:]
+    assert len(cards) == 8
+    for card in cards:
+        shown = re.findall(
+            r'<span class="d-block small text-body-secondary seat-team">([^<]+)<', card
+        )
+        assert len(set(shown)) == len(shown) == 4
+        assert set(shown) <= names
+
+
 # Line-ups -------------------------------------------------------------------------------------
 
 
@@ -638,6 +698,29 @@ def test_a_line_up_is_changed_from_a_round_on(client):
         3: reserve.pk,
         4: reserve.pk,
     }
+
+
+def test_a_reserve_brought_in_raises_no_tables_of_four_warning(client):
+    """The match day's tournament counts 17 active players once a reserve plays from round 3;
+    the team draw seats the line-ups, so the page does not tell the organiser to register
+    three more, withdraw one or allow tables of five."""
+    competition = organised_league(teams=4, members=5)
+    day = match_day(competition)
+    team = teams(competition)[0]
+    members = list(team.members.order_by("pk"))
+    services.line_up_set(
+        match_day=day,
+        team=team,
+        from_round=3,
+        players=[member.player for member in (members[0], members[1], members[2], members[4])],
+        by=organiser_of(competition),
+    )
+    assert day.tournament.entries.filter(status="active").count() == 17
+    client.force_login(organiser_of(competition))
+    client.cookies["django_language"] = "en"
+    html = client.get(reverse("tournament", args=[day.tournament.slug])).content.decode()
+    assert "tables of four" not in html
+    assert "Allow tables of five" not in html
 
 
 @pytest.mark.parametrize(
@@ -685,6 +768,7 @@ def test_a_tie_is_decided_by_an_organiser(client):
 
 
 def test_a_group_stage_place_is_not_decided(client):
+    client.cookies["django_language"] = "en"  # the wording checked is English
     competition, _knockout = championship_with_knockout()
     place = GroupTeam.objects.filter(match_day__number=1).first()
     client.force_login(organiser_of(competition))

@@ -82,6 +82,7 @@ class SeatRow:
     entry: Entry
     points: int | None  # the player's points on this table's sheet so far; None without hands
     moved: bool = False  # moved by a withdrawal or late entry after the seating was published
+    team: str = ""  # on a team match day: the name of the team the player plays for
 
 
 @dataclass(frozen=True)
@@ -120,7 +121,8 @@ def _seat_points(table: Table, seat: Seat) -> int | None:
     )
 
 
-def _table_row(table: Table) -> TableRow:
+def _table_row(table: Table, teams: dict[int, str] | None = None) -> TableRow:
+    teams = teams or {}
     return TableRow(
         table=table,
         sheet_status=play.sheet_status_of(table),
@@ -132,6 +134,7 @@ def _table_row(table: Table) -> TableRow:
                 entry=seat.entry,
                 points=_seat_points(table, seat),
                 moved=seat.moved_at is not None,
+                team=teams.get(seat.entry_id, ""),
             )
             for seat in table.seats.all()
         ],
@@ -139,8 +142,19 @@ def _table_row(table: Table) -> TableRow:
 
 
 def round_tables(*, round: Round) -> list[TableRow]:
-    """Every table of a round with its players in seat order and their points so far."""
-    return [_table_row(table) for table in _tables(round)]
+    """Every table of a round with its players in seat order and their points so far; on a
+    team match day with each player's team, so that four different teams show at a table."""
+    teams: dict[int, str] = {}
+    if round.tournament.is_match_day:
+        field = lineups.team_field(tournament=round.tournament)
+        if field is not None:
+            teams = {
+                entry: field.names[team]
+                for team, entries in field.teams.items()
+                for entry in entries
+                if team in field.names
+            }
+    return [_table_row(table, teams) for table in _tables(round)]
 
 
 def table_get(*, round: Round, number: int) -> TableRow:
@@ -217,7 +231,13 @@ def entry_ranking(*, tournament: Tournament, before: int | None = None) -> list[
 def seating_shortfall(*, tournament: Tournament) -> seating.SeatingError | None:
     """Why the tournament's active players cannot be seated as it stands (tables of four only,
     TSR 8.3.1, or with tables of five, TSR 10.1), with how many more or fewer would do; None
-    when they can. Counted by ``tournament_get`` already, else in one query."""
+    when they can. Counted by ``tournament_get`` already, else in one query.
+
+    A team match day has none: the team draw seats each round's line-ups (four players per
+    team), not its active players, whose reserves brought in make a count that need not
+    divide by four, and says itself what keeps a round from being drawn."""
+    if tournament.is_match_day:
+        return None
     players = entry_count_of(tournament)
     if players is None:
         players = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
