@@ -21,6 +21,8 @@ its metadata when it was attached). Each makes the document larger by 4/3 of its
 10 MB each); the commands hold the whole document in memory.
 """
 
+from teams.models import COMPETITION_SETTINGS
+
 FORMAT = "doko-tournament"
 VERSION = 1
 
@@ -102,15 +104,4 @@ DECISION_FIELDS_LATER = [
 # import makes each person once; its line-ups name the tournament's entries by their keys.
 COMPETITION_FORMAT = "doko-competition"
 COMPETITION_VERSION = 1
-COMPETITION_FIELDS = [
-    "name",
-    "slug",
-    "kind",
-    "season",
-    "club",
-    "promotion_places",
-    "relegation_places",
-    "ties",
-    "tiebreaks",
-    "is_public",
-]
+COMPETITION_FIELDS = ["slug", *COMPETITION_SETTINGS]

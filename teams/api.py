@@ -32,7 +32,15 @@ from rest_framework.views import APIView
 
 from scoring.api import LimitedJSONParser
 from teams import policies, selectors, services
-from teams.models import MAX_MEMBERS, Competition, GroupTeam, MatchDay, Team, TeamMember
+from teams.models import (
+    COMPETITION_SETTINGS,
+    MAX_MEMBERS,
+    Competition,
+    GroupTeam,
+    MatchDay,
+    Team,
+    TeamMember,
+)
 from tournaments.models import MAX_ROUNDS
 from tournaments.policies import enforce
 
@@ -129,18 +137,7 @@ class CompetitionSerializer(StrictModelSerializer):
 
     class Meta:
         model = Competition
-        fields = [
-            "slug",
-            "name",
-            "kind",
-            "season",
-            "club",
-            "promotion_places",
-            "relegation_places",
-            "ties",
-            "tiebreaks",
-            "is_public",
-        ]
+        fields = ["slug", *COMPETITION_SETTINGS]
         read_only_fields = ["slug"]
         extra_kwargs = {
             "promotion_places": {"max_value": 64},

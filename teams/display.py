@@ -6,7 +6,8 @@ from fractions import Fraction
 
 def match_points_text(value: Fraction | int | None) -> str:
     """``value`` as printed: "4", "2½", "½"; a dash for None (no sheet confirmed yet). Only
-    halves occur with 4, 3, 2, 1 points; any other fraction is shown as a decimal."""
+    halves occur with 4, 3, 2, 1 points (three teams level share a whole number); any other
+    fraction is shown as a decimal."""
     if value is None:
         return "–"
     value = Fraction(value)
@@ -14,5 +15,9 @@ def match_points_text(value: Fraction | int | None) -> str:
     if rest == 0:
         return str(whole)
     if value.denominator == 2:
-        return f"{whole}½" if whole else "½"
+        # divmod rounds down: -½ is -1 + ½, written "-½".
+        if value < 0:
+            whole = -value.numerator // value.denominator
+            return f"-{whole or ''}½"
+        return f"{whole or ''}½"
     return f"{float(value):.2f}"

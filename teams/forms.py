@@ -8,7 +8,7 @@ from django.core.validators import MaxValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from teams.models import Competition, MatchDay, Team, TeamMember
+from teams.models import COMPETITION_SETTINGS, Competition, MatchDay, Team, TeamMember
 from tournaments.forms import PersonForm
 
 # The most rounds a match day plays (a day of four is usual) and the most groups it has.
@@ -34,17 +34,7 @@ class CompetitionForm(forms.ModelForm):
 
     class Meta:
         model = Competition
-        fields = [
-            "name",
-            "kind",
-            "season",
-            "club",
-            "promotion_places",
-            "relegation_places",
-            "ties",
-            "tiebreaks",
-            "is_public",
-        ]
+        fields = list(COMPETITION_SETTINGS)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

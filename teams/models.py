@@ -17,6 +17,20 @@ MAX_MEMBERS = 12
 LINE_UP_PLACES = 4
 
 
+# A competition's settings: what its organisers set on the form, the API and a backup carry.
+COMPETITION_SETTINGS = (
+    "name",
+    "kind",
+    "season",
+    "club",
+    "promotion_places",
+    "relegation_places",
+    "ties",
+    "tiebreaks",
+    "is_public",
+)
+
+
 class Competition(models.Model):
     """A league's season (Liga, Saison) or a team championship (Mannschaftsmeisterschaft)."""
 

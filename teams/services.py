@@ -18,6 +18,7 @@ from django.utils.translation import ngettext
 from doko import team_seating
 from teams import policies
 from teams.models import (
+    COMPETITION_SETTINGS,
     LINE_UP_PLACES,
     MAX_MEMBERS,
     Competition,
@@ -34,17 +35,7 @@ from tournaments.policies import enforce
 from tournaments.services.common import save_validated
 
 GROUP_SIZE = 4
-COMPETITION_FIELDS = (
-    "name",
-    "kind",
-    "season",
-    "club",
-    "promotion_places",
-    "relegation_places",
-    "ties",
-    "tiebreaks",
-    "is_public",
-)
+COMPETITION_FIELDS = COMPETITION_SETTINGS
 
 
 def _unique_slug(name: str, season: str) -> str:
