@@ -235,7 +235,8 @@ class SeasonLine:
 def season_table(*, competition: Competition) -> list[SeasonLine]:
     """The season table over the group stage's complete match days (every sheet confirmed, so
     the match points are final): match points summed, then the competition's tie-breaks; the
-    promotion and relegation places marked. A match day under way shows on its own page."""
+    promotion and relegation places marked (once a match day counts). A match day under way
+    shows on its own page."""
     meetings: list[dict[int, tuple[Fraction | int, int]]] = []
     for match_day in competition.match_days.filter(stage=MatchDay.Stage.GROUPS).select_related(
         "tournament", "competition"
@@ -246,6 +247,8 @@ def season_table(*, competition: Competition) -> list[SeasonLine]:
             meetings.append(
                 {row.team.pk: (row.match_points or 0, row.points) for row in result.rows}
             )
+    # Before a match day counts nobody stands on a promotion or relegation place.
+    counted = bool(meetings)
     teams = {team.pk: team for team in competition.teams.all()}
     for team_id in teams:  # a team yet to play stands at the bottom with nothing
         if not any(team_id in meeting for meeting in meetings):
@@ -259,7 +262,9 @@ def season_table(*, competition: Competition) -> list[SeasonLine]:
             game_points=row.game_points,
             rank=row.rank,
             shared=row.shared,
-            zone="promotion"
+            zone=""
+            if not counted
+            else "promotion"
             if index < competition.promotion_places
             else "relegation"
             if index >= count - competition.relegation_places

@@ -841,12 +841,12 @@ def test_a_bad_decision_is_refused_and_nothing_saved(client, data):
 # The season table and the bracket -------------------------------------------------------------
 
 
-def test_the_season_table_marks_promotion_and_relegation(client):
+def test_the_season_table_marks_no_zone_before_a_match_day_counts(client):
     competition = organised_league(promotion_places=1, relegation_places=2)
     client.cookies["django_language"] = "en"
     html = client.get(reverse("season-table", args=[competition.slug])).content.decode()
-    assert html.count('<tr class="zone-promotion table-success">') == 1
-    assert html.count('<tr class="zone-relegation table-danger">') == 2
+    assert "zone-promotion table-success" not in html.split('id="table-legend"')[0]
+    assert "zone-relegation table-danger" not in html.split('id="table-legend"')[0]
     assert 'id="table-legend"' in html
     assert "2 relegation places" in html
     # Nothing played: every team shares rank 1, written once.
