@@ -39,7 +39,8 @@ COMPETITION_FIELDS = COMPETITION_SETTINGS
 
 
 def _unique_slug(name: str, season: str) -> str:
-    base = slugify(f"{name} {season}")[:70] or "competition"
+    # "2026/27" becomes "2026-27", not "202627".
+    base = slugify(f"{name} {season}".replace("/", " "))[:70] or "competition"
     slug, n = base, 2
     while Competition.objects.filter(slug=slug).exists():
         slug, n = f"{base}-{n}", n + 1

@@ -156,3 +156,8 @@ def test_group_of_three_teams_is_refused_on_groups():
         )
     assert "groups" in error.value.message_dict
     assert Fraction(1) == 1
+
+
+def test_a_seasons_slash_becomes_a_dash_in_the_short_name():
+    competition = league(name="Doppelkopf-Liga Nord", season="2026/27", teams=0)
+    assert competition.slug == "doppelkopf-liga-nord-2026-27"
