@@ -892,3 +892,11 @@ def test_the_queries_do_not_grow_with_the_teams(client, page, most, django_asser
     assert counts[0] == counts[1]
     with django_assert_max_num_queries(most):
         client.get(reverse(page, args=args))
+
+
+def test_a_visitor_is_told_who_changes_the_competition_and_where_to_log_in(client):
+    competition = organised_league(teams=4)
+    html = client.get(reverse("competition", args=[competition.slug])).content.decode()
+    assert 'id="manage-login"' in html
+    assert "Die Turnierleitung des Wettbewerbs ändert ihn nach dem Anmelden." in html
+    assert f"{reverse('login')}?next=/teams/{competition.slug}/" in html
