@@ -141,11 +141,12 @@ def _table_row(table: Table, teams: dict[int, str] | None = None) -> TableRow:
     )
 
 
-def round_tables(*, round: Round) -> list[TableRow]:
-    """Every table of a round with its players in seat order and their points so far; on a
-    team match day with each player's team, so that four different teams show at a table."""
+def round_tables(*, round: Round, with_teams: bool = False) -> list[TableRow]:
+    """Every table of a round with its players in seat order and their points so far; with
+    ``with_teams``, on a team match day, each player's team, so that the round's page shows
+    four different teams at a table (the exports and results need no team: no query)."""
     teams: dict[int, str] = {}
-    if round.tournament.is_match_day:
+    if with_teams and round.tournament.is_match_day:
         field = lineups.team_field(tournament=round.tournament)
         if field is not None:
             teams = {

@@ -91,7 +91,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "tournament": tournament,
             "round": round_,
             "neighbours": selectors.round_neighbours(round=round_),
-            "tables": selectors.round_tables(round=round_) if show_seating else [],
+            "tables": selectors.round_tables(round=round_, with_teams=True) if show_seating else [],
             "show_seating": show_seating,
             "show_points": standings_mode(request, tournament) != "hidden",
             "is_organiser": Role.ORGANISER in roles,
