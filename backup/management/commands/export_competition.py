@@ -1,11 +1,10 @@
 """Write one team competition with its match days' tournaments as a JSON backup (see
 ``backup/format.py``)."""
 
-import json
-
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
+from backup.documents import document_export, document_write
 from backup.selectors import competition_export
 from teams.models import Competition
 
@@ -32,22 +31,11 @@ class Command(BaseCommand):
             raise CommandError(
                 _("No team competition has the short name “%(slug)s”.") % {"slug": slug}
             )
-        try:
-            data = competition_export(competition=competition, scans=not without_scans)
-        except OSError as error:
-            raise CommandError(
-                _(
-                    "A photo or scan of a signed sheet cannot be read from the storage: "
-                    "%(error)s. Export with --without-scans to leave them out."
-                )
-                % {"error": error}
-            ) from error
-        if output is None:
-            self.stdout.write(json.dumps(data, ensure_ascii=False, indent=1))
-            return
-        with open(output, "w", encoding="utf-8") as file:
-            json.dump(data, file, ensure_ascii=False, indent=1)
-            file.write("\n")
-        self.stdout.write(
-            _("Team competition “%(slug)s” written to %(file)s.") % {"slug": slug, "file": output}
+        data = document_export(
+            lambda: competition_export(competition=competition, scans=not without_scans)
         )
+        if document_write(data, output=output, stdout=self.stdout):
+            self.stdout.write(
+                _("Team competition “%(slug)s” written to %(file)s.")
+                % {"slug": slug, "file": output}
+            )

@@ -1,10 +1,9 @@
 """Write one tournament as a JSON backup (see ``backup/format.py``)."""
 
-import json
-
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
+from backup.documents import document_export, document_write
 from backup.selectors import tournament_export
 from tournaments.models import Tournament
 
@@ -29,23 +28,10 @@ class Command(BaseCommand):
         tournament = Tournament.objects.filter(slug=slug).first()
         if tournament is None:
             raise CommandError(_("No tournament has the short name “%(slug)s”.") % {"slug": slug})
-        try:
-            data = tournament_export(tournament=tournament, scans=not without_scans)
-        except OSError as error:
-            raise CommandError(
-                _(
-                    "A photo or scan of a signed sheet cannot be read from the storage: "
-                    "%(error)s. Export with --without-scans to leave them out."
-                )
-                % {"error": error}
-            ) from error
-        if output is None:
-            self.stdout.write(json.dumps(data, ensure_ascii=False, indent=1))
-            return
-        with open(output, "w", encoding="utf-8") as file:
-            # Written as it is encoded: the text of a large document is never whole in memory.
-            json.dump(data, file, ensure_ascii=False, indent=1)
-            file.write("\n")
-        self.stdout.write(
-            _("Tournament “%(slug)s” written to %(file)s.") % {"slug": slug, "file": output}
+        data = document_export(
+            lambda: tournament_export(tournament=tournament, scans=not without_scans)
         )
+        if document_write(data, output=output, stdout=self.stdout):
+            self.stdout.write(
+                _("Tournament “%(slug)s” written to %(file)s.") % {"slug": slug, "file": output}
+            )

@@ -1,14 +1,12 @@
 """Restore one team competition from a JSON backup of export_competition (see
 ``backup/format.py``)."""
 
-import json
-import sys
-
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from backup.documents import document_read
 from backup.services import competition_import
 
 
@@ -24,20 +22,7 @@ class Command(BaseCommand):
         parser.add_argument("file", help="the JSON backup, or - for stdin")
 
     def handle(self, *args, file: str, **options):
-        try:
-            if file == "-":
-                data = json.load(sys.stdin)
-            else:
-                with open(file, encoding="utf-8") as handle:
-                    data = json.load(handle)
-        except OSError as error:
-            raise CommandError(
-                _("Cannot read %(file)s: %(error)s") % {"file": file, "error": error}
-            ) from error
-        except json.JSONDecodeError as error:
-            raise CommandError(
-                _("%(file)s is not JSON: %(error)s") % {"file": file, "error": error}
-            ) from error
+        data = document_read(file)
         try:
             result = competition_import(data=data)
         except ValidationError as error:
