@@ -100,6 +100,36 @@ def _reserve_in(*, match_day: MatchDay, organiser: User, from_round: int) -> Non
     )
 
 
+def _played_match_day(
+    *,
+    competition: Competition,
+    played_on: datetime.date,
+    venue: str,
+    groups: list[list[Team]],
+    rng: random.Random,
+    now: datetime.datetime,
+    organiser: User,
+    play_round: PlayRound,
+    reserve_from_round: int | None = None,
+) -> MatchDay:
+    """A match day played on ``played_on`` from 10 o'clock, every round and sheet; with
+    ``reserve_from_round`` the reserve comes in from that round."""
+    match_day = teams.match_day_create(
+        competition=competition, starts_on=played_on, venue=venue, groups=groups, by=organiser
+    )
+    start = datetime.datetime.combine(played_on, datetime.time(10), tzinfo=now.tzinfo)
+    for number in range(match_day.tournament.planned_rounds):
+        if reserve_from_round is not None and number + 1 == reserve_from_round:
+            _reserve_in(match_day=match_day, organiser=organiser, from_round=reserve_from_round)
+        play_round(
+            rng=rng,
+            tournament=match_day.tournament,
+            started_at=start + datetime.timedelta(minutes=130 * number),
+            organiser=organiser,
+        )
+    return match_day
+
+
 def league_build(
     *,
     rng: random.Random,
@@ -125,24 +155,17 @@ def league_build(
         first_number=1,
         organiser=organiser,
     )
-    played_on = (now - datetime.timedelta(days=21)).date()
-    first = teams.match_day_create(
+    _played_match_day(
         competition=league,
-        starts_on=played_on,
+        played_on=(now - datetime.timedelta(days=21)).date(),
         venue="Hannover, Freizeitheim Linden",
         groups=_groups(rng, made),
-        by=organiser,
+        rng=rng,
+        now=now,
+        organiser=organiser,
+        play_round=play_round,
+        reserve_from_round=3,
     )
-    start = datetime.datetime.combine(played_on, datetime.time(10), tzinfo=now.tzinfo)
-    for number in range(first.tournament.planned_rounds):
-        if number == 2:
-            _reserve_in(match_day=first, organiser=organiser, from_round=3)
-        play_round(
-            rng=rng,
-            tournament=first.tournament,
-            started_at=start + datetime.timedelta(minutes=130 * number),
-            organiser=organiser,
-        )
     second = teams.match_day_create(
         competition=league,
         starts_on=now.date(),
@@ -186,22 +209,16 @@ def championship_build(
         first_number=101,
         organiser=organiser,
     )
-    played_on = (now - datetime.timedelta(days=6)).date()
-    groups = teams.match_day_create(
+    groups = _played_match_day(
         competition=championship,
-        starts_on=played_on,
+        played_on=(now - datetime.timedelta(days=6)).date(),
         venue="Kassel, Stadthalle",
         groups=_groups(rng, made),
-        by=organiser,
+        rng=rng,
+        now=now,
+        organiser=organiser,
+        play_round=play_round,
     )
-    start = datetime.datetime.combine(played_on, datetime.time(10), tzinfo=now.tzinfo)
-    for number in range(groups.tournament.planned_rounds):
-        play_round(
-            rng=rng,
-            tournament=groups.tournament,
-            started_at=start + datetime.timedelta(minutes=130 * number),
-            organiser=organiser,
-        )
     best = [
         row.team
         for result in team_selectors.group_results(match_day=groups)
