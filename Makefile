@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint servers install demo bench messages lock clean
+.PHONY: run test lint docs servers install demo bench messages lock clean
 
 $(STAMP): requirements.lock requirements-dev.lock pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("Python 3.11 or newer is needed, not " + sys.version.split()[0]) if sys.version_info < (3, 11) else None'
@@ -33,13 +33,21 @@ run: install
 # The checks of .pre-commit-config.yaml too: style, the import contracts (the game core imports
 # no Django; apps import only downwards: pyproject.toml's [tool.importlinter]), types (mypy with
 # django-stubs over every app, the core strictly: [tool.mypy]), and no model change without its
-# migration.
+# migration; and the manual builds with --strict (a link to a page or heading that does not exist
+# fails), into a temporary directory.
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
 	DEBUG=true $(BIN)/mypy
 	DEBUG=true $(BIN)/python manage.py makemigrations --check --dry-run
+	@out=$$(mktemp -d) && trap 'rm -rf "$$out"' EXIT && $(MKDOCS) build --strict --quiet --site-dir "$$out"
+
+# The manual (docs/, mkdocs.yml) as HTML in site/: open site/index.html. While writing,
+# `.venv/bin/mkdocs serve -a 127.0.0.1:8001` shows each change at once.
+MKDOCS = NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs
+docs: install
+	$(MKDOCS) build --strict --site-dir site
 
 # Lint, migrations, then the suite twice: on SQLite (the embedded default), and on a throwaway
 # PostgreSQL cluster with a real Redis and Celery worker for the tests marked `services`; the
@@ -111,4 +119,4 @@ lock: install
 	$(PIN) --extra dev --constraint requirements.lock --output-file requirements-dev.lock pyproject.toml
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache
+	rm -rf $(VENV) staticfiles site .pytest_cache .ruff_cache
