@@ -1,6 +1,6 @@
 """Settings for the Doppelkopf tournament system, read from the environment.
 
-Every variable is documented in the README ("Configuration"). Without any of them set, the site
+Every variable is documented in the manual (docs/configuration.md). Without any of them set, the site
 runs on a SQLite file under ``var/`` and runs Celery tasks in-process, which is what ``make run``
 and the tests use.
 """

@@ -157,7 +157,7 @@ class Scoresheet(models.Model):
     # A table that cannot finish (a player left or was disqualified mid-round): the
     # adjudicator or the organiser ended its sheet with a recorded decision, the hands still
     # to play (derived when it was ended) and the compulsory solos still owed waived, so that
-    # it can be handed in and the round closed (README, "rules as the system reads them").
+    # it can be handed in and the round closed (docs/rules.md, "A table that cannot finish").
     ended_early_reason = models.CharField(
         _("reason the scoresheet was ended early"), max_length=RETURN_REASON_LENGTH, blank=True
     )

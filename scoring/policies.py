@@ -262,7 +262,7 @@ def may_end_sheet_early(
     *, sheet: Scoresheet, user: AnyUser, roles: Collection[str]
 ) -> Refusal | None:
     """End the sheet of a table that cannot finish, a player having left or been disqualified
-    mid-round (the TSR is silent; README, "rules as the system reads them"): whoever may rule
+    mid-round (the TSR is silent; docs/rules.md, "A table that cannot finish"): whoever may rule
     at that table, the adjudicator or a deputy adjudicator (TSR 8.2.1), or the organiser, who
     runs the tournament; none at a table where he plays. On a draft, while the round is under
     way, not ended already."""

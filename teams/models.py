@@ -1,4 +1,4 @@
-"""Team competitions of the DDV (the TSR has none; the rules are the DDV's, README "Team play"):
+"""Team competitions of the DDV (the TSR has none; the rules are the DDV's, docs/rules.md):
 a league's season or the team championship (``Competition``), its teams and their players,
 the match days (``MatchDay``, each played as a tournament with rounds, tables and scoresheets
 like any other), the groups of four teams that meet on a match day (``Group``) and who plays in

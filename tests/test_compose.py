@@ -1,4 +1,4 @@
-"""docker-compose.yml's two Redis servers (README, "Operations"): the cache's has a memory
+"""docker-compose.yml's two Redis servers (docs/operations.md): the cache's has a memory
 limit and evicts the least recently used values, the broker's never evicts a queued task; the
 web and worker containers use each for its job. The servers' own settings are checked against a
 real redis-server started with the file's command (the `--postgres` pass)."""
@@ -70,7 +70,7 @@ def test_web_and_worker_use_the_cache_and_the_broker_each_for_its_job(compose, s
 
 def test_beat_sends_the_one_recovery_every_minute(compose):
     """Lost print jobs and lost standings' rebuilds are recovered by one task, which the
-    shipped deployment's beat sends every minute (README, "Operations")."""
+    shipped deployment's beat sends every minute (docs/operations.md)."""
     from django.conf import settings
 
     from config.celery import app

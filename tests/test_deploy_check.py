@@ -1,5 +1,5 @@
 """Django's deployment check (``manage.py check --deploy``) with the settings production uses
-(README, "Configuration"; docker-compose.yml behind an HTTPS proxy)."""
+(docs/configuration.md; docker-compose.yml behind an HTTPS proxy)."""
 
 import os
 import re

@@ -31,7 +31,7 @@ ROUTES = ["page", "admin", "token"]
 
 @pytest.fixture(autouse=True)
 def the_default_limits(settings):
-    """The limits as shipped (README: Configuration), whatever the environment says."""
+    """The limits as shipped (docs/configuration.md), whatever the environment says."""
     settings.LOGIN_RATE_USERNAME_ADDRESS = "10/15min"
     settings.LOGIN_RATE_USERNAME = "10/15min"
     settings.LOGIN_RATE_SLOWED = "1/min"

@@ -1,4 +1,4 @@
-"""Settings come from the environment (README, "Configuration")."""
+"""Settings come from the environment (docs/configuration.md)."""
 
 import os
 import subprocess

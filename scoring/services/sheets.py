@@ -847,7 +847,7 @@ def scoresheet_end_early(
     mid-round: a recorded decision with its reason, the hands still to play (derived here, as
     the check counts them) and the compulsory solos still owed waived; the sheet is then
     complete as it stands, to be handed in, confirmed and the round closed. The TSR is silent
-    (README, "rules as the system reads them"); who may: ``policies.may_end_sheet_early``. The
+    (docs/rules.md, "A table that cannot finish"); who may: ``policies.may_end_sheet_early``. The
     player's later rounds are the withdrawal's or the substitute's (``entry_withdraw``,
     ``entry_replace``, ``entry_disqualify``)."""
     sheet = _lock(scoresheet, version=version)

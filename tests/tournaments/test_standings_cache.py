@@ -1,6 +1,6 @@
 """What the public standings keep in the cache is bounded by the standings, not by the requests:
 offsets and limits of the API are answered in whole pages of a few sizes, and pages past the
-end are 404s that cache nothing (README, "Security")."""
+end are 404s that cache nothing (docs/security.md)."""
 
 import math
 
