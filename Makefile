@@ -41,7 +41,7 @@ lint: install
 	$(BIN)/lint-imports --no-cache
 	DEBUG=true $(BIN)/mypy
 	DEBUG=true $(BIN)/python manage.py makemigrations --check --dry-run
-	@out=$$(mktemp -d) && trap 'rm -rf "$$out"' EXIT && $(MKDOCS) build --strict --quiet --site-dir "$$out"
+	@out=$$(mktemp -d) && trap 'rm -rf "$$out"' EXIT && $(MKDOCS) build --strict --site-dir "$$out"
 
 # The manual (docs/, mkdocs.yml) as HTML in site/: open site/index.html. While writing,
 # `.venv/bin/mkdocs serve -a 127.0.0.1:8001` shows each change at once.
