@@ -1,17 +1,11 @@
-"""Printing on pages: QR codes of links (the venue screen, a table's page), and a round's
-printouts."""
+"""Printing on pages: a round's printouts."""
 
 from django import template
 
 from printing import selectors
 from tournaments.site import site_warning
-from tournaments.templatetags.tournament_tags import qr_svg
 
 register = template.Library()
-
-
-# The QR code of a link, as the tournaments' own pages draw it.
-register.simple_tag(qr_svg, name="qr_svg")
 
 
 @register.inclusion_tag("printing/partials/round_printouts.html", takes_context=True)

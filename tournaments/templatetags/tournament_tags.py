@@ -1,5 +1,5 @@
-"""Template helpers for the round clock, the venue screen, the QR codes of links and the
-check-in from a player's personal page."""
+"""Template helpers for the round clock, the venue screen, the QR codes of links, the check-in
+from a player's personal page, and points with their sign."""
 
 from django import template
 from django.utils.safestring import mark_safe
@@ -26,6 +26,20 @@ def clock_format(seconds: int | None) -> str:
     hours, rest = divmod(max(int(seconds), 0), 3600)
     minutes, seconds = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes:02d}:{seconds:02d}"
+
+
+@register.filter
+def signed(value: int | None) -> str:
+    """Points with their sign: +3, −12, and nothing for 0 or None."""
+    if not value:
+        return ""
+    return f"+{value}" if value > 0 else f"−{-value}"
+
+
+@register.filter
+def get_points(points: dict[int, int], seat: int) -> int | None:
+    """A seat's entry of a mapping of points by seat."""
+    return points.get(seat)
 
 
 @register.filter
