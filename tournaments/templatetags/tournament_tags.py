@@ -1,11 +1,12 @@
 """Template helpers for the round clock, the venue screen, the QR codes of links, the check-in
-from a player's personal page, and points with their sign."""
+from a player's personal page, points with their sign, and the boxes the apps above add to a
+round's page (``tournaments.round_page``)."""
 
 from django import template
 from django.utils.safestring import mark_safe
 
-from tournaments import policies, qr, selectors
-from tournaments.models import Entry, Tournament
+from tournaments import policies, qr, round_page, selectors
+from tournaments.models import Entry, Round, Tournament
 from tournaments.permissions import roles_of
 
 register = template.Library()
@@ -90,3 +91,16 @@ def check_in_summary(context: template.Context, tournament: Tournament) -> dict:
         "tournament": tournament,
         "counts": selectors.check_in_counts(tournament=tournament),
     }
+
+
+@register.simple_tag(takes_context=True)
+def round_boxes(context: template.Context, place: str, round: Round, tournament: Tournament) -> str:
+    """The boxes the apps above add to a round's page at ``place`` (``tournaments.round_page``),
+    in order."""
+    # Safe: each box is made by its app's template, which escapes what it shows.
+    return mark_safe(
+        "".join(
+            box.render(context=context, round=round, tournament=tournament)
+            for box in round_page.boxes(place)
+        )
+    )
