@@ -19,13 +19,6 @@ from scoring.rulings import SheetAdjudication
 from tournaments.models import ExtraTime, Round, Seat, Tournament, TournamentRole
 
 
-def initials(user) -> str:
-    """A user's initials, as an adjudicator signs a scoresheet: of the first and last name,
-    else the user name."""
-    name = f"{user.first_name[:1]}{user.last_name[:1]}".upper()
-    return name or user.get_username()
-
-
 def sheet_adjudication(*, sheet: Scoresheet) -> SheetAdjudication:
     """The decisions on a sheet and the deductions of its players in its round, in two
     queries."""

@@ -5,3 +5,11 @@ from django.utils.translation import gettext_lazy as _
 class PrintingConfig(AppConfig):
     name = "printing"
     verbose_name = _("Printouts")
+
+    def ready(self) -> None:
+        # A round's page has the printouts box; tournaments, below us, shows it through
+        # tournaments/round_page.py.
+        from printing.round_page import RoundPrintouts
+        from tournaments import round_page
+
+        round_page.register(RoundPrintouts(), place=round_page.ORGANISER)

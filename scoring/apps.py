@@ -9,16 +9,19 @@ class ScoringConfig(AppConfig):
 
     def ready(self) -> None:
         # A round's life and pages turn on its sheets; tournaments, below us, asks through
-        # tournaments/play.py.
+        # tournaments/play.py, and its round page links to the desk through
+        # tournaments/round_page.py.
         from django.contrib.auth.signals import user_logged_out
 
         from scoring.desk import reader_forget
         from scoring.models import ScoresheetScan
         from scoring.play import ScoresheetPlay
+        from scoring.round_page import DeskLink
         from scoring.services import scan_file_forget
-        from tournaments import play
+        from tournaments import play, round_page
 
         play.register(ScoresheetPlay())
+        round_page.register(DeskLink(), place=round_page.LINKS)
         # A sheet deleted with its round or tournament (a draw undone) takes its scan's file
         # along, once that is committed.
         post_delete.connect(scan_file_forget, sender=ScoresheetScan, dispatch_uid="scan-file")

@@ -66,6 +66,13 @@ class SheetAdjudication:
 NONE = SheetAdjudication()
 
 
+def initials(user: Any) -> str:
+    """A user's initials, as an adjudicator signs a scoresheet: of the first and last name,
+    else the user name."""
+    name = f"{user.first_name[:1]}{user.last_name[:1]}".upper()
+    return name or user.get_username()
+
+
 class Rulings(Protocol):
     """The questions scoring asks about the adjudication of its sheets."""
 

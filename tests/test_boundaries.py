@@ -1,14 +1,18 @@
 """The boundaries `make lint` checks hold, and bite: import-linter's contracts (the game core
-imports no Django; apps import only downwards) fail on a deliberate violation, and no app
-imports another app's private names."""
+imports no Django; apps import only downwards) fail on a deliberate violation, no app
+imports another app's private names, and no template loads the tags or includes the templates
+of an app above its own."""
 
 import ast
+import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
+from django.template import Engine
 
 ROOT = Path(__file__).resolve().parents[1]
 APPS = ["config", "tournaments", "scoring", "adjudication", "teams", "printing", "backup", "demo"]
@@ -86,3 +90,135 @@ def private_imports() -> list[str]:
 
 def test_no_app_imports_another_apps_private_names():
     assert private_imports() == []
+
+
+# Templates keep to the layers too: a template loads the tag libraries of its own app and of the
+# apps below it, and includes or extends only their templates. A template is its app's by its
+# folder (``templates/<app>/…``, in the project's folder or an app's); the folder of Django's
+# auth pages, ``registration/``, is config's login and accounts; the generic ones at the top
+# (``base.html``, the error pages) lie below every app, which all extend them.
+TEMPLATE_FOLDERS = {"registration": "config.login"}
+GENERIC = "(generic)"
+LOAD = re.compile(r"{%\s*load\s+(.*?)\s*%}")
+INCLUDE = re.compile(r"""{%\s*(include|extends)\s+(["'])(.+?)\2""")
+VERBS = {"include": "includes", "extends": "extends"}
+
+
+def layers() -> list[list[tuple[str, bool]]]:
+    """The layers of pyproject.toml's import-linter contract, top first: each a list of its
+    modules, with whether they are independent of each other (``|``) or not (``:``)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    (contract,) = [
+        contract
+        for contract in config["tool"]["importlinter"]["contracts"]
+        if contract["type"] == "layers"
+    ]
+    return [
+        [(module.strip(), "|" in layer) for module in re.split(r"[|:]", layer)]
+        for layer in contract["layers"]
+    ]
+
+
+def layer_of(module: str, stack: list[list[tuple[str, bool]]]) -> tuple[int, str, bool] | None:
+    """The index of the layer holding ``module``, its member that does, and whether that
+    layer's members are independent; None for a module of no layer (Django's own, a library's).
+    The generic templates lie below the lowest layer."""
+    if module == GENERIC:
+        return len(stack), GENERIC, False
+    found = [
+        (index, member, independent)
+        for index, layer in enumerate(stack)
+        for member, independent in layer
+        if module == member or module.startswith(member + ".")
+    ]
+    return max(found, key=lambda hit: len(hit[1])) if found else None
+
+
+def template_module(name: str) -> str:
+    """The module a template belongs to, by its name (``scoring/partials/x.html``)."""
+    folder, _, rest = name.partition("/")
+    return TEMPLATE_FOLDERS.get(folder, folder) if rest else GENERIC
+
+
+def template_files(roots: list[Path]) -> dict[str, Path]:
+    """Every template under the template folders given, by the name Django loads it by."""
+    return {
+        path.relative_to(root).as_posix(): path
+        for root in roots
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and path.suffix in {".html", ".txt", ".xml", ".svg"}
+    }
+
+
+def loaded(arguments: str) -> list[str]:
+    """The libraries a ``{% load %}`` names: each word, or with ``from`` the last one."""
+    words = arguments.split()
+    return words[-1:] if "from" in words else words
+
+
+def references(line: str, libraries: dict[str, str]) -> list[tuple[str, str | None]]:
+    """What a line of a template loads, includes or extends, each with the module it is of
+    (None: a tag library no app has)."""
+    return [
+        (f"loads {library}", libraries.get(library))
+        for match in LOAD.finditer(line)
+        for library in loaded(match.group(1))
+    ] + [
+        (f"{VERBS[match.group(1)]} {match.group(3)}", template_module(match.group(3)))
+        for match in INCLUDE.finditer(line)
+    ]
+
+
+def upward_references(templates: dict[str, Path], libraries: dict[str, str]) -> list[str]:
+    """Each ``{% load %}`` of a tag library and each ``{% include %}``/``{% extends %}`` of a
+    template that lies above the template's own app, or beside it in a layer of independent
+    apps, or that no app has: ``template:line: what it references (its module, where)``."""
+    stack = layers()
+    found = []
+    for name, path in templates.items():
+        own = layer_of(template_module(name), stack)
+        assert own is not None, f"{name}: its folder is no app of the layers"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for what, module in references(line, libraries):
+                theirs = None if module is None else layer_of(module, stack)
+                if module is None:
+                    found.append(f"{name}:{number}: {what} (no app has this library)")
+                elif theirs is None:
+                    continue  # Django's own (i18n, static), below every app
+                elif theirs[0] < own[0]:
+                    found.append(f"{name}:{number}: {what} ({module}, above {own[1]})")
+                elif theirs[0] == own[0] and theirs[1] != own[1] and own[2]:
+                    found.append(f"{name}:{number}: {what} ({module}, beside {own[1]})")
+    return found
+
+
+def project_templates() -> dict[str, Path]:
+    """The project's templates: its own folder's and any app's."""
+    roots = [ROOT / "templates"] + [ROOT / package / "templates" for package in PACKAGES]
+    return template_files([root for root in roots if root.is_dir()])
+
+
+def test_templates_use_only_their_own_and_lower_apps_tags_and_templates():
+    assert upward_references(project_templates(), Engine.get_default().libraries) == []
+
+
+def test_an_upward_load_or_include_in_a_template_is_named(tmp_path):
+    page = tmp_path / "tournaments" / "page.html"
+    page.parent.mkdir()
+    page.write_text(
+        '{% extends "base.html" %}\n'
+        "{% load i18n tournament_tags scoring_tags %}\n"
+        '{% include "tournaments/partials/x.html" %}{% include "adjudication/partials/form.html" %}\n'
+        "{% load qr_svg from tournament_tags %}{% load hand_initials from scoring_tags %}\n"
+        "{% load gone_tags %}\n"
+    )
+    sideways = tmp_path / "printing" / "job.html"
+    sideways.parent.mkdir()
+    sideways.write_text('{% extends "demo/page.html" %}{% include "teams/x.html" %}\n')
+    assert upward_references(template_files([tmp_path]), Engine.get_default().libraries) == [
+        "printing/job.html:1: extends demo/page.html (demo, beside printing)",
+        "tournaments/page.html:2: loads scoring_tags (scoring.templatetags.scoring_tags, above tournaments)",
+        "tournaments/page.html:3: includes adjudication/partials/form.html (adjudication, above tournaments)",
+        "tournaments/page.html:4: loads scoring_tags (scoring.templatetags.scoring_tags, above tournaments)",
+        "tournaments/page.html:5: loads gone_tags (no app has this library)",
+    ]

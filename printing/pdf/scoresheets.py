@@ -23,14 +23,13 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from adjudication.models import Decision
-from adjudication.selectors import initials
 from doko.rules.contracts import Contract, Section, SoloType
 from doko.rules.deal import main_section_lines, scorekeeper, sheet_keeper
 from printing.pdf.drawing import Steps, draw, draw_qr, link_lines, new_canvas, wrap
 from printing.pdf.fonts import BOLD, OBLIQUE, REGULAR
 from printing.pdf.lists import Progress, tournament_dates
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS, Scoresheet
-from scoring.rulings import NONE, SheetAdjudication
+from scoring.rulings import NONE, SheetAdjudication, initials
 from scoring.selectors import HandRow
 from scoring.services import Actor
 from tournaments.models import ExtraTime, Seat, Tournament

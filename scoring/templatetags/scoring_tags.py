@@ -8,6 +8,7 @@ from django import template
 
 from scoring import policies
 from scoring.models import CONTRACT_LABELS, CONTRACT_SHORT
+from scoring.rulings import SheetAdjudication, initials
 from tournaments.permissions import roles_of
 
 if TYPE_CHECKING:
@@ -33,6 +34,16 @@ def contract_labels_json() -> str:
 def contract_short(value: str) -> StrOrPromise:
     """The abbreviation of a contract, for narrow screens."""
     return CONTRACT_SHORT.get(value, value)
+
+
+@register.filter
+def hand_initials(adjudication: SheetAdjudication, number: int) -> str:
+    """Who initialled the penalty points of hand ``number`` (TSR 8.2.2), as on paper."""
+    return ", ".join(
+        initials(decision.initialled_by)
+        for decision in adjudication.counting
+        if decision.hand_number == number
+    )
 
 
 @register.simple_tag(takes_context=True)

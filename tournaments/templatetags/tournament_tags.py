@@ -1,11 +1,12 @@
-"""Template helpers for the round clock, the venue screen, the QR codes of links and the
-check-in from a player's personal page."""
+"""Template helpers for the round clock, the venue screen, the QR codes of links, the check-in
+from a player's personal page, points with their sign, and the boxes the apps above add to a
+round's page (``tournaments.round_page``)."""
 
 from django import template
 from django.utils.safestring import mark_safe
 
-from tournaments import policies, qr, selectors
-from tournaments.models import Entry, Tournament
+from tournaments import policies, qr, round_page, selectors
+from tournaments.models import Entry, Round, Tournament
 from tournaments.permissions import roles_of
 
 register = template.Library()
@@ -26,6 +27,20 @@ def clock_format(seconds: int | None) -> str:
     hours, rest = divmod(max(int(seconds), 0), 3600)
     minutes, seconds = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes:02d}:{seconds:02d}"
+
+
+@register.filter
+def signed(value: int | None) -> str:
+    """Points with their sign: +3, −12, and nothing for 0 or None."""
+    if not value:
+        return ""
+    return f"+{value}" if value > 0 else f"−{-value}"
+
+
+@register.filter
+def get_points(points: dict[int, int], seat: int) -> int | None:
+    """A seat's entry of a mapping of points by seat."""
+    return points.get(seat)
 
 
 @register.filter
@@ -76,3 +91,16 @@ def check_in_summary(context: template.Context, tournament: Tournament) -> dict:
         "tournament": tournament,
         "counts": selectors.check_in_counts(tournament=tournament),
     }
+
+
+@register.simple_tag(takes_context=True)
+def round_boxes(context: template.Context, place: str, round: Round, tournament: Tournament) -> str:
+    """The boxes the apps above add to a round's page at ``place`` (``tournaments.round_page``),
+    in order."""
+    # Safe: each box is made by its app's template, which escapes what it shows.
+    return mark_safe(
+        "".join(
+            box.render(context=context, round=round, tournament=tournament)
+            for box in round_page.boxes(place)
+        )
+    )
