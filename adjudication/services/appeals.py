@@ -20,8 +20,6 @@ from adjudication.models import (
 from adjudication.services.common import (
     log_event,
     require_match_open,
-    save_validated,
-    table_size,
 )
 from adjudication.services.decisions import (
     Ruling,
@@ -46,6 +44,7 @@ from scoring.services import (
 )
 from tournaments.caching import round_changed
 from tournaments.services import results_refresh
+from tournaments.services.common import save_validated
 
 
 def require_in_time(decision: Decision) -> None:
@@ -57,7 +56,7 @@ def require_in_time(decision: Decision) -> None:
     follows = (
         sheet.status == Scoresheet.Status.DRAFT
         and not scoresheet_check(
-            scoresheet=sheet, hands=lines, table_size=table_size(sheet)
+            scoresheet=sheet, hands=lines, table_size=sheet.table_size()
         ).complete
     )
     assert decision.initialled_at is not None  # only an initialled decision gets here
@@ -107,7 +106,7 @@ def appeal_lodge(*, decision: Decision, appellant: int, grounds: str = "", by: U
         raise ValidationError({"decision": _("This decision has been appealed already.")})
     require_match_open(sheet)
     require_in_time(decision)
-    require_valid([procedure.seat_problem("appellant", appellant, table_size(sheet))])
+    require_valid([procedure.seat_problem("appellant", appellant, sheet.table_size())])
     appeal = save_validated(
         Appeal(decision=decision, appellant=appellant, grounds=grounds.strip(), lodged_by=by)
     )

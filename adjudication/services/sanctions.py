@@ -21,7 +21,7 @@ from adjudication.models import (
     Offence,
     Sanction,
 )
-from adjudication.services.common import log_event, save_validated
+from adjudication.services.common import log_event
 from adjudication.services.decisions import Ruling, require_valid
 from adjudication.services.offences import require_offence_of
 from adjudication.services.panel import (
@@ -37,6 +37,7 @@ from tournaments.models import Entry, Round, Seat, Table, Tournament
 from tournaments.roles import FIRST_INSTANCE, PANEL
 from tournaments.selectors import user_roles
 from tournaments.services import entry_disqualify, results_refresh
+from tournaments.services.common import save_validated
 
 
 @dataclass(frozen=True)
