@@ -1,5 +1,6 @@
-"""The mails of the players' personal links, sent by a Celery worker (``tasks``) after
-``services.links.personal_links_mail`` committed."""
+"""The mails of the players' personal links, sent by a Celery worker (``tournaments.tasks``)
+after ``services.links.personal_links_mail`` committed: here, apart from the service that queues
+them, so that the task and it do not import each other."""
 
 import logging
 

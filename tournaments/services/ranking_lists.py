@@ -1,10 +1,10 @@
 """The ranking lists (the DDV's Rangliste): made or changed, and rebuilt by a Celery worker after
 commit (``ranking_schedule``) from the finished tournaments they admitted.
 
-Each rebuild's Celery task stands beside the service it runs and the service that queues it
-(here and in ``services.ranking_lists``), not in ``tournaments/tasks.py``, so that the modules
-import one way: a rebuild of the standings queues the ranking lists', and the services that
-queue either would otherwise import the tasks module that imports them."""
+The rebuild's Celery task stands here, beside the service it runs and the one that queues it,
+not in ``tournaments/tasks.py``: that module, run by a worker, imports the services it runs, and
+this one, queueing the task, would import it back (a circle). The rebuild of the standings
+(``services.standings``) queues this one."""
 
 import datetime
 
