@@ -167,10 +167,10 @@ def _sheets(pool, *, slug: str, players: int, rounds: int, seed: int):
 
 def job_builder(kind: str, *, round_number: int = ROUNDS, table=None, site: str = ""):
     """What a Celery worker runs for a printout job of the run's tournament (one of
-    ``printing.services.JOB_BUILDERS``: reading the round from the database, then building
+    ``printing.jobs.JOB_BUILDERS``: reading the round from the database, then building
     the PDF), as a function of no arguments that returns the PDF's bytes. The job itself is not
     stored."""
-    from printing import services as printing_services
+    from printing import jobs as printing_jobs
     from printing.models import Job
 
     tournament = shared().tournament
@@ -181,7 +181,7 @@ def job_builder(kind: str, *, round_number: int = ROUNDS, table=None, site: str 
         kind=kind,
         site_url=site,
     )
-    build = printing_services.JOB_BUILDERS[kind]
+    build = printing_jobs.JOB_BUILDERS[kind]
 
     def run() -> bytes:
         _name, content = build(job, lambda _percent: None)

@@ -265,7 +265,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # While the broker is down, sending a task must give up quickly: the confirm (or the click) that
 # sends it waits, and then does the work in-process (services.standings_schedule,
-# tasks.job_enqueue). Celery's default retries three times (0.6 s against a refused connection)
+# printing.jobs.job_enqueue). Celery's default retries three times (0.6 s against a refused connection)
 # and redis-py waits for the operating system to give up connecting (minutes, for an address
 # that does not answer). Two quick retries still ride out a connection that broke since the last
 # send; tests/test_faults.py measures the confirm with Redis stopped.

@@ -1,8 +1,8 @@
 """The standings of a tournament and the ranking list across tournaments: plain Python.
 
 Results in (one per player and round, as the scoresheets and the adjudication have them),
-ranked rows out. No Django here: ``tournaments/services/results.py`` feeds it from the database and
-stores what it returns.
+ranked rows out. No Django here: ``tournaments/services/standings.py`` feeds it from the database
+and stores what it returns.
 
 - Only confirmed scoresheets count (TSR 8.5.2). A submitted sheet not yet confirmed is shown
   beside the total as provisional, never added to it.

@@ -13,7 +13,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from printing import selectors, services
+from printing import jobs, selectors, services
 from printing.models import Job
 from printing.pdf import teams as teams_pdf
 from scoring.models import Scoresheet
@@ -172,9 +172,9 @@ def job_download(request: HttpRequest, pk) -> FileResponse:
     # A done job has its file (the constraint job_done_has_file).
     if job.status != Job.Status.DONE or not job.file.name:
         raise Http404
-    # Named in the reader's language, whoever started the job (``services.job_filename``).
+    # Named in the reader's language, whoever started the job (``jobs.job_filename``).
     return FileResponse(
-        job.file.open("rb"), as_attachment=True, filename=services.job_filename(job=job)
+        job.file.open("rb"), as_attachment=True, filename=jobs.job_filename(job=job)
     )
 
 

@@ -277,6 +277,10 @@ class Scoresheet(models.Model):
         """Ended by a recorded decision, the table being unable to finish."""
         return self.ended_early_at is not None
 
+    def table_size(self) -> int:
+        """How many players sit at the sheet's table, 4 or 5 (TSR 8.3, 10.1): one query."""
+        return self.table.seats.count()
+
     def keeper(self, table_size: int) -> int:
         """The seat that keeps this sheet (``sheet_keeper``)."""
         return sheet_keeper(keeper_seat=self.keeper_seat, table_size=table_size)

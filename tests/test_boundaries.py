@@ -1,7 +1,8 @@
 """The boundaries `make lint` checks hold, and bite: import-linter's contracts (the game core
-imports no Django; apps import only downwards) fail on a deliberate violation, no app
-imports another app's private names, and no template loads the tags or includes the templates
-of an app above its own."""
+imports no Django; apps import only downwards; the modules of tournaments, adjudication's
+services and printing import one way) fail on a deliberate violation, no app imports another
+app's private names, and no template loads the tags or includes the templates of an app above
+its own."""
 
 import ast
 import re
@@ -40,7 +41,7 @@ def lint_imports(where: Path) -> subprocess.CompletedProcess:
 def test_the_contracts_hold_on_the_code_as_it_is(copy):
     result = lint_imports(copy)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "Contracts: 2 kept, 0 broken." in result.stdout
+    assert "Contracts: 3 kept, 0 broken." in result.stdout
 
 
 def test_a_django_import_in_the_core_breaks_its_contract(copy):
@@ -65,6 +66,42 @@ def test_printing_imports_no_backup_nor_the_demo(copy):
     result = lint_imports(copy)
     assert result.returncode == 1
     assert "printing.sideways -> demo.services" in result.stdout
+
+
+ONE_WAY = "The modules of tournaments, adjudication's services and printing import one way BROKEN"
+
+
+def test_a_service_that_imports_the_tasks_running_it_closes_a_circle(copy):
+    # As results_refresh once queued the rebuild through tournaments.tasks, which imported
+    # every service module.
+    results = copy / "tournaments" / "services" / "results.py"
+    results.write_text(
+        results.read_text() + "\nfrom tournaments.tasks import personal_links_send\n"
+    )
+    result = lint_imports(copy)
+    assert result.returncode == 1
+    assert ONE_WAY in result.stdout
+    assert "No cycles are allowed in tournaments." in result.stdout
+
+
+def test_printing_services_and_tasks_importing_each_other_close_a_circle(copy):
+    services = copy / "printing" / "services.py"
+    services.write_text(services.read_text() + "\nfrom printing.tasks import recover_task\n")
+    result = lint_imports(copy)
+    assert result.returncode == 1
+    assert ONE_WAY in result.stdout
+    assert "No cycles are allowed in printing." in result.stdout
+
+
+def test_two_service_modules_importing_each_other_close_a_circle(copy):
+    common = copy / "tournaments" / "services" / "common.py"
+    common.write_text(
+        common.read_text() + "\nfrom tournaments.services.results import results_refresh\n"
+    )
+    result = lint_imports(copy)
+    assert result.returncode == 1
+    assert ONE_WAY in result.stdout
+    assert "No cycles are allowed in tournaments.services." in result.stdout
 
 
 def private_imports() -> list[str]:

@@ -20,8 +20,6 @@ from adjudication.models import (
 from adjudication.services.common import (
     log_event,
     require_match_open,
-    save_validated,
-    table_size,
 )
 from adjudication.services.decisions import (
     Ruling,
@@ -46,6 +44,7 @@ from scoring.services import (
 )
 from tournaments.caching import round_changed
 from tournaments.services import results_refresh
+from tournaments.services.common import save_validated
 
 
 def require_in_time(decision: Decision) -> None:
@@ -57,7 +56,7 @@ def require_in_time(decision: Decision) -> None:
     follows = (
         sheet.status == Scoresheet.Status.DRAFT
         and not scoresheet_check(
-            scoresheet=sheet, hands=lines, table_size=table_size(sheet)
+            scoresheet=sheet, hands=lines, table_size=sheet.table_size()
         ).complete
     )
     assert decision.initialled_at is not None  # only an initialled decision gets here
@@ -107,7 +106,7 @@ def appeal_lodge(*, decision: Decision, appellant: int, grounds: str = "", by: U
         raise ValidationError({"decision": _("This decision has been appealed already.")})
     require_match_open(sheet)
     require_in_time(decision)
-    require_valid([procedure.seat_problem("appellant", appellant, table_size(sheet))])
+    require_valid([procedure.seat_problem("appellant", appellant, sheet.table_size())])
     appeal = save_validated(
         Appeal(decision=decision, appellant=appellant, grounds=grounds.strip(), lodged_by=by)
     )
@@ -167,7 +166,6 @@ def appeal_decide(
     decision = decision_lock(appeal.decision)
     sheet = scoresheet_locked(decision.scoresheet)
     decision.scoresheet = sheet
-    tournament = sheet.table.round.tournament
     outcome = panel_checks(
         appeal,
         table=sheet.table,
@@ -177,6 +175,34 @@ def appeal_decide(
         interruption=interruption,
         by=by,
     )
+    _require_own_ruling(outcome, ruling=ruling, sanction=sanction)
+    require_match_open(sheet)
+    panel_record(
+        appeal,
+        outcome=outcome,
+        members=members,
+        reasons=reasons,
+        interruption=interruption,
+        by=by,
+    )
+
+    replacement = _decision_change(decision, appeal, outcome=outcome, ruling=ruling, by=by)
+    _log_panel(appeal, decision, replacement, members=members, by=by)
+    reason = _("Arbitration panel on table %(table)d, hand %(hand)d (TSR 8.5.1)") % {
+        "table": sheet.table.number,
+        "hand": decision.hand_number,
+    }
+    interruption_give_back(appeal, sheet.table, members=members, reason=reason, by=by)
+    results_refresh(tables=[sheet.table])
+    round_changed(sheet.table.round_id)
+    return appeal
+
+
+def _require_own_ruling(
+    outcome: Appeal.Outcome, *, ruling: Ruling | None, sanction: SanctionRuling | None
+) -> None:
+    """On a complaint the panel gives its own ruling when, and only when, it changes the
+    decision, and never a sanction of its own."""
     if sanction is not None:
         raise ValidationError(
             {
@@ -194,56 +220,77 @@ def appeal_decide(
                 )
             }
         )
-    require_match_open(sheet)
-    panel_record(
-        appeal,
-        outcome=outcome,
-        members=members,
-        reasons=reasons,
-        interruption=interruption,
-        by=by,
+
+
+def _decision_change(
+    decision: Decision,
+    appeal: Appeal,
+    *,
+    outcome: Appeal.Outcome,
+    ruling: Ruling | None,
+    by: User,
+) -> Decision | None:
+    """Supersede or annul the decision the panel did not uphold, its hand coming back onto the
+    sheet or off it, and record the panel's own ruling if it changed the decision (TSR 8.2.1).
+    Returns that ruling's decision."""
+    if outcome == Appeal.Outcome.UPHOLD:
+        return None
+    decision.status = (
+        Decision.Status.SUPERSEDED if outcome == Appeal.Outcome.CHANGE else Decision.Status.ANNULLED
     )
+    save_validated(decision)
+    if decision.hand_not_played:
+        hand_unstop(decision, by)
+    elif decision.played_without_game_points:
+        hand_unvoid(decision, by)
+    if outcome != Appeal.Outcome.CHANGE:
+        return None
+    assert ruling is not None  # a change comes with the panel's ruling, checked above
+    return _panel_ruling(decision, appeal, ruling=ruling, by=by)
 
-    replacement = None
-    if outcome != Appeal.Outcome.UPHOLD:
-        decision.status = (
-            Decision.Status.SUPERSEDED
-            if outcome == Appeal.Outcome.CHANGE
-            else Decision.Status.ANNULLED
-        )
-        save_validated(decision)
-        if decision.hand_not_played:
-            hand_unstop(decision, by)
-        elif decision.played_without_game_points:
-            hand_unvoid(decision, by)
-        if outcome == Appeal.Outcome.CHANGE:
-            assert ruling is not None  # a change comes with the panel's ruling, checked above
-            replacement = Decision(
-                scoresheet=sheet,
-                hand_number=decision.hand_number,
-                offender=decision.offender,
-                complainant=decision.complainant,
-                offence=decision.offence,
-                description=decision.description,
-                recorded_by=by,
-                initialled_by=by,
-                initialled_at=appeal.decided_at,
-                status=Decision.Status.INITIALLED,
-                appeal=appeal,
-            )
-            # Nothing more is penalised in a hand ended already (TSR 9.7.6), whatever its line.
-            if ruling.severity == Severity.MAJOR:
-                require_hand_not_ended(replacement, field="severity")
-            for name, value in ruled(replacement, ruling).items():
-                setattr(replacement, name, value)
-            replacement.ruled_by = by
-            if replacement.played_without_game_points:
-                hand_void(replacement, by)
-            elif replacement.hand_not_played:
-                hand_stop(replacement, by)
-            replacement.hands_at_initials = sheet.hands.count()
-            save_validated(replacement)
 
+def _panel_ruling(decision: Decision, appeal: Appeal, *, ruling: Ruling, by: User) -> Decision:
+    """The panel's own ruling on the complaint of ``decision``, initialled at once, its hand
+    stopped or counted as played without game points as it rules."""
+    sheet = decision.scoresheet
+    replacement = Decision(
+        scoresheet=sheet,
+        hand_number=decision.hand_number,
+        offender=decision.offender,
+        complainant=decision.complainant,
+        offence=decision.offence,
+        description=decision.description,
+        recorded_by=by,
+        initialled_by=by,
+        initialled_at=appeal.decided_at,
+        status=Decision.Status.INITIALLED,
+        appeal=appeal,
+    )
+    # Nothing more is penalised in a hand ended already (TSR 9.7.6), whatever its line.
+    if ruling.severity == Severity.MAJOR:
+        require_hand_not_ended(replacement, field="severity")
+    for name, value in ruled(replacement, ruling).items():
+        setattr(replacement, name, value)
+    replacement.ruled_by = by
+    if replacement.played_without_game_points:
+        hand_void(replacement, by)
+    elif replacement.hand_not_played:
+        hand_stop(replacement, by)
+    replacement.hands_at_initials = sheet.hands.count()
+    save_validated(replacement)
+    return replacement
+
+
+def _log_panel(
+    appeal: Appeal,
+    decision: Decision,
+    replacement: Decision | None,
+    *,
+    members: Collection[User],
+    by: User,
+) -> None:
+    """Append the panel's decision to the tournament's log, with its members and reasons."""
+    tournament = decision.scoresheet.table.round.tournament
     names = ", ".join(m.get_full_name() or m.get_username() for m in members)
     log_event(
         tournament,
@@ -263,11 +310,3 @@ def appeal_decide(
         ),
         points=seat_keys(replacement.penalty) if replacement else None,
     )
-    reason = _("Arbitration panel on table %(table)d, hand %(hand)d (TSR 8.5.1)") % {
-        "table": sheet.table.number,
-        "hand": decision.hand_number,
-    }
-    interruption_give_back(appeal, sheet.table, members=members, reason=reason, by=by)
-    results_refresh(tables=[sheet.table])
-    round_changed(sheet.table.round_id)
-    return appeal

@@ -1,11 +1,8 @@
-"""What the adjudication services share: the log, validated saving, the checks of a seat and
-of a round under way."""
-
-from typing import TypeVar
+"""What the adjudication services share: the log, the checks of a seat and of a round under
+way. (Validated saving is ``tournaments.services.common.save_validated``.)"""
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.db.models import Model
 from django.utils.translation import gettext as _
 
 from adjudication.messages import Said, words
@@ -19,8 +16,6 @@ from scoring.models import Scoresheet
 from tournaments.models import Round, Tournament, TournamentRole
 
 Role = TournamentRole.Role
-
-_M = TypeVar("_M", bound=Model)
 
 
 def log_event(
@@ -49,16 +44,6 @@ def log_event(
         sanction=sanction,
         details=details,
     )
-
-
-def save_validated(instance: _M) -> _M:
-    instance.full_clean()
-    instance.save()
-    return instance
-
-
-def table_size(sheet: Scoresheet) -> int:
-    return sheet.table.seats.count()
 
 
 def require_match_open(sheet: Scoresheet) -> None:

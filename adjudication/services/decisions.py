@@ -24,8 +24,6 @@ from adjudication.selectors import sheet_adjudication
 from adjudication.services.common import (
     log_event,
     require_match_open,
-    save_validated,
-    table_size,
 )
 from adjudication.services.offences import require_offence_of
 from doko.rules import procedure
@@ -46,6 +44,7 @@ from scoring.services import (
 )
 from tournaments.caching import round_changed
 from tournaments.services import results_refresh
+from tournaments.services.common import save_validated
 
 
 @transaction.atomic
@@ -70,7 +69,7 @@ def complaint_record(
             hand_number=hand_number,
             offender=offender,
             complainant=complainant,
-            table_size=table_size(sheet),
+            table_size=sheet.table_size(),
             hands_written=sheet.hands.count(),
             ended=sheet_adjudication(sheet=sheet).ended,
         )
@@ -157,7 +156,7 @@ def ruled(decision: Decision, ruling: Ruling) -> dict:
     (``doko.rules.procedure.ruling_outcome``): the penalty points by the TSR (TSR 9.2-9.5)
     and, if the adjudicator deviates, his with their reason."""
     sheet = decision.scoresheet
-    size = table_size(sheet)
+    size = sheet.table_size()
     dealer, line = _hand_on_sheet(sheet, decision.hand_number, size)
     try:
         outcome = procedure.ruling_outcome(

@@ -19,10 +19,11 @@ from adjudication.models import (
     Event,
     Offence,
 )
-from adjudication.services.common import log_event, save_validated
+from adjudication.services.common import log_event
 from doko.rules.offences import STANDARD_OFFENCES, StandardOffence
 from doko.rules.problems import ngettext_noop
 from tournaments.models import Tournament
+from tournaments.services.common import save_validated
 
 
 def standard_offence_named(name: str) -> StandardOffence | None:

@@ -15,11 +15,12 @@ from adjudication.models import (
     Appeal,
     Event,
 )
-from adjudication.services.common import log_event, save_validated
+from adjudication.services.common import log_event
 from doko.rules.problems import ngettext_noop
 from scoring.models import Scoresheet
 from tournaments.models import Seat, Table
 from tournaments.services import table_extra_time_give_back
+from tournaments.services.common import save_validated
 
 
 def require_members(

@@ -21,7 +21,7 @@ from adjudication.models import (
     Offence,
     Sanction,
 )
-from adjudication.services.common import log_event, save_validated
+from adjudication.services.common import log_event
 from adjudication.services.decisions import Ruling, require_valid
 from adjudication.services.offences import require_offence_of
 from adjudication.services.panel import (
@@ -37,6 +37,7 @@ from tournaments.models import Entry, Round, Seat, Table, Tournament
 from tournaments.roles import FIRST_INSTANCE, PANEL
 from tournaments.selectors import user_roles
 from tournaments.services import entry_disqualify, results_refresh
+from tournaments.services.common import save_validated
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,52 @@ def sanction_impose(
     kind = Sanction.Kind(kind)
     if offence is not None:
         require_offence_of(offence, tournament)
+    alone = _decided_alone(kind, points=points, offence=offence, members=members, roles=roles)
+    round = _round_played(round, tournament)
+    seat = _seat_in(entry, round)
+    if alone:
+        policies.enforce(policies.may_rule(table=seat.table, user=by, what=policies.CONDUCT))
+    else:
+        policies.enforce(
+            policies.may_decide_as_panel(table=seat.table, user=by, what=policies.CONDUCT)
+        )
+        require_members(seat.table, members, what=policies.CONDUCT)
+    points = _points_for(kind, points)
+    if not reasons.strip():
+        raise ValidationError({"reasons": _("Give the reasons for the sanction.")})
+    sanction = save_validated(
+        Sanction(
+            entry=entry,
+            round=round,
+            kind=kind,
+            points=points,
+            offence=offence,
+            reasons=reasons.strip(),
+            decided_by=by,
+            hands_at_decision=_hands_at(seat.table) if alone else None,
+        )
+    )
+    sanction.members.set(members)
+    unseated = []
+    if kind == Sanction.Kind.DISQUALIFICATION:
+        unseated = list(entry_disqualify(entry=entry).reseating.unseated)
+    _log_sanction(tournament, sanction, seat=seat, unseated=unseated, by=by)
+    if kind == Sanction.Kind.DEDUCTION:
+        results_refresh(tables=[seat.table])
+    return sanction
+
+
+def _decided_alone(
+    kind: Sanction.Kind,
+    *,
+    points: int | None,
+    offence: Offence | None,
+    members: Collection[User],
+    roles: set[str],
+) -> bool:
+    """Whether the adjudicator (or a deputy) decides alone: a bound decision of the catalogue
+    with its preset points and no members named (TSR 9.6.3); anything else is the arbitration
+    panel's (TSR 9.6.2), and refused to whoever does not sit on it."""
     # The catalogue's bound decision (TSR 9.6.3) the sanction names, if it names one.
     bound = offence if offence is not None and offence.bound else None
     preset = (
@@ -137,6 +184,12 @@ def sanction_impose(
                 )
             )
         )
+    return alone
+
+
+def _round_played(round: Round, tournament: Tournament) -> Round:
+    """The round of the sanction, read again: one of this tournament's, started (a sanction is
+    for conduct in a round played)."""
     if round.tournament_id != tournament.pk:
         raise ValidationError({"round": _("The round is not one of this tournament's.")})
     round = Round.objects.get(pk=round.pk)
@@ -149,33 +202,15 @@ def sanction_impose(
                 % {"round": round.number}
             }
         )
-    seat = _seat_in(entry, round)
-    if alone:
-        policies.enforce(policies.may_rule(table=seat.table, user=by, what=policies.CONDUCT))
-    else:
-        policies.enforce(
-            policies.may_decide_as_panel(table=seat.table, user=by, what=policies.CONDUCT)
-        )
-        require_members(seat.table, members, what=policies.CONDUCT)
-    points = _points_for(kind, points)
-    if not reasons.strip():
-        raise ValidationError({"reasons": _("Give the reasons for the sanction.")})
-    sanction = save_validated(
-        Sanction(
-            entry=entry,
-            round=round,
-            kind=kind,
-            points=points,
-            offence=offence,
-            reasons=reasons.strip(),
-            decided_by=by,
-            hands_at_decision=_hands_at(seat.table) if alone else None,
-        )
-    )
-    sanction.members.set(members)
-    unseated = []
-    if kind == Sanction.Kind.DISQUALIFICATION:
-        unseated = list(entry_disqualify(entry=entry).reseating.unseated)
+    return round
+
+
+def _log_sanction(
+    tournament: Tournament, sanction: Sanction, *, seat: Seat, unseated: list, by: User
+) -> None:
+    """Append the sanction to the tournament's log, with the rounds its disqualification
+    unseated the player from."""
+    round, entry, kind, points = sanction.round, sanction.entry, sanction.kind, sanction.points
     log_event(
         tournament,
         by=by,
@@ -197,9 +232,6 @@ def sanction_impose(
         ),
         rounds_to_seat_again=unseated,
     )
-    if kind == Sanction.Kind.DEDUCTION:
-        results_refresh(tables=[seat.table])
-    return sanction
 
 
 def _hands_at(table: Table) -> int | None:
@@ -332,6 +364,33 @@ def sanction_appeal_decide(
         interruption=interruption,
         by=by,
     )
+    _require_own_sanction(outcome, ruling=ruling, change=change)
+    kind_points = _panel_sanction(change)
+    _require_round_under_way(sanction.round)
+    panel_record(
+        appeal,
+        outcome=outcome,
+        members=members,
+        reasons=reasons,
+        interruption=interruption,
+        by=by,
+    )
+    replacement = _sanction_change(
+        sanction, appeal, outcome=outcome, kind_points=kind_points, members=members, by=by
+    )
+    _log_panel_on_sanction(appeal, sanction, replacement, table=table, members=members, by=by)
+    reason = _("Arbitration panel on table %(table)d (TSR 8.5.1)") % {"table": table.number}
+    interruption_give_back(appeal, table, members=members, reason=reason, by=by)
+    if Sanction.Kind.DEDUCTION in {sanction.kind, replacement and replacement.kind}:
+        results_refresh(tables=[table])
+    return appeal
+
+
+def _require_own_sanction(
+    outcome: Appeal.Outcome, *, ruling: Ruling | None, change: SanctionRuling | None
+) -> None:
+    """On a sanction the panel gives its own sanction when, and only when, it changes the
+    decision, and never a ruling on a hand."""
     if ruling is not None:
         raise ValidationError(
             {
@@ -349,53 +408,75 @@ def sanction_appeal_decide(
                 )
             }
         )
-    points = None
-    if change is not None:
-        kind = Sanction.Kind(change.kind)
-        if kind not in {Sanction.Kind.WARNING, Sanction.Kind.DEDUCTION}:
-            raise ValidationError(
-                {
-                    "sanction": _(
-                        "On appeal the panel makes a bound decision a warning or a deduction; "
-                        "a disqualification is a sanction of its own (TSR 9.6.2 c)."
-                    )
-                }
-            )
-        points = _points_for(kind, change.points, field="sanction")
-    _require_round_under_way(sanction.round)
-    panel_record(
-        appeal,
-        outcome=outcome,
-        members=members,
-        reasons=reasons,
-        interruption=interruption,
-        by=by,
+
+
+def _panel_sanction(change: SanctionRuling | None) -> tuple[Sanction.Kind, int | None] | None:
+    """The kind and points of the panel's own sanction, if it gives one: a warning or a
+    deduction; a disqualification is a sanction of its own (TSR 9.6.2 c)."""
+    if change is None:
+        return None
+    kind = Sanction.Kind(change.kind)
+    if kind not in {Sanction.Kind.WARNING, Sanction.Kind.DEDUCTION}:
+        raise ValidationError(
+            {
+                "sanction": _(
+                    "On appeal the panel makes a bound decision a warning or a deduction; "
+                    "a disqualification is a sanction of its own (TSR 9.6.2 c)."
+                )
+            }
+        )
+    return kind, _points_for(kind, change.points, field="sanction")
+
+
+def _sanction_change(
+    sanction: Sanction,
+    appeal: Appeal,
+    *,
+    outcome: Appeal.Outcome,
+    kind_points: tuple[Sanction.Kind, int | None] | None,
+    members: Collection[User],
+    by: User,
+) -> Sanction | None:
+    """Supersede or annul the sanction the panel did not uphold, and record the panel's own
+    if it changed it (``kind_points``). Returns the panel's own sanction."""
+    if outcome == Appeal.Outcome.UPHOLD:
+        return None
+    sanction.status = (
+        Sanction.Status.SUPERSEDED if outcome == Appeal.Outcome.CHANGE else Sanction.Status.ANNULLED
     )
-    replacement = None
-    if outcome != Appeal.Outcome.UPHOLD:
-        sanction.status = (
-            Sanction.Status.SUPERSEDED
-            if outcome == Appeal.Outcome.CHANGE
-            else Sanction.Status.ANNULLED
+    save_validated(sanction)
+    if outcome != Appeal.Outcome.CHANGE:
+        return None
+    assert kind_points is not None  # a change comes with the panel's sanction, checked above
+    kind, points = kind_points
+    replacement = save_validated(
+        Sanction(
+            entry=sanction.entry,
+            round=sanction.round,
+            kind=kind,
+            points=points,
+            offence=sanction.offence,
+            reasons=appeal.reasons,
+            decided_by=by,
+            appeal=appeal,
         )
-        save_validated(sanction)
-    if outcome == Appeal.Outcome.CHANGE:
-        replacement = save_validated(
-            Sanction(
-                entry=sanction.entry,
-                round=sanction.round,
-                kind=kind,
-                points=points,
-                offence=sanction.offence,
-                reasons=appeal.reasons,
-                decided_by=by,
-                appeal=appeal,
-            )
-        )
-        replacement.members.set(members)
-    tournament = sanction.round.tournament
+    )
+    replacement.members.set(members)
+    return replacement
+
+
+def _log_panel_on_sanction(
+    appeal: Appeal,
+    sanction: Sanction,
+    replacement: Sanction | None,
+    *,
+    table: Table,
+    members: Collection[User],
+    by: User,
+) -> None:
+    """Append the panel's decision on a sanction to the tournament's log."""
     log_event(
-        tournament,
+        sanction.round.tournament,
         by=by,
         action=Event.Action.PANEL,
         sanction=replacement or sanction,
@@ -414,8 +495,3 @@ def sanction_appeal_decide(
         ),
         points=replacement.points if replacement else None,
     )
-    reason = _("Arbitration panel on table %(table)d (TSR 8.5.1)") % {"table": table.number}
-    interruption_give_back(appeal, table, members=members, reason=reason, by=by)
-    if Sanction.Kind.DEDUCTION in {sanction.kind, replacement and replacement.kind}:
-        results_refresh(tables=[table])
-    return appeal

@@ -5,6 +5,7 @@ and the results of a round."""
 import datetime
 import io
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 from xml.sax.saxutils import escape
 
@@ -13,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
-from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.styles import ParagraphStyle, PropertySet
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -524,65 +525,19 @@ def table_cards_pdf(
         progress=progress,
         warning=warning,
     )
-    styles = document.styles
-    big = ParagraphStyle("big", parent=styles["Normal"], fontName=BOLD, fontSize=60, leading=66)
-    sub = ParagraphStyle("sub", parent=styles["Normal"], fontSize=16, leading=20)
-    note = ParagraphStyle("note", parent=styles["Normal"], fontSize=10, leading=13)
-    banner = ParagraphStyle(
-        "banner",
-        parent=styles["Normal"],
-        fontName=BOLD,
-        fontSize=14,
-        leading=18,
-        backColor=_FIVE,
-        # The stubs say a float; ReportLab takes (vertical, horizontal) too (normalizeTRBL).
-        borderPadding=(2, 4),  # type: ignore[arg-type]
-    )
-    name = ParagraphStyle(
-        "name",
-        parent=styles["Normal"],
-        fontName=BOLD,
-        fontSize=16,
-        leading=19,
-        embeddedHyphenation=2,
-    )
-    url_style = ParagraphStyle("url", parent=styles["Normal"], fontSize=7, leading=9, alignment=1)
+    styles = _CardStyles.of(document.styles["Normal"])
     where = ", ".join(part for part in [tournament.name, tournament_dates(tournament)] if part)
     doc = document.template
     story: list[Flowable] = []
     for row in document.stepping(tables):
-        five = len(row.seats) == 5
-        heading: list[Flowable] = [Paragraph(escape(_table_title(row.table.number)), big)]
-        if five:
-            heading += [Paragraph(escape(_("Table of five")), banner), Spacer(1, 2 * mm)]
-        heading.append(Paragraph(f"<b>{escape(round_title)}</b> · {escape(where)}", sub))
-        if url_for_table is not None:
-            url = url_for_table(row.table.number)
-            code = [_QrCode(url, _QR_SIZE), Paragraph(escape(url), url_style)]
-            top = Table(
-                [[heading, code]],
-                colWidths=[doc.width - 2 * _PADDING - _QR_SIZE - 6 * mm, _QR_SIZE + 6 * mm],
-            )
-            top.setStyle(
-                _table_style(
-                    [
-                        ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                        ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                        ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-                    ]
-                )
-            )
-            heading = [top]
-        card = [
-            *heading,
-            Spacer(1, 4 * mm),
-            _card_seats(row.seats, name, doc.width - 2 * _PADDING),
-        ]
-        if five:
-            card += [
-                Spacer(1, 3 * mm),
-                Paragraph(escape(_("The dealer sits out each hand.")), note),
-            ]
+        url = url_for_table(row.table.number) if url_for_table is not None else None
+        card = _table_card(
+            row,
+            styles,
+            top=f"<b>{escape(round_title)}</b> · {escape(where)}",
+            url=url,
+            width=doc.width - 2 * _PADDING,
+        )
         if story:
             story.append(FrameBreak())
         # A card never runs over its half page: one with very long names is drawn smaller.
@@ -595,6 +550,78 @@ def table_cards_pdf(
             )
         )
     return document.build(story, layout="cards")
+
+
+@dataclass(frozen=True)
+class _CardStyles:
+    """The paragraph styles of a table card."""
+
+    big: ParagraphStyle
+    sub: ParagraphStyle
+    note: ParagraphStyle
+    banner: ParagraphStyle
+    name: ParagraphStyle
+    url: ParagraphStyle
+
+    @classmethod
+    def of(cls, normal: PropertySet) -> "_CardStyles":
+        return cls(
+            big=ParagraphStyle("big", parent=normal, fontName=BOLD, fontSize=60, leading=66),
+            sub=ParagraphStyle("sub", parent=normal, fontSize=16, leading=20),
+            note=ParagraphStyle("note", parent=normal, fontSize=10, leading=13),
+            banner=ParagraphStyle(
+                "banner",
+                parent=normal,
+                fontName=BOLD,
+                fontSize=14,
+                leading=18,
+                backColor=_FIVE,
+                # The stubs say a float; ReportLab takes (vertical, horizontal) too
+                # (normalizeTRBL).
+                borderPadding=(2, 4),  # type: ignore[arg-type]
+            ),
+            name=ParagraphStyle(
+                "name",
+                parent=normal,
+                fontName=BOLD,
+                fontSize=16,
+                leading=19,
+                embeddedHyphenation=2,
+            ),
+            url=ParagraphStyle("url", parent=normal, fontSize=7, leading=9, alignment=1),
+        )
+
+
+def _table_card(
+    row: TableRow, styles: _CardStyles, *, top: str, url: str | None, width: float
+) -> list[Flowable]:
+    """One table's card: its number, the banner of a table of five, the round (``top``), the
+    QR code of ``url`` beside them, and the players by seat."""
+    five = len(row.seats) == 5
+    heading: list[Flowable] = [Paragraph(escape(_table_title(row.table.number)), styles.big)]
+    if five:
+        heading += [Paragraph(escape(_("Table of five")), styles.banner), Spacer(1, 2 * mm)]
+    heading.append(Paragraph(top, styles.sub))
+    if url is not None:
+        code = [_QrCode(url, _QR_SIZE), Paragraph(escape(url), styles.url)]
+        beside = Table([[heading, code]], colWidths=[width - _QR_SIZE - 6 * mm, _QR_SIZE + 6 * mm])
+        beside.setStyle(
+            _table_style(
+                [
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                ]
+            )
+        )
+        heading = [beside]
+    card = [*heading, Spacer(1, 4 * mm), _card_seats(row.seats, styles.name, width)]
+    if five:
+        card += [
+            Spacer(1, 3 * mm),
+            Paragraph(escape(_("The dealer sits out each hand.")), styles.note),
+        ]
+    return card
 
 
 # The standings and the results of a round ---------------------------------------------------
@@ -780,7 +807,6 @@ def standings_pdf(
     more than six rounds; the header row repeats on every page. Names and headings wrap between
     words, smaller if a word is too wide, and are never cut.
     """
-    rounds = standings.rounds
     ddv_numbers = ddv_numbers or {}
     footnote = ""
     if standings.provisional_rounds:
@@ -791,17 +817,11 @@ def standings_pdf(
         tournament=tournament,
         title=_("Standings"),
         progress=progress,
-        pagesize=landscape(A4) if len(rounds) > 6 else A4,
+        pagesize=landscape(A4) if len(standings.rounds) > 6 else A4,
         footnote=footnote,
     )
     normal = document.styles["Normal"]
-    cell = ParagraphStyle(
-        "cell", parent=normal, fontSize=8, leading=9.5, embeddedHyphenation=0, splitLongWords=0
-    )
-    head = ParagraphStyle("head", parent=cell, fontName=BOLD, fontSize=7, leading=8)
-    head_right = ParagraphStyle("head-right", parent=head, alignment=2)
-    cell_grey = ParagraphStyle("cell-grey", parent=cell, textColor=_GREY)
-    apart = ParagraphStyle("apart", parent=cell, fontName=OBLIQUE)
+    styles = _StandingsStyles.of(normal)
     intro: list[Flowable] = [
         Paragraph(escape(_as_of(as_of)), normal),
         Paragraph(escape(tiebreak_text(standings.tiebreaks)), normal),
@@ -809,6 +829,53 @@ def standings_pdf(
     ]
     if not standings.rows:
         return document.build([*intro, Paragraph(escape(_("No players yet.")), normal)])
+    widths, labels = _standings_columns(document, standings, ddv_numbers, styles)
+    body = _standings_body(document, standings, ddv_numbers, styles, widths)
+    # LongTable lays out only the rows of the page at hand: thousands of rows stay linear.
+    table = LongTable([labels, *body.rows], colWidths=widths, repeatRows=1)
+    table.setStyle(_table_style(_standings_commands(len(standings.rounds), body)))
+    return document.build([*intro, table, *_club_ranking(clubs, tournament, document)])
+
+
+@dataclass(frozen=True)
+class _StandingsStyles:
+    """The paragraph styles of the standings' cells and headings."""
+
+    cell: ParagraphStyle
+    head: ParagraphStyle
+    head_right: ParagraphStyle
+    cell_grey: ParagraphStyle
+    apart: ParagraphStyle
+
+    @classmethod
+    def of(cls, normal: PropertySet) -> "_StandingsStyles":
+        cell = ParagraphStyle(
+            "cell", parent=normal, fontSize=8, leading=9.5, embeddedHyphenation=0, splitLongWords=0
+        )
+        head = ParagraphStyle("head", parent=cell, fontName=BOLD, fontSize=7, leading=8)
+        return cls(
+            cell=cell,
+            head=head,
+            head_right=ParagraphStyle("head-right", parent=head, alignment=2),
+            cell_grey=ParagraphStyle("cell-grey", parent=cell, textColor=_GREY),
+            apart=ParagraphStyle("apart", parent=cell, fontName=OBLIQUE),
+        )
+
+
+# The standings' columns: rank, number, name, club, DDV number, then the rounds and the totals.
+_FIRST_ROUND = 5
+
+
+def _standings_columns(
+    document: _Document,
+    standings: Standings,
+    ddv_numbers: Mapping[int, str],
+    styles: _StandingsStyles,
+) -> tuple[list[float], list[Paragraph]]:
+    """The columns' widths, each as wide as the widest word of its heading at least, and their
+    headings, wrapped between words."""
+    rounds = standings.rounds
+    head, head_right = styles.head, styles.head_right
 
     def needs(text: str, least: float) -> float:
         """A column as wide as the widest word of its heading (and at least ``least``)."""
@@ -828,7 +895,6 @@ def standings_pdf(
         ddv=ddv_width,
         totals=[needs(totals[0], 13 * mm), needs(totals[1], 14 * mm), needs(totals[2], 13 * mm)],
     )
-    first_round, total_column = 5, 5 + len(rounds)
     headings = [
         (_("Rank"), head_right),
         (_("No."), head_right),
@@ -843,27 +909,48 @@ def standings_pdf(
         words_paragraph(text, style, width - 2 * _CELL_PADDING)
         for (text, style), width in zip(headings, widths, strict=True)
     ]
-    rows: list[list] = [labels]
+    return widths, labels
+
+
+@dataclass
+class _StandingsBody:
+    """The standings' rows beneath the heading, and which of their lines (counted from the
+    heading, 0) are drawn apart."""
+
+    rows: list[list] = field(default_factory=list)
+    provisional_cells: list[tuple[int, int]] = field(default_factory=list)  # (column, line)
+    greyed: list[int] = field(default_factory=list)
+    spanned: list[int] = field(default_factory=list)
+
+
+def _standings_body(
+    document: _Document,
+    standings: Standings,
+    ddv_numbers: Mapping[int, str],
+    styles: _StandingsStyles,
+    widths: list[float],
+) -> _StandingsBody:
+    """A line per player, in the order of the standings, with a heading before those who have
+    not played yet; provisional rounds marked, withdrawn and disqualified players in grey."""
     marks = {
         Status.WITHDRAWN: " (" + _("withdrawn") + ")",
         Status.DISQUALIFIED: " (" + _("disqualified") + ")",
     }
-    provisional_cells: list[tuple[int, int]] = []
-    greyed: list[int] = []
-    spanned: list[int] = []
+    body = _StandingsBody()
     line = 0
     for row in document.stepping(list(standings.rows)):
         entrant = row.entrant
-        if row.not_played and not spanned:
+        if row.not_played and not body.spanned:
             # Those who have not played yet, apart: their 0 points rank nobody (issue 32).
             line += 1
-            spanned.append(line)
+            body.spanned.append(line)
             text = _("Has not played yet: not ranked until a round of theirs is confirmed")
-            rows.append([words_paragraph(text, apart, sum(widths) - 2 * _CELL_PADDING)])
-            rows[-1] += [""] * (len(widths) - 1)
+            body.rows.append([words_paragraph(text, styles.apart, sum(widths) - 2 * _CELL_PADDING)])
+            body.rows[-1] += [""] * (len(widths) - 1)
         line += 1
         # Withdrawn and disqualified players in grey: their line no longer changes.
-        style = cell if entrant.status == Status.ACTIVE and not row.not_played else cell_grey
+        active = entrant.status == Status.ACTIVE and not row.not_played
+        style = styles.cell if active else styles.cell_grey
         cells: list = [
             str(row.rank) if row.rank is not None else "–",
             str(entrant.start_number),
@@ -871,27 +958,34 @@ def standings_pdf(
             _fitted(entrant.club, widths[3], style),
             ddv_numbers.get(entrant.entry_id, ""),
         ]
-        for column, result in enumerate(row.results, start=first_round):
+        for column, result in enumerate(row.results, start=_FIRST_ROUND):
             if result is None:
                 cells.append("")
             elif result.confirmed:
                 cells.append(str(result.points))
             else:
                 cells.append(f"{result.points}{_PROVISIONAL_MARK}")
-                provisional_cells.append((column, line))
+                body.provisional_cells.append((column, line))
         cells += [
             str(row.points),
             str(row.placings),
             str(row.best_round) if row.best_round is not None else "–",
         ]
-        rows.append(cells)
+        body.rows.append(cells)
         if entrant.status != Status.ACTIVE or row.not_played:
-            greyed.append(line)
+            body.greyed.append(line)
+    return body
+
+
+def _standings_commands(rounds: int, body: _StandingsBody) -> list[tuple]:
+    """The table's style: the total in bold, numbers to the right, lines and zebra stripes,
+    provisional rounds in italics (TSR 8.5.2), grey lines, and the spanned heading."""
+    total_column = _FIRST_ROUND + rounds
     commands: list[tuple] = [
         ("FONT", (0, 0), (-1, -1), REGULAR, 8),
         ("FONT", (total_column, 1), (total_column, -1), BOLD, 8),
         ("ALIGN", (0, 0), (1, -1), "RIGHT"),
-        ("ALIGN", (first_round, 0), (-1, -1), "RIGHT"),
+        ("ALIGN", (_FIRST_ROUND, 0), (-1, -1), "RIGHT"),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black),
         ("LINEBELOW", (0, 1), (-1, -1), 0.25, colors.grey),
@@ -902,19 +996,17 @@ def standings_pdf(
         ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
     ]
     commands += [
-        ("FONT", (column, line), (column, line), OBLIQUE, 8) for column, line in provisional_cells
+        ("FONT", (column, line), (column, line), OBLIQUE, 8)
+        for column, line in body.provisional_cells
     ]
-    commands += [("TEXTCOLOR", (0, line), (-1, line), _GREY) for line in greyed]
-    for line in spanned:
+    commands += [("TEXTCOLOR", (0, line), (-1, line), _GREY) for line in body.greyed]
+    for line in body.spanned:
         commands += [
             ("SPAN", (0, line), (-1, line)),
             ("BACKGROUND", (0, line), (-1, line), _HEADER_GREY),
             ("TOPPADDING", (0, line), (-1, line), 4),
         ]
-    # LongTable lays out only the rows of the page at hand: thousands of rows stay linear.
-    table = LongTable(rows, colWidths=widths, repeatRows=1)
-    table.setStyle(_table_style(commands))
-    return document.build([*intro, table, *_club_ranking(clubs, tournament, document)])
+    return commands
 
 
 def _club_ranking(
@@ -1018,17 +1110,8 @@ def round_results_pdf(
         "name", parent=styles["Normal"], fontSize=10, leading=12, embeddedHyphenation=2
     )
     club = _club_style(name, 8)
-    confirmed = sum(1 for table in tables if table.confirmed)
-    provisional = sum(1 for table in tables if table.provisional)
-    summary = _(
-        "Confirmed: %(confirmed)s · provisional: %(provisional)s · not handed in: %(missing)s"
-    ) % {
-        "confirmed": confirmed,
-        "provisional": provisional,
-        "missing": len(tables) - confirmed - provisional,
-    }
     story: list[Flowable] = [
-        Paragraph(escape(summary), styles["Normal"]),
+        Paragraph(escape(_results_summary(tables)), styles["Normal"]),
         Paragraph(
             escape(_("Only confirmed scoresheets count in the standings.")), styles["Normal"]
         ),
@@ -1065,31 +1148,50 @@ def round_results_pdf(
                     str(seat.deducted) if seat.deducted else "",
                 ]
             )
-        block = Table(
-            rows,
-            colWidths=[11 * mm, 12 * mm, None, 18 * mm, 16 * mm, 24 * mm, 20 * mm],
-            hAlign="LEFT",
-        )
-        block.setStyle(
-            _table_style(
-                [
-                    ("SPAN", (0, 0), (-1, 0)),
-                    ("BACKGROUND", (0, 0), (-1, 0), shade),
-                    ("BOX", (0, 0), (-1, -1), 0.8, colors.black),
-                    ("FONT", (0, 1), (-1, 1), REGULAR, 7),
-                    ("TEXTCOLOR", (0, 1), (-1, 1), _GREY),
-                    ("FONT", (0, 2), (0, -1), BOLD, 11),
-                    ("FONTSIZE", (1, 2), (1, -1), 10),
-                    ("FONT", (3, 2), (3, -1), BOLD, 11),
-                    ("FONTSIZE", (4, 2), (-1, -1), 10),
-                    ("ALIGN", (0, 1), (1, -1), "CENTER"),
-                    ("ALIGN", (3, 1), (-1, -1), "RIGHT"),
-                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-                    ("LINEBELOW", (0, 2), (-1, -2), 0.25, colors.grey),
-                    ("TOPPADDING", (0, 1), (-1, 1), 0),
-                    ("BOTTOMPADDING", (0, 1), (-1, 1), 1),
-                ]
-            )
-        )
-        story.append(KeepTogether([block, Spacer(1, 5 * mm)]))
+        story.append(KeepTogether([_result_block(rows, shade), Spacer(1, 5 * mm)]))
     return document.build(story)
+
+
+def _results_summary(tables: list[ResultTable]) -> str:
+    """How many of the round's sheets are confirmed, provisional and not handed in."""
+    confirmed = sum(1 for table in tables if table.confirmed)
+    provisional = sum(1 for table in tables if table.provisional)
+    return _(
+        "Confirmed: %(confirmed)s · provisional: %(provisional)s · not handed in: %(missing)s"
+    ) % {
+        "confirmed": confirmed,
+        "provisional": provisional,
+        "missing": len(tables) - confirmed - provisional,
+    }
+
+
+def _result_block(rows: list[list], shade: colors.Color) -> Table:
+    """A table's block of results: its heading shaded as its sheet counts, the labels, and a
+    line per seat."""
+    block = Table(
+        rows,
+        colWidths=[11 * mm, 12 * mm, None, 18 * mm, 16 * mm, 24 * mm, 20 * mm],
+        hAlign="LEFT",
+    )
+    block.setStyle(
+        _table_style(
+            [
+                ("SPAN", (0, 0), (-1, 0)),
+                ("BACKGROUND", (0, 0), (-1, 0), shade),
+                ("BOX", (0, 0), (-1, -1), 0.8, colors.black),
+                ("FONT", (0, 1), (-1, 1), REGULAR, 7),
+                ("TEXTCOLOR", (0, 1), (-1, 1), _GREY),
+                ("FONT", (0, 2), (0, -1), BOLD, 11),
+                ("FONTSIZE", (1, 2), (1, -1), 10),
+                ("FONT", (3, 2), (3, -1), BOLD, 11),
+                ("FONTSIZE", (4, 2), (-1, -1), 10),
+                ("ALIGN", (0, 1), (1, -1), "CENTER"),
+                ("ALIGN", (3, 1), (-1, -1), "RIGHT"),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ("LINEBELOW", (0, 2), (-1, -2), 0.25, colors.grey),
+                ("TOPPADDING", (0, 1), (-1, 1), 0),
+                ("BOTTOMPADDING", (0, 1), (-1, 1), 1),
+            ]
+        )
+    )
+    return block

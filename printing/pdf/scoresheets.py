@@ -10,7 +10,7 @@ only the table's own text and its QR code are drawn page by page.
 
 import functools
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from django.utils import formats, timezone
@@ -28,7 +28,7 @@ from doko.rules.deal import main_section_lines, scorekeeper, sheet_keeper
 from printing.pdf.drawing import Steps, draw, draw_qr, link_lines, new_canvas, wrap
 from printing.pdf.fonts import BOLD, OBLIQUE, REGULAR
 from printing.pdf.lists import Progress, tournament_dates
-from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS, Scoresheet
+from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS, Hand, Scoresheet
 from scoring.rulings import NONE, SheetAdjudication, initials
 from scoring.selectors import HandRow
 from scoring.services import Actor
@@ -140,9 +140,19 @@ def _main_lines(tournament: Tournament, size: int) -> int:
 def _draw_grid(canvas: Canvas, grid: _Grid, *, numbered: bool) -> None:
     """The empty grid with its column names; ``numbered`` prints the hand numbers of the main
     section, as on a blank sheet."""
-    left, right = _MARGIN, _MARGIN + _WIDTH
     canvas.saveState()
-    # Shading: the header, the section labels, every other line, and the totals.
+    _shade_grid(canvas, grid)
+    _rule_grid(canvas, grid)
+    _name_columns(canvas, grid)
+    _name_sections(canvas, grid)
+    if numbered:
+        _number_hands(canvas, grid)
+    canvas.restoreState()
+
+
+def _shade_grid(canvas: Canvas, grid: _Grid) -> None:
+    """Shade the header, the section labels, every other line, and the totals."""
+    left = _MARGIN
     canvas.setFillColor(_SHADE)
     canvas.rect(left, _GRID_TOP - _HEADER, _WIDTH, _HEADER, stroke=0, fill=1)
     canvas.rect(left, grid.main_top, _WIDTH, _LABEL, stroke=0, fill=1)
@@ -152,7 +162,13 @@ def _draw_grid(canvas: Canvas, grid: _Grid, *, numbered: bool) -> None:
     for section, count in ((Section.MAIN, grid.main), (Section.COMPULSORY_SOLO, grid.solos)):
         for index in range(1, count, 2):
             canvas.rect(left, grid.line_top(section, index) - grid.row, _WIDTH, grid.row, 0, 1)
-    # Thin lines between the lines of each section.
+
+
+def _rule_grid(canvas: Canvas, grid: _Grid) -> None:
+    """Draw the grid's lines: thin ones between the lines of each section, the column edges
+    through the header and each section (not through the section labels), and strong ones
+    around the box, the sections and the seats' block of running totals."""
+    left, right = _MARGIN, _MARGIN + _WIDTH
     canvas.setStrokeColor(_LIGHT)
     canvas.setLineWidth(0.3)
     path = canvas.beginPath()
@@ -162,7 +178,6 @@ def _draw_grid(canvas: Canvas, grid: _Grid, *, numbered: bool) -> None:
             path.moveTo(left, y)
             path.lineTo(right, y)
     canvas.drawPath(path, stroke=1, fill=0)
-    # Column edges, through the header and each section, not through the section labels.
     canvas.setStrokeColor(_GREY)
     canvas.setLineWidth(0.4)
     path = canvas.beginPath()
@@ -177,7 +192,6 @@ def _draw_grid(canvas: Canvas, grid: _Grid, *, numbered: bool) -> None:
             path.moveTo(x, top)
             path.lineTo(x, bottom)
     canvas.drawPath(path, stroke=1, fill=0)
-    # Strong lines: the box, the sections, and the seats' block of running totals.
     canvas.setStrokeColor(_BLACK)
     canvas.setLineWidth(0.9)
     path = canvas.beginPath()
@@ -198,7 +212,9 @@ def _draw_grid(canvas: Canvas, grid: _Grid, *, numbered: bool) -> None:
     canvas.setLineWidth(1.2)
     canvas.rect(left, grid.bottom, _WIDTH, _GRID_TOP - grid.bottom, stroke=1, fill=0)
 
-    # The column names, in up to two lines each.
+
+def _name_columns(canvas: Canvas, grid: _Grid) -> None:
+    """Write the column names in the header, in up to two lines each."""
     canvas.setFillColor(_BLACK)
     names = [
         _("Hand"),
@@ -222,7 +238,9 @@ def _draw_grid(canvas: Canvas, grid: _Grid, *, numbered: bool) -> None:
         )
     _header_label(canvas, _("Initials (adjudicator)"), *grid.initials)
 
-    # The sections' names, and the totals.
+
+def _name_sections(canvas: Canvas, grid: _Grid) -> None:
+    """Write the sections' names on their labels, and "Total" on the line of the totals."""
     section_names = [
         (
             grid.main_top,
@@ -244,7 +262,7 @@ def _draw_grid(canvas: Canvas, grid: _Grid, *, numbered: bool) -> None:
         ),
     ]
     for bottom, text in section_names:
-        draw(canvas, left + 1.5 * mm, bottom + 1.2 * mm, text, BOLD, 7)
+        draw(canvas, _MARGIN + 1.5 * mm, bottom + 1.2 * mm, text, BOLD, 7)
     draw(
         canvas,
         grid.edges[_PLUS + 1] - 1.5 * mm,
@@ -254,14 +272,16 @@ def _draw_grid(canvas: Canvas, grid: _Grid, *, numbered: bool) -> None:
         9,
         align="right",
     )
-    if numbered:
-        canvas.setFillColor(_GREY)
-        canvas.setFont(REGULAR, 7)
-        x = grid.edges[1] - 1.2 * mm
-        for index in range(grid.main):
-            y = grid.line_top(Section.MAIN, index) - grid.row / 2 - 1.2 * mm
-            canvas.drawRightString(x, y, str(index + 1))
-    canvas.restoreState()
+
+
+def _number_hands(canvas: Canvas, grid: _Grid) -> None:
+    """Print the hand numbers of the main section, as on a blank sheet."""
+    canvas.setFillColor(_GREY)
+    canvas.setFont(REGULAR, 7)
+    x = grid.edges[1] - 1.2 * mm
+    for index in range(grid.main):
+        y = grid.line_top(Section.MAIN, index) - grid.row / 2 - 1.2 * mm
+        canvas.drawRightString(x, y, str(index + 1))
 
 
 def _header_label(canvas: Canvas, text: str, x0: float, x1: float) -> None:
@@ -305,6 +325,15 @@ def _draw_frame(
     """Everything on the page that is not the table's own: the tournament and round, the labels
     of the players' block, the note on seating (TSR 8.4.1, 10.1), the grid, the field for extra
     time and the end of the playing time (TSR 8.5.1), and the signature lines."""
+    _draw_heading(canvas, tournament=tournament, round_number=round_number, title=title)
+    _draw_seat_labels(canvas, grid)
+    _draw_grid(canvas, grid, numbered=blank)
+    _draw_time_box(canvas)
+    _draw_signature_lines(canvas)
+
+
+def _draw_heading(canvas: Canvas, *, tournament: Tournament, round_number: int, title: str) -> None:
+    """Write the tournament, its title, dates and venue, and the round."""
     canvas.setFillColor(_BLACK)
     draw(canvas, _MARGIN, _TOP - 4.5 * mm, tournament.name, BOLD, 13, width=138 * mm)
     where = " · ".join(
@@ -322,6 +351,10 @@ def _draw_frame(
         14,
     )
 
+
+def _draw_seat_labels(canvas: Canvas, grid: _Grid) -> None:
+    """Label the players' block, and note above the grid who deals first and who keeps the
+    sheet (TSR 8.4.1, 10.1)."""
     canvas.setFillColor(_GREY)
     for x, label in [
         (_MARGIN + 6 * mm, _("Seat")),
@@ -342,9 +375,10 @@ def _draw_frame(
     canvas.setFillColor(_BLACK)
     draw(canvas, _MARGIN, _GRID_TOP + 2 * mm, note, OBLIQUE, 8, width=_WIDTH)
 
-    _draw_grid(canvas, grid, numbered=blank)
 
-    # Extra time and the end of the playing time, noted by the adjudicator (TSR 8.5.1).
+def _draw_time_box(canvas: Canvas) -> None:
+    """Draw the field for extra time and the end of the playing time, noted by the adjudicator
+    (TSR 8.5.1)."""
     box_top, box_bottom = _GRID_BOTTOM - 3 * mm, _MARGIN + 12 * mm
     canvas.setStrokeColor(_GREY)
     canvas.setLineWidth(0.6)
@@ -362,7 +396,10 @@ def _draw_frame(
         6.5,
         width=_WIDTH - 3 * mm,
     )
-    # Who handed the sheet in and who confirmed it (TSR 7.3.4, 8.5.2).
+
+
+def _draw_signature_lines(canvas: Canvas) -> None:
+    """Draw the lines for who handed the sheet in and who confirmed it (TSR 7.3.4, 8.5.2)."""
     half = (_WIDTH - 10 * mm) / 2
     canvas.setStrokeColor(_BLACK)
     canvas.setLineWidth(0.5)
@@ -589,8 +626,7 @@ def _draw_hand(
     (``decisions``, TSR 8.2.2); a hand stopped by a major breach is marked not played
     (TSR 9.4.3)."""
     hand = row.hand
-    baseline = top - grid.row / 2 - 1.1 * mm
-    upper, lower = top - 2.4 * mm, top - 4.4 * mm  # a cell's two lines
+    line = _Line(baseline=top - grid.row / 2 - 1.1 * mm, upper=top - 2.4 * mm, lower=top - 4.4 * mm)
     if row.penalty or hand.not_played:
         canvas.saveState()
         canvas.setFillColor(_PENALTY)
@@ -600,14 +636,43 @@ def _draw_hand(
     draw(
         canvas,
         grid.edges[1] - 1.2 * mm,
-        baseline,
+        line.baseline,
         str(hand.number),
         REGULAR,
         7.5,
         align="right",
     )
     dealer = grid.column(_DEALER)
-    draw(canvas, sum(dealer) / 2, baseline, str(hand.dealer), REGULAR, 7.5, align="centre")
+    draw(canvas, sum(dealer) / 2, line.baseline, str(hand.dealer), REGULAR, 7.5, align="centre")
+    _draw_contract(canvas, grid, line, hand)
+    draw(
+        canvas,
+        grid.edges[_VALUE + 1] - 1.2 * mm,
+        line.baseline,
+        str(hand.game_value),
+        REGULAR,
+        7.5,
+        align="right",
+    )
+    plus = " ".join(str(seat) for seat, points in sorted(hand.points.items()) if points > 0)
+    draw(canvas, sum(grid.column(_PLUS)) / 2, line.baseline, plus, REGULAR, 7.5, align="centre")
+    _draw_seat_points(canvas, grid, line, row)
+    if decisions:
+        _draw_initials(canvas, grid, line, decisions)
+
+
+@dataclass(frozen=True)
+class _Line:
+    """The heights of the text in a hand's line: one line of it, or a cell's two lines."""
+
+    baseline: float
+    upper: float
+    lower: float
+
+
+def _draw_contract(canvas: Canvas, grid: _Grid, line: _Line, hand: Hand) -> None:
+    """Write the contract, its solo type and the soloist; a hand not played keeps the contract
+    as it stood, marked beneath it (TSR 9.4.3, 9.1.3)."""
     left, right = grid.column(_CONTRACT)
     width = right - left - 2 * mm
     label, detail = "", []
@@ -621,12 +686,12 @@ def _draw_hand(
         # The contract as it stood, and the mark beneath it (TSR 9.4.3).
         above = ", ".join([label, *detail]) if label else ""
         if above:
-            draw(canvas, left + 1 * mm, upper, above, REGULAR, 5.5, width=width)
+            draw(canvas, left + 1 * mm, line.upper, above, REGULAR, 5.5, width=width)
         canvas.setFillColor(_RED)
         draw(
             canvas,
             left + 1 * mm,
-            lower if above else baseline,
+            line.lower if above else line.baseline,
             _("dealt again (TSR 9.1.3)") if hand.replay else _("not played (TSR 9.4.3)"),
             BOLD,
             6,
@@ -634,23 +699,17 @@ def _draw_hand(
         )
         canvas.setFillColor(_BLACK)
     elif detail:
-        draw(canvas, left + 1 * mm, upper, label, REGULAR, 6.5, width=width)
+        draw(canvas, left + 1 * mm, line.upper, label, REGULAR, 6.5, width=width)
         canvas.setFillColor(_GREY)
-        draw(canvas, left + 1 * mm, lower, ", ".join(detail), REGULAR, 5.5, width=width)
+        draw(canvas, left + 1 * mm, line.lower, ", ".join(detail), REGULAR, 5.5, width=width)
         canvas.setFillColor(_BLACK)
     elif label:
-        draw(canvas, left + 1 * mm, baseline, label, REGULAR, 6.5, width=width)
-    draw(
-        canvas,
-        grid.edges[_VALUE + 1] - 1.2 * mm,
-        baseline,
-        str(hand.game_value),
-        REGULAR,
-        7.5,
-        align="right",
-    )
-    plus = " ".join(str(seat) for seat, points in sorted(hand.points.items()) if points > 0)
-    draw(canvas, sum(grid.column(_PLUS)) / 2, baseline, plus, REGULAR, 7.5, align="centre")
+        draw(canvas, left + 1 * mm, line.baseline, label, REGULAR, 6.5, width=width)
+
+
+def _draw_seat_points(canvas: Canvas, grid: _Grid, line: _Line, row: HandRow) -> None:
+    """Write each seat's points ("–" for the dealer who sits out, TSR 10.1.1), its penalty
+    points beneath them marked "P" (TSR 8.2.2), and its running total."""
     penalty = row.penalty or [0] * grid.size
     for position, (points, total) in enumerate(row.cells, start=1):
         left, right = grid.seat_column(position)
@@ -659,7 +718,7 @@ def _draw_hand(
         draw(
             canvas,
             left + 1 * mm,
-            upper if punished else baseline,
+            line.upper if punished else line.baseline,
             "–" if points is None else _signed(points),
             REGULAR,
             6.5,
@@ -669,33 +728,35 @@ def _draw_hand(
             draw(
                 canvas,
                 left + 1 * mm,
-                lower - 0.3 * mm,
+                line.lower - 0.3 * mm,
                 # Translators: "P" marks penalty points on the printed scoresheet.
                 _("P %(points)s") % {"points": _signed(punished)},
                 BOLD,
                 6,
             )
         canvas.setFillColor(_BLACK if total >= 0 else _RED)
-        draw(canvas, right - 1.2 * mm, baseline, str(total), BOLD, 8.5, align="right")
-    if decisions:
-        # Who initialled the penalty points of this line, and when (TSR 8.2.2).
-        left, right = grid.initials
-        signed_by = list(dict.fromkeys(initials(decision.initialled_by) for decision in decisions))
-        times = sorted({_time(decision.initialled_at) for decision in decisions})
-        canvas.setFillColor(_BLACK)
-        middle, width = (left + right) / 2, right - left - 1 * mm
-        draw(
-            canvas,
-            middle,
-            upper,
-            ", ".join(signed_by),
-            BOLD,
-            6.5,
-            align="centre",
-            width=width,
-        )
-        canvas.setFillColor(_GREY)
-        draw(canvas, middle, lower, ", ".join(times), REGULAR, 5.5, align="centre", width=width)
+        draw(canvas, right - 1.2 * mm, line.baseline, str(total), BOLD, 8.5, align="right")
+
+
+def _draw_initials(canvas: Canvas, grid: _Grid, line: _Line, decisions: Sequence[Decision]) -> None:
+    """Write who initialled the penalty points of this line, and when (TSR 8.2.2)."""
+    left, right = grid.initials
+    signed_by = list(dict.fromkeys(initials(decision.initialled_by) for decision in decisions))
+    times = sorted({_time(decision.initialled_at) for decision in decisions})
+    canvas.setFillColor(_BLACK)
+    middle, width = (left + right) / 2, right - left - 1 * mm
+    draw(
+        canvas,
+        middle,
+        line.upper,
+        ", ".join(signed_by),
+        BOLD,
+        6.5,
+        align="centre",
+        width=width,
+    )
+    canvas.setFillColor(_GREY)
+    draw(canvas, middle, line.lower, ", ".join(times), REGULAR, 5.5, align="centre", width=width)
 
 
 def _time(moment) -> str:
@@ -812,7 +873,34 @@ def scoresheet_pdf(
     )
     steps(30)
 
-    # The status where the blank sheet has its QR code.
+    _draw_status(canvas, scoresheet)
+    _draw_hands(canvas, grid, main=main, solos=solos, adjudication=adjudication)
+    totals = _final_totals(rows, adjudication, size)
+    _draw_totals(canvas, grid, totals, adjudication.deductions)
+    steps(70)
+
+    _draw_time_over(canvas, grid, scoresheet, main)
+    notes = _sheet_notes(scoresheet, keeper=keeper, extra_times=extra_times)
+    # Beside them, if the adjudicators decided anything that shows: what "P" means, and the
+    # deductions with the totals they make (TSR 8.2.2, 9.6.2 b).
+    penalties = any(points for row in rows for points in row.penalty or ())
+    decided = _adjudication_notes(adjudication, totals, penalties=penalties)
+    if decided:
+        half = (_WIDTH - 6 * mm) / 2
+        _draw_notes(canvas, notes, _MARGIN + 2 * mm, half)
+        _draw_notes(canvas, decided, _MARGIN + 4 * mm + half, half)
+    else:
+        _draw_notes(canvas, notes, _MARGIN + 2 * mm, _WIDTH - 4 * mm)
+    _draw_signers(canvas, scoresheet, seats)
+    canvas.showPage()
+    canvas.save()
+    steps(100)
+    return buffer.getvalue()
+
+
+def _draw_status(canvas: Canvas, scoresheet: Scoresheet) -> None:
+    """Write the sheet's status, and when it was confirmed, where the blank sheet has its QR
+    code."""
     right = _MARGIN + _WIDTH
     canvas.setFillColor(_BLACK)
     draw(
@@ -836,6 +924,17 @@ def scoresheet_pdf(
             align="right",
         )
 
+
+def _draw_hands(
+    canvas: Canvas,
+    grid: _Grid,
+    *,
+    main: Sequence[HandRow],
+    solos: Sequence[HandRow],
+    adjudication: SheetAdjudication,
+) -> None:
+    """Fill in the hands in the order played, each in its section (TSR 4.2.4), with the
+    initials of the decisions that gave its penalty points (TSR 8.2.2)."""
     initialled: dict[int, list[Decision]] = {}
     for decision in adjudication.counting:
         initialled.setdefault(decision.hand_number, []).append(decision)
@@ -843,13 +942,22 @@ def scoresheet_pdf(
         for index, row in enumerate(hand_rows):
             top = grid.line_top(section, index)
             _draw_hand(canvas, grid, top, row, initialled.get(row.hand.number, ()))
-    # The totals: the last running total, less the points deducted for unsporting conduct,
-    # which stand outside every checksum (TSR 9.6.2 b).
+
+
+def _final_totals(rows: Sequence[HandRow], adjudication: SheetAdjudication, size: int) -> list[int]:
+    """The totals per seat: the last running total, less the points deducted for unsporting
+    conduct, which stand outside every checksum (TSR 9.6.2 b)."""
     deductions = adjudication.deductions
-    totals = [
+    return [
         total + deductions.get(position, 0)
         for position, total in enumerate(rows[-1].totals if rows else [0] * size, start=1)
     ]
+
+
+def _draw_totals(
+    canvas: Canvas, grid: _Grid, totals: Sequence[int], deductions: Mapping[int, int]
+) -> None:
+    """Write the totals in their line, each with the points deducted from it (TSR 9.6.2 b)."""
     baseline = grid.bottom + grid.row / 2 - 1.3 * mm
     for position, total in enumerate(totals, start=1):
         left_edge, right_edge = grid.seat_column(position)
@@ -867,9 +975,32 @@ def scoresheet_pdf(
             )
         canvas.setFillColor(_BLACK if total >= 0 else _RED)
         draw(canvas, right_edge - 1.2 * mm, baseline, str(total), BOLD, 10, align="right")
-    steps(70)
 
-    # The end of the playing time (TSR 8.5.3): a line under the last hand begun before it.
+
+def _draw_time_over(
+    canvas: Canvas, grid: _Grid, scoresheet: Scoresheet, main: Sequence[HandRow]
+) -> None:
+    """Rule the end of the playing time (TSR 8.5.3): a line under the last hand begun
+    before it."""
+    over = scoresheet.time_over_after_hand
+    if over is None:
+        return
+    before = [index for index, row in enumerate(main) if row.hand.number <= over]
+    if before:
+        y = grid.line_top(Section.MAIN, before[-1]) - grid.row
+        canvas.saveState()
+        canvas.setStrokeColor(_RED)
+        canvas.setLineWidth(1.5)
+        canvas.setDash(4, 2)
+        canvas.line(_MARGIN, y, _MARGIN + _WIDTH, y)
+        canvas.restoreState()
+
+
+def _sheet_notes(
+    scoresheet: Scoresheet, *, keeper: int, extra_times: Sequence[ExtraTime]
+) -> list[str]:
+    """The notes beneath the grid: who kept the sheet by agreement (TSR 3.1.1), the end of the
+    playing time (TSR 8.5.3), an early end, and the extra time granted (TSR 8.5.1)."""
     notes = []
     if scoresheet.keeper_seat is not None:
         notes.append(
@@ -879,15 +1010,6 @@ def scoresheet_pdf(
     over = scoresheet.time_over_after_hand
     if over is not None:
         notes.append(_("The playing time ended after hand %(hand)d (TSR 8.5.3).") % {"hand": over})
-        before = [index for index, row in enumerate(main) if row.hand.number <= over]
-        if before:
-            y = grid.line_top(Section.MAIN, before[-1]) - grid.row
-            canvas.saveState()
-            canvas.setStrokeColor(_RED)
-            canvas.setLineWidth(1.5)
-            canvas.setDash(4, 2)
-            canvas.line(_MARGIN, y, right, y)
-            canvas.restoreState()
     if scoresheet.ended_early:
         # A table that could not finish: the recorded decision that ended its sheet.
         notes.append(
@@ -919,18 +1041,12 @@ def scoresheet_pdf(
                 "when": _when(grant.granted_at),
             }
         )
-    # Beside them, if the adjudicators decided anything that shows: what "P" means, and the
-    # deductions with the totals they make (TSR 8.2.2, 9.6.2 b).
-    penalties = any(points for row in rows for points in row.penalty or ())
-    decided = _adjudication_notes(adjudication, totals, penalties=penalties)
-    if decided:
-        half = (_WIDTH - 6 * mm) / 2
-        _draw_notes(canvas, notes, _MARGIN + 2 * mm, half)
-        _draw_notes(canvas, decided, _MARGIN + 4 * mm + half, half)
-    else:
-        _draw_notes(canvas, notes, _MARGIN + 2 * mm, _WIDTH - 4 * mm)
+    return notes
 
-    # Who handed the sheet in and who confirmed it, above the signature lines.
+
+def _draw_signers(canvas: Canvas, scoresheet: Scoresheet, seats: Sequence[Seat]) -> None:
+    """Write who handed the sheet in and who confirmed it, and when, above the signature
+    lines (TSR 7.3.4, 8.5.2)."""
     half = (_WIDTH - 10 * mm) / 2
     for index, (which, moment) in enumerate(
         [("submitted", scoresheet.submitted_at), ("confirmed", scoresheet.confirmed_at)]
@@ -947,7 +1063,3 @@ def scoresheet_pdf(
                 8.5,
                 width=half,
             )
-    canvas.showPage()
-    canvas.save()
-    steps(100)
-    return buffer.getvalue()

@@ -281,8 +281,19 @@ def season_table_pdf(
     if not lines:
         story.append(Paragraph(escape(_("No teams yet.")), normal))
         return document.build(story)
+    table = _season_table(lines, cell=cell, club=club, room=document.room)
+    story += [table, Spacer(1, 4 * mm)]
+    story += [Paragraph(escape(text), normal) for text in _season_legend(competition, lines)]
+    return document.build(story)
+
+
+def _season_table(
+    lines: list[SeasonLine], *, cell: ParagraphStyle, club: ParagraphStyle, room: float
+) -> Table:
+    """The table of the teams: a line per team, its zone marked and shaded, a strong line
+    between the zones and the rest, as a league table draws it."""
     widths = [8 * mm, 14 * mm, None, 28 * mm, 28 * mm]
-    team_room = document.room - sum(w for w in widths if w) - 2 * _TABLE_PADDING
+    team_room = room - sum(w for w in widths if w) - 2 * _TABLE_PADDING
     rows: list[list] = [["", _("Rank"), _("Team"), _("Match points"), _("Game points")]]
     commands: list[tuple] = [
         ("FONT", (0, 0), (-1, 0), BOLD, 9),
@@ -316,7 +327,12 @@ def season_table_pdf(
             commands.append(("LINEBELOW", (0, index), (-1, index), 1.2, colors.black))
     table = Table(rows, colWidths=widths, repeatRows=1, hAlign="LEFT")
     table.setStyle(_table_style(commands))
-    story += [table, Spacer(1, 4 * mm)]
+    return table
+
+
+def _season_legend(competition: Competition, lines: list[SeasonLine]) -> list[str]:
+    """The legend below the table: the zones' marks, a shared rank, the tie-breaks and how match
+    points are given."""
     legend: list[str] = []
     if competition.promotion_places:
         legend.append(
@@ -339,5 +355,4 @@ def season_table_pdf(
         _("Match points per group and match day: 4, 3, 2, 1 by the summed game points; %(ties)s.")
         % {"ties": competition.get_ties_display()}
     )
-    story += [Paragraph(escape(text), normal) for text in legend]
-    return document.build(story)
+    return legend

@@ -41,7 +41,6 @@ from scoring.services.sheets import (
     _require_time_over,
     _require_time_over_within,
     _roles,
-    _table_size,
     lines_struck,
     scoresheet_locked,
 )
@@ -113,7 +112,7 @@ def _checked_lines(
     lines = [replace(hand, penalty=None) for hand in with_game_values(hands)]
     lines = _with_decision_lines(lines, first=first, adjudication=adjudication)
     _require_time_over_within(lines, after=time_over_after_hand)
-    size = _table_size(sheet)
+    size = sheet.table_size()
     _require_time_over(sheet, after=time_over_after_hand, table_size=size)
     check = scoresheet_check(
         scoresheet=sheet,
@@ -205,7 +204,7 @@ def _require_complete(sheet: Scoresheet, entry: SecondEntry | None) -> list[Hand
             {"hands": _("Nobody has typed the second entry of this scoresheet yet.")}
         )
     lines = second_entry_lines(entry)
-    size = _table_size(sheet)
+    size = sheet.table_size()
     check = scoresheet_check(
         scoresheet=sheet,
         hands=lines,
@@ -366,7 +365,7 @@ def second_entry_settle(
         first_time_over=sheet.time_over_after_hand,
         second_time_over=entry.time_over_after_hand,
     )
-    size = _table_size(sheet)
+    size = sheet.table_size()
     check = scoresheet_check(
         scoresheet=sheet, hands=lines, table_size=size, time_over_after_hand=time_over
     )

@@ -96,10 +96,6 @@ def _lock(scoresheet: Scoresheet, *, version: int) -> Scoresheet:
     return locked
 
 
-def _table_size(sheet: Scoresheet) -> int:
-    return sheet.table.seats.count()
-
-
 def _roles(sheet: Scoresheet, by: Actor) -> set[str]:
     if by.user is None:
         return set()  # a seat's link holds no role
@@ -269,7 +265,7 @@ def _replace_checked(
     # Penalty points are the adjudicators' (their decisions), never the scorekeeper's.
     lines = [replace(hand, penalty=None) for hand in with_game_values(hands)]
     _require_time_over_within(lines, after=time_over_after_hand)
-    size = _table_size(sheet)
+    size = sheet.table_size()
     _require_time_over(sheet, after=time_over_after_hand, table_size=size)
     adjudication = sheet_adjudication(sheet=sheet)
     old_hands = hand_lines(list(sheet.hands.all()))
@@ -352,7 +348,7 @@ def scoresheets_time_over_mark(*, round: Round, by: User) -> list[Scoresheet]:
         .order_by("table__number")
     )
     for sheet in sheets:
-        if not table_playing_time(table=sheet.table, size=_table_size(sheet)).over(now):
+        if not table_playing_time(table=sheet.table, size=sheet.table_size()).over(now):
             continue
         hands = hand_lines(list(sheet.hands.all()))
         if not hands and keeping != SheetKeeping.PHONES:
@@ -452,7 +448,7 @@ def _zero_line(sheet: Scoresheet, lines: list[HandLine], number: int, **fields) 
                 % {"count": len(lines), "hand": number}
             }
         )
-    size = _table_size(sheet)
+    size = sheet.table_size()
     if number <= len(lines):
         dealer = lines[number - 1].dealer
     else:
@@ -593,7 +589,7 @@ def scoresheet_hand_void(
     line = _zero_line(sheet, lines, number, contract=contract, soloist=soloist, solo_type=solo_type)
     if insert and number <= len(lines):
         # Dealt before the written line: by the dealer before it, as the deal went round.
-        size = _table_size(sheet)
+        size = sheet.table_size()
         check = scoresheet_check(scoresheet=sheet, hands=lines[: number - 1], table_size=size)
         line = replace(line, dealer=check.next.dealer)
     replaced = lines[number - 1] if number <= len(lines) and not insert else None
@@ -637,7 +633,7 @@ def _submit_checked(sheet: Scoresheet, *, by: Actor) -> list[HandLine]:
     """What ``scoresheet_submit`` checks before it changes anything; returns the hands."""
     enforce(policies.may_submit_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by)))
     hands = hand_lines(list(sheet.hands.all()))
-    size = _table_size(sheet)
+    size = sheet.table_size()
     check = scoresheet_check(scoresheet=sheet, hands=hands, table_size=size)
     if not check.ok:
         raise SheetRefused(check.problems)
@@ -688,7 +684,7 @@ def scoresheet_keeper_move(
             sheet, Scoresheet.Status.DRAFT, _("only a draft's scorekeeper can be changed")
         )
     )
-    size = _table_size(sheet)
+    size = sheet.table_size()
     if not 1 <= seat <= size:
         raise ValidationError(
             {
@@ -862,7 +858,7 @@ def scoresheet_end_early(
     )
     enforce(refusal)
     hands = hand_lines(list(sheet.hands.all()))
-    check = scoresheet_check(scoresheet=sheet, hands=hands, table_size=_table_size(sheet))
+    check = scoresheet_check(scoresheet=sheet, hands=hands, table_size=sheet.table_size())
     if not check.ok:
         raise SheetRefused(check.problems)  # what was played is still checked
     before = sheet_snapshot(sheet=sheet, hands=hands)
@@ -933,7 +929,7 @@ def scoresheet_hand_replay(
         note = _clean_reason("note", note, empty="")
     enforce(refusal)
     lines = hand_lines(list(sheet.hands.all()))
-    size = _table_size(sheet)
+    size = sheet.table_size()
     check = scoresheet_check(scoresheet=sheet, hands=lines, table_size=size)
     if check.complete:
         raise ValidationError(

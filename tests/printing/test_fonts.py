@@ -8,7 +8,7 @@ from django.utils import translation
 from pypdf import PdfReader
 from pypdf.generic import DictionaryObject
 
-from printing import services
+from printing import jobs
 from printing.models import Job
 from printing.pdf import fonts
 from scoring.models import Scoresheet
@@ -60,7 +60,7 @@ def printed(kind: str, tournament, round_) -> list[bytes]:
             site_url="http://testserver/",
         )
         with translation.override("en"):
-            _name, content = services.JOB_BUILDERS[kind](job, lambda percent: None)
+            _name, content = jobs.JOB_BUILDERS[kind](job, lambda percent: None)
         documents.append(content)
     return documents
 

@@ -1,7 +1,7 @@
 """Printouts whose links and QR codes no phone in the hall can open: the site served on this
 machine only (``make run``'s 127.0.0.1, SITE_URL unset or set to such an address). The print
 buttons that put links on paper warn beside them, and the PDF says so at the foot of every
-page; printouts without links say nothing (tournaments/site.py, printing/services.py)."""
+page; printouts without links say nothing (tournaments/site.py, printing/jobs.py)."""
 
 import io
 

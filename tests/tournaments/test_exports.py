@@ -14,6 +14,7 @@ from pypdf import PdfReader
 from adjudication import services as adjudication_services
 from adjudication.models import Sanction
 from doko import standings
+from printing import jobs as printing_jobs
 from printing import services as printing_services
 from printing.models import Job
 from printing.pdf import lists as pdf
@@ -461,7 +462,7 @@ def test_the_standings_job_prints_the_ddv_numbers(substitute):
     job = printing_services.job_start(
         tournament=substitute, kind=Job.Kind.STANDINGS_PDF, by=factories.user()
     )
-    printing_services.job_run(job_id=str(job.pk))
+    printing_jobs.job_run(job_id=str(job.pk))
     job.refresh_from_db()
     with job.file.open("rb") as file:
         assert contains_run(lines_of(file.read()), ["Ersatz Spielerin", "4711"])

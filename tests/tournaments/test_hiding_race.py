@@ -137,7 +137,7 @@ def test_a_reader_between_the_save_and_its_commit_serves_the_public_state_at_mos
     settings.TOURNAMENT_HEAD_LOCAL_SECONDS = local_seconds
     # The worker has not got to the standings' rebuild the change queued (which would forget
     # the head once more): the change alone must show.
-    monkeypatch.setattr("tournaments.tasks.send_or_run", lambda task, *args: None)
+    monkeypatch.setattr("tournaments.workers.send_or_run", lambda task, *args: None)
     organiser = factories.user()
     tournament = factories.tournament(
         players=4, organiser=organiser, is_public=True, standings_public=True

@@ -183,7 +183,7 @@ def test_a_broker_outage_rebuilds_in_process(sheet, tournament, django_capture_o
     before = fresh(tournament).standings_version
     with (
         mock.patch(
-            "tournaments.tasks.standings_rebuild_task.delay",
+            "tournaments.services.standings.standings_rebuild_task.delay",
             side_effect=OperationalError("broker down"),
         ),
         django_capture_on_commit_callbacks(execute=True),

@@ -24,7 +24,7 @@ GRACE = datetime.timedelta(seconds=30)
 def _lost(monkeypatch) -> list:
     """Sending a task loses it, as a worker that dies with it does: what was sent."""
     sent: list = []
-    monkeypatch.setattr("tournaments.tasks.send_or_run", lambda task, *args: sent.append(args))
+    monkeypatch.setattr("tournaments.workers.send_or_run", lambda task, *args: sent.append(args))
     return sent
 
 

@@ -146,72 +146,17 @@ def personal_view(*, entry: Entry) -> PersonalView:
     (``policies.may_withdraw_oneself``). A fixed number of queries."""
     tournament = entry.tournament
     rounds = list(tournament.rounds.order_by("number"))
-    published = [
-        r
-        for r in rounds
-        if r.status != Round.Status.CLOSED and policies.may_read_seating(round=r, roles=()) is None
-    ]
-    # The round the player plays, or plays next: the first published and not closed. A
-    # finished round is not closed until its sheets are confirmed, so its sheet stays at hand
-    # while the next round's seat, once published, shows beneath it.
-    current_round = published[0] if published else None
-    if current_round is not None:
-        next_number = current_round.number + 1
-    else:
-        closed = [r.number for r in rounds if r.status == Round.Status.CLOSED]
-        next_number = max(closed, default=0) + 1
-    by_number = {r.number: r for r in rounds}
-    next_round = by_number.get(next_number)
+    current_round, next_number = _current_round(rounds)
+    next_round = {r.number: r for r in rounds}.get(next_number)
     wanted = [r for r in (current_round, next_round) if r is not None and r.published_at]
-    seats = {
-        seat.round_id: seat
-        for seat in Seat.objects.filter(entry=entry, round__in=wanted).select_related(
-            "round__tournament", "table__round__tournament"
-        )
-    }
-    tables = [seat.table_id for seat in seats.values()]
-    at_table: dict[int, list[Seat]] = {}
-    for other in Seat.objects.filter(table__in=tables).select_related("entry").order_by("position"):
-        at_table.setdefault(other.table_id, []).append(other)
-    keepers = dict(
-        Table.objects.filter(pk__in=tables)
-        .annotate(keeper=play.recorded().keeper_seat(table=""))
-        .values_list("pk", "keeper")
-    )
-
-    def personal_round(number: int, round_: Round | None) -> PersonalRound:
-        shown = round_ is not None and policies.may_read_seating(round=round_, roles=()) is None
-        seat = seats.get(round_.pk) if shown and round_ is not None else None
-        return PersonalRound(
-            number=number,
-            round=round_,
-            published=shown,
-            seat=_seat(
-                seat,
-                players=at_table.get(seat.table_id, []),
-                keeper_seat=keepers.get(seat.table_id),
-            )
-            if seat is not None
-            else None,
-        )
-
-    current = personal_round(current_round.number, current_round) if current_round else None
+    seats = _SeatsOf.read(entry=entry, rounds=wanted)
+    current = seats.round(current_round.number, current_round) if current_round else None
     next_ = (
-        personal_round(next_number, next_round)
+        seats.round(next_number, next_round)
         if next_round is not None or next_number <= tournament.planned_rounds
         else None
     )
-    results = [
-        PersonalResult(
-            round_number=result.round.number,
-            table=result.table.number,
-            points=result.points,
-            placing=result.placing,
-        )
-        for result in entry.results.filter(confirmed=True)
-        .select_related("round", "table")
-        .order_by("round__number")
-    ]
+    results = _confirmed_results(entry)
     public = policies.may_read_standings(tournament=tournament, roles=()) is None
     row = (
         standings_row(table=standings_read(tournament=tournament), entry_id=entry.pk)
@@ -234,3 +179,83 @@ def personal_view(*, entry: Entry) -> PersonalView:
             for r in rounds
         ),
     )
+
+
+def _current_round(rounds: list[Round]) -> tuple[Round | None, int]:
+    """The round the player plays, or plays next: the first published and not closed; and the
+    number of the round after it (after the last closed one if none is published). A finished
+    round is not closed until its sheets are confirmed, so its sheet stays at hand while the
+    next round's seat, once published, shows beneath it."""
+    published = [
+        r
+        for r in rounds
+        if r.status != Round.Status.CLOSED and policies.may_read_seating(round=r, roles=()) is None
+    ]
+    current_round = published[0] if published else None
+    if current_round is not None:
+        return current_round, current_round.number + 1
+    closed = [r.number for r in rounds if r.status == Round.Status.CLOSED]
+    return None, max(closed, default=0) + 1
+
+
+@dataclass(frozen=True)
+class _SeatsOf:
+    """The player's seats in some rounds, with the players at each of their tables and who
+    keeps its sheet: read in three queries."""
+
+    seats: dict[int, Seat]  # by round
+    at_table: dict[int, list[Seat]]  # by table, in seat order
+    keepers: dict[int, int | None]  # by table
+
+    @classmethod
+    def read(cls, *, entry: Entry, rounds: list[Round]) -> "_SeatsOf":
+        seats = {
+            seat.round_id: seat
+            for seat in Seat.objects.filter(entry=entry, round__in=rounds).select_related(
+                "round__tournament", "table__round__tournament"
+            )
+        }
+        tables = [seat.table_id for seat in seats.values()]
+        at_table: dict[int, list[Seat]] = {}
+        for other in (
+            Seat.objects.filter(table__in=tables).select_related("entry").order_by("position")
+        ):
+            at_table.setdefault(other.table_id, []).append(other)
+        keepers = dict(
+            Table.objects.filter(pk__in=tables)
+            .annotate(keeper=play.recorded().keeper_seat(table=""))
+            .values_list("pk", "keeper")
+        )
+        return cls(seats=seats, at_table=at_table, keepers=keepers)
+
+    def round(self, number: int, round_: Round | None) -> PersonalRound:
+        """Round ``number`` as the player's page shows it: the seat only once it is published."""
+        shown = round_ is not None and policies.may_read_seating(round=round_, roles=()) is None
+        seat = self.seats.get(round_.pk) if shown and round_ is not None else None
+        return PersonalRound(
+            number=number,
+            round=round_,
+            published=shown,
+            seat=_seat(
+                seat,
+                players=self.at_table.get(seat.table_id, []),
+                keeper_seat=self.keepers.get(seat.table_id),
+            )
+            if seat is not None
+            else None,
+        )
+
+
+def _confirmed_results(entry: Entry) -> list[PersonalResult]:
+    """The player's results of the confirmed sheets, by round."""
+    return [
+        PersonalResult(
+            round_number=result.round.number,
+            table=result.table.number,
+            points=result.points,
+            placing=result.placing,
+        )
+        for result in entry.results.filter(confirmed=True)
+        .select_related("round", "table")
+        .order_by("round__number")
+    ]

@@ -28,6 +28,14 @@ from tournaments.services.players import (
     entry_withdraw,
     players_import,
 )
+from tournaments.services.ranking_lists import (
+    RANKING_SETTINGS,
+    ranking_list_save,
+    ranking_rebuild,
+    ranking_schedule,
+    ranking_schedule_if_ranked,
+    rankings_rebuild,
+)
 from tournaments.services.rankings import (
     ranking_admission_admit,
     ranking_admission_decline,
@@ -36,19 +44,7 @@ from tournaments.services.rankings import (
     ranking_maintainer_add,
     ranking_maintainer_remove,
 )
-from tournaments.services.results import (
-    RANKING_SETTINGS,
-    ranking_list_save,
-    ranking_rebuild,
-    ranking_schedule,
-    ranking_schedule_if_ranked,
-    rankings_rebuild,
-    results_refresh,
-    results_refresh_all,
-    standings_rebuild,
-    standings_recover,
-    standings_schedule,
-)
+from tournaments.services.results import results_refresh, results_refresh_all
 from tournaments.services.rounds import (
     Reseating,
     round_close,
@@ -64,6 +60,7 @@ from tournaments.services.rounds import (
     table_extra_time_grant,
     tournament_seating_publish,
 )
+from tournaments.services.standings import standings_rebuild, standings_recover, standings_schedule
 from tournaments.services.tournaments import (
     SettingsChange,
     tournament_archive,

@@ -13,7 +13,7 @@ from tournaments import policies, selectors
 from tournaments.models import Entry, Registration, Tournament
 from tournaments.services.common import tournament_lock
 from tournaments.services.players import waiting_list_advance
-from tournaments.services.results import standings_schedule
+from tournaments.services.standings import standings_schedule
 
 
 @dataclass(frozen=True)

@@ -1,15 +1,19 @@
 """Helpers shared by the services of this app (not services themselves: they run inside one)."""
 
 import zlib
+from typing import TypeVar
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Model
 
 from tournaments.models import (
     Tournament,
 )
 
+_M = TypeVar("_M", bound=Model)
 
-def save_validated(instance):
+
+def save_validated(instance: _M) -> _M:
     """Validate (fields, choices and the model's constraints) and save.
 
     A parallel request may save what the check could not see yet (the same DDV number, say):

@@ -2,7 +2,6 @@
 replaced when a phone or a card is lost."""
 
 import functools
-import logging
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
@@ -11,14 +10,11 @@ from django.db import transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from tournaments import policies, selectors
+from tournaments import policies, selectors, workers
 from tournaments.models import Entry, Registration, Round, Tournament, new_link_key
-from tournaments.registration_mails import link_mail_send
 from tournaments.selectors import link_handout
-from tournaments.services import players
 from tournaments.services.common import tournament_lock
-
-logger = logging.getLogger(__name__)
+from tournaments.services.players import entry_withdraw, registration_cancel
 
 
 @transaction.atomic
@@ -57,7 +53,7 @@ def personal_link_withdraw(*, found: Entry | Registration) -> Withdrawn:
     list (``entry_withdraw``); a waiting registration leaves the waiting list
     (``registration_cancel``). Whoever holds the link may do this: it is the player's."""
     if isinstance(found, Registration):
-        return Withdrawn(registration=players.registration_cancel(registration=found))
+        return Withdrawn(registration=registration_cancel(registration=found))
     tournament = tournament_lock(found.tournament)
     entry = Entry.objects.select_for_update().get(pk=found.pk)
     policies.enforce(
@@ -65,7 +61,7 @@ def personal_link_withdraw(*, found: Entry | Registration) -> Withdrawn:
             entry=entry, drawn=tournament.rounds.exclude(status=Round.Status.PLANNED).exists()
         )
     )
-    change = players.entry_withdraw(entry=entry)
+    change = entry_withdraw(entry=entry)
     return Withdrawn(entry=change.entry, moved_up=change.moved_up)
 
 
@@ -83,7 +79,8 @@ def personal_links_mail(*, tournament: Tournament, by: User) -> LinksMailing:
     """Mail every active player who has an address their personal link (a Celery task, once
     this commits: ``personal_links_send``); once in ten minutes per tournament, so that a
     second click mails nobody twice. ``policies.may_read_personal_links``."""
-    from tournaments.tasks import personal_links_mail_task, send_or_run
+    # Here, not above: the tasks module imports the services package, which imports this one.
+    from tournaments.tasks import personal_links_mail_task
 
     policies.enforce(
         policies.may_read_personal_links(roles=selectors.user_roles(user=by, tournament=tournament))
@@ -123,44 +120,6 @@ def personal_links_mail(*, tournament: Tournament, by: User) -> LinksMailing:
     tournament.personal_links_mailed_at = now
     tournament.save(update_fields=["personal_links_mailed_at"])
     transaction.on_commit(
-        functools.partial(send_or_run, personal_links_mail_task, tournament.pk, entry_ids)
+        functools.partial(workers.send_or_run, personal_links_mail_task, tournament.pk, entry_ids)
     )
     return LinksMailing(entry_ids=entry_ids, without_address=reach.without_address)
-
-
-def personal_links_send(*, tournament_id: int, entry_ids: list[int]) -> int:
-    """Send each of the entries, still active and with an address, their personal link as it
-    is now, in their registration's language, else the site's; a mail that fails is logged
-    and the others go on. Returns how many were sent. (The Celery task's work: each mail is
-    sent once its turn comes, nothing is recorded per mail.)"""
-    entries = (
-        Entry.objects.filter(
-            pk__in=entry_ids, tournament_id=tournament_id, status=Entry.Status.ACTIVE
-        )
-        .exclude(email="")
-        .select_related("tournament", "registration")
-        .order_by("start_number")
-    )
-    sent = 0
-    for entry in entries:
-        registration = getattr(entry, "registration", None)
-        language = registration.language if registration is not None else ""
-        try:
-            link_mail_send(
-                kind="personal_link",
-                to=entry.email,
-                name=entry.name,
-                tournament=entry.tournament.name,
-                key=entry.link_key,
-                language=language,
-                start_number=entry.start_number,
-            )
-        except Exception:
-            logger.exception(
-                "The personal link of entry %s (tournament %s) was not mailed.",
-                entry.pk,
-                tournament_id,
-            )
-            continue
-        sent += 1
-    return sent

@@ -16,7 +16,8 @@ from tournaments import caching
 from tournaments.models import Entry, PersonChange, Player, Seat, player_search_key
 from tournaments.policies import enforce, may_change_person
 from tournaments.services.common import name_lock, save_validated
-from tournaments.services.results import ranking_schedule, standings_schedule
+from tournaments.services.ranking_lists import ranking_schedule
+from tournaments.services.standings import standings_schedule
 
 
 def _who_corrects() -> str:

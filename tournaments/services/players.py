@@ -34,8 +34,8 @@ from tournaments.services.persons import (
     person_snapshot,
     player_find_or_create,
 )
-from tournaments.services.results import standings_schedule
 from tournaments.services.rounds import Reseating, open_rounds_reseat
+from tournaments.services.standings import standings_schedule
 from tournaments.services.tournaments import tournament_tables_of_five_allow
 
 

@@ -18,7 +18,7 @@ from django.utils.translation import ngettext
 from doko import rankings
 from tournaments import policies, selectors
 from tournaments.models import RankingAdmission, RankingList, RankingLogEntry, Tournament
-from tournaments.services.results import ranking_schedule
+from tournaments.services.ranking_lists import ranking_schedule
 
 # A reason as long as a maintainer writes one.
 MOST_REASON = 2000

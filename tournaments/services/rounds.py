@@ -32,7 +32,7 @@ from tournaments.models import (
     new_seat_token,
 )
 from tournaments.services.common import save_validated
-from tournaments.services.results import ranking_schedule_if_ranked
+from tournaments.services.ranking_lists import ranking_schedule_if_ranked
 
 
 @transaction.atomic

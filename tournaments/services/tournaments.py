@@ -27,8 +27,9 @@ from tournaments.models import (
 )
 from tournaments.selectors import SETTINGS
 from tournaments.services.common import save_validated, tournament_lock
-from tournaments.services.results import RANKING_SETTINGS, ranking_schedule, standings_schedule
+from tournaments.services.ranking_lists import RANKING_SETTINGS, ranking_schedule
 from tournaments.services.rounds import Reseating, open_rounds_reseat
+from tournaments.services.standings import standings_schedule
 
 # Short names a tournament cannot have: the pages' own addresses under /tournaments/.
 RESERVED_SLUGS = frozenset({"new"})

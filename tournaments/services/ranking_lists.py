@@ -1,0 +1,110 @@
+"""The ranking lists (the DDV's Rangliste): made or changed, and rebuilt by a Celery worker after
+commit (``ranking_schedule``) from the finished tournaments they admitted.
+
+The rebuild's Celery task stands here, beside the service it runs and the one that queues it,
+not in ``tournaments/tasks.py``: that module, run by a worker, imports the services it runs, and
+this one, queueing the task, would import it back (a circle). The rebuild of the standings
+(``services.standings``) queues this one."""
+
+import datetime
+
+from celery import shared_task
+from django.db import transaction
+from django.utils import timezone
+
+from doko import standings
+from tournaments import selectors, workers
+from tournaments.models import RankingList, Tournament
+from tournaments.services.common import save_validated
+
+
+@shared_task(name="tournaments.ranking_rebuild", acks_late=True, reject_on_worker_lost=True)
+def ranking_rebuild_task() -> None:
+    """Rebuild the ranking lists after a tournament finished."""
+    rankings_rebuild()
+
+
+# The settings of a finished tournament that decide whether, and when, the ranking lists count
+# it (``selectors.tournaments_ranked``): a change to any of them rebuilds the lists, so that a
+# tournament hidden later drops out of them. ``counts_for_ranking`` stays the organiser's own
+# switch beside the lists' admissions: off, the tournament counts for no list.
+RANKING_SETTINGS = frozenset({"ends_on", "counts_for_ranking", "is_public", "standings_public"})
+
+
+def ranking_schedule() -> None:
+    """Rebuild every ranking list after commit (a tournament finished or changed)."""
+    transaction.on_commit(lambda: workers.send_or_run(ranking_rebuild_task))
+
+
+def ranking_schedule_if_ranked(*, tournament: Tournament) -> None:
+    """Rebuild the ranking lists after commit if one counts this tournament (admitted, it
+    finished again, its results changed, or it came back from a backup)."""
+    if selectors.tournaments_ranked().filter(pk=tournament.pk).exists():
+        ranking_schedule()
+
+
+def ranking_rebuild(
+    *, ranking_list: RankingList, today: datetime.date | None = None
+) -> RankingList:
+    """Rank the players by their average per round over the list's months (the DDV's
+    Rangliste), from the confirmed rounds of the finished tournaments its maintainers admitted,
+    as they are now (``selectors.tournaments_ranked``)."""
+    today = today or timezone.localdate()
+    rows = standings.ranking(
+        played=selectors.ranking_rounds(
+            ranking_list=ranking_list,
+            since=standings.months_before(today, ranking_list.months),
+            until=today,
+        ),
+        today=today,
+        months=ranking_list.months,
+        min_rounds=ranking_list.min_rounds,
+    )
+    with transaction.atomic():
+        locked = RankingList.objects.select_for_update().get(pk=ranking_list.pk)
+        locked.data = [[row.rank, row.player_id, row.rounds, row.points] for row in rows]
+        locked.version += 1
+        locked.built_at = timezone.now()
+        locked.built_for = today
+        locked.save(update_fields=["data", "version", "built_at", "built_for"])
+    return locked
+
+
+@transaction.atomic
+def ranking_list_save(
+    *,
+    name: str,
+    slug: str,
+    months: int = 24,
+    min_rounds: int = 36,
+    is_public: bool = True,
+    tournament_min_players: int | None = None,
+    tournament_min_rounds: int | None = None,
+    tournament_tables_of_four_only: bool | None = None,
+    ranking_list: RankingList | None = None,
+) -> RankingList:
+    """Create a ranking list, or change one; it is rebuilt after commit. The criteria of a
+    tournament (``tournament_*``) not given: as they are, or the model's defaults. Its
+    maintainers are appointed apart (``ranking_maintainer_add``)."""
+    ranking_list = ranking_list or RankingList()
+    ranking_list.name = name.strip()
+    ranking_list.slug = slug
+    ranking_list.months = months
+    ranking_list.min_rounds = min_rounds
+    ranking_list.is_public = is_public
+    criteria = {
+        "tournament_min_players": tournament_min_players,
+        "tournament_min_rounds": tournament_min_rounds,
+        "tournament_tables_of_four_only": tournament_tables_of_four_only,
+    }
+    for field, value in criteria.items():
+        if value is not None:
+            setattr(ranking_list, field, value)
+    save_validated(ranking_list)
+    ranking_schedule()
+    return ranking_list
+
+
+def rankings_rebuild(*, today: datetime.date | None = None) -> list[RankingList]:
+    """Rebuild every ranking list."""
+    return [ranking_rebuild(ranking_list=r, today=today) for r in RankingList.objects.all()]
