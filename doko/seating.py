@@ -89,11 +89,11 @@ def table_sizes(players: int, *, tables_of_five: bool) -> list[int]:
 
 
 def _sizes(players: int, *, tables_of_five: bool) -> list[int] | None:
-    fives = players % 4 if tables_of_five else 0
-    fours, rest = divmod(players - 5 * fives, 4)
-    if players < 4 or fours < 0 or rest:
+    fives = players % TABLE_OF_FOUR if tables_of_five else 0
+    fours, rest = divmod(players - TABLE_OF_FIVE * fives, TABLE_OF_FOUR)
+    if players < TABLE_OF_FOUR or fours < 0 or rest:
         return None
-    return [4] * fours + [5] * fives
+    return [TABLE_OF_FOUR] * fours + [TABLE_OF_FIVE] * fives
 
 
 class Method(StrEnum):
@@ -274,7 +274,7 @@ def quality(
             for position, player in enumerate(table):
                 if player in everyone:
                     positions[player][position] += 1
-                    fives[player] += len(table) == 5
+                    fives[player] += len(table) == TABLE_OF_FIVE
                     faced[player] += len(table) - 1
             for a, b in itertools.combinations(sorted(present), 2):
                 meetings[a, b] = meetings.get((a, b), 0) + 1
@@ -483,7 +483,7 @@ class _Planner:
                 for position, player in enumerate(table):
                     if player in self.index:
                         self.positions[self.index[player]][position] += 1
-                        self.fives[self.index[player]] += len(table) == 5
+                        self.fives[self.index[player]] += len(table) == TABLE_OF_FIVE
 
     # Starting points -----------------------------------------------------------------------
 
@@ -491,7 +491,7 @@ class _Planner:
         """Tables of a random order; tables of five go to the players who sat at fewest."""
         order = list(range(len(self.ids)))
         self.rng.shuffle(order)
-        fives = sum(size == 5 for size in self.sizes)
+        fives = sum(size == TABLE_OF_FIVE for size in self.sizes)
         if fives:
             order.sort(key=lambda player: -self.fives[player])  # stable: random among equals
         return self._cut(order)
@@ -501,7 +501,7 @@ class _Planner:
         ``limit`` times, least used first: each position is a class of players, and table i
         takes the i-th player of every class. Tables of five go to the players who sat at
         fewest (their fifth seat, the scorekeeper's, first of all)."""
-        fours = sum(size == 4 for size in self.sizes)
+        fours = sum(size == TABLE_OF_FOUR for size in self.sizes)
         fives = len(self.sizes) - fours
         capacity = [fours + fives] * 4 + [fives]
         order = list(range(len(self.ids)))
@@ -675,7 +675,7 @@ class _Planner:
                 delta += self._pair_cost(a, y, number, False) - self._pair_cost(b, y, number, True)
         if len(table_a) != len(table_b):
             # The one moving to the table of five sits at one more; the other at one fewer.
-            to_five, to_four = (b, a) if len(table_a) == 5 else (a, b)
+            to_five, to_four = (b, a) if len(table_a) == TABLE_OF_FIVE else (a, b)
             delta += _FIVE * (self.fives[to_five] - (self.fives[to_four] - 1))
         if self.position_limit:
             # Where a table's order is the seat order, moving changes the position too.
@@ -695,7 +695,7 @@ class _Planner:
         self._meet(table_a, -1)
         self._meet(table_b, -1)
         if len(table_a) != len(table_b):
-            five_leaver = a if len(table_a) == 5 else b
+            five_leaver = a if len(table_a) == TABLE_OF_FIVE else b
             self.fives[five_leaver] -= 1
             self.fives[b if five_leaver == a else a] += 1
         table_a[table_a.index(a)] = b
@@ -840,14 +840,16 @@ class _Planner:
     def polish(self, tables: list[list[int]], number: int) -> None:
         """Spread the tables of five of an added round: swap players between a table of five
         and a table of four wherever that costs nothing else."""
-        if all(len(table) == 4 for table in tables):
+        if all(len(table) == TABLE_OF_FOUR for table in tables):
             return
         where = self._where(tables)
         for _ in range(3):
             changed = False
-            for five in [table for table in tables if len(table) == 5]:
+            for five in [table for table in tables if len(table) == TABLE_OF_FIVE]:
                 for a in list(five):
-                    candidates = [b for table in tables if len(table) == 4 for b in table]
+                    candidates = [
+                        b for table in tables if len(table) == TABLE_OF_FOUR for b in table
+                    ]
                     if len(candidates) > 4 * _SAMPLE:
                         candidates = self.rng.sample(candidates, 4 * _SAMPLE)
                     if self._best_swap(tables, where, a, candidates, number):
@@ -865,7 +867,7 @@ class _Planner:
 
     def _fives_count(self, tables: Iterable[Sequence[int]], step: int) -> None:
         for table in tables:
-            if len(table) == 5:
+            if len(table) == TABLE_OF_FIVE:
                 for p in table:
                     self.fives[p] += step
 
@@ -925,7 +927,7 @@ class _Planner:
                 others = [q for q in partial[table] if q is not None]
                 return (
                     sum(self._pair_cost(p, q, number, False) for q in others)
-                    + (_FIVE * self.fives[p] if len(partial[table]) == 5 else 0)
+                    + (_FIVE * self.fives[p] if len(partial[table]) == TABLE_OF_FIVE else 0)
                     + _POSITION * self._over(p, seat)
                     + placed_cost(p, table, seat)
                 )
@@ -1030,7 +1032,7 @@ class _Planner:
             (p, place): sum(
                 self._pair_cost(p, q, number, False) for q in tables[place[0]] if q not in moving
             )
-            + (_FIVE * self.fives[p] if len(tables[place[0]]) == 5 else 0)
+            + (_FIVE * self.fives[p] if len(tables[place[0]]) == TABLE_OF_FIVE else 0)
             + _POSITION * self._over(p, place[1])
             + placed_cost(p, *place)
             for p in loose
