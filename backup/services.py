@@ -8,7 +8,7 @@ import datetime
 import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar, overload
+from typing import Any, TypeVar, overload
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
@@ -61,6 +61,7 @@ from tournaments.models import (
 M = TypeVar("M", bound=models.Model)
 R = TypeVar("R")
 Panelled = TypeVar("Panelled", Appeal, Sanction)  # decided with an arbitration panel
+Appealed = TypeVar("Appealed", Decision, Sanction)  # may be made on an appeal
 
 
 @overload
@@ -240,10 +241,58 @@ def _players(
     return {**known, **players}, len(new_players)
 
 
+@dataclass
+class _Restoring:
+    """A tournament being restored: the rows made so far, by their keys in the file."""
+
+    tournament: Tournament
+    result: ImportResult
+    users: dict[str, AbstractBaseUser]
+    stored: list[str]  # the scans' files written, deleted again if the import fails
+    offences: dict[int, Offence] = field(default_factory=dict)
+    rounds: dict[int, Round] = field(default_factory=dict)
+    tables: dict[int, Table] = field(default_factory=dict)
+    seats: dict[int, Seat] = field(default_factory=dict)
+    sheets: dict[int, Scoresheet] = field(default_factory=dict)
+    decisions: dict[int, Decision] = field(default_factory=dict)
+    sanctions: dict[int, Sanction] = field(default_factory=dict)
+    appeals: dict[int, Appeal] = field(default_factory=dict)
+
+    @property
+    def entries(self) -> dict[int, Entry]:
+        return self.result.entries
+
+    def user(self, name: str | None) -> Any:
+        """The user of this name (None for None)."""
+        return _lookup(self.users, name, _("the user"))
+
+
 def _import(
     data: dict, stored: list[str], known_players: Mapping[int, Player] | None = None
 ) -> ImportResult:
-    fields = data["tournament"]
+    """Restore one tournament from its document: its own fields, then each kind of row in an
+    order that lets every row find the rows it names."""
+    tournament = _tournament_restore(data["tournament"])
+    result = ImportResult(tournament=tournament)
+    run = _Restoring(tournament, result, _users(data, result), stored)
+    players, created = _players(data["players"], known_players)
+    result.players_created, result.players_reused = created, len(data["players"]) - created
+    _entries_restore(run, data["entries"], players)
+    _roles_restore(run, data["roles"])
+    _offences_restore(run, data["offences"])
+    _rounds_restore(run, data["rounds"], data["tables"])
+    _seats_restore(run, data["seats"])
+    _extra_times_restore(run, data["extra_times"])
+    _scoresheets_restore(run, data["scoresheets"])
+    _adjudication_restore(run, data["decisions"], data["sanctions"], data["appeals"])
+    _events_restore(run, data["events"])
+    services.results_refresh_all(tournament=tournament)
+    services.ranking_schedule_if_ranked(tournament=tournament)
+    return result
+
+
+def _tournament_restore(fields: dict) -> Tournament:
+    """The tournament itself; refused if one with its short name exists."""
     slug = fields["slug"]
     if Tournament.objects.filter(slug=slug).exists():
         raise ValidationError(
@@ -262,16 +311,11 @@ def _import(
     tournament.save()
     tournament.created_at = _parse_time(fields["created_at"])
     Tournament.objects.filter(pk=tournament.pk).update(created_at=tournament.created_at)
-    result = ImportResult(tournament=tournament)
-    users = _users(data, result)
+    return tournament
 
-    def user(name):
-        return _lookup(users, name, _("the user"))
 
-    players, created = _players(data["players"], known_players)
-    result.players_created, result.players_reused = created, len(data["players"]) - created
-
-    items = data["entries"]
+def _entries_restore(run: _Restoring, items: list[dict], players: dict[int, Player]) -> None:
+    """The entries, each of a player restored or found again."""
     entries = dict(
         zip(
             [item["key"] for item in items],
@@ -279,7 +323,7 @@ def _import(
                 Entry,
                 [
                     Entry(
-                        tournament=tournament,
+                        tournament=run.tournament,
                         player=_lookup(players, item["player"], _("the player")),
                         # Missing in a file written before: the player's (``Entry.names_default``).
                         **{name: item.get(name, "") for name in ENTRY_FIELDS_LATER},
@@ -293,28 +337,33 @@ def _import(
         )
     )
     _keep_times(Entry, list(entries.values()), items, "created_at")
-    result.entries = entries
+    run.result.entries = entries
 
+
+def _roles_restore(run: _Restoring, items: list[dict]) -> None:
+    """Who holds which role in the tournament."""
     _insert(
         TournamentRole,
         [
             TournamentRole(
-                tournament=tournament,
-                user=user(item["user"]),
+                tournament=run.tournament,
+                user=run.user(item["user"]),
                 role=item["role"],
-                entry=_lookup(entries, item["entry"], _("the entry")),
+                entry=_lookup(run.entries, item["entry"], _("the entry")),
             )
-            for item in data["roles"]
+            for item in items
         ],
     )
 
-    items = data["offences"]
+
+def _offences_restore(run: _Restoring, items: list[dict]) -> None:
+    """The tournament's catalogue of offences, with the TSR's codes."""
     codes = _offence_codes(items)
-    offences = _keyed(
+    run.offences = _keyed(
         Offence,
         items,
         lambda item: Offence(
-            tournament=tournament,
+            tournament=run.tournament,
             name=item["name"],
             code=codes.get(item["key"], ""),
             rule=item["rule"],
@@ -324,11 +373,15 @@ def _import(
             deduction=item["deduction"],
         ),
     )
-    rounds = _keyed(
+
+
+def _rounds_restore(run: _Restoring, items: list[dict], table_items: list[dict]) -> None:
+    """The rounds and their tables."""
+    run.rounds = _keyed(
         Round,
-        data["rounds"],
+        items,
         lambda item: Round(
-            tournament=tournament,
+            tournament=run.tournament,
             number=item["number"],
             status=item["status"],
             published_at=_parse_time(item["published_at"]),
@@ -337,73 +390,78 @@ def _import(
             ended_at=_parse_time(item["ended_at"]),
         ),
     )
-    tables = _keyed(
+    run.tables = _keyed(
         Table,
-        data["tables"],
+        table_items,
         lambda item: Table(
-            round=_lookup(rounds, item["round"], _("the round")), number=item["number"]
+            round=_lookup(run.rounds, item["round"], _("the round")), number=item["number"]
         ),
     )
 
-    # The private links stay as printed, unless another tournament here holds one already (the
-    # same tournament imported under another short name).
-    items = data["seats"]
+
+def _seats_restore(run: _Restoring, items: list[dict]) -> None:
+    """The seats. The private links stay as printed, unless another tournament here holds one
+    already (the same tournament imported under another short name)."""
     taken = set(
         Seat.objects.filter(token__in=[item["token"] for item in items]).values_list(
             "token", flat=True
         )
     )
 
-    def seat(item) -> Seat:
-        table = _lookup(tables, item["table"], _("the table"))
+    def seat(item: dict) -> Seat:
+        table = _lookup(run.tables, item["table"], _("the table"))
         token = item["token"]
         if not token or token in taken:
             token = new_seat_token()
-            result.tokens_renewed += 1
+            run.result.tokens_renewed += 1
         taken.add(token)
         return Seat(
             round_id=table.round_id,
             table=table,
             position=item["position"],
-            entry=_lookup(entries, item["entry"], _("the entry")),
+            entry=_lookup(run.entries, item["entry"], _("the entry")),
             moved_at=_parse_time(item["moved_at"]),
             token=token,
         )
 
-    seats = _keyed(Seat, items, seat)
+    run.seats = _keyed(Seat, items, seat)
 
-    items = data["extra_times"]
+
+def _extra_times_restore(run: _Restoring, items: list[dict]) -> None:
+    """The extra time granted to tables."""
     extra = _insert(
         ExtraTime,
         [
             ExtraTime(
-                table=_lookup(tables, item["table"], _("the table")),
+                table=_lookup(run.tables, item["table"], _("the table")),
                 minutes=item["minutes"],
                 reason=item["reason"],
-                granted_by=user(item["granted_by"]),
+                granted_by=run.user(item["granted_by"]),
             )
             for item in items
         ],
     )
     _keep_times(ExtraTime, extra, items, "granted_at")
 
-    items = data["scoresheets"]
-    sheets = _keyed(
+
+def _scoresheets_restore(run: _Restoring, items: list[dict]) -> None:
+    """The scoresheets, then their hands, second entries, changes and scans."""
+    run.sheets = _keyed(
         Scoresheet,
         items,
         lambda item: Scoresheet(
-            table=_lookup(tables, item["table"], _("the table")),
+            table=_lookup(run.tables, item["table"], _("the table")),
             status=item["status"],
             version=item["version"],
             time_over_after_hand=item["time_over_after_hand"],
             # Backups from before the scorekeeper could be handed over have none.
             keeper_seat=item.get("keeper_seat"),
             submitted_at=_parse_time(item["submitted_at"]),
-            submitted_by=user(item["submitted_by"]),
-            submitted_by_seat=_lookup(seats, item["submitted_by_seat"], _("the seat")),
+            submitted_by=run.user(item["submitted_by"]),
+            submitted_by_seat=_lookup(run.seats, item["submitted_by_seat"], _("the seat")),
             confirmed_at=_parse_time(item["confirmed_at"]),
-            confirmed_by=user(item["confirmed_by"]),
-            confirmed_by_seat=_lookup(seats, item["confirmed_by_seat"], _("the seat")),
+            confirmed_by=run.user(item["confirmed_by"]),
+            confirmed_by_seat=_lookup(run.seats, item["confirmed_by_seat"], _("the seat")),
             # Backups from before a sheet could be sent back have neither.
             sent_back_reason=item.get("sent_back_reason", ""),
             sent_back_by=item.get("sent_back_by", ""),
@@ -416,12 +474,12 @@ def _import(
             confirmation=item.get("confirmation", ""),
         ),
     )
-    _keep_times(Scoresheet, list(sheets.values()), items, "updated_at")
+    _keep_times(Scoresheet, list(run.sheets.values()), items, "updated_at")
     _insert(
         Hand,
         [
             Hand(
-                scoresheet=sheets[item["key"]],
+                scoresheet=run.sheets[item["key"]],
                 **{name: hand[name] for name in HAND_FIELDS},
                 **{name: hand[name] for name in HAND_FIELDS_LATER if name in hand},
             )
@@ -429,15 +487,24 @@ def _import(
             for hand in item["hands"]
         ],
     )
+    _second_entries_restore(run, items)
+    _changes_restore(run, items)
+    _scans_restore(run, items)
+
+
+def _second_entries_restore(run: _Restoring, items: list[dict]) -> None:
+    """The sheets' second entries (double entry), as typed."""
     seconds = [
-        (sheets[item["key"]], item["second_entry"]) for item in items if item.get("second_entry")
+        (run.sheets[item["key"]], item["second_entry"])
+        for item in items
+        if item.get("second_entry")
     ]
     second_rows = _insert(
         SecondEntry,
         [
             SecondEntry(
                 scoresheet=sheet,
-                by=user(second["by"]),
+                by=run.user(second["by"]),
                 hands=second["hands"],
                 time_over_after_hand=second["time_over_after_hand"],
                 version=second["version"],
@@ -450,7 +517,11 @@ def _import(
     _keep_times(
         SecondEntry, second_rows, [second for _sheet, second in seconds], "started_at", "updated_at"
     )
-    changes = [(sheets[item["key"]], change) for item in items for change in item["changes"]]
+
+
+def _changes_restore(run: _Restoring, items: list[dict]) -> None:
+    """Each sheet's history of changes."""
+    changes = [(run.sheets[item["key"]], change) for item in items for change in item["changes"]]
     change_rows = _insert(
         ScoresheetChange,
         [
@@ -458,8 +529,8 @@ def _import(
                 scoresheet=sheet,
                 version=change["version"],
                 action=change["action"],
-                by=user(change["by"]),
-                by_seat=_lookup(seats, change["by_seat"], _("the seat")),
+                by=run.user(change["by"]),
+                by_seat=_lookup(run.seats, change["by_seat"], _("the seat")),
                 by_name=change["by_name"],
                 reason=change["reason"],
                 before=change["before"],
@@ -469,104 +540,134 @@ def _import(
         ],
     )
     _keep_times(ScoresheetChange, change_rows, [change for _sheet, change in changes], "at")
-    # Backups from before sheets had scans have none.
-    scans = [(sheets[item["key"]], item["scan"]) for item in items if item.get("scan")]
+
+
+def _scans_restore(run: _Restoring, items: list[dict]) -> None:
+    """The scans of the signed sheets, their files written back to storage. Backups from
+    before sheets had scans have none."""
+    scans = [(run.sheets[item["key"]], item["scan"]) for item in items if item.get("scan")]
     _insert(
         ScoresheetScan,
         [
             _scan(
                 sheet,
                 scan,
-                stored,
-                user=user,
-                seat=_lookup(seats, scan["uploaded_by_seat"], _("the seat")),
+                run.stored,
+                user=run.user,
+                seat=_lookup(run.seats, scan["uploaded_by_seat"], _("the seat")),
             )
             for sheet, scan in scans
         ],
     )
 
-    # A decision of the panel names the appeal it was made on, and the appeal the decision
-    # appealed against: the decisions come first, and learn their appeals after.
-    items = data["decisions"]
-    decisions = _keyed(
+
+def _adjudication_restore(
+    run: _Restoring,
+    decision_items: list[dict],
+    sanction_items: list[dict],
+    appeal_items: list[dict],
+) -> None:
+    """The decisions, sanctions and appeals. A decision of the panel names the appeal it was
+    made on, and the appeal the decision appealed against: the decisions come first, and learn
+    their appeals after. Sanctions too: an appeal may be against one, and the panel's own
+    names its appeal."""
+    _decisions_restore(run, decision_items)
+    _sanctions_restore(run, sanction_items)
+    _members(Sanction, run.sanctions, sanction_items, run.user)
+    _appeals_restore(run, appeal_items)
+    _appeals_link(run, Decision, run.decisions, decision_items)
+    # Backups from before a sanction could be appealed name no appeal on it.
+    _appeals_link(run, Sanction, run.sanctions, sanction_items, added_later=True)
+    _members(Appeal, run.appeals, appeal_items, run.user)
+
+
+def _decisions_restore(run: _Restoring, items: list[dict]) -> None:
+    """The decisions on the sheets, without the appeals made on them yet."""
+    run.decisions = _keyed(
         Decision,
         items,
         lambda item: Decision(
-            scoresheet=_lookup(sheets, item["scoresheet"], _("the scoresheet")),
+            scoresheet=_lookup(run.sheets, item["scoresheet"], _("the scoresheet")),
             **{name: item[name] for name in DECISION_FIELDS},
             **{name: item[name] for name in DECISION_FIELDS_LATER if name in item},
-            offence=_lookup(offences, item["offence"], _("the offence")),
-            recorded_by=user(item["recorded_by"]),
-            initialled_by=user(item["initialled_by"]),
+            offence=_lookup(run.offences, item["offence"], _("the offence")),
+            recorded_by=run.user(item["recorded_by"]),
+            initialled_by=run.user(item["initialled_by"]),
             initialled_at=_parse_time(item["initialled_at"]),
-            ruled_by=user(item.get("ruled_by")),
-            hands_at_initials=_hands_at_initials(item, sheets),
+            ruled_by=run.user(item.get("ruled_by")),
+            hands_at_initials=_hands_at_initials(item, run.sheets),
         ),
     )
-    _keep_times(Decision, list(decisions.values()), items, "recorded_at")
-    # Sanctions too: an appeal may be against one, and the panel's own names its appeal.
-    sanction_items = data["sanctions"]
-    sanctions = _keyed(
+    _keep_times(Decision, list(run.decisions.values()), items, "recorded_at")
+
+
+def _sanctions_restore(run: _Restoring, items: list[dict]) -> None:
+    """The sanctions imposed on entries, without the appeals made on them yet."""
+    run.sanctions = _keyed(
         Sanction,
-        sanction_items,
+        items,
         lambda item: Sanction(
-            entry=_lookup(entries, item["entry"], _("the entry")),
-            round=_lookup(rounds, item["round"], _("the round")),
+            entry=_lookup(run.entries, item["entry"], _("the entry")),
+            round=_lookup(run.rounds, item["round"], _("the round")),
             kind=item["kind"],
             points=item["points"],
-            offence=_lookup(offences, item["offence"], _("the offence")),
+            offence=_lookup(run.offences, item["offence"], _("the offence")),
             reasons=item["reasons"],
-            decided_by=user(item["decided_by"]),
+            decided_by=run.user(item["decided_by"]),
             status=item.get("status", Sanction.Status.IN_FORCE),
             hands_at_decision=item.get("hands_at_decision"),
         ),
     )
-    _keep_times(Sanction, list(sanctions.values()), sanction_items, "decided_at")
-    _members(Sanction, sanctions, sanction_items, user)
-    appeal_items = data["appeals"]
-    appeals = _keyed(
+    _keep_times(Sanction, list(run.sanctions.values()), items, "decided_at")
+
+
+def _appeals_restore(run: _Restoring, items: list[dict]) -> None:
+    """The appeals against decisions and sanctions."""
+    run.appeals = _keyed(
         Appeal,
-        appeal_items,
+        items,
         lambda item: Appeal(
-            decision=_lookup(decisions, item["decision"], _("the decision")),
-            sanction=_lookup(sanctions, item.get("sanction"), _("the sanction")),
+            decision=_lookup(run.decisions, item["decision"], _("the decision")),
+            sanction=_lookup(run.sanctions, item.get("sanction"), _("the sanction")),
             appellant=item["appellant"],
             grounds=item["grounds"],
-            lodged_by=user(item["lodged_by"]),
+            lodged_by=run.user(item["lodged_by"]),
             outcome=item["outcome"],
             reasons=item["reasons"],
             interruption=item["interruption"],
-            decided_by=user(item["decided_by"]),
+            decided_by=run.user(item["decided_by"]),
             decided_at=_parse_time(item["decided_at"]),
         ),
     )
-    _keep_times(Appeal, list(appeals.values()), appeal_items, "lodged_at")
+    _keep_times(Appeal, list(run.appeals.values()), items, "lodged_at")
+
+
+def _appeals_link(
+    run: _Restoring,
+    model: type[Appealed],
+    rows: Mapping[int, Appealed],
+    items: list[dict],
+    *,
+    added_later: bool = False,
+) -> None:
+    """Give each decision or sanction made by the panel the appeal it was made on."""
     on_appeal = [
-        (decisions[item["key"]], _lookup(appeals, item["appeal"], _("the appeal")))
+        (rows[item["key"]], _lookup(run.appeals, item["appeal"], _("the appeal")))
         for item in items
-        if item["appeal"] is not None
+        if (item.get("appeal") if added_later else item["appeal"]) is not None
     ]
-    for decision, appeal in on_appeal:
-        decision.appeal = appeal
-    Decision.objects.bulk_update([decision for decision, _appeal in on_appeal], ["appeal"])
-    sanctions_on_appeal = [
-        (sanctions[item["key"]], _lookup(appeals, item["appeal"], _("the appeal")))
-        for item in sanction_items
-        if item.get("appeal") is not None
-    ]
-    for sanction, appeal in sanctions_on_appeal:
-        sanction.appeal = appeal
-    Sanction.objects.bulk_update(
-        [sanction for sanction, _appeal in sanctions_on_appeal], ["appeal"]
-    )
-    _members(Appeal, appeals, appeal_items, user)
+    for row, appeal in on_appeal:
+        row.appeal = appeal
+    model._default_manager.bulk_update([row for row, _appeal in on_appeal], ["appeal"])
 
-    items = data["events"]
 
-    def details(item) -> dict:
+def _events_restore(run: _Restoring, items: list[dict]) -> None:
+    """The adjudication's log of events; one naming an offence names it by its new id."""
+
+    def details(item: dict) -> dict:
         found = item["details"]
         if isinstance(found, dict) and found.get("offence") is not None:
-            offence = offences.get(found["offence"])
+            offence = run.offences.get(found["offence"])
             return {**found, "offence": offence.pk if offence else None}
         return found
 
@@ -574,12 +675,12 @@ def _import(
         Event,
         [
             Event(
-                tournament=tournament,
-                by=user(item["by"]),
+                tournament=run.tournament,
+                by=run.user(item["by"]),
                 action=item["action"],
-                decision=_lookup(decisions, item["decision"], _("the decision")),
-                appeal=_lookup(appeals, item["appeal"], _("the appeal")),
-                sanction=_lookup(sanctions, item["sanction"], _("the sanction")),
+                decision=_lookup(run.decisions, item["decision"], _("the decision")),
+                appeal=_lookup(run.appeals, item["appeal"], _("the appeal")),
+                sanction=_lookup(run.sanctions, item["sanction"], _("the sanction")),
                 summary=item["summary"],
                 message=item.get("message"),
                 details=details(item),
@@ -588,10 +689,6 @@ def _import(
         ],
     )
     _keep_times(Event, events, items, "at")
-
-    services.results_refresh_all(tournament=tournament)
-    services.ranking_schedule_if_ranked(tournament=tournament)
-    return result
 
 
 def _scan(
@@ -713,7 +810,22 @@ def competition_import(*, data: dict) -> CompetitionImportResult:
 
 
 def _competition_import(data: dict, stored: list[str]) -> CompetitionImportResult:
-    fields = data["competition"]
+    """Restore a team competition: its own fields and organisers, its players, its teams, then
+    each match day with its tournament."""
+    competition = _competition_restore(data["competition"])
+    result = CompetitionImportResult(competition=competition)
+    organisers = _users_named(data["organisers"], result.users_created)
+    competition.organisers.set([user.pk for user in organisers.values()])
+    players, result.players_created = _players(data["players"])
+    result.players_reused = len(data["players"]) - result.players_created
+    teams = _teams_restore(competition, data["teams"], players)
+    for item in data["match_days"]:
+        _match_day_restore(competition, item, stored, result, players=players, teams=teams)
+    return result
+
+
+def _competition_restore(fields: dict) -> Competition:
+    """The competition itself; refused if one with its short name exists."""
     if Competition.objects.filter(slug=fields["slug"]).exists():
         raise ValidationError(
             _(
@@ -728,12 +840,13 @@ def _competition_import(data: dict, stored: list[str]) -> CompetitionImportResul
     Competition.objects.filter(pk=competition.pk).update(
         created_at=_parse_time(fields["created_at"])
     )
-    result = CompetitionImportResult(competition=competition)
-    organisers = _users_named(data["organisers"], result.users_created)
-    competition.organisers.set([user.pk for user in organisers.values()])
-    players, result.players_created = _players(data["players"])
-    result.players_reused = len(data["players"]) - result.players_created
-    items = data["teams"]
+    return competition
+
+
+def _teams_restore(
+    competition: Competition, items: list[dict], players: dict[int, Player]
+) -> dict[int, Team]:
+    """The teams and their members."""
     teams = _keyed(
         Team,
         items,
@@ -753,48 +866,60 @@ def _competition_import(data: dict, stored: list[str]) -> CompetitionImportResul
             for member in item["members"]
         ],
     )
-    for item in data["match_days"]:
-        document = item["tournament"]
-        _check_format(document)
-        known = {own: _lookup(players, theirs, _("the player")) for own, theirs in item["players"]}
-        imported = _import(document, stored, known_players=known)
-        result.tournaments.append(imported)
-        result.users_created += [
-            name for name in imported.users_created if name not in result.users_created
-        ]
-        match_day = MatchDay.objects.create(
-            competition=competition,
-            number=item["number"],
-            stage=item["stage"],
-            tournament=imported.tournament,
+    return teams
+
+
+def _match_day_restore(
+    competition: Competition,
+    item: dict,
+    stored: list[str],
+    result: CompetitionImportResult,
+    *,
+    players: dict[int, Player],
+    teams: dict[int, Team],
+) -> None:
+    """One match day: its tournament (as ``_import`` restores it, with the competition's
+    players), its groups and its line-ups."""
+    document = item["tournament"]
+    _check_format(document)
+    known = {own: _lookup(players, theirs, _("the player")) for own, theirs in item["players"]}
+    imported = _import(document, stored, known_players=known)
+    result.tournaments.append(imported)
+    result.users_created += [
+        name for name in imported.users_created if name not in result.users_created
+    ]
+    match_day = MatchDay.objects.create(
+        competition=competition,
+        number=item["number"],
+        stage=item["stage"],
+        tournament=imported.tournament,
+    )
+    for group_item in item["groups"]:
+        group = Group.objects.create(
+            match_day=match_day, number=group_item["number"], advance=group_item["advance"]
         )
-        for group_item in item["groups"]:
-            group = Group.objects.create(
-                match_day=match_day, number=group_item["number"], advance=group_item["advance"]
-            )
-            _insert(
-                GroupTeam,
-                [
-                    GroupTeam(
-                        group=group,
-                        match_day=match_day,
-                        team=_lookup(teams, place["team"], _("the team")),
-                        through=place["through"],
-                    )
-                    for place in group_item["teams"]
-                ],
-            )
         _insert(
-            LineUp,
+            GroupTeam,
             [
-                LineUp(
+                GroupTeam(
+                    group=group,
                     match_day=match_day,
-                    team=_lookup(teams, line["team"], _("the team")),
-                    round_number=line["round_number"],
-                    place=line["place"],
-                    entry=_lookup(imported.entries, line["entry"], _("the entry")),
+                    team=_lookup(teams, place["team"], _("the team")),
+                    through=place["through"],
                 )
-                for line in item["line_ups"]
+                for place in group_item["teams"]
             ],
         )
-    return result
+    _insert(
+        LineUp,
+        [
+            LineUp(
+                match_day=match_day,
+                team=_lookup(teams, line["team"], _("the team")),
+                round_number=line["round_number"],
+                place=line["place"],
+                entry=_lookup(imported.entries, line["entry"], _("the entry")),
+            )
+            for line in item["line_ups"]
+        ],
+    )

@@ -451,92 +451,9 @@ def demo_build(*, seed: int = 2026, now: datetime.datetime) -> DemoResult:
     now = timezone.localtime(now)  # rounds begin at 10 o'clock local time
     user, password = _organiser("organiser")
     pool = _players(rng, 170)
-
-    ranking_day = (now - datetime.timedelta(days=23)).date()
-    ranking = services.tournament_create(
-        name="Herbstturnier der Doko-Freunde",
-        starts_on=ranking_day,
-        venue="Hannover, Freizeitheim Linden",
-        planned_rounds=3,
-        # A club day on paper: the desk typed every signed sheet in.
-        sheet_keeping=SheetKeeping.PAPER,
-        organiser=user,
-    )
-    for player in sorted(pool[:32], key=lambda p: (p.last_name, p.first_name)):
-        services.entry_create(tournament=ranking, player=player)
-    start = datetime.datetime.combine(ranking_day, datetime.time(10), tzinfo=now.tzinfo)
-    for number in range(3):
-        _play_round(
-            rng=rng,
-            tournament=ranking,
-            started_at=start + datetime.timedelta(minutes=130 * number),
-            organiser=user,
-            on_paper=True,
-        )
-
-    # Rounds 1 to 3 were played yesterday from 10 o'clock; round 4 began 42 minutes ago.
-    yesterday = (now - datetime.timedelta(days=1)).date()
-    championship = services.tournament_create(
-        name="Deutsche Doppelkopf-Meisterschaft (Demo)",
-        starts_on=yesterday,
-        ends_on=now.date(),
-        venue="Braunschweig, Stadthalle",
-        planned_rounds=8,
-        seating_method=SeatingMethod.DDV,
-        organiser=user,
-    )
-    for player in pool[10:158]:
-        services.entry_create(tournament=championship, player=player)
-    day_one = datetime.datetime.combine(yesterday, datetime.time(10), tzinfo=now.tzinfo)
-    for number in range(3):
-        _play_round(
-            rng=rng,
-            tournament=championship,
-            started_at=day_one + datetime.timedelta(minutes=130 * number),
-            organiser=user,
-        )
-    round_4_start = now - datetime.timedelta(minutes=42)
-    round_4 = _play_round(
-        rng=rng,
-        tournament=championship,
-        started_at=round_4_start,
-        organiser=user,
-        running_for=now - round_4_start,
-    )
-    for role in (TournamentRole.Role.ADJUDICATOR, TournamentRole.Role.PANEL):
-        adjudication.role_grant(tournament=championship, user=user, role=role, by=user)
-    services.tournament_seating_publish(tournament=championship)
-    _adjudicate(round_=round_4, user=user)
-    services.table_extra_time_grant(
-        table=round_4.tables.get(number=7),
-        minutes=6,
-        reason="Beschwerde in Spiel 9, Entscheidung des Schiedsrichters (TSR 9.7)",
-        by=user,
-    )
-    # The club's own list counts from three rounds, so that the finished tournament fills it.
-    # It admits tournaments of 16 players, 3 rounds, at tables of four; its maintainer
-    # admitted the finished one on the organiser's request.
-    club_list = services.ranking_list_save(
-        name="Vereinsrangliste der Doko-Freunde (Demo)",
-        slug="doko-freunde",
-        months=12,
-        min_rounds=3,
-        tournament_min_players=16,
-        tournament_min_rounds=3,
-        tournament_tables_of_four_only=True,
-        ranking_list=RankingList.objects.filter(slug="doko-freunde").first(),
-    )
-    maintainer, maintainer_password = _maintainer("listenfuehrung")
-    for ranking_list in RankingList.objects.all():
-        if not ranking_list.maintainers.exists():
-            ranking_list.maintainers.add(maintainer)
-    ranking.refresh_from_db()
-    admission = services.ranking_admission_request(
-        ranking_list=club_list, tournament=ranking, by=user
-    )
-    services.ranking_admission_admit(
-        admission=admission, by=maintainer, reason="Spiellisten stichprobenartig geprüft."
-    )
+    ranking = _club_day_build(rng=rng, now=now, organiser=user, pool=pool)
+    championship = _championship_build(rng=rng, now=now, organiser=user, pool=pool)
+    maintainer, maintainer_password = _club_list_build(tournament=ranking, organiser=user)
     upcoming = _upcoming(pool=pool, now=now, organiser=user)
     # The championship shows each club's best three beside its standings. (No settings service
     # offers the club ranking yet: written here as the organiser would set it.)
@@ -559,3 +476,107 @@ def demo_build(*, seed: int = 2026, now: datetime.datetime) -> DemoResult:
         maintainer_password=maintainer_password,
         competitions=(league, team_championship),
     )
+
+
+def _club_day_build(
+    *, rng: random.Random, now: datetime.datetime, organiser: User, pool: list[Player]
+) -> Tournament:
+    """A club's tournament of 32 players three weeks ago, three rounds on paper."""
+    ranking_day = (now - datetime.timedelta(days=23)).date()
+    ranking = services.tournament_create(
+        name="Herbstturnier der Doko-Freunde",
+        starts_on=ranking_day,
+        venue="Hannover, Freizeitheim Linden",
+        planned_rounds=3,
+        # A club day on paper: the desk typed every signed sheet in.
+        sheet_keeping=SheetKeeping.PAPER,
+        organiser=organiser,
+    )
+    for player in sorted(pool[:32], key=lambda p: (p.last_name, p.first_name)):
+        services.entry_create(tournament=ranking, player=player)
+    start = datetime.datetime.combine(ranking_day, datetime.time(10), tzinfo=now.tzinfo)
+    for number in range(3):
+        _play_round(
+            rng=rng,
+            tournament=ranking,
+            started_at=start + datetime.timedelta(minutes=130 * number),
+            organiser=organiser,
+            on_paper=True,
+        )
+    return ranking
+
+
+def _championship_build(
+    *, rng: random.Random, now: datetime.datetime, organiser: User, pool: list[Player]
+) -> Tournament:
+    """A championship of 148 players in its second day: rounds 1 to 3 played yesterday from
+    10 o'clock, round 4 begun 42 minutes ago, with a complaint ruled on and extra time."""
+    yesterday = (now - datetime.timedelta(days=1)).date()
+    championship = services.tournament_create(
+        name="Deutsche Doppelkopf-Meisterschaft (Demo)",
+        starts_on=yesterday,
+        ends_on=now.date(),
+        venue="Braunschweig, Stadthalle",
+        planned_rounds=8,
+        seating_method=SeatingMethod.DDV,
+        organiser=organiser,
+    )
+    for player in pool[10:158]:
+        services.entry_create(tournament=championship, player=player)
+    day_one = datetime.datetime.combine(yesterday, datetime.time(10), tzinfo=now.tzinfo)
+    for number in range(3):
+        _play_round(
+            rng=rng,
+            tournament=championship,
+            started_at=day_one + datetime.timedelta(minutes=130 * number),
+            organiser=organiser,
+        )
+    round_4_start = now - datetime.timedelta(minutes=42)
+    round_4 = _play_round(
+        rng=rng,
+        tournament=championship,
+        started_at=round_4_start,
+        organiser=organiser,
+        running_for=now - round_4_start,
+    )
+    for role in (TournamentRole.Role.ADJUDICATOR, TournamentRole.Role.PANEL):
+        adjudication.role_grant(tournament=championship, user=organiser, role=role, by=organiser)
+    services.tournament_seating_publish(tournament=championship)
+    _adjudicate(round_=round_4, user=organiser)
+    services.table_extra_time_grant(
+        table=round_4.tables.get(number=7),
+        minutes=6,
+        reason="Beschwerde in Spiel 9, Entscheidung des Schiedsrichters (TSR 9.7)",
+        by=organiser,
+    )
+    return championship
+
+
+def _club_list_build(*, tournament: Tournament, organiser: User) -> tuple[User, str]:
+    """The club's ranking list, a maintainer for every list, and the club day admitted to the
+    club's list; the maintainer and his password."""
+    # The club's own list counts from three rounds, so that the finished tournament fills it.
+    # It admits tournaments of 16 players, 3 rounds, at tables of four; its maintainer
+    # admitted the finished one on the organiser's request.
+    club_list = services.ranking_list_save(
+        name="Vereinsrangliste der Doko-Freunde (Demo)",
+        slug="doko-freunde",
+        months=12,
+        min_rounds=3,
+        tournament_min_players=16,
+        tournament_min_rounds=3,
+        tournament_tables_of_four_only=True,
+        ranking_list=RankingList.objects.filter(slug="doko-freunde").first(),
+    )
+    maintainer, maintainer_password = _maintainer("listenfuehrung")
+    for ranking_list in RankingList.objects.all():
+        if not ranking_list.maintainers.exists():
+            ranking_list.maintainers.add(maintainer)
+    tournament.refresh_from_db()
+    admission = services.ranking_admission_request(
+        ranking_list=club_list, tournament=tournament, by=organiser
+    )
+    services.ranking_admission_admit(
+        admission=admission, by=maintainer, reason="Spiellisten stichprobenartig geprüft."
+    )
+    return maintainer, maintainer_password

@@ -62,11 +62,6 @@ def known_best(players: int) -> int | None:
     return KNOWN_BEST.get(players)
 
 
-def upper_bound(players: int) -> int:
-    """No plan without a repeat meeting has more rounds than this (see the docstring)."""
-    return 1 if players < 16 else (players - 1) // 3
-
-
 @dataclass(frozen=True)
 class Scheme:
     """Where the construction looks: the group ``Z_g1 x Z_g2 x ...`` (``group``: the g's) of

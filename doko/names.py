@@ -70,9 +70,3 @@ def search_words(query: str) -> list[tuple[str, str]]:
 def matches(key: str, query: str) -> bool:
     """``search_words`` applied in Python, for lists too small to ask the database."""
     return all(a in key or b in key for a, b in search_words(query))
-
-
-def ascii_slug_text(text: str) -> str:
-    """Text for a readable link: German transliteration, accents dropped ("Münster" →
-    "muenster"); letters without a Latin spelling are left out by the slug itself."""
-    return spelt_out(text)

@@ -10,6 +10,8 @@ import math
 import random
 from collections.abc import Sequence
 
+from doko.rules.deal import TABLE_OF_FIVE
+
 
 def balanced_positions(
     drawn: Sequence[Sequence[Sequence[int]]], rng: random.Random
@@ -64,7 +66,7 @@ def _fifth_seats(
         (number, table)
         for number, tables in enumerate(drawn)
         for table, players in enumerate(tables)
-        if len(players) == 5
+        if len(players) == TABLE_OF_FIVE
     ]
     rng.shuffle(fives)
     given: dict[tuple[int, int], int] = {}

@@ -19,6 +19,7 @@ nobody in one position more than ``ceil(rounds / 4)`` times). Everything random 
 moving as few players as it can.
 """
 
+import functools
 import itertools
 import math
 import random
@@ -29,6 +30,7 @@ from typing import cast
 
 from doko import designs
 from doko.positions import balanced_positions
+from doko.rules.deal import TABLE_OF_FIVE, TABLE_OF_FOUR
 
 
 @dataclass(frozen=True)
@@ -87,11 +89,11 @@ def table_sizes(players: int, *, tables_of_five: bool) -> list[int]:
 
 
 def _sizes(players: int, *, tables_of_five: bool) -> list[int] | None:
-    fives = players % 4 if tables_of_five else 0
-    fours, rest = divmod(players - 5 * fives, 4)
-    if players < 4 or fours < 0 or rest:
+    fives = players % TABLE_OF_FOUR if tables_of_five else 0
+    fours, rest = divmod(players - TABLE_OF_FIVE * fives, TABLE_OF_FOUR)
+    if players < TABLE_OF_FOUR or fours < 0 or rest:
         return None
-    return [4] * fours + [5] * fives
+    return [TABLE_OF_FOUR] * fours + [TABLE_OF_FIVE] * fives
 
 
 class Method(StrEnum):
@@ -175,32 +177,25 @@ def draw(
     # all of them at once; a field at tables of four starts from a perfect plan where one is
     # known (doko.designs: nobody meets anybody twice), as many rounds as it has.
     advance = method is Method.DDV and rounds > 1 and not history
-    drawn = planner.perfect_rounds(rounds) if advance and set(sizes) == {4} else []
+    drawn = planner.perfect_rounds(rounds) if advance and set(sizes) == {TABLE_OF_FOUR} else []
     # Small fields drawn in advance get the tabu search, which moves players freely; a round
     # drawn alone fixes each player's seat position first and swaps only within a position.
     use_tabu = method is Method.DDV and rounds > 1 and len(players) <= _TABU_FIELD
     by_position = method is not Method.STANDINGS and not use_tabu and not advance
     for number in range(len(drawn), rounds):
-        limit = math.ceil((len(history) + number + 1) / 4)
-        if method is Method.STANDINGS:
-            tables = planner.ranked_round(ranking)
-            planner.improve(tables, number, max_distance=1)
-        elif by_position:
-            tables = planner.positioned_round(limit)
-            planner.position_limit = limit
-            planner.improve(tables, number, same_position=True)
-            planner.improve(tables, number)  # what swaps within positions could not mend
-        else:
-            tables = planner.random_round()
-            planner.improve(tables, number)
-        planner.add_round(tables)
-        if not use_tabu and method is not Method.STANDINGS and len(players) <= _ROUND_TABU_FIELD:
-            planner.tabu([tables], first_number=number)
-        planner.polish(tables, number)
-        planner.position_limit = 0
-        if by_position:
-            planner.take_positions(tables)
-        drawn.append(tables)
+        drawn.append(
+            _draw_round(
+                planner,
+                method,
+                number=number,
+                played=len(history),
+                ranking=ranking,
+                by_position=by_position,
+                round_tabu=not use_tabu
+                and method is not Method.STANDINGS
+                and len(players) <= _ROUND_TABU_FIELD,
+            )
+        )
     if use_tabu or (drawn and planner.apart_broken(drawn)):
         planner.tabu(drawn)
     if use_tabu or advance:
@@ -224,6 +219,40 @@ def draw(
     return Draw(rounds=plans, quality=quality(plans, history=history, apart=apart))
 
 
+def _draw_round(
+    planner: "_Planner",
+    method: Method,
+    *,
+    number: int,
+    played: int,
+    ranking: Sequence[int],
+    by_position: bool,
+    round_tabu: bool,
+) -> list[list[int]]:
+    """Draw round ``number`` (after ``played`` rounds of history) and add it to ``planner``:
+    by standings, by seat position first, or at random, then mended by swaps."""
+    limit = math.ceil((played + number + 1) / 4)
+    if method is Method.STANDINGS:
+        tables = planner.ranked_round(ranking)
+        planner.improve(tables, number, max_distance=1)
+    elif by_position:
+        tables = planner.positioned_round(limit)
+        planner.position_limit = limit
+        planner.improve(tables, number, same_position=True)
+        planner.improve(tables, number)  # what swaps within positions could not mend
+    else:
+        tables = planner.random_round()
+        planner.improve(tables, number)
+    planner.add_round(tables)
+    if round_tabu:
+        planner.tabu([tables], first_number=number)
+    planner.polish(tables, number)
+    planner.position_limit = 0
+    if by_position:
+        planner.take_positions(tables)
+    return tables
+
+
 def quality(
     plans: Sequence[SeatingPlan],
     *,
@@ -245,7 +274,7 @@ def quality(
             for position, player in enumerate(table):
                 if player in everyone:
                     positions[player][position] += 1
-                    fives[player] += len(table) == 5
+                    fives[player] += len(table) == TABLE_OF_FIVE
                     faced[player] += len(table) - 1
             for a, b in itertools.combinations(sorted(present), 2):
                 meetings[a, b] = meetings.get((a, b), 0) + 1
@@ -320,14 +349,7 @@ def reseat(
         for seat, player in enumerate(table)
         if player in active
     }
-    # Table sizes by number: one more seat kept means one fewer player moved.
-    count, fives = len(sizes), sizes.count(5)
-    fifth_kept = {number for number, seat in home.values() if seat == 4 and number < count}
-    was_five = {number for number, table in enumerate(plan.tables) if len(table) == 5}
-    five_tables = sorted(
-        range(count), key=lambda number: (number not in fifth_kept, number not in was_five, -number)
-    )[:fives]
-    new_sizes = [5 if number in five_tables else 4 for number in range(count)]
+    new_sizes = _kept_sizes(plan, home, sizes)
     planner = _Planner(
         players=players,
         sizes=new_sizes,
@@ -337,13 +359,7 @@ def reseat(
         rng=random.Random(seed),
     )
     planner.position_limit = math.ceil((len(history) + 1) / 4)
-    tables: list[list[int | None]] = [[None] * size for size in new_sizes]
-    movers = []
-    for player, (number, seat) in sorted(home.items()):
-        if number < count and seat < new_sizes[number]:
-            tables[number][seat] = planner.index[player]
-        else:
-            movers.append(planner.index[player])
+    tables, movers = _keep_seats(planner, home, new_sizes)
     movers += [planner.index[player] for player in sorted(active - home.keys())]
     planner.refill(
         tables,
@@ -361,6 +377,55 @@ def reseat(
         )
     )
     return Reseat(plan=new_plan, moved=moved)
+
+
+def _keep_seats(
+    planner: "_Planner", home: dict[int, tuple[int, int]], sizes: Sequence[int]
+) -> tuple[list[list[int | None]], list[int]]:
+    """The tables of a reseated round with every player who can keep his seat in it, holes
+    (``None``) elsewhere, and the players (as the planner's indices) who must move."""
+    tables: list[list[int | None]] = [[None] * size for size in sizes]
+    movers = []
+    for player, (number, seat) in sorted(home.items()):
+        if number < len(sizes) and seat < sizes[number]:
+            tables[number][seat] = planner.index[player]
+        else:
+            movers.append(planner.index[player])
+    return tables, movers
+
+
+def _kept_sizes(
+    plan: SeatingPlan, home: dict[int, tuple[int, int]], sizes: Sequence[int]
+) -> list[int]:
+    """The size of each table by number when reseating: the tables of five go first to tables
+    whose fifth seat is still taken, then to tables that were tables of five, then to the
+    highest numbers; one more seat kept means one fewer player moved."""
+    count, fives = len(sizes), sizes.count(TABLE_OF_FIVE)
+    # Seats count from 0 here, so the fifth seat is the one numbered like a table of four.
+    fifth_kept = {
+        number for number, seat in home.values() if seat == TABLE_OF_FOUR and number < count
+    }
+    was_five = {number for number, table in enumerate(plan.tables) if len(table) == TABLE_OF_FIVE}
+    five_tables = sorted(
+        range(count), key=lambda number: (number not in fifth_kept, number not in was_five, -number)
+    )[:fives]
+    return [TABLE_OF_FIVE if number in five_tables else TABLE_OF_FOUR for number in range(count)]
+
+
+def _place(tables: Sequence[Sequence[int]], where: Sequence[int], player: int) -> tuple[int, int]:
+    """The table and seat of ``player`` in a round whose tables ``where`` maps players to."""
+    return where[player], tables[where[player]].index(player)
+
+
+def _placed_cost(home: dict[int, tuple[int, int]], p: int, table: int, seat: int) -> int:
+    """What reseating costs for seating ``p`` at ``table`` and ``seat``: moving a player who
+    had a seat (``_MOVE``), and more if he leaves his old table (``_OTHER_TABLE``)."""
+    cost = 0
+    if home.get(p, (table, seat)) != (table, seat):
+        cost += _MOVE
+    if home.get(p, (table,))[0] != table:
+        cost += _OTHER_TABLE
+    return cost
 
 
 # Weights of the search: a pair kept apart outweighs any number of repeats, a repeat outweighs
@@ -418,7 +483,7 @@ class _Planner:
                 for position, player in enumerate(table):
                     if player in self.index:
                         self.positions[self.index[player]][position] += 1
-                        self.fives[self.index[player]] += len(table) == 5
+                        self.fives[self.index[player]] += len(table) == TABLE_OF_FIVE
 
     # Starting points -----------------------------------------------------------------------
 
@@ -426,7 +491,7 @@ class _Planner:
         """Tables of a random order; tables of five go to the players who sat at fewest."""
         order = list(range(len(self.ids)))
         self.rng.shuffle(order)
-        fives = sum(size == 5 for size in self.sizes)
+        fives = sum(size == TABLE_OF_FIVE for size in self.sizes)
         if fives:
             order.sort(key=lambda player: -self.fives[player])  # stable: random among equals
         return self._cut(order)
@@ -436,7 +501,7 @@ class _Planner:
         ``limit`` times, least used first: each position is a class of players, and table i
         takes the i-th player of every class. Tables of five go to the players who sat at
         fewest (their fifth seat, the scorekeeper's, first of all)."""
-        fours = sum(size == 4 for size in self.sizes)
+        fours = sum(size == TABLE_OF_FOUR for size in self.sizes)
         fives = len(self.sizes) - fours
         capacity = [fours + fives] * 4 + [fives]
         order = list(range(len(self.ids)))
@@ -610,7 +675,7 @@ class _Planner:
                 delta += self._pair_cost(a, y, number, False) - self._pair_cost(b, y, number, True)
         if len(table_a) != len(table_b):
             # The one moving to the table of five sits at one more; the other at one fewer.
-            to_five, to_four = (b, a) if len(table_a) == 5 else (a, b)
+            to_five, to_four = (b, a) if len(table_a) == TABLE_OF_FIVE else (a, b)
             delta += _FIVE * (self.fives[to_five] - (self.fives[to_four] - 1))
         if self.position_limit:
             # Where a table's order is the seat order, moving changes the position too.
@@ -630,7 +695,7 @@ class _Planner:
         self._meet(table_a, -1)
         self._meet(table_b, -1)
         if len(table_a) != len(table_b):
-            five_leaver = a if len(table_a) == 5 else b
+            five_leaver = a if len(table_a) == TABLE_OF_FIVE else b
             self.fives[five_leaver] -= 1
             self.fives[b if five_leaver == a else a] += 1
         table_a[table_a.index(a)] = b
@@ -775,14 +840,16 @@ class _Planner:
     def polish(self, tables: list[list[int]], number: int) -> None:
         """Spread the tables of five of an added round: swap players between a table of five
         and a table of four wherever that costs nothing else."""
-        if all(len(table) == 4 for table in tables):
+        if all(len(table) == TABLE_OF_FOUR for table in tables):
             return
         where = self._where(tables)
         for _ in range(3):
             changed = False
-            for five in [table for table in tables if len(table) == 5]:
+            for five in [table for table in tables if len(table) == TABLE_OF_FIVE]:
                 for a in list(five):
-                    candidates = [b for table in tables if len(table) == 4 for b in table]
+                    candidates = [
+                        b for table in tables if len(table) == TABLE_OF_FOUR for b in table
+                    ]
                     if len(candidates) > 4 * _SAMPLE:
                         candidates = self.rng.sample(candidates, 4 * _SAMPLE)
                     if self._best_swap(tables, where, a, candidates, number):
@@ -800,7 +867,7 @@ class _Planner:
 
     def _fives_count(self, tables: Iterable[Sequence[int]], step: int) -> None:
         for table in tables:
-            if len(table) == 5:
+            if len(table) == TABLE_OF_FIVE:
                 for p in table:
                     self.fives[p] += step
 
@@ -826,15 +893,25 @@ class _Planner:
         each, most met first, where he costs least, then swaps of the movers among themselves
         (or, for a pair kept apart, with anybody) while they lower the cost. ``home``: the
         table and seat each player had, whom moving costs ``_MOVE``. Adds the round."""
+        placed_cost = functools.partial(_placed_cost, home)
+        tables = self._fill_holes(partial, movers, placed_cost, number)
+        self.add_round(tables)
+        where = self._where(tables)
+        for _ in range(50):
+            if not self._swap_loose(tables, where, home, placed_cost, number):
+                break
+        loose = [p for p in range(len(self.ids)) if home.get(p) != _place(tables, where, p)]
+        if 1 < len(loose) <= _EXACT:
+            self._assign_exactly(tables, loose, placed_cost, number)
 
-        def placed_cost(p: int, table: int, seat: int) -> int:
-            cost = 0
-            if home.get(p, (table, seat)) != (table, seat):
-                cost += _MOVE
-            if home.get(p, (table,))[0] != table:
-                cost += _OTHER_TABLE
-            return cost
-
+    def _fill_holes(
+        self,
+        partial: list[list[int | None]],
+        movers: list[int],
+        placed_cost: Callable[[int, int, int], int],
+        number: int,
+    ) -> list[list[int]]:
+        """Seat each mover, most met first, in the empty seat where he costs least."""
         holes = [
             (table, seat)
             for table, players in enumerate(partial)
@@ -850,7 +927,7 @@ class _Planner:
                 others = [q for q in partial[table] if q is not None]
                 return (
                     sum(self._pair_cost(p, q, number, False) for q in others)
-                    + (_FIVE * self.fives[p] if len(partial[table]) == 5 else 0)
+                    + (_FIVE * self.fives[p] if len(partial[table]) == TABLE_OF_FIVE else 0)
                     + _POSITION * self._over(p, seat)
                     + placed_cost(p, table, seat)
                 )
@@ -858,65 +935,79 @@ class _Planner:
             hole = min(holes, key=cost)
             holes.remove(hole)
             partial[hole[0]][hole[1]] = p
-        tables = cast("list[list[int]]", partial)  # every hole is filled now
-        self.add_round(tables)
-        where = self._where(tables)
+        return cast("list[list[int]]", partial)  # every hole is filled now
 
-        def seat_of(p: int) -> int:
-            return tables[where[p]].index(p)
-
-        def apart_broken(p: int) -> bool:
-            return any(q in sets[p] for sets in self._apart_sets(number) for q in tables[where[p]])
-
-        def delta(a: int, b: int) -> int:
-            table_a, table_b, i, j = where[a], where[b], seat_of(a), seat_of(b)
-            if table_a != table_b:
-                change = self.swap_delta(a, tables[table_a], b, tables[table_b], number)
-            else:
-                change = _POSITION * (
-                    self._over(a, j) + self._over(b, i) - self._over(a, i) - self._over(b, j)
-                )
-            return (
-                change
-                + placed_cost(a, table_b, j)
-                + placed_cost(b, table_a, i)
-                - placed_cost(a, table_a, i)
-                - placed_cost(b, table_b, j)
-            )
-
+    def _swap_loose(
+        self,
+        tables: list[list[int]],
+        where: list[int],
+        home: dict[int, tuple[int, int]],
+        placed_cost: Callable[[int, int, int], int],
+        number: int,
+    ) -> bool:
+        """One pass of swaps that lower the cost: each player away from home swaps with the
+        best of the others away from home, or, for a pair kept apart, with anybody. Whether
+        any swap was made."""
         everyone = range(len(self.ids))
-        for _ in range(50):
-            loose = [p for p in everyone if home.get(p) != (where[p], seat_of(p))]
-            self.rng.shuffle(loose)
-            # The players who could stay are swapped only for a pair kept apart that the
-            # loose players have not mended (one already together in ``plan``).
-            at_home = sorted(set(everyone).difference(loose))
-            improved = False
-            for a in loose + at_home:
-                broken = apart_broken(a)
-                if not broken and home.get(a) == (where[a], seat_of(a)):
-                    continue
-                pool = list(everyone) if broken else loose
-                if len(pool) > 4 * _SAMPLE:
-                    pool = self.rng.sample(pool, 4 * _SAMPLE)
-                best, best_delta = None, 0
-                for b in pool:
-                    if b != a and (change := delta(a, b)) < best_delta:
-                        best, best_delta = b, change
-                if best is None:
-                    continue
-                if where[a] != where[best]:
-                    self._swap(tables, where, a, best)
-                else:
-                    table = tables[where[a]]
-                    i, j = table.index(a), table.index(best)
-                    table[i], table[j] = best, a
-                improved = True
-            if not improved:
-                break
-        loose = [p for p in everyone if home.get(p) != (where[p], seat_of(p))]
-        if 1 < len(loose) <= _EXACT:
-            self._assign_exactly(tables, loose, placed_cost, number)
+        loose = [p for p in everyone if home.get(p) != _place(tables, where, p)]
+        self.rng.shuffle(loose)
+        # The players who could stay are swapped only for a pair kept apart that the
+        # loose players have not mended (one already together in ``plan``).
+        at_home = sorted(set(everyone).difference(loose))
+        improved = False
+        for a in loose + at_home:
+            broken = any(
+                q in sets[a] for sets in self._apart_sets(number) for q in tables[where[a]]
+            )
+            if not broken and home.get(a) == _place(tables, where, a):
+                continue
+            pool = list(everyone) if broken else loose
+            if len(pool) > 4 * _SAMPLE:
+                pool = self.rng.sample(pool, 4 * _SAMPLE)
+            best, best_delta = None, 0
+            for b in pool:
+                if (
+                    b != a
+                    and (change := self._refill_delta(tables, where, a, b, placed_cost, number))
+                    < best_delta
+                ):
+                    best, best_delta = b, change
+            if best is None:
+                continue
+            if where[a] != where[best]:
+                self._swap(tables, where, a, best)
+            else:
+                table = tables[where[a]]
+                i, j = table.index(a), table.index(best)
+                table[i], table[j] = best, a
+            improved = True
+        return improved
+
+    def _refill_delta(
+        self,
+        tables: list[list[int]],
+        where: list[int],
+        a: int,
+        b: int,
+        placed_cost: Callable[[int, int, int], int],
+        number: int,
+    ) -> int:
+        """What swapping players ``a`` and ``b`` changes in the cost, moves included."""
+        table_a, table_b = where[a], where[b]
+        i, j = tables[table_a].index(a), tables[table_b].index(b)
+        if table_a != table_b:
+            change = self.swap_delta(a, tables[table_a], b, tables[table_b], number)
+        else:
+            change = _POSITION * (
+                self._over(a, j) + self._over(b, i) - self._over(a, i) - self._over(b, j)
+            )
+        return (
+            change
+            + placed_cost(a, table_b, j)
+            + placed_cost(b, table_a, i)
+            - placed_cost(a, table_a, i)
+            - placed_cost(b, table_b, j)
+        )
 
     def _assign_exactly(
         self,
@@ -941,7 +1032,7 @@ class _Planner:
             (p, place): sum(
                 self._pair_cost(p, q, number, False) for q in tables[place[0]] if q not in moving
             )
-            + (_FIVE * self.fives[p] if len(tables[place[0]]) == 5 else 0)
+            + (_FIVE * self.fives[p] if len(tables[place[0]]) == TABLE_OF_FIVE else 0)
             + _POSITION * self._over(p, place[1])
             + placed_cost(p, *place)
             for p in loose

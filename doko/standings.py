@@ -22,7 +22,7 @@ import datetime
 import json
 import operator
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
@@ -250,36 +250,11 @@ def standings(
 
     # The ranked players by sort key, with their rows' fields but the rank (known once sorted).
     ranked: list[tuple[tuple[int, ...], Entrant, _RowFields]] = []
-    out: list[Row] = []
     not_played: list[Row] = []
     unranked: list[Row] = []
     for entrant in entrants:
-        cells: list[RoundResult | None] = [None] * len(rounds)
-        points = placings = rounds_played = solos_played = solos_won = 0
-        best: int | None = None
-        provisional: int | None = None
-        for result in by_entry.get(entrant.entry_id, ()):
-            cells[column[result.round]] = result
-            if result.confirmed:
-                points += result.points
-                placings += result.placing
-                rounds_played += 1
-                solos_played += result.solos_played
-                solos_won += result.solos_won
-                if best is None or result.points > best:
-                    best = result.points
-            else:
-                provisional = result.points + (provisional or 0)
-        fields: _RowFields = (
-            points,
-            provisional,
-            placings,
-            best,
-            rounds_played,
-            solos_played,
-            solos_won,
-            tuple(cells),
-        )
+        fields = _row_fields(by_entry.get(entrant.entry_id, ()), column)
+        points, _, placings, best, rounds_played, *_ = fields
         if entrant.status == Status.DISQUALIFIED:
             unranked.append(Row(None, entrant, *fields))
         elif not rounds_played:
@@ -293,25 +268,59 @@ def standings(
                 start=entrant.start_number,
             )
             ranked.append((key, entrant, fields))
+    not_played.sort(key=lambda row: row.entrant.start_number)
+    unranked.sort(key=lambda row: row.entrant.start_number)
+    return Standings(
+        rounds=rounds,
+        tiebreaks=tiebreaks,
+        rows=(*_ranked_rows(ranked), *not_played, *unranked),
+        provisional_rounds=tuple(sorted(pending_rounds)),
+        built_at=built_at,
+    )
 
+
+def _row_fields(results: Iterable[RoundResult], column: Mapping[int, int]) -> _RowFields:
+    """One player's row but the rank: totals over his confirmed rounds, the points of his
+    provisional ones, and his result in each round's column."""
+    cells: list[RoundResult | None] = [None] * len(column)
+    points = placings = rounds_played = solos_played = solos_won = 0
+    best: int | None = None
+    provisional: int | None = None
+    for result in results:
+        cells[column[result.round]] = result
+        if result.confirmed:
+            points += result.points
+            placings += result.placing
+            rounds_played += 1
+            solos_played += result.solos_played
+            solos_won += result.solos_won
+            if best is None or result.points > best:
+                best = result.points
+        else:
+            provisional = result.points + (provisional or 0)
+    return (
+        points,
+        provisional,
+        placings,
+        best,
+        rounds_played,
+        solos_played,
+        solos_won,
+        tuple(cells),
+    )
+
+
+def _ranked_rows(ranked: list[tuple[tuple[int, ...], Entrant, _RowFields]]) -> list[Row]:
+    """The ranked players' rows in order of their sort keys; equal keys share a rank."""
     ranked.sort(key=operator.itemgetter(0))  # stable: equal keys keep the entrants' order
+    rows = []
     previous_key = None
     rank = 0
     for index, (key, entrant, fields) in enumerate(ranked, start=1):
         if key != previous_key:
             rank, previous_key = index, key
-        out.append(Row(rank, entrant, *fields))
-    not_played.sort(key=lambda row: row.entrant.start_number)
-    out.extend(not_played)
-    unranked.sort(key=lambda row: row.entrant.start_number)
-    out.extend(unranked)
-    return Standings(
-        rounds=rounds,
-        tiebreaks=tiebreaks,
-        rows=tuple(out),
-        provisional_rounds=tuple(sorted(pending_rounds)),
-        built_at=built_at,
-    )
+        rows.append(Row(rank, entrant, *fields))
+    return rows
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,14 @@ from dataclasses import dataclass, field
 
 from doko.rules.contracts import Contract
 
-TABLE_SIZES = (4, 5)
+TABLE_OF_FOUR = 4  # the usual table (TSR 8.3)
+TABLE_OF_FIVE = 5  # the dealer sits out every hand (TSR 10.1)
+TABLE_SIZES = (TABLE_OF_FOUR, TABLE_OF_FIVE)
 FIRST_DEALER = 1  # TSR 3.3.1, 8.4.1: seat 1 deals the first hand, then the deal passes left
-HANDS_PER_MATCH = {4: 24, 5: 30}  # TSR 8.5.1, 10.1.5: every line, compulsory solos included
+HANDS_PER_MATCH = {
+    TABLE_OF_FOUR: 24,
+    TABLE_OF_FIVE: 30,
+}  # TSR 8.5.1, 10.1.5: every line, compulsory solos included
 
 
 def check_table_size(table_size: int) -> None:
@@ -55,7 +60,9 @@ def seats_clockwise_from(seat: int, table_size: int) -> list[int]:
 def playing_seats(*, dealer: int, table_size: int) -> tuple[int, ...]:
     """The four seats that play a hand: at a table of five the dealer sits out (TSR 10.1.1)."""
     check_table_size(table_size)
-    return tuple(seat for seat in range(1, table_size + 1) if table_size == 4 or seat != dealer)
+    return tuple(
+        seat for seat in range(1, table_size + 1) if table_size == TABLE_OF_FOUR or seat != dealer
+    )
 
 
 def next_dealer(*, dealer: int, contract: Contract, table_size: int) -> int:

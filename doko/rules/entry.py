@@ -78,9 +78,21 @@ def points_from_plus_seats(
     """
     players = _playing(table_size, dealer)
     plus = set(plus_seats)
-    errors: list[FieldError] = []
     if not plus <= set(players):
         raise InvalidInput([_not_playing("plus_seats", plus - set(players), players)])
+    _check_game_value(game_value, plus)
+    if game_value == 0:
+        return Entered(_all_seats(table_size, {}), soloist, 0)
+    settled_as_solo = contract.names_soloist or (
+        contract is Contract.WEDDING and len(plus) in (1, 3)
+    )
+    if not settled_as_solo:
+        return _normal_game_points(table_size, players, game_value, plus)
+    return _solo_points(table_size, players, game_value, plus, soloist)
+
+
+def _check_game_value(game_value: int, plus: set[int]) -> None:
+    """Refuse a game value below zero, and plus seats with a game value of 0 (TSR 7.1.4, 7.2)."""
     if game_value < 0:
         raise InvalidInput(
             [
@@ -93,39 +105,49 @@ def points_from_plus_seats(
                 )
             ]
         )
-    if game_value == 0:
-        if plus:
-            errors.append(
+    if game_value == 0 and plus:
+        raise InvalidInput(
+            [
                 FieldError(
                     "plus_seats",
                     "TSR 7.1.4, 7.2",
                     gettext_noop("With a game value of 0 nobody scores plus."),
                 )
-            )
-            raise InvalidInput(errors)
-        return Entered(_all_seats(table_size, {}), soloist, 0)
+            ]
+        )
 
-    settled_as_solo = contract.names_soloist or (
-        contract is Contract.WEDDING and len(plus) in (1, 3)
-    )
-    if not settled_as_solo:
-        if len(plus) != 2:
-            raise InvalidInput(
-                [
-                    FieldError(
-                        "plus_seats",
-                        "TSR 7.2.2, 7.3.3.3",
-                        gettext_noop(
-                            "In a normal game the two winners score plus: name two seats, not "
-                            "{count}."
-                        ),
-                        {"count": len(plus)},
-                    )
-                ]
-            )
-        points = {seat: game_value if seat in plus else -game_value for seat in players}
-        return Entered(_all_seats(table_size, points), None, game_value)
 
+def _normal_game_points(
+    table_size: int, players: tuple[int, ...], game_value: int, plus: set[int]
+) -> Entered:
+    """A normal game: the two winners score plus the value, the two losers minus (TSR 7.2.2,
+    7.3.3.3)."""
+    if len(plus) != 2:
+        raise InvalidInput(
+            [
+                FieldError(
+                    "plus_seats",
+                    "TSR 7.2.2, 7.3.3.3",
+                    gettext_noop(
+                        "In a normal game the two winners score plus: name two seats, not {count}."
+                    ),
+                    {"count": len(plus)},
+                )
+            ]
+        )
+    points = {seat: game_value if seat in plus else -game_value for seat in players}
+    return Entered(_all_seats(table_size, points), None, game_value)
+
+
+def _solo_points(
+    table_size: int,
+    players: tuple[int, ...],
+    game_value: int,
+    plus: set[int],
+    soloist: int | None,
+) -> Entered:
+    """A hand settled as a solo: the soloist alone scores plus, or his three opponents do; the
+    plus seats name the soloist (TSR 7.2.4, 7.3.3.3)."""
     if len(plus) == 1:
         implied, re_value = next(iter(plus)), game_value
     elif len(plus) == 3:

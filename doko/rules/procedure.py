@@ -310,55 +310,9 @@ def ruling_outcome(
         )
     if line is not None:
         _raise(_as_on_sheet(hand_number, line, contract, ruling))
-    if names_soloist and ruling.soloist is None:
-        _raise(
-            FieldError(
-                "soloist",
-                "TSR 4.4.3 b, 4.4.5",
-                gettext_noop(
-                    "Name the holder of both Queens of Clubs, who plays the wedding alone."
-                ),
-            )
-            if wedding
-            else FieldError("soloist", "TSR 2.4.7", gettext_noop("In a solo, name the soloist."))
-        )
-    listed = ", ".join(map(str, seats))
-    if wedding and names_soloist and ruling.soloist not in seats:
-        _raise(
-            FieldError(
-                "soloist",
-                "TSR 4.4.1, 10.1.1",
-                gettext_noop(
-                    "The holder of both Queens of Clubs is one of the seats playing the hand: "
-                    "{seats}."
-                ),
-                {"seats": listed},
-            )
-        )
-    if contract.is_solo and ruling.solo_type is None:
-        _raise(FieldError("solo_type", "TSR 2.3.3", gettext_noop("Name the solo played.")))
-    if wedding and ruling.solo_type not in {None, SoloType.DIAMONDS}:
-        _raise(
-            FieldError(
-                "solo_type",
-                "TSR 4.4.3 b, 4.4.5",
-                gettext_noop("A wedding played alone is a diamonds solo."),
-            )
-        )
-    if not contract.is_solo and not wedding and ruling.solo_type is not None:
-        _raise(FieldError("solo_type", "TSR 2.3.3", gettext_noop("Only a solo has a solo type.")))
-    if offender not in seats:
-        _raise(
-            FieldError(
-                "offender",
-                "TSR 10.1.1",
-                gettext_noop(
-                    "Seat {seat} deals hand {hand} at a table of five and does not play it: a "
-                    "breach in the hand is another player's."
-                ),
-                {"seat": offender, "hand": hand_number},
-            )
-        )
+    _check_soloist_named(contract, ruling, seats, names_soloist=names_soloist)
+    _check_solo_type(contract, ruling)
+    _check_offender_plays(hand_number, offender, seats)
     computed = penalty_points(
         Breach(
             severity=Severity(ruling.severity),
@@ -372,17 +326,121 @@ def ruling_outcome(
         )
     )
     tsr = {seat: computed.points.get(seat, 0) for seat in range(1, table_size + 1)}
-    points = tsr
+    points, reason = _ruled_points(ruling, tsr=tsr, seats=seats, rule=computed.rule)
+    # Which game a written line is matters only to a ruling that changes the line; to any other
+    # the answer is moot (a breach in a game already decided, TSR 9.5.1, or a minor one) and is
+    # left aside, so that the page may ask it before the severity is settled.
+    changes_line = computed.hand_not_played or computed.played_without_game_points
+    if changes_line:
+        _raise(
+            written_line_problem(
+                hand_number,
+                written=line is not None,
+                written_line=ruling.written_line,
+                stops=computed.hand_not_played,
+            )
+        )
+    return Ruled(
+        severity=Severity(ruling.severity),
+        contract=contract,
+        soloist=ruling.soloist if names_soloist else None,
+        solo_type=_ruled_solo_type(contract, ruling, names_soloist=names_soloist),
+        wedding_clarified_as_solo=clarified,
+        points=points,
+        computed=tsr,
+        deviation_reason=reason,
+        hand_not_played=computed.hand_not_played,
+        played_without_game_points=computed.played_without_game_points,
+        rule=computed.rule,
+        written_line=WrittenLine(ruling.written_line)
+        if changes_line and ruling.written_line
+        else None,
+    )
+
+
+def _check_soloist_named(
+    contract: Contract, ruling: Ruling, seats: tuple[int, ...], *, names_soloist: bool
+) -> None:
+    """Refuse a solo or a wedding played alone without its soloist, or with a holder of both
+    Queens of Clubs who does not play the hand (TSR 2.4.7, 4.4.1, 4.4.3 b, 4.4.5, 10.1.1)."""
+    wedding = contract in WEDDINGS
+    if names_soloist and ruling.soloist is None:
+        _raise(
+            FieldError(
+                "soloist",
+                "TSR 4.4.3 b, 4.4.5",
+                gettext_noop(
+                    "Name the holder of both Queens of Clubs, who plays the wedding alone."
+                ),
+            )
+            if wedding
+            else FieldError("soloist", "TSR 2.4.7", gettext_noop("In a solo, name the soloist."))
+        )
+    if wedding and names_soloist and ruling.soloist not in seats:
+        _raise(
+            FieldError(
+                "soloist",
+                "TSR 4.4.1, 10.1.1",
+                gettext_noop(
+                    "The holder of both Queens of Clubs is one of the seats playing the hand: "
+                    "{seats}."
+                ),
+                {"seats": ", ".join(map(str, seats))},
+            )
+        )
+
+
+def _check_solo_type(contract: Contract, ruling: Ruling) -> None:
+    """Refuse a solo without its type, a wedding played alone as anything but a diamonds solo,
+    and a solo type on a game that is no solo (TSR 2.3.3, 4.4.3 b, 4.4.5)."""
+    wedding = contract in WEDDINGS
+    if contract.is_solo and ruling.solo_type is None:
+        _raise(FieldError("solo_type", "TSR 2.3.3", gettext_noop("Name the solo played.")))
+    if wedding and ruling.solo_type not in {None, SoloType.DIAMONDS}:
+        _raise(
+            FieldError(
+                "solo_type",
+                "TSR 4.4.3 b, 4.4.5",
+                gettext_noop("A wedding played alone is a diamonds solo."),
+            )
+        )
+    if not contract.is_solo and not wedding and ruling.solo_type is not None:
+        _raise(FieldError("solo_type", "TSR 2.3.3", gettext_noop("Only a solo has a solo type.")))
+
+
+def _check_offender_plays(hand_number: int, offender: int, seats: tuple[int, ...]) -> None:
+    """Refuse a breach by the dealer who sits out at a table of five (TSR 10.1.1)."""
+    if offender not in seats:
+        _raise(
+            FieldError(
+                "offender",
+                "TSR 10.1.1",
+                gettext_noop(
+                    "Seat {seat} deals hand {hand} at a table of five and does not play it: a "
+                    "breach in the hand is another player's."
+                ),
+                {"seat": offender, "hand": hand_number},
+            )
+        )
+
+
+def _ruled_points(
+    ruling: Ruling, *, tsr: Mapping[int, int], seats: tuple[int, ...], rule: str
+) -> tuple[dict[int, int], str]:
+    """The penalty points ruled and the reason for deviating from the TSR's, checked: to the
+    seats playing, adding up to zero, and a reason given for a deviation (TSR 7.3.3.1, 9.3,
+    9.4, 10.1.2). The reason is dropped when the points are the TSR's."""
+    points = dict(tsr)
     reason = ruling.deviation_reason.strip()
     if ruling.penalty is not None:
-        points = {seat: int(ruling.penalty.get(seat, 0)) for seat in range(1, table_size + 1)}
+        points = {seat: int(ruling.penalty.get(seat, 0)) for seat in tsr}
         if set(ruling.penalty) - set(seats):
             _raise(
                 FieldError(
                     "penalty",
                     "TSR 10.1.2",
                     gettext_noop("Penalty points go to the seats that play the hand: {seats}."),
-                    {"seats": listed},
+                    {"seats": ", ".join(map(str, seats))},
                 )
             )
         if sum(points.values()) != 0:
@@ -398,48 +456,24 @@ def ruling_outcome(
         _raise(
             FieldError(
                 "deviation_reason",
-                computed.rule,
+                rule,
                 gettext_noop("The penalty points differ from the TSR's: give the reason."),
             )
         )
     if points == tsr:
         reason = ""
-    # Which game a written line is matters only to a ruling that changes the line; to any other
-    # the answer is moot (a breach in a game already decided, TSR 9.5.1, or a minor one) and is
-    # left aside, so that the page may ask it before the severity is settled.
-    changes_line = computed.hand_not_played or computed.played_without_game_points
-    if changes_line:
-        _raise(
-            written_line_problem(
-                hand_number,
-                written=line is not None,
-                written_line=ruling.written_line,
-                stops=computed.hand_not_played,
-            )
-        )
-    if wedding and names_soloist:
-        solo_type: SoloType | None = SoloType.DIAMONDS  # a wedding played alone
-    elif contract.is_solo:
+    return points, reason
+
+
+def _ruled_solo_type(contract: Contract, ruling: Ruling, *, names_soloist: bool) -> SoloType | None:
+    """The solo type of the game ruled on: a wedding played alone is a diamonds solo (TSR
+    4.4.3 b, 4.4.5), a solo its own type, any other game none."""
+    if contract in WEDDINGS and names_soloist:
+        return SoloType.DIAMONDS
+    if contract.is_solo:
         assert ruling.solo_type is not None  # a solo without its type is refused above
-        solo_type = SoloType(ruling.solo_type)
-    else:
-        solo_type = None
-    return Ruled(
-        severity=Severity(ruling.severity),
-        contract=contract,
-        soloist=ruling.soloist if names_soloist else None,
-        solo_type=solo_type,
-        wedding_clarified_as_solo=clarified,
-        points=points,
-        computed=tsr,
-        deviation_reason=reason,
-        hand_not_played=computed.hand_not_played,
-        played_without_game_points=computed.played_without_game_points,
-        rule=computed.rule,
-        written_line=WrittenLine(ruling.written_line)
-        if changes_line and ruling.written_line
-        else None,
-    )
+        return SoloType(ruling.solo_type)
+    return None
 
 
 def hand_ended_problem(*, field: str, hand_number: int, ended_by: int | None) -> FieldError | None:

@@ -14,7 +14,14 @@ from enum import StrEnum
 from typing import Any
 
 from doko.rules.contracts import Contract, SoloType
-from doko.rules.deal import MatchProgress, check_table_size, playing_seats, seat_after
+from doko.rules.deal import (
+    TABLE_OF_FIVE,
+    TABLE_OF_FOUR,
+    MatchProgress,
+    check_table_size,
+    playing_seats,
+    seat_after,
+)
 from doko.rules.problems import Template, gettext_noop, ngettext_noop
 from doko.rules.value import highest_game_value
 
@@ -202,288 +209,377 @@ def check_sheet(
     """
     check_table_size(table_size)
     seats = range(1, table_size + 1)
-    problems: list[Problem] = []
-    warnings: list[Problem] = []
+    findings = _Findings()
     totals = dict.fromkeys(seats, 0)
     progress = MatchProgress(table_size=table_size, hands_per_match=hands_per_match)
-    round_rule = "TSR 8.5.1" if table_size == 4 else "TSR 10.1.5"
-
-    def report(hand: int | None, code: str, rule: str, template: Template, **params: Any) -> None:
-        problems.append(Problem(hand, code, rule, template, {"hand": hand, **params}))
-
     for number, line in enumerate(hands, start=1):
-        if set(line.points) != set(seats):
-            raise ValueError(f"hand {number}: points must name seats 1 to {table_size}")
-        if line.penalty and not set(line.penalty) <= set(seats):
-            raise ValueError(f"hand {number}: penalty points must name seats 1 to {table_size}")
-        if line.dealer not in seats:
-            raise ValueError(f"hand {number}: the dealer must be a seat of the table")
+        _check_line_shape(number, line, table_size)
         for seat in seats:
             totals[seat] += line.score(seat)
-
-        checksum = sum(line.points.values())
-        if checksum:
-            report(
-                number,
-                "checksum",
-                "TSR 7.3.3.1",
-                gettext_noop("Hand {hand}: the points add up to {checksum}, not to zero."),
-                checksum=checksum,
-            )
-        penalty_sum = sum(line.penalty.values()) if line.penalty else 0
-        if penalty_sum:
-            report(
-                number,
-                "checksum",
-                "TSR 7.3.3.1, 9.3, 9.4",
-                gettext_noop("Hand {hand}: the penalty points add up to {checksum}, not to zero."),
-                checksum=penalty_sum,
-            )
-        players = playing_seats(dealer=line.dealer, table_size=table_size)
-        if table_size == 5 and (line.points[line.dealer] or (line.penalty or {}).get(line.dealer)):
-            report(
-                number,
-                "dealer",
-                "TSR 10.1.2",
-                gettext_noop(
-                    "Hand {hand}: seat {seat} dealt at a table of five and sits out, "
-                    "so scores neither plus nor minus."
-                ),
-                seat=line.dealer,
-            )
-        if table_size == 4 and (
-            _mixed_parity(line.points.values())
-            or (
-                line.penalty
-                and not line.penalty_favours_soloist
-                and _mixed_parity(line.penalty.get(seat, 0) for seat in seats)
-            )
-        ):
-            report(
-                number,
-                "parity",
-                "TSR 7.3.3.2",
-                gettext_noop(
-                    "Hand {hand}: the four scores must be all even or all odd; only penalty "
-                    "points credited to a soloist may break this."
-                ),
-            )
-
+        checksum = _check_sums(findings, number, line)
+        _check_seat_scores(findings, number, line, table_size)
         # Who deals this hand and whether it must be a forced solo (TSR 3.3.1, 4.2.3, 4.2.5),
         # asked before it is counted. After the playing time only forced solos are played.
         time_over = time_over_after_hand is not None and number > time_over_after_hand
-        expected, due_soloist = progress.next_deal(time_over=time_over)
-        sits_out_owing = False
-        if line.dealer != expected:
-            warnings.append(
-                Problem(
-                    number,
-                    "dealer",
-                    "TSR 3.3.1, 9.7.3",
-                    gettext_noop(
-                        "Hand {hand} was dealt by seat {dealer}, not by seat {expected}. Nobody "
-                        "complained in time, so the deal stands as valid, and the deal goes on "
-                        "from seat {dealer}."
-                    ),
-                    {"hand": number, "expected": expected, "dealer": line.dealer},
-                )
-            )
-            progress.dealer = line.dealer  # the deal continues from who dealt (TSR 9.7.3)
-            actual, due_soloist = progress.next_deal(time_over=time_over)
-            # At a table of five the one player still owing the forced solo dealt it and sits
-            # out (TSR 10.1.1): he cannot play it in this hand.
-            sits_out_owing = actual != line.dealer
-        if line.contract.names_soloist or line.soloist is not None:
-            if line.soloist is None:
-                report(
-                    number,
-                    "soloist",
-                    "TSR 2.4.7, 7.3.3.3",
-                    gettext_noop("Hand {hand}: name the soloist."),
-                )
-            elif line.soloist == line.dealer and line.dealer not in players:
-                report(
-                    number,
-                    "dealer",
-                    "TSR 10.1.1",
-                    gettext_noop(
-                        "Hand {hand}: seat {seat} dealt at a table of five and sits out, "
-                        "so cannot be the soloist."
-                    ),
-                    seat=line.dealer,
-                )
-            elif line.soloist not in players:
-                report(
-                    number,
-                    "soloist",
-                    "TSR 2.4.7",
-                    gettext_noop("Hand {hand}: the soloist must be one of the seats playing it."),
-                )
-            elif line.contract.counts_as_compulsory and line.soloist in progress.compulsory_played:
-                report(
-                    number,
-                    "solo_order",
-                    "TSR 4.2.3",
-                    gettext_noop(
-                        "Hand {hand}: seat {seat} has already played a compulsory solo in "
-                        "this round."
-                    ),
-                    seat=line.soloist,
-                )
-            elif (
-                line.contract is Contract.VOLUNTARY_SOLO
-                and line.soloist not in progress.compulsory_played
-            ):
-                report(
-                    number,
-                    "solo_order",
-                    "TSR 4.3.1",
-                    gettext_noop(
-                        "Hand {hand}: seat {seat} may play a voluntary solo only after his "
-                        "own compulsory solo."
-                    ),
-                    seat=line.soloist,
-                )
-
-        value = line.game_value if line.game_value is not None else game_value_of(line)
-        most = highest_game_value(settled_as_solo=line.settled_as_solo)
-        if line.replay is not None and line.penalty:
-            report(
-                number,
-                "not_played",
-                "TSR 9.1.3",
-                gettext_noop(
-                    "Hand {hand} was broken off and dealt again by consent or ruling: it "
-                    "carries no penalty points, nobody having complained."
-                ),
-            )
-        if line.not_played and any(line.points.values()):
-            report(
-                number,
-                "not_played",
-                "TSR 9.1.3" if line.replay is not None else "TSR 9.4.3",
-                gettext_noop(
-                    "Hand {hand} was stopped and counts as not played: it has no game points, "
-                    "only penalty points."
-                ),
-            )
-        elif not line.not_played and value > most:
-            report(
-                number,
-                "value",
-                "TSR 7.2.2, 7.2.3, 7.2.4",
-                gettext_noop(
-                    "Hand {hand}: a game value of {value} is more than the TSR allows: at most "
-                    "{most} in a solo, {most_normal} in a normal game."
-                )
-                if line.settled_as_solo
-                else gettext_noop(
-                    "Hand {hand}: a game value of {value} is more than the TSR allows: at most "
-                    "{most} in a normal game, bonus points included."
-                ),
-                value=value,
-                most=most,
-                most_normal=highest_game_value(settled_as_solo=False),
-            )
-        elif not line.not_played and not checksum and not _matches_value(line, value, players):
-            report(
-                number,
-                "value",
-                "TSR 7.2.2, 7.2.4",
-                gettext_noop(
-                    "Hand {hand}: the points do not match a game value of {value}: in a normal "
-                    "game two players win it and two lose it; a soloist wins or loses three "
-                    "times it, each opponent once."
-                ),
-                value=value,
-            )
-
-        if sits_out_owing:
-            report(
-                number,
-                "forced_solo",
-                "TSR 4.2.3, 10.1.1",
-                gettext_noop(
-                    "Hand {hand}: seat {seat} still owes the forced solo and sits out as the "
-                    "dealer; seat {dealer} deals it."
-                ),
-                seat=line.dealer,
-                dealer=expected,
-            )
-        elif progress.full:
-            report(
-                number,
-                "hand_count",
-                round_rule,
-                ngettext_noop(
-                    "Hand {hand}: the round has {count} hand, compulsory solos included; "
-                    "no more may be played.",
-                    "Hand {hand}: the round has {count} hands, compulsory solos included; "
-                    "no more may be played.",
-                ),
-                count=hands_per_match,
-            )
-        elif time_over and not progress.lacking:
-            report(
-                number,
-                "hand_count",
-                "TSR 8.5.3",
-                gettext_noop(
-                    "Hand {hand}: the playing time is over and every compulsory solo is "
-                    "played, so no more hands follow."
-                ),
-            )
-        elif due_soloist is not None and line.contract is not Contract.FORCED_SOLO:
-            report(
-                number,
-                "forced_solo",
-                "TSR 4.2.3, 8.6.1",
-                gettext_noop("Hand {hand}: seat {seat} had to play a forced solo here."),
-                seat=due_soloist,
-            )
-        elif line.contract is Contract.FORCED_SOLO and due_soloist is None:
-            report(
-                number,
-                "forced_solo",
-                "TSR 4.2.3",
-                gettext_noop(
-                    "Hand {hand}: no forced solo was due; a compulsory solo played by choice "
-                    "is dealt again by the same dealer (TSR 4.2.5)."
-                ),
-            )
-        elif line.contract is Contract.FORCED_SOLO and line.soloist != due_soloist:
-            report(
-                number,
-                "forced_solo",
-                "TSR 4.2.3",
-                gettext_noop(
-                    "Hand {hand}: seat {seat} had to play the forced solo, not seat {soloist}."
-                ),
-                seat=due_soloist,
-                soloist=line.soloist,
-            )
-
+        deal = _check_deal(findings, number, line, progress, time_over=time_over)
+        players = playing_seats(dealer=line.dealer, table_size=table_size)
+        _check_soloist(findings, number, line, players, progress)
+        _check_value(findings, number, line, players, checksum=checksum)
+        _check_round_order(findings, number, line, progress, deal)
         progress.record(
             dealer=line.dealer,
             contract=line.contract,
             soloist=line.soloist,
             not_played=line.not_played,
         )
-
     for seat, points in (deductions or {}).items():
         if seat not in totals:
             raise ValueError(f"deductions must name seats 1 to {table_size}")
         totals[seat] += points
-    time_over = time_over_after_hand is not None and len(hands) >= time_over_after_hand
+    return _sheet_result(
+        findings,
+        totals,
+        progress,
+        time_over=time_over_after_hand is not None and len(hands) >= time_over_after_hand,
+        ended_early=ended_early,
+    )
+
+
+@dataclass
+class _Findings:
+    """What the check has found so far: the problems, and the warnings that do not stop it."""
+
+    problems: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+
+    def report(
+        self, hand: int | None, code: str, rule: str, template: Template, **params: Any
+    ) -> None:
+        self.problems.append(Problem(hand, code, rule, template, {"hand": hand, **params}))
+
+
+@dataclass(frozen=True)
+class _Deal:
+    """Who was due to deal a hand, who had to play it as a forced solo, and whether the one
+    player still owing the forced solo dealt it and sits out (TSR 4.2.3, 10.1.1)."""
+
+    expected: int
+    due_soloist: int | None
+    sits_out_owing: bool
+    time_over: bool
+
+
+def _check_line_shape(number: int, line: HandLine, table_size: int) -> None:
+    """Refuse a line that names seats the table does not have (a caller's error, not a
+    scorekeeper's)."""
+    seats = set(range(1, table_size + 1))
+    if set(line.points) != seats:
+        raise ValueError(f"hand {number}: points must name seats 1 to {table_size}")
+    if line.penalty and not set(line.penalty) <= seats:
+        raise ValueError(f"hand {number}: penalty points must name seats 1 to {table_size}")
+    if line.dealer not in seats:
+        raise ValueError(f"hand {number}: the dealer must be a seat of the table")
+
+
+def _check_sums(findings: _Findings, number: int, line: HandLine) -> int:
+    """Report game points or penalty points that do not add up to zero (TSR 7.3.3.1); return
+    the game points' sum."""
+    checksum = sum(line.points.values())
+    if checksum:
+        findings.report(
+            number,
+            "checksum",
+            "TSR 7.3.3.1",
+            gettext_noop("Hand {hand}: the points add up to {checksum}, not to zero."),
+            checksum=checksum,
+        )
+    penalty_sum = sum(line.penalty.values()) if line.penalty else 0
+    if penalty_sum:
+        findings.report(
+            number,
+            "checksum",
+            "TSR 7.3.3.1, 9.3, 9.4",
+            gettext_noop("Hand {hand}: the penalty points add up to {checksum}, not to zero."),
+            checksum=penalty_sum,
+        )
+    return checksum
+
+
+def _check_seat_scores(findings: _Findings, number: int, line: HandLine, table_size: int) -> None:
+    """Report a sitting-out dealer who scores at a table of five (TSR 10.1.2), and scores of
+    mixed parity at a table of four (TSR 7.3.3.2)."""
+    if table_size == TABLE_OF_FIVE and (
+        line.points[line.dealer] or (line.penalty or {}).get(line.dealer)
+    ):
+        findings.report(
+            number,
+            "dealer",
+            "TSR 10.1.2",
+            gettext_noop(
+                "Hand {hand}: seat {seat} dealt at a table of five and sits out, "
+                "so scores neither plus nor minus."
+            ),
+            seat=line.dealer,
+        )
+    if table_size == TABLE_OF_FOUR and (
+        _mixed_parity(line.points.values())
+        or (
+            line.penalty
+            and not line.penalty_favours_soloist
+            and _mixed_parity(line.penalty.get(seat, 0) for seat in range(1, table_size + 1))
+        )
+    ):
+        findings.report(
+            number,
+            "parity",
+            "TSR 7.3.3.2",
+            gettext_noop(
+                "Hand {hand}: the four scores must be all even or all odd; only penalty "
+                "points credited to a soloist may break this."
+            ),
+        )
+
+
+def _check_deal(
+    findings: _Findings, number: int, line: HandLine, progress: MatchProgress, *, time_over: bool
+) -> _Deal:
+    """Warn of a hand dealt out of turn, which stands (TSR 9.7.3), and say who was due to deal
+    it and who had to play it as a forced solo (TSR 3.3.1, 4.2.3)."""
+    expected, due_soloist = progress.next_deal(time_over=time_over)
+    sits_out_owing = False
+    if line.dealer != expected:
+        findings.warnings.append(
+            Problem(
+                number,
+                "dealer",
+                "TSR 3.3.1, 9.7.3",
+                gettext_noop(
+                    "Hand {hand} was dealt by seat {dealer}, not by seat {expected}. Nobody "
+                    "complained in time, so the deal stands as valid, and the deal goes on "
+                    "from seat {dealer}."
+                ),
+                {"hand": number, "expected": expected, "dealer": line.dealer},
+            )
+        )
+        progress.dealer = line.dealer  # the deal continues from who dealt (TSR 9.7.3)
+        actual, due_soloist = progress.next_deal(time_over=time_over)
+        # At a table of five the one player still owing the forced solo dealt it and sits
+        # out (TSR 10.1.1): he cannot play it in this hand.
+        sits_out_owing = actual != line.dealer
+    return _Deal(expected, due_soloist, sits_out_owing, time_over)
+
+
+def _check_soloist(
+    findings: _Findings,
+    number: int,
+    line: HandLine,
+    players: Sequence[int],
+    progress: MatchProgress,
+) -> None:
+    """Report a solo without a soloist, a soloist who does not play the hand, and a solo out of
+    order (TSR 2.4.7, 4.2.3, 4.3.1, 10.1.1)."""
+    if not line.contract.names_soloist and line.soloist is None:
+        return
+    if line.soloist is None:
+        findings.report(
+            number,
+            "soloist",
+            "TSR 2.4.7, 7.3.3.3",
+            gettext_noop("Hand {hand}: name the soloist."),
+        )
+    elif line.soloist == line.dealer and line.dealer not in players:
+        findings.report(
+            number,
+            "dealer",
+            "TSR 10.1.1",
+            gettext_noop(
+                "Hand {hand}: seat {seat} dealt at a table of five and sits out, "
+                "so cannot be the soloist."
+            ),
+            seat=line.dealer,
+        )
+    elif line.soloist not in players:
+        findings.report(
+            number,
+            "soloist",
+            "TSR 2.4.7",
+            gettext_noop("Hand {hand}: the soloist must be one of the seats playing it."),
+        )
+    elif line.contract.counts_as_compulsory and line.soloist in progress.compulsory_played:
+        findings.report(
+            number,
+            "solo_order",
+            "TSR 4.2.3",
+            gettext_noop(
+                "Hand {hand}: seat {seat} has already played a compulsory solo in this round."
+            ),
+            seat=line.soloist,
+        )
+    elif (
+        line.contract is Contract.VOLUNTARY_SOLO and line.soloist not in progress.compulsory_played
+    ):
+        findings.report(
+            number,
+            "solo_order",
+            "TSR 4.3.1",
+            gettext_noop(
+                "Hand {hand}: seat {seat} may play a voluntary solo only after his "
+                "own compulsory solo."
+            ),
+            seat=line.soloist,
+        )
+
+
+def _check_value(
+    findings: _Findings, number: int, line: HandLine, players: Sequence[int], *, checksum: int
+) -> None:
+    """Report a replayed or stopped hand that carries points it may not (TSR 9.1.3, 9.4.3), and
+    points that do not follow one game value within what the TSR allows (TSR 7.2)."""
+    value = line.game_value if line.game_value is not None else game_value_of(line)
+    most = highest_game_value(settled_as_solo=line.settled_as_solo)
+    if line.replay is not None and line.penalty:
+        findings.report(
+            number,
+            "not_played",
+            "TSR 9.1.3",
+            gettext_noop(
+                "Hand {hand} was broken off and dealt again by consent or ruling: it "
+                "carries no penalty points, nobody having complained."
+            ),
+        )
+    if line.not_played and any(line.points.values()):
+        findings.report(
+            number,
+            "not_played",
+            "TSR 9.1.3" if line.replay is not None else "TSR 9.4.3",
+            gettext_noop(
+                "Hand {hand} was stopped and counts as not played: it has no game points, "
+                "only penalty points."
+            ),
+        )
+    elif not line.not_played and value > most:
+        findings.report(
+            number,
+            "value",
+            "TSR 7.2.2, 7.2.3, 7.2.4",
+            gettext_noop(
+                "Hand {hand}: a game value of {value} is more than the TSR allows: at most "
+                "{most} in a solo, {most_normal} in a normal game."
+            )
+            if line.settled_as_solo
+            else gettext_noop(
+                "Hand {hand}: a game value of {value} is more than the TSR allows: at most "
+                "{most} in a normal game, bonus points included."
+            ),
+            value=value,
+            most=most,
+            most_normal=highest_game_value(settled_as_solo=False),
+        )
+    elif not line.not_played and not checksum and not _matches_value(line, value, players):
+        findings.report(
+            number,
+            "value",
+            "TSR 7.2.2, 7.2.4",
+            gettext_noop(
+                "Hand {hand}: the points do not match a game value of {value}: in a normal "
+                "game two players win it and two lose it; a soloist wins or loses three "
+                "times it, each opponent once."
+            ),
+            value=value,
+        )
+
+
+def _check_round_order(
+    findings: _Findings, number: int, line: HandLine, progress: MatchProgress, deal: _Deal
+) -> None:
+    """Report a hand beyond the round's lines or the playing time (TSR 8.5.1, 8.5.3, 10.1.5),
+    and a forced solo missed, not due or played by the wrong seat (TSR 4.2.3, 8.6.1, 10.1.1).
+    """
+    due_soloist = deal.due_soloist
+    if deal.sits_out_owing:
+        findings.report(
+            number,
+            "forced_solo",
+            "TSR 4.2.3, 10.1.1",
+            gettext_noop(
+                "Hand {hand}: seat {seat} still owes the forced solo and sits out as the "
+                "dealer; seat {dealer} deals it."
+            ),
+            seat=line.dealer,
+            dealer=deal.expected,
+        )
+    elif progress.full:
+        findings.report(
+            number,
+            "hand_count",
+            "TSR 8.5.1" if progress.table_size == TABLE_OF_FOUR else "TSR 10.1.5",
+            ngettext_noop(
+                "Hand {hand}: the round has {count} hand, compulsory solos included; "
+                "no more may be played.",
+                "Hand {hand}: the round has {count} hands, compulsory solos included; "
+                "no more may be played.",
+            ),
+            count=progress.hands_per_match,
+        )
+    elif deal.time_over and not progress.lacking:
+        findings.report(
+            number,
+            "hand_count",
+            "TSR 8.5.3",
+            gettext_noop(
+                "Hand {hand}: the playing time is over and every compulsory solo is "
+                "played, so no more hands follow."
+            ),
+        )
+    elif due_soloist is not None and line.contract is not Contract.FORCED_SOLO:
+        findings.report(
+            number,
+            "forced_solo",
+            "TSR 4.2.3, 8.6.1",
+            gettext_noop("Hand {hand}: seat {seat} had to play a forced solo here."),
+            seat=due_soloist,
+        )
+    elif line.contract is Contract.FORCED_SOLO and due_soloist is None:
+        findings.report(
+            number,
+            "forced_solo",
+            "TSR 4.2.3",
+            gettext_noop(
+                "Hand {hand}: no forced solo was due; a compulsory solo played by choice "
+                "is dealt again by the same dealer (TSR 4.2.5)."
+            ),
+        )
+    elif line.contract is Contract.FORCED_SOLO and line.soloist != due_soloist:
+        findings.report(
+            number,
+            "forced_solo",
+            "TSR 4.2.3",
+            gettext_noop(
+                "Hand {hand}: seat {seat} had to play the forced solo, not seat {soloist}."
+            ),
+            seat=due_soloist,
+            soloist=line.soloist,
+        )
+
+
+def _sheet_result(
+    findings: _Findings,
+    totals: dict[int, int],
+    progress: MatchProgress,
+    *,
+    time_over: bool,
+    ended_early: bool,
+) -> SheetCheck:
+    """What the check found, the totals, and what the next hand must be (TSR 4.2.3, 8.5.3)."""
     dealer, soloist = progress.next_deal(time_over=time_over)
     remaining = len(progress.lacking) if time_over else progress.lines_remaining
     if ended_early:  # nothing follows: what was still to play is waived
         soloist, remaining = None, 0
     return SheetCheck(
-        problems=tuple(problems),
-        warnings=tuple(warnings),
+        problems=tuple(findings.problems),
+        warnings=tuple(findings.warnings),
         totals=totals,
-        compulsory_played={seat: seat in progress.compulsory_played for seat in seats},
+        compulsory_played={seat: seat in progress.compulsory_played for seat in totals},
         next=NextHand(
             dealer=dealer,
             must_be_forced_solo=soloist is not None,

@@ -319,91 +319,130 @@ def hand_value(hand: HandResult) -> HandValue:
 
 def check_hand_result(hand: HandResult) -> list[FieldError]:
     """Every reason why ``hand`` cannot be the end of a hand played by the TSR."""
-    errors: list[FieldError] = []
-
-    def error(field: str, rule: str, template: Template, **params: object) -> None:
-        errors.append(FieldError(field, rule, template, params))
-
-    if not 0 <= hand.re_card_points <= CARD_POINTS:
-        error(
-            "re_card_points",
-            "TSR 2.2.2",
-            gettext_noop("The pack has {total} card points; Re cannot have {points}."),
-            total=CARD_POINTS,
-            points=hand.re_card_points,
-        )
-    if not 0 <= hand.re_tricks <= TRICKS:
-        error(
-            "re_tricks",
-            "TSR 2.2.1",
-            gettext_noop("A hand has {total} tricks; Re cannot have taken {tricks}."),
-            total=TRICKS,
-            tricks=hand.re_tricks,
-        )
+    errors = _figure_errors(hand)
     if errors:
         return errors
+    errors += _trick_points_errors(hand)
+    errors += _game_errors(hand)
+    for team in Team:
+        errors += _team_specials_errors(hand, team)
+    errors += _pack_specials_errors(hand)
+    return errors
 
+
+def _error(field: str, rule: str, template: Template, **params: object) -> FieldError:
+    return FieldError(field, rule, template, params)
+
+
+def _figure_errors(hand: HandResult) -> list[FieldError]:
+    """Re's card points and tricks within the pack (TSR 2.2.1, 2.2.2)."""
+    errors = []
+    if not 0 <= hand.re_card_points <= CARD_POINTS:
+        errors.append(
+            _error(
+                "re_card_points",
+                "TSR 2.2.2",
+                gettext_noop("The pack has {total} card points; Re cannot have {points}."),
+                total=CARD_POINTS,
+                points=hand.re_card_points,
+            )
+        )
+    if not 0 <= hand.re_tricks <= TRICKS:
+        errors.append(
+            _error(
+                "re_tricks",
+                "TSR 2.2.1",
+                gettext_noop("A hand has {total} tricks; Re cannot have taken {tricks}."),
+                total=TRICKS,
+                tricks=hand.re_tricks,
+            )
+        )
+    return errors
+
+
+def _trick_points_errors(hand: HandResult) -> list[FieldError]:
+    """Re's card points within what its tricks can hold (TSR 2.2.2)."""
     # k tricks hold the card points of 4k cards of the pack (TSR 2.2.2). The sheet records Re's
     # figures; Contra's are the rest and lie within their bounds exactly when Re's do
     # (``card_points_bounds``). Both fields are named: either may be the one mistyped.
     least, most = card_points_bounds(hand.re_tricks)
-    if not least <= hand.re_card_points <= most:
-        for field in ("re_card_points", "re_tricks"):
-            error(
-                field,
-                "TSR 2.2.2",
-                ngettext_noop(
-                    "Re took {tricks} trick, which holds between {least} and {most} card "
-                    "points, not {points}.",
-                    "Re took {tricks} tricks, which hold between {least} and {most} card "
-                    "points, not {points}.",
-                    count="tricks",
-                ),
-                tricks=hand.re_tricks,
-                least=least,
-                most=most,
-                points=hand.re_card_points,
-            )
+    if least <= hand.re_card_points <= most:
+        return []
+    return [
+        _error(
+            field,
+            "TSR 2.2.2",
+            ngettext_noop(
+                "Re took {tricks} trick, which holds between {least} and {most} card "
+                "points, not {points}.",
+                "Re took {tricks} tricks, which hold between {least} and {most} card "
+                "points, not {points}.",
+                count="tricks",
+            ),
+            tricks=hand.re_tricks,
+            least=least,
+            most=most,
+            points=hand.re_card_points,
+        )
+        for field in ("re_card_points", "re_tricks")
+    ]
 
+
+def _game_errors(hand: HandResult) -> list[FieldError]:
+    """A wedding turned solo, and a solo type, only where the game has one (TSR 2.3.3, 4.4.3 b,
+    4.4.5)."""
+    errors = []
     if hand.wedding_solo and hand.game is not Game.WEDDING:
-        error(
-            "wedding_solo",
-            "TSR 4.4.3 b",
-            gettext_noop("Only an announced wedding can turn into a solo."),
+        errors.append(
+            _error(
+                "wedding_solo",
+                "TSR 4.4.3 b",
+                gettext_noop("Only an announced wedding can turn into a solo."),
+            )
         )
     if hand.game is Game.SOLO and hand.solo_type is None:
-        error("solo_type", "TSR 2.3.3", gettext_noop("Say which solo was played."))
+        errors.append(_error("solo_type", "TSR 2.3.3", gettext_noop("Say which solo was played.")))
     if hand.game is not Game.SOLO and hand.solo_type is not None:
-        error(
-            "solo_type",
-            "TSR 4.4.5",
-            gettext_noop(
-                "Only a solo names its type; a silent wedding is settled as a diamonds solo."
-            ),
+        errors.append(
+            _error(
+                "solo_type",
+                "TSR 4.4.5",
+                gettext_noop(
+                    "Only a solo names its type; a silent wedding is settled as a diamonds solo."
+                ),
+            )
         )
+    return errors
 
-    for team in Team:
-        specials = hand.specials(team)
-        field = _letter(team, "re_specials", "contra_specials")
-        if hand.settled_as_solo and specials:
-            error(
+
+def _team_specials_errors(hand: HandResult, team: Team) -> list[FieldError]:
+    """One team's bonus points: none in a solo, and each within the team's card points and
+    tricks (TSR 7.2.3, 7.2.4)."""
+    specials = hand.specials(team)
+    field = _letter(team, "re_specials", "contra_specials")
+    if hand.settled_as_solo and specials:
+        return [
+            _error(
                 field,
                 "TSR 7.2.3, 7.2.4",
                 gettext_noop("Bonus points are won in normal games only, not in a solo."),
             )
-            continue
-        points, tricks = hand.card_points(team), hand.tricks(team)
-        if specials.doppelkopf < 0 or specials.fox < 0 or specials.charlie not in (0, 1):
-            error(
+        ]
+    points, tricks = hand.card_points(team), hand.tricks(team)
+    if specials.doppelkopf < 0 or specials.fox < 0 or specials.charlie not in (0, 1):
+        return [
+            _error(
                 field,
                 "TSR 7.2.3",
                 gettext_noop(
                     "Doppelkopf and fox count tricks and cards (0 or more); charlie is 0 or 1."
                 ),
             )
-            continue
-        if specials.doppelkopf * DOPPELKOPF_CARD_POINTS > points:
-            error(
+        ]
+    errors = []
+    if specials.doppelkopf * DOPPELKOPF_CARD_POINTS > points:
+        errors.append(
+            _error(
                 field,
                 "TSR 7.2.3",
                 ngettext_noop(
@@ -416,8 +455,10 @@ def check_hand_result(hand: HandResult) -> list[FieldError]:
                 least=specials.doppelkopf * DOPPELKOPF_CARD_POINTS,
                 points=points,
             )
-        if specials.fox * FOX_CARD_POINTS > points:
-            error(
+        )
+    if specials.fox * FOX_CARD_POINTS > points:
+        errors.append(
+            _error(
                 field,
                 "TSR 7.2.3",
                 ngettext_noop(
@@ -428,31 +469,47 @@ def check_hand_result(hand: HandResult) -> list[FieldError]:
                 least=specials.fox * FOX_CARD_POINTS,
                 points=points,
             )
-        if specials.charlie and not tricks:
-            error(
+        )
+    if specials.charlie and not tricks:
+        errors.append(
+            _error(
                 field,
                 "TSR 7.2.3",
                 gettext_noop("A team that took no trick cannot have won the last one."),
             )
+        )
+    return errors
+
+
+def _pack_specials_errors(hand: HandResult) -> list[FieldError]:
+    """Both teams' bonus points together within the pack: four Doppelkopf tricks, two foxes,
+    one charlie (TSR 2.2.1, 2.2.2, 7.2.3)."""
+    errors = []
     if hand.re_specials.doppelkopf + hand.contra_specials.doppelkopf > MOST_DOPPELKOPF:
-        error(
-            "contra_specials",
-            "TSR 2.2.2, 7.2.3",
-            gettext_noop(
-                "At most four tricks hold 40 card points: only the sixteen aces and tens are "
-                "worth 10 or more."
-            ),
+        errors.append(
+            _error(
+                "contra_specials",
+                "TSR 2.2.2, 7.2.3",
+                gettext_noop(
+                    "At most four tricks hold 40 card points: only the sixteen aces and tens "
+                    "are worth 10 or more."
+                ),
+            )
         )
     if hand.re_specials.fox + hand.contra_specials.fox > FOXES:
-        error(
-            "contra_specials",
-            "TSR 2.2.1, 7.2.3",
-            gettext_noop("The pack has two Aces of Diamonds, so at most two foxes are caught."),
+        errors.append(
+            _error(
+                "contra_specials",
+                "TSR 2.2.1, 7.2.3",
+                gettext_noop("The pack has two Aces of Diamonds, so at most two foxes are caught."),
+            )
         )
     if hand.re_specials.charlie and hand.contra_specials.charlie:
-        error(
-            "contra_specials",
-            "TSR 7.2.3",
-            gettext_noop("Only one team can win the last trick with the Jack of Clubs."),
+        errors.append(
+            _error(
+                "contra_specials",
+                "TSR 7.2.3",
+                gettext_noop("Only one team can win the last trick with the Jack of Clubs."),
+            )
         )
     return errors

@@ -36,15 +36,21 @@ def test_a_design_is_stored_for_as_many_rounds_as_the_literature_knows(players):
     assert designs.perfect_rounds(players) >= min(designs.known_best(players), LONGEST)
 
 
+def upper_bound(players: int) -> int:
+    """No plan without a repeat meeting has more rounds than this (the counting bound of
+    doko/designs.py's docstring): one round with fewer than four tables."""
+    return 1 if players < 16 else (players - 1) // 3
+
+
 @pytest.mark.parametrize("players", [4, 8, 12])
 def test_fewer_than_four_tables_have_one_perfect_round(players):
-    assert designs.known_best(players) == designs.upper_bound(players) == 1
+    assert designs.known_best(players) == upper_bound(players) == 1
     assert designs.perfect_rounds(players) == 1
 
 
 def test_known_best_never_exceeds_the_counting_bound():
     for players, rounds in designs.KNOWN_BEST.items():
-        assert rounds <= designs.upper_bound(players) == (players - 1) // 3
+        assert rounds <= upper_bound(players) == (players - 1) // 3
 
 
 @pytest.mark.parametrize("players", [16, 24, 28, 32, 40])

@@ -5,7 +5,6 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from doko.names import (
-    ascii_slug_text,
     collapsed,
     matches,
     search_key,
@@ -58,10 +57,6 @@ def test_the_two_spellings():
     assert spelt_out("Dvořák MÜLLER Straße") == "dvorak mueller strasse"
     assert collapsed("Mueller Müller Muller") == "muller muller muller"
     assert search_key("Jörg", "Müller") == "joerg mueller|jorg muller"
-
-
-def test_a_slug_reads_german():
-    assert ascii_slug_text("Münster") == "muenster"
 
 
 def test_an_empty_query_matches_everything():
