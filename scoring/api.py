@@ -8,17 +8,16 @@ with the TSR section they rest on. No login; rate-limited per client (limits/thr
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from django.conf import settings
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiExample, extend_schema
-from rest_framework import exceptions, serializers
+from rest_framework import serializers
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.parsers import JSONParser
+from api_base.parsers import LimitedJSONParser
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.deal import HANDS_PER_MATCH, playing_seats
 from doko.rules.entry import re_tricks_for
@@ -34,23 +33,6 @@ from scoring.messages import field_errors, problems_data
 SEATS = (1, 2, 3, 4, 5)
 MOST_POINTS = 1000  # input bound; the check refuses more than the TSR allows (TSR 7.2)
 MOST_HANDS = 120  # 30 hands at a table of five, with room for stopped hands and typing slips
-
-
-class RequestTooLarge(exceptions.APIException):
-    status_code = 413
-    default_detail = _("The request is too large.")
-    default_code = "request_too_large"
-
-
-class LimitedJSONParser(JSONParser):
-    """JSON, refused before parsing when larger than ``PUBLIC_API_MAX_BODY``."""
-
-    def parse(self, stream, media_type=None, parser_context=None):
-        limit = settings.PUBLIC_API_MAX_BODY
-        request = parser_context["request"]
-        if int(request.META.get("CONTENT_LENGTH") or 0) > limit:
-            raise RequestTooLarge()
-        return super().parse(stream, media_type, parser_context)
 
 
 class RulesRequest(Protocol):
