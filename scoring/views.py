@@ -30,6 +30,7 @@ from doko.rules.deal import sheet_keeper
 from doko.rules.double_entry import TAKE, Take
 from doko.rules.sheet import HandLine, dealt_out_of_turn, with_dealers
 from scoring import links, policies, scans, selectors, services
+from scoring.api.sheets import changes_data, hands_data, sheet_data
 from scoring.forms import MODES, HandForm, initial_for
 from scoring.messages import problem_message
 from scoring.models import (
@@ -43,7 +44,6 @@ from scoring.models import (
 from scoring.rulings import sheet_adjudication
 from scoring.selectors import hand_lines, hand_snapshot, scoresheet_check, scoresheet_rows
 from scoring.services import Actor, StaleEntryError, StaleVersionError
-from scoring.sheet_api import changes_data, hands_data, sheet_data
 from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Round, SheetKeeping

@@ -9,9 +9,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring import policies, selectors
+from scoring.api.access import AccountOnly, SeatKeyAuthentication
 from scoring.models import ScoresheetChange
 from scoring.selectors import ConfirmedHow, DeskState
-from scoring.sheet_api import AccountOnly, SeatKeyAuthentication
 from tournaments import policies as tournament_policies
 from tournaments.permissions import round_and_roles
 
