@@ -244,7 +244,7 @@ TOURNAMENT_HEAD_LOCAL_SECONDS = float(os.environ.get("TOURNAMENT_HEAD_LOCAL_SECO
 # cached under its version and so never goes stale (the standings pages and API answers) and the
 # tournaments' own fields: the least recently used is forgotten past this size.
 LOCAL_CACHE_BYTES = int(os.environ.get("LOCAL_CACHE_MB", "32")) * 1024 * 1024
-# The desk's list of a round's sheets (scoring.desk) is cached under the round's version, which
+# The desk's list of a round's sheets (scoring.views.desk) is cached under the round's version, which
 # every change to them raises (tournaments.caching.round_version), and kept this long at most:
 # for a change that raises none (one made in the administration, or while the cache was down)
 # and, without Redis, for the other web processes, whose caches a change does not reach.

@@ -12,10 +12,10 @@ class ScoringConfig(AppConfig):
         # tournaments/play.py.
         from django.contrib.auth.signals import user_logged_out
 
-        from scoring.desk import reader_forget
         from scoring.models import ScoresheetScan
         from scoring.play import ScoresheetPlay
         from scoring.services import scan_file_forget
+        from scoring.views.desk import reader_forget
         from tournaments import play
 
         play.register(ScoresheetPlay())

@@ -1,5 +1,5 @@
 """The desk's view of a round for API clients: every table's sheet with its state, as the desk's
-page lists them (``scoring.desk``; TSR 7.3.4), in the same order and with the same counts."""
+page lists them (``scoring.views.desk``; TSR 7.3.4), in the same order and with the same counts."""
 
 from django.http import Http404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
