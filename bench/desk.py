@@ -287,8 +287,9 @@ def _in_process(round_) -> list[Figure]:
     from django.test import Client, override_settings
     from django.urls import reverse
 
-    from scoring import desk, selectors
+    from scoring import selectors
     from scoring.models import Scoresheet
+    from scoring.views import desk
     from tournaments.caching import round_version_raise
 
     client = Client(HTTP_ACCEPT_LANGUAGE="de")

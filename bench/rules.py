@@ -74,7 +74,7 @@ def api_figures() -> list[Figure]:
     from rest_framework.views import APIView
 
     from doko.simulation import simulate_match
-    from scoring.api import ScoresheetCheckView
+    from scoring.api.rules import ScoresheetCheckView
 
     class EmptyView(APIView):
         authentication_classes: list = []

@@ -5,7 +5,6 @@ from django.urls import path
 from adjudication import api as adjudication_api
 from config.login import ObtainAuthTokenLimited
 from scoring import api as scoring_api
-from scoring import desk_api, second_entry_api, sheet_api
 from teams import api as teams_api
 from tournaments import api as tournament_api
 
@@ -221,49 +220,53 @@ urlpatterns += [
 
 SHEET = "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/scoresheet"
 urlpatterns += [
-    path(SHEET, sheet_api.ScoresheetDetail.as_view(), name="api-scoresheet"),
-    path(f"{SHEET}/submit", sheet_api.ScoresheetSubmit.as_view(), name="api-scoresheet-submit"),
-    path(f"{SHEET}/confirm", sheet_api.ScoresheetConfirm.as_view(), name="api-scoresheet-confirm"),
-    path(f"{SHEET}/reopen", sheet_api.ScoresheetReopen.as_view(), name="api-scoresheet-reopen"),
-    path(f"{SHEET}/return", sheet_api.ScoresheetReturn.as_view(), name="api-scoresheet-return"),
-    path(f"{SHEET}/strike", sheet_api.ScoresheetStrike.as_view(), name="api-scoresheet-strike"),
-    path(f"{SHEET}/keeper", sheet_api.ScoresheetKeeper.as_view(), name="api-scoresheet-keeper"),
+    path(SHEET, scoring_api.ScoresheetDetail.as_view(), name="api-scoresheet"),
+    path(f"{SHEET}/submit", scoring_api.ScoresheetSubmit.as_view(), name="api-scoresheet-submit"),
+    path(
+        f"{SHEET}/confirm", scoring_api.ScoresheetConfirm.as_view(), name="api-scoresheet-confirm"
+    ),
+    path(f"{SHEET}/reopen", scoring_api.ScoresheetReopen.as_view(), name="api-scoresheet-reopen"),
+    path(f"{SHEET}/return", scoring_api.ScoresheetReturn.as_view(), name="api-scoresheet-return"),
+    path(f"{SHEET}/strike", scoring_api.ScoresheetStrike.as_view(), name="api-scoresheet-strike"),
+    path(f"{SHEET}/keeper", scoring_api.ScoresheetKeeper.as_view(), name="api-scoresheet-keeper"),
     path(
         f"{SHEET}/end-early",
-        sheet_api.ScoresheetEndEarly.as_view(),
+        scoring_api.ScoresheetEndEarly.as_view(),
         name="api-scoresheet-end-early",
     ),
     path(
         f"{SHEET}/end-early/undo",
-        sheet_api.ScoresheetEndUndo.as_view(),
+        scoring_api.ScoresheetEndUndo.as_view(),
         name="api-scoresheet-end-undo",
     ),
-    path(f"{SHEET}/replay", sheet_api.ScoresheetReplay.as_view(), name="api-scoresheet-replay"),
-    path(f"{SHEET}/changes", sheet_api.ScoresheetChanges.as_view(), name="api-scoresheet-changes"),
-    path(f"{SHEET}/scan", sheet_api.ScoresheetScanView.as_view(), name="api-scoresheet-scan"),
+    path(f"{SHEET}/replay", scoring_api.ScoresheetReplay.as_view(), name="api-scoresheet-replay"),
+    path(
+        f"{SHEET}/changes", scoring_api.ScoresheetChanges.as_view(), name="api-scoresheet-changes"
+    ),
+    path(f"{SHEET}/scan", scoring_api.ScoresheetScanView.as_view(), name="api-scoresheet-scan"),
     path(
         f"{SHEET}/second-entry",
-        second_entry_api.ScoresheetSecondEntry.as_view(),
+        scoring_api.ScoresheetSecondEntry.as_view(),
         name="api-scoresheet-second-entry",
     ),
     path(
         f"{SHEET}/second-entry/compare",
-        second_entry_api.ScoresheetSecondEntryCompare.as_view(),
+        scoring_api.ScoresheetSecondEntryCompare.as_view(),
         name="api-scoresheet-second-entry-compare",
     ),
     path(
         f"{SHEET}/second-entry/settle",
-        second_entry_api.ScoresheetSecondEntrySettle.as_view(),
+        scoring_api.ScoresheetSecondEntrySettle.as_view(),
         name="api-scoresheet-second-entry-settle",
     ),
     path(
         "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/links",
-        sheet_api.TableLinks.as_view(),
+        scoring_api.TableLinks.as_view(),
         name="api-table-links",
     ),
     path(
         "tournaments/<slug:slug>/rounds/<int:number>/desk",
-        desk_api.DeskView.as_view(),
+        scoring_api.DeskView.as_view(),
         name="api-desk",
     ),
 ]

@@ -244,7 +244,7 @@ TOURNAMENT_HEAD_LOCAL_SECONDS = float(os.environ.get("TOURNAMENT_HEAD_LOCAL_SECO
 # cached under its version and so never goes stale (the standings pages and API answers) and the
 # tournaments' own fields: the least recently used is forgotten past this size.
 LOCAL_CACHE_BYTES = int(os.environ.get("LOCAL_CACHE_MB", "32")) * 1024 * 1024
-# The desk's list of a round's sheets (scoring.desk) is cached under the round's version, which
+# The desk's list of a round's sheets (scoring.views.desk) is cached under the round's version, which
 # every change to them raises (tournaments.caching.round_version), and kept this long at most:
 # for a change that raises none (one made in the administration, or while the cache was down)
 # and, without Redis, for the other web processes, whose caches a change does not reach.
@@ -299,15 +299,15 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     # JSON that no field can hold (a lone surrogate, NUL, an integer beyond 64 bits) is a 400
-    # by field where it is parsed (config/parsers.py).
+    # by field where it is parsed (api_base/parsers.py).
     "DEFAULT_PARSER_CLASSES": [
-        "config.parsers.JSONParser",
+        "api_base.parsers.JSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "config.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "api_base.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
     # Proxies in front of the app that append to X-Forwarded-For: 0 trusts only the socket's
     # address, so a client cannot pick the address its requests are counted under.

@@ -13,11 +13,11 @@ class ScoringConfig(AppConfig):
         # tournaments/round_page.py.
         from django.contrib.auth.signals import user_logged_out
 
-        from scoring.desk import reader_forget
         from scoring.models import ScoresheetScan
         from scoring.play import ScoresheetPlay
         from scoring.round_page import DeskLink
         from scoring.services import scan_file_forget
+        from scoring.views.desk import reader_forget
         from tournaments import play, round_page
 
         play.register(ScoresheetPlay())

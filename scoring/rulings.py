@@ -59,9 +59,6 @@ class SheetAdjudication:
         more in them is penalised (TSR 9.7.6)."""
         return {d.hand_number: d for d in self.counting if d.severity == "major"}
 
-    def of_hand(self, number: int) -> list[Any]:
-        return [d for d in self.decisions if d.hand_number == number]
-
 
 NONE = SheetAdjudication()
 

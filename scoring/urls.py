@@ -3,7 +3,8 @@ under their seat's private link (``/s/<key>/``, printed as a QR code on the shee
 
 from django.urls import path
 
-from scoring import desk, views
+from scoring import views
+from scoring.views import desk
 
 STAFF = "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/sheet/"
 LINK = "s/<str:token>/"

@@ -30,7 +30,7 @@ from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnl
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring.api import LimitedJSONParser
+from api_base.parsers import LimitedJSONParser
 from teams import policies, selectors, services
 from teams.models import (
     COMPETITION_SETTINGS,

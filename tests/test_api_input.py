@@ -1,4 +1,4 @@
-"""What the API's JSON parser refuses (config/parsers.py): a lone surrogate, a NUL character and
+"""What the API's JSON parser refuses (api_base/parsers.py): a lone surrogate, a NUL character and
 an integer beyond 64 bits, in any value or key at any depth, and JSON nested deeper than Python
 reads; each a 400 that names the field, where choice fields of the rules API and the scoresheet
 answered with a 500 (their message echoed the surrogate, which cannot be encoded)."""
@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
-from config.parsers import LARGEST, error_detail, problems
+from api_base.parsers import LARGEST, error_detail, problems
 from scoring.models import Scoresheet
 from tests import factories
 from tests.sheets import full_match

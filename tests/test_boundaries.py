@@ -17,7 +17,7 @@ from django.template import Engine
 
 ROOT = Path(__file__).resolve().parents[1]
 APPS = ["config", "tournaments", "scoring", "adjudication", "teams", "printing", "backup", "demo"]
-PACKAGES = ["doko", "limits", *APPS]
+PACKAGES = ["doko", "limits", "api_base", *APPS]
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 

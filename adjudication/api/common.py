@@ -24,10 +24,10 @@ from rest_framework.views import APIView
 
 from adjudication import selectors
 from adjudication.models import Offence, Sanction
+from api_base.parsers import LimitedJSONParser
 from doko.rules.contracts import SoloType
 from doko.rules.penalty import Severity
-from scoring.api import LimitedJSONParser
-from scoring.sheet_api import SEAT_KEY_HEADER
+from scoring.api.access import SEAT_KEY_HEADER
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Entry, Round, Tournament
 from tournaments.permissions import roles_of

@@ -27,7 +27,7 @@ from adjudication.api.common import (
 from adjudication.api.offences import OffenceSummarySerializer
 from adjudication.api.rulings import RulingSerializer
 from adjudication.models import Decision
-from scoring.sheet_api import ContractField
+from scoring.api.fields import ContractField
 from tournaments.models import Tournament
 
 DecisionStatusField = named_choices("DecisionStatusEnum", Decision.Status.values)

@@ -8,7 +8,7 @@ from rest_framework import generics, serializers
 from adjudication import selectors
 from adjudication.api.common import READ_RESPONSES, TAGS, AdjudicationAPIView, named_choices
 from adjudication.models import Event
-from config.pagination import LimitOffsetPagination
+from api_base.pagination import LimitOffsetPagination
 
 LogActionField = named_choices("LogActionEnum", Event.Action.values)
 

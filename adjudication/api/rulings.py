@@ -10,8 +10,7 @@ from adjudication.api.common import MOST_TEXT, SEVERITIES, SOLO_TYPES
 from doko.rules.contracts import Contract
 from doko.rules.penalty import MOST_ANNOUNCEMENTS
 from doko.rules.procedure import WrittenLine
-from scoring.api import SeatsField
-from scoring.sheet_api import ContractField
+from scoring.api.fields import ContractField, SeatsField
 
 
 class RulingSerializer(serializers.Serializer):

@@ -11,7 +11,7 @@ from django.utils.translation import ngettext
 
 from doko.rules import double_entry
 from doko.rules.contracts import Contract, SoloType
-from doko.rules.sheet import HandLine, Problem, Replay, SheetCheck, check_sheet
+from doko.rules.sheet import HandLine, Replay, SheetCheck, check_sheet
 from scoring.models import Hand, Scoresheet, ScoresheetChange, ScoresheetScan, SecondEntry
 from scoring.rulings import NONE, SheetAdjudication, sheet_adjudication
 from tournaments.models import Seat
@@ -234,9 +234,6 @@ class SheetState:
     @property
     def hands_per_match(self) -> int:
         return self.sheet.table.round.tournament.hands_at(self.table_size)
-
-    def problems_of(self, number: int) -> list[Problem]:
-        return [problem for problem in self.check.problems if problem.hand == number]
 
 
 def sheet_state(*, sheet: Scoresheet) -> SheetState:

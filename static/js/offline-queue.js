@@ -18,7 +18,7 @@
 //   form.entry[data-offline-queue="<key>"]   the entry row. Its submits are kept in the queue
 //       while the connection is down or hands wait, and a failed save (htmx:sendError, or a
 //       502/503/504) is kept instead of lost. It posts to its action, a save/ endpoint that
-//       answers JSON to Accept: application/json (scoring.views._save_json): 200 with the new
+//       answers JSON to Accept: application/json (scoring.views.offline.save_json): 200 with the new
 //       version and the hand; 409 with the current sheet, the changes since and whether it holds
 //       this very hand already; 422 with the messages. Fields: "version" (the sheet's version it
 //       was typed against), "number" (the hand), the hand's own fields, and optionally a select

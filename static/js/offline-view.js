@@ -71,7 +71,7 @@ function typedLine(entry, seats) {
   return box;
 }
 
-// A hand of the sheet as the server answered it (scoring.sheet_api.sheet_data).
+// A hand of the sheet as the server answered it (scoring.api.sheets.sheet_data).
 function sheetLine(hand, texts, contracts, seats) {
   const box = make("div");
   const words = [contracts[hand.contract] || hand.contract];

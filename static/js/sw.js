@@ -1,4 +1,4 @@
-// The service worker of the entry pages, served at /sw.js (scoring.views.service_worker) so that
+// The service worker of the entry pages, served at /sw.js (scoring.views.offline.service_worker) so that
 // its scope is the whole site: the staff's sheet pages and the seats' links alike. It keeps only
 // what an entry page asks it to keep (static/js/sw-register.js):
 //

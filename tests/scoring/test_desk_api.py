@@ -1,4 +1,4 @@
-"""The desk's view of a round through the API (scoring/desk_api.py): the same states, order and
+"""The desk's view of a round through the API (scoring/api/desk.py): the same states, order and
 counts as the page, for the same readers."""
 
 import pytest

@@ -1,5 +1,5 @@
-"""The desk's page of a round (scoring/desk.py): every table's sheet at a glance, the jump to a
-table's sheet, the filter, the refresh with its 304, who may read it, and its cache."""
+"""The desk's page of a round (scoring/views/desk.py): every table's sheet at a glance, the jump
+to a table's sheet, the filter, the refresh with its 304, who may read it, and its cache."""
 
 import re
 

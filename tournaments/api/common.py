@@ -1,6 +1,6 @@
 """Helpers shared by the API views of several sub-domains: an answer with an ETag, a 304 when
 the client has that version. (Text no field can hold, such as a lone surrogate, is refused by
-the API's JSON parser, config/parsers.py.)"""
+the API's JSON parser, api_base/parsers.py.)"""
 
 from django.http import HttpResponse
 from django.utils.cache import get_conditional_response

@@ -4,7 +4,7 @@ answered "bigint out of range" (a 500); capped, it asks for the rows past the en
 
 from rest_framework import pagination
 
-from config.parsers import LARGEST
+from api_base.parsers import LARGEST
 
 
 class LimitOffsetPagination(pagination.LimitOffsetPagination):

@@ -9,6 +9,7 @@ of seats and every view that reads ``request.data`` from meeting them."""
 
 import math
 
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, parsers
 from rest_framework.settings import api_settings
@@ -18,6 +19,12 @@ SURROGATE = _("This text holds a lone surrogate (a half of a character), which i
 NUL = _("Null characters are not allowed.")
 TOO_LARGE = _("This number is too large: a number here has at most 64 bits.")
 NESTED = _("The JSON is nested too deeply.")
+
+
+class RequestTooLarge(exceptions.APIException):
+    status_code = 413
+    default_detail = _("The request is too large.")
+    default_code = "request_too_large"
 
 
 def _text_problem(text: str) -> str | None:
@@ -95,3 +102,14 @@ class JSONParser(parsers.JSONParser):
         if found:
             raise exceptions.ValidationError(error_detail(found))
         return data
+
+
+class LimitedJSONParser(JSONParser):
+    """JSON, refused before parsing when larger than ``PUBLIC_API_MAX_BODY``."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        limit = settings.PUBLIC_API_MAX_BODY
+        request = parser_context["request"]
+        if int(request.META.get("CONTENT_LENGTH") or 0) > limit:
+            raise RequestTooLarge()
+        return super().parse(stream, media_type, parser_context)

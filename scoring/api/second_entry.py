@@ -17,19 +17,18 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from scoring import selectors, services
+from scoring.api.access import sheet_opened
+from scoring.api.hands import HAND_EXAMPLE, HandsReplaceSerializer
+from scoring.api.sheets import (
+    WRITE_RESPONSES,
+    ScoresheetSerializer,
+    SheetAPIView,
+    SnapshotHandSerializer,
+)
 from scoring.models import Scoresheet, SecondEntry
 from scoring.policies import Actor
 from scoring.selectors import Difference
 from scoring.services import Comparison
-from scoring.sheet_api import (
-    HAND_EXAMPLE,
-    WRITE_RESPONSES,
-    HandsReplaceSerializer,
-    ScoresheetSerializer,
-    SheetAPIView,
-    SnapshotHandSerializer,
-    _opened,
-)
 
 # Differences ---------------------------------------------------------------------------------
 
@@ -131,7 +130,7 @@ DIFFERENCES = OpenApiResponse(
 
 class SecondEntryAPIView(SheetAPIView):
     def desk(self, request, slug: str, number: int, table: int) -> tuple[Scoresheet, Actor]:
-        sheet, actor = _opened(request, slug=slug, number=number, table=table)
+        sheet, actor = sheet_opened(request, slug=slug, number=number, table=table)
         if actor.user is None:
             raise PermissionDenied(
                 gettext("Only the tournament desk types and compares a second entry.")

@@ -2,55 +2,34 @@
 
 Thin views over the plain-Python core in ``doko/rules``: the serializers read and check the
 JSON, the core decides, and its messages come back in the request's language (Accept-Language)
-with the TSR section they rest on. No login; rate-limited per client (limits/throttles.py).
-"""
+with the TSR section they rest on. No login; rate-limited per client (limits/throttles.py)."""
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, Protocol
 
-from django.conf import settings
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiExample, extend_schema
-from rest_framework import exceptions, serializers
+from rest_framework import serializers
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.parsers import JSONParser
+from api_base.parsers import LimitedJSONParser
 from doko.rules.contracts import Contract, SoloType
-from doko.rules.deal import HANDS_PER_MATCH, playing_seats
+from doko.rules.deal import HANDS_PER_MATCH
 from doko.rules.entry import re_tricks_for
 from doko.rules.penalty import MOST_ANNOUNCEMENTS, Breach, Severity, penalty_points
 from doko.rules.problems import InvalidInput
 from doko.rules.settlement import seat_points
-from doko.rules.sheet import PROBLEM_CODES, HandLine, check_sheet
+from doko.rules.sheet import HandLine, check_sheet
 from doko.rules.value import Announcement, Game, HandResult, Specials, Team, hand_value
 from limits.clients import client_cookie_set
 from limits.throttles import PublicAddressThrottle, PublicClientThrottle
-from scoring.messages import field_errors, problems_data
-
-SEATS = (1, 2, 3, 4, 5)
-MOST_POINTS = 1000  # input bound; the check refuses more than the TSR allows (TSR 7.2)
-MOST_HANDS = 120  # 30 hands at a table of five, with room for stopped hands and typing slips
-
-
-class RequestTooLarge(exceptions.APIException):
-    status_code = 413
-    default_detail = _("The request is too large.")
-    default_code = "request_too_large"
-
-
-class LimitedJSONParser(JSONParser):
-    """JSON, refused before parsing when larger than ``PUBLIC_API_MAX_BODY``."""
-
-    def parse(self, stream, media_type=None, parser_context=None):
-        limit = settings.PUBLIC_API_MAX_BODY
-        request = parser_context["request"]
-        if int(request.META.get("CONTENT_LENGTH") or 0) > limit:
-            raise RequestTooLarge()
-        return super().parse(stream, media_type, parser_context)
+from scoring.api.checks import ScoresheetCheckResponseSerializer, check_data
+from scoring.api.fields import MOST_HANDS, SeatsField, hand_seat_problems, seat_dict
+from scoring.messages import field_errors
 
 
 class RulesRequest(Protocol):
@@ -86,34 +65,8 @@ def _seat_list(**kwargs):
     return serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=5), **kwargs)
 
 
-def _seat_dict(values: Mapping[int, object]) -> dict[str, object]:
-    return {str(seat): value for seat, value in sorted(values.items())}
-
-
 def _invalid(error: InvalidInput) -> serializers.ValidationError:
     return serializers.ValidationError(field_errors(error.errors))
-
-
-class SeatsField(serializers.DictField):
-    """``{"1": n, "2": n, ...}``: numbers per seat; keys are seat numbers, 1 to 5, or to the
-    table's size where the serializer's context knows it (``table_size``)."""
-
-    child = serializers.IntegerField(min_value=-MOST_POINTS, max_value=MOST_POINTS)
-
-    def to_internal_value(self, data):
-        values = super().to_internal_value(data)
-        size = self.context.get("table_size") if self.context.get("table_size") in SEATS else 5
-        seats = {}
-        for key, value in values.items():
-            key = str(key)
-            if not (key.isascii() and key.isdecimal()) or int(key) not in SEATS[:size]:
-                raise serializers.ValidationError(
-                    gettext("“{key}” is not a seat; seats are numbered 1 to {size}.").format(
-                        key=key[:10], size=size
-                    )
-                )
-            seats[int(key)] = value
-        return seats
 
 
 # 1. Game value ------------------------------------------------------------------------------
@@ -261,7 +214,7 @@ class HandValueRequestSerializer(serializers.Serializer):
             ],
         }
         if validated_data["re_seats"] is not None:
-            result["scores"] = _seat_dict(
+            result["scores"] = seat_dict(
                 seat_points(
                     seats=validated_data["seats"],
                     re_seats=validated_data["re_seats"],
@@ -380,7 +333,7 @@ class PenaltyRequestSerializer(serializers.Serializer):
         validated_data = self.validated_data
         penalty = validated_data["penalty"]
         return {
-            "points": _seat_dict(penalty.points),
+            "points": seat_dict(penalty.points),
             "hand_not_played": penalty.hand_not_played,
             "played_without_game_points": penalty.played_without_game_points,
             "rule": penalty.rule,
@@ -470,43 +423,6 @@ class SheetHandSerializer(serializers.Serializer):
         return data
 
 
-class NextHandSerializer(serializers.Serializer):
-    dealer = serializers.IntegerField(
-        help_text="Who deals it (TSR 3.3.1, 4.2.5); at a table of five, when only the dealer "
-        "still owes the forced solo, the next seat deals it and he plays it"
-    )
-    must_be_forced_solo = serializers.BooleanField(
-        help_text="The compulsory solos owed equal the lines left, or the playing time is over "
-        "and solos are owed (TSR 4.2.3, 8.6.1)"
-    )
-    forced_soloist = serializers.IntegerField(allow_null=True)
-    hands_remaining = serializers.IntegerField(
-        help_text="Lines still to play of the round's 24 (30), compulsory solos included; after "
-        "the playing time, the forced solos still owed (TSR 8.5.1, 8.5.3)"
-    )
-
-
-class SheetProblemSerializer(serializers.Serializer):
-    hand = serializers.IntegerField(allow_null=True, help_text="1-based position on the sheet")
-    code = serializers.ChoiceField(choices=list(PROBLEM_CODES))
-    rule = serializers.CharField()
-    message = serializers.CharField(help_text="In the request's language")
-
-
-class ScoresheetCheckResponseSerializer(serializers.Serializer):
-    ok = serializers.BooleanField(help_text="No problems (warnings do not count)")
-    problems = SheetProblemSerializer(many=True)
-    warnings = SheetProblemSerializer(
-        many=True,
-        help_text="Irregular but standing: a hand dealt by another player than the TSR's that "
-        "nobody complained of in time (code dealer, TSR 9.7.3); the deal goes on from him",
-    )
-    totals = serializers.DictField(child=serializers.IntegerField())
-    compulsory_played = serializers.DictField(child=serializers.BooleanField())
-    next = NextHandSerializer()
-    complete = serializers.BooleanField()
-
-
 class ScoresheetCheckRequestSerializer(serializers.Serializer):
     players = serializers.ChoiceField(choices=[4, 5])
     hands_per_match = serializers.IntegerField(
@@ -580,55 +496,7 @@ class ScoresheetCheckRequestSerializer(serializers.Serializer):
             hands=validated_data["lines"],
             time_over_after_hand=validated_data["time_over_after_hand"],
         )
-        return {
-            "ok": result.ok,
-            "problems": problems_data(result.problems),
-            "warnings": problems_data(result.warnings),
-            "totals": _seat_dict(result.totals),
-            "compulsory_played": _seat_dict(result.compulsory_played),
-            "next": {
-                "dealer": result.next.dealer,
-                "must_be_forced_solo": result.next.must_be_forced_solo,
-                "forced_soloist": result.next.forced_soloist,
-                "hands_remaining": result.next.hands_remaining,
-            },
-            "complete": result.complete,
-        }
-
-
-def hand_seat_problems(
-    *, dealer: int, soloist: int | None, seats: Mapping[str, Mapping[int, int] | None], size: int
-) -> dict[str, list[str]]:
-    """What is wrong with the seats of one hand row at a table of ``size``, by field: a dealer,
-    soloist or seat of ``seats`` (points, penalty) beyond the table, else a seat that played the
-    hand without points (TSR 8.4.1, 10.1). Every API that takes hands asks here."""
-    problems = {}
-    if dealer > size:
-        problems["dealer"] = [not_a_seat(dealer, size)]
-    if soloist is not None and soloist > size:
-        problems["soloist"] = [not_a_seat(soloist, size)]
-    for field, values in seats.items():
-        extra = sorted(seat for seat in values or {} if seat > size)
-        if extra:
-            problems[field] = [not_a_seat(extra[0], size)]
-    if not problems:
-        missing = sorted(
-            set(playing_seats(dealer=dealer, table_size=size)) - set(seats["points"] or {})
-        )
-        if missing:
-            problems["points"] = [
-                gettext("Give the points of seat {seat}, who played this hand.").format(
-                    seat=missing[0]
-                )
-            ]
-    return problems
-
-
-def not_a_seat(seat: int, size: int) -> str:
-    """The message for a seat number beyond the table (TSR 8.4.1, 10.1)."""
-    return gettext(
-        "Seat {seat} is not at this table: seats are numbered 1 to {size} (TSR 8.4.1, 10.1)."
-    ).format(seat=seat, size=size)
+        return check_data(result)
 
 
 @extend_schema(

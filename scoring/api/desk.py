@@ -1,5 +1,5 @@
 """The desk's view of a round for API clients: every table's sheet with its state, as the desk's
-page lists them (``scoring.desk``; TSR 7.3.4), in the same order and with the same counts."""
+page lists them (``scoring.views.desk``; TSR 7.3.4), in the same order and with the same counts."""
 
 from django.http import Http404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -9,9 +9,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring import policies, selectors
+from scoring.api.access import AccountOnly, SeatKeyAuthentication
 from scoring.models import ScoresheetChange
 from scoring.selectors import ConfirmedHow, DeskState
-from scoring.sheet_api import AccountOnly, SeatKeyAuthentication
 from tournaments import policies as tournament_policies
 from tournaments.permissions import round_and_roles
 

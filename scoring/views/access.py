@@ -1,0 +1,173 @@
+"""Who opened which sheet, and what the page may ask of them: staff through their account,
+or a player of the table through their seat's private link (``/s/<key>/``, no account)."""
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from scoring import links, selectors
+from scoring.models import (
+    Scoresheet,
+    SecondEntry,
+)
+from scoring.services import Actor
+from tournaments import policies as tournament_policies
+from tournaments import selectors as tournament_selectors
+from tournaments.models import Round
+from tournaments.permissions import roles_of
+from tournaments.roles import (
+    SHEET_READERS,
+    SHEET_STAFF,
+)
+
+
+@dataclass
+class Access:
+    """Who opened which sheet, and what they may do with it. ``blind``: the sheet's second
+    entry (double entry), typed without seeing the first; ``entry`` is it, as far as typed."""
+
+    sheet: Scoresheet
+    actor: Actor
+    roles: set[str]
+    base: str  # the page's URL; the actions are below it
+    blind: bool = False
+    entry: SecondEntry | None = None
+
+    @property
+    def version(self) -> int:
+        """The version the page's writes name: the sheet's, or its second entry's (0 before
+        it is begun)."""
+        if self.blind:
+            return self.entry.version if self.entry is not None else 0
+        return self.sheet.version
+
+    @property
+    def time_over_after_hand(self) -> int | None:
+        """After which hand the playing time ended, as the entry on this page notes it."""
+        if self.blind:
+            return self.entry.time_over_after_hand if self.entry is not None else None
+        return self.sheet.time_over_after_hand
+
+    @property
+    def staff(self) -> bool:
+        return bool(self.roles & SHEET_STAFF)
+
+    @property
+    def round(self) -> Round:
+        return self.sheet.table.round
+
+
+def _access(
+    request: HttpRequest, slug=None, number=None, table=None, token=None, blind=False
+) -> Access:
+    if token is not None:
+        seat = links.seat_for_key(request, token)
+        if seat is None:
+            raise Http404
+        try:
+            sheet = seat.table.scoresheet
+        except Scoresheet.DoesNotExist as error:
+            raise Http404 from error
+        base = reverse("sheet-link", kwargs={"token": token})
+        # Who is logged in on this device too: staff who play at the table confirm nothing
+        # with another seat's link (policies.may_confirm_sheet).
+        logged_in = settings.SESSION_COOKIE_NAME in request.COOKIES  # else no query for it
+        account = request.user if logged_in and request.user.is_authenticated else None
+        actor = Actor(seat=seat, account=account)
+        return Access(sheet=sheet, actor=actor, roles=set(), base=base)
+    user = request.user
+    tournament = tournament_selectors.tournament_get(slug=slug, user=user)
+    roles = roles_of(request, tournament)
+    # A visitor without a login holds no role (and sheet_view sends him to log in first).
+    if not roles & SHEET_READERS or not user.is_authenticated:
+        raise PermissionDenied
+    sheet = get_object_or_404(
+        Scoresheet.objects.select_related("table__round__tournament", "scan"),
+        table__round__tournament=tournament,
+        table__round__number=number,
+        table__number=table,
+    )
+    # A sheet names the seating: not before it is published, but to the staff.
+    tournament_policies.enforce(
+        tournament_policies.may_read_seating(round=sheet.table.round, roles=roles)
+    )
+    kwargs = {"slug": slug, "number": number, "table": table}
+    if blind:
+        return Access(
+            sheet=sheet,
+            actor=Actor(user=user),
+            roles=roles,
+            base=reverse("sheet-second", kwargs=kwargs),
+            blind=True,
+            entry=selectors.second_entry_get(sheet=sheet),
+        )
+    return Access(
+        sheet=sheet, actor=Actor(user=user), roles=roles, base=reverse("sheet", kwargs=kwargs)
+    )
+
+
+def entry_state(access: Access) -> selectors.SheetState:
+    """The entry on the page: the sheet, or its second entry (never the first then)."""
+    if access.blind:
+        return selectors.second_entry_state(sheet=access.sheet, entry=access.entry)
+    return selectors.sheet_state(sheet=access.sheet)
+
+
+def sheet_view(view):
+    """Resolve the sheet and the actor; staff pages need a login, link pages don't."""
+
+    def wrapped(request: HttpRequest, **kwargs) -> HttpResponse:
+        if "token" not in kwargs and not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        try:
+            access = _access(request, **kwargs)
+        except links.LinkLimited as limited:
+            return _too_many(
+                request, limited.wait, back=reverse("sheet-link", args=[kwargs["token"]])
+            )
+        return view(request, access)
+
+    wrapped.__name__ = view.__name__
+    wrapped.__doc__ = view.__doc__
+    return wrapped
+
+
+def _too_many(request: HttpRequest, wait: float, *, back: str) -> HttpResponse:
+    """HTTP 429 for a link over its limit: the message alone for htmx, which shows it above the
+    page (static/js/errors.js), as JSON for a client that asks for it (the offline queue, which
+    waits as ``Retry-After`` says), else a page with it."""
+    message = _("Too many requests through this link. Please wait a minute and try again.")
+    response: HttpResponse
+    if wants_json(request):
+        response = JsonResponse({"detail": message, "messages": [message]}, status=429)
+    elif request.headers.get("HX-Request"):
+        response = HttpResponse(message, content_type="text/plain; charset=utf-8", status=429)
+    else:
+        response = render(request, "429.html", {"message": message, "back": back}, status=429)
+    response["Retry-After"] = str(max(1, round(wait)))
+    return response
+
+
+def wants_json(request: HttpRequest) -> bool:
+    """Whether the request asks for JSON (``Accept: application/json``), as the offline queue
+    of the entry page does (static/js/offline-queue.js); htmx and plain forms ask for HTML."""
+    return request.get_preferred_type(["text/html", "application/json"]) == "application/json"
+
+
+def sheet_url(access: Access, name: str) -> str:
+    """The address of one of the sheet's staff pages, by its URL name."""
+    table = access.sheet.table
+    return reverse(
+        name,
+        kwargs={
+            "slug": table.round.tournament.slug,
+            "number": table.round.number,
+            "table": table.number,
+        },
+    )

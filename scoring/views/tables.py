@@ -1,0 +1,94 @@
+"""A table's page: its players and its sheet, for everyone once the seating is published."""
+
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from scoring import policies
+from scoring.messages import problem_message
+from scoring.models import (
+    Scoresheet,
+)
+from scoring.rulings import sheet_adjudication
+from scoring.selectors import hand_lines, scoresheet_check, scoresheet_rows
+from tournaments import policies as tournament_policies
+from tournaments import selectors as tournament_selectors
+from tournaments.models import Round
+from tournaments.permissions import roles_of, standings_mode
+from tournaments.roles import (
+    FIRST_INSTANCE,
+    SEES_SHEET_LINKS,
+    STAFF,
+)
+from tournaments.site import absolute_url, site_warning
+
+
+@require_GET
+def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """A table of a round: its players, and its sheet as it stands with the adjudicator's
+    decisions (the points hidden while the organiser hides the standings)."""
+    tournament = tournament_selectors.tournament_get(slug=slug, user=request.user)
+    round_ = tournament_selectors.round_get(tournament=tournament, number=number)
+    roles = roles_of(request, tournament)
+    if tournament_policies.may_read_seating(round=round_, roles=roles):
+        raise Http404  # no table to show yet
+    row = tournament_selectors.table_get(round=round_, number=table)
+    # Read along with the row (ScoresheetPlay.with_points, scoring/play.py): no query more.
+    sheet = getattr(row.table, "scoresheet", None)
+    context = {
+        "tournament": tournament,
+        "round": round_,
+        "row": row,
+        "sheet": sheet,
+        "sheet_link": sheet is not None and bool(roles & SEES_SHEET_LINKS),
+        # Hidden standings hide every table's points from the public too.
+        "show_points": standings_mode(request, tournament) != "hidden",
+    }
+    if sheet is not None and len(row.seats) in (4, 5):
+        # Who keeps the sheet: seat 4 (5), or the seat it was handed over to (TSR 3.1.1).
+        context["keeper"] = sheet.keeper(len(row.seats))
+    links_refused = policies.may_read_seat_links(roles=roles, table=row.table, user=request.user)
+    if links_refused is not None and links_refused.plays:
+        context["seat_links_refused"] = links_refused  # why, and who reads them instead
+    elif links_refused is None:
+        # The players' private links to the sheet, to hand out again if a printout is lost.
+        context["seat_links"] = [
+            (seat, absolute_url(request, reverse("sheet-link", args=[token])))
+            for seat, token in zip(
+                row.seats, tournament_selectors.seat_tokens(table=row.table).values(), strict=True
+            )
+        ]
+        context["site_warning"] = site_warning(request)
+    if sheet is not None and context["show_points"]:
+        hands = list(sheet.hands.all())
+        table_size = len(row.seats)
+        adjudication = sheet_adjudication(sheet=sheet)
+        context["hand_rows"] = scoresheet_rows(
+            hands=hands, table_size=table_size, penalties=adjudication.penalties
+        )
+        context["adjudication"] = adjudication
+        # The public sees what counts; staff also what is pending or was replaced on appeal.
+        staff = bool(roles & STAFF)
+        context["is_staff"] = staff
+        context["decisions"] = adjudication.decisions if staff else adjudication.counting
+        context["may_complain"] = (
+            bool(roles & FIRST_INSTANCE)
+            and round_.status in {Round.Status.RUNNING, Round.Status.FINISHED}
+            and sheet.status != Scoresheet.Status.CONFIRMED
+        )
+        try:
+            check = scoresheet_check(
+                scoresheet=sheet,
+                hands=hand_lines(hands),
+                table_size=table_size,
+                adjudication=adjudication,
+            )
+        except ValidationError:
+            check = None
+        context["check"] = check
+        context["problems"] = [problem_message(p) for p in check.problems] if check else []
+        context["warnings"] = [problem_message(w) for w in check.warnings] if check else []
+        context["hands_per_match"] = round_.tournament.hands_at(table_size)
+    return render(request, "scoring/table.html", context)
