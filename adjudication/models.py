@@ -18,6 +18,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from adjudication.messages import words
+from doko.rules.deal import SEAT_NUMBERS
 from doko.rules.offences import STANDARD_OFFENCE
 from doko.rules.penalty import MOST_ANNOUNCEMENTS, Severity
 from doko.rules.procedure import WrittenLine
@@ -366,7 +367,7 @@ class Decision(models.Model):
         """The penalty points by seat, as ruled; empty while the complaint is open."""
         return {
             seat: points
-            for seat in range(1, 6)
+            for seat in SEAT_NUMBERS
             if (points := getattr(self, f"penalty_{seat}")) is not None
         }
 

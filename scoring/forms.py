@@ -14,6 +14,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from doko.rules.contracts import Contract, SoloType
+from doko.rules.deal import TABLE_OF_FIVE
 from doko.rules.entry import (
     Entered,
     game_of,
@@ -64,7 +65,7 @@ def _alone(points: dict[int, int], *, soloist: int | None, dealer: int, table_si
     others = [
         seat
         for seat in range(1, table_size + 1)
-        if seat != soloist and not (table_size == 5 and seat == dealer)
+        if seat != soloist and not (table_size == TABLE_OF_FIVE and seat == dealer)
     ]
     return all(points[seat] * -3 == points[soloist] for seat in others)
 
@@ -164,7 +165,7 @@ class HandForm(forms.Form):
     def sitting_out(self) -> int | None:
         """The seat that sits this hand out: at a table of five the dealer, the one named or
         else the TSR's (TSR 10.1.1); he scores nothing, so his points are not asked for."""
-        if self.table_size != 5:
+        if self.table_size != TABLE_OF_FIVE:
             return None
         named = self["dealer"].value()
         return int(named) if str(named or "").isdigit() else self.tsr_dealer
@@ -262,7 +263,7 @@ class HandForm(forms.Form):
         else:
             # At a table of five the dealer sits out and scores nothing (TSR 10.1.1): his
             # points are not asked for; left empty they are 0.
-            out = dealer if self.table_size == 5 else None
+            out = dealer if self.table_size == TABLE_OF_FIVE else None
             seats = range(1, self.table_size + 1)
             if not self._need(*(f"points_{seat}" for seat in seats if seat != out)):
                 return data

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from doko import standings
 from doko.rules.contracts import Contract
+from doko.rules.deal import SEAT_NUMBERS
 from scoring.models import Scoresheet
 from scoring.rulings import given as rulings
 from scoring.services import scoresheets_time_over_mark
@@ -24,7 +25,7 @@ from tournaments.models import Round, Seat, SeatResult, Table
 from tournaments.play import HANDED_IN, SheetStatus, deducted_of
 
 SOLO_CONTRACTS = [contract.value for contract in Contract if contract.is_solo]
-SEATS = range(1, 6)
+SEATS = SEAT_NUMBERS
 
 
 def _path(table: str, field: str) -> str:

@@ -8,7 +8,14 @@ from django.core.validators import MaxValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from teams.models import COMPETITION_SETTINGS, Competition, MatchDay, Team, TeamMember
+from teams.models import (
+    COMPETITION_SETTINGS,
+    LINE_UP_PLACES,
+    Competition,
+    MatchDay,
+    Team,
+    TeamMember,
+)
 from tournaments.forms import PersonForm
 
 # The most rounds a match day plays (a day of four is usual) and the most groups it has.
@@ -203,14 +210,17 @@ class LineUpForm(forms.Form):
         assert isinstance(from_round, forms.ChoiceField)
         from_round.choices = [(n, str(n)) for n in range(1, rounds + 1)]
         choices = [("", "—")] + [(member.player_id, member.player.name) for member in members]
-        for place in range(1, 5):
+        for place in range(1, LINE_UP_PLACES + 1):
             self.fields[f"place_{place}"] = forms.TypedChoiceField(
                 label=_("Place %(place)d") % {"place": place}, choices=choices, coerce=int
             )
         _attrs(self)
 
     def players(self) -> list:
-        return [self.members[self.cleaned_data[f"place_{place}"]].player for place in range(1, 5)]
+        return [
+            self.members[self.cleaned_data[f"place_{place}"]].player
+            for place in range(1, LINE_UP_PLACES + 1)
+        ]
 
 
 class TieForm(forms.Form):

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from doko.names import search_key
+from doko.rules.deal import TABLE_OF_FIVE, TABLE_OF_FOUR
 
 # Real names fit many times over: 100 + 100 letters, doubled by umlauts, in two spellings; only
 # names made of compatibility characters ("ﷺ" spells out to 18 letters) are cut, which keeps
@@ -466,7 +467,7 @@ class Tournament(models.Model):
 
     def hands_at(self, table_size: int) -> int:
         """The lines of a round at a table of ``table_size``, compulsory solos included."""
-        return self.hands_per_match if table_size == 4 else self.hands_per_match_five
+        return self.hands_per_match if table_size == TABLE_OF_FOUR else self.hands_per_match_five
 
 
 class FormerSlug(models.Model):
@@ -877,7 +878,7 @@ class Seat(models.Model):
                 violation_error_message=_("This player already has a seat in this round."),
             ),
             models.CheckConstraint(
-                condition=Q(position__gte=1) & Q(position__lte=5),
+                condition=Q(position__gte=1) & Q(position__lte=TABLE_OF_FIVE),
                 name="seat_position_1_to_5",
                 violation_error_message=_("A seat is numbered 1 to 5 (TSR 8.4, 10.1)."),
             ),
@@ -1018,7 +1019,8 @@ class SeatResult(models.Model):
                 name="result_points_add_up",
             ),
             models.CheckConstraint(
-                condition=Q(placing__gte=1) & Q(placing__lte=5), name="result_placing_1_to_5"
+                condition=Q(placing__gte=1) & Q(placing__lte=TABLE_OF_FIVE),
+                name="result_placing_1_to_5",
             ),
             models.CheckConstraint(
                 condition=Q(solos_won__lte=F("solos_played")), name="result_solos_won_played"

@@ -8,6 +8,7 @@ from rest_framework import serializers
 from adjudication import services
 from adjudication.api.common import MOST_TEXT, SEVERITIES, SOLO_TYPES
 from doko.rules.contracts import Contract
+from doko.rules.deal import TABLE_OF_FIVE
 from doko.rules.penalty import MOST_ANNOUNCEMENTS
 from doko.rules.procedure import WrittenLine
 from scoring.api.fields import ContractField, SeatsField
@@ -22,7 +23,9 @@ class RulingSerializer(serializers.Serializer):
     contract = ContractField(
         default=Contract.NORMAL.value, help_text="As the hand stood when the breach happened"
     )
-    soloist = serializers.IntegerField(min_value=1, max_value=5, allow_null=True, default=None)
+    soloist = serializers.IntegerField(
+        min_value=1, max_value=TABLE_OF_FIVE, allow_null=True, default=None
+    )
     solo_type = serializers.ChoiceField(choices=SOLO_TYPES, allow_null=True, default=None)
     disadvantages_soloist = serializers.BooleanField(
         default=False, help_text="A minor breach that may disadvantage the soloist (TSR 9.3.3 b1)"

@@ -28,6 +28,7 @@ from adjudication.services.common import (
 from adjudication.services.offences import require_offence_of
 from doko.rules import procedure
 from doko.rules.contracts import Contract, SoloType
+from doko.rules.deal import SEAT_NUMBERS
 from doko.rules.penalty import Severity
 from doko.rules.problems import FieldError, InvalidInput
 from doko.rules.procedure import WrittenLine
@@ -179,7 +180,7 @@ def ruled(decision: Decision, ruling: Ruling) -> dict:
         "disadvantages_soloist": ruling.disadvantages_soloist,
         "announcements": ruling.announcements,
         "decided": ruling.decided,
-        **{f"penalty_{seat}": outcome.points.get(seat) for seat in range(1, 6)},
+        **{f"penalty_{seat}": outcome.points.get(seat) for seat in SEAT_NUMBERS},
         "computed": {str(seat): value for seat, value in outcome.computed.items()},
         "deviation_reason": outcome.deviation_reason,
         "hand_not_played": outcome.hand_not_played,

@@ -20,6 +20,7 @@ from doko.rules.contracts import Contract
 TABLE_OF_FOUR = 4  # the usual table (TSR 8.3)
 TABLE_OF_FIVE = 5  # the dealer sits out every hand (TSR 10.1)
 TABLE_SIZES = (TABLE_OF_FOUR, TABLE_OF_FIVE)
+SEAT_NUMBERS = range(1, TABLE_OF_FIVE + 1)  # seats 1-5; a table of four uses 1-4
 FIRST_DEALER = 1  # TSR 3.3.1, 8.4.1: seat 1 deals the first hand, then the deal passes left
 HANDS_PER_MATCH = {
     TABLE_OF_FOUR: 24,

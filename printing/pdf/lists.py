@@ -33,6 +33,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from doko.rules.deal import TABLE_OF_FIVE
 from doko.standings import Standings, Status, Tiebreak
 from printing.pdf import fonts
 from printing.pdf.fonts import BOLD, OBLIQUE, REGULAR
@@ -335,7 +336,7 @@ def seating_by_table_pdf(
     name_width = (document.template.width - _GUTTER) / 2 - 2 * _PADDING - 23 * mm
     story: list[Flowable] = []
     for row in document.stepping(tables):
-        five = len(row.seats) == 5
+        five = len(row.seats) == TABLE_OF_FIVE
         title = escape(_table_title(row.table.number))
         if five:
             title += f' <font size="10">– {escape(_("Table of five"))}</font>'
@@ -597,7 +598,7 @@ def _table_card(
 ) -> list[Flowable]:
     """One table's card: its number, the banner of a table of five, the round (``top``), the
     QR code of ``url`` beside them, and the players by seat."""
-    five = len(row.seats) == 5
+    five = len(row.seats) == TABLE_OF_FIVE
     heading: list[Flowable] = [Paragraph(escape(_table_title(row.table.number)), styles.big)]
     if five:
         heading += [Paragraph(escape(_("Table of five")), styles.banner), Spacer(1, 2 * mm)]
@@ -1130,7 +1131,7 @@ def round_results_pdf(
     for table in document.stepping(tables):
         status, shade = _sheet_status(table)
         title = f"{escape(_table_title(table.number))} · {escape(status)}"
-        if len(table.seats) == 5:
+        if len(table.seats) == TABLE_OF_FIVE:
             title += f' <font size="9">– {escape(_("Table of five"))}</font>'
         rows: list[list] = [[Paragraph(title, heading), *[""] * 6], labels]
         for seat in table.seats:

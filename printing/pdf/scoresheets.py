@@ -24,7 +24,13 @@ from reportlab.pdfgen.canvas import Canvas
 
 from adjudication.models import Decision
 from doko.rules.contracts import Contract, Section, SoloType
-from doko.rules.deal import main_section_lines, scorekeeper, sheet_keeper
+from doko.rules.deal import (
+    TABLE_OF_FIVE,
+    TABLE_SIZES,
+    main_section_lines,
+    scorekeeper,
+    sheet_keeper,
+)
 from printing.pdf.drawing import Steps, draw, draw_qr, link_lines, new_canvas, wrap
 from printing.pdf.fonts import BOLD, OBLIQUE, REGULAR
 from printing.pdf.lists import Progress, tournament_dates
@@ -363,7 +369,7 @@ def _draw_seat_labels(canvas: Canvas, grid: _Grid) -> None:
         draw(canvas, x, _SEATS_TOP, label, REGULAR, 6.5, align="centre")
     draw(canvas, _MARGIN + 27 * mm, _SEATS_TOP, _("Name"), REGULAR, 6.5)
     keeper = scorekeeper(grid.size)
-    if grid.size == 5:
+    if grid.size == TABLE_OF_FIVE:
         note = _(
             "Seat 1 deals first, seat 5 keeps the sheet; the dealer sits out each hand "
             "(TSR 8.4.1, 10.1)."
@@ -457,7 +463,7 @@ def _draw_table(
         20,
     )
     keeper = keeper or scorekeeper(grid.size)
-    if grid.size == 5:
+    if grid.size == TABLE_OF_FIVE:
         canvas.saveState()
         canvas.setFillColor(_FIVE)
         canvas.rect(_MARGIN + 88 * mm, _TOP - 18.5 * mm, 35 * mm, 6 * mm, stroke=0, fill=1)
@@ -548,7 +554,8 @@ def blank_scoresheets_pdf(
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, title=title, tournament=tournament)
     grids = {
-        size: _Grid.of(size=size, main=_main_lines(tournament, size), solos=size) for size in (4, 5)
+        size: _Grid.of(size=size, main=_main_lines(tournament, size), solos=size)
+        for size in TABLE_SIZES
     }
 
     def frame(size: int) -> None:

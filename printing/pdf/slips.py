@@ -17,7 +17,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from doko.rules.deal import FIRST_DEALER, sheet_keeper
+from doko.rules.deal import FIRST_DEALER, TABLE_OF_FIVE, sheet_keeper
 from printing.pdf import card_sheet
 from printing.pdf.drawing import draw
 from printing.pdf.fonts import BOLD, REGULAR
@@ -115,7 +115,7 @@ def _draw_slip(
             slip.keeper.position == seat.position,
         ),
     ]
-    if slip.table_size == 5:
+    if slip.table_size == TABLE_OF_FIVE:
         lines.append((_("Table of five: the dealer sits out each hand (TSR 10.1.1)."), False))
     for index, (line, own) in enumerate(lines):
         line_y = top - (53 + 4.8 * index) * mm

@@ -6,7 +6,7 @@ from django.utils.translation import gettext, ngettext
 from rest_framework import serializers
 
 from doko.rules.contracts import Contract, SoloType
-from doko.rules.deal import TABLE_SIZES, MatchProgress
+from doko.rules.deal import TABLE_OF_FIVE, TABLE_SIZES, MatchProgress
 from doko.rules.sheet import HandLine, Replay
 from scoring.api.fields import (
     MOST_HANDS,
@@ -23,7 +23,7 @@ class HandEntrySerializer(serializers.Serializer):
     contract = ContractField()
     dealer = serializers.IntegerField(
         min_value=1,
-        max_value=5,
+        max_value=TABLE_OF_FIVE,
         allow_null=True,
         default=None,
         help_text="Leave it out to have the dealer the TSR gives filled in: seat 1 first, then "
@@ -37,7 +37,7 @@ class HandEntrySerializer(serializers.Serializer):
     )
     soloist = serializers.IntegerField(
         min_value=1,
-        max_value=5,
+        max_value=TABLE_OF_FIVE,
         allow_null=True,
         default=None,
         help_text="Every solo and the silent wedding; a wedding whose holder took the first "

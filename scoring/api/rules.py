@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 
 from api_base.parsers import LimitedJSONParser
 from doko.rules.contracts import Contract, SoloType
-from doko.rules.deal import HANDS_PER_MATCH
+from doko.rules.deal import HANDS_PER_MATCH, TABLE_OF_FIVE
 from doko.rules.entry import re_tricks_for
 from doko.rules.penalty import MOST_ANNOUNCEMENTS, Breach, Severity, penalty_points
 from doko.rules.problems import InvalidInput
@@ -62,7 +62,9 @@ class PublicRulesView(APIView):
 
 
 def _seat_list(**kwargs):
-    return serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=5), **kwargs)
+    return serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=TABLE_OF_FIVE), **kwargs
+    )
 
 
 def _invalid(error: InvalidInput) -> serializers.ValidationError:
@@ -283,10 +285,10 @@ class PenaltyRequestSerializer(serializers.Serializer):
         "played and `solo` from then on (TSR 4.4.5); a wedding with a partner stays `normal`.",
     )
     seats = _seat_list(default=[1, 2, 3, 4], min_length=4, max_length=4)
-    offender = serializers.IntegerField(min_value=1, max_value=5)
+    offender = serializers.IntegerField(min_value=1, max_value=TABLE_OF_FIVE)
     soloist = serializers.IntegerField(
         min_value=1,
-        max_value=5,
+        max_value=TABLE_OF_FIVE,
         allow_null=True,
         default=None,
         help_text="In a solo; in a wedding played as a solo, the holder of both Queens of Clubs",
@@ -396,10 +398,10 @@ class PenaltyView(PublicRulesView):
 
 class SheetHandSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=[contract.value for contract in Contract])
-    dealer = serializers.IntegerField(min_value=1, max_value=5)
+    dealer = serializers.IntegerField(min_value=1, max_value=TABLE_OF_FIVE)
     soloist = serializers.IntegerField(
         min_value=1,
-        max_value=5,
+        max_value=TABLE_OF_FIVE,
         allow_null=True,
         default=None,
         help_text="Every solo and the silent wedding; a wedding whose holder took the first "

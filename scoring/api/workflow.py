@@ -8,6 +8,7 @@ from collections.abc import Callable
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 
+from doko.rules.deal import TABLE_OF_FIVE
 from doko.rules.sheet import Replay
 from scoring import services
 from scoring.api.access import sheet_opened
@@ -36,7 +37,7 @@ class SheetConfirmSerializer(SheetVersionSerializer):
 class SheetKeeperSerializer(SheetVersionSerializer):
     seat = serializers.IntegerField(
         min_value=1,
-        max_value=5,
+        max_value=TABLE_OF_FIVE,
         help_text="The seat that keeps the sheet from now on, by agreement at the table",
     )
 

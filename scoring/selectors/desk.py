@@ -21,6 +21,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from doko.rules.deal import TABLE_OF_FIVE, TABLE_OF_FOUR, TABLE_SIZES
 from scoring.models import Hand, Scoresheet, ScoresheetChange
 from scoring.rulings import given as rulings
 from tournaments.models import ExtraTime, Round, Seat, Table
@@ -277,10 +278,10 @@ def desk_read(*, round: Round) -> Desk:
         )
         time = TablePlayingTime(
             number=row["number"],
-            five=size == 5,
+            five=size == TABLE_OF_FIVE,
             extra_minutes=row["extra_minutes"],
             ends_at=playing_time_end(
-                round=round, five=size == 5, extra_minutes=row["extra_minutes"]
+                round=round, five=size == TABLE_OF_FIVE, extra_minutes=row["extra_minutes"]
             ),
             announced=announced,
         )
@@ -291,7 +292,7 @@ def desk_read(*, round: Round) -> Desk:
                 state=state,
                 status=status,
                 hands=row["hand_count"],
-                hands_per_match=tournament.hands_at(size if size in (4, 5) else 4),
+                hands_per_match=tournament.hands_at(size if size in TABLE_SIZES else TABLE_OF_FOUR),
                 confirmed_how=_confirmed_how(row),
                 sent_back=(row["scoresheet__sent_back_reason"] or "")
                 if status == Scoresheet.Status.DRAFT

@@ -11,6 +11,7 @@ from django.utils.translation import ngettext
 
 from doko.rules import double_entry
 from doko.rules.contracts import Contract, SoloType
+from doko.rules.deal import TABLE_OF_FIVE, TABLE_SIZES
 from doko.rules.sheet import HandLine, Replay, SheetCheck, check_sheet
 from scoring.models import Hand, Scoresheet, ScoresheetChange, ScoresheetScan, SecondEntry
 from scoring.rulings import NONE, SheetAdjudication, sheet_adjudication
@@ -76,7 +77,7 @@ def scoresheet_rows(
             for seat, total in enumerate(totals, start=1)
         ]
         shown = [
-            None if table_size == 5 and seat == hand.dealer else points.get(seat)
+            None if table_size == TABLE_OF_FIVE and seat == hand.dealer else points.get(seat)
             for seat in range(1, table_size + 1)
         ]
         rows.append(
@@ -116,7 +117,7 @@ def scoresheet_check(
     (after it only forced solos are played, TSR 8.5.3)."""
     if time_over_after_hand is AS_NOTED:
         time_over_after_hand = scoresheet.time_over_after_hand
-    if table_size not in (4, 5):
+    if table_size not in TABLE_SIZES:
         raise ValidationError(
             ngettext(
                 "Table %(table)d seats %(count)d player; a table seats 4 or 5 (TSR 8.3, 10.1).",

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
 from doko.rules.contracts import Contract, SoloType
-from doko.rules.deal import scorekeeper
+from doko.rules.deal import TABLE_OF_FOUR, scorekeeper
 from doko.rules.problems import Template, ngettext_noop
 from doko.rules.sheet import (
     HandLine,
@@ -532,7 +532,7 @@ def _incomplete(
         rule = "TSR 8.5.3, 8.6.1"
         template = gettext_noop("Seat {seat} must still play a forced solo.")
     elif not table_playing_time(table=sheet.table, size=table_size).over(timezone.now()):
-        rule = "TSR 8.5.1, 8.6.1" if table_size == 4 else "TSR 10.1.5, 8.6.1"
+        rule = "TSR 8.5.1, 8.6.1" if table_size == TABLE_OF_FOUR else "TSR 10.1.5, 8.6.1"
         template = ngettext_noop(
             "The scoresheet is not complete: {remaining} of the round's {count} hands is still "
             "to be played, compulsory solos included.",

@@ -6,6 +6,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from doko.rules.deal import TABLE_SIZES
 from scoring import policies
 from scoring.messages import problem_message
 from scoring.models import (
@@ -46,7 +47,7 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
         # Hidden standings hide every table's points from the public too.
         "show_points": standings_mode(request, tournament) != "hidden",
     }
-    if sheet is not None and len(row.seats) in (4, 5):
+    if sheet is not None and len(row.seats) in TABLE_SIZES:
         # Who keeps the sheet: seat 4 (5), or the seat it was handed over to (TSR 3.1.1).
         context["keeper"] = sheet.keeper(len(row.seats))
     links_refused = policies.may_read_seat_links(roles=roles, table=row.table, user=request.user)

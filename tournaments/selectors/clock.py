@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Sum
 from django.utils import timezone
 
+from doko.rules.deal import TABLE_OF_FIVE
 from doko.rules.playing_time import playing_time_end as core_playing_time_end
 from tournaments.models import (
     ExtraTime,
@@ -61,9 +62,9 @@ def table_playing_time(*, table: Table, size: int | None = None) -> TablePlaying
     extra = table.extra_times.aggregate(minutes=Sum("minutes"))["minutes"] or 0
     return TablePlayingTime(
         number=table.number,
-        five=size == 5,
+        five=size == TABLE_OF_FIVE,
         extra_minutes=extra,
-        ends_at=playing_time_end(round=round_, five=size == 5, extra_minutes=extra),
+        ends_at=playing_time_end(round=round_, five=size == TABLE_OF_FIVE, extra_minutes=extra),
         announced=round_.ended_at is not None,
     )
 

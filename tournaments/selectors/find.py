@@ -13,7 +13,7 @@ from typing import TypeVar
 from django.db.models import Count, Q, QuerySet
 
 from doko.names import search_words
-from doko.rules.deal import sheet_keeper
+from doko.rules.deal import TABLE_SIZES, sheet_keeper
 from tournaments import play
 from tournaments.models import (
     Entry,
@@ -127,7 +127,7 @@ def seat_find(*, tournament: Tournament, query: str, staff: bool = False) -> lis
                 table_size=size,
                 moved=seat.moved_at is not None,
                 keeper=sheet_keeper(keeper_seat=keeper_seat, table_size=size)
-                if size in (4, 5)
+                if size in TABLE_SIZES
                 else None,
             )
         )
