@@ -146,9 +146,9 @@ def _unmix(round_) -> None:
 def _mix(round_, desk_user) -> None:
     """The states, written directly (the services would take minutes for 500 sheets)."""
     from adjudication.models import Decision
+    from doko.sample_sheets import full_match
     from scoring.models import Hand, Scoresheet, ScoresheetChange, SecondEntry
     from scoring.selectors import hand_snapshot
-    from tests.sheets import full_match
     from tournaments import caching
     from tournaments.models import ExtraTime, Round, SheetKeeping, Tournament
 
@@ -404,7 +404,7 @@ def _changing(round_id: int):
 
 
 def _under_load(directory: Path, round_) -> list[Figure]:
-    from tests.servers import stop_process
+    from tools.servers import stop_process
 
     if shutil.which("wrk") is None:
         raise RuntimeError("The load needs wrk (Debian: apt-get install wrk).")

@@ -49,12 +49,12 @@ from adjudication.models import Decision, Offence, Sanction
 from config.wsgi import application
 from doko.rules.penalty import Severity
 from doko.rules.procedure import WrittenLine
+from doko.sample_sheets import full_match
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from teams import services as team_services
 from teams.models import TeamMember
 from tests import factories, scans
-from tests.sheets import full_match
 from tests.teams.factories import league
 from tests.tournaments.helpers import play
 from tournaments import services as tournament_services

@@ -17,9 +17,9 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from doko.sample_sheets import full_match
 from scoring.models import Scoresheet, ScoresheetChange
 from tests import factories
-from tests.sheets import full_match
 from tournaments import selectors
 from tournaments import services as tournament_services
 from tournaments.models import SeatResult, Tournament

@@ -19,9 +19,9 @@ from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from doko.sample_sheets import full_match
 from scoring.models import Scoresheet
 from tests import factories
-from tests.sheets import full_match
 from tournaments import services
 from tournaments.models import Entry, Registration, Round
 

@@ -13,8 +13,8 @@ from rest_framework.test import APIClient
 
 from doko.rules.contracts import Contract
 from doko.rules.deal import HANDS_PER_MATCH
+from doko.sample_sheets import normal, solo
 from tests import factories
-from tests.sheets import normal, solo
 from tests.teams.factories import league, organiser_of, teams
 from tournaments.policies import ORGANISERS_GROUP
 
