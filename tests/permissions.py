@@ -1819,3 +1819,70 @@ def check_refused_without_the_csrf_token(case: Case, role: str, ctx: Ctx) -> Non
     response = request(case, role, ctx, client)
     assert response.status_code == 403, response
     assert fingerprint() == before
+
+
+# The tests each app's test_permissions.py runs on its lines -------------------------------------
+# One parametrised test per check, made here once: each module names them
+# (``test_matrix = matrix_test(TOURNAMENTS)``) and pytest collects them there, with the module's
+# ``ctx``.
+
+
+def matrix_test(rows: list[Case]) -> Callable:
+    """``test_matrix``: every line of ``rows`` answers every role as the matrix says."""
+
+    @pytest.mark.django_db
+    @pytest.mark.parametrize(("case", "role"), matrix(rows))
+    def test_matrix(case, role, ctx):
+        check(case, role, ctx)
+
+    return test_matrix
+
+
+def csrf_token_test(rows: list[Case]) -> Callable:
+    """``test_every_post_form_carries_the_csrf_token``: on every page of ``rows`` that a role
+    may read."""
+    reads = page_reads(rows)
+
+    @CSRF
+    @pytest.mark.django_db
+    @pytest.mark.parametrize(("case", "role"), reads, ids=pair_ids(reads))
+    def test_every_post_form_carries_the_csrf_token(case, role, ctx):
+        check_post_forms_carry_the_csrf_token(case, role, ctx)
+
+    return test_every_post_form_carries_the_csrf_token
+
+
+def form_pages_test(pages: list[tuple]) -> Callable:
+    """``test_the_form_pages_have_post_forms``: the CSRF token test looks at something.
+
+    ``pages``: ``(name, kwargs, role)``, or ``(name, kwargs)`` for a page the organiser reads;
+    each test's id is the tuple's, as pytest writes it (``entries-T-organiser``)."""
+
+    def param(page: tuple):
+        name, kwargs, *role = page
+        return pytest.param(
+            name, kwargs, *(role or ["organiser"]), id="-".join([name, kwargs.__name__, *role])
+        )
+
+    @CSRF
+    @pytest.mark.django_db
+    @pytest.mark.parametrize(("name", "kwargs", "role"), [param(page) for page in pages])
+    def test_the_form_pages_have_post_forms(name, kwargs, role, ctx):
+        """The check of the CSRF tokens looks at something: these pages do have POST forms."""
+        check_has_post_forms(name, kwargs, role, ctx)
+
+    return test_the_form_pages_have_post_forms
+
+
+def csrf_refusal_test(rows: list[Case]) -> Callable:
+    """``test_a_post_without_the_csrf_token_is_403``: every form post of ``rows``, by a role that
+    may make it."""
+    writes = page_writes(rows)
+
+    @CSRF
+    @pytest.mark.django_db
+    @pytest.mark.parametrize(("case", "role"), writes, ids=pair_ids(writes))
+    def test_a_post_without_the_csrf_token_is_403(case, role, ctx):
+        check_refused_without_the_csrf_token(case, role, ctx)
+
+    return test_a_post_without_the_csrf_token_is_403
