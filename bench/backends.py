@@ -1,7 +1,7 @@
 """The database and cache of a benchmark run, started before Django reads its settings.
 
 By default, as in production: a throwaway PostgreSQL cluster and a Redis server (the cache, which
-the gunicorn workers of the standings load share), both from ``tests/servers.py``, on loopback in
+the gunicorn workers of the standings load share), both from ``tools/servers.py``, on loopback in
 temporary directories, stopped at the end of the run, also on an error or Ctrl-C. ``BENCH_DB=sqlite``
 (``make bench DB=sqlite``) runs on a SQLite file in a temporary directory with each process's own
 in-memory cache instead, for a machine without PostgreSQL.
@@ -55,7 +55,7 @@ def started(kind: str) -> Iterator[str]:
     """Start the run's database (and cache), set ``DATABASE_URL`` and ``REDIS_URL`` (and
     ``VAR_DIR``) for this process and the servers it starts, and yield a description of them.
     Everything is stopped and deleted on the way out."""
-    from tests.servers import (
+    from tools.servers import (
         PostgresCluster,
         RedisServer,
         find_pg_bindir,

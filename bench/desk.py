@@ -142,25 +142,29 @@ def _unmix(round_) -> None:
     ExtraTime.objects.filter(table__round=round_).delete()
 
 
+# How round 10's 500 sheets stand for the suite: how many of each kind.
+MIX = {
+    "confirmed": 300,
+    "link": 100,  # handed in by the scorekeeper's link, not confirmed yet
+    "desk-waiting": 20,  # handed in at the desk, waiting for the second entry
+    "desk-second": 15,  # the second entry under way
+    "desk-to-settle": 5,  # the second entry differs: to settle
+    "typing": 35,
+    "complaint": 10,
+    "empty": 15,
+}
+
+
 @transaction.atomic
 def _mix(round_, desk_user) -> None:
     """The states, written directly (the services would take minutes for 500 sheets)."""
-    from adjudication.models import Decision
-    from scoring.models import Hand, Scoresheet, ScoresheetChange, SecondEntry
+    from doko.sample_sheets import full_match
+    from scoring.models import Scoresheet
     from scoring.selectors import hand_snapshot
-    from tests.sheets import full_match
     from tournaments import caching
-    from tournaments.models import ExtraTime, Round, SheetKeeping, Tournament
 
     now = timezone.now()
-    Tournament.objects.filter(pk=round_.tournament_id).update(
-        sheet_keeping=SheetKeeping.BOTH, double_entry=True
-    )
-    Round.objects.filter(pk=round_.pk).update(
-        status=Round.Status.FINISHED,
-        started_at=now - datetime.timedelta(minutes=110),
-        ended_at=now - datetime.timedelta(minutes=10),
-    )
+    _round_finished(round_, now)
     sheets = list(
         Scoresheet.objects.filter(table__round=round_)
         .select_related("table")
@@ -169,16 +173,7 @@ def _mix(round_, desk_user) -> None:
     rng = random.Random(SEED + 29)
     order = sheets[:]
     rng.shuffle(order)
-    kinds = (
-        ["confirmed"] * 300
-        + ["link"] * 100
-        + ["desk-waiting"] * 20
-        + ["desk-second"] * 15
-        + ["desk-to-settle"] * 5
-        + ["typing"] * 35
-        + ["complaint"] * 10
-        + ["empty"] * 15
-    )
+    kinds = [kind for kind, count in MIX.items() for _ in range(count)]
     assert len(kinds) == len(order) == 500, (len(kinds), len(order))
     keepers = dict(
         Scoresheet.objects.filter(table__round=round_).values_list(
@@ -189,66 +184,111 @@ def _mix(round_, desk_user) -> None:
     match = [hand_snapshot(line) for line in full_match()]
     for sheet, kind in zip(order, kinds, strict=True):
         keeper = f"Vorname {keepers[sheet.pk]} (seat 4)"
-        typed = {"typing": rng.randint(6, 22), "complaint": rng.randint(3, 20), "empty": 0}.get(
-            kind, 24
-        )
-        at = now - datetime.timedelta(minutes=110) + datetime.timedelta(minutes=4)
-        version = 1
-        for _number in range(1, typed + 1):
-            version += 1
-            at += datetime.timedelta(minutes=4)
-            by = "Dora Desk" if kind.startswith("desk") else keeper
-            changes.append((sheet, version, "hands", by))
-        if kind != "confirmed":
-            Hand.objects.filter(scoresheet=sheet, number__gt=typed).delete()
-        fields = {"version": version + (2 if kind == "confirmed" else 1)}
-        if kind in {"typing", "complaint", "empty"}:
-            fields |= {
-                "status": Scoresheet.Status.DRAFT,
-                "submitted_at": None,
-                "submitted_by_seat": None,
-                "confirmed_at": None,
-                "confirmed_by_seat": None,
-                "version": version,
-            }
-        elif kind == "link":
-            changes.append((sheet, version + 1, "submit", keeper))
-            fields |= {"status": Scoresheet.Status.SUBMITTED, "confirmed_at": None}
-            fields |= {"confirmed_by_seat": None, "submitted_at": at}
-        elif kind.startswith("desk"):
-            changes.append((sheet, version + 1, "submit", "Dora Desk"))
-            fields |= {"status": Scoresheet.Status.SUBMITTED, "confirmed_at": None}
-            fields |= {"confirmed_by_seat": None, "submitted_by_seat": None}
-            fields |= {"submitted_by": desk_user, "submitted_at": at}
-        else:
-            changes.append((sheet, version + 1, "submit", keeper))
-            changes.append((sheet, version + 2, "confirm", "Vorname Erste (seat 1)"))
-        Scoresheet.objects.filter(pk=sheet.pk).update(**fields)
-        if kind == "desk-second":
-            entries.append(
-                SecondEntry(scoresheet=sheet, by=desk_user, hands=match[: rng.randint(3, 23)])
-            )
-        elif kind == "desk-to-settle":
-            entries.append(
-                SecondEntry(
-                    scoresheet=sheet,
-                    by=desk_user,
-                    hands=match,
-                    differences=[rng.randint(1, 24)],
-                    compared_at=now,
-                )
-            )
+        changes += _sheet_in_state(sheet, kind, rng, now=now, keeper=keeper, desk_user=desk_user)
+        if kind in {"desk-second", "desk-to-settle"}:
+            entries.append(_second_entry(sheet, kind, rng, match, now=now, desk_user=desk_user))
         elif kind == "complaint":
-            decisions.append(
-                Decision(
-                    scoresheet=sheet,
-                    hand_number=2,
-                    offender=2,
-                    complainant=1,
-                    description="Revoke",
-                    recorded_by=desk_user,
-                )
-            )
+            decisions.append(_complaint(sheet, desk_user))
+    _mix_records_written(sheets, changes, entries, decisions, desk_user)
+    caching.round_changed(round_.pk)
+
+
+def _round_finished(round_, now) -> None:
+    """The tournament keeps sheets both ways with double entry; the round ended ten minutes
+    ago, after 100 minutes."""
+    from tournaments.models import Round, SheetKeeping, Tournament
+
+    Tournament.objects.filter(pk=round_.tournament_id).update(
+        sheet_keeping=SheetKeeping.BOTH, double_entry=True
+    )
+    Round.objects.filter(pk=round_.pk).update(
+        status=Round.Status.FINISHED,
+        started_at=now - datetime.timedelta(minutes=110),
+        ended_at=now - datetime.timedelta(minutes=10),
+    )
+
+
+def _sheet_in_state(sheet, kind: str, rng, *, now, keeper: str, desk_user) -> list[tuple]:
+    """The sheet's hands cut to those typed so far and its status, version and who handed it in
+    set for ``kind``; its changes (sheet, version, action, by whom) as the log would have them."""
+    from scoring.models import Hand, Scoresheet
+
+    changes = []
+    typed = {"typing": rng.randint(6, 22), "complaint": rng.randint(3, 20), "empty": 0}.get(
+        kind, 24
+    )
+    at = now - datetime.timedelta(minutes=110) + datetime.timedelta(minutes=4)
+    version = 1
+    for _number in range(1, typed + 1):
+        version += 1
+        at += datetime.timedelta(minutes=4)
+        by = "Dora Desk" if kind.startswith("desk") else keeper
+        changes.append((sheet, version, "hands", by))
+    if kind != "confirmed":
+        Hand.objects.filter(scoresheet=sheet, number__gt=typed).delete()
+    fields = {"version": version + (2 if kind == "confirmed" else 1)}
+    if kind in {"typing", "complaint", "empty"}:
+        fields |= {
+            "status": Scoresheet.Status.DRAFT,
+            "submitted_at": None,
+            "submitted_by_seat": None,
+            "confirmed_at": None,
+            "confirmed_by_seat": None,
+            "version": version,
+        }
+    elif kind == "link":
+        changes.append((sheet, version + 1, "submit", keeper))
+        fields |= {"status": Scoresheet.Status.SUBMITTED, "confirmed_at": None}
+        fields |= {"confirmed_by_seat": None, "submitted_at": at}
+    elif kind.startswith("desk"):
+        changes.append((sheet, version + 1, "submit", "Dora Desk"))
+        fields |= {"status": Scoresheet.Status.SUBMITTED, "confirmed_at": None}
+        fields |= {"confirmed_by_seat": None, "submitted_by_seat": None}
+        fields |= {"submitted_by": desk_user, "submitted_at": at}
+    else:
+        changes.append((sheet, version + 1, "submit", keeper))
+        changes.append((sheet, version + 2, "confirm", "Vorname Erste (seat 1)"))
+    Scoresheet.objects.filter(pk=sheet.pk).update(**fields)
+    return changes
+
+
+def _second_entry(sheet, kind: str, rng, match: list, *, now, desk_user):
+    """The desk's second entry of the sheet: under way, or complete and differing in one hand
+    (to settle)."""
+    from scoring.models import SecondEntry
+
+    if kind == "desk-second":
+        return SecondEntry(scoresheet=sheet, by=desk_user, hands=match[: rng.randint(3, 23)])
+    return SecondEntry(
+        scoresheet=sheet,
+        by=desk_user,
+        hands=match,
+        differences=[rng.randint(1, 24)],
+        compared_at=now,
+    )
+
+
+def _complaint(sheet, desk_user):
+    """A complaint about hand 2, recorded at the desk, not ruled on yet."""
+    from adjudication.models import Decision
+
+    return Decision(
+        scoresheet=sheet,
+        hand_number=2,
+        offender=2,
+        complainant=1,
+        description="Revoke",
+        recorded_by=desk_user,
+    )
+
+
+def _mix_records_written(sheets, changes, entries, decisions, desk_user) -> None:
+    """The changes' log, the second entries and the complaints in one go each, and extra time
+    for eight tables."""
+    from adjudication.models import Decision
+    from scoring.models import ScoresheetChange, SecondEntry
+    from tournaments.models import ExtraTime
+
     ScoresheetChange.objects.bulk_create(
         ScoresheetChange(
             scoresheet=sheet,
@@ -266,7 +306,6 @@ def _mix(round_, desk_user) -> None:
         ExtraTime(table=sheet.table, minutes=15, reason="Complaint", granted_by=desk_user)
         for sheet in sheets[100:108]
     )
-    caching.round_changed(round_.pk)
 
 
 # In process -----------------------------------------------------------------------------------
@@ -405,7 +444,7 @@ def _changing(round_id: int):
 
 
 def _under_load(directory: Path, round_) -> list[Figure]:
-    from tests.servers import stop_process
+    from tools.servers import stop_process
 
     if shutil.which("wrk") is None:
         raise RuntimeError("The load needs wrk (Debian: apt-get install wrk).")
@@ -417,6 +456,28 @@ def _under_load(directory: Path, round_) -> list[Figure]:
 
 
 def _load(base: str, round_) -> list[Figure]:
+    """The desk's page and list under wrk against a trivial view in turn, with many connections
+    and then with one."""
+    page, listed, seen, phases = _desk_phases(base, round_)
+    trivial = f"{base}/bench/empty/"
+    logged_in = f"{base}/bench/user/"
+    for url, headers in [
+        (trivial, {}),
+        (logged_in, seen),
+        *((url, headers) for _n, url, headers, _c in phases),
+    ]:
+        _wrk(url, seconds=1, connections=8, **headers)  # warm up
+    figures = []
+    for phase in phases:
+        figures += _phase_figures(phase, round_, trivial=trivial, logged_in=logged_in, seen=seen)
+    hx = {**seen, "HX-Request": "true"}
+    return figures + _one_connection_figures(page, listed, trivial, logged_in, seen, hx)
+
+
+def _desk_phases(base: str, round_) -> tuple[str, str, dict, list[tuple]]:
+    """The desk's page and list read once as the desk's account reads them, then as a browser
+    (gzipped, the list's ETag answered with 304): their addresses, the browser's headers and
+    what wrk loads (label, address, headers, whether a sheet changes every second)."""
     cookie = _login(base)
     seen = {"Cookie": cookie, "Accept-Language": "de"}
     page = f"{base}/tournaments/{round_.tournament.slug}/rounds/{round_.number}/desk/"
@@ -432,8 +493,6 @@ def _load(base: str, round_) -> list[Figure]:
     assert headers.get("Content-Encoding") == "gzip", headers
     etag = headers["ETag"]
     assert _fetch(listed, **seen, **{"HX-Request": "true", "If-None-Match": etag})[0] == 304
-    trivial = f"{base}/bench/empty/"
-    logged_in = f"{base}/bench/user/"
     hx = {**seen, "HX-Request": "true"}
     phases = [
         (
@@ -459,53 +518,57 @@ def _load(base: str, round_) -> list[Figure]:
             False,
         ),
     ]
-    for url, headers in [
-        (trivial, {}),
-        (logged_in, seen),
-        *((url, headers) for _n, url, headers, _c in phases),
-    ]:
-        _wrk(url, seconds=1, connections=8, **headers)  # warm up
+    return page, listed, seen, phases
+
+
+def _phase_figures(phase: tuple, round_, *, trivial: str, logged_in: str, seen: dict) -> list:
+    """One phase under ``CONNECTIONS`` connections, in turn with the trivial view (and, for a
+    target, the trivial view logged in): requests per second and p99 against them."""
+    label, url, headers, changing = phase
     name = f"trivial view, {CONNECTIONS} connections"
     user_name = f"trivial view logged in, {CONNECTIONS} connections"
-    figures = []
-    for label, url, headers, changing in phases:
-        target = "no target" not in label
-        runs = []
-        for _ in range(PAIRS):
-            empty = _wrk(trivial, seconds=PAIR_SECONDS)
-            user = _wrk(logged_in, seconds=PAIR_SECONDS, **seen) if target else empty
-            with _changing(round_.pk) if changing else nullcontext():
-                run = _wrk(url, seconds=PAIR_SECONDS, **headers)
-            runs.append((empty, user, run))
-        e, u, r = (
-            {k: statistics.median(run[i][k] for run in runs) for k in ("rate", "p99")}
-            for i in range(3)
-        )
+    target = "no target" not in label
+    runs = []
+    for _ in range(PAIRS):
+        empty = _wrk(trivial, seconds=PAIR_SECONDS)
+        user = _wrk(logged_in, seconds=PAIR_SECONDS, **seen) if target else empty
+        with _changing(round_.pk) if changing else nullcontext():
+            run = _wrk(url, seconds=PAIR_SECONDS, **headers)
+        runs.append((empty, user, run))
+    e, u, r = (
+        {k: statistics.median(run[i][k] for run in runs) for k in ("rate", "p99")} for i in range(3)
+    )
+    figures = [
+        Figure(
+            f"{name} (gunicorn {WORKERS} × {THREADS}), in turn with the next",
+            e["rate"],
+            "(the baseline)",
+            e["rate"],
+            "/s",
+        ),
+        Figure(
+            f"{label}: requests" + (" [≥ 0.5x]" if target else ""),
+            r["rate"],
+            name,
+            e["rate"],
+            "/s",
+        ),
+        Figure(f"{label}: p99" + (" [≤ 2x]" if target else ""), r["p99"], name, e["p99"], "ms"),
+    ]
+    if target:
+        # The least any page of a logged-in reader costs: his session and account read.
         figures += [
-            Figure(
-                f"{name} (gunicorn {WORKERS} × {THREADS}), in turn with the next",
-                e["rate"],
-                "(the baseline)",
-                e["rate"],
-                "/s",
-            ),
-            Figure(
-                f"{label}: requests" + (" [≥ 0.5x]" if target else ""),
-                r["rate"],
-                name,
-                e["rate"],
-                "/s",
-            ),
-            Figure(f"{label}: p99" + (" [≤ 2x]" if target else ""), r["p99"], name, e["p99"], "ms"),
+            Figure(f"{user_name}, in turn", u["rate"], name, e["rate"], "/s"),
+            Figure(f"{label}: requests [≥ 0.5x]", r["rate"], user_name, u["rate"], "/s"),
         ]
-        if target:
-            # The least any page of a logged-in reader costs: his session and account read.
-            figures += [
-                Figure(f"{user_name}, in turn", u["rate"], name, e["rate"], "/s"),
-                Figure(f"{label}: requests [≥ 0.5x]", r["rate"], user_name, u["rate"], "/s"),
-            ]
-    # One connection at a time: the time a request takes when nothing waits for the processor.
+    return figures
+
+
+def _one_connection_figures(page, listed, trivial, logged_in, seen, hx) -> list[Figure]:
+    """One connection at a time: the time a request takes when nothing waits for the
+    processor."""
     one = "trivial view, 1 connection (median latency)"
+    figures = []
     for label, url, headers in (
         ("desk page, 1 connection", page, seen),
         ("desk list (htmx), 1 connection", listed, hx),

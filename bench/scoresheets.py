@@ -16,10 +16,10 @@ from reportlab.pdfgen.canvas import Canvas
 
 from bench.figures import Figure, per_call
 from bench.tournament import ROUNDS, job_builder, shared
+from doko.sample_sheets import full_match
 from printing.pdf import scoresheets as pdf
 from scoring.models import Hand, Scoresheet
 from scoring.selectors import scoresheet_rows
-from tests.sheets import full_match
 from tournaments import qr
 from tournaments.models import Entry, Player, Round, Seat, Table, Tournament
 from tournaments.selectors import SeatRow, TableRow

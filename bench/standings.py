@@ -300,7 +300,7 @@ def _server(directory: Path) -> tuple[subprocess.Popen, str]:
     cache (DATABASE_URL, REDIS_URL: bench.backends)."""
     from django.conf import settings
 
-    from tests.servers import START_TIMEOUT, ServerError, child_options, free_port, log_tail
+    from tools.servers import START_TIMEOUT, ServerError, child_options, free_port, log_tail
 
     (directory / "bench_server_settings.py").write_text(SERVER_SETTINGS)
     env = {
@@ -393,7 +393,7 @@ def _wrk(url: str, *, seconds: int = SECONDS, connections: int = CONNECTIONS, **
 
 
 def _under_load(directory: Path) -> list[Figure]:
-    from tests.servers import stop_process
+    from tools.servers import stop_process
 
     if shutil.which("wrk") is None:
         raise RuntimeError("The load needs wrk (Debian: apt-get install wrk).")

@@ -10,4 +10,6 @@ what comes back (as Tabbycat's draw manager binds its generator).
   which the TSR does not cover: the draw by teams, match points and the season table;
 - ``standings``: the standings of a tournament and the ranking list (TSR 10);
 - ``simulation``: legal matches played at random, for tests, the demo and benchmarks.
+- ``sample_sheets``: the same lines every time (a normal game, a solo, a whole correct match),
+  for tests and benchmarks.
 """

@@ -107,9 +107,9 @@ def sheet():
 def played():
     """A tournament of 12 players whose first round is complete and confirmed, with its
     organiser (a closer module may have its own)."""
+    from doko.sample_sheets import full_match
     from scoring.models import Scoresheet
     from tests import factories
-    from tests.sheets import full_match
     from tournaments import services as tournament_services
 
     organiser = factories.user(username="orga")

@@ -1422,22 +1422,45 @@ def build() -> Ctx:
     """The world the matrix is checked in: a tournament of eight with its staff, round 1
     running, decisions, appeals and sanctions at each stage, the photo of table 1's signed
     sheet, a print job, a ranking list, a private tournament and one with hidden standings."""
+    from tests.adjudication.helpers import MATCH
+
+    users, panel = _users()
+    tournament, staff = _staffed_tournament(users, panel)
+    sheet, round_ = _round_running(tournament)
+    adjudication = _adjudication(tournament, sheet, round_, users, panel)
+    elsewhere = _jobs_rankings_and_other_tournaments(tournament, users)
+    seats, sheet, lines = _sheet_scanned(sheet)
+    waiting = _waiting_list(tournament)
+    teams = _teams(users["organiser"])
+    return Ctx(
+        **teams,
+        **staff,
+        **adjudication,
+        **elsewhere,
+        slug=tournament.slug,
+        users=users,
+        tokens={role: Token.objects.create(user=user).key for role, user in users.items()},
+        links={"player": seats[1].token, "keeper": seats[4].token},
+        player=seats[1].entry.player_id,
+        personal_key=seats[1].entry.link_key,
+        waiting=waiting.pk,
+        stranger="matrix-stranger",
+        panel_ids=[u.pk for u in panel],
+        panel_names=[u.username for u in panel],
+        sheet_version=sheet.version,
+        hands_json=[_hand_json(line) for line in [*lines, MATCH[4]]],
+        **_teams_world(users["organiser"]),
+    )
+
+
+def _users() -> tuple[dict, list]:
+    """The roles' accounts (the organiser in the Organisers group, a superuser), a second panel
+    member, the desk's account and a stranger with no role."""
     from django.contrib.auth.models import Group
-    from django.core.files.base import ContentFile
-    from django.utils import timezone
 
-    from adjudication import services as adjudication_services
-    from adjudication.invitations import VALID_FOR, invitation_key_hash, invitation_key_new
-    from adjudication.models import StaffInvitation
-    from doko.rules.penalty import Severity
-    from printing.models import Job
-    from scoring.models import Scoresheet
     from tests import factories
-    from tests.adjudication.helpers import MATCH, decide, enter
-    from tournaments import policies, services
-    from tournaments.models import TournamentRole
+    from tournaments import policies
 
-    Role = TournamentRole.Role
     users = {
         "organiser": factories.user(username="matrix-organiser"),
         "adjudicator": factories.user(username="matrix-adjudicator"),
@@ -1449,6 +1472,20 @@ def build() -> Ctx:
     }
     users["organiser"].groups.add(Group.objects.get(name=policies.ORGANISERS_GROUP))
     panel = [users["panel"], factories.user(username="matrix-panel2")]
+    return users, panel
+
+
+def _staffed_tournament(users: dict, panel: list) -> tuple:
+    """The tournament of eight and its staff: the roles, the desk (a scorekeeper account) and
+    an invitation to the desk not accepted yet."""
+    from django.utils import timezone
+
+    from adjudication.invitations import VALID_FOR, invitation_key_hash, invitation_key_new
+    from adjudication.models import StaffInvitation
+    from tests import factories
+    from tournaments.models import TournamentRole
+
+    Role = TournamentRole.Role
     desk = factories.user(username="matrix-desk")
     factories.user(username="matrix-stranger")
     tournament = factories.tournament(players=8, organiser=users["organiser"])
@@ -1468,9 +1505,32 @@ def build() -> Ctx:
         key_hash=invitation_key_hash(invitation_key),
         expires_at=timezone.now() + VALID_FOR,
     )
+    return tournament, {
+        "grant": desk_grant.pk,
+        "invited": invited.pk,
+        "invitation_key": invitation_key,
+    }
+
+
+def _round_running(tournament) -> tuple:
+    """Round 1 started, table 1's sheet with its first four hands."""
+    from scoring.models import Scoresheet
+    from tests import factories
+    from tests.adjudication.helpers import MATCH, enter
+    from tournaments import services
+
     round_ = services.round_start(round=factories.seated_round(tournament))
     sheet = Scoresheet.objects.get(table__round=round_, table__number=1)
-    sheet = enter(sheet, MATCH[:4])
+    return enter(sheet, MATCH[:4]), round_
+
+
+def _adjudication(tournament, sheet, round_, users: dict, panel: list) -> dict:
+    """Decisions at each stage (a draft, one initialled, one appealed), the offences, and two
+    bound sanctions the adjudicator gave alone (TSR 9.6.3), the second appealed."""
+    from adjudication import services as adjudication_services
+    from doko.rules.penalty import Severity
+    from tests.adjudication.helpers import decide
+
     staff = {"adjudicator": users["adjudicator"], "panel": panel}
     ruling = adjudication_services.Ruling(Severity.MINOR)
     draft = decide(sheet, staff, hand=2, offender=1, ruling=ruling, initial=False)
@@ -1503,6 +1563,26 @@ def build() -> Ctx:
         for position in (1, 2)
     ]
     adjudication_services.sanction_appeal_lodge(sanction=bound[1], by=users["adjudicator"])
+    return {
+        "decision": draft.pk,
+        "initialled": initialled.pk,
+        "appealed": appealed.pk,
+        "appeal": appeal.pk,
+        "sanction": bound[0].pk,
+        "sanction_appealed": bound[1].pk,
+        "offence": offence.pk,
+    }
+
+
+def _jobs_rankings_and_other_tournaments(tournament, users: dict) -> dict:
+    """A finished print job, a ranking list the tournament asks to count for, a private
+    tournament and one with hidden standings, all the matrix organiser's."""
+    from django.core.files.base import ContentFile
+
+    from printing.models import Job
+    from tests import factories
+    from tournaments import services
+
     job = Job(tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, language="en", status="done")
     job.file.save("matrix.pdf", ContentFile(b"%PDF-1.4\n"), save=True)
     ranking = services.ranking_list_save(name="Matrix", slug="matrix-ranking")
@@ -1515,57 +1595,40 @@ def build() -> Ctx:
     services.tournament_update(
         tournament=hidden, by=users["organiser"], changes={"standings_public": False}
     )
-    seats = {s.position: s for s in sheet.table.seats.all()}
+    return {
+        "job": str(job.pk),
+        "ranking": ranking.slug,
+        "private": private.slug,
+        "hidden": hidden.slug,
+    }
+
+
+def _sheet_scanned(sheet) -> tuple:
+    """The photo of table 1's signed sheet, attached by its scorekeeper (seat 4): the seats,
+    the sheet as it is now and its lines."""
     from scoring import services as scoring_services
     from scoring.policies import Actor
+    from scoring.selectors import hand_lines
 
+    seats = {s.position: s for s in sheet.table.seats.all()}
     scoring_services.scoresheet_scan_attach(
         scoresheet=sheet, upload=scan(None)["file"], by=Actor(seat=seats[4])
     )
     sheet.refresh_from_db()
-    from scoring.selectors import hand_lines
+    return seats, sheet, hand_lines(list(sheet.hands.all()))
 
-    lines = hand_lines(list(sheet.hands.all()))
+
+def _waiting_list(tournament):
+    """A registration on the online registration's waiting list."""
     from tournaments.models import Registration
 
-    waiting = Registration.objects.create(
+    return Registration.objects.create(
         tournament=tournament,
         first_name="Warte",
         last_name="Liste",
         email="warte@example.org",
         state=Registration.State.WAITING,
         waiting_position=1,
-    )
-    teams = _teams(users["organiser"])
-    return Ctx(
-        **teams,
-        slug=tournament.slug,
-        private=private.slug,
-        hidden=hidden.slug,
-        users=users,
-        tokens={role: Token.objects.create(user=user).key for role, user in users.items()},
-        links={"player": seats[1].token, "keeper": seats[4].token},
-        decision=draft.pk,
-        initialled=initialled.pk,
-        appealed=appealed.pk,
-        appeal=appeal.pk,
-        sanction=bound[0].pk,
-        sanction_appealed=bound[1].pk,
-        offence=offence.pk,
-        grant=desk_grant.pk,
-        invited=invited.pk,
-        invitation_key=invitation_key,
-        job=str(job.pk),
-        ranking=ranking.slug,
-        player=seats[1].entry.player_id,
-        personal_key=seats[1].entry.link_key,
-        waiting=waiting.pk,
-        stranger="matrix-stranger",
-        panel_ids=[u.pk for u in panel],
-        panel_names=[u.username for u in panel],
-        sheet_version=sheet.version,
-        hands_json=[_hand_json(line) for line in [*lines, MATCH[4]]],
-        **_teams_world(users["organiser"]),
     )
 
 
@@ -1819,3 +1882,70 @@ def check_refused_without_the_csrf_token(case: Case, role: str, ctx: Ctx) -> Non
     response = request(case, role, ctx, client)
     assert response.status_code == 403, response
     assert fingerprint() == before
+
+
+# The tests each app's test_permissions.py runs on its lines -------------------------------------
+# One parametrised test per check, made here once: each module names them
+# (``test_matrix = matrix_test(TOURNAMENTS)``) and pytest collects them there, with the module's
+# ``ctx``.
+
+
+def matrix_test(rows: list[Case]) -> Callable:
+    """``test_matrix``: every line of ``rows`` answers every role as the matrix says."""
+
+    @pytest.mark.django_db
+    @pytest.mark.parametrize(("case", "role"), matrix(rows))
+    def test_matrix(case, role, ctx):
+        check(case, role, ctx)
+
+    return test_matrix
+
+
+def csrf_token_test(rows: list[Case]) -> Callable:
+    """``test_every_post_form_carries_the_csrf_token``: on every page of ``rows`` that a role
+    may read."""
+    reads = page_reads(rows)
+
+    @CSRF
+    @pytest.mark.django_db
+    @pytest.mark.parametrize(("case", "role"), reads, ids=pair_ids(reads))
+    def test_every_post_form_carries_the_csrf_token(case, role, ctx):
+        check_post_forms_carry_the_csrf_token(case, role, ctx)
+
+    return test_every_post_form_carries_the_csrf_token
+
+
+def form_pages_test(pages: list[tuple]) -> Callable:
+    """``test_the_form_pages_have_post_forms``: the CSRF token test looks at something.
+
+    ``pages``: ``(name, kwargs, role)``, or ``(name, kwargs)`` for a page the organiser reads;
+    each test's id is the tuple's, as pytest writes it (``entries-T-organiser``)."""
+
+    def param(page: tuple):
+        name, kwargs, *role = page
+        return pytest.param(
+            name, kwargs, *(role or ["organiser"]), id="-".join([name, kwargs.__name__, *role])
+        )
+
+    @CSRF
+    @pytest.mark.django_db
+    @pytest.mark.parametrize(("name", "kwargs", "role"), [param(page) for page in pages])
+    def test_the_form_pages_have_post_forms(name, kwargs, role, ctx):
+        """The check of the CSRF tokens looks at something: these pages do have POST forms."""
+        check_has_post_forms(name, kwargs, role, ctx)
+
+    return test_the_form_pages_have_post_forms
+
+
+def csrf_refusal_test(rows: list[Case]) -> Callable:
+    """``test_a_post_without_the_csrf_token_is_403``: every form post of ``rows``, by a role that
+    may make it."""
+    writes = page_writes(rows)
+
+    @CSRF
+    @pytest.mark.django_db
+    @pytest.mark.parametrize(("case", "role"), writes, ids=pair_ids(writes))
+    def test_a_post_without_the_csrf_token_is_403(case, role, ctx):
+        check_refused_without_the_csrf_token(case, role, ctx)
+
+    return test_a_post_without_the_csrf_token_is_403

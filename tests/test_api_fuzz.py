@@ -49,12 +49,12 @@ from adjudication.models import Decision, Offence, Sanction
 from config.wsgi import application
 from doko.rules.penalty import Severity
 from doko.rules.procedure import WrittenLine
+from doko.sample_sheets import full_match
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from teams import services as team_services
 from teams.models import TeamMember
 from tests import factories, scans
-from tests.sheets import full_match
 from tests.teams.factories import league
 from tests.tournaments.helpers import play
 from tournaments import services as tournament_services
@@ -127,6 +127,46 @@ def _seed() -> World:
     """A tournament of twelve with its staff: round 1 finished, round 2 running (table 1
     confirmed, with the photo of its signed sheet; table 2 handed in; table 3 with complaints),
     round 3 drawn; and an empty one."""
+    tournament, organiser, adjudicator, panel = _tournament_and_staff()
+    round_, sheets, table_3 = _round_two_running(tournament)
+    appeal, sanction_appeal, offences = _complaints_and_sanctions(
+        tournament, round_, table_3, organiser=organiser, adjudicator=adjudicator, panel=panel
+    )
+    factories.seated_round(tournament, publish=False)
+    other, ranking = _another_tournament_and_a_ranking_list(organiser)
+    seats = [seat for s in sheets for seat in s.table.seats.order_by("position")]
+    competition = _league_with_a_match_day(organiser)
+    return World(
+        slugs=[tournament.slug, other.slug],
+        rounds=[1, 2, 3],
+        tables=[1, 2, 3],
+        start_numbers=list(range(1, 14)),
+        player_ids=[entry.player_id for entry in tournament.entries.all()],
+        ranking_slugs=[ranking.slug, RankingList.objects.first().slug],
+        decision_ids=list(Decision.objects.values_list("pk", flat=True)),
+        appeal_ids=[appeal.pk, sanction_appeal.pk],
+        sanction_ids=list(
+            Sanction.objects.filter(entry__tournament=tournament).values_list("pk", flat=True)
+        ),
+        offence_ids=[offence.pk for offence in offences][:4]
+        + list(Offence.objects.filter(tournament=other).values_list("pk", flat=True)),
+        role_ids=list(
+            TournamentRole.objects.filter(tournament=tournament).values_list("pk", flat=True)
+        ),
+        organiser_token=Token.objects.get_or_create(user=organiser)[0].key,
+        seat_keys=[seat.token for seat in seats],
+        usernames=[organiser.username, adjudicator.username],
+        competition_slugs=[competition.slug],
+        team_ids=list(competition.teams.values_list("pk", flat=True)),
+        member_ids=list(
+            TeamMember.objects.filter(competition=competition).values_list("player_id", flat=True)
+        ),
+    )
+
+
+def _tournament_and_staff() -> tuple:
+    """The tournament of twelve, its organiser (in the Organisers group), its adjudicator and a
+    panel of three."""
     organiser = factories.user(username="fuzz-organiser")
     # In the Organisers group: he creates tournaments too (POST /api/v1/tournaments/).
     organiser.groups.add(Group.objects.get(name=ORGANISERS_GROUP))
@@ -137,7 +177,13 @@ def _seed() -> World:
     grant(tournament=tournament, user=adjudicator, role=Role.ADJUDICATOR)
     for member in panel:
         grant(tournament=tournament, user=member, role=Role.PANEL)
+    return tournament, organiser, adjudicator, panel
 
+
+def _round_two_running(tournament) -> tuple:
+    """Round 1 played; round 2 running: table 1 confirmed with the photo of its signed sheet,
+    table 2 handed in, table 3 six hands in. The round, its sheets by table and table 3's as
+    it is now."""
     play(tournament, rounds=1)
     round_ = tournament_services.round_start(round=factories.seated_round(tournament))
     sheets = list(Scoresheet.objects.filter(table__round=round_).order_by("table__number"))
@@ -153,9 +199,16 @@ def _seed() -> World:
     scoring_services.scoresheet_submit(scoresheet=sheet, version=sheet.version, by=keeper)
 
     keeper = factories.keeper(sheets[2])
-    sheet = scoring_services.scoresheet_hands_replace(
+    table_3 = scoring_services.scoresheet_hands_replace(
         scoresheet=sheets[2], hands=MATCH[:6], version=sheets[2].version, by=keeper
     )
+    return round_, sheets, table_3
+
+
+def _complaints_and_sanctions(tournament, round_, sheet, *, organiser, adjudicator, panel) -> tuple:
+    """Table 3's complaints: one decision initialled, one initialled and appealed, one open;
+    the default offences; a panel's deduction and two bound warnings the adjudicator gave alone
+    (TSR 9.6.3), the second appealed. The appeal, the sanction's appeal and the offences."""
     decisions = []
     for hand, offender in ((3, 2), (5, 1), (7, 4)):
         decision = adjudication_services.complaint_record(
@@ -202,16 +255,21 @@ def _seed() -> World:
             by=adjudicator,
         )
     sanction_appeal = adjudication_services.sanction_appeal_lodge(sanction=given, by=adjudicator)
-    factories.seated_round(tournament, publish=False)
+    return appeal, sanction_appeal, offences
 
+
+def _another_tournament_and_a_ranking_list(organiser) -> tuple:
+    """Another club's tournament, and a ranking list the organiser keeps: its maintainers and
+    admissions answer him (his own tournament he may not admit)."""
     other = factories.tournament(players=5, organiser=factories.user(), name="Fremdturnier")
     ranking = tournament_services.ranking_list_save(name="Vereinsrangliste", slug="verein")
-    # The organiser keeps the list: its maintainers and admissions answer him (his own
-    # tournament he may not admit).
     ranking.maintainers.add(organiser)
     tournament_services.ranking_rebuild(ranking_list=ranking)
+    return other, ranking
 
-    seats = [seat for s in sheets for seat in s.table.seats.order_by("position")]
+
+def _league_with_a_match_day(organiser):
+    """The organiser's league of four teams of five, all in one group on match day 1."""
     competition = league(teams=4, members=5, by=organiser, name="Fuzzliga")
     team_services.match_day_create(
         competition=competition,
@@ -219,32 +277,7 @@ def _seed() -> World:
         by=organiser,
         groups=[list(competition.teams.all())],
     )
-    return World(
-        slugs=[tournament.slug, other.slug],
-        rounds=[1, 2, 3],
-        tables=[1, 2, 3],
-        start_numbers=list(range(1, 14)),
-        player_ids=[entry.player_id for entry in tournament.entries.all()],
-        ranking_slugs=[ranking.slug, RankingList.objects.first().slug],
-        decision_ids=list(Decision.objects.values_list("pk", flat=True)),
-        appeal_ids=[appeal.pk, sanction_appeal.pk],
-        sanction_ids=list(
-            Sanction.objects.filter(entry__tournament=tournament).values_list("pk", flat=True)
-        ),
-        offence_ids=[offence.pk for offence in offences][:4]
-        + list(Offence.objects.filter(tournament=other).values_list("pk", flat=True)),
-        role_ids=list(
-            TournamentRole.objects.filter(tournament=tournament).values_list("pk", flat=True)
-        ),
-        organiser_token=Token.objects.get_or_create(user=organiser)[0].key,
-        seat_keys=[seat.token for seat in seats],
-        usernames=[organiser.username, adjudicator.username],
-        competition_slugs=[competition.slug],
-        team_ids=list(competition.teams.values_list("pk", flat=True)),
-        member_ids=list(
-            TeamMember.objects.filter(competition=competition).values_list("player_id", flat=True)
-        ),
-    )
+    return competition
 
 
 def _real_path_parameters(path: str, world: World) -> st.SearchStrategy[dict]:

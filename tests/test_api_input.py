@@ -10,9 +10,9 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
 from api_base.parsers import LARGEST, error_detail, problems
+from doko.sample_sheets import full_match
 from scoring.models import Scoresheet
 from tests import factories
-from tests.sheets import full_match
 from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db

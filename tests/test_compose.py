@@ -12,8 +12,8 @@ import pytest
 import redis
 import yaml
 
-from tests import servers
 from tests.plugins.servers import REQUIRED_BECAUSE, SERVERS_REQUIRED
+from tools import servers
 
 COMPOSE = Path(__file__).resolve().parent.parent / "docker-compose.yml"
 

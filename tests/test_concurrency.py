@@ -17,9 +17,9 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from doko.sample_sheets import full_match
 from scoring.models import Scoresheet, ScoresheetChange
 from tests import factories
-from tests.sheets import full_match
 from tournaments import selectors
 from tournaments import services as tournament_services
 from tournaments.models import SeatResult, Tournament
@@ -75,9 +75,24 @@ def test_forty_tables_confirm_at_once_and_a_stale_edit_gets_409():
     round_ = tournament_services.round_start(round=factories.seated_round(tournament))
     sheets = _sheets(tournament)
     assert len(sheets) == TABLES
+    extra, editors = _extra_sheet_and_its_editors()
+    match = full_match()
+    edits = {"keeper": match[:3], "organiser": match[:5]}  # drafts: incomplete is fine
 
-    # One more sheet, of a tournament of its own, edited by two clients at once: the table's
-    # scorekeeper by their link and the organiser by their account.
+    race = _Race(sheets, match, extra, editors, edits)
+    began = time.monotonic()
+    kept, confirmed, edited = race.run()
+    elapsed = time.monotonic() - began
+
+    _every_table_is_confirmed_once(tournament, sheets, kept, confirmed, match)
+    _every_result_is_stored_and_in_the_standings(tournament, round_)
+    _one_edit_is_saved_and_the_other_gets_409(extra, edited, edits)
+    print(f"{TABLES} tables and two editors in {elapsed:.1f} s")
+
+
+def _extra_sheet_and_its_editors() -> tuple[Scoresheet, dict]:
+    """One more sheet, of a tournament of its own, edited by two clients at once: the table's
+    scorekeeper by their link and the organiser by their account (the headers of each)."""
     organiser = factories.user()
     other = factories.tournament(players=4, organiser=organiser)
     tournament_services.round_start(round=factories.seated_round(other))
@@ -86,35 +101,64 @@ def test_forty_tables_confirm_at_once_and_a_stale_edit_gets_409():
         "keeper": {"X-Seat-Key": factories.keeper(extra).seat.token},
         "organiser": {"Authorization": f"Token {Token.objects.create(user=organiser).key}"},
     }
-    match = full_match()
-    edits = {"keeper": match[:3], "organiser": match[:5]}  # drafts: incomplete is fine
+    return extra, editors
 
-    # Per table: the keys of its seats (the scorekeeper is seat 4) and when it was handed in.
-    keys = {
-        sheet.pk: {seat.position: seat.token for seat in sheet.table.seats.all()}
-        for sheet in sheets
-    }
-    submitted = {sheet.pk: threading.Event() for sheet in sheets}
-    submitted_version: dict[int, int] = {}
-    # The scorekeepers and both editors send their first write together; the two players of a
-    # table who confirm it send theirs together too.
-    start = threading.Barrier(TABLES + len(editors))
-    confirm_together = {sheet.pk: threading.Barrier(2) for sheet in sheets}
-    hands = [_hand_json(line) for line in match]
 
-    def keep(sheet: Scoresheet) -> list[int]:
+class _Race:
+    """The scorekeepers of every table and both editors of the extra sheet send their first
+    write together; the two players of a table who confirm it send theirs together too, as soon
+    as it is handed in. Each in a thread and a database connection of its own."""
+
+    def __init__(self, sheets: list[Scoresheet], match, extra: Scoresheet, editors, edits):
+        self.sheets, self.extra, self.editors, self.edits = sheets, extra, editors, edits
+        self.hands = [_hand_json(line) for line in match]
+        # Per table: the keys of its seats (the scorekeeper is seat 4) and when it was handed in.
+        self.keys = {
+            sheet.pk: {seat.position: seat.token for seat in sheet.table.seats.all()}
+            for sheet in sheets
+        }
+        self.submitted = {sheet.pk: threading.Event() for sheet in sheets}
+        self.submitted_version: dict[int, int] = {}
+        self.start = threading.Barrier(TABLES + len(editors))
+        self.confirm_together = {sheet.pk: threading.Barrier(2) for sheet in sheets}
+
+    def run(self) -> tuple[dict, dict, dict]:
+        """Every thread's answers: the scorekeepers' (read, put, submit) by sheet, the
+        confirmations' by (sheet, seat), the editors' (version read, response) by name."""
+        own = _in_own_connection
+        with ThreadPoolExecutor(max_workers=TABLES + len(self.editors)) as pool:
+            # The editors and scorekeepers first: each takes a thread of its own at once.
+            edited = {name: pool.submit(own(self.edit), name) for name in self.editors}
+            kept = {sheet.pk: pool.submit(own(self.keep), sheet) for sheet in self.sheets}
+            # Two players of each table confirm it (seats 1 and 2), as soon as it is handed in.
+            confirmed = {
+                (sheet.pk, position): pool.submit(own(self.confirm), sheet, position)
+                for sheet in self.sheets
+                for position in (1, 2)
+            }
+            return (
+                {pk: future.result() for pk, future in kept.items()},
+                {key: future.result() for key, future in confirmed.items()},
+                {name: future.result() for name, future in edited.items()},
+            )
+
+    def keep(self, sheet: Scoresheet) -> list[int]:
+        """The scorekeeper reads the sheet, enters the match and hands it in."""
         api = APIClient()
-        headers = {"X-Seat-Key": keys[sheet.pk][4], "Accept-Language": "en"}
+        headers = {"X-Seat-Key": self.keys[sheet.pk][4], "Accept-Language": "en"}
         try:
             read = api.get(_url(sheet), headers=headers)
             version = read.json()["version"]
         except BaseException:
-            start.abort()  # the others fail at once instead of waiting for this thread
+            self.start.abort()  # the others fail at once instead of waiting for this thread
             raise
         try:
-            start.wait(WAIT)
+            self.start.wait(WAIT)
             put = api.put(
-                _url(sheet), {"version": version, "hands": hands}, format="json", headers=headers
+                _url(sheet),
+                {"version": version, "hands": self.hands},
+                format="json",
+                headers=headers,
             )
             submit = api.post(
                 _url(sheet, "submit"),
@@ -123,65 +167,53 @@ def test_forty_tables_confirm_at_once_and_a_stale_edit_gets_409():
                 headers=headers,
             )
             if submit.status_code == 200:
-                submitted_version[sheet.pk] = submit.json()["version"]
+                self.submitted_version[sheet.pk] = submit.json()["version"]
         finally:
-            submitted[sheet.pk].set()
+            self.submitted[sheet.pk].set()
         return [read.status_code, put.status_code, submit.status_code]
 
-    def confirm(sheet: Scoresheet, position: int) -> int | None:
-        if not submitted[sheet.pk].wait(WAIT) or sheet.pk not in submitted_version:
-            confirm_together[sheet.pk].abort()
+    def confirm(self, sheet: Scoresheet, position: int) -> int | None:
+        """The player of ``position`` confirms the sheet once it is handed in."""
+        if not self.submitted[sheet.pk].wait(WAIT) or sheet.pk not in self.submitted_version:
+            self.confirm_together[sheet.pk].abort()
             return None  # not handed in: the scorekeeper's answers say why
-        version = submitted_version[sheet.pk]
-        confirm_together[sheet.pk].wait(WAIT)
+        version = self.submitted_version[sheet.pk]
+        self.confirm_together[sheet.pk].wait(WAIT)
         response = APIClient().post(
             _url(sheet, "confirm"),
             {"version": version},
             format="json",
-            headers={"X-Seat-Key": keys[sheet.pk][position], "Accept-Language": "en"},
+            headers={"X-Seat-Key": self.keys[sheet.pk][position], "Accept-Language": "en"},
         )
         return response.status_code
 
-    def edit(name: str):
+    def edit(self, name: str):
+        """The editor ``name`` reads the extra sheet and writes their hands on that version."""
         api = APIClient()
-        headers = {**editors[name], "Accept-Language": "en"}
+        headers = {**self.editors[name], "Accept-Language": "en"}
         try:
-            version = api.get(_url(extra), headers=headers).json()["version"]
+            version = api.get(_url(self.extra), headers=headers).json()["version"]
         except BaseException:
-            start.abort()
+            self.start.abort()
             raise
-        start.wait(WAIT)
+        self.start.wait(WAIT)
         response = api.put(
-            _url(extra),
-            {"version": version, "hands": [_hand_json(line) for line in edits[name]]},
+            _url(self.extra),
+            {"version": version, "hands": [_hand_json(line) for line in self.edits[name]]},
             format="json",
             headers=headers,
         )
         return version, response
 
-    began = time.monotonic()
-    with ThreadPoolExecutor(max_workers=TABLES + len(editors)) as pool:
-        # The editors and scorekeepers first: each takes a thread of its own at once.
-        edited = {name: pool.submit(_in_own_connection(edit), name) for name in editors}
-        kept = {sheet.pk: pool.submit(_in_own_connection(keep), sheet) for sheet in sheets}
-        # Two players of each table confirm it (seats 1 and 2), as soon as it is handed in.
-        confirmed = {
-            (sheet.pk, position): pool.submit(_in_own_connection(confirm), sheet, position)
-            for sheet in sheets
-            for position in (1, 2)
-        }
-        kept = {pk: future.result() for pk, future in kept.items()}
-        confirmed = {key: future.result() for key, future in confirmed.items()}
-        edited = {name: future.result() for name, future in edited.items()}
-    elapsed = time.monotonic() - began
 
-    # Every scorekeeper read, entered and handed in the sheet; of the two players who confirmed
-    # a table at once, one did and the other was told the sheet had changed.
+def _every_table_is_confirmed_once(tournament, sheets, kept, confirmed, match) -> None:
+    """Every scorekeeper read, entered and handed in the sheet; of the two players who confirmed
+    a table at once, one did and the other was told the sheet had changed. Every table is
+    confirmed exactly once, each change with its own version."""
     assert kept == {sheet.pk: [200, 200, 200] for sheet in sheets}
     for sheet in sheets:
         assert sorted([confirmed[sheet.pk, 1], confirmed[sheet.pk, 2]]) == [200, 409]
 
-    # Every table is confirmed exactly once, each change with its own version.
     changes = {}
     for change in ScoresheetChange.objects.filter(scoresheet__in=sheets).order_by("version"):
         changes.setdefault(change.scoresheet_id, []).append((change.version, change.action))
@@ -192,7 +224,10 @@ def test_forty_tables_confirm_at_once_and_a_stale_edit_gets_409():
         assert sheet.confirmed_by_seat.position in (1, 2)
         assert sheet.hands.count() == len(match) >= 24
 
-    # Nothing is lost: every player's result is stored, and at every table they sum to zero.
+
+def _every_result_is_stored_and_in_the_standings(tournament, round_) -> None:
+    """Nothing is lost: every player's result is stored, and at every table they sum to zero;
+    the standings rebuilt after the last commit list every player with their points."""
     results = SeatResult.objects.filter(round=round_)
     assert results.count() == PLAYERS
     assert results.filter(confirmed=True).count() == PLAYERS
@@ -202,7 +237,6 @@ def test_forty_tables_confirm_at_once_and_a_stale_edit_gets_409():
     assert sum(result.points for result in results) == 0
     assert all(result.points != 0 for result in results)
 
-    # The standings rebuilt after the last commit list every player with their points.
     tournament_services.standings_rebuild(tournament_id=tournament.pk)
     table = selectors.standings_read(tournament=Tournament.objects.get(pk=tournament.pk))
     assert len(table.rows) == PLAYERS
@@ -211,8 +245,10 @@ def test_forty_tables_confirm_at_once_and_a_stale_edit_gets_409():
     }
     assert table.provisional_rounds == ()
 
-    # The extra sheet: both clients read version v and wrote on it; one write was saved, the
-    # other got 409 with the sheet as it is now, and its change was not saved.
+
+def _one_edit_is_saved_and_the_other_gets_409(extra, edited, edits) -> None:
+    """The extra sheet: both clients read version v and wrote on it; one write was saved, the
+    other got 409 with the sheet as it is now, and its change was not saved."""
     (v_keeper, keeper), (v_organiser, organiser_answer) = edited["keeper"], edited["organiser"]
     assert v_keeper == v_organiser == 1
     by_status = {keeper.status_code: "keeper", organiser_answer.status_code: "organiser"}
@@ -228,7 +264,6 @@ def test_forty_tables_confirm_at_once_and_a_stale_edit_gets_409():
     assert list(ScoresheetChange.objects.filter(scoresheet=extra).values_list("action")) == [
         (Action.HANDS,)
     ]
-    print(f"{TABLES} tables and two editors in {elapsed:.1f} s")
 
 
 # Keep this test last: it restarts the database server under the whole session.

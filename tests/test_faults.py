@@ -20,12 +20,14 @@ from django.core.management import call_command
 from django.db import connection, transaction
 
 from config.celery import app as celery_app
+from doko import sample_sheets
 from printing import services as printing_services
 from printing.models import Job
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
-from tests import factories, servers, sheets
+from tests import factories
 from tests.plugins.servers import REQUIRED_BECAUSE, SERVERS_REQUIRED
+from tools import servers
 from tournaments import services
 from tournaments.models import Tournament
 
@@ -178,7 +180,7 @@ def test_confirm_and_job_with_the_broker_down_then_back(broker, workers, caplog)
     sheet = Scoresheet.objects.get(table__round=round_)
     sheet = scoring_services.scoresheet_hands_replace(
         scoresheet=sheet,
-        hands=sheets.full_match(),
+        hands=sample_sheets.full_match(),
         version=sheet.version,
         by=factories.keeper(sheet),
     )

@@ -16,15 +16,11 @@ from tests.permissions import (
     TB,
     R,
     T,
-    check,
-    check_has_post_forms,
-    check_post_forms_carry_the_csrf_token,
-    check_refused_without_the_csrf_token,
+    csrf_refusal_test,
+    csrf_token_test,
     fingerprint,
-    matrix,
-    page_reads,
-    page_writes,
-    pair_ids,
+    form_pages_test,
+    matrix_test,
 )
 
 # Admin pages: Django's admin checks is_staff and the model permissions on every one of them.
@@ -57,46 +53,23 @@ def test_every_route_is_in_the_matrix():
     assert all(case.statuses() for case in MATRIX)
 
 
-@pytest.mark.django_db
-@pytest.mark.parametrize(("case", "role"), matrix(SITE))
-def test_matrix(case, role, ctx):
-    check(case, role, ctx)
+test_matrix = matrix_test(SITE)
 
 
 # CSRF -------------------------------------------------------------------------------------------
 
-PAGE_READS = page_reads(SITE)
+test_every_post_form_carries_the_csrf_token = csrf_token_test(SITE)
 
 
-@CSRF
-@pytest.mark.django_db
-@pytest.mark.parametrize(("case", "role"), PAGE_READS, ids=pair_ids(PAGE_READS))
-def test_every_post_form_carries_the_csrf_token(case, role, ctx):
-    check_post_forms_carry_the_csrf_token(case, role, ctx)
-
-
-@CSRF
-@pytest.mark.django_db
-@pytest.mark.parametrize(
-    ("name", "kwargs", "role"),
+test_the_form_pages_have_post_forms = form_pages_test(
     [
         ("login", NONE, "anonymous"),
         ("password_reset", NONE, "anonymous"),
-    ],
+    ]
 )
-def test_the_form_pages_have_post_forms(name, kwargs, role, ctx):
-    """The check above looks at something: these pages do have POST forms."""
-    check_has_post_forms(name, kwargs, role, ctx)
 
 
-PAGE_WRITES = page_writes(SITE)
-
-
-@CSRF
-@pytest.mark.django_db
-@pytest.mark.parametrize(("case", "role"), PAGE_WRITES, ids=pair_ids(PAGE_WRITES))
-def test_a_post_without_the_csrf_token_is_403(case, role, ctx):
-    check_refused_without_the_csrf_token(case, role, ctx)
+test_a_post_without_the_csrf_token_is_403 = csrf_refusal_test(SITE)
 
 
 @CSRF

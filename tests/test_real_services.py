@@ -149,8 +149,9 @@ def test_worker_prints_the_table_cards_scoresheets_and_seat_slips_of_a_round(cel
 def test_worker_rebuilds_the_standings_after_a_confirm(celery_worker):
     """On PostgreSQL with the real worker: the confirm commits, the worker rebuilds the standings
     and a reader then finds the confirmed points."""
+    from doko import sample_sheets
     from scoring.models import Scoresheet
-    from tests import factories, sheets
+    from tests import factories
     from tournaments import selectors
     from tournaments.models import Tournament
 
@@ -158,7 +159,7 @@ def test_worker_rebuilds_the_standings_after_a_confirm(celery_worker):
     round_ = services.round_start(round=factories.seated_round(tournament))
     sheet = Scoresheet.objects.get(table__round=round_)
     before = Tournament.objects.get(pk=tournament.pk).standings_version
-    factories.sheet_confirmed(sheet, sheets.full_match())
+    factories.sheet_confirmed(sheet, sample_sheets.full_match())
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         tournament = Tournament.objects.get(pk=tournament.pk)

@@ -12,8 +12,8 @@ from django.utils import translation
 
 from doko.rules.sheet import check_sheet
 from doko.rules.value import Game, HandResult, check_hand_result
+from doko.sample_sheets import normal
 from scoring.messages import field_errors, problem_message
-from tests.sheets import normal
 
 LOCALE = Path(__file__).resolve().parent.parent / "locale"
 

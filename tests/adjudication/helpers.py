@@ -8,17 +8,18 @@ from dataclasses import replace
 
 from adjudication import services
 from adjudication.models import Offence, Sanction
+from doko import sample_sheets
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.penalty import Severity
 from doko.rules.procedure import WrittenLine
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from scoring.selectors import hand_lines, sheet_state
-from tests import factories, sheets
+from tests import factories
 from tournaments import services as tournament_services
 from tournaments.models import Entry, Round, TournamentRole
 
-MATCH = sheets.full_match()
+MATCH = sample_sheets.full_match()
 
 
 def enter(sheet: Scoresheet, lines) -> Scoresheet:

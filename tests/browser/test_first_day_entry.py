@@ -8,10 +8,10 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
+from doko.sample_sheets import full_match
 from scoring import services
 from scoring.models import Scoresheet
 from tests import factories
-from tests.sheets import full_match
 from tournaments import services as tournament_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

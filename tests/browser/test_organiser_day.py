@@ -16,10 +16,10 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 from pypdf import PdfReader
 
+from doko.sample_sheets import full_match
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from tests import factories
-from tests.sheets import full_match
 from tournaments.models import Seat, Tournament, TournamentRole
 from tournaments.policies import ORGANISERS_GROUP
 

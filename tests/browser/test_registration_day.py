@@ -19,9 +19,9 @@ from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from doko.sample_sheets import full_match
 from scoring.models import Scoresheet
 from tests import factories
-from tests.sheets import full_match
 from tournaments import services
 from tournaments.models import Entry, Registration, Round
 
@@ -87,9 +87,37 @@ def test_the_organisers_day_from_registration_to_round_two(new_page):
         planned_rounds=2,
     )
     slug = tournament.slug
-
-    # The organiser opens the registration: 30 places, a waiting list.
     desk = logged_in(new_page, "leitung")
+    _registration_opened(desk, slug)
+    links = _thirty_two_registered(new_page, slug)
+    _player_five_withdraws(new_page, links, tournament)
+    _the_desk_checks_in_twenty_seven(desk, slug)
+    _the_no_shows_withdrawn(desk, tournament)
+    _the_last_waiting_player_checked_in_at_the_door(desk, links[32], tournament)
+
+    # Round 1 at tables of four: 28 players, 7 tables.
+    _round_drawn_and_published(desk, slug, 1)
+    round_1 = tournament.rounds.get(number=1)
+    assert round_1.tables.count() == 7
+
+    # Player 1 follows the day from the link he got when he registered.
+    player = new_page(**PHONE, locale="en-GB")
+    first = Entry.objects.get(tournament=tournament, start_number=1)
+    seat_1 = first.seats.select_related("table").get(round=round_1)
+    _the_player_finds_his_seat(player, links[1], seat_1, round_number=1)
+
+    # Round 1 is played and closed; round 2 is drawn and published.
+    play_round(round_1)
+    _round_drawn_and_published(desk, slug, 2)
+    seat_2 = first.seats.select_related("table").get(round__number=2)
+    player.goto(links[1])
+    results = player.locator("#results-title").locator("..")
+    expect(results).to_contain_text(str(seat_1.table.number))
+    _the_player_finds_his_seat(player, links[1], seat_2, round_number=2)
+
+
+def _registration_opened(desk: Page, slug: str) -> None:
+    """The organiser opens the registration: 30 places, a waiting list."""
     desk.goto(reverse("registration-manage", args=[slug]))
     now = timezone.now()
     desk.get_by_label("Opens").fill(local(now - datetime.timedelta(hours=1)))
@@ -100,7 +128,10 @@ def test_the_organisers_day_from_registration_to_round_two(new_page):
     desk.get_by_role("button", name="Open the registration").click()
     expect(desk.locator("main")).to_contain_text("0 of 30 places taken")
 
-    # 32 players register, each on his own phone: 30 get a place, two wait, in order.
+
+def _thirty_two_registered(new_page, slug: str) -> dict[int, str]:
+    """32 players register, each on his own phone: 30 get a place, two wait, in order. Their
+    personal links, by number."""
     links = {}
     for number in range(1, 33):
         answer, page = register(new_page, slug, number)
@@ -110,9 +141,12 @@ def test_the_organisers_day_from_registration_to_round_two(new_page):
             assert f"you are on the waiting list, as number {number - 30}." in answer
         links[number] = personal_link(page)
         page.context.close()
+    return links
 
-    # Player 5 cannot come: he withdraws through his own link; the first waiting player moves
-    # up, and his link (the one he got on the waiting list) now shows his start number.
+
+def _player_five_withdraws(new_page, links: dict[int, str], tournament) -> None:
+    """Player 5 cannot come: he withdraws through his own link; the first waiting player moves
+    up, and his link (the one he got on the waiting list) now shows his start number."""
     phone = new_page(**PHONE, locale="en-GB")
     phone.goto(links[5])
     phone.once("dialog", lambda dialog: dialog.accept())
@@ -124,7 +158,9 @@ def test_the_organisers_day_from_registration_to_round_two(new_page):
     expect(phone.get_by_text("You are number 1 on the waiting list")).to_be_visible()
     assert Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count() == 30
 
-    # At the door the desk ticks off 27 of the 30, one tap each.
+
+def _the_desk_checks_in_twenty_seven(desk: Page, slug: str) -> None:
+    """At the door the desk ticks off 27 of the 30, one tap each."""
     desk.goto(reverse("check-in", args=[slug]))
     arrived = desk.locator("#check-in-live").get_by_role("button", name="Arrived")
     expect(arrived).to_have_count(30)
@@ -133,8 +169,10 @@ def test_the_organisers_day_from_registration_to_round_two(new_page):
         expect(arrived).to_have_count(30 - ticked - 1)
     expect(desk.locator("#check-in-live")).to_contain_text("27 of 30")
 
-    # The three who did not come are withdrawn in one action, asked once with their names; the
-    # last waiting player moves up into a freed place.
+
+def _the_no_shows_withdrawn(desk: Page, tournament) -> None:
+    """The three who did not come are withdrawn in one action, asked once with their names; the
+    last waiting player moves up into a freed place."""
     desk.get_by_role("link", name="Withdraw the players who did not come").click()
     missing = Entry.objects.filter(
         tournament=tournament, status=Entry.Status.ACTIVE, arrived_at__isnull=True
@@ -146,51 +184,32 @@ def test_the_organisers_day_from_registration_to_round_two(new_page):
     assert Entry.objects.filter(tournament=tournament, status=Entry.Status.WITHDRAWN).count() == 4
     assert not Registration.objects.filter(state=Registration.State.WAITING).exists()
 
-    # He is at the door: the desk scans the QR code on his page and checks him in.
-    desk.goto(links[32])
+
+def _the_last_waiting_player_checked_in_at_the_door(desk: Page, link: str, tournament) -> None:
+    """He is at the door: the desk scans the QR code on his page and checks him in."""
+    desk.goto(link)
     desk.get_by_role("button", name=re.compile("^Check in ")).click()
     expect(desk.get_by_text("Checked in at")).to_be_visible()
     active = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE)
     assert active.count() == 28
     assert not active.filter(arrived_at__isnull=True).exists()
 
-    # Round 1 at tables of four: 28 players, 7 tables.
-    desk.goto(reverse("tournament", args=[slug]))
-    desk.get_by_role("button", name="Add round 1").click()
-    desk.goto(reverse("round", args=[slug, 1]))
-    desk.get_by_role("button", name="Draw the seating").click()
-    desk.get_by_role("button", name="Publish the seating").click()
-    expect(desk.get_by_role("button", name="Start the round")).to_be_visible()
-    round_1 = tournament.rounds.get(number=1)
-    assert round_1.tables.count() == 7
 
-    # Player 1 follows the day from the link he got when he registered.
-    player = new_page(**PHONE, locale="en-GB")
-    first = Entry.objects.get(tournament=tournament, start_number=1)
-    seat_1 = first.seats.select_related("table").get(round=round_1)
-    player.goto(links[1])
-    now_section = player.locator("#now-title").locator("..")
-    expect(now_section).to_contain_text(
-        f"Round 1 · Table {seat_1.table.number} · Seat {seat_1.position}"
-    )
-    player.get_by_role("link", name="Open the scoresheet").click()
-    expect(player).to_have_url(re.compile(f"/s/{seat_1.token}/$"))
-
-    # Round 1 is played and closed; round 2 is drawn and published.
-    play_round(round_1)
+def _round_drawn_and_published(desk: Page, slug: str, number: int) -> None:
+    """The organiser adds round ``number``, draws its seating and publishes it."""
     desk.goto(reverse("tournament", args=[slug]))
-    desk.get_by_role("button", name="Add round 2").click()
-    desk.goto(reverse("round", args=[slug, 2]))
+    desk.get_by_role("button", name=f"Add round {number}").click()
+    desk.goto(reverse("round", args=[slug, number]))
     desk.get_by_role("button", name="Draw the seating").click()
     desk.get_by_role("button", name="Publish the seating").click()
     expect(desk.get_by_role("button", name="Start the round")).to_be_visible()
 
-    seat_2 = first.seats.select_related("table").get(round__number=2)
-    player.goto(links[1])
+
+def _the_player_finds_his_seat(player: Page, link: str, seat, *, round_number: int) -> None:
+    """His personal link shows his table and seat in the round, and opens its scoresheet."""
+    player.goto(link)
     expect(player.locator("#now-title").locator("..")).to_contain_text(
-        f"Round 2 · Table {seat_2.table.number} · Seat {seat_2.position}"
+        f"Round {round_number} · Table {seat.table.number} · Seat {seat.position}"
     )
-    results = player.locator("#results-title").locator("..")
-    expect(results).to_contain_text(str(seat_1.table.number))
     player.get_by_role("link", name="Open the scoresheet").click()
-    expect(player).to_have_url(re.compile(f"/s/{seat_2.token}/$"))
+    expect(player).to_have_url(re.compile(f"/s/{seat.token}/$"))

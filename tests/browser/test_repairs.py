@@ -6,10 +6,10 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from doko.sample_sheets import full_match
 from scoring import services
 from scoring.models import Scoresheet
 from tests import factories
-from tests.sheets import full_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

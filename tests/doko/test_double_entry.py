@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from doko.rules.double_entry import TIME_OVER, Entry, Unsettled, differences, settled
+from doko.sample_sheets import full_match
 from doko.simulation import simulate_match
-from tests.sheets import full_match
 
 
 def slipped(hands, rng: random.Random, slips: int):

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from doko.rules.contracts import Contract
 from doko.rules.sheet import HandLine, check_sheet, dealt_out_of_turn, with_dealers
+from doko.sample_sheets import full_match, normal, solo
 from doko.simulation import simulate_match
-from tests.sheets import full_match, normal, solo
 
 
 def check(hands, *, size=4, hands_per_match=None, **kwargs):

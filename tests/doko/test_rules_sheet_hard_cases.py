@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from doko.rules.contracts import Contract
 from doko.rules.sheet import HandLine, Replay, check_sheet
-from tests.sheets import full_match
+from doko.sample_sheets import full_match
 
 
 def check(hands, *, size, **kwargs):

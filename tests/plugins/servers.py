@@ -9,7 +9,7 @@ The suite runs twice (``make test``):
     ``pytest_configure``, before Django reads ``DATABASE_URL``) and stops at the end, without the
     tests whose outcome cannot depend on the database (``tests/plugins/backends.py``). The tests
     marked ``services`` also get a real Redis (``redis_server``) and a real Celery worker
-    (``celery_worker``). The processes themselves: ``tests/servers.py``.
+    (``celery_worker``). The processes themselves: ``tools/servers.py``.
 
 ``make test`` runs both in parallel processes (pytest-xdist, ``-n``): each worker process starts
 its own cluster, Redis and Celery worker (a test may stop or restart them); the controlling process
@@ -31,7 +31,7 @@ from pathlib import Path
 
 import pytest
 
-from tests import servers
+from tools import servers
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 # Under CI=true, and under `make test` (which sets DOKO_REQUIRE_SERVERS=true), a test that

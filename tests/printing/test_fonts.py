@@ -8,12 +8,12 @@ from django.utils import translation
 from pypdf import PdfReader
 from pypdf.generic import DictionaryObject
 
+from doko.sample_sheets import full_match
 from printing import jobs
 from printing.models import Job
 from printing.pdf import fonts
 from scoring.models import Scoresheet
 from tests import factories
-from tests.sheets import full_match
 from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db

@@ -13,6 +13,7 @@ from pypdf import PdfReader
 from adjudication import services as adjudication_services
 from adjudication.models import Sanction
 from doko.rules.penalty import Severity
+from doko.sample_sheets import full_match
 from printing.models import Job
 from printing.pdf import scoresheets as pdf
 from scoring import services
@@ -20,7 +21,6 @@ from scoring.models import Scoresheet
 from scoring.selectors import hand_lines, sheet_state
 from tests import factories
 from tests.printing.helpers import unsaved_tables
-from tests.sheets import full_match
 from tournaments import qr, selectors
 from tournaments import services as tournament_services
 from tournaments.models import Seat

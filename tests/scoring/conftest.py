@@ -24,11 +24,11 @@ def desk_world():
     typed at the desk and its second entry differs in hand 7; 8 was confirmed by double
     entry."""
     from adjudication.services import complaint_record
+    from doko.sample_sheets import full_match
     from scoring import services
     from scoring.models import Scoresheet
     from scoring.services import Actor
     from tests import factories
-    from tests.sheets import full_match
     from tournaments import services as tournament_services
     from tournaments.models import SheetKeeping, TournamentRole
 

@@ -5,9 +5,9 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from doko.rules.contracts import Contract
+from doko.sample_sheets import full_match
 from limits.clients import CLIENT_COOKIE
 from tests import factories
-from tests.sheets import full_match
 
 pytestmark = pytest.mark.django_db
 

@@ -9,10 +9,10 @@ from django.test import Client
 from django.urls import reverse
 
 from adjudication.models import Decision
+from doko.sample_sheets import full_match
 from scoring import services
 from scoring.models import Scoresheet
 from tests import factories
-from tests.sheets import full_match
 from tournaments import caching
 from tournaments import services as tournament_services
 from tournaments.models import Round

@@ -5,12 +5,12 @@ import datetime
 
 import pytest
 
+from doko.sample_sheets import full_match
 from scoring import selectors, services
 from scoring.models import Scoresheet
 from scoring.selectors import ConfirmedHow, DeskState, desk_state
 from scoring.services import Actor
 from tests import factories
-from tests.sheets import full_match
 from tournaments import services as tournament_services
 from tournaments.models import Round, SheetKeeping
 

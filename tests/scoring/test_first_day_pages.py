@@ -7,11 +7,11 @@ import re
 import pytest
 from django.urls import reverse
 
+from doko.sample_sheets import full_match
 from scoring import services
 from scoring.models import Scoresheet
 from scoring.services import Actor
 from tests import factories
-from tests.sheets import full_match
 from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db

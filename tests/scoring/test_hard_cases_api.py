@@ -7,11 +7,11 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from doko.sample_sheets import full_match
 from scoring import services
 from scoring.models import Hand, Scoresheet, ScoresheetChange
 from scoring.selectors import hand_lines
 from tests import factories
-from tests.sheets import full_match
 from tournaments import services as tournament_services
 from tournaments.models import Round, TournamentRole
 

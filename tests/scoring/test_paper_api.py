@@ -7,11 +7,11 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from doko.sample_sheets import full_match
 from scoring.models import Scoresheet, SecondEntry
 from tests import factories
 from tests.scoring.test_sheet_api import hand_json, key
 from tests.scoring.test_sheet_api import token as api_token
-from tests.sheets import full_match
 from tournaments import services as tournament_services
 from tournaments.models import SheetKeeping, TournamentRole
 

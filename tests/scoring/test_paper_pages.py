@@ -6,12 +6,12 @@ from dataclasses import replace
 import pytest
 from django.urls import reverse
 
+from doko.sample_sheets import full_match
 from scoring import services
 from scoring.models import Scoresheet, SecondEntry
 from scoring.services import Actor
 from tests import factories
 from tests.scoring.test_sheet_pages import HX, link, quick
-from tests.sheets import full_match
 from tournaments import services as tournament_services
 from tournaments.models import SheetKeeping, TournamentRole
 

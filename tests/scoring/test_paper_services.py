@@ -7,11 +7,11 @@ from dataclasses import replace
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
+from doko.sample_sheets import full_match
 from scoring import selectors, services
 from scoring.models import Scoresheet, ScoresheetChange, SecondEntry
 from scoring.services import Actor
 from tests import factories
-from tests.sheets import full_match
 from tournaments.models import SheetKeeping, TournamentRole
 
 pytestmark = pytest.mark.django_db

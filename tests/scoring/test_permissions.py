@@ -7,64 +7,35 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.permissions import (
-    CSRF,
     LINK,
     SCORING,
     TB,
     T,
-    check,
-    check_has_post_forms,
-    check_post_forms_carry_the_csrf_token,
-    check_refused_without_the_csrf_token,
+    csrf_refusal_test,
+    csrf_token_test,
     fingerprint,
+    form_pages_test,
     hand_json,
-    matrix,
-    page_reads,
-    page_writes,
-    pair_ids,
+    matrix_test,
 )
 
-
-@pytest.mark.django_db
-@pytest.mark.parametrize(("case", "role"), matrix(SCORING))
-def test_matrix(case, role, ctx):
-    check(case, role, ctx)
+test_matrix = matrix_test(SCORING)
 
 
 # CSRF -------------------------------------------------------------------------------------------
 
-PAGE_READS = page_reads(SCORING)
+test_every_post_form_carries_the_csrf_token = csrf_token_test(SCORING)
 
 
-@CSRF
-@pytest.mark.django_db
-@pytest.mark.parametrize(("case", "role"), PAGE_READS, ids=pair_ids(PAGE_READS))
-def test_every_post_form_carries_the_csrf_token(case, role, ctx):
-    check_post_forms_carry_the_csrf_token(case, role, ctx)
-
-
-@CSRF
-@pytest.mark.django_db
-@pytest.mark.parametrize(
-    ("name", "kwargs", "role"),
+test_the_form_pages_have_post_forms = form_pages_test(
     [
         ("sheet", TB, "organiser"),
         ("sheet-link", LINK, "keeper"),
-    ],
+    ]
 )
-def test_the_form_pages_have_post_forms(name, kwargs, role, ctx):
-    """The check above looks at something: these pages do have POST forms."""
-    check_has_post_forms(name, kwargs, role, ctx)
 
 
-PAGE_WRITES = page_writes(SCORING)
-
-
-@CSRF
-@pytest.mark.django_db
-@pytest.mark.parametrize(("case", "role"), PAGE_WRITES, ids=pair_ids(PAGE_WRITES))
-def test_a_post_without_the_csrf_token_is_403(case, role, ctx):
-    check_refused_without_the_csrf_token(case, role, ctx)
+test_a_post_without_the_csrf_token_is_403 = csrf_refusal_test(SCORING)
 
 
 # Private links -------------------------------------------------------------------------------------

@@ -4,11 +4,11 @@ sheet's state, not the actor, stands in the way."""
 
 import pytest
 
+from doko.sample_sheets import full_match
 from scoring import policies, services
 from scoring.models import Scoresheet
 from scoring.policies import Actor
 from tests import factories
-from tests.sheets import full_match
 
 pytestmark = pytest.mark.django_db
 

@@ -6,10 +6,10 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from doko.sample_sheets import full_match, normal
 from scoring import services
 from scoring.models import RETURN_REASON_LENGTH, Scoresheet
 from tests import factories
-from tests.sheets import full_match, normal
 from tournaments import services as tournament_services
 from tournaments.models import TournamentRole
 

@@ -7,10 +7,10 @@ import re
 import pytest
 from django.urls import reverse
 
+from doko.sample_sheets import full_match, normal
 from scoring import selectors, services
 from scoring.models import Scoresheet
 from tests import factories
-from tests.sheets import full_match, normal
 from tournaments import services as tournament_services
 from tournaments.models import TournamentRole
 

@@ -5,10 +5,10 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
+from doko.sample_sheets import full_match, normal
 from scoring import services
 from scoring.models import RETURN_REASON_LENGTH, Scoresheet, ScoresheetChange
 from tests import factories
-from tests.sheets import full_match, normal
 from tournaments import services as tournament_services
 from tournaments.models import SeatResult, TournamentRole
 

@@ -7,12 +7,12 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from PIL import Image
 
+from doko.sample_sheets import full_match
 from scoring import policies, services
 from scoring.models import Scoresheet, ScoresheetChange, ScoresheetScan
 from scoring.policies import Actor
 from tests import factories
 from tests.scans import CAMERA, jpeg, pdf, png, upload
-from tests.sheets import full_match
 from tournaments import services as tournament_services
 from tournaments.models import TournamentRole
 

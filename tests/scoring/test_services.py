@@ -8,10 +8,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
 from doko.rules.contracts import Contract
+from doko.sample_sheets import full_match, normal, solo
 from scoring import selectors, services
 from scoring.models import Hand, Scoresheet, ScoresheetChange
 from tests import factories
-from tests.sheets import full_match, normal, solo
 from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db

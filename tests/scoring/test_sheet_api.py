@@ -12,10 +12,10 @@ from rest_framework.test import APIClient
 
 from doko.rules.contracts import Contract
 from doko.rules.sheet import check_sheet
+from doko.sample_sheets import full_match, normal, solo
 from scoring import services
 from scoring.models import Hand, Scoresheet
 from tests import factories
-from tests.sheets import full_match, normal, solo
 from tournaments import services as tournament_services
 from tournaments.models import TournamentRole
 

@@ -4,9 +4,9 @@ conflicts, the workflow and the history (TSR 7.3, 8.4, 8.5)."""
 import pytest
 from django.urls import reverse
 
+from doko.sample_sheets import full_match
 from scoring.models import Scoresheet
 from tests import factories
-from tests.sheets import full_match
 from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db

@@ -5,11 +5,11 @@ import pytest
 from django.urls import reverse
 
 from doko.rules.contracts import Contract
+from doko.sample_sheets import full_match, solo
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from tests import factories
-from tests.sheets import full_match, solo
 from tournaments import services
 
 pytestmark = pytest.mark.django_db

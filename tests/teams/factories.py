@@ -3,10 +3,10 @@
 from doko.rules.contracts import Contract
 from doko.rules.deal import HANDS_PER_MATCH
 from doko.rules.sheet import HandLine
+from doko.sample_sheets import normal, solo
 from teams import services
 from teams.models import Competition, MatchDay, Team
 from tests import factories
-from tests.sheets import normal, solo
 
 
 def league(*, teams: int = 8, members: int = 4, by=None, **settings) -> Competition:

@@ -13,8 +13,8 @@ from rest_framework.test import APIClient
 
 from doko.rules.contracts import Contract
 from doko.rules.deal import HANDS_PER_MATCH
+from doko.sample_sheets import normal, solo
 from tests import factories
-from tests.sheets import normal, solo
 from tests.teams.factories import league, organiser_of, teams
 from tournaments.policies import ORGANISERS_GROUP
 
@@ -155,8 +155,17 @@ def test_a_league_and_a_championship_are_set_up_drawn_played_and_scored_through_
     group and match day from the confirmed sheets, a season table with summed match points
     and relegation places marked; a team championship with a group stage and one knock-out
     round whose winner shows in the bracket. All through the API."""
-    organiser = organiser_user("ligaleiter")
-    api = client_of(organiser)
+    api = client_of(organiser_user("ligaleiter"))
+    slug = _league_created(api)
+    t, listed = _league_teams_registered(api, slug)
+    _league_match_days_drawn(api, slug, t)
+    _league_match_days_played_and_scored(api, slug, t)
+    _league_season_table_read(api, slug, t)
+    _championship_played_to_its_bracket(api, listed)
+
+
+def _league_created(api) -> str:
+    """The organiser creates the league, one up and two down; its slug."""
     competition = ok(
         api.post(
             API,
@@ -171,7 +180,11 @@ def test_a_league_and_a_championship_are_set_up_drawn_played_and_scored_through_
         ),
         201,
     )
-    slug = competition["slug"]
+    return competition["slug"]
+
+
+def _league_teams_registered(api, slug: str) -> tuple[dict, list]:
+    """Eight teams of four, the first a captain: the teams' ids by number, and the list."""
     team_ids = {}
     for number in range(1, 9):
         team = ok(
@@ -202,18 +215,21 @@ def test_a_league_and_a_championship_are_set_up_drawn_played_and_scored_through_
     assert len(listed) == 8
     assert sum(len(team["players"]) for team in listed) == 32
     assert all(team["players"][0]["captain"] for team in listed)
-    # Team 1 names a reserve, who plays from round 2 of the second match day.
+    return team_ids, listed
+
+
+def _league_match_days_drawn(api, slug: str, t: dict) -> None:
+    """Two match days drawn by groups; team 1 names a reserve, who plays from round 2 of the
+    second match day."""
     reserve = ok(
         api.post(
-            f"{API}/{slug}/teams/{team_ids[1]}/players",
+            f"{API}/{slug}/teams/{t[1]}/players",
             {"first_name": "Ersatz", "last_name": "Zuletzt", "club": "Club 1"},
             format="json",
         ),
         201,
     )
     reserve_id = next(p["player_id"] for p in reserve["players"] if p["first_name"] == "Ersatz")
-
-    t = team_ids
     first = ok(
         api.post(
             f"{API}/{slug}/match-days",
@@ -255,6 +271,10 @@ def test_a_league_and_a_championship_are_set_up_drawn_played_and_scored_through_
     assert [p["player_id"] for p in changed["rounds"][0]["players"]] == regulars
     assert [p["player_id"] for p in changed["rounds"][1]["players"]][3] == reserve_id
 
+
+def _league_match_days_played_and_scored(api, slug: str, t: dict) -> None:
+    """Both match days played from the sheets; each group scores 4/3/2/1 match points in the
+    order its teams played."""
     # Match day 1: group 1 finishes 1 > 2 > 3 > 4, group 2 5 > 6 > 7 > 8.
     play_match_day(api, slug, 1, [[t[1], t[2], t[3], t[4]], [t[5], t[6], t[7], t[8]]])
     # Match day 2: group 1 finishes 7 > 5 > 3 > 1, group 2 4 > 2 > 6 > 8.
@@ -279,8 +299,11 @@ def test_a_league_and_a_championship_are_set_up_drawn_played_and_scored_through_
             ]
             assert [team["place"] for team in group["teams"]] == [1, 2, 3, 4]
 
-    # The season table: 5 (7), 7 and 2 (6, by game points), 1 and 4 (5, level on game points:
-    # 1 beat 4 on match day 1), 6 (5), 3 (4), 8 (2); one up, two down.
+
+def _league_season_table_read(api, slug: str, t: dict) -> None:
+    """The season table sums the match days' match points and marks one up, two down."""
+    # 5 (7), 7 and 2 (6, by game points), 1 and 4 (5, level on game points: 1 beat 4 on match
+    # day 1), 6 (5), 3 (4), 8 (2).
     table = ok(api.get(f"{API}/{slug}/table"))
     assert (table["promotion_places"], table["relegation_places"]) == (1, 2)
     lines = table["lines"]
@@ -290,30 +313,15 @@ def test_a_league_and_a_championship_are_set_up_drawn_played_and_scored_through_
     assert [line["rank"] for line in lines] == [1, 2, 3, 4, 5, 6, 7, 8]
     zones = ["promotion", "", "", "", "", "", "relegation", "relegation"]
     assert [line["zone"] for line in lines] == zones
-    step = 4 * rounds
+    step = 4 * ROUNDS
     assert by_name(lines, "team_id")[t[1]]["game_points"] == step * (20 - 12)
     assert by_name(lines, "team_id")[t[4]]["game_points"] == step * (-12 + 20)
 
-    # The team championship: the same people, by their records; a group stage, then the first
-    # two of each group in one knock-out tie, of which one team goes through.
-    cup = ok(
-        api.post(API, {"name": "Mannschaftspokal", "kind": "championship"}, format="json"), 201
-    )
-    cup_slug = cup["slug"]
-    cup_teams = {}
-    for team in listed:
-        made = ok(api.post(f"{API}/{cup_slug}/teams", {"name": team["name"]}, format="json"), 201)
-        cup_teams[team["name"]] = made["id"]
-        for player in team["players"]:
-            ok(
-                api.post(
-                    f"{API}/{cup_slug}/teams/{made['id']}/players",
-                    {"player_id": player["player_id"]},
-                    format="json",
-                ),
-                201,
-            )
-    c = {number: cup_teams[f"Team {number}"] for number in range(1, 9)}
+
+def _championship_played_to_its_bracket(api, listed: list) -> None:
+    """The team championship: the same people, by their records; a group stage, then the first
+    two of each group in one knock-out tie, of which one team goes through."""
+    cup_slug, c = _championship_teams_registered(api, listed)
     ok(
         api.post(
             f"{API}/{cup_slug}/match-days",
@@ -356,6 +364,29 @@ def test_a_league_and_a_championship_are_set_up_drawn_played_and_scored_through_
     # The knock-out round scores no league table: the championship's table counts its groups.
     cup_table = ok(api.get(f"{API}/{cup_slug}/table"))
     assert cup_table["lines"][0]["team"] in {"Team 2", "Team 6"}
+
+
+def _championship_teams_registered(api, listed: list) -> tuple[str, dict]:
+    """The championship, with the league's teams and players (by their records): its slug and
+    the teams' ids by the league's numbers."""
+    cup = ok(
+        api.post(API, {"name": "Mannschaftspokal", "kind": "championship"}, format="json"), 201
+    )
+    cup_slug = cup["slug"]
+    cup_teams = {}
+    for team in listed:
+        made = ok(api.post(f"{API}/{cup_slug}/teams", {"name": team["name"]}, format="json"), 201)
+        cup_teams[team["name"]] = made["id"]
+        for player in team["players"]:
+            ok(
+                api.post(
+                    f"{API}/{cup_slug}/teams/{made['id']}/players",
+                    {"player_id": player["player_id"]},
+                    format="json",
+                ),
+                201,
+            )
+    return cup_slug, {number: cup_teams[f"Team {number}"] for number in range(1, 9)}
 
 
 def test_match_points_are_written_as_exact_fractions():

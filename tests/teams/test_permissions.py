@@ -5,26 +5,17 @@ import pytest
 from django.urls import reverse
 
 from tests.permissions import (
-    CSRF,
     ROLES,
     TEAMS,
     C,
-    check,
-    check_has_post_forms,
-    check_post_forms_carry_the_csrf_token,
-    check_refused_without_the_csrf_token,
     client_for,
-    matrix,
-    page_reads,
-    page_writes,
-    pair_ids,
+    csrf_refusal_test,
+    csrf_token_test,
+    form_pages_test,
+    matrix_test,
 )
 
-
-@pytest.mark.django_db
-@pytest.mark.parametrize(("case", "role"), matrix(TEAMS))
-def test_matrix(case, role, ctx):
-    check(case, role, ctx)
+test_matrix = matrix_test(TEAMS)
 
 
 # A hidden competition -----------------------------------------------------------------------------
@@ -59,37 +50,17 @@ def test_the_list_shows_a_hidden_competition_to_its_organisers_only(role, ctx):
 
 # CSRF -------------------------------------------------------------------------------------------
 
-PAGE_READS = page_reads(TEAMS)
+test_every_post_form_carries_the_csrf_token = csrf_token_test(TEAMS)
 
 
-@CSRF
-@pytest.mark.django_db
-@pytest.mark.parametrize(("case", "role"), PAGE_READS, ids=pair_ids(PAGE_READS))
-def test_every_post_form_carries_the_csrf_token(case, role, ctx):
-    check_post_forms_carry_the_csrf_token(case, role, ctx)
-
-
-@CSRF
-@pytest.mark.django_db
-@pytest.mark.parametrize(
-    ("name", "kwargs"),
+test_the_form_pages_have_post_forms = form_pages_test(
     [
         ("competition-new", lambda ctx: {}),
         ("competition-settings", C),
         ("team", lambda ctx: {"slug": ctx.competition, "pk": ctx.team}),
         ("match-day-new", C),
-    ],
+    ]
 )
-def test_the_form_pages_have_post_forms(name, kwargs, ctx):
-    """The check above looks at something: these pages do have POST forms."""
-    check_has_post_forms(name, kwargs, "organiser", ctx)
 
 
-PAGE_WRITES = page_writes(TEAMS)
-
-
-@CSRF
-@pytest.mark.django_db
-@pytest.mark.parametrize(("case", "role"), PAGE_WRITES, ids=pair_ids(PAGE_WRITES))
-def test_a_post_without_the_csrf_token_is_403(case, role, ctx):
-    check_refused_without_the_csrf_token(case, role, ctx)
+test_a_post_without_the_csrf_token_is_403 = csrf_refusal_test(TEAMS)

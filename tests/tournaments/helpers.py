@@ -1,11 +1,12 @@
 """Helpers of the tournament tests: rounds played through the services."""
 
+from doko import sample_sheets
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
-from tests import factories, sheets
+from tests import factories
 from tournaments import services
 
-MATCH = sheets.full_match()
+MATCH = sample_sheets.full_match()
 
 
 def play(tournament, *, rounds: int = 1, submit_only_last_table: bool = False):

@@ -7,9 +7,9 @@ from django.core.cache import cache
 from django.db import transaction
 
 from adjudication.services import complaint_record
+from doko.sample_sheets import full_match
 from scoring import services
 from tests import factories
-from tests.sheets import full_match
 from tournaments import caching
 from tournaments import services as tournament_services
 

@@ -13,19 +13,19 @@ from pypdf import PdfReader
 
 from adjudication import services as adjudication_services
 from adjudication.models import Sanction
-from doko import standings
+from doko import sample_sheets, standings
 from printing import jobs as printing_jobs
 from printing import services as printing_services
 from printing.models import Job
 from printing.pdf import lists as pdf
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
-from tests import factories, sheets
+from tests import factories
 from tournaments import selectors, services
 from tournaments.models import Round, Tournament, TournamentRole
 
 pytestmark = pytest.mark.django_db
-MATCH = sheets.full_match()
+MATCH = sample_sheets.full_match()
 TIES = "Ties: sum of table placings, then best single round, then start number"
 FOOTNOTE = "* provisional: handed in, not yet confirmed; not counted"
 

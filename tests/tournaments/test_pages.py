@@ -7,10 +7,10 @@ import re
 import pytest
 from django.urls import reverse
 
+from doko.sample_sheets import full_match
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from tests import factories
-from tests.sheets import full_match
 from tournaments import services
 
 pytestmark = pytest.mark.django_db

@@ -7,30 +7,21 @@ import re
 import pytest
 
 from tests.permissions import (
-    CSRF,
     NONE,
     PUBLIC,
     ROLES,
     TOURNAMENTS,
     Case,
     T,
-    check,
-    check_has_post_forms,
-    check_post_forms_carry_the_csrf_token,
-    check_refused_without_the_csrf_token,
+    csrf_refusal_test,
+    csrf_token_test,
     fingerprint,
-    matrix,
-    page_reads,
-    page_writes,
-    pair_ids,
+    form_pages_test,
+    matrix_test,
     request,
 )
 
-
-@pytest.mark.django_db
-@pytest.mark.parametrize(("case", "role"), matrix(TOURNAMENTS))
-def test_matrix(case, role, ctx):
-    check(case, role, ctx)
+test_matrix = matrix_test(TOURNAMENTS)
 
 
 # Private tournaments and hidden standings ---------------------------------------------------------
@@ -107,38 +98,18 @@ def test_hidden_standings_are_403_to_the_public(name, role, ctx):
 
 # CSRF -------------------------------------------------------------------------------------------
 
-PAGE_READS = page_reads(TOURNAMENTS)
+test_every_post_form_carries_the_csrf_token = csrf_token_test(TOURNAMENTS)
 
 
-@CSRF
-@pytest.mark.django_db
-@pytest.mark.parametrize(("case", "role"), PAGE_READS, ids=pair_ids(PAGE_READS))
-def test_every_post_form_carries_the_csrf_token(case, role, ctx):
-    check_post_forms_carry_the_csrf_token(case, role, ctx)
-
-
-@CSRF
-@pytest.mark.django_db
-@pytest.mark.parametrize(
-    ("name", "kwargs", "role"),
+test_the_form_pages_have_post_forms = form_pages_test(
     [
         ("tournament", T, "organiser"),
         ("entries", T, "organiser"),
-    ],
+    ]
 )
-def test_the_form_pages_have_post_forms(name, kwargs, role, ctx):
-    """The check above looks at something: these pages do have POST forms."""
-    check_has_post_forms(name, kwargs, role, ctx)
 
 
-PAGE_WRITES = page_writes(TOURNAMENTS)
-
-
-@CSRF
-@pytest.mark.django_db
-@pytest.mark.parametrize(("case", "role"), PAGE_WRITES, ids=pair_ids(PAGE_WRITES))
-def test_a_post_without_the_csrf_token_is_403(case, role, ctx):
-    check_refused_without_the_csrf_token(case, role, ctx)
+test_a_post_without_the_csrf_token_is_403 = csrf_refusal_test(TOURNAMENTS)
 
 
 # Private links -------------------------------------------------------------------------------------

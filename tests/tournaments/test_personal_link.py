@@ -7,9 +7,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from doko.sample_sheets import full_match
 from scoring.models import Scoresheet
 from tests import factories
-from tests.sheets import full_match
 from tournaments import services
 from tournaments.models import Entry, Registration, Seat, Tournament
 

@@ -10,10 +10,11 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from doko import sample_sheets
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from scoring.services import Actor
-from tests import factories, sheets
+from tests import factories
 from tests.tournaments.helpers import MATCH, play
 from tournaments import policies, selectors, services
 from tournaments.models import (
@@ -271,7 +272,7 @@ def test_a_table_of_five_breaks_a_list_of_tables_of_four_only(capture, ranking, 
         )
         round_ = services.round_start(round=factories.seated_round(tournament))
         factories.sheet_confirmed(
-            Scoresheet.objects.get(table__round=round_), sheets.full_match(size=5)
+            Scoresheet.objects.get(table__round=round_), sample_sheets.full_match(size=5)
         )
         factories.round_end(round_)
         services.round_close(round=round_)

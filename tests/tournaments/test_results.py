@@ -6,15 +6,16 @@ from unittest import mock
 
 import pytest
 
+from doko import sample_sheets
 from doko.standings import Standings
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
-from tests import factories, sheets
+from tests import factories
 from tournaments import caching, selectors, services
 from tournaments.models import SeatResult, StandingsSnapshot, Tournament, TournamentRole
 
 pytestmark = pytest.mark.django_db
-MATCH = sheets.full_match()
+MATCH = sample_sheets.full_match()
 TOTALS = {seat: sum(line.points[seat] for line in MATCH) for seat in range(1, 5)}
 
 
@@ -54,7 +55,7 @@ def test_a_submitted_sheet_gives_provisional_results(sheet):
     results = {r.position: r for r in SeatResult.objects.filter(table=sheet.table)}
     assert {p: r.points for p, r in results.items()} == TOTALS
     assert not any(r.confirmed for r in results.values())
-    # Every seat played its compulsory solo and won it (sheets.full_match).
+    # Every seat played its compulsory solo and won it (sample_sheets.full_match).
     assert all((r.solos_played, r.solos_won) == (1, 1) for r in results.values())
     ranked = sorted(TOTALS.values(), reverse=True)
     assert {p: r.placing for p, r in results.items()} == {

@@ -6,10 +6,10 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import RestrictedError
 
+from doko.sample_sheets import full_match
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from tests import factories
-from tests.sheets import full_match
 from tournaments import play, selectors, services
 from tournaments.models import Round, Seat, SeatingMethod, Table, TournamentRole
 

@@ -9,9 +9,9 @@ from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
 
+from doko.sample_sheets import full_match
 from scoring.models import Scoresheet
 from tests import factories
-from tests.sheets import full_match
 from tournaments import selectors, services
 from tournaments.models import Entry, Round, Seat, SeatingMethod
 

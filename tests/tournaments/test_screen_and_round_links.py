@@ -4,9 +4,9 @@ through the pages in English and German."""
 import pytest
 from django.urls import reverse
 
+from doko.sample_sheets import full_match
 from scoring.models import Scoresheet
 from tests import factories
-from tests.sheets import full_match
 from tournaments import services
 from tournaments.models import Tournament
 

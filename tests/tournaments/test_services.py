@@ -6,10 +6,10 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
+from doko.sample_sheets import full_match
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from tests import factories
-from tests.sheets import full_match
 from tournaments import services
 from tournaments.models import Entry, Player, Round, Seat, Tournament
 from tournaments.services.common import save_validated

@@ -7,10 +7,10 @@ import pytest
 from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied, ValidationError
 
+from doko.sample_sheets import full_match
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from tests import factories
-from tests.sheets import full_match
 from tests.tournaments.helpers import play
 from tournaments import policies, selectors, services
 from tournaments.models import Entry, Seat, Tournament, TournamentRole

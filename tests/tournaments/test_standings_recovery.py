@@ -11,10 +11,10 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from django.utils import timezone
 
+from doko.sample_sheets import full_match
 from printing import services as printing_services
 from scoring.models import Scoresheet
 from tests import factories
-from tests.sheets import full_match
 from tournaments import selectors, services
 from tournaments.models import StandingsWanted, Tournament
 

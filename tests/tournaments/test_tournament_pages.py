@@ -7,9 +7,9 @@ import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
+from doko.sample_sheets import full_match
 from scoring.models import Scoresheet
 from tests import factories
-from tests.sheets import full_match
 from tests.tournaments.helpers import play, settings_form
 from tournaments import policies, services
 from tournaments.models import Tournament, TournamentRole

@@ -10,11 +10,12 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from adjudication import services
 from adjudication.models import Appeal, Decision
 from adjudication.selectors import sheet_adjudication
+from doko import sample_sheets
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.penalty import Severity
 from doko.rules.procedure import WrittenLine
 from scoring.models import Scoresheet
-from tests import factories, sheets
+from tests import factories
 from tests.adjudication.helpers import (
     MATCH,
     SOLO,
@@ -379,7 +380,7 @@ def test_at_a_table_of_five_the_dealer_sitting_out_gets_no_penalty_points(staff)
     factories.role_grant(tournament=tournament, user=staff["adjudicator"], role=Role.ADJUDICATOR)
     round_ = tournament_services.round_start(round=factories.seated_round(tournament))
     sheet = Scoresheet.objects.get(table__round=round_)
-    five = sheets.full_match(size=5)
+    five = sample_sheets.full_match(size=5)
     enter(sheet, five[:1])
     dealer = five[1].dealer
     offender = next(seat for seat in range(1, 6) if seat != dealer)

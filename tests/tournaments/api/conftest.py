@@ -8,10 +8,10 @@ import pytest
 def tournament():
     """Eight players; round 1 running, every sheet filled with a whole match."""
     # Imported here: a conftest is read before Django's apps are ready.
+    from doko.sample_sheets import full_match
     from scoring import services as scoring_services
     from scoring.models import Scoresheet
     from tests import factories
-    from tests.sheets import full_match
     from tournaments import services
 
     tournament = factories.tournament(players=8, name="API-Pokal")

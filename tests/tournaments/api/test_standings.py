@@ -8,15 +8,16 @@ from django.conf import settings
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from doko import sample_sheets
 from scoring.models import Scoresheet
-from tests import factories, sheets
+from tests import factories
 from tests.tournaments.helpers import play
 from tournaments import services
 from tournaments.api.standings import StandingsView
 from tournaments.models import RankingList, Tournament
 
 pytestmark = pytest.mark.django_db
-MATCH = sheets.full_match()
+MATCH = sample_sheets.full_match()
 
 
 @pytest.fixture

@@ -1,27 +1,35 @@
-"""Scoresheet lines for tests of the rules core. Plain Python, no Django."""
+"""Scoresheet lines that are the same every time: a normal game, a solo, and a complete, correct
+match. Plain Python, no Django; for the tests and the benchmarks (doko/simulation.py plays
+plausible matches by chance instead)."""
 
 from doko.rules.contracts import Contract, SoloType
-from doko.rules.deal import HANDS_PER_MATCH
+from doko.rules.deal import HANDS_PER_MATCH, playing_seats, seat_after
 from doko.rules.sheet import HandLine
 
 
 def normal(dealer: int, winners: tuple[int, int], value: int, *, size: int = 4) -> HandLine:
-    """A normal game: the two ``winners`` receive ``value``, the others lose it."""
-    sitting_out = dealer if size == 5 else None
+    """A normal game: the two ``winners`` receive ``value``, the others lose it; at a table of
+    five the dealer sits out (TSR 10.1.1)."""
+    players = playing_seats(dealer=dealer, table_size=size)
     points = {
-        seat: 0 if seat == sitting_out else value if seat in winners else -value
+        seat: 0 if seat not in players else value if seat in winners else -value
         for seat in range(1, size + 1)
     }
     return HandLine(contract=Contract.NORMAL, dealer=dealer, points=points, game_value=value)
 
 
 def solo(
-    dealer: int, soloist: int, value: int, *, contract=Contract.COMPULSORY_SOLO, size: int = 4
+    dealer: int,
+    soloist: int,
+    value: int,
+    *,
+    contract: Contract = Contract.COMPULSORY_SOLO,
+    size: int = 4,
 ) -> HandLine:
     """A solo won (positive ``value``) or lost (negative) by ``soloist``."""
-    sitting_out = dealer if size == 5 else None
+    players = playing_seats(dealer=dealer, table_size=size)
     points = {
-        seat: 0 if seat == sitting_out else 3 * value if seat == soloist else -value
+        seat: 0 if seat not in players else 3 * value if seat == soloist else -value
         for seat in range(1, size + 1)
     }
     return HandLine(
@@ -40,19 +48,16 @@ def full_match(*, size: int = 4, hands_per_match: int | None = None) -> list[Han
     solo before every second one until each seat has played one. The dealer of a compulsory
     solo deals again (TSR 4.2.5)."""
     hands_per_match = hands_per_match or HANDS_PER_MATCH[size]
-    lines, dealer, owing = [], 1, list(range(1, size + 1))
+    lines: list[HandLine] = []
+    dealer, owing = 1, list(range(1, size + 1))
     for main in range(hands_per_match - size):
-        playing_owing = [seat for seat in owing if size == 4 or seat != dealer]
+        players = playing_seats(dealer=dealer, table_size=size)
+        playing_owing = [seat for seat in owing if seat in players]
         if playing_owing and main % 2 == 1:
             owing.remove(playing_owing[0])
             lines.append(solo(dealer, playing_owing[0], 2, size=size))
-        lines.append(normal(dealer, _two_playing(dealer, size), 1 + main % 3, size=size))
-        dealer = dealer % size + 1
+        lines.append(normal(dealer, (players[0], players[2]), 1 + main % 3, size=size))
+        dealer = seat_after(dealer, size)
     assert not owing
     assert len(lines) == hands_per_match
     return lines
-
-
-def _two_playing(dealer: int, size: int) -> tuple[int, int]:
-    playing = [seat for seat in range(1, size + 1) if size == 4 or seat != dealer]
-    return playing[0], playing[2]

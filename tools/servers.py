@@ -1,4 +1,5 @@
-"""Real servers for the tests: a throwaway PostgreSQL cluster, Redis and a Celery worker.
+"""Real servers for the tests and the benchmarks: a throwaway PostgreSQL cluster, Redis and a
+Celery worker.
 
 Each runs on loopback, on a free port, in its own temporary directory, and is stopped (and its
 directory deleted) when the tests end, also when they end early. Nothing here imports Django at
