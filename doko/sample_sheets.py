@@ -3,11 +3,11 @@ match. Plain Python, no Django; for the tests and the benchmarks (doko/simulatio
 plausible matches by chance instead)."""
 
 from doko.rules.contracts import Contract, SoloType
-from doko.rules.deal import HANDS_PER_MATCH, playing_seats, seat_after
+from doko.rules.deal import HANDS_PER_MATCH, TABLE_OF_FOUR, playing_seats, seat_after
 from doko.rules.sheet import HandLine
 
 
-def normal(dealer: int, winners: tuple[int, int], value: int, *, size: int = 4) -> HandLine:
+def normal(dealer: int, winners: tuple[int, int], value: int, *, size: int = TABLE_OF_FOUR) -> HandLine:
     """A normal game: the two ``winners`` receive ``value``, the others lose it; at a table of
     five the dealer sits out (TSR 10.1.1)."""
     players = playing_seats(dealer=dealer, table_size=size)
@@ -24,7 +24,7 @@ def solo(
     value: int,
     *,
     contract: Contract = Contract.COMPULSORY_SOLO,
-    size: int = 4,
+    size: int = TABLE_OF_FOUR,
 ) -> HandLine:
     """A solo won (positive ``value``) or lost (negative) by ``soloist``."""
     players = playing_seats(dealer=dealer, table_size=size)
@@ -42,7 +42,7 @@ def solo(
     )
 
 
-def full_match(*, size: int = 4, hands_per_match: int | None = None) -> list[HandLine]:
+def full_match(*, size: int = TABLE_OF_FOUR, hands_per_match: int | None = None) -> list[HandLine]:
     """A complete, correct match of ``hands_per_match`` lines, compulsory solos included (24 at
     four, 30 at five, TSR 8.5.1, 10.1.5): the main section's normal games, with a compulsory
     solo before every second one until each seat has played one. The dealer of a compulsory
