@@ -7,7 +7,9 @@ from doko.rules.deal import HANDS_PER_MATCH, TABLE_OF_FOUR, playing_seats, seat_
 from doko.rules.sheet import HandLine
 
 
-def normal(dealer: int, winners: tuple[int, int], value: int, *, size: int = TABLE_OF_FOUR) -> HandLine:
+def normal(
+    dealer: int, winners: tuple[int, int], value: int, *, size: int = TABLE_OF_FOUR
+) -> HandLine:
     """A normal game: the two ``winners`` receive ``value``, the others lose it; at a table of
     five the dealer sits out (TSR 10.1.1)."""
     players = playing_seats(dealer=dealer, table_size=size)

@@ -9,9 +9,9 @@ from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from rest_framework import serializers
 
 from doko.rules.contracts import Contract
-from doko.rules.deal import playing_seats
+from doko.rules.deal import TABLE_OF_FIVE, playing_seats
 
-SEATS = (1, 2, 3, 4, 5)
+SEATS = tuple(range(1, TABLE_OF_FIVE + 1))
 MOST_POINTS = 1000  # input bound; the check refuses more than the TSR allows (TSR 7.2)
 MOST_HANDS = 120  # 30 hands at a table of five, with room for stopped hands and typing slips
 
@@ -23,6 +23,18 @@ def seat_dict(values: Mapping[int, object] | list) -> dict[str, object]:
     return {str(seat): value for seat, value in sorted(values.items())}
 
 
+def soloist_field() -> serializers.IntegerField:
+    """The soloist's seat, for the rules API's hands and a sheet's."""
+    return serializers.IntegerField(
+        min_value=1,
+        max_value=TABLE_OF_FIVE,
+        allow_null=True,
+        default=None,
+        help_text="Every solo and the silent wedding; a wedding whose holder took the first "
+        "three tricks (settled as a solo)",
+    )
+
+
 class SeatsField(serializers.DictField):
     """``{"1": n, "2": n, ...}``: numbers per seat; keys are seat numbers, 1 to 5, or to the
     table's size where the serializer's context knows it (``table_size``)."""
@@ -31,7 +43,11 @@ class SeatsField(serializers.DictField):
 
     def to_internal_value(self, data):
         values = super().to_internal_value(data)
-        size = self.context.get("table_size") if self.context.get("table_size") in SEATS else 5
+        size = (
+            self.context.get("table_size")
+            if self.context.get("table_size") in SEATS
+            else TABLE_OF_FIVE
+        )
         seats = {}
         for key, value in values.items():
             key = str(key)

@@ -14,6 +14,7 @@ from scoring.api.fields import (
     ContractField,
     SeatsField,
     hand_seat_problems,
+    soloist_field,
 )
 
 
@@ -35,14 +36,7 @@ class HandEntrySerializer(serializers.Serializer):
         "give the dealer whose turn it was (or leave it out); the deal goes on from him, and "
         "at a table of five he sits out",
     )
-    soloist = serializers.IntegerField(
-        min_value=1,
-        max_value=TABLE_OF_FIVE,
-        allow_null=True,
-        default=None,
-        help_text="Every solo and the silent wedding; a wedding whose holder took the first "
-        "three tricks (settled as a solo)",
-    )
+    soloist = soloist_field()
     solo_type = serializers.ChoiceField(
         choices=[solo.value for solo in SoloType],
         allow_null=True,

@@ -28,7 +28,7 @@ from doko.rules.value import Announcement, Game, HandResult, Specials, Team, han
 from limits.clients import client_cookie_set
 from limits.throttles import PublicAddressThrottle, PublicClientThrottle
 from scoring.api.checks import ScoresheetCheckResponseSerializer, check_data
-from scoring.api.fields import MOST_HANDS, SeatsField, hand_seat_problems, seat_dict
+from scoring.api.fields import MOST_HANDS, SeatsField, hand_seat_problems, seat_dict, soloist_field
 from scoring.messages import field_errors
 
 
@@ -399,14 +399,7 @@ class PenaltyView(PublicRulesView):
 class SheetHandSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=[contract.value for contract in Contract])
     dealer = serializers.IntegerField(min_value=1, max_value=TABLE_OF_FIVE)
-    soloist = serializers.IntegerField(
-        min_value=1,
-        max_value=TABLE_OF_FIVE,
-        allow_null=True,
-        default=None,
-        help_text="Every solo and the silent wedding; a wedding whose holder took the first "
-        "three tricks (settled as a solo)",
-    )
+    soloist = soloist_field()
     points = SeatsField(help_text="Game points per seat; a sitting-out dealer may be left out")
     penalty = SeatsField(
         allow_null=True, default=None, help_text="Penalty points per seat (TSR 9), or null"
