@@ -2,13 +2,14 @@
 
 Figures: checking a complete 24-hand scoresheet (compulsory solos included) in the plain core,
 a hand's game value and a penalty, each against building its input (what any caller pays just
-to ask); the scoresheet check through the API (in-process: serializer, core, response) against
-an empty API view.
+to ask), in the thread's processor time, the three in rotation with their baselines; the
+scoresheet check through the API (in-process: serializer, core, response; its rate limit asks
+the cache, so in wall time) in turn with an empty API view.
 """
 
 import random
 
-from bench.figures import Figure, per_call
+from bench.figures import Figure, in_rotation, in_turn, timer
 
 
 def core_figures() -> list[Figure]:
@@ -53,16 +54,18 @@ def core_figures() -> list[Figure]:
         return Breach(severity=Severity("major"), offender=2, solo=True, soloist=4, announcements=3)
 
     breach = build_breach()
-    build_sheet_us = per_call(build_sheet)
+    # In the thread's processor time (plain Python, nothing else involved), in rotation.
+    check_pairs, value_pairs, penalty_pairs = in_rotation(
+        [
+            (timer(check, cpu=True), timer(build_sheet, cpu=True)),
+            (timer(lambda: hand_value(hand), cpu=True), timer(build_hand, cpu=True)),
+            (timer(lambda: penalty_points(breach), cpu=True), timer(build_breach, cpu=True)),
+        ]
+    )
     return [
-        Figure(f"check_sheet, {len(lines)} lines", per_call(check), "build them", build_sheet_us),
-        Figure("hand_value", per_call(lambda: hand_value(hand)), "build it", per_call(build_hand)),
-        Figure(
-            "penalty_points",
-            per_call(lambda: penalty_points(breach)),
-            "build it",
-            per_call(build_breach),
-        ),
+        Figure.paired(f"check_sheet, {len(lines)} lines", check_pairs, "build them"),
+        Figure.paired("hand_value", value_pairs, "build it"),
+        Figure.paired("penalty_points", penalty_pairs, "build it"),
     ]
 
 
@@ -113,11 +116,10 @@ def api_figures() -> list[Figure]:
         PUBLIC_API_RATE_CLIENT="1000000000/s", PUBLIC_API_RATE_ADDRESS="1000000000/s"
     ):
         return [
-            Figure(
+            Figure.paired(
                 "POST rules/scoresheet-check (in-process)",
-                per_call(call(check_view)),
+                in_turn(call(check_view), call(empty_view)),
                 "empty API view",
-                per_call(call(empty_view)),
             )
         ]
 
