@@ -20,11 +20,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypeVar
 
 RESULTS = Path(__file__).resolve().parent / "results"
 PAIRS = 7  # turns of the baseline and the figure, each giving a ratio
 SPREAD_LIMIT = 15.0  # per cent: a figure whose pairs spread wider is "unsteady"
 
+T = TypeVar("T")
 clock = time.perf_counter  # the tests set their own
 # The thread's processor time: what a computation in this thread costs, without the time the
 # machine gave to others meanwhile (on two shared cores, at nice 19, most of the wall time).
@@ -112,11 +114,11 @@ def drift(name: str, runs: Sequence[float], unit: str) -> Figure:
 
 
 def alternate(
-    baseline: Callable[[], float], figures: Sequence[Callable[[], float]], *, pairs: int = PAIRS
-) -> list[list[tuple[float, float]]]:
+    baseline: Callable[[], T], figures: Sequence[Callable[[], T]], *, pairs: int = PAIRS
+) -> list[list[tuple[T, T]]]:
     """Measure the baseline and the figures in turn, ``pairs`` times: B A1 A2 … B A1 A2 …; for
     each figure its pairs (its measurement, the baseline's of the same turn)."""
-    measured: list[list[tuple[float, float]]] = [[] for _ in figures]
+    measured: list[list[tuple[T, T]]] = [[] for _ in figures]
     for _ in range(pairs):
         base = baseline()
         for index, figure in enumerate(figures):
@@ -179,6 +181,26 @@ def timer(
                 function()
             best = min(best, (now() - start) / loops)
         return best * 1e6
+
+    return measure
+
+
+def both_clocks(
+    function: Callable[[], object], *, number: int = 1, best_of: int = 1
+) -> Callable[[], tuple[float, float]]:
+    """A measurement on both clocks at once: (wall, processor) microseconds per call, each the
+    best of ``best_of`` runs of ``number`` calls. For a slow baseline shared by figures of
+    either clock: one run serves both, where two would take twice as long."""
+
+    def measure() -> tuple[float, float]:
+        wall = processor = float("inf")
+        for _ in range(best_of):
+            start, start_cpu = clock(), cpu_clock()
+            for _ in range(number):
+                function()
+            processor = min(processor, (cpu_clock() - start_cpu) / number)
+            wall = min(wall, (clock() - start) / number)
+        return wall * 1e6, processor * 1e6
 
     return measure
 
