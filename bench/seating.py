@@ -4,7 +4,8 @@ comparison table of issue 22: for each case the shuffle's repeat meetings, ours 
 and the most times anybody sat in one seat position), and the best known. The best known is 0
 where a plan without repeats is known to exist (doko.designs.known_best: the solved social golfer
 instances up to 48 players, and any field large enough that the counting bound is 0 and our draw
-reaches it), else the counting bound (Quality.best_possible), marked "≥".
+reaches it), else the counting bound (Quality.best_possible), marked "≥". Each draw is timed
+in turn with its shuffle, 3 to 7 times (bench.figures), in the thread's processor time.
 
 The cases are drawn from scratch, in memory. Then round 11 of the run's synthetic
 tournament (bench.tournament: 2,000 players, 10 rounds played, in the run's database) is drawn
@@ -18,7 +19,7 @@ import time
 
 from django.db import transaction
 
-from bench.figures import Figure
+from bench.figures import PAIRS, Figure, alternate, timer
 from bench.tournament import ROUNDS, shared
 from doko import designs
 from doko.seating import Method, Quality, SeatingPlan, draw, quality, table_sizes
@@ -63,6 +64,20 @@ def seconds(function) -> tuple[float, object]:
     return time.perf_counter() - start, result
 
 
+def in_turn_ms(function, baseline, took: float) -> list[tuple[float, float]]:
+    """``function``, a draw in memory which took ``took`` seconds once, timed in turn with
+    ``baseline`` (ms of the thread's processor time, which the rest of the machine does not
+    disturb): a quick draw 7 times, each the best of 3 runs; one of a tenth of a second or more
+    5 times, one call each, and one of a second or more 3 times, so that the suite takes a few
+    times the draws' own time, not dozens."""
+    pairs, best_of = (PAIRS, 3) if took < 0.1 else (5, 1) if took < 1 else (3, 1)
+    measure = timer(function, best_of=best_of, number=None if took < 0.1 else 1, cpu=True)
+    return [
+        (value / 1000, base / 1000)
+        for value, base in alternate(timer(baseline, cpu=True), [measure], pairs=pairs)[0]
+    ]
+
+
 def figures() -> list[Figure]:
     return [*cases(), *next_round()]
 
@@ -70,26 +85,32 @@ def figures() -> list[Figure]:
 def cases() -> list[Figure]:
     results, rows = [], []
     for name, players, rounds, fives in CASES:
-        elapsed, result = seconds(
-            lambda p=players, r=rounds, f=fives: draw(
-                range(1, p + 1), method=Method.DDV, seed=1, tables_of_five=f, rounds=r
-            )
+
+        def ours(p=players, r=rounds, f=fives):
+            return draw(range(1, p + 1), method=Method.DDV, seed=1, tables_of_five=f, rounds=r)
+
+        def theirs(p=players, r=rounds, f=fives):
+            return shuffled(p, r, f, seed=1)
+
+        elapsed, result = seconds(ours)
+        timed = Figure.paired(
+            f"{name}: {players} x {rounds}, time",
+            in_turn_ms(ours, theirs, elapsed),
+            "shuffle",
+            "ms",
         )
-        base_elapsed, base = seconds(lambda p=players, r=rounds, f=fives: shuffled(p, r, f, seed=1))
-        q, base_q = result.quality, quality(base)
+        q, base_q = result.quality, quality(theirs())
         label = f"{name}: {players} x {rounds}"
         rows.append(
             (
                 f"{players} × {rounds}",
                 str(base_q.repeat_meetings),
-                f"{q.repeat_meetings} / {elapsed:.2f} s / {q.most_in_one_position}",
+                f"{q.repeat_meetings} / {timed.value / 1000:.2f} s / {q.most_in_one_position}",
                 best_known(players, rounds, q),
                 str(q.position_limit),
             )
         )
-        results.append(
-            Figure(f"{label}, time", elapsed * 1000, "shuffle", base_elapsed * 1000, "ms")
-        )
+        results.append(timed)
         results.append(
             Figure(
                 f"{label}, repeats (best known {best_known(players, rounds, q)})",
@@ -147,31 +168,35 @@ def next_round() -> list[Figure]:
             history=history,
         )
     )
-    base_elapsed, base = seconds(lambda: shuffled_from(players, seed=1))
+    base = shuffled_from(players, seed=1)
+    drawn = in_turn_ms(
+        lambda: draw(
+            players, method=Method.DDV, seed=1, tables_of_five=False, rounds=1, history=history
+        ),
+        lambda: shuffled_from(players, seed=1),
+        elapsed,
+    )
     q, base_q = result.quality, quality([base], history=history)
     before = quality(history).repeat_meetings  # the history's own (its rounds were shuffled)
-    with transaction.atomic():
-        round_ = Round.objects.create(tournament=tournament, number=number)
-        service_elapsed, _round = seconds(lambda: services.round_seat(round=round_, seed=1))
-        seated = round_.seats.count()
-        transaction.set_rollback(True)
-    assert seated == len(players), seated
+
+    def seat() -> float:
+        """Milliseconds of one organiser's click, in a transaction rolled back afterwards."""
+        with transaction.atomic():
+            round_ = Round.objects.create(tournament=tournament, number=number)
+            took, _round = seconds(lambda: services.round_seat(round=round_, seed=1))
+            seated = round_.seats.count()
+            transaction.set_rollback(True)
+        assert seated == len(players), seated
+        return took * 1000
+
+    # The click reads and writes the database: in wall time, and its baseline too.
+    shuffle = timer(lambda: shuffled_from(players, seed=1))
+    seat()  # once first, as the draw was
+    seats = alternate(lambda: shuffle() / 1000, [seat], pairs=5)[0]
     label = f"round {number} of the run's tournament, {len(players):,} players"
     return [
-        Figure(
-            f"{label} with {ROUNDS} rounds' history, time",
-            elapsed * 1000,
-            "shuffle",
-            base_elapsed * 1000,
-            "ms",
-        ),
-        Figure(
-            f"{label}, services.round_seat (read, draw, store)",
-            service_elapsed * 1000,
-            "shuffle",
-            base_elapsed * 1000,
-            "ms",
-        ),
+        Figure.paired(f"{label} with {ROUNDS} rounds' history, time", drawn, "shuffle", "ms"),
+        Figure.paired(f"{label}, services.round_seat (read, draw, store)", seats, "shuffle", "ms"),
         Figure(
             f"{label}, repeat meetings added (the {ROUNDS} rounds before had {before})",
             q.repeat_meetings - before,
