@@ -1,17 +1,19 @@
 """The printouts of a round (issue 4), each against a document of the same number of blank pages
-drawn by ReportLab alone: for the 148 players of a German championship at 37 tables, built in
-memory (the documents alone); and for round 10 of the run's synthetic tournament (bench.tournament:
-500 tables, 2,000 players, in the run's database) as the job's worker builds them, the round read
-from the database first."""
+drawn by ReportLab alone, in turn with it 5 times (bench.figures): for the 148 players of a
+German championship at 37 tables, built in memory (the documents alone), in the thread's
+processor time; and for round 10 of the run's synthetic tournament (bench.tournament: 500
+tables, 2,000 players, in the run's database) as the job's worker builds them, the round read
+from the database first, in wall time, as the database works for them too."""
 
 import datetime
 import io
+import time
 
 from pypdf import PdfReader
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
-from bench.figures import Figure, per_call
+from bench.figures import Figure, alternate, timer
 from bench.tournament import ROUNDS, job_builder, shared
 from printing.pdf import lists as pdf
 from tournaments.models import Entry, Player, Table, Tournament
@@ -57,6 +59,22 @@ def blank(pages: int) -> bytes:
     return buffer.getvalue()
 
 
+def _in_turn_ms(build, baseline, *, cpu: bool) -> tuple[int, list[tuple[float, float]]]:
+    """A document's pages, and the document built in turn with its baseline 5 times (ms per
+    document; in the thread's processor time with ``cpu``, for a document built in memory):
+    one call a run when a build takes a twentieth of a second or more, else the better of two
+    runs of about a tenth of a second; the first build, for the pages, warms up."""
+    start = time.perf_counter()
+    pages = len(PdfReader(io.BytesIO(build())).pages)
+    took = time.perf_counter() - start
+    if took >= 0.05:
+        measure = timer(build, number=1, best_of=1, cpu=cpu)
+    else:
+        measure = timer(build, seconds=0.2, best_of=2, cpu=cpu)
+    pairs = alternate(timer(lambda: baseline(pages), cpu=cpu), [measure], pairs=5)[0]
+    return pages, [(value / 1000, base / 1000) for value, base in pairs]
+
+
 def figures() -> list[Figure]:
     return [*in_memory(), *from_database()]
 
@@ -94,15 +112,12 @@ def in_memory() -> list[Figure]:
                 **options,
             )
 
-        pages = len(PdfReader(io.BytesIO(build())).pages)
-        took = per_call(build, repeat=3, budget=1.0)
-        base = per_call(lambda pages=pages: blank(pages), repeat=3, budget=0.5)
+        pages, pairs = _in_turn_ms(build, blank, cpu=True)
         results.append(
-            Figure(
+            Figure.paired(
                 f"{name}, {TABLES} tables ({pages} pages)",
-                took / 1000,
+                pairs,
                 f"{pages} blank pages",
-                base / 1000,
                 "ms",
             )
         )
@@ -120,15 +135,12 @@ def from_database() -> list[Figure]:
         ("table cards with QR codes", Job.Kind.TABLE_CARDS_PDF),
     ):
         build = job_builder(kind, round_number=ROUNDS, site="http://127.0.0.1:8000/")
-        pages = len(PdfReader(io.BytesIO(build())).pages)
-        took = per_call(build, repeat=3, budget=1.0)
-        base = per_call(lambda pages=pages: blank(pages), repeat=3, budget=0.5)
+        pages, pairs = _in_turn_ms(build, blank, cpu=False)
         results.append(
-            Figure(
+            Figure.paired(
                 f"{name}, round {ROUNDS}: {tables} tables from the database ({pages} pages)",
-                took / 1000,
+                pairs,
                 f"{pages} blank pages",
-                base / 1000,
                 "ms",
             )
         )
