@@ -14,7 +14,7 @@ from reportlab.graphics.barcode import qrencoder
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
-from bench.figures import Figure, per_call
+from bench.figures import Figure, alternate, both_clocks, in_turn_with
 from bench.tournament import ROUNDS, job_builder, shared
 from doko.sample_sheets import full_match
 from printing.pdf import scoresheets as pdf
@@ -27,6 +27,7 @@ from tournaments.selectors import SeatRow, TableRow
 TABLES = 500
 FIVES = 20  # tables of five among them
 URL = "http://192.168.178.20:8000/s/{key}/"
+SITE = "http://127.0.0.1/"
 
 
 def tournament() -> Tournament:
@@ -115,6 +116,12 @@ def completed() -> tuple[Scoresheet, list[Seat], list]:
 
 
 def figures() -> list[Figure]:
+    """Each document in turn with its baseline: a round's blank sheets and a completed sheet
+    built in memory and from the run's database, each two of them in turn with one baseline;
+    what is built in memory in the thread's processor time, what reads the database in wall
+    time."""
+    from printing.models import Job
+
     event = tournament()
     rows = tables()
     keys = {row.seats[-1].entry.pk: secrets.token_urlsafe(24) for row in rows}
@@ -128,79 +135,90 @@ def figures() -> list[Figure]:
             progress=lambda _p: None,
         )
 
-    results = []
-    took = per_call(build, repeat=3, budget=2.0)
-    base = per_call(lambda: grid_only(TABLES, event), repeat=3, budget=2.0)
-    results.append(
-        Figure(
-            f"blank scoresheets, {TABLES} tables ({FIVES} of five) with QR codes",
-            took / 1000,
-            f"{TABLES} pages, static grid only",
-            base / 1000,
-            "ms",
+    # The same documents as the jobs build them from round 10 of the run's tournament, against
+    # the same baselines (the run's tournament has 500 tables of four, no table of five).
+    large = shared()
+    tables_read = large.per_round
+    assert tables_read == TABLES, tables_read
+    build_read = job_builder(Job.Kind.SCORESHEETS_PDF, round_number=ROUNDS, site=SITE)
+    table = large.round_tables(ROUNDS)[0]
+    completed_read = job_builder(Job.Kind.SCORESHEET_PDF, round_number=ROUNDS, table=table)
+    hands = table.scoresheet.hands.count()
+
+    # A round's sheets take seconds: one call a run, 5 pairs. Each turn times the baseline once
+    # on both clocks: the sheets built in memory against its processor time, those read from
+    # the database (PostgreSQL works meanwhile) against its wall time.
+    blank, blank_read = _split(
+        alternate(
+            both_clocks(lambda: grid_only(TABLES, event)),
+            [both_clocks(build), both_clocks(build_read)],
+            pairs=5,
         )
     )
     urls = [URL.format(key=key) for key in list(keys.values())[:50]]
-    ours = per_call(lambda: [qr.qr_rows(url) for url in urls], repeat=3, budget=0.5)
-    theirs = per_call(lambda: [reportlab_qr(url) for url in urls], repeat=3, budget=0.5)
-    results.append(
-        Figure(
-            "QR code of a link (tournaments.qr)",
-            ours / 50 / 1000,
-            "ReportLab's encoder",
-            theirs / 50 / 1000,
-            "ms",
-        )
+    (qr_codes,) = _ms(
+        in_turn_with(
+            lambda: [reportlab_qr(url) for url in urls],
+            [lambda: [qr.qr_rows(url) for url in urls]],
+            pairs=5,
+            seconds=0.2,
+            best_of=2,
+            cpu=True,
+        ),
+        per=len(urls),
     )
     sheet, seats, hand_rows = completed()
-    one = per_call(
-        lambda: pdf.scoresheet_pdf(
-            scoresheet=sheet, seats=seats, rows=hand_rows, progress=lambda _p: None
-        ),
-        repeat=3,
-        budget=0.5,
-    )
-    single = per_call(lambda: grid_only(1, event), repeat=3, budget=0.5)
-    results.append(
-        Figure(
-            "completed scoresheet, 20 hands + 4 solos",
-            one / 1000,
-            "1 page, static grid only",
-            single / 1000,
-            "ms",
+    one, one_read = _split(
+        alternate(
+            both_clocks(lambda: grid_only(1, event), best_of=2),
+            [
+                both_clocks(
+                    lambda: pdf.scoresheet_pdf(
+                        scoresheet=sheet, seats=seats, rows=hand_rows, progress=lambda _p: None
+                    ),
+                    best_of=2,
+                ),
+                both_clocks(completed_read, best_of=2),
+            ],
+            pairs=5,
         )
     )
-    return [*results, *from_database(base, single)]
-
-
-def from_database(base: float, single: float) -> list[Figure]:
-    """The same documents as the jobs build them from round 10 of the run's tournament, against
-    the same baselines (the run's tournament has 500 tables of four, no table of five)."""
-    from printing.models import Job
-
-    large = shared()
-    tables = large.per_round
-    assert tables == TABLES, tables
-    build = job_builder(Job.Kind.SCORESHEETS_PDF, round_number=ROUNDS, site="http://127.0.0.1/")
-    took = per_call(build, repeat=3, budget=2.0)
-    table = large.round_tables(ROUNDS)[0]
-    completed_sheet = job_builder(Job.Kind.SCORESHEET_PDF, round_number=ROUNDS, table=table)
-    one = per_call(completed_sheet, repeat=3, budget=0.5)
-    hands = table.scoresheet.hands.count()
+    grid, single = f"{TABLES} pages, static grid only", "1 page, static grid only"
     return [
-        Figure(
-            f"blank scoresheets, round {ROUNDS}: {tables} tables from the database, with QR codes",
-            took / 1000,
-            f"{TABLES} pages, static grid only",
-            base / 1000,
+        Figure.paired(
+            f"blank scoresheets, {TABLES} tables ({FIVES} of five) with QR codes", blank, grid, "ms"
+        ),
+        Figure.paired("QR code of a link (tournaments.qr)", qr_codes, "ReportLab's encoder", "ms"),
+        Figure.paired("completed scoresheet, 20 hands + 4 solos", one, single, "ms"),
+        Figure.paired(
+            f"blank scoresheets, round {ROUNDS}: {tables_read} tables from the database, with QR "
+            "codes",
+            blank_read,
+            grid,
             "ms",
         ),
-        Figure(
+        Figure.paired(
             f"completed scoresheet of table {table.number}, round {ROUNDS}, {hands} hands, "
             "from the database",
-            one / 1000,
-            "1 page, static grid only",
-            single / 1000,
+            one_read,
+            single,
             "ms",
         ),
+    ]
+
+
+def _split(measured: list[list[tuple[tuple[float, float], tuple[float, float]]]]) -> list:
+    """The pairs of (in memory, from the database) on both clocks, as milliseconds: the first
+    in processor time, the second in wall time."""
+    memory, read = measured
+    return [
+        [(value[1] / 1000, base[1] / 1000) for value, base in memory],
+        [(value[0] / 1000, base[0] / 1000) for value, base in read],
+    ]
+
+
+def _ms(measured: list[list[tuple[float, float]]], per: int = 1) -> list[list[tuple[float, float]]]:
+    """Pairs of microseconds per call as milliseconds per document (or per one of ``per``)."""
+    return [
+        [(value / per / 1000, base / per / 1000) for value, base in pairs] for pairs in measured
     ]
