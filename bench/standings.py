@@ -1,5 +1,5 @@
-"""The standings and the ranking list (issue 7), each against reading the rows it is built from
-in the same run:
+"""The standings and the ranking list (issue 7), each against reading the rows it is built from,
+in turn with it (bench.figures: the median of the pairs' ratios and their spread):
 
 - what a confirm costs the standings of a 2,000-player tournament after 10 rounds (the table's
   results rewritten from its sheet, then the standings rebuilt; target under 200 ms), and the
@@ -10,7 +10,8 @@ in the same run:
   of a German championship (148 players, 8 rounds) under 100 concurrent connections against the
   trivial view, served by gunicorn (2 workers × 4 threads) on loopback and loaded by wrk
   (target, issue 22: at least 0.8× the trivial view's requests per second, and a p99 latency
-  within 1.5× of its p99).
+  within 1.5× of its p99), each phase in 6 pairs of 2 s with the trivial view; the trivial
+  view's own drift across the pairs is printed above each phase.
 
 The 2,000-player tournament is the run's shared one (bench.tournament). Runs in the run's
 database (bench.backends): by default a throwaway PostgreSQL, with Redis as the cache, and the
@@ -56,7 +57,6 @@ import random
 import re
 import secrets
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -70,7 +70,7 @@ from django.db import transaction
 from django.test.utils import setup_test_environment, teardown_test_environment
 from django.utils import timezone
 
-from bench.figures import Figure, per_call
+from bench.figures import Figure, drift, in_turn_with
 from bench.tournament import (
     PLAYERS,
     ROUNDS,
@@ -147,30 +147,38 @@ def _standings(large: Shared) -> list[Figure]:
     tiebreaks = selectors.tiebreaks_of(tournament)
     assert len(results) == PLAYERS * ROUNDS
 
-    base = per_call(fetch, repeat=5, budget=1.0) / 1000
     # Called directly: the rebuild results_refresh schedules after commit is left out, as the
-    # worker runs it apart from the confirm.
+    # worker runs it apart from the confirm. Each in turn with reading the results.
     with mock.patch("tournaments.services.results.standings_schedule", return_value=None):
-        whole = per_call(confirm, repeat=9, budget=1.0) / 1000
-        refresh = per_call(lambda: services.results_refresh(tables=[table]), repeat=5) / 1000
-    rebuild = (
-        per_call(lambda: services.standings_rebuild(tournament_id=tournament.pk), repeat=9) / 1000
-    )
-    core = (
-        per_call(
-            lambda: standings.standings(entrants=entrants, results=results, tiebreaks=tiebreaks),
-            repeat=5,
+        whole, refresh, rebuild, core = _ms(
+            in_turn_with(
+                fetch,
+                [
+                    confirm,
+                    lambda: services.results_refresh(tables=[table]),
+                    lambda: services.standings_rebuild(tournament_id=tournament.pk),
+                    lambda: standings.standings(
+                        entrants=entrants, results=results, tiebreaks=tiebreaks
+                    ),
+                ],
+                pairs=7,
+                seconds=0.25,
+                best_of=2,
+            )
         )
-        / 1000
-    )
     baseline = f"reading the {len(results):,} results"
     size = f"{PLAYERS:,} players × {ROUNDS} rounds"
     return [
-        Figure(f"confirm → standings, {size} [< 200 ms]", whole, baseline, base, "ms"),
-        Figure("  of which results_refresh(1 table)", refresh, baseline, base, "ms"),
-        Figure("  of which standings_rebuild", rebuild, baseline, base, "ms"),
-        Figure("standings.standings() alone (plain Python)", core, baseline, base, "ms"),
+        Figure.paired(f"confirm → standings, {size} [< 200 ms]", whole, baseline, "ms"),
+        Figure.paired("  of which results_refresh(1 table)", refresh, baseline, "ms"),
+        Figure.paired("  of which standings_rebuild", rebuild, baseline, "ms"),
+        Figure.paired("standings.standings() alone (plain Python)", core, baseline, "ms"),
     ]
+
+
+def _ms(measured: list[list[tuple[float, float]]]) -> list[list[tuple[float, float]]]:
+    """Pairs of microseconds per call as milliseconds."""
+    return [[(value / 1000, base / 1000) for value, base in pairs] for pairs in measured]
 
 
 # 2. The ranking list -------------------------------------------------------------------------
@@ -255,28 +263,24 @@ def _ranking(pool, today: datetime.date) -> list[Figure]:
     def fetch() -> list:
         return selectors.ranking_rounds(ranking_list=ranking_list, since=since, until=today)
 
-    base = per_call(fetch, repeat=3, budget=1.0) / 1000
-    rebuild = (
-        per_call(
-            lambda: services.ranking_rebuild(ranking_list=ranking_list, today=today),
-            repeat=3,
-            budget=1.0,
+    rebuild, core = _ms(
+        in_turn_with(
+            fetch,
+            [
+                lambda: services.ranking_rebuild(ranking_list=ranking_list, today=today),
+                lambda: standings.ranking(played=played, today=today, months=24, min_rounds=36),
+            ],
+            pairs=5,
+            seconds=0.25,
+            best_of=1,
         )
-        / 1000
-    )
-    core = (
-        per_call(
-            lambda: standings.ranking(played=played, today=today, months=24, min_rounds=36),
-            repeat=3,
-        )
-        / 1000
     )
     baseline = f"ranking_rounds(): {written:,} rows"
     return [
-        Figure(
-            f"ranking_rebuild, {written:,} player-rounds [< 2 s]", rebuild, baseline, base, "ms"
+        Figure.paired(
+            f"ranking_rebuild, {written:,} player-rounds [< 2 s]", rebuild, baseline, "ms"
         ),
-        Figure("standings.ranking() alone (plain Python)", core, baseline, base, "ms"),
+        Figure.paired("standings.ranking() alone (plain Python)", core, baseline, "ms"),
     ]
 
 
@@ -464,7 +468,8 @@ def _floors(base: str, phases: list[tuple[str, str, dict[str, str]]]) -> list[tu
     ]
 
 
-PAIRS, PAIR_SECONDS = 4, 3  # each phase: the trivial view and the page in turn, 4 times 3 s
+# Each phase: the trivial view and the page in turn, 6 times 2 s (as long as 4 times 3 s was).
+PAIRS, PAIR_SECONDS = 6, 2
 
 
 def _load(base: str) -> list[Figure]:
@@ -475,37 +480,32 @@ def _load(base: str) -> list[Figure]:
     for url, headers in [(trivial, {}), *((url, headers) for _name, url, headers in phases)]:
         _wrk(url, seconds=1, connections=8, **headers)
     # This machine's speed drifts by a factor of three within a minute (it is shared), so each
-    # phase takes turns with the trivial view in short runs and compares their medians.
+    # phase takes turns with the trivial view in short runs, and each pair gives a ratio.
     trivial_name = f"trivial view, {CONNECTIONS} connections"
     floors = [(name, url, {}) for name, url in _floors(base, phases)]
     figures = []
     for name, url, headers in [*phases, *floors]:
-        pairs = [
-            (_wrk(trivial, seconds=PAIR_SECONDS), _wrk(url, seconds=PAIR_SECONDS, **headers))
-            for _ in range(PAIRS)
-        ]
-        empty = {key: statistics.median(e[key] for e, _run in pairs) for key in ("rate", "p99")}
-        run = {key: statistics.median(r[key] for _e, r in pairs) for key in ("rate", "p99")}
+        pairs = []
+        for _ in range(PAIRS):
+            empty = _wrk(trivial, seconds=PAIR_SECONDS)
+            pairs.append((_wrk(url, seconds=PAIR_SECONDS, **headers), empty))
+        mark = "" if "no target" in name else "[≥ 0.8x]"
         figures += [
-            Figure(
+            drift(
                 f"{trivial_name} (gunicorn {WORKERS} × {THREADS}), in turn with the next",
-                empty["rate"],
-                "(the baseline)",
-                empty["rate"],
+                [e["rate"] for _r, e in pairs],
                 "/s",
             ),
-            Figure(
-                f"{name}: requests" + ("" if "no target" in name else " [≥ 0.8x]"),
-                run["rate"],
+            Figure.paired(
+                f"{name}: requests {mark}".rstrip(),
+                [(r["rate"], e["rate"]) for r, e in pairs],
                 trivial_name,
-                empty["rate"],
                 "/s",
             ),
-            Figure(
+            Figure.paired(
                 f"{name}: p99" + ("" if "no target" in name else " [≤ 1.5x]"),
-                run["p99"],
+                [(r["p99"], e["p99"]) for r, e in pairs],
                 trivial_name,
-                empty["p99"],
                 "ms",
             ),
         ]
