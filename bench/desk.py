@@ -3,9 +3,10 @@ tables, set for the time of the suite in a mix of states as at the end of a pape
 round, read by a member of the desk through gunicorn (2 workers × 4 threads, the run's
 PostgreSQL and Redis, DEBUG off) and loaded by wrk; target: it answers within 2× the trivial
 view's time, that is at least 0.5× its requests per second under load and at most 2× its
-latency, measured in turns with it in the same server as the standings suite does. Each phase
-is measured against the trivial view for a reader who is logged in too (his session and account
-read, nothing else: ``bench/urls.py``), the least any page of a member of the desk costs.
+latency, measured in turns with it in the same server as the standings suite does (6 pairs of
+2 s; each pair gives a ratio, bench.figures). Each phase is measured against the trivial view
+for a reader who is logged in too (his session and account read, nothing else:
+``bench/urls.py``), the least any page of a member of the desk costs.
 
 Round 10 for the suite (bench.tournament built it closed, every sheet confirmed): the playing
 time ended ten minutes ago, eight tables play on with extra time; the tournament keeps its
@@ -66,7 +67,7 @@ from django.db import transaction
 from django.test.utils import setup_test_environment, teardown_test_environment
 from django.utils import timezone
 
-from bench.figures import Figure, per_call
+from bench.figures import Figure, alternate, drift, in_turn_with
 from bench.standings import CONNECTIONS, PAIR_SECONDS, PAIRS, THREADS, WORKERS, _server, _wrk
 from bench.tournament import ROUNDS, SEED, shared
 
@@ -311,15 +312,23 @@ def _mix_records_written(sheets, changes, entries, decisions, desk_user) -> None
 # In process -----------------------------------------------------------------------------------
 
 
-def _median_ms(function, calls: int = 200) -> float:
+IN_PROCESS_PAIRS = 5
+
+
+def _median_ms(function, calls: int = 200 // IN_PROCESS_PAIRS):
+    """A measurement: the median of ``calls`` calls of ``function`` (ms), once warmed up."""
     for _ in range(10):
         function()
-    times = []
-    for _ in range(calls):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
+
+    def measure() -> float:
+        times = []
+        for _ in range(calls):
+            start = time.perf_counter()
+            function()
+            times.append(time.perf_counter() - start)
+        return statistics.median(times) * 1000
+
+    return measure
 
 
 def _in_process(round_) -> list[Figure]:
@@ -339,58 +348,49 @@ def _in_process(round_) -> list[Figure]:
     def rows() -> list:
         return list(Scoresheet.objects.filter(table__round=round_).values())
 
-    base = per_call(rows, repeat=5, budget=0.5) / 1000
-    read = per_call(lambda: selectors.desk_read(round=round_), repeat=5, budget=0.5) / 1000
-    rendered = per_call(lambda: desk._render(reader), repeat=5, budget=0.5) / 1000
+    read, rendered = (
+        [(value / 1000, base / 1000) for value, base in pairs]
+        for pairs in in_turn_with(
+            rows,
+            [lambda: selectors.desk_read(round=round_), lambda: desk._render(reader)],
+            pairs=IN_PROCESS_PAIRS,
+            seconds=0.12,
+            best_of=2,
+        )
+    )
     desk_state = selectors.desk_read(round=round_)
     counts = ", ".join(f"{state.value} {n}" for state, n in desk_state.counts.items())
     with override_settings(ROOT_URLCONF="bench.urls"):
         answer = client.get(url)
         assert answer.status_code == 200, answer.status_code
         size = len(answer.content)
-        empty = _median_ms(lambda: client.get("/bench/empty/"))
-        logged_in = _median_ms(lambda: client.get("/bench/user/"))
-        page = _median_ms(lambda: client.get(url))
-        listed = _median_ms(lambda: client.get(url + "list/", HTTP_HX_REQUEST="true"))
 
         def afresh():
             round_version_raise([round_.pk])  # as a save's commit does: the list is rendered anew
             client.get(url + "list/", HTTP_HX_REQUEST="true")
 
-        changed = _median_ms(afresh, calls=20)
+        logged_in, page, listed, changed = alternate(
+            _median_ms(lambda: client.get("/bench/empty/")),
+            [
+                _median_ms(lambda: client.get("/bench/user/")),
+                _median_ms(lambda: client.get(url)),
+                _median_ms(lambda: client.get(url + "list/", HTTP_HX_REQUEST="true")),
+                _median_ms(afresh, calls=5),
+            ],
+            pairs=IN_PROCESS_PAIRS,
+        )
     baseline = f"reading the round's {len(desk_state.rows)} sheets' rows"
+    empty = "empty view in process (median)"
     print(f"desk of round {round_.number}: {counts}; the page {size / 1024:,.0f} KB")
     return [
-        Figure(
-            "empty view in process, logged in (median)",
-            logged_in,
-            "empty view in process (median)",
-            empty,
-            "ms",
+        Figure.paired("empty view in process, logged in (median)", logged_in, empty, "ms"),
+        Figure.paired("desk_read, 500 tables (2 queries)", read, baseline, "ms"),
+        Figure.paired("  the list rendered anew (desk_read + template)", rendered, baseline, "ms"),
+        Figure.paired(
+            f"desk page in process, cached ({size / 1024:,.0f} KB, median)", page, empty, "ms"
         ),
-        Figure("desk_read, 500 tables (2 queries)", read, baseline, base, "ms"),
-        Figure("  the list rendered anew (desk_read + template)", rendered, baseline, base, "ms"),
-        Figure(
-            f"desk page in process, cached ({size / 1024:,.0f} KB, median)",
-            page,
-            "empty view in process (median)",
-            empty,
-            "ms",
-        ),
-        Figure(
-            "desk list (htmx) in process, cached (median)",
-            listed,
-            "empty view in process (median)",
-            empty,
-            "ms",
-        ),
-        Figure(
-            "desk list (htmx) in process after a change (median)",
-            changed,
-            "empty view in process (median)",
-            empty,
-            "ms",
-        ),
+        Figure.paired("desk list (htmx) in process, cached (median)", listed, empty, "ms"),
+        Figure.paired("desk list (htmx) in process after a change (median)", changed, empty, "ms"),
     ]
 
 
@@ -535,31 +535,31 @@ def _phase_figures(phase: tuple, round_, *, trivial: str, logged_in: str, seen: 
         with _changing(round_.pk) if changing else nullcontext():
             run = _wrk(url, seconds=PAIR_SECONDS, **headers)
         runs.append((empty, user, run))
-    e, u, r = (
-        {k: statistics.median(run[i][k] for run in runs) for k in ("rate", "p99")} for i in range(3)
-    )
+
+    def against(key: str, figure: int, baseline: int) -> list[tuple[float, float]]:
+        return [(turn[figure][key], turn[baseline][key]) for turn in runs]
+
     figures = [
-        Figure(
+        drift(
             f"{name} (gunicorn {WORKERS} × {THREADS}), in turn with the next",
-            e["rate"],
-            "(the baseline)",
-            e["rate"],
+            [turn[0]["rate"] for turn in runs],
             "/s",
         ),
-        Figure(
+        Figure.paired(
             f"{label}: requests" + (" [≥ 0.5x]" if target else ""),
-            r["rate"],
+            against("rate", 2, 0),
             name,
-            e["rate"],
             "/s",
         ),
-        Figure(f"{label}: p99" + (" [≤ 2x]" if target else ""), r["p99"], name, e["p99"], "ms"),
+        Figure.paired(
+            f"{label}: p99" + (" [≤ 2x]" if target else ""), against("p99", 2, 0), name, "ms"
+        ),
     ]
     if target:
         # The least any page of a logged-in reader costs: his session and account read.
         figures += [
-            Figure(f"{user_name}, in turn", u["rate"], name, e["rate"], "/s"),
-            Figure(f"{label}: requests [≥ 0.5x]", r["rate"], user_name, u["rate"], "/s"),
+            Figure.paired(f"{user_name}, in turn", against("rate", 1, 0), name, "/s"),
+            Figure.paired(f"{label}: requests [≥ 0.5x]", against("rate", 2, 1), user_name, "/s"),
         ]
     return figures
 
@@ -574,18 +574,14 @@ def _one_connection_figures(page, listed, trivial, logged_in, seen, hx) -> list[
         ("desk list (htmx), 1 connection", listed, hx),
         ("trivial view logged in, 1 connection, no target", logged_in, seen),
     ):
-        pairs = [
-            (
-                _wrk(trivial, seconds=PAIR_SECONDS, connections=1),
-                _wrk(url, seconds=PAIR_SECONDS, connections=1, **headers),
-            )
-            for _ in range(PAIRS)
-        ]
-        e50 = statistics.median(p[0]["p50"] for p in pairs)
-        r50 = statistics.median(p[1]["p50"] for p in pairs)
+        pairs = []
+        for _ in range(PAIRS):
+            empty = _wrk(trivial, seconds=PAIR_SECONDS, connections=1)
+            run = _wrk(url, seconds=PAIR_SECONDS, connections=1, **headers)
+            pairs.append((run["p50"], empty["p50"]))
         mark = "" if "no target" in label else " [≤ 2x]"
         figures += [
-            Figure(one, e50, "(the baseline)", e50, "ms"),
-            Figure(f"{label}: median latency{mark}", r50, one, e50, "ms"),
+            drift(one, [base for _run, base in pairs], "ms"),
+            Figure.paired(f"{label}: median latency{mark}", pairs, one, "ms"),
         ]
     return figures
