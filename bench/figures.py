@@ -13,6 +13,7 @@ machine did not hold still long enough to tell.
 """
 
 import json
+import math
 import platform
 import statistics
 import time
@@ -59,7 +60,7 @@ class Figure:
             baseline=baseline,
             baseline_value=statistics.median(bases),
             unit=unit,
-            ratios=tuple(value / base for value, base in pairs),
+            ratios=tuple(_ratio(value, base) for value, base in pairs),
         )
 
     @property
@@ -75,6 +76,8 @@ class Figure:
         figure is its ratio ± this much. None for a figure measured once."""
         if len(self.ratios) < 2:
             return None
+        if not all(math.isfinite(ratio) for ratio in self.ratios):
+            return math.inf  # a baseline measured nothing in some pair (wrk had no answer)
         low, median, high = statistics.quantiles(self.ratios, n=4, method="inclusive")
         return (high - low) / 2 / median * 100 if median else 0.0
 
@@ -97,12 +100,19 @@ class Figure:
         """The figure for the results' JSON: an unsteady figure's ratio is null."""
         return {
             **asdict(self),
-            "ratios": [round(ratio, 4) for ratio in self.ratios],
+            "ratios": [round(ratio, 4) if math.isfinite(ratio) else None for ratio in self.ratios],
             "ratio": self.ratio if self.steady else None,
-            "spread": self.spread,
+            "spread": self.spread if self.spread is None or math.isfinite(self.spread) else None,
             "steady": self.steady,
             "reading": self.reading,
         }
+
+
+def _ratio(value: float, base: float) -> float:
+    """value / base; infinite where the baseline measured nothing, which no median hides."""
+    if base:
+        return value / base
+    return math.inf
 
 
 def drift(name: str, runs: Sequence[float], unit: str) -> Figure:
@@ -307,6 +317,7 @@ def report(suite: str, figures: list[Figure]) -> Path:
                 "figures": [figure.as_json() for figure in figures],
             },
             indent=2,
+            allow_nan=False,  # strict JSON: an unmeasured ratio is null
         )
         + "\n"
     )

@@ -76,6 +76,19 @@ def test_a_figure_measured_once_has_a_ratio_and_no_spread():
     assert figure.reading == "0.3x"
 
 
+def test_a_pair_whose_baseline_measured_nothing_makes_the_figure_unsteady(tmp_path, monkeypatch):
+    # wrk got no answer from the trivial view in one pair: 0 requests a second.
+    figure = Figure.paired("page: requests", [(80, 100), (81, 100), (79, 0), (80, 100)], "b")
+
+    assert not figure.steady
+    assert figure.reading == "unsteady (spread ±inf %)"
+    monkeypatch.setattr(figures, "RESULTS", tmp_path)
+    text = figures.report("suite", [figure]).read_text()
+    written = json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} in the JSON"))
+    assert written["figures"][0]["ratio"] is None
+    assert written["figures"][0]["ratios"] == [0.8, 0.81, None, 0.8]
+
+
 def test_no_pairs_is_an_error():
     with pytest.raises(ValueError, match="no pairs"):
         Figure.paired("a", [], "b")
