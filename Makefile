@@ -85,8 +85,9 @@ servers:
 	@[ -n "$(PG_BIN)" ] || command -v initdb >/dev/null 2>&1 \
 	  || { echo "PostgreSQL's server binaries are missing. Run: apt-get install -y postgresql" >&2; exit 1; }
 
-# Benchmarks (not part of `make test`): figures as ratios against baselines measured in the same
-# run, printed and written to bench/results/. `make bench SUITES=rules` runs one suite. The suites
+# Benchmarks (not part of `make test`): figures as ratios against baselines measured in turn with
+# them (the median of several pairs, "unsteady" past a spread of ±15 %), printed and written to
+# bench/results/. `make bench SUITES=rules` runs one suite. The suites
 # share one synthetic tournament (2,000 players × 10 rounds, every sheet confirmed), built once
 # per run in a throwaway PostgreSQL cluster with a throwaway Redis as the cache, as in production;
 # the run starts and stops both (PostgreSQL's server binaries must be installed). On a machine
