@@ -36,6 +36,13 @@ def test_a_design_is_stored_for_as_many_rounds_as_the_literature_knows(players):
     assert designs.perfect_rounds(players) >= min(designs.known_best(players), LONGEST)
 
 
+@pytest.mark.parametrize("players", [44])
+def test_the_literatures_records_are_stored_in_full(players):
+    # 44 players: 14 rounds, (44 - 1) // 3, each player missing exactly one other
+    assert designs.perfect_rounds(players) == designs.known_best(players) == upper_bound(players)
+    check_plan(designs.stored(players).rounds(), players)
+
+
 def upper_bound(players: int) -> int:
     """No plan without a repeat meeting has more rounds than this (the counting bound of
     doko/designs.py's docstring): one round with fewer than four tables."""
