@@ -13,7 +13,7 @@ base round kept by a subgroup H has one "together" for all the pairs H maps onto
 and it holds exactly when they share a table, so that the round is H's to keep. Every solution
 develops into a plan without a repeat meeting (``doko.designs``). A ``Recipe`` may add a
 multiplier, an automorphism ``(x, column) -> (u * x, column + s)`` of a cyclic group that permutes
-the tables in cycles (fixed tables stay): a solution invariant under it is what the literature's
+the tables in cycles (fixed tables stay, or follow their fixed points if it moves them): a solution invariant under it is what the literature's
 constructions look for, and it shrinks the search from minutes to a second (40 players: ``u = 3,
 s = 1`` in ``Z_13``, the classical construction of the resolvable (40, 4, 1) design).
 
@@ -35,6 +35,16 @@ once. The multiplier 9, of order 3 in ``Z_14``, rotating the columns, keeps the 
 points' tables and permutes the other nine in three cycles: the solver finds it in seconds (the
 12 rounds of ``Z_12`` on three columns plus 8 fixed points, stored before, were its best form
 without one).
+
+How 48 players reach 15 rounds (each player missing the two others of his group of three, a
+resolvable 4-GDD of type 3^16, the form that gives 24 and 36 players their 7 and 11 rounds):
+``Z_15`` on three columns plus three fixed points; the pairs 5 and 10 apart in a column and the
+three fixed points are the groups, and the 72 pairs of a base round of 12 tables use every other
+orbit exactly once. ``Z_15`` has no multiplier of order 3, and rotating the columns alone
+(multiplier 1) would put the same difference at all three fixed points' tables; rotating the
+fixed points with the columns (``fixed_images``) moves their three tables in a cycle as well,
+and the solver finds a base round in seconds (the 12 rounds of ``Z_12`` on four columns were
+stored before; the search without the rotation ran 20 minutes without an answer).
 
 Needs python-sat (a development dependency): drawing a seating never runs this module.
 """
@@ -60,6 +70,9 @@ class Recipe:
     # keep, permuting their tables (other than the fixed points') in cycles of ``cycle``.
     multiplier: tuple[int, tuple[int, ...]] | None = None
     cycle: int = 3
+    # Where the automorphism moves each fixed point (and its table with it); None: each stays,
+    # and so does its table.
+    fixed_images: tuple[int, ...] | None = None
 
 
 # Where we look for each field: the rounds are those the literature knows (doko.designs).
@@ -74,7 +87,9 @@ RECIPES = {
     36: Recipe(Scheme(group=(11,), columns=3, fixed=3)),
     40: Recipe(Scheme(group=(13,), columns=3, fixed=1), multiplier=(3, (1, 2, 0))),
     44: Recipe(Scheme(group=(14,), columns=3, fixed=2), multiplier=(9, (1, 2, 0))),
-    48: Recipe(Scheme(group=(12,), columns=4, fixed=0)),
+    48: Recipe(
+        Scheme(group=(15,), columns=3, fixed=3), multiplier=(1, (1, 2, 0)), fixed_images=(1, 2, 0)
+    ),
 }
 
 
@@ -100,15 +115,17 @@ def search(recipe: Recipe) -> Design | None:
     if recipe.multiplier is not None:
         u, columns = recipe.multiplier
 
+        fixed_images = recipe.fixed_images or tuple(range(f))
+
         def image(p: int) -> int:
             if p >= m * c:
-                return p
+                return m * c + fixed_images[p - m * c]
             column, x = divmod(p, m)
             return columns[column] * m + u * x % m
 
         def next_table(t: int) -> int:
             if t < f:
-                return t
+                return fixed_images[t]
             i, k = divmod(t - f, recipe.cycle)
             return f + i * recipe.cycle + (k + 1) % recipe.cycle
 

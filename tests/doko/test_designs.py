@@ -36,9 +36,10 @@ def test_a_design_is_stored_for_as_many_rounds_as_the_literature_knows(players):
     assert designs.perfect_rounds(players) >= min(designs.known_best(players), LONGEST)
 
 
-@pytest.mark.parametrize("players", [44])
+@pytest.mark.parametrize("players", [44, 48])
 def test_the_literatures_records_are_stored_in_full(players):
-    # 44 players: 14 rounds, (44 - 1) // 3, each player missing exactly one other
+    # 44 players: 14 rounds, each missing exactly one other; 48: 15, each missing two others;
+    # both (players - 1) // 3, the most any plan without a repeat meeting can have
     assert designs.perfect_rounds(players) == designs.known_best(players) == upper_bound(players)
     check_plan(designs.stored(players).rounds(), players)
 
@@ -60,7 +61,7 @@ def test_known_best_never_exceeds_the_counting_bound():
         assert rounds <= upper_bound(players) == (players - 1) // 3
 
 
-@pytest.mark.parametrize("players", [16, 24, 28, 32, 40])
+@pytest.mark.parametrize("players", [16, 24, 28, 32, 40, 44, 48])
 def test_the_search_finds_the_design_again(players):
     design = design_search.search(design_search.RECIPES[players])
     check_plan(design.rounds(), players)
