@@ -13,9 +13,10 @@ base round kept by a subgroup H has one "together" for all the pairs H maps onto
 and it holds exactly when they share a table, so that the round is H's to keep. Every solution
 develops into a plan without a repeat meeting (``doko.designs``). A ``Recipe`` may add a
 multiplier, an automorphism ``(x, column) -> (u * x, column + s)`` of a cyclic group that permutes
-the tables in cycles (fixed tables stay, or follow their fixed points if it moves them): a solution invariant under it is what the literature's
-constructions look for, and it shrinks the search from minutes to a second (40 players: ``u = 3,
-s = 1`` in ``Z_13``, the classical construction of the resolvable (40, 4, 1) design).
+the tables in cycles (fixed tables stay, or follow their fixed points where it moves those): a
+solution invariant under it is what the literature's constructions look for, and it shrinks the
+search from minutes to a second (40 players: ``u = 3, s = 1`` in ``Z_13``, the classical
+construction of the resolvable (40, 4, 1) design).
 
 How 32 players' recipe was chosen (10 rounds, each player missing exactly one other): a subgroup
 that keeps a round keeps each fixed point's table and moves the three others at it among
@@ -32,9 +33,8 @@ type 2^22): ``Z_14`` on three columns plus two fixed points has exactly the 66 p
 one base round of 11 tables needs, once the two fixed points (who never meet) and the pairs 7
 apart in a column (whose orbit meets itself) are left out; so every other orbit is used exactly
 once. The multiplier 9, of order 3 in ``Z_14``, rotating the columns, keeps the two fixed
-points' tables and permutes the other nine in three cycles: the solver finds it in seconds (the
-12 rounds of ``Z_12`` on three columns plus 8 fixed points, stored before, were its best form
-without one).
+points' tables and permutes the other nine in three cycles: the solver finds it in seconds
+(stored before: 12 rounds, from ``Z_12`` on three columns plus 8 fixed points).
 
 How 48 players reach 15 rounds (each player missing the two others of his group of three, a
 resolvable 4-GDD of type 3^16, the form that gives 24 and 36 players their 7 and 11 rounds):
@@ -44,7 +44,8 @@ orbit exactly once. ``Z_15`` has no multiplier of order 3, and rotating the colu
 (multiplier 1) would put the same difference at all three fixed points' tables; rotating the
 fixed points with the columns (``fixed_images``) moves their three tables in a cycle as well,
 and the solver finds a base round in seconds (the 12 rounds of ``Z_12`` on four columns were
-stored before; the search without the rotation ran 20 minutes without an answer).
+stored before; the search without the rotation had no answer after 20 minutes on a busy
+machine, 4 minutes of processor time).
 
 Needs python-sat (a development dependency): drawing a seating never runs this module.
 """
