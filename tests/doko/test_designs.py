@@ -165,7 +165,7 @@ def test_the_ddv_draw_is_perfect_where_a_perfect_plan_exists(players, rounds):
     assert result.quality.most_in_one_position == math.ceil(rounds / 4)
 
 
-@pytest.mark.parametrize(("players", "rounds"), [(16, 5), (32, 8), (32, 10)])
+@pytest.mark.parametrize(("players", "rounds"), [(16, 5), (32, 8), (32, 10), (44, 14), (48, 15)])
 def test_the_issues_solved_instances_have_no_repeat(players, rounds):
     result = draw(
         range(1, players + 1), method=Method.DDV, seed=1, tables_of_five=False, rounds=rounds
