@@ -32,7 +32,12 @@ CASES = [
     ("solved instance", 32, 8, False),
     ("Aguado's instance", 32, 10, False),
     ("12 rounds", 48, 12, False),
+    ("the literature's record", 44, 14, False),
+    ("the literature's record", 48, 15, False),
     ("tables of five", 26, 8, True),
+    ("tables of five", 30, 8, True),
+    ("tables of five", 35, 12, True),
+    ("tables of five", 39, 12, True),
     ("large field", 2000, 10, True),
 ]
 

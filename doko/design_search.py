@@ -13,9 +13,10 @@ base round kept by a subgroup H has one "together" for all the pairs H maps onto
 and it holds exactly when they share a table, so that the round is H's to keep. Every solution
 develops into a plan without a repeat meeting (``doko.designs``). A ``Recipe`` may add a
 multiplier, an automorphism ``(x, column) -> (u * x, column + s)`` of a cyclic group that permutes
-the tables in cycles (fixed tables stay): a solution invariant under it is what the literature's
-constructions look for, and it shrinks the search from minutes to a second (40 players: ``u = 3,
-s = 1`` in ``Z_13``, the classical construction of the resolvable (40, 4, 1) design).
+the tables in cycles (fixed tables stay, or follow their fixed points where it moves those): a
+solution invariant under it is what the literature's constructions look for, and it shrinks the
+search from minutes to a second (40 players: ``u = 3, s = 1`` in ``Z_13``, the classical
+construction of the resolvable (40, 4, 1) design).
 
 How 32 players' recipe was chosen (10 rounds, each player missing exactly one other): a subgroup
 that keeps a round keeps each fixed point's table and moves the three others at it among
@@ -26,6 +27,25 @@ fixed point the group may act on all 32 players: on one column, ``Z_32``, ``Z_16
 rounds would be made of the cosets of 10 pairwise disjoint lines of PG(4, 2), which has at most
 9), while ``Z_8 x Z_2`` on two columns, with base rounds kept by ``<(2, 1)>``,
 ``<(4, 0), (0, 1)>`` and ``<(2, 0), (0, 1)>`` (4 + 4 + 2 rounds), is solved in seconds.
+
+How 44 players reach 14 rounds (each player missing exactly one other, a resolvable 4-GDD of
+type 2^22): ``Z_14`` on three columns plus two fixed points has exactly the 66 pair orbits that
+one base round of 11 tables needs, once the two fixed points (who never meet) and the pairs 7
+apart in a column (whose orbit meets itself) are left out; so every other orbit is used exactly
+once. The multiplier 9, of order 3 in ``Z_14``, rotating the columns, keeps the two fixed
+points' tables and permutes the other nine in three cycles: the solver finds it in seconds
+(stored before: 12 rounds, from ``Z_12`` on three columns plus 8 fixed points).
+
+How 48 players reach 15 rounds (each player missing the two others of his group of three, a
+resolvable 4-GDD of type 3^16, the form that gives 24 and 36 players their 7 and 11 rounds):
+``Z_15`` on three columns plus three fixed points; the pairs 5 and 10 apart in a column and the
+three fixed points are the groups, and the 72 pairs of a base round of 12 tables use every other
+orbit exactly once. ``Z_15`` has no multiplier of order 3, and rotating the columns alone
+(multiplier 1) would put the same difference at all three fixed points' tables; rotating the
+fixed points with the columns (``fixed_images``) moves their three tables in a cycle as well,
+and the solver finds a base round in seconds (the 12 rounds of ``Z_12`` on four columns were
+stored before; the search without the rotation had no answer after 20 minutes on a busy
+machine, 4 minutes of processor time).
 
 Needs python-sat (a development dependency): drawing a seating never runs this module.
 """
@@ -51,10 +71,12 @@ class Recipe:
     # keep, permuting their tables (other than the fixed points') in cycles of ``cycle``.
     multiplier: tuple[int, tuple[int, ...]] | None = None
     cycle: int = 3
+    # Where the automorphism moves each fixed point (and its table with it); None: each stays,
+    # and so does its table.
+    fixed_images: tuple[int, ...] | None = None
 
 
-# Where we look for each field: the rounds are those the literature knows (doko.designs), up
-# to the 12 rounds of a long tournament (48 players: 12 of 15).
+# Where we look for each field: the rounds are those the literature knows (doko.designs).
 RECIPES = {
     16: Recipe(Scheme(group=(5,), columns=3, fixed=1)),
     20: Recipe(Scheme(group=(5,), columns=4, fixed=0)),
@@ -65,8 +87,10 @@ RECIPES = {
     ),
     36: Recipe(Scheme(group=(11,), columns=3, fixed=3)),
     40: Recipe(Scheme(group=(13,), columns=3, fixed=1), multiplier=(3, (1, 2, 0))),
-    44: Recipe(Scheme(group=(12,), columns=3, fixed=8)),
-    48: Recipe(Scheme(group=(12,), columns=4, fixed=0)),
+    44: Recipe(Scheme(group=(14,), columns=3, fixed=2), multiplier=(9, (1, 2, 0))),
+    48: Recipe(
+        Scheme(group=(15,), columns=3, fixed=3), multiplier=(1, (1, 2, 0)), fixed_images=(1, 2, 0)
+    ),
 }
 
 
@@ -92,15 +116,17 @@ def search(recipe: Recipe) -> Design | None:
     if recipe.multiplier is not None:
         u, columns = recipe.multiplier
 
+        fixed_images = recipe.fixed_images or tuple(range(f))
+
         def image(p: int) -> int:
             if p >= m * c:
-                return p
+                return m * c + fixed_images[p - m * c]
             column, x = divmod(p, m)
             return columns[column] * m + u * x % m
 
         def next_table(t: int) -> int:
             if t < f:
-                return t
+                return fixed_images[t]
             i, k = divmod(t - f, recipe.cycle)
             return f + i * recipe.cycle + (k + 1) % recipe.cycle
 

@@ -30,7 +30,13 @@ such a round when every shift that maps the pair onto itself is in ``H`` (``Sche
 and the pairs ``H`` maps onto each other count once. That is how 32 players reach 10 rounds
 where the cyclic forms with fixed points we tried stop at 9: ``Z_8 x Z_2`` on two columns, with
 base rounds kept by subgroups of order 4, 4 and 8 (4 + 4 + 2 rounds; each player misses exactly
-one other, a resolvable 4-GDD of type 2^16; ``doko.design_search`` tells how it was chosen). ``doko.design_search`` finds base rounds with a SAT solver;
+one other, a resolvable 4-GDD of type 2^16; ``doko.design_search`` tells how it was chosen).
+44 players reach their 14 rounds as ``Z_14`` on three columns plus two fixed points, every pair
+orbit used exactly once but the two that meet themselves (the fixed points, and the pairs 7
+apart in a column): each player misses exactly one other; 48 players their 15 as ``Z_15`` on
+three columns plus three fixed points, the form of 24 and 36 players (each misses the two
+others of his group: the three fixed points, or the three points of a column 5 apart).
+``doko.design_search`` finds base rounds with a SAT solver;
 ``python -m doko.design_search`` does it again and rewrites ``doko/designs_found.py``, and
 ``tests/doko/test_designs.py`` develops every stored entry and checks it. Plain Python, no
 Django; this module needs no solver.

@@ -36,6 +36,14 @@ def test_a_design_is_stored_for_as_many_rounds_as_the_literature_knows(players):
     assert designs.perfect_rounds(players) >= min(designs.known_best(players), LONGEST)
 
 
+@pytest.mark.parametrize("players", [44, 48])
+def test_the_literatures_records_are_stored_in_full(players):
+    # 44 players: 14 rounds, each missing exactly one other; 48: 15, each missing two others;
+    # both (players - 1) // 3, the most any plan without a repeat meeting can have
+    assert designs.perfect_rounds(players) == designs.known_best(players) == upper_bound(players)
+    check_plan(designs.stored(players).rounds(), players)
+
+
 def upper_bound(players: int) -> int:
     """No plan without a repeat meeting has more rounds than this (the counting bound of
     doko/designs.py's docstring): one round with fewer than four tables."""
@@ -53,7 +61,7 @@ def test_known_best_never_exceeds_the_counting_bound():
         assert rounds <= upper_bound(players) == (players - 1) // 3
 
 
-@pytest.mark.parametrize("players", [16, 24, 28, 32, 40])
+@pytest.mark.parametrize("players", [16, 24, 28, 32, 40, 44, 48])
 def test_the_search_finds_the_design_again(players):
     design = design_search.search(design_search.RECIPES[players])
     check_plan(design.rounds(), players)
@@ -157,7 +165,7 @@ def test_the_ddv_draw_is_perfect_where_a_perfect_plan_exists(players, rounds):
     assert result.quality.most_in_one_position == math.ceil(rounds / 4)
 
 
-@pytest.mark.parametrize(("players", "rounds"), [(16, 5), (32, 8), (32, 10)])
+@pytest.mark.parametrize(("players", "rounds"), [(16, 5), (32, 8), (32, 10), (44, 14), (48, 15)])
 def test_the_issues_solved_instances_have_no_repeat(players, rounds):
     result = draw(
         range(1, players + 1), method=Method.DDV, seed=1, tables_of_five=False, rounds=rounds
