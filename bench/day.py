@@ -908,6 +908,13 @@ def _championship_day(base: str, day: DayTournament) -> list[Figure]:
     stored_verdict = "target met" if stored.met else "target missed"
     print(f"  hands: {stored} - {stored_verdict}")
     print(f"  sheets confirmed: {confirmed} of {len(keepers)}")
+    lag = _quantile([s.lag for s in samples], 0.99) if samples else 0.0
+    planned = sum(len(table.lines) - table.typed_from for table in day.tables)
+    print(
+        f"  hands typed {stored.acknowledged} of {planned}; the client's lag p99 {lag * 1000:.0f} ms"
+        + ("" if lag <= LAG_LIMIT else " - the load was not delivered in time (saturated)"),
+        flush=True,
+    )
     current_met = current is not None and current <= STANDINGS_WITHIN and confirmed == len(keepers)
     current_text = "not within 30 s" if current is None else f"{current:.1f} s"
     print(
