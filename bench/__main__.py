@@ -19,6 +19,7 @@ SUITES = {
     "scoresheets": "bench.scoresheets",
     "standings": "bench.standings",
     "desk": "bench.desk",
+    "day": "bench.day",
 }
 
 

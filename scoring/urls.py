@@ -81,5 +81,11 @@ urlpatterns = (
             views.table_detail,
             name="table",
         ),
+        # What of the table's page changes, for the page's refresh while the round is played.
+        path(
+            "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/live/",
+            views.table_live,
+            name="table-live",
+        ),
     ]
 )

@@ -533,6 +533,7 @@ TOURNAMENTS = [
 SCORING = [
     # The table's page -----------------------------------------------------------------------------
     c("table", "get", TB, PUBLIC),
+    c("table-live", "get", TB, PUBLIC),
     # The desk: every table's sheet of a round, for the staff who read sheets ---------------------
     c("desk", "get", R, "L L L 200 200 200 200 200"),
     c("desk-list", "get", R, "L L L 200 200 200 200 200"),

@@ -14,7 +14,7 @@ from scoring.views.sheets import (
     sheet_save,
     sheet_time_over,
 )
-from scoring.views.tables import table_detail
+from scoring.views.tables import table_detail, table_live
 from scoring.views.workflow import (
     sheet_confirm,
     sheet_end_early,
@@ -47,4 +47,5 @@ __all__ = [
     "sheet_submit",
     "sheet_time_over",
     "table_detail",
+    "table_live",
 ]

@@ -4,6 +4,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from doko.rules.deal import TABLE_SIZES
@@ -25,11 +26,37 @@ from tournaments.roles import (
 )
 from tournaments.site import absolute_url, site_warning
 
+# How often a table's page asks for its sheet again while the round is played; an unchanged
+# answer is a 304 (as the standings', tournaments/views/standings.py).
+TABLE_POLL_SECONDS = 20
+
 
 @require_GET
 def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     """A table of a round: its players, and its sheet as it stands with the adjudicator's
-    decisions (the points hidden while the organiser hides the standings)."""
+    decisions (the points hidden while the organiser hides the standings). While the round is
+    played the page refreshes its sheet itself (``table_live``)."""
+    return render(request, "scoring/table.html", _table_context(request, slug, number, table))
+
+
+@require_GET
+def table_live(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """What of a table's page changes while the round is played (its sheet, the players'
+    points, the sheet's state, the decisions), for the page's refresh every
+    ``TABLE_POLL_SECONDS``: a 304 while it is unchanged.
+
+    The ETag is the answer's own (ConditionalGetMiddleware): a complaint or a decision does not
+    raise the sheet's version, and the version that does follow them all is the round's, which
+    every table's hand raises several times a second on a championship's day."""
+    response = render(
+        request, "scoring/partials/table_live.html", _table_context(request, slug, number, table)
+    )
+    response["Cache-Control"] = "no-cache"  # asked again every time
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))
+    return response
+
+
+def _table_context(request: HttpRequest, slug: str, number: int, table: int) -> dict:
     tournament = tournament_selectors.tournament_get(slug=slug, user=request.user)
     round_ = tournament_selectors.round_get(tournament=tournament, number=number)
     roles = roles_of(request, tournament)
@@ -46,6 +73,11 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
         "sheet_link": sheet is not None and bool(roles & SEES_SHEET_LINKS),
         # Hidden standings hide every table's points from the public too.
         "show_points": standings_mode(request, tournament) != "hidden",
+        # The page refreshes its sheet while the round is played, and after the playing time
+        # until the round is closed (the last sheets confirmed, complaints decided).
+        "poll_seconds": TABLE_POLL_SECONDS
+        if round_.status in {Round.Status.RUNNING, Round.Status.FINISHED}
+        else None,
     }
     if sheet is not None and len(row.seats) in TABLE_SIZES:
         # Who keeps the sheet: seat 4 (5), or the seat it was handed over to (TSR 3.1.1).
@@ -92,4 +124,4 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
         context["problems"] = [problem_message(p) for p in check.problems] if check else []
         context["warnings"] = [problem_message(w) for w in check.warnings] if check else []
         context["hands_per_match"] = round_.tournament.hands_at(table_size)
-    return render(request, "scoring/table.html", context)
+    return context

@@ -1,6 +1,8 @@
 """A table's page: its sheet with running totals and the check, as the sheet's own link reads
 it (TSR 7.3, 8.5.3)."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -62,3 +64,38 @@ def test_the_table_page_checks_the_sheet_with_its_end_of_playing_time(client):
 
 def solo_for(due):
     return solo(due.dealer, due.forced_soloist, 1, contract=Contract.FORCED_SOLO)
+
+
+def test_the_table_page_refreshes_its_sheet_while_the_round_is_played(client):
+    """Players following their table's sheet need not reload: the page asks for its sheet
+    every 20 s, and is answered 304 while nothing changed (issue 36)."""
+    tournament = factories.tournament(players=4)
+    round_ = services.round_start(round=factories.seated_round(tournament))
+    page = client.get(reverse("table", args=[tournament.slug, 1, 1])).content.decode()
+    live = reverse("table-live", args=[tournament.slug, 1, 1])
+    assert f'hx-get="{live}" hx-trigger="every 20s" hx-swap="outerHTML"' in page
+    first = client.get(live, headers={"HX-Request": "true"})
+    assert first.status_code == 200
+    assert first["Cache-Control"] == "no-cache"
+    assert "<html" not in first.content.decode()
+    again = client.get(live, headers={"HX-Request": "true", "If-None-Match": first["ETag"]})
+    assert again.status_code == 304
+    sheet = Scoresheet.objects.get(table__round=round_)
+    scoring_services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:1], version=sheet.version, by=factories.keeper(sheet)
+    )
+    changed = client.get(live, headers={"HX-Request": "true", "If-None-Match": first["ETag"]})
+    assert changed.status_code == 200
+    html = changed.content.decode()
+    assert "<tbody>" in html  # the hand, where there was none
+    # The players' points and the sheet's state come along, out of band.
+    assert re.search(r'<ol id="table-seats"[^>]* hx-swap-oob="true">', html)
+    assert '<span id="table-status" hx-swap-oob="true">' in html
+
+
+def test_the_table_page_of_a_round_not_started_does_not_refresh_itself(client):
+    tournament = factories.tournament(players=4)
+    factories.seated_round(tournament)
+    page = client.get(reverse("table", args=[tournament.slug, 1, 1])).content.decode()
+    assert 'id="table-sheet"' in page
+    assert "hx-trigger" not in page[page.index('id="table-sheet"') :][:300]

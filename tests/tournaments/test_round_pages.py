@@ -1,6 +1,7 @@
 """The organiser's and adjudicator's pages for players and rounds, and the public finder."""
 
 import datetime
+from unittest import mock
 
 import pytest
 from django.urls import reverse
@@ -392,6 +393,39 @@ def test_round_clock_partial(client, tournament):
     page = client.get(reverse("round-clock", args=[tournament.slug, 1])).content.decode()
     assert 'hx-trigger="every 30s"' in page
     assert "data-ends-at" in page
+
+
+def test_round_clock_answers_304_while_its_end_stands(client, tournament):
+    """The phones refresh the clock every 30 s; the seconds left they count down themselves
+    (static/js/clock.js), so a clock whose end stands is not sent again, seconds later."""
+    services.round_start(round=factories.seated_round(tournament))
+    url = reverse("round-clock", args=[tournament.slug, 1])
+    first = client.get(url, headers={"HX-Request": "true"})
+    assert first.status_code == 200
+    assert first["Cache-Control"] == "no-cache"
+    later = timezone.now() + datetime.timedelta(seconds=7)
+    with mock.patch("django.utils.timezone.now", return_value=later):
+        again = client.get(url, headers={"HX-Request": "true", "If-None-Match": first["ETag"]})
+    assert again.status_code == 304
+    assert again["ETag"] == first["ETag"]
+    assert again.content == b""
+
+
+def test_round_clock_is_sent_again_when_its_end_changes(client, tournament):
+    round_ = services.round_start(round=factories.seated_round(tournament))
+    url = reverse("round-clock", args=[tournament.slug, 1])
+    etag = client.get(url)["ETag"]
+    adjudicator = factories.adjudicator(tournament)
+    table = round_.tables.get(number=2)
+    services.table_extra_time_grant(table=table, minutes=5, reason="Beschwerde", by=adjudicator)
+    extra = client.get(url, headers={"If-None-Match": etag})
+    assert extra.status_code == 200
+    assert "Table 2: +5 min" in extra.content.decode()
+    factories.round_end(round_)
+    over = client.get(url, headers={"If-None-Match": extra["ETag"]})
+    assert over.status_code == 200
+    assert "Playing time is over" in over.content.decode()
+    assert over["ETag"] not in {etag, extra["ETag"]}
 
 
 def test_after_the_end_the_clock_counts_down_for_the_tables_of_five(client):

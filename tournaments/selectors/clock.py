@@ -1,10 +1,11 @@
 """The round clock: when each table's playing time ends (TSR 8.5.1)."""
 
 import datetime
+import hashlib
 from dataclasses import dataclass
 
 from django.db.models import Count, Sum
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from doko.rules.deal import TABLE_OF_FIVE
 from doko.rules.playing_time import playing_time_end as core_playing_time_end
@@ -133,3 +134,29 @@ def round_clock(*, round: Round) -> Clock:
         tables=tables,
         now=timezone.now(),
     )
+
+
+def clock_etag(*, clock: Clock, staff: bool) -> str:
+    """The clock's ETag for the pages that refresh it: what the clock shows apart from the
+    seconds left, which the browser counts down itself (static/js/clock.js). It changes with
+    the round's state and start, the end for tables of four and five, each table's extra time
+    (and its reasons, for staff), the language and the time zone; not with the time. Weak: the
+    seconds the answer was rendered with differ, and are not what it says."""
+    round_ = clock.round
+    shown = (
+        round_.pk,
+        round_.status,
+        round_.started_at,
+        round_.ended_at,
+        clock.ends_at,
+        clock.ends_at_five,
+        [
+            (table.number, table.extra_minutes, table.ends_at, table.reasons if staff else None)
+            for table in clock.tables
+        ],
+        staff,
+        translation.get_language(),
+        timezone.get_current_timezone_name(),
+    )
+    digest = hashlib.blake2b(repr(shown).encode(), digest_size=12).hexdigest()
+    return f'W/"clock-{round_.pk}-{digest}"'

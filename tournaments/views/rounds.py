@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
@@ -134,19 +135,26 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @require_GET
 def round_clock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """The round clock alone, for the pages that refresh it."""
+    """The round clock alone, for the pages that refresh it: a 304 while its end and state are
+    as the page has them (``clock_etag``), whatever the seconds left, which the page counts
+    down itself (static/js/clock.js); every phone at the venue asks every 30 seconds."""
     tournament = selectors.tournament_get(slug=slug, user=request.user)
     round_ = selectors.round_get(tournament=tournament, number=number)
-    return render(
-        request,
-        "tournaments/partials/clock.html",
-        {
-            "tournament": tournament,
-            "round": round_,
-            "clock": selectors.round_clock(round=round_),
-            "staff": bool(roles_of(request, tournament) & STAFF),
-        },
-    )
+    clock = selectors.round_clock(round=round_)
+    staff = bool(roles_of(request, tournament) & STAFF)
+    etag = selectors.clock_etag(clock=clock, staff=staff)
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        response = render(
+            request,
+            "tournaments/partials/clock.html",
+            {"tournament": tournament, "round": round_, "clock": clock, "staff": staff},
+        )
+    # Asked again every time, answered in full only when changed.
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))
+    return response
 
 
 def _round_for(request: HttpRequest, slug: str, number: int, roles: Set[str] | None) -> Round:

@@ -1,0 +1,1005 @@
+"""A tournament day's load (issue 36): every table's scorekeeper and every player's phones at
+once, against the trivial view (/healthz/) measured in the same seconds.
+
+The site is served as in production: gunicorn with docker/gunicorn.conf.py (2 workers × 4
+threads here, its ``max_requests``, its access log), DEBUG off, on the run's PostgreSQL with
+Redis as the cache (bench.backends). No Celery worker runs: a task runs in the request that
+queues it (the standings rebuilt after a confirm's commit, in the confirming request), as the
+other suites do. The load comes from a client in this process (threads and ``requests``; each
+request's latency recorded), which shares the machine's cores with the server:
+
+- every table's scorekeeper types a hand every 5-8 s through the entry page's own requests
+  (through the seat's private link, ``/s/<key>/``): the live check (``check/``, htmx) and a
+  second later the save (``save/``, htmx, naming the sheet's version); after the last hand he
+  hands the sheet in (``submit/``) and another player of the table opens it and confirms it
+  (``confirm/``);
+- two phones per player follow the table page, the standings and the round clock at the rates
+  the pages poll (read off the pages' ``hx-trigger="every …"``), revalidating with the ETag the
+  last answer gave (as a browser's cache does); a page that does not refresh itself is reloaded
+  by hand every ``RELOAD_SECONDS``;
+- the trivial view, ``PROBE_PER_SECOND`` times a second all through the load, through the same
+  client threads: every ratio is a p99 against the trivial view's p99 over the same seconds.
+  The run is cut into windows of ``WINDOW_SECONDS`` too, and the ratio of each window given, so
+  a ratio that swings with the machine says so.
+
+Two sizes: the German championship (148 players, 37 tables, round 4 of 8), held to the targets,
+and a field of 2,000 players (500 tables), whose active tables are stepped up (``STEPS``) until
+a target breaks: the figure is how many tables this machine holds within the targets.
+
+Targets: the writes' p99 (the hand's save, the live check, handing in, confirming) within 3× the
+trivial view's p99, the reads' (table page, standings, clock) within 2×; no hand lost or doubled
+(afterwards, in the database: every hand the client was answered a 2xx for is stored exactly
+once with the points it was sent with, and no other); every confirmed sheet in the standings
+within 5 s of the last confirmation (the public standings API polled after it).
+
+``BENCH_DAY_QUICK=1`` runs a short day (a few hands a table, short steps) to try the suite;
+``BENCH_DAY_HANDS``, ``BENCH_DAY_STEP_SECONDS`` and ``BENCH_DAY_STEPS`` (comma-separated table
+counts) set the run's length.
+"""
+
+import heapq
+import math
+import os
+import random
+import re
+import secrets
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import requests
+from django.test.utils import setup_test_environment, teardown_test_environment
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
+
+from bench.figures import Figure
+from bench.standings import SERVER_SETTINGS
+from bench.tournament import played as played_tournament
+from bench.tournament import players as player_pool
+
+QUICK = os.environ.get("BENCH_DAY_QUICK", "").strip().lower() in {"1", "true", "yes"}
+
+
+def _env_int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else default
+
+
+CHAMPIONSHIP = ("tag-dm", 148, 3)  # slug, players, rounds played before the day's round
+FIELD = ("tag-gross", 2000, 1)
+# Hands typed per table through the site; the match's earlier hands are on the sheet already.
+HANDS = _env_int("BENCH_DAY_HANDS", 4 if QUICK else 24)
+STEP_SECONDS = _env_int("BENCH_DAY_STEP_SECONDS", 12 if QUICK else 30)
+STEPS = [
+    int(n)
+    for n in (os.environ.get("BENCH_DAY_STEPS") or ("50,150" if QUICK else "50,100,200,350,500"))
+    .replace(" ", "")
+    .split(",")
+]
+HAND_SECONDS = (5.0, 8.0)  # a scorekeeper types a hand every 5-8 s
+CHECK_BEFORE_SAVE = 1.0  # the live check answers while he types; he saves a second later
+PHONES_PER_PLAYER = 2
+RELOAD_SECONDS = 30  # a page that does not refresh itself: reloaded by hand this often
+PROBE_PER_SECOND = 10
+WINDOW_SECONDS = 30
+CLIENT_THREADS = 48
+STANDINGS_WITHIN = 5.0  # seconds after the last confirm
+WRITE_TARGET, READ_TARGET = 3.0, 2.0  # p99 against the trivial view's p99
+LAG_LIMIT = 1.0  # a step whose requests went out later than this (p99) was not delivered
+WORKERS, THREADS = 2, 4
+SERVER_START_SECONDS = 120  # a shared machine can be slow to load Django twice
+HEADERS = {"Accept-Language": "de"}
+
+WRITES = ("hand write", "live check", "hand in", "confirm")
+READS = ("table page", "standings", "clock")
+TRIVIAL = "trivial view"
+
+
+def figures() -> list[Figure]:
+    from django.db import connection
+
+    setup_test_environment(debug=False)
+    directory = Path(tempfile.mkdtemp(prefix="doko-bench-day-"))
+    try:
+        print(
+            f"day: {HANDS} hands a table, steps of {STEP_SECONDS} s over {STEPS} tables"
+            + (" (quick)" if QUICK else ""),
+            flush=True,
+        )
+        start = time.perf_counter()
+        championship = _day_tournament(*CHAMPIONSHIP, seed=36)
+        large = _day_tournament(*FIELD, seed=3636)
+        print(f"day: tournaments built in {time.perf_counter() - start:.0f} s", flush=True)
+        connection.close()  # the server's workers have the database to themselves
+        process, base, log = _server(directory)
+        try:
+            result = [*_championship_day(base, championship)]
+            result += _field_day(base, large)
+        finally:
+            from tools.servers import stop_process
+
+            stop_process(process)
+        restarts = _restarts(log)
+        print(f"day: gunicorn restarted a worker {restarts} times during the run", flush=True)
+        return result
+    finally:
+        teardown_test_environment()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+# The tournaments --------------------------------------------------------------------------------
+
+
+@dataclass
+class Table:
+    number: int
+    size: int
+    tokens: dict[int, str]  # seat position → the seat's private key
+    lines: list  # the match's HandLine, all of it
+    typed_from: int  # the first hand typed through the site (the earlier ones are stored)
+    # Across the steps of a run: the next hand to type, the hands answered 2xx (number,
+    # points), and where the sheet is ("typing", "confirmed", or what went wrong).
+    next_hand: int = 0
+    acknowledged: list = field(default_factory=list)
+    state: str = "typing"
+
+    def __post_init__(self) -> None:
+        self.next_hand = self.typed_from
+
+
+@dataclass
+class DayTournament:
+    slug: str
+    round_number: int
+    tables: list[Table]
+    pk: int
+
+
+def _day_tournament(slug: str, players: int, before: int, *, seed: int) -> DayTournament:
+    """A running tournament: ``before`` rounds played and confirmed, the next drawn, published
+    and started, every table's match simulated and its first hands on the sheet already."""
+    from doko.simulation import simulate_match
+    from scoring import services as scoring_services
+    from scoring.models import Scoresheet
+    from tournaments import selectors, services
+    from tournaments.models import Tournament
+
+    rng = random.Random(seed)
+    pool = player_pool(players)
+    tournament, _tables = played_tournament(
+        pool, slug=slug, players=players, rounds=before, seed=seed
+    )
+    Tournament.objects.filter(pk=tournament.pk).update(planned_rounds=before + 5)
+    tournament.refresh_from_db()
+    round_ = services.round_create(tournament=tournament)
+    services.round_seat(round=round_, seed=seed)
+    services.tournament_seating_publish(tournament=tournament)
+    round_ = services.round_start(round=round_)
+    tables = []
+    sheets = Scoresheet.objects.filter(table__round=round_).select_related("table")
+    for sheet in sheets.order_by("table__number"):
+        tokens = selectors.seat_tokens(table=sheet.table)
+        size = len(tokens)
+        while True:  # a match the entry row can type: no replays, penalties or stand-ins
+            lines = simulate_match(
+                rng=rng, table_size=size, hands_per_match=tournament.hands_at(size)
+            )
+            if not any(
+                line.not_played or line.penalty or line.dealt_by_neighbour for line in lines
+            ):
+                break
+        typed_from = max(0, len(lines) - HANDS)
+        if typed_from:
+            scoring_services.scoresheet_hands_replace(
+                scoresheet=sheet,
+                hands=lines[:typed_from],
+                version=sheet.version,
+                by=_keeper(sheet, size),
+            )
+        tables.append(Table(sheet.table.number, size, tokens, lines, typed_from))
+    return DayTournament(slug, round_.number, tables, tournament.pk)
+
+
+def _keeper(sheet, size: int):
+    from doko.rules.deal import scorekeeper
+    from scoring.services import Actor
+
+    return Actor(seat=sheet.table.seats.get(position=scorekeeper(size)))
+
+
+# The server ----------------------------------------------------------------------------------
+
+
+def _server(directory: Path) -> tuple[subprocess.Popen, str, Path]:
+    """gunicorn with docker/gunicorn.conf.py on a free loopback port (DEBUG off), on the run's
+    database and cache; its log (access log included, at info: the worker restarts) in a file."""
+    from django.conf import settings
+
+    from tools.servers import ServerError, child_options, free_port, log_tail
+
+    (directory / "bench_server_settings.py").write_text(SERVER_SETTINGS)
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"REDIS_URL", "CELERY_BROKER_URL", "DATABASE_URL", "DJANGO_SETTINGS_MODULE"}
+    }
+    env.update(
+        PYTHONPATH=os.pathsep.join([str(directory), str(settings.BASE_DIR)]),
+        DJANGO_SETTINGS_MODULE="bench_server_settings",
+        DATABASE_URL=os.environ["DATABASE_URL"],
+        DEBUG="false",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_SSL_REDIRECT="false",
+        SECURE_COOKIES="false",
+        LOG_LEVEL="INFO",
+        VAR_DIR=str(directory),
+        WEB_CONCURRENCY=str(WORKERS),
+        GUNICORN_THREADS=str(THREADS),
+    )
+    if redis_url := os.environ.get("REDIS_URL"):
+        env["REDIS_URL"] = redis_url
+    log = directory / "gunicorn.log"
+    port = free_port()
+    config = Path(settings.BASE_DIR) / "docker" / "gunicorn.conf.py"
+    with log.open("ab") as output:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                f"--config={config}",
+                f"--bind=127.0.0.1:{port}",
+                f"--chdir={settings.BASE_DIR}",
+            ],
+            env=env,
+            stdout=output,
+            **child_options(),  # its stderr into the log too
+        )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + SERVER_START_SECONDS
+    last = "no answer"
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            answer = requests.get(f"{base}/healthz/", timeout=5)
+            if answer.status_code == 200:
+                return process, base, log
+            last = f"{answer.status_code} {answer.text[:200]}"
+        except requests.RequestException as error:
+            last = repr(error)
+        time.sleep(0.1)
+    process.kill()
+    process.wait()
+    raise ServerError(f"gunicorn did not start ({last}):\n{log_tail(log)}")
+
+
+def _restarts(log: Path) -> int:
+    """Workers booted after the first ones: gunicorn's restarts (max_requests, a timeout)."""
+    booted = len(re.findall(r"Booting worker with pid", log.read_text(errors="replace")))
+    return max(0, booted - WORKERS)
+
+
+# The client ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sample:
+    kind: str
+    at: float  # when it was sent (monotonic)
+    seconds: float
+    status: int
+    lag: float  # how much later than planned it was sent
+
+
+class Load:
+    """A schedule of requests, sent by a pool of threads at their times; each one's latency
+    and status recorded."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.samples: list[Sample] = []
+        self._due: list[tuple[float, int, Callable[[], None]]] = []
+        self._count = 0
+        self._lock = threading.Condition()
+        self._stopping = False
+        self._local = threading.local()
+        self._threads: list[threading.Thread] = []
+
+    def at(self, when: float, action: Callable[[], None]) -> None:
+        with self._lock:
+            self._count += 1
+            heapq.heappush(self._due, (when, self._count, action))
+            self._lock.notify()
+
+    def start(self) -> None:
+        for _ in range(CLIENT_THREADS):
+            thread = threading.Thread(target=self._work, daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopping = True
+            self._due.clear()
+            self._lock.notify_all()
+        for thread in self._threads:
+            thread.join(timeout=30)
+        self._threads.clear()
+        self._stopping = False
+
+    def _work(self) -> None:
+        while True:
+            with self._lock:
+                while not self._stopping:
+                    if self._due and self._due[0][0] <= time.monotonic():
+                        break
+                    timeout = self._due[0][0] - time.monotonic() if self._due else None
+                    self._lock.wait(timeout)
+                if self._stopping:
+                    return
+                when, _count, action = heapq.heappop(self._due)
+            self._local.planned = when
+            try:
+                action()
+            except Exception as error:  # counted as a failed request; go on
+                self.record("client error", time.monotonic(), 0.0, 0)
+                print(f"day: client error: {error!r}", flush=True)
+
+    @property
+    def session(self) -> requests.Session:
+        """This thread's connection, for the requests of anonymous readers."""
+        session = getattr(self._local, "session", None)
+        if session is None:
+            session = self._local.session = _session()
+        return session
+
+    def record(self, kind: str, sent: float, seconds: float, status: int) -> None:
+        planned = getattr(self._local, "planned", sent)
+        sample = Sample(kind, sent, seconds, status, max(0.0, sent - planned))
+        with self._lock:
+            self.samples.append(sample)
+        self._local.planned = time.monotonic()  # a second request of one action: not late
+
+    def request(
+        self, kind: str, method: str, path: str, *, session: requests.Session | None = None, **kw
+    ) -> requests.Response | None:
+        session = session or self.session
+        sent = time.monotonic()
+        try:
+            response = session.request(method, self.base + path, timeout=30, **kw)
+        except requests.RequestException as error:
+            self.record(kind, sent, time.monotonic() - sent, 0)
+            print(f"day: {kind} {method} failed: {error!r}", flush=True)
+            return None
+        self.record(kind, sent, time.monotonic() - sent, response.status_code)
+        return response
+
+
+def _session() -> requests.Session:
+    """A browser's connection: kept open between requests (gunicorn closes it after 5 s idle,
+    docker/gunicorn.conf.py), and a request on one the server has just closed sent again once,
+    as a browser does; the time of both is the request's."""
+    session = requests.Session()
+    retry = Retry(total=1, connect=1, read=1, status=0, allowed_methods=None, raise_on_status=False)
+    session.mount("http://", HTTPAdapter(max_retries=retry))
+    session.headers.update(HEADERS)
+    return session
+
+
+def _version(html: str) -> int | None:
+    found = re.search(r'name="version" value="(\d+)"', html)
+    return int(found.group(1)) if found else None
+
+
+def _hand_fields(line) -> dict[str, str]:
+    from scoring.forms import initial_for
+
+    fields = {}
+    for name, value in initial_for(line, mode="raw").items():
+        if value is None or value is False or value == "":
+            continue
+        fields[name] = "on" if value is True else str(value)
+    return fields
+
+
+@dataclass
+class Keeper:
+    """A table's scorekeeper (typing, then handing in) and the player who confirms."""
+
+    load: Load
+    day: DayTournament
+    table: Table
+    until: float  # no hand is begun after this
+    keeper: requests.Session = field(default_factory=_session)
+    checker: requests.Session = field(default_factory=_session)
+    version: int | None = None
+    confirmed_at: float | None = None
+    stopped: bool = False  # this run's time is up
+
+    def __post_init__(self) -> None:
+        from doko.rules.deal import scorekeeper
+
+        self.keeper_path = f"/s/{self.table.tokens[scorekeeper(self.table.size)]}/"
+        self.checker_path = f"/s/{self.table.tokens[1]}/"
+
+    def _post(self, kind: str, session, path: str, data: dict) -> requests.Response | None:
+        token = session.cookies.get("csrftoken", "")
+        headers = {"HX-Request": "true", "X-CSRFToken": token}
+        return self.load.request(kind, "POST", path, session=session, data=data, headers=headers)
+
+    @property
+    def busy(self) -> bool:
+        return self.table.state == "typing" and not self.stopped
+
+    def begin(self, start: float) -> None:
+        if self.table.state == "typing":
+            self.load.at(start, self.open)
+
+    def open(self) -> None:
+        response = self.load.request("entry page", "GET", self.keeper_path, session=self.keeper)
+        if response is not None and response.ok:
+            self.version = _version(response.text)
+        self._later(random.uniform(*HAND_SECONDS), self.check)
+
+    def _later(self, seconds: float, action: Callable[[], None]) -> None:
+        self.load.at(time.monotonic() + seconds, action)
+
+    def check(self) -> None:
+        table = self.table
+        if table.next_hand >= len(table.lines):
+            self._later(random.uniform(1, 3), self.submit)
+            return
+        if time.monotonic() > self.until:
+            self.stopped = True
+            return
+        fields = _hand_fields(table.lines[table.next_hand])
+        data = {**fields, "number": str(table.next_hand + 1), "version": str(self.version)}
+        self._post("live check", self.keeper, self.keeper_path + "check/", data)
+        self._later(CHECK_BEFORE_SAVE, self.save)
+
+    def save(self) -> None:
+        table = self.table
+        line = table.lines[table.next_hand]
+        number = table.next_hand + 1
+        data = {**_hand_fields(line), "number": str(number), "version": str(self.version)}
+        response = self._post("hand write", self.keeper, self.keeper_path + "save/", data)
+        if response is not None and response.ok:
+            table.acknowledged.append((number, dict(line.points)))
+            self.version = _version(response.text)
+            table.next_hand += 1
+        else:
+            # A stale version or an error: the page read again, the hand typed again.
+            print(f"day: table {self.table.number} hand {number}: {_status(response)}", flush=True)
+            again = self.load.request("entry page", "GET", self.keeper_path, session=self.keeper)
+            if again is not None and again.ok:
+                self.version = _version(again.text)
+        self._later(random.uniform(*HAND_SECONDS) - CHECK_BEFORE_SAVE, self.check)
+
+    def submit(self) -> None:
+        # "Hand in" asks once (``?step=submit``), the sheet's totals beside the button.
+        page = self.load.request(
+            "entry page",
+            "GET",
+            self.keeper_path + "?step=submit",
+            session=self.keeper,
+            headers={"HX-Request": "true"},
+        )
+        version = _version(page.text) if page is not None and page.ok else None
+        data = {"version": str(version)}
+        response = self._post("hand in", self.keeper, self.keeper_path + "submit/", data)
+        if response is None or not response.ok:
+            print(f"day: table {self.table.number} hand in: {_status(response)}", flush=True)
+            self.table.state = "not handed in"
+            return
+        self._later(random.uniform(2, 5), self.confirm)
+
+    def confirm(self) -> None:
+        page = self.load.request(
+            "entry page", "GET", self.checker_path + "?step=confirm", session=self.checker
+        )
+        version = _version(page.text) if page is not None and page.ok else None
+        data = {"version": str(version)}
+        response = self._post("confirm", self.checker, self.checker_path + "confirm/", data)
+        if response is None or not response.ok:
+            print(f"day: table {self.table.number} confirm: {_status(response)}", flush=True)
+            self.table.state = "not confirmed"
+            return
+        self.confirmed_at = time.monotonic()
+        self.table.state = "confirmed"
+
+
+def _status(response: requests.Response | None) -> str:
+    """The answer's status, and what its page says is wrong."""
+    if response is None:
+        return "no answer"
+    said = re.findall(r'role="alert"[^>]*>(.*?)<', response.text, re.DOTALL)
+    words = "; ".join(" ".join(text.split()) for text in said if text.strip())
+    return f"{response.status_code} {words[:300]}".strip()
+
+
+_EVERY = re.compile(r'hx-get="([^"]+)"[^>]*hx-trigger="every (\d+)s"')
+
+
+def _polled(html: str) -> tuple[str, int] | None:
+    """What a page refreshes itself with: the path and every how many seconds."""
+    found = _EVERY.search(html)
+    if found is None:
+        return None
+    return found.group(1).replace("&amp;", "&"), int(found.group(2))
+
+
+@dataclass
+class Phone:
+    """A player's phone following a page: revalidating with the last ETag, as its cache does."""
+
+    load: Load
+    kind: str
+    path: str
+    seconds: int
+    htmx: bool
+    until: float
+    etag: str | None = None
+    next_at: float = 0.0
+
+    def begin(self, start: float) -> None:
+        self.next_at = start + random.uniform(0, self.seconds)
+        self.load.at(self.next_at, self.poll)
+
+    def poll(self) -> None:
+        # On the page's schedule (htmx sets the next refresh going as it sends this one), not
+        # after this one's answer: a client that falls behind sends them late, not fewer.
+        self.next_at += self.seconds
+        if self.next_at <= self.until:
+            self.load.at(self.next_at, self.poll)
+        headers = {"HX-Request": "true"} if self.htmx else {}
+        if self.etag:
+            headers["If-None-Match"] = self.etag
+        response = self.load.request(self.kind, "GET", self.path, headers=headers)
+        if response is not None and response.status_code == 200:
+            self.etag = response.headers.get("ETag")
+
+
+@dataclass
+class Probe:
+    """The trivial view, on a fixed schedule all through the load: whatever the other requests
+    meet (a client behind, a server behind), it meets in the same seconds."""
+
+    load: Load
+    until: float
+    next_at: float = 0.0
+
+    def begin(self, start: float) -> None:
+        self.next_at = start
+        self.load.at(start, self.poll)
+
+    def poll(self) -> None:
+        self.next_at += 1 / PROBE_PER_SECOND
+        if self.next_at <= self.until:
+            self.load.at(self.next_at, self.poll)
+        self.load.request(TRIVIAL, "GET", "/healthz/")
+
+
+def _pages(base: str, day: DayTournament) -> dict[str, tuple[str, int, bool]]:
+    """What each phone polls, read off the pages: kind → (path, seconds, htmx)."""
+    prefix = f"/tournaments/{day.slug}"
+    table_page = f"{prefix}/rounds/{day.round_number}/tables/1/"
+    pages = {
+        "table page": requests.get(base + table_page, headers=HEADERS, timeout=30),
+        "standings": requests.get(f"{base}{prefix}/standings/", headers=HEADERS, timeout=30),
+        "clock": requests.get(f"{base}{prefix}/rounds/{day.round_number}/", timeout=30),
+    }
+    polled = {}
+    for kind, response in pages.items():
+        if response.status_code != 200:
+            raise RuntimeError(f"GET {response.url}: {response.status_code}")
+        found = _polled(response.text) if kind != "clock" else _clock_polled(response.text)
+        if found is None:
+            path = response.url.removeprefix(base)
+            polled[kind] = (path, RELOAD_SECONDS, False)  # reloaded by hand
+        else:
+            polled[kind] = (found[0], found[1], True)
+    return polled
+
+
+def _clock_polled(html: str) -> tuple[str, int] | None:
+    section = re.search(r'<section id="clock"[^>]*>', html, re.DOTALL)
+    if section is None:
+        raise RuntimeError("The round page shows no clock: is the round running?")
+    return _polled(section.group(0))
+
+
+def _phones(load: Load, base: str, day: DayTournament, tables: list[Table], until: float):
+    pages = _pages(base, day)
+    table_path = pages["table page"][0]
+    phones = []
+    for table in tables:
+        for _player in range(table.size):
+            for _phone in range(PHONES_PER_PLAYER):
+                for kind, (path, seconds, htmx) in pages.items():
+                    if kind == "table page":  # its own table's
+                        path = table_path.replace("/tables/1/", f"/tables/{table.number}/", 1)
+                    phones.append(Phone(load, kind, path, seconds, htmx, until))
+    return phones, pages
+
+
+# Figures -----------------------------------------------------------------------------------
+
+
+def _quantile(values: list[float], q: float) -> float:
+    """The nearest-rank quantile (q in 0..1)."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
+
+
+@dataclass(frozen=True)
+class Line:
+    kind: str
+    count: int
+    p50: float
+    p95: float
+    p99: float
+    base_p50: float
+    base_p95: float
+    base_p99: float
+    windows: list[float]  # the p99 ratio of each window with enough of both
+    errors: int
+
+    @property
+    def ratio(self) -> float:
+        return self.p99 / self.base_p99
+
+    @property
+    def target(self) -> float:
+        return WRITE_TARGET if self.kind in WRITES else READ_TARGET
+
+    @property
+    def met(self) -> bool:
+        return self.ratio <= self.target and not self.errors  # NaN: never met
+
+    def spread(self) -> str:
+        if len(self.windows) < 2:
+            return "one window"
+        middle = statistics.median(self.windows)
+        low, high = min(self.windows), max(self.windows)
+        return f"windows {middle:.2f}x ({low:.2f}-{high:.2f}, {len(self.windows)})"
+
+
+def _lines(samples: list[Sample]) -> list[Line]:
+    """Each kind's latencies against the trivial view's over the same seconds (from its first
+    request to its last), and window by window."""
+    probe = [s for s in samples if s.kind == TRIVIAL and 200 <= s.status < 300]
+    lines = []
+    for kind in (*WRITES, *READS):
+        mine = [s for s in samples if s.kind == kind]
+        good = [s for s in mine if 200 <= s.status < 400]
+        if not good:
+            continue
+        first, last = min(s.at for s in good), max(s.at for s in good)
+        base = [s.seconds for s in probe if first - 1 <= s.at <= last + 1]
+        if len(base) < 20:  # a few confirms in a second: the seconds around them
+            middle = (first + last) / 2
+            base = [s.seconds for s in probe if abs(s.at - middle) <= WINDOW_SECONDS / 2]
+        if not base:  # the trivial view not answered in those seconds: against the whole run
+            base = [s.seconds for s in probe] or [math.nan]
+        seconds = [s.seconds for s in good]
+        windows = []
+        start = first
+        while start < last:
+            inside = [s.seconds for s in good if start <= s.at < start + WINDOW_SECONDS]
+            around = [s.seconds for s in probe if start <= s.at < start + WINDOW_SECONDS]
+            if len(inside) >= 20 and len(around) >= 20:
+                windows.append(_quantile(inside, 0.99) / _quantile(around, 0.99))
+            start += WINDOW_SECONDS
+        lines.append(
+            Line(
+                kind=kind,
+                count=len(mine),
+                p50=_quantile(seconds, 0.5) * 1000,
+                p95=_quantile(seconds, 0.95) * 1000,
+                p99=_quantile(seconds, 0.99) * 1000,
+                base_p50=_quantile(base, 0.5) * 1000,
+                base_p95=_quantile(base, 0.95) * 1000,
+                base_p99=_quantile(base, 0.99) * 1000,
+                windows=windows,
+                errors=len(mine) - len(good),
+            )
+        )
+    return lines
+
+
+def _print(title: str, lines: list[Line], samples: list[Sample]) -> None:
+    probe = [s.seconds * 1000 for s in samples if s.kind == TRIVIAL]
+    print(f"\n{title}", flush=True)
+    print(
+        f"  {'':<12} {'requests':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}"
+        f" {'trivial p99':>11} {'ratio':>6}  target"
+    )
+    if probe:
+        print(
+            f"  {TRIVIAL:<12} {len(probe):>8} {_quantile(probe, 0.5):>8.1f}"
+            f" {_quantile(probe, 0.95):>8.1f} {_quantile(probe, 0.99):>8.1f}"
+        )
+    for line in lines:
+        verdict = "target met" if line.met else "target missed"
+        errors = f", {line.errors} failed" if line.errors else ""
+        print(
+            f"  {line.kind:<12} {line.count:>8} {line.p50:>8.1f} {line.p95:>8.1f} {line.p99:>8.1f}"
+            f" {line.base_p99:>11.1f} {line.ratio:>5.2f}x  ≤ {line.target:.0f}x {verdict}"
+            f" ({line.spread()}{errors})"
+        )
+
+
+def _figures(prefix: str, lines: list[Line]) -> list[Figure]:
+    result = []
+    for line in lines:
+        verdict = "target met" if line.met else "target missed"
+        base = "trivial view, same seconds"
+        result += [
+            Figure(f"{prefix} {line.kind}: p50", line.p50, base, line.base_p50, "ms"),
+            Figure(f"{prefix} {line.kind}: p95", line.p95, base, line.base_p95, "ms"),
+            Figure(
+                f"{prefix} {line.kind}: p99 [≤ {line.target:.0f}x] {verdict}",
+                line.p99,
+                base,
+                line.base_p99,
+                "ms",
+            ),
+        ]
+    return result
+
+
+@dataclass(frozen=True)
+class Stored:
+    acknowledged: int
+    stored: int
+    lost: int
+    doubled: int
+    unacknowledged: int
+    wrong: int
+
+    @property
+    def met(self) -> bool:
+        return not (self.lost or self.doubled or self.unacknowledged or self.wrong)
+
+    def __str__(self) -> str:
+        return (
+            f"{self.stored:,} hands stored for {self.acknowledged:,} acknowledged: "
+            f"{self.lost} lost, {self.doubled} doubled, {self.unacknowledged} stored without "
+            f"an answer, {self.wrong} with other points"
+        )
+
+
+def _verify(day: DayTournament, tables: list[Table]) -> Stored:
+    """Every hand the client was answered a 2xx for is stored exactly once, with the points it
+    was sent with; no hand is stored that the client typed without being answered."""
+    from django.db import connection
+
+    from scoring.models import Hand
+
+    connection.close()
+    counts = {"acknowledged": 0, "stored": 0, "lost": 0, "doubled": 0, "unack": 0, "wrong": 0}
+    for table in tables:
+        rows = Hand.objects.filter(
+            scoresheet__table__round__tournament_id=day.pk,
+            scoresheet__table__round__number=day.round_number,
+            scoresheet__table__number=table.number,
+            number__gt=table.typed_from,
+        )
+        stored: dict[int, list] = {}
+        for hand in rows:
+            stored.setdefault(hand.number, []).append(hand)
+        counts["acknowledged"] += len(table.acknowledged)
+        counts["stored"] += sum(len(hands) for hands in stored.values())
+        answered = dict(table.acknowledged)
+        for number, points in answered.items():
+            hands = stored.get(number, [])
+            if not hands:
+                counts["lost"] += 1
+            elif len(hands) > 1:
+                counts["doubled"] += len(hands) - 1
+            elif hands[0].points != points:
+                counts["wrong"] += 1
+        counts["unack"] += len(set(stored) - set(answered))
+    connection.close()
+    return Stored(
+        counts["acknowledged"],
+        counts["stored"],
+        counts["lost"],
+        counts["doubled"],
+        counts["unack"],
+        counts["wrong"],
+    )
+
+
+def _standings_current(base: str, day: DayTournament, keepers: list[Keeper]) -> float | None:
+    """Seconds from the last confirmation until the public standings API shows every confirmed
+    sheet's players with a confirmed result of the round; None: not within 30 s."""
+    confirmed = {k.table.number for k in keepers if k.confirmed_at is not None}
+    if not confirmed:
+        return None
+    last = max(k.confirmed_at for k in keepers if k.confirmed_at is not None)
+    want = sum(k.table.size for k in keepers if k.table.number in confirmed)
+    session = _session()
+    while time.monotonic() - last < 30:
+        seen, offset = 0, 0
+        while True:
+            response = session.get(
+                f"{base}/api/v1/tournaments/{day.slug}/standings",
+                params={"offset": offset, "limit": 200},
+                timeout=30,
+            )
+            response.raise_for_status()
+            data = response.json()
+            at = (
+                data["rounds"].index(day.round_number)
+                if day.round_number in data["rounds"]
+                else None
+            )
+            for row in data["rows"]:
+                result = row["results"][at] if at is not None else None
+                if result and result["confirmed"] and result["table"] in confirmed:
+                    seen += 1
+            offset += len(data["rows"])
+            if not data["rows"] or offset >= data["count"]:
+                break
+        if seen >= want:
+            return max(0.0, time.monotonic() - last)
+        time.sleep(0.2)
+    return None
+
+
+# The championship ----------------------------------------------------------------------------
+
+
+def _run(base: str, day: DayTournament, tables: list[Table], seconds: float, *, whole: bool):
+    """The load of ``tables`` (their keepers and their players' phones) and the probe, for at
+    most ``seconds``; its samples and keepers."""
+    load = Load(base)
+    now = time.monotonic()
+    until = now + seconds
+    keepers = [Keeper(load, day, table, until) for table in tables]
+    phones, _pages_polled = _phones(load, base, day, tables, until)
+    probe = Probe(load, until)
+    probe.begin(now)
+    for keeper in keepers:
+        keeper.begin(now + random.uniform(0, HAND_SECONDS[1]))
+    for phone in phones:
+        phone.begin(now)
+    load.start()
+    try:
+        # Until every keeper is done (his sheet confirmed, or his time up); a step also
+        # until its time is up.
+        while any(k.busy for k in keepers) or (not whole and time.monotonic() < until):
+            if time.monotonic() > until + 60:
+                break
+            time.sleep(0.5)
+    finally:
+        load.stop()
+    return load.samples, keepers
+
+
+def _championship_day(base: str, day: DayTournament) -> list[Figure]:
+    _slug, players, _before = CHAMPIONSHIP
+    hands_seconds = HANDS * sum(HAND_SECONDS) / 2 + 30
+    pages = _pages(base, day)
+    print(
+        f"\nday: the championship, {players} players at {len(day.tables)} tables, round "
+        f"{day.round_number}: {HANDS} hands a table, {PHONES_PER_PLAYER} phones a player "
+        "polling " + ", ".join(f"{kind} every {s} s" for kind, (_p, s, _h) in pages.items()),
+        flush=True,
+    )
+    random.seed(36)
+    # A table's match ends when its last hand is typed; the run ends when every sheet is
+    # confirmed (or two minutes after the expected end).
+    samples, keepers = _run(base, day, day.tables, hands_seconds + 120, whole=True)
+    stored = _verify(day, day.tables)
+    confirmed = sum(k.table.state == "confirmed" for k in keepers)
+    current = _standings_current(base, day, keepers)
+    lines = _lines(samples)
+    title = f"day: championship {players} players, {len(day.tables)} tables"
+    _print(title, lines, samples)
+    stored_verdict = "target met" if stored.met else "target missed"
+    print(f"  hands: {stored} - {stored_verdict}")
+    print(f"  sheets confirmed: {confirmed} of {len(keepers)}")
+    lag = _quantile([s.lag for s in samples], 0.99) if samples else 0.0
+    planned = sum(len(table.lines) - table.typed_from for table in day.tables)
+    print(
+        f"  hands typed {stored.acknowledged} of {planned}; the client's lag p99 {lag * 1000:.0f} ms"
+        + ("" if lag <= LAG_LIMIT else " - the load was not delivered in time (saturated)"),
+        flush=True,
+    )
+    current_met = current is not None and current <= STANDINGS_WITHIN and confirmed == len(keepers)
+    current_text = "not within 30 s" if current is None else f"{current:.1f} s"
+    print(
+        f"  standings current after the last confirm: {current_text} [≤ {STANDINGS_WITHIN:.0f} s]"
+        f" - {'target met' if current_met else 'target missed'}",
+        flush=True,
+    )
+    prefix = f"championship ({len(day.tables)} tables)"
+    return [
+        *_figures(prefix, lines),
+        Figure(
+            f"{prefix} hands stored exactly once ({stored}) {stored_verdict}",
+            stored.stored,
+            "hands acknowledged",
+            max(1, stored.acknowledged),
+            "",
+        ),
+        Figure(
+            f"{prefix} sheets confirmed ({confirmed} of {len(keepers)})",
+            confirmed,
+            "sheets",
+            len(keepers),
+            "",
+        ),
+        Figure(
+            f"{prefix} standings current after the last confirm [≤ 5 s] "
+            + ("target met" if current_met else "target missed"),
+            current if current is not None else 30.0,
+            "the target",
+            STANDINGS_WITHIN,
+            "s",
+        ),
+    ]
+
+
+# The 2,000-player field ------------------------------------------------------------------------
+
+
+def _field_day(base: str, day: DayTournament) -> list[Figure]:
+    _slug, players, _before = FIELD
+    print(
+        f"\nday: the field of {players:,} players ({len(day.tables)} tables), active tables "
+        f"stepped up {STEPS}, {STEP_SECONDS} s each",
+        flush=True,
+    )
+    random.seed(3636)
+    held, figures_ = 0, []
+    for count in STEPS:
+        tables = day.tables[: min(count, len(day.tables))]
+        samples, _keepers = _run(base, day, tables, STEP_SECONDS, whole=False)
+        lines = _lines(samples)
+        stored = _verify(day, tables)
+        lag = _quantile([s.lag for s in samples], 0.99) if samples else 0.0
+        delivered = lag <= LAG_LIMIT
+        met = bool(lines) and all(line.met for line in lines) and stored.met and delivered
+        _print(f"day: field, {len(tables)} tables active", lines, samples)
+        print(f"  hands: {stored}", flush=True)
+        print(
+            f"  the client's lag p99 {lag * 1000:.0f} ms"
+            + ("" if delivered else " - the load was not delivered in time"),
+            flush=True,
+        )
+        if lines:
+            worst = max(lines, key=lambda line: line.ratio / line.target)
+            figures_.append(
+                Figure(
+                    f"field, {len(tables)} tables: worst p99 ({worst.kind}) "
+                    + ("within the targets" if met else "beyond the targets"),
+                    worst.p99,
+                    "trivial view, same seconds",
+                    worst.base_p99,
+                    "ms",
+                )
+            )
+        if not met:
+            break
+        held = len(tables)
+    figures_.append(
+        Figure(
+            f"field of {players:,}: tables held within the targets ({held} of {len(day.tables)})",
+            held,
+            "tables",
+            len(day.tables),
+            "",
+        )
+    )
+    print(f"\nday: this machine holds {held} of {len(day.tables)} tables within the targets")
+    return figures_
