@@ -54,10 +54,8 @@ import http.cookiejar
 import random
 import re
 import shutil
-import statistics
 import tempfile
 import threading
-import time
 import urllib.parse
 import urllib.request
 from contextlib import contextmanager, nullcontext
@@ -67,7 +65,7 @@ from django.db import transaction
 from django.test.utils import setup_test_environment, teardown_test_environment
 from django.utils import timezone
 
-from bench.figures import Figure, alternate, drift, in_turn_with
+from bench.figures import Figure, alternate, drift, in_turn_with, median_ms
 from bench.standings import CONNECTIONS, PAIR_SECONDS, PAIRS, THREADS, WORKERS, _server, _wrk
 from bench.tournament import ROUNDS, SEED, shared
 
@@ -317,18 +315,7 @@ IN_PROCESS_PAIRS = 5
 
 def _median_ms(function, calls: int = 200 // IN_PROCESS_PAIRS):
     """A measurement: the median of ``calls`` calls of ``function`` (ms), once warmed up."""
-    for _ in range(10):
-        function()
-
-    def measure() -> float:
-        times = []
-        for _ in range(calls):
-            start = time.perf_counter()
-            function()
-            times.append(time.perf_counter() - start)
-        return statistics.median(times) * 1000
-
-    return measure
+    return median_ms(function, calls=calls, warm_up=10)
 
 
 def _in_process(round_) -> list[Figure]:

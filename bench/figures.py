@@ -322,3 +322,20 @@ def report(suite: str, figures: list[Figure]) -> Path:
         + "\n"
     )
     return path
+
+
+def median_ms(function: Callable[[], object], *, calls: int, warm_up: int) -> Callable[[], float]:
+    """A measurement for ``in_turn``: the median of ``calls`` calls of ``function`` in ms, after
+    ``warm_up`` calls (templates compiled, connections open)."""
+    for _ in range(warm_up):
+        function()
+
+    def measure() -> float:
+        times = []
+        for _ in range(calls):
+            start = time.perf_counter()
+            function()
+            times.append(time.perf_counter() - start)
+        return statistics.median(times) * 1000
+
+    return measure

@@ -8,14 +8,11 @@ measurement a draft with its first 20 hands in a running round, as the scorekeep
 typing hand 21; the change is rolled back afterwards.
 """
 
-import statistics
-import time
-
 from django.db import transaction
 from django.test import Client, override_settings
 from django.test.utils import setup_test_environment, teardown_test_environment
 
-from bench.figures import Figure, alternate
+from bench.figures import Figure, alternate, median_ms
 from bench.tournament import ROUNDS, shared
 
 CALLS = 300  # of each, in all
@@ -25,18 +22,7 @@ HANDS = 20  # entered so far
 
 def _median_ms(function, calls: int = CALLS // PAIRS):
     """A measurement: the median of ``calls`` calls of ``function`` (ms), once warmed up."""
-    for _ in range(20):
-        function()  # warm up: templates compiled, connections open
-
-    def measure() -> float:
-        times = []
-        for _ in range(calls):
-            start = time.perf_counter()
-            function()
-            times.append(time.perf_counter() - start)
-        return statistics.median(times) * 1000
-
-    return measure
+    return median_ms(function, calls=calls, warm_up=20)
 
 
 def figures() -> list[Figure]:
