@@ -44,7 +44,6 @@ import random
 import re
 import secrets
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -648,7 +647,7 @@ class Line:
     base_p50: float
     base_p95: float
     base_p99: float
-    windows: list[float]  # the p99 ratio of each window with enough of both
+    windows: list[tuple[float, float]]  # each window with enough of both: (its p99, trivial's)
     errors: int
 
     @property
@@ -663,12 +662,19 @@ class Line:
     def met(self) -> bool:
         return self.ratio <= self.target and not self.errors  # NaN: never met
 
-    def spread(self) -> str:
+    def paired(self, name: str) -> Figure | None:
+        """The p99 window by window, each against the trivial view's in the same window: the
+        median ratio and its spread (``Figure.paired``), None with fewer than two windows."""
         if len(self.windows) < 2:
+            return None
+        pairs = [(p99 * 1000, base * 1000) for p99, base in self.windows]
+        return Figure.paired(name, pairs, "trivial view, same window", "ms")
+
+    def spread(self) -> str:
+        figure = self.paired(self.kind)
+        if figure is None:
             return "one window"
-        middle = statistics.median(self.windows)
-        low, high = min(self.windows), max(self.windows)
-        return f"windows {middle:.2f}x ({low:.2f}-{high:.2f}, {len(self.windows)})"
+        return f"{len(self.windows)} windows of {WINDOW_SECONDS} s: {figure.reading}"
 
 
 def _lines(samples: list[Sample]) -> list[Line]:
@@ -695,7 +701,7 @@ def _lines(samples: list[Sample]) -> list[Line]:
             inside = [s.seconds for s in good if start <= s.at < start + WINDOW_SECONDS]
             around = [s.seconds for s in probe if start <= s.at < start + WINDOW_SECONDS]
             if len(inside) >= 20 and len(around) >= 20:
-                windows.append(_quantile(inside, 0.99) / _quantile(around, 0.99))
+                windows.append((_quantile(inside, 0.99), _quantile(around, 0.99)))
             start += WINDOW_SECONDS
         lines.append(
             Line(
@@ -752,6 +758,8 @@ def _figures(prefix: str, lines: list[Line]) -> list[Figure]:
                 "ms",
             ),
         ]
+        if windows := line.paired(f"{prefix} {line.kind}: p99, window by window"):
+            result.append(windows)
     return result
 
 
