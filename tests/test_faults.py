@@ -227,7 +227,8 @@ def test_confirm_and_job_with_the_broker_down_then_back(broker, workers, caplog)
     assert len(sent) == 1
     job = _wait_for(job, until=_finished)
     assert job.status == Job.Status.DONE, f"{job.status}: {job.error}\n{worker.log()}"
-    assert f"Task tournaments.job_run[{sent[0]}] succeeded" in worker.log()[log_start:]
+    succeeded = f"Task tournaments.job_run[{sent[0]}] succeeded"
+    assert worker.logged(succeeded, since=log_start), worker.log()
 
 
 # A worker killed in the middle of a PDF job --------------------------------------------------

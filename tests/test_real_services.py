@@ -80,7 +80,8 @@ def test_worker_builds_a_pdf_queued_through_redis(celery_worker):
     path = Path(job.file.path)
     assert path.is_relative_to(celery_worker.media_root)
     assert path.read_bytes().startswith(b"%PDF")
-    assert f"Task tournaments.job_run[{task_id}] succeeded" in celery_worker.log()
+    succeeded = f"Task tournaments.job_run[{task_id}] succeeded"
+    assert celery_worker.logged(succeeded), celery_worker.log()
 
 
 def test_redis_cache_backend_against_a_real_server(redis_server, settings):

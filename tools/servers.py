@@ -483,6 +483,17 @@ class CeleryWorker:
         except OSError:
             return ""
 
+    def logged(self, text: str, *, since: int = 0, timeout: float = 10.0) -> bool:
+        """Whether ``text`` appears in the log after its first ``since`` characters, waiting up
+        to ``timeout`` seconds: the worker logs a task's success after the task's transaction
+        has committed, so a test that saw the result in the database may read the log first."""
+        deadline = time.monotonic() + timeout
+        while text not in self.log()[since:]:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.05)
+        return True
+
     def stop(self) -> None:
         if self.process is not None:
             stop_process(self.process, group=True)
