@@ -45,9 +45,24 @@ CASES = [
 def best_known(players: int, rounds: int, q: Quality) -> str:
     """The fewest repeat meetings known for the case (see the module docstring)."""
     known = designs.known_best(players)
-    if (known is not None and rounds <= known) or q.best_possible == 0:
+    bound = min(q.best_possible, field_bound(players, rounds))
+    if (known is not None and rounds <= known) or bound == 0:
         return "0"
-    return f"≥ {q.best_possible}"
+    return f"≥ {bound}"
+
+
+def field_bound(players: int, rounds: int) -> int:
+    """The counting bound of ``Quality.best_possible`` for any plan of the field: the tables of
+    five spread as evenly as they can be (a plan's own bound is higher where they are not, as
+    in the stored plans for fields of five, whose extra players sit at one every round)."""
+    sizes = table_sizes(players, tables_of_five=True)
+    seats = rounds * sum(size for size in sizes if size == 5)
+    few, more = divmod(seats, players)  # ``more`` players sit at one table of five more
+    faced = 3 * rounds
+    excess = (players - more) * max(faced + few - (players - 1), 0) + more * max(
+        faced + few + 1 - (players - 1), 0
+    )
+    return -(-excess // 2)
 
 
 def shuffled(players: int, rounds: int, fives: bool, seed: int) -> list[SeatingPlan]:

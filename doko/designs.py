@@ -47,6 +47,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from doko import five_plans_found
 from doko.designs_found import FOUND
 
 Table = tuple[int, ...]
@@ -225,6 +226,26 @@ def perfect_plan(players: int, rounds: int, rng: random.Random) -> list[Round] |
     for round_ in plan:
         tables = [tuple(label[p] for p in table) for table in round_]
         rng.shuffle(tables)
+        drawn.append(tuple(tables))
+    return drawn
+
+
+def five_plan(players: int, rounds: int, rng: random.Random) -> list[Round] | None:
+    """The stored plan at tables of four and five for ``players`` (``doko/five_plans_found.py``,
+    found by ``doko.five_search``), drawn at random as ``perfect_plan`` draws (its rounds in any
+    order, the players relabelled, the tables shuffled within their size), or None unless one is
+    stored for exactly ``rounds`` rounds: its repeat meetings are counted over all of them, and a
+    part of it need not beat what the draw finds for fewer rounds."""
+    plan = five_plans_found.FOUND.get(players)
+    if plan is None or len(plan) != rounds:
+        return None
+    label = list(range(players))
+    rng.shuffle(label)
+    drawn = []
+    for round_ in rng.sample(plan, rounds):
+        tables = [tuple(label[p] for p in table) for table in round_]
+        rng.shuffle(tables)
+        tables.sort(key=len)  # tables of five keep the highest numbers (doko.seating.draw)
         drawn.append(tuple(tables))
     return drawn
 

@@ -8,7 +8,9 @@ table of five, TSR 10.1.4).
 named pairs apart, repeat meetings as few as it can (two players at one table again), tables of
 five spread over the players, and seat positions balanced. A field at tables of four drawn in
 advance starts from a perfect plan where one is known (``doko.designs``: the solved social golfer
-instances, nobody meeting anybody twice). Otherwise it searches locally: a random (or, for
+instances, nobody meeting anybody twice); the fields with tables of five of issue 36 (26 x 8,
+30 x 8, 39 x 12) drawn so take the plan stored for them (``doko.five_search``), as it is.
+Otherwise it searches locally: a random (or, for
 ``standings``, ranked) start, then swaps of two players of one round that lower the cost, with a
 tabu search over all drawn rounds where the field is small enough for it to matter. Rounds drawn
 in advance get their seat positions last, over all of them at once (``balanced_positions``:
@@ -175,9 +177,16 @@ def draw(
     )
     # Rounds drawn in advance from scratch get their seat positions at the end, balanced over
     # all of them at once; a field at tables of four starts from a perfect plan where one is
-    # known (doko.designs: nobody meets anybody twice), as many rounds as it has.
+    # known (doko.designs: nobody meets anybody twice), as many rounds as it has; a field with
+    # tables of five takes the stored plan found for it offline (doko.five_search), if there is
+    # one for exactly these rounds.
     advance = method is Method.DDV and rounds > 1 and not history
-    drawn = planner.perfect_rounds(rounds) if advance and set(sizes) == {TABLE_OF_FOUR} else []
+    drawn, stored = [], False
+    if advance and set(sizes) == {TABLE_OF_FOUR}:
+        drawn = planner.perfect_rounds(rounds)
+    elif advance:
+        drawn = planner.stored_rounds(rounds)
+        stored = bool(drawn)
     # Small fields drawn in advance get the tabu search, which moves players freely; a round
     # drawn alone fixes each player's seat position first and swaps only within a position.
     use_tabu = method is Method.DDV and rounds > 1 and len(players) <= _TABU_FIELD
@@ -198,7 +207,9 @@ def draw(
         )
     if use_tabu or (drawn and planner.apart_broken(drawn)):
         planner.tabu(drawn)
-    if use_tabu or advance:
+    # A stored plan's tables of five stay as they are: spreading them would trade repeat
+    # meetings for it (39 x 12: 68 repeats would become 88), which the plan was built to avoid.
+    if (use_tabu or advance) and not stored:
         for _ in range(2):  # spread the tables of five again, now over all drawn rounds
             for number, tables in enumerate(drawn):
                 planner.polish(tables, number)
@@ -559,9 +570,22 @@ class _Planner:
         (in the first round, for those kept apart there only) where swapping two players in
         every round at once can do that; none where no design is stored for the field."""
         n = len(self.ids)
-        plan = designs.perfect_plan(n, min(rounds, designs.perfect_rounds(n)), self.rng)
+        return self._placed(
+            designs.perfect_plan(n, min(rounds, designs.perfect_rounds(n)), self.rng)
+        )
+
+    def stored_rounds(self, rounds: int) -> list[list[list[int]]]:
+        """The ``rounds`` rounds of the plan at tables of four and five stored for the field
+        (doko.designs.five_plan, found offline by doko.five_search), added, placed as
+        ``perfect_rounds`` places them; none where no plan of exactly ``rounds`` is stored."""
+        return self._placed(designs.five_plan(len(self.ids), rounds, self.rng))
+
+    def _placed(self, plan: Sequence[Sequence[Sequence[int]]] | None) -> list[list[list[int]]]:
+        """``plan``'s rounds, added, with the players placed so that the pairs to keep apart
+        meet as little as swapping two players in every round at once can make them."""
         if plan is None:
             return []
+        n = len(self.ids)
         drawn = [[list(table) for table in round_] for round_ in plan]
         # Where each player sits in each round: a swap of two players in every round moves
         # no pair together or apart except their own, so the plan stays perfect.
