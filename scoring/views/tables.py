@@ -4,7 +4,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
+from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from doko.rules.deal import TABLE_SIZES
@@ -45,19 +45,32 @@ def table_live(request: HttpRequest, slug: str, number: int, table: int) -> Http
     points, the sheet's state, the decisions), for the page's refresh every
     ``TABLE_POLL_SECONDS``: a 304 while it is unchanged.
 
-    The ETag is the answer's own (ConditionalGetMiddleware): a complaint or a decision does not
-    raise the sheet's version, and the version that does follow them all is the round's, which
-    every table's hand raises several times a second on a championship's day."""
-    response = render(
-        request, "scoring/partials/table_live.html", _table_context(request, slug, number, table)
-    )
+    The players' phones, not logged in, get the ETag of the table's versions
+    (``table_etag``): their refresh is answered 304 from two numbers in the cache, without
+    reading the table and its sheet (on a championship's day two phones a player ask every 20
+    seconds). Logged-in readers, whose page depends on who they are, get the answer's own
+    (ConditionalGetMiddleware)."""
+    etag = None
+    if not request.user.is_authenticated:
+        tournament = tournament_selectors.tournament_get(
+            slug=slug, user=request.user, counts=False
+        )
+        round_ = tournament_selectors.round_get(tournament=tournament, number=number)
+        mode = standings_mode(request, tournament)
+        etag = tournament_selectors.table_etag(round=round_, number=table, mode=mode)
+    response = get_conditional_response(request, etag=etag) if etag else None
+    if response is None:
+        context = _table_context(request, slug, number, table)
+        response = render(request, "scoring/partials/table_live.html", context)
+    if etag:
+        response["ETag"] = etag
     response["Cache-Control"] = "no-cache"  # asked again every time
     patch_vary_headers(response, ("Accept-Language", "Cookie"))
     return response
 
 
 def _table_context(request: HttpRequest, slug: str, number: int, table: int) -> dict:
-    tournament = tournament_selectors.tournament_get(slug=slug, user=request.user)
+    tournament = tournament_selectors.tournament_get(slug=slug, user=request.user, counts=False)
     round_ = tournament_selectors.round_get(tournament=tournament, number=number)
     roles = roles_of(request, tournament)
     if tournament_policies.may_read_seating(round=round_, roles=roles):

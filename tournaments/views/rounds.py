@@ -138,7 +138,7 @@ def round_clock(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The round clock alone, for the pages that refresh it: a 304 while its end and state are
     as the page has them (``clock_etag``), whatever the seconds left, which the page counts
     down itself (static/js/clock.js); every phone at the venue asks every 30 seconds."""
-    tournament = selectors.tournament_get(slug=slug, user=request.user)
+    tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
     round_ = selectors.round_get(tournament=tournament, number=number)
     clock = selectors.round_clock(round=round_)
     staff = bool(roles_of(request, tournament) & STAFF)
