@@ -223,12 +223,36 @@ def _fresh_version() -> int:
     return secrets.randbits(62)
 
 
+def _tables_key(round_id: int) -> str:
+    """What every table page of the round shows apart from its own sheet: the seating, the
+    players' names, the playing time."""
+    return f"round-tables-version:{round_id}"
+
+
+def _table_key(round_id: int, number: int) -> str:
+    """A table's sheet as its page shows it: the hands, the sheet's state, the decisions."""
+    return f"table-version:{round_id}:{number}"
+
+
 def round_version(round_id: int) -> int | None:
     """The round's version as the desk sees it: one round trip to the cache, at most once per
     ``DESK_READER_SECONDS`` in each process (the process that raises it forgets it at once);
     None when the cache cannot be reached (the caller then reads the database and caches
     nothing)."""
-    key = _round_key(round_id)
+    return _version(_round_key(round_id))
+
+
+def table_version(round_id: int, number: int) -> tuple[int, int] | None:
+    """A table page's version (``round_changed`` raises it for every table of the round,
+    ``table_changed`` for one), read as ``round_version`` is; None when the cache cannot be
+    reached."""
+    versions = (_version(_tables_key(round_id)), _version(_table_key(round_id, number)))
+    if versions[0] is None or versions[1] is None:
+        return None
+    return versions[0], versions[1]
+
+
+def _version(key: str) -> int | None:
     remembered = memory.get(key)
     if remembered is not None:
         return remembered
@@ -252,8 +276,11 @@ def _round_version_read(key: str) -> int | None:
 
 def round_version_raise(round_ids: Iterable[int]) -> None:
     """Raise the rounds' versions now (``round_changed`` calls it once the change commits)."""
-    for round_id in set(round_ids):
-        key = _round_key(round_id)
+    _raise([_round_key(round_id) for round_id in set(round_ids)])
+
+
+def _raise(keys: Iterable[str]) -> None:
+    for key in keys:
         try:
             try:
                 cache.incr(key)
@@ -266,9 +293,19 @@ def round_version_raise(round_ids: Iterable[int]) -> None:
 
 
 def round_changed(*round_ids: int) -> None:
-    """What the desk sees of these rounds changed: their version is raised once the
-    transaction commits (at once outside one), so that no reader caches the state before the
-    change under the new version, and a change rolled back raises nothing."""
-    ids = [round_id for round_id in round_ids if round_id is not None]
+    """What the desk sees of these rounds changed, and what every table page of them shows:
+    their versions are raised once the transaction commits (at once outside one), so that no
+    reader caches the state before the change under the new version, and a change rolled back
+    raises nothing."""
+    ids = {round_id for round_id in round_ids if round_id is not None}
     if ids:
-        transaction.on_commit(functools.partial(round_version_raise, ids))
+        keys = [key for round_id in ids for key in (_round_key(round_id), _tables_key(round_id))]
+        transaction.on_commit(functools.partial(_raise, keys))
+
+
+def table_changed(*, round_id: int, number: int) -> None:
+    """A table's sheet changed (its hands, its state, a complaint, a decision, a deduction):
+    the desk's version of the round and the table page's own are raised once the transaction
+    commits, not the other table pages of the round."""
+    keys = [_round_key(round_id), _table_key(round_id, number)]
+    transaction.on_commit(functools.partial(_raise, keys))

@@ -42,7 +42,7 @@ from scoring.selectors import hand_lines, scoresheet_check
 from scoring.services import (
     scoresheet_locked,
 )
-from tournaments.caching import round_changed
+from tournaments.caching import table_changed
 from tournaments.services import results_refresh
 from tournaments.services.common import save_validated
 
@@ -194,7 +194,7 @@ def appeal_decide(
     }
     interruption_give_back(appeal, sheet.table, members=members, reason=reason, by=by)
     results_refresh(tables=[sheet.table])
-    round_changed(sheet.table.round_id)
+    table_changed(round_id=sheet.table.round_id, number=sheet.table.number)
     return appeal
 
 

@@ -43,7 +43,7 @@ from scoring.services import (
     scoresheet_hand_void,
     scoresheet_locked,
 )
-from tournaments.caching import round_changed
+from tournaments.caching import table_changed
 from tournaments.services import results_refresh
 from tournaments.services.common import save_validated
 
@@ -119,7 +119,9 @@ def complaint_record(
             what=description or (offence_said(offence) if offence else ""),
         ),
     )
-    round_changed(sheet.table.round_id)  # the desk shows the complaint open
+    table_changed(
+        round_id=sheet.table.round_id, number=sheet.table.number
+    )  # the desk shows the complaint open
     return decision
 
 
@@ -271,7 +273,7 @@ def decision_rule(*, decision: Decision, ruling: Ruling, by: User) -> Decision:
         penalty=decision.computed if not decision.deviates else seat_keys(decision.penalty),
         deviation_reason=decision.deviation_reason,
     )
-    round_changed(sheet.table.round_id)
+    table_changed(round_id=sheet.table.round_id, number=sheet.table.number)
     return decision
 
 
@@ -444,5 +446,7 @@ def decision_initial(*, decision: Decision, by: User) -> Decision:
         played_without_game_points=decision.played_without_game_points,
     )
     results_refresh(tables=[sheet.table])
-    round_changed(sheet.table.round_id)  # the desk's complaint is decided
+    table_changed(
+        round_id=sheet.table.round_id, number=sheet.table.number
+    )  # the desk's complaint is decided
     return decision

@@ -33,6 +33,7 @@ from adjudication.services.panel import (
 from doko.rules import procedure
 from scoring.models import Scoresheet
 from scoring.selectors import hand_lines, scoresheet_check
+from tournaments.caching import table_changed
 from tournaments.models import Entry, Round, Seat, Table, Tournament
 from tournaments.roles import FIRST_INSTANCE, PANEL
 from tournaments.selectors import user_roles
@@ -131,6 +132,7 @@ def sanction_impose(
     _log_sanction(tournament, sanction, seat=seat, unseated=unseated, by=by)
     if kind == Sanction.Kind.DEDUCTION:
         results_refresh(tables=[seat.table])
+        table_changed(round_id=seat.table.round_id, number=seat.table.number)  # its points
     return sanction
 
 
@@ -383,6 +385,7 @@ def sanction_appeal_decide(
     interruption_give_back(appeal, table, members=members, reason=reason, by=by)
     if Sanction.Kind.DEDUCTION in {sanction.kind, replacement and replacement.kind}:
         results_refresh(tables=[table])
+        table_changed(round_id=table.round_id, number=table.number)  # its points
     return appeal
 
 

@@ -44,7 +44,7 @@ from scoring.services.sheets import (
     lines_struck,
     scoresheet_locked,
 )
-from tournaments.caching import round_changed
+from tournaments.caching import table_changed
 from tournaments.policies import enforce
 
 Take = double_entry.Take
@@ -143,7 +143,9 @@ def _store(
     entry.differences = []
     entry.compared_at = None
     entry.save()
-    round_changed(sheet.table.round_id)  # the desk shows how far the second entry is
+    table_changed(
+        round_id=sheet.table.round_id, number=sheet.table.number
+    )  # the desk shows how far the second entry is
     return entry
 
 
@@ -252,7 +254,9 @@ def _compared(sheet: Scoresheet, entry: SecondEntry | None, *, by: User) -> Comp
     entry.differences = [difference.hand or 0 for difference in differences]
     entry.compared_at = timezone.now()
     entry.save(update_fields=["differences", "compared_at", "updated_at"])
-    round_changed(sheet.table.round_id)  # the desk has differences to settle
+    table_changed(
+        round_id=sheet.table.round_id, number=sheet.table.number
+    )  # the desk has differences to settle
     return Comparison(sheet=sheet, entry=entry, differences=tuple(differences))
 
 
@@ -296,7 +300,7 @@ def second_entry_discard(*, scoresheet: Scoresheet, by: User) -> None:
     actor = Actor(user=by)
     enforce(policies.may_discard_second_entry(sheet=sheet, actor=actor, roles=_roles(sheet, actor)))
     SecondEntry.objects.filter(scoresheet_id=sheet.pk).delete()
-    round_changed(sheet.table.round_id)
+    table_changed(round_id=sheet.table.round_id, number=sheet.table.number)
 
 
 def _settled(

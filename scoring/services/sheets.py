@@ -50,7 +50,7 @@ from scoring.selectors import (
     sheet_snapshot,
     sheet_state,
 )
-from tournaments.caching import round_changed
+from tournaments.caching import table_changed
 from tournaments.models import Round, SheetKeeping, TournamentRole
 from tournaments.policies import enforce
 from tournaments.selectors import table_playing_time, user_roles
@@ -179,7 +179,7 @@ def _record(
     if sheet.status != Scoresheet.Status.DRAFT or action in BACK_TO_DRAFT:
         results_refresh(tables=[sheet.table])
     # The desk's list of the round's sheets is drawn afresh once this commits.
-    round_changed(sheet.table.round_id)
+    table_changed(round_id=sheet.table.round_id, number=sheet.table.number)
     return sheet
 
 

@@ -66,7 +66,9 @@ def solo_for(due):
     return solo(due.dealer, due.forced_soloist, 1, contract=Contract.FORCED_SOLO)
 
 
-def test_the_table_page_refreshes_its_sheet_while_the_round_is_played(client):
+def test_the_table_page_refreshes_its_sheet_while_the_round_is_played(
+    client, django_capture_on_commit_callbacks
+):
     """Players following their table's sheet need not reload: the page asks for its sheet
     every 20 s, and is answered 304 while nothing changed (issue 36)."""
     tournament = factories.tournament(players=4)
@@ -81,9 +83,13 @@ def test_the_table_page_refreshes_its_sheet_while_the_round_is_played(client):
     again = client.get(live, headers={"HX-Request": "true", "If-None-Match": first["ETag"]})
     assert again.status_code == 304
     sheet = Scoresheet.objects.get(table__round=round_)
-    scoring_services.scoresheet_hands_replace(
-        scoresheet=sheet, hands=full_match()[:1], version=sheet.version, by=factories.keeper(sheet)
-    )
+    with django_capture_on_commit_callbacks(execute=True):
+        scoring_services.scoresheet_hands_replace(
+            scoresheet=sheet,
+            hands=full_match()[:1],
+            version=sheet.version,
+            by=factories.keeper(sheet),
+        )
     changed = client.get(live, headers={"HX-Request": "true", "If-None-Match": first["ETag"]})
     assert changed.status_code == 200
     html = changed.content.decode()
@@ -99,3 +105,58 @@ def test_the_table_page_of_a_round_not_started_does_not_refresh_itself(client):
     page = client.get(reverse("table", args=[tournament.slug, 1, 1])).content.decode()
     assert 'id="table-sheet"' in page
     assert "hx-trigger" not in page[page.index('id="table-sheet"') :][:300]
+
+
+def test_a_phones_refresh_of_an_unchanged_table_reads_no_table(
+    client, django_assert_max_num_queries, django_capture_on_commit_callbacks
+):
+    """Two phones a player ask every 20 s (issue 36): while nothing at the table changed, the
+    answer is a 304 from the table's versions in the cache (the tournament and the round read,
+    not the table, its sheet or its decisions); a new name at the table is a full answer."""
+    tournament = factories.tournament(players=8)
+    services.round_start(round=factories.seated_round(tournament))
+    live = reverse("table-live", args=[tournament.slug, 1, 1])
+    first = client.get(live, headers={"HX-Request": "true"})
+    assert first["ETag"].startswith('W/"table-')
+    with django_assert_max_num_queries(2):
+        again = client.get(live, headers={"HX-Request": "true", "If-None-Match": first["ETag"]})
+    assert again.status_code == 304
+    assert again["ETag"] == first["ETag"]
+    # A hand at table 2 leaves table 1's page as it was.
+    other = Scoresheet.objects.get(table__round__tournament=tournament, table__number=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        scoring_services.scoresheet_hands_replace(
+            scoresheet=other,
+            hands=full_match()[:1],
+            version=other.version,
+            by=factories.keeper(other),
+        )
+    same = client.get(live, headers={"HX-Request": "true", "If-None-Match": first["ETag"]})
+    assert same.status_code == 304
+    entry = Scoresheet.objects.get(table__round__tournament=tournament, table__number=1)
+    entry = entry.table.seats.get(position=1).entry
+    with django_capture_on_commit_callbacks(execute=True):
+        services.entry_update(
+            entry=entry,
+            first_name="Jürgen",
+            last_name="Öztürk",
+            start_number=entry.start_number,
+            by=factories.organiser(tournament),
+        )
+    renamed = client.get(live, headers={"HX-Request": "true", "If-None-Match": first["ETag"]})
+    assert renamed.status_code == 200
+    assert "Öztürk" in renamed.content.decode()
+
+
+def test_a_logged_in_readers_table_refresh_is_tagged_by_its_content(client):
+    """The organiser's page holds the seats' private links: his refresh is not answered from
+    the versions the phones' is (their ETag names no user)."""
+    tournament = factories.tournament(players=4)
+    services.round_start(round=factories.seated_round(tournament))
+    client.force_login(factories.organiser(tournament))
+    live = reverse("table-live", args=[tournament.slug, 1, 1])
+    first = client.get(live, headers={"HX-Request": "true"})
+    assert first.status_code == 200
+    assert not first["ETag"].startswith('W/"table-')
+    again = client.get(live, headers={"HX-Request": "true", "If-None-Match": first["ETag"]})
+    assert again.status_code == 304

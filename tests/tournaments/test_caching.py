@@ -155,3 +155,48 @@ def test_a_seating_drawn_again_raises_its_rounds_version(django_capture_on_commi
         tournament_services.round_seat(round=round_, seed=2)
 
     assert raised(round_.pk, draw_again, django_capture_on_commit_callbacks)
+
+
+def test_a_sheets_change_raises_its_table_page_and_the_desk_not_the_other_tables(
+    sheet, django_capture_on_commit_callbacks
+):
+    """A hand raises the round's version (the desk) and its table page's, not the round's
+    other table pages' (issue 36: their phones' refreshes stay 304)."""
+    round_id, number = sheet.table.round_id, sheet.table.number
+    before = caching.round_version(round_id), caching.table_version(round_id, number)
+    other = caching.table_version(round_id, number + 1)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.scoresheet_hands_replace(
+            scoresheet=sheet,
+            hands=full_match()[:1],
+            version=sheet.version,
+            by=factories.keeper(sheet),
+        )
+    assert caching.round_version(round_id) != before[0]
+    assert caching.table_version(round_id, number) != before[1]
+    assert caching.table_version(round_id, number + 1) == other
+
+
+def test_a_change_of_the_round_raises_every_table_page(django_capture_on_commit_callbacks):
+    pages = [caching.table_version(5, number) for number in (1, 2)]
+    with django_capture_on_commit_callbacks(execute=True):
+        caching.round_changed(5)
+    assert all(caching.table_version(5, n) != page for n, page in zip((1, 2), pages, strict=True))
+
+
+def test_a_complaint_raises_its_table_page(sheet, django_capture_on_commit_callbacks):
+    adjudicator = factories.adjudicator(sheet.table.round.tournament)
+    before = caching.table_version(sheet.table.round_id, sheet.table.number)
+    with django_capture_on_commit_callbacks(execute=True):
+        complaint_record(
+            scoresheet=sheet, hand_number=1, offender=2, description="Revoke", by=adjudicator
+        )
+    assert caching.table_version(sheet.table.round_id, sheet.table.number) != before
+
+
+def test_without_the_cache_a_table_page_has_no_version(monkeypatch):
+    def down(*args, **kwargs):
+        raise ConnectionError("cache down")
+
+    monkeypatch.setattr(cache, "get", down)
+    assert caching.table_version(9, 1) is None

@@ -97,6 +97,7 @@ from tournaments.selectors.rounds import (
     seating_other_rounds,
     seating_quality,
     seating_shortfall,
+    table_etag,
     table_get,
     tournament_rounds,
 )
@@ -223,6 +224,7 @@ __all__ = [
     "standings_read",
     "standings_results",
     "standings_row",
+    "table_etag",
     "table_get",
     "table_playing_time",
     "tiebreaks_of",

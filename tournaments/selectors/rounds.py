@@ -7,10 +7,11 @@ from django.db.models import Count, F, FilteredRelation, Prefetch, Q, QuerySet, 
 from django.db.models.lookups import Exact
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils import translation
 from django.utils.functional import Promise
 
 from doko import seating, team_seating
-from tournaments import lineups, play
+from tournaments import caching, lineups, play
 from tournaments.models import (
     Entry,
     Round,
@@ -160,6 +161,20 @@ def round_tables(*, round: Round, with_teams: bool = False) -> list[TableRow]:
 
 def table_get(*, round: Round, number: int) -> TableRow:
     return _table_row(get_object_or_404(_tables(round), number=number))
+
+
+def table_etag(*, round: Round, number: int, mode: str) -> str | None:
+    """The ETag of a table's page for a reader without roles, from the versions the services
+    raise (``caching.round_changed`` for the round's seating and players, ``table_changed``
+    for the table's sheet and decisions), the round's state, the reader's ``standings_mode``
+    and the language: a refresh is answered 304 without reading the table. Read before the
+    page is built, so that a change committed meanwhile raises it past what the page shows.
+    None when the cache cannot be reached."""
+    version = caching.table_version(round.pk, number)
+    if version is None:
+        return None
+    shown = (round.pk, number, *version, round.status, mode, translation.get_language())
+    return 'W/"table-' + "-".join(str(part) for part in shown) + '"'
 
 
 def seat_tokens(*, table: Table) -> dict[int, str]:

@@ -249,3 +249,20 @@ def test_a_sanction_is_for_a_player_of_the_round(tournament, round_, staff):
             by=staff["panel"][0],
         )
     assert "entry" in error.value.message_dict
+
+
+def test_a_deduction_and_its_appeal_raise_the_version_of_its_tables_page(
+    tournament, round_, sheet, staff, django_capture_on_commit_callbacks
+):
+    """The deducted points show on the table's page (TSR 9.6.2 b): its refresh must not be
+    answered 304 (``caching.table_version``); the other tables' pages keep theirs."""
+    from tournaments import caching
+
+    enter(sheet, MATCH)
+    number = sheet.table.number
+    before, other = caching.table_version(round_.pk, number), caching.table_version(round_.pk, 2)
+    with django_capture_on_commit_callbacks(execute=True):
+        bound_deduction(tournament, round_, sheet, staff)
+    after = caching.table_version(round_.pk, number)
+    assert after != before
+    assert caching.table_version(round_.pk, 2) == other
