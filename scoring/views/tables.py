@@ -52,9 +52,7 @@ def table_live(request: HttpRequest, slug: str, number: int, table: int) -> Http
     (ConditionalGetMiddleware)."""
     etag = None
     if not request.user.is_authenticated:
-        tournament = tournament_selectors.tournament_get(
-            slug=slug, user=request.user, counts=False
-        )
+        tournament = tournament_selectors.tournament_get(slug=slug, user=request.user, counts=False)
         round_ = tournament_selectors.round_get(tournament=tournament, number=number)
         mode = standings_mode(request, tournament)
         etag = tournament_selectors.table_etag(round=round_, number=table, mode=mode)
