@@ -3,6 +3,7 @@
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.views.decorators.http import require_GET
@@ -15,6 +16,7 @@ from scoring.models import (
 )
 from scoring.rulings import sheet_adjudication
 from scoring.selectors import hand_lines, scoresheet_check, scoresheet_rows
+from tournaments import caching
 from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Round
@@ -48,8 +50,9 @@ def table_live(request: HttpRequest, slug: str, number: int, table: int) -> Http
     The players' phones, not logged in, get the ETag of the table's versions
     (``table_etag``): their refresh is answered 304 from two numbers in the cache, without
     reading the table and its sheet (on a championship's day two phones a player ask every 20
-    seconds). Logged-in readers, whose page depends on who they are, get the answer's own
-    (ConditionalGetMiddleware)."""
+    seconds), and a changed table's answer is built once per version for all of them and kept
+    in the cache under its ETag, which names everything it shows. Logged-in readers, whose
+    page depends on who they are, get the answer's own ETag (ConditionalGetMiddleware)."""
     etag = None
     if not request.user.is_authenticated:
         tournament = tournament_selectors.tournament_get(slug=slug, user=request.user, counts=False)
@@ -57,7 +60,16 @@ def table_live(request: HttpRequest, slug: str, number: int, table: int) -> Http
         mode = standings_mode(request, tournament)
         etag = tournament_selectors.table_etag(round=round_, number=table, mode=mode)
     response = get_conditional_response(request, etag=etag) if etag else None
-    if response is None:
+    if response is None and etag:
+        # The ETag names all a phone's answer shows: built once per version for every phone.
+        key = f"table-live:{etag}"
+        html = caching.versioned_get(key)
+        if html is None:
+            context = _table_context(request, slug, number, table)
+            html = render_to_string("scoring/partials/table_live.html", context, request)
+            caching.versioned_put(key, html)
+        response = HttpResponse(html)
+    elif response is None:
         context = _table_context(request, slug, number, table)
         response = render(request, "scoring/partials/table_live.html", context)
     if etag:

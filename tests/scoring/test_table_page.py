@@ -112,7 +112,8 @@ def test_a_phones_refresh_of_an_unchanged_table_reads_no_table(
 ):
     """Two phones a player ask every 20 s (issue 36): while nothing at the table changed, the
     answer is a 304 from the table's versions in the cache (the tournament and the round read,
-    not the table, its sheet or its decisions); a new name at the table is a full answer."""
+    not the table, its sheet or its decisions), and a phone without the page gets the answer
+    built for the first; a new name at the table is a new answer."""
     tournament = factories.tournament(players=8)
     services.round_start(round=factories.seated_round(tournament))
     live = reverse("table-live", args=[tournament.slug, 1, 1])
@@ -122,6 +123,12 @@ def test_a_phones_refresh_of_an_unchanged_table_reads_no_table(
         again = client.get(live, headers={"HX-Request": "true", "If-None-Match": first["ETag"]})
     assert again.status_code == 304
     assert again["ETag"] == first["ETag"]
+    # Another phone, with nothing cached yet, gets the answer the first one's request built.
+    with django_assert_max_num_queries(2):
+        another = client.get(live, headers={"HX-Request": "true"})
+    assert another.status_code == 200
+    assert another.content == first.content
+    assert another["ETag"] == first["ETag"]
     # A hand at table 2 leaves table 1's page as it was.
     other = Scoresheet.objects.get(table__round__tournament=tournament, table__number=2)
     with django_capture_on_commit_callbacks(execute=True):
