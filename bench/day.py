@@ -78,7 +78,10 @@ HANDS = _env_int("BENCH_DAY_HANDS", 4 if QUICK else 24)
 STEP_SECONDS = _env_int("BENCH_DAY_STEP_SECONDS", 12 if QUICK else 30)
 STEPS = [
     int(n)
-    for n in (os.environ.get("BENCH_DAY_STEPS") or ("50,150" if QUICK else "50,100,200,350,500"))
+    for n in (
+        os.environ.get("BENCH_DAY_STEPS")
+        or ("50,150" if QUICK else "10,20,30,40,50,100,200,350,500")
+    )
     .replace(" ", "")
     .split(",")
 ]
