@@ -85,13 +85,17 @@ def test_confirming_makes_them_count_and_reopening_takes_them_back(sheet, tourna
 
 
 def rebuilds(callbacks) -> list:
-    """The work queued for after commit but the desk's round version, which every change of a
-    sheet raises (tournaments.caching.round_changed), and the tournament's cached head, which
-    every rebuild forgets once it commits (selectors.tournament_head_forget)."""
+    """The work queued for after commit but the versions in the cache, which every change of a
+    sheet raises (tournaments.caching: the desk's and the table page's), and the tournament's
+    cached head, which every rebuild forgets once it commits
+    (selectors.tournament_head_forget)."""
     from tournaments.selectors.tournaments import _head_forget_now
 
-    cache_work = {caching.round_version_raise, _head_forget_now}
-    return [c for c in callbacks if getattr(c, "func", None) not in cache_work]
+    def cache_work(callback) -> bool:
+        func = getattr(callback, "func", None)
+        return func is _head_forget_now or getattr(func, "__module__", "") == caching.__name__
+
+    return [c for c in callbacks if not cache_work(c)]
 
 
 def test_the_standings_are_rebuilt_after_commit(
