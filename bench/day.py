@@ -42,7 +42,6 @@ import math
 import os
 import random
 import re
-import secrets
 import shutil
 import subprocess
 import sys
@@ -59,7 +58,7 @@ from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
 
 from bench.figures import Figure
-from bench.standings import SERVER_SETTINGS
+from bench.standings import server_env
 from bench.tournament import played as played_tournament
 from bench.tournament import players as player_pool
 
@@ -226,28 +225,12 @@ def _server(directory: Path) -> tuple[subprocess.Popen, str, Path]:
 
     from tools.servers import ServerError, child_options, free_port, log_tail
 
-    (directory / "bench_server_settings.py").write_text(SERVER_SETTINGS)
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in {"REDIS_URL", "CELERY_BROKER_URL", "DATABASE_URL", "DJANGO_SETTINGS_MODULE"}
-    }
-    env.update(
-        PYTHONPATH=os.pathsep.join([str(directory), str(settings.BASE_DIR)]),
-        DJANGO_SETTINGS_MODULE="bench_server_settings",
-        DATABASE_URL=os.environ["DATABASE_URL"],
-        DEBUG="false",
-        SECRET_KEY=secrets.token_urlsafe(50),
-        ALLOWED_HOSTS="127.0.0.1",
-        SECURE_SSL_REDIRECT="false",
-        SECURE_COOKIES="false",
+    env = server_env(
+        directory,
         LOG_LEVEL="INFO",
-        VAR_DIR=str(directory),
         WEB_CONCURRENCY=str(WORKERS),
         GUNICORN_THREADS=str(THREADS),
     )
-    if redis_url := os.environ.get("REDIS_URL"):
-        env["REDIS_URL"] = redis_url
     log = directory / "gunicorn.log"
     port = free_port()
     config = Path(settings.BASE_DIR) / "docker" / "gunicorn.conf.py"

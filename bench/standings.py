@@ -299,12 +299,11 @@ STORAGES = {
 """
 
 
-def _server(directory: Path) -> tuple[subprocess.Popen, str]:
-    """gunicorn on a free loopback port, as in production (DEBUG off), on the run's database and
-    cache (DATABASE_URL, REDIS_URL: bench.backends)."""
+def server_env(directory: Path, **extra: str) -> dict[str, str]:
+    """The environment of a bench's gunicorn: this process's, on the run's database and cache
+    (DATABASE_URL, REDIS_URL: bench.backends), DEBUG off, the bench's settings module written
+    to ``directory``; ``extra`` on top."""
     from django.conf import settings
-
-    from tools.servers import START_TIMEOUT, ServerError, child_options, free_port, log_tail
 
     (directory / "bench_server_settings.py").write_text(SERVER_SETTINGS)
     env = {
@@ -321,11 +320,22 @@ def _server(directory: Path) -> tuple[subprocess.Popen, str]:
         ALLOWED_HOSTS="127.0.0.1",
         SECURE_SSL_REDIRECT="false",
         SECURE_COOKIES="false",
-        LOG_LEVEL="WARNING",
         VAR_DIR=str(directory),
+        **extra,
     )
     if redis_url := os.environ.get("REDIS_URL"):
         env["REDIS_URL"] = redis_url
+    return env
+
+
+def _server(directory: Path) -> tuple[subprocess.Popen, str]:
+    """gunicorn on a free loopback port, as in production (DEBUG off), on the run's database and
+    cache (DATABASE_URL, REDIS_URL: bench.backends)."""
+    from django.conf import settings
+
+    from tools.servers import START_TIMEOUT, ServerError, child_options, free_port, log_tail
+
+    env = server_env(directory, LOG_LEVEL="WARNING")
     log = directory / "gunicorn.log"
     port = free_port()
     with log.open("ab") as output:
