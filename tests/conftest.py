@@ -150,6 +150,35 @@ def ctx(django_db_setup, django_db_blocker, tmp_path_factory):
             get_user_model().objects.filter(username__startswith="matrix-").delete()
 
 
+@pytest.fixture(scope="session")
+def one_request_at_a_time(live_server):
+    """The session's live server, answering one request at a time (``tests.live.
+    OneRequestAtATime``): the browser tests and the HTTP replays of tests/security/ share it."""
+    from tests.live import OneRequestAtATime
+
+    server = live_server.thread.httpd
+    if not isinstance(server.get_app(), OneRequestAtATime):
+        server.set_app(OneRequestAtATime(server.get_app()))
+    return live_server
+
+
+@pytest.fixture
+def visitor(one_request_at_a_time):
+    """Make a client of the running site (``tests.live.Visitor``): each call another device,
+    with cookies of its own, or none (``cookies=False``)."""
+    from tests.live import Visitor
+
+    made = []
+
+    def make(**options):
+        made.append(Visitor(one_request_at_a_time.url, **options))
+        return made[-1]
+
+    yield make
+    for client in made:
+        client.session.close()
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
     """The figures the browser tests (tests/browser/) recorded with ``record_property``, also
     without ``-s``. Here, not in their own conftest.py: under pytest-xdist only the controlling

@@ -14,11 +14,11 @@ check is switched off for the session.
 """
 
 import os
-import threading
 from collections.abc import Callable, Iterable, Iterator
 
 import pytest
 
+from tests.live import OneRequestAtATime  # noqa: F401  (re-exported for the browser tests)
 from tests.plugins.servers import REQUIRED_BECAUSE, SERVERS_REQUIRED
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
@@ -72,52 +72,6 @@ def browser():
     playwright.stop()
 
 
-class OneRequestAtATime:
-    """A WSGI application that lets the live server answer one request at a time, the work it
-    does after the response (``tournaments.after_response``, run at the response's close)
-    included.
-
-    On the in-memory SQLite test database every thread of the live server uses the same
-    connection (Django shares it, or the threads would see different databases), so two requests
-    at once would interleave their transactions on it: a request's ``atomic`` becomes a savepoint
-    of the standings rebuild another request runs after its answer, and the ``on_commit`` that
-    queues a print job may never run. In production every thread has a connection of its own.
-    The lock is taken per request, not per connection, so an idle keep-alive connection of the
-    browser holds nothing up."""
-
-    def __init__(self, app: Callable[..., Iterable[bytes]]) -> None:
-        self.app = app
-        self.lock = threading.Lock()
-
-    def __call__(self, environ, start_response) -> Iterable[bytes]:
-        self.lock.acquire()
-        try:
-            response = self.app(environ, start_response)
-        except BaseException:
-            self.lock.release()
-            raise
-        return _ReleasedAtClose(response, self.lock)
-
-
-class _ReleasedAtClose:
-    """A response that releases ``lock`` once the server has closed it (sent or not)."""
-
-    def __init__(self, response: Iterable[bytes], lock: threading.Lock) -> None:
-        self.response = response
-        self.lock = lock
-
-    def __iter__(self) -> Iterator[bytes]:
-        return iter(self.response)
-
-    def close(self) -> None:
-        try:
-            close = getattr(self.response, "close", None)
-            if close is not None:
-                close()
-        finally:
-            self.lock.release()
-
-
 class SavesCut:
     """A WSGI application that, while ``cut`` is set, answers every save of a hand (a path
     ending in ``/save/``) 503 as a proxy would while the hall's network is down, without the
@@ -145,15 +99,6 @@ def saves_cut(one_request_at_a_time) -> Iterator[SavesCut]:
     server.set_app(cut)
     yield cut
     server.set_app(app)
-
-
-@pytest.fixture(scope="session")
-def one_request_at_a_time(live_server):
-    """The session's live server, answering one request at a time (``OneRequestAtATime``)."""
-    server = live_server.thread.httpd
-    if not isinstance(server.get_app(), OneRequestAtATime):
-        server.set_app(OneRequestAtATime(server.get_app()))
-    return live_server
 
 
 @pytest.fixture
