@@ -15,8 +15,12 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
-        from tournaments import checks  # noqa: F401  (registers the system checks)
+        from tournaments import (
+            checks,  # noqa: F401  (registers the system checks)
+            roles_history,
+        )
         from tournaments.models import Tournament
 
         post_save.connect(_forget_head, sender=Tournament, dispatch_uid="tournament-head-save")
         post_delete.connect(_forget_head, sender=Tournament, dispatch_uid="tournament-head-delete")
+        roles_history.connect()

@@ -979,6 +979,60 @@ class TournamentRole(models.Model):
         return f"{self.user} – {self.get_role_display()}"
 
 
+class RoleRecord(models.Model):
+    """One line of a tournament's role history, kept for good: a role granted, its *plays as*
+    changed, or the role taken away (``tournaments.roles_history``, on every path that changes
+    a ``TournamentRole``). The steps that need a second person read who ever held a role and
+    whom he ever played as from here (``doko.four_eyes``): taking a role away, or a *plays
+    as*, never makes somebody a second person after the fact."""
+
+    class Change(models.TextChoices):
+        GRANTED = "granted", _("granted")
+        CHANGED = "changed", _("plays as changed")
+        REMOVED = "removed", _("taken away")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="+", verbose_name=_("tournament")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("user"),
+    )
+    role = models.CharField(_("role"), max_length=16, choices=TournamentRole.Role.choices)
+    # Whom he played as with the role then: a link between the account and the player that
+    # outlives the role.
+    entry = models.ForeignKey(
+        "Entry",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("plays as"),
+    )
+    change = models.CharField(_("change"), max_length=16, choices=Change.choices)
+    at = models.DateTimeField(_("at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("role history entry")
+        verbose_name_plural = _("role history")
+        ordering = ["tournament", "at", "pk"]
+        indexes = [models.Index(fields=["tournament", "user"], name="role_record_holder")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(change__in=["granted", "changed", "removed"]),
+                name="role_record_change_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(role__in=TournamentRole.Role.values), name="role_record_role_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} – {self.get_role_display()}: {self.get_change_display()}"
+
+
 class SeatResult(models.Model):
     """What one seat's player scored in a round, once the table's sheet is handed in: game
     points, initialled penalty points (TSR 8.2.2), deductions (TSR 9.6.2 b), the placing at

@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from doko.four_eyes import Account, Deed, Done, Step, disqualifying
 from tournaments.models import (
     Entry,
     RankingAdmission,
@@ -23,7 +24,6 @@ from tournaments.models import (
     Seat,
     Table,
     Tournament,
-    TournamentRole,
 )
 from tournaments.roles import (
     CHECKS_IN,
@@ -34,6 +34,7 @@ from tournaments.roles import (
     READS_SEAT_LINKS,
     STAFF,
 )
+from tournaments.roles_history import held_roles
 
 
 @dataclass(frozen=True)
@@ -474,28 +475,37 @@ def may_decide_admission(
     *,
     admission: RankingAdmission,
     user: User | AnonymousUser,
-    holds_role: bool | None = None,
+    held_role: bool | None = None,
 ) -> Refusal | None:
     """Admit a tournament to a ranking list (again, with its changed results), or decline it:
-    a maintainer of the list who is none of the tournament's staff (he holds no role in it,
-    a superuser's implied roles aside) and did not ask himself. Requested or admitted only.
-    ``holds_role``: whether the user holds a role in the tournament, if read already (a page
-    of many admissions); else it is read here."""
+    a maintainer of the list who is a second person to the tournament (``doko.four_eyes``,
+    ``Step.ADMIT``): he never held a role in it, a role taken away since included, a
+    superuser's implied roles aside, and did not ask himself. Requested or admitted only.
+    ``held_role``: whether the user holds or held a role in the tournament, if read already (a
+    page of many admissions); else it is read here."""
     if not maintains(ranking_list=admission.ranking_list, user=user):
         return Refusal(
             _("Only a maintainer of the ranking list “%(list)s” admits or declines tournaments.")
             % {"list": admission.ranking_list.name}
         )
-    if holds_role is None:
-        holds_role = TournamentRole.objects.filter(
-            tournament_id=admission.tournament_id, user_id=user.pk or 0
-        ).exists()
-    if holds_role or admission.requested_by_id == user.pk:
+    if held_role is None:
+        held_role = bool(held_roles(tournament_ids=[admission.tournament_id], user_id=user.pk))
+    record = (
+        [Done(Deed.ASKED, Account(admission.requested_by_id))] if admission.requested_by_id else []
+    )
+    if held_role and user.pk is not None:
+        record.append(Done(Deed.HELD_ROLE, Account(user.pk)))
+    deeds = disqualifying(step=Step.ADMIT, record=record, actor={Account(user.pk or 0)})
+    if Deed.HELD_ROLE in deeds:
         return Refusal(
             _(
-                "You are on the staff of this tournament or asked for it yourself: another "
-                "maintainer of the list decides."
+                "You are or were on the staff of this tournament (a role taken away still "
+                "counts): another maintainer of the list decides."
             )
+        )
+    if Deed.ASKED in deeds:
+        return Refusal(
+            _("You asked for this admission yourself: another maintainer of the list decides.")
         )
     if admission.status not in {
         RankingAdmission.Status.REQUESTED,

@@ -232,6 +232,26 @@ def test_a_staff_member_of_the_tournament_does_not_admit_it(capture, ranking, ke
     assert "staff of this tournament" in response.json()["detail"]
 
 
+def test_a_maintainer_whose_role_in_the_tournament_was_taken_away_does_not_admit_it(
+    capture, ranking, keeper_of_lists
+):
+    tournament, organiser = finished(capture)
+    grant = factories.role_grant(tournament=tournament, user=keeper_of_lists, role="scorekeeper")
+    with capture():
+        services.ranking_admission_request(
+            ranking_list=ranking, tournament=tournament, by=organiser
+        )
+    grant.delete()  # he leaves the staff, and then comes to decide
+    admission = RankingAdmission.objects.get(tournament=tournament)
+    refusal = policies.may_decide_admission(admission=admission, user=keeper_of_lists)
+    assert refusal is not None and "were on the staff" in refusal.message
+    response = api_as(keeper_of_lists).post(
+        reverse("api-ranking-admit", args=["club", tournament.slug]), {}, "json"
+    )
+    assert response.status_code == 403
+    assert admission.status == RankingAdmission.Status.REQUESTED
+
+
 # Criteria and reasons ---------------------------------------------------------------------------
 
 

@@ -22,8 +22,8 @@ from tournaments.models import (
     Seat,
     SeatResult,
     Tournament,
-    TournamentRole,
 )
+from tournaments.roles_history import held_roles
 from tournaments.selectors.tournaments import (
     AnyUser,
     tournaments_visible,
@@ -422,20 +422,11 @@ def ranking_keeping(*, ranking_list: RankingList, user: AnyUser) -> RankingKeepi
     refusals: dict[int, policies.Refusal | None] = {}
     if maintains:
         decidable = [*pending, *(c.admission for c in changes)]
-        staff_of = (
-            set(
-                TournamentRole.objects.filter(
-                    user_id=user.pk or 0,
-                    tournament_id__in=[a.tournament_id for a in decidable],
-                ).values_list("tournament_id", flat=True)
-            )
-            if decidable
-            else set()
-        )
+        staff_of = held_roles(tournament_ids={a.tournament_id for a in decidable}, user_id=user.pk)
         for admission in decidable:
             admission.ranking_list = ranking_list  # its maintainers read once, above
             refusals[admission.pk] = policies.may_decide_admission(
-                admission=admission, user=user, holds_role=admission.tournament_id in staff_of
+                admission=admission, user=user, held_role=admission.tournament_id in staff_of
             )
     return RankingKeeping(
         refusals=refusals,

@@ -25,6 +25,7 @@ from tournaments.models import (
     Tournament,
     TournamentRole,
 )
+from tournaments.roles_history import roles_recorded
 from tournaments.selectors import SETTINGS
 from tournaments.services.common import save_validated, tournament_lock
 from tournaments.services.ranking_lists import RANKING_SETTINGS, ranking_schedule
@@ -241,7 +242,9 @@ def _staff_copy(
         )
         if (user_id, role) not in held
     ]
-    return TournamentRole.objects.bulk_create(grants)
+    made = TournamentRole.objects.bulk_create(grants)
+    roles_recorded(made)  # bulk_create sends no signals: the history is written here
+    return made
 
 
 def _slug_check(*, tournament: Tournament, roles: set[str], slug: Any) -> None:

@@ -1,0 +1,98 @@
+"""A tournament's role history: who held which role and whom he played as, kept for good
+(``RoleRecord``), and what the steps that need a second person read of it (``doko.four_eyes``).
+
+Every change to a ``TournamentRole`` is written here by the model's signals, so that no path
+escapes it: the staff page and the API (``adjudication.services.staff``), a new tournament's
+organiser, a match day's organisers, a copied tournament's staff, the administration, a
+backup restored. A path that writes roles in bulk, without signals, calls ``roles_recorded``
+itself. The roles in force are still ``TournamentRole``; this is what was.
+"""
+
+from collections.abc import Collection, Iterable
+
+from django.db.models import Q
+from django.db.models.signals import post_delete, post_save, pre_save
+
+from tournaments.models import RoleRecord, TournamentRole
+
+
+def roles_recorded(
+    grants: Iterable[TournamentRole], *, change: str = RoleRecord.Change.GRANTED
+) -> None:
+    """Write ``change`` for each of these roles (saved already) to the history."""
+    RoleRecord.objects.bulk_create(
+        RoleRecord(
+            tournament_id=grant.tournament_id,
+            user_id=grant.user_id,
+            role=grant.role,
+            entry_id=grant.entry_id,
+            change=change,
+        )
+        for grant in grants
+    )
+
+
+def _before(sender, instance: TournamentRole, raw: bool = False, **kwargs) -> None:
+    """Whom the role played as before this save, to tell a changed *plays as* apart."""
+    if raw or instance.pk is None:
+        return
+    instance._entry_before = (  # type: ignore[attr-defined]
+        TournamentRole.objects.filter(pk=instance.pk).values_list("entry_id", flat=True).first()
+    )
+
+
+def _saved(sender, instance: TournamentRole, created: bool, raw: bool = False, **kwargs) -> None:
+    if created:
+        roles_recorded([instance])
+    elif getattr(instance, "_entry_before", instance.entry_id) != instance.entry_id:
+        roles_recorded([instance], change=RoleRecord.Change.CHANGED)
+
+
+def _deleted(sender, instance: TournamentRole, origin=None, **kwargs) -> None:
+    # Only a role taken away by itself: one that goes with its tournament or its account
+    # leaves nobody to record it for (the history goes with them).
+    deleted = getattr(origin, "model", type(origin))
+    if deleted is TournamentRole:
+        roles_recorded([instance], change=RoleRecord.Change.REMOVED)
+
+
+def connect() -> None:
+    """Write the history on every save and delete of a role (``TournamentsConfig.ready``)."""
+    pre_save.connect(_before, sender=TournamentRole, dispatch_uid="role-history-before")
+    post_save.connect(_saved, sender=TournamentRole, dispatch_uid="role-history-saved")
+    post_delete.connect(_deleted, sender=TournamentRole, dispatch_uid="role-history-deleted")
+
+
+# Reads ----------------------------------------------------------------------------------------
+
+
+def held_roles(*, tournament_ids: Collection[int], user_id: int | None) -> set[int]:
+    """Those of the tournaments in which the user holds or ever held a role."""
+    if user_id is None or not tournament_ids:
+        return set()
+    held = Q(tournament_id__in=list(tournament_ids), user_id=user_id)
+    now = TournamentRole.objects.filter(held).order_by().values_list("tournament_id", flat=True)
+    ever = RoleRecord.objects.filter(held).order_by().values_list("tournament_id", flat=True)
+    return set(now.union(ever))
+
+
+def plays_as(
+    *, entry_ids: Collection[int] = (), user_ids: Collection[int] = ()
+) -> set[tuple[int, int]]:
+    """Every (account, player) pair that is one person: an account whose role names, or ever
+    named, the entry as whom he plays (``TournamentRole.entry``), among these entries or these
+    accounts. One query."""
+    if not entry_ids and not user_ids:
+        return set()
+    now = Q(entry_id__in=list(entry_ids)) | Q(user_id__in=list(user_ids))
+    pairs = (
+        TournamentRole.objects.filter(now, entry__isnull=False)
+        .order_by()
+        .values_list("user_id", "entry_id")
+    )
+    ever = (
+        RoleRecord.objects.filter(now, entry__isnull=False)
+        .order_by()
+        .values_list("user_id", "entry_id")
+    )
+    return set(pairs.union(ever))
