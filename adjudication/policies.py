@@ -35,6 +35,7 @@ from tournaments.models import Seat, Table, Tournament, TournamentRole
 from tournaments.policies import Refusal
 from tournaments.policies import enforce as enforce
 from tournaments.roles import CATALOGUE, FIRST_INSTANCE, PANEL
+from tournaments.roles_history import played_by, plays_as
 from tournaments.selectors import AnyUser, user_roles
 
 Role = TournamentRole.Role
@@ -51,12 +52,13 @@ def _roles(tournament: Tournament, user: AnyUser) -> set[str]:
 
 def players_at(*, table: Table, users: Iterable[User | int]) -> set[int]:
     """The ids of those ``users`` who play at ``table``: the player one of their roles in the
-    tournament names ("plays as") is seated there."""
-    return set(
-        Seat.objects.filter(table=table, entry__staff_roles__user__in=list(users)).values_list(
-            "entry__staff_roles__user_id", flat=True
-        )
+    tournament names ("plays as"), or ever named (``tournaments.roles_history``: taking the
+    *plays as* away makes nobody neutral after the fact), is seated there."""
+    ids = {user if isinstance(user, int) else user.pk for user in users}
+    entries = set(
+        Seat.objects.filter(played_by(ids), table=table).values_list("entry_id", flat=True)
     )
+    return {user for user, entry in plays_as(user_ids=ids) if entry in entries}
 
 
 def _plays_at(table: Table, user: User) -> bool:

@@ -260,6 +260,11 @@ urlpatterns += [
         name="api-scoresheet-second-entry-settle",
     ),
     path(
+        f"{SHEET}/first-entry/open",
+        scoring_api.ScoresheetFirstEntryOpen.as_view(),
+        name="api-scoresheet-first-entry-open",
+    ),
+    path(
         "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/links",
         scoring_api.TableLinks.as_view(),
         name="api-table-links",

@@ -26,6 +26,7 @@ from printing.pdf import slips as slips_pdf
 from scoring.selectors import sheet_state
 from tournaments import selectors
 from tournaments.models import Entry, Round, Seat, Table
+from tournaments.roles_history import tablemates
 from tournaments.site import is_loopback, link_host
 from tournaments.workers import send_or_run
 
@@ -127,15 +128,22 @@ def _round_printout(document: Callable[..., bytes]) -> Builder:
     return build
 
 
-def _seat_links(job: Job, round_: Round) -> Callable[[selectors.SeatRow], str] | None:
+def _seat_links(job: Job, round_: Round) -> Callable[[selectors.SeatRow], str | None] | None:
     """Each seat's private link to its table's scoresheet, at the address the job was started
-    from (``site_url``, which SITE_URL decides when it is set); None without one."""
+    from (``site_url``, which SITE_URL decides when it is set); None without one. Not the
+    links of the other seats at a table where whoever started the job plays (None for them):
+    he would hold his tablemates' seats (TSR 7.3.2)."""
     if not job.site_url:
         return None
     tokens = dict(Seat.objects.filter(round=round_).values_list("entry_id", "token"))
+    withheld = tablemates(
+        user_id=job.created_by_id, tournament_id=round_.tournament_id, round_id=round_.pk
+    )
     site = job.site_url.rstrip("/")
 
-    def url_for_seat(seat: selectors.SeatRow) -> str:
+    def url_for_seat(seat: selectors.SeatRow) -> str | None:
+        if seat.entry.pk in withheld:
+            return None
         return site + reverse("sheet-link", args=[tokens[seat.entry.pk]])
 
     return url_for_seat

@@ -5,7 +5,10 @@ print would point at this machine only."""
 from django.template import Context
 
 from printing import selectors
+from tournaments import policies
 from tournaments.models import Round, Tournament
+from tournaments.permissions import roles_of
+from tournaments.roles_history import plays_in
 from tournaments.round_page import render_box
 from tournaments.site import site_warning
 
@@ -22,5 +25,10 @@ class RoundPrintouts:
                 "tournament": tournament,
                 "jobs": selectors.round_jobs(round=round),
                 "site_warning": site_warning(context["request"]),
+                # The seat slips carry every player's link: not for an organiser who plays.
+                "slips_refusal": policies.may_print_every_link(
+                    roles=roles_of(context["request"], tournament),
+                    plays=plays_in(user_id=context["request"].user.pk, tournament_id=tournament.pk),
+                ),
             },
         )

@@ -11,12 +11,19 @@ from django.utils import timezone, translation
 
 from printing.jobs import job_enqueue
 from printing.models import Job
+from scoring import policies as scoring_policies
+from scoring.models import Scoresheet
+from scoring.policies import Actor
+from tournaments import policies
+from tournaments import selectors as tournament_selectors
 from tournaments.models import (
     Entry,
     Round,
     Table,
     Tournament,
 )
+from tournaments.policies import enforce
+from tournaments.roles_history import plays_in, tablemates
 from tournaments.services.common import save_validated
 from tournaments.services.standings import standings_recover
 
@@ -37,8 +44,13 @@ def job_start(
 
     Printouts of a round name the round, a table's completed scoresheet names the table too,
     one player's personal link card the player (``entry``); ``site_url`` is where links
-    printed in it point.
+    printed in it point. Who prints links must be a second person to the seats they open
+    (``_links_check``), and a blind first entry is printed for its typist only.
     """
+    if by is not None:
+        _links_check(tournament=tournament, kind=kind, entry=entry, by=by)
+        if kind == Job.Kind.SCORESHEET_PDF and table is not None:
+            _blind_check(table=table, by=by)
     job = save_validated(
         Job(
             tournament=tournament,
@@ -53,6 +65,26 @@ def job_start(
     )
     transaction.on_commit(lambda: job_enqueue(str(job.pk)))
     return job
+
+
+def _links_check(*, tournament: Tournament, kind: str, entry: Entry | None, by: User) -> None:
+    """Every player's personal link (the cards, the seat slips) is printed by an organiser who
+    does not play; one player's card by one who does not play with him (TSR 7.3.2:
+    ``tournaments.policies.may_print_every_link``, ``may_read_personal_link``)."""
+    roles = tournament_selectors.user_roles(user=by, tournament=tournament)
+    if kind == Job.Kind.PERSONAL_CARDS_PDF and entry is not None:
+        mates = tablemates(user_id=by.pk, tournament_id=tournament.pk)
+        enforce(policies.may_read_personal_link(entry=entry, roles=roles, tablemates=mates))
+    elif kind in {Job.Kind.PERSONAL_CARDS_PDF, Job.Kind.SEAT_SLIPS_PDF}:
+        plays = plays_in(user_id=by.pk, tournament_id=tournament.pk)
+        enforce(policies.may_print_every_link(roles=roles, plays=plays))
+
+
+def _blind_check(*, table: Table, by: User) -> None:
+    """A sheet checked blind at the desk (double entry) is printed for who typed it, or who
+    opened it since (recorded: ``scoring.policies.first_entry_hidden``)."""
+    sheet = Scoresheet.objects.select_related("table__round__tournament").get(table=table)
+    enforce(scoring_policies.first_entry_hidden(sheet=sheet, actor=Actor(user=by)))
 
 
 def jobs_recover(*, older_than: datetime.timedelta) -> list[str]:

@@ -460,6 +460,7 @@ class ScoresheetChange(models.Model):
         CONFIRM_SIGNED = "confirm_signed", _("confirmed from the signed paper sheet")
         CONFIRM_DOUBLE = "confirm_double", _("confirmed by blind double entry")
         SETTLE = "settle", _("difference settled from the paper sheet")
+        SETTLE_PROPOSED = "settle_proposed", _("settlement proposed by one typist")
         REOPEN = "reopen", _("reopened")
         RETURN = "return", _("sent back to the scorekeeper")
         END_EARLY = "end_early", _("ended early")
@@ -546,6 +547,20 @@ class SecondEntry(models.Model):
     # stands for the end of the playing time. Emptied when the second entry changes.
     differences = models.JSONField(_("differences"), default=list, blank=True)
     compared_at = models.DateTimeField(_("compared"), null=True, blank=True)
+    # A settlement of the differences proposed by one of the two typists, waiting for the
+    # other's agreement (``doko.four_eyes.settle_pair``): for each differing hand (by number,
+    # "0" for the end of the playing time) the entry the paper agrees with. Emptied when the
+    # second entry changes.
+    proposed_choices = models.JSONField(_("settlement proposed"), null=True, blank=True)
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("settlement proposed by"),
+    )
+    proposed_at = models.DateTimeField(_("settlement proposed at"), null=True, blank=True)
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
     updated_at = models.DateTimeField(_("last change"), auto_now=True)
 
@@ -556,10 +571,54 @@ class SecondEntry(models.Model):
             models.CheckConstraint(
                 condition=Q(version__gte=1), name="second_entry_version_positive"
             ),
+            models.CheckConstraint(
+                condition=Q(
+                    proposed_choices__isnull=True,
+                    proposed_by__isnull=True,
+                    proposed_at__isnull=True,
+                )
+                | Q(
+                    proposed_choices__isnull=False,
+                    proposed_by__isnull=False,
+                    proposed_at__isnull=False,
+                ),
+                name="second_entry_proposal_whole",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{_('second entry')}: {self.scoresheet}"
+
+
+class SheetRead(models.Model):
+    """Somebody who did not type it opened the first entry of a sheet while it was blind: typed
+    at the desk in a tournament that checks its paper sheets by a second entry, from its first
+    hand until it is confirmed (``scoring.policies.first_entry_hidden``). Kept for good: he no
+    longer types that sheet's second entry (``doko.four_eyes``, ``Deed.READ``)."""
+
+    scoresheet = models.ForeignKey(
+        Scoresheet, on_delete=models.CASCADE, related_name="reads", verbose_name=_("scoresheet")
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("opened by"),
+    )
+    at = models.DateTimeField(_("opened"), auto_now_add=True)
+    # Where: the sheet's page, its history, the API, a ruling's page, a printout.
+    where = models.CharField(_("where"), max_length=40)
+
+    class Meta:
+        verbose_name = _("first entry opened while blind")
+        verbose_name_plural = _("first entries opened while blind")
+        ordering = ["scoresheet", "at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["scoresheet", "by"], name="sheet_read_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.scoresheet}: {self.by}"
 
 
 # The largest photo or scan of a signed sheet taken, and stored (scoring/scans.py).

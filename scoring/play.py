@@ -12,7 +12,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.db.models import Count, F, Q, QuerySet, Sum
+from django.db.models import BooleanField, Count, ExpressionWrapper, F, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
 
 from doko import standings
@@ -20,6 +20,7 @@ from doko.rules.contracts import Contract
 from doko.rules.deal import SEAT_NUMBERS
 from scoring.models import Scoresheet
 from scoring.rulings import given as rulings
+from scoring.selectors.record import blind_tables
 from scoring.services import scoresheets_time_over_mark
 from tournaments.models import Round, Seat, SeatResult, Table
 from tournaments.play import HANDED_IN, SheetStatus, deducted_of
@@ -83,6 +84,7 @@ class ScoresheetPlay:
     def with_points(self, tables: QuerySet[Table]) -> QuerySet[Table]:
         # The sheet comes along, for scoring's own pages that show it (the table page).
         return tables.select_related("scoresheet").annotate(
+            points_withheld=ExpressionWrapper(blind_tables(), output_field=BooleanField()),
             sheet_status=self.sheet_status(table=""),
             keeper_seat=self.keeper_seat(table=""),
             hand_count=Count("scoresheet__hands"),
@@ -107,7 +109,10 @@ class ScoresheetPlay:
         # Rows of values(): the sums are named by seat, so the keys are only known at run time.
         sums: dict[int, Mapping[str, Any]] = {
             row["id"]: row
-            for row in self.with_points(tables.filter(scoresheet__status__in=HANDED_IN))
+            # A sheet checked blind at the desk counts once it is confirmed (double entry).
+            for row in self.with_points(
+                tables.filter(scoresheet__status__in=HANDED_IN).exclude(blind_tables())
+            )
             .annotate(
                 **{
                     f"solos_{s}": Count(

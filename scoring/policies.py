@@ -14,8 +14,11 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from scoring.models import Scoresheet, ScoresheetChange, SecondEntry
+from doko.four_eyes import Account, Deed, Identity, Player, Step, disqualifying, person, two_players
+from scoring.models import Scoresheet, SecondEntry
+from scoring.selectors.record import SheetRecord, first_entry_blind, sheet_record
 from tournaments.models import Round, Seat, SheetKeeping, Table
 from tournaments.policies import Refusal, may_read_seating, plays_at_table
 from tournaments.roles import (
@@ -48,9 +51,9 @@ def may_read_seat_links(
 ) -> Refusal | None:
     """Read the private link of every seat of a table, to hand one out again: the organiser or
     an adjudicator. A link lets its holder act as that seat, so no one else reads them, a
-    player's own link included; nor does a member of staff whose *plays as* is a seat of that
-    ``table``: with another seat's link he could confirm the sheet his own seat handed in
-    (TSR 7.3.2). Another member of staff reads them for him. (``table`` and ``user``: when a
+    player's own link included; nor does a member of staff whose *plays as* is, or ever was, a
+    seat of that ``table``: with another seat's link he could confirm the sheet his own seat
+    handed in (TSR 7.3.2). Another member of staff reads them for him. (``table`` and ``user``: when a
     table's links are asked for; without them, whether the roles read links at all.)
 
     Printed links are another matter, and are allowed: the round's blank scoresheets and seat
@@ -62,7 +65,7 @@ def may_read_seat_links(
     seat (``may_confirm_sheet``), and the history names the seat that confirmed."""
     if not set(roles) & READS_SEAT_LINKS:
         return Refusal(_("Only an organiser or an adjudicator reads the players' private links."))
-    position = _plays_at(table.pk, user) if table is not None and user is not None else None
+    position = plays_at_table(table=table, user=user) if table is not None and user else None
     if position is not None:
         return Refusal(
             _(
@@ -74,14 +77,6 @@ def may_read_seat_links(
             plays=True,
         )
     return None
-
-
-def _plays_at(table_id: int, user: AnyUser) -> int | None:
-    """The seat of the table that is ``user``'s *plays as* (``TournamentRole.entry``), if any."""
-    if not user.is_authenticated:
-        return None
-    seats = Seat.objects.filter(table_id=table_id, entry__staff_roles__user_id=user.pk)
-    return seats.values_list("position", flat=True).first()
 
 
 def may_read_desk(*, round: Round, roles: Collection[str]) -> Refusal | None:
@@ -125,6 +120,20 @@ class Actor:
             }
         assert self.user is not None  # either a user or a seat (__post_init__)
         return self.user.get_full_name() or self.user.get_username()
+
+
+def actor_identities(actor: Actor) -> set[Identity]:
+    """The identities a request presents (``doko.four_eyes``): its account, the player whose
+    seat's link it uses, and the account logged in on the device that uses the link (its
+    session or its API token)."""
+    found: set[Identity] = set()
+    if actor.user is not None:
+        found.add(Account(actor.user.pk))
+    if actor.seat is not None:
+        found.add(Player(actor.seat.entry_id))
+    if actor.account is not None:
+        found.add(Account(actor.account.pk))
+    return found
 
 
 UNDER_WAY = {Round.Status.RUNNING, Round.Status.FINISHED}
@@ -342,7 +351,8 @@ def may_edit_sheet(
 ) -> Refusal | None:
     """Enter, correct or strike hands: the scorekeeper's link or sheet staff, on a draft while
     the round is under way (TSR 7.3.4, 8.4.1, 8.5.1); on paper only, the desk alone, and not
-    whoever types the sheet's second entry."""
+    whoever types the sheet's second entry; a draft the desk types blind (double entry) only
+    who types it, or who opened it since (``first_entry_hidden``)."""
     return (
         _who(sheet, actor, roles, table_size=table_size, keeper=True)
         or _kept_on_paper(sheet, actor)
@@ -350,6 +360,7 @@ def may_edit_sheet(
         or sheet_is(sheet, Scoresheet.Status.DRAFT, _("only a draft can be changed"))
         or _not_ended(sheet)
         or _typing_second_entry(sheet, actor)
+        or first_entry_hidden(sheet=sheet, actor=actor)
     )
 
 
@@ -363,14 +374,18 @@ def may_submit_sheet(
         or round_under_way(sheet)
         or sheet_is(sheet, Scoresheet.Status.DRAFT, _("only a draft can be submitted"))
         or _typing_second_entry(sheet, actor)
+        or first_entry_hidden(sheet=sheet, actor=actor)
     )
 
 
 def may_confirm_sheet(
     *, sheet: Scoresheet, actor: Actor, roles: Collection[str], table_size: int | None = None
 ) -> Refusal | None:
-    """Confirm a handed-in sheet: another player of the table or staff, not whoever handed it
-    in, nor whoever plays at the seat that did (TSR 7.3.2, 8.5.2)."""
+    """Confirm a handed-in sheet: another player of the table or staff, a second person by
+    the sheet's record (``doko.four_eyes``, ``Step.CONFIRM``): not whoever handed it in or
+    typed its hands, under any identity (his account, his seat's link, the seat of the player
+    he is), nor a request that is two players of the table at once (an account that plays at
+    one seat, sending another seat's key) (TSR 7.3.2, 8.5.2)."""
     refusal = _who(sheet, actor, roles, table_size=table_size) or sheet_is(
         sheet, Scoresheet.Status.SUBMITTED, _("only a submitted sheet can be confirmed")
     )
@@ -378,17 +393,35 @@ def may_confirm_sheet(
         return refusal
     if (refusal := _awaits_second_entry(sheet)) is not None:
         return refusal
-    same_user = actor.user is not None and actor.user.pk == sheet.submitted_by_id
-    same_seat = actor.seat is not None and actor.seat.pk == sheet.submitted_by_seat_id
-    if same_user or same_seat:
+    record = sheet_record(sheet)
+    identities = actor_identities(actor)
+    if two := two_players(actor=identities, players=record.seats, same=record.same):
+        own = _own_seat(record, actor, two)
         return Refusal(
             _(
-                "You handed this scoresheet in; another player of the table or a member of "
-                "staff must confirm it (TSR 7.3.2, 8.5.2)."
-            ),
+                "You play at seat %(seat)d of this table and are logged in as its staff: "
+                "another seat's link confirms nothing for you. Another player of the table, "
+                "with his own link, or a member of staff who does not play here must confirm "
+                "it (TSR 7.3.2)."
+            )
+            % {"seat": own},
             field="confirmed_by",
+            plays=True,
         )
-    if (position := _own_seat_handed_in(sheet, actor)) is not None:
+    deeds = disqualifying(step=Step.CONFIRM, record=record.done, actor=identities, same=record.same)
+    if Deed.HANDED_IN in deeds:
+        direct = (actor.user is not None and actor.user.pk == sheet.submitted_by_id) or (
+            actor.seat is not None and actor.seat.pk == sheet.submitted_by_seat_id
+        )
+        position = None if direct else _seat_that(record, identities, Deed.HANDED_IN)
+        if position is None:
+            return Refusal(
+                _(
+                    "You handed this scoresheet in; another player of the table or a member of "
+                    "staff must confirm it (TSR 7.3.2, 8.5.2)."
+                ),
+                field="confirmed_by",
+            )
         return Refusal(
             _(
                 "You play at seat %(seat)d, which handed this scoresheet in; another player "
@@ -399,29 +432,35 @@ def may_confirm_sheet(
             field="confirmed_by",
             plays=True,
         )
-    if (position := _staff_behind_the_link(sheet, actor)) is not None:
+    if Deed.TYPED in deeds:
         return Refusal(
             _(
-                "You play at seat %(seat)d of this table and are logged in as its staff: "
-                "another seat's link confirms nothing for you. Another player of the table, "
-                "with his own link, or a member of staff who does not play here must confirm "
-                "it (TSR 7.3.2)."
-            )
-            % {"seat": position},
+                "You typed hands of this scoresheet, so you are not the second person who "
+                "confirms it: another player of the table, or a member of staff who did not "
+                "type it, must confirm it (TSR 7.3.2, 8.5.2)."
+            ),
             field="confirmed_by",
-            plays=True,
         )
     return None
 
 
-def _staff_behind_the_link(sheet: Scoresheet, actor: Actor) -> int | None:
-    """The seat at the sheet's table that is the *plays as* of the account logged in where a
-    seat's link is used, when that is not the link's own seat: a member of staff at the table
-    using another player's link."""
-    if actor.seat is None or actor.account is None:
-        return None
-    position = _plays_at(sheet.table_id, actor.account)
-    return position if position is not None and position != actor.seat.position else None
+def _own_seat(record: SheetRecord, actor: Actor, players: list[Player]) -> int:
+    """Of two players of the table a request presents, the seat of the one that is not the
+    link's: the player the logged-in account is."""
+    link = Player(actor.seat.entry_id) if actor.seat is not None else None
+    return min(record.seats[player] for player in players if player != link)
+
+
+def _seat_that(record: SheetRecord, identities: set[Identity], deed: Deed) -> int | None:
+    """The seat of the actor's player (through the identities linked to his) that did
+    ``deed``, if it was a seat of the table that did it."""
+    who = person(identities, record.same)
+    seats = [
+        record.seats[done.by]
+        for done in record.done
+        if done.deed == deed and done.by in who and isinstance(done.by, Player)
+    ]
+    return min(seats) if seats else None
 
 
 def typed_at_the_desk(sheet: Scoresheet) -> bool:
@@ -497,19 +536,6 @@ def may_confirm_from_signed_sheet(
     )
 
 
-def first_entry_typists(sheet: Scoresheet) -> set[int]:
-    """The accounts that typed the sheet's hands or handed it in: its first entry. One
-    query."""
-    typed = set(
-        ScoresheetChange.objects.filter(
-            scoresheet_id=sheet.pk, action=ScoresheetChange.Action.HANDS, by__isnull=False
-        ).values_list("by_id", flat=True)
-    )
-    if sheet.submitted_by_id is not None:
-        typed.add(sheet.submitted_by_id)
-    return typed
-
-
 def may_enter_second(
     *,
     sheet: Scoresheet,
@@ -518,7 +544,9 @@ def may_enter_second(
     entry: SecondEntry | None,
 ) -> Refusal | None:
     """Type a paper sheet a second time without seeing the first entry (double entry): a
-    member of the desk who did not type the first, while the round is under way and the sheet
+    member of the desk who is a second person by the sheet's record (``doko.four_eyes``,
+    ``Step.SECOND_ENTRY``): he did not type or hand in the first entry, did not open it while
+    it was blind, and does not play at the table; while the round is under way and the sheet
     is not confirmed; one member at a time (``entry``: the sheet's second entry so far)."""
     refusal = _desk(actor, roles, _("types the second entry of a scoresheet"))
     if refusal is not None:
@@ -545,13 +573,38 @@ def may_enter_second(
             ),
             field="status",
         )
-    if actor.user.pk in first_entry_typists(sheet):
+    record = sheet_record(sheet)
+    deeds = disqualifying(
+        step=Step.SECOND_ENTRY,
+        record=record.done,
+        actor=actor_identities(actor),
+        same=record.same,
+    )
+    if Deed.TYPED in deeds or Deed.HANDED_IN in deeds:
         return Refusal(
             _(
                 "You typed the first entry of this scoresheet; another member of the desk "
                 "types the second, without seeing the first (double entry)."
             ),
             field="by",
+        )
+    if Deed.READ in deeds:
+        return Refusal(
+            _(
+                "You opened the first entry of this scoresheet while it was blind, so you do "
+                "not type its second entry: another member of the desk who has not seen it "
+                "does (double entry)."
+            ),
+            field="by",
+        )
+    if Deed.PLAYED in deeds:
+        return Refusal(
+            _(
+                "You play at this table and signed its paper sheet: another member of the desk "
+                "types the second entry (double entry)."
+            ),
+            field="by",
+            plays=True,
         )
     if entry is not None and entry.by_id != actor.user.pk:
         return Refusal(
@@ -561,6 +614,56 @@ def may_enter_second(
             )
             % {"name": entry.by.get_full_name() or entry.by.get_username()},
             field="second_entry",
+        )
+    return None
+
+
+# What a player (a seat's link, a phone without a login) reads instead of a blind first entry.
+BLIND_TO_PLAYERS = gettext_lazy(
+    "This scoresheet is being checked at the tournament desk by a second, blind entry: its "
+    "hands show here once it is confirmed. The signed paper sheet has them."
+)
+
+
+def first_entry_hidden(*, sheet: Scoresheet, actor: Actor) -> Refusal | None:
+    """Whether the hands of the sheet's first entry are withheld from ``actor`` (the refusal
+    says why), or shown (None). While the first entry is blind (``first_entry_blind``: typed
+    at the desk in a tournament that checks paper sheets by a second entry, until it is
+    confirmed), only who typed or handed it in sees its hands, and who opened it since
+    (``may_open_first_entry``, which is recorded and costs him its second entry)."""
+    if not first_entry_blind(sheet):
+        return None
+    record = sheet_record(sheet)
+    if record.did(
+        person(actor_identities(actor), record.same), Deed.TYPED, Deed.HANDED_IN, Deed.READ
+    ):
+        return None
+    if actor.user is None:
+        return Refusal(str(BLIND_TO_PLAYERS), field="blind")
+    return Refusal(
+        _(
+            "Table %(table)d's scoresheet was typed at the desk and is checked by a second, "
+            "blind entry: until it is confirmed only who typed it sees its hands. Whoever "
+            "opens them no longer types its second entry, and it is recorded."
+        )
+        % {"table": sheet.table.number},
+        field="blind",
+    )
+
+
+def may_open_first_entry(
+    *, sheet: Scoresheet, actor: Actor, roles: Collection[str]
+) -> Refusal | None:
+    """Open the hands of a blind first entry all the same (an adjudicator ruling at the
+    table, an organiser who must): the tournament's staff who read sheets, through their
+    accounts; the opening is recorded (``SheetRead``) and he no longer types the sheet's
+    second entry (``may_enter_second``)."""
+    if actor.user is None or not set(roles) & SHEET_READERS:
+        return Refusal(
+            _(
+                "Only the tournament's staff open a scoresheet's first entry while it is "
+                "checked by a second entry; the players see it once it is confirmed."
+            )
         )
     return None
 
@@ -577,13 +680,14 @@ def may_discard_second_entry(
     )
 
 
-def may_settle_differences(
+def may_compare_entries(
     *, sheet: Scoresheet, actor: Actor, roles: Collection[str]
 ) -> Refusal | None:
-    """Settle the hands in which the two entries of a paper sheet differ, each from the paper
-    sheet itself: any member of the desk, while the sheet is handed in (TSR 7.3.4)."""
+    """Compare a complete second entry with the handed-in first: any member of the desk,
+    while the sheet is handed in (TSR 7.3.4). The comparison names the differing hands only,
+    never what the first entry has in them."""
     return (
-        _desk(actor, roles, _("settles the differences between two entries"))
+        _desk(actor, roles, _("compares the two entries of a scoresheet"))
         or round_under_way(sheet)
         or sheet_is(
             sheet, Scoresheet.Status.SUBMITTED, _("only a handed-in sheet's entries are compared")
@@ -591,26 +695,66 @@ def may_settle_differences(
     )
 
 
-def _own_seat_handed_in(sheet: Scoresheet, actor: Actor) -> int | None:
-    """The position of the seat that handed ``sheet`` in, if it is the actor's own: a member
-    of staff's "plays as" (``TournamentRole.entry``) is his seat, whether he acts through his
-    account or his seat's link, and whichever of the two handed it in (TSR 7.3.2). One query,
-    none when a link confirms what a link handed in (the seats compare as they are)."""
-    if actor.seat is not None and sheet.submitted_by_seat_id is not None:
-        return None  # the same seat was refused already; another seat confirms
-    seats = Seat.objects.filter(table_id=sheet.table_id)
-    if sheet.submitted_by_seat_id is not None:
-        seats = seats.filter(pk=sheet.submitted_by_seat_id)
-    elif sheet.submitted_by_id is not None:
-        seats = seats.filter(entry__staff_roles__user_id=sheet.submitted_by_id)
-    else:
-        return None
-    if actor.seat is not None:
-        seats = seats.filter(pk=actor.seat.pk)
-    else:
-        assert actor.user is not None  # either a user or a seat (Actor.__post_init__)
-        seats = seats.filter(entry__staff_roles__user_id=actor.user.pk)
-    return seats.values_list("position", flat=True).first()
+def _settling(sheet: Scoresheet, actor: Actor, roles: Collection[str]) -> list[Deed]:
+    """What on the sheet's record stands between ``actor`` and settling its differences
+    alone (``Step.SETTLE``)."""
+    record = sheet_record(sheet)
+    return disqualifying(
+        step=Step.SETTLE, record=record.done, actor=actor_identities(actor), same=record.same
+    )
+
+
+def may_settle_differences(
+    *, sheet: Scoresheet, actor: Actor, roles: Collection[str]
+) -> Refusal | None:
+    """Settle the hands in which the two entries of a paper sheet differ, each from the paper
+    sheet itself, alone: a member of the desk who typed neither entry and does not play at the
+    table (``doko.four_eyes``, ``Step.SETTLE``), while the sheet is handed in (TSR 7.3.4). A
+    typist of either entry proposes instead, and the other typist agrees
+    (``may_propose_settlement``)."""
+    refusal = may_compare_entries(sheet=sheet, actor=actor, roles=roles)
+    if refusal is not None:
+        return refusal
+    deeds = _settling(sheet, actor, roles)
+    if Deed.PLAYED in deeds:
+        return Refusal(
+            _(
+                "You play at this table: a member of the desk who does not play there "
+                "settles the differences between its two entries."
+            ),
+            field="by",
+            plays=True,
+        )
+    if deeds:
+        return Refusal(
+            _(
+                "You typed one of the two entries, so you do not settle their differences "
+                "alone: propose how the paper sheet has them, and the other typist agrees; or "
+                "a member of the desk who typed neither settles them."
+            ),
+            field="by",
+        )
+    return None
+
+
+def may_propose_settlement(
+    *, sheet: Scoresheet, actor: Actor, roles: Collection[str]
+) -> Refusal | None:
+    """Propose how to settle the differences, for the other typist to agree (or agree to the
+    other's proposal): a typist of either entry who does not play at the table, while the
+    sheet is handed in. Settled only when both typists chose the same
+    (``doko.four_eyes.settle_pair``)."""
+    refusal = may_compare_entries(sheet=sheet, actor=actor, roles=roles)
+    if refusal is not None:
+        return refusal
+    deeds = _settling(sheet, actor, roles)
+    if Deed.PLAYED in deeds:
+        return may_settle_differences(sheet=sheet, actor=actor, roles=roles)
+    if not deeds:
+        return Refusal(
+            _("You typed neither entry: you settle the differences yourself."), field="by"
+        )
+    return None
 
 
 def may_reopen_sheet(

@@ -60,6 +60,12 @@ urlpatterns = (
             name="sheet-second-discard",
         ),
         path(STAFF + "differences/", views.sheet_differences, name="sheet-differences"),
+        # A blind first entry opened all the same: recorded (double entry).
+        path(
+            STAFF + "first-entry/open/",
+            views.sheet_first_entry_open,
+            name="sheet-first-entry-open",
+        ),
     ]
     + [
         # Handing the sheet over is for staff: the players' links cannot (printing it: the

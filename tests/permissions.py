@@ -655,6 +655,9 @@ SCORING = [
         "L L L 422 403 403 422 422",
         lambda ctx: {"hand-1": "first"},
     ),
+    # Opening a blind first entry (double entry): recorded only where it is blind, which the
+    # matrix's sheet is not; the page goes back, the API answers the sheet.
+    c("sheet-first-entry-open", "post", TB, "L L L 302 302 302 302 302"),
     c("sheet-link", "get", LINK, "404 200 200 404 404 404 404 404"),
     c("sheet-link-check", "post", LINK, "404 200 200 404 404 404 404 404", hand),
     c("sheet-link-save", "post", LINK, "404 403 302 404 404 404 404 404", hand),
@@ -835,6 +838,7 @@ SCORING = [
         "401 403 403 400 403 403 400 400",
         lambda ctx: {"choices": [{"hand": 1, "take": "first"}]},
     ),
+    api("api-scoresheet-first-entry-open", "post", TB, "401 403 403 200 200 200 200 200"),
     api("api-scoresheet-scan", "get", TB, "401 200 200 200 200 200 200 200"),
     api("api-scoresheet-scan", "post", TB, "401 403 201 201 403 403 201 201", scan, multipart=True),
     # Every seat's private link: the organiser and the adjudicator only, never a seat's key.

@@ -79,8 +79,10 @@ class TablePlay(Protocol):
     def with_points(self, tables: QuerySet[Table]) -> QuerySet[Table]:
         """The tables with what their sheets give each seat so far: ``sheet_status``,
         ``keeper_seat``, ``hand_count`` (lines written), ``points_<seat>`` (game points) and
-        ``penalty_<seat>`` (initialled penalty points, TSR 8.2.2), seats 1 to 5. Read them with
-        ``sheet_status_of`` and the others below."""
+        ``penalty_<seat>`` (initialled penalty points, TSR 8.2.2), seats 1 to 5, and
+        ``points_withheld`` (the sheet is checked blind at the desk: its points are shown
+        nowhere until it is confirmed). Read them with ``sheet_status_of`` and the others
+        below."""
 
     def with_deductions(self, seats: QuerySet[Seat]) -> QuerySet[Seat]:
         """The seats with ``deducted``: the points taken from their player in that round for
@@ -114,8 +116,17 @@ def hand_count_of(table: Table) -> int:
 
 
 def points_of(table: Table, seat: int) -> int | None:
-    """The seat's game points on the sheet so far; None: no line written."""
+    """The seat's game points on the sheet so far; None: no line written, or the points are
+    withheld (``points_withheld``)."""
+    if points_withheld(table):
+        return None
     return _annotation(table, f"points_{seat}")
+
+
+def points_withheld(table: Table) -> bool:
+    """Whether the table's sheet is checked blind at the desk (a second entry, double entry):
+    its points are shown nowhere and counted nowhere until it is confirmed."""
+    return bool(getattr(table, "points_withheld", False))
 
 
 def penalty_of(table: Table, seat: int) -> int:

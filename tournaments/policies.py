@@ -34,7 +34,7 @@ from tournaments.roles import (
     READS_SEAT_LINKS,
     STAFF,
 )
-from tournaments.roles_history import held_roles
+from tournaments.roles_history import held_roles, played_by
 
 
 @dataclass(frozen=True)
@@ -213,11 +213,12 @@ def may_end_playing_time(*, round: Round, roles: Collection[str]) -> Refusal | N
 
 
 def plays_at_table(*, table: Table, user: User | AnonymousUser) -> int | None:
-    """The seat at ``table`` of the player one of ``user``'s roles names (*plays as*), if any."""
+    """The seat at ``table`` of the player one of ``user``'s roles names (*plays as*) or ever
+    named (``roles_history``: a *plays as* taken away still counts), if any. One query."""
     if not user.is_authenticated:
         return None
-    seats = Seat.objects.filter(table_id=table.pk, entry__staff_roles__user_id=user.pk)
-    return seats.values_list("position", flat=True).first()
+    seats = Seat.objects.filter(played_by([user.pk]), table_id=table.pk)
+    return seats.values_list("position", flat=True).distinct().first()
 
 
 def may_grant_extra_time(
@@ -382,6 +383,49 @@ def may_read_personal_links(*, roles: Collection[str]) -> Refusal | None:
     if set(roles) & READS_SEAT_LINKS:
         return None
     return Refusal(_("Only an organiser or the adjudicator hands out the players' personal links."))
+
+
+def may_read_personal_link(
+    *, entry: Entry, roles: Collection[str], tablemates: Collection[int]
+) -> Refusal | None:
+    """See, print, send or replace one player's personal link (``may_read_personal_links``),
+    unless the reader plays at a table with him in a round not yet closed (``tablemates``:
+    ``roles_history.tablemates`` of the reader): with it he could act for that player's seat
+    at his own table, confirm the sheet his own seat handed in (TSR 7.3.2). Another organiser
+    or the adjudicator, who does not play with him, hands it out."""
+    if refusal := may_read_personal_links(roles=roles):
+        return refusal
+    if entry.pk in tablemates:
+        return Refusal(
+            _(
+                "You play at a table with %(player)s, so you do not hold his personal link: "
+                "another organiser or the adjudicator, who does not play with him, hands it "
+                "out (TSR 7.3.2)."
+            )
+            % {"player": entry.name},
+            plays=True,
+        )
+    return None
+
+
+def may_print_every_link(*, roles: Collection[str], plays: bool) -> Refusal | None:
+    """Print every player's personal link at once (the cards, the seat slips): organisers who
+    do not play in the tournament (``plays``: the reader plays, or played, as one of its
+    players). A playing organiser would hold his tablemates' links; another organiser prints
+    them, or he prints one player's card at a time, for players he does not play with."""
+    if refusal := may_print(roles=roles):
+        return refusal
+    if plays:
+        return Refusal(
+            _(
+                "You play in this tournament, so you do not print every player's link: with "
+                "them you could act for your tablemates' seats (TSR 7.3.2). Another organiser "
+                "who does not play prints them; you may print the card of a player you do not "
+                "play with."
+            ),
+            plays=True,
+        )
+    return None
 
 
 def may_withdraw_oneself(*, entry: Entry, drawn: bool) -> Refusal | None:

@@ -96,3 +96,42 @@ def plays_as(
         .values_list("user_id", "entry_id")
     )
     return set(pairs.union(ever))
+
+
+def played_by(user_ids: Collection[int], *, entry: str = "entry") -> Q:
+    """A condition on rows reaching a player by the path ``entry`` (a seat's ``entry``; empty:
+    the rows are the players, entries): that player is, or ever was, whom one of these
+    accounts plays as. In the same query."""
+    ids = list(user_ids)
+    roles, key = (f"{entry}__staff_roles", f"{entry}_id") if entry else ("staff_roles", "id")
+    ever = RoleRecord.objects.filter(user_id__in=ids, entry__isnull=False).values("entry_id")
+    return Q(**{f"{roles}__user_id__in": ids}) | Q(**{f"{key}__in": ever})
+
+
+def tablemates(*, user_id: int | None, tournament_id: int, round_id: int | None = None) -> set[int]:
+    """The players (entries) who sit, in a round of the tournament not yet closed (or in
+    ``round_id``), at a table with a player the account plays or played as: whose links he must
+    not hold while he plays with them (he could act for their seats, TSR 7.3.2). Not his own.
+    One query."""
+    if user_id is None:
+        return set()
+    from tournaments.models import Round, Seat
+
+    open_rounds = Q(round__tournament_id=tournament_id) & ~Q(round__status=Round.Status.CLOSED)
+    if round_id is not None:
+        open_rounds = Q(round_id=round_id)
+    his = Seat.objects.filter(open_rounds, played_by([user_id]))
+    mates = Seat.objects.filter(table_id__in=his.values("table_id")).exclude(
+        entry_id__in=his.values("entry_id")
+    )
+    return set(mates.values_list("entry_id", flat=True))
+
+
+def plays_in(*, user_id: int | None, tournament_id: int) -> bool:
+    """Whether the account plays, or played, as a player of the tournament."""
+    if user_id is None:
+        return False
+    from tournaments.models import Entry
+
+    entries = Entry.objects.filter(played_by([user_id], entry=""), tournament_id=tournament_id)
+    return entries.exists()

@@ -18,7 +18,10 @@ from adjudication import forms, policies, selectors, services
 from adjudication.models import Decision
 from adjudication.services.appeals import require_in_time
 from adjudication.views.common import READERS, allowed, button, form_apply, tournament_for
+from scoring import policies as scoring_policies
+from scoring import services as scoring_services
 from scoring.models import CONTRACT_LABELS, Scoresheet
+from scoring.policies import Actor
 from scoring.selectors import hand_lines
 from tournaments.models import Tournament
 from tournaments.permissions import AuthenticatedHttpRequest, roles_of
@@ -125,6 +128,10 @@ def decision_context(
 ) -> dict[str, Any]:
     sheet = decision.scoresheet
     seats = list(sheet.table.seats.select_related("entry").order_by("position"))
+    # The ruled hand's line is part of the sheet's first entry: read while it is blind (double
+    # entry), that is recorded, and the reader no longer types its second entry.
+    if scoring_policies.first_entry_hidden(sheet=sheet, actor=Actor(user=request.user)):
+        scoring_services.sheet_first_entry_open(scoresheet=sheet, by=request.user, where="ruling")
     lines = hand_lines(list(sheet.hands.all()))
     line = lines[decision.hand_number - 1] if decision.hand_number <= len(lines) else None
     size = len(seats)

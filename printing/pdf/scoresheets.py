@@ -532,6 +532,26 @@ def _draw_link(canvas: Canvas, url: str, position: int) -> None:
         draw(canvas, right, y, line, REGULAR, 6, align="right", width=60 * mm)
 
 
+def _draw_link_withheld(canvas: Canvas, position: int) -> None:
+    """Where the scorekeeper's link is left out (whoever printed it plays at this table, TSR
+    7.3.2): where the table gets it instead."""
+    canvas.setFillColor(_GREY)
+    draw(
+        canvas,
+        _MARGIN + _WIDTH,
+        _TOP - 4 * mm,
+        _(
+            "Scorekeeper's link (seat %(seat)d): not printed here; from the desk, or from the "
+            "player's personal link"
+        )
+        % {"seat": position},
+        REGULAR,
+        6.5,
+        align="right",
+        width=80 * mm,
+    )
+
+
 # The documents ------------------------------------------------------------------------------
 
 
@@ -540,7 +560,7 @@ def blank_scoresheets_pdf(
     tournament: Tournament,
     round_number: int,
     tables: list[TableRow],
-    url_for_seat: Callable[[SeatRow], str] | None = None,
+    url_for_seat: Callable[[SeatRow], str | None] | None = None,
     warning: str = "",
     progress: Progress,
 ) -> bytes:
@@ -593,7 +613,10 @@ def blank_scoresheets_pdf(
         )
         keeper = next((seat for seat in row.seats if seat.position == position), None)
         if url_for_seat is not None and keeper is not None:
-            _draw_link(canvas, url_for_seat(keeper), keeper.position)
+            if url := url_for_seat(keeper):
+                _draw_link(canvas, url, keeper.position)
+            else:
+                _draw_link_withheld(canvas, keeper.position)
         if warning:
             # Between the footer and the signature lines' labels.
             canvas.setFillColor(_WARNING)

@@ -146,7 +146,7 @@ def seat_slips_pdf(
     tournament: Tournament,
     round_number: int,
     tables: list[TableRow],
-    url_for_seat: Callable[[SeatRow], str] | None = None,
+    url_for_seat: Callable[[SeatRow], str | None] | None = None,
     personal_url: Callable[[SeatRow], str] | None = None,
     warning: str = "",
     progress: Progress,

@@ -9,6 +9,7 @@ from scoring.api.links import TableLinks
 from scoring.api.rules import HandValueView, PenaltyView, ScoresheetCheckView
 from scoring.api.scans import ScoresheetScanView
 from scoring.api.second_entry import (
+    ScoresheetFirstEntryOpen,
     ScoresheetSecondEntry,
     ScoresheetSecondEntryCompare,
     ScoresheetSecondEntrySettle,
@@ -36,6 +37,7 @@ __all__ = [
     "ScoresheetDetail",
     "ScoresheetEndEarly",
     "ScoresheetEndUndo",
+    "ScoresheetFirstEntryOpen",
     "ScoresheetKeeper",
     "ScoresheetReopen",
     "ScoresheetReplay",

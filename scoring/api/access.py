@@ -118,7 +118,9 @@ def sheet_opened(request, *, slug: str, number: int, table: int) -> tuple[Scores
         round_ = seat.table.round
         if (round_.tournament.slug, round_.number, seat.table.number) != (slug, number, table):
             raise PermissionDenied(gettext("This link does not open this scoresheet."))
-        return sheet_get(table_id=seat.table_id), Actor(seat=seat, account=logged_in(request))
+        actor = Actor(seat=seat, account=logged_in(request))
+        request.sheet_actor = actor  # whom the answers show the sheet to (``sheet_data``)
+        return sheet_get(table_id=seat.table_id), actor
     tournament = tournament_selectors.tournament_get(slug=slug, user=request.user)
     if not roles_of(request, tournament) & READERS:
         raise PermissionDenied(
@@ -139,4 +141,6 @@ def sheet_opened(request, *, slug: str, number: int, table: int) -> tuple[Scores
             round=sheet.table.round, roles=roles_of(request, tournament)
         )
     )
-    return sheet, Actor(user=request.user)
+    actor = Actor(user=request.user)
+    request.sheet_actor = actor  # whom the answers show the sheet to (``sheet_data``)
+    return sheet, actor

@@ -51,10 +51,6 @@ class DifferenceSerializer(serializers.Serializer):
     hand = serializers.IntegerField(
         allow_null=True, help_text="The hand's number; null: the end of the playing time"
     )
-    first = serializers.JSONField(
-        allow_null=True,
-        help_text="The hand as the first entry (the sheet) has it, as in `changes`; null: none",
-    )
     second = serializers.JSONField(
         allow_null=True, help_text="The hand as the second entry has it; null: none"
     )
@@ -81,10 +77,9 @@ def entry_data(entry: SecondEntry) -> dict:
 
 
 def differences_data(differences: tuple[Difference, ...] | list[Difference]) -> list[dict]:
-    return [
-        {"hand": difference.hand, "first": difference.first, "second": difference.second}
-        for difference in differences
-    ]
+    """The differing hands, with what the second entry has in them: never what the first
+    has, which stays blind until the sheet is confirmed (``policies.first_entry_hidden``)."""
+    return [{"hand": difference.hand, "second": difference.second} for difference in differences]
 
 
 # What a client writes --------------------------------------------------------------------------
@@ -123,7 +118,8 @@ class SettleSerializer(serializers.Serializer):
 
 DIFFERENCES = OpenApiResponse(
     DifferencesSerializer,
-    description="The entries differ: the differing hands side by side; the second entry is "
+    description="The entries differ: the numbers of the differing hands and what the second "
+    "entry has in them (never the first entry's, which stays blind); the second entry is "
     "kept, the sheet unchanged",
 )
 
@@ -194,7 +190,8 @@ class ScoresheetSecondEntry(SecondEntryAPIView):
     def put(self, request, slug: str, number: int, table: int):
         """Type the whole sheet again and compare it with the handed-in first entry: equal, the
         sheet is confirmed, its first typist named as who handed it in and you as who confirmed
-        it; different, 409 with every differing hand, and nothing is overwritten. Checked
+        it; different, 409 naming every differing hand (not what the first entry has in it),
+        and nothing is overwritten. Checked
         against the TSR as the first entry is (400 with `problems`). Nobody types both
         entries of a sheet (400 on `by`)."""
         sheet, actor = self.desk(request, slug=slug, number=number, table=table)
@@ -249,7 +246,14 @@ class ScoresheetSecondEntryCompare(SecondEntryAPIView):
 @extend_schema(
     tags=["scoresheets"],
     request=SettleSerializer,
-    responses=WRITE_RESPONSES,
+    responses={
+        **WRITE_RESPONSES,
+        202: OpenApiResponse(
+            ScoresheetSerializer,
+            description="A typist's proposal, kept: settled when the other typist sends the "
+            "same choices",
+        ),
+    },
     examples=[
         OpenApiExample(
             "Hand 7 as the second entry has it, hand 12 as the first",
@@ -262,14 +266,33 @@ class ScoresheetSecondEntrySettle(SecondEntryAPIView):
     """Settle the differences between the two entries from the paper sheet, every one at once:
     the sheet then holds each hand as the entry chosen for it has it, is checked against the
     TSR as a handed-in sheet is, and is confirmed by double entry. A difference left open is
-    refused (400 on `choices`), and nothing is saved."""
+    refused (400 on `choices`), and nothing is saved. A member of the desk who typed neither
+    entry settles alone (200); a typist of either proposes (202) and the sheet is settled when
+    the other typist sends the same choices (200); anyone else is refused (403)."""
 
     def post(self, request, slug: str, number: int, table: int):
         sheet, actor = self.desk(request, slug=slug, number=number, table=table)
         payload = SettleSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
         assert actor.user is not None  # the desk acts through its accounts (self.desk)
-        sheet = services.second_entry_settle(
+        settled = services.second_entry_settle(
             scoresheet=sheet, choices=payload.validated_data["choices"], by=actor.user
         )
+        response = self.answer(settled.sheet)
+        if settled.proposed:
+            response.status_code = status.HTTP_202_ACCEPTED
+        return response
+
+
+@extend_schema(tags=["scoresheets"], request=None, responses=WRITE_RESPONSES)
+class ScoresheetFirstEntryOpen(SecondEntryAPIView):
+    """Open a blind first entry all the same (staff): while a sheet typed at the desk waits
+    for its second entry, only its typist reads its hands; whoever else opens them is recorded
+    here and no longer types its second entry. Then `GET …/scoresheet` shows its hands to
+    him. 200 with the sheet; nothing is recorded for whom the hands are not hidden."""
+
+    def post(self, request, slug: str, number: int, table: int):
+        sheet, actor = self.desk(request, slug=slug, number=number, table=table)
+        assert actor.user is not None  # the desk acts through its accounts (self.desk)
+        services.sheet_first_entry_open(scoresheet=sheet, by=actor.user, where="api")
         return self.answer(sheet)

@@ -24,13 +24,14 @@ from rest_framework.views import APIView
 from api_base.parsers import LimitedJSONParser
 from doko.rules.contracts import Section, SoloType
 from doko.rules.sheet import Replay
-from scoring import selectors, services
+from scoring import policies, selectors, services
 from scoring.api.access import SeatKeyAuthentication, SheetAccess, sheet_get, sheet_opened
 from scoring.api.checks import LiveCheckSerializer, check_data
 from scoring.api.fields import ContractField, seat_dict
 from scoring.api.hands import HAND_EXAMPLE, HandsReplaceSerializer
 from scoring.messages import problems_data
 from scoring.models import Scoresheet, ScoresheetChange, ScoresheetScan
+from scoring.selectors.record import first_entry_blind
 from scoring.services import Actor, SheetRefused, StaleVersionError
 from tournaments.models import Seat
 
@@ -166,6 +167,13 @@ class ScoresheetSerializer(serializers.Serializer):
     scan = ScanSerializer(
         allow_null=True, help_text="The photo or scan of the signed paper sheet; null if none"
     )
+    withheld = serializers.CharField(
+        allow_null=True,
+        help_text="Why the hands, totals and check are left out for you: the sheet was typed at "
+        "the desk and is checked by a second, blind entry, and only who typed it sees them until "
+        "it is confirmed (staff open it with `…/first-entry/open`, which is recorded); null "
+        "otherwise",
+    )
 
 
 def hands_data(state: selectors.SheetState) -> list[dict]:
@@ -189,10 +197,13 @@ def hands_data(state: selectors.SheetState) -> list[dict]:
     ]
 
 
-def sheet_data(sheet: Scoresheet) -> dict:
+def sheet_data(sheet: Scoresheet, *, actor: Actor | None) -> dict:
     """Everything a client shows of a sheet: seats, hands with running totals, the TSR check and
-    who handed it in and confirmed it; in two queries after the sheet's own."""
-    state = selectors.sheet_state(sheet=sheet)
+    who handed it in and confirmed it; in two queries after the sheet's own. To ``actor`` (None:
+    nobody known) a blind first entry shows no hands (``policies.first_entry_hidden``), and
+    ``withheld`` says why."""
+    withheld = _withheld(sheet, actor)
+    state = selectors.sheet_state(sheet=sheet, withheld=withheld)
     seats = {seat.pk: seat for seat in state.seats}
 
     def who(user, seat_id: int | None) -> str | None:
@@ -242,8 +253,17 @@ def sheet_data(sheet: Scoresheet) -> dict:
             else None,
             "updated_at": sheet.updated_at,
             "scan": scan_data(selectors.scoresheet_scan(sheet=sheet)),
+            "withheld": withheld,
         }
     ).data
+
+
+def _withheld(sheet: Scoresheet, actor: Actor | None) -> str | None:
+    """Why ``actor`` sees none of the sheet's hands (a blind first entry), or None."""
+    if actor is None:
+        return None if not first_entry_blind(sheet) else str(policies.BLIND_TO_PLAYERS)
+    refusal = policies.first_entry_hidden(sheet=sheet, actor=actor)
+    return refusal.message if refusal is not None else None
 
 
 class SnapshotHandSerializer(serializers.Serializer):
@@ -289,8 +309,10 @@ class SheetChangeSerializer(serializers.Serializer):
     after = SnapshotField()
 
 
-def changes_data(sheet: Scoresheet, *, since: int = 0) -> list[dict]:
-    """The sheet's changes after version ``since``, oldest first."""
+def changes_data(sheet: Scoresheet, *, since: int = 0, actor: Actor | None) -> list[dict]:
+    """The sheet's changes after version ``since``, oldest first; to whom a blind first entry
+    is withheld (``sheet_data``), without the hands before and after."""
+    blind = _withheld(sheet, actor) is not None
     # With many=True the serializer is a ListSerializer, whose data is a list; the stubs type
     # it as the serializer itself, whose data is a dict.
     return SheetChangeSerializer(  # type: ignore[return-value]
@@ -301,9 +323,9 @@ def changes_data(sheet: Scoresheet, *, since: int = 0) -> list[dict]:
                 "at": row.change.at,
                 "by_name": row.change.by_name,
                 "reason": row.change.reason,
-                "hands_changed": [diff.number for diff in row.hands],
-                "before": row.change.before,
-                "after": row.change.after,
+                "hands_changed": [] if blind else [diff.number for diff in row.hands],
+                "before": {**row.change.before, "hands": []} if blind else row.change.before,
+                "after": {**row.change.after, "hands": []} if blind else row.change.after,
             }
             for row in selectors.sheet_changes(sheet=sheet, since=since)
         ],
@@ -351,8 +373,12 @@ class SheetAPIView(APIView):
     parser_classes = [LimitedJSONParser]
 
     def answer(self, sheet: Scoresheet) -> Response:
-        """The sheet after a write, as GET returns it."""
-        return Response(sheet_data(sheet_get(table_id=sheet.table_id)))
+        """The sheet after a write, as GET returns it to whoever asked."""
+        return Response(sheet_data(sheet_get(table_id=sheet.table_id), actor=self.actor()))
+
+    def actor(self) -> Actor | None:
+        """Who opened the sheet (``sheet_opened``), if the request got that far."""
+        return getattr(self.request, "sheet_actor", None)
 
     def named_version(self) -> int:
         """The version the refused write named (it was read, or there would be no conflict)."""
@@ -368,8 +394,8 @@ class SheetAPIView(APIView):
             return Response(
                 {
                     "detail": exc.messages[0],
-                    "current": sheet_data(sheet),
-                    "changes": changes_data(sheet, since=self.named_version()),
+                    "current": sheet_data(sheet, actor=self.actor()),
+                    "changes": changes_data(sheet, since=self.named_version(), actor=self.actor()),
                 },
                 status=status.HTTP_409_CONFLICT,
             )
@@ -387,8 +413,8 @@ class ScoresheetDetail(SheetAPIView):
 
     @extend_schema(tags=["scoresheets"], responses={200: ScoresheetSerializer, **READ_RESPONSES})
     def get(self, request, slug: str, number: int, table: int):
-        sheet, _actor = sheet_opened(request, slug=slug, number=number, table=table)
-        return Response(sheet_data(sheet))
+        sheet, actor = sheet_opened(request, slug=slug, number=number, table=table)
+        return Response(sheet_data(sheet, actor=actor))
 
     @extend_schema(
         tags=["scoresheets"],
@@ -435,11 +461,11 @@ class ScoresheetChanges(SheetAPIView):
         responses={200: SheetChangeSerializer(many=True), **READ_RESPONSES},
     )
     def get(self, request, slug: str, number: int, table: int):
-        sheet, _actor = sheet_opened(request, slug=slug, number=number, table=table)
+        sheet, actor = sheet_opened(request, slug=slug, number=number, table=table)
         try:
             since = max(int(request.query_params.get("since", 0)), 0)
         except ValueError as error:
             raise exceptions.ValidationError(
                 {"since": [gettext("Give a version number.")]}
             ) from error
-        return Response(changes_data(sheet, since=since))
+        return Response(changes_data(sheet, since=since, actor=actor))

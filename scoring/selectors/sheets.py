@@ -222,6 +222,9 @@ class SheetState:
     rows: list[HandRow]
     check: SheetCheck
     adjudication: SheetAdjudication = NONE
+    # Why the hands are not shown to this reader (a blind first entry, double entry:
+    # ``scoring.policies.first_entry_hidden``); then the state has none.
+    withheld: str | None = None
 
     @property
     def table_size(self) -> int:
@@ -237,10 +240,14 @@ class SheetState:
         return self.sheet.table.round.tournament.hands_at(self.table_size)
 
 
-def sheet_state(*, sheet: Scoresheet) -> SheetState:
+def sheet_state(*, sheet: Scoresheet, withheld: str | None = None) -> SheetState:
     """A sheet with its seats, hands, the adjudicators' decisions and deductions, and its check,
     in five queries. ``lines`` are the hands as entered, without penalty points: what the
-    scorekeeper changes."""
+    scorekeeper changes. ``withheld``: why this reader sees none of its hands (a blind first
+    entry), and then the state holds none."""
+    if withheld is not None:
+        state = _entry_state(sheet=sheet, hands=[], time_over_after_hand=None)
+        return replace(state, withheld=withheld)
     return _entry_state(sheet=sheet, hands=list(sheet.hands.all()), time_over_after_hand=AS_NOTED)
 
 

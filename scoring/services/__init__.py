@@ -12,6 +12,7 @@ names are gathered here so that callers can say ``services.scoresheet_submit(...
 from scoring.services.scans import scan_file_forget, scoresheet_scan_attach
 from scoring.services.second_entry import (
     Comparison,
+    Settlement,
     StaleEntryError,
     second_entry_compare,
     second_entry_discard,
@@ -19,6 +20,8 @@ from scoring.services.second_entry import (
     second_entry_hands_replace,
     second_entry_settle,
     second_entry_submit,
+    settlement_proposed,
+    sheet_first_entry_open,
 )
 from scoring.services.sheets import (
     Actor,
@@ -48,6 +51,7 @@ from scoring.services.sheets import (
 __all__ = [
     "Actor",
     "Comparison",
+    "Settlement",
     "SheetRefused",
     "StaleEntryError",
     "StaleVersionError",
@@ -78,4 +82,6 @@ __all__ = [
     "second_entry_hands_replace",
     "second_entry_settle",
     "second_entry_submit",
+    "settlement_proposed",
+    "sheet_first_entry_open",
 ]

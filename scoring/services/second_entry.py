@@ -18,10 +18,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from doko.four_eyes import Account, settle_pair
 from doko.rules import double_entry
 from doko.rules.sheet import HandLine, with_game_values
 from scoring import policies, selectors
-from scoring.models import Scoresheet, ScoresheetChange, SecondEntry
+from scoring.models import Scoresheet, ScoresheetChange, SecondEntry, SheetRead
 from scoring.policies import Actor
 from scoring.rulings import SheetAdjudication, sheet_adjudication
 from scoring.selectors import (
@@ -33,6 +34,7 @@ from scoring.selectors import (
     second_entry_lines,
     sheet_snapshot,
 )
+from scoring.selectors.record import record_forget, sheet_record
 from scoring.services.sheets import (
     SheetRefused,
     _hands_store,
@@ -139,9 +141,10 @@ def _store(
     entry.hands = [hand_snapshot(line) for line in lines]
     entry.time_over_after_hand = time_over_after_hand
     entry.version += 1
-    # What it was compared with before no longer holds.
+    # What it was compared with before no longer holds, nor a settlement proposed for it.
     entry.differences = []
     entry.compared_at = None
+    entry.proposed_choices = entry.proposed_by = entry.proposed_at = None
     entry.save()
     table_changed(
         round_id=sheet.table.round_id, number=sheet.table.number
@@ -240,7 +243,7 @@ def _confirm_by_double_entry(sheet: Scoresheet, entry: SecondEntry) -> Scoreshee
 
 def _compared(sheet: Scoresheet, entry: SecondEntry | None, *, by: User) -> Comparison:
     actor = Actor(user=by)
-    enforce(policies.may_settle_differences(sheet=sheet, actor=actor, roles=_roles(sheet, actor)))
+    enforce(policies.may_compare_entries(sheet=sheet, actor=actor, roles=_roles(sheet, actor)))
     lines = _require_complete(sheet, entry)
     assert entry is not None  # a complete entry exists (_require_complete)
     differences = entry_differences(
@@ -286,7 +289,7 @@ def second_entry_submit(
     enforce(
         policies.may_enter_second(sheet=sheet, actor=actor, roles=_roles(sheet, actor), entry=entry)
     )
-    enforce(policies.may_settle_differences(sheet=sheet, actor=actor, roles=_roles(sheet, actor)))
+    enforce(policies.may_compare_entries(sheet=sheet, actor=actor, roles=_roles(sheet, actor)))
     lines = _checked_lines(sheet, hands, time_over_after_hand=time_over_after_hand)
     entry = _store(sheet, entry, lines=lines, time_over_after_hand=time_over_after_hand, by=by)
     return _compared(sheet, entry, by=by)
@@ -337,20 +340,49 @@ def _settled(
     return list(entry.hands), entry.time_over_after_hand
 
 
+@dataclass(frozen=True)
+class Settlement:
+    """What a settlement came to: the sheet, confirmed; or (``proposed``) one typist's
+    proposal, kept for the other typist to agree to."""
+
+    sheet: Scoresheet
+    proposed: bool = False
+
+
+def _choices_stored(choices: Mapping[int | None, Take]) -> dict[str, str]:
+    """``choices`` as a proposal keeps them: by the hand's number, "0" for the end of the
+    playing time."""
+    return {str(hand or 0): take for hand, take in sorted(choices.items(), key=lambda c: c[0] or 0)}
+
+
+def settlement_proposed(entry: SecondEntry | None) -> dict[int | None, Take] | None:
+    """The settlement one typist proposed and the other has yet to agree to, if any."""
+    if entry is None or entry.proposed_choices is None:
+        return None
+    return {
+        (int(hand) or None): take for hand, take in entry.proposed_choices.items() if take in TAKE
+    }
+
+
 @transaction.atomic
 def second_entry_settle(
     *, scoresheet: Scoresheet, choices: Mapping[int | None, Take], by: User
-) -> Scoresheet:
+) -> Settlement:
     """Settle the hands in which a sheet's two entries differ, each from the paper sheet:
     ``choices`` says, for every differing hand (None: the end of the playing time), which
     entry has it as the paper does. The settled sheet is checked against the TSR as a sheet
     handed in is; the sheet then holds it (the change in its history, ``SETTLE``), and is
     confirmed by double entry. Refused whole, nothing saved, if a difference is left open or
-    the settled sheet breaks a rule."""
+    the settled sheet breaks a rule.
+
+    Who settles is a second person to both entries (``doko.four_eyes``): a member of the desk
+    who typed neither settles alone; a typist of either only proposes (kept, and in the
+    history), and the sheet is settled when the other typist chooses the same (he agrees)."""
     sheet = scoresheet_locked(scoresheet)
     entry = _entry_locked(sheet)
     actor = Actor(user=by)
-    enforce(policies.may_settle_differences(sheet=sheet, actor=actor, roles=_roles(sheet, actor)))
+    roles = _roles(sheet, actor)
+    enforce(policies.may_compare_entries(sheet=sheet, actor=actor, roles=roles))
     second = _require_complete(sheet, entry)
     assert entry is not None  # a complete entry exists (_require_complete)
     first = hand_lines(list(sheet.hands.all()))
@@ -361,7 +393,10 @@ def second_entry_settle(
         second_time_over=entry.time_over_after_hand,
     )
     if not differences:
-        return _confirm_by_double_entry(sheet, entry)
+        return Settlement(_confirm_by_double_entry(sheet, entry))
+    alone = policies.may_settle_differences(sheet=sheet, actor=actor, roles=roles)
+    if alone is not None:
+        enforce(policies.may_propose_settlement(sheet=sheet, actor=actor, roles=roles))
     lines, time_over = _settled(
         choices,
         first=first,
@@ -379,18 +414,85 @@ def second_entry_settle(
         noted = time_over is not None
         raise SheetRefused([_incomplete(sheet, check, table_size=size, time_noted=noted)])
     before = sheet_snapshot(sheet=sheet, hands=first)
+    reason = _settle_reason(differences, choices)
+    if alone is not None:
+        proposer = entry.proposed_by
+        record = sheet_record(sheet)
+        agreed = (
+            proposer is not None
+            and proposer.pk != by.pk
+            and settlement_proposed(entry) == dict(choices)
+            and settle_pair(
+                proposer={Account(proposer.pk)},
+                agreeing={Account(by.pk)},
+                record=record.done,
+                same=record.same,
+            )
+        )
+        if not agreed:
+            return Settlement(_propose(sheet, entry, choices, by=actor, before=before), True)
+        assert proposer is not None  # agreed to his proposal
+        reason = _("%(reason)s Proposed by %(proposer)s, agreed by %(agreeing)s.") % {
+            "reason": reason,
+            "proposer": Actor(user=proposer).name,
+            "agreeing": actor.name,
+        }
     if lines != first:
         _hands_store(sheet, lines)
     sheet.time_over_after_hand = time_over
     sheet = _record(
-        sheet,
-        action=ScoresheetChange.Action.SETTLE,
-        by=actor,
-        before=before,
-        reason=_settle_reason(differences, choices),
+        sheet, action=ScoresheetChange.Action.SETTLE, by=actor, before=before, reason=reason
     )
     entry = _store(sheet, entry, lines=lines, time_over_after_hand=time_over, by=entry.by)
-    return _confirm_by_double_entry(sheet, entry)
+    return Settlement(_confirm_by_double_entry(sheet, entry))
+
+
+def _propose(
+    sheet: Scoresheet,
+    entry: SecondEntry,
+    choices: Mapping[int | None, Take],
+    *,
+    by: Actor,
+    before: dict,
+) -> Scoresheet:
+    """Keep one typist's settlement for the other to agree to, replacing an earlier proposal;
+    the history names the step and who took it."""
+    assert by.user is not None  # the desk acts through its accounts
+    entry.proposed_choices = _choices_stored(choices)
+    entry.proposed_by = by.user
+    entry.proposed_at = timezone.now()
+    entry.save(update_fields=["proposed_choices", "proposed_by", "proposed_at", "updated_at"])
+    reason = _("Proposed, for the other typist to agree: %(choices)s") % {
+        "choices": _settle_reason(
+            [Difference(hand=hand, first=None, second=None) for hand in choices], choices
+        )
+    }
+    return _record(
+        sheet,
+        action=ScoresheetChange.Action.SETTLE_PROPOSED,
+        by=by,
+        before=before,
+        reason=reason,
+    )
+
+
+@transaction.atomic
+def sheet_first_entry_open(*, scoresheet: Scoresheet, by: User, where: str) -> bool:
+    """Open the hands of a blind first entry (``policies.first_entry_hidden``) all the same, as
+    a member of staff (``policies.may_open_first_entry``): recorded (``SheetRead``, ``where``
+    it was opened), and he no longer types the sheet's second entry. Returns whether it was
+    recorded now (False: he sees it anyway, or opened it before)."""
+    sheet = scoresheet_locked(scoresheet)
+    actor = Actor(user=by)
+    if policies.first_entry_hidden(sheet=sheet, actor=actor) is None:
+        return False
+    enforce(policies.may_open_first_entry(sheet=sheet, actor=actor, roles=_roles(sheet, actor)))
+    _read, made = SheetRead.objects.get_or_create(
+        scoresheet=sheet, by=by, defaults={"where": where[:40]}
+    )
+    record_forget(scoresheet)
+    record_forget(sheet)
+    return made
 
 
 def _settle_reason(differences: Sequence[Difference], choices: Mapping[int | None, Take]) -> str:

@@ -5,7 +5,12 @@ per sub-domain; the sheet's views are gathered here so that the URLs can say ``v
 
 from scoring.views.offline import service_worker
 from scoring.views.scans import sheet_scan
-from scoring.views.second_entry import sheet_differences, sheet_second_compare, sheet_second_discard
+from scoring.views.second_entry import (
+    sheet_differences,
+    sheet_first_entry_open,
+    sheet_second_compare,
+    sheet_second_discard,
+)
 from scoring.views.sheets import (
     sheet,
     sheet_check,
@@ -35,6 +40,7 @@ __all__ = [
     "sheet_differences",
     "sheet_end_early",
     "sheet_end_undo",
+    "sheet_first_entry_open",
     "sheet_history",
     "sheet_keeper_move",
     "sheet_reopen",

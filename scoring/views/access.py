@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from scoring import links, selectors
+from scoring import links, policies, selectors
 from scoring.models import (
     Scoresheet,
     SecondEntry,
@@ -21,6 +21,7 @@ from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Round
 from tournaments.permissions import roles_of
+from tournaments.policies import Refusal
 from tournaments.roles import (
     SHEET_READERS,
     SHEET_STAFF,
@@ -57,6 +58,20 @@ class Access:
     @property
     def staff(self) -> bool:
         return bool(self.roles & SHEET_STAFF)
+
+    @property
+    def withheld(self) -> Refusal | None:
+        """Why the sheet's hands are not shown to this actor (a blind first entry, double
+        entry: ``policies.first_entry_hidden``), or None; asked once per request."""
+        if "_withheld" not in self.__dict__:
+            self.__dict__["_withheld"] = policies.first_entry_hidden(
+                sheet=self.sheet, actor=self.actor
+            )
+        return self.__dict__["_withheld"]
+
+    def withheld_forget(self) -> None:
+        """Ask again (the actor opened the first entry)."""
+        self.__dict__.pop("_withheld", None)
 
     @property
     def round(self) -> Round:
@@ -116,7 +131,10 @@ def entry_state(access: Access) -> selectors.SheetState:
     """The entry on the page: the sheet, or its second entry (never the first then)."""
     if access.blind:
         return selectors.second_entry_state(sheet=access.sheet, entry=access.entry)
-    return selectors.sheet_state(sheet=access.sheet)
+    withheld = access.withheld
+    return selectors.sheet_state(
+        sheet=access.sheet, withheld=withheld.message if withheld is not None else None
+    )
 
 
 def sheet_view(view):

@@ -35,10 +35,11 @@ from django.views.decorators.http import require_GET
 
 from scoring import policies, selectors
 from scoring.models import Scoresheet, ScoresheetChange
+from scoring.policies import Actor
 from scoring.selectors import ConfirmedHow, DeskState
 from tournaments import caching
-from tournaments.models import Round, Table
-from tournaments.permissions import round_and_roles
+from tournaments.models import Round
+from tournaments.permissions import roles_of, round_and_roles
 
 # How often the desk's list asks whether anything changed; an unchanged list is a 304.
 DESK_POLL_SECONDS = 10
@@ -428,10 +429,31 @@ def _jump(request: HttpRequest, round_: Round) -> HttpResponse | tuple[str, int]
     if not (text.isascii() and text.isdigit() and len(text) <= 6):
         return _("Type the number of a table, e.g. 7."), 400
     number = int(text)
-    if not Table.objects.filter(round=round_, number=number).exists():
+    sheet = (
+        Scoresheet.objects.select_related("table__round__tournament")
+        .filter(table__round=round_, table__number=number)
+        .first()
+    )
+    if sheet is None:
         message = _("Round %(round)d has no table %(table)d.")
         return message % {"round": round_.number, "table": number}, 404
-    return redirect("sheet", round_.tournament.slug, round_.number, number)
+    return redirect(_next_page(request, sheet), round_.tournament.slug, round_.number, number)
+
+
+def _next_page(request: HttpRequest, sheet: Scoresheet) -> str:
+    """Where the desk's next step on ``sheet`` is for this member of the desk: a paper sheet
+    waiting for its second entry, which he may type, straight to a blank second entry (he is
+    never shown the first, double entry); its differences to settle; else the sheet."""
+    if not (sheet.status == Scoresheet.Status.SUBMITTED and policies.double_entry_applies(sheet)):
+        return "sheet"
+    actor = Actor(user=request.user)
+    roles = roles_of(request, sheet.table.round.tournament)
+    entry = selectors.second_entry_get(sheet=sheet)
+    if entry is not None and entry.differences:
+        return "sheet-differences"
+    if policies.may_enter_second(sheet=sheet, actor=actor, roles=roles, entry=entry) is None:
+        return "sheet-second"
+    return "sheet"
 
 
 @require_GET

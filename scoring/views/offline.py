@@ -80,7 +80,7 @@ def _entry_data(access: Access) -> dict:
     """The entry on the page as the API shows a sheet: the sheet's own data, or for the second
     entry its version and hands alone."""
     if not access.blind:
-        return sheet_data(access.sheet)
+        return sheet_data(access.sheet, actor=access.actor)
     return {"version": access.version, "hands": hands_data(entry_state(access))}
 
 
@@ -149,7 +149,9 @@ def _stale_json(request: HttpRequest, access: Access, *, since: int) -> JsonResp
             "detail": detail,
             "version": access.version,
             "current": _entry_data(access),
-            "changes": [] if access.blind else changes_data(access.sheet, since=since),
+            "changes": []
+            if access.blind
+            else changes_data(access.sheet, since=since, actor=access.actor),
             "hand": hand,
         },
         status=409,

@@ -160,6 +160,21 @@ def page_context(
         "time_over_after_hand": access.time_over_after_hand,
         **_playing_time(access, state),
         **_paper(access, state, confirm),
+        **withheld_context(access),
+    }
+
+
+def withheld_context(access: Access) -> dict:
+    """A blind first entry (double entry) withheld from this member of staff: whether he may
+    open it all the same (recorded: ``policies.may_open_first_entry``), and where."""
+    if access.blind or access.withheld is None or access.actor.user is None:
+        return {"may_open_first_entry": False}
+    refusal = policies.may_open_first_entry(
+        sheet=access.sheet, actor=access.actor, roles=access.roles
+    )
+    return {
+        "may_open_first_entry": refusal is None,
+        "first_entry_open_url": sheet_url(access, "sheet-first-entry-open"),
     }
 
 
@@ -272,7 +287,7 @@ def _paper(access: Access, state: selectors.SheetState, confirm: Refusal | None)
         )
         settle = policies.may_settle_differences(
             sheet=sheet, actor=access.actor, roles=access.roles
-        )
+        ) and policies.may_propose_settlement(sheet=sheet, actor=access.actor, roles=access.roles)
         compared = (
             entry is not None
             and entry.compared_at is not None

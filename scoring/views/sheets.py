@@ -36,6 +36,7 @@ from scoring.views.page import (
     stale_answer,
     version_named,
     with_hand,
+    withheld_context,
 )
 
 
@@ -234,14 +235,20 @@ def sheet_time_over(request: HttpRequest, access: Access) -> HttpResponse:
 @require_GET
 @sheet_view
 def sheet_history(request: HttpRequest, access: Access) -> HttpResponse:
-    """Every change to the sheet: who, when, and the hands before and after."""
-    state = selectors.sheet_state(sheet=access.sheet)
+    """Every change to the sheet: who, when, and the hands before and after; none of it to whom
+    a blind first entry is withheld (double entry), who may open it (recorded)."""
+    state = entry_state(access)
     return render(
         request,
         "scoring/history.html",
         {
             **sheet_page(access, state),
-            "changes": selectors.sheet_changes(sheet=access.sheet),
+            **withheld_context(access),
+            "changes": [] if state.withheld else selectors.sheet_changes(sheet=access.sheet),
+            # Who opened the first entry while it was blind (double entry), for the record.
+            "reads": []
+            if state.withheld
+            else list(access.sheet.reads.select_related("by").order_by("at")),
             # Attached beside the versions (it changes none), shown above them.
             **scan_context(access, state),
             # Who keeps a sheet not handed over (TSR 8.4.1, 10.1.4).

@@ -14,8 +14,10 @@ from scoring.messages import problem_message
 from scoring.models import (
     Scoresheet,
 )
+from scoring.policies import Actor
 from scoring.rulings import sheet_adjudication
 from scoring.selectors import hand_lines, scoresheet_check, scoresheet_rows
+from scoring.selectors.record import first_entry_blind
 from tournaments import caching
 from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors
@@ -79,6 +81,15 @@ def table_live(request: HttpRequest, slug: str, number: int, table: int) -> Http
     return response
 
 
+def _withheld(request: HttpRequest, sheet: Scoresheet) -> str | None:
+    """Why this reader sees none of the sheet's hands: its first entry is blind (double entry,
+    ``policies.first_entry_hidden``); the same for every phone without a login."""
+    if request.user.is_authenticated:
+        refusal = policies.first_entry_hidden(sheet=sheet, actor=Actor(user=request.user))
+        return refusal.message if refusal is not None else None
+    return str(policies.BLIND_TO_PLAYERS) if first_entry_blind(sheet) else None
+
+
 def _table_context(request: HttpRequest, slug: str, number: int, table: int) -> dict:
     tournament = tournament_selectors.tournament_get(slug=slug, user=request.user, counts=False)
     round_ = tournament_selectors.round_get(tournament=tournament, number=number)
@@ -117,7 +128,10 @@ def _table_context(request: HttpRequest, slug: str, number: int, table: int) -> 
             )
         ]
         context["site_warning"] = site_warning(request)
-    if sheet is not None and context["show_points"]:
+    if sheet is not None and (withheld := _withheld(request, sheet)) is not None:
+        # A sheet checked blind at the desk (double entry): no hands for whom it is hidden.
+        context["withheld"] = withheld
+    elif sheet is not None and context["show_points"]:
         hands = list(sheet.hands.all())
         table_size = len(row.seats)
         adjudication = sheet_adjudication(sheet=sheet)

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from doko.sample_sheets import full_match
 from scoring import services
-from scoring.models import Scoresheet, SecondEntry
+from scoring.models import Scoresheet, SecondEntry, SheetRead
 from scoring.services import Actor
 from tests import factories
 from tests.scoring.test_sheet_pages import HX, link, quick
@@ -181,7 +181,7 @@ def test_the_first_typist_is_told_on_the_second_entry_page_that_he_may_not(
     assert 'id="hand-form"' not in page
 
 
-def test_differences_are_shown_side_by_side_and_settled_from_the_paper(client, double):
+def test_differences_are_shown_side_by_side_and_settled_from_the_paper(client, double, organiser):
     sheet, second = double
     hands = full_match()
     hands[4] = replace(hands[4], points={s: -p for s, p in hands[4].points.items()})
@@ -189,14 +189,38 @@ def test_differences_are_shown_side_by_side_and_settled_from_the_paper(client, d
     assert [d.hand for d in comparison.differences] == [5]
     page = client.get(url(sheet)).content.decode()
     assert "differs from the first in 1 place" in page
+    # The second typist sees which hand differs, not what the first entry has in it.
     differences = client.get(url(sheet, "sheet-differences"))
     assert differences.status_code == 200
     text = differences.content.decode()
+    assert 'id="differing-hands">5<' in text
+    assert 'name="hand-5"' not in text
+    assert not SheetRead.objects.exists()
+    # Opened (recorded), side by side: he proposes, the first typist agrees.
+    opened = client.post(
+        url(sheet, "sheet-first-entry-open"),
+        {"next": url(sheet, "sheet-differences"), "where": "differences"},
+    )
+    assert opened.status_code == 302
+    assert opened["Location"] == url(sheet, "sheet-differences")
+    assert SheetRead.objects.get().by == second
+    text = client.get(url(sheet, "sheet-differences")).content.decode()
     assert 'id="difference-5"' in text
     assert 'name="hand-5"' in text
     refused = client.post(url(sheet, "sheet-differences"), {})
     assert refused.status_code == 422
     assert "still open: 5" in refused.content.decode()
+    proposed = client.post(url(sheet, "sheet-differences"), {"hand-5": "first"})
+    assert proposed.status_code == 302
+    assert fresh(sheet).status == "submitted"
+    assert (
+        "Your proposal waits for the other typist"
+        in client.get(url(sheet, "sheet-differences")).content.decode()
+    )
+    client.force_login(organiser)
+    text = client.get(url(sheet, "sheet-differences")).content.decode()
+    assert "Zoë Zweig proposed the choices marked below" in text
+    assert 'value="first" checked' in text
     done = client.post(url(sheet, "sheet-differences"), {"hand-5": "first"})
     assert done.status_code == 302
     sheet = fresh(sheet)

@@ -225,6 +225,14 @@ def test_whoever_typed_hands_of_the_first_entry_may_not_make_the_second(double):
         scoresheet=sheet, version=sheet.version, by=Actor(user=_first), reason="hand 3"
     )
     sheet.refresh_from_db()
+    # The draft is blind to him until he opens it (recorded), as who takes over the typing.
+    with pytest.raises(ValidationError) as error:
+        services.scoresheet_hands_replace(
+            scoresheet=sheet, hands=full_match()[:23], version=sheet.version, by=Actor(user=helper)
+        )
+    assert "blind" in error.value.message_dict
+    assert services.sheet_first_entry_open(scoresheet=sheet, by=helper, where="sheet")
+    sheet.refresh_from_db()
     services.scoresheet_hands_replace(
         scoresheet=sheet, hands=full_match()[:23], version=sheet.version, by=Actor(user=helper)
     )
@@ -317,20 +325,68 @@ def _two_differences(double):
 
 
 def test_settling_each_difference_from_the_paper_confirms_the_settled_sheet(double):
-    sheet, first, second, hands = _two_differences(double)
+    sheet, _first, second, hands = _two_differences(double)
+    third = desk(sheet)  # typed neither entry: he settles alone
     settled = services.second_entry_settle(
-        scoresheet=sheet, choices={3: "second", 10: "first"}, by=first
-    )
+        scoresheet=sheet, choices={3: "second", 10: "first"}, by=third
+    ).sheet
     assert settled.status == Scoresheet.Status.CONFIRMED
     assert settled.confirmed_by == second
     lines = selectors.hand_lines(list(settled.hands.all()))
     assert lines[2] == hands[2]
     assert lines[9] == full_match()[9]
     change = settled.changes.get(action=ScoresheetChange.Action.SETTLE)
-    assert change.by == first
+    assert change.by == third
     assert change.reason == (
         "From the paper sheet: hand 3 as in the second entry; hand 10 as in the first entry."
     )
+
+
+def test_a_typist_only_proposes_and_the_other_typist_agrees(double):
+    sheet, first, second, _hands = _two_differences(double)
+    choices = {3: "second", 10: "first"}
+    proposed = services.second_entry_settle(scoresheet=sheet, choices=choices, by=first)
+    assert proposed.proposed
+    assert proposed.sheet.status == Scoresheet.Status.SUBMITTED
+    # Proposing again, or differently, settles nothing; nor does the proposer agree with
+    # himself.
+    again = services.second_entry_settle(scoresheet=sheet, choices=choices, by=first)
+    assert again.proposed
+    assert again.sheet.status == Scoresheet.Status.SUBMITTED
+    other = services.second_entry_settle(
+        scoresheet=sheet, choices={3: "first", 10: "first"}, by=second
+    )
+    assert other.proposed  # his choices differ: now his proposal waits for the first typist
+    settled = services.second_entry_settle(
+        scoresheet=sheet, choices={3: "first", 10: "first"}, by=first
+    ).sheet
+    assert settled.status == Scoresheet.Status.CONFIRMED
+    actions = list(settled.changes.order_by("version").values_list("action", "by__username"))
+    assert actions[-5:] == [
+        (ScoresheetChange.Action.SETTLE_PROPOSED, first.username),
+        (ScoresheetChange.Action.SETTLE_PROPOSED, first.username),
+        (ScoresheetChange.Action.SETTLE_PROPOSED, second.username),
+        (ScoresheetChange.Action.SETTLE, first.username),
+        (ScoresheetChange.Action.CONFIRM_DOUBLE, second.username),
+    ]
+    reason = settled.changes.get(action=ScoresheetChange.Action.SETTLE).reason
+    assert reason.endswith(
+        f"Proposed by {Actor(user=second).name}, agreed by {Actor(user=first).name}."
+    )
+
+
+def test_a_player_of_the_table_settles_nothing(double):
+    sheet, _first, _second, _hands = _two_differences(double)
+    seated = sheet.table.seats.get(position=2)
+    player = desk(sheet)
+    factories.role_grant(
+        tournament=sheet.table.round.tournament, user=player, role="scorekeeper", entry=seated.entry
+    )
+    with pytest.raises(ValidationError) as error:
+        services.second_entry_settle(
+            scoresheet=sheet, choices={3: "second", 10: "first"}, by=player
+        )
+    assert "You play at this table" in error.value.message_dict["by"][0]
 
 
 def test_a_difference_left_open_refuses_the_settlement_and_changes_nothing(double):

@@ -21,6 +21,7 @@ from tournaments import policies, selectors
 from tournaments.models import Entry, Registration
 from tournaments.permissions import roles_of
 from tournaments.personal_keys import KeyLimited, personal_link_for
+from tournaments.roles_history import tablemates
 from tournaments.selectors.personal import (
     KEY_LENGTH,
     PersonalRound,
@@ -294,10 +295,14 @@ class PersonalWithdraw(APIView):
 def _entry_for(request, slug: str, start_number: int) -> Entry:
     """The player, for the organiser and the adjudicator (403 with the reason for others)."""
     tournament = selectors.tournament_get(slug=slug, user=request.user)
-    policies.enforce(policies.may_read_personal_links(roles=roles_of(request, tournament)))
-    return get_object_or_404(
+    roles = roles_of(request, tournament)
+    policies.enforce(policies.may_read_personal_links(roles=roles))
+    entry = get_object_or_404(
         Entry.objects.select_related("tournament"), tournament=tournament, start_number=start_number
     )
+    mates = tablemates(user_id=request.user.pk, tournament_id=tournament.pk)
+    policies.enforce(policies.may_read_personal_link(entry=entry, roles=roles, tablemates=mates))
+    return entry
 
 
 def _link(request, entry: Entry) -> dict:

@@ -112,7 +112,7 @@ def _tables(round_: Round) -> QuerySet[Table]:
 
 
 def _seat_points(table: Table, seat: Seat) -> int | None:
-    if not play.hand_count_of(table):
+    if not play.hand_count_of(table) or play.points_withheld(table):
         return None
     position = seat.position
     return (

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import policies, selectors, workers
 from tournaments.models import Entry, Registration, Round, Tournament, new_link_key
+from tournaments.roles_history import tablemates
 from tournaments.selectors import link_handout
 from tournaments.services.common import tournament_lock
 from tournaments.services.players import entry_withdraw, registration_cancel
@@ -21,10 +22,13 @@ from tournaments.services.players import entry_withdraw, registration_cancel
 def personal_link_replace(*, entry: Entry, by: User) -> Entry:
     """Give the player a new personal link; the old one opens nothing from now on (a lost
     phone). The seats' own links (the sheets' QR codes) are not touched: whoever holds one of
-    those holds the seat, as before. ``policies.may_read_personal_links``."""
+    those holds the seat, as before. ``policies.may_read_personal_link``: not for one who
+    plays with the player."""
     policies.enforce(
-        policies.may_read_personal_links(
-            roles=selectors.user_roles(user=by, tournament=entry.tournament)
+        policies.may_read_personal_link(
+            entry=entry,
+            roles=selectors.user_roles(user=by, tournament=entry.tournament),
+            tablemates=tablemates(user_id=by.pk, tournament_id=entry.tournament_id),
         )
     )
     entry = Entry.objects.select_for_update().get(pk=entry.pk)

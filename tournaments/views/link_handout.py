@@ -15,6 +15,7 @@ from tournaments import policies, selectors
 from tournaments.mails import mail_leaves_the_server
 from tournaments.models import Tournament
 from tournaments.permissions import AuthenticatedHttpRequest, roles_of
+from tournaments.roles_history import plays_in
 from tournaments.selectors import link_handout
 from tournaments.services.links import personal_links_mail
 from tournaments.site import site_warning
@@ -27,7 +28,10 @@ def handout_context(request: HttpRequest, tournament: Tournament) -> dict | None
     if policies.may_read_personal_links(roles=roles) is not None:
         return None
     return {
-        "print_refusal": policies.may_print(roles=roles),
+        # Every player's card: not for an organiser who plays (his tablemates' links).
+        "print_refusal": policies.may_print_every_link(
+            roles=roles, plays=plays_in(user_id=request.user.pk, tournament_id=tournament.pk)
+        ),
         "site_warning": site_warning(request),
         "mailed_at": tournament.personal_links_mailed_at,
         "mail_again_at": link_handout.personal_links_mail_again_at(
@@ -75,7 +79,10 @@ def personal_links_mail_page(request: AuthenticatedHttpRequest, slug: str) -> Ht
             ),
             "mails_leave": mail_leaves_the_server(),
             "no_mail_message": _no_mail_message(),
-            "print_refusal": policies.may_print(roles=roles_of(request, tournament)),
+            "print_refusal": policies.may_print_every_link(
+                roles=roles_of(request, tournament),
+                plays=plays_in(user_id=request.user.pk, tournament_id=tournament.pk),
+            ),
             "error": error,
         },
         status=400 if error else 200,

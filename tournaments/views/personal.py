@@ -18,6 +18,7 @@ from tournaments.models import Entry, Registration
 from tournaments.permissions import AuthenticatedHttpRequest, roles_of
 from tournaments.personal_keys import KeyLimited, personal_link_for
 from tournaments.roles import ORGANISER
+from tournaments.roles_history import tablemates
 from tournaments.selectors.personal import personal_view, waiting_place
 from tournaments.services.links import personal_link_replace, personal_link_withdraw
 from tournaments.site import absolute_url
@@ -124,8 +125,12 @@ def personal_link_replace_view(
 
 def personal_link_context(request: HttpRequest, entry: Entry) -> dict:
     """The "Personal link" block of the organiser's page of one player: the link, or why it is
-    not shown (``policies.may_read_personal_links``)."""
-    refusal = policies.may_read_personal_links(roles=roles_of(request, entry.tournament))
+    not shown (``policies.may_read_personal_link``: not to one who plays with the player)."""
+    refusal = policies.may_read_personal_link(
+        entry=entry,
+        roles=roles_of(request, entry.tournament),
+        tablemates=tablemates(user_id=request.user.pk, tournament_id=entry.tournament_id),
+    )
     return {
         "personal_link_refusal": refusal,
         "personal_link_url": absolute_url(request, reverse("personal-link", args=[entry.link_key]))

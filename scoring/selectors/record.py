@@ -1,0 +1,147 @@
+"""What people did with a scoresheet, read from its history for the four-eyes rules
+(``doko.four_eyes``): who typed its hands, handed it in, opened its first entry while it was
+blind, typed its second entry, and who plays at its table; and which accounts are which of its
+players (their *plays as*, ever: ``tournaments.roles_history``).
+
+Also when the first entry is blind: a sheet typed at the desk in a tournament that checks its
+paper sheets by a second entry, from its first hand typed there until it is confirmed. Only
+who typed it sees its hands then (``scoring.policies.first_entry_hidden``).
+"""
+
+from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef, Q
+
+from doko.four_eyes import Account, Deed, Done, Identity, Player
+from scoring.models import Scoresheet, ScoresheetChange, SecondEntry, SheetRead
+from tournaments.models import Seat
+from tournaments.roles_history import plays_as
+
+HANDS = ScoresheetChange.Action.HANDS
+SUBMIT = ScoresheetChange.Action.SUBMIT
+DRAFT, SUBMITTED, CONFIRMED = (
+    Scoresheet.Status.DRAFT,
+    Scoresheet.Status.SUBMITTED,
+    Scoresheet.Status.CONFIRMED,
+)
+
+
+@dataclass(frozen=True)
+class SheetRecord:
+    """A sheet's deeds (``Done``), the links between accounts and the table's players
+    (``same``), and the table's players by their seats."""
+
+    done: tuple[Done, ...]
+    same: frozenset[tuple[Identity, Identity]]
+    seats: dict[Player, int]
+
+    def did(self, identities: set[Identity], *deeds: Deed) -> bool:
+        """Whether any of ``identities`` (a whole person: ``doko.four_eyes.person``) did one
+        of ``deeds``."""
+        return any(done.deed in deeds and done.by in identities for done in self.done)
+
+
+def _identity(user_id: int | None, entry_id: int | None) -> Identity | None:
+    if user_id is not None:
+        return Account(user_id)
+    return Player(entry_id) if entry_id is not None else None
+
+
+def sheet_record(sheet: Scoresheet) -> SheetRecord:
+    """The sheet's record, read once per sheet as loaded (``record_forget`` after a write that
+    adds to it in the same request). Five small queries."""
+    kept = sheet.__dict__.get("_four_eyes_record")
+    if kept is not None:
+        return kept
+    seats = {
+        Player(entry_id): position
+        for entry_id, position in Seat.objects.filter(table_id=sheet.table_id).values_list(
+            "entry_id", "position"
+        )
+    }
+    done: list[Done] = [Done(Deed.PLAYED, player) for player in seats]
+    changes = (
+        ScoresheetChange.objects.filter(scoresheet_id=sheet.pk, action__in=[HANDS, SUBMIT])
+        .values_list("action", "by_id", "by_seat__entry_id")
+        .distinct()
+    )
+    for action, user_id, entry_id in changes:
+        if (who := _identity(user_id, entry_id)) is not None:
+            done.append(Done(Deed.TYPED if action == HANDS else Deed.HANDED_IN, who))
+    # The one who handed it in now, also where its history was written without him (a
+    # sheet restored from a backup).
+    if (who := _identity(sheet.submitted_by_id, _seat_entry(sheet))) is not None:
+        done.append(Done(Deed.HANDED_IN, who))
+    done += [
+        Done(Deed.READ, Account(user_id))
+        for user_id in SheetRead.objects.filter(scoresheet_id=sheet.pk).values_list(
+            "by_id", flat=True
+        )
+    ]
+    done += [
+        Done(Deed.TYPED_SECOND, Account(user_id))
+        for user_id in SecondEntry.objects.filter(scoresheet_id=sheet.pk).values_list(
+            "by_id", flat=True
+        )
+    ]
+    same = frozenset(
+        (Account(user_id), Player(entry_id))
+        for user_id, entry_id in plays_as(entry_ids=[player.id for player in seats])
+    )
+    record = SheetRecord(done=tuple(dict.fromkeys(done)), same=same, seats=seats)
+    sheet.__dict__["_four_eyes_record"] = record
+    return record
+
+
+def _seat_entry(sheet: Scoresheet) -> int | None:
+    if sheet.submitted_by_seat_id is None:
+        return None
+    return (
+        Seat.objects.filter(pk=sheet.submitted_by_seat_id)
+        .values_list("entry_id", flat=True)
+        .first()
+    )
+
+
+def record_forget(sheet: Scoresheet) -> None:
+    """Read the record afresh next time (something was added to it)."""
+    sheet.__dict__.pop("_four_eyes_record", None)
+
+
+# Blind ------------------------------------------------------------------------------------------
+
+
+def _typed_at_the_desk(sheet_pk) -> Exists:
+    return Exists(
+        ScoresheetChange.objects.filter(scoresheet_id=sheet_pk, action=HANDS, by__isnull=False)
+    )
+
+
+def first_entry_blind(sheet: Scoresheet) -> bool:
+    """Whether the sheet's first entry is blind: the tournament checks its paper sheets by a
+    second entry, and this sheet is typed at the desk (handed in through an account, or a
+    draft with a hand typed through one) and not yet confirmed. One query for a draft, none
+    otherwise."""
+    tournament = sheet.table.round.tournament
+    if not tournament.double_entry or sheet.status == CONFIRMED:
+        return False
+    if sheet.status == SUBMITTED:
+        return sheet.submitted_by_id is not None
+    if "_typed_at_the_desk" not in sheet.__dict__:
+        sheet.__dict__["_typed_at_the_desk"] = ScoresheetChange.objects.filter(
+            scoresheet_id=sheet.pk, action=HANDS, by__isnull=False
+        ).exists()
+    return sheet.__dict__["_typed_at_the_desk"]
+
+
+def blind_tables() -> Q:
+    """``first_entry_blind`` of a table's sheet, for a query of tables: their points are
+    shown nowhere, nor counted, until the sheet is confirmed."""
+    return (
+        Q(round__tournament__double_entry=True, scoresheet__submitted_by_seat__isnull=True)
+        & ~Q(scoresheet__status=CONFIRMED)
+        & (
+            Q(scoresheet__status=SUBMITTED, scoresheet__submitted_by__isnull=False)
+            | Q(scoresheet__status=DRAFT) & _typed_at_the_desk(OuterRef("scoresheet__pk"))
+        )
+    )
