@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from adjudication.models import Appeal, StaffInvitation
+from doko.four_eyes import Account, Deed, Done, Step, disqualifying
 from doko.rules import procedure
 from tournaments.models import Seat, Table, Tournament, TournamentRole
 
@@ -179,6 +180,20 @@ def _own_ruling(appeal: Appeal | None, users: Collection[User]) -> list[User]:
     return [user for user in users if user.pk in own]
 
 
+def _panel_deeds(
+    table: Table, users: Collection[User], appeal: Appeal | None
+) -> dict[int, list[Deed]]:
+    """For each of ``users``, what on the record makes him no second person to decide as the
+    panel (``doko.four_eyes``, ``Step.DECIDE_APPEAL``): he plays, or played, at ``table``, or
+    ruled on or initialled what ``appeal`` is against (TSR 8.2.1: two instances)."""
+    record = [Done(Deed.PLAYED, Account(pk)) for pk in players_at(table=table, users=users)]
+    record += [Done(Deed.RULED, Account(user.pk)) for user in _own_ruling(appeal, users)]
+    return {
+        user.pk: disqualifying(step=Step.DECIDE_APPEAL, record=record, actor={Account(user.pk)})
+        for user in users
+    }
+
+
 def may_lodge_appeal(*, tournament: Tournament, user: AnyUser) -> Refusal | None:
     """Record a player's appeal against a decision of the adjudicator (TSR 9.7.7): the
     adjudicator, a deputy or a member of the panel, whoever the player turns to. Recording
@@ -230,7 +245,8 @@ def may_decide_as_panel(
     against (TSR 8.2.1: two instances)."""
     if Role.PANEL not in _roles(table.round.tournament, user):
         return Refusal(_("Only the arbitration panel decides this (TSR 8.2.1, 9.6.2)."))
-    if user.is_authenticated and _plays_at(table, user):
+    deeds = _panel_deeds(table, [user], appeal).get(user.pk, []) if isinstance(user, User) else []
+    if Deed.PLAYED in deeds:
         return Refusal(
             _(
                 "You play at table %(table)d: another member of the arbitration panel decides "
@@ -239,7 +255,7 @@ def may_decide_as_panel(
             % {"table": table.number, "what": what},
             plays=True,
         )
-    if isinstance(user, User) and _own_ruling(appeal, [user]):
+    if Deed.RULED in deeds:
         return Refusal(
             _(
                 "You ruled on or initialled the decision appealed against: another member of "
@@ -270,8 +286,8 @@ def may_sit_on_panel(
             % {"names": ", ".join(m.get_username() for m in outside)},
             field="members",
         )
-    players = players_at(table=table, users=members)
-    if playing := [member for member in members if member.pk in players]:
+    deeds = _panel_deeds(table, members, appeal)
+    if playing := [member for member in members if Deed.PLAYED in deeds[member.pk]]:
         return Refusal(
             _(
                 "Playing at table %(table)d, %(names)s cannot decide %(what)s: other members "
@@ -284,7 +300,7 @@ def may_sit_on_panel(
             },
             field="members",
         )
-    if own := _own_ruling(appeal, members):
+    if own := [member for member in members if Deed.RULED in deeds[member.pk]]:
         return Refusal(
             _(
                 "%(names)s ruled on or initialled the decision appealed against and cannot "

@@ -21,6 +21,7 @@ from tests.adjudication.helpers import (
     plays,
 )
 from tournaments import selectors as tournament_selectors
+from tournaments.models import TournamentRole
 
 pytestmark = pytest.mark.django_db
 
@@ -268,3 +269,27 @@ def test_a_panel_member_playing_at_the_table_does_not_decide_its_appeal(sheet, s
     services.appeal_decide(**decide_, members=staff["panel"][1:])
     appeal.refresh_from_db()
     assert appeal.outcome == Appeal.Outcome.ANNUL
+
+
+def test_a_panel_member_whose_plays_as_was_taken_away_still_does_not_decide(sheet, staff):
+    """What he played as is read from the role history: the organiser clearing his *plays as*
+    makes him no neutral member of the panel after the fact (doko.four_eyes, TSR 8.2.1)."""
+    _decision, appeal = appealed(sheet, staff, ruling=Ruling(Severity.MINOR))
+    member = staff["panel"][0]
+    tournament = sheet.table.round.tournament
+    seat = sheet.table.seats.get(position=1)
+    services.role_grant(
+        tournament=tournament, user=member, role=Role.PANEL, entry=seat.entry, by=staff["organiser"]
+    )
+    services.role_grant(
+        tournament=tournament, user=member, role=Role.PANEL, entry=None, by=staff["organiser"]
+    )
+    assert not TournamentRole.objects.filter(user=member, entry__isnull=False).exists()
+    with pytest.raises(PermissionDenied, match="You play at table 1"):
+        services.appeal_decide(
+            appeal=appeal,
+            outcome=Appeal.Outcome.ANNUL,
+            reasons="No breach.",
+            by=member,
+            members=staff["panel"][1:],
+        )
