@@ -56,13 +56,11 @@ def may_read_seat_links(
     handed in (TSR 7.3.2). Another member of staff reads them for him. (``table`` and ``user``: when a
     table's links are asked for; without them, whether the roles read links at all.)
 
-    Printed links are another matter, and are allowed: the round's blank scoresheets and seat
-    slips (printing) carry every seat's link of every table, and print for any organiser or
-    adjudicator, one who plays too. They are printed for the whole round before it starts, the
-    paper goes to the tables and no one picks one table's cards out of the pile; a lone
-    organiser who plays must still run his day. What stops him is the sheet itself: a seat's
-    link used on a device where he is logged in confirms nothing at his table but as his own
-    seat (``may_confirm_sheet``), and the history names the seat that confirmed."""
+    Printed links follow the same rule (``printing.services``): every player's link at once
+    is printed by organisers who do not play, and the blank scoresheets a playing organiser
+    prints leave out the scorekeeper's link at his own table. A seat's link used on a device
+    where a player of the table is logged in confirms nothing but as his own seat
+    (``may_confirm_sheet``: one request, two players)."""
     if not set(roles) & READS_SEAT_LINKS:
         return Refusal(_("Only an organiser or an adjudicator reads the players' private links."))
     position = plays_at_table(table=table, user=user) if table is not None and user else None
