@@ -3,8 +3,8 @@
 The document is written field by field, so that it stays readable and stable across changes
 of the models. Rows refer to each other by keys that count from 1 within each kind, in the
 order the rows were made: database ids never leave the database, and an import makes new ones.
-Users are named by their username; players carry their DDV number, by which an import finds
-them again. The seats' results and the standings are not in it: they are rebuilt from the
+Users are named by their username; players carry their DDV number, by which (with their
+names) an import finds them again. The seats' results and the standings are not in it: they are rebuilt from the
 sheets and the adjudication after an import.
 
 An entry's ``first_name``, ``last_name`` and ``club`` (added later) are the name and club the

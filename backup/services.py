@@ -1,6 +1,22 @@
 """Restore one tournament, or a team competition with its match days' tournaments, from a
 backup document (``backup/selectors.py`` writes it), in one transaction; the results and
-standings are rebuilt from what it restored."""
+standings are rebuilt from what it restored.
+
+A backup may be restored onto a site that others share, and its file may have been changed:
+what it says is taken only as the site itself would take it.
+
+- **Persons** are found again as a registration finds them: by DDV number, and only under the
+  same names (``number_holder_named``). A number that belongs here to a person of another name
+  is not theirs to claim: that player is imported as a new person without the number, and the
+  import says so (``ImportResult.numbers_cleared``).
+- **Scans** of the signed sheets are cleaned as an upload is (``scoring.scans.scan_clean``:
+  their type told by their content, the size limit, metadata stripped); one that fails is
+  refused, naming its sheet, and nothing is imported.
+- **Roles** (a tournament's staff, a competition's organisers) go to the accounts the import
+  creates, and to accounts of the same user name that exist here already only when asked
+  (``attach_roles_to_existing_accounts``): on a shared site that name may be someone else's.
+  The roles left out are reported (``ImportResult.roles_not_given``).
+"""
 
 import base64
 import binascii
@@ -43,7 +59,7 @@ from scoring.models import (
     ScoresheetScan,
     SecondEntry,
 )
-from scoring.scans import EXTENSIONS, content_type_of
+from scoring.scans import content_type_of, scan_clean
 from teams.models import Competition, Group, GroupTeam, LineUp, MatchDay, Team, TeamMember
 from tournaments import services
 from tournaments.models import (
@@ -57,6 +73,7 @@ from tournaments.models import (
     TournamentRole,
     new_seat_token,
 )
+from tournaments.services.persons import number_holder_named, person_lock
 
 M = TypeVar("M", bound=models.Model)
 R = TypeVar("R")
@@ -79,6 +96,25 @@ def _parse_time(value: str | None) -> datetime.datetime | None:
     return parsed
 
 
+@dataclass(frozen=True)
+class NumberCleared:
+    """A player of the backup whose DDV number belongs here to a person of another name,
+    imported as a new person without the number."""
+
+    first_name: str
+    last_name: str
+    ddv_number: str
+
+
+@dataclass(frozen=True)
+class RoleNotGiven:
+    """A role the backup gives to a user name that has an account here already, not given:
+    the name may be someone else's on this site. ``role``: its name, to be shown."""
+
+    user: str
+    role: str
+
+
 @dataclass
 class ImportResult:
     """What an import made, for the person running it."""
@@ -87,6 +123,8 @@ class ImportResult:
     users_created: list[str] = field(default_factory=list)
     players_created: int = 0
     players_reused: int = 0
+    numbers_cleared: list[NumberCleared] = field(default_factory=list)
+    roles_not_given: list[RoleNotGiven] = field(default_factory=list)
     tokens_renewed: int = 0
     # Key in the file -> the restored entry (a competition's line-ups name them by key).
     entries: dict[int, Entry] = field(default_factory=dict, repr=False)
@@ -101,6 +139,20 @@ class CompetitionImportResult:
     users_created: list[str] = field(default_factory=list)
     players_created: int = 0
     players_reused: int = 0
+    numbers_cleared: list[NumberCleared] = field(default_factory=list)
+    roles_not_given: list[RoleNotGiven] = field(default_factory=list)
+
+
+@dataclass
+class _Accounts:
+    """The accounts an import names, and which of them may be given the backup's roles: those
+    it created, and those that existed already only when asked."""
+
+    attach_roles_to_existing: bool
+    created: set[str] = field(default_factory=set)
+
+    def may_hold_roles(self, name: str) -> bool:
+        return self.attach_roles_to_existing or name in self.created
 
 
 class _Damaged(Exception):
@@ -120,19 +172,30 @@ def _check_format(data) -> None:
         )
 
 
-def tournament_import(*, data: dict) -> Tournament:
+def tournament_import(
+    *, data: dict, attach_roles_to_existing_accounts: bool = False, scans: bool = True
+) -> Tournament:
     """Restore a tournament; see ``tournament_import_report``."""
-    return tournament_import_report(data=data).tournament
+    return tournament_import_report(
+        data=data,
+        attach_roles_to_existing_accounts=attach_roles_to_existing_accounts,
+        scans=scans,
+    ).tournament
 
 
-def tournament_import_report(*, data: dict) -> ImportResult:
+def tournament_import_report(
+    *, data: dict, attach_roles_to_existing_accounts: bool = False, scans: bool = True
+) -> ImportResult:
     """Restore a tournament from ``tournament_export``'s document, in one transaction: all of
     it or nothing. Refused if a tournament with its slug exists. Unknown users are created
-    inactive and without a password; players are found again by their DDV number."""
+    inactive and without a password; players are found again by their DDV number and names;
+    roles go to existing accounts only with ``attach_roles_to_existing_accounts`` (see the
+    module). ``scans``: False leaves the scans of the signed sheets out."""
     _check_format(data)
+    accounts = _Accounts(attach_roles_to_existing=attach_roles_to_existing_accounts)
     stored: list[str] = []  # the scans' files written, deleted again if the import fails
     try:
-        result = _import_atomically(lambda: _import(data, stored))
+        result = _import_atomically(lambda: _import(data, stored, accounts, scans=scans))
     except BaseException:
         for name in stored:
             default_storage.delete(name)
@@ -187,12 +250,11 @@ def _keep_times(model: type[M], rows: list[M], items: list[dict], *names: str) -
         model._default_manager.bulk_update(rows, list(names), batch_size=500)
 
 
-def _users(data: dict, result: ImportResult) -> dict[str, AbstractBaseUser]:
-    return _users_named(data["users"], result.users_created)
-
-
-def _users_named(usernames: list[str], created: list[str]) -> dict[str, AbstractBaseUser]:
-    """The users of these names; those missing are created inactive, without a password."""
+def _users_named(
+    usernames: list[str], created: list[str], accounts: _Accounts
+) -> dict[str, AbstractBaseUser]:
+    """The users of these names; those missing are created inactive, without a password (and
+    may hold the backup's roles)."""
     User = get_user_model()
     names = sorted(set(usernames))
     found: dict[str, AbstractBaseUser] = {
@@ -207,38 +269,79 @@ def _users_named(usernames: list[str], created: list[str]) -> dict[str, Abstract
             user.save()
             found[name] = user
             created.append(name)
+            accounts.created.add(name)
     return found
 
 
-def _players(
-    items: list[dict], known: Mapping[int, Player] | None = None
-) -> tuple[dict[int, Player], int]:
-    """Key in the file -> the player, and how many were made. Players are shared by all
-    tournaments: one with the same DDV number is the same person; ``known``: the players
-    restored already for these keys (a competition's, for its match days)."""
+@dataclass
+class _People:
+    """The players of a backup as restored: key in the file -> the player; how many were
+    made; whose DDV number was another person's here."""
+
+    players: dict[int, Player]
+    created: int
+    numbers_cleared: list[NumberCleared]
+
+
+def _players(items: list[dict], known: Mapping[int, Player] | None = None) -> _People:
+    """The players of the backup. Players are shared by all tournaments: one whose DDV number
+    a person here holds under the same names is that person, as a registration finds them
+    (``number_holder_named``); under other names it is someone else, made anew without the
+    number. ``known``: the players restored already for these keys (a competition's, for its
+    match days)."""
     known = known or {}
     items = [item for item in items if item["key"] not in known]
-    numbers = [item["ddv_number"] for item in items if item["ddv_number"]]
-    found = {p.ddv_number: p for p in Player.objects.filter(ddv_number__in=numbers)}
-    new_items = [
-        item for item in items if item["ddv_number"] not in found or not item["ddv_number"]
-    ]
+    numbered = [item for item in items if item["ddv_number"]]
+    # As a registration of the same people waits, so that neither makes a person twice.
+    person_lock(*((item["first_name"], item["last_name"], item["ddv_number"]) for item in numbered))
+    holders = {
+        p.ddv_number: p
+        for p in Player.objects.filter(ddv_number__in=[item["ddv_number"] for item in numbered])
+    }
+    found: dict[int, Player] = {}
+    cleared: dict[int, NumberCleared] = {}
+    for item in numbered:
+        holder = holders.get(item["ddv_number"])
+        if holder is None:
+            continue
+        if number_holder_named(holder, first_name=item["first_name"], last_name=item["last_name"]):
+            found[item["key"]] = holder
+        else:
+            cleared[item["key"]] = NumberCleared(
+                item["first_name"], item["last_name"], item["ddv_number"]
+            )
+    new_items = [item for item in items if item["key"] not in found]
     new_players = _insert(
         Player,
         [
-            Player(
-                first_name=item["first_name"],
-                last_name=item["last_name"],
-                club=item["club"],
-                ddv_number=item["ddv_number"],
-            )
+            _player(item, ddv_number="" if item["key"] in cleared else item["ddv_number"])
             for item in new_items
         ],
     )
     _keep_times(Player, new_players, new_items, "created_at")
     new = {item["key"]: player for item, player in zip(new_items, new_players, strict=True)}
-    players = {item["key"]: new.get(item["key"]) or found[item["ddv_number"]] for item in items}
-    return {**known, **players}, len(new_players)
+    return _People({**known, **found, **new}, len(new_players), list(cleared.values()))
+
+
+def _player(item: dict, *, ddv_number: str) -> Player:
+    """A new person as the backup names them, checked as a registration's would be."""
+    player = Player(
+        first_name=item["first_name"],
+        last_name=item["last_name"],
+        club=item["club"],
+        ddv_number=ddv_number,
+    )
+    try:
+        player.full_clean(validate_unique=False, validate_constraints=False)
+    except ValidationError as error:
+        raise _Damaged(
+            _("the player %(name)s: %(error)s")
+            % {
+                "name": f"{item['first_name']} {item['last_name']}".strip(),
+                "error": " ".join(error.messages),
+            }
+        ) from error
+    return player
 
 
 @dataclass
@@ -248,7 +351,9 @@ class _Restoring:
     tournament: Tournament
     result: ImportResult
     users: dict[str, AbstractBaseUser]
+    accounts: _Accounts
     stored: list[str]  # the scans' files written, deleted again if the import fails
+    scans: bool  # False: the scans of the signed sheets are left out
     offences: dict[int, Offence] = field(default_factory=dict)
     rounds: dict[int, Round] = field(default_factory=dict)
     tables: dict[int, Table] = field(default_factory=dict)
@@ -268,16 +373,24 @@ class _Restoring:
 
 
 def _import(
-    data: dict, stored: list[str], known_players: Mapping[int, Player] | None = None
+    data: dict,
+    stored: list[str],
+    accounts: _Accounts,
+    *,
+    scans: bool,
+    known_players: Mapping[int, Player] | None = None,
 ) -> ImportResult:
     """Restore one tournament from its document: its own fields, then each kind of row in an
     order that lets every row find the rows it names."""
     tournament = _tournament_restore(data["tournament"])
     result = ImportResult(tournament=tournament)
-    run = _Restoring(tournament, result, _users(data, result), stored)
-    players, created = _players(data["players"], known_players)
-    result.players_created, result.players_reused = created, len(data["players"]) - created
-    _entries_restore(run, data["entries"], players)
+    users = _users_named(data["users"], result.users_created, accounts)
+    run = _Restoring(tournament, result, users, accounts, stored, scans)
+    people = _players(data["players"], known_players)
+    result.players_created = people.created
+    result.players_reused = len(data["players"]) - people.created
+    result.numbers_cleared = people.numbers_cleared
+    _entries_restore(run, data["entries"], people.players)
     _roles_restore(run, data["roles"])
     _offences_restore(run, data["offences"])
     _rounds_restore(run, data["rounds"], data["tables"])
@@ -341,19 +454,28 @@ def _entries_restore(run: _Restoring, items: list[dict], players: dict[int, Play
 
 
 def _roles_restore(run: _Restoring, items: list[dict]) -> None:
-    """Who holds which role in the tournament."""
-    _insert(
-        TournamentRole,
-        [
-            TournamentRole(
-                tournament=run.tournament,
-                user=run.user(item["user"]),
-                role=item["role"],
-                entry=_lookup(run.entries, item["entry"], _("the entry")),
+    """Who holds which role in the tournament: the accounts that may hold the backup's roles
+    (``_Accounts``); the others' roles are reported, not given."""
+    roles = []
+    for item in items:
+        user, role = run.user(item["user"]), _role(item["role"])
+        entry = _lookup(run.entries, item["entry"], _("the entry"))
+        if run.accounts.may_hold_roles(item["user"]):
+            roles.append(
+                TournamentRole(tournament=run.tournament, user=user, role=role, entry=entry)
             )
-            for item in items
-        ],
-    )
+        else:
+            run.result.roles_not_given.append(RoleNotGiven(item["user"], str(role.label)))
+    _insert(TournamentRole, roles)
+
+
+def _role(value: str) -> TournamentRole.Role:
+    try:
+        return TournamentRole.Role(value)
+    except ValueError:
+        raise _Damaged(
+            _("it names the role “%(role)s”, which does not exist.") % {"role": value}
+        ) from None
 
 
 def _offences_restore(run: _Restoring, items: list[dict]) -> None:
@@ -489,7 +611,8 @@ def _scoresheets_restore(run: _Restoring, items: list[dict]) -> None:
     )
     _second_entries_restore(run, items)
     _changes_restore(run, items)
-    _scans_restore(run, items)
+    if run.scans:
+        _scans_restore(run, items)
 
 
 def _second_entries_restore(run: _Restoring, items: list[dict]) -> None:
@@ -694,9 +817,10 @@ def _events_restore(run: _Restoring, items: list[dict]) -> None:
 def _scan(
     sheet: Scoresheet, item: dict, stored: list[str], *, user: Callable, seat: Seat | None
 ) -> ScoresheetScan:
-    """A sheet's scan, its file written back to storage byte for byte as it was exported (it
-    was stripped of its metadata when it was attached); checked first against what the
-    document says of it."""
+    """A sheet's scan, checked against what the document says of it, then cleaned as an
+    upload is (``scoring.scans.scan_clean``: the file may have been changed since its upload,
+    or written before the cleaning was), and written to storage. A file the cleaning refuses
+    refuses the import, naming the sheet."""
     try:
         content = base64.b64decode(item["data"], validate=True)
     except (binascii.Error, TypeError, ValueError) as error:
@@ -710,17 +834,33 @@ def _scan(
         raise _Damaged(
             _("the scan of a sheet is not the file it describes (size, checksum or type).")
         )
+    try:
+        clean = scan_clean(ContentFile(content))
+    except ValidationError as refused:
+        table = sheet.table
+        raise ValidationError(
+            _(
+                "The photo or scan of the sheet of round %(round)d, table %(table)d is refused: "
+                "%(reason)s Nothing was imported."
+            )
+            % {
+                "round": table.round.number,
+                "table": table.number,
+                "reason": " ".join(refused.messages),
+            },
+            code="scan_refused",
+        ) from refused
     scan = ScoresheetScan(
         scoresheet=sheet,
-        content_type=item["content_type"],
-        size=len(content),
-        sha256=item["sha256"],
+        content_type=clean.content_type,
+        size=len(clean.content),
+        sha256=clean.sha256,
         uploaded_at=_parse_time(item["uploaded_at"]),
         uploaded_by=user(item["uploaded_by"]),
         uploaded_by_seat=seat,
         uploaded_by_name=item["uploaded_by_name"],
     )
-    scan.file.save(f"scan.{EXTENSIONS[scan.content_type]}", ContentFile(content), save=False)
+    scan.file.save(f"scan.{clean.extension}", ContentFile(clean.content), save=False)
     stored.append(scan.file.name or "")
     return scan
 
@@ -782,11 +922,14 @@ def _members(
 # Team competitions -----------------------------------------------------------------------------
 
 
-def competition_import(*, data: dict) -> CompetitionImportResult:
+def competition_import(
+    *, data: dict, attach_roles_to_existing_accounts: bool = False, scans: bool = True
+) -> CompetitionImportResult:
     """Restore a team competition from ``competition_export``'s document, in one transaction:
     all of it or nothing (its match days' tournaments as ``tournament_import_report`` restores
-    them). Refused if a competition with its short name, or a tournament with one of its match
-    days' short names, exists."""
+    them, with the same options). Refused if a competition with its short name, or a tournament
+    with one of its match days' short names, exists. Its organisers are roles too: given to
+    existing accounts only with ``attach_roles_to_existing_accounts``."""
     if not isinstance(data, dict) or data.get("format") != COMPETITION_FORMAT:
         raise ValidationError(
             _("This is not a team competition backup (format “%(format)s” expected).")
@@ -797,9 +940,12 @@ def competition_import(*, data: dict) -> CompetitionImportResult:
             _("This backup has format version %(found)s; this program reads version %(version)d.")
             % {"found": data.get("version"), "version": COMPETITION_VERSION}
         )
+    accounts = _Accounts(attach_roles_to_existing=attach_roles_to_existing_accounts)
     stored: list[str] = []
     try:
-        result = _import_atomically(lambda: _competition_import(data, stored))
+        result = _import_atomically(
+            lambda: _competition_import(data, stored, accounts, scans=scans)
+        )
     except BaseException:
         for name in stored:
             default_storage.delete(name)
@@ -809,18 +955,38 @@ def competition_import(*, data: dict) -> CompetitionImportResult:
     return result
 
 
-def _competition_import(data: dict, stored: list[str]) -> CompetitionImportResult:
+def _competition_import(
+    data: dict, stored: list[str], accounts: _Accounts, *, scans: bool
+) -> CompetitionImportResult:
     """Restore a team competition: its own fields and organisers, its players, its teams, then
     each match day with its tournament."""
     competition = _competition_restore(data["competition"])
     result = CompetitionImportResult(competition=competition)
-    organisers = _users_named(data["organisers"], result.users_created)
-    competition.organisers.set([user.pk for user in organisers.values()])
-    players, result.players_created = _players(data["players"])
-    result.players_reused = len(data["players"]) - result.players_created
-    teams = _teams_restore(competition, data["teams"], players)
+    organisers = _users_named(data["organisers"], result.users_created, accounts)
+    competition.organisers.set(
+        [user.pk for name, user in organisers.items() if accounts.may_hold_roles(name)]
+    )
+    result.roles_not_given = [
+        RoleNotGiven(name, _("organiser of the team competition"))
+        for name in organisers
+        if not accounts.may_hold_roles(name)
+    ]
+    people = _players(data["players"])
+    result.players_created = people.created
+    result.players_reused = len(data["players"]) - people.created
+    result.numbers_cleared = people.numbers_cleared
+    teams = _teams_restore(competition, data["teams"], people.players)
     for item in data["match_days"]:
-        _match_day_restore(competition, item, stored, result, players=players, teams=teams)
+        _match_day_restore(
+            competition,
+            item,
+            stored,
+            result,
+            accounts,
+            scans=scans,
+            players=people.players,
+            teams=teams,
+        )
     return result
 
 
@@ -874,7 +1040,9 @@ def _match_day_restore(
     item: dict,
     stored: list[str],
     result: CompetitionImportResult,
+    accounts: _Accounts,
     *,
+    scans: bool,
     players: dict[int, Player],
     teams: dict[int, Team],
 ) -> None:
@@ -883,10 +1051,14 @@ def _match_day_restore(
     document = item["tournament"]
     _check_format(document)
     known = {own: _lookup(players, theirs, _("the player")) for own, theirs in item["players"]}
-    imported = _import(document, stored, known_players=known)
+    imported = _import(document, stored, accounts, scans=scans, known_players=known)
     result.tournaments.append(imported)
     result.users_created += [
         name for name in imported.users_created if name not in result.users_created
+    ]
+    result.numbers_cleared += imported.numbers_cleared
+    result.roles_not_given += [
+        role for role in imported.roles_not_given if role not in result.roles_not_given
     ]
     match_day = MatchDay.objects.create(
         competition=competition,

@@ -3,9 +3,19 @@ with every cell a spreadsheet would run written as text.
 
 Every CSV the site hands out is written here (``csv_response``, ``csv_streaming_response``),
 so that no export forgets the neutralising (OWASP "CSV injection", ASVS 1.2.10): a text cell
-that begins with ``=``, ``+``, ``-``, ``@``, a tab, a line break or a NUL, also after leading
-spaces, is prefixed with a single quotation mark, which a spreadsheet shows as text instead of
-running it (``=HYPERLINK(...)`` in a player's name, ``-cmd|...`` in a club).
+is prefixed with a single quotation mark, which a spreadsheet shows as text instead of running
+it (``=HYPERLINK(...)`` in a player's name, ``-cmd|...`` in a club), when
+
+- it begins with a tab, a line break or a NUL (OWASP's list: what a spreadsheet may drop before
+  it reads on), or
+- its first character after any whitespace or invisible characters, Unicode's included (the
+  no-break and ideographic spaces, the zero-width ones, the byte order mark, the marks of the
+  writing direction: every character of the categories Z and C), starts a formula: ``=``,
+  ``+``, ``-``, ``@``, or what Unicode's compatibility normalisation (NFKC) makes one of them
+  or the minus sign: their full-width forms (``＝``, ``＋``, ``－``, ``＠``, which an East
+  Asian input method types and a spreadsheet set up for it may take for the others), their
+  small, superscript and subscript forms, and the minus sign ``−`` itself. A spreadsheet that passes over such a
+  character would run what follows it; one that does not shows the quotation mark at worst.
 
 Numbers stay numbers: an ``int``, ``float`` or ``Decimal`` is written as it is, so that points
 of ``-3`` are a number a spreadsheet can add up. The type tells a number from a text: exporters
@@ -14,6 +24,7 @@ neutralised like any other.
 """
 
 import csv
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from decimal import Decimal
 from typing import Any
@@ -26,9 +37,10 @@ from tournaments.models import Entry
 
 __all__ = ["csv_response", "csv_streaming_response", "spreadsheet_cell", "standings_rows"]
 
-# What a spreadsheet reads as the start of a formula, or what smuggles one past a check of the
-# first character (a tab, a line break, a NUL).
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "\0")
+# What a spreadsheet may drop from the start of a cell before it reads on (OWASP's list).
+_DROPPED_FIRST = ("\t", "\r", "\n", "\0")
+# What starts a formula, as NFKC writes it: the full-width "＝" is "=", the superscript minus "−".
+_FORMULA_SIGNS = frozenset("=+-@\u2212")
 _DELIMITER = ";"  # German Excel splits at semicolons
 _BOM = "\ufeff"  # so that spreadsheets read UTF-8
 
@@ -41,9 +53,26 @@ def spreadsheet_cell(value: Any) -> Any:
     if isinstance(value, int | float | Decimal):  # bool too: written as True/False, harmless
         return value
     text = str(value)
-    if text.startswith(_FORMULA_STARTS) or text.lstrip(" ").startswith(_FORMULA_STARTS):
-        return "'" + text
-    return text
+    return "'" + text if _starts_formula(text) else text
+
+
+def _starts_formula(text: str) -> bool:
+    """Whether a spreadsheet may read ``text`` as a formula (see the module): it begins with a
+    tab, a line break or a NUL, or its first visible character starts a formula."""
+    if text.startswith(_DROPPED_FIRST):
+        return True
+    for char in text:
+        if not _invisible(char):
+            return unicodedata.normalize("NFKC", char)[:1] in _FORMULA_SIGNS
+    return False
+
+
+def _invisible(char: str) -> bool:
+    """Whitespace, or a character that shows nothing: a separator (category Z: every space,
+    the no-break one too, and the line and paragraph separators) or another (category C:
+    controls, format characters such as the zero-width space, the byte order mark and the
+    direction marks, and what Unicode has not assigned)."""
+    return char.isspace() or unicodedata.category(char)[0] in "ZC"
 
 
 class _Line:

@@ -59,7 +59,8 @@ def test_the_adjudications_new_records_come_back_whole(staff, django_capture_on_
         tournament.delete()
         Player.objects.all().delete()
     with django_capture_on_commit_callbacks(execute=True):
-        restored = tournament_import(data=data)
+        # Onto the site it came from: the staff's accounts are theirs.
+        restored = tournament_import(data=data, attach_roles_to_existing_accounts=True)
 
     solo_decision = Decision.objects.get(played_without_game_points=True)
     assert solo_decision.replaced_line["points"] == [6, -2, -2, -2]

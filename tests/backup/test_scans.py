@@ -1,7 +1,10 @@
 """The photos and scans of the signed sheets in a tournament's backup: exported with the sheet,
-imported back through the storage API byte for byte, checked against what the document says
-of them, and never left behind in storage by an import that fails."""
+imported back through the storage API, checked against what the document says of them, cleaned
+as an upload is (issue 44: a file changed in the backup, or written before the cleaning, keeps
+no metadata and no script), and never left behind in storage by an import that fails."""
 
+import base64
+import hashlib
 import json
 from io import StringIO
 
@@ -16,7 +19,7 @@ from scoring import services as scoring_services
 from scoring.models import Scoresheet, ScoresheetScan
 from scoring.policies import Actor
 from tests import factories
-from tests.scans import jpeg, pdf, upload
+from tests.scans import AUTHOR, CAMERA, jpeg, pdf, upload
 from tournaments import services as tournament_services
 from tournaments.models import Tournament, TournamentRole
 
@@ -177,3 +180,69 @@ def test_a_file_missing_from_storage_is_named_by_the_export_command(tournament):
     scan.file.storage.delete(scan.file.name)
     with pytest.raises(CommandError, match="--without-scans"):
         call_command("export_tournament", tournament.slug, stdout=StringIO())
+
+
+def put_in(item: dict, data: bytes) -> None:
+    """Put a file into the backup's scan as a changed backup would: what the document says of
+    it agrees with it."""
+    item.update(
+        data=base64.b64encode(data).decode(),
+        size=len(data),
+        sha256=hashlib.sha256(data).hexdigest(),
+    )
+
+
+@pytest.mark.parametrize(
+    ("index", "data"), [(0, jpeg()), (1, pdf())], ids=["photo with EXIF and GPS", "PDF with JS"]
+)
+def test_a_scan_with_metadata_in_the_backup_comes_back_cleaned_as_an_upload(
+    tournament, media, index, data
+):
+    backup = through_json(tournament_export(tournament=tournament))
+    backup["tournament"]["slug"] = "copy"
+    put_in(backup["scoresheets"][index]["scan"], data)
+    assert CAMERA.split()[0].encode() in data
+
+    copy = tournament_import(data=backup)
+
+    scan = ScoresheetScan.objects.get(
+        scoresheet__table__round__tournament=copy, scoresheet__table__number=index + 1
+    )
+    stored = content(scan)
+    for text in (CAMERA.split()[0], AUTHOR, "GPS", "JavaScript", "/Author"):
+        assert text.encode() not in stored
+    assert (scan.size, scan.sha256) == (len(stored), hashlib.sha256(stored).hexdigest())
+    assert scan.content_type == backup["scoresheets"][index]["scan"]["content_type"]
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        (pdf(pages=11), "The PDF has 11 pages"),
+        (pdf(password="secret"), "The PDF is encrypted"),
+        (b"\xff\xd8\xff" + b"not a picture" * 10, "The picture cannot be read"),
+    ],
+    ids=["too many pages", "encrypted", "no picture"],
+)
+def test_a_scan_the_cleaning_refuses_refuses_the_import_naming_its_sheet(
+    tournament, media, tmp_path, data, reason
+):
+    backup = through_json(tournament_export(tournament=tournament))
+    backup["tournament"]["slug"] = "copy"
+    item = backup["scoresheets"][1]["scan"]  # the first one is written by then
+    put_in(item, data)
+    item["content_type"] = "application/pdf" if data.startswith(b"%PDF") else "image/jpeg"
+    held = files(media)
+    with pytest.raises(ValidationError, match=f"round 1, table 2 is refused: {reason}"):
+        tournament_import(data=backup)
+    assert not Tournament.objects.filter(slug="copy").exists()
+    assert files(media) == held
+
+    path = tmp_path / "backup.json"
+    path.write_text(json.dumps(backup), encoding="utf-8")
+    with pytest.raises(CommandError, match="Import with --without-scans"):
+        call_command("import_tournament", str(path), stdout=StringIO())
+    call_command("import_tournament", str(path), "--without-scans", stdout=StringIO())
+    assert not ScoresheetScan.objects.filter(
+        scoresheet__table__round__tournament__slug="copy"
+    ).exists()

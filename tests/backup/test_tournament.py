@@ -210,7 +210,8 @@ def test_a_tournament_comes_back_whole(staff, django_capture_on_commit_callbacks
         get_user_model().objects.filter(username__in=["panel2", "panel3"]).delete()
     assert not Seat.objects.exists()
     with django_capture_on_commit_callbacks(execute=True):
-        restored = tournament_import(data=data)
+        # Onto the site it came from: the staff's accounts are theirs.
+        restored = tournament_import(data=data, attach_roles_to_existing_accounts=True)
 
     assert standings_of(restored) == standings
     assert counts() == rows

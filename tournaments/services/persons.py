@@ -74,6 +74,13 @@ def _same_names(player: Player, first_name: str, last_name: str, *, same_person:
     )
 
 
+def number_holder_named(player: Player, *, first_name: str, last_name: str) -> bool:
+    """Whether a record under these names that gives ``player``'s DDV number is ``player``: the
+    same names in any case, as a registration without the organiser's word tells it
+    (``found_or_created``); a restored backup asks it too."""
+    return _same_names(player, first_name.strip(), last_name.strip(), same_person=False)
+
+
 def _collapsed(first_name: str, last_name: str) -> str:
     """A name as it agrees however spelt: umlauts written out or left off, accents, ß and case
     aside ("Müller", "MUELLER", "Muller"; "Öztürk", "Ozturk": ``doko.names.collapsed``)."""

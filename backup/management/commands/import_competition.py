@@ -2,11 +2,12 @@
 ``backup/format.py``)."""
 
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from backup.documents import document_read
+from backup.imports import import_arguments, import_notes, import_refusal
 from backup.services import competition_import
 
 
@@ -14,19 +15,30 @@ class Command(BaseCommand):
     help = (
         "Restore a team competition written by export_competition, with its match days' "
         "tournaments, all of it or nothing; refused if a competition or tournament with the "
-        "same short name exists. Unknown users are created inactive, without a password; "
-        "players are found again by their DDV number."
+        "same short name exists. Users, players, scans and roles as import_tournament restores "
+        "them; the competition's organisers are roles too."
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("file", help="the JSON backup, or - for stdin")
+        import_arguments(parser)
 
-    def handle(self, *args, file: str, **options):
+    def handle(
+        self,
+        *args,
+        file: str,
+        attach_roles_to_existing_accounts: bool,
+        without_scans: bool,
+        **options,
+    ):
         data = document_read(file)
         try:
-            result = competition_import(data=data)
+            result = competition_import(
+                data=data,
+                attach_roles_to_existing_accounts=attach_roles_to_existing_accounts,
+                scans=not without_scans,
+            )
         except ValidationError as error:
-            raise CommandError(" ".join(error.messages)) from error
+            raise import_refusal(error) from error
         competition = result.competition
         teams, match_days = competition.teams.count(), len(result.tournaments)
         self.stdout.write(
@@ -39,11 +51,9 @@ class Command(BaseCommand):
                 % {"count": match_days},
             }
         )
-        if result.users_created:
-            self.stdout.write(
-                _(
-                    "Created inactive user accounts without a password (set one and activate "
-                    "them to let them log in): %(users)s"
-                )
-                % {"users": ", ".join(result.users_created)}
-            )
+        import_notes(
+            self.stdout,
+            users_created=result.users_created,
+            numbers_cleared=result.numbers_cleared,
+            roles_not_given=result.roles_not_given,
+        )
