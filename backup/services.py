@@ -466,7 +466,9 @@ def _roles_restore(run: _Restoring, items: list[dict]) -> None:
             )
         else:
             run.result.roles_not_given.append(RoleNotGiven(item["user"], str(role.label)))
-    _insert(TournamentRole, roles)
+    # One by one, not in bulk: the role history (``tournaments.roles_history``) keeps each.
+    for grant in roles:
+        grant.save(force_insert=True)
 
 
 def _role(value: str) -> TournamentRole.Role:
