@@ -2,51 +2,42 @@
 the API's token endpoint (``POST /api/v1/auth/token``) count the same failures.
 
 What is counted, and when an attempt is refused or slowed, is ``limits.logins``: only wrong
-passwords are counted, and a user name is locked only at the address it failed from many times;
-other failures slow the guesser (one try a minute per name and address, failures answered 429),
-never the owner's right password from elsewhere. A refused or slowed attempt is answered HTTP
+passwords are counted; a device that signed in as a name before is counted on its own
+and only it is ever locked out of that name; other devices are slowed (one try a minute per name
+and address, failures answered 429), never locked. A refused or slowed attempt is answered HTTP
 429 with Retry-After on all three. A request without a user name or a password is answered in
 the time a wrong password takes (``as_long_as_a_check``), so that the time of an answer never
-tells which names have an account.
+tells which names have an account. Every login sets the device's cookie (``limits.devices``).
 """
-
-import math
 
 from django.contrib import admin
 from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth import REDIRECT_FIELD_NAME
+from django.contrib.auth import login as auth_login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.hashers import make_password
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
+from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 from rest_framework import exceptions, serializers
+from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.views import APIView
 
-from limits.logins import Attempt, LoginRefusal, login_failed, login_refusal
-
-MESSAGE = _("Too many failed login attempts. Please wait a few minutes and try again.")
-
-
-def refusal_message(refusal: LoginRefusal) -> str:
-    """What a refused or slowed attempt is told: a lock lasts minutes, a slowed name a minute."""
-    if refusal.locked:
-        return str(MESSAGE)
-    seconds = max(1, math.ceil(refusal.wait))
-    return ngettext(
-        "Too many failed login attempts. Please wait %(seconds)d second before trying again.",
-        "Too many failed login attempts. Please wait %(seconds)d seconds before trying again.",
-        seconds,
-    ) % {"seconds": seconds}
-
-
-def _too_many(response: HttpResponse, refusal: LoginRefusal) -> HttpResponse:
-    response.status_code = 429
-    response["Retry-After"] = str(max(1, math.ceil(refusal.wait)))
-    return response
+from limits.devices import device_cookie_set
+from limits.logins import (
+    Attempt,
+    LoginRefusal,
+    login_failed,
+    login_refusal,
+    refusal_message,
+    too_many,
+)
 
 
 def as_long_as_a_check(attempt: Attempt) -> None:
@@ -89,6 +80,14 @@ class RateLimitedAdminAuthenticationForm(RateLimitedAuthenticationForm, AdminAut
     """The administration's login form, with the same limits (and its staff-only check)."""
 
 
+def logged_in(request: HttpRequest, *, user: User, next_url: str) -> HttpResponse:
+    """After the right password: logged in, and the device's cookie names the account."""
+    auth_login(request, user)
+    response = HttpResponseRedirect(next_url)
+    device_cookie_set(request, response, username=user.get_username())
+    return response
+
+
 class LoginView(auth_views.LoginView):
     """Django's login page, answering 429 when an attempt is refused or slowed."""
 
@@ -98,22 +97,40 @@ class LoginView(auth_views.LoginView):
         # The invitation page sends its new member of staff here with his user name.
         return {**super().get_initial(), "username": self.request.GET.get("username", "")[:150]}
 
+    def form_valid(self, form):
+        return logged_in(self.request, user=form.get_user(), next_url=self.get_success_url())
+
     def form_invalid(self, form):
         response = super().form_invalid(form)
         if form.refusal is not None:
-            _too_many(response, form.refusal)
+            too_many(response, form.refusal)
         return response
 
 
 @login_not_required
-def admin_login(request: HttpRequest, extra_context=None) -> HttpResponse:
-    """The administration's own login page (``admin.site.login``, with the form above; the
+def admin_login(request: HttpRequest, extra_context=None) -> HttpResponseBase:
+    """The administration's own login page (``admin.site.login``'s, with the form above: the
     site's urls route ``admin/login/`` here), answering 429 as the login page does."""
-    response = admin.site.login(request, extra_context)
-    form = (getattr(response, "context_data", None) or {}).get("form")
-    if isinstance(form, RateLimitedAuthenticationForm) and form.refusal is not None:
-        _too_many(response, form.refusal)
-    return response
+    index = reverse("admin:index", current_app=admin.site.name)
+    user = request.user
+    if request.method == "GET" and admin.site.has_permission(request):
+        return redirect(index)
+    context = {
+        **admin.site.each_context(request),
+        "title": _("Log in"),
+        "subtitle": None,
+        "app_path": request.get_full_path(),
+        "username": user.get_username(),
+    }
+    if REDIRECT_FIELD_NAME not in request.GET and REDIRECT_FIELD_NAME not in request.POST:
+        context[REDIRECT_FIELD_NAME] = index
+    context.update(extra_context or {})
+    request.current_app = admin.site.name
+    return LoginView.as_view(
+        extra_context=context,
+        authentication_form=RateLimitedAdminAuthenticationForm,
+        template_name="admin/login.html",
+    )(request)
 
 
 def _throttled(refusal: LoginRefusal) -> exceptions.Throttled:
@@ -146,8 +163,11 @@ class ObtainAuthTokenLimited(ObtainAuthToken):
             raise _throttled(refusal)
         as_long_as_a_check(attempt)
         try:
-            return super().post(request, *args, **kwargs)
+            response = super().post(request, *args, **kwargs)
         except serializers.ValidationError:
             if (refusal := login_failed(attempt)) is None:
                 raise
             raise _throttled(refusal) from None
+        user = Token.objects.get(key=response.data["token"]).user
+        device_cookie_set(request, response, username=user.get_username())
+        return response

@@ -324,9 +324,13 @@ REGISTRATION_RATE_CLIENT = os.environ.get("REGISTRATION_RATE_CLIENT", "10/hour")
 REGISTRATION_RATE_ADDRESS = os.environ.get("REGISTRATION_RATE_ADDRESS", "60/hour")
 # Failed logins (login page, the administration's, POST /api/v1/auth/token; limits/logins.py).
 # Only wrong passwords are counted (a request without a password counts against nobody), by
-# user name, never by address alone: a user name is locked only at the address it failed from;
-# failures per user name from any addresses slow the guesser to one try a minute per name and
-# address. Successful logins are not counted.
+# user name, never by address alone. A device that signed in as a name before (its signed
+# cookie, limits/devices.py) is counted on its own and locked out of that name after
+# LOGIN_RATE_DEVICE failures; nothing else refuses it. Every other device is slowed, never
+# locked: once the name failed LOGIN_RATE_USERNAME times from anywhere or
+# LOGIN_RATE_USERNAME_ADDRESS times from one address, one try a minute per name and address.
+# Successful logins are not counted.
+LOGIN_RATE_DEVICE = os.environ.get("LOGIN_RATE_DEVICE", "10/15min")
 LOGIN_RATE_USERNAME_ADDRESS = os.environ.get("LOGIN_RATE_USERNAME_ADDRESS", "10/15min")
 LOGIN_RATE_USERNAME = os.environ.get("LOGIN_RATE_USERNAME", "10/15min")
 LOGIN_RATE_SLOWED = os.environ.get("LOGIN_RATE_SLOWED", "1/min")
