@@ -1,7 +1,8 @@
 """Failed logins: which slow a guesser, and which lock a device out of one name.
 
-Only real attempts are counted: a user name and a non-empty password, checked and found wrong.
-A request without a user name or a password (``{}``, an empty form) is answered as a wrong password is and counts against
+Only real attempts are counted: a user name and a non-empty password, checked and found wrong,
+and, after the right password, a second factor's code found wrong. A request without a user
+name or a password (``{}``, an empty form) is answered as a wrong password is and counts against
 nobody, so no flood of malformed requests from a venue's shared address keeps anyone there out.
 Whether the user name belongs to an account is never asked: a name is counted the same either
 way, so that neither the answer, its time nor a lock tells a guesser which names exist (a name
@@ -24,6 +25,10 @@ successful login sets), which the rest never touch:
   without checking the password, and failures are answered 429. An address that has not failed
   at that name within the minute always has its password checked, so a fresh laptop at the
   hall where someone guesses at its name waits a minute at most after his last guess.
+- **codes** (the second factor, which only the right password reaches) count as failures of
+  the name as passwords do, and the same way on a known device; from other devices a slowed
+  name's code is tried once a minute in all, not per address, so that whoever has the password
+  cannot try a million codes from many addresses.
 
 Attempts refused without a check are not counted. When the cache does not answer, nothing is
 limited (fail open).
@@ -76,11 +81,13 @@ def too_many(response, refusal: LoginRefusal):
 class Attempt:
     """One login attempt: ``name`` is the folded user name of a real attempt (a user name and
     a non-empty password), None for a request that is no attempt at all; ``device`` the id of
-    the device when it signed in as that name before, else None."""
+    the device when it signed in as that name before, else None; ``code`` whether it is the
+    second factor's code rather than the password."""
 
     name: str | None
     address: str
     device: str | None = None
+    code: bool = False
 
     @classmethod
     def of(cls, request, username: object, password: object) -> "Attempt":
@@ -94,12 +101,22 @@ class Attempt:
             and password
             else None
         )
+        return cls._from(request, name, code=False)
+
+    @classmethod
+    def code_of(cls, request, username: str) -> "Attempt":
+        """The second step of a login as ``username`` (whose password was right): its code."""
+        return cls._from(request, folded(username), code=True)
+
+    @classmethod
+    def _from(cls, request, name: str | None, *, code: bool) -> "Attempt":
         device = device_of(request)
         known = device is not None and name is not None and name in device.names
         return cls(
             name=name,
             address=address_of(request),
             device=device.id if known and device is not None else None,
+            code=code,
         )
 
     # The counters' keys.
@@ -113,6 +130,8 @@ class Attempt:
 
     @property
     def _pace(self) -> str:
+        if self.code:
+            return f"login-fail:code-pace:{self.name}"
         return f"login-fail:pace:{self.name}:{self.address}"
 
     @property
@@ -129,7 +148,7 @@ class Attempt:
 
 
 def login_refusal(attempt: Attempt) -> LoginRefusal | None:
-    """Whether to refuse ``attempt`` before its password is checked: its known device
+    """Whether to refuse ``attempt`` before its password (or code) is checked: its known device
     locked out of the name, or the name slowed and tried here within the minute."""
     if attempt.name is None:
         return None
