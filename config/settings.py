@@ -68,7 +68,9 @@ if SITE_URL and ALLOWED_HOSTS != ["*"]:
     ALLOWED_HOSTS.append(urlsplit(SITE_URL).hostname or "")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # Django's administration, whose site asks a second factor of the accounts that need one
+    # (config/second_factor/site.py).
+    "config.second_factor.apps.AdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -80,6 +82,11 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "csp",
+    # The second factor: codes of an authenticator app (TOTP) and backup codes (django-otp).
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
+    "config.second_factor",
     "tournaments",
     "scoring",
     "adjudication",
@@ -323,13 +330,31 @@ PUBLIC_API_RATE_ADDRESS = os.environ.get("PUBLIC_API_RATE_ADDRESS", "6000/min")
 REGISTRATION_RATE_CLIENT = os.environ.get("REGISTRATION_RATE_CLIENT", "10/hour")
 REGISTRATION_RATE_ADDRESS = os.environ.get("REGISTRATION_RATE_ADDRESS", "60/hour")
 # Failed logins (login page, the administration's, POST /api/v1/auth/token; limits/logins.py).
-# Only wrong passwords are counted (a request without a password counts against nobody), by
-# user name, never by address alone: a user name is locked only at the address it failed from;
-# failures per user name from any addresses slow the guesser to one try a minute per name and
-# address. Successful logins are not counted.
+# Only wrong passwords and codes are counted (a request without a password counts against
+# nobody), by user name, never by address alone. A device that signed in as a name before (its
+# signed cookie, limits/devices.py) is counted on its own and locked out of that name after
+# LOGIN_RATE_DEVICE failures; nothing else refuses it. Every other device is slowed, never
+# locked: once the name failed LOGIN_RATE_USERNAME times from anywhere or
+# LOGIN_RATE_USERNAME_ADDRESS times from one address, one try a minute per name and address.
+# Successful logins are not counted.
+LOGIN_RATE_DEVICE = os.environ.get("LOGIN_RATE_DEVICE", "10/15min")
 LOGIN_RATE_USERNAME_ADDRESS = os.environ.get("LOGIN_RATE_USERNAME_ADDRESS", "10/15min")
 LOGIN_RATE_USERNAME = os.environ.get("LOGIN_RATE_USERNAME", "10/15min")
 LOGIN_RATE_SLOWED = os.environ.get("LOGIN_RATE_SLOWED", "1/min")
+# The second factor (config/second_factor/): any account may set up an authenticator app; the
+# administration's accounts (staff and superusers) must when this is on, before anything else.
+# On in production, off in the DEBUG demo of `make run`.
+OTP_REQUIRED_FOR_ADMINS = env_bool("OTP_REQUIRED_FOR_ADMINS", default=not DEBUG)
+# The name the authenticator app shows beside the account: the site's host, when known.
+OTP_TOTP_ISSUER = urlsplit(SITE_URL).hostname or "Doppelkopf"
+# Wrong codes count as failed logins (limits/logins.py), with its answers (429, Retry-After) and
+# its rule that a device that signed in before is never kept out by others' failures;
+# django-otp's own back-off per account, which would refuse even the owner's right code without
+# saying so, is off.
+OTP_TOTP_THROTTLE_FACTOR = 0
+OTP_STATIC_THROTTLE_FACTOR = 0
+# The administration shows no secret of anyone's authenticator, nor his backup codes.
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 # Requests for a password-reset mail (config/accounts.py), per e-mail address (no inbox is
 # flooded) and per client address.
 PASSWORD_RESET_RATE_EMAIL = os.environ.get("PASSWORD_RESET_RATE_EMAIL", "5/h")

@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from config import accounts, login
 from config.health import healthz
 from config.language import language_switch
+from config.second_factor import views as second_factor
 
 # The administration's login counts failed attempts as the login page does, and answers 429
 # as it does (its own page, through login.admin_login).
@@ -27,6 +28,9 @@ urlpatterns = [
     path("admin/login/", login.admin_login),  # before the administration's own route
     path("admin/", admin.site.urls),
     path("accounts/login/", login.LoginView.as_view(), name="login"),
+    # The login's second step: the code of an account with a second factor.
+    path("accounts/login/code/", login.LoginCodeView.as_view(), name="login-code"),
+    path("accounts/second-factor/", second_factor.second_factor, name="second-factor"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     # Forgotten passwords, through Django's views (config/accounts.py); Django's route names.
     path(

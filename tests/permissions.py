@@ -1137,7 +1137,18 @@ SITE = [
     # Pages ----------------------------------------------------------------------------------------
     c("healthz", "get", NONE, PUBLIC),
     c("login", "get", NONE, PUBLIC),
+    # The login's second step, only after the right password of an account with a second factor.
+    c("login-code", "get", NONE, "L L L L L L L L"),
     c("logout", "post", NONE, "302 302 302 302 302 302 302 302"),
+    # Each account's own second factor (config/second_factor/): a wrong first code keeps none.
+    c("second-factor", "get", NONE, "L L L 200 200 200 200 200"),
+    c(
+        "second-factor",
+        "post",
+        NONE,
+        "L L L 400 400 400 400 400",
+        lambda ctx: {"action": "add", "code": "000000"},
+    ),
     # Passwords (config/accounts.py): public; a link of no account shows that it does not work.
     c("password_reset", "get", NONE, PUBLIC),
     c(

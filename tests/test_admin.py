@@ -19,6 +19,10 @@ MODELS = [
     "tournaments_tournamentrole",
     "tournaments_rankinglist",
     "scoring_scoresheet",
+    # The users (with the action that removes a second factor) and django-otp's own lists.
+    "auth_user",
+    "otp_totp_totpdevice",
+    "otp_static_staticdevice",
 ]
 
 

@@ -1,6 +1,7 @@
 """Every cookie the site sets is HttpOnly and SameSite=Lax, and Secure when secure cookies are on
 (``SECURE_COOKIES``, config/settings.py): the session, CSRF, messages and language cookies, the
-scoresheet's way of entry (``sheet_mode``) and the rate limits' client id."""
+scoresheet's way of entry (``sheet_mode``), the rate limits' client id and the device's cookie of
+the login's limits (``doko_device``)."""
 
 import json
 import os
@@ -83,7 +84,7 @@ def test_every_cookie_the_site_sets_is_secure_httponly_and_lax(secure_cookies):
     visit(client.get(reverse("login")))  # csrftoken
     visit(
         client.post(reverse("login"), {"username": "orga", "password": "a-long-test-password"})
-    )  # sessionid
+    )  # sessionid, doko_device
     visit(client.post(reverse("round-action", args=[tournament.slug, 1, "publish"])))  # messages
     visit(client.get(reverse("language", args=["en"]) + "?next=/"))  # django_language
     visit(client.post(reverse("set_language"), {"language": "de"}))  # Django's own view
@@ -91,8 +92,15 @@ def test_every_cookie_the_site_sets_is_secure_httponly_and_lax(secure_cookies):
     visit(
         Client().post(reverse("api-rules-hand-value"), {}, content_type="application/json")
     )  # the public API's client id
-    assert {"csrftoken", "sessionid", "messages", "django_language", "sheet_mode"} <= set(seen)
-    assert len(seen) >= 6, seen
+    assert {
+        "csrftoken",
+        "sessionid",
+        "messages",
+        "django_language",
+        "sheet_mode",
+        "doko_device",
+    } <= set(seen)
+    assert len(seen) >= 7, seen
     for header in seen.values():
         flags = {flag.strip().lower() for flag in header.split(";")[1:]}
         assert "secure" in flags, header

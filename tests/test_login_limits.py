@@ -3,9 +3,10 @@ on the login page, the administration's login and the API's token endpoint alike
 
 - only wrong passwords are counted: a request without a user name or a password counts
   against nobody, and nothing is counted by address alone (a venue shares one);
-- a right password is refused only from an address where that user name has failed many times;
-- failures for one user name from many addresses slow the guesser: one attempt a minute for
-  that name from that address, failures answered 429;
+- a device that signed in as a name before (its signed cookie, limits/devices.py) is counted on
+  its own: others' failures never refuse it, and only its own lock it out of that name;
+- failures for one user name from many addresses, or many from one, slow the other devices:
+  one attempt a minute for that name from each address, failures answered 429; none is locked;
 - every answer costs one run of the password hasher, whether the name has an account or not;
 - successful logins and public reads are not limited.
 """
@@ -35,6 +36,7 @@ def the_default_limits(settings):
     settings.LOGIN_RATE_USERNAME_ADDRESS = "10/15min"
     settings.LOGIN_RATE_USERNAME = "10/15min"
     settings.LOGIN_RATE_SLOWED = "1/min"
+    settings.LOGIN_RATE_DEVICE = "10/15min"
 
 
 @pytest.fixture
@@ -71,13 +73,32 @@ def token(api, username, password, address=A):
     )
 
 
-def attempt(route, username, password, address=A):
-    """One login through ``route``, from a client of its own (a fresh browser or script)."""
+def log_out(client):
+    """Log out as the page's button does (the test client's own logout forgets every cookie)."""
+    client.post(reverse("logout"))
+
+
+def device(route):
+    """A browser (or a script that keeps cookies) for ``route``: one device."""
     if route == "token":
-        return token(APIClient(), username, password, address)
+        return APIClient()
     client = Client()
     client.cookies["django_language"] = "en"
-    return (login if route == "page" else admin_login)(client, username, password, address)
+    return client
+
+
+def attempt_on(client, route, username, password, address=A):
+    """One login through ``route`` from the device ``client``."""
+    send = {"page": login, "admin": admin_login, "token": token}[route]
+    response = send(client, username, password, address)
+    if route != "token":
+        log_out(client)
+    return response
+
+
+def attempt(route, username, password, address=A):
+    """One login through ``route``, from a client of its own (a fresh browser or script)."""
+    return attempt_on(device(route), route, username, password, address)
 
 
 # What each route answers: a login, a wrong password, a refusal.
@@ -85,9 +106,10 @@ IN = {"page": 302, "admin": 302, "token": 200}
 WRONG = {"page": 200, "admin": 200, "token": 400}
 
 
-def test_the_defaults_lock_a_name_at_one_address_after_10_and_slow_after_10():
+def test_the_defaults_lock_a_device_after_10_and_slow_the_others_after_10():
     from config import settings
 
+    assert parse_rate(settings.LOGIN_RATE_DEVICE) == (10, 900)
     assert parse_rate(settings.LOGIN_RATE_USERNAME_ADDRESS) == (10, 900)
     assert parse_rate(settings.LOGIN_RATE_USERNAME) == (10, 900)
     assert parse_rate(settings.LOGIN_RATE_SLOWED) == (1, 60)
@@ -108,16 +130,71 @@ def test_ten_wrong_passwords_from_one_address_do_not_stop_the_right_one_from_ano
 
 
 @pytest.mark.parametrize("route", ROUTES)
-def test_many_failures_from_one_address_lock_that_account_there_only(route, organiser):
+def test_many_failures_from_one_address_slow_that_name_there_for_a_minute(
+    route, organiser, steady_clock
+):
     for _ in range(10):
         attempt(route, "organiser", "wrong", address=A)
     refused = attempt(route, "organiser", PASSWORD, address=A)
     assert refused.status_code == 429
-    assert 0 < int(refused.headers["Retry-After"]) <= 900
+    assert 0 < int(refused.headers["Retry-After"]) <= 60
     assert "Too many failed login attempts" in refused.content.decode()
     assert not Token.objects.filter(user=organiser).exists()
-    # The owner, elsewhere (his phone's own connection), logs in.
+    # The owner, elsewhere (his phone's own connection), logs in; and there after the minute.
     assert attempt(route, "organiser", PASSWORD, address=B).status_code == IN[route]
+    steady_clock(60)
+    assert attempt(route, "organiser", PASSWORD, address=A).status_code == IN[route]
+
+
+# Issue 44: the devices that signed in before. ---------------------------------------------------
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_others_failures_at_the_same_address_never_refuse_a_device_that_signed_in_before(
+    route, organiser
+):
+    laptop = device(route)
+    assert attempt_on(laptop, route, "organiser", PASSWORD, address=VENUE).status_code == IN[route]
+    for _ in range(30):
+        attempt(route, "organiser", "wrong", address=VENUE)
+    assert attempt(route, "organiser", PASSWORD, address=VENUE).status_code == 429
+    assert attempt_on(laptop, route, "organiser", PASSWORD, address=VENUE).status_code == IN[route]
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_a_device_that_signed_in_before_is_locked_by_its_own_failures_alone(route, organiser):
+    laptop, phone = device(route), device(route)
+    for known in (laptop, phone):
+        assert attempt_on(known, route, "organiser", PASSWORD).status_code == IN[route]
+    for _ in range(10):
+        assert attempt_on(laptop, route, "organiser", "wrong").status_code == WRONG[route]
+    refused = attempt_on(laptop, route, "organiser", PASSWORD)
+    assert refused.status_code == 429
+    assert 0 < int(refused.headers["Retry-After"]) <= 900
+    assert "Too many failed login attempts" in refused.content.decode()
+    assert attempt_on(phone, route, "organiser", PASSWORD).status_code == IN[route]
+
+
+def test_a_device_remembers_every_account_that_signed_in_on_it(client):
+    for name in ("desk1", "desk2", "organiser"):
+        factories.user(username=name)
+        assert login(client, name, PASSWORD).status_code == 302
+        log_out(client)
+    for _ in range(10):
+        for name in ("desk1", "desk2", "organiser"):
+            attempt("page", name, "wrong")
+    for name in ("desk1", "desk2", "organiser"):
+        assert login(client, name, PASSWORD).status_code == 302
+        log_out(client)
+
+
+def test_a_device_cookie_that_was_tampered_with_counts_for_nothing(client, organiser):
+    assert login(client, "organiser", PASSWORD).status_code == 302
+    log_out(client)
+    client.cookies["doko_device"] = client.cookies["doko_device"].value[:-2] + "xx"
+    for _ in range(10):
+        attempt("page", "organiser", "wrong")
+    assert login(client, "organiser", PASSWORD).status_code == 429
 
 
 @pytest.mark.parametrize("route", ROUTES)
@@ -267,12 +344,12 @@ def test_ten_requests_naming_a_user_without_a_password_do_not_lock_him(route, or
 
 
 @pytest.mark.parametrize("route", ROUTES)
-def test_ten_wrong_passwords_at_a_venue_lock_that_name_there_and_nowhere_else(route, organiser):
+def test_ten_wrong_passwords_at_a_venue_slow_that_name_there_and_nowhere_else(route, organiser):
     for _ in range(10):
         attempt(route, "organiser", "wrong", address=VENUE)
     refused = attempt(route, "organiser", PASSWORD, address=VENUE)
     assert refused.status_code == 429
-    assert 0 < int(refused.headers["Retry-After"]) <= 900
+    assert 0 < int(refused.headers["Retry-After"]) <= 60
     # Everyone else at the venue logs in, and he does from his phone's own connection.
     factories.user(username="player", is_staff=True)
     assert attempt(route, "player", PASSWORD, address=VENUE).status_code == IN[route]
