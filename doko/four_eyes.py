@@ -90,7 +90,9 @@ class Done:
     by: Identity
 
 
-def person(identities: Iterable[Identity], same: Iterable[tuple[Identity, Identity]]) -> set:
+def person(
+    identities: Iterable[Identity], same: Iterable[tuple[Identity, Identity]]
+) -> set[Identity]:
     """Every identity of the person (or persons) behind ``identities``: those, and all that
     ``same`` links to them, however many links away."""
     neighbours: dict[Identity, set[Identity]] = {}

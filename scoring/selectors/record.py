@@ -11,6 +11,7 @@ who typed it sees its hands then (``scoring.policies.first_entry_hidden``).
 from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, Q
+from django.db.models.expressions import Combinable
 
 from doko.four_eyes import Account, Deed, Done, Identity, Player
 from scoring.models import Scoresheet, ScoresheetChange, SecondEntry, SheetRead
@@ -134,7 +135,7 @@ def first_entry_blind(sheet: Scoresheet) -> bool:
     return sheet.__dict__["_typed_at_the_desk"]
 
 
-def blind_tables() -> Q:
+def blind_tables() -> Combinable:
     """``first_entry_blind`` of a table's sheet, for a query of tables: their points are
     shown nowhere, nor counted, until the sheet is confirmed."""
     return (

@@ -18,6 +18,7 @@ import zlib
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
@@ -437,17 +438,18 @@ def _jump(request: HttpRequest, round_: Round) -> HttpResponse | tuple[str, int]
     if sheet is None:
         message = _("Round %(round)d has no table %(table)d.")
         return message % {"round": round_.number, "table": number}, 404
-    return redirect(_next_page(request, sheet), round_.tournament.slug, round_.number, number)
+    assert isinstance(request.user, User)  # the desk's pages need a login (_desk_view)
+    page = _next_page(request.user, roles_of(request, round_.tournament), sheet)
+    return redirect(page, round_.tournament.slug, round_.number, number)
 
 
-def _next_page(request: HttpRequest, sheet: Scoresheet) -> str:
+def _next_page(user: User, roles: set[str], sheet: Scoresheet) -> str:
     """Where the desk's next step on ``sheet`` is for this member of the desk: a paper sheet
     waiting for its second entry, which he may type, straight to a blank second entry (he is
     never shown the first, double entry); its differences to settle; else the sheet."""
     if not (sheet.status == Scoresheet.Status.SUBMITTED and policies.double_entry_applies(sheet)):
         return "sheet"
-    actor = Actor(user=request.user)
-    roles = roles_of(request, sheet.table.round.tournament)
+    actor = Actor(user=user)
     entry = selectors.second_entry_get(sheet=sheet)
     if entry is not None and entry.differences:
         return "sheet-differences"

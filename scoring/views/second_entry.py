@@ -172,7 +172,7 @@ def sheet_first_entry_open(request: HttpRequest, access: Access) -> HttpResponse
         services.sheet_first_entry_open(
             scoresheet=access.sheet,
             by=access.actor.user,
-            where=request.POST.get("where") if request.POST.get("where") in OPENED_ON else "page",
+            where=where if (where := request.POST.get("where", "")) in OPENED_ON else "page",
         )
     except ValidationError as error:
         return refused_answer(request, access, error, at=ACTIONS)

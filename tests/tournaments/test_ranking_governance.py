@@ -244,7 +244,8 @@ def test_a_maintainer_whose_role_in_the_tournament_was_taken_away_does_not_admit
     grant.delete()  # he leaves the staff, and then comes to decide
     admission = RankingAdmission.objects.get(tournament=tournament)
     refusal = policies.may_decide_admission(admission=admission, user=keeper_of_lists)
-    assert refusal is not None and "were on the staff" in refusal.message
+    assert refusal is not None
+    assert "were on the staff" in refusal.message
     response = api_as(keeper_of_lists).post(
         reverse("api-ranking-admit", args=["club", tournament.slug]), {}, "json"
     )
