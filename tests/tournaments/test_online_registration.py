@@ -528,6 +528,26 @@ def test_a_club_on_one_connection_gets_through_up_to_the_address_limit(tournamen
     assert statuses == [200, 200, 200, 200, 200, 429]
 
 
+@override_settings(REGISTRATION_RATE_CLIENT="2/hour", REGISTRATION_RATE_ADDRESS="5/hour")
+def test_devices_without_a_cookie_share_one_client_limit(tournament, steady_clock):
+    """Issue 44: dropping the cookie buys a script nothing; a phone with its cookie still gets
+    through."""
+    from django.test import Client
+
+    OnlineRegistration.objects.filter(tournament=tournament).update(capacity=None)
+    url = reverse("register", args=[tournament.slug])
+    statuses = []
+    for n in range(1, 4):
+        script = Client()
+        script.get(url)  # the form's CSRF cookie, but no client cookie kept
+        del script.cookies["doko_client"]
+        statuses.append(script.post(url, form(n)).status_code)
+    phone = Client()
+    phone.get(url)
+    statuses.append(phone.post(url, form(4)).status_code)
+    assert statuses == [200, 200, 429, 200]
+
+
 # The organiser's page -------------------------------------------------------------------------
 
 
