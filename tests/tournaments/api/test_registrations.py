@@ -260,3 +260,35 @@ def test_a_time_far_from_any_tournament_is_a_400_on_its_field(staff, organiser):
     assert answer.status_code == 400
     assert answer.json()["opens_at"] == ["Choose a time between the years 2000 and 2100."]
     assert not OnlineRegistration.objects.filter(tournament=tournament).exists()
+
+
+@pytest.mark.parametrize(
+    ("content_type", "said"),
+    [("text/plain", "not as text/plain"), ("", "names no type")],
+)
+def test_anything_but_json_is_a_415_that_says_so(anyone, tournament, content_type, said):
+    """Issue 44: a form on another site's page posts form fields or text, never JSON."""
+    answer = anyone.generic("POST", url(tournament), "first_name=Neu", content_type=content_type)
+    assert answer.status_code == 415
+    assert said in answer.json()["detail"]
+    assert not Registration.objects.exists()
+
+
+@override_settings(
+    SITE_URL="https://turnier.example.org/",
+    CSRF_TRUSTED_ORIGINS=["https://*.doko.example"],
+)
+@pytest.mark.parametrize(
+    ("origin", "status"),
+    [
+        ("https://turnier.example.org", 201),
+        ("http://testserver", 201),
+        ("https://anmeldung.doko.example", 201),
+        ("https://doko.example.evil", 403),
+        ("null", 403),
+        ("http://[", 403),
+    ],
+)
+def test_only_the_sites_own_origins_register(anyone, tournament, origin, status):
+    answer = anyone.post(url(tournament), player(1), format="json", HTTP_ORIGIN=origin)
+    assert answer.status_code == status, answer.json()
