@@ -31,6 +31,7 @@ from tournaments.selectors.registrations import (
     registrations_all,
     waiting_list,
 )
+from tournaments.services import claims as claim_services
 from tournaments.services import registrations as services
 from tournaments.site import absolute_url
 
@@ -67,10 +68,27 @@ class RegisteredSerializer(serializers.Serializer):
 
 
 class RegistrationSerializer(serializers.ModelSerializer):
-    """A registration as the organiser sees it."""
+    """A registration as the organiser sees it: with its claim to be a person on record (by
+    its DDV number, else by name and club), which is that person's only once confirmed."""
 
     place = serializers.SerializerMethodField(help_text="Place on the waiting list, 1 first")
     start_number = serializers.SerializerMethodField()
+    claim = serializers.ChoiceField(
+        choices=Registration.Claim.choices,
+        read_only=True,
+        help_text=(
+            "Whether the registration is the person on record it names: none (it names "
+            "nobody), open (not confirmed: its entry counts for a record of its own), "
+            "confirmed (by an organiser at the desk, or by the person from her address on "
+            "record), set_aside (an organiser decided it is not that person)"
+        ),
+    )
+    claimed_person = serializers.IntegerField(
+        source="claimed_person_id",
+        read_only=True,
+        allow_null=True,
+        help_text="The person on record it names",
+    )
 
     class Meta:
         model = Registration
@@ -84,6 +102,8 @@ class RegistrationSerializer(serializers.ModelSerializer):
             "state",
             "place",
             "start_number",
+            "claim",
+            "claimed_person",
             "created_at",
         ]
         read_only_fields = fields
@@ -198,10 +218,11 @@ def _sent_from_elsewhere(request) -> None:
 
 
 class RegistrationList(APIView):
-    """GET: every registration, with its state, its place on the waiting list and its entry's
-    start number (organisers). POST: register (public, no login, while the registration is
-    open): a place while places are free, else the waiting list; 400 on the field when it is
-    closed, full without a waiting list, or a duplicate; 403 from a page of another site
+    """GET: every registration, with its state, its place on the waiting list, its entry's
+    start number and its claim to be a person on record (organisers). POST: register (public,
+    no login, while the registration is open): a place while places are free, else the waiting
+    list; 400 on the field when it is closed, full without a waiting list, or the same person
+    at the same address in any spelling (on ``first_name``); 403 from a page of another site
     (``Origin``), 415 unless it is JSON; 429 when a device, the devices without a cookie at
     one address together, or an address sent too many."""
 
@@ -379,3 +400,24 @@ class RegistrationDetail(APIView):
         registration = _registration(request, slug, pk)
         removed = services.registration_remove(registration=registration, by=request.user)
         return Response(_one(removed))
+
+
+class EntryClaim(APIView):
+    """Decide the claim of a player registered online to be the person on record that the
+    registration names (issue 44): ``confirm`` (the entry becomes that person's: her history
+    and ranking lists; after comparing an ID) or ``set-aside`` (it keeps a record of its
+    own). Organisers; 400 on ``claim`` when there is none to decide or the person plays in the
+    tournament under another start number already (a conflict)."""
+
+    permission_classes = [IsAuthenticated]
+    actions = {
+        "confirm": claim_services.registration_claim_confirm,
+        "set-aside": claim_services.registration_claim_set_aside,
+    }
+
+    @extend_schema(request=None, responses=RegistrationSerializer)
+    def post(self, request, slug: str, start_number: int, action: str):
+        tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+        entry = selectors.entry_get(tournament=tournament, start_number=start_number)
+        registration = self.actions[action](entry=entry, by=request.user)
+        return Response(_one(registration))

@@ -106,16 +106,22 @@ def test_full_without_a_waiting_list_is_a_400_on_capacity(anyone, tournament):
     ]
 
 
-def test_duplicate_is_a_400_on_the_field(anyone, tournament):
+def test_the_same_person_at_the_same_address_is_a_400_on_the_name(anyone, tournament):
     anyone.post(url(tournament), player(1, ddv_number="55"), format="json")
-    same_number = anyone.post(url(tournament), player(2, ddv_number="55"), format="json")
     same_person = anyone.post(
         url(tournament), player(1, email="SPIELER1@example.org"), format="json"
     )
-    assert same_number.status_code == 400
-    assert "ddv_number" in same_number.json()
     assert same_person.status_code == 400
-    assert "email" in same_person.json()
+    assert "first_name" in same_person.json()
+
+
+def test_the_same_ddv_number_from_another_person_is_taken_as_a_claim(anyone, tournament):
+    """Never refused for another's claim (issue 44): the organiser decides at the desk."""
+    OnlineRegistration.objects.filter(tournament=tournament).update(capacity=None)
+    anyone.post(url(tournament), player(1, ddv_number="55"), format="json")
+    same_number = anyone.post(url(tournament), player(2, ddv_number="55"), format="json")
+    assert same_number.status_code == 201
+    assert set(tournament.registrations.values_list("claim", flat=True)) == {"open"}
 
 
 @pytest.mark.parametrize(
