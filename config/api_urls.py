@@ -73,6 +73,19 @@ urlpatterns = [
         tournament_api.EntryCheckIn.as_view(),
         name="api-entry-check-in",
     ),
+    # The organiser decides a claim of a player registered online to be a person on record.
+    path(
+        "tournaments/<slug:slug>/players/<int:start_number>/claim/confirm",
+        tournament_api.EntryClaim.as_view(),
+        {"action": "confirm"},
+        name="api-entry-claim-confirm",
+    ),
+    path(
+        "tournaments/<slug:slug>/players/<int:start_number>/claim/set-aside",
+        tournament_api.EntryClaim.as_view(),
+        {"action": "set-aside"},
+        name="api-entry-claim-set-aside",
+    ),
     path(
         "tournaments/<slug:slug>/no-shows/withdraw",
         tournament_api.NoShowsWithdraw.as_view(),

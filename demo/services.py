@@ -44,7 +44,7 @@ from tournaments.models import (
     Tournament,
     TournamentRole,
 )
-from tournaments.services import registrations
+from tournaments.services import claims, registrations
 
 FIRST_NAMES = [
     "Anna",
@@ -315,6 +315,12 @@ def _upcoming(*, pool: list[Player], now: datetime.datetime, organiser: User) ->
             language="de",
             confirm_by_mail=False,
         )
+    # Each names a person on record by DDV number, which is a claim until it is confirmed
+    # (issue 44): the organiser knew his regulars; the last two wait for the desk to compare
+    # their IDs on the day.
+    admitted = tournament.entries.order_by("start_number")
+    for entry in list(admitted)[:-2]:
+        claims.registration_claim_confirm(entry=entry, by=organiser)
     return tournament
 
 

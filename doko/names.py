@@ -10,6 +10,7 @@ A typed word matches when either of its two spellings occurs in the key; the sam
 same comparison serve every database, so SQLite and PostgreSQL find the same players.
 """
 
+import re
 import unicodedata
 
 # Letters that carry no combining mark to drop, written as a German reader would type them.
@@ -49,6 +50,26 @@ def collapsed(text: str) -> str:
     """The spelt-out form with ae/oe/ue read as a/o/u: "Mueller", "Müller" and "Muller" all
     become "muller"."""
     return spelt_out(text).replace("ae", "a").replace("oe", "o").replace("ue", "u")
+
+
+# What is no letter or digit in any script: hyphens, dots, apostrophes, spaces of every kind.
+_NOT_A_WORD = re.compile(r"[\W_]+")
+# An "e" after a, o or u, however many: "ue", "üe" (spelt out "uee") and "u" are one letter.
+_WRITTEN_OUT = re.compile(r"([aou])e+")
+
+
+def person_key(*parts: str) -> str:
+    """A name as one person is written however it is typed: case, accents, umlauts written out
+    or left off, ß, the signs between words (hyphens, dots, apostrophes, spaces) and where the
+    parts end (first and last name) aside: "Jurgen MUELLER", "Jürgen Müller" and "Juergen
+    Mueller" are all "jurgen muller".
+
+    For telling the same person twice (the online registration's duplicates, refused at the
+    same address). Like ``collapsed``, but to the end: every "e" after an a, o or u goes, so
+    that the key of a key is the key, and "Müeller" is "Mueller" too. It also makes "Manuel"
+    and "Manul" one key, which only matters at the same address."""
+    words = " ".join(_NOT_A_WORD.sub(" ", spelt_out(" ".join(parts))).split())
+    return _WRITTEN_OUT.sub(r"\1", words)
 
 
 def search_key(*parts: str) -> str:

@@ -4,6 +4,7 @@ The models hold fields and the invariants the database can keep; workflows live 
 ``tournaments/services/``.
 """
 
+import hashlib
 import secrets
 from collections.abc import Collection, Iterable
 from typing import Any, TypeVar
@@ -17,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from doko.names import search_key
+from doko.names import person_key, search_key
 from doko.rules.deal import TABLE_OF_FIVE, TABLE_OF_FOUR
 
 # Real names fit many times over: 100 + 100 letters, doubled by umlauts, in two spellings; only
@@ -663,17 +664,38 @@ class OnlineRegistration(models.Model):
         return self.closed_at is None and self.opens_at <= now < self.closes_at
 
 
+def registration_person_key(first_name: str, last_name: str, email: str) -> str:
+    """What tells one person registered twice (``Registration.person_key``): the name however
+    typed (``doko.names.person_key``) and the address in any case, as a SHA-256, so that its
+    length is bounded however long a name spells out."""
+    typed = f"{person_key(first_name, last_name)}\n{email.strip().casefold()}"
+    return hashlib.sha256(typed.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 class Registration(Named):
     """What a player sent through the public registration page: admitted (an ``Entry``, which
     then keeps their name, club and address), on the waiting list at ``waiting_position``, or
     cancelled (they left the waiting list). Its ``key`` is the player's personal link from the
     moment they register; the entry made for them takes the same key, so the link they were
-    sent keeps working from the waiting list to the last round."""
+    sent keeps working from the waiting list to the last round.
+
+    A registration never makes itself a person on record (issue 44): its entry is made for a
+    record of its own, and the person it names (``claimed_person``: by its DDV number, else by
+    the same name and club) becomes its person only when an organiser confirms the claim at
+    the desk, or the person confirms it from the address on record (``claim``)."""
 
     class State(models.TextChoices):
         ADMITTED = "admitted", _("registered")
         WAITING = "waiting", _("on the waiting list")
         CANCELLED = "cancelled", _("cancelled")
+
+    class Claim(models.TextChoices):
+        # Nothing to confirm: no DDV number, and nobody on record by this name and club.
+        NONE = "none", _("nothing to confirm")
+        OPEN = "open", _("not confirmed")
+        CONFIRMED = "confirmed", _("confirmed")
+        # An organiser decided it is not the person it names: its own record stays.
+        SET_ASIDE = "set_aside", _("set aside")
 
     tournament = models.ForeignKey(
         Tournament,
@@ -701,6 +723,31 @@ class Registration(Named):
     # The language the player registered in: the mails that follow (moved up) speak it.
     language = models.CharField(_("language"), max_length=16, blank=True)
     created_at = models.DateTimeField(_("registered"), auto_now_add=True)
+    # The same person at the same address however typed (``registration_person_key``), kept by
+    # ``save``: the database refuses the second registration (``registration_person_once``).
+    person_key = models.CharField(_("person key"), max_length=64, editable=False)
+    # The person on record the registration names, found when its entry was made: by its DDV
+    # number, else by the same name and club; None where nobody is on record.
+    claimed_person = models.ForeignKey(
+        Player,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="claims",
+        verbose_name=_("person named"),
+    )
+    claim = models.CharField(_("claim"), max_length=16, choices=Claim.choices, default=Claim.NONE)
+    # Who decided the claim, and when: an organiser at the desk, or nobody (the person from
+    # the address on record, or a registration bound before claims were confirmed).
+    claim_decided_at = models.DateTimeField(_("claim decided"), null=True, blank=True)
+    claim_decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("claim decided by"),
+    )
 
     class Meta:
         verbose_name = _("registration")
@@ -727,23 +774,44 @@ class Registration(Named):
             models.CheckConstraint(
                 condition=~Q(search_key=""), name="registration_search_key_filled"
             ),
-            # The same person registers once; the service says so on the field, the database
-            # holds it against two requests at once.
+            # The same person registers once, in any spelling at the same address; the
+            # service says so on the name, the database holds it against two requests at once.
             models.UniqueConstraint(
-                fields=["tournament", "search_key", "email"],
+                fields=["tournament", "person_key"],
                 condition=~Q(state="cancelled"),
                 name="registration_person_once",
                 violation_error_message=_(
                     "This player is already registered for this tournament with this e-mail "
-                    "address."
+                    "address (the name in any spelling)."
                 ),
+                violation_error_code="duplicate",
             ),
+            models.CheckConstraint(
+                condition=~Q(person_key=""), name="registration_person_key_filled"
+            ),
+            models.CheckConstraint(
+                condition=Q(claim__in=["none", "open", "confirmed", "set_aside"]),
+                name="registration_claim_known",
+            ),
+            # A decided claim says when; an open one (or none) was decided by nobody yet.
+            models.CheckConstraint(
+                condition=(
+                    Q(claim__in=["confirmed", "set_aside"], claim_decided_at__isnull=False)
+                    | (
+                        Q(claim__in=["none", "open"])
+                        & Q(claim_decided_at__isnull=True, claim_decided_by__isnull=True)
+                    )
+                ),
+                name="registration_claim_decided",
+            ),
+            # Two registrations may name one DDV number (the person's own is never refused for
+            # another's claim); only one of them is confirmed as its person.
             models.UniqueConstraint(
                 fields=["tournament", "ddv_number"],
-                condition=~Q(state="cancelled") & ~Q(ddv_number=""),
-                name="registration_ddv_number_once",
+                condition=Q(claim="confirmed") & ~Q(state="cancelled") & ~Q(ddv_number=""),
+                name="registration_ddv_number_confirmed_once",
                 violation_error_message=_(
-                    "A player with this DDV membership number is already registered."
+                    "Another registration with this DDV membership number is confirmed already."
                 ),
                 violation_error_code="unique",
             ),
@@ -751,6 +819,42 @@ class Registration(Named):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.get_state_display()})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        update_fields = kwargs.get("update_fields")
+        if update_fields is None or {"first_name", "last_name", "email"} & set(update_fields):
+            self.person_key = registration_person_key(self.first_name, self.last_name, self.email)
+            if update_fields is not None:
+                kwargs["update_fields"] = {*update_fields, "person_key"}
+        super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        super().clean()
+        # Before ``full_clean`` checks the constraints, which want the key filled.
+        self.person_key = registration_person_key(self.first_name, self.last_name, self.email)
+
+    def validate_constraints(self, exclude: Collection[str] | None = None) -> None:
+        """The constraints, as Django checks them, but the same person registered twice is the
+        first name's error (where the form starts the name), and a DDV number confirmed twice
+        the number's: Django names no field for a constraint with a condition."""
+        using = router.db_for_write(Registration, instance=self)
+        excluded = set(exclude) if exclude is not None else None
+        errors: dict[str, list[ValidationError]] = {}
+        for constraint in self._meta.constraints:
+            try:
+                constraint.validate(Registration, self, exclude=excluded, using=using)
+            except ValidationError as error:
+                field = _REGISTRATION_CONSTRAINT_FIELDS.get(constraint.name, NON_FIELD_ERRORS)
+                errors.setdefault(field, []).extend(error.error_list)
+        if errors:
+            raise ValidationError(errors)
+
+
+# The constraints of Registration that one field breaks, by name: their error is that field's.
+_REGISTRATION_CONSTRAINT_FIELDS = {
+    "registration_person_once": "first_name",
+    "registration_ddv_number_confirmed_once": "ddv_number",
+}
 
 
 class Round(models.Model):

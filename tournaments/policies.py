@@ -359,6 +359,26 @@ def may_check_in(*, tournament: Tournament, roles: Collection[str]) -> Refusal |
     return None
 
 
+def may_decide_claim(*, tournament: Tournament, roles: Collection[str]) -> Refusal | None:
+    """Confirm that a player registered online is the person on record the registration
+    names (its DDV number, else its name and club), or set the claim aside (issue 44): an
+    organiser, who compares the person with an ID at the desk; it gives the entry that
+    person's record, history and ranking lists, so the desk's scorekeeper accounts, who tick
+    arrivals off, do not. Until the tournament is finished."""
+    if not set(roles) & ORGANISER:
+        return Refusal(
+            _(
+                "Only an organiser confirms that a player is the person on record, after "
+                "checking an ID: ask an organiser at the desk."
+            )
+        )
+    if tournament.status == Tournament.Status.FINISHED:
+        return Refusal(
+            _("The tournament is finished; an administrator corrects a person now."), "status"
+        )
+    return None
+
+
 def may_withdraw_no_shows(*, tournament: Tournament, roles: Collection[str]) -> Refusal | None:
     """Withdraw every player who has not checked in, in one action: organisers, and only
     before the first round is drawn (TSR 8.3: the draw seats the players present); after it a

@@ -53,6 +53,8 @@ urlpatterns = [
     path(T + "find/", views.find_table, name="find"),
     path(T + "check-in/", views.check_in_page, name="check-in"),
     path(T + "check-in/<int:start_number>/", views.check_in_entry, name="check-in-entry"),
+    # The organiser decides a claim of a player registered online to be a person on record.
+    path(T + "check-in/<int:start_number>/claim/", views.check_in_claim, name="check-in-claim"),
     path(T + "check-in/no-shows/", views.no_shows, name="no-shows"),
     # The online registration: the players' public page, and the organiser's.
     path(T + "register/", views.register, name="register"),
@@ -78,6 +80,8 @@ urlpatterns = [
         name="ranking-admission",
     ),
     path("players/<int:pk>/", views.player_history, name="player-history"),
+    # The person a registration names confirms it, from the link mailed to her address.
+    path("claims/<str:token>/", views.claim_confirm, name="claim-confirm"),
     # A player's personal link for the whole tournament (its key is all it needs).
     path("p/<str:key>/", views.personal_page, name="personal-link"),
     path("p/<str:key>/withdraw/", views.personal_withdraw, name="personal-link-withdraw"),

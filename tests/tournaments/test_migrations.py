@@ -4,6 +4,7 @@ results and a line in the log, so that the lists read the same the day after."""
 import datetime
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
@@ -70,3 +71,86 @@ def test_what_counted_before_is_admitted_by_nobody_with_its_results():
     assert {player for _r, player, *_ in club.data} == set(
         counted.entries.values_list("player_id", flat=True)
     )
+
+
+CLAIMS_BEFORE = [("tournaments", "0027_role_history")]
+CLAIMS_AFTER = [("tournaments", "0028_i44_registration_claims")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_registrations_bound_before_claims_count_as_confirmed_and_old_twins_stay():
+    """Issue 44: a registration bound to the person of its number under the old rules stays
+    bound, confirmed by nobody; the same person registered twice in spellings the old rule
+    told apart keeps both rows, and only new registrations are refused."""
+    from tournaments.models import Player, Registration, player_search_key
+    from tournaments.services.claims import registration_claim_confirm
+    from tournaments.services.registrations import registration_submit
+
+    organiser = factories.user()
+    tournament = factories.tournament(organiser=organiser)
+    factories.registration_open(tournament)
+    her = factories.player(first_name="Jürgen", last_name="Müller", ddv_number="4711")
+    names = {"first_name": "Jürgen", "last_name": "Müller", "email": "jm@example.org"}
+    bound = registration_submit(
+        tournament=tournament, **names, ddv_number="4711", confirm_by_mail=False
+    )
+    registration_claim_confirm(entry=bound.entry, by=organiser)
+    other = registration_submit(
+        tournament=tournament,
+        first_name="Anna",
+        last_name="Andere",
+        email="jm@example.org",
+        confirm_by_mail=False,
+    ).registration
+    try:
+        apps = migrate(CLAIMS_BEFORE)
+        # The old rule told "Jurgen MUELLER" from "Jürgen Müller" at the same address.
+        apps.get_model("tournaments", "Registration").objects.filter(pk=other.pk).update(
+            first_name="Jurgen",
+            last_name="MUELLER",
+            search_key=player_search_key("Jurgen", "MUELLER"),
+        )
+        migrate(CLAIMS_AFTER)
+    finally:
+        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+    confirmed = Registration.objects.get(pk=bound.registration.pk)
+    assert confirmed.claim == Registration.Claim.CONFIRMED
+    assert confirmed.claimed_person_id == her.pk
+    assert confirmed.claim_decided_by is None
+    assert confirmed.entry.player_id == her.pk
+    twin = Registration.objects.get(pk=other.pk)
+    assert twin.claim == Registration.Claim.NONE
+    assert twin.person_key != confirmed.person_key
+    with pytest.raises(ValidationError):
+        registration_submit(
+            tournament=tournament,
+            first_name="Juergen",
+            last_name="Mueller",
+            email="JM@example.org",
+            confirm_by_mail=False,
+        )
+    assert Player.objects.filter(pk=her.pk).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_going_back_is_refused_while_two_registrations_name_one_number():
+    from tournaments.services.registrations import registration_submit
+
+    tournament = factories.tournament()
+    factories.registration_open(tournament)
+    for n in (1, 2):
+        registration_submit(
+            tournament=tournament,
+            first_name="Spieler",
+            last_name=f"Nummer{n}",
+            email=f"s{n}@example.org",
+            ddv_number="4711",
+            confirm_by_mail=False,
+        )
+    try:
+        with pytest.raises(RuntimeError, match="cancel one of each first"):
+            migrate(CLAIMS_BEFORE)
+    finally:
+        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+    assert tournament.registrations.count() == 2

@@ -1,7 +1,7 @@
 """Online registration at the same instant on a real PostgreSQL (the `--postgres` pass): several
 players posting for the last place at once get it once, the others join the waiting list in
 turn; without a waiting list they are refused, never a 500; the same person sent twice at once is
-one registration.
+one registration, also in two spellings (issue 44).
 
 Each request runs in a thread of its own, with its own database connection, and they start
 together at a barrier (``tests.threads.together``), so their transactions overlap.
@@ -81,3 +81,18 @@ def test_the_same_person_twice_at_once_is_one_registration():
     assert sorted(answer.status_code for answer in answers) == [201, 400]
     assert Registration.objects.filter(tournament=tournament).count() == 1
     assert tournament.entries.count() == 5
+
+
+def test_the_same_person_in_two_spellings_at_once_is_one_registration():
+    tournament = _open(places=20)
+    spellings = [("Jürgen", "Müller"), ("Jurgen", "MUELLER")]
+    answers = together(
+        [
+            _post(tournament, 1, first_name=first, last_name=last, email="jm@example.org")
+            for first, last in spellings
+        ]
+    )
+    assert sorted(answer.status_code for answer in answers) == [201, 400]
+    refused = next(answer for answer in answers if answer.status_code == 400)
+    assert "first_name" in refused.json()
+    assert Registration.objects.filter(tournament=tournament).count() == 1

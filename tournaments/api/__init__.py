@@ -26,6 +26,7 @@ from tournaments.api.rankings import (
     RankingRequestWithdraw,
 )
 from tournaments.api.registrations import (
+    EntryClaim,
     RegistrationAdmit,
     RegistrationDetail,
     RegistrationList,
@@ -53,6 +54,7 @@ __all__ = [
     "CheckInList",
     "ClubRankingView",
     "EntryCheckIn",
+    "EntryClaim",
     "EntryList",
     "EntryStatus",
     "FindTable",

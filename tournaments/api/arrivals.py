@@ -1,8 +1,10 @@
-"""API for the check-in at the door: the counts and the list, a player checked in or the
-check-in taken back, and the no-shows withdrawn in one action before the first draw."""
+"""API for the check-in at the door: the counts and the list (with the claims of players
+registered online to be a person on record, which an organiser decides: ``registrations.
+EntryClaim``), a player checked in or the check-in taken back, and the no-shows withdrawn in one
+action before the first draw."""
 
 from django.core.exceptions import PermissionDenied
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -11,6 +13,7 @@ from rest_framework.views import APIView
 from tournaments import policies, selectors
 from tournaments.models import Tournament
 from tournaments.permissions import roles_of
+from tournaments.selectors.claims import OpenClaim, claims_open
 from tournaments.services.arrivals import (
     entry_check_in,
     entry_check_in_undo,
@@ -18,12 +21,50 @@ from tournaments.services.arrivals import (
 )
 
 
+class ClaimOtherSerializer(serializers.Serializer):
+    start_number = serializers.IntegerField(allow_null=True, help_text="null: on the waiting list")
+    name = serializers.CharField()
+    plays_as = serializers.BooleanField(help_text="Plays as the person named already")
+
+
+class ClaimSerializer(serializers.Serializer):
+    """An open claim of a player registered online to be a person on record: not confirmed,
+    so the entry counts for a record of its own."""
+
+    ddv_number = serializers.CharField(help_text="The number given; blank: by name and club")
+    person = serializers.IntegerField(
+        allow_null=True, help_text="The person on record named now; null: nobody has the number"
+    )
+    person_name = serializers.CharField(allow_null=True)
+    conflicts = ClaimOtherSerializer(many=True, help_text="Others here who name that person")
+
+
+def _claim(claim: OpenClaim | None) -> dict | None:
+    if claim is None:
+        return None
+    return {
+        "ddv_number": claim.ddv_number,
+        "person": claim.person.pk if claim.person else None,
+        "person_name": claim.person.name if claim.person else None,
+        "conflicts": [
+            {"start_number": o.start_number, "name": o.name, "plays_as": o.plays_as}
+            for o in claim.others
+        ],
+    }
+
+
 class CheckInEntrySerializer(serializers.Serializer):
-    """A player at the door: start number, name, and when he checked in (null: missing)."""
+    """A player at the door: start number, name, when he checked in (null: missing), and his
+    open claim to be a person on record (null: none)."""
 
     start_number = serializers.IntegerField(read_only=True)
     name = serializers.CharField(read_only=True)
     arrived_at = serializers.DateTimeField(read_only=True, allow_null=True)
+    claim = serializers.SerializerMethodField()
+
+    @extend_schema_field(ClaimSerializer(allow_null=True))
+    def get_claim(self, entry) -> dict | None:
+        return _claim(self.context.get("claims", {}).get(entry.pk))
 
 
 class CheckInListSerializer(serializers.Serializer):
@@ -85,7 +126,8 @@ class CheckInList(APIView):
                     "waiting": counts.waiting,
                     "withdrawn": counts.withdrawn,
                     "players": entries,
-                }
+                },
+                context={"claims": claims_open(tournament=tournament)},
             ).data
         )
 
@@ -101,15 +143,19 @@ class EntryCheckIn(APIView):
         tournament = _desk(request, slug)
         return selectors.entry_get(tournament=tournament, start_number=start_number)
 
+    def _answer(self, entry) -> Response:
+        claims = claims_open(tournament=entry.tournament)
+        return Response(CheckInEntrySerializer(entry, context={"claims": claims}).data)
+
     @extend_schema(request=None, responses=CheckInEntrySerializer)
     def post(self, request, slug: str, start_number: int):
         entry = entry_check_in(entry=self._entry(request, slug, start_number), by=request.user)
-        return Response(CheckInEntrySerializer(entry).data)
+        return self._answer(entry)
 
     @extend_schema(request=None, responses=CheckInEntrySerializer)
     def delete(self, request, slug: str, start_number: int):
         entry = entry_check_in_undo(entry=self._entry(request, slug, start_number), by=request.user)
-        return Response(CheckInEntrySerializer(entry).data)
+        return self._answer(entry)
 
 
 class NoShowsWithdraw(APIView):

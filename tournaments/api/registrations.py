@@ -1,10 +1,16 @@
 """API of the online registration: a player registers (public, while it is open, limited per
-client and per address), and the organiser reads the registrations, changes the settings, closes
-and reopens the registration and orders the waiting list."""
+client and per address; JSON only, and never from another site's page), and the organiser reads
+the registrations, changes the settings, closes and reopens the registration and orders the
+waiting list."""
 
+from urllib.parse import urlsplit
+
+from django.conf import settings as django_settings
+from django.core.exceptions import DisallowedHost
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import translation
+from django.utils.http import is_same_domain
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers, status
@@ -13,6 +19,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api_base.parsers import LimitedJSONParser
 from limits.clients import client_cookie_set
 from tournaments import policies, selectors
 from tournaments.models import OnlineRegistration, Registration, Tournament
@@ -24,6 +31,7 @@ from tournaments.selectors.registrations import (
     registrations_all,
     waiting_list,
 )
+from tournaments.services import claims as claim_services
 from tournaments.services import registrations as services
 from tournaments.site import absolute_url
 
@@ -60,10 +68,27 @@ class RegisteredSerializer(serializers.Serializer):
 
 
 class RegistrationSerializer(serializers.ModelSerializer):
-    """A registration as the organiser sees it."""
+    """A registration as the organiser sees it: with its claim to be a person on record (by
+    its DDV number, else by name and club), which is that person's only once confirmed."""
 
     place = serializers.SerializerMethodField(help_text="Place on the waiting list, 1 first")
     start_number = serializers.SerializerMethodField()
+    claim = serializers.ChoiceField(
+        choices=Registration.Claim.choices,
+        read_only=True,
+        help_text=(
+            "Whether the registration is the person on record it names: none (it names "
+            "nobody), open (not confirmed: its entry counts for a record of its own), "
+            "confirmed (by an organiser at the desk, or by the person from her address on "
+            "record), set_aside (an organiser decided it is not that person)"
+        ),
+    )
+    claimed_person = serializers.IntegerField(
+        source="claimed_person_id",
+        read_only=True,
+        allow_null=True,
+        help_text="The person on record it names",
+    )
 
     class Meta:
         model = Registration
@@ -77,6 +102,8 @@ class RegistrationSerializer(serializers.ModelSerializer):
             "state",
             "place",
             "start_number",
+            "claim",
+            "claimed_person",
             "created_at",
         ]
         read_only_fields = fields
@@ -137,12 +164,70 @@ def _manage(request, slug: str) -> Tournament:
     return tournament
 
 
+def _own_origin(request, origin: str) -> bool:
+    """Whether a browser's ``Origin`` is this site's own: the address the request came in on,
+    ``SITE_URL``, or one of ``CSRF_TRUSTED_ORIGINS`` (as Django's CSRF check reads them)."""
+    try:
+        own = {f"{request.scheme}://{request.get_host()}"}
+    except DisallowedHost:
+        own = set()
+    if django_settings.SITE_URL:
+        site = urlsplit(django_settings.SITE_URL)
+        own.add(f"{site.scheme}://{site.netloc}")
+    if origin in own or origin in django_settings.CSRF_TRUSTED_ORIGINS:
+        return True
+    try:
+        parsed = urlsplit(origin)
+    except ValueError:
+        return False
+    return any(
+        trusted.startswith(f"{parsed.scheme}://*")
+        and is_same_domain(parsed.netloc, trusted.split("://", 1)[1][1:])
+        for trusted in django_settings.CSRF_TRUSTED_ORIGINS
+    )
+
+
+def _sent_from_elsewhere(request) -> None:
+    """Refuse a registration a page of another site makes its visitor's browser send (403,
+    naming the ``Origin``), and one not sent as JSON (415, naming the type): a form on any page
+    can post form fields across sites without asking, but not JSON. Asked before the
+    registration is counted, so that no other site uses up a venue's limits. A program that
+    sends no ``Origin`` (no browser) is taken."""
+    origin = request.headers.get("Origin")
+    if origin is not None and not _own_origin(request, origin):
+        raise exceptions.PermissionDenied(
+            _(
+                "Registrations are taken from this site's own pages and from programs, not "
+                "from a page of another site (Origin: %(origin)s)."
+            )
+            % {"origin": origin[:200]}
+        )
+    media_type = request.content_type.split(";", 1)[0].strip().lower()
+    if media_type == "application/json":
+        return
+    if media_type:
+        detail = _(
+            "A registration is sent as JSON (Content-Type: application/json), not as %(type)s."
+        ) % {"type": media_type[:200]}
+    else:
+        detail = _(
+            "A registration is sent as JSON (Content-Type: application/json); this request "
+            "names no type."
+        )
+    raise exceptions.UnsupportedMediaType(media_type, detail=detail)
+
+
 class RegistrationList(APIView):
-    """GET: every registration, with its state, its place on the waiting list and its entry's
-    start number (organisers). POST: register (public, no login, while the registration is
-    open): a place while places are free, else the waiting list; 400 on the field when it is
-    closed, full without a waiting list, or a duplicate; 429 when a client or an address sent
-    too many."""
+    """GET: every registration, with its state, its place on the waiting list, its entry's
+    start number and its claim to be a person on record (organisers). POST: register (public,
+    no login, while the registration is open): a place while places are free, else the waiting
+    list; 400 on the field when it is closed, full without a waiting list, or the same person
+    at the same address in any spelling (on ``first_name``); 403 from a page of another site
+    (``Origin``), 415 unless it is JSON; 429 when a device, the devices without a cookie at
+    one address together, or an address sent too many."""
+
+    # The public POST: JSON only, at most 64 KB (``PUBLIC_API_MAX_BODY``).
+    parser_classes = [LimitedJSONParser]
 
     def initialize_request(self, request, *args, **kwargs):
         # The public POST carries no session (so needs no CSRF token), as the rules API.
@@ -171,6 +256,7 @@ class RegistrationList(APIView):
     @extend_schema(request=RegisterSerializer, responses={201: RegisteredSerializer})
     def post(self, request, slug: str):
         tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+        _sent_from_elsewhere(request)
         if (wait := registration_rate_wait(request)) is not None:
             raise exceptions.Throttled(wait=wait)
         sent = RegisterSerializer(data=request.data)
@@ -314,3 +400,24 @@ class RegistrationDetail(APIView):
         registration = _registration(request, slug, pk)
         removed = services.registration_remove(registration=registration, by=request.user)
         return Response(_one(removed))
+
+
+class EntryClaim(APIView):
+    """Decide the claim of a player registered online to be the person on record that the
+    registration names (issue 44): ``confirm`` (the entry becomes that person's: her history
+    and ranking lists; after comparing an ID) or ``set-aside`` (it keeps a record of its
+    own). Organisers; 400 on ``claim`` when there is none to decide or the person plays in the
+    tournament under another start number already (a conflict)."""
+
+    permission_classes = [IsAuthenticated]
+    actions = {
+        "confirm": claim_services.registration_claim_confirm,
+        "set-aside": claim_services.registration_claim_set_aside,
+    }
+
+    @extend_schema(request=None, responses=RegistrationSerializer)
+    def post(self, request, slug: str, start_number: int, action: str):
+        tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+        entry = selectors.entry_get(tournament=tournament, start_number=start_number)
+        registration = self.actions[action](entry=entry, by=request.user)
+        return Response(_one(registration))

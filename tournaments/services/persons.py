@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import ProtectedError
 from django.utils.translation import gettext as _
 
 from doko.names import collapsed
@@ -42,7 +43,8 @@ def player_create(
     )
 
 
-def _folded(text: str) -> str:
+def folded(text: str) -> str:
+    """A name as compared in any case: "MÜLLER" is Müller, "Mueller" another."""
     return unicodedata.normalize("NFC", text).lower()
 
 
@@ -60,13 +62,13 @@ def person_lock(*people: tuple[str, str, str]) -> None:
     name_lock("player", *(person_name(*person) for person in people))
 
 
-def _same_names(player: Player, first_name: str, last_name: str, *, same_person: bool) -> bool:
+def same_names(player: Player, first_name: str, last_name: str, *, same_person: bool) -> bool:
     """Whether a registration under these names is the person with the DDV number: the same
     names in any case; or, when the organiser says it is the same person, the same names
     however spelt (umlauts written out or left off, accents, ß: ``_collapsed``)."""
-    if (_folded(player.first_name), _folded(player.last_name)) == (
-        _folded(first_name),
-        _folded(last_name),
+    if (folded(player.first_name), folded(player.last_name)) == (
+        folded(first_name),
+        folded(last_name),
     ):
         return True
     return same_person and _collapsed(player.first_name, player.last_name) == _collapsed(
@@ -124,7 +126,7 @@ def found_or_created(
         # The number is the person's: a registration under another name is someone else's
         # claim to it, refused unless it is the same name, or the same spelt differently and
         # the organiser says so (N1: otherwise the entry would be another's person).
-        if known is not None and not _same_names(
+        if known is not None and not same_names(
             known, first_name, last_name, same_person=same_person
         ):
             raise ValidationError(
@@ -135,14 +137,14 @@ def found_or_created(
         # is the same letters in any case, told here in Python so that SQLite (whose iexact
         # folds only ASCII) and PostgreSQL agree. "Mueller" and "Weiss" are other families,
         # as in the file's own check (``player_import``).
-        same = (_folded(first_name), _folded(last_name), _folded(club))
+        same = (folded(first_name), folded(last_name), folded(club))
         known = next(
             (
                 player
                 for player in Player.objects.filter(
                     search_key=player_search_key(first_name, last_name), ddv_number=""
                 ).order_by("pk")
-                if (_folded(player.first_name), _folded(player.last_name), _folded(player.club))
+                if (folded(player.first_name), folded(player.last_name), folded(player.club))
                 == same
             ),
             None,
@@ -179,6 +181,22 @@ def player_find_or_create(
         ddv_number=ddv_number,
         same_person=same_person,
     )
+
+
+def person_unused_delete(*, player: Player, by: User | AnonymousUser | None) -> bool:
+    """Delete a record that no entry and no registration names any more (the record of its
+    own a registration's entry had until its claim was confirmed, ``services.claims``), logged;
+    one that something else still holds on to (a team's member) is kept. Whether it went."""
+    if player.entries.exists() or player.claims.exists():
+        return False
+    before = person_snapshot(player)
+    try:
+        with transaction.atomic():
+            player.delete()
+    except ProtectedError:
+        return False
+    person_log(player=None, kind=PersonChange.Kind.DELETED, by=by, before=before, after={})
+    return True
 
 
 def person_snapshot(player: Player) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from tournaments.models import (
     new_seat_token,
 )
 from tournaments.policies import may_correct_person_with_entry
+from tournaments.services.claims import claim_follow_entry, claim_mail_queue, registration_player
 from tournaments.services.common import save_validated, tournament_lock
 from tournaments.services.persons import (
     entries_follow,
@@ -180,6 +181,7 @@ def entry_update(
             same_person=same_person,
         )
     save_validated(entry)
+    claim_follow_entry(entry=entry, by=by if isinstance(by, User) else None)
     if left is not None and not left.entries.exists():
         person_log(
             player=None,
@@ -464,12 +466,38 @@ def _drawn(tournament: Tournament) -> bool:
 
 
 @transaction.atomic
-def registration_admit(*, registration: Registration) -> Registration:
-    """Give a registration from the waiting list a place: an entry under the name, club and
-    address it gave (a known person reused, as ``entry_register`` does), with the registration's
-    key as its personal link, so that the link the player was sent keeps working. After the
-    first draw it is a late entry, seated in the drawn rounds (``late_entry_refusal``)."""
+def registration_entry_make(*, registration: Registration) -> Entry:
+    """Give a registration its place: an entry under the name, club and address it gave, with
+    the registration's key as its personal link (the link the player was sent keeps working),
+    for a record of its own until its claim to be a person on record is confirmed
+    (``claims.registration_player``: never that person by itself, issue 44). Saves the
+    registration admitted, and mails the person it names, at the address on record, the link
+    that confirms it (``claims.claim_mail_queue``). After the first draw a late entry, seated
+    in the drawn rounds."""
     tournament = tournament_lock(registration.tournament)
+    entry = _entry_add(
+        tournament=tournament,
+        player=registration_player(registration=registration),
+        start_number=None,
+        first_name=registration.first_name,
+        last_name=registration.last_name,
+        club=registration.club,
+        email=registration.email,
+    ).entry
+    entry.link_key = registration.key
+    entry.save(update_fields=["link_key"])
+    registration.state, registration.waiting_position = Registration.State.ADMITTED, None
+    registration.entry = entry
+    save_validated(registration)
+    claim_mail_queue(registration=registration)
+    return entry
+
+
+@transaction.atomic
+def registration_admit(*, registration: Registration) -> Registration:
+    """Give a registration from the waiting list a place (``registration_entry_make``). After
+    the first draw it is a late entry (``late_entry_refusal``)."""
+    tournament_lock(registration.tournament)
     registration = Registration.objects.select_for_update().get(pk=registration.pk)
     if registration.state != Registration.State.WAITING:
         raise ValidationError(
@@ -478,18 +506,7 @@ def registration_admit(*, registration: Registration) -> Registration:
                 % {"player": registration.name, "state": registration.get_state_display()}
             }
         )
-    entry = entry_register(
-        tournament=tournament,
-        first_name=registration.first_name,
-        last_name=registration.last_name,
-        club=registration.club,
-        ddv_number=registration.ddv_number,
-    ).entry
-    entry.email, entry.link_key = registration.email, registration.key
-    entry.save(update_fields=["email", "link_key"])
-    registration.state, registration.waiting_position = Registration.State.ADMITTED, None
-    registration.entry = entry
-    registration.save(update_fields=["state", "waiting_position", "entry"])
+    registration_entry_make(registration=registration)
     return registration
 
 

@@ -17,19 +17,19 @@ from tournaments import policies, registration_mails, selectors
 from tournaments.models import (
     Entry,
     OnlineRegistration,
-    Player,
     Registration,
     Round,
     Tournament,
-    player_search_key,
+    registration_person_key,
 )
 from tournaments.selectors.personal import waiting_place
+from tournaments.services.claims import claim_names_check
 from tournaments.services.common import save_validated, tournament_lock
-from tournaments.services.persons import _same_names, person_lock
+from tournaments.services.persons import person_unused_delete
 from tournaments.services.players import (
-    entry_register,
     registration_admit,
     registration_cancel,
+    registration_entry_make,
     waiting_list_advance,
 )
 
@@ -90,52 +90,32 @@ def registration_closed_refusal(
     return None
 
 
-def _duplicate_check(
-    *, tournament: Tournament, first_name: str, last_name: str, email: str, ddv_number: str
-) -> None:
-    """Refuse, on the field that makes it one, a second registration of the same person."""
-    live = tournament.registrations.exclude(state=Registration.State.CANCELLED)
-    active = tournament.entries.filter(status=Entry.Status.ACTIVE)
-    if ddv_number and (
-        live.filter(ddv_number=ddv_number).exists()
-        or active.filter(player__ddv_number=ddv_number).exists()
-    ):
-        raise ValidationError(
-            {
-                "ddv_number": _(
-                    "A player with this DDV membership number is already registered for this "
-                    "tournament."
-                )
-            },
-            code="duplicate",
+def _duplicate_check(*, tournament: Tournament, key: str) -> None:
+    """Refuse, on the first name, a second registration of the same person at the same
+    address: the name in any spelling ("Jurgen MUELLER" is Jürgen Müller,
+    ``doko.names.person_key``), the address in any case; among the registrations (which the
+    database holds too, ``registration_person_once``) and the players the organiser added with
+    an address. Another address is another registration, which the organiser sees."""
+    duplicate = tournament.registrations.exclude(state=Registration.State.CANCELLED).filter(
+        person_key=key
+    ).exists() or any(
+        registration_person_key(*entry) == key
+        for entry in tournament.entries.filter(
+            status=Entry.Status.ACTIVE, registration__isnull=True
         )
-    key = player_search_key(first_name, last_name)
-    if (
-        live.filter(search_key=key, email__iexact=email).exists()
-        or active.filter(search_key=key, email__iexact=email).exists()
-    ):
+        .exclude(email="")
+        .values_list("first_name", "last_name", "email")
+    )
+    if duplicate:
         raise ValidationError(
             {
-                "email": _(
+                "first_name": _(
                     "This player is already registered for this tournament with this e-mail "
-                    "address."
+                    "address (the name in any spelling)."
                 )
             },
             code="duplicate",
         )
-    if ddv_number:
-        known = Player.objects.filter(ddv_number=ddv_number).first()
-        if known is not None and not _same_names(known, first_name, last_name, same_person=False):
-            raise ValidationError(
-                {
-                    "ddv_number": _(
-                        "This DDV membership number belongs to a player registered under a "
-                        "different name. Check the number, or register without it and tell "
-                        "the organiser."
-                    )
-                },
-                code="other_person",
-            )
 
 
 @transaction.atomic
@@ -150,12 +130,17 @@ def registration_submit(
     language: str = "",
     confirm_by_mail: bool = True,
 ) -> Registered:
-    """Register a player on the public page while the registration is open: a place (an entry,
-    the person found or made as ``entry_register`` does, with the registration's key as the
-    personal link) while active players fill fewer than its places, else the end of the waiting
-    list, or a refusal where there is none. The tournament is locked first, so two requests for
-    the last place cannot both get it. A confirmation mail follows on commit, unless
-    ``confirm_by_mail`` is false (the demo's made-up players have no mailbox)."""
+    """Register a player on the public page while the registration is open: a place while
+    active players fill fewer than its places (an entry for a record of its own, with the
+    registration's key as the personal link: ``players.registration_entry_make``), else the
+    end of the waiting list, or a refusal where there is none. The tournament is locked first,
+    so two requests for the last place cannot both get it.
+
+    A DDV number (or a name and club) of a person on record is a claim, never that person by
+    itself (issue 44, ``services.claims``), and never refused because another registration
+    named the same person: the organiser sees both. The same person at the same address in any
+    spelling is refused. A confirmation mail follows on commit, unless ``confirm_by_mail`` is
+    false (the demo's made-up players have no mailbox)."""
     first_name, last_name, club, email, ddv_number = (
         value.strip() for value in (first_name, last_name, club, email, ddv_number)
     )
@@ -166,16 +151,12 @@ def registration_submit(
     ):
         raise ValidationError(refusal, code="closed")
     assert settings is not None  # no refusal: it is open
-    # The person's lock before the checks: the same person sent twice at once is one request
-    # after the other, and the second is told it is a duplicate.
-    person_lock((first_name, last_name, ddv_number))
+    # The tournament's lock makes the same person sent twice at once one request after the
+    # other, and the second is told it is a duplicate.
     _duplicate_check(
-        tournament=tournament,
-        first_name=first_name,
-        last_name=last_name,
-        email=email,
-        ddv_number=ddv_number,
+        tournament=tournament, key=registration_person_key(first_name, last_name, email)
     )
+    claim_names_check(first_name=first_name, last_name=last_name, ddv_number=ddv_number)
     registration = Registration(
         tournament=tournament,
         first_name=first_name,
@@ -188,26 +169,17 @@ def registration_submit(
     full = settings.capacity is not None and _active(tournament) >= settings.capacity
     entry: Entry | None = None
     if not full:
-        entry = entry_register(
-            tournament=tournament,
-            first_name=first_name,
-            last_name=last_name,
-            club=club,
-            ddv_number=ddv_number,
-        ).entry
-        entry.email, entry.link_key = email, registration.key
-        save_validated(entry)
-        registration.state, registration.entry = Registration.State.ADMITTED, entry
+        entry = registration_entry_make(registration=registration)
     elif settings.waiting_list:
         highest = tournament.registrations.aggregate(highest=Max("waiting_position"))["highest"]
         registration.state = Registration.State.WAITING
         registration.waiting_position = (highest or 0) + 1
+        save_validated(registration)
     else:
         raise ValidationError(
             {"capacity": _("All places are taken, and this tournament keeps no waiting list.")},
             code="full",
         )
-    save_validated(registration)
     pk = registration.pk
     if confirm_by_mail:
         transaction.on_commit(lambda: registration_mails.registered_send(registration_id=pk))
@@ -384,6 +356,10 @@ def registration_to_waiting_list(*, registration: Registration, by: User) -> Reg
     registration.state, registration.entry = Registration.State.WAITING, None
     registration.waiting_position = 1
     registration.save(update_fields=["state", "entry", "waiting_position"])
+    player = entry.player
     entry.delete()
+    # The record of its own the entry had goes with it; a person confirmed stays, and is the
+    # player's again with the next place (``claims.registration_player``).
+    person_unused_delete(player=player, by=by)
     _renumber([registration, *waiting])
     return registration

@@ -1,5 +1,5 @@
 """Template helpers for the round clock, the venue screen, the QR codes of links, the check-in
-from a player's personal page, points with their sign, and the boxes the apps above add to a
+from a player's personal page (with a claim to decide), points with their sign, and the boxes the apps above add to a
 round's page (``tournaments.round_page``)."""
 
 from django import template
@@ -8,6 +8,7 @@ from django.utils.safestring import mark_safe
 from tournaments import policies, qr, round_page, selectors
 from tournaments.models import Entry, Round, Tournament
 from tournaments.permissions import roles_of
+from tournaments.selectors.claims import OpenClaim, claims_open
 
 register = template.Library()
 
@@ -44,6 +45,13 @@ def get_points(points: dict[int, int], seat: int) -> int | None:
 
 
 @register.filter
+def claim_of(claims: dict[int, OpenClaim], entry_id: int) -> OpenClaim | None:
+    """The open claim of a player registered online (``selectors.claims.claims_open``), by
+    the entry's id; None: none."""
+    return claims.get(entry_id) if claims else None
+
+
+@register.filter
 def paged(items, size: int) -> list:
     """``items`` in pages of ``size`` (the venue screen turns its pages)."""
     items = list(items)
@@ -58,12 +66,20 @@ def check_in_button(context: template.Context, entry: Entry | None) -> dict:
     request = context.get("request")
     if entry is None or request is None or not request.user.is_authenticated:
         return {"show": False}
-    refusal = policies.may_check_in(
-        tournament=entry.tournament, roles=roles_of(request, entry.tournament)
-    )
+    roles = roles_of(request, entry.tournament)
+    refusal = policies.may_check_in(tournament=entry.tournament, roles=roles)
     if refusal is not None and refusal.field is None:
         return {"show": False}
-    return {"show": True, "entry": entry, "refusal": refusal, "request": request}
+    return {
+        "show": True,
+        "entry": entry,
+        "refusal": refusal,
+        "request": request,
+        # The desk that scanned the code decides a claim here too, as on its list.
+        "tournament": entry.tournament,
+        "claim": claims_open(tournament=entry.tournament).get(entry.pk),
+        "claim_refusal": policies.may_decide_claim(tournament=entry.tournament, roles=roles),
+    }
 
 
 def _checks_in(context: template.Context, tournament: Tournament) -> bool:

@@ -2,6 +2,7 @@
 are gathered here so that the URLs can say ``views.round_detail``."""
 
 from tournaments.views.arrivals import (
+    check_in_claim,
     check_in_entry,
     check_in_page,
     no_shows,
@@ -29,7 +30,7 @@ from tournaments.views.rankings import (
     ranking_maintainers,
     ranking_requests,
 )
-from tournaments.views.registrations import register, registration_manage
+from tournaments.views.registrations import claim_confirm, register, registration_manage
 from tournaments.views.rounds import (
     find_table,
     round_action,
@@ -57,8 +58,10 @@ from tournaments.views.tournaments import (
 )
 
 __all__ = [
+    "check_in_claim",
     "check_in_entry",
     "check_in_page",
+    "claim_confirm",
     "entry_edit",
     "entry_list",
     "entry_replace",

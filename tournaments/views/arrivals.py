@@ -1,6 +1,8 @@
 """Pages of the check-in at the door: the desk's list of the active players to tick off, the
-tick from a player's personal link (its QR code scanned at the door), and the no-shows
-withdrawn in one action before the first draw (TSR 8.3: the draw seats the players present)."""
+tick from a player's personal link (its QR code scanned at the door), the claims of players
+registered online to be a person on record, decided by an organiser who compares an ID (issue
+44), and the no-shows withdrawn in one action before the first draw (TSR 8.3: the draw seats
+the players present)."""
 
 from urllib.parse import urlencode
 
@@ -17,14 +19,16 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tournaments import policies, selectors
 from tournaments.forms import error_messages
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Registration, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest, roles_of
+from tournaments.selectors.claims import OpenClaim, claims_open
 from tournaments.selectors.personal import personal_link_find
 from tournaments.services.arrivals import (
     entry_check_in,
     entry_check_in_undo,
     no_shows_withdraw,
 )
+from tournaments.services.claims import registration_claim_confirm, registration_claim_set_aside
 
 # How often the desk's phones ask whether the list changed; an unchanged answer is a 304.
 POLL_SECONDS = 15
@@ -52,6 +56,33 @@ def _back(tournament: Tournament, query: str, missing_only: bool) -> str:
         params["show"] = "missing"
     url = reverse("check-in", args=[tournament.slug])
     return f"{url}?{urlencode(params)}" if params else url
+
+
+def _claims(request: HttpRequest, tournament: Tournament) -> dict:
+    """The open claims the list shows, and why the reader may not decide them (None: he
+    may)."""
+    return {
+        "claims": claims_open(tournament=tournament),
+        "claim_refusal": policies.may_decide_claim(
+            tournament=tournament, roles=roles_of(request, tournament)
+        ),
+    }
+
+
+def _claims_stamp(claims: dict[int, OpenClaim]) -> str:
+    """What of the claims the list shows, for its ETag."""
+    return repr(
+        sorted(
+            (
+                entry_id,
+                claim.registration.pk,
+                claim.person.pk if claim.person else None,
+                claim.tournaments,
+                claim.others,
+            )
+            for entry_id, claim in claims.items()
+        )
+    )
 
 
 def _revalidate(response: HttpResponse, etag: str) -> HttpResponse:
@@ -82,6 +113,7 @@ def check_in_page(request: HttpRequest, slug: str) -> HttpResponse:
         "refusal": refusal,
         "live_url": _back(tournament, query, missing_only),
         "poll_seconds": POLL_SECONDS,
+        **_claims(request, tournament),
     }
     if request.headers.get("HX-Request") and not (
         request.headers.get("HX-Boosted") or request.headers.get("HX-History-Restore-Request")
@@ -89,7 +121,10 @@ def check_in_page(request: HttpRequest, slug: str) -> HttpResponse:
         etag = selectors.check_in_etag(
             counts=counts,
             entries=entries,
-            extra=f"{query}|{missing_only}|{get_language()}|{refusal}",
+            extra=(
+                f"{query}|{missing_only}|{get_language()}|{refusal}|{context['claim_refusal']}|"
+                f"{_claims_stamp(context['claims'])}"
+            ),
         )
         if not_modified := get_conditional_response(request, etag=etag):
             return _revalidate(not_modified, etag)
@@ -129,6 +164,7 @@ def check_in_entry(request: AuthenticatedHttpRequest, slug: str, start_number: i
             "counts": selectors.check_in_counts(tournament=tournament),
             "refusal": None,
             "oob": True,
+            **_claims(request, tournament),
         }
         # 422: htmx shows the row with the reason in place (base.html's responseHandling).
         return render(
@@ -144,6 +180,51 @@ def check_in_entry(request: AuthenticatedHttpRequest, slug: str, start_number: i
     else:
         messages.success(request, _("%(player)s is missing again.") % {"player": entry.name})
     return redirect(_back(tournament, query, missing_only))
+
+
+_CLAIM_DECISIONS = {
+    "confirm": registration_claim_confirm,
+    "set_aside": registration_claim_set_aside,
+}
+
+
+@login_required
+@require_POST
+def check_in_claim(request: AuthenticatedHttpRequest, slug: str, start_number: int) -> HttpResponse:
+    """Decide the claim of a player registered online to be the person on record that the
+    registration names: the organiser confirms it (``action=confirm``) after comparing an ID,
+    or sets it aside (``action=set_aside``); back to the list with the search and filter the
+    desk had, or to the player's personal page whose code the desk scanned (``back=personal``).
+    """
+    tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+    _desk(request, tournament)
+    decide = _CLAIM_DECISIONS.get(request.POST.get("action", ""))
+    if decide is None:
+        raise Http404
+    entry = selectors.entry_get(tournament=tournament, start_number=start_number)
+    try:
+        registration = decide(entry=entry, by=request.user)
+    except ValidationError as refused:
+        for message in error_messages(refused):
+            messages.error(request, message)
+    else:
+        if registration.claim == Registration.Claim.CONFIRMED:
+            messages.success(
+                request,
+                _(
+                    "%(player)s is confirmed as the person on record: the tournament counts for them."
+                )
+                % {"player": entry.name},
+            )
+        else:
+            messages.success(
+                request,
+                _("%(player)s keeps a record of their own: the claim is set aside.")
+                % {"player": entry.name},
+            )
+    if request.POST.get("back") == "personal":
+        return redirect("personal-link", entry.link_key)
+    return redirect(_back(tournament, *_shown(request.POST)))
 
 
 def _personal_entry(request: HttpRequest, key: str) -> Entry:

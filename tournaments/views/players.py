@@ -24,6 +24,7 @@ from tournaments.forms import (
 from tournaments.models import Entry, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest, require, roles_of
 from tournaments.roles import ORGANISER
+from tournaments.selectors.claims import claims_open
 from tournaments.views import link_handout
 from tournaments.views.common import organises, report_moves
 from tournaments.views.personal import personal_link_context
@@ -76,6 +77,8 @@ def entry_list(request: HttpRequest, slug: str) -> HttpResponse:
             "form": form,
             "fives": fives,
             "handout": link_handout.handout_context(request, tournament),
+            # Who registered online naming a person on record, not confirmed yet (issue 44).
+            "claims": claims_open(tournament=tournament) if is_organiser else {},
         },
         status=400 if form is not None and form.errors else 200,
     )

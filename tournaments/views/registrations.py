@@ -1,11 +1,12 @@
-"""Pages of the online registration: the public page where players register (no login), and the
+"""Pages of the online registration: the public page where players register (no login), the
 organiser's page where the registration is opened, changed and closed, and the waiting list
-ordered."""
+ordered, and the page where a person confirms, from the link mailed to her address on record,
+that a registration naming her is hers (issue 44)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -15,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from limits.clients import client_cookie_set
 from tournaments import mails, policies, selectors
+from tournaments.claim_links import claim_token_read
 from tournaments.forms import (
     RegisterForm,
     RegistrationSettingsForm,
@@ -24,12 +26,14 @@ from tournaments.forms import (
 from tournaments.models import Registration, Round
 from tournaments.permissions import AuthenticatedHttpRequest, roles_of
 from tournaments.registration_limits import registration_rate_wait
+from tournaments.selectors.claims import claim_link_find
 from tournaments.selectors.registrations import (
     registration_counts,
     registrations_admitted,
     waiting_list,
 )
 from tournaments.services import registrations as services
+from tournaments.services.claims import registration_claim_confirm_by_mail
 from tournaments.site import absolute_url
 
 
@@ -225,3 +229,36 @@ def registration_manage(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
         },
         status=400 if form.errors else 200,
     )
+
+
+@require_http_methods(["GET", "POST"])
+def claim_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """The page the link mailed to a person's address on record opens (``claim_links``): the
+    registration that names her, and a button that confirms it is hers. Only the button (a
+    POST) confirms: opening the link, as a mail program's preview may, changes nothing. A link
+    made up, changed or expired is a 404."""
+    link = claim_token_read(token)
+    registration = claim_link_find(link=link) if link is not None else None
+    if link is None or registration is None:
+        raise Http404(_("This link confirms nothing (it may have expired): ask the organiser."))
+    error, status = None, 200
+    if request.method == "POST":
+        try:
+            registration = registration_claim_confirm_by_mail(link=link)
+        except ValidationError as refused:
+            error, status = " ".join(error_messages(refused)), 400
+    response = render(
+        request,
+        "tournaments/claim_confirm.html",
+        {
+            "registration": registration,
+            "tournament": registration.tournament,
+            "error": error,
+            "Claim": Registration.Claim,
+        },
+        status=status,
+    )
+    # The token is the person's: never sent on to another site, never kept by a cache.
+    response["Referrer-Policy"] = "no-referrer"
+    response["Cache-Control"] = "private, no-store"
+    return response

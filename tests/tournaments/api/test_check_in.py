@@ -78,6 +78,7 @@ def test_the_list_gives_the_counts_and_every_active_player(client, world):
         "start_number": 9,
         "name": "Wartende Erste",
         "arrived_at": None,
+        "claim": None,
     }
 
 

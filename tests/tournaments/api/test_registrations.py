@@ -106,16 +106,22 @@ def test_full_without_a_waiting_list_is_a_400_on_capacity(anyone, tournament):
     ]
 
 
-def test_duplicate_is_a_400_on_the_field(anyone, tournament):
+def test_the_same_person_at_the_same_address_is_a_400_on_the_name(anyone, tournament):
     anyone.post(url(tournament), player(1, ddv_number="55"), format="json")
-    same_number = anyone.post(url(tournament), player(2, ddv_number="55"), format="json")
     same_person = anyone.post(
         url(tournament), player(1, email="SPIELER1@example.org"), format="json"
     )
-    assert same_number.status_code == 400
-    assert "ddv_number" in same_number.json()
     assert same_person.status_code == 400
-    assert "email" in same_person.json()
+    assert "first_name" in same_person.json()
+
+
+def test_the_same_ddv_number_from_another_person_is_taken_as_a_claim(anyone, tournament):
+    """Never refused for another's claim (issue 44): the organiser decides at the desk."""
+    OnlineRegistration.objects.filter(tournament=tournament).update(capacity=None)
+    anyone.post(url(tournament), player(1, ddv_number="55"), format="json")
+    same_number = anyone.post(url(tournament), player(2, ddv_number="55"), format="json")
+    assert same_number.status_code == 201
+    assert set(tournament.registrations.values_list("claim", flat=True)) == {"open"}
 
 
 @pytest.mark.parametrize(
@@ -260,3 +266,35 @@ def test_a_time_far_from_any_tournament_is_a_400_on_its_field(staff, organiser):
     assert answer.status_code == 400
     assert answer.json()["opens_at"] == ["Choose a time between the years 2000 and 2100."]
     assert not OnlineRegistration.objects.filter(tournament=tournament).exists()
+
+
+@pytest.mark.parametrize(
+    ("content_type", "said"),
+    [("text/plain", "not as text/plain"), ("", "names no type")],
+)
+def test_anything_but_json_is_a_415_that_says_so(anyone, tournament, content_type, said):
+    """Issue 44: a form on another site's page posts form fields or text, never JSON."""
+    answer = anyone.generic("POST", url(tournament), "first_name=Neu", content_type=content_type)
+    assert answer.status_code == 415
+    assert said in answer.json()["detail"]
+    assert not Registration.objects.exists()
+
+
+@override_settings(
+    SITE_URL="https://turnier.example.org/",
+    CSRF_TRUSTED_ORIGINS=["https://*.doko.example"],
+)
+@pytest.mark.parametrize(
+    ("origin", "status"),
+    [
+        ("https://turnier.example.org", 201),
+        ("http://testserver", 201),
+        ("https://anmeldung.doko.example", 201),
+        ("https://doko.example.evil", 403),
+        ("null", 403),
+        ("http://[", 403),
+    ],
+)
+def test_only_the_sites_own_origins_register(anyone, tournament, origin, status):
+    answer = anyone.post(url(tournament), player(1), format="json", HTTP_ORIGIN=origin)
+    assert answer.status_code == status, answer.json()
