@@ -80,7 +80,7 @@ def number_holder_named(player: Player, *, first_name: str, last_name: str) -> b
     """Whether a record under these names that gives ``player``'s DDV number is ``player``: the
     same names in any case, as a registration without the organiser's word tells it
     (``found_or_created``); a restored backup asks it too."""
-    return _same_names(player, first_name.strip(), last_name.strip(), same_person=False)
+    return same_names(player, first_name.strip(), last_name.strip(), same_person=False)
 
 
 def _collapsed(first_name: str, last_name: str) -> str:
