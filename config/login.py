@@ -12,12 +12,13 @@ tells which names have an account.
 
 import math
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.hashers import make_password
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
@@ -26,7 +27,9 @@ from rest_framework import exceptions, serializers
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.views import APIView
 
+from adjudication import selectors as adjudication_selectors
 from limits.logins import Attempt, LoginRefusal, login_failed, login_refusal
+from teams import selectors as team_selectors
 
 MESSAGE = _("Too many failed login attempts. Please wait a few minutes and try again.")
 
@@ -89,6 +92,14 @@ class RateLimitedAdminAuthenticationForm(RateLimitedAuthenticationForm, AdminAut
     """The administration's login form, with the same limits (and its staff-only check)."""
 
 
+def offers_waiting(user: User) -> int:
+    """How many roles are offered to ``user`` and wait for his answer ("Your roles",
+    ``config.accounts.roles``)."""
+    return len(adjudication_selectors.role_offers_for(user=user)) + len(
+        team_selectors.organiser_offers_for(user=user)
+    )
+
+
 class LoginView(auth_views.LoginView):
     """Django's login page, answering 429 when an attempt is refused or slowed."""
 
@@ -102,6 +113,23 @@ class LoginView(auth_views.LoginView):
         response = super().form_invalid(form)
         if form.refusal is not None:
             _too_many(response, form.refusal)
+        return response
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        # Roles offered by user name wait for the account's answer: it is told so at once.
+        if waiting := offers_waiting(form.get_user()):
+            messages.info(
+                self.request,
+                ngettext(
+                    "%(count)d role is offered to you: accept or decline it under “Your "
+                    "roles” (your user name at the top of the page).",
+                    "%(count)d roles are offered to you: accept or decline them under “Your "
+                    "roles” (your user name at the top of the page).",
+                    waiting,
+                )
+                % {"count": waiting},
+            )
         return response
 
 

@@ -11,6 +11,8 @@ The browser's side of the shared device (the kept pages forgotten at every end o
 waiting hands asked about) is tests/browser/test_shared_device.py.
 """
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -82,3 +84,91 @@ def test_the_players_public_table_page_stays_cacheable(visitor, sheet):
     assert first.headers["Cache-Control"] == "no-cache"
     again = phone.get(live, headers={"HX-Request": "true", "If-None-Match": first.headers["ETag"]})
     assert again.status_code == 304
+
+
+# A role named by user name waits for its person ----------------------------------------------
+
+
+def organiser_of(tournament):
+    return factories.organiser(tournament)
+
+
+ALERT = re.compile(r'<div class="alert alert-(\w+)" role="alert">([^<]*)</div>')
+
+
+def offered(desk, tournament, username: str) -> tuple[int, str, list]:
+    """Offer the panel to ``username`` on the staff page: the status, where it led, and what
+    the page then says and lists, the name written as NAME."""
+    address = reverse("staff", args=[tournament.slug])
+    response = desk.post_form(address, {"username": username, "role": "panel"})
+    page = desk.get(address).text.replace(username, "NAME")
+    listed = re.findall(r'<span class="me-auto"><strong>([^<]*)</strong>', page)
+    return response.status_code, response.headers.get("Location", ""), [ALERT.findall(page), listed]
+
+
+def test_a_role_offered_by_user_name_is_the_persons_once_accepted(visitor, sheet):
+    tournament = sheet.table.round.tournament
+    named = factories.user(username="jmueller")
+    desk = visitor()
+    desk.log_in(organiser_of(tournament).username, PASSWORD)
+    status, _where, _page = offered(desk, tournament, "jmueller")
+    assert status == 302
+    assert not named.tournament_roles.filter(tournament=tournament).exists()
+
+    person = visitor()
+    person.log_in("jmueller", PASSWORD)
+    page = person.get(reverse("roles")).text
+    offer = re.search(r'action="(/accounts/roles/offers/\d+/)"', page).group(1)
+    accepted = person.post_form(offer, {"answer": "accept"}, form=reverse("roles"))
+    assert accepted.status_code == 302
+    assert named.tournament_roles.filter(tournament=tournament, role="panel").exists()
+
+
+def test_the_staff_page_answers_the_same_whether_the_name_has_an_account(visitor, sheet):
+    tournament = sheet.table.round.tournament
+    factories.user(username="jmueller")
+    desk = visitor()
+    desk.log_in(organiser_of(tournament).username, PASSWORD)
+    real = offered(desk, tournament, "jmueller")
+    made_up = offered(desk, tournament, "jmuellr")
+    assert real[0] == made_up[0] == 302
+    assert real[1] == made_up[1]
+    assert real[2][0] == made_up[2][0]  # the same message
+    assert made_up[2][1].count("NAME") == 1  # both listed alike, as the organiser wrote them
+
+
+def test_the_api_answers_the_same_whether_the_name_has_an_account(visitor, sheet):
+    tournament = sheet.table.round.tournament
+    factories.user(username="jmueller")
+    script = visitor(cookies=False)
+    script.api_log_in(organiser_of(tournament).username, PASSWORD)
+    answers = []
+    for username in ("jmueller", "jmuellr"):
+        response = script.api(
+            "POST", f"tournaments/{tournament.slug}/roles", {"username": username, "role": "panel"}
+        )
+        body = response.json()
+        answers.append((response.status_code, sorted(body), body.get("role")))
+    assert answers[0] == answers[1]
+    assert answers[0][0] == 202
+    assert not tournament.roles.filter(user__username="jmueller").exists()
+
+
+def test_a_competitions_organisers_answer_the_same_whether_the_name_has_an_account(visitor, db):
+    from tests.teams.factories import league
+    from tests.teams.factories import organiser_of as competition_organiser
+
+    competition = league(teams=0)
+    colleague = factories.user(username="kollegin", email="kollegin@example.org")
+    organiser = competition_organiser(competition)
+    desk = visitor()
+    desk.log_in(organiser.username, PASSWORD)
+    settings_page = reverse("competition-settings", args=[competition.slug])
+    address = reverse("competition-organisers", args=[competition.slug])
+    said = []
+    for named in ("kollegin@example.org", "niemand@example.org"):
+        response = desk.post_form(address, {"user": named}, form=settings_page)
+        assert response.status_code == 302
+        said.append(ALERT.findall(desk.get(settings_page).text.replace(named, "NAME")))
+    assert said[0] == said[1]
+    assert not competition.organisers.filter(pk=colleague.pk).exists()
