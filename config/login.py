@@ -11,7 +11,9 @@ tells which names have an account.
 """
 
 import math
+from datetime import timedelta
 
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import views as auth_views
@@ -19,8 +21,10 @@ from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
+from django.contrib.auth.signals import user_logged_in
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from rest_framework import exceptions, serializers
@@ -90,6 +94,18 @@ class RateLimitedAuthenticationForm(AuthenticationForm):
 
 class RateLimitedAdminAuthenticationForm(RateLimitedAuthenticationForm, AdminAuthenticationForm):
     """The administration's login form, with the same limits (and its staff-only check)."""
+
+
+def session_ends_fixed(*, request: HttpRequest, **kwargs) -> None:
+    """A session ends ``SESSION_COOKIE_AGE`` after its login (Django would move the end on
+    whenever the session changes), so that the end is known exactly: the entry pages tell the
+    service worker, which then shows no staff page kept on the device past it
+    (``scoring.views.page.kept_until``, static/js/sw.js)."""
+    request.session.set_expiry(timezone.now() + timedelta(seconds=settings.SESSION_COOKIE_AGE))
+
+
+# Every login (the login page, the administration's), whichever view logs in.
+user_logged_in.connect(session_ends_fixed, dispatch_uid="session-ends-fixed")
 
 
 def offers_waiting(user: User) -> int:

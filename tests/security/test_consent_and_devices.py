@@ -14,6 +14,7 @@ waiting hands asked about) is tests/browser/test_shared_device.py.
 import re
 
 import pytest
+from django.contrib.sessions.models import Session
 from django.urls import reverse
 
 from tests import factories
@@ -172,3 +173,95 @@ def test_a_competitions_organisers_answer_the_same_whether_the_name_has_an_accou
         said.append(ALERT.findall(desk.get(settings_page).text.replace(named, "NAME")))
     assert said[0] == said[1]
     assert not competition.organisers.filter(pk=colleague.pk).exists()
+
+
+# A hand belongs to whoever typed it ------------------------------------------------------------
+
+
+TYPIST = re.compile(r'name="typist" value="([^"]+)"')
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+def hand_row(page: str, number: int = 1) -> dict:
+    """Hand ``number`` as the entry row of ``page`` posts it, typed the quick way, with the
+    page's typist and CSRF token."""
+    return {
+        "csrfmiddlewaretoken": CSRF.search(page).group(1),
+        "typist": TYPIST.search(page).group(1),
+        "version": re.search(r'name="version" value="(\d+)"', page).group(1),
+        "number": str(number),
+        "mode": "quick",
+        "contract": "normal",
+        "game_value": "1",
+        "plus_seats": "13",
+    }
+
+
+def two_desks_on_one_device(visitor, sheet):
+    """The desk's laptop: account A opens the sheet (and may type offline), logs out, and
+    account B logs in on the same browser. Returns the device, A's row and B's page."""
+    tournament = sheet.table.round.tournament
+    first, second = factories.organiser(tournament), factories.organiser(tournament)
+    device = visitor()
+    device.log_in(first.username, PASSWORD)
+    address = sheet_address(sheet)
+    typed = hand_row(device.get(address).text)
+    assert device.post_form("/accounts/logout/", form=address).status_code == 302
+    device.log_in(second.username, PASSWORD)
+    return device, typed, device.get(address).text
+
+
+def test_a_queued_hand_is_not_saved_under_the_next_login(visitor, sheet):
+    device, typed, page = two_desks_on_one_device(visitor, sheet)
+    # The queue of the kept page sends what A typed, with B's session (and B's CSRF token).
+    sent = {**typed, "csrfmiddlewaretoken": CSRF.search(page).group(1)}
+    answer = device.request(
+        "POST",
+        sheet_address(sheet, "sheet-save"),
+        data=sent,
+        headers={"Accept": "application/json", "Referer": device.url(sheet_address(sheet))},
+    )
+    assert answer.status_code == 403
+    assert answer.json()["code"] == "typist"
+    assert answer.json()["typist"]["key"] == TYPIST.search(page).group(1)
+    assert "nothing was saved" in answer.json()["detail"]
+    sheet.refresh_from_db()
+    assert not sheet.hands.exists()
+
+    # B says he typed it: sent as B's, it is saved, and the history names B.
+    mine = {**sent, "typist": TYPIST.search(page).group(1)}
+    saved = device.request(
+        "POST",
+        sheet_address(sheet, "sheet-save"),
+        data=mine,
+        headers={"Accept": "application/json", "Referer": device.url(sheet_address(sheet))},
+    )
+    assert saved.status_code == 200
+    assert sheet.hands.count() == 1
+
+
+def test_the_plain_form_keeps_a_hand_typed_by_another_login_and_says_why(visitor, sheet):
+    device, typed, page = two_desks_on_one_device(visitor, sheet)
+    sent = {**typed, "csrfmiddlewaretoken": CSRF.search(page).group(1)}
+    answer = device.request(
+        "POST",
+        sheet_address(sheet, "sheet-save"),
+        data=sent,
+        headers={"HX-Request": "true", "Referer": device.url(sheet_address(sheet))},
+    )
+    assert answer.status_code == 409
+    assert "nothing was saved, since nothing is saved under another person" in answer.text
+    assert re.search(r'name="game_value"[^>]*value="1"', answer.text)  # the row as typed
+    assert TYPIST.search(answer.text).group(1) == TYPIST.search(page).group(1)  # now B's
+    assert not sheet.hands.exists()
+
+
+def test_a_staff_page_says_until_when_a_copy_of_it_may_be_shown(visitor, sheet):
+    tournament = sheet.table.round.tournament
+    device = visitor()
+    device.log_in(factories.organiser(tournament).username, PASSWORD)
+    until = int(device.get(sheet_address(sheet)).headers["X-Kept-Until"])
+    session = Session.objects.get(session_key=device.session.cookies["sessionid"])
+    assert until == int(session.expire_date.timestamp() * 1000)
+    phone = visitor(cookies=False)
+    assert "X-Kept-Until" not in phone.get(seat_address(sheet, 4)).headers
