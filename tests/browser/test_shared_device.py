@@ -131,25 +131,25 @@ def test_hands_typed_by_one_account_wait_for_the_next_to_decide(sheet, page, sav
     expect(page.locator("tr.offline-hand")).to_have_count(2)
     assert stored(page) == [2, 3]
 
-    # The first logs out; the page says the hands are not sent, and they stay on the device.
+    # The first logs out (the page asks first: the hands are not sent, they stay on the device).
     asked = []
     page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     log_out_on_the_site(page)
-    assert len(asked) == 1
-    assert "2 hands typed on this device are not sent yet" in asked[0]
 
     # The second logs in on the same laptop and opens the sheet, the network back.
     saves_cut.cut = False
     log_in(page, "zweite")
     page.goto(path)
+    page.wait_for_timeout(1000)
+    assert saved(sheet) == [(1, {1: 3, 2: -3, 3: 3, 4: -3})]  # nothing sent as the second
     rows = page.locator("tr.offline-foreign")
     expect(rows).to_have_count(2)
     expect(rows.first).to_contain_text("Typed on this device by erste, not by zweite")
     expect(rows.first).to_contain_text("Value: 1")  # what was typed, to copy
     expect(page.locator("#offline-queue")).to_contain_text("Nothing is sent until you decide")
-    page.wait_for_timeout(500)
-    assert saved(sheet) == [(1, {1: 3, 2: -3, 3: 3, 4: -3})]  # nothing sent as the second
     assert stored(page) == [2, 3]
+    assert len(asked) == 1
+    assert "2 hands typed on this device are not sent yet" in asked[0]
 
     # He typed hand 2 himself: saved as his. Hand 3 he drops, asked once.
     rows.first.get_by_role("button", name="I typed it: save it as zweite").click()
