@@ -408,7 +408,7 @@ def _offer_ask(offer: RoleOffer) -> dict[str, str]:
     return {
         "by": by.get_full_name() or by.get_username(),
         "tournament": offer.tournament.name,
-        "role": TournamentRole.Role(offer.role).label,
+        "role": str(TournamentRole.Role(offer.role).label),
     }
 
 
