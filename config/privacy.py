@@ -4,8 +4,9 @@ through a key. On a device that several people share (the desk's laptop, a phone
 the table) the back button, the browser's cache and a proxy's then hold none of a staff page, a
 scoresheet or a seat's link once the session has ended.
 
-A request is private when it carries a session cookie (whoever is logged in; the cookie is
-read, never the session, so that a page that answers without a query stays so), an API token
+A request is private when it comes from someone logged in (a session cookie, unless the view
+found nobody logged in with it; the session is never read here, so that a page that answers
+without a query stays so, and is then taken as logged in), carries an API token
 (``Authorization``) or a seat's or player's key (``X-Seat-Key``, ``X-Player-Key``), when its
 route is reached through a key (a ``token`` or ``key`` in the address: the seats' links
 ``/s/<token>/``, the personal links ``/p/<key>/``, the invitations and new passwords), or when
@@ -20,6 +21,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.utils.functional import SimpleLazyObject, empty
 
 PRIVATE = "private, no-store"
 # The parts of an address that are keys (``scoring.urls``, ``tournaments.urls``, config.urls).
@@ -27,16 +29,28 @@ KEY_PARTS = frozenset({"token", "key"})
 KEY_HEADERS = ("Authorization", "X-Seat-Key", "X-Player-Key")
 
 
+def logged_in(request: HttpRequest) -> bool:
+    """Whether the request comes from someone logged in, as far as the view asked: a session
+    cookie whose user the view found logged in, or did not ask for (no query is made here)."""
+    if settings.SESSION_COOKIE_NAME not in request.COOKIES:
+        return False
+    user = getattr(request, "user", None)
+    if isinstance(user, SimpleLazyObject) and user._wrapped is empty:
+        return True  # not asked: whoever it is, the answer is kept from every cache
+    return user is None or bool(user.is_authenticated)
+
+
 def private(request: HttpRequest, response: HttpResponse) -> bool:
     """Whether the answer to ``request`` is someone's own (see the module's docstring)."""
-    if settings.SESSION_COOKIE_NAME in request.COOKIES:
+    if logged_in(request):
         return True
     if any(header in request.headers for header in KEY_HEADERS):
         return True
     match = request.resolver_match
     if match is not None and KEY_PARTS & set(match.kwargs):
         return True
-    return settings.SESSION_COOKIE_NAME in response.cookies
+    started = response.cookies.get(settings.SESSION_COOKIE_NAME)
+    return started is not None and bool(started.value)  # not a deleted session's cookie
 
 
 class PrivatePagesMiddleware:
