@@ -12,6 +12,10 @@ class AdjudicationConfig(AppConfig):
         # A scoresheet's check and its seats' points count the initialled decisions and the
         # deductions; scoring, below us, asks through scoring/rulings.py.
         from adjudication.selectors import SheetRulings
+        from adjudication.services.staff import StaffOffers
         from scoring import rulings
+        from tournaments import staff_offers
 
         rulings.register(SheetRulings())
+        # A tournament started from an earlier one offers its staff their roles again.
+        staff_offers.register(StaffOffers())

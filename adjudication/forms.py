@@ -408,7 +408,7 @@ class _StaffForm(forms.Form):
 
 
 class RoleForm(_StaffForm):
-    """Appoint someone who has an account, by its user name."""
+    """Offer a role to someone by his account's user name (``services.staff_appoint``)."""
 
     username = forms.CharField(label=_("User name"), max_length=150)
     field_order = ["username", "role", "start_number"]
@@ -437,10 +437,12 @@ class InviteForm(_StaffForm):
 
 
 class AccountSearchForm(forms.Form):
-    """Find an account by a part of its name or user name, in any case, with or without
-    accents."""
+    """Find an account of the staff of the organiser's tournaments by a part of its name or
+    user name, in any case, with or without accents (``selectors.accounts_matching``)."""
 
-    q = forms.CharField(label=_("Find an account by name"), max_length=100, required=False)
+    q = forms.CharField(
+        label=_("Find among the staff of your tournaments"), max_length=100, required=False
+    )
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("auto_id", "search_%s")

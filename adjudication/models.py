@@ -688,3 +688,84 @@ class StaffInvitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.email} ({self.role})"
+
+
+class RoleOffer(models.Model):
+    """A role offered to an account by its user name (TSR 8.2.1), waiting for its person to
+    accept it, logged in, on the page of the roles offered to him: nobody holds a role he has
+    not accepted. The organiser's answer is the same whether the name has an account
+    (``services.role_offer``): ``user`` is the active account that had the name when it was
+    offered, or None, and an offer without one is never accepted and runs out as any other.
+    ``username`` is the name as the organiser wrote it, all he is ever shown."""
+
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="role_offers",
+        verbose_name=_("tournament"),
+    )
+    username = models.CharField(_("user name"), max_length=150)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="role_offers",
+        verbose_name=_("account"),
+    )
+    role = models.CharField(_("role"), max_length=16, choices=TournamentRole.Role.choices)
+    entry = models.ForeignKey(
+        Entry,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("plays as"),
+    )
+    offered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("offered by"),
+    )
+    created_at = models.DateTimeField(_("offered at"), default=timezone.now)
+    expires_at = models.DateTimeField(_("valid until"))
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    accepted_at = models.DateTimeField(_("accepted at"), null=True, blank=True)
+    declined_at = models.DateTimeField(_("declined at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("role offer")
+        verbose_name_plural = _("role offers")
+        ordering = ["tournament", "created_at", "pk"]
+        constraints = [
+            # One open offer per tournament, user name (in any case) and role: offering again
+            # withdraws the earlier one.
+            models.UniqueConstraint(
+                "tournament",
+                Lower("username"),
+                "role",
+                condition=Q(
+                    accepted_at__isnull=True, withdrawn_at__isnull=True, declined_at__isnull=True
+                ),
+                name="roleoffer_one_open",
+            ),
+            # Accepted, declined or withdrawn: one of them at most.
+            models.CheckConstraint(
+                condition=(
+                    Q(accepted_at__isnull=True, declined_at__isnull=True)
+                    | Q(accepted_at__isnull=True, withdrawn_at__isnull=True)
+                    | Q(declined_at__isnull=True, withdrawn_at__isnull=True)
+                ),
+                name="roleoffer_answered_once",
+            ),
+            models.CheckConstraint(
+                condition=Q(role__in=TournamentRole.Role.values), name="roleoffer_role"
+            ),
+            models.CheckConstraint(
+                condition=Q(expires_at__gt=F("created_at")), name="roleoffer_expires_after_made"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.username} ({self.role})"

@@ -27,7 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from adjudication.models import Appeal, StaffInvitation
+from adjudication.models import Appeal, RoleOffer, StaffInvitation
 from doko.four_eyes import Account, Deed, Done, Step, disqualifying
 from doko.rules import procedure
 from tournaments.models import Seat, Table, Tournament, TournamentRole
@@ -419,3 +419,77 @@ def may_accept_invitation(
         _("An account has the address %(email)s: log in as that account to accept the invitation.")
         % {"email": invitation.email}
     )
+
+
+def _offer_ask(offer: RoleOffer) -> dict[str, str]:
+    by = offer.offered_by
+    return {
+        "by": by.get_full_name() or by.get_username(),
+        "tournament": offer.tournament.name,
+        "role": str(TournamentRole.Role(offer.role).label),
+    }
+
+
+def _offer_closed(offer: RoleOffer) -> Refusal | None:
+    """Why an offer can no longer be answered (accepted, declined, withdrawn or replaced, run
+    out), and whom to ask; None while it is open."""
+    if offer.accepted_at is not None:
+        return Refusal(
+            _("This offer has been accepted already: you are %(role)s in %(tournament)s.")
+            % _offer_ask(offer),
+            field="offer",
+        )
+    if offer.declined_at is not None:
+        return Refusal(
+            _(
+                "This offer has been declined. Should you want the role after all, ask %(by)s, "
+                "who organises %(tournament)s, to offer it again."
+            )
+            % _offer_ask(offer),
+            field="offer",
+        )
+    if offer.withdrawn_at is not None:
+        return Refusal(
+            _(
+                "This offer has been withdrawn, or replaced by a newer one. Ask %(by)s, who "
+                "organises %(tournament)s."
+            )
+            % _offer_ask(offer),
+            field="offer",
+        )
+    if offer.expires_at <= timezone.now():
+        return Refusal(
+            _(
+                "This offer has run out. Ask %(by)s, who organises %(tournament)s, to offer it "
+                "again."
+            )
+            % _offer_ask(offer),
+            field="offer",
+        )
+    return None
+
+
+def may_answer_role_offer(*, offer: RoleOffer, user: AnyUser) -> Refusal | None:
+    """Accept or decline a role offered by user name (TSR 8.2.1), while it is open: only the
+    account it was offered to, logged in. Nobody takes up a role for another, and nobody is
+    given one he has not accepted."""
+    if not user.is_authenticated or offer.user_id is None or offer.user_id != user.pk:
+        return Refusal(
+            _(
+                "This offer is for another account: log in as the account it was offered to, "
+                "or ask %(by)s, who organises %(tournament)s."
+            )
+            % _offer_ask(offer)
+        )
+    return _offer_closed(offer)
+
+
+def may_withdraw_role_offer(*, offer: RoleOffer, user: AnyUser) -> Refusal | None:
+    """Withdraw a role offer not yet answered: an organiser of its tournament."""
+    if refusal := may_appoint_staff(tournament=offer.tournament, user=user):
+        return refusal
+    if offer.accepted_at or offer.declined_at or offer.withdrawn_at:
+        return Refusal(
+            _("This offer has been accepted, declined or withdrawn already."), field="offer"
+        )
+    return None

@@ -9,10 +9,19 @@ from django.contrib.auth.models import User
 from django.db.models import Count, Expression, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
 from adjudication import policies
 from adjudication.invitations import invitation_key_again, invitation_key_hash, invitation_key_path
-from adjudication.models import Appeal, Decision, Event, Offence, Sanction, StaffInvitation
+from adjudication.models import (
+    Appeal,
+    Decision,
+    Event,
+    Offence,
+    RoleOffer,
+    Sanction,
+    StaffInvitation,
+)
 from doko.names import matches, search_key, search_words
 from scoring.models import Scoresheet
 from scoring.rulings import SheetAdjudication
@@ -368,22 +377,31 @@ def users_named(*, usernames: list[str]) -> dict:
 
 
 # Accounts the staff page's search looks through: a club's site has a few dozen; past this many,
-# the newest are not searched (appointing by user name still finds them).
+# the newest are not searched (offering a role by user name still reaches them).
 MOST_ACCOUNTS_SEARCHED = 5000
 
 
-def accounts_matching(*, query: str, limit: int = 10) -> list[User]:
+def accounts_matching(*, query: str, by: User, limit: int = 10) -> list[User]:
     """Active accounts whose user name or full name match ``query`` as every name search does
     (``doko.names``: any case, accents or not, "Mueller" and "Muller" for Müller), by user
-    name; at most ``limit``. Filtered in Python: the database holds no search key of accounts."""
+    name; at most ``limit``. Only accounts ``by`` has worked with: those holding a role in a
+    tournament he organises, whom its staff page shows him anyway (a superuser, who sees every
+    account in the administration, searches them all). Whether any other name has an account
+    is told to nobody. Filtered in Python: the database holds no search key of accounts."""
     if not search_words(query):
         return []
     model = get_user_model()
-    rows = (
-        model.objects.filter(is_active=True)
-        .order_by("pk")
-        .values_list("pk", "username", "first_name", "last_name")[:MOST_ACCOUNTS_SEARCHED]
-    )
+    accounts = model.objects.filter(is_active=True)
+    if not by.is_superuser:
+        organised = TournamentRole.objects.filter(user=by, role=TournamentRole.Role.ORGANISER)
+        accounts = accounts.filter(
+            pk__in=TournamentRole.objects.filter(
+                tournament__in=organised.values("tournament")
+            ).values("user")
+        )
+    rows = accounts.order_by("pk").values_list("pk", "username", "first_name", "last_name")[
+        :MOST_ACCOUNTS_SEARCHED
+    ]
     found = sorted(
         (username, pk)
         for pk, username, first_name, last_name in rows.iterator(chunk_size=500)
@@ -395,3 +413,75 @@ def accounts_matching(*, query: str, limit: int = 10) -> list[User]:
 def invitation_account(email: str) -> User | None:
     """The account of an address (the first made, should there be several), or None."""
     return User.objects.filter(email__iexact=email).order_by("pk").first()
+
+
+def offer_account(*, username: str) -> User | None:
+    """The active account a role offered to ``username`` goes to: the one of exactly that name,
+    else the only one of that name in another case; None if there is none. One query, whatever
+    the answer (``services.role_offer``)."""
+    found = list(User.objects.filter(username__iexact=username, is_active=True)[:5])
+    exact = [user for user in found if user.username == username]
+    if exact:
+        return exact[0]
+    return found[0] if len(found) == 1 else None
+
+
+def role_offers(*, tournament: Tournament) -> QuerySet[RoleOffer]:
+    """The tournament's role offers not answered or withdrawn, run out or not, as the
+    organiser wrote them."""
+    return (
+        RoleOffer.objects.filter(
+            tournament=tournament,
+            accepted_at__isnull=True,
+            declined_at__isnull=True,
+            withdrawn_at__isnull=True,
+        )
+        .select_related("tournament", "offered_by", "entry")
+        .order_by("created_at", "pk")
+    )
+
+
+def role_offer_detail(*, tournament: Tournament, pk: int) -> RoleOffer:
+    return get_object_or_404(
+        RoleOffer.objects.filter(tournament=tournament).select_related(
+            "tournament", "offered_by", "entry"
+        ),
+        pk=pk,
+    )
+
+
+def role_offers_for(*, user: User) -> list[RoleOffer]:
+    """The roles offered to ``user`` that he may still accept or decline, oldest first."""
+    return list(
+        RoleOffer.objects.filter(
+            user=user,
+            accepted_at__isnull=True,
+            declined_at__isnull=True,
+            withdrawn_at__isnull=True,
+            expires_at__gt=timezone.now(),
+        )
+        .select_related("tournament", "offered_by", "entry")
+        .order_by("created_at", "pk")
+    )
+
+
+def role_offer_of(*, user: User, pk: int) -> RoleOffer:
+    """One of the roles offered to ``user``, answered or not; a 404 for anyone else's, as for
+    one that does not exist."""
+    return get_object_or_404(
+        RoleOffer.objects.filter(user=user).select_related("tournament", "offered_by", "entry"),
+        pk=pk,
+    )
+
+
+# The roles "Your roles" lists, newest tournaments first; older ones are on the home page.
+MOST_ROLES_SHOWN = 50
+
+
+def roles_held(*, user: User) -> list[TournamentRole]:
+    """The roles ``user`` holds, with their tournaments, the newest tournaments first."""
+    return list(
+        TournamentRole.objects.filter(user=user)
+        .select_related("tournament", "entry")
+        .order_by("-tournament__starts_on", "tournament__name", "role")[:MOST_ROLES_SHOWN]
+    )

@@ -49,5 +49,10 @@ urlpatterns = [
         staff.staff_invitation_withdraw,
         name="staff-invitation-withdraw",
     ),
+    path(
+        "tournaments/<slug:slug>/staff/offers/<int:pk>/withdraw/",
+        staff.staff_offer_withdraw,
+        name="staff-offer-withdraw",
+    ),
     path("tournaments/<slug:slug>/staff/<int:pk>/revoke/", staff.staff_revoke, name="staff-revoke"),
 ]

@@ -1,6 +1,8 @@
-"""Passwords without an administrator: Django's password reset, and the page of an invitation
+"""Passwords without an administrator: Django's password reset, the page of an invitation
 link (``adjudication.invitations``), where staff invited by e-mail address accept: with the
-account of that address, logged in, or by choosing a password for a new one.
+account of that address, logged in, or by choosing a password for a new one; and "Your roles",
+where an account accepts or declines the roles offered to it by user name (a tournament's staff,
+a team competition's organisers) and sees those it holds.
 
 Both are Django's own views with the site's templates (``templates/registration/``). The reset
 page answers the same, in the same time, whether an address has an account or not: it does not
@@ -20,6 +22,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import SetPasswordForm
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -29,7 +32,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from adjudication import policies, selectors, services
 from adjudication.invitations import invitation_tokens
@@ -37,6 +40,8 @@ from adjudication.models import StaffInvitation
 from adjudication.services.staff import name_parts, username_base
 from limits.clients import address_of
 from limits.windows import folded, rate_count
+from teams import selectors as team_selectors
+from teams import services as team_services
 from tournaments.after_response import task_after_response
 from tournaments.forms import errors_to_form
 from tournaments.models import TournamentRole
@@ -182,3 +187,75 @@ def _invitation_accept(
         % {"role": role, "tournament": tournament},
     )
     return redirect("tournament", grant.tournament.slug)
+
+
+def _roles_page(request: HttpRequest, *, error: str = "", status: int = 200) -> HttpResponse:
+    assert isinstance(request.user, User)  # login_required
+    return render(
+        request,
+        "registration/roles.html",
+        {
+            "offers": selectors.role_offers_for(user=request.user),
+            "organiser_offers": team_selectors.organiser_offers_for(user=request.user),
+            "held": selectors.roles_held(user=request.user),
+            "competitions": team_selectors.competitions_organised(user=request.user),
+            "error": error,
+        },
+        status=status,
+    )
+
+
+@login_required
+@require_GET
+def roles(request: HttpRequest) -> HttpResponse:
+    """Your roles: those offered to you by user name, to accept or decline (a tournament's
+    staff, TSR 8.2.1; a team competition's organisers), and those you hold."""
+    return _roles_page(request)
+
+
+def _answer(request: HttpRequest, accept, decline, accepted: str, declined: str) -> HttpResponse:
+    """Accept or decline as the form's ``answer`` says (anything else is a 400 naming it),
+    then back to "Your roles" with what happened, or why not."""
+    answer = request.POST.get("answer", "")
+    if answer not in {"accept", "decline"}:
+        message = gettext("The field “answer” must be “accept” or “decline”.")
+        return _roles_page(request, error=message, status=400)
+    try:
+        (accept if answer == "accept" else decline)()
+    except (ValidationError, PermissionDenied) as error:
+        messages.error(request, str(getattr(error, "messages", [error])[0]))
+    else:
+        messages.success(request, accepted if answer == "accept" else declined)
+    return redirect("roles")
+
+
+@login_required
+@require_POST
+def role_offer_answer(request: HttpRequest, pk: int) -> HttpResponse:
+    """Accept or decline a role offered to you in a tournament (``answer``)."""
+    assert isinstance(request.user, User)  # login_required
+    offer = selectors.role_offer_of(user=request.user, pk=pk)
+    values = {"role": offer.get_role_display(), "tournament": offer.tournament.name}
+    return _answer(
+        request,
+        lambda: services.role_offer_accept(offer=offer, by=request.user),
+        lambda: services.role_offer_decline(offer=offer, by=request.user),
+        gettext("Accepted: you are %(role)s in %(tournament)s.") % values,
+        gettext("Declined: you are not %(role)s in %(tournament)s.") % values,
+    )
+
+
+@login_required
+@require_POST
+def organiser_offer_answer(request: HttpRequest, pk: int) -> HttpResponse:
+    """Accept or decline an offer to organise a team competition (``answer``)."""
+    assert isinstance(request.user, User)  # login_required
+    offer = team_selectors.organiser_offer_of(user=request.user, pk=pk)
+    values = {"competition": offer.competition.name}
+    return _answer(
+        request,
+        lambda: team_services.competition_organiser_accept(offer=offer, by=request.user),
+        lambda: team_services.competition_organiser_decline(offer=offer, by=request.user),
+        gettext("Accepted: you organise %(competition)s.") % values,
+        gettext("Declined: you do not organise %(competition)s.") % values,
+    )

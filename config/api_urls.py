@@ -348,6 +348,16 @@ urlpatterns += [
     path(f"{ADJUDICATION}/roles", adjudication_api.StaffList.as_view(), name="api-roles"),
     path(f"{ADJUDICATION}/roles/<int:pk>", adjudication_api.StaffDetail.as_view(), name="api-role"),
     path(
+        f"{ADJUDICATION}/role-offers",
+        adjudication_api.StaffOfferList.as_view(),
+        name="api-role-offers",
+    ),
+    path(
+        f"{ADJUDICATION}/role-offers/<int:pk>",
+        adjudication_api.StaffOfferDetail.as_view(),
+        name="api-role-offer",
+    ),
+    path(
         f"{ADJUDICATION}/invitations",
         adjudication_api.StaffInvitationList.as_view(),
         name="api-invitations",

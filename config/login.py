@@ -16,6 +16,9 @@ token endpoint in its ``otp`` field. An account that must have one and has none
 the device's cookie (``limits.devices``).
 """
 
+from datetime import timedelta
+
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import REDIRECT_FIELD_NAME, logout
@@ -24,12 +27,14 @@ from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
+from django.contrib.auth.signals import user_logged_in
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.decorators import method_decorator
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
@@ -41,6 +46,7 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from adjudication import selectors as adjudication_selectors
 from config.second_factor import policies, selectors, services
 from config.second_factor.forms import CodeForm
 from config.second_factor.pending import login_complete, pending_of, pending_start
@@ -53,6 +59,7 @@ from limits.logins import (
     refusal_message,
     too_many,
 )
+from teams import selectors as team_selectors
 
 
 def as_long_as_a_check(attempt: Attempt) -> None:
@@ -93,6 +100,44 @@ class RateLimitedAuthenticationForm(AuthenticationForm):
 
 class RateLimitedAdminAuthenticationForm(RateLimitedAuthenticationForm, AdminAuthenticationForm):
     """The administration's login form, with the same limits (and its staff-only check)."""
+
+
+def session_ends_fixed(*, request: HttpRequest, **kwargs) -> None:
+    """A session ends ``SESSION_COOKIE_AGE`` after its login (Django would move the end on
+    whenever the session changes), so that the end is known exactly: the entry pages tell the
+    service worker, which then shows no staff page kept on the device past it
+    (``scoring.views.page.kept_until``, static/js/sw.js)."""
+    request.session.set_expiry(timezone.now() + timedelta(seconds=settings.SESSION_COOKIE_AGE))
+
+
+def offers_waiting(user: User) -> int:
+    """How many roles are offered to ``user`` and wait for his answer ("Your roles",
+    ``config.accounts.roles``)."""
+    return len(adjudication_selectors.role_offers_for(user=user)) + len(
+        team_selectors.organiser_offers_for(user=user)
+    )
+
+
+def offers_told(*, request: HttpRequest, user: User, **kwargs) -> None:
+    """Roles offered by user name wait for the account's answer: it is told so as it logs in,
+    whichever way (the page, the administration, the second factor's code)."""
+    if waiting := offers_waiting(user):
+        messages.info(
+            request,
+            ngettext(
+                "%(count)d role is offered to you: accept or decline it under “Your "
+                "roles” (your user name at the top of the page).",
+                "%(count)d roles are offered to you: accept or decline them under “Your "
+                "roles” (your user name at the top of the page).",
+                waiting,
+            )
+            % {"count": waiting},
+        )
+
+
+# Every login (the login page, the administration's, the second factor's step), whichever view.
+user_logged_in.connect(session_ends_fixed, dispatch_uid="session-ends-fixed")
+user_logged_in.connect(offers_told, dispatch_uid="role-offers-told")
 
 
 def password_right(request: HttpRequest, *, user: User, next_url: str) -> HttpResponse:

@@ -106,6 +106,9 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # An ETag for every page and API answer that sets none itself, and a 304 when it matches.
     "django.middleware.http.ConditionalGetMiddleware",
+    # "private, no-store" on every answer for a login or through a key (config/privacy.py);
+    # inside WhiteNoise, so that the static files stay cached for everyone.
+    "config.privacy.PrivatePagesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -53,6 +53,14 @@ urlpatterns = [
         auth_views.PasswordResetCompleteView.as_view(),
         name="password_reset_complete",
     ),
+    # The roles offered to an account by user name, to accept or decline, and those it holds.
+    path("accounts/roles/", accounts.roles, name="roles"),
+    path("accounts/roles/offers/<int:pk>/", accounts.role_offer_answer, name="role-offer-answer"),
+    path(
+        "accounts/roles/competitions/<int:pk>/",
+        accounts.organiser_offer_answer,
+        name="organiser-offer-answer",
+    ),
     # Staff invited by e-mail address accept here (adjudication.invitations).
     path("accounts/invitation/<str:key>/", accounts.staff_invitation, name="invitation"),
     # Links of the invitations made before they were stored, until they run out.

@@ -134,6 +134,35 @@ def actor_identities(actor: Actor) -> set[Identity]:
     return found
 
 
+def typist_of(actor: Actor) -> str:
+    """Who types on an entry page, as the page's saves name him (the field ``typist``): an
+    account (``user:<id>``) or a seat's link (``seat:<id>``). A hand kept on a device while the
+    connection was down carries it until it is sent (static/js/offline-queue.js)."""
+    if actor.seat is not None:
+        return f"seat:{actor.seat.pk}"
+    assert actor.user is not None  # either a user or a seat (Actor.__post_init__)
+    return f"user:{actor.user.pk}"
+
+
+def may_save_typed(*, typed_by: str, typed_by_name: str, actor: Actor) -> Refusal | None:
+    """Save a hand as typed by ``typed_by`` (``typist_of``; ``typed_by_name``: his name): only
+    as whoever typed it. On a device several people share, a hand typed by one person and sent
+    later, once another has logged in, is refused, so that nothing is saved under another
+    person's name; the page asks the person what to do. A save that names no typist (a plain
+    form, the API) is the sender's own."""
+    if not typed_by or typed_by == typist_of(actor):
+        return None
+    return Refusal(
+        _(
+            "This hand was typed on this device by %(typist)s, and %(name)s is logged in now: "
+            "nothing was saved, since nothing is saved under another person's name. If you "
+            "typed it, save it again as yours; if %(typist)s did, they log in here again to "
+            "send it."
+        )
+        % {"typist": typed_by_name, "name": actor.name}
+    )
+
+
 UNDER_WAY = {Round.Status.RUNNING, Round.Status.FINISHED}
 
 

@@ -18,7 +18,6 @@ from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
@@ -41,6 +40,7 @@ from teams.models import (
     Team,
     TeamMember,
 )
+from tournaments.forms import error_messages
 from tournaments.models import MAX_ROUNDS
 from tournaments.policies import enforce
 
@@ -192,36 +192,42 @@ class CompetitionDetail(APIView):
 
 
 class OrganiserSerializer(StrictSerializer):
-    username = serializers.CharField(max_length=150, help_text="The user to add as an organiser")
+    username = serializers.CharField(
+        max_length=254,
+        help_text="The user name (or e-mail address) of the account offered to organise it",
+    )
 
 
-class OrganisersSerializer(serializers.Serializer):
-    organisers = serializers.ListField(child=serializers.CharField(), help_text="User names")
+class OrganiserOfferSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField(
+        source="who", help_text="As it was given: whether it has an account is not said"
+    )
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
 
 
 class CompetitionOrganisers(APIView):
-    """Add a user, by user name, to the competition's organisers (and so of its match days):
-    its organisers. They then change it as you do."""
+    """Offer an account, by user name, to organise the competition (and so its match days):
+    its organisers. The answer is the same whether the name has an account (202, the offer);
+    the account organises it once it accepts, logged in."""
 
     permission_classes = [IsAuthenticated]
     parser_classes = [LimitedJSONParser]
 
-    @extend_schema(request=OrganiserSerializer, responses=OrganisersSerializer)
+    @extend_schema(request=OrganiserSerializer, responses={202: OrganiserOfferSerializer})
     def post(self, request, slug: str):
-        # Asked first, so that a stranger learns nothing of which user names exist.
+        # Asked first, so that a stranger learns nothing of the competition.
         competition = _managed(request, slug)
         payload = OrganiserSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
-        user = (
-            get_user_model()
-            .objects.filter(username=payload.validated_data["username"], is_active=True)
-            .first()
-        )
-        if user is None:
-            raise serializers.ValidationError({"username": [_("No user has this user name.")]})
-        services.competition_organiser_add(competition=competition, user=user, by=request.user)
-        names = sorted(competition.organisers.values_list("username", flat=True))
-        return Response({"organisers": names})
+        try:
+            offer = services.competition_organiser_offer(
+                competition=competition, who=payload.validated_data["username"], by=request.user
+            )
+        except DjangoValidationError as error:
+            raise serializers.ValidationError({"username": error_messages(error)}) from error
+        return Response(OrganiserOfferSerializer(offer).data, status=status.HTTP_202_ACCEPTED)
 
 
 # Teams and their players ----------------------------------------------------------------------

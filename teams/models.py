@@ -6,7 +6,9 @@ each round (``LineUp``)."""
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
+from django.db.models.functions import Lower
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Entry, Player, Tournament
@@ -309,3 +311,72 @@ class LineUp(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team} {self.round_number}/{self.place}: {self.entry}"
+
+
+class OrganiserOffer(models.Model):
+    """A competition's organisers offer to make another account one of them (by its user name or
+    e-mail address), waiting for him to accept it, logged in, on the page of the roles offered
+    to him: nobody organises a competition he has not accepted. The answer is the same whether
+    the name has an account (``services.competition_organiser_offer``): ``user`` is the active
+    account it named when it was offered, or None, and an offer without one is never accepted
+    and runs out as any other. ``who`` is the name as it was given, all its organisers are
+    shown."""
+
+    competition = models.ForeignKey(
+        Competition,
+        on_delete=models.CASCADE,
+        related_name="organiser_offers",
+        verbose_name=_("competition"),
+    )
+    who = models.CharField(_("user name or e-mail address"), max_length=254)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="organiser_offers",
+        verbose_name=_("account"),
+    )
+    offered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("offered by"),
+    )
+    created_at = models.DateTimeField(_("offered at"), default=timezone.now)
+    expires_at = models.DateTimeField(_("valid until"))
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    accepted_at = models.DateTimeField(_("accepted at"), null=True, blank=True)
+    declined_at = models.DateTimeField(_("declined at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("organiser offer")
+        verbose_name_plural = _("organiser offers")
+        ordering = ["competition", "created_at", "pk"]
+        constraints = [
+            # One open offer per competition and name (in any case): offering again withdraws
+            # the earlier one.
+            models.UniqueConstraint(
+                "competition",
+                Lower("who"),
+                condition=Q(
+                    accepted_at__isnull=True, withdrawn_at__isnull=True, declined_at__isnull=True
+                ),
+                name="organiseroffer_one_open",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    Q(accepted_at__isnull=True, declined_at__isnull=True)
+                    | Q(accepted_at__isnull=True, withdrawn_at__isnull=True)
+                    | Q(declined_at__isnull=True, withdrawn_at__isnull=True)
+                ),
+                name="organiseroffer_answered_once",
+            ),
+            models.CheckConstraint(
+                condition=Q(expires_at__gt=F("created_at")),
+                name="organiseroffer_expires_after_made",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.who} ({self.competition_id})"

@@ -2,9 +2,10 @@
 ``enforce`` are the tournaments app's, one shape for every app)."""
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from teams.models import Competition
+from teams.models import Competition, OrganiserOffer
 from tournaments.policies import Refusal, may_create_tournament
 
 
@@ -53,3 +54,61 @@ def may_read_competition(*, competition: Competition, user: User | AnonymousUser
     if competition.is_public or organises(competition=competition, user=user):
         return None
     return Refusal(_("This team competition is not public; only its organisers see it."))
+
+
+def _offer_ask(offer: OrganiserOffer) -> dict[str, str]:
+    by = offer.offered_by
+    return {"by": by.get_full_name() or by.get_username(), "competition": offer.competition.name}
+
+
+def may_answer_organiser_offer(
+    *, offer: OrganiserOffer, user: User | AnonymousUser
+) -> Refusal | None:
+    """Accept or decline an offer to organise a competition, while it is open: only the account
+    it was offered to, logged in."""
+    if not user.is_authenticated or offer.user_id is None or offer.user_id != user.pk:
+        return Refusal(
+            _(
+                "This offer is for another account: log in as the account it was offered to, "
+                "or ask %(by)s, who organises %(competition)s."
+            )
+            % _offer_ask(offer)
+        )
+    if offer.accepted_at is not None:
+        return Refusal(
+            _("This offer has been accepted already: you organise %(competition)s.")
+            % _offer_ask(offer),
+            field="offer",
+        )
+    if offer.declined_at is not None or offer.withdrawn_at is not None:
+        return Refusal(
+            _(
+                "This offer has been declined or withdrawn. Ask %(by)s, who organises "
+                "%(competition)s, to offer it again."
+            )
+            % _offer_ask(offer),
+            field="offer",
+        )
+    if offer.expires_at <= timezone.now():
+        return Refusal(
+            _(
+                "This offer has run out. Ask %(by)s, who organises %(competition)s, to offer it "
+                "again."
+            )
+            % _offer_ask(offer),
+            field="offer",
+        )
+    return None
+
+
+def may_withdraw_organiser_offer(
+    *, offer: OrganiserOffer, user: User | AnonymousUser
+) -> Refusal | None:
+    """Withdraw an offer to organise a competition not yet answered: its organisers."""
+    if refusal := may_manage_competition(competition=offer.competition, user=user):
+        return refusal
+    if offer.accepted_at or offer.declined_at or offer.withdrawn_at:
+        return Refusal(
+            _("This offer has been accepted, declined or withdrawn already."), field="offer"
+        )
+    return None

@@ -8,14 +8,23 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, Q, QuerySet, Sum
 from django.http import Http404
-from django.utils.translation import gettext as _
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
 from doko import team_scoring
 from teams import policies
-from teams.models import Competition, Group, GroupTeam, LineUp, MatchDay, Team, TeamMember
+from teams.models import (
+    Competition,
+    Group,
+    GroupTeam,
+    LineUp,
+    MatchDay,
+    OrganiserOffer,
+    Team,
+    TeamMember,
+)
 from tournaments import play
 from tournaments.models import SeatResult, Table
 
@@ -362,20 +371,72 @@ def team_get(*, competition: Competition, pk: int) -> Team:
     return team
 
 
-def account_named(*, who: str) -> User:
-    """The active account named by its user name or e-mail address (case aside), for an
-    organiser who appoints another; asked only once he may, so that nobody else learns whether
-    an account exists."""
-    who = who.strip()
-    found = list(User.objects.filter(username__iexact=who, is_active=True)[:2]) if who else []
-    if not found and "@" in who:
-        found = list(User.objects.filter(email__iexact=who, is_active=True)[:2])
-    if len(found) != 1:
-        raise ValidationError(
-            {
-                "user": _("Several accounts have this e-mail address: name the user name.")
-                if found
-                else _("No account has this user name or e-mail address.")
-            }
+def offer_account(*, who: str) -> User | None:
+    """The active account an offer to ``who`` (a user name or an e-mail address, case aside)
+    goes to: the one of exactly that user name, else the only one of that user name in another
+    case, else the only one with that address; None if there is none or the address is
+    several accounts'. One query, whatever the answer (``services.competition_organiser_offer``),
+    so that neither the answer nor its time tells whether an account exists."""
+    found = list(
+        User.objects.filter(Q(username__iexact=who) | Q(email__iexact=who), is_active=True)[:10]
+    )
+    for named in (
+        [user for user in found if user.username == who],
+        [user for user in found if user.username.casefold() == who.casefold()],
+        [user for user in found if user.email.casefold() == who.casefold()],
+    ):
+        if named:
+            return named[0] if len(named) == 1 else None
+    return None
+
+
+def organiser_offers(*, competition: Competition) -> QuerySet[OrganiserOffer]:
+    """The competition's offers to organise it not answered or withdrawn, run out or not."""
+    return (
+        OrganiserOffer.objects.filter(
+            competition=competition,
+            accepted_at__isnull=True,
+            declined_at__isnull=True,
+            withdrawn_at__isnull=True,
         )
-    return found[0]
+        .select_related("competition", "offered_by")
+        .order_by("created_at", "pk")
+    )
+
+
+def organiser_offer_detail(*, competition: Competition, pk: int) -> OrganiserOffer:
+    return get_object_or_404(
+        OrganiserOffer.objects.filter(competition=competition).select_related(
+            "competition", "offered_by"
+        ),
+        pk=pk,
+    )
+
+
+def organiser_offers_for(*, user: User) -> list[OrganiserOffer]:
+    """The competitions ``user`` is offered to organise and may still accept, oldest first."""
+    return list(
+        OrganiserOffer.objects.filter(
+            user=user,
+            accepted_at__isnull=True,
+            declined_at__isnull=True,
+            withdrawn_at__isnull=True,
+            expires_at__gt=timezone.now(),
+        )
+        .select_related("competition", "offered_by")
+        .order_by("created_at", "pk")
+    )
+
+
+def organiser_offer_of(*, user: User, pk: int) -> OrganiserOffer:
+    """One of the offers made to ``user``; a 404 for anyone else's, as for one that does not
+    exist."""
+    return get_object_or_404(
+        OrganiserOffer.objects.filter(user=user).select_related("competition", "offered_by"),
+        pk=pk,
+    )
+
+
+def competitions_organised(*, user: User) -> QuerySet[Competition]:
+    """The competitions ``user`` is one of the organisers of."""
+    return Competition.objects.filter(organisers=user).order_by("name", "season")

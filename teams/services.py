@@ -4,19 +4,21 @@ transaction and asks ``policies`` first."""
 
 import datetime
 import secrets
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from doko import team_seating
-from teams import policies
+from teams import policies, selectors
 from teams.models import (
     COMPETITION_SETTINGS,
     LINE_UP_PLACES,
@@ -26,6 +28,7 @@ from teams.models import (
     GroupTeam,
     LineUp,
     MatchDay,
+    OrganiserOffer,
     Team,
     TeamMember,
 )
@@ -91,16 +94,100 @@ def competition_update(*, competition: Competition, by: User, **settings: Any) -
     return save_validated(competition)
 
 
+# How long an offer to organise a competition waits for its answer, as a staff offer does.
+OFFER_VALID_FOR = datetime.timedelta(days=7)
+MOST_WHO = 254
+
+
+def _who_check(who: str) -> str:
+    """The user name or e-mail address as given, spaces around it taken off; refused on
+    ``user`` when empty, too long or with control characters."""
+    who = who.strip()
+    if not who:
+        raise ValidationError({"user": _("Give the person's user name or e-mail address.")})
+    if len(who) > MOST_WHO or any(unicodedata.category(char) in {"Cc", "Cs", "Co"} for char in who):
+        raise ValidationError(
+            {
+                "user": _("Give a user name or an e-mail address of at most %(most)d characters.")
+                % {"most": MOST_WHO}
+            }
+        )
+    return who
+
+
 @transaction.atomic
-def competition_organiser_add(*, competition: Competition, user: User, by: User) -> Competition:
-    """Make another user an organiser of the competition (and of its match days)."""
+def competition_organiser_offer(*, competition: Competition, who: str, by: User) -> OrganiserOffer:
+    """Offer to make another account an organiser of the competition (and of its match days),
+    named by its user name or e-mail address; valid seven days, he organises it once he accepts,
+    logged in (``competition_organiser_accept``). The offer, the answer and the queries are the
+    same whether the name has an account: it is looked up once either way and kept with the
+    offer (None: nobody can accept it). An earlier open offer of the same name is withdrawn."""
     enforce(policies.may_manage_competition(competition=competition, user=by))
-    competition.organisers.add(user)
+    who = _who_check(who)
+    now = timezone.now()
+    OrganiserOffer.objects.filter(
+        competition=competition,
+        who__iexact=who,
+        accepted_at__isnull=True,
+        declined_at__isnull=True,
+        withdrawn_at__isnull=True,
+    ).update(withdrawn_at=now)
+    return OrganiserOffer.objects.create(
+        competition=competition,
+        who=who,
+        user=selectors.offer_account(who=who),
+        offered_by=by,
+        created_at=now,
+        expires_at=now + OFFER_VALID_FOR,
+    )
+
+
+def _offer_locked(offer: OrganiserOffer) -> OrganiserOffer:
+    return (
+        OrganiserOffer.objects.select_for_update(of=("self",))
+        .select_related("competition", "offered_by", "user")
+        .get(pk=offer.pk)
+    )
+
+
+@transaction.atomic
+def competition_organiser_accept(*, offer: OrganiserOffer, by: User | AnonymousUser) -> Competition:
+    """The account an offer was made to accepts it, logged in: he organises the competition
+    and its match days from now on."""
+    offer = _offer_locked(offer)
+    enforce(policies.may_answer_organiser_offer(offer=offer, user=by))
+    assert isinstance(by, User)  # the policy let only the offer's own account through
+    offer.accepted_at = timezone.now()
+    offer.save(update_fields=["accepted_at"])
+    competition = offer.competition
+    competition.organisers.add(by)
     for match_day in competition.match_days.select_related("tournament"):
         TournamentRole.objects.get_or_create(
-            tournament=match_day.tournament, user=user, role=TournamentRole.Role.ORGANISER
+            tournament=match_day.tournament, user=by, role=TournamentRole.Role.ORGANISER
         )
     return competition
+
+
+@transaction.atomic
+def competition_organiser_decline(
+    *, offer: OrganiserOffer, by: User | AnonymousUser
+) -> OrganiserOffer:
+    """The account an offer was made to declines it: he organises nothing."""
+    offer = _offer_locked(offer)
+    enforce(policies.may_answer_organiser_offer(offer=offer, user=by))
+    offer.declined_at = timezone.now()
+    offer.save(update_fields=["declined_at"])
+    return offer
+
+
+@transaction.atomic
+def competition_organiser_offer_withdraw(*, offer: OrganiserOffer, by: User) -> OrganiserOffer:
+    """Withdraw an offer to organise a competition not yet answered."""
+    offer = _offer_locked(offer)
+    enforce(policies.may_withdraw_organiser_offer(offer=offer, user=by))
+    offer.withdrawn_at = timezone.now()
+    offer.save(update_fields=["withdrawn_at"])
+    return offer
 
 
 # Teams and their players ---------------------------------------------------------------------

@@ -13,6 +13,11 @@ urlpatterns = [
     path(C, views.competition_detail, name="competition"),
     path(C + "settings/", views.competition_settings, name="competition-settings"),
     path(C + "organisers/", views.competition_organisers, name="competition-organisers"),
+    path(
+        C + "organisers/offers/<int:pk>/withdraw/",
+        views.competition_organiser_offer_withdraw,
+        name="competition-organiser-offer-withdraw",
+    ),
     path(C + "table/", views.season_table, name="season-table"),
     path(C + "bracket/", views.bracket, name="bracket"),
     path(C + "team/new/", views.team_new, name="team-new"),

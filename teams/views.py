@@ -12,6 +12,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, Validatio
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -172,6 +173,8 @@ def competition_settings(request: AuthenticatedHttpRequest, slug: str) -> HttpRe
             "competition": competition,
             "form": form,
             "organisers": competition.organisers.order_by("username"),
+            "offers": selectors.organiser_offers(competition=competition),
+            "now": timezone.now(),
             "organiser_form": OrganiserForm(),
         },
         status=400 if form.errors else 200,
@@ -181,23 +184,48 @@ def competition_settings(request: AuthenticatedHttpRequest, slug: str) -> HttpRe
 @login_required
 @require_POST
 def competition_organisers(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
-    """An organiser makes another account (user name or e-mail address) an organiser of the
-    competition and of its match days; back to the settings."""
+    """An organiser offers another account (user name or e-mail address) to organise the
+    competition and its match days: the same answer whether it has an account; he organises
+    it once he accepts. Back to the settings."""
     competition = _managed(request, slug)
     form = OrganiserForm(request.POST)
     try:
         if not form.is_valid():
             raise ValidationError(form.errors.as_data())
-        user = selectors.account_named(who=form.cleaned_data["user"])
-        services.competition_organiser_add(competition=competition, user=user, by=request.user)
+        offer = services.competition_organiser_offer(
+            competition=competition, who=form.cleaned_data["user"], by=request.user
+        )
     except ValidationError as error:
         for message in error_messages(error):
             messages.error(request, message)
     else:
         messages.success(
             request,
-            _("%(user)s organises the competition now.") % {"user": user.get_username()},
+            _(
+                "Offered to %(who)s: they organise the competition once they accept, logged in, "
+                "under “Your roles” (the user name at the top of every page). The offer is valid "
+                "for 7 days."
+            )
+            % {"who": offer.who},
         )
+    return redirect("competition-settings", competition.slug)
+
+
+@login_required
+@require_POST
+def competition_organiser_offer_withdraw(
+    request: AuthenticatedHttpRequest, slug: str, pk: int
+) -> HttpResponse:
+    """Withdraw an offer to organise the competition not yet answered."""
+    competition = _managed(request, slug)
+    offer = selectors.organiser_offer_detail(competition=competition, pk=pk)
+    try:
+        services.competition_organiser_offer_withdraw(offer=offer, by=request.user)
+    except (ValidationError, PermissionDenied) as error:
+        for message in getattr(error, "messages", None) or [str(error)]:
+            messages.error(request, message)
+    else:
+        messages.success(request, _("Offer to %(who)s withdrawn.") % {"who": offer.who})
     return redirect("competition-settings", competition.slug)
 
 

@@ -997,6 +997,12 @@ ADJUDICATION = [
         lambda ctx: {"slug": ctx.slug, "pk": ctx.grant},
         "L L L 403 403 403 302 302",
     ),
+    c(
+        "staff-offer-withdraw",
+        "post",
+        lambda ctx: {"slug": ctx.slug, "pk": ctx.role_offer},
+        "L L L 403 403 403 302 302",
+    ),
     # API ------------------------------------------------------------------------------------------
     api("api-decisions", "get", T, "401 403 403 200 200 200 200 200"),
     api(
@@ -1076,11 +1082,12 @@ ADJUDICATION = [
     ),
     api("api-adjudication-log", "get", T, "401 403 403 200 200 200 200 200"),
     api("api-roles", "get", T, "401 403 403 200 200 200 200 200"),
+    # A role named by user name is offered (202), whether the name has an account or not.
     api(
         "api-roles",
         "post",
         T,
-        "401 403 403 403 403 403 201 201",
+        "401 403 403 403 403 403 202 202",
         lambda ctx: {"username": ctx.stranger, "role": "adjudicator"},
     ),
     api(
@@ -1094,6 +1101,13 @@ ADJUDICATION = [
         "api-role",
         "delete",
         lambda ctx: {"slug": ctx.slug, "pk": ctx.grant},
+        "401 403 403 403 403 403 204 204",
+    ),
+    api("api-role-offers", "get", T, "401 403 403 403 403 403 200 200"),
+    api(
+        "api-role-offer",
+        "delete",
+        lambda ctx: {"slug": ctx.slug, "pk": ctx.role_offer},
         "401 403 403 403 403 403 204 204",
     ),
     api("api-invitations", "get", T, "401 403 403 403 403 403 200 200"),
@@ -1179,6 +1193,23 @@ SITE = [
     c("invitation-token", "get", lambda ctx: {"uidb64": "MA", "token": "x-y"}, PUBLIC),
     # An invitation of an address without an account: whoever has the link chooses a password.
     c("invitation", "get", lambda ctx: {"key": ctx.invitation_key}, PUBLIC),
+    # "Your roles": every account its own; an offer is answered by its account alone (the
+    # adjudicator's here), anyone else's is no offer to him (404).
+    c("roles", "get", NONE, "L L L 200 200 200 200 200"),
+    c(
+        "role-offer-answer",
+        "post",
+        lambda ctx: {"pk": ctx.role_offer},
+        "L L L 302 404 404 404 404",
+        lambda ctx: {"answer": "accept"},
+    ),
+    c(
+        "organiser-offer-answer",
+        "post",
+        lambda ctx: {"pk": ctx.organiser_offer},
+        "L L L 302 404 404 404 404",
+        lambda ctx: {"answer": "accept"},
+    ),
     c(
         "set_language",
         "post",
@@ -1240,7 +1271,7 @@ TEAMS_API = [
         "api-competition-organisers",
         "post",
         CO,
-        COMPETITION_WRITE.format(200),
+        COMPETITION_WRITE.format(202),
         lambda ctx: {"username": ctx.stranger},
     ),
     api("api-teams", "get", CO, PUBLIC),
@@ -1357,6 +1388,12 @@ TEAMS = [
         MANAGED,
         lambda ctx: {"user": "matrix-stranger"},
     ),
+    c(
+        "competition-organiser-offer-withdraw",
+        "post",
+        lambda ctx: {"slug": ctx.competition, "pk": ctx.organiser_offer},
+        MANAGED,
+    ),
     c("season-table", "get", C, PUBLIC),
     c("bracket", "get", C, PUBLIC),
     c("team-new", "get", C, MANAGE),
@@ -1411,6 +1448,7 @@ class Ctx:
     offence: int
     grant: int
     invited: int  # an invitation not yet accepted
+    role_offer: int  # a role offered to the adjudicator's account, not yet answered
     invitation_key: str  # its link's key
     job: str
     ranking: str
@@ -1436,6 +1474,7 @@ class Ctx:
     member: int = 0  # its reserve, in no line-up
     line_up: tuple = ()  # its players for the four places, the reserve at place 4
     place: int = 0  # the first team's place in its group of match day 1
+    organiser_offer: int = 0  # an offer to the adjudicator's account to organise the league
 
 
 def _hand_json(line) -> dict:
@@ -1512,7 +1551,7 @@ def _staffed_tournament(users: dict, panel: list) -> tuple:
     from django.utils import timezone
 
     from adjudication.invitations import VALID_FOR, invitation_key_hash, invitation_key_new
-    from adjudication.models import StaffInvitation
+    from adjudication.models import RoleOffer, StaffInvitation
     from tests import factories
     from tournaments.models import TournamentRole
 
@@ -1536,9 +1575,18 @@ def _staffed_tournament(users: dict, panel: list) -> tuple:
         key_hash=invitation_key_hash(invitation_key),
         expires_at=timezone.now() + VALID_FOR,
     )
+    offered = RoleOffer.objects.create(
+        tournament=tournament,
+        username=users["adjudicator"].username,
+        user=users["adjudicator"],
+        role=Role.DEPUTY,
+        offered_by=users["organiser"],
+        expires_at=timezone.now() + VALID_FOR,
+    )
     return tournament, {
         "grant": desk_grant.pk,
         "invited": invited.pk,
+        "role_offer": offered.pk,
         "invitation_key": invitation_key,
     }
 
@@ -1729,7 +1777,12 @@ def _teams(organiser) -> dict:
     )
     first = teams[0]
     members = list(first.members.order_by("pk"))  # the first four play, the fifth is reserve
+    adjudicator = get_user_model().objects.get(username="matrix-adjudicator")
+    offer = team_services.competition_organiser_offer(
+        competition=competition, who=adjudicator.username, by=organiser
+    )
     return {
+        "organiser_offer": offer.pk,
         "competition": competition.slug,
         "hidden_competition": hidden.slug,
         "team": first.pk,

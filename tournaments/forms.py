@@ -336,7 +336,7 @@ class TournamentForm(SettingsForm):
         widget=forms.CheckboxSelectMultiple,
     )
     staff = forms.BooleanField(
-        label=_("Appoint its staff again, in the same roles"),
+        label=_("Offer its staff their roles again"),
         required=False,
     )
 

@@ -29,6 +29,8 @@ from adjudication.api.staff import (
     StaffInvitationDetail,
     StaffInvitationList,
     StaffList,
+    StaffOfferDetail,
+    StaffOfferList,
 )
 
 __all__ = [
@@ -50,4 +52,6 @@ __all__ = [
     "StaffInvitationDetail",
     "StaffInvitationList",
     "StaffList",
+    "StaffOfferDetail",
+    "StaffOfferList",
 ]

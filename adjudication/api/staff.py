@@ -1,7 +1,9 @@
 """The tournament's staff (TSR 8.2.1): organisers, adjudicators, deputy adjudicators, members of the
 arbitration panel and scorekeepers, each with the player they are if they play (TSR 8.5.1). The
-organiser appoints them and takes their roles back; a tournament keeps one organiser. Someone
-is invited by name and e-mail address: the answer is the same for every address (whether it has
+organiser names them and takes their roles back; a tournament keeps one organiser. Someone with
+an account is offered the role by user name: the answer is the same whether the name has an
+account, and the role is theirs once they accept it, logged in (the organiser's own user name
+takes it at once). Someone is invited by name and e-mail address: the answer is the same for every address (whether it has
 an account is not looked up), the link (valid seven days, once) is mailed after it, and the
 role is theirs once they accept. Where the site sends no mail, the answer carries the link to
 pass on, for every address alike.
@@ -10,7 +12,7 @@ pass on, for every address alike.
 from functools import partial
 
 from django.utils.translation import gettext
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
@@ -44,7 +46,8 @@ class RoleGrantSerializer(serializers.Serializer):
     username = serializers.CharField(
         max_length=150,
         required=False,
-        help_text="Someone with an account: its user name. Else name and email.",
+        help_text="Someone with an account: its user name, to which the role is offered (your "
+        "own: the role is yours at once). Else name and email.",
     )
     name = serializers.CharField(
         max_length=150,
@@ -89,10 +92,10 @@ class RoleGrantSerializer(serializers.Serializer):
                 {field: gettext("Someone new is appointed by name and e-mail address.")}
             )
         named = Named(self.context["tournament"])
-        person: dict = {"name": name, "email": email}
-        if username is not None:
-            users = named.users("username", [username])
-            person = {"user": users[0] if users else None}
+        # A user name is not looked up here: the answer is the same whether it has an account.
+        person: dict = (
+            {"name": name, "email": email} if username is None else {"username": username}
+        )
         return named.done(
             {
                 **person,
@@ -122,6 +125,19 @@ class InvitationMadeSerializer(StaffInvitationSerializer):
     )
 
 
+class RoleOfferSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField(
+        help_text="As it was given: whether it has an account is not said"
+    )
+    role = StaffRoleField()
+    start_number = serializers.IntegerField(
+        source="entry.start_number", allow_null=True, help_text="The player they are, if they play"
+    )
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+
+
 def _made(made: services.Invitation) -> dict:
     return {**StaffInvitationSerializer(made.invitation).data, "invitation_url": made.url}
 
@@ -129,10 +145,12 @@ def _made(made: services.Invitation) -> dict:
 class StaffList(AdjudicationAPIView):
     """The tournament's staff: organisers, adjudicators, deputy adjudicators (who rule on
     complaints in the first instance too, TSR 8.2.1), members of the arbitration panel and
-    scorekeepers. POST appoints one (organisers only) by ``username`` (201, the role), or
-    invites someone by ``name`` and ``email`` (202, the invitation: the same answer for every
-    address; the role is theirs once they accept through the mailed link); for a member of
-    staff who plays, the player they are (TSR 8.5.1)."""
+    scorekeepers. POST (organisers only) offers a role by ``username`` (202, the offer: the
+    same answer whether the name has an account; the role is theirs once they accept it,
+    logged in; your own user name: 201, the role at once), or invites someone by ``name`` and
+    ``email`` (202, the invitation: the same answer for every address; the role is theirs once
+    they accept through the mailed link); for a member of staff who plays, the player they are
+    (TSR 8.5.1)."""
 
     @extend_schema(tags=TAGS, responses={200: StaffSerializer(many=True), **READ_RESPONSES})
     def get(self, request, slug: str):
@@ -142,7 +160,15 @@ class StaffList(AdjudicationAPIView):
     @extend_schema(
         tags=TAGS,
         request=RoleGrantSerializer,
-        responses={201: StaffSerializer, 202: InvitationMadeSerializer, **WRITE_RESPONSES},
+        responses={
+            201: StaffSerializer,
+            202: PolymorphicProxySerializer(
+                component_name="StaffOffered",
+                serializers=[RoleOfferSerializer, InvitationMadeSerializer],
+                resource_type_field_name=None,
+            ),
+            **WRITE_RESPONSES,
+        },
     )
     def post(self, request, slug: str):
         tournament = self.tournament()
@@ -150,7 +176,7 @@ class StaffList(AdjudicationAPIView):
         payload.is_valid(raise_exception=True)
         data = payload.validated_data
         with fields_as_sent(renamed={"entry": "start_number"}):
-            if "user" not in data:
+            if "username" not in data:
                 made = services.staff_invite(
                     tournament=tournament,
                     address=partial(absolute_url, request),
@@ -158,8 +184,12 @@ class StaffList(AdjudicationAPIView):
                     **data,
                 )
                 return Response(_made(made), status=status.HTTP_202_ACCEPTED)
-            grant = services.role_grant(tournament=tournament, by=request.user, **data)
-        grant = selectors.role_detail(tournament=tournament, pk=grant.pk)
+            done = services.staff_appoint(tournament=tournament, by=request.user, **data)
+        if done.offer is not None:
+            offer = RoleOfferSerializer(done.offer).data
+            return Response(offer, status=status.HTTP_202_ACCEPTED)
+        assert done.grant is not None  # an appointment is a grant or an offer
+        grant = selectors.role_detail(tournament=tournament, pk=done.grant.pk)
         return Response(StaffSerializer(grant).data, status=status.HTTP_201_CREATED)
 
 
@@ -210,3 +240,26 @@ class StaffInvitationAgain(AdjudicationAPIView):
             invitation=invitation, address=partial(absolute_url, request), by=request.user
         )
         return Response(_made(made), status=status.HTTP_202_ACCEPTED)
+
+
+class StaffOfferList(AdjudicationAPIView):
+    """The roles offered by user name and not yet answered (organisers only), run out or
+    not, each with the user name as it was given."""
+
+    @extend_schema(tags=TAGS, responses={200: RoleOfferSerializer(many=True), **READ_RESPONSES})
+    def get(self, request, slug: str):
+        tournament = self.tournament()
+        policies.enforce(policies.may_appoint_staff(tournament=tournament, user=request.user))
+        offers = selectors.role_offers(tournament=tournament)
+        return Response(RoleOfferSerializer(offers, many=True).data)
+
+
+class StaffOfferDetail(AdjudicationAPIView):
+    """DELETE withdraws a role offer not yet answered (organisers only): it can no longer be
+    accepted."""
+
+    @extend_schema(tags=TAGS, responses={204: None, **WRITE_RESPONSES})
+    def delete(self, request, slug: str, pk: int):
+        offer = selectors.role_offer_detail(tournament=self.tournament(), pk=pk)
+        services.role_offer_withdraw(offer=offer, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

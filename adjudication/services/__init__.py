@@ -34,9 +34,15 @@ from adjudication.services.sanctions import (
     sanction_impose,
 )
 from adjudication.services.staff import (
+    Appointment,
     Invitation,
     role_grant,
+    role_offer,
+    role_offer_accept,
+    role_offer_decline,
+    role_offer_withdraw,
     role_revoke,
+    staff_appoint,
     staff_invitation_accept,
     staff_invitation_withdraw,
     staff_invite,
@@ -46,6 +52,7 @@ from tournaments.mails import mail_leaves_the_server
 
 __all__ = [
     "WEDDINGS",
+    "Appointment",
     "Invitation",
     "Ruling",
     "SanctionRuling",
@@ -59,9 +66,14 @@ __all__ = [
     "offence_save",
     "offences_default",
     "role_grant",
+    "role_offer",
+    "role_offer_accept",
+    "role_offer_decline",
+    "role_offer_withdraw",
     "role_revoke",
     "sanction_appeal_lodge",
     "sanction_impose",
+    "staff_appoint",
     "staff_invitation_accept",
     "staff_invitation_withdraw",
     "staff_invite",

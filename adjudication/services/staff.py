@@ -1,10 +1,16 @@
-"""Appointing and dismissing the tournament's staff (TSR 8.2.1), and inviting them by e-mail
-address. An invitation (``StaffInvitation``) is stored with a link, valid seven days, and
-mailed once the answer has gone; it looks up no account and makes none, so that the organiser's
-answer is the same, in the same time, for every address, and tells nobody who has an account
-on the site. The person accepts through the link: an address with an account by logging in as
-it, a new one by choosing a password (``staff_invitation_accept``). Where the site sends no mail
-the organiser is given the link to pass on, for every address alike."""
+"""Appointing and dismissing the tournament's staff (TSR 8.2.1), offering a role by user name,
+and inviting them by e-mail address. Nobody holds a role he has not accepted.
+
+A role named by user name is offered (``RoleOffer``) and taken up once its account accepts it,
+logged in (``role_offer_accept``); the organiser's answer is the same whether the name has an
+account. Only the organiser himself takes a role at once (``staff_appoint``).
+
+An invitation (``StaffInvitation``) is stored with a link, valid seven days, and mailed once the
+answer has gone; it looks up no account and makes none, so that the organiser's answer is the
+same, in the same time, for every address, and tells nobody who has an account on the site. The
+person accepts through the link: an address with an account by logging in as it, a new one by
+choosing a password (``staff_invitation_accept``). Where the site sends no mail the organiser is
+given the link to pass on, for every address alike."""
 
 import re
 import unicodedata
@@ -31,8 +37,8 @@ from adjudication.invitations import (
     invitation_key_seed_new,
 )
 from adjudication.messages import Said, label_said, said
-from adjudication.models import Event, StaffInvitation
-from adjudication.selectors import invitation_account
+from adjudication.models import Event, RoleOffer, StaffInvitation
+from adjudication.selectors import invitation_account, offer_account
 from adjudication.services.common import Role, log_event
 from doko.names import spelt_out
 from tournaments.after_response import task_after_response
@@ -115,9 +121,11 @@ def role_grant(
     entry: Entry | None = None,
     by: User,
 ) -> TournamentRole:
-    """The organiser appoints staff (TSR 8.2.1): adjudicators, members of the arbitration panel
-    (usually three), scorekeepers at the desk, other organisers. ``entry``: the player they are
-    in this tournament, if they play (their table gets the panel's interruption back, 8.5.1)."""
+    """Give ``user`` a role at once (TSR 8.2.1): adjudicator, member of the arbitration panel,
+    scorekeeper at the desk, organiser. ``entry``: the player he is in this tournament, if he
+    plays (his table gets the panel's interruption back, 8.5.1). The pages and the API call it
+    only for the organiser himself (``staff_appoint``): anyone else is offered the role
+    (``role_offer``) and holds it once he accepts."""
     policies.enforce(policies.may_appoint_staff(tournament=tournament, user=by))
     _entry_check(tournament, entry)
     return _appoint(
@@ -128,6 +136,239 @@ def role_grant(
         by=by,
         summary=gettext_noop("Appointed: %(grant)s"),
     )
+
+
+@dataclass(frozen=True)
+class Appointment:
+    """What naming someone by user name did (``staff_appoint``): ``grant``, the role taken at
+    once, when the name is the organiser's own; else ``offer``, the role offered, waiting for
+    its account to accept it."""
+
+    grant: TournamentRole | None = None
+    offer: RoleOffer | None = None
+
+
+@transaction.atomic
+def staff_appoint(
+    *,
+    tournament: Tournament,
+    username: str,
+    role: TournamentRole.Role,
+    entry: Entry | None = None,
+    by: User,
+) -> Appointment:
+    """The organiser names a member of staff by user name (TSR 8.2.1): his own, and he takes
+    the role at once (``role_grant``); anyone else's, and the role is offered to that account
+    (``role_offer``), the same answer whether the name has one."""
+    policies.enforce(policies.may_appoint_staff(tournament=tournament, user=by))
+    username = _username_check(username)
+    if username == by.get_username():
+        grant = role_grant(tournament=tournament, user=by, role=role, entry=entry, by=by)
+        return Appointment(grant=grant)
+    offer = role_offer(tournament=tournament, username=username, role=role, entry=entry, by=by)
+    return Appointment(offer=offer)
+
+
+def _username_check(username: str) -> str:
+    username = username.strip()
+    if not username:
+        raise ValidationError({"username": _("Give the person's user name.")})
+    if len(username) > MOST_NAME or not _printable(username):
+        raise ValidationError(
+            {
+                "username": _("Give a user name of at most %(most)d characters.")
+                % {"most": MOST_NAME}
+            }
+        )
+    return username
+
+
+def _offer_said(offer: RoleOffer) -> Said:
+    """To whom a role is offered and which, for the log: the user name as the organiser wrote
+    it (whether it has an account is not said)."""
+    role = label_said(TournamentRole.Role(offer.role).label)
+    if offer.entry is not None:
+        return said(
+            gettext_noop("%(username)s as %(role)s, plays as %(player)s"),
+            username=offer.username,
+            role=role,
+            player=offer.entry.name,
+        )
+    return said(gettext_noop("%(username)s as %(role)s"), username=offer.username, role=role)
+
+
+def _open_offers(*, tournament: Tournament, username: str, role: str):
+    return RoleOffer.objects.filter(
+        tournament=tournament,
+        username__iexact=username,
+        role=role,
+        accepted_at__isnull=True,
+        declined_at__isnull=True,
+        withdrawn_at__isnull=True,
+    )
+
+
+@transaction.atomic
+def role_offer(
+    *,
+    tournament: Tournament,
+    username: str,
+    role: TournamentRole.Role,
+    entry: Entry | None = None,
+    by: User,
+) -> RoleOffer:
+    """Offer a role to the account of a user name (TSR 8.2.1), valid seven days: the role is
+    its holder's once he accepts it, logged in (``role_offer_accept``). The offer, the answer
+    and the queries are the same whether the name has an account: its account is looked up
+    once either way and kept with the offer (None: nobody can accept it, and it runs out as
+    any other). An earlier open offer of the name and role is withdrawn."""
+    policies.enforce(policies.may_appoint_staff(tournament=tournament, user=by))
+    username = _username_check(username)
+    _entry_check(tournament, entry)
+    return _offer_make(
+        tournament=tournament,
+        username=username,
+        user=offer_account(username=username),
+        role=role,
+        entry=entry,
+        by=by,
+    )
+
+
+@transaction.atomic
+def role_offer_to(
+    *,
+    tournament: Tournament,
+    user: User,
+    role: str,
+    entry: Entry | None = None,
+    by: User,
+) -> RoleOffer:
+    """Offer a role to an account the organiser knows already: the staff of the tournament a
+    new one was started from (``tournaments.staff_offers``), who take up their roles again
+    once they accept."""
+    policies.enforce(policies.may_appoint_staff(tournament=tournament, user=by))
+    _entry_check(tournament, entry)
+    return _offer_make(
+        tournament=tournament,
+        username=user.get_username(),
+        user=user,
+        role=role,
+        entry=entry,
+        by=by,
+    )
+
+
+class StaffOffers:
+    """The answer to ``tournaments.staff_offers`` (registered in ``AdjudicationConfig``)."""
+
+    def offer(
+        self, *, tournament: Tournament, user: User, role: str, entry: Entry | None, by: User
+    ) -> None:
+        role_offer_to(tournament=tournament, user=user, role=role, entry=entry, by=by)
+
+
+def _offer_make(
+    *,
+    tournament: Tournament,
+    username: str,
+    user: User | None,
+    role: str,
+    entry: Entry | None,
+    by: User,
+) -> RoleOffer:
+    """Store an offer, valid seven days (an earlier open one of the name and role is
+    withdrawn), and log it by the name as given."""
+    now = timezone.now()
+    _open_offers(tournament=tournament, username=username, role=role).update(withdrawn_at=now)
+    offer = RoleOffer.objects.create(
+        tournament=tournament,
+        username=username,
+        user=user,
+        role=role,
+        entry=entry,
+        offered_by=by,
+        created_at=now,
+        expires_at=now + VALID_FOR,
+    )
+    log_event(
+        tournament,
+        by=by,
+        action=Event.Action.ROLE,
+        summary=said(gettext_noop("Offered: %(offer)s"), offer=_offer_said(offer)),
+        user=username,
+        role=role,
+    )
+    return offer
+
+
+def _offer_locked(offer: RoleOffer) -> RoleOffer:
+    return (
+        RoleOffer.objects.select_for_update(of=("self",))
+        .select_related("tournament", "offered_by", "entry", "user")
+        .get(pk=offer.pk)
+    )
+
+
+@transaction.atomic
+def role_offer_accept(*, offer: RoleOffer, by: AnyUser) -> TournamentRole:
+    """The account a role was offered to accepts it, logged in, and takes it up (TSR
+    8.2.1)."""
+    offer = _offer_locked(offer)
+    policies.enforce(policies.may_answer_role_offer(offer=offer, user=by))
+    assert isinstance(by, User)  # the policy let only the offer's own account through
+    offer.accepted_at = timezone.now()
+    offer.save(update_fields=["accepted_at"])
+    return _appoint(
+        tournament=offer.tournament,
+        user=by,
+        role=TournamentRole.Role(offer.role),
+        entry=offer.entry,
+        by=by,
+        summary=gettext_noop("Accepted (%(username)s): %(grant)s"),
+    )
+
+
+@transaction.atomic
+def role_offer_decline(*, offer: RoleOffer, by: AnyUser) -> RoleOffer:
+    """The account a role was offered to declines it: nothing is granted, and the log says
+    so."""
+    offer = _offer_locked(offer)
+    policies.enforce(policies.may_answer_role_offer(offer=offer, user=by))
+    assert isinstance(by, User)  # the policy let only the offer's own account through
+    offer.declined_at = timezone.now()
+    offer.save(update_fields=["declined_at"])
+    log_event(
+        offer.tournament,
+        by=by,
+        action=Event.Action.ROLE,
+        summary=said(
+            gettext_noop("Declined (%(username)s): %(offer)s"),
+            username=by.get_username(),
+            offer=_offer_said(offer),
+        ),
+        user=by.get_username(),
+        role=offer.role,
+    )
+    return offer
+
+
+@transaction.atomic
+def role_offer_withdraw(*, offer: RoleOffer, by: User) -> RoleOffer:
+    """Withdraw a role offer not yet answered: it can no longer be accepted."""
+    offer = _offer_locked(offer)
+    policies.enforce(policies.may_withdraw_role_offer(offer=offer, user=by))
+    offer.withdrawn_at = timezone.now()
+    offer.save(update_fields=["withdrawn_at"])
+    log_event(
+        offer.tournament,
+        by=by,
+        action=Event.Action.ROLE,
+        summary=said(gettext_noop("Offer withdrawn: %(offer)s"), offer=_offer_said(offer)),
+        user=offer.username,
+        role=offer.role,
+    )
+    return offer
 
 
 def _printable(text: str) -> bool:

@@ -1,5 +1,6 @@
-"""The tournament's staff (TSR 8.2): the organiser appoints someone who has an account, invites
-someone by e-mail address (a fresh link, or the invitation withdrawn), and revokes a role."""
+"""The tournament's staff (TSR 8.2): the organiser offers a role to someone by user name (the
+role is theirs once they accept it; his own name makes it his at once), invites someone by
+e-mail address (a fresh link, or the invitation withdrawn), and revokes a role."""
 
 from functools import partial
 
@@ -11,6 +12,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from adjudication import forms, selectors, services
@@ -49,9 +51,9 @@ def _staff_page(
     form: forms.RoleForm | None = None,
     invite_form: forms.InviteForm | None = None,
 ) -> HttpResponse:
-    """The staff and the open invitations, the search for an account, and the forms to appoint
-    someone with an account and to invite someone by e-mail address; a form with errors is
-    shown as it was sent (422)."""
+    """The staff, the open offers and invitations, the search among the staff of the
+    organiser's tournaments, and the forms to offer a role by user name and to invite someone
+    by e-mail address; a form with errors is shown as it was sent (422)."""
     search = forms.AccountSearchForm(request.GET)
     query = search.cleaned_data["q"] if search.is_valid() else ""
     invitation = None
@@ -80,11 +82,14 @@ def _staff_page(
         {
             "tournament": tournament,
             "roles": selectors.staff_roles(tournament=tournament),
+            "offers": selectors.role_offers(tournament=tournament),
             "invitations": links,
             "now": timezone.now(),
             "search": search,
             "query": query,
-            "accounts": selectors.accounts_matching(query=query) if query else None,
+            "accounts": selectors.accounts_matching(query=query, by=request.user)
+            if query
+            else None,
             "form": form or forms.RoleForm(initial={"username": request.GET.get("username", "")}),
             "invite_form": invite_form or forms.InviteForm(),
             "invitation": invitation,
@@ -117,39 +122,63 @@ def _invitation_show(
 @login_required
 @require_http_methods(["GET", "POST"])
 def staff(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
-    """The staff page; a POST appoints someone who has an account, by its user name."""
+    """The staff page; a POST offers a role to the account of a user name, the same answer
+    whether it has one (the organiser's own takes it at once)."""
     tournament = tournament_for(request, slug, ORGANISER)
     if request.method == "GET":
         return _staff_page(request, tournament)
     form = forms.RoleForm(request.POST)
     if form.is_valid():
         data = form.cleaned_data
-        user = selectors.users_named(usernames=[data["username"]]).get(data["username"])
         entry = _staff_entry(form, tournament)
-        if user is None:
-            form.add_error(
-                "username",
-                _(
-                    "No account has this user name. Find it by name above, or invite the person "
-                    "below with name and e-mail address."
-                ),
-            )
-        if user is not None and not form.errors:
-            grant = form_apply(
+        if not form.errors:
+            done = form_apply(
                 request,
                 form,
-                lambda: services.role_grant(
+                lambda: services.staff_appoint(
                     tournament=tournament,
-                    user=user,
+                    username=data["username"],
                     role=data["role"],
                     entry=entry,
                     by=request.user,
                 ),
             )
-            if grant is not None:
-                messages.success(request, _("Appointed: %(who)s.") % {"who": _role_text(grant)})
+            if done is not None and done.grant is not None:
+                messages.success(
+                    request, _("Appointed: %(who)s.") % {"who": _role_text(done.grant)}
+                )
+                return redirect("staff", slug)
+            if done is not None and done.offer is not None:
+                messages.success(request, _offer_text(done.offer))
                 return redirect("staff", slug)
     return _staff_page(request, tournament, form=form)
+
+
+def _offer_text(offer) -> str:
+    """What the organiser is told of an offer made: the same for every user name."""
+    return ngettext(
+        "Role offered to %(username)s as %(role)s. It is theirs once they accept it, logged in "
+        "as %(username)s, under “Your roles” (the user name at the top of every page); the "
+        "offer is valid for %(days)d day.",
+        "Role offered to %(username)s as %(role)s. It is theirs once they accept it, logged in "
+        "as %(username)s, under “Your roles” (the user name at the top of every page); the "
+        "offer is valid for %(days)d days.",
+        VALID_FOR.days,
+    ) % {"username": offer.username, "role": offer.get_role_display(), "days": VALID_FOR.days}
+
+
+@login_required
+@require_POST
+def staff_offer_withdraw(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Withdraw a role offer not yet answered."""
+    tournament = tournament_for(request, slug, ORGANISER)
+    offer = selectors.role_offer_detail(tournament=tournament, pk=pk)
+    return button(
+        request,
+        lambda: services.role_offer_withdraw(offer=offer, by=request.user),
+        _("Offer to %(username)s withdrawn.") % {"username": offer.username},
+        redirect("staff", slug),
+    )
 
 
 @login_required

@@ -36,6 +36,7 @@ from scoring.selectors.sheets import (
     sheet_changes,
     sheet_snapshot,
     sheet_state,
+    typist_name,
     with_penalties,
 )
 
@@ -68,5 +69,6 @@ __all__ = [
     "sheet_changes",
     "sheet_snapshot",
     "sheet_state",
+    "typist_name",
     "with_penalties",
 ]

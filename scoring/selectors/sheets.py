@@ -5,6 +5,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Final, Literal
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -404,3 +405,20 @@ def scoresheet_scan(*, sheet: Scoresheet) -> ScoresheetScan | None:
         return sheet.scan
     except ScoresheetScan.DoesNotExist:
         return None
+
+
+def typist_name(*, typist: str) -> str:
+    """The name of who typed a hand on an entry page, as the page's saves name him
+    (``policies.typist_of``: ``user:<id>`` or ``seat:<id>``); "someone else" for a name that
+    names nobody."""
+    kind, _colon, number = typist.partition(":")
+    pk = int(number) if number.isascii() and number.isdigit() and len(number) < 19 else None
+    if kind == "user" and pk is not None:
+        user = User.objects.filter(pk=pk).first()
+        if user is not None:
+            return user.get_full_name() or user.get_username()
+    if kind == "seat" and pk is not None:
+        seat = Seat.objects.filter(pk=pk).select_related("entry").first()
+        if seat is not None:
+            return _("%(name)s (seat %(seat)d)") % {"name": seat.entry.name, "seat": seat.position}
+    return _("someone else")

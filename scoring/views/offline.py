@@ -14,10 +14,18 @@ from scoring.forms import HandForm
 from scoring.models import (
     ScoresheetChange,
 )
+from scoring.policies import typist_of
 from scoring.selectors import hand_snapshot
 from scoring.services import StaleEntryError, StaleVersionError
 from scoring.views.access import Access, entry_state
-from scoring.views.page import dealer_of, hand_number, hands_replace, version_named, with_hand
+from scoring.views.page import (
+    dealer_of,
+    hand_number,
+    hands_replace,
+    typist_refusal,
+    version_named,
+    with_hand,
+)
 
 
 def save_json(request: HttpRequest, access: Access) -> JsonResponse:
@@ -29,7 +37,20 @@ def save_json(request: HttpRequest, access: Access) -> JsonResponse:
     this very hand already (``_stale_json``). 422: the ``messages`` that refuse it, by field in
     ``errors``; 403 when this link or account may not enter the sheet. Nothing is saved but on
     a 200. On the second entry's page the entry is the second entry, and nothing of the first
-    is answered."""
+    is answered. 403 with ``code`` "typist" when the row names another typist than who sends it
+    (``policies.may_save_typed``: typed by someone who has since logged out of this device),
+    with who is logged in now (``typist``: its ``key`` and ``name``), for the page to ask.
+    """
+    if refusal := typist_refusal(request, access):
+        return JsonResponse(
+            {
+                "detail": refusal.message,
+                "messages": [refusal.message],
+                "code": "typist",
+                "typist": {"key": typist_of(access.actor), "name": access.actor.name},
+            },
+            status=403,
+        )
     try:
         version = version_named(request)
     except ValidationError as error:

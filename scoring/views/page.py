@@ -132,6 +132,10 @@ def page_context(
         "may_submit": bool(state.lines) and _may(policies.may_submit_sheet, access, state),
         "may_confirm": not access.blind and confirm is None,
         "version": access.version,
+        # Who types on this page: every save names him, and a hand kept on the device while the
+        # connection was down is sent only as his (``policies.may_save_typed``).
+        "typist": policies.typist_of(access.actor),
+        "typist_name": access.actor.name,
         # The match complete, the keyboard goes on to the next step rather than a new row; so
         # it does where an action was asked or answered below the sheet: on a phone the entry
         # row's focus would scroll its answer (a refusal, the totals to confirm) out of view.
@@ -359,6 +363,7 @@ def render_page(request: HttpRequest, context: dict, *, status: int = 200) -> Ht
     if template == "scoring/sheet.html":  # the signed sheet's section is outside the body
         context = {**scan_context(context["access"], context["state"]), **context}
     response = render(request, template, context, status=status)
+    kept_until(request, response)
     # Only the server reads it (config/settings.py: every cookie's flags).
     response.set_cookie(
         "sheet_mode",
@@ -369,6 +374,34 @@ def render_page(request: HttpRequest, context: dict, *, status: int = 200) -> Ht
         samesite="Lax",
     )
     return response
+
+
+# The service worker keeps an entry page for a reload while offline (static/js/sw.js): this
+# header says until when, in milliseconds since 1970, the copy may be shown.
+KEPT_UNTIL = "X-Kept-Until"
+
+
+def kept_until(request: HttpRequest, response: HttpResponse) -> None:
+    """A page of a logged-in session may be shown from the worker's copy until the session
+    runs out, never after (the session's end in ``KEPT_UNTIL``): an expired session leaves no
+    staff page to read on the device. A seat's link without a session has no end."""
+    if settings.SESSION_COOKIE_NAME not in request.COOKIES or not request.user.is_authenticated:
+        return
+    ends = request.session.get_expiry_date()
+    response[KEPT_UNTIL] = str(int(ends.timestamp() * 1000))
+
+
+def typist_refusal(request: HttpRequest, access: Access) -> Refusal | None:
+    """Whether a save may be stored as typed by whom it names (its ``typist``): only by him
+    (``policies.may_save_typed``); his name is looked up only when it is someone else."""
+    typed_by = request.POST.get("typist", "")
+    if not typed_by or typed_by == policies.typist_of(access.actor):
+        return None
+    return policies.may_save_typed(
+        typed_by=typed_by,
+        typed_by_name=selectors.typist_name(typist=typed_by),
+        actor=access.actor,
+    )
 
 
 def hand_number(request: HttpRequest, state: selectors.SheetState) -> int:

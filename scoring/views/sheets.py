@@ -34,6 +34,7 @@ from scoring.views.page import (
     scan_context,
     sheet_page,
     stale_answer,
+    typist_refusal,
     version_named,
     with_hand,
     withheld_context,
@@ -152,6 +153,13 @@ def sheet_save(request: HttpRequest, access: Access) -> HttpResponse:
         return refused_answer(request, access, error)
     editing = number if number <= len(state.lines) else None
     form = HandForm(request.POST, table_size=state.table_size, dealer=dealer_of(state, number))
+    if refusal := typist_refusal(request, access):
+        # Typed by someone else than who is logged in now: the row stays as typed, with why,
+        # and saving it again (the page now names who is logged in) saves it as his.
+        form.is_valid()
+        form.add_error(None, refusal.message)
+        context = page_context(request, access, form=form, editing=editing)
+        return render_page(request, context, status=409)
     if not form.is_valid():
         context = page_context(request, access, form=form, editing=editing)
         return render_page(request, context, status=422)

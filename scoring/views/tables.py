@@ -54,7 +54,8 @@ def table_live(request: HttpRequest, slug: str, number: int, table: int) -> Http
     reading the table and its sheet (on a championship's day two phones a player ask every 20
     seconds), and a changed table's answer is built once per version for all of them and kept
     in the cache under its ETag, which names everything it shows. Logged-in readers, whose
-    page depends on who they are, get the answer's own ETag (ConditionalGetMiddleware)."""
+    page depends on who they are, get it whole every time: no browser keeps it
+    (``config.privacy``)."""
     etag = None
     if not request.user.is_authenticated:
         tournament = tournament_selectors.tournament_get(slug=slug, user=request.user, counts=False)

@@ -2,6 +2,13 @@
 // order, once it is back; a clash with another device's change is shown hand by hand for the
 // person to decide. Nothing is retried blindly and nothing is dropped unless the person says so.
 //
+// Each hand belongs to who typed it (the page's typist: an account, or a seat's link) and is
+// sent only as his. On a device several people share, a hand typed by someone who has since
+// logged out waits and the page asks whoever is logged in now: save it as his own (he typed it),
+// or drop it; the hand is shown to copy meanwhile. The server refuses a hand sent as someone
+// else too (403 "typist", scoring.policies.may_save_typed), and the page asks then. Logging out
+// while hands wait asks first.
+//
 // The page's markup (templates/scoring/partials/offline_queue.html and entry_row.html):
 //
 //   [data-offline-panel="<key>"]   outside what htmx swaps; one per queue. <key> names the queue
@@ -13,6 +20,9 @@
 //       data-offline-rows   a selector of the tbody that shows waiting hands when the page has
 //                           no entry row
 //       data-offline-seats  the seats at the table; data-contracts: {value: label} as JSON
+//       data-offline-typist, data-offline-typist-name   who types on this page (the field
+//                           "typist" of every save) and his name
+//       data-sw-forget      the addresses of the logins and logouts (sw-register.js)
 //       data-text-*         every text shown ({number}, {count}, … filled in): see the partial
 //
 //   form.entry[data-offline-queue="<key>"]   the entry row. Its submits are kept in the queue
@@ -61,6 +71,7 @@ async function send(queue, entry, number, version) {
   });
   body.set("number", String(number));
   body.set("version", String(version));
+  body.set("typist", entry.typist || ""); // who typed it: the server saves it as his only
   const token = csrfToken(queue.panel);
   if (token) {
     body.set("csrfmiddlewaretoken", token);
@@ -104,6 +115,14 @@ class Queue {
     this.timer = null;
     this.again = false;
     this.restoring = null; // what was half typed when the sheet was refreshed
+    this.typist = panel.dataset.offlineTypist || ""; // who types here, and his name
+    this.typistName = panel.dataset.offlineTypistName || "";
+  }
+
+  // Whether a waiting hand was typed by someone else than who types here now: it is sent only
+  // once the person here says he typed it (a hand kept before typists were, by nobody known).
+  foreign(entry) {
+    return !entry.typist || entry.typist !== this.typist;
   }
 
   form() {
@@ -208,6 +227,8 @@ class Queue {
           version: Number(form.elements.namedItem("version").value),
           correction: number < (Number(form.dataset.offlineNext) || number),
           refused: null,
+          typist: this.typist,
+          typistName: this.typistName,
         },
         typed
       );
@@ -281,8 +302,14 @@ class Queue {
     window.clearTimeout(this.timer);
     this.sending = true;
     this.show();
+    let sent = 0;
     try {
-      while (this.entries.length && !this.clash && !this.entries[0].refused) {
+      while (
+        this.entries.length &&
+        !this.clash &&
+        !this.entries[0].refused &&
+        !this.foreign(this.entries[0])
+      ) {
         const entry = this.entries[0];
         let answer;
         try {
@@ -295,6 +322,7 @@ class Queue {
         this.offline = false;
         if (answer.status === 200 && answer.data) {
           this.wait = 0;
+          sent += 1;
           await this.forget(entry);
           await this.chain(answer.data.version);
         } else if (answer.status === 409 && answer.data) {
@@ -311,6 +339,8 @@ class Queue {
             await this.clashWith(answer.data, null);
           }
           break;
+        } else if (this.changedHands(answer)) {
+          break; // someone else is logged in now: the page asks about every hand
         } else if (LATER.has(answer.status) || answer.status >= 500) {
           this.later(answer.wait);
           break;
@@ -324,6 +354,8 @@ class Queue {
     }
     if (!this.entries.length) {
       await this.cleared();
+    } else if (sent && !this.clash) {
+      this.refresh(); // the hands sent before the one that waits for a decision, in the sheet
     }
     this.show();
     if (this.again) {
@@ -332,11 +364,37 @@ class Queue {
     }
   }
 
+  // The server says someone else is logged in on this device now than who types on this page
+  // (403 "typist"): he types here from now on, and every hand typed before waits for him to
+  // decide. True if that was the answer.
+  changedHands(answer) {
+    const data = answer.data;
+    if (answer.status !== 403 || !data || data.code !== "typist" || !data.typist) {
+      return false;
+    }
+    this.typist = String(data.typist.key || "");
+    this.typistName = String(data.typist.name || "");
+    this.panel.dataset.offlineTypist = this.typist;
+    this.panel.dataset.offlineTypistName = this.typistName;
+    return true;
+  }
+
+  // "I typed it": a hand typed by someone else on this device, saved as the person's here,
+  // who says he typed it; it is sent as the next in turn.
+  async adopt(entry) {
+    entry.typist = this.typist;
+    entry.typistName = this.typistName;
+    entry.refused = null;
+    await store.put(entry).catch(function () {});
+    this.show();
+    this.flush();
+  }
+
   // A decision on a hand in a clash: "append" (as the next hand) or "replace" (the sheet's
   // hand of its number), on top of the sheet as the clash showed it.
   async decide(entry, how) {
     const clash = this.clash;
-    if (!clash || this.busy) {
+    if (!clash || this.busy || this.foreign(entry)) {
       return;
     }
     const hands = clash.current.hands;
@@ -361,6 +419,8 @@ class Queue {
         await this.forget(entry);
       }
       await this.clashWith(answer.data, clash);
+    } else if (answer && this.changedHands(answer)) {
+      // asked again below, now as the person logged in
     } else if (answer && (LATER.has(answer.status) || answer.status >= 500)) {
       this.notice = this.texts.textNotSentNow;
     } else if (answer) {
@@ -394,6 +454,9 @@ class Queue {
       }
     } else if (action === "append" || action === "replace") {
       await this.decide(entry, action);
+      return;
+    } else if (action === "adopt") {
+      await this.adopt(entry);
       return;
     }
     this.show();
@@ -491,6 +554,39 @@ function isBody(element) {
   }
   return null;
 }
+
+// Logging out (or in) while hands wait on this device asks first: they stay, and nobody who logs
+// in here next sends them without being asked, but the person should know they are not sent.
+document.addEventListener(
+  "submit",
+  function (event) {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || (form.method || "").toLowerCase() !== "post") {
+      return;
+    }
+    const path = new URL(form.action, window.location.href).pathname;
+    let count = 0;
+    let texts = null;
+    queues.forEach(function (queue) {
+      const forget = (queue.panel.dataset.swForget || "").split(" ");
+      if (forget.includes(path)) {
+        count += queue.entries.length;
+        texts = queue.texts;
+      }
+    });
+    if (!count || !texts) {
+      return;
+    }
+    const ask = view.fill(count === 1 ? texts.textLogoutAskOne : texts.textLogoutAskMany, {
+      count: count,
+    });
+    if (!window.confirm(ask)) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  },
+  true
+);
 
 // Capturing, so that a kept row never reaches htmx.
 document.addEventListener(

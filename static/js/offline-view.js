@@ -1,8 +1,9 @@
 // What the offline queue shows (static/js/offline-queue.js): the hands waiting on this device as
 // rows of the sheet marked "not sent yet", and in its panel above the sheet what is going on —
 // waiting, sending, no connection — and, after a clash with another device's change, each
-// waiting hand beside the sheet's hand of that number with the person's choices. Every text
-// comes from the panel's data-text-* attributes, translated by the template.
+// waiting hand beside the sheet's hand of that number with the person's choices. A hand typed
+// here by someone else than who is logged in now says so, shows what was typed, and asks. Every
+// text comes from the panel's data-text-* attributes, translated by the template.
 
 export function fill(text, values) {
   return String(text || "").replace(/\{(\w+)\}/g, function (whole, name) {
@@ -117,6 +118,10 @@ export function rows(queue) {
     row.append(make("td", "num", entry.dealer || ""));
     const game = make("td", "small");
     game.append(make("span", "badge text-bg-warning me-1", texts.textNotSent));
+    if (queue.foreign(entry)) {
+      const by = fill(texts.textTypedBy, { name: typistOf(entry, texts) });
+      game.append(make("span", "badge text-bg-danger me-1", by));
+    }
     if (entry.correction) {
       game.append(make("span", "badge text-bg-light border me-1", texts.textCorrection));
     }
@@ -140,7 +145,17 @@ export function rows(queue) {
       row.append(make("td", "d-none d-sm-table-cell"));
     }
     body.insertBefore(row, anchor);
-    if (entry.refused && !queue.clash) {
+    if (queue.foreign(entry) && !queue.clash) {
+      const note = make("tr", "offline-foreign table-warning");
+      note.dataset.offlineRow = queue.key;
+      note.id = "offline-foreign-" + entry.id;
+      const cell = make("td", "small");
+      cell.colSpan = Math.max(columns, seats + 5);
+      cell.append(make("p", "mb-1", foreignText(queue, entry)));
+      cell.append(typedLine(entry, seats), choices(queue, entry, false));
+      note.append(cell);
+      body.insertBefore(note, anchor);
+    } else if (entry.refused && !queue.clash) {
       const note = make("tr", "offline-refused table-danger");
       note.dataset.offlineRow = queue.key;
       const cell = make("td", "small");
@@ -157,9 +172,18 @@ export function rows(queue) {
   });
 }
 
-// The buttons for one waiting hand: in a clash, add it as the next hand or in place of the
-// sheet's hand of its number; after a refusal, correct it or send it again; always drop it,
-// asked once.
+function typistOf(entry, texts) {
+  return entry.typistName || texts.textSomeone;
+}
+
+// Why a hand typed by someone else waits, and what the person here can do.
+function foreignText(queue, entry) {
+  return fill(queue.texts.textForeign, { name: typistOf(entry, queue.texts), me: queue.typistName });
+}
+
+// The buttons for one waiting hand: typed by someone else, save it as the person's here or drop
+// it; in a clash, add it as the next hand or in place of the sheet's hand of its number; after a
+// refusal, correct it or send it again; always drop it, asked once.
 function choices(queue, entry, clash) {
   const texts = queue.texts;
   const box = make("div", "d-flex flex-wrap align-items-center gap-2");
@@ -167,6 +191,11 @@ function choices(queue, entry, clash) {
     box.append(make("span", "small fw-semibold", fill(texts.textDropAsk, { number: entry.number })));
     box.append(button("drop-yes", entry, texts.textDropYes, "btn-danger"));
     box.append(button("drop-no", entry, texts.textKeep, "btn-outline-secondary"));
+    return box;
+  }
+  if (queue.foreign(entry)) {
+    box.append(button("adopt", entry, fill(texts.textAdopt, { me: queue.typistName }), "btn-primary"));
+    box.append(button("drop", entry, texts.textDrop, "btn-outline-danger"));
     return box;
   }
   if (clash) {
@@ -246,6 +275,9 @@ function clashView(queue) {
     }
     pair.append(mine, theirs);
     body.append(pair);
+    if (queue.foreign(entry)) {
+      body.append(make("p", "small mb-2", foreignText(queue, entry)));
+    }
     if (entry.refused) {
       const refused = make("div", "alert alert-danger small py-1 mb-2");
       refused.append(make("strong", "", fill(texts.textRefused, { number: entry.number })));
@@ -274,7 +306,7 @@ export function panel(queue) {
     text = texts.textSending;
   } else if (count) {
     text = fill(count === 1 ? texts.textWaitingOne : texts.textWaitingMany, { count: count });
-    const stopped = queue.clash || queue.entries[0].refused;
+    const stopped = queue.clash || queue.entries[0].refused || queue.foreign(queue.entries[0]);
     text += " " + (stopped ? texts.textDecide : texts.textByThemselves);
   } else if (queue.offline) {
     text = texts.textOffline;

@@ -3,8 +3,9 @@
 // browser (static/js/offline-queue.js). The page asks the worker to keep it (its address and the
 // static files it loaded) and, after each change of the sheet, to fetch it again, so that the
 // copy is the latest. The markup: an element [data-sw="<worker's address>"] with
-// data-sw-static (the static files' prefix), data-sw-logout (the logout's address, which forgets
-// the pages kept) and data-sw-refresh (a selector of the part whose swaps change the page).
+// data-sw-static (the static files' prefix), data-sw-forget (the addresses of the logins and
+// logouts, separated by spaces: a POST to any of them forgets the pages kept) and
+// data-sw-refresh (a selector of the part whose swaps change the page).
 // Without service workers (an old browser, or plain http other than on localhost: browsers allow
 // them on secure pages only) nothing happens, and the hands still wait in the browser.
 
@@ -33,7 +34,7 @@ function assets(prefix) {
 async function start() {
   const address = new URL(marker.dataset.sw, window.location.href);
   address.searchParams.set("static", marker.dataset.swStatic);
-  address.searchParams.set("logout", marker.dataset.swLogout);
+  address.searchParams.set("forget", marker.dataset.swForget);
   await navigator.serviceWorker.register(address.pathname + address.search, { scope: "/" });
   const registration = await navigator.serviceWorker.ready;
 

@@ -7,18 +7,34 @@
 //   network fails, as on a reload while the hall's Wi-Fi is down;
 // - the static files those pages load: from the network first too, from the copy when offline.
 //
-// Never a POST, never another page, never an answer that was redirected (a login page). Logging
-// out (a POST to the logout address) forgets every page kept: a staff page names its user. The
-// hands waiting in the browser's IndexedDB are not the worker's: it never touches them.
+// Never a POST, never another page, never an answer that was redirected (a login page). A staff
+// page names its user, so every page kept is forgotten whenever a session ends on this device:
 //
-// Its own address carries the static files' prefix and the logout's address (?static=&logout=),
-// as the page registers it.
+// - a logout or a login, on the site or in the administration (a POST to one of the addresses
+//   the page names: ?forget=), which another person's login on a shared device is too;
+// - the session's end, which the page's answer names (X-Kept-Until, in ms since 1970): past it a
+//   copy is not shown, online or not;
+// - an answer that says the session no longer opens a page kept (a redirect to the login, 401,
+//   403, 404, 410).
+//
+// The hands waiting in the browser's IndexedDB are not the worker's: it never touches them. Each
+// carries who typed it, and the page sends none as anybody else (static/js/offline-queue.js).
+//
+// Its own address carries the static files' prefix and the addresses that end a session
+// (?static=&forget=, the latter separated by spaces), as the page registers it.
 
-const PAGES = "doko-pages-v1";
+const PAGES = "doko-pages-v2";
 const STATIC = "doko-static-v1";
 const params = new URL(self.location.href).searchParams;
 const STATIC_PREFIX = params.get("static") || "/static/";
-const LOGOUT = params.get("logout") || "/accounts/logout/";
+const FORGET = new Set(
+  (params.get("forget") || "/accounts/logout/ /accounts/login/ /admin/logout/ /admin/login/")
+    .split(" ")
+    .filter(Boolean)
+);
+const KEPT_UNTIL = "X-Kept-Until";
+// Answers that say the session no longer opens a page (besides a redirect, to the login).
+const GONE = new Set([401, 403, 404, 410]);
 // Where entry pages live: a seat's private link, and a page directly under a table's address.
 const ENTRY_PAGE = /^\/(s\/[^/]+|tournaments\/[^/]+\/rounds\/\d+\/tables\/\d+\/[^/]+)\/$/;
 
@@ -55,6 +71,22 @@ function pageKey(url) {
 function keepable(response) {
   const type = response.headers.get("Content-Type") || "";
   return response.ok && response.type === "basic" && !response.redirected && type.startsWith("text/html");
+}
+
+// Whether a copy may still be shown: not past the end of the session it was kept for.
+function current(kept) {
+  const until = Number(kept.headers.get(KEPT_UNTIL));
+  return !until || Date.now() < until;
+}
+
+// Every page kept, forgotten: a session ended on this device.
+function forget() {
+  return caches.delete(PAGES);
+}
+
+// The answer to a page kept says the session no longer opens it.
+function refused(response) {
+  return response.type === "opaqueredirect" || response.redirected || GONE.has(response.status);
 }
 
 async function keepPage(url) {
@@ -114,7 +146,11 @@ self.addEventListener("message", function (event) {
     Promise.all([
       inTurn(async function () {
         const cache = await caches.open(PAGES);
-        const kept = await cache.match(url, { ignoreVary: true });
+        let kept = await cache.match(url, { ignoreVary: true });
+        if (kept && !current(kept)) {
+          await forget();
+          kept = undefined;
+        }
         if (keep ? !kept : kept) {
           await keepPage(url);
         }
@@ -131,15 +167,22 @@ async function page(request) {
   if (!kept) {
     return fetch(request);
   }
+  if (!current(kept)) {
+    await forget(); // the session it was kept for has ended
+    return fetch(request);
+  }
+  let response;
   try {
-    const response = await fetch(request);
-    if (keepable(response) && new URL(request.url).search === "") {
-      await cache.put(key, response.clone());
-    }
-    return response;
+    response = await fetch(request);
   } catch (error) {
     return kept; // offline: the page as last loaded, with its hands waiting in the browser
   }
+  if (refused(response)) {
+    await forget();
+  } else if (keepable(response) && new URL(request.url).search === "") {
+    await cache.put(key, response.clone());
+  }
+  return response;
 }
 
 async function asset(request) {
@@ -165,8 +208,8 @@ self.addEventListener("fetch", function (event) {
   if (url.origin !== self.location.origin) {
     return;
   }
-  if (request.method === "POST" && url.pathname === LOGOUT) {
-    event.waitUntil(caches.delete(PAGES)); // the request itself goes on as it would
+  if (request.method === "POST" && FORGET.has(url.pathname)) {
+    event.waitUntil(forget()); // the request itself goes on as it would
     return;
   }
   if (request.method !== "GET") {

@@ -1,7 +1,9 @@
-"""The staff page (TSR 8.2.1) without the command line: the organiser finds an account by name
-in any spelling, or invites someone by name and e-mail address (the link is mailed, or shown to
-pass on where the site sends no mail), invites again or withdraws; the person accepts through
-the link: with the account of the address, or by choosing a password for a new one."""
+"""The staff page (TSR 8.2.1) without the command line: the organiser offers a role to an account
+by user name (found by name in any spelling among the staff of his tournaments), which it
+accepts or declines under "Your roles"; or invites someone by name and e-mail address (the link
+is mailed, or shown to pass on where the site sends no mail), invites again or withdraws; the
+person accepts through the link: with the account of the address, or by choosing a password for
+a new one."""
 
 import re
 from datetime import timedelta
@@ -12,7 +14,7 @@ from django.test import Client, TestCase
 from django.urls import reverse
 from django.utils import timezone
 
-from adjudication.models import Event, StaffInvitation
+from adjudication.models import Event, RoleOffer, StaffInvitation
 from tests import factories
 from tournaments.models import TournamentRole
 
@@ -55,34 +57,152 @@ def link_in(mail) -> str:
     return re.search(r"https?://\S+/accounts/invitation/\S+", mail.body).group(0)
 
 
+def colleague(tournament, **fields):
+    """An account on the staff of another tournament the organiser organises: one he has
+    worked with, whom its staff page shows him anyway."""
+    earlier = factories.tournament(organiser=tournament.roles.get(role=Role.ORGANISER).user)
+    account = factories.user(**fields)
+    factories.role_grant(tournament=earlier, user=account, role=Role.SCOREKEEPER)
+    return account
+
+
 @pytest.mark.parametrize("query", ["muller", "Mueller", "MÜLLER", "jürgen müller", "jmuell"])
 def test_an_account_is_found_by_its_name_in_any_spelling(organiser, tournament, query):
-    factories.user(username="jmueller", first_name="Jürgen", last_name="Müller")
-    factories.user(username="kmeier", first_name="Karl", last_name="Meier")
+    colleague(tournament, username="jmueller", first_name="Jürgen", last_name="Müller")
+    colleague(tournament, username="kmeier", first_name="Karl", last_name="Meier")
     page = organiser.get(staff_url(tournament), {"q": query}).content.decode()
     assert "?username=jmueller#appoint" in page
     assert "kmeier" not in page
 
 
-def test_a_search_that_finds_nobody_points_to_the_invitation(organiser, tournament):
-    page = organiser.get(staff_url(tournament), {"q": "Zzyzx"}).content.decode()
-    assert "No account matches “Zzyzx”" in page
+def test_the_search_finds_nobody_the_organiser_has_not_worked_with(organiser, tournament):
+    """Whether a name has an account is told to nobody: the search looks only through the
+    staff of the organiser's own tournaments."""
+    factories.user(username="jmueller", first_name="Jürgen", last_name="Müller")
+    stranger = factories.tournament()
+    factories.role_grant(
+        tournament=stranger, user=factories.user(username="kmueller"), role=Role.PANEL
+    )
+    page = organiser.get(staff_url(tournament), {"q": "mueller"}).content.decode()
+    assert "jmueller" not in page
+    assert "kmueller" not in page
+    assert "Nobody on the staff of your tournaments matches “mueller”" in page
 
 
 def test_the_search_shows_ten_accounts_at_most(organiser, tournament):
     for n in range(12):
-        factories.user(username=f"schmidt{n:02d}", last_name="Schmidt")
+        colleague(tournament, username=f"schmidt{n:02d}", last_name="Schmidt")
     page = organiser.get(staff_url(tournament), {"q": "schmidt"}).content.decode()
     assert page.count("?username=schmidt") == 10
 
 
-def test_a_found_account_is_chosen_and_appointed(organiser, tournament):
-    found = factories.user(username="jmueller", first_name="Jürgen", last_name="Müller")
+def test_a_found_account_is_chosen_and_offered_the_role(organiser, tournament):
+    found = colleague(tournament, username="jmueller", first_name="Jürgen", last_name="Müller")
     page = organiser.get(staff_url(tournament), {"username": "jmueller"}).content.decode()
     assert re.search(r'name="username"[^>]*value="jmueller"', page)
     response = organiser.post(staff_url(tournament), {"username": "jmueller", "role": "panel"})
     assert response.status_code == 302
-    assert TournamentRole.objects.filter(user=found, role=Role.PANEL).exists()
+    assert not TournamentRole.objects.filter(user=found, role=Role.PANEL).exists()
+    offer = RoleOffer.objects.get()
+    assert (offer.user, offer.role, offer.username) == (found, Role.PANEL, "jmueller")
+    page = organiser.get(staff_url(tournament)).content.decode()
+    assert "Role offered to jmueller as arbitration panel member." in page
+    assert "Roles offered, not yet accepted" in page
+
+
+def answer(client, offer, how: str):
+    return client.post(reverse("role-offer-answer", args=[offer.pk]), {"answer": how})
+
+
+def test_the_named_account_accepts_and_holds_the_role(organiser, tournament):
+    named = factories.user(username="jmueller")
+    organiser.post(staff_url(tournament), {"username": "jmueller", "role": "adjudicator"})
+    offer = RoleOffer.objects.get()
+    person = Client()
+    person.cookies["django_language"] = "en"
+    person.force_login(named)
+    page = person.get(reverse("roles")).content.decode()
+    assert f"offers you the role of adjudicator in <strong>{tournament.name}</strong>" in page
+    response = answer(person, offer, "accept")
+    assert response.status_code == 302
+    assert TournamentRole.objects.filter(user=named, role=Role.ADJUDICATOR).exists()
+    page = person.get(reverse("roles")).content.decode()
+    assert f"Accepted: you are adjudicator in {tournament.name}." in page
+    assert "No role is offered to you." in page
+    assert Event.objects.filter(summary__contains="Accepted (jmueller)").exists()
+    assert answer(person, offer, "accept").status_code == 302  # once only
+    assert TournamentRole.objects.filter(user=named, role=Role.ADJUDICATOR).count() == 1
+
+
+def test_a_declined_offer_grants_nothing_and_the_log_says_so(organiser, tournament):
+    named = factories.user(username="jmueller")
+    organiser.post(staff_url(tournament), {"username": "jmueller", "role": "panel"})
+    person = Client()
+    person.cookies["django_language"] = "en"
+    person.force_login(named)
+    assert answer(person, RoleOffer.objects.get(), "decline").status_code == 302
+    assert not TournamentRole.objects.filter(user=named).exists()
+    assert Event.objects.filter(summary__contains="Declined (jmueller)").exists()
+
+
+def test_nobody_else_answers_an_offer(organiser, tournament):
+    factories.user(username="jmueller")
+    organiser.post(staff_url(tournament), {"username": "jmueller", "role": "panel"})
+    other = Client()
+    other.force_login(factories.user(username="andere"))
+    assert answer(other, RoleOffer.objects.get(), "accept").status_code == 404
+    assert not TournamentRole.objects.filter(role=Role.PANEL, user__username="andere").exists()
+
+
+def test_a_bad_answer_is_a_400_naming_the_field(organiser, tournament):
+    named = factories.user(username="jmueller")
+    organiser.post(staff_url(tournament), {"username": "jmueller", "role": "panel"})
+    person = Client()
+    person.cookies["django_language"] = "en"
+    person.force_login(named)
+    response = answer(person, RoleOffer.objects.get(), "yes\x00")
+    assert response.status_code == 400
+    assert "The field “answer” must be “accept” or “decline”." in response.content.decode()
+
+
+def test_the_organisers_own_user_name_takes_the_role_at_once(organiser, tournament, staff):
+    response = organiser.post(staff_url(tournament), {"username": "organiser", "role": "panel"})
+    assert response.status_code == 302
+    assert TournamentRole.objects.filter(user=staff["organiser"], role=Role.PANEL).exists()
+    assert not RoleOffer.objects.exists()
+
+
+def test_an_offer_is_withdrawn_and_can_no_longer_be_accepted(organiser, tournament):
+    named = factories.user(username="jmueller")
+    organiser.post(staff_url(tournament), {"username": "jmueller", "role": "panel"})
+    offer = RoleOffer.objects.get()
+    withdrawn = organiser.post(staff_url(tournament, "staff-offer-withdraw", offer.pk))
+    assert withdrawn.status_code == 302
+    person = Client()
+    person.cookies["django_language"] = "en"
+    person.force_login(named)
+    page = person.get(reverse("roles")).content.decode()
+    assert "No role is offered to you." in page
+    page = person.post(
+        reverse("role-offer-answer", args=[offer.pk]), {"answer": "accept"}, follow=True
+    ).content.decode()
+    assert "This offer has been withdrawn" in page
+    assert not TournamentRole.objects.filter(user=named).exists()
+
+
+def test_the_login_says_that_roles_wait(organiser, tournament):
+    factories.user(username="jmueller")
+    organiser.post(staff_url(tournament), {"username": "jmueller", "role": "panel"})
+    person = Client()
+    person.cookies["django_language"] = "en"
+    response = person.post(
+        reverse("login"),
+        {"username": "jmueller", "password": "a-long-test-password"},
+        follow=True,
+    )
+    assert "1 role is offered to you: accept or decline it under “Your roles”" in (
+        response.content.decode()
+    )
 
 
 @pytest.fixture
@@ -249,8 +369,8 @@ def test_the_staff_page_reads_in_few_queries(organiser, tournament, django_asser
     invite(organiser, tournament)
     invite(organiser, tournament, name="Karl Meier", email="karl@example.org")
     organiser.get(staff_url(tournament))  # shows and forgets the last message
-    # session, user, tournament, the organiser's roles, the staff, the invitations.
-    with django_assert_num_queries(6):
+    # session, user, tournament, the organiser's roles, the staff, the offers, the invitations.
+    with django_assert_num_queries(7):
         organiser.get(staff_url(tournament))
 
 
@@ -288,7 +408,7 @@ def test_the_kept_links_cost_no_query_per_invitation(
     invite(organiser, tournament)
     invite(organiser, tournament, name="Karl Meier", email="karl@example.org")
     organiser.get(staff_url(tournament))
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):
         assert len(list_links(organiser.get(staff_url(tournament)).content.decode())) == 2
 
 

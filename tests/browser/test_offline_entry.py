@@ -52,7 +52,7 @@ def stored(page: Page) -> list[int]:
 
 
 KEPT_COPY = """async (id) => {
-    const cache = await caches.open("doko-pages-v1");
+    const cache = await caches.open("doko-pages-v2");
     const kept = await cache.match(location.pathname, {ignoreVary: true});
     return Boolean(kept) && (await kept.text()).includes(`id="${id}"`);
 }"""

@@ -115,7 +115,7 @@ def test_the_list_refreshes_itself_and_answers_304_while_nothing_changed(desk_wo
     assert f'hx-get="{polled}" hx-trigger="every 10s"' in page
     first = client.get(polled)
     assert first.status_code == 200
-    assert first["Cache-Control"] == "private, no-cache"
+    assert first["Cache-Control"] == "private, no-store"  # config/privacy.py
     again = client.get(polled, headers={"if-none-match": first["ETag"]})
     assert again.status_code == 304
     assert client.get(desk_url(desk_world, "desk-list")).status_code == 200  # another filter

@@ -191,7 +191,7 @@ def test_staff_get_the_file_with_its_type_shown_inline(api, sheet, organiser):
         f'inline; filename="scoresheet-{slug}-round-1-table-1.pdf"'
     )
     assert response["X-Content-Type-Options"] == "nosniff"
-    assert response["Cache-Control"] == "private, no-cache"
+    assert response["Cache-Control"] == "private, no-store"  # config/privacy.py
     assert int(response["Content-Length"]) == len(stored(sheet))
 
 

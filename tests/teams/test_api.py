@@ -14,6 +14,8 @@ from rest_framework.test import APIClient
 from doko.rules.contracts import Contract
 from doko.rules.deal import HANDS_PER_MATCH
 from doko.sample_sheets import normal, solo
+from teams import services
+from teams.models import OrganiserOffer
 from tests import factories
 from tests.teams.factories import league, organiser_of, teams
 from tournaments.policies import ORGANISERS_GROUP
@@ -513,7 +515,7 @@ def test_the_organiser_may_make_every_write(world):
             assert response.status_code == 400  # it plays on the match day: named on team
             assert "team" in response.json()
         else:
-            assert response.status_code in {200, 201}, (method, address, response.content)
+            assert response.status_code in {200, 201, 202}, (method, address, response.content)
 
 
 def test_only_organisers_create_competitions_and_are_told_who_adds_them():
@@ -525,21 +527,27 @@ def test_only_organisers_create_competitions_and_are_told_who_adds_them():
     assert created.json()["slug"] == "meine-liga"
 
 
-def test_an_added_organiser_manages_the_competition_and_its_match_days(world):
+def test_an_organiser_offered_by_user_name_manages_it_once_he_accepts(world):
     organiser = client_of(world["organiser"])
     slug = world["competition"].slug
     response = organiser.post(
         f"{API}/{slug}/organisers", {"username": world["stranger"].username}, format="json"
     )
-    assert response.status_code == 200
-    assert world["stranger"].username in response.json()["organisers"]
+    assert response.status_code == 202
+    assert response.json()["username"] == world["stranger"].username
     stranger = client_of(world["stranger"])
+    assert stranger.patch(f"{API}/{slug}", {"season": "2027"}, format="json").status_code == 403
+    offer = OrganiserOffer.objects.get(pk=response.json()["id"])
+    services.competition_organiser_accept(offer=offer, by=world["stranger"])
     assert stranger.patch(f"{API}/{slug}", {"season": "2027"}, format="json").status_code == 200
     tournament = world["match_day"].tournament.slug
     assert stranger.post(f"/api/v1/tournaments/{tournament}/rounds/").status_code == 201
     unknown = organiser.post(f"{API}/{slug}/organisers", {"username": "niemand"}, format="json")
-    assert unknown.status_code == 400
-    assert "username" in unknown.json()
+    assert unknown.status_code == 202  # the same answer: whether it has an account is not said
+    assert set(unknown.json()) == set(response.json())
+    blank = organiser.post(f"{API}/{slug}/organisers", {"username": " "}, format="json")
+    assert blank.status_code == 400
+    assert "username" in blank.json()
 
 
 # Hidden competitions -----------------------------------------------------------------------------

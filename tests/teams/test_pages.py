@@ -13,7 +13,15 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from teams import services
-from teams.models import Competition, GroupTeam, LineUp, MatchDay, Team, TeamMember
+from teams.models import (
+    Competition,
+    GroupTeam,
+    LineUp,
+    MatchDay,
+    OrganiserOffer,
+    Team,
+    TeamMember,
+)
 from teams.templatetags.team_tags import match_points
 from tests import factories
 from tests.teams.factories import league, organiser_of, play_round, teams
@@ -308,7 +316,7 @@ def test_settings_refuse_a_new_kind_once_match_days_are_played(client):
 
 
 @pytest.mark.parametrize("named", ["Kollegin", "kollegin@example.org"])
-def test_an_organiser_adds_another_by_user_name_or_e_mail_address(client, named):
+def test_an_organiser_offers_another_by_user_name_or_e_mail_address(client, named):
     competition = organised_league(teams=4)
     day = match_day(competition)
     colleague = factories.user(username="kollegin", email="Kollegin@example.org")
@@ -317,15 +325,49 @@ def test_an_organiser_adds_another_by_user_name_or_e_mail_address(client, named)
         reverse("competition-organisers", args=[competition.slug]), {"user": named}
     )
     assert response["Location"] == reverse("competition-settings", args=[competition.slug])
+    assert not competition.organisers.filter(pk=colleague.pk).exists()  # not before he accepts
+    offer = OrganiserOffer.objects.get()
+    client.force_login(colleague)
+    page = client.get(reverse("roles")).content.decode()
+    assert f"organiser-offer-{offer.pk}" in page
+    answer = reverse("organiser-offer-answer", args=[offer.pk])
+    assert client.post(answer, {"answer": "accept"}).status_code == 302
     assert competition.organisers.filter(pk=colleague.pk).exists()
     assert day.tournament.roles.filter(user=colleague, role="organiser").exists()
-    client.force_login(colleague)
     address = reverse("competition-settings", args=[competition.slug])
     assert client.get(address).status_code == 200
 
 
-@pytest.mark.parametrize("named", ["", "niemand", "x" * 300, "a\x00b"])
-def test_an_unknown_account_is_not_made_organiser_and_the_page_says_why(client, named):
+def test_the_answer_is_the_same_whether_the_name_has_an_account(client):
+    competition = organised_league(teams=0)
+    factories.user(username="kollegin")
+    client.force_login(organiser_of(competition))
+    client.cookies["django_language"] = "en"
+    address = reverse("competition-organisers", args=[competition.slug])
+    pages = [
+        client.post(address, {"user": named}, follow=True).content.decode()
+        for named in ("kollegin", "niemand")
+    ]
+    assert "Offered to kollegin: they organise the competition once they accept" in pages[0]
+    assert "Offered to niemand: they organise the competition once they accept" in pages[1]
+    assert competition.organisers.count() == 1
+
+
+def test_a_declined_offer_makes_nobody_organiser(client):
+    competition = organised_league(teams=0)
+    colleague = factories.user(username="kollegin")
+    client.force_login(organiser_of(competition))
+    client.post(reverse("competition-organisers", args=[competition.slug]), {"user": "kollegin"})
+    offer = OrganiserOffer.objects.get()
+    client.force_login(colleague)
+    answer = reverse("organiser-offer-answer", args=[offer.pk])
+    assert client.post(answer, {"answer": "decline"}).status_code == 302
+    assert client.post(answer, {"answer": "accept"}).status_code == 302  # answered: refused
+    assert competition.organisers.count() == 1
+
+
+@pytest.mark.parametrize("named", ["", "x" * 300, "a\x00b"])
+def test_a_bad_name_is_refused_and_the_page_says_why(client, named):
     competition = organised_league(teams=0)
     client.force_login(organiser_of(competition))
     client.cookies["django_language"] = "en"
@@ -334,6 +376,7 @@ def test_an_unknown_account_is_not_made_organiser_and_the_page_says_why(client, 
     )
     assert "alert-danger" in response.content.decode()
     assert competition.organisers.count() == 1
+    assert not OrganiserOffer.objects.exists()
 
 
 # Teams and their players ----------------------------------------------------------------------

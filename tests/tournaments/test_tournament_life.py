@@ -11,6 +11,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
 from django.urls import reverse
 
+from adjudication import services as adjudication_services
+from adjudication.models import RoleOffer
 from printing.models import Job
 from tests import factories
 from tests.tournaments.helpers import play, settings_form
@@ -332,7 +334,7 @@ def test_the_players_to_copy_are_ticked_the_withdrawn_ones_not_and_marked(client
     assert 'value="3" id="player-3">' in page  # not checked
     assert 'value="1" id="player-1" checked>' in page
     assert "zurückgezogen" in page
-    assert "Seine Offiziellen erneut einsetzen" in page
+    assert "Seinen Offiziellen ihre Rollen erneut anbieten" in page
 
 
 def test_a_copy_from_a_tournament_with_no_other_staff_says_so(client):
@@ -347,7 +349,9 @@ def test_a_copy_from_a_tournament_with_no_other_staff_says_so(client):
     assert "1 Rolle vergeben" not in page
 
 
-def test_a_copy_on_the_page_registers_the_chosen_players_and_appoints_the_staff(client):
+def test_a_copy_on_the_page_registers_the_chosen_players_and_offers_the_staff_their_roles(
+    client,
+):
     organiser = creator()
     source = factories.tournament(players=4, organiser=organiser, venue="Celle")
     services.entry_withdraw(entry=source.entries.get(start_number=3))
@@ -380,11 +384,20 @@ def test_a_copy_on_the_page_registers_the_chosen_players_and_appoints_the_staff(
         (2, "active"),
         (3, "active"),
     ]
+    # The organiser holds his role at once; the others are offered theirs (nobody holds a role
+    # he has not accepted). Player 4 is not registered again: the scorekeeper plays as nobody.
+    assert list(copy.roles.values_list("user", "role")) == [(organiser.pk, "organiser")]
+    offers = {
+        (offer.user, offer.role, offer.entry.start_number if offer.entry else None)
+        for offer in RoleOffer.objects.filter(tournament=copy).select_related("entry")
+    }
+    assert offers == {(referee, "adjudicator", 2), (desk, "scorekeeper", None)}
+    for offer in RoleOffer.objects.filter(tournament=copy):
+        adjudication_services.role_offer_accept(offer=offer, by=offer.user)
     roles = {
         (grant.user, grant.role, grant.entry.start_number if grant.entry else None)
         for grant in copy.roles.select_related("entry")
     }
-    # Player 4 is not registered again: the scorekeeper is appointed, playing as nobody.
     assert roles == {
         (organiser, "organiser", None),
         (referee, "adjudicator", 2),

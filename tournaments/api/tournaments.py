@@ -105,7 +105,8 @@ class TournamentCreateSerializer(serializers.ModelSerializer):
     copy_staff = serializers.BooleanField(
         default=False,
         write_only=True,
-        help_text="With copy_from: appoint its staff again, in the same roles",
+        help_text="With copy_from: offer its staff their roles again (yours are yours at once; "
+        "the others hold theirs once they accept them)",
     )
 
     class Meta:

@@ -15,7 +15,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from doko.names import spelt_out
-from tournaments import policies, selectors
+from tournaments import policies, selectors, staff_offers
 from tournaments.models import (
     Entry,
     FormerSlug,
@@ -172,7 +172,8 @@ def tournament_copy(
     players registered in it to register again, active, under the same start number, name and
     club (an unknown one is refused on ``entries``). With ``staff``, its staff are appointed
     again in the same roles (``policies.may_copy_staff``), each playing as the same start
-    number where that player is registered again."""
+    number where that player is registered again: the organiser at once, everyone else once he
+    accepts the role offered to him."""
     policies.enforce(
         policies.may_copy_tournament(roles=selectors.user_roles(user=by, tournament=source))
     )
@@ -221,7 +222,9 @@ def _staff_copy(
     *, source: Tournament, tournament: Tournament, by: User, entries: list[Entry]
 ) -> list[TournamentRole]:
     """Appoint the earlier tournament's staff again in the new one (TSR 8.2.1), as the
-    organiser of both; each plays as the same start number if registered again."""
+    organiser of both; each plays as the same start number if registered again. The organiser
+    takes his own roles at once; everyone else is offered his (``tournaments.staff_offers``)
+    and holds it once he accepts: nobody holds a role he has not accepted."""
     policies.enforce(
         policies.may_copy_staff(
             roles=selectors.user_roles(user=by, tournament=source),
@@ -230,18 +233,20 @@ def _staff_copy(
     )
     by_number = {entry.start_number: entry for entry in entries}
     held = set(tournament.roles.values_list("user_id", "role"))
-    grants = [
-        TournamentRole(
-            tournament=tournament,
-            user_id=user_id,
-            role=role,
-            entry=by_number.get(number) if number is not None else None,
-        )
-        for user_id, role, number in source.roles.order_by("pk").values_list(
-            "user_id", "role", "entry__start_number"
-        )
-        if (user_id, role) not in held
-    ]
+    grants = []
+    for grant in source.roles.select_related("user", "entry").order_by("pk"):
+        if (grant.user_id, grant.role) in held:
+            continue
+        number = grant.entry.start_number if grant.entry is not None else None
+        entry = by_number.get(number) if number is not None else None
+        if grant.user_id == by.pk:
+            grants.append(
+                TournamentRole(tournament=tournament, user=by, role=grant.role, entry=entry)
+            )
+        else:
+            staff_offers.offer(
+                tournament=tournament, user=grant.user, role=grant.role, entry=entry, by=by
+            )
     made = TournamentRole.objects.bulk_create(grants)
     roles_recorded(made)  # bulk_create sends no signals: the history is written here
     return made

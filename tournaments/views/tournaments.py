@@ -112,6 +112,14 @@ def tournament_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             errors_to_form(form, error)
         else:
             messages.success(request, _("The tournament is created, and you are its organiser."))
+            if source is not None and form.cleaned_data["staff"]:
+                messages.info(
+                    request,
+                    _(
+                        "Its staff are offered their roles again: each holds his once he accepts "
+                        "it under “Your roles”. The staff page lists the offers."
+                    ),
+                )
             return redirect("tournament", tournament.slug)
     ticked = {str(number) for number in form["entries"].value() or ()}
     return render(

@@ -6,7 +6,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client, TestCase
 
-from adjudication.models import Event, StaffInvitation
+from adjudication import services
+from adjudication.models import Event, RoleOffer, StaffInvitation
 from tests import factories
 from tests.adjudication.api.helpers import send, token, url
 from tournaments.models import TournamentRole
@@ -15,36 +16,100 @@ pytestmark = pytest.mark.django_db
 Role = TournamentRole.Role
 
 
-def test_the_organiser_appoints_and_revokes_staff(api, tournament, staff):
+def test_the_organiser_offers_a_role_and_revokes_it_once_accepted(api, tournament, staff):
     newcomer = factories.user(username="newcomer", first_name="Nina", last_name="Neu")
     entry = tournament.entries.get(start_number=3)
     path = url("api-roles", tournament)
-    granted = send(
+    offered = send(
         api,
         "post",
         path,
         staff["organiser"],
         {"username": "newcomer", "role": "panel", "start_number": 3},
     )
-    assert granted.status_code == 201
-    data = granted.json()
+    assert offered.status_code == 202
+    data = offered.json()
     assert data == {
         "id": data["id"],
+        "username": "newcomer",
+        "role": "panel",
+        "start_number": 3,
+        "created_at": data["created_at"],
+        "expires_at": data["expires_at"],
+    }
+    assert not TournamentRole.objects.filter(user=newcomer).exists()
+    offers = send(api, "get", url("api-role-offers", tournament), staff["organiser"]).json()
+    assert offers == [data]
+    services.role_offer_accept(offer=RoleOffer.objects.get(pk=data["id"]), by=newcomer)
+    grant = TournamentRole.objects.get(user=newcomer)
+    assert grant.entry == entry
+    listed = send(api, "get", path, staff["panel"][0]).json()
+    assert {
+        "id": grant.pk,
         "username": "newcomer",
         "name": "Nina Neu",
         "role": "panel",
         "start_number": 3,
-    }
-    assert TournamentRole.objects.get(user=newcomer).entry == entry
-    listed = send(api, "get", path, staff["panel"][0]).json()
-    assert data in listed
+    } in listed
     assert {(r["username"], r["role"]) for r in listed} >= {
         ("organiser", "organiser"),
         ("desk", "scorekeeper"),
     }
-    revoked = send(api, "delete", url("api-role", tournament, data["id"]), staff["organiser"])
+    revoked = send(api, "delete", url("api-role", tournament, grant.pk), staff["organiser"])
     assert revoked.status_code == 204
     assert not TournamentRole.objects.filter(user=newcomer).exists()
+
+
+def test_the_answer_is_the_same_whether_the_user_name_has_an_account(api, tournament, staff):
+    factories.user(username="real")
+    answers = []
+    for username in ("real", "ghost"):
+        response = send(
+            api,
+            "post",
+            url("api-roles", tournament),
+            staff["organiser"],
+            {"username": username, "role": "panel"},
+        )
+        assert response.status_code == 202
+        answers.append(
+            {
+                k: v
+                for k, v in response.json().items()
+                if k not in {"id", "created_at", "expires_at"}
+            }
+        )
+    assert answers[0] == {**answers[1], "username": "real"}
+    assert not TournamentRole.objects.filter(role=Role.PANEL, user__username="real").exists()
+
+
+def test_the_organisers_own_user_name_takes_the_role_at_once(api, tournament, staff):
+    response = send(
+        api,
+        "post",
+        url("api-roles", tournament),
+        staff["organiser"],
+        {"username": "organiser", "role": "panel"},
+    )
+    assert response.status_code == 201
+    assert TournamentRole.objects.filter(user=staff["organiser"], role=Role.PANEL).exists()
+
+
+def test_an_offer_is_withdrawn(api, tournament, staff):
+    offered = send(
+        api,
+        "post",
+        url("api-roles", tournament),
+        staff["organiser"],
+        {"username": "ghost", "role": "panel"},
+    ).json()
+    address = url("api-role-offer", tournament, offered["id"])
+    assert send(api, "delete", address, staff["adjudicator"]).status_code == 403
+    assert send(api, "delete", address, staff["organiser"]).status_code == 204
+    assert send(api, "get", url("api-role-offers", tournament), staff["organiser"]).json() == []
+    again = send(api, "delete", address, staff["organiser"])
+    assert again.status_code == 400
+    assert "offer" in again.json()
 
 
 def test_only_the_organiser_appoints(api, tournament, staff):
@@ -62,10 +127,7 @@ def test_only_the_organiser_appoints(api, tournament, staff):
         staff["organiser"],
         {"username": "ghost", "role": "panel", "start_number": 99},
     )
-    assert unknown.json() == {
-        "username": ["No such user: ghost."],
-        "start_number": ["No player has start number 99."],
-    }
+    assert unknown.json() == {"start_number": ["No player has start number 99."]}
     own = TournamentRole.objects.get(user=staff["organiser"], role=Role.ORGANISER)
     last = send(api, "delete", url("api-role", tournament, own.pk), staff["organiser"])
     assert last.status_code == 400

@@ -8,6 +8,7 @@ from django.contrib.auth.models import Group
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
+from adjudication.models import RoleOffer
 from tests import factories
 from tests.tournaments.helpers import play
 from tournaments import policies
@@ -151,8 +152,11 @@ def test_a_copy_takes_the_players_and_staff_chosen(client):
         (3, "active"),
         (4, "active"),
     ]
+    # The organiser holds his role at once; the adjudicator is offered his again.
     assert set(copy.roles.values_list("user", "role")) == {
         (organiser.pk, TournamentRole.Role.ORGANISER),
+    }
+    assert set(RoleOffer.objects.filter(tournament=copy).values_list("user", "role")) == {
         (referee.pk, TournamentRole.Role.ADJUDICATOR),
     }
 
