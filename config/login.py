@@ -118,10 +118,10 @@ def offers_waiting(user: User) -> int:
     )
 
 
-def offers_told(*, request: HttpRequest, user: User, **kwargs) -> None:
+def offers_told(*, request: HttpRequest | None, user: User, **kwargs) -> None:
     """Roles offered by user name wait for the account's answer: it is told so as it logs in,
     whichever way (the page, the administration, the second factor's code)."""
-    if waiting := offers_waiting(user):
+    if request is not None and (waiting := offers_waiting(user)):
         messages.info(
             request,
             ngettext(
@@ -132,6 +132,7 @@ def offers_told(*, request: HttpRequest, user: User, **kwargs) -> None:
                 waiting,
             )
             % {"count": waiting},
+            fail_silently=True,  # a login without the pages' messages (a test's, a script's)
         )
 
 
