@@ -23,7 +23,7 @@ from doko.rules.offences import STANDARD_OFFENCE
 from doko.rules.penalty import MOST_ANNOUNCEMENTS, Severity
 from doko.rules.procedure import WrittenLine
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS, Scoresheet
-from tournaments.models import Entry, Round, Tournament, TournamentRole
+from tournaments.models import OFFER_OPEN, Entry, Offer, Round, Tournament, TournamentRole
 
 SEVERITY_LABELS = {
     Severity.INSIGNIFICANT: _("insignificant (TSR 9.2)"),
@@ -690,7 +690,7 @@ class StaffInvitation(models.Model):
         return f"{self.email} ({self.role})"
 
 
-class RoleOffer(models.Model):
+class RoleOffer(Offer):
     """A role offered to an account by its user name (TSR 8.2.1), waiting for its person to
     accept it, logged in, on the page of the roles offered to him: nobody holds a role he has
     not accepted. The organiser's answer is the same whether the name has an account
@@ -722,48 +722,24 @@ class RoleOffer(models.Model):
         related_name="+",
         verbose_name=_("plays as"),
     )
-    offered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="+",
-        verbose_name=_("offered by"),
-    )
-    created_at = models.DateTimeField(_("offered at"), default=timezone.now)
-    expires_at = models.DateTimeField(_("valid until"))
-    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
-    accepted_at = models.DateTimeField(_("accepted at"), null=True, blank=True)
-    declined_at = models.DateTimeField(_("declined at"), null=True, blank=True)
 
-    class Meta:
+    class Meta(Offer.Meta):
         verbose_name = _("role offer")
         verbose_name_plural = _("role offers")
         ordering = ["tournament", "created_at", "pk"]
         constraints = [
+            *Offer.Meta.constraints,
             # One open offer per tournament, user name (in any case) and role: offering again
             # withdraws the earlier one.
             models.UniqueConstraint(
                 "tournament",
                 Lower("username"),
                 "role",
-                condition=Q(
-                    accepted_at__isnull=True, withdrawn_at__isnull=True, declined_at__isnull=True
-                ),
+                condition=OFFER_OPEN,
                 name="roleoffer_one_open",
-            ),
-            # Accepted, declined or withdrawn: one of them at most.
-            models.CheckConstraint(
-                condition=(
-                    Q(accepted_at__isnull=True, declined_at__isnull=True)
-                    | Q(accepted_at__isnull=True, withdrawn_at__isnull=True)
-                    | Q(declined_at__isnull=True, withdrawn_at__isnull=True)
-                ),
-                name="roleoffer_answered_once",
             ),
             models.CheckConstraint(
                 condition=Q(role__in=TournamentRole.Role.values), name="roleoffer_role"
-            ),
-            models.CheckConstraint(
-                condition=Q(expires_at__gt=F("created_at")), name="roleoffer_expires_after_made"
             ),
         ]
 

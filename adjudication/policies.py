@@ -488,7 +488,7 @@ def may_withdraw_role_offer(*, offer: RoleOffer, user: AnyUser) -> Refusal | Non
     """Withdraw a role offer not yet answered: an organiser of its tournament."""
     if refusal := may_appoint_staff(tournament=offer.tournament, user=user):
         return refusal
-    if offer.accepted_at or offer.declined_at or offer.withdrawn_at:
+    if offer.answered:
         return Refusal(
             _("This offer has been accepted, declined or withdrawn already."), field="offer"
         )

@@ -9,7 +9,6 @@ from django.contrib.auth.models import User
 from django.db.models import Count, Expression, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
 
 from adjudication import policies
 from adjudication.invitations import invitation_key_again, invitation_key_hash, invitation_key_path
@@ -453,13 +452,8 @@ def role_offer_detail(*, tournament: Tournament, pk: int) -> RoleOffer:
 def role_offers_for(*, user: User) -> list[RoleOffer]:
     """The roles offered to ``user`` that he may still accept or decline, oldest first."""
     return list(
-        RoleOffer.objects.filter(
-            user=user,
-            accepted_at__isnull=True,
-            declined_at__isnull=True,
-            withdrawn_at__isnull=True,
-            expires_at__gt=timezone.now(),
-        )
+        RoleOffer.objects.open()
+        .filter(user=user)
         .select_related("tournament", "offered_by", "entry")
         .order_by("created_at", "pk")
     )

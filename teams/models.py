@@ -6,12 +6,11 @@ each round (``LineUp``)."""
 
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Q
 from django.db.models.functions import Lower
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Entry, Player, Tournament
+from tournaments.models import OFFER_OPEN, Entry, Offer, Player, Tournament
 
 # The most players a team names (four play, the rest are reserves), and the places of a
 # line-up: one per table of a group of four teams.
@@ -313,7 +312,7 @@ class LineUp(models.Model):
         return f"{self.team} {self.round_number}/{self.place}: {self.entry}"
 
 
-class OrganiserOffer(models.Model):
+class OrganiserOffer(Offer):
     """A competition's organisers offer to make another account one of them (by its user name or
     e-mail address), waiting for him to accept it, logged in, on the page of the roles offered
     to him: nobody organises a competition he has not accepted. The answer is the same whether
@@ -337,44 +336,20 @@ class OrganiserOffer(models.Model):
         related_name="organiser_offers",
         verbose_name=_("account"),
     )
-    offered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="+",
-        verbose_name=_("offered by"),
-    )
-    created_at = models.DateTimeField(_("offered at"), default=timezone.now)
-    expires_at = models.DateTimeField(_("valid until"))
-    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
-    accepted_at = models.DateTimeField(_("accepted at"), null=True, blank=True)
-    declined_at = models.DateTimeField(_("declined at"), null=True, blank=True)
 
-    class Meta:
+    class Meta(Offer.Meta):
         verbose_name = _("organiser offer")
         verbose_name_plural = _("organiser offers")
         ordering = ["competition", "created_at", "pk"]
         constraints = [
+            *Offer.Meta.constraints,
             # One open offer per competition and name (in any case): offering again withdraws
             # the earlier one.
             models.UniqueConstraint(
                 "competition",
                 Lower("who"),
-                condition=Q(
-                    accepted_at__isnull=True, withdrawn_at__isnull=True, declined_at__isnull=True
-                ),
+                condition=OFFER_OPEN,
                 name="organiseroffer_one_open",
-            ),
-            models.CheckConstraint(
-                condition=(
-                    Q(accepted_at__isnull=True, declined_at__isnull=True)
-                    | Q(accepted_at__isnull=True, withdrawn_at__isnull=True)
-                    | Q(declined_at__isnull=True, withdrawn_at__isnull=True)
-                ),
-                name="organiseroffer_answered_once",
-            ),
-            models.CheckConstraint(
-                condition=Q(expires_at__gt=F("created_at")),
-                name="organiseroffer_expires_after_made",
             ),
         ]
 

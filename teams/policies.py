@@ -107,7 +107,7 @@ def may_withdraw_organiser_offer(
     """Withdraw an offer to organise a competition not yet answered: its organisers."""
     if refusal := may_manage_competition(competition=offer.competition, user=user):
         return refusal
-    if offer.accepted_at or offer.declined_at or offer.withdrawn_at:
+    if offer.answered:
         return Refusal(
             _("This offer has been accepted, declined or withdrawn already."), field="offer"
         )

@@ -11,7 +11,6 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Prefetch, Q, QuerySet, Sum
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
 
 from doko import team_scoring
 from teams import policies
@@ -416,13 +415,8 @@ def organiser_offer_detail(*, competition: Competition, pk: int) -> OrganiserOff
 def organiser_offers_for(*, user: User) -> list[OrganiserOffer]:
     """The competitions ``user`` is offered to organise and may still accept, oldest first."""
     return list(
-        OrganiserOffer.objects.filter(
-            user=user,
-            accepted_at__isnull=True,
-            declined_at__isnull=True,
-            withdrawn_at__isnull=True,
-            expires_at__gt=timezone.now(),
-        )
+        OrganiserOffer.objects.open()
+        .filter(user=user)
         .select_related("competition", "offered_by")
         .order_by("created_at", "pk")
     )

@@ -1083,6 +1083,65 @@ class TournamentRole(models.Model):
         return f"{self.user} – {self.get_role_display()}"
 
 
+# An offer not yet answered (the offers' own constraints keep one open per place and name).
+OFFER_OPEN = Q(accepted_at__isnull=True, withdrawn_at__isnull=True, declined_at__isnull=True)
+
+
+class OfferQuerySet(models.QuerySet):
+    def open(self) -> "OfferQuerySet":
+        """The offers still to be answered: not accepted, declined or withdrawn, not run out."""
+        return self.filter(
+            accepted_at__isnull=True,
+            declined_at__isnull=True,
+            withdrawn_at__isnull=True,
+            expires_at__gt=timezone.now(),
+        )
+
+
+class Offer(models.Model):
+    """Something offered to a person by name that he takes up only by accepting it (a role in
+    a tournament, ``adjudication.RoleOffer``; organising a competition, ``teams.
+    OrganiserOffer``): who offered it and when, until when it is open, and its one answer
+    (accepted, declined) or its withdrawal. Nobody is given what he has not accepted."""
+
+    offered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("offered by"),
+    )
+    created_at = models.DateTimeField(_("offered at"), default=timezone.now)
+    expires_at = models.DateTimeField(_("valid until"))
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    accepted_at = models.DateTimeField(_("accepted at"), null=True, blank=True)
+    declined_at = models.DateTimeField(_("declined at"), null=True, blank=True)
+
+    objects = OfferQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+        constraints = [
+            # Accepted, declined or withdrawn: one of them at most.
+            models.CheckConstraint(
+                condition=(
+                    Q(accepted_at__isnull=True, declined_at__isnull=True)
+                    | Q(accepted_at__isnull=True, withdrawn_at__isnull=True)
+                    | Q(declined_at__isnull=True, withdrawn_at__isnull=True)
+                ),
+                name="%(class)s_answered_once",
+            ),
+            models.CheckConstraint(
+                condition=Q(expires_at__gt=F("created_at")),
+                name="%(class)s_expires_after_made",
+            ),
+        ]
+
+    @property
+    def answered(self) -> bool:
+        """Accepted, declined or withdrawn."""
+        return bool(self.accepted_at or self.declined_at or self.withdrawn_at)
+
+
 class RoleRecord(models.Model):
     """One line of a tournament's role history, kept for good: a role granted, its *plays as*
     changed, or the role taken away (``tournaments.roles_history``, on every path that changes
