@@ -816,6 +816,8 @@ def may_return_sheet(
             Scoresheet.Status.SUBMITTED,
             _("only a handed-in sheet not yet confirmed can be sent back"),
         )
+        # Who does not see the hands (a blind first entry) cannot say what is wrong in them.
+        or first_entry_hidden(sheet=sheet, actor=actor)
     )
 
 
