@@ -12,7 +12,7 @@ from scoring.models import Hand, Scoresheet
 from scoring.selectors import hand_lines, scoresheet_check
 from teams import selectors as team_selectors
 from teams.models import Competition, GroupTeam, LineUp, MatchDay
-from tournaments.models import Player, RankingList, Round, Seat, Tournament
+from tournaments.models import PersonChange, Player, RankingList, Round, Seat, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -67,6 +67,8 @@ def forget() -> None:
     Competition.objects.all().delete()
     RankingList.objects.filter(slug="doko-freunde").delete()
     Player.objects.all().delete()
+    # The claims the demo confirms log changes to persons, which outlive them (SET_NULL).
+    PersonChange.objects.all().delete()
     get_user_model().objects.all().delete()
 
 

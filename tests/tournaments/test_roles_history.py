@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth.models import Group
 
 from adjudication import services as adjudication_services
+from adjudication.models import RoleOffer
 from tests import factories
 from tournaments import policies, services
 from tournaments.models import RoleRecord, Tournament, TournamentRole
@@ -70,12 +71,17 @@ def test_a_copied_tournaments_staff_is_kept_though_written_in_bulk():
     organiser = factories.user(username="orga")
     organiser.groups.add(Group.objects.get(name=policies.ORGANISERS_GROUP))
     source = factories.tournament(organiser=organiser)
-    factories.role_grant(
-        tournament=source, user=factories.user(username="ref"), role=Role.ADJUDICATOR
-    )
+    referee = factories.user(username="ref")
+    factories.role_grant(tournament=source, user=referee, role=Role.ADJUDICATOR)
     copy = services.tournament_copy(
         source=source, by=organiser, name="Zweite Runde", starts_on=source.starts_on, staff=True
     )
+    # The organiser's own role is given at once (in bulk); the others are offered again.
+    assert {(user, role, change) for user, role, change, _entry in history(copy)} == {
+        ("orga", Role.ORGANISER, "granted"),
+    }
+    offer = RoleOffer.objects.get(tournament=copy, user=referee)
+    adjudication_services.role_offer_accept(offer=offer, by=referee)
     assert {(user, role, change) for user, role, change, _entry in history(copy)} == {
         ("orga", Role.ORGANISER, "granted"),
         ("ref", Role.ADJUDICATOR, "granted"),
