@@ -182,7 +182,9 @@ def _standings(large: Shared) -> list[Figure]:
     return [
         Figure.paired(f"confirm → standings, {size} [< 200 ms]", whole, baseline, "ms"),
         Figure.paired("  of which results_refresh(1 table)", refresh, baseline, "ms"),
-        Figure.paired("  of which standings_rebuild (the table's players)", updated, baseline, "ms"),
+        Figure.paired(
+            "  of which standings_rebuild (the table's players)", updated, baseline, "ms"
+        ),
         Figure.paired("standings_rebuild from every result (no target)", full, baseline, "ms"),
         Figure.paired("standings.standings() alone (plain Python)", core, baseline, "ms"),
     ]

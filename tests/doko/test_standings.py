@@ -347,11 +347,12 @@ def test_updated_standings_are_the_standings_of_all_results(
     previous.pack(written)
     # Told as changed: every player whose results differ (and maybe others).
     changed = set(also) | {
-        n for n in range(1, 13) if {r for r in before if r.entry_id == n}
-        != {r for r in after if r.entry_id == n}
+        n
+        for n in range(1, 13)
+        if {r for r in before if r.entry_id == n} != {r for r in after if r.entry_id == n}
     }
     # Entered anew: no results before (a new entry's are of tables confirmed since: changed).
-    changed |= {n for n in after_in - before_in}
+    changed |= after_in - before_in
     theirs = [r for r in after if r.entry_id in changed]
     got = updated(
         previous, entrants=new_entrants, changed=changed, results=theirs, tiebreaks=tiebreaks
