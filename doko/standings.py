@@ -22,7 +22,7 @@ import datetime
 import json
 import operator
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, NamedTuple
@@ -109,43 +109,45 @@ class Standings:
     provisional_rounds: tuple[int, ...] = ()  # rounds with sheets submitted, not yet confirmed
     built_at: datetime.datetime | None = None  # when they were computed
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, rows: bool = True) -> dict[str, Any]:
         """Plain JSON data, for storing; ``from_dict`` reads it back. Results are written as
         lists in the order of ``RESULT_FIELDS`` (each ``RoundResult`` is one): the standings
-        of 2,000 players over ten rounds stay small and quick to write."""
-        return {
+        of 2,000 players over ten rounds stay small and quick to write. ``rows=False``: all
+        but the rows (``pack`` writes them one by one)."""
+        data: dict[str, Any] = {
             "rounds": list(self.rounds),
             "tiebreaks": [t.value for t in self.tiebreaks],
             "provisional_rounds": list(self.provisional_rounds),
             "built_at": self.built_at.isoformat() if self.built_at else None,
-            "rows": [
-                [
-                    row.rank,
-                    [
-                        row.entrant.entry_id,
-                        row.entrant.start_number,
-                        row.entrant.name,
-                        row.entrant.club,
-                        row.entrant.status.value,
-                    ],
-                    row.points,
-                    row.provisional,
-                    row.placings,
-                    row.best_round,
-                    row.rounds_played,
-                    row.solos_played,
-                    row.solos_won,
-                    row.results,
-                ]
-                for row in self.rows
-            ],
         }
+        if rows:
+            data["rows"] = [_row_data(row) for row in self.rows]
+        return data
 
-    def pack(self) -> bytes:
+    def pack(self, written: dict[int, tuple[Row, str]] | None = None) -> bytes:
         """``to_dict`` as compact JSON, compressed: what is stored and cached. For 2,000
-        players over ten rounds about 240 KB, written in a few milliseconds (a database's
-        JSON column would parse the 830 KB of JSON on every rebuild)."""
-        text = json.dumps(self.to_dict(), separators=(",", ":"), ensure_ascii=False)
+        players over ten rounds about 240 KB (a database's JSON column would parse the 830 KB
+        of JSON on every rebuild).
+
+        Writing the JSON of 20,000 results is most of the time (60 ms of a rebuild on the
+        shared bench machine), and after a confirm all but a few rows are what they were.
+        ``written`` keeps each row's JSON but its rank, by entry, from one call to the next
+        (``updated`` keeps a row as it was where its player's results did not change): a row
+        found there is not written again. The bytes are the same either way."""
+        head = json.dumps(self.to_dict(rows=False), separators=(",", ":"), ensure_ascii=False)
+        if written is None:
+            written = {}
+        rows = []
+        for row in self.rows:
+            found = written.get(row.entrant.entry_id)
+            if found is None or not _same_but_rank(found[0], row):
+                found = (row, _encode(_row_data(row)[1:]))
+                written[row.entrant.entry_id] = found
+            rows.append(f"[{_encode(row.rank)},{found[1][1:]}")
+        if len(written) > len(rows):  # players no longer entered
+            for entry_id in written.keys() - {row.entrant.entry_id for row in self.rows}:
+                del written[entry_id]
+        text = f'{head[:-1]},"rows":[{",".join(rows)}]}}'
         return zlib.compress(text.encode(), 1)
 
     @classmethod
@@ -187,6 +189,41 @@ class Standings:
 
 RESULT_FIELDS = list(RoundResult._fields)
 _result = RoundResult._make
+# Each row's JSON on its own: no check for circles (the rows are trees of tuples).
+_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False).encode
+
+
+def _row_data(row: Row) -> list[Any]:
+    """A row as ``to_dict`` writes it: a list in the order of ``Row``'s fields."""
+    entrant = row.entrant
+    return [
+        row.rank,
+        [entrant.entry_id, entrant.start_number, entrant.name, entrant.club, entrant.status.value],
+        row.points,
+        row.provisional,
+        row.placings,
+        row.best_round,
+        row.rounds_played,
+        row.solos_played,
+        row.solos_won,
+        row.results,
+    ]
+
+
+def _same_but_rank(one: Row, other: Row) -> bool:
+    """Whether two rows are written alike but for their ranks: their results the very same
+    tuple (``updated`` keeps it as it was), so the 20,000 results are not compared."""
+    return one is other or (
+        one.results is other.results
+        and (one.entrant is other.entrant or one.entrant == other.entrant)
+        and one.points == other.points
+        and one.provisional == other.provisional
+        and one.placings == other.placings
+        and one.best_round == other.best_round
+        and one.rounds_played == other.rounds_played
+        and one.solos_played == other.solos_played
+        and one.solos_won == other.solos_won
+    )
 
 
 DEFAULT_TIEBREAKS = (Tiebreak.PLACINGS, Tiebreak.BEST_ROUND, Tiebreak.START_NUMBER)
@@ -233,7 +270,6 @@ def standings(
     no two are equal. Players without a confirmed round follow, unranked, by start number;
     disqualified players come last, unranked, by start number.
     """
-    tiebreaks = tuple(tiebreaks)
     # One pass over the results and one over each player's: a confirm rebuilds the standings
     # of 2,000 players × 10 rounds (tests/doko/test_standings.py checks this against the
     # plain reading of the rules).
@@ -247,18 +283,125 @@ def standings(
             pending_rounds.add(result.round)
     rounds = tuple(sorted(played))
     column = {number: index for index, number in enumerate(rounds)}
+    return _ranked(
+        (
+            (entrant, _row_fields(by_entry.get(entrant.entry_id, ()), column), None)
+            for entrant in entrants
+        ),
+        rounds=rounds,
+        provisional_rounds=tuple(sorted(pending_rounds)),
+        tiebreaks=tiebreaks,
+        built_at=built_at,
+    )
 
+
+def updated(
+    previous: Standings,
+    *,
+    entrants: Iterable[Entrant],
+    changed: Collection[int],
+    results: Iterable[RoundResult],
+    tiebreaks: Sequence[Tiebreak] = DEFAULT_TIEBREAKS,
+    built_at: datetime.datetime | None = None,
+) -> Standings:
+    """The standings after a change to some players' results: what ``standings`` gives for
+    ``entrants`` and the results of ``previous`` but that the players ``changed`` (entry ids)
+    now have ``results`` (all of theirs, in every round; of no one else).
+
+    After a confirm, four or five players' results changed: their rows are computed again,
+    everyone else's kept as they were (the very same results, which ``Standings.pack`` then
+    need not write again), and all are ranked anew. Where a round's column comes or goes,
+    the standings are computed from all the results, the previous ones and these."""
+    changed = set(changed)
+    entrants = list(entrants)
+    results = list(results)
+    kept: dict[int, Row] = {}
+    for row in previous.rows:
+        if row.entrant.entry_id not in changed:
+            kept[row.entrant.entry_id] = row
+    entered = {entrant.entry_id for entrant in entrants}
+    rows = [row for entry_id, row in kept.items() if entry_id in entered]
+    # The rounds with a result: those of the new results, and each previous column that some
+    # kept row still has a result in (a player entered anew has none: he would be changed).
+    present = {result.round for result in results}
+    present.update(
+        number
+        for index, number in enumerate(previous.rounds)
+        if any(row.results[index] is not None for row in rows)
+    )
+    if present != set(previous.rounds):
+        return standings(
+            entrants=entrants,
+            results=[
+                *(cell for row in rows for cell in row.results if cell is not None),
+                *results,
+            ],
+            tiebreaks=tiebreaks,
+            built_at=built_at,
+        )
+    column = {number: index for index, number in enumerate(previous.rounds)}
+    by_entry: dict[int, list[RoundResult]] = {}
+    pending_rounds: set[int] = set()
+    for result in results:
+        by_entry.setdefault(result.entry_id, []).append(result)
+        if not result.confirmed:
+            pending_rounds.add(result.round)
+    for row in rows:
+        if row.provisional is not None:  # a result not yet confirmed
+            pending_rounds.update(
+                cell.round for cell in row.results if cell is not None and not cell.confirmed
+            )
+
+    def lines() -> Iterator[tuple[Entrant, _RowFields, Row | None]]:
+        for entrant in entrants:
+            row = kept.get(entrant.entry_id)
+            if row is None:
+                yield entrant, _row_fields(by_entry.get(entrant.entry_id, ()), column), None
+                continue
+            if row.entrant == entrant:
+                entrant = row.entrant
+            fields = (
+                row.points,
+                row.provisional,
+                row.placings,
+                row.best_round,
+                row.rounds_played,
+                row.solos_played,
+                row.solos_won,
+                row.results,
+            )
+            yield entrant, fields, row
+
+    return _ranked(
+        lines(),
+        rounds=previous.rounds,
+        provisional_rounds=tuple(sorted(pending_rounds)),
+        tiebreaks=tiebreaks,
+        built_at=built_at,
+    )
+
+
+def _ranked(
+    lines: Iterable[tuple[Entrant, _RowFields, Row | None]],
+    *,
+    rounds: tuple[int, ...],
+    provisional_rounds: tuple[int, ...],
+    tiebreaks: Sequence[Tiebreak],
+    built_at: datetime.datetime | None,
+) -> Standings:
+    """The standings of these players, each with his row's fields but the rank, in the
+    entrants' order; a previous row with the same entrant, fields and rank is kept as it is."""
+    tiebreaks = tuple(tiebreaks)
     # The ranked players by sort key, with their rows' fields but the rank (known once sorted).
-    ranked: list[tuple[tuple[int, ...], Entrant, _RowFields]] = []
+    ranked: list[tuple[tuple[int, ...], Entrant, _RowFields, Row | None]] = []
     not_played: list[Row] = []
     unranked: list[Row] = []
-    for entrant in entrants:
-        fields = _row_fields(by_entry.get(entrant.entry_id, ()), column)
+    for entrant, fields, previous in lines:
         points, _, placings, best, rounds_played, *_ = fields
         if entrant.status == Status.DISQUALIFIED:
-            unranked.append(Row(None, entrant, *fields))
+            unranked.append(_row(None, entrant, fields, previous))
         elif not rounds_played:
-            not_played.append(Row(None, entrant, *fields))
+            not_played.append(_row(None, entrant, fields, previous))
         else:
             key = _sort_key(
                 tiebreaks,
@@ -267,16 +410,24 @@ def standings(
                 best=best,
                 start=entrant.start_number,
             )
-            ranked.append((key, entrant, fields))
+            ranked.append((key, entrant, fields, previous))
     not_played.sort(key=lambda row: row.entrant.start_number)
     unranked.sort(key=lambda row: row.entrant.start_number)
     return Standings(
         rounds=rounds,
         tiebreaks=tiebreaks,
         rows=(*_ranked_rows(ranked), *not_played, *unranked),
-        provisional_rounds=tuple(sorted(pending_rounds)),
+        provisional_rounds=provisional_rounds,
         built_at=built_at,
     )
+
+
+def _row(rank: int | None, entrant: Entrant, fields: _RowFields, previous: Row | None) -> Row:
+    """The row; ``previous`` itself where it has the same rank, entrant and fields (as
+    ``updated`` passes them: the same objects)."""
+    if previous is not None and previous.rank == rank and previous.entrant is entrant:
+        return previous
+    return Row(rank, entrant, *fields)
 
 
 def _row_fields(results: Iterable[RoundResult], column: Mapping[int, int]) -> _RowFields:
@@ -310,16 +461,18 @@ def _row_fields(results: Iterable[RoundResult], column: Mapping[int, int]) -> _R
     )
 
 
-def _ranked_rows(ranked: list[tuple[tuple[int, ...], Entrant, _RowFields]]) -> list[Row]:
+def _ranked_rows(
+    ranked: list[tuple[tuple[int, ...], Entrant, _RowFields, Row | None]],
+) -> list[Row]:
     """The ranked players' rows in order of their sort keys; equal keys share a rank."""
     ranked.sort(key=operator.itemgetter(0))  # stable: equal keys keep the entrants' order
     rows = []
     previous_key = None
     rank = 0
-    for index, (key, entrant, fields) in enumerate(ranked, start=1):
+    for index, (key, entrant, fields, previous) in enumerate(ranked, start=1):
         if key != previous_key:
             rank, previous_key = index, key
-        rows.append(Row(rank, entrant, *fields))
+        rows.append(_row(rank, entrant, fields, previous))
     return rows
 
 

@@ -154,7 +154,12 @@ def versioned_put(key: str, value: Any) -> None:
 _DECODED_TOURNAMENTS = 4
 
 
-_decoded: OrderedDict[int, tuple[int, standings.Standings]] = OrderedDict()
+# With the standings a rebuild made, each row's JSON as ``Standings.pack`` wrote it: the next
+# rebuild in this process, after a confirm, writes only the rows that changed.
+Written = dict[int, tuple[standings.Row, str]]
+
+
+_decoded: OrderedDict[int, tuple[int, standings.Standings, Written | None]] = OrderedDict()
 
 
 _decoded_lock = threading.Lock()
@@ -169,11 +174,26 @@ def decoded_get(tournament_id: int, version: int) -> standings.Standings | None:
         return found[1]
 
 
-def decoded_put(tournament_id: int, version: int, value: standings.Standings) -> None:
+def decoded_written(tournament_id: int, version: int) -> Written | None:
+    """The rows' JSON of the standings of this version, if this process packed them (a
+    rebuild; a reader unpacks them); the caller may change it, and put it back with the next."""
+    with _decoded_lock:
+        found = _decoded.get(tournament_id)
+        if found is None or found[0] != version:
+            return None
+        return found[2]
+
+
+def decoded_put(
+    tournament_id: int,
+    version: int,
+    value: standings.Standings,
+    written: Written | None = None,
+) -> None:
     with _decoded_lock:
         if tournament_id in _decoded and _decoded[tournament_id][0] > version:
             return  # a newer version is here already
-        _decoded[tournament_id] = (version, value)
+        _decoded[tournament_id] = (version, value, written)
         _decoded.move_to_end(tournament_id)
         while len(_decoded) > _DECODED_TOURNAMENTS:
             _decoded.popitem(last=False)

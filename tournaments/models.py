@@ -1284,6 +1284,11 @@ class StandingsWanted(models.Model):
         verbose_name=_("tournament"),
     )
     wanted_at = models.DateTimeField(_("wanted"), default=timezone.now, db_index=True)
+    # The table whose results changed (``services.results_refresh``), by id: the rebuild then
+    # reads only its players' results (``standings_rebuild``). None: anything may have changed,
+    # the standings are computed from all results. No foreign key: a table deleted since
+    # leaves its id here, which names no table, and the rebuild reads everything.
+    table_pk = models.BigIntegerField(null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("standings rebuild wanted")

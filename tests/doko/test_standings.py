@@ -21,6 +21,7 @@ from doko.standings import (
     standings,
     statistics,
     table_placings,
+    updated,
 )
 
 
@@ -288,6 +289,91 @@ def test_the_standings_are_the_plain_reading_of_the_rules(raw, statuses, tiebrea
         assert row.not_played == (row.entrant.status != Status.DISQUALIFIED and not counted)
     assert table.rounds == tuple(sorted({r.round for r in results}))
     assert table.provisional_rounds == tuple(sorted({r.round for r in results if not r.confirmed}))
+
+
+_results = st.lists(
+    st.tuples(
+        st.integers(1, 10),  # player
+        st.integers(1, 5),  # round
+        st.integers(-6, 6),  # points / 10: ties on points are common
+        st.integers(1, 4),  # placing
+        st.booleans(),  # confirmed
+        st.integers(0, 2),  # solos played
+        st.integers(1, 3),  # table
+    ),
+    max_size=40,
+    unique_by=lambda t: (t[0], t[1]),
+)
+
+
+def _made(raw) -> list[RoundResult]:
+    return [
+        RoundResult(n, r, table, 1, 10 * p, placing=placing, confirmed=c, solos_played=solos)
+        for n, r, p, placing, c, solos, table in raw
+    ]
+
+
+@given(
+    _results,
+    _results,
+    st.sets(st.integers(1, 12)),  # players told as changed beyond those whose results did
+    st.lists(st.sampled_from(list(Status)), min_size=12, max_size=12),
+    st.lists(st.sampled_from(list(Status)), min_size=12, max_size=12),
+    st.sets(st.integers(1, 12), min_size=1),  # entered before
+    st.sets(st.integers(1, 12), min_size=1),  # entered now
+    st.lists(st.sampled_from(list(Tiebreak)), max_size=3, unique=True),
+)
+def test_updated_standings_are_the_standings_of_all_results(
+    before_raw, after_raw, also, statuses_before, statuses_after, before_in, after_in, tiebreaks
+):
+    """The rebuild after a confirm (``updated``: the changed players' rows computed again,
+    everyone else's kept) gives exactly the standings computed from all the results: the same
+    rows, ranks, rounds and provisional rounds; and packs to the same bytes, with the rows
+    written before kept or not. Players come and go, change their names and status."""
+
+    def field(entered, statuses, renamed):
+        return [
+            Entrant(n, n, f"Player {n}{'*' if renamed and n % 3 == 0 else ''}", "", statuses[n - 1])
+            for n in sorted(entered)
+        ]
+
+    old_entrants = field(before_in, statuses_before, renamed=False)
+    new_entrants = field(after_in, statuses_after, renamed=True)
+    # The results of players entered (the database has none of others: they go with the entry).
+    before = [r for r in _made(before_raw) if r.entry_id in before_in]
+    after = [r for r in _made(after_raw) if r.entry_id in after_in]
+    previous = standings(entrants=old_entrants, results=before, tiebreaks=tiebreaks)
+    written: dict = {}
+    previous.pack(written)
+    # Told as changed: every player whose results differ (and maybe others).
+    changed = set(also) | {
+        n
+        for n in range(1, 13)
+        if {r for r in before if r.entry_id == n} != {r for r in after if r.entry_id == n}
+    }
+    # Entered anew: no results before (a new entry's are of tables confirmed since: changed).
+    changed |= after_in - before_in
+    theirs = [r for r in after if r.entry_id in changed]
+    got = updated(
+        previous, entrants=new_entrants, changed=changed, results=theirs, tiebreaks=tiebreaks
+    )
+    full = standings(entrants=new_entrants, results=after, tiebreaks=tiebreaks)
+    assert got == full
+    assert got.pack(written) == full.pack() == got.pack()
+    assert Standings.unpack(got.pack(written)) == full
+
+
+def test_updated_keeps_the_rows_of_players_unchanged():
+    """What makes a confirm cheap: a player whose results did not change keeps his row (the
+    same object) where his rank is the same, and its JSON is not written again."""
+    entrants = [entrant(n) for n in range(1, 6)]
+    before = [result(n, 1, 10 * n) for n in range(1, 6)]
+    previous = standings(entrants=entrants, results=before)
+    changed = [result(1, 1, 15)]  # still last
+    got = updated(previous, entrants=entrants, changed={1}, results=changed)
+    assert got == standings(entrants=entrants, results=[*before[1:], *changed])
+    assert all(new is old for new, old in zip(got.rows[:4], previous.rows[:4], strict=True))
+    assert got.rows[4] is not previous.rows[4]
 
 
 # The ranking list ---------------------------------------------------------------------------

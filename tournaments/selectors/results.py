@@ -1,8 +1,11 @@
 """Reads of results and standings: a round's results table by table, a player's rounds,
 and the standings as last rebuilt (from this process's memory, the cache or the database)."""
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TypedDict
+
+from django.db.models import Q, QuerySet
 
 from doko import club_ranking, standings
 from tournaments import caching, play
@@ -12,6 +15,7 @@ from tournaments.models import (
     Seat,
     SeatResult,
     StandingsSnapshot,
+    Table,
     Tournament,
 )
 from tournaments.selectors.rounds import round_tables
@@ -118,12 +122,14 @@ def ddv_numbers(*, tournament: Tournament) -> dict[int, str]:
 def standings_results(*, tournament: Tournament) -> list[standings.RoundResult]:
     """Every handed-in result of the tournament, in one query, in no particular order (the
     standings do not depend on it; sorting 20,000 rows would double the query's time)."""
+    return _results_of(SeatResult.objects.filter(round__tournament=tournament))
+
+
+def _results_of(results: QuerySet[SeatResult]) -> list[standings.RoundResult]:
     # The columns in the order of RoundResult's fields, so that each row is one.
     columns = {"round": "round__number", "table": "table__number"}
-    rows = (
-        SeatResult.objects.filter(round__tournament=tournament)
-        .order_by()
-        .values_list(*(columns.get(field, field) for field in standings.RESULT_FIELDS))
+    rows = results.order_by().values_list(
+        *(columns.get(field, field) for field in standings.RESULT_FIELDS)
     )
     return list(map(standings.RoundResult._make, rows))
 
@@ -133,11 +139,67 @@ def _standings_key(tournament_id: int, version: int) -> str:
 
 
 def standings_cache_put(
-    *, tournament_id: int, version: int, packed: bytes, value: standings.Standings
+    *,
+    tournament_id: int,
+    version: int,
+    packed: bytes,
+    value: standings.Standings,
+    written: caching.Written | None = None,
 ) -> None:
-    """The rebuilt standings: packed for the shared cache, decoded for this process."""
+    """The rebuilt standings: packed for the shared cache, decoded for this process (with
+    their rows' JSON, ``written``, for the next rebuild here)."""
     caching.cache_put(_standings_key(tournament_id, version), packed)
-    caching.decoded_put(tournament_id, version, value)
+    caching.decoded_put(tournament_id, version, value, written)
+
+
+def standings_previous(
+    *, tournament: Tournament
+) -> tuple[standings.Standings, caching.Written | None] | None:
+    """The standings of the tournament's current version as this process keeps them decoded,
+    with their rows' JSON if it packed them: what a rebuild may start from. None if this
+    process has not got them (they are not unpacked for it: reading the results is as quick)."""
+    version = tournament.standings_version
+    found = caching.decoded_get(tournament.pk, version) if version else None
+    if found is None:
+        return None
+    return found, caching.decoded_written(tournament.pk, version)
+
+
+def standings_changed_results(
+    *, tournament: Tournament, previous: standings.Standings, table_ids: Collection[int]
+) -> tuple[set[int], list[standings.RoundResult]] | None:
+    """The players whose results may have changed since ``previous`` when only these
+    tables' results did (those seated there in ``previous``, and those with a result there
+    now), and every result of theirs (two queries). None if a table is no longer the
+    tournament's: then anything may have changed."""
+    tables = set(
+        Table.objects.filter(pk__in=table_ids, round__tournament=tournament)
+        .order_by()
+        .values_list("round__number", "number")
+    )
+    if len(tables) != len(set(table_ids)):
+        return None
+    changed: set[int] = set()
+    column = {number: index for index, number in enumerate(previous.rounds)}
+    for round_number, table_number in tables:
+        if (index := column.get(round_number)) is None:
+            continue
+        for row in previous.rows:
+            cell = row.results[index]
+            if cell is not None and cell.table == table_number:
+                changed.add(row.entrant.entry_id)
+    seated_now = SeatResult.objects.filter(table_id__in=table_ids).values("entry_id")
+    results = _results_of(
+        SeatResult.objects.filter(round__tournament=tournament).filter(
+            Q(entry_id__in=changed) | Q(entry_id__in=seated_now)
+        )
+    )
+    changed.update(r.entry_id for r in results if (r.round, r.table) in tables)
+    return changed, results
+
+
+def standings_results_count(*, tournament: Tournament) -> int:
+    return SeatResult.objects.filter(round__tournament=tournament).order_by().count()
 
 
 def standings_read(*, tournament: Tournament) -> standings.Standings | None:

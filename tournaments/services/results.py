@@ -25,7 +25,7 @@ def results_refresh(*, tables: Collection[Table]) -> int:
         for tournament_id in set(
             Table.objects.filter(pk__in=ids).values_list("round__tournament_id", flat=True)
         ):
-            standings_schedule(tournament_id=tournament_id)
+            standings_schedule(tournament_id=tournament_id, table_ids=ids)
     return len(results)
 
 

@@ -10,11 +10,11 @@ import contextlib
 import datetime
 import functools
 import gc
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
+from typing import cast
 
 from celery import shared_task
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from doko import standings
@@ -29,13 +29,26 @@ def standings_rebuild_task(tournament_id: int) -> None:
     standings_rebuild(tournament_id=tournament_id)
 
 
-def standings_schedule(*, tournament_id: int) -> None:
+# More tables changed at once than this (a whole round, a repair): the rebuild reads every
+# result, as quick as reading those of so many players.
+_TABLES_TOLD = 20
+
+
+def standings_schedule(*, tournament_id: int, table_ids: Collection[int] = ()) -> None:
     """Rebuild the tournament's standings once the current transaction commits: in a Celery
     worker, or here if the broker cannot be reached (a confirm never fails for want of it).
     The want is written in the transaction itself (``StandingsWanted``), so that a rebuild
     lost on the way (its worker died, its message was lost) is queued again by
-    ``standings_recover``, and a change rolled back wants nothing."""
-    StandingsWanted.objects.create(tournament_id=tournament_id)
+    ``standings_recover``, and a change rolled back wants nothing.
+
+    ``table_ids``: only these tables' results changed (``results_refresh``), so the rebuild
+    may read just their players' results; none given, anything may have changed."""
+    if table_ids and len(table_ids) <= _TABLES_TOLD:
+        StandingsWanted.objects.bulk_create(
+            StandingsWanted(tournament_id=tournament_id, table_pk=pk) for pk in table_ids
+        )
+    else:
+        StandingsWanted.objects.create(tournament_id=tournament_id)
     transaction.on_commit(lambda: workers.send_or_run(standings_rebuild_task, tournament_id))
 
 
@@ -82,7 +95,12 @@ def _collector_paused() -> Iterator[None]:
 def standings_rebuild(*, tournament_id: int) -> StandingsSnapshot | None:
     """Compute the standings from the results and store them (``StandingsSnapshot``) with a new
     version, which names them in the cache and in ETags. Rebuilds of one tournament take turns
-    (the tournament's row is locked), and each reads what is committed when its turn comes."""
+    (the tournament's row is locked), and each reads what is committed when its turn comes.
+
+    Where every change wanted since the last rebuild named its tables (a confirm), and this
+    process built the standings of the current version, only those tables' players' results
+    are read and their rows computed again (``standings.updated``: the same standings as from
+    all the results, tests/doko/test_standings.py); else every result is read."""
     with transaction.atomic(), _collector_paused():
         # No key update: the changes that want a rebuild meanwhile insert their want (a row
         # that refers to this one) without waiting for this rebuild.
@@ -92,29 +110,80 @@ def standings_rebuild(*, tournament_id: int) -> StandingsSnapshot | None:
         if tournament is None:  # deleted since the rebuild was queued
             return None
         # What was wanted until now is done by this rebuild, which reads the results after it
-        # (each read sees what was committed before it began); later wants stay for theirs.
-        done = StandingsWanted.objects.filter(tournament=tournament).aggregate(last=Max("pk"))
-        computed = standings.standings(
-            entrants=selectors.standings_entrants(tournament=tournament),
-            results=selectors.standings_results(tournament=tournament),
-            tiebreaks=selectors.tiebreaks_of(tournament),
-            built_at=timezone.now(),
+        # (each read sees what was committed before it began); later wants stay for theirs,
+        # and so does one committed meanwhile with an earlier id.
+        wanted = list(
+            StandingsWanted.objects.filter(tournament=tournament).values_list("pk", "table_pk")
         )
+        entrants = selectors.standings_entrants(tournament=tournament)
+        tiebreaks = selectors.tiebreaks_of(tournament)
+        built_at = timezone.now()
+        computed, written = _updated(tournament, wanted, entrants, tiebreaks, built_at)
+        if computed is None:
+            computed = standings.standings(
+                entrants=entrants,
+                results=selectors.standings_results(tournament=tournament),
+                tiebreaks=tiebreaks,
+                built_at=built_at,
+            )
         version = tournament.standings_version + 1
-        packed = computed.pack()
+        packed = computed.pack(written)
         fields = {"version": version, "built_at": computed.built_at, "packed": packed}
         # A plain UPDATE: update_or_create would first read the old standings.
         if not StandingsSnapshot.objects.filter(tournament=tournament).update(**fields):
             StandingsSnapshot.objects.create(tournament=tournament, **fields)
         Tournament.objects.filter(pk=tournament.pk).update(standings_version=version)
-        if done["last"] is not None:
-            StandingsWanted.objects.filter(tournament=tournament, pk__lte=done["last"]).delete()
+        if wanted:
+            StandingsWanted.objects.filter(pk__in=[pk for pk, _table in wanted]).delete()
     if tournament.status == Tournament.Status.FINISHED:
         # A result changed after the end (a sheet reopened, a panel's decision): the lists
         # that admitted the tournament count its results as they are now.
         ranking_schedule_if_ranked(tournament=tournament)
     selectors.tournament_head_forget(slug=tournament.slug)
     selectors.standings_cache_put(
-        tournament_id=tournament_id, version=version, packed=packed, value=computed
+        tournament_id=tournament_id,
+        version=version,
+        packed=packed,
+        value=computed,
+        written=written,
     )
     return StandingsSnapshot(tournament=tournament, **fields)
+
+
+def _updated(
+    tournament: Tournament,
+    wanted: list[tuple[int, int | None]],
+    entrants: list[standings.Entrant],
+    tiebreaks: tuple[standings.Tiebreak, ...],
+    built_at: datetime.datetime,
+) -> tuple[standings.Standings | None, dict]:
+    """The standings from the previous ones and the results of the tables the wants name,
+    and the rows' JSON to pack them with; (None, {}) where they cannot be had so: a want
+    names no table (or none was wanted: a rebuild asked for by hand), this process has not
+    got the previous standings, or a table is gone. A count of the results checks that none
+    came or went but at those tables."""
+    table_ids = {table for _pk, table in wanted}
+    if not table_ids or None in table_ids:
+        return None, {}
+    previous = selectors.standings_previous(tournament=tournament)
+    if previous is None:
+        return None, {}
+    base, written = previous
+    found = selectors.standings_changed_results(
+        tournament=tournament, previous=base, table_ids=cast(set[int], table_ids)
+    )
+    if found is None:
+        return None, {}
+    changed, results = found
+    computed = standings.updated(
+        base,
+        entrants=entrants,
+        changed=changed,
+        results=results,
+        tiebreaks=tiebreaks,
+        built_at=built_at,
+    )
+    cells = sum(len(row.results) - row.results.count(None) for row in computed.rows)
+    if cells != selectors.standings_results_count(tournament=tournament):
+        return None, {}
+    return computed, written if written is not None else {}
