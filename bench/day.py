@@ -345,8 +345,7 @@ def _proxy(directory: Path, servers: list[str]) -> tuple[subprocess.Popen, str]:
         process = subprocess.Popen(
             [_haproxy(), "-db", "-f", str(config)],
             stdout=output,
-            stderr=subprocess.STDOUT,
-            **child_options(),
+            **child_options(),  # its stderr into the log too
         )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30

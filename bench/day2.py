@@ -5,6 +5,7 @@ run of every suite. Its figures carry the same names as the one-server day's, an
 with both side by side (the one-server figures from the newest ``bench/results/day-*.json``)."""
 
 import json
+import re
 
 from bench import day
 from bench.figures import RESULTS, Figure
@@ -24,17 +25,20 @@ def beside(two: list[Figure]) -> None:
         return
     one = {_plain(figure["name"]): figure for figure in json.loads(runs[-1].read_text())["figures"]}
     print(f"\nday2: two servers beside one ({runs[-1].name})")
-    print(f"  {'figure':<62} {'one server':>22} {'two servers':>22}")
+    print(f"  {'figure':<62} {'one server':>26} {'two servers':>26}")
     for figure in two:
         name = _plain(figure.name)
         other = one.get(name)
         mine = f"{figure.value:,.1f} {figure.unit} ({figure.reading})"
         theirs = f"{other['value']:,.1f} {other['unit']} ({other['reading']})" if other else "-"
-        print(f"  {name[:62]:<62} {theirs:>22} {mine:>22}")
+        print(f"  {name[:62]:<62} {theirs:>26} {mine:>26}")
 
 
 def _plain(name: str) -> str:
-    """A figure's name without its verdict and the counts in brackets, to match across runs."""
+    """A figure's name without its verdict and the counts in brackets ("(37 of 37)", "(148
+    hands stored …: …)"), to match across runs."""
     for word in (" target met", " target MISSED", " within the targets", " beyond the targets"):
         name = name.replace(word, "")
-    return name.split(" (")[0] if "hands stored" in name or "pages stale" in name else name
+    while (plain := re.sub(r" \([^()]*(?::| of )[^()]*\)", "", name)) != name:
+        name = plain
+    return name

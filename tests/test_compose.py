@@ -207,7 +207,8 @@ def test_the_proxy_hands_requests_round_robin_to_every_web_replica_by_dns():
     assert "balance roundrobin" in backend
     (template,) = [line for line in backend if line.startswith("server-template ")]
     assert " web:8000 " in template  # the service's name, as Docker's DNS answers it
-    assert "resolvers docker" in template and "init-addr none" in template
+    assert "resolvers docker" in template
+    assert "init-addr none" in template
     assert "nameserver dns 127.0.0.11:53" in sections["resolvers docker"]
     assert "option forwardfor" in sections["defaults"]
 
