@@ -669,9 +669,11 @@ _HAND_ROW = re.compile(r'<tr>\s*<td class="num">(\d+)</td>')
 
 
 def hands_shown(html: str) -> int | None:
-    """The last hand a table page's sheet shows (its rows' first cells), None: no hands."""
-    numbers = [int(number) for number in _HAND_ROW.findall(html)]
-    return max(numbers) if numbers else None
+    """The last hand a table page's sheet shows (its rows' first cells; 0: none yet), None
+    where it shows none for a reason (the standings hidden, a first entry checked blind)."""
+    if 'class="alert alert-info small" role="status"' in html:
+        return None
+    return max((int(number) for number in _HAND_ROW.findall(html)), default=0)
 
 
 class Staleness:
@@ -706,7 +708,7 @@ class Staleness:
             f"{self.stale} stale of {self.checked:,} table pages checked against the saves "
             f"acknowledged before them ({self.within} older than a save acknowledged within "
             f"the {self.bound:g} s a process keeps a table's version"
-            + (f", {self.unreadable} showed no hand" if self.unreadable else "")
+            + (f", {self.unreadable} showing no hand for a reason" if self.unreadable else "")
             + ")"
         )
 
