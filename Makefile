@@ -93,12 +93,15 @@ servers:
 # the run starts and stops both (PostgreSQL's server binaries must be installed). On a machine
 # without PostgreSQL, `make bench DB=sqlite` runs as before: a SQLite file and in-memory caches.
 # The standings suite loads gunicorn with wrk; wrk and redis-server are installed from Debian if
-# missing.
+# missing. `make bench SUITES=day2` (the tournament day on two servers, never run by default)
+# puts HAProxy in front of them, installed from Debian if missing.
 DB ?= postgres
 APT_INSTALL = if [ "$$(id -u)" = 0 ]; then apt-get install -y --no-install-recommends $(1); else sudo apt-get install -y --no-install-recommends $(1); fi
 bench: install
 	@command -v wrk >/dev/null 2>&1 || { $(call APT_INSTALL,wrk); }
 	@[ "$(DB)" = sqlite ] || command -v redis-server >/dev/null 2>&1 || { $(call APT_INSTALL,redis-server); }
+	@case " $(SUITES) " in *" day2 "*) command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] \
+	  || { $(call APT_INSTALL,haproxy); };; esac
 	BENCH_DB=$(DB) $(BIN)/python -m bench $(SUITES)
 
 # Start over: a fresh SQLite database under var/ with the demo tournaments and a new login.

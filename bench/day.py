@@ -26,11 +26,26 @@ Two sizes: the German championship (148 players, 37 tables, round 4 of 8), held 
 and a field of 2,000 players (500 tables), whose active tables are stepped up (``STEPS``) until
 a target breaks: the figure is how many tables this machine holds within the targets.
 
-Targets: the writes' p99 (the hand's save, the live check, handing in, confirming) within 3× the
-trivial view's p99, the reads' (table page, standings, clock) within 2×; no hand lost or doubled
-(afterwards, in the database: every hand the client was answered a 2xx for is stored exactly
-once with the points it was sent with, and no other); every confirmed sheet in the standings
-within 5 s of the last confirmation (the public standings API polled after it).
+Targets (issues 36 and 45): every kind's p50 within 3× the trivial view's p50 in the same
+seconds; the writes' p99 (the hand's save, the live check, handing in, confirming) within 3× the
+trivial view's p99, the reads' (table page, standings, clock) within 2×; the machine not
+saturated: the trivial view's p99 under the load within 3× its p99 with no load, measured in the
+same run just before the load (``NO_LOAD_SECONDS``, the same client at the same rate); no hand
+lost or doubled (afterwards, in the database: every hand the client was answered a 2xx for is
+stored exactly once with the points it was sent with, and no other); every confirmed sheet in
+the standings within 5 s of the last confirmation (the public standings API polled after it);
+no table page staler than a save acknowledged before it was asked (``Staleness``: more than
+``DESK_READER_SECONDS`` before, each web process's memory of the table's version). The field
+"holds" a step only when all of them are met.
+
+Two servers as one (issue 45): the suite ``day2`` (``bench/day2.py``) serves the same day from two
+gunicorn instances (each as above, on its own loopback port) behind HAProxy from the
+distribution's packages (round robin), sharing the run's PostgreSQL and Redis; the client goes
+through the proxy, so a table's save and the next request about it mostly meet different
+servers. It checks the same targets, and that the servers share the sessions (a desk login made
+through one is let in by the other), the cache (the same table and standings versions from
+both), the rate limits (a client's API limit counted once across both) and the scans (one
+attached through one server is read through the other: Django's storage API).
 
 ``BENCH_DAY_QUICK=1`` runs a short day (a few hands a table, short steps) to try the suite;
 ``BENCH_DAY_HANDS``, ``BENCH_DAY_STEP_SECONDS`` and ``BENCH_DAY_STEPS`` (comma-separated table
@@ -93,6 +108,10 @@ WINDOW_SECONDS = 30
 CLIENT_THREADS = 48
 STANDINGS_WITHIN = 5.0  # seconds after the last confirm
 WRITE_TARGET, READ_TARGET = 3.0, 2.0  # p99 against the trivial view's p99
+P50_TARGET = 3.0  # every kind's p50 against the trivial view's p50 in the same seconds
+SATURATION_TARGET = 3.0  # the trivial view's p99 under the load against its p99 with no load
+FIELD_TARGET = 100  # tables of the 2,000-player field held within the targets (issue 45)
+NO_LOAD_SECONDS = _env_int("BENCH_DAY_NO_LOAD_SECONDS", 10 if QUICK else 20)
 LAG_LIMIT = 1.0  # a step whose requests went out later than this (p99) was not delivered
 WORKERS, THREADS = 2, 4
 SERVER_START_SECONDS = 120  # a shared machine can be slow to load Django twice
@@ -103,7 +122,8 @@ READS = ("table page", "standings", "clock")
 TRIVIAL = "trivial view"
 
 
-def figures() -> list[Figure]:
+def figures(servers: int = 1) -> list[Figure]:
+    """The day on one gunicorn, or on ``servers`` of them behind HAProxy (``bench.day2``)."""
     from django.db import connection
 
     setup_test_environment(debug=False)
@@ -111,24 +131,33 @@ def figures() -> list[Figure]:
     try:
         print(
             f"day: {HANDS} hands a table, steps of {STEP_SECONDS} s over {STEPS} tables"
-            + (" (quick)" if QUICK else ""),
+            + (" (quick)" if QUICK else "")
+            + (f", {servers} servers behind HAProxy" if servers > 1 else ", one server"),
             flush=True,
         )
         start = time.perf_counter()
         championship = _day_tournament(*CHAMPIONSHIP, seed=36)
         large = _day_tournament(*FIELD, seed=3636)
+        if servers > 1:
+            _desk_member(championship)
         print(f"day: tournaments built in {time.perf_counter() - start:.0f} s", flush=True)
         connection.close()  # the server's workers have the database to themselves
-        process, base, log = _server(directory)
+        site = _site(directory, servers)
         try:
-            result = [*_championship_day(base, championship)]
-            result += _field_day(base, large)
+            result = [*_championship_day(site.base, championship)]
+            if servers > 1:
+                result += _shared(site, championship)
+            result += _field_day(site.base, large)
         finally:
-            from tools.servers import stop_process
-
-            stop_process(process)
-        restarts = _restarts(log)
-        print(f"day: gunicorn restarted a worker {restarts} times during the run", flush=True)
+            site.stop()
+        for number, log in enumerate(site.logs, 1):
+            restarts = _restarts(log)
+            name = "gunicorn" if servers == 1 else f"server {number} (gunicorn)"
+            print(
+                f"day: {name} answered {_answered(log):,} requests and restarted a worker "
+                f"{restarts} times during the run",
+                flush=True,
+            )
         return result
     finally:
         teardown_test_environment()
@@ -149,6 +178,8 @@ class Table:
     # points), and where the sheet is ("typing", "confirmed", or what went wrong).
     next_hand: int = 0
     acknowledged: list = field(default_factory=list)
+    # When each hand was acknowledged (monotonic, hand number), for the staleness check.
+    acknowledged_at: list[tuple[float, int]] = field(default_factory=list)
     state: str = "typing"
 
     def __post_init__(self) -> None:
@@ -161,6 +192,7 @@ class DayTournament:
     round_number: int
     tables: list[Table]
     pk: int
+    desk: tuple[str, str] | None = None  # a member of its desk (user name, password): day2
 
 
 def _day_tournament(slug: str, players: int, before: int, *, seed: int) -> DayTournament:
@@ -218,20 +250,127 @@ def _keeper(sheet, size: int):
 # The server ----------------------------------------------------------------------------------
 
 
-def _server(directory: Path) -> tuple[subprocess.Popen, str, Path]:
+@dataclass
+class Site:
+    """The site as the client sees it (``base``), and the gunicorn servers behind it."""
+
+    base: str
+    servers: list[str]  # each gunicorn's own address
+    logs: list[Path]
+    processes: list[subprocess.Popen]
+
+    def stop(self) -> None:
+        from tools.servers import stop_process
+
+        for process in reversed(self.processes):
+            stop_process(process)
+
+
+def _site(directory: Path, servers: int) -> Site:
+    """One gunicorn, or ``servers`` of them behind HAProxy: one environment for all (the same
+    secret key, database, cache and media directory), each on its own loopback port."""
+    extra = {"NUM_PROXIES": "1"} if servers > 1 else {}
+    env = server_env(
+        directory,
+        LOG_LEVEL="INFO",
+        WEB_CONCURRENCY=str(WORKERS),
+        GUNICORN_THREADS=str(THREADS),
+        **extra,
+    )
+    site = Site(base="", servers=[], logs=[], processes=[])
+    try:
+        for number in range(1, servers + 1):
+            process, base, log = _server(directory, env, name=f"gunicorn-{number}")
+            site.processes.append(process)
+            site.servers.append(base)
+            site.logs.append(log)
+        if servers == 1:
+            site.base = site.servers[0]
+        else:
+            process, site.base = _proxy(directory, site.servers)
+            site.processes.append(process)
+    except BaseException:
+        site.stop()
+        raise
+    return site
+
+
+def proxy_config(port: int, servers: list[str]) -> str:
+    """HAProxy's configuration for the bench: round robin over ``servers`` (http://host:port),
+    as docker/haproxy.cfg does over the web containers, listening on ``port`` (loopback)."""
+    lines = [
+        "global",
+        "    maxconn 4096",
+        "defaults",
+        "    mode http",
+        "    option forwardfor",
+        "    timeout connect 5s",
+        "    timeout client 60s",
+        "    timeout server 40s",
+        "    timeout http-request 30s",
+        "    timeout http-keep-alive 4s",
+        "    timeout queue 30s",
+        "frontend site",
+        f"    bind 127.0.0.1:{port}",
+        "    default_backend web",
+        "backend web",
+        "    balance roundrobin",
+    ]
+    for number, server in enumerate(servers, 1):
+        lines.append(f"    server web{number} {server.removeprefix('http://')} check inter 2s")
+    return "\n".join(lines) + "\n"
+
+
+def _haproxy() -> str:
+    from tools.servers import ServerError
+
+    for candidate in (shutil.which("haproxy"), "/usr/sbin/haproxy"):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    raise ServerError(
+        "The two-server day needs HAProxy: apt-get install -y haproxy (`make bench "
+        "SUITES=day2` installs it)."
+    )
+
+
+def _proxy(directory: Path, servers: list[str]) -> tuple[subprocess.Popen, str]:
+    """HAProxy in the foreground on a free loopback port, in front of ``servers``."""
+    from tools.servers import ServerError, child_options, free_port, log_tail
+
+    port = free_port()
+    config = directory / "haproxy.cfg"
+    config.write_text(proxy_config(port, servers))
+    log = directory / "haproxy.log"
+    with log.open("ab") as output:
+        process = subprocess.Popen(
+            [_haproxy(), "-db", "-f", str(config)],
+            stdout=output,
+            **child_options(),  # its stderr into the log too
+        )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            if requests.get(f"{base}/healthz/", timeout=5).status_code == 200:
+                return process, base
+        except requests.RequestException:
+            pass
+        time.sleep(0.1)
+    process.kill()
+    process.wait()
+    raise ServerError(f"HAProxy did not start:\n{log_tail(log)}")
+
+
+def _server(
+    directory: Path, env: dict[str, str], *, name: str
+) -> tuple[subprocess.Popen, str, Path]:
     """gunicorn with docker/gunicorn.conf.py on a free loopback port (DEBUG off), on the run's
     database and cache; its log (access log included, at info: the worker restarts) in a file."""
     from django.conf import settings
 
     from tools.servers import ServerError, child_options, free_port, log_tail
 
-    env = server_env(
-        directory,
-        LOG_LEVEL="INFO",
-        WEB_CONCURRENCY=str(WORKERS),
-        GUNICORN_THREADS=str(THREADS),
-    )
-    log = directory / "gunicorn.log"
+    log = directory / f"{name}.log"
     port = free_port()
     config = Path(settings.BASE_DIR) / "docker" / "gunicorn.conf.py"
     with log.open("ab") as output:
@@ -263,6 +402,11 @@ def _server(directory: Path) -> tuple[subprocess.Popen, str, Path]:
     process.kill()
     process.wait()
     raise ServerError(f"gunicorn did not start ({last}):\n{log_tail(log)}")
+
+
+def _answered(log: Path) -> int:
+    """Requests in a gunicorn's access log."""
+    return len(re.findall(r'"(?:GET|POST|HEAD) ', log.read_text(errors="replace")))
 
 
 def _restarts(log: Path) -> int:
@@ -457,6 +601,7 @@ class Keeper:
         response = self._post("hand write", self.keeper, self.keeper_path + "save/", data)
         if response is not None and response.ok:
             table.acknowledged.append((number, dict(line.points)))
+            table.acknowledged_at.append((time.monotonic(), number))
             self.version = _version(response.text)
             table.next_hand += 1
         else:
@@ -520,6 +665,54 @@ def _polled(html: str) -> tuple[str, int] | None:
     return found.group(1).replace("&amp;", "&"), int(found.group(2))
 
 
+_HAND_ROW = re.compile(r'<tr>\s*<td class="num">(\d+)</td>')
+
+
+def hands_shown(html: str) -> int | None:
+    """The last hand a table page's sheet shows (its rows' first cells; 0: none yet), None
+    where it shows none for a reason (the standings hidden, a first entry checked blind)."""
+    if 'class="alert alert-info small" role="status"' in html:
+        return None
+    return max((int(number) for number in _HAND_ROW.findall(html)), default=0)
+
+
+class Staleness:
+    """Table pages answered older than a save the keeper was acknowledged before they were
+    asked. A web process remembers a table's version for ``DESK_READER_SECONDS``
+    (``tournaments.caching.table_version``: the process that raised it forgets it at once), so
+    another process, or another server, may show the table as it was that much longer: an
+    answer older than a save acknowledged more than that before the request is stale; one
+    within it is counted apart, as the documented lag."""
+
+    def __init__(self, bound: float) -> None:
+        self.bound = bound
+        self.checked = self.stale = self.within = self.unreadable = 0
+        self._lock = threading.Lock()
+
+    def see(self, table: Table, sent: float, shown: int | None) -> None:
+        acknowledged = list(table.acknowledged_at)
+        before = max((n for at, n in acknowledged if at <= sent), default=0)
+        settled = max((n for at, n in acknowledged if at <= sent - self.bound), default=0)
+        with self._lock:
+            if shown is None:
+                self.unreadable += 1
+                return
+            self.checked += 1
+            if shown < settled:
+                self.stale += 1
+            elif shown < before:
+                self.within += 1
+
+    def __str__(self) -> str:
+        return (
+            f"{self.stale} stale of {self.checked:,} table pages checked against the saves "
+            f"acknowledged before them ({self.within} older than a save acknowledged within "
+            f"the {self.bound:g} s a process keeps a table's version"
+            + (f", {self.unreadable} showing no hand for a reason" if self.unreadable else "")
+            + ")"
+        )
+
+
 @dataclass
 class Phone:
     """A player's phone following a page: revalidating with the last ETag, as its cache does."""
@@ -532,6 +725,9 @@ class Phone:
     until: float
     etag: str | None = None
     next_at: float = 0.0
+    table: Table | None = None  # a table page's table, checked for staleness
+    staleness: Staleness | None = None
+    shown: int | None = None  # the last hand the page it holds shows
 
     def begin(self, start: float) -> None:
         self.next_at = start + random.uniform(0, self.seconds)
@@ -546,9 +742,19 @@ class Phone:
         headers = {"HX-Request": "true"} if self.htmx else {}
         if self.etag:
             headers["If-None-Match"] = self.etag
+        sent = time.monotonic()
         response = self.load.request(self.kind, "GET", self.path, headers=headers)
         if response is not None and response.status_code == 200:
             self.etag = response.headers.get("ETag")
+            if self.table is not None:
+                self.shown = hands_shown(response.text)
+        if (
+            self.table is not None
+            and self.staleness is not None
+            and response is not None
+            and response.status_code in (200, 304)
+        ):
+            self.staleness.see(self.table, sent, self.shown)
 
 
 @dataclass
@@ -600,7 +806,14 @@ def _clock_polled(html: str) -> tuple[str, int] | None:
     return _polled(section.group(0))
 
 
-def _phones(load: Load, base: str, day: DayTournament, tables: list[Table], until: float):
+def _phones(
+    load: Load,
+    base: str,
+    day: DayTournament,
+    tables: list[Table],
+    until: float,
+    staleness: Staleness,
+):
     pages = _pages(base, day)
     table_path = pages["table page"][0]
     phones = []
@@ -608,9 +821,11 @@ def _phones(load: Load, base: str, day: DayTournament, tables: list[Table], unti
         for _player in range(table.size):
             for _phone in range(PHONES_PER_PLAYER):
                 for kind, (path, seconds, htmx) in pages.items():
+                    phone = Phone(load, kind, path, seconds, htmx, until)
                     if kind == "table page":  # its own table's
-                        path = table_path.replace("/tables/1/", f"/tables/{table.number}/", 1)
-                    phones.append(Phone(load, kind, path, seconds, htmx, until))
+                        phone.path = table_path.replace("/tables/1/", f"/tables/{table.number}/", 1)
+                        phone.table, phone.staleness = table, staleness
+                    phones.append(phone)
     return phones, pages
 
 
@@ -641,12 +856,24 @@ class Line:
         return self.p99 / self.base_p99
 
     @property
+    def p50_ratio(self) -> float:
+        return self.p50 / self.base_p50
+
+    @property
     def target(self) -> float:
         return WRITE_TARGET if self.kind in WRITES else READ_TARGET
 
     @property
+    def p50_met(self) -> bool:
+        return self.p50_ratio <= P50_TARGET  # NaN: never met
+
+    @property
+    def p99_met(self) -> bool:
+        return self.ratio <= self.target
+
+    @property
     def met(self) -> bool:
-        return self.ratio <= self.target and not self.errors  # NaN: never met
+        return self.p50_met and self.p99_met and not self.errors
 
     def paired(self, name: str) -> Figure | None:
         """The p99 window by window, each against the trivial view's in the same window: the
@@ -661,6 +888,49 @@ class Line:
         if figure is None:
             return "one window"
         return f"{len(self.windows)} windows of {WINDOW_SECONDS} s: {figure.reading}"
+
+
+@dataclass(frozen=True)
+class Saturation:
+    """The trivial view under the load against the trivial view with no load, in the same run:
+    how far the load saturated the machine (every request queues alike)."""
+
+    quiet_p50: float  # ms, with no load (just before it)
+    quiet_p99: float
+    loaded_p50: float  # ms, all through the load
+    loaded_p99: float
+
+    @property
+    def ratio(self) -> float:
+        return self.loaded_p99 / self.quiet_p99
+
+    @property
+    def met(self) -> bool:
+        return self.ratio <= SATURATION_TARGET  # NaN: never met
+
+    def __str__(self) -> str:
+        return (
+            f"trivial view with no load p50 {self.quiet_p50:.1f} ms, p99 {self.quiet_p99:.1f} ms; "
+            f"under the load p50 {self.loaded_p50:.1f} ms, p99 {self.loaded_p99:.1f} ms: "
+            f"p99 {self.ratio:.2f}x [≤ {SATURATION_TARGET:.0f}x] {_verdict(self.met)}"
+        )
+
+
+def saturation(quiet: list[float], samples: list[Sample]) -> Saturation:
+    """``quiet``: the trivial view's seconds with no load; ``samples``: the load's."""
+    loaded = [s.seconds for s in samples if s.kind == TRIVIAL and 200 <= s.status < 300]
+    quiet_ms = [seconds * 1000 for seconds in quiet] or [math.nan]
+    loaded_ms = [seconds * 1000 for seconds in loaded] or [math.nan]
+    return Saturation(
+        _quantile(quiet_ms, 0.5),
+        _quantile(quiet_ms, 0.99),
+        _quantile(loaded_ms, 0.5),
+        _quantile(loaded_ms, 0.99),
+    )
+
+
+def _verdict(met: bool) -> str:
+    return "target met" if met else "target MISSED"
 
 
 def _lines(samples: list[Sample]) -> list[Line]:
@@ -711,7 +981,7 @@ def _print(title: str, lines: list[Line], samples: list[Sample]) -> None:
     print(f"\n{title}", flush=True)
     print(
         f"  {'':<12} {'requests':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}"
-        f" {'trivial p99':>11} {'ratio':>6}  target"
+        f" {'trivial p50':>11} {'trivial p99':>11} {'p50':>6} {'p99':>6}  targets"
     )
     if probe:
         print(
@@ -719,11 +989,12 @@ def _print(title: str, lines: list[Line], samples: list[Sample]) -> None:
             f" {_quantile(probe, 0.95):>8.1f} {_quantile(probe, 0.99):>8.1f}"
         )
     for line in lines:
-        verdict = "target met" if line.met else "target missed"
         errors = f", {line.errors} failed" if line.errors else ""
         print(
             f"  {line.kind:<12} {line.count:>8} {line.p50:>8.1f} {line.p95:>8.1f} {line.p99:>8.1f}"
-            f" {line.base_p99:>11.1f} {line.ratio:>5.2f}x  ≤ {line.target:.0f}x {verdict}"
+            f" {line.base_p50:>11.1f} {line.base_p99:>11.1f} {line.p50_ratio:>5.2f}x"
+            f" {line.ratio:>5.2f}x  p50 ≤ {P50_TARGET:.0f}x {'met' if line.p50_met else 'MISSED'},"
+            f" p99 ≤ {line.target:.0f}x {'met' if line.p99_met else 'MISSED'}"
             f" ({line.spread()}{errors})"
         )
 
@@ -731,13 +1002,18 @@ def _print(title: str, lines: list[Line], samples: list[Sample]) -> None:
 def _figures(prefix: str, lines: list[Line]) -> list[Figure]:
     result = []
     for line in lines:
-        verdict = "target met" if line.met else "target missed"
         base = "trivial view, same seconds"
         result += [
-            Figure(f"{prefix} {line.kind}: p50", line.p50, base, line.base_p50, "ms"),
+            Figure(
+                f"{prefix} {line.kind}: p50 [≤ {P50_TARGET:.0f}x] {_verdict(line.p50_met)}",
+                line.p50,
+                base,
+                line.base_p50,
+                "ms",
+            ),
             Figure(f"{prefix} {line.kind}: p95", line.p95, base, line.base_p95, "ms"),
             Figure(
-                f"{prefix} {line.kind}: p99 [≤ {line.target:.0f}x] {verdict}",
+                f"{prefix} {line.kind}: p99 [≤ {line.target:.0f}x] {_verdict(line.p99_met)}",
                 line.p99,
                 base,
                 line.base_p99,
@@ -747,6 +1023,27 @@ def _figures(prefix: str, lines: list[Line]) -> list[Figure]:
         if windows := line.paired(f"{prefix} {line.kind}: p99, window by window"):
             result.append(windows)
     return result
+
+
+def _saturation_figures(prefix: str, saturated: Saturation) -> list[Figure]:
+    base = "trivial view with no load, same run"
+    return [
+        Figure(
+            f"{prefix} trivial view under the load: p50",
+            saturated.loaded_p50,
+            base,
+            saturated.quiet_p50,
+            "ms",
+        ),
+        Figure(
+            f"{prefix} trivial view under the load: p99 [≤ {SATURATION_TARGET:.0f}x] "
+            + _verdict(saturated.met),
+            saturated.loaded_p99,
+            base,
+            saturated.quiet_p99,
+            "ms",
+        ),
+    ]
 
 
 @dataclass(frozen=True)
@@ -854,12 +1151,15 @@ def _standings_current(base: str, day: DayTournament, keepers: list[Keeper]) -> 
 
 def _run(base: str, day: DayTournament, tables: list[Table], seconds: float, *, whole: bool):
     """The load of ``tables`` (their keepers and their players' phones) and the probe, for at
-    most ``seconds``; its samples and keepers."""
+    most ``seconds``; its samples, keepers and the table pages' staleness."""
+    from django.conf import settings
+
     load = Load(base)
     now = time.monotonic()
     until = now + seconds
     keepers = [Keeper(load, day, table, until) for table in tables]
-    phones, _pages_polled = _phones(load, base, day, tables, until)
+    staleness = Staleness(settings.DESK_READER_SECONDS)
+    phones, _pages_polled = _phones(load, base, day, tables, until, staleness)
     probe = Probe(load, until)
     probe.begin(now)
     for keeper in keepers:
@@ -876,7 +1176,56 @@ def _run(base: str, day: DayTournament, tables: list[Table], seconds: float, *, 
             time.sleep(0.5)
     finally:
         load.stop()
-    return load.samples, keepers
+    return load.samples, keepers, staleness
+
+
+def _quiet(base: str) -> list[float]:
+    """The trivial view with no load, just before it: the same client (its threads and
+    connections), at the same rate, for ``NO_LOAD_SECONDS``; each answer's seconds."""
+    load = Load(base)
+    now = time.monotonic()
+    until = now + NO_LOAD_SECONDS
+    Probe(load, until).begin(now)
+    load.start()
+    try:
+        while time.monotonic() < until + 1:
+            time.sleep(0.2)
+    finally:
+        load.stop()
+    return [s.seconds for s in load.samples if s.kind == TRIVIAL and 200 <= s.status < 300]
+
+
+def _targets(rows: list[tuple[str, bool]]) -> bool:
+    """Print each target met or missed; whether all were met."""
+    print("  targets:")
+    for name, met in rows:
+        print(f"    {'met   ' if met else 'MISSED'}  {name}")
+    missed = sum(not met for _name, met in rows)
+    print(
+        "  every target met" if not missed else f"  {missed} of {len(rows)} targets missed",
+        flush=True,
+    )
+    return not missed
+
+
+def _line_targets(lines: list[Line]) -> list[tuple[str, bool]]:
+    return [
+        (
+            f"p50 within {P50_TARGET:.0f}x the trivial view's, same seconds: "
+            + ", ".join(f"{line.kind} {line.p50_ratio:.2f}x" for line in lines),
+            bool(lines) and all(line.p50_met for line in lines),
+        ),
+        (
+            f"p99 within {WRITE_TARGET:.0f}x (writes) / {READ_TARGET:.0f}x (reads) the trivial "
+            "view's: " + ", ".join(f"{line.kind} {line.ratio:.2f}x" for line in lines),
+            bool(lines) and all(line.p99_met for line in lines),
+        ),
+        (
+            "no request failed: "
+            + (", ".join(f"{line.kind} {line.errors}" for line in lines if line.errors) or "none"),
+            not any(line.errors for line in lines),
+        ),
+    ]
 
 
 def _championship_day(base: str, day: DayTournament) -> list[Figure]:
@@ -890,17 +1239,20 @@ def _championship_day(base: str, day: DayTournament) -> list[Figure]:
         flush=True,
     )
     random.seed(36)
+    quiet = _quiet(base)
     # A table's match ends when its last hand is typed; the run ends when every sheet is
     # confirmed (or two minutes after the expected end).
-    samples, keepers = _run(base, day, day.tables, hands_seconds + 120, whole=True)
+    samples, keepers, staleness = _run(base, day, day.tables, hands_seconds + 120, whole=True)
     stored = _verify(day, day.tables)
     confirmed = sum(k.table.state == "confirmed" for k in keepers)
     current = _standings_current(base, day, keepers)
     lines = _lines(samples)
+    saturated = saturation(quiet, samples)
     title = f"day: championship {players} players, {len(day.tables)} tables"
     _print(title, lines, samples)
-    stored_verdict = "target met" if stored.met else "target missed"
-    print(f"  hands: {stored} - {stored_verdict}")
+    print(f"  {saturated}")
+    print(f"  hands: {stored} - {_verdict(stored.met)}")
+    print(f"  table pages: {staleness} - {_verdict(not staleness.stale)}")
     print(f"  sheets confirmed: {confirmed} of {len(keepers)}")
     lag = _quantile([s.lag for s in samples], 0.99) if samples else 0.0
     planned = sum(len(table.lines) - table.typed_from for table in day.tables)
@@ -913,17 +1265,43 @@ def _championship_day(base: str, day: DayTournament) -> list[Figure]:
     current_text = "not within 30 s" if current is None else f"{current:.1f} s"
     print(
         f"  standings current after the last confirm: {current_text} [≤ {STANDINGS_WITHIN:.0f} s]"
-        f" - {'target met' if current_met else 'target missed'}",
+        f" - {_verdict(current_met)}",
         flush=True,
+    )
+    _targets(
+        [
+            *_line_targets(lines),
+            (
+                f"trivial view's p99 under the load within {SATURATION_TARGET:.0f}x its p99 with "
+                f"no load: {saturated.ratio:.2f}x ({saturated.loaded_p99:.0f} against "
+                f"{saturated.quiet_p99:.0f} ms)",
+                saturated.met,
+            ),
+            (f"no hand lost or doubled: {stored}", stored.met),
+            (
+                f"standings current within {STANDINGS_WITHIN:.0f} s, every sheet confirmed: "
+                f"{current_text}, {confirmed} of {len(keepers)}",
+                current_met,
+            ),
+            (f"no table page stale: {staleness.stale}", not staleness.stale),
+        ]
     )
     prefix = f"championship ({len(day.tables)} tables)"
     return [
+        *_saturation_figures(prefix, saturated),
         *_figures(prefix, lines),
         Figure(
-            f"{prefix} hands stored exactly once ({stored}) {stored_verdict}",
+            f"{prefix} hands stored exactly once ({stored}) {_verdict(stored.met)}",
             stored.stored,
             "hands acknowledged",
             max(1, stored.acknowledged),
+            "",
+        ),
+        Figure(
+            f"{prefix} table pages stale [0] {_verdict(not staleness.stale)}",
+            staleness.stale,
+            "table pages checked",
+            max(1, staleness.checked),
             "",
         ),
         Figure(
@@ -934,8 +1312,7 @@ def _championship_day(base: str, day: DayTournament) -> list[Figure]:
             "",
         ),
         Figure(
-            f"{prefix} standings current after the last confirm [≤ 5 s] "
-            + ("target met" if current_met else "target missed"),
+            f"{prefix} standings current after the last confirm [≤ 5 s] " + _verdict(current_met),
             current if current is not None else 30.0,
             "the target",
             STANDINGS_WITHIN,
@@ -951,25 +1328,41 @@ def _field_day(base: str, day: DayTournament) -> list[Figure]:
     _slug, players, _before = FIELD
     print(
         f"\nday: the field of {players:,} players ({len(day.tables)} tables), active tables "
-        f"stepped up {STEPS}, {STEP_SECONDS} s each",
+        f"stepped up {STEPS}, {STEP_SECONDS} s each; a step is held when every target is met",
         flush=True,
     )
     random.seed(3636)
+    quiet = _quiet(base)
     held, figures_ = 0, []
     for count in STEPS:
         tables = day.tables[: min(count, len(day.tables))]
-        samples, _keepers = _run(base, day, tables, STEP_SECONDS, whole=False)
+        samples, _keepers, staleness = _run(base, day, tables, STEP_SECONDS, whole=False)
         lines = _lines(samples)
+        saturated = saturation(quiet, samples)
         stored = _verify(day, tables)
         lag = _quantile([s.lag for s in samples], 0.99) if samples else 0.0
         delivered = lag <= LAG_LIMIT
-        met = bool(lines) and all(line.met for line in lines) and stored.met and delivered
         _print(f"day: field, {len(tables)} tables active", lines, samples)
+        print(f"  {saturated}")
         print(f"  hands: {stored}", flush=True)
+        print(f"  table pages: {staleness}", flush=True)
         print(
             f"  the client's lag p99 {lag * 1000:.0f} ms"
             + ("" if delivered else " - the load was not delivered in time"),
             flush=True,
+        )
+        met = _targets(
+            [
+                *_line_targets(lines),
+                (
+                    f"trivial view's p99 under the load within {SATURATION_TARGET:.0f}x its p99 "
+                    f"with no load: {saturated.ratio:.2f}x",
+                    saturated.met,
+                ),
+                (f"no hand lost or doubled: {stored}", stored.met),
+                (f"no table page stale: {staleness.stale}", not staleness.stale),
+                (f"the load delivered: the client's lag p99 ≤ {LAG_LIMIT:.0f} s", delivered),
+            ]
         )
         if lines:
             worst = max(lines, key=lambda line: line.ratio / line.target)
@@ -983,17 +1376,207 @@ def _field_day(base: str, day: DayTournament) -> list[Figure]:
                     "ms",
                 )
             )
+            figures_.append(
+                Figure(
+                    f"field, {len(tables)} tables: trivial view under the load: p99 "
+                    f"[≤ {SATURATION_TARGET:.0f}x] {_verdict(saturated.met)}",
+                    saturated.loaded_p99,
+                    "trivial view with no load, same run",
+                    saturated.quiet_p99,
+                    "ms",
+                )
+            )
         if not met:
             break
         held = len(tables)
     figures_.append(
         Figure(
-            f"field of {players:,}: tables held within the targets ({held} of {len(day.tables)})",
+            f"field of {players:,}: tables held within the targets ({held} of {len(day.tables)})"
+            f" [≥ {FIELD_TARGET}] {_verdict(held >= FIELD_TARGET)}",
             held,
             "tables",
             len(day.tables),
             "",
         )
     )
-    print(f"\nday: this machine holds {held} of {len(day.tables)} tables within the targets")
+    print(
+        f"\nday: this machine holds {held} of {len(day.tables)} tables within the targets "
+        f"[≥ {FIELD_TARGET}] - {_verdict(held >= FIELD_TARGET)}"
+    )
     return figures_
+
+
+# Two servers as one ------------------------------------------------------------------------------
+
+
+DESK_USER = ("bench-day-desk", "day-desk-bench-password-2026")
+
+
+def _desk_member(day: DayTournament) -> None:
+    """An organiser of ``day``'s tournament, to log in at its desk through one server and be
+    let in by the other."""
+    from django.contrib.auth import get_user_model
+
+    from tournaments.models import TournamentRole
+
+    username, password = DESK_USER
+    user = get_user_model().objects.create_user(
+        username=username, password=password, first_name="Dora", last_name="Desk"
+    )
+    TournamentRole.objects.create(
+        tournament_id=day.pk, user=user, role=TournamentRole.Role.ORGANISER
+    )
+    day.desk = DESK_USER
+
+
+def _shared(site: Site, day: DayTournament) -> list[Figure]:
+    """What the servers must share, checked through each of them directly: the sessions, the
+    cache, the rate limits and the scans."""
+    first, second = site.servers[:2]
+    print("\nday: what the two servers share (each asked directly)", flush=True)
+    checks = {
+        "sessions": _sessions_shared(first, second, day),
+        "cache": _cache_shared(first, second, day),
+        "rate limits": _limits_shared(first, second),
+        "scans": _scans_shared(first, second, day),
+    }
+    _targets([(f"{name}: {detail}", ok) for name, (ok, detail) in checks.items()])
+    return [
+        Figure(f"two servers share the {name} {_verdict(ok)}", int(ok), "shared", 1, "")
+        for name, (ok, _detail) in checks.items()
+    ]
+
+
+def _csrf(session: requests.Session, page: requests.Response) -> str:
+    found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
+    return found.group(1) if found else session.cookies.get("csrftoken", "")
+
+
+def _sessions_shared(first: str, second: str, day: DayTournament) -> tuple[bool, str]:
+    """A desk login made through the first server is let in by the second (sessions in the
+    database, signed with the one secret key), and a logout through the second reaches the
+    first within ``DESK_READER_SECONDS`` (its memory of who may read the desk)."""
+    from django.conf import settings
+
+    assert day.desk is not None
+    username, password = day.desk
+    session = _session()
+    login = "/accounts/login/"
+    page = session.get(first + login, timeout=30)
+    session.post(
+        first + login,
+        data={
+            "csrfmiddlewaretoken": _csrf(session, page),
+            "username": username,
+            "password": password,
+        },
+        headers={"Referer": first + login},
+        timeout=30,
+        allow_redirects=False,
+    )
+    if "sessionid" not in session.cookies:
+        return False, "no session after logging in through server 1"
+    desk = f"/tournaments/{day.slug}/rounds/{day.round_number}/desk/"
+    here = session.get(first + desk, timeout=30, allow_redirects=False).status_code
+    there = session.get(second + desk, timeout=30, allow_redirects=False).status_code
+    page = session.get(second + desk, timeout=30, allow_redirects=False)
+    session.post(
+        second + "/accounts/logout/",
+        data={"csrfmiddlewaretoken": _csrf(session, page)},
+        headers={"Referer": second + desk},
+        timeout=30,
+        allow_redirects=False,
+    )
+    time.sleep(settings.DESK_READER_SECONDS + 0.5)
+    after = session.get(first + desk, timeout=30, allow_redirects=False).status_code
+    ok = here == 200 and there == 200 and after in (302, 403)
+    return ok, (
+        f"the desk page after logging in through server 1: {here} from server 1, {there} from "
+        f"server 2; after logging out through server 2: {after} from server 1"
+    )
+
+
+def _cache_shared(first: str, second: str, day: DayTournament) -> tuple[bool, str]:
+    """Both servers answer a table page's refresh and the standings with the same ETag: the
+    versions they are made of are in the one Redis."""
+    pages = _pages(first, day)
+    same = []
+    for kind in ("table page", "standings"):
+        path, _seconds, htmx = pages[kind]
+        headers = {**HEADERS, **({"HX-Request": "true"} if htmx else {})}
+        etags = [
+            requests.get(server + path, headers=headers, timeout=30).headers.get("ETag")
+            for server in (first, second)
+        ]
+        same.append(etags[0] is not None and etags[0] == etags[1])
+    return all(same), (
+        f"table page's ETag {'the same' if same[0] else 'differs'} from both, standings' "
+        f"{'the same' if same[1] else 'differs'}"
+    )
+
+
+def _limits_shared(first: str, second: str) -> tuple[bool, str]:
+    """One client's public API limit (``PUBLIC_API_RATE_CLIENT``) counted once across both
+    servers: asked in turn through each, it is refused after the limit, not after twice it."""
+    from django.conf import settings
+
+    from limits.windows import parse_rate
+
+    limit, period = parse_rate(settings.PUBLIC_API_RATE_CLIENT)
+    left = period - time.time() % period
+    if left < 20:  # all of it in one window
+        time.sleep(left + 0.5)
+    session = _session()
+    allowed = 0
+    for number in range(3 * limit + 5):
+        server = (first, second)[number % 2]
+        answer = session.post(f"{server}/api/v1/rules/penalty", json={}, timeout=30)
+        if answer.status_code == 429:
+            break
+        allowed += 1
+    # The first request, without the client's cookie yet, is counted by its address only.
+    ok = allowed == limit + 1
+    return ok, (
+        f"{allowed} requests let through in turn by both before the first 429; the limit is "
+        f"{limit} a client (+1 before its cookie)"
+    )
+
+
+def _png() -> bytes:
+    import io
+
+    from PIL import Image
+
+    output = io.BytesIO()
+    Image.new("RGB", (320, 240), (250, 250, 240)).save(output, format="PNG")
+    return output.getvalue()
+
+
+def _scans_shared(first: str, second: str, day: DayTournament) -> tuple[bool, str]:
+    """A photo of a signed sheet attached through the first server is read, byte for byte the
+    same, through the second (Django's storage API; here both servers' MEDIA_ROOT is one
+    directory, on two machines a shared volume or an object store)."""
+    from doko.rules.deal import scorekeeper
+
+    table = day.tables[0]
+    path = f"/s/{table.tokens[scorekeeper(table.size)]}/"
+    session = _session()
+    page = session.get(first + path, timeout=30)
+    attached = session.post(
+        first + path + "scan/",
+        files={"file": ("scan.png", _png(), "image/png")},
+        data={"csrfmiddlewaretoken": _csrf(session, page)},
+        headers={"Referer": first + path},
+        timeout=30,
+        allow_redirects=False,
+    )
+    if attached.status_code not in (302, 303):
+        return False, f"attaching through server 1: {_status(attached)}"
+    here = session.get(first + path + "scan/", timeout=30)
+    there = session.get(second + path + "scan/", timeout=30)
+    ok = here.status_code == there.status_code == 200 and here.content == there.content
+    return ok, (
+        f"attached through server 1; read through server 1: {here.status_code} "
+        f"({len(here.content):,} bytes), through server 2: {there.status_code} "
+        f"({len(there.content):,} bytes{', the same' if here.content == there.content else ', different'})"
+    )

@@ -50,11 +50,24 @@ wait_for_database() {
     done
 }
 
+# The migrations, then the stored standings of tournaments from before them (once). Several
+# web replicas (`docker compose up --scale web=3`) start together: on PostgreSQL each holds an
+# advisory lock while it migrates, so they migrate one after the other, not at once.
+MIGRATE='
+import django
+django.setup()
+from django.core.management import call_command
+from django.db import connection
+if connection.vendor == "postgresql":
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_lock(4504)")  # released when this process ends
+call_command("migrate", interactive=False)
+call_command("standings_rebuild", missing=True)
+'
+
 if [ "${RUN_MIGRATIONS:-0}" = "1" ]; then
     wait_for_database
-    python manage.py migrate --noinput
-    # Tournaments from before the stored standings get theirs once.
-    python manage.py standings_rebuild --missing
+    python -c "$MIGRATE"
 elif [ "${1:-}" = "gunicorn" ]; then
     wait_for_database
 fi

@@ -4,6 +4,7 @@ web and worker containers use each for its job. The servers' own settings are ch
 real redis-server started with the file's command (the `--postgres` pass)."""
 
 import re
+import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -152,3 +153,75 @@ def test_a_full_cache_forgets_old_values_instead_of_growing_or_refusing(compose,
     finally:
         client.close()
         servers.stop_process(process)
+
+
+# The web service behind the proxy (issue 45: two servers as one) -----------------------------
+
+HAPROXY_CFG = COMPOSE.parent / "docker" / "haproxy.cfg"
+
+
+def test_web_can_be_scaled_behind_the_proxy_which_publishes_the_site(compose):
+    """`docker compose up --scale web=3`: no replica takes a host port of its own; the proxy
+    publishes WEB_PORT and hands every request to the web replicas."""
+    web, proxy = compose["services"]["web"], compose["services"]["proxy"]
+    assert "ports" not in web
+    assert web["expose"] == ["8000"]
+    assert "container_name" not in web
+    assert proxy["ports"] == ["${WEB_PORT:-8000}:8000"]
+    assert proxy["image"].startswith("haproxy:")
+    assert "./docker/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro" in proxy["volumes"]
+    assert "web" in proxy["depends_on"]
+    # The rate limits count the client's address, which the proxy appends to X-Forwarded-For.
+    assert web["environment"]["NUM_PROXIES"] == "${NUM_PROXIES:-1}"
+
+
+@pytest.mark.parametrize("service", ["web", "worker"])
+def test_the_replicas_and_the_worker_share_one_media_volume(compose, service):
+    """The signed sheets' scans and the printouts go through Django's storage API, under
+    MEDIA_ROOT: one named volume for every replica (on several machines, an object store)."""
+    app = compose["services"][service]
+    assert "media:/data/media" in app["volumes"]
+    assert app["environment"]["MEDIA_ROOT"] == "/data/media"
+    assert "media" in compose["volumes"]
+
+
+def _haproxy_sections() -> dict[str, list[str]]:
+    sections: dict[str, list[str]] = {}
+    current = ""
+    for raw in HAPROXY_CFG.read_text().splitlines():
+        line = raw.split("#", 1)[0].rstrip()
+        if not line:
+            continue
+        if not line[0].isspace():
+            current = line.strip()
+            sections[current] = []
+        else:
+            sections[current].append(" ".join(line.split()))
+    return sections
+
+
+def test_the_proxy_hands_requests_round_robin_to_every_web_replica_by_dns():
+    sections = _haproxy_sections()
+    assert sections["frontend site"] == ["bind :8000", "default_backend web"]
+    backend = sections["backend web"]
+    assert "balance roundrobin" in backend
+    (template,) = [line for line in backend if line.startswith("server-template ")]
+    assert " web:8000 " in template  # the service's name, as Docker's DNS answers it
+    assert "resolvers docker" in template
+    assert "init-addr none" in template
+    assert "nameserver dns 127.0.0.11:53" in sections["resolvers docker"]
+    assert "option forwardfor" in sections["defaults"]
+
+
+def test_haproxy_accepts_the_proxy_configuration(tmp_path):
+    """HAProxy's own check of docker/haproxy.cfg (where the distribution's haproxy is installed;
+    `make bench SUITES=day2` installs it)."""
+    binary = shutil.which("haproxy") or (
+        "/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else None
+    )
+    if binary is None:
+        pytest.skip("haproxy not installed (apt-get install haproxy)")
+    result = subprocess.run(
+        [binary, "-c", "-f", str(HAPROXY_CFG)], capture_output=True, text=True, timeout=30
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
