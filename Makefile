@@ -65,13 +65,14 @@ test: lint servers
 	$(PYTEST) --postgres
 
 # What the tests start on loopback: redis-server, and Debian's Chromium for the browser tests
-# (never one that Playwright downloads). Installed with apt-get (as root, else with sudo) when
+# (never one that Playwright downloads); haproxy checks the proxy's configuration. Installed with apt-get (as root, else with sudo) when
 # missing; PostgreSQL's server binaries must be there already (initdb, pg_ctl, postgres).
 CHROMIUM ?= $(or $(DOKO_CHROMIUM),/usr/bin/chromium)
 servers:
 	@need=""; \
 	command -v redis-server >/dev/null 2>&1 || need="$$need redis-server"; \
 	[ -x "$(CHROMIUM)" ] || need="$$need chromium"; \
+	command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || need="$$need haproxy"; \
 	if [ -n "$$need" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then apt="apt-get"; \
 	  elif command -v sudo >/dev/null 2>&1; then apt="sudo apt-get"; \
