@@ -20,6 +20,7 @@ SUITES = {
     "standings": "bench.standings",
     "desk": "bench.desk",
     "day": "bench.day",
+    "writes": "bench.writes",
 }
 
 
