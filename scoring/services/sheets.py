@@ -183,7 +183,7 @@ def _record(
         by_name=by.name,
         reason=reason,
         before=before,
-        after=sheet_snapshot(sheet=sheet, hands=after),
+        after=sheet_snapshot(sheet=sheet, hands=list(after)),
     )
     # What a handed-in sheet gives its players counts in the standings (provisionally until
     # it is confirmed); a draft counts nowhere, so its hands change nothing there.
