@@ -192,8 +192,8 @@ def second_entry_hands_write(
     read: selectors.SheetState | None = None,
 ) -> tuple[SecondEntry, selectors.SheetState]:
     """``second_entry_hands_replace``, returning the second entry as written and its state
-    (``second_entry_state``) from what the write read, so that the caller reads neither
-    again. ``read``: the second entry's state as the caller read it: its seats are not read
+    (``second_entry_state``, its ``sheet`` the one locked, with the four-eyes record the write
+    asked) from what the write read, so that the caller reads none of it again. ``read``: the second entry's state as the caller read it: its seats are not read
     again; the adjudication is, under the lock."""
     sheet = scoresheet_locked(scoresheet)
     entry = _entry_locked(sheet)
@@ -213,7 +213,10 @@ def second_entry_hands_write(
         adjudication=adjudication,
         table_size=size,
     )
+    begun = entry is None
     entry = _store(sheet, entry, lines=lines, time_over_after_hand=time_over_after_hand, by=by)
+    if begun:
+        record_forget(sheet)  # who types the second entry is in the sheet's record now
     state = selectors.second_entry_state(
         sheet=sheet, entry=entry, seats=seats, adjudication=adjudication
     )

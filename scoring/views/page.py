@@ -507,6 +507,7 @@ def hands_replace(
             time_over_after_hand=time_over_after_hand,
             read=entry_state(access),
         )
+        access.sheet = state.sheet  # as the write read it: the page's policies ask no more
     else:
         state = services.scoresheet_hands_write(
             scoresheet=access.sheet,

@@ -248,9 +248,9 @@ def paper():
 # The second entry's save on the desk's page (32 before): the session and account, the
 # tournament and roles, the sheet, the second entry, its seats, decisions and deductions;
 # under the lock the sheet, the second entry, the four-eyes record, the first entry's hands,
-# the decisions and deductions; the entry written; the page's answer asks the four-eyes
-# record again (what the desk member may do next).
-SECOND = 28
+# the decisions and deductions; the entry written; two savepoints. The page's answer asks the
+# four-eyes record as the write read it.
+SECOND = 23
 
 
 def test_the_second_entrys_save_on_the_desks_page(client, paper, django_assert_num_queries):
