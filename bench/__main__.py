@@ -20,6 +20,7 @@ SUITES = {
     "standings": "bench.standings",
     "desk": "bench.desk",
     "day": "bench.day",
+    "writes": "bench.writes",
     "day2": "bench.day2",  # the day on two servers behind HAProxy: only when named
 }
 DEFAULT = [name for name in SUITES if name != "day2"]

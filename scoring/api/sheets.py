@@ -197,13 +197,16 @@ def hands_data(state: selectors.SheetState) -> list[dict]:
     ]
 
 
-def sheet_data(sheet: Scoresheet, *, actor: Actor | None) -> dict:
+def sheet_data(
+    sheet: Scoresheet, *, actor: Actor | None, state: selectors.SheetState | None = None
+) -> dict:
     """Everything a client shows of a sheet: seats, hands with running totals, the TSR check and
     who handed it in and confirmed it; in two queries after the sheet's own. To ``actor`` (None:
     nobody known) a blind first entry shows no hands (``policies.first_entry_hidden``), and
-    ``withheld`` says why."""
+    ``withheld`` says why. ``state``: the sheet as a write just left it, not read again."""
     withheld = _withheld(sheet, actor)
-    state = selectors.sheet_state(sheet=sheet, withheld=withheld)
+    if state is None or withheld is not None:
+        state = selectors.sheet_state(sheet=sheet, withheld=withheld)
     seats = {seat.pk: seat for seat in state.seats}
 
     def who(user, seat_id: int | None) -> str | None:
@@ -438,14 +441,14 @@ class ScoresheetDetail(SheetAPIView):
         )
         payload.is_valid(raise_exception=True)
         data = payload.validated_data
-        sheet = services.scoresheet_hands_replace(
+        state = services.scoresheet_hands_write(
             scoresheet=sheet,
             hands=data["lines"],
             version=data["version"],
             by=actor,
             time_over_after_hand=data.get("time_over_after_hand", sheet.time_over_after_hand),
         )
-        return self.answer(sheet)
+        return Response(sheet_data(state.sheet, actor=actor, state=state))
 
 
 class ScoresheetChanges(SheetAPIView):

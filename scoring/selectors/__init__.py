@@ -36,6 +36,7 @@ from scoring.selectors.sheets import (
     sheet_changes,
     sheet_snapshot,
     sheet_state,
+    sheet_state_written,
     typist_name,
     with_penalties,
 )
@@ -69,6 +70,7 @@ __all__ = [
     "sheet_changes",
     "sheet_snapshot",
     "sheet_state",
+    "sheet_state_written",
     "typist_name",
     "with_penalties",
 ]

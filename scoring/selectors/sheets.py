@@ -252,24 +252,51 @@ def sheet_state(*, sheet: Scoresheet, withheld: str | None = None) -> SheetState
     return _entry_state(sheet=sheet, hands=list(sheet.hands.all()), time_over_after_hand=AS_NOTED)
 
 
+def sheet_state_written(
+    *,
+    sheet: Scoresheet,
+    hands: list[Hand],
+    seats: list[Seat],
+    adjudication: SheetAdjudication,
+    check: SheetCheck | None = None,
+) -> SheetState:
+    """The state of a sheet just written with ``hands`` (the rows as stored), from what its
+    write read under the sheet's lock (its seats, the adjudication, the check): no query."""
+    return _entry_state(
+        sheet=sheet,
+        hands=hands,
+        time_over_after_hand=AS_NOTED,
+        seats=seats,
+        adjudication=adjudication,
+        check=check,
+    )
+
+
 def _entry_state(
     *,
     sheet: Scoresheet,
     hands: list[Hand],
     time_over_after_hand: int | Literal[_Noted.AS_NOTED] | None,
+    seats: list[Seat] | None = None,
+    adjudication: SheetAdjudication | None = None,
+    check: SheetCheck | None = None,
 ) -> SheetState:
     """An entry of ``sheet`` (its own hands, or a second entry's) with the sheet's seats, the
-    adjudicators' decisions and deductions, and its check by the TSR."""
-    seats = list(sheet.table.seats.select_related("entry").order_by("position"))
-    adjudication = sheet_adjudication(sheet=sheet)
+    adjudicators' decisions and deductions, and its check by the TSR; each of those read or
+    made here unless the caller has it already."""
+    if seats is None:
+        seats = list(sheet.table.seats.select_related("entry").order_by("position"))
+    if adjudication is None:
+        adjudication = sheet_adjudication(sheet=sheet)
     lines = hand_lines(hands)
-    check = scoresheet_check(
-        scoresheet=sheet,
-        hands=lines,
-        table_size=len(seats),
-        time_over_after_hand=time_over_after_hand,
-        adjudication=adjudication,
-    )
+    if check is None:
+        check = scoresheet_check(
+            scoresheet=sheet,
+            hands=lines,
+            table_size=len(seats),
+            time_over_after_hand=time_over_after_hand,
+            adjudication=adjudication,
+        )
     rows = scoresheet_rows(hands=hands, table_size=len(seats), penalties=adjudication.penalties)
     return SheetState(
         sheet=sheet,
@@ -292,16 +319,29 @@ def second_entry_lines(entry: SecondEntry | None) -> list[HandLine]:
     return [line_from_snapshot(hand) for hand in entry.hands] if entry is not None else []
 
 
-def second_entry_state(*, sheet: Scoresheet, entry: SecondEntry | None) -> SheetState:
+def second_entry_state(
+    *,
+    sheet: Scoresheet,
+    entry: SecondEntry | None,
+    seats: list[Seat] | None = None,
+    adjudication: SheetAdjudication | None = None,
+) -> SheetState:
     """The second entry of a paper sheet as its entry page shows it: its own hands, rows with
     running totals and its check by the TSR, as ``sheet_state`` shows the first entry; but
-    nothing of the first entry. Its hands are unsaved rows numbered in order."""
+    nothing of the first entry. Its hands are unsaved rows numbered in order. ``seats`` and
+    ``adjudication``: as its write read them, if it was just written."""
     hands = [
         Hand.from_line(scoresheet=sheet, number=number, line=line)
         for number, line in enumerate(second_entry_lines(entry), start=1)
     ]
     time_over = entry.time_over_after_hand if entry is not None else None
-    return _entry_state(sheet=sheet, hands=hands, time_over_after_hand=time_over)
+    return _entry_state(
+        sheet=sheet,
+        hands=hands,
+        time_over_after_hand=time_over,
+        seats=seats,
+        adjudication=adjudication,
+    )
 
 
 @dataclass(frozen=True)

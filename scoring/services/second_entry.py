@@ -105,16 +105,22 @@ def _with_decision_lines(
 
 
 def _checked_lines(
-    sheet: Scoresheet, hands: Sequence[HandLine], *, time_over_after_hand: int | None
+    sheet: Scoresheet,
+    hands: Sequence[HandLine],
+    *,
+    time_over_after_hand: int | None,
+    adjudication: SheetAdjudication | None = None,
+    table_size: int | None = None,
 ) -> list[HandLine]:
     """The second entry's hands as they would be stored, checked against the TSR as the
-    first entry's are (TSR 7.3.3, 8.5.1)."""
+    first entry's are (TSR 7.3.3, 8.5.1); ``adjudication`` and ``table_size`` if read."""
     first = hand_lines(list(sheet.hands.all()))
-    adjudication = sheet_adjudication(sheet=sheet)
+    if adjudication is None:
+        adjudication = sheet_adjudication(sheet=sheet)
     lines = [replace(hand, penalty=None) for hand in with_game_values(hands)]
     lines = _with_decision_lines(lines, first=first, adjudication=adjudication)
     _require_time_over_within(lines, after=time_over_after_hand)
-    size = sheet.table_size()
+    size = table_size if table_size is not None else sheet.table_size()
     _require_time_over(sheet, after=time_over_after_hand, table_size=size)
     check = scoresheet_check(
         scoresheet=sheet,
@@ -165,16 +171,56 @@ def second_entry_hands_replace(
     entry's are (TSR 7.3.3), for the page that saves it hand by hand. ``version``: the second
     entry's, 0 before it exists; a stale one is refused (``StaleEntryError``). Nothing of the
     first entry is read out, and the sheet does not change."""
+    entry, _state = second_entry_hands_write(
+        scoresheet=scoresheet,
+        hands=hands,
+        by=by,
+        version=version,
+        time_over_after_hand=time_over_after_hand,
+    )
+    return entry
+
+
+@transaction.atomic
+def second_entry_hands_write(
+    *,
+    scoresheet: Scoresheet,
+    hands: Sequence[HandLine],
+    by: User,
+    version: int,
+    time_over_after_hand: int | None = None,
+    read: selectors.SheetState | None = None,
+) -> tuple[SecondEntry, selectors.SheetState]:
+    """``second_entry_hands_replace``, returning the second entry as written and its state
+    (``second_entry_state``, its ``sheet`` the one locked, with the four-eyes record the write
+    asked) from what the write read, so that the caller reads none of it again. ``read``: the second entry's state as the caller read it: its seats are not read
+    again; the adjudication is, under the lock."""
     sheet = scoresheet_locked(scoresheet)
     entry = _entry_locked(sheet)
     actor = Actor(user=by)
+    seats = read.seats if read is not None else None
+    size = len(seats) if seats is not None else None
     enforce(
         policies.may_enter_second(sheet=sheet, actor=actor, roles=_roles(sheet, actor), entry=entry)
     )
     if (entry.version if entry is not None else 0) != version:
         raise StaleEntryError(current=entry)
-    lines = _checked_lines(sheet, hands, time_over_after_hand=time_over_after_hand)
-    return _store(sheet, entry, lines=lines, time_over_after_hand=time_over_after_hand, by=by)
+    adjudication = sheet_adjudication(sheet=sheet)
+    lines = _checked_lines(
+        sheet,
+        hands,
+        time_over_after_hand=time_over_after_hand,
+        adjudication=adjudication,
+        table_size=size,
+    )
+    begun = entry is None
+    entry = _store(sheet, entry, lines=lines, time_over_after_hand=time_over_after_hand, by=by)
+    if begun:
+        record_forget(sheet)  # who types the second entry is in the sheet's record now
+    state = selectors.second_entry_state(
+        sheet=sheet, entry=entry, seats=seats, adjudication=adjudication
+    )
+    return entry, state
 
 
 def second_entry_hand_strike(

@@ -49,6 +49,7 @@ from scoring.selectors import (
     scoresheet_check,
     sheet_snapshot,
     sheet_state,
+    sheet_state_written,
 )
 from tournaments.caching import table_changed
 from tournaments.models import Round, SheetKeeping, TournamentRole
@@ -159,8 +160,18 @@ BACK_TO_DRAFT = {
 
 
 def _record(
-    sheet: Scoresheet, *, action: str, by: Actor, before: dict, reason: str = ""
+    sheet: Scoresheet,
+    *,
+    action: str,
+    by: Actor,
+    before: dict,
+    reason: str = "",
+    after: Sequence[HandLine] | None = None,
 ) -> Scoresheet:
+    """A new version of the sheet, recorded with who and what before and after (``after``: its
+    hands now, if the caller has them, else read)."""
+    if after is None:
+        after = hand_lines(list(sheet.hands.all()))
     sheet.version += 1
     sheet.save()
     ScoresheetChange.objects.create(
@@ -172,7 +183,7 @@ def _record(
         by_name=by.name,
         reason=reason,
         before=before,
-        after=sheet_snapshot(sheet=sheet, hands=hand_lines(list(sheet.hands.all()))),
+        after=sheet_snapshot(sheet=sheet, hands=list(after)),
     )
     # What a handed-in sheet gives its players counts in the standings (provisionally until
     # it is confirmed); a draft counts nowhere, so its hands change nothing there.
@@ -183,9 +194,10 @@ def _record(
     return sheet
 
 
-def _hands_store(sheet: Scoresheet, hands: Sequence[HandLine]) -> None:
+def _hands_store(sheet: Scoresheet, hands: Sequence[HandLine]) -> list[Hand]:
+    """The sheet's hands replaced by ``hands``; returns the rows stored."""
     sheet.hands.all().delete()
-    Hand.objects.bulk_create(
+    return Hand.objects.bulk_create(
         Hand.from_line(scoresheet=sheet, number=number, line=hand)
         for number, hand in enumerate(hands, start=1)
     )
@@ -257,19 +269,39 @@ def _replace_checked(
     hands: Sequence[HandLine],
     by: Actor,
     time_over_after_hand: int | None,
-) -> tuple[list[HandLine], list[HandLine]]:
+    read: SheetState | None = None,
+) -> tuple[list[HandLine], SheetState]:
     """What ``scoresheet_hands_replace`` checks before it stores anything: who writes, the end
     of the playing time, the adjudicators' decisions kept, the TSR. Returns the hands as they
-    would be stored, and the hands on the sheet now."""
-    enforce(policies.may_edit_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by)))
+    would be stored, and the sheet as it stands (its hands, seats and adjudication; the
+    adjudication read here, under the caller's lock). ``read``: the sheet as the caller read
+    it at the version now locked, whose hands and seats stand as long as the version does."""
+    if read is None or read.sheet.version != sheet.version or read.withheld is not None:
+        read = None
+    else:
+        # Whether a hand was typed through an account (double entry) is in the sheet's
+        # changes, so it stands with the version too (``first_entry_blind``).
+        known = read.sheet.__dict__.get("_typed_at_the_desk")
+        if known is not None:
+            sheet.__dict__.setdefault("_typed_at_the_desk", known)
+    seats = (
+        read.seats
+        if read is not None
+        else list(sheet.table.seats.select_related("entry").order_by("position"))
+    )
+    enforce(
+        policies.may_edit_sheet(
+            sheet=sheet, actor=by, roles=_roles(sheet, by), table_size=len(seats)
+        )
+    )
     # Penalty points are the adjudicators' (their decisions), never the scorekeeper's.
     lines = [replace(hand, penalty=None) for hand in with_game_values(hands)]
     _require_time_over_within(lines, after=time_over_after_hand)
-    size = sheet.table_size()
+    size = len(seats)
     _require_time_over(sheet, after=time_over_after_hand, table_size=size)
     adjudication = sheet_adjudication(sheet=sheet)
-    old_hands = hand_lines(list(sheet.hands.all()))
-    _require_decisions_kept(adjudication, old=old_hands, new=lines)
+    stored = read.hands if read is not None else list(sheet.hands.all())
+    _require_decisions_kept(adjudication, old=hand_lines(stored), new=lines)
     check = scoresheet_check(
         scoresheet=sheet,
         hands=lines,
@@ -279,7 +311,16 @@ def _replace_checked(
     )
     if not check.ok:
         raise SheetRefused(check.problems)
-    return lines, old_hands
+    now = SheetState(
+        sheet=sheet,
+        seats=seats,
+        hands=stored,
+        lines=hand_lines(stored),
+        rows=[],
+        check=check,
+        adjudication=adjudication,
+    )
+    return lines, now
 
 
 @transaction.atomic
@@ -297,19 +338,52 @@ def scoresheet_hands_replace(
     (TSR 8.5.1), or None while it runs; after them only forced solos may follow (TSR 8.5.3).
     A hand without a game value takes the one its points show.
     """
+    return scoresheet_hands_write(
+        scoresheet=scoresheet,
+        hands=hands,
+        version=version,
+        by=by,
+        time_over_after_hand=time_over_after_hand,
+    ).sheet
+
+
+@transaction.atomic
+def scoresheet_hands_write(
+    *,
+    scoresheet: Scoresheet,
+    hands: Sequence[HandLine],
+    version: int,
+    by: Actor,
+    time_over_after_hand: int | None = None,
+    read: SheetState | None = None,
+) -> SheetState:
+    """``scoresheet_hands_replace``, returning the sheet as written with its hands, seats,
+    adjudication and check, so that the caller's answer reads none of them again. ``read``:
+    the sheet as the caller read it (``sheet_state``), if at the version named: its hands and
+    seats are not read again; the adjudication is, under the lock."""
     sheet = _lock(scoresheet, version=version)
-    lines, old_hands = _replace_checked(
-        sheet, hands=hands, by=by, time_over_after_hand=time_over_after_hand
+    lines, now = _replace_checked(
+        sheet, hands=hands, by=by, time_over_after_hand=time_over_after_hand, read=read
     )
-    if lines == old_hands and time_over_after_hand == sheet.time_over_after_hand:
-        return sheet  # nothing changed: no new version, no record
-    before = sheet_snapshot(sheet=sheet, hands=old_hands)
-    _hands_store(sheet, lines)
+    if lines == now.lines and time_over_after_hand == sheet.time_over_after_hand:
+        # Nothing changed: no new version, no record.
+        return sheet_state_written(
+            sheet=sheet, hands=now.hands, seats=now.seats, adjudication=now.adjudication
+        )
+    before = sheet_snapshot(sheet=sheet, hands=now.lines)
+    stored = _hands_store(sheet, lines)
     action = (
-        ScoresheetChange.Action.HANDS if lines != old_hands else ScoresheetChange.Action.TIME_OVER
+        ScoresheetChange.Action.HANDS if lines != now.lines else ScoresheetChange.Action.TIME_OVER
     )
     sheet.time_over_after_hand = time_over_after_hand
-    return _record(sheet, action=action, by=by, before=before)
+    sheet = _record(sheet, action=action, by=by, before=before, after=lines)
+    return sheet_state_written(
+        sheet=sheet,
+        hands=stored,
+        seats=now.seats,
+        adjudication=now.adjudication,
+        check=now.check,
+    )
 
 
 @transaction.atomic
@@ -631,9 +705,11 @@ def scoresheet_hand_unvoid(
 
 def _submit_checked(sheet: Scoresheet, *, by: Actor) -> list[HandLine]:
     """What ``scoresheet_submit`` checks before it changes anything; returns the hands."""
-    enforce(policies.may_submit_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by)))
-    hands = hand_lines(list(sheet.hands.all()))
     size = sheet.table_size()
+    enforce(
+        policies.may_submit_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by), table_size=size)
+    )
+    hands = hand_lines(list(sheet.hands.all()))
     check = scoresheet_check(scoresheet=sheet, hands=hands, table_size=size)
     if not check.ok:
         raise SheetRefused(check.problems)
@@ -657,7 +733,7 @@ def _submitted(sheet: Scoresheet, *, hands: list[HandLine], by: Actor) -> Scores
     sheet.submitted_by = by.user
     sheet.submitted_by_seat = by.seat
     sheet.sent_back_reason = sheet.sent_back_by = ""
-    return _record(sheet, action=ScoresheetChange.Action.SUBMIT, by=by, before=before)
+    return _record(sheet, action=ScoresheetChange.Action.SUBMIT, by=by, before=before, after=hands)
 
 
 def scoresheet_submit_check(*, scoresheet: Scoresheet, by: Actor) -> None:
@@ -729,7 +805,7 @@ def scoresheet_confirm(
     if from_signed_sheet:
         sheet.confirmation = Scoresheet.Confirmation.SIGNED_SHEET
         action = ScoresheetChange.Action.CONFIRM_SIGNED
-    return _record(sheet, action=action, by=by, before=before)
+    return _record(sheet, action=action, by=by, before=before, after=hands)
 
 
 def _confirm_checked(sheet: Scoresheet, *, by: Actor, from_signed_sheet: bool) -> list[HandLine]:

@@ -72,6 +72,16 @@ class Access:
     def withheld_forget(self) -> None:
         """Ask again (the actor opened the first entry)."""
         self.__dict__.pop("_withheld", None)
+        self.__dict__.pop("_state", None)
+
+    def state_known(self, state: selectors.SheetState) -> None:
+        """The entry as a write just left it (``entry_state`` reads it no more)."""
+        self.__dict__["_state"] = (self._state_key(), state)
+
+    def _state_key(self) -> tuple:
+        """What the entry's state stands on: the sheet and the entry, at their versions."""
+        entry = (self.entry.pk, self.entry.version) if self.entry is not None else None
+        return (self.sheet.pk, self.sheet.version, self.sheet.status, entry)
 
     @property
     def round(self) -> Round:
@@ -128,13 +138,21 @@ def _access(
 
 
 def entry_state(access: Access) -> selectors.SheetState:
-    """The entry on the page: the sheet, or its second entry (never the first then)."""
+    """The entry on the page: the sheet, or its second entry (never the first then). Read once
+    a request: again only once the sheet or the entry read changed (a write, a reload)."""
+    known = access.__dict__.get("_state")
+    key = access._state_key()
+    if known is not None and known[0] == key:
+        return known[1]
     if access.blind:
-        return selectors.second_entry_state(sheet=access.sheet, entry=access.entry)
-    withheld = access.withheld
-    return selectors.sheet_state(
-        sheet=access.sheet, withheld=withheld.message if withheld is not None else None
-    )
+        state = selectors.second_entry_state(sheet=access.sheet, entry=access.entry)
+    else:
+        withheld = access.withheld
+        state = selectors.sheet_state(
+            sheet=access.sheet, withheld=withheld.message if withheld is not None else None
+        )
+    access.__dict__["_state"] = (key, state)
+    return state
 
 
 def sheet_view(view):

@@ -91,10 +91,9 @@ def save_json(request: HttpRequest, access: Access) -> JsonResponse:
         )
     except PermissionDenied as error:
         return JsonResponse({"detail": str(error), "messages": [str(error)]}, status=403)
-    data = _entry_data(access)
-    return JsonResponse(
-        {"version": data["version"], "number": number, "hand": data["hands"][number - 1]}
-    )
+    # The hand as the API shows it, from the entry as the write left it (read no more).
+    hand = hands_data(entry_state(access))[number - 1]
+    return JsonResponse({"version": access.version, "number": number, "hand": hand})
 
 
 def _entry_data(access: Access) -> dict:

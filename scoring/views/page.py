@@ -495,24 +495,30 @@ def refused_answer(request: HttpRequest, access: Access, error: ValidationError,
 def hands_replace(
     access: Access, *, hands: list, version: int, time_over_after_hand: int | None
 ) -> None:
-    """Store the entry's hands: the sheet's, or its second entry's."""
+    """Store the entry's hands: the sheet's, or its second entry's; the page's answer then
+    shows the entry as the write left it, read no more."""
     if access.blind:
         assert access.actor.user is not None  # the desk types the second entry
-        access.entry = services.second_entry_hands_replace(
+        access.entry, state = services.second_entry_hands_write(
             scoresheet=access.sheet,
             hands=hands,
             by=access.actor.user,
             version=version,
             time_over_after_hand=time_over_after_hand,
+            read=entry_state(access),
         )
-        return
-    access.sheet = services.scoresheet_hands_replace(
-        scoresheet=access.sheet,
-        hands=hands,
-        version=version,
-        by=access.actor,
-        time_over_after_hand=time_over_after_hand,
-    )
+        access.sheet = state.sheet  # as the write read it: the page's policies ask no more
+    else:
+        state = services.scoresheet_hands_write(
+            scoresheet=access.sheet,
+            hands=hands,
+            version=version,
+            by=access.actor,
+            time_over_after_hand=time_over_after_hand,
+            read=entry_state(access),
+        )
+        access.sheet = state.sheet
+    access.state_known(state)
 
 
 def done_answer(request: HttpRequest, access: Access) -> HttpResponse:

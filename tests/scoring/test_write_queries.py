@@ -1,0 +1,284 @@
+"""What each write of a tournament day asks of the database (issue 45): the hand's save, the
+live check, handing in, confirming and the desk's blind second entry, through the entry page
+and through the API. Each reads the sheet with its hands and decisions once, writes once and
+raises the version once; the answer is made from what the write read. The counts include the
+savepoints of the services' transactions (inside the test's own)."""
+
+import pytest
+from django.urls import reverse
+
+from doko.sample_sheets import full_match
+from scoring import services
+from scoring.models import Scoresheet
+from scoring.services import Actor
+from tests import factories
+from tournaments import services as tournament_services
+from tournaments.models import SheetKeeping, TournamentRole
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HTTP_HX_REQUEST": "true"}
+TYPED = 20  # hands on the sheet before the one saved
+
+
+@pytest.fixture(autouse=True)
+def english(client):
+    client.cookies["django_language"] = "en"
+
+
+@pytest.fixture
+def api_client():
+    from rest_framework.test import APIClient
+
+    return APIClient()
+
+
+@pytest.fixture
+def sheet() -> Scoresheet:
+    tournament = factories.tournament(players=4, organiser=factories.user())
+    round_ = factories.seated_round(tournament)
+    tournament_services.round_start(round=round_)
+    return Scoresheet.objects.select_related("table__round__tournament").get(table__round=round_)
+
+
+def typed(sheet, count: int) -> Scoresheet:
+    return services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:count], version=sheet.version, by=keeper(sheet)
+    )
+
+
+def keeper(sheet) -> Actor:
+    return factories.keeper(sheet)
+
+
+def token(sheet, position: int) -> str:
+    return sheet.table.seats.get(position=position).token
+
+
+def link(sheet, position: int, action: str) -> str:
+    return reverse(f"sheet-link-{action}", args=[token(sheet, position)])
+
+
+def api_url(sheet, action: str = "") -> str:
+    table = sheet.table
+    name = "api-scoresheet" + (f"-{action}" if action else "")
+    return reverse(name, args=[table.round.tournament.slug, table.round.number, table.number])
+
+
+def row(sheet, number: int) -> dict:
+    """Hand ``number`` of the sample match as the entry row sends it (raw points)."""
+    from scoring.forms import initial_for
+
+    fields = {"number": number, "version": sheet.version}
+    for name, value in initial_for(full_match()[number - 1], mode="raw").items():
+        if value not in (None, False, ""):
+            fields[name] = "on" if value is True else value
+    return fields
+
+
+def hands_json(count: int) -> list[dict]:
+    from scoring.selectors import hand_snapshot
+
+    hands = []
+    for line in full_match()[:count]:
+        snapshot = hand_snapshot(line)
+        snapshot["points"] = {str(seat): p for seat, p in enumerate(snapshot["points"], start=1)}
+        hands.append(snapshot)
+    return hands
+
+
+# The hand's save (23 queries before issue 45, 24 answering JSON): the seat by its key with
+# its sheet; the hands, the seats, the decisions and the deductions, for the row's check; under
+# the lock the sheet, and the decisions and deductions again (what the adjudicators decide
+# does not raise the sheet's version, so what was read before the lock would not do); the
+# hands deleted and written, the sheet's new version and its change; the session's language;
+# two savepoints. The answer is made from what the write read.
+SAVE = 15
+
+
+def test_the_hands_save_on_the_page_reads_once_and_writes_once(
+    client, sheet, django_assert_num_queries
+):
+    sheet = typed(sheet, TYPED)
+    with django_assert_num_queries(SAVE):
+        response = client.post(link(sheet, 4, "save"), row(sheet, TYPED + 1), **HX)
+    assert response.status_code == 200
+    assert sheet.hands.count() == TYPED + 1
+    assert f'name="version" value="{sheet.version + 1}"' in response.content.decode()
+
+
+def test_the_hands_save_from_the_offline_queue_answers_json_as_cheaply(
+    client, sheet, django_assert_num_queries
+):
+    sheet = typed(sheet, TYPED)
+    with django_assert_num_queries(SAVE):
+        response = client.post(
+            link(sheet, 4, "save"), row(sheet, TYPED + 1), HTTP_ACCEPT="application/json"
+        )
+    assert response.status_code == 200
+    assert response.json()["version"] == sheet.version + 1
+    assert response.json()["hand"]["number"] == TYPED + 1
+
+
+# Through the API (22 before): the seat by its key, the sheet, the table's size; under the lock
+# the sheet, the seats, the decisions, the deductions, the hands; the write (4); the scan for
+# the answer; two savepoints. The answer is made from what the write read.
+API_SAVE = 16
+
+
+def test_the_hands_put_through_the_api_reads_once_and_writes_once(
+    api_client, sheet, django_assert_num_queries
+):
+    sheet = typed(sheet, TYPED)
+    body = {"version": sheet.version, "hands": hands_json(TYPED + 1)}
+    with django_assert_num_queries(API_SAVE):
+        response = api_client.put(
+            api_url(sheet), body, format="json", headers={"X-Seat-Key": token(sheet, 4)}
+        )
+    assert response.status_code == 200, response.content
+    assert len(response.json()["hands"]) == TYPED + 1
+
+
+# The live check: the seat, whether typed at the desk, the hands, the seats, the decisions,
+# the deductions; nothing written.
+CHECK = 6
+
+
+def test_the_live_check_reads_the_sheet_once_and_writes_nothing(
+    client, sheet, django_assert_num_queries
+):
+    sheet = typed(sheet, TYPED)
+    with django_assert_num_queries(CHECK):
+        response = client.post(link(sheet, 4, "check"), row(sheet, TYPED + 1), **HX)
+    assert response.status_code == 200
+
+
+# Handing in (31 and 27 before): the sheet locked, its size, hands, decisions and deductions;
+# the new version and its change; its players' results written (provisional); the standings
+# wanted; then the page's answer reads the sheet again (its buttons: who may confirm, by the
+# four-eyes record) or the API's.
+HAND_IN = 29
+API_HAND_IN = 25
+
+
+def test_handing_in_on_the_page(client, sheet, django_assert_num_queries):
+    sheet = typed(sheet, 24)
+    with django_assert_num_queries(HAND_IN):
+        response = client.post(link(sheet, 4, "submit"), {"version": sheet.version}, **HX)
+    assert response.status_code == 200
+    sheet.refresh_from_db()
+    assert sheet.status == Scoresheet.Status.SUBMITTED
+
+
+def test_handing_in_through_the_api(api_client, sheet, django_assert_num_queries):
+    sheet = typed(sheet, 24)
+    with django_assert_num_queries(API_HAND_IN):
+        response = api_client.post(
+            api_url(sheet, "submit"),
+            {"version": sheet.version},
+            format="json",
+            headers={"X-Seat-Key": token(sheet, 4)},
+        )
+    assert response.status_code == 200, response.content
+    assert response.json()["status"] == "submitted"
+
+
+# Confirming (27 and 29 before): as handing in, with the four-eyes record read first
+# (``policies.may_confirm_sheet``).
+CONFIRM = 26
+API_CONFIRM = 28
+
+
+def handed_in(sheet) -> Scoresheet:
+    sheet = typed(sheet, 24)
+    return services.scoresheet_submit(scoresheet=sheet, version=sheet.version, by=keeper(sheet))
+
+
+def test_confirming_on_the_page(client, sheet, django_assert_num_queries):
+    sheet = handed_in(sheet)
+    with django_assert_num_queries(CONFIRM):
+        response = client.post(link(sheet, 1, "confirm"), {"version": sheet.version}, **HX)
+    assert response.status_code == 200
+    sheet.refresh_from_db()
+    assert sheet.status == Scoresheet.Status.CONFIRMED
+
+
+def test_confirming_through_the_api(api_client, sheet, django_assert_num_queries):
+    sheet = handed_in(sheet)
+    with django_assert_num_queries(API_CONFIRM):
+        response = api_client.post(
+            api_url(sheet, "confirm"),
+            {"version": sheet.version},
+            format="json",
+            headers={"X-Seat-Key": token(sheet, 1)},
+        )
+    assert response.status_code == 200, response.content
+    assert response.json()["status"] == "confirmed"
+
+
+# The desk's blind second entry of a paper sheet -----------------------------------------------
+
+
+@pytest.fixture
+def paper():
+    """A sheet typed and handed in at the desk by its organiser, in a tournament that checks
+    paper sheets by double entry; a scorekeeper account, who types the second entry, has typed
+    ``TYPED`` hands of it."""
+    organiser = factories.user(username="orga")
+    tournament = factories.tournament(players=4, organiser=organiser)
+    tournament.sheet_keeping = SheetKeeping.BOTH
+    tournament.double_entry = True
+    tournament.save()
+    second = factories.user(username="zweite")
+    factories.role_grant(tournament=tournament, user=second, role=TournamentRole.Role.SCOREKEEPER)
+    round_ = factories.seated_round(tournament)
+    tournament_services.round_start(round=round_)
+    sheet = Scoresheet.objects.select_related("table__round__tournament").get(table__round=round_)
+    desk = Actor(user=organiser)
+    sheet = services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(), version=sheet.version, by=desk
+    )
+    sheet = services.scoresheet_submit(scoresheet=sheet, version=sheet.version, by=desk)
+    services.second_entry_hands_replace(
+        scoresheet=sheet, hands=full_match()[:TYPED], by=second, version=0
+    )
+    return sheet, second
+
+
+# The second entry's save on the desk's page (32 before): the session and account, the
+# tournament and roles, the sheet, the second entry, its seats, decisions and deductions;
+# under the lock the sheet, the second entry, the four-eyes record, the first entry's hands,
+# the decisions and deductions; the entry written; two savepoints. The page's answer asks the
+# four-eyes record as the write read it.
+SECOND = 23
+
+
+def test_the_second_entrys_save_on_the_desks_page(client, paper, django_assert_num_queries):
+    sheet, second = paper
+    client.force_login(second)
+    table = sheet.table
+    url = reverse(
+        "sheet-second-save", args=[table.round.tournament.slug, table.round.number, table.number]
+    )
+    data = {**row(sheet, TYPED + 1), "version": 1}
+    with django_assert_num_queries(SECOND):
+        response = client.post(url, data, **HX)
+    assert response.status_code == 200
+    assert len(sheet.second_entry.hands) == TYPED + 1
+
+
+# Through the API the whole second entry is stored and compared at once (not changed by issue
+# 45).
+API_SECOND = 44
+
+
+def test_the_second_entry_through_the_api(api_client, paper, django_assert_num_queries):
+    sheet, second = paper
+    api_client.force_login(second)
+    with django_assert_num_queries(API_SECOND):
+        response = api_client.put(
+            api_url(sheet, "second-entry"),
+            {"version": 1, "hands": hands_json(24)},
+            format="json",
+        )
+    assert response.status_code == 200, response.content
