@@ -158,6 +158,29 @@ class HandForm(forms.Form):
         self.line: HandLine | None = None
         self.entered: Entered | None = None
 
+    # The fields the entry row lists in loops, in the form's order: named here once rather
+    # than looked for among all of the form's fields in the template (issue 45).
+    def header_fields(self):
+        """The fields whose errors stand above the row: the way of entry and the dealer."""
+        return self._named(("mode", "dealer"))
+
+    def calculator_fields(self):
+        """The calculator's card points, tricks and announcements."""
+        return self._named(
+            ("re_card_points", "re_tricks", "re_announcement", "contra_announcement")
+        )
+
+    def bonus_fields(self):
+        """The bonus points (TSR 7.2.3)."""
+        return [
+            self[name]
+            for name in self.fields
+            if "doppelkopf" in name or "_fox" in name or "charlie" in name
+        ]
+
+    def _named(self, names: tuple[str, ...]):
+        return [self[name] for name in self.fields if name in names]
+
     def points_fields(self):
         return [self[f"points_{seat}"] for seat in range(1, self.table_size + 1)]
 

@@ -26,6 +26,7 @@ from scoring.models import (
 )
 from scoring.services import StaleEntryError, StaleVersionError
 from scoring.views.access import Access, entry_state, sheet_url
+from scoring.views.sheet_rows import sheet_rows
 from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Round, SheetKeeping
@@ -115,12 +116,25 @@ def page_context(
     remaining = range(first, len(state.lines) + 1 + state.check.next.hands_remaining)
     # The mode as the form sent it, when it is one: it goes into the cookie the next page reads.
     mode = form["mode"].value() if form is not None else None
+    problem_hands = {problem.hand for problem in state.check.problems}
+    warning_hands = {warning.hand for warning in state.check.warnings}
     return {
         "warnings": [problem_message(warning) for warning in state.check.warnings],
-        "warning_hands": {warning.hand for warning in state.check.warnings},
+        "warning_hands": warning_hands,
         **sheet_page(access, state),
         "problems": [problem_message(problem) for problem in state.check.problems],
-        "problem_hands": {problem.hand for problem in state.check.problems},
+        "problem_hands": problem_hands,
+        "sheet_rows": []
+        if state.withheld
+        else sheet_rows(
+            state.rows,
+            base=access.base,
+            may_edit=may_edit,
+            problem_hands=problem_hands,
+            warning_hands=warning_hands,
+            adjudication=state.adjudication,
+            editing=editing,
+        ),
         "form": form if new_row else None,
         "number": number,
         "editing": editing,

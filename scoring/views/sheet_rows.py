@@ -1,0 +1,171 @@
+"""The hands' rows of a sheet's entry page, put into words once in Python (issue 45): the
+template's includes, tags and a blocktranslate per row cost more than the rest of a hand's save.
+Each row comes out as the template ``scoring/partials/sheet_body.html`` wrote it, byte for byte,
+with the same msgids (German first)."""
+
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from scoring.rulings import SheetAdjudication
+from scoring.selectors.sheets import HandRow
+from scoring.templatetags.scoring_tags import contract_short, hand_initials
+from tournaments.templatetags.tournament_tags import signed
+
+
+def sheet_rows(
+    rows: list[HandRow],
+    *,
+    base: str,
+    may_edit: bool,
+    problem_hands: AbstractSet[int | None],
+    warning_hands: AbstractSet[int | None],
+    adjudication: SheetAdjudication,
+    editing: int | None,
+) -> list[tuple[HandRow, SafeString]]:
+    """Each row with its HTML (the hand's line and its penalty points' line); the row being
+    corrected (``editing``) is left empty: the entry row stands there."""
+    base = escape(base)
+    words = {
+        "neighbour": escape(_("his left neighbour dealt for him (TSR 3.3.2)")),
+        "out_of_turn": escape(_("dealt out of turn; it stands (TSR 9.7.3)")),
+        "dealt_again": escape(_("dealt again")),
+        "breach": escape(_("stopped by a major breach, dealt again (TSR 9.4.3)")),
+        "not_played": escape(_("not played")),
+        "soloist": escape(_("Soloist (seat)")),
+        "strike": escape(_("Strike out")),
+        "penalty": escape(_("Penalty points")),
+    }
+    # A blocktranslate's own words are not escaped, only its variables (as Django does).
+    correct = _("Correct hand %(number)s")
+    strike_out = _("Strike out hand %(number)s")
+    return [
+        (
+            row,
+            SafeString("")
+            if editing == row.hand.number
+            else _row(
+                row,
+                base=base,
+                may_edit=may_edit,
+                problem_hands=problem_hands,
+                warning_hands=warning_hands,
+                adjudication=adjudication,
+                words=words,
+                correct=correct,
+                strike_out=strike_out,
+            ),
+        )
+        for row in rows
+    ]
+
+
+def _row(
+    row: HandRow,
+    *,
+    base: str,
+    may_edit: bool,
+    problem_hands: AbstractSet[int | None],
+    warning_hands: AbstractSet[int | None],
+    adjudication: SheetAdjudication,
+    words: Mapping[str, str],
+    correct: str,
+    strike_out: str,
+) -> SafeString:
+    hand = row.hand
+    n = hand.number
+    classes = "table-info" if hand.section == "compulsory_solo" else ""
+    if n in problem_hands:
+        classes += " table-danger"
+    elif n in warning_hands:
+        classes += " table-warning"
+    out = [f'\n    <tr id="hand-{n}" class="{classes}">\n      \n']
+    # On a phone the number is the only way to correct a hand (the buttons are hidden): the
+    # whole cell is its target.
+    if may_edit:
+        out.append(
+            f'      <td class="num position-relative"><a class="stretched-link" '
+            f'href="{base}?edit={n}" hx-get="{base}?edit={n}" '
+            f'title="{correct % {"number": n}}">{n}</a></td>\n'
+        )
+    else:
+        out.append(f'      <td class="num">{n}</td>\n')
+    out.append(f'      <td class="num">{hand.dealer}')
+    if hand.dealt_by_neighbour:
+        out.append(f'<span class="text-body-secondary" title="{words["neighbour"]}">°</span>')
+    if n in warning_hands:
+        out.append(f'<span class="text-warning-emphasis" title="{words["out_of_turn"]}">*</span>')
+    out.append('</td>\n      <td class="small text-nowrap">')
+    if hand.replay:
+        out.append(
+            f'<span class="badge text-bg-warning" title="{escape(hand.get_replay_display())}">'
+            f"{words['dealt_again']}</span> "
+        )
+    elif hand.not_played:
+        out.append(
+            f'<span class="badge text-bg-warning" title="{words["breach"]}">'
+            f"{words['not_played']}</span> "
+        )
+    if hand.contract == "normal":
+        out.append('<span class="text-body-secondary">–</span>')
+    else:
+        label = escape(hand.get_contract_display())
+        out.append(
+            f'<abbr class="d-md-none" title="{label}">{escape(contract_short(hand.contract))}'
+            f'</abbr><span class="d-none d-md-inline">{label}</span>'
+        )
+        if hand.soloist:
+            out.append(
+                f' <span class="badge text-bg-secondary seat-badge" title="{words["soloist"]}">'
+                f"{hand.soloist}</span>"
+            )
+        if hand.solo_type:
+            out.append(
+                '<span class="d-none d-lg-inline text-body-secondary"> '
+                f"({escape(hand.get_solo_type_display())})</span>"
+            )
+    out.append(f'</td>\n      <td class="num">{hand.game_value}</td>\n')
+    plus = "".join(
+        str(seat)
+        for seat, points in enumerate(row.points, start=1)
+        if points is not None and points > 0
+    )
+    out.append(f'      <td class="small d-none d-sm-table-cell">{plus}</td>\n      ')
+    for points, total in row.cells:
+        negative = "neg" if points is not None and points < 0 else ""
+        shown = "–" if points is None else points
+        out.append(
+            f'<td class="num"><span class="{negative}">{shown}</span><br>'
+            f'<small class="text-body-secondary {"neg" if total < 0 else ""}">{total}</small></td>'
+        )
+    out.append("\n      ")
+    if may_edit:
+        out.append(
+            '<td class="text-nowrap d-none d-sm-table-cell">\n'
+            f'        <a class="btn btn-sm btn-outline-secondary py-0" href="{base}?edit={n}" '
+            f'hx-get="{base}?edit={n}" aria-label="{correct % {"number": n}}">✎</a>\n'
+            f'        <a class="btn btn-sm btn-outline-danger py-0" '
+            f'href="{base}?strike={n}#hand-{n}" hx-get="{base}?strike={n}" '
+            f'aria-label="{strike_out % {"number": n}}" title="{words["strike"]}">✕</a>\n'
+            "      </td>"
+        )
+    out.append("\n    </tr>\n    ")
+    if row.penalty:
+        out.append(
+            f'\n    <tr id="penalty-{n}" class="table-warning small">\n'
+            f'      <td></td><td colspan="3">{words["penalty"]} '
+            f'<span class="text-body-secondary">({escape(hand_initials(adjudication, n))})'
+            '</span></td><td class="d-none d-sm-table-cell"></td>\n      '
+        )
+        for points in row.penalty:
+            out.append(f'<td class="num {"neg" if points < 0 else ""}">{signed(points)}</td>')
+        out.append("\n      ")
+        if may_edit:
+            out.append('<td class="d-none d-sm-table-cell"></td>')
+        out.append("\n    </tr>\n    ")
+    out.append("\n    ")
+    # Every value above is escaped or a number.
+    return mark_safe("".join(out))

@@ -1,0 +1,87 @@
+"""The hands' rows of the entry page, put into words in Python (``scoring.views.sheet_rows``,
+issue 45): byte for byte what the page's template wrote per row before, in German and in English,
+for every kind of line."""
+
+import pytest
+from django.template import engines
+from django.utils import translation
+
+from scoring.models import Hand
+from scoring.rulings import NONE
+from scoring.selectors.sheets import HandRow
+from scoring.views.sheet_rows import sheet_rows
+
+# The row as ``scoring/partials/sheet_body.html`` wrote it until the rows moved to Python.
+TEMPLATE = (
+    "{% load i18n tournament_tags scoring_tags %}{% for row in rows %}"
+    + '\n    <tr id="hand-{{ row.hand.number }}" class="{% if row.hand.section == \'compulsory_solo\' %}table-info{% endif %}{% if row.hand.number in problem_hands %} table-danger{% elif row.hand.number in warning_hands %} table-warning{% endif %}">\n      {# On a phone the number is the only way to correct a hand (the buttons are hidden): the whole cell is its target. #}\n      <td class="num{% if may_edit %} position-relative{% endif %}">{% if may_edit %}<a class="stretched-link" href="{{ access.base }}?edit={{ row.hand.number }}" hx-get="{{ access.base }}?edit={{ row.hand.number }}" title="{% blocktranslate with number=row.hand.number %}Correct hand {{ number }}{% endblocktranslate %}">{{ row.hand.number }}</a>{% else %}{{ row.hand.number }}{% endif %}</td>\n      <td class="num">{{ row.hand.dealer }}{% if row.hand.dealt_by_neighbour %}<span class="text-body-secondary" title="{% translate \'his left neighbour dealt for him (TSR 3.3.2)\' %}">°</span>{% endif %}{% if row.hand.number in warning_hands %}<span class="text-warning-emphasis" title="{% translate \'dealt out of turn; it stands (TSR 9.7.3)\' %}">*</span>{% endif %}</td>\n      <td class="small text-nowrap">{% if row.hand.replay %}<span class="badge text-bg-warning" title="{{ row.hand.get_replay_display }}">{% translate "dealt again" %}</span> {% elif row.hand.not_played %}<span class="badge text-bg-warning" title="{% translate \'stopped by a major breach, dealt again (TSR 9.4.3)\' %}">{% translate "not played" %}</span> {% endif %}{% if row.hand.contract == "normal" %}<span class="text-body-secondary">–</span>{% else %}<abbr class="d-md-none" title="{{ row.hand.get_contract_display }}">{{ row.hand.contract|contract_short }}</abbr><span class="d-none d-md-inline">{{ row.hand.get_contract_display }}</span>{% if row.hand.soloist %} <span class="badge text-bg-secondary seat-badge" title="{% translate \'Soloist (seat)\' %}">{{ row.hand.soloist }}</span>{% endif %}{% if row.hand.solo_type %}<span class="d-none d-lg-inline text-body-secondary"> ({{ row.hand.get_solo_type_display }})</span>{% endif %}{% endif %}</td>\n      <td class="num">{{ row.hand.game_value }}</td>\n      <td class="small d-none d-sm-table-cell">{% for points in row.points %}{% if points > 0 %}{{ forloop.counter }}{% endif %}{% endfor %}</td>\n      {% for points, total in row.cells %}<td class="num"><span class="{% if points < 0 %}neg{% endif %}">{% if points is None %}–{% else %}{{ points }}{% endif %}</span><br><small class="text-body-secondary {% if total < 0 %}neg{% endif %}">{{ total }}</small></td>{% endfor %}\n      {% if may_edit %}<td class="text-nowrap d-none d-sm-table-cell">\n        <a class="btn btn-sm btn-outline-secondary py-0" href="{{ access.base }}?edit={{ row.hand.number }}" hx-get="{{ access.base }}?edit={{ row.hand.number }}" aria-label="{% blocktranslate with number=row.hand.number %}Correct hand {{ number }}{% endblocktranslate %}">✎</a>\n        <a class="btn btn-sm btn-outline-danger py-0" href="{{ access.base }}?strike={{ row.hand.number }}#hand-{{ row.hand.number }}" hx-get="{{ access.base }}?strike={{ row.hand.number }}" aria-label="{% blocktranslate with number=row.hand.number %}Strike out hand {{ number }}{% endblocktranslate %}" title="{% translate \'Strike out\' %}">✕</a>\n      </td>{% endif %}\n    </tr>\n    {% if row.penalty %}\n    <tr id="penalty-{{ row.hand.number }}" class="table-warning small">\n      <td></td><td colspan="3">{% translate "Penalty points" %} <span class="text-body-secondary">({{ state.adjudication|hand_initials:row.hand.number }})</span></td><td class="d-none d-sm-table-cell"></td>\n      {% for points in row.penalty %}<td class="num {% if points < 0 %}neg{% endif %}">{{ points|signed }}</td>{% endfor %}\n      {% if may_edit %}<td class="d-none d-sm-table-cell"></td>{% endif %}\n    </tr>\n    {% endif %}\n'
+    + "    {% endfor %}"
+)
+
+
+def _rows() -> list[HandRow]:
+    def hand(number, **fields) -> Hand:
+        return Hand(
+            number=number, dealer=number % 4 + 1, game_value=fields.pop("value", 2), **fields
+        )
+
+    return [
+        HandRow(hand(1), points=[2, -2, 2, -2], totals=[2, -2, 2, -2]),
+        HandRow(
+            hand(2, contract="voluntary_solo", soloist=3, solo_type="queens", value=3),
+            points=[-3, -3, 9, -3],
+            totals=[-1, -5, 11, -5],
+        ),
+        HandRow(
+            hand(3, contract="forced_solo", soloist=1, section="compulsory_solo"),
+            points=[6, -2, -2, -2],
+            totals=[5, -7, 9, -7],
+            penalty=[0, -2, 0, 2],
+        ),
+        HandRow(hand(4, replay="consent", value=0), points=[0, 0, 0, 0], totals=[5, -7, 9, -7]),
+        HandRow(
+            hand(5, not_played=True, dealt_by_neighbour=True, value=0),
+            points=[None, 0, 0, 0],
+            totals=[5, -7, 9, -7],
+        ),
+        HandRow(hand(6, contract="wedding"), points=[None, 4, -4, 0], totals=[5, -3, 5, -7]),
+    ]
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize("may_edit", [True, False])
+def test_rows_as_the_template_wrote_them(language, may_edit):
+    rows = _rows()
+    context = {
+        "may_edit": may_edit,
+        "access": {"base": "/s/a&b/"},
+        "problem_hands": {2},
+        "warning_hands": {2, 5, None},
+        "state": {"adjudication": NONE},
+    }
+    with translation.override(language):
+        wanted = engines["django"].from_string(TEMPLATE).render({**context, "rows": rows})
+        made = sheet_rows(
+            rows,
+            base="/s/a&b/",
+            may_edit=may_edit,
+            problem_hands={2},
+            warning_hands={2, 5, None},
+            adjudication=NONE,
+            editing=None,
+        )
+    assert [row for row, _html in made] == rows
+    assert "".join(html for _row, html in made) == wanted
+
+
+def test_the_row_being_corrected_is_left_to_the_entry_row():
+    made = sheet_rows(
+        _rows(),
+        base="/s/x/",
+        may_edit=True,
+        problem_hands=set(),
+        warning_hands=set(),
+        adjudication=NONE,
+        editing=2,
+    )
+    assert [bool(html) for _row, html in made] == [True, False, True, True, True, True]
