@@ -85,6 +85,20 @@ class Row:
     results: tuple[RoundResult | None, ...]  # one per round of ``Standings.rounds``
 
     @property
+    def counted(self) -> _RowFields:
+        """What the results give the row, in the order of its fields after the entrant."""
+        return (
+            self.points,
+            self.provisional,
+            self.placings,
+            self.best_round,
+            self.rounds_played,
+            self.solos_played,
+            self.solos_won,
+            self.results,
+        )
+
+    @property
     def average(self) -> float | None:
         """Points per confirmed round."""
         return self.points / self.rounds_played if self.rounds_played else None
@@ -199,14 +213,7 @@ def _row_data(row: Row) -> list[Any]:
     return [
         row.rank,
         [entrant.entry_id, entrant.start_number, entrant.name, entrant.club, entrant.status.value],
-        row.points,
-        row.provisional,
-        row.placings,
-        row.best_round,
-        row.rounds_played,
-        row.solos_played,
-        row.solos_won,
-        row.results,
+        *row.counted,
     ]
 
 
@@ -360,17 +367,7 @@ def updated(
                 continue
             if row.entrant == entrant:
                 entrant = row.entrant
-            fields = (
-                row.points,
-                row.provisional,
-                row.placings,
-                row.best_round,
-                row.rounds_played,
-                row.solos_played,
-                row.solos_won,
-                row.results,
-            )
-            yield entrant, fields, row
+            yield entrant, row.counted, row
 
     return _ranked(
         lines(),

@@ -266,21 +266,7 @@ def test_the_standings_are_the_plain_reading_of_the_rules(raw, statuses, tiebrea
         for n, r, p, placing, c, solos in raw
     ]
     table = standings(entrants=entrants, results=results, tiebreaks=tiebreaks)
-    got = [
-        (
-            row.rank,
-            row.entrant,
-            row.points,
-            row.provisional,
-            row.placings,
-            row.best_round,
-            row.rounds_played,
-            row.solos_played,
-            row.solos_won,
-            row.results,
-        )
-        for row in table.rows
-    ]
+    got = [(row.rank, row.entrant, *row.counted) for row in table.rows]
     assert got == plainly_ranked(entrants, results, tiebreaks)
     # Ranked exactly: every player with a confirmed round who is not disqualified.
     for row in table.rows:
