@@ -154,11 +154,12 @@ def test_the_live_check_reads_the_sheet_once_and_writes_nothing(
 
 
 # Handing in (31 and 27 before): the sheet locked, its size, hands, decisions and deductions;
-# the new version and its change; its players' results written (provisional); the standings
-# wanted; then the page's answer reads the sheet again (its buttons: who may confirm, by the
+# the new version and its change; its players' results written (provisional: deleted, their
+# seats with penalties and deductions, the hands, inserted; the tournament known from the
+# sheet's round); the standings wanted; then the page's answer reads the sheet again (its buttons: who may confirm, by the
 # four-eyes record) or the API's.
-HAND_IN = 29
-API_HAND_IN = 25
+HAND_IN = 28
+API_HAND_IN = 24
 
 
 def test_handing_in_on_the_page(client, sheet, django_assert_num_queries):
@@ -185,8 +186,8 @@ def test_handing_in_through_the_api(api_client, sheet, django_assert_num_queries
 
 # Confirming (27 and 29 before): as handing in, with the four-eyes record read first
 # (``policies.may_confirm_sheet``).
-CONFIRM = 26
-API_CONFIRM = 28
+CONFIRM = 25
+API_CONFIRM = 27
 
 
 def handed_in(sheet) -> Scoresheet:
@@ -267,9 +268,9 @@ def test_the_second_entrys_save_on_the_desks_page(client, paper, django_assert_n
     assert len(sheet.second_entry.hands) == TYPED + 1
 
 
-# Through the API the whole second entry is stored and compared at once (not changed by issue
-# 45).
-API_SECOND = 44
+# Through the API the whole second entry is stored and compared at once (44 before: the
+# results' write no longer reads the tournament of the table, issue 45).
+API_SECOND = 43
 
 
 def test_the_second_entry_through_the_api(api_client, paper, django_assert_num_queries):
