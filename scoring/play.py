@@ -7,26 +7,50 @@ What counts besides the hands (penalty points, deductions) comes from the adjudi
 through ``scoring.rulings``.
 """
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.db.models import BooleanField, Count, ExpressionWrapper, F, Q, QuerySet, Sum
+from django.db.models import (
+    BooleanField,
+    Count,
+    Expression,
+    ExpressionWrapper,
+    F,
+    Q,
+    QuerySet,
+    Sum,
+)
 from django.utils.translation import gettext as _
 
 from doko import standings
 from doko.rules.contracts import Contract
 from doko.rules.deal import SEAT_NUMBERS
-from scoring.models import Scoresheet
+from scoring.models import Hand, Scoresheet
+from scoring.rulings import Rulings
 from scoring.rulings import given as rulings
 from scoring.selectors.record import blind_tables
 from scoring.services import scoresheets_time_over_mark
 from tournaments.models import Round, Seat, SeatResult, Table
-from tournaments.play import HANDED_IN, SheetStatus, deducted_of
+from tournaments.play import HANDED_IN, SheetStatus
 
 SOLO_CONTRACTS = [contract.value for contract in Contract if contract.is_solo]
 SEATS = SEAT_NUMBERS
+POINTS = [f"points_{seat}" for seat in SEATS]
+
+
+_penalties: tuple[Rulings, dict[str, Expression]] | None = None
+
+
+def _penalty_sums(given: Rulings) -> dict[str, Expression]:
+    """Each seat's initialled penalty points (TSR 8.2.2) on its table's sheet, for a query of
+    seats: built once for the rulings registered (a subquery each, a tenth of a results' write
+    to build), as annotating copies them."""
+    global _penalties
+    if _penalties is None or _penalties[0] is not given:
+        sums = {f"penalty_{s}": given.penalty_sum(s, sheet="table__scoresheet__pk") for s in SEATS}
+        _penalties = (given, sums)
+    return _penalties[1]
 
 
 def _path(table: str, field: str) -> str:
@@ -100,69 +124,68 @@ class ScoresheetPlay:
         return seats.annotate(deducted=rulings().deducted_sum(entry="entry_id", round="round_id"))
 
     def results(self, *, tables: QuerySet[Table]) -> list[SeatResult]:
-        """In two queries: game points, initialled penalty points (TSR 8.2.2), deductions
-        (TSR 9.6.2 b) and solos (TSR 4.2, 4.3) from each table's sheet; the placing at the
-        table from the points."""
-        solo = Q(
-            scoresheet__hands__contract__in=SOLO_CONTRACTS, scoresheet__hands__not_played=False
+        """In two plain queries: the seats of the tables whose results count, each with its
+        sheet, its initialled penalty points (TSR 8.2.2) and its deductions (TSR 9.6.2 b);
+        the hands of those sheets. Game points and solos (TSR 4.2, 4.3) are summed here, the
+        placing at the table from the points. (Summing in the query built a statement of two
+        dozen aggregates for a table's four seats, which cost more than the sums.)"""
+        # A sheet checked blind at the desk counts once it is confirmed (double entry).
+        counted = tables.filter(scoresheet__status__in=HANDED_IN).exclude(blind_tables())
+        penalty = _penalty_sums(rulings())
+        seats = list(
+            self.with_deductions(Seat.objects.filter(table__in=counted.values("pk")))
+            .annotate(**penalty)
+            .values(
+                "table_id",
+                "round_id",
+                "entry_id",
+                "position",
+                "deducted",
+                *penalty,
+                sheet_id=F("table__scoresheet__pk"),
+                sheet_status=F("table__scoresheet__status"),
+            )
         )
-        # Rows of values(): the sums are named by seat, so the keys are only known at run time.
-        sums: dict[int, Mapping[str, Any]] = {
-            row["id"]: row
-            # A sheet checked blind at the desk counts once it is confirmed (double entry).
-            for row in self.with_points(
-                tables.filter(scoresheet__status__in=HANDED_IN).exclude(blind_tables())
-            )
-            .annotate(
-                **{
-                    f"solos_{s}": Count(
-                        "scoresheet__hands", filter=solo & Q(scoresheet__hands__soloist=s)
-                    )
-                    for s in SEATS
-                },
-                **{
-                    f"won_{s}": Count(
-                        "scoresheet__hands",
-                        filter=solo
-                        & Q(
-                            scoresheet__hands__soloist=s,
-                            **{f"scoresheet__hands__points_{s}__gt": 0},
-                        ),
-                    )
-                    for s in SEATS
-                },
-            )
-            .values()
-            .order_by()
-        }
+        hands = Hand.objects.filter(scoresheet_id__in={seat["sheet_id"] for seat in seats})
+        played: dict[int, list[tuple]] = {}
+        for row in hands.values_list(
+            "scoresheet_id", "contract", "not_played", "soloist", *POINTS
+        ).order_by():
+            played.setdefault(row[0], []).append(row[1:])
         by_table: dict[int, list[SeatResult]] = {}
-        for seat in self.with_deductions(Seat.objects.filter(table__in=list(sums))):
-            table = sums[seat.table_id]
-            position = seat.position
-            game = table[f"points_{position}"] or 0
-            penalty = table[f"penalty_{position}"]
-            deducted = deducted_of(seat)
-            by_table.setdefault(seat.table_id, []).append(
+        for seat in seats:
+            position = seat["position"]
+            lines = played.get(seat["sheet_id"], [])
+            points = [line[2 + position] for line in lines]
+            game = sum(p for p in points if p is not None)
+            solos = [
+                p
+                for (contract, not_played, soloist, *_), p in zip(lines, points, strict=True)
+                if contract in SOLO_CONTRACTS and not not_played and soloist == position
+            ]
+            penalty_points = seat[f"penalty_{position}"]
+            deducted = seat["deducted"]
+            by_table.setdefault(seat["table_id"], []).append(
                 SeatResult(
-                    table_id=seat.table_id,
-                    round_id=seat.round_id,
-                    entry_id=seat.entry_id,
+                    table_id=seat["table_id"],
+                    round_id=seat["round_id"],
+                    entry_id=seat["entry_id"],
                     position=position,
                     game_points=game,
-                    penalty=penalty,
+                    penalty=penalty_points,
                     deducted=deducted,
-                    points=game + penalty - deducted,
+                    points=game + penalty_points - deducted,
                     placing=1,
-                    confirmed=table["sheet_status"] == SheetStatus.CONFIRMED,
-                    hands=table["hand_count"],
-                    solos_played=table[f"solos_{position}"],
-                    solos_won=table[f"won_{position}"],
+                    confirmed=seat["sheet_status"] == SheetStatus.CONFIRMED,
+                    hands=len(lines),
+                    solos_played=len(solos),
+                    solos_won=sum(1 for p in solos if p is not None and p > 0),
                 )
             )
         results = []
-        for seats in by_table.values():
-            placings = standings.table_placings({r.position: r.points for r in seats})
-            for result in seats:
+        for at_table in by_table.values():
+            placings = standings.table_placings({r.position: r.points for r in at_table})
+            for result in at_table:
                 result.placing = placings[result.position]
                 results.append(result)
         return results

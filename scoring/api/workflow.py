@@ -7,14 +7,16 @@ from collections.abc import Callable
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.response import Response
 
 from doko.rules.deal import TABLE_OF_FIVE
 from doko.rules.sheet import Replay
 from scoring import services
 from scoring.api.access import sheet_opened
 from scoring.api.fields import MOST_HANDS
-from scoring.api.sheets import WRITE_RESPONSES, SheetAPIView
+from scoring.api.sheets import WRITE_RESPONSES, SheetAPIView, sheet_data
 from scoring.models import RETURN_REASON_LENGTH, Scoresheet
+from scoring.selectors import SheetState
 
 
 class SheetVersionSerializer(serializers.Serializer):
@@ -93,14 +95,16 @@ class SheetActionView(SheetAPIView):
     who asks, and the request's validated fields."""
 
     request_serializer: type[serializers.Serializer] = SheetVersionSerializer
-    service: Callable[..., Scoresheet]
+    service: Callable[..., Scoresheet | SheetState]
 
     def post(self, request, slug: str, number: int, table: int):
         sheet, actor = sheet_opened(request, slug=slug, number=number, table=table)
         payload = self.request_serializer(data=request.data)
         payload.is_valid(raise_exception=True)
-        sheet = self.service(scoresheet=sheet, by=actor, **payload.validated_data)
-        return self.answer(sheet)
+        done = self.service(scoresheet=sheet, by=actor, **payload.validated_data)
+        if isinstance(done, SheetState):  # the sheet as the step left it, read no more
+            return Response(sheet_data(done.sheet, actor=actor, state=done))
+        return self.answer(done)
 
 
 @extend_schema(tags=["scoresheets"], request=SheetVersionSerializer, responses=WRITE_RESPONSES)
@@ -108,7 +112,7 @@ class ScoresheetSubmit(SheetActionView):
     """Hand the sheet in (TSR 7.3.4): the scorekeeper, once it is complete, or after the
     playing time ended with the forced solos played (TSR 8.5.1, 8.5.3)."""
 
-    service = staticmethod(services.scoresheet_submit)
+    service = staticmethod(services.scoresheet_submit_write)
 
 
 @extend_schema(tags=["scoresheets"], request=SheetConfirmSerializer, responses=WRITE_RESPONSES)
@@ -121,7 +125,7 @@ class ScoresheetConfirm(SheetActionView):
     its second entry instead (400 on `confirmed_by`)."""
 
     request_serializer = SheetConfirmSerializer
-    service = staticmethod(services.scoresheet_confirm)
+    service = staticmethod(services.scoresheet_confirm_write)
 
 
 @extend_schema(tags=["scoresheets"], request=SheetReopenSerializer, responses=WRITE_RESPONSES)

@@ -30,6 +30,7 @@ from scoring.services.sheets import (
     StaleVersionError,
     scoresheet_confirm,
     scoresheet_confirm_check,
+    scoresheet_confirm_write,
     scoresheet_end_early,
     scoresheet_end_undo,
     scoresheet_hand_replay,
@@ -47,6 +48,7 @@ from scoring.services.sheets import (
     scoresheet_return,
     scoresheet_submit,
     scoresheet_submit_check,
+    scoresheet_submit_write,
     scoresheets_time_over_mark,
 )
 
@@ -60,6 +62,7 @@ __all__ = [
     "scan_file_forget",
     "scoresheet_confirm",
     "scoresheet_confirm_check",
+    "scoresheet_confirm_write",
     "scoresheet_end_early",
     "scoresheet_end_undo",
     "scoresheet_hand_replay",
@@ -78,6 +81,7 @@ __all__ = [
     "scoresheet_scan_attach",
     "scoresheet_submit",
     "scoresheet_submit_check",
+    "scoresheet_submit_write",
     "scoresheets_time_over_mark",
     "second_entry_compare",
     "second_entry_discard",

@@ -52,7 +52,7 @@ from scoring.selectors import (
     sheet_state_written,
 )
 from tournaments.caching import table_changed
-from tournaments.models import Round, SheetKeeping, TournamentRole
+from tournaments.models import Round, Seat, SheetKeeping, TournamentRole
 from tournaments.policies import enforce
 from tournaments.selectors import table_playing_time, user_roles
 from tournaments.services import results_refresh
@@ -703,27 +703,82 @@ def scoresheet_hand_unvoid(
     return line is None
 
 
-def _submit_checked(sheet: Scoresheet, *, by: Actor) -> list[HandLine]:
-    """What ``scoresheet_submit`` checks before it changes anything; returns the hands."""
-    size = sheet.table_size()
+def _submit_checked(sheet: Scoresheet, *, by: Actor) -> "_Read":
+    """What ``scoresheet_submit`` checks before it changes anything; returns what it read (the
+    hands, seats and adjudication), which the hand-in leaves as they are."""
+    read = _Read.of(sheet)
+    size = len(read.seats)
     enforce(
         policies.may_submit_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by), table_size=size)
     )
-    hands = hand_lines(list(sheet.hands.all()))
-    check = scoresheet_check(scoresheet=sheet, hands=hands, table_size=size)
+    hands = read.lines
+    check = scoresheet_check(
+        scoresheet=sheet, hands=hands, table_size=size, adjudication=read.adjudication
+    )
     if not check.ok:
         raise SheetRefused(check.problems)
     if not check.complete:
         raise SheetRefused([_incomplete(sheet, check, table_size=size)])
-    return hands
+    return read
 
 
-@transaction.atomic
+class _Read:
+    """A sheet's hands, seats and adjudication as a workflow step read them under its lock;
+    what it did not need is read when the answer asks (``state``)."""
+
+    def __init__(
+        self,
+        sheet: Scoresheet,
+        *,
+        hands: list[Hand],
+        seats: list[Seat] | None = None,
+        adjudication: SheetAdjudication | None = None,
+    ) -> None:
+        self.sheet, self.hands, self._seats, self._adjudication = sheet, hands, seats, adjudication
+        self.lines = hand_lines(hands)
+
+    @classmethod
+    def of(cls, sheet: Scoresheet) -> "_Read":
+        return cls(
+            sheet,
+            hands=list(sheet.hands.all()),
+            seats=list(sheet.table.seats.select_related("entry").order_by("position")),
+            adjudication=sheet_adjudication(sheet=sheet),
+        )
+
+    @property
+    def seats(self) -> list[Seat]:
+        if self._seats is None:
+            self._seats = list(self.sheet.table.seats.select_related("entry").order_by("position"))
+        return self._seats
+
+    @property
+    def adjudication(self) -> SheetAdjudication:
+        if self._adjudication is None:
+            self._adjudication = sheet_adjudication(sheet=self.sheet)
+        return self._adjudication
+
+    def state(self, sheet: Scoresheet) -> SheetState:
+        """The sheet as the step left it, its hands unchanged: for the answer, read no more."""
+        return sheet_state_written(
+            sheet=sheet, hands=self.hands, seats=self.seats, adjudication=self.adjudication
+        )
+
+
 def scoresheet_submit(*, scoresheet: Scoresheet, version: int, by: Actor) -> Scoresheet:
     """Hand in a draft sheet (TSR 7.3.4). It must be complete, unless the playing time ended
     (TSR 8.5.1): then it must say after which hand, and the forced solos must follow."""
+    return scoresheet_submit_write(scoresheet=scoresheet, version=version, by=by).sheet
+
+
+@transaction.atomic
+def scoresheet_submit_write(*, scoresheet: Scoresheet, version: int, by: Actor) -> SheetState:
+    """``scoresheet_submit``, returning the sheet as it left it with what it read under the
+    lock (its hands, seats and adjudication), for the answer to show it without reading it
+    again."""
     sheet = _lock(scoresheet, version=version)
-    return _submitted(sheet, hands=_submit_checked(sheet, by=by), by=by)
+    read = _submit_checked(sheet, by=by)
+    return read.state(_submitted(sheet, hands=read.lines, by=by))
 
 
 def _submitted(sheet: Scoresheet, *, hands: list[HandLine], by: Actor) -> Scoresheet:
@@ -779,7 +834,6 @@ def scoresheet_keeper_move(
     return _record(sheet, action=ScoresheetChange.Action.KEEPER, by=by, before=before)
 
 
-@transaction.atomic
 def scoresheet_confirm(
     *, scoresheet: Scoresheet, version: int, by: Actor, from_signed_sheet: bool = False
 ) -> Scoresheet:
@@ -792,8 +846,20 @@ def scoresheet_confirm(
     signatures on it, which are the second person, so that he may have typed it himself
     (TSR 7.3.4, 8.5.2; ``policies.may_confirm_from_signed_sheet``). A complete draft is then
     handed in and confirmed at once, each step in the history."""
+    return scoresheet_confirm_write(
+        scoresheet=scoresheet, version=version, by=by, from_signed_sheet=from_signed_sheet
+    ).sheet
+
+
+@transaction.atomic
+def scoresheet_confirm_write(
+    *, scoresheet: Scoresheet, version: int, by: Actor, from_signed_sheet: bool = False
+) -> SheetState:
+    """``scoresheet_confirm``, returning the sheet as it left it with what it read under the
+    lock, for the answer to show it without reading it again."""
     sheet = _lock(scoresheet, version=version)
-    hands = _confirm_checked(sheet, by=by, from_signed_sheet=from_signed_sheet)
+    read = _confirm_checked(sheet, by=by, from_signed_sheet=from_signed_sheet)
+    hands = read.lines
     if sheet.status == Scoresheet.Status.DRAFT:
         sheet = _submitted(sheet, hands=hands, by=by)
     before = sheet_snapshot(sheet=sheet, hands=hands)
@@ -805,19 +871,19 @@ def scoresheet_confirm(
     if from_signed_sheet:
         sheet.confirmation = Scoresheet.Confirmation.SIGNED_SHEET
         action = ScoresheetChange.Action.CONFIRM_SIGNED
-    return _record(sheet, action=action, by=by, before=before, after=hands)
+    return read.state(_record(sheet, action=action, by=by, before=before, after=hands))
 
 
-def _confirm_checked(sheet: Scoresheet, *, by: Actor, from_signed_sheet: bool) -> list[HandLine]:
-    """What ``scoresheet_confirm`` checks before it changes anything; returns the hands."""
+def _confirm_checked(sheet: Scoresheet, *, by: Actor, from_signed_sheet: bool) -> _Read:
+    """What ``scoresheet_confirm`` checks before it changes anything; returns what it read."""
     roles = _roles(sheet, by)
     if not from_signed_sheet:
         enforce(policies.may_confirm_sheet(sheet=sheet, actor=by, roles=roles))
-        return hand_lines(list(sheet.hands.all()))
+        return _Read(sheet, hands=list(sheet.hands.all()))
     enforce(policies.may_confirm_from_signed_sheet(sheet=sheet, actor=by, roles=roles))
     if sheet.status == Scoresheet.Status.DRAFT:
         return _submit_checked(sheet, by=by)
-    return hand_lines(list(sheet.hands.all()))
+    return _Read(sheet, hands=list(sheet.hands.all()))
 
 
 def scoresheet_confirm_check(

@@ -9,9 +9,19 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring import services
+from scoring.selectors import SheetState
 from scoring.services import StaleVersionError
 from scoring.views.access import Access, sheet_view
 from scoring.views.page import ACTIONS, done_answer, refused_answer, stale_answer, version_named
+
+
+def _written(access: Access, state: SheetState) -> None:
+    """The sheet as a step left it, with what the step read under its lock: the answer shows
+    it without reading it again, unless this reader sees its entry otherwise (the second entry,
+    or a blind first entry withheld)."""
+    access.sheet = state.sheet
+    if not access.blind and access.withheld is None:
+        access.state_known(state)
 
 
 def _workflow(service, **extra):
@@ -22,12 +32,16 @@ def _workflow(service, **extra):
     def view(request: HttpRequest, access: Access) -> HttpResponse:
         try:
             kwargs = {name: request.POST.get(name, "") for name in extra}
-            access.sheet = service(
+            done = service(
                 scoresheet=access.sheet,
                 version=version_named(request),
                 by=access.actor,
                 **kwargs,
             )
+            if isinstance(done, SheetState):
+                _written(access, done)
+            else:
+                access.sheet = done
         except StaleVersionError as error:
             return stale_answer(request, access, error, at=ACTIONS)
         except ValidationError as error:
@@ -60,7 +74,7 @@ def sheet_keeper_move(request: HttpRequest, access: Access) -> HttpResponse:
     return done_answer(request, access)
 
 
-sheet_submit = _workflow(services.scoresheet_submit)
+sheet_submit = _workflow(services.scoresheet_submit_write)
 
 
 @require_POST
@@ -70,7 +84,7 @@ def sheet_confirm(request: HttpRequest, access: Access) -> HttpResponse:
     the players' signatures on the paper sheet, a complete draft handed in at once (TSR
     7.3.4)."""
     try:
-        access.sheet = services.scoresheet_confirm(
+        state = services.scoresheet_confirm_write(
             scoresheet=access.sheet,
             version=version_named(request),
             by=access.actor,
@@ -80,6 +94,7 @@ def sheet_confirm(request: HttpRequest, access: Access) -> HttpResponse:
         return stale_answer(request, access, error, at=ACTIONS)
     except ValidationError as error:
         return refused_answer(request, access, error, at=ACTIONS)
+    _written(access, state)
     return done_answer(request, access)
 
 

@@ -153,12 +153,14 @@ def test_the_live_check_reads_the_sheet_once_and_writes_nothing(
     assert response.status_code == 200
 
 
-# Handing in (31 and 27 before): the sheet locked, its size, hands, decisions and deductions;
-# the new version and its change; its players' results written (provisional); the standings
-# wanted; then the page's answer reads the sheet again (its buttons: who may confirm, by the
-# four-eyes record) or the API's.
-HAND_IN = 29
-API_HAND_IN = 25
+# Handing in (31 and 27 before issue 45, 29 and 25 before its second part): the sheet locked,
+# its hands, seats, decisions and deductions (for the check, and kept for the answer); the new
+# version and its change; its players' results written (provisional: deleted, their seats
+# with penalties and deductions, the hands, inserted; the tournament known from the sheet's
+# round); the standings wanted; two savepoints. The answer is made from what the write read;
+# the page asks the four-eyes record once, to show who may confirm.
+HAND_IN = 24
+API_HAND_IN = 20
 
 
 def test_handing_in_on_the_page(client, sheet, django_assert_num_queries):
@@ -183,10 +185,12 @@ def test_handing_in_through_the_api(api_client, sheet, django_assert_num_queries
     assert response.json()["status"] == "submitted"
 
 
-# Confirming (27 and 29 before): as handing in, with the four-eyes record read first
-# (``policies.may_confirm_sheet``).
-CONFIRM = 26
-API_CONFIRM = 28
+# Confirming (27 and 29 before issue 45, 26 and 28 before its second part): the sheet locked,
+# the four-eyes record (``policies.may_confirm_sheet``, asked once), the hands; the write as
+# in handing in; the seats, decisions and deductions for the answer, which reads the sheet
+# and its hands no more (the API's reads the sheet's scan).
+CONFIRM = 24
+API_CONFIRM = 26
 
 
 def handed_in(sheet) -> Scoresheet:
@@ -267,9 +271,9 @@ def test_the_second_entrys_save_on_the_desks_page(client, paper, django_assert_n
     assert len(sheet.second_entry.hands) == TYPED + 1
 
 
-# Through the API the whole second entry is stored and compared at once (not changed by issue
-# 45).
-API_SECOND = 44
+# Through the API the whole second entry is stored and compared at once (44 before: the
+# results' write no longer reads the tournament of the table, issue 45).
+API_SECOND = 43
 
 
 def test_the_second_entry_through_the_api(api_client, paper, django_assert_num_queries):

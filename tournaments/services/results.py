@@ -22,11 +22,17 @@ def results_refresh(*, tables: Collection[Table]) -> int:
     results = play.recorded().results(tables=Table.objects.filter(pk__in=ids))
     SeatResult.objects.bulk_create(results)
     if deleted or results:
-        for tournament_id in set(
-            Table.objects.filter(pk__in=ids).values_list("round__tournament_id", flat=True)
-        ):
+        for tournament_id in _tournaments_of(tables, ids):
             standings_schedule(tournament_id=tournament_id, table_ids=ids)
     return len(results)
+
+
+def _tournaments_of(tables: Collection[Table], ids: list[int]) -> set[int]:
+    """The tournaments of the tables: from their rounds if the caller read them along (a
+    sheet's service has), else read."""
+    if all(Table.round.is_cached(table) for table in tables):
+        return {table.round.tournament_id for table in tables}
+    return set(Table.objects.filter(pk__in=ids).values_list("round__tournament_id", flat=True))
 
 
 def results_refresh_all(*, tournament: Tournament) -> int:
