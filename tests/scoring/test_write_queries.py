@@ -250,12 +250,12 @@ def paper():
 
 
 # The second entry's save on the desk's page (32, then 23 before): the session and account,
-# the tournament and roles, the sheet, the second entry, its seats, decisions and deductions;
-# under the lock the sheet, the second entry, the four-eyes record (its seats and second
-# typist as read: three queries), the decisions and deductions; the entry written; two
+# the sheet with its tournament, the roles, the second entry, its seats, decisions and
+# deductions; under the lock the sheet, the second entry, the four-eyes record (its seats and
+# second typist as read: three queries), the decisions and deductions; the entry written; two
 # savepoints. The first entry's hands are read only where a decision put a line on them. The
 # page's answer asks the four-eyes record as the write read it.
-SECOND = 19
+SECOND = 18
 
 
 def test_the_second_entrys_save_on_the_desks_page(client, paper, django_assert_num_queries):
