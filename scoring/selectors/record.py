@@ -86,11 +86,12 @@ def sheet_record(
             "by_id", flat=True
         )
     ]
-    if second_by is None:
-        second_by = SecondEntry.objects.filter(scoresheet_id=sheet.pk).values_list(
-            "by_id", flat=True
-        )
-    done += [Done(Deed.TYPED_SECOND, Account(user_id)) for user_id in second_by]
+    typists = (
+        second_by
+        if second_by is not None
+        else SecondEntry.objects.filter(scoresheet_id=sheet.pk).values_list("by_id", flat=True)
+    )
+    done += [Done(Deed.TYPED_SECOND, Account(user_id)) for user_id in typists]
     same = frozenset(
         (Account(user_id), Player(entry_id))
         for user_id, entry_id in plays_as(entry_ids=[player.id for player in players])

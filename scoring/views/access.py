@@ -110,23 +110,24 @@ def _access(
     sheets = Scoresheet.objects.select_related("table__round__tournament", "scan")
     # The sheet of a tournament he may see, with it, in one query; else as the steps say why
     # not: no such tournament for him (404), no role in it (403), no such sheet (404).
-    sheet = sheets.filter(
+    found = sheets.filter(
         table__round__tournament__in=tournament_selectors.tournaments_visible(user=user),
         table__round__tournament__slug=slug,
         table__round__number=number,
         table__number=table,
     ).first()
     tournament = (
-        sheet.table.round.tournament
-        if sheet is not None
+        found.table.round.tournament
+        if found is not None
         else tournament_selectors.tournament_get(slug=slug, user=user, counts=False)
     )
     roles = roles_of(request, tournament)
     # A visitor without a login holds no role (and sheet_view sends him to log in first).
     if not roles & SHEET_READERS or not user.is_authenticated:
         raise PermissionDenied
-    if sheet is None:
+    if found is None:
         raise Http404
+    sheet = found
     # A sheet names the seating: not before it is published, but to the staff.
     tournament_policies.enforce(
         tournament_policies.may_read_seating(round=sheet.table.round, roles=roles)
