@@ -8,6 +8,7 @@ paper sheets by a second entry, from its first hand typed there until it is conf
 who typed it sees its hands then (``scoring.policies.first_entry_hidden``).
 """
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, Q
@@ -48,19 +49,25 @@ def _identity(user_id: int | None, entry_id: int | None) -> Identity | None:
     return Player(entry_id) if entry_id is not None else None
 
 
-def sheet_record(sheet: Scoresheet) -> SheetRecord:
+def sheet_record(
+    sheet: Scoresheet,
+    *,
+    seats: Mapping[int, int] | None = None,
+    second_by: Sequence[int] | None = None,
+) -> SheetRecord:
     """The sheet's record, read once per sheet as loaded (``record_forget`` after a write that
-    adds to it in the same request). Five small queries."""
+    adds to it in the same request). Five small queries; three where the caller has read the
+    table's ``seats`` (entry id: position) and who typed its second entry (``second_by``: his
+    account, or none) already."""
     kept = sheet.__dict__.get("_four_eyes_record")
     if kept is not None:
         return kept
-    seats = {
-        Player(entry_id): position
-        for entry_id, position in Seat.objects.filter(table_id=sheet.table_id).values_list(
-            "entry_id", "position"
+    if seats is None:
+        seats = dict(
+            Seat.objects.filter(table_id=sheet.table_id).values_list("entry_id", "position")
         )
-    }
-    done: list[Done] = [Done(Deed.PLAYED, player) for player in seats]
+    players = {Player(entry_id): position for entry_id, position in seats.items()}
+    done: list[Done] = [Done(Deed.PLAYED, player) for player in players]
     changes = (
         ScoresheetChange.objects.filter(scoresheet_id=sheet.pk, action__in=[HANDS, SUBMIT])
         .values_list("action", "by_id", "by_seat__entry_id")
@@ -79,17 +86,17 @@ def sheet_record(sheet: Scoresheet) -> SheetRecord:
             "by_id", flat=True
         )
     ]
-    done += [
-        Done(Deed.TYPED_SECOND, Account(user_id))
-        for user_id in SecondEntry.objects.filter(scoresheet_id=sheet.pk).values_list(
-            "by_id", flat=True
-        )
-    ]
+    typists = (
+        second_by
+        if second_by is not None
+        else SecondEntry.objects.filter(scoresheet_id=sheet.pk).values_list("by_id", flat=True)
+    )
+    done += [Done(Deed.TYPED_SECOND, Account(user_id)) for user_id in typists]
     same = frozenset(
         (Account(user_id), Player(entry_id))
-        for user_id, entry_id in plays_as(entry_ids=[player.id for player in seats])
+        for user_id, entry_id in plays_as(entry_ids=[player.id for player in players])
     )
-    record = SheetRecord(done=tuple(dict.fromkeys(done)), same=same, seats=seats)
+    record = SheetRecord(done=tuple(dict.fromkeys(done)), same=same, seats=players)
     sheet.__dict__["_four_eyes_record"] = record
     return record
 

@@ -9,7 +9,7 @@ overwritten, and the desk settles each differing hand from the paper sheet, all 
 sheet then holds the settled hands and is confirmed. Nobody types both entries of one sheet.
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from django.contrib.auth.models import User
@@ -114,11 +114,13 @@ def _checked_lines(
 ) -> list[HandLine]:
     """The second entry's hands as they would be stored, checked against the TSR as the
     first entry's are (TSR 7.3.3, 8.5.1); ``adjudication`` and ``table_size`` if read."""
-    first = hand_lines(list(sheet.hands.all()))
     if adjudication is None:
         adjudication = sheet_adjudication(sheet=sheet)
     lines = [replace(hand, penalty=None) for hand in with_game_values(hands)]
-    lines = _with_decision_lines(lines, first=first, adjudication=adjudication)
+    if adjudication.stopped or adjudication.without_game_points:
+        # The first entry's hands are read only where a decision put a line on them.
+        first = hand_lines(list(sheet.hands.all()))
+        lines = _with_decision_lines(lines, first=first, adjudication=adjudication)
     _require_time_over_within(lines, after=time_over_after_hand)
     size = table_size if table_size is not None else sheet.table_size()
     _require_time_over(sheet, after=time_over_after_hand, table_size=size)
@@ -190,19 +192,29 @@ def second_entry_hands_write(
     version: int,
     time_over_after_hand: int | None = None,
     read: selectors.SheetState | None = None,
+    roles: Collection[str] | None = None,
 ) -> tuple[SecondEntry, selectors.SheetState]:
     """``second_entry_hands_replace``, returning the second entry as written and its state
     (``second_entry_state``, its ``sheet`` the one locked, with the four-eyes record the write
-    asked) from what the write read, so that the caller reads none of it again. ``read``: the second entry's state as the caller read it: its seats are not read
-    again; the adjudication is, under the lock."""
+    asked) from what the write read, so that the caller reads none of it again. ``read``: the
+    second entry's state as the caller read it: its seats are not read again, for the entry's
+    lines nor for the sheet's record; the adjudication is, under the lock. ``roles``: ``by``'s
+    in the tournament, as the caller read them this request."""
     sheet = scoresheet_locked(scoresheet)
     entry = _entry_locked(sheet)
     actor = Actor(user=by)
     seats = read.seats if read is not None else None
     size = len(seats) if seats is not None else None
-    enforce(
-        policies.may_enter_second(sheet=sheet, actor=actor, roles=_roles(sheet, actor), entry=entry)
-    )
+    if seats is not None:
+        # The record the policy asks, from the seats read and the second entry locked.
+        sheet_record(
+            sheet,
+            seats={seat.entry_id: seat.position for seat in seats},
+            second_by=[entry.by_id] if entry is not None else [],
+        )
+    if roles is None:
+        roles = _roles(sheet, actor)
+    enforce(policies.may_enter_second(sheet=sheet, actor=actor, roles=roles, entry=entry))
     if (entry.version if entry is not None else 0) != version:
         raise StaleEntryError(current=entry)
     adjudication = sheet_adjudication(sheet=sheet)

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
@@ -107,17 +107,27 @@ def _access(
         actor = Actor(seat=seat, account=account)
         return Access(sheet=sheet, actor=actor, roles=set(), base=base)
     user = request.user
-    tournament = tournament_selectors.tournament_get(slug=slug, user=user)
+    sheets = Scoresheet.objects.select_related("table__round__tournament", "scan")
+    # The sheet of a tournament he may see, with it, in one query; else as the steps say why
+    # not: no such tournament for him (404), no role in it (403), no such sheet (404).
+    found = sheets.filter(
+        table__round__tournament__in=tournament_selectors.tournaments_visible(user=user),
+        table__round__tournament__slug=slug,
+        table__round__number=number,
+        table__number=table,
+    ).first()
+    tournament = (
+        found.table.round.tournament
+        if found is not None
+        else tournament_selectors.tournament_get(slug=slug, user=user, counts=False)
+    )
     roles = roles_of(request, tournament)
     # A visitor without a login holds no role (and sheet_view sends him to log in first).
     if not roles & SHEET_READERS or not user.is_authenticated:
         raise PermissionDenied
-    sheet = get_object_or_404(
-        Scoresheet.objects.select_related("table__round__tournament", "scan"),
-        table__round__tournament=tournament,
-        table__round__number=number,
-        table__number=table,
-    )
+    if found is None:
+        raise Http404
+    sheet = found
     # A sheet names the seating: not before it is published, but to the staff.
     tournament_policies.enforce(
         tournament_policies.may_read_seating(round=sheet.table.round, roles=roles)

@@ -520,6 +520,7 @@ def hands_replace(
             version=version,
             time_over_after_hand=time_over_after_hand,
             read=entry_state(access),
+            roles=access.roles,
         )
         access.sheet = state.sheet  # as the write read it: the page's policies ask no more
     else:
