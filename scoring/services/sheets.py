@@ -88,9 +88,10 @@ class StaleVersionError(ValidationError):
 
 
 def _lock(scoresheet: Scoresheet, *, version: int) -> Scoresheet:
+    # With its scan (none or one, joined): the API's answers show it, and read it no more.
     locked = (
         Scoresheet.objects.select_for_update(of=("self",))
-        .select_related("table__round__tournament")
+        .select_related("table__round__tournament", "scan")
         .get(pk=scoresheet.pk)
     )
     if locked.version != version:

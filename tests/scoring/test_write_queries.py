@@ -122,10 +122,10 @@ def test_the_hands_save_from_the_offline_queue_answers_json_as_cheaply(
 
 
 # Through the API (22 before, 16 before issue 45's third part): the seat by its key, the
-# sheet, the table's size; under the lock the sheet, the seats, the decisions, the deductions,
-# the hands; the write (3: the hand added written, the rows before it kept); the scan for the
-# answer; two savepoints. The answer is made from what the write read.
-API_SAVE = 15
+# sheet, the table's size; under the lock the sheet with its scan, the seats, the decisions,
+# the deductions, the hands; the write (3: the hand added written, the rows before it kept);
+# two savepoints. The answer is made from what the write read.
+API_SAVE = 14
 
 
 def test_the_hands_put_through_the_api_reads_once_and_writes_once(
@@ -160,10 +160,10 @@ def test_the_live_check_reads_the_sheet_once_and_writes_nothing(
 # kept for the answer); the new version and its change; its players' results written
 # (provisional: deleted and inserted, made from the hands, seats, decisions and deductions the
 # write read; the tournament known from the sheet's round); the standings wanted; two
-# savepoints. The answer is made from what the write read; the page asks the four-eyes record
-# once, to show who may confirm.
+# savepoints. The answer is made from what the write read (the sheet locked with its scan,
+# which the API shows); the page asks the four-eyes record once, to show who may confirm.
 HAND_IN = 22
-API_HAND_IN = 18
+API_HAND_IN = 17
 
 
 def test_handing_in_on_the_page(client, sheet, django_assert_num_queries):
@@ -191,9 +191,9 @@ def test_handing_in_through_the_api(api_client, sheet, django_assert_num_queries
 # Confirming (27 and 29 before issue 45, 26 and 28 before its second part, 24 and 26 before
 # its third): the sheet locked, the four-eyes record (``policies.may_confirm_sheet``, asked
 # once), the hands, seats, decisions and deductions; the write as in handing in; the answer
-# reads the sheet and its hands no more (the API's reads the sheet's scan).
+# reads the sheet, its hands and its scan no more (the sheet is locked with its scan).
 CONFIRM = 22
-API_CONFIRM = 24
+API_CONFIRM = 23
 
 
 def handed_in(sheet) -> Scoresheet:
