@@ -23,21 +23,14 @@ from django.db.models import (
 )
 from django.utils.translation import gettext as _
 
-from doko import standings
-from doko.rules.contracts import Contract
-from doko.rules.deal import SEAT_NUMBERS
 from scoring.models import Hand, Scoresheet
+from scoring.results import HAND_FIELDS, SEATS, seat_results
 from scoring.rulings import Rulings
 from scoring.rulings import given as rulings
 from scoring.selectors.record import blind_tables
 from scoring.services import scoresheets_time_over_mark
 from tournaments.models import Round, Seat, SeatResult, Table
 from tournaments.play import HANDED_IN, SheetStatus
-
-SOLO_CONTRACTS = [contract.value for contract in Contract if contract.is_solo]
-SEATS = SEAT_NUMBERS
-POINTS = [f"points_{seat}" for seat in SEATS]
-
 
 _penalties: tuple[Rulings, dict[str, Expression]] | None = None
 
@@ -148,44 +141,6 @@ class ScoresheetPlay:
         )
         hands = Hand.objects.filter(scoresheet_id__in={seat["sheet_id"] for seat in seats})
         played: dict[int, list[tuple]] = {}
-        for row in hands.values_list(
-            "scoresheet_id", "contract", "not_played", "soloist", *POINTS
-        ).order_by():
+        for row in hands.values_list("scoresheet_id", *HAND_FIELDS).order_by():
             played.setdefault(row[0], []).append(row[1:])
-        by_table: dict[int, list[SeatResult]] = {}
-        for seat in seats:
-            position = seat["position"]
-            lines = played.get(seat["sheet_id"], [])
-            points = [line[2 + position] for line in lines]
-            game = sum(p for p in points if p is not None)
-            solos = [
-                p
-                for (contract, not_played, soloist, *_), p in zip(lines, points, strict=True)
-                if contract in SOLO_CONTRACTS and not not_played and soloist == position
-            ]
-            penalty_points = seat[f"penalty_{position}"]
-            deducted = seat["deducted"]
-            by_table.setdefault(seat["table_id"], []).append(
-                SeatResult(
-                    table_id=seat["table_id"],
-                    round_id=seat["round_id"],
-                    entry_id=seat["entry_id"],
-                    position=position,
-                    game_points=game,
-                    penalty=penalty_points,
-                    deducted=deducted,
-                    points=game + penalty_points - deducted,
-                    placing=1,
-                    confirmed=seat["sheet_status"] == SheetStatus.CONFIRMED,
-                    hands=len(lines),
-                    solos_played=len(solos),
-                    solos_won=sum(1 for p in solos if p is not None and p > 0),
-                )
-            )
-        results = []
-        for at_table in by_table.values():
-            placings = standings.table_placings({r.position: r.points for r in at_table})
-            for result in at_table:
-                result.placing = placings[result.position]
-                results.append(result)
-        return results
+        return seat_results(seats, played)

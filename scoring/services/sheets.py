@@ -42,6 +42,7 @@ from scoring.models import (
     ScoresheetChange,
 )
 from scoring.policies import Actor
+from scoring.results import sheet_results
 from scoring.rulings import SheetAdjudication, sheet_adjudication
 from scoring.selectors import (
     SheetState,
@@ -87,9 +88,10 @@ class StaleVersionError(ValidationError):
 
 
 def _lock(scoresheet: Scoresheet, *, version: int) -> Scoresheet:
+    # With its scan (none or one, joined): the API's answers show it, and read it no more.
     locked = (
         Scoresheet.objects.select_for_update(of=("self",))
-        .select_related("table__round__tournament")
+        .select_related("table__round__tournament", "scan")
         .get(pk=scoresheet.pk)
     )
     if locked.version != version:
@@ -167,9 +169,12 @@ def _record(
     before: dict,
     reason: str = "",
     after: Sequence[HandLine] | None = None,
+    read: "_Read | None" = None,
 ) -> Scoresheet:
     """A new version of the sheet, recorded with who and what before and after (``after``: its
-    hands now, if the caller has them, else read)."""
+    hands now, if the caller has them, else read). ``read``: the sheet's hands, seats and
+    adjudication as the caller read them under the lock, unchanged by it: the results are
+    made from them, with no query."""
     if after is None:
         after = hand_lines(list(sheet.hands.all()))
     sheet.version += 1
@@ -188,19 +193,48 @@ def _record(
     # What a handed-in sheet gives its players counts in the standings (provisionally until
     # it is confirmed); a draft counts nowhere, so its hands change nothing there.
     if sheet.status != Scoresheet.Status.DRAFT or action in BACK_TO_DRAFT:
-        results_refresh(tables=[sheet.table])
+        made = (
+            None
+            if read is None
+            else sheet_results(
+                sheet, seats=read.seats, hands=read.hands, adjudication=read.adjudication
+            )
+        )
+        results_refresh(tables=[sheet.table], results=made)
     # The desk's list of the round's sheets is drawn afresh once this commits.
     table_changed(round_id=sheet.table.round_id, number=sheet.table.number)
     return sheet
 
 
-def _hands_store(sheet: Scoresheet, hands: Sequence[HandLine]) -> list[Hand]:
-    """The sheet's hands replaced by ``hands``; returns the rows stored."""
-    sheet.hands.all().delete()
-    return Hand.objects.bulk_create(
+_HAND_COLUMNS = [field.attname for field in Hand._meta.concrete_fields if not field.primary_key]
+
+
+def _hand_row(hand: Hand) -> tuple:
+    return tuple(getattr(hand, name) for name in _HAND_COLUMNS)
+
+
+def _hands_store(
+    sheet: Scoresheet, hands: Sequence[HandLine], *, stored: list[Hand] | None = None
+) -> list[Hand]:
+    """The sheet's hands replaced by ``hands``; returns the rows stored. ``stored``: the rows as
+    they stand under the caller's lock, in order: the leading ones that stay as they are are
+    kept, and only the rows from the first that changes are deleted and written (a hand added
+    writes one row)."""
+    rows = [
         Hand.from_line(scoresheet=sheet, number=number, line=hand)
         for number, hand in enumerate(hands, start=1)
-    )
+    ]
+    if stored is None:
+        sheet.hands.all().delete()
+        return Hand.objects.bulk_create(rows)
+    kept = 0
+    for old, new in zip(stored, rows, strict=False):
+        if _hand_row(old) != _hand_row(new):
+            break
+        kept += 1
+    if kept < len(stored):
+        Hand.objects.filter(scoresheet=sheet, number__gt=kept).delete()
+    return [*stored[:kept], *Hand.objects.bulk_create(rows[kept:])]
 
 
 def _require_decisions_kept(
@@ -371,7 +405,7 @@ def scoresheet_hands_write(
             sheet=sheet, hands=now.hands, seats=now.seats, adjudication=now.adjudication
         )
     before = sheet_snapshot(sheet=sheet, hands=now.lines)
-    stored = _hands_store(sheet, lines)
+    stored = _hands_store(sheet, lines, stored=now.hands)
     action = (
         ScoresheetChange.Action.HANDS if lines != now.lines else ScoresheetChange.Action.TIME_OVER
     )
@@ -778,17 +812,21 @@ def scoresheet_submit_write(*, scoresheet: Scoresheet, version: int, by: Actor) 
     again."""
     sheet = _lock(scoresheet, version=version)
     read = _submit_checked(sheet, by=by)
-    return read.state(_submitted(sheet, hands=read.lines, by=by))
+    return read.state(_submitted(sheet, hands=read.lines, by=by, read=read))
 
 
-def _submitted(sheet: Scoresheet, *, hands: list[HandLine], by: Actor) -> Scoresheet:
+def _submitted(
+    sheet: Scoresheet, *, hands: list[HandLine], by: Actor, read: "_Read | None" = None
+) -> Scoresheet:
     before = sheet_snapshot(sheet=sheet, hands=hands)
     sheet.status = Scoresheet.Status.SUBMITTED
     sheet.submitted_at = timezone.now()
     sheet.submitted_by = by.user
     sheet.submitted_by_seat = by.seat
     sheet.sent_back_reason = sheet.sent_back_by = ""
-    return _record(sheet, action=ScoresheetChange.Action.SUBMIT, by=by, before=before, after=hands)
+    return _record(
+        sheet, action=ScoresheetChange.Action.SUBMIT, by=by, before=before, after=hands, read=read
+    )
 
 
 def scoresheet_submit_check(*, scoresheet: Scoresheet, by: Actor) -> None:
@@ -861,7 +899,7 @@ def scoresheet_confirm_write(
     read = _confirm_checked(sheet, by=by, from_signed_sheet=from_signed_sheet)
     hands = read.lines
     if sheet.status == Scoresheet.Status.DRAFT:
-        sheet = _submitted(sheet, hands=hands, by=by)
+        sheet = _submitted(sheet, hands=hands, by=by, read=read)
     before = sheet_snapshot(sheet=sheet, hands=hands)
     sheet.status = Scoresheet.Status.CONFIRMED
     sheet.confirmed_at = timezone.now()
@@ -871,7 +909,7 @@ def scoresheet_confirm_write(
     if from_signed_sheet:
         sheet.confirmation = Scoresheet.Confirmation.SIGNED_SHEET
         action = ScoresheetChange.Action.CONFIRM_SIGNED
-    return read.state(_record(sheet, action=action, by=by, before=before, after=hands))
+    return read.state(_record(sheet, action=action, by=by, before=before, after=hands, read=read))
 
 
 def _confirm_checked(sheet: Scoresheet, *, by: Actor, from_signed_sheet: bool) -> _Read:

@@ -1,7 +1,7 @@
 """Writes for results: the seats' results as the handed-in sheets and the adjudication give
 them (``tournaments.play``); the standings are rebuilt from them (``services.standings``)."""
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 from django.db import transaction
 
@@ -11,15 +11,20 @@ from tournaments.services.standings import standings_schedule
 
 
 @transaction.atomic
-def results_refresh(*, tables: Collection[Table]) -> int:
+def results_refresh(
+    *, tables: Collection[Table], results: Sequence[SeatResult] | None = None
+) -> int:
     """Rewrite the results of these tables from their sheets and the adjudication; the
     standings are rebuilt after commit if anything changed. Called by every service that
-    changes what a handed-in sheet counts. Returns the number of results written."""
+    changes what a handed-in sheet counts. Returns the number of results written.
+    ``results``: the tables' results as the caller made them from what it read under their
+    sheets' locks (a sheet's write), else read here (``TablePlay.results``)."""
     ids = [table.pk for table in tables]
     if not ids:
         return 0
     deleted, _counts = SeatResult.objects.filter(table_id__in=ids).delete()
-    results = play.recorded().results(tables=Table.objects.filter(pk__in=ids))
+    if results is None:
+        results = play.recorded().results(tables=Table.objects.filter(pk__in=ids))
     SeatResult.objects.bulk_create(results)
     if deleted or results:
         for tournament_id in _tournaments_of(tables, ids):
