@@ -23,9 +23,11 @@ def fingerprint() -> dict[str, str]:
     """Everything the seed decides: players, seating, every hand, the teams' groups and line-ups;
     a hash per part, so that a difference says where it is."""
     parts = {
-        "players": Player.objects.order_by("last_name", "first_name").values_list(
-            "first_name", "last_name", "club", "ddv_number"
-        ),
+        # Ordered by every value listed: two players of one name (the pool has some) came back
+        # from PostgreSQL in either order, as the rows happened to lie.
+        "players": Player.objects.order_by(
+            "last_name", "first_name", "club", "ddv_number"
+        ).values_list("first_name", "last_name", "club", "ddv_number"),
         "seats": Seat.objects.order_by(
             "round__tournament__name", "round__number", "table__number", "position"
         ).values_list("round__number", "table__number", "position", "entry__player__last_name"),
