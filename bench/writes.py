@@ -30,12 +30,14 @@ which the suite ``standings`` measures; here it would run in the request
 (``bench.backends.tasks_in_process``), which production does not.
 """
 
+import cProfile
+import os
+import pstats
 import statistics
 import time
 
 from django.db import transaction
 from django.test import Client, override_settings
-from django.test.utils import setup_test_environment, teardown_test_environment
 
 from bench.figures import Figure, alternate
 
@@ -47,20 +49,23 @@ SEED = 45
 
 
 def figures() -> list[Figure]:
-    setup_test_environment()
-    try:
-        world = _world()
-        # One client sends hundreds of writes a minute through one seat's link, past the
-        # link's rate limit (SEAT_LINK_RATE): lifted, or the 429s would be measured.
-        with (
-            override_settings(ROOT_URLCONF="bench.urls", SEAT_LINK_RATE="1000000000/s"),
-            transaction.atomic(),
-        ):
-            measured = _measure(world)
-            transaction.set_rollback(True)
-        return measured
-    finally:
-        teardown_test_environment()
+    world = _world()
+    # Measured as production serves: DEBUG off (no query log), and no test environment (whose
+    # template renderer copies each template's context for the test client). One client sends
+    # hundreds of writes a minute through one seat's link, past the link's rate limit
+    # (SEAT_LINK_RATE): lifted, or the 429s would be measured.
+    with (
+        override_settings(
+            ROOT_URLCONF="bench.urls",
+            SEAT_LINK_RATE="1000000000/s",
+            DEBUG=False,
+            ALLOWED_HOSTS=["testserver"],
+        ),
+        transaction.atomic(),
+    ):
+        measured = _measure(world)
+        transaction.set_rollback(True)
+    return measured
 
 
 # The round ------------------------------------------------------------------------------------
@@ -194,6 +199,29 @@ def _ms(request, expect: int = 200):
     return measure
 
 
+def _profile(paths: dict, wanted: str) -> None:
+    """``BENCH_WRITES_PROFILE=<words of a path's name>``: where that path's processor time goes,
+    cProfile over ``PROFILED`` requests on the thread's clock, printed before the figures."""
+    PROFILED = 40
+    chosen = [name for name in paths if wanted.lower() in name.lower()]
+    if not chosen:
+        raise SystemExit(f"BENCH_WRITES_PROFILE: no path named like {wanted!r}; the paths: {list(paths)}")
+    for name in chosen:
+        request = paths[name]
+        _ms(request)  # warm
+        profile = cProfile.Profile(time.thread_time)
+        for _ in range(PROFILED):
+            point = transaction.savepoint()
+            profile.enable()
+            request()
+            profile.disable()
+            transaction.savepoint_rollback(point)
+        print(f"\n--- {name}: {PROFILED} requests ---")
+        stats = pstats.Stats(profile).strip_dirs()
+        stats.sort_stats("cumulative").print_stats(60)
+        stats.sort_stats("tottime").print_stats(25)
+
+
 def _measure(world: dict) -> list[Figure]:
     from django.urls import reverse
 
@@ -275,6 +303,8 @@ def _measure(world: dict) -> list[Figure]:
     desk_paths = {
         "second entry save (desk, htmx)": lambda: desk.post(second_url, second_row),
     }
+    if wanted := os.environ.get("BENCH_WRITES_PROFILE", "").strip():
+        _profile({**seat_paths, **desk_paths}, wanted)
     seat_measures = [_ms(request) for request in seat_paths.values()]
     desk_measures = [_ms(request) for request in desk_paths.values()]
     seat_pairs = alternate(seat_base, seat_measures, pairs=PAIRS)
