@@ -241,15 +241,19 @@ class SheetState:
         return self.sheet.table.round.tournament.hands_at(self.table_size)
 
 
-def sheet_state(*, sheet: Scoresheet, withheld: str | None = None) -> SheetState:
+def sheet_state(
+    *, sheet: Scoresheet, withheld: str | None = None, seats: list[Seat] | None = None
+) -> SheetState:
     """A sheet with its seats, hands, the adjudicators' decisions and deductions, and its check,
-    in five queries. ``lines`` are the hands as entered, without penalty points: what the
-    scorekeeper changes. ``withheld``: why this reader sees none of its hands (a blind first
-    entry), and then the state holds none."""
+    in five queries (four with ``seats``, read already). ``lines`` are the hands as entered,
+    without penalty points: what the scorekeeper changes. ``withheld``: why this reader sees
+    none of its hands (a blind first entry), and then the state holds none."""
     if withheld is not None:
-        state = _entry_state(sheet=sheet, hands=[], time_over_after_hand=None)
+        state = _entry_state(sheet=sheet, hands=[], time_over_after_hand=None, seats=seats)
         return replace(state, withheld=withheld)
-    return _entry_state(sheet=sheet, hands=list(sheet.hands.all()), time_over_after_hand=AS_NOTED)
+    return _entry_state(
+        sheet=sheet, hands=list(sheet.hands.all()), time_over_after_hand=AS_NOTED, seats=seats
+    )
 
 
 def sheet_state_written(

@@ -9,7 +9,7 @@ overwritten, and the desk settles each differing hand from the paper sheet, all 
 sheet then holds the settled hands and is confirmed. Nobody types both entries of one sheet.
 """
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from django.contrib.auth.models import User
@@ -173,9 +173,9 @@ def second_entry_hands_replace(
     entry's are (TSR 7.3.3), for the page that saves it hand by hand. ``version``: the second
     entry's, 0 before it exists; a stale one is refused (``StaleEntryError``). Nothing of the
     first entry is read out, and the sheet does not change."""
-    entry, _state = second_entry_hands_write(
+    entry, _state = second_entry_hands_edit(
         scoresheet=scoresheet,
-        hands=hands,
+        edit=lambda _read: hands,
         by=by,
         version=version,
         time_over_after_hand=time_over_after_hand,
@@ -184,46 +184,47 @@ def second_entry_hands_replace(
 
 
 @transaction.atomic
-def second_entry_hands_write(
+def second_entry_hands_edit(
     *,
     scoresheet: Scoresheet,
-    hands: Sequence[HandLine],
+    edit: Callable[[selectors.SheetState], Sequence[HandLine]],
     by: User,
     version: int,
     time_over_after_hand: int | None = None,
-    read: selectors.SheetState | None = None,
     roles: Collection[str] | None = None,
 ) -> tuple[SecondEntry, selectors.SheetState]:
-    """``second_entry_hands_replace``, returning the second entry as written and its state
-    (``second_entry_state``, its ``sheet`` the one locked, with the four-eyes record the write
-    asked) from what the write read, so that the caller reads none of it again. ``read``: the
-    second entry's state as the caller read it: its seats are not read again, for the entry's
-    lines nor for the sheet's record; the adjudication is, under the lock. ``roles``: ``by``'s
-    in the tournament, as the caller read them this request."""
+    """``second_entry_hands_replace`` for a change made to the second entry as it stands,
+    returning the entry as written and its state (``second_entry_state``, its ``sheet`` the one
+    locked) from what the write read, so that the caller reads none of it again: the
+    sheet and the entry are locked first and read once under the lock (``second_entry_state``:
+    the seats, the entry's hands, the adjudicators' decisions and its check), who may type is
+    asked, the ``version`` compared, then ``edit`` makes the new hands from it, and they are
+    checked against the TSR as the first entry's are (TSR 7.3.3, 8.5.1) and stored. ``edit``
+    may raise (the row typed is refused): nothing is written then, and its exception carries
+    on."""
     sheet = scoresheet_locked(scoresheet)
     entry = _entry_locked(sheet)
+    seats = list(sheet.table.seats.select_related("entry").order_by("position"))
+    # The record the policy asks, from the seats read and the second entry locked.
+    sheet_record(
+        sheet,
+        seats={seat.entry_id: seat.position for seat in seats},
+        second_by=[entry.by_id] if entry is not None else [],
+    )
     actor = Actor(user=by)
-    seats = read.seats if read is not None else None
-    size = len(seats) if seats is not None else None
-    if seats is not None:
-        # The record the policy asks, from the seats read and the second entry locked.
-        sheet_record(
-            sheet,
-            seats={seat.entry_id: seat.position for seat in seats},
-            second_by=[entry.by_id] if entry is not None else [],
-        )
     if roles is None:
         roles = _roles(sheet, actor)
     enforce(policies.may_enter_second(sheet=sheet, actor=actor, roles=roles, entry=entry))
     if (entry.version if entry is not None else 0) != version:
         raise StaleEntryError(current=entry)
-    adjudication = sheet_adjudication(sheet=sheet)
+    read = selectors.second_entry_state(sheet=sheet, entry=entry, seats=seats)
+    adjudication = read.adjudication
     lines = _checked_lines(
         sheet,
-        hands,
+        edit(read),
         time_over_after_hand=time_over_after_hand,
         adjudication=adjudication,
-        table_size=size,
+        table_size=len(seats),
     )
     begun = entry is None
     entry = _store(sheet, entry, lines=lines, time_over_after_hand=time_over_after_hand, by=by)

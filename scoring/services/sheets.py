@@ -9,7 +9,7 @@ enters and hands in the sheet; any other player of the table confirms it with th
 (TSR 7.3.2, 8.5.2).
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -303,38 +303,48 @@ def _replace_checked(
     hands: Sequence[HandLine],
     by: Actor,
     time_over_after_hand: int | None,
-    read: SheetState | None = None,
 ) -> tuple[list[HandLine], SheetState]:
     """What ``scoresheet_hands_replace`` checks before it stores anything: who writes, the end
     of the playing time, the adjudicators' decisions kept, the TSR. Returns the hands as they
-    would be stored, and the sheet as it stands (its hands, seats and adjudication; the
-    adjudication read here, under the caller's lock). ``read``: the sheet as the caller read
-    it at the version now locked, whose hands and seats stand as long as the version does."""
-    if read is None or read.sheet.version != sheet.version or read.withheld is not None:
-        read = None
-    else:
-        # Whether a hand was typed through an account (double entry) is in the sheet's
-        # changes, so it stands with the version too (``first_entry_blind``).
-        known = read.sheet.__dict__.get("_typed_at_the_desk")
-        if known is not None:
-            sheet.__dict__.setdefault("_typed_at_the_desk", known)
-    seats = (
-        read.seats
-        if read is not None
-        else list(sheet.table.seats.select_related("entry").order_by("position"))
+    would be stored, and the sheet as it stands (its hands, seats and adjudication, read here,
+    under the caller's lock)."""
+    seats = list(sheet.table.seats.select_related("entry").order_by("position"))
+    _require_may_edit(sheet, by=by, seats=seats)
+    return _hands_checked(
+        sheet,
+        hands=hands,
+        seats=seats,
+        stored=list(sheet.hands.all()),
+        adjudication=sheet_adjudication(sheet=sheet),
+        time_over_after_hand=time_over_after_hand,
     )
+
+
+def _require_may_edit(sheet: Scoresheet, *, by: Actor, seats: list[Seat]) -> None:
     enforce(
         policies.may_edit_sheet(
             sheet=sheet, actor=by, roles=_roles(sheet, by), table_size=len(seats)
         )
     )
+
+
+def _hands_checked(
+    sheet: Scoresheet,
+    *,
+    hands: Sequence[HandLine],
+    seats: list[Seat],
+    stored: list[Hand],
+    adjudication: SheetAdjudication,
+    time_over_after_hand: int | None,
+) -> tuple[list[HandLine], SheetState]:
+    """``hands`` checked against the sheet as it stands under the lock (its ``stored`` hands,
+    ``seats`` and ``adjudication``): the end of the playing time, the adjudicators' decisions
+    kept, the TSR. Returns them as they would be stored, and the sheet as it stands."""
     # Penalty points are the adjudicators' (their decisions), never the scorekeeper's.
     lines = [replace(hand, penalty=None) for hand in with_game_values(hands)]
     _require_time_over_within(lines, after=time_over_after_hand)
     size = len(seats)
     _require_time_over(sheet, after=time_over_after_hand, table_size=size)
-    adjudication = sheet_adjudication(sheet=sheet)
-    stored = read.hands if read is not None else list(sheet.hands.all())
     _require_decisions_kept(adjudication, old=hand_lines(stored), new=lines)
     check = scoresheet_check(
         scoresheet=sheet,
@@ -389,16 +399,60 @@ def scoresheet_hands_write(
     version: int,
     by: Actor,
     time_over_after_hand: int | None = None,
-    read: SheetState | None = None,
 ) -> SheetState:
     """``scoresheet_hands_replace``, returning the sheet as written with its hands, seats,
-    adjudication and check, so that the caller's answer reads none of them again. ``read``:
-    the sheet as the caller read it (``sheet_state``), if at the version named: its hands and
-    seats are not read again; the adjudication is, under the lock."""
+    adjudication and check, so that the caller's answer reads none of them again."""
     sheet = _lock(scoresheet, version=version)
     lines, now = _replace_checked(
-        sheet, hands=hands, by=by, time_over_after_hand=time_over_after_hand, read=read
+        sheet, hands=hands, by=by, time_over_after_hand=time_over_after_hand
     )
+    return _hands_written(
+        sheet, lines=lines, now=now, by=by, time_over_after_hand=time_over_after_hand
+    )
+
+
+@transaction.atomic
+def scoresheet_hands_edit(
+    *,
+    scoresheet: Scoresheet,
+    edit: Callable[[SheetState], Sequence[HandLine]],
+    version: int,
+    by: Actor,
+    time_over_after_hand: int | None = None,
+) -> SheetState:
+    """``scoresheet_hands_write`` for a change made to the hands as they stand: the sheet is
+    locked at ``version`` first and read once under the lock (``sheet_state``: its seats, hands,
+    the adjudicators' decisions and its check), ``edit`` makes the new hands from it (a hand
+    added or corrected), and they are checked and stored as ``scoresheet_hands_replace`` checks
+    and stores them. Who may edit is asked before ``edit`` sees anything. ``edit`` may raise
+    (the row typed is refused): nothing is written then, and its exception carries on."""
+    sheet = _lock(scoresheet, version=version)
+    seats = list(sheet.table.seats.select_related("entry").order_by("position"))
+    _require_may_edit(sheet, by=by, seats=seats)
+    read = sheet_state(sheet=sheet, seats=seats)
+    lines, now = _hands_checked(
+        sheet,
+        hands=edit(read),
+        seats=seats,
+        stored=read.hands,
+        adjudication=read.adjudication,
+        time_over_after_hand=time_over_after_hand,
+    )
+    return _hands_written(
+        sheet, lines=lines, now=now, by=by, time_over_after_hand=time_over_after_hand
+    )
+
+
+def _hands_written(
+    sheet: Scoresheet,
+    *,
+    lines: list[HandLine],
+    now: SheetState,
+    by: Actor,
+    time_over_after_hand: int | None,
+) -> SheetState:
+    """Store ``lines`` (checked) on the locked sheet standing as ``now`` says, with its record
+    and new version; the sheet as written, from what was read."""
     if lines == now.lines and time_over_after_hand == sheet.time_over_after_hand:
         # Nothing changed: no new version, no record.
         return sheet_state_written(

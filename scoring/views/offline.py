@@ -19,12 +19,12 @@ from scoring.selectors import hand_snapshot
 from scoring.services import StaleEntryError, StaleVersionError
 from scoring.views.access import Access, entry_state
 from scoring.views.page import (
+    Row,
+    RowRefused,
     dealer_of,
-    hand_number,
-    hands_replace,
+    hands_edit,
     typist_refusal,
     version_named,
-    with_hand,
 )
 
 
@@ -57,27 +57,17 @@ def save_json(request: HttpRequest, access: Access) -> JsonResponse:
         return _refused_json(error.message_dict)
     if version != access.version:
         return _stale_json(request, access, since=version)
-    state = entry_state(access)
+    row = Row(request, time_over=access.time_over_after_hand)
     try:
-        number = hand_number(request, state)
-    except ValidationError as error:
-        return _refused_json(error.message_dict)
-    form = HandForm(request.POST, table_size=state.table_size, dealer=dealer_of(state, number))
-    if not form.is_valid():
+        hands_edit(access, edit=row.added, version=version, time_over_after_hand=row.time_over)
+    except RowRefused:
+        assert row.form is not None
         return _refused_json(
             {
                 name: [str(message) for message in messages]
-                for name, messages in form.errors.items()
+                for name, messages in row.form.errors.items()
             },
-            form=form,
-        )
-    time_over = access.time_over_after_hand
-    try:
-        hands_replace(
-            access,
-            hands=with_hand(state, number, form.line, time_over),
-            version=version,
-            time_over_after_hand=time_over,
+            form=row.form,
         )
     except StaleVersionError as error:
         access.sheet = error.current
@@ -91,6 +81,7 @@ def save_json(request: HttpRequest, access: Access) -> JsonResponse:
         )
     except PermissionDenied as error:
         return JsonResponse({"detail": str(error), "messages": [str(error)]}, status=403)
+    number = row.number
     # The hand as the API shows it, from the entry as the write left it (read no more).
     hand = hands_data(entry_state(access))[number - 1]
     return JsonResponse({"version": access.version, "number": number, "hand": hand})

@@ -485,14 +485,18 @@ def stale_answer(
     form=None,
     editing=None,
     at: str | int | None = None,
+    row: "Row | None" = None,
 ):
-    """HTTP 409: the page with the entry as it is now and what changed since."""
+    """HTTP 409: the page with the entry as it is now and what changed since; ``row``: the
+    entry row as typed, kept on the page on the entry as it is now."""
     if isinstance(error, StaleEntryError):
         access.entry = error.current
         conflict: list = []  # the second entry keeps no history; the page shows it as it is
     else:
         access.sheet = error.current
         conflict = selectors.sheet_changes(sheet=error.current, since=version_named(request))
+    if row is not None:
+        form, editing = row.form_on(access), row.editing
     context = page_context(request, access, form=form, editing=editing, conflict=conflict, at=at)
     return render_page(request, context, status=409)
 
@@ -506,31 +510,86 @@ def refused_answer(request: HttpRequest, access: Access, error: ValidationError,
     return render_page(request, context, status=422)
 
 
-def hands_replace(
-    access: Access, *, hands: list, version: int, time_over_after_hand: int | None
+class RowRefused(Exception):
+    """The entry row sent is not a hand the rules accept as typed (its form's errors): nothing
+    is written; ``Row.form`` says why, field by field."""
+
+
+class Row:
+    """The entry row a save sends: the hand it names and its fields, made into the entry's
+    hands from the entry as it stands under the write's lock (``added``, for ``hands_edit``).
+    After the write, ``form`` and ``editing`` are the row as typed, for the answer."""
+
+    def __init__(self, request: HttpRequest, *, time_over: int | None):
+        self.request = request
+        self.time_over = time_over
+        self.number = 0
+        self.form: HandForm | None = None
+        self.editing: int | None = None
+
+    def read(self, state: selectors.SheetState) -> HandForm:
+        """The row's form on the entry ``state`` (bound, not yet validated); a ValidationError
+        for a hand the entry does not have."""
+        self.number = hand_number(self.request, state)
+        self.editing = self.number if self.number <= len(state.lines) else None
+        self.form = HandForm(
+            self.request.POST, table_size=state.table_size, dealer=dealer_of(state, self.number)
+        )
+        return self.form
+
+    def added(self, state: selectors.SheetState) -> list:
+        """The entry's hands with this row in them; ``RowRefused`` if its form refuses it."""
+        if not self.read(state).is_valid():
+            raise RowRefused
+        return with_hand(state, self.number, self.form.line, self.time_over)
+
+    def form_on(self, access: Access) -> HandForm | None:
+        """The row as typed, on the entry as it stands now (the write refused it before it read
+        the entry: another version), with its errors; None if the entry has no such hand."""
+        try:
+            form = self.read(entry_state(access))
+        except ValidationError:
+            return None
+        form.is_valid()
+        return form
+
+
+def hands_edit(
+    access: Access,
+    *,
+    edit: Callable[[selectors.SheetState], list],
+    version: int,
+    time_over_after_hand: int | None,
 ) -> None:
-    """Store the entry's hands: the sheet's, or its second entry's; the page's answer then
-    shows the entry as the write left it, read no more."""
+    """Store the entry's hands (the sheet's, or its second entry's) as ``edit`` makes them from
+    the entry as it stands under the write's lock, read there once; the page's answer then
+    shows the entry as the write left it, read no more. ``edit`` may raise (the row typed is
+    refused): nothing is written, and the entry as the write read it is the page's
+    (``entry_state``)."""
+
+    def made(state: selectors.SheetState) -> list:
+        access.sheet = state.sheet  # locked at the version the page named
+        access.state_known(state)
+        return edit(state)
+
     if access.blind:
         assert access.actor.user is not None  # the desk types the second entry
-        access.entry, state = services.second_entry_hands_write(
+        access.entry, state = services.second_entry_hands_edit(
             scoresheet=access.sheet,
-            hands=hands,
+            edit=made,
             by=access.actor.user,
             version=version,
             time_over_after_hand=time_over_after_hand,
-            read=entry_state(access),
             roles=access.roles,
         )
         access.sheet = state.sheet  # as the write read it: the page's policies ask no more
     else:
-        state = services.scoresheet_hands_write(
+        state = services.scoresheet_hands_edit(
             scoresheet=access.sheet,
-            hands=hands,
+            edit=made,
             version=version,
             by=access.actor,
             time_over_after_hand=time_over_after_hand,
-            read=entry_state(access),
         )
         access.sheet = state.sheet
     access.state_known(state)

@@ -23,11 +23,13 @@ from scoring.views.offline import save_json
 from scoring.views.page import (
     ACTIONS,
     STEPS,
+    Row,
+    RowRefused,
     dealer_of,
     done_answer,
     hand_asked,
     hand_number,
-    hands_replace,
+    hands_edit,
     page_context,
     refused_answer,
     render_page,
@@ -146,37 +148,37 @@ def sheet_save(request: HttpRequest, access: Access) -> HttpResponse:
     (``save_json``); htmx and plain forms get the page as always."""
     if wants_json(request):
         return save_json(request, access)
-    state = entry_state(access)
-    try:
-        number = hand_number(request, state)
-    except ValidationError as error:
-        return refused_answer(request, access, error)
-    editing = number if number <= len(state.lines) else None
-    form = HandForm(request.POST, table_size=state.table_size, dealer=dealer_of(state, number))
+    row = Row(request, time_over=access.time_over_after_hand)
     if refusal := typist_refusal(request, access):
         # Typed by someone else than who is logged in now: the row stays as typed, with why,
         # and saving it again (the page now names who is logged in) saves it as his.
+        try:
+            form = row.read(entry_state(access))
+        except ValidationError as error:
+            return refused_answer(request, access, error)
         form.is_valid()
         form.add_error(None, refusal.message)
-        context = page_context(request, access, form=form, editing=editing)
+        context = page_context(request, access, form=form, editing=row.editing)
         return render_page(request, context, status=409)
-    if not form.is_valid():
-        context = page_context(request, access, form=form, editing=editing)
-        return render_page(request, context, status=422)
-    time_over = access.time_over_after_hand
     try:
-        hands_replace(
+        hands_edit(
             access,
-            hands=with_hand(state, number, form.line, time_over),
+            edit=row.added,
             version=version_named(request),
-            time_over_after_hand=time_over,
+            time_over_after_hand=row.time_over,
         )
+    except RowRefused:
+        context = page_context(request, access, form=row.form, editing=row.editing)
+        return render_page(request, context, status=422)
     except (StaleVersionError, StaleEntryError) as error:
-        return stale_answer(request, access, error, form=form, editing=editing)
+        # The row as typed stays on the page, on the entry as it stands now.
+        return stale_answer(request, access, error, row=row)
     except ValidationError as error:
+        if row.form is None:  # no such hand, or no version named
+            return refused_answer(request, access, error)
         for message in error.messages:
-            form.add_error(None, message)
-        context = page_context(request, access, form=form, editing=editing)
+            row.form.add_error(None, message)
+        context = page_context(request, access, form=row.form, editing=row.editing)
         return render_page(request, context, status=422)
     if not request.headers.get("HX-Request"):
         return redirect(access.base)
@@ -227,9 +229,9 @@ def sheet_time_over(request: HttpRequest, access: Access) -> HttpResponse:
             raise ValidationError(
                 {"time_over_after_hand": _("Give the number of the last hand begun in time.")}
             ) from error
-        hands_replace(
+        hands_edit(
             access,
-            hands=entry_state(access).lines,
+            edit=lambda state: state.lines,
             version=version_named(request),
             time_over_after_hand=after,
         )

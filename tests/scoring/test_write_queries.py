@@ -87,14 +87,14 @@ def hands_json(count: int) -> list[dict]:
     return hands
 
 
-# The hand's save (23 queries before issue 45, 24 answering JSON; 15 before its third part):
-# the seat by its key with its sheet; the hands, the seats, the decisions and the deductions,
-# for the row's check; under the lock the sheet, and the decisions and deductions again (what
-# the adjudicators decide does not raise the sheet's version, so what was read before the lock
-# would not do); the hand added written (the rows before it stay as they are), the sheet's
-# new version and its change; the session's language; two savepoints. The answer is made
-# from what the write read.
-SAVE = 14
+# The hand's save (23 queries before issue 45, 24 answering JSON; 15 before its third part,
+# 14 before the row was made under the lock): the seat by its key with its sheet; under the
+# lock the sheet, then its seats, hands, decisions and deductions, read once (what the
+# adjudicators decide does not raise the sheet's version: read before the lock, they would
+# be read again under it), from which the row is made and checked; the hand added written (the
+# rows before it stay as they are), the sheet's new version and its change; the session's
+# language; two savepoints. The answer is made from what the write read.
+SAVE = 12
 
 
 def test_the_hands_save_on_the_page_reads_once_and_writes_once(
@@ -252,13 +252,13 @@ def paper():
     return sheet, second
 
 
-# The second entry's save on the desk's page (32, then 23 before): the session and account,
-# the sheet with its tournament, the roles, the second entry, its seats, decisions and
-# deductions; under the lock the sheet, the second entry, the four-eyes record (its seats and
-# second typist as read: three queries), the decisions and deductions; the entry written; two
-# savepoints. The first entry's hands are read only where a decision put a line on them. The
-# page's answer asks the four-eyes record as the write read it.
-SECOND = 18
+# The second entry's save on the desk's page (32, then 23, then 18 before): the session and
+# account, the sheet with its tournament, the roles, the second entry; under the lock the
+# sheet, the second entry, its seats, the four-eyes record (its seats and second typist as
+# read: three queries), the decisions and deductions, read once, from which the row is made and
+# checked; the entry written; two savepoints. The first entry's hands are read only where a
+# decision put a line on them. The page's answer asks the four-eyes record as the write read it.
+SECOND = 16
 
 
 def test_the_second_entrys_save_on_the_desks_page(client, paper, django_assert_num_queries):
