@@ -6,7 +6,18 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from django.db.models import Count, Expression, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import (
+    BooleanField,
+    Count,
+    Exists,
+    Expression,
+    ExpressionWrapper,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+)
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 
@@ -76,6 +87,18 @@ class SheetRulings:
             status=Sanction.Status.IN_FORCE,  # not changed or annulled on appeal (TSR 8.2.1)
         )
         return _correlated_sum(deductions, "points", by="entry")
+
+    def anything_ruled(self) -> Expression:
+        decisions = Decision.objects.filter(scoresheet=OuterRef("pk"))
+        deductions = Sanction.objects.filter(
+            round=OuterRef("table__round"),
+            kind=Sanction.Kind.DEDUCTION,
+            status=Sanction.Status.IN_FORCE,
+            entry__seats__table=OuterRef("table"),
+        )
+        return ExpressionWrapper(
+            Q(Exists(decisions)) | Q(Exists(deductions)), output_field=BooleanField()
+        )
 
     def open_count(self, *, sheet: str) -> Expression:
         waiting = Decision.objects.filter(

@@ -84,6 +84,11 @@ class Rulings(Protocol):
         """The points deducted for unsporting conduct (TSR 9.6.2 b) from the player named by
         the path ``entry`` in the round named by ``round``, summed (0 without any)."""
 
+    def anything_ruled(self) -> Expression:
+        """For a query of scoresheets: whether anything is ruled that ``of_sheet`` would read,
+        a decision on the sheet or a deduction from a player of its table in its round
+        (False where there is none: the sheet's adjudication is then ``NONE``)."""
+
     def open_count(self, *, sheet: str) -> Expression:
         """How many complaints on the sheet whose key the query's rows name by the path
         ``sheet`` wait for the adjudicator: not ruled yet, or ruled and not initialled (TSR
@@ -101,6 +106,9 @@ class _NoRulings:
 
     def deducted_sum(self, *, entry: str, round: str) -> Expression:
         return Value(0)
+
+    def anything_ruled(self) -> Expression:
+        return Value(False)
 
     def open_count(self, *, sheet: str) -> Expression:
         return Value(0)

@@ -242,17 +242,27 @@ class SheetState:
 
 
 def sheet_state(
-    *, sheet: Scoresheet, withheld: str | None = None, seats: list[Seat] | None = None
+    *,
+    sheet: Scoresheet,
+    withheld: str | None = None,
+    seats: list[Seat] | None = None,
+    adjudication: SheetAdjudication | None = None,
 ) -> SheetState:
     """A sheet with its seats, hands, the adjudicators' decisions and deductions, and its check,
-    in five queries (four with ``seats``, read already). ``lines`` are the hands as entered,
+    in five queries (fewer with ``seats`` or ``adjudication``, read already). ``lines`` are the hands as entered,
     without penalty points: what the scorekeeper changes. ``withheld``: why this reader sees
     none of its hands (a blind first entry), and then the state holds none."""
     if withheld is not None:
-        state = _entry_state(sheet=sheet, hands=[], time_over_after_hand=None, seats=seats)
+        state = _entry_state(
+            sheet=sheet, hands=[], time_over_after_hand=None, seats=seats, adjudication=adjudication
+        )
         return replace(state, withheld=withheld)
     return _entry_state(
-        sheet=sheet, hands=list(sheet.hands.all()), time_over_after_hand=AS_NOTED, seats=seats
+        sheet=sheet,
+        hands=list(sheet.hands.all()),
+        time_over_after_hand=AS_NOTED,
+        seats=seats,
+        adjudication=adjudication,
     )
 
 

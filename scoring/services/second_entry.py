@@ -37,6 +37,7 @@ from scoring.selectors import (
 from scoring.selectors.record import record_forget, sheet_record
 from scoring.services.sheets import (
     SheetRefused,
+    _adjudication,
     _hands_store,
     _incomplete,
     _record,
@@ -217,7 +218,9 @@ def second_entry_hands_edit(
     enforce(policies.may_enter_second(sheet=sheet, actor=actor, roles=roles, entry=entry))
     if (entry.version if entry is not None else 0) != version:
         raise StaleEntryError(current=entry)
-    read = selectors.second_entry_state(sheet=sheet, entry=entry, seats=seats)
+    read = selectors.second_entry_state(
+        sheet=sheet, entry=entry, seats=seats, adjudication=_adjudication(sheet)
+    )
     adjudication = read.adjudication
     lines = _checked_lines(
         sheet,

@@ -33,7 +33,7 @@ from doko.rules.sheet import (
     with_dealers,
     with_game_values,
 )
-from scoring import policies
+from scoring import policies, rulings
 from scoring.messages import problem_message
 from scoring.models import (
     RETURN_REASON_LENGTH,
@@ -43,7 +43,7 @@ from scoring.models import (
 )
 from scoring.policies import Actor
 from scoring.results import sheet_results
-from scoring.rulings import SheetAdjudication, sheet_adjudication
+from scoring.rulings import NONE, SheetAdjudication, sheet_adjudication
 from scoring.selectors import (
     SheetState,
     hand_lines,
@@ -88,15 +88,26 @@ class StaleVersionError(ValidationError):
 
 
 def _lock(scoresheet: Scoresheet, *, version: int) -> Scoresheet:
-    # With its scan (none or one, joined): the API's answers show it, and read it no more.
+    # With its scan (none or one, joined): the API's answers show it, and read it no more;
+    # and whether anything is ruled on it (``_adjudication``).
     locked = (
         Scoresheet.objects.select_for_update(of=("self",))
         .select_related("table__round__tournament", "scan")
+        .annotate(anything_ruled=rulings.given().anything_ruled())
         .get(pk=scoresheet.pk)
     )
     if locked.version != version:
         raise StaleVersionError(current=locked)
     return locked
+
+
+def _adjudication(sheet: Scoresheet) -> SheetAdjudication:
+    """The adjudication of a sheet just locked (``_lock``, ``scoresheet_locked``), read only
+    where the lock's own query found anything ruled on it: most sheets have nothing, and are
+    written without the two queries. Asked right after the lock, before the step writes."""
+    if sheet.__dict__.get("anything_ruled") is False:
+        return NONE
+    return sheet_adjudication(sheet=sheet)
 
 
 def _roles(sheet: Scoresheet, by: Actor) -> set[str]:
@@ -315,7 +326,7 @@ def _replace_checked(
         hands=hands,
         seats=seats,
         stored=list(sheet.hands.all()),
-        adjudication=sheet_adjudication(sheet=sheet),
+        adjudication=_adjudication(sheet),
         time_over_after_hand=time_over_after_hand,
     )
 
@@ -429,7 +440,7 @@ def scoresheet_hands_edit(
     sheet = _lock(scoresheet, version=version)
     seats = list(sheet.table.seats.select_related("entry").order_by("position"))
     _require_may_edit(sheet, by=by, seats=seats)
-    read = sheet_state(sheet=sheet, seats=seats)
+    read = sheet_state(sheet=sheet, seats=seats, adjudication=_adjudication(sheet))
     lines, now = _hands_checked(
         sheet,
         hands=edit(read),
@@ -585,6 +596,7 @@ def scoresheet_locked(scoresheet: Scoresheet) -> Scoresheet:
     return (
         Scoresheet.objects.select_for_update(of=("self",))
         .select_related("table__round__tournament")
+        .annotate(anything_ruled=rulings.given().anything_ruled())
         .get(pk=scoresheet.pk)
     )
 
@@ -831,7 +843,7 @@ class _Read:
             sheet,
             hands=list(sheet.hands.all()),
             seats=list(sheet.table.seats.select_related("entry").order_by("position")),
-            adjudication=sheet_adjudication(sheet=sheet),
+            adjudication=_adjudication(sheet),
         )
 
     @property
@@ -843,7 +855,7 @@ class _Read:
     @property
     def adjudication(self) -> SheetAdjudication:
         if self._adjudication is None:
-            self._adjudication = sheet_adjudication(sheet=self.sheet)
+            self._adjudication = _adjudication(self.sheet)
         return self._adjudication
 
     def state(self, sheet: Scoresheet) -> SheetState:

@@ -88,13 +88,15 @@ def hands_json(count: int) -> list[dict]:
 
 
 # The hand's save (23 queries before issue 45, 24 answering JSON; 15 before its third part,
-# 14 before the row was made under the lock): the seat by its key with its sheet; under the
-# lock the sheet, then its seats, hands, decisions and deductions, read once (what the
-# adjudicators decide does not raise the sheet's version: read before the lock, they would
-# be read again under it), from which the row is made and checked; the hand added written (the
-# rows before it stay as they are), the sheet's new version and its change; the session's
-# language; two savepoints. The answer is made from what the write read.
-SAVE = 12
+# 14 before the row was made under the lock, 12 before the lock said whether anything is
+# ruled): the seat by its key with its sheet; under the lock the sheet, with whether anything
+# is ruled on it (a decision, a deduction: then they are read too, ``RULED``), then its seats
+# and hands, read once (what the adjudicators decide does not raise the sheet's version: read
+# before the lock, it would be read again under it), from which the row is made and checked;
+# the hand added written (the rows before it stay as they are), the sheet's new version and its
+# change; the session's language; two savepoints. The answer is made from what the write read.
+SAVE = 10
+RULED = 2  # the decisions and the deductions, where the lock found any
 
 
 def test_the_hands_save_on_the_page_reads_once_and_writes_once(
@@ -106,6 +108,45 @@ def test_the_hands_save_on_the_page_reads_once_and_writes_once(
     assert response.status_code == 200
     assert sheet.hands.count() == TYPED + 1
     assert f'name="version" value="{sheet.version + 1}"' in response.content.decode()
+
+
+def test_the_save_reads_what_is_ruled_only_where_the_lock_found_it(client, sheet):
+    """Where the lock finds nothing ruled on the sheet, the decisions and deductions are not
+    read; a deduction from a player of the table (TSR 9.6.2 b) is read with the save, and
+    shown."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from adjudication.models import Sanction
+    from adjudication.services import sanction_impose
+
+    sheet = typed(sheet, TYPED)
+
+    def saved(number: int) -> tuple[int, str]:
+        url, data = link(sheet, 4, "save"), row(sheet, number)
+        with CaptureQueriesContext(connection) as queries:
+            response = client.post(url, data, **HX)
+        assert response.status_code == 200
+        sheet.refresh_from_db()
+        return len(queries), response.content.decode()
+
+    unruled, page = saved(TYPED + 1)
+    assert "Deducted for unsporting conduct" not in page
+    panel = factories.user()
+    tournament = sheet.table.round.tournament
+    factories.role_grant(tournament=tournament, user=panel, role=TournamentRole.Role.PANEL)
+    sanction_impose(
+        entry=sheet.table.seats.get(position=2).entry,
+        round=sheet.table.round,
+        kind=Sanction.Kind.DEDUCTION,
+        points=4,
+        reasons="Insulted the table.",
+        members=[panel],
+        by=panel,
+    )
+    ruled, page = saved(TYPED + 2)
+    assert ruled == unruled + RULED
+    assert "Deducted for unsporting conduct" in page
 
 
 def test_the_hands_save_from_the_offline_queue_answers_json_as_cheaply(
@@ -121,11 +162,11 @@ def test_the_hands_save_from_the_offline_queue_answers_json_as_cheaply(
     assert response.json()["hand"]["number"] == TYPED + 1
 
 
-# Through the API (22 before, 16 before issue 45's third part): the seat by its key, the
-# sheet, the table's size; under the lock the sheet with its scan, the seats, the decisions,
-# the deductions, the hands; the write (3: the hand added written, the rows before it kept);
-# two savepoints. The answer is made from what the write read.
-API_SAVE = 14
+# Through the API (22 before, 16 before issue 45's third part, then 14): the seat by its key,
+# the sheet, the table's size; under the lock the sheet with its scan and whether anything is
+# ruled on it, the seats, the hands; the write (3: the hand added written, the rows before it
+# kept); two savepoints. The answer is made from what the write read.
+API_SAVE = 12
 
 
 def test_the_hands_put_through_the_api_reads_once_and_writes_once(
@@ -156,14 +197,15 @@ def test_the_live_check_reads_the_sheet_once_and_writes_nothing(
 
 
 # Handing in (31 and 27 before issue 45, 29 and 25 before its second part, 24 and 20 before
-# its third): the sheet locked, its hands, seats, decisions and deductions (for the check, and
+# its third, then 22 and 17): the sheet locked (and whether anything is ruled on it), its
+# hands and seats (and only then its decisions and deductions: for the check, and
 # kept for the answer); the new version and its change; its players' results written
 # (provisional: deleted and inserted, made from the hands, seats, decisions and deductions the
 # write read; the tournament known from the sheet's round); the standings wanted; two
 # savepoints. The answer is made from what the write read (the sheet locked with its scan,
 # which the API shows); the page asks the four-eyes record once, to show who may confirm.
-HAND_IN = 22
-API_HAND_IN = 17
+HAND_IN = 20
+API_HAND_IN = 15
 
 
 def test_handing_in_on_the_page(client, sheet, django_assert_num_queries):
@@ -189,11 +231,12 @@ def test_handing_in_through_the_api(api_client, sheet, django_assert_num_queries
 
 
 # Confirming (27 and 29 before issue 45, 26 and 28 before its second part, 24 and 26 before
-# its third): the sheet locked, the four-eyes record (``policies.may_confirm_sheet``, asked
-# once), the hands, seats, decisions and deductions; the write as in handing in; the answer
+# its third, then 22 and 23): the sheet locked (and whether anything is ruled on it), the
+# four-eyes record (``policies.may_confirm_sheet``, asked once), the hands and seats (the
+# decisions and deductions only where something is ruled); the write as in handing in; the answer
 # reads the sheet, its hands and its scan no more (the sheet is locked with its scan).
-CONFIRM = 22
-API_CONFIRM = 23
+CONFIRM = 20
+API_CONFIRM = 21
 
 
 def handed_in(sheet) -> Scoresheet:
@@ -252,13 +295,14 @@ def paper():
     return sheet, second
 
 
-# The second entry's save on the desk's page (32, then 23, then 18 before): the session and
+# The second entry's save on the desk's page (32, then 23, 18 and 16 before): the session and
 # account, the sheet with its tournament, the roles, the second entry; under the lock the
-# sheet, the second entry, its seats, the four-eyes record (its seats and second typist as
-# read: three queries), the decisions and deductions, read once, from which the row is made and
-# checked; the entry written; two savepoints. The first entry's hands are read only where a
+# sheet (and whether anything is ruled on it), the second entry, its seats, the four-eyes
+# record (its seats and second typist as read: three queries), from which the row is made and
+# checked (the decisions and deductions read only where something is ruled); the entry
+# written; two savepoints. The first entry's hands are read only where a
 # decision put a line on them. The page's answer asks the four-eyes record as the write read it.
-SECOND = 16
+SECOND = 14
 
 
 def test_the_second_entrys_save_on_the_desks_page(client, paper, django_assert_num_queries):
