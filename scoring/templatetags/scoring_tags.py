@@ -5,6 +5,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from django import template
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 
 from scoring import policies
 from scoring.models import CONTRACT_LABELS, CONTRACT_SHORT
@@ -61,3 +63,22 @@ def seats_where(value: Mapping[int, bool], wanted: bool) -> list[int]:
     """The seats of a seat → yes/no mapping whose answer is ``wanted``: the seats that played
     their compulsory solo, or not yet (a phone has no tooltip to tell the badges apart)."""
     return [seat for seat, answer in value.items() if bool(answer) is bool(wanted)]
+
+
+@register.simple_tag
+def choice_options(field, as_text: bool = False) -> str:
+    """A choice field's ``<option>`` elements, the one it holds selected: as the template's
+    loop over ``field.field.choices`` wrote them, with the field's value asked once rather than
+    once an option (the entry row's selects, on every save's answer). ``as_text``: compared as
+    text (a seat's number typed or chosen)."""
+    current = field.value()
+    if as_text:
+        current = str(current)
+    parts = []
+    for value, label in field.field.choices:
+        chosen = (str(value) if as_text else value) == current
+        parts.append(
+            f'<option value="{conditional_escape(value)}" {"selected" if chosen else ""}>'
+            f"{conditional_escape(label)}</option>"
+        )
+    return mark_safe("".join(parts))  # every value and label escaped above

@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from doko.rules.sheet import dealt_out_of_turn, with_dealers
@@ -85,6 +86,16 @@ STEPS: dict[str, Callable[..., None]] = {
 }
 
 
+def _rows_context(rows: list, *, between: bool) -> dict:
+    """The sheet's rows for the template: as one piece of HTML where nothing stands between
+    them (the common case: no row corrected, struck out or answered beside), else row by row
+    (``sheet_rows``) for the template to put the entry row, the question or the answer at its
+    hand."""
+    if between:
+        return {"sheet_rows": rows, "rows_html": None}
+    return {"sheet_rows": rows, "rows_html": SafeString("".join(html for _row, html in rows))}
+
+
 def page_context(
     request: HttpRequest,
     access: Access,
@@ -124,16 +135,19 @@ def page_context(
         **sheet_page(access, state),
         "problems": [problem_message(problem) for problem in state.check.problems],
         "problem_hands": problem_hands,
-        "sheet_rows": []
-        if state.withheld
-        else sheet_rows(
-            state.rows,
-            base=access.base,
-            may_edit=may_edit,
-            problem_hands=problem_hands,
-            warning_hands=warning_hands,
-            adjudication=state.adjudication,
-            editing=editing,
+        **_rows_context(
+            []
+            if state.withheld
+            else sheet_rows(
+                state.rows,
+                base=access.base,
+                may_edit=may_edit,
+                problem_hands=problem_hands,
+                warning_hands=warning_hands,
+                adjudication=state.adjudication,
+                editing=editing,
+            ),
+            between=editing is not None or strike is not None or at not in (None, ACTIONS),
         ),
         "form": form if new_row else None,
         "number": number,
