@@ -3,10 +3,11 @@ once, against the trivial view (/healthz/) measured in the same seconds.
 
 The site is served as in production: gunicorn with docker/gunicorn.conf.py (2 workers × 4
 threads here, its ``max_requests``, its access log), DEBUG off, on the run's PostgreSQL with
-Redis as the cache (bench.backends). No Celery worker runs: a task runs in the request that
-queues it (the standings rebuilt after a confirm's commit, in the confirming request), as the
-other suites do. The load comes from a client in this process (threads and ``requests``; each
-request's latency recorded), which shares the machine's cores with the server:
+Redis as the cache (bench.backends), and a Celery worker beside them as production runs one
+(on the run's Redis as its broker): the standings are rebuilt there after a sheet is handed in
+or confirmed, not in the request (the other suites run a task in the request that queues it).
+The load comes from a client in this process (threads and ``requests``; each request's latency
+recorded), which shares the machine's cores with the server and the worker:
 
 - every table's scorekeeper types a hand every 5-8 s through the entry page's own requests
   (through the seat's private link, ``/s/<key>/``): the live check (``check/``, htmx) and a
@@ -263,22 +264,38 @@ class Site:
         from tools.servers import stop_process
 
         for process in reversed(self.processes):
-            stop_process(process)
+            stop_process(process, group=True)  # each leads a session: its workers with it
 
 
 def _site(directory: Path, servers: int) -> Site:
     """One gunicorn, or ``servers`` of them behind HAProxy: one environment for all (the same
     secret key, database, cache and media directory), each on its own loopback port."""
+    from django.conf import settings
+
+    from tools.servers import CeleryWorker
+
     extra = {"NUM_PROXIES": "1"} if servers > 1 else {}
     env = server_env(
         directory,
         LOG_LEVEL="INFO",
         WEB_CONCURRENCY=str(WORKERS),
         GUNICORN_THREADS=str(THREADS),
+        BENCH_WORKER="1",
         **extra,
     )
     site = Site(base="", servers=[], logs=[], processes=[])
     try:
+        # The Celery worker production runs beside the web servers (docker-compose.yml): the
+        # standings are rebuilt there after a sheet is handed in or confirmed, not in the request.
+        worker = CeleryWorker(
+            python=sys.executable,
+            cwd=Path(settings.BASE_DIR),
+            env=env,
+            logfile=directory / "celery-worker.log",
+        )
+        worker.start()
+        assert worker.process is not None
+        site.processes.append(worker.process)
         for number in range(1, servers + 1):
             process, base, log = _server(directory, env, name=f"gunicorn-{number}")
             site.processes.append(process)

@@ -307,11 +307,14 @@ def _ranking(pool, today: datetime.date) -> list[Figure]:
 
 # 3. The public standings under load ----------------------------------------------------------
 
-SERVER_SETTINGS = """from config.settings import *  # noqa: F403
+SERVER_SETTINGS = """import os
+
+from config.settings import *  # noqa: F403
 
 ROOT_URLCONF = "bench.urls"  # the site and the trivial view
-# No Celery worker runs: a task runs in the request that sends it (bench.backends).
-CELERY_TASK_ALWAYS_EAGER = True
+# No Celery worker runs: a task runs in the request that sends it (bench.backends); unless the
+# suite starts one, as production runs one (BENCH_WORKER, the day: bench.day).
+CELERY_TASK_ALWAYS_EAGER = not os.environ.get("BENCH_WORKER")
 # Pages name static files without collectstatic's manifest, which only a deployment builds.
 STORAGES = {
     **STORAGES,  # noqa: F405

@@ -205,7 +205,9 @@ def _profile(paths: dict, wanted: str) -> None:
     PROFILED = 40
     chosen = [name for name in paths if wanted.lower() in name.lower()]
     if not chosen:
-        raise SystemExit(f"BENCH_WRITES_PROFILE: no path named like {wanted!r}; the paths: {list(paths)}")
+        raise SystemExit(
+            f"BENCH_WRITES_PROFILE: no path named like {wanted!r}; the paths: {list(paths)}"
+        )
     for name in chosen:
         request = paths[name]
         _ms(request)  # warm
@@ -220,8 +222,12 @@ def _profile(paths: dict, wanted: str) -> None:
         stats = pstats.Stats(profile)
         stats.sort_stats("cumulative").print_stats(40)
         # The project's own functions, by what they cost with what they call.
-        stats.sort_stats("cumulative").print_stats(r"/work/[^.]*/(scoring|tournaments|adjudication|doko|limits|config)/", 60)
+        stats.sort_stats("cumulative").print_stats(
+            r"/work/[^.]*/(scoring|tournaments|adjudication|doko|limits|config)/", 60
+        )
         stats.sort_stats("tottime").print_stats(25)
+        if os.environ.get("BENCH_WRITES_CALLEES"):
+            stats.sort_stats("cumulative").print_callees(os.environ["BENCH_WRITES_CALLEES"])
 
 
 def _measure(world: dict) -> list[Figure]:
