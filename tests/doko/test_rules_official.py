@@ -10,8 +10,11 @@ from doko.rules.official import OFFICIAL, RoundSettings, official_problems
 
 
 def test_the_official_round_is_24_hands_in_100_minutes_and_30_in_125():
-    assert OFFICIAL == RoundSettings(
-        hands_per_match=24, match_minutes=100, hands_per_match_five=30, match_minutes_five=125
+    assert (
+        RoundSettings(
+            hands_per_match=24, match_minutes=100, hands_per_match_five=30, match_minutes_five=125
+        )
+        == OFFICIAL
     )
     assert official_problems(OFFICIAL) == []
 
@@ -21,7 +24,8 @@ def test_an_eight_hand_round_is_refused_on_its_field_by_tsr_8_5_1():
     assert problem.field == "hands_per_match"
     assert problem.rule == "TSR 8.5.1"
     assert problem.params == {"needed": 24, "actual": 8}
-    assert "24 hands" in problem.message and "not 8" in problem.message
+    assert "24 hands" in problem.message
+    assert "not 8" in problem.message
 
 
 def test_every_setting_off_the_tsr_is_named_with_its_section():
