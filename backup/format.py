@@ -45,8 +45,15 @@ TOURNAMENT_FIELDS = [
 ]
 # Added later: a file written before them lacks them, and the model's defaults fill in.
 # ``is_match_day``: the tournament is a team competition's match day (restored with its
-# competition, ``COMPETITION_FORMAT``); ``club_ranking_players``: its club ranking, or null.
-TOURNAMENT_FIELDS_LATER = ["sheet_keeping", "double_entry", "is_match_day", "club_ranking_players"]
+# competition, ``COMPETITION_FORMAT``); ``club_ranking_players``: its club ranking, or null;
+# ``official``: played by the TSR (TSR 8.1.1), a file written before it comes back a club evening.
+TOURNAMENT_FIELDS_LATER = [
+    "sheet_keeping",
+    "double_entry",
+    "is_match_day",
+    "club_ranking_players",
+    "official",
+]
 # The entry's own name and club, added later: a file written before takes the player's.
 ENTRY_FIELDS_LATER = ["first_name", "last_name", "club"]
 HAND_FIELDS = [

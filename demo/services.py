@@ -525,6 +525,8 @@ def _championship_build(
         venue="Braunschweig, Stadthalle",
         planned_rounds=8,
         seating_method=SeatingMethod.DDV,
+        # A DDV championship is played by the TSR (TSR 8.1.1): 24 hands in 100 minutes.
+        official=True,
         organiser=organiser,
     )
     for player in pool[10:158]:

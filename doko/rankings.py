@@ -28,6 +28,7 @@ class Criterion(StrEnum):
     PLAYERS = "tournament_min_players"  # at least so many active players
     ROUNDS = "tournament_min_rounds"  # at least so many rounds played (closed)
     TABLES_OF_FOUR = "tournament_tables_of_four_only"  # no table of five in any round (TSR 8.3.1)
+    OFFICIAL = "tournament_official_only"  # an official tournament, played by the TSR (8.1.1)
 
 
 @dataclass(frozen=True)
@@ -39,12 +40,14 @@ class Criteria:
     min_players: int
     min_rounds: int
     tables_of_four_only: bool
+    official_only: bool = False
 
 
 @dataclass(frozen=True)
 class Facts:
     """A tournament as the criteria see it: ``players``, its active entries; ``rounds``, its
-    closed rounds; ``largest_table``, the most seats at one table in any round (0: none)."""
+    closed rounds; ``largest_table``, the most seats at one table in any round (0: none);
+    ``official``, whether it is marked official (its round then is the TSR's, TSR 8.1.1)."""
 
     finished: bool
     public: bool
@@ -53,6 +56,7 @@ class Facts:
     players: int
     rounds: int
     largest_table: int
+    official: bool = False
 
 
 @dataclass(frozen=True)
@@ -84,6 +88,8 @@ def unmet(*, criteria: Criteria, facts: Facts, today: datetime.date) -> list[Unm
         problems.append(Unmet(Criterion.ROUNDS, criteria.min_rounds, facts.rounds))
     if criteria.tables_of_four_only and facts.largest_table > 4:
         problems.append(Unmet(Criterion.TABLES_OF_FOUR, 4, facts.largest_table))
+    if criteria.official_only and not facts.official:
+        problems.append(Unmet(Criterion.OFFICIAL))
     return problems
 
 

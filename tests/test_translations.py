@@ -85,6 +85,13 @@ COUNTED_ALLOWED = {
     # the least hands of a round: 8 at a table of four, 10 at five (TSR 3.3.1, 4.2.3), never 1
     "A round needs a hand dealt by each player and a compulsory solo by each (TSR 3.3.1, "
     "4.2.3): at least %(limit_value)s hands.",
+    # the official tournament's round, constants of the TSR (24, 100, 30, 125: TSR 8.5.1, 10.1.5)
+    "An official tournament plays {needed} hands a round at a table of four, the compulsory "
+    "solos included: not {actual}.",
+    "An official tournament plays {needed} minutes a round at a table of four: not {actual}.",
+    "An official tournament plays {needed} hands a round at a table of five, the compulsory "
+    "solos included: not {actual}.",
+    "An official tournament plays {needed} minutes a round at a table of five: not {actual}.",
     # "seats" is the verb: round N seats players
     "Round %(number)d seats players who no longer play: %(players)s. Register a substitute in "
     "their place, or draw the round again (TSR 8.3).",

@@ -97,8 +97,16 @@ class TournamentRoleInline(admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    list_display = ["name", "starts_on", "venue", "status", "planned_rounds", "is_public"]
-    list_filter = ["status", "is_public", "starts_on"]
+    list_display = [
+        "name",
+        "starts_on",
+        "venue",
+        "status",
+        "official",
+        "planned_rounds",
+        "is_public",
+    ]
+    list_filter = ["status", "official", "is_public", "starts_on"]
     search_fields = ["name", "venue", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     date_hierarchy = "starts_on"
@@ -110,6 +118,7 @@ class TournamentAdmin(admin.ModelAdmin):
             _("Rounds"),
             {
                 "fields": [
+                    "official",
                     "planned_rounds",
                     "seating_method",
                     ("hands_per_match", "match_minutes"),
@@ -261,6 +270,7 @@ class RankingListForm(forms.ModelForm):
             "tournament_min_players",
             "tournament_min_rounds",
             "tournament_tables_of_four_only",
+            "tournament_official_only",
             "is_public",
         ]
 
@@ -313,6 +323,7 @@ class RankingListAdmin(admin.ModelAdmin):
                     "tournament_min_players",
                     "tournament_min_rounds",
                     "tournament_tables_of_four_only",
+                    "tournament_official_only",
                 ]
             },
         ),
@@ -332,6 +343,7 @@ class RankingListAdmin(admin.ModelAdmin):
             tournament_min_players=obj.tournament_min_players,
             tournament_min_rounds=obj.tournament_min_rounds,
             tournament_tables_of_four_only=obj.tournament_tables_of_four_only,
+            tournament_official_only=obj.tournament_official_only,
             ranking_list=obj,
         )
 

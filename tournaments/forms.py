@@ -1,6 +1,8 @@
 """Forms of the organiser's and adjudicator's pages, and how a service's errors reach a form or
 a page. Forms parse input; services decide."""
 
+import dataclasses
+
 from django import forms
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator, MaxValueValidator, MinValueValidator
@@ -8,6 +10,7 @@ from django.db import models
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
+from doko.rules.official import OFFICIAL
 from tournaments import player_import
 from tournaments.models import (
     Entry,
@@ -213,6 +216,7 @@ class ExtraTimeForm(forms.Form):
 # The settings as the pages group them.
 SETTING_GROUPS = (
     (_("The tournament"), ("name", "starts_on", "ends_on", "venue")),
+    (_("Official tournament (TSR 8.1.1)"), ("official",)),
     (
         _("Rounds"),
         ("planned_rounds", "seating_method", "hands_per_match", "match_minutes"),
@@ -235,10 +239,22 @@ SETTING_GROUPS = (
 )
 
 
+# The submit button that fills in the official tournament's round without saving anything.
+OFFICIAL_FILL = "official_fill"
+# The official value of each setting of the round, and the section that fixes it.
+_OFFICIAL_RULES = {
+    "hands_per_match": "TSR 8.5.1",
+    "match_minutes": "TSR 8.5.1",
+    "hands_per_match_five": "TSR 10.1.5",
+    "match_minutes_five": "TSR 10.1.5",
+}
+
+
 class SettingsForm(forms.Form):
     """Every setting of a tournament, from its model's fields (labels, help, bounds, choices).
     ``locks``: the settings that can no longer change are shown disabled, each with its
-    reason beside it (``groups``)."""
+    reason beside it (``groups``). Each setting of the round says what an official tournament
+    plays (TSR 8.1.1), and ``OFFICIAL_FILL`` fills that in (``official_filled``)."""
 
     def __init__(self, *args, locks: SettingsLocks | None = None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -264,6 +280,13 @@ class SettingsForm(forms.Form):
                 field.widget.attrs["class"] = "form-select"
             else:
                 field.widget.attrs["class"] = "form-control"
+        for name, rule in _OFFICIAL_RULES.items():
+            field = self.fields[name]
+            official = _("Official tournament: %(value)d (%(rule)s).") % {
+                "value": getattr(OFFICIAL, name),
+                "rule": rule,
+            }
+            field.help_text = f"{field.help_text} {official}" if field.help_text else official
         for name in self.locks:
             self.fields[name].disabled = True
         if locks is not None:
@@ -276,6 +299,17 @@ class SettingsForm(forms.Form):
             (str(title), [(self[name], self.locks.get(name, "")) for name in names])
             for title, names in SETTING_GROUPS
         ]
+
+    def official_filled(self) -> dict:
+        """What was typed, ticked official with the TSR's round filled in (TSR 8.5.1,
+        10.1.5): the initial values of the form shown again, unsaved. A locked setting keeps
+        its value."""
+        typed = {name: self[name].data for name, field in self.fields.items() if not field.disabled}
+        filled = {"official": True, **dataclasses.asdict(OFFICIAL)}
+        return {
+            **typed,
+            **{name: value for name, value in filled.items() if not self.fields[name].disabled},
+        }
 
     def changes(self) -> dict:
         """The settings as entered, for ``services.tournament_update``; not the locked ones."""

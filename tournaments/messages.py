@@ -1,11 +1,13 @@
-"""Messages about the seating that the services raise and the pages show alike."""
+"""Messages about the seating, and the rules core's settings errors, that the services raise and
+the pages show alike."""
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from doko import seating, team_seating
+from doko.rules.problems import FieldError, Plural
 
 
 def fives_would_seat(players: int) -> bool:
@@ -76,3 +78,17 @@ def team_seating_error_message(
         "tables: team-mates would share a table.",
         error.tables,
     ) % {"team": team, "players": error.players, "tables": error.tables}
+
+
+def field_errors(errors: Iterable[FieldError]) -> dict[str, list[str]]:
+    """The rules core's errors in a tournament's settings (``doko.rules.official``) keyed by
+    field, in the reader's language, each with the TSR section it rests on."""
+    by_field: dict[str, list[str]] = {}
+    for error in errors:
+        template = error.template
+        if isinstance(template, Plural):
+            text = ngettext(template.singular, template.plural, error.params[template.count])
+        else:
+            text = _(template)
+        by_field.setdefault(error.field, []).append(f"{text.format(**error.params)} ({error.rule})")
+    return by_field

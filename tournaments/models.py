@@ -20,6 +20,7 @@ from django.utils.translation import pgettext_lazy
 
 from doko.names import person_key, search_key
 from doko.rules.deal import TABLE_OF_FIVE, TABLE_OF_FOUR
+from doko.rules.official import OFFICIAL
 
 # Real names fit many times over: 100 + 100 letters, doubled by umlauts, in two spellings; only
 # names made of compatibility characters ("ﷺ" spells out to 18 letters) are cut, which keeps
@@ -296,6 +297,16 @@ class Tournament(models.Model):
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.PLANNED
     )
+    # TSR 8.1.1: an official tournament plays by the TSR: the round of 8.5.1 and 10.1.5
+    # (``doko.rules.official``), held by the constraint ``tournament_official_round_by_tsr``.
+    official = models.BooleanField(
+        _("official tournament"),
+        default=False,
+        help_text=_(
+            "TSR 8.1.1: played by the TSR, 24 hands in 100 minutes at a table of four, 30 in "
+            "125 at a table of five; off, a club evening sets its own round."
+        ),
+    )
     planned_rounds = models.PositiveSmallIntegerField(
         _("planned rounds"),
         default=3,
@@ -436,6 +447,20 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(match_minutes__gte=1) & Q(match_minutes_five__gte=1),
                 name="tournament_match_minutes_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(official=False)
+                | Q(
+                    hands_per_match=OFFICIAL.hands_per_match,
+                    match_minutes=OFFICIAL.match_minutes,
+                    hands_per_match_five=OFFICIAL.hands_per_match_five,
+                    match_minutes_five=OFFICIAL.match_minutes_five,
+                ),
+                name="tournament_official_round_by_tsr",
+                violation_error_message=_(
+                    "An official tournament plays 24 hands in 100 minutes at a table of four, "
+                    "30 in 125 minutes at a table of five (TSR 8.1.1, 8.5.1, 10.1.5)."
+                ),
             ),
             models.CheckConstraint(
                 condition=Q(tiebreaks__in=Tiebreaks.values), name="tournament_tiebreaks_known"
@@ -1337,6 +1362,13 @@ class RankingList(models.Model):
         _("tables of four only"),
         default=False,
         help_text=_("A tournament with a table of five in any round is not admitted."),
+    )
+    tournament_official_only = models.BooleanField(
+        _("official tournaments only"),
+        default=False,
+        help_text=_(
+            "Only a tournament marked official, played by the TSR (TSR 8.1.1), is admitted."
+        ),
     )
     # Who admits tournaments to the list and appoints the other maintainers; nobody by
     # default, not even a superuser: the administration appoints the first.

@@ -10,7 +10,9 @@ from doko import rankings
 from doko.rankings import Criterion
 
 TODAY = datetime.date(2026, 11, 22)
-CRITERIA = rankings.Criteria(months=12, min_players=8, min_rounds=3, tables_of_four_only=True)
+CRITERIA = rankings.Criteria(
+    months=12, min_players=8, min_rounds=3, tables_of_four_only=True, official_only=True
+)
 GOOD = rankings.Facts(
     finished=True,
     public=True,
@@ -19,6 +21,7 @@ GOOD = rankings.Facts(
     players=8,
     rounds=3,
     largest_table=4,
+    official=True,
 )
 
 
@@ -35,6 +38,7 @@ def test_each_unmet_criterion_is_named_with_what_is_needed_and_what_it_has():
         players=5,
         rounds=1,
         largest_table=5,
+        official=False,
     )
     problems = rankings.unmet(criteria=CRITERIA, facts=facts, today=TODAY)
     assert [problem.criterion for problem in problems] == list(Criterion)
@@ -50,6 +54,16 @@ def test_a_table_of_five_counts_only_against_a_list_of_tables_of_four():
     ]
     lenient = rankings.Criteria(months=12, min_players=8, min_rounds=3, tables_of_four_only=False)
     assert rankings.unmet(criteria=lenient, facts=five, today=TODAY) == []
+
+
+def test_a_club_evening_counts_only_against_a_list_of_official_tournaments_only():
+    """TSR 8.1.1: a list may ask for official tournaments; one that does not takes both."""
+    evening = rankings.Facts(**{**GOOD.__dict__, "official": False})
+    assert rankings.unmet(criteria=CRITERIA, facts=evening, today=TODAY) == [
+        rankings.Unmet(Criterion.OFFICIAL)
+    ]
+    lenient = rankings.Criteria(months=12, min_players=8, min_rounds=3, tables_of_four_only=True)
+    assert rankings.unmet(criteria=lenient, facts=evening, today=TODAY) == []
 
 
 @given(

@@ -279,7 +279,12 @@ def test_a_running_round_locks_the_playing_time_and_a_written_hand_the_hands():
     organiser = factories.user()
     tournament = factories.tournament(players=4, organiser=organiser)
     round_ = services.round_start(round=factories.seated_round(tournament))
-    assert set(locks(tournament)) == {"seating_method", "match_minutes", "match_minutes_five"}
+    assert set(locks(tournament)) == {
+        "seating_method",
+        "match_minutes",
+        "match_minutes_five",
+        "official",  # TSR 8.1.1: played as it began
+    }
     sheet = Scoresheet.objects.get(table__round=round_)
     scoring_services.scoresheet_hands_replace(
         scoresheet=sheet, hands=full_match()[:2], version=sheet.version, by=factories.keeper(sheet)

@@ -189,6 +189,9 @@ class CriteriaSerializer(serializers.Serializer):
     min_players = serializers.IntegerField(help_text="active entries a tournament needs")
     min_rounds = serializers.IntegerField(help_text="closed rounds a tournament needs")
     tables_of_four_only = serializers.BooleanField()
+    official_only = serializers.BooleanField(
+        help_text="only tournaments marked official, played by the TSR (TSR 8.1.1)"
+    )
 
 
 class KeepingSerializer(serializers.Serializer):
@@ -302,6 +305,10 @@ class RankingRequestSerializer(serializers.Serializer):
 class TournamentRankingLineSerializer(serializers.Serializer):
     list = serializers.SlugField(source="ranking_list.slug")
     list_name = serializers.CharField(source="ranking_list.name")
+    official_only = serializers.BooleanField(
+        source="ranking_list.tournament_official_only",
+        help_text="the list admits official tournaments only (TSR 8.1.1)",
+    )
     status = serializers.CharField(source="admission.status", default=None, allow_null=True)
     reason = serializers.CharField(source="admission.reason", default="")
 

@@ -46,6 +46,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "ends_on",
             "venue",
             "status",
+            "official",
             "planned_rounds",
             "hands_per_match",
             "match_minutes",

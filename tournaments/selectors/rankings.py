@@ -211,6 +211,7 @@ def ranking_criteria(ranking_list: RankingList) -> rankings.Criteria:
         min_players=ranking_list.tournament_min_players,
         min_rounds=ranking_list.tournament_min_rounds,
         tables_of_four_only=ranking_list.tournament_tables_of_four_only,
+        official_only=ranking_list.tournament_official_only,
     )
 
 
@@ -232,6 +233,7 @@ def admission_facts(*, tournament: Tournament) -> rankings.Facts:
         players=tournament.entries.filter(status=Entry.Status.ACTIVE).count(),
         rounds=tournament.rounds.filter(status=Round.Status.CLOSED).count(),
         largest_table=largest or 0,
+        official=tournament.official,
     )
 
 

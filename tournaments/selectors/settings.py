@@ -20,6 +20,7 @@ SETTINGS = (
     "starts_on",
     "ends_on",
     "venue",
+    "official",
     "planned_rounds",
     "seating_method",
     "hands_per_match",
@@ -73,11 +74,14 @@ def settings_locks(*, tournament: Tournament) -> SettingsLocks:
     - tables of five, once a table of five is seated (they cannot be switched off under it),
       or once the tournament is finished (no round is drawn any more);
     - the hands per round, once a hand is written: the sheets are checked against them;
-    - the playing time, while a round is being played: its clock runs by it (TSR 8.5.1, 10.1.5).
+    - the playing time, while a round is being played: its clock runs by it (TSR 8.5.1, 10.1.5);
+    - whether it is official, once a round has begun: its rounds were played as one or the
+      other, and a ranking list of official tournaments only trusts that (TSR 8.1.1).
     """
     rounds = list(tournament.rounds.order_by("number").only("pk", "number", "status"))
     drawn = [r for r in rounds if r.status != Round.Status.PLANNED]
     playing = [r for r in rounds if r.status in {Round.Status.RUNNING, Round.Status.FINISHED}]
+    begun = [r for r in rounds if r.status not in {Round.Status.PLANNED, Round.Status.SEATED}]
     finished = tournament.status == Tournament.Status.FINISHED
     locked: dict[str, str] = {}
     if finished:
@@ -110,4 +114,16 @@ def settings_locks(*, tournament: Tournament) -> SettingsLocks:
             "Round %(number)d is being played; its clock runs by this playing time (TSR 8.5.1)."
         ) % {"number": playing[0].number}
         locked["match_minutes"] = locked["match_minutes_five"] = reason
+    if begun:
+        locked["official"] = (
+            _(
+                "Round %(number)d has begun as an official tournament's; it stays official "
+                "(TSR 8.1.1)."
+            )
+            if tournament.official
+            else _(
+                "Round %(number)d has begun with the tournament's own settings; it cannot "
+                "become official now (TSR 8.1.1)."
+            )
+        ) % {"number": begun[0].number}
     return SettingsLocks(locked=locked, rounds=len(rounds))

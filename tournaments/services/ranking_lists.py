@@ -81,6 +81,7 @@ def ranking_list_save(
     tournament_min_players: int | None = None,
     tournament_min_rounds: int | None = None,
     tournament_tables_of_four_only: bool | None = None,
+    tournament_official_only: bool | None = None,
     ranking_list: RankingList | None = None,
 ) -> RankingList:
     """Create a ranking list, or change one; it is rebuilt after commit. The criteria of a
@@ -96,6 +97,7 @@ def ranking_list_save(
         "tournament_min_players": tournament_min_players,
         "tournament_min_rounds": tournament_min_rounds,
         "tournament_tables_of_four_only": tournament_tables_of_four_only,
+        "tournament_official_only": tournament_official_only,
     }
     for field, value in criteria.items():
         if value is not None:

@@ -142,7 +142,8 @@ def ranking_admission_request(
     *, ranking_list: RankingList, tournament: Tournament, by: User | AnonymousUser
 ) -> RankingAdmission:
     """The tournament's organiser asks the list to admit it (again, after a decline or his
-    withdrawal); logged. The maintainers decide once it has finished."""
+    withdrawal); logged. The maintainers decide once it has finished. A list of official
+    tournaments only refuses a tournament not marked official at once (TSR 8.1.1)."""
     policies.enforce(
         policies.may_request_admission(
             tournament=tournament, roles=selectors.user_roles(user=by, tournament=tournament)
@@ -150,6 +151,11 @@ def ranking_admission_request(
     )
     assert isinstance(by, User)
     locked = _list_locked(ranking_list)
+    if locked.tournament_official_only and not tournament.official:
+        # Known before it is played: said now rather than at the maintainers' decision.
+        raise ValidationError(
+            unmet_messages([rankings.Unmet(rankings.Criterion.OFFICIAL)], tournament=tournament)
+        )
     admission = (
         RankingAdmission.objects.select_for_update()
         .filter(ranking_list=locked, tournament=tournament)
@@ -213,7 +219,7 @@ def _reason(reason: str, *, required: bool) -> str:
     return reason
 
 
-def unmet_messages(unmet: list[rankings.Unmet]) -> dict[str, str]:
+def unmet_messages(unmet: list[rankings.Unmet], *, tournament: Tournament) -> dict[str, str]:
     """Each unmet criterion's message, keyed by the criterion's field: what a 400 says."""
     messages = {}
     for problem in unmet:
@@ -248,6 +254,12 @@ def unmet_messages(unmet: list[rankings.Unmet]) -> dict[str, str]:
                 "closed %(actual)d.",
                 int(needed or 0),
             ) % {"needed": needed, "actual": actual}
+        elif criterion == C.OFFICIAL:
+            text = _(
+                "The list admits official tournaments only, played by the TSR (TSR 8.1.1); "
+                "%(tournament)s is not marked official. Its organiser marks it so in its "
+                "settings, before its first round begins."
+            ) % {"tournament": tournament.name}
         else:
             text = _(
                 "The list admits tournaments played at tables of four only (TSR 8.3.1); this "
@@ -277,7 +289,7 @@ def ranking_admission_admit(
         facts=selectors.admission_facts(tournament=tournament),
         today=timezone.localdate(),
     ):
-        raise ValidationError(unmet_messages(unmet))
+        raise ValidationError(unmet_messages(unmet, tournament=tournament))
     again = admission.status == RankingAdmission.Status.ADMITTED
     counted = selectors.counted_results(tournament_ids=[tournament.pk])[tournament.pk]
     admission.status = RankingAdmission.Status.ADMITTED

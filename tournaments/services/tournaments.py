@@ -15,7 +15,9 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from doko.names import spelt_out
+from doko.rules.official import RoundSettings, official_problems
 from tournaments import policies, selectors, staff_offers
+from tournaments.messages import field_errors
 from tournaments.models import (
     Entry,
     FormerSlug,
@@ -68,6 +70,19 @@ def _checked(tournament: Tournament) -> Tournament:
                 )
             }
         )
+    if tournament.official and (
+        problems := official_problems(
+            RoundSettings(
+                hands_per_match=tournament.hands_per_match,
+                match_minutes=tournament.match_minutes,
+                hands_per_match_five=tournament.hands_per_match_five,
+                match_minutes_five=tournament.match_minutes_five,
+            )
+        )
+    ):
+        # TSR 8.1.1: each setting of the round that breaks the TSR, on its field
+        # (the constraint ``tournament_official_round_by_tsr`` holds it in the database).
+        raise ValidationError(field_errors(problems))
     return tournament
 
 
@@ -99,12 +114,14 @@ def tournament_create(
     is_public: bool | None = None,
     standings_public: bool | None = None,
     club_ranking_players: int | None = None,
+    official: bool | None = None,
     by: User | None = None,
     organiser: User | None = None,
 ) -> Tournament:
     """Create a tournament with its settings (those not given: the model's defaults, tables of
     four only, TSR 8.3.1); the short name for links is made from the name and year unless
-    given.
+    given. An ``official`` one plays the TSR's round (TSR 8.1.1): a setting of the round that
+    breaks it is refused on its field, naming the section.
 
     ``by``: who creates it, from the pages or the API: he must be allowed to
     (``policies.may_create_tournament``) and becomes its organiser. ``organiser``: made its
@@ -128,6 +145,7 @@ def tournament_create(
         "is_public": is_public,
         "standings_public": standings_public,
         "club_ranking_players": club_ranking_players,
+        "official": official,
     }
     tournament = Tournament(
         name=name.strip(),

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tournaments import policies, selectors, services
 from tournaments.forms import (
+    OFFICIAL_FILL,
     TournamentForm,
     TournamentSettingsForm,
     error_messages,
@@ -84,11 +85,13 @@ def tournament_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         initial = {name: getattr(source, name) for name in selectors.SETTINGS if name not in _FRESH}
         initial["source"] = source.slug
         initial["entries"] = [e.start_number for e in entries if e.status == Entry.Status.ACTIVE]
-    form = TournamentForm(
-        data,
-        initial=initial,
-        players=[(entry.start_number, entry.name) for entry in entries],
-    )
+    players = [(entry.start_number, entry.name) for entry in entries]
+    form = TournamentForm(data, initial=initial, players=players)
+    if data is not None and OFFICIAL_FILL in data:
+        # The official round filled in (TSR 8.1.1), shown again to be saved; nothing saved.
+        form = TournamentForm(None, initial={**initial, **form.official_filled()}, players=players)
+        data = None
+        messages.info(request, _("The official tournament's round is filled in: save to keep it."))
     if data is not None and form.is_valid():
         settings = form.changes()
         try:
@@ -172,6 +175,16 @@ def tournament_settings(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
     form = TournamentSettingsForm(
         data, initial=initial, locks=locks, slug_refusal=str(slug_refusal or "")
     )
+    if data is not None and OFFICIAL_FILL in data:
+        # The official round filled in (TSR 8.1.1), shown again to be saved; nothing saved.
+        form = TournamentSettingsForm(
+            None,
+            initial={**initial, **form.official_filled()},
+            locks=locks,
+            slug_refusal=str(slug_refusal or ""),
+        )
+        data = None
+        messages.info(request, _("The official tournament's round is filled in: save to keep it."))
     if data is not None and form.is_valid():
         try:
             change = services.tournament_update(
