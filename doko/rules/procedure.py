@@ -489,7 +489,9 @@ def _ruled_points(
                 ),
                 {
                     "seat": offender,
-                    "points": "/".join(f"{value:+d}" if value else "0" for value in points.values()),
+                    "points": "/".join(
+                        f"{value:+d}" if value else "0" for value in points.values()
+                    ),
                 },
             )
         )

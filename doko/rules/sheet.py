@@ -9,9 +9,9 @@ included (TSR 8.5.1, 10.1.5, 10.2.1; see ``doko.rules.deal``).
 """
 
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import combinations
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from itertools import combinations
 from typing import Any
 
 from doko.rules.contracts import Contract, SoloType
@@ -380,8 +380,7 @@ def _check_seat_scores(findings: _Findings, number: int, line: HandLine, table_s
             seat=line.dealer,
         )
     if table_size == TABLE_OF_FOUR and (
-        _mixed_parity(line.points.values())
-        or not line.penalty_keeps_odd_even
+        _mixed_parity(line.points.values()) or not line.penalty_keeps_odd_even
     ):
         findings.report(
             number,

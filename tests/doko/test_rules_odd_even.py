@@ -23,9 +23,7 @@ SEATS = (1, 2, 3, 4)
 
 
 def parity_problems(hands, *, size=4):
-    result = check_sheet(
-        table_size=size, hands_per_match=24 if size == 4 else 30, hands=hands
-    )
+    result = check_sheet(table_size=size, hands_per_match=24 if size == 4 else 30, hands=hands)
     return [problem for problem in result.problems if problem.code == "parity"]
 
 

@@ -388,9 +388,7 @@ def test_every_problem_is_reported_with_code_rule_and_message(api):
         ({"1": -3, "2": 0, "3": 3, "4": 0}, False),  # a debit to the soloist
     ],
 )
-def test_a_paper_solo_line_breaks_the_odd_even_rule_only_in_the_soloists_favour(
-    api, penalty, ok
-):
+def test_a_paper_solo_line_breaks_the_odd_even_rule_only_in_the_soloists_favour(api, penalty, ok):
     """TSR 7.3.3.2 from the sums alone: seat 1's compulsory solo won at 2, with penalty points."""
     hands = [
         {
