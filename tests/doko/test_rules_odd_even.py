@@ -5,6 +5,7 @@ sanction for unsporting conduct instead (TSR 9.6.2 b)."""
 
 import random
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -231,7 +232,7 @@ def test_a_ruled_line_stands_iff_it_is_on_the_scale_and_then_keeps_the_odd_even_
     the offender in this game; and every accepted line keeps TSR 7.3.3.2 on the sheet."""
     seats = playing_seats(dealer=1, table_size=4)
     points = dict(zip(SEATS, [*three, -sum(three)], strict=True))
-    fields = (
+    fields: dict[str, Any] = (
         {"contract": Contract.VOLUNTARY_SOLO, "soloist": 1, "solo_type": SoloType.QUEENS}
         if is_solo
         else {}

@@ -651,7 +651,7 @@ def test_a_group_of_three_is_refused_with_the_reason_and_nothing_saved(client):
 def short_of_players(competition: Competition) -> Team:
     """The first team, one player short: three named, and none of them in a line-up yet."""
     team = teams(competition)[0]
-    team.members.order_by("pk").last().delete()
+    team.members.order_by("-pk")[0].delete()
     return team
 
 
