@@ -43,6 +43,18 @@ class SheetAdjudication:
         return by_hand
 
     @property
+    def decisions_by_hand(self) -> dict[int, tuple[dict[int, int], ...]]:
+        """The initialled penalty points by hand number, decision by decision, for the exact
+        odd-even check (TSR 7.3.3.2, ``doko.rules.sheet.penalty_parity_explained``)."""
+        by_hand: dict[int, tuple[dict[int, int], ...]] = {}
+        for decision in self.counting:
+            by_hand[decision.hand_number] = (
+                *by_hand.get(decision.hand_number, ()),
+                dict(decision.penalty),
+            )
+        return by_hand
+
+    @property
     def stopped(self) -> set[int]:
         """The lines of hands stopped and counted as not played (TSR 9.4.3)."""
         return {d.hand_number for d in self.counting if d.hand_not_played}

@@ -483,7 +483,8 @@ class MatchDayList(APIView):
     """The competition's match days in order (a team championship's group stage and its
     knock-out rounds). POST adds one (its organisers): a tournament whose draw seats its
     groups of four teams, one player of each team at every table; each team's line-up starts
-    as its first four players (the captain first) for every round."""
+    as its first four players (the captain first) for every round. A team that names fewer
+    than four players cannot play: 400 on ``groups`` naming every such team, nothing made."""
 
     permission_classes = [IsAuthenticatedOrReadOnly]
     parser_classes = [LimitedJSONParser]
@@ -525,7 +526,10 @@ class MatchDayList(APIView):
 class MatchDayDetail(APIView):
     """One match day: its tournament (for its rounds, tables and sheets), and each group with
     its teams' points on the confirmed sheets, their match points (4, 3, 2, 1; ties as the
-    competition sets) and, in a knock-out round, who goes through."""
+    competition sets) and, in a knock-out round, who goes through. DELETE removes it with its
+    tournament, groups and line-ups (its organisers, who create it), until a round of it is
+    drawn (then 400 on ``match_day`` with the reason); the other match days keep their
+    numbers."""
 
     permission_classes = [IsAuthenticatedOrReadOnly]
 
@@ -534,6 +538,13 @@ class MatchDayDetail(APIView):
         competition = _competition(request, slug)
         match_day = selectors.match_day_get(competition=competition, number=number)
         return Response(_match_day_data(match_day))
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request, slug: str, number: int):
+        competition = _managed(request, slug)
+        match_day = selectors.match_day_get(competition=competition, number=number)
+        services.match_day_delete(match_day=match_day, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class LineUpPlaceSerializer(serializers.Serializer):

@@ -1,11 +1,14 @@
 """Who may do what with a team competition, answered once per action (``Refusal`` and
 ``enforce`` are the tournaments app's, one shape for every app)."""
 
+from collections.abc import Sequence
+
 from django.contrib.auth.models import AnonymousUser, User
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from teams.models import Competition, OrganiserOffer
+from teams.models import Competition, MatchDay, OrganiserOffer
 from tournaments.policies import Refusal, may_create_tournament
 
 
@@ -46,6 +49,32 @@ def may_manage_competition(
         )
         % {"competition": competition.name}
     )
+
+
+def may_delete_match_day(
+    *, match_day: MatchDay, user: User | AnonymousUser, drawn: Sequence[int]
+) -> Refusal | None:
+    """Delete a match day with its tournament, groups and line-ups (one made by mistake, or
+    for a group that cannot play): whoever may create it, the competition's organisers
+    (``may_manage_competition``, which ``services.match_day_create`` asks too), until a round
+    of it is drawn (``drawn``: the numbers of those that are)."""
+    if refusal := may_manage_competition(competition=match_day.competition, user=user):
+        return refusal
+    if drawn:
+        return Refusal(
+            ngettext(
+                "Round %(rounds)s of match day %(number)d is drawn: a match day is deleted "
+                "only until its first round is drawn. An organiser undoes the draw on the "
+                "round's page while it has not started.",
+                "Rounds %(rounds)s of match day %(number)d are drawn: a match day is deleted "
+                "only until its first round is drawn. An organiser undoes the draws on the "
+                "rounds' pages while they have not started.",
+                len(drawn),
+            )
+            % {"rounds": ", ".join(map(str, drawn)), "number": match_day.number},
+            field="match_day",
+        )
+    return None
 
 
 def may_read_competition(*, competition: Competition, user: User | AnonymousUser) -> Refusal | None:

@@ -25,7 +25,7 @@ from teams.models import (
     TeamMember,
 )
 from tournaments import play
-from tournaments.models import SeatResult, Table
+from tournaments.models import Round, SeatResult, Table
 
 
 def competitions_visible(*, user: User | AnonymousUser) -> QuerySet[Competition]:
@@ -78,6 +78,16 @@ def match_day_get(*, competition: Competition, number: int) -> MatchDay:
     if match_day is None:
         raise Http404
     return match_day
+
+
+def match_day_drawn_rounds(*, match_day: MatchDay) -> list[int]:
+    """The numbers of the match day's rounds drawn (seated, running or over): once one is, the
+    match day stays (``policies.may_delete_match_day``)."""
+    return list(
+        match_day.tournament.rounds.exclude(status=Round.Status.PLANNED)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Count, Max
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -318,6 +318,33 @@ def _groups_checked(competition: Competition, groups: Sequence[Sequence[Team]]) 
             seen.add(team.pk)
 
 
+def _teams_can_field_four(groups: Sequence[Sequence[Team]]) -> None:
+    """Refuse a group with a team that names fewer than four players: a team plays with four,
+    one at every table of its group (team play, DDV; the TSR has none), and the draw would
+    refuse it only later, with the match day made. Every such team is named at once."""
+    named = {
+        team.pk: team.count
+        for team in Team.objects.filter(pk__in=[team.pk for group in groups for team in group])
+        .annotate(count=Count("members"))
+        .only("pk")
+    }
+    short = [
+        ngettext(
+            "Group %(group)d: %(team)s names %(count)d player; a team plays with four, one "
+            "at every table of its group (team play, DDV). Add players to the team first.",
+            "Group %(group)d: %(team)s names %(count)d players; a team plays with four, one "
+            "at every table of its group (team play, DDV). Add players to the team first.",
+            named.get(team.pk, 0),
+        )
+        % {"group": number, "team": team.name, "count": named.get(team.pk, 0)}
+        for number, group in enumerate(groups, start=1)
+        for team in group
+        if named.get(team.pk, 0) < LINE_UP_PLACES
+    ]
+    if short:
+        raise ValidationError({"groups": short})
+
+
 def _groups_drawn(competition: Competition) -> list[list[Team]]:
     teams = {team.pk: team for team in competition.teams.all()}
     if len(teams) < GROUP_SIZE or len(teams) % GROUP_SIZE:
@@ -353,8 +380,9 @@ def match_day_create(
     any tournament's, 24 hands a round, TSR 8.5.1) whose draw seats its groups of four teams,
     one player of each team at every table. ``groups``: the teams of each group; None draws
     them at random. A knock-out round's groups are its ties, of which the best ``advance``
-    teams go through. Each team's line-up starts as the first four players it named, for every
-    round; change it before the draw (``line_up_set``)."""
+    teams go through. Every team names four players or more, as it plays with four. Each
+    team's line-up starts as the first four players it named, for every round; change it
+    before the draw (``line_up_set``)."""
     enforce(policies.may_manage_competition(competition=competition, user=by))
     competition = Competition.objects.select_for_update().get(pk=competition.pk)
     if stage not in MatchDay.Stage.values:
@@ -369,6 +397,7 @@ def match_day_create(
         )
     chosen = [list(group) for group in groups] if groups is not None else _groups_drawn(competition)
     _groups_checked(competition, chosen)
+    _teams_can_field_four(chosen)
     number = (competition.match_days.aggregate(n=Max("number"))["n"] or 0) + 1
     label = (
         _("knock-out round %(number)d")
@@ -412,6 +441,31 @@ def match_day_create(
                     from_round=1,
                 )
     return match_day
+
+
+@transaction.atomic
+def match_day_delete(*, match_day: MatchDay, by: User) -> int:
+    """Delete a match day with its tournament (entries, planned rounds, staff roles), groups
+    and line-ups: whoever may create it, until a round of it is drawn
+    (``policies.may_delete_match_day``). The persons and the teams stay; the other match days
+    keep their numbers. Returns the number of the match day deleted."""
+    match_day = (
+        MatchDay.objects.select_for_update(of=("self",))
+        .select_related("competition", "tournament")
+        .get(pk=match_day.pk)
+    )
+    # Its rounds locked, as a draw locks its round: no draw slips in meanwhile.
+    list(Round.objects.select_for_update().filter(tournament_id=match_day.tournament_id))
+    enforce(
+        policies.may_delete_match_day(
+            match_day=match_day,
+            user=by,
+            drawn=selectors.match_day_drawn_rounds(match_day=match_day),
+        )
+    )
+    number = match_day.number
+    match_day.tournament.delete()  # the match day, its groups and line-ups go with it
+    return number
 
 
 def _entry_for(match_day: MatchDay, player: Player) -> Entry:

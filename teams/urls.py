@@ -33,6 +33,7 @@ urlpatterns = [
     path(TEAM + "players/<int:member>/captain/", views.team_captain, name="team-captain"),
     path(C + "match-days/new/", views.match_day_new, name="match-day-new"),
     path(DAY, views.match_day_detail, name="match-day"),
+    path(DAY + "delete/", views.match_day_delete, name="match-day-delete"),
     path(DAY + "line-up/<int:team>/", views.line_up_edit, name="line-up"),
     path(DAY + "decide/", views.tie_decide, name="tie-decide"),
     path(C + "screen/", screen.competition_screen, name="team-screen"),

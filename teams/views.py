@@ -481,7 +481,50 @@ def match_day_detail(request: HttpRequest, slug: str, number: int) -> HttpRespon
             "line_ups": selectors.line_ups_by_team(match_day=match_day),
             "rounds": list(match_day.tournament.rounds.order_by("number")),
             "knockout": match_day.stage == MatchDay.Stage.KNOCKOUT,
+            "delete_refusal": _delete_refusal(match_day, request.user)
+            if context["can_manage"]
+            else None,
         },
+    )
+
+
+def _delete_refusal(match_day: MatchDay, user: User | AnonymousUser) -> Any:
+    return policies.may_delete_match_day(
+        match_day=match_day,
+        user=user,
+        drawn=selectors.match_day_drawn_rounds(match_day=match_day),
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def match_day_delete(request: AuthenticatedHttpRequest, slug: str, number: int) -> HttpResponse:
+    """Delete a match day, asked once on a page that says what goes with it: whoever may create
+    it, until a round of it is drawn; after that the page says why it stays."""
+    competition = _competition(request, slug)
+    match_day = selectors.match_day_get(competition=competition, number=number)
+    refusal = _delete_refusal(match_day, request.user)
+    if refusal is not None and refusal.field is None:
+        raise PermissionDenied(refusal.message)
+    if request.method == "POST" and refusal is None:
+        try:
+            services.match_day_delete(match_day=match_day, by=request.user)
+        except ValidationError as error:  # a round drawn meanwhile
+            for message in error_messages(error):
+                messages.error(request, message)
+            return redirect("match-day-delete", competition.slug, number)
+        messages.success(request, _("Match day %(number)d is deleted.") % {"number": number})
+        return redirect("competition", competition.slug)
+    return render(
+        request,
+        "teams/match_day_delete.html",
+        {
+            **_competition_context(request, competition),
+            "match_day": match_day,
+            "groups": selectors.group_results(match_day=match_day),
+            "refusal": refusal,
+        },
+        status=400 if request.method == "POST" else 200,
     )
 
 

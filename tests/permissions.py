@@ -1314,6 +1314,13 @@ TEAMS_API = [
         lambda ctx: {"starts_on": "2027-01-16", "rounds": 2, "groups": [ctx.group]},
     ),
     api("api-match-day", "get", lambda ctx: {"slug": ctx.api_competition, "number": 1}, PUBLIC),
+    # Match day 1 has no round drawn: whoever may create it deletes it.
+    api(
+        "api-match-day",
+        "delete",
+        lambda ctx: {"slug": ctx.api_competition, "number": 1},
+        COMPETITION_WRITE.format(204),
+    ),
     api("api-line-up", "get", MD, PUBLIC),
     api(
         "api-line-up",
@@ -1419,6 +1426,8 @@ TEAMS = [
         },
     ),
     c("match-day", "get", DAY, PUBLIC),
+    c("match-day-delete", "get", DAY, MANAGE),
+    c("match-day-delete", "post", DAY, MANAGED),
     c("line-up", "get", lambda ctx: {**DAY(ctx), "team": ctx.team}, MANAGE),
     c("line-up", "post", lambda ctx: {**DAY(ctx), "team": ctx.team}, MANAGED, line_up),
     c("tie-decide", "post", DAY, MANAGED, lambda ctx: {"place": ctx.place, "through": "yes"}),

@@ -13,7 +13,7 @@ give ``announcements``, every announcement the non-offending side had made up to
 a point announcement needs one (TSR 6.3.2), so the point announcements are all but the first.
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -179,3 +179,58 @@ def check_breach(breach: Breach) -> list[FieldError]:
             ),
         )
     return errors
+
+
+# What the TSR credits a soloist alone, taken from one opponent (TSR 9.3.3 b1: 3; TSR 9.4.4: 12,
+# raised by 3 for each point announcement of the soloist, up to 24). These are the only penalty
+# points that may break the odd-even rule (TSR 7.3.3.2: "(+3, 0, 0, -3), (+15, 0, 0, -15) bzw.
+# (+21, 0, 0, -21)"; the even ones keep it).
+SOLOIST_CREDITS = frozenset(
+    {
+        MINOR_PENALTY,
+        *(
+            MAJOR_PENALTY + RAISE_PER_POINT_ANNOUNCEMENT * raised
+            for raised in range(MOST_ANNOUNCEMENTS)
+        ),
+    }
+)
+
+
+def credits_soloist(points: Mapping[int, int], *, soloist: int | None) -> bool:
+    """Whether one decision's penalty points credit the soloist alone: +x to him, -x to one
+    opponent, nothing to anyone else, x one of the TSR's credits (TSR 9.3.3 b1, 9.4.4)."""
+    if soloist is None:
+        return False
+    credit = points.get(soloist, 0)
+    others = sorted(value for seat, value in points.items() if seat != soloist and value)
+    return credit in SOLOIST_CREDITS and others == [-credit]
+
+
+def tsr_penalties(
+    *, offender: int, seats: Sequence[int], solo: bool, soloist: int | None
+) -> list[dict[int, int]]:
+    """Every set of penalty points the TSR gives for a breach by ``offender`` in this game
+    (TSR 9.2.3, 9.3.2, 9.3.3, 9.4.3, 9.4.4, 9.5.1): its scale, whatever the severity, the
+    soloist's disadvantage, the announcements and whether the game was already won. Per
+    playing seat."""
+    by_opponent = solo and soloist is not None and offender != soloist
+    found: list[dict[int, int]] = []
+    for severity in Severity:
+        for disadvantages in (False, True) if by_opponent else (False,):
+            for announcements in range(MOST_ANNOUNCEMENTS + 1):
+                for decided in (False, True) if severity is Severity.MAJOR else (False,):
+                    points = penalty_points(
+                        Breach(
+                            severity=severity,
+                            offender=offender,
+                            solo=solo,
+                            soloist=soloist if solo else None,
+                            seats=seats,
+                            disadvantages_soloist=disadvantages,
+                            announcements=announcements,
+                            decided=decided,
+                        )
+                    ).points
+                    if points not in found:
+                        found.append(points)
+    return found

@@ -31,7 +31,7 @@ from typing import Any
 
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.deal import playing_seats
-from doko.rules.penalty import Breach, Severity, penalty_points
+from doko.rules.penalty import Breach, Severity, penalty_points, tsr_penalties
 from doko.rules.problems import FieldError, InvalidInput, gettext_noop, ngettext_noop
 from doko.rules.sheet import HandLine
 
@@ -326,7 +326,15 @@ def ruling_outcome(
         )
     )
     tsr = {seat: computed.points.get(seat, 0) for seat in range(1, table_size + 1)}
-    points, reason = _ruled_points(ruling, tsr=tsr, seats=seats, rule=computed.rule)
+    scale = [
+        {seat: outcome.get(seat, 0) for seat in range(1, table_size + 1)}
+        for outcome in tsr_penalties(
+            offender=offender, seats=seats, solo=solo, soloist=ruling.soloist if solo else None
+        )
+    ]
+    points, reason = _ruled_points(
+        ruling, tsr=tsr, seats=seats, rule=computed.rule, scale=scale, offender=offender
+    )
     # Which game a written line is matters only to a ruling that changes the line; to any other
     # the answer is moot (a breach in a game already decided, TSR 9.5.1, or a minor one) and is
     # left aside, so that the page may ask it before the severity is settled.
@@ -425,11 +433,25 @@ def _check_offender_plays(hand_number: int, offender: int, seats: tuple[int, ...
 
 
 def _ruled_points(
-    ruling: Ruling, *, tsr: Mapping[int, int], seats: tuple[int, ...], rule: str
+    ruling: Ruling,
+    *,
+    tsr: Mapping[int, int],
+    seats: tuple[int, ...],
+    rule: str,
+    scale: list[dict[int, int]],
+    offender: int,
 ) -> tuple[dict[int, int], str]:
     """The penalty points ruled and the reason for deviating from the TSR's, checked: to the
-    seats playing, adding up to zero, and a reason given for a deviation (TSR 7.3.3.1, 9.3,
-    9.4, 10.1.2). The reason is dropped when the points are the TSR's."""
+    seats playing, adding up to zero, on the TSR's scale, and a reason given for a deviation
+    (TSR 7.3.3.1, 9.2-9.5, 10.1.2). The reason is dropped when the points are the TSR's.
+
+    The scale (``scale``: every outcome the TSR gives for a breach by ``offender`` in this
+    game, ``doko.rules.penalty.tsr_penalties``) bounds a deviation: the adjudicator may judge
+    the circumstances otherwise than the ruling's fields say, but awards only penalty points
+    the TSR has for a breach. Anything beyond is no penalty for a breach but a sanction for
+    unsporting conduct, a deduction without credit to anyone that the arbitration panel
+    imposes (TSR 9.6.2 b, 9.6.3): refused here, recorded there. So every ruled line is one
+    the odd-even rule allows (TSR 7.3.3.2)."""
     points = dict(tsr)
     reason = ruling.deviation_reason.strip()
     if ruling.penalty is not None:
@@ -452,14 +474,37 @@ def _ruled_points(
                     {"sum": sum(points.values())},
                 )
             )
+    problems = []
+    if points != tsr and points not in scale:
+        problems.append(
+            FieldError(
+                "penalty",
+                "TSR 9.2-9.5, 9.6.2",
+                gettext_noop(
+                    "The penalty points {points} (seat 1 first) are none the TSR gives for a "
+                    "breach by seat {seat} in this game: a breach costs 3 points, or 12 raised "
+                    "by 3 for each point announcement, shared out as TSR 9.3 and 9.4 say. "
+                    "Punishing beyond that is a sanction for unsporting conduct, a deduction "
+                    "the arbitration panel imposes (TSR 9.6.2 b)."
+                ),
+                {
+                    "seat": offender,
+                    "points": "/".join(
+                        f"{value:+d}" if value else "0" for value in points.values()
+                    ),
+                },
+            )
+        )
     if points != tsr and not reason:
-        _raise(
+        problems.append(
             FieldError(
                 "deviation_reason",
                 rule,
                 gettext_noop("The penalty points differ from the TSR's: give the reason."),
             )
         )
+    if problems:
+        raise InvalidInput(problems)
     if points == tsr:
         reason = ""
     return points, reason

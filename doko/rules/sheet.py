@@ -11,6 +11,7 @@ included (TSR 8.5.1, 10.1.5, 10.2.1; see ``doko.rules.deal``).
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from itertools import combinations
 from typing import Any
 
 from doko.rules.contracts import Contract, SoloType
@@ -22,6 +23,7 @@ from doko.rules.deal import (
     playing_seats,
     seat_after,
 )
+from doko.rules.penalty import credits_soloist
 from doko.rules.problems import Template, gettext_noop, ngettext_noop
 from doko.rules.value import highest_game_value
 
@@ -53,6 +55,10 @@ class HandLine:
     solo_type: SoloType | None = None
     game_value: int | None = None
     penalty: Mapping[int, int] | None = None  # penalty points (TSR 9.3, 9.4), kept apart
+    # The decisions that make up ``penalty``, one by one, where the caller knows them (the
+    # sheet's own initialled decisions); a paper sheet has only their sum. With them the
+    # odd-even rule is checked exactly (TSR 7.3.3.2).
+    penalties: tuple[Mapping[int, int], ...] = ()
     # Stopped by a major breach and counted as not played (TSR 9.4.3): no game points, the
     # same dealer deals again, and it is not one of the match's hands.
     not_played: bool = False
@@ -68,6 +74,8 @@ class HandLine:
     def __post_init__(self) -> None:
         if self.replay is not None and not self.not_played:
             raise ValueError("a replayed game is a line counted as not played")
+        if self.penalties and _sum_by_seat(self.penalties) != _sum_by_seat([self.penalty or {}]):
+            raise ValueError("the penalty points of a line are the sum of its decisions")
 
     @property
     def settled_as_solo(self) -> bool:
@@ -82,16 +90,66 @@ class HandLine:
         return self.points[seat] + (self.penalty.get(seat, 0) if self.penalty else 0)
 
     @property
-    def penalty_favours_soloist(self) -> bool:
-        """Penalty points in a solo credited to the soloist alone, +x to him and -x to one
-        opponent: the one case that may break the odd-even rule (TSR 7.3.3.2, 9.3.3 b1, 9.4.4).
+    def penalty_keeps_odd_even(self) -> bool:
+        """Whether the penalty points leave the odd-even rule as TSR 7.3.3.2 allows: all of
+        one parity, or broken only by penalty points in a solo in the soloist's favour, "kann
+        nur durch die Vergabe von Strafpunkten in einem Solo zugunsten des Solospielers
+        verletzt werden", however many decisions the hand carries (``penalty_parity_explained``).
         """
-        soloist = self.soloist
-        if not self.penalty or soloist is None:
-            return False
-        credit = self.penalty.get(soloist, 0)
-        others = sorted(v for seat, v in self.penalty.items() if seat != soloist and v)
-        return credit > 0 and others == [-credit]
+        return penalty_parity_explained(
+            self.penalty or {}, soloist=self.soloist, decisions=self.penalties
+        )
+
+
+def _sum_by_seat(decisions: Iterable[Mapping[int, int]]) -> dict[int, int]:
+    total: dict[int, int] = {}
+    for points in decisions:
+        for seat, value in points.items():
+            total[seat] = total.get(seat, 0) + value
+    return {seat: value for seat, value in total.items() if value}
+
+
+def penalty_parity_explained(
+    penalty: Mapping[int, int],
+    *,
+    soloist: int | None,
+    decisions: Sequence[Mapping[int, int]] = (),
+    seats: Sequence[int] = (1, 2, 3, 4),
+) -> bool:
+    """Whether a line's penalty points at a table of four keep the odd-even rule or break it
+    only by credits to the soloist (TSR 7.3.3.2).
+
+    With the ``decisions`` known, exactly: leaving out every decision that credits the soloist
+    alone (+x to him, -x to one opponent, x on the TSR's scale: TSR 9.3.3 b1, 9.4.4), the
+    others' points are of one parity. Every other decision the TSR gives keeps the rule by
+    itself, and so does their sum.
+
+    From the sum alone (a paper sheet), our reading: the opponents who lost penalty points on
+    the line may have paid the soloist credits of the TSR's scale, all multiples of 3, odd or
+    even as needed; if taking such credits off leaves a line of one parity, the line stands.
+    So +6/-3/-3/0 (two opponents' minor breaches, 9.3.3 b1) and 0/-2/+1/+1 (one b1 and the
+    soloist's own minor breach, 9.3.3 a) stand, and -3/0/+3/0, a debit to the soloist, does not.
+    """
+    values = [penalty.get(seat, 0) for seat in seats]
+    if not _mixed_parity(values):
+        return True
+    if soloist is None or soloist not in seats:
+        return False
+    if decisions:
+        rest = _sum_by_seat(
+            points for points in decisions if not credits_soloist(points, soloist=soloist)
+        )
+        return not _mixed_parity(rest.get(seat, 0) for seat in seats)
+    losers = [seat for seat in seats if seat != soloist and penalty.get(seat, 0) < 0]
+    for count in range(len(losers) + 1):
+        for paid_odd in combinations(losers, count):
+            # An odd credit flips the parity of the opponent who paid it and of the soloist.
+            flipped = {*paid_odd, soloist} if count % 2 else set(paid_odd)
+            if not _mixed_parity(
+                penalty.get(seat, 0) + (1 if seat in flipped else 0) for seat in seats
+            ):
+                return True
+    return False
 
 
 # What a problem is about, in the order the check asks (see ``Problem.code``).
@@ -322,12 +380,7 @@ def _check_seat_scores(findings: _Findings, number: int, line: HandLine, table_s
             seat=line.dealer,
         )
     if table_size == TABLE_OF_FOUR and (
-        _mixed_parity(line.points.values())
-        or (
-            line.penalty
-            and not line.penalty_favours_soloist
-            and _mixed_parity(line.penalty.get(seat, 0) for seat in range(1, table_size + 1))
-        )
+        _mixed_parity(line.points.values()) or not line.penalty_keeps_odd_even
     ):
         findings.report(
             number,

@@ -55,10 +55,18 @@ def hand_lines(
     ]
 
 
-def with_penalties(hands: list[HandLine], penalties: dict[int, dict[int, int]]) -> list[HandLine]:
-    """The lines with the penalty points of initialled decisions, by hand number."""
+def with_penalties(
+    hands: list[HandLine],
+    penalties: dict[int, dict[int, int]],
+    decisions: dict[int, tuple[dict[int, int], ...]] | None = None,
+) -> list[HandLine]:
+    """The lines with the penalty points of initialled decisions, by hand number, and where
+    given the decisions one by one (``decisions``), so that the odd-even rule is checked
+    exactly (TSR 7.3.3.2)."""
+    decisions = decisions or {}
     return [
-        replace(line, penalty=penalties.get(number)) for number, line in enumerate(hands, start=1)
+        replace(line, penalty=penalties.get(number), penalties=decisions.get(number, ()))
+        for number, line in enumerate(hands, start=1)
     ]
 
 
@@ -141,7 +149,7 @@ def scoresheet_check(
     return check_sheet(
         table_size=table_size,
         hands_per_match=hands_per_match,
-        hands=with_penalties(hands, adjudication.penalties),
+        hands=with_penalties(hands, adjudication.penalties, adjudication.decisions_by_hand),
         time_over_after_hand=time_over_after_hand,
         deductions=adjudication.deductions,
         ended_early=scoresheet.ended_early,

@@ -97,6 +97,58 @@ def test_a_deviating_ruling_without_a_reason_is_refused_and_nothing_is_saved(
     assert decision.status == Decision.Status.OPEN
 
 
+def test_points_off_the_tsrs_scale_are_refused_on_the_page_as_through_the_api(
+    client, tournament, round_, sheet, staff
+):
+    """TSR 9.2-9.5, 9.6.2 b: the page's ruling form gets the service's answer, with the rule."""
+    enter(sheet, MATCH[:3])
+    decision = services.complaint_record(
+        scoresheet=sheet, hand_number=3, offender=4, description="x", by=staff["adjudicator"]
+    )
+    client.force_login(staff["adjudicator"])
+    response = client.post(
+        url("decision-ruling", tournament.slug, decision.pk),
+        {
+            "severity": "minor",
+            "contract": "normal",
+            "announcements": 0,
+            "deviate": "on",
+            "penalty_1": 5,
+            "penalty_2": 0,
+            "penalty_3": 0,
+            "penalty_4": -5,
+            "deviation_reason": "He was rude",
+        },
+    )
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert "+5/0/0/-5" in page
+    assert "TSR 9.2-9.5, 9.6.2" in page
+    decision.refresh_from_db()
+    assert decision.status == Decision.Status.OPEN
+
+
+def test_two_credits_to_the_soloist_show_no_problem_on_the_sheet_page(
+    client, tournament, round_, sheet, staff
+):
+    """TSR 7.3.3.2: a (b1) and the soloist's own minor breach (a) on seat 1's compulsory solo,
+    0/-2/+1/+1: the sheet's page shows no problem, as the API's check does."""
+    enter(sheet, MATCH[:4])
+    solo = {"contract": Contract.COMPULSORY_SOLO, "soloist": 1, "solo_type": SoloType.QUEENS}
+    decide(
+        sheet,
+        staff,
+        hand=2,
+        offender=2,
+        ruling=Ruling(Severity.MINOR, disadvantages_soloist=True, **solo),
+    )
+    decide(sheet, staff, hand=2, offender=1, ruling=Ruling(Severity.MINOR, **solo))
+    client.force_login(staff["adjudicator"])
+    page = client.get(url("sheet", tournament.slug, 1, 1)).content.decode()
+    assert 'id="sheet-problems"' not in page
+    assert "all even or all odd" not in page
+
+
 def test_a_wedding_played_alone_is_ruled_as_a_solo_on_the_decision_page(
     client, tournament, round_, sheet, staff
 ):

@@ -269,7 +269,8 @@ def adjudicated_sheet(organiser):
     decide(
         2,
         4,
-        Ruling(Severity.MINOR, penalty={1: 5, 2: -5, 3: 0, 4: 0}, deviation_reason="x"),
+        # Deviating to other points of the TSR's scale (TSR 9.4.3, one point announcement).
+        Ruling(Severity.MINOR, penalty={1: 5, 2: 5, 3: 5, 4: -15}, deviation_reason="x"),
         richter,
         initial=False,
     )
@@ -312,7 +313,7 @@ def test_the_completed_sheet_shows_penalty_points_initials_and_deductions(
     for points in ("P +1", "P -3", "P -12", "P +4"):
         assert points in text
     assert "P +5" not in text  # the ruling never initialled
-    assert "P -5" not in text
+    assert "P -15" not in text
     assert f"AR\n{at(minor.initialled_at)}" in text
     assert f"ref2\n{at(stopped.initialled_at)}" in text
     assert text.count("not played (TSR 9.4.3)") == 1

@@ -380,6 +380,30 @@ def test_every_problem_is_reported_with_code_rule_and_message(api):
     )
 
 
+@pytest.mark.parametrize(
+    ("penalty", "ok"),
+    [
+        ({"1": 6, "2": -3, "3": -3, "4": 0}, True),  # two opponents' 9.3.3 (b1)
+        ({"1": 0, "2": -2, "3": 1, "4": 1}, True),  # a (b1) and the soloist's own (a)
+        ({"1": -3, "2": 0, "3": 3, "4": 0}, False),  # a debit to the soloist
+    ],
+)
+def test_a_paper_solo_line_breaks_the_odd_even_rule_only_in_the_soloists_favour(api, penalty, ok):
+    """TSR 7.3.3.2 from the sums alone: seat 1's compulsory solo won at 2, with penalty points."""
+    hands = [
+        {
+            "kind": "compulsory_solo",
+            "dealer": 1,
+            "soloist": 1,
+            "points": {"1": 6, "2": -2, "3": -2, "4": -2},
+            "penalty": penalty,
+        }
+    ]
+    data = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": hands}).json()
+    assert data["ok"] is ok
+    assert [p["rule"] for p in data["problems"]] == ([] if ok else ["TSR 7.3.3.2"])
+
+
 def test_problems_are_explained_in_german(api):
     hands = [{"kind": "normal", "dealer": 1, "points": {"1": 1, "2": 1, "3": 1, "4": -3}}]
     data = post(

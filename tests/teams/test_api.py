@@ -453,6 +453,8 @@ def _writes(w) -> list[tuple[str, str, dict | None]]:
         ),
         ("delete", f"{base}/teams/{team.pk}/players/{members[4].player_id}", None),
         ("post", f"{base}/match-days/1/ties/{team.pk}/decide", {"through": True}),
+        # Match day 2, which the organiser's POST above made: not drawn, so deleted.
+        ("delete", f"{base}/match-days/2", None),
     ]
 
 
@@ -515,7 +517,70 @@ def test_the_organiser_may_make_every_write(world):
             assert response.status_code == 400  # it plays on the match day: named on team
             assert "team" in response.json()
         else:
-            assert response.status_code in {200, 201, 202}, (method, address, response.content)
+            assert response.status_code in {200, 201, 202, 204}, (
+                method,
+                address,
+                response.content,
+            )
+
+
+def test_a_group_whose_team_cannot_field_four_is_refused_naming_the_team(world):
+    """A team plays with four players, one at every table of its group (team play, DDV): a
+    match day for a group whose team names three is refused at once, not at the draw."""
+    from teams.models import MatchDay
+
+    competition, team = world["competition"], world["team"]
+    for member in team.members.order_by("-pk")[:2]:  # the reserve and a regular: three left
+        member.delete()
+    before = _state(competition)
+    response = client_of(world["organiser"]).post(
+        f"{API}/{competition.slug}/match-days",
+        {"starts_on": DAY, "groups": [[t.pk for t in teams(competition)]]},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert list(response.json()) == ["groups"]
+    assert response.json()["groups"] == [
+        f"Group 1: {team.name} names 3 players; a team plays with four, one at every table of "
+        "its group (team play, DDV). Add players to the team first."
+    ]
+    assert _state(competition) == before
+    assert MatchDay.objects.count() == 1
+
+
+def test_a_match_day_is_deleted_until_it_is_drawn(world):
+    from teams.models import GroupTeam, LineUp, MatchDay
+    from tournaments import services as tournament_services
+    from tournaments.models import Tournament
+
+    competition, organiser = world["competition"], client_of(world["organiser"])
+    base = f"{API}/{competition.slug}/match-days"
+    second = ok(
+        organiser.post(
+            base, {"starts_on": DAY, "groups": [[t.pk for t in teams(competition)]]}, format="json"
+        ),
+        201,
+    )
+    assert second["number"] == 2
+    first = world["match_day"]
+    tournament_services.round_seat(
+        round=tournament_services.round_create(tournament=first.tournament), seed=5
+    )
+    refused = organiser.delete(f"{base}/1")
+    assert refused.status_code == 400
+    assert list(refused.json()) == ["match_day"]
+    assert "of match day 1 are drawn" in refused.json()["match_day"][0]
+    assert "undoes the draws" in refused.json()["match_day"][0]
+    assert MatchDay.objects.filter(pk=first.pk).exists()
+
+    tournament = MatchDay.objects.get(number=2).tournament
+    assert organiser.delete(f"{base}/2").status_code == 204
+    assert list(MatchDay.objects.values_list("number", flat=True)) == [1]
+    assert not Tournament.objects.filter(pk=tournament.pk).exists()
+    assert not GroupTeam.objects.exclude(match_day=first).exists()
+    assert not LineUp.objects.exclude(match_day=first).exists()
+    assert organiser.delete(f"{base}/2").status_code == 404
+    assert ok(organiser.get(base))[0]["number"] == 1
 
 
 def test_only_organisers_create_competitions_and_are_told_who_adds_them():

@@ -26,7 +26,8 @@ from teams.templatetags.team_tags import match_points
 from tests import factories
 from tests.teams.factories import league, organiser_of, play_round, teams
 from tournaments import policies
-from tournaments.models import Player
+from tournaments import services as tournament_services
+from tournaments.models import Player, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -99,6 +100,7 @@ def form_pages(competition: Competition) -> list[str]:
         reverse("team-new", args=[slug]),
         reverse("match-day-new", args=[slug]),
         reverse("line-up", args=[slug, 1, team.pk]),
+        reverse("match-day-delete", args=[slug, 1]),
     ]
 
 
@@ -118,6 +120,7 @@ def form_posts(competition: Competition) -> list[tuple[str, dict]]:
         (reverse("match-day-new", args=[slug]), {"starts_on": "2026-12-06", "rounds": "4"}),
         (reverse("line-up", args=[slug, 1, team.pk]), {"from_round": "1"}),
         (reverse("tie-decide", args=[slug, 1]), {"place": "1", "through": "yes"}),
+        (reverse("match-day-delete", args=[slug, 1]), {}),
     ]
 
 
@@ -643,6 +646,70 @@ def test_a_group_of_three_is_refused_with_the_reason_and_nothing_saved(client):
     assert "Group 1 has 3 teams" in response.content.decode()
     assert not MatchDay.objects.exists()
     assert not competition.match_days.exists()
+
+
+def short_of_players(competition: Competition) -> Team:
+    """The first team, one player short: three named, and none of them in a line-up yet."""
+    team = teams(competition)[0]
+    team.members.order_by("-pk")[0].delete()
+    return team
+
+
+def test_a_group_whose_team_cannot_field_four_is_refused_naming_the_team(client):
+    client.cookies["django_language"] = "en"  # the wording checked is English
+    competition = organised_league(teams=4)
+    short = short_of_players(competition)
+    client.force_login(organiser_of(competition))
+    data = {"starts_on": "2026-12-05", "rounds": "4", "stage": "groups", "grouping": "choose"}
+    for team in teams(competition):
+        data[f"group_{team.pk}"] = "1"
+    response = client.post(reverse("match-day-new", args=[competition.slug]), data)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert f"Group 1: {short.name} names 3 players; a team plays with four" in html
+    assert not MatchDay.objects.exists()
+    assert not competition.match_days.exists()
+
+
+def test_a_match_day_is_deleted_after_asking_until_it_is_drawn(client):
+    client.cookies["django_language"] = "en"  # the wording checked is English
+    competition = organised_league(teams=4)
+    day = match_day(competition)
+    tournament_id = day.tournament_id
+    client.force_login(organiser_of(competition))
+    page = client.get(reverse("match-day", args=[competition.slug, 1])).content.decode()
+    assert reverse("match-day-delete", args=[competition.slug, 1]) in page
+    asked = client.get(reverse("match-day-delete", args=[competition.slug, 1]))
+    assert asked.status_code == 200
+    assert "Delete match day 1 for good" in asked.content.decode()
+    assert MatchDay.objects.filter(pk=day.pk).exists()  # asking deletes nothing
+    response = client.post(reverse("match-day-delete", args=[competition.slug, 1]))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("competition", args=[competition.slug])
+    assert not MatchDay.objects.exists()
+    assert not GroupTeam.objects.exists()
+    assert not LineUp.objects.exists()
+    assert not Tournament.objects.filter(pk=tournament_id).exists()
+    assert Team.objects.filter(competition=competition).count() == 4  # the teams stay
+
+
+def test_a_drawn_match_day_stays_and_its_page_says_why(client):
+    client.cookies["django_language"] = "en"  # the wording checked is English
+    competition = organised_league(teams=4)
+    day = match_day(competition)
+    tournament_services.round_seat(
+        round=tournament_services.round_create(tournament=day.tournament), seed=3
+    )
+    client.force_login(organiser_of(competition))
+    page = client.get(reverse("match-day", args=[competition.slug, 1])).content.decode()
+    assert reverse("match-day-delete", args=[competition.slug, 1]) not in page
+    assert 'id="delete-refusal"' in page
+    # A match day's draw seats all its rounds at once (doko.team_seating).
+    assert "Rounds 1, 2, 3, 4 of match day 1 are drawn" in page
+    response = client.post(reverse("match-day-delete", args=[competition.slug, 1]))
+    assert response.status_code == 400
+    assert "undoes the draw" in response.content.decode()
+    assert MatchDay.objects.filter(pk=day.pk).exists()
 
 
 def test_the_match_day_page_shows_groups_line_ups_and_links(client):

@@ -135,5 +135,5 @@ def test_the_panels_own_ruling_is_checked_inside_it(api, tournament, sheet, staf
         },
     )
     assert response.status_code == 400
-    assert list(response.json()["ruling"]) == ["deviation_reason"]
+    assert list(response.json()["ruling"]) == ["penalty", "deviation_reason"]
     assert not Decision.objects.filter(appeal=appeal).exists()

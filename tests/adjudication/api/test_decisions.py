@@ -8,7 +8,7 @@ from adjudication import services
 from adjudication.models import Appeal, Decision, Event, Offence
 from tests import factories
 from tests.adjudication.api.helpers import complaint, decided, key, send, url
-from tests.adjudication.helpers import MATCH
+from tests.adjudication.helpers import MATCH, enter
 
 pytestmark = pytest.mark.django_db
 
@@ -302,7 +302,7 @@ def test_an_opponents_major_breach_in_a_solo_takes_the_solos_game_points(
 def test_a_deviation_needs_a_reason(api, tournament, sheet, staff):
     decision = complaint(sheet, staff)
     path = url("api-decision-ruling", tournament, decision.pk)
-    points = {"1": 3, "2": -3, "3": 0, "4": 0}
+    points = {"1": 0, "2": 0, "3": 0, "4": 0}  # TSR 9.2.3, for a breach judged minor
     refused = send(
         api, "post", path, staff["adjudicator"], {"severity": "minor", "penalty": points}
     )
@@ -325,7 +325,7 @@ def test_a_deviation_needs_a_reason(api, tournament, sheet, staff):
         {
             "severity": "minor",
             "penalty": points,
-            "deviation_reason": "Only seat 1 was put at a disadvantage",
+            "deviation_reason": "The breach had no influence on the game",
         },
     )
     assert ruled.status_code == 200
@@ -333,7 +333,58 @@ def test_a_deviation_needs_a_reason(api, tournament, sheet, staff):
     assert data["deviates"] is True
     assert data["penalty"] == points
     assert data["computed"] == {"1": 1, "2": -3, "3": 1, "4": 1}
-    assert data["deviation_reason"] == "Only seat 1 was put at a disadvantage"
+    assert data["deviation_reason"] == "The breach had no influence on the game"
+
+
+def test_points_off_the_tsrs_scale_are_refused_whatever_the_reason(api, tournament, sheet, staff):
+    """TSR 9.2-9.5: +5/0/0/-5 is no penalty the TSR gives for a breach; a punishment beyond the
+    scale is a sanction for unsporting conduct (TSR 9.6.2 b). Nothing is saved."""
+    decision = complaint(sheet, staff, offender=4)
+    refused = send(
+        api,
+        "post",
+        url("api-decision-ruling", tournament, decision.pk),
+        staff["adjudicator"],
+        {
+            "severity": "minor",
+            "penalty": {"1": 5, "2": 0, "3": 0, "4": -5},
+            "deviation_reason": "He was rude",
+        },
+    )
+    assert refused.status_code == 400
+    assert list(refused.json()) == ["penalty"]
+    assert "+5/0/0/-5" in refused.json()["penalty"][0]
+    assert "TSR 9.2-9.5, 9.6.2" in refused.json()["penalty"][0]
+    decision.refresh_from_db()
+    assert decision.status == Decision.Status.OPEN
+
+
+def test_two_credits_to_the_soloist_in_one_solo_leave_the_sheet_correct(
+    api, tournament, sheet, staff
+):
+    """TSR 7.3.3.2: two opponents' minor breaches that may disadvantage the soloist (TSR 9.3.3
+    b1) make +6/-3/-3/0 on seat 1's compulsory solo, hand 2: the sheet's check stands."""
+    enter(sheet, MATCH[:4])
+    solo = {"contract": "compulsory_solo", "soloist": 1, "solo_type": "queens"}
+    for offender in (2, 3):
+        decision = complaint(sheet, staff, hand=2, offender=offender)
+        ruled = send(
+            api,
+            "post",
+            url("api-decision-ruling", tournament, decision.pk),
+            staff["adjudicator"],
+            {"severity": "minor", "disadvantages_soloist": True, **solo},
+        )
+        assert ruled.status_code == 200, ruled.json()
+        initialled = send(
+            api, "post", url("api-decision-initial", tournament, decision.pk), staff["adjudicator"]
+        )
+        assert initialled.status_code == 200
+    shown = send(
+        api, "get", reverse("api-scoresheet", args=[tournament.slug, 1, 1]), staff["adjudicator"]
+    ).json()
+    assert shown["check"]["ok"] is True
+    assert shown["check"]["problems"] == []
 
 
 @pytest.mark.parametrize(

@@ -8,13 +8,14 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from adjudication import services
-from adjudication.models import Appeal, Decision
+from adjudication.models import Appeal, Decision, Sanction
 from adjudication.selectors import sheet_adjudication
 from doko import sample_sheets
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.penalty import Severity
 from doko.rules.procedure import WrittenLine
 from scoring.models import Scoresheet
+from scoring.selectors import hand_lines, scoresheet_check
 from tests import factories
 from tests.adjudication.helpers import (
     MATCH,
@@ -401,7 +402,7 @@ def test_deviating_from_the_tsr_needs_a_reason_and_a_zero_sum(sheet, staff):
     with pytest.raises(ValidationError) as error:
         services.decision_rule(
             decision=decision,
-            ruling=Ruling(Severity.MINOR, penalty={1: 3, 2: -3, 3: 0, 4: 0}),
+            ruling=Ruling(Severity.MINOR, penalty={1: 0, 2: 0, 3: 0, 4: 0}),
             by=by,
         )
     assert "deviation_reason" in error.value.message_dict
@@ -416,14 +417,52 @@ def test_deviating_from_the_tsr_needs_a_reason_and_a_zero_sum(sheet, staff):
         decision=decision,
         ruling=Ruling(
             Severity.MINOR,
-            penalty={1: 3, 2: -3, 3: 0, 4: 0},
-            deviation_reason="Only seat 1 was put at a disadvantage",
+            penalty={1: 0, 2: 0, 3: 0, 4: 0},
+            deviation_reason="The breach had no influence on the game",
         ),
         by=by,
     )
     assert decision.deviates
     assert decision.computed == {"1": 1, "2": -3, "3": 1, "4": 1}
     assert decision.deviation_reason
+
+
+def test_points_off_the_tsrs_scale_are_refused_and_are_a_sanction_instead(sheet, staff):
+    """TSR 9.2-9.5: a ruling gives penalty points of the TSR's scale, whatever the reason; a
+    punishment beyond it is a deduction for unsporting conduct the panel imposes (TSR 9.6.2 b),
+    outside every checksum, and the sheet stays correct."""
+    enter(sheet, MATCH[:3])
+    by = staff["adjudicator"]
+    decision = services.complaint_record(
+        scoresheet=sheet, hand_number=3, offender=4, description="Insulted seat 1", by=by
+    )
+    for points in ({1: 5, 2: 0, 3: 0, 4: -5}, {1: 3, 2: 0, 3: 0, 4: -3}):
+        with pytest.raises(ValidationError) as error:
+            services.decision_rule(
+                decision=decision,
+                ruling=Ruling(Severity.MINOR, penalty=points, deviation_reason="He was rude"),
+                by=by,
+            )
+        assert list(error.value.message_dict) == ["penalty"]
+        assert "TSR 9.2-9.5, 9.6.2" in error.value.message_dict["penalty"][0]
+    decision.refresh_from_db()
+    assert decision.status == Decision.Status.OPEN
+    panel = staff["panel"][0]
+    sanction = services.sanction_impose(
+        entry=sheet.table.seats.get(position=4).entry,
+        round=sheet.table.round,
+        kind=Sanction.Kind.DEDUCTION,
+        points=5,
+        reasons="Insulted seat 1.",
+        members=[panel],
+        by=panel,
+    )
+    assert sanction.points == 5
+    check = scoresheet_check(
+        scoresheet=sheet, hands=hand_lines(list(sheet.hands.all())), table_size=4
+    )
+    assert check.ok
+    assert check.totals[4] == game_points(MATCH[:3])[4] - 5
 
 
 def test_an_initialled_decision_is_never_ruled_again(sheet, staff):
