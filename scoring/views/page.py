@@ -553,9 +553,10 @@ class Row:
 
     def added(self, state: selectors.SheetState) -> list:
         """The entry's hands with this row in them; ``RowRefused`` if its form refuses it."""
-        if not self.read(state).is_valid():
+        form = self.read(state)
+        if not form.is_valid():
             raise RowRefused
-        return with_hand(state, self.number, self.form.line, self.time_over)
+        return with_hand(state, self.number, form.line, self.time_over)
 
     def form_on(self, access: Access) -> HandForm | None:
         """The row as typed, on the entry as it stands now (the write refused it before it read
