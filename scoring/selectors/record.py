@@ -8,7 +8,7 @@ paper sheets by a second entry, from its first hand typed there until it is conf
 who typed it sees its hands then (``scoring.policies.first_entry_hidden``).
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, Q
@@ -52,21 +52,19 @@ def _identity(user_id: int | None, entry_id: int | None) -> Identity | None:
 def sheet_record(
     sheet: Scoresheet,
     *,
-    seats: Mapping[int, int] | None = None,
+    seats: Sequence[Seat] | None = None,
     second_by: Sequence[int] | None = None,
 ) -> SheetRecord:
     """The sheet's record, read once per sheet as loaded (``record_forget`` after a write that
     adds to it in the same request). Five small queries; three where the caller has read the
-    table's ``seats`` (entry id: position) and who typed its second entry (``second_by``: his
-    account, or none) already."""
+    table's ``seats`` and who typed its second entry (``second_by``: his account, or none)
+    already."""
     kept = sheet.__dict__.get("_four_eyes_record")
     if kept is not None:
         return kept
     if seats is None:
-        seats = dict(
-            Seat.objects.filter(table_id=sheet.table_id).values_list("entry_id", "position")
-        )
-    players = {Player(entry_id): position for entry_id, position in seats.items()}
+        seats = list(Seat.objects.filter(table_id=sheet.table_id).only("entry", "position"))
+    players = {Player(seat.entry_id): seat.position for seat in seats}
     done: list[Done] = [Done(Deed.PLAYED, player) for player in players]
     changes = (
         ScoresheetChange.objects.filter(scoresheet_id=sheet.pk, action__in=[HANDS, SUBMIT])
@@ -78,7 +76,7 @@ def sheet_record(
             done.append(Done(Deed.TYPED if action == HANDS else Deed.HANDED_IN, who))
     # The one who handed it in now, also where its history was written without him (a
     # sheet restored from a backup).
-    if (who := _identity(sheet.submitted_by_id, _seat_entry(sheet))) is not None:
+    if (who := _identity(sheet.submitted_by_id, _seat_entry(sheet, seats))) is not None:
         done.append(Done(Deed.HANDED_IN, who))
     done += [
         Done(Deed.READ, Account(user_id))
@@ -101,9 +99,14 @@ def sheet_record(
     return record
 
 
-def _seat_entry(sheet: Scoresheet) -> int | None:
+def _seat_entry(sheet: Scoresheet, seats: Sequence[Seat]) -> int | None:
+    """Whose seat's link handed the sheet in: one of the table's seats, or (a seat moved since)
+    read."""
     if sheet.submitted_by_seat_id is None:
         return None
+    for seat in seats:
+        if seat.pk == sheet.submitted_by_seat_id:
+            return seat.entry_id
     return (
         Seat.objects.filter(pk=sheet.submitted_by_seat_id)
         .values_list("entry_id", flat=True)

@@ -207,11 +207,7 @@ def second_entry_hands_edit(
     entry = _entry_locked(sheet)
     seats = list(sheet.table.seats.select_related("entry").order_by("position"))
     # The record the policy asks, from the seats read and the second entry locked.
-    sheet_record(
-        sheet,
-        seats={seat.entry_id: seat.position for seat in seats},
-        second_by=[entry.by_id] if entry is not None else [],
-    )
+    sheet_record(sheet, seats=seats, second_by=[entry.by_id] if entry is not None else [])
     actor = Actor(user=by)
     if roles is None:
         roles = _roles(sheet, actor)

@@ -52,6 +52,7 @@ from scoring.selectors import (
     sheet_state,
     sheet_state_written,
 )
+from scoring.selectors.record import sheet_record
 from tournaments.caching import table_changed
 from tournaments.models import Round, Seat, SheetKeeping, TournamentRole
 from tournaments.policies import enforce
@@ -982,8 +983,11 @@ def _confirm_checked(sheet: Scoresheet, *, by: Actor, from_signed_sheet: bool) -
     """What ``scoresheet_confirm`` checks before it changes anything; returns what it read."""
     roles = _roles(sheet, by)
     if not from_signed_sheet:
+        # The seats once: for the four-eyes record the policy asks, and for the results.
+        seats = list(sheet.table.seats.select_related("entry").order_by("position"))
+        sheet_record(sheet, seats=seats)
         enforce(policies.may_confirm_sheet(sheet=sheet, actor=by, roles=roles))
-        return _Read(sheet, hands=list(sheet.hands.all()))
+        return _Read(sheet, hands=list(sheet.hands.all()), seats=seats)
     enforce(policies.may_confirm_from_signed_sheet(sheet=sheet, actor=by, roles=roles))
     if sheet.status == Scoresheet.Status.DRAFT:
         return _submit_checked(sheet, by=by)

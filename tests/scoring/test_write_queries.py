@@ -203,8 +203,9 @@ def test_the_live_check_reads_the_sheet_once_and_writes_nothing(
 # (provisional: deleted and inserted, made from the hands, seats, decisions and deductions the
 # write read; the tournament known from the sheet's round); the standings wanted; two
 # savepoints. The answer is made from what the write read (the sheet locked with its scan,
-# which the API shows); the page asks the four-eyes record once, to show who may confirm.
-HAND_IN = 20
+# which the API shows); the page asks the four-eyes record once, to show who may confirm
+# (who handed it in found among the seats it reads).
+HAND_IN = 19
 API_HAND_IN = 15
 
 
@@ -231,12 +232,13 @@ def test_handing_in_through_the_api(api_client, sheet, django_assert_num_queries
 
 
 # Confirming (27 and 29 before issue 45, 26 and 28 before its second part, 24 and 26 before
-# its third, then 22 and 23): the sheet locked (and whether anything is ruled on it), the
-# four-eyes record (``policies.may_confirm_sheet``, asked once), the hands and seats (the
-# decisions and deductions only where something is ruled); the write as in handing in; the answer
-# reads the sheet, its hands and its scan no more (the sheet is locked with its scan).
-CONFIRM = 20
-API_CONFIRM = 21
+# its third, then 22 and 23, then 20 and 21): the sheet locked (and whether anything is ruled on
+# it), its seats, read once for the four-eyes record (``policies.may_confirm_sheet``, asked
+# once: who handed it in found among them) and the results, the hands (the decisions and
+# deductions only where something is ruled); the write as in handing in; the answer reads the
+# sheet, its hands and its scan no more (the sheet is locked with its scan).
+CONFIRM = 18
+API_CONFIRM = 19
 
 
 def handed_in(sheet) -> Scoresheet:
