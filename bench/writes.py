@@ -43,8 +43,8 @@ from bench.figures import Figure, alternate
 
 SLUG, PLAYERS, BEFORE = "writes-dm", 148, 3  # the championship: round 4 after three
 TYPED = 20  # hands on the sheet before the measured save
-CALLS = 8  # requests per measurement (their median), of each
-PAIRS = 7
+CALLS = 16  # requests per measurement (their median), of each
+PAIRS = 9
 SEED = 45
 
 
