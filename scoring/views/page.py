@@ -10,9 +10,11 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language, override
 from django.utils.translation import gettext as _
 
 from doko.rules.sheet import dealt_out_of_turn, with_dealers
@@ -118,6 +120,7 @@ def page_context(
     # the sheet ended early), no row follows for a new hand: a hand is only corrected then. A
     # row typed and refused is shown with the reason.
     new_row = may_edit and (editing is not None or form is not None or not state.check.complete)
+    blank = new_row and form is None and editing is None  # a new hand's row, nothing typed yet
     if new_row and form is None:
         form = _blank_form(request, state, editing)
     number = editing or len(state.lines) + 1
@@ -129,6 +132,13 @@ def page_context(
     mode = form["mode"].value() if form is not None else None
     problem_hands = {problem.hand for problem in state.check.problems}
     warning_hands = {warning.hand for warning in state.check.warnings}
+    # The match complete, the keyboard goes on to the next step rather than a new row; so it
+    # does where an action was asked or answered below the sheet: on a phone the entry row's
+    # focus would scroll its answer (a refusal, the totals to confirm) out of view.
+    focus_action = bool(
+        (state.check.complete and not editing)
+        or (at == ACTIONS or step is not None or strike is not None)
+    )
     return {
         "warnings": [problem_message(warning) for warning in state.check.warnings],
         "warning_hands": warning_hands,
@@ -164,11 +174,19 @@ def page_context(
         # connection was down is sent only as his (``policies.may_save_typed``).
         "typist": policies.typist_of(access.actor),
         "typist_name": access.actor.name,
-        # The match complete, the keyboard goes on to the next step rather than a new row; so
-        # it does where an action was asked or answered below the sheet: on a phone the entry
-        # row's focus would scroll its answer (a refusal, the totals to confirm) out of view.
-        "focus_action": (state.check.complete and not editing)
-        or (at == ACTIONS or step is not None or strike is not None),
+        "focus_action": focus_action,
+        "blank_fields": blank_fields(
+            number=number,
+            table_size=state.table_size,
+            dealer=dealer_of(state, number),
+            mode=form["mode"].value(),
+            focus_action=focus_action,
+            forced_soloist=state.check.next.forced_soloist
+            if state.check.next.must_be_forced_solo
+            else None,
+        )
+        if blank and form is not None
+        else None,
         # Why a member of staff finds no entry row on a sheet still open to entry.
         "edit_refusal": _edit_refusal(access, state) if not may_edit else None,
         # The match complete: what comes next, and who does it.
@@ -369,6 +387,50 @@ def dealer_of(state: selectors.SheetState, number: int) -> int:
     if number <= len(state.lines):
         return state.lines[number - 1].dealer
     return state.check.next.dealer
+
+
+def blank_fields(
+    *,
+    number: int,
+    table_size: int,
+    dealer: int,
+    mode: str,
+    focus_action: bool,
+    forced_soloist: int | None,
+) -> SafeString:
+    """The fields of a new hand's blank entry row (``entry_fields.html``): the same at every
+    table of this size at this hand, so made once per process for each hand, table size, dealer,
+    mode and language (a few hundred at most), not on every save's answer. What differs from
+    table to table (the form's token, version and typist, the links) is around them."""
+    return _blank_fields(
+        get_language(), number, table_size, dealer, mode, focus_action, forced_soloist
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _blank_fields(
+    language: str,
+    number: int,
+    table_size: int,
+    dealer: int,
+    mode: str,
+    focus_action: bool,
+    forced_soloist: int | None,
+) -> SafeString:
+    initial: dict[str, object] = {"mode": mode}
+    if forced_soloist is not None:
+        initial |= {"contract": "forced_solo", "soloist": forced_soloist}
+    form = HandForm(initial=initial, table_size=table_size, dealer=dealer)
+    context = {
+        "form": form,
+        "mode": mode,
+        "modes": MODES,
+        "focus_action": focus_action,
+        "number": number,
+        "editing": None,
+    }
+    with override(language):
+        return SafeString(render_to_string("scoring/partials/entry_fields.html", context))
 
 
 def _blank_form(request: HttpRequest, state: selectors.SheetState, editing: int | None):

@@ -1,0 +1,69 @@
+"""The blank entry row's fields, made once per process for a hand, table size, dealer, mode and
+language (``scoring.views.page.blank_fields``), are what the page renders for them in its own
+context; a row typed (bound, with its errors) is never taken from there."""
+
+import pytest
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from scoring.forms import MODES, HandForm
+from scoring.views.page import blank_fields
+
+
+def rendered(*, number, table_size, dealer, mode, focus_action, forced_soloist) -> str:
+    """The fields as the entry row's include renders them, in a page's fuller context."""
+    initial: dict[str, object] = {"mode": mode}
+    if forced_soloist is not None:
+        initial |= {"contract": "forced_solo", "soloist": forced_soloist}
+    context = {
+        "form": HandForm(initial=initial, table_size=table_size, dealer=dealer),
+        "mode": mode,
+        "modes": MODES,
+        "focus_action": focus_action,
+        "number": number,
+        "editing": None,
+        "access": {"base": "/s/key/"},
+        "version": 7,
+        "typist": "seat:1",
+    }
+    return render_to_string("scoring/partials/entry_fields.html", context)
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize(
+    ("table_size", "dealer", "forced_soloist"), [(4, 1, None), (4, 3, 2), (5, 5, None), (5, 2, 4)]
+)
+@pytest.mark.parametrize("mode", list(MODES))
+@pytest.mark.parametrize("focus_action", [False, True])
+def test_a_blank_rows_fields_are_the_pages(
+    language, table_size, dealer, forced_soloist, mode, focus_action
+):
+    params = {
+        "number": 21,
+        "table_size": table_size,
+        "dealer": dealer,
+        "mode": mode,
+        "focus_action": focus_action,
+        "forced_soloist": forced_soloist,
+    }
+    with translation.override(language):
+        made = blank_fields(**params)
+        assert made == rendered(**params)
+        assert blank_fields(**params) is made  # made once
+
+
+def test_each_language_has_its_own():
+    params = {
+        "number": 3,
+        "table_size": 4,
+        "dealer": 3,
+        "mode": "quick",
+        "focus_action": False,
+        "forced_soloist": None,
+    }
+    with translation.override("de"):
+        german = blank_fields(**params)
+    with translation.override("en"):
+        english = blank_fields(**params)
+    assert "Hand 3" in english
+    assert german != english
