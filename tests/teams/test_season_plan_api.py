@@ -5,6 +5,7 @@ reason; the page shows the plan, the meetings and the print."""
 
 import datetime
 import itertools
+import re
 
 import pytest
 from django.urls import reverse
@@ -126,7 +127,10 @@ def test_a_hidden_leagues_plan_is_not_shown_to_strangers():
         competition=competition, match_days=2, by=organiser_of(competition), seed=3
     )
     assert client_of().get(f"{API}/{competition.slug}/plan").status_code == 404
-    assert client_of(organiser_of(competition)).get(f"{API}/{competition.slug}/plan").status_code == 200
+    assert (
+        client_of(organiser_of(competition)).get(f"{API}/{competition.slug}/plan").status_code
+        == 200
+    )
 
 
 # The pages -----------------------------------------------------------------------------------------
@@ -216,3 +220,53 @@ def test_the_plan_page_in_english(client):
     ).content.decode()
     assert "Season plan" in page
     assert "Every team meets every other team exactly once." in page
+
+
+def test_the_new_match_day_page_takes_the_plans_groups_and_its_double_days(client):
+    competition = league(teams=8)
+    by = organiser_of(competition)
+    services.season_plan_create(competition=competition, match_days=2, by=by, double=True, seed=3)
+    client.force_login(by)
+    client.cookies["django_language"] = "en"
+    address = reverse("match-day-new", args=[competition.slug])
+    page = client.get(address).content.decode()
+    assert 'id="plan-note"' in page
+    # The plan's double match days tick the box.
+    assert re.search(r'<input[^>]*name="double"[^>]*checked', page)
+    response = client.post(
+        address,
+        {
+            "starts_on": "2026-12-06",
+            "rounds": "4",
+            "stage": "groups",
+            "grouping": "draw",
+            "double": "on",
+        },
+    )
+    assert response.status_code == 302
+    made = competition.match_days.get()
+    assert made.double
+    planned = {
+        frozenset(group.team_id for group in PlannedPlace.objects.filter(match_day=1, group=number))
+        for number in (1, 2)
+    }
+    assert {
+        frozenset(
+            GroupTeam.objects.filter(match_day=made, group__number=n).values_list(
+                "team_id", flat=True
+            )
+        )
+        for n in (1, 2)
+    } == planned
+    odd = client.post(
+        address,
+        {
+            "starts_on": "2026-12-07",
+            "rounds": "3",
+            "stage": "groups",
+            "grouping": "draw",
+            "double": "on",
+        },
+    )
+    assert odd.status_code == 400
+    assert "even number of rounds" in odd.content.decode()
