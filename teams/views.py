@@ -716,10 +716,11 @@ def season_plan_draw(request: AuthenticatedHttpRequest, slug: str) -> HttpRespon
             messages.success(request, _("The season plan is drawn."))
             return redirect("season-plan", competition.slug)
     context = _plan_context(request, competition)
+    # The form again with its errors, the refusal of a draw after the first match day too.
     return render(
         request,
         "teams/season_plan.html",
-        {**context, "form": form, "team_count": competition.teams.count()},
+        {**context, "form": form, "team_count": competition.teams.count(), "can_draw": True},
         status=400,
     )
 
