@@ -108,7 +108,9 @@ DECISION_FIELDS_LATER = [
 # (usernames), its players and teams with their members, and each match day with its groups,
 # its line-ups and its tournament as the document above (whole, under "tournament"). A match
 # day's "players" maps the keys of its tournament's players to the competition's, so that an
-# import makes each person once; its line-ups name the tournament's entries by their keys.
+# import makes each person once; its line-ups name the tournament's entries by their keys. A
+# league's "season_plan" (or null; absent in older backups) lists its planned places as
+# [match day, group, team key]; a match day's "double" (absent: false) marks a double match day.
 COMPETITION_FORMAT = "doko-competition"
 COMPETITION_VERSION = 1
 COMPETITION_FIELDS = ["slug", *COMPETITION_SETTINGS]

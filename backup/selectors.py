@@ -27,7 +27,7 @@ from backup.format import (
     VERSION,
 )
 from scoring.models import Hand, Scoresheet, ScoresheetChange, ScoresheetScan, SecondEntry
-from teams.models import Competition, GroupTeam, LineUp, MatchDay, TeamMember
+from teams.models import Competition, GroupTeam, LineUp, MatchDay, SeasonPlan, TeamMember
 from tournaments.models import (
     Entry,
     ExtraTime,
@@ -508,6 +508,23 @@ def competition_export(*, competition: Competition, scans: bool = True) -> dict:
             _match_day(match_day, player_key=player_key, team_key=team_key, scans=scans)
             for match_day in competition.match_days.select_related("tournament").order_by("number")
         ],
+        "season_plan": _season_plan(competition, team_key=team_key),
+    }
+
+
+def _season_plan(competition: Competition, *, team_key: dict[int, int]) -> dict | None:
+    """A league's season plan: its match days, whether double, and each planned place (the
+    match day, the group, the team's key); None without one."""
+    plan = SeasonPlan.objects.filter(competition=competition).first()
+    if plan is None:
+        return None
+    return {
+        "match_days": plan.match_days,
+        "double": plan.double,
+        "places": [
+            [place.match_day, place.group, team_key[place.team_id]]
+            for place in plan.places.order_by("match_day", "group", "pk")
+        ],
     }
 
 
@@ -525,6 +542,7 @@ def _match_day(
     return {
         "number": match_day.number,
         "stage": match_day.stage,
+        "double": match_day.double,
         "tournament": document,
         "players": [
             [player_of_entry[entry_key[entry.pk]], player_key[entry.player_id]]

@@ -60,7 +60,17 @@ from scoring.models import (
     SecondEntry,
 )
 from scoring.scans import content_type_of, scan_clean
-from teams.models import Competition, Group, GroupTeam, LineUp, MatchDay, Team, TeamMember
+from teams.models import (
+    Competition,
+    Group,
+    GroupTeam,
+    LineUp,
+    MatchDay,
+    PlannedPlace,
+    SeasonPlan,
+    Team,
+    TeamMember,
+)
 from tournaments import services
 from tournaments.models import (
     Entry,
@@ -978,6 +988,9 @@ def _competition_import(
     result.players_reused = len(data["players"]) - people.created
     result.numbers_cleared = people.numbers_cleared
     teams = _teams_restore(competition, data["teams"], people.players)
+    # Backups made before season plans (issue 46) have none.
+    if plan := data.get("season_plan"):
+        _season_plan_restore(competition, plan, teams)
     for item in data["match_days"]:
         _match_day_restore(
             competition,
@@ -1037,6 +1050,25 @@ def _teams_restore(
     return teams
 
 
+def _season_plan_restore(competition: Competition, item: dict, teams: dict[int, Team]) -> None:
+    """A league's season plan with its planned places."""
+    plan = SeasonPlan(competition=competition, match_days=item["match_days"], double=item["double"])
+    plan.full_clean(validate_unique=False)
+    plan.save()
+    _insert(
+        PlannedPlace,
+        [
+            PlannedPlace(
+                plan=plan,
+                match_day=match_day,
+                group=group,
+                team=_lookup(teams, team, _("the team")),
+            )
+            for match_day, group, team in item["places"]
+        ],
+    )
+
+
 def _match_day_restore(
     competition: Competition,
     item: dict,
@@ -1066,6 +1098,8 @@ def _match_day_restore(
         competition=competition,
         number=item["number"],
         stage=item["stage"],
+        # Backups made before double match days (issue 46) have none.
+        double=bool(item.get("double", False)),
         tournament=imported.tournament,
     )
     for group_item in item["groups"]:

@@ -415,6 +415,12 @@ urlpatterns += [
         teams_api.TieDecide.as_view(),
         name="api-tie-decide",
     ),
+    path(f"{COMPETITION}/plan", teams_api.SeasonPlanDetail.as_view(), name="api-season-plan"),
+    path(
+        f"{COMPETITION}/plan/swap",
+        teams_api.SeasonPlanSwap.as_view(),
+        name="api-season-plan-swap",
+    ),
     path(f"{COMPETITION}/table", teams_api.SeasonTable.as_view(), name="api-season-table"),
     path(f"{COMPETITION}/bracket", teams_api.Bracket.as_view(), name="api-bracket"),
 ]

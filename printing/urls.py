@@ -29,4 +29,5 @@ urlpatterns += [
         name="team-line-ups-pdf",
     ),
     path(TEAMS + "table.pdf", views.team_table_pdf, name="team-table-pdf"),
+    path(TEAMS + "plan.pdf", views.team_plan_pdf, name="team-plan-pdf"),
 ]

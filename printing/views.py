@@ -215,3 +215,14 @@ def team_table_pdf(request: HttpRequest, slug: str) -> HttpResponse:
         provisional=provisional,
     )
     return _pdf_response(content, f"{competition.slug}-{slugify(_('season table'))}.pdf")
+
+
+@require_GET
+def team_plan_pdf(request: HttpRequest, slug: str) -> HttpResponse:
+    """A league's season plan, for whoever may read the competition (404 without a plan)."""
+    competition = team_selectors.competition_get(slug=slug, user=request.user)
+    plan = team_selectors.season_plan_of(competition=competition)
+    if plan is None:
+        raise Http404
+    content = teams_pdf.season_plan_pdf(competition=competition, plan=plan)
+    return _pdf_response(content, f"{competition.slug}-{slugify(_('season plan'))}.pdf")

@@ -24,7 +24,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, extend_schema_field
-from rest_framework import generics, serializers, status
+from rest_framework import exceptions, generics, serializers, status
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -34,6 +34,7 @@ from teams import policies, selectors, services
 from teams.models import (
     COMPETITION_SETTINGS,
     MAX_MEMBERS,
+    MOST_PLANNED_MATCH_DAYS,
     Competition,
     GroupTeam,
     MatchDay,
@@ -44,6 +45,7 @@ from tournaments.forms import error_messages
 from tournaments.models import MAX_ROUNDS
 from tournaments.policies import enforce
 
+MOST_MATCH_DAYS = MOST_PLANNED_MATCH_DAYS
 MOST_GROUPS = 64  # 256 teams on one match day
 MOST_IDS = 8  # a group names four teams; more is refused by the service with the rule
 
@@ -404,6 +406,15 @@ class MatchDaySerializer(serializers.Serializer):
     starts_on = serializers.DateField(source="tournament.starts_on")
     venue = serializers.CharField(source="tournament.venue")
     rounds = serializers.IntegerField(source="tournament.planned_rounds")
+    double = serializers.BooleanField(
+        help_text="A double match day: the first half of the rounds and the second, each "
+        "scoring its own match points 4, 3, 2, 1"
+    )
+
+
+class HalfSerializer(serializers.Serializer):
+    points = serializers.IntegerField(help_text="Its players' points in this half")
+    match_points = MatchPointsField(help_text="4, 3, 2, 1 by the points in this half alone")
 
 
 class GroupTeamSerializer(serializers.Serializer):
@@ -420,6 +431,11 @@ class GroupTeamSerializer(serializers.Serializer):
         allow_null=True,
         help_text="Knock-out ties: goes through; null in a group, while the tie is not over, "
         "or while it is level at the cut and the director has not decided",
+    )
+    halves = HalfSerializer(
+        many=True,
+        help_text="A double match day: the two halves, each scored on its own (match_points "
+        "is their sum); empty otherwise",
     )
 
 
@@ -465,6 +481,13 @@ class MatchDayCreateSerializer(StrictSerializer):
         default=1,
         help_text="Knock-out rounds: how many teams of each tie go through",
     )
+    double = serializers.BooleanField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="A double match day (an even number of rounds, in two halves each scored "
+        "4, 3, 2, 1); not given: as the season plan says, else not",
+    )
 
 
 def _match_day_data(match_day: MatchDay) -> dict:
@@ -472,6 +495,7 @@ def _match_day_data(match_day: MatchDay) -> dict:
         {
             "number": match_day.number,
             "stage": match_day.stage,
+            "double": match_day.double,
             "tournament": match_day.tournament,
             "complete": selectors.match_day_complete(match_day=match_day),
             "groups": selectors.group_results(match_day=match_day),
@@ -670,6 +694,149 @@ class TieDecide(APIView):
         payload.is_valid(raise_exception=True)
         services.tie_decide(place=place, through=payload.validated_data["through"], by=request.user)
         return Response(_match_day_data(match_day))
+
+
+# The season plan ------------------------------------------------------------------------------
+
+
+class PlanTeamSerializer(serializers.Serializer):
+    team_id = serializers.IntegerField(source="pk")
+    name = serializers.CharField()
+
+
+class PlanGroupSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    teams = PlanTeamSerializer(many=True)
+
+
+class PlanDaySerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text="The match day")
+    made = serializers.BooleanField(
+        help_text="The match day is made: its groups are its own, the plan no longer changes"
+    )
+    groups = PlanGroupSerializer(many=True)
+
+
+class SeasonPlanSerializer(serializers.Serializer):
+    match_days = serializers.IntegerField(source="plan.match_days")
+    double = serializers.BooleanField(source="plan.double", help_text="Double match days")
+    created_at = serializers.DateTimeField(source="plan.created_at")
+    days = PlanDaySerializer(many=True)
+    teams = PlanTeamSerializer(many=True, help_text="The order of the rows of ``meetings``")
+    meetings = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(allow_null=True)),
+        source="matrix",
+        help_text="How often each pair of teams meets: meetings[i][j] for teams i and j "
+        "(null: the team itself)",
+    )
+    most = serializers.IntegerField(help_text="The most times two teams meet")
+    least_most = serializers.IntegerField(
+        help_text="No plan of this field has every pair meet fewer times at most"
+    )
+    every_pair_once = serializers.BooleanField(help_text="Every pair of teams meets exactly once")
+
+
+class SeasonPlanCreateSerializer(StrictSerializer):
+    match_days = serializers.IntegerField(
+        min_value=1, max_value=MOST_MATCH_DAYS, help_text="How many match days the plan has"
+    )
+    double = serializers.BooleanField(
+        default=False, help_text="Its match days are double match days"
+    )
+
+
+class SeasonPlanSwapSerializer(StrictSerializer):
+    match_day = serializers.IntegerField(min_value=1, max_value=MOST_MATCH_DAYS)
+    teams = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1),
+        min_length=2,
+        max_length=2,
+        help_text="The two teams (ids) that change groups",
+    )
+
+
+def _plan_data(competition: Competition) -> dict:
+    view = selectors.season_plan_of(competition=competition)
+    if view is None:
+        raise exceptions.NotFound(
+            _("The competition has no season plan yet; its organisers draw one.")
+        )
+    days = [
+        {
+            "number": day.number,
+            "made": day.made,
+            "groups": [{"number": number, "teams": teams} for number, teams in day.groups],
+        }
+        for day in view.days
+    ]
+    return SeasonPlanSerializer(
+        {
+            "plan": view.plan,
+            "days": days,
+            "teams": view.teams,
+            "matrix": view.matrix,
+            "most": view.most,
+            "least_most": view.least_most,
+            "every_pair_once": view.every_pair_once,
+        }
+    ).data
+
+
+class SeasonPlanDetail(APIView):
+    """A league's season plan: the groups of four of every match day, drawn at once so that
+    every pair of teams meets as evenly as possible (exactly once for 16 teams over five match
+    days), and how often each pair meets. POST draws it (again) before the first match day is
+    made (its organisers; 400 on ``plan`` after that, on ``teams`` for a number of teams four
+    does not divide). A match day made without groups takes the plan's."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    parser_classes = [LimitedJSONParser]
+
+    @extend_schema(responses=SeasonPlanSerializer)
+    def get(self, request, slug: str):
+        return Response(_plan_data(_competition(request, slug)))
+
+    @extend_schema(request=SeasonPlanCreateSerializer, responses={201: SeasonPlanSerializer})
+    def post(self, request, slug: str):
+        competition = _managed(request, slug)
+        payload = SeasonPlanCreateSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        services.season_plan_create(
+            competition=competition, by=request.user, **payload.validated_data
+        )
+        return Response(_plan_data(competition), status=status.HTTP_201_CREATED)
+
+
+class SeasonPlanSwap(APIView):
+    """Swap two teams between their groups of one planned match day (its organisers), until
+    that match day is made (then 400 on ``match_day`` with the reason). Answers the plan."""
+
+    permission_classes = [IsAuthenticated]
+    parser_classes = [LimitedJSONParser]
+
+    @extend_schema(request=SeasonPlanSwapSerializer, responses=SeasonPlanSerializer)
+    def post(self, request, slug: str):
+        competition = _managed(request, slug)
+        payload = SeasonPlanSwapSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        ids = payload.validated_data["teams"]
+        teams = {team.pk: team for team in competition.teams.filter(pk__in=ids)}
+        unknown = [pk for pk in ids if pk not in teams]
+        if unknown:
+            raise serializers.ValidationError(
+                {
+                    "teams": [
+                        _("No team of this competition has the number %(id)d.") % {"id": unknown[0]}
+                    ]
+                }
+            )
+        services.season_plan_swap(
+            competition=competition,
+            match_day=payload.validated_data["match_day"],
+            teams=[teams[pk] for pk in ids],
+            by=request.user,
+        )
+        return Response(_plan_data(competition))
 
 
 # The season table and the bracket -------------------------------------------------------------

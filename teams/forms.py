@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from teams.models import (
     COMPETITION_SETTINGS,
     LINE_UP_PLACES,
+    MOST_PLANNED_MATCH_DAYS,
     Competition,
     MatchDay,
     Team,
@@ -147,9 +148,20 @@ class MatchDayForm(forms.Form):
     )
     grouping = forms.ChoiceField(
         label=_("Groups"),
-        choices=[(DRAW, _("draw at random")), (CHOOSE, _("I choose the groups"))],
+        choices=[
+            (DRAW, _("as the season plan has them, else drawn at random")),
+            (CHOOSE, _("I choose the groups")),
+        ],
         initial=DRAW,
         widget=forms.RadioSelect,
+    )
+    double = forms.BooleanField(
+        label=_("double match day"),
+        required=False,
+        help_text=_(
+            "Played in two halves (the first half of the rounds and the second), each scoring "
+            "its own match points 4, 3, 2, 1."
+        ),
     )
 
     def __init__(self, *args: Any, competition: Competition, teams: list[Team], **kwargs: Any):
@@ -240,4 +252,44 @@ class OrganiserForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        _attrs(self)
+
+
+class SeasonPlanForm(forms.Form):
+    """A league's season plan: how many match days, and whether they are double match days."""
+
+    match_days = forms.IntegerField(
+        label=_("Match days"),
+        min_value=1,
+        max_value=MOST_PLANNED_MATCH_DAYS,
+        help_text=_("16 teams over five match days: every team meets every other exactly once."),
+    )
+    double = forms.BooleanField(
+        label=_("double match days"),
+        required=False,
+        help_text=_("Each match day is played in two halves, each scored 4, 3, 2, 1 on its own."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["match_days"].widget.attrs["inputmode"] = "numeric"
+        _attrs(self)
+
+
+class PlanSwapForm(forms.Form):
+    """Two teams of one planned match day that change groups."""
+
+    match_day = forms.IntegerField(
+        min_value=1, max_value=MOST_PLANNED_MATCH_DAYS, widget=forms.HiddenInput
+    )
+    first = forms.TypedChoiceField(label=_("Team"), coerce=int)
+    second = forms.TypedChoiceField(label=_("swaps groups with"), coerce=int)
+
+    def __init__(self, *args: Any, teams: list[Team], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [(team.pk, team.name) for team in teams]
+        for name in ("first", "second"):
+            field = self.fields[name]
+            assert isinstance(field, forms.TypedChoiceField)
+            field.choices = choices
         _attrs(self)

@@ -193,6 +193,16 @@ class MatchDay(models.Model):
         related_name="match_day",
         verbose_name=_("tournament"),
     )
+    # A double match day (Doppelspieltag, as the DDV's Bundesliga plays): its rounds in two
+    # halves, the first half of the rounds and the second, each scored 4/3/2/1 on its own.
+    double = models.BooleanField(
+        _("double match day"),
+        default=False,
+        help_text=_(
+            "Played in two halves (the first half of the rounds and the second), each scoring "
+            "its own match points 4, 3, 2, 1."
+        ),
+    )
 
     class Meta:
         verbose_name = _("match day")
@@ -268,6 +278,86 @@ class GroupTeam(models.Model):
 
     def __str__(self) -> str:
         return f"{self.group}: {self.team}"
+
+
+MOST_PLANNED_MATCH_DAYS = 40  # as ``doko.season_plan.MOST_MATCH_DAYS``
+
+
+class SeasonPlan(models.Model):
+    """A league's season plan (Spielplan): the groups of four teams of every match day, drawn
+    at once so that every pair of teams meets as evenly as possible (``doko.season_plan``).
+    Match day n of the competition takes the groups planned for n (``PlannedPlace``), unless
+    its organiser chooses others; ``double``: its match days are double match days."""
+
+    competition = models.OneToOneField(
+        Competition,
+        on_delete=models.CASCADE,
+        related_name="season_plan",
+        verbose_name=_("competition"),
+    )
+    match_days = models.PositiveSmallIntegerField(_("match days"))
+    double = models.BooleanField(
+        _("double match days"),
+        default=False,
+        help_text=_("Each match day is played in two halves, each scored 4, 3, 2, 1 on its own."),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("drawn by"),
+    )
+
+    class Meta:
+        verbose_name = _("season plan")
+        verbose_name_plural = _("season plans")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(match_days__gte=1) & Q(match_days__lte=MOST_PLANNED_MATCH_DAYS),
+                name="season_plan_match_days_bounded",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.competition}: {self.match_days}"
+
+
+class PlannedPlace(models.Model):
+    """A team's group on a match day of the season plan."""
+
+    plan = models.ForeignKey(
+        SeasonPlan, on_delete=models.CASCADE, related_name="places", verbose_name=_("season plan")
+    )
+    match_day = models.PositiveSmallIntegerField(_("match day"))
+    group = models.PositiveSmallIntegerField(_("group"))
+    # A planned team is deleted only with its competition (``services.team_delete`` refuses).
+    team = models.ForeignKey(
+        Team, on_delete=models.RESTRICT, related_name="planned_places", verbose_name=_("team")
+    )
+
+    class Meta:
+        verbose_name = _("planned place")
+        verbose_name_plural = _("planned places")
+        ordering = ["plan", "match_day", "group", "team__name"]
+        constraints = [
+            # A team is in one group of a planned match day (and so once in that group).
+            models.UniqueConstraint(
+                fields=["plan", "match_day", "team"],
+                name="planned_team_once_per_match_day",
+                violation_error_message=_("This team is planned in another group of the day."),
+            ),
+            models.CheckConstraint(
+                condition=Q(match_day__gte=1) & Q(match_day__lte=MOST_PLANNED_MATCH_DAYS),
+                name="planned_match_day_bounded",
+            ),
+            models.CheckConstraint(condition=Q(group__gte=1), name="planned_group_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.plan} {self.match_day}/{self.group}: {self.team}"
 
 
 class LineUp(models.Model):

@@ -77,6 +77,47 @@ def may_delete_match_day(
     return None
 
 
+def may_change_season_plan(
+    *,
+    competition: Competition,
+    user: User | AnonymousUser,
+    made: Sequence[int],
+    match_day: int | None = None,
+) -> Refusal | None:
+    """Draw a league's season plan (again), or, with ``match_day``, swap two teams between
+    groups of that planned match day: the competition's organisers (``may_manage_competition``).
+    The plan is drawn before the first match day is made, and a planned match day changes until
+    it is made: then its groups are the match day's own (``made``: the numbers of the
+    competition's match days)."""
+    if refusal := may_manage_competition(competition=competition, user=user):
+        return refusal
+    if match_day is None and made:
+        return Refusal(
+            ngettext(
+                "Match day %(numbers)s is made already: a season plan is drawn before the "
+                "first match day. Swap teams of a match day not made yet instead, or delete "
+                "the match days while no round of theirs is drawn.",
+                "Match days %(numbers)s are made already: a season plan is drawn before the "
+                "first match day. Swap teams of a match day not made yet instead, or delete "
+                "the match days while no round of theirs is drawn.",
+                len(made),
+            )
+            % {"numbers": ", ".join(map(str, made))},
+            field="plan",
+        )
+    if match_day is not None and match_day in made:
+        return Refusal(
+            _(
+                "Match day %(number)d is made already: its groups are its own now and the plan "
+                "no longer changes them. An organiser of the competition can delete the match "
+                "day while none of its rounds is drawn, and then swap teams in the plan."
+            )
+            % {"number": match_day},
+            field="match_day",
+        )
+    return None
+
+
 def may_read_competition(*, competition: Competition, user: User | AnonymousUser) -> Refusal | None:
     """Read a competition's teams, match days, tables and season table: anyone while it is
     public; its organisers always."""

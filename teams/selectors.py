@@ -12,6 +12,7 @@ from django.db.models import Prefetch, Q, QuerySet, Sum
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
+from doko import season_plan as season_planning
 from doko import team_scoring
 from teams import policies
 from teams.models import (
@@ -21,6 +22,7 @@ from teams.models import (
     LineUp,
     MatchDay,
     OrganiserOffer,
+    SeasonPlan,
     Team,
     TeamMember,
 )
@@ -111,17 +113,28 @@ def line_ups_of(*, match_day: MatchDay, team: Team) -> list[LineUpRow]:
 
 
 @dataclass(frozen=True)
+class HalfResult:
+    """A team's result in one half of a double match day: its points there and the match
+    points they give on their own (None while no sheet of the half is confirmed)."""
+
+    points: int
+    match_points: Fraction | None
+
+
+@dataclass(frozen=True)
 class TeamResult:
     """A team's line in its group of a match day: its players' summed points on confirmed
     sheets, the match points they give (None while no sheet is confirmed), its place in the
     group, and in a knock-out tie whether it goes through (None: not known yet, or level at
-    the cut and not decided)."""
+    the cut and not decided). On a double match day ``halves`` holds the two halves, each
+    scored on its own, and ``match_points`` is their sum; otherwise it is empty."""
 
     team: Team
     points: int
     match_points: Fraction | None
     place: int
     through: bool | None
+    halves: tuple[HalfResult, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -138,13 +151,27 @@ def team_points(*, match_day: MatchDay) -> dict[int, int]:
     return _confirmed_points(match_day)[0]
 
 
-def _confirmed_points(match_day: MatchDay) -> tuple[dict[int, int], set[int]]:
-    """``team_points``, and the teams that have a player on a confirmed sheet."""
+def halves(*, match_day: MatchDay) -> list[range]:
+    """The round numbers of each half of a double match day (the first half of the planned
+    rounds, then the second); a single match day is one "half" of all its rounds."""
+    planned = match_day.tournament.planned_rounds
+    if not match_day.double:
+        return [range(1, planned + 1)]
+    return [range(1, planned // 2 + 1), range(planned // 2 + 1, planned + 1)]
+
+
+def _confirmed_points(
+    match_day: MatchDay, rounds: range | None = None
+) -> tuple[dict[int, int], set[int]]:
+    """``team_points`` (of ``rounds`` only, if given), and the teams that have a player on a
+    confirmed sheet."""
+    results = SeatResult.objects.filter(
+        round__tournament_id=match_day.tournament_id, confirmed=True
+    )
+    if rounds is not None:
+        results = results.filter(round__number__gte=rounds.start, round__number__lt=rounds.stop)
     by_entry = dict(
-        SeatResult.objects.filter(round__tournament_id=match_day.tournament_id, confirmed=True)
-        .values("entry_id")
-        .annotate(total=Sum("points"))
-        .values_list("entry_id", "total")
+        results.values("entry_id").annotate(total=Sum("points")).values_list("entry_id", "total")
     )
     team_of = dict(
         LineUp.objects.filter(match_day=match_day).values_list("entry_id", "team_id").distinct()
@@ -175,6 +202,12 @@ def group_results(*, match_day: MatchDay) -> list[GroupResult]:
     ties as the competition sets) or, in a knock-out round, who goes through."""
     competition = match_day.competition
     points, scored = _confirmed_points(match_day)
+    # A double match day: each half scored 4/3/2/1 on its own (DDV Bundesliga).
+    by_half = (
+        [_confirmed_points(match_day, rounds) for rounds in halves(match_day=match_day)]
+        if match_day.double
+        else []
+    )
     complete = match_day_complete(match_day=match_day)
     places = list(GroupTeam.objects.filter(match_day=match_day).select_related("team", "group"))
     results = []
@@ -187,6 +220,22 @@ def group_results(*, match_day: MatchDay) -> list[GroupResult]:
             if scored & set(group_points)
             else {}
         )
+        half_results: dict[int, list[HalfResult]] = {place.team_id: [] for place in members}
+        for half_points, half_scored in by_half:
+            in_half = {team: half_points.get(team, 0) for team in group_points}
+            half_won = (
+                team_scoring.match_points(in_half, ties=competition.ties)
+                if half_scored & set(in_half)
+                else {}
+            )
+            for team, value in in_half.items():
+                half_results[team].append(HalfResult(points=value, match_points=half_won.get(team)))
+        if by_half:
+            won = {
+                team: sum((half.match_points or Fraction(0) for half in results_), Fraction(0))
+                for team, results_ in half_results.items()
+                if any(half.match_points is not None for half in results_)
+            }
         order = sorted(members, key=lambda place: (-group_points[place.team_id], place.team.name))
         through: dict[int, bool | None] = {}
         level = False
@@ -200,6 +249,7 @@ def group_results(*, match_day: MatchDay) -> list[GroupResult]:
                 place=1
                 + sum(value > group_points[place.team_id] for value in group_points.values()),
                 through=through.get(place.team_id),
+                halves=tuple(half_results[place.team_id]),
             )
             for place in order
         )
@@ -262,6 +312,18 @@ def season_table(*, competition: Competition) -> list[SeasonLine]:
         for result in group_results(match_day=match_day):
             if not result.complete:
                 break
+            if match_day.double:  # each half a meeting of its own (direct comparison too)
+                for half in range(len(halves(match_day=match_day))):
+                    meetings.append(
+                        {
+                            row.team.pk: (
+                                row.halves[half].match_points or 0,
+                                row.halves[half].points,
+                            )
+                            for row in result.rows
+                        }
+                    )
+                continue
             meetings.append(
                 {row.team.pk: (row.match_points or 0, row.points) for row in result.rows}
             )
@@ -332,6 +394,79 @@ def line_up_places(*, match_day: MatchDay, team: Team) -> list[LineUpPlace]:
         .select_related("entry")
         .order_by("round_number", "place")
     ]
+
+
+# The season plan -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlannedDay:
+    number: int
+    groups: tuple[tuple[int, tuple[Team, ...]], ...]  # (group number, its teams by name)
+    made: bool  # the match day exists: its groups are its own now
+
+
+@dataclass(frozen=True)
+class PlanView:
+    """A league's season plan as the page, the print and the API show it: each planned match
+    day's groups, and how often every pair of teams meets (``matrix[i][j]`` for ``teams[i]``
+    and ``teams[j]``; None on the diagonal)."""
+
+    plan: SeasonPlan
+    days: tuple[PlannedDay, ...]
+    teams: tuple[Team, ...]
+    matrix: tuple[tuple[int | None, ...], ...]
+    most: int
+    least_most: int  # no plan of this field has every pair meet fewer times at most
+    every_pair_once: bool
+    never_met: int  # pairs of planned teams that never meet
+
+
+def season_plan_of(*, competition: Competition) -> PlanView | None:
+    """The competition's season plan (None: it has none), in three queries."""
+    plan = SeasonPlan.objects.filter(competition=competition).first()
+    if plan is None:
+        return None
+    made = set(competition.match_days.values_list("number", flat=True))
+    grouped: dict[int, dict[int, list[Team]]] = {}
+    for place in plan.places.select_related("team").order_by("match_day", "group", "team__name"):
+        grouped.setdefault(place.match_day, {}).setdefault(place.group, []).append(place.team)
+    days = tuple(
+        PlannedDay(
+            number=number,
+            groups=tuple(
+                (group, tuple(teams)) for group, teams in sorted(grouped.get(number, {}).items())
+            ),
+            made=number in made,
+        )
+        for number in range(1, plan.match_days + 1)
+    )
+    teams = tuple(
+        sorted(
+            {team.pk: team for day in days for _, group in day.groups for team in group}.values(),
+            key=lambda team: team.name,
+        )
+    )
+    met = season_planning.pair_meetings(
+        [[[team.pk for team in group] for _, group in day.groups] for day in days]
+    )
+    matrix = tuple(
+        tuple(
+            None if a.pk == b.pk else met.get((min(a.pk, b.pk), max(a.pk, b.pk)), 0) for b in teams
+        )
+        for a in teams
+    )
+    pairs = len(teams) * (len(teams) - 1) // 2
+    return PlanView(
+        plan=plan,
+        days=days,
+        teams=teams,
+        matrix=matrix,
+        most=max(met.values(), default=0),
+        least_most=season_planning.least_most(len(teams), plan.match_days) if teams else 0,
+        every_pair_once=pairs > 0 and len(met) == pairs and set(met.values()) == {1},
+        never_met=pairs - len(met),
+    )
 
 
 # The pages' reads -----------------------------------------------------------------------------

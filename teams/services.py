@@ -17,6 +17,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from doko import season_plan as season_planning
 from doko import team_seating
 from teams import policies, selectors
 from teams.models import (
@@ -29,6 +30,8 @@ from teams.models import (
     LineUp,
     MatchDay,
     OrganiserOffer,
+    PlannedPlace,
+    SeasonPlan,
     Team,
     TeamMember,
 )
@@ -219,6 +222,15 @@ def team_delete(*, team: Team, by: User) -> None:
         raise ValidationError(
             {"team": _("The team is in a group of a match day; take it out there first.")}
         )
+    if team.planned_places.exists():
+        raise ValidationError(
+            {
+                "team": _(
+                    "The team is in the season plan; draw the plan again without it first "
+                    "(before the first match day), or keep the team."
+                )
+            }
+        )
     team.delete()
 
 
@@ -375,16 +387,35 @@ def match_day_create(
     stage: str = MatchDay.Stage.GROUPS,
     groups: Sequence[Sequence[Team]] | None = None,
     advance: int = 1,
+    double: bool | None = None,
 ) -> MatchDay:
     """Add a match day: a tournament (its rounds, tables, scoresheets, checks and standings as
     any tournament's, 24 hands a round, TSR 8.5.1) whose draw seats its groups of four teams,
-    one player of each team at every table. ``groups``: the teams of each group; None draws
-    them at random. A knock-out round's groups are its ties, of which the best ``advance``
-    teams go through. Every team names four players or more, as it plays with four. Each
-    team's line-up starts as the first four players it named, for every round; change it
-    before the draw (``line_up_set``)."""
+    one player of each team at every table. ``groups``: the teams of each group; None takes
+    the season plan's groups for this match day where the plan has it, else draws them at
+    random. A knock-out round's groups are its ties, of which the best ``advance`` teams go
+    through. ``double``: a double match day, its rounds in two halves each scored 4/3/2/1 on
+    its own (None: as the season plan says, else not). Every team names four players or more,
+    as it plays with four. Each team's line-up starts as the first four players it named, for
+    every round; change it before the draw (``line_up_set``)."""
     enforce(policies.may_manage_competition(competition=competition, user=by))
     competition = Competition.objects.select_for_update().get(pk=competition.pk)
+    plan = SeasonPlan.objects.filter(competition=competition).first()
+    if double is None:
+        double = plan is not None and plan.double and stage == MatchDay.Stage.GROUPS
+    if double and stage != MatchDay.Stage.GROUPS:
+        raise ValidationError(
+            {"double": _("Only a match day of groups is played as a double match day.")}
+        )
+    if double and (rounds < 2 or rounds % 2):
+        raise ValidationError(
+            {
+                "rounds": _(
+                    "A double match day plays its rounds in two halves of equal length: give "
+                    "an even number of rounds."
+                )
+            }
+        )
     if stage not in MatchDay.Stage.values:
         raise ValidationError({"stage": _("Choose the group stage or a knock-out round.")})
     if stage == MatchDay.Stage.KNOCKOUT and competition.kind != Competition.Kind.CHAMPIONSHIP:
@@ -395,10 +426,19 @@ def match_day_create(
         raise ValidationError(
             {"advance": _("From a tie of four teams one, two or three go through.")}
         )
-    chosen = [list(group) for group in groups] if groups is not None else _groups_drawn(competition)
+    number = (competition.match_days.aggregate(n=Max("number"))["n"] or 0) + 1
+    if groups is not None:
+        chosen = [list(group) for group in groups]
+    elif (
+        stage == MatchDay.Stage.GROUPS
+        and plan is not None
+        and (planned := _planned_groups(plan, number))
+    ):
+        chosen = planned
+    else:
+        chosen = _groups_drawn(competition)
     _groups_checked(competition, chosen)
     _teams_can_field_four(chosen)
-    number = (competition.match_days.aggregate(n=Max("number"))["n"] or 0) + 1
     label = (
         _("knock-out round %(number)d")
         if stage == MatchDay.Stage.KNOCKOUT
@@ -421,7 +461,7 @@ def match_day_create(
             tournament=tournament, user=user, role=TournamentRole.Role.ORGANISER
         )
     match_day = MatchDay.objects.create(
-        competition=competition, number=number, stage=stage, tournament=tournament
+        competition=competition, number=number, stage=stage, tournament=tournament, double=double
     )
     for group_number, teams in enumerate(chosen, start=1):
         group = Group.objects.create(
@@ -571,6 +611,144 @@ def tie_decide(*, place: GroupTeam, through: bool, by: User) -> GroupTeam:
     place.through = through
     place.save(update_fields=["through"])
     return place
+
+
+# The season plan -----------------------------------------------------------------------------
+
+
+def _planned_groups(plan: SeasonPlan, number: int) -> list[list[Team]]:
+    """The teams of each group the plan has for match day ``number`` (none past its end)."""
+    groups: dict[int, list[Team]] = {}
+    for place in plan.places.filter(match_day=number).select_related("team").order_by("pk"):
+        groups.setdefault(place.group, []).append(place.team)
+    return [groups[group] for group in sorted(groups)]
+
+
+def _made(competition: Competition) -> list[int]:
+    return list(competition.match_days.order_by("number").values_list("number", flat=True))
+
+
+@transaction.atomic
+def season_plan_create(
+    *,
+    competition: Competition,
+    match_days: int,
+    by: User,
+    double: bool = False,
+    seed: int | None = None,
+) -> SeasonPlan:
+    """Draw a league's season plan: the groups of four of all ``match_days`` match days at
+    once, every pair of teams meeting as evenly as possible (``doko.season_plan``: exactly
+    once for 16 teams over five match days). Replaces an earlier plan, before the first match
+    day is made (``policies.may_change_season_plan``). ``double``: its match days are double
+    match days. ``seed``: the draw's chance (None: a fresh one)."""
+    competition = Competition.objects.select_for_update().get(pk=competition.pk)
+    enforce(
+        policies.may_change_season_plan(competition=competition, user=by, made=_made(competition))
+    )
+    if competition.kind != Competition.Kind.LEAGUE:
+        raise ValidationError(
+            {
+                "match_days": _(
+                    "A season plan is a league's; a team championship draws its groups match "
+                    "day by match day."
+                )
+            }
+        )
+    teams = list(competition.teams.values_list("pk", flat=True))
+    try:
+        drawn = season_planning.season_plan(
+            teams,
+            match_days=match_days,
+            seed=secrets.randbits(32) if seed is None else seed,
+        )
+    except season_planning.SeasonPlanError as error:
+        if error.reason == "match_days":
+            raise ValidationError(
+                {
+                    "match_days": _("Plan 1 to %(most)d match days.")
+                    % {"most": season_planning.MOST_MATCH_DAYS}
+                }
+            ) from error
+        raise ValidationError(
+            {
+                "teams": ngettext(
+                    "The competition has %(count)d team; a season plan draws groups of four "
+                    "(every group plays four teams, one at each place of every table), so it "
+                    "needs four teams or a multiple of four. Add or remove teams first.",
+                    "The competition has %(count)d teams; a season plan draws groups of four "
+                    "(every group plays four teams, one at each place of every table), so it "
+                    "needs four teams or a multiple of four. Add or remove teams first.",
+                    len(teams),
+                )
+                % {"count": len(teams)}
+            }
+        ) from error
+    SeasonPlan.objects.filter(competition=competition).delete()
+    plan = SeasonPlan.objects.create(
+        competition=competition, match_days=match_days, double=double, created_by=by
+    )
+    PlannedPlace.objects.bulk_create(
+        PlannedPlace(plan=plan, match_day=day, group=group, team_id=team)
+        for day, groups in enumerate(drawn.days, start=1)
+        for group, members in enumerate(groups, start=1)
+        for team in members
+    )
+    return plan
+
+
+@transaction.atomic
+def season_plan_swap(
+    *, competition: Competition, match_day: int, teams: Sequence[Team], by: User
+) -> list[PlannedPlace]:
+    """Swap two teams between their groups of a planned match day, until that match day is
+    made (``policies.may_change_season_plan``). Returns the two places changed."""
+    competition = Competition.objects.select_for_update().get(pk=competition.pk)
+    enforce(
+        policies.may_change_season_plan(
+            competition=competition, user=by, made=_made(competition), match_day=match_day
+        )
+    )
+    plan = SeasonPlan.objects.filter(competition=competition).first()
+    if plan is None:
+        raise ValidationError({"plan": _("The competition has no season plan; draw one first.")})
+    if not 1 <= match_day <= plan.match_days:
+        raise ValidationError(
+            {
+                "match_day": _("The season plan has match days 1 to %(most)d.")
+                % {"most": plan.match_days}
+            }
+        )
+    if len(teams) != 2 or teams[0].pk == teams[1].pk:
+        raise ValidationError({"teams": _("Name two different teams to swap.")})
+    places = {
+        place.team_id: place
+        for place in plan.places.select_for_update()
+        .filter(match_day=match_day, team__in=[team.pk for team in teams])
+        .select_related("team")
+    }
+    for team in teams:
+        if team.pk not in places:
+            raise ValidationError(
+                {
+                    "teams": _("%(team)s is not planned on match day %(number)d.")
+                    % {"team": team.name, "number": match_day}
+                }
+            )
+    first, second = places[teams[0].pk], places[teams[1].pk]
+    if first.group == second.group:
+        raise ValidationError(
+            {
+                "teams": _(
+                    "%(first)s and %(second)s are in the same group of match day %(number)d; "
+                    "swap teams of two different groups."
+                )
+                % {"first": first.team.name, "second": second.team.name, "number": match_day}
+            }
+        )
+    first.group, second.group = second.group, first.group
+    PlannedPlace.objects.bulk_update([first, second], ["group"])
+    return [first, second]
 
 
 # The API's way of naming a player ------------------------------------------------------------

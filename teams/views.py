@@ -12,6 +12,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, Validatio
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -24,6 +25,8 @@ from teams.forms import (
     MemberAddForm,
     OrganiserForm,
     PersonSearchForm,
+    PlanSwapForm,
+    SeasonPlanForm,
     TeamForm,
     TieForm,
 )
@@ -140,6 +143,7 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
         ]
     else:
         context["table"] = selectors.season_table(competition=competition)
+        context["plan"] = selectors.season_plan_of(competition=competition)
     return render(
         request,
         "teams/competition.html",
@@ -423,8 +427,12 @@ def match_day_new(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """A new match day: a tournament whose draw seats its groups of four teams."""
     competition = _managed(request, slug)
     teams = selectors.teams_of(competition=competition)
+    plan = selectors.season_plan_of(competition=competition)
     form = MatchDayForm(
-        request.POST if request.method == "POST" else None, competition=competition, teams=teams
+        request.POST if request.method == "POST" else None,
+        competition=competition,
+        teams=teams,
+        initial={"double": plan is not None and plan.plan.double},
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -438,6 +446,7 @@ def match_day_new(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                 stage=data["stage"],
                 groups=form.groups(),
                 advance=data.get("advance") or 1,
+                double=data["double"],
             )
         except ValidationError as error:
             errors_to_form(form, error)
@@ -451,7 +460,13 @@ def match_day_new(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "teams/match_day_new.html",
-        {"competition": competition, "form": form, "teams": teams},
+        {
+            "competition": competition,
+            "form": form,
+            "teams": teams,
+            "plan": plan,
+            "plan_url": reverse("season-plan", args=[competition.slug]),
+        },
         status=400 if form.errors else 200,
     )
 
@@ -621,6 +636,132 @@ def tie_decide(request: AuthenticatedHttpRequest, slug: str, number: int) -> Htt
             % {"team": place.team.name},
         )
     return redirect("match-day", competition.slug, match_day.number)
+
+
+# The season plan ------------------------------------------------------------------------------
+
+
+def _plan_context(request: HttpRequest, competition: Competition) -> dict[str, Any]:
+    """The plan, and for each planned match day either its swap form or why it cannot change
+    (for a signed-in user: a stranger sees why, an organiser sees which day is made)."""
+    context = _competition_context(request, competition)
+    view = selectors.season_plan_of(competition=competition)
+    made = list(competition.match_days.order_by("number").values_list("number", flat=True))
+    days = []
+    if view is not None:
+        for day in view.days:
+            refusal = policies.may_change_season_plan(
+                competition=competition, user=request.user, made=made, match_day=day.number
+            )
+            form = None
+            if refusal is None:
+                teams = sorted(
+                    (team for _number, group in day.groups for team in group),
+                    key=lambda team: team.name,
+                )
+                form = PlanSwapForm(
+                    teams=teams, initial={"match_day": day.number}, auto_id=f"id_{day.number}_%s"
+                )
+            days.append((day, form, refusal if request.user.is_authenticated else None))
+    draw_refusal = policies.may_change_season_plan(
+        competition=competition, user=request.user, made=made
+    )
+    return {
+        **context,
+        "plan": view,
+        "plan_rows": list(zip(view.teams, view.matrix, strict=True)) if view else [],
+        "plan_days": days,
+        "draw_refusal": draw_refusal if request.user.is_authenticated else None,
+        "can_draw": draw_refusal is None and not context["is_championship"],
+    }
+
+
+@require_GET
+def season_plan(request: HttpRequest, slug: str) -> HttpResponse:
+    """A league's season plan: each match day's groups, how often every pair of teams meets,
+    and, for its organisers, the draw and the swaps of a match day not made yet."""
+    competition = _competition(request, slug)
+    context = _plan_context(request, competition)
+    teams = competition.teams.count()
+    initial = {"match_days": max(1, (teams - 1) // 3) if teams else 1}
+    if context["plan"] is not None:
+        initial = {
+            "match_days": context["plan"].plan.match_days,
+            "double": context["plan"].plan.double,
+        }
+    return render(
+        request,
+        "teams/season_plan.html",
+        {**context, "form": SeasonPlanForm(initial=initial), "team_count": teams},
+    )
+
+
+@login_required
+@require_POST
+def season_plan_draw(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """Draw the season plan (again), before the first match day."""
+    competition = _managed(request, slug)
+    form = SeasonPlanForm(request.POST)
+    if form.is_valid():
+        try:
+            services.season_plan_create(
+                competition=competition,
+                by=request.user,
+                match_days=form.cleaned_data["match_days"],
+                double=form.cleaned_data["double"],
+            )
+        except ValidationError as error:
+            errors_to_form(form, error)
+        else:
+            messages.success(request, _("The season plan is drawn."))
+            return redirect("season-plan", competition.slug)
+    context = _plan_context(request, competition)
+    # The form again with its errors, the refusal of a draw after the first match day too.
+    return render(
+        request,
+        "teams/season_plan.html",
+        {**context, "form": form, "team_count": competition.teams.count(), "can_draw": True},
+        status=400,
+    )
+
+
+@login_required
+@require_POST
+def season_plan_swap(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """Swap two teams between groups of a planned match day not made yet."""
+    competition = _managed(request, slug)
+    form = PlanSwapForm(request.POST, teams=list(competition.teams.all()))
+    if not form.is_valid():
+        for message in error_messages(ValidationError(form.errors)):
+            messages.error(request, message)
+        return redirect("season-plan", competition.slug)
+    chosen = {
+        team.pk: team
+        for team in competition.teams.filter(
+            pk__in=[form.cleaned_data["first"], form.cleaned_data["second"]]
+        )
+    }
+    try:
+        services.season_plan_swap(
+            competition=competition,
+            match_day=form.cleaned_data["match_day"],
+            teams=[chosen[form.cleaned_data["first"]], chosen[form.cleaned_data["second"]]],
+            by=request.user,
+        )
+    except ValidationError as error:
+        for message in error_messages(error):
+            messages.error(request, message)
+    else:
+        messages.success(
+            request,
+            _("%(first)s and %(second)s swap groups on match day %(number)d.")
+            % {
+                "first": chosen[form.cleaned_data["first"]].name,
+                "second": chosen[form.cleaned_data["second"]].name,
+                "number": form.cleaned_data["match_day"],
+            },
+        )
+    return redirect("season-plan", competition.slug)
 
 
 # The season table and the bracket -------------------------------------------------------------

@@ -147,6 +147,7 @@ def scan(ctx) -> dict:
 
 # anonymous player keeper adjudicator deputy panel organiser admin
 PUBLIC = "200 200 200 200 200 200 200 200"
+NOT_FOUND = "404 404 404 404 404 404 404 404"
 
 # A new tournament, as the page and the API take it.
 # A registration on the public page or its API (issue 33).
@@ -1157,6 +1158,8 @@ PRINTING = [
         "L L L 403 403 403 200 200",
     ),
     c("team-table-pdf", "get", lambda ctx: {"slug": ctx.competition}, PUBLIC),
+    # The matrix's league has no season plan: nothing to print, for anyone (tests/printing/).
+    c("team-plan-pdf", "get", lambda ctx: {"slug": ctx.competition}, NOT_FOUND),
     c("team-screen", "get", lambda ctx: {"slug": ctx.competition}, PUBLIC),
 ]
 
@@ -1339,6 +1342,23 @@ TEAMS_API = [
     ),
     api("api-season-table", "get", CO, PUBLIC),
     api("api-bracket", "get", CO, PUBLIC),
+    # The league has match day 1 and no season plan (issue 46): nothing to read, and the
+    # organiser's draw is refused on ``plan``, a swap on ``plan`` (tests/teams/test_plan*).
+    api("api-season-plan", "get", CO, NOT_FOUND),
+    api(
+        "api-season-plan",
+        "post",
+        CO,
+        COMPETITION_WRITE.format(400),
+        lambda ctx: {"match_days": 3},
+    ),
+    api(
+        "api-season-plan-swap",
+        "post",
+        CO,
+        COMPETITION_WRITE.format(400),
+        lambda ctx: {"match_day": 2, "teams": ctx.group[:2]},
+    ),
 ]
 
 # teams: the pages of team competitions (issue 34), checked by tests/teams/test_permissions.py.
@@ -1402,6 +1422,16 @@ TEAMS = [
         MANAGED,
     ),
     c("season-table", "get", C, PUBLIC),
+    c("season-plan", "get", C, PUBLIC),
+    # Match day 1 is made: the plan is not drawn any more (400, the form says why).
+    c("season-plan-draw", "post", C, "L L L 403 403 403 400 400", lambda ctx: {"match_days": "3"}),
+    c(
+        "season-plan-swap",
+        "post",
+        C,
+        MANAGED,
+        lambda ctx: {"match_day": "2", "first": str(ctx.team), "second": str(ctx.team)},
+    ),
     c("bracket", "get", C, PUBLIC),
     c("team-new", "get", C, MANAGE),
     c("team-new", "post", C, MANAGED, lambda ctx: {"name": "Matrix-Team", "club": ""}),

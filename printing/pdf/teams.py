@@ -42,7 +42,7 @@ from printing.pdf.lists import (
 from printing.selectors import SheetGroup, SheetTable, SheetTeam
 from teams.display import match_points_text
 from teams.models import Competition, MatchDay
-from teams.selectors import SeasonLine
+from teams.selectors import PlanView, SeasonLine
 
 _HEADER_GREY = colors.HexColor("#dddddd")
 _PROMOTION = colors.HexColor("#d9ead3")
@@ -356,3 +356,96 @@ def _season_legend(competition: Competition, lines: list[SeasonLine]) -> list[st
         % {"ties": competition.get_ties_display()}
     )
     return legend
+
+
+# The season plan -------------------------------------------------------------------------------
+
+
+def season_plan_pdf(*, competition: Competition, plan: PlanView) -> bytes:
+    """A league's season plan: a table of match days by groups with each group's teams, the
+    statement how evenly the pairs meet, and the matrix of how often each pair meets (teams
+    numbered, the matrix on the same numbers)."""
+    subtitle = " · ".join(part for part in [competition.season, competition.club] if part)
+    document = _TeamDocument(title=_("Season plan"), name=competition.name, subtitle=subtitle)
+    styles = document.styles
+    normal = styles["Normal"]
+    cell = ParagraphStyle("cell", parent=normal, fontSize=8.5, leading=10, embeddedHyphenation=2)
+    story: list[Flowable] = [Paragraph(escape(_plan_statement(plan)), normal), Spacer(1, 4 * mm)]
+    groups = max((len(day.groups) for day in plan.days), default=0)
+    if groups:
+        day_width = 14 * mm
+        group_width = (document.room - day_width) / groups
+        rows: list[list] = [
+            [_("Match day")] + [_("Group %(number)s") % {"number": n} for n in range(1, groups + 1)]
+        ]
+        for day in plan.days:
+            rows.append(
+                [
+                    str(day.number),
+                    *[
+                        [words_paragraph(team.name, cell, group_width - 6) for team in teams]
+                        for _number, teams in day.groups
+                    ],
+                ]
+            )
+        table = Table(rows, colWidths=[day_width, *[group_width] * groups], repeatRows=1)
+        table.setStyle(
+            _table_style(
+                [
+                    ("FONT", (0, 0), (-1, 0), BOLD, 8),
+                    ("BACKGROUND", (0, 0), (-1, 0), _HEADER_GREY),
+                    ("FONT", (0, 1), (0, -1), BOLD, 11),
+                    ("ALIGN", (0, 0), (0, -1), "CENTER"),
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
+                    ("BOX", (0, 0), (-1, -1), 0.8, colors.black),
+                ]
+            )
+        )
+        story += [table, Spacer(1, 6 * mm)]
+    if plan.teams:
+        story.append(Paragraph(escape(_("How often each pair of teams meets")), styles["Heading2"]))
+        count = len(plan.teams)
+        name_width = min(55 * mm, document.room / 3)
+        width = (document.room - name_width) / count
+        size = min(8.0, max(4.5, width / mm * 1.6))
+        rows = [[""] + [str(n) for n in range(1, count + 1)]]
+        for number, (team, meetings) in enumerate(zip(plan.teams, plan.matrix, strict=True), 1):
+            rows.append(
+                [f"{number}. {team.name}"]
+                + ["–" if value is None else str(value) for value in meetings]
+            )
+        matrix = Table(rows, colWidths=[name_width, *[width] * count], repeatRows=1)
+        commands: list[tuple] = [
+            ("FONT", (0, 0), (-1, -1), REGULAR, size),
+            ("FONT", (0, 0), (-1, 0), BOLD, size),
+            ("ALIGN", (1, 0), (-1, -1), "CENTER"),
+            ("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
+            ("LEFTPADDING", (0, 0), (-1, -1), 1),
+            ("RIGHTPADDING", (0, 0), (-1, -1), 1),
+        ]
+        for i in range(count):
+            commands.append(("BACKGROUND", (i + 1, i + 1), (i + 1, i + 1), _HEADER_GREY))
+        matrix.setStyle(_table_style(commands))
+        story.append(matrix)
+    return document.build(story)
+
+
+def _plan_statement(plan: PlanView) -> str:
+    if plan.every_pair_once:
+        text = _("Every team meets every other team exactly once.")
+    elif plan.most <= plan.least_most:
+        text = ngettext(
+            "No two teams meet more than once; no plan of this field does better.",
+            "No two teams meet more than %(most)s times; no plan of this field does better.",
+            plan.most,
+        ) % {"most": plan.most}
+    else:
+        text = ngettext(
+            "No two teams meet more than once.",
+            "No two teams meet more than %(most)s times.",
+            plan.most,
+        ) % {"most": plan.most}
+    if plan.plan.double:
+        text += " " + _("Double match days: each half is scored 4, 3, 2, 1 on its own.")
+    return text
