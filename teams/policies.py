@@ -32,7 +32,11 @@ def organises(*, competition: Competition, user: User | AnonymousUser) -> bool:
         return False
     if user.is_superuser:
         return True
-    return competition.organisers.filter(pk=user.pk).exists()
+    # Asked once per competition as loaded and user (a page asks it for every match day).
+    asked = competition.__dict__.setdefault("_organised_by", {})
+    if user.pk not in asked:
+        asked[user.pk] = competition.organisers.filter(pk=user.pk).exists()
+    return asked[user.pk]
 
 
 def may_manage_competition(

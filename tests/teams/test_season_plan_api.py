@@ -270,3 +270,21 @@ def test_the_new_match_day_page_takes_the_plans_groups_and_its_double_days(clien
     )
     assert odd.status_code == 400
     assert "even number of rounds" in odd.content.decode()
+
+
+def test_the_plan_pages_queries_do_not_grow_with_its_match_days(client):
+    """The page asks who may swap once, not once a planned match day."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for days in (2, 8):
+        by = organiser_user(f"leiter-{days}")  # not the site's superuser: asked in the database
+        competition = league(teams=8, name=f"Liga {days}", by=by)
+        services.season_plan_create(competition=competition, match_days=days, by=by, seed=3)
+        client.force_login(by)
+        url = reverse("season-plan", args=[competition.slug])
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
