@@ -27,13 +27,19 @@ def roles_of(request: HttpRequest | Request, tournament: Tournament) -> set[str]
     return cache[tournament.pk]
 
 
+def roles_known(request: HttpRequest | Request, tournament_id: int, roles: set[str]) -> None:
+    """The user's roles in the tournament, read with something else (a sheet, a round): what
+    ``roles_of`` answers for the rest of the request."""
+    request.__dict__.setdefault("_tournament_roles", {})[tournament_id] = roles
+
+
 def round_and_roles(
     request: HttpRequest | Request, *, slug: str, number: int
 ) -> tuple[Round, set[str]]:
     """A round with its tournament (404 if there is none) and the user's roles in the
     tournament, in one query; the roles kept for the request as ``roles_of`` keeps them."""
     round_, roles = selectors.round_with_roles(slug=slug, number=number, user=request.user)
-    request.__dict__.setdefault("_tournament_roles", {})[round_.tournament_id] = roles
+    roles_known(request, round_.tournament_id, roles)
     return round_, roles
 
 

@@ -37,6 +37,7 @@ from scoring.selectors.sheets import (
     sheet_snapshot,
     sheet_state,
     sheet_state_written,
+    staff_sheet_get,
     typist_name,
     with_penalties,
 )
@@ -71,6 +72,7 @@ __all__ = [
     "sheet_snapshot",
     "sheet_state",
     "sheet_state_written",
+    "staff_sheet_get",
     "typist_name",
     "with_penalties",
 ]

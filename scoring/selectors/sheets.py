@@ -5,8 +5,9 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Final, Literal
 
-from django.contrib.auth.models import User
+from django.contrib.auth.models import PermissionsMixin, User
 from django.core.exceptions import ValidationError
+from django.db.models import F, FilteredRelation, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -16,7 +17,8 @@ from doko.rules.deal import TABLE_OF_FIVE, TABLE_SIZES
 from doko.rules.sheet import HandLine, Replay, SheetCheck, check_sheet
 from scoring.models import Hand, Scoresheet, ScoresheetChange, ScoresheetScan, SecondEntry
 from scoring.rulings import NONE, SheetAdjudication, sheet_adjudication
-from tournaments.models import Seat
+from tournaments.models import Seat, TournamentRole
+from tournaments.selectors import AnyUser
 
 
 @dataclass(frozen=True)
@@ -331,6 +333,37 @@ def _entry_state(
     )
 
 
+def staff_sheet_get(
+    *, slug: str, number: int, table: int, user: AnyUser, second_entry: bool = False
+) -> tuple[Scoresheet | None, set[str]]:
+    """The sheet of table ``table`` in round ``number`` of the tournament ``slug``, with its
+    table, round, tournament and scan (and with ``second_entry`` its second entry and typist),
+    and the user's roles in the tournament (``user_roles``), in one query: a row per role he
+    holds, or one without. (None, no roles) where there is no such sheet, or its tournament is
+    not one he may see (``tournaments_visible``: public, or one he holds a role in)."""
+    related = ["table__round__tournament", "scan"]
+    if second_entry:
+        related.append("second_entry__by")
+    sheets = Scoresheet.objects.select_related(*related).filter(
+        table__round__tournament__slug=slug, table__round__number=number, table__number=table
+    )
+    if not user.is_authenticated:
+        return None, set()
+    if isinstance(user, PermissionsMixin) and user.is_superuser:
+        return sheets.first(), set(TournamentRole.Role.values)
+    held = FilteredRelation(
+        "table__round__tournament__roles",
+        condition=Q(table__round__tournament__roles__user_id=user.pk),
+    )
+    found = list(sheets.annotate(held=held, role=F("held__role")))
+    if not found:
+        return None, set()
+    roles = {row.role for row in found if row.role}
+    if not roles and not found[0].table.round.tournament.is_public:
+        return None, set()
+    return found[0], roles
+
+
 def second_entry_get(*, sheet: Scoresheet) -> SecondEntry | None:
     """The sheet's second entry (double entry) with its typist, or None; one query."""
     return SecondEntry.objects.select_related("by").filter(scoresheet_id=sheet.pk).first()
@@ -347,11 +380,13 @@ def second_entry_state(
     entry: SecondEntry | None,
     seats: list[Seat] | None = None,
     adjudication: SheetAdjudication | None = None,
+    check: SheetCheck | None = None,
 ) -> SheetState:
     """The second entry of a paper sheet as its entry page shows it: its own hands, rows with
     running totals and its check by the TSR, as ``sheet_state`` shows the first entry; but
-    nothing of the first entry. Its hands are unsaved rows numbered in order. ``seats`` and
-    ``adjudication``: as its write read them, if it was just written."""
+    nothing of the first entry. Its hands are unsaved rows numbered in order. ``seats``,
+    ``adjudication`` and ``check``: as its write read and checked them, if it was just
+    written."""
     hands = [
         Hand.from_line(scoresheet=sheet, number=number, line=line)
         for number, line in enumerate(second_entry_lines(entry), start=1)
@@ -363,6 +398,7 @@ def second_entry_state(
         time_over_after_hand=time_over,
         seats=seats,
         adjudication=adjudication,
+        check=check,
     )
 
 

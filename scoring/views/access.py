@@ -20,7 +20,7 @@ from scoring.services import Actor
 from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Round
-from tournaments.permissions import roles_of
+from tournaments.permissions import roles_known, roles_of
 from tournaments.policies import Refusal
 from tournaments.roles import (
     SHEET_READERS,
@@ -107,21 +107,18 @@ def _access(
         actor = Actor(seat=seat, account=account)
         return Access(sheet=sheet, actor=actor, roles=set(), base=base)
     user = request.user
-    sheets = Scoresheet.objects.select_related("table__round__tournament", "scan")
-    # The sheet of a tournament he may see, with it, in one query; else as the steps say why
-    # not: no such tournament for him (404), no role in it (403), no such sheet (404).
-    found = sheets.filter(
-        table__round__tournament__in=tournament_selectors.tournaments_visible(user=user),
-        table__round__tournament__slug=slug,
-        table__round__number=number,
-        table__number=table,
-    ).first()
-    tournament = (
-        found.table.round.tournament
-        if found is not None
-        else tournament_selectors.tournament_get(slug=slug, user=user, counts=False)
+    # The sheet of a tournament he may see, with it and his roles there (and the second
+    # entry), in one query; else as the steps say why not: no such tournament for him (404),
+    # no role in it (403), no such sheet (404).
+    found, roles = selectors.staff_sheet_get(
+        slug=slug, number=number, table=table, user=user, second_entry=blind
     )
-    roles = roles_of(request, tournament)
+    if found is not None:
+        tournament = found.table.round.tournament
+        roles_known(request, tournament.pk, roles)
+    else:
+        tournament = tournament_selectors.tournament_get(slug=slug, user=user, counts=False)
+        roles = roles_of(request, tournament)
     # A visitor without a login holds no role (and sheet_view sends him to log in first).
     if not roles & SHEET_READERS or not user.is_authenticated:
         raise PermissionDenied
@@ -140,11 +137,19 @@ def _access(
             roles=roles,
             base=reverse("sheet-second", kwargs=kwargs),
             blind=True,
-            entry=selectors.second_entry_get(sheet=sheet),
+            entry=_second_entry(sheet),
         )
     return Access(
         sheet=sheet, actor=Actor(user=user), roles=roles, base=reverse("sheet", kwargs=kwargs)
     )
+
+
+def _second_entry(sheet: Scoresheet) -> SecondEntry | None:
+    """The second entry read with the sheet (``staff_sheet_get``), or None before it is begun."""
+    try:
+        return sheet.second_entry
+    except SecondEntry.DoesNotExist:
+        return None
 
 
 def entry_state(access: Access) -> selectors.SheetState:

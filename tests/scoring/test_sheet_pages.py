@@ -12,10 +12,10 @@ from tournaments import services as tournament_services
 pytestmark = pytest.mark.django_db
 
 HX = {"HTTP_HX_REQUEST": "true"}
-# session, user, the sheet with its tournament, roles, seats with players, hands, decisions,
-# deductions, and whether the account plays at the table (who may end its sheet early, TSR
-# 8.2.1)
-QUERIES = 9
+# session, user, the sheet with its tournament and the roles, seats with players, hands,
+# decisions, deductions, and whether the account plays at the table (who may end its sheet
+# early, TSR 8.2.1)
+QUERIES = 8
 # the seat by its key with its sheet, the seats with their players, the hands, the decisions,
 # the deductions
 LINK_QUERIES = 5
