@@ -10,7 +10,7 @@ itself. The roles in force are still ``TournamentRole``; this is what was.
 
 from collections.abc import Collection, Iterable
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.db.models.signals import post_delete, post_save, pre_save
 
 from tournaments.models import RoleRecord, TournamentRole
@@ -84,18 +84,23 @@ def plays_as(
     accounts. One query."""
     if not entry_ids and not user_ids:
         return set()
+    now, ever = plays_as_rows(entry_ids=entry_ids, user_ids=user_ids)
+    return set(
+        now.values_list("user_id", "entry_id").union(ever.values_list("user_id", "entry_id"))
+    )
+
+
+def plays_as_rows(
+    *, entry_ids: Collection[int] = (), user_ids: Collection[int] = ()
+) -> tuple[QuerySet[TournamentRole], QuerySet[RoleRecord]]:
+    """The rows ``plays_as`` reads its pairs from (their ``user_id`` and ``entry_id``): the
+    roles that name an entry as whom their account plays, and those that ever named one, among
+    these entries or these accounts; for a caller that reads them in a query of its own."""
     now = Q(entry_id__in=list(entry_ids)) | Q(user_id__in=list(user_ids))
-    pairs = (
-        TournamentRole.objects.filter(now, entry__isnull=False)
-        .order_by()
-        .values_list("user_id", "entry_id")
+    return (
+        TournamentRole.objects.filter(now, entry__isnull=False).order_by(),
+        RoleRecord.objects.filter(now, entry__isnull=False).order_by(),
     )
-    ever = (
-        RoleRecord.objects.filter(now, entry__isnull=False)
-        .order_by()
-        .values_list("user_id", "entry_id")
-    )
-    return set(pairs.union(ever))
 
 
 def played_by(user_ids: Collection[int], *, entry: str = "entry") -> Q:

@@ -8,16 +8,25 @@ paper sheets by a second entry, from its first hand typed there until it is conf
 who typed it sees its hands then (``scoring.policies.first_entry_hidden``).
 """
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import (
+    CharField,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Value,
+)
 from django.db.models.expressions import Combinable
 
 from doko.four_eyes import Account, Deed, Done, Identity, Player
 from scoring.models import Scoresheet, ScoresheetChange, SecondEntry, SheetRead
 from tournaments.models import Seat
-from tournaments.roles_history import plays_as
+from tournaments.roles_history import plays_as_rows
 
 HANDS = ScoresheetChange.Action.HANDS
 SUBMIT = ScoresheetChange.Action.SUBMIT
@@ -56,9 +65,9 @@ def sheet_record(
     second_by: Sequence[int] | None = None,
 ) -> SheetRecord:
     """The sheet's record, read once per sheet as loaded (``record_forget`` after a write that
-    adds to it in the same request). Five small queries; three where the caller has read the
-    table's ``seats`` and who typed its second entry (``second_by``: his account, or none)
-    already."""
+    adds to it in the same request). Two queries; one where the caller has read the table's
+    ``seats`` (``second_by``: who typed its second entry, his account or none, if the caller
+    read that too)."""
     kept = sheet.__dict__.get("_four_eyes_record")
     if kept is not None:
         return kept
@@ -66,37 +75,68 @@ def sheet_record(
         seats = list(Seat.objects.filter(table_id=sheet.table_id).only("entry", "position"))
     players = {Player(seat.entry_id): seat.position for seat in seats}
     done: list[Done] = [Done(Deed.PLAYED, player) for player in players]
-    changes = (
-        ScoresheetChange.objects.filter(scoresheet_id=sheet.pk, action__in=[HANDS, SUBMIT])
-        .values_list("action", "by_id", "by_seat__entry_id")
-        .distinct()
-    )
-    for action, user_id, entry_id in changes:
-        if (who := _identity(user_id, entry_id)) is not None:
+    same: set[tuple[Identity, Identity]] = set()
+    for kind, action, user_id, entry_id in _deeds(sheet, players, second_by=second_by):
+        if kind == _SAME:
+            same.add((Account(user_id), Player(entry_id)))
+        elif kind == _READ:
+            done.append(Done(Deed.READ, Account(user_id)))
+        elif kind == _SECOND:
+            done.append(Done(Deed.TYPED_SECOND, Account(user_id)))
+        elif (who := _identity(user_id, entry_id)) is not None:
             done.append(Done(Deed.TYPED if action == HANDS else Deed.HANDED_IN, who))
     # The one who handed it in now, also where its history was written without him (a
     # sheet restored from a backup).
     if (who := _identity(sheet.submitted_by_id, _seat_entry(sheet, seats))) is not None:
         done.append(Done(Deed.HANDED_IN, who))
-    done += [
-        Done(Deed.READ, Account(user_id))
-        for user_id in SheetRead.objects.filter(scoresheet_id=sheet.pk).values_list(
-            "by_id", flat=True
-        )
-    ]
-    typists = (
-        second_by
-        if second_by is not None
-        else SecondEntry.objects.filter(scoresheet_id=sheet.pk).values_list("by_id", flat=True)
-    )
-    done += [Done(Deed.TYPED_SECOND, Account(user_id)) for user_id in typists]
-    same = frozenset(
-        (Account(user_id), Player(entry_id))
-        for user_id, entry_id in plays_as(entry_ids=[player.id for player in players])
-    )
-    record = SheetRecord(done=tuple(dict.fromkeys(done)), same=same, seats=players)
+    if second_by is not None:
+        done += [Done(Deed.TYPED_SECOND, Account(user_id)) for user_id in second_by]
+    record = SheetRecord(done=tuple(dict.fromkeys(done)), same=frozenset(same), seats=players)
     sheet.__dict__["_four_eyes_record"] = record
     return record
+
+
+_CHANGE, _READ, _SECOND, _SAME = "change", "read", "second", "same"
+
+
+def _deeds(
+    sheet: Scoresheet, players: Collection[Player], *, second_by: Sequence[int] | None
+) -> list[tuple[str, str | None, int | None, int | None]]:
+    """In one query, rows of (kind, action, account, player): the sheet's changes that typed
+    or handed it in (``_CHANGE``: the action, and the account or the seat's player who made
+    it), who opened its first entry while it was blind (``_READ``), who typed its second entry
+    (``_SECOND``, unless the caller read him: ``second_by``), and which accounts play, or ever
+    played, as the table's players (``_SAME``: ``plays_as``)."""
+
+    def rows(queryset: QuerySet, kind: str, **columns: Combinable | str | None) -> QuerySet:
+        values = {
+            name: F(column)
+            if isinstance(column, str)
+            else Value(None, output_field=_NULLS[name])
+            if column is None
+            else column
+            for name, column in columns.items()
+        }
+        return queryset.annotate(k=Value(kind), **values).values_list("k", *columns).order_by()
+
+    changes = ScoresheetChange.objects.filter(
+        scoresheet_id=sheet.pk, action__in=[HANDS, SUBMIT]
+    ).distinct()
+    parts = [
+        rows(changes, _CHANGE, a="action", u="by_id", e="by_seat__entry_id"),
+        rows(SheetRead.objects.filter(scoresheet_id=sheet.pk), _READ, a=None, u="by_id", e=None),
+    ]
+    if second_by is None:
+        second = SecondEntry.objects.filter(scoresheet_id=sheet.pk)
+        parts.append(rows(second, _SECOND, a=None, u="by_id", e=None))
+    if players:
+        now, ever = plays_as_rows(entry_ids=[player.id for player in players])
+        parts += [rows(found, _SAME, a=None, u="user_id", e="entry_id") for found in (now, ever)]
+    first, *others = parts
+    return list(first.union(*others, all=True))
+
+
+_NULLS = {"a": CharField(), "u": IntegerField(), "e": IntegerField()}
 
 
 def _seat_entry(sheet: Scoresheet, seats: Sequence[Seat]) -> int | None:

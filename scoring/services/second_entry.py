@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from doko.four_eyes import Account, settle_pair
 from doko.rules import double_entry
-from doko.rules.sheet import HandLine, with_game_values
+from doko.rules.sheet import HandLine, SheetCheck, with_game_values
 from scoring import policies, selectors
 from scoring.models import Scoresheet, ScoresheetChange, SecondEntry, SheetRead
 from scoring.policies import Actor
@@ -112,9 +112,10 @@ def _checked_lines(
     time_over_after_hand: int | None,
     adjudication: SheetAdjudication | None = None,
     table_size: int | None = None,
-) -> list[HandLine]:
+) -> tuple[list[HandLine], SheetCheck]:
     """The second entry's hands as they would be stored, checked against the TSR as the
-    first entry's are (TSR 7.3.3, 8.5.1); ``adjudication`` and ``table_size`` if read."""
+    first entry's are (TSR 7.3.3, 8.5.1), and their check; ``adjudication`` and
+    ``table_size`` if read."""
     if adjudication is None:
         adjudication = sheet_adjudication(sheet=sheet)
     lines = [replace(hand, penalty=None) for hand in with_game_values(hands)]
@@ -134,7 +135,7 @@ def _checked_lines(
     )
     if not check.ok:
         raise SheetRefused(check.problems)
-    return lines
+    return lines, check
 
 
 def _store(
@@ -218,7 +219,7 @@ def second_entry_hands_edit(
         sheet=sheet, entry=entry, seats=seats, adjudication=_adjudication(sheet)
     )
     adjudication = read.adjudication
-    lines = _checked_lines(
+    lines, check = _checked_lines(
         sheet,
         edit(read),
         time_over_after_hand=time_over_after_hand,
@@ -230,7 +231,7 @@ def second_entry_hands_edit(
     if begun:
         record_forget(sheet)  # who types the second entry is in the sheet's record now
     state = selectors.second_entry_state(
-        sheet=sheet, entry=entry, seats=seats, adjudication=adjudication
+        sheet=sheet, entry=entry, seats=seats, adjudication=adjudication, check=check
     )
     return entry, state
 
@@ -348,7 +349,7 @@ def second_entry_submit(
         policies.may_enter_second(sheet=sheet, actor=actor, roles=_roles(sheet, actor), entry=entry)
     )
     enforce(policies.may_compare_entries(sheet=sheet, actor=actor, roles=_roles(sheet, actor)))
-    lines = _checked_lines(sheet, hands, time_over_after_hand=time_over_after_hand)
+    lines, _check = _checked_lines(sheet, hands, time_over_after_hand=time_over_after_hand)
     entry = _store(sheet, entry, lines=lines, time_over_after_hand=time_over_after_hand, by=by)
     return _compared(sheet, entry, by=by)
 

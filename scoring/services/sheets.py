@@ -89,16 +89,30 @@ class StaleVersionError(ValidationError):
 
 
 def _lock(scoresheet: Scoresheet, *, version: int) -> Scoresheet:
-    # With its scan (none or one, joined): the API's answers show it, and read it no more;
-    # and whether anything is ruled on it (``_adjudication``).
-    locked = (
-        Scoresheet.objects.select_for_update(of=("self",))
-        .select_related("table__round__tournament", "scan")
-        .annotate(anything_ruled=rulings.given().anything_ruled())
-        .get(pk=scoresheet.pk)
-    )
+    locked = _locked(scoresheet, scan=True)
     if locked.version != version:
         raise StaleVersionError(current=locked)
+    return locked
+
+
+def _locked(scoresheet: Scoresheet, *, scan: bool = False) -> Scoresheet:
+    """The sheet's row read again and locked until the transaction ends, with whether anything
+    is ruled on it (``_adjudication``), and with its table, round and tournament (and with
+    ``scan`` its scan, which the API's answers show): those the caller read with the sheet are
+    taken over, not read again (none of them is locked either way), else joined."""
+    cached = scoresheet._state.fields_cache
+    kept = ["table", "scan"] if scan else ["table"]
+    known = all(name in cached for name in kept) and "round" in cached["table"]._state.fields_cache
+    if known:
+        known = "tournament" in cached["table"].round._state.fields_cache
+    sheets = Scoresheet.objects.select_for_update(of=("self",)).annotate(
+        anything_ruled=rulings.given().anything_ruled()
+    )
+    if not known:
+        return sheets.select_related("table__round__tournament", *kept[1:]).get(pk=scoresheet.pk)
+    locked = sheets.get(pk=scoresheet.pk)
+    locked._state.fields_cache.update({name: cached[name] for name in kept})
+    cached["table"]._state.fields_cache["scoresheet"] = locked  # the table's sheet is this one now
     return locked
 
 
@@ -218,35 +232,39 @@ def _record(
     return sheet
 
 
-_HAND_COLUMNS = [field.attname for field in Hand._meta.concrete_fields if not field.primary_key]
-
-
-def _hand_row(hand: Hand) -> tuple:
-    return tuple(getattr(hand, name) for name in _HAND_COLUMNS)
-
-
 def _hands_store(
-    sheet: Scoresheet, hands: Sequence[HandLine], *, stored: list[Hand] | None = None
+    sheet: Scoresheet,
+    hands: Sequence[HandLine],
+    *,
+    stored: list[Hand] | None = None,
+    stored_lines: Sequence[HandLine] | None = None,
 ) -> list[Hand]:
     """The sheet's hands replaced by ``hands``; returns the rows stored. ``stored``: the rows as
-    they stand under the caller's lock, in order: the leading ones that stay as they are are
-    kept, and only the rows from the first that changes are deleted and written (a hand added
-    writes one row)."""
-    rows = [
-        Hand.from_line(scoresheet=sheet, number=number, line=hand)
-        for number, hand in enumerate(hands, start=1)
-    ]
+    they stand under the caller's lock, in order (``stored_lines``: them as the rules core reads
+    them, if the caller has them): the leading ones whose hand stays as it is are kept, and only
+    the rows from the first that changes are deleted and written (a hand added writes one
+    row)."""
     if stored is None:
         sheet.hands.all().delete()
-        return Hand.objects.bulk_create(rows)
+        return Hand.objects.bulk_create(_hand_rows(sheet, hands, kept=0))
+    if stored_lines is None:
+        stored_lines = hand_lines(stored)
     kept = 0
-    for old, new in zip(stored, rows, strict=False):
-        if _hand_row(old) != _hand_row(new):
+    for old, new in zip(stored_lines, hands, strict=False):
+        if old != new:
             break
         kept += 1
     if kept < len(stored):
         Hand.objects.filter(scoresheet=sheet, number__gt=kept).delete()
-    return [*stored[:kept], *Hand.objects.bulk_create(rows[kept:])]
+    return [*stored[:kept], *Hand.objects.bulk_create(_hand_rows(sheet, hands, kept=kept))]
+
+
+def _hand_rows(sheet: Scoresheet, hands: Sequence[HandLine], *, kept: int) -> list[Hand]:
+    """The rows of ``hands`` after the first ``kept``."""
+    return [
+        Hand.from_line(scoresheet=sheet, number=number, line=hand)
+        for number, hand in enumerate(hands[kept:], start=kept + 1)
+    ]
 
 
 def _require_decisions_kept(
@@ -471,7 +489,7 @@ def _hands_written(
             sheet=sheet, hands=now.hands, seats=now.seats, adjudication=now.adjudication
         )
     before = sheet_snapshot(sheet=sheet, hands=now.lines)
-    stored = _hands_store(sheet, lines, stored=now.hands)
+    stored = _hands_store(sheet, lines, stored=now.hands, stored_lines=now.lines)
     action = (
         ScoresheetChange.Action.HANDS if lines != now.lines else ScoresheetChange.Action.TIME_OVER
     )
@@ -594,12 +612,7 @@ def scoresheet_hand_strike_check(*, scoresheet: Scoresheet, number: int, by: Act
 def scoresheet_locked(scoresheet: Scoresheet) -> Scoresheet:
     """The sheet, locked until the transaction ends, whatever its version: for the
     adjudicators' changes, which do not depend on what a caller read of the hands."""
-    return (
-        Scoresheet.objects.select_for_update(of=("self",))
-        .select_related("table__round__tournament")
-        .annotate(anything_ruled=rulings.given().anything_ruled())
-        .get(pk=scoresheet.pk)
-    )
+    return _locked(scoresheet)
 
 
 def _stopped_lines(sheet: Scoresheet, doing: str) -> list[HandLine]:

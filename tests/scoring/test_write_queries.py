@@ -196,16 +196,16 @@ def test_the_live_check_reads_the_sheet_once_and_writes_nothing(
     assert response.status_code == 200
 
 
-# Handing in (31 and 27 before issue 45, 29 and 25 before its second part, 24 and 20 before
-# its third, then 22 and 17): the sheet locked (and whether anything is ruled on it), its
-# hands and seats (and only then its decisions and deductions: for the check, and
-# kept for the answer); the new version and its change; its players' results written
-# (provisional: deleted and inserted, made from the hands, seats, decisions and deductions the
-# write read; the tournament known from the sheet's round); the standings wanted; two
-# savepoints. The answer is made from what the write read (the sheet locked with its scan,
-# which the API shows); the page asks the four-eyes record once, to show who may confirm
-# (who handed it in found among the seats it reads).
-HAND_IN = 19
+# Handing in (31 and 27 before issue 45, 29 and 25 before its second part, 24 and 20 before its
+# third, then 22 and 17, then 19 and 15): the sheet locked (and whether anything is ruled on it),
+# its hands and seats (and only then its decisions and deductions: for the check, and kept for the
+# answer); the new version and its change; its players' results written (provisional: deleted and
+# inserted, made from the hands, seats, decisions and deductions the write read; the tournament
+# known from the sheet's round); the standings wanted; two savepoints. The answer is made from what
+# the write read (the sheet locked with its scan, which the API shows); the page asks the four-eyes
+# record once, to show who may confirm (who handed it in found among the seats it reads; its reads
+# in one query).
+HAND_IN = 16
 API_HAND_IN = 15
 
 
@@ -231,14 +231,14 @@ def test_handing_in_through_the_api(api_client, sheet, django_assert_num_queries
     assert response.json()["status"] == "submitted"
 
 
-# Confirming (27 and 29 before issue 45, 26 and 28 before its second part, 24 and 26 before
-# its third, then 22 and 23, then 20 and 21): the sheet locked (and whether anything is ruled on
-# it), its seats, read once for the four-eyes record (``policies.may_confirm_sheet``, asked
-# once: who handed it in found among them) and the results, the hands (the decisions and
-# deductions only where something is ruled); the write as in handing in; the answer reads the
-# sheet, its hands and its scan no more (the sheet is locked with its scan).
-CONFIRM = 18
-API_CONFIRM = 19
+# Confirming (27 and 29 before issue 45, 26 and 28 before its second part, 24 and 26 before its
+# third, then 22 and 23, then 20 and 21, then 18 and 19): the sheet locked (and whether anything is
+# ruled on it), its seats, read once for the four-eyes record (``policies.may_confirm_sheet``,
+# asked once: who handed it in found among them; its reads in one query) and the results, the hands
+# (the decisions and deductions only where something is ruled); the write as in handing in; the
+# answer reads the sheet, its hands and its scan no more (the sheet is locked with its scan).
+CONFIRM = 15
+API_CONFIRM = 16
 
 
 def handed_in(sheet) -> Scoresheet:
@@ -297,14 +297,14 @@ def paper():
     return sheet, second
 
 
-# The second entry's save on the desk's page (32, then 23, 18 and 16 before): the session and
-# account, the sheet with its tournament, the roles, the second entry; under the lock the
-# sheet (and whether anything is ruled on it), the second entry, its seats, the four-eyes
-# record (its seats and second typist as read: three queries), from which the row is made and
-# checked (the decisions and deductions read only where something is ruled); the entry
-# written; two savepoints. The first entry's hands are read only where a
-# decision put a line on them. The page's answer asks the four-eyes record as the write read it.
-SECOND = 14
+# The second entry's save on the desk's page (32, then 23, 18, 16, 14 and 12 before): the session
+# and account, the sheet with its tournament, the roles and the second entry (one query); under the
+# lock the sheet (and whether anything is ruled on it), the second entry, its seats, the four-eyes
+# record (its seats and second typist as read: one query), from which the row is made and checked
+# (the decisions and deductions read only where something is ruled); the entry written; two
+# savepoints. The first entry's hands are read only where a decision put a line on them. The page's
+# answer asks the four-eyes record as the write read it.
+SECOND = 10
 
 
 def test_the_second_entrys_save_on_the_desks_page(client, paper, django_assert_num_queries):
@@ -323,8 +323,9 @@ def test_the_second_entrys_save_on_the_desks_page(client, paper, django_assert_n
 
 # Through the API the whole second entry is stored and compared at once (44 before: the
 # results' write no longer reads the tournament of the table, issue 45; 43 before: its check
-# reads the first entry's hands only where a decision put a line on them).
-API_SECOND = 42
+# reads the first entry's hands only where a decision put a line on them; 42 before the
+# four-eyes record's reads were one query).
+API_SECOND = 39
 
 
 def test_the_second_entry_through_the_api(api_client, paper, django_assert_num_queries):
