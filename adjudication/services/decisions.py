@@ -33,7 +33,6 @@ from doko.rules.penalty import Severity
 from doko.rules.problems import FieldError, InvalidInput
 from doko.rules.procedure import WrittenLine
 from doko.rules.sheet import HandLine
-from scoring.messages import field_errors
 from scoring.models import CONTRACT_LABELS, Scoresheet
 from scoring.selectors import hand_lines, hand_snapshot, line_from_snapshot, scoresheet_check
 from scoring.services import (
@@ -44,6 +43,7 @@ from scoring.services import (
     scoresheet_locked,
 )
 from tournaments.caching import table_changed
+from tournaments.messages import field_errors
 from tournaments.services import results_refresh
 from tournaments.services.common import save_validated
 

@@ -34,7 +34,6 @@ from doko.rules.sheet import (
     with_game_values,
 )
 from scoring import policies, rulings
-from scoring.messages import problem_message
 from scoring.models import (
     RETURN_REASON_LENGTH,
     Hand,
@@ -54,6 +53,7 @@ from scoring.selectors import (
 )
 from scoring.selectors.record import sheet_record
 from tournaments.caching import table_changed
+from tournaments.messages import problem_message
 from tournaments.models import Round, Seat, SheetKeeping, TournamentRole
 from tournaments.policies import enforce
 from tournaments.selectors import table_playing_time, user_roles
