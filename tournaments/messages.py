@@ -9,6 +9,7 @@ shows them asks here, the lowest app, so that they read the same everywhere."""
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -28,10 +29,11 @@ def translated(template: Template, params: Mapping[str, Any]) -> str:
 
 def rule_message(template: Template, params: Mapping[str, Any], rule: str) -> str:
     """A core message in the active language, with the TSR section it rests on: where the
-    message names its place (``{rule}``), there; else after it, in brackets."""
+    message names its place (``{rule}``), there; else after it, in brackets. A problem of
+    the input alone (a number out of range) has no section."""
     text = translated(template, {**params, RULE: rule})
     named = template.singular if isinstance(template, Plural) else template
-    return text if "{" + RULE + "}" in named else f"{text} ({rule})"
+    return text if not rule or "{" + RULE + "}" in named else f"{text} ({rule})"
 
 
 def problem_message(problem: Problem) -> str:
@@ -51,6 +53,14 @@ def problems_data(problems: Iterable[Problem]) -> list[dict]:
         }
         for problem in problems
     ]
+
+
+def require_valid(problems: Iterable[FieldError | None]) -> None:
+    """The core's problems (None for none) as one ValidationError keyed by field, translated,
+    each with its TSR section; nothing if there are none."""
+    found = [problem for problem in problems if problem is not None]
+    if found:
+        raise ValidationError(field_errors(found))
 
 
 def field_errors(errors: Iterable[FieldError]) -> dict[str, list[str]]:

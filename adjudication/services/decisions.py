@@ -42,8 +42,8 @@ from scoring.services import (
     scoresheet_hand_void,
     scoresheet_locked,
 )
+from tournaments import messages
 from tournaments.caching import table_changed
-from tournaments.messages import field_errors
 from tournaments.services import results_refresh
 from tournaments.services.common import save_validated
 
@@ -131,10 +131,9 @@ WEDDINGS = procedure.WEDDINGS
 
 def require_valid(problems: Iterable[FieldError | None]) -> None:
     """The core's problems as a ValidationError keyed by field, translated, each with its TSR
-    section; nothing if there are none."""
-    found = tuple(problem for problem in problems if problem is not None)
-    if found:
-        raise ValidationError(field_errors(tuple(_labelled(problem) for problem in found)))
+    section (``tournaments.messages.require_valid``), a contract named by its label; nothing
+    if there are none."""
+    messages.require_valid(_labelled(problem) for problem in problems if problem is not None)
 
 
 def _labelled(problem: FieldError) -> FieldError:

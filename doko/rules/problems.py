@@ -54,7 +54,8 @@ def with_rule(template: Template, params: Mapping[str, Any], rule: str) -> str:
 
 @dataclass(frozen=True)
 class FieldError:
-    """One inconsistent input: which field, which rule it breaks, and why."""
+    """One inconsistent input: which field, which rule it breaks, and why. A problem of the
+    input alone, no rule of the TSR (a number out of range), has the rule ``""``."""
 
     field: str
     rule: str
