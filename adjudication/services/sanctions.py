@@ -38,6 +38,8 @@ from doko.rules.sanctions import (
     PanelSanction,
     Refused,
     SanctionKind,
+    appeal_problem,
+    appeal_round_problem,
     deduction_problem,
     panel_sanction,
     panel_sanction_problems,
@@ -269,17 +271,16 @@ def _locked_sanction(sanction: Sanction) -> Sanction:
 
 
 def _require_round_under_way(round: Round) -> None:
-    """An appeal is at once (TSR 9.7.7): while the round's matches are played or checked."""
-    if round.status not in {Round.Status.RUNNING, Round.Status.FINISHED}:
-        raise ValidationError(
-            {
-                "sanction": _(
-                    "Round %(round)d is %(status)s: an appeal is made at once, while its "
-                    "matches are played (TSR 9.7.7)."
-                )
-                % {"round": round.number, "status": round.get_status_display()}
-            }
-        )
+    """An appeal is at once (TSR 9.7.7; ``doko.rules.sanctions.appeal_round_problem``): while
+    the round's matches are played or checked."""
+    under_way = round.status in {Round.Status.RUNNING, Round.Status.FINISHED}
+    require_valid(
+        [
+            appeal_round_problem(
+                round=round.number, under_way=under_way, status=round.get_status_display()
+            )
+        ]
+    )
 
 
 @transaction.atomic
@@ -291,19 +292,19 @@ def sanction_appeal_lodge(*, sanction: Sanction, grounds: str = "", by: User) ->
     tournament = sanction.round.tournament
     policies.enforce(policies.may_lodge_appeal(tournament=tournament, user=by))
     policies.enforce(policies.panel_appointed(tournament=tournament))
-    if sanction.status != Sanction.Status.IN_FORCE:
-        raise ValidationError(
-            {
-                "sanction": _("The sanction is %(status)s: it is not appealed again.")
-                % {"status": sanction.get_status_display()}
-            }
-        )
-    if sanction.appeal_id is not None or sanction.members.exists():
-        raise ValidationError(
-            {"sanction": _("This is the arbitration panel's decision: it is final (TSR 8.2.1).")}
-        )
-    if Appeal.objects.filter(sanction=sanction).exists():
-        raise ValidationError({"sanction": _("This decision has been appealed already.")})
+    # Asked one after the other, as far as needed (TSR 8.2.1).
+    in_force = sanction.status == Sanction.Status.IN_FORCE
+    by_panel = in_force and (sanction.appeal_id is not None or sanction.members.exists())
+    appealed = in_force and not by_panel and Appeal.objects.filter(sanction=sanction).exists()
+    require_valid(
+        [
+            appeal_problem(
+                withdrawn=None if in_force else sanction.get_status_display(),
+                by_panel=by_panel,
+                appealed=appealed,
+            )
+        ]
+    )
     _require_round_under_way(sanction.round)
     seat = _seat_in(sanction.entry, sanction.round)
     _require_in_time(sanction, seat.table)

@@ -224,3 +224,45 @@ def panel_sanction(
     if not changes or kind is None:
         return None
     return PanelSanction(kind, points_kept(kind, points))
+
+
+def appeal_problem(*, withdrawn: str | None, by_panel: bool, appealed: bool) -> FieldError | None:
+    """Whether a sanction can be appealed against (TSR 8.2.1): one the adjudicator gave alone
+    and that is in force (``withdrawn``: else what the panel made of it, in the reader's
+    words), once; what the arbitration panel decided itself is final."""
+    if withdrawn is not None:
+        return FieldError(
+            "sanction",
+            "TSR 8.2.1",
+            gettext_noop("The sanction is {status}: it is not appealed again ({rule})."),
+            {"status": withdrawn},
+        )
+    if by_panel:
+        return FieldError(
+            "sanction",
+            "TSR 8.2.1",
+            gettext_noop("This is the arbitration panel's decision: it is final ({rule})."),
+        )
+    if appealed:
+        return FieldError(
+            "sanction",
+            "TSR 8.2.1",
+            gettext_noop("This decision has been appealed already ({rule})."),
+        )
+    return None
+
+
+def appeal_round_problem(*, round: int, under_way: bool, status: str) -> FieldError | None:
+    """An appeal is made at once (TSR 9.7.7, „nur sofort"): while the round's matches are
+    played or checked (``under_way``; ``status``: the round's, in the reader's words)."""
+    if under_way:
+        return None
+    return FieldError(
+        "sanction",
+        "TSR 9.7.7",
+        gettext_noop(
+            "Round {round} is {status}: an appeal is made at once, while its matches are played "
+            "({rule})."
+        ),
+        {"round": round, "status": status},
+    )

@@ -12,6 +12,8 @@ from doko.rules.sanctions import (
     PanelSanction,
     Refused,
     SanctionKind,
+    appeal_problem,
+    appeal_round_problem,
     deduction_problem,
     panel_sanction,
     panel_sanction_problems,
@@ -160,3 +162,26 @@ def test_a_disqualification_is_no_change_of_a_bound_decision():
 def test_a_deduction_over_12_on_appeal_is_refused_on_the_panels_sanction():
     (problem,) = panel_sanction_problems(changes=True, kind=SanctionKind.DEDUCTION, points=13)
     assert (problem.field, problem.rule) == ("sanction", "TSR 9.6.2 b")
+
+
+@given(withdrawn=st.none() | st.just("annulled"), by_panel=st.booleans(), appealed=st.booleans())
+def test_a_sanction_is_appealed_once_and_never_the_panels_own(withdrawn, by_panel, appealed):
+    """TSR 8.2.1: the adjudicator's bound decision in force goes to the panel once; the panel's
+    own decision is final."""
+    problem = appeal_problem(withdrawn=withdrawn, by_panel=by_panel, appealed=appealed)
+    assert (problem is None) == (withdrawn is None and not by_panel and not appealed)
+    if problem is not None:
+        assert (problem.field, problem.rule) == ("sanction", "TSR 8.2.1")
+    if withdrawn is not None:
+        assert problem is not None
+        assert problem.message == "The sanction is annulled: it is not appealed again (TSR 8.2.1)."
+
+
+def test_an_appeal_is_made_while_the_round_is_played():
+    """TSR 9.7.7, „nur sofort"."""
+    assert appeal_round_problem(round=2, under_way=True, status="running") is None
+    problem = appeal_round_problem(round=2, under_way=False, status="closed")
+    assert problem is not None
+    assert problem.message == (
+        "Round 2 is closed: an appeal is made at once, while its matches are played (TSR 9.7.7)."
+    )
