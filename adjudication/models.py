@@ -18,6 +18,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from adjudication.messages import words
+from doko.rules import sanctions
 from doko.rules.deal import SEAT_NUMBERS
 from doko.rules.offences import STANDARD_OFFENCE
 from doko.rules.penalty import MOST_ANNOUNCEMENTS, Severity
@@ -30,8 +31,9 @@ SEVERITY_LABELS = {
     Severity.MINOR: _("minor (TSR 9.3)"),
     Severity.MAJOR: _("major (TSR 9.4)"),
 }
-# Deduction for unsporting conduct: at most 12 points, without credit to anyone (TSR 9.6.2 b).
-MOST_DEDUCTION = 12
+# Deduction for unsporting conduct: at most 12 points, without credit to anyone (TSR 9.6.2 b);
+# the core's number, re-exported for the forms, serializers and constraints.
+MOST_DEDUCTION = sanctions.MOST_DEDUCTION
 
 
 def _seat(field: str) -> Q:
@@ -472,9 +474,10 @@ class Sanction(models.Model):
     or annuls it (TSR 8.2.1). Only a sanction in force counts."""
 
     class Kind(models.TextChoices):
-        WARNING = "warning", _("warning")
-        DEDUCTION = "deduction", _("point deduction")
-        DISQUALIFICATION = "disqualification", _("disqualification")
+        # The core's kinds (``doko.rules.sanctions.SanctionKind``), with their labels.
+        WARNING = sanctions.SanctionKind.WARNING.value, _("warning")
+        DEDUCTION = sanctions.SanctionKind.DEDUCTION.value, _("point deduction")
+        DISQUALIFICATION = sanctions.SanctionKind.DISQUALIFICATION.value, _("disqualification")
 
     class Status(models.TextChoices):
         IN_FORCE = "in_force", _("in force")

@@ -25,8 +25,8 @@ from doko.rules.entry import (
 from doko.rules.problems import InvalidInput
 from doko.rules.sheet import HandLine
 from doko.rules.value import Announcement, Game, HandResult, Specials, Team
-from scoring.messages import rule_message
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS
+from tournaments.messages import rule_message
 
 MODES = {
     "quick": _("Quick"),

@@ -13,7 +13,7 @@ from django.utils import translation
 from doko.rules.sheet import check_sheet
 from doko.rules.value import Game, HandResult, check_hand_result
 from doko.sample_sheets import normal
-from scoring.messages import field_errors, problem_message
+from tournaments.messages import field_errors, problem_message
 
 LOCALE = Path(__file__).resolve().parent.parent / "locale"
 

@@ -1,13 +1,77 @@
-"""Messages about the seating, and the rules core's settings errors, that the services raise and
-the pages show alike."""
+"""The one place that puts the rules core's messages into the reader's language (its problems
+and field errors, each with the TSR section it rests on), and the messages about the seating
+that the services raise and the pages show alike.
+
+The core (``doko.rules``) writes its messages as English templates with ``{placeholders}``,
+marked for the catalogue (``doko.rules.problems``); every app below which a page or the API
+shows them asks here, the lowest app, so that they read the same everywhere."""
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from doko import seating, team_seating
-from doko.rules.problems import FieldError, Plural
+from doko.rules.problems import RULE, FieldError, Plural, Template
+from doko.rules.sheet import Problem
+
+
+def translated(template: Template, params: Mapping[str, Any]) -> str:
+    """A core message in the active language, in the form its number asks for."""
+    if isinstance(template, Plural):
+        text = ngettext(template.singular, template.plural, params[template.count])
+    else:
+        text = _(template)
+    return text.format(**params)
+
+
+def rule_message(template: Template, params: Mapping[str, Any], rule: str) -> str:
+    """A core message in the active language, with the TSR section it rests on: where the
+    message names its place (``{rule}``), there; else after it, in brackets. A problem of
+    the input alone (a number out of range) has no section."""
+    text = translated(template, {**params, RULE: rule})
+    named = template.singular if isinstance(template, Plural) else template
+    return text if not rule or "{" + RULE + "}" in named else f"{text} ({rule})"
+
+
+def problem_message(problem: Problem) -> str:
+    """A problem of the sheet's check (``doko.rules.sheet``), in the reader's language."""
+    return rule_message(problem.template, problem.params, problem.rule)
+
+
+def problems_data(problems: Iterable[Problem]) -> list[dict]:
+    """What the TSR check found, as the API returns it: one entry per problem, with its hand,
+    code, rule and message in the active language."""
+    return [
+        {
+            "hand": problem.hand,
+            "code": problem.code,
+            "rule": problem.rule,
+            "message": problem_message(problem),
+        }
+        for problem in problems
+    ]
+
+
+def require_valid(problems: Iterable[FieldError | None]) -> None:
+    """The core's problems (None for none) as one ValidationError keyed by field, translated,
+    each with its TSR section; nothing if there are none."""
+    found = [problem for problem in problems if problem is not None]
+    if found:
+        raise ValidationError(field_errors(found))
+
+
+def field_errors(errors: Iterable[FieldError]) -> dict[str, list[str]]:
+    """The core's input errors keyed by field, in the reader's language, each with the TSR
+    section it rests on: as forms, services and serializers report them."""
+    by_field: dict[str, list[str]] = {}
+    for error in errors:
+        by_field.setdefault(error.field, []).append(
+            rule_message(error.template, error.params, error.rule)
+        )
+    return by_field
 
 
 def fives_would_seat(players: int) -> bool:
@@ -78,17 +142,3 @@ def team_seating_error_message(
         "tables: team-mates would share a table.",
         error.tables,
     ) % {"team": team, "players": error.players, "tables": error.tables}
-
-
-def field_errors(errors: Iterable[FieldError]) -> dict[str, list[str]]:
-    """The rules core's errors in a tournament's settings (``doko.rules.official``) keyed by
-    field, in the reader's language, each with the TSR section it rests on."""
-    by_field: dict[str, list[str]] = {}
-    for error in errors:
-        template = error.template
-        if isinstance(template, Plural):
-            text = ngettext(template.singular, template.plural, error.params[template.count])
-        else:
-            text = _(template)
-        by_field.setdefault(error.field, []).append(f"{text.format(**error.params)} ({error.rule})")
-    return by_field

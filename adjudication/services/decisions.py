@@ -33,7 +33,6 @@ from doko.rules.penalty import Severity
 from doko.rules.problems import FieldError, InvalidInput
 from doko.rules.procedure import WrittenLine
 from doko.rules.sheet import HandLine
-from scoring.messages import field_errors
 from scoring.models import CONTRACT_LABELS, Scoresheet
 from scoring.selectors import hand_lines, hand_snapshot, line_from_snapshot, scoresheet_check
 from scoring.services import (
@@ -43,6 +42,7 @@ from scoring.services import (
     scoresheet_hand_void,
     scoresheet_locked,
 )
+from tournaments import messages
 from tournaments.caching import table_changed
 from tournaments.services import results_refresh
 from tournaments.services.common import save_validated
@@ -131,10 +131,9 @@ WEDDINGS = procedure.WEDDINGS
 
 def require_valid(problems: Iterable[FieldError | None]) -> None:
     """The core's problems as a ValidationError keyed by field, translated, each with its TSR
-    section; nothing if there are none."""
-    found = tuple(problem for problem in problems if problem is not None)
-    if found:
-        raise ValidationError(field_errors(tuple(_labelled(problem) for problem in found)))
+    section (``tournaments.messages.require_valid``), a contract named by its label; nothing
+    if there are none."""
+    messages.require_valid(_labelled(problem) for problem in problems if problem is not None)
 
 
 def _labelled(problem: FieldError) -> FieldError:

@@ -1,5 +1,6 @@
 """Sanctions for unsporting conduct: warnings, deductions, disqualification, and appeals
-against them (TSR 9.6)."""
+against them (TSR 9.6). The rules (who decides, the points, what the panel may put in place of
+a bound decision) are the core's, ``doko.rules.sanctions``; this binds them to the rows."""
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
@@ -10,12 +11,11 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, ngettext
+from django.utils.translation import gettext_noop
 
 from adjudication import policies
 from adjudication.messages import label_said, said
 from adjudication.models import (
-    MOST_DEDUCTION,
     Appeal,
     Event,
     Offence,
@@ -31,9 +31,25 @@ from adjudication.services.panel import (
     require_members,
 )
 from doko.rules import procedure
+from doko.rules.problems import FieldError
+from doko.rules.sanctions import (
+    BoundDecision,
+    Decider,
+    PanelSanction,
+    Refused,
+    SanctionKind,
+    appeal_problem,
+    appeal_round_problem,
+    deduction_problem,
+    panel_sanction,
+    panel_sanction_problems,
+    points_kept,
+    sanction_decider,
+)
 from scoring.models import Scoresheet
 from scoring.selectors import hand_lines, scoresheet_check
 from tournaments.caching import table_changed
+from tournaments.messages import rule_message
 from tournaments.models import Entry, Round, Seat, Table, Tournament
 from tournaments.roles import FIRST_INSTANCE, PANEL
 from tournaments.selectors import user_roles
@@ -68,12 +84,10 @@ def _seat_in(entry: Entry, round: Round) -> Seat:
     return seat
 
 
-def _points_for(kind: Sanction.Kind, points: int | None, *, field: str = "points") -> int | None:
-    if kind != Sanction.Kind.DEDUCTION:
-        return None
-    if points is None or not 1 <= points <= MOST_DEDUCTION:
-        raise ValidationError({field: _("A point deduction takes 1 to 12 points (TSR 9.6.2 b).")})
-    return points
+def _points_for(kind: Sanction.Kind, points: int | None) -> int | None:
+    """The points the sanction keeps, a deduction's 1 to 12 (TSR 9.6.2 b)."""
+    require_valid([deduction_problem(SanctionKind(kind), points)])
+    return points_kept(SanctionKind(kind), points)
 
 
 @transaction.atomic
@@ -144,49 +158,29 @@ def _decided_alone(
     members: Collection[User],
     roles: set[str],
 ) -> bool:
-    """Whether the adjudicator (or a deputy) decides alone: a bound decision of the catalogue
-    with its preset points and no members named (TSR 9.6.3); anything else is the arbitration
-    panel's (TSR 9.6.2), and refused to whoever does not sit on it."""
-    # The catalogue's bound decision (TSR 9.6.3) the sanction names, if it names one.
-    bound = offence if offence is not None and offence.bound else None
-    preset = (
-        bound is not None
-        and kind == (Sanction.Kind.DEDUCTION if bound.deduction else Sanction.Kind.WARNING)
-        and (points or None) == (bound.deduction or None)
+    """Whether the adjudicator (or a deputy) decides alone, as the core says
+    (``doko.rules.sanctions.sanction_decider``, TSR 9.6.2, 9.6.3); anything else is the
+    arbitration panel's, and refused to whoever does not sit on it."""
+    bound = (
+        BoundDecision(name=offence.label, deduction=offence.deduction)
+        if offence is not None and offence.bound
+        else None
     )
-    # A bound decision with its preset points and no members named: the adjudicator's alone
-    # (TSR 9.6.3). Anything else, or with members named, is the panel's (TSR 9.6.2).
-    alone = bool(roles & FIRST_INSTANCE and preset and not members)
-    if not alone and not roles & PANEL:
-        if bound is not None:
-            raise ValidationError(
-                {
-                    "kind": _(
-                        "“%(name)s” is a bound decision: %(outcome)s (TSR 9.6.3); anything "
-                        "else is for the arbitration panel."
-                    )
-                    % {
-                        "name": bound.label,
-                        "outcome": ngettext(
-                            "%(points)d point deducted",
-                            "%(points)d points deducted",
-                            bound.deduction,
-                        )
-                        % {"points": bound.deduction}
-                        if bound.deduction
-                        else _("a warning"),
-                    }
-                }
-            )
+    decider = sanction_decider(
+        kind=SanctionKind(kind),
+        points=points,
+        bound=bound,
+        members_named=bool(members),
+        first_instance=bool(roles & FIRST_INSTANCE),
+        on_panel=bool(roles & PANEL),
+    )
+    if isinstance(decider, Refused):
         policies.enforce(
-            policies.Refusal(
-                _(
-                    "Unsporting conduct is for the arbitration panel; the adjudicator gives only "
-                    "the bound decisions of the catalogue (TSR 9.6.2, 9.6.3)."
-                )
-            )
+            policies.Refusal(rule_message(decider.template, decider.params, decider.rule))
         )
-    return alone
+    if isinstance(decider, FieldError):
+        require_valid([decider])
+    return decider == Decider.ADJUDICATOR
 
 
 def _round_played(round: Round, tournament: Tournament) -> Round:
@@ -277,17 +271,16 @@ def _locked_sanction(sanction: Sanction) -> Sanction:
 
 
 def _require_round_under_way(round: Round) -> None:
-    """An appeal is at once (TSR 9.7.7): while the round's matches are played or checked."""
-    if round.status not in {Round.Status.RUNNING, Round.Status.FINISHED}:
-        raise ValidationError(
-            {
-                "sanction": _(
-                    "Round %(round)d is %(status)s: an appeal is made at once, while its "
-                    "matches are played (TSR 9.7.7)."
-                )
-                % {"round": round.number, "status": round.get_status_display()}
-            }
-        )
+    """An appeal is at once (TSR 9.7.7; ``doko.rules.sanctions.appeal_round_problem``): while
+    the round's matches are played or checked."""
+    under_way = round.status in {Round.Status.RUNNING, Round.Status.FINISHED}
+    require_valid(
+        [
+            appeal_round_problem(
+                round=round.number, under_way=under_way, status=round.get_status_display()
+            )
+        ]
+    )
 
 
 @transaction.atomic
@@ -299,19 +292,19 @@ def sanction_appeal_lodge(*, sanction: Sanction, grounds: str = "", by: User) ->
     tournament = sanction.round.tournament
     policies.enforce(policies.may_lodge_appeal(tournament=tournament, user=by))
     policies.enforce(policies.panel_appointed(tournament=tournament))
-    if sanction.status != Sanction.Status.IN_FORCE:
-        raise ValidationError(
-            {
-                "sanction": _("The sanction is %(status)s: it is not appealed again.")
-                % {"status": sanction.get_status_display()}
-            }
-        )
-    if sanction.appeal_id is not None or sanction.members.exists():
-        raise ValidationError(
-            {"sanction": _("This is the arbitration panel's decision: it is final (TSR 8.2.1).")}
-        )
-    if Appeal.objects.filter(sanction=sanction).exists():
-        raise ValidationError({"sanction": _("This decision has been appealed already.")})
+    # Asked one after the other, as far as needed (TSR 8.2.1).
+    in_force = sanction.status == Sanction.Status.IN_FORCE
+    by_panel = in_force and (sanction.appeal_id is not None or sanction.members.exists())
+    appealed = in_force and not by_panel and Appeal.objects.filter(sanction=sanction).exists()
+    require_valid(
+        [
+            appeal_problem(
+                withdrawn=None if in_force else sanction.get_status_display(),
+                by_panel=by_panel,
+                appealed=appealed,
+            )
+        ]
+    )
     _require_round_under_way(sanction.round)
     seat = _seat_in(sanction.entry, sanction.round)
     _require_in_time(sanction, seat.table)
@@ -366,8 +359,7 @@ def sanction_appeal_decide(
         interruption=interruption,
         by=by,
     )
-    _require_own_sanction(outcome, ruling=ruling, change=change)
-    kind_points = _panel_sanction(change)
+    own = _panel_sanction(outcome, ruling=ruling, change=change)
     _require_round_under_way(sanction.round)
     panel_record(
         appeal,
@@ -378,7 +370,7 @@ def sanction_appeal_decide(
         by=by,
     )
     replacement = _sanction_change(
-        sanction, appeal, outcome=outcome, kind_points=kind_points, members=members, by=by
+        sanction, appeal, outcome=outcome, own=own, members=members, by=by
     )
     _log_panel_on_sanction(appeal, sanction, replacement, table=table, members=members, by=by)
     reason = _("Arbitration panel on table %(table)d (TSR 8.5.1)") % {"table": table.number}
@@ -389,46 +381,20 @@ def sanction_appeal_decide(
     return appeal
 
 
-def _require_own_sanction(
+def _panel_sanction(
     outcome: Appeal.Outcome, *, ruling: Ruling | None, change: SanctionRuling | None
-) -> None:
-    """On a sanction the panel gives its own sanction when, and only when, it changes the
-    decision, and never a ruling on a hand."""
-    if ruling is not None:
-        raise ValidationError(
-            {
-                "ruling": _(
-                    "An appeal against a sanction is decided with the panel's own sanction, "
-                    "not a ruling on a hand."
-                )
-            }
+) -> PanelSanction | None:
+    """The panel's own sanction, given when, and only when, it changes the decision: a warning
+    or a deduction, never a ruling on a hand (``doko.rules.sanctions``, TSR 8.2.1, 9.6.2)."""
+    changes = outcome == Appeal.Outcome.CHANGE
+    kind = None if change is None else SanctionKind(change.kind)
+    points = None if change is None else change.points
+    require_valid(
+        panel_sanction_problems(
+            changes=changes, kind=kind, points=points, ruling_given=ruling is not None
         )
-    if (change is not None) != (outcome == Appeal.Outcome.CHANGE):
-        raise ValidationError(
-            {
-                "sanction": _(
-                    "The panel gives its own sanction when, and only when, it changes the decision."
-                )
-            }
-        )
-
-
-def _panel_sanction(change: SanctionRuling | None) -> tuple[Sanction.Kind, int | None] | None:
-    """The kind and points of the panel's own sanction, if it gives one: a warning or a
-    deduction; a disqualification is a sanction of its own (TSR 9.6.2 c)."""
-    if change is None:
-        return None
-    kind = Sanction.Kind(change.kind)
-    if kind not in {Sanction.Kind.WARNING, Sanction.Kind.DEDUCTION}:
-        raise ValidationError(
-            {
-                "sanction": _(
-                    "On appeal the panel makes a bound decision a warning or a deduction; "
-                    "a disqualification is a sanction of its own (TSR 9.6.2 c)."
-                )
-            }
-        )
-    return kind, _points_for(kind, change.points, field="sanction")
+    )
+    return panel_sanction(changes=changes, kind=kind, points=points)
 
 
 def _sanction_change(
@@ -436,12 +402,12 @@ def _sanction_change(
     appeal: Appeal,
     *,
     outcome: Appeal.Outcome,
-    kind_points: tuple[Sanction.Kind, int | None] | None,
+    own: PanelSanction | None,
     members: Collection[User],
     by: User,
 ) -> Sanction | None:
     """Supersede or annul the sanction the panel did not uphold, and record the panel's own
-    if it changed it (``kind_points``). Returns the panel's own sanction."""
+    if it changed it (``own``). Returns the panel's own sanction."""
     if outcome == Appeal.Outcome.UPHOLD:
         return None
     sanction.status = (
@@ -450,14 +416,13 @@ def _sanction_change(
     save_validated(sanction)
     if outcome != Appeal.Outcome.CHANGE:
         return None
-    assert kind_points is not None  # a change comes with the panel's sanction, checked above
-    kind, points = kind_points
+    assert own is not None  # a change comes with the panel's sanction, checked above
     replacement = save_validated(
         Sanction(
             entry=sanction.entry,
             round=sanction.round,
-            kind=kind,
-            points=points,
+            kind=Sanction.Kind(own.kind),
+            points=own.points,
             offence=sanction.offence,
             reasons=appeal.reasons,
             decided_by=by,

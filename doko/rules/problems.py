@@ -2,7 +2,8 @@
 
 Messages are English templates with ``{placeholders}``; ``gettext_noop`` marks them for the
 translation catalogue (``makemessages`` finds it by name) and the Django layer translates them
-when it shows them (``scoring.messages``). A message with a number of things in it is a
+when it shows them (``tournaments.messages``), with the TSR section it rests on: after the
+message in brackets, or where the message names it, ``{rule}``. A message with a number of things in it is a
 ``Plural`` (``ngettext_noop``), whose form the Django layer picks by that number in the reader's
 language (``tournaments/management/commands/makemessages.py`` teaches the extraction its name).
 The core itself stays free of Django.
@@ -42,10 +43,19 @@ def ngettext_noop(singular: str, plural: str, *, count: str = "count") -> Plural
 # What a message is: one text, or a text whose words follow a number.
 Template = str | Plural
 
+# The placeholder a message may name its TSR section with, to place it inside the sentence.
+RULE = "rule"
+
+
+def with_rule(template: Template, params: Mapping[str, Any], rule: str) -> str:
+    """The English message, its ``{rule}`` (if it names one) the TSR section."""
+    return template.format(**{**params, RULE: rule})
+
 
 @dataclass(frozen=True)
 class FieldError:
-    """One inconsistent input: which field, which rule it breaks, and why."""
+    """One inconsistent input: which field, which rule it breaks, and why. A problem of the
+    input alone, no rule of the TSR (a number out of range), has the rule ``""``."""
 
     field: str
     rule: str
@@ -54,7 +64,7 @@ class FieldError:
 
     @property
     def message(self) -> str:
-        return self.template.format(**self.params)
+        return with_rule(self.template, self.params, self.rule)
 
 
 class InvalidInput(ValueError):

@@ -4,7 +4,7 @@ appeals, as plain data in and an outcome or the problems out.
 The adjudication services read the rows (who, which seats play, which hand, how many hands
 are written, the line on the sheet, what happened since) into these arguments, ask here, and
 store what comes back; a problem carries its field, its TSR section and a message template
-(``doko.rules.problems``), which the Django layer translates (``scoring.messages``).
+(``doko.rules.problems``), which the Django layer translates (``tournaments.messages``).
 
 The readings of the German text, which decides:
 

@@ -2,7 +2,7 @@
 
 ``check_sheet`` reports every problem at once, so a scorekeeper sees all that is wrong, and says
 what the next hand must be. Messages are English templates marked for translation; the Django
-layer translates them (``scoring.messages``).
+layer translates them (``tournaments.messages``).
 
 A round has 24 lines at a table of four and 30 at a table of five, compulsory and forced solos
 included (TSR 8.5.1, 10.1.5, 10.2.1; see ``doko.rules.deal``).
@@ -24,7 +24,7 @@ from doko.rules.deal import (
     seat_after,
 )
 from doko.rules.penalty import credits_soloist
-from doko.rules.problems import Template, gettext_noop, ngettext_noop
+from doko.rules.problems import Template, gettext_noop, ngettext_noop, with_rule
 from doko.rules.value import highest_game_value
 
 
@@ -180,7 +180,7 @@ class Problem:
 
     @property
     def message(self) -> str:
-        return self.template.format(**self.params)
+        return with_rule(self.template, self.params, self.rule)
 
 
 @dataclass(frozen=True)

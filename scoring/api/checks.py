@@ -13,7 +13,7 @@ from rest_framework import serializers
 
 from doko.rules.sheet import PROBLEM_CODES, SheetCheck
 from scoring.api.fields import seat_dict
-from scoring.messages import problems_data
+from tournaments.messages import problems_data
 
 CODES = ", ".join(PROBLEM_CODES) + ", and for a sheet handed in too early: incomplete"
 

@@ -29,7 +29,7 @@ from limits.clients import client_cookie_set
 from limits.throttles import PublicAddressThrottle, PublicClientThrottle
 from scoring.api.checks import ScoresheetCheckResponseSerializer, check_data
 from scoring.api.fields import MOST_HANDS, SeatsField, hand_seat_problems, seat_dict, soloist_field
-from scoring.messages import field_errors
+from tournaments.messages import field_errors
 
 
 class RulesRequest(Protocol):

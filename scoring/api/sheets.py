@@ -29,10 +29,10 @@ from scoring.api.access import SeatKeyAuthentication, SheetAccess, sheet_get, sh
 from scoring.api.checks import LiveCheckSerializer, check_data
 from scoring.api.fields import ContractField, seat_dict
 from scoring.api.hands import HAND_EXAMPLE, HandsReplaceSerializer
-from scoring.messages import problems_data
 from scoring.models import Scoresheet, ScoresheetChange, ScoresheetScan
 from scoring.selectors.record import first_entry_blind
 from scoring.services import Actor, SheetRefused, StaleVersionError
+from tournaments.messages import problems_data
 from tournaments.models import Seat
 
 # The sheet as the API returns it ------------------------------------------------------------

@@ -11,6 +11,7 @@ enters and hands in the sheet; any other player of the table confirms it with th
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
@@ -19,22 +20,19 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import time_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, ngettext
 
+from doko.rules import sheet_changes
 from doko.rules.contracts import Contract, SoloType
-from doko.rules.deal import TABLE_OF_FOUR, scorekeeper
-from doko.rules.problems import Template, ngettext_noop
+from doko.rules.deal import scorekeeper
 from doko.rules.sheet import (
     HandLine,
     Problem,
     Replay,
     SheetCheck,
     dealt_out_of_turn,
-    with_dealers,
     with_game_values,
 )
 from scoring import policies, rulings
-from scoring.messages import problem_message
 from scoring.models import (
     RETURN_REASON_LENGTH,
     Hand,
@@ -54,6 +52,7 @@ from scoring.selectors import (
 )
 from scoring.selectors.record import sheet_record
 from tournaments.caching import table_changed
+from tournaments.messages import problem_message, require_valid
 from tournaments.models import Round, Seat, SheetKeeping, TournamentRole
 from tournaments.policies import enforce
 from tournaments.selectors import table_playing_time, user_roles
@@ -132,50 +131,33 @@ def _roles(sheet: Scoresheet, by: Actor) -> set[str]:
 
 
 def _require_time_over_within(lines: Sequence[HandLine], *, after: int | None) -> None:
-    """The playing time ended after a hand the entry has, or before the first (TSR 8.5.1)."""
-    if after is not None and not 0 <= after <= len(lines):
-        raise ValidationError(
-            {
-                "time_over_after_hand": ngettext(
-                    "The playing time cannot have ended after hand %(after)d: the sheet has "
-                    "%(count)d hand (TSR 8.5.1).",
-                    "The playing time cannot have ended after hand %(after)d: the sheet has "
-                    "%(count)d hands (TSR 8.5.1).",
-                    len(lines),
-                )
-                % {"after": after, "count": len(lines)}
-            }
-        )
+    """The playing time ended after a hand the entry has, or before the first (TSR 8.5.1;
+    ``doko.rules.sheet_changes.time_over_problem``)."""
+    require_valid([sheet_changes.time_over_problem(hands=len(lines), after=after)])
 
 
 def _require_time_over(sheet: Scoresheet, *, after: int | None, table_size: int) -> None:
     """The end of the playing time is noted on a sheet only once it has come for its table
-    (TSR 8.5.1): the adjudicator announced the end of the round, and the table's own time
-    is over too, a table of five's longer match (TSR 10.1.5) and its extra time. Clearing
-    the note, or keeping it as it is, is always allowed."""
+    (TSR 8.5.1, 10.1.5; ``doko.rules.sheet_changes.time_over_note_problem``). Clearing the
+    note, or keeping it as it is, reads no clock."""
     if after is None or after == sheet.time_over_after_hand:
         return
     time = table_playing_time(table=sheet.table, size=table_size)
-    if time.over(timezone.now()):
-        return
-    if not time.announced:
-        message = _(
-            "The playing time of table %(table)d has not ended: the adjudicator announces the "
-            "end of the round, and only then is it noted after which hand (TSR 8.5.1)."
-        ) % {"table": time.number}
-    else:
-        message = (
-            _(
-                "The playing time of table %(table)d ends at %(time)s (TSR 8.5.1, 10.1.5): "
-                "until then the table plays on, and the end is noted after that."
+    ends_at = "" if time.ends_at is None else time_format(timezone.localtime(time.ends_at))
+    clock = sheet_changes.TableTime(
+        table=time.number,
+        over=time.over(timezone.now()),
+        announced=time.announced,
+        five=time.five,
+        ends_at=ends_at,
+    )
+    require_valid(
+        [
+            sheet_changes.time_over_note_problem(
+                after=after, noted=sheet.time_over_after_hand, time=clock
             )
-            if time.five
-            else _(
-                "The playing time of table %(table)d ends at %(time)s, with its extra time "
-                "(TSR 8.5.1): until then the table plays on, and the end is noted after that."
-            )
-        ) % {"table": time.number, "time": time_format(timezone.localtime(time.ends_at))}
-    raise ValidationError({"time_over_after_hand": message})
+        ]
+    )
 
 
 # The changes that take a handed-in sheet back to a draft, which counts nowhere.
@@ -270,61 +252,17 @@ def _hand_rows(sheet: Scoresheet, hands: Sequence[HandLine], *, kept: int) -> li
 def _require_decisions_kept(
     adjudication: SheetAdjudication, *, old: list[HandLine], new: list[HandLine]
 ) -> None:
-    """The scorekeeper corrects hands, but does not move what the adjudicators decided: a hand
-    stopped and counted as not played stays as it is (TSR 9.4.3), no other hand becomes one,
-    a solo the decision counts as played without game points stays so (TSR 9.4.4), and no
-    hand before a decision is struck out, which would move the decision to another hand
-    (TSR 8.2.2)."""
-    stopped = adjudication.stopped
-    scored = adjudication.without_game_points
-    for number, line in enumerate(new, start=1):
-        kept = number <= len(old) and old[number - 1] == line
-        if line.replay is not None:
-            # The adjudicator's record (TSR 9.1.3): kept as it is, or struck, not made here.
-            if line not in old:
-                raise ValidationError(
-                    {
-                        "hands": _(
-                            "Hand %(hand)d: only the adjudicator records a game broken off "
-                            "and dealt again (TSR 9.1.3); the scorekeeper does not add one."
-                        )
-                        % {"hand": number}
-                    }
-                )
-            continue
-        if (line.not_played or number in stopped) and not (kept and number in stopped):
-            raise ValidationError(
-                {
-                    "hands": _(
-                        "Hand %(hand)d: only the adjudicator's decision stops a hand and counts "
-                        "it as not played (TSR 9.4.3); the scorekeeper does not change that."
-                    )
-                    % {"hand": number}
-                }
-            )
-        if number in scored and not kept:
-            raise ValidationError(
-                {
-                    "hands": _(
-                        "Hand %(hand)d: the adjudicator's decision counts this solo as played "
-                        "without game points (TSR 9.4.4); the scorekeeper does not change that."
-                    )
-                    % {"hand": number}
-                }
-            )
-    missing = [number for number in stopped | scored if number > len(new)]
-    decided = [d.hand_number for d in adjudication.decisions if d.hand_number <= len(old)]
-    last = max(decided, default=0)
-    if missing or (len(new) < len(old) and new[:last] != old[:last]):
-        raise ValidationError(
-            {
-                "hands": _(
-                    "Hands up to hand %(hand)d carry the adjudicators' decisions: correct a hand "
-                    "before them, but do not strike it out (TSR 8.2.2)."
-                )
-                % {"hand": max([last, *missing])}
-            }
+    """The scorekeeper corrects hands, but does not move what the adjudicators decided (TSR
+    8.2.2, 9.1.3, 9.4.3, 9.4.4; ``doko.rules.sheet_changes.decisions_kept_problems``)."""
+    require_valid(
+        sheet_changes.decisions_kept_problems(
+            old=old,
+            new=new,
+            stopped=adjudication.stopped,
+            without_game_points=adjudication.without_game_points,
+            decided=[decision.hand_number for decision in adjudication.decisions],
         )
+    )
 
 
 def _replace_checked(
@@ -566,21 +504,17 @@ def lines_struck(
 ) -> tuple[list[HandLine], int | None]:
     """An entry's hands (``state``) with hand ``number`` struck out, the later ones dealt again
     as the TSR says but for those dealt out of turn (TSR 9.7.3), and where the time-over mark
-    goes (TSR 8.5.1)."""
-    if not 1 <= number <= len(state.lines):
-        raise ValidationError({"number": _("There is no hand %(number)d.") % {"number": number}})
-    lines = [line for index, line in enumerate(state.lines, start=1) if index != number]
-    if time_over is not None and time_over > len(lines):
-        time_over = len(lines)
-    kept = {n if n < number else n - 1 for n in dealt_out_of_turn(state.check) if n != number}
-    dealt = with_dealers(
-        lines,
+    goes (TSR 8.5.1; ``doko.rules.sheet_changes.lines_struck``)."""
+    require_valid([sheet_changes.strike_problem(hands=len(state.lines), number=number)])
+    struck = sheet_changes.lines_struck(
+        state.lines,
+        number=number,
         table_size=state.table_size,
         hands_per_match=state.hands_per_match,
-        time_over_after_hand=time_over,
-        kept=kept,
+        time_over=time_over,
+        out_of_turn=dealt_out_of_turn(state.check),
     )
-    return dealt, time_over
+    return struck.lines, struck.time_over
 
 
 def scoresheet_hand_strike(
@@ -622,28 +556,17 @@ def _stopped_lines(sheet: Scoresheet, doing: str) -> list[HandLine]:
     return hand_lines(list(sheet.hands.all()))
 
 
-def _zero_line(sheet: Scoresheet, lines: list[HandLine], number: int, **fields) -> HandLine:
+def _zero_line(sheet: Scoresheet, lines: list[HandLine], number: int, **fields: Any) -> HandLine:
     """Line ``number`` with no game points, dealt by its dealer: the one on the sheet, or for
-    the hand being played the next dealer by the TSR (TSR 3.1, 4.2.5)."""
-    if not 1 <= number <= len(lines) + 1:
-        raise ValidationError(
-            {
-                "hand_number": ngettext(
-                    "The sheet has %(count)d hand; hand %(hand)d is not on it.",
-                    "The sheet has %(count)d hands; hand %(hand)d is not on it.",
-                    len(lines),
-                )
-                % {"count": len(lines), "hand": number}
-            }
-        )
+    the hand being played the next dealer by the TSR (TSR 3.1, 4.2.5; ``doko.rules.
+    sheet_changes.zero_line``)."""
+    require_valid([sheet_changes.zero_line_problem(hands=len(lines), number=number)])
     size = sheet.table_size()
     if number <= len(lines):
         dealer = lines[number - 1].dealer
     else:
         dealer = scoresheet_check(scoresheet=sheet, hands=lines, table_size=size).next.dealer
-    return HandLine(
-        dealer=dealer, points=dict.fromkeys(range(1, size + 1), 0), game_value=0, **fields
-    )
+    return sheet_changes.zero_line(dealer=dealer, table_size=size, **fields)
 
 
 @transaction.atomic
@@ -708,42 +631,20 @@ def scoresheet_hand_unstop(
 def _incomplete(
     sheet: Scoresheet, check: SheetCheck, *, table_size: int, time_noted: bool | None = None
 ) -> Problem:
-    """Why a sheet without problems cannot be handed in yet (TSR 8.5.1, 8.5.3, 8.6.1): a forced
-    solo is still owed after the noted end of the playing time; or the table plays on (the
-    round runs, or a table of five or with extra time plays past its end, TSR 10.1.5); or its
-    time is over and the sheet does not yet say after which hand. ``time_noted``: whether the
-    entry checked notes the end of the time, if not the sheet as stored."""
-    template: Template
+    """Why a sheet without problems cannot be handed in yet (TSR 8.5.1, 8.5.3, 8.6.1;
+    ``doko.rules.sheet_changes.incomplete_problem``). ``time_noted``: whether the entry
+    checked notes the end of the time, if not the sheet as stored. The clock is read only
+    where the end is not noted."""
     if time_noted is None:
         time_noted = sheet.time_over_after_hand is not None
-    if time_noted:
-        rule = "TSR 8.5.3, 8.6.1"
-        template = gettext_noop("Seat {seat} must still play a forced solo.")
-    elif not table_playing_time(table=sheet.table, size=table_size).over(timezone.now()):
-        rule = "TSR 8.5.1, 8.6.1" if table_size == TABLE_OF_FOUR else "TSR 10.1.5, 8.6.1"
-        template = ngettext_noop(
-            "The scoresheet is not complete: {remaining} of the round's {count} hands is still "
-            "to be played, compulsory solos included.",
-            "The scoresheet is not complete: {remaining} of the round's {count} hands are still "
-            "to be played, compulsory solos included.",
-            count="remaining",
-        )
-    else:
-        rule = "TSR 8.5.1, 8.5.3"
-        template = gettext_noop(
-            "The playing time has ended: note after which hand, so that the forced solos still "
-            "due can be checked."
-        )
-    return Problem(
-        None,
-        "incomplete",
-        rule,
-        template,
-        {
-            "remaining": check.next.hands_remaining,
-            "count": sheet.table.round.tournament.hands_at(table_size),
-            "seat": check.next.forced_soloist,
-        },
+    over = time_noted or table_playing_time(table=sheet.table, size=table_size).over(timezone.now())
+    return sheet_changes.incomplete_problem(
+        time_noted=time_noted,
+        time_over=over,
+        table_size=table_size,
+        remaining=check.next.hands_remaining,
+        hands_per_match=sheet.table.round.tournament.hands_at(table_size),
+        forced_soloist=check.next.forced_soloist,
     )
 
 

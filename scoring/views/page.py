@@ -20,7 +20,6 @@ from django.utils.translation import gettext as _
 from doko.rules.sheet import dealt_out_of_turn, with_dealers
 from scoring import policies, selectors, services
 from scoring.forms import MODES, HandForm, initial_for
-from scoring.messages import problem_message
 from scoring.models import (
     REPLAY_LABELS,
     RETURN_REASON_LENGTH,
@@ -32,6 +31,7 @@ from scoring.views.access import Access, entry_state, sheet_url
 from scoring.views.sheet_rows import sheet_rows
 from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors
+from tournaments.messages import problem_message
 from tournaments.models import Round, SheetKeeping
 from tournaments.policies import Refusal
 

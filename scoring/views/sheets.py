@@ -16,7 +16,6 @@ from django.views.decorators.http import require_GET, require_POST
 from doko.rules.deal import TABLE_OF_FIVE, sheet_keeper
 from scoring import selectors, services
 from scoring.forms import HandForm
-from scoring.messages import problem_message
 from scoring.services import StaleEntryError, StaleVersionError
 from scoring.views.access import Access, entry_state, sheet_view, wants_json
 from scoring.views.offline import save_json
@@ -41,6 +40,7 @@ from scoring.views.page import (
     with_hand,
     withheld_context,
 )
+from tournaments.messages import problem_message
 
 
 @require_GET

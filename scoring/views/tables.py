@@ -10,7 +10,6 @@ from django.views.decorators.http import require_GET
 
 from doko.rules.deal import TABLE_SIZES
 from scoring import policies
-from scoring.messages import problem_message
 from scoring.models import (
     Scoresheet,
 )
@@ -21,6 +20,7 @@ from scoring.selectors.record import first_entry_blind
 from tournaments import caching
 from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors
+from tournaments.messages import problem_message
 from tournaments.models import Round
 from tournaments.permissions import roles_of, standings_mode
 from tournaments.roles import (
