@@ -36,7 +36,7 @@ COPY . .
 RUN chmod 0755 docker/entrypoint.sh \
  && SECRET_KEY=build-time-collectstatic-only DEBUG=false \
         python manage.py collectstatic --noinput \
- && python -m compileall -q api_base config doko limits tournaments scoring adjudication printing backup demo
+ && python -m compileall -q api_base config doko limits tournaments scoring adjudication teams printing backup demo
 
 USER doko
 

@@ -49,17 +49,20 @@ MKDOCS = NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs
 docs: install
 	$(MKDOCS) build --strict --site-dir site
 
-# Lint, migrations, then the suite twice: on SQLite (the embedded default), and on a throwaway
-# PostgreSQL cluster with a real Redis and Celery worker for the tests marked `services`; the
-# PostgreSQL pass leaves out the tests whose outcome cannot depend on the database
-# (tests/plugins/backends.py). Each pass runs in one process per core (pytest-xdist, a whole test
-# file per process: tests/plugins/parallel.py); TEST_WORKERS=0 runs it in this one. The servers
-# the tests start themselves are installed first if missing (`make servers`), and under `make
-# test` a test that needs one fails instead of skipping (DOKO_REQUIRE_SERVERS).
+# Lint, migrations, then the suite twice: the whole suite on SQLite (the embedded default), and
+# on a throwaway PostgreSQL cluster with a real Redis and Celery worker the tests whose outcome
+# can depend on the database, by the rule of tests/plugins/backends.py (the tests marked
+# `services`, a list of files with their reasons, counted queries). Each pass runs in one
+# process per core (pytest-xdist, a whole test file per process: tests/plugins/parallel.py);
+# TEST_WORKERS=0 runs it in this one. The servers the tests start themselves are installed first
+# if missing (`make servers`), and under `make test` a test that needs one fails instead of
+# skipping (DOKO_REQUIRE_SERVERS). Python keeps its compiled modules (and pytest its rewritten
+# test modules) even where PYTHONDONTWRITEBYTECODE is set: every worker of both passes, and every
+# subprocess a test starts, would compile them all again.
 PG_BIN := $(firstword $(wildcard /usr/lib/postgresql/*/bin))
 TEST_WORKERS ?= auto
-PYTEST = DOKO_REQUIRE_SERVERS=true PATH="$(PG_BIN):$$PATH" $(BIN)/python -m pytest \
-	-n $(TEST_WORKERS) --dist loadfile
+PYTEST = DOKO_REQUIRE_SERVERS=true PYTHONDONTWRITEBYTECODE= PATH="$(PG_BIN):$$PATH" \
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 test: lint servers
 	$(PYTEST) -m "not services"
 	$(PYTEST) --postgres

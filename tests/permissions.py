@@ -1927,25 +1927,13 @@ def post_forms(html: str) -> list[str]:
     ]
 
 
-REFUSAL = pytest.mark.database_independent("a permission refused before any write")
-# The CSRF checks look at the forms' markup and at the middleware's answer.
-CSRF = pytest.mark.database_independent("the forms' markup and the CSRF middleware")
-
-
 def matrix(rows: list[Case]) -> list:
     """``rows`` × ``ROLES``: the parameters ``case, role`` of each app's ``test_matrix``.
 
-    A refusal (the login page, 401, 403, 404, 405) is decided by the URL and the policy functions
-    before any write, and the check that the refused write changed nothing compares the same rows
-    on any database: it is ``database_independent`` (tests/plugins/backends.py), checked in the
-    SQLite pass. What each role may do, and what the rules refuse (400, 409), runs in both."""
+    The matrix runs in the SQLite pass only: who may do what is decided by the URL and the policy
+    functions, the same on any database (tests/plugins/backends.py)."""
     return [
-        pytest.param(
-            case,
-            role,
-            id=f"{case_id(case)}-{role}",
-            marks=[REFUSAL] if status == "L" or status in REFUSED else [],
-        )
+        pytest.param(case, role, id=f"{case_id(case)}-{role}")
         for case in rows
         for role, status in case.statuses().items()
     ]
@@ -2029,7 +2017,6 @@ def csrf_token_test(rows: list[Case]) -> Callable:
     may read."""
     reads = page_reads(rows)
 
-    @CSRF
     @pytest.mark.django_db
     @pytest.mark.parametrize(("case", "role"), reads, ids=pair_ids(reads))
     def test_every_post_form_carries_the_csrf_token(case, role, ctx):
@@ -2050,7 +2037,6 @@ def form_pages_test(pages: list[tuple]) -> Callable:
             name, kwargs, *(role or ["organiser"]), id="-".join([name, kwargs.__name__, *role])
         )
 
-    @CSRF
     @pytest.mark.django_db
     @pytest.mark.parametrize(("name", "kwargs", "role"), [param(page) for page in pages])
     def test_the_form_pages_have_post_forms(name, kwargs, role, ctx):
@@ -2065,7 +2051,6 @@ def csrf_refusal_test(rows: list[Case]) -> Callable:
     may make it."""
     writes = page_writes(rows)
 
-    @CSRF
     @pytest.mark.django_db
     @pytest.mark.parametrize(("case", "role"), writes, ids=pair_ids(writes))
     def test_a_post_without_the_csrf_token_is_403(case, role, ctx):

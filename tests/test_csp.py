@@ -12,10 +12,6 @@ from django.urls import reverse
 
 from tests.permissions import MATRIX, PUBLIC, Case, R, T, page_reads, pair_ids, request
 
-# The header comes from the middleware and the markup from the templates: the PostgreSQL pass
-# reads every page through the permission matrix already (tests/plugins/backends.py).
-pytestmark = pytest.mark.database_independent("the policy header and the pages' markup")
-
 HEADER = "Content-Security-Policy"
 
 

@@ -9,7 +9,6 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tests.permissions import (
-    CSRF,
     MATRIX,
     NONE,
     SITE,
@@ -72,7 +71,6 @@ test_the_form_pages_have_post_forms = form_pages_test(
 test_a_post_without_the_csrf_token_is_403 = csrf_refusal_test(SITE)
 
 
-@CSRF
 @pytest.mark.django_db
 def test_the_login_form_needs_the_csrf_token(ctx):
     client = Client(enforce_csrf_checks=True)
@@ -83,7 +81,6 @@ def test_the_login_form_needs_the_csrf_token(ctx):
     assert "_auth_user_id" not in client.session
 
 
-@CSRF
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("name", "kwargs", "data"),

@@ -125,18 +125,3 @@ def new_page(browser, one_request_at_a_time) -> Iterator[Callable[..., object]]:
 def page(new_page):
     """A page in a browser context of its own (see ``new_page``)."""
     return new_page()
-
-
-# A browser test drives pages whose reads and writes the page, API and service tests check on
-# both databases; what it adds (the keyboard, htmx, the offline queue, the policy in a real
-# browser) is the browser's. So the PostgreSQL pass leaves it to the SQLite pass
-# (tests/plugins/backends.py), and saves two minutes of Chromium.
-BROWSER_ON_ONE_DATABASE = (
-    "what a browser adds is the browser's; the database work behind its pages is tested on both"
-)
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        if item.get_closest_marker("browser"):
-            item.add_marker(pytest.mark.database_independent(BROWSER_ON_ONE_DATABASE))

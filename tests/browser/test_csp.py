@@ -17,9 +17,6 @@ from tournaments.models import Entry, Round
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True),
-    # What the browser refuses depends on the markup and the header, not on the database; the
-    # other browser tests run on both (tests/plugins/backends.py).
-    pytest.mark.database_independent("the browser's view of the policy header and the markup"),
 ]
 
 # Collects the page's violation events from its first script on (Playwright's init scripts are

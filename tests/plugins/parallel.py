@@ -4,7 +4,7 @@ loadfile``.
 With ``--dist loadfile`` each test file goes to one worker process in one piece, so that what a
 module builds once (the permission matrix's world, the demo) is built once. pytest-xdist would
 hand out the biggest files first; the scheduler here hands them out in the order pytest-django
-puts the tests in, and a file whose tests pytest-django splits up goes out in as many pieces. That
+puts the tests in (``FIRST`` at the front), and a file whose tests pytest-django splits up goes out in as many pieces. That
 order matters: pytest-django runs the transactional tests (``transaction=True``, the live server)
 after the others because they end by emptying the database, data migrations' rows included (the
 Organisers group, the catalogue of offences), which the other tests expect to find.
@@ -15,6 +15,19 @@ and, in the ``--postgres`` pass, a PostgreSQL cluster, Redis and Celery worker o
 """
 
 import pytest
+
+# Files that take a good part of a pass on their own (the API's property test: over a thousand
+# generated requests, in the PostgreSQL pass). They go out first, so that the other workers share
+# the rest meanwhile instead of waiting for them at the end.
+FIRST = ("tests/test_api_fuzz.py",)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]):
+    """``FIRST`` to the front, before pytest-django puts the transactional tests last (its sort
+    keeps this order within each kind)."""
+    items.sort(key=lambda item: not item.nodeid.startswith(FIRST))
+    return (yield)
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -5,9 +5,9 @@ The suite runs twice (``make test``):
 ``pytest -m "not services"``
     On SQLite (an in-memory test database), without any server.
 ``pytest --postgres``
-    The suite on a throwaway PostgreSQL cluster that this plugin starts (``tryfirst``
-    ``pytest_configure``, before Django reads ``DATABASE_URL``) and stops at the end, without the
-    tests whose outcome cannot depend on the database (``tests/plugins/backends.py``). The tests
+    On a throwaway PostgreSQL cluster that this plugin starts (``tryfirst`` ``pytest_configure``,
+    before Django reads ``DATABASE_URL``) and stops at the end: the tests whose outcome can depend
+    on the database (the rule: ``tests/plugins/backends.py``). The tests
     marked ``services`` also get a real Redis (``redis_server``) and a real Celery worker
     (``celery_worker``). The processes themselves: ``tools/servers.py``.
 

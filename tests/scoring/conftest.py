@@ -17,12 +17,41 @@ class DeskWorld:
 
 
 @pytest.fixture
-def desk_world():
+def desk_world(desk_world_built, db):
     """Table 1 has no hand yet; 2 has five hands typed through the scorekeeper's link; 3 was
     handed in through the link; 4 was confirmed by its table; 5 has three hands and a
     complaint about hand 2; 6 was typed at the desk and its second entry has five hands; 7 was
     typed at the desk and its second entry differs in hand 7; 8 was confirmed by double
-    entry."""
+    entry.
+
+    Built once per test module (``tests/worlds.py``: a second of services, asked for by some
+    hundred tests); each test reads its rows afresh, and what it changes is rolled back."""
+    from tests.worlds import fresh
+
+    world = desk_world_built
+    return DeskWorld(
+        tournament=fresh(world.tournament),
+        round=fresh(world.round),
+        organiser=fresh(world.organiser),
+        second=fresh(world.second),
+        adjudicator=fresh(world.adjudicator),
+        sheets={
+            number: fresh(sheet, "table__round__tournament")
+            for number, sheet in world.sheets.items()
+        },
+    )
+
+
+@pytest.fixture(scope="module")
+def desk_world_built(django_db_setup, django_db_blocker):
+    """``desk_world`` as built, once for the module."""
+    from tests.worlds import built_once
+
+    with built_once(django_db_blocker):
+        yield _desk_world_build()
+
+
+def _desk_world_build() -> DeskWorld:
     from adjudication.services import complaint_record
     from doko.sample_sheets import full_match
     from scoring import services

@@ -272,6 +272,7 @@ def test_the_new_match_day_page_takes_the_plans_groups_and_its_double_days(clien
     assert "even number of rounds" in odd.content.decode()
 
 
+@pytest.mark.postgres("counted queries")
 def test_the_plan_pages_queries_do_not_grow_with_its_match_days(client):
     """The page asks who may swap once, not once a planned match day."""
     from django.db import connection

@@ -267,7 +267,6 @@ def many_players(players: int, rounds: int) -> standings.Standings:
     return standings.standings(entrants=entrants, results=results)
 
 
-@pytest.mark.database_independent("standings built in memory, laid out as a PDF: no query")
 def test_standings_of_two_thousand_players_over_ten_rounds_grow_linearly():
     """Ten times the players take about ten times as long, not a hundred: a guard against a
     quadratic layout, measured against a tenth of the field in the same run so that a slow or
@@ -434,6 +433,7 @@ def test_the_standings_job_prints_the_stored_standings(
     assert "(disqualified)" in text
 
 
+@pytest.mark.postgres("a check constraint")
 def test_a_round_results_job_needs_a_round_and_a_standings_job_none():
     tournament = factories.tournament()
     Job.objects.create(tournament=tournament, kind=Job.Kind.STANDINGS_PDF, language="en")
