@@ -161,3 +161,16 @@ def test_group_of_three_teams_is_refused_on_groups():
 def test_a_seasons_slash_becomes_a_dash_in_the_short_name():
     competition = league(name="Doppelkopf-Liga Nord", season="2026/27", teams=0)
     assert competition.slug == "doppelkopf-liga-nord-2026-27"
+
+
+def test_a_match_day_round_closes_with_its_last_confirmed_sheet(
+    django_capture_on_commit_callbacks,
+):
+    """Issue 47: the round stayed "running", its clock on, after every sheet was confirmed."""
+    competition = league(teams=4)
+    match_day = _match_day(competition)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_round(match_day, 1, favoured_team=teams(competition)[0])
+    round_ = match_day.tournament.rounds.get(number=1)
+    assert round_.status == round_.Status.CLOSED
+    assert round_.ended_at is not None
