@@ -20,7 +20,6 @@ admin.site.login_form = login.RateLimitedAdminAuthenticationForm
 handler500 = "config.errors.server_error"
 
 
-
 @require_GET
 @cache_control(max_age=86400, public=True)
 def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
