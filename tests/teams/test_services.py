@@ -129,6 +129,25 @@ def test_line_up_change_after_the_draw_seats_the_reserve_in_the_place():
     assert match_day.tournament.rounds.get(number=2).seats.filter(entry=reserve).exists()
 
 
+def test_a_reserve_named_before_the_draw_takes_the_place_among_the_players():
+    """Issue 47: the match day counted the reserve with the four who play (17 players for
+    four teams); the player he replaced before any round was drawn never played."""
+    competition = league(teams=4, members=5)
+    match_day = _match_day(competition)
+    team = teams(competition)[0]
+    members = [m.player for m in team.members.order_by("pk")]
+    services.line_up_set(
+        match_day=match_day,
+        team=team,
+        players=[*members[:3], members[4]],
+        by=organiser_of(competition),
+    )
+    entries = match_day.tournament.entries
+    assert entries.count() == 16
+    assert entries.filter(player=members[4]).exists()
+    assert not entries.filter(player=members[3]).exists()
+
+
 def test_another_clubs_organiser_cannot_change_the_competition():
     competition = league()
     other = factories.user()
