@@ -132,9 +132,7 @@ def test_the_handed_in_sheet_shows_the_way_to_the_second_entry(client, double):
     assert "Confirm: the scoresheet is correct" not in page
 
 
-def test_with_double_entry_the_sheet_says_the_second_entry_confirms_it(
-    client, double, organiser
-):
+def test_with_double_entry_the_sheet_says_the_second_entry_confirms_it(client, double, organiser):
     """Issue 47: "another player of the table confirms it" is not true of a paper sheet
     checked by double entry: only the second entry does."""
     sheet, _second = double

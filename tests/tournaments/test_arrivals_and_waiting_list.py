@@ -82,9 +82,7 @@ def test_the_desk_checks_in_and_the_no_shows_go_in_one_action(full, organiser):
     assert active.filter(arrived_at__isnull=True).count() == 2
 
 
-def test_a_withdrawn_no_show_leaves_the_standings_not_the_players_list(
-    full, organiser, client
-):
+def test_a_withdrawn_no_show_leaves_the_standings_not_the_players_list(full, organiser, client):
     """Issue 47: a no-show withdrawn before the first draw never played; the public standings
     leave him out, the organiser's list of players keeps him (withdrawn)."""
     entries = factories.entries(full)
