@@ -143,7 +143,7 @@ _DECISION_RELATED = (
 @dataclass(frozen=True)
 class Dashboard:
     """What an adjudicator walking between the tables needs to see: what waits for him, and
-    what was decided lately."""
+    what was decided recently."""
 
     open: list[Decision]  # complaints not ruled yet
     drafts: list[Decision]  # ruled, waiting for initials (TSR 8.2.2)

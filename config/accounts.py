@@ -21,6 +21,7 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import login as auth_login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import SetPasswordForm
@@ -155,7 +156,7 @@ def staff_invitation(request: HttpRequest, key: str) -> HttpResponse:
 def _invitation_accept(
     request: HttpRequest, invitation: StaffInvitation, context: dict, *, key: str, password: str
 ) -> HttpResponse:
-    """Accept, then on to the login (a new account) or to the tournament; a refusal that came
+    """Accept, then on to the tournament, logged in (a new account is signed in); a refusal that came
     up meanwhile (accepted, withdrawn, an account made for the address) shows the page anew."""
     try:
         grant = services.staff_invitation_accept(
@@ -170,17 +171,18 @@ def _invitation_accept(
     role = grant.get_role_display()
     tournament = grant.tournament.name
     if password:
+        # He just chose the password on this page: he is signed in with it, as a login would,
+        # rather than sent to type it again (issue 47). A new account has no second factor.
+        auth_login(request, grant.user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(
             request,
             gettext(
-                "Your account is made, as %(role)s in %(tournament)s. Log in with your "
-                "user name, %(username)s."
+                "Your account is made and you are logged in, as %(role)s in %(tournament)s. "
+                "Your user name is %(username)s."
             )
             % {"role": role, "tournament": tournament, "username": grant.user.get_username()},
         )
-        return HttpResponseRedirect(
-            f"{reverse('login')}?{urlencode({'username': grant.user.get_username()})}"
-        )
+        return redirect("tournament", grant.tournament.slug)
     messages.success(
         request,
         gettext("Invitation accepted: you are %(role)s in %(tournament)s.")

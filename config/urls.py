@@ -1,6 +1,10 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.http import HttpRequest, HttpResponsePermanentRedirect
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_GET
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config import accounts, login
@@ -15,7 +19,17 @@ admin.site.login_form = login.RateLimitedAdminAuthenticationForm
 # A failure, and the database away (503), answered without asking the database.
 handler500 = "config.errors.server_error"
 
+
+@require_GET
+@cache_control(max_age=86400, public=True)
+def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
+    """``/favicon.ico``, which browsers ask for where a page names no icon (a PDF, a JSON
+    answer): the site's icon among the static files, not a 404 in the log."""
+    return HttpResponsePermanentRedirect(static("img/favicon.ico"))
+
+
 urlpatterns = [
+    path("favicon.ico", favicon, name="favicon"),
     # Routes are tried in order: the API first, as its prefix rules it in or out at once, where
     # the pages' routes are tried one by one (some 90 of them before the API otherwise).
     path("api/v1/", include("config.api_urls")),

@@ -275,7 +275,8 @@ def standings(
 
     Players equal on every key share a rank (1, 2, 2, 4); with the start number in the chain
     no two are equal. Players without a confirmed round follow, unranked, by start number;
-    disqualified players come last, unranked, by start number.
+    disqualified players come last, unranked, by start number. A player withdrawn without a
+    result in any round (a no-show) is left out.
     """
     # One pass over the results and one over each player's: a confirm rebuilds the standings
     # of 2,000 players × 10 rounds (tests/doko/test_standings.py checks this against the
@@ -394,7 +395,15 @@ def _ranked(
     not_played: list[Row] = []
     unranked: list[Row] = []
     for entrant, fields, previous in lines:
-        points, _, placings, best, rounds_played, *_ = fields
+        points, provisional, placings, best, rounds_played, *_, cells = fields
+        if (
+            entrant.status == Status.WITHDRAWN
+            and provisional is None
+            and all(cell is None for cell in cells)
+        ):
+            # Withdrawn before playing a round (a no-show): he never was in the tournament's
+            # play, so the standings do not list him; the players' list keeps him.
+            continue
         if entrant.status == Status.DISQUALIFIED:
             unranked.append(_row(None, entrant, fields, previous))
         elif not rounds_played:

@@ -172,8 +172,11 @@ class MatchDayForm(forms.Form):
             assert isinstance(stage, forms.ChoiceField)
             stage.choices = [(MatchDay.Stage.GROUPS.value, MatchDay.Stage.GROUPS.label)]
             del self.fields["advance"]
+        # A group seats four teams at each table, so there are at most as many groups as
+        # four teams make: 8 teams are offered groups 1 and 2, not 1 to 16.
+        most = max(1, min(MAX_GROUPS, len(teams) // 4))
         groups = [("", _("does not play"))] + [
-            (str(n), _("Group %(number)d") % {"number": n}) for n in range(1, MAX_GROUPS + 1)
+            (str(n), _("Group %(number)d") % {"number": n}) for n in range(1, most + 1)
         ]
         for team in teams:
             self.fields[f"group_{team.pk}"] = forms.TypedChoiceField(

@@ -43,6 +43,7 @@ class ScreenLine:
     match_points: str
     game_points: int
     zone: str
+    ranked: bool = True  # False before any match day counts (``SeasonLine.ranked``)
 
 
 def current_match_day(*, competition: Competition) -> MatchDay | None:
@@ -110,6 +111,7 @@ def competition_screen(request: HttpRequest, slug: str) -> HttpResponse:
             match_points=match_points_text(line.match_points),
             game_points=line.game_points,
             zone=line.zone,
+            ranked=line.ranked,
         )
         for line in selectors.season_table(competition=competition)
     ]

@@ -298,6 +298,8 @@ class SeasonLine:
     rank: int
     shared: bool
     zone: str  # "promotion", "relegation" or ""
+    # False before any match day counts: every team equal, none ranked above another.
+    ranked: bool = True
 
 
 def season_table(*, competition: Competition) -> list[SeasonLine]:
@@ -349,6 +351,7 @@ def season_table(*, competition: Competition) -> list[SeasonLine]:
             else "relegation"
             if index >= count - competition.relegation_places
             else "",
+            ranked=counted,
         )
         for index, row in enumerate(rows)
     ]

@@ -545,7 +545,25 @@ def _line_up_store(
         }
         if changes:
             tournament_services.seats_substitute(round=round_, changes=changes)
+    _unnamed_entries_remove(
+        match_day=match_day, left=set(before.values()) - {e.pk for e in entries}
+    )
     return stored
+
+
+def _unnamed_entries_remove(*, match_day: MatchDay, left: set[int]) -> None:
+    """A player's entry is made when a line-up first names him (``_entry_for``): one who left
+    every line-up of the day before he was seated in any round never played it, so he is no
+    longer one of its players (the reserve is not counted with the four who play). One who
+    was seated keeps his entry, with his rounds."""
+    if not left:
+        return
+    unnamed = match_day.tournament.entries.filter(
+        pk__in=left, line_ups__isnull=True, seats__isnull=True
+    )
+    if unnamed.exists():
+        Entry.objects.filter(pk__in=list(unnamed.values_list("pk", flat=True))).delete()
+        tournament_services.standings_schedule(tournament_id=match_day.tournament_id)
 
 
 @transaction.atomic

@@ -1168,6 +1168,8 @@ PRINTING = [
 SITE = [
     # Pages ----------------------------------------------------------------------------------------
     c("healthz", "get", NONE, PUBLIC),
+    # The browser's own ask for an icon: on to the static file, for everyone.
+    c("favicon", "get", NONE, "301 301 301 301 301 301 301 301"),
     c("login", "get", NONE, PUBLIC),
     # The login's second step, only after the right password of an account with a second factor.
     c("login-code", "get", NONE, "L L L L L L L L"),

@@ -5,6 +5,7 @@ inline style."""
 
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -164,3 +165,16 @@ def test_withdrawing_a_player_asks_through_a_data_attribute(ctx):
     html = client.get(reverse("entries", args=[ctx.slug])).content.decode()
     assert 'data-confirm="Withdraw this player from the rest of the tournament?"' in html
     assert "js/confirm.js" in html
+
+
+def test_no_template_has_a_style_attribute():
+    """A style attribute is refused under the policy (style-src without 'unsafe-inline'),
+    page or fragment, whether or not the matrix above renders it: classes in app.css instead
+    (issue 47: the season plan's form)."""
+    root = Path(__file__).resolve().parent.parent / "templates"
+    found = [
+        str(path.relative_to(root))
+        for path in sorted(root.rglob("*.html"))
+        if re.search(r"\sstyle=[\"']", path.read_text())
+    ]
+    assert found == []

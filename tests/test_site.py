@@ -1,4 +1,4 @@
-"""The site's own pages: the language switch and the health check."""
+"""The site's own pages: the language switch, the health check and the icon."""
 
 import pytest
 from django.urls import reverse
@@ -15,3 +15,12 @@ def test_the_language_link_goes_back_only_to_this_site(client):
 
 def test_health_check_answers(client):
     assert client.get("/healthz/").json() == {"status": "ok"}
+
+
+def test_the_browsers_favicon_is_the_sites_icon(client):
+    """Issue 47: ``/favicon.ico`` was a 404 in every browser's console."""
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response["Location"].endswith(".ico")
+    assert "/static/img/favicon" in response["Location"]
+    assert "max-age=86400" in response["Cache-Control"]

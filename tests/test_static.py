@@ -35,3 +35,23 @@ def test_pages_load_no_assets_from_other_hosts(client, db):
     assert "/static/vendor/htmx/htmx.min.js" in page
     assert "http://" not in page
     assert "https://" not in page
+
+
+def test_no_live_request_is_aborted_by_the_next():
+    """htmx logs an aborted request (``htmx:sendAbort``, ``htmx:afterRequest``) as console
+    errors, and ``hx-sync="…:replace"`` aborts the check in flight at every keystroke (issue
+    47): the live checks queue the last instead, which aborts nothing."""
+    root = Path(__file__).resolve().parent.parent / "templates"
+    aborting = [
+        str(path.relative_to(root))
+        for path in sorted(root.rglob("*.html"))
+        if ":replace" in path.read_text() or ":abort" in path.read_text()
+    ]
+    assert aborting == []
+    row = (root / "scoring/partials/entry_row.html").read_text()
+    assert 'hx-sync="this:queue last"' in row
+
+
+def test_the_favicon_is_a_static_file():
+    icon = Path(__file__).resolve().parent.parent / "static/img/favicon.ico"
+    assert icon.read_bytes()[:4] == b"\x00\x00\x01\x00"  # an ICO file's header

@@ -117,6 +117,65 @@ def test_the_count_check_finds_counted_nouns():
     assert not COUNTED.search("Hand %(hand)d, seat %(seat)d: %(status)s")
 
 
+# The glossary (docs/writing-german.md): words the German texts do not use. The organiser is
+# the *Turnierleitung*, never *Ausrichter* beside it; *Listenführer* is only the table's keeper
+# of the sheet (TSR 7.3), the desk's typist is the *Erfasser*, a member of staff who is not the
+# organiser an *Offizieller*; no English group name; no text begins with a stray colon.
+GERMAN_BANNED = (
+    r"\bAusrichter"
+    r"|Listenführer-Konto|Listenführer mit Konto"
+    r"|Mitglied(er)? der Turnierleitung"
+)
+BANNED = re.compile(GERMAN_BANNED + r"|\b(Organisers|Adjudicators|Scorekeepers)\b|^\s*:")
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+
+def test_the_german_catalogue_keeps_to_the_glossary():
+    banned = [
+        (entry.msgid, text)
+        for entry in german()
+        for text in translations(entry)
+        if BANNED.search(text)
+    ]
+    assert banned == []
+
+
+def test_the_templates_keep_to_the_glossary():
+    """German written in the templates themselves (mails, pages), outside the catalogue; their
+    English message ids may name the "Organisers" group, whose German says otherwise."""
+    german_words = re.compile(GERMAN_BANNED)
+    banned = [
+        (str(path.relative_to(TEMPLATES)), match.group(0))
+        for path in sorted(TEMPLATES.rglob("*"))
+        if path.suffix in {".html", ".txt"}
+        for match in german_words.finditer(path.read_text())
+    ]
+    assert banned == []
+
+
+def test_the_glossary_check_finds_the_banned_words():
+    found = [
+        text
+        for text in [
+            "Nur ein Ausrichter verwaltet die Anmeldung.",
+            "ein Listenführer-Konto",
+            "ein anderes Mitglied der Turnierleitung",
+            "in die Gruppe „Organisers“",
+            ": Verwarnung, Runde 4",
+            "Der Listenführer gibt die Liste ab.",  # the table's keeper: right
+            "Nur die Turnierleitung oder ein Erfasser checkt Spieler ein.",
+        ]
+        if BANNED.search(text)
+    ]
+    assert found == [
+        "Nur ein Ausrichter verwaltet die Anmeldung.",
+        "ein Listenführer-Konto",
+        "ein anderes Mitglied der Turnierleitung",
+        "in die Gruppe „Organisers“",
+        ": Verwarnung, Runde 4",
+    ]
+
+
 def test_every_german_message_is_translated():
     catalogue = german()
     untranslated = [entry.msgid for entry in catalogue.untranslated_entries()]

@@ -11,7 +11,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from doko.rules.official import OFFICIAL
-from tournaments import player_import
+from tournaments import mails, player_import
 from tournaments.models import (
     Entry,
     ExtraTime,
@@ -422,6 +422,11 @@ class RegisterForm(forms.Form):
         self.fields["last_name"].widget.attrs["autocomplete"] = "family-name"
         self.fields["email"].widget.attrs.update(autocomplete="email", maxlength=254)
         self.fields["ddv_number"].widget.attrs["inputmode"] = "numeric"
+        if not mails.mail_leaves_the_server():
+            # Promise no mail where none leaves (the answer then says so too).
+            self.fields["email"].help_text = _(
+                "For the organiser, who can reach you there; this site sends no e-mail."
+            )
 
 
 class RegistrationSettingsForm(forms.Form):

@@ -53,6 +53,7 @@ _GRID_BOTTOM = _MARGIN + 28 * mm  # above the field for extra time and the signa
 _HEADER = 8 * mm  # the grid's header: the column's name, and a seat's player
 _LABEL = 4 * mm  # the line that names a section
 _ROW_MAX = 6 * mm
+_SIGNATURES = 8 * mm  # beneath the totals: a box for each seat's player to sign his total
 _FOOTER = 6 * mm  # baseline of the page footer, from the bottom edge
 _NOTE_LINES = 3  # what the field for extra time beneath the grid holds under its label
 
@@ -87,7 +88,7 @@ class _Grid:
 
     @classmethod
     def of(cls, *, size: int, main: int, solos: int) -> "_Grid":
-        space = _GRID_TOP - _GRID_BOTTOM - _HEADER - 2 * _LABEL
+        space = _GRID_TOP - _GRID_BOTTOM - _HEADER - 2 * _LABEL - _SIGNATURES
         return cls(size=size, main=main, solos=solos, row=min(_ROW_MAX, space / (main + solos + 1)))
 
     @functools.cached_property
@@ -334,6 +335,7 @@ def _draw_frame(
     _draw_heading(canvas, tournament=tournament, round_number=round_number, title=title)
     _draw_seat_labels(canvas, grid)
     _draw_grid(canvas, grid, numbered=blank)
+    _draw_signature_boxes(canvas, grid)
     _draw_time_box(canvas)
     _draw_signature_lines(canvas)
 
@@ -380,6 +382,42 @@ def _draw_seat_labels(canvas: Canvas, grid: _Grid) -> None:
         }
     canvas.setFillColor(_BLACK)
     draw(canvas, _MARGIN, _GRID_TOP + 2 * mm, note, OBLIQUE, 8, width=_WIDTH)
+
+
+def _draw_signature_boxes(canvas: Canvas, grid: _Grid) -> None:
+    """Beneath the totals, a box under each seat's column for its player's signature: every
+    player signs the totals of the round, which confirms the paper sheet (TSR 7.3.4, 8.5.2)."""
+    top, bottom = grid.bottom, grid.bottom - _SIGNATURES
+    canvas.saveState()
+    canvas.setStrokeColor(_BLACK)
+    canvas.setLineWidth(0.9)
+    for position in range(1, grid.size + 1):
+        left, right = grid.seat_column(position)
+        canvas.rect(left, bottom, right - left, top - bottom, stroke=1, fill=0)
+        canvas.setFillColor(_GREY)
+        draw(
+            canvas,
+            left + 1 * mm,
+            bottom + 1 * mm,
+            _("Signature, seat %(seat)d") % {"seat": position},
+            REGULAR,
+            5,
+            width=right - left - 2 * mm,
+        )
+    canvas.setFillColor(_BLACK)
+    label_right = grid.edges[_PLUS + 1] - 1.5 * mm
+    lines, size = wrap(
+        _("Each player signs his total (TSR 7.3.4, 8.5.2)"),
+        BOLD,
+        7,
+        label_right - _MARGIN - 2 * mm,
+        lines=2,
+        smallest=5.5,
+    )
+    middle = (top + bottom) / 2 + (len(lines) - 1) * 1.3 * mm - 1.2 * mm
+    for number, line in enumerate(lines):
+        draw(canvas, label_right, middle - number * 2.8 * mm, line, BOLD, size, align="right")
+    canvas.restoreState()
 
 
 def _draw_time_box(canvas: Canvas) -> None:

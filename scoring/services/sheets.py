@@ -56,7 +56,7 @@ from tournaments.messages import problem_message, require_valid
 from tournaments.models import Round, Seat, SheetKeeping, TournamentRole
 from tournaments.policies import enforce
 from tournaments.selectors import table_playing_time, user_roles
-from tournaments.services import results_refresh
+from tournaments.services import results_refresh, round_close_when_confirmed
 
 Role = TournamentRole.Role
 # Staff who may type in and confirm sheets; only an organiser reopens a confirmed one.
@@ -211,6 +211,12 @@ def _record(
         results_refresh(tables=[sheet.table], results=made)
     # The desk's list of the round's sheets is drawn afresh once this commits.
     table_changed(round_id=sheet.table.round_id, number=sheet.table.number)
+    if sheet.status == Scoresheet.Status.CONFIRMED:
+        # The round's last confirmation closes it and stops its clock (TSR 8.5.2). Asked once
+        # this commits, with no sheet locked: of two last sheets confirmed at once, the later
+        # sees both, and a round locked meanwhile (its end announced) waits for no sheet.
+        round_id = sheet.table.round_id
+        transaction.on_commit(lambda: round_close_when_confirmed(round_id=round_id))
     return sheet
 
 

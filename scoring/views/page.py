@@ -192,6 +192,8 @@ def page_context(
         # The match complete: what comes next, and who does it.
         "next_step": _next_step(access, state, confirm=confirm) if state.check.complete else None,
         "sheet_url": sheet_url(access, "sheet") if access.blind else access.base,
+        # What handing it in leads to (the step's question): a second entry or a player.
+        "second_entry_confirms": _second_entry_confirms(access),
         "may_return": _may(policies.may_return_sheet, access, state),
         "may_reopen": _may(policies.may_reopen_sheet, access, state),
         "may_hand_over": _may_hand_over(access),
@@ -239,13 +241,33 @@ def _next_step(
     if sheet.status == Scoresheet.Status.CONFIRMED:
         return _("It is confirmed and counts in the standings (TSR 8.5.2).")
     if sheet.status == Scoresheet.Status.SUBMITTED:
+        if policies.double_entry_applies(sheet):
+            return _(
+                "Handed in; a second member of the desk types it again without seeing this "
+                "entry, and it is confirmed when both entries agree (double entry)."
+            )
         if confirm is None:
             return _(
                 "It is handed in: check the totals and confirm it below, or send it back "
                 "for correction (TSR 7.3.2)."
             )
+        if policies.typed_at_the_desk(sheet):
+            return _(
+                "Handed in; the desk confirms it from the paper sheet the players signed, or "
+                "another player of the table confirms it (TSR 7.3.2, 7.3.4)."
+            )
         return _("Handed in; another player of the table or a member of staff confirms it.")
     if _refusal(policies.may_submit_sheet, access, state) is None:
+        if _second_entry_confirms(access):
+            return _(
+                "Check the totals and hand the scoresheet in below; then a second member of "
+                "the desk types it again without seeing this entry (double entry)."
+            )
+        if _refusal(policies.may_confirm_from_signed_sheet, access, state) is None:
+            return _(
+                "Check the totals against the paper sheet the players signed, then hand it in "
+                "and confirm it from the signed sheet below (TSR 7.3.4, 8.5.2)."
+            )
         return _(
             "Check the totals and hand the scoresheet in below; then another player of the "
             "table confirms it (TSR 7.3.2)."
@@ -261,6 +283,12 @@ def _next_step(
         "The scorekeeper, seat %(seat)d (%(name)s), hands the scoresheet in; then you or "
         "another player of the table confirm it here (TSR 7.3.2)."
     ) % {"seat": state.keeper, "name": name}
+
+
+def _second_entry_confirms(access: Access) -> bool:
+    """Whether the sheet this actor hands in is confirmed by a second, blind entry: a member
+    of the desk types it, where the tournament checks its paper sheets so (double entry)."""
+    return access.actor.user is not None and access.round.tournament.double_entry
 
 
 def _hard_cases(access: Access) -> dict:

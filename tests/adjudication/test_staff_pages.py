@@ -280,17 +280,12 @@ def test_a_new_address_chooses_a_password_and_sees_the_tournament(
     assert "Hello Jürgen Müller" in form
     assert "Your user name will be <strong>juergen.mueller</strong>" in form
     chosen = person.post(link, {"new_password1": PASSWORD, "new_password2": PASSWORD})
-    assert chosen["Location"] == reverse("login") + "?username=juergen.mueller"
-    logged_in = person.post(
-        reverse("login"),
-        {
-            "username": "juergen.mueller",
-            "password": PASSWORD,
-            "next": staff_url(tournament, "adjudication"),
-        },
-    )
-    assert logged_in.status_code == 302
-    dashboard = person.get(logged_in["Location"])
+    # Signed in with the password just chosen (issue 47), not sent to type it again.
+    assert chosen["Location"] == reverse("tournament", args=[tournament.slug])
+    welcome = person.get(chosen["Location"]).content.decode()
+    assert "Your account is made and you are logged in" in welcome
+    assert "juergen.mueller" in welcome
+    dashboard = person.get(staff_url(tournament, "adjudication"))
     assert dashboard.status_code == 200
     assert tournament.name in dashboard.content.decode()
     # The link has done its work, and the staff page lists the role, not the invitation.

@@ -18,10 +18,12 @@ POLL_MS = 31_000  # the screen asks for its content every 30 seconds
 
 
 def _play_out(round_) -> None:
-    """Confirm every table's sheet and end the playing time: the round is over but open."""
+    """Confirm every table's sheet: the last confirmation closes the round and stops its
+    clock (TSR 8.5.2), before anyone ends its playing time."""
     for sheet in Scoresheet.objects.filter(table__round=round_):
         factories.sheet_confirmed(sheet, full_match())
-    factories.round_end(round_)
+    round_.refresh_from_db()
+    assert round_.status == round_.Status.CLOSED
 
 
 def test_the_screen_moves_on_to_the_next_seating_and_then_to_the_standings(page):
@@ -44,8 +46,7 @@ def test_the_screen_moves_on_to_the_next_seating_and_then_to_the_standings(page)
     expect(page.locator(".screen-clock")).to_have_count(0)
     expect(page.locator(".screen-names li")).to_have_count(8)
 
-    # The last round is played and its time ended with every sheet in: the standings follow,
-    # even before the round is closed.
+    # The round closed itself with its last sheet; closing it again changes nothing.
     services.round_close(round=first)
     second = services.round_start(round=tournament.rounds.get(number=2))
     page.clock.run_for(POLL_MS)

@@ -90,9 +90,6 @@ def accept_invitation(page: Page, link: str, tournament: Tournament) -> None:
     page.get_by_label("The new password again").fill(ADJUDICATOR_PASSWORD)
     page.get_by_role("button", name="Set the password").click()
     expect(page.get_by_text("Your account is made")).to_be_visible()
-    page.get_by_label("Username").fill("juergen.schiedsrichter")
-    page.get_by_label("Password").fill(ADJUDICATOR_PASSWORD)
-    page.get_by_role("button", name="Log in").click()
     page.goto(reverse("adjudication", args=[tournament.slug]))
     expect(page.get_by_role("heading", level=1)).to_be_visible()
 

@@ -148,12 +148,34 @@ def test_players_without_a_confirmed_round_are_listed_apart_unranked():
     assert table.rows[2].provisional == 8  # handed in, not confirmed: not played yet
 
 
-def test_a_withdrawn_player_without_a_round_is_not_ranked():
+def test_a_withdrawn_player_without_a_round_is_left_out():
+    """A no-show withdrawn before the first draw (issue 47) never played: the public standings
+    do not list him at all; the players' list still does."""
     table = standings(
         entrants=[entrant(1, Status.WITHDRAWN), entrant(2)], results=[result(2, 1, -40)]
     )
+    assert order(table) == [2]
+    assert [row.rank for row in table.rows] == [1]
+
+
+def test_a_withdrawn_player_with_a_result_handed_in_stays_listed():
+    table = standings(
+        entrants=[entrant(1, Status.WITHDRAWN), entrant(2)],
+        results=[result(1, 1, 10, confirmed=False), result(2, 1, -40)],
+    )
     assert order(table) == [2, 1]
     assert [row.rank for row in table.rows] == [1, None]
+
+
+def test_an_update_leaves_out_a_player_withdrawn_without_a_round():
+    previous = standings(entrants=[entrant(1), entrant(2)], results=[result(2, 1, -40)])
+    table = updated(
+        previous,
+        entrants=[entrant(1, Status.WITHDRAWN), entrant(2)],
+        changed={1},
+        results=[],
+    )
+    assert order(table) == [2]
 
 
 def test_statistics_count_confirmed_rounds():
@@ -194,11 +216,14 @@ def test_serialised_standings_read_back_equal(raw):
 def plainly_ranked(entrants, results, tiebreaks) -> list[tuple]:
     """The standings read straight from the rules, without regard to speed: each player's
     confirmed rounds summed, sorted by points and the chain, ranks shared on equal keys; then
-    the players without a confirmed round, then the disqualified, each by start number."""
+    the players without a confirmed round, then the disqualified, each by start number; a
+    withdrawn player without any result is left out."""
     rounds = sorted({r.round for r in results})
     lines = []
     for e in entrants:
         own = [r for r in results if r.entry_id == e.entry_id]
+        if e.status == Status.WITHDRAWN and not own:
+            continue
         counted = [r for r in own if r.confirmed]
         pending = [r for r in own if not r.confirmed]
         best = max((r.points for r in counted), default=None)

@@ -93,6 +93,17 @@ def test_a_blank_sheet_per_table_with_its_players_and_the_keepers_link():
     assert "https://doko.example/s/key-4/" in "".join(first.split())
 
 
+def test_a_blank_sheet_has_a_signature_box_for_each_seat_beside_the_totals():
+    """Issue 47: the desk confirms a paper sheet from its signatures (TSR 7.3.4, 8.5.2), so
+    the sheet has a place for every player of the table, five at a table of five."""
+    pages = pages_of(blank(factories.tournament(), unsaved_tables(4, 5)))
+    for text, size in zip(pages, (4, 5), strict=True):
+        assert "Each player signs his total (TSR 7.3.4, 8.5.2)" in text
+        for seat in range(1, size + 1):
+            assert f"Signature, seat {seat}" in text
+        assert f"Signature, seat {size + 1}" not in text
+
+
 def test_the_grid_is_drawn_once_per_table_size():
     """The shared frame is a form (XObject): a round of many tables stays small and fast."""
     tables = unsaved_tables(*[4] * 30, 5, 5)

@@ -132,6 +132,46 @@ def test_the_handed_in_sheet_shows_the_way_to_the_second_entry(client, double):
     assert "Confirm: the scoresheet is correct" not in page
 
 
+def test_with_double_entry_the_sheet_says_the_second_entry_confirms_it(client, double, organiser):
+    """Issue 47: "another player of the table confirms it" is not true of a paper sheet
+    checked by double entry: only the second entry does."""
+    sheet, _second = double
+    client.force_login(organiser)  # who typed it sees it; the second typist sees it blind
+    page = client.get(url(sheet)).content.decode()
+    assert (
+        "Handed in; a second member of the desk types it again without seeing this entry, "
+        "and it is confirmed when both entries agree (double entry)."
+    ) in page
+    assert "another player of the table or a member of staff confirms it" not in page
+    client.cookies["django_language"] = "de"
+    page = client.get(url(sheet)).content.decode()
+    assert "ein anderer Spieler des Tisches" not in page
+    assert "Die Spielliste wartet darauf, dass ein zweiter Erfasser" in page
+
+
+def test_with_double_entry_handing_in_says_who_confirms(client, sheet, organiser):
+    tournament = sheet.table.round.tournament
+    tournament.double_entry = True
+    tournament.save()
+    sheet = typed(fresh(sheet), organiser, submit=False)
+    client.force_login(organiser)
+    page = client.get(url(sheet)).content.decode()
+    assert "then a second member of the desk types it again without seeing this entry" in page
+    step = client.get(url(sheet) + "?step=submit", **HX).content.decode()
+    assert "a second member of the desk types the paper sheet again" in step
+    assert "another player of the table confirms the scoresheet" not in step
+
+
+def test_confirming_from_the_signed_sheet_says_what_to_check(client, sheet, organiser):
+    sheet = typed(sheet, organiser, submit=False)
+    client.force_login(organiser)
+    page = client.get(url(sheet)).content.decode()
+    assert "then hand it in and confirm it from the signed sheet below" in page
+    step = client.get(url(sheet) + "?step=signed", **HX).content.decode()
+    assert "check that every player of the table signed it" in step
+    assert "its totals are the totals below, seat by seat" in step
+
+
 def test_the_second_entry_page_shows_nothing_of_the_first(client, double):
     sheet, _second = double
     page = client.get(url(sheet, "sheet-second")).content.decode()

@@ -601,6 +601,40 @@ def test_a_match_day_with_chosen_groups(client):
     assert group_of == {team.pk: 2 - index % 2 for index, team in enumerate(all_teams)}
 
 
+def test_the_new_match_day_offers_only_the_groups_its_teams_fill(client):
+    """Four teams to a group: 8 teams are offered groups 1 and 2, not 1 to 16 (issue 47)."""
+    competition = organised_league()
+    client.force_login(organiser_of(competition))
+    client.cookies["django_language"] = "en"
+    html = client.get(reverse("match-day-new", args=[competition.slug])).content.decode()
+    assert ">Group 2</option>" in html
+    assert ">Group 3</option>" not in html
+
+
+def test_a_match_day_page_has_no_online_registration_and_draws_one_round(client):
+    """A match day's players are its line-ups: no "Registration: not open online" (issue 47);
+    a day of one round is drawn by "Draw round 1", not "Draw rounds 1 to 1"."""
+    competition = organised_league(teams=4)
+    organiser = organiser_of(competition)
+    day = services.match_day_create(
+        competition=competition,
+        starts_on=datetime.date(2026, 12, 5),
+        by=organiser,
+        groups=[teams(competition)],
+        rounds=1,
+    )
+    client.force_login(organiser)
+    client.cookies["django_language"] = "en"
+    slug = day.tournament.slug
+    html = client.get(reverse("tournament", args=[slug])).content.decode()
+    assert "not open online" not in html
+    assert reverse("registration-manage", args=[slug]) not in html
+    round_ = tournament_services.round_create(tournament=day.tournament)
+    page = client.get(reverse("round", args=[slug, round_.number])).content.decode()
+    assert "Draw rounds 1 to 1" not in page
+    assert "Draw round 1" in page
+
+
 def test_a_match_day_with_groups_drawn(client):
     competition = organised_league()
     client.force_login(organiser_of(competition))
@@ -959,9 +993,9 @@ def test_the_season_table_marks_no_zone_before_a_match_day_counts(client):
     assert "zone-relegation table-danger" not in html.split('id="table-legend"')[0]
     assert 'id="table-legend"' in html
     assert "2 relegation places" in html
-    # Nothing played: every team shares rank 1, written once.
-    assert html.count(">1.</td>") == 1
-    assert html.count(">–</td>") == 7
+    # Nothing played: every team is equal, none ranked "1." above the others (issue 47).
+    assert ">1.</td>" not in html
+    assert html.count(">–</td>") == 8
 
 
 def test_a_league_has_no_bracket_and_links_its_table(client):

@@ -129,6 +129,25 @@ def test_line_up_change_after_the_draw_seats_the_reserve_in_the_place():
     assert match_day.tournament.rounds.get(number=2).seats.filter(entry=reserve).exists()
 
 
+def test_a_reserve_named_before_the_draw_takes_the_place_among_the_players():
+    """Issue 47: the match day counted the reserve with the four who play (17 players for
+    four teams); the player he replaced before any round was drawn never played."""
+    competition = league(teams=4, members=5)
+    match_day = _match_day(competition)
+    team = teams(competition)[0]
+    members = [m.player for m in team.members.order_by("pk")]
+    services.line_up_set(
+        match_day=match_day,
+        team=team,
+        players=[*members[:3], members[4]],
+        by=organiser_of(competition),
+    )
+    entries = match_day.tournament.entries
+    assert entries.count() == 16
+    assert entries.filter(player=members[4]).exists()
+    assert not entries.filter(player=members[3]).exists()
+
+
 def test_another_clubs_organiser_cannot_change_the_competition():
     competition = league()
     other = factories.user()
@@ -161,3 +180,16 @@ def test_group_of_three_teams_is_refused_on_groups():
 def test_a_seasons_slash_becomes_a_dash_in_the_short_name():
     competition = league(name="Doppelkopf-Liga Nord", season="2026/27", teams=0)
     assert competition.slug == "doppelkopf-liga-nord-2026-27"
+
+
+def test_a_match_day_round_closes_with_its_last_confirmed_sheet(
+    django_capture_on_commit_callbacks,
+):
+    """Issue 47: the round stayed "running", its clock on, after every sheet was confirmed."""
+    competition = league(teams=4)
+    match_day = _match_day(competition)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_round(match_day, 1, favoured_team=teams(competition)[0])
+    round_ = match_day.tournament.rounds.get(number=1)
+    assert round_.status == round_.Status.CLOSED
+    assert round_.ended_at is not None

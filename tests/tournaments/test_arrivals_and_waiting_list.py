@@ -82,6 +82,24 @@ def test_the_desk_checks_in_and_the_no_shows_go_in_one_action(full, organiser):
     assert active.filter(arrived_at__isnull=True).count() == 2
 
 
+def test_a_withdrawn_no_show_leaves_the_standings_not_the_players_list(full, organiser, client):
+    """Issue 47: a no-show withdrawn before the first draw never played; the public standings
+    leave him out, the organiser's list of players keeps him (withdrawn)."""
+    entries = factories.entries(full)
+    for entry in entries[:7]:
+        entry_check_in(entry=entry, by=organiser)
+    no_shows_withdraw(tournament=full, by=organiser)
+    services.standings_rebuild(tournament_id=full.pk)
+    missing = entries[7]
+    client.cookies["django_language"] = "en"
+    standings = client.get(reverse("standings", args=[full.slug])).content.decode()
+    assert entries[0].last_name in standings
+    assert missing.last_name not in standings
+    client.force_login(organiser)
+    players = client.get(reverse("entries", args=[full.slug])).content.decode()
+    assert missing.last_name in players
+
+
 def test_no_shows_are_not_withdrawn_at_once_after_a_draw_nor_by_others(full, organiser):
     stranger = factories.user(username="fremd")
     with pytest.raises(PermissionDenied):

@@ -700,3 +700,21 @@ def test_a_place_given_after_the_draw_is_a_late_entry(tournament, organiser):
     waiting.refresh_from_db()
     assert waiting.state == Registration.State.WAITING
     assert Round.objects.get(tournament=tournament).status != Round.Status.PLANNED
+
+
+@pytest.mark.parametrize("sends", [True, False])
+def test_the_pages_promise_mail_only_where_the_site_sends_it(client, tournament, settings, sends):
+    """Issue 47: the form said "your confirmation is sent here" and the waiting player's page
+    "you are told by e-mail" on a site that sends none, whose answer then said so."""
+    settings.EMAIL_BACKEND = SENDS if sends else "django.core.mail.backends.console.EmailBackend"
+    client.cookies["django_language"] = "en"
+    page = client.get(reverse("register", args=[tournament.slug])).content.decode()
+    assert ("Your confirmation and your personal link are sent here." in page) is sends
+    assert ("this site sends no e-mail" in page) is not sends
+    submit(tournament, 1)
+    submit(tournament, 2)
+    waiting = submit(tournament, 3).registration
+    personal = client.get(reverse("personal-link", args=[waiting.key])).content.decode()
+    assert "You are number 1 on the waiting list." in personal
+    assert ("are told by e-mail" in personal) is sends
+    assert ("This site sends no e-mail, so look here again." in personal) is not sends

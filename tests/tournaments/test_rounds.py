@@ -433,3 +433,39 @@ def test_a_round_comes_with_the_readers_roles_in_one_query(django_assert_num_que
     )
     with pytest.raises(Http404):
         selectors.round_with_roles(slug=tournament.slug, number=2, user=user)
+
+
+def test_the_last_confirmation_closes_a_running_round_and_stops_its_clock(
+    django_capture_on_commit_callbacks,
+):
+    """The manual's "the round closes once every scoresheet is confirmed" (TSR 8.5.2), issue
+    47: a round whose every sheet is confirmed no longer shows as running with its clock on."""
+    tournament = factories.tournament(players=8)
+    round_ = factories.seated_round(tournament)
+    services.round_start(round=round_)
+    first, second = Scoresheet.objects.filter(table__round=round_).order_by("table__number")
+    with django_capture_on_commit_callbacks(execute=True):
+        factories.sheet_confirmed(first, full_match())
+    round_.refresh_from_db()
+    assert (round_.status, round_.ended_at) == (Round.Status.RUNNING, None)
+    with django_capture_on_commit_callbacks(execute=True):
+        factories.sheet_confirmed(second, full_match())
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.CLOSED
+    assert round_.ended_at is not None
+    # Closing it again (the desk's button, a script) changes nothing.
+    assert services.round_close(round=round_).status == Round.Status.CLOSED
+
+
+def test_the_last_confirmation_of_a_finished_round_closes_it(django_capture_on_commit_callbacks):
+    tournament = factories.tournament(players=4, planned_rounds=1)
+    round_ = factories.seated_round(tournament)
+    services.round_start(round=round_)
+    round_ = factories.round_end(round_)
+    ended_at = round_.ended_at
+    with django_capture_on_commit_callbacks(execute=True):
+        factories.sheet_confirmed(Scoresheet.objects.get(table__round=round_), full_match())
+    round_.refresh_from_db()
+    tournament.refresh_from_db()
+    assert (round_.status, round_.ended_at) == (Round.Status.CLOSED, ended_at)
+    assert tournament.status == tournament.Status.FINISHED

@@ -48,6 +48,7 @@ from tournaments.services.results import results_refresh, results_refresh_all
 from tournaments.services.rounds import (
     Reseating,
     round_close,
+    round_close_when_confirmed,
     round_create,
     round_delete,
     round_end,
@@ -110,6 +111,7 @@ __all__ = [
     "results_refresh",
     "results_refresh_all",
     "round_close",
+    "round_close_when_confirmed",
     "round_create",
     "round_delete",
     "round_end",

@@ -634,8 +634,13 @@ def round_end(*, round: Round, by: User, at: datetime.datetime | None = None) ->
 
 @transaction.atomic
 def round_close(*, round: Round) -> Round:
-    """Close a round once every table's scoresheet is confirmed (TSR 8.5.2)."""
-    round_ = _locked_round(round, allowed={Round.Status.FINISHED}, action=_("closed"))
+    """Close a round once every table's scoresheet is confirmed (TSR 8.5.2). A round closed
+    already (by its last confirmation, ``round_close_when_confirmed``) stays as it is."""
+    round_ = _locked_round(
+        round, allowed={Round.Status.FINISHED, Round.Status.CLOSED}, action=_("closed")
+    )
+    if round_.status == Round.Status.CLOSED:
+        return round_
     if open_count := play.recorded().unconfirmed(tables=round_.tables.all()):
         # Name the tables and who confirms, so that the desk knows where to go (no dead end).
         open_tables = (
@@ -657,14 +662,37 @@ def round_close(*, round: Round) -> Round:
             )
             % {"count": open_count, "tables": ", ".join(str(n) for n in open_tables)}
         )
+    return _closed(round_)
+
+
+def _closed(round_: Round) -> Round:
+    """The locked round closed; the last round's close finishes the tournament."""
     round_.status = Round.Status.CLOSED
-    round_.save(update_fields=["status"])
+    round_.save(update_fields=["status", "ended_at"])
     tournament = round_.tournament
     if round_.number >= tournament.planned_rounds:
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
         ranking_schedule_if_ranked(tournament=tournament)
+    caching.round_changed(round_.pk)  # the clock stops, the desk shows the round closed
     return round_
+
+
+@transaction.atomic
+def round_close_when_confirmed(*, round_id: int) -> Round | None:
+    """Close a running or finished round as its last scoresheet is confirmed (TSR 8.5.2), on a
+    match day as at any tournament: nothing is left to play or to check, so its clock stops (a
+    round still running ends its playing time now). Returns the round closed, else None."""
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_id)
+    if round_.status not in {Round.Status.RUNNING, Round.Status.FINISHED}:
+        return None
+    tables = round_.tables.all()
+    if not tables.exists() or play.recorded().unconfirmed(tables=tables):
+        return None
+    if round_.ended_at is None:
+        assert round_.started_at is not None  # running: started (round_started_has_start_time)
+        round_.ended_at = max(timezone.now(), round_.started_at)
+    return _closed(round_)
 
 
 @transaction.atomic

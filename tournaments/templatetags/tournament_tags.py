@@ -5,12 +5,19 @@ round's page (``tournaments.round_page``)."""
 from django import template
 from django.utils.safestring import mark_safe
 
-from tournaments import policies, qr, round_page, selectors
+from tournaments import mails, policies, qr, round_page, selectors
 from tournaments.models import Entry, Round, Tournament
 from tournaments.permissions import roles_of
 from tournaments.selectors.claims import OpenClaim, claims_open
 
 register = template.Library()
+
+
+@register.simple_tag
+def site_sends_mail() -> bool:
+    """Whether this site's mail reaches its addresses (``mails.mail_leaves_the_server``): a
+    page promises a mail only then."""
+    return mails.mail_leaves_the_server()
 
 
 @register.simple_tag
