@@ -50,7 +50,7 @@ TABLE_OF_SEVEN = 7  # TSR 10: the dealer and the two to his left sit out
 TABLE_SIZES = (TABLE_OF_FOUR, TABLE_OF_FIVE, TABLE_OF_SIX, TABLE_OF_SEVEN)  # TSR 8.3, 10
 LARGE_TABLES = (TABLE_OF_SIX, TABLE_OF_SEVEN)
 PLAYERS_PER_HAND = 4  # TSR 2.1.1: „Das einzelne Spiel wird von vier Spielern gespielt."
-SEAT_NUMBERS = range(1, TABLE_OF_FIVE + 1)  # seats 1-5; a table of four uses 1-4
+SEAT_NUMBERS = range(1, TABLE_OF_SEVEN + 1)  # seats 1-7; a table of four uses 1-4
 FIRST_DEALER = 1  # TSR 3.3.1, 8.4.1: seat 1 deals the first hand, then the deal passes left
 HANDS_PER_MATCH = {
     TABLE_OF_FOUR: 24,

@@ -105,6 +105,7 @@ def round_seat(*, round: Round, seed: int | None = None) -> Round:
                 list(active),
                 method=method,
                 tables_of_five=tournament.allow_tables_of_five,
+                large_tables=tournament.allow_tables_of_six_and_seven,
                 seed=seed,
                 rounds=len(rounds),
                 history=selectors.seating_history(tournament=tournament, before=round_.number),
@@ -389,6 +390,7 @@ def open_rounds_reseat(
                 active,
                 seed=round_.seating_seed or 0,
                 tables_of_five=tournament.allow_tables_of_five,
+                large_tables=tournament.allow_tables_of_six_and_seven,
                 history=selectors.seating_other_rounds(round=round_),
                 apart=_club_mates(tournament) if round_.number == 1 else (),
             )
