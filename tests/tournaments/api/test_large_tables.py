@@ -152,3 +152,22 @@ def test_the_database_refuses_an_official_tournament_at_tables_of_six_and_seven(
     tournament = factories.tournament(official=True)
     with pytest.raises(IntegrityError), transaction.atomic():
         Tournament.objects.filter(pk=tournament.pk).update(allow_tables_of_six_and_seven=True)
+
+
+def test_the_clock_gives_a_table_of_seven_its_own_longer_time():
+    """100 minutes at four make 175 at seven, the pace of 10.1.5 (TSR 10 as the manual reads
+    it): the round clock lists the table with its end."""
+    import datetime
+
+    from tournaments import services
+    from tournaments.selectors.clock import round_clock
+
+    tournament = factories.tournament(players=11, allow_tables_of_six_and_seven=True)
+    round_ = services.round_start(round=factories.seated_round(tournament))
+    clock = round_clock(round=round_)
+    seven = next(table for table in round_.tables.all() if table.seats.count() == 7)
+    assert clock.ends_at == round_.started_at + datetime.timedelta(minutes=100)
+    assert [(table.number, table.ends_at) for table in clock.tables] == [
+        (seven.number, round_.started_at + datetime.timedelta(minutes=175))
+    ]
+    assert tournament.hands_at(7) == 42
