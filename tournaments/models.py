@@ -999,7 +999,7 @@ def new_seat_token() -> str:
 
 class Seat(models.Model):
     """A player's place at a table. Seat 1 deals first, seat 4 keeps the sheet (TSR 8.4.1), at
-    a table of five seat 5 (TSR 10.1.4)."""
+    a table of five seat 5 (TSR 10.1.4), at six and seven the last seat (TSR 10)."""
 
     # The round is stored again here so that the database itself can refuse a player sitting
     # twice in one round; services set it from the table.

@@ -171,3 +171,19 @@ def test_the_clock_gives_a_table_of_seven_its_own_longer_time():
         (seven.number, round_.started_at + datetime.timedelta(minutes=175))
     ]
     assert tournament.hands_at(7) == 42
+
+
+def test_an_official_tournament_of_seven_is_not_told_to_allow_tables_of_seven():
+    """TSR 8.3.1: the refusal names what an official tournament can do, not what it cannot."""
+    organiser = _organiser()
+    tournament = factories.tournament(
+        players=7, organiser=organiser, official=True, allow_tables_of_five=True
+    )
+    api = _client(organiser)
+    rounds_url = f"/api/v1/tournaments/{tournament.slug}/rounds/"
+    _ok(api.post(rounds_url), 201)
+    refused = api.post(f"{rounds_url}1/seat", {"seed": 3}, format="json")
+    assert refused.status_code == 400
+    message = refused.json()["entries"][0]
+    assert "register 1 more or withdraw 2" in message
+    assert "six and seven" not in message
