@@ -108,12 +108,16 @@ def test_every_player_deals_five_normal_games_and_plays_one_compulsory_solo(seed
     # A compulsory solo is dealt again by the same dealer (TSR 4.2.5), so the normal hands
     # are dealt round the table in turn: five each, and each sits out equally often.
     normal = [line for line in hands if not line.contract.counts_as_compulsory]
-    if all(line.contract is not Contract.FORCED_SOLO for line in hands):
-        assert Counter(line.dealer for line in normal) == dict.fromkeys(range(1, size + 1), 5)
-        out = Counter(
-            seat for line in normal for seat in sitting_out(dealer=line.dealer, table_size=size)
-        )
-        assert out == dict.fromkeys(range(1, size + 1), 5 * (size - 4))
+    assert Counter(line.dealer for line in normal) == dict.fromkeys(range(1, size + 1), 5)
+    out = Counter(
+        seat for line in normal for seat in sitting_out(dealer=line.dealer, table_size=size)
+    )
+    assert out == dict.fromkeys(range(1, size + 1), 5 * (size - 4))
+    # Every player plays in exactly 20 normal games and leads in five (TSR 10.2.1).
+    playing = Counter(
+        seat for line in normal for seat in playing_seats(dealer=line.dealer, table_size=size)
+    )
+    assert playing == dict.fromkeys(range(1, size + 1), 20)
 
 
 def test_a_player_sitting_out_who_scores_is_a_problem():
@@ -216,3 +220,30 @@ def test_reseating_seven_after_a_late_entry_makes_two_tables_of_four():
     )
     assert sorted(map(len, result.plan.tables)) == [4, 4]
     assert result.plan.tables[0] == (1, 2, 3, 4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), size=LARGE, cut=st.integers(0, 30))
+def test_rounds_cut_by_the_playing_time_end_with_the_forced_solos_owed(seed, size, cut):
+    """After the time only the forced solos still owed follow (TSR 8.5.3, 8.6.1), also where
+    only players sitting out owe one: the deal moves on until they play."""
+    hands = simulate_match(
+        rng=random.Random(seed),
+        table_size=size,
+        hands_per_match=HANDS_PER_MATCH[size],
+        time_over_after=cut,
+    )
+    check = check_sheet(
+        table_size=size,
+        hands_per_match=HANDS_PER_MATCH[size],
+        hands=hands,
+        time_over_after_hand=cut,
+    )
+    assert check.ok, [problem.message for problem in check.problems]
+    assert check.complete
+    assert all(check.compulsory_played.values())
+    for line in hands:
+        assert sum(line.points.values()) == 0
+        assert all(
+            line.points[seat] == 0 for seat in sitting_out(dealer=line.dealer, table_size=size)
+        )
