@@ -23,6 +23,7 @@ from doko.rules.deal import (
 )
 from doko.rules.sheet import HandLine, check_sheet
 from doko.simulation import simulate_match
+from doko.standings import RoundResult, springer_result
 
 LARGE = st.sampled_from([6, 7])
 
@@ -247,3 +248,26 @@ def test_rounds_cut_by_the_playing_time_end_with_the_forced_solos_owed(seed, siz
         assert all(
             line.points[seat] == 0 for seat in sitting_out(dealer=line.dealer, table_size=size)
         )
+
+
+@given(
+    first=st.integers(-300, 300),
+    second=st.integers(-300, 300),
+    placings=st.tuples(st.integers(1, 4), st.integers(1, 4)),
+)
+def test_a_springers_round_is_the_mean_of_his_two_tables_a_half_against_him(
+    first, second, placings
+):
+    one = RoundResult(entry_id=5, round=2, table=1, position=2, points=first, placing=placings[0])
+    two = RoundResult(entry_id=5, round=2, table=2, position=2, points=second, placing=placings[1])
+    merged = springer_result(one, two)
+    assert merged.points <= (first + second) / 2 < merged.points + 1
+    assert merged.placing - 1 < sum(placings) / 2 <= merged.placing
+    assert (merged.table, merged.position) == (1, 2)
+    assert springer_result(one, two._replace(confirmed=False)).confirmed is False
+
+
+def test_a_springers_results_are_one_players_in_one_round():
+    one = RoundResult(entry_id=5, round=2, table=1, position=2, points=3)
+    with pytest.raises(ValueError, match="one player's in one round"):
+        springer_result(one, one._replace(round=3))
