@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from adjudication.messages import words
 from doko.rules import sanctions
-from doko.rules.deal import SEAT_NUMBERS
+from doko.rules.deal import SEAT_NUMBERS, TABLE_OF_SEVEN
 from doko.rules.offences import STANDARD_OFFENCE
 from doko.rules.penalty import MOST_ANNOUNCEMENTS, Severity
 from doko.rules.procedure import WrittenLine
@@ -37,7 +37,7 @@ MOST_DEDUCTION = sanctions.MOST_DEDUCTION
 
 
 def _seat(field: str) -> Q:
-    return Q(**{f"{field}__gte": 1, f"{field}__lte": 5})
+    return Q(**{f"{field}__gte": 1, f"{field}__lte": TABLE_OF_SEVEN})
 
 
 def _penalty_sum():
@@ -47,6 +47,8 @@ def _penalty_sum():
         + F("penalty_3")
         + F("penalty_4")
         + Coalesce(F("penalty_5"), Value(0))
+        + Coalesce(F("penalty_6"), Value(0))
+        + Coalesce(F("penalty_7"), Value(0))
     )
 
 
@@ -186,6 +188,8 @@ class Decision(models.Model):
     penalty_3 = models.SmallIntegerField(_("seat 3"), null=True, blank=True)
     penalty_4 = models.SmallIntegerField(_("seat 4"), null=True, blank=True)
     penalty_5 = models.SmallIntegerField(_("seat 5"), null=True, blank=True)
+    penalty_6 = models.SmallIntegerField(_("seat 6"), null=True, blank=True)  # TSR 10
+    penalty_7 = models.SmallIntegerField(_("seat 7"), null=True, blank=True)
     computed = models.JSONField(_("penalty points by the TSR"), null=True, blank=True)
     deviation_reason = models.TextField(_("reason for deviating"), blank=True)
     hand_not_played = models.BooleanField(_("hand counts as not played (TSR 9.4.3)"), default=False)

@@ -46,13 +46,15 @@ TOURNAMENT_FIELDS = [
 # Added later: a file written before them lacks them, and the model's defaults fill in.
 # ``is_match_day``: the tournament is a team competition's match day (restored with its
 # competition, ``COMPETITION_FORMAT``); ``club_ranking_players``: its club ranking, or null;
-# ``official``: played by the TSR (TSR 8.1.1), a file written before it comes back a club evening.
+# ``official``: played by the TSR (TSR 8.1.1), a file written before it comes back a club evening;
+# ``allow_tables_of_six_and_seven`` (TSR 10): a file written before it has none.
 TOURNAMENT_FIELDS_LATER = [
     "sheet_keeping",
     "double_entry",
     "is_match_day",
     "club_ranking_players",
     "official",
+    "allow_tables_of_six_and_seven",
 ]
 # The entry's own name and club, added later: a file written before takes the player's.
 ENTRY_FIELDS_LATER = ["first_name", "last_name", "club"]
@@ -72,7 +74,7 @@ HAND_FIELDS = [
     "not_played",
 ]
 # Added later: a file written before it lacks it, and the model's default fills in.
-HAND_FIELDS_LATER = ["replay"]
+HAND_FIELDS_LATER = ["replay", "points_6", "points_7"]  # seats 6 and 7: TSR 10
 DECISION_FIELDS = [
     "hand_number",
     "offender",
@@ -102,6 +104,8 @@ DECISION_FIELDS_LATER = [
     "played_without_game_points",
     "replaced_line",
     "written_line",
+    "penalty_6",
+    "penalty_7",
 ]
 
 # A team competition (``backup.selectors.competition_export``): the competition, its organisers

@@ -32,7 +32,7 @@ from typing import cast
 
 from doko import designs
 from doko.positions import balanced_positions
-from doko.rules.deal import TABLE_OF_FIVE, TABLE_OF_FOUR
+from doko.rules.deal import LARGE_TABLES, TABLE_OF_FIVE, TABLE_OF_FOUR
 
 
 @dataclass(frozen=True)
@@ -46,9 +46,12 @@ class SeatingError(ValueError):
     missing: int
     extra: int | None
     tables_of_five: bool
+    large_tables: bool = False
 
     def __str__(self) -> str:
         fives = "tables of four and five" if self.tables_of_five else "tables of four"
+        if self.large_tables:
+            fives += ", six and seven"
         fewer = f" or {self.extra} fewer" if self.extra else ""
         return f"{self.players} players cannot sit at {fives}: {self.missing} more{fewer} needed"
 
@@ -62,40 +65,52 @@ class SeatingPlan:
         return [player for table in self.tables for player in table]
 
 
-def table_sizes(players: int, *, tables_of_five: bool) -> list[int]:
+def table_sizes(players: int, *, tables_of_five: bool, large_tables: bool = False) -> list[int]:
     """The table sizes for ``players``: as many tables of four as possible, then fives.
 
     Tables of four are the rule (TSR 8.3.1); tables of five are the variation of TSR 10.1 and
-    are used only as far as needed: ``players mod 4`` of them.
+    are used only as far as needed: ``players mod 4`` of them. Tables of six and seven (TSR 10,
+    ``large_tables``) only where fours and fives cannot seat the field (6, 7, 11 players; 9 at
+    fours and sixes only cannot sit), as few of them as can be, with the fewest players at
+    them: 11 sit at a four and a seven. They come last, after the fives.
     """
-    sizes = _sizes(players, tables_of_five=tables_of_five)
+    sizes = _sizes(players, tables_of_five=tables_of_five, large_tables=large_tables)
     if sizes is None:
+
+        def fits(count: int) -> bool:
+            return (
+                _sizes(count, tables_of_five=tables_of_five, large_tables=large_tables) is not None
+            )
+
         raise SeatingError(
             players=players,
-            missing=next(
-                more
-                for more in range(1, 5)
-                if _sizes(players + more, tables_of_five=tables_of_five) is not None
-            ),
-            extra=next(
-                (
-                    fewer
-                    for fewer in range(1, players - 3)
-                    if _sizes(players - fewer, tables_of_five=tables_of_five) is not None
-                ),
-                None,
-            ),
+            missing=next(more for more in range(1, 5) if fits(players + more)),
+            extra=next((fewer for fewer in range(1, players - 3) if fits(players - fewer)), None),
             tables_of_five=tables_of_five,
+            large_tables=large_tables,
         )
     return sizes
 
 
-def _sizes(players: int, *, tables_of_five: bool) -> list[int] | None:
+def _sizes(players: int, *, tables_of_five: bool, large_tables: bool = False) -> list[int] | None:
     fives = players % TABLE_OF_FOUR if tables_of_five else 0
     fours, rest = divmod(players - TABLE_OF_FIVE * fives, TABLE_OF_FOUR)
-    if players < TABLE_OF_FOUR or fours < 0 or rest:
+    if players >= TABLE_OF_FOUR and fours >= 0 and not rest:
+        return [TABLE_OF_FOUR] * fours + [TABLE_OF_FIVE] * fives
+    if not large_tables:
         return None
-    return [TABLE_OF_FOUR] * fours + [TABLE_OF_FIVE] * fives
+    best: tuple[tuple[int, int], list[int]] | None = None
+    for sevens in range(players // 7 + 1):
+        for sixes in range((players - 7 * sevens) // 6 + 1):
+            for fives in range(4 if tables_of_five else 1):
+                left = players - 7 * sevens - 6 * sixes - 5 * fives
+                if left < 0 or left % TABLE_OF_FOUR:
+                    continue
+                cost = (sevens + sixes + fives, 7 * sevens + 6 * sixes + 5 * fives)
+                if best is None or cost < best[0]:
+                    sizes = [4] * (left // 4) + [5] * fives + [6] * sixes + [7] * sevens
+                    best = (cost, sizes)
+    return best[1] if best else None
 
 
 class Method(StrEnum):
@@ -137,9 +152,17 @@ class Reseat:
     moved: tuple[int, ...]
 
 
-def draw_random(players: Sequence[int], *, tables_of_five: bool, seed: int) -> SeatingPlan:
+def draw_random(
+    players: Sequence[int], *, tables_of_five: bool, seed: int, large_tables: bool = False
+) -> SeatingPlan:
     """One round drawn at random, keeping nothing apart (TSR 3.2.1: players draw seats)."""
-    return draw(players, method=Method.RANDOM, tables_of_five=tables_of_five, seed=seed).rounds[0]
+    return draw(
+        players,
+        method=Method.RANDOM,
+        tables_of_five=tables_of_five,
+        large_tables=large_tables,
+        seed=seed,
+    ).rounds[0]
 
 
 def draw(
@@ -153,6 +176,7 @@ def draw(
     ranking: Sequence[int] = (),
     apart: Collection[tuple[int, int]] = (),
     apart_first_round: Collection[tuple[int, int]] = (),
+    large_tables: bool = False,
 ) -> Draw:
     """Seat ``players`` for the next ``rounds`` rounds.
 
@@ -161,12 +185,29 @@ def draw(
     ``standings`` (players missing from it rank last, by id). ``apart``: pairs never to share a
     table; ``apart_first_round``: pairs kept apart only in the tournament's first round (e.g.
     members of one club). Tables of five, if needed, get the highest table numbers.
+    ``large_tables``: tables of six and seven (TSR 10) where fours and fives cannot seat the
+    field; such a field (a club evening of 6, 7 or 11) is drawn by ``_draw_large``.
     """
     if len(set(players)) != len(players):
         raise ValueError("every player can be seated only once")
     if rounds < 1:
         raise ValueError("draw at least one round")
-    sizes = table_sizes(len(players), tables_of_five=tables_of_five)
+    sizes = table_sizes(len(players), tables_of_five=tables_of_five, large_tables=large_tables)
+    if set(sizes) & set(LARGE_TABLES):
+        plans = _draw_large(
+            players,
+            sizes=sizes,
+            method=method,
+            rng=random.Random(seed),
+            rounds=rounds,
+            history=history,
+            ranking=ranking,
+            apart={
+                *map(frozenset, apart),
+                *map(frozenset, apart_first_round if not history else ()),
+            },
+        )
+        return Draw(rounds=plans, quality=quality(plans, history=history, apart=apart))
     planner = _Planner(
         players=players,
         sizes=sizes,
@@ -273,7 +314,7 @@ def quality(
     """Measure ``history`` and ``plans`` together (players of ``plans`` only)."""
     everyone = {player for plan in plans for player in plan.players}
     meetings: dict[tuple[int, int], int] = {}
-    positions: dict[int, list[int]] = {player: [0] * 5 for player in everyone}
+    positions: dict[int, list[int]] = {player: [0] * 7 for player in everyone}  # seats 1-7 (TSR 10)
     fives = dict.fromkeys(everyone, 0)
     faced = dict.fromkeys(everyone, 0)
     apart_pairs = {frozenset(pair) for pair in apart}
@@ -320,6 +361,7 @@ def reseat(
     tables_of_five: bool,
     history: Sequence[SeatingPlan] = (),
     apart: Collection[tuple[int, int]] = (),
+    large_tables: bool = False,
 ) -> Reseat:
     """Mend ``plan``, a round drawn but not yet started, for the active ``players`` after
     withdrawals (players of ``plan`` missing from ``players``) and late entries (players of
@@ -350,10 +392,34 @@ def reseat(
     """
     if len(set(players)) != len(players):
         raise ValueError("every player can be seated only once")
-    sizes = table_sizes(len(players), tables_of_five=tables_of_five)
+    sizes = table_sizes(len(players), tables_of_five=tables_of_five, large_tables=large_tables)
     active = set(players)
     if active == set(plan.players):
         return Reseat(plan=plan, moved=())
+    if set(sizes) & set(LARGE_TABLES) or set(map(len, plan.tables)) & set(LARGE_TABLES):
+        # A small field at a table of six or seven: drawn again (``_draw_large``), keeping
+        # everyone who can at his table and seat.
+        (new_plan,) = _draw_large(
+            players,
+            sizes=sizes,
+            method=Method.RANDOM,
+            rng=random.Random(seed),
+            rounds=1,
+            history=history,
+            ranking=(),
+            apart={frozenset(pair) for pair in apart},
+            keep=plan,
+        )
+        old = {p: (n, k) for n, table in enumerate(plan.tables) for k, p in enumerate(table)}
+        moved = tuple(
+            sorted(
+                p
+                for n, table in enumerate(new_plan.tables)
+                for k, p in enumerate(table)
+                if old.get(p) != (n, k)
+            )
+        )
+        return Reseat(plan=new_plan, moved=moved)
     home = {
         player: (number, seat)
         for number, table in enumerate(plan.tables)
@@ -388,6 +454,98 @@ def reseat(
         )
     )
     return Reseat(plan=new_plan, moved=moved)
+
+
+# How ``_draw_large`` weighs a round: a named pair together, a repeat meeting, one more round
+# at a table of six or seven for a player who sat at more than others, a seat position again.
+_LARGE_APART, _LARGE_REPEAT, _LARGE_SPREAD, _LARGE_POSITION = 1000, 10, 3, 1
+
+
+def _draw_large(
+    players: Sequence[int],
+    *,
+    sizes: Sequence[int],
+    method: Method,
+    rng: random.Random,
+    rounds: int,
+    history: Sequence[SeatingPlan],
+    ranking: Sequence[int],
+    apart: Collection[frozenset[int]],
+    keep: SeatingPlan | None = None,
+) -> tuple[SeatingPlan, ...]:
+    """Seat a field that needs a table of six or seven (TSR 10): small fields, a club evening
+    of 6, 7 or 11 players. By ``standings`` in rank order, table by table; otherwise a random
+    start mended by swaps of two players that lower the cost: named pairs apart, then as few
+    repeat meetings as can be, the tables of six and seven spread over the players, and
+    within each table the seat positions balanced. ``keep``: a round to mend (``reseat``),
+    whose players keep their table and seat where they still can."""
+    field = list(players)
+    meetings: dict[frozenset[int], int] = {}
+    large = dict.fromkeys(field, 0)
+    positions = {player: [0] * 7 for player in field}
+
+    def count(tables: Sequence[Sequence[int]]) -> None:
+        for table in tables:
+            for position, player in enumerate(table):
+                if player in large:
+                    large[player] += len(table) in LARGE_TABLES
+                    positions[player][position] += 1
+            for pair in itertools.combinations([p for p in table if p in large], 2):
+                meetings[frozenset(pair)] = meetings.get(frozenset(pair), 0) + 1
+
+    for plan in history:
+        count(plan.tables)
+
+    def cost(table: Sequence[int], size: int) -> int:
+        pairs = [frozenset(pair) for pair in itertools.combinations(table, 2)]
+        return (
+            _LARGE_APART * sum(pair in apart for pair in pairs)
+            + _LARGE_REPEAT * sum(meetings.get(pair, 0) for pair in pairs)
+            + (_LARGE_SPREAD * sum(large[p] for p in table) if size in LARGE_TABLES else 0)
+        )
+
+    drawn = []
+    for number in range(rounds):
+        if method is Method.STANDINGS:
+            rank = {player: place for place, player in enumerate(ranking)}
+            order = sorted(field, key=lambda p: (rank.get(p, len(rank)), p))
+        else:
+            order = field[:]
+            rng.shuffle(order)
+        if keep is not None and number == 0:
+            kept = [p for table in keep.tables for p in table if p in large]
+            order = kept + [p for p in order if p not in set(kept)]
+        tables, start = [], 0
+        for size in sizes:
+            tables.append(order[start : start + size])
+            start += size
+        if method is not Method.STANDINGS and keep is None:
+            improved = True
+            while improved:
+                improved = False
+                for a, b in itertools.combinations(range(len(tables)), 2):
+                    for i in range(len(tables[a])):
+                        for j in range(len(tables[b])):
+                            before = cost(tables[a], sizes[a]) + cost(tables[b], sizes[b])
+                            tables[a][i], tables[b][j] = tables[b][j], tables[a][i]
+                            after = cost(tables[a], sizes[a]) + cost(tables[b], sizes[b])
+                            if after < before:
+                                improved = True
+                            else:
+                                tables[a][i], tables[b][j] = tables[b][j], tables[a][i]
+        if keep is None or number:
+            # Seat positions: each player the position he sat in least, in turn.
+            for table in tables:
+                free = list(range(len(table)))
+                seated: list[int | None] = [None] * len(table)
+                for player in sorted(table, key=lambda p: -max(positions[p])):
+                    spot = min(free, key=lambda k: (positions[player][k], rng.random()))
+                    free.remove(spot)
+                    seated[spot] = player
+                table[:] = cast("list[int]", seated)
+        count(tables)
+        drawn.append(SeatingPlan(tables=tuple(tuple(table) for table in tables)))
+    return tuple(drawn)
 
 
 def _keep_seats(

@@ -245,6 +245,26 @@ def table_placings(points: dict[int, int]) -> dict[int, int]:
     }
 
 
+def springer_result(first: RoundResult, second: RoundResult) -> RoundResult:
+    """A Springer's one result of a round from his two tables (TSR 10: „Statt des Spieles an
+    einem Siebener-Tisch kann ein Spieler („Springer") auch an zwei Tischen gleichzeitig
+    spielen"). The TSR sets no count; our reading (the manual's rules page): the mean of the
+    two, a half against him (points rounded down, the placing up), so that his two rounds
+    stand on the scale of the others' one; penalty points, deductions and solos as at both
+    tables together, the table and seat of the first. Provisional while either is."""
+    if (first.entry_id, first.round) != (second.entry_id, second.round):
+        raise ValueError("a Springer's two results are one player's in one round")
+    return first._replace(
+        points=(first.points + second.points) // 2,
+        penalty=first.penalty + second.penalty,
+        deducted=first.deducted + second.deducted,
+        placing=-(-(first.placing + second.placing) // 2),
+        confirmed=first.confirmed and second.confirmed,
+        solos_played=first.solos_played + second.solos_played,
+        solos_won=first.solos_won + second.solos_won,
+    )
+
+
 def _sort_key(
     tiebreaks: Sequence[Tiebreak], *, points: int, placings: int, best: int | None, start: int
 ) -> tuple[int, ...]:

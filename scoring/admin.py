@@ -19,6 +19,8 @@ class HandInline(admin.TabularInline):
         "points_3",
         "points_4",
         "points_5",
+        "points_6",
+        "points_7",
     ]
 
 

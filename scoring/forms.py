@@ -14,7 +14,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from doko.rules.contracts import Contract, SoloType
-from doko.rules.deal import TABLE_OF_FIVE
+from doko.rules.deal import TABLE_OF_FOUR, sitting_out
 from doko.rules.entry import (
     Entered,
     game_of,
@@ -62,11 +62,8 @@ def _alone(points: dict[int, int], *, soloist: int | None, dealer: int, table_si
     of the three others pays or gets (TSR 7.2.4); a seat sitting out at five has none."""
     if soloist is None or not points.get(soloist):
         return soloist is not None
-    others = [
-        seat
-        for seat in range(1, table_size + 1)
-        if seat != soloist and not (table_size == TABLE_OF_FIVE and seat == dealer)
-    ]
+    out = sitting_out(dealer=dealer, table_size=table_size)
+    others = [seat for seat in range(1, table_size + 1) if seat != soloist and seat not in out]
     return all(points[seat] * -3 == points[soloist] for seat in others)
 
 
@@ -185,13 +182,24 @@ class HandForm(forms.Form):
         return [self[f"points_{seat}"] for seat in range(1, self.table_size + 1)]
 
     @property
-    def sitting_out(self) -> int | None:
-        """The seat that sits this hand out: at a table of five the dealer, the one named or
-        else the TSR's (TSR 10.1.1); he scores nothing, so his points are not asked for."""
-        if self.table_size != TABLE_OF_FIVE:
-            return None
+    def sitting_out(self) -> tuple[int, ...]:
+        """The seats that sit this hand out: at a table of five the dealer, the one named or
+        else the TSR's (TSR 10.1.1), at six and seven the dealer and the players to his left
+        (``doko.rules.deal.sitting_out``); they score nothing, so their points are not asked
+        for."""
+        if self.table_size == TABLE_OF_FOUR:
+            return ()
         named = self["dealer"].value()
-        return int(named) if str(named or "").isdigit() else self.tsr_dealer
+        dealer = int(named) if str(named or "").isdigit() else self.tsr_dealer
+        if not 1 <= dealer <= self.table_size:
+            dealer = self.tsr_dealer
+        return sitting_out(dealer=dealer, table_size=self.table_size)
+
+    @property
+    def first_playing_seat(self) -> int:
+        """The first seat whose points are typed: the first that does not sit out."""
+        out = self.sitting_out
+        return next(seat for seat in range(1, self.table_size + 1) if seat not in out)
 
     def _empty(self, name: str) -> bool:
         return self.cleaned_data.get(name) in (None, "", [])
@@ -284,11 +292,12 @@ class HandForm(forms.Form):
                 soloist = self.entered.soloist
             game_value = self.entered.game_value
         else:
-            # At a table of five the dealer sits out and scores nothing (TSR 10.1.1): his
-            # points are not asked for; left empty they are 0.
-            out = dealer if self.table_size == TABLE_OF_FIVE else None
+            # At a table of five the dealer sits out and scores nothing (TSR 10.1.1), at six
+            # and seven the players to his left with him (TSR 10): their points are not
+            # asked for; left empty they are 0.
+            out = sitting_out(dealer=dealer, table_size=self.table_size)
             seats = range(1, self.table_size + 1)
-            if not self._need(*(f"points_{seat}" for seat in seats if seat != out)):
+            if not self._need(*(f"points_{seat}" for seat in seats if seat not in out)):
                 return data
             points = {seat: data[f"points_{seat}"] or 0 for seat in seats}
             game_value = None  # read off the points, then checked (doko.rules.sheet)

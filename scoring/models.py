@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from doko.rules.contracts import Contract, Section, SoloType
-from doko.rules.deal import sheet_keeper
+from doko.rules.deal import TABLE_OF_SEVEN, sheet_keeper
 from doko.rules.sheet import HandLine, Replay
 from tournaments.models import Seat, Table
 from tournaments.play import SheetStatus
@@ -68,7 +68,7 @@ COMPULSORY = [c.value for c in Contract if c.counts_as_compulsory]
 
 
 def _seat_in_range(field: str) -> Q:
-    return Q(**{f"{field}__gte": 1, f"{field}__lte": 5})
+    return Q(**{f"{field}__gte": 1, f"{field}__lte": TABLE_OF_SEVEN})
 
 
 class Confirmation(models.TextChoices):
@@ -175,8 +175,8 @@ class Scoresheet(models.Model):
             models.CheckConstraint(condition=Q(version__gte=1), name="scoresheet_version_positive"),
             models.CheckConstraint(
                 condition=Q(keeper_seat__isnull=True) | _seat_in_range("keeper_seat"),
-                name="scoresheet_keeper_seat_1_to_5",
-                violation_error_message=_("A seat is numbered 1 to 5 (TSR 8.4, 10.1)."),
+                name="scoresheet_keeper_seat_1_to_7",
+                violation_error_message=_("A seat is numbered 1 to 7 (TSR 8.4, 10)."),
             ),
             models.CheckConstraint(
                 condition=Q(status="draft") | Q(submitted_at__isnull=False),
@@ -314,6 +314,8 @@ class Hand(models.Model):
     points_3 = models.SmallIntegerField(_("seat 3"))
     points_4 = models.SmallIntegerField(_("seat 4"))
     points_5 = models.SmallIntegerField(_("seat 5"), null=True, blank=True)
+    points_6 = models.SmallIntegerField(_("seat 6"), null=True, blank=True)  # TSR 10
+    points_7 = models.SmallIntegerField(_("seat 7"), null=True, blank=True)
     # Stopped by a major breach and counted as not played (TSR 9.4.3): only the adjudicator's
     # decision puts such a line on the sheet; it has no game points, and the same dealer deals
     # again. Its penalty points are the decision's.
@@ -352,7 +354,9 @@ class Hand(models.Model):
                     + F("points_2")
                     + F("points_3")
                     + F("points_4")
-                    + Coalesce(F("points_5"), Value(0)),
+                    + Coalesce(F("points_5"), Value(0))
+                    + Coalesce(F("points_6"), Value(0))
+                    + Coalesce(F("points_7"), Value(0)),
                     Value(0),
                 ),
                 name="hand_checksum_zero",
@@ -367,7 +371,9 @@ class Hand(models.Model):
                     points_3=0,
                     points_4=0,
                 )
-                & (Q(points_5__isnull=True) | Q(points_5=0)),
+                & (Q(points_5__isnull=True) | Q(points_5=0))
+                & (Q(points_6__isnull=True) | Q(points_6=0))
+                & (Q(points_7__isnull=True) | Q(points_7=0)),
                 name="hand_not_played_has_no_points",
                 violation_error_message=_(
                     "A hand that counts as not played has no game points (TSR 9.4.3)."
@@ -416,10 +422,11 @@ class Hand(models.Model):
 
     @property
     def points(self) -> dict[int, int]:
-        """Points per seat; seat 5 only at a table of five."""
+        """Points per seat; seat 5 only at a table of five or more, 6 and 7 at six and seven."""
         points = {1: self.points_1, 2: self.points_2, 3: self.points_3, 4: self.points_4}
-        if self.points_5 is not None:
-            points[5] = self.points_5
+        for seat, value in ((5, self.points_5), (6, self.points_6), (7, self.points_7)):
+            if value is not None:
+                points[seat] = value
         return points
 
     @classmethod
@@ -442,6 +449,8 @@ class Hand(models.Model):
             points_3=line.points[3],
             points_4=line.points[4],
             points_5=line.points.get(5),
+            points_6=line.points.get(6),
+            points_7=line.points.get(7),
             not_played=line.not_played,
             dealt_by_neighbour=line.dealt_by_neighbour,
             replay=line.replay.value if line.replay else "",

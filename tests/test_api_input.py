@@ -114,7 +114,7 @@ def test_a_seat_named_by_a_superscript_in_the_sheet_check_is_400_on_the_points(c
         client, "api-rules-scoresheet-check", _check({"points": {"1": 1, "2": -1, "3": 1, "²": -1}})
     )
     assert response.status_code == 400
-    assert "seats are numbered 1 to 5" in response.json()["hands"]["0"]["points"][0]
+    assert "seats are numbered 1 to 7" in response.json()["hands"]["0"]["points"][0]
 
 
 # The scoresheet ---------------------------------------------------------------------------------

@@ -124,6 +124,7 @@ class TournamentAdmin(admin.ModelAdmin):
                     ("hands_per_match", "match_minutes"),
                     "allow_tables_of_five",
                     ("hands_per_match_five", "match_minutes_five"),
+                    "allow_tables_of_six_and_seven",
                 ]
             },
         ),

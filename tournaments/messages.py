@@ -83,10 +83,20 @@ def fives_would_seat(players: int) -> bool:
     return True
 
 
-def seating_error_message(error: seating.SeatingError) -> str:
+def large_tables_would_seat(players: int) -> bool:
+    """Would tables of five, six and seven (TSR 10) seat this many players?"""
+    try:
+        seating.table_sizes(players, tables_of_five=True, large_tables=True)
+    except seating.SeatingError:
+        return False
+    return True
+
+
+def seating_error_message(error: seating.SeatingError, *, official: bool = False) -> str:
     """Why the active players cannot be seated, with the numbers and what to do: register
     more or withdraw some, or, at tables of four only (TSR 8.3.1), allow tables of five
-    (TSR 10) where that would seat them."""
+    (TSR 10) where that would seat them, or else, but for an ``official`` tournament (TSR
+    8.3.1), tables of six and seven."""
     if error.tables_of_five:
         problem = ngettext(
             "%(players)d active player cannot be seated at tables of four and five "
@@ -115,6 +125,12 @@ def seating_error_message(error: seating.SeatingError) -> str:
         if error.extra:
             return _("%(problem)s: %(register)s or %(withdraw)s, or %(fives)s.") % parts
         return _("%(problem)s: %(register)s, or %(fives)s.") % parts
+    if not official and not error.large_tables and large_tables_would_seat(error.players):
+        # A club evening of 6, 7 or 11 (TSR 10); never an official tournament (TSR 8.3.1).
+        parts["large"] = _("allow tables of six and seven (TSR 10)")
+        if error.extra:
+            return _("%(problem)s: %(register)s or %(withdraw)s, or %(large)s.") % parts
+        return _("%(problem)s: %(register)s, or %(large)s.") % parts
     if error.extra:
         return _("%(problem)s: %(register)s or %(withdraw)s.") % parts
     return _("%(problem)s: %(register)s.") % parts

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from doko.names import person_key, search_key
-from doko.rules.deal import TABLE_OF_FIVE, TABLE_OF_FOUR
+from doko.rules.deal import TABLE_OF_FIVE, TABLE_OF_FOUR, TABLE_OF_SEVEN, hands_at_table
 from doko.rules.official import OFFICIAL
 
 # Real names fit many times over: 100 + 100 letters, doubled by umlauts, in two spellings; only
@@ -342,6 +342,18 @@ class Tournament(models.Model):
         default=125,
         validators=[MinValueValidator(1), MaxValueValidator(MAX_MINUTES)],
     )
+    # TSR 10: a field of 6, 7 or 11 players, which fours and fives cannot seat, plays at a
+    # table of six or seven; never in an official tournament (TSR 8.3.1). Their round and
+    # playing time follow the table of four's, six hands a player (``doko.rules.deal``).
+    allow_tables_of_six_and_seven = models.BooleanField(
+        _("tables of six and seven allowed"),
+        default=False,
+        help_text=_(
+            "TSR 10: where tables of four and five cannot seat the players (6, 7 or 11 of "
+            "them), a table seats six or seven; the dealer and the players to his left sit "
+            "out. Not in an official tournament (TSR 8.3.1)."
+        ),
+    )
     seating_method = models.CharField(
         _("seating draw"),
         max_length=16,
@@ -463,6 +475,14 @@ class Tournament(models.Model):
                 ),
             ),
             models.CheckConstraint(
+                condition=Q(official=False) | Q(allow_tables_of_six_and_seven=False),
+                name="tournament_official_no_tables_of_six_or_seven",
+                violation_error_message=_(
+                    "An official tournament plays at tables of four, and of five where the "
+                    "players need them, never at tables of six or seven (TSR 8.1.1, 8.3.1)."
+                ),
+            ),
+            models.CheckConstraint(
                 condition=Q(tiebreaks__in=Tiebreaks.values), name="tournament_tiebreaks_known"
             ),
             models.CheckConstraint(
@@ -492,8 +512,22 @@ class Tournament(models.Model):
         return self.name
 
     def hands_at(self, table_size: int) -> int:
-        """The lines of a round at a table of ``table_size``, compulsory solos included."""
-        return self.hands_per_match if table_size == TABLE_OF_FOUR else self.hands_per_match_five
+        """The lines of a round at a table of ``table_size``, compulsory solos included; at six
+        and seven as many a player as at four (``doko.rules.deal.hands_at_table``)."""
+        if table_size == TABLE_OF_FOUR:
+            return self.hands_per_match
+        if table_size == TABLE_OF_FIVE:
+            return self.hands_per_match_five
+        return hands_at_table(hands_at_four=self.hands_per_match, table_size=table_size)
+
+    def minutes_at(self, table_size: int) -> int:
+        """The net playing time of a table of ``table_size`` (TSR 8.5.1, 10.1.5); at six and
+        seven the table of four's pace for its hands (150 and 175 minutes for 100)."""
+        if table_size == TABLE_OF_FOUR:
+            return self.match_minutes
+        if table_size == TABLE_OF_FIVE:
+            return self.match_minutes_five
+        return -(-self.match_minutes * self.hands_at(table_size) // self.hands_per_match)
 
 
 class FormerSlug(models.Model):
@@ -965,7 +999,7 @@ def new_seat_token() -> str:
 
 class Seat(models.Model):
     """A player's place at a table. Seat 1 deals first, seat 4 keeps the sheet (TSR 8.4.1), at
-    a table of five seat 5 (TSR 10.1.4)."""
+    a table of five seat 5 (TSR 10.1.4), at six and seven the last seat (TSR 10)."""
 
     # The round is stored again here so that the database itself can refuse a player sitting
     # twice in one round; services set it from the table.
@@ -1007,9 +1041,9 @@ class Seat(models.Model):
                 violation_error_message=_("This player already has a seat in this round."),
             ),
             models.CheckConstraint(
-                condition=Q(position__gte=1) & Q(position__lte=TABLE_OF_FIVE),
-                name="seat_position_1_to_5",
-                violation_error_message=_("A seat is numbered 1 to 5 (TSR 8.4, 10.1)."),
+                condition=Q(position__gte=1) & Q(position__lte=TABLE_OF_SEVEN),
+                name="seat_position_1_to_7",
+                violation_error_message=_("A seat is numbered 1 to 7 (TSR 8.4, 10)."),
             ),
         ]
 
@@ -1261,8 +1295,8 @@ class SeatResult(models.Model):
                 name="result_points_add_up",
             ),
             models.CheckConstraint(
-                condition=Q(placing__gte=1) & Q(placing__lte=TABLE_OF_FIVE),
-                name="result_placing_1_to_5",
+                condition=Q(placing__gte=1) & Q(placing__lte=TABLE_OF_SEVEN),
+                name="result_placing_1_to_7",
             ),
             models.CheckConstraint(
                 condition=Q(solos_won__lte=F("solos_played")), name="result_solos_won_played"

@@ -8,7 +8,7 @@ from rest_framework import serializers
 from adjudication import services
 from adjudication.api.common import MOST_TEXT, SEVERITIES, SOLO_TYPES
 from doko.rules.contracts import Contract
-from doko.rules.deal import TABLE_OF_FIVE
+from doko.rules.deal import TABLE_OF_SEVEN
 from doko.rules.penalty import MOST_ANNOUNCEMENTS
 from doko.rules.procedure import WrittenLine
 from scoring.api.fields import ContractField, SeatsField
@@ -24,7 +24,7 @@ class RulingSerializer(serializers.Serializer):
         default=Contract.NORMAL.value, help_text="As the hand stood when the breach happened"
     )
     soloist = serializers.IntegerField(
-        min_value=1, max_value=TABLE_OF_FIVE, allow_null=True, default=None
+        min_value=1, max_value=TABLE_OF_SEVEN, allow_null=True, default=None
     )
     solo_type = serializers.ChoiceField(choices=SOLO_TYPES, allow_null=True, default=None)
     disadvantages_soloist = serializers.BooleanField(

@@ -1,7 +1,33 @@
-"""Who deals, who plays and who must play a forced solo (TSR 3.3.1, 4.2, 8.5, 10.1).
+"""Who deals, who plays and who must play a forced solo (TSR 3.3.1, 4.2, 8.5, 10).
 
 Seats are numbered clockwise from 1; the deal passes to the left, from seat n to seat n + 1
 (TSR 3.3.1, 3.3.2). At a table of five the dealer sits out the hand (TSR 10.1.1).
+
+Tables of six and seven (TSR 10: „Abweichend von 2.1.1 kann Doppelkopf auch von 5, 6, oder 7
+Spielern gespielt werden"). The TSR sets no details for them; the system reads 10.1 and 10.2
+for them as follows (the manual's "rules as the system reads them" says the same):
+
+- who sits out: every hand is played by four (TSR 2.1.1 „Das einzelne Spiel wird von vier
+  Spielern gespielt"). As at five the dealer gets no cards (10.1.1), and at a table of n the
+  n - 5 players to his left sit out with him: the dealer deals to the four after them. So at
+  six the dealer and seat dealer + 1 sit out, at seven the dealer and the two to his left;
+  the first of the four who get cards leads, as at four and five the dealer's left neighbour
+  among them does. Those sitting out score neither plus nor minus (10.1.2): their points are 0.
+- how many hands: six a player, as at four (20 + 4 = 24) and five (25 + 5 = 30): n x 5 normal
+  games and n compulsory solos, 36 = 30 + 6 at six and 42 = 35 + 7 at seven. So every player
+  deals exactly five normal games and leads in exactly five (10.2.1), plays in exactly 20 of
+  them, as at four and five, and with the solos in about 24 hands: the four-table's round per
+  player. A club evening's shorter round scales the same way: the four-table's hands times
+  n / 4, rounded (``hands_at_table``). The playing time scales likewise (150 and 175 minutes
+  for 100 at four), the pace of 10.1.5's 125 minutes for 30 hands.
+- who keeps the sheet: the last seat, as seat 5 at five (10.1.4): seat 6, seat 7.
+- the odd-even rule (7.3.3.2) holds for the four who play the hand, not for those who sit out:
+  10.1.3 waives it at five only, where the dealer's 0 sat among the four; at six and seven
+  the four playing scores are checked as at four, the zeros of those sitting out are not.
+- compulsory solos: one each (4.2.4), n at the end of the round as 25 + 5 at five; after a
+  compulsory solo the same dealer deals again (10.2.1, 4.2.5). A forced solo owed only by
+  players who sit out that hand passes the deal on until the first of them plays
+  (``forced_deal``).
 
 How many hands a round has (TSR 8.5.1, 10.1.5, 10.2.1): 24 at a table of four and 30 at a table
 of five, the compulsory solos *included*. The German original says "Eine Spielrunde besteht aus
@@ -19,23 +45,50 @@ from doko.rules.contracts import Contract
 
 TABLE_OF_FOUR = 4  # the usual table (TSR 8.3)
 TABLE_OF_FIVE = 5  # the dealer sits out every hand (TSR 10.1)
-TABLE_SIZES = (TABLE_OF_FOUR, TABLE_OF_FIVE)
-SEAT_NUMBERS = range(1, TABLE_OF_FIVE + 1)  # seats 1-5; a table of four uses 1-4
+TABLE_OF_SIX = 6  # TSR 10: the dealer and his left neighbour sit out (see above)
+TABLE_OF_SEVEN = 7  # TSR 10: the dealer and the two to his left sit out
+TABLE_SIZES = (TABLE_OF_FOUR, TABLE_OF_FIVE, TABLE_OF_SIX, TABLE_OF_SEVEN)  # TSR 8.3, 10
+LARGE_TABLES = (TABLE_OF_SIX, TABLE_OF_SEVEN)
+PLAYERS_PER_HAND = 4  # TSR 2.1.1: „Das einzelne Spiel wird von vier Spielern gespielt."
+SEAT_NUMBERS = range(1, TABLE_OF_SEVEN + 1)  # seats 1-7; a table of four uses 1-4
 FIRST_DEALER = 1  # TSR 3.3.1, 8.4.1: seat 1 deals the first hand, then the deal passes left
 HANDS_PER_MATCH = {
     TABLE_OF_FOUR: 24,
     TABLE_OF_FIVE: 30,
-}  # TSR 8.5.1, 10.1.5: every line, compulsory solos included
+    TABLE_OF_SIX: 36,
+    TABLE_OF_SEVEN: 42,
+}  # TSR 8.5.1, 10.1.5; 6 and 7 by our reading of TSR 10: every line, compulsory solos included
 
 
 def check_table_size(table_size: int) -> None:
     if table_size not in TABLE_SIZES:
-        raise ValueError(f"a table seats 4 or 5 players (TSR 8.3, 10.1), not {table_size}")
+        raise ValueError(f"a table seats 4 to 7 players (TSR 8.3, 10), not {table_size}")
+
+
+def hands_at_table(*, hands_at_four: int, table_size: int) -> int:
+    """The lines of a round at a table of six or seven for a round of ``hands_at_four`` at a
+    table of four: the same hands per player, ``hands_at_four x n / 4`` rounded half up (24:
+    36 at six, 42 at seven), and never fewer than a normal hand dealt and a compulsory solo
+    played by each (TSR 3.3.1, 4.2.3). Our reading of TSR 10, see above."""
+    check_table_size(table_size)
+    return max(
+        (hands_at_four * table_size * 2 + PLAYERS_PER_HAND) // (2 * PLAYERS_PER_HAND),
+        2 * table_size,
+    )
+
+
+def sitting_out(*, dealer: int, table_size: int) -> tuple[int, ...]:
+    """The seats that sit a hand out: none at four, the dealer at five (TSR 10.1.1), the dealer
+    and the ``table_size - 5`` players to his left at six and seven (our reading of TSR 10)."""
+    check_table_size(table_size)
+    if table_size == TABLE_OF_FOUR:
+        return ()
+    return tuple(seats_clockwise_from(dealer, table_size)[: table_size - PLAYERS_PER_HAND])
 
 
 def scorekeeper(table_size: int) -> int:
     """The seat that keeps the scoresheet: seat 4, at a table of five seat 5 (TSR 8.4.1,
-    10.1.4)."""
+    10.1.4), at six and seven the last seat likewise (our reading of TSR 10)."""
     check_table_size(table_size)
     return table_size
 
@@ -59,11 +112,10 @@ def seats_clockwise_from(seat: int, table_size: int) -> list[int]:
 
 
 def playing_seats(*, dealer: int, table_size: int) -> tuple[int, ...]:
-    """The four seats that play a hand: at a table of five the dealer sits out (TSR 10.1.1)."""
-    check_table_size(table_size)
-    return tuple(
-        seat for seat in range(1, table_size + 1) if table_size == TABLE_OF_FOUR or seat != dealer
-    )
+    """The four seats that play a hand: at a table of five the dealer sits out (TSR 10.1.1),
+    at six and seven the dealer and the players to his left (``sitting_out``)."""
+    out = sitting_out(dealer=dealer, table_size=table_size)
+    return tuple(seat for seat in range(1, table_size + 1) if seat not in out)
 
 
 def next_dealer(*, dealer: int, contract: Contract, table_size: int) -> int:
@@ -80,7 +132,8 @@ def next_dealer(*, dealer: int, contract: Contract, table_size: int) -> int:
 
 def main_section_lines(*, hands_per_match: int, table_size: int) -> int:
     """The lines of the main section: every line of the round less one compulsory solo per
-    player (TSR 4.2.4, 8.5.1): 20 at a table of four, 25 at a table of five."""
+    player (TSR 4.2.4, 8.5.1): 20 at a table of four, 25 at a table of five, 30 and 35 at
+    six and seven."""
     check_table_size(table_size)
     return hands_per_match - table_size
 
@@ -113,14 +166,21 @@ def forced_deal(*, dealer: int, table_size: int, lacking: Iterable[int]) -> tupl
     (TSR 4.2.3), which at a table of four he can. At a table of five the dealer sits out, so if
     he is the only one still lacking his compulsory solo the TSR has no answer; our reading:
     the deal passes to the next seat, as it would after the hand, and the player lacking the
-    solo plays it. The round is never stuck.
+    solo plays it. The round is never stuck. At six and seven likewise: if only players who
+    sit out lack it, the first of them clockwise from the dealer's left (the dealer last)
+    plays it, and the seat to his left deals, so that he is among the four who play.
     """
     lacking = set(lacking)
     if not lacking:
         raise ValueError("nobody lacks a compulsory solo, so no forced solo is due")
     soloist = forced_soloist(dealer=dealer, table_size=table_size, lacking=lacking)
-    if soloist is None:  # at a table of five only the dealer lacks it
-        return seat_after(dealer, table_size), dealer
+    if soloist is None:  # only players sitting out lack it
+        first = next(
+            seat
+            for seat in seats_clockwise_from(seat_after(dealer, table_size), table_size)
+            if seat in lacking
+        )
+        return seat_after(first, table_size), first
     return dealer, soloist
 
 

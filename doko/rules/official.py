@@ -10,7 +10,9 @@ round the TSR sets:
 - 30 hands at a table of five in 125 minutes (TSR 10.1.5), 25 + 5;
 - at tables of four (TSR 8.3.1), with tables of five only where the field needs them: the draw
   seats ``players mod 4`` of them and no more (``doko.seating.table_sizes``), and only where the
-  tournament allows them (TSR 10);
+  tournament allows them (TSR 10); never at tables of six or seven (TSR 8.3.1 „Es wird
+  ausschließlich an Vierer-Tischen gespielt"; the fives are the DDV's own practice for a field
+  that does not divide by four, the sixes and sevens are a club evening's);
 - the penalty points of the TSR's scale (TSR 9): the system knows no other scale, for any
   tournament, so there is nothing an official tournament must refuse there.
 
@@ -38,6 +40,7 @@ class RoundSettings:
     match_minutes: int
     hands_per_match_five: int
     match_minutes_five: int
+    allow_tables_of_six_and_seven: bool = False
 
 
 # The round of an official tournament (TSR 8.5.1, 10.1.5).
@@ -46,6 +49,7 @@ OFFICIAL = RoundSettings(
     match_minutes=100,
     hands_per_match_five=HANDS_PER_MATCH[TABLE_OF_FIVE],
     match_minutes_five=125,
+    allow_tables_of_six_and_seven=False,
 )
 
 # Each setting the TSR fixes: the section that fixes it and what it says.
@@ -80,6 +84,14 @@ _FIXED = (
         gettext_noop(
             "An official tournament plays {needed} minutes a round at a table of five: not "
             "{actual}."
+        ),
+    ),
+    (
+        "allow_tables_of_six_and_seven",
+        "TSR 8.3.1",
+        gettext_noop(
+            "An official tournament plays at tables of four, and of five where the players "
+            "need them, never at tables of six or seven."
         ),
     ),
 )

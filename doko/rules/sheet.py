@@ -5,7 +5,9 @@ what the next hand must be. Messages are English templates marked for translatio
 layer translates them (``tournaments.messages``).
 
 A round has 24 lines at a table of four and 30 at a table of five, compulsory and forced solos
-included (TSR 8.5.1, 10.1.5, 10.2.1; see ``doko.rules.deal``).
+included (TSR 8.5.1, 10.1.5, 10.2.1; see ``doko.rules.deal``), and by our reading of TSR 10 36
+at a table of six and 42 at a table of seven, where the dealer and the players to his left sit
+out (``doko.rules.deal.sitting_out``).
 """
 
 from collections.abc import Iterable, Mapping, Sequence
@@ -16,12 +18,14 @@ from typing import Any
 
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.deal import (
+    LARGE_TABLES,
     TABLE_OF_FIVE,
     TABLE_OF_FOUR,
     MatchProgress,
     check_table_size,
     playing_seats,
     seat_after,
+    sitting_out,
 )
 from doko.rules.penalty import credits_soloist
 from doko.rules.problems import Template, gettext_noop, ngettext_noop, with_rule
@@ -364,11 +368,12 @@ def _check_sums(findings: _Findings, number: int, line: HandLine) -> int:
 
 
 def _check_seat_scores(findings: _Findings, number: int, line: HandLine, table_size: int) -> None:
-    """Report a sitting-out dealer who scores at a table of five (TSR 10.1.2), and scores of
-    mixed parity at a table of four (TSR 7.3.3.2)."""
-    if table_size == TABLE_OF_FIVE and (
-        line.points[line.dealer] or (line.penalty or {}).get(line.dealer)
-    ):
+    """Report a sitting-out dealer who scores at a table of five (TSR 10.1.2), a player sitting
+    out who scores at six or seven (TSR 10, read as 10.1.2), and scores of mixed parity among
+    the four who play at a table of four, six or seven (TSR 7.3.3.2; 10.1.3 waives it at five
+    only, see ``doko.rules.deal``)."""
+    penalty = line.penalty or {}
+    if table_size == TABLE_OF_FIVE and (line.points[line.dealer] or penalty.get(line.dealer)):
         findings.report(
             number,
             "dealer",
@@ -379,9 +384,31 @@ def _check_seat_scores(findings: _Findings, number: int, line: HandLine, table_s
             ),
             seat=line.dealer,
         )
-    if table_size == TABLE_OF_FOUR and (
-        _mixed_parity(line.points.values()) or not line.penalty_keeps_odd_even
-    ):
+    if table_size in LARGE_TABLES:
+        for seat in sitting_out(dealer=line.dealer, table_size=table_size):
+            if line.points[seat] or penalty.get(seat):
+                findings.report(
+                    number,
+                    "dealer",
+                    "TSR 10, 10.1.2",
+                    gettext_noop(
+                        "Hand {hand}: seat {seat} sits out this hand at a table of {size}, "
+                        "so scores neither plus nor minus."
+                    ),
+                    seat=seat,
+                    size=table_size,
+                )
+    if table_size == TABLE_OF_FIVE:
+        return
+    players = playing_seats(dealer=line.dealer, table_size=table_size)
+    keeps = (
+        line.penalty_keeps_odd_even
+        if table_size == TABLE_OF_FOUR
+        else penalty_parity_explained(
+            penalty, soloist=line.soloist, decisions=line.penalties, seats=players
+        )
+    )
+    if _mixed_parity(line.points[seat] for seat in players) or not keeps:
         findings.report(
             number,
             "parity",
@@ -440,7 +467,11 @@ def _check_soloist(
             "TSR 2.4.7, 7.3.3.3",
             gettext_noop("Hand {hand}: name the soloist."),
         )
-    elif line.soloist == line.dealer and line.dealer not in players:
+    elif (
+        progress.table_size == TABLE_OF_FIVE
+        and line.soloist == line.dealer
+        and line.dealer not in players
+    ):
         findings.report(
             number,
             "dealer",
@@ -565,7 +596,9 @@ def _check_round_order(
         findings.report(
             number,
             "hand_count",
-            "TSR 8.5.1" if progress.table_size == TABLE_OF_FOUR else "TSR 10.1.5",
+            {TABLE_OF_FOUR: "TSR 8.5.1", TABLE_OF_FIVE: "TSR 10.1.5"}.get(
+                progress.table_size, "TSR 10"
+            ),
             ngettext_noop(
                 "Hand {hand}: the round has {count} hand, compulsory solos included; "
                 "no more may be played.",

@@ -33,7 +33,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from doko.rules.deal import TABLE_OF_FIVE
+from doko.rules.deal import TABLE_OF_FIVE, TABLE_OF_SEVEN, TABLE_OF_SIX
 from doko.standings import Standings, Status, Tiebreak
 from printing.pdf import fonts
 from printing.pdf.fonts import BOLD, OBLIQUE, REGULAR
@@ -54,6 +54,15 @@ _ZEBRA = [colors.white, colors.HexColor("#f2f2f2")]
 _FIVE = colors.HexColor("#ffd966")  # the mark of a table of five
 _GREY = colors.HexColor("#555555")
 _WARNING = colors.HexColor("#b02a37")  # the links warning at the foot of the page
+
+
+def table_kind(size: int) -> str:
+    """The banner of a table that is not a table of four (TSR 10), or ""."""
+    return {
+        TABLE_OF_FIVE: _("Table of five"),
+        TABLE_OF_SIX: _("Table of six"),
+        TABLE_OF_SEVEN: _("Table of seven"),
+    }.get(size, "")
 
 
 def _table_style(commands: list[tuple]) -> TableStyle:
@@ -336,10 +345,10 @@ def seating_by_table_pdf(
     name_width = (document.template.width - _GUTTER) / 2 - 2 * _PADDING - 23 * mm
     story: list[Flowable] = []
     for row in document.stepping(tables):
-        five = len(row.seats) == TABLE_OF_FIVE
+        kind = table_kind(len(row.seats))
         title = escape(_table_title(row.table.number))
-        if five:
-            title += f' <font size="10">– {escape(_("Table of five"))}</font>'
+        if kind:
+            title += f' <font size="10">– {escape(kind)}</font>'
         rows: list[list] = [[Paragraph(title, heading), "", ""], labels]
         rows += [
             [
@@ -354,8 +363,8 @@ def seating_by_table_pdf(
             _table_style(
                 [
                     ("SPAN", (0, 0), (-1, 0)),
-                    ("BACKGROUND", (0, 0), (-1, 0), _FIVE if five else colors.HexColor("#dddddd")),
-                    ("BOX", (0, 0), (-1, -1), 1.5 if five else 0.8, colors.black),
+                    ("BACKGROUND", (0, 0), (-1, 0), _FIVE if kind else colors.HexColor("#dddddd")),
+                    ("BOX", (0, 0), (-1, -1), 1.5 if kind else 0.8, colors.black),
                     ("FONT", (0, 1), (-1, 1), REGULAR, 7),
                     ("TEXTCOLOR", (0, 1), (-1, 1), _GREY),
                     ("FONT", (0, 2), (0, -1), BOLD, 11),
@@ -598,10 +607,10 @@ def _table_card(
 ) -> list[Flowable]:
     """One table's card: its number, the banner of a table of five, the round (``top``), the
     QR code of ``url`` beside them, and the players by seat."""
-    five = len(row.seats) == TABLE_OF_FIVE
+    kind = table_kind(len(row.seats))
     heading: list[Flowable] = [Paragraph(escape(_table_title(row.table.number)), styles.big)]
-    if five:
-        heading += [Paragraph(escape(_("Table of five")), styles.banner), Spacer(1, 2 * mm)]
+    if kind:
+        heading += [Paragraph(escape(kind), styles.banner), Spacer(1, 2 * mm)]
     heading.append(Paragraph(top, styles.sub))
     if url is not None:
         code = [_QrCode(url, _QR_SIZE), Paragraph(escape(url), styles.url)]
@@ -617,10 +626,18 @@ def _table_card(
         )
         heading = [beside]
     card = [*heading, Spacer(1, 4 * mm), _card_seats(row.seats, styles.name, width)]
-    if five:
+    if len(row.seats) == TABLE_OF_FIVE:
         card += [
             Spacer(1, 3 * mm),
             Paragraph(escape(_("The dealer sits out each hand.")), styles.note),
+        ]
+    elif len(row.seats) in (TABLE_OF_SIX, TABLE_OF_SEVEN):
+        card += [
+            Spacer(1, 3 * mm),
+            Paragraph(
+                escape(_("The dealer and the players to his left sit out each hand (TSR 10).")),
+                styles.note,
+            ),
         ]
     return card
 
@@ -1131,8 +1148,8 @@ def round_results_pdf(
     for table in document.stepping(tables):
         status, shade = _sheet_status(table)
         title = f"{escape(_table_title(table.number))} · {escape(status)}"
-        if len(table.seats) == TABLE_OF_FIVE:
-            title += f' <font size="9">– {escape(_("Table of five"))}</font>'
+        if kind := table_kind(len(table.seats)):
+            title += f' <font size="9">– {escape(kind)}</font>'
         rows: list[list] = [[Paragraph(title, heading), *[""] * 6], labels]
         for seat in table.seats:
             player: list[Flowable] = [words_paragraph(seat.name, name, name_room)]

@@ -25,7 +25,11 @@ from reportlab.pdfgen.canvas import Canvas
 from adjudication.models import Decision
 from doko.rules.contracts import Contract, Section, SoloType
 from doko.rules.deal import (
+    LARGE_TABLES,
     TABLE_OF_FIVE,
+    TABLE_OF_FOUR,
+    TABLE_OF_SEVEN,
+    TABLE_OF_SIX,
     TABLE_SIZES,
     main_section_lines,
     scorekeeper,
@@ -376,6 +380,14 @@ def _draw_seat_labels(canvas: Canvas, grid: _Grid) -> None:
             "Seat 1 deals first, seat 5 keeps the sheet; the dealer sits out each hand "
             "(TSR 8.4.1, 10.1)."
         )
+    elif grid.size in LARGE_TABLES:
+        note = ngettext(
+            "Seat 1 deals first, seat %(keeper)d keeps the sheet; the dealer and the player to "
+            "his left sit out each hand (TSR 8.4.1, 10).",
+            "Seat 1 deals first, seat %(keeper)d keeps the sheet; the dealer and the %(count)d "
+            "players to his left sit out each hand (TSR 8.4.1, 10).",
+            grid.size - 5,
+        ) % {"keeper": keeper, "count": grid.size - 5}
     else:
         note = _("Seat 1 deals first, seat %(keeper)d keeps the sheet (TSR 8.4.1).") % {
             "keeper": keeper
@@ -501,12 +513,17 @@ def _draw_table(
         20,
     )
     keeper = keeper or scorekeeper(grid.size)
-    if grid.size == TABLE_OF_FIVE:
+    if grid.size != TABLE_OF_FOUR:
+        mark = {
+            TABLE_OF_FIVE: _("Table of five"),
+            TABLE_OF_SIX: _("Table of six"),
+            TABLE_OF_SEVEN: _("Table of seven"),
+        }[grid.size]
         canvas.saveState()
         canvas.setFillColor(_FIVE)
         canvas.rect(_MARGIN + 88 * mm, _TOP - 18.5 * mm, 35 * mm, 6 * mm, stroke=0, fill=1)
         canvas.restoreState()
-        draw(canvas, _MARGIN + 90 * mm, _TOP - 17 * mm, _("Table of five"), BOLD, 10)
+        draw(canvas, _MARGIN + 90 * mm, _TOP - 17 * mm, mark, BOLD, 10)
     for index, seat in enumerate(seats):
         y = _SEATS_TOP - (index + 1) * _SEAT_LINE
         player = seat.entry  # the name the tournament registered

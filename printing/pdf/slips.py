@@ -17,7 +17,13 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from doko.rules.deal import FIRST_DEALER, TABLE_OF_FIVE, sheet_keeper
+from doko.rules.deal import (
+    FIRST_DEALER,
+    TABLE_OF_FIVE,
+    TABLE_OF_SEVEN,
+    TABLE_OF_SIX,
+    sheet_keeper,
+)
 from printing.pdf import card_sheet
 from printing.pdf.drawing import draw
 from printing.pdf.fonts import BOLD, REGULAR
@@ -117,6 +123,25 @@ def _draw_slip(
     ]
     if slip.table_size == TABLE_OF_FIVE:
         lines.append((_("Table of five: the dealer sits out each hand (TSR 10.1.1)."), False))
+    elif slip.table_size == TABLE_OF_SIX:
+        lines.append(
+            (
+                _(
+                    "Table of six: the dealer and the player to his left sit out each hand (TSR 10)."
+                ),
+                False,
+            )
+        )
+    elif slip.table_size == TABLE_OF_SEVEN:
+        lines.append(
+            (
+                _(
+                    "Table of seven: the dealer and the two players to his left sit out each "
+                    "hand (TSR 10)."
+                ),
+                False,
+            )
+        )
     for index, (line, own) in enumerate(lines):
         line_y = top - (53 + 4.8 * index) * mm
         if index == 2:

@@ -9,9 +9,9 @@ from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from rest_framework import serializers
 
 from doko.rules.contracts import Contract
-from doko.rules.deal import TABLE_OF_FIVE, playing_seats
+from doko.rules.deal import TABLE_OF_SEVEN, playing_seats
 
-SEATS = tuple(range(1, TABLE_OF_FIVE + 1))
+SEATS = tuple(range(1, TABLE_OF_SEVEN + 1))  # TSR 8.4, 10
 MOST_POINTS = 1000  # input bound; the check refuses more than the TSR allows (TSR 7.2)
 MOST_HANDS = 120  # 30 hands at a table of five, with room for stopped hands and typing slips
 
@@ -27,7 +27,7 @@ def soloist_field() -> serializers.IntegerField:
     """The soloist's seat, for the rules API's hands and a sheet's."""
     return serializers.IntegerField(
         min_value=1,
-        max_value=TABLE_OF_FIVE,
+        max_value=TABLE_OF_SEVEN,
         allow_null=True,
         default=None,
         help_text="Every solo and the silent wedding; a wedding whose holder took the first "
@@ -36,7 +36,7 @@ def soloist_field() -> serializers.IntegerField:
 
 
 class SeatsField(serializers.DictField):
-    """``{"1": n, "2": n, ...}``: numbers per seat; keys are seat numbers, 1 to 5, or to the
+    """``{"1": n, "2": n, ...}``: numbers per seat; keys are seat numbers, 1 to 7, or to the
     table's size where the serializer's context knows it (``table_size``)."""
 
     child = serializers.IntegerField(min_value=-MOST_POINTS, max_value=MOST_POINTS)
@@ -46,7 +46,7 @@ class SeatsField(serializers.DictField):
         size = (
             self.context.get("table_size")
             if self.context.get("table_size") in SEATS
-            else TABLE_OF_FIVE
+            else TABLE_OF_SEVEN
         )
         seats = {}
         for key, value in values.items():

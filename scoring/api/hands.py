@@ -6,7 +6,7 @@ from django.utils.translation import gettext, ngettext
 from rest_framework import serializers
 
 from doko.rules.contracts import Contract, SoloType
-from doko.rules.deal import TABLE_OF_FIVE, TABLE_SIZES, MatchProgress
+from doko.rules.deal import TABLE_OF_SEVEN, TABLE_SIZES, MatchProgress
 from doko.rules.sheet import HandLine, Replay
 from scoring.api.fields import (
     MOST_HANDS,
@@ -24,7 +24,7 @@ class HandEntrySerializer(serializers.Serializer):
     contract = ContractField()
     dealer = serializers.IntegerField(
         min_value=1,
-        max_value=TABLE_OF_FIVE,
+        max_value=TABLE_OF_SEVEN,
         allow_null=True,
         default=None,
         help_text="Leave it out to have the dealer the TSR gives filled in: seat 1 first, then "
@@ -113,10 +113,8 @@ class HandsReplaceSerializer(serializers.Serializer):
                 {
                     "hands": [
                         ngettext(
-                            "This table seats {count} player; a table seats 4 or 5 (TSR 8.3, "
-                            "10.1).",
-                            "This table seats {count} players; a table seats 4 or 5 (TSR 8.3, "
-                            "10.1).",
+                            "This table seats {count} player; a table seats 4 to 7 (TSR 8.3, 10).",
+                            "This table seats {count} players; a table seats 4 to 7 (TSR 8.3, 10).",
                             size,
                         ).format(count=size)
                     ]

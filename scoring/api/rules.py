@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 
 from api_base.parsers import LimitedJSONParser
 from doko.rules.contracts import Contract, SoloType
-from doko.rules.deal import HANDS_PER_MATCH, TABLE_OF_FIVE
+from doko.rules.deal import HANDS_PER_MATCH, TABLE_OF_SEVEN, TABLE_SIZES
 from doko.rules.entry import re_tricks_for
 from doko.rules.penalty import MOST_ANNOUNCEMENTS, Breach, Severity, penalty_points
 from doko.rules.problems import InvalidInput
@@ -63,7 +63,7 @@ class PublicRulesView(APIView):
 
 def _seat_list(**kwargs):
     return serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=TABLE_OF_FIVE), **kwargs
+        child=serializers.IntegerField(min_value=1, max_value=TABLE_OF_SEVEN), **kwargs
     )
 
 
@@ -285,10 +285,10 @@ class PenaltyRequestSerializer(serializers.Serializer):
         "played and `solo` from then on (TSR 4.4.5); a wedding with a partner stays `normal`.",
     )
     seats = _seat_list(default=[1, 2, 3, 4], min_length=4, max_length=4)
-    offender = serializers.IntegerField(min_value=1, max_value=TABLE_OF_FIVE)
+    offender = serializers.IntegerField(min_value=1, max_value=TABLE_OF_SEVEN)
     soloist = serializers.IntegerField(
         min_value=1,
-        max_value=TABLE_OF_FIVE,
+        max_value=TABLE_OF_SEVEN,
         allow_null=True,
         default=None,
         help_text="In a solo; in a wedding played as a solo, the holder of both Queens of Clubs",
@@ -398,7 +398,7 @@ class PenaltyView(PublicRulesView):
 
 class SheetHandSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=[contract.value for contract in Contract])
-    dealer = serializers.IntegerField(min_value=1, max_value=TABLE_OF_FIVE)
+    dealer = serializers.IntegerField(min_value=1, max_value=TABLE_OF_SEVEN)
     soloist = soloist_field()
     points = SeatsField(help_text="Game points per seat; a sitting-out dealer may be left out")
     penalty = SeatsField(
@@ -419,14 +419,15 @@ class SheetHandSerializer(serializers.Serializer):
 
 
 class ScoresheetCheckRequestSerializer(serializers.Serializer):
-    players = serializers.ChoiceField(choices=[4, 5])
+    players = serializers.ChoiceField(choices=list(TABLE_SIZES))  # 6 and 7: TSR 10
     hands_per_match = serializers.IntegerField(
         min_value=1,
         max_value=60,
         allow_null=True,
         default=None,
         help_text="Every line of the round, compulsory and forced solos included: default 24 "
-        "at four (20 + 4 compulsory solos, TSR 8.5.1), 30 at five (25 + 5, TSR 10.1.5, 10.2.1); "
+        "at four (20 + 4 compulsory solos, TSR 8.5.1), 30 at five (25 + 5, TSR 10.1.5, 10.2.1), "
+        "36 at six and 42 at seven (TSR 10 as the manual reads it); "
         "at least two per player",
     )
     time_over_after_hand = serializers.IntegerField(

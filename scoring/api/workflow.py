@@ -9,7 +9,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from doko.rules.deal import TABLE_OF_FIVE
+from doko.rules.deal import TABLE_OF_SEVEN
 from doko.rules.sheet import Replay
 from scoring import services
 from scoring.api.access import sheet_opened
@@ -39,7 +39,7 @@ class SheetConfirmSerializer(SheetVersionSerializer):
 class SheetKeeperSerializer(SheetVersionSerializer):
     seat = serializers.IntegerField(
         min_value=1,
-        max_value=TABLE_OF_FIVE,
+        max_value=TABLE_OF_SEVEN,
         help_text="The seat that keeps the sheet from now on, by agreement at the table",
     )
 

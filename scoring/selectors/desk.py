@@ -281,7 +281,10 @@ def desk_read(*, round: Round) -> Desk:
             five=size == TABLE_OF_FIVE,
             extra_minutes=row["extra_minutes"],
             ends_at=playing_time_end(
-                round=round, five=size == TABLE_OF_FIVE, extra_minutes=row["extra_minutes"]
+                round=round,
+                five=size == TABLE_OF_FIVE,
+                extra_minutes=row["extra_minutes"],
+                size=size,
             ),
             announced=announced,
         )

@@ -13,7 +13,7 @@ from django.utils.translation import ngettext
 
 from doko.rules import double_entry
 from doko.rules.contracts import Contract, SoloType
-from doko.rules.deal import TABLE_OF_FIVE, TABLE_SIZES
+from doko.rules.deal import TABLE_SIZES, sitting_out
 from doko.rules.sheet import HandLine, Replay, SheetCheck, check_sheet
 from scoring.models import Hand, Scoresheet, ScoresheetChange, ScoresheetScan, SecondEntry
 from scoring.rulings import NONE, SheetAdjudication, sheet_adjudication
@@ -88,7 +88,9 @@ def scoresheet_rows(
             for seat, total in enumerate(totals, start=1)
         ]
         shown = [
-            None if table_size == TABLE_OF_FIVE and seat == hand.dealer else points.get(seat)
+            None
+            if seat in sitting_out(dealer=hand.dealer, table_size=table_size)
+            else points.get(seat)
             for seat in range(1, table_size + 1)
         ]
         rows.append(

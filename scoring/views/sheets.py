@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from doko.rules.deal import TABLE_OF_FIVE, sheet_keeper
+from doko.rules.deal import sheet_keeper, sitting_out
 from scoring import selectors, services
 from scoring.forms import HandForm
 from scoring.services import StaleEntryError, StaleVersionError
@@ -114,7 +114,9 @@ def sheet_check(request: HttpRequest, access: Access) -> HttpResponse:
             context["warnings"] = [problem_message(w) for w in check.warnings if w.hand == number]
             context["next"] = check.next
         context["points"] = [
-            None if state.table_size == TABLE_OF_FIVE and seat == line.dealer else line.points[seat]
+            None
+            if seat in sitting_out(dealer=line.dealer, table_size=state.table_size)
+            else line.points[seat]
             for seat in range(1, state.table_size + 1)
         ]
         if form.entered is not None and form.entered.value is not None:

@@ -27,11 +27,14 @@
         field.disabled = !fields[name];
       }
     });
-    // At a table of five the dealer sits out and scores nothing (TSR 10.1.1): his points are
-    // not asked for, whoever the row names as the dealer.
+    // At a table of five the dealer sits out and scores nothing (TSR 10.1.1), at six and
+    // seven the players to his left with him (TSR 10): their points are not asked for,
+    // whoever the row names as the dealer.
     const dealer = form.elements.namedItem("dealer");
     form.querySelectorAll("input[data-sits-out]").forEach(function (input) {
-      const out = dealer !== null && input.dataset.seat === dealer.value;
+      const size = parseInt(input.dataset.size, 10);
+      const after = (parseInt(input.dataset.seat, 10) - parseInt(dealer && dealer.value, 10) + size) % size;
+      const out = dealer !== null && after < size - 4;
       if (out && !input.disabled) {
         input.value = "";
       }

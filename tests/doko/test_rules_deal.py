@@ -47,7 +47,7 @@ def test_everyone_plays_at_a_table_of_four():
 
 
 def test_a_table_of_three_is_refused():
-    with pytest.raises(ValueError, match="4 or 5"):
+    with pytest.raises(ValueError, match="4 to 7"):
         playing_seats(dealer=1, table_size=3)
 
 

@@ -87,7 +87,7 @@ def progress(percent: int) -> None:
     pass
 
 
-@pytest.mark.parametrize("size", [4, 5])
+@pytest.mark.parametrize("size", [4, 5, 6, 7])
 def test_the_blank_scoresheet_shows_headings_and_names_whole(tournament, size):
     content = scoresheets.blank_scoresheets_pdf(
         tournament=tournament,
@@ -124,7 +124,7 @@ def test_the_seating_printouts_show_long_names_and_clubs_whole(tournament, funct
     content = function(
         tournament=tournament,
         round_number=1,
-        tables=tables_with_long_names(4, 5),
+        tables=tables_with_long_names(4, 5, 7),
         progress=progress,
     )
     assert_whole(text_of(content), *long_names())

@@ -483,3 +483,24 @@ def test_only_a_scoresheet_job_names_a_table(organiser):
             kind=Job.Kind.SCORESHEETS_PDF,
             language="en",
         )
+
+
+def test_a_blank_sheet_at_six_and_seven_has_a_column_per_seat_and_names_who_sits_out():
+    """Tables of six and seven (TSR 10): the last seat keeps the sheet, the dealer and the
+    players to his left sit out, 30 (35) lines in the main section and 6 (7) solos."""
+    tournament = factories.tournament(allow_tables_of_six_and_seven=True)
+    tables = unsaved_tables(6, 7)
+    asked = []
+
+    def url_for_seat(seat):
+        asked.append(seat.position)
+        return f"https://doko.example/s/key-{seat.entry.start_number}/"
+
+    pages = pages_of(blank(tournament, tables, url_for_seat=url_for_seat))
+    assert asked == [6, 7]
+    six, seven = pages
+    assert "Table of six" in six
+    assert "seat 6 keeps the sheet; the dealer and the player to his left sit out" in six
+    assert "Table of seven" in seven
+    assert "the dealer and the 2 players to his left sit out" in seven
+    assert "Vorname7 Name7" in seven

@@ -497,10 +497,18 @@ def test_scoresheet_check_rejects_malformed_hands(api, hand, players, field):
     assert field in response.json()["hands"]["0"]
 
 
-def test_scoresheet_check_rejects_other_table_sizes(api):
-    response = post(api, "api-rules-scoresheet-check", {"players": 6, "hands": []})
+@pytest.mark.parametrize("players", [3, 8])
+def test_scoresheet_check_rejects_other_table_sizes(api, players):
+    response = post(api, "api-rules-scoresheet-check", {"players": players, "hands": []})
     assert response.status_code == 400
     assert "players" in response.json()
+
+
+def test_scoresheet_check_reads_a_table_of_seven(api):
+    """TSR 10 as the manual reads it: 42 hands, the dealer and two to his left sit out."""
+    response = post(api, "api-rules-scoresheet-check", {"players": 7, "hands": []})
+    assert response.status_code == 200, response.content
+    assert response.json()["next"]["hands_remaining"] == 42
 
 
 # Abuse: sizes, rates, no login, no CSRF -----------------------------------------------------
@@ -647,7 +655,7 @@ def test_a_seat_written_in_other_digits_is_refused(api):
     hands = [{"kind": "normal", "dealer": 1, "points": {"1": 1, "2": -1, "3": 1, "²": -1}}]
     response = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": hands})
     assert response.status_code == 400
-    assert "seats are numbered 1 to 5" in response.json()["hands"]["0"]["points"][0]
+    assert "seats are numbered 1 to 7" in response.json()["hands"]["0"]["points"][0]
 
 
 def test_hand_value_needs_the_tricks_only_where_a_team_took_no_card_points(api):

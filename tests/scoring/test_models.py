@@ -96,7 +96,7 @@ def test_wedding_played_alone_is_a_diamonds_solo(sheet):
 
 
 @pytest.mark.parametrize(
-    ("field", "value"), [("dealer", 0), ("dealer", 6), ("soloist", 6), ("game_value", -1)]
+    ("field", "value"), [("dealer", 0), ("dealer", 8), ("soloist", 8), ("game_value", -1)]
 )
 def test_seats_and_values_are_in_range(sheet, field, value):
     extra = {"contract": "voluntary_solo", "solo_type": "queens"} if field == "soloist" else {}

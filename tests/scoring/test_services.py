@@ -530,4 +530,4 @@ def test_the_database_keeps_the_keeper_a_seat(sheet):
     from django.db import IntegrityError, transaction
 
     with pytest.raises(IntegrityError), transaction.atomic():
-        Scoresheet.objects.filter(pk=sheet.pk).update(keeper_seat=6)
+        Scoresheet.objects.filter(pk=sheet.pk).update(keeper_seat=8)

@@ -135,13 +135,13 @@ def test_tables_of_four_only_by_default():
             7,
             False,
             "7 active players do not divide into tables of four (TSR 8.3.1): register 1 more "
-            "or withdraw 3.",
+            "or withdraw 3, or allow tables of six and seven (TSR 10).",
         ),
         (
             7,
             True,
             "7 active players cannot be seated at tables of four and five (TSR 8.3.1, 10.1): "
-            "register 1 more or withdraw 2.",
+            "register 1 more or withdraw 2, or allow tables of six and seven (TSR 10).",
         ),
     ],
 )

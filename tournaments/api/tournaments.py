@@ -53,6 +53,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "allow_tables_of_five",
             "hands_per_match_five",
             "match_minutes_five",
+            "allow_tables_of_six_and_seven",
             "seating_method",
             "tiebreaks",
             "counts_for_ranking",

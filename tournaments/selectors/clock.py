@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Sum
 from django.utils import timezone, translation
 
-from doko.rules.deal import TABLE_OF_FIVE
+from doko.rules.deal import LARGE_TABLES, TABLE_OF_FIVE
 from doko.rules.playing_time import playing_time_end as core_playing_time_end
 from tournaments.models import (
     ExtraTime,
@@ -17,7 +17,7 @@ from tournaments.models import (
 
 
 def playing_time_end(
-    *, round: Round, five: bool, extra_minutes: int = 0
+    *, round: Round, five: bool, extra_minutes: int = 0, size: int | None = None
 ) -> datetime.datetime | None:
     """When a table's playing time ends (TSR 8.5.1, 10.1.5); None before the round starts.
 
@@ -26,14 +26,20 @@ def playing_time_end(
     his announcement ends the tables of four; a table of five plays its 125 minutes of net
     playing time from the start, or until the announcement if that is later (TSR 10.1.5). A
     table's extra time (Nachspielzeit) comes on top of either (TSR 8.5.1). The reading is the
-    core's (``doko.rules.playing_time``).
+    core's (``doko.rules.playing_time``). A table of six or seven (``size``, TSR 10) plays its
+    own net time as a table of five does (``Tournament.minutes_at``: 150, 175 minutes).
     """
     tournament = round.tournament
+    large = size in LARGE_TABLES
     return core_playing_time_end(
         started_at=round.started_at,
         announced_at=round.ended_at,
-        minutes=tournament.match_minutes_five if five else tournament.match_minutes,
-        five=five,
+        minutes=tournament.minutes_at(size)
+        if large and size is not None
+        else tournament.match_minutes_five
+        if five
+        else tournament.match_minutes,
+        five=five or large,
         extra_minutes=extra_minutes,
     )
 
@@ -65,7 +71,9 @@ def table_playing_time(*, table: Table, size: int | None = None) -> TablePlaying
         number=table.number,
         five=size == TABLE_OF_FIVE,
         extra_minutes=extra,
-        ends_at=playing_time_end(round=round_, five=size == TABLE_OF_FIVE, extra_minutes=extra),
+        ends_at=playing_time_end(
+            round=round_, five=size == TABLE_OF_FIVE, extra_minutes=extra, size=size
+        ),
         announced=round_.ended_at is not None,
     )
 
@@ -110,12 +118,20 @@ def round_clock(*, round: Round) -> Clock:
     Before the adjudicator announces the end, it counts to the tournament's minutes; after it,
     the tables of four are over, and the tables of five play on until their net playing time
     from the start is over (TSR 10.1.5); extra time comes on top."""
-    fives = set(
-        round.tables.annotate(size=Count("seats")).filter(size=5).values_list("number", flat=True)
+    sizes = dict(
+        round.tables.annotate(size=Count("seats"))
+        .filter(size__gte=TABLE_OF_FIVE)
+        .values_list("number", "size")
     )
+    fives = {number for number, size in sizes.items() if size == TABLE_OF_FIVE}
     extra: dict[int, list[ExtraTime]] = {}
     for grant in ExtraTime.objects.filter(table__round=round).select_related("table"):
         extra.setdefault(grant.table.number, []).append(grant)
+    # A table of six or seven plays its own longer time (TSR 10): listed like a table with
+    # extra time, with or without any.
+    for number, size in sizes.items():
+        if size in LARGE_TABLES:
+            extra.setdefault(number, [])
     tables = []
     for number, grants in sorted(extra.items()):
         minutes = sum(grant.minutes for grant in grants)
@@ -124,7 +140,12 @@ def round_clock(*, round: Round) -> Clock:
                 number=number,
                 extra_minutes=minutes,
                 reasons=[grant.reason for grant in grants],
-                ends_at=playing_time_end(round=round, five=number in fives, extra_minutes=minutes),
+                ends_at=playing_time_end(
+                    round=round,
+                    five=number in fives,
+                    extra_minutes=minutes,
+                    size=sizes.get(number),
+                ),
             )
         )
     return Clock(

@@ -258,7 +258,11 @@ def seating_shortfall(*, tournament: Tournament) -> seating.SeatingError | None:
     if players is None:
         players = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
     try:
-        seating.table_sizes(players, tables_of_five=tournament.allow_tables_of_five)
+        seating.table_sizes(
+            players,
+            tables_of_five=tournament.allow_tables_of_five,
+            large_tables=tournament.allow_tables_of_six_and_seven,
+        )
     except seating.SeatingError as error:
         return error
     return None

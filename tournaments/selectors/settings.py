@@ -28,6 +28,7 @@ SETTINGS = (
     "allow_tables_of_five",
     "hands_per_match_five",
     "match_minutes_five",
+    "allow_tables_of_six_and_seven",
     "sheet_keeping",
     "double_entry",
     "tiebreaks",
@@ -72,7 +73,8 @@ def settings_locks(*, tournament: Tournament) -> SettingsLocks:
     - the planned rounds, once the tournament is finished, or once the DDV draw seated them all
       in advance; never below the rounds that exist;
     - tables of five, once a table of five is seated (they cannot be switched off under it),
-      or once the tournament is finished (no round is drawn any more);
+      or once the tournament is finished (no round is drawn any more); tables of six and
+      seven likewise;
     - the hands per round, once a hand is written: the sheets are checked against them;
     - the playing time, while a round is being played: its clock runs by it (TSR 8.5.1, 10.1.5);
     - whether it is official, once a round has begun: its rounds were played as one or the
@@ -105,6 +107,18 @@ def settings_locks(*, tournament: Tournament) -> SettingsLocks:
     ):
         locked["allow_tables_of_five"] = _(
             "A table of five is seated (TSR 10.1); tables of five stay allowed."
+        )
+    if finished:
+        locked["allow_tables_of_six_and_seven"] = _(
+            "The tournament is finished; no round is drawn any more (TSR 10)."
+        )
+    elif (
+        drawn
+        and tournament.allow_tables_of_six_and_seven
+        and Seat.objects.filter(round__tournament=tournament, position=6).exists()
+    ):
+        locked["allow_tables_of_six_and_seven"] = _(
+            "A table of six or seven is seated (TSR 10); they stay allowed."
         )
     if drawn and play.recorded().hands_written(rounds=drawn):
         reason = _("Hands are written already; every sheet is checked against this number.")

@@ -105,6 +105,7 @@ def round_seat(*, round: Round, seed: int | None = None) -> Round:
                 list(active),
                 method=method,
                 tables_of_five=tournament.allow_tables_of_five,
+                large_tables=tournament.allow_tables_of_six_and_seven,
                 seed=seed,
                 rounds=len(rounds),
                 history=selectors.seating_history(tournament=tournament, before=round_.number),
@@ -114,7 +115,9 @@ def round_seat(*, round: Round, seed: int | None = None) -> Round:
                 apart_first_round=_club_mates(tournament) if round_.number == 1 else (),
             )
     except seating.SeatingError as error:
-        raise ValidationError({"entries": seating_error_message(error)}) from error
+        raise ValidationError(
+            {"entries": seating_error_message(error, official=tournament.official)}
+        ) from error
     for each, plan in zip(rounds, drawn.rounds, strict=True):
         _seating_store(round_=each, plan=plan, moved=())
         each.status = Round.Status.SEATED
@@ -389,6 +392,7 @@ def open_rounds_reseat(
                 active,
                 seed=round_.seating_seed or 0,
                 tables_of_five=tournament.allow_tables_of_five,
+                large_tables=tournament.allow_tables_of_six_and_seven,
                 history=selectors.seating_other_rounds(round=round_),
                 apart=_club_mates(tournament) if round_.number == 1 else (),
             )
@@ -408,7 +412,10 @@ def open_rounds_reseat(
                         "Round %(number)d is drawn already and cannot be seated again: "
                         "%(problem)s Register a substitute in the player's place instead."
                     )
-                    % {"number": round_.number, "problem": seating_error_message(error)}
+                    % {
+                        "number": round_.number,
+                        "problem": seating_error_message(error, official=tournament.official),
+                    }
                 }
             ) from error
         published_moves = result.moved if round_.published_at else ()
@@ -466,7 +473,7 @@ def late_entry_refusal(
                 "%(problem)s Register the missing players together (import them as a list), "
                 "or undo the draw and draw again once the field is complete."
             )
-            % {"problem": seating_error_message(error)}
+            % {"problem": seating_error_message(error, official=tournament.official)}
         }
     )
 

@@ -77,6 +77,7 @@ def _checked(tournament: Tournament) -> Tournament:
                 match_minutes=tournament.match_minutes,
                 hands_per_match_five=tournament.hands_per_match_five,
                 match_minutes_five=tournament.match_minutes_five,
+                allow_tables_of_six_and_seven=tournament.allow_tables_of_six_and_seven,
             )
         )
     ):
@@ -107,6 +108,7 @@ def tournament_create(
     allow_tables_of_five: bool | None = None,
     hands_per_match_five: int | None = None,
     match_minutes_five: int | None = None,
+    allow_tables_of_six_and_seven: bool | None = None,
     sheet_keeping: str | None = None,
     double_entry: bool | None = None,
     tiebreaks: str | None = None,
@@ -138,6 +140,7 @@ def tournament_create(
         "allow_tables_of_five": allow_tables_of_five,
         "hands_per_match_five": hands_per_match_five,
         "match_minutes_five": match_minutes_five,
+        "allow_tables_of_six_and_seven": allow_tables_of_six_and_seven,
         "sheet_keeping": sheet_keeping,
         "double_entry": double_entry,
         "tiebreaks": tiebreaks,
@@ -366,7 +369,9 @@ def tournament_update(
         FormerSlug.objects.update_or_create(slug=former, defaults={"tournament": locked})
         selectors.tournament_head_forget(slug=former)
     reseating = Reseating()
-    if "allow_tables_of_five" in changed and locked.allow_tables_of_five:
+    if {"allow_tables_of_five", "allow_tables_of_six_and_seven"} & set(changed) and (
+        locked.allow_tables_of_five or locked.allow_tables_of_six_and_seven
+    ):
         # A round drawn but not started that could not be seated again at tables of four (a
         # disqualification) is seated now, moving as few players as possible (TSR 10.1).
         reseating = open_rounds_reseat(tournament=locked, keep_going=True)

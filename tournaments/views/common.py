@@ -27,7 +27,7 @@ def shortfall(tournament: Tournament, roles: set[str]) -> dict | None:
     if error is None:
         return None
     return {
-        "message": seating_error_message(error),
+        "message": seating_error_message(error, official=tournament.official),
         "offer_fives": not tournament.allow_tables_of_five
         and fives_would_seat(error.players)
         and policies.may_allow_tables_of_five(roles=roles) is None,
