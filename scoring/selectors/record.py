@@ -15,6 +15,7 @@ from django.db.models import (
     CharField,
     Exists,
     F,
+    Field,
     IntegerField,
     OuterRef,
     Q,
@@ -77,14 +78,17 @@ def sheet_record(
     done: list[Done] = [Done(Deed.PLAYED, player) for player in players]
     same: set[tuple[Identity, Identity]] = set()
     for kind, action, user_id, entry_id in _deeds(sheet, players, second_by=second_by):
-        if kind == _SAME:
+        if kind == _CHANGE:
+            if (who := _identity(user_id, entry_id)) is not None:
+                done.append(Done(Deed.TYPED if action == HANDS else Deed.HANDED_IN, who))
+        elif user_id is None:
+            continue  # never: the other rows name an account
+        elif kind == _SAME and entry_id is not None:
             same.add((Account(user_id), Player(entry_id)))
         elif kind == _READ:
             done.append(Done(Deed.READ, Account(user_id)))
         elif kind == _SECOND:
             done.append(Done(Deed.TYPED_SECOND, Account(user_id)))
-        elif (who := _identity(user_id, entry_id)) is not None:
-            done.append(Done(Deed.TYPED if action == HANDS else Deed.HANDED_IN, who))
     # The one who handed it in now, also where its history was written without him (a
     # sheet restored from a backup).
     if (who := _identity(sheet.submitted_by_id, _seat_entry(sheet, seats))) is not None:
@@ -108,13 +112,9 @@ def _deeds(
     (``_SECOND``, unless the caller read him: ``second_by``), and which accounts play, or ever
     played, as the table's players (``_SAME``: ``plays_as``)."""
 
-    def rows(queryset: QuerySet, kind: str, **columns: Combinable | str | None) -> QuerySet:
+    def rows(queryset: QuerySet, kind: str, **columns: str | None) -> QuerySet:
         values = {
-            name: F(column)
-            if isinstance(column, str)
-            else Value(None, output_field=_NULLS[name])
-            if column is None
-            else column
+            name: F(column) if column is not None else Value(None, output_field=_NULLS[name])
             for name, column in columns.items()
         }
         return queryset.annotate(k=Value(kind), **values).values_list("k", *columns).order_by()
@@ -136,7 +136,7 @@ def _deeds(
     return list(first.union(*others, all=True))
 
 
-_NULLS = {"a": CharField(), "u": IntegerField(), "e": IntegerField()}
+_NULLS: dict[str, Field] = {"a": CharField(), "u": IntegerField(), "e": IntegerField()}
 
 
 def _seat_entry(sheet: Scoresheet, seats: Sequence[Seat]) -> int | None:
