@@ -13,7 +13,7 @@ from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from tests import factories
 from tournaments import caching, selectors, services
-from tournaments.models import SeatResult, StandingsSnapshot, StandingsWanted, Tournament
+from tournaments.models import Round, SeatResult, StandingsSnapshot, StandingsWanted, Tournament
 
 pytestmark = pytest.mark.django_db
 MATCH = sample_sheets.full_match()
@@ -85,7 +85,9 @@ def test_a_simulated_tournament_rebuilt_after_each_change_is_rebuilt_from_every_
                     changes += 1
                     stored, full = rebuilt_from_every_result(tournament)
                     assert stored == full
-            factories.round_end(round_)
+            round_.refresh_from_db()
+            if round_.status == Round.Status.RUNNING:  # else closed by its last confirm
+                factories.round_end(round_)
         assert sum(row.rounds_played for row in full.rows) > 0
     # Each change but none was rebuilt from the table's players (a new round's column comes
     # with its first sheet: those are computed from all results, still without reading them).

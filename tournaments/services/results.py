@@ -10,7 +10,9 @@ from tournaments.models import SeatResult, Table, Tournament
 from tournaments.services.standings import standings_schedule
 
 
-@transaction.atomic
+# Within a caller's transaction (a sheet's write) no savepoint of its own: nothing catches its
+# failure to carry on, so the caller's transaction goes back whole, and two queries are saved.
+@transaction.atomic(savepoint=False)
 def results_refresh(
     *, tables: Collection[Table], results: Sequence[SeatResult] | None = None
 ) -> int:
