@@ -13,9 +13,10 @@ staff's buttons and forms are audited too); the seat's and the personal links wo
 """
 
 import datetime
+from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
+from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from django.urls import reverse
 from playwright.sync_api import Page
 
@@ -29,7 +30,7 @@ from tournaments import services as tournament_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-VIEWPORTS = {
+VIEWPORTS: dict[str, dict[str, Any]] = {
     "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
     "laptop": {"viewport": {"width": 1366, "height": 768}},
 }
@@ -49,6 +50,7 @@ def day():
     sheet = Scoresheet.objects.get(table__round=round_)
     slug = tournament.slug
     keeper = factories.keeper(sheet).seat
+    assert keeper is not None
     entry = factories.entries(tournament)[0]
     # Three hands on the sheet: its rows, their links and the totals are audited too.
     hands = [normal(1, (1, 3), 2), normal(2, (2, 4), 1), normal(3, (1, 2), 3)]
