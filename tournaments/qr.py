@@ -11,6 +11,7 @@ import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from html import escape
 
 from reportlab.graphics.barcode import qrencoder
 
@@ -196,13 +197,15 @@ def pdf_operators(rows: list[str]) -> str:
     return "\n".join([*(f"{x} {y} {length} 1 re" for x, y, length in dark_runs(rows)), "f"])
 
 
-def svg(rows: list[str], size: int) -> str:
-    """The symbol as an SVG element ``size`` pixels wide: one path of its dark runs."""
+def svg(rows: list[str], size: int, *, labelled_by: str) -> str:
+    """The symbol as an SVG element ``size`` pixels wide: one path of its dark runs. An image
+    that the element of id ``labelled_by`` names for a screen reader (WCAG 1.1.1)."""
     count = len(rows) + 2 * QUIET_ZONE
     top = len(rows) + 2 * QUIET_ZONE - 1
     path = "".join(f"M{x} {top - y}h{length}v1h-{length}z" for x, y, length in dark_runs(rows))
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
-        f'viewBox="0 0 {count} {count}" shape-rendering="crispEdges" role="img">'
+        f'viewBox="0 0 {count} {count}" shape-rendering="crispEdges" role="img" '
+        f'aria-labelledby="{escape(labelled_by)}">'
         f'<rect width="{count}" height="{count}" fill="#fff"/><path d="{path}" fill="#000"/></svg>'
     )

@@ -94,7 +94,9 @@ def _page(
         secret = base64.b32encode(device.bin_key).decode()
         context["secret"] = " ".join(secret[i : i + 4] for i in range(0, len(secret), 4))
         # Safe: the SVG holds only numbers made from the address's bits, none of its text.
-        context["qr"] = mark_safe(qr.svg(qr.qr_rows(device.config_url), 220))
+        context["qr"] = mark_safe(
+            qr.svg(qr.qr_rows(device.config_url), 220, labelled_by="totp-qr-label")
+        )
     return render(request, "registration/second_factor.html", context, status=status)
 
 

@@ -69,7 +69,7 @@ def test_the_runs_cover_exactly_the_dark_modules():
 
 def test_svg_is_one_path_in_a_square():
     rows = qr.qr_rows("http://127.0.0.1:8000/s/abc/")
-    svg = qr.svg(rows, 120)
+    svg = qr.svg(rows, 120, labelled_by="qr-label")
     side = len(rows) + 2 * qr.QUIET_ZONE
     assert f'viewBox="0 0 {side} {side}"' in svg
     assert 'width="120"' in svg

@@ -21,10 +21,12 @@ def site_sends_mail() -> bool:
 
 
 @register.simple_tag
-def qr_svg(url: str, size: int = 160) -> str:
-    """A QR code of ``url`` as inline SVG, ``size`` pixels wide."""
-    # Safe: the SVG holds only numbers made from the URL's bits, none of its text.
-    return mark_safe(qr.svg(qr.qr_rows(url), int(size)))
+def qr_svg(url: str, labelled_by: str, size: int = 160) -> str:
+    """A QR code of ``url`` as inline SVG, ``size`` pixels wide, named by the element of id
+    ``labelled_by``."""
+    # Safe: the SVG holds only numbers made from the URL's bits, none of its text, and the
+    # label's id escaped.
+    return mark_safe(qr.svg(qr.qr_rows(url), int(size), labelled_by=str(labelled_by)))
 
 
 @register.filter
