@@ -226,15 +226,48 @@ def seating_quality(*, round: Round) -> seating.Quality | None:
     return seating.quality([this], history=history)
 
 
+def springer_corrections(results: QuerySet[SeatResult]) -> dict[int, int]:
+    """For the Springers among ``results`` (TSR 10), by entry: what the sum of their results
+    but those of second seats (``second=False``) lacks for each of his rounds to count as the
+    mean of his two tables (``doko.standings.springer_result``). One query."""
+    rows = results.filter(entry_id__in=results.filter(second=True).values("entry_id")).values_list(
+        "entry_id", "round_id", "second", "points"
+    )
+    by_round: dict[tuple[int, int], dict[bool, int]] = {}
+    for entry_id, round_id, second, points in rows.order_by():
+        by_round.setdefault((entry_id, round_id), {})[second] = points
+    corrections: dict[int, int] = {}
+    for (entry_id, _round), points in by_round.items():
+        if True not in points:
+            continue
+        first = points.get(False)
+        change = points[True] if first is None else (first + points[True]) // 2 - first
+        corrections[entry_id] = corrections.get(entry_id, 0) + change
+    return corrections
+
+
 def entry_points(*, tournament: Tournament, before: int | None = None) -> dict[int, int]:
     """Each entry's points on the confirmed scoresheets (of rounds before ``before``): game
-    points, initialled penalty points (TSR 8.2.2), less deductions (TSR 9.6.2 b). One query."""
+    points, initialled penalty points (TSR 8.2.2), less deductions (TSR 9.6.2 b). One query;
+    with a Springer (TSR 10) two, his round counting as the mean of his two tables."""
     results = SeatResult.objects.filter(round__tournament=tournament, confirmed=True)
     if before is not None:
         results = results.filter(round__number__lt=before)
-    return dict(
-        results.values("entry_id").annotate(total=Sum("points")).values_list("entry_id", "total")
+    if not tournament.springer:
+        return dict(
+            results.values("entry_id")
+            .annotate(total=Sum("points"))
+            .values_list("entry_id", "total")
+        )
+    points = dict(
+        results.filter(second=False)
+        .values("entry_id")
+        .annotate(total=Sum("points"))
+        .values_list("entry_id", "total")
     )
+    for entry_id, change in springer_corrections(results).items():
+        points[entry_id] = points.get(entry_id, 0) + change
+    return points
 
 
 def entry_ranking(*, tournament: Tournament, before: int | None = None) -> list[int]:
