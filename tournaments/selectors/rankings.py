@@ -259,17 +259,26 @@ def admission_facts(*, tournament: Tournament) -> rankings.Facts:
 
 def counted_results(*, tournament_ids: Collection[int]) -> dict[int, list[rankings.Counted]]:
     """Each tournament's counted results, per player (confirmed rounds, their points, the
-    entry's status), as a snapshot stores them: one query for them all."""
+    entry's status), as a snapshot stores them: one query for them all, and one more for
+    the tournaments with a Springer."""
     # A Springer's round (TSR 10) counts once, as the mean of his two tables.
     confirmed = Q(results__confirmed=True, results__second=False)
     counted: dict[int, list[rankings.Counted]] = {pk: [] for pk in tournament_ids}
     if not tournament_ids:
         return counted
-    springers = list(
-        Tournament.objects.filter(pk__in=list(tournament_ids), springer=True).values_list(
-            "pk", flat=True
+    rows = list(
+        Entry.objects.filter(tournament_id__in=list(tournament_ids))
+        .values("tournament_id", "player_id", "status", "pk", "tournament__springer")
+        .annotate(
+            rounds=Count("results", filter=confirmed),
+            points=Sum("results__points", filter=confirmed),
+        )
+        .order_by()
+        .values_list(
+            "tournament_id", "player_id", "status", "rounds", "points", "pk", "tournament__springer"
         )
     )
+    springers = {row[0] for row in rows if row[-1]}
     corrections = (
         springer_corrections(
             SeatResult.objects.filter(round__tournament_id__in=springers, confirmed=True)
@@ -277,16 +286,7 @@ def counted_results(*, tournament_ids: Collection[int]) -> dict[int, list[rankin
         if springers
         else {}
     )
-    for tournament_id, player_id, status, rounds, points, entry_id in (
-        Entry.objects.filter(tournament_id__in=list(tournament_ids))
-        .values("tournament_id", "player_id", "status", "pk")
-        .annotate(
-            rounds=Count("results", filter=confirmed),
-            points=Sum("results__points", filter=confirmed),
-        )
-        .order_by()
-        .values_list("tournament_id", "player_id", "status", "rounds", "points", "pk")
-    ):
+    for tournament_id, player_id, status, rounds, points, entry_id, _springer in rows:
         points = (points or 0) + corrections.get(entry_id, 0)
         counted[tournament_id].append(rankings.Counted(player_id, rounds, points, status))
     return counted

@@ -237,11 +237,11 @@ def springer_corrections(results: QuerySet[SeatResult]) -> dict[int, int]:
     for entry_id, round_id, second, points in rows.order_by():
         by_round.setdefault((entry_id, round_id), {})[second] = points
     corrections: dict[int, int] = {}
-    for (entry_id, _round), points in by_round.items():
-        if True not in points:
+    for (entry_id, _round), pair in by_round.items():
+        if True not in pair:
             continue
-        first = points.get(False)
-        change = points[True] if first is None else (first + points[True]) // 2 - first
+        first = pair.get(False)
+        change = pair[True] if first is None else (first + pair[True]) // 2 - first
         corrections[entry_id] = corrections.get(entry_id, 0) + change
     return corrections
 

@@ -252,8 +252,18 @@ def test_a_club_evening_of_seven_with_a_springer_is_drawn_played_and_ranked(
     entry = tournament.entries.get(start_number=springers[0])
     player = _ok(_client().get(reverse("api-player", args=[slug, entry.start_number])))
     first = [item for item in player["rounds"] if item["round"] == 1]
-    assert len(first) == 2 and all(item["springer"] for item in first)
+    assert len(first) == 2
+    assert all(item["springer"] for item in first)
     assert {item["table"] for item in first} == {1, 2}
+    # The standings draw's ranking and the ranking lists count his rounds alike.
+    from tournaments import selectors
+
+    tournament.refresh_from_db()
+    by_entry = dict(tournament.entries.values_list("pk", "start_number"))
+    points = selectors.entry_points(tournament=tournament)
+    assert {by_entry[pk]: total for pk, total in points.items()} == scored
+    counted = selectors.counted_results(tournament_ids=[tournament.pk])[tournament.pk]
+    assert sorted((c.rounds, c.points) for c in counted) == sorted((2, p) for p in scored.values())
 
 
 def test_an_official_tournament_refuses_a_springer():
