@@ -391,7 +391,7 @@ def open_rounds_reseat(
     seated = list(tournament.rounds.filter(status=Round.Status.SEATED).order_by("number"))
     for round_ in seated:
         plan = _round_plan(round_)
-        if sorted(plan.players) == sorted(active):
+        if set(plan.players) == set(active):  # a Springer (TSR 10) is in the plan twice
             continue
         try:
             result = seating.reseat(

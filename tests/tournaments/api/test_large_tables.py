@@ -300,3 +300,28 @@ def test_the_database_holds_the_springer_to_one_second_seat_a_round():
         Seat.objects.filter(pk=first.pk).update(second=True)
     with pytest.raises(IntegrityError), transaction.atomic():
         Seat.objects.filter(pk=second.pk).update(table=first.table, position=5)
+
+
+def test_a_springers_round_is_mended_after_a_late_entry_and_a_withdrawal():
+    """TSR 10: seven with a Springer sit at two tables of four sharing him; an eighth player
+    makes two plain tables of four, and one leaving again brings the Springer back."""
+    from tournaments import services
+    from tournaments.models import Seat
+
+    tournament = factories.tournament(
+        players=7, allow_tables_of_six_and_seven=True, springer=True, planned_rounds=1
+    )
+    round_ = factories.seated_round(tournament)
+    assert round_.seats.count() == 8
+    assert round_.seats.filter(second=True).count() == 1
+    late = services.entry_create(tournament=tournament, player=factories.player())
+    assert round_.seats.count() == 8
+    assert not round_.seats.filter(second=True).exists()
+    assert round_.seats.filter(entry=late).exists()
+    services.entry_withdraw(entry=late)
+    seats = Seat.objects.filter(round=round_)
+    assert seats.count() == 8
+    (second,) = seats.filter(second=True)
+    first = seats.get(entry=second.entry, second=False)
+    assert (first.position, second.position) == (1, 1)
+    assert first.table_id != second.table_id
