@@ -84,6 +84,7 @@ class SeatRow:
     points: int | None  # the player's points on this table's sheet so far; None without hands
     moved: bool = False  # moved by a withdrawal or late entry after the seating was published
     team: str = ""  # on a team match day: the name of the team the player plays for
+    second: bool = False  # a Springer's seat at his second table (TSR 10)
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,7 @@ def _table_row(table: Table, teams: dict[int, str] | None = None) -> TableRow:
                 points=_seat_points(table, seat),
                 moved=seat.moved_at is not None,
                 team=teams.get(seat.entry_id, ""),
+                second=seat.second,
             )
             for seat in table.seats.all()
         ],

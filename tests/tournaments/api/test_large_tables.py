@@ -325,3 +325,16 @@ def test_a_springers_round_is_mended_after_a_late_entry_and_a_withdrawal():
     first = seats.get(entry=second.entry, second=False)
     assert (first.position, second.position) == (1, 1)
     assert first.table_id != second.table_id
+
+
+def test_the_round_page_marks_the_springer_at_both_tables(client):
+    from tournaments.models import Seat
+
+    tournament = factories.tournament(
+        players=7, allow_tables_of_six_and_seven=True, springer=True, planned_rounds=1
+    )
+    round_ = factories.seated_round(tournament)
+    client.cookies["django_language"] = "en"
+    html = client.get(reverse("round", args=[tournament.slug, round_.number])).content.decode()
+    assert html.count(">Springer</span>") == 2
+    assert Seat.objects.filter(round=round_, second=True).count() == 1
