@@ -47,7 +47,8 @@ TOURNAMENT_FIELDS = [
 # ``is_match_day``: the tournament is a team competition's match day (restored with its
 # competition, ``COMPETITION_FORMAT``); ``club_ranking_players``: its club ranking, or null;
 # ``official``: played by the TSR (TSR 8.1.1), a file written before it comes back a club evening;
-# ``allow_tables_of_six_and_seven`` (TSR 10): a file written before it has none.
+# ``allow_tables_of_six_and_seven`` (TSR 10): a file written before it has none, nor a Springer
+# (``springer``; his second seat is the seat's ``second``, false where a file lacks it).
 TOURNAMENT_FIELDS_LATER = [
     "sheet_keeping",
     "double_entry",
@@ -55,6 +56,7 @@ TOURNAMENT_FIELDS_LATER = [
     "club_ranking_players",
     "official",
     "allow_tables_of_six_and_seven",
+    "springer",
 ]
 # The entry's own name and club, added later: a file written before takes the player's.
 ENTRY_FIELDS_LATER = ["first_name", "last_name", "club"]

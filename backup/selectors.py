@@ -252,6 +252,7 @@ def _seat_rows(rows: _Tournament) -> list[dict]:
             "entry": rows.entry_key[seat.entry_id],
             "moved_at": _time(seat.moved_at),
             "token": seat.token,
+            "second": seat.second,
         }
         for seat in rows.seats
     ]

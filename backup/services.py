@@ -556,6 +556,7 @@ def _seats_restore(run: _Restoring, items: list[dict]) -> None:
             entry=_lookup(run.entries, item["entry"], _("the entry")),
             moved_at=_parse_time(item["moved_at"]),
             token=token,
+            second=bool(item.get("second", False)),
         )
 
     run.seats = _keyed(Seat, items, seat)

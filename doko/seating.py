@@ -32,7 +32,7 @@ from typing import cast
 
 from doko import designs
 from doko.positions import balanced_positions
-from doko.rules.deal import LARGE_TABLES, TABLE_OF_FIVE, TABLE_OF_FOUR
+from doko.rules.deal import LARGE_TABLES, TABLE_OF_FIVE, TABLE_OF_FOUR, TABLE_OF_SEVEN
 
 
 @dataclass(frozen=True)
@@ -153,7 +153,12 @@ class Reseat:
 
 
 def draw_random(
-    players: Sequence[int], *, tables_of_five: bool, seed: int, large_tables: bool = False
+    players: Sequence[int],
+    *,
+    tables_of_five: bool,
+    seed: int,
+    large_tables: bool = False,
+    springer: bool = False,
 ) -> SeatingPlan:
     """One round drawn at random, keeping nothing apart (TSR 3.2.1: players draw seats)."""
     return draw(
@@ -161,8 +166,74 @@ def draw_random(
         method=Method.RANDOM,
         tables_of_five=tables_of_five,
         large_tables=large_tables,
+        springer=springer,
         seed=seed,
     ).rounds[0]
+
+
+def springers(plan: SeatingPlan) -> set[int]:
+    """The players of ``plan`` who sit at two tables (TSR 10: a „Springer")."""
+    seen: set[int] = set()
+    twice: set[int] = set()
+    for p in plan.players:
+        (twice if p in seen else seen).add(p)
+    return twice
+
+
+def _springer_split(
+    plans: Sequence[SeatingPlan],
+    history: Sequence[SeatingPlan],
+    *,
+    prefer: Collection[int] = (),
+) -> tuple[SeatingPlan, ...]:
+    """Each table of seven of ``plans`` as two tables of four that share one player, the
+    Springer (TSR 10: „Statt des Spieles an einem Siebener-Tisch kann ein Spieler („Springer")
+    auch an zwei Tischen gleichzeitig spielen"). He is the one of the seven who was Springer
+    least often (in ``history`` and the rounds before), the first in the drawn seat order among
+    equals (``reseat``: a Springer of the round mended, ``prefer``, first); he takes seat 1 at both tables, the others keep their order: (s, a, b, c) and
+    (s, d, e, f). Seat 1 keeps no sheet (seat 4 does, TSR 8.4.1) and deals first at both."""
+    jumps: dict[int, int] = {}
+    for plan in history:
+        for p in springers(plan):
+            jumps[p] = jumps.get(p, 0) + 1
+    split = []
+    for plan in plans:
+        tables: list[tuple[int, ...]] = []
+        for table in plan.tables:
+            if len(table) != TABLE_OF_SEVEN:
+                tables.append(table)
+                continue
+            jumper = min(table, key=lambda p: (p not in prefer, jumps.get(p, 0), table.index(p)))
+            jumps[jumper] = jumps.get(jumper, 0) + 1
+            rest = [p for p in table if p != jumper]
+            tables += [(jumper, *rest[:3]), (jumper, *rest[3:])]
+        split.append(SeatingPlan(tables=tuple(tables)))
+    return tuple(split)
+
+
+def _springer_merged(plan: SeatingPlan) -> SeatingPlan:
+    """``plan`` with each Springer's two tables joined again into the table of seven they
+    stand for (he first), for ``reseat`` to mend."""
+    jumpers = springers(plan)
+    if not jumpers:
+        return plan
+    tables: list[tuple[int, ...]] = []
+    first: dict[int, int] = {}
+    for table in plan.tables:
+        jumper = next((p for p in table if p in jumpers), None)
+        if jumper is None:
+            tables.append(table)
+        elif jumper in first:
+            index = first[jumper]
+            tables[index] = (
+                jumper,
+                *(p for p in tables[index] if p != jumper),
+                *(p for p in table if p != jumper),
+            )
+        else:
+            first[jumper] = len(tables)
+            tables.append(table)
+    return SeatingPlan(tables=tuple(tables))
 
 
 def draw(
@@ -177,6 +248,7 @@ def draw(
     apart: Collection[tuple[int, int]] = (),
     apart_first_round: Collection[tuple[int, int]] = (),
     large_tables: bool = False,
+    springer: bool = False,
 ) -> Draw:
     """Seat ``players`` for the next ``rounds`` rounds.
 
@@ -187,6 +259,8 @@ def draw(
     members of one club). Tables of five, if needed, get the highest table numbers.
     ``large_tables``: tables of six and seven (TSR 10) where fours and fives cannot seat the
     field; such a field (a club evening of 6, 7 or 11) is drawn by ``_draw_large``.
+    ``springer``: a table of seven is two tables of four sharing one player instead, the
+    Springer of TSR 10 (``_springer_split``); he is the only player at two tables.
     """
     if len(set(players)) != len(players):
         raise ValueError("every player can be seated only once")
@@ -194,6 +268,8 @@ def draw(
         raise ValueError("draw at least one round")
     sizes = table_sizes(len(players), tables_of_five=tables_of_five, large_tables=large_tables)
     if set(sizes) & set(LARGE_TABLES):
+        # A Springer's two tables count as the table of seven they stand for.
+        jumped, history = history, [_springer_merged(plan) for plan in history]
         plans = _draw_large(
             players,
             sizes=sizes,
@@ -207,6 +283,8 @@ def draw(
                 *map(frozenset, apart_first_round if not history else ()),
             },
         )
+        if springer:
+            plans = _springer_split(plans, jumped)
         return Draw(rounds=plans, quality=quality(plans, history=history, apart=apart))
     planner = _Planner(
         players=players,
@@ -362,6 +440,7 @@ def reseat(
     history: Sequence[SeatingPlan] = (),
     apart: Collection[tuple[int, int]] = (),
     large_tables: bool = False,
+    springer: bool = False,
 ) -> Reseat:
     """Mend ``plan``, a round drawn but not yet started, for the active ``players`` after
     withdrawals (players of ``plan`` missing from ``players``) and late entries (players of
@@ -389,6 +468,7 @@ def reseat(
     tables of five count (for a plan drawn in advance, the rounds played and the other rounds
     of the plan). Pairs to keep apart only in the first round belong in ``apart`` when the first
     round is reseated. If the players are those of ``plan``, ``plan`` is returned as it is.
+    ``springer``: as in ``draw``; a Springer who stays keeps his two tables where he can.
     """
     if len(set(players)) != len(players):
         raise ValueError("every player can be seated only once")
@@ -396,6 +476,10 @@ def reseat(
     active = set(players)
     if active == set(plan.players):
         return Reseat(plan=plan, moved=())
+    given, jumped = plan, history
+    jumpers = springers(plan)
+    plan = _springer_merged(plan)
+    history = [_springer_merged(each) for each in history]
     if set(sizes) & set(LARGE_TABLES) or set(map(len, plan.tables)) & set(LARGE_TABLES):
         # A small field at a table of six or seven: drawn again (``_draw_large``), keeping
         # everyone who can at his table and seat.
@@ -410,13 +494,17 @@ def reseat(
             apart={frozenset(pair) for pair in apart},
             keep=plan,
         )
-        old = {p: (n, k) for n, table in enumerate(plan.tables) for k, p in enumerate(table)}
+        if springer:
+            (new_plan,) = _springer_split([new_plan], jumped, prefer=jumpers)
+        old = {(p, n, k) for n, table in enumerate(given.tables) for k, p in enumerate(table)}
         moved = tuple(
             sorted(
-                p
-                for n, table in enumerate(new_plan.tables)
-                for k, p in enumerate(table)
-                if old.get(p) != (n, k)
+                {
+                    p
+                    for n, table in enumerate(new_plan.tables)
+                    for k, p in enumerate(table)
+                    if (p, n, k) not in old
+                }
             )
         )
         return Reseat(plan=new_plan, moved=moved)

@@ -250,19 +250,37 @@ def springer_result(first: RoundResult, second: RoundResult) -> RoundResult:
     einem Siebener-Tisch kann ein Spieler („Springer") auch an zwei Tischen gleichzeitig
     spielen"). The TSR sets no count; our reading (the manual's rules page): the mean of the
     two, a half against him (points rounded down, the placing up), so that his two rounds
-    stand on the scale of the others' one; penalty points, deductions and solos as at both
-    tables together, the table and seat of the first. Provisional while either is."""
+    stand on the scale of the others' one; penalty points and solos as at both tables
+    together, the table and seat of the first. Provisional while either is. A deduction for
+    unsporting conduct (TSR 9.6.2 b) is the round's, not a table's: it stands in both results
+    and so, in full, in their mean; it is shown once."""
     if (first.entry_id, first.round) != (second.entry_id, second.round):
         raise ValueError("a Springer's two results are one player's in one round")
     return first._replace(
         points=(first.points + second.points) // 2,
         penalty=first.penalty + second.penalty,
-        deducted=first.deducted + second.deducted,
+        deducted=max(first.deducted, second.deducted),
         placing=-(-(first.placing + second.placing) // 2),
         confirmed=first.confirmed and second.confirmed,
         solos_played=first.solos_played + second.solos_played,
         solos_won=first.solos_won + second.solos_won,
     )
+
+
+def springers_merged(
+    results: Iterable[RoundResult], seconds: Iterable[RoundResult]
+) -> list[RoundResult]:
+    """``results`` with each Springer's result of his second seat (``seconds``) merged into
+    his result of the round (``springer_result``); a second result without a first stands
+    alone until the first table's sheet is handed in."""
+    merged = list(results)
+    index = {(r.entry_id, r.round): i for i, r in enumerate(merged)}
+    for second in seconds:
+        if (i := index.get((second.entry_id, second.round))) is None:
+            merged.append(second)
+        else:
+            merged[i] = springer_result(merged[i], second)
+    return merged
 
 
 def _sort_key(

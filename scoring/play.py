@@ -133,6 +133,7 @@ class ScoresheetPlay:
                 "round_id",
                 "entry_id",
                 "position",
+                "second",
                 "deducted",
                 *penalty,
                 sheet_id=F("table__scoresheet__pk"),

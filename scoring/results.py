@@ -26,7 +26,8 @@ HAND_FIELDS = ("contract", "not_played", "soloist", *POINTS)
 def seat_results(
     seats: Iterable[dict[str, Any]], played: dict[int, list[tuple]]
 ) -> list[SeatResult]:
-    """The results of ``seats`` (each: its table, round, entry, position, sheet and its status,
+    """The results of ``seats`` (each: its table, round, entry, position, whether it is a
+    Springer's second seat, sheet and its status,
     points deducted and each seat's penalty points on the sheet), with the hands of their
     sheets in ``played`` (by sheet, as ``HAND_FIELDS``)."""
     by_table: dict[int, list[SeatResult]] = {}
@@ -57,6 +58,7 @@ def seat_results(
                 hands=len(lines),
                 solos_played=len(solos),
                 solos_won=sum(1 for p in solos if p is not None and p > 0),
+                second=seat.get("second", False),
             )
         )
     results = []
@@ -100,6 +102,7 @@ def sheet_results(
                 "round_id": seat.round_id,
                 "entry_id": seat.entry_id,
                 "position": seat.position,
+                "second": seat.second,
                 "deducted": -adjudication.deductions.get(seat.position, 0),
                 **{f"penalty_{s}": penalties.get(s, 0) for s in SEATS},
                 "sheet_id": sheet.pk,

@@ -125,6 +125,7 @@ class TournamentAdmin(admin.ModelAdmin):
                     "allow_tables_of_five",
                     ("hands_per_match_five", "match_minutes_five"),
                     "allow_tables_of_six_and_seven",
+                    "springer",
                 ]
             },
         ),

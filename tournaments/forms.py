@@ -225,7 +225,7 @@ SETTING_GROUPS = (
         _("Tables of five (TSR 10)"),
         ("allow_tables_of_five", "hands_per_match_five", "match_minutes_five"),
     ),
-    (_("Tables of six and seven (TSR 10)"), ("allow_tables_of_six_and_seven",)),
+    (_("Tables of six and seven (TSR 10)"), ("allow_tables_of_six_and_seven", "springer")),
     (_("Scoresheets"), ("sheet_keeping", "double_entry")),
     (
         _("Standings and publication"),

@@ -354,6 +354,18 @@ class Tournament(models.Model):
             "out. Not in an official tournament (TSR 8.3.1)."
         ),
     )
+    # TSR 10: „Statt des Spieles an einem Siebener-Tisch kann ein Spieler („Springer") auch an
+    # zwei Tischen gleichzeitig spielen": the draw seats two tables of four sharing one player
+    # instead of a table of seven (``doko.seating``); his round counts as the mean of the two
+    # (``doko.standings.springer_result``). Only with tables of six and seven allowed.
+    springer = models.BooleanField(
+        _("Springer instead of a table of seven"),
+        default=False,
+        help_text=_(
+            "TSR 10: instead of a table of seven, one player (the Springer) plays at two "
+            "tables of four at once; his round counts as the mean of the two."
+        ),
+    )
     seating_method = models.CharField(
         _("seating draw"),
         max_length=16,
@@ -480,6 +492,14 @@ class Tournament(models.Model):
                 violation_error_message=_(
                     "An official tournament plays at tables of four, and of five where the "
                     "players need them, never at tables of six or seven (TSR 8.1.1, 8.3.1)."
+                ),
+            ),
+            models.CheckConstraint(
+                condition=Q(springer=False) | Q(allow_tables_of_six_and_seven=True),
+                name="tournament_springer_needs_tables_of_six_and_seven",
+                violation_error_message=_(
+                    "A Springer plays instead of a table of seven (TSR 10): allow tables of six "
+                    "and seven first."
                 ),
             ),
             models.CheckConstraint(
@@ -1024,6 +1044,9 @@ class Seat(models.Model):
     token = models.CharField(
         _("link key"), max_length=32, unique=True, default=new_seat_token, editable=False
     )
+    # A Springer's seat at his second table (TSR 10: „an zwei Tischen gleichzeitig"): a player
+    # has at most one ordinary seat and one second seat in a round, at two tables.
+    second = models.BooleanField(_("Springer's second seat"), default=False)
 
     class Meta:
         verbose_name = _("seat")
@@ -1037,8 +1060,22 @@ class Seat(models.Model):
             ),
             models.UniqueConstraint(
                 fields=["round", "entry"],
+                condition=Q(second=False),
                 name="seat_entry_once_per_round",
                 violation_error_message=_("This player already has a seat in this round."),
+            ),
+            models.UniqueConstraint(
+                fields=["round", "entry"],
+                condition=Q(second=True),
+                name="seat_entry_second_once_per_round",
+                violation_error_message=_(
+                    "This player already has a second seat in this round (TSR 10)."
+                ),
+            ),
+            models.UniqueConstraint(
+                fields=["table", "entry"],
+                name="seat_entry_once_per_table",
+                violation_error_message=_("This player already has a seat at this table."),
             ),
             models.CheckConstraint(
                 condition=Q(position__gte=1) & Q(position__lte=TABLE_OF_SEVEN),
@@ -1282,13 +1319,25 @@ class SeatResult(models.Model):
     hands = models.PositiveSmallIntegerField(_("hands"))
     solos_played = models.PositiveSmallIntegerField(_("solos played"), default=0)
     solos_won = models.PositiveSmallIntegerField(_("solos won"), default=0)
+    # The result of a Springer's second seat (``Seat.second``): his round counts as the mean of
+    # his two results (``doko.standings.springer_result``).
+    second = models.BooleanField(_("Springer's second seat"), default=False)
 
     class Meta:
         verbose_name = _("result")
         verbose_name_plural = _("results")
         ordering = ["round", "table", "position"]
         constraints = [
-            models.UniqueConstraint(fields=["round", "entry"], name="result_once_per_round"),
+            models.UniqueConstraint(
+                fields=["round", "entry"],
+                condition=Q(second=False),
+                name="result_once_per_round",
+            ),
+            models.UniqueConstraint(
+                fields=["round", "entry"],
+                condition=Q(second=True),
+                name="result_second_once_per_round",
+            ),
             models.UniqueConstraint(fields=["table", "position"], name="result_once_per_seat"),
             models.CheckConstraint(
                 condition=Q(points=F("game_points") + F("penalty") - F("deducted")),

@@ -41,6 +41,7 @@ class RoundSettings:
     hands_per_match_five: int
     match_minutes_five: int
     allow_tables_of_six_and_seven: bool = False
+    springer: bool = False
 
 
 # The round of an official tournament (TSR 8.5.1, 10.1.5).
@@ -50,6 +51,7 @@ OFFICIAL = RoundSettings(
     hands_per_match_five=HANDS_PER_MATCH[TABLE_OF_FIVE],
     match_minutes_five=125,
     allow_tables_of_six_and_seven=False,
+    springer=False,
 )
 
 # Each setting the TSR fixes: the section that fixes it and what it says.
@@ -92,6 +94,14 @@ _FIXED = (
         gettext_noop(
             "An official tournament plays at tables of four, and of five where the players "
             "need them, never at tables of six or seven."
+        ),
+    ),
+    (
+        "springer",
+        "TSR 8.3.1",
+        gettext_noop(
+            "An official tournament plays at tables of four, and of five where the players "
+            "need them: no player plays at two tables at once."
         ),
     ),
 )

@@ -404,6 +404,21 @@ def test_an_archived_tournament_comes_back_archived():
     assert restored.archived_at == archived.archived_at
 
 
+def test_a_springer_comes_back_at_his_two_tables():
+    """TSR 10: the setting and the Springer's second seat survive a round trip."""
+    tournament = factories.tournament(
+        players=7, allow_tables_of_six_and_seven=True, springer=True, planned_rounds=1
+    )
+    factories.seated_round(tournament)
+    data = through_json(tournament_export(tournament=tournament))
+    data["tournament"]["slug"] = "restored"
+    restored = tournament_import(data=data)
+    restored.refresh_from_db()
+    assert restored.springer is True
+    (second,) = Seat.objects.filter(round__tournament=restored, second=True)
+    assert Seat.objects.filter(round=second.round, entry=second.entry).count() == 2
+
+
 def test_a_file_written_before_archiving_existed_comes_back_current():
     data = through_json(tournament_export(tournament=factories.tournament(players=4)))
     del data["tournament"]["archived_at"]

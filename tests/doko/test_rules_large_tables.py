@@ -271,3 +271,68 @@ def test_a_springers_results_are_one_players_in_one_round():
     one = RoundResult(entry_id=5, round=2, table=1, position=2, points=3)
     with pytest.raises(ValueError, match="one player's in one round"):
         springer_result(one, one._replace(round=3))
+
+
+@pytest.mark.parametrize("players", [7, 11])
+@pytest.mark.parametrize("method", list(seating.Method))
+def test_with_a_springer_a_table_of_seven_is_two_tables_of_four_sharing_him(players, method):
+    field = list(range(1, players + 1))
+    drawn = seating.draw(
+        field,
+        method=method,
+        seed=players,
+        rounds=3,
+        tables_of_five=True,
+        large_tables=True,
+        springer=True,
+        ranking=field,
+    )
+    for plan in drawn.rounds:
+        assert {len(table) for table in plan.tables} == {4}
+        (jumper,) = seating.springers(plan)
+        # He takes seat 1 at both tables, which are the last two; everyone else sits once.
+        assert [table[0] for table in plan.tables[-2:]] == [jumper, jumper]
+        assert Counter(plan.players) == Counter([*field, jumper])
+
+
+def test_the_springer_passes_to_whoever_jumped_least():
+    field, history = list(range(1, 8)), []
+    for seed in range(7):
+        (plan,) = seating.draw(
+            field,
+            method=seating.Method.RANDOM,
+            seed=seed,
+            tables_of_five=False,
+            large_tables=True,
+            springer=True,
+            history=history,
+        ).rounds
+        history.append(plan)
+    assert sorted(p for plan in history for p in seating.springers(plan)) == field
+
+
+def test_reseating_with_a_springer_keeps_him_and_mends_the_field():
+    field = list(range(1, 8))
+    plan = seating.draw_random(
+        field, tables_of_five=False, seed=3, large_tables=True, springer=True
+    )
+    (jumper,) = seating.springers(plan)
+    late = seating.reseat(
+        plan, [*field, 8], seed=1, tables_of_five=False, large_tables=True, springer=True
+    )
+    assert not seating.springers(late.plan)
+    assert sorted(late.plan.players) == [*field, 8]
+    gone = next(p for p in field if p != jumper)
+    less = seating.reseat(
+        plan,
+        [p for p in field if p != gone],
+        seed=1,
+        tables_of_five=False,
+        large_tables=True,
+        springer=True,
+    )
+    assert [len(table) for table in less.plan.tables] == [6]
+    back = seating.reseat(
+        less.plan, field, seed=1, tables_of_five=False, large_tables=True, springer=True
+    )
+    assert len(seating.springers(back.plan)) == 1

@@ -285,3 +285,29 @@ def test_the_page_reads_in_a_fixed_number_of_queries(
     # standings: however many players and rounds.
     with django_assert_max_num_queries(10):
         assert page(client, entry).status_code == 200
+
+
+def test_a_springer_sees_both_tables_and_opens_both_sheets(client):
+    """TSR 10: the Springer plays at two tables at once; his page shows both, each with its
+    own sheet link, and so does the API."""
+    tournament = factories.tournament(
+        players=7, allow_tables_of_six_and_seven=True, springer=True, planned_rounds=1
+    )
+    round_ = factories.seated_round(tournament)
+    second = Seat.objects.select_related("entry", "table").get(round=round_, second=True)
+    first_seat = Seat.objects.select_related("table").get(
+        round=round_, entry=second.entry, second=False
+    )
+    html = page(client, second.entry).content.decode()
+    assert f"Round 1 · Table {first_seat.table.number} · Seat 1" in html
+    assert f"Springer: also Table {second.table.number} · Seat 1" in html
+    assert reverse("sheet-link", args=[first_seat.token]) in html
+    assert reverse("sheet-link", args=[second.token]) in html
+    data = client.get(reverse("api-personal"), headers={"X-Player-Key": second.entry.link_key})
+    current = data.json()["current"]
+    assert current["table"] == first_seat.table.number
+    assert current["second_seat"]["table"] == second.table.number
+    assert current["second_seat"]["sheet"]["seat_key"] == second.token
+    other = Seat.objects.filter(round=round_, second=False).exclude(entry=second.entry).first()
+    data = client.get(reverse("api-personal"), headers={"X-Player-Key": other.entry.link_key})
+    assert data.json()["current"]["second_seat"] is None

@@ -59,6 +59,21 @@ class TablePlayerSerializer(serializers.Serializer):
     name = serializers.CharField()
 
 
+class SheetLinkSerializer(serializers.Serializer):
+    url = serializers.CharField(help_text="The seat's own scoresheet link, `/s/<seat_key>/`")
+    seat_key = serializers.CharField(help_text="Send it as `X-Seat-Key` on the scoresheet API")
+
+
+class SecondSeatSerializer(serializers.Serializer):
+    table = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    keeper = serializers.IntegerField(allow_null=True)
+    players = TablePlayerSerializer(many=True, help_text="The table's players, in seat order")
+    sheet = SheetLinkSerializer(
+        allow_null=True, help_text="In the current round: this seat's own scoresheet link"
+    )
+
+
 class PersonalRoundSerializer(serializers.Serializer):
     round = serializers.IntegerField(help_text="The round's number")
     status = serializers.CharField(help_text="planned, seated, running, finished or closed")
@@ -70,11 +85,10 @@ class PersonalRoundSerializer(serializers.Serializer):
     )
     players = TablePlayerSerializer(many=True, help_text="The table's players, in seat order")
     moved = serializers.BooleanField(help_text="Moved after the seating was published")
-
-
-class SheetLinkSerializer(serializers.Serializer):
-    url = serializers.CharField(help_text="The seat's own scoresheet link, `/s/<seat_key>/`")
-    seat_key = serializers.CharField(help_text="Send it as `X-Seat-Key` on the scoresheet API")
+    second_seat = SecondSeatSerializer(
+        allow_null=True,
+        help_text="A Springer's seat at his second table (TSR 10); null for everyone else",
+    )
 
 
 class PersonalResultSerializer(serializers.Serializer):
@@ -125,11 +139,30 @@ class PersonalLinkSerializer(serializers.Serializer):
 # What the answers are made of -------------------------------------------------------------------
 
 
-def _round(shown: PersonalRound | None) -> dict | None:
+def _second(shown: PersonalRound, *, sheet: bool) -> dict | None:
+    seat = shown.second_seat
+    if seat is None:
+        return None
+    return {
+        "table": seat.table,
+        "seat": seat.position,
+        "keeper": seat.keeper,
+        "players": [
+            {"seat": position, "start_number": player.start_number, "name": player.name}
+            for position, player in seat.players
+        ],
+        "sheet": {"url": reverse("sheet-link", args=[seat.token]), "seat_key": seat.token}
+        if sheet
+        else None,
+    }
+
+
+def _round(shown: PersonalRound | None, *, sheet: bool = False) -> dict | None:
     if shown is None:
         return None
     seat = shown.seat
     return {
+        "second_seat": _second(shown, sheet=sheet),
         "round": shown.number,
         "status": shown.status,
         "published": shown.published,
@@ -158,7 +191,7 @@ def _entry_data(view: PersonalView) -> dict:
         "status": entry.status,
         "arrived_at": entry.arrived_at,
         "registration": None,
-        "current": _round(view.current),
+        "current": _round(view.current, sheet=True),
         "next": _round(view.next),
         "sheet": {"url": reverse("sheet-link", args=[seat.token]), "seat_key": seat.token}
         if seat is not None

@@ -311,6 +311,10 @@ class PlayerRoundSerializer(serializers.Serializer):
     round_status = serializers.CharField(source="round.status")
     table = serializers.IntegerField()
     position = serializers.IntegerField()
+    springer = serializers.BooleanField(
+        help_text="At two tables in this round (TSR 10): a line for each; the round counts "
+        "as the mean of the two"
+    )
     others = serializers.SerializerMethodField(help_text="The rest of the table, in seat order")
     sheet_status = serializers.CharField(allow_null=True)
     result = serializers.SerializerMethodField(

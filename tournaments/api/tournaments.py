@@ -54,6 +54,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "hands_per_match_five",
             "match_minutes_five",
             "allow_tables_of_six_and_seven",
+            "springer",
             "seating_method",
             "tiebreaks",
             "counts_for_ranking",

@@ -84,6 +84,7 @@ class PersonalRound:
     round: Round | None  # None: not created yet
     published: bool
     seat: PersonalSeat | None  # None: not published, or the player has no seat in it
+    second_seat: PersonalSeat | None = None  # a Springer's at his second table (TSR 10)
 
     @property
     def status(self) -> str:
@@ -204,18 +205,19 @@ class _SeatsOf:
     keeps its sheet: read in three queries."""
 
     seats: dict[int, Seat]  # by round
+    seconds: dict[int, Seat]  # a Springer's second seats (TSR 10), by round
     at_table: dict[int, list[Seat]]  # by table, in seat order
     keepers: dict[int, int | None]  # by table
 
     @classmethod
     def read(cls, *, entry: Entry, rounds: list[Round]) -> "_SeatsOf":
-        seats = {
-            seat.round_id: seat
-            for seat in Seat.objects.filter(entry=entry, round__in=rounds).select_related(
-                "round__tournament", "table__round__tournament"
-            )
-        }
-        tables = [seat.table_id for seat in seats.values()]
+        seats: dict[int, Seat] = {}
+        seconds: dict[int, Seat] = {}
+        for seat in Seat.objects.filter(entry=entry, round__in=rounds).select_related(
+            "round__tournament", "table__round__tournament"
+        ):
+            (seconds if seat.second else seats)[seat.round_id] = seat
+        tables = [seat.table_id for seat in [*seats.values(), *seconds.values()]]
         at_table: dict[int, list[Seat]] = {}
         for other in (
             Seat.objects.filter(table__in=tables).select_related("entry").order_by("position")
@@ -226,23 +228,28 @@ class _SeatsOf:
             .annotate(keeper=play.recorded().keeper_seat(table=""))
             .values_list("pk", "keeper")
         )
-        return cls(seats=seats, at_table=at_table, keepers=keepers)
+        return cls(seats=seats, seconds=seconds, at_table=at_table, keepers=keepers)
 
     def round(self, number: int, round_: Round | None) -> PersonalRound:
         """Round ``number`` as the player's page shows it: the seat only once it is published."""
         shown = round_ is not None and policies.may_read_seating(round=round_, roles=()) is None
         seat = self.seats.get(round_.pk) if shown and round_ is not None else None
+        second = self.seconds.get(round_.pk) if shown and round_ is not None else None
         return PersonalRound(
             number=number,
             round=round_,
             published=shown,
-            seat=_seat(
-                seat,
-                players=self.at_table.get(seat.table_id, []),
-                keeper_seat=self.keepers.get(seat.table_id),
-            )
-            if seat is not None
-            else None,
+            seat=self._seat(seat),
+            second_seat=self._seat(second),
+        )
+
+    def _seat(self, seat: Seat | None) -> PersonalSeat | None:
+        if seat is None:
+            return None
+        return _seat(
+            seat,
+            players=self.at_table.get(seat.table_id, []),
+            keeper_seat=self.keepers.get(seat.table_id),
         )
 
 

@@ -1,5 +1,6 @@
 """Reads of the ranking lists across tournaments and of a player's history."""
 
+import dataclasses
 import datetime
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.roles_history import held_roles
+from tournaments.selectors.rounds import springer_corrections
 from tournaments.selectors.tournaments import (
     AnyUser,
     tournaments_visible,
@@ -135,9 +137,14 @@ def player_history(*, player: Player, user: AnyUser) -> list[TournamentLine]:
         )
         is None
     }
+    # A Springer's round (TSR 10) counts once, as the mean of his two tables.
+    counted = SeatResult.objects.filter(entry_id__in=shown, confirmed=True)
+    corrections = (
+        springer_corrections(counted) if any(entry.tournament.springer for entry in entries) else {}
+    )
     sums = {
         row["entry_id"]: row
-        for row in SeatResult.objects.filter(entry_id__in=shown, confirmed=True)
+        for row in counted.filter(second=False)
         .values("entry_id")
         .annotate(
             rounds=Count("pk"),
@@ -157,7 +164,7 @@ def player_history(*, player: Player, user: AnyUser) -> list[TournamentLine]:
             row: Mapping[str, Any] = sums.get(entry.pk, {})  # {}: no round counted
             numbers = {
                 "rounds": row.get("rounds", 0),
-                "points": row.get("total", 0),
+                "points": row.get("total", 0) + corrections.get(entry.pk, 0),
                 "best_round": row.get("best"),
                 "solos_played": row.get("solos", 0),
                 "solos_won": row.get("won", 0),
@@ -191,15 +198,28 @@ def ranking_rounds(
     """The confirmed rounds of the tournaments that count for the list
     (``tournaments_ranked``) and ended after ``since`` and by ``until``, in one query: their
     results as they are now, changed since admission or not."""
-    return [
-        standings.PlayedRound(player_id=player_id, played_on=ends_on, points=points)
-        for player_id, ends_on, points in SeatResult.objects.filter(
-            confirmed=True,
-            round__tournament__in=tournaments_ranked(ranking_list=ranking_list),
-            round__tournament__ends_on__gt=since,
-            round__tournament__ends_on__lte=until,
-        ).values_list("entry__player_id", "round__tournament__ends_on", "points")
-    ]
+    rounds: dict[tuple[int, int], standings.PlayedRound] = {}
+    seconds = []
+    for player_id, ends_on, points, round_id, second in SeatResult.objects.filter(
+        confirmed=True,
+        round__tournament__in=tournaments_ranked(ranking_list=ranking_list),
+        round__tournament__ends_on__gt=since,
+        round__tournament__ends_on__lte=until,
+    ).values_list("entry__player_id", "round__tournament__ends_on", "points", "round_id", "second"):
+        played = standings.PlayedRound(player_id=player_id, played_on=ends_on, points=points)
+        if second:
+            seconds.append((round_id, played))
+        else:
+            rounds[player_id, round_id] = played
+    # A Springer's round (TSR 10) is one round: the mean of his two tables, a half against him.
+    for round_id, played in seconds:
+        first = rounds.get((played.player_id, round_id))
+        rounds[played.player_id, round_id] = (
+            played
+            if first is None
+            else dataclasses.replace(first, points=(first.points + played.points) // 2)
+        )
+    return list(rounds.values())
 
 
 # The keeping of the lists: criteria, admissions, changes since admission, the log ----------------
@@ -239,22 +259,36 @@ def admission_facts(*, tournament: Tournament) -> rankings.Facts:
 
 def counted_results(*, tournament_ids: Collection[int]) -> dict[int, list[rankings.Counted]]:
     """Each tournament's counted results, per player (confirmed rounds, their points, the
-    entry's status), as a snapshot stores them: one query for them all."""
-    confirmed = Q(results__confirmed=True)
+    entry's status), as a snapshot stores them: one query for them all, and one more for
+    the tournaments with a Springer."""
+    # A Springer's round (TSR 10) counts once, as the mean of his two tables.
+    confirmed = Q(results__confirmed=True, results__second=False)
     counted: dict[int, list[rankings.Counted]] = {pk: [] for pk in tournament_ids}
     if not tournament_ids:
         return counted
-    for tournament_id, player_id, status, rounds, points in (
+    rows = list(
         Entry.objects.filter(tournament_id__in=list(tournament_ids))
-        .values("tournament_id", "player_id", "status")
+        .values("tournament_id", "player_id", "status", "pk", "tournament__springer")
         .annotate(
             rounds=Count("results", filter=confirmed),
             points=Sum("results__points", filter=confirmed),
         )
         .order_by()
-        .values_list("tournament_id", "player_id", "status", "rounds", "points")
-    ):
-        counted[tournament_id].append(rankings.Counted(player_id, rounds, points or 0, status))
+        .values_list(
+            "tournament_id", "player_id", "status", "rounds", "points", "pk", "tournament__springer"
+        )
+    )
+    springers = {row[0] for row in rows if row[-1]}
+    corrections = (
+        springer_corrections(
+            SeatResult.objects.filter(round__tournament_id__in=springers, confirmed=True)
+        )
+        if springers
+        else {}
+    )
+    for tournament_id, player_id, status, rounds, points, entry_id, _springer in rows:
+        points = (points or 0) + corrections.get(entry_id, 0)
+        counted[tournament_id].append(rankings.Counted(player_id, rounds, points, status))
     return counted
 
 

@@ -39,6 +39,7 @@ class PlayerRound:
     sheet_status: str | None  # None before play begins
     result: SeatResult | None  # once the sheet is handed in
     moved: bool
+    springer: bool = False  # at two tables in this round (TSR 10): one line for each
 
 
 def entry_rounds(*, entry: Entry, staff: bool = False) -> list[PlayerRound]:
@@ -51,7 +52,7 @@ def entry_rounds(*, entry: Entry, staff: bool = False) -> list[PlayerRound]:
     )
     if not staff:
         played = played.exclude(round__published_at=None)
-    seats = list(played)
+    seats = list(played.order_by("round__number", "second"))
     at_table: dict[int, list[Seat]] = {}
     for other in (
         Seat.objects.filter(table__in=[seat.table_id for seat in seats])
@@ -59,7 +60,9 @@ def entry_rounds(*, entry: Entry, staff: bool = False) -> list[PlayerRound]:
         .order_by("position")
     ):
         at_table.setdefault(other.table_id, []).append(other)
-    results = {result.round_id: result for result in entry.results.all()} if seats else {}
+    # By table: a Springer (TSR 10) has two seats and two results in a round, one at each.
+    results = {result.table_id: result for result in entry.results.all()} if seats else {}
+    springer = {seat.round_id for seat in seats if seat.second}
     rounds = []
     for seat in seats:
         table = at_table.get(seat.table_id, [])
@@ -71,8 +74,9 @@ def entry_rounds(*, entry: Entry, staff: bool = False) -> list[PlayerRound]:
                 table_size=len(table),
                 others=[Opponent(o.position, o.entry) for o in table if o.entry_id != entry.pk],
                 sheet_status=seat.sheet_status,
-                result=results.get(seat.round_id),
+                result=results.get(seat.table_id),
                 moved=seat.moved_at is not None,
+                springer=seat.round_id in springer,
             )
         )
     return rounds
@@ -121,17 +125,31 @@ def ddv_numbers(*, tournament: Tournament) -> dict[int, str]:
 
 def standings_results(*, tournament: Tournament) -> list[standings.RoundResult]:
     """Every handed-in result of the tournament, in one query, in no particular order (the
-    standings do not depend on it; sorting 20,000 rows would double the query's time)."""
-    return _results_of(SeatResult.objects.filter(round__tournament=tournament))
+    standings do not depend on it; sorting 20,000 rows would double the query's time). With
+    a Springer (TSR 10), his two results of a round are one (a second query)."""
+    return _results_of(
+        SeatResult.objects.filter(round__tournament=tournament), springer=tournament.springer
+    )
 
 
-def _results_of(results: QuerySet[SeatResult]) -> list[standings.RoundResult]:
+def _results_of(
+    results: QuerySet[SeatResult], *, springer: bool = False
+) -> list[standings.RoundResult]:
     # The columns in the order of RoundResult's fields, so that each row is one.
     columns = {"round": "round__number", "table": "table__number"}
-    rows = results.order_by().values_list(
-        *(columns.get(field, field) for field in standings.RESULT_FIELDS)
+    fields = [columns.get(field, field) for field in standings.RESULT_FIELDS]
+    if not springer:
+        return list(map(standings.RoundResult._make, results.order_by().values_list(*fields)))
+    # A Springer's second seats: the settings keep ``springer`` on once one is seated.
+    return standings.springers_merged(
+        map(
+            standings.RoundResult._make,
+            results.filter(second=False).order_by().values_list(*fields),
+        ),
+        map(
+            standings.RoundResult._make, results.filter(second=True).order_by().values_list(*fields)
+        ),
     )
-    return list(map(standings.RoundResult._make, rows))
 
 
 def _standings_key(tournament_id: int, version: int) -> str:
@@ -177,7 +195,8 @@ def standings_changed_results(
         .order_by()
         .values_list("round__number", "number")
     )
-    if len(tables) != len(set(table_ids)):
+    if len(tables) != len(set(table_ids)) or tournament.springer:
+        # A Springer's merged result names one of his two tables: read everything.
         return None
     changed: set[int] = set()
     column = {number: index for index, number in enumerate(previous.rounds)}
@@ -199,7 +218,11 @@ def standings_changed_results(
 
 
 def standings_results_count(*, tournament: Tournament) -> int:
-    return SeatResult.objects.filter(round__tournament=tournament).order_by().count()
+    """How many cells the standings have: results, a Springer's two of a round as one."""
+    results = SeatResult.objects.filter(round__tournament=tournament).order_by()
+    if tournament.springer:
+        results = results.filter(second=False)
+    return results.count()
 
 
 def standings_read(*, tournament: Tournament) -> standings.Standings | None:

@@ -84,6 +84,7 @@ class SeatRow:
     points: int | None  # the player's points on this table's sheet so far; None without hands
     moved: bool = False  # moved by a withdrawal or late entry after the seating was published
     team: str = ""  # on a team match day: the name of the team the player plays for
+    second: bool = False  # a Springer's seat at his second table (TSR 10)
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,7 @@ def _table_row(table: Table, teams: dict[int, str] | None = None) -> TableRow:
                 points=_seat_points(table, seat),
                 moved=seat.moved_at is not None,
                 team=teams.get(seat.entry_id, ""),
+                second=seat.second,
             )
             for seat in table.seats.all()
         ],
@@ -226,15 +228,48 @@ def seating_quality(*, round: Round) -> seating.Quality | None:
     return seating.quality([this], history=history)
 
 
+def springer_corrections(results: QuerySet[SeatResult]) -> dict[int, int]:
+    """For the Springers among ``results`` (TSR 10), by entry: what the sum of their results
+    but those of second seats (``second=False``) lacks for each of his rounds to count as the
+    mean of his two tables (``doko.standings.springer_result``). One query."""
+    rows = results.filter(entry_id__in=results.filter(second=True).values("entry_id")).values_list(
+        "entry_id", "round_id", "second", "points"
+    )
+    by_round: dict[tuple[int, int], dict[bool, int]] = {}
+    for entry_id, round_id, second, points in rows.order_by():
+        by_round.setdefault((entry_id, round_id), {})[second] = points
+    corrections: dict[int, int] = {}
+    for (entry_id, _round), pair in by_round.items():
+        if True not in pair:
+            continue
+        first = pair.get(False)
+        change = pair[True] if first is None else (first + pair[True]) // 2 - first
+        corrections[entry_id] = corrections.get(entry_id, 0) + change
+    return corrections
+
+
 def entry_points(*, tournament: Tournament, before: int | None = None) -> dict[int, int]:
     """Each entry's points on the confirmed scoresheets (of rounds before ``before``): game
-    points, initialled penalty points (TSR 8.2.2), less deductions (TSR 9.6.2 b). One query."""
+    points, initialled penalty points (TSR 8.2.2), less deductions (TSR 9.6.2 b). One query;
+    with a Springer (TSR 10) two, his round counting as the mean of his two tables."""
     results = SeatResult.objects.filter(round__tournament=tournament, confirmed=True)
     if before is not None:
         results = results.filter(round__number__lt=before)
-    return dict(
-        results.values("entry_id").annotate(total=Sum("points")).values_list("entry_id", "total")
+    if not tournament.springer:
+        return dict(
+            results.values("entry_id")
+            .annotate(total=Sum("points"))
+            .values_list("entry_id", "total")
+        )
+    points = dict(
+        results.filter(second=False)
+        .values("entry_id")
+        .annotate(total=Sum("points"))
+        .values_list("entry_id", "total")
     )
+    for entry_id, change in springer_corrections(results).items():
+        points[entry_id] = points.get(entry_id, 0) + change
+    return points
 
 
 def entry_ranking(*, tournament: Tournament, before: int | None = None) -> list[int]:

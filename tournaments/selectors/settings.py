@@ -29,6 +29,7 @@ SETTINGS = (
     "hands_per_match_five",
     "match_minutes_five",
     "allow_tables_of_six_and_seven",
+    "springer",
     "sheet_keeping",
     "double_entry",
     "tiebreaks",
@@ -74,7 +75,7 @@ def settings_locks(*, tournament: Tournament) -> SettingsLocks:
       in advance; never below the rounds that exist;
     - tables of five, once a table of five is seated (they cannot be switched off under it),
       or once the tournament is finished (no round is drawn any more); tables of six and
-      seven likewise;
+      seven likewise, and the Springer once one is seated (his rounds are counted as his);
     - the hands per round, once a hand is written: the sheets are checked against them;
     - the playing time, while a round is being played: its clock runs by it (TSR 8.5.1, 10.1.5);
     - whether it is official, once a round has begun: its rounds were played as one or the
@@ -119,6 +120,17 @@ def settings_locks(*, tournament: Tournament) -> SettingsLocks:
     ):
         locked["allow_tables_of_six_and_seven"] = _(
             "A table of six or seven is seated (TSR 10); they stay allowed."
+        )
+    if finished:
+        locked["springer"] = _("The tournament is finished; no round is drawn any more (TSR 10).")
+    elif (
+        drawn
+        and tournament.springer
+        and Seat.objects.filter(round__tournament=tournament, second=True).exists()
+    ):
+        locked["springer"] = _(
+            "A Springer is seated at two tables (TSR 10); his rounds count as the mean of the "
+            "two, so the Springer stays allowed."
         )
     if drawn and play.recorded().hands_written(rounds=drawn):
         reason = _("Hands are written already; every sheet is checked against this number.")

@@ -106,6 +106,7 @@ def round_seat(*, round: Round, seed: int | None = None) -> Round:
                 method=method,
                 tables_of_five=tournament.allow_tables_of_five,
                 large_tables=tournament.allow_tables_of_six_and_seven,
+                springer=tournament.springer,
                 seed=seed,
                 rounds=len(rounds),
                 history=selectors.seating_history(tournament=tournament, before=round_.number),
@@ -335,18 +336,24 @@ def _seating_store(*, round_: Round, plan: seating.SeatingPlan, moved: Collectio
     )
     tables = {table.number: table for table in round_.tables.all()}
     play.recorded().tables_drawn(tables=list(tables.values()))
-    Seat.objects.bulk_create(
-        Seat(
-            round=round_,
-            table=tables[number],
-            position=position,
-            entry_id=entry_id,
-            moved_at=marks.get(entry_id),
-            token=tokens.get((number, position, entry_id)) or new_seat_token(),
-        )
-        for number, players in enumerate(plan.tables, start=1)
-        for position, entry_id in enumerate(players, start=1)
-    )
+    # A Springer (TSR 10) sits at two tables: his seat at the later one is his second.
+    seen: set[int] = set()
+    seats = []
+    for number, players in enumerate(plan.tables, start=1):
+        for position, entry_id in enumerate(players, start=1):
+            seats.append(
+                Seat(
+                    round=round_,
+                    table=tables[number],
+                    position=position,
+                    entry_id=entry_id,
+                    moved_at=marks.get(entry_id),
+                    token=tokens.get((number, position, entry_id)) or new_seat_token(),
+                    second=entry_id in seen,
+                )
+            )
+            seen.add(entry_id)
+    Seat.objects.bulk_create(seats)
     caching.round_changed(round_.pk)  # the desk names each table's players
 
 
@@ -384,7 +391,7 @@ def open_rounds_reseat(
     seated = list(tournament.rounds.filter(status=Round.Status.SEATED).order_by("number"))
     for round_ in seated:
         plan = _round_plan(round_)
-        if sorted(plan.players) == sorted(active):
+        if set(plan.players) == set(active):  # a Springer (TSR 10) is in the plan twice
             continue
         try:
             result = seating.reseat(
@@ -393,6 +400,7 @@ def open_rounds_reseat(
                 seed=round_.seating_seed or 0,
                 tables_of_five=tournament.allow_tables_of_five,
                 large_tables=tournament.allow_tables_of_six_and_seven,
+                springer=tournament.springer,
                 history=selectors.seating_other_rounds(round=round_),
                 apart=_club_mates(tournament) if round_.number == 1 else (),
             )
@@ -725,6 +733,7 @@ def seats_substitute(*, round: Round, changes: Mapping[int, int]) -> list[Seat]:
             entry_id=changes[seat.entry_id],
             moved_at=moved_at or seat.moved_at,
             token=new_seat_token(),
+            second=seat.second,
         )
         for seat in seats
     )

@@ -78,12 +78,23 @@ def _checked(tournament: Tournament) -> Tournament:
                 hands_per_match_five=tournament.hands_per_match_five,
                 match_minutes_five=tournament.match_minutes_five,
                 allow_tables_of_six_and_seven=tournament.allow_tables_of_six_and_seven,
+                springer=tournament.springer,
             )
         )
     ):
         # TSR 8.1.1: each setting of the round that breaks the TSR, on its field
         # (the constraint ``tournament_official_round_by_tsr`` holds it in the database).
         raise ValidationError(field_errors(problems))
+    if tournament.springer and not tournament.allow_tables_of_six_and_seven:
+        # The constraint ``tournament_springer_needs_tables_of_six_and_seven`` holds it.
+        raise ValidationError(
+            {
+                "springer": _(
+                    "A Springer plays instead of a table of seven (TSR 10): allow tables of six "
+                    "and seven first."
+                )
+            }
+        )
     return tournament
 
 
@@ -109,6 +120,7 @@ def tournament_create(
     hands_per_match_five: int | None = None,
     match_minutes_five: int | None = None,
     allow_tables_of_six_and_seven: bool | None = None,
+    springer: bool | None = None,
     sheet_keeping: str | None = None,
     double_entry: bool | None = None,
     tiebreaks: str | None = None,
@@ -141,6 +153,7 @@ def tournament_create(
         "hands_per_match_five": hands_per_match_five,
         "match_minutes_five": match_minutes_five,
         "allow_tables_of_six_and_seven": allow_tables_of_six_and_seven,
+        "springer": springer,
         "sheet_keeping": sheet_keeping,
         "double_entry": double_entry,
         "tiebreaks": tiebreaks,
@@ -369,7 +382,7 @@ def tournament_update(
         FormerSlug.objects.update_or_create(slug=former, defaults={"tournament": locked})
         selectors.tournament_head_forget(slug=former)
     reseating = Reseating()
-    if {"allow_tables_of_five", "allow_tables_of_six_and_seven"} & set(changed) and (
+    if {"allow_tables_of_five", "allow_tables_of_six_and_seven", "springer"} & set(changed) and (
         locked.allow_tables_of_five or locked.allow_tables_of_six_and_seven
     ):
         # A round drawn but not started that could not be seated again at tables of four (a

@@ -85,6 +85,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         raise Http404
     if ask is not None and not askable[ask]:
         ask = None  # nothing to ask: the page shows why not, or offers nothing
+    tables = selectors.round_tables(round=round_, with_teams=True) if show_seating else []
     return render(
         request,
         "tournaments/round.html",
@@ -92,7 +93,9 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "tournament": tournament,
             "round": round_,
             "neighbours": selectors.round_neighbours(round=round_),
-            "tables": selectors.round_tables(round=round_, with_teams=True) if show_seating else [],
+            "tables": tables,
+            # A Springer (TSR 10) sits at two tables: both his seats are marked.
+            "springers": {seat.entry.pk for row in tables for seat in row.seats if seat.second},
             "show_seating": show_seating,
             "show_points": standings_mode(request, tournament) != "hidden",
             "is_organiser": Role.ORGANISER in roles,

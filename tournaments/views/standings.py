@@ -317,6 +317,11 @@ def player_detail(request: HttpRequest, slug: str, start_number: int) -> HttpRes
             "row": row,
             "show_points": mode != "hidden",
             "penalties": sum(r.result.penalty for r in rounds if r.result and r.result.confirmed),
-            "deducted": sum(r.result.deducted for r in rounds if r.result and r.result.confirmed),
+            # A deduction is the round's (TSR 9.6.2 b): a Springer's two results both hold it.
+            "deducted": sum(
+                r.result.deducted
+                for r in rounds
+                if r.result and r.result.confirmed and not r.result.second
+            ),
         },
     )

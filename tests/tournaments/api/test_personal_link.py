@@ -81,6 +81,7 @@ def test_one_key_reaches_round_1s_seat_then_round_2s_and_nothing_once_replaced(a
         "keeper": None,
         "players": [],
         "moved": False,
+        "second_seat": None,
     }
 
     for table_sheet in Scoresheet.objects.filter(table__round=round_1):
