@@ -321,6 +321,8 @@ class _TeamPlanner(Meetings):
         q = len(lineups[0])
         if len(lineups) != 4 or any(len(lineup) != q for lineup in lineups) or rounds > q:
             return None
+        if q < 4:  # GF(2), GF(3) have no four distinct steps (and no such plan): searched
+            return None
         gf = galois_field(q)
         if gf is None:
             return None
