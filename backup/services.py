@@ -256,7 +256,7 @@ def _keep_times(model: type[M], rows: list[M], items: list[dict], *names: str) -
     for row, item in zip(rows, items, strict=True):
         for name in names:
             setattr(row, name, _parse_time(item[name]))
-    if rows:
+    if rows and names:
         model._default_manager.bulk_update(rows, list(names), batch_size=500)
 
 
@@ -320,17 +320,13 @@ def _players(items: list[dict], known: Mapping[int, Player] | None = None) -> _P
             cleared[item["key"]] = NumberCleared(
                 item["first_name"], item["last_name"], item["ddv_number"]
             )
-    new_items = [item for item in items if item["key"] not in found]
-    new_players = _insert(
+    new = _keyed(
         Player,
-        [
-            _player(item, ddv_number="" if item["key"] in cleared else item["ddv_number"])
-            for item in new_items
-        ],
+        [item for item in items if item["key"] not in found],
+        lambda item: _player(item, ddv_number="" if item["key"] in cleared else item["ddv_number"]),
+        "created_at",
     )
-    _keep_times(Player, new_players, new_items, "created_at")
-    new = {item["key"]: player for item, player in zip(new_items, new_players, strict=True)}
-    return _People({**known, **found, **new}, len(new_players), list(cleared.values()))
+    return _People({**known, **found, **new}, len(new), list(cleared.values()))
 
 
 def _player(item: dict, *, ddv_number: str) -> Player:
@@ -439,28 +435,19 @@ def _tournament_restore(fields: dict) -> Tournament:
 
 def _entries_restore(run: _Restoring, items: list[dict], players: dict[int, Player]) -> None:
     """The entries, each of a player restored or found again."""
-    entries = dict(
-        zip(
-            [item["key"] for item in items],
-            _insert(
-                Entry,
-                [
-                    Entry(
-                        tournament=run.tournament,
-                        player=_lookup(players, item["player"], _("the player")),
-                        # Missing in a file written before: the player's (``Entry.names_default``).
-                        **{name: item.get(name, "") for name in ENTRY_FIELDS_LATER},
-                        start_number=item["start_number"],
-                        status=item["status"],
-                    )
-                    for item in items
-                ],
-            ),
-            strict=True,
-        )
+    run.result.entries = _keyed(
+        Entry,
+        items,
+        lambda item: Entry(
+            tournament=run.tournament,
+            player=_lookup(players, item["player"], _("the player")),
+            # Missing in a file written before: the player's (``Entry.names_default``).
+            **{name: item.get(name, "") for name in ENTRY_FIELDS_LATER},
+            start_number=item["start_number"],
+            status=item["status"],
+        ),
+        "created_at",
     )
-    _keep_times(Entry, list(entries.values()), items, "created_at")
-    run.result.entries = entries
 
 
 def _roles_restore(run: _Restoring, items: list[dict]) -> None:
@@ -564,19 +551,17 @@ def _seats_restore(run: _Restoring, items: list[dict]) -> None:
 
 def _extra_times_restore(run: _Restoring, items: list[dict]) -> None:
     """The extra time granted to tables."""
-    extra = _insert(
+    _rows(
         ExtraTime,
-        [
-            ExtraTime(
-                table=_lookup(run.tables, item["table"], _("the table")),
-                minutes=item["minutes"],
-                reason=item["reason"],
-                granted_by=run.user(item["granted_by"]),
-            )
-            for item in items
-        ],
+        items,
+        lambda item: ExtraTime(
+            table=_lookup(run.tables, item["table"], _("the table")),
+            minutes=item["minutes"],
+            reason=item["reason"],
+            granted_by=run.user(item["granted_by"]),
+        ),
+        "granted_at",
     )
-    _keep_times(ExtraTime, extra, items, "granted_at")
 
 
 def _scoresheets_restore(run: _Restoring, items: list[dict]) -> None:
@@ -608,8 +593,8 @@ def _scoresheets_restore(run: _Restoring, items: list[dict]) -> None:
             # Backups from before paper sheets were confirmed at the desk have none.
             confirmation=item.get("confirmation", ""),
         ),
+        "updated_at",
     )
-    _keep_times(Scoresheet, list(run.sheets.values()), items, "updated_at")
     _insert(
         Hand,
         [
@@ -630,52 +615,45 @@ def _scoresheets_restore(run: _Restoring, items: list[dict]) -> None:
 
 def _second_entries_restore(run: _Restoring, items: list[dict]) -> None:
     """The sheets' second entries (double entry), as typed."""
-    seconds = [
-        (run.sheets[item["key"]], item["second_entry"])
-        for item in items
-        if item.get("second_entry")
-    ]
-    second_rows = _insert(
+    _rows(
         SecondEntry,
         [
-            SecondEntry(
-                scoresheet=sheet,
-                by=run.user(second["by"]),
-                hands=second["hands"],
-                time_over_after_hand=second["time_over_after_hand"],
-                version=second["version"],
-                differences=second["differences"],
-                compared_at=_parse_time(second["compared_at"]),
-            )
-            for sheet, second in seconds
+            {**item["second_entry"], "scoresheet": item["key"]}
+            for item in items
+            if item.get("second_entry")
         ],
-    )
-    _keep_times(
-        SecondEntry, second_rows, [second for _sheet, second in seconds], "started_at", "updated_at"
+        lambda second: SecondEntry(
+            scoresheet=run.sheets[second["scoresheet"]],
+            by=run.user(second["by"]),
+            hands=second["hands"],
+            time_over_after_hand=second["time_over_after_hand"],
+            version=second["version"],
+            differences=second["differences"],
+            compared_at=_parse_time(second["compared_at"]),
+        ),
+        "started_at",
+        "updated_at",
     )
 
 
 def _changes_restore(run: _Restoring, items: list[dict]) -> None:
     """Each sheet's history of changes."""
-    changes = [(run.sheets[item["key"]], change) for item in items for change in item["changes"]]
-    change_rows = _insert(
+    _rows(
         ScoresheetChange,
-        [
-            ScoresheetChange(
-                scoresheet=sheet,
-                version=change["version"],
-                action=change["action"],
-                by=run.user(change["by"]),
-                by_seat=_lookup(run.seats, change["by_seat"], _("the seat")),
-                by_name=change["by_name"],
-                reason=change["reason"],
-                before=change["before"],
-                after=change["after"],
-            )
-            for sheet, change in changes
-        ],
+        [{**change, "scoresheet": item["key"]} for item in items for change in item["changes"]],
+        lambda change: ScoresheetChange(
+            scoresheet=run.sheets[change["scoresheet"]],
+            version=change["version"],
+            action=change["action"],
+            by=run.user(change["by"]),
+            by_seat=_lookup(run.seats, change["by_seat"], _("the seat")),
+            by_name=change["by_name"],
+            reason=change["reason"],
+            before=change["before"],
+            after=change["after"],
+        ),
+        "at",
     )
-    _keep_times(ScoresheetChange, change_rows, [change for _sheet, change in changes], "at")
 
 
 def _scans_restore(run: _Restoring, items: list[dict]) -> None:
@@ -733,8 +711,8 @@ def _decisions_restore(run: _Restoring, items: list[dict]) -> None:
             ruled_by=run.user(item.get("ruled_by")),
             hands_at_initials=_hands_at_initials(item, run.sheets),
         ),
+        "recorded_at",
     )
-    _keep_times(Decision, list(run.decisions.values()), items, "recorded_at")
 
 
 def _sanctions_restore(run: _Restoring, items: list[dict]) -> None:
@@ -753,8 +731,8 @@ def _sanctions_restore(run: _Restoring, items: list[dict]) -> None:
             status=item.get("status", Sanction.Status.IN_FORCE),
             hands_at_decision=item.get("hands_at_decision"),
         ),
+        "decided_at",
     )
-    _keep_times(Sanction, list(run.sanctions.values()), items, "decided_at")
 
 
 def _appeals_restore(run: _Restoring, items: list[dict]) -> None:
@@ -774,8 +752,8 @@ def _appeals_restore(run: _Restoring, items: list[dict]) -> None:
             decided_by=run.user(item["decided_by"]),
             decided_at=_parse_time(item["decided_at"]),
         ),
+        "lodged_at",
     )
-    _keep_times(Appeal, list(run.appeals.values()), items, "lodged_at")
 
 
 def _appeals_link(
@@ -807,24 +785,22 @@ def _events_restore(run: _Restoring, items: list[dict]) -> None:
             return {**found, "offence": offence.pk if offence else None}
         return found
 
-    events = _insert(
+    _rows(
         Event,
-        [
-            Event(
-                tournament=run.tournament,
-                by=run.user(item["by"]),
-                action=item["action"],
-                decision=_lookup(run.decisions, item["decision"], _("the decision")),
-                appeal=_lookup(run.appeals, item["appeal"], _("the appeal")),
-                sanction=_lookup(run.sanctions, item["sanction"], _("the sanction")),
-                summary=item["summary"],
-                message=item.get("message"),
-                details=details(item),
-            )
-            for item in items
-        ],
+        items,
+        lambda item: Event(
+            tournament=run.tournament,
+            by=run.user(item["by"]),
+            action=item["action"],
+            decision=_lookup(run.decisions, item["decision"], _("the decision")),
+            appeal=_lookup(run.appeals, item["appeal"], _("the appeal")),
+            sanction=_lookup(run.sanctions, item["sanction"], _("the sanction")),
+            summary=item["summary"],
+            message=item.get("message"),
+            details=details(item),
+        ),
+        "at",
     )
-    _keep_times(Event, events, items, "at")
 
 
 def _scan(
@@ -904,9 +880,19 @@ def _hands_at_initials(item: dict, sheets: dict) -> int | None:
     ).count()
 
 
-def _keyed(model: type[M], items: list[dict], build: Callable[[dict], M]) -> dict[int, M]:
-    """Insert one row per item; key in the file -> the new row."""
+def _rows(model: type[M], items: list[dict], build: Callable[[dict], M], *times: str) -> list[M]:
+    """Insert one row per item, built by ``build``, with the times ``times`` as the file holds
+    them."""
     rows = _insert(model, [build(item) for item in items])
+    _keep_times(model, rows, items, *times)
+    return rows
+
+
+def _keyed(
+    model: type[M], items: list[dict], build: Callable[[dict], M], *times: str
+) -> dict[int, M]:
+    """``_rows``, by key in the file: key -> the new row."""
+    rows = _rows(model, items, build, *times)
     keyed: dict[int, M] = {}
     for item, row in zip(items, rows, strict=True):
         if item["key"] in keyed:
@@ -1033,8 +1019,8 @@ def _teams_restore(
         Team,
         items,
         lambda item: Team(competition=competition, name=item["name"], club=item["club"]),
+        "created_at",
     )
-    _keep_times(Team, list(teams.values()), items, "created_at")
     _insert(
         TeamMember,
         [

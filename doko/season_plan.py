@@ -26,6 +26,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from doko.tabu import Meetings, tabu_search
 from doko.team_seating import galois_field
 
 GROUP_SIZE = 4
@@ -194,76 +195,49 @@ def _greedy_day(n: int, met: list[list[int]], rng: random.Random) -> list[list[i
 
 
 def _searched(n: int, match_days: int, rng: random.Random) -> list[list[list[int]]]:
-    met = [[0] * n for _ in range(n)]
-    days = [_greedy_day(n, met, rng) for _ in range(match_days)]
+    moves = _Moves(n, cap=max(1, least_most(n, match_days)))
+    days = [_greedy_day(n, moves.met, rng) for _ in range(match_days)]
     least = _least_cost(n, match_days)
-    cost = _cost(met)
+    cost = _cost(moves.met)
     if cost <= least or n == GROUP_SIZE:
         return days
-    where = [[0] * n for _ in days]
-    for number, day in enumerate(days):
-        for g, group in enumerate(day):
-            for t in group:
-                where[number][t] = g
-    best_cost, best = cost, [[list(group) for group in day] for day in days]
-    tabu: dict[tuple[int, int], int] = {}
-    stale = 0
-    cap = max(1, least_most(n, match_days))
-    for step in range(_STEPS):
-        stale += 1
-        if stale > _STALE or best_cost <= least:
-            break
-        conflicted = [
+    return tabu_search(
+        days,
+        moves,
+        rng,
+        steps=_STEPS,
+        stale=_STALE,
+        tries=_TRIES,
+        tenure=(3, 10),
+        cost=cost,
+        least=least,
+    )
+
+
+class _Moves(Meetings):
+    """The season plan as ``doko.tabu`` sees it: a team is conflicted while it meets another
+    more often than ``cap``; if none is, every team; any two teams of a match day may swap."""
+
+    def __init__(self, n: int, *, cap: int) -> None:
+        super().__init__(n)
+        self.cap = cap
+        self.teams = range(n)
+
+    def conflicted(self, drawn: Sequence[Sequence[Sequence[int]]]) -> list[tuple[int, int]]:
+        met = self.met
+        return [
             (number, a)
-            for number, day in enumerate(days)
+            for number, day in enumerate(drawn)
             for group in day
             for a in group
-            if max(met[a][t] for t in group if t != a) > cap
-        ] or [(number, a) for number in range(len(days)) for a in range(n)]
-        if len(conflicted) > _TRIES:
-            conflicted = rng.sample(conflicted, _TRIES)
-        moves: list[tuple[int, int, int]] = []
-        move_delta = 0
-        for number, a in conflicted:
-            here = days[number][where[number][a]]
-            for b in range(n):
-                if where[number][b] == where[number][a]:
-                    continue
-                there = days[number][where[number][b]]
-                delta = sum(met[b][t] ** 2 - (met[a][t] - 1) ** 2 for t in here if t != a) + sum(
-                    met[a][t] ** 2 - (met[b][t] - 1) ** 2 for t in there if t != b
-                )
-                if (tabu.get((number, a), -1) > step or tabu.get((number, b), -1) > step) and (
-                    cost + delta >= best_cost
-                ):
-                    continue
-                if not moves or delta < move_delta:
-                    moves, move_delta = [(number, a, b)], delta
-                elif delta == move_delta:
-                    moves.append((number, a, b))
-        if not moves:
-            tabu.clear()
-            continue
-        number, a, b = rng.choice(moves)
-        here, there = days[number][where[number][a]], days[number][where[number][b]]
-        for t in here:
-            if t != a:
-                met[a][t] -= 1
-                met[t][a] -= 1
-                met[b][t] += 1
-                met[t][b] += 1
-        for t in there:
-            if t != b:
-                met[b][t] -= 1
-                met[t][b] -= 1
-                met[a][t] += 1
-                met[t][a] += 1
-        here[here.index(a)] = b
-        there[there.index(b)] = a
-        where[number][a], where[number][b] = where[number][b], where[number][a]
-        tabu[number, a] = tabu[number, b] = step + rng.randint(3, 10)
-        cost += move_delta
-        if cost < best_cost:
-            best_cost, best = cost, [[list(group) for group in day] for day in days]
-            stale = 0
-    return best
+            if max(met[a][t] for t in group if t != a) > self.cap
+        ] or [(number, a) for number in range(len(drawn)) for a in self.teams]
+
+    def partners(self, number: int, a: int) -> range:
+        return self.teams
+
+    def delta(self, number: int, a: int, here: list[int], b: int, there: list[int]) -> int:
+        met = self.met
+        return sum(met[b][t] ** 2 - (met[a][t] - 1) ** 2 for t in here if t != a) + sum(
+            met[a][t] ** 2 - (met[b][t] - 1) ** 2 for t in there if t != b
+        )

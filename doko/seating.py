@@ -33,6 +33,7 @@ from typing import cast
 from doko import designs
 from doko.positions import balanced_positions
 from doko.rules.deal import LARGE_TABLES, TABLE_OF_FIVE, TABLE_OF_FOUR, TABLE_OF_SEVEN
+from doko.tabu import tabu_search
 
 
 @dataclass(frozen=True)
@@ -1050,62 +1051,15 @@ class _Planner:
         the partner of his round that costs least, even uphill, never undoing a recent move,
         and keep the best plan seen. For small fields, where a perfect plan may exist that a
         round-by-round draw misses (16 players in 5 rounds: every pair meets exactly once)."""
-        n = len(self.ids)
-        wheres = [self._where(tables) for tables in drawn]
-        cost, best_cost = 0, 0
-        best = [[list(table) for table in tables] for tables in drawn]
-        tabu: dict[tuple[int, int], int] = {}
-        stale = 0
-        for step in range(_TABU_STEPS):
-            stale += 1
-            if stale > _TABU_STALE:
-                break
-            conflicted = [
-                (index, p)
-                for index, tables in enumerate(drawn)
-                for table in tables
-                for p in table
-                if self.conflict(p, table, first_number + index) > 0
-            ]
-            if not conflicted:
-                break
-            if len(conflicted) > _TABU_TRIES:
-                conflicted = self.rng.sample(conflicted, _TABU_TRIES)
-            moves, move_delta = [], None
-            for number, a in conflicted:
-                tables, where = drawn[number], wheres[number]
-                table_a = tables[where[a]]
-                for b in range(n):
-                    if where[b] == where[a]:
-                        continue
-                    delta = self.swap_delta(a, table_a, b, tables[where[b]], first_number + number)
-                    if (tabu.get((number, a), -1) > step or tabu.get((number, b), -1) > step) and (
-                        cost + delta >= best_cost
-                    ):
-                        continue
-                    if move_delta is None or delta < move_delta:
-                        moves, move_delta = [(number, a, b)], delta
-                    elif delta == move_delta:
-                        moves.append((number, a, b))
-            if not moves:
-                tabu.clear()
-                continue
-            number, a, b = self.rng.choice(moves)
-            self._swap(drawn[number], wheres[number], a, b)
-            tabu[number, a] = tabu[number, b] = step + self.rng.randint(4, 12)
-            assert move_delta is not None  # set with the moves, which are not empty here
-            cost += move_delta
-            if cost < best_cost:
-                best_cost, best = cost, [[list(table) for table in tables] for tables in drawn]
-                stale = 0
-        if cost != best_cost:
-            for tables in drawn:
-                self._meet_all(tables, -1)
-                self._fives_count(tables, -1)
-            for number, tables in enumerate(best):
-                drawn[number][:] = tables
-                self._meet_all(tables, +1)
-                self._fives_count(tables, +1)
+        tabu_search(
+            drawn,
+            _Moves(self, first_number),
+            self.rng,
+            steps=_TABU_STEPS,
+            stale=_TABU_STALE,
+            tries=_TABU_TRIES,
+            tenure=(4, 12),
+        )
 
     def polish(self, tables: list[list[int]], number: int) -> None:
         """Spread the tables of five of an added round: swap players between a table of five
@@ -1412,3 +1366,38 @@ class _Planner:
         assert best is not None
         assert best_cost is not None
         return best, best_cost
+
+
+class _Moves:
+    """The individual draw as ``doko.tabu`` sees it: a player is conflicted while he meets
+    somebody again (or somebody to be kept apart); any two players of a round may swap."""
+
+    def __init__(self, planner: _Planner, first_number: int) -> None:
+        self.planner = planner
+        self.first_number = first_number
+        self.players = range(len(planner.ids))
+        self.swap = planner._swap
+
+    def conflicted(self, drawn: Sequence[Sequence[Sequence[int]]]) -> list[tuple[int, int]]:
+        conflict, first = self.planner.conflict, self.first_number
+        return [
+            (index, p)
+            for index, tables in enumerate(drawn)
+            for table in tables
+            for p in table
+            if conflict(p, table, first + index) > 0
+        ]
+
+    def partners(self, number: int, a: int) -> range:
+        return self.players
+
+    def delta(self, number: int, a: int, here: list[int], b: int, there: list[int]) -> int:
+        return self.planner.swap_delta(a, here, b, there, self.first_number + number)
+
+    def remove(self, tables: Sequence[Sequence[int]]) -> None:
+        self.planner._meet_all(tables, -1)
+        self.planner._fives_count(tables, -1)
+
+    def add(self, tables: Sequence[Sequence[int]]) -> None:
+        self.planner._meet_all(tables, +1)
+        self.planner._fives_count(tables, +1)

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from doko.positions import balanced_positions
 from doko.seating import Draw, Quality, SeatingPlan, quality, table_sizes
+from doko.tabu import Meetings, tabu_search
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,7 @@ def team_draw(
     if drawn is None:
         drawn = [planner.random_round() for _ in range(rounds)]
         for tables in drawn:
-            planner.add_round(tables)
+            planner.add(tables)
     if planner.cost() > planner.least_cost():
         planner.tabu(drawn)
     ordered = balanced_positions(drawn, rng)
@@ -245,7 +246,7 @@ _SAMPLE = 48  # partners tried per conflicted player in a large field
 _OVER = 1_000  # seating after earlier rounds: a player in one position over the limit
 
 
-class _TeamPlanner:
+class _TeamPlanner(Meetings):
     """``met[p][q]`` counts the rounds (earlier and drawn) p and q shared a table. The cost of a
     plan is the sum over pairs of ``m (m - 1) / 2`` for m meetings: no repeat costs nothing, and
     repeats that cannot be avoided cost least spread over many pairs."""
@@ -256,7 +257,7 @@ class _TeamPlanner:
         self.field = field
         self.rng = rng
         n = len(field.ids)
-        self.met = [[0] * n for _ in range(n)]
+        super().__init__(n)
         self.faced = [3 * rounds] * n
         self.positions = [[0] * 5 for _ in range(n)]  # in the history
         self.history_rounds = len(history)
@@ -296,12 +297,6 @@ class _TeamPlanner:
             )
         return total // 4  # each pair twice, and m (m - 1) / 2 each
 
-    def add_round(self, tables: Sequence[Sequence[int]]) -> None:
-        for table in tables:
-            for a, b in itertools.combinations(table, 2):
-                self.met[a][b] += 1
-                self.met[b][a] += 1
-
     def random_round(self) -> list[list[int]]:
         """A valid round at random: the line-ups one after another, each shuffled, dealt to the
         tables in turn; no line-up is longer than the tables are many, so no table gets two
@@ -326,6 +321,8 @@ class _TeamPlanner:
         q = len(lineups[0])
         if len(lineups) != 4 or any(len(lineup) != q for lineup in lineups) or rounds > q:
             return None
+        if q < 4:  # GF(2), GF(3) have no four distinct steps (and no such plan): searched
+            return None
         gf = galois_field(q)
         if gf is None:
             return None
@@ -343,7 +340,7 @@ class _TeamPlanner:
             ]
             self.rng.shuffle(tables)
             drawn.append(tables)
-            self.add_round(tables)
+            self.add(tables)
         return drawn
 
     def seat_after_history(self, choices: Sequence[list[list[list[int]]]]) -> list[list[list[int]]]:
@@ -408,102 +405,53 @@ class _TeamPlanner:
             team[q] != team[a] for q in there if q != b
         )
 
-    def _swap(self, tables: list[list[int]], where: list[int], a: int, b: int) -> None:
-        here, there = tables[where[a]], tables[where[b]]
-        for q in here:
-            if q != a:
-                self.met[a][q] -= 1
-                self.met[q][a] -= 1
-                self.met[b][q] += 1
-                self.met[q][b] += 1
-        for q in there:
-            if q != b:
-                self.met[b][q] -= 1
-                self.met[q][b] -= 1
-                self.met[a][q] += 1
-                self.met[q][a] += 1
-        here[here.index(a)] = b
-        there[there.index(b)] = a
-        where[a], where[b] = where[b], where[a]
-
     def tabu(self, drawn: list[list[list[int]]]) -> None:
         """Tabu search over all drawn rounds (added): move a conflicted player by the allowed
         swap of his round that costs least, even uphill, never undoing a recent move, keeping
         the best plan seen; stop at the lower bound or when no better plan turns up."""
+        tabu_search(
+            drawn,
+            self,
+            self.rng,
+            steps=_TABU_STEPS,
+            stale=_TABU_STALE,
+            tries=_TABU_TRIES,
+            tenure=(4, 12),
+            cost=self.cost(),
+            least=self.least_cost(),
+        )
+
+    # As doko.tabu's ``Moves``:
+
+    def conflicted(self, drawn: Sequence[Sequence[Sequence[int]]]) -> list[tuple[int, int]]:
+        """Players who meet somebody more often than an even spread needs, the furthest from
+        it first; if none, everybody."""
+        excess = {
+            (number, p): most - self.cap[p]
+            for number, tables in enumerate(drawn)
+            for table in tables
+            for p in table
+            if (most := max(self.met[p][q] for q in table if q != p)) > self.cap[p]
+        }
+        conflicted = list(excess)
+        if not conflicted:
+            n = len(self.field.ids)
+            conflicted = [(number, p) for number in range(len(drawn)) for p in range(n)]
+        if len(conflicted) > _TABU_TRIES:
+            # The players furthest from an even spread always, a sample of the others.
+            worst = max(excess.values(), default=0)
+            first = [key for key, over in excess.items() if over == worst > 1]
+            first = self.rng.sample(first, min(len(first), _TABU_TRIES // 2))
+            taken = set(first)
+            rest = [key for key in conflicted if key not in taken]
+            conflicted = first + self.rng.sample(rest, _TABU_TRIES - len(first))
+        return conflicted
+
+    def partners(self, number: int, a: int) -> Sequence[int]:
         n = len(self.field.ids)
-        wheres = []
-        for tables in drawn:
-            where = [0] * n
-            for number, table in enumerate(tables):
-                for p in table:
-                    where[p] = number
-            wheres.append(where)
-        cost = best_cost = self.cost()
-        least = self.least_cost()
-        best = [[list(table) for table in tables] for tables in drawn]
-        tabu: dict[tuple[int, int], int] = {}
-        stale = 0
-        for step in range(_TABU_STEPS):
-            stale += 1
-            if stale > _TABU_STALE or best_cost <= least:
-                break
-            excess = {
-                (number, p): most - self.cap[p]
-                for number, tables in enumerate(drawn)
-                for table in tables
-                for p in table
-                if (most := max(self.met[p][q] for q in table if q != p)) > self.cap[p]
-            }
-            conflicted = list(excess)
-            if not conflicted:
-                conflicted = [(number, p) for number in range(len(drawn)) for p in range(n)]
-            if len(conflicted) > _TABU_TRIES:
-                # The players furthest from an even spread always, a sample of the others.
-                worst = max(excess.values(), default=0)
-                first = [key for key, over in excess.items() if over == worst > 1]
-                first = self.rng.sample(first, min(len(first), _TABU_TRIES // 2))
-                taken = set(first)
-                rest = [key for key in conflicted if key not in taken]
-                conflicted = first + self.rng.sample(rest, _TABU_TRIES - len(first))
-            moves: list[tuple[int, int, int]] = []
-            move_delta = 0
-            for number, a in conflicted:
-                tables, where = drawn[number], wheres[number]
-                here = tables[where[a]]
-                partners: Sequence[int] = range(n)
-                if n > _SAMPLE:
-                    partners = self.rng.sample(range(n), _SAMPLE)
-                for b in partners:
-                    if where[b] == where[a]:
-                        continue
-                    there = tables[where[b]]
-                    if not self.allowed(a, here, b, there):
-                        continue
-                    delta = self.swap_delta(a, here, b, there)
-                    if (tabu.get((number, a), -1) > step or tabu.get((number, b), -1) > step) and (
-                        cost + delta >= best_cost
-                    ):
-                        continue
-                    if not moves or delta < move_delta:
-                        moves, move_delta = [(number, a, b)], delta
-                    elif delta == move_delta:
-                        moves.append((number, a, b))
-            if not moves:
-                tabu.clear()
-                continue
-            number, a, b = self.rng.choice(moves)
-            self._swap(drawn[number], wheres[number], a, b)
-            tabu[number, a] = tabu[number, b] = step + self.rng.randint(4, 12)
-            cost += move_delta
-            if cost < best_cost:
-                best_cost, best = cost, [[list(table) for table in tables] for tables in drawn]
-                stale = 0
-        if cost != best_cost:
-            for tables in drawn:
-                for table in tables:
-                    for a, b in itertools.combinations(table, 2):
-                        self.met[a][b] -= 1
-                        self.met[b][a] -= 1
-            for number, tables in enumerate(best):
-                drawn[number][:] = tables
-                self.add_round(tables)
+        return self.rng.sample(range(n), _SAMPLE) if n > _SAMPLE else range(n)
+
+    def delta(self, number: int, a: int, here: list[int], b: int, there: list[int]) -> int | None:
+        if not self.allowed(a, here, b, there):
+            return None
+        return self.swap_delta(a, here, b, there)

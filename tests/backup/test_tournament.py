@@ -278,6 +278,19 @@ def test_a_failure_halfway_saves_nothing(staff, django_capture_on_commit_callbac
     assert counts() == rows
 
 
+def test_an_entry_key_held_twice_is_refused_as_every_row_keys_are(staff):
+    """Entries are restored by key like every other row: a file that holds one key twice is
+    damaged, says so, and nothing is imported."""
+    tournament = play(staff)
+    data = through_json(tournament_export(tournament=tournament))
+    data["tournament"]["slug"] = "copy"
+    data["entries"][1]["key"] = data["entries"][0]["key"]
+    rows = counts()
+    with pytest.raises(ValidationError, match="twice"):
+        tournament_import(data=data)
+    assert counts() == rows
+
+
 def test_a_sheet_handed_over_comes_back_with_its_keeper():
     """TSR 3.1.1: the seat that took the sheet over is part of the sheet; a backup from
     before it could be handed over (no ``keeper_seat``) restores with the rule's seat."""

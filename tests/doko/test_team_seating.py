@@ -160,6 +160,17 @@ def test_teams_of_one_player_meet_at_one_table_again_and_again():
     assert result.quality.repeat_meetings == result.quality.best_possible == 6
 
 
+@pytest.mark.parametrize("q", [2, 3])
+def test_four_teams_of_two_or_three_are_searched_not_built(q):
+    """GF(2) and GF(3) have too few elements for the four steps of the perfect plan (it
+    raised IndexError); these fields are drawn by the search. (No plan has every pair meet
+    once here: that would take three orthogonal Latin squares of order 2 or 3.)"""
+    teams = lineups([q] * 4)
+    result = team_draw(teams, rounds=q, seed=1)
+    check_plan(teams, result, q)
+    assert max(meetings(result.rounds).values()) == 2
+
+
 def test_fewer_than_four_teams_are_refused():
     with pytest.raises(TeamSeatingError, match="at least four teams") as error:
         team_draw(lineups([4, 4, 4]), rounds=1, seed=1)
