@@ -70,6 +70,8 @@ ON_POSTGRES: dict[str, str] = {
     "tests/teams/test_season_plan.py": "the season plan's constraints",
     "tests/teams/test_services.py": "the leagues' writes: a short name taken in parallel, LOWER",
     "tests/tournaments/test_official.py": "the official ranking's constraints",
+    "tests/tournaments/api/test_large_tables.py": "tables of six and seven, the Springer: "
+    "their seats' and results' constraints",
     "tests/tournaments/test_services.py": "the tournaments' writes: a short name taken in parallel",
     "tests/adjudication/services/": "the adjudication's writes: names taken in parallel, LOWER",
     "tests/backup/": "an import: every model, its constraints and sequences",
