@@ -42,12 +42,14 @@ def test_one_address_accepted_twice_at_once_is_one_account(settings):
 
     answers = together([_accept(link) for link in links])
 
-    # One is sent on to the login with its new account. The other, had it waited for the first
-    # inside the service (``name_lock``), is sent back to its link; had the first committed before
-    # its page even looked, the page itself answers 403 and asks to log in as that account.
-    login = f"{reverse('login')}?username=juergen.mueller"
-    first, second = sorted(answers, key=lambda answer: answer.get("Location") != login)
-    assert first.get("Location") == login, [a.status_code for a in answers]
+    # One makes the account, signs it in and sends it on to its tournament (issue 47). The
+    # other, had it waited for the first inside the service (``name_lock``), is sent back to its
+    # link; had the first committed before its page even looked, the page itself answers 403 and
+    # asks to log in as that account.
+    first, second = sorted(answers, key=lambda answer: answer.get("Location") in [None, *links])
+    assert first.status_code == 302, [a.status_code for a in answers]
+    assert first["Location"].startswith("/tournaments/"), first["Location"]
+    assert first.wsgi_request.user.get_username() == "juergen.mueller"
     if second.status_code == 403:
         assert f"{reverse('login')}?next=".encode() in second.content  # "log in as it"
     else:
