@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -97,41 +98,33 @@ def settings_locks(*, tournament: Tournament) -> SettingsLocks:
         locked["seating_method"] = _(
             "Round %(number)d is drawn; the seating draw stays the one it was drawn by."
         ) % {"number": drawn[0].number}
-    if finished:
-        locked["allow_tables_of_five"] = _(
-            "The tournament is finished; no round is drawn any more (TSR 10)."
-        )
-    elif (
-        drawn
-        and tournament.allow_tables_of_five
-        and Seat.objects.filter(round__tournament=tournament, position=5).exists()
-    ):
-        locked["allow_tables_of_five"] = _(
-            "A table of five is seated (TSR 10.1); tables of five stay allowed."
-        )
-    if finished:
-        locked["allow_tables_of_six_and_seven"] = _(
-            "The tournament is finished; no round is drawn any more (TSR 10)."
-        )
-    elif (
-        drawn
-        and tournament.allow_tables_of_six_and_seven
-        and Seat.objects.filter(round__tournament=tournament, position=6).exists()
-    ):
-        locked["allow_tables_of_six_and_seven"] = _(
-            "A table of six or seven is seated (TSR 10); they stay allowed."
-        )
-    if finished:
-        locked["springer"] = _("The tournament is finished; no round is drawn any more (TSR 10).")
-    elif (
-        drawn
-        and tournament.springer
-        and Seat.objects.filter(round__tournament=tournament, second=True).exists()
-    ):
-        locked["springer"] = _(
-            "A Springer is seated at two tables (TSR 10); his rounds count as the mean of the "
-            "two, so the Springer stays allowed."
-        )
+    # The tables a setting allows, once seated, keep it on: the seats that show it, and why.
+    seated = {
+        "allow_tables_of_five": (
+            Q(position=5),
+            _("A table of five is seated (TSR 10.1); tables of five stay allowed."),
+        ),
+        "allow_tables_of_six_and_seven": (
+            Q(position=6),
+            _("A table of six or seven is seated (TSR 10); they stay allowed."),
+        ),
+        "springer": (
+            Q(second=True),
+            _(
+                "A Springer is seated at two tables (TSR 10); his rounds count as the mean of "
+                "the two, so the Springer stays allowed."
+            ),
+        ),
+    }
+    for name, (shown, why) in seated.items():
+        if finished:
+            locked[name] = _("The tournament is finished; no round is drawn any more (TSR 10).")
+        elif (
+            drawn
+            and getattr(tournament, name)
+            and Seat.objects.filter(shown, round__tournament=tournament).exists()
+        ):
+            locked[name] = why
     if drawn and play.recorded().hands_written(rounds=drawn):
         reason = _("Hands are written already; every sheet is checked against this number.")
         locked["hands_per_match"] = locked["hands_per_match_five"] = reason
