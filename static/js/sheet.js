@@ -85,20 +85,31 @@
     }
   });
 
-  function setUp(root) {
+  // A row swapped in after a save takes the focus to its first field (htmx may have put it back
+  // on the field of the same name). On the page's first load the browser has done so already
+  // (autofocus), and whoever has begun to type in a field of the row keeps it: this script may
+  // run after the first keys, and taking the focus back would mix two fields' keys into one.
+  // htmx registered its own start on DOMContentLoaded before this script (base.html loads it
+  // first), so the row's triggers are in place when this runs.
+  function setUp(root, loading) {
     root.querySelectorAll("form.entry").forEach(function (form) {
       sync(form, false);
       const focused = form.querySelector("[autofocus]");
-      if (focused && document.activeElement !== focused) {
+      const typing = loading && form.contains(document.activeElement);
+      if (focused && !typing && document.activeElement !== focused) {
         focused.focus();
+      }
+      if (typing) {
+        // Keys typed before htmx had loaded asked for no live check: ask for it now.
+        form.dispatchEvent(new Event("change", { bubbles: true }));
       }
     });
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    setUp(document);
+    setUp(document, true);
   });
   document.addEventListener("htmx:afterSettle", function (event) {
-    setUp(event.target);
+    setUp(event.target, false);
   });
 })();

@@ -199,3 +199,28 @@ def test_a_scorekeeper_enters_a_whole_sheet_by_keyboard_and_another_player_confi
         f"{typed[1]} for a normal hand, {typed[COMPULSORY_SOLO]} for the compulsory solo, "
         f"{typed[len(hands) - 2]} and {typed[len(hands) - 1]} for a forced solo won and lost"
     )
+
+
+def test_keys_typed_before_the_page_has_loaded_its_scripts_stay_in_their_fields(sheet, page):
+    """On a slow machine the first keys come before the page's deferred scripts have run: the
+    Value field has the focus already (autofocus), the scorekeeper types the value, Tab and the
+    plus seats, and only then does the page finish loading. Its script must not take the focus
+    back to Value, which would mix the plus seats into the value ("2", "24" → 224)."""
+    held = []
+    page.route("**/js/sheet.js*", lambda route: held.append(route))  # answered after the keys
+    page.goto(link(sheet, 4), wait_until="commit")
+    value = page.get_by_label("Value", exact=True)
+    expect(value).to_be_focused()
+    page.keyboard.type("2")
+    page.keyboard.press("Tab")
+    page.keyboard.type("24")
+    expect(page.get_by_label("Plus seats")).to_be_focused()
+    page.wait_for_function("() => true")  # the page still answers while the script is held
+    assert held, "the sheet's script was not asked for before the keys"
+    for route in held:
+        route.continue_()
+    page.wait_for_load_state("domcontentloaded")
+    expect(value).to_have_value("2")
+    expect(page.get_by_label("Plus seats")).to_have_value("24")
+    expect(page.get_by_label("Plus seats")).to_be_focused()
+    expect(page.locator("#preview-ok")).to_be_visible()
