@@ -120,16 +120,19 @@ def page_context(
     # the sheet ended early), no row follows for a new hand: a hand is only corrected then. A
     # row typed and refused is shown with the reason.
     new_row = may_edit and (editing is not None or form is not None or not state.check.complete)
-    blank = new_row and form is None and editing is None  # a new hand's row, nothing typed yet
-    if new_row and form is None:
-        form = _blank_form(request, state, editing)
+    # A new hand's row with nothing typed yet is made without a form: its fields are the same
+    # at every table of this size at this hand (``blank_fields``).
+    blank = new_row and form is None and editing is None
+    if form is None and editing is not None and new_row:
+        form = _editing_form(request, state, editing)
+    forced = state.check.next.must_be_forced_solo
     number = editing or len(state.lines) + 1
     # The lines still to come, numbered on from the last one written, after the entry row
     # where there is one: every viewer of the sheet sees the same numbers.
     first = len(state.lines) + (2 if new_row else 1)
     remaining = range(first, len(state.lines) + 1 + state.check.next.hands_remaining)
     # The mode as the form sent it, when it is one: it goes into the cookie the next page reads.
-    mode = form["mode"].value() if form is not None else None
+    mode = form["mode"].value() if form is not None else _mode(request) if blank else None
     problem_hands = {problem.hand for problem in state.check.problems}
     warning_hands = {warning.hand for warning in state.check.warnings}
     # The match complete, the keyboard goes on to the next step rather than a new row; so it
@@ -160,6 +163,13 @@ def page_context(
             between=editing is not None or strike is not None or at not in (None, ACTIONS),
         ),
         "form": form if new_row else None,
+        "new_row": new_row,
+        # The entry row's contract, which the page's script reads (static/js/sheet.js).
+        "row_contract": form["contract"].value()
+        if form is not None
+        else "forced_solo"
+        if forced
+        else "normal",
         "number": number,
         "editing": editing,
         "modes": MODES,
@@ -179,13 +189,11 @@ def page_context(
             number=number,
             table_size=state.table_size,
             dealer=dealer_of(state, number),
-            mode=form["mode"].value(),
+            mode=mode,
             focus_action=focus_action,
-            forced_soloist=state.check.next.forced_soloist
-            if state.check.next.must_be_forced_solo
-            else None,
+            forced_soloist=state.check.next.forced_soloist if forced else None,
         )
-        if blank and form is not None
+        if blank
         else None,
         # Why a member of staff finds no entry row on a sheet still open to entry.
         "edit_refusal": _edit_refusal(access, state) if not may_edit else None,
@@ -461,15 +469,10 @@ def _blank_fields(
         return SafeString(render_to_string("scoring/partials/entry_fields.html", context))
 
 
-def _blank_form(request: HttpRequest, state: selectors.SheetState, editing: int | None):
-    number = editing or len(state.lines) + 1
-    mode = _mode(request)
-    initial: dict[str, object] = {"mode": mode}
-    if editing:
-        initial = initial_for(state.lines[editing - 1], mode=mode)
-    elif state.check.next.must_be_forced_solo:
-        initial |= {"contract": "forced_solo", "soloist": state.check.next.forced_soloist}
-    return HandForm(initial=initial, table_size=state.table_size, dealer=dealer_of(state, number))
+def _editing_form(request: HttpRequest, state: selectors.SheetState, editing: int) -> HandForm:
+    """The row of hand ``editing`` as entered, to be corrected."""
+    initial = initial_for(state.lines[editing - 1], mode=_mode(request))
+    return HandForm(initial=initial, table_size=state.table_size, dealer=dealer_of(state, editing))
 
 
 def render_page(request: HttpRequest, context: dict, *, status: int = 200) -> HttpResponse:
