@@ -18,7 +18,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from doko.sample_sheets import full_match
-from scoring.models import Scoresheet, ScoresheetChange
+from scoring.models import Scoresheet, ScoresheetChange, SecondEntry
 from tests import factories
 from tournaments import selectors
 from tournaments import services as tournament_services
@@ -315,3 +315,53 @@ def test_the_next_request_after_a_database_restart_is_served(request):
     assert status == 200, body
     assert b"Neustart-Pokal" in body
     assert _backend_pid() not in (None, kept)  # the dead connection was replaced
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_saves_of_a_second_entry_at_once_are_one_after_the_other(sheet):
+    """Two saves of the desk's second entry (double entry) naming the same version at once, the
+    first of them beginning the entry, are one after the other: one is stored, the other finds
+    the entry changed (``StaleEntryError``), never a second row nor a lost write.
+
+    The entry is read in a query of its own once the sheet is locked
+    (``scoring.services.second_entry._entry_locked``). Read in the lock's own query (joined),
+    the save that waited for the lock would see the entry as it was when that query began, none
+    yet, and insert a second one: PostgreSQL reads a row locked with FOR UPDATE again once it is
+    free, but not the rows joined to it."""
+    from scoring import services
+    from scoring.services import Actor
+    from scoring.services.second_entry import StaleEntryError
+    from tournaments.models import TournamentRole
+
+    tournament = sheet.table.round.tournament
+    tournament.sheet_keeping, tournament.double_entry = "paper", True
+    tournament.save()
+    first, second = factories.user(), factories.user()
+    factories.role_grant(tournament=tournament, user=first, role=TournamentRole.Role.ORGANISER)
+    factories.role_grant(tournament=tournament, user=second, role=TournamentRole.Role.SCOREKEEPER)
+    sheet = services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(), version=sheet.version, by=Actor(user=first)
+    )
+    services.scoresheet_submit(scoresheet=sheet, version=sheet.version, by=Actor(user=first))
+    match = full_match()
+
+    @_in_own_connection
+    def save(start: threading.Barrier, version: int, hands: int) -> str:
+        fresh = Scoresheet.objects.select_related("table__round__tournament").get(pk=sheet.pk)
+        start.wait()
+        try:
+            services.second_entry_hands_replace(
+                scoresheet=fresh, hands=match[:hands], by=second, version=version
+            )
+        except StaleEntryError:
+            return "stale"
+        return "saved"
+
+    for version, typed in ((0, 1), (1, 2)):  # beginning the entry, then going on with it
+        start = threading.Barrier(2, timeout=WAIT)
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            answers = sorted(pool.map(save, (start, start), (version, version), (typed, typed + 1)))
+        assert answers == ["saved", "stale"]
+        entry = SecondEntry.objects.get(scoresheet=sheet)
+        assert entry.version == version + 1
+    assert len(entry.hands) in (2, 3)

@@ -84,6 +84,9 @@ class Comparison:
 
 
 def _entry_locked(sheet: Scoresheet) -> SecondEntry | None:
+    """The sheet's second entry, locked, read once the sheet is (``scoresheet_locked``): in a
+    query of its own, which sees what a write before it committed. Joined to the sheet's lock
+    it would be read as it was when the lock was asked for (``tests/test_concurrency.py``)."""
     return (
         SecondEntry.objects.select_for_update(of=("self",))
         .select_related("by")
