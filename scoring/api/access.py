@@ -6,6 +6,7 @@ from django.conf import settings
 from django.contrib.auth import get_user
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
@@ -120,7 +121,11 @@ def sheet_opened(request, *, slug: str, number: int, table: int) -> tuple[Scores
             raise PermissionDenied(gettext("This link does not open this scoresheet."))
         actor = Actor(seat=seat, account=logged_in(request))
         request.sheet_actor = actor  # whom the answers show the sheet to (``sheet_data``)
-        return sheet_get(table_id=seat.table_id), actor
+        # Read with the seat (``seat_by_token``), with its table, round, tournament and scan.
+        try:
+            return seat.table.scoresheet, actor
+        except Scoresheet.DoesNotExist as error:  # a table of a round not yet started
+            raise Http404 from error
     tournament = tournament_selectors.tournament_get(slug=slug, user=request.user)
     if not roles_of(request, tournament) & READERS:
         raise PermissionDenied(
