@@ -136,8 +136,6 @@ class SanctionAppeal(AdjudicationAPIView):
         sanction = selectors.sanction_detail(tournament=tournament, pk=pk)
         payload = SanctionAppealLodgeSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
-        appeal = services.sanction_appeal_lodge(
-            sanction=sanction, by=request.user, **payload.validated_data
-        )
+        appeal = services.appeal_lodge(sanction=sanction, by=request.user, **payload.validated_data)
         appeal = selectors.appeal_detail(tournament=tournament, pk=appeal.pk)
         return Response(AppealSerializer(appeal).data, status=status.HTTP_201_CREATED)

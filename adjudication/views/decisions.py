@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from adjudication import forms, policies, selectors, services
 from adjudication.models import Decision
-from adjudication.services.appeals import require_in_time
+from adjudication.services.appeals import DecisionAppealed, require_in_time
 from adjudication.views.common import READERS, allowed, button, form_apply, tournament_for
 from scoring import policies as scoring_policies
 from scoring import services as scoring_services
@@ -117,7 +117,7 @@ def complaint_add(
 def _too_late(decision: Decision) -> list[policies.Refusal]:
     """Why the appeal against ``decision`` is no longer accepted (TSR 9.7.7), or nothing."""
     try:
-        require_in_time(decision)
+        require_in_time(DecisionAppealed(decision))
     except ValidationError as late:
         return [policies.Refusal(message) for message in late.messages]
     return []

@@ -139,7 +139,7 @@ def sanction_appeal_lodge(request: AuthenticatedHttpRequest, slug: str, pk: int)
         appeal = form_apply(
             request,
             form,
-            lambda: services.sanction_appeal_lodge(
+            lambda: services.appeal_lodge(
                 sanction=sanction, grounds=form.cleaned_data["grounds"], by=request.user
             ),
         )
