@@ -485,10 +485,9 @@ def appeal_lodge(
     (TSR 9.7.7): before his table writes another hand, or if none follows within
     ``APPEAL_MINUTES``. A decision's game stays suspended, a sanction counts, until the
     arbitration panel has decided; what the panel decided itself is final (TSR 8.2.1). Not
-    while the tournament has no panel to decide it (``policies.panel_appointed``)."""
+    while the tournament has no panel to decide it (``policies.may_lodge_appeal``)."""
     what = _locked(decision=decision, sanction=sanction)
     policies.enforce(policies.may_lodge_appeal(tournament=what.tournament, user=by))
-    policies.enforce(policies.panel_appointed(tournament=what.tournament))
     what.require_appealable()
     what.require_open()
     require_in_time(what)
