@@ -49,10 +49,10 @@ class AppealPage(Generic[R]):
     lodged: Promise  # the message once lodged, translated lazily
 
 
-def _too_late(against: Appealed) -> list[policies.Refusal]:
+def _too_late(what: Appealed) -> list[policies.Refusal]:
     """Why the appeal is no longer accepted (TSR 9.7.7), or nothing."""
     try:
-        require_in_time(against)
+        require_in_time(what)
     except ValidationError as late:
         return [policies.Refusal(message) for message in late.messages]
     return []
@@ -73,7 +73,7 @@ def appeal_context(
     it is missing and who can act (``refusals``). ``new_lodge_form``, ``new_change_form``: the empty
     forms; ``forms_``: those sent back with their errors."""
     user = request.user
-    against = appealed(row)
+    what = appealed(row)
     appeal: Appeal | None = getattr(row, "appealed", None)
     refusals: list[policies.Refusal] = []
     context: dict[str, Any] = {
@@ -81,12 +81,12 @@ def appeal_context(
         "replacement": _replacement(appeal),
         "refusals": refusals,
     }
-    if against.offered():
+    if what.offered():
         refusal = policies.may_lodge_appeal(tournament=tournament, user=user)
         if refusal is not None:
             if refusal.field:  # no panel yet: who appoints it, not a form that cannot work
                 refusals.append(refusal)
-        elif late := _too_late(against):
+        elif late := _too_late(what):
             refusals.extend(late)  # TSR 9.7.7: say why there is no appeal any more
         else:
             context["appeal_form"] = forms_.get("appeal_form") or new_lodge_form()
