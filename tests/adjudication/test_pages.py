@@ -790,3 +790,25 @@ def test_the_sanction_page_tells_who_gave_the_bound_decision_who_decides_the_app
     client.force_login(staff["panel"][1])
     page = client.get(url("sanction", tournament.slug, sanction.pk))
     assert "panel_form" in page.context
+
+
+def test_the_panels_own_sanction_links_to_the_sanction_appealed_against(
+    client, tournament, round_, sheet, staff
+):
+    """As the panel's own ruling does (TSR 8.2.1): final, and one click from what it replaced."""
+    sanction, appeal = sanction_appealed(tournament, round_, sheet, staff)
+    services.appeal_decide(
+        appeal=appeal,
+        outcome=Appeal.Outcome.CHANGE,
+        members=staff["panel"],
+        reasons="It rang once.",
+        sanction=services.SanctionRuling(kind=Sanction.Kind.WARNING),
+        by=staff["panel"][0],
+    )
+    own = Sanction.objects.get(appeal=appeal)
+    client.force_login(staff["adjudicator"])
+    page = client.get(url("sanction", tournament.slug, own.pk)).content.decode()
+    assert "it is final (TSR 8.2.1)" in page
+    assert url("sanction", tournament.slug, sanction.pk) in page
+    page = client.get(url("sanction", tournament.slug, sanction.pk)).content.decode()
+    assert url("sanction", tournament.slug, own.pk) in page
