@@ -244,14 +244,21 @@ class RulingForm(forms.Form):
 
 
 class AppealForm(forms.Form):
+    """A player's appeal to the arbitration panel (TSR 8.2.1, 9.7.7): against a decision, by
+    the seat of ``size`` that appeals; against a bound decision's sanction (no ``size``), the
+    player sanctioned."""
+
     appellant = forms.TypedChoiceField(label=_("Appeal by"), coerce=int)
     grounds = forms.CharField(
         label=_("Grounds"), required=False, widget=forms.Textarea(attrs={"rows": 2})
     )
 
-    def __init__(self, *args, size: int, **kwargs):
+    def __init__(self, *args, size: int | None = None, **kwargs):
         super().__init__(*args, **kwargs)
-        _field(self, "appellant", forms.ChoiceField).choices = _seats(size)
+        if size is None:
+            del self.fields["appellant"]
+        else:
+            _field(self, "appellant", forms.ChoiceField).choices = _seats(size)
         _styled(self)
 
 
@@ -282,18 +289,6 @@ class PanelForm(forms.Form):
     def __init__(self, *args, members: QuerySet[User], **kwargs):
         super().__init__(*args, **kwargs)
         _field(self, "members", _MembersField).queryset = members
-        _styled(self)
-
-
-class SanctionAppealForm(forms.Form):
-    """A player's appeal against a bound decision the adjudicator gave alone (TSR 8.2.1)."""
-
-    grounds = forms.CharField(
-        label=_("Grounds"), required=False, widget=forms.Textarea(attrs={"rows": 2})
-    )
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
         _styled(self)
 
 

@@ -197,20 +197,20 @@ def _panel_deeds(
 def may_lodge_appeal(*, tournament: Tournament, user: AnyUser) -> Refusal | None:
     """Record a player's appeal against a decision of the adjudicator (TSR 9.7.7): the
     adjudicator, a deputy or a member of the panel, whoever the player turns to. Recording
-    decides nothing, so playing at the table does not matter."""
-    if _roles(tournament, user) & (FIRST_INSTANCE | PANEL):
-        return None
-    return Refusal(
-        _("Only the adjudicators and the arbitration panel record an appeal (TSR 8.2.1, 9.7.7).")
-    )
+    decides nothing, so playing at the table does not matter.
 
-
-def panel_appointed(*, tournament: Tournament) -> Refusal | None:
-    """An appeal is heard by the arbitration panel (TSR 8.2.1: "Das Schiedsgericht wird
+    An appeal is heard by the arbitration panel (TSR 8.2.1: "Das Schiedsgericht wird
     einberufen, wenn ein Spieler mit einer Entscheidung des Schiedsrichters nicht einverstanden
     ist"); while the tournament has no member of the panel nobody could decide it, so it is
     not accepted: the refusal says who appoints the panel. A refusal on the field ``panel``: the
     tournament's state stands in the way (a 400), not who asks."""
+    if not _roles(tournament, user) & (FIRST_INSTANCE | PANEL):
+        return Refusal(
+            _(
+                "Only the adjudicators and the arbitration panel record an appeal (TSR 8.2.1, "
+                "9.7.7)."
+            )
+        )
     if TournamentRole.objects.filter(tournament_id=tournament.pk, role=Role.PANEL).exists():
         return None
     return Refusal(

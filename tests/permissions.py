@@ -1682,7 +1682,7 @@ def _adjudication(tournament, sheet, round_, users: dict, panel: list) -> dict:
         )
         for position in (1, 2)
     ]
-    adjudication_services.sanction_appeal_lodge(sanction=bound[1], by=users["adjudicator"])
+    adjudication_services.appeal_lodge(sanction=bound[1], by=users["adjudicator"])
     return {
         "decision": draft.pk,
         "initialled": initialled.pk,

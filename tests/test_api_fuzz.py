@@ -254,7 +254,7 @@ def _complaints_and_sanctions(tournament, round_, sheet, *, organiser, adjudicat
             reasons="Counted the trumps aloud.",
             by=adjudicator,
         )
-    sanction_appeal = adjudication_services.sanction_appeal_lodge(sanction=given, by=adjudicator)
+    sanction_appeal = adjudication_services.appeal_lodge(sanction=given, by=adjudicator)
     return appeal, sanction_appeal, offences
 
 

@@ -2,12 +2,14 @@
 (TSR 9.7.7) or against a bound decision the adjudicator gave alone (TSR 9.6.3): how an appeal is
 shown, with what it is against, and the panel's final decision, which upholds, changes (with its own
 ruling or sanction) or annuls, naming its members, none of whom plays at the table, its reasons and
-the minutes play stood still (TSR 8.5.1). An appeal is lodged where what it is against is kept
-(``decisions``, ``sanctions``).
+the minutes play stood still (TSR 8.5.1). An appeal is lodged at the address of what it is against
+(``decisions``, ``sanctions``), by one view shape, ``AppealLodge``.
 """
 
+from typing import ClassVar
+
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
-from rest_framework import serializers
+from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from adjudication import selectors, services
@@ -25,6 +27,8 @@ from adjudication.api.common import (
 )
 from adjudication.api.rulings import RULING_FIELDS, RulingSerializer
 from adjudication.models import MOST_DEDUCTION, Appeal, Sanction
+from adjudication.services.appeals import Appealable, against
+from tournaments.models import Tournament
 
 AppealOutcomeField = named_choices("AppealOutcomeEnum", Appeal.Outcome.values)
 PanelSanctionKindField = named_choices(
@@ -151,6 +155,38 @@ class AppealDecideSerializer(serializers.Serializer):
                 else None,
             }
         )
+
+
+class AppealLodgeSerializer(serializers.Serializer):
+    """A player's appeal against a decision: the seat that appeals."""
+
+    appellant = serializers.IntegerField(help_text="Seat")
+    grounds = serializers.CharField(max_length=MOST_TEXT, allow_blank=True, default="")
+
+
+class SanctionAppealLodgeSerializer(serializers.Serializer):
+    """A player's appeal against a bound decision's sanction: the player sanctioned appeals."""
+
+    grounds = serializers.CharField(max_length=MOST_TEXT, allow_blank=True, default="")
+
+
+class AppealLodge(AdjudicationAPIView):
+    """The one shape of lodging an appeal, at the address of what it is against: a subclass
+    names how that is read (``detail``) and what the request gives (``lodge_serializer``)."""
+
+    lodge_serializer: ClassVar[type[serializers.Serializer]]
+
+    def detail(self, tournament: Tournament, pk: int) -> Appealable:
+        raise NotImplementedError
+
+    def post(self, request, slug: str, pk: int):
+        tournament = self.tournament()
+        row = self.detail(tournament, pk)
+        payload = self.lodge_serializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        appeal = services.appeal_lodge(**against(row), by=request.user, **payload.validated_data)
+        appeal = selectors.appeal_detail(tournament=tournament, pk=appeal.pk)
+        return Response(AppealSerializer(appeal).data, status=status.HTTP_201_CREATED)
 
 
 class AppealList(AdjudicationAPIView):

@@ -10,7 +10,12 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from adjudication import selectors, services
-from adjudication.api.appeals import AppealSerializer, AppealSummarySerializer
+from adjudication.api.appeals import (
+    AppealLodge,
+    AppealLodgeSerializer,
+    AppealSerializer,
+    AppealSummarySerializer,
+)
 from adjudication.api.common import (
     MOST_TEXT,
     READ_RESPONSES,
@@ -155,11 +160,6 @@ class ComplaintSerializer(serializers.Serializer):
         )
 
 
-class AppealLodgeSerializer(serializers.Serializer):
-    appellant = serializers.IntegerField(help_text="Seat")
-    grounds = serializers.CharField(max_length=MOST_TEXT, allow_blank=True, default="")
-
-
 class DecisionFilterSerializer(serializers.Serializer):
     status = DecisionStatusField(required=False)
     round = serializers.IntegerField(min_value=1, required=False)
@@ -267,9 +267,14 @@ class DecisionInitial(AdjudicationAPIView):
         return Response(_decision_data(tournament, pk))
 
 
-class DecisionAppeal(AdjudicationAPIView):
+class DecisionAppeal(AppealLodge):
     """Record a player's appeal against an initialled decision (TSR 9.7.7), for the
     arbitration panel to decide."""
+
+    lodge_serializer = AppealLodgeSerializer
+
+    def detail(self, tournament: Tournament, pk: int) -> Decision:
+        return selectors.decision_detail(tournament=tournament, pk=pk)
 
     @extend_schema(
         tags=TAGS,
@@ -277,10 +282,4 @@ class DecisionAppeal(AdjudicationAPIView):
         responses={201: AppealSerializer, **WRITE_RESPONSES},
     )
     def post(self, request, slug: str, pk: int):
-        tournament = self.tournament()
-        decision = selectors.decision_detail(tournament=tournament, pk=pk)
-        payload = AppealLodgeSerializer(data=request.data)
-        payload.is_valid(raise_exception=True)
-        appeal = services.appeal_lodge(decision=decision, by=request.user, **payload.validated_data)
-        appeal = selectors.appeal_detail(tournament=tournament, pk=appeal.pk)
-        return Response(AppealSerializer(appeal).data, status=status.HTTP_201_CREATED)
+        return super().post(request, slug, pk)

@@ -9,7 +9,12 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from adjudication import selectors, services
-from adjudication.api.appeals import AppealSerializer, AppealSummarySerializer
+from adjudication.api.appeals import (
+    AppealLodge,
+    AppealSerializer,
+    AppealSummarySerializer,
+    SanctionAppealLodgeSerializer,
+)
 from adjudication.api.common import (
     MOST_TEXT,
     READ_RESPONSES,
@@ -23,6 +28,7 @@ from adjudication.api.common import (
 )
 from adjudication.api.offences import OffenceSummarySerializer
 from adjudication.models import Sanction
+from tournaments.models import Tournament
 
 SanctionStatusField = named_choices("SanctionStatusEnum", Sanction.Status.values)
 
@@ -91,10 +97,6 @@ class SanctionImposeSerializer(serializers.Serializer):
         )
 
 
-class SanctionAppealLodgeSerializer(serializers.Serializer):
-    grounds = serializers.CharField(max_length=MOST_TEXT, allow_blank=True, default="")
-
-
 class SanctionList(AdjudicationAPIView):
     """Sanctions for unsporting conduct (TSR 9.6.2), in the order decided. POST imposes one:
     the arbitration panel, naming its members; the adjudicator (or a deputy) alone a bound
@@ -121,10 +123,15 @@ class SanctionList(AdjudicationAPIView):
         return Response(SanctionSerializer(sanction).data, status=status.HTTP_201_CREATED)
 
 
-class SanctionAppeal(AdjudicationAPIView):
+class SanctionAppeal(AppealLodge):
     """Record the player's appeal against a bound decision the adjudicator gave alone
     (TSR 8.2.1, 9.6.3), for the arbitration panel to decide; the appellant is the player
     sanctioned. A sanction the panel imposed itself is final."""
+
+    lodge_serializer = SanctionAppealLodgeSerializer
+
+    def detail(self, tournament: Tournament, pk: int) -> Sanction:
+        return selectors.sanction_detail(tournament=tournament, pk=pk)
 
     @extend_schema(
         tags=TAGS,
@@ -132,12 +139,4 @@ class SanctionAppeal(AdjudicationAPIView):
         responses={201: AppealSerializer, **WRITE_RESPONSES},
     )
     def post(self, request, slug: str, pk: int):
-        tournament = self.tournament()
-        sanction = selectors.sanction_detail(tournament=tournament, pk=pk)
-        payload = SanctionAppealLodgeSerializer(data=request.data)
-        payload.is_valid(raise_exception=True)
-        appeal = services.sanction_appeal_lodge(
-            sanction=sanction, by=request.user, **payload.validated_data
-        )
-        appeal = selectors.appeal_detail(tournament=tournament, pk=appeal.pk)
-        return Response(AppealSerializer(appeal).data, status=status.HTTP_201_CREATED)
+        return super().post(request, slug, pk)

@@ -1,9 +1,10 @@
 """Writes for adjudication (TSR 8.2, 9), one module per sub-domain: complaints and rulings
-(``decisions``), appeals to the arbitration panel (``appeals``), unsporting conduct
-(``sanctions``), the catalogue of standard offences (``offences``) and the staff (``staff``, with
-the invitations of those who have no account yet). Every service is one transaction, asks
-``adjudication.policies`` who may do it, and appends what it did to the tournament's log
-(``Event``). The names are gathered here, so that callers can say ``services.decision_rule(...)``.
+(``decisions``), appeals to the arbitration panel against a decision or a sanction, one flow for
+both (``appeals``), unsporting conduct (``sanctions``), the catalogue of standard offences
+(``offences``) and the staff (``staff``, with the invitations of those who have no account yet).
+Every service is one transaction, asks ``adjudication.policies`` who may do it, and appends what
+it did to the tournament's log (``Event``). The names are gathered here, so that callers can say
+``services.decision_rule(...)``.
 
 Who decides what (TSR 8.2.1, 8.2.2, 9.6.2, 9.6.3; see ``policies``): the adjudicator, or a
 deputy adjudicator, rules on a complaint in the first instance and initials the penalty points,
@@ -30,7 +31,6 @@ from adjudication.services.offences import (
 )
 from adjudication.services.sanctions import (
     SanctionRuling,
-    sanction_appeal_lodge,
     sanction_impose,
 )
 from adjudication.services.staff import (
@@ -71,7 +71,6 @@ __all__ = [
     "role_offer_decline",
     "role_offer_withdraw",
     "role_revoke",
-    "sanction_appeal_lodge",
     "sanction_impose",
     "staff_appoint",
     "staff_invitation_accept",

@@ -31,8 +31,11 @@ def tournament_for(request: HttpRequest, slug: str, roles: Set[str]) -> Tourname
 
 
 def allowed(refusal: policies.Refusal | None) -> None:
-    """Refuse (403) what the policy refuses; the service would refuse it too."""
-    policies.enforce(refusal)
+    """Refuse (403) what the policy refuses as not the user's to do; the service would refuse
+    it too. A refusal on a field (the state of what is asked for) the service puts on the
+    form."""
+    if refusal is not None and refusal.field is None:
+        policies.enforce(refusal)
 
 
 def form_apply(request: HttpRequest, form: Form, call: Callable[[], _T]) -> _T | None:

@@ -1,22 +1,23 @@
 """The adjudicator's dashboard for the phone, complaints and the decisions on them (TSR 8.2.1,
 8.2.2, 9.2-9.5): "called to table N", a complaint noted at a table, the decision's page with its
 ruling and initials; the appeal against it and the panel's forms are shown on the same page
-(``decision_context``), which the appeals' views render again with their forms."""
+(``decision_context``, with ``appeals.appeal_context``), which the appeals' views render again
+with their forms (``APPEALS``)."""
 
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.forms import Form
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from adjudication import forms, policies, selectors, services
 from adjudication.models import Decision
-from adjudication.services.appeals import require_in_time
+from adjudication.views.appeals import AppealPage, appeal_context
 from adjudication.views.common import READERS, allowed, button, form_apply, tournament_for
 from scoring import policies as scoring_policies
 from scoring import services as scoring_services
@@ -114,15 +115,6 @@ def complaint_add(
     )
 
 
-def _too_late(decision: Decision) -> list[policies.Refusal]:
-    """Why the appeal against ``decision`` is no longer accepted (TSR 9.7.7), or nothing."""
-    try:
-        require_in_time(decision)
-    except ValidationError as late:
-        return [policies.Refusal(message) for message in late.messages]
-    return []
-
-
 def decision_context(
     request: AuthenticatedHttpRequest, tournament: Tournament, decision: Decision, **forms_: Form
 ) -> dict[str, Any]:
@@ -135,7 +127,6 @@ def decision_context(
     lines = hand_lines(list(sheet.hands.all()))
     line = lines[decision.hand_number - 1] if decision.hand_number <= len(lines) else None
     size = len(seats)
-    appeal = getattr(decision, "appealed", None)
     context = {
         "tournament": tournament,
         "decision": decision,
@@ -143,10 +134,8 @@ def decision_context(
         "seats": seats,
         "line": line,
         "line_label": CONTRACT_LABELS[line.contract] if line else "",
-        "appeal": appeal,
         "penalty": [decision.penalty.get(seat.position) for seat in seats],
         "computed": [(decision.computed or {}).get(str(seat.position)) for seat in seats],
-        "replacement": next(iter(appeal.replacement.all()), None) if appeal else None,
     }
     user = request.user
     refusals = []
@@ -163,37 +152,22 @@ def decision_context(
     if decision.status == Decision.Status.DRAFT:
         # TSR 8.2.2: a member of the panel initials too, who does not rule.
         context["may_initial"] = policies.may_initial(table=sheet.table, user=user) is None
-    if (
-        decision.status == Decision.Status.INITIALLED
-        and appeal is None
-        and decision.appeal_id is None
-        and policies.may_lodge_appeal(tournament=tournament, user=user) is None
-    ):
-        if no_panel := policies.panel_appointed(tournament=tournament):
-            refusals.append(no_panel)  # who appoints it, instead of a form that cannot work
-        elif late := _too_late(decision):
-            refusals.extend(late)  # TSR 9.7.7: say why there is no appeal any more
-        else:
-            context["appeal_form"] = forms_.get("appeal_form") or forms.AppealForm(size=size)
-    if appeal is not None and not appeal.outcome:
-        refusal = policies.may_decide_as_panel(table=sheet.table, user=user, appeal=appeal)
-        # Who plays here, or ruled on the decision, is told who decides instead.
-        own = policies.may_decide_as_panel(table=sheet.table, user=user) is None
-        if refusal and (refusal.plays or own):
-            refusals.append(refusal)
-        elif refusal is None:
-            context["panel_form"] = forms_.get("panel_form") or forms.PanelForm(
-                members=selectors.panel_members(tournament=tournament),
-                initial={"members": [user.pk]},
-            )
-            context["panel_ruling_form"] = forms_.get("panel_ruling_form") or forms.RulingForm(
-                size=size,
-                prefix="panel",
-                written=line is not None,
-                initial=forms.RulingForm.initial_for(decision, line),
-            )
-    context["refusals"] = refusals
-    return context
+    appeals = appeal_context(
+        request,
+        tournament,
+        decision,
+        table=sheet.table,
+        new_lodge_form=lambda: forms.AppealForm(size=size),
+        new_change_form=lambda: forms.RulingForm(
+            size=size,
+            prefix="panel",
+            written=line is not None,
+            initial=forms.RulingForm.initial_for(decision, line),
+        ),
+        **forms_,
+    )
+    appeals["refusals"][:0] = refusals
+    return {**context, **appeals}
 
 
 @login_required
@@ -253,3 +227,20 @@ def decision_initial(request: AuthenticatedHttpRequest, slug: str, pk: int) -> H
         _("Initialled: the penalty points count (TSR 8.2.2)."),
         redirect("decision", slug, pk),
     )
+
+
+APPEALS = AppealPage[Decision](
+    route="decision",
+    template="adjudication/decision.html",
+    detail=lambda tournament, pk: selectors.decision_detail(tournament=tournament, pk=pk),
+    table=lambda decision: decision.scoresheet.table,
+    context=decision_context,
+    lodge_form=lambda decision, data: forms.AppealForm(data, size=seat_count(decision)),
+    change_form=lambda decision, data: forms.RulingForm(
+        data, size=seat_count(decision), prefix="panel", written=hand_written(decision)
+    ),
+    change=lambda form: {"ruling": form.ruling()},
+    lodged=gettext_lazy(
+        "Appeal lodged: the game stays suspended until the arbitration panel decides (TSR 9.7.7)."
+    ),
+)

@@ -1,21 +1,23 @@
-"""Sanctions for unsporting conduct (TSR 9.6): imposing one, its page, the appeal against it
-and the arbitration panel's decision on that appeal (TSR 8.2.1)."""
+"""Sanctions for unsporting conduct (TSR 9.6): imposing one, and its page, which shows the appeal
+against it and the arbitration panel's decision on that appeal (TSR 8.2.1; lodged and decided
+by ``appeals``'s views, with ``APPEALS``)."""
 
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.forms import Form
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods
 
 from adjudication import forms, policies, selectors, services
 from adjudication.models import Sanction
-from adjudication.views.appeals import panel_decided
+from adjudication.views.appeals import AppealPage, appeal_context
 from adjudication.views.common import READERS, allowed, form_apply, tournament_for
-from tournaments.models import Entry, Round, Tournament
+from tournaments.models import Entry, Round, Table, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest
 
 
@@ -74,46 +76,22 @@ def sanction_add(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _sanction_context(
+def sanction_context(
     request: AuthenticatedHttpRequest, tournament: Tournament, sanction: Sanction, **forms_: Form
 ) -> dict[str, Any]:
     seat = selectors.sanction_seat(sanction=sanction)
-    appeal = getattr(sanction, "appealed", None)
-    user = request.user
-    refusals: list[policies.Refusal] = []
-    context: dict[str, Any] = {
-        "tournament": tournament,
-        "sanction": sanction,
-        "seat": seat,
-        "appeal": appeal,
-        "replacement": next(iter(appeal.replacement_sanction.all()), None) if appeal else None,
-        "refusals": refusals,
-    }
-    appealable = (
-        sanction.status == Sanction.Status.IN_FORCE
-        and sanction.appeal_id is None
-        and not sanction.members.all()
-        and appeal is None
+    appeals = appeal_context(
+        request,
+        tournament,
+        sanction,
+        table=seat.table if seat else None,
+        new_lodge_form=lambda: forms.AppealForm(),
+        new_change_form=lambda: forms.SanctionChangeForm(
+            prefix="panel", initial={"kind": Sanction.Kind.DEDUCTION, "points": sanction.points}
+        ),
+        **forms_,
     )
-    if appealable and policies.may_lodge_appeal(tournament=tournament, user=user) is None:
-        if no_panel := policies.panel_appointed(tournament=tournament):
-            refusals.append(no_panel)
-        else:
-            context["appeal_form"] = forms_.get("appeal_form") or forms.SanctionAppealForm()
-    if appeal is not None and not appeal.outcome and seat is not None:
-        refusal = policies.may_decide_as_panel(table=seat.table, user=user)
-        if refusal and refusal.plays:
-            refusals.append(refusal)
-        elif refusal is None:
-            context["panel_form"] = forms_.get("panel_form") or forms.PanelForm(
-                members=selectors.panel_members(tournament=tournament),
-                initial={"members": [user.pk]},
-            )
-            context["change_form"] = forms_.get("change_form") or forms.SanctionChangeForm(
-                prefix="panel",
-                initial={"kind": Sanction.Kind.DEDUCTION, "points": sanction.points},
-            )
-    return context
+    return {"tournament": tournament, "sanction": sanction, "seat": seat, **appeals}
 
 
 @login_required
@@ -124,52 +102,25 @@ def sanction_detail(request: AuthenticatedHttpRequest, slug: str, pk: int) -> Ht
     return render(
         request,
         "adjudication/sanction_detail.html",
-        _sanction_context(request, tournament, sanction),
+        sanction_context(request, tournament, sanction),
     )
 
 
-@login_required
-@require_POST
-def sanction_appeal_lodge(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
-    tournament = tournament_for(request, slug, READERS)
-    allowed(policies.may_lodge_appeal(tournament=tournament, user=request.user))
-    sanction = selectors.sanction_detail(tournament=tournament, pk=pk)
-    form = forms.SanctionAppealForm(request.POST)
-    if form.is_valid():
-        appeal = form_apply(
-            request,
-            form,
-            lambda: services.sanction_appeal_lodge(
-                sanction=sanction, grounds=form.cleaned_data["grounds"], by=request.user
-            ),
-        )
-        if appeal is not None:
-            messages.success(
-                request,
-                _("Appeal lodged: the arbitration panel decides on the sanction (TSR 8.2.1)."),
-            )
-            return redirect("sanction", slug, pk)
-    context = _sanction_context(request, tournament, sanction, appeal_form=form)
-    return render(request, "adjudication/sanction_detail.html", context, status=422)
-
-
-@login_required
-@require_POST
-def sanction_appeal_decide(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResponse:
-    tournament = tournament_for(request, slug, READERS)
-    sanction = selectors.sanction_detail(tournament=tournament, pk=pk)
-    appeal = getattr(sanction, "appealed", None)
+def _table(sanction: Sanction) -> Table | None:
     seat = selectors.sanction_seat(sanction=sanction)
-    if appeal is None or seat is None:
-        raise Http404
-    allowed(policies.may_decide_as_panel(table=seat.table, user=request.user))
-    form = forms.PanelForm(request.POST, members=selectors.panel_members(tournament=tournament))
-    change_form = forms.SanctionChangeForm(request.POST, prefix="panel")
-    if panel_decided(
-        request, appeal, form, change_form, lambda: {"sanction": change_form.sanction_ruling()}
-    ):
-        return redirect("sanction", slug, pk)
-    context = _sanction_context(
-        request, tournament, sanction, panel_form=form, change_form=change_form
-    )
-    return render(request, "adjudication/sanction_detail.html", context, status=422)
+    return seat.table if seat else None
+
+
+APPEALS = AppealPage[Sanction](
+    route="sanction",
+    template="adjudication/sanction_detail.html",
+    detail=lambda tournament, pk: selectors.sanction_detail(tournament=tournament, pk=pk),
+    table=_table,
+    context=sanction_context,
+    lodge_form=lambda sanction, data: forms.AppealForm(data),
+    change_form=lambda sanction, data: forms.SanctionChangeForm(data, prefix="panel"),
+    change=lambda form: {"sanction": form.sanction_ruling()},
+    lodged=gettext_lazy(
+        "Appeal lodged: the arbitration panel decides on the sanction (TSR 8.2.1)."
+    ),
+)

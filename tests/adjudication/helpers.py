@@ -142,7 +142,7 @@ def bound_deduction(tournament, round_, sheet, staff, *, points=4):
 def sanction_appealed(tournament, round_, sheet, staff):
     enter(sheet, MATCH)
     sanction = bound_deduction(tournament, round_, sheet, staff)
-    appeal = services.sanction_appeal_lodge(
+    appeal = services.appeal_lodge(
         sanction=sanction, grounds="It was not my phone.", by=staff["deputy"]
     )
     return sanction, appeal

@@ -15,7 +15,14 @@ from doko.rules.offences import STANDARD_OFFENCES
 from doko.rules.penalty import Severity
 from doko.rules.procedure import WrittenLine
 from tests import factories
-from tests.adjudication.helpers import MATCH, decide, enter
+from tests.adjudication.helpers import (
+    MATCH,
+    appealed,
+    bound_deduction,
+    decide,
+    enter,
+    sanction_appealed,
+)
 from tournaments.models import ExtraTime, TournamentRole
 
 pytestmark = pytest.mark.django_db
@@ -710,3 +717,98 @@ def test_the_decision_page_says_why_an_appeal_is_too_late(client, tournament, ro
     page = client.get(url("decision", tournament.slug, decision.pk))
     assert "appeal_form" not in page.context
     assert "(TSR 9.7.7)" in page.content.decode()
+
+
+@pytest.mark.parametrize("kind", ["decision", "sanction"])
+def test_a_panel_decision_refused_comes_back_with_its_forms(
+    client, tournament, round_, sheet, staff, kind
+):
+    """The panel's forms are one for a decision and a sanction: refused (no reasons, TSR
+    8.2.1), the page comes back with both forms and the reason, and nothing is recorded."""
+    if kind == "decision":
+        row, appeal = appealed(sheet, staff, ruling=Ruling(Severity.MINOR))
+    else:
+        row, appeal = sanction_appealed(tournament, round_, sheet, staff)
+    client.force_login(staff["panel"][0])
+    decide_route = "appeal-decide" if kind == "decision" else "sanction-appeal-decide"
+    response = client.post(
+        url(decide_route, tournament.slug, row.pk),
+        {"outcome": "change", "members": [staff["panel"][0].pk], "reasons": ""},
+    )
+    assert response.status_code == 422
+    assert response.context["panel_form"].errors["reasons"]
+    assert "change_form" in response.context
+    assert "Record the panel" in response.content.decode()
+    appeal.refresh_from_db()
+    assert appeal.outcome == ""
+
+
+def test_the_sanction_page_says_why_an_appeal_is_too_late(client, tournament, round_, sheet, staff):
+    """TSR 9.7.7, as for a decision: once the player's table wrote its next hand the page
+    offers no appeal against the bound decision and says why."""
+    enter(sheet, MATCH[:2])
+    sanction = bound_deduction(tournament, round_, sheet, staff)
+    client.force_login(staff["adjudicator"])
+    page = client.get(url("sanction", tournament.slug, sanction.pk))
+    assert "appeal_form" in page.context
+    enter(sheet, MATCH[:3])
+    page = client.get(url("sanction", tournament.slug, sanction.pk))
+    assert "appeal_form" not in page.context
+    assert "(TSR 9.7.7)" in page.content.decode()
+
+
+def test_the_sanction_page_tells_who_gave_the_bound_decision_who_decides_the_appeal(
+    client, tournament, round_, sheet, staff
+):
+    """TSR 8.2.1, two instances, as for a decision: a member of the panel who, as deputy,
+    gave the bound decision gets no panel form on its appeal, and is told why."""
+    member = staff["panel"][0]
+    factories.role_grant(tournament=tournament, user=member, role=TournamentRole.Role.DEPUTY)
+    enter(sheet, MATCH)
+    offence = services.offence_save(
+        tournament=tournament,
+        name="Mobile phone rang",
+        kind=Offence.Kind.UNSPORTING,
+        bound=True,
+        deduction=4,
+        by=staff["organiser"],
+    )
+    sanction = services.sanction_impose(
+        entry=sheet.table.seats.get(position=3).entry,
+        round=round_,
+        kind=Sanction.Kind.DEDUCTION,
+        points=4,
+        offence=offence,
+        reasons="The phone rang during hand 5.",
+        by=member,
+    )
+    services.appeal_lodge(sanction=sanction, by=staff["adjudicator"])
+    client.force_login(member)
+    page = client.get(url("sanction", tournament.slug, sanction.pk))
+    assert "panel_form" not in page.context
+    assert "You ruled on or initialled the decision appealed against" in page.content.decode()
+    client.force_login(staff["panel"][1])
+    page = client.get(url("sanction", tournament.slug, sanction.pk))
+    assert "panel_form" in page.context
+
+
+def test_the_panels_own_sanction_links_to_the_sanction_appealed_against(
+    client, tournament, round_, sheet, staff
+):
+    """As the panel's own ruling does (TSR 8.2.1): final, and one click from what it replaced."""
+    sanction, appeal = sanction_appealed(tournament, round_, sheet, staff)
+    services.appeal_decide(
+        appeal=appeal,
+        outcome=Appeal.Outcome.CHANGE,
+        members=staff["panel"],
+        reasons="It rang once.",
+        sanction=services.SanctionRuling(kind=Sanction.Kind.WARNING),
+        by=staff["panel"][0],
+    )
+    own = Sanction.objects.get(appeal=appeal)
+    client.force_login(staff["adjudicator"])
+    page = client.get(url("sanction", tournament.slug, own.pk)).content.decode()
+    assert "it is final (TSR 8.2.1)" in page
+    assert url("sanction", tournament.slug, sanction.pk) in page
+    page = client.get(url("sanction", tournament.slug, sanction.pk)).content.decode()
+    assert url("sanction", tournament.slug, own.pk) in page

@@ -128,7 +128,7 @@ def test_the_panel_on_bound_decisions_and_a_solo_without_game_points_count(staff
     ):
         given = bound(round_, two, staff, position=position, points=5)
         services.appeal_decide(
-            appeal=services.sanction_appeal_lodge(sanction=given, by=staff["adjudicator"]),
+            appeal=services.appeal_lodge(sanction=given, by=staff["adjudicator"]),
             outcome=outcome,
             members=staff["panel"],
             reasons="As the panel saw it.",

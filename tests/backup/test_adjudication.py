@@ -45,7 +45,7 @@ def test_the_adjudications_new_records_come_back_whole(staff, django_capture_on_
         confirm(two)
         given = bound(round_, two, staff, position=4, points=5)
         services.appeal_decide(
-            appeal=services.sanction_appeal_lodge(sanction=given, by=staff["adjudicator"]),
+            appeal=services.appeal_lodge(sanction=given, by=staff["adjudicator"]),
             outcome=Appeal.Outcome.CHANGE,
             members=staff["panel"],
             reasons="Once only.",

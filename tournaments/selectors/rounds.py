@@ -413,7 +413,7 @@ def rulers_missing(*, tournament: Tournament) -> list[str]:
     """Who is not appointed yet of those who rule on the day (TSR 8.2.1: "Es werden ein
     Schiedsrichter und ein Schiedsgericht eingesetzt"): ``TournamentRole.Role`` values,
     ``adjudicator`` (neither the adjudicator nor a deputy) and ``panel``. Without a panel an
-    appeal is refused (adjudication's ``panel_appointed``), so the round page warns first."""
+    appeal is refused (adjudication's ``may_lodge_appeal``), so the round page warns first."""
     held = set(
         TournamentRole.objects.filter(tournament_id=tournament.pk).values_list("role", flat=True)
     )

@@ -49,7 +49,7 @@ def busy(tournament, sheet, staff):
                 by=staff["adjudicator"],
             )
             services.appeal_decide(
-                appeal=services.sanction_appeal_lodge(sanction=bound, by=staff["adjudicator"]),
+                appeal=services.appeal_lodge(sanction=bound, by=staff["adjudicator"]),
                 outcome=Appeal.Outcome.CHANGE,
                 members=staff["panel"],
                 reasons="x",

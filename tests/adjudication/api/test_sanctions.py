@@ -143,7 +143,7 @@ def test_a_bound_decision_is_appealed_and_the_panel_annuls_it(api, tournament, s
 
 def test_the_panel_changes_a_bound_decisions_points(api, tournament, sheet, staff):
     given = bound_sanction(api, tournament, sheet, staff)
-    appeal = services.sanction_appeal_lodge(
+    appeal = services.appeal_lodge(
         sanction=Sanction.objects.get(pk=given["id"]), by=staff["adjudicator"]
     )
     path = url("api-appeal-decide", tournament, appeal.pk)

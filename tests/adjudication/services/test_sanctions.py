@@ -33,7 +33,7 @@ def test_the_points_of_a_bound_decision_are_appealed_to_the_panel(tournament, ro
     assert (appeal.sanction, appeal.decision, appeal.appellant) == (sanction, None, 3)
     assert check(sheet).totals[3] == game_points(MATCH)[3] - 4
     with pytest.raises(ValidationError, match="appealed already"):
-        services.sanction_appeal_lodge(sanction=sanction, by=staff["adjudicator"])
+        services.appeal_lodge(sanction=sanction, by=staff["adjudicator"])
 
 
 def test_the_panel_annuls_a_deduction_and_it_leaves_the_results(tournament, round_, sheet, staff):
@@ -66,7 +66,7 @@ def test_the_panel_changes_a_deduction_and_its_points_count(tournament, round_, 
     assert set(own.members.all()) == set(staff["panel"])
     assert check(sheet).totals[3] == game_points(MATCH)[3] - 2
     with pytest.raises(ValidationError, match="final"):
-        services.sanction_appeal_lodge(sanction=own, by=staff["adjudicator"])
+        services.appeal_lodge(sanction=own, by=staff["adjudicator"])
 
 
 @pytest.mark.parametrize(
@@ -104,7 +104,7 @@ def test_a_sanction_of_the_panel_is_final(tournament, round_, sheet, staff):
         by=staff["panel"][0],
     )
     with pytest.raises(ValidationError, match=r"final \(TSR 8\.2\.1\)"):
-        services.sanction_appeal_lodge(sanction=sanction, by=staff["adjudicator"])
+        services.appeal_lodge(sanction=sanction, by=staff["adjudicator"])
     assert not Appeal.objects.exists()
 
 
