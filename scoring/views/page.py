@@ -189,7 +189,7 @@ def page_context(
             number=number,
             table_size=state.table_size,
             dealer=dealer_of(state, number),
-            mode=mode,
+            mode=_mode(request),
             focus_action=focus_action,
             forced_soloist=state.check.next.forced_soloist if forced else None,
         )
