@@ -8,6 +8,7 @@ paper sheets by a second entry, from its first hand typed there until it is conf
 who typed it sees its hands then (``scoring.policies.first_entry_hidden``).
 """
 
+import functools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -27,6 +28,7 @@ from django.db.models.expressions import Combinable
 from doko.four_eyes import Account, Deed, Done, Identity, Player
 from scoring.models import Scoresheet, ScoresheetChange, SecondEntry, SheetRead
 from tournaments.models import Seat
+from tournaments.prepared import Prepared
 from tournaments.roles_history import plays_as_rows
 
 HANDS = ScoresheetChange.Action.HANDS
@@ -110,8 +112,13 @@ def _deeds(
     or handed it in (``_CHANGE``: the action, and the account or the seat's player who made
     it), who opened its first entry while it was blind (``_READ``), who typed its second entry
     (``_SECOND``, unless the caller read him: ``second_by``), and which accounts play, or ever
-    played, as the table's players (``_SAME``: ``plays_as``)."""
+    played, as the table's players (``_SAME``: ``plays_as``). Compiled once per shape
+    (``tournaments.prepared``): asked on every write, it cost more to compile than to run."""
+    read = _DEEDS[second_by is None]
+    return read(sheet.pk, [player.id for player in players])
 
+
+def _deeds_query(sheet_id: int, entry_ids: list[int], *, second: bool) -> QuerySet:
     def rows(queryset: QuerySet, kind: str, **columns: str | None) -> QuerySet:
         values = {
             name: F(column) if column is not None else Value(None, output_field=_NULLS[name])
@@ -120,23 +127,27 @@ def _deeds(
         return queryset.annotate(k=Value(kind), **values).values_list("k", *columns).order_by()
 
     changes = ScoresheetChange.objects.filter(
-        scoresheet_id=sheet.pk, action__in=[HANDS, SUBMIT]
+        scoresheet_id=sheet_id, action__in=[HANDS, SUBMIT]
     ).distinct()
     parts = [
         rows(changes, _CHANGE, a="action", u="by_id", e="by_seat__entry_id"),
-        rows(SheetRead.objects.filter(scoresheet_id=sheet.pk), _READ, a=None, u="by_id", e=None),
+        rows(SheetRead.objects.filter(scoresheet_id=sheet_id), _READ, a=None, u="by_id", e=None),
     ]
-    if second_by is None:
-        second = SecondEntry.objects.filter(scoresheet_id=sheet.pk)
-        parts.append(rows(second, _SECOND, a=None, u="by_id", e=None))
-    if players:
-        now, ever = plays_as_rows(entry_ids=[player.id for player in players])
+    if second:
+        second_entry = SecondEntry.objects.filter(scoresheet_id=sheet_id)
+        parts.append(rows(second_entry, _SECOND, a=None, u="by_id", e=None))
+    if entry_ids:
+        now, ever = plays_as_rows(entry_ids=entry_ids)
         parts += [rows(found, _SAME, a=None, u="user_id", e="entry_id") for found in (now, ever)]
     first, *others = parts
-    return list(first.union(*others, all=True))
+    return first.union(*others, all=True)
 
 
 _NULLS: dict[str, Field] = {"a": CharField(), "u": IntegerField(), "e": IntegerField()}
+# With and without the second entry's typist (``_deeds``).
+_DEEDS = {
+    second: Prepared(functools.partial(_deeds_query, second=second)) for second in (True, False)
+}
 
 
 def _seat_entry(sheet: Scoresheet, seats: Sequence[Seat]) -> int | None:

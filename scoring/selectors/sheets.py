@@ -1,13 +1,14 @@
 """Reads for one table's scoresheet: its rows, its check by the TSR, its history, its second
 entry."""
 
+import functools
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Final, Literal
 
 from django.contrib.auth.models import PermissionsMixin, User
 from django.core.exceptions import ValidationError
-from django.db.models import F, FilteredRelation, Q
+from django.db.models import F, FilteredRelation, Q, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -17,7 +18,8 @@ from doko.rules.deal import TABLE_SIZES, sitting_out
 from doko.rules.sheet import HandLine, Replay, SheetCheck, check_sheet
 from scoring.models import Hand, Scoresheet, ScoresheetChange, ScoresheetScan, SecondEntry
 from scoring.rulings import NONE, SheetAdjudication, sheet_adjudication
-from tournaments.models import Seat, TournamentRole
+from tournaments.models import Seat, Table, TournamentRole
+from tournaments.prepared import Prepared
 from tournaments.selectors import AnyUser
 
 
@@ -211,16 +213,55 @@ def sheet_snapshot(*, sheet: Scoresheet, hands: list[HandLine]) -> dict:
     return snapshot
 
 
+def sheet_hands(sheet: Scoresheet) -> list[Hand]:
+    """The sheet's hands in order, as ``sheet.hands.all()`` gives them (their ``scoresheet``
+    this one; prefetched ones taken as they are); in one query compiled once: every write reads
+    them."""
+    prefetched = getattr(sheet, "_prefetched_objects_cache", {}).get("hands")
+    if prefetched is not None:
+        return list(prefetched)
+    hands = _SHEET_HANDS(sheet.pk)
+    for hand in hands:
+        hand._state.fields_cache["scoresheet"] = sheet
+    return hands
+
+
+_SHEET_HANDS = Prepared(
+    lambda sheet_id: Hand.objects.filter(scoresheet_id=sheet_id).order_by("number")
+)
+
+
+def table_seats(table: Table) -> list[Seat]:
+    """The table's seats in order, each with its player, as ``table.seats`` gives them (their
+    ``table`` this one); in one query compiled once: every write reads them."""
+    seats = _TABLE_SEATS(table.pk)
+    for seat in seats:
+        seat._state.fields_cache["table"] = table
+    return seats
+
+
+_TABLE_SEATS = Prepared(
+    lambda table_id: (
+        Seat.objects.select_related("entry").filter(table_id=table_id).order_by("position")
+    )
+)
+
+
 def seat_by_token(token: str) -> Seat | None:
     """The seat whose private scoresheet link carries ``token``, with its player and its
-    table's round, tournament and scoresheet (and its scan), in one query; None for an unknown
-    key."""
-    return (
+    table's round, tournament and scoresheet (and its scan), in one query (compiled once:
+    every request of a link asks it); None for an unknown key."""
+    found = _SEAT_BY_TOKEN(token)
+    return found[0] if found else None
+
+
+_SEAT_BY_TOKEN = Prepared(
+    lambda token: (
         Seat.objects.select_related("table__round__tournament", "table__scoresheet__scan", "entry")
         .filter(token=token)
-        .order_by()
-        .first()
+        .order_by()[:1]
     )
+)
 
 
 @dataclass(frozen=True)
@@ -271,7 +312,7 @@ def sheet_state(
         return replace(state, withheld=withheld)
     return _entry_state(
         sheet=sheet,
-        hands=list(sheet.hands.all()),
+        hands=sheet_hands(sheet),
         time_over_after_hand=AS_NOTED,
         seats=seats,
         adjudication=adjudication,
@@ -311,7 +352,7 @@ def _entry_state(
     adjudicators' decisions and deductions, and its check by the TSR; each of those read or
     made here unless the caller has it already."""
     if seats is None:
-        seats = list(sheet.table.seats.select_related("entry").order_by("position"))
+        seats = table_seats(sheet.table)
     if adjudication is None:
         adjudication = sheet_adjudication(sheet=sheet)
     lines = hand_lines(hands)
@@ -343,27 +384,45 @@ def staff_sheet_get(
     and the user's roles in the tournament (``user_roles``), in one query: a row per role he
     holds, or one without. (None, no roles) where there is no such sheet, or its tournament is
     not one he may see (``tournaments_visible``: public, or one he holds a role in)."""
-    related = ["table__round__tournament", "scan"]
-    if second_entry:
-        related.append("second_entry__by")
-    sheets = Scoresheet.objects.select_related(*related).filter(
-        table__round__tournament__slug=slug, table__round__number=number, table__number=table
-    )
     if not user.is_authenticated:
         return None, set()
     if isinstance(user, PermissionsMixin) and user.is_superuser:
+        sheets = _staff_sheets(slug, number, table, user.pk, second_entry=second_entry)
         return sheets.first(), set(TournamentRole.Role.values)
-    held = FilteredRelation(
-        "table__round__tournament__roles",
-        condition=Q(table__round__tournament__roles__user_id=user.pk),
-    )
-    found = list(sheets.annotate(held=held, role=F("held__role")))
+    found = _STAFF_SHEETS[second_entry](slug, number, table, user.pk)
     if not found:
         return None, set()
     roles = {row.role for row in found if row.role}
     if not roles and not found[0].table.round.tournament.is_public:
         return None, set()
     return found[0], roles
+
+
+def _staff_sheets(
+    slug: str, number: int, table: int, user_id: int, *, second_entry: bool
+) -> QuerySet[Scoresheet]:
+    """The sheet of the table with a row per role the account holds in its tournament."""
+    related = ["table__round__tournament", "scan"]
+    if second_entry:
+        related.append("second_entry__by")
+    held = FilteredRelation(
+        "table__round__tournament__roles",
+        condition=Q(table__round__tournament__roles__user_id=user_id),
+    )
+    return (
+        Scoresheet.objects.select_related(*related)
+        .filter(
+            table__round__tournament__slug=slug, table__round__number=number, table__number=table
+        )
+        .annotate(held=held, role=F("held__role"))
+    )
+
+
+# With and without the second entry (``staff_sheet_get``): every staff request asks one.
+_STAFF_SHEETS = {
+    second_entry: Prepared(functools.partial(_staff_sheets, second_entry=second_entry))
+    for second_entry in (True, False)
+}
 
 
 def second_entry_get(*, sheet: Scoresheet) -> SecondEntry | None:
@@ -441,7 +500,7 @@ def entry_differences(
 def second_entry_differences(*, sheet: Scoresheet, entry: SecondEntry) -> list[Difference]:
     """Where a sheet's second entry differs from its first (the hands on the sheet)."""
     return entry_differences(
-        first=hand_lines(list(sheet.hands.all())),
+        first=hand_lines(sheet_hands(sheet)),
         first_time_over=sheet.time_over_after_hand,
         second=second_entry_lines(entry),
         second_time_over=entry.time_over_after_hand,

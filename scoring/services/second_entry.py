@@ -35,6 +35,7 @@ from scoring.selectors import (
     sheet_snapshot,
 )
 from scoring.selectors.record import record_forget, sheet_record
+from scoring.selectors.sheets import sheet_hands, table_seats
 from scoring.services.sheets import (
     SheetRefused,
     _adjudication,
@@ -124,7 +125,7 @@ def _checked_lines(
     lines = [replace(hand, penalty=None) for hand in with_game_values(hands)]
     if adjudication.stopped or adjudication.without_game_points:
         # The first entry's hands are read only where a decision put a line on them.
-        first = hand_lines(list(sheet.hands.all()))
+        first = hand_lines(sheet_hands(sheet))
         lines = _with_decision_lines(lines, first=first, adjudication=adjudication)
     _require_time_over_within(lines, after=time_over_after_hand)
     size = table_size if table_size is not None else sheet.table_size()
@@ -209,7 +210,7 @@ def second_entry_hands_edit(
     on."""
     sheet = scoresheet_locked(scoresheet)
     entry = _entry_locked(sheet)
-    seats = list(sheet.table.seats.select_related("entry").order_by("position"))
+    seats = table_seats(sheet.table)
     # The record the policy asks, from the seats read and the second entry locked.
     sheet_record(sheet, seats=seats, second_by=[entry.by_id] if entry is not None else [])
     actor = Actor(user=by)
@@ -289,7 +290,7 @@ def _require_complete(sheet: Scoresheet, entry: SecondEntry | None) -> list[Hand
 
 def _confirm_by_double_entry(sheet: Scoresheet, entry: SecondEntry) -> Scoresheet:
     """Both entries agree: the sheet is confirmed, by the second typist (TSR 8.5.2)."""
-    before = sheet_snapshot(sheet=sheet, hands=hand_lines(list(sheet.hands.all())))
+    before = sheet_snapshot(sheet=sheet, hands=hand_lines(sheet_hands(sheet)))
     sheet.status = Scoresheet.Status.CONFIRMED
     sheet.confirmed_at = timezone.now()
     sheet.confirmed_by = entry.by
@@ -309,7 +310,7 @@ def _compared(sheet: Scoresheet, entry: SecondEntry | None, *, by: User) -> Comp
     lines = _require_complete(sheet, entry)
     assert entry is not None  # a complete entry exists (_require_complete)
     differences = entry_differences(
-        first=hand_lines(list(sheet.hands.all())),
+        first=hand_lines(sheet_hands(sheet)),
         first_time_over=sheet.time_over_after_hand,
         second=lines,
         second_time_over=entry.time_over_after_hand,
@@ -447,7 +448,7 @@ def second_entry_settle(
     enforce(policies.may_compare_entries(sheet=sheet, actor=actor, roles=roles))
     second = _require_complete(sheet, entry)
     assert entry is not None  # a complete entry exists (_require_complete)
-    first = hand_lines(list(sheet.hands.all()))
+    first = hand_lines(sheet_hands(sheet))
     differences = entry_differences(
         first=first,
         first_time_over=sheet.time_over_after_hand,

@@ -51,6 +51,7 @@ from scoring.selectors import (
     sheet_state_written,
 )
 from scoring.selectors.record import sheet_record
+from scoring.selectors.sheets import sheet_hands, table_seats
 from tournaments.caching import table_changed
 from tournaments.messages import problem_message, require_valid
 from tournaments.models import Round, Seat, SheetKeeping, TournamentRole
@@ -184,7 +185,7 @@ def _record(
     adjudication as the caller read them under the lock, unchanged by it: the results are
     made from them, with no query."""
     if after is None:
-        after = hand_lines(list(sheet.hands.all()))
+        after = hand_lines(sheet_hands(sheet))
     sheet.version += 1
     sheet.save()
     ScoresheetChange.objects.create(
@@ -282,13 +283,13 @@ def _replace_checked(
     of the playing time, the adjudicators' decisions kept, the TSR. Returns the hands as they
     would be stored, and the sheet as it stands (its hands, seats and adjudication, read here,
     under the caller's lock)."""
-    seats = list(sheet.table.seats.select_related("entry").order_by("position"))
+    seats = table_seats(sheet.table)
     _require_may_edit(sheet, by=by, seats=seats)
     return _hands_checked(
         sheet,
         hands=hands,
         seats=seats,
-        stored=list(sheet.hands.all()),
+        stored=sheet_hands(sheet),
         adjudication=_adjudication(sheet),
         time_over_after_hand=time_over_after_hand,
     )
@@ -401,7 +402,7 @@ def scoresheet_hands_edit(
     and stores them. Who may edit is asked before ``edit`` sees anything. ``edit`` may raise
     (the row typed is refused): nothing is written then, and its exception carries on."""
     sheet = _lock(scoresheet, version=version)
-    seats = list(sheet.table.seats.select_related("entry").order_by("position"))
+    seats = table_seats(sheet.table)
     _require_may_edit(sheet, by=by, seats=seats)
     read = sheet_state(sheet=sheet, seats=seats, adjudication=_adjudication(sheet))
     lines, now = _hands_checked(
@@ -486,7 +487,7 @@ def scoresheets_time_over_mark(*, round: Round, by: User) -> list[Scoresheet]:
     for sheet in sheets:
         if not table_playing_time(table=sheet.table, size=sheet.table_size()).over(now):
             continue
-        hands = hand_lines(list(sheet.hands.all()))
+        hands = hand_lines(sheet_hands(sheet))
         if not hands and keeping != SheetKeeping.PHONES:
             continue  # maybe a paper sheet, still to be typed in
         before = sheet_snapshot(sheet=sheet, hands=hands)
@@ -559,7 +560,7 @@ def _stopped_lines(sheet: Scoresheet, doing: str) -> list[HandLine]:
     enforce(
         policies.round_under_way(sheet) or policies.sheet_is(sheet, Scoresheet.Status.DRAFT, doing)
     )
-    return hand_lines(list(sheet.hands.all()))
+    return hand_lines(sheet_hands(sheet))
 
 
 def _zero_line(sheet: Scoresheet, lines: list[HandLine], number: int, **fields: Any) -> HandLine:
@@ -762,15 +763,15 @@ class _Read:
     def of(cls, sheet: Scoresheet) -> "_Read":
         return cls(
             sheet,
-            hands=list(sheet.hands.all()),
-            seats=list(sheet.table.seats.select_related("entry").order_by("position")),
+            hands=sheet_hands(sheet),
+            seats=table_seats(sheet.table),
             adjudication=_adjudication(sheet),
         )
 
     @property
     def seats(self) -> list[Seat]:
         if self._seats is None:
-            self._seats = list(self.sheet.table.seats.select_related("entry").order_by("position"))
+            self._seats = table_seats(self.sheet.table)
         return self._seats
 
     @property
@@ -853,7 +854,7 @@ def scoresheet_keeper_move(
         )
     if seat == sheet.keeper(size):
         return sheet  # nothing changed: no new version, no record
-    before = sheet_snapshot(sheet=sheet, hands=hand_lines(list(sheet.hands.all())))
+    before = sheet_snapshot(sheet=sheet, hands=hand_lines(sheet_hands(sheet)))
     # The rule's own seat is kept as empty, so that "who keeps it" has one answer.
     sheet.keeper_seat = None if seat == scorekeeper(size) else seat
     return _record(sheet, action=ScoresheetChange.Action.KEEPER, by=by, before=before)
@@ -904,14 +905,14 @@ def _confirm_checked(sheet: Scoresheet, *, by: Actor, from_signed_sheet: bool) -
     roles = _roles(sheet, by)
     if not from_signed_sheet:
         # The seats once: for the four-eyes record the policy asks, and for the results.
-        seats = list(sheet.table.seats.select_related("entry").order_by("position"))
+        seats = table_seats(sheet.table)
         sheet_record(sheet, seats=seats)
         enforce(policies.may_confirm_sheet(sheet=sheet, actor=by, roles=roles))
-        return _Read(sheet, hands=list(sheet.hands.all()), seats=seats)
+        return _Read(sheet, hands=sheet_hands(sheet), seats=seats)
     enforce(policies.may_confirm_from_signed_sheet(sheet=sheet, actor=by, roles=roles))
     if sheet.status == Scoresheet.Status.DRAFT:
         return _submit_checked(sheet, by=by)
-    return _Read(sheet, hands=list(sheet.hands.all()))
+    return _Read(sheet, hands=sheet_hands(sheet))
 
 
 def scoresheet_confirm_check(
@@ -939,7 +940,7 @@ def scoresheet_reopen(
 
 
 def _back_to_draft(sheet: Scoresheet, *, action: str, by: Actor, reason: str) -> Scoresheet:
-    before = sheet_snapshot(sheet=sheet, hands=hand_lines(list(sheet.hands.all())))
+    before = sheet_snapshot(sheet=sheet, hands=hand_lines(sheet_hands(sheet)))
     sheet.status = Scoresheet.Status.DRAFT
     sheet.submitted_at = sheet.confirmed_at = None
     sheet.submitted_by = sheet.confirmed_by = None
@@ -1027,7 +1028,7 @@ def scoresheet_end_early(
         empty=_("Say why the table cannot finish: who left or was disqualified, and when."),
     )
     enforce(refusal)
-    hands = hand_lines(list(sheet.hands.all()))
+    hands = hand_lines(sheet_hands(sheet))
     check = scoresheet_check(scoresheet=sheet, hands=hands, table_size=sheet.table_size())
     if not check.ok:
         raise SheetRefused(check.problems)  # what was played is still checked
@@ -1051,7 +1052,7 @@ def scoresheet_end_undo(*, scoresheet: Scoresheet, version: int, by: Actor) -> S
     confirmed: the table plays on; a handed-in sheet is a draft again, counting nowhere."""
     sheet = _lock(scoresheet, version=version)
     enforce(policies.may_undo_end_early(sheet=sheet, user=_account(by), roles=_roles(sheet, by)))
-    hands = hand_lines(list(sheet.hands.all()))
+    hands = hand_lines(sheet_hands(sheet))
     before = sheet_snapshot(sheet=sheet, hands=hands)
     reason = sheet.ended_early_reason
     sheet.ended_early_reason = sheet.ended_early_by = ""
@@ -1098,7 +1099,7 @@ def scoresheet_hand_replay(
     elif note:
         note = _clean_reason("note", note, empty="")
     enforce(refusal)
-    lines = hand_lines(list(sheet.hands.all()))
+    lines = hand_lines(sheet_hands(sheet))
     size = sheet.table_size()
     check = scoresheet_check(scoresheet=sheet, hands=lines, table_size=size)
     if check.complete:

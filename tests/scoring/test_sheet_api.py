@@ -210,8 +210,8 @@ def test_reading_a_sheet_runs_a_fixed_number_of_queries(
     # deductions
     with django_assert_num_queries(8):
         assert api.get(url(sheet), headers=organiser_headers).status_code == 200
-    # seat by its key, sheet, seats with players, hands, decisions, deductions
-    with django_assert_num_queries(6):
+    # seat by its key with its sheet, seats with players, hands, decisions, deductions
+    with django_assert_num_queries(5):
         assert api.get(url(sheet), headers=seat_headers).status_code == 200
 
 

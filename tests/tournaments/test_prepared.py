@@ -1,0 +1,111 @@
+"""Reads compiled once (``tournaments.prepared``): the same rows, models and conversions as the
+ORM's own queryset, one query each, a shape per list length; and what they are not for refused
+when first compiled."""
+
+import pytest
+from django.db.models import F, Value
+
+from doko.sample_sheets import full_match
+from scoring import services
+from scoring.models import Scoresheet, SecondEntry
+from scoring.services import Actor
+from tests import factories
+from tournaments import services as tournament_services
+from tournaments.models import Seat, TournamentRole
+from tournaments.prepared import Prepared
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def sheet() -> Scoresheet:
+    """A running table of four, its sheet typed and handed in at the desk, and a second entry
+    begun: a JSON field, dates and a related account to read back."""
+    organiser, second = factories.user(), factories.user()
+    tournament = factories.tournament(
+        players=4, organiser=organiser, sheet_keeping="paper", double_entry=True
+    )
+    factories.role_grant(tournament=tournament, user=second, role=TournamentRole.Role.SCOREKEEPER)
+    round_ = tournament_services.round_start(round=factories.seated_round(tournament))
+    sheet = Scoresheet.objects.select_related("table__round__tournament").get(table__round=round_)
+    sheet = services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(), version=sheet.version, by=Actor(user=organiser)
+    )
+    sheet = services.scoresheet_submit(
+        scoresheet=sheet, version=sheet.version, by=Actor(user=organiser)
+    )
+    services.second_entry_hands_replace(
+        scoresheet=sheet, hands=full_match()[:3], by=second, version=0
+    )
+    return sheet
+
+
+SEATS = Prepared(
+    lambda token, number: (
+        Seat.objects.select_related("table__round__tournament", "entry")
+        .filter(token=token, table__round__number=number)  # a small integer column
+        .annotate(twice=F("position") * 2)
+        .order_by()
+    )
+)
+
+
+def test_models_come_back_as_the_orm_makes_them_with_related_objects_and_annotations(sheet):
+    for seat in Seat.objects.filter(table=sheet.table):
+        (prepared,) = SEATS(seat.token, 1)
+        assert SEATS(seat.token, 2) == []
+        orm = (
+            Seat.objects.select_related("table__round__tournament", "entry")
+            .annotate(twice=F("position") * 2)
+            .get(token=seat.token)
+        )
+        assert (prepared.pk, prepared.position, prepared.twice) == (orm.pk, orm.position, orm.twice)
+        assert prepared.entry.name == orm.entry.name
+        assert prepared.table.round.tournament.slug == orm.table.round.tournament.slug
+        assert prepared.table.round.tournament.starts_on == orm.table.round.tournament.starts_on
+    assert SEATS("no such key", 1) == []
+
+
+def test_the_fields_are_converted_as_the_orm_converts_them(sheet):
+    entries = Prepared(
+        lambda sheet_id: SecondEntry.objects.select_related("by").filter(scoresheet_id=sheet_id)
+    )
+    (entry,) = entries(sheet.pk)
+    orm = SecondEntry.objects.select_related("by").get(scoresheet_id=sheet.pk)
+    assert entry.hands == orm.hands
+    assert len(entry.hands) == 3
+    assert entry.started_at == orm.started_at
+    assert entry.started_at.tzinfo is not None
+    assert entry.by.get_username() == orm.by.get_username()
+
+
+def test_values_of_a_union_with_lists_of_each_length(sheet, django_assert_num_queries):
+    def build(sheet_id: int, positions: list[int]):
+        seats = Seat.objects.filter(table__scoresheet__id=sheet_id, position__in=positions)
+        marked = seats.annotate(k=Value("seat"), p=F("position")).values_list("k", "p").order_by()
+        return marked.union(marked, all=True)
+
+    read = Prepared(build)
+    for positions in ([1], [1, 2], [2, 3, 4], [4, 1]):
+        expected = sorted(build(sheet.pk, positions))
+        with django_assert_num_queries(1):
+            assert sorted(read(sheet.pk, positions)) == expected
+    assert read(sheet.pk, [2]) == [("seat", 2), ("seat", 2)]
+
+
+@pytest.mark.parametrize(
+    ("build", "why"),
+    [
+        (lambda pk: Seat.objects.select_for_update().filter(pk=pk), "plain read"),
+        (lambda pk: Seat.objects.prefetch_related("results").filter(pk=pk), "plain read"),
+        (lambda pk: Seat.objects.filter(pk=pk).values("pk"), "models or values_list"),
+        (
+            lambda pk: Seat.objects.filter(pk=pk).annotate(k=Value(1)).values_list("k", "position"),
+            "in the order the SQL selects",
+        ),
+        (lambda pk: Seat.objects.filter(pk=1), "every argument"),
+    ],
+)
+def test_what_a_prepared_read_is_not_for_is_refused_when_first_compiled(sheet, build, why):
+    with pytest.raises(ValueError, match=why):
+        Prepared(build)(sheet.pk)
