@@ -45,7 +45,7 @@ def appeal_lodge(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpR
                     "Appeal lodged: the game stays suspended until the arbitration panel decides (TSR 9.7.7)."
                 ),
             )
-            return redirect("decision", slug, pk)
+            return redirect("adjudication:decision", slug, pk)
     context = decision_context(request, tournament, decision, appeal_form=form)
     return render(request, "adjudication/decision.html", context, status=422)
 
@@ -103,7 +103,7 @@ def appeal_decide(request: AuthenticatedHttpRequest, slug: str, pk: int) -> Http
         request.POST, size=seat_count(decision), prefix="panel", written=hand_written(decision)
     )
     if panel_decided(request, appeal, form, ruling_form, lambda: {"ruling": ruling_form.ruling()}):
-        return redirect("decision", slug, pk)
+        return redirect("adjudication:decision", slug, pk)
     context = decision_context(
         request, tournament, decision, panel_form=form, panel_ruling_form=ruling_form
     )

@@ -65,7 +65,7 @@ def sanction_add(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                     _("%(player)s: %(sanction)s recorded.")
                     % {"player": entry.name, "sanction": sanction.get_kind_display()},
                 )
-                return redirect("sanction", slug, sanction.pk)
+                return redirect("adjudication:sanction", slug, sanction.pk)
     return render(
         request,
         "adjudication/sanction.html",
@@ -148,7 +148,7 @@ def sanction_appeal_lodge(request: AuthenticatedHttpRequest, slug: str, pk: int)
                 request,
                 _("Appeal lodged: the arbitration panel decides on the sanction (TSR 8.2.1)."),
             )
-            return redirect("sanction", slug, pk)
+            return redirect("adjudication:sanction", slug, pk)
     context = _sanction_context(request, tournament, sanction, appeal_form=form)
     return render(request, "adjudication/sanction_detail.html", context, status=422)
 
@@ -168,7 +168,7 @@ def sanction_appeal_decide(request: AuthenticatedHttpRequest, slug: str, pk: int
     if panel_decided(
         request, appeal, form, change_form, lambda: {"sanction": change_form.sanction_ruling()}
     ):
-        return redirect("sanction", slug, pk)
+        return redirect("adjudication:sanction", slug, pk)
     context = _sanction_context(
         request, tournament, sanction, panel_form=form, change_form=change_form
     )

@@ -151,7 +151,7 @@ def _second(shown: PersonalRound, *, sheet: bool) -> dict | None:
             {"seat": position, "start_number": player.start_number, "name": player.name}
             for position, player in seat.players
         ],
-        "sheet": {"url": reverse("sheet-link", args=[seat.token]), "seat_key": seat.token}
+        "sheet": {"url": reverse("scoring:sheet-link", args=[seat.token]), "seat_key": seat.token}
         if sheet
         else None,
     }
@@ -193,7 +193,7 @@ def _entry_data(view: PersonalView) -> dict:
         "registration": None,
         "current": _round(view.current, sheet=True),
         "next": _round(view.next),
-        "sheet": {"url": reverse("sheet-link", args=[seat.token]), "seat_key": seat.token}
+        "sheet": {"url": reverse("scoring:sheet-link", args=[seat.token]), "seat_key": seat.token}
         if seat is not None
         else None,
         "results": view.results,
@@ -339,7 +339,9 @@ def _entry_for(request, slug: str, start_number: int) -> Entry:
 
 
 def _link(request, entry: Entry) -> dict:
-    return {"url": absolute_url(request, reverse("personal-link", args=[entry.link_key]))}
+    return {
+        "url": absolute_url(request, reverse("tournaments:personal-link", args=[entry.link_key]))
+    }
 
 
 class PersonalLink(APIView):
