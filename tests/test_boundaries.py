@@ -1,8 +1,9 @@
 """The boundaries `make lint` checks hold, and bite: import-linter's contracts (the game core
 imports no Django; apps import only downwards and never config; each app's modules import one
 way) fail on a deliberate violation, no app imports another
-app's private names, and no template loads the tags or includes the templates of an app above
-its own."""
+app's private names, no template loads the tags or includes the templates of an app above
+its own, and no template or module names a route without its namespace or a route of an app
+above its own (it goes through a door, tournaments.doors)."""
 
 import ast
 import re
