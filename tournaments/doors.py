@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.utils.functional import Promise
+from django.utils.safestring import mark_safe
 
 # The doors, each with what the page gives to make its address (in that order).
 DOORS = {
@@ -59,7 +60,7 @@ class Opened:
     """A door with its address made, for a page to link to."""
 
     url: str
-    label: str | Promise
+    label: str
 
     def __str__(self) -> str:
         return self.url
@@ -82,7 +83,9 @@ def opened(name: str, *args: object) -> Opened | None:
     door = _doors.get(name)
     if door is None:
         return None
-    return Opened(url=door.address(*args), label=door.label)
+    # The label in the language of the moment, and as {% translate %} gives it: not escaped
+    # again (a translation is the project's own text, as the templates are).
+    return Opened(url=door.address(*args), label=mark_safe(str(door.label)))
 
 
 def registered() -> list[str]:
