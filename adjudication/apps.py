@@ -11,6 +11,7 @@ class AdjudicationConfig(AppConfig):
     def ready(self) -> None:
         # A scoresheet's check and its seats' points count the initialled decisions and the
         # deductions; scoring, below us, asks through scoring/rulings.py.
+        from adjudication.doors import doors_register
         from adjudication.selectors import SheetRulings
         from adjudication.services.staff import StaffOffers
         from scoring import rulings
@@ -19,3 +20,5 @@ class AdjudicationConfig(AppConfig):
         rulings.register(SheetRulings())
         # A tournament started from an earlier one offers its staff their roles again.
         staff_offers.register(StaffOffers())
+        # Its pages' doors from the pages below it (tournaments/doors.py).
+        doors_register()

@@ -7,6 +7,9 @@ from adjudication.views import appeals, decisions, log, offences, sanctions, sta
 A = "tournaments/<slug:slug>/adjudication/"
 D = A + "decisions/<int:pk>/"
 
+# The namespace of its routes: "adjudication:<name>" (docs/development.md, "Routes").
+app_name = "adjudication"
+
 urlpatterns = [
     path(A, decisions.dashboard, name="adjudication"),
     path(

@@ -329,7 +329,7 @@ def _in_process(round_) -> list[Figure]:
 
     client = Client(HTTP_ACCEPT_LANGUAGE="de")
     assert client.login(username=USERNAME, password=PASSWORD)
-    url = reverse("desk", args=[round_.tournament.slug, round_.number])
+    url = reverse("scoring:desk", args=[round_.tournament.slug, round_.number])
     reader = desk._Reader(round=round_, state=None)
 
     def rows() -> list:

@@ -65,7 +65,7 @@ def _measure(table) -> list[Figure]:
     assert len(state.lines) == HANDS
     keeper = Seat.objects.get(table=table, position=state.keeper)
     client = Client(HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en")
-    check = reverse("sheet-link-check", args=[keeper.token])
+    check = reverse("scoring:sheet-link-check", args=[keeper.token])
     row = {
         "mode": "quick",
         "number": HANDS + 1,
@@ -90,7 +90,7 @@ def _measure(table) -> list[Figure]:
     def ok(response) -> None:
         assert response.status_code == 200, response.status_code
 
-    sheet_page = reverse("sheet-link", args=[keeper.token])
+    sheet_page = reverse("scoring:sheet-link", args=[keeper.token])
     quick, calculated, page = alternate(
         _median_ms(lambda: ok(client.post("/bench/empty/", row))),
         [

@@ -248,18 +248,18 @@ def _measure(world: dict) -> list[Figure]:
     api = Client(HTTP_ACCEPT_LANGUAGE="de")
 
     def link(number: int, position: int, action: str = "") -> str:
-        return reverse("sheet-link" + action, args=[tokens[number][position]])
+        return reverse("scoring:sheet-link" + action, args=[tokens[number][position]])
 
     row = {**_hand_fields(lines[1][TYPED]), "number": str(TYPED + 1)}
     save = {**row, "version": str(sheets[1].version)}
     second_url = reverse(
-        "sheet-second-save",
+        "scoring:sheet-second-save",
         kwargs={"slug": SLUG, "number": round_.number, "table": 4},
     )
     second_row = {**_hand_fields(lines[4][TYPED]), "number": str(TYPED + 1), "version": "1"}
 
     def api_url(number: int, action: str = "") -> str:
-        name = "api-scoresheet" + (f"-{action}" if action else "")
+        name = "api:scoresheet" + (f"-{action}" if action else "")
         return reverse(name, args=[SLUG, round_.number, number])
 
     def hands_json(count: int) -> list[dict]:

@@ -182,13 +182,13 @@ def _invitation_accept(
             )
             % {"role": role, "tournament": tournament, "username": grant.user.get_username()},
         )
-        return redirect("tournament", grant.tournament.slug)
+        return redirect("tournaments:tournament", grant.tournament.slug)
     messages.success(
         request,
         gettext("Invitation accepted: you are %(role)s in %(tournament)s.")
         % {"role": role, "tournament": tournament},
     )
-    return redirect("tournament", grant.tournament.slug)
+    return redirect("tournaments:tournament", grant.tournament.slug)
 
 
 def _roles_page(request: HttpRequest, *, error: str = "", status: int = 200) -> HttpResponse:

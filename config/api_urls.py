@@ -8,187 +8,190 @@ from scoring import api as scoring_api
 from teams import api as teams_api
 from tournaments import api as tournament_api
 
+# Its routes' namespace: "api:<name>" ("api:scoresheet"), apart from the pages' routes.
+app_name = "api"
+
 urlpatterns = [
     # First, as the routes are tried in order: the standings that every phone refreshes.
     path(
         "tournaments/<slug:slug>/standings",
         tournament_api.StandingsView.as_view(),
-        name="api-standings",
+        name="standings",
     ),
     path(
         "tournaments/<slug:slug>/club-ranking",
         tournament_api.ClubRankingView.as_view(),
-        name="api-club-ranking",
+        name="club-ranking",
     ),
-    path("auth/token", ObtainAuthTokenLimited.as_view(), name="api-token"),
-    path("tournaments/", tournament_api.TournamentList.as_view(), name="api-tournaments"),
+    path("auth/token", ObtainAuthTokenLimited.as_view(), name="token"),
+    path("tournaments/", tournament_api.TournamentList.as_view(), name="tournaments"),
     path(
         "tournaments/<slug:slug>/",
         tournament_api.TournamentDetail.as_view(),
-        name="api-tournament",
+        name="tournament",
     ),
     path(
         "tournaments/<slug:slug>/archive",
         tournament_api.TournamentArchive.as_view(),
-        name="api-tournament-archive",
+        name="tournament-archive",
     ),
     path(
         "tournaments/<slug:slug>/allow-tables-of-five",
         tournament_api.TablesOfFive.as_view(),
-        name="api-tables-of-five",
+        name="tables-of-five",
     ),
     path(
         "tournaments/<slug:slug>/rounds/",
         tournament_api.RoundList.as_view(),
-        name="api-rounds",
+        name="rounds",
     ),
     path(
         "tournaments/<slug:slug>/rounds/<int:number>/",
         tournament_api.RoundDetail.as_view(),
-        name="api-round",
+        name="round",
     ),
     path(
         "tournaments/<slug:slug>/players/",
         tournament_api.EntryList.as_view(),
-        name="api-entries",
+        name="entries",
     ),
     path(
         "tournaments/<slug:slug>/players/import",
         tournament_api.PlayersImport.as_view(),
-        name="api-players-import",
+        name="players-import",
     ),
     path(
         "tournaments/<slug:slug>/players/<int:start_number>",
         tournament_api.PlayerDetail.as_view(),
-        name="api-player",
+        name="player",
     ),
     # The check-in at the door (issue 33).
     path(
         "tournaments/<slug:slug>/check-in",
         tournament_api.CheckInList.as_view(),
-        name="api-check-in",
+        name="check-in",
     ),
     path(
         "tournaments/<slug:slug>/players/<int:start_number>/check-in",
         tournament_api.EntryCheckIn.as_view(),
-        name="api-entry-check-in",
+        name="entry-check-in",
     ),
     # The organiser decides a claim of a player registered online to be a person on record.
     path(
         "tournaments/<slug:slug>/players/<int:start_number>/claim/confirm",
         tournament_api.EntryClaim.as_view(),
         {"action": "confirm"},
-        name="api-entry-claim-confirm",
+        name="entry-claim-confirm",
     ),
     path(
         "tournaments/<slug:slug>/players/<int:start_number>/claim/set-aside",
         tournament_api.EntryClaim.as_view(),
         {"action": "set-aside"},
-        name="api-entry-claim-set-aside",
+        name="entry-claim-set-aside",
     ),
     path(
         "tournaments/<slug:slug>/no-shows/withdraw",
         tournament_api.NoShowsWithdraw.as_view(),
-        name="api-no-shows-withdraw",
+        name="no-shows-withdraw",
     ),
-    path("rankings/", tournament_api.RankingLists.as_view(), name="api-rankings"),
-    path("rankings/<slug:slug>", tournament_api.RankingDetail.as_view(), name="api-ranking"),
+    path("rankings/", tournament_api.RankingLists.as_view(), name="rankings"),
+    path("rankings/<slug:slug>", tournament_api.RankingDetail.as_view(), name="ranking"),
     path(
         "rankings/<slug:slug>/admissions",
         tournament_api.RankingAdmissions.as_view(),
-        name="api-ranking-admissions",
+        name="ranking-admissions",
     ),
     path(
         "rankings/<slug:slug>/maintainers",
         tournament_api.RankingMaintainers.as_view(),
-        name="api-ranking-maintainers",
+        name="ranking-maintainers",
     ),
     path(
         "rankings/<slug:slug>/maintainers/<str:username>",
         tournament_api.RankingMaintainer.as_view(),
-        name="api-ranking-maintainer",
+        name="ranking-maintainer",
     ),
     path(
         "tournaments/<slug:slug>/ranking-requests",
         tournament_api.RankingRequests.as_view(),
-        name="api-ranking-requests",
+        name="ranking-requests",
     ),
     path(
         "tournaments/<slug:slug>/ranking-requests/<slug:ranking>/withdraw",
         tournament_api.RankingRequestWithdraw.as_view(),
-        name="api-ranking-request-withdraw",
+        name="ranking-request-withdraw",
     ),
     # The online registration: players register (public), organisers manage it.
     path(
         "tournaments/<slug:slug>/registrations",
         tournament_api.RegistrationList.as_view(),
-        name="api-registrations",
+        name="registrations",
     ),
     path(
         "tournaments/<slug:slug>/registrations/<int:pk>",
         tournament_api.RegistrationDetail.as_view(),
-        name="api-registration-detail",
+        name="registration-detail",
     ),
     path(
         "tournaments/<slug:slug>/registrations/<int:pk>/admit",
         tournament_api.RegistrationAdmit.as_view(),
-        name="api-registration-admit",
+        name="registration-admit",
     ),
     path(
         "tournaments/<slug:slug>/registrations/<int:pk>/move",
         tournament_api.RegistrationMove.as_view(),
-        name="api-registration-move",
+        name="registration-move",
     ),
     path(
         "tournaments/<slug:slug>/registration",
         tournament_api.RegistrationSettings.as_view(),
-        name="api-registration",
+        name="registration",
     ),
     path(
         "tournaments/<slug:slug>/registration/close",
         tournament_api.RegistrationState.as_view(),
         {"action": "close"},
-        name="api-registration-close",
+        name="registration-close",
     ),
     path(
         "tournaments/<slug:slug>/registration/reopen",
         tournament_api.RegistrationState.as_view(),
         {"action": "reopen"},
-        name="api-registration-reopen",
+        name="registration-reopen",
     ),
-    path("players/<int:pk>", tournament_api.PlayerHistory.as_view(), name="api-player-history"),
+    path("players/<int:pk>", tournament_api.PlayerHistory.as_view(), name="player-history"),
     # A player's personal link: the key in X-Player-Key, no account.
-    path("personal", tournament_api.PersonalDetail.as_view(), name="api-personal"),
+    path("personal", tournament_api.PersonalDetail.as_view(), name="personal"),
     path(
         "personal/withdraw",
         tournament_api.PersonalWithdraw.as_view(),
-        name="api-personal-withdraw",
+        name="personal-withdraw",
     ),
     path(
         "tournaments/<slug:slug>/players/<int:start_number>/personal-link",
         tournament_api.PersonalLink.as_view(),
-        name="api-personal-link",
+        name="personal-link",
     ),
     path(
         "tournaments/<slug:slug>/players/<int:start_number>/personal-link/replace",
         tournament_api.PersonalLinkReplace.as_view(),
-        name="api-personal-link-replace",
+        name="personal-link-replace",
     ),
-    path("players/<int:pk>/merge", tournament_api.PersonMerge.as_view(), name="api-person-merge"),
+    path("players/<int:pk>/merge", tournament_api.PersonMerge.as_view(), name="person-merge"),
     path(
         "tournaments/<slug:slug>/find",
         tournament_api.FindTable.as_view(),
-        name="api-find",
+        name="find",
     ),
     path(
         "tournaments/<slug:slug>/rounds/<int:number>/clock",
         tournament_api.RoundClock.as_view(),
-        name="api-round-clock",
+        name="round-clock",
     ),
     path(
         "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/extra-time",
         tournament_api.TableExtraTime.as_view(),
-        name="api-table-extra-time",
+        name="table-extra-time",
     ),
 ]
 # One path per action, so that each has its own entry in the schema.
@@ -197,7 +200,7 @@ urlpatterns += [
         f"tournaments/<slug:slug>/players/<int:start_number>/{action}",
         tournament_api.EntryStatus.as_view(),
         {"action": action},
-        name=f"api-entry-{action}",
+        name=f"entry-{action}",
     )
     for action in tournament_api.EntryStatus.actions
 ]
@@ -206,7 +209,7 @@ urlpatterns += [
         f"tournaments/<slug:slug>/rounds/<int:number>/{action}",
         tournament_api.RoundAction.as_view(),
         {"action": action},
-        name=f"api-round-{action}",
+        name=f"round-{action}",
     )
     for action in tournament_api.RoundAction.actions
 ]
@@ -216,161 +219,153 @@ urlpatterns += [
         f"rankings/<slug:slug>/admissions/<slug:tournament>/{action}",
         tournament_api.RankingDecision.as_view(),
         {"action": action},
-        name=f"api-ranking-{action}",
+        name=f"ranking-{action}",
     )
     for action in tournament_api.RankingDecision.actions
 ]
 
 urlpatterns += [
-    path("rules/hand-value", scoring_api.HandValueView.as_view(), name="api-rules-hand-value"),
-    path("rules/penalty", scoring_api.PenaltyView.as_view(), name="api-rules-penalty"),
+    path("rules/hand-value", scoring_api.HandValueView.as_view(), name="rules-hand-value"),
+    path("rules/penalty", scoring_api.PenaltyView.as_view(), name="rules-penalty"),
     path(
         "rules/scoresheet-check",
         scoring_api.ScoresheetCheckView.as_view(),
-        name="api-rules-scoresheet-check",
+        name="rules-scoresheet-check",
     ),
 ]
 
 SHEET = "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/scoresheet"
 urlpatterns += [
-    path(SHEET, scoring_api.ScoresheetDetail.as_view(), name="api-scoresheet"),
-    path(f"{SHEET}/submit", scoring_api.ScoresheetSubmit.as_view(), name="api-scoresheet-submit"),
-    path(
-        f"{SHEET}/confirm", scoring_api.ScoresheetConfirm.as_view(), name="api-scoresheet-confirm"
-    ),
-    path(f"{SHEET}/reopen", scoring_api.ScoresheetReopen.as_view(), name="api-scoresheet-reopen"),
-    path(f"{SHEET}/return", scoring_api.ScoresheetReturn.as_view(), name="api-scoresheet-return"),
-    path(f"{SHEET}/strike", scoring_api.ScoresheetStrike.as_view(), name="api-scoresheet-strike"),
-    path(f"{SHEET}/keeper", scoring_api.ScoresheetKeeper.as_view(), name="api-scoresheet-keeper"),
+    path(SHEET, scoring_api.ScoresheetDetail.as_view(), name="scoresheet"),
+    path(f"{SHEET}/submit", scoring_api.ScoresheetSubmit.as_view(), name="scoresheet-submit"),
+    path(f"{SHEET}/confirm", scoring_api.ScoresheetConfirm.as_view(), name="scoresheet-confirm"),
+    path(f"{SHEET}/reopen", scoring_api.ScoresheetReopen.as_view(), name="scoresheet-reopen"),
+    path(f"{SHEET}/return", scoring_api.ScoresheetReturn.as_view(), name="scoresheet-return"),
+    path(f"{SHEET}/strike", scoring_api.ScoresheetStrike.as_view(), name="scoresheet-strike"),
+    path(f"{SHEET}/keeper", scoring_api.ScoresheetKeeper.as_view(), name="scoresheet-keeper"),
     path(
         f"{SHEET}/end-early",
         scoring_api.ScoresheetEndEarly.as_view(),
-        name="api-scoresheet-end-early",
+        name="scoresheet-end-early",
     ),
     path(
         f"{SHEET}/end-early/undo",
         scoring_api.ScoresheetEndUndo.as_view(),
-        name="api-scoresheet-end-undo",
+        name="scoresheet-end-undo",
     ),
-    path(f"{SHEET}/replay", scoring_api.ScoresheetReplay.as_view(), name="api-scoresheet-replay"),
-    path(
-        f"{SHEET}/changes", scoring_api.ScoresheetChanges.as_view(), name="api-scoresheet-changes"
-    ),
-    path(f"{SHEET}/scan", scoring_api.ScoresheetScanView.as_view(), name="api-scoresheet-scan"),
+    path(f"{SHEET}/replay", scoring_api.ScoresheetReplay.as_view(), name="scoresheet-replay"),
+    path(f"{SHEET}/changes", scoring_api.ScoresheetChanges.as_view(), name="scoresheet-changes"),
+    path(f"{SHEET}/scan", scoring_api.ScoresheetScanView.as_view(), name="scoresheet-scan"),
     path(
         f"{SHEET}/second-entry",
         scoring_api.ScoresheetSecondEntry.as_view(),
-        name="api-scoresheet-second-entry",
+        name="scoresheet-second-entry",
     ),
     path(
         f"{SHEET}/second-entry/compare",
         scoring_api.ScoresheetSecondEntryCompare.as_view(),
-        name="api-scoresheet-second-entry-compare",
+        name="scoresheet-second-entry-compare",
     ),
     path(
         f"{SHEET}/second-entry/settle",
         scoring_api.ScoresheetSecondEntrySettle.as_view(),
-        name="api-scoresheet-second-entry-settle",
+        name="scoresheet-second-entry-settle",
     ),
     path(
         f"{SHEET}/first-entry/open",
         scoring_api.ScoresheetFirstEntryOpen.as_view(),
-        name="api-scoresheet-first-entry-open",
+        name="scoresheet-first-entry-open",
     ),
     path(
         "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/links",
         scoring_api.TableLinks.as_view(),
-        name="api-table-links",
+        name="table-links",
     ),
     path(
         "tournaments/<slug:slug>/rounds/<int:number>/desk",
         scoring_api.DeskView.as_view(),
-        name="api-desk",
+        name="desk",
     ),
 ]
 
 # Adjudication (TSR 8.2, 9): for the tournament's organisers, adjudicators and panel members.
 ADJUDICATION = "tournaments/<slug:slug>"
 urlpatterns += [
-    path(
-        f"{ADJUDICATION}/decisions", adjudication_api.DecisionList.as_view(), name="api-decisions"
-    ),
+    path(f"{ADJUDICATION}/decisions", adjudication_api.DecisionList.as_view(), name="decisions"),
     path(
         f"{ADJUDICATION}/decisions/<int:pk>",
         adjudication_api.DecisionDetail.as_view(),
-        name="api-decision",
+        name="decision",
     ),
     path(
         f"{ADJUDICATION}/decisions/<int:pk>/ruling",
         adjudication_api.DecisionRuling.as_view(),
-        name="api-decision-ruling",
+        name="decision-ruling",
     ),
     path(
         f"{ADJUDICATION}/decisions/<int:pk>/initial",
         adjudication_api.DecisionInitial.as_view(),
-        name="api-decision-initial",
+        name="decision-initial",
     ),
     path(
         f"{ADJUDICATION}/decisions/<int:pk>/appeal",
         adjudication_api.DecisionAppeal.as_view(),
-        name="api-decision-appeal",
+        name="decision-appeal",
     ),
-    path(f"{ADJUDICATION}/appeals", adjudication_api.AppealList.as_view(), name="api-appeals"),
+    path(f"{ADJUDICATION}/appeals", adjudication_api.AppealList.as_view(), name="appeals"),
     path(
         f"{ADJUDICATION}/appeals/<int:pk>/decide",
         adjudication_api.AppealDecide.as_view(),
-        name="api-appeal-decide",
+        name="appeal-decide",
     ),
-    path(
-        f"{ADJUDICATION}/sanctions", adjudication_api.SanctionList.as_view(), name="api-sanctions"
-    ),
+    path(f"{ADJUDICATION}/sanctions", adjudication_api.SanctionList.as_view(), name="sanctions"),
     path(
         f"{ADJUDICATION}/sanctions/<int:pk>/appeal",
         adjudication_api.SanctionAppeal.as_view(),
-        name="api-sanction-appeal",
+        name="sanction-appeal",
     ),
-    path(f"{ADJUDICATION}/offences", adjudication_api.OffenceList.as_view(), name="api-offences"),
+    path(f"{ADJUDICATION}/offences", adjudication_api.OffenceList.as_view(), name="offences"),
     path(
         f"{ADJUDICATION}/offences/defaults",
         adjudication_api.OffenceDefaults.as_view(),
-        name="api-offences-defaults",
+        name="offences-defaults",
     ),
     path(
         f"{ADJUDICATION}/offences/<int:pk>",
         adjudication_api.OffenceDetail.as_view(),
-        name="api-offence",
+        name="offence",
     ),
     path(
         f"{ADJUDICATION}/adjudication-log",
         adjudication_api.AdjudicationLog.as_view(),
-        name="api-adjudication-log",
+        name="adjudication-log",
     ),
-    path(f"{ADJUDICATION}/roles", adjudication_api.StaffList.as_view(), name="api-roles"),
-    path(f"{ADJUDICATION}/roles/<int:pk>", adjudication_api.StaffDetail.as_view(), name="api-role"),
+    path(f"{ADJUDICATION}/roles", adjudication_api.StaffList.as_view(), name="roles"),
+    path(f"{ADJUDICATION}/roles/<int:pk>", adjudication_api.StaffDetail.as_view(), name="role"),
     path(
         f"{ADJUDICATION}/role-offers",
         adjudication_api.StaffOfferList.as_view(),
-        name="api-role-offers",
+        name="role-offers",
     ),
     path(
         f"{ADJUDICATION}/role-offers/<int:pk>",
         adjudication_api.StaffOfferDetail.as_view(),
-        name="api-role-offer",
+        name="role-offer",
     ),
     path(
         f"{ADJUDICATION}/invitations",
         adjudication_api.StaffInvitationList.as_view(),
-        name="api-invitations",
+        name="invitations",
     ),
     path(
         f"{ADJUDICATION}/invitations/<int:pk>",
         adjudication_api.StaffInvitationDetail.as_view(),
-        name="api-invitation",
+        name="invitation",
     ),
     path(
         f"{ADJUDICATION}/invitations/<int:pk>/again",
         adjudication_api.StaffInvitationAgain.as_view(),
-        name="api-invitation-again",
+        name="invitation-again",
     ),
 ]
 
@@ -379,48 +374,48 @@ urlpatterns += [
 COMPETITION = "competitions/<slug:slug>"
 MATCH_DAY = f"{COMPETITION}/match-days/<int:number>"
 urlpatterns += [
-    path("competitions", teams_api.CompetitionList.as_view(), name="api-competitions"),
-    path(COMPETITION, teams_api.CompetitionDetail.as_view(), name="api-competition"),
+    path("competitions", teams_api.CompetitionList.as_view(), name="competitions"),
+    path(COMPETITION, teams_api.CompetitionDetail.as_view(), name="competition"),
     path(
         f"{COMPETITION}/organisers",
         teams_api.CompetitionOrganisers.as_view(),
-        name="api-competition-organisers",
+        name="competition-organisers",
     ),
-    path(f"{COMPETITION}/teams", teams_api.TeamList.as_view(), name="api-teams"),
-    path(f"{COMPETITION}/teams/<int:team_id>", teams_api.TeamDetail.as_view(), name="api-team"),
+    path(f"{COMPETITION}/teams", teams_api.TeamList.as_view(), name="teams"),
+    path(f"{COMPETITION}/teams/<int:team_id>", teams_api.TeamDetail.as_view(), name="team"),
     path(
         f"{COMPETITION}/teams/<int:team_id>/players",
         teams_api.TeamPlayers.as_view(),
-        name="api-team-players",
+        name="team-players",
     ),
     path(
         f"{COMPETITION}/teams/<int:team_id>/players/<int:player_id>",
         teams_api.TeamPlayer.as_view(),
-        name="api-team-player",
+        name="team-player",
     ),
     path(
         f"{COMPETITION}/teams/<int:team_id>/captain",
         teams_api.TeamCaptain.as_view(),
-        name="api-team-captain",
+        name="team-captain",
     ),
-    path(f"{COMPETITION}/match-days", teams_api.MatchDayList.as_view(), name="api-match-days"),
-    path(MATCH_DAY, teams_api.MatchDayDetail.as_view(), name="api-match-day"),
+    path(f"{COMPETITION}/match-days", teams_api.MatchDayList.as_view(), name="match-days"),
+    path(MATCH_DAY, teams_api.MatchDayDetail.as_view(), name="match-day"),
     path(
         f"{MATCH_DAY}/line-ups/<int:team_id>",
         teams_api.LineUpDetail.as_view(),
-        name="api-line-up",
+        name="line-up",
     ),
     path(
         f"{MATCH_DAY}/ties/<int:team_id>/decide",
         teams_api.TieDecide.as_view(),
-        name="api-tie-decide",
+        name="tie-decide",
     ),
-    path(f"{COMPETITION}/plan", teams_api.SeasonPlanDetail.as_view(), name="api-season-plan"),
+    path(f"{COMPETITION}/plan", teams_api.SeasonPlanDetail.as_view(), name="season-plan"),
     path(
         f"{COMPETITION}/plan/swap",
         teams_api.SeasonPlanSwap.as_view(),
-        name="api-season-plan-swap",
+        name="season-plan-swap",
     ),
-    path(f"{COMPETITION}/table", teams_api.SeasonTable.as_view(), name="api-season-table"),
-    path(f"{COMPETITION}/bracket", teams_api.Bracket.as_view(), name="api-bracket"),
+    path(f"{COMPETITION}/table", teams_api.SeasonTable.as_view(), name="season-table"),
+    path(f"{COMPETITION}/bracket", teams_api.Bracket.as_view(), name="bracket"),
 ]

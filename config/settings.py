@@ -166,8 +166,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "home"
-LOGOUT_REDIRECT_URL = "home"
+LOGIN_REDIRECT_URL = "tournaments:home"
+LOGOUT_REDIRECT_URL = "tournaments:home"
 
 # Languages: German first, English second -----------------------------------------------------
 LANGUAGE_CODE = "de"

@@ -32,12 +32,12 @@ urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
     # Routes are tried in order: the API first, as its prefix rules it in or out at once, where
     # the pages' routes are tried one by one (some 90 of them before the API otherwise).
-    path("api/v1/", include("config.api_urls")),
-    path("", include("tournaments.urls")),
-    path("", include("scoring.urls")),
-    path("", include("adjudication.urls")),
-    path("", include("printing.urls")),
-    path("", include("teams.urls")),
+    path("api/v1/", include("config.api_urls", namespace="api")),
+    path("", include("tournaments.urls", namespace="tournaments")),
+    path("", include("scoring.urls", namespace="scoring")),
+    path("", include("adjudication.urls", namespace="adjudication")),
+    path("", include("printing.urls", namespace="printing")),
+    path("", include("teams.urls", namespace="teams")),
     path("healthz/", healthz, name="healthz"),
     path("admin/login/", login.admin_login),  # before the administration's own route
     path("admin/", admin.site.urls),

@@ -113,7 +113,7 @@ def _round_printout(document: Callable[..., bytes]) -> Builder:
         if document is pdf.table_cards_pdf and job.site_url:
             options["url_for_table"] = lambda number: (
                 job.site_url.rstrip("/")
-                + reverse("table", args=[job.tournament.slug, round_.number, number])
+                + reverse("scoring:table", args=[job.tournament.slug, round_.number, number])
             )
             options["warning"] = _links_warning(job)
         content = document(
@@ -144,7 +144,7 @@ def _seat_links(job: Job, round_: Round) -> Callable[[selectors.SeatRow], str | 
     def url_for_seat(seat: selectors.SeatRow) -> str | None:
         if seat.entry.pk in withheld:
             return None
-        return site + reverse("sheet-link", args=[tokens[seat.entry.pk]])
+        return site + reverse("scoring:sheet-link", args=[tokens[seat.entry.pk]])
 
     return url_for_seat
 
@@ -155,7 +155,7 @@ def _personal_links(job: Job) -> Callable[[selectors.SeatRow], str] | None:
     if not job.site_url:
         return None
     site = job.site_url.rstrip("/")
-    return lambda seat: site + reverse("personal-link", args=[seat.entry.link_key])
+    return lambda seat: site + reverse("tournaments:personal-link", args=[seat.entry.link_key])
 
 
 def _linked_per_seat(render: Callable[..., bytes], *, personal: bool = False) -> Builder:
@@ -242,7 +242,9 @@ def _build_personal_cards(job: Job, progress: pdf.Progress) -> tuple[str, bytes]
     content = cards_pdf.personal_cards_pdf(
         tournament=job.tournament,
         entries=list(entries),
-        url_for_entry=lambda entry: site + reverse("personal-link", args=[entry.link_key]),
+        url_for_entry=lambda entry: (
+            site + reverse("tournaments:personal-link", args=[entry.link_key])
+        ),
         warning=_links_warning(job),
         progress=progress,
     )

@@ -5,6 +5,9 @@ from printing import views
 T = "tournaments/<slug:slug>/"
 R = T + "rounds/<int:number>/"
 
+# The namespace of its routes: "printing:<name>" (docs/development.md, "Routes").
+app_name = "printing"
+
 urlpatterns = [
     path(T + "print/players/", views.entry_list_print, name="entries-print"),
     path(T + "print/personal-links/", views.personal_cards_print, name="personal-cards-print"),

@@ -54,7 +54,7 @@ def round_print(
     )
     if not round_.tables.exists():
         messages.error(request, _("The seating of this round has not been drawn yet."))
-        return redirect("round", slug, number)
+        return redirect("tournaments:round", slug, number)
     job = services.job_start(
         tournament=round_.tournament,
         round=round_,
@@ -62,7 +62,7 @@ def round_print(
         by=request.user,
         site_url=site_url(request),
     )
-    return redirect("job", pk=job.pk)
+    return redirect("printing:job", pk=job.pk)
 
 
 @login_required
@@ -70,7 +70,7 @@ def round_print(
 def entry_list_print(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament_for_printing(request, slug)
     job = services.job_start(tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, by=request.user)
-    return redirect("job", pk=job.pk)
+    return redirect("printing:job", pk=job.pk)
 
 
 @login_required
@@ -85,7 +85,7 @@ def personal_cards_print(request: AuthenticatedHttpRequest, slug: str) -> HttpRe
         by=request.user,
         site_url=site_url(request),
     )
-    return redirect("job", pk=job.pk)
+    return redirect("printing:job", pk=job.pk)
 
 
 @login_required
@@ -102,7 +102,7 @@ def personal_card_print(
             _("%(player)s is not active (%(status)s): no card is printed.")
             % {"player": entry.name, "status": entry.get_status_display()},
         )
-        return redirect("entry-edit", slug, start_number)
+        return redirect("tournaments:entry-edit", slug, start_number)
     job = services.job_start(
         tournament=tournament,
         entry=entry,
@@ -110,7 +110,7 @@ def personal_card_print(
         by=request.user,
         site_url=site_url(request),
     )
-    return redirect("job", pk=job.pk)
+    return redirect("printing:job", pk=job.pk)
 
 
 @login_required
@@ -118,7 +118,7 @@ def personal_card_print(
 def standings_print(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament_for_printing(request, slug, counts=False)
     job = services.job_start(tournament=tournament, kind=Job.Kind.STANDINGS_PDF, by=request.user)
-    return redirect("job", pk=job.pk)
+    return redirect("printing:job", pk=job.pk)
 
 
 @login_required
@@ -141,7 +141,7 @@ def sheet_print(
         kind=Job.Kind.SCORESHEET_PDF,
         by=request.user,
     )
-    return redirect("job", pk=job.pk)
+    return redirect("printing:job", pk=job.pk)
 
 
 def _job(request: HttpRequest, pk) -> Job:

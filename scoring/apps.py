@@ -13,6 +13,7 @@ class ScoringConfig(AppConfig):
         # tournaments/round_page.py.
         from django.contrib.auth.signals import user_logged_out
 
+        from scoring.doors import doors_register
         from scoring.models import ScoresheetScan
         from scoring.play import ScoresheetPlay
         from scoring.round_page import DeskLink
@@ -21,6 +22,8 @@ class ScoringConfig(AppConfig):
         from tournaments import play, round_page
 
         play.register(ScoresheetPlay())
+        # Its pages' doors from the pages below it (tournaments/doors.py).
+        doors_register()
         round_page.register(DeskLink(), place=round_page.LINKS)
         # A sheet deleted with its round or tournament (a draw undone) takes its scan's file
         # along, once that is committed.

@@ -36,6 +36,9 @@ SECOND_ACTIONS = [
     ("time-over/", views.sheet_time_over, "-time-over"),
 ]
 
+# The namespace of its routes: "scoring:<name>" (docs/development.md, "Routes").
+app_name = "scoring"
+
 urlpatterns = (
     [
         path(prefix + suffix, view, name=name + ending)

@@ -6,6 +6,9 @@ C = "teams/<slug:slug>/"
 TEAM = C + "team/<int:pk>/"
 DAY = C + "match-days/<int:number>/"
 
+# The namespace of its routes: "teams:<name>" (docs/development.md, "Routes").
+app_name = "teams"
+
 urlpatterns = [
     path("teams/", views.competition_list, name="competitions"),
     # Before the competitions' own addresses: "new" is no competition's short name.

@@ -122,7 +122,7 @@ def competition_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             errors_to_form(form, error)
         else:
             messages.success(request, _("The competition is created, and you are its organiser."))
-            return redirect("competition", competition.slug)
+            return redirect("teams:competition", competition.slug)
     return render(
         request, "teams/competition_new.html", {"form": form}, status=400 if form.errors else 200
     )
@@ -169,7 +169,7 @@ def competition_settings(request: AuthenticatedHttpRequest, slug: str) -> HttpRe
             errors_to_form(form, error)
         else:
             messages.success(request, _("The settings are saved."))
-            return redirect("competition", competition.slug)
+            return redirect("teams:competition", competition.slug)
     return render(
         request,
         "teams/competition_settings.html",
@@ -212,7 +212,7 @@ def competition_organisers(request: AuthenticatedHttpRequest, slug: str) -> Http
             )
             % {"who": offer.who},
         )
-    return redirect("competition-settings", competition.slug)
+    return redirect("teams:competition-settings", competition.slug)
 
 
 @login_required
@@ -230,7 +230,7 @@ def competition_organiser_offer_withdraw(
             messages.error(request, message)
     else:
         messages.success(request, _("Offer to %(who)s withdrawn.") % {"who": offer.who})
-    return redirect("competition-settings", competition.slug)
+    return redirect("teams:competition-settings", competition.slug)
 
 
 # Teams and their players ----------------------------------------------------------------------
@@ -253,7 +253,7 @@ def team_new(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                 request,
                 _("%(team)s is added; now name its players.") % {"team": team.name},
             )
-            return redirect("team", competition.slug, team.pk)
+            return redirect("teams:team", competition.slug, team.pk)
     return render(
         request,
         "teams/team_new.html",
@@ -320,7 +320,7 @@ def team_edit(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpResp
             errors_to_form(form, _on_name(error))
         else:
             messages.success(request, _("The team is saved."))
-            return redirect("team", competition.slug, team.pk)
+            return redirect("teams:team", competition.slug, team.pk)
     team = selectors.team_get(competition=competition, pk=pk)  # as it was
     return _team_page(request, competition, team, rename=form, status=400)
 
@@ -335,9 +335,9 @@ def team_delete(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpRe
     except ValidationError as error:
         for message in error_messages(error):
             messages.error(request, message)
-        return redirect("team", competition.slug, team.pk)
+        return redirect("teams:team", competition.slug, team.pk)
     messages.success(request, _("%(team)s is removed.") % {"team": team.name})
-    return redirect("competition", competition.slug)
+    return redirect("teams:competition", competition.slug)
 
 
 @login_required
@@ -375,7 +375,7 @@ def team_member_add(request: AuthenticatedHttpRequest, slug: str, pk: int) -> Ht
                 _("%(player)s plays for %(team)s.")
                 % {"player": member.player.name, "team": team.name},
             )
-            return redirect("team", competition.slug, team.pk)
+            return redirect("teams:team", competition.slug, team.pk)
     return _team_page(request, competition, team, add=form, status=400)
 
 
@@ -404,7 +404,7 @@ def team_member_remove(
             _("%(player)s no longer plays for %(team)s.")
             % {"player": found.player.name, "team": found.team.name},
         )
-    return redirect("team", slug, pk)
+    return redirect("teams:team", slug, pk)
 
 
 @login_required
@@ -415,7 +415,7 @@ def team_captain(
     found = _member(request, slug, pk, member)
     services.team_captain_set(member=found, by=request.user)
     messages.success(request, _("%(player)s is the captain now.") % {"player": found.player.name})
-    return redirect("team", slug, pk)
+    return redirect("teams:team", slug, pk)
 
 
 # Match days -----------------------------------------------------------------------------------
@@ -456,7 +456,7 @@ def match_day_new(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                 _("Match day %(number)d is added; check the line-ups before the draw.")
                 % {"number": match_day.number},
             )
-            return redirect("match-day", competition.slug, match_day.number)
+            return redirect("teams:match-day", competition.slug, match_day.number)
     return render(
         request,
         "teams/match_day_new.html",
@@ -465,7 +465,7 @@ def match_day_new(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
             "form": form,
             "teams": teams,
             "plan": plan,
-            "plan_url": reverse("season-plan", args=[competition.slug]),
+            "plan_url": reverse("teams:season-plan", args=[competition.slug]),
         },
         status=400 if form.errors else 200,
     )
@@ -527,9 +527,9 @@ def match_day_delete(request: AuthenticatedHttpRequest, slug: str, number: int) 
         except ValidationError as error:  # a round drawn meanwhile
             for message in error_messages(error):
                 messages.error(request, message)
-            return redirect("match-day-delete", competition.slug, number)
+            return redirect("teams:match-day-delete", competition.slug, number)
         messages.success(request, _("Match day %(number)d is deleted.") % {"number": number})
-        return redirect("competition", competition.slug)
+        return redirect("teams:competition", competition.slug)
     return render(
         request,
         "teams/match_day_delete.html",
@@ -589,7 +589,7 @@ def line_up_edit(
                 _("The line-up of %(team)s is saved from round %(number)d on.")
                 % {"team": chosen.name, "number": form.cleaned_data["from_round"]},
             )
-            return redirect("match-day", competition.slug, match_day.number)
+            return redirect("teams:match-day", competition.slug, match_day.number)
     return render(
         request,
         "teams/line_up.html",
@@ -614,7 +614,7 @@ def tie_decide(request: AuthenticatedHttpRequest, slug: str, number: int) -> Htt
     if not form.is_valid():
         for message in error_messages(ValidationError(form.errors)):
             messages.error(request, message)
-        return redirect("match-day", competition.slug, match_day.number)
+        return redirect("teams:match-day", competition.slug, match_day.number)
     place = get_object_or_404(
         GroupTeam.objects.select_related("team", "match_day__competition"),
         match_day=match_day,
@@ -635,7 +635,7 @@ def tie_decide(request: AuthenticatedHttpRequest, slug: str, number: int) -> Htt
             )
             % {"team": place.team.name},
         )
-    return redirect("match-day", competition.slug, match_day.number)
+    return redirect("teams:match-day", competition.slug, match_day.number)
 
 
 # The season plan ------------------------------------------------------------------------------
@@ -714,7 +714,7 @@ def season_plan_draw(request: AuthenticatedHttpRequest, slug: str) -> HttpRespon
             errors_to_form(form, error)
         else:
             messages.success(request, _("The season plan is drawn."))
-            return redirect("season-plan", competition.slug)
+            return redirect("teams:season-plan", competition.slug)
     context = _plan_context(request, competition)
     # The form again with its errors, the refusal of a draw after the first match day too.
     return render(
@@ -734,7 +734,7 @@ def season_plan_swap(request: AuthenticatedHttpRequest, slug: str) -> HttpRespon
     if not form.is_valid():
         for message in error_messages(ValidationError(form.errors)):
             messages.error(request, message)
-        return redirect("season-plan", competition.slug)
+        return redirect("teams:season-plan", competition.slug)
     chosen = {
         team.pk: team
         for team in competition.teams.filter(
@@ -761,7 +761,7 @@ def season_plan_swap(request: AuthenticatedHttpRequest, slug: str) -> HttpRespon
                 "number": form.cleaned_data["match_day"],
             },
         )
-    return redirect("season-plan", competition.slug)
+    return redirect("teams:season-plan", competition.slug)
 
 
 # The season table and the bracket -------------------------------------------------------------

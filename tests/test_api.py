@@ -14,11 +14,11 @@ pytestmark = pytest.mark.django_db
 def test_token_authentication(client):
     factories.user(username="schiri")
     token = client.post(
-        reverse("api-token"), {"username": "schiri", "password": "a-long-test-password"}
+        reverse("api:token"), {"username": "schiri", "password": "a-long-test-password"}
     ).json()["token"]
-    response = client.get(reverse("api-tournaments"), headers={"Authorization": f"Token {token}"})
+    response = client.get(reverse("api:tournaments"), headers={"Authorization": f"Token {token}"})
     assert response.status_code == 200
-    wrong = client.get(reverse("api-tournaments"), headers={"Authorization": "Token nope"})
+    wrong = client.get(reverse("api:tournaments"), headers={"Authorization": "Token nope"})
     assert wrong.status_code == 401
 
 

@@ -65,7 +65,7 @@ def test_the_problems_are_reported_by_field_as_drf_nests_errors():
 
 
 def test_json_that_is_no_object_is_refused_as_a_whole(client):
-    response = send(client, "api-rules-penalty", [SURROGATE])
+    response = send(client, "api:rules-penalty", [SURROGATE])
     assert response.status_code == 400
     assert response.json() == {"0": [NOT_TEXT]}
 
@@ -76,13 +76,13 @@ def test_json_that_is_no_object_is_refused_as_a_whole(client):
 @pytest.mark.parametrize(
     ("name", "field"),
     [
-        ("api-rules-hand-value", "contract"),
-        ("api-rules-hand-value", "solo_type"),
-        ("api-rules-hand-value", "re_announcement"),
-        ("api-rules-hand-value", "contra_announcement"),
-        ("api-rules-penalty", "severity"),
-        ("api-rules-penalty", "contract"),
-        ("api-rules-scoresheet-check", "players"),
+        ("api:rules-hand-value", "contract"),
+        ("api:rules-hand-value", "solo_type"),
+        ("api:rules-hand-value", "re_announcement"),
+        ("api:rules-hand-value", "contra_announcement"),
+        ("api:rules-penalty", "severity"),
+        ("api:rules-penalty", "contract"),
+        ("api:rules-scoresheet-check", "players"),
     ],
 )
 def test_a_lone_surrogate_in_a_choice_of_the_rules_api_is_400_naming_it(client, name, field):
@@ -104,14 +104,14 @@ def _check(hand: dict) -> dict:
     ],
 )
 def test_a_hand_of_the_sheet_check_that_no_field_can_hold_is_400_naming_the_hands(client, hand):
-    response = send(client, "api-rules-scoresheet-check", _check(hand))
+    response = send(client, "api:rules-scoresheet-check", _check(hand))
     assert response.status_code == 400
     assert list(response.json()) == ["hands"]
 
 
 def test_a_seat_named_by_a_superscript_in_the_sheet_check_is_400_on_the_points(client):
     response = send(
-        client, "api-rules-scoresheet-check", _check({"points": {"1": 1, "2": -1, "3": 1, "²": -1}})
+        client, "api:rules-scoresheet-check", _check({"points": {"1": 1, "2": -1, "3": 1, "²": -1}})
     )
     assert response.status_code == 400
     assert "seats are numbered 1 to 7" in response.json()["hands"]["0"]["points"][0]
@@ -139,7 +139,7 @@ def _put(client, sheet, change: dict):
     keeper = table.seats.get(position=4).token
     return send(
         client,
-        "api-scoresheet",
+        "api:scoresheet",
         {"version": sheet.version, "hands": [hand]},
         args=args,
         method="put",
@@ -179,7 +179,7 @@ def test_a_seat_named_by_a_superscript_on_the_sheet_is_400_on_the_points(client,
 
 @pytest.mark.parametrize("username", [SURROGATE, "a\x00b"])
 def test_a_token_for_a_user_name_that_is_no_text_is_400(client, username):
-    response = send(client, "api-token", {"username": username, "password": "x"})
+    response = send(client, "api:token", {"username": username, "password": "x"})
     assert response.status_code == 400
     assert "username" in response.json()
 
@@ -199,7 +199,7 @@ def test_a_registration_that_no_field_can_hold_is_400_naming_the_field(client, c
     token = Token.objects.create(user=organiser).key
     body = {"first_name": "Erika", "last_name": "Muster", **change}
     response = send(
-        client, "api-entries", body, args=[tournament.slug], Authorization=f"Token {token}"
+        client, "api:entries", body, args=[tournament.slug], Authorization=f"Token {token}"
     )
     assert response.status_code == 400
     assert list(response.json()) == [field]
@@ -209,7 +209,7 @@ def test_a_registration_that_no_field_can_hold_is_400_naming_the_field(client, c
 def test_json_nested_deeper_than_python_reads_is_400(client):
     body = '{"username": ' + "[" * 100_000 + "]" * 100_000 + "}"
     response = client.post(
-        reverse("api-token"),
+        reverse("api:token"),
         body,
         content_type="application/json",
         headers={"Accept-Language": "en"},

@@ -30,7 +30,7 @@ def _addresses(slug: str) -> list[str]:
             name: fill.get(type(converter).__name__, "0" * 12)
             for name, converter in pattern.pattern.converters.items()
         }
-        addresses.append(reverse(pattern.name, kwargs=kwargs))
+        addresses.append(reverse(f"{api_urls.app_name}:{pattern.name}", kwargs=kwargs))
     return addresses
 
 
@@ -62,7 +62,7 @@ def test_every_api_404_speaks_german_and_names_no_internals():
 
 def test_a_tournament_that_does_not_exist_is_a_404_in_english_too():
     answer = APIClient().get(
-        reverse("api-tournament", args=["no-such-tournament"]),
+        reverse("api:tournament", args=["no-such-tournament"]),
         headers={"accept-language": "en"},
     )
     assert answer.status_code == 404
@@ -76,8 +76,8 @@ def test_a_page_that_names_nothing_is_our_404_in_german(client):
     tournament = factories.tournament(players=4, organiser=organiser)
     addresses = [
         "/no-such-page/",
-        reverse("tournament", args=["no-such-tournament"]),
-        reverse("player", args=[tournament.slug, MISSING_NUMBER]),
+        reverse("tournaments:tournament", args=["no-such-tournament"]),
+        reverse("tournaments:player", args=[tournament.slug, MISSING_NUMBER]),
     ]
     internal = _internal_words()
     for address in addresses:

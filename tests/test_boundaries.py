@@ -1,8 +1,9 @@
 """The boundaries `make lint` checks hold, and bite: import-linter's contracts (the game core
 imports no Django; apps import only downwards and never config; each app's modules import one
 way) fail on a deliberate violation, no app imports another
-app's private names, and no template loads the tags or includes the templates of an app above
-its own."""
+app's private names, no template loads the tags or includes the templates of an app above
+its own, and no template or module names a route without its namespace or a route of an app
+above its own (it goes through a door, tournaments.doors)."""
 
 import ast
 import re
@@ -277,4 +278,157 @@ def test_an_upward_load_or_include_in_a_template_is_named(tmp_path):
         "tournaments/page.html:3: includes adjudication/partials/form.html (adjudication, above tournaments)",
         "tournaments/page.html:4: loads scoring_tags (scoring.templatetags.scoring_tags, above tournaments)",
         "tournaments/page.html:5: loads gone_tags (no app has this library)",
+    ]
+
+
+# Routes keep to the layers too (issue 48). Every app's routes are in its namespace
+# (``tournaments:round``, the API's in ``api:``), and a page of a lower app reaches a page of
+# an upper one only through a door the upper app registers (``tournaments.doors``, as the
+# round's page has its boxes, ``tournaments.round_page``), never by naming its route. A route
+# is the app's whose view it calls (``api:scoresheet`` is scoring's). Config's own routes, the
+# site's frame (the login and logout, the second factor, the password reset whose names
+# Django's auth views reverse, the roles and invitations of an account, the language switch,
+# healthz, the favicon, the API's schema and docs) and Django's admin keep their names and are
+# reachable from every layer. For routes, the templates at the top (``base.html``, the error
+# pages) are config's: the frame of every page, with links to every app's front page.
+URL_TAG = re.compile(r"""{%\s*url\s+(["'])([^"']+)\1""")
+ROUTE_CALLS = {"reverse", "reverse_lazy", "redirect", "resolve_url"}
+ROUTE_NAME = re.compile(r"^[\w-]+(:[\w-]+)*$")
+FRAME_TEMPLATES = "config.urls"
+
+
+def route_owners() -> tuple[dict[str, str], set[str]]:
+    """Every namespaced route of the site with the module of its view, and the names of the
+    frame's routes (config's own, without a namespace)."""
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    owners: dict[str, str] = {}
+    frame: set[str] = set()
+
+    def walk(resolver: URLResolver, namespace: str | None) -> None:
+        for pattern in resolver.url_patterns:
+            if isinstance(pattern, URLResolver):
+                inner = pattern.namespace
+                walk(pattern, f"{namespace}:{inner}" if namespace and inner else inner or namespace)
+            elif isinstance(pattern, URLPattern) and pattern.name:
+                view = pattern.callback
+                module = getattr(getattr(view, "view_class", view), "__module__", "")
+                if namespace:
+                    owners[f"{namespace}:{pattern.name}"] = module
+                else:
+                    frame.add(pattern.name)
+
+    walk(get_resolver(), None)
+    return owners, frame
+
+
+def python_routes(path: Path) -> list[tuple[int, str]]:
+    """The route names a module gives ``reverse``, ``reverse_lazy``, ``redirect`` or
+    ``resolve_url`` as a literal: ``(line, name)``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        function = node.func
+        called = function.id if isinstance(function, ast.Name) else getattr(function, "attr", "")
+        first = node.args[0]
+        if (
+            called in ROUTE_CALLS
+            and isinstance(first, ast.Constant)
+            and isinstance(first.value, str)
+            and ROUTE_NAME.match(first.value)
+        ):
+            found.append((node.lineno, first.value))
+    return found
+
+
+def template_routes(path: Path) -> list[tuple[int, str]]:
+    """The route names a template's ``{% url %}`` tags give as a literal: ``(line, name)``."""
+    return [
+        (number, match.group(2))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        for match in URL_TAG.finditer(line)
+    ]
+
+
+def route_problems(where: str, module: str, routes: list[tuple[int, str]]) -> list[str]:
+    """``where:line: route (why)`` for each route of ``module`` that has no namespace and is
+    not the frame's, that no app has, or that climbs: its app lies above ``module``'s, or
+    beside it in a layer of independent apps."""
+    owners, frame = route_owners()
+    stack = layers()
+    # Config's modules outside the layers (its settings, its health check) are at its top.
+    own = layer_of(module, stack) or layer_of(FRAME_TEMPLATES, stack)
+    assert own is not None, f"{where}: {module}"
+    found = []
+    for number, name in routes:
+        if ":" not in name:
+            if name not in frame:
+                found.append(f"{where}:{number}: {name} (no namespace: an app's route is app:name)")
+            continue
+        if name.split(":")[0] == ADMIN_NAMESPACE:
+            continue  # Django's admin: the frame's
+        if name not in owners:
+            found.append(f"{where}:{number}: {name} (no such route)")
+            continue
+        theirs = layer_of(owners[name], stack)
+        if theirs is None:
+            continue  # a view of Django's own
+        if theirs[0] < own[0]:
+            found.append(f"{where}:{number}: {name} ({theirs[1]}, above {own[1]}: a climb)")
+        elif theirs[0] == own[0] and theirs[1] != own[1] and own[2]:
+            found.append(f"{where}:{number}: {name} ({theirs[1]}, beside {own[1]}: a climb)")
+    return found
+
+
+ADMIN_NAMESPACE = "admin"
+
+
+def route_references(root: Path, templates: dict[str, Path]) -> list[str]:
+    """The route problems (``route_problems``) of every module of the packages under ``root``
+    and of every template given."""
+    found = []
+    for package in PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            if "migrations" in path.parts:
+                continue
+            module = ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(
+                ".__init__"
+            )
+            found += route_problems(str(path.relative_to(root)), module, python_routes(path))
+    for name, path in templates.items():
+        module = template_module(name)
+        module = FRAME_TEMPLATES if module == GENERIC else module
+        found += route_problems(name, module, template_routes(path))
+    return found
+
+
+def test_every_route_is_namespaced_and_none_climbs():
+    assert route_references(ROOT, project_templates()) == []
+
+
+def test_a_climbing_route_in_a_copy_is_named(copy):
+    # As in the project: a page of tournaments naming adjudication's page, a module of scoring
+    # naming the teams', one naming a route without its namespace; a lower app naming its own
+    # and a lower app's routes, and the frame's, is fine.
+    page = copy / "templates" / "tournaments" / "climb.html"
+    page.parent.mkdir(parents=True)
+    page.write_text(
+        "{% url 'tournaments:round' t.slug 1 %}{% url 'login' %}\n"
+        "<a href=\"{% url 'adjudication:adjudication' t.slug %}\">x</a>\n"
+        "{% url 'api:tournament' t.slug %}{% url 'api:decisions' t.slug %}\n"
+    )
+    (copy / "scoring" / "climb.py").write_text(
+        "from django.shortcuts import redirect\nfrom django.urls import reverse\n\n"
+        "reverse('tournaments:round', args=['x', 1])\n"
+        "redirect('teams:competitions')\n"
+        "reverse('round', args=['x', 1])\n"
+        "redirect('/not/a/name/')\n"
+    )
+    found = route_references(copy, template_files([copy / "templates"]))
+    assert [line for line in found if "climb" in line.split(":")[0]] == [
+        "scoring/climb.py:5: teams:competitions (teams, above scoring: a climb)",
+        "scoring/climb.py:6: round (no namespace: an app's route is app:name)",
+        "tournaments/climb.html:2: adjudication:adjudication (adjudication, above tournaments: a climb)",
+        "tournaments/climb.html:3: api:decisions (adjudication, above tournaments: a climb)",
     ]

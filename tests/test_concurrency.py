@@ -34,7 +34,7 @@ Action = ScoresheetChange.Action
 
 def _url(sheet: Scoresheet, action: str = "") -> str:
     table = sheet.table
-    name = "api-scoresheet" + (f"-{action}" if action else "")
+    name = "api:scoresheet" + (f"-{action}" if action else "")
     return reverse(name, args=[table.round.tournament.slug, table.round.number, table.number])
 
 

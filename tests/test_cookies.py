@@ -85,12 +85,14 @@ def test_every_cookie_the_site_sets_is_secure_httponly_and_lax(secure_cookies):
     visit(
         client.post(reverse("login"), {"username": "orga", "password": "a-long-test-password"})
     )  # sessionid, doko_device
-    visit(client.post(reverse("round-action", args=[tournament.slug, 1, "publish"])))  # messages
+    visit(
+        client.post(reverse("tournaments:round-action", args=[tournament.slug, 1, "publish"]))
+    )  # messages
     visit(client.get(reverse("language", args=["en"]) + "?next=/"))  # django_language
     visit(client.post(reverse("set_language"), {"language": "de"}))  # Django's own view
-    visit(Client().get(reverse("sheet-link", args=[key]) + "?mode=raw"))  # sheet_mode
+    visit(Client().get(reverse("scoring:sheet-link", args=[key]) + "?mode=raw"))  # sheet_mode
     visit(
-        Client().post(reverse("api-rules-hand-value"), {}, content_type="application/json")
+        Client().post(reverse("api:rules-hand-value"), {}, content_type="application/json")
     )  # the public API's client id
     assert {
         "csrftoken",
@@ -114,7 +116,7 @@ def test_without_secure_cookies_the_sheet_mode_is_not_secure(settings):
     settings.SECURE_COOKIES = False
     sheet_round = factories.seated_round(factories.tournament(players=4))
     services.round_start(round=sheet_round)
-    response = Client().get(reverse("sheet-link", args=[sheet_round.seats.first().token]))
+    response = Client().get(reverse("scoring:sheet-link", args=[sheet_round.seats.first().token]))
     header = response.cookies["sheet_mode"].OutputString()
     assert not re.search(r";\s*secure", header, re.I)
     assert re.search(r";\s*httponly", header, re.I)

@@ -101,17 +101,25 @@ FILES = ("image/", "application/pdf")
 # The matrix's pages, and a few states of them it does not reach: the round's questions, the
 # staff page's search, the entry list's search.
 EXTRA = [
-    (Case("round", "get", R, PUBLIC, query="?ask=end"), "adjudicator"),
-    (Case("round", "get", R, PUBLIC, query="?ask=end"), "organiser"),
-    (Case("staff", "get", T, PUBLIC, query="?q=matrix"), "organiser"),
-    (Case("entries", "get", T, PUBLIC, query="?q=1"), "organiser"),
+    (Case("tournaments:round", "get", R, PUBLIC, query="?ask=end"), "adjudicator"),
+    (Case("tournaments:round", "get", R, PUBLIC, query="?ask=end"), "organiser"),
+    (Case("adjudication:staff", "get", T, PUBLIC, query="?q=matrix"), "organiser"),
+    (Case("tournaments:entries", "get", T, PUBLIC, query="?q=1"), "organiser"),
 ]
 PAGES = page_reads(MATRIX) + EXTRA
 
 
 def test_the_matrix_has_pages_to_check():
     names = {case.name for case, role in PAGES}
-    assert {"round", "sheet", "sheet-link", "standings", "staff", "job", "api-docs"} <= names
+    assert {
+        "tournaments:round",
+        "scoring:sheet",
+        "scoring:sheet-link",
+        "tournaments:standings",
+        "adjudication:staff",
+        "printing:job",
+        "api-docs",
+    } <= names
 
 
 @pytest.mark.django_db
@@ -162,7 +170,7 @@ def test_withdrawing_a_player_asks_through_a_data_attribute(ctx):
     client = Client()
     client.cookies["django_language"] = "en"
     client.force_login(ctx.users["organiser"])
-    html = client.get(reverse("entries", args=[ctx.slug])).content.decode()
+    html = client.get(reverse("tournaments:entries", args=[ctx.slug])).content.decode()
     assert 'data-confirm="Withdraw this player from the rest of the tournament?"' in html
     assert "js/confirm.js" in html
 

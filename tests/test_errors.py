@@ -48,7 +48,7 @@ def test_a_page_with_the_database_away_is_a_503_in_german_without_a_query(
     reader, database_away, error
 ):
     tries = database_away(error)
-    response = reader.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="de")
+    response = reader.get(reverse("tournaments:home"), HTTP_ACCEPT_LANGUAGE="de")
     assert response.status_code == 503
     assert response["Retry-After"] == "30"
     page = response.content.decode()
@@ -61,7 +61,7 @@ def test_a_page_with_the_database_away_is_a_503_in_german_without_a_query(
 
 def test_the_api_with_the_database_away_is_a_503_in_its_json(reader, database_away):
     tries = database_away()
-    response = reader.get(reverse("api-tournaments"), HTTP_ACCEPT_LANGUAGE="de")
+    response = reader.get(reverse("api:tournaments"), HTTP_ACCEPT_LANGUAGE="de")
     assert response.status_code == 503
     assert response["Retry-After"] == "30"
     assert response["Content-Type"] == "application/json"
@@ -74,7 +74,7 @@ def test_the_api_with_the_database_away_is_a_503_in_its_json(reader, database_aw
 def test_the_language_cookie_chooses_the_language_of_the_503(reader, database_away):
     reader.cookies["django_language"] = "en"
     database_away()
-    response = reader.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="de")
+    response = reader.get(reverse("tournaments:home"), HTTP_ACCEPT_LANGUAGE="de")
     assert "The database is not answering at the moment" in response.content.decode()
 
 

@@ -382,13 +382,15 @@ def test_pages_answer_from_the_database_while_the_cache_is_down(broker, settings
     entry = tournament.entries.select_related("player").first()
     factories.user(username="olga")
     pages = {
-        "standings": reverse("standings", args=[tournament.slug]),
-        "standings table": reverse("standings-table", args=[tournament.slug]),
-        "standings API": reverse("api-standings", args=[tournament.slug]),
-        "player": reverse("player", args=[tournament.slug, entry.start_number]),
-        "tournament": reverse("tournament", args=[tournament.slug]),
-        "round": reverse("round", args=[tournament.slug, round_.number]),
-        "scorekeeper's link": reverse("sheet-link", args=[factories.keeper(sheet).seat.token]),
+        "standings": reverse("tournaments:standings", args=[tournament.slug]),
+        "standings table": reverse("tournaments:standings-table", args=[tournament.slug]),
+        "standings API": reverse("api:standings", args=[tournament.slug]),
+        "player": reverse("tournaments:player", args=[tournament.slug, entry.start_number]),
+        "tournament": reverse("tournaments:tournament", args=[tournament.slug]),
+        "round": reverse("tournaments:round", args=[tournament.slug, round_.number]),
+        "scorekeeper's link": reverse(
+            "scoring:sheet-link", args=[factories.keeper(sheet).seat.token]
+        ),
     }
     for name, url in pages.items():
         assert client.get(url).status_code == 200, name
@@ -408,7 +410,7 @@ def test_pages_answer_from_the_database_while_the_cache_is_down(broker, settings
         standings = client.get(pages["standings table"]).content.decode()
         assert entry.player.name in standings
         check = client.post(
-            reverse("sheet-link-check", args=[factories.keeper(sheet).seat.token]),
+            reverse("scoring:sheet-link-check", args=[factories.keeper(sheet).seat.token]),
             {
                 "mode": "quick",
                 "number": 1,

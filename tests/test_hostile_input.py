@@ -212,7 +212,7 @@ def _operations(methods) -> list[tuple[str, str]]:
 def _matrix_line(method: str, path: str) -> Case:
     """The permission matrix's line for an operation of the schema (every route has one)."""
     example = re.sub(r"{(number|table|start_number|id|\w+_id)}", "1", path)
-    name = resolve(re.sub(r"{\w+}", "x", example)).url_name
+    name = resolve(re.sub(r"{\w+}", "x", example)).view_name
     lines = [case for case in MATRIX if case.name == name and case.method == method]
     assert lines, f"{method.upper()} {path} ({name}) has no line in the permission matrix"
     return lines[0]
@@ -427,7 +427,7 @@ LINK = re.compile(r"""\b(?:href|hx-get)\s*=\s*["']([^"']*)["']""", re.I)
 # Hidden fields a page posts for itself, whose refusal is told in the reader's words rather than
 # by the field's name: the import's confirmation posts the key of the upload kept on the server,
 # and any other key is answered "This upload is no longer kept … Upload the file again."
-ELSEWHERE = {("players-import", "key")}
+ELSEWHERE = {("tournaments:players-import", "key")}
 
 
 @dataclasses.dataclass

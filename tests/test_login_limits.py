@@ -65,7 +65,7 @@ def admin_login(client, username, password, address=A):
 
 def token(api, username, password, address=A):
     return api.post(
-        reverse("api-token"),
+        reverse("api:token"),
         {"username": username, "password": password},
         format="json",
         REMOTE_ADDR=address,
@@ -295,8 +295,10 @@ def test_public_reads_from_one_address_are_not_limited(client, settings):
     for _ in range(60):
         client.post(reverse("login"), {}, REMOTE_ADDR=A)
     for _ in range(60):
-        assert client.get(reverse("tournament", args=[tournament.slug])).status_code == 200
-        assert client.get(reverse("api-tournament", args=[tournament.slug])).status_code == 200
+        assert (
+            client.get(reverse("tournaments:tournament", args=[tournament.slug])).status_code == 200
+        )
+        assert client.get(reverse("api:tournament", args=[tournament.slug])).status_code == 200
 
 
 def test_a_superuser_logs_in_to_the_administration(client):
@@ -308,7 +310,7 @@ def test_a_user_name_no_encoding_can_write_is_refused_not_a_server_error():
     """A JSON body may hold a lone surrogate; the token endpoint says which field is wrong."""
     api = APIClient()
     response = api.post(
-        reverse("api-token"),
+        reverse("api:token"),
         b'{"username": "\\ud800", "password": "wrong"}',
         content_type="application/json",
         REMOTE_ADDR=A,
@@ -324,7 +326,7 @@ def test_a_user_name_no_encoding_can_write_is_refused_not_a_server_error():
 def malformed(route, body, address=VENUE):
     """A request to ``route`` with ``body`` as it stands (no user name, or no password)."""
     if route == "token":
-        return APIClient().post(reverse("api-token"), body, format="json", REMOTE_ADDR=address)
+        return APIClient().post(reverse("api:token"), body, format="json", REMOTE_ADDR=address)
     url = reverse("login" if route == "page" else "admin:login")
     return Client().post(url, body, REMOTE_ADDR=address)
 
@@ -360,13 +362,13 @@ def test_a_password_sent_as_a_number_is_counted():
     get_user_model().objects.create_user("numbers", password="12345678")
     for _ in range(10):
         APIClient().post(
-            reverse("api-token"),
+            reverse("api:token"),
             {"username": "numbers", "password": 1},
             format="json",
             REMOTE_ADDR=A,
         )
     refused = APIClient().post(
-        reverse("api-token"),
+        reverse("api:token"),
         {"username": "numbers", "password": 12345678},
         format="json",
         REMOTE_ADDR=A,

@@ -102,7 +102,7 @@ def refusals(logs) -> list[str]:
 
 @pytest.mark.django_db
 def test_an_open_seat_link_leaves_no_key_in_the_logs(logs, seat_key):
-    path = reverse("sheet-link", args=[seat_key])
+    path = reverse("scoring:sheet-link", args=[seat_key])
     assert Client().get(path).status_code == 200
     served(200, path)
     check_masked(logs, seat_key, 1)
@@ -111,7 +111,7 @@ def test_an_open_seat_link_leaves_no_key_in_the_logs(logs, seat_key):
 @pytest.mark.django_db
 def test_a_made_up_key_leaves_no_key_in_the_logs(logs):
     made_up = "made-up-key-of-no-seat-1234567"
-    path = reverse("sheet-link", args=[made_up])
+    path = reverse("scoring:sheet-link", args=[made_up])
     assert Client().get(path).status_code == 404
     served(404, path)
     check_masked(logs, made_up, 2)
@@ -121,7 +121,7 @@ def test_a_made_up_key_leaves_no_key_in_the_logs(logs):
 @pytest.mark.django_db
 def test_a_link_over_its_limit_leaves_no_key_in_the_logs(logs, seat_key, settings):
     settings.SEAT_LINK_RATE = "1/min"
-    path = reverse("sheet-link-check", args=[seat_key])
+    path = reverse("scoring:sheet-link-check", args=[seat_key])
     client = Client()
     hand = {"mode": "quick", "contract": "normal", "game_value": 1, "plus_seats": "13"}
     assert client.post(path, hand).status_code == 200

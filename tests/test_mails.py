@@ -60,7 +60,7 @@ def test_the_invitation_mail_names_the_site_url_not_a_forged_host(
     client.force_login(organiser)
     with TestCase.captureOnCommitCallbacks(execute=True):
         response = client.post(
-            reverse("staff-invite", args=[tournament.slug]),
+            reverse("adjudication:staff-invite", args=[tournament.slug]),
             {"name": "Jürgen Müller", "email": "juergen@example.org", "role": "adjudicator"},
             HTTP_HOST=FORGED,
         )

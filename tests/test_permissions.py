@@ -85,11 +85,11 @@ def test_the_login_form_needs_the_csrf_token(ctx):
 @pytest.mark.parametrize(
     ("name", "kwargs", "data"),
     [
-        ("api-rounds", T, {}),
-        ("api-entries", T, {"first_name": "Neue", "last_name": "Spielerin"}),
-        ("api-round-end", R, {}),
-        ("api-scoresheet-submit", TB, {"version": 1}),
-        ("api-offences-defaults", T, {}),
+        ("api:rounds", T, {}),
+        ("api:entries", T, {"first_name": "Neue", "last_name": "Spielerin"}),
+        ("api:round-end", R, {}),
+        ("api:scoresheet-submit", TB, {"version": 1}),
+        ("api:offences-defaults", T, {}),
     ],
 )
 def test_a_session_api_post_without_the_csrf_token_is_403(name, kwargs, data, ctx):

@@ -237,9 +237,9 @@ def read(tournament: Tournament) -> dict:
     answers = {}
     for language in LANGUAGES:
         for part, url in (
-            ("page", reverse("standings", args=[slug])),
-            ("table", reverse("standings-table", args=[slug])),
-            ("api", reverse("api-standings", args=[slug])),
+            ("page", reverse("tournaments:standings", args=[slug])),
+            ("table", reverse("tournaments:standings-table", args=[slug])),
+            ("api", reverse("api:standings", args=[slug])),
         ):
             response = phone.get(url, headers={"accept-language": language})
             answers[part, language] = (response.status_code, response.get("ETag"), response.content)

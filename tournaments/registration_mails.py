@@ -14,7 +14,7 @@ from tournaments.selectors.personal import waiting_place
 
 def personal_link_url(key: str) -> str:
     """A player's personal link, as a mail names it."""
-    return mail_link(reverse("personal-link", kwargs={"key": key}))
+    return mail_link(reverse("tournaments:personal-link", kwargs={"key": key}))
 
 
 def link_mail_send(
@@ -115,7 +115,7 @@ def claim_send(*, registration_id: int) -> None:
             "tournament": registration.tournament.name,
             "starts_on": registration.tournament.starts_on,
             "start_number": registration.entry.start_number,
-            "url": mail_link(reverse("claim-confirm", kwargs={"token": token})),
+            "url": mail_link(reverse("tournaments:claim-confirm", kwargs={"token": token})),
             "days": CLAIM_LINK_DAYS,
         },
         language=registration.language or settings.LANGUAGE_CODE,

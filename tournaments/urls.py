@@ -25,6 +25,9 @@ class RoundActionConverter:
 
 register_converter(RoundActionConverter, "round_action")
 
+# The namespace of its routes: "tournaments:<name>" (docs/development.md, "Routes").
+app_name = "tournaments"
+
 urlpatterns = [
     # First, as the routes are tried in order: the standings that every phone refreshes.
     path(T + "standings/", views.standings_page, name="standings"),

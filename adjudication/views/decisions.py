@@ -63,8 +63,8 @@ def complaint_pick(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse
         table = 0
     if board_round is None or not board_round.tables.filter(number=table).exists():
         messages.error(request, _("Choose a table of the round being played."))
-        return redirect("adjudication", slug)
-    return redirect("complaint-add", slug, board_round.number, table)
+        return redirect("adjudication:adjudication", slug)
+    return redirect("adjudication:complaint-add", slug, board_round.number, table)
 
 
 def _sheet(tournament: Tournament, number: int, table: int) -> Scoresheet:
@@ -107,7 +107,7 @@ def complaint_add(
         )
         if decision is not None:
             messages.success(request, _("The complaint is noted; now rule on it."))
-            return redirect("decision", slug, decision.pk)
+            return redirect("adjudication:decision", slug, decision.pk)
     return render(
         request,
         "adjudication/complaint.html",
@@ -210,7 +210,7 @@ def decision_ruling(request: AuthenticatedHttpRequest, slug: str, pk: int) -> Ht
                 _("Ruled (%(rule)s). Check the penalty points and initial them.")
                 % {"rule": ruled.rule},
             )
-            return redirect("decision", slug, pk)
+            return redirect("adjudication:decision", slug, pk)
     context = decision_context(request, tournament, decision, ruling_form=form)
     return render(request, "adjudication/decision.html", context, status=422)
 
@@ -225,12 +225,12 @@ def decision_initial(request: AuthenticatedHttpRequest, slug: str, pk: int) -> H
         request,
         lambda: services.decision_initial(decision=decision, by=request.user),
         _("Initialled: the penalty points count (TSR 8.2.2)."),
-        redirect("decision", slug, pk),
+        redirect("adjudication:decision", slug, pk),
     )
 
 
 APPEALS = AppealPage[Decision](
-    route="decision",
+    route="adjudication:decision",
     template="adjudication/decision.html",
     detail=lambda tournament, pk: selectors.decision_detail(tournament=tournament, pk=pk),
     table=lambda decision: decision.scoresheet.table,

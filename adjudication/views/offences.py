@@ -60,7 +60,7 @@ def offences(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
         )
         if saved is not None:
             messages.success(request, _("“%(name)s” is saved.") % {"name": saved.label})
-            return redirect("offences", slug)
+            return redirect("adjudication:offences", slug)
     return render(
         request,
         "adjudication/offences.html",
@@ -88,7 +88,7 @@ def offence_delete(request: AuthenticatedHttpRequest, slug: str, pk: int) -> Htt
         request,
         lambda: services.offence_delete(offence=offence, by=request.user),
         _("“%(name)s” is out of the catalogue.") % {"name": offence.label},
-        redirect("offences", slug),
+        redirect("adjudication:offences", slug),
     )
 
 
@@ -106,4 +106,4 @@ def offences_default(request: AuthenticatedHttpRequest, slug: str) -> HttpRespon
         )
         % {"count": len(added)},
     )
-    return redirect("offences", slug)
+    return redirect("adjudication:offences", slug)

@@ -67,7 +67,7 @@ def sanction_add(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                     _("%(player)s: %(sanction)s recorded.")
                     % {"player": entry.name, "sanction": sanction.get_kind_display()},
                 )
-                return redirect("sanction", slug, sanction.pk)
+                return redirect("adjudication:sanction", slug, sanction.pk)
     return render(
         request,
         "adjudication/sanction.html",
@@ -112,7 +112,7 @@ def _table(sanction: Sanction) -> Table | None:
 
 
 APPEALS = AppealPage[Sanction](
-    route="sanction",
+    route="adjudication:sanction",
     template="adjudication/sanction_detail.html",
     detail=lambda tournament, pk: selectors.sanction_detail(tournament=tournament, pk=pk),
     table=_table,

@@ -116,7 +116,7 @@ def _invitation_show(
             "name": made.invitation.name,
             "email": email,
         }
-    return redirect("staff", tournament.slug)
+    return redirect("adjudication:staff", tournament.slug)
 
 
 @login_required
@@ -147,10 +147,10 @@ def staff(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                 messages.success(
                     request, _("Appointed: %(who)s.") % {"who": _role_text(done.grant)}
                 )
-                return redirect("staff", slug)
+                return redirect("adjudication:staff", slug)
             if done is not None and done.offer is not None:
                 messages.success(request, _offer_text(done.offer))
-                return redirect("staff", slug)
+                return redirect("adjudication:staff", slug)
     return _staff_page(request, tournament, form=form)
 
 
@@ -177,7 +177,7 @@ def staff_offer_withdraw(request: AuthenticatedHttpRequest, slug: str, pk: int) 
         request,
         lambda: services.role_offer_withdraw(offer=offer, by=request.user),
         _("Offer to %(username)s withdrawn.") % {"username": offer.username},
-        redirect("staff", slug),
+        redirect("adjudication:staff", slug),
     )
 
 
@@ -223,7 +223,7 @@ def staff_invite_again(request: AuthenticatedHttpRequest, slug: str, pk: int) ->
     except (ValidationError, PermissionDenied) as error:
         for message in getattr(error, "messages", None) or [str(error)]:
             messages.error(request, message)
-        return redirect("staff", slug)
+        return redirect("adjudication:staff", slug)
     return _invitation_show(request, tournament, made)
 
 
@@ -238,7 +238,7 @@ def staff_invitation_withdraw(
         request,
         lambda: services.staff_invitation_withdraw(invitation=invitation, by=request.user),
         _("Invitation of %(email)s withdrawn.") % {"email": invitation.email},
-        redirect("staff", slug),
+        redirect("adjudication:staff", slug),
     )
 
 
@@ -251,5 +251,5 @@ def staff_revoke(request: AuthenticatedHttpRequest, slug: str, pk: int) -> HttpR
         request,
         lambda: services.role_revoke(grant=grant, by=request.user),
         _("No longer: %(who)s.") % {"who": _role_text(grant)},
-        redirect("staff", slug),
+        redirect("adjudication:staff", slug),
     )

@@ -85,7 +85,7 @@ def _page(
         "required": policies.may_work_without_second_factor(user=user),
         "pending": pending,
         "next_url": next_url,
-        "continue_url": next_url or reverse("home"),
+        "continue_url": next_url or reverse("tournaments:home"),
         "form": form,
         "action": action,
     }

@@ -92,7 +92,7 @@ class TableLinks(APIView):
                             "start_number": seat.entry.start_number,
                             "name": seat.entry.name,
                             "link": absolute_url(
-                                request, reverse("sheet-link", args=[tokens[seat.position]])
+                                request, reverse("scoring:sheet-link", args=[tokens[seat.position]])
                             ),
                         }
                         for seat in row.seats

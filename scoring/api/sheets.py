@@ -103,7 +103,7 @@ def scan_data(scan: ScoresheetScan | None) -> dict | None:
         "size": scan.size,
         "uploaded_at": scan.uploaded_at,
         "uploaded_by": scan.uploaded_by_name,
-        "url": reverse("api-scoresheet-scan", args=args),
+        "url": reverse("api:scoresheet-scan", args=args),
     }
 
 

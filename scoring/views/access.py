@@ -99,7 +99,7 @@ def _access(
             sheet = seat.table.scoresheet
         except Scoresheet.DoesNotExist as error:
             raise Http404 from error
-        base = reverse("sheet-link", kwargs={"token": token})
+        base = reverse("scoring:sheet-link", kwargs={"token": token})
         # Who is logged in on this device too: staff who play at the table confirm nothing
         # with another seat's link (policies.may_confirm_sheet).
         logged_in = settings.SESSION_COOKIE_NAME in request.COOKIES  # else no query for it
@@ -135,12 +135,15 @@ def _access(
             sheet=sheet,
             actor=Actor(user=user),
             roles=roles,
-            base=reverse("sheet-second", kwargs=kwargs),
+            base=reverse("scoring:sheet-second", kwargs=kwargs),
             blind=True,
             entry=_second_entry(sheet),
         )
     return Access(
-        sheet=sheet, actor=Actor(user=user), roles=roles, base=reverse("sheet", kwargs=kwargs)
+        sheet=sheet,
+        actor=Actor(user=user),
+        roles=roles,
+        base=reverse("scoring:sheet", kwargs=kwargs),
     )
 
 
@@ -180,7 +183,7 @@ def sheet_view(view):
             access = _access(request, **kwargs)
         except links.LinkLimited as limited:
             return _too_many(
-                request, limited.wait, back=reverse("sheet-link", args=[kwargs["token"]])
+                request, limited.wait, back=reverse("scoring:sheet-link", args=[kwargs["token"]])
             )
         return view(request, access)
 

@@ -239,7 +239,7 @@ SUMMARY = {
 def _summary(reader: _Reader, desk: selectors.Desk) -> list[dict]:
     """The summary line: each state with tables in it, as a filter of the list; the confirmed
     ones always, as "80 of 125 confirmed"."""
-    base = reverse("desk", args=[reader.round.tournament.slug, reader.round.number])
+    base = reverse("scoring:desk", args=[reader.round.tournament.slug, reader.round.number])
     return [
         {
             "text": SUMMARY[state] % {"count": desk.counts[state], "total": desk.total},
@@ -351,7 +351,9 @@ def _render(reader: _Reader) -> tuple[bytes, float | None]:
     desk = selectors.desk_read(round=round_)
     tournament = round_.tournament
     # The sheet pages' addresses, made once: "…/tables/0/sheet/" without its "0/sheet/".
-    sheet_prefix = reverse("sheet", args=[tournament.slug, round_.number, 0])[: -len("0/sheet/")]
+    sheet_prefix = reverse("scoring:sheet", args=[tournament.slug, round_.number, 0])[
+        : -len("0/sheet/")
+    ]
     html = render_to_string(
         "scoring/partials/desk_list.html",
         {
@@ -359,7 +361,7 @@ def _render(reader: _Reader) -> tuple[bytes, float | None]:
             "lines": _lines(desk.of(reader.state), sheet_prefix),
             "state": reader.state,
             "summary": _summary(reader, desk),
-            "all_url": reverse("desk", args=[tournament.slug, round_.number]),
+            "all_url": reverse("scoring:desk", args=[tournament.slug, round_.number]),
         },
     ).encode()
     return html, desk.valid_until.timestamp() if desk.valid_until else None
@@ -448,14 +450,14 @@ def _next_page(user: User, roles: set[str], sheet: Scoresheet) -> str:
     waiting for its second entry, which he may type, straight to a blank second entry (he is
     never shown the first, double entry); its differences to settle; else the sheet."""
     if not (sheet.status == Scoresheet.Status.SUBMITTED and policies.double_entry_applies(sheet)):
-        return "sheet"
+        return "scoring:sheet"
     actor = Actor(user=user)
     entry = selectors.second_entry_get(sheet=sheet)
     if entry is not None and entry.differences:
-        return "sheet-differences"
+        return "scoring:sheet-differences"
     if policies.may_enter_second(sheet=sheet, actor=actor, roles=roles, entry=entry) is None:
-        return "sheet-second"
-    return "sheet"
+        return "scoring:sheet-second"
+    return "scoring:sheet"
 
 
 @require_GET
@@ -490,7 +492,7 @@ def desk(request: HttpRequest, reader: _Reader) -> HttpResponse:
         "state": reader.state,
         # Our own template's output, escaped as it was rendered.
         "list_html": mark_safe(listed.html.decode()),
-        "list_url": reverse("desk-list", args=[round_.tournament.slug, round_.number]),
+        "list_url": reverse("scoring:desk-list", args=[round_.tournament.slug, round_.number]),
         "poll_seconds": DESK_POLL_SECONDS,
         "error": error,
         "typed": typed,

@@ -199,7 +199,7 @@ def page_context(
         "edit_refusal": _edit_refusal(access, state) if not may_edit else None,
         # The match complete: what comes next, and who does it.
         "next_step": _next_step(access, state, confirm=confirm) if state.check.complete else None,
-        "sheet_url": sheet_url(access, "sheet") if access.blind else access.base,
+        "sheet_url": sheet_url(access, "scoring:sheet") if access.blind else access.base,
         # What handing it in leads to (the step's question): a second entry or a player.
         "second_entry_confirms": _second_entry_confirms(access),
         "may_return": _may(policies.may_return_sheet, access, state),
@@ -234,7 +234,7 @@ def withheld_context(access: Access) -> dict:
     )
     return {
         "may_open_first_entry": refusal is None,
-        "first_entry_open_url": sheet_url(access, "sheet-first-entry-open"),
+        "first_entry_open_url": sheet_url(access, "scoring:sheet-first-entry-open"),
     }
 
 
@@ -325,7 +325,7 @@ def _hard_cases(access: Access) -> dict:
         "may_undo_end": undo is None,
         "may_replay": replay is None,
         "replays": [(choice.value, label) for choice, label in REPLAY_LABELS.items()],
-        "entries_url": reverse("entries", args=[access.round.tournament.slug]),
+        "entries_url": reverse("tournaments:entries", args=[access.round.tournament.slug]),
     }
 
 
@@ -388,7 +388,7 @@ def _paper(access: Access, state: selectors.SheetState, confirm: Refusal | None)
             "refusal": second if second is not None and second.field is not None else None,
             "may_settle": settle is None,
             "url": reverse(
-                "sheet-second",
+                "scoring:sheet-second",
                 kwargs={
                     "slug": sheet.table.round.tournament.slug,
                     "number": sheet.table.round.number,

@@ -32,8 +32,8 @@ def sheet_second_compare(request: HttpRequest, access: Access) -> HttpResponse:
             _("Both entries agree: the scoresheet of table %(table)d is confirmed.")
             % {"table": access.sheet.table.number},
         )
-        return redirect(sheet_url(access, "sheet"))
-    return redirect(sheet_url(access, "sheet-differences"))
+        return redirect(sheet_url(access, "scoring:sheet"))
+    return redirect(sheet_url(access, "scoring:sheet-differences"))
 
 
 @require_POST
@@ -112,13 +112,13 @@ def sheet_differences(request: HttpRequest, access: Access) -> HttpResponse:
                         "the other typist chooses the same."
                     ),
                 )
-                return redirect(sheet_url(access, "sheet-differences"))
+                return redirect(sheet_url(access, "scoring:sheet-differences"))
             messages.success(
                 request,
                 _("Settled from the paper sheet: the scoresheet of table %(table)d is confirmed.")
                 % {"table": access.sheet.table.number},
             )
-            return redirect(sheet_url(access, "sheet"))
+            return redirect(sheet_url(access, "scoring:sheet"))
     state = selectors.sheet_state(sheet=access.sheet)
     proposer = entry.proposed_by if entry is not None and entry.proposed_by_id else None
     return render(
@@ -142,13 +142,13 @@ def sheet_differences(request: HttpRequest, access: Access) -> HttpResponse:
                 sheet=access.sheet, actor=access.actor, roles=access.roles
             )
             is None,
-            "open_url": sheet_url(access, "sheet-first-entry-open"),
+            "open_url": sheet_url(access, "scoring:sheet-first-entry-open"),
             "mode": mode,
             "proposer": proposer,
             "refusal": refusal,
             "errors": [] if refusal is not None else errors,
-            "sheet_url": sheet_url(access, "sheet"),
-            "second_url": sheet_url(access, "sheet-second"),
+            "sheet_url": sheet_url(access, "scoring:sheet"),
+            "second_url": sheet_url(access, "scoring:sheet-second"),
         },
         status=422 if errors else 200,
     )
@@ -166,7 +166,7 @@ def sheet_first_entry_open(request: HttpRequest, access: Access) -> HttpResponse
     asked from (``next``, one of the sheet's own pages), or the sheet."""
     assert access.actor.user is not None  # the staff pages need a login (sheet_view)
     back = request.POST.get("next", "")
-    if not back.startswith(access.base) and back != sheet_url(access, "sheet-differences"):
+    if not back.startswith(access.base) and back != sheet_url(access, "scoring:sheet-differences"):
         back = access.base
     try:
         services.sheet_first_entry_open(

@@ -123,7 +123,7 @@ def _table_context(request: HttpRequest, slug: str, number: int, table: int) -> 
     elif links_refused is None:
         # The players' private links to the sheet, to hand out again if a printout is lost.
         context["seat_links"] = [
-            (seat, absolute_url(request, reverse("sheet-link", args=[token])))
+            (seat, absolute_url(request, reverse("scoring:sheet-link", args=[token])))
             for seat, token in zip(
                 row.seats, tournament_selectors.seat_tokens(table=row.table).values(), strict=True
             )

@@ -24,11 +24,13 @@ def test_the_decision_page_says_an_appeal_waits_for_a_panel(client, tournament, 
     TournamentRole.objects.filter(tournament=tournament, role=Role.PANEL).delete()
     client.force_login(staff["adjudicator"])
 
-    page = client.get(reverse("decision", args=[tournament.slug, decision.pk])).content.decode()
+    page = client.get(
+        reverse("adjudication:decision", args=[tournament.slug, decision.pk])
+    ).content.decode()
 
     assert "has no arbitration panel" in page
     assert "the organiser appoints its members on the staff page first (TSR 8.2.1)" in page
-    assert reverse("appeal-lodge", args=[tournament.slug, decision.pk]) not in page
+    assert reverse("adjudication:appeal-lodge", args=[tournament.slug, decision.pk]) not in page
 
 
 def test_the_round_page_warns_the_organiser_when_nobody_rules(client, staff):
@@ -36,11 +38,11 @@ def test_the_round_page_warns_the_organiser_when_nobody_rules(client, staff):
     factories.seated_round(tournament)
     client.force_login(staff["organiser"])
 
-    page = client.get(reverse("round", args=[tournament.slug, 1])).content.decode()
+    page = client.get(reverse("tournaments:round", args=[tournament.slug, 1])).content.decode()
 
     assert "No adjudicator is appointed" in page
     assert "No arbitration panel is appointed" in page
-    assert reverse("staff", args=[tournament.slug]) in page
+    assert reverse("adjudication:staff", args=[tournament.slug]) in page
 
 
 def test_the_round_page_does_not_warn_when_the_panel_and_adjudicator_are_there(
@@ -49,7 +51,7 @@ def test_the_round_page_does_not_warn_when_the_panel_and_adjudicator_are_there(
     factories.seated_round(tournament)
     client.force_login(staff["organiser"])
 
-    page = client.get(reverse("round", args=[tournament.slug, 1])).content.decode()
+    page = client.get(reverse("tournaments:round", args=[tournament.slug, 1])).content.decode()
 
     assert 'id="rulers-missing"' not in page
 
@@ -57,17 +59,17 @@ def test_the_round_page_does_not_warn_when_the_panel_and_adjudicator_are_there(
 def test_the_sheet_page_offers_the_early_end_to_the_adjudicator(client, tournament, sheet, staff):
     client.force_login(staff["adjudicator"])
 
-    page = client.get(reverse("sheet", args=[tournament.slug, 1, 1])).content.decode()
+    page = client.get(reverse("scoring:sheet", args=[tournament.slug, 1, 1])).content.decode()
 
     assert 'id="end-early-form"' in page
     assert 'id="replay-form"' in page
-    assert reverse("entries", args=[tournament.slug]) in page
+    assert reverse("tournaments:entries", args=[tournament.slug]) in page
 
 
 def test_the_sheet_page_says_who_ends_a_table_early_to_the_desk(client, tournament, sheet, staff):
     client.force_login(staff["keeper"])  # a scorekeeper account: types sheets, rules nothing
 
-    page = client.get(reverse("sheet", args=[tournament.slug, 1, 1])).content.decode()
+    page = client.get(reverse("scoring:sheet", args=[tournament.slug, 1, 1])).content.decode()
 
     assert 'id="end-early-form"' not in page
     assert 'id="end-early-refusal"' in page
@@ -76,7 +78,7 @@ def test_the_sheet_page_says_who_ends_a_table_early_to_the_desk(client, tourname
 
 def test_the_sheet_page_ends_a_table_early_and_takes_it_back(client, tournament, sheet, staff):
     client.force_login(staff["deputy"])
-    base = reverse("sheet", args=[tournament.slug, 1, 1])
+    base = reverse("scoring:sheet", args=[tournament.slug, 1, 1])
 
     client.post(base + "end-early/", {"version": sheet.version, "reason": "Seat 2 left"})
     sheet.refresh_from_db()
@@ -100,7 +102,7 @@ def test_extra_time_at_his_own_table_is_refused_on_the_round_page_saying_who(
     client.force_login(staff["adjudicator"])
 
     response = client.post(
-        reverse("round-extra-time", args=[tournament.slug, 1]),
+        reverse("tournaments:round-extra-time", args=[tournament.slug, 1]),
         {"table": 1, "minutes": 3, "reason": "Reklamation"},
         follow=True,
     )
@@ -112,6 +114,6 @@ def test_extra_time_at_his_own_table_is_refused_on_the_round_page_saying_who(
 def test_a_deputy_finds_the_extra_time_form_on_the_round_page(client, tournament, round_, staff):
     client.force_login(staff["deputy"])
 
-    page = client.get(reverse("round", args=[tournament.slug, 1])).content.decode()
+    page = client.get(reverse("tournaments:round", args=[tournament.slug, 1])).content.decode()
 
-    assert reverse("round-extra-time", args=[tournament.slug, 1]) in page
+    assert reverse("tournaments:round-extra-time", args=[tournament.slug, 1]) in page

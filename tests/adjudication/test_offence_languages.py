@@ -27,7 +27,7 @@ def page(client, name, *args, language):
 def api_decision(decision, user, language):
     response = APIClient().get(
         reverse(
-            "api-decision", args=[decision.scoresheet.table.round.tournament.slug, decision.pk]
+            "api:decision", args=[decision.scoresheet.table.round.tournament.slug, decision.pk]
         ),
         headers={"Accept-Language": language, **token(user)},
     )
@@ -45,22 +45,25 @@ def test_an_offence_recorded_in_one_language_reads_in_the_other(
     enter(sheet, MATCH[:4])
     client.force_login(staff["adjudicator"])
     client.post(
-        reverse("offences-default", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE=recorded_in
+        reverse("adjudication:offences-default", args=[tournament.slug]),
+        HTTP_ACCEPT_LANGUAGE=recorded_in,
     )
     offence = Offence.objects.get(tournament=tournament, code="not-following-suit")
     response = client.post(
-        reverse("complaint-add", args=[tournament.slug, 1, 1]),
+        reverse("adjudication:complaint-add", args=[tournament.slug, 1, 1]),
         {"hand_number": 3, "offender": 2, "complainant": 1, "offence": offence.pk},
         HTTP_ACCEPT_LANGUAGE=recorded_in,
     )
     decision = Decision.objects.get()
-    assert response.url == reverse("decision", args=[tournament.slug, decision.pk])
+    assert response.url == reverse("adjudication:decision", args=[tournament.slug, decision.pk])
     assert decision.description == ""
 
-    assert shown in page(client, "decision", tournament.slug, decision.pk, language=read_in)
-    assert shown in page(client, "adjudication", tournament.slug, language=read_in)
-    assert shown in page(client, "table", tournament.slug, 1, 1, language=read_in)
-    assert shown in page(client, "offences", tournament.slug, language=read_in)
+    assert shown in page(
+        client, "adjudication:decision", tournament.slug, decision.pk, language=read_in
+    )
+    assert shown in page(client, "adjudication:adjudication", tournament.slug, language=read_in)
+    assert shown in page(client, "scoring:table", tournament.slug, 1, 1, language=read_in)
+    assert shown in page(client, "adjudication:offences", tournament.slug, language=read_in)
     assert api_decision(decision, staff["adjudicator"], read_in)["offence"] == {
         "id": offence.pk,
         "code": "not-following-suit",
@@ -82,7 +85,7 @@ def test_words_typed_for_a_complaint_stay_as_typed(client, tournament, sheet, st
         by=staff["adjudicator"],
     )
     client.force_login(staff["adjudicator"])
-    english = page(client, "decision", tournament.slug, decision.pk, language="en")
+    english = page(client, "adjudication:decision", tournament.slug, decision.pk, language="en")
     assert "Not following suit" in english
     assert "Kreuz-Zehn abgeworfen, obwohl Kreuz gespielt war" in english
 
@@ -103,21 +106,22 @@ def test_the_log_reads_in_the_readers_language(client, tournament, sheet, staff)
             decision=decision, ruling=services.Ruling(Severity.MINOR), by=staff["adjudicator"]
         )
     client.force_login(staff["organiser"])
-    english = page(client, "adjudication-log", tournament.slug, language="en")
+    english = page(client, "adjudication:adjudication-log", tournament.slug, language="en")
     assert "Catalogue: 6 standard offences of the TSR added" in english
     assert "Round 1, table 1, hand 3: complaint against seat 2: Not following suit" in english
     assert "Hand 3, seat 2: minor (TSR 9.3), seat 1: +1, seat 2: -3" in english
-    german = page(client, "adjudication-log", tournament.slug, language="de")
+    german = page(client, "adjudication:adjudication-log", tournament.slug, language="de")
     assert "Runde 1, Tisch 1, Spiel 3: Reklamation gegen Position 2: Nicht bedient" in german
     assert "Spiel 3, Position 2: geringfügig (TSR 9.3), Position 1: +1, Position 2: -3" in german
     csv = client.get(
-        reverse("adjudication-log-csv", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="en"
+        reverse("adjudication:adjudication-log-csv", args=[tournament.slug]),
+        HTTP_ACCEPT_LANGUAGE="en",
     )
     assert "complaint against seat 2: Not following suit" in b"".join(csv.streaming_content).decode(
         "utf-8-sig"
     )
     log = APIClient().get(
-        reverse("api-adjudication-log", args=[tournament.slug]),
+        reverse("api:adjudication-log", args=[tournament.slug]),
         headers={"Accept-Language": "en", **token(staff["organiser"])},
     )
     summaries = [event["summary"] for event in log.json()["results"]]
@@ -133,17 +137,17 @@ def test_a_log_entry_written_before_stays_as_written(client, tournament, staff):
     )
     client.force_login(staff["organiser"])
     assert "Katalog: Handy klingelt" in page(
-        client, "adjudication-log", tournament.slug, language="en"
+        client, "adjudication:adjudication-log", tournament.slug, language="en"
     )
 
 
 def test_the_catalogue_is_sorted_by_the_names_its_reader_reads(client, tournament, staff):
     services.offences_default(tournament=tournament, by=staff["organiser"])
     client.force_login(staff["organiser"])
-    german = page(client, "offences", tournament.slug, language="de")
+    german = page(client, "adjudication:offences", tournament.slug, language="de")
     unsporting = ["Animieren", "Äußerungen", "Lautes Zählen", "Spielabbruch"]
     assert sorted(unsporting, key=german.index) == unsporting
-    english = page(client, "offences", tournament.slug, language="en")
+    english = page(client, "adjudication:offences", tournament.slug, language="en")
     unsporting = ["Counting trumps", "Encouraging", "Gestures", "Hand abandoned"]
     assert sorted(unsporting, key=english.index) == unsporting
 
@@ -163,9 +167,9 @@ def test_an_appointment_reads_in_the_readers_language(client, tournament, staff)
         )
         services.role_revoke(grant=newcomer.tournament_roles.get(), by=staff["organiser"])
     client.force_login(staff["organiser"])
-    english = page(client, "adjudication-log", tournament.slug, language="en")
+    english = page(client, "adjudication:adjudication-log", tournament.slug, language="en")
     assert f"Appointed: anna as adjudicator, plays as {entry.player}" in english
     assert "No longer: anna as adjudicator" in english
-    german = page(client, "adjudication-log", tournament.slug, language="de")
+    german = page(client, "adjudication:adjudication-log", tournament.slug, language="de")
     assert "Appointed" not in german
     assert f"anna als Schiedsrichter, spielt als {entry.player}" in german

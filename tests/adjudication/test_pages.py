@@ -45,35 +45,35 @@ def test_a_complaint_from_the_table_page_to_initials(client, tournament, round_,
     staff["adjudicator"].first_name, staff["adjudicator"].last_name = "Erika", "Schmidt"
     staff["adjudicator"].save()
     client.force_login(staff["adjudicator"])
-    table_page = url("table", tournament.slug, 1, 1)
+    table_page = url("scoring:table", tournament.slug, 1, 1)
     assert "Note a complaint" in client.get(table_page).content.decode()
 
-    form = client.get(url("complaint-add", tournament.slug, 1, 1))
+    form = client.get(url("adjudication:complaint-add", tournament.slug, 1, 1))
     assert form.context["form"]["hand_number"].value() == 5
     response = client.post(
-        url("complaint-add", tournament.slug, 1, 1),
+        url("adjudication:complaint-add", tournament.slug, 1, 1),
         {"hand_number": 3, "offender": 2, "complainant": 1, "description": "Did not follow suit"},
     )
     decision = Decision.objects.get()
-    assert response.url == url("decision", tournament.slug, decision.pk)
+    assert response.url == url("adjudication:decision", tournament.slug, decision.pk)
 
     response = client.post(
-        url("decision-ruling", tournament.slug, decision.pk),
+        url("adjudication:decision-ruling", tournament.slug, decision.pk),
         {"severity": "minor", "contract": "normal", "announcements": 0},
     )
     assert response.status_code == 302
-    page = client.get(url("decision", tournament.slug, decision.pk)).content.decode()
+    page = client.get(url("adjudication:decision", tournament.slug, decision.pk)).content.decode()
     assert "TSR 9.3.2" in page
     assert "Initial: the penalty points count" in page
 
-    client.post(url("decision-initial", tournament.slug, decision.pk))
+    client.post(url("adjudication:decision-initial", tournament.slug, decision.pk))
     decision.refresh_from_db()
     assert decision.status == Decision.Status.INITIALLED
     page = client.get(table_page).content.decode()
     assert "Penalty points" in page
     assert "(ES)" in page
     assert "−3" in page
-    sheet_page = client.get(url("sheet", tournament.slug, 1, 1)).content.decode()
+    sheet_page = client.get(url("scoring:sheet", tournament.slug, 1, 1)).content.decode()
     assert 'id="penalty-3"' in sheet_page
 
 
@@ -86,7 +86,7 @@ def test_a_deviating_ruling_without_a_reason_is_refused_and_nothing_is_saved(
     )
     client.force_login(staff["adjudicator"])
     response = client.post(
-        url("decision-ruling", tournament.slug, decision.pk),
+        url("adjudication:decision-ruling", tournament.slug, decision.pk),
         {
             "severity": "minor",
             "contract": "normal",
@@ -114,7 +114,7 @@ def test_points_off_the_tsrs_scale_are_refused_on_the_page_as_through_the_api(
     )
     client.force_login(staff["adjudicator"])
     response = client.post(
-        url("decision-ruling", tournament.slug, decision.pk),
+        url("adjudication:decision-ruling", tournament.slug, decision.pk),
         {
             "severity": "minor",
             "contract": "normal",
@@ -151,7 +151,7 @@ def test_two_credits_to_the_soloist_show_no_problem_on_the_sheet_page(
     )
     decide(sheet, staff, hand=2, offender=1, ruling=Ruling(Severity.MINOR, **solo))
     client.force_login(staff["adjudicator"])
-    page = client.get(url("sheet", tournament.slug, 1, 1)).content.decode()
+    page = client.get(url("scoring:sheet", tournament.slug, 1, 1)).content.decode()
     assert 'id="sheet-problems"' not in page
     assert "all even or all odd" not in page
 
@@ -174,12 +174,12 @@ def test_a_wedding_played_alone_is_ruled_as_a_solo_on_the_decision_page(
         scoresheet=sheet, hand_number=3, offender=2, description="x", by=staff["adjudicator"]
     )
     client.force_login(staff["adjudicator"])
-    page = client.get(url("decision", tournament.slug, decision.pk))
+    page = client.get(url("adjudication:decision", tournament.slug, decision.pk))
     assert "already being played as a solo" in page.content.decode()
     form = page.context["ruling_form"]
     assert (form["contract"].value(), form["soloist"].value()) == ("wedding", 3)
     response = client.post(
-        url("decision-ruling", tournament.slug, decision.pk),
+        url("adjudication:decision-ruling", tournament.slug, decision.pk),
         {
             "severity": "minor",
             "contract": "wedding",
@@ -193,7 +193,7 @@ def test_a_wedding_played_alone_is_ruled_as_a_solo_on_the_decision_page(
     decision.refresh_from_db()
     assert decision.rule == "TSR 9.3.3 (b1)"
     assert decision.penalty == {1: 0, 2: -3, 3: 3, 4: 0}
-    page = client.get(url("decision", tournament.slug, decision.pk)).content.decode()
+    page = client.get(url("adjudication:decision", tournament.slug, decision.pk)).content.decode()
     assert "already played as a solo (TSR 4.4.3 b, 4.4.5)" in page
 
 
@@ -205,7 +205,7 @@ def test_a_complaint_about_a_stopped_hand_is_refused_on_the_form(
     decide(sheet, staff, hand=3, offender=1, ruling=Ruling(Severity.MAJOR))
     client.force_login(staff["adjudicator"])
     response = client.post(
-        url("complaint-add", tournament.slug, 1, 1),
+        url("adjudication:complaint-add", tournament.slug, 1, 1),
         {"hand_number": 3, "offender": 2, "description": "Revoke"},
     )
     assert response.status_code == 200
@@ -226,10 +226,10 @@ def test_the_decision_page_says_the_solo_counts_without_game_points(
     )
     decision = decide(sheet, staff, hand=2, offender=4, ruling=ruling)
     client.force_login(staff["adjudicator"])
-    page = client.get(url("decision", tournament.slug, decision.pk)).content.decode()
+    page = client.get(url("adjudication:decision", tournament.slug, decision.pk)).content.decode()
     assert "the solo counts as played, without game points" in page
     client.cookies["django_language"] = "de"
-    page = client.get(url("decision", tournament.slug, decision.pk)).content.decode()
+    page = client.get(url("adjudication:decision", tournament.slug, decision.pk)).content.decode()
     assert "ohne Spielpunkte" in page
 
 
@@ -238,14 +238,14 @@ def test_the_panel_changes_a_decision_on_its_page(client, tournament, round_, sh
     ruling = Ruling(Severity.MAJOR, written_line=WrittenLine.NEXT)
     decision = decide(sheet, staff, hand=2, offender=3, ruling=ruling)
     client.force_login(staff["adjudicator"])
-    client.post(url("appeal-lodge", tournament.slug, decision.pk), {"appellant": 3})
+    client.post(url("adjudication:appeal-lodge", tournament.slug, decision.pk), {"appellant": 3})
     appeal = Appeal.objects.get()
 
     client.force_login(staff["panel"][0])
-    page = client.get(url("decision", tournament.slug, decision.pk)).content.decode()
+    page = client.get(url("adjudication:decision", tournament.slug, decision.pk)).content.decode()
     assert "Decision of the arbitration panel" in page
     response = client.post(
-        url("appeal-decide", tournament.slug, decision.pk),
+        url("adjudication:appeal-decide", tournament.slug, decision.pk),
         {
             "outcome": "change",
             "members": [member.pk for member in staff["panel"]],
@@ -270,7 +270,7 @@ def test_the_dashboard_shows_what_waits_in_constant_queries(
     client.force_login(staff["adjudicator"])
 
     def dashboard():
-        return client.get(url("adjudication", tournament.slug))
+        return client.get(url("adjudication:adjudication", tournament.slug))
 
     decide(sheet, staff, hand=1, offender=1, ruling=Ruling(Severity.MINOR), initial=False)
     # session, user, tournament, roles (the page's and each policy's), the dashboard's six
@@ -306,25 +306,25 @@ def test_who_may_not_decide_gets_nothing(client, tournament, round_, sheet, staf
         client.force_login(staff.get(who) or factories.user())
     expected = 302 if who == "anonymous" else 403
     attempts = [
-        ("get", url("adjudication", tournament.slug), {}),
-        ("get", url("decision", tournament.slug, decision.pk), {}),
+        ("get", url("adjudication:adjudication", tournament.slug), {}),
+        ("get", url("adjudication:decision", tournament.slug, decision.pk), {}),
         (
             "post",
-            url("complaint-add", tournament.slug, 1, 1),
+            url("adjudication:complaint-add", tournament.slug, 1, 1),
             {"hand_number": 2, "offender": 1, "description": "x"},
         ),
         (
             "post",
-            url("decision-ruling", tournament.slug, decision.pk),
+            url("adjudication:decision-ruling", tournament.slug, decision.pk),
             {"severity": "major", "contract": "normal", "announcements": 0},
         ),
-        ("post", url("decision-initial", tournament.slug, decision.pk), {}),
+        ("post", url("adjudication:decision-initial", tournament.slug, decision.pk), {}),
         (
             "post",
-            url("sanction-add", tournament.slug),
+            url("adjudication:sanction-add", tournament.slug),
             {"start_number": 1, "round": 1, "kind": "warning", "reasons": "x"},
         ),
-        ("get", url("adjudication-log-csv", tournament.slug), {}),
+        ("get", url("adjudication:adjudication-log-csv", tournament.slug), {}),
     ]
     for method, address, data in attempts:
         response = getattr(client, method)(address, data)
@@ -342,9 +342,12 @@ def test_the_organiser_reads_along_but_does_not_decide(client, tournament, round
         sheet, staff, hand=2, offender=1, ruling=Ruling(Severity.MINOR), initial=False
     )
     client.force_login(staff["organiser"])
-    page = client.get(url("decision", tournament.slug, decision.pk)).content.decode()
+    page = client.get(url("adjudication:decision", tournament.slug, decision.pk)).content.decode()
     assert "Initial: the penalty points count" not in page
-    assert client.post(url("decision-initial", tournament.slug, decision.pk)).status_code == 403
+    assert (
+        client.post(url("adjudication:decision-initial", tournament.slug, decision.pk)).status_code
+        == 403
+    )
     decision.refresh_from_db()
     assert decision.status == Decision.Status.DRAFT
 
@@ -354,7 +357,7 @@ def test_a_sanction_from_its_page(client, tournament, round_, sheet, staff):
     entry = sheet.table.seats.get(position=2).entry
     client.force_login(staff["adjudicator"])
     response = client.post(
-        url("sanction-add", tournament.slug),
+        url("adjudication:sanction-add", tournament.slug),
         {
             "start_number": entry.start_number,
             "round": 1,
@@ -369,7 +372,7 @@ def test_a_sanction_from_its_page(client, tournament, round_, sheet, staff):
 
     client.force_login(staff["panel"][0])
     response = client.post(
-        url("sanction-add", tournament.slug),
+        url("adjudication:sanction-add", tournament.slug),
         {
             "start_number": entry.start_number,
             "round": 1,
@@ -381,7 +384,7 @@ def test_a_sanction_from_its_page(client, tournament, round_, sheet, staff):
     )
     assert response.status_code == 302
     assert Sanction.objects.get().points == 4
-    page = client.get(url("table", tournament.slug, 1, 1)).content.decode()
+    page = client.get(url("scoring:table", tournament.slug, 1, 1)).content.decode()
     assert "Deducted for unsporting conduct" in page
 
 
@@ -398,17 +401,17 @@ def test_the_adjudicator_at_his_own_table_is_told_who_decides(
         entry=sheet.table.seats.get(position=4).entry
     )
     client.force_login(staff["adjudicator"])
-    page = client.get(url("decision", tournament.slug, decision.pk))
+    page = client.get(url("adjudication:decision", tournament.slug, decision.pk))
     assert "ruling_form" not in page.context
     assert (
         "You play at table 1: the deputy adjudicator decides this complaint (TSR 8.2.1)."
         in page.content.decode()
     )
-    refused = client.get(url("complaint-add", tournament.slug, 1, 1))
+    refused = client.get(url("adjudication:complaint-add", tournament.slug, 1, 1))
     assert refused.status_code == 403
     assert "the deputy adjudicator decides this complaint (TSR 8.2.1)" in refused.content.decode()
     response = client.post(
-        url("decision-ruling", tournament.slug, decision.pk),
+        url("adjudication:decision-ruling", tournament.slug, decision.pk),
         {"severity": "major", "contract": "normal", "announcements": 0},
     )
     assert response.status_code == 403
@@ -416,7 +419,10 @@ def test_the_adjudicator_at_his_own_table_is_told_who_decides(
     assert decision.status == Decision.Status.OPEN
 
     client.force_login(staff["deputy"])
-    assert "ruling_form" in client.get(url("decision", tournament.slug, decision.pk)).context
+    assert (
+        "ruling_form"
+        in client.get(url("adjudication:decision", tournament.slug, decision.pk)).context
+    )
 
 
 def test_a_panel_member_rules_on_no_complaint_but_initials(
@@ -429,12 +435,15 @@ def test_a_panel_member_rules_on_no_complaint_but_initials(
         sheet, staff, hand=2, offender=1, ruling=Ruling(Severity.MINOR), initial=False
     )
     client.force_login(staff["panel"][0])
-    page = client.get(url("decision", tournament.slug, decision.pk))
+    page = client.get(url("adjudication:decision", tournament.slug, decision.pk))
     assert page.status_code == 200
     assert "ruling_form" not in page.context
     assert "Initial: the penalty points count" in page.content.decode()
-    assert client.get(url("complaint-add", tournament.slug, 1, 1)).status_code == 403
-    assert client.post(url("decision-initial", tournament.slug, decision.pk)).status_code == 302
+    assert client.get(url("adjudication:complaint-add", tournament.slug, 1, 1)).status_code == 403
+    assert (
+        client.post(url("adjudication:decision-initial", tournament.slug, decision.pk)).status_code
+        == 302
+    )
     decision.refresh_from_db()
     assert decision.status == Decision.Status.INITIALLED
     assert decision.initialled_by == staff["panel"][0]
@@ -457,7 +466,7 @@ def test_a_bound_decision_is_appealed_and_changed_on_the_sanction_page(
     entry = sheet.table.seats.get(position=3).entry
     client.force_login(staff["adjudicator"])
     response = client.post(
-        url("sanction-add", tournament.slug),
+        url("adjudication:sanction-add", tournament.slug),
         {
             "start_number": entry.start_number,
             "round": 1,
@@ -468,22 +477,23 @@ def test_a_bound_decision_is_appealed_and_changed_on_the_sanction_page(
         },
     )
     sanction = Sanction.objects.get()
-    assert response.url == url("sanction", tournament.slug, sanction.pk)
+    assert response.url == url("adjudication:sanction", tournament.slug, sanction.pk)
     page = client.get(response.url)
     assert "appeal_form" in page.context
     assert "a bound decision (TSR 9.6.3)" in page.content.decode()
     response = client.post(
-        url("sanction-appeal-lodge", tournament.slug, sanction.pk), {"grounds": "Not mine"}
+        url("adjudication:sanction-appeal-lodge", tournament.slug, sanction.pk),
+        {"grounds": "Not mine"},
     )
     assert response.status_code == 302
     appeal = Appeal.objects.get()
     assert appeal.appellant == 3
 
     client.force_login(staff["panel"][0])
-    page = client.get(url("sanction", tournament.slug, sanction.pk))
+    page = client.get(url("adjudication:sanction", tournament.slug, sanction.pk))
     assert "panel_form" in page.context
     response = client.post(
-        url("sanction-appeal-decide", tournament.slug, sanction.pk),
+        url("adjudication:sanction-appeal-decide", tournament.slug, sanction.pk),
         {
             "outcome": "change",
             "members": [staff["panel"][0].pk, staff["panel"][1].pk],
@@ -497,9 +507,9 @@ def test_a_bound_decision_is_appealed_and_changed_on_the_sanction_page(
     sanction.refresh_from_db()
     assert sanction.status == Sanction.Status.SUPERSEDED
     assert Sanction.objects.get(appeal=appeal).points == 2
-    dashboard = client.get(url("adjudication", tournament.slug)).content.decode()
+    dashboard = client.get(url("adjudication:adjudication", tournament.slug)).content.decode()
     assert "changed by the arbitration panel" in dashboard
-    page = client.get(url("table", tournament.slug, 1, 1)).content.decode()
+    page = client.get(url("scoring:table", tournament.slug, 1, 1)).content.decode()
     assert "Deducted for unsporting conduct" in page
 
 
@@ -507,7 +517,7 @@ def test_the_organiser_appoints_a_deputy_adjudicator(client, tournament, staff):
     member = staff["panel"][0]
     client.force_login(staff["organiser"])
     response = client.post(
-        url("staff", tournament.slug), {"username": member.username, "role": "deputy"}
+        url("adjudication:staff", tournament.slug), {"username": member.username, "role": "deputy"}
     )
     assert response.status_code == 302
     services.role_offer_accept(offer=RoleOffer.objects.get(user=member), by=member)
@@ -515,27 +525,27 @@ def test_the_organiser_appoints_a_deputy_adjudicator(client, tournament, staff):
     client.cookies["django_language"] = "de"
     assert (
         "stellvertretender Schiedsrichter"
-        in client.get(url("staff", tournament.slug)).content.decode()
+        in client.get(url("adjudication:staff", tournament.slug)).content.decode()
     )
 
 
 def test_the_catalogue_is_kept_on_its_page(client, tournament, staff):
     client.force_login(staff["adjudicator"])
-    client.post(url("offences-default", tournament.slug))
+    client.post(url("adjudication:offences-default", tournament.slug))
     assert Offence.objects.filter(tournament=tournament).count() == len(STANDARD_OFFENCES)
     response = client.post(
-        url("offences", tournament.slug),
+        url("adjudication:offences", tournament.slug),
         {"name": "Talking during play", "rule": "TSR 9.1.5", "kind": "unsporting", "bound": "on"},
     )
     assert response.status_code == 422
     assert "0 (a warning) to 12" in response.content.decode()
     client.post(
-        url("offences", tournament.slug),
+        url("adjudication:offences", tournament.slug),
         {"name": "Talking during play", "kind": "unsporting", "bound": "on", "deduction": 2},
     )
     offence = Offence.objects.get(name="Talking during play")
     assert offence.deduction == 2
-    client.post(url("offence-delete", tournament.slug, offence.pk))
+    client.post(url("adjudication:offence-delete", tournament.slug, offence.pk))
     assert not Offence.objects.filter(pk=offence.pk).exists()
 
 
@@ -543,7 +553,7 @@ def test_the_organiser_appoints_the_staff(client, tournament, staff):
     newcomer = factories.user(username="schiri2")
     client.force_login(staff["organiser"])
     response = client.post(
-        url("staff", tournament.slug),
+        url("adjudication:staff", tournament.slug),
         {"username": "schiri2", "role": "panel", "start_number": 3},
     )
     assert response.status_code == 302
@@ -551,22 +561,24 @@ def test_the_organiser_appoints_the_staff(client, tournament, staff):
     services.role_offer_accept(offer=RoleOffer.objects.get(user=newcomer), by=newcomer)
     grant = TournamentRole.objects.get(user=newcomer)
     assert grant.entry.start_number == 3
-    response = client.post(url("staff", tournament.slug), {"username": "nobody", "role": "panel"})
+    response = client.post(
+        url("adjudication:staff", tournament.slug), {"username": "nobody", "role": "panel"}
+    )
     assert response.status_code == 302  # the same answer as for a name with an account
-    client.post(url("staff-revoke", tournament.slug, grant.pk))
+    client.post(url("adjudication:staff-revoke", tournament.slug, grant.pk))
     assert not TournamentRole.objects.filter(user=newcomer).exists()
 
     client.force_login(staff["adjudicator"])
-    assert client.get(url("staff", tournament.slug)).status_code == 403
+    assert client.get(url("adjudication:staff", tournament.slug)).status_code == 403
 
 
 def test_the_log_exports_every_action(client, tournament, round_, sheet, staff):
     enter(sheet, MATCH[:2])
     decide(sheet, staff, hand=2, offender=1, ruling=Ruling(Severity.MINOR))
     client.force_login(staff["organiser"])
-    page = client.get(url("adjudication-log", tournament.slug)).content.decode()
+    page = client.get(url("adjudication:adjudication-log", tournament.slug)).content.decode()
     assert "decision initialled" in page
-    response = client.get(url("adjudication-log-csv", tournament.slug))
+    response = client.get(url("adjudication:adjudication-log-csv", tournament.slug))
     text = b"".join(response.streaming_content).decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(text), delimiter=";"))
     assert rows[0] == ["time", "by", "action", "what"]
@@ -598,7 +610,7 @@ def test_the_log_csv_writes_formulas_as_text(client, tournament, staff, username
         summary=summary,
     )
     client.force_login(staff["organiser"])
-    response = client.get(url("adjudication-log-csv", tournament.slug))
+    response = client.get(url("adjudication:adjudication-log-csv", tournament.slug))
     text = b"".join(response.streaming_content).decode("utf-8-sig")
     _header, row = list(csv.reader(io.StringIO(text, newline=""), delimiter=";"))
     assert row[1] == ("'" + username if username != "orga" else "orga")
@@ -620,7 +632,7 @@ def test_the_seats_points_include_penalties_and_deductions(
         members=staff["panel"],
         by=staff["panel"][0],
     )
-    response = client.get(url("table", tournament.slug, 1, 1))
+    response = client.get(url("scoring:table", tournament.slug, 1, 1))
     shown = [seat.points for seat in response.context["row"].seats]
     assert shown == list(response.context["check"].totals.values())
     game = [sum(line.points[seat] for line in MATCH[:4]) for seat in range(1, 5)]
@@ -640,8 +652,8 @@ def test_the_organiser_finds_the_substitute_button_of_a_disqualified_player(
         by=staff["panel"][0],
     )
     client.force_login(staff["organiser"])
-    page = client.get(url("entries", tournament.slug)).content.decode()
-    assert url("entry-replace", tournament.slug, entry.start_number) in page
+    page = client.get(url("tournaments:entries", tournament.slug)).content.decode()
+    assert url("tournaments:entry-replace", tournament.slug, entry.start_number) in page
     assert "disqualified" in page
 
 
@@ -653,11 +665,11 @@ def test_an_offence_to_edit_named_by_no_number_is_a_400_naming_the_field(
     client, tournament, staff, number
 ):
     client.force_login(staff["adjudicator"])
-    response = client.get(url("offences", tournament.slug), {"edit": number})
+    response = client.get(url("adjudication:offences", tournament.slug), {"edit": number})
     assert response.status_code == 400
     assert "“edit” must be the number of an offence of the catalogue." in response.content.decode()
     response = client.post(
-        url("offences", tournament.slug),
+        url("adjudication:offences", tournament.slug),
         {"pk": number, "name": "Late", "kind": "breach", "severity": "minor"},
     )
     assert response.status_code == 400
@@ -667,7 +679,10 @@ def test_an_offence_to_edit_named_by_no_number_is_a_400_naming_the_field(
 
 def test_an_offence_to_edit_that_does_not_exist_is_404(client, tournament, staff):
     client.force_login(staff["adjudicator"])
-    assert client.get(url("offences", tournament.slug), {"edit": 99999}).status_code == 404
+    assert (
+        client.get(url("adjudication:offences", tournament.slug), {"edit": 99999}).status_code
+        == 404
+    )
 
 
 def test_panel_members_beyond_64_bits_are_refused_on_the_form(
@@ -677,7 +692,7 @@ def test_panel_members_beyond_64_bits_are_refused_on_the_form(
     enter(sheet, MATCH[:3])
     client.force_login(staff["panel"][0])
     response = client.post(
-        url("sanction-add", tournament.slug),
+        url("adjudication:sanction-add", tournament.slug),
         {
             "start_number": sheet.table.seats.get(position=2).entry.start_number,
             "round": 1,
@@ -698,7 +713,7 @@ def test_a_staff_start_number_that_is_none_is_refused_on_its_field(
     factories.user(username="schiri2")
     client.force_login(staff["organiser"])
     response = client.post(
-        url("staff", tournament.slug),
+        url("adjudication:staff", tournament.slug),
         {"username": "schiri2", "role": "panel", "start_number": number},
     )
     assert response.status_code == 422
@@ -711,10 +726,10 @@ def test_the_decision_page_says_why_an_appeal_is_too_late(client, tournament, ro
     enter(sheet, MATCH[:2])
     decision = decide(sheet, staff, hand=2, offender=1, ruling=Ruling(Severity.MINOR))
     client.force_login(staff["adjudicator"])
-    page = client.get(url("decision", tournament.slug, decision.pk))
+    page = client.get(url("adjudication:decision", tournament.slug, decision.pk))
     assert "appeal_form" in page.context
     enter(sheet, MATCH[:3])
-    page = client.get(url("decision", tournament.slug, decision.pk))
+    page = client.get(url("adjudication:decision", tournament.slug, decision.pk))
     assert "appeal_form" not in page.context
     assert "(TSR 9.7.7)" in page.content.decode()
 
@@ -730,7 +745,11 @@ def test_a_panel_decision_refused_comes_back_with_its_forms(
     else:
         row, appeal = sanction_appealed(tournament, round_, sheet, staff)
     client.force_login(staff["panel"][0])
-    decide_route = "appeal-decide" if kind == "decision" else "sanction-appeal-decide"
+    decide_route = (
+        "adjudication:appeal-decide"
+        if kind == "decision"
+        else "adjudication:sanction-appeal-decide"
+    )
     response = client.post(
         url(decide_route, tournament.slug, row.pk),
         {"outcome": "change", "members": [staff["panel"][0].pk], "reasons": ""},
@@ -749,10 +768,10 @@ def test_the_sanction_page_says_why_an_appeal_is_too_late(client, tournament, ro
     enter(sheet, MATCH[:2])
     sanction = bound_deduction(tournament, round_, sheet, staff)
     client.force_login(staff["adjudicator"])
-    page = client.get(url("sanction", tournament.slug, sanction.pk))
+    page = client.get(url("adjudication:sanction", tournament.slug, sanction.pk))
     assert "appeal_form" in page.context
     enter(sheet, MATCH[:3])
-    page = client.get(url("sanction", tournament.slug, sanction.pk))
+    page = client.get(url("adjudication:sanction", tournament.slug, sanction.pk))
     assert "appeal_form" not in page.context
     assert "(TSR 9.7.7)" in page.content.decode()
 
@@ -784,11 +803,11 @@ def test_the_sanction_page_tells_who_gave_the_bound_decision_who_decides_the_app
     )
     services.appeal_lodge(sanction=sanction, by=staff["adjudicator"])
     client.force_login(member)
-    page = client.get(url("sanction", tournament.slug, sanction.pk))
+    page = client.get(url("adjudication:sanction", tournament.slug, sanction.pk))
     assert "panel_form" not in page.context
     assert "You ruled on or initialled the decision appealed against" in page.content.decode()
     client.force_login(staff["panel"][1])
-    page = client.get(url("sanction", tournament.slug, sanction.pk))
+    page = client.get(url("adjudication:sanction", tournament.slug, sanction.pk))
     assert "panel_form" in page.context
 
 
@@ -807,8 +826,8 @@ def test_the_panels_own_sanction_links_to_the_sanction_appealed_against(
     )
     own = Sanction.objects.get(appeal=appeal)
     client.force_login(staff["adjudicator"])
-    page = client.get(url("sanction", tournament.slug, own.pk)).content.decode()
+    page = client.get(url("adjudication:sanction", tournament.slug, own.pk)).content.decode()
     assert "it is final (TSR 8.2.1)" in page
-    assert url("sanction", tournament.slug, sanction.pk) in page
-    page = client.get(url("sanction", tournament.slug, sanction.pk)).content.decode()
-    assert url("sanction", tournament.slug, own.pk) in page
+    assert url("adjudication:sanction", tournament.slug, sanction.pk) in page
+    page = client.get(url("adjudication:sanction", tournament.slug, sanction.pk)).content.decode()
+    assert url("adjudication:sanction", tournament.slug, own.pk) in page

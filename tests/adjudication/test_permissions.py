@@ -22,11 +22,11 @@ test_every_post_form_carries_the_csrf_token = csrf_token_test(ADJUDICATION)
 
 test_the_form_pages_have_post_forms = form_pages_test(
     [
-        ("staff", T, "organiser"),
-        ("offences", T, "adjudicator"),
-        ("complaint-add", TB, "adjudicator"),
-        ("sanction-add", T, "panel"),
-        ("decision", D, "adjudicator"),
+        ("adjudication:staff", T, "organiser"),
+        ("adjudication:offences", T, "adjudicator"),
+        ("adjudication:complaint-add", TB, "adjudicator"),
+        ("adjudication:sanction-add", T, "panel"),
+        ("adjudication:decision", D, "adjudicator"),
     ]
 )
 

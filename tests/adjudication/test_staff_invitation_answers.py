@@ -48,7 +48,7 @@ def invited(tournament, organiser, email: str):
     """The organiser's invitation, served as a WSGI server does, the response not yet closed."""
     return served(
         "post",
-        reverse("staff-invite", args=[tournament.slug]),
+        reverse("adjudication:staff-invite", args=[tournament.slug]),
         {"name": "Olga Neu", "email": email, "role": "adjudicator"},
         HTTP_COOKIE=f"sessionid={session_of(organiser)}; django_language=en",
     )

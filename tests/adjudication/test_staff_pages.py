@@ -34,7 +34,7 @@ def organiser(client, staff):
     return client
 
 
-def staff_url(tournament, name="staff", *args) -> str:
+def staff_url(tournament, name="adjudication:staff", *args) -> str:
     return reverse(name, args=[tournament.slug, *args])
 
 
@@ -46,7 +46,7 @@ def committed(client, path, data=None, **extra):
 
 def invite(client, tournament, **fields):
     data = {"name": "Jürgen Müller", "email": "juergen@example.org", "role": "adjudicator"}
-    return committed(client, staff_url(tournament, "staff-invite"), {**data, **fields})
+    return committed(client, staff_url(tournament, "adjudication:staff-invite"), {**data, **fields})
 
 
 def shown_link(page: str) -> str:
@@ -176,7 +176,7 @@ def test_an_offer_is_withdrawn_and_can_no_longer_be_accepted(organiser, tourname
     named = factories.user(username="jmueller")
     organiser.post(staff_url(tournament), {"username": "jmueller", "role": "panel"})
     offer = RoleOffer.objects.get()
-    withdrawn = organiser.post(staff_url(tournament, "staff-offer-withdraw", offer.pk))
+    withdrawn = organiser.post(staff_url(tournament, "adjudication:staff-offer-withdraw", offer.pk))
     assert withdrawn.status_code == 302
     person = Client()
     person.cookies["django_language"] = "en"
@@ -222,8 +222,8 @@ def test_an_invitation_is_sent_and_listed_as_pending(organiser, tournament, mail
     assert 'id="invitation-url"' not in page  # the link goes to the address only
     invitation = StaffInvitation.objects.get()
     assert "Invitations not yet accepted" in page
-    assert staff_url(tournament, "staff-invite-again", invitation.pk) in page
-    assert staff_url(tournament, "staff-invitation-withdraw", invitation.pk) in page
+    assert staff_url(tournament, "adjudication:staff-invite-again", invitation.pk) in page
+    assert staff_url(tournament, "adjudication:staff-invitation-withdraw", invitation.pk) in page
     assert "plays as" in page
     (mail,) = mailoutbox
     assert mail.to == ["juergen@example.org"]
@@ -281,11 +281,11 @@ def test_a_new_address_chooses_a_password_and_sees_the_tournament(
     assert "Your user name will be <strong>juergen.mueller</strong>" in form
     chosen = person.post(link, {"new_password1": PASSWORD, "new_password2": PASSWORD})
     # Signed in with the password just chosen (issue 47), not sent to type it again.
-    assert chosen["Location"] == reverse("tournament", args=[tournament.slug])
+    assert chosen["Location"] == reverse("tournaments:tournament", args=[tournament.slug])
     welcome = person.get(chosen["Location"]).content.decode()
     assert "Your account is made and you are logged in" in welcome
     assert "juergen.mueller" in welcome
-    dashboard = person.get(staff_url(tournament, "adjudication"))
+    dashboard = person.get(staff_url(tournament, "adjudication:adjudication"))
     assert dashboard.status_code == 200
     assert tournament.name in dashboard.content.decode()
     # The link has done its work, and the staff page lists the role, not the invitation.
@@ -309,7 +309,7 @@ def test_an_address_with_an_account_logs_in_and_accepts(organiser, tournament, n
     person.force_login(account)
     assert "Accept the invitation" in person.get(link).content.decode()
     accepted = person.post(link)
-    assert accepted["Location"] == reverse("tournament", args=[tournament.slug])
+    assert accepted["Location"] == reverse("tournaments:tournament", args=[tournament.slug])
     assert TournamentRole.objects.filter(
         tournament=tournament, user=account, role=Role.ADJUDICATOR
     ).exists()
@@ -325,9 +325,13 @@ def test_a_link_that_no_longer_works_says_so_and_whom_to_ask(
     link = shown_link(organiser.get(response["Location"]).content.decode())
     invitation = StaffInvitation.objects.get()
     if state == "withdrawn":
-        organiser.post(staff_url(tournament, "staff-invitation-withdraw", invitation.pk))
+        organiser.post(
+            staff_url(tournament, "adjudication:staff-invitation-withdraw", invitation.pk)
+        )
     elif state == "replaced":
-        committed(organiser, staff_url(tournament, "staff-invite-again", invitation.pk))
+        committed(
+            organiser, staff_url(tournament, "adjudication:staff-invite-again", invitation.pk)
+        )
     else:
         now = timezone.now()
         StaffInvitation.objects.filter(pk=invitation.pk).update(
@@ -352,7 +356,9 @@ def test_invite_again_gives_a_fresh_link_and_the_first_stops_working(
     settings.SITE_URL = "http://testserver/"
     invite(organiser, tournament)
     invitation = StaffInvitation.objects.get()
-    again = committed(organiser, staff_url(tournament, "staff-invite-again", invitation.pk))
+    again = committed(
+        organiser, staff_url(tournament, "adjudication:staff-invite-again", invitation.pk)
+    )
     assert again.status_code == 302
     first, second = (link_in(mail) for mail in mailoutbox)
     assert first != second

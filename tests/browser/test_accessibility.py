@@ -67,19 +67,21 @@ def day():
         rounds=1,
     )
     return {
-        "entry page": reverse("sheet-link", args=[keeper.token]),
-        "sheet": reverse("sheet", args=[slug, 1, 1]),
-        "desk": reverse("desk", args=[slug, 1]),
-        "table (its seats' links)": reverse("table", args=[slug, 1, 1]),
-        "check-in": reverse("check-in", args=[slug]),
-        "registration": reverse("register", args=[slug]),
-        "personal page": reverse("personal-link", args=[entry.link_key]),
-        "player (his personal link)": reverse("entry-edit", args=[slug, entry.start_number]),
-        "standings": reverse("standings", args=[slug]),
-        "competition": reverse("competition", args=[league.slug]),
-        "team": reverse("team", args=[league.slug, teams[0].pk]),
-        "match day": reverse("match-day", args=[league.slug, match_day.number]),
-        "season table": reverse("season-table", args=[league.slug]),
+        "entry page": reverse("scoring:sheet-link", args=[keeper.token]),
+        "sheet": reverse("scoring:sheet", args=[slug, 1, 1]),
+        "desk": reverse("scoring:desk", args=[slug, 1]),
+        "table (its seats' links)": reverse("scoring:table", args=[slug, 1, 1]),
+        "check-in": reverse("tournaments:check-in", args=[slug]),
+        "registration": reverse("tournaments:register", args=[slug]),
+        "personal page": reverse("tournaments:personal-link", args=[entry.link_key]),
+        "player (his personal link)": reverse(
+            "tournaments:entry-edit", args=[slug, entry.start_number]
+        ),
+        "standings": reverse("tournaments:standings", args=[slug]),
+        "competition": reverse("teams:competition", args=[league.slug]),
+        "team": reverse("teams:team", args=[league.slug, teams[0].pk]),
+        "match day": reverse("teams:match-day", args=[league.slug, match_day.number]),
+        "season table": reverse("teams:season-table", args=[league.slug]),
     }
 
 

@@ -95,11 +95,13 @@ def test_the_second_member_of_the_desk_types_blind_and_never_receives_the_first_
     page.on("response", keep)
     log_in(page, "zoe", "a-long-test-password")
     slug = sheet.table.round.tournament.slug
-    page.goto(reverse("desk", args=[slug, 1]))
+    page.goto(reverse("scoring:desk", args=[slug, 1]))
     page.locator("#desk-table").fill("1")
     page.keyboard.press("Enter")
     # Straight to a blank second entry: no hand of the first on the way.
-    expect(page).to_have_url(f"{reverse('sheet-second', args=[slug, 1, 1])}", ignore_case=True)
+    expect(page).to_have_url(
+        f"{reverse('scoring:sheet-second', args=[slug, 1, 1])}", ignore_case=True
+    )
     expect(page.locator("tr[id^=hand-]")).to_have_count(0)
     keys = Keys(page)
     for number, hand in enumerate(paper, start=1):

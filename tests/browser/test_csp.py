@@ -69,7 +69,7 @@ def test_the_watch_sees_a_violation(page, world):
     """The checks below would see one: an inline handler added to a page is refused."""
     tournament, _, _ = world
     violations = Violations(page)
-    page.goto(reverse("tournament", args=[tournament.slug]))
+    page.goto(reverse("tournaments:tournament", args=[tournament.slug]))
     page.evaluate(
         "document.body.insertAdjacentHTML('beforeend', '<img src=\"/x.png\" onerror=\"1\">')"
     )
@@ -85,7 +85,7 @@ def test_the_scoresheet_entry_keeps_to_the_policy(page, world):
     tournament, _, _ = world
     sheet = Scoresheet.objects.get(table__round__tournament=tournament, table__number=1)
     violations = Violations(page)
-    page.goto(reverse("sheet-link", args=[sheet.table.seats.get(position=4).token]))
+    page.goto(reverse("scoring:sheet-link", args=[sheet.table.seats.get(position=4).token]))
     page.get_by_label("Value", exact=True).fill("3")
     page.get_by_label("Value", exact=True).press("Tab")
     page.keyboard.type("13")
@@ -100,7 +100,7 @@ def test_the_round_page_asks_before_the_playing_time_ends_and_keeps_to_the_polic
     tournament, _, adjudicator = world
     violations = Violations(page)
     log_in(page, adjudicator.username)
-    page.goto(reverse("round", args=[tournament.slug, 1]))
+    page.goto(reverse("tournaments:round", args=[tournament.slug, 1]))
     expect(page.locator(".clock-time")).not_to_have_text("")  # static/js/clock.js runs
     page.get_by_role("link", name="End the playing time").click()
     expect(page.get_by_text("Announce the end of the playing time for all tables?")).to_be_visible()
@@ -115,11 +115,11 @@ def test_the_standings_and_the_search_keep_to_the_policy(page, world):
     tournament, _, _ = world
     entry = tournament.entries.get(start_number=3)
     violations = Violations(page)
-    page.goto(reverse("standings", args=[tournament.slug]))
+    page.goto(reverse("tournaments:standings", args=[tournament.slug]))
     expect(page.locator("#standings table")).to_be_visible()
     page.get_by_role("searchbox").fill("1")
     page.get_by_role("searchbox").press("Enter")
-    expect(page).to_have_url(f"{reverse('find', args=[tournament.slug])}?q=1")
+    expect(page).to_have_url(f"{reverse('tournaments:find', args=[tournament.slug])}?q=1")
     page.get_by_role("searchbox").fill(entry.player.last_name)  # searched as typed (htmx)
     expect(page.locator("#found")).to_contain_text(entry.player.name)
     violations.assert_none()
@@ -130,7 +130,7 @@ def test_the_staff_page_keeps_to_the_policy(page, world, settings):
     tournament, organiser, _ = world
     violations = Violations(page)
     log_in(page, organiser.username)
-    page.goto(reverse("staff", args=[tournament.slug]))
+    page.goto(reverse("adjudication:staff", args=[tournament.slug]))
     page.locator("#invite_name").fill("Jürgen Müller")
     page.locator("#invite_email").fill("juergen@example.org")
     page.locator("#invite_role").select_option("adjudicator")
@@ -143,7 +143,7 @@ def test_withdrawing_a_player_asks_first_and_keeps_to_the_policy(page, world):
     tournament, organiser, _ = world
     violations = Violations(page)
     log_in(page, organiser.username)
-    page.goto(reverse("entries", args=[tournament.slug]))
+    page.goto(reverse("tournaments:entries", args=[tournament.slug]))
     questions = []
 
     def answer(dialog, accept: bool) -> None:
@@ -166,7 +166,7 @@ def test_withdrawing_a_player_asks_first_and_keeps_to_the_policy(page, world):
 def test_the_venue_screen_and_the_api_docs_keep_to_the_policy(page, world):
     tournament, _, _ = world
     violations = Violations(page)
-    page.goto(reverse("screen", args=[tournament.slug]))
+    page.goto(reverse("tournaments:screen", args=[tournament.slug]))
     expect(page.locator(".screen-qr svg")).to_be_visible()
     page.goto(reverse("api-docs"))
     expect(page.get_by_text("Doppelkopf tournament API").first).to_be_visible()

@@ -37,7 +37,9 @@ def test_the_desk_types_a_paper_sheet_and_confirms_it_from_the_signatures_by_key
     log_in(page, organiser.username, "a-long-test-password")
     table = sheet.table
     page.goto(
-        reverse("sheet", args=[table.round.tournament.slug, table.round.number, table.number])
+        reverse(
+            "scoring:sheet", args=[table.round.tournament.slug, table.round.number, table.number]
+        )
     )
     keys = Keys(page)
     typed = {}

@@ -55,7 +55,7 @@ def paper_round():
 
 def open_from_the_desk(page: Page, keys: Keys, slug: str) -> None:
     """From the desk's page, its "Table number" field focused: table 1's sheet."""
-    page.goto(reverse("desk", args=[slug, 1]))
+    page.goto(reverse("scoring:desk", args=[slug, 1]))
     expect(page.locator("#desk-table")).to_be_focused()
     keys.type("1")
     keys.press("Enter")
@@ -100,7 +100,7 @@ def test_two_members_of_the_desk_type_a_sheet_with_double_entry_by_keyboard_alon
     log_in(zoe, "zoe", "a-long-test-password")
     second = Keys(zoe)
     open_from_the_desk(zoe, second, slug)
-    expect(zoe).to_have_url(reverse("sheet-second", args=[slug, 1, 1]), ignore_case=True)
+    expect(zoe).to_have_url(reverse("scoring:sheet-second", args=[slug, 1, 1]), ignore_case=True)
     second_hands = type_the_sheet(zoe, second)
     compare = zoe.get_by_role("button", name="Compare with the first entry")
     expect(compare).to_be_focused()
@@ -131,7 +131,7 @@ def test_the_rows_other_controls_are_reached_with_the_tab_key(paper_round, page)
     in the switch changes the way and puts the keyboard in its first field."""
     sheet = paper_round
     log_in(page, "olga", "a-long-test-password")
-    page.goto(reverse("sheet", args=[sheet.table.round.tournament.slug, 1, 1]))
+    page.goto(reverse("scoring:sheet", args=[sheet.table.round.tournament.slug, 1, 1]))
     row = page.locator("#entry-row")
     expect(row.get_by_label("Value", exact=True)).to_be_focused()
     page.keyboard.press("Shift+Tab")

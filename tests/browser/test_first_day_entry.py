@@ -20,7 +20,7 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 
 
 def link(sheet: Scoresheet, position: int) -> str:
-    return reverse("sheet-link", args=[sheet.table.seats.get(position=position).token])
+    return reverse("scoring:sheet-link", args=[sheet.table.seats.get(position=position).token])
 
 
 def phone(new_page, **options) -> Page:

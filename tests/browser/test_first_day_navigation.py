@@ -35,7 +35,7 @@ def test_the_screen_moves_on_to_the_next_seating_and_then_to_the_standings(page)
     services.tournament_seating_publish(tournament=tournament)
     services.round_start(round=first)
     page.clock.install()
-    page.goto(reverse("screen", args=[tournament.slug]))
+    page.goto(reverse("tournaments:screen", args=[tournament.slug]))
     expect(page.get_by_text("Round 1 · running")).to_be_visible()
 
     # The time ends and every sheet is in, the round not yet closed: the screen shows no red
@@ -64,7 +64,7 @@ def test_the_screen_waits_for_the_sheets_still_out_after_the_time_ends(page):
     assert sheet is not None
     factories.sheet_confirmed(sheet, full_match())
     factories.round_end(first)
-    page.goto(reverse("screen", args=[tournament.slug]))
+    page.goto(reverse("tournaments:screen", args=[tournament.slug]))
     expect(page.get_by_text("Round 1 · finished")).to_be_visible()
     expect(page.get_by_text("Playing time is over")).to_be_visible()
 
@@ -77,7 +77,7 @@ def test_the_round_pages_link_to_the_rounds_either_side(page):
     services.round_close(round=first)
     factories.seated_round(tournament, seed=2)
 
-    page.goto(reverse("round", args=[tournament.slug, 1]))
+    page.goto(reverse("tournaments:round", args=[tournament.slug, 1]))
     nav = page.locator("#round-nav")
     expect(nav.get_by_role("link", name="Round 2")).to_be_visible()
     nav.get_by_role("link", name="Round 2").click()
@@ -88,7 +88,7 @@ def test_the_round_pages_link_to_the_rounds_either_side(page):
     expect(nav.get_by_text("Round 3 is not added yet: the organiser adds it")).to_be_visible()
 
     log_in(page, "leitung", "a-long-test-password")
-    page.goto(reverse("round", args=[tournament.slug, 2]))
+    page.goto(reverse("tournaments:round", args=[tournament.slug, 2]))
     page.locator("#round-nav").get_by_role("button", name="Add round 3").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Round 3")
     expect(page.locator("#round-nav").get_by_role("link", name="Round 2")).to_be_visible()
@@ -108,7 +108,7 @@ def test_every_open_invitation_keeps_its_link_on_the_staff_page(new_page, settin
     tournament = factories.tournament(players=4, organiser=organiser)
     page = new_page()
     log_in(page, "chef", "a-long-test-password")
-    page.goto(reverse("staff", args=[tournament.slug]))
+    page.goto(reverse("adjudication:staff", args=[tournament.slug]))
 
     _invite(page, "Jürgen Müller", "juergen@example.org", "adjudicator")
     first_link = page.locator("#invitation-url").input_value()

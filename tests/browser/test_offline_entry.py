@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def keeper_link(sheet: Scoresheet) -> str:
-    return reverse("sheet-link", args=[sheet.table.seats.get(position=4).token])
+    return reverse("scoring:sheet-link", args=[sheet.table.seats.get(position=4).token])
 
 
 def enter(page: Page, number: int, value: int, plus: str) -> None:
@@ -141,7 +141,9 @@ def test_a_change_from_another_device_is_shown_hand_by_hand_and_nothing_is_overw
     desk = Client()
     desk.force_login(factories.adjudicator(sheet.table.round.tournament))
     table = sheet.table
-    address = reverse("sheet-save", args=[table.round.tournament.slug, table.round.number, 1])
+    address = reverse(
+        "scoring:sheet-save", args=[table.round.tournament.slug, table.round.number, 1]
+    )
     sheet.refresh_from_db()
     answer = desk.post(
         address,

@@ -67,14 +67,16 @@ def create_tournament(page: Page) -> Tournament:
     page.get_by_label("First day").fill(datetime.date.today().isoformat())
     page.get_by_role("button", name="Create the tournament").click()
     tournament = Tournament.objects.get(name="Herbstturnier Münster")
-    expect(page).to_have_url(f"{reverse('tournament', args=[tournament.slug])}", ignore_case=True)
+    expect(page).to_have_url(
+        f"{reverse('tournaments:tournament', args=[tournament.slug])}", ignore_case=True
+    )
     assert tournament.slug.startswith("herbstturnier-muenster")
     return tournament
 
 
 def invite_adjudicator(page: Page, tournament: Tournament) -> str:
     """The invitation link the staff page shows the organiser, to pass on."""
-    page.goto(reverse("staff", args=[tournament.slug]))
+    page.goto(reverse("adjudication:staff", args=[tournament.slug]))
     page.locator("#invite_name").fill("Jürgen Schiedsrichter")
     page.locator("#invite_email").fill("schiri@example.org")
     page.locator("#invite_role").select_option("adjudicator")
@@ -90,12 +92,12 @@ def accept_invitation(page: Page, link: str, tournament: Tournament) -> None:
     page.get_by_label("The new password again").fill(ADJUDICATOR_PASSWORD)
     page.get_by_role("button", name="Set the password").click()
     expect(page.get_by_text("Your account is made")).to_be_visible()
-    page.goto(reverse("adjudication", args=[tournament.slug]))
+    page.goto(reverse("adjudication:adjudication", args=[tournament.slug]))
     expect(page.get_by_role("heading", level=1)).to_be_visible()
 
 
 def import_players(page: Page, tournament: Tournament) -> None:
-    page.goto(reverse("players-import", args=[tournament.slug]))
+    page.goto(reverse("tournaments:players-import", args=[tournament.slug]))
     page.locator("input[type=file]").set_input_files(
         {"name": "spieler.csv", "mimeType": "text/csv", "buffer": PLAYERS.encode()}
     )
@@ -106,9 +108,9 @@ def import_players(page: Page, tournament: Tournament) -> None:
 
 
 def draw_first_round(page: Page, tournament: Tournament) -> None:
-    page.goto(reverse("tournament", args=[tournament.slug]))
+    page.goto(reverse("tournaments:tournament", args=[tournament.slug]))
     page.get_by_role("button", name="Add round 1").click()
-    page.goto(reverse("round", args=[tournament.slug, 1]))
+    page.goto(reverse("tournaments:round", args=[tournament.slug, 1]))
     page.get_by_role("button", name="Draw the seating").click()
     page.get_by_role("button", name="Publish the seating").click()
     expect(page.get_by_role("button", name="Start the round")).to_be_visible()
@@ -116,7 +118,7 @@ def draw_first_round(page: Page, tournament: Tournament) -> None:
 
 def print_seat_slips(page: Page, tournament: Tournament) -> str:
     """The seat slips' PDF, as text."""
-    page.goto(reverse("round", args=[tournament.slug, 1]))
+    page.goto(reverse("tournaments:round", args=[tournament.slug, 1]))
     page.get_by_role("button", name="Seat slips (PDF)").click()
     download = page.get_by_role("link", name="Download")
     expect(download).to_be_visible()
@@ -154,11 +156,11 @@ def test_an_organiser_prepares_the_day_and_a_player_confirms_from_his_slip(new_p
     seat = Seat.objects.select_related("entry__player").get(
         round__tournament=tournament, table__number=1, position=1
     )
-    own_link = reverse("sheet-link", args=[seat.token])
+    own_link = reverse("scoring:sheet-link", args=[seat.token])
     assert own_link in slips
     assert seat.entry.player.last_name in slips
 
-    page.goto(reverse("round", args=[tournament.slug, 1]))
+    page.goto(reverse("tournaments:round", args=[tournament.slug, 1]))
     page.get_by_role("button", name="Start the round").click()
     expect(page.get_by_role("link", name="End the playing time")).to_be_visible()
 

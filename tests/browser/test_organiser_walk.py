@@ -29,7 +29,7 @@ def test_every_player_action_is_within_a_phones_width(new_page):
     organiser = factories.user(username="leitung")
     tournament = factories.tournament(players=4, organiser=organiser)
     page = german_phone(new_page, "leitung")
-    page.goto(reverse("entries", args=[tournament.slug]))
+    page.goto(reverse("tournaments:entries", args=[tournament.slug]))
     actions = (
         page.locator("#players td")
         .get_by_role("button")
@@ -48,7 +48,7 @@ def test_a_link_buttons_text_is_centred_in_its_taller_phone_button(new_page):
     "PDF", "← Runde 1", "Bearbeiten") kept its text at the top of that height."""
     tournament = factories.tournament(players=4)
     page = new_page(**PHONE, locale="de-DE")
-    page.goto(reverse("standings", args=[tournament.slug]))
+    page.goto(reverse("tournaments:standings", args=[tournament.slug]))
     link = page.get_by_role("link", name="CSV")
     offset = link.evaluate(
         """a => {
@@ -70,7 +70,7 @@ def test_the_rounds_table_fits_a_phone(new_page):
     # The longest status: "Spielzeit beendet".
     factories.round_end(services.round_start(round=factories.seated_round(tournament)))
     page = new_page(**PHONE, locale="de-DE")
-    page.goto(reverse("tournament", args=[tournament.slug]))
+    page.goto(reverse("tournaments:tournament", args=[tournament.slug]))
     table = page.get_by_role("table").filter(has_text="Bestätigt")
     expect(table.get_by_role("columnheader", name="Bestätigt")).to_be_visible()
     overflow = table.evaluate("t => t.parentElement.scrollWidth - t.parentElement.clientWidth")

@@ -32,7 +32,7 @@ def test_the_desk_confirms_a_claim_on_a_phone_by_keyboard(new_page):
     page.get_by_label("Benutzername").fill("leitung")
     page.get_by_label("Passwort").fill("a-long-test-password")
     page.get_by_role("button", name="Anmelden").click()
-    page.goto(reverse("check-in", args=[tournament.slug]))
+    page.goto(reverse("tournaments:check-in", args=[tournament.slug]))
     claim = page.locator("#claim-1")
     expect(claim).to_contain_text("DDV-Nummer 4711 angegeben, nicht bestätigt")
     expect(claim).to_contain_text("Erfasst: Jürgen Müller-Lüdenscheidt (Doko Rheinland)")

@@ -51,7 +51,7 @@ def test_every_registration_action_is_within_a_phones_width(new_page):
             language="de",
         )
     page = german_phone(new_page, "leitung")
-    page.goto(reverse("registration-manage", args=[tournament.slug]))
+    page.goto(reverse("tournaments:registration-manage", args=[tournament.slug]))
     actions = page.locator("table td").get_by_role("button")
     # Two admitted ("Zurück auf die Warteliste"), two waiting (give, up or down, remove).
     expect(actions).to_have_count(2 + 2 * 3)

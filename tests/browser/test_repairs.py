@@ -17,7 +17,7 @@ PHONE = {"viewport": {"width": 390, "height": 700}}
 
 
 def keeper_link(sheet: Scoresheet) -> str:
-    return reverse("sheet-link", args=[sheet.table.seats.get(position=4).token])
+    return reverse("scoring:sheet-link", args=[sheet.table.seats.get(position=4).token])
 
 
 def entered(sheet: Scoresheet, count: int) -> Scoresheet:

@@ -13,7 +13,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def keeper_link(sheet: Scoresheet) -> str:
-    return reverse("sheet-link", args=[sheet.table.seats.get(position=4).token])
+    return reverse("scoring:sheet-link", args=[sheet.table.seats.get(position=4).token])
 
 
 def type_hand(page, value: str, plus: str) -> None:

@@ -77,7 +77,7 @@ class Keys:
 
 def link(sheet: Scoresheet, position: int) -> str:
     """The private link of a seat (the scorekeeper's is printed on the sheet as a QR code)."""
-    return reverse("sheet-link", args=[sheet.table.seats.get(position=position).token])
+    return reverse("scoring:sheet-link", args=[sheet.table.seats.get(position=position).token])
 
 
 def enter_quick(page: Page, keys: Keys, number: int, hand: Hand) -> None:

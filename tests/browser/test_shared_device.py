@@ -34,7 +34,9 @@ KEPT = """async ([path, text]) => {
 
 def sheet_path(sheet: Scoresheet) -> str:
     table = sheet.table
-    return reverse("sheet", args=[table.round.tournament.slug, table.round.number, table.number])
+    return reverse(
+        "scoring:sheet", args=[table.round.tournament.slug, table.round.number, table.number]
+    )
 
 
 def kept(page: Page, path: str, text: str) -> bool:

@@ -34,7 +34,7 @@ def test_an_invited_adjudicator_chooses_a_password_and_logs_in(new_page, setting
     settings.EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
     organiser = factories.user(username="chef")
     tournament = factories.tournament(players=4, organiser=organiser)
-    staff_path = reverse("staff", args=[tournament.slug])
+    staff_path = reverse("adjudication:staff", args=[tournament.slug])
 
     page = new_page(**PHONE)
     log_in(page, "chef", "a-long-test-password", staff_path)
@@ -61,7 +61,7 @@ def test_an_invited_adjudicator_chooses_a_password_and_logs_in(new_page, setting
     person.get_by_role("button", name="Set the password").click()
     expect(person.get_by_text("Your account is made")).to_be_visible()
     shot(person, "login-after-invitation")
-    person.goto(reverse("adjudication", args=[tournament.slug]))
+    person.goto(reverse("adjudication:adjudication", args=[tournament.slug]))
     expect(person.get_by_role("heading", level=1)).to_be_visible()
     assert TournamentRole.objects.filter(
         tournament=tournament, user__username="juergen.mueller", role="adjudicator"

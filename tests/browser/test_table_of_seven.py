@@ -27,7 +27,7 @@ def test_a_table_of_seven_enters_hands_without_those_sitting_out_and_is_ranked(p
     assert sheet.table.seats.count() == 7
     keeper = sheet.table.seats.get(position=7)  # the last seat keeps the sheet (TSR 10.1.4)
 
-    page.goto(reverse("sheet-link", args=[keeper.token]))
+    page.goto(reverse("scoring:sheet-link", args=[keeper.token]))
     expect(page.get_by_text("You keep the scoresheet")).to_be_visible()
     # Hand 1, seat 1 deals: seats 1 to 3 sit out, seats 4 and 5 win a normal game of 2.
     expect(page.get_by_label("Value", exact=True)).to_be_focused()
@@ -64,7 +64,7 @@ def test_a_table_of_seven_enters_hands_without_those_sitting_out_and_is_ranked(p
     factories.sheet_confirmed(sheet, hands)
     round_.refresh_from_db()
     assert round_.status == Round.Status.CLOSED  # closed by its last sheet's confirm
-    page.goto(reverse("standings", args=[tournament.slug]))
+    page.goto(reverse("tournaments:standings", args=[tournament.slug]))
     rows = page.locator("#standings tbody tr")
     expect(rows).to_have_count(7)
     expect(page.locator("#standings")).to_contain_text("1.")

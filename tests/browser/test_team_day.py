@@ -45,7 +45,7 @@ def test_an_organiser_sets_up_a_match_day_and_draws_four_teams_at_every_table(ne
     organiser.groups.add(group)
     page = logged_in(new_page, "liga")
 
-    page.goto(reverse("competition-new"))
+    page.goto(reverse("teams:competition-new"))
     page.get_by_label(re.compile(r"^Name")).fill("Bezirksliga Süd")
     page.get_by_label("Saison").fill("2026/27")
     page.get_by_label("Abstiegsplätze").fill("1")

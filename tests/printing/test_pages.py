@@ -15,15 +15,15 @@ def test_organiser_prints_the_list_of_players(client, played, django_capture_on_
     tournament, _, organiser = played
     client.force_login(organiser)
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(reverse("entries-print", args=[tournament.slug]))
+        response = client.post(reverse("printing:entries-print", args=[tournament.slug]))
     job = Job.objects.get()
-    assert response.url == reverse("job", args=[job.pk])
+    assert response.url == reverse("printing:job", args=[job.pk])
     # Without Redis the job ran in-process as soon as the request's transaction committed.
     assert job.status == Job.Status.DONE
     assert job.progress == 100
-    status = client.get(reverse("job", args=[job.pk]), headers={"HX-Request": "true"})
-    assert reverse("job-download", args=[job.pk]) in status.content.decode()
-    download = client.get(reverse("job-download", args=[job.pk]))
+    status = client.get(reverse("printing:job", args=[job.pk]), headers={"HX-Request": "true"})
+    assert reverse("printing:job-download", args=[job.pk]) in status.content.decode()
+    download = client.get(reverse("printing:job-download", args=[job.pk]))
     pdf = b"".join(download.streaming_content)
     assert pdf.startswith(b"%PDF")
     assert download["Content-Disposition"].startswith("attachment")
@@ -33,9 +33,9 @@ def test_job_page_polls_while_the_job_runs(client, played):
     tournament, _, organiser = played
     job = Job.objects.create(tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, language="de")
     client.force_login(organiser)
-    page = client.get(reverse("job", args=[job.pk])).content.decode()
+    page = client.get(reverse("printing:job", args=[job.pk])).content.decode()
     assert 'hx-trigger="every 1s"' in page
-    assert client.get(reverse("job-download", args=[job.pk])).status_code == 404
+    assert client.get(reverse("printing:job-download", args=[job.pk])).status_code == 404
 
 
 def test_a_rounds_printout_leads_back_to_its_round(client, played):
@@ -46,13 +46,13 @@ def test_a_rounds_printout_leads_back_to_its_round(client, played):
         tournament=tournament, round=round_, kind=Job.Kind.SEAT_SLIPS_PDF, language="de"
     )
     client.force_login(organiser)
-    page = client.get(reverse("job", args=[job.pk])).content.decode()
-    assert f'href="{reverse("round", args=[tournament.slug, 1])}"' in page
+    page = client.get(reverse("printing:job", args=[job.pk])).content.decode()
+    assert f'href="{reverse("tournaments:round", args=[tournament.slug, 1])}"' in page
 
 
 def test_printing_needs_the_organiser_role(client, played):
     tournament, _, _ = played
-    url = reverse("entries-print", args=[tournament.slug])
+    url = reverse("printing:entries-print", args=[tournament.slug])
     assert client.post(url).status_code == 302  # to the login page
     client.force_login(factories.user())
     assert client.post(url).status_code == 403
@@ -65,8 +65,8 @@ def test_someone_elses_job_is_not_found(client, played):
         tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, by=organiser
     )
     client.force_login(factories.user())
-    assert client.get(reverse("job", args=[job.pk])).status_code == 404
-    assert client.get(reverse("job-download", args=[job.pk])).status_code == 404
+    assert client.get(reverse("printing:job", args=[job.pk])).status_code == 404
+    assert client.get(reverse("printing:job-download", args=[job.pk])).status_code == 404
 
 
 def test_a_rounds_files_are_named_in_the_readers_language(
@@ -81,7 +81,9 @@ def test_a_rounds_files_are_named_in_the_readers_language(
     for index, kind in enumerate(kinds):
         client.cookies["django_language"] = "en" if index % 2 else "de"
         with django_capture_on_commit_callbacks(execute=True):
-            client.post(reverse("round-print", args=[tournament.slug, round_.number, kind]))
+            client.post(
+                reverse("printing:round-print", args=[tournament.slug, round_.number, kind])
+            )
     jobs = list(Job.objects.filter(round=round_).order_by("created_at"))
     assert {job.language for job in jobs} == {"de", "en"}
     assert all(job.status == Job.Status.DONE for job in jobs)
@@ -108,7 +110,7 @@ def test_a_rounds_files_are_named_in_the_readers_language(
         client.cookies["django_language"] = language
         downloaded = []
         for job in jobs:
-            response = client.get(reverse("job-download", args=[job.pk]))
+            response = client.get(reverse("printing:job-download", args=[job.pk]))
             assert b"".join(response.streaming_content).startswith(b"%PDF")
             disposition = response["Content-Disposition"]
             downloaded.append(disposition.split('filename="')[1].rstrip('"'))
@@ -122,13 +124,13 @@ def test_a_tables_sheet_and_the_standings_are_named_in_the_readers_language(
     client.force_login(organiser)
     client.cookies["django_language"] = "en"
     with django_capture_on_commit_callbacks(execute=True):
-        client.post(reverse("standings-print", args=[tournament.slug]))
-        client.post(reverse("sheet-pdf", args=[tournament.slug, round_.number, 2]))
-        client.post(reverse("entries-print", args=[tournament.slug]))
+        client.post(reverse("printing:standings-print", args=[tournament.slug]))
+        client.post(reverse("printing:sheet-pdf", args=[tournament.slug, round_.number, 2]))
+        client.post(reverse("printing:entries-print", args=[tournament.slug]))
     client.cookies["django_language"] = "de"
     names = []
     for job in Job.objects.order_by("created_at"):
-        response = client.get(reverse("job-download", args=[job.pk]))
+        response = client.get(reverse("printing:job-download", args=[job.pk]))
         names.append(response["Content-Disposition"].split('filename="')[1].rstrip('"'))
     slug = tournament.slug
     assert names == [

@@ -51,19 +51,19 @@ def tournament(organiser):
 
 def print_cards(client, tournament, capture) -> bytes:
     """Start the cards from the players page as the organiser does, and download them."""
-    page = client.get(reverse("entries", args=[tournament.slug])).content.decode()
-    action = reverse("personal-cards-print", args=[tournament.slug])
+    page = client.get(reverse("tournaments:entries", args=[tournament.slug])).content.decode()
+    action = reverse("printing:personal-cards-print", args=[tournament.slug])
     assert action in page
     assert "Print personal link cards" in page
     with capture(execute=True):
         response = client.post(action)
     job = Job.objects.get()
-    assert response.url == reverse("job", args=[job.pk])
+    assert response.url == reverse("printing:job", args=[job.pk])
     assert job.kind == Job.Kind.PERSONAL_CARDS_PDF
     assert job.round is None
     assert job.status == Job.Status.DONE, job.error
     assert job.file.name.endswith("-personal-links.pdf")
-    return b"".join(client.get(reverse("job-download", args=[job.pk])).streaming_content)
+    return b"".join(client.get(reverse("printing:job-download", args=[job.pk])).streaming_content)
 
 
 def test_every_active_player_gets_a_card_with_the_qr_of_their_personal_link(
@@ -78,7 +78,7 @@ def test_every_active_player_gets_a_card_with_the_qr_of_their_personal_link(
     printed = "".join(words.split())  # the address may wrap
     operators = operators_of(content)
     for entry in active:
-        url = "http://testserver" + reverse("personal-link", args=[entry.link_key])
+        url = "http://testserver" + reverse("tournaments:personal-link", args=[entry.link_key])
         assert qr_drawn(operators, url)
         assert url in printed
         assert words.count(entry.sort_name) == 1
@@ -117,14 +117,16 @@ def test_the_cards_are_in_german_for_a_german_organiser(
 ):
     client.cookies["django_language"] = "de"
     client.force_login(organiser)
-    action = reverse("personal-cards-print", args=[tournament.slug])
-    page = client.get(reverse("entries", args=[tournament.slug])).content.decode()
+    action = reverse("printing:personal-cards-print", args=[tournament.slug])
+    page = client.get(reverse("tournaments:entries", args=[tournament.slug])).content.decode()
     assert "Karten mit dem persönlichen Link drucken" in page
     with django_capture_on_commit_callbacks(execute=True):
         client.post(action)
     job = Job.objects.get()
     assert job.status == Job.Status.DONE, job.error
-    words = words_of(b"".join(client.get(reverse("job-download", args=[job.pk])).streaming_content))
+    words = words_of(
+        b"".join(client.get(reverse("printing:job-download", args=[job.pk])).streaming_content)
+    )
     assert words.count("Ihre Seite für das ganze Turnier") == 10
     assert "Startnummer 1" in words
 
@@ -138,14 +140,14 @@ def test_the_cards_carry_the_site_url_when_it_is_set(
     printed = "".join(words_of(content).split())
     assert "testserver" not in printed
     entry = tournament.entries.get(start_number=1)
-    url = "http://192.168.1.20:8000" + reverse("personal-link", args=[entry.link_key])
+    url = "http://192.168.1.20:8000" + reverse("tournaments:personal-link", args=[entry.link_key])
     assert url in printed
     assert qr_drawn(operators_of(content), url)
 
 
 def test_only_the_organiser_prints_the_cards(client, organiser, tournament):
-    page_url = reverse("entries", args=[tournament.slug])
-    action = reverse("personal-cards-print", args=[tournament.slug])
+    page_url = reverse("tournaments:entries", args=[tournament.slug])
+    action = reverse("printing:personal-cards-print", args=[tournament.slug])
     adjudicator = factories.adjudicator(tournament)
     client.force_login(adjudicator)
     page = client.get(page_url).content.decode()
@@ -238,10 +240,12 @@ def test_the_seat_slips_keep_the_rounds_qr_and_name_the_personal_link(
     tournament_services.round_start(round=factories.seated_round(tournament))
     client.force_login(organiser)
     with django_capture_on_commit_callbacks(execute=True):
-        client.post(reverse("round-print", args=[tournament.slug, 1, "slips"]))
+        client.post(reverse("printing:round-print", args=[tournament.slug, 1, "slips"]))
     job = Job.objects.get()
     assert job.status == Job.Status.DONE, job.error
-    content = b"".join(client.get(reverse("job-download", args=[job.pk])).streaming_content)
+    content = b"".join(
+        client.get(reverse("printing:job-download", args=[job.pk])).streaming_content
+    )
     words = words_of(content)
     printed = "".join(words.split())
     operators = operators_of(content)
@@ -249,8 +253,12 @@ def test_the_seat_slips_keep_the_rounds_qr_and_name_the_personal_link(
     assert len(seats) == 8
     assert words.count("Your page for the whole tournament:") == 8
     for seat in seats:
-        assert qr_drawn(operators, "http://testserver" + reverse("sheet-link", args=[seat.token]))
-        personal = "http://testserver" + reverse("personal-link", args=[seat.entry.link_key])
+        assert qr_drawn(
+            operators, "http://testserver" + reverse("scoring:sheet-link", args=[seat.token])
+        )
+        personal = "http://testserver" + reverse(
+            "tournaments:personal-link", args=[seat.entry.link_key]
+        )
         assert personal in printed
         assert not qr_drawn(operators, personal)  # one code on a slip: the round's
 
@@ -261,30 +269,33 @@ def test_one_players_card_is_printed_from_the_entry_edit_page(
     """A card lost, or the link replaced: a card for that player alone."""
     client.force_login(organiser)
     entry = tournament.entries.get(start_number=5)
-    page = client.get(reverse("entry-edit", args=[tournament.slug, 5])).content.decode()
-    action = reverse("personal-card-print", args=[tournament.slug, 5])
+    page = client.get(reverse("tournaments:entry-edit", args=[tournament.slug, 5])).content.decode()
+    action = reverse("printing:personal-card-print", args=[tournament.slug, 5])
     assert action in page
     assert "Print this player's personal link card" in page
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(action)
     job = Job.objects.get()
-    assert response.url == reverse("job", args=[job.pk])
+    assert response.url == reverse("printing:job", args=[job.pk])
     assert job.status == Job.Status.DONE, job.error
     assert job.file.name.endswith("-5-personal-links.pdf")
-    content = b"".join(client.get(reverse("job-download", args=[job.pk])).streaming_content)
+    content = b"".join(
+        client.get(reverse("printing:job-download", args=[job.pk])).streaming_content
+    )
     assert len(pages_of(content)) == 1
     words = words_of(content)
     assert words.count(LINE) == 1
     assert entry.sort_name in words
     assert qr_drawn(
-        operators_of(content), "http://testserver" + reverse("personal-link", args=[entry.link_key])
+        operators_of(content),
+        "http://testserver" + reverse("tournaments:personal-link", args=[entry.link_key]),
     )
 
 
 def test_a_withdrawn_player_is_told_why_there_is_no_card(client, organiser, tournament):
     client.force_login(organiser)
-    action = reverse("personal-card-print", args=[tournament.slug, 2])
-    page = client.get(reverse("entry-edit", args=[tournament.slug, 2])).content.decode()
+    action = reverse("printing:personal-card-print", args=[tournament.slug, 2])
+    page = client.get(reverse("tournaments:entry-edit", args=[tournament.slug, 2])).content.decode()
     assert action not in page
     assert "No personal link card: the player is withdrawn." in page
     response = client.post(action, follow=True)

@@ -367,10 +367,12 @@ def test_the_printed_sheet_job_shows_the_adjudication(
     tournament = sheet.table.round.tournament
     client.force_login(organiser)
     with django_capture_on_commit_callbacks(execute=True):
-        client.post(reverse("sheet-pdf", args=[tournament.slug, 1, 1]))
+        client.post(reverse("printing:sheet-pdf", args=[tournament.slug, 1, 1]))
     job = Job.objects.get()
     assert job.status == Job.Status.DONE, job.error
-    content = b"".join(client.get(reverse("job-download", args=[job.pk])).streaming_content)
+    content = b"".join(
+        client.get(reverse("printing:job-download", args=[job.pk])).streaming_content
+    )
     (text,) = pages_of(content)
     assert "P -3" in text
     assert f"AR\n{at(minor.initialled_at)}" in text
@@ -387,17 +389,21 @@ def test_the_blank_sheets_job_prints_each_keepers_private_link(
     tournament, round_ = running_table(organiser, players=9)
     client.force_login(organiser)
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(reverse("round-print", args=[tournament.slug, 1, "scoresheets"]))
+        response = client.post(
+            reverse("printing:round-print", args=[tournament.slug, 1, "scoresheets"])
+        )
     job = Job.objects.get()
-    assert response.url == reverse("job", args=[job.pk])
+    assert response.url == reverse("printing:job", args=[job.pk])
     assert job.status == Job.Status.DONE
     assert job.file.name.endswith("-scoresheets.pdf")
-    content = b"".join(client.get(reverse("job-download", args=[job.pk])).streaming_content)
+    content = b"".join(
+        client.get(reverse("printing:job-download", args=[job.pk])).streaming_content
+    )
     operators = operators_of(content)
     assert len(operators) == 2
     for row, page in zip(selectors.round_tables(round=round_), operators, strict=True):
         keeper = Seat.objects.get(table=row.table, position=len(row.seats))
-        url = "http://testserver" + reverse("sheet-link", args=[keeper.token])
+        url = "http://testserver" + reverse("scoring:sheet-link", args=[keeper.token])
         assert qr_drawn(page, url)
 
 
@@ -413,12 +419,14 @@ def test_a_sheet_handed_over_prints_its_new_keeper(
     )
     client.force_login(organiser)
     with django_capture_on_commit_callbacks(execute=True):
-        client.post(reverse("round-print", args=[tournament.slug, 1, "scoresheets"]))
+        client.post(reverse("printing:round-print", args=[tournament.slug, 1, "scoresheets"]))
     job = Job.objects.get()
-    content = b"".join(client.get(reverse("job-download", args=[job.pk])).streaming_content)
+    content = b"".join(
+        client.get(reverse("printing:job-download", args=[job.pk])).streaming_content
+    )
     keeper = Seat.objects.get(table=sheet.table, position=2)
     [page] = operators_of(content)
-    assert qr_drawn(page, "http://testserver" + reverse("sheet-link", args=[keeper.token]))
+    assert qr_drawn(page, "http://testserver" + reverse("scoring:sheet-link", args=[keeper.token]))
     assert "Scorekeeper's link (seat 2)" in pages_of(content)[0]
     sheet = factories.sheet_confirmed(sheet, full_match())
     state = sheet_state(sheet=sheet)
@@ -437,17 +445,19 @@ def test_the_organiser_prints_a_tables_sheet_from_its_page(
     tournament, round_ = running_table(organiser)
     sheet = confirmed_sheet(round_, 4)
     client.force_login(organiser)
-    url = reverse("sheet", args=[tournament.slug, 1, 1])
+    url = reverse("scoring:sheet", args=[tournament.slug, 1, 1])
     page = client.get(url).content.decode()
     assert "Completed scoresheet (PDF)" in page
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(reverse("sheet-pdf", args=[tournament.slug, 1, 1]))
+        response = client.post(reverse("printing:sheet-pdf", args=[tournament.slug, 1, 1]))
     job = Job.objects.get()
-    assert response.url == reverse("job", args=[job.pk])
+    assert response.url == reverse("printing:job", args=[job.pk])
     assert job.table == sheet.table
     assert job.status == Job.Status.DONE, job.error
     assert job.file.name.endswith("-table-1.pdf")
-    content = b"".join(client.get(reverse("job-download", args=[job.pk])).streaming_content)
+    content = b"".join(
+        client.get(reverse("printing:job-download", args=[job.pk])).streaming_content
+    )
     assert "Status: confirmed" in pages_of(content)[0]
 
 
@@ -457,12 +467,15 @@ def test_only_the_organiser_prints_a_sheet(client, organiser):
     factories.role_grant(tournament=tournament, user=adjudicator, role="adjudicator")
     client.force_login(adjudicator)
     assert (
-        "(PDF)" not in client.get(reverse("sheet", args=[tournament.slug, 1, 1])).content.decode()
+        "(PDF)"
+        not in client.get(reverse("scoring:sheet", args=[tournament.slug, 1, 1])).content.decode()
     )
-    assert client.post(reverse("sheet-pdf", args=[tournament.slug, 1, 1])).status_code == 403
+    assert (
+        client.post(reverse("printing:sheet-pdf", args=[tournament.slug, 1, 1])).status_code == 403
+    )
     client.logout()
     keeper = Seat.objects.get(round=round_, position=4)
-    link = reverse("sheet-link", args=[keeper.token])
+    link = reverse("scoring:sheet-link", args=[keeper.token])
     assert "(PDF)" not in client.get(link).content.decode()
     assert client.post(link + "pdf/").status_code == 404
     assert not Job.objects.exists()

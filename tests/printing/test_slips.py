@@ -145,20 +145,20 @@ def tournament(organiser):
 def print_slips(client, tournament, capture) -> bytes:
     """Start the slips from the round's page as the organiser does, and download them."""
     with capture(execute=True):
-        response = client.post(reverse("round-print", args=[tournament.slug, 1, "slips"]))
+        response = client.post(reverse("printing:round-print", args=[tournament.slug, 1, "slips"]))
     job = Job.objects.get()
-    assert response.url == reverse("job", args=[job.pk])
+    assert response.url == reverse("printing:job", args=[job.pk])
     assert job.kind == Job.Kind.SEAT_SLIPS_PDF
     assert job.status == Job.Status.DONE, job.error
     assert job.file.name.endswith("-round-1-seat-slips.pdf")
-    page = client.get(reverse("job", args=[job.pk])).content.decode()
-    assert reverse("job-download", args=[job.pk]) in page
-    return b"".join(client.get(reverse("job-download", args=[job.pk])).streaming_content)
+    page = client.get(reverse("printing:job", args=[job.pk])).content.decode()
+    assert reverse("printing:job-download", args=[job.pk]) in page
+    return b"".join(client.get(reverse("printing:job-download", args=[job.pk])).streaming_content)
 
 
 def test_the_organiser_is_offered_the_slips_on_the_rounds_page(client, organiser, tournament):
-    url = reverse("round", args=[tournament.slug, 1])
-    action = reverse("round-print", args=[tournament.slug, 1, "slips"])
+    url = reverse("tournaments:round", args=[tournament.slug, 1])
+    action = reverse("printing:round-print", args=[tournament.slug, 1, "slips"])
     client.force_login(organiser)
     page = client.get(url).content.decode()
     assert action in page
@@ -186,11 +186,13 @@ def test_the_slips_job_prints_every_players_own_link(
     assert len(seats) == 9
     words = words_of(content)
     for seat in seats:
-        url = "http://testserver" + reverse("sheet-link", args=[seat.token])
+        url = "http://testserver" + reverse("scoring:sheet-link", args=[seat.token])
         assert qr_drawn(operators, url)
         assert url in printed
         assert words.count(seat.entry.player.sort_name) == 1
-    round_page = client.get(reverse("round", args=[tournament.slug, 1])).content.decode()
+    round_page = client.get(
+        reverse("tournaments:round", args=[tournament.slug, 1])
+    ).content.decode()
     assert "seat slips (PDF)" in round_page  # among the round's latest printouts
 
 
@@ -204,7 +206,7 @@ def test_the_slips_carry_the_site_url_when_it_is_set(
     operators = operators_of(content)
     assert "testserver" not in printed
     for token in Seat.objects.filter(round__number=1).values_list("token", flat=True):
-        url = "http://192.168.1.20:8000" + reverse("sheet-link", args=[token])
+        url = "http://192.168.1.20:8000" + reverse("scoring:sheet-link", args=[token])
         assert url in printed
         assert qr_drawn(operators, url)
 
@@ -222,7 +224,7 @@ def test_a_player_opens_his_sheet_with_the_link_on_his_slip(
     client.logout()
     sheet = Scoresheet.objects.get(table__round__number=1, table__number=1)
     keeper = sheet.table.seats.get(position=4)
-    path = reverse("sheet-link", args=[keeper.token])
+    path = reverse("scoring:sheet-link", args=[keeper.token])
     assert "http://testserver" + path in text
     page = client.get(path)
     assert page.status_code == 200

@@ -61,7 +61,9 @@ def pages_of(content: bytes) -> list[str]:
 def printed(client, tournament, kind: str, host: str, capture) -> list[str]:
     """The pages of a round's printout started from the round's page as the organiser does."""
     with capture(execute=True):
-        client.post(reverse("round-print", args=[tournament.slug, 1, kind]), headers={"host": host})
+        client.post(
+            reverse("printing:round-print", args=[tournament.slug, 1, kind]), headers={"host": host}
+        )
     job = Job.objects.get()
     assert job.status == Job.Status.DONE, job.error
     with job.file.open("rb") as file:
@@ -77,7 +79,9 @@ def test_the_rounds_printouts_warn_when_the_phones_cannot_open_their_links(
 ):
     settings.SITE_URL = site_url
     client.force_login(organiser)
-    page = client.get(reverse("round", args=[tournament.slug, 1]), headers={"host": host})
+    page = client.get(
+        reverse("tournaments:round", args=[tournament.slug, 1]), headers={"host": host}
+    )
     text = page.content.decode()
     assert ("make run HOST=0.0.0.0" in text) is warned
     if warned:
@@ -88,14 +92,14 @@ def test_the_rounds_printouts_warn_when_the_phones_cannot_open_their_links(
         assert text.index("Links and QR codes point to") < text.index("Table cards (PDF)")
         assert "Table cards, scoresheets and seat slips:" in text
         for kind in ["tables", "names", "cards", "scoresheets", "slips", "results"]:
-            assert reverse("round-print", args=[tournament.slug, 1, kind]) in text
+            assert reverse("printing:round-print", args=[tournament.slug, 1, kind]) in text
 
 
 def test_the_warning_is_in_german_for_a_german_organiser(client, organiser, tournament):
     client.cookies["django_language"] = "de"
     client.force_login(organiser)
     text = client.get(
-        reverse("round", args=[tournament.slug, 1]), headers={"host": "127.0.0.1:8000"}
+        reverse("tournaments:round", args=[tournament.slug, 1]), headers={"host": "127.0.0.1:8000"}
     ).content.decode()
     assert "Tischkarten, Spiellisten und Platzzettel:" in text
     assert "Links und QR-Codes zeigen auf http://127.0.0.1:8000/" in text
@@ -106,14 +110,14 @@ def test_printouts_without_links_carry_no_warning(client, organiser, tournament)
     client.force_login(organiser)
     local = {"host": "127.0.0.1:8000"}
     pages = {
-        "tournament": reverse("tournament", args=[tournament.slug]),
-        "standings": reverse("standings", args=[tournament.slug]),
-        "sheet": reverse("sheet", args=[tournament.slug, 1, 1]),
+        "tournament": reverse("tournaments:tournament", args=[tournament.slug]),
+        "standings": reverse("tournaments:standings", args=[tournament.slug]),
+        "sheet": reverse("scoring:sheet", args=[tournament.slug, 1, 1]),
     }
     buttons = {
-        "tournament": reverse("entries-print", args=[tournament.slug]),
-        "standings": reverse("standings-print", args=[tournament.slug]),
-        "sheet": reverse("sheet-pdf", args=[tournament.slug, 1, 1]),
+        "tournament": reverse("printing:entries-print", args=[tournament.slug]),
+        "standings": reverse("printing:standings-print", args=[tournament.slug]),
+        "sheet": reverse("printing:sheet-pdf", args=[tournament.slug, 1, 1]),
     }
     for name, url in pages.items():
         text = client.get(url, headers=local).content.decode()

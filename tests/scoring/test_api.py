@@ -29,7 +29,7 @@ def post(api, name, data, language="en", **headers):
 def test_hand_value_of_contra_announced_and_won(api):
     response = post(
         api,
-        "api-rules-hand-value",
+        "api:rules-hand-value",
         {
             "contract": "normal",
             "re_card_points": 80,
@@ -60,7 +60,7 @@ def test_hand_value_of_contra_announced_and_won(api):
 def test_hand_value_labels_follow_the_request_language(api):
     data = post(
         api,
-        "api-rules-hand-value",
+        "api:rules-hand-value",
         {"contract": "normal", "re_card_points": 80, "re_tricks": 4},
         language="de",
     ).json()
@@ -74,7 +74,7 @@ def test_hand_value_labels_follow_the_request_language(api):
 def test_hand_value_of_a_solo_pays_the_soloist_three_times(api):
     data = post(
         api,
-        "api-rules-hand-value",
+        "api:rules-hand-value",
         {
             "contract": "solo",
             "solo_type": "queens",
@@ -92,7 +92,7 @@ def test_hand_value_of_a_solo_pays_the_soloist_three_times(api):
 
 def test_hand_value_without_seats_gives_no_scores(api):
     data = post(
-        api, "api-rules-hand-value", {"contract": "normal", "re_card_points": 121, "re_tricks": 6}
+        api, "api:rules-hand-value", {"contract": "normal", "re_card_points": 121, "re_tricks": 6}
     ).json()
     assert data["re_value"] == 1
     assert "scores" not in data
@@ -101,7 +101,7 @@ def test_hand_value_without_seats_gives_no_scores(api):
 def test_nobody_wins_when_both_miss_their_point_announcement(api):
     data = post(
         api,
-        "api-rules-hand-value",
+        "api:rules-hand-value",
         {
             "contract": "normal",
             "re_card_points": 140,
@@ -136,7 +136,7 @@ def test_nobody_wins_when_both_miss_their_point_announcement(api):
 )
 def test_hand_value_rejects_inconsistent_input_naming_the_field(api, data, field):
     body = {"contract": "normal", "re_card_points": 130, "re_tricks": 7, **data}
-    response = post(api, "api-rules-hand-value", body)
+    response = post(api, "api:rules-hand-value", body)
     assert response.status_code == 400
     assert field in response.json()
 
@@ -145,7 +145,7 @@ def test_hand_value_rejects_inconsistent_input_naming_the_field(api, data, field
 def test_hand_value_refuses_card_points_the_tricks_cannot_hold(api, points, tricks):
     """TSR 2.2.2: k tricks hold the card points of 4k cards of the pack, no fewer, no more."""
     body = {"contract": "normal", "re_card_points": points, "re_tricks": tricks}
-    response = post(api, "api-rules-hand-value", body)
+    response = post(api, "api:rules-hand-value", body)
     assert response.status_code == 400
     errors = response.json()
     assert set(errors) == {"re_card_points", "re_tricks"}
@@ -157,7 +157,7 @@ def test_hand_value_refuses_card_points_the_tricks_cannot_hold(api, points, tric
 def test_hand_value_errors_cite_the_rule_in_german(api):
     response = post(
         api,
-        "api-rules-hand-value",
+        "api:rules-hand-value",
         {
             "contract": "solo",
             "solo_type": "aces",
@@ -178,7 +178,7 @@ def test_hand_value_errors_cite_the_rule_in_german(api):
 def test_penalty_for_a_major_breach_by_an_opponent_of_the_soloist(api):
     response = post(
         api,
-        "api-rules-penalty",
+        "api:rules-penalty",
         {"severity": "major", "contract": "solo", "offender": 2, "soloist": 4, "announcements": 2},
     )
     assert response.status_code == 200
@@ -194,7 +194,7 @@ def test_penalty_for_a_major_breach_by_an_opponent_of_the_soloist(api):
 def test_penalty_for_a_major_breach_in_a_normal_game_replays_the_hand(api):
     data = post(
         api,
-        "api-rules-penalty",
+        "api:rules-penalty",
         {"severity": "major", "contract": "normal", "offender": 5, "seats": [1, 2, 3, 5]},
     ).json()
     assert data == {
@@ -208,7 +208,7 @@ def test_penalty_for_a_major_breach_in_a_normal_game_replays_the_hand(api):
 def test_penalty_minor_breach_that_may_disadvantage_the_soloist(api):
     data = post(
         api,
-        "api-rules-penalty",
+        "api:rules-penalty",
         {
             "severity": "minor",
             "contract": "solo",
@@ -226,7 +226,7 @@ def test_penalty_for_a_major_breach_in_a_game_already_won_is_a_minor_one(api):
     a minor one does, whatever the announcements."""
     data = post(
         api,
-        "api-rules-penalty",
+        "api:rules-penalty",
         {
             "severity": "major",
             "contract": "normal",
@@ -243,7 +243,7 @@ def test_penalty_for_a_major_breach_in_a_game_already_won_is_a_minor_one(api):
 def test_penalty_for_a_major_breach_against_the_soloist_in_a_game_already_won(api):
     data = post(
         api,
-        "api-rules-penalty",
+        "api:rules-penalty",
         {
             "severity": "major",
             "contract": "solo",
@@ -261,7 +261,7 @@ def test_penalty_for_a_major_breach_against_the_soloist_in_a_game_already_won(ap
 def test_penalty_decided_is_false_unless_sent(api):
     data = post(
         api,
-        "api-rules-penalty",
+        "api:rules-penalty",
         {"severity": "major", "contract": "normal", "offender": 3},
     ).json()
     assert data["hand_not_played"] is True
@@ -288,7 +288,7 @@ def test_penalty_in_a_wedding_played_alone_is_asked_as_a_solo(api):
     assert "4.4.5" in contract["description"]
     data = post(
         api,
-        "api-rules-penalty",
+        "api:rules-penalty",
         {"severity": "minor", "contract": "solo", "offender": 1, "soloist": 3},
     ).json()
     assert data["points"] == {"1": -3, "2": 1, "3": 1, "4": 1}
@@ -310,7 +310,7 @@ def test_penalty_in_a_wedding_played_alone_is_asked_as_a_solo(api):
 )
 def test_penalty_rejects_inconsistent_input_naming_the_field(api, data, field):
     response = post(
-        api, "api-rules-penalty", {"severity": "minor", "contract": "normal", "offender": 1, **data}
+        api, "api:rules-penalty", {"severity": "minor", "contract": "normal", "offender": 1, **data}
     )
     assert response.status_code == 400
     assert field in response.json()
@@ -333,7 +333,7 @@ def as_json(lines):
 
 def test_a_complete_sheet_is_ok(api):
     data = post(
-        api, "api-rules-scoresheet-check", {"players": 4, "hands": as_json(full_match())}
+        api, "api:rules-scoresheet-check", {"players": 4, "hands": as_json(full_match())}
     ).json()
     assert data["ok"]
     assert data["problems"] == []
@@ -347,7 +347,7 @@ def test_a_complete_sheet_of_five_is_ok(api):
     hands = as_json(full_match(size=5))
     for hand in hands:  # the sitting-out dealer may be left out
         del hand["points"][str(hand["dealer"])]
-    data = post(api, "api-rules-scoresheet-check", {"players": 5, "hands": hands}).json()
+    data = post(api, "api:rules-scoresheet-check", {"players": 5, "hands": hands}).json()
     assert data["ok"], data["problems"]
     assert data["complete"]
 
@@ -363,7 +363,7 @@ def test_every_problem_is_reported_with_code_rule_and_message(api):
             "points": {"1": -1, "2": 3, "3": -1, "4": -1},
         },
     ]
-    data = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": hands}).json()
+    data = post(api, "api:rules-scoresheet-check", {"players": 4, "hands": hands}).json()
     assert not data["ok"]
     assert [(p["hand"], p["code"], p["rule"]) for p in data["problems"]] == [
         (1, "checksum", "TSR 7.3.3.1"),
@@ -399,7 +399,7 @@ def test_a_paper_solo_line_breaks_the_odd_even_rule_only_in_the_soloists_favour(
             "penalty": penalty,
         }
     ]
-    data = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": hands}).json()
+    data = post(api, "api:rules-scoresheet-check", {"players": 4, "hands": hands}).json()
     assert data["ok"] is ok
     assert [p["rule"] for p in data["problems"]] == ([] if ok else ["TSR 7.3.3.2"])
 
@@ -407,7 +407,7 @@ def test_a_paper_solo_line_breaks_the_odd_even_rule_only_in_the_soloists_favour(
 def test_problems_are_explained_in_german(api):
     hands = [{"kind": "normal", "dealer": 1, "points": {"1": 1, "2": 1, "3": 1, "4": -3}}]
     data = post(
-        api, "api-rules-scoresheet-check", {"players": 4, "hands": hands}, language="de"
+        api, "api:rules-scoresheet-check", {"players": 4, "hands": hands}, language="de"
     ).json()
     assert data["problems"][0]["message"] == (
         "Spiel 1: Die Punkte passen nicht zu einem Spielwert von 3: Im Normalspiel gewinnen "
@@ -419,7 +419,7 @@ def test_problems_are_explained_in_german(api):
 def test_a_hand_dealt_out_of_turn_is_explained_in_german(api):
     hands = [{"kind": "normal", "dealer": 2, "points": {"1": 1, "2": 1, "3": -1, "4": -1}}]
     data = post(
-        api, "api-rules-scoresheet-check", {"players": 4, "hands": hands}, language="de"
+        api, "api:rules-scoresheet-check", {"players": 4, "hands": hands}, language="de"
     ).json()
     assert data["ok"]
     assert data["warnings"][0]["message"] == (
@@ -430,7 +430,7 @@ def test_a_hand_dealt_out_of_turn_is_explained_in_german(api):
 
 def test_the_next_hand_must_be_a_forced_solo(api):
     lines = [line for line in full_match() if not line.contract.is_solo][:20]
-    data = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": as_json(lines)}).json()
+    data = post(api, "api:rules-scoresheet-check", {"players": 4, "hands": as_json(lines)}).json()
     assert data["next"] == {
         "dealer": 1,
         "must_be_forced_solo": True,
@@ -443,7 +443,7 @@ def test_the_next_hand_must_be_a_forced_solo(api):
 def test_after_the_playing_time_only_forced_solos(api):
     lines = [line for line in full_match() if not line.contract.is_solo][:10]
     body = {"players": 4, "hands": as_json(lines), "time_over_after_hand": 9}
-    data = post(api, "api-rules-scoresheet-check", body).json()
+    data = post(api, "api:rules-scoresheet-check", body).json()
     assert [(p["hand"], p["code"]) for p in data["problems"]] == [(10, "forced_solo")]
     assert data["next"]["must_be_forced_solo"]
     # After the playing time what remains are the forced solos still owed (TSR 8.5.3, 8.6.1).
@@ -453,12 +453,12 @@ def test_after_the_playing_time_only_forced_solos(api):
 def test_penalty_points_are_checked_and_counted(api):
     hands = as_json(full_match()[:1])
     hands[0]["penalty"] = {"2": 1, "3": 1, "4": 1, "1": -3}
-    data = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": hands}).json()
+    data = post(api, "api:rules-scoresheet-check", {"players": 4, "hands": hands}).json()
     assert data["ok"]
     points = full_match()[0].points
     assert data["totals"]["1"] == points[1] - 3
     hands[0]["penalty"] = {"1": -3, "2": 1}
-    data = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": hands}).json()
+    data = post(api, "api:rules-scoresheet-check", {"players": 4, "hands": hands}).json()
     assert [p["code"] for p in data["problems"]] == ["checksum", "parity"]
 
 
@@ -472,7 +472,7 @@ def test_solo_penalty_credited_to_the_soloist_may_break_parity(api):
             "penalty": {"1": 15, "3": -15},
         },
     ]
-    data = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": hands}).json()
+    data = post(api, "api:rules-scoresheet-check", {"players": 4, "hands": hands}).json()
     assert data["ok"], data["problems"]
 
 
@@ -492,21 +492,21 @@ def test_solo_penalty_credited_to_the_soloist_may_break_parity(api):
 )
 def test_scoresheet_check_rejects_malformed_hands(api, hand, players, field):
     body = {"kind": "normal", "dealer": 1, "points": {"1": 1, "2": -1, "3": 1, "4": -1}, **hand}
-    response = post(api, "api-rules-scoresheet-check", {"players": players, "hands": [body]})
+    response = post(api, "api:rules-scoresheet-check", {"players": players, "hands": [body]})
     assert response.status_code == 400
     assert field in response.json()["hands"]["0"]
 
 
 @pytest.mark.parametrize("players", [3, 8])
 def test_scoresheet_check_rejects_other_table_sizes(api, players):
-    response = post(api, "api-rules-scoresheet-check", {"players": players, "hands": []})
+    response = post(api, "api:rules-scoresheet-check", {"players": players, "hands": []})
     assert response.status_code == 400
     assert "players" in response.json()
 
 
 def test_scoresheet_check_reads_a_table_of_seven(api):
     """TSR 10 as the manual reads it: 42 hands, the dealer and two to his left sit out."""
-    response = post(api, "api-rules-scoresheet-check", {"players": 7, "hands": []})
+    response = post(api, "api:rules-scoresheet-check", {"players": 7, "hands": []})
     assert response.status_code == 200, response.content
     assert response.json()["next"]["hands_remaining"] == 42
 
@@ -517,13 +517,13 @@ def test_scoresheet_check_reads_a_table_of_seven(api):
 def test_too_large_a_request_is_refused_before_parsing(api, settings):
     settings.PUBLIC_API_MAX_BODY = 1000
     hands = as_json(full_match())
-    response = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": hands})
+    response = post(api, "api:rules-scoresheet-check", {"players": 4, "hands": hands})
     assert response.status_code == 413
 
 
 def test_too_many_hands_are_refused(api):
     hands = as_json(full_match()) * 6
-    response = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": hands})
+    response = post(api, "api:rules-scoresheet-check", {"players": 4, "hands": hands})
     assert response.status_code == 400
     assert "hands" in response.json()
 
@@ -532,7 +532,7 @@ def test_logged_in_browser_needs_no_csrf_token(settings):
     browser = APIClient(enforce_csrf_checks=True)
     browser.force_login(factories.user())
     response = post(
-        browser, "api-rules-penalty", {"severity": "minor", "contract": "normal", "offender": 1}
+        browser, "api:rules-penalty", {"severity": "minor", "contract": "normal", "offender": 1}
     )
     assert response.status_code == 200
 
@@ -552,7 +552,7 @@ def limits(settings):
 
 def penalty(client):
     return post(
-        client, "api-rules-penalty", {"severity": "minor", "contract": "normal", "offender": 1}
+        client, "api:rules-penalty", {"severity": "minor", "contract": "normal", "offender": 1}
     )
 
 
@@ -617,7 +617,7 @@ def test_rules_still_answer_when_the_cache_is_down(limits, monkeypatch):
 
 def test_a_normal_game_split_three_to_one_is_a_value_problem(api):
     hands = [{"kind": "normal", "dealer": 1, "points": {"1": 1, "2": 1, "3": 1, "4": -3}}]
-    data = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": hands}).json()
+    data = post(api, "api:rules-scoresheet-check", {"players": 4, "hands": hands}).json()
     assert [(p["hand"], p["code"], p["rule"]) for p in data["problems"]] == [
         (1, "value", "TSR 7.2.2, 7.2.4")
     ]
@@ -626,34 +626,34 @@ def test_a_normal_game_split_three_to_one_is_a_value_problem(api):
 def test_a_normal_game_worth_a_thousand_is_a_value_problem(api):
     points = {"1": 1000, "2": 1000, "3": -1000, "4": -1000}
     hands = [{"kind": "normal", "dealer": 1, "points": points}]
-    data = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": hands}).json()
+    data = post(api, "api:rules-scoresheet-check", {"players": 4, "hands": hands}).json()
     assert [p["code"] for p in data["problems"]] == ["value"]
     assert "at most 29 in a normal game" in data["problems"][0]["message"]
 
 
 def test_the_round_has_twenty_four_lines_with_the_compulsory_solos(api):
     hands = as_json(full_match())
-    data = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": hands}).json()
+    data = post(api, "api:rules-scoresheet-check", {"players": 4, "hands": hands}).json()
     assert data["complete"]
     assert data["next"]["hands_remaining"] == 0
     more = [*hands, {"kind": "normal", "dealer": 1, "points": {"1": 1, "2": 1, "3": -1, "4": -1}}]
-    data = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": more}).json()
+    data = post(api, "api:rules-scoresheet-check", {"players": 4, "hands": more}).json()
     assert [(p["hand"], p["code"]) for p in data["problems"]] == [(25, "hand_count")]
 
 
 @pytest.mark.parametrize(("players", "least"), [(4, 8), (5, 10)])
 def test_a_round_too_short_for_the_compulsory_solos_is_refused(api, players, least):
     body = {"players": players, "hands_per_match": least - 1, "hands": []}
-    response = post(api, "api-rules-scoresheet-check", body)
+    response = post(api, "api:rules-scoresheet-check", body)
     assert response.status_code == 400
     assert f"at least {least} hands" in response.json()["hands_per_match"][0]
     body["hands_per_match"] = least
-    assert post(api, "api-rules-scoresheet-check", body).status_code == 200
+    assert post(api, "api:rules-scoresheet-check", body).status_code == 200
 
 
 def test_a_seat_written_in_other_digits_is_refused(api):
     hands = [{"kind": "normal", "dealer": 1, "points": {"1": 1, "2": -1, "3": 1, "²": -1}}]
-    response = post(api, "api-rules-scoresheet-check", {"players": 4, "hands": hands})
+    response = post(api, "api:rules-scoresheet-check", {"players": 4, "hands": hands})
     assert response.status_code == 400
     assert "seats are numbered 1 to 7" in response.json()["hands"]["0"]["points"][0]
 
@@ -661,14 +661,14 @@ def test_a_seat_written_in_other_digits_is_refused(api):
 def test_hand_value_needs_the_tricks_only_where_a_team_took_no_card_points(api):
     """Card points decide everything but schwarz (TSR 7.2.2 a): left out, the tricks are
     asked for only when a team took no card points."""
-    data = post(api, "api-rules-hand-value", {"contract": "normal", "re_card_points": 130}).json()
+    data = post(api, "api:rules-hand-value", {"contract": "normal", "re_card_points": 130}).json()
     assert data["re_value"] == 1
-    response = post(api, "api-rules-hand-value", {"contract": "normal", "re_card_points": 240})
+    response = post(api, "api:rules-hand-value", {"contract": "normal", "re_card_points": 240})
     assert response.status_code == 400
     assert "re_tricks" in response.json()
     data = post(
         api,
-        "api-rules-hand-value",
+        "api:rules-hand-value",
         {"contract": "normal", "re_card_points": 240, "re_tricks": 12},
     ).json()
     assert data["re_value"] == 5

@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db
 
 
 def url(world):
-    return reverse("api-desk", args=[world.tournament.slug, world.round.number])
+    return reverse("api:desk", args=[world.tournament.slug, world.round.number])
 
 
 def client_of(user):

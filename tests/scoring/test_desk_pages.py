@@ -20,7 +20,7 @@ from tournaments.models import Round
 pytestmark = pytest.mark.django_db
 
 
-def desk_url(world, name="desk"):
+def desk_url(world, name="scoring:desk"):
     return reverse(name, args=[world.tournament.slug, world.round.number])
 
 
@@ -75,14 +75,14 @@ def test_an_unknown_state_is_refused_naming_the_field(desk_world):
 
 def test_each_row_opens_its_tables_sheet(desk_world):
     html = client_of(desk_world.organiser).get(desk_url(desk_world)).content.decode()
-    sheet = reverse("sheet", args=[desk_world.tournament.slug, 1, 3])
+    sheet = reverse("scoring:sheet", args=[desk_world.tournament.slug, 1, 3])
     assert f'<th scope="row"><a href="{sheet}">3</a></th>' in html
 
 
 def test_a_table_number_and_enter_open_its_sheet(desk_world):
     response = client_of(desk_world.organiser).get(desk_url(desk_world), {"table": " 6 "})
     assert response.status_code == 302
-    assert response["Location"] == reverse("sheet", args=[desk_world.tournament.slug, 1, 6])
+    assert response["Location"] == reverse("scoring:sheet", args=[desk_world.tournament.slug, 1, 6])
 
 
 def test_an_unknown_table_is_said_beside_the_field(desk_world):
@@ -111,19 +111,21 @@ def test_the_field_is_focused_and_slash_comes_back_to_it(desk_world):
 def test_the_list_refreshes_itself_and_answers_304_while_nothing_changed(desk_world):
     client = client_of(desk_world.organiser)
     page = client.get(desk_url(desk_world), {"state": "typing"}).content.decode()
-    polled = desk_url(desk_world, "desk-list") + "?state=typing"
+    polled = desk_url(desk_world, "scoring:desk-list") + "?state=typing"
     assert f'hx-get="{polled}" hx-trigger="every 10s"' in page
     first = client.get(polled)
     assert first.status_code == 200
     assert first["Cache-Control"] == "private, no-store"  # config/privacy.py
     again = client.get(polled, headers={"if-none-match": first["ETag"]})
     assert again.status_code == 304
-    assert client.get(desk_url(desk_world, "desk-list")).status_code == 200  # another filter
+    assert (
+        client.get(desk_url(desk_world, "scoring:desk-list")).status_code == 200
+    )  # another filter
 
 
 def test_a_change_answers_the_list_anew(desk_world, django_capture_on_commit_callbacks):
     client = client_of(desk_world.organiser)
-    polled = desk_url(desk_world, "desk-list")
+    polled = desk_url(desk_world, "scoring:desk-list")
     etag = client.get(polled)["ETag"]
     sheet = desk_world.sheets[1]
     with django_capture_on_commit_callbacks(execute=True):
@@ -157,7 +159,7 @@ def test_a_save_through_a_seat_link_shows_at_the_desk_at_once(
         "plus_seats": "13",
     }
     with django_capture_on_commit_callbacks(execute=True):
-        saved = Client().post(reverse("sheet-link-save", args=[keeper.token]), row)
+        saved = Client().post(reverse("scoring:sheet-link-save", args=[keeper.token]), row)
     assert saved.status_code == 302
     html = client.get(desk_url(desk_world)).content.decode()
     assert ">6 of 24 typed<" in html
@@ -176,7 +178,7 @@ def test_a_forgotten_version_starts_afresh_and_shows_the_round_as_it_is(desk_wor
 
 def test_without_the_cache_the_page_is_read_from_the_database(desk_world, monkeypatch):
     monkeypatch.setattr(caching, "round_version", lambda round_id: None)
-    response = client_of(desk_world.organiser).get(desk_url(desk_world, "desk-list"))
+    response = client_of(desk_world.organiser).get(desk_url(desk_world, "scoring:desk-list"))
     assert response.status_code == 200
     assert len(rows(response.content.decode())) == 8
 
@@ -191,7 +193,7 @@ def test_a_visitor_is_asked_to_log_in(desk_world):
 
 
 def test_an_account_without_a_role_is_told_who_reads_the_desk(desk_world):
-    response = client_of(factories.user()).get(desk_url(desk_world, "desk-list"))
+    response = client_of(factories.user()).get(desk_url(desk_world, "scoring:desk-list"))
     assert response.status_code == 403
     assert "Only the tournament&#x27;s staff see the desk" in response.content.decode()
 
@@ -205,7 +207,7 @@ def test_a_scorekeeper_account_waits_until_the_seating_is_published():
     round_ = factories.seated_round(tournament, publish=False)
     keeper = factories.user()
     factories.role_grant(tournament=tournament, user=keeper, role="scorekeeper")
-    response = client_of(keeper).get(reverse("desk", args=[tournament.slug, round_.number]))
+    response = client_of(keeper).get(reverse("scoring:desk", args=[tournament.slug, round_.number]))
     assert response.status_code == 403
     assert "has not been published yet" in response.content.decode()
 
@@ -217,7 +219,7 @@ def test_a_private_tournaments_desk_is_not_found_by_others(desk_world):
 
 
 def test_a_round_page_links_the_desk_for_the_staff_only(desk_world):
-    url = reverse("round", args=[desk_world.tournament.slug, 1])
+    url = reverse("tournaments:round", args=[desk_world.tournament.slug, 1])
     link = f'href="{desk_url(desk_world)}"'
     assert link in client_of(desk_world.organiser).get(url).content.decode()
     assert link not in Client().get(url).content.decode()
@@ -225,7 +227,7 @@ def test_a_round_page_links_the_desk_for_the_staff_only(desk_world):
 
 
 def test_a_sheet_page_leads_back_to_the_desk(desk_world):
-    url = reverse("sheet", args=[desk_world.tournament.slug, 1, 2])
+    url = reverse("scoring:sheet", args=[desk_world.tournament.slug, 1, 2])
     html = client_of(desk_world.organiser).get(url).content.decode()
     assert f'<a href="{desk_url(desk_world)}">Desk</a>' in html
 
@@ -234,7 +236,9 @@ def test_a_round_not_drawn_says_it_has_no_tables():
     organiser = factories.user()
     tournament = factories.tournament(players=4, organiser=organiser)
     round_ = tournament_services.round_create(tournament=tournament)
-    response = client_of(organiser).get(reverse("desk", args=[tournament.slug, round_.number]))
+    response = client_of(organiser).get(
+        reverse("scoring:desk", args=[tournament.slug, round_.number])
+    )
     assert "The round has no tables yet" in response.content.decode()
 
 
@@ -265,7 +269,7 @@ def _running_round(tables: int):
 def test_the_page_takes_as_many_queries_at_4_tables_as_at_40(tables, django_assert_num_queries):
     organiser, round_ = _running_round(tables)
     client = client_of(organiser)
-    url = reverse("desk", args=[round_.tournament.slug, round_.number])
+    url = reverse("scoring:desk", args=[round_.tournament.slug, round_.number])
     # The session, its user, the round with the reader's roles; then the list's two.
     with django_assert_num_queries(5):
         assert client.get(url).status_code == 200
@@ -282,7 +286,7 @@ def test_a_reader_is_looked_up_again_once_the_moment_has_passed(
     settings.DESK_READER_SECONDS = 0
     organiser, round_ = _running_round(4)
     client = client_of(organiser)
-    url = reverse("desk-list", args=[round_.tournament.slug, round_.number])
+    url = reverse("scoring:desk-list", args=[round_.tournament.slug, round_.number])
     assert client.get(url).status_code == 200
     # The session, its user, the round with the reader's roles: the list itself is cached.
     with django_assert_num_queries(3):
@@ -291,7 +295,7 @@ def test_a_reader_is_looked_up_again_once_the_moment_has_passed(
 
 def test_a_logout_ends_the_remembered_reader_at_once(desk_world):
     client = client_of(desk_world.organiser)
-    url = desk_url(desk_world, "desk-list")
+    url = desk_url(desk_world, "scoring:desk-list")
     assert client.get(url).status_code == 200
     session = client.cookies["sessionid"].value
     client.post(reverse("logout"))
@@ -303,7 +307,7 @@ def test_a_logout_ends_the_remembered_reader_at_once(desk_world):
 
 def test_a_role_taken_away_is_refused_once_the_moment_has_passed(desk_world, settings):
     client = client_of(desk_world.second)
-    url = desk_url(desk_world, "desk-list")
+    url = desk_url(desk_world, "scoring:desk-list")
     assert client.get(url).status_code == 200
     desk_world.tournament.roles.filter(user=desk_world.second).delete()
     caching.memory_clear()  # DESK_READER_SECONDS later, in every process
@@ -314,7 +318,7 @@ def test_a_browser_that_takes_gzip_gets_the_list_compressed_and_a_304_after(desk
     import gzip
 
     client = client_of(desk_world.organiser)
-    url = desk_url(desk_world, "desk-list")
+    url = desk_url(desk_world, "scoring:desk-list")
     plain = client.get(url)
     packed = client.get(url, headers={"accept-encoding": "gzip, deflate, br"})
     assert packed["Content-Encoding"] == "gzip"

@@ -38,7 +38,7 @@ def sheet() -> Scoresheet:
 
 def link(sheet, position, action=""):
     token = sheet.table.seats.get(position=position).token
-    return reverse("sheet-link" + (f"-{action}" if action else ""), args=[token])
+    return reverse("scoring:sheet-link" + (f"-{action}" if action else ""), args=[token])
 
 
 def typed(sheet, hands) -> Scoresheet:

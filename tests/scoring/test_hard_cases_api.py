@@ -48,7 +48,7 @@ def api():
 def url(sheet, action=""):
     table = sheet.table
     args = [table.round.tournament.slug, table.round.number, table.number]
-    return reverse("api-scoresheet" + (f"-{action}" if action else ""), args=args)
+    return reverse("api:scoresheet" + (f"-{action}" if action else ""), args=args)
 
 
 def token(user) -> dict:

@@ -38,7 +38,7 @@ def token(sheet, position) -> str:
 
 
 def link(sheet, position, action=""):
-    name = "sheet-link" + (f"-{action}" if action else "")
+    name = "scoring:sheet-link" + (f"-{action}" if action else "")
     return reverse(name, args=[token(sheet, position)])
 
 
@@ -56,7 +56,7 @@ def quick_hand(version: int) -> dict:
 def api_url(sheet) -> str:
     table = sheet.table
     args = [table.round.tournament.slug, table.round.number, table.number]
-    return reverse("api-scoresheet", args=args)
+    return reverse("api:scoresheet", args=args)
 
 
 def api_hands(version: int) -> dict:
@@ -116,13 +116,13 @@ def test_staff_accounts_are_not_limited_per_link(client, settings, sheet):
     table = sheet.table
     table.round.tournament.roles.create(user=organiser, role="organiser")
     client.force_login(organiser)
-    check = reverse("sheet-check", args=[table.round.tournament.slug, 1, table.number])
+    check = reverse("scoring:sheet-check", args=[table.round.tournament.slug, 1, table.number])
     for _ in range(3):
         assert client.post(check, quick_hand(sheet.version), **HX).status_code == 200
 
 
 def made_up(n: int) -> str:
-    return reverse("sheet-link", args=[f"{n:x}".rjust(32, "x")])
+    return reverse("scoring:sheet-link", args=[f"{n:x}".rjust(32, "x")])
 
 
 def test_made_up_keys_get_429_after_their_limit_per_address(client, settings, sheet):

@@ -37,7 +37,7 @@ def api():
 
 
 def url(tournament, table=1, number=1) -> str:
-    return reverse("api-table-links", args=[tournament.slug, number, table])
+    return reverse("api:table-links", args=[tournament.slug, number, table])
 
 
 def token(user) -> dict:
@@ -58,7 +58,7 @@ def expected(seats, site="http://testserver") -> list[dict]:
             "position": seat.position,
             "start_number": seat.entry.start_number,
             "name": seat.entry.player.name,
-            "link": site + reverse("sheet-link", args=[seat.token]),
+            "link": site + reverse("scoring:sheet-link", args=[seat.token]),
         }
         for seat in seats
     ]

@@ -46,7 +46,7 @@ def token(user) -> dict:
 
 def url(sheet, action=""):
     table = sheet.table
-    name = "api-scoresheet" + (f"-{action}" if action else "")
+    name = "api:scoresheet" + (f"-{action}" if action else "")
     return reverse(name, args=[table.round.tournament.slug, table.round.number, table.number])
 
 

@@ -38,7 +38,7 @@ def sheet(organiser) -> Scoresheet:
     return Scoresheet.objects.select_related("table__round__tournament").get(table__round=round_)
 
 
-def url(sheet, name="sheet"):
+def url(sheet, name="scoring:sheet"):
     table = sheet.table
     return reverse(name, args=[table.round.tournament.slug, table.round.number, table.number])
 
@@ -69,12 +69,12 @@ def test_a_complete_draft_offers_the_desk_to_hand_in_and_confirm_from_the_signed
     assert "Confirm from the signed paper sheet?" in step
     assert 'name="from_signed_sheet" value="1"' in step
     response = client.post(
-        url(sheet, "sheet-confirm"), {"version": sheet.version, "from_signed_sheet": "1"}
+        url(sheet, "scoring:sheet-confirm"), {"version": sheet.version, "from_signed_sheet": "1"}
     )
     assert response.status_code == 302
     sheet = fresh(sheet)
     assert (sheet.status, sheet.confirmation) == ("confirmed", "signed_sheet")
-    history = client.get(url(sheet, "sheet-history")).content.decode()
+    history = client.get(url(sheet, "scoring:sheet-history")).content.decode()
     assert "confirmed from the signed paper sheet" in history
 
 
@@ -128,7 +128,7 @@ def test_the_handed_in_sheet_shows_the_way_to_the_second_entry(client, double):
     sheet, _second = double
     page = client.get(url(sheet)).content.decode()
     assert "waiting for a second member of the desk" in page
-    assert url(sheet, "sheet-second") in page
+    assert url(sheet, "scoring:sheet-second") in page
     assert "Confirm: the scoresheet is correct" not in page
 
 
@@ -174,7 +174,7 @@ def test_confirming_from_the_signed_sheet_says_what_to_check(client, sheet, orga
 
 def test_the_second_entry_page_shows_nothing_of_the_first(client, double):
     sheet, _second = double
-    page = client.get(url(sheet, "sheet-second")).content.decode()
+    page = client.get(url(sheet, "scoring:sheet-second")).content.decode()
     assert "Second entry: table 1, round 1" in page
     assert 'id="hand-form"' in page
     assert 'id="hand-1"' not in page  # the first entry's hands are not shown
@@ -194,7 +194,7 @@ def test_the_second_entry_is_typed_hand_by_hand_and_compared(client, double):
     last = full_match()[23]
     winners = "".join(str(s) for s, p in sorted(last.points.items()) if p > 0)
     response = client.post(
-        url(sheet, "sheet-second-save"),
+        url(sheet, "scoring:sheet-second-save"),
         {
             **quick(24, last.game_value, winners, entry.version),
             "contract": str(last.contract),
@@ -205,7 +205,7 @@ def test_the_second_entry_is_typed_hand_by_hand_and_compared(client, double):
     )
     assert response.status_code == 200, response.content.decode()[:2000]
     assert "Compare with the first entry" in response.content.decode()
-    response = client.post(url(sheet, "sheet-second-compare"))
+    response = client.post(url(sheet, "scoring:sheet-second-compare"))
     assert response.status_code == 302
     assert response["Location"] == url(sheet)
     assert fresh(sheet).confirmation == "double_entry"
@@ -216,7 +216,7 @@ def test_the_first_typist_is_told_on_the_second_entry_page_that_he_may_not(
 ):
     sheet, _second = double
     client.force_login(organiser)
-    page = client.get(url(sheet, "sheet-second")).content.decode()
+    page = client.get(url(sheet, "scoring:sheet-second")).content.decode()
     assert "You typed the first entry of this scoresheet" in page
     assert 'id="hand-form"' not in page
 
@@ -230,7 +230,7 @@ def test_differences_are_shown_side_by_side_and_settled_from_the_paper(client, d
     page = client.get(url(sheet)).content.decode()
     assert "differs from the first in 1 place" in page
     # The second typist sees which hand differs, not what the first entry has in it.
-    differences = client.get(url(sheet, "sheet-differences"))
+    differences = client.get(url(sheet, "scoring:sheet-differences"))
     assert differences.status_code == 200
     text = differences.content.decode()
     assert 'id="differing-hands">5<' in text
@@ -238,30 +238,30 @@ def test_differences_are_shown_side_by_side_and_settled_from_the_paper(client, d
     assert not SheetRead.objects.exists()
     # Opened (recorded), side by side: he proposes, the first typist agrees.
     opened = client.post(
-        url(sheet, "sheet-first-entry-open"),
-        {"next": url(sheet, "sheet-differences"), "where": "differences"},
+        url(sheet, "scoring:sheet-first-entry-open"),
+        {"next": url(sheet, "scoring:sheet-differences"), "where": "differences"},
     )
     assert opened.status_code == 302
-    assert opened["Location"] == url(sheet, "sheet-differences")
+    assert opened["Location"] == url(sheet, "scoring:sheet-differences")
     assert SheetRead.objects.get().by == second
-    text = client.get(url(sheet, "sheet-differences")).content.decode()
+    text = client.get(url(sheet, "scoring:sheet-differences")).content.decode()
     assert 'id="difference-5"' in text
     assert 'name="hand-5"' in text
-    refused = client.post(url(sheet, "sheet-differences"), {})
+    refused = client.post(url(sheet, "scoring:sheet-differences"), {})
     assert refused.status_code == 422
     assert "still open: 5" in refused.content.decode()
-    proposed = client.post(url(sheet, "sheet-differences"), {"hand-5": "first"})
+    proposed = client.post(url(sheet, "scoring:sheet-differences"), {"hand-5": "first"})
     assert proposed.status_code == 302
     assert fresh(sheet).status == "submitted"
     assert (
         "Your proposal waits for the other typist"
-        in client.get(url(sheet, "sheet-differences")).content.decode()
+        in client.get(url(sheet, "scoring:sheet-differences")).content.decode()
     )
     client.force_login(organiser)
-    text = client.get(url(sheet, "sheet-differences")).content.decode()
+    text = client.get(url(sheet, "scoring:sheet-differences")).content.decode()
     assert "Zoë Zweig proposed the choices marked below" in text
     assert 'value="first" checked' in text
-    done = client.post(url(sheet, "sheet-differences"), {"hand-5": "first"})
+    done = client.post(url(sheet, "scoring:sheet-differences"), {"hand-5": "first"})
     assert done.status_code == 302
     sheet = fresh(sheet)
     assert (sheet.status, sheet.confirmation) == ("confirmed", "double_entry")
@@ -272,9 +272,9 @@ def test_the_second_entry_can_be_started_over(client, double):
     services.second_entry_hands_replace(
         scoresheet=sheet, hands=full_match()[:3], by=second, version=0
     )
-    page = client.get(url(sheet, "sheet-second")).content.decode()
+    page = client.get(url(sheet, "scoring:sheet-second")).content.decode()
     assert "Start over: throw away the 3 hands typed" in page
-    response = client.post(url(sheet, "sheet-second-discard"))
+    response = client.post(url(sheet, "scoring:sheet-second-discard"))
     assert response.status_code == 302
     assert not SecondEntry.objects.exists()
 
@@ -282,7 +282,9 @@ def test_the_second_entry_can_be_started_over(client, double):
 def test_the_settings_page_has_the_sheet_keeping(client, sheet, organiser):
     client.force_login(organiser)
     tournament = sheet.table.round.tournament
-    page = client.get(reverse("tournament-settings", args=[tournament.slug])).content.decode()
+    page = client.get(
+        reverse("tournaments:tournament-settings", args=[tournament.slug])
+    ).content.decode()
     assert "Scoresheets" in page
     assert 'name="sheet_keeping"' in page
     assert 'name="double_entry"' in page
@@ -291,7 +293,7 @@ def test_the_settings_page_has_the_sheet_keeping(client, sheet, organiser):
 def test_the_pages_speak_german(client, double):
     sheet, _second = double
     client.cookies["django_language"] = "de"
-    page = client.get(url(sheet, "sheet-second")).content.decode()
+    page = client.get(url(sheet, "scoring:sheet-second")).content.decode()
     assert "Zweiterfassung" in page
 
 
@@ -300,10 +302,14 @@ def test_the_offline_queues_answers_on_the_second_entry_show_nothing_of_the_firs
     first_hand = full_match()[0]
     winners = "".join(str(s) for s, p in sorted(first_hand.points.items()) if p > 0)
     row = quick(1, first_hand.game_value, winners, 0)
-    saved = client.post(url(sheet, "sheet-second-save"), row, HTTP_ACCEPT="application/json")
+    saved = client.post(
+        url(sheet, "scoring:sheet-second-save"), row, HTTP_ACCEPT="application/json"
+    )
     assert saved.status_code == 200, saved.content
     assert saved.json()["version"] == 1
-    stale = client.post(url(sheet, "sheet-second-save"), row, HTTP_ACCEPT="application/json")
+    stale = client.post(
+        url(sheet, "scoring:sheet-second-save"), row, HTTP_ACCEPT="application/json"
+    )
     assert stale.status_code == 409
     body = stale.json()
     assert body["version"] == 1

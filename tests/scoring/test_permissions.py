@@ -29,8 +29,8 @@ test_every_post_form_carries_the_csrf_token = csrf_token_test(SCORING)
 
 test_the_form_pages_have_post_forms = form_pages_test(
     [
-        ("sheet", TB, "organiser"),
-        ("sheet-link", LINK, "keeper"),
+        ("scoring:sheet", TB, "organiser"),
+        ("scoring:sheet-link", LINK, "keeper"),
     ]
 )
 
@@ -54,20 +54,22 @@ def test_a_seat_key_opens_its_own_tables_sheet_only(ctx):
         table__round__tournament__slug=ctx.slug, table__number=2, position=4
     ).token
     client = Client()
-    page = client.get(reverse("sheet-link", args=[other]), headers={"Accept-Language": "en"})
+    page = client.get(
+        reverse("scoring:sheet-link", args=[other]), headers={"Accept-Language": "en"}
+    )
     assert page.status_code == 200
     assert page.context["table"].number == 2
     # In the API, the key of table 2 opens neither table 1's sheet nor anything but sheets.
     headers = {"X-Seat-Key": other, "Accept-Language": "en"}
-    sheet_1 = reverse("api-scoresheet", kwargs=TB(ctx))
+    sheet_1 = reverse("api:scoresheet", kwargs=TB(ctx))
     assert client.get(sheet_1, headers=headers).status_code == 403
     before = fingerprint()
     put = client.put(sheet_1, hand_json(ctx), content_type="application/json", headers=headers)
     assert put.status_code == 403
     assert fingerprint() == before
-    decisions = reverse("api-decisions", kwargs=T(ctx))
+    decisions = reverse("api:decisions", kwargs=T(ctx))
     assert client.get(decisions, headers=headers).status_code == 403
     # A key that is one character off opens nothing.
     wrong = other[:-1] + ("A" if other[-1] != "A" else "B")
-    assert client.get(reverse("sheet-link", args=[wrong])).status_code == 404
+    assert client.get(reverse("scoring:sheet-link", args=[wrong])).status_code == 404
     assert client.get(sheet_1, headers={"X-Seat-Key": wrong}).status_code in {401, 403}

@@ -57,7 +57,7 @@ def seat_key(sheet, position: int) -> str:
 
 
 def links_url(sheet, table: int = 1) -> str:
-    return reverse("api-table-links", args=[sheet.table.round.tournament.slug, 1, table])
+    return reverse("api:table-links", args=[sheet.table.round.tournament.slug, 1, table])
 
 
 def history(sheet) -> list:
@@ -95,7 +95,7 @@ def test_the_table_page_shows_him_why_instead_of_the_links(sheet, organiser):
     client.force_login(organiser)
     table = sheet.table
     page = client.get(
-        reverse("table", args=[table.round.tournament.slug, 1, table.number]),
+        reverse("scoring:table", args=[table.round.tournament.slug, 1, table.number]),
         headers={"accept-language": "en"},
     )
     assert page.status_code == 200
@@ -123,7 +123,7 @@ def test_another_seats_key_beside_his_session_confirms_nothing_through_the_api(s
     api = APIClient()
     api.force_login(organiser)
     answer = api.post(
-        reverse("api-scoresheet-confirm", args=[sheet.table.round.tournament.slug, 1, 1]),
+        reverse("api:scoresheet-confirm", args=[sheet.table.round.tournament.slug, 1, 1]),
         {"version": sheet.version},
         format="json",
         headers={"X-Seat-Key": seat_key(sheet, 3), "Accept-Language": "en"},
@@ -141,7 +141,7 @@ def test_another_seats_link_where_he_is_logged_in_confirms_nothing_on_the_page(s
     client = Client()
     client.force_login(organiser)
     answer = client.post(
-        reverse("sheet-link-confirm", args=[seat_key(sheet, 3)]),
+        reverse("scoring:sheet-link-confirm", args=[seat_key(sheet, 3)]),
         {"version": sheet.version},
         headers={"accept-language": "en"},
     )
@@ -158,7 +158,7 @@ def test_his_own_seats_link_confirms_as_his_seat(sheet, organiser):
     api = APIClient()
     api.force_login(organiser)
     answer = api.post(
-        reverse("api-scoresheet-confirm", args=[sheet.table.round.tournament.slug, 1, 1]),
+        reverse("api:scoresheet-confirm", args=[sheet.table.round.tournament.slug, 1, 1]),
         {"version": sheet.version},
         format="json",
         headers={"X-Seat-Key": seat_key(sheet, PLAYS_AT), "Accept-Language": "en"},
@@ -169,7 +169,7 @@ def test_his_own_seats_link_confirms_as_his_seat(sheet, organiser):
 
 def test_a_player_confirms_with_his_own_link_where_no_staff_is_logged_in(sheet):
     answer = APIClient().post(
-        reverse("api-scoresheet-confirm", args=[sheet.table.round.tournament.slug, 1, 1]),
+        reverse("api:scoresheet-confirm", args=[sheet.table.round.tournament.slug, 1, 1]),
         {"version": sheet.version},
         format="json",
         headers={"X-Seat-Key": seat_key(sheet, 3), "Accept-Language": "en"},

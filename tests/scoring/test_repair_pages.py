@@ -39,13 +39,13 @@ def sheet(organiser) -> Scoresheet:
 
 def link(sheet, position, action=""):
     token = sheet.table.seats.get(position=position).token
-    return reverse("sheet-link" + (f"-{action}" if action else ""), args=[token])
+    return reverse("scoring:sheet-link" + (f"-{action}" if action else ""), args=[token])
 
 
 def staff_url(sheet, action=""):
     table = sheet.table
     args = [table.round.tournament.slug, table.round.number, table.number]
-    return reverse("sheet" + (f"-{action}" if action else ""), args=args)
+    return reverse("scoring:sheet" + (f"-{action}" if action else ""), args=args)
 
 
 def entered(sheet, hands) -> Scoresheet:

@@ -44,7 +44,7 @@ def api():
 
 def url(sheet, action="scan", table=None):
     args = [sheet.table.round.tournament.slug, sheet.table.round.number]
-    name = "api-scoresheet" + (f"-{action}" if action else "")
+    name = "api:scoresheet" + (f"-{action}" if action else "")
     return reverse(name, args=[*args, table or sheet.table.number])
 
 

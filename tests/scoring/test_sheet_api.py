@@ -51,7 +51,7 @@ def api():
 def url(sheet, action=""):
     table = sheet.table
     args = [table.round.tournament.slug, table.round.number, table.number]
-    return reverse("api-scoresheet" + (f"-{action}" if action else ""), args=args)
+    return reverse("api:scoresheet" + (f"-{action}" if action else ""), args=args)
 
 
 def key(sheet, position) -> dict:
@@ -366,7 +366,7 @@ def test_a_table_of_five_notes_its_end_only_after_its_longer_match(api):
 def end_time(api, tournament):
     adjudicator = factories.adjudicator(tournament)
     return api.post(
-        reverse("api-round-end", args=[tournament.slug, 1]),
+        reverse("api:round-end", args=[tournament.slug, 1]),
         {},
         format="json",
         headers=token(adjudicator),

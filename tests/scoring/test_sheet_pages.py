@@ -45,14 +45,14 @@ def seat(sheet, position):
 
 def link(sheet, position, action=""):
     return reverse(
-        "sheet-link" + (f"-{action}" if action else ""), args=[seat(sheet, position).token]
+        "scoring:sheet-link" + (f"-{action}" if action else ""), args=[seat(sheet, position).token]
     )
 
 
 def staff_url(sheet, action=""):
     table = sheet.table
     args = [table.round.tournament.slug, table.round.number, table.number]
-    return reverse("sheet" + (f"-{action}" if action else ""), args=args)
+    return reverse("scoring:sheet" + (f"-{action}" if action else ""), args=args)
 
 
 def quick(number, value, plus, version, **extra):
@@ -83,7 +83,7 @@ def test_another_players_link_shows_the_sheet_but_no_entry_row(client, sheet):
 
 
 def test_an_unknown_key_is_not_found(client, sheet):
-    assert client.get(reverse("sheet-link", args=["x" * 32])).status_code == 404
+    assert client.get(reverse("scoring:sheet-link", args=["x" * 32])).status_code == 404
 
 
 def test_staff_pages_need_a_login_and_a_role(client, sheet):
@@ -434,7 +434,7 @@ def test_a_player_on_his_seats_link_finds_the_way_to_the_tournament(client, shee
     tournament.is_public = True
     tournament.save(update_fields=["is_public"])
     page = client.get(link(sheet, 1)).content.decode()
-    url = reverse("tournament", args=[tournament.slug])
+    url = reverse("tournaments:tournament", args=[tournament.slug])
     assert f'<a href="{url}" id="tournament-link">' in page
     tournament.is_public = False
     tournament.save(update_fields=["is_public"])
@@ -578,7 +578,7 @@ def test_the_organiser_hands_the_sheet_over_and_the_links_follow(client, sheet, 
     sheet.refresh_from_db()
     assert (sheet.keeper_seat, sheet.version) == (2, 2)
     table = client.get(
-        reverse("table", args=[sheet.table.round.tournament.slug, 1, 1])
+        reverse("scoring:table", args=[sheet.table.round.tournament.slug, 1, 1])
     ).content.decode()
     seats_list = table[table.index("list-group-numbered") :]
     listed = seats_list[: seats_list.index("</ol>")]
@@ -785,8 +785,8 @@ def test_the_entry_page_carries_the_offline_queue_for_its_own_address(client, sh
 
 
 def test_the_service_worker_is_served_from_the_root_and_always_checked_again(client, db):
-    response = client.get(reverse("service-worker"))
-    assert reverse("service-worker") == "/sw.js"  # its scope: the whole site
+    response = client.get(reverse("scoring:service-worker"))
+    assert reverse("scoring:service-worker") == "/sw.js"  # its scope: the whole site
     assert response.status_code == 200
     assert response["Content-Type"] == "text/javascript; charset=utf-8"
     assert response["Cache-Control"] == "no-cache"

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 def test_table_page_shows_the_sheet_with_running_totals_and_check(client, played):
     tournament, _, _ = played
-    response = client.get(reverse("table", args=[tournament.slug, 1, 2]))
+    response = client.get(reverse("scoring:table", args=[tournament.slug, 1, 2]))
     assert response.status_code == 200
     rows = response.context["hand_rows"]
     assert len(rows) == 24  # 20 + 4 compulsory solos (TSR 8.5.1)
@@ -57,7 +57,7 @@ def test_the_table_page_checks_the_sheet_with_its_end_of_playing_time(client):
         scoresheet=sheet, hands=lines, version=sheet.version, by=keeper, time_over_after_hand=10
     )
     scoring_services.scoresheet_submit(scoresheet=sheet, version=sheet.version, by=keeper)
-    response = client.get(reverse("table", args=[tournament.slug, 1, 1]))
+    response = client.get(reverse("scoring:table", args=[tournament.slug, 1, 1]))
     assert response.context["problems"] == []
     assert response.context["check"].complete
     assert "Die Spielrunde ist vollständig." in response.content.decode()
@@ -74,8 +74,8 @@ def test_the_table_page_refreshes_its_sheet_while_the_round_is_played(
     every 20 s, and is answered 304 while nothing changed (issue 36)."""
     tournament = factories.tournament(players=4)
     round_ = services.round_start(round=factories.seated_round(tournament))
-    page = client.get(reverse("table", args=[tournament.slug, 1, 1])).content.decode()
-    live = reverse("table-live", args=[tournament.slug, 1, 1])
+    page = client.get(reverse("scoring:table", args=[tournament.slug, 1, 1])).content.decode()
+    live = reverse("scoring:table-live", args=[tournament.slug, 1, 1])
     assert f'hx-get="{live}" hx-trigger="every 20s" hx-swap="outerHTML"' in page
     first = client.get(live, headers={"HX-Request": "true"})
     assert first.status_code == 200
@@ -103,7 +103,7 @@ def test_the_table_page_refreshes_its_sheet_while_the_round_is_played(
 def test_the_table_page_of_a_round_not_started_does_not_refresh_itself(client):
     tournament = factories.tournament(players=4)
     factories.seated_round(tournament)
-    page = client.get(reverse("table", args=[tournament.slug, 1, 1])).content.decode()
+    page = client.get(reverse("scoring:table", args=[tournament.slug, 1, 1])).content.decode()
     assert 'id="table-sheet"' in page
     assert "hx-trigger" not in page[page.index('id="table-sheet"') :][:300]
 
@@ -117,7 +117,7 @@ def test_a_phones_refresh_of_an_unchanged_table_reads_no_table(
     built for the first; a new name at the table is a new answer."""
     tournament = factories.tournament(players=8)
     services.round_start(round=factories.seated_round(tournament))
-    live = reverse("table-live", args=[tournament.slug, 1, 1])
+    live = reverse("scoring:table-live", args=[tournament.slug, 1, 1])
     first = client.get(live, headers={"HX-Request": "true"})
     assert first["ETag"].startswith('W/"table-')
     with django_assert_max_num_queries(2):
@@ -163,7 +163,7 @@ def test_a_logged_in_readers_table_refresh_is_tagged_by_its_content(client):
     tournament = factories.tournament(players=4)
     services.round_start(round=factories.seated_round(tournament))
     client.force_login(factories.organiser(tournament))
-    live = reverse("table-live", args=[tournament.slug, 1, 1])
+    live = reverse("scoring:table-live", args=[tournament.slug, 1, 1])
     phones = Client().get(live, headers={"HX-Request": "true"})["ETag"]
     first = client.get(live, headers={"HX-Request": "true"})
     assert first.status_code == 200

@@ -56,12 +56,12 @@ def token(sheet, position: int) -> str:
 
 
 def link(sheet, position: int, action: str) -> str:
-    return reverse(f"sheet-link-{action}", args=[token(sheet, position)])
+    return reverse(f"scoring:sheet-link-{action}", args=[token(sheet, position)])
 
 
 def api_url(sheet, action: str = "") -> str:
     table = sheet.table
-    name = "api-scoresheet" + (f"-{action}" if action else "")
+    name = "api:scoresheet" + (f"-{action}" if action else "")
     return reverse(name, args=[table.round.tournament.slug, table.round.number, table.number])
 
 
@@ -314,7 +314,8 @@ def test_the_second_entrys_save_on_the_desks_page(client, paper, django_assert_n
     client.force_login(second)
     table = sheet.table
     url = reverse(
-        "sheet-second-save", args=[table.round.tournament.slug, table.round.number, table.number]
+        "scoring:sheet-second-save",
+        args=[table.round.tournament.slug, table.round.number, table.number],
     )
     data = {**row(sheet, TYPED + 1), "version": 1}
     with django_assert_num_queries(SECOND):

@@ -24,12 +24,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 PASSWORD = "a-long-test-password"  # tests.factories.user's
 
 
-def sheet_address(sheet, name: str = "sheet") -> str:
+def sheet_address(sheet, name: str = "scoring:sheet") -> str:
     table = sheet.table
     return reverse(name, args=[table.round.tournament.slug, table.round.number, table.number])
 
 
-def seat_address(sheet, position: int, name: str = "sheet-link") -> str:
+def seat_address(sheet, position: int, name: str = "scoring:sheet-link") -> str:
     return reverse(name, args=[sheet.table.seats.get(position=position).token])
 
 
@@ -41,7 +41,7 @@ def test_a_seats_link_is_never_stored(visitor, sheet):
     response = phone.get(seat_address(sheet, 4))
     assert response.status_code == 200
     assert "no-store" in response.headers["Cache-Control"]
-    history = phone.get(seat_address(sheet, 4, "sheet-link-history"))
+    history = phone.get(seat_address(sheet, 4, "scoring:sheet-link-history"))
     assert "no-store" in history.headers["Cache-Control"]
 
 
@@ -52,10 +52,10 @@ def test_the_staffs_sheet_desk_and_staff_pages_are_never_stored(visitor, sheet):
     desk.log_in(organiser.username, PASSWORD)
     for address in (
         sheet_address(sheet),
-        reverse("desk", args=[tournament.slug, 1]),
-        reverse("desk-list", args=[tournament.slug, 1]),
-        reverse("staff", args=[tournament.slug]),
-        reverse("tournament", args=[tournament.slug]),
+        reverse("scoring:desk", args=[tournament.slug, 1]),
+        reverse("scoring:desk-list", args=[tournament.slug, 1]),
+        reverse("adjudication:staff", args=[tournament.slug]),
+        reverse("tournaments:tournament", args=[tournament.slug]),
     ):
         response = desk.get(address)
         assert response.status_code == 200, address
@@ -65,7 +65,7 @@ def test_the_staffs_sheet_desk_and_staff_pages_are_never_stored(visitor, sheet):
 def test_the_api_through_a_seats_key_is_never_stored(visitor, sheet):
     table = sheet.table
     address = reverse(
-        "api-scoresheet", args=[table.round.tournament.slug, table.round.number, table.number]
+        "api:scoresheet", args=[table.round.tournament.slug, table.round.number, table.number]
     )
     script = visitor(cookies=False)
     key = sheet.table.seats.get(position=4).token
@@ -78,8 +78,10 @@ def test_the_players_public_table_page_stays_cacheable(visitor, sheet):
     table = sheet.table
     args = [table.round.tournament.slug, table.round.number, table.number]
     phone = visitor(cookies=False)
-    assert "no-store" not in phone.get(reverse("table", args=args)).headers.get("Cache-Control", "")
-    live = reverse("table-live", args=args)
+    assert "no-store" not in phone.get(reverse("scoring:table", args=args)).headers.get(
+        "Cache-Control", ""
+    )
+    live = reverse("scoring:table-live", args=args)
     first = phone.get(live, headers={"HX-Request": "true"})
     assert first.status_code == 200
     assert first.headers["Cache-Control"] == "no-cache"
@@ -100,7 +102,7 @@ ALERT = re.compile(r'<div class="alert alert-(\w+)" role="alert">([^<]*)</div>')
 def offered(desk, tournament, username: str) -> tuple[int, str, list]:
     """Offer the panel to ``username`` on the staff page: the status, where it led, and what
     the page then says and lists, the name written as NAME."""
-    address = reverse("staff", args=[tournament.slug])
+    address = reverse("adjudication:staff", args=[tournament.slug])
     response = desk.post_form(address, {"username": username, "role": "panel"})
     page = desk.get(address).text.replace(username, "NAME")
     listed = re.findall(r'<span class="me-auto"><strong>([^<]*)</strong>', page)
@@ -164,8 +166,8 @@ def test_a_competitions_organisers_answer_the_same_whether_the_name_has_an_accou
     organiser = competition_organiser(competition)
     desk = visitor()
     desk.log_in(organiser.username, PASSWORD)
-    settings_page = reverse("competition-settings", args=[competition.slug])
-    address = reverse("competition-organisers", args=[competition.slug])
+    settings_page = reverse("teams:competition-settings", args=[competition.slug])
+    address = reverse("teams:competition-organisers", args=[competition.slug])
     said = []
     for named in ("kollegin@example.org", "niemand@example.org"):
         response = desk.post_form(address, {"user": named}, form=settings_page)
@@ -218,7 +220,7 @@ def test_a_queued_hand_is_not_saved_under_the_next_login(visitor, sheet):
     sent = {**typed, "csrfmiddlewaretoken": CSRF.search(page).group(1)}
     answer = device.request(
         "POST",
-        sheet_address(sheet, "sheet-save"),
+        sheet_address(sheet, "scoring:sheet-save"),
         data=sent,
         headers={"Accept": "application/json", "Referer": device.url(sheet_address(sheet))},
     )
@@ -233,7 +235,7 @@ def test_a_queued_hand_is_not_saved_under_the_next_login(visitor, sheet):
     mine = {**sent, "typist": TYPIST.search(page).group(1)}
     saved = device.request(
         "POST",
-        sheet_address(sheet, "sheet-save"),
+        sheet_address(sheet, "scoring:sheet-save"),
         data=mine,
         headers={"Accept": "application/json", "Referer": device.url(sheet_address(sheet))},
     )
@@ -246,7 +248,7 @@ def test_the_plain_form_keeps_a_hand_typed_by_another_login_and_says_why(visitor
     sent = {**typed, "csrfmiddlewaretoken": CSRF.search(page).group(1)}
     answer = device.request(
         "POST",
-        sheet_address(sheet, "sheet-save"),
+        sheet_address(sheet, "scoring:sheet-save"),
         data=sent,
         headers={"HX-Request": "true", "Referer": device.url(sheet_address(sheet))},
     )

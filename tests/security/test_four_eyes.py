@@ -22,7 +22,7 @@ Role = TournamentRole.Role
 PASSWORD = "a-long-test-password"
 
 
-def sheet_url(sheet: Scoresheet, name: str = "sheet", **kwargs) -> str:
+def sheet_url(sheet: Scoresheet, name: str = "scoring:sheet", **kwargs) -> str:
     table = sheet.table
     return reverse(
         name, args=[table.round.tournament.slug, table.round.number, table.number], **kwargs
@@ -30,7 +30,7 @@ def sheet_url(sheet: Scoresheet, name: str = "sheet", **kwargs) -> str:
 
 
 def api_url(sheet: Scoresheet, action: str = "") -> str:
-    return sheet_url(sheet, "api-scoresheet" + (f"-{action}" if action else ""))
+    return sheet_url(sheet, "api:scoresheet" + (f"-{action}" if action else ""))
 
 
 def fresh(sheet: Scoresheet) -> Scoresheet:
@@ -86,17 +86,18 @@ def test_a_playing_organiser_gets_no_tablemates_personal_link_by_any_route(visit
     # The page of the player: no link, the reason instead.
     browser = visitor()
     browser.log_in("olga", PASSWORD)
-    page = browser.get(reverse("entry-edit", args=[slug, mate.start_number])).text
+    page = browser.get(reverse("tournaments:entry-edit", args=[slug, mate.start_number])).text
     assert mate.link_key not in page
     assert "You play at a table with" in page
     # Printed: one card of a tablemate, or every player's card and slip, is refused.
     card = browser.post_form(
-        reverse("personal-card-print", args=[slug, mate.start_number]),
-        form=reverse("entry-edit", args=[slug, mate.start_number]),
+        reverse("printing:personal-card-print", args=[slug, mate.start_number]),
+        form=reverse("tournaments:entry-edit", args=[slug, mate.start_number]),
     )
     assert card.status_code == 403
     cards = browser.post_form(
-        reverse("personal-cards-print", args=[slug]), form=reverse("entries", args=[slug])
+        reverse("printing:personal-cards-print", args=[slug]),
+        form=reverse("tournaments:entries", args=[slug]),
     )
     assert cards.status_code == 403
     # His own link and a player he does not play with stay his to hand out: not here (all
@@ -130,9 +131,9 @@ def test_a_playing_organiser_logged_in_confirms_nothing_in_a_tablemates_name(
     assert answer.status_code in {400, 403}, answer.text
     assert "another seat's link confirms nothing for you" in answer.text
     page = browser.post_form(
-        reverse("sheet-link-confirm", args=[seats[3].token]),
+        reverse("scoring:sheet-link-confirm", args=[seats[3].token]),
         {"version": fresh(sheet).version},
-        form=reverse("sheet-link", args=[seats[3].token]),
+        form=reverse("scoring:sheet-link", args=[seats[3].token]),
     )
     assert page.status_code in {400, 403, 422}
     assert fresh(sheet).status == Scoresheet.Status.SUBMITTED
@@ -206,17 +207,17 @@ def test_the_second_desk_member_never_sees_the_first_entry_on_any_page_or_answer
     second = visitor()
     second.log_in("zoe", PASSWORD)
     # The desk takes him straight to a blank second entry (it showed the sheet's 24 hands).
-    jump = second.get(reverse("desk", args=[slug, 1]) + f"?table={table}")
+    jump = second.get(reverse("scoring:desk", args=[slug, 1]) + f"?table={table}")
     assert jump.status_code == 302
-    assert jump.headers["Location"] == sheet_url(sheet, "sheet-second")
+    assert jump.headers["Location"] == sheet_url(sheet, "scoring:sheet-second")
     blank = second.get(jump.headers["Location"])
     assert blank.status_code == 200
     assert not first_entry_shown(blank.text)
     # The sheet's own page, its history, the table's page: the hands withheld, and why.
     for path in (
         sheet_url(sheet),
-        sheet_url(sheet, "sheet-history"),
-        reverse("table", args=[slug, 1, table]),
+        sheet_url(sheet, "scoring:sheet-history"),
+        reverse("scoring:table", args=[slug, 1, table]),
     ):
         page = second.get(path)
         assert page.status_code == 200, path
@@ -237,7 +238,7 @@ def test_the_second_desk_member_never_sees_the_first_entry_on_any_page_or_answer
     assert answer.status_code == 409
     assert [d["hand"] for d in answer.json()["differences"]] == [12]
     assert all("first" not in d for d in answer.json()["differences"])
-    differences = second.get(sheet_url(sheet, "sheet-differences")).text
+    differences = second.get(sheet_url(sheet, "scoring:sheet-differences")).text
     assert 'id="differing-hands">12<' in differences
     assert 'name="hand-12"' not in differences
     # The standings count the sheet once it is confirmed, not before.

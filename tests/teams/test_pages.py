@@ -83,12 +83,12 @@ def pages(competition: Competition) -> list[str]:
     slug = competition.slug
     team = teams(competition)[0]
     return [
-        reverse("competitions"),
-        reverse("competition", args=[slug]),
-        reverse("season-table", args=[slug]),
-        reverse("bracket", args=[slug]),
-        reverse("team", args=[slug, team.pk]),
-        reverse("match-day", args=[slug, 1]),
+        reverse("teams:competitions"),
+        reverse("teams:competition", args=[slug]),
+        reverse("teams:season-table", args=[slug]),
+        reverse("teams:bracket", args=[slug]),
+        reverse("teams:team", args=[slug, team.pk]),
+        reverse("teams:match-day", args=[slug, 1]),
     ]
 
 
@@ -96,11 +96,11 @@ def form_pages(competition: Competition) -> list[str]:
     slug = competition.slug
     team = teams(competition)[0]
     return [
-        reverse("competition-settings", args=[slug]),
-        reverse("team-new", args=[slug]),
-        reverse("match-day-new", args=[slug]),
-        reverse("line-up", args=[slug, 1, team.pk]),
-        reverse("match-day-delete", args=[slug, 1]),
+        reverse("teams:competition-settings", args=[slug]),
+        reverse("teams:team-new", args=[slug]),
+        reverse("teams:match-day-new", args=[slug]),
+        reverse("teams:line-up", args=[slug, 1, team.pk]),
+        reverse("teams:match-day-delete", args=[slug, 1]),
     ]
 
 
@@ -109,18 +109,18 @@ def form_posts(competition: Competition) -> list[tuple[str, dict]]:
     team = teams(competition)[0]
     member = team.members.order_by("pk").last()
     return [
-        (reverse("competition-settings", args=[slug]), {**NEW, "name": "Fremd"}),
-        (reverse("competition-organisers", args=[slug]), {"user": "fremd"}),
-        (reverse("team-new", args=[slug]), {"name": "Fremde", "club": ""}),
-        (reverse("team-edit", args=[slug, team.pk]), {"name": "Fremde", "club": ""}),
-        (reverse("team-delete", args=[slug, team.pk]), {}),
-        (reverse("team-member-add", args=[slug, team.pk]), {"player": factories.player().pk}),
-        (reverse("team-member-remove", args=[slug, team.pk, member.pk]), {}),
-        (reverse("team-captain", args=[slug, team.pk, member.pk]), {}),
-        (reverse("match-day-new", args=[slug]), {"starts_on": "2026-12-06", "rounds": "4"}),
-        (reverse("line-up", args=[slug, 1, team.pk]), {"from_round": "1"}),
-        (reverse("tie-decide", args=[slug, 1]), {"place": "1", "through": "yes"}),
-        (reverse("match-day-delete", args=[slug, 1]), {}),
+        (reverse("teams:competition-settings", args=[slug]), {**NEW, "name": "Fremd"}),
+        (reverse("teams:competition-organisers", args=[slug]), {"user": "fremd"}),
+        (reverse("teams:team-new", args=[slug]), {"name": "Fremde", "club": ""}),
+        (reverse("teams:team-edit", args=[slug, team.pk]), {"name": "Fremde", "club": ""}),
+        (reverse("teams:team-delete", args=[slug, team.pk]), {}),
+        (reverse("teams:team-member-add", args=[slug, team.pk]), {"player": factories.player().pk}),
+        (reverse("teams:team-member-remove", args=[slug, team.pk, member.pk]), {}),
+        (reverse("teams:team-captain", args=[slug, team.pk, member.pk]), {}),
+        (reverse("teams:match-day-new", args=[slug]), {"starts_on": "2026-12-06", "rounds": "4"}),
+        (reverse("teams:line-up", args=[slug, 1, team.pk]), {"from_round": "1"}),
+        (reverse("teams:tie-decide", args=[slug, 1]), {"place": "1", "through": "yes"}),
+        (reverse("teams:match-day-delete", args=[slug, 1]), {}),
     ]
 
 
@@ -133,7 +133,11 @@ def test_every_page_renders_for_an_organiser(client, language):
     match_day(competition)
     client.cookies["django_language"] = language
     client.force_login(organiser_of(competition))
-    for address in [*pages(competition), *form_pages(competition), reverse("competition-new")]:
+    for address in [
+        *pages(competition),
+        *form_pages(competition),
+        reverse("teams:competition-new"),
+    ]:
         response = client.get(address)
         assert response.status_code == 200, address
         assert f'<html lang="{language}">' in response.content.decode(), address
@@ -145,7 +149,7 @@ def test_every_page_of_a_championship_renders(client, language):
     client.cookies["django_language"] = language
     for address in [
         *pages(competition),
-        reverse("match-day", args=[competition.slug, knockout.number]),
+        reverse("teams:match-day", args=[competition.slug, knockout.number]),
     ]:
         assert client.get(address).status_code == 200, address
 
@@ -154,15 +158,15 @@ def test_english_wording_of_the_competition_page(client):
     competition = organised_league(promotion_places=1, relegation_places=2)
     match_day(competition)
     client.cookies["django_language"] = "en"
-    html = client.get(reverse("competition", args=[competition.slug])).content.decode()
+    html = client.get(reverse("teams:competition", args=[competition.slug])).content.decode()
     assert "Season table" in html
     assert "Match day 1" in html
     assert "2 relegation places" in html
 
 
 def test_the_navigation_and_the_home_page_link_the_team_competitions(client):
-    html = client.get(reverse("home")).content.decode()
-    assert html.count(f'href="{reverse("competitions")}"') == 2
+    html = client.get(reverse("tournaments:home")).content.decode()
+    assert html.count(f'href="{reverse("teams:competitions")}"') == 2
 
 
 # Who sees what --------------------------------------------------------------------------------
@@ -175,10 +179,10 @@ def test_anonymous_sees_a_public_competition(client):
         response = client.get(address)
         assert response.status_code == 200, address
         # No organiser's button for him, and no reason either: he is not signed in.
-        assert reverse("competition-settings", args=[competition.slug]) not in (
+        assert reverse("teams:competition-settings", args=[competition.slug]) not in (
             response.content.decode()
         )
-    assert competition.name in client.get(reverse("competitions")).content.decode()
+    assert competition.name in client.get(reverse("teams:competitions")).content.decode()
 
 
 def test_a_hidden_competition_is_404_for_anyone_but_its_organisers(client):
@@ -187,7 +191,7 @@ def test_a_hidden_competition_is_404_for_anyone_but_its_organisers(client):
     addresses = pages(competition)[1:]
     for address in addresses:
         assert client.get(address).status_code == 404, address
-    assert competition.name not in client.get(reverse("competitions")).content.decode()
+    assert competition.name not in client.get(reverse("teams:competitions")).content.decode()
     client.force_login(creator())  # another organiser
     for address in addresses + form_pages(competition):
         assert client.get(address).status_code == 404, address
@@ -228,8 +232,8 @@ def test_the_competition_page_says_why_another_organiser_gets_no_buttons(client)
     client.cookies["django_language"] = "en"  # the wording checked is English
     competition = organised_league()
     client.force_login(creator())
-    html = client.get(reverse("competition", args=[competition.slug])).content.decode()
-    assert reverse("match-day-new", args=[competition.slug]) not in html
+    html = client.get(reverse("teams:competition", args=[competition.slug])).content.decode()
+    assert reverse("teams:match-day-new", args=[competition.slug]) not in html
     assert 'id="manage-refusal"' in html
     assert "ask one of them to add you as an organiser" in html
 
@@ -239,20 +243,20 @@ def test_the_competition_page_says_why_another_organiser_gets_no_buttons(client)
 
 def test_the_list_offers_a_new_competition_to_organisers_and_says_who_grants_it(client):
     client.cookies["django_language"] = "en"  # the wording checked is English
-    new = reverse("competition-new")
-    assert new not in client.get(reverse("competitions")).content.decode()
+    new = reverse("teams:competition-new")
+    assert new not in client.get(reverse("teams:competitions")).content.decode()
     client.force_login(factories.user())
-    html = client.get(reverse("competitions")).content.decode()
+    html = client.get(reverse("teams:competitions")).content.decode()
     assert new not in html
     assert "an administrator adds you to the" in html
     client.force_login(creator())
-    assert new in client.get(reverse("competitions")).content.decode()
+    assert new in client.get(reverse("teams:competitions")).content.decode()
 
 
 def test_a_user_without_the_right_is_refused_the_new_competition_page(client):
     client.cookies["django_language"] = "en"  # the wording checked is English
     client.force_login(factories.user())
-    response = client.get(reverse("competition-new"))
+    response = client.get(reverse("teams:competition-new"))
     assert response.status_code == 403
     assert "an administrator adds you" in response.content.decode()
 
@@ -260,10 +264,10 @@ def test_a_user_without_the_right_is_refused_the_new_competition_page(client):
 def test_new_competition_makes_its_creator_its_organiser(client):
     user = creator()
     client.force_login(user)
-    response = client.post(reverse("competition-new"), NEW)
+    response = client.post(reverse("teams:competition-new"), NEW)
     competition = Competition.objects.get()
     assert response.status_code == 302
-    assert response["Location"] == reverse("competition", args=[competition.slug])
+    assert response["Location"] == reverse("teams:competition", args=[competition.slug])
     assert competition.name == "Bezirksliga Nord"
     assert competition.relegation_places == 2
     assert list(competition.organisers.all()) == [user]
@@ -285,7 +289,7 @@ def test_new_competition_makes_its_creator_its_organiser(client):
 )
 def test_bad_competition_input_names_the_field_and_saves_nothing(client, field, value):
     client.force_login(creator())
-    response = client.post(reverse("competition-new"), {**NEW, field: value})
+    response = client.post(reverse("teams:competition-new"), {**NEW, field: value})
     assert response.status_code == 400
     assert response.context["form"].errors[field]
     assert not Competition.objects.exists()
@@ -295,7 +299,7 @@ def test_settings_change_the_competition(client):
     competition = organised_league()
     client.force_login(organiser_of(competition))
     response = client.post(
-        reverse("competition-settings", args=[competition.slug]),
+        reverse("teams:competition-settings", args=[competition.slug]),
         {**NEW, "name": "Landesliga", "is_public": ""},
     )
     assert response.status_code == 302
@@ -309,7 +313,7 @@ def test_settings_refuse_a_new_kind_once_match_days_are_played(client):
     match_day(competition)
     client.force_login(organiser_of(competition))
     response = client.post(
-        reverse("competition-settings", args=[competition.slug]),
+        reverse("teams:competition-settings", args=[competition.slug]),
         {**NEW, "kind": "championship"},
     )
     assert response.status_code == 400
@@ -325,9 +329,9 @@ def test_an_organiser_offers_another_by_user_name_or_e_mail_address(client, name
     colleague = factories.user(username="kollegin", email="Kollegin@example.org")
     client.force_login(organiser_of(competition))
     response = client.post(
-        reverse("competition-organisers", args=[competition.slug]), {"user": named}
+        reverse("teams:competition-organisers", args=[competition.slug]), {"user": named}
     )
-    assert response["Location"] == reverse("competition-settings", args=[competition.slug])
+    assert response["Location"] == reverse("teams:competition-settings", args=[competition.slug])
     assert not competition.organisers.filter(pk=colleague.pk).exists()  # not before he accepts
     offer = OrganiserOffer.objects.get()
     client.force_login(colleague)
@@ -337,7 +341,7 @@ def test_an_organiser_offers_another_by_user_name_or_e_mail_address(client, name
     assert client.post(answer, {"answer": "accept"}).status_code == 302
     assert competition.organisers.filter(pk=colleague.pk).exists()
     assert day.tournament.roles.filter(user=colleague, role="organiser").exists()
-    address = reverse("competition-settings", args=[competition.slug])
+    address = reverse("teams:competition-settings", args=[competition.slug])
     assert client.get(address).status_code == 200
 
 
@@ -346,7 +350,7 @@ def test_the_answer_is_the_same_whether_the_name_has_an_account(client):
     factories.user(username="kollegin")
     client.force_login(organiser_of(competition))
     client.cookies["django_language"] = "en"
-    address = reverse("competition-organisers", args=[competition.slug])
+    address = reverse("teams:competition-organisers", args=[competition.slug])
     pages = [
         client.post(address, {"user": named}, follow=True).content.decode()
         for named in ("kollegin", "niemand")
@@ -360,7 +364,9 @@ def test_a_declined_offer_makes_nobody_organiser(client):
     competition = organised_league(teams=0)
     colleague = factories.user(username="kollegin")
     client.force_login(organiser_of(competition))
-    client.post(reverse("competition-organisers", args=[competition.slug]), {"user": "kollegin"})
+    client.post(
+        reverse("teams:competition-organisers", args=[competition.slug]), {"user": "kollegin"}
+    )
     offer = OrganiserOffer.objects.get()
     client.force_login(colleague)
     answer = reverse("organiser-offer-answer", args=[offer.pk])
@@ -375,7 +381,9 @@ def test_a_bad_name_is_refused_and_the_page_says_why(client, named):
     client.force_login(organiser_of(competition))
     client.cookies["django_language"] = "en"
     response = client.post(
-        reverse("competition-organisers", args=[competition.slug]), {"user": named}, follow=True
+        reverse("teams:competition-organisers", args=[competition.slug]),
+        {"user": named},
+        follow=True,
     )
     assert "alert-danger" in response.content.decode()
     assert competition.organisers.count() == 1
@@ -389,21 +397,24 @@ def test_a_team_is_added_renamed_and_removed(client):
     competition = organised_league(teams=0)
     client.force_login(organiser_of(competition))
     response = client.post(
-        reverse("team-new", args=[competition.slug]), {"name": "Kreuz Buben", "club": "DK Köln"}
+        reverse("teams:team-new", args=[competition.slug]),
+        {"name": "Kreuz Buben", "club": "DK Köln"},
     )
     team = Team.objects.get()
-    assert response["Location"] == reverse("team", args=[competition.slug, team.pk])
-    client.post(reverse("team-edit", args=[competition.slug, team.pk]), {"name": "Herz Damen"})
+    assert response["Location"] == reverse("teams:team", args=[competition.slug, team.pk])
+    client.post(
+        reverse("teams:team-edit", args=[competition.slug, team.pk]), {"name": "Herz Damen"}
+    )
     team.refresh_from_db()
     assert (team.name, team.club) == ("Herz Damen", "")
-    client.post(reverse("team-delete", args=[competition.slug, team.pk]))
+    client.post(reverse("teams:team-delete", args=[competition.slug, team.pk]))
     assert not Team.objects.exists()
 
 
 def test_a_second_team_of_the_same_name_is_refused_on_the_name(client):
     competition = organised_league(teams=1)
     client.force_login(organiser_of(competition))
-    response = client.post(reverse("team-new", args=[competition.slug]), {"name": "Team 1"})
+    response = client.post(reverse("teams:team-new", args=[competition.slug]), {"name": "Team 1"})
     assert response.status_code == 400
     assert response.context["form"].errors["name"]
     assert Team.objects.count() == 1
@@ -414,10 +425,12 @@ def test_a_bad_team_name_is_refused_and_nothing_saved(client, name):
     competition = organised_league(teams=1)
     team = teams(competition)[0]
     client.force_login(organiser_of(competition))
-    response = client.post(reverse("team-new", args=[competition.slug]), {"name": name})
+    response = client.post(reverse("teams:team-new", args=[competition.slug]), {"name": name})
     assert response.status_code == 400
     assert response.context["form"].errors["name"]
-    response = client.post(reverse("team-edit", args=[competition.slug, team.pk]), {"name": name})
+    response = client.post(
+        reverse("teams:team-edit", args=[competition.slug, team.pk]), {"name": name}
+    )
     assert response.status_code == 400
     assert response.context["rename"].errors["name"]
     team.refresh_from_db()
@@ -431,7 +444,9 @@ def test_a_team_that_played_cannot_be_removed_and_the_page_says_why(client):
     match_day(competition)
     team = teams(competition)[0]
     client.force_login(organiser_of(competition))
-    response = client.post(reverse("team-delete", args=[competition.slug, team.pk]), follow=True)
+    response = client.post(
+        reverse("teams:team-delete", args=[competition.slug, team.pk]), follow=True
+    )
     assert "take it out there first" in response.content.decode()
     assert Team.objects.filter(pk=team.pk).exists()
 
@@ -442,10 +457,12 @@ def test_the_person_search_finds_a_known_person_in_any_spelling_or_by_ddv_number
     team = teams(competition)[0]
     person = factories.player(first_name="Jürgen", last_name="Müller", ddv_number="4711")
     client.force_login(organiser_of(competition))
-    response = client.get(reverse("team", args=[competition.slug, team.pk]), {"q": query})
+    response = client.get(reverse("teams:team", args=[competition.slug, team.pk]), {"q": query})
     assert response.status_code == 200
     assert [player.pk for player in response.context["found"]] == [person.pk]
-    client.post(reverse("team-member-add", args=[competition.slug, team.pk]), {"player": person.pk})
+    client.post(
+        reverse("teams:team-member-add", args=[competition.slug, team.pk]), {"player": person.pk}
+    )
     assert list(team.members.values_list("player_id", flat=True)) == [person.pk]
 
 
@@ -453,7 +470,7 @@ def test_the_person_search_is_the_organisers(client):
     competition = organised_league(teams=1, members=0)
     team = teams(competition)[0]
     factories.player(first_name="Jürgen", last_name="Müller")
-    response = client.get(reverse("team", args=[competition.slug, team.pk]), {"q": "Müller"})
+    response = client.get(reverse("teams:team", args=[competition.slug, team.pk]), {"q": "Müller"})
     assert response.context["found"] == []
     assert "Müller" not in response.content.decode()
 
@@ -463,7 +480,7 @@ def test_a_new_person_is_added_and_made_captain(client):
     team = teams(competition)[0]
     client.force_login(organiser_of(competition))
     response = client.post(
-        reverse("team-member-add", args=[competition.slug, team.pk]),
+        reverse("teams:team-member-add", args=[competition.slug, team.pk]),
         {
             "first_name": "Greta",
             "last_name": "Groß",
@@ -482,10 +499,10 @@ def test_a_teams_page_heads_its_players_spieler_in_german(client):
     """Not "Teilnehmer" (a tournament's entrants): a team's players are its "Spieler"."""
     competition = organised_league(teams=1)
     team = teams(competition)[0]
-    html = client.get(reverse("team", args=[competition.slug, team.pk])).content.decode()
+    html = client.get(reverse("teams:team", args=[competition.slug, team.pk])).content.decode()
     assert '<h2 class="h4">Spieler</h2>' in html
     client.cookies["django_language"] = "en"
-    html = client.get(reverse("team", args=[competition.slug, team.pk])).content.decode()
+    html = client.get(reverse("teams:team", args=[competition.slug, team.pk])).content.decode()
     assert '<h2 class="h4">Players</h2>' in html
 
 
@@ -494,12 +511,13 @@ def test_the_first_player_named_is_the_captain_as_the_page_says(client):
     by the search and added without ticking "Captain" is it; the second is not."""
     competition = organised_league(teams=0)
     client.force_login(organiser_of(competition))
-    client.post(reverse("team-new", args=[competition.slug]), {"name": "Kreuz-Buben"})
+    client.post(reverse("teams:team-new", args=[competition.slug]), {"name": "Kreuz-Buben"})
     team = Team.objects.get(competition=competition)
     first, second = factories.player(), factories.player()
     for person in (first, second):
         response = client.post(
-            reverse("team-member-add", args=[competition.slug, team.pk]), {"player": person.pk}
+            reverse("teams:team-member-add", args=[competition.slug, team.pk]),
+            {"player": person.pk},
         )
         assert response.status_code == 302
     assert list(team.members.filter(is_captain=True).values_list("player", flat=True)) == [first.pk]
@@ -512,7 +530,7 @@ def test_a_new_person_with_another_persons_ddv_number_is_refused_and_nobody_made
     client.force_login(organiser_of(competition))
     players = Player.objects.count()
     response = client.post(
-        reverse("team-member-add", args=[competition.slug, team.pk]),
+        reverse("teams:team-member-add", args=[competition.slug, team.pk]),
         {"first_name": "Anna", "last_name": "Anders", "ddv_number": "4711"},
     )
     assert response.status_code == 400
@@ -537,7 +555,7 @@ def test_bad_player_input_names_the_field_and_saves_nothing(client, data):
     team = teams(competition)[0]
     client.force_login(organiser_of(competition))
     players = Player.objects.count()
-    response = client.post(reverse("team-member-add", args=[competition.slug, team.pk]), data)
+    response = client.post(reverse("teams:team-member-add", args=[competition.slug, team.pk]), data)
     assert response.status_code == 400
     assert response.context["add"].errors
     assert Player.objects.count() == players
@@ -551,7 +569,7 @@ def test_a_person_of_another_team_is_refused_with_the_reason(client):
     other = first.members.get().player
     client.force_login(organiser_of(competition))
     response = client.post(
-        reverse("team-member-add", args=[competition.slug, second.pk]), {"player": other.pk}
+        reverse("teams:team-member-add", args=[competition.slug, second.pk]), {"player": other.pk}
     )
     assert response.status_code == 400
     assert "already plays for Team 1" in response.content.decode()
@@ -563,8 +581,8 @@ def test_a_player_is_removed_and_another_made_captain(client):
     team = teams(competition)[0]
     _captain, second, third = team.members.order_by("pk")
     client.force_login(organiser_of(competition))
-    client.post(reverse("team-captain", args=[competition.slug, team.pk, second.pk]))
-    client.post(reverse("team-member-remove", args=[competition.slug, team.pk, third.pk]))
+    client.post(reverse("teams:team-captain", args=[competition.slug, team.pk, second.pk]))
+    client.post(reverse("teams:team-member-remove", args=[competition.slug, team.pk, third.pk]))
     assert list(team.members.filter(is_captain=True)) == [second]
     assert not TeamMember.objects.filter(pk=third.pk).exists()
 
@@ -575,7 +593,7 @@ def test_a_member_of_another_team_is_not_found_through_this_one(client):
     member = second.members.get()
     client.force_login(organiser_of(competition))
     response = client.post(
-        reverse("team-member-remove", args=[competition.slug, first.pk, member.pk])
+        reverse("teams:team-member-remove", args=[competition.slug, first.pk, member.pk])
     )
     assert response.status_code == 404
     assert TeamMember.objects.filter(pk=member.pk).exists()
@@ -592,10 +610,10 @@ def test_a_match_day_with_chosen_groups(client):
     data["grouping"] = "choose"
     for index, team in enumerate(all_teams):
         data[f"group_{team.pk}"] = str(2 - index % 2)
-    response = client.post(reverse("match-day-new", args=[competition.slug]), data)
+    response = client.post(reverse("teams:match-day-new", args=[competition.slug]), data)
     assert response.status_code == 302
     day = MatchDay.objects.get()
-    assert response["Location"] == reverse("match-day", args=[competition.slug, day.number])
+    assert response["Location"] == reverse("teams:match-day", args=[competition.slug, day.number])
     assert day.tournament.planned_rounds == 3
     group_of = dict(GroupTeam.objects.filter(match_day=day).values_list("team_id", "group__number"))
     assert group_of == {team.pk: 2 - index % 2 for index, team in enumerate(all_teams)}
@@ -606,7 +624,7 @@ def test_the_new_match_day_offers_only_the_groups_its_teams_fill(client):
     competition = organised_league()
     client.force_login(organiser_of(competition))
     client.cookies["django_language"] = "en"
-    html = client.get(reverse("match-day-new", args=[competition.slug])).content.decode()
+    html = client.get(reverse("teams:match-day-new", args=[competition.slug])).content.decode()
     assert ">Group 2</option>" in html
     assert ">Group 3</option>" not in html
 
@@ -626,11 +644,11 @@ def test_a_match_day_page_has_no_online_registration_and_draws_one_round(client)
     client.force_login(organiser)
     client.cookies["django_language"] = "en"
     slug = day.tournament.slug
-    html = client.get(reverse("tournament", args=[slug])).content.decode()
+    html = client.get(reverse("tournaments:tournament", args=[slug])).content.decode()
     assert "not open online" not in html
-    assert reverse("registration-manage", args=[slug]) not in html
+    assert reverse("tournaments:registration-manage", args=[slug]) not in html
     round_ = tournament_services.round_create(tournament=day.tournament)
-    page = client.get(reverse("round", args=[slug, round_.number])).content.decode()
+    page = client.get(reverse("tournaments:round", args=[slug, round_.number])).content.decode()
     assert "Draw rounds 1 to 1" not in page
     assert "Draw round 1" in page
 
@@ -639,7 +657,7 @@ def test_a_match_day_with_groups_drawn(client):
     competition = organised_league()
     client.force_login(organiser_of(competition))
     response = client.post(
-        reverse("match-day-new", args=[competition.slug]),
+        reverse("teams:match-day-new", args=[competition.slug]),
         {"starts_on": "2026-12-05", "rounds": "4", "stage": "groups", "grouping": "draw"},
     )
     assert response.status_code == 302
@@ -662,7 +680,9 @@ def test_bad_match_day_input_names_the_field_and_saves_nothing(client, data, fie
     competition = organised_league()
     client.force_login(organiser_of(competition))
     base = {"starts_on": "2026-12-05", "rounds": "4", "stage": "groups", "grouping": "draw"}
-    response = client.post(reverse("match-day-new", args=[competition.slug]), {**base, **data})
+    response = client.post(
+        reverse("teams:match-day-new", args=[competition.slug]), {**base, **data}
+    )
     assert response.status_code == 400
     assert response.context["form"].errors[field]
     assert not MatchDay.objects.exists()
@@ -675,7 +695,7 @@ def test_a_group_of_three_is_refused_with_the_reason_and_nothing_saved(client):
     data = {"starts_on": "2026-12-05", "rounds": "4", "stage": "groups", "grouping": "choose"}
     for team in teams(competition)[:3]:
         data[f"group_{team.pk}"] = "1"
-    response = client.post(reverse("match-day-new", args=[competition.slug]), data)
+    response = client.post(reverse("teams:match-day-new", args=[competition.slug]), data)
     assert response.status_code == 400
     assert "Group 1 has 3 teams" in response.content.decode()
     assert not MatchDay.objects.exists()
@@ -697,7 +717,7 @@ def test_a_group_whose_team_cannot_field_four_is_refused_naming_the_team(client)
     data = {"starts_on": "2026-12-05", "rounds": "4", "stage": "groups", "grouping": "choose"}
     for team in teams(competition):
         data[f"group_{team.pk}"] = "1"
-    response = client.post(reverse("match-day-new", args=[competition.slug]), data)
+    response = client.post(reverse("teams:match-day-new", args=[competition.slug]), data)
     assert response.status_code == 400
     html = response.content.decode()
     assert f"Group 1: {short.name} names 3 players; a team plays with four" in html
@@ -711,15 +731,15 @@ def test_a_match_day_is_deleted_after_asking_until_it_is_drawn(client):
     day = match_day(competition)
     tournament_id = day.tournament_id
     client.force_login(organiser_of(competition))
-    page = client.get(reverse("match-day", args=[competition.slug, 1])).content.decode()
-    assert reverse("match-day-delete", args=[competition.slug, 1]) in page
-    asked = client.get(reverse("match-day-delete", args=[competition.slug, 1]))
+    page = client.get(reverse("teams:match-day", args=[competition.slug, 1])).content.decode()
+    assert reverse("teams:match-day-delete", args=[competition.slug, 1]) in page
+    asked = client.get(reverse("teams:match-day-delete", args=[competition.slug, 1]))
     assert asked.status_code == 200
     assert "Delete match day 1 for good" in asked.content.decode()
     assert MatchDay.objects.filter(pk=day.pk).exists()  # asking deletes nothing
-    response = client.post(reverse("match-day-delete", args=[competition.slug, 1]))
+    response = client.post(reverse("teams:match-day-delete", args=[competition.slug, 1]))
     assert response.status_code == 302
-    assert response["Location"] == reverse("competition", args=[competition.slug])
+    assert response["Location"] == reverse("teams:competition", args=[competition.slug])
     assert not MatchDay.objects.exists()
     assert not GroupTeam.objects.exists()
     assert not LineUp.objects.exists()
@@ -735,12 +755,12 @@ def test_a_drawn_match_day_stays_and_its_page_says_why(client):
         round=tournament_services.round_create(tournament=day.tournament), seed=3
     )
     client.force_login(organiser_of(competition))
-    page = client.get(reverse("match-day", args=[competition.slug, 1])).content.decode()
-    assert reverse("match-day-delete", args=[competition.slug, 1]) not in page
+    page = client.get(reverse("teams:match-day", args=[competition.slug, 1])).content.decode()
+    assert reverse("teams:match-day-delete", args=[competition.slug, 1]) not in page
     assert 'id="delete-refusal"' in page
     # A match day's draw seats all its rounds at once (doko.team_seating).
     assert "Rounds 1, 2, 3, 4 of match day 1 are drawn" in page
-    response = client.post(reverse("match-day-delete", args=[competition.slug, 1]))
+    response = client.post(reverse("teams:match-day-delete", args=[competition.slug, 1]))
     assert response.status_code == 400
     assert "undoes the draw" in response.content.decode()
     assert MatchDay.objects.filter(pk=day.pk).exists()
@@ -750,11 +770,11 @@ def test_the_match_day_page_shows_groups_line_ups_and_links(client):
     competition = organised_league()
     day = match_day(competition)
     client.cookies["django_language"] = "en"
-    html = client.get(reverse("match-day", args=[competition.slug, 1])).content.decode()
+    html = client.get(reverse("teams:match-day", args=[competition.slug, 1])).content.decode()
     assert 'id="provisional"' in html
     assert "Group 2" in html
-    assert reverse("tournament", args=[day.tournament.slug]) in html
-    assert reverse("standings", args=[day.tournament.slug]) in html
+    assert reverse("tournaments:tournament", args=[day.tournament.slug]) in html
+    assert reverse("tournaments:standings", args=[day.tournament.slug]) in html
     first = teams(competition)[0].members.order_by("pk").first()
     assert first.player.name in html  # the line-up, place 1
 
@@ -765,7 +785,7 @@ def test_match_points_show_after_a_played_round(client):
     favoured = teams(competition)[0]
     play_round(day, 1, favoured)
     client.cookies["django_language"] = "en"
-    response = client.get(reverse("match-day", args=[competition.slug, 1]))
+    response = client.get(reverse("teams:match-day", args=[competition.slug, 1]))
     html = response.content.decode()
     assert 'id="provisional"' not in html
     (_result, rows) = response.context["groups"][0]
@@ -787,11 +807,13 @@ def test_the_tournament_page_of_a_match_day_links_back(client):
     competition = organised_league(teams=4)
     day = match_day(competition)
     client.cookies["django_language"] = "en"
-    html = client.get(reverse("tournament", args=[day.tournament.slug])).content.decode()
-    assert reverse("match-day", args=[competition.slug, 1]) in html
+    html = client.get(
+        reverse("tournaments:tournament", args=[day.tournament.slug])
+    ).content.decode()
+    assert reverse("teams:match-day", args=[competition.slug, 1]) in html
     assert "Match day 1 of Testliga 2026/27" in html
     plain = factories.tournament()
-    html = client.get(reverse("tournament", args=[plain.slug])).content.decode()
+    html = client.get(reverse("tournaments:tournament", args=[plain.slug])).content.decode()
     assert 'id="match-day-of"' not in html
 
 
@@ -806,7 +828,7 @@ def test_the_round_page_of_a_match_day_names_each_players_team(client):
     tournament_services.round_seat(round=round_, seed=7)
     client.force_login(organiser_of(competition))
     html = client.get(
-        reverse("round", args=[day.tournament.slug, 1]), HTTP_ACCEPT_LANGUAGE="de"
+        reverse("tournaments:round", args=[day.tournament.slug, 1]), HTTP_ACCEPT_LANGUAGE="de"
     ).content.decode()
     names = {team.name for team in teams(competition)}
     cards = html.split('class="card table-card')[1:]
@@ -833,7 +855,7 @@ def test_a_line_up_is_changed_from_a_round_on(client):
     chosen = [members[0], members[1], members[2], members[4]]
     for place, member in enumerate(chosen, start=1):
         data[f"place_{place}"] = str(member.player_id)
-    response = client.post(reverse("line-up", args=[competition.slug, 1, team.pk]), data)
+    response = client.post(reverse("teams:line-up", args=[competition.slug, 1, team.pk]), data)
     assert response.status_code == 302
     playing = LineUp.objects.filter(match_day=day, team=team, place=4)
     assert {line.round_number: line.entry.player_id for line in playing} == {
@@ -862,7 +884,9 @@ def test_a_reserve_brought_in_raises_no_tables_of_four_warning(client):
     assert day.tournament.entries.filter(status="active").count() == 17
     client.force_login(organiser_of(competition))
     client.cookies["django_language"] = "en"
-    html = client.get(reverse("tournament", args=[day.tournament.slug])).content.decode()
+    html = client.get(
+        reverse("tournaments:tournament", args=[day.tournament.slug])
+    ).content.decode()
     assert "tables of four" not in html
     assert "Allow tables of five" not in html
 
@@ -889,7 +913,7 @@ def test_a_bad_line_up_names_the_field_and_saves_nothing(client, change):
         data[f"place_{place}"] = str(member.player_id)
     for key, value in change.items():
         data[key] = data["place_1"] if value == "same" else value
-    response = client.post(reverse("line-up", args=[competition.slug, 1, team.pk]), data)
+    response = client.post(reverse("teams:line-up", args=[competition.slug, 1, team.pk]), data)
     assert response.status_code == 400
     assert response.context["form"].errors
     assert list(LineUp.objects.filter(match_day=day).values_list("pk", "entry_id")) == before
@@ -903,7 +927,7 @@ def test_a_tie_is_decided_by_an_organiser(client):
     place = GroupTeam.objects.filter(match_day=knockout).first()
     client.force_login(organiser_of(competition))
     response = client.post(
-        reverse("tie-decide", args=[competition.slug, knockout.number]),
+        reverse("teams:tie-decide", args=[competition.slug, knockout.number]),
         {"place": place.pk, "through": "yes"},
     )
     assert response.status_code == 302
@@ -917,7 +941,7 @@ def test_a_group_stage_place_is_not_decided(client):
     place = GroupTeam.objects.filter(match_day__number=1).first()
     client.force_login(organiser_of(competition))
     response = client.post(
-        reverse("tie-decide", args=[competition.slug, 1]),
+        reverse("teams:tie-decide", args=[competition.slug, 1]),
         {"place": place.pk, "through": "yes"},
         follow=True,
     )
@@ -950,8 +974,8 @@ def _level_at_the_cut(monkeypatch) -> None:
 def test_a_tie_level_at_the_cut_offers_the_organiser_the_decision(client, monkeypatch):
     competition, knockout = championship_with_knockout()
     _level_at_the_cut(monkeypatch)
-    address = reverse("match-day", args=[competition.slug, knockout.number])
-    decide = reverse("tie-decide", args=[competition.slug, knockout.number])
+    address = reverse("teams:match-day", args=[competition.slug, knockout.number])
+    decide = reverse("teams:tie-decide", args=[competition.slug, knockout.number])
     client.cookies["django_language"] = "en"
     html = client.get(address).content.decode()
     assert "level at the cut" in html
@@ -975,7 +999,7 @@ def test_a_bad_decision_is_refused_and_nothing_saved(client, data):
     competition, knockout = championship_with_knockout()
     client.force_login(organiser_of(competition))
     response = client.post(
-        reverse("tie-decide", args=[competition.slug, knockout.number]), data, follow=True
+        reverse("teams:tie-decide", args=[competition.slug, knockout.number]), data, follow=True
     )
     assert response.status_code == 200
     assert "alert-danger" in response.content.decode()
@@ -988,7 +1012,7 @@ def test_a_bad_decision_is_refused_and_nothing_saved(client, data):
 def test_the_season_table_marks_no_zone_before_a_match_day_counts(client):
     competition = organised_league(promotion_places=1, relegation_places=2)
     client.cookies["django_language"] = "en"
-    html = client.get(reverse("season-table", args=[competition.slug])).content.decode()
+    html = client.get(reverse("teams:season-table", args=[competition.slug])).content.decode()
     assert "zone-promotion table-success" not in html.split('id="table-legend"')[0]
     assert "zone-relegation table-danger" not in html.split('id="table-legend"')[0]
     assert 'id="table-legend"' in html
@@ -1001,15 +1025,15 @@ def test_the_season_table_marks_no_zone_before_a_match_day_counts(client):
 def test_a_league_has_no_bracket_and_links_its_table(client):
     competition = organised_league(teams=4)
     client.cookies["django_language"] = "en"
-    html = client.get(reverse("bracket", args=[competition.slug])).content.decode()
+    html = client.get(reverse("teams:bracket", args=[competition.slug])).content.decode()
     assert "A league has no knock-out rounds" in html
-    assert reverse("season-table", args=[competition.slug]) in html
+    assert reverse("teams:season-table", args=[competition.slug]) in html
 
 
 def test_the_bracket_shows_the_knock_out_ties(client):
     competition, knockout = championship_with_knockout()
     client.cookies["django_language"] = "en"
-    response = client.get(reverse("bracket", args=[competition.slug]))
+    response = client.get(reverse("teams:bracket", args=[competition.slug]))
     assert [each.match_day for each in response.context["rounds"]] == [knockout]
     assert "Tie 2" in response.content.decode()
 
@@ -1024,14 +1048,15 @@ def _queries(client, address) -> int:
 
 
 @pytest.mark.parametrize(
-    ("page", "most"), [("competition", 25), ("season-table", 20), ("match-day", 25)]
+    ("page", "most"),
+    [("teams:competition", 25), ("teams:season-table", 20), ("teams:match-day", 25)],
 )
 def test_the_queries_do_not_grow_with_the_teams(client, page, most, django_assert_max_num_queries):
     counts = []
     for size in (4, 12):
         competition = organised_league(teams=size, name=f"Liga {size}")
         match_day(competition)
-        args = [competition.slug, 1] if page == "match-day" else [competition.slug]
+        args = [competition.slug, 1] if page == "teams:match-day" else [competition.slug]
         counts.append(_queries(client, reverse(page, args=args)))
     assert counts[0] == counts[1]
     with django_assert_max_num_queries(most):
@@ -1040,7 +1065,7 @@ def test_the_queries_do_not_grow_with_the_teams(client, page, most, django_asser
 
 def test_a_visitor_is_told_who_changes_the_competition_and_where_to_log_in(client):
     competition = organised_league(teams=4)
-    html = client.get(reverse("competition", args=[competition.slug])).content.decode()
+    html = client.get(reverse("teams:competition", args=[competition.slug])).content.decode()
     assert 'id="manage-login"' in html
     assert "Die Turnierleitung des Wettbewerbs ändert ihn nach dem Anmelden." in html
     assert f"{reverse('login')}?next=/teams/{competition.slug}/" in html

@@ -20,7 +20,13 @@ test_matrix = matrix_test(TEAMS)
 
 # A hidden competition -----------------------------------------------------------------------------
 
-HIDDEN_READS = ["competition", "season-table", "bracket", "competition-settings", "team-new"]
+HIDDEN_READS = [
+    "teams:competition",
+    "teams:season-table",
+    "teams:bracket",
+    "teams:competition-settings",
+    "teams:team-new",
+]
 # Its organiser and a superuser see it; everyone else gets 404 (the organiser's form pages send
 # the anonymous to log in first).
 HIDDEN_SEES = {"organiser", "admin"}
@@ -34,7 +40,7 @@ def test_a_hidden_competition_is_404_for_all_but_its_organisers(name, role, ctx)
     if role in HIDDEN_SEES:
         assert response.status_code == 200
     elif response.status_code == 302:  # a form page: log in first
-        assert name in {"competition-settings", "team-new"}
+        assert name in {"teams:competition-settings", "teams:team-new"}
         assert role in {"anonymous", "player", "keeper"}
     else:
         assert response.status_code == 404
@@ -43,7 +49,7 @@ def test_a_hidden_competition_is_404_for_all_but_its_organisers(name, role, ctx)
 @pytest.mark.django_db
 @pytest.mark.parametrize("role", ROLES)
 def test_the_list_shows_a_hidden_competition_to_its_organisers_only(role, ctx):
-    html = client_for(role, ctx).get(reverse("competitions")).content.decode()
+    html = client_for(role, ctx).get(reverse("teams:competitions")).content.decode()
     assert ("Matrix-Geheim" in html) == (role in HIDDEN_SEES)
     assert "Matrix-Liga" in html
 
@@ -55,10 +61,10 @@ test_every_post_form_carries_the_csrf_token = csrf_token_test(TEAMS)
 
 test_the_form_pages_have_post_forms = form_pages_test(
     [
-        ("competition-new", lambda ctx: {}),
-        ("competition-settings", C),
-        ("team", lambda ctx: {"slug": ctx.competition, "pk": ctx.team}),
-        ("match-day-new", C),
+        ("teams:competition-new", lambda ctx: {}),
+        ("teams:competition-settings", C),
+        ("teams:team", lambda ctx: {"slug": ctx.competition, "pk": ctx.team}),
+        ("teams:match-day-new", C),
     ]
 )
 

@@ -140,24 +140,24 @@ def test_the_competition_page_shows_the_plan_and_its_page_swaps(client):
     competition = league(teams=16)
     by = organiser_of(competition)
     services.season_plan_create(competition=competition, match_days=5, by=by, seed=3)
-    page = client.get(reverse("competition", args=[competition.slug])).content.decode()
+    page = client.get(reverse("teams:competition", args=[competition.slug])).content.decode()
     assert 'id="season-plan"' in page
     assert "Jede Mannschaft trifft jede andere genau einmal." in page
     client.force_login(by)
-    plan_page = client.get(reverse("season-plan", args=[competition.slug])).content.decode()
+    plan_page = client.get(reverse("teams:season-plan", args=[competition.slug])).content.decode()
     assert 'id="plan-meetings"' in plan_page
     assert plan_page.count('name="first"') == 5  # a swap form per match day not made
     view = selectors.season_plan_of(competition=competition)
     assert view is not None
     (_, g1), (_, g2), *_ = view.days[2].groups
     response = client.post(
-        reverse("season-plan-swap", args=[competition.slug]),
+        reverse("teams:season-plan-swap", args=[competition.slug]),
         {"match_day": "3", "first": str(g1[0].pk), "second": str(g2[0].pk)},
     )
     assert response.status_code == 302
     moved = PlannedPlace.objects.get(plan__competition=competition, match_day=3, team=g1[0])
     assert moved.group == 2
-    page = client.get(reverse("season-plan", args=[competition.slug])).content.decode()
+    page = client.get(reverse("teams:season-plan", args=[competition.slug])).content.decode()
     assert "tauschen an Spieltag 3 die Gruppen" in page
 
 
@@ -168,14 +168,14 @@ def test_a_stranger_sees_why_he_cannot_swap_and_is_refused_403(client):
     )
     stranger = organiser_user("fremder-leiter")
     client.force_login(stranger)
-    page = client.get(reverse("season-plan", args=[competition.slug])).content.decode()
+    page = client.get(reverse("teams:season-plan", args=[competition.slug])).content.decode()
     assert 'name="first"' not in page
     assert "Nur die Turnierleitung von „Testliga“ ändert diesen Wettbewerb" in page
     one, two = teams(competition)[:2]
     before = sorted(PlannedPlace.objects.values_list("pk", "group"))
     for name, body in [
-        ("season-plan-swap", {"match_day": "1", "first": one.pk, "second": two.pk}),
-        ("season-plan-draw", {"match_days": "3"}),
+        ("teams:season-plan-swap", {"match_day": "1", "first": one.pk, "second": two.pk}),
+        ("teams:season-plan-draw", {"match_days": "3"}),
     ]:
         response = client.post(reverse(name, args=[competition.slug]), body)
         assert response.status_code == 403
@@ -189,7 +189,7 @@ def test_a_made_match_day_says_why_it_no_longer_changes(client):
     services.match_day_create(competition=competition, starts_on=DATE, by=by)
     assert GroupTeam.objects.count() == 8
     client.force_login(by)
-    page = client.get(reverse("season-plan", args=[competition.slug])).content.decode()
+    page = client.get(reverse("teams:season-plan", args=[competition.slug])).content.decode()
     assert page.count('name="first"') == 1
     assert "Spieltag 1 ist schon angelegt" in page
     assert 'id="draw-refusal"' in page
@@ -200,14 +200,14 @@ def test_the_plan_prints_as_a_pdf_with_its_groups_and_statement(client):
     services.season_plan_create(
         competition=competition, match_days=5, by=organiser_of(competition), seed=3
     )
-    response = client.get(reverse("team-plan-pdf", args=[competition.slug]))
+    response = client.get(reverse("printing:team-plan-pdf", args=[competition.slug]))
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
     text = words_of(response.content)
     assert "Jede Mannschaft trifft jede andere genau einmal." in text
     assert "Team 16" in text
     empty = league(teams=8, name="Ohne Plan")
-    assert client.get(reverse("team-plan-pdf", args=[empty.slug])).status_code == 404
+    assert client.get(reverse("printing:team-plan-pdf", args=[empty.slug])).status_code == 404
 
 
 def test_the_plan_page_in_english(client):
@@ -216,7 +216,7 @@ def test_the_plan_page_in_english(client):
         competition=competition, match_days=5, by=organiser_of(competition), seed=3
     )
     page = client.get(
-        reverse("season-plan", args=[competition.slug]), HTTP_ACCEPT_LANGUAGE="en"
+        reverse("teams:season-plan", args=[competition.slug]), HTTP_ACCEPT_LANGUAGE="en"
     ).content.decode()
     assert "Season plan" in page
     assert "Every team meets every other team exactly once." in page
@@ -228,7 +228,7 @@ def test_the_new_match_day_page_takes_the_plans_groups_and_its_double_days(clien
     services.season_plan_create(competition=competition, match_days=2, by=by, double=True, seed=3)
     client.force_login(by)
     client.cookies["django_language"] = "en"
-    address = reverse("match-day-new", args=[competition.slug])
+    address = reverse("teams:match-day-new", args=[competition.slug])
     page = client.get(address).content.decode()
     assert 'id="plan-note"' in page
     # The plan's double match days tick the box.
@@ -284,7 +284,7 @@ def test_the_plan_pages_queries_do_not_grow_with_its_match_days(client):
         competition = league(teams=8, name=f"Liga {days}", by=by)
         services.season_plan_create(competition=competition, match_days=days, by=by, seed=3)
         client.force_login(by)
-        url = reverse("season-plan", args=[competition.slug])
+        url = reverse("teams:season-plan", args=[competition.slug])
         with CaptureQueriesContext(connection) as queries:
             assert client.get(url).status_code == 200
         counts.append(len(queries))

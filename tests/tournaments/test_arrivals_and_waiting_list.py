@@ -92,11 +92,11 @@ def test_a_withdrawn_no_show_leaves_the_standings_not_the_players_list(full, org
     services.standings_rebuild(tournament_id=full.pk)
     missing = entries[7]
     client.cookies["django_language"] = "en"
-    standings = client.get(reverse("standings", args=[full.slug])).content.decode()
+    standings = client.get(reverse("tournaments:standings", args=[full.slug])).content.decode()
     assert entries[0].last_name in standings
     assert missing.last_name not in standings
     client.force_login(organiser)
-    players = client.get(reverse("entries", args=[full.slug])).content.decode()
+    players = client.get(reverse("tournaments:entries", args=[full.slug])).content.decode()
     assert missing.last_name in players
 
 
@@ -124,14 +124,16 @@ def test_a_withdrawn_player_is_not_checked_in(full, organiser):
 def test_a_replaced_personal_link_opens_nothing(client, full, organiser):
     entry = factories.entries(full)[0]
     old = entry.link_key
-    assert client.get(reverse("personal-link", args=[old])).status_code == 200
+    assert client.get(reverse("tournaments:personal-link", args=[old])).status_code == 200
     entry = personal_link_replace(entry=entry, by=organiser)
     assert entry.link_key != old
-    assert client.get(reverse("personal-link", args=[old])).status_code == 404
-    assert client.get(reverse("personal-link", args=[entry.link_key])).status_code == 200
+    assert client.get(reverse("tournaments:personal-link", args=[old])).status_code == 404
+    assert (
+        client.get(reverse("tournaments:personal-link", args=[entry.link_key])).status_code == 200
+    )
 
 
 def test_a_waiting_player_sees_their_place(client, full):
     second = Registration.objects.get(last_name="Zweite")
-    page = client.get(reverse("personal-link", args=[second.key])).content.decode()
+    page = client.get(reverse("tournaments:personal-link", args=[second.key])).content.decode()
     assert "Sie sind Nummer 2 auf der Warteliste" in page

@@ -56,7 +56,7 @@ def english(client):
     return client
 
 
-def url(tournament: Tournament, name: str = "check-in", *args) -> str:
+def url(tournament: Tournament, name: str = "tournaments:check-in", *args) -> str:
     return reverse(name, args=[tournament.slug, *args])
 
 
@@ -69,7 +69,7 @@ def test_the_desk_ticks_a_player_off_with_one_tap(client, full, desk):
     assert "Jürgen Müller" in page
     assert "Kreuz Dame" in page
     # htmx: the row and the counts come back, the page stays.
-    answer = client.post(url(full, "check-in-entry", 7), {"action": "in"}, headers=HTMX)
+    answer = client.post(url(full, "tournaments:check-in-entry", 7), {"action": "in"}, headers=HTMX)
     assert answer.status_code == 200
     html = answer.content.decode()
     assert 'id="check-in-7"' in html
@@ -80,7 +80,9 @@ def test_the_desk_ticks_a_player_off_with_one_tap(client, full, desk):
     entry = full.entries.get(start_number=7)
     assert entry.arrived_at is not None
     # Undo: missing again.
-    answer = client.post(url(full, "check-in-entry", 7), {"action": "undo"}, headers=HTMX)
+    answer = client.post(
+        url(full, "tournaments:check-in-entry", 7), {"action": "undo"}, headers=HTMX
+    )
     assert "<strong>0</strong> of 8 here" in answer.content.decode()
     entry.refresh_from_db()
     assert entry.arrived_at is None
@@ -89,7 +91,8 @@ def test_the_desk_ticks_a_player_off_with_one_tap(client, full, desk):
 def test_without_javascript_the_tick_goes_back_to_the_list_as_it_was(client, full, desk):
     english(client).force_login(desk)
     response = client.post(
-        url(full, "check-in-entry", 8), {"action": "in", "q": "schmidt", "show": "missing"}
+        url(full, "tournaments:check-in-entry", 8),
+        {"action": "in", "q": "schmidt", "show": "missing"},
     )
     assert response.status_code == 302
     assert response["Location"] == url(full) + "?q=schmidt&show=missing"
@@ -125,7 +128,7 @@ def test_withdrawn_players_are_counted_not_listed(client, full, desk):
     page = client.get(url(full)).content.decode()
     assert 'id="check-in-2"' not in page
     assert "1 withdrawn player is not listed" in page
-    assert f'href="{reverse("entries", args=[full.slug])}"' in page
+    assert f'href="{reverse("tournaments:entries", args=[full.slug])}"' in page
 
 
 def test_a_withdrawn_player_is_refused_in_place_with_the_reason(client, full, desk):
@@ -133,7 +136,7 @@ def test_a_withdrawn_player_is_refused_in_place_with_the_reason(client, full, de
     english(client).force_login(desk)
     client.get(url(full))
     services.entry_withdraw(entry=entry)  # by an organiser, meanwhile
-    answer = client.post(url(full, "check-in-entry", 3), {"action": "in"}, headers=HTMX)
+    answer = client.post(url(full, "tournaments:check-in-entry", 3), {"action": "in"}, headers=HTMX)
     assert answer.status_code == 422
     assert "takes a withdrawn player back on the players page" in answer.content.decode()
     entry.refresh_from_db()
@@ -146,7 +149,7 @@ def test_others_are_refused_with_who_checks_in(client, full):
     client.force_login(factories.adjudicator(full))
     for response in (
         client.get(url(full)),
-        client.post(url(full, "check-in-entry", 1), {"action": "in"}),
+        client.post(url(full, "tournaments:check-in-entry", 1), {"action": "in"}),
     ):
         assert response.status_code == 403
         assert "Only an organiser or the desk (a scorekeeper) checks players in." in (
@@ -157,8 +160,13 @@ def test_others_are_refused_with_who_checks_in(client, full):
 
 def test_an_unknown_action_or_player_is_a_404(client, full, desk):
     client.force_login(desk)
-    assert client.post(url(full, "check-in-entry", 1), {"action": "x"}).status_code == 404
-    assert client.post(url(full, "check-in-entry", 99), {"action": "in"}).status_code == 404
+    assert (
+        client.post(url(full, "tournaments:check-in-entry", 1), {"action": "x"}).status_code == 404
+    )
+    assert (
+        client.post(url(full, "tournaments:check-in-entry", 99), {"action": "in"}).status_code
+        == 404
+    )
 
 
 def test_once_finished_the_list_says_why_nobody_checks_in(client, full, desk):
@@ -222,8 +230,8 @@ def test_the_organiser_sees_who_goes_and_who_moves_up_then_withdraws_them(
         entry_check_in(entry=entry, by=organiser)
     english(client).force_login(organiser)
     page = client.get(url(full)).content.decode()
-    assert f'href="{url(full, "no-shows")}"' in page
-    confirm = client.get(url(full, "no-shows")).content.decode()
+    assert f'href="{url(full, "tournaments:no-shows")}"' in page
+    confirm = client.get(url(full, "tournaments:no-shows")).content.decode()
     assert "These 2 players have not checked in" in confirm
     assert "Jürgen Müller" in confirm
     assert "Anna Schmidt" in confirm
@@ -232,7 +240,7 @@ def test_the_organiser_sees_who_goes_and_who_moves_up_then_withdraws_them(
     assert moving.index("Wartende Erste") < moving.index("Wartende Zweite")
     assert "Wartende Dritte" not in confirm
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(url(full, "no-shows"))
+        response = client.post(url(full, "tournaments:no-shows"))
     assert response.status_code == 302
     page = client.get(response["Location"]).content.decode()
     assert "2 players who did not come are withdrawn." in page
@@ -250,20 +258,20 @@ def test_the_preview_matches_what_the_service_does_under_a_larger_capacity(clien
     for entry in factories.entries(full)[:5]:
         entry_check_in(entry=entry, by=organiser)
     english(client).force_login(organiser)
-    confirm = client.get(url(full, "no-shows")).content.decode()
+    confirm = client.get(url(full, "tournaments:no-shows")).content.decode()
     # 10 places, 5 here: 5 free, but only 3 waiting.
     for name in ("Wartende Erste", "Wartende Zweite", "Wartende Dritte"):
         assert name in confirm
-    client.post(url(full, "no-shows"))
+    client.post(url(full, "tournaments:no-shows"))
     assert not full.registrations.filter(state=Registration.State.WAITING).exists()
 
 
 def test_nobody_checked_in_yet_is_said_before_anything_is_withdrawn(client, full, organiser):
     english(client).force_login(organiser)
-    confirm = client.get(url(full, "no-shows")).content.decode()
+    confirm = client.get(url(full, "tournaments:no-shows")).content.decode()
     assert "Nobody has checked in yet" in confirm
-    assert '<form method="post" action="' + url(full, "no-shows") not in confirm
-    response = client.post(url(full, "no-shows"), follow=True)
+    assert '<form method="post" action="' + url(full, "tournaments:no-shows") not in confirm
+    response = client.post(url(full, "tournaments:no-shows"), follow=True)
     assert "Nobody has checked in yet" in response.content.decode()
     assert not full.entries.filter(status=Entry.Status.WITHDRAWN).exists()
 
@@ -273,9 +281,9 @@ def test_after_a_draw_the_button_gives_way_to_the_reason(client, full, organiser
     factories.seated_round(full)
     english(client).force_login(organiser)
     page = client.get(url(full)).content.decode()
-    assert f'href="{url(full, "no-shows")}"' not in page
+    assert f'href="{url(full, "tournaments:no-shows")}"' not in page
     assert "A round is drawn already: withdraw a missing player one by one" in page
-    response = client.post(url(full, "no-shows"), follow=True)
+    response = client.post(url(full, "tournaments:no-shows"), follow=True)
     assert "A round is drawn already" in response.content.decode()
     assert not full.entries.filter(status=Entry.Status.WITHDRAWN).exists()
 
@@ -285,8 +293,8 @@ def test_the_desk_does_not_withdraw_the_no_shows(client, full, desk):
     english(client).force_login(desk)
     page = client.get(url(full)).content.decode()
     assert "Only an organiser withdraws the players who did not come." in page
-    assert client.get(url(full, "no-shows")).status_code == 403
-    assert client.post(url(full, "no-shows")).status_code == 403
+    assert client.get(url(full, "tournaments:no-shows")).status_code == 403
+    assert client.post(url(full, "tournaments:no-shows")).status_code == 403
     assert not full.entries.filter(status=Entry.Status.WITHDRAWN).exists()
 
 
@@ -295,13 +303,13 @@ def test_the_desk_does_not_withdraw_the_no_shows(client, full, desk):
 
 def test_the_desk_checks_in_from_the_scanned_personal_page(client, full, desk):
     entry = full.entries.get(start_number=7)
-    personal = reverse("personal-link", args=[entry.link_key])
+    personal = reverse("tournaments:personal-link", args=[entry.link_key])
     # The player himself (nobody logged in) sees no button.
     assert "check-in-button" not in english(client).get(personal).content.decode()
     client.force_login(desk)
     page = client.get(personal).content.decode()
     assert "Check in Jürgen Müller" in page
-    response = client.post(reverse("personal-check-in", args=[entry.link_key]))
+    response = client.post(reverse("tournaments:personal-check-in", args=[entry.link_key]))
     assert response.status_code == 302
     assert response["Location"] == personal
     entry.refresh_from_db()
@@ -309,7 +317,7 @@ def test_the_desk_checks_in_from_the_scanned_personal_page(client, full, desk):
     page = client.get(personal).content.decode()
     assert "Checked in at" in page
     assert "Undo" in page
-    client.post(reverse("personal-check-in-undo", args=[entry.link_key]))
+    client.post(reverse("tournaments:personal-check-in-undo", args=[entry.link_key]))
     entry.refresh_from_db()
     assert entry.arrived_at is None
 
@@ -317,24 +325,27 @@ def test_the_desk_checks_in_from_the_scanned_personal_page(client, full, desk):
 def test_the_personal_page_button_speaks_german(client, full, desk):
     entry = full.entries.get(start_number=7)
     client.force_login(desk)
-    page = client.get(reverse("personal-link", args=[entry.link_key])).content.decode()
+    page = client.get(reverse("tournaments:personal-link", args=[entry.link_key])).content.decode()
     assert "Jürgen Müller einchecken" in page
 
 
 def test_others_do_not_check_in_from_a_personal_page(client, full):
     entry = full.entries.get(start_number=7)
     english(client)
-    response = client.post(reverse("personal-check-in", args=[entry.link_key]))
+    response = client.post(reverse("tournaments:personal-check-in", args=[entry.link_key]))
     assert response.status_code == 302
     assert "login" in response["Location"]
     client.force_login(factories.adjudicator(full))
     assert "check-in-button" not in (
-        client.get(reverse("personal-link", args=[entry.link_key])).content.decode()
+        client.get(reverse("tournaments:personal-link", args=[entry.link_key])).content.decode()
     )
-    response = client.post(reverse("personal-check-in", args=[entry.link_key]))
+    response = client.post(reverse("tournaments:personal-check-in", args=[entry.link_key]))
     assert response.status_code == 403
     assert "Only an organiser or the desk" in response.content.decode()
-    assert client.post(reverse("personal-check-in", args=["no-such-key"])).status_code == 404
+    assert (
+        client.post(reverse("tournaments:personal-check-in", args=["no-such-key"])).status_code
+        == 404
+    )
     entry.refresh_from_db()
     assert entry.arrived_at is None
 
@@ -345,12 +356,12 @@ def test_others_do_not_check_in_from_a_personal_page(client, full):
 def test_the_desk_sees_who_arrived_on_the_players_and_tournament_pages(client, full, desk):
     entry_check_in(entry=full.entries.get(start_number=1), by=desk)
     english(client)
-    for name in ("entries", "tournament"):
+    for name in ("tournaments:entries", "tournaments:tournament"):
         assert "check-in-summary" not in client.get(url(full, name)).content.decode()
-    assert "arrived" not in client.get(url(full, "entries")).content.decode()
+    assert "arrived" not in client.get(url(full, "tournaments:entries")).content.decode()
     client.force_login(desk)
-    for name in ("entries", "tournament"):
+    for name in ("tournaments:entries", "tournaments:tournament"):
         page = client.get(url(full, name)).content.decode()
         assert "1 of 8 here" in page
         assert f'href="{url(full)}"' in page
-    assert ">arrived</span>" in client.get(url(full, "entries")).content.decode()
+    assert ">arrived</span>" in client.get(url(full, "tournaments:entries")).content.decode()

@@ -52,7 +52,7 @@ def _expected(tournament, players: int) -> list[tuple[str, int]]:
 def test_the_standings_page_shows_no_club_ranking_while_it_is_off(client, cup):
     tournament, _ = cup
     client.cookies["django_language"] = "en"
-    page = client.get(reverse("standings", args=[tournament.slug])).content.decode()
+    page = client.get(reverse("tournaments:standings", args=[tournament.slug])).content.decode()
     assert "Club ranking" not in page
 
 
@@ -61,9 +61,9 @@ def test_the_standings_page_shows_the_club_ranking_once_set(
 ):
     tournament, organiser = cup
     client.cookies["django_language"] = "en"
-    client.get(reverse("standings", args=[tournament.slug]))  # cached without it
+    client.get(reverse("tournaments:standings", args=[tournament.slug]))  # cached without it
     tournament = _set(tournament, organiser, 2, django_capture_on_commit_callbacks)
-    page = client.get(reverse("standings", args=[tournament.slug])).content.decode()
+    page = client.get(reverse("tournaments:standings", args=[tournament.slug])).content.decode()
     assert 'id="club-ranking"' in page
     assert "best 2 players, summed" in page
     section = page[page.index('id="club-ranking"') :]
@@ -121,7 +121,7 @@ def test_the_settings_page_sets_and_clears_the_club_ranking(client, cup):
     tournament, organiser = cup
     client.force_login(organiser)
     client.cookies["django_language"] = "en"
-    url = reverse("tournament-settings", args=[tournament.slug])
+    url = reverse("tournaments:tournament-settings", args=[tournament.slug])
     assert "club_ranking_players" in client.get(url).content.decode()
     response = client.post(url, {**settings_form(tournament, club_ranking_players=4)})
     assert response.status_code == 302
@@ -136,7 +136,7 @@ def test_the_settings_page_refuses_a_bad_club_ranking_on_its_field(client, cup, 
     tournament, organiser = cup
     client.force_login(organiser)
     client.cookies["django_language"] = "en"
-    url = reverse("tournament-settings", args=[tournament.slug])
+    url = reverse("tournaments:tournament-settings", args=[tournament.slug])
     response = client.post(url, settings_form(tournament, club_ranking_players=value))
     assert response.status_code == 400  # the form again, with the error
     assert "club_ranking_players" in response.context["form"].errors

@@ -159,7 +159,7 @@ def hostile_tournament(django_capture_on_commit_callbacks) -> Tournament:
 
 def test_the_standings_csv_neutralises_names_and_clubs(client, hostile_tournament):
     client.cookies["django_language"] = "en"
-    response = client.get(reverse("standings-csv", args=[hostile_tournament.slug]))
+    response = client.get(reverse("tournaments:standings-csv", args=[hostile_tournament.slug]))
     header, *rows = rows_of(response.content.decode("utf-8-sig"))
     name, club = header.index("Name"), header.index("Club")
     assert len(rows) == 8
@@ -172,7 +172,7 @@ def test_the_standings_csv_neutralises_names_and_clubs(client, hostile_tournamen
 
 def test_the_standings_csv_writes_negative_points_as_numbers(client, hostile_tournament):
     client.cookies["django_language"] = "en"
-    response = client.get(reverse("standings-csv", args=[hostile_tournament.slug]))
+    response = client.get(reverse("tournaments:standings-csv", args=[hostile_tournament.slug]))
     text = response.content.decode("utf-8-sig")
     header, *rows = rows_of(text)
     points = [row[header.index("Points")] for row in rows]

@@ -51,7 +51,7 @@ def redis_cache(redis_server, settings):
 
 def _public_status(slug: str) -> int:
     """What an anonymous phone gets for the tournament's standings through the API."""
-    return Client().get(reverse("api-standings", args=[slug])).status_code
+    return Client().get(reverse("api:standings", args=[slug])).status_code
 
 
 class _ReaderInsideTheSave:
@@ -89,7 +89,7 @@ def _through_the_api(tournament: Tournament, organiser, change: dict) -> None:
     api = APIClient()
     token, _created = Token.objects.get_or_create(user=organiser)
     api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    answer = api.patch(reverse("api-tournament", args=[tournament.slug]), change, format="json")
+    answer = api.patch(reverse("api:tournament", args=[tournament.slug]), change, format="json")
     assert answer.status_code == 200, answer.content
 
 

@@ -35,7 +35,7 @@ LATE = {"first_name": "Greta", "last_name": "Spät", "club": "", "ddv_number": "
 
 def register(client, tournament, language="en", **extra):
     client.cookies["django_language"] = language
-    return client.post(reverse("entries", args=[tournament.slug]), {**LATE, **extra})
+    return client.post(reverse("tournaments:entries", args=[tournament.slug]), {**LATE, **extra})
 
 
 def test_a_late_entry_after_a_ddv_draw_is_told_what_lets_it_in(client, ddv_drawn):
@@ -97,7 +97,7 @@ def test_a_late_entry_when_tables_of_five_would_not_seat_the_field(client):
 def test_the_api_names_the_setting_and_the_rule(client, ddv_drawn):
     organiser = ddv_drawn.roles.get().user
     response = client.post(
-        reverse("api-entries", args=[ddv_drawn.slug]),
+        reverse("api:entries", args=[ddv_drawn.slug]),
         {"first_name": "Greta", "last_name": "Spät"},
         content_type="application/json",
         headers={
@@ -114,7 +114,7 @@ def test_the_api_names_the_setting_and_the_rule(client, ddv_drawn):
 
 def test_late_entries_by_a_list_are_offered_tables_of_five(client, ddv_drawn):
     client.cookies["django_language"] = "en"
-    url = reverse("players-import", args=[ddv_drawn.slug])
+    url = reverse("tournaments:players-import", args=[ddv_drawn.slug])
     csv = "Vorname;Nachname\nGreta;Spät\n".encode()
     preview = client.post(url, {"file": SimpleUploadedFile("late.csv", csv, "text/csv")})
     key = re.search(r'name="key" value="([^"]+)"', preview.content.decode()).group(1)

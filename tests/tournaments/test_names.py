@@ -59,14 +59,16 @@ def _names(entries) -> set[str]:
 
 @pytest.mark.parametrize(("query", "name"), FOUND)
 def test_the_find_page_finds_a_name_however_it_is_typed(client, tournament, query, name):
-    page = client.get(reverse("find", args=[tournament.slug]), {"q": query}).content.decode()
+    page = client.get(
+        reverse("tournaments:find", args=[tournament.slug]), {"q": query}
+    ).content.decode()
     assert name in page
     assert "Hans Schmidt" not in page
 
 
 @pytest.mark.parametrize(("query", "name"), FOUND)
 def test_the_find_api_finds_a_name_however_it_is_typed(client, tournament, query, name):
-    found = client.get(reverse("api-find", args=[tournament.slug]), {"q": query}).json()
+    found = client.get(reverse("api:find", args=[tournament.slug]), {"q": query}).json()
     assert name in {player["name"] for player in found}
     assert "Hans Schmidt" not in {player["name"] for player in found}
 
@@ -79,7 +81,7 @@ def test_the_players_list_finds_a_name_however_it_is_typed(client, tournament, q
 
 
 def test_the_players_page_shows_only_the_players_found(client, tournament):
-    page = client.get(reverse("entries", args=[tournament.slug]), {"q": "MUELLER"})
+    page = client.get(reverse("tournaments:entries", args=[tournament.slug]), {"q": "MUELLER"})
     content = page.content.decode()
     assert page.status_code == 200
     assert "Müller, Jörg" in content
@@ -88,13 +90,13 @@ def test_the_players_page_shows_only_the_players_found(client, tournament):
 
 
 def test_the_players_page_says_when_nobody_matches(client, tournament):
-    page = client.get(reverse("entries", args=[tournament.slug]), {"q": "Niemand"})
+    page = client.get(reverse("tournaments:entries", args=[tournament.slug]), {"q": "Niemand"})
     assert "Niemand" in page.content.decode()
     assert "Schmidt" not in page.content.decode()
 
 
 def test_the_players_api_filters_by_a_query(client, tournament):
-    url = reverse("api-entries", args=[tournament.slug])
+    url = reverse("api:entries", args=[tournament.slug])
     found = client.get(url, {"q": "koehler"}).json()
     assert {(p["first_name"], p["last_name"]) for p in found} == {
         ("Karl", "Köhler"),
@@ -113,20 +115,28 @@ def test_words_must_all_match(tournament):
 def test_a_start_number_still_finds_its_player(client, tournament):
     entry = tournament.entries.get(player__last_name="Müller")
     number = str(entry.start_number)
-    page = client.get(reverse("find", args=[tournament.slug]), {"q": number}).content.decode()
+    page = client.get(
+        reverse("tournaments:find", args=[tournament.slug]), {"q": number}
+    ).content.decode()
     assert "Jörg Müller" in page
-    found = client.get(reverse("api-find", args=[tournament.slug]), {"q": number}).json()
+    found = client.get(reverse("api:find", args=[tournament.slug]), {"q": number}).json()
     assert [player["name"] for player in found] == ["Jörg Müller"]
     assert _names(selectors.entry_list(tournament=tournament, query=number)) == {"Jörg Müller"}
 
 
 @pytest.mark.parametrize("query", ["\x00", "Mül\x00ler", "\t", ",", "||", "´", "%", "²"])
 def test_any_query_answers_without_an_error(client, tournament, query):
-    assert client.get(reverse("find", args=[tournament.slug]), {"q": query}).status_code == 200
-    assert client.get(reverse("api-find", args=[tournament.slug]), {"q": query}).status_code == 200
-    assert client.get(reverse("entries", args=[tournament.slug]), {"q": query}).status_code == 200
     assert (
-        client.get(reverse("api-entries", args=[tournament.slug]), {"q": query}).status_code == 200
+        client.get(reverse("tournaments:find", args=[tournament.slug]), {"q": query}).status_code
+        == 200
+    )
+    assert client.get(reverse("api:find", args=[tournament.slug]), {"q": query}).status_code == 200
+    assert (
+        client.get(reverse("tournaments:entries", args=[tournament.slug]), {"q": query}).status_code
+        == 200
+    )
+    assert (
+        client.get(reverse("api:entries", args=[tournament.slug]), {"q": query}).status_code == 200
     )
 
 

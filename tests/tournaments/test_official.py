@@ -151,7 +151,7 @@ def test_an_official_tournament_seats_fives_only_where_the_field_needs_them(play
 
 def test_the_api_refuses_an_eight_hand_official_round_400_naming_the_field():
     response = api_as(creator()).post(
-        reverse("api-tournaments"),
+        reverse("api:tournaments"),
         {"name": "DM", "starts_on": "2026-12-05", "official": True, "hands_per_match": 8},
         "json",
     )
@@ -164,7 +164,7 @@ def test_the_api_refuses_an_eight_hand_official_round_400_naming_the_field():
 
 def test_the_api_creates_an_official_tournament_and_says_so():
     response = api_as(creator()).post(
-        reverse("api-tournaments"),
+        reverse("api:tournaments"),
         {"name": "DM", "starts_on": "2026-12-05", "official": True},
         "json",
     )
@@ -177,14 +177,14 @@ def test_the_api_refuses_a_patch_that_breaks_the_official_round():
     organiser = factories.user()
     tournament = factories.tournament(organiser=organiser, official=True)
     response = api_as(organiser).patch(
-        reverse("api-tournament", args=[tournament.slug]), {"match_minutes": 60}, "json"
+        reverse("api:tournament", args=[tournament.slug]), {"match_minutes": 60}, "json"
     )
     assert response.status_code == 400
     assert list(response.json()) == ["match_minutes"]
     assert "100 minutes" in response.json()["match_minutes"][0]
     # Off, the club evening sets its own round.
     response = api_as(organiser).patch(
-        reverse("api-tournament", args=[tournament.slug]),
+        reverse("api:tournament", args=[tournament.slug]),
         {"official": False, "match_minutes": 60},
         "json",
     )
@@ -216,7 +216,7 @@ NEW = {
 
 def test_the_new_tournament_page_shows_an_eight_hand_official_round_at_its_field(client):
     client.force_login(creator())
-    response = client.post(reverse("tournament-new"), {**NEW, "official": "on"})
+    response = client.post(reverse("tournaments:tournament-new"), {**NEW, "official": "on"})
     assert response.status_code == 400
     errors = response.context["form"].errors
     assert set(errors) == {"hands_per_match", "match_minutes"}
@@ -227,10 +227,10 @@ def test_the_new_tournament_page_shows_an_eight_hand_official_round_at_its_field
 
 def test_the_form_shows_the_official_values_and_fills_them_in(client):
     client.force_login(creator())
-    page = client.get(reverse("tournament-new")).content.decode()
+    page = client.get(reverse("tournaments:tournament-new")).content.decode()
     assert "Official tournament: 24 (TSR 8.5.1)." in page
     assert "Official tournament: 125 (TSR 10.1.5)." in page
-    response = client.post(reverse("tournament-new"), {**NEW, "official_fill": "1"})
+    response = client.post(reverse("tournaments:tournament-new"), {**NEW, "official_fill": "1"})
     assert response.status_code == 200
     assert not Tournament.objects.exists()
     form = response.context["form"]
@@ -239,7 +239,7 @@ def test_the_form_shows_the_official_values_and_fills_them_in(client):
     assert (form.initial["hands_per_match"], form.initial["match_minutes"]) == (24, 100)
     assert form.initial["name"] == "Deutsche Meisterschaft"  # what was typed stays
     filled = {**NEW, "official": "on", "hands_per_match": "24", "match_minutes": "100"}
-    response = client.post(reverse("tournament-new"), filled)
+    response = client.post(reverse("tournaments:tournament-new"), filled)
     assert response.status_code == 302
     assert Tournament.objects.get().official
 
@@ -249,7 +249,7 @@ def test_the_settings_page_refuses_official_on_an_eight_hand_round(client):
     tournament = factories.tournament(organiser=organiser, hands_per_match=8)
     client.force_login(organiser)
     response = client.post(
-        reverse("tournament-settings", args=[tournament.slug]),
+        reverse("tournaments:tournament-settings", args=[tournament.slug]),
         {**settings_form(tournament, official=True), "slug": tournament.slug},
     )
     assert response.status_code == 400
@@ -261,17 +261,17 @@ def test_the_settings_page_refuses_official_on_an_eight_hand_round(client):
 def test_the_tournament_page_and_the_home_page_show_an_official_tournament(client):
     official = factories.tournament(name="Deutsche Meisterschaft", official=True)
     factories.tournament(name="Clubabend")
-    page = client.get(reverse("tournament", args=[official.slug])).content.decode()
+    page = client.get(reverse("tournaments:tournament", args=[official.slug])).content.decode()
     assert ">official</span>" in page
     assert "yes: played by the TSR (TSR 8.1.1)" in page
-    home = client.get(reverse("home")).content.decode()
+    home = client.get(reverse("tournaments:home")).content.decode()
     assert home.count(">official</span>") == 1
 
 
 def test_the_badge_is_german_in_german(client):
     client.cookies["django_language"] = "de"
     official = factories.tournament(official=True)
-    page = client.get(reverse("tournament", args=[official.slug])).content.decode()
+    page = client.get(reverse("tournaments:tournament", args=[official.slug])).content.decode()
     assert ">offiziell</span>" in page
 
 
@@ -312,7 +312,7 @@ def test_a_club_evening_asking_a_list_of_official_tournaments_is_refused_naming_
 ):
     tournament, organiser = finished(django_capture_on_commit_callbacks, name="Clubabend")
     response = api_as(organiser).post(
-        reverse("api-ranking-requests", args=[tournament.slug]), {"list": "ddv"}, "json"
+        reverse("api:ranking-requests", args=[tournament.slug]), {"list": "ddv"}, "json"
     )
     assert response.status_code == 400
     (message,) = response.json()["tournament_official_only"]
@@ -326,10 +326,12 @@ def test_the_settings_page_says_why_a_list_refuses_a_club_evening(
 ):
     tournament, organiser = finished(django_capture_on_commit_callbacks, name="Clubabend")
     client.force_login(organiser)
-    page = client.get(reverse("tournament-settings", args=[tournament.slug])).content.decode()
+    page = client.get(
+        reverse("tournaments:tournament-settings", args=[tournament.slug])
+    ).content.decode()
     assert "official tournaments only" in page
     response = client.post(
-        reverse("ranking-requests", args=[tournament.slug]),
+        reverse("tournaments:ranking-requests", args=[tournament.slug]),
         {"list": "ddv", "action": "request"},
         follow=True,
     )
@@ -359,14 +361,14 @@ def test_admitting_a_tournament_no_longer_official_is_refused_on_page_and_api(
         services.tournament_update(tournament=tournament, by=organiser, changes={"official": False})
         play(tournament)
     keeper = official_list.maintainers.get()
-    url = reverse("api-ranking-admit", args=["ddv", tournament.slug])
+    url = reverse("api:ranking-admit", args=["ddv", tournament.slug])
     response = api_as(keeper).post(url, {}, "json")
     assert response.status_code == 400
     assert list(response.json()) == ["tournament_official_only"]
     assert "Herbstpokal is not marked official" in response.json()["tournament_official_only"][0]
     client.force_login(keeper)
     response = client.post(
-        reverse("ranking-admission", args=["ddv", tournament.slug]),
+        reverse("tournaments:ranking-admission", args=["ddv", tournament.slug]),
         {"action": "admit"},
         follow=True,
     )
@@ -388,10 +390,10 @@ def test_an_official_tournament_is_admitted_to_a_list_of_official_tournaments(
 
 
 def test_a_list_states_whether_it_admits_official_tournaments_only(client, official_list):
-    data = client.get(reverse("api-ranking-admissions", args=["ddv"])).json()
+    data = client.get(reverse("api:ranking-admissions", args=["ddv"])).json()
     assert data["criteria"]["official_only"] is True
-    page = client.get(reverse("ranking", args=["ddv"])).content.decode()
+    page = client.get(reverse("tournaments:ranking", args=["ddv"])).content.decode()
     assert "it is an official tournament, played by the TSR" in page
     RankingList.objects.filter(pk=official_list.pk).update(tournament_official_only=False)
-    page = client.get(reverse("ranking", args=["ddv"])).content.decode()
+    page = client.get(reverse("tournaments:ranking", args=["ddv"])).content.decode()
     assert "official tournaments and club evenings alike" in page

@@ -360,7 +360,7 @@ def test_a_withdrawn_player_is_not_sent_to_the_front_of_the_waiting_list(
     assert withdrawn.state == Registration.State.ADMITTED
     client.force_login(organiser)
     client.cookies["django_language"] = "en"
-    url = reverse("registration-manage", args=[tournament.slug])
+    url = reverse("tournaments:registration-manage", args=[tournament.slug])
     text = client.get(url).content.decode()
     assert f'name="registration" value="{withdrawn.pk}"' not in text
     assert "an organiser takes a withdrawn player back on the players page first" in text
@@ -372,7 +372,7 @@ def test_a_withdrawn_player_is_not_sent_to_the_front_of_the_waiting_list(
 
 
 def test_the_public_page_shows_places_left_and_the_note_in_german(client, tournament):
-    page = client.get(reverse("register", args=[tournament.slug]))
+    page = client.get(reverse("tournaments:register", args=[tournament.slug]))
     text = page.content.decode()
     assert page.status_code == 200
     assert "2 von 4 Plätzen frei" in text
@@ -381,7 +381,9 @@ def test_the_public_page_shows_places_left_and_the_note_in_german(client, tourna
 
 
 def test_a_bad_address_is_refused_in_german_with_sie(client, tournament):
-    page = client.post(reverse("register", args=[tournament.slug]), form(1, email="kein-email"))
+    page = client.post(
+        reverse("tournaments:register", args=[tournament.slug]), form(1, email="kein-email")
+    )
     text = page.content.decode()
     assert page.status_code == 400
     assert "Geben Sie eine gültige E-Mail-Adresse ein." in text
@@ -390,7 +392,7 @@ def test_a_bad_address_is_refused_in_german_with_sie(client, tournament):
 
 def test_the_public_pages_labels_start_with_a_capital_in_english(client, tournament):
     client.cookies["django_language"] = "en"
-    text = client.get(reverse("register", args=[tournament.slug])).content.decode()
+    text = client.get(reverse("tournaments:register", args=[tournament.slug])).content.decode()
     assert ">First name *<" in text
     assert ">Last name *<" in text
     assert ">Club<" in text
@@ -402,7 +404,7 @@ def test_the_public_page_when_full_offers_the_waiting_list_in_english(client, to
     submit(tournament, 2)
     submit(tournament, 3)
     client.cookies["django_language"] = "en"
-    text = client.get(reverse("register", args=[tournament.slug])).content.decode()
+    text = client.get(reverse("tournaments:register", args=[tournament.slug])).content.decode()
     assert "Full: you join the waiting list as number 2." in text
     assert "Join the waiting list" in text
 
@@ -410,7 +412,7 @@ def test_the_public_page_when_full_offers_the_waiting_list_in_english(client, to
 @override_settings(EMAIL_BACKEND="django.core.mail.backends.console.EmailBackend")
 def test_registering_on_the_page_shows_the_start_number_and_the_link(client, tournament):
     client.cookies["django_language"] = "en"
-    page = client.post(reverse("register", args=[tournament.slug]), form(1))
+    page = client.post(reverse("tournaments:register", args=[tournament.slug]), form(1))
     text = page.content.decode()
     registration = Registration.objects.get()
     assert page.status_code == 200
@@ -428,7 +430,9 @@ def test_registering_on_the_page_shows_the_start_number_and_the_link(client, tou
 def test_registering_when_full_shows_the_place_and_says_a_mail_was_sent(client, tournament):
     submit(tournament, 1)
     submit(tournament, 2)
-    text = client.post(reverse("register", args=[tournament.slug]), form(3)).content.decode()
+    text = client.post(
+        reverse("tournaments:register", args=[tournament.slug]), form(3)
+    ).content.decode()
     assert "Warteliste" in text
     assert "Nummer 1" in text
     assert "spieler3@example.org" in text
@@ -437,7 +441,7 @@ def test_registering_when_full_shows_the_place_and_says_a_mail_was_sent(client, 
 def test_a_duplicate_on_the_page_is_a_400_on_the_field(client, tournament):
     submit(tournament, 1)
     client.cookies["django_language"] = "en"
-    page = client.post(reverse("register", args=[tournament.slug]), form(1))
+    page = client.post(reverse("tournaments:register", args=[tournament.slug]), form(1))
     assert page.status_code == 400
     assert page.context["form"].errors["first_name"] == [
         "This player is already registered for this tournament with this e-mail address (the "
@@ -448,7 +452,7 @@ def test_a_duplicate_on_the_page_is_a_400_on_the_field(client, tournament):
 def test_a_closed_registration_page_says_so_and_shows_no_form(client, tournament):
     OnlineRegistration.objects.filter(tournament=tournament).update(closed_at=timezone.now())
     client.cookies["django_language"] = "en"
-    page = client.get(reverse("register", args=[tournament.slug]))
+    page = client.get(reverse("tournaments:register", args=[tournament.slug]))
     assert "The registration is closed." in page.content.decode()
     assert page.context["refusal"]
     assert b'name="first_name"' not in page.content
@@ -464,7 +468,9 @@ def test_a_closed_registration_page_says_so_and_shows_no_form(client, tournament
     ],
 )
 def test_bad_input_on_the_page_is_a_400_naming_the_field(client, tournament, field, value):
-    page = client.post(reverse("register", args=[tournament.slug]), form(1, **{field: value}))
+    page = client.post(
+        reverse("tournaments:register", args=[tournament.slug]), form(1, **{field: value})
+    )
     assert page.status_code == 400
     assert field in page.context["form"].errors
     assert not Registration.objects.exists()
@@ -472,9 +478,9 @@ def test_bad_input_on_the_page_is_a_400_naming_the_field(client, tournament, fie
 
 def test_the_tournament_page_offers_register_to_players(client, tournament):
     client.cookies["django_language"] = "en"
-    text = client.get(reverse("tournament", args=[tournament.slug])).content.decode()
-    assert reverse("register", args=[tournament.slug]) in text
-    assert reverse("registration-manage", args=[tournament.slug]) not in text
+    text = client.get(reverse("tournaments:tournament", args=[tournament.slug])).content.decode()
+    assert reverse("tournaments:register", args=[tournament.slug]) in text
+    assert reverse("tournaments:registration-manage", args=[tournament.slug]) not in text
 
 
 def test_the_tournament_page_says_why_players_cannot_register(client, tournament):
@@ -483,11 +489,11 @@ def test_the_tournament_page_says_why_players_cannot_register(client, tournament
     OnlineRegistration.objects.filter(tournament=tournament).update(
         opens_at=opens, closes_at=opens + datetime.timedelta(days=1)
     )
-    text = client.get(reverse("tournament", args=[tournament.slug])).content.decode()
+    text = client.get(reverse("tournaments:tournament", args=[tournament.slug])).content.decode()
     assert "The online registration opens on" in text
-    assert reverse("register", args=[tournament.slug]) not in text
+    assert reverse("tournaments:register", args=[tournament.slug]) not in text
     OnlineRegistration.objects.filter(tournament=tournament).update(closed_at=timezone.now())
-    text = client.get(reverse("tournament", args=[tournament.slug])).content.decode()
+    text = client.get(reverse("tournaments:tournament", args=[tournament.slug])).content.decode()
     assert "The online registration is closed." in text
 
 
@@ -495,8 +501,8 @@ def test_the_tournament_page_links_the_organiser_to_the_registration(client, tou
     submit(tournament, 1)
     client.force_login(organiser)
     client.cookies["django_language"] = "en"
-    text = client.get(reverse("tournament", args=[tournament.slug])).content.decode()
-    assert reverse("registration-manage", args=[tournament.slug]) in text
+    text = client.get(reverse("tournaments:tournament", args=[tournament.slug])).content.decode()
+    assert reverse("tournaments:registration-manage", args=[tournament.slug]) in text
     assert "3 of 4 places taken" in text
 
 
@@ -506,19 +512,31 @@ def test_the_tournament_page_links_the_organiser_to_the_registration(client, tou
 @override_settings(REGISTRATION_RATE_CLIENT="2/hour", REGISTRATION_RATE_ADDRESS="5/hour")
 def test_a_client_is_limited_and_told_when_to_try_again(client, tournament, steady_clock):
     client.cookies["django_language"] = "en"
-    client.get(reverse("register", args=[tournament.slug]))  # hands out the client cookie
+    client.get(
+        reverse("tournaments:register", args=[tournament.slug])
+    )  # hands out the client cookie
     for n in (1, 2):
-        assert client.post(reverse("register", args=[tournament.slug]), form(n)).status_code == 200
+        assert (
+            client.post(
+                reverse("tournaments:register", args=[tournament.slug]), form(n)
+            ).status_code
+            == 200
+        )
     # Reading the page counts nothing.
     for _ in range(5):
-        assert client.get(reverse("register", args=[tournament.slug])).status_code == 200
-    refused = client.post(reverse("register", args=[tournament.slug]), form(3))
+        assert (
+            client.get(reverse("tournaments:register", args=[tournament.slug])).status_code == 200
+        )
+    refused = client.post(reverse("tournaments:register", args=[tournament.slug]), form(3))
     assert refused.status_code == 429
     assert int(refused["Retry-After"]) > 0
     assert "Please try again in" in refused.content.decode()
     assert not Registration.objects.filter(last_name="Nummer3").exists()
     steady_clock(3600)
-    assert client.post(reverse("register", args=[tournament.slug]), form(3)).status_code == 200
+    assert (
+        client.post(reverse("tournaments:register", args=[tournament.slug]), form(3)).status_code
+        == 200
+    )
 
 
 @override_settings(REGISTRATION_RATE_CLIENT="2/hour", REGISTRATION_RATE_ADDRESS="5/hour")
@@ -526,7 +544,7 @@ def test_a_club_on_one_connection_gets_through_up_to_the_address_limit(tournamen
     from django.test import Client
 
     OnlineRegistration.objects.filter(tournament=tournament).update(capacity=None)
-    url = reverse("register", args=[tournament.slug])
+    url = reverse("tournaments:register", args=[tournament.slug])
     statuses = []
     for n in range(1, 7):
         member = Client()  # each member's phone, behind the club's one address
@@ -542,7 +560,7 @@ def test_devices_without_a_cookie_share_one_client_limit(tournament, steady_cloc
     from django.test import Client
 
     OnlineRegistration.objects.filter(tournament=tournament).update(capacity=None)
-    url = reverse("register", args=[tournament.slug])
+    url = reverse("tournaments:register", args=[tournament.slug])
     statuses = []
     for n in range(1, 4):
         script = Client()
@@ -561,7 +579,7 @@ def test_devices_without_a_cookie_share_one_client_limit(tournament, steady_cloc
 def test_the_organisers_page_is_refused_to_others_with_the_reason(client, tournament):
     client.force_login(factories.user())
     client.cookies["django_language"] = "en"
-    page = client.get(reverse("registration-manage", args=[tournament.slug]))
+    page = client.get(reverse("tournaments:registration-manage", args=[tournament.slug]))
     assert page.status_code == 403
     assert "Only an organiser manages the registration" in page.content.decode()
 
@@ -569,7 +587,7 @@ def test_the_organisers_page_is_refused_to_others_with_the_reason(client, tourna
 def test_the_settings_labels_start_with_a_capital_in_german_and_english(client, organiser):
     tournament = factories.tournament(organiser=organiser)
     client.force_login(organiser)
-    url = reverse("registration-manage", args=[tournament.slug])
+    url = reverse("tournaments:registration-manage", args=[tournament.slug])
     text = client.get(url).content.decode()
     assert 'for="id_opens_at">Beginnt *<' in text
     assert 'for="id_closes_at">Endet *<' in text
@@ -582,7 +600,7 @@ def test_the_settings_labels_start_with_a_capital_in_german_and_english(client, 
 def test_the_organiser_opens_the_registration_on_the_page(client, organiser):
     tournament = factories.tournament(organiser=organiser)
     client.force_login(organiser)
-    url = reverse("registration-manage", args=[tournament.slug])
+    url = reverse("tournaments:registration-manage", args=[tournament.slug])
     page = client.post(
         url,
         {
@@ -606,7 +624,7 @@ def test_a_closing_time_before_the_opening_is_a_400_on_the_field(client, organis
     client.force_login(organiser)
     client.cookies["django_language"] = "en"
     page = client.post(
-        reverse("registration-manage", args=[tournament.slug]),
+        reverse("tournaments:registration-manage", args=[tournament.slug]),
         {"action": "save", "opens_at": "2026-02-01T10:00", "closes_at": "2026-01-01T10:00"},
     )
     assert page.status_code == 400
@@ -620,7 +638,7 @@ def test_the_organisers_page_lists_and_orders_the_waiting_list(
         submit(tournament, n)
     client.force_login(organiser)
     client.cookies["django_language"] = "en"
-    url = reverse("registration-manage", args=[tournament.slug])
+    url = reverse("tournaments:registration-manage", args=[tournament.slug])
     with django_assert_max_num_queries(16):
         page = client.get(url)
     text = page.content.decode()
@@ -658,7 +676,7 @@ def test_the_organisers_page_says_nobody_is_taken_out_below_the_players(
     client.cookies["django_language"] = "de"
     settings = tournament.online_registration
     page = client.post(
-        reverse("registration-manage", args=[tournament.slug]),
+        reverse("tournaments:registration-manage", args=[tournament.slug]),
         {
             "action": "save",
             "opens_at": timezone.localtime(settings.opens_at).strftime("%Y-%m-%dT%H:%M"),
@@ -680,7 +698,7 @@ def test_a_refused_row_action_says_why(client, tournament, organiser):
     client.cookies["django_language"] = "en"
     admitted = Registration.objects.get()
     page = client.post(
-        reverse("registration-manage", args=[tournament.slug]),
+        reverse("tournaments:registration-manage", args=[tournament.slug]),
         {"action": "remove", "registration": admitted.pk},
         follow=True,
     )
@@ -708,13 +726,13 @@ def test_the_pages_promise_mail_only_where_the_site_sends_it(client, tournament,
     "you are told by e-mail" on a site that sends none, whose answer then said so."""
     settings.EMAIL_BACKEND = SENDS if sends else "django.core.mail.backends.console.EmailBackend"
     client.cookies["django_language"] = "en"
-    page = client.get(reverse("register", args=[tournament.slug])).content.decode()
+    page = client.get(reverse("tournaments:register", args=[tournament.slug])).content.decode()
     assert ("Your confirmation and your personal link are sent here." in page) is sends
     assert ("this site sends no e-mail" in page) is not sends
     submit(tournament, 1)
     submit(tournament, 2)
     waiting = submit(tournament, 3).registration
-    personal = client.get(reverse("personal-link", args=[waiting.key])).content.decode()
+    personal = client.get(reverse("tournaments:personal-link", args=[waiting.key])).content.decode()
     assert "You are number 1 on the waiting list." in personal
     assert ("are told by e-mail" in personal) is sends
     assert ("This site sends no e-mail, so look here again." in personal) is not sends

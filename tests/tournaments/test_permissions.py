@@ -27,20 +27,20 @@ test_matrix = matrix_test(TOURNAMENTS)
 # Private tournaments and hidden standings ---------------------------------------------------------
 
 PRIVATE_READS = [
-    ("tournament", {}),
-    ("entries", {}),
-    ("player", {"start_number": 1}),
-    ("find", {}),
-    ("standings", {}),
-    ("standings-table", {}),
-    ("standings-csv", {}),
-    ("screen", {}),
-    ("api-tournament", {}),
-    ("api-rounds", {}),
-    ("api-entries", {}),
-    ("api-standings", {}),
-    ("api-player", {"start_number": 1}),
-    ("api-find", {}),
+    ("tournaments:tournament", {}),
+    ("tournaments:entries", {}),
+    ("tournaments:player", {"start_number": 1}),
+    ("tournaments:find", {}),
+    ("tournaments:standings", {}),
+    ("tournaments:standings-table", {}),
+    ("tournaments:standings-csv", {}),
+    ("tournaments:screen", {}),
+    ("api:tournament", {}),
+    ("api:rounds", {}),
+    ("api:entries", {}),
+    ("api:standings", {}),
+    ("api:player", {"start_number": 1}),
+    ("api:find", {}),
 ]
 # The organiser of the private tournament and a superuser see it; everyone else gets 404, even
 # staff of another tournament.
@@ -52,7 +52,7 @@ PRIVATE_SEES = {"organiser", "admin"}
 @pytest.mark.parametrize(("name", "extra"), PRIVATE_READS, ids=[n for n, _ in PRIVATE_READS])
 def test_a_private_tournament_is_404_to_outsiders(name, extra, role, ctx):
     case = Case(
-        name, "get", lambda c: {"slug": c.private, **extra}, PUBLIC, json=name[:4] == "api-"
+        name, "get", lambda c: {"slug": c.private, **extra}, PUBLIC, json=name.startswith("api:")
     )
     response = request(case, role, ctx)
     assert response.status_code == (200 if role in PRIVATE_SEES else 404)
@@ -64,8 +64,8 @@ def test_a_private_tournament_is_not_listed_to_outsiders(role, ctx):
     from tournaments.models import Tournament
 
     name = Tournament.objects.get(slug=ctx.private).name
-    page = request(Case("home", "get", NONE, PUBLIC), role, ctx).content.decode()
-    listed = request(Case("api-tournaments", "get", NONE, PUBLIC, json=True), role, ctx)
+    page = request(Case("tournaments:home", "get", NONE, PUBLIC), role, ctx).content.decode()
+    listed = request(Case("api:tournaments", "get", NONE, PUBLIC, json=True), role, ctx)
     slugs = [t["slug"] for t in listed.json()["results"]]
     assert (name in page) == (role in PRIVATE_SEES)
     assert (ctx.private in slugs) == (role in PRIVATE_SEES)
@@ -76,8 +76,10 @@ def test_a_private_tournament_is_not_listed_to_outsiders(role, ctx):
 def test_a_private_tournament_refuses_writes_from_outsiders_with_404(role, ctx):
     before = fingerprint()
     data = {"first_name": "Neue", "last_name": "Spielerin"}
-    page = Case("entries", "post", lambda c: {"slug": c.private}, PUBLIC, lambda c: data)
-    api_case = Case("api-entries", "post", page.kwargs, PUBLIC, page.data, json=True)
+    page = Case(
+        "tournaments:entries", "post", lambda c: {"slug": c.private}, PUBLIC, lambda c: data
+    )
+    api_case = Case("api:entries", "post", page.kwargs, PUBLIC, page.data, json=True)
     assert request(page, role, ctx).status_code == 404
     assert request(api_case, role, ctx).status_code in {401, 404}
     assert fingerprint() == before
@@ -89,9 +91,9 @@ HIDDEN_SEES = {"organiser", "admin"}
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("role", ROLES)
-@pytest.mark.parametrize("name", ["api-standings", "standings-csv"])
+@pytest.mark.parametrize("name", ["api:standings", "tournaments:standings-csv"])
 def test_hidden_standings_are_403_to_the_public(name, role, ctx):
-    case = Case(name, "get", lambda c: {"slug": c.hidden}, PUBLIC, json=name[:4] == "api-")
+    case = Case(name, "get", lambda c: {"slug": c.hidden}, PUBLIC, json=name.startswith("api:"))
     response = request(case, role, ctx)
     assert response.status_code == (200 if role in HIDDEN_SEES else 403)
 
@@ -103,8 +105,8 @@ test_every_post_form_carries_the_csrf_token = csrf_token_test(TOURNAMENTS)
 
 test_the_form_pages_have_post_forms = form_pages_test(
     [
-        ("tournament", T, "organiser"),
-        ("entries", T, "organiser"),
+        ("tournaments:tournament", T, "organiser"),
+        ("tournaments:entries", T, "organiser"),
     ]
 )
 

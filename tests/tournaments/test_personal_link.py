@@ -34,7 +34,7 @@ def page(client, entry_or_key, *, english=True, **headers):
     key = entry_or_key if isinstance(entry_or_key, str) else entry_or_key.link_key
     if english:
         client.cookies["django_language"] = "en"
-    return client.get(reverse("personal-link", args=[key]), headers=headers)
+    return client.get(reverse("tournaments:personal-link", args=[key]), headers=headers)
 
 
 def test_the_page_shows_the_seat_the_table_and_opens_the_seats_own_sheet(client, tournament):
@@ -48,7 +48,7 @@ def test_the_page_shows_the_seat_the_table_and_opens_the_seats_own_sheet(client,
     assert response["Referrer-Policy"] == "same-origin"
     assert f"Round 1 · Table {seat.table.number} · Seat {seat.position}" in html
     # The button opens the seat's own link: the page grants no more than the seat does.
-    assert reverse("sheet-link", args=[seat.token]) in html
+    assert reverse("scoring:sheet-link", args=[seat.token]) in html
     assert "Open the scoresheet" in html
     for other in seat.table.seats.exclude(pk=seat.pk).select_related("entry"):
         assert other.entry.name in html
@@ -93,13 +93,13 @@ def test_the_next_round_shows_once_published(client, tournament):
     # Round 1 is finished, not closed: its sheet stays at hand; round 2's is not yet the
     # one to open.
     first_seat = Seat.objects.get(round=round_, entry=entry)
-    assert reverse("sheet-link", args=[first_seat.token]) in html
-    assert reverse("sheet-link", args=[next_seat.token]) not in html
+    assert reverse("scoring:sheet-link", args=[first_seat.token]) in html
+    assert reverse("scoring:sheet-link", args=[next_seat.token]) not in html
     services.round_close(round=round_)
     services.standings_rebuild(tournament_id=tournament.pk)
     html = page(client, entry).content.decode()
-    assert reverse("sheet-link", args=[next_seat.token]) in html
-    assert reverse("sheet-link", args=[first_seat.token]) not in html
+    assert reverse("scoring:sheet-link", args=[next_seat.token]) in html
+    assert reverse("scoring:sheet-link", args=[first_seat.token]) not in html
     # The confirmed round is among the results, with the rank: the standings are public.
     result = entry.results.get(round=round_)
     assert f"<td>1</td><td>{result.table.number}</td>" in html
@@ -147,7 +147,7 @@ def test_a_player_withdraws_before_the_first_draw_and_the_waiting_list_moves_up(
     html = page(client, entry).content.decode()
     assert "Withdraw from the tournament" in html
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(reverse("personal-link-withdraw", args=[entry.link_key]))
+        response = client.post(reverse("tournaments:personal-link-withdraw", args=[entry.link_key]))
     assert response.status_code == 302
     entry.refresh_from_db()
     waiting.refresh_from_db()
@@ -179,7 +179,7 @@ def test_after_the_draw_the_page_says_to_tell_the_desk(client, tournament):
     assert "Withdraw from the tournament</button>" not in html
     assert "tell the desk (the organiser)" in html
     # The post is refused with the reason, and nothing changes.
-    response = client.post(reverse("personal-link-withdraw", args=[entry.link_key]))
+    response = client.post(reverse("tournaments:personal-link-withdraw", args=[entry.link_key]))
     assert response.status_code == 400
     assert "tell the desk" in response.content.decode()
     entry.refresh_from_db()
@@ -206,7 +206,7 @@ def test_a_waiting_player_sees_the_place_and_leaves_the_waiting_list(client, tou
     html = page(client, waiting.key).content.decode()
     assert "You are number 2 on the waiting list." in html
     assert "Leave the waiting list" in html
-    response = client.post(reverse("personal-link-withdraw", args=[waiting.key]))
+    response = client.post(reverse("tournaments:personal-link-withdraw", args=[waiting.key]))
     assert response.status_code == 302
     waiting.refresh_from_db()
     assert waiting.state == Registration.State.CANCELLED
@@ -232,13 +232,13 @@ def test_the_organiser_sees_the_link_and_replaces_it(client, tournament, organis
     old = entry.link_key
     client.force_login(organiser)
     client.cookies["django_language"] = "en"
-    edit = reverse("entry-edit", args=[tournament.slug, entry.start_number])
+    edit = reverse("tournaments:entry-edit", args=[tournament.slug, entry.start_number])
     html = client.get(edit).content.decode()
     assert "Personal link" in html
     assert f"/p/{old}/" in html
     assert "the old link stops working at once" in html
     response = client.post(
-        reverse("personal-link-replace", args=[tournament.slug, entry.start_number])
+        reverse("tournaments:personal-link-replace", args=[tournament.slug, entry.start_number])
     )
     assert response.status_code == 302
     assert response["Location"] == edit
@@ -255,7 +255,9 @@ def test_an_adjudicator_replaces_a_link_and_a_panel_member_is_refused(client, to
     adjudicator = factories.adjudicator(tournament)
     panel = factories.user()
     factories.role_grant(tournament=tournament, user=panel, role="panel")
-    address = reverse("personal-link-replace", args=[tournament.slug, entry.start_number])
+    address = reverse(
+        "tournaments:personal-link-replace", args=[tournament.slug, entry.start_number]
+    )
     client.force_login(panel)
     client.cookies["django_language"] = "en"
     refused = client.post(address)
@@ -265,7 +267,9 @@ def test_an_adjudicator_replaces_a_link_and_a_panel_member_is_refused(client, to
     client.force_login(adjudicator)
     response = client.post(address)
     assert response.status_code == 302
-    assert response["Location"] == reverse("player", args=[tournament.slug, entry.start_number])
+    assert response["Location"] == reverse(
+        "tournaments:player", args=[tournament.slug, entry.start_number]
+    )
     entry.refresh_from_db()
     assert entry.link_key != old
 
@@ -301,13 +305,13 @@ def test_a_springer_sees_both_tables_and_opens_both_sheets(client):
     html = page(client, second.entry).content.decode()
     assert f"Round 1 · Table {first_seat.table.number} · Seat 1" in html
     assert f"Springer: also Table {second.table.number} · Seat 1" in html
-    assert reverse("sheet-link", args=[first_seat.token]) in html
-    assert reverse("sheet-link", args=[second.token]) in html
-    data = client.get(reverse("api-personal"), headers={"X-Player-Key": second.entry.link_key})
+    assert reverse("scoring:sheet-link", args=[first_seat.token]) in html
+    assert reverse("scoring:sheet-link", args=[second.token]) in html
+    data = client.get(reverse("api:personal"), headers={"X-Player-Key": second.entry.link_key})
     current = data.json()["current"]
     assert current["table"] == first_seat.table.number
     assert current["second_seat"]["table"] == second.table.number
     assert current["second_seat"]["sheet"]["seat_key"] == second.token
     other = Seat.objects.filter(round=round_, second=False).exclude(entry=second.entry).first()
-    data = client.get(reverse("api-personal"), headers={"X-Player-Key": other.entry.link_key})
+    data = client.get(reverse("api:personal"), headers={"X-Player-Key": other.entry.link_key})
     assert data.json()["current"]["second_seat"] is None

@@ -47,7 +47,7 @@ def tournament(organiser):
 
 
 def mail_page(tournament) -> str:
-    return reverse("personal-links-mail", args=[tournament.slug])
+    return reverse("tournaments:personal-links-mail", args=[tournament.slug])
 
 
 def mail_all(client, tournament, capture):
@@ -58,14 +58,14 @@ def mail_all(client, tournament, capture):
 
 def personal_url(entry: Entry) -> str:
     # In mails the links are made from SITE_URL only (tournaments.mails).
-    return "http://localhost:8000" + reverse("personal-link", args=[entry.link_key])
+    return "http://localhost:8000" + reverse("tournaments:personal-link", args=[entry.link_key])
 
 
 def test_the_players_page_offers_the_mail_and_the_page_asks_once_naming_who_has_no_address(
     client, organiser, tournament
 ):
     client.force_login(organiser)
-    page = client.get(reverse("entries", args=[tournament.slug])).content.decode()
+    page = client.get(reverse("tournaments:entries", args=[tournament.slug])).content.decode()
     assert mail_page(tournament) in page
     assert "Mail every player their personal link" in page
     page = client.get(mail_page(tournament)).content.decode()
@@ -84,7 +84,7 @@ def test_every_active_player_with_an_address_gets_one_mail_with_their_link(
 ):
     client.force_login(organiser)
     response = mail_all(client, tournament, django_capture_on_commit_callbacks)
-    assert response.redirect_chain[-1][0] == reverse("entries", args=[tournament.slug])
+    assert response.redirect_chain[-1][0] == reverse("tournaments:entries", args=[tournament.slug])
     page = response.content.decode()
     assert "The personal links are being mailed to 3 players." in page
     assert sorted(message.to[0] for message in mail.outbox) == [
@@ -184,7 +184,7 @@ def test_when_the_site_sends_no_mail_the_page_says_so_and_suggests_the_cards(
     message = "This site sends no e-mail: the mails go to the server's console"
     page = html.unescape(client.get(mail_page(tournament)).content.decode())
     assert message in page
-    assert reverse("personal-cards-print", args=[tournament.slug]) in page
+    assert reverse("printing:personal-cards-print", args=[tournament.slug]) in page
     response = mail_all(client, tournament, django_capture_on_commit_callbacks)
     page = html.unescape(response.content.decode())
     assert message in page
@@ -216,7 +216,7 @@ def test_the_adjudicator_may_mail_the_links_but_a_deputy_is_told_who_may(
     deputy = factories.user()
     factories.role_grant(tournament=tournament, user=deputy, role="deputy")
     client.force_login(deputy)
-    page = client.get(reverse("entries", args=[tournament.slug])).content.decode()
+    page = client.get(reverse("tournaments:entries", args=[tournament.slug])).content.decode()
     assert mail_page(tournament) not in page
     response = client.post(mail_page(tournament))
     assert response.status_code == 403
@@ -227,7 +227,7 @@ def test_the_adjudicator_may_mail_the_links_but_a_deputy_is_told_who_may(
 def test_the_pages_are_in_german(client, organiser, tournament):
     client.cookies["django_language"] = "de"
     client.force_login(organiser)
-    page = client.get(reverse("entries", args=[tournament.slug])).content.decode()
+    page = client.get(reverse("tournaments:entries", args=[tournament.slug])).content.decode()
     assert "Allen Spielern ihren persönlichen Link per E-Mail senden" in page
     page = client.get(mail_page(tournament)).content.decode()
     assert "3 aktive Spieler haben eine E-Mail-Adresse." in page
@@ -242,13 +242,13 @@ def test_the_organiser_gives_an_address_on_the_players_page_and_the_edit_page(
 ):
     client.force_login(organiser)
     response = client.post(
-        reverse("entries", args=[tournament.slug]),
+        reverse("tournaments:entries", args=[tournament.slug]),
         {"first_name": "Jörg", "last_name": "Weiß", "email": "joerg@example.org"},
     )
     assert response.status_code == 302
     entry = tournament.entries.get(last_name="Weiß")
     assert entry.email == "joerg@example.org"
-    edit = reverse("entry-edit", args=[tournament.slug, entry.start_number])
+    edit = reverse("tournaments:entry-edit", args=[tournament.slug, entry.start_number])
     assert 'value="joerg@example.org"' in client.get(edit).content.decode()
     response = client.post(
         edit,
@@ -268,7 +268,7 @@ def test_a_bad_address_is_refused_on_its_field_and_nothing_is_saved(client, orga
     client.force_login(organiser)
     count = tournament.entries.count()
     response = client.post(
-        reverse("entries", args=[tournament.slug]),
+        reverse("tournaments:entries", args=[tournament.slug]),
         {"first_name": "Jörg", "last_name": "Weiß", "email": "not an address\x00"},
     )
     assert response.status_code == 400
@@ -280,7 +280,7 @@ def test_the_players_api_takes_an_address_and_shows_it_only_to_who_hands_out_lin
     organiser, tournament
 ):
     api = APIClient()
-    url = reverse("api-entries", args=[tournament.slug])
+    url = reverse("api:entries", args=[tournament.slug])
     api.force_authenticate(organiser)
     response = api.post(
         url, {"first_name": "Jörg", "last_name": "Weiß", "email": "joerg@example.org"}, "json"
@@ -291,7 +291,7 @@ def test_the_players_api_takes_an_address_and_shows_it_only_to_who_hands_out_lin
     assert tournament.entries.get(start_number=number).email == "joerg@example.org"
     listed = {row["start_number"]: row for row in api.get(url).data}
     assert listed[1]["email"] == "player1@example.org"
-    detail = reverse("api-player", args=[tournament.slug, number])
+    detail = reverse("api:player", args=[tournament.slug, number])
     response = api.patch(detail, {"email": "weiss@example.org"}, "json")
     assert response.status_code == 200, response.data
     assert response.data["email"] == "weiss@example.org"
@@ -307,15 +307,15 @@ def test_the_players_api_takes_an_address_and_shows_it_only_to_who_hands_out_lin
     for path in [
         url,
         detail,
-        reverse("api-player", args=[tournament.slug, 1]),
-        reverse("api-standings", args=[tournament.slug]),
+        reverse("api:player", args=[tournament.slug, 1]),
+        reverse("api:standings", args=[tournament.slug]),
     ]:
         answer = public.get(path)
         assert answer.status_code == 200, path
         assert "example.org" not in answer.content.decode(), path
     for path in [
-        reverse("entries", args=[tournament.slug]),
-        reverse("standings", args=[tournament.slug]),
+        reverse("tournaments:entries", args=[tournament.slug]),
+        reverse("tournaments:standings", args=[tournament.slug]),
     ]:
         assert "example.org" not in public.get(path).content.decode(), path
 
@@ -342,9 +342,9 @@ def test_the_seats_sheet_leads_its_player_to_their_page_for_the_whole_tournament
     tournament = factories.tournament(players=4)
     services.round_start(round=factories.seated_round(tournament))
     seat = tournament.rounds.get().seats.select_related("entry").get(position=2)
-    page = client.get(reverse("sheet-link", args=[seat.token])).content.decode()
+    page = client.get(reverse("scoring:sheet-link", args=[seat.token])).content.decode()
     assert "Your page for the whole tournament" in page
-    assert reverse("personal-link", args=[seat.entry.link_key]) in page
+    assert reverse("tournaments:personal-link", args=[seat.entry.link_key]) in page
     others = tournament.entries.exclude(pk=seat.entry_id)
     assert not any(other.link_key in page for other in others)
 
@@ -359,16 +359,16 @@ def test_the_pages_ask_as_many_queries_for_many_players_as_for_few(
     client.force_login(organiser)
     counts = {}
     for tournament in (few, many):
-        for name in ("personal-links-mail", "entries"):
+        for name in ("tournaments:personal-links-mail", "tournaments:entries"):
             path = reverse(name, args=[tournament.slug])
             client.get(path)  # the session and the caches warm
             with CaptureQueriesContext(connection) as queries:
                 assert client.get(path).status_code == 200
             counts[tournament.pk, name] = len(queries)
-    for name in ("personal-links-mail", "entries"):
+    for name in ("tournaments:personal-links-mail", "tournaments:entries"):
         assert counts[many.pk, name] == counts[few.pk, name], name
-    with django_assert_max_num_queries(counts[many.pk, "personal-links-mail"]):
-        client.get(reverse("personal-links-mail", args=[many.slug]))
+    with django_assert_max_num_queries(counts[many.pk, "tournaments:personal-links-mail"]):
+        client.get(reverse("tournaments:personal-links-mail", args=[many.slug]))
     # Mailing 20 players asks what mailing 2 asks: the players are read with their
     # registrations (for the language) at once.
     Entry.objects.filter(tournament=few).update(email="q@example.org")

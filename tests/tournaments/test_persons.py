@@ -74,14 +74,14 @@ def test_n1_a_foreign_organisers_correction_stays_in_his_tournament(
     client.force_login(clubs.org_b)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(
-            reverse("entries", args=[clubs.b.slug]),
+            reverse("tournaments:entries", args=[clubs.b.slug]),
             {"first_name": "Anna", "last_name": "Schmidt", "ddv_number": "4711"},
         )
     assert response.status_code == 302
     theirs = clubs.b.entries.get(player=clubs.person)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(
-            reverse("entry-edit", args=[clubs.b.slug, theirs.start_number]),
+            reverse("tournaments:entry-edit", args=[clubs.b.slug, theirs.start_number]),
             {**SWINDLE, "ddv_number": "4711", "start_number": theirs.start_number},
         )
     assert response.status_code == 302
@@ -89,10 +89,12 @@ def test_n1_a_foreign_organisers_correction_stays_in_his_tournament(
     assert Entry.objects.get(pk=theirs.pk).name == "Betrügerin Disqualifiziert"
     assert "Betrügerin Disqualifiziert" in standings_names(clubs.b)
     unchanged(clubs)
-    page = client.get(reverse("player-history", args=[clubs.person.pk])).content.decode()
+    page = client.get(
+        reverse("tournaments:player-history", args=[clubs.person.pk])
+    ).content.decode()
     assert "Anna Schmidt" in page
     assert "Betrügerin" not in page
-    a_players = client.get(reverse("entries", args=[clubs.a.slug])).content.decode()
+    a_players = client.get(reverse("tournaments:entries", args=[clubs.a.slug])).content.decode()
     assert "Schmidt, Anna" in a_players
     assert "Betrügerin" not in a_players
     assert not PersonChange.objects.exists()
@@ -102,7 +104,7 @@ def test_n1_through_the_api_too(client, clubs, django_capture_on_commit_callback
     headers = token(clubs.org_b)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(
-            reverse("api-entries", args=[clubs.b.slug]),
+            reverse("api:entries", args=[clubs.b.slug]),
             {"first_name": "Anna", "last_name": "Schmidt", "ddv_number": "4711"},
             content_type="application/json",
             headers=headers,
@@ -110,7 +112,7 @@ def test_n1_through_the_api_too(client, clubs, django_capture_on_commit_callback
         assert response.status_code == 201, response.json()
         number = response.json()["start_number"]
         response = client.patch(
-            reverse("api-player", args=[clubs.b.slug, number]),
+            reverse("api:player", args=[clubs.b.slug, number]),
             SWINDLE,
             content_type="application/json",
             headers=headers,
@@ -119,19 +121,19 @@ def test_n1_through_the_api_too(client, clubs, django_capture_on_commit_callback
     assert response.json()["first_name"] == "Betrügerin"
     assert response.json()["ddv_number"] == "4711"
     unchanged(clubs)
-    api = client.get(reverse("api-player-history", args=[clubs.person.pk])).json()
+    api = client.get(reverse("api:player-history", args=[clubs.person.pk])).json()
     assert api["name"] == "Anna Schmidt"
 
 
 def test_an_organiser_cannot_correct_another_tournaments_entry(client, clubs):
     client.force_login(clubs.org_b)
     response = client.post(
-        reverse("entry-edit", args=[clubs.a.slug, clubs.anna.start_number]),
+        reverse("tournaments:entry-edit", args=[clubs.a.slug, clubs.anna.start_number]),
         {**SWINDLE, "ddv_number": "4711", "start_number": clubs.anna.start_number},
     )
     assert response.status_code == 403
     response = client.patch(
-        reverse("api-player", args=[clubs.a.slug, clubs.anna.start_number]),
+        reverse("api:player", args=[clubs.a.slug, clubs.anna.start_number]),
         SWINDLE,
         content_type="application/json",
         headers=token(clubs.org_b),
@@ -161,7 +163,7 @@ def test_an_organiser_corrects_only_his_entry_when_the_person_plays_elsewhere(cl
 def test_a_foreign_ddv_number_under_another_name_is_refused_on_its_field(client, clubs):
     client.force_login(clubs.org_b)
     response = client.post(
-        reverse("entries", args=[clubs.b.slug]),
+        reverse("tournaments:entries", args=[clubs.b.slug]),
         {**SWINDLE, "ddv_number": "4711"},
         headers={"Accept-Language": "en"},
     )
@@ -176,7 +178,7 @@ def test_a_foreign_ddv_number_under_another_name_is_refused_on_its_field(client,
     assert not clubs.b.entries.filter(player=clubs.person).exists()
 
     response = client.post(
-        reverse("api-entries", args=[clubs.b.slug]),
+        reverse("api:entries", args=[clubs.b.slug]),
         {**SWINDLE, "ddv_number": "4711", "same_person": True},
         content_type="application/json",
         headers=token(clubs.org_b),
@@ -193,7 +195,7 @@ def test_a_foreign_ddv_number_under_another_name_is_refused_on_its_field(client,
 
 def test_the_registration_form_asks_for_the_same_person_only_with_the_refusal(client, clubs):
     client.force_login(clubs.org_b)
-    page = client.get(reverse("entries", args=[clubs.b.slug])).content.decode()
+    page = client.get(reverse("tournaments:entries", args=[clubs.b.slug])).content.decode()
     assert 'name="same_person"' not in page
 
 
@@ -253,8 +255,12 @@ def test_the_same_person_box_on_the_page_lets_another_spelling_in(client, clubs)
     )
     client.force_login(clubs.org_b)
     typed = {"first_name": "Jörg", "last_name": "MUELLER", "ddv_number": "4712"}
-    assert client.post(reverse("entries", args=[clubs.b.slug]), typed).status_code == 400
-    response = client.post(reverse("entries", args=[clubs.b.slug]), {**typed, "same_person": "on"})
+    assert (
+        client.post(reverse("tournaments:entries", args=[clubs.b.slug]), typed).status_code == 400
+    )
+    response = client.post(
+        reverse("tournaments:entries", args=[clubs.b.slug]), {**typed, "same_person": "on"}
+    )
     assert response.status_code == 302
     assert clubs.b.entries.get(player__ddv_number="4712").name == "Jörg MUELLER"
 
@@ -286,7 +292,7 @@ def test_a_foreign_ddv_number_on_an_entry_under_another_name_is_refused(client, 
     entry = clubs.b.entries.first()
     client.force_login(clubs.org_b)
     response = client.post(
-        reverse("entry-edit", args=[clubs.b.slug, entry.start_number]),
+        reverse("tournaments:entry-edit", args=[clubs.b.slug, entry.start_number]),
         {"first_name": "Erika", "last_name": "Muster", "ddv_number": "4711", "start_number": 1},
     )
     assert response.status_code == 400
@@ -372,7 +378,7 @@ def test_an_organiser_may_not_correct_or_merge_a_person(client, clubs):
     with pytest.raises(PermissionDenied):
         services.persons_merge(keep=clubs.person, other=other, by=clubs.org_a)
     client.force_login(clubs.org_b)
-    for name in ("person-edit", "person-merge"):
+    for name in ("tournaments:person-edit", "tournaments:person-merge"):
         response = client.post(
             reverse(name, args=[clubs.person.pk]),
             {**SWINDLE, "record": other.pk, "find": "1"},
@@ -380,7 +386,7 @@ def test_an_organiser_may_not_correct_or_merge_a_person(client, clubs):
         )
         assert response.status_code == 403
     response = client.patch(
-        reverse("api-player-history", args=[clubs.person.pk]),
+        reverse("api:player-history", args=[clubs.person.pk]),
         SWINDLE,
         content_type="application/json",
         headers=token(clubs.org_b),
@@ -388,7 +394,7 @@ def test_an_organiser_may_not_correct_or_merge_a_person(client, clubs):
     assert response.status_code == 403
     assert "administrators or a ranking list's maintainers" in response.json()["detail"]
     response = client.post(
-        reverse("api-person-merge", args=[clubs.person.pk]),
+        reverse("api:person-merge", args=[clubs.person.pk]),
         {"other": other.pk},
         content_type="application/json",
         headers=token(clubs.org_b),
@@ -400,15 +406,15 @@ def test_an_organiser_may_not_correct_or_merge_a_person(client, clubs):
 
 
 def test_the_person_page_offers_corrections_to_those_who_may_only(client, clubs):
-    url = reverse("player-history", args=[clubs.person.pk])
+    url = reverse("tournaments:player-history", args=[clubs.person.pk])
     client.force_login(clubs.org_a)
     page = client.get(url).content.decode()
-    assert reverse("person-edit", args=[clubs.person.pk]) not in page
-    assert reverse("person-merge", args=[clubs.person.pk]) not in page
+    assert reverse("tournaments:person-edit", args=[clubs.person.pk]) not in page
+    assert reverse("tournaments:person-merge", args=[clubs.person.pk]) not in page
     client.force_login(person_changer())
     page = client.get(url).content.decode()
-    assert reverse("person-edit", args=[clubs.person.pk]) in page
-    assert reverse("person-merge", args=[clubs.person.pk]) in page
+    assert reverse("tournaments:person-edit", args=[clubs.person.pk]) in page
+    assert reverse("tournaments:person-merge", args=[clubs.person.pk]) in page
 
 
 @pytest.mark.parametrize("who", [admin, person_changer])
@@ -441,15 +447,17 @@ def test_a_person_corrected_is_logged_and_shown_everywhere_registered_so(
 def test_a_correction_through_the_page_and_the_api(client, clubs):
     client.force_login(admin())
     response = client.post(
-        reverse("person-edit", args=[clubs.person.pk]),
+        reverse("tournaments:person-edit", args=[clubs.person.pk]),
         {"first_name": "Anna", "last_name": "Schmitt", "club": "Herz", "ddv_number": "4711"},
     )
     assert response.status_code == 302
-    page = client.get(reverse("player-history", args=[clubs.person.pk])).content.decode()
+    page = client.get(
+        reverse("tournaments:player-history", args=[clubs.person.pk])
+    ).content.decode()
     assert "Anna Schmitt" in page
     assert "Schmidt" in page
     response = client.patch(
-        reverse("api-player-history", args=[clubs.person.pk]),
+        reverse("api:player-history", args=[clubs.person.pk]),
         {"club": "Kreuz"},
         content_type="application/json",
         headers=token(person_changer()),
@@ -463,7 +471,7 @@ def test_a_correction_through_the_page_and_the_api(client, clubs):
 def test_a_correction_to_another_persons_ddv_number_is_refused_on_its_field(client, clubs):
     factories.player(first_name="Erika", last_name="Muster", ddv_number="4712")
     response = client.patch(
-        reverse("api-player-history", args=[clubs.person.pk]),
+        reverse("api:player-history", args=[clubs.person.pk]),
         {"ddv_number": "4712"},
         content_type="application/json",
         headers=token(admin()),
@@ -529,7 +537,7 @@ def test_a_merge_through_the_page_finds_shows_and_then_merges(client, clubs):
         tournament=clubs.b, first_name="Anna", last_name="Schmid", ddv_number="99"
     ).entry.player
     client.force_login(admin())
-    url = reverse("person-merge", args=[clubs.person.pk])
+    url = reverse("tournaments:person-merge", args=[clubs.person.pk])
     response = client.post(url, {"find": "1", "ddv_number": "99"})
     assert response.status_code == 200
     assert "Anna Schmid" in response.content.decode()
@@ -543,7 +551,7 @@ def test_a_merge_through_the_api(client, clubs):
     other = services.entry_register(
         tournament=clubs.b, first_name="Anna", last_name="Schmid"
     ).entry.player
-    url = reverse("api-person-merge", args=[clubs.person.pk])
+    url = reverse("api:person-merge", args=[clubs.person.pk])
     headers = token(person_changer())
     response = client.post(url, {"other": 10**9}, content_type="application/json", headers=headers)
     assert response.status_code == 400

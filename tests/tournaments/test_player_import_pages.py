@@ -50,7 +50,7 @@ def test_a_control_character_is_named_by_line_and_column_in_the_preview(
     """A NUL byte, which PostgreSQL's text cannot hold, and the other control characters: the
     preview names them, and nothing can be confirmed."""
     client.force_login(organiser)
-    url = reverse("players-import", args=[tournament.slug])
+    url = reverse("tournaments:players-import", args=[tournament.slug])
     response = client.post(url, {"file": upload(b"Vorname;Nachname\nAnna;Ber" + byte + b"g\n")})
     page = response.content.decode()
     assert response.status_code == 400
@@ -70,7 +70,7 @@ def confirm_key(page: str) -> str:
 
 def test_import_shows_a_preview_then_registers_all(client, organiser, tournament):
     client.force_login(organiser)
-    url = reverse("players-import", args=[tournament.slug])
+    url = reverse("tournaments:players-import", args=[tournament.slug])
     assert client.get(url).status_code == 200
     csv = "Vorname;Nachname;Verein\nJörg;Weiß;Köln\nÄnne;Müller;\n".encode()
     preview = client.post(url, {"file": upload(csv)})
@@ -87,7 +87,7 @@ def test_import_shows_a_preview_then_registers_all(client, organiser, tournament
 
 def test_import_with_errors_saves_nothing_and_lists_them(client, organiser, tournament):
     client.force_login(organiser)
-    url = reverse("players-import", args=[tournament.slug])
+    url = reverse("tournaments:players-import", args=[tournament.slug])
     response = client.post(url, {"file": upload(b"Vorname;Nachname\nAnna;\n;Berg\n")})
     page = response.content.decode()
     assert response.status_code == 400
@@ -120,7 +120,7 @@ def test_a_list_just_under_the_upload_limit_that_passes_the_preview_imports(
     data = padded_list(MAX_IMPORT_BYTES - 1)
     assert len(base64.b64encode(data)) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     client.force_login(organiser)
-    url = reverse("players-import", args=[tournament.slug])
+    url = reverse("tournaments:players-import", args=[tournament.slug])
     preview = client.post(url, {"file": upload(data)})
     assert preview.status_code == 200
     assert "Preview: 5 players" in preview.content.decode()
@@ -131,7 +131,7 @@ def test_a_list_just_under_the_upload_limit_that_passes_the_preview_imports(
 
 def test_a_list_over_the_upload_limit_is_refused_naming_the_limit(client, organiser, tournament):
     client.force_login(organiser)
-    url = reverse("players-import", args=[tournament.slug])
+    url = reverse("tournaments:players-import", args=[tournament.slug])
     response = client.post(url, {"file": upload(padded_list(MAX_IMPORT_BYTES + 1))})
     page = response.content.decode()
     assert response.status_code == 400
@@ -141,7 +141,7 @@ def test_a_list_over_the_upload_limit_is_refused_naming_the_limit(client, organi
 
 def test_a_list_with_too_many_players_is_refused_naming_the_limit(client, organiser, tournament):
     client.force_login(organiser)
-    url = reverse("players-import", args=[tournament.slug])
+    url = reverse("tournaments:players-import", args=[tournament.slug])
     rows = "".join(f"V{n};N{n}\n" for n in range(5001))
     response = client.post(url, {"file": upload(f"Vorname;Nachname\n{rows}".encode())})
     assert response.status_code == 400
@@ -150,7 +150,7 @@ def test_a_list_with_too_many_players_is_refused_naming_the_limit(client, organi
 
 def test_a_key_is_confirmed_only_by_its_uploader_in_the_same_session(client, organiser, tournament):
     client.force_login(organiser)
-    url = reverse("players-import", args=[tournament.slug])
+    url = reverse("tournaments:players-import", args=[tournament.slug])
     page = client.post(url, {"file": upload(b"Vorname;Nachname\nAnna;Berg\n")}).content.decode()
     key = confirm_key(page)
     colleague = factories.user()
@@ -172,7 +172,7 @@ def test_a_key_is_confirmed_only_by_its_uploader_in_the_same_session(client, org
 
 def test_a_key_is_confirmed_once(client, organiser, tournament):
     client.force_login(organiser)
-    url = reverse("players-import", args=[tournament.slug])
+    url = reverse("tournaments:players-import", args=[tournament.slug])
     page = client.post(url, {"file": upload(b"Vorname;Nachname\nAnna;Berg\n")}).content.decode()
     key = confirm_key(page)
     assert client.post(url, {"key": key}).status_code == 302
@@ -184,7 +184,7 @@ def test_a_key_is_confirmed_once(client, organiser, tournament):
 
 def test_an_upload_expires_after_an_hour(client, organiser, tournament):
     client.force_login(organiser)
-    url = reverse("players-import", args=[tournament.slug])
+    url = reverse("tournaments:players-import", args=[tournament.slug])
     page = client.post(url, {"file": upload(b"Vorname;Nachname\nAnna;Berg\n")}).content.decode()
     ImportUpload.objects.update(created_at=timezone.now() - IMPORT_KEPT - timedelta(seconds=1))
     response = client.post(url, {"key": confirm_key(page)})
@@ -195,12 +195,12 @@ def test_an_upload_expires_after_an_hour(client, organiser, tournament):
 
 def test_expired_uploads_are_removed_by_the_next(client, organiser, tournament):
     client.force_login(organiser)
-    url = reverse("players-import", args=[tournament.slug])
+    url = reverse("tournaments:players-import", args=[tournament.slug])
     client.post(url, {"file": upload(b"Vorname;Nachname\nAnna;Berg\n")})
     ImportUpload.objects.update(created_at=timezone.now() - IMPORT_KEPT - timedelta(seconds=1))
     other = factories.tournament(organiser=organiser)
     client.post(
-        reverse("players-import", args=[other.slug]),
+        reverse("tournaments:players-import", args=[other.slug]),
         {"file": upload(b"Vorname;Nachname\nBob;Berg\n")},
     )
     assert list(ImportUpload.objects.values_list("tournament", flat=True)) == [other.pk]
@@ -208,7 +208,7 @@ def test_expired_uploads_are_removed_by_the_next(client, organiser, tournament):
 
 def test_a_new_upload_replaces_the_one_before(client, organiser, tournament):
     client.force_login(organiser)
-    url = reverse("players-import", args=[tournament.slug])
+    url = reverse("tournaments:players-import", args=[tournament.slug])
     first = client.post(url, {"file": upload(b"Vorname;Nachname\nAnna;Berg\n")}).content.decode()
     second = client.post(url, {"file": upload(b"Vorname;Nachname\nBob;Tal\n")}).content.decode()
     assert ImportUpload.objects.count() == 1
@@ -221,7 +221,7 @@ def test_a_new_upload_replaces_the_one_before(client, organiser, tournament):
 def test_an_import_the_tournament_refuses_at_confirm_names_why(client, organiser, tournament):
     """Between preview and confirm another organiser registered one of the players."""
     client.force_login(organiser)
-    url = reverse("players-import", args=[tournament.slug])
+    url = reverse("tournaments:players-import", args=[tournament.slug])
     page = client.post(url, {"file": upload(b"Vorname;Nachname\nAnna;Berg\n")}).content.decode()
     services.entry_register(tournament=tournament, first_name="Anna", last_name="Berg")
     response = client.post(url, {"key": confirm_key(page)})
@@ -237,7 +237,7 @@ def test_two_confirms_at_once_import_once():
     """A double click on PostgreSQL: the kept list is claimed in the import's transaction."""
     organiser = factories.user()
     tournament = factories.tournament(players=4, organiser=organiser)
-    url = reverse("players-import", args=[tournament.slug])
+    url = reverse("tournaments:players-import", args=[tournament.slug])
     client = Client()
     client.force_login(organiser)
     page = client.post(url, {"file": upload(b"Vorname;Nachname\nAnna;Berg\n")}).content.decode()
@@ -262,6 +262,8 @@ def test_two_confirms_at_once_import_once():
 @pytest.mark.parametrize("key", ["\x00", "a\x00b", "x" * 65, "../key", "²"])
 def test_a_key_that_no_upload_can_have_is_refused_in_words(client, organiser, tournament, key):
     client.force_login(organiser)
-    refused = client.post(reverse("players-import", args=[tournament.slug]), {"key": key})
+    refused = client.post(
+        reverse("tournaments:players-import", args=[tournament.slug]), {"key": key}
+    )
     assert refused.status_code == 400
     assert "This upload is no longer kept" in refused.content.decode()

@@ -148,7 +148,7 @@ def test_replay_n6_an_organiser_alone_changes_no_ranking_list(capture, ranking, 
     api = api_as(mallory)
     with capture():
         asked = api.post(
-            reverse("api-ranking-requests", args=[tournament.slug]), {"list": "club"}, "json"
+            reverse("api:ranking-requests", args=[tournament.slug]), {"list": "club"}, "json"
         )
     assert asked.status_code == 201, asked.content
     assert asked.json()["status"] == "requested"
@@ -156,7 +156,7 @@ def test_replay_n6_an_organiser_alone_changes_no_ranking_list(capture, ranking, 
         services.rankings_rebuild()
     assert RankingList.objects.get(slug="club").data == before
 
-    admit = reverse("api-ranking-admit", args=["club", tournament.slug])
+    admit = reverse("api:ranking-admit", args=["club", tournament.slug])
     refused = api.post(admit, {}, "json")
     assert refused.status_code == 403
     assert "Only a maintainer" in refused.json()["detail"]
@@ -164,7 +164,7 @@ def test_replay_n6_an_organiser_alone_changes_no_ranking_list(capture, ranking, 
     # A maintainer now, he still does not admit his own tournament.
     with capture():
         added = api_as(keeper_of_lists).post(
-            reverse("api-ranking-maintainers", args=["club"]), {"user": "mallory"}, "json"
+            reverse("api:ranking-maintainers", args=["club"]), {"user": "mallory"}, "json"
         )
     assert added.status_code == 201, added.content
     refused = api.post(admit, {}, "json")
@@ -226,7 +226,7 @@ def test_a_staff_member_of_the_tournament_does_not_admit_it(capture, ranking, ke
             ranking_list=ranking, tournament=tournament, by=organiser
         )
     response = api_as(keeper_of_lists).post(
-        reverse("api-ranking-admit", args=["club", tournament.slug]), {}, "json"
+        reverse("api:ranking-admit", args=["club", tournament.slug]), {}, "json"
     )
     assert response.status_code == 403
     assert "staff of this tournament" in response.json()["detail"]
@@ -247,7 +247,7 @@ def test_a_maintainer_whose_role_in_the_tournament_was_taken_away_does_not_admit
     assert refusal is not None
     assert "were on the staff" in refusal.message
     response = api_as(keeper_of_lists).post(
-        reverse("api-ranking-admit", args=["club", tournament.slug]), {}, "json"
+        reverse("api:ranking-admit", args=["club", tournament.slug]), {}, "json"
     )
     assert response.status_code == 403
     assert admission.status == RankingAdmission.Status.REQUESTED
@@ -268,7 +268,7 @@ def test_admitting_a_tournament_that_breaks_a_criterion_is_a_400_naming_it(
             ranking_list=ranking, tournament=tournament, by=organiser
         )
     response = api_as(keeper_of_lists).post(
-        reverse("api-ranking-admit", args=["club", tournament.slug]), {}, "json"
+        reverse("api:ranking-admit", args=["club", tournament.slug]), {}, "json"
     )
     assert response.status_code == 400
     errors = response.json()
@@ -312,7 +312,7 @@ def test_declining_without_a_reason_is_a_400_on_reason(capture, ranking, keeper_
         services.ranking_admission_request(
             ranking_list=ranking, tournament=tournament, by=organiser
         )
-    url = reverse("api-ranking-decline", args=["club", tournament.slug])
+    url = reverse("api:ranking-decline", args=["club", tournament.slug])
     response = api_as(keeper_of_lists).post(url, {"reason": "  "}, "json")
     assert response.status_code == 400
     assert list(response.json()) == ["reason"]
@@ -321,7 +321,7 @@ def test_declining_without_a_reason_is_a_400_on_reason(capture, ranking, keeper_
     assert response.json()["status"] == "declined"
     # The organiser asks again.
     asked = api_as(organiser).post(
-        reverse("api-ranking-requests", args=[tournament.slug]), {"list": "club"}, "json"
+        reverse("api:ranking-requests", args=[tournament.slug]), {"list": "club"}, "json"
     )
     assert asked.status_code == 201
     assert asked.json()["reason"] == ""
@@ -330,21 +330,21 @@ def test_declining_without_a_reason_is_a_400_on_reason(capture, ranking, keeper_
 def test_the_organiser_withdraws_his_request(capture, ranking, keeper_of_lists):
     tournament, organiser = finished(capture)
     api = api_as(organiser)
-    api.post(reverse("api-ranking-requests", args=[tournament.slug]), {"list": "club"}, "json")
-    withdraw = reverse("api-ranking-request-withdraw", args=[tournament.slug, "club"])
+    api.post(reverse("api:ranking-requests", args=[tournament.slug]), {"list": "club"}, "json")
+    withdraw = reverse("api:ranking-request-withdraw", args=[tournament.slug, "club"])
     assert api_as(keeper_of_lists).post(withdraw).status_code == 403
     response = api.post(withdraw)
     assert response.status_code == 200
     assert response.json()["status"] == "withdrawn"
     # Nothing left to decide.
     response = api_as(keeper_of_lists).post(
-        reverse("api-ranking-admit", args=["club", tournament.slug]), {}, "json"
+        reverse("api:ranking-admit", args=["club", tournament.slug]), {}, "json"
     )
     assert response.status_code == 400
     assert list(response.json()) == ["status"]
     assert [
         line["status"]
-        for line in api.get(reverse("api-ranking-requests", args=[tournament.slug])).json()
+        for line in api.get(reverse("api:ranking-requests", args=[tournament.slug])).json()
         if line["list"] == "club"
     ] == ["withdrawn"]
 
@@ -354,7 +354,7 @@ def test_the_organiser_withdraws_his_request(capture, ranking, keeper_of_lists):
 
 def test_a_stranger_learns_nothing_of_accounts_when_adding_a_maintainer(ranking, keeper_of_lists):
     stranger = api_as(factories.user())
-    url = reverse("api-ranking-maintainers", args=["club"])
+    url = reverse("api:ranking-maintainers", args=["club"])
     for who in ("listkeeper", "nobody-at-all", "keeper@example.org"):
         response = stranger.post(url, {"user": who}, "json")
         assert response.status_code == 403
@@ -368,11 +368,11 @@ def test_a_stranger_learns_nothing_of_accounts_when_adding_a_maintainer(ranking,
 def test_a_maintainer_is_added_by_address_and_the_last_one_stays(ranking, keeper_of_lists):
     other = factories.user(username="other", email="Other@Example.org")
     api = api_as(keeper_of_lists)
-    url = reverse("api-ranking-maintainers", args=["club"])
+    url = reverse("api:ranking-maintainers", args=["club"])
     assert api.post(url, {"user": "other@example.org"}, "json").status_code == 201
     assert api.get(url).json() == {"maintainers": ["listkeeper", "other"]}
-    assert api.delete(reverse("api-ranking-maintainer", args=["club", "other"])).status_code == 204
-    last = api.delete(reverse("api-ranking-maintainer", args=["club", "listkeeper"]))
+    assert api.delete(reverse("api:ranking-maintainer", args=["club", "other"])).status_code == 204
+    last = api.delete(reverse("api:ranking-maintainer", args=["club", "listkeeper"]))
     assert last.status_code == 400
     assert "at least one maintainer" in last.json()["user"][0]
     assert list(ranking.maintainers.all()) == [keeper_of_lists]
@@ -409,7 +409,7 @@ def test_a_result_changed_after_admission_is_shown_to_the_maintainers(
     assert line.change.then.points == line.change.now.points
 
     client.force_login(keeper_of_lists)
-    page = client.get(reverse("ranking", args=["club"])).content.decode()
+    page = client.get(reverse("tournaments:ranking", args=["club"])).content.decode()
     assert "Changes since admission" in page
     assert "(disqualified)" in page
     assert line.player.name in page
@@ -417,11 +417,11 @@ def test_a_result_changed_after_admission_is_shown_to_the_maintainers(
     client.logout()
     assert (
         "Changes since admission"
-        not in client.get(reverse("ranking", args=["club"])).content.decode()
+        not in client.get(reverse("tournaments:ranking", args=["club"])).content.decode()
     )
-    api = APIClient().get(reverse("api-ranking-admissions", args=["club"])).json()
+    api = APIClient().get(reverse("api:ranking-admissions", args=["club"])).json()
     assert api["changes"] == []
-    data = api_as(keeper_of_lists).get(reverse("api-ranking-admissions", args=["club"])).json()
+    data = api_as(keeper_of_lists).get(reverse("api:ranking-admissions", args=["club"])).json()
     assert data["changes"][0]["tournament"] == tournament.slug
     assert data["changes"][0]["changes"][0]["now"]["status"] == "disqualified"
 
@@ -449,13 +449,13 @@ def test_the_list_page_states_criteria_admitted_tournaments_and_log(
         services.ranking_admission_request(
             ranking_list=ranking, tournament=pending, by=its_organiser
         )
-    page = client.get(reverse("ranking", args=["club"])).content.decode()
+    page = client.get(reverse("tournaments:ranking", args=["club"])).content.decode()
     assert "at least 4 active players" in page
     assert tournament.name in page
     assert "listkeeper" in page
     assert pending.name not in page  # a pending request is the maintainers'
     client.force_login(keeper_of_lists)
-    page = client.get(reverse("ranking", args=["club"])).content.decode()
+    page = client.get(reverse("tournaments:ranking", args=["club"])).content.decode()
     assert pending.name in page
     assert "Requests waiting" in page
 
@@ -472,7 +472,7 @@ def test_the_list_page_takes_a_fixed_number_of_queries(
         request_and_admit(capture, ranking, tournament, organiser, keeper_of_lists)
         with capture():
             services.entry_disqualify(entry=tournament.entries.first())
-    url = reverse("ranking", args=["club"])
+    url = reverse("tournaments:ranking", args=["club"])
     with django_assert_max_num_queries(5):
         assert client.get(url).status_code == 200
     client.force_login(keeper_of_lists)
@@ -533,7 +533,7 @@ def test_a_superuser_is_no_maintainer_unless_appointed(capture, ranking):
             ranking_list=ranking, tournament=tournament, by=organiser
         )
     response = api_as(admin).post(
-        reverse("api-ranking-admit", args=["club", tournament.slug]), {}, "json"
+        reverse("api:ranking-admit", args=["club", tournament.slug]), {}, "json"
     )
     assert response.status_code == 403
     assert ranked_players() == set()

@@ -97,13 +97,13 @@ def test_a_hidden_tournament_feeds_no_ranking_list_page_or_api(
     assert set(refused.value.message_dict) == set(hidden)
     assert ranked_players() == players_of(shown)
     hidden_player = tournament.entries.select_related("player").first().player
-    page = client.get(reverse("ranking", args=["club"])).content.decode()
+    page = client.get(reverse("tournaments:ranking", args=["club"])).content.decode()
     assert hidden_player.name not in page
-    lines = APIClient().get(reverse("api-ranking", args=["club"])).json()["lines"]
+    lines = APIClient().get(reverse("api:ranking", args=["club"])).json()["lines"]
     assert hidden_player.pk not in {line["player_id"] for line in lines}
     assert len(lines) == 4
     # Nor his history page's average in the list.
-    history = client.get(reverse("player-history", args=[hidden_player.pk]))
+    history = client.get(reverse("tournaments:player-history", args=[hidden_player.pk]))
     assert history.status_code in {200, 404}
     assert "average" not in history.content.decode()
 
@@ -165,13 +165,13 @@ def test_the_history_shows_no_points_of_hidden_standings(
             tournament=tournament, by=organiser, changes={"standings_public": False}
         )
     player = tournament.entries.select_related("player").first().player
-    page = client.get(reverse("player-history", args=[player.pk]))
+    page = client.get(reverse("tournaments:player-history", args=[player.pk]))
     (line,) = page.context["history"]
     assert (line.rounds, line.points, line.average) == (None, None, None)
     assert "Standings hidden" in page.content.decode()
     assert not page.context["places"]
     (api_line,) = (
-        APIClient().get(reverse("api-player-history", args=[player.pk])).json()["tournaments"]
+        APIClient().get(reverse("api:player-history", args=[player.pk])).json()["tournaments"]
     )
     assert api_line["standings_hidden"] is True
     assert api_line["points"] is None
@@ -187,12 +187,12 @@ def test_the_staff_of_a_tournament_read_its_hidden_points_in_the_history(
     tournament, organiser = finished(django_capture_on_commit_callbacks, standings_public=False)
     player = tournament.entries.first().player
     client.force_login(organiser)
-    (line,) = client.get(reverse("player-history", args=[player.pk])).context["history"]
+    (line,) = client.get(reverse("tournaments:player-history", args=[player.pk])).context["history"]
     assert line.rounds == 1
     assert line.points is not None
     api = APIClient()
     api.force_authenticate(organiser)
-    (api_line,) = api.get(reverse("api-player-history", args=[player.pk])).json()["tournaments"]
+    (api_line,) = api.get(reverse("api:player-history", args=[player.pk])).json()["tournaments"]
     assert api_line["standings_hidden"] is False
     assert api_line["rounds"] == 1
 
@@ -203,20 +203,20 @@ def test_hidden_standings_show_no_points_on_any_page_or_api(
     tournament, _ = finished(django_capture_on_commit_callbacks, standings_public=False)
     slug = tournament.slug
     api = APIClient()
-    player = client.get(reverse("player", args=[slug, 1]))
+    player = client.get(reverse("tournaments:player", args=[slug, 1]))
     assert player.context["row"] is None
     assert not player.context["show_points"]
     page = player.content.decode()
     assert "Average per round" not in page
     assert ". at the table" not in page  # the placing
     assert "solos played" not in page
-    data = api.get(reverse("api-player", args=[slug, 1])).json()
+    data = api.get(reverse("api:player", args=[slug, 1])).json()
     assert data["standing"] is None
     assert all(item["result"] is None for item in data["rounds"])
-    assert client.get(reverse("standings-csv", args=[slug])).status_code == 403
-    assert api.get(reverse("api-standings", args=[slug])).status_code == 403
-    assert "hand_rows" not in client.get(reverse("table", args=[slug, 1, 1])).context
-    assert not client.get(reverse("round", args=[slug, 1])).context["show_points"]
-    round_ = api.get(reverse("api-round", args=[slug, 1])).json()
+    assert client.get(reverse("tournaments:standings-csv", args=[slug])).status_code == 403
+    assert api.get(reverse("api:standings", args=[slug])).status_code == 403
+    assert "hand_rows" not in client.get(reverse("scoring:table", args=[slug, 1, 1])).context
+    assert not client.get(reverse("tournaments:round", args=[slug, 1])).context["show_points"]
+    round_ = api.get(reverse("api:round", args=[slug, 1])).json()
     assert all(seat["points"] is None for table in round_["tables"] for seat in table["seats"])
-    assert client.get(reverse("screen", args=[slug])).status_code == 200
+    assert client.get(reverse("tournaments:screen", args=[slug])).status_code == 200

@@ -275,7 +275,9 @@ def test_an_expired_link_reads_as_nothing(tournament, her, monkeypatch):
 
 def test_the_page_asks_before_it_confirms_and_says_so_in_german(client, tournament, her):
     registration = submit(tournament).registration
-    url = reverse("claim-confirm", args=[claim_token(ClaimLink(registration.pk, her.pk, "4711"))])
+    url = reverse(
+        "tournaments:claim-confirm", args=[claim_token(ClaimLink(registration.pk, her.pk, "4711"))]
+    )
     page = client.get(url, HTTP_ACCEPT_LANGUAGE="de")
     assert page.status_code == 200
     assert page["Cache-Control"] == "private, no-store"
@@ -297,12 +299,14 @@ def test_the_check_in_list_shows_the_claim_and_the_organiser_decides_it(
 ):
     entry = submit(tournament).entry
     client.force_login(organiser)
-    page = client.get(reverse("check-in", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="en")
+    page = client.get(
+        reverse("tournaments:check-in", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="en"
+    )
     text = re.sub(r"\s+", " ", page.content.decode())
     assert "DDV number 4711 claimed, not confirmed" in text
     assert "On record: Jürgen Müller (Kreuz Dame), in 1 tournament." in text
     answer = client.post(
-        reverse("check-in-claim", args=[tournament.slug, entry.start_number]),
+        reverse("tournaments:check-in-claim", args=[tournament.slug, entry.start_number]),
         {"action": "set_aside", "q": "Müller"},
     )
     assert answer.status_code == 302
@@ -318,7 +322,7 @@ def test_a_scorekeeper_at_the_desk_sees_the_claim_and_who_decides(
     role_grant(tournament=tournament, user=desk, role=TournamentRole.Role.SCOREKEEPER, by=organiser)
     client.force_login(desk)
     text = client.get(
-        reverse("check-in", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="en"
+        reverse("tournaments:check-in", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="en"
     ).content.decode()
     assert "claimed, not confirmed" in text
     assert "Only an organiser confirms" in text
@@ -327,7 +331,7 @@ def test_a_scorekeeper_at_the_desk_sees_the_claim_and_who_decides(
 
 def test_the_players_page_shows_the_organiser_the_open_claim(client, tournament, her, organiser):
     submit(tournament)
-    url = reverse("entries", args=[tournament.slug])
+    url = reverse("tournaments:entries", args=[tournament.slug])
     assert "claimed, not confirmed" not in client.get(url).content.decode()
     client.force_login(organiser)
     page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
@@ -337,7 +341,7 @@ def test_the_players_page_shows_the_organiser_the_open_claim(client, tournament,
 def test_the_api_decides_a_claim_and_lists_it(client, tournament, her, organiser):
     entry = submit(tournament).entry
     headers = {"Authorization": f"Token {Token.objects.create(user=organiser).key}"}
-    listed = client.get(reverse("api-check-in", args=[tournament.slug]), headers=headers)
+    listed = client.get(reverse("api:check-in", args=[tournament.slug]), headers=headers)
     claim = listed.json()["players"][0]["claim"]
     assert claim == {
         "ddv_number": "4711",
@@ -346,7 +350,7 @@ def test_the_api_decides_a_claim_and_lists_it(client, tournament, her, organiser
         "conflicts": [],
     }
     answer = client.post(
-        reverse("api-entry-claim-confirm", args=[tournament.slug, entry.start_number]),
+        reverse("api:entry-claim-confirm", args=[tournament.slug, entry.start_number]),
         headers=headers,
     )
     assert answer.status_code == 200

@@ -54,7 +54,7 @@ def _api(organiser) -> APIClient:
 def test_the_same_new_person_registered_twice_at_once_on_the_page_is_one_entry():
     tournament, organiser = _tournament_with_a_drawn_round()
     players_before = Player.objects.count()
-    url = reverse("entries", args=[tournament.slug])
+    url = reverse("tournaments:entries", args=[tournament.slug])
 
     def post(person):
         def request():
@@ -84,7 +84,7 @@ def test_the_same_new_person_registered_twice_at_once_on_the_page_is_one_entry()
 def test_the_same_new_person_registered_twice_at_once_through_the_api_is_one_entry():
     tournament, organiser = _tournament_with_a_drawn_round()
     players_before = Player.objects.count()
-    url = reverse("api-entries", args=[tournament.slug])
+    url = reverse("api:entries", args=[tournament.slug])
     api_clients = [_api(organiser) for _ in range(2 * len(PEOPLE))]
 
     def post(api, person):
@@ -125,7 +125,7 @@ def test_one_ddv_number_registered_at_once_is_one_player_and_never_a_500():
         [
             (
                 lambda api=api, t=t: api.post(
-                    reverse("api-entries", args=[t.slug]), person, format="json"
+                    reverse("api:entries", args=[t.slug]), person, format="json"
                 )
             )
             for api, t in requests
@@ -153,7 +153,7 @@ CSV = (
 def _import(api: APIClient, tournament: Tournament):
     upload = SimpleUploadedFile("players.csv", CSV, content_type="text/csv")
     return lambda: api.post(
-        reverse("api-players-import", args=[tournament.slug]), {"file": upload}, format="multipart"
+        reverse("api:players-import", args=[tournament.slug]), {"file": upload}, format="multipart"
     )
 
 
@@ -209,8 +209,10 @@ def test_a_ddv_number_corrected_while_it_is_registered_elsewhere_is_never_a_500(
 
     corrected, registered = together(
         [
-            lambda: page.post(reverse("entry-edit", args=[tournament.slug, 1]), correction),
-            lambda: api.post(reverse("api-entries", args=[other.slug]), newcomer, format="json"),
+            lambda: page.post(
+                reverse("tournaments:entry-edit", args=[tournament.slug, 1]), correction
+            ),
+            lambda: api.post(reverse("api:entries", args=[other.slug]), newcomer, format="json"),
         ]
     )
 

@@ -32,11 +32,13 @@ def tournament(organiser):
 
 
 def page(client, tournament, number=1, query=""):
-    return client.get(reverse("round", args=[tournament.slug, number]) + query).content.decode()
+    return client.get(
+        reverse("tournaments:round", args=[tournament.slug, number]) + query
+    ).content.decode()
 
 
 def action(tournament, name, number=1):
-    return reverse("round-action", args=[tournament.slug, number, name])
+    return reverse("tournaments:round-action", args=[tournament.slug, number, name])
 
 
 def test_the_organiser_undoes_the_draw_after_asking_once(client, organiser, tournament):
@@ -51,7 +53,7 @@ def test_the_organiser_undoes_the_draw_after_asking_once(client, organiser, tour
     assert "seat slips" in form
     assert tournament.rounds.get().status == "seated"  # asking changes nothing
     response = client.post(action(tournament, "unseat"))
-    assert response.url == reverse("round", args=[tournament.slug, 1])
+    assert response.url == reverse("tournaments:round", args=[tournament.slug, 1])
     shown = page(client, tournament)
     assert "The draw is undone: round 1 is planned again." in shown
     assert "Draw the seating" in shown
@@ -79,7 +81,7 @@ def test_the_organiser_deletes_the_last_round_after_asking_once(client, organise
     asked = page(client, tournament, 2, "?ask=delete")
     assert "Delete round 2?" in asked
     response = client.post(action(tournament, "delete", 2))
-    assert response.url == reverse("tournament", args=[tournament.slug])
+    assert response.url == reverse("tournaments:tournament", args=[tournament.slug])
     assert "Round 2 is deleted." in client.get(response.url).content.decode()
     assert list(tournament.rounds.values_list("number", flat=True)) == [1]
 
@@ -115,7 +117,12 @@ def test_only_the_organiser_is_offered_the_repairs(client, tournament, role):
 
 def test_an_unknown_question_is_not_found(client, tournament):
     factories.seated_round(tournament)
-    assert client.get(reverse("round", args=[tournament.slug, 1]) + "?ask=close").status_code == 404
+    assert (
+        client.get(
+            reverse("tournaments:round", args=[tournament.slug, 1]) + "?ask=close"
+        ).status_code
+        == 404
+    )
 
 
 def test_the_round_page_asks_without_inline_script_handlers(client, organiser, tournament):

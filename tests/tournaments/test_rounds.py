@@ -406,7 +406,7 @@ def test_the_finder_answers_digits_no_start_number_has_without_an_error(client, 
     tournament = factories.tournament(players=8)
     factories.seated_round(tournament)
     assert selectors.seat_find(tournament=tournament, query=query) == []
-    response = client.get(reverse("find", args=[tournament.slug]), {"q": query})
+    response = client.get(reverse("tournaments:find", args=[tournament.slug]), {"q": query})
     assert response.status_code == 200
 
 

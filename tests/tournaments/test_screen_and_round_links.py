@@ -27,7 +27,7 @@ def _played(tournament, *, close: bool = True):
 def screen(client, tournament, language="en") -> str:
     client.cookies["django_language"] = language
     return client.get(
-        reverse("screen", args=[tournament.slug]), headers={"HX-Request": "true"}
+        reverse("tournaments:screen", args=[tournament.slug]), headers={"HX-Request": "true"}
     ).content.decode()
 
 
@@ -83,22 +83,22 @@ def test_a_round_whose_time_ended_with_sheets_out_stays_on_the_screen(client):
 
 def test_the_round_pages_link_to_each_other_in_german(client, closed):
     client.cookies["django_language"] = "de"
-    page = client.get(reverse("round", args=[closed.slug, 1])).content.decode()
+    page = client.get(reverse("tournaments:round", args=[closed.slug, 1])).content.decode()
     assert 'id="round-nav"' in page
     assert 'rel="prev"' not in page
     assert "Runde 2 ist noch nicht angelegt: Die Turnierleitung legt sie an" in page
     factories.seated_round(closed, seed=2)
-    page = client.get(reverse("round", args=[closed.slug, 1])).content.decode()
-    assert f'rel="next" href="{reverse("round", args=[closed.slug, 2])}"' in page
-    page = client.get(reverse("round", args=[closed.slug, 2])).content.decode()
-    assert f'rel="prev" href="{reverse("round", args=[closed.slug, 1])}"' in page
+    page = client.get(reverse("tournaments:round", args=[closed.slug, 1])).content.decode()
+    assert f'rel="next" href="{reverse("tournaments:round", args=[closed.slug, 2])}"' in page
+    page = client.get(reverse("tournaments:round", args=[closed.slug, 2])).content.decode()
+    assert f'rel="prev" href="{reverse("tournaments:round", args=[closed.slug, 1])}"' in page
     assert "noch nicht angelegt" not in page  # two rounds planned: none follows
 
 
 def test_the_organiser_adds_the_next_round_from_the_round_page(client, closed):
     client.force_login(factories.organiser(closed))
     client.cookies["django_language"] = "en"
-    page = client.get(reverse("round", args=[closed.slug, 1])).content.decode()
+    page = client.get(reverse("tournaments:round", args=[closed.slug, 1])).content.decode()
     assert "Add round 2" in page
     assert "is not added yet" not in page
 
@@ -106,7 +106,7 @@ def test_the_organiser_adds_the_next_round_from_the_round_page(client, closed):
 def test_a_closed_rounds_page_shows_no_clock(client, closed):
     """The walk found a red 00:00 on a closed round's page: its time is told in words instead."""
     client.cookies["django_language"] = "de"
-    page = client.get(reverse("round", args=[closed.slug, 1])).content.decode()
+    page = client.get(reverse("tournaments:round", args=[closed.slug, 1])).content.decode()
     assert 'id="clock"' not in page
     assert "Spielzeit beendet" in page
 

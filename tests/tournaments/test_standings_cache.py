@@ -41,8 +41,11 @@ def _keys() -> set[str]:
 
 def test_fifteen_hundred_offsets_limits_and_pages_cache_a_bounded_number_of_answers(client, field):
     api = APIClient()
-    standings = reverse("api-standings", args=[field.slug])
-    page, table = (reverse(name, args=[field.slug]) for name in ("standings", "standings-table"))
+    standings = reverse("api:standings", args=[field.slug])
+    page, table = (
+        reverse(name, args=[field.slug])
+        for name in ("tournaments:standings", "tournaments:standings-table")
+    )
     asked = [
         (api, standings, {"offset": offset, "limit": limit})
         for offset in range(150)
@@ -76,7 +79,7 @@ def test_fifteen_hundred_offsets_limits_and_pages_cache_a_bounded_number_of_answ
 
 
 def test_a_limit_is_rounded_up_to_a_page_size_and_the_offset_down_to_its_page(small):
-    answer = APIClient().get(reverse("api-standings", args=[small.slug]), {"offset": 3, "limit": 2})
+    answer = APIClient().get(reverse("api:standings", args=[small.slug]), {"offset": 3, "limit": 2})
     data = answer.json()
     assert (data["offset"], data["limit"], data["count"]) == (0, 10, 4)
     assert [row["start_number"] for row in data["rows"]] == [1, 2, 3, 4]
@@ -85,7 +88,7 @@ def test_a_limit_is_rounded_up_to_a_page_size_and_the_offset_down_to_its_page(sm
 
 def test_an_offset_past_the_last_row_is_a_404_that_caches_nothing(small):
     api = APIClient()
-    url = reverse("api-standings", args=[small.slug])
+    url = reverse("api:standings", args=[small.slug])
     assert api.get(url).status_code == 200
     before = _keys()
     answer = api.get(url, {"offset": 10, "limit": 10}, headers={"accept-language": "en"})
@@ -96,7 +99,7 @@ def test_an_offset_past_the_last_row_is_a_404_that_caches_nothing(small):
 
 def test_the_first_page_of_standings_without_rows_is_empty_not_a_404():
     tournament = factories.tournament()
-    data = APIClient().get(reverse("api-standings", args=[tournament.slug])).json()
+    data = APIClient().get(reverse("api:standings", args=[tournament.slug])).json()
     assert (data["count"], data["offset"], data["rows"]) == (0, 0, [])
 
 
@@ -114,7 +117,7 @@ def test_the_first_page_of_standings_without_rows_is_empty_not_a_404():
 )
 def test_an_offset_or_limit_that_is_no_number_of_rows_is_a_400_naming_it(small, query, field_named):
     api = APIClient()
-    url = reverse("api-standings", args=[small.slug])
+    url = reverse("api:standings", args=[small.slug])
     assert api.get(url).status_code == 200
     before = _keys()
     answer = api.get(url, query)
@@ -123,7 +126,7 @@ def test_an_offset_or_limit_that_is_no_number_of_rows_is_a_400_naming_it(small, 
     assert _keys() == before
 
 
-@pytest.mark.parametrize("name", ["standings", "standings-table"])
+@pytest.mark.parametrize("name", ["tournaments:standings", "tournaments:standings-table"])
 def test_a_page_past_the_last_is_a_404_that_caches_nothing(client, small, name):
     url = reverse(name, args=[small.slug])
     assert client.get(url, {"page": 1}).status_code == 200
@@ -134,7 +137,7 @@ def test_a_page_past_the_last_is_a_404_that_caches_nothing(client, small, name):
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "abc", "²", "1.5", "", "1234567890"])
-@pytest.mark.parametrize("name", ["standings", "standings-table"])
+@pytest.mark.parametrize("name", ["tournaments:standings", "tournaments:standings-table"])
 def test_a_page_that_is_no_page_number_is_a_400_naming_it(client, small, name, value):
     url = reverse(name, args=[small.slug])
     assert client.get(url).status_code == 200
@@ -148,7 +151,7 @@ def test_a_page_that_is_no_page_number_is_a_400_naming_it(client, small, name, v
 def test_hidden_standings_are_one_page_whichever_is_asked_for(client, small):
     small.standings_public = False
     small.save(update_fields=["standings_public"])
-    url = reverse("standings-table", args=[small.slug])
+    url = reverse("tournaments:standings-table", args=[small.slug])
     first = client.get(url)
     assert client.get(url, {"page": 3})["ETag"] == first["ETag"]
     assert client.get(url, {"page": 3}).content == first.content

@@ -30,7 +30,7 @@ def english(client):
 
 def test_the_standings_rank_every_player_with_provisional_results_apart(client, kreuzpokal):
     tournament, _ = kreuzpokal
-    response = client.get(reverse("standings", args=[tournament.slug]))
+    response = client.get(reverse("tournaments:standings", args=[tournament.slug]))
     page = response.content.decode()
     assert response.status_code == 200
     assert page.count('href="/tournaments/kreuzpokal') >= 12
@@ -44,30 +44,31 @@ def test_the_search_on_the_standings_fits_a_phone_in_german(client, kreuzpokal):
     the field beside its button; the short one the players page uses fits."""
     tournament, _ = kreuzpokal
     client.cookies["django_language"] = "de"
-    page = client.get(reverse("standings", args=[tournament.slug])).content.decode()
+    page = client.get(reverse("tournaments:standings", args=[tournament.slug])).content.decode()
     assert 'placeholder="Name oder Startnummer"' in page
     assert 'aria-label="Ihr Name oder Ihre Startnummer"' in page
 
 
 def test_an_unchanged_table_is_a_304(client, kreuzpokal):
     tournament, _ = kreuzpokal
-    url = reverse("standings-table", args=[tournament.slug])
+    url = reverse("tournaments:standings-table", args=[tournament.slug])
     first = client.get(url)
     assert first.status_code == 200
     assert first["Cache-Control"] == "no-cache"
     etag = first["ETag"]
     assert client.get(url, headers={"if-none-match": etag}).status_code == 304
     # The anonymous full page too.
-    page = client.get(reverse("standings", args=[tournament.slug]))
+    page = client.get(reverse("tournaments:standings", args=[tournament.slug]))
     again = client.get(
-        reverse("standings", args=[tournament.slug]), headers={"if-none-match": page["ETag"]}
+        reverse("tournaments:standings", args=[tournament.slug]),
+        headers={"if-none-match": page["ETag"]},
     )
     assert again.status_code == 304
 
 
 def test_a_confirm_changes_the_etag(client, kreuzpokal, django_capture_on_commit_callbacks):
     tournament, _organiser = kreuzpokal
-    url = reverse("standings-table", args=[tournament.slug])
+    url = reverse("tournaments:standings-table", args=[tournament.slug])
     etag = client.get(url)["ETag"]
     sheet = Scoresheet.objects.get(status=Scoresheet.Status.SUBMITTED)
     with django_capture_on_commit_callbacks(execute=True):
@@ -82,7 +83,7 @@ def test_a_confirm_changes_the_etag(client, kreuzpokal, django_capture_on_commit
 
 def test_the_language_changes_the_etag(client, kreuzpokal):
     tournament, _ = kreuzpokal
-    url = reverse("standings-table", args=[tournament.slug])
+    url = reverse("tournaments:standings-table", args=[tournament.slug])
     english = client.get(url)["ETag"]
     client.cookies["django_language"] = "de"
     german = client.get(url, headers={"if-none-match": english})
@@ -98,8 +99,8 @@ def test_the_standings_cost_the_same_queries_for_any_field(
     with django_capture_on_commit_callbacks(execute=True):
         tournament = factories.tournament(players=players)
         play(tournament, rounds=rounds)
-    page = reverse("standings", args=[tournament.slug])
-    table = reverse("standings-table", args=[tournament.slug])
+    page = reverse("tournaments:standings", args=[tournament.slug])
+    table = reverse("tournaments:standings-table", args=[tournament.slug])
     # With an empty cache (in a process that did not rebuild them): the tournament and the
     # stored standings.
     cache.clear()
@@ -115,7 +116,7 @@ def test_the_standings_cost_the_same_queries_for_any_field(
         assert client.get(page).status_code == 200
 
 
-@pytest.mark.parametrize("name", ["standings", "standings-table"])
+@pytest.mark.parametrize("name", ["tournaments:standings", "tournaments:standings-table"])
 def test_a_page_from_memory_is_the_page_rendered(client, kreuzpokal, name):
     tournament, _ = kreuzpokal
     url = reverse(name, args=[tournament.slug])
@@ -134,7 +135,7 @@ def test_hiding_the_standings_takes_effect_at_once_despite_the_cache(
     client, kreuzpokal, django_capture_on_commit_callbacks
 ):
     tournament, organiser = kreuzpokal
-    url = reverse("standings-table", args=[tournament.slug])
+    url = reverse("tournaments:standings-table", args=[tournament.slug])
     name = tournament.entries.select_related("player").first().player.name
     assert name in client.get(url).content.decode()
     with django_capture_on_commit_callbacks(execute=True):
@@ -154,7 +155,7 @@ def test_a_renamed_tournament_shows_its_new_name_on_the_cached_standings(
 ):
     tournament, _organiser = kreuzpokal
     client.cookies.clear()  # a phone without cookies: the whole page is cached
-    url = reverse("standings", args=[tournament.slug])
+    url = reverse("tournaments:standings", args=[tournament.slug])
     first = client.get(url)
     assert tournament.name in first.content.decode()
     tournament.name = "Kreuzpokal 2027"
@@ -235,20 +236,26 @@ def test_hidden_standings_are_hidden_everywhere_from_the_public(
             tournament=tournament, by=organiser, changes={"standings_public": False}
         )
     name = tournament.entries.select_related("player").first().player.name
-    page = client.get(reverse("standings", args=[tournament.slug])).content.decode()
+    page = client.get(reverse("tournaments:standings", args=[tournament.slug])).content.decode()
     assert "hidden the standings" in page
     assert name not in page
-    table = client.get(reverse("standings-table", args=[tournament.slug])).content.decode()
+    table = client.get(
+        reverse("tournaments:standings-table", args=[tournament.slug])
+    ).content.decode()
     assert name not in table
-    assert client.get(reverse("standings-csv", args=[tournament.slug])).status_code == 403
-    player = client.get(reverse("player", args=[tournament.slug, 1]))
+    assert (
+        client.get(reverse("tournaments:standings-csv", args=[tournament.slug])).status_code == 403
+    )
+    player = client.get(reverse("tournaments:player", args=[tournament.slug, 1]))
     assert player.context["row"] is None
     assert "points are not shown" in player.content.decode()
-    table_page = client.get(reverse("table", args=[tournament.slug, 1, 1]))
+    table_page = client.get(reverse("scoring:table", args=[tournament.slug, 1, 1]))
     assert "hand_rows" not in table_page.context
     # Staff still see them, marked as hidden.
     client.force_login(organiser)
-    staff_page = client.get(reverse("standings", args=[tournament.slug])).content.decode()
+    staff_page = client.get(
+        reverse("tournaments:standings", args=[tournament.slug])
+    ).content.decode()
     assert "Hidden from the public" in staff_page
     assert name in staff_page
 
@@ -256,7 +263,11 @@ def test_hidden_standings_are_hidden_everywhere_from_the_public(
 def test_a_private_tournament_hides_its_standings(client, kreuzpokal):
     tournament, _ = kreuzpokal
     Tournament.objects.filter(pk=tournament.pk).update(is_public=False)
-    for name in ("standings", "standings-table", "standings-csv"):
+    for name in (
+        "tournaments:standings",
+        "tournaments:standings-table",
+        "tournaments:standings-csv",
+    ):
         assert client.get(reverse(name, args=[tournament.slug])).status_code == 404
 
 
@@ -264,7 +275,7 @@ def test_the_organiser_hides_the_standings_on_the_settings_page(client, kreuzpok
     tournament, organiser = kreuzpokal
     client.force_login(organiser)
     response = client.post(
-        reverse("tournament-settings", args=[tournament.slug]),
+        reverse("tournaments:tournament-settings", args=[tournament.slug]),
         settings_form(tournament, standings_public=False, tiebreaks="best_round,start_number"),
     )
     assert response.status_code == 302
@@ -277,7 +288,7 @@ def test_only_the_organiser_changes_the_publication(client, kreuzpokal):
     tournament, _ = kreuzpokal
     client.force_login(factories.user())
     response = client.post(
-        reverse("tournament-settings", args=[tournament.slug]),
+        reverse("tournaments:tournament-settings", args=[tournament.slug]),
         settings_form(tournament, standings_public=False),
     )
     assert response.status_code == 403
@@ -287,7 +298,7 @@ def test_only_the_organiser_changes_the_publication(client, kreuzpokal):
 
 def test_the_csv_has_a_line_per_player(client, kreuzpokal):
     tournament, _ = kreuzpokal
-    response = client.get(reverse("standings-csv", args=[tournament.slug]))
+    response = client.get(reverse("tournaments:standings-csv", args=[tournament.slug]))
     assert response["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
     assert rows[0][:3] == ["Rank", "Start number", "Name"]
@@ -303,7 +314,7 @@ def test_the_csv_has_a_line_per_player(client, kreuzpokal):
 def test_a_players_page_shows_each_round(client, kreuzpokal):
     tournament, _ = kreuzpokal
     entry = tournament.entries.select_related("player").get(start_number=1)
-    response = client.get(reverse("player", args=[tournament.slug, 1]))
+    response = client.get(reverse("tournaments:player", args=[tournament.slug, 1]))
     assert response.status_code == 200
     (item,) = response.context["rounds"]
     assert len(item.others) == 3
@@ -320,7 +331,7 @@ def test_a_players_page_costs_the_same_queries_for_more_rounds(
     with django_capture_on_commit_callbacks(execute=True):
         tournament = factories.tournament(players=8)
         play(tournament, rounds=1)
-    url = reverse("player", args=[tournament.slug, 1])
+    url = reverse("tournaments:player", args=[tournament.slug, 1])
     client.get(url)
     # The tournament, the entry, its seats, the others at its tables, its results.
     with django_assert_num_queries(5):
@@ -334,7 +345,7 @@ def test_a_players_page_costs_the_same_queries_for_more_rounds(
 
 def test_an_unknown_player_is_a_404(client, kreuzpokal):
     tournament, _ = kreuzpokal
-    assert client.get(reverse("player", args=[tournament.slug, 99])).status_code == 404
+    assert client.get(reverse("tournaments:player", args=[tournament.slug, 99])).status_code == 404
 
 
 def test_the_ranking_list_ranks_finished_tournaments(
@@ -349,15 +360,15 @@ def test_the_ranking_list_ranks_finished_tournaments(
         play(tournament, rounds=2)
         ranking = services.ranking_list_save(name="Clubliste", slug="club", months=6, min_rounds=2)
         admit(ranking, tournament)
-    response = client.get(reverse("ranking", args=["club"]))
+    response = client.get(reverse("tournaments:ranking", args=["club"]))
     assert response.status_code == 200
     assert len(response.context["ranked"]) == 8
     assert response.context["ranked"][0].rounds == 2
     player = response.context["ranked"][0].player
     # The list, its players, its maintainers, the tournaments admitted, the log.
     with django_assert_num_queries(5):
-        client.get(reverse("ranking", args=["club"]))
-    history = client.get(reverse("player-history", args=[player.pk]))
+        client.get(reverse("tournaments:ranking", args=["club"]))
+    history = client.get(reverse("tournaments:player-history", args=[player.pk]))
     assert history.status_code == 200
     assert tournament.name in history.content.decode()
     assert "rank 1" in history.content.decode()
@@ -400,13 +411,16 @@ def test_admitting_a_finished_tournament_rebuilds_the_ranking_lists(
 def test_a_large_field_is_shown_in_pages(client, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         tournament = factories.tournament(players=130)
-    first = client.get(reverse("standings", args=[tournament.slug]))
+    first = client.get(reverse("tournaments:standings", args=[tournament.slug]))
     assert first.content.decode().count('href="/tournaments/') >= 100
     assert "101–130" in first.content.decode()
-    second = client.get(reverse("standings-table", args=[tournament.slug]), {"page": 2})
+    second = client.get(reverse("tournaments:standings-table", args=[tournament.slug]), {"page": 2})
     # The head, the heading of those who have not played yet (nobody has), and 30 players.
     assert second.content.decode().count("<tr") == 32
-    assert second["ETag"] != client.get(reverse("standings-table", args=[tournament.slug]))["ETag"]
+    assert (
+        second["ETag"]
+        != client.get(reverse("tournaments:standings-table", args=[tournament.slug]))["ETag"]
+    )
 
 
 def test_with_the_cache_server_down_the_standings_come_from_the_database(
@@ -424,12 +438,12 @@ def test_with_the_cache_server_down_the_standings_come_from_the_database(
     }
     # (Changing CACHES makes Django open the cache anew with these settings.)
     with django_assert_max_num_queries(3):
-        page = client.get(reverse("standings-table", args=[tournament.slug]))
+        page = client.get(reverse("tournaments:standings-table", args=[tournament.slug]))
     assert page.status_code == 200
     name = tournament.entries.select_related("player").first().player.name
     assert name in page.content.decode()
-    assert client.get(reverse("standings", args=[tournament.slug])).status_code == 200
-    assert client.get(reverse("api-standings", args=[tournament.slug])).status_code == 200
+    assert client.get(reverse("tournaments:standings", args=[tournament.slug])).status_code == 200
+    assert client.get(reverse("api:standings", args=[tournament.slug])).status_code == 200
 
 
 @pytest.mark.parametrize("tournaments", [1, 3])
@@ -442,7 +456,7 @@ def test_a_players_history_costs_the_same_queries_for_more_tournaments(
             tournament = factories.tournament(players=7)
             services.entry_create(tournament=tournament, player=player)
             play(tournament)
-    url = reverse("player-history", args=[player.pk])
+    url = reverse("tournaments:player-history", args=[player.pk])
     # The player, their entries, their results, the ranking lists.
     with django_assert_num_queries(4):
         response = client.get(url)
@@ -456,7 +470,7 @@ def test_a_players_history_costs_the_same_queries_for_more_tournaments(
 def test_a_substitute_who_has_not_played_is_listed_apart_unranked(client, substitute):
     table = selectors.standings_read(tournament=substitute)
     assert min(row.points for row in table.rows) < 0  # he would have ranked above them
-    page = client.get(reverse("standings", args=[substitute.slug])).content.decode()
+    page = client.get(reverse("tournaments:standings", args=[substitute.slug])).content.decode()
     heading = page.index("Has not played yet")
     assert page.index("Ersatz Spielerin") > heading
     for row in table.rows[:8]:  # every ranked player, the negative ones too, above him
@@ -464,15 +478,17 @@ def test_a_substitute_who_has_not_played_is_listed_apart_unranked(client, substi
     line = page[page.index("Ersatz Spielerin") - 300 : page.index("Ersatz Spielerin")]
     assert "<td>–</td>" in line
     client.cookies["django_language"] = "de"
-    german = client.get(reverse("standings-table", args=[substitute.slug])).content.decode()
+    german = client.get(
+        reverse("tournaments:standings-table", args=[substitute.slug])
+    ).content.decode()
     assert german.index("Noch nicht gespielt") < german.index("Ersatz Spielerin")
 
 
 def test_a_substitutes_page_says_he_has_not_played_yet(client, substitute):
-    page = client.get(reverse("player", args=[substitute.slug, 9])).content.decode()
+    page = client.get(reverse("tournaments:player", args=[substitute.slug, 9])).content.decode()
     assert "has not played yet" in page
     client.cookies["django_language"] = "de"
-    page = client.get(reverse("player", args=[substitute.slug, 9])).content.decode()
+    page = client.get(reverse("tournaments:player", args=[substitute.slug, 9])).content.decode()
     assert "noch nicht gespielt" in page
 
 
@@ -483,7 +499,7 @@ def test_the_csv_lists_a_substitute_unranked_and_every_ddv_number(
     caching.memory_clear()
     # The tournament, the stored standings, the DDV numbers: one query for all of them.
     with django_assert_num_queries(3):
-        response = client.get(reverse("standings-csv", args=[substitute.slug]))
+        response = client.get(reverse("tournaments:standings-csv", args=[substitute.slug]))
     header, *rows = csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";")
     assert header[:6] == ["Rank", "Start number", "Name", "Club", "DDV number", "Status"]
     assert [row[0] for row in rows] == [str(rank) for rank in range(1, 9)] + [""]
@@ -493,7 +509,7 @@ def test_the_csv_lists_a_substitute_unranked_and_every_ddv_number(
     assert [row[4] for row in rows] == [""] * 8 + ["4711"]  # empty where unknown
     assert rows[0][5] == "active"
     client.cookies["django_language"] = "de"
-    german = client.get(reverse("standings-csv", args=[substitute.slug]))
+    german = client.get(reverse("tournaments:standings-csv", args=[substitute.slug]))
     header, *rows = csv.reader(io.StringIO(german.content.decode("utf-8-sig")), delimiter=";")
     assert header[4] == "DDV-Nummer"
     assert rows[-1][5] == "aktiv, noch nicht gespielt"
@@ -530,7 +546,9 @@ def test_statistics_count_the_players_who_share_a_mark(client, language, many):
     table = _standings_with_solos(tournament, winners=14)
     client.cookies["django_language"] = language
     with mock.patch.object(selectors, "standings_read", return_value=table):
-        page = client.get(reverse("standings-table", args=[tournament.slug])).content.decode()
+        page = client.get(
+            reverse("tournaments:standings-table", args=[tournament.slug])
+        ).content.decode()
     assert many in page
     names = [row.entrant.name for row in table.rows]
     # The highest round is shared by two: both named, with the round.
@@ -545,7 +563,9 @@ def test_statistics_name_up_to_three_who_share_a_mark(client):
     Tournament.objects.filter(pk=tournament.pk).update(standings_version=1)
     table = _standings_with_solos(tournament, winners=3)
     with mock.patch.object(selectors, "standings_read", return_value=table):
-        page = client.get(reverse("standings-table", args=[tournament.slug])).content.decode()
+        page = client.get(
+            reverse("tournaments:standings-table", args=[tournament.slug])
+        ).content.decode()
     winners = ", ".join(row.entrant.name for row in table.rows if row.entrant.start_number <= 3)
     assert f"1 – {winners}" in page
 
@@ -560,15 +580,15 @@ def test_statistics_name_up_to_three_who_share_a_mark(client):
 def test_staff_without_the_pdf_button_are_told_who_prints_it(client, kreuzpokal, language, says):
     """No dead end (issue 32, point 15): an adjudicator sees why there is no PDF button."""
     tournament, organiser = kreuzpokal
-    url = reverse("standings", args=[tournament.slug])
+    url = reverse("tournaments:standings", args=[tournament.slug])
     client.force_login(factories.adjudicator(tournament))
     client.cookies["django_language"] = language
     page = client.get(url).content.decode()
-    assert reverse("standings-print", args=[tournament.slug]) not in page
+    assert reverse("printing:standings-print", args=[tournament.slug]) not in page
     assert says in page
     client.force_login(organiser)
     page = client.get(url).content.decode()
-    assert reverse("standings-print", args=[tournament.slug]) in page
+    assert reverse("printing:standings-print", args=[tournament.slug]) in page
     assert "standings-pdf-refused" not in page
     client.logout()
     assert "standings-pdf-refused" not in client.get(url).content.decode()  # the public

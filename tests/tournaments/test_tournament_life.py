@@ -56,40 +56,43 @@ def test_the_organiser_changes_the_short_name_on_the_settings_page(client):
     tournament = factories.tournament(organiser=organiser, name="Herbstturnier Münster 2026")
     assert tournament.slug == "herbstturnier-muenster-2026"
     client.force_login(organiser)
-    url = reverse("tournament-settings", args=[tournament.slug])
+    url = reverse("tournaments:tournament-settings", args=[tournament.slug])
     page = in_(client, "en").get(url).content.decode()
     assert "Links to the tournament that were printed or shared already stop working" in page
     response = client.post(url, {**settings_form(tournament), "slug": "herbst-2026"})
     assert response.status_code == 302
-    assert response["Location"] == reverse("tournament", args=["herbst-2026"])
+    assert response["Location"] == reverse("tournaments:tournament", args=["herbst-2026"])
     assert Tournament.objects.get().slug == "herbst-2026"
-    assert client.get(reverse("tournament", args=["herbst-2026"])).status_code == 200
+    assert client.get(reverse("tournaments:tournament", args=["herbst-2026"])).status_code == 200
     # The old link leads there.
-    assert client.get(reverse("tournament", args=[tournament.slug])).status_code == 302
+    assert client.get(reverse("tournaments:tournament", args=[tournament.slug])).status_code == 302
 
 
 def test_a_link_with_the_old_short_name_leads_to_the_tournament(client):
     organiser = factories.user()
     tournament = factories.tournament(organiser=organiser, slug="herbst")
     services.tournament_update(tournament=tournament, by=organiser, changes={"slug": "herbst-26"})
-    response = client.get(reverse("tournament", args=["herbst"]))
+    response = client.get(reverse("tournaments:tournament", args=["herbst"]))
     assert response.status_code == 302
-    assert response["Location"] == reverse("tournament", args=["herbst-26"])
+    assert response["Location"] == reverse("tournaments:tournament", args=["herbst-26"])
     # Renamed again: both old links lead to it; back to a former name, that one is its own.
     tournament.refresh_from_db()
     services.tournament_update(tournament=tournament, by=organiser, changes={"slug": "herbst"})
-    assert client.get(reverse("tournament", args=["herbst"])).status_code == 200
-    response = client.get(reverse("tournament", args=["herbst-26"]))
-    assert response["Location"] == reverse("tournament", args=["herbst"])
+    assert client.get(reverse("tournaments:tournament", args=["herbst"])).status_code == 200
+    response = client.get(reverse("tournaments:tournament", args=["herbst-26"]))
+    assert response["Location"] == reverse("tournaments:tournament", args=["herbst"])
     # Another tournament that takes an old short name is found there; a private one is not.
     other = factories.tournament(slug="herbst-26", name="Anderes Turnier")
-    assert client.get(reverse("tournament", args=["herbst-26"])).context["tournament"] == other
+    assert (
+        client.get(reverse("tournaments:tournament", args=["herbst-26"])).context["tournament"]
+        == other
+    )
     services.tournament_update(tournament=tournament, by=organiser, changes={"is_public": False})
     tournament.refresh_from_db()
     services.tournament_update(tournament=tournament, by=organiser, changes={"slug": "geheim"})
-    assert client.get(reverse("tournament", args=["herbst"])).status_code == 404
+    assert client.get(reverse("tournaments:tournament", args=["herbst"])).status_code == 404
     client.force_login(organiser)
-    assert client.get(reverse("tournament", args=["herbst"])).status_code == 302
+    assert client.get(reverse("tournaments:tournament", args=["herbst"])).status_code == 302
 
 
 @pytest.mark.parametrize(
@@ -109,7 +112,7 @@ def test_a_short_name_that_is_no_link_or_taken_is_refused_on_its_field(
     tournament = factories.tournament(organiser=organiser, slug="herbst")
     client.force_login(organiser)
     response = in_(client, language).post(
-        reverse("tournament-settings", args=[tournament.slug]),
+        reverse("tournaments:tournament-settings", args=[tournament.slug]),
         {**settings_form(tournament, venue="Celle"), "slug": slug},
     )
     assert response.status_code == 400
@@ -130,7 +133,7 @@ def test_once_printed_the_short_name_is_fixed_and_the_page_says_why(client, lang
     tournament = factories.tournament(organiser=organiser, slug="herbst")
     printout(tournament)
     client.force_login(organiser)
-    url = reverse("tournament-settings", args=[tournament.slug])
+    url = reverse("tournaments:tournament-settings", args=[tournament.slug])
     response = in_(client, language).get(url)
     assert response.context["form"].fields["slug"].disabled
     assert reason in response.content.decode()
@@ -177,7 +180,7 @@ def test_the_delete_page_lists_what_goes_and_deletes_once_confirmed(client):
     services.round_start(round=factories.seated_round(tournament))
     printout(tournament)
     client.force_login(organiser)
-    url = reverse("tournament-delete", args=[tournament.slug])
+    url = reverse("tournaments:tournament-delete", args=[tournament.slug])
     page = in_(client, "de").get(url).content.decode()
     for line in (
         "8 angemeldete Spieler",
@@ -190,11 +193,11 @@ def test_the_delete_page_lists_what_goes_and_deletes_once_confirmed(client):
     assert Tournament.objects.exists()  # asking deletes nothing
     response = client.post(url)
     assert response.status_code == 302
-    assert response["Location"] == reverse("home")
+    assert response["Location"] == reverse("tournaments:home")
     assert not Tournament.objects.exists()
     assert not Entry.objects.exists()
     assert Player.objects.count() == 8  # the persons stay
-    home = client.get(reverse("home")).content.decode()
+    home = client.get(reverse("tournaments:home")).content.decode()
     assert "Das Turnier Testturnier ist gelöscht." in home
 
 
@@ -213,14 +216,17 @@ def test_a_tournament_with_a_confirmed_sheet_is_not_deleted_and_archiving_is_off
     play(tournament)
     client.force_login(organiser)
     in_(client, language)
-    settings = client.get(reverse("tournament-settings", args=[tournament.slug]))
+    settings = client.get(reverse("tournaments:tournament-settings", args=[tournament.slug]))
     assert reason in settings.content.decode()
-    assert reverse("tournament-delete", args=[tournament.slug]) not in settings.content.decode()
-    url = reverse("tournament-delete", args=[tournament.slug])
+    assert (
+        reverse("tournaments:tournament-delete", args=[tournament.slug])
+        not in settings.content.decode()
+    )
+    url = reverse("tournaments:tournament-delete", args=[tournament.slug])
     page = client.get(url).content.decode()
     assert reason in page
     assert archive in page
-    assert reverse("tournament-archive", args=[tournament.slug]) in page
+    assert reverse("tournaments:tournament-archive", args=[tournament.slug]) in page
     assert client.post(url).status_code == 400
     with pytest.raises(ValidationError) as error:
         services.tournament_delete(tournament=tournament, by=organiser)
@@ -256,9 +262,16 @@ def test_organisers_of_other_tournaments_neither_delete_nor_archive(client):
     factories.tournament(organiser=other)
     client.force_login(other)
     for slug, refused in ((tournament.slug, 403), (hidden.slug, 404)):
-        assert client.get(reverse("tournament-delete", args=[slug])).status_code == refused
-        assert client.post(reverse("tournament-delete", args=[slug])).status_code == refused
-        archive = client.post(reverse("tournament-archive", args=[slug]), {"action": "archive"})
+        assert (
+            client.get(reverse("tournaments:tournament-delete", args=[slug])).status_code == refused
+        )
+        assert (
+            client.post(reverse("tournaments:tournament-delete", args=[slug])).status_code
+            == refused
+        )
+        archive = client.post(
+            reverse("tournaments:tournament-archive", args=[slug]), {"action": "archive"}
+        )
         assert archive.status_code == refused
     assert Tournament.objects.filter(archived_at__isnull=True).count() == 3
     with pytest.raises(PermissionDenied):
@@ -277,31 +290,35 @@ def test_an_archived_tournament_leaves_the_home_page_and_stays_at_its_address(cl
     client.force_login(organiser)
     in_(client, "de")
     response = client.post(
-        reverse("tournament-archive", args=[tournament.slug]), {"action": "archive"}
+        reverse("tournaments:tournament-archive", args=[tournament.slug]), {"action": "archive"}
     )
     assert response.status_code == 302
     tournament.refresh_from_db()
     assert tournament.archived_at is not None
     # His home page: the current one above, the archived one in its own section.
-    response = client.get(reverse("home"))
+    response = client.get(reverse("tournaments:home"))
     assert [t.name for t in response.context["tournaments"]] == [current.name]
     assert [t.name for t in response.context["archived"]] == ["Testturnier"]
     assert "Archiviert (1)" in response.content.decode()
     # Still at its address, marked; and offered to start a new one from.
-    page = client.get(reverse("tournament", args=[tournament.slug])).content.decode()
+    page = client.get(reverse("tournaments:tournament", args=[tournament.slug])).content.decode()
     assert "archiviert" in page
-    assert tournament.slug in client.get(reverse("tournament-new-from")).content.decode()
+    assert (
+        tournament.slug in client.get(reverse("tournaments:tournament-new-from")).content.decode()
+    )
     # Everyone else sees neither it nor its section on the home page, and finds its page.
     client.logout()
-    response = client.get(reverse("home"))
+    response = client.get(reverse("tournaments:home"))
     assert [t.name for t in response.context["tournaments"]] == [current.name]
     assert response.context["archived"] == []
     assert "Testturnier" not in response.content.decode()
-    assert client.get(reverse("tournament", args=[tournament.slug])).status_code == 200
+    assert client.get(reverse("tournaments:tournament", args=[tournament.slug])).status_code == 200
     # Back onto the home page.
     client.force_login(organiser)
-    client.post(reverse("tournament-archive", args=[tournament.slug]), {"action": "unarchive"})
-    names = {t.name for t in client.get(reverse("home")).context["tournaments"]}
+    client.post(
+        reverse("tournaments:tournament-archive", args=[tournament.slug]), {"action": "unarchive"}
+    )
+    names = {t.name for t in client.get(reverse("tournaments:home")).context["tournaments"]}
     assert names == {"Testturnier", "Herbstpokal"}
 
 
@@ -327,7 +344,7 @@ def test_the_players_to_copy_are_ticked_the_withdrawn_ones_not_and_marked(client
     source = factories.tournament(players=4, organiser=organiser)
     services.entry_withdraw(entry=source.entries.get(start_number=3))
     client.force_login(organiser)
-    response = in_(client, "de").get(reverse("tournament-new"), {"from": source.slug})
+    response = in_(client, "de").get(reverse("tournaments:tournament-new"), {"from": source.slug})
     ticked = [(c.entry.start_number, c.ticked) for c in response.context["players"]]
     assert ticked == [(1, True), (2, True), (3, False), (4, True)]
     page = response.content.decode()
@@ -343,7 +360,7 @@ def test_a_copy_from_a_tournament_with_no_other_staff_says_so(client):
     organiser = creator()
     source = factories.tournament(players=4, organiser=organiser, name="Herbstpokal")
     client.force_login(organiser)
-    response = in_(client, "de").get(reverse("tournament-new"), {"from": source.slug})
+    response = in_(client, "de").get(reverse("tournaments:tournament-new"), {"from": source.slug})
     page = response.content.decode()
     assert "Außer Ihnen hat in Herbstpokal niemand eine Rolle" in page
     assert "1 Rolle vergeben" not in page
@@ -376,7 +393,7 @@ def test_a_copy_on_the_page_registers_the_chosen_players_and_offers_the_staff_th
         "staff": "on",
     }
     data.pop("ends_on")
-    response = client.post(reverse("tournament-new"), data)
+    response = client.post(reverse("tournaments:tournament-new"), data)
     assert response.status_code == 302
     copy = Tournament.objects.get(name="Pokal 2027")
     assert list(copy.entries.values_list("start_number", "status")) == [
@@ -452,16 +469,20 @@ def test_staff_are_appointed_again_only_by_an_organiser_of_both():
 )
 def test_the_home_page_says_who_creates_tournaments_to_whoever_may_not(client, language, reason):
     client.force_login(factories.user())
-    page = in_(client, language).get(reverse("home")).content.decode()
-    assert reverse("tournament-new") not in page
+    page = in_(client, language).get(reverse("tournaments:home")).content.decode()
+    assert reverse("tournaments:tournament-new") not in page
     assert reason in page
     client.logout()
-    assert reason not in client.get(reverse("home")).content.decode()
+    assert reason not in client.get(reverse("tournaments:home")).content.decode()
 
 
 def test_the_tournament_page_tells_its_adjudicator_whose_the_settings_are(client):
     tournament = factories.tournament(organiser=factories.user())
     client.force_login(factories.adjudicator(tournament))
-    page = in_(client, "en").get(reverse("tournament", args=[tournament.slug])).content.decode()
-    assert reverse("tournament-settings", args=[tournament.slug]) not in page
+    page = (
+        in_(client, "en")
+        .get(reverse("tournaments:tournament", args=[tournament.slug]))
+        .content.decode()
+    )
+    assert reverse("tournaments:tournament-settings", args=[tournament.slug]) not in page
     assert "Only an organiser changes the settings and the staff" in page

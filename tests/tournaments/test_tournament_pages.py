@@ -45,35 +45,35 @@ def creator():
 
 
 def test_home_offers_a_new_tournament_to_whoever_may_create_one(client):
-    new = reverse("tournament-new")
-    assert new not in client.get(reverse("home")).content.decode()
+    new = reverse("tournaments:tournament-new")
+    assert new not in client.get(reverse("tournaments:home")).content.decode()
     client.force_login(factories.user())
-    assert new not in client.get(reverse("home")).content.decode()
+    assert new not in client.get(reverse("tournaments:home")).content.decode()
     client.force_login(creator())
-    page = client.get(reverse("home")).content.decode()
+    page = client.get(reverse("tournaments:home")).content.decode()
     assert new in page
-    assert reverse("tournament-new-from") in page
+    assert reverse("tournaments:tournament-new-from") in page
 
 
 def test_a_tournament_created_on_the_page_is_organised_by_its_creator(client):
     user = creator()
     client.force_login(user)
-    response = client.post(reverse("tournament-new"), NEW)
+    response = client.post(reverse("tournaments:tournament-new"), NEW)
     tournament = Tournament.objects.get()
     assert response.status_code == 302
-    assert response["Location"] == reverse("tournament", args=["muenster-pokal-2026"])
+    assert response["Location"] == reverse("tournaments:tournament", args=["muenster-pokal-2026"])
     assert tournament.slug == "muenster-pokal-2026"
     assert tournament.ends_on == datetime.date(2026, 12, 5)  # empty: the first day
     assert (tournament.planned_rounds, tournament.seating_method) == (4, "ddv")
     assert not tournament.allow_tables_of_five
     assert tournament.roles.get().user == user
     page = client.get(response["Location"]).content.decode()
-    assert reverse("tournament-settings", args=[tournament.slug]) in page
+    assert reverse("tournaments:tournament-settings", args=[tournament.slug]) in page
 
 
 def test_the_new_tournament_page_takes_a_short_name_of_ones_own(client):
     client.force_login(creator())
-    client.post(reverse("tournament-new"), {**NEW, "slug": "muenster"})
+    client.post(reverse("tournaments:tournament-new"), {**NEW, "slug": "muenster"})
     assert Tournament.objects.get().slug == "muenster"
 
 
@@ -81,12 +81,13 @@ def test_bad_input_on_the_new_tournament_page_is_shown_at_its_field(client):
     client.force_login(creator())
     client.cookies["django_language"] = "en"
     response = client.post(
-        reverse("tournament-new"), {**NEW, "ends_on": "2026-12-01", "hands_per_match": "6"}
+        reverse("tournaments:tournament-new"),
+        {**NEW, "ends_on": "2026-12-01", "hands_per_match": "6"},
     )
     assert response.status_code == 400
     assert "TSR 3.3.1" in response.context["form"].errors["hands_per_match"][0]
     assert not Tournament.objects.exists()
-    response = client.post(reverse("tournament-new"), {**NEW, "ends_on": "2026-12-01"})
+    response = client.post(reverse("tournaments:tournament-new"), {**NEW, "ends_on": "2026-12-01"})
     assert response.status_code == 400
     assert response.context["form"].errors["ends_on"] == [
         "The last day cannot be before the first day."
@@ -94,14 +95,16 @@ def test_bad_input_on_the_new_tournament_page_is_shown_at_its_field(client):
 
 
 def test_a_user_without_the_permission_is_refused_the_new_tournament_with_the_reason(client):
-    assert client.get(reverse("tournament-new"))["Location"].startswith(reverse("login"))
+    assert client.get(reverse("tournaments:tournament-new"))["Location"].startswith(
+        reverse("login")
+    )
     client.force_login(factories.user())
     client.cookies["django_language"] = "en"
-    for name in ("tournament-new", "tournament-new-from"):
+    for name in ("tournaments:tournament-new", "tournaments:tournament-new-from"):
         response = client.get(reverse(name))
         assert response.status_code == 403
         assert "Organisers" in response.content.decode()
-    assert client.post(reverse("tournament-new"), NEW).status_code == 403
+    assert client.post(reverse("tournaments:tournament-new"), NEW).status_code == 403
     assert not Tournament.objects.exists()
 
 
@@ -113,8 +116,8 @@ def test_the_earlier_tournaments_offered_are_those_the_user_organises(client):
     mine = factories.tournament(name="Mein Pokal", organiser=user)
     factories.tournament(name="Fremder Pokal", organiser=factories.user())
     client.force_login(user)
-    page = client.get(reverse("tournament-new-from")).content.decode()
-    assert f"{reverse('tournament-new')}?from={mine.slug}" in page
+    page = client.get(reverse("tournaments:tournament-new-from")).content.decode()
+    assert f"{reverse('tournaments:tournament-new')}?from={mine.slug}" in page
     assert "Fremder Pokal" not in page
 
 
@@ -131,7 +134,7 @@ def test_a_new_tournament_from_an_earlier_one_starts_with_its_settings(client):
     )
     client.force_login(user)
     client.cookies["django_language"] = "en"
-    response = client.get(reverse("tournament-new"), {"from": source.slug})
+    response = client.get(reverse("tournaments:tournament-new"), {"from": source.slug})
     form = response.context["form"]
     assert form["venue"].value() == "Celle"
     assert form["planned_rounds"].value() == 6
@@ -156,7 +159,7 @@ def test_a_tournament_copied_on_the_page_has_its_players_only_if_asked(client, p
     data.pop("ends_on")
     if players:
         data["entries"] = ["1", "2", "3", "4", "5"]
-    response = client.post(reverse("tournament-new"), data)
+    response = client.post(reverse("tournaments:tournament-new"), data)
     assert response.status_code == 302
     copy = Tournament.objects.get(name="Pokal 2027")
     assert copy.venue == "Celle"
@@ -168,9 +171,11 @@ def test_a_tournament_copied_on_the_page_has_its_players_only_if_asked(client, p
 def test_a_tournament_organised_by_someone_else_cannot_be_copied(client):
     source = factories.tournament(players=4, organiser=factories.user())
     client.force_login(creator())
-    assert client.get(reverse("tournament-new"), {"from": source.slug}).status_code == 404
+    assert (
+        client.get(reverse("tournaments:tournament-new"), {"from": source.slug}).status_code == 404
+    )
     data = {**NEW, "source": source.slug, "entries": ["1"]}
-    assert client.post(reverse("tournament-new"), data).status_code == 404
+    assert client.post(reverse("tournaments:tournament-new"), data).status_code == 404
     assert Tournament.objects.count() == 1
 
 
@@ -178,8 +183,11 @@ def test_a_tournament_organised_by_someone_else_cannot_be_copied(client):
 def test_an_earlier_tournament_named_by_no_short_name_is_404(client, slug):
     """No tournament has it (and PostgreSQL refuses a NUL in a query: it was a 500 there)."""
     client.force_login(creator())
-    assert client.get(reverse("tournament-new"), {"from": slug}).status_code == 404
-    assert client.post(reverse("tournament-new"), {**NEW, "source": slug}).status_code == 404
+    assert client.get(reverse("tournaments:tournament-new"), {"from": slug}).status_code == 404
+    assert (
+        client.post(reverse("tournaments:tournament-new"), {**NEW, "source": slug}).status_code
+        == 404
+    )
     assert not Tournament.objects.exists()
 
 
@@ -192,7 +200,7 @@ def test_the_settings_page_shows_locked_settings_with_their_reason(client):
     services.round_start(round=factories.seated_round(tournament))
     client.force_login(organiser)
     client.cookies["django_language"] = "en"
-    response = client.get(reverse("tournament-settings", args=[tournament.slug]))
+    response = client.get(reverse("tournaments:tournament-settings", args=[tournament.slug]))
     assert response.status_code == 200
     form = response.context["form"]
     assert form.fields["seating_method"].disabled
@@ -211,7 +219,7 @@ def test_the_organiser_saves_the_settings_and_a_locked_one_stays(client):
     factories.seated_round(tournament)
     client.force_login(organiser)
     response = client.post(
-        reverse("tournament-settings", args=[tournament.slug]),
+        reverse("tournaments:tournament-settings", args=[tournament.slug]),
         settings_form(
             tournament, venue="Celle", seating_method="standings", standings_public=False
         ),
@@ -229,7 +237,7 @@ def test_bad_settings_are_shown_at_their_field(client):
     client.force_login(organiser)
     client.cookies["django_language"] = "en"
     response = client.post(
-        reverse("tournament-settings", args=[tournament.slug]),
+        reverse("tournaments:tournament-settings", args=[tournament.slug]),
         settings_form(tournament, planned_rounds=1),
     )
     assert response.status_code == 400
@@ -245,7 +253,10 @@ def test_only_the_organiser_opens_the_settings(client, role):
     if role:
         factories.role_grant(tournament=tournament, user=user, role=role)
     client.force_login(user)
-    assert client.get(reverse("tournament-settings", args=[tournament.slug])).status_code == 403
+    assert (
+        client.get(reverse("tournaments:tournament-settings", args=[tournament.slug])).status_code
+        == 403
+    )
 
 
 def test_tables_of_five_allowed_in_the_settings_report_whom_they_moved(client):
@@ -260,7 +271,7 @@ def test_tables_of_five_allowed_in_the_settings_report_whom_they_moved(client):
     client.force_login(organiser)
     client.cookies["django_language"] = "en"
     response = client.post(
-        reverse("tournament-settings", args=[tournament.slug]),
+        reverse("tournaments:tournament-settings", args=[tournament.slug]),
         settings_form(tournament, allow_tables_of_five=True),
         follow=True,
     )
@@ -268,7 +279,7 @@ def test_tables_of_five_allowed_in_the_settings_report_whom_they_moved(client):
     second = tournament.rounds.get(number=2)
     assert sorted(table.seats.count() for table in second.tables.all()) == [5, 5, 5]
     # Now that a table of five is seated, they stay allowed.
-    response = client.get(reverse("tournament-settings", args=[tournament.slug]))
+    response = client.get(reverse("tournaments:tournament-settings", args=[tournament.slug]))
     assert response.context["form"].fields["allow_tables_of_five"].disabled
 
 
@@ -306,7 +317,7 @@ def _at(tournament, status):
 def test_home_shows_each_tournaments_current_round(client, status, shown):
     _at(factories.tournament(players=4), status)
     client.cookies["django_language"] = "en"
-    assert shown in client.get(reverse("home")).content.decode()
+    assert shown in client.get(reverse("tournaments:home")).content.decode()
 
 
 def _ddv_round_1_closed():
@@ -326,14 +337,14 @@ def test_home_shows_the_round_running_not_the_last_one_drawn(client):
     tournament = _ddv_round_1_closed()
     services.round_start(round=tournament.rounds.get(number=2))
     client.cookies["django_language"] = "en"
-    page = client.get(reverse("home")).content.decode()
+    page = client.get(reverse("tournaments:home")).content.decode()
     assert "round 2 of 4 running" in page
 
 
 def test_between_rounds_home_shows_the_last_round_played(client):
     _ddv_round_1_closed()
     client.cookies["django_language"] = "en"
-    assert "round 1 of 4 closed" in client.get(reverse("home")).content.decode()
+    assert "round 1 of 4 closed" in client.get(reverse("tournaments:home")).content.decode()
 
 
 @pytest.mark.parametrize("tournaments", [1, 4])
@@ -345,13 +356,13 @@ def test_home_reads_every_tournament_and_its_current_round_in_one_query(
     ):
         _at(factories.tournament(players=4, name=f"Pokal {number}"), status)
     with django_assert_num_queries(1):
-        response = client.get(reverse("home"))
+        response = client.get(reverse("tournaments:home"))
     assert len(response.context["tournaments"]) == tournaments
     # Signed in: the session, the user, his permissions (user's and groups'), the list with
     # his archived tournaments.
     client.force_login(creator())
     with django_assert_num_queries(5):
-        client.get(reverse("home"))
+        client.get(reverse("tournaments:home"))
 
 
 def test_the_organiser_group_creates_tournaments_and_a_role_does_not():

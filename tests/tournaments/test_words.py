@@ -22,11 +22,11 @@ def test_withdrawing_a_player_is_not_logging_out(client):
     organiser = factories.user(username="orga")
     tournament = factories.tournament(players=4, organiser=organiser)
     client.force_login(organiser)
-    german = page(client, "entries", tournament.slug)
+    german = page(client, "tournaments:entries", tournament.slug)
     assert german.count(">Zurückziehen</button>") == 4
     assert german.count("Abmelden") == 1  # the account's, in the top bar
     assert "Diesen Spieler für den Rest des Turniers zurückziehen?" in german
-    english = page(client, "entries", tournament.slug, language="en")
+    english = page(client, "tournaments:entries", tournament.slug, language="en")
     assert english.count(">Withdraw</button>") == 4
 
 
@@ -42,7 +42,7 @@ def test_a_count_of_one_is_singular(client, language, one, many):
     tournament = factories.tournament(players=4, organiser=organiser)
     services.round_start(round=factories.seated_round(tournament))
     client.force_login(organiser)
-    path = reverse("round-extra-time", args=[tournament.slug, 1])
+    path = reverse("tournaments:round-extra-time", args=[tournament.slug, 1])
     for minutes, message in [(1, one), (5, many)]:
         response = client.post(
             path,
@@ -70,10 +70,12 @@ def test_times_read_as_their_readers_write_them(client, language, clock, started
     round_ = services.round_start(round=factories.seated_round(tournament))
     round_.started_at = datetime.datetime(2026, 11, 24, 13, 5, tzinfo=BERLIN)
     round_.save(update_fields=["started_at"])
-    text = " ".join(page(client, "round", tournament.slug, 1, language=language).split())
+    text = " ".join(
+        page(client, "tournaments:round", tournament.slug, 1, language=language).split()
+    )
     assert clock in text
     assert started in text
     api = client.get(
-        reverse("api-round", args=[tournament.slug, 1]), HTTP_ACCEPT_LANGUAGE=language
+        reverse("api:round", args=[tournament.slug, 1]), HTTP_ACCEPT_LANGUAGE=language
     ).json()
     assert api["round"]["started_at"] == "2026-11-24T13:05:00+01:00"  # ISO 8601 always

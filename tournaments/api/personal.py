@@ -17,7 +17,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import policies, selectors
+from tournaments import doors, policies, selectors
 from tournaments.models import Entry, Registration
 from tournaments.permissions import roles_of
 from tournaments.personal_keys import KeyLimited, personal_link_for
@@ -139,6 +139,13 @@ class PersonalLinkSerializer(serializers.Serializer):
 # What the answers are made of -------------------------------------------------------------------
 
 
+def _seat_sheet(token: str) -> dict | None:
+    """The scoresheet under a seat's key: its address through scoring's door
+    (tournaments.doors), and the key; None without the scoring app."""
+    sheet = doors.opened("seat-sheet", token)
+    return {"url": sheet.url, "seat_key": token} if sheet else None
+
+
 def _second(shown: PersonalRound, *, sheet: bool) -> dict | None:
     seat = shown.second_seat
     if seat is None:
@@ -151,9 +158,7 @@ def _second(shown: PersonalRound, *, sheet: bool) -> dict | None:
             {"seat": position, "start_number": player.start_number, "name": player.name}
             for position, player in seat.players
         ],
-        "sheet": {"url": reverse("sheet-link", args=[seat.token]), "seat_key": seat.token}
-        if sheet
-        else None,
+        "sheet": _seat_sheet(seat.token) if sheet else None,
     }
 
 
@@ -193,9 +198,7 @@ def _entry_data(view: PersonalView) -> dict:
         "registration": None,
         "current": _round(view.current, sheet=True),
         "next": _round(view.next),
-        "sheet": {"url": reverse("sheet-link", args=[seat.token]), "seat_key": seat.token}
-        if seat is not None
-        else None,
+        "sheet": _seat_sheet(seat.token) if seat is not None else None,
         "results": view.results,
         "standings_public": view.standings_public,
         "rank": view.rank,
@@ -339,7 +342,9 @@ def _entry_for(request, slug: str, start_number: int) -> Entry:
 
 
 def _link(request, entry: Entry) -> dict:
-    return {"url": absolute_url(request, reverse("personal-link", args=[entry.link_key]))}
+    return {
+        "url": absolute_url(request, reverse("tournaments:personal-link", args=[entry.link_key]))
+    }
 
 
 class PersonalLink(APIView):

@@ -271,7 +271,8 @@ class RegistrationList(APIView):
                     "place": registered.place,
                     "start_number": registered.entry.start_number if registered.entry else None,
                     "personal_link": absolute_url(
-                        request, reverse("personal-link", args=[registered.registration.key])
+                        request,
+                        reverse("tournaments:personal-link", args=[registered.registration.key]),
                     ),
                 }
             ).data,

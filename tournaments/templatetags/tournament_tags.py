@@ -1,16 +1,24 @@
 """Template helpers for the round clock, the venue screen, the QR codes of links, the check-in
-from a player's personal page (with a claim to decide), points with their sign, and the boxes the apps above add to a
-round's page (``tournaments.round_page``)."""
+from a player's personal page (with a claim to decide), points with their sign, the boxes the apps above add to a
+round's page (``tournaments.round_page``), and the doors to their pages (``tournaments.doors``)."""
 
 from django import template
 from django.utils.safestring import mark_safe
 
-from tournaments import mails, policies, qr, round_page, selectors
+from tournaments import doors, mails, policies, qr, round_page, selectors
 from tournaments.models import Entry, Round, Tournament
 from tournaments.permissions import roles_of
 from tournaments.selectors.claims import OpenClaim, claims_open
 
 register = template.Library()
+
+
+@register.simple_tag
+def door(name: str, *args: object) -> doors.Opened | None:
+    """The door ``name`` of ``tournaments.doors`` with its address for ``args``, to link to:
+    ``{% door "table" slug 1 3 as table %}{% if table %}<a href="{{ table.url }}">…``; None
+    (no link) when no app above registered it."""
+    return doors.opened(name, *args)
 
 
 @register.simple_tag

@@ -54,7 +54,7 @@ def _back(tournament: Tournament, query: str, missing_only: bool) -> str:
     params = {"q": query} if query else {}
     if missing_only:
         params["show"] = "missing"
-    url = reverse("check-in", args=[tournament.slug])
+    url = reverse("tournaments:check-in", args=[tournament.slug])
     return f"{url}?{urlencode(params)}" if params else url
 
 
@@ -223,7 +223,7 @@ def check_in_claim(request: AuthenticatedHttpRequest, slug: str, start_number: i
                 % {"player": entry.name},
             )
     if request.POST.get("back") == "personal":
-        return redirect("personal-link", entry.link_key)
+        return redirect("tournaments:personal-link", entry.link_key)
     return redirect(_back(tournament, *_shown(request.POST)))
 
 
@@ -261,7 +261,7 @@ def _personal_change(request: AuthenticatedHttpRequest, key: str, change) -> Htt
             messages.success(request, _("%(player)s has arrived.") % {"player": entry.name})
         else:
             messages.success(request, _("%(player)s is missing again.") % {"player": entry.name})
-    return redirect("personal-link", key)
+    return redirect("tournaments:personal-link", key)
 
 
 @login_required
@@ -281,7 +281,7 @@ def no_shows(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
         except ValidationError as refused:
             for message in error_messages(refused):
                 messages.error(request, message)
-            return redirect("check-in", slug)
+            return redirect("tournaments:check-in", slug)
         message = ngettext(
             "%(count)d player who did not come is withdrawn.",
             "%(count)d players who did not come are withdrawn.",
@@ -292,7 +292,7 @@ def no_shows(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
                 "Moved up from the waiting list (expected at the door): %(names)s."
             ) % {"names": ", ".join(registration.name for registration in done.moved_up)}
         messages.success(request, message)
-        return redirect("check-in", slug)
+        return redirect("tournaments:check-in", slug)
     preview = selectors.no_shows_preview(tournament=tournament)
     counts = selectors.check_in_counts(tournament=tournament)
     return render(

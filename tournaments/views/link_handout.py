@@ -65,7 +65,7 @@ def personal_links_mail_page(request: AuthenticatedHttpRequest, slug: str) -> Ht
             )
             if not mail_leaves_the_server():
                 messages.warning(request, _no_mail_message())
-            return redirect("entries", slug)
+            return redirect("tournaments:entries", slug)
         tournament.refresh_from_db(fields=["personal_links_mailed_at"])
     now = timezone.now()
     return render(

@@ -56,7 +56,7 @@ def _page(
     context: dict = {
         "tournament": found.tournament,
         "key": key,
-        "url": absolute_url(request, reverse("personal-link", args=[key])),
+        "url": absolute_url(request, reverse("tournaments:personal-link", args=[key])),
         "error": error,
     }
     if isinstance(found, Entry):
@@ -100,7 +100,7 @@ def personal_withdraw(request: HttpRequest, key: str) -> HttpResponse:
         messages.success(
             request, _("You have withdrawn from the tournament. Thank you for telling us.")
         )
-    return _private(redirect("personal-link", key))
+    return _private(redirect("tournaments:personal-link", key))
 
 
 @login_required
@@ -119,8 +119,8 @@ def personal_link_replace_view(
         % {"player": entry.name},
     )
     if roles_of(request, tournament) & ORGANISER:
-        return redirect("entry-edit", slug, start_number)
-    return redirect("player", slug, start_number)
+        return redirect("tournaments:entry-edit", slug, start_number)
+    return redirect("tournaments:player", slug, start_number)
 
 
 def personal_link_context(request: HttpRequest, entry: Entry) -> dict:
@@ -133,7 +133,9 @@ def personal_link_context(request: HttpRequest, entry: Entry) -> dict:
     )
     return {
         "personal_link_refusal": refusal,
-        "personal_link_url": absolute_url(request, reverse("personal-link", args=[entry.link_key]))
+        "personal_link_url": absolute_url(
+            request, reverse("tournaments:personal-link", args=[entry.link_key])
+        )
         if refusal is None
         else "",
     }

@@ -41,7 +41,7 @@ def person_edit(request: HttpRequest, pk: int) -> HttpResponse:
             errors_to_form(form, error)
         else:
             messages.success(request, _("The person is corrected."))
-            return redirect("player-history", player.pk)
+            return redirect("tournaments:player-history", player.pk)
     return render(
         request,
         "tournaments/person_edit.html",
@@ -74,7 +74,7 @@ def person_merge(request: HttpRequest, pk: int) -> HttpResponse:
                     _("The other record is merged into this one: its tournaments are %(player)s's.")
                     % {"player": keep.name},
                 )
-                return redirect("player-history", keep.pk)
+                return redirect("tournaments:player-history", keep.pk)
     elif form.is_bound and form.is_valid():
         ddv_number, record = form.cleaned_data["ddv_number"], form.cleaned_data["record"]
         other = selectors.person_other(ddv_number=ddv_number, pk=record)

@@ -64,7 +64,7 @@ def entry_list(request: HttpRequest, slug: str) -> HttpResponse:
                     % {"player": registered.entry.name, "number": registered.entry.start_number},
                 )
                 report_moves(request, registered.reseating)
-                return redirect("entries", slug)
+                return redirect("tournaments:entries", slug)
     query = request.GET.get("q", "")[:100]
     return render(
         request,
@@ -115,7 +115,7 @@ def entry_edit(request: HttpRequest, slug: str, start_number: int) -> HttpRespon
             errors_to_form(form, error)
         else:
             messages.success(request, _("The registration is saved."))
-            return redirect("entries", slug)
+            return redirect("tournaments:entries", slug)
     # Whether the person follows the correction, or (playing elsewhere too) why not.
     tournament_ids = set(entry.player.entries.values_list("tournament_id", flat=True))
     person_refusal = policies.may_correct_person_with_entry(
@@ -161,7 +161,7 @@ def entry_status(request: HttpRequest, slug: str, start_number: int) -> HttpResp
             % {"player": entry.name, "status": entry.get_status_display()},
         )
         report_moves(request, changed.reseating)
-    return redirect("entries", slug)
+    return redirect("tournaments:entries", slug)
 
 
 @login_required
@@ -190,7 +190,7 @@ def entry_replace(request: HttpRequest, slug: str, start_number: int) -> HttpRes
                     "player": entry.name,
                 },
             )
-            return redirect("entries", slug)
+            return redirect("tournaments:entries", slug)
     return render(
         request,
         "tournaments/entry_replace.html",
@@ -262,7 +262,7 @@ def players_import(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse
                 % {"count": len(imported.entries)},
             )
             report_moves(request, imported.reseating)
-            return redirect("entries", slug)
+            return redirect("tournaments:entries", slug)
     elif request.method == "POST":
         form = ImportForm(request.POST, request.FILES)
         context["form"] = form

@@ -104,7 +104,7 @@ def ranking_maintainers(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
             raise ValidationError({"action": _("Choose what to do.")})
     except ValidationError as error:
         _refused(request, error)
-    return redirect("ranking", slug)
+    return redirect("tournaments:ranking", slug)
 
 
 @login_required
@@ -145,7 +145,7 @@ def ranking_admission(
                 request,
                 _("%(tournament)s is declined.") % {"tournament": admission.tournament.name},
             )
-    return redirect("ranking", slug)
+    return redirect("tournaments:ranking", slug)
 
 
 @login_required
@@ -185,4 +185,4 @@ def ranking_requests(request: AuthenticatedHttpRequest, slug: str) -> HttpRespon
             )
     except ValidationError as error:
         _refused(request, error)
-    return redirect("tournament-settings", slug)
+    return redirect("tournaments:tournament-settings", slug)

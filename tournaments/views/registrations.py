@@ -95,7 +95,7 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
             "form": form,
             "registered": registered,
             "personal_link": absolute_url(
-                request, reverse("personal-link", args=[registered.registration.key])
+                request, reverse("tournaments:personal-link", args=[registered.registration.key])
             )
             if registered
             else None,
@@ -196,7 +196,7 @@ def registration_manage(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
                         _("%(player)s moved up from the waiting list.")
                         % {"player": registration.name},
                     )
-                return redirect("registration-manage", slug)
+                return redirect("tournaments:registration-manage", slug)
     elif action:
         try:
             if action == "close":
@@ -212,7 +212,7 @@ def registration_manage(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
         except ValidationError as error:
             for message in error_messages(error):
                 messages.error(request, message)
-        return redirect("registration-manage", slug)
+        return redirect("tournaments:registration-manage", slug)
     return render(
         request,
         "tournaments/registration.html",
@@ -223,7 +223,7 @@ def registration_manage(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
             "admitted": registrations_admitted(tournament=tournament),
             "waiting": waiting_list(tournament=tournament),
             "drawn": tournament.rounds.exclude(status=Round.Status.PLANNED).exists(),
-            "public_url": reverse("register", args=[slug]),
+            "public_url": reverse("tournaments:register", args=[slug]),
             "now": timezone.now(),
             "State": Registration.State,
         },

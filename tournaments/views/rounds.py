@@ -36,8 +36,8 @@ def round_add(request: HttpRequest, slug: str) -> HttpResponse:
     except ValidationError as error:
         for message in error_messages(error):
             messages.error(request, message)
-        return redirect("tournament", slug)
-    return redirect("round", slug, round_.number)
+        return redirect("tournaments:tournament", slug)
+    return redirect("tournaments:round", slug, round_.number)
 
 
 def _repairs(round_: Round, roles: Set[str]) -> dict:
@@ -213,8 +213,8 @@ def round_action(
     else:
         messages.success(request, _action_done(action, result))
         if action == "delete":
-            return redirect("tournament", slug)
-    return redirect("round", slug, number)
+            return redirect("tournaments:tournament", slug)
+    return redirect("tournaments:round", slug, number)
 
 
 @login_required
@@ -249,14 +249,14 @@ def round_extra_time(request: AuthenticatedHttpRequest, slug: str, number: int) 
                     )
                     % {"table": table.number, "minutes": granted.minutes},
                 )
-                return redirect("round", slug, number)
+                return redirect("tournaments:round", slug, number)
     for field, errors in form.errors.items():
         label = form.fields[field].label if field in form.fields else ""
         for message in errors:
             # An ErrorList gives each error's message (its __getitem__ unwraps a
             # ValidationError); the stubs type its items as stored, ValidationError included.
             messages.error(request, f"{label}: {message}" if label else message)  # type: ignore[arg-type]
-    return redirect("round", slug, number)
+    return redirect("tournaments:round", slug, number)
 
 
 @require_GET
@@ -287,7 +287,7 @@ def venue_screen(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = selectors.tournament_get(slug=slug, user=request.user)
     shows = selectors.screen_shows(tournament=tournament)
     round_ = shows.round
-    find_url = absolute_url(request, reverse("find", args=[slug]))
+    find_url = absolute_url(request, reverse("tournaments:find", args=[slug]))
     # The hall reads the screen: it shows the standings only as the public sees them.
     standings_hidden = policies.may_read_standings(tournament=tournament, roles=()) is not None
     standings = (

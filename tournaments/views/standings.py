@@ -184,7 +184,7 @@ def _standings_table_html(reader: _Reader, page: int) -> bytes:
                 "club_players": tournament.club_ranking_players,
                 "marks": statistics_marks(figures) if figures else [],
                 "tiebreaks": [TIEBREAK_LABELS[t] for t in table.tiebreaks] if table else [],
-                "player_url": reverse("player", args=[tournament.slug, 0])[:-2],
+                "player_url": reverse("tournaments:player", args=[tournament.slug, 0])[:-2],
                 "built_at": table.built_at if table else None,
             },
         ).encode()

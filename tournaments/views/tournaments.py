@@ -123,7 +123,7 @@ def tournament_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                         "it under “Your roles”. The staff page lists the offers."
                     ),
                 )
-            return redirect("tournament", tournament.slug)
+            return redirect("tournaments:tournament", tournament.slug)
     ticked = {str(number) for number in form["entries"].value() or ()}
     return render(
         request,
@@ -198,7 +198,7 @@ def tournament_settings(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
             else:
                 messages.info(request, _("Nothing was changed."))
             report_moves(request, change.reseating)
-            return redirect("tournament", change.tournament.slug)
+            return redirect("tournaments:tournament", change.tournament.slug)
     return render(
         request,
         "tournaments/tournament_settings.html",
@@ -240,11 +240,11 @@ def tournament_delete(request: AuthenticatedHttpRequest, slug: str) -> HttpRespo
         except ValidationError as error:  # a sheet confirmed meanwhile
             for message in error_messages(error):
                 messages.error(request, message)
-            return redirect("tournament-delete", slug)
+            return redirect("tournaments:tournament-delete", slug)
         messages.success(
             request, _("The tournament %(name)s is deleted.") % {"name": tournament.name}
         )
-        return redirect("home")
+        return redirect("tournaments:home")
     return render(
         request,
         "tournaments/tournament_delete.html",
@@ -274,7 +274,7 @@ def tournament_archive(request: AuthenticatedHttpRequest, slug: str) -> HttpResp
         messages.success(request, _("The tournament is back on the home page."))
     else:
         raise Http404  # no such action
-    return redirect("tournament", slug)
+    return redirect("tournaments:tournament", slug)
 
 
 @require_GET
@@ -286,7 +286,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         renamed = selectors.tournament_renamed(slug=slug, user=request.user)
         if renamed is None:
             raise
-        return redirect("tournament", renamed.slug)
+        return redirect("tournaments:tournament", renamed.slug)
     rounds = list(selectors.tournament_rounds(tournament=tournament))
     roles = roles_of(request, tournament)
     return render(
@@ -333,5 +333,5 @@ def tournament_tables_of_five(request: AuthenticatedHttpRequest, slug: str) -> H
         report_moves(request, reseating)
     number = request.POST.get("round", "")
     if number.isdecimal() and len(number) < 6 and tournament.rounds.filter(number=number).exists():
-        return redirect("round", slug, int(number))
-    return redirect("tournament", slug)
+        return redirect("tournaments:round", slug, int(number))
+    return redirect("tournaments:tournament", slug)

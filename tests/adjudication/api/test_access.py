@@ -18,13 +18,13 @@ Ruling = services.Ruling
 
 def _reads(tournament, decision):
     return [
-        url("api-decisions", tournament),
-        url("api-decision", tournament, decision.pk),
-        url("api-appeals", tournament),
-        url("api-sanctions", tournament),
-        url("api-offences", tournament),
-        url("api-adjudication-log", tournament),
-        url("api-roles", tournament),
+        url("api:decisions", tournament),
+        url("api:decision", tournament, decision.pk),
+        url("api:appeals", tournament),
+        url("api:sanctions", tournament),
+        url("api:offences", tournament),
+        url("api:adjudication-log", tournament),
+        url("api:roles", tournament),
     ]
 
 
@@ -39,7 +39,7 @@ def test_the_staff_read_everything(api, tournament, sheet, staff, who):
 def test_a_logged_in_adjudicator_reads_by_session(api, tournament, sheet, staff):
     decision = decided(sheet, staff)
     api.force_login(staff["adjudicator"])
-    assert api.get(url("api-decision", tournament, decision.pk)).status_code == 200
+    assert api.get(url("api:decision", tournament, decision.pk)).status_code == 200
 
 
 @pytest.mark.parametrize("who", ["anonymous", "seat key", "scorekeeper", "stranger"])
@@ -74,24 +74,24 @@ def _writes(tournament, sheet, staff):
     return [
         (
             "record",
-            url("api-decisions", tournament),
+            url("api:decisions", tournament),
             {"round": 1, "table": 1, "hand_number": 3, "offender": 1, "description": "x"},
         ),
         (
             "rule",
-            url("api-decision-ruling", tournament, decision.pk),
+            url("api:decision-ruling", tournament, decision.pk),
             {"severity": "major", "written_line": "next"},
         ),
-        ("initial", url("api-decision-initial", tournament, draft.pk), {}),
-        ("appeal", url("api-decision-appeal", tournament, initialled.pk), {"appellant": 1}),
+        ("initial", url("api:decision-initial", tournament, draft.pk), {}),
+        ("appeal", url("api:decision-appeal", tournament, initialled.pk), {"appellant": 1}),
         (
             "decide",
-            url("api-appeal-decide", tournament, appeal.pk),
+            url("api:appeal-decide", tournament, appeal.pk),
             {"outcome": "annul", "members": ["panel1"], "reasons": "x"},
         ),
         (
             "sanction",
-            url("api-sanctions", tournament),
+            url("api:sanctions", tournament),
             {
                 "start_number": entry.start_number,
                 "round": 1,
@@ -100,8 +100,8 @@ def _writes(tournament, sheet, staff):
                 "members": ["panel1"],
             },
         ),
-        ("offence", url("api-offences", tournament), {"name": "X", "kind": "unsporting"}),
-        ("role", url("api-roles", tournament), {"username": "desk", "role": "organiser"}),
+        ("offence", url("api:offences", tournament), {"name": "X", "kind": "unsporting"}),
+        ("role", url("api:roles", tournament), {"username": "desk", "role": "organiser"}),
     ]
 
 
@@ -167,7 +167,7 @@ def test_who_plays_at_the_table_is_refused_and_told_who_decides(api, tournament,
     refused = send(
         api,
         "post",
-        url("api-decisions", tournament),
+        url("api:decisions", tournament),
         staff["adjudicator"],
         {"round": 1, "table": 1, "hand_number": 3, "offender": 1, "description": "x"},
     )
@@ -175,7 +175,7 @@ def test_who_plays_at_the_table_is_refused_and_told_who_decides(api, tournament,
     assert refused.json()["detail"] == (
         "You play at table 1: the deputy adjudicator decides this complaint (TSR 8.2.1)."
     )
-    path = url("api-appeal-decide", tournament, appeal.pk)
+    path = url("api:appeal-decide", tournament, appeal.pk)
     decision = {"outcome": "uphold", "reasons": "As ruled."}
     own = send(api, "post", path, staff["panel"][0], decision | {"members": ["panel2"]})
     assert own.status_code == 403

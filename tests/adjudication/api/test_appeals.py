@@ -17,7 +17,7 @@ def test_the_panel_changes_a_decision(api, tournament, sheet, staff):
     response = send(
         api,
         "post",
-        url("api-appeal-decide", tournament, appeal.pk),
+        url("api:appeal-decide", tournament, appeal.pk),
         staff["panel"][0],
         {
             "outcome": "change",
@@ -35,14 +35,14 @@ def test_the_panel_changes_a_decision(api, tournament, sheet, staff):
     assert data["interruption"] == 8
     replacement = Decision.objects.get(appeal=appeal)
     assert data["replacement"] == replacement.pk
-    decisions = send(api, "get", url("api-decisions", tournament), staff["adjudicator"]).json()
+    decisions = send(api, "get", url("api:decisions", tournament), staff["adjudicator"]).json()
     assert [(d["status"], d["decided_on_appeal"]) for d in decisions] == [
         ("superseded", None),
         ("initialled", appeal.pk),
     ]
     assert decisions[0]["appeal"]["replacement"] == replacement.pk
     assert decisions[1]["penalty"] == {"1": 1, "2": -3, "3": 1, "4": 1}
-    appeals = send(api, "get", url("api-appeals", tournament), staff["organiser"]).json()
+    appeals = send(api, "get", url("api:appeals", tournament), staff["organiser"]).json()
     assert appeals == [data]
 
 
@@ -51,7 +51,7 @@ def test_the_panel_upholds_and_annuls(api, tournament, sheet, staff):
     response = send(
         api,
         "post",
-        url("api-appeal-decide", tournament, upheld.pk),
+        url("api:appeal-decide", tournament, upheld.pk),
         staff["panel"][1],
         {"outcome": "uphold", "members": ["panel2"], "reasons": "As ruled."},
     )
@@ -60,7 +60,7 @@ def test_the_panel_upholds_and_annuls(api, tournament, sheet, staff):
     send(
         api,
         "post",
-        url("api-appeal-decide", tournament, annulled.pk),
+        url("api:appeal-decide", tournament, annulled.pk),
         staff["panel"][1],
         {"outcome": "annul", "members": ["panel2"], "reasons": "No breach."},
     )
@@ -68,7 +68,7 @@ def test_the_panel_upholds_and_annuls(api, tournament, sheet, staff):
     final = send(
         api,
         "post",
-        url("api-appeal-decide", tournament, upheld.pk),
+        url("api:appeal-decide", tournament, upheld.pk),
         staff["panel"][1],
         {"outcome": "annul", "members": ["panel2"], "reasons": "Second thoughts."},
     )
@@ -112,7 +112,7 @@ def test_the_panel_upholds_and_annuls(api, tournament, sheet, staff):
 def test_the_panels_decision_is_checked_by_field(api, tournament, sheet, staff, decision, errors):
     appeal = appealed(sheet, staff)
     response = send(
-        api, "post", url("api-appeal-decide", tournament, appeal.pk), staff["panel"][0], decision
+        api, "post", url("api:appeal-decide", tournament, appeal.pk), staff["panel"][0], decision
     )
     assert response.status_code == 400
     assert response.json() == errors
@@ -125,7 +125,7 @@ def test_the_panels_own_ruling_is_checked_inside_it(api, tournament, sheet, staf
     response = send(
         api,
         "post",
-        url("api-appeal-decide", tournament, appeal.pk),
+        url("api:appeal-decide", tournament, appeal.pk),
         staff["panel"][0],
         {
             "outcome": "change",

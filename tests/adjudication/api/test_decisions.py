@@ -17,7 +17,7 @@ def test_the_adjudicator_records_a_complaint(api, tournament, sheet, staff):
     response = send(
         api,
         "post",
-        url("api-decisions", tournament),
+        url("api:decisions", tournament),
         staff["adjudicator"],
         {
             "round": 1,
@@ -50,7 +50,7 @@ def test_a_complaint_about_a_table_or_offence_not_there_is_refused_by_field(
     response = send(
         api,
         "post",
-        url("api-decisions", tournament),
+        url("api:decisions", tournament),
         staff["adjudicator"],
         {"round": 1, "table": 9, "hand_number": 1, "offender": 1, "offence": 999},
     )
@@ -70,7 +70,7 @@ def test_a_complaint_in_a_round_not_there_is_refused_on_the_round(
     response = send(
         api,
         "post",
-        url("api-decisions", tournament),
+        url("api:decisions", tournament),
         staff["adjudicator"],
         {"round": round_number, "table": 1, "hand_number": 1, "offender": 1},
     )
@@ -92,7 +92,7 @@ def test_the_services_rule_check_comes_back_by_field(
 ):
     data = {"round": 1, "table": 1, "hand_number": 3, "offender": 2, "description": "x"}
     response = send(
-        api, "post", url("api-decisions", tournament), staff["adjudicator"], data | fields
+        api, "post", url("api:decisions", tournament), staff["adjudicator"], data | fields
     )
     assert response.status_code == 400
     errors = response.json()
@@ -108,7 +108,7 @@ def test_an_unsporting_offence_is_not_a_complaint_about_a_hand(api, tournament, 
     response = send(
         api,
         "post",
-        url("api-decisions", tournament),
+        url("api:decisions", tournament),
         staff["adjudicator"],
         {"round": 1, "table": 1, "hand_number": 3, "offender": 2, "offence": unsporting.pk},
     )
@@ -122,7 +122,7 @@ def test_a_silent_wedding_is_ruled_as_a_solo_after_the_second_queen_of_clubs(
     """TSR 4.4.5: the ruling's ``wedding_clarified_as_solo`` makes the holder of both Queens
     of Clubs the soloist; without it the silent wedding is still a normal game."""
     decision = complaint(sheet, staff, hand=5, offender=2)
-    path = url("api-decision-ruling", tournament, decision.pk)
+    path = url("api:decision-ruling", tournament, decision.pk)
     payload = {"severity": "minor", "contract": "silent_wedding", "soloist": 4}
     before = send(api, "post", path, staff["adjudicator"], payload).json()
     assert (before["rule"], before["wedding_clarified_as_solo"]) == ("TSR 9.3.2", False)
@@ -153,7 +153,7 @@ def test_the_adjudicator_rules_and_initials(api, tournament, sheet, staff):
     ruled = send(
         api,
         "post",
-        url("api-decision-ruling", tournament, decision.pk),
+        url("api:decision-ruling", tournament, decision.pk),
         staff["adjudicator"],
         {"severity": "minor"},
     )
@@ -168,7 +168,7 @@ def test_the_adjudicator_rules_and_initials(api, tournament, sheet, staff):
     initialled = send(
         api,
         "post",
-        url("api-decision-initial", tournament, decision.pk),
+        url("api:decision-initial", tournament, decision.pk),
         staff["deputy"],
     )
     assert initialled.status_code == 200
@@ -185,7 +185,7 @@ def test_a_solo_ruling_and_a_major_breach_that_stops_the_hand(api, tournament, s
     response = send(
         api,
         "post",
-        url("api-decision-ruling", tournament, solo.pk),
+        url("api:decision-ruling", tournament, solo.pk),
         staff["adjudicator"],
         {
             "severity": "minor",
@@ -203,12 +203,12 @@ def test_a_solo_ruling_and_a_major_breach_that_stops_the_hand(api, tournament, s
     send(
         api,
         "post",
-        url("api-decision-ruling", tournament, major.pk),
+        url("api:decision-ruling", tournament, major.pk),
         staff["adjudicator"],
         {"severity": "major", "announcements": 3},
     )
     data = send(
-        api, "post", url("api-decision-initial", tournament, major.pk), staff["adjudicator"]
+        api, "post", url("api:decision-initial", tournament, major.pk), staff["adjudicator"]
     ).json()
     assert data["hand_not_played"] is True
     assert data["penalty"] == {"1": -18, "2": 6, "3": 6, "4": 6}
@@ -225,20 +225,20 @@ def test_one_major_breach_ends_a_hand_and_nothing_more_in_it_counts(api, tournam
         send(
             api,
             "post",
-            url("api-decision-ruling", tournament, decision.pk),
+            url("api:decision-ruling", tournament, decision.pk),
             staff["adjudicator"],
             {"severity": "major", "written_line": "next"},
         )
-    initial = url("api-decision-initial", tournament, first.pk)
+    initial = url("api:decision-initial", tournament, first.pk)
     assert send(api, "post", initial, staff["adjudicator"]).status_code == 200
     refused = send(
-        api, "post", url("api-decision-initial", tournament, second.pk), staff["adjudicator"]
+        api, "post", url("api:decision-initial", tournament, second.pk), staff["adjudicator"]
     )
     assert refused.status_code == 400
     assert "TSR 9.7.6" in refused.json()["hand_number"][0]
     assert Decision.objects.get(pk=second.pk).status == Decision.Status.DRAFT
     data = {"round": 1, "table": 1, "offender": 1, "description": "Revoke"}
-    path = url("api-decisions", tournament)
+    path = url("api:decisions", tournament)
     again = send(api, "post", path, staff["adjudicator"], data | {"hand_number": 3})
     assert again.status_code == 400
     assert list(again.json()) == ["hand_number"]
@@ -257,7 +257,7 @@ def test_an_opponents_major_breach_in_a_solo_takes_the_solos_game_points(
     send(
         api,
         "post",
-        url("api-decision-ruling", tournament, decision.pk),
+        url("api:decision-ruling", tournament, decision.pk),
         staff["adjudicator"],
         {
             "severity": "major",
@@ -268,12 +268,12 @@ def test_an_opponents_major_breach_in_a_solo_takes_the_solos_game_points(
         },
     )
     data = send(
-        api, "post", url("api-decision-initial", tournament, decision.pk), staff["adjudicator"]
+        api, "post", url("api:decision-initial", tournament, decision.pk), staff["adjudicator"]
     ).json()
     assert data["played_without_game_points"] is True
     assert data["hand_not_played"] is False
     assert data["penalty"] == {"1": 12, "2": 0, "3": -12, "4": 0}
-    sheet_path = reverse("api-scoresheet", args=[tournament.slug, 1, 1])
+    sheet_path = reverse("api:scoresheet", args=[tournament.slug, 1, 1])
     shown = send(api, "get", sheet_path, staff["adjudicator"]).json()
     assert shown["hands"][1]["game_value"] == 0
     assert shown["hands"][1]["points"] == {"1": 0, "2": 0, "3": 0, "4": 0}
@@ -301,7 +301,7 @@ def test_an_opponents_major_breach_in_a_solo_takes_the_solos_game_points(
 
 def test_a_deviation_needs_a_reason(api, tournament, sheet, staff):
     decision = complaint(sheet, staff)
-    path = url("api-decision-ruling", tournament, decision.pk)
+    path = url("api:decision-ruling", tournament, decision.pk)
     points = {"1": 0, "2": 0, "3": 0, "4": 0}  # TSR 9.2.3, for a breach judged minor
     refused = send(
         api, "post", path, staff["adjudicator"], {"severity": "minor", "penalty": points}
@@ -343,7 +343,7 @@ def test_points_off_the_tsrs_scale_are_refused_whatever_the_reason(api, tourname
     refused = send(
         api,
         "post",
-        url("api-decision-ruling", tournament, decision.pk),
+        url("api:decision-ruling", tournament, decision.pk),
         staff["adjudicator"],
         {
             "severity": "minor",
@@ -371,17 +371,17 @@ def test_two_credits_to_the_soloist_in_one_solo_leave_the_sheet_correct(
         ruled = send(
             api,
             "post",
-            url("api-decision-ruling", tournament, decision.pk),
+            url("api:decision-ruling", tournament, decision.pk),
             staff["adjudicator"],
             {"severity": "minor", "disadvantages_soloist": True, **solo},
         )
         assert ruled.status_code == 200, ruled.json()
         initialled = send(
-            api, "post", url("api-decision-initial", tournament, decision.pk), staff["adjudicator"]
+            api, "post", url("api:decision-initial", tournament, decision.pk), staff["adjudicator"]
         )
         assert initialled.status_code == 200
     shown = send(
-        api, "get", reverse("api-scoresheet", args=[tournament.slug, 1, 1]), staff["adjudicator"]
+        api, "get", reverse("api:scoresheet", args=[tournament.slug, 1, 1]), staff["adjudicator"]
     ).json()
     assert shown["check"]["ok"] is True
     assert shown["check"]["problems"] == []
@@ -402,7 +402,7 @@ def test_a_ruling_that_is_not_one_is_refused_by_field(api, tournament, sheet, st
     response = send(
         api,
         "post",
-        url("api-decision-ruling", tournament, decision.pk),
+        url("api:decision-ruling", tournament, decision.pk),
         staff["adjudicator"],
         ruling,
     )
@@ -417,14 +417,14 @@ def test_an_initialled_decision_is_not_ruled_again(api, tournament, sheet, staff
     response = send(
         api,
         "post",
-        url("api-decision-ruling", tournament, decision.pk),
+        url("api:decision-ruling", tournament, decision.pk),
         staff["adjudicator"],
         {"severity": "major"},
     )
     assert response.status_code == 400
     assert "TSR 8.2.1" in response.json()["status"][0]
     again = send(
-        api, "post", url("api-decision-initial", tournament, decision.pk), staff["adjudicator"]
+        api, "post", url("api:decision-initial", tournament, decision.pk), staff["adjudicator"]
     )
     assert again.status_code == 400
     assert "status" in again.json()
@@ -433,7 +433,7 @@ def test_an_initialled_decision_is_not_ruled_again(api, tournament, sheet, staff
 def test_the_decisions_are_listed_and_filtered(api, tournament, sheet, staff):
     first = decided(sheet, staff)
     second = complaint(sheet, staff, hand=4, offender=1)
-    path = url("api-decisions", tournament)
+    path = url("api:decisions", tournament)
     listed = send(api, "get", path, staff["organiser"]).json()
     assert [d["id"] for d in listed] == [first.pk, second.pk]
     assert listed[0]["penalty"] == {"1": 1, "2": -3, "3": 1, "4": 1}
@@ -445,7 +445,7 @@ def test_the_decisions_are_listed_and_filtered(api, tournament, sheet, staff):
     wrong = send(api, "get", f"{path}?status=bogus&round=x", staff["adjudicator"])
     assert wrong.status_code == 400
     assert set(wrong.json()) == {"status", "round"}
-    detail = send(api, "get", url("api-decision", tournament, first.pk), staff["panel"][1])
+    detail = send(api, "get", url("api:decision", tournament, first.pk), staff["panel"][1])
     assert detail.json() == listed[0]
 
 
@@ -453,7 +453,7 @@ def test_a_decision_of_another_tournament_is_not_found(api, tournament, sheet, s
     decision = decided(sheet, staff)
     other = factories.tournament(players=4, organiser=staff["organiser"])
     assert (
-        send(api, "get", url("api-decision", other, decision.pk), staff["organiser"]).status_code
+        send(api, "get", url("api:decision", other, decision.pk), staff["organiser"]).status_code
         == 404
     )
 
@@ -463,7 +463,7 @@ def test_an_appeal_is_lodged_and_shown_with_the_decision(api, tournament, sheet,
     response = send(
         api,
         "post",
-        url("api-decision-appeal", tournament, decision.pk),
+        url("api:decision-appeal", tournament, decision.pk),
         staff["adjudicator"],
         {"appellant": 2, "grounds": "I had no club"},
     )
@@ -478,13 +478,13 @@ def test_an_appeal_is_lodged_and_shown_with_the_decision(api, tournament, sheet,
     }
     assert (data["appellant"], data["grounds"], data["outcome"]) == (2, "I had no club", None)
     assert data["lodged_by"] == "adjudicator"
-    appeal = send(api, "get", url("api-decision", tournament, decision.pk), staff["organiser"])
+    appeal = send(api, "get", url("api:decision", tournament, decision.pk), staff["organiser"])
     assert appeal.json()["appeal"]["id"] == data["id"]
     assert appeal.json()["appeal"]["outcome"] is None
     twice = send(
         api,
         "post",
-        url("api-decision-appeal", tournament, decision.pk),
+        url("api:decision-appeal", tournament, decision.pk),
         staff["adjudicator"],
         {"appellant": 2},
     )
@@ -497,7 +497,7 @@ def test_an_appeal_against_a_draft_is_refused(api, tournament, sheet, staff):
     response = send(
         api,
         "post",
-        url("api-decision-appeal", tournament, decision.pk),
+        url("api:decision-appeal", tournament, decision.pk),
         staff["adjudicator"],
         {"appellant": 2},
     )

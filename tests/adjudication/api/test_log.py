@@ -10,7 +10,7 @@ pytestmark = pytest.mark.django_db
 
 def test_the_log_lists_every_action_oldest_first(api, tournament, sheet, staff):
     appealed(sheet, staff)
-    path = url("api-adjudication-log", tournament)
+    path = url("api:adjudication-log", tournament)
     data = send(api, "get", path, staff["organiser"]).json()
     assert data["count"] == 4
     assert [(e["action"], e["by"]) for e in data["results"]] == [

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_catalogue_is_kept(api, tournament, staff):
-    path = url("api-offences", tournament)
+    path = url("api:offences", tournament)
     created = send(
         api,
         "post",
@@ -35,26 +35,26 @@ def test_the_catalogue_is_kept(api, tournament, staff):
     changed = send(
         api,
         "put",
-        url("api-offence", tournament, offence["id"]),
+        url("api:offence", tournament, offence["id"]),
         staff["organiser"],
         {"name": "Counting aloud", "kind": "unsporting", "bound": True, "deduction": 2},
     )
     assert changed.status_code == 200
     assert changed.json()["severity"] is None
     assert changed.json()["deduction"] == 2
-    defaults = send(api, "post", url("api-offences-defaults", tournament), staff["panel"][0])
+    defaults = send(api, "post", url("api:offences-defaults", tournament), staff["panel"][0])
     assert defaults.status_code == 201
     assert len(defaults.json()) == 6
-    again = send(api, "post", url("api-offences-defaults", tournament), staff["panel"][0])
+    again = send(api, "post", url("api:offences-defaults", tournament), staff["panel"][0])
     assert (again.status_code, again.json()) == (200, [])
     assert len(send(api, "get", path, staff["adjudicator"]).json()) == 7
-    deleted = send(api, "delete", url("api-offence", tournament, offence["id"]), staff["organiser"])
+    deleted = send(api, "delete", url("api:offence", tournament, offence["id"]), staff["organiser"])
     assert deleted.status_code == 204
     assert not Offence.objects.filter(pk=offence["id"]).exists()
 
 
 def test_a_bound_decision_without_points_and_a_name_twice_are_refused(api, tournament, staff):
-    path = url("api-offences", tournament)
+    path = url("api:offences", tournament)
     no_points = send(
         api, "post", path, staff["organiser"], {"name": "X", "kind": "unsporting", "bound": True}
     )
@@ -76,7 +76,7 @@ def test_an_offence_named_in_a_decision_stays(api, tournament, sheet, staff):
         by=staff["adjudicator"],
     )
     complaint(sheet, staff, offence=offence, description="")
-    response = send(api, "delete", url("api-offence", tournament, offence.pk), staff["organiser"])
+    response = send(api, "delete", url("api:offence", tournament, offence.pk), staff["organiser"])
     assert response.status_code == 400
     assert response.json() == {
         "non_field_errors": ["“Revoke” is named in decisions already and stays in the catalogue."]
@@ -92,7 +92,7 @@ def test_another_tournaments_offence_is_not_found(api, tournament, staff):
     response = send(
         api,
         "put",
-        url("api-offence", tournament, offence.pk),
+        url("api:offence", tournament, offence.pk),
         staff["organiser"],
         {"name": "Y", "kind": "unsporting"},
     )

@@ -24,7 +24,7 @@ Role = TournamentRole.Role
 
 def _appeal(api, tournament, decision, user):
     return send(
-        api, "post", url("api-decision-appeal", tournament, decision.pk), user, {"appellant": 2}
+        api, "post", url("api:decision-appeal", tournament, decision.pk), user, {"appellant": 2}
     )
 
 
@@ -101,7 +101,7 @@ DECIDE = {"outcome": "annul", "reasons": "No breach."}
 
 def test_who_ruled_does_not_record_the_panels_decision(api, tournament, sheet, staff):
     appeal = _ruled_by_member(tournament, sheet, staff)
-    path = url("api-appeal-decide", tournament, appeal.pk)
+    path = url("api:appeal-decide", tournament, appeal.pk)
     response = send(
         api, "post", path, staff["panel"][0], DECIDE | {"members": ["panel2", "panel3"]}
     )
@@ -113,7 +113,7 @@ def test_who_ruled_does_not_record_the_panels_decision(api, tournament, sheet, s
 
 def test_who_ruled_does_not_sit_on_the_panel(api, tournament, sheet, staff):
     appeal = _ruled_by_member(tournament, sheet, staff)
-    path = url("api-appeal-decide", tournament, appeal.pk)
+    path = url("api:appeal-decide", tournament, appeal.pk)
     members = {"members": ["panel1", "panel2"]}
     response = send(api, "post", path, staff["panel"][1], DECIDE | members)
     assert response.status_code in {400, 403}
@@ -132,7 +132,7 @@ def test_who_initialled_does_not_sit_on_the_panel(api, tournament, sheet, staff)
     )
     services.decision_initial(decision=decision, by=staff["panel"][2])
     appeal = services.appeal_lodge(decision=decision, appellant=2, by=staff["adjudicator"])
-    path = url("api-appeal-decide", tournament, appeal.pk)
+    path = url("api:appeal-decide", tournament, appeal.pk)
     response = send(
         api, "post", path, staff["panel"][0], DECIDE | {"members": ["panel1", "panel3"]}
     )
@@ -146,7 +146,7 @@ def test_a_member_of_the_panel_initials(api, tournament, sheet, staff):
     decision = services.decision_rule(
         decision=complaint(sheet, staff), ruling=Ruling(Severity.MINOR), by=staff["adjudicator"]
     )
-    path = url("api-decision-initial", tournament, decision.pk)
+    path = url("api:decision-initial", tournament, decision.pk)
     response = send(api, "post", path, staff["panel"][0])
     assert response.status_code == 200
     assert response.json()["initialled_by"] == "panel1"
@@ -159,7 +159,7 @@ def test_a_member_of_the_panel_playing_at_the_table_does_not_initial(api, tourna
         decision=complaint(sheet, staff), ruling=Ruling(Severity.MINOR), by=staff["adjudicator"]
     )
     response = send(
-        api, "post", url("api-decision-initial", tournament, decision.pk), staff["panel"][0]
+        api, "post", url("api:decision-initial", tournament, decision.pk), staff["panel"][0]
     )
     assert response.status_code == 403
     assert "TSR 8.2.2" in str(response.json())
@@ -174,7 +174,7 @@ SOLO = {"contract": "compulsory_solo", "soloist": 1, "solo_type": "queens"}
 
 def _rule(api, tournament, decision, staff, data):
     return send(
-        api, "post", url("api-decision-ruling", tournament, decision.pk), staff["adjudicator"], data
+        api, "post", url("api:decision-ruling", tournament, decision.pk), staff["adjudicator"], data
     )
 
 
@@ -202,7 +202,7 @@ def test_a_ruling_on_the_hand_being_played_takes_no_written_line(api, tournament
 
 def _annul(api, tournament, decision, staff):
     appeal = services.appeal_lodge(decision=decision, appellant=2, by=staff["adjudicator"])
-    path = url("api-appeal-decide", tournament, appeal.pk)
+    path = url("api:appeal-decide", tournament, appeal.pk)
     data = DECIDE | {"members": ["panel1", "panel2"]}
     assert send(api, "post", path, staff["panel"][0], data).status_code == 200
 
@@ -219,7 +219,7 @@ def test_the_written_line_is_the_stopped_game_it_is_replaced(api, tournament, sh
         == 200
     )
     data = send(
-        api, "post", url("api-decision-initial", tournament, decision.pk), staff["adjudicator"]
+        api, "post", url("api:decision-initial", tournament, decision.pk), staff["adjudicator"]
     ).json()
     assert data["written_line"] == "stopped"
     lines = on_sheet(sheet)
@@ -235,7 +235,7 @@ def test_the_written_line_is_the_next_game_the_stopped_one_goes_before(
     before = on_sheet(sheet)
     decision = complaint(sheet, staff, hand=3, offender=2)
     _rule(api, tournament, decision, staff, {"severity": "major", "written_line": "next"})
-    send(api, "post", url("api-decision-initial", tournament, decision.pk), staff["adjudicator"])
+    send(api, "post", url("api:decision-initial", tournament, decision.pk), staff["adjudicator"])
     lines = on_sheet(sheet)
     assert [line.not_played for line in lines] == [False, False, True, False, False]
     assert lines[3] == before[2]
@@ -259,7 +259,7 @@ def test_a_solo_counted_without_game_points_on_a_written_line(
         {"severity": "major", **SOLO, "written_line": written_line},
     )
     assert response.status_code == 200
-    send(api, "post", url("api-decision-initial", tournament, decision.pk), staff["adjudicator"])
+    send(api, "post", url("api:decision-initial", tournament, decision.pk), staff["adjudicator"])
     lines = on_sheet(sheet)
     assert lines[1].game_value == 0
     assert len(lines) == (4 if written_line == "stopped" else 5)
@@ -275,7 +275,7 @@ def test_an_appeal_against_a_bound_decision_is_at_once_too(api, tournament, roun
     sanction = bound_deduction(tournament, round_, sheet, staff)
     assert sanction.hands_at_decision == 4
     enter(sheet, MATCH[:5])
-    path = url("api-sanction-appeal", tournament, sanction.pk)
+    path = url("api:sanction-appeal", tournament, sanction.pk)
     response = send(api, "post", path, staff["adjudicator"], {"grounds": "Not my phone."})
     assert response.status_code == 400
     assert "TSR 9.7.7" in response.json()["sanction"][0]
@@ -288,7 +288,7 @@ def test_an_appeal_against_a_bound_decision_is_at_once_too(api, tournament, roun
 def test_the_refusal_reads_in_german(api, tournament, sheet, staff):
     decision = decided(sheet, staff, hand=3, offender=2)
     enter(sheet, MATCH[:5])
-    path = url("api-decision-appeal", tournament, decision.pk)
+    path = url("api:decision-appeal", tournament, decision.pk)
     response = send(
         api, "post", path, staff["adjudicator"], {"appellant": 2}, {"Accept-Language": "de"}
     )

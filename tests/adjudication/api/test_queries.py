@@ -69,14 +69,14 @@ def busy(tournament, sheet, staff):
 
 # token with its user, tournament, roles, then the rows and what they prefetch
 QUERIES = {
-    "api-decisions": 3 + 3,  # decisions, the appeals' members, the panel's own decisions
+    "api:decisions": 3 + 3,  # decisions, the appeals' members, the panel's own decisions
     # appeals, members, the panel's own decisions and sanctions
-    "api-appeals": 3 + 4,
+    "api:appeals": 3 + 4,
     # sanctions, members, the appeals' members, the panel's own sanctions
-    "api-sanctions": 3 + 4,
-    "api-offences": 3 + 1,
-    "api-adjudication-log": 3 + 2,  # count, page
-    "api-roles": 3 + 1,
+    "api:sanctions": 3 + 4,
+    "api:offences": 3 + 1,
+    "api:adjudication-log": 3 + 2,  # count, page
+    "api:roles": 3 + 1,
 }
 
 
@@ -102,6 +102,6 @@ def test_a_decision_is_read_in_a_fixed_number_of_queries(
     decision = Decision.objects.filter(appeal__isnull=True).get()
     headers = token(staff["adjudicator"])
     with django_assert_num_queries(6):
-        assert api.get(url("api-decision", tournament, decision.pk), headers=headers).json()[
+        assert api.get(url("api:decision", tournament, decision.pk), headers=headers).json()[
             "appeal"
         ]["members"] == ["panel1", "panel2", "panel3"]

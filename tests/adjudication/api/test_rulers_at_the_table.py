@@ -18,7 +18,7 @@ def extra_time(api, tournament, table, user, minutes=4):
     return send(
         api,
         "post",
-        url("api-table-extra-time", tournament, 1, table),
+        url("api:table-extra-time", tournament, 1, table),
         user,
         {"minutes": minutes, "reason": "Reklamation in Spiel 7"},
     )
@@ -74,7 +74,7 @@ def test_an_appeal_is_refused_while_there_is_no_panel(api, tournament, sheet, st
     response = send(
         api,
         "post",
-        url("api-decision-appeal", tournament, decision.pk),
+        url("api:decision-appeal", tournament, decision.pk),
         staff["adjudicator"],
         {"appellant": 2},
     )

@@ -19,7 +19,7 @@ def test_the_panel_deducts_points(api, tournament, sheet, staff):
     response = send(
         api,
         "post",
-        url("api-sanctions", tournament),
+        url("api:sanctions", tournament),
         staff["panel"][0],
         {
             "start_number": entry.start_number,
@@ -40,7 +40,7 @@ def test_the_panel_deducts_points(api, tournament, sheet, staff):
     assert (data["kind"], data["points"], data["offence"]) == ("deduction", 6, None)
     assert data["members"] == ["panel1", "panel2", "panel3"]
     assert Sanction.objects.get().points == 6
-    listed = send(api, "get", url("api-sanctions", tournament), staff["organiser"]).json()
+    listed = send(api, "get", url("api:sanctions", tournament), staff["organiser"]).json()
     assert listed == [data]
 
 
@@ -50,7 +50,7 @@ def test_the_adjudicator_gives_a_bound_decision_only(api, tournament, sheet, sta
     free = Offence.objects.filter(kind="unsporting", bound=False).first()
     entry = seat_entry(sheet, 1)
     data = {"start_number": entry.start_number, "round": 1, "kind": "warning", "reasons": "x"}
-    path = url("api-sanctions", tournament)
+    path = url("api:sanctions", tournament)
     given = send(api, "post", path, staff["adjudicator"], data | {"offence": bound.pk})
     assert given.status_code == 201
     assert given.json()["offence"] == {
@@ -87,7 +87,7 @@ def bound_sanction(api, tournament, sheet, staff, *, points=4) -> dict:
     return send(
         api,
         "post",
-        url("api-sanctions", tournament),
+        url("api:sanctions", tournament),
         staff["adjudicator"],
         {
             "start_number": seat_entry(sheet, 3).start_number,
@@ -108,7 +108,7 @@ def test_a_bound_decision_is_appealed_and_the_panel_annuls_it(api, tournament, s
     lodged = send(
         api,
         "post",
-        url("api-sanction-appeal", tournament, given["id"]),
+        url("api:sanction-appeal", tournament, given["id"]),
         staff["adjudicator"],
         {"grounds": "Not my phone"},
     )
@@ -123,19 +123,19 @@ def test_a_bound_decision_is_appealed_and_the_panel_annuls_it(api, tournament, s
         "points": 4,
     }
     assert appeal["appellant"] == 3
-    again = send(api, "post", url("api-sanction-appeal", tournament, given["id"]), staff["deputy"])
+    again = send(api, "post", url("api:sanction-appeal", tournament, given["id"]), staff["deputy"])
     assert again.status_code == 400
     assert "sanction" in again.json()
     decided = send(
         api,
         "post",
-        url("api-appeal-decide", tournament, appeal["id"]),
+        url("api:appeal-decide", tournament, appeal["id"]),
         staff["panel"][0],
         {"outcome": "annul", "members": ["panel1", "panel2"], "reasons": "Not his phone."},
     )
     assert decided.status_code == 200
     assert decided.json()["outcome"] == "annul"
-    listed = send(api, "get", url("api-sanctions", tournament), staff["organiser"]).json()
+    listed = send(api, "get", url("api:sanctions", tournament), staff["organiser"]).json()
     assert listed[0]["status"] == "annulled"
     assert listed[0]["appeal"]["outcome"] == "annul"
     assert sheet_adjudication(sheet=sheet).deductions == {}
@@ -146,7 +146,7 @@ def test_the_panel_changes_a_bound_decisions_points(api, tournament, sheet, staf
     appeal = services.appeal_lodge(
         sanction=Sanction.objects.get(pk=given["id"]), by=staff["adjudicator"]
     )
-    path = url("api-appeal-decide", tournament, appeal.pk)
+    path = url("api:appeal-decide", tournament, appeal.pk)
     decision = {"outcome": "change", "members": ["panel1"], "reasons": "Once."}
     for payload, field in [
         ({}, "sanction"),
@@ -169,7 +169,7 @@ def test_the_panel_changes_a_bound_decisions_points(api, tournament, sheet, staf
     assert changed["replacement"] is None
     listed = {
         s["id"]: s
-        for s in send(api, "get", url("api-sanctions", tournament), staff["deputy"]).json()
+        for s in send(api, "get", url("api:sanctions", tournament), staff["deputy"]).json()
     }
     assert listed[given["id"]]["status"] == "superseded"
     assert (listed[own.pk]["points"], listed[own.pk]["decided_on_appeal"]) == (2, appeal.pk)
@@ -177,7 +177,7 @@ def test_the_panel_changes_a_bound_decisions_points(api, tournament, sheet, staf
 
 
 def test_a_sanction_names_a_player_and_round_there_are(api, tournament, sheet, staff):
-    path = url("api-sanctions", tournament)
+    path = url("api:sanctions", tournament)
     data = {"round": 7, "kind": "warning", "reasons": "x", "members": ["panel1", "ghost"]}
     missing = send(api, "post", path, staff["panel"][0], data | {"start_number": 99})
     assert missing.status_code == 400

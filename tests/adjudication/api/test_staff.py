@@ -19,7 +19,7 @@ Role = TournamentRole.Role
 def test_the_organiser_offers_a_role_and_revokes_it_once_accepted(api, tournament, staff):
     newcomer = factories.user(username="newcomer", first_name="Nina", last_name="Neu")
     entry = tournament.entries.get(start_number=3)
-    path = url("api-roles", tournament)
+    path = url("api:roles", tournament)
     offered = send(
         api,
         "post",
@@ -38,7 +38,7 @@ def test_the_organiser_offers_a_role_and_revokes_it_once_accepted(api, tournamen
         "expires_at": data["expires_at"],
     }
     assert not TournamentRole.objects.filter(user=newcomer).exists()
-    offers = send(api, "get", url("api-role-offers", tournament), staff["organiser"]).json()
+    offers = send(api, "get", url("api:role-offers", tournament), staff["organiser"]).json()
     assert offers == [data]
     services.role_offer_accept(offer=RoleOffer.objects.get(pk=data["id"]), by=newcomer)
     grant = TournamentRole.objects.get(user=newcomer)
@@ -55,7 +55,7 @@ def test_the_organiser_offers_a_role_and_revokes_it_once_accepted(api, tournamen
         ("organiser", "organiser"),
         ("desk", "scorekeeper"),
     }
-    revoked = send(api, "delete", url("api-role", tournament, grant.pk), staff["organiser"])
+    revoked = send(api, "delete", url("api:role", tournament, grant.pk), staff["organiser"])
     assert revoked.status_code == 204
     assert not TournamentRole.objects.filter(user=newcomer).exists()
 
@@ -67,7 +67,7 @@ def test_the_answer_is_the_same_whether_the_user_name_has_an_account(api, tourna
         response = send(
             api,
             "post",
-            url("api-roles", tournament),
+            url("api:roles", tournament),
             staff["organiser"],
             {"username": username, "role": "panel"},
         )
@@ -87,7 +87,7 @@ def test_the_organisers_own_user_name_takes_the_role_at_once(api, tournament, st
     response = send(
         api,
         "post",
-        url("api-roles", tournament),
+        url("api:roles", tournament),
         staff["organiser"],
         {"username": "organiser", "role": "panel"},
     )
@@ -99,21 +99,21 @@ def test_an_offer_is_withdrawn(api, tournament, staff):
     offered = send(
         api,
         "post",
-        url("api-roles", tournament),
+        url("api:roles", tournament),
         staff["organiser"],
         {"username": "ghost", "role": "panel"},
     ).json()
-    address = url("api-role-offer", tournament, offered["id"])
+    address = url("api:role-offer", tournament, offered["id"])
     assert send(api, "delete", address, staff["adjudicator"]).status_code == 403
     assert send(api, "delete", address, staff["organiser"]).status_code == 204
-    assert send(api, "get", url("api-role-offers", tournament), staff["organiser"]).json() == []
+    assert send(api, "get", url("api:role-offers", tournament), staff["organiser"]).json() == []
     again = send(api, "delete", address, staff["organiser"])
     assert again.status_code == 400
     assert "offer" in again.json()
 
 
 def test_only_the_organiser_appoints(api, tournament, staff):
-    path = url("api-roles", tournament)
+    path = url("api:roles", tournament)
     refused = send(
         api, "post", path, staff["adjudicator"], {"username": "desk", "role": "organiser"}
     )
@@ -129,7 +129,7 @@ def test_only_the_organiser_appoints(api, tournament, staff):
     )
     assert unknown.json() == {"start_number": ["No player has start number 99."]}
     own = TournamentRole.objects.get(user=staff["organiser"], role=Role.ORGANISER)
-    last = send(api, "delete", url("api-role", tournament, own.pk), staff["organiser"])
+    last = send(api, "delete", url("api:role", tournament, own.pk), staff["organiser"])
     assert last.status_code == 400
     assert "role" in last.json()
 
@@ -143,7 +143,7 @@ def test_someone_is_invited_by_name_and_e_mail(api, tournament, staff, mailoutbo
         response = send(
             api,
             "post",
-            url("api-roles", tournament),
+            url("api:roles", tournament),
             staff["organiser"],
             {**NEW, "start_number": 2},
         )
@@ -162,17 +162,17 @@ def test_someone_is_invited_by_name_and_e_mail(api, tournament, staff, mailoutbo
     assert (User.objects.count(), TournamentRole.objects.count()) == (users, roles)
     assert mailoutbox[0].to == ["juergen@example.org"]
     assert Event.objects.filter(summary__startswith="Invited: Jürgen Müller").exists()
-    listed = send(api, "get", url("api-invitations", tournament), staff["organiser"]).json()
+    listed = send(api, "get", url("api:invitations", tournament), staff["organiser"]).json()
     assert [invitation["id"] for invitation in listed] == [data["id"]]
 
 
 def test_an_address_with_an_account_gets_the_same_answer(api, tournament, staff):
     factories.user(username="jm", email="juergen@example.org")
-    known = send(api, "post", url("api-roles", tournament), staff["organiser"], NEW)
+    known = send(api, "post", url("api:roles", tournament), staff["organiser"], NEW)
     unknown = send(
         api,
         "post",
-        url("api-roles", tournament),
+        url("api:roles", tournament),
         staff["organiser"],
         {**NEW, "email": "x@example.org"},
     )
@@ -186,7 +186,7 @@ def test_an_address_with_an_account_gets_the_same_answer(api, tournament, staff)
 def test_without_mail_the_answer_carries_the_link(api, tournament, staff, settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
     settings.SITE_URL = "https://turnier.example.org/"
-    response = send(api, "post", url("api-roles", tournament), staff["organiser"], NEW)
+    response = send(api, "post", url("api:roles", tournament), staff["organiser"], NEW)
     link = response.json()["invitation_url"]
     assert link.startswith("https://turnier.example.org/accounts/invitation/")
     page = Client().get(link.replace("https://turnier.example.org", ""))
@@ -211,7 +211,7 @@ def test_a_bad_appointment_is_400_naming_the_field_and_saves_nothing(
     api, tournament, staff, body, field
 ):
     users, grants = User.objects.count(), TournamentRole.objects.count()
-    response = send(api, "post", url("api-roles", tournament), staff["organiser"], body)
+    response = send(api, "post", url("api:roles", tournament), staff["organiser"], body)
     assert response.status_code == 400
     assert field in response.json()
     assert (User.objects.count(), TournamentRole.objects.count()) == (users, grants)
@@ -220,16 +220,16 @@ def test_a_bad_appointment_is_400_naming_the_field_and_saves_nothing(
 
 @pytest.mark.parametrize("who", ["adjudicator", "deputy", "keeper"])
 def test_only_the_organiser_invites(api, tournament, staff, who):
-    response = send(api, "post", url("api-roles", tournament), staff[who], NEW)
+    response = send(api, "post", url("api:roles", tournament), staff[who], NEW)
     assert response.status_code == 403
     assert not StaffInvitation.objects.exists()
 
 
 def test_an_invitation_is_given_again_and_withdrawn(api, tournament, staff, settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
-    first = send(api, "post", url("api-roles", tournament), staff["organiser"], NEW).json()
+    first = send(api, "post", url("api:roles", tournament), staff["organiser"], NEW).json()
     again = send(
-        api, "post", url("api-invitation-again", tournament, first["id"]), staff["organiser"]
+        api, "post", url("api:invitation-again", tournament, first["id"]), staff["organiser"]
     )
     assert again.status_code == 202
     second = again.json()
@@ -239,16 +239,16 @@ def test_an_invitation_is_given_again_and_withdrawn(api, tournament, staff, sett
     )
     assert b'name="new_password1"' in Client().get(second["invitation_url"]).content
     refused = send(
-        api, "post", url("api-invitation-again", tournament, first["id"]), staff["organiser"]
+        api, "post", url("api:invitation-again", tournament, first["id"]), staff["organiser"]
     )
     assert refused.status_code == 400
     assert "invitation" in refused.json()
-    path = url("api-invitation", tournament, second["id"])
+    path = url("api:invitation", tournament, second["id"])
     assert send(api, "delete", path, staff["adjudicator"]).status_code == 403
     assert send(api, "delete", path, staff["organiser"]).status_code == 204
-    assert send(api, "get", url("api-invitations", tournament), staff["organiser"]).json() == []
+    assert send(api, "get", url("api:invitations", tournament), staff["organiser"]).json() == []
     assert (
-        send(api, "get", url("api-invitations", tournament), staff["adjudicator"]).status_code
+        send(api, "get", url("api:invitations", tournament), staff["adjudicator"]).status_code
         == 403
     )
 
@@ -260,7 +260,7 @@ def test_a_lone_surrogate_is_400(api, tournament, staff, field):
         body = {"username": "PLACEHOLDER", "role": "panel"}
     raw = json.dumps(body).replace("PLACEHOLDER", "J\\ud800")
     response = api.post(
-        url("api-roles", tournament),
+        url("api:roles", tournament),
         raw,
         content_type="application/json",
         headers={"Accept-Language": "en", **token(staff["organiser"])},

@@ -37,7 +37,7 @@ def world():
 
 
 def entry_url(tournament, start_number: int) -> str:
-    return reverse("api-entry-check-in", args=[tournament.slug, start_number])
+    return reverse("api:entry-check-in", args=[tournament.slug, start_number])
 
 
 def test_the_desk_checks_a_player_in_and_takes_it_back(client, world):
@@ -61,7 +61,7 @@ def test_the_list_gives_the_counts_and_every_active_player(client, world):
     tournament, headers, organiser = world
     entry_check_in(entry=tournament.entries.get(start_number=1), by=organiser)
     services.entry_withdraw(entry=tournament.entries.get(start_number=8))
-    response = client.get(reverse("api-check-in", args=[tournament.slug]), headers=headers["desk"])
+    response = client.get(reverse("api:check-in", args=[tournament.slug]), headers=headers["desk"])
     assert response.status_code == 200
     body = response.json()
     # The withdrawal freed a place before the first draw: the first waiting player moved up.
@@ -86,7 +86,7 @@ def test_the_no_shows_go_and_the_waiting_list_moves_up(client, world):
     tournament, headers, organiser = world
     for entry in factories.entries(tournament)[:7]:
         entry_check_in(entry=entry, by=organiser)
-    url = reverse("api-no-shows-withdraw", args=[tournament.slug])
+    url = reverse("api:no-shows-withdraw", args=[tournament.slug])
     response = client.post(url, headers=headers["organiser"])
     assert response.status_code == 200
     assert response.json() == {
@@ -99,7 +99,7 @@ def test_the_no_shows_go_and_the_waiting_list_moves_up(client, world):
 def test_no_shows_while_nobody_checked_in_is_a_400_on_entries(client, world):
     tournament, headers, _organiser = world
     response = client.post(
-        reverse("api-no-shows-withdraw", args=[tournament.slug]), headers=headers["organiser"]
+        reverse("api:no-shows-withdraw", args=[tournament.slug]), headers=headers["organiser"]
     )
     assert response.status_code == 400
     assert list(response.json()) == ["entries"]
@@ -112,7 +112,7 @@ def test_no_shows_after_a_draw_is_a_400_on_rounds(client, world):
     entry_check_in(entry=tournament.entries.get(start_number=1), by=organiser)
     factories.seated_round(tournament)
     response = client.post(
-        reverse("api-no-shows-withdraw", args=[tournament.slug]), headers=headers["organiser"]
+        reverse("api:no-shows-withdraw", args=[tournament.slug]), headers=headers["organiser"]
     )
     assert response.status_code == 400
     assert list(response.json()) == ["rounds"]
@@ -124,7 +124,7 @@ def test_only_organisers_withdraw_the_no_shows(client, world, role):
     tournament, headers, organiser = world
     entry_check_in(entry=tournament.entries.get(start_number=1), by=organiser)
     response = client.post(
-        reverse("api-no-shows-withdraw", args=[tournament.slug]), headers=headers[role]
+        reverse("api:no-shows-withdraw", args=[tournament.slug]), headers=headers[role]
     )
     assert response.status_code == 403
     assert "Only an organiser withdraws the players who did not come." in response.json()["detail"]
@@ -135,7 +135,7 @@ def test_others_do_not_check_in_nor_read_the_list(client, world):
     tournament, headers, _organiser = world
     for response in (
         client.post(entry_url(tournament, 1), headers=headers["adjudicator"]),
-        client.get(reverse("api-check-in", args=[tournament.slug]), headers=headers["adjudicator"]),
+        client.get(reverse("api:check-in", args=[tournament.slug]), headers=headers["adjudicator"]),
     ):
         assert response.status_code == 403
         assert "Only an organiser or the desk" in response.json()["detail"]
@@ -151,7 +151,7 @@ def test_a_withdrawn_player_is_a_400_on_status_and_an_unknown_one_a_404(client, 
     assert list(response.json()) == ["status"]
     assert client.post(entry_url(tournament, 99), headers=headers["desk"]).status_code == 404
     response = client.post(
-        reverse("api-entry-check-in", args=["no-such-tournament", 1]), headers=headers["desk"]
+        reverse("api:entry-check-in", args=["no-such-tournament", 1]), headers=headers["desk"]
     )
     assert response.status_code == 404
 
@@ -171,7 +171,7 @@ def test_a_body_is_ignored_and_never_a_500(client, world):
 def test_the_players_arrival_is_the_desks_to_read(client, world):
     tournament, headers, organiser = world
     entry_check_in(entry=tournament.entries.get(start_number=1), by=organiser)
-    url = reverse("api-entries", args=[tournament.slug])
+    url = reverse("api:entries", args=[tournament.slug])
     [first, *_rest] = client.get(url, headers=headers["desk"]).json()
     assert first["arrived_at"] is not None
     [first, *_rest] = client.get(url).json()

@@ -106,7 +106,7 @@ def test_a_club_evening_of_seven_or_eleven_is_drawn_played_and_ranked(
     assert "allow tables of six and seven (TSR 10)" in str(refused.json())
     settings = _ok(
         api.patch(
-            reverse("api-tournament", args=[slug]),
+            reverse("api:tournament", args=[slug]),
             {"allow_tables_of_six_and_seven": True, "allow_tables_of_five": True},
             format="json",
         )
@@ -131,7 +131,7 @@ def test_a_club_evening_of_seven_or_eleven_is_drawn_played_and_ranked(
             for start, points in played.items():
                 scored[start] = scored.get(start, 0) + points
         _round_closed(api, f"{rounds_url}{number}/")
-    standings = _ok(_client().get(reverse("api-standings", args=[slug])))
+    standings = _ok(_client().get(reverse("api:standings", args=[slug])))
     rows = standings["rows"]
     assert len(rows) == players
     assert all(row["rank"] is not None for row in rows)
@@ -143,7 +143,7 @@ def test_an_official_tournament_refuses_tables_of_six_and_seven():
     organiser = _organiser()
     tournament = factories.tournament(organiser=organiser, official=True)
     response = _client(organiser).patch(
-        reverse("api-tournament", args=[tournament.slug]),
+        reverse("api:tournament", args=[tournament.slug]),
         {"allow_tables_of_six_and_seven": True},
         format="json",
     )
@@ -205,7 +205,7 @@ def test_a_club_evening_of_seven_with_a_springer_is_drawn_played_and_ranked(
     tournament = factories.tournament(players=7, organiser=organiser, planned_rounds=2)
     api = _client(organiser)
     slug = tournament.slug
-    url = reverse("api-tournament", args=[slug])
+    url = reverse("api:tournament", args=[slug])
     refused = api.patch(url, {"springer": True}, format="json")
     assert refused.status_code == 400
     assert "allow tables of six and seven first" in refused.json()["springer"][0]
@@ -244,13 +244,13 @@ def test_a_club_evening_of_seven_with_a_springer_is_drawn_played_and_ranked(
             locked = _ok(api.get(url))["locked"]
             assert "springer" in locked
     assert springers[0] != springers[1]  # the one who jumped least jumps next
-    rows = _ok(_client().get(reverse("api-standings", args=[slug])))["rows"]
+    rows = _ok(_client().get(reverse("api:standings", args=[slug])))["rows"]
     assert len(rows) == 7
     assert all(row["rank"] is not None for row in rows)
     assert {row["start_number"]: row["points"] for row in rows} == scored
     assert all(len([r for r in row["results"] if r]) == 2 for row in rows)
     entry = tournament.entries.get(start_number=springers[0])
-    player = _ok(_client().get(reverse("api-player", args=[slug, entry.start_number])))
+    player = _ok(_client().get(reverse("api:player", args=[slug, entry.start_number])))
     first = [item for item in player["rounds"] if item["round"] == 1]
     assert len(first) == 2
     assert all(item["springer"] for item in first)
@@ -270,7 +270,7 @@ def test_an_official_tournament_refuses_a_springer():
     organiser = _organiser()
     tournament = factories.tournament(organiser=organiser, official=True)
     response = _client(organiser).patch(
-        reverse("api-tournament", args=[tournament.slug]),
+        reverse("api:tournament", args=[tournament.slug]),
         {"springer": True, "allow_tables_of_six_and_seven": True},
         format="json",
     )
@@ -335,6 +335,8 @@ def test_the_round_page_marks_the_springer_at_both_tables(client):
     )
     round_ = factories.seated_round(tournament)
     client.cookies["django_language"] = "en"
-    html = client.get(reverse("round", args=[tournament.slug, round_.number])).content.decode()
+    html = client.get(
+        reverse("tournaments:round", args=[tournament.slug, round_.number])
+    ).content.decode()
     assert html.count(">Springer</span>") == 2
     assert Seat.objects.filter(round=round_, second=True).count() == 1

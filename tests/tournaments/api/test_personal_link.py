@@ -16,8 +16,8 @@ from tournaments.models import Entry, Registration, Seat
 
 pytestmark = pytest.mark.django_db
 
-PERSONAL = reverse("api-personal")
-WITHDRAW = reverse("api-personal-withdraw")
+PERSONAL = reverse("api:personal")
+WITHDRAW = reverse("api:personal-withdraw")
 
 
 @pytest.fixture
@@ -44,7 +44,7 @@ def personal(api, key):
 
 def sheet_url(seat: Seat) -> str:
     return reverse(
-        "api-scoresheet", args=[seat.round.tournament.slug, seat.round.number, seat.table.number]
+        "api:scoresheet", args=[seat.round.tournament.slug, seat.round.number, seat.table.number]
     )
 
 
@@ -111,7 +111,7 @@ def test_one_key_reaches_round_1s_seat_then_round_2s_and_nothing_once_replaced(a
     assert sheet.status_code == 200
 
     replaced = api.post(
-        reverse("api-personal-link-replace", args=[tournament.slug, entry.start_number]),
+        reverse("api:personal-link-replace", args=[tournament.slug, entry.start_number]),
         headers=headers["adjudicator"],
     )
     assert replaced.status_code == 200
@@ -207,7 +207,7 @@ def test_the_staff_who_hand_links_out_read_a_players_link(api, staffed_two, role
     tournament, headers = staffed_two
     entry = factories.entries(tournament)[2]
     response = api.get(
-        reverse("api-personal-link", args=[tournament.slug, entry.start_number]),
+        reverse("api:personal-link", args=[tournament.slug, entry.start_number]),
         headers=headers[role],
     )
     assert response.status_code == status
@@ -222,14 +222,14 @@ def test_others_are_refused_with_the_reason(api, staffed_two):
     token = Token.objects.create(user=panel).key
     entry = factories.entries(tournament)[0]
     old = entry.link_key
-    for name, method in (("api-personal-link", "get"), ("api-personal-link-replace", "post")):
+    for name, method in (("api:personal-link", "get"), ("api:personal-link-replace", "post")):
         response = getattr(api, method)(
             reverse(name, args=[tournament.slug, entry.start_number]),
             headers={"Authorization": f"Token {token}"},
         )
         assert response.status_code == 403
         assert "organiser or the adjudicator" in response.json()["detail"]
-    assert api.get(reverse("api-personal-link", args=[tournament.slug, 1])).status_code in (
+    assert api.get(reverse("api:personal-link", args=[tournament.slug, 1])).status_code in (
         401,
         403,
     )
@@ -240,7 +240,7 @@ def test_others_are_refused_with_the_reason(api, staffed_two):
 def test_an_unknown_start_number_is_404(api, staffed_two):
     tournament, headers = staffed_two
     response = api.get(
-        reverse("api-personal-link", args=[tournament.slug, 99]), headers=headers["organiser"]
+        reverse("api:personal-link", args=[tournament.slug, 99]), headers=headers["organiser"]
     )
     assert response.status_code == 404
 

@@ -16,7 +16,7 @@ def test_the_organiser_undoes_a_draw_and_the_round_is_planned_again(client, staf
     tournament, headers = staffed
     factories.seated_round(tournament)
     response = client.post(
-        reverse("api-round-unseat", args=[tournament.slug, 1]), headers=headers["organiser"]
+        reverse("api:round-unseat", args=[tournament.slug, 1]), headers=headers["organiser"]
     )
     assert response.status_code == 200
     assert response.json()["status"] == "planned"
@@ -30,9 +30,9 @@ def test_by_the_ddv_method_the_api_undoes_the_later_rounds_drawn_with_it(client,
     tournament.save()
     services.round_seat(round=services.round_create(tournament=tournament), seed=1)
     client.post(
-        reverse("api-round-unseat", args=[tournament.slug, 1]), headers=headers["organiser"]
+        reverse("api:round-unseat", args=[tournament.slug, 1]), headers=headers["organiser"]
     )
-    rounds = client.get(reverse("api-rounds", args=[tournament.slug])).json()
+    rounds = client.get(reverse("api:rounds", args=[tournament.slug])).json()
     assert [(r["number"], r["status"]) for r in rounds] == [(1, "planned"), (2, "planned")]
 
 
@@ -40,7 +40,7 @@ def test_undoing_a_draw_that_is_running_is_refused_on_status(client, staffed):
     tournament, headers = staffed
     services.round_start(round=factories.seated_round(tournament))
     response = client.post(
-        reverse("api-round-unseat", args=[tournament.slug, 1]), headers=headers["organiser"]
+        reverse("api:round-unseat", args=[tournament.slug, 1]), headers=headers["organiser"]
     )
     assert response.status_code == 400
     assert "status" in response.json()
@@ -51,12 +51,12 @@ def test_the_organiser_deletes_the_last_round_and_no_other(client, staffed):
     tournament, headers = staffed
     factories.seated_round(tournament)
     services.round_create(tournament=tournament)
-    first = reverse("api-round", args=[tournament.slug, 1])
+    first = reverse("api:round", args=[tournament.slug, 1])
     response = client.delete(first, headers=headers["organiser"])
     assert response.status_code == 400
     assert "number" in response.json()
     response = client.delete(
-        reverse("api-round", args=[tournament.slug, 2]), headers=headers["organiser"]
+        reverse("api:round", args=[tournament.slug, 2]), headers=headers["organiser"]
     )
     assert response.status_code == 204
     assert client.delete(first, headers=headers["organiser"]).status_code == 204
@@ -69,13 +69,13 @@ def test_only_the_organiser_undoes_a_draw_or_deletes_a_round(client, staffed):
     factories.seated_round(tournament)
     for answer in (
         client.post(
-            reverse("api-round-unseat", args=[tournament.slug, 1]),
+            reverse("api:round-unseat", args=[tournament.slug, 1]),
             headers=headers["adjudicator"],
         ),
         client.delete(
-            reverse("api-round", args=[tournament.slug, 1]), headers=headers["adjudicator"]
+            reverse("api:round", args=[tournament.slug, 1]), headers=headers["adjudicator"]
         ),
     ):
         assert answer.status_code == 403
-    assert client.delete(reverse("api-round", args=[tournament.slug, 1])).status_code == 401
+    assert client.delete(reverse("api:round", args=[tournament.slug, 1])).status_code == 401
     assert tournament.rounds.get().status == "seated"

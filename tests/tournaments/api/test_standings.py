@@ -27,7 +27,7 @@ def api():
 
 def test_the_standings_list_every_player(api, kreuzpokal):
     tournament, _ = kreuzpokal
-    response = api.get(reverse("api-standings", args=[tournament.slug]))
+    response = api.get(reverse("api:standings", args=[tournament.slug]))
     assert response.status_code == 200
     data = response.json()
     assert len(data["rows"]) == 12
@@ -45,7 +45,7 @@ def test_the_standings_list_every_player(api, kreuzpokal):
 
 def test_an_unchanged_answer_is_a_304(api, kreuzpokal, django_capture_on_commit_callbacks):
     tournament, _ = kreuzpokal
-    url = reverse("api-standings", args=[tournament.slug])
+    url = reverse("api:standings", args=[tournament.slug])
     etag = api.get(url)["ETag"]
     not_modified = api.get(url, HTTP_IF_NONE_MATCH=etag)
     assert not_modified.status_code == 304
@@ -63,7 +63,7 @@ def test_the_standings_api_costs_the_same_queries_for_any_field(
     with django_capture_on_commit_callbacks(execute=True):
         tournament = factories.tournament(players=players)
         play(tournament, rounds=rounds)
-    url = reverse("api-standings", args=[tournament.slug])
+    url = reverse("api:standings", args=[tournament.slug])
     with django_assert_num_queries(1):  # the tournament, then kept in the cache
         response = api.get(url)
     assert len(response.json()["rows"]) == players
@@ -76,26 +76,26 @@ def test_hidden_standings_are_hidden_in_the_api(
 ):
     tournament, organiser = kreuzpokal
     Tournament.objects.filter(pk=tournament.pk).update(standings_public=False)
-    assert api.get(reverse("api-standings", args=[tournament.slug])).status_code == 403
-    player = api.get(reverse("api-player", args=[tournament.slug, 1])).json()
+    assert api.get(reverse("api:standings", args=[tournament.slug])).status_code == 403
+    player = api.get(reverse("api:player", args=[tournament.slug, 1])).json()
     assert player["standing"] is None
     assert all(item["result"] is None for item in player["rounds"])
-    round_ = api.get(reverse("api-round", args=[tournament.slug, 1])).json()
+    round_ = api.get(reverse("api:round", args=[tournament.slug, 1])).json()
     assert all(seat["points"] is None for table in round_["tables"] for seat in table["seats"])
     history = api.get(
-        reverse("api-player-history", args=[tournament.entries.first().player_id])
+        reverse("api:player-history", args=[tournament.entries.first().player_id])
     ).json()
     assert history["tournaments"][0]["standings_hidden"] is True
     assert history["tournaments"][0]["points"] is None
     assert history["tournaments"][0]["rounds"] is None
     # Staff read them still.
     api.force_authenticate(organiser)
-    assert api.get(reverse("api-standings", args=[tournament.slug])).status_code == 200
+    assert api.get(reverse("api:standings", args=[tournament.slug])).status_code == 200
 
 
 def test_a_player_with_rounds_tables_and_opponents(api, kreuzpokal):
     tournament, _ = kreuzpokal
-    data = api.get(reverse("api-player", args=[tournament.slug, 1])).json()
+    data = api.get(reverse("api:player", args=[tournament.slug, 1])).json()
     assert data["start_number"] == 1
     (item,) = data["rounds"]
     assert len(item["others"]) == 3
@@ -105,30 +105,30 @@ def test_a_player_with_rounds_tables_and_opponents(api, kreuzpokal):
 
 def test_the_ranking_lists_are_public(api, kreuzpokal):
     services.ranking_list_save(name="Rangliste", slug="ranking")
-    response = api.get(reverse("api-rankings"))
+    response = api.get(reverse("api:rankings"))
     assert "ranking" in [r["slug"] for r in response.json()]
-    detail = api.get(reverse("api-ranking", args=["ranking"]))
+    detail = api.get(reverse("api:ranking", args=["ranking"]))
     assert detail.status_code == 200
     assert detail.json()["lines"] == []
     assert (
         api.get(
-            reverse("api-ranking", args=["ranking"]), HTTP_IF_NONE_MATCH=detail["ETag"]
+            reverse("api:ranking", args=["ranking"]), HTTP_IF_NONE_MATCH=detail["ETag"]
         ).status_code
         == 304
     )
     RankingList.objects.filter(slug="ranking").update(is_public=False)
-    assert api.get(reverse("api-ranking", args=["ranking"])).status_code == 404
+    assert api.get(reverse("api:ranking", args=["ranking"])).status_code == 404
 
 
 def test_every_public_read_has_an_etag(api, kreuzpokal):
     tournament, _ = kreuzpokal
     for url in (
-        reverse("api-tournaments"),
-        reverse("api-tournament", args=[tournament.slug]),
-        reverse("api-rounds", args=[tournament.slug]),
-        reverse("api-round", args=[tournament.slug, 1]),
-        reverse("api-entries", args=[tournament.slug]),
-        reverse("api-player", args=[tournament.slug, 2]),
+        reverse("api:tournaments"),
+        reverse("api:tournament", args=[tournament.slug]),
+        reverse("api:rounds", args=[tournament.slug]),
+        reverse("api:round", args=[tournament.slug, 1]),
+        reverse("api:entries", args=[tournament.slug]),
+        reverse("api:player", args=[tournament.slug, 2]),
     ):
         first = api.get(url)
         assert first.status_code == 200, url
@@ -157,7 +157,7 @@ def test_a_player_who_missed_a_round_has_null_there(api, django_capture_on_commi
         services.entry_create(tournament=tournament, player=factories.player())
         services.entry_create(tournament=tournament, player=factories.player())
         play(tournament)
-    data = api.get(reverse("api-standings", args=[tournament.slug])).json()
+    data = api.get(reverse("api:standings", args=[tournament.slug])).json()
     late = [row for row in data["rows"] if row["start_number"] > 8]
     assert len(late) == 4
     assert all(row["results"][0] is None and row["results"][1] for row in late)
@@ -166,7 +166,7 @@ def test_a_player_who_missed_a_round_has_null_there(api, django_capture_on_commi
 def test_the_standings_come_in_pages(api, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         tournament = factories.tournament(players=130)
-    url = reverse("api-standings", args=[tournament.slug])
+    url = reverse("api:standings", args=[tournament.slug])
     first = api.get(url).json()
     assert (first["count"], first["offset"], len(first["rows"])) == (130, 0, 100)
     rest = api.get(url, {"offset": 100, "limit": 50})
@@ -183,8 +183,8 @@ def test_many_phones_behind_one_address_are_not_throttled(api, kreuzpokal):
     """A venue's phones share one address: the public reads count no requests per address."""
     tournament, _ = kreuzpokal
     urls = [
-        reverse("api-standings", args=[tournament.slug]),
-        reverse("api-player", args=[tournament.slug, 3]),
+        reverse("api:standings", args=[tournament.slug]),
+        reverse("api:player", args=[tournament.slug, 3]),
     ]
     statuses = {api.get(urls[n % 2], REMOTE_ADDR="10.0.0.1").status_code for n in range(400)}
     assert statuses == {200}
@@ -202,7 +202,7 @@ def _headers(response) -> dict:
 )
 def test_an_answer_from_the_cache_is_the_answer_drf_gives(api, kreuzpokal, query):
     tournament, _ = kreuzpokal
-    url = reverse("api-standings", args=[tournament.slug])
+    url = reverse("api:standings", args=[tournament.slug])
     built = api.get(url, query)  # through DRF, which caches the body
     with mock.patch.object(StandingsView, "initial") as drf:
         cached = api.get(url, query)
@@ -231,7 +231,7 @@ def test_an_answer_from_the_cache_is_the_answer_drf_gives(api, kreuzpokal, query
 )
 def test_whatever_the_cache_cannot_judge_goes_through_drf(api, kreuzpokal, headers, query, status):
     tournament, _ = kreuzpokal
-    url = reverse("api-standings", args=[tournament.slug])
+    url = reverse("api:standings", args=[tournament.slug])
     api.get(url)
     api.get(url, {"limit": 10})
     answer = api.get(url, query, **headers)
@@ -242,7 +242,7 @@ def test_a_logged_in_reader_of_hidden_standings_is_not_answered_from_the_cache(
     api, kreuzpokal, django_capture_on_commit_callbacks
 ):
     tournament, organiser = kreuzpokal
-    url = reverse("api-standings", args=[tournament.slug])
+    url = reverse("api:standings", args=[tournament.slug])
     assert api.get(url).status_code == 200
     with django_capture_on_commit_callbacks(execute=True):
         services.tournament_update(
@@ -254,10 +254,10 @@ def test_a_logged_in_reader_of_hidden_standings_is_not_answered_from_the_cache(
 
 
 def test_a_substitute_who_has_not_played_is_unranked_and_flagged(api, substitute):
-    rows = api.get(reverse("api-standings", args=[substitute.slug])).json()["rows"]
+    rows = api.get(reverse("api:standings", args=[substitute.slug])).json()["rows"]
     assert [row["rank"] for row in rows] == [*range(1, 9), None]
     assert [row["played"] for row in rows] == [True] * 8 + [False]
     assert rows[-1]["name"] == "Ersatz Spielerin"
     assert min(row["points"] for row in rows[:8]) < rows[-1]["points"] == 0
-    player = api.get(reverse("api-player", args=[substitute.slug, 9])).json()
+    player = api.get(reverse("api:player", args=[substitute.slug, 9])).json()
     assert (player["standing"]["rank"], player["standing"]["played"]) == (None, False)

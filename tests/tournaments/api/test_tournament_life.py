@@ -31,7 +31,7 @@ def _creator():
 
 
 def _archive(client, method: str, slug: str, headers: dict):
-    return getattr(client, method)(reverse("api-tournament-archive", args=[slug]), headers=headers)
+    return getattr(client, method)(reverse("api:tournament-archive", args=[slug]), headers=headers)
 
 
 def test_the_organiser_deletes_a_tournament_without_confirmed_sheets(client):
@@ -40,7 +40,7 @@ def test_the_organiser_deletes_a_tournament_without_confirmed_sheets(client):
     services_round = factories.seated_round(tournament)
     assert services_round.tables.count() == 2
     response = client.delete(
-        reverse("api-tournament", args=[tournament.slug]), headers=_token(organiser)
+        reverse("api:tournament", args=[tournament.slug]), headers=_token(organiser)
     )
     assert response.status_code == 204
     assert not Tournament.objects.exists()
@@ -58,7 +58,7 @@ def test_a_tournament_with_confirmed_sheets_is_refused_on_scoresheets(client, la
     tournament = factories.tournament(players=32, organiser=organiser)
     play(tournament)
     response = client.delete(
-        reverse("api-tournament", args=[tournament.slug]), headers=_token(organiser, language)
+        reverse("api:tournament", args=[tournament.slug]), headers=_token(organiser, language)
     )
     assert response.status_code == 400
     assert message in response.json()["scoresheets"][0]
@@ -72,7 +72,7 @@ def test_other_clubs_organisers_neither_delete_nor_archive(client):
     factories.tournament(organiser=other)
     headers = _token(other)
     for slug, refused in ((tournament.slug, 403), (hidden.slug, 404)):
-        url = reverse("api-tournament", args=[slug])
+        url = reverse("api:tournament", args=[slug])
         assert client.delete(url, headers=headers).status_code == refused
         assert _archive(client, "post", slug, headers).status_code == refused
         assert _archive(client, "delete", slug, headers).status_code == refused
@@ -88,17 +88,17 @@ def test_an_archived_tournament_leaves_the_list_and_stays_at_its_address(client)
     response = _archive(client, "post", tournament.slug, headers)
     assert response.status_code == 200
     assert response.json()["archived_at"] is not None
-    listed = client.get(reverse("api-tournaments")).json()["results"]
+    listed = client.get(reverse("api:tournaments")).json()["results"]
     assert [row["name"] for row in listed] == ["Herbstpokal"]
-    archived = client.get(reverse("api-tournaments"), {"archived": "true"}).json()["results"]
+    archived = client.get(reverse("api:tournaments"), {"archived": "true"}).json()["results"]
     assert [row["name"] for row in archived] == ["Testturnier"]
-    detail = client.get(reverse("api-tournament", args=[tournament.slug]))
+    detail = client.get(reverse("api:tournament", args=[tournament.slug]))
     assert detail.status_code == 200
     assert detail.json()["archived_at"] is not None
     response = _archive(client, "delete", tournament.slug, headers)
     assert response.status_code == 200
     assert response.json()["archived_at"] is None
-    assert len(client.get(reverse("api-tournaments")).json()["results"]) == 2
+    assert len(client.get(reverse("api:tournaments")).json()["results"]) == 2
 
 
 @pytest.mark.parametrize(
@@ -118,7 +118,7 @@ def test_a_short_name_patched_that_is_no_link_or_taken_is_refused_on_slug(
     factories.tournament(slug="vergeben")
     tournament = factories.tournament(organiser=organiser, slug="herbst")
     response = client.patch(
-        reverse("api-tournament", args=[tournament.slug]),
+        reverse("api:tournament", args=[tournament.slug]),
         {"slug": slug, "venue": "Celle"},
         content_type="application/json",
         headers=_token(organiser, language),
@@ -144,7 +144,7 @@ def test_a_copy_takes_the_players_and_staff_chosen(client):
         "copy_staff": True,
     }
     response = client.post(
-        reverse("api-tournaments"), body, content_type="application/json", headers=_token(organiser)
+        reverse("api:tournaments"), body, content_type="application/json", headers=_token(organiser)
     )
     assert response.status_code == 201
     copy = Tournament.objects.get(slug=response.json()["slug"])
@@ -169,7 +169,7 @@ def test_copy_players_registers_the_active_players_only(client):
     services.entry_withdraw(entry=source.entries.get(start_number=2))
     body = {"name": "Neu", "starts_on": "2027-03-01", "copy_from": source.slug}
     response = client.post(
-        reverse("api-tournaments"),
+        reverse("api:tournaments"),
         {**body, "copy_players": True},
         content_type="application/json",
         headers=_token(organiser),
@@ -191,7 +191,7 @@ def test_an_unknown_start_number_to_copy_is_refused_on_copy_entries(client):
         "copy_entries": [1, 5],
     }
     response = client.post(
-        reverse("api-tournaments"),
+        reverse("api:tournaments"),
         body,
         content_type="application/json",
         headers=_token(organiser, "de"),

@@ -9,7 +9,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_tournaments_are_listed(client, tournament):
-    data = client.get(reverse("api-tournaments")).json()
+    data = client.get(reverse("api:tournaments")).json()
     assert data["count"] == 1
     assert data["results"][0]["slug"] == tournament.slug
     assert data["results"][0]["entry_count"] == 8
@@ -21,14 +21,14 @@ def test_tournaments_are_listed(client, tournament):
 def test_a_page_beyond_64_bits_is_no_error(client, tournament, query):
     """PostgreSQL refused such a limit ("bigint out of range"): capped, it asks for what is
     there."""
-    response = client.get(reverse("api-tournaments"), query)
+    response = client.get(reverse("api:tournaments"), query)
     assert response.status_code == 200
     assert len(response.json()["results"]) == (0 if query.get("offset", 0) else 1)
 
 
 def test_private_tournaments_are_not_listed_for_anonymous_clients(client, tournament):
     factories.tournament(is_public=False)
-    assert client.get(reverse("api-tournaments")).json()["count"] == 1
+    assert client.get(reverse("api:tournaments")).json()["count"] == 1
 
 
 # Creating --------------------------------------------------------------------------------------
@@ -52,7 +52,7 @@ def _creator():
 
 def _post(client, body, headers):
     return client.post(
-        reverse("api-tournaments"), body, content_type="application/json", headers=headers
+        reverse("api:tournaments"), body, content_type="application/json", headers=headers
     )
 
 
@@ -172,7 +172,7 @@ def test_a_tournament_organised_by_someone_else_is_not_copied(client):
 def _patch(client, tournament, body, headers):
     """A PATCH read in English, the language its messages are checked in."""
     return client.patch(
-        reverse("api-tournament", args=[tournament.slug]),
+        reverse("api:tournament", args=[tournament.slug]),
         body,
         content_type="application/json",
         headers={"Accept-Language": "en", **headers},
@@ -196,7 +196,7 @@ def test_a_locked_setting_is_400_naming_it_with_the_reason(client, staffed):
     tournament, headers = staffed
     play(tournament)
     detail = client.get(
-        reverse("api-tournament", args=[tournament.slug]), headers={"Accept-Language": "en"}
+        reverse("api:tournament", args=[tournament.slug]), headers={"Accept-Language": "en"}
     ).json()
     assert "seating_method" in detail["locked"]
     response = _patch(
@@ -268,5 +268,5 @@ def test_bad_settings_are_400(client, staffed, body):
 
 
 def test_the_current_round_is_listed(client, tournament):
-    data = client.get(reverse("api-tournaments")).json()["results"][0]
+    data = client.get(reverse("api:tournaments")).json()["results"][0]
     assert (data["current_round"], data["current_round_status"]) == (1, "running")
