@@ -87,10 +87,10 @@ class LiveCheckSerializer(serializers.Serializer):
     )
 
 
-def check_data(check: SheetCheck) -> dict[str, Any]:
-    """The check as both answers give it, seats keyed as text; the live check leaves out the
-    ``totals`` (the sheet gives them beside it)."""
-    return {
+def check_data(check: SheetCheck, *, totals: bool = True) -> dict[str, Any]:
+    """The check as both answers give it, seats keyed as text; the sheet's leaves out the
+    ``totals`` (``totals=False``: it gives them beside it)."""
+    data = {
         "ok": check.ok,
         "problems": problems_data(check.problems),
         "warnings": problems_data(check.warnings),
@@ -99,3 +99,6 @@ def check_data(check: SheetCheck) -> dict[str, Any]:
         "next": asdict(check.next),
         "complete": check.complete,
     }
+    if not totals:
+        del data["totals"]
+    return data

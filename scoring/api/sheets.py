@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api_base.parsers import LimitedJSONParser
+from api_base.representation import represented
 from doko.rules.contracts import Section, SoloType
 from doko.rules.sheet import Replay
 from scoring import policies, selectors, services
@@ -216,7 +217,8 @@ def sheet_data(
 
     check = state.check
     round_ = sheet.table.round
-    return ScoresheetSerializer(
+    # As ``ScoresheetSerializer`` (the schema) represents it, without running it.
+    return represented(
         {
             "tournament": round_.tournament.slug,
             "round": round_.number,
@@ -238,7 +240,7 @@ def sheet_data(
             ],
             "hands": hands_data(state),
             "totals": seat_dict(check.totals),
-            "check": check_data(check),
+            "check": check_data(check, totals=False),
             "submitted_at": sheet.submitted_at,
             "submitted_by": who(sheet.submitted_by, sheet.submitted_by_seat_id),
             "confirmed_at": sheet.confirmed_at,
@@ -258,7 +260,7 @@ def sheet_data(
             "scan": scan_data(selectors.scoresheet_scan(sheet=sheet)),
             "withheld": withheld,
         }
-    ).data
+    )
 
 
 def _withheld(sheet: Scoresheet, actor: Actor | None) -> str | None:

@@ -918,3 +918,22 @@ def test_at_five_the_seat_whose_turn_it_was_sits_out_when_his_neighbour_deals(ap
         url(five), {"version": 2, "hands": [wrong]}, format="json", headers=key(five, 5)
     )
     assert response.status_code == 400
+
+
+def test_the_answer_is_the_sheet_as_its_serializer_represents_it(api, sheet, organiser):
+    """``sheet_data`` builds the answer without running ``ScoresheetSerializer`` (the schema's):
+    for a draft, a sheet handed in and one confirmed, the serializer gives back the very same
+    answer, no field left out, added or represented otherwise."""
+    from scoring.api.sheets import ScoresheetSerializer
+
+    keeper = factories.keeper(sheet)
+    sheet = services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(), version=sheet.version, by=keeper
+    )
+    answers = [api.get(url(sheet), headers=token(organiser)).json()]
+    sheet = services.scoresheet_submit(scoresheet=sheet, version=sheet.version, by=keeper)
+    answers.append(api.get(url(sheet), headers=key(sheet, 1)).json())
+    answers.append(post(api, sheet, "confirm", {"version": sheet.version}, key(sheet, 1)).json())
+    assert [answer["status"] for answer in answers] == ["draft", "submitted", "confirmed"]
+    for answer in answers:
+        assert dict(ScoresheetSerializer(answer).data) == answer
