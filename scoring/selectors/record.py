@@ -190,10 +190,18 @@ def first_entry_blind(sheet: Scoresheet) -> bool:
     if sheet.status == SUBMITTED:
         return sheet.submitted_by_id is not None
     if "_typed_at_the_desk" not in sheet.__dict__:
-        sheet.__dict__["_typed_at_the_desk"] = ScoresheetChange.objects.filter(
-            scoresheet_id=sheet.pk, action=HANDS, by__isnull=False
-        ).exists()
+        sheet.__dict__["_typed_at_the_desk"] = bool(_TYPED_AT_THE_DESK(sheet.pk))
     return sheet.__dict__["_typed_at_the_desk"]
+
+
+# Asked of every draft of a tournament with double entry, on every write (``first_entry_blind``).
+_TYPED_AT_THE_DESK = Prepared(
+    lambda sheet_id: (
+        ScoresheetChange.objects.filter(scoresheet_id=sheet_id, action=HANDS, by__isnull=False)
+        .order_by()
+        .values_list("id")[:1]
+    )
+)
 
 
 def blind_tables() -> Combinable:
