@@ -9,8 +9,8 @@ places and turns the rows into what the queryset gives (values, or models with t
 ``select_related`` objects and annotations) through the compiler the ORM made for it, so its
 field conversions are the ORM's own.
 
-For plain reads only: no ``select_for_update`` (whose transaction check is made when compiling),
-``prefetch_related`` or ``distinct(*fields)``; ``values_list`` in the order the SQL selects. A
+A ``select_for_update`` is checked on every call as the ORM checks it when compiling (only in a
+transaction). No ``prefetch_related`` or ``distinct(*fields)``; ``values_list`` in the order the SQL selects. A
 queryset that breaks this, or whose arguments do not all reach the SQL as parameters, is
 refused when first compiled (``ValueError``). An argument may be used more than once. No library does this for Django 5 (the one
 published, django-prepared-queries, stops at Django 2.1; README, "Stack").
@@ -26,6 +26,7 @@ from django.db import connections
 from django.db.models import Model, QuerySet
 from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
 from django.db.models.sql.compiler import SQLCompiler
+from django.db.transaction import TransactionManagementError
 
 Argument = int | str | Sequence[int] | Sequence[str]
 
@@ -47,6 +48,7 @@ class _Compiled:
     slots: dict[int, int]  # parameter position -> the argument's slot
     compiler: SQLCompiler
     models: bool  # model instances, else tuples (values_list)
+    locks: bool  # FOR UPDATE in the SQL: only in a transaction
 
 
 class Prepared:
@@ -67,6 +69,11 @@ class Prepared:
             with self._lock:
                 compiled = self._compiled.get(shape) or self._compile(arguments, using)
                 self._compiled[shape] = compiled
+        if compiled.locks and connection.get_autocommit():
+            # As the ORM refuses it when it compiles the query (SQLCompiler.as_sql).
+            raise TransactionManagementError(
+                "select_for_update cannot be used outside of a transaction."
+            )
         flat = _flat(arguments)
         params = list(compiled.params)
         for position, slot in compiled.slots.items():
@@ -97,8 +104,8 @@ class Prepared:
         queryset = self.build(*stand_ins)
         query = queryset.query
         prefetch = queryset._prefetch_related_lookups  # type: ignore[attr-defined]  # not in the stubs
-        if query.select_for_update or prefetch or query.distinct_fields:
-            raise ValueError("a prepared read is a plain read (no lock, prefetch, distinct on)")
+        if prefetch or query.distinct_fields:
+            raise ValueError("a prepared read is a plain read (no prefetch, distinct on)")
         models = queryset._iterable_class is ModelIterable
         if not models and queryset._iterable_class is not ValuesListIterable:
             raise ValueError("a prepared read gives models or values_list rows")
@@ -114,7 +121,11 @@ class Prepared:
         }
         if set(slots.values()) != set(range(len(wanted))):
             raise ValueError("every argument must reach the SQL as a parameter")
-        return _Compiled(sql, tuple(params), slots, compiler, models)
+        connection = connections[using]
+        features = connection.features
+        locks = bool(query.select_for_update and features.has_select_for_update)
+        locks = locks and features.supports_transactions
+        return _Compiled(sql, tuple(params), slots, compiler, models, locks)
 
 
 def _shape(argument: Argument) -> Any:

@@ -9,6 +9,7 @@ enters and hands in the sheet; any other player of the table confirms it with th
 (TSR 7.3.2, 8.5.2).
 """
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -17,6 +18,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.core.validators import ProhibitNullCharactersValidator
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.formats import time_format
 from django.utils.translation import gettext as _
@@ -56,6 +58,7 @@ from tournaments.caching import table_changed
 from tournaments.messages import problem_message, require_valid
 from tournaments.models import Round, Seat, SheetKeeping, TournamentRole
 from tournaments.policies import enforce
+from tournaments.prepared import Prepared
 from tournaments.selectors import table_playing_time, user_roles
 from tournaments.services import results_refresh, round_close_when_confirmed
 
@@ -105,15 +108,41 @@ def _locked(scoresheet: Scoresheet, *, scan: bool = False) -> Scoresheet:
     known = all(name in cached for name in kept) and "round" in cached["table"]._state.fields_cache
     if known:
         known = "tournament" in cached["table"].round._state.fields_cache
-    sheets = Scoresheet.objects.select_for_update(of=("self",)).annotate(
-        anything_ruled=rulings.given().anything_ruled()
-    )
     if not known:
-        return sheets.select_related("table__round__tournament", *kept[1:]).get(pk=scoresheet.pk)
-    locked = sheets.get(pk=scoresheet.pk)
+        return _one(_LOCKED_JOINED[scan](scoresheet.pk))
+    locked = _one(_LOCKED(scoresheet.pk))
     locked._state.fields_cache.update({name: cached[name] for name in kept})
     cached["table"]._state.fields_cache["scoresheet"] = locked  # the table's sheet is this one now
     return locked
+
+
+def _lock_query(pk: int, *, related: tuple[str, ...] = ()) -> QuerySet[Scoresheet]:
+    return (
+        Scoresheet.objects.select_for_update(of=("self",))
+        .select_related(*related)
+        .annotate(anything_ruled=rulings.given().anything_ruled())
+        .filter(pk=pk)
+    )
+
+
+# Every write locks its sheet (``_locked``): the query compiled once, alone or with the table,
+# round and tournament (and the scan) where the caller has not read them.
+_LOCKED = Prepared(_lock_query)
+_LOCKED_JOINED = {
+    scan: Prepared(
+        functools.partial(
+            _lock_query,
+            related=("table__round__tournament", "scan") if scan else ("table__round__tournament",),
+        )
+    )
+    for scan in (True, False)
+}
+
+
+def _one(found: list[Scoresheet]) -> Scoresheet:
+    if not found:
+        raise Scoresheet.DoesNotExist("The scoresheet is gone.")
+    return found[0]
 
 
 def _adjudication(sheet: Scoresheet) -> SheetAdjudication:

@@ -96,7 +96,6 @@ def test_values_of_a_union_with_lists_of_each_length(sheet, django_assert_num_qu
 @pytest.mark.parametrize(
     ("build", "why"),
     [
-        (lambda pk: Seat.objects.select_for_update().filter(pk=pk), "plain read"),
         (lambda pk: Seat.objects.prefetch_related("results").filter(pk=pk), "plain read"),
         (lambda pk: Seat.objects.filter(pk=pk).values("pk"), "models or values_list"),
         (
@@ -109,3 +108,25 @@ def test_values_of_a_union_with_lists_of_each_length(sheet, django_assert_num_qu
 def test_what_a_prepared_read_is_not_for_is_refused_when_first_compiled(sheet, build, why):
     with pytest.raises(ValueError, match=why):
         Prepared(build)(sheet.pk)
+
+
+LOCKED = Prepared(lambda pk: Seat.objects.select_for_update(of=("self",)).filter(pk=pk))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lock_is_taken_in_a_transaction_only_as_the_orm_takes_it():
+    """``select_for_update`` outside a transaction: refused where the database locks rows, as
+    the ORM refuses it (PostgreSQL); a no-op where it does not (SQLite). In one, the row."""
+    from django.db import connection, transaction
+    from django.db.transaction import TransactionManagementError
+
+    tournament = factories.tournament(players=4)
+    seat = Seat.objects.get(pk=factories.seated_round(tournament).seats.first().pk)
+    with transaction.atomic():
+        assert [found.pk for found in LOCKED(seat.pk)] == [seat.pk]
+    if connection.features.has_select_for_update:
+        for read in (lambda: LOCKED(seat.pk), lambda: list(LOCKED.build(seat.pk))):
+            with pytest.raises(TransactionManagementError):
+                read()
+    else:
+        assert [found.pk for found in LOCKED(seat.pk)] == [seat.pk]
