@@ -51,6 +51,7 @@ from backup.format import (
     TOURNAMENT_FIELDS_LATER,
     VERSION,
 )
+from rankings.services.lists import ranking_schedule_if_ranked
 from scoring.models import (
     SCAN_MAX_BYTES,
     Hand,
@@ -406,7 +407,7 @@ def _import(
     _adjudication_restore(run, data["decisions"], data["sanctions"], data["appeals"])
     _events_restore(run, data["events"])
     services.results_refresh_all(tournament=tournament)
-    services.ranking_schedule_if_ranked(tournament=tournament)
+    ranking_schedule_if_ranked(tournament=tournament)
     return result
 
 

@@ -259,8 +259,10 @@ def _ranked_tournaments(pool, today: datetime.date) -> int:
 
 def _ranking(pool, today: datetime.date) -> list[Figure]:
     from doko import standings
-    from tournaments import selectors, services
-    from tournaments.models import RankingAdmission, RankingList, Tournament
+    from rankings.models import RankingAdmission, RankingList
+    from rankings.selectors import ranking_rounds
+    from rankings.services.lists import ranking_rebuild
+    from tournaments.models import Tournament
 
     written = _ranked_tournaments(pool, today)
     # The DDV's: 24 months, ranked from 36 rounds on; its maintainers admitted every one.
@@ -278,17 +280,17 @@ def _ranking(pool, today: datetime.date) -> list[Figure]:
         for tournament in Tournament.objects.filter(slug__startswith="rangliste-")
     )
     since = standings.months_before(today, ranking_list.months)
-    played = selectors.ranking_rounds(ranking_list=ranking_list, since=since, until=today)
+    played = ranking_rounds(ranking_list=ranking_list, since=since, until=today)
     assert len(played) == written == RANKED * RANKED_PLAYERS * ROUNDS
 
     def fetch() -> list:
-        return selectors.ranking_rounds(ranking_list=ranking_list, since=since, until=today)
+        return ranking_rounds(ranking_list=ranking_list, since=since, until=today)
 
     rebuild, core = _ms(
         in_turn_with(
             fetch,
             [
-                lambda: services.ranking_rebuild(ranking_list=ranking_list, today=today),
+                lambda: ranking_rebuild(ranking_list=ranking_list, today=today),
                 lambda: standings.ranking(played=played, today=today, months=24, min_rounds=36),
             ],
             pairs=5,

@@ -4,6 +4,7 @@ from django.urls import path
 
 from adjudication import api as adjudication_api
 from config.login import ObtainAuthTokenLimited
+from rankings import api as rankings_api
 from scoring import api as scoring_api
 from teams import api as teams_api
 from tournaments import api as tournament_api
@@ -94,31 +95,31 @@ urlpatterns = [
         tournament_api.NoShowsWithdraw.as_view(),
         name="no-shows-withdraw",
     ),
-    path("rankings/", tournament_api.RankingLists.as_view(), name="rankings"),
-    path("rankings/<slug:slug>", tournament_api.RankingDetail.as_view(), name="ranking"),
+    path("rankings/", rankings_api.RankingLists.as_view(), name="rankings"),
+    path("rankings/<slug:slug>", rankings_api.RankingDetail.as_view(), name="ranking"),
     path(
         "rankings/<slug:slug>/admissions",
-        tournament_api.RankingAdmissions.as_view(),
+        rankings_api.RankingAdmissions.as_view(),
         name="ranking-admissions",
     ),
     path(
         "rankings/<slug:slug>/maintainers",
-        tournament_api.RankingMaintainers.as_view(),
+        rankings_api.RankingMaintainers.as_view(),
         name="ranking-maintainers",
     ),
     path(
         "rankings/<slug:slug>/maintainers/<str:username>",
-        tournament_api.RankingMaintainer.as_view(),
+        rankings_api.RankingMaintainer.as_view(),
         name="ranking-maintainer",
     ),
     path(
         "tournaments/<slug:slug>/ranking-requests",
-        tournament_api.RankingRequests.as_view(),
+        rankings_api.RankingRequests.as_view(),
         name="ranking-requests",
     ),
     path(
         "tournaments/<slug:slug>/ranking-requests/<slug:ranking>/withdraw",
-        tournament_api.RankingRequestWithdraw.as_view(),
+        rankings_api.RankingRequestWithdraw.as_view(),
         name="ranking-request-withdraw",
     ),
     # The online registration: players register (public), organisers manage it.
@@ -217,11 +218,11 @@ urlpatterns += [
 urlpatterns += [
     path(
         f"rankings/<slug:slug>/admissions/<slug:tournament>/{action}",
-        tournament_api.RankingDecision.as_view(),
+        rankings_api.RankingDecision.as_view(),
         {"action": action},
         name=f"ranking-{action}",
     )
-    for action in tournament_api.RankingDecision.actions
+    for action in rankings_api.RankingDecision.actions
 ]
 
 urlpatterns += [

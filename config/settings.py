@@ -88,6 +88,7 @@ INSTALLED_APPS = [
     "django_otp.plugins.otp_static",
     "config.second_factor",
     "tournaments",
+    "rankings",
     "scoring",
     "adjudication",
     "teams",

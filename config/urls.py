@@ -34,6 +34,7 @@ urlpatterns = [
     # the pages' routes are tried one by one (some 90 of them before the API otherwise).
     path("api/v1/", include("config.api_urls", namespace="api")),
     path("", include("tournaments.urls", namespace="tournaments")),
+    path("", include("rankings.urls", namespace="rankings")),
     path("", include("scoring.urls", namespace="scoring")),
     path("", include("adjudication.urls", namespace="adjudication")),
     path("", include("printing.urls", namespace="printing")),

@@ -30,6 +30,9 @@ from adjudication.models import Sanction
 from demo import team_play
 from doko.rules.penalty import Severity
 from doko.simulation import simulate_match
+from rankings.models import RankingList
+from rankings.services.admissions import ranking_admission_admit, ranking_admission_request
+from rankings.services.lists import ranking_list_save
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from scoring.services import Actor
@@ -37,7 +40,6 @@ from teams.models import Competition
 from tournaments import policies, services
 from tournaments.models import (
     Player,
-    RankingList,
     Round,
     SeatingMethod,
     SheetKeeping,
@@ -249,7 +251,7 @@ def _organiser(username: str) -> tuple[User, str]:
     user.user_permissions.set(
         Permission.objects.filter(
             content_type__app_label__in=["tournaments", "scoring", "adjudication", "teams"]
-        ).exclude(content_type__model__in=RANKING_MODELS + PERSON_MODELS)
+        ).exclude(content_type__model__in=PERSON_MODELS)
         | Permission.objects.filter(content_type__app_label="auth", codename="view_user")
     )
     app, codename = policies.CREATE_PERMISSION.split(".")
@@ -261,9 +263,8 @@ def _organiser(username: str) -> tuple[User, str]:
     return user, password
 
 
-# The ranking lists are their maintainers' to keep, not the organiser's: he may not appoint
-# maintainers (himself, say) in the administration.
-RANKING_MODELS = ["rankinglist", "rankingadmission", "rankinglogentry"]
+# The ranking lists (the rankings app, not among his apps above) are their maintainers' to keep,
+# not the organiser's: he may not appoint maintainers (himself, say) in the administration.
 # Nor are the persons across tournaments his (``policies.may_change_person``): he corrects his
 # tournaments' entries, the maintainer the person.
 PERSON_MODELS = ["player", "personchange"]
@@ -566,7 +567,7 @@ def _club_list_build(*, tournament: Tournament, organiser: User) -> tuple[User, 
     # The club's own list counts from three rounds, so that the finished tournament fills it.
     # It admits tournaments of 16 players, 3 rounds, at tables of four; its maintainer
     # admitted the finished one on the organiser's request.
-    club_list = services.ranking_list_save(
+    club_list = ranking_list_save(
         name="Vereinsrangliste der Doko-Freunde (Demo)",
         slug="doko-freunde",
         months=12,
@@ -581,10 +582,10 @@ def _club_list_build(*, tournament: Tournament, organiser: User) -> tuple[User, 
         if not ranking_list.maintainers.exists():
             ranking_list.maintainers.add(maintainer)
     tournament.refresh_from_db()
-    admission = services.ranking_admission_request(
+    admission = ranking_admission_request(
         ranking_list=club_list, tournament=tournament, by=organiser
     )
-    services.ranking_admission_admit(
+    ranking_admission_admit(
         admission=admission, by=maintainer, reason="Spiellisten stichprobenartig geprüft."
     )
     return maintainer, maintainer_password

@@ -2,7 +2,7 @@
 in a tournament's counted results since they did: plain Python.
 
 Facts in (a tournament as counted, a list's criteria, the results stored at admission and now),
-problems and changes out. No Django here: ``tournaments/services/rankings.py`` reads the facts
+problems and changes out. No Django here: ``rankings/services/admissions.py`` reads the facts
 from the database, refuses an admission that leaves a criterion unmet, and stores the results it
 admitted.
 """

@@ -128,8 +128,9 @@ def ctx(django_db_setup, django_db_blocker, tmp_path_factory):
     from django.contrib.auth import get_user_model
     from django.test import override_settings
 
+    from rankings.models import RankingList
     from tests.permissions import build
-    from tournaments.models import Player, RankingList, Tournament
+    from tournaments.models import Player, Tournament
 
     # Its files (a printout, a signed sheet's scan) in a directory of its own; changed through
     # override_settings, so that the storage API reads it again (its cached location).

@@ -45,6 +45,9 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
+from rankings.services.admissions import ranking_admission_request
+from rankings.services.lists import ranking_list_save
+
 ROLES = ["anonymous", "player", "keeper", "adjudicator", "deputy", "panel", "organiser", "admin"]
 LINK_ROLES = {"player", "keeper"}
 REFUSED = {"L", 401, 403, 404, 405}
@@ -318,28 +321,28 @@ TOURNAMENTS = [
         lambda ctx: {**R(ctx), "action": "delete"},
         "L L L 403 403 403 302 302",
     ),
-    c("tournaments:rankings", "get", NONE, PUBLIC),
-    c("tournaments:ranking", "get", lambda ctx: {"slug": ctx.ranking}, PUBLIC),
+    c("rankings:rankings", "get", NONE, PUBLIC),
+    c("rankings:ranking", "get", lambda ctx: {"slug": ctx.ranking}, PUBLIC),
     # The keeping of a ranking list: its maintainers (of the roles here the admin, appointed;
     # a superuser is none unless appointed) decide; they and whoever may change lists in the
     # administration appoint maintainers; the tournament's organisers ask. The matrix's
     # tournament has asked the matrix's list already.
     c(
-        "tournaments:ranking-maintainers",
+        "rankings:ranking-maintainers",
         "post",
         lambda ctx: {"slug": ctx.ranking},
         "L L L 403 403 403 403 302",
         lambda ctx: {"action": "add", "user": ctx.stranger},
     ),
     c(
-        "tournaments:ranking-admission",
+        "rankings:ranking-admission",
         "post",
         lambda ctx: {"slug": ctx.ranking, "tournament": ctx.slug},
         "L L L 403 403 403 403 302",
         lambda ctx: {"action": "decline", "reason": "No."},
     ),
     c(
-        "tournaments:ranking-requests",
+        "rankings:ranking-requests",
         "post",
         T,
         "L L L 403 403 403 302 302",
@@ -1742,11 +1745,9 @@ def _jobs_rankings_and_other_tournaments(tournament, users: dict) -> dict:
 
     job = Job(tournament=tournament, kind=Job.Kind.ENTRY_LIST_PDF, language="en", status="done")
     job.file.save("matrix.pdf", ContentFile(b"%PDF-1.4\n"), save=True)
-    ranking = services.ranking_list_save(name="Matrix", slug="matrix-ranking")
+    ranking = ranking_list_save(name="Matrix", slug="matrix-ranking")
     ranking.maintainers.add(factories.user(username="matrix-listkeeper"), users["admin"])
-    services.ranking_admission_request(
-        ranking_list=ranking, tournament=tournament, by=users["organiser"]
-    )
+    ranking_admission_request(ranking_list=ranking, tournament=tournament, by=users["organiser"])
     private = factories.tournament(players=4, organiser=users["organiser"], is_public=False)
     hidden = factories.tournament(players=4, organiser=users["organiser"])
     services.tournament_update(

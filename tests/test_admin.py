@@ -17,7 +17,7 @@ MODELS = [
     "tournaments_round",
     "tournaments_table",
     "tournaments_tournamentrole",
-    "tournaments_rankinglist",
+    "rankings_rankinglist",
     "scoring_scoresheet",
     # The users (with the action that removes a second factor) and django-otp's own lists.
     "auth_user",

@@ -50,6 +50,8 @@ from config.wsgi import application
 from doko.rules.penalty import Severity
 from doko.rules.procedure import WrittenLine
 from doko.sample_sheets import full_match
+from rankings.models import RankingList
+from rankings.services.lists import ranking_list_save, ranking_rebuild
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from teams import services as team_services
@@ -59,7 +61,7 @@ from tests.teams.factories import league
 from tests.tournaments.helpers import play
 from tournaments import services as tournament_services
 from tournaments.caching import memory_clear
-from tournaments.models import RankingList, TournamentRole
+from tournaments.models import TournamentRole
 from tournaments.policies import ORGANISERS_GROUP
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db]
@@ -262,9 +264,9 @@ def _another_tournament_and_a_ranking_list(organiser) -> tuple:
     """Another club's tournament, and a ranking list the organiser keeps: its maintainers and
     admissions answer him (his own tournament he may not admit)."""
     other = factories.tournament(players=5, organiser=factories.user(), name="Fremdturnier")
-    ranking = tournament_services.ranking_list_save(name="Vereinsrangliste", slug="verein")
+    ranking = ranking_list_save(name="Vereinsrangliste", slug="verein")
     ranking.maintainers.add(organiser)
-    tournament_services.ranking_rebuild(ranking_list=ranking)
+    ranking_rebuild(ranking_list=ranking)
     return other, ranking
 
 

@@ -1,15 +1,14 @@
-"""Celery tasks: thin wrappers around the services they run. The rebuilds of the standings and
-of the ranking lists have theirs beside their services (``services.standings``,
-``services.ranking_lists``), imported here so that a worker knows them; how a task reaches a
-worker is ``tournaments.workers``."""
+"""Celery tasks: thin wrappers around the services they run. The rebuild of the standings has
+its own beside its service (``services.standings``), imported here so that a worker knows it
+(the ranking lists' is in ``rankings.tasks``); how a task reaches a worker is
+``tournaments.workers``."""
 
 from celery import shared_task
 
 from tournaments.services.accounts import password_reset_mail
 from tournaments.services.link_mails import personal_links_send
 
-# The rebuilds' tasks stand beside their services: imported so that a worker knows them.
-from tournaments.services.ranking_lists import ranking_rebuild_task  # noqa: F401
+# The rebuild's task stands beside its service: imported so that a worker knows it.
 from tournaments.services.standings import standings_rebuild_task  # noqa: F401
 
 

@@ -66,7 +66,6 @@ urlpatterns = [
     path(T + "settings/", views.tournament_settings, name="tournament-settings"),
     path(T + "delete/", views.tournament_delete, name="tournament-delete"),
     path(T + "archive/", views.tournament_archive, name="tournament-archive"),
-    path(T + "ranking-requests/", views.ranking_requests, name="ranking-requests"),
     path(T + "screen/", views.venue_screen, name="screen"),
     path(T + "tables-of-five/", views.tournament_tables_of_five, name="tables-of-five"),
     path(T + "rounds/add/", views.round_add, name="round-add"),
@@ -74,14 +73,6 @@ urlpatterns = [
     path(R + "clock/", views.round_clock, name="round-clock"),
     path(R + "extra-time/", views.round_extra_time, name="round-extra-time"),
     path(R + "<round_action:action>/", views.round_action, name="round-action"),
-    path("ranking/", views.ranking_list, name="rankings"),
-    path("ranking/<slug:slug>/", views.ranking_detail, name="ranking"),
-    path("ranking/<slug:slug>/maintainers/", views.ranking_maintainers, name="ranking-maintainers"),
-    path(
-        "ranking/<slug:slug>/admissions/<slug:tournament>/",
-        views.ranking_admission,
-        name="ranking-admission",
-    ),
     path("players/<int:pk>/", views.player_history, name="player-history"),
     # The person a registration names confirms it, from the link mailed to her address.
     path("claims/<str:token>/", views.claim_confirm, name="claim-confirm"),

@@ -8,11 +8,13 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from demo.services import demo_build
+from rankings.models import RankingAdmission, RankingList
+from rankings.policies import may_change_maintainers
 from scoring.models import Hand, Scoresheet
 from scoring.selectors import hand_lines, scoresheet_check
 from teams import selectors as team_selectors
 from teams.models import Competition, GroupTeam, LineUp, MatchDay
-from tournaments.models import PersonChange, Player, RankingList, Round, Seat, Tournament
+from tournaments.models import PersonChange, Player, Round, Seat, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -180,8 +182,6 @@ def test_the_club_list_is_kept_by_its_maintainer_not_by_the_organiser(demo, clie
     """The finished tournament counts for the club's list because its maintainer, who is no
     staff of it, admitted it on the organiser's request; the organiser may not appoint
     maintainers."""
-    from tournaments import policies
-    from tournaments.models import RankingAdmission
 
     club = RankingList.objects.get(slug="doko-freunde")
     admission = RankingAdmission.objects.get(ranking_list=club)
@@ -191,9 +191,9 @@ def test_the_club_list_is_kept_by_its_maintainer_not_by_the_organiser(demo, clie
     assert admission.requested_by.username == demo.username
     assert len(club.data) == 32
     organiser = get_user_model().objects.get(username=demo.username)
-    assert policies.may_change_maintainers(ranking_list=club, user=organiser) is not None
+    assert may_change_maintainers(ranking_list=club, user=organiser) is not None
     assert client.login(username=demo.maintainer, password=demo.maintainer_password)
-    assert policies.may_change_maintainers(ranking_list=club, user=admission.decided_by) is None
+    assert may_change_maintainers(ranking_list=club, user=admission.decided_by) is None
 
 
 def test_same_seed_builds_the_same_tournaments(demo):

@@ -9,12 +9,15 @@ import pytest
 from django.urls import reverse
 
 from doko.sample_sheets import full_match
+from rankings.models import RankingAdmission
+from rankings.services.admissions import ranking_admission_request, ranking_maintainer_add
+from rankings.services.lists import ranking_list_save
 from scoring.models import Scoresheet, ScoresheetChange, SheetRead
 from tests import factories
 from tests.scoring.test_sheet_api import hand_json
 from tests.tournaments.helpers import play
 from tournaments import services as tournament_services
-from tournaments.models import RankingAdmission, SheetKeeping, TournamentRole
+from tournaments.models import SheetKeeping, TournamentRole
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -330,17 +333,13 @@ def test_a_maintainer_who_took_his_own_role_away_does_not_admit_the_tournament(v
     organiser = factories.user(username="orga")
     keeper = factories.user(username="listkeeper")
     admin = factories.user(username="admin", is_superuser=True, is_staff=True)
-    ranking = tournament_services.ranking_list_save(
-        name="Clubliste", slug="club", months=6, min_rounds=1
-    )
+    ranking = ranking_list_save(name="Clubliste", slug="club", months=6, min_rounds=1)
     ranking.tournament_min_players, ranking.tournament_min_rounds = 4, 1
     ranking.save()
-    tournament_services.ranking_maintainer_add(ranking_list=ranking, who="listkeeper", by=admin)
+    ranking_maintainer_add(ranking_list=ranking, who="listkeeper", by=admin)
     tournament = finished_tournament(organiser)
     grant = factories.role_grant(tournament=tournament, user=keeper, role=Role.ORGANISER)
-    tournament_services.ranking_admission_request(
-        ranking_list=ranking, tournament=tournament, by=organiser
-    )
+    ranking_admission_request(ranking_list=ranking, tournament=tournament, by=organiser)
     client = visitor(cookies=False)
     client.api_log_in("listkeeper", PASSWORD)
     # He takes his role away himself (an organiser may), then admits.

@@ -8,10 +8,11 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from rankings.models import RankingAdmission, RankingList, RankingLogEntry
+from rankings.services.lists import ranking_rebuild
 from tests import factories
 from tests.tournaments.helpers import play
-from tournaments import services
-from tournaments.models import RankingAdmission, RankingList, RankingLogEntry, Tournament
+from tournaments.models import Tournament
 
 BEFORE = [("tournaments", "0020_standings_wanted")]
 AFTER = [("tournaments", "0021_ranking_governance")]
@@ -67,7 +68,7 @@ def test_what_counted_before_is_admitted_by_nobody_with_its_results():
     ).count() == len(lists)
     assert not RankingList.objects.get(slug="club").maintainers.exists()
     # The list counts it as before.
-    club = services.ranking_rebuild(ranking_list=RankingList.objects.get(slug="club"))
+    club = ranking_rebuild(ranking_list=RankingList.objects.get(slug="club"))
     assert {player for _r, player, *_ in club.data} == set(
         counted.entries.values_list("player_id", flat=True)
     )

@@ -12,10 +12,17 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from rankings.models import RankingAdmission, RankingList
+from rankings.services.admissions import (
+    ranking_admission_admit,
+    ranking_admission_request,
+    ranking_maintainer_add,
+)
+from rankings.services.lists import ranking_list_save
 from tests import factories
 from tests.tournaments.helpers import play, settings_form
 from tournaments import policies, services
-from tournaments.models import RankingAdmission, RankingList, Seat, Tournament
+from tournaments.models import Seat, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -283,7 +290,7 @@ def official_list(django_capture_on_commit_callbacks):
     admin = factories.user(username="list-admin", is_superuser=True, is_staff=True)
     factories.user(username="listkeeper")
     with django_capture_on_commit_callbacks(execute=True):
-        ranking = services.ranking_list_save(
+        ranking = ranking_list_save(
             name="DDV-Rangliste",
             slug="ddv",
             months=6,
@@ -292,7 +299,7 @@ def official_list(django_capture_on_commit_callbacks):
             tournament_min_rounds=1,
             tournament_official_only=True,
         )
-        services.ranking_maintainer_add(ranking_list=ranking, who="listkeeper", by=admin)
+        ranking_maintainer_add(ranking_list=ranking, who="listkeeper", by=admin)
     return ranking
 
 
@@ -331,7 +338,7 @@ def test_the_settings_page_says_why_a_list_refuses_a_club_evening(
     ).content.decode()
     assert "official tournaments only" in page
     response = client.post(
-        reverse("tournaments:ranking-requests", args=[tournament.slug]),
+        reverse("rankings:ranking-requests", args=[tournament.slug]),
         {"list": "ddv", "action": "request"},
         follow=True,
     )
@@ -355,9 +362,7 @@ def test_admitting_a_tournament_no_longer_official_is_refused_on_page_and_api(
             starts_on=today,
             official=True,
         )
-        services.ranking_admission_request(
-            ranking_list=official_list, tournament=tournament, by=organiser
-        )
+        ranking_admission_request(ranking_list=official_list, tournament=tournament, by=organiser)
         services.tournament_update(tournament=tournament, by=organiser, changes={"official": False})
         play(tournament)
     keeper = official_list.maintainers.get()
@@ -368,7 +373,7 @@ def test_admitting_a_tournament_no_longer_official_is_refused_on_page_and_api(
     assert "Herbstpokal is not marked official" in response.json()["tournament_official_only"][0]
     client.force_login(keeper)
     response = client.post(
-        reverse("tournaments:ranking-admission", args=["ddv", tournament.slug]),
+        reverse("rankings:ranking-admission", args=["ddv", tournament.slug]),
         {"action": "admit"},
         follow=True,
     )
@@ -382,18 +387,18 @@ def test_an_official_tournament_is_admitted_to_a_list_of_official_tournaments(
     tournament, organiser = finished(django_capture_on_commit_callbacks, official=True)
     keeper = official_list.maintainers.get()
     with django_capture_on_commit_callbacks(execute=True):
-        admission = services.ranking_admission_request(
+        admission = ranking_admission_request(
             ranking_list=official_list, tournament=tournament, by=organiser
         )
-        services.ranking_admission_admit(admission=admission, by=keeper)
+        ranking_admission_admit(admission=admission, by=keeper)
     assert RankingAdmission.objects.get().status == "admitted"
 
 
 def test_a_list_states_whether_it_admits_official_tournaments_only(client, official_list):
     data = client.get(reverse("api:ranking-admissions", args=["ddv"])).json()
     assert data["criteria"]["official_only"] is True
-    page = client.get(reverse("tournaments:ranking", args=["ddv"])).content.decode()
+    page = client.get(reverse("rankings:ranking", args=["ddv"])).content.decode()
     assert "it is an official tournament, played by the TSR" in page
     RankingList.objects.filter(pk=official_list.pk).update(tournament_official_only=False)
-    page = client.get(reverse("tournaments:ranking", args=["ddv"])).content.decode()
+    page = client.get(reverse("rankings:ranking", args=["ddv"])).content.decode()
     assert "official tournaments and club evenings alike" in page

@@ -13,12 +13,15 @@ from django.core.cache import cache
 from django.http import Http404
 from django.urls import reverse
 
+from rankings.models import RankingList
+from rankings.services.admissions import ranking_admission_admit, ranking_admission_request
+from rankings.services.lists import ranking_list_save
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from tests import factories
 from tests.tournaments.helpers import play, settings_form
 from tournaments import caching, selectors, services
-from tournaments.models import RankingList, Tournament
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -358,16 +361,16 @@ def test_the_ranking_list_ranks_finished_tournaments(
         tournament.starts_on = datetime.date.today()
         tournament.save()
         play(tournament, rounds=2)
-        ranking = services.ranking_list_save(name="Clubliste", slug="club", months=6, min_rounds=2)
+        ranking = ranking_list_save(name="Clubliste", slug="club", months=6, min_rounds=2)
         admit(ranking, tournament)
-    response = client.get(reverse("tournaments:ranking", args=["club"]))
+    response = client.get(reverse("rankings:ranking", args=["club"]))
     assert response.status_code == 200
     assert len(response.context["ranked"]) == 8
     assert response.context["ranked"][0].rounds == 2
     player = response.context["ranked"][0].player
     # The list, its players, its maintainers, the tournaments admitted, the log.
     with django_assert_num_queries(5):
-        client.get(reverse("tournaments:ranking", args=["club"]))
+        client.get(reverse("rankings:ranking", args=["club"]))
     history = client.get(reverse("tournaments:player-history", args=[player.pk]))
     assert history.status_code == 200
     assert tournament.name in history.content.decode()
@@ -382,18 +385,18 @@ def admit(ranking, tournament) -> None:
     maintainer = factories.user()
     ranking.maintainers.add(maintainer)
     organiser = tournament.roles.filter(role="organiser").first()
-    admission = services.ranking_admission_request(
+    admission = ranking_admission_request(
         ranking_list=ranking,
         tournament=tournament,
         by=organiser.user if organiser else factories.user(is_superuser=True),
     )
-    services.ranking_admission_admit(admission=admission, by=maintainer)
+    ranking_admission_admit(admission=admission, by=maintainer)
 
 
 def test_admitting_a_finished_tournament_rebuilds_the_ranking_lists(
     django_capture_on_commit_callbacks,
 ):
-    ranking = services.ranking_list_save(name="Rangliste", slug="ranking")
+    ranking = ranking_list_save(name="Rangliste", slug="ranking")
     with django_capture_on_commit_callbacks(execute=True):
         tournament = factories.tournament(players=4, planned_rounds=1)
         Tournament.objects.filter(pk=tournament.pk).update(ends_on=datetime.date.today())

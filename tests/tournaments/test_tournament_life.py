@@ -14,15 +14,17 @@ from django.urls import reverse
 from adjudication import services as adjudication_services
 from adjudication.models import RoleOffer
 from printing.models import Job
+from rankings.selectors import tournaments_ranked
+from rankings.services.lists import ranking_schedule
 from tests import factories
-from tests.tournaments.helpers import play, settings_form
-from tests.tournaments.test_rankings import (  # noqa: F401  (``ranking``: a fixture)
+from tests.rankings.test_lists import (  # noqa: F401  (``ranking``: a fixture)
     admitted,
     finished,
     players_of,
     ranked_players,
     ranking,
 )
+from tests.tournaments.helpers import play, settings_form
 from tournaments import policies, selectors, services
 from tournaments.models import Entry, Player, Tournament, TournamentRole
 
@@ -331,9 +333,9 @@ def test_an_archived_tournament_stays_in_the_ranking_lists(
     admitted(capture, tournament, organiser)
     with capture(execute=True):
         services.tournament_archive(tournament=tournament, by=organiser)
-        services.ranking_schedule()  # rebuilt, as after any change
+        ranking_schedule()  # rebuilt, as after any change
     assert ranked_players() == players_of(tournament)
-    assert tournament in selectors.tournaments_ranked(ranking_list=ranking)
+    assert tournament in tournaments_ranked(ranking_list=ranking)
 
 
 # A new tournament from an earlier one ----------------------------------------------------------

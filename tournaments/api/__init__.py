@@ -12,19 +12,8 @@ from tournaments.api.personal import (
     PersonalLinkReplace,
     PersonalWithdraw,
 )
-from tournaments.api.persons import PersonMerge
+from tournaments.api.persons import PersonMerge, PlayerHistory
 from tournaments.api.players import EntryList, EntryStatus, PlayersImport
-from tournaments.api.rankings import (
-    PlayerHistory,
-    RankingAdmissions,
-    RankingDecision,
-    RankingDetail,
-    RankingLists,
-    RankingMaintainer,
-    RankingMaintainers,
-    RankingRequests,
-    RankingRequestWithdraw,
-)
 from tournaments.api.registrations import (
     EntryClaim,
     RegistrationAdmit,
@@ -67,14 +56,6 @@ __all__ = [
     "PlayerDetail",
     "PlayerHistory",
     "PlayersImport",
-    "RankingAdmissions",
-    "RankingDecision",
-    "RankingDetail",
-    "RankingLists",
-    "RankingMaintainer",
-    "RankingMaintainers",
-    "RankingRequestWithdraw",
-    "RankingRequests",
     "RegistrationAdmit",
     "RegistrationDetail",
     "RegistrationList",

@@ -3,11 +3,12 @@ of another record of the same person, for the site's administrators and the rank
 maintainers (``policies.may_change_person``); a 403 with the reason for everyone else."""
 
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -87,3 +88,58 @@ class PersonMerge(APIView):
             raise serializers.ValidationError({field: _("No person has this number.")})
         keep = services.persons_merge(keep=keep, other=other, by=request.user)
         return Response(PersonSerializer(keep).data)
+
+
+class PlayerHistorySerializer(serializers.Serializer):
+    tournament = serializers.SlugField(source="tournament.slug")
+    tournament_name = serializers.CharField(source="tournament.name")
+    starts_on = serializers.DateField(source="tournament.starts_on")
+    start_number = serializers.IntegerField()
+    status = serializers.CharField()
+    standings_hidden = serializers.BooleanField(
+        help_text="The organiser hides this tournament's standings from you: every number "
+        "below is null"
+    )
+    rounds = serializers.IntegerField(allow_null=True, help_text="Confirmed rounds")
+    points = serializers.IntegerField(allow_null=True)
+    average = serializers.FloatField(allow_null=True)
+    best_round = serializers.IntegerField(allow_null=True)
+    solos_played = serializers.IntegerField(allow_null=True)
+    solos_won = serializers.IntegerField(allow_null=True)
+
+
+class PlayerHistory(APIView):
+    """A player across the tournaments you can see, newest first. PATCH corrects the person
+    (the site's administrators, a ranking list's maintainers): name, club, DDV number, for
+    every tournament of theirs; logged."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses=inline_serializer(
+            "PlayerTournaments",
+            {
+                "player_id": serializers.IntegerField(),
+                "name": serializers.CharField(),
+                "club": serializers.CharField(),
+                "tournaments": PlayerHistorySerializer(many=True),
+            },
+        )
+    )
+    def get(self, request, pk: int):
+        player = get_object_or_404(Player, pk=pk)
+        history = selectors.player_history(player=player, user=request.user)
+        if not history and policies.may_change_person(user=request.user) is not None:
+            raise Http404
+        return Response(
+            {
+                "player_id": player.pk,
+                "name": player.name,
+                "club": player.club,
+                "tournaments": PlayerHistorySerializer(history, many=True).data,
+            }
+        )
+
+    @extend_schema(request=PersonSerializer, responses=PersonSerializer)
+    def patch(self, request, pk: int):
+        return person_update(request, pk)

@@ -28,22 +28,6 @@ from tournaments.services.players import (
     entry_withdraw,
     players_import,
 )
-from tournaments.services.ranking_lists import (
-    RANKING_SETTINGS,
-    ranking_list_save,
-    ranking_rebuild,
-    ranking_schedule,
-    ranking_schedule_if_ranked,
-    rankings_rebuild,
-)
-from tournaments.services.rankings import (
-    ranking_admission_admit,
-    ranking_admission_decline,
-    ranking_admission_request,
-    ranking_admission_withdraw,
-    ranking_maintainer_add,
-    ranking_maintainer_remove,
-)
 from tournaments.services.results import results_refresh, results_refresh_all
 from tournaments.services.rounds import (
     Reseating,
@@ -74,7 +58,6 @@ from tournaments.services.tournaments import (
 )
 
 __all__ = [
-    "RANKING_SETTINGS",
     "EntryChange",
     "Imported",
     "Reseating",
@@ -97,17 +80,6 @@ __all__ = [
     "players_import",
     "players_import_confirm",
     "players_import_confirm_at_tables_of_five",
-    "ranking_admission_admit",
-    "ranking_admission_decline",
-    "ranking_admission_request",
-    "ranking_admission_withdraw",
-    "ranking_list_save",
-    "ranking_maintainer_add",
-    "ranking_maintainer_remove",
-    "ranking_rebuild",
-    "ranking_schedule",
-    "ranking_schedule_if_ranked",
-    "rankings_rebuild",
     "results_refresh",
     "results_refresh_all",
     "round_close",

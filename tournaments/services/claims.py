@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments import caching, claim_links, policies, registration_mails, selectors
+from tournaments import caching, claim_links, policies, ranked, registration_mails, selectors
 from tournaments.mails import mail_leaves_the_server
 from tournaments.models import Entry, PersonChange, Player, Registration, player_search_key
 from tournaments.selectors.claims import claim_link_find
@@ -36,7 +36,6 @@ from tournaments.services.persons import (
     player_create,
     same_names,
 )
-from tournaments.services.ranking_lists import ranking_schedule_if_ranked
 from tournaments.services.standings import standings_schedule
 
 
@@ -172,7 +171,7 @@ def _shown_again(entry: Entry) -> None:
     the tournament follow."""
     standings_schedule(tournament_id=entry.tournament_id)
     caching.round_changed(*entry.seats.values_list("round_id", flat=True))
-    ranking_schedule_if_ranked(tournament=entry.tournament)
+    ranked.tournament_changed(tournament=entry.tournament)
 
 
 def _bind(

@@ -13,11 +13,10 @@ from django.db.models import ProtectedError
 from django.utils.translation import gettext as _
 
 from doko.names import collapsed
-from tournaments import caching
+from tournaments import caching, ranked
 from tournaments.models import Entry, PersonChange, Player, Seat, player_search_key
 from tournaments.policies import enforce, may_change_person
 from tournaments.services.common import name_lock, save_validated
-from tournaments.services.ranking_lists import ranking_schedule
 from tournaments.services.standings import standings_schedule
 
 
@@ -283,7 +282,7 @@ def person_update(
     entries_follow(player=player, before=before)
     person_log(player=player, kind=PersonChange.Kind.CORRECTED, by=by, before=before, after=after)
     person_shown_again(player=player)
-    ranking_schedule()
+    ranked.everything_changed()
     return player
 
 
@@ -334,5 +333,5 @@ def persons_merge(*, keep: Player, other: Player, by: User | AnonymousUser) -> P
         after=person_snapshot(keep),
     )
     person_shown_again(player=keep)
-    ranking_schedule()
+    ranked.everything_changed()
     return keep

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from doko import seating, team_seating
-from tournaments import caching, lineups, play, policies, selectors
+from tournaments import caching, lineups, play, policies, ranked, selectors
 from tournaments.messages import (
     fives_would_seat,
     seating_error_message,
@@ -32,7 +32,6 @@ from tournaments.models import (
     new_seat_token,
 )
 from tournaments.services.common import save_validated
-from tournaments.services.ranking_lists import ranking_schedule_if_ranked
 
 
 @transaction.atomic
@@ -688,7 +687,7 @@ def _closed(round_: Round) -> Round:
     if round_.number >= tournament.planned_rounds:
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
-        ranking_schedule_if_ranked(tournament=tournament)
+        ranked.tournament_changed(tournament=tournament)
     caching.round_changed(round_.pk)  # the clock stops, the desk shows the round closed
     return round_
 

@@ -3,8 +3,8 @@
 
 The rebuild's Celery task stands here, beside the service it runs and the one that queues it,
 not in ``tournaments/tasks.py``: that module, run by a worker, imports the services it runs, and
-this one, queueing the task, would import it back (a circle). The same holds for the ranking
-lists (``services.ranking_lists``), whose rebuild this one queues."""
+this one, queueing the task, would import it back (a circle). A rebuild tells the apps above
+that count finished tournaments (the ranking lists) through ``tournaments.ranked``."""
 
 import contextlib
 import datetime
@@ -18,9 +18,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from doko import standings
-from tournaments import selectors, workers
+from tournaments import ranked, selectors, workers
 from tournaments.models import StandingsSnapshot, StandingsWanted, Tournament
-from tournaments.services.ranking_lists import ranking_schedule_if_ranked
 
 
 @shared_task(name="tournaments.standings_rebuild", acks_late=True, reject_on_worker_lost=True)
@@ -138,7 +137,7 @@ def standings_rebuild(*, tournament_id: int) -> StandingsSnapshot | None:
     if tournament.status == Tournament.Status.FINISHED:
         # A result changed after the end (a sheet reopened, a panel's decision): the lists
         # that admitted the tournament count its results as they are now.
-        ranking_schedule_if_ranked(tournament=tournament)
+        ranked.tournament_changed(tournament=tournament)
     selectors.tournament_head_forget(slug=tournament.slug)
     selectors.standings_cache_put(
         tournament_id=tournament_id,

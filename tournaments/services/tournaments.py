@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from doko.names import spelt_out
 from doko.rules.official import RoundSettings, official_problems
-from tournaments import policies, selectors, staff_offers
+from tournaments import policies, ranked, selectors, staff_offers
 from tournaments.messages import field_errors
 from tournaments.models import (
     Entry,
@@ -30,7 +30,6 @@ from tournaments.models import (
 from tournaments.roles_history import roles_recorded
 from tournaments.selectors import SETTINGS
 from tournaments.services.common import save_validated, tournament_lock
-from tournaments.services.ranking_lists import RANKING_SETTINGS, ranking_schedule
 from tournaments.services.rounds import Reseating, open_rounds_reseat
 from tournaments.services.standings import standings_schedule
 
@@ -395,9 +394,9 @@ def tournament_update(
         standings_schedule(tournament_id=locked.pk)
     # Lowering the planned rounds may finish the tournament (``_finish_if_played``).
     if locked.status == Tournament.Status.FINISHED and (
-        RANKING_SETTINGS | {"planned_rounds"}
+        ranked.RANKING_SETTINGS | {"planned_rounds"}
     ) & set(changed):
-        ranking_schedule()
+        ranked.everything_changed()
     return SettingsChange(tournament=locked, changed=changed, reseating=reseating)
 
 

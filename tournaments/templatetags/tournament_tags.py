@@ -7,6 +7,7 @@ from django.utils.safestring import mark_safe
 
 from tournaments import doors, mails, policies, qr, round_page, selectors
 from tournaments.models import Entry, Round, Tournament
+from tournaments.page_boxes import boxes as page_boxes_of
 from tournaments.permissions import roles_of
 from tournaments.selectors.claims import OpenClaim, claims_open
 
@@ -124,6 +125,16 @@ def check_in_summary(context: template.Context, tournament: Tournament) -> dict:
         "tournament": tournament,
         "counts": selectors.check_in_counts(tournament=tournament),
     }
+
+
+@register.simple_tag(takes_context=True)
+def page_boxes(context: template.Context, place: str, **objects: object) -> str:
+    """The boxes the apps above add to a page at ``place`` (``tournaments.page_boxes``), in
+    order; ``objects`` are what the place gives them (``tournament=…``, ``player=…``)."""
+    # Safe: each box is made by its app's template, which escapes what it shows.
+    return mark_safe(
+        "".join(box.render(context=context, **objects) for box in page_boxes_of(place))
+    )
 
 
 @register.simple_tag(takes_context=True)

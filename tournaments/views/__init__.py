@@ -14,21 +14,13 @@ from tournaments.views.personal import (
     personal_page,
     personal_withdraw,
 )
-from tournaments.views.persons import person_edit, person_merge
+from tournaments.views.persons import person_edit, person_merge, player_history
 from tournaments.views.players import (
     entry_edit,
     entry_list,
     entry_replace,
     entry_status,
     players_import,
-)
-from tournaments.views.rankings import (
-    player_history,
-    ranking_admission,
-    ranking_detail,
-    ranking_list,
-    ranking_maintainers,
-    ranking_requests,
 )
 from tournaments.views.registrations import claim_confirm, register, registration_manage
 from tournaments.views.rounds import (
@@ -79,11 +71,6 @@ __all__ = [
     "player_detail",
     "player_history",
     "players_import",
-    "ranking_admission",
-    "ranking_detail",
-    "ranking_list",
-    "ranking_maintainers",
-    "ranking_requests",
     "register",
     "registration_manage",
     "round_action",

@@ -5,10 +5,10 @@ lists' maintainers (``policies.may_change_person``). Everyone else is told who d
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
 
 from tournaments import policies, selectors, services
 from tournaments.forms import MergeForm, PersonForm, errors_to_form
@@ -98,3 +98,25 @@ def person_merge(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _number(text: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) < 19 else None
+
+
+@require_GET
+def player_history(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player across tournaments: each tournament's rounds, points and average; the apps
+    above add their boxes (where they stand in the ranking lists: ``page_boxes.PERSON``)."""
+    player = get_object_or_404(Player, pk=pk)
+    history = selectors.player_history(player=player, user=request.user)
+    # Those who correct persons see every person, the log, and what they may do.
+    changes = policies.may_change_person(user=request.user) is None
+    if not history and not changes:
+        raise Http404
+    return render(
+        request,
+        "tournaments/player_history.html",
+        {
+            "player": player,
+            "history": history,
+            "may_change": changes,
+            "changes": selectors.person_changes(player=player) if changes else [],
+        },
+    )

@@ -205,8 +205,6 @@ def tournament_settings(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
         {
             "tournament": tournament,
             "form": form,
-            # The lists it may ask to count it, and what each decided.
-            "ranking_admissions": selectors.tournament_admissions(tournament=tournament),
             "delete_refusal": _delete_refusal(tournament, roles),
         },
         status=400 if form.errors else 200,

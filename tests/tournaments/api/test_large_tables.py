@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 
 from doko.rules.deal import scorekeeper
 from doko.simulation import simulate_match
+from rankings.selectors import counted_results
 from tests import factories
 from tournaments import policies
 from tournaments.models import Tournament
@@ -262,7 +263,7 @@ def test_a_club_evening_of_seven_with_a_springer_is_drawn_played_and_ranked(
     by_entry = dict(tournament.entries.values_list("pk", "start_number"))
     points = selectors.entry_points(tournament=tournament)
     assert {by_entry[pk]: total for pk, total in points.items()} == scored
-    counted = selectors.counted_results(tournament_ids=[tournament.pk])[tournament.pk]
+    counted = counted_results(tournament_ids=[tournament.pk])[tournament.pk]
     assert sorted((c.rounds, c.points) for c in counted) == sorted((2, p) for p in scored.values())
 
 

@@ -9,12 +9,14 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from doko import sample_sheets
+from rankings.models import RankingList
+from rankings.services.lists import ranking_list_save
 from scoring.models import Scoresheet
 from tests import factories
 from tests.tournaments.helpers import play
 from tournaments import services
 from tournaments.api.standings import StandingsView
-from tournaments.models import RankingList, Tournament
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 MATCH = sample_sheets.full_match()
@@ -104,7 +106,7 @@ def test_a_player_with_rounds_tables_and_opponents(api, kreuzpokal):
 
 
 def test_the_ranking_lists_are_public(api, kreuzpokal):
-    services.ranking_list_save(name="Rangliste", slug="ranking")
+    ranking_list_save(name="Rangliste", slug="ranking")
     response = api.get(reverse("api:rankings"))
     assert "ranking" in [r["slug"] for r in response.json()]
     detail = api.get(reverse("api:ranking", args=["ranking"]))

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from tournaments import services
+from tournaments import ranked, services
 from tournaments.models import Tournament
 
 
@@ -34,5 +34,6 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"{tournament.slug}: {results} results, standings version {snapshot.version}"
             )
-        for ranking_list in services.rankings_rebuild():
-            self.stdout.write(f"ranking list {ranking_list.slug}: {len(ranking_list.data)} players")
+        # What the apps above rebuild from the finished tournaments (the ranking lists).
+        for line in ranked.rebuild():
+            self.stdout.write(line)

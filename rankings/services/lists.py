@@ -1,10 +1,10 @@
 """The ranking lists (the DDV's Rangliste): made or changed, and rebuilt by a Celery worker after
 commit (``ranking_schedule``) from the finished tournaments they admitted.
 
-The rebuild's Celery task stands here, beside the service it runs and the one that queues it,
-not in ``tournaments/tasks.py``: that module, run by a worker, imports the services it runs, and
-this one, queueing the task, would import it back (a circle). The rebuild of the standings
-(``services.standings``) queues this one."""
+The rebuild's Celery task stands here, beside the service it runs and the one that queues it
+(a module of tasks importing the services, which queue its tasks, would be a circle). The
+tournaments app, below this one, asks for the rebuild through ``tournaments.ranked``
+(``rankings.hooks``): when a tournament finishes, its results or ranked settings change."""
 
 import datetime
 
@@ -13,22 +13,18 @@ from django.db import transaction
 from django.utils import timezone
 
 from doko import standings
-from tournaments import selectors, workers
-from tournaments.models import RankingList, Tournament
+from rankings.models import RankingList
+from rankings.selectors import ranking_rounds, tournaments_ranked
+from tournaments import workers
+from tournaments.models import Tournament
 from tournaments.services.common import save_validated
 
 
+# Its name is the one it had in the tournaments app, so that a rebuild queued before the move runs.
 @shared_task(name="tournaments.ranking_rebuild", acks_late=True, reject_on_worker_lost=True)
 def ranking_rebuild_task() -> None:
     """Rebuild the ranking lists after a tournament finished."""
     rankings_rebuild()
-
-
-# The settings of a finished tournament that decide whether, and when, the ranking lists count
-# it (``selectors.tournaments_ranked``): a change to any of them rebuilds the lists, so that a
-# tournament hidden later drops out of them. ``counts_for_ranking`` stays the organiser's own
-# switch beside the lists' admissions: off, the tournament counts for no list.
-RANKING_SETTINGS = frozenset({"ends_on", "counts_for_ranking", "is_public", "standings_public"})
 
 
 def ranking_schedule() -> None:
@@ -39,7 +35,7 @@ def ranking_schedule() -> None:
 def ranking_schedule_if_ranked(*, tournament: Tournament) -> None:
     """Rebuild the ranking lists after commit if one counts this tournament (admitted, it
     finished again, its results changed, or it came back from a backup)."""
-    if selectors.tournaments_ranked().filter(pk=tournament.pk).exists():
+    if tournaments_ranked().filter(pk=tournament.pk).exists():
         ranking_schedule()
 
 
@@ -48,10 +44,10 @@ def ranking_rebuild(
 ) -> RankingList:
     """Rank the players by their average per round over the list's months (the DDV's
     Rangliste), from the confirmed rounds of the finished tournaments its maintainers admitted,
-    as they are now (``selectors.tournaments_ranked``)."""
+    as they are now (``tournaments_ranked``)."""
     today = today or timezone.localdate()
     rows = standings.ranking(
-        played=selectors.ranking_rounds(
+        played=ranking_rounds(
             ranking_list=ranking_list,
             since=standings.months_before(today, ranking_list.months),
             until=today,

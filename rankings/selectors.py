@@ -1,35 +1,33 @@
-"""Reads of the ranking lists across tournaments and of a player's history."""
+"""Reads of the ranking lists across tournaments: their lines, a player's places in them, the
+rounds they count, the admissions and the log of their keeping."""
 
 import dataclasses
 import datetime
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Count, Max, Q, QuerySet, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext, gettext_noop
 
 from doko import rankings, standings
-from tournaments import policies
+from rankings import policies
+from rankings.models import RankingAdmission, RankingList, RankingLogEntry
 from tournaments.models import (
     Entry,
     Player,
-    RankingAdmission,
-    RankingList,
-    RankingLogEntry,
     Round,
     Seat,
     SeatResult,
     Tournament,
 )
+from tournaments.policies import Refusal
 from tournaments.roles_history import held_roles
 from tournaments.selectors.rounds import springer_corrections
 from tournaments.selectors.tournaments import (
     AnyUser,
     tournaments_visible,
-    user_roles_by_tournament,
 )
 
 
@@ -88,96 +86,9 @@ def ranking_lines(*, ranking_list: RankingList) -> list[RankingLine]:
 
 
 @dataclass(frozen=True)
-class TournamentLine:
-    """One tournament in a player's history; of a tournament whose standings the reader may
-    not see (``policies.may_read_standings``) only the entry, every number None."""
-
-    tournament: Tournament
-    start_number: int
-    status: str
-    rounds: int | None
-    points: int | None
-    best_round: int | None
-    solos_played: int | None
-    solos_won: int | None
-
-    @property
-    def standings_hidden(self) -> bool:
-        return self.rounds is None
-
-    @property
-    def average(self) -> float | None:
-        return self.points / self.rounds if self.rounds and self.points is not None else None
-
-
-@dataclass(frozen=True)
 class RankingPlace:
     ranking_list: RankingList
     line: RankingLine
-
-
-def player_history(*, player: Player, user: AnyUser) -> list[TournamentLine]:
-    """The player's tournaments, newest first, with their confirmed rounds, points, best round
-    and solos; of tournaments whose standings the user may not read only the entry. Two
-    queries, three for a user signed in (his roles)."""
-    visible = tournaments_visible(user=user)
-    entries = list(
-        Entry.objects.filter(player=player, tournament__in=visible)
-        .select_related("tournament")
-        .order_by("-tournament__starts_on", "tournament__name")
-    )
-    roles = user_roles_by_tournament(
-        user=user, tournament_ids={entry.tournament_id for entry in entries}
-    )
-    shown = {
-        entry.pk
-        for entry in entries
-        if policies.may_read_standings(
-            tournament=entry.tournament, roles=roles.get(entry.tournament_id, set())
-        )
-        is None
-    }
-    # A Springer's round (TSR 10) counts once, as the mean of his two tables.
-    counted = SeatResult.objects.filter(entry_id__in=shown, confirmed=True)
-    corrections = (
-        springer_corrections(counted) if any(entry.tournament.springer for entry in entries) else {}
-    )
-    sums = {
-        row["entry_id"]: row
-        for row in counted.filter(second=False)
-        .values("entry_id")
-        .annotate(
-            rounds=Count("pk"),
-            total=Sum("points"),
-            best=Max("points"),
-            solos=Sum("solos_played"),
-            won=Sum("solos_won"),
-        )
-        .order_by()
-    }
-    lines = []
-    for entry in entries:
-        numbers: dict[str, Any] = dict.fromkeys(  # hidden: every number None
-            ("rounds", "points", "best_round", "solos_played", "solos_won")
-        )
-        if entry.pk in shown:
-            row: Mapping[str, Any] = sums.get(entry.pk, {})  # {}: no round counted
-            numbers = {
-                "rounds": row.get("rounds", 0),
-                "points": row.get("total", 0) + corrections.get(entry.pk, 0),
-                "best_round": row.get("best"),
-                "solos_played": row.get("solos", 0),
-                "solos_won": row.get("won", 0),
-            }
-        lines.append(
-            TournamentLine(
-                tournament=entry.tournament,
-                start_number=entry.start_number,
-                status=entry.status,
-                **numbers,
-            )
-        )
-    return lines
 
 
 def player_ranking_places(*, player: Player, user: AnyUser) -> list[RankingPlace]:
@@ -385,9 +296,9 @@ class RankingKeeping:
     changes: list[AdmissionChanges]
     log: list[LogLine]
     # Why the user may not decide on an admission (by its pk; None: he may), for the buttons.
-    refusals: dict[int, policies.Refusal | None]
+    refusals: dict[int, Refusal | None]
     # Why he may not appoint or remove maintainers (None: he may).
-    maintainers_refusal: policies.Refusal | None
+    maintainers_refusal: Refusal | None
 
     @property
     def pending_lines(self) -> "list[Decidable]":
@@ -403,7 +314,7 @@ class Decidable:
     """An admission to decide on, with why the user may not (None: he may)."""
 
     admission: RankingAdmission
-    refusal: policies.Refusal | None
+    refusal: Refusal | None
     changes: AdmissionChanges | None = None
 
 
@@ -455,7 +366,7 @@ def ranking_keeping(*, ranking_list: RankingList, user: AnyUser) -> RankingKeepi
         log = log.filter(kind__in=PUBLIC_LOG).exclude(
             tournament__isnull=False, tournament__is_public=False
         )
-    refusals: dict[int, policies.Refusal | None] = {}
+    refusals: dict[int, Refusal | None] = {}
     if maintains:
         decidable = [*pending, *(c.admission for c in changes)]
         staff_of = held_roles(tournament_ids={a.tournament_id for a in decidable}, user_id=user.pk)

@@ -1,5 +1,5 @@
 """What the ranking lists count: the finished tournaments that are public with public
-standings, once a maintainer has admitted them (tests/tournaments/test_ranking_governance.py),
+standings, once a maintainer has admitted them (tests/rankings/test_governance.py),
 and nothing a tournament hides, on any page or in the API."""
 
 import datetime
@@ -9,10 +9,13 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from rankings.models import RankingList
+from rankings.services.admissions import ranking_admission_admit, ranking_admission_request
+from rankings.services.lists import ranking_list_save
 from tests import factories
 from tests.tournaments.helpers import play
 from tournaments import services
-from tournaments.models import RankingList, Tournament
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +28,7 @@ def english(client):
 @pytest.fixture
 def ranking(django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        ranking = services.ranking_list_save(name="Clubliste", slug="club", months=6, min_rounds=1)
+        ranking = ranking_list_save(name="Clubliste", slug="club", months=6, min_rounds=1)
     RankingList.objects.filter(pk=ranking.pk).update(
         tournament_min_players=4, tournament_min_rounds=1
     )
@@ -37,10 +40,10 @@ def admitted(capture, tournament: Tournament, organiser) -> None:
     """The organiser asks the list to count the tournament, its maintainer admits it."""
     ranking = RankingList.objects.get(slug="club")
     with capture(execute=True):
-        admission = services.ranking_admission_request(
+        admission = ranking_admission_request(
             ranking_list=ranking, tournament=tournament, by=organiser
         )
-        services.ranking_admission_admit(
+        ranking_admission_admit(
             admission=admission, by=ranking.maintainers.get(username="listkeeper")
         )
 
@@ -97,7 +100,7 @@ def test_a_hidden_tournament_feeds_no_ranking_list_page_or_api(
     assert set(refused.value.message_dict) == set(hidden)
     assert ranked_players() == players_of(shown)
     hidden_player = tournament.entries.select_related("player").first().player
-    page = client.get(reverse("tournaments:ranking", args=["club"])).content.decode()
+    page = client.get(reverse("rankings:ranking", args=["club"])).content.decode()
     assert hidden_player.name not in page
     lines = APIClient().get(reverse("api:ranking", args=["club"])).json()["lines"]
     assert hidden_player.pk not in {line["player_id"] for line in lines}
@@ -169,7 +172,8 @@ def test_the_history_shows_no_points_of_hidden_standings(
     (line,) = page.context["history"]
     assert (line.rounds, line.points, line.average) == (None, None, None)
     assert "Standings hidden" in page.content.decode()
-    assert not page.context["places"]
+    # Nor the lists' box (``rankings.hooks.PlayerPlaces``): no place in a list.
+    assert reverse("rankings:ranking", args=["club"]) not in page.content.decode()
     (api_line,) = (
         APIClient().get(reverse("api:player-history", args=[player.pk])).json()["tournaments"]
     )

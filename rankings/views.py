@@ -1,26 +1,29 @@
-"""Ranking lists across tournaments and a player's history across them: public. The keeping of
+"""Ranking lists across tournaments: public. The keeping of
 a list on its page: its maintainers appoint and remove each other and admit or decline the
 tournaments whose organisers ask (from the tournament's settings page)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments import policies, selectors, services
-from tournaments.forms import MaintainerForm, RankingRequestForm, error_messages
-from tournaments.models import Player, RankingAdmission
+from rankings import policies, selectors
+from rankings.forms import MaintainerForm, RankingRequestForm
+from rankings.models import RankingAdmission
+from rankings.services import admissions
+from tournaments.forms import error_messages
 from tournaments.permissions import AuthenticatedHttpRequest, roles_of
+from tournaments.selectors.tournaments import tournament_get
 
 
 @require_GET
 def ranking_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
-        "tournaments/rankings.html",
+        "rankings/rankings.html",
         {"ranking_lists": selectors.ranking_lists(user=request.user)},
     )
 
@@ -32,35 +35,12 @@ def ranking_detail(request: HttpRequest, slug: str) -> HttpResponse:
     lines = selectors.ranking_lines(ranking_list=ranking)
     return render(
         request,
-        "tournaments/ranking.html",
+        "rankings/ranking.html",
         {
             "ranking": ranking,
             "keeping": selectors.ranking_keeping(ranking_list=ranking, user=request.user),
             "ranked": [line for line in lines if line.rank is not None],
             "unranked": [line for line in lines if line.rank is None],
-        },
-    )
-
-
-@require_GET
-def player_history(request: HttpRequest, pk: int) -> HttpResponse:
-    """A player across tournaments: each tournament's rounds, points and average, and where
-    they stand in the ranking lists."""
-    player = get_object_or_404(Player, pk=pk)
-    history = selectors.player_history(player=player, user=request.user)
-    # Those who correct persons see every person, the log, and what they may do.
-    changes = policies.may_change_person(user=request.user) is None
-    if not history and not changes:
-        raise Http404
-    return render(
-        request,
-        "tournaments/player_history.html",
-        {
-            "player": player,
-            "history": history,
-            "places": selectors.player_ranking_places(player=player, user=request.user),
-            "may_change": changes,
-            "changes": selectors.person_changes(player=player) if changes else [],
         },
     )
 
@@ -86,7 +66,7 @@ def ranking_maintainers(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
         if not form.is_valid():
             raise ValidationError(form.errors.as_data())
         if action == "add":
-            user = services.ranking_maintainer_add(
+            user = admissions.ranking_maintainer_add(
                 ranking_list=ranking, who=form.cleaned_data["user"], by=request.user
             )
             messages.success(
@@ -95,7 +75,7 @@ def ranking_maintainers(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
             )
         elif action == "remove":
             user = get_object_or_404(ranking.maintainers, username=form.cleaned_data["username"])
-            services.ranking_maintainer_remove(ranking_list=ranking, user=user, by=request.user)
+            admissions.ranking_maintainer_remove(ranking_list=ranking, user=user, by=request.user)
             messages.success(
                 request,
                 _("%(user)s no longer maintains the list.") % {"user": user.get_username()},
@@ -104,7 +84,7 @@ def ranking_maintainers(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
             raise ValidationError({"action": _("Choose what to do.")})
     except ValidationError as error:
         _refused(request, error)
-    return redirect("tournaments:ranking", slug)
+    return redirect("rankings:ranking", slug)
 
 
 @login_required
@@ -122,8 +102,8 @@ def ranking_admission(
     if refusal is not None and refusal.field is None:
         raise PermissionDenied(refusal.message)
     decide = {
-        "admit": services.ranking_admission_admit,
-        "decline": services.ranking_admission_decline,
+        "admit": admissions.ranking_admission_admit,
+        "decline": admissions.ranking_admission_decline,
     }.get(request.POST.get("action", ""))
     try:
         if decide is None:
@@ -145,7 +125,7 @@ def ranking_admission(
                 request,
                 _("%(tournament)s is declined.") % {"tournament": admission.tournament.name},
             )
-    return redirect("tournaments:ranking", slug)
+    return redirect("rankings:ranking", slug)
 
 
 @login_required
@@ -153,7 +133,7 @@ def ranking_admission(
 def ranking_requests(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """The tournament's organiser asks a ranking list to admit it (``action=request``,
     ``list``) or withdraws the request (``action=withdraw``); back to its settings page."""
-    tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+    tournament = tournament_get(slug=slug, user=request.user, counts=False)
     roles = roles_of(request, tournament)
     if refusal := policies.may_request_admission(tournament=tournament, roles=roles):
         raise PermissionDenied(refusal.message)
@@ -172,10 +152,10 @@ def ranking_requests(request: AuthenticatedHttpRequest, slug: str) -> HttpRespon
                 ranking_list=ranking,
                 tournament=tournament,
             )
-            services.ranking_admission_withdraw(admission=admission, by=request.user)
+            admissions.ranking_admission_withdraw(admission=admission, by=request.user)
             messages.success(request, _("The request is withdrawn."))
         else:
-            services.ranking_admission_request(
+            admissions.ranking_admission_request(
                 ranking_list=ranking, tournament=tournament, by=request.user
             )
             messages.success(

@@ -16,9 +16,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from doko import rankings
-from tournaments import policies, selectors
-from tournaments.models import RankingAdmission, RankingList, RankingLogEntry, Tournament
-from tournaments.services.ranking_lists import ranking_schedule
+from rankings import policies, selectors
+from rankings.models import RankingAdmission, RankingList, RankingLogEntry
+from rankings.services.lists import ranking_schedule
+from tournaments.models import Tournament
+from tournaments.policies import enforce
+from tournaments.selectors.tournaments import user_roles
 
 # A reason as long as a maintainer writes one.
 MOST_REASON = 2000
@@ -84,7 +87,7 @@ def ranking_maintainer_add(
 ) -> User:
     """Appoint a maintainer of the list, named by user name or e-mail address (or the
     account itself, from the administration); logged. Returns the account."""
-    policies.enforce(policies.may_change_maintainers(ranking_list=ranking_list, user=by))
+    enforce(policies.may_change_maintainers(ranking_list=ranking_list, user=by))
     assert isinstance(by, User)
     locked = _list_locked(ranking_list)
     user = who if isinstance(who, User) else _account(who)
@@ -108,7 +111,7 @@ def ranking_maintainer_remove(
 ) -> None:
     """Remove a maintainer (himself too); logged. A list keeps at least one maintainer once it
     has any: nobody would be left to admit a tournament or appoint another."""
-    policies.enforce(policies.may_change_maintainers(ranking_list=ranking_list, user=by))
+    enforce(policies.may_change_maintainers(ranking_list=ranking_list, user=by))
     assert isinstance(by, User)
     locked = _list_locked(ranking_list)
     maintainers = set(locked.maintainers.values_list("pk", flat=True))
@@ -144,9 +147,9 @@ def ranking_admission_request(
     """The tournament's organiser asks the list to admit it (again, after a decline or his
     withdrawal); logged. The maintainers decide once it has finished. A list of official
     tournaments only refuses a tournament not marked official at once (TSR 8.1.1)."""
-    policies.enforce(
+    enforce(
         policies.may_request_admission(
-            tournament=tournament, roles=selectors.user_roles(user=by, tournament=tournament)
+            tournament=tournament, roles=user_roles(user=by, tournament=tournament)
         )
     )
     assert isinstance(by, User)
@@ -192,8 +195,8 @@ def ranking_admission_withdraw(
     admission = RankingAdmission.objects.select_related("tournament", "ranking_list").get(
         pk=admission.pk
     )
-    roles = selectors.user_roles(user=by, tournament=admission.tournament)
-    policies.enforce(policies.may_withdraw_request(admission=admission, roles=roles))
+    roles = user_roles(user=by, tournament=admission.tournament)
+    enforce(policies.may_withdraw_request(admission=admission, roles=roles))
     assert isinstance(by, User)
     admission.status = RankingAdmission.Status.WITHDRAWN
     admission.save(update_fields=["status"])
@@ -280,7 +283,7 @@ def ranking_admission_admit(
     admission = RankingAdmission.objects.select_related("tournament", "ranking_list").get(
         pk=admission.pk
     )
-    policies.enforce(policies.may_decide_admission(admission=admission, user=by))
+    enforce(policies.may_decide_admission(admission=admission, user=by))
     assert isinstance(by, User)
     reason = _reason(reason, required=False)
     tournament = admission.tournament
@@ -319,7 +322,7 @@ def ranking_admission_decline(
     admission = RankingAdmission.objects.select_related("tournament", "ranking_list").get(
         pk=admission.pk
     )
-    policies.enforce(policies.may_decide_admission(admission=admission, user=by))
+    enforce(policies.may_decide_admission(admission=admission, user=by))
     assert isinstance(by, User)
     reason = _reason(reason, required=True)
     was_admitted = admission.status == RankingAdmission.Status.ADMITTED

@@ -11,19 +11,23 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from doko import sample_sheets
+from rankings.models import RankingAdmission, RankingList, RankingLogEntry
+from rankings.policies import may_decide_admission
+from rankings.selectors import ranking_keeping
+from rankings.services.admissions import (
+    ranking_admission_admit,
+    ranking_admission_decline,
+    ranking_admission_request,
+    ranking_maintainer_add,
+)
+from rankings.services.lists import ranking_list_save, rankings_rebuild
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from scoring.services import Actor
 from tests import factories
 from tests.tournaments.helpers import MATCH, play
-from tournaments import policies, selectors, services
-from tournaments.models import (
-    RankingAdmission,
-    RankingList,
-    RankingLogEntry,
-    SheetKeeping,
-    Tournament,
-)
+from tournaments import policies, services
+from tournaments.models import SheetKeeping, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -48,12 +52,12 @@ def keeper_of_lists():
 def ranking(capture, keeper_of_lists):
     admin = factories.user(username="list-admin", is_superuser=True, is_staff=True)
     with capture():
-        ranking = services.ranking_list_save(name="Clubliste", slug="club", months=6, min_rounds=1)
+        ranking = ranking_list_save(name="Clubliste", slug="club", months=6, min_rounds=1)
         RankingList.objects.filter(pk=ranking.pk).update(
             tournament_min_players=4, tournament_min_rounds=1
         )
         ranking.refresh_from_db()
-        services.ranking_maintainer_add(ranking_list=ranking, who="listkeeper", by=admin)
+        ranking_maintainer_add(ranking_list=ranking, who="listkeeper", by=admin)
     return ranking
 
 
@@ -93,10 +97,10 @@ def players_of(tournament: Tournament) -> set[int]:
 
 def request_and_admit(capture, ranking, tournament, organiser, maintainer):
     with capture():
-        admission = services.ranking_admission_request(
+        admission = ranking_admission_request(
             ranking_list=ranking, tournament=tournament, by=organiser
         )
-        return services.ranking_admission_admit(admission=admission, by=maintainer)
+        return ranking_admission_admit(admission=admission, by=maintainer)
 
 
 # N6: an organiser cannot put invented results into the lists on his own -----------------------
@@ -142,7 +146,7 @@ def test_replay_n6_an_organiser_alone_changes_no_ranking_list(capture, ranking, 
     mallory.groups.add(Group.objects.get(name=policies.ORGANISERS_GROUP))
     tournament = invented_tournament(capture, mallory)
     with capture():
-        services.rankings_rebuild()
+        rankings_rebuild()
     assert RankingList.objects.get(slug="club").data == before
 
     api = api_as(mallory)
@@ -153,7 +157,7 @@ def test_replay_n6_an_organiser_alone_changes_no_ranking_list(capture, ranking, 
     assert asked.status_code == 201, asked.content
     assert asked.json()["status"] == "requested"
     with capture():
-        services.rankings_rebuild()
+        rankings_rebuild()
     assert RankingList.objects.get(slug="club").data == before
 
     admit = reverse("api:ranking-admit", args=["club", tournament.slug])
@@ -190,16 +194,16 @@ def test_a_finished_tournament_counts_only_once_admitted(capture, ranking, keepe
     tournament, organiser = finished(capture)
     assert ranked_players() == set()
     with capture():
-        admission = services.ranking_admission_request(
+        admission = ranking_admission_request(
             ranking_list=ranking, tournament=tournament, by=organiser
         )
     assert ranked_players() == set()
     with capture():
-        services.ranking_admission_admit(admission=admission, by=keeper_of_lists)
+        ranking_admission_admit(admission=admission, by=keeper_of_lists)
     assert ranked_players() == players_of(tournament)
     # Declined later, with a reason, it drops out.
     with capture():
-        services.ranking_admission_decline(
+        ranking_admission_decline(
             admission=admission, by=keeper_of_lists, reason="Not a club tournament."
         )
     assert ranked_players() == set()
@@ -222,9 +226,7 @@ def test_a_staff_member_of_the_tournament_does_not_admit_it(capture, ranking, ke
     tournament, organiser = finished(capture)
     factories.role_grant(tournament=tournament, user=keeper_of_lists, role="scorekeeper")
     with capture():
-        services.ranking_admission_request(
-            ranking_list=ranking, tournament=tournament, by=organiser
-        )
+        ranking_admission_request(ranking_list=ranking, tournament=tournament, by=organiser)
     response = api_as(keeper_of_lists).post(
         reverse("api:ranking-admit", args=["club", tournament.slug]), {}, "json"
     )
@@ -238,12 +240,10 @@ def test_a_maintainer_whose_role_in_the_tournament_was_taken_away_does_not_admit
     tournament, organiser = finished(capture)
     grant = factories.role_grant(tournament=tournament, user=keeper_of_lists, role="scorekeeper")
     with capture():
-        services.ranking_admission_request(
-            ranking_list=ranking, tournament=tournament, by=organiser
-        )
+        ranking_admission_request(ranking_list=ranking, tournament=tournament, by=organiser)
     grant.delete()  # he leaves the staff, and then comes to decide
     admission = RankingAdmission.objects.get(tournament=tournament)
-    refusal = policies.may_decide_admission(admission=admission, user=keeper_of_lists)
+    refusal = may_decide_admission(admission=admission, user=keeper_of_lists)
     assert refusal is not None
     assert "were on the staff" in refusal.message
     response = api_as(keeper_of_lists).post(
@@ -264,9 +264,7 @@ def test_admitting_a_tournament_that_breaks_a_criterion_is_a_400_naming_it(
     )
     tournament, organiser = finished(capture)
     with capture():
-        services.ranking_admission_request(
-            ranking_list=ranking, tournament=tournament, by=organiser
-        )
+        ranking_admission_request(ranking_list=ranking, tournament=tournament, by=organiser)
     response = api_as(keeper_of_lists).post(
         reverse("api:ranking-admit", args=["club", tournament.slug]), {}, "json"
     )
@@ -298,20 +296,18 @@ def test_a_table_of_five_breaks_a_list_of_tables_of_four_only(capture, ranking, 
         factories.round_end(round_)
         services.round_close(round=round_)
     with capture():
-        admission = services.ranking_admission_request(
+        admission = ranking_admission_request(
             ranking_list=ranking, tournament=tournament, by=organiser
         )
     with pytest.raises(ValidationError) as refused:
-        services.ranking_admission_admit(admission=admission, by=keeper_of_lists)
+        ranking_admission_admit(admission=admission, by=keeper_of_lists)
     assert set(refused.value.message_dict) == {"tournament_tables_of_four_only"}
 
 
 def test_declining_without_a_reason_is_a_400_on_reason(capture, ranking, keeper_of_lists):
     tournament, organiser = finished(capture)
     with capture():
-        services.ranking_admission_request(
-            ranking_list=ranking, tournament=tournament, by=organiser
-        )
+        ranking_admission_request(ranking_list=ranking, tournament=tournament, by=organiser)
     url = reverse("api:ranking-decline", args=["club", tournament.slug])
     response = api_as(keeper_of_lists).post(url, {"reason": "  "}, "json")
     assert response.status_code == 400
@@ -397,19 +393,19 @@ def test_a_result_changed_after_admission_is_shown_to_the_maintainers(
 ):
     tournament, organiser = finished(capture, players=8)
     request_and_admit(capture, ranking, tournament, organiser, keeper_of_lists)
-    assert selectors.ranking_keeping(ranking_list=ranking, user=keeper_of_lists).changes == []
+    assert ranking_keeping(ranking_list=ranking, user=keeper_of_lists).changes == []
     # The arbitration panel disqualifies a player after the end (TSR 9.6.2 c).
     entry = tournament.entries.select_related("player").first()
     with capture():
         services.entry_disqualify(entry=entry)
-    (changed,) = selectors.ranking_keeping(ranking_list=ranking, user=keeper_of_lists).changes
+    (changed,) = ranking_keeping(ranking_list=ranking, user=keeper_of_lists).changes
     (line,) = changed.lines
     assert line.player == entry.player
     assert (line.change.then.status, line.change.now.status) == ("active", "disqualified")
     assert line.change.then.points == line.change.now.points
 
     client.force_login(keeper_of_lists)
-    page = client.get(reverse("tournaments:ranking", args=["club"])).content.decode()
+    page = client.get(reverse("rankings:ranking", args=["club"])).content.decode()
     assert "Changes since admission" in page
     assert "(disqualified)" in page
     assert line.player.name in page
@@ -417,7 +413,7 @@ def test_a_result_changed_after_admission_is_shown_to_the_maintainers(
     client.logout()
     assert (
         "Changes since admission"
-        not in client.get(reverse("tournaments:ranking", args=["club"])).content.decode()
+        not in client.get(reverse("rankings:ranking", args=["club"])).content.decode()
     )
     api = APIClient().get(reverse("api:ranking-admissions", args=["club"])).json()
     assert api["changes"] == []
@@ -427,12 +423,12 @@ def test_a_result_changed_after_admission_is_shown_to_the_maintainers(
 
     # Acknowledged: admitted again, with the results as they are now.
     with capture():
-        services.ranking_admission_admit(
+        ranking_admission_admit(
             admission=RankingAdmission.objects.get(tournament=tournament),
             by=keeper_of_lists,
             reason="Sheet being corrected.",
         )
-    assert selectors.ranking_keeping(ranking_list=ranking, user=keeper_of_lists).changes == []
+    assert ranking_keeping(ranking_list=ranking, user=keeper_of_lists).changes == []
     assert RankingLogEntry.objects.filter(kind="readmitted", tournament=tournament).exists()
 
 
@@ -446,16 +442,14 @@ def test_the_list_page_states_criteria_admitted_tournaments_and_log(
     request_and_admit(capture, ranking, tournament, organiser, keeper_of_lists)
     pending, its_organiser = finished(capture)
     with capture():
-        services.ranking_admission_request(
-            ranking_list=ranking, tournament=pending, by=its_organiser
-        )
-    page = client.get(reverse("tournaments:ranking", args=["club"])).content.decode()
+        ranking_admission_request(ranking_list=ranking, tournament=pending, by=its_organiser)
+    page = client.get(reverse("rankings:ranking", args=["club"])).content.decode()
     assert "at least 4 active players" in page
     assert tournament.name in page
     assert "listkeeper" in page
     assert pending.name not in page  # a pending request is the maintainers'
     client.force_login(keeper_of_lists)
-    page = client.get(reverse("tournaments:ranking", args=["club"])).content.decode()
+    page = client.get(reverse("rankings:ranking", args=["club"])).content.decode()
     assert pending.name in page
     assert "Requests waiting" in page
 
@@ -472,7 +466,7 @@ def test_the_list_page_takes_a_fixed_number_of_queries(
         request_and_admit(capture, ranking, tournament, organiser, keeper_of_lists)
         with capture():
             services.entry_disqualify(entry=tournament.entries.first())
-    url = reverse("tournaments:ranking", args=["club"])
+    url = reverse("rankings:ranking", args=["club"])
     with django_assert_max_num_queries(5):
         assert client.get(url).status_code == 200
     client.force_login(keeper_of_lists)
@@ -505,7 +499,7 @@ def test_the_administration_appoints_maintainers_logged_and_keeps_one(
 ):
     admin_client.cookies["django_language"] = "en"
     other = factories.user(username="other")
-    url = reverse("admin:tournaments_rankinglist_change", args=[ranking.pk])
+    url = reverse("admin:rankings_rankinglist_change", args=[ranking.pk])
     assert admin_client.get(url).status_code == 200
     with capture():
         response = admin_client.post(
@@ -519,9 +513,7 @@ def test_the_administration_appoints_maintainers_logged_and_keeps_one(
     assert response.status_code == 200
     assert "keeps at least one maintainer" in response.content.decode()
     assert set(ranking.maintainers.all()) == {keeper_of_lists, other}
-    assert (
-        admin_client.get(reverse("admin:tournaments_rankinglogentry_changelist")).status_code == 200
-    )
+    assert admin_client.get(reverse("admin:rankings_rankinglogentry_changelist")).status_code == 200
 
 
 def test_a_superuser_is_no_maintainer_unless_appointed(capture, ranking):
@@ -529,9 +521,7 @@ def test_a_superuser_is_no_maintainer_unless_appointed(capture, ranking):
     tournament, organiser = finished(capture)
     admin = factories.user(username="boss", is_superuser=True)
     with capture():
-        services.ranking_admission_request(
-            ranking_list=ranking, tournament=tournament, by=organiser
-        )
+        ranking_admission_request(ranking_list=ranking, tournament=tournament, by=organiser)
     response = api_as(admin).post(
         reverse("api:ranking-admit", args=["club", tournament.slug]), {}, "json"
     )

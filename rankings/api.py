@@ -1,7 +1,6 @@
-"""API for the ranking lists across tournaments and a player's history across them: public
+"""API for the ranking lists across tournaments, their keeping and the requests: public
 reads, a ranking list with ETags."""
 
-from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
@@ -11,10 +10,13 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import caching, policies, selectors, services
+from rankings import policies, selectors
+from rankings.models import RankingAdmission, RankingList
+from rankings.services import admissions
+from tournaments import caching
 from tournaments.api.common import etag_response
-from tournaments.api.persons import PersonSerializer, person_update
-from tournaments.models import Player, RankingAdmission, RankingList
+from tournaments.policies import enforce
+from tournaments.selectors.tournaments import tournament_get, user_roles
 
 
 class RankingListSerializer(serializers.ModelSerializer):
@@ -77,61 +79,6 @@ class RankingDetail(APIView):
             return body
 
         return etag_response(request, f'"api-ranking-{ranking.pk}-{ranking.version}"', build)
-
-
-class PlayerHistorySerializer(serializers.Serializer):
-    tournament = serializers.SlugField(source="tournament.slug")
-    tournament_name = serializers.CharField(source="tournament.name")
-    starts_on = serializers.DateField(source="tournament.starts_on")
-    start_number = serializers.IntegerField()
-    status = serializers.CharField()
-    standings_hidden = serializers.BooleanField(
-        help_text="The organiser hides this tournament's standings from you: every number "
-        "below is null"
-    )
-    rounds = serializers.IntegerField(allow_null=True, help_text="Confirmed rounds")
-    points = serializers.IntegerField(allow_null=True)
-    average = serializers.FloatField(allow_null=True)
-    best_round = serializers.IntegerField(allow_null=True)
-    solos_played = serializers.IntegerField(allow_null=True)
-    solos_won = serializers.IntegerField(allow_null=True)
-
-
-class PlayerHistory(APIView):
-    """A player across the tournaments you can see, newest first. PATCH corrects the person
-    (the site's administrators, a ranking list's maintainers): name, club, DDV number, for
-    every tournament of theirs; logged."""
-
-    permission_classes = [AllowAny]
-
-    @extend_schema(
-        responses=inline_serializer(
-            "PlayerTournaments",
-            {
-                "player_id": serializers.IntegerField(),
-                "name": serializers.CharField(),
-                "club": serializers.CharField(),
-                "tournaments": PlayerHistorySerializer(many=True),
-            },
-        )
-    )
-    def get(self, request, pk: int):
-        player = get_object_or_404(Player, pk=pk)
-        history = selectors.player_history(player=player, user=request.user)
-        if not history and policies.may_change_person(user=request.user) is not None:
-            raise Http404
-        return Response(
-            {
-                "player_id": player.pk,
-                "name": player.name,
-                "club": player.club,
-                "tournaments": PlayerHistorySerializer(history, many=True).data,
-            }
-        )
-
-    @extend_schema(request=PersonSerializer, responses=PersonSerializer)
-    def patch(self, request, pk: int):
-        return person_update(request, pk)
 
 
 # The keeping of a list: maintainers and admissions ------------------------------------------
@@ -235,8 +182,8 @@ class RankingDecision(APIView):
 
     permission_classes = [IsAuthenticated]
     actions = {
-        "admit": services.ranking_admission_admit,
-        "decline": services.ranking_admission_decline,
+        "admit": admissions.ranking_admission_admit,
+        "decline": admissions.ranking_admission_decline,
     }
 
     @extend_schema(request=ReasonSerializer, responses=AdmissionSerializer)
@@ -278,7 +225,7 @@ class RankingMaintainers(APIView):
         ranking = selectors.ranking_get(slug=slug, user=request.user)
         body = MaintainerSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        user = services.ranking_maintainer_add(
+        user = admissions.ranking_maintainer_add(
             ranking_list=ranking, who=body.validated_data["user"], by=request.user
         )
         return Response({"user": user.get_username()}, status=status.HTTP_201_CREATED)
@@ -292,9 +239,9 @@ class RankingMaintainer(APIView):
     @extend_schema(request=None, responses={204: None})
     def delete(self, request, slug: str, username: str):
         ranking = selectors.ranking_get(slug=slug, user=request.user)
-        policies.enforce(policies.may_change_maintainers(ranking_list=ranking, user=request.user))
+        enforce(policies.may_change_maintainers(ranking_list=ranking, user=request.user))
         user = get_object_or_404(ranking.maintainers, username=username)
-        services.ranking_maintainer_remove(ranking_list=ranking, user=user, by=request.user)
+        admissions.ranking_maintainer_remove(ranking_list=ranking, user=user, by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -320,9 +267,9 @@ class RankingRequests(APIView):
     permission_classes = [IsAuthenticated]
 
     def _tournament(self, request, slug: str):
-        tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
-        roles = selectors.user_roles(user=request.user, tournament=tournament)
-        policies.enforce(policies.may_request_admission(tournament=tournament, roles=roles))
+        tournament = tournament_get(slug=slug, user=request.user, counts=False)
+        roles = user_roles(user=request.user, tournament=tournament)
+        enforce(policies.may_request_admission(tournament=tournament, roles=roles))
         return tournament
 
     @extend_schema(responses=TournamentRankingLineSerializer(many=True))
@@ -343,7 +290,7 @@ class RankingRequests(APIView):
         )
         if ranking is None:
             raise serializers.ValidationError({"list": gettext("There is no such ranking list.")})
-        admission = services.ranking_admission_request(
+        admission = admissions.ranking_admission_request(
             ranking_list=ranking, tournament=tournament, by=request.user
         )
         return Response(AdmissionSerializer(admission).data, status=status.HTTP_201_CREATED)
@@ -356,12 +303,12 @@ class RankingRequestWithdraw(APIView):
 
     @extend_schema(request=None, responses=AdmissionSerializer)
     def post(self, request, slug: str, ranking: str):
-        tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
+        tournament = tournament_get(slug=slug, user=request.user, counts=False)
         ranking_list = selectors.ranking_get(slug=ranking, user=request.user)
         admission = get_object_or_404(
             RankingAdmission.objects.select_related("tournament", "ranking_list"),
             ranking_list=ranking_list,
             tournament=tournament,
         )
-        admission = services.ranking_admission_withdraw(admission=admission, by=request.user)
+        admission = admissions.ranking_admission_withdraw(admission=admission, by=request.user)
         return Response(AdmissionSerializer(admission).data)
