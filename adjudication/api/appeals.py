@@ -6,6 +6,7 @@ the minutes play stood still (TSR 8.5.1). An appeal is lodged at the address of 
 (``decisions``, ``sanctions``), by one view shape, ``AppealLodge``.
 """
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
@@ -175,9 +176,8 @@ class AppealLodge(AdjudicationAPIView):
     names how that is read (``detail``) and what the request gives (``lodge_serializer``)."""
 
     lodge_serializer: ClassVar[type[serializers.Serializer]]
-
-    def detail(self, tournament: Tournament, pk: int) -> Appealable:
-        raise NotImplementedError
+    # What is appealed, read in the tournament by its key: each subclass's own method.
+    detail: Callable[[Tournament, int], Appealable]
 
     def post(self, request, slug: str, pk: int):
         tournament = self.tournament()
