@@ -18,8 +18,9 @@ published, django-prepared-queries, stops at Django 2.1; README, "Stack").
 
 import copy
 import threading
+import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connections
@@ -49,6 +50,8 @@ class _Compiled:
     compiler: SQLCompiler
     models: bool  # model instances, else tuples (values_list)
     locks: bool  # FOR UPDATE in the SQL: only in a transaction
+    # The field converters by connection (``SQLCompiler.get_converters``), found on first use.
+    converters: weakref.WeakKeyDictionary = field(default_factory=weakref.WeakKeyDictionary)
 
 
 class Prepared:
@@ -81,11 +84,18 @@ class Prepared:
         with connection.cursor() as cursor:
             cursor.execute(compiled.sql, params)
             rows = cursor.fetchall()
-        # The converters of this thread's connection (the compiler was made on another's).
+        # The converters of this thread's connection (the compiler was made on another's),
+        # found once per connection: the ORM looks for them in every field on every read.
         compiler = copy.copy(compiled.compiler)
         compiler.connection = connection
+        converters = compiled.converters.get(connection)
+        if converters is None:
+            columns = [column[0] for column in compiler.select[: compiler.col_count]]
+            converters = compiled.converters[connection] = compiler.get_converters(columns)
+        if converters:
+            rows = list(compiler.apply_converters(rows, converters))
         if not compiled.models:
-            return list(compiler.results_iter(results=[rows], tuple_expected=True))
+            return [tuple(row) for row in rows]
         return _objects(compiler, rows, using)
 
     def _compile(self, arguments: Sequence[Argument], using: str) -> _Compiled:
@@ -145,7 +155,7 @@ def _flat(arguments: Sequence[Any]) -> list[Any]:
 
 
 def _objects(compiler: SQLCompiler, rows: list, using: str) -> list[Model]:
-    """The rows as the model's instances, with their ``select_related`` objects and
+    """The rows (converted) as the model's instances, with their ``select_related`` objects and
     annotations, as ``ModelIterable`` makes them."""
     select, klass_info = compiler.select, compiler.klass_info
     assert klass_info is not None
@@ -157,7 +167,7 @@ def _objects(compiler: SQLCompiler, rows: list, using: str) -> list[Model]:
     populators = get_related_populators(klass_info, select, using)  # type: ignore[call-arg]
     annotations = compiler.annotation_col_map or {}
     objects = []
-    for row in compiler.results_iter(results=[rows]):
+    for row in rows:
         instance = model.from_db(using, names, row[start:end])
         for populator in populators:
             populator.populate(row, instance)
