@@ -3,6 +3,7 @@ template's includes, tags and a blocktranslate per row cost more than the rest o
 Each row comes out as the template ``scoring/partials/sheet_body.html`` wrote it, byte for byte,
 with the same msgids (German first)."""
 
+import functools
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 
@@ -10,6 +11,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from scoring.models import Hand
 from scoring.rulings import SheetAdjudication
 from scoring.selectors.sheets import HandRow
 from scoring.templatetags.scoring_tags import contract_short, hand_initials
@@ -63,6 +65,20 @@ def sheet_rows(
     ]
 
 
+@functools.cache
+def _labels(name: str) -> dict:
+    """A field's choices of ``Hand`` by value: their labels are lazy, so they say themselves in
+    the language of the request that shows them."""
+    return dict(Hand._meta.get_field(name).flatchoices)
+
+
+def _shown(hand: Hand, name: str) -> str:
+    """What ``hand.get_<name>_display()`` shows, without the ORM making its choices into a
+    mapping again on every call."""
+    value = getattr(hand, name)
+    return str(_labels(name).get(value, value))
+
+
 def _row(
     row: HandRow,
     *,
@@ -101,7 +117,7 @@ def _row(
     out.append('</td>\n      <td class="small text-nowrap">')
     if hand.replay:
         out.append(
-            f'<span class="badge text-bg-warning" title="{escape(hand.get_replay_display())}">'
+            f'<span class="badge text-bg-warning" title="{escape(_shown(hand, "replay"))}">'
             f"{words['dealt_again']}</span> "
         )
     elif hand.not_played:
@@ -112,7 +128,7 @@ def _row(
     if hand.contract == "normal":
         out.append('<span class="text-body-secondary">–</span>')
     else:
-        label = escape(hand.get_contract_display())
+        label = escape(_shown(hand, "contract"))
         out.append(
             f'<abbr class="d-md-none" title="{label}">{escape(contract_short(hand.contract))}'
             f'</abbr><span class="d-none d-md-inline">{label}</span>'
@@ -125,7 +141,7 @@ def _row(
         if hand.solo_type:
             out.append(
                 '<span class="d-none d-lg-inline text-body-secondary"> '
-                f"({escape(hand.get_solo_type_display())})</span>"
+                f"({escape(_shown(hand, 'solo_type'))})</span>"
             )
     out.append(f'</td>\n      <td class="num">{hand.game_value}</td>\n')
     plus = "".join(
