@@ -8,9 +8,12 @@
 ``HandForm.line`` is the hand as the rules core reads it; the dealer comes from the sheet.
 """
 
+import copy
+import functools
 from typing import Any
 
 from django import forms
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from doko.rules.contracts import Contract, SoloType
@@ -81,6 +84,29 @@ class SeatsField(forms.CharField):
         return seats
 
 
+@functools.cache
+def _hand_fields(table_size: int, dealer: int, language: str | None) -> dict[str, forms.Field]:
+    """The fields of a hand's row at a table of ``table_size`` whose TSR dealer is ``dealer``:
+    the seats to choose from, the dealer's initial, a points field per seat (its label in
+    ``language``). Made once per process for each (a few dozen in all), shared by the forms."""
+    fields = copy.deepcopy(HandForm.base_fields)
+    soloist_field, dealer_field = fields["soloist"], fields["dealer"]
+    assert isinstance(soloist_field, forms.ChoiceField)  # as declared in HandForm
+    assert isinstance(dealer_field, forms.ChoiceField)
+    seats = [(seat, str(seat)) for seat in range(1, table_size + 1)]
+    soloist_field.choices = [("", "–"), *seats]
+    dealer_field.choices = seats
+    dealer_field.initial = dealer
+    for seat in range(1, table_size + 1):
+        fields[f"points_{seat}"] = forms.IntegerField(
+            label=_("Seat %(seat)d") % {"seat": seat},
+            min_value=-999,
+            max_value=999,
+            required=False,
+        )
+    return fields
+
+
 def _count(label, most):
     return forms.IntegerField(label=label, min_value=0, max_value=most, required=False)
 
@@ -133,25 +159,18 @@ class HandForm(forms.Form):
     wedding_solo = forms.BooleanField(label=_("Wedding played alone"), required=False)
 
     def __init__(self, *args, table_size: int, dealer: int, **kwargs):
+        # Django copies a form's declared fields deeply for every form it makes, which cost a
+        # hand's save more than the check of its hands (issue 45). Nothing changes a field of
+        # this form once it is made, so the forms of one table size, dealer and language share
+        # theirs (``_hand_fields``), each form with its own mapping of them; the copy it would
+        # make of the declared fields is of none.
+        self.base_fields: dict[str, forms.Field] = {}
         super().__init__(*args, **kwargs)
+        self.fields = dict(_hand_fields(table_size, dealer, get_language()))
         self.table_size = table_size
         # The TSR's dealer, unless the form names another (``dealer`` is the declared field's
         # name: ``form.dealer`` in a template).
         self.tsr_dealer = dealer
-        soloist_field, dealer_field = self.fields["soloist"], self.fields["dealer"]
-        assert isinstance(soloist_field, forms.ChoiceField)  # as declared above
-        assert isinstance(dealer_field, forms.ChoiceField)
-        seats = [(seat, str(seat)) for seat in range(1, table_size + 1)]
-        soloist_field.choices = [("", "–"), *seats]
-        dealer_field.choices = seats
-        dealer_field.initial = dealer
-        for seat in range(1, table_size + 1):
-            self.fields[f"points_{seat}"] = forms.IntegerField(
-                label=_("Seat %(seat)d") % {"seat": seat},
-                min_value=-999,
-                max_value=999,
-                required=False,
-            )
         self.line: HandLine | None = None
         self.entered: Entered | None = None
 

@@ -67,3 +67,25 @@ def test_each_language_has_its_own():
         english = blank_fields(**params)
     assert "Hand 3" in english
     assert german != english
+
+
+def test_forms_share_their_fields_but_not_what_one_form_was_sent():
+    """``HandForm``'s fields are made once per table size, dealer and language and shared: a
+    row typed wrong and shown with its errors changes nothing another form shows."""
+    with translation.override("de"):
+        typed = HandForm({"mode": "quick", "game_value": "x"}, table_size=5, dealer=2)
+        assert not typed.is_valid()
+        context = {"form": typed, "modes": MODES}
+        html = render_to_string("scoring/partials/entry_fields.html", context)
+        assert "is-invalid" in html
+        blank = HandForm(table_size=5, dealer=2)
+        assert blank.fields["game_value"] is typed.fields["game_value"]
+        assert blank.fields is not typed.fields
+        assert not blank.errors
+        assert blank["dealer"].value() == 2
+        assert "aria-invalid" not in str(blank["game_value"])  # Django's own widget
+        assert blank.fields["points_5"].label == "Position 5"
+        assert [value for value, _label in blank.fields["dealer"].choices] == [1, 2, 3, 4, 5]
+    with translation.override("en"):
+        assert HandForm(table_size=5, dealer=2).fields["points_5"].label == "Seat 5"
+    assert HandForm(table_size=4, dealer=3)["dealer"].value() == 3
