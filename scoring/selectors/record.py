@@ -75,7 +75,7 @@ def sheet_record(
     if kept is not None:
         return kept
     if seats is None:
-        seats = list(Seat.objects.filter(table_id=sheet.table_id).only("entry", "position"))
+        seats = _SEATS(sheet.table_id)
     players = {Player(seat.entry_id): seat.position for seat in seats}
     done: list[Done] = [Done(Deed.PLAYED, player) for player in players]
     same: set[tuple[Identity, Identity]] = set()
@@ -102,6 +102,9 @@ def sheet_record(
     return record
 
 
+# The table's players where the caller has not read them (a page's policies ask the record after
+# a write forgot it): compiled once.
+_SEATS = Prepared(lambda table_id: Seat.objects.filter(table_id=table_id).only("entry", "position"))
 _CHANGE, _READ, _SECOND, _SAME = "change", "read", "second", "same"
 
 
