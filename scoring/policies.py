@@ -190,7 +190,7 @@ def _who(
         return Refusal(_("This link does not open this scoresheet."))
     if not keeper:
         return None
-    size = table_size if table_size is not None else sheet.table.seats.count()
+    size = table_size if table_size is not None else sheet.table_size()
     if actor.seat.position != (seat := sheet.keeper(size)):
         return Refusal(
             _(
@@ -841,7 +841,7 @@ def may_attach_scan(
         if refusal is not None:
             return refusal
         assert actor.seat is not None  # either a user or a seat (Actor.__post_init__)
-        size = table_size if table_size is not None else sheet.table.seats.count()
+        size = table_size if table_size is not None else sheet.table_size()
         if actor.seat.position != (seat := sheet.keeper(size)):
             return Refusal(
                 _("The scorekeeper (seat %(seat)d) or the desk attaches the signed scoresheet.")

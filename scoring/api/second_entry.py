@@ -195,7 +195,7 @@ class ScoresheetSecondEntry(SecondEntryAPIView):
         against the TSR as the first entry is (400 with `problems`). Nobody types both
         entries of a sheet (400 on `by`)."""
         sheet, actor = self.desk(request, slug=slug, number=number, table=table)
-        size = sheet.table.seats.count()
+        size = sheet.table_size()
         payload = SecondEntryWriteSerializer(
             data=request.data,
             context={

@@ -432,7 +432,7 @@ class ScoresheetDetail(SheetAPIView):
         only the scorekeeper (their key, or a staff account) writes, and nothing is saved
         unless every hand is right."""
         sheet, actor = sheet_opened(request, slug=slug, number=number, table=table)
-        size = sheet.table.seats.count()
+        size = sheet.table_size()
         payload = HandsReplaceSerializer(
             data=request.data,
             context={
