@@ -442,14 +442,19 @@ def second_entry_state(
     seats: list[Seat] | None = None,
     adjudication: SheetAdjudication | None = None,
     check: SheetCheck | None = None,
+    read: SheetState | None = None,
 ) -> SheetState:
     """The second entry of a paper sheet as its entry page shows it: its own hands, rows with
     running totals and its check by the TSR, as ``sheet_state`` shows the first entry; but
     nothing of the first entry. Its hands are unsaved rows numbered in order. ``seats``,
     ``adjudication`` and ``check``: as its write read and checked them, if it was just
-    written."""
+    written; ``read``: the entry as the write read it, whose rows of the hands it left as they
+    were are taken over rather than made again."""
+    kept = read.hands if read is not None else []
     hands = [
-        Hand.from_line(scoresheet=sheet, number=number, line=line)
+        kept[number - 1]
+        if number <= len(kept) and read is not None and read.lines[number - 1] == line
+        else Hand.from_line(scoresheet=sheet, number=number, line=line)
         for number, line in enumerate(second_entry_lines(entry), start=1)
     ]
     time_over = entry.time_over_after_hand if entry is not None else None

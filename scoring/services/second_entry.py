@@ -50,6 +50,7 @@ from scoring.services.sheets import (
 )
 from tournaments.caching import table_changed
 from tournaments.policies import enforce
+from tournaments.prepared import Prepared
 
 Take = double_entry.Take
 TAKE = double_entry.TAKE
@@ -88,12 +89,18 @@ def _entry_locked(sheet: Scoresheet) -> SecondEntry | None:
     """The sheet's second entry, locked, read once the sheet is (``scoresheet_locked``): in a
     query of its own, which sees what a write before it committed. Joined to the sheet's lock
     it would be read as it was when the lock was asked for (``tests/test_concurrency.py``)."""
-    return (
+    found = _ENTRY_LOCKED(sheet.pk)
+    return found[0] if found else None  # one at most: a sheet's second entry is one to one
+
+
+# Every save of a second entry locks it: the query compiled once.
+_ENTRY_LOCKED = Prepared(
+    lambda sheet_id: (
         SecondEntry.objects.select_for_update(of=("self",))
         .select_related("by")
-        .filter(scoresheet_id=sheet.pk)
-        .first()
+        .filter(scoresheet_id=sheet_id)
     )
+)
 
 
 def _with_decision_lines(
@@ -235,7 +242,7 @@ def second_entry_hands_edit(
     if begun:
         record_forget(sheet)  # who types the second entry is in the sheet's record now
     state = selectors.second_entry_state(
-        sheet=sheet, entry=entry, seats=seats, adjudication=adjudication, check=check
+        sheet=sheet, entry=entry, seats=seats, adjudication=adjudication, check=check, read=read
     )
     return entry, state
 
