@@ -1,4 +1,5 @@
-"""Reads of a fixed shape, compiled by the ORM once and then run with new parameters.
+"""Reads of a fixed shape, compiled by the ORM once and then run with new parameters; and the
+inserts and saves of a write's rows, likewise (below, "Writes").
 
 On a tournament day's writes the database's own work is small; what a request costs the web
 process is mostly the ORM making SQL of the same querysets again and again (the four-eyes record
@@ -24,8 +25,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connections
-from django.db.models import Model, QuerySet
+from django.db.models import Field, Model, QuerySet
 from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
+from django.db.models.signals import post_save, pre_save
+from django.db.models.sql import InsertQuery
 from django.db.models.sql.compiler import SQLCompiler
 from django.db.transaction import TransactionManagementError
 
@@ -175,3 +178,139 @@ def _objects(compiler: SQLCompiler, rows: list, using: str) -> list[Model]:
             setattr(instance, name, row[position])
         objects.append(instance)
     return objects
+
+
+# Writes ------------------------------------------------------------------------------------------
+#
+# The same for the rows a write inserts and saves on every request (a sheet's new version, its
+# history, its hands, its players' results): ``insert`` is ``bulk_create`` and ``save`` is
+# ``Model.save`` of a row that exists, each made into SQL by the ORM's own compiler once per
+# model (and row count) and database, and run with the fields' values as the ORM prepares them
+# (``pre_save``, ``get_db_prep_save``). Where the model has receivers of ``pre_save`` or
+# ``post_save``, ``save`` leaves it to the ORM, which sends them; ``insert``, like
+# ``bulk_create``, sends none.
+
+
+@dataclass(frozen=True)
+class _Insert:
+    sql: str
+    fields: tuple[Field, ...]
+    returning: tuple[Field, ...]  # set on the objects from the rows the INSERT returns
+    by_column: bool  # the values a list per field (PostgreSQL's UNNEST), else row by row
+
+
+_INSERTS: dict[tuple, _Insert] = {}
+_UPDATES: dict[tuple, tuple[str, tuple[Field, ...]]] = {}
+
+
+def insert(objs: Sequence[Model], *, using: str = "default") -> Sequence[Model]:
+    """``bulk_create(objs)`` of new rows of one model (no primary key set), compiled once per
+    model, number of rows and database; the objects get their keys as ``bulk_create`` gives
+    them. Anything else (rows of several models, a key set) goes to ``bulk_create`` itself."""
+    if not objs:
+        return objs
+    model = type(objs[0])
+    if any(type(obj) is not model or obj.pk is not None for obj in objs):
+        return model._default_manager.using(using).bulk_create(objs)
+    for obj in objs:
+        obj._prepare_related_fields_for_save(operation_name="bulk_create")
+    key = (model, len(objs), using)
+    compiled = _INSERTS.get(key)
+    if compiled is None:
+        compiled = _INSERTS[key] = _insert_compiled(model, objs, using)
+    connection = connections[using]
+    rows = [
+        [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in compiled.fields]
+        for obj in objs
+    ]
+    params = (
+        [list(column) for column in zip(*rows, strict=True)]
+        if compiled.by_column
+        else [value for row in rows for value in row]
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(compiled.sql, params)
+        returned = cursor.fetchall() if compiled.returning else []
+    for obj, values in zip(objs, returned, strict=False):
+        for returned_field, value in zip(compiled.returning, values, strict=True):
+            setattr(obj, returned_field.attname, value)
+    for obj in objs:
+        obj._state.adding = False
+        obj._state.db = using
+    return objs
+
+
+def _insert_compiled(model: type[Model], objs: Sequence[Model], using: str) -> _Insert:
+    opts = model._meta
+    fields = tuple(
+        field
+        for field in opts.concrete_fields
+        if field is not opts.auto_field and not field.generated
+    )
+    if any(field.has_db_default() for field in fields):
+        raise ValueError(f"{opts.label}: a field with a database default is not prepared")
+    connection = connections[using]
+    query = InsertQuery(model)
+    query.insert_values(fields, objs, raw=False)
+    compiler = query.get_compiler(using=using)
+    returning: tuple[Field, ...] = ()
+    if connection.features.can_return_rows_from_bulk_insert:
+        returning = tuple(opts.db_returning_fields)
+        compiler.returning_fields = list(returning)
+    statements = compiler.as_sql()
+    if len(statements) != 1:
+        raise ValueError(f"{opts.label}: {len(statements)} statements for one insert")
+    sql, params = statements[0]
+    if len(params) == len(fields) * len(objs) and not any(isinstance(p, list) for p in params):
+        by_column = False
+    elif len(params) == len(fields) and all(isinstance(p, list) for p in params):
+        by_column = True
+    else:
+        raise ValueError(f"{opts.label}: the insert's parameters are laid out unlike its rows")
+    return _Insert(sql, fields, returning, by_column)
+
+
+def save(obj: Model, *, using: str = "default") -> None:
+    """``obj.save()`` of a row that exists (an UPDATE of every field by its key), compiled once
+    per model and database. Where the model has receivers of ``pre_save`` or ``post_save``, or
+    the row turns out to be gone, the ORM saves it (and sends them, or inserts it again)."""
+    model = type(obj)
+    if (
+        obj._state.adding
+        or obj.get_deferred_fields()  # the ORM saves only the fields loaded
+        or model._meta.parents  # a row in several tables
+        or pre_save.has_listeners(model)
+        or post_save.has_listeners(model)
+    ):
+        obj.save(using=using)
+        return
+    obj._prepare_related_fields_for_save(operation_name="save")
+    key = (model, using)
+    compiled = _UPDATES.get(key)
+    if compiled is None:
+        compiled = _UPDATES[key] = _update_compiled(model, using)
+    sql, fields = compiled
+    connection = connections[using]
+    params = [field.get_db_prep_save(field.pre_save(obj, False), connection) for field in fields]
+    params.append(model._meta.pk.get_db_prep_value(obj.pk, connection))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        updated = cursor.rowcount
+    if updated != 1:  # gone meanwhile: as Model.save does, insert it again
+        obj.save(using=using, force_insert=True)
+        return
+    obj._state.db = using
+
+
+def _update_compiled(model: type[Model], using: str) -> tuple[str, tuple[Field, ...]]:
+    opts = model._meta
+    fields = tuple(
+        field for field in opts.concrete_fields if not field.primary_key and not field.generated
+    )
+    if any(hasattr(field, "get_placeholder") for field in fields):
+        raise ValueError(f"{opts.label}: a field with a placeholder of its own is not prepared")
+    connection = connections[using]
+    quote = connection.ops.quote_name
+    columns = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    sql = f"UPDATE {quote(opts.db_table)} SET {columns} WHERE {quote(opts.pk.column)} = %s"
+    return sql, fields

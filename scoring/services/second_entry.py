@@ -48,6 +48,7 @@ from scoring.services.sheets import (
     lines_struck,
     scoresheet_locked,
 )
+from tournaments import prepared
 from tournaments.caching import table_changed
 from tournaments.policies import enforce
 from tournaments.prepared import Prepared
@@ -166,7 +167,7 @@ def _store(
     entry.differences = []
     entry.compared_at = None
     entry.proposed_choices = entry.proposed_by = entry.proposed_at = None
-    entry.save()
+    prepared.save(entry)
     table_changed(
         round_id=sheet.table.round_id, number=sheet.table.number
     )  # the desk shows how far the second entry is

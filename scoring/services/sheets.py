@@ -54,6 +54,7 @@ from scoring.selectors import (
 )
 from scoring.selectors.record import sheet_record
 from scoring.selectors.sheets import sheet_hands, table_seats
+from tournaments import prepared
 from tournaments.caching import table_changed
 from tournaments.messages import problem_message, require_valid
 from tournaments.models import Round, Seat, SheetKeeping, TournamentRole
@@ -216,8 +217,8 @@ def _record(
     if after is None:
         after = hand_lines(sheet_hands(sheet))
     sheet.version += 1
-    sheet.save()
-    ScoresheetChange.objects.create(
+    prepared.save(sheet)
+    change = ScoresheetChange(
         scoresheet=sheet,
         version=sheet.version,
         action=action,
@@ -228,6 +229,7 @@ def _record(
         before=before,
         after=sheet_snapshot(sheet=sheet, hands=list(after)),
     )
+    prepared.insert([change])
     # What a handed-in sheet gives its players counts in the standings (provisionally until
     # it is confirmed); a draft counts nowhere, so its hands change nothing there.
     if sheet.status != Scoresheet.Status.DRAFT or action in BACK_TO_DRAFT:
@@ -264,7 +266,7 @@ def _hands_store(
     row)."""
     if stored is None:
         sheet.hands.all().delete()
-        return Hand.objects.bulk_create(_hand_rows(sheet, hands, kept=0))
+        return list(prepared.insert(_hand_rows(sheet, hands, kept=0)))
     if stored_lines is None:
         stored_lines = hand_lines(stored)
     kept = 0
@@ -274,7 +276,7 @@ def _hands_store(
         kept += 1
     if kept < len(stored):
         Hand.objects.filter(scoresheet=sheet, number__gt=kept).delete()
-    return [*stored[:kept], *Hand.objects.bulk_create(_hand_rows(sheet, hands, kept=kept))]
+    return [*stored[:kept], *prepared.insert(_hand_rows(sheet, hands, kept=kept))]
 
 
 def _hand_rows(sheet: Scoresheet, hands: Sequence[HandLine], *, kept: int) -> list[Hand]:

@@ -130,3 +130,89 @@ def test_a_lock_is_taken_in_a_transaction_only_as_the_orm_takes_it():
                 read()
     else:
         assert [found.pk for found in LOCKED(seat.pk)] == [seat.pk]
+
+
+# Writes -----------------------------------------------------------------------------------------
+
+
+def _row(obj) -> dict:
+    return {field.attname: getattr(obj, field.attname) for field in obj._meta.concrete_fields}
+
+
+def test_an_insert_stores_what_bulk_create_stores(sheet):
+    """Rows of one model, one and several at once: the same rows in the database, the objects
+    given their keys and made saved, as ``bulk_create`` makes them; a JSON field, a date set
+    when added, a related account."""
+    from scoring.models import ScoresheetChange
+    from tournaments import prepared
+
+    def changes(first: int, count: int) -> list[ScoresheetChange]:
+        return [
+            ScoresheetChange(
+                scoresheet=sheet,
+                version=version,
+                action="hands",
+                by_name="Jürgen Groß",
+                before={"hands": [1, 2]},
+                after={"hands": [version]},
+            )
+            for version in range(first, first + count)
+        ]
+
+    for count in (1, 3, 3):  # a shape once compiled serves the next call too
+        first = 100 + ScoresheetChange.objects.count()
+        mine, theirs = changes(first, count), changes(first + 50, count)
+        assert prepared.insert(mine) == mine
+        ScoresheetChange.objects.bulk_create(theirs)
+        assert all(obj.pk is not None and not obj._state.adding for obj in mine)
+        for made, expected in zip(mine, theirs, strict=True):
+            stored = ScoresheetChange.objects.get(pk=made.pk)
+            assert stored.after == {"hands": [made.version]}
+            assert stored.at == made.at
+            ignored = {"id": 0, "version": 0, "at": 0, "after": 0}
+            compared = ScoresheetChange.objects.get(pk=expected.pk)
+            assert {**_row(stored), **ignored} == {**_row(compared), **ignored}
+
+
+def test_a_save_updates_every_field_as_the_orm_does(sheet):
+    from tournaments import prepared
+
+    sheet = Scoresheet.objects.get(pk=sheet.pk)
+    before = sheet.updated_at
+    sheet.version += 1
+    sheet.keeper_seat = 3
+    prepared.save(sheet)
+    stored = Scoresheet.objects.get(pk=sheet.pk)
+    assert stored.version == sheet.version
+    assert stored.keeper_seat == 3
+    assert stored.updated_at == sheet.updated_at > before  # auto_now, as the ORM sets it
+    assert _row(stored) == _row(sheet)
+
+
+def test_a_save_leaves_to_the_orm_what_it_must_do_itself(sheet):
+    """A model with receivers of its saves gets them; a row loaded with deferred fields saves
+    only those loaded; a new row is inserted."""
+    from django.db.models.signals import post_save
+
+    from tournaments import prepared
+
+    heard = []
+
+    def receiver(sender, instance, **kwargs):
+        heard.append(instance.pk)
+
+    post_save.connect(receiver, sender=Scoresheet)
+    try:
+        prepared.save(Scoresheet.objects.get(pk=sheet.pk))
+    finally:
+        post_save.disconnect(receiver, sender=Scoresheet)
+    assert heard == [sheet.pk]
+    partly = Scoresheet.objects.only("version").get(pk=sheet.pk)
+    partly.version = 99
+    prepared.save(partly)
+    assert Scoresheet.objects.get(pk=sheet.pk).version == 99
+    entry = SecondEntry.objects.get(scoresheet=sheet)
+    entry.delete()
+    fresh = SecondEntry(scoresheet=sheet, by=entry.by, version=1, hands=[])
+    prepared.save(fresh)
+    assert SecondEntry.objects.get(scoresheet=sheet).pk == fresh.pk

@@ -5,7 +5,7 @@ from collections.abc import Collection, Sequence
 
 from django.db import transaction
 
-from tournaments import play
+from tournaments import play, prepared
 from tournaments.models import SeatResult, Table, Tournament
 from tournaments.services.standings import standings_schedule
 
@@ -27,7 +27,7 @@ def results_refresh(
     deleted, _counts = SeatResult.objects.filter(table_id__in=ids).delete()
     if results is None:
         results = play.recorded().results(tables=Table.objects.filter(pk__in=ids))
-    SeatResult.objects.bulk_create(results)
+    prepared.insert(results)
     if deleted or results:
         for tournament_id in _tournaments_of(tables, ids):
             standings_schedule(tournament_id=tournament_id, table_ids=ids)
