@@ -1,12 +1,16 @@
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from django import template
+from django.template.loader import render_to_string
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
+from django.utils.text import Truncator
+from django.utils.translation import get_language
 
 from scoring import policies
 from scoring.models import CONTRACT_LABELS, CONTRACT_SHORT
@@ -30,6 +34,31 @@ def contract_labels_json() -> str:
     """Every contract's translated name by its key, as JSON: for the scripts that show a hand
     the server answered (static/js/offline-view.js); escaped as any tag's output."""
     return json.dumps({key: str(label) for key, label in CONTRACT_LABELS.items()})
+
+
+@register.simple_tag
+def next_hand_texts() -> str:
+    """The attributes that give the offline form the next hand's line in words, with its
+    numbers to fill in (``partials/next_hand_texts.html``): the same on every answer in one
+    language, so rendered once per language."""
+    return _next_hand_texts(get_language())
+
+
+@functools.cache
+def _next_hand_texts(language: str | None) -> str:
+    return mark_safe(render_to_string("scoring/partials/next_hand_texts.html"))  # our own template
+
+
+@register.filter
+def short_name(value: str) -> str:
+    """A name cut to ten characters as ``truncatechars:10`` cuts it, for a sheet's column
+    headings: the same few hundred names on every answer of a round, so cut once each."""
+    return _short_name(str(value))
+
+
+@functools.lru_cache(maxsize=4096)
+def _short_name(value: str) -> str:
+    return Truncator(value).chars(10)
 
 
 @register.filter

@@ -89,3 +89,20 @@ def test_forms_share_their_fields_but_not_what_one_form_was_sent():
     with translation.override("en"):
         assert HandForm(table_size=5, dealer=2).fields["points_5"].label == "Seat 5"
     assert HandForm(table_size=4, dealer=3)["dealer"].value() == 3
+
+
+def test_the_next_hands_words_for_the_offline_form_are_made_once_per_language():
+    """``{% next_hand_texts %}``: the attributes the offline form fills in (one hand, and
+    several), in the page's language, the same object on every answer."""
+    from scoring.templatetags.scoring_tags import next_hand_texts
+
+    with translation.override("en"):
+        english = next_hand_texts()
+        assert english.startswith('data-text-one="Next hand: seat {dealer} deals; {count} of')
+        assert "hands remain, compulsory solos included." in english
+        assert next_hand_texts() is english
+    with translation.override("de"):
+        german = next_hand_texts()
+    assert german != english
+    assert 'data-text-many="' in german
+    assert "{dealer}" in german
