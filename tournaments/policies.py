@@ -7,7 +7,7 @@ same function whether to show the button. ``roles`` are the actor's roles in the
 (``selectors.user_roles``, or ``permissions.roles_of`` for a request, which looks them up once).
 """
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -84,13 +84,28 @@ def may_create_tournament(*, user: User | AnonymousUser) -> Refusal | None:
 PERSON_PERMISSION = "tournaments.change_player"
 
 
+# Who else vouches for persons, asked by ``may_change_person``: each app above that has such
+# users registers a question when Django starts (rankings: a ranking list's maintainers, who
+# vouch for the results the lists are made of). Tournaments may not ask that app itself (it
+# stands above); without it, only the permission counts. By the question's name, so that a
+# second start-up registers nothing twice.
+_person_keepers: dict[str, Callable[[User], bool]] = {}
+
+
+def person_keeper_register(*, name: str, keeps: Callable[[User], bool]) -> None:
+    """An app's question whether a (signed-in) user keeps persons (registered once, at
+    start-up)."""
+    _person_keepers[name] = keeps
+
+
 def may_change_person(*, user: User | AnonymousUser) -> Refusal | None:
     """Correct a person's name, club or DDV number, or merge another record of the same person
     into theirs: what every tournament and ranking list of theirs refers to, so not any one
     organiser's. The site's administrators, users with the permission to change players, and
-    the maintainers of a ranking list (who vouch for the results the lists are made of)."""
-    if user.is_authenticated and (
-        user.has_perm(PERSON_PERMISSION) or user.ranking_lists_maintained.exists()
+    whoever an app above says keeps persons (``person_keeper_register``: the maintainers of a
+    ranking list)."""
+    if isinstance(user, User) and (
+        user.has_perm(PERSON_PERMISSION) or any(keeps(user) for keeps in _person_keepers.values())
     ):
         return None
     return Refusal(
