@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 from api_base.parsers import LimitedJSONParser
 from limits.clients import client_cookie_set
 from registration.models import OnlineRegistration, Registration
+from registration.policies import may_manage_registration
 from registration.registration_limits import registration_rate_wait
 from registration.selectors.personal import waiting_place
 from registration.selectors.registrations import (
@@ -31,7 +32,7 @@ from registration.selectors.registrations import (
 )
 from registration.services import claims as claim_services
 from registration.services import registrations as services
-from tournaments import policies, selectors
+from tournaments import selectors
 from tournaments.models import Tournament
 from tournaments.permissions import roles_of
 from tournaments.site import absolute_url
@@ -159,7 +160,7 @@ def _settings_data(tournament: Tournament) -> dict:
 
 def _manage(request, slug: str) -> Tournament:
     tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
-    refusal = policies.may_manage_registration(roles=roles_of(request, tournament))
+    refusal = may_manage_registration(roles=roles_of(request, tournament))
     if refusal is not None:
         raise exceptions.PermissionDenied(refusal.message)
     return tournament

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from doko.rules.deal import sheet_keeper
 from registration.models import Registration
+from registration.policies import may_withdraw_oneself
 from tournaments import play, policies
 from tournaments.models import Entry, Round, Seat, Table
 from tournaments.policies import Refusal
@@ -145,7 +146,7 @@ def personal_view(*, entry: Entry) -> PersonalView:
     """Everything the player's page shows: where to sit now and next (published seating only,
     ``policies.may_read_seating`` as anyone without a role), the results of the confirmed
     sheets, the rank when the standings are public, and whether they may still withdraw here
-    (``policies.may_withdraw_oneself``). A fixed number of queries."""
+    (``may_withdraw_oneself``). A fixed number of queries."""
     tournament = entry.tournament
     rounds = list(tournament.rounds.order_by("number"))
     current_round, next_number = _current_round(rounds)
@@ -174,7 +175,7 @@ def personal_view(*, entry: Entry) -> PersonalView:
         standings_public=public,
         rank=row.rank if row is not None else None,
         points=row.points if row is not None and row.played else None,
-        withdraw_refusal=policies.may_withdraw_oneself(entry=entry, drawn=drawn),
+        withdraw_refusal=may_withdraw_oneself(entry=entry, drawn=drawn),
         live=tournament.status != tournament.Status.FINISHED
         and any(
             r.status in (Round.Status.SEATED, Round.Status.RUNNING, Round.Status.FINISHED)

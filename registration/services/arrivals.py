@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from registration.models import Registration
+from registration.policies import may_withdraw_no_shows
 from registration.services.waiting import waiting_list_advance
 from tournaments import policies, selectors
 from tournaments.models import Entry, Tournament
@@ -69,13 +70,13 @@ def entry_check_in_undo(*, entry: Entry, by: User) -> Entry:
 @transaction.atomic
 def no_shows_withdraw(*, tournament: Tournament, by: User) -> NoShows:
     """Withdraw every active player who has not checked in, before the first draw
-    (``policies.may_withdraw_no_shows``); the places they free go to the waiting list, in order
+    (``may_withdraw_no_shows``); the places they free go to the waiting list, in order
     (``waiting_list_advance``): whoever moves up is then expected at the door too. Refused on
     ``entries`` when nobody has checked in yet (the desk has not started: withdrawing everyone
     is never meant)."""
     tournament = tournament_lock(tournament)
     policies.enforce(
-        policies.may_withdraw_no_shows(
+        may_withdraw_no_shows(
             tournament=tournament, roles=selectors.user_roles(user=by, tournament=tournament)
         )
     )

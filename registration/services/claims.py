@@ -8,7 +8,7 @@ a person of its own, and the claim stays open. It becomes the person's (the entr
 person's record, with her history and ranking lists) only when
 
 - an organiser confirms it at the desk, having compared the player with an ID
-  (``registration_claim_confirm``, ``policies.may_decide_claim``), or
+  (``registration_claim_confirm``, ``may_decide_claim``), or
 - the person confirms it from the address on record (the address of her latest entry), through
   the link mailed there where the site sends mail (``registration_claim_confirm_by_mail``).
 
@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from registration import claim_links, mails
 from registration.models import Registration
+from registration.policies import may_decide_claim
 from registration.selectors.claims import claim_link_find
 from tournaments import caching, policies, ranked, selectors
 from tournaments.mails import mail_leaves_the_server
@@ -132,7 +133,7 @@ def _decider(*, entry: Entry, by: User) -> Registration:
     """The online registration of the entry, locked, for whoever may decide its claim."""
     tournament = tournament_lock(entry.tournament)
     policies.enforce(
-        policies.may_decide_claim(
+        may_decide_claim(
             tournament=tournament, roles=selectors.user_roles(user=by, tournament=tournament)
         )
     )
@@ -247,7 +248,7 @@ def _bind(
 @transaction.atomic
 def registration_claim_confirm(*, entry: Entry, by: User) -> Registration:
     """The organiser confirms at the desk that the player (the entry of a registration made
-    online) is the person the registration names (``policies.may_decide_claim``): the entry
+    online) is the person the registration names (``may_decide_claim``): the entry
     becomes that person's; a claim set aside before may be confirmed too. Refused on
     ``claim`` while the person plays in the tournament under another start number (a
     conflict: one of the two is set aside first)."""

@@ -11,6 +11,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from registration.models import Registration
+from registration.policies import may_withdraw_oneself
 from registration.selectors import link_handout
 from registration.services.waiting import registration_cancel
 from tournaments import policies, selectors, workers
@@ -56,7 +57,7 @@ class Withdrawn:
 @transaction.atomic
 def personal_link_withdraw(*, found: Entry | Registration) -> Withdrawn:
     """The player withdraws through their personal link ("I cannot come"): an active player
-    before the first draw (``policies.may_withdraw_oneself``), whose place goes to the waiting
+    before the first draw (``may_withdraw_oneself``), whose place goes to the waiting
     list (``entry_withdraw``); a waiting registration leaves the waiting list
     (``registration_cancel``). Whoever holds the link may do this: it is the player's."""
     if isinstance(found, Registration):
@@ -64,7 +65,7 @@ def personal_link_withdraw(*, found: Entry | Registration) -> Withdrawn:
     tournament = tournament_lock(found.tournament)
     entry = Entry.objects.select_for_update().get(pk=found.pk)
     policies.enforce(
-        policies.may_withdraw_oneself(
+        may_withdraw_oneself(
             entry=entry, drawn=tournament.rounds.exclude(status=Round.Status.PLANNED).exists()
         )
     )

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from registration import mails
 from registration.models import OnlineRegistration, Registration, registration_person_key
+from registration.policies import may_manage_registration
 from registration.selectors.personal import waiting_place
 from registration.services.claims import claim_names_check
 from registration.services.waiting import (
@@ -52,7 +53,7 @@ class SettingsSaved:
 
 def _manage(*, tournament: Tournament, by: User) -> None:
     policies.enforce(
-        policies.may_manage_registration(roles=selectors.user_roles(user=by, tournament=tournament))
+        may_manage_registration(roles=selectors.user_roles(user=by, tournament=tournament))
     )
 
 

@@ -4,6 +4,7 @@ counts for whoever checks players in (the box ``hooks.CheckInSummary``)."""
 
 from django import template
 
+from registration.policies import may_decide_claim
 from registration.selectors.arrivals import check_in_counts
 from registration.selectors.claims import OpenClaim, claims_open
 from tournaments import policies
@@ -40,7 +41,7 @@ def check_in_button(context: template.Context, entry: Entry | None) -> dict:
         # The desk that scanned the code decides a claim here too, as on its list.
         "tournament": entry.tournament,
         "claim": claims_open(tournament=entry.tournament).get(entry.pk),
-        "claim_refusal": policies.may_decide_claim(tournament=entry.tournament, roles=roles),
+        "claim_refusal": may_decide_claim(tournament=entry.tournament, roles=roles),
     }
 
 

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from registration.models import Registration
+from registration.policies import may_decide_claim, may_withdraw_no_shows
 from registration.selectors.arrivals import (
     check_in_counts,
     check_in_etag,
@@ -70,7 +71,7 @@ def _claims(request: HttpRequest, tournament: Tournament) -> dict:
     may)."""
     return {
         "claims": claims_open(tournament=tournament),
-        "claim_refusal": policies.may_decide_claim(
+        "claim_refusal": may_decide_claim(
             tournament=tournament, roles=roles_of(request, tournament)
         ),
     }
@@ -136,7 +137,7 @@ def check_in_page(request: HttpRequest, slug: str) -> HttpResponse:
         return _revalidate(
             render(request, "registration/partials/check_in_live.html", context), etag
         )
-    context["no_shows_refusal"] = policies.may_withdraw_no_shows(
+    context["no_shows_refusal"] = may_withdraw_no_shows(
         tournament=tournament, roles=roles_of(request, tournament)
     )
     return render(request, "registration/check_in.html", context)
@@ -275,9 +276,7 @@ def no_shows(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Withdraw every player who has not checked in, asked once: the page lists them and who
     moves up from the waiting list into their places; the service decides on the POST."""
     tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
-    refusal = policies.may_withdraw_no_shows(
-        tournament=tournament, roles=roles_of(request, tournament)
-    )
+    refusal = may_withdraw_no_shows(tournament=tournament, roles=roles_of(request, tournament))
     if refusal is not None and refusal.field is None:
         raise PermissionDenied(refusal.message)
     if request.method == "POST":

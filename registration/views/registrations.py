@@ -18,6 +18,7 @@ from limits.clients import client_cookie_set
 from registration.claim_links import claim_token_read
 from registration.forms import RegisterForm, RegistrationSettingsForm
 from registration.models import Registration
+from registration.policies import may_manage_registration
 from registration.registration_limits import registration_rate_wait
 from registration.selectors.claims import claim_link_find
 from registration.selectors.registrations import (
@@ -27,7 +28,7 @@ from registration.selectors.registrations import (
 )
 from registration.services import registrations as services
 from registration.services.claims import registration_claim_confirm_by_mail
-from tournaments import mails, policies, selectors
+from tournaments import mails, selectors
 from tournaments.forms import error_messages, errors_to_form
 from tournaments.models import Round
 from tournaments.permissions import AuthenticatedHttpRequest, roles_of
@@ -159,7 +160,7 @@ def registration_manage(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
     """The organiser's page of the online registration: its settings, close and open again,
     those registered online, and the waiting list in order with its actions."""
     tournament = selectors.tournament_get(slug=slug, user=request.user, counts=False)
-    refusal = policies.may_manage_registration(roles=roles_of(request, tournament))
+    refusal = may_manage_registration(roles=roles_of(request, tournament))
     if refusal is not None:
         raise PermissionDenied(refusal.message)
     counts = registration_counts(tournament=tournament)
