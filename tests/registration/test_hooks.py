@@ -91,3 +91,17 @@ def test_the_pages_of_tournaments_show_the_boxes_through_the_registration_routes
         reverse("registration:personal-link-replace", args=[tournament.slug, entry.start_number])
         in edit
     )
+
+
+def test_a_seats_scoresheet_links_to_the_players_page_through_the_door(client):
+    from tournaments.models import Seat
+
+    tournament = factories.tournament(players=8)
+    round_ = factories.seated_round(tournament)
+    services.round_start(round=round_)
+    seat = Seat.objects.filter(round=round_).select_related("entry").first()
+    page = client.get(reverse("scoring:sheet-link", args=[seat.token]), follow=True)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert reverse("registration:personal-link", args=[seat.entry.link_key]) in html
+    assert 'id="personal-link"' in html
