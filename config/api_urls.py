@@ -5,6 +5,9 @@ from django.urls import path
 from adjudication import api as adjudication_api
 from config.login import ObtainAuthTokenLimited
 from rankings import api as rankings_api
+from registration.api import arrivals as arrivals_api
+from registration.api import personal as personal_api
+from registration.api import registrations as registrations_api
 from scoring import api as scoring_api
 from teams import api as teams_api
 from tournaments import api as tournament_api
@@ -69,30 +72,30 @@ urlpatterns = [
     # The check-in at the door (issue 33).
     path(
         "tournaments/<slug:slug>/check-in",
-        tournament_api.CheckInList.as_view(),
+        arrivals_api.CheckInList.as_view(),
         name="check-in",
     ),
     path(
         "tournaments/<slug:slug>/players/<int:start_number>/check-in",
-        tournament_api.EntryCheckIn.as_view(),
+        arrivals_api.EntryCheckIn.as_view(),
         name="entry-check-in",
     ),
     # The organiser decides a claim of a player registered online to be a person on record.
     path(
         "tournaments/<slug:slug>/players/<int:start_number>/claim/confirm",
-        tournament_api.EntryClaim.as_view(),
+        registrations_api.EntryClaim.as_view(),
         {"action": "confirm"},
         name="entry-claim-confirm",
     ),
     path(
         "tournaments/<slug:slug>/players/<int:start_number>/claim/set-aside",
-        tournament_api.EntryClaim.as_view(),
+        registrations_api.EntryClaim.as_view(),
         {"action": "set-aside"},
         name="entry-claim-set-aside",
     ),
     path(
         "tournaments/<slug:slug>/no-shows/withdraw",
-        tournament_api.NoShowsWithdraw.as_view(),
+        arrivals_api.NoShowsWithdraw.as_view(),
         name="no-shows-withdraw",
     ),
     path("rankings/", rankings_api.RankingLists.as_view(), name="rankings"),
@@ -125,57 +128,57 @@ urlpatterns = [
     # The online registration: players register (public), organisers manage it.
     path(
         "tournaments/<slug:slug>/registrations",
-        tournament_api.RegistrationList.as_view(),
+        registrations_api.RegistrationList.as_view(),
         name="registrations",
     ),
     path(
         "tournaments/<slug:slug>/registrations/<int:pk>",
-        tournament_api.RegistrationDetail.as_view(),
+        registrations_api.RegistrationDetail.as_view(),
         name="registration-detail",
     ),
     path(
         "tournaments/<slug:slug>/registrations/<int:pk>/admit",
-        tournament_api.RegistrationAdmit.as_view(),
+        registrations_api.RegistrationAdmit.as_view(),
         name="registration-admit",
     ),
     path(
         "tournaments/<slug:slug>/registrations/<int:pk>/move",
-        tournament_api.RegistrationMove.as_view(),
+        registrations_api.RegistrationMove.as_view(),
         name="registration-move",
     ),
     path(
         "tournaments/<slug:slug>/registration",
-        tournament_api.RegistrationSettings.as_view(),
+        registrations_api.RegistrationSettings.as_view(),
         name="registration",
     ),
     path(
         "tournaments/<slug:slug>/registration/close",
-        tournament_api.RegistrationState.as_view(),
+        registrations_api.RegistrationState.as_view(),
         {"action": "close"},
         name="registration-close",
     ),
     path(
         "tournaments/<slug:slug>/registration/reopen",
-        tournament_api.RegistrationState.as_view(),
+        registrations_api.RegistrationState.as_view(),
         {"action": "reopen"},
         name="registration-reopen",
     ),
     path("players/<int:pk>", tournament_api.PlayerHistory.as_view(), name="player-history"),
     # A player's personal link: the key in X-Player-Key, no account.
-    path("personal", tournament_api.PersonalDetail.as_view(), name="personal"),
+    path("personal", personal_api.PersonalDetail.as_view(), name="personal"),
     path(
         "personal/withdraw",
-        tournament_api.PersonalWithdraw.as_view(),
+        personal_api.PersonalWithdraw.as_view(),
         name="personal-withdraw",
     ),
     path(
         "tournaments/<slug:slug>/players/<int:start_number>/personal-link",
-        tournament_api.PersonalLink.as_view(),
+        personal_api.PersonalLink.as_view(),
         name="personal-link",
     ),
     path(
         "tournaments/<slug:slug>/players/<int:start_number>/personal-link/replace",
-        tournament_api.PersonalLinkReplace.as_view(),
+        personal_api.PersonalLinkReplace.as_view(),
         name="personal-link-replace",
     ),
     path("players/<int:pk>/merge", tournament_api.PersonMerge.as_view(), name="person-merge"),

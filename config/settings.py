@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "config.second_factor",
     "tournaments",
     "rankings",
+    "registration",
     "scoring",
     "adjudication",
     "teams",
@@ -328,7 +329,7 @@ REST_FRAMEWORK = {
 # for all the clients behind it together (a venue's Wi-Fi).
 PUBLIC_API_RATE_CLIENT = os.environ.get("PUBLIC_API_RATE_CLIENT", "240/min")
 PUBLIC_API_RATE_ADDRESS = os.environ.get("PUBLIC_API_RATE_ADDRESS", "6000/min")
-# Registrations sent on the public registration page and its API (tournaments/registration_limits.py):
+# Registrations sent on the public registration page and its API (registration/registration_limits.py):
 # few per client (its signed cookie), many per address, so that a club registering its members
 # from one shared connection gets through.
 REGISTRATION_RATE_CLIENT = os.environ.get("REGISTRATION_RATE_CLIENT", "10/hour")
@@ -369,7 +370,7 @@ PASSWORD_RESET_RATE_ADDRESS = os.environ.get("PASSWORD_RESET_RATE_ADDRESS", "20/
 SEAT_LINK_RATE = os.environ.get("SEAT_LINK_RATE", "120/min")
 SEAT_LINK_RATE_UNKNOWN = os.environ.get("SEAT_LINK_RATE_UNKNOWN", "300/min")
 # Made-up keys per address through the players' personal links (/p/<key>/ and the API's
-# X-Player-Key, tournaments/personal_keys.py); valid keys are never counted.
+# X-Player-Key, registration/personal_keys.py); valid keys are never counted.
 PERSONAL_LINK_RATE_UNKNOWN = os.environ.get("PERSONAL_LINK_RATE_UNKNOWN", "300/min")
 PUBLIC_API_MAX_BODY = 64 * 1024  # bytes; a 30-hand scoresheet is about 5 KB
 SPECTACULAR_SETTINGS = {
@@ -391,7 +392,7 @@ SPECTACULAR_SETTINGS = {
         "EntryStatusEnum": "tournaments.models.Entry.Status",
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "RoundStatusEnum": "tournaments.models.Round.Status",
-        "RegistrationStateEnum": "tournaments.models.Registration.State",
+        "RegistrationStateEnum": "registration.models.Registration.State",
         "RegistrationResultEnum": [(s, s) for s in ("registered", "waiting")],
         "TiebreakChainEnum": "tournaments.models.Tiebreaks",
         "TiebreaksEnum": [(t, t) for t in ("placings", "best_round", "start_number")],

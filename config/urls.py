@@ -35,6 +35,7 @@ urlpatterns = [
     path("api/v1/", include("config.api_urls", namespace="api")),
     path("", include("tournaments.urls", namespace="tournaments")),
     path("", include("rankings.urls", namespace="rankings")),
+    path("", include("registration.urls", namespace="registration")),
     path("", include("scoring.urls", namespace="scoring")),
     path("", include("adjudication.urls", namespace="adjudication")),
     path("", include("printing.urls", namespace="printing")),

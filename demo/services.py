@@ -33,6 +33,7 @@ from doko.simulation import simulate_match
 from rankings.models import RankingList
 from rankings.services.admissions import ranking_admission_admit, ranking_admission_request
 from rankings.services.lists import ranking_list_save
+from registration.services import claims, registrations
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
 from scoring.services import Actor
@@ -46,7 +47,6 @@ from tournaments.models import (
     Tournament,
     TournamentRole,
 )
-from tournaments.services import claims, registrations
 
 FIRST_NAMES = [
     "Anna",

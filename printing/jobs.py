@@ -155,7 +155,7 @@ def _personal_links(job: Job) -> Callable[[selectors.SeatRow], str] | None:
     if not job.site_url:
         return None
     site = job.site_url.rstrip("/")
-    return lambda seat: site + reverse("tournaments:personal-link", args=[seat.entry.link_key])
+    return lambda seat: site + reverse("registration:personal-link", args=[seat.entry.link_key])
 
 
 def _linked_per_seat(render: Callable[..., bytes], *, personal: bool = False) -> Builder:
@@ -243,7 +243,7 @@ def _build_personal_cards(job: Job, progress: pdf.Progress) -> tuple[str, bytes]
         tournament=job.tournament,
         entries=list(entries),
         url_for_entry=lambda entry: (
-            site + reverse("tournaments:personal-link", args=[entry.link_key])
+            site + reverse("registration:personal-link", args=[entry.link_key])
         ),
         warning=_links_warning(job),
         progress=progress,

@@ -1,14 +1,16 @@
 """What the ranking lists answer the tournaments app below them: they rebuild when a
 tournament's results or ranked settings change (``tournaments.ranked``), and they add a box to
 the tournament's settings page (the lists it asked to count for) and to a person's page (where
-they stand in each list) (``tournaments.page_boxes``)."""
+they stand in each list) (``tournaments.page_boxes``); and their maintainers correct persons
+(``tournaments.policies.may_change_person``)."""
 
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.template import Context
 
 from rankings import selectors
+from rankings.models import RankingList
 from rankings.services import lists
-from tournaments import page_boxes, ranked
+from tournaments import page_boxes, policies, ranked
 from tournaments.models import Player, Tournament
 from tournaments.round_page import render_box
 
@@ -59,7 +61,14 @@ class PlayerPlaces:
         return render_box(context, "rankings/partials/player_places.html", {"places": places})
 
 
+def maintains_a_list(user: User) -> bool:
+    """Whether the user keeps a ranking list: such a user corrects persons
+    (``tournaments.policies.may_change_person``)."""
+    return RankingList.objects.filter(maintainers=user).exists()
+
+
 def hooks_register() -> None:
+    policies.person_keeper_register(name="rankings", keeps=maintains_a_list)
     ranked.register(RankingLists())
     page_boxes.register(RankingRequests(), place=page_boxes.SETTINGS)
     page_boxes.register(PlayerPlaces(), place=page_boxes.PERSON)

@@ -7,18 +7,11 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from doko.rules.deal import sheet_keeper
+from registration.models import OnlineRegistration, Registration
 from scoring import services as scoring_services
 from scoring.services import Actor
 from tournaments import services
-from tournaments.models import (
-    Entry,
-    OnlineRegistration,
-    Player,
-    Registration,
-    Round,
-    Tournament,
-    TournamentRole,
-)
+from tournaments.models import Entry, Player, Round, Tournament, TournamentRole
 
 _counter = itertools.count(1)
 

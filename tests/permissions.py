@@ -208,8 +208,8 @@ TOURNAMENTS = [
     ),
     # Who hands out the personal links: the organiser and the adjudicator. Nobody in the
     # world has an address, so the mail is refused with its reason (400), nothing queued.
-    c("tournaments:personal-links-mail", "get", T, "L L L 200 403 403 200 200"),
-    c("tournaments:personal-links-mail", "post", T, "L L L 400 403 403 400 400"),
+    c("registration:personal-links-mail", "get", T, "L L L 200 403 403 200 200"),
+    c("registration:personal-links-mail", "post", T, "L L L 400 403 403 400 400"),
     c("tournaments:player", "get", E, PUBLIC),
     c("tournaments:entry-edit", "get", E, "L L L 403 403 403 200 200"),
     c(
@@ -238,9 +238,9 @@ TOURNAMENTS = [
     # The check-in at the door: the organisers and the desk (scorekeeper accounts, a role the
     # matrix has no line for); withdrawing the no-shows: organisers, refused once a round is
     # drawn (the matrix's round 1 runs: back to the list with the reason).
-    c("tournaments:check-in", "get", T, "L L L 403 403 403 200 200"),
+    c("registration:check-in", "get", T, "L L L 403 403 403 200 200"),
     c(
-        "tournaments:check-in-entry",
+        "registration:check-in-entry",
         "post",
         E,
         "L L L 403 403 403 302 302",
@@ -249,7 +249,7 @@ TOURNAMENTS = [
     # A claim of a player registered online to be a person on record: organisers decide it
     # at the desk (start number 1 was registered by hand: nothing to decide, back with why).
     c(
-        "tournaments:check-in-claim",
+        "registration:check-in-claim",
         "post",
         E,
         "L L L 403 403 403 302 302",
@@ -257,19 +257,19 @@ TOURNAMENTS = [
     ),
     # The page of the link mailed to a person's address on record: a made-up one opens nothing.
     c(
-        "tournaments:claim-confirm",
+        "registration:claim-confirm",
         "get",
         lambda ctx: {"token": "made-up"},
         "404 404 404 404 404 404 404 404",
     ),
     c(
-        "tournaments:claim-confirm",
+        "registration:claim-confirm",
         "post",
         lambda ctx: {"token": "made-up"},
         "404 404 404 404 404 404 404 404",
     ),
-    c("tournaments:no-shows", "get", T, "L L L 403 403 403 200 200"),
-    c("tournaments:no-shows", "post", T, "L L L 403 403 403 302 302"),
+    c("registration:no-shows", "get", T, "L L L 403 403 403 200 200"),
+    c("registration:no-shows", "post", T, "L L L 403 403 403 302 302"),
     c("tournaments:standings", "get", T, PUBLIC),
     c("tournaments:standings-table", "get", T, PUBLIC),
     c("tournaments:standings-csv", "get", T, PUBLIC),
@@ -350,37 +350,37 @@ TOURNAMENTS = [
     ),
     c("tournaments:player-history", "get", lambda ctx: {"pk": ctx.player}, PUBLIC),
     # A personal link's key is all it needs: whoever holds it sees the player's page.
-    c("tournaments:personal-link", "get", lambda ctx: {"key": ctx.personal_key}, PUBLIC),
+    c("registration:personal-link", "get", lambda ctx: {"key": ctx.personal_key}, PUBLIC),
     # Withdrawing through the link is the player's own, before the first draw only: the matrix's
     # round 1 is drawn, so it is refused (400, with the reason), whoever asks.
     c(
-        "tournaments:personal-link-withdraw",
+        "registration:personal-link-withdraw",
         "post",
         lambda ctx: {"key": ctx.personal_key},
         "400 400 400 400 400 400 400 400",
     ),
     # Replacing a player's link: those who hand links out (organiser, adjudicator).
-    c("tournaments:personal-link-replace", "post", OTHER, "L L L 302 403 403 302 302"),
+    c("registration:personal-link-replace", "post", OTHER, "L L L 302 403 403 302 302"),
     # The desk scanned the player's QR code: checked in from his page by those who check in.
     c(
-        "tournaments:personal-check-in",
+        "registration:personal-check-in",
         "post",
         lambda ctx: {"key": ctx.personal_key},
         "L L L 403 403 403 302 302",
     ),
     c(
-        "tournaments:personal-check-in-undo",
+        "registration:personal-check-in-undo",
         "post",
         lambda ctx: {"key": ctx.personal_key},
         "L L L 403 403 403 302 302",
     ),
     # The online registration: the players' page is public (the world has no registration
     # open, so a registration sent is refused on its state); the organiser's page is his.
-    c("tournaments:register", "get", T, PUBLIC),
-    c("tournaments:register", "post", T, "400 400 400 400 400 400 400 400", lambda ctx: REGISTER),
-    c("tournaments:registration-manage", "get", T, "L L L 403 403 403 200 200"),
+    c("registration:register", "get", T, PUBLIC),
+    c("registration:register", "post", T, "400 400 400 400 400 400 400 400", lambda ctx: REGISTER),
+    c("registration:registration-manage", "get", T, "L L L 403 403 403 200 200"),
     c(
-        "tournaments:registration-manage",
+        "registration:registration-manage",
         "post",
         T,
         "L L L 403 403 403 302 302",
@@ -1778,7 +1778,7 @@ def _sheet_scanned(sheet) -> tuple:
 
 def _waiting_list(tournament):
     """A registration on the online registration's waiting list."""
-    from tournaments.models import Registration
+    from registration.models import Registration
 
     return Registration.objects.create(
         tournament=tournament,

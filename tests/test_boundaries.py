@@ -21,6 +21,7 @@ APPS = [
     "config",
     "tournaments",
     "rankings",
+    "registration",
     "scoring",
     "adjudication",
     "teams",
@@ -87,7 +88,7 @@ def test_a_service_that_imports_the_tasks_running_it_closes_a_circle(copy):
     # every service module.
     results = copy / "tournaments" / "services" / "results.py"
     results.write_text(
-        results.read_text() + "\nfrom tournaments.tasks import personal_links_send\n"
+        results.read_text() + "\nfrom tournaments.tasks import password_reset_mail_task\n"
     )
     result = lint_imports(copy)
     assert result.returncode == 1
@@ -162,10 +163,16 @@ def test_no_app_imports_another_apps_private_names():
 
 # Templates keep to the layers too: a template loads the tag libraries of its own app and of the
 # apps below it, and includes or extends only their templates. A template is its app's by its
-# folder (``templates/<app>/…``, in the project's folder or an app's); the folder of Django's
-# auth pages, ``registration/``, is config's login and accounts; the generic ones at the top
-# (``base.html``, the error pages) lie below every app, which all extend them.
-TEMPLATE_FOLDERS = {"registration": "config.login"}
+# folder (``templates/<app>/…``, in the project's folder or an app's); the generic ones at the
+# top (``base.html``, the error pages) lie below every app, which all extend them. The folder of
+# Django's auth pages, ``registration/``, is shared with the registration app: the auth pages
+# (the login, the password reset, invitations, roles, the second factor; ``CONFIG_PAGES``) are
+# config's login and accounts, everything else in it is the registration app's.
+TEMPLATE_FOLDERS: dict[str, str] = {}
+CONFIG_PAGES = re.compile(
+    r"registration/(partials/)?(login|password_reset|invitation|roles|second_factor|"
+    r"staff_invitation|new_password)[._]"
+)
 GENERIC = "(generic)"
 LOAD = re.compile(r"{%\s*load\s+(.*?)\s*%}")
 INCLUDE = re.compile(r"""{%\s*(include|extends)\s+(["'])(.+?)\2""")
@@ -204,6 +211,8 @@ def layer_of(module: str, stack: list[list[tuple[str, bool]]]) -> tuple[int, str
 
 def template_module(name: str) -> str:
     """The module a template belongs to, by its name (``scoring/partials/x.html``)."""
+    if CONFIG_PAGES.match(name):
+        return "config.login"
     folder, _, rest = name.partition("/")
     return TEMPLATE_FOLDERS.get(folder, folder) if rest else GENERIC
 
@@ -289,6 +298,23 @@ def test_an_upward_load_or_include_in_a_template_is_named(tmp_path):
         "tournaments/page.html:3: includes adjudication/partials/form.html (adjudication, above tournaments)",
         "tournaments/page.html:4: loads scoring_tags (scoring.templatetags.scoring_tags, above tournaments)",
         "tournaments/page.html:5: loads gone_tags (no app has this library)",
+    ]
+
+
+def test_the_registration_folder_is_the_apps_but_for_configs_auth_pages(tmp_path):
+    # Django's auth pages share ``registration/`` with the registration app: theirs are
+    # config's (the top), the app's own keep to its layer, beside scoring.
+    folder = tmp_path / "registration"
+    folder.mkdir()
+    (folder / "login.html").write_text('{% include "scoring/partials/x.html" %}\n')
+    (folder / "check_in.html").write_text(
+        '{% load tournament_tags scoring_tags %}{% include "printing/x.html" %}\n'
+    )
+    assert template_module("registration/partials/second_factor_code.html") == "config.login"
+    assert template_module("registration/partials/check_in_row.html") == "registration"
+    assert upward_references(template_files([tmp_path]), Engine.get_default().libraries) == [
+        "registration/check_in.html:1: loads scoring_tags (scoring.templatetags.scoring_tags, beside registration)",
+        "registration/check_in.html:1: includes printing/x.html (printing, above registration)",
     ]
 
 

@@ -4,7 +4,8 @@ Every app's routes are in its namespace (``scoring:table``), and a lower app may
 upper app's route, as it may not import it (the layers of pyproject.toml's import-linter
 contract; tests/test_boundaries.py checks both). Yet the pages link upwards: the round's page
 to each table's page (scoring), the tournament's page to the adjudication and the staff pages,
-the home page to the team competitions, the entry list to its printouts. So this module names
+the home page to the team competitions, the entry list to its printouts, a scoresheet to
+the player's personal page. So this module names
 each such door (``DOORS``: what the lower page asks for, and what it gives the door), and the
 app above answers: its ``AppConfig.ready`` calls ``register`` with the door's label and a
 function that makes the address from those arguments, as the round's page gets its boxes
@@ -28,6 +29,8 @@ DOORS = {
     "sheet": "the tournament's slug, the round's number, the table's number: its scoresheet",
     "seat-sheet": "a seat's key: the scoresheet under the seat's private link",
     "desk": "the tournament's slug, the round's number: the desk's page of the round",
+    # registration
+    "personal-link": "a personal link's key: the player's page for the whole tournament",
     # adjudication
     "complaint": "the tournament's slug, the round's number, the table's number: a complaint",
     "decision": "the tournament's slug, a decision's id: the decision's page",

@@ -7,7 +7,7 @@ same function whether to show the button. ``roles`` are the actor's roles in the
 (``selectors.user_roles``, or ``permissions.roles_of`` for a request, which looks them up once).
 """
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -84,13 +84,28 @@ def may_create_tournament(*, user: User | AnonymousUser) -> Refusal | None:
 PERSON_PERMISSION = "tournaments.change_player"
 
 
+# Who else vouches for persons, asked by ``may_change_person``: each app above that has such
+# users registers a question when Django starts (rankings: a ranking list's maintainers, who
+# vouch for the results the lists are made of). Tournaments may not ask that app itself (it
+# stands above); without it, only the permission counts. By the question's name, so that a
+# second start-up registers nothing twice.
+_person_keepers: dict[str, Callable[[User], bool]] = {}
+
+
+def person_keeper_register(*, name: str, keeps: Callable[[User], bool]) -> None:
+    """An app's question whether a (signed-in) user keeps persons (registered once, at
+    start-up)."""
+    _person_keepers[name] = keeps
+
+
 def may_change_person(*, user: User | AnonymousUser) -> Refusal | None:
     """Correct a person's name, club or DDV number, or merge another record of the same person
     into theirs: what every tournament and ranking list of theirs refers to, so not any one
     organiser's. The site's administrators, users with the permission to change players, and
-    the maintainers of a ranking list (who vouch for the results the lists are made of)."""
-    if user.is_authenticated and (
-        user.has_perm(PERSON_PERMISSION) or user.ranking_lists_maintained.exists()
+    whoever an app above says keeps persons (``person_keeper_register``: the maintainers of a
+    ranking list)."""
+    if isinstance(user, User) and (
+        user.has_perm(PERSON_PERMISSION) or any(keeps(user) for keeps in _person_keepers.values())
     ):
         return None
     return Refusal(
@@ -338,14 +353,6 @@ def may_close_round(*, round: Round, roles: Collection[str]) -> Refusal | None:
     return Refusal(_("Only an organiser closes a round."))
 
 
-def may_manage_registration(*, roles: Collection[str]) -> Refusal | None:
-    """Open, change and close the online registration, and move players between the places
-    and the waiting list: organisers, who decide who plays."""
-    if set(roles) & ORGANISER:
-        return None
-    return Refusal(_("Only an organiser manages the registration and the waiting list."))
-
-
 def may_check_in(*, tournament: Tournament, roles: Collection[str]) -> Refusal | None:
     """Mark players as arrived at the door, or take it back: the organiser and the desk
     (scorekeeper accounts), until the tournament is finished."""
@@ -353,43 +360,6 @@ def may_check_in(*, tournament: Tournament, roles: Collection[str]) -> Refusal |
         return Refusal(_("Only an organiser or the desk (a scorekeeper) checks players in."))
     if tournament.status == Tournament.Status.FINISHED:
         return Refusal(_("The tournament is finished; nobody checks in any more."), "status")
-    return None
-
-
-def may_decide_claim(*, tournament: Tournament, roles: Collection[str]) -> Refusal | None:
-    """Confirm that a player registered online is the person on record the registration
-    names (its DDV number, else its name and club), or set the claim aside (issue 44): an
-    organiser, who compares the person with an ID at the desk; it gives the entry that
-    person's record, history and ranking lists, so the desk's scorekeeper accounts, who tick
-    arrivals off, do not. Until the tournament is finished."""
-    if not set(roles) & ORGANISER:
-        return Refusal(
-            _(
-                "Only an organiser confirms that a player is the person on record, after "
-                "checking an ID: ask an organiser at the desk."
-            )
-        )
-    if tournament.status == Tournament.Status.FINISHED:
-        return Refusal(
-            _("The tournament is finished; an administrator corrects a person now."), "status"
-        )
-    return None
-
-
-def may_withdraw_no_shows(*, tournament: Tournament, roles: Collection[str]) -> Refusal | None:
-    """Withdraw every player who has not checked in, in one action: organisers, and only
-    before the first round is drawn (TSR 8.3: the draw seats the players present); after it a
-    player is withdrawn one by one, which re-seats the drawn rounds."""
-    if not set(roles) & ORGANISER:
-        return Refusal(_("Only an organiser withdraws the players who did not come."))
-    if tournament.rounds.exclude(status=Round.Status.PLANNED).exists():
-        return Refusal(
-            _(
-                "A round is drawn already: withdraw a missing player one by one on the "
-                "players page, which re-seats the drawn rounds (TSR 8.3)."
-            ),
-            "rounds",
-        )
     return None
 
 
@@ -441,26 +411,5 @@ def may_print_every_link(*, roles: Collection[str], plays: bool) -> Refusal | No
                 "play with."
             ),
             plays=True,
-        )
-    return None
-
-
-def may_withdraw_oneself(*, entry: Entry, drawn: bool) -> Refusal | None:
-    """Withdraw through one's own personal link ("I cannot come"): an active player, before the
-    first round is drawn, when the place still goes to the waiting list. Once a round is drawn
-    the draw counts on them: the desk (the organiser) withdraws them and sees the re-seating."""
-    if entry.status != Entry.Status.ACTIVE:
-        return Refusal(
-            _("You are no longer active in this tournament (%(status)s).")
-            % {"status": entry.get_status_display()},
-            field="status",
-        )
-    if drawn:
-        return Refusal(
-            _(
-                "The first round has been drawn: to withdraw now, tell the desk (the "
-                "organiser), who withdraws you."
-            ),
-            field="rounds",
         )
     return None

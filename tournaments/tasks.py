@@ -1,12 +1,11 @@
 """Celery tasks: thin wrappers around the services they run. The rebuild of the standings has
 its own beside its service (``services.standings``), imported here so that a worker knows it
-(the ranking lists' is in ``rankings.tasks``); how a task reaches a worker is
+(the ranking lists' is in ``rankings.tasks``, the personal links' mail in ``registration.tasks``); how a task reaches a worker is
 ``tournaments.workers``."""
 
 from celery import shared_task
 
 from tournaments.services.accounts import password_reset_mail
-from tournaments.services.link_mails import personal_links_send
 
 # The rebuild's task stands beside its service: imported so that a worker knows it.
 from tournaments.services.standings import standings_rebuild_task  # noqa: F401
@@ -16,9 +15,3 @@ from tournaments.services.standings import standings_rebuild_task  # noqa: F401
 def password_reset_mail_task(email: str, language: str) -> None:
     """Mail the link to choose a new password, if ``email`` has an account."""
     password_reset_mail(email=email, language=language)
-
-
-@shared_task(name="tournaments.personal_links_mail", acks_late=True, reject_on_worker_lost=True)
-def personal_links_mail_task(tournament_id: int, entry_ids: list[int]) -> None:
-    """Mail the players their personal links (``services.link_mails.personal_links_send``)."""
-    personal_links_send(tournament_id=tournament_id, entry_ids=entry_ids)

@@ -4,7 +4,6 @@ from django.urls import path, register_converter
 
 from tournaments import views
 from tournaments.round_actions import ROUND_ACTIONS
-from tournaments.views import link_handout
 
 T = "tournaments/<slug:slug>/"
 R = T + "rounds/<int:number>/"
@@ -39,29 +38,11 @@ urlpatterns = [
     path(T, views.tournament_detail, name="tournament"),
     path(T + "players/", views.entry_list, name="entries"),
     path(T + "players/import/", views.players_import, name="players-import"),
-    path(
-        T + "players/personal-links/mail/",
-        link_handout.personal_links_mail_page,
-        name="personal-links-mail",
-    ),
     path(T + "players/<int:start_number>/", views.player_detail, name="player"),
     path(T + "players/<int:start_number>/edit/", views.entry_edit, name="entry-edit"),
-    path(
-        T + "players/<int:start_number>/personal-link/replace/",
-        views.personal_link_replace_view,
-        name="personal-link-replace",
-    ),
     path(T + "players/<int:start_number>/status/", views.entry_status, name="entry-status"),
     path(T + "players/<int:start_number>/substitute/", views.entry_replace, name="entry-replace"),
     path(T + "find/", views.find_table, name="find"),
-    path(T + "check-in/", views.check_in_page, name="check-in"),
-    path(T + "check-in/<int:start_number>/", views.check_in_entry, name="check-in-entry"),
-    # The organiser decides a claim of a player registered online to be a person on record.
-    path(T + "check-in/<int:start_number>/claim/", views.check_in_claim, name="check-in-claim"),
-    path(T + "check-in/no-shows/", views.no_shows, name="no-shows"),
-    # The online registration: the players' public page, and the organiser's.
-    path(T + "register/", views.register, name="register"),
-    path(T + "registration/", views.registration_manage, name="registration-manage"),
     path(T + "standings.csv", views.standings_csv, name="standings-csv"),
     path(T + "settings/", views.tournament_settings, name="tournament-settings"),
     path(T + "delete/", views.tournament_delete, name="tournament-delete"),
@@ -74,14 +55,6 @@ urlpatterns = [
     path(R + "extra-time/", views.round_extra_time, name="round-extra-time"),
     path(R + "<round_action:action>/", views.round_action, name="round-action"),
     path("players/<int:pk>/", views.player_history, name="player-history"),
-    # The person a registration names confirms it, from the link mailed to her address.
-    path("claims/<str:token>/", views.claim_confirm, name="claim-confirm"),
-    # A player's personal link for the whole tournament (its key is all it needs).
-    path("p/<str:key>/", views.personal_page, name="personal-link"),
-    path("p/<str:key>/withdraw/", views.personal_withdraw, name="personal-link-withdraw"),
-    # The desk scanned the player's QR code at the door: check him in from his page.
-    path("p/<str:key>/check-in/", views.personal_check_in, name="personal-check-in"),
-    path("p/<str:key>/check-in/undo/", views.personal_check_in_undo, name="personal-check-in-undo"),
     path("players/<int:pk>/correct/", views.person_edit, name="person-edit"),
     path("players/<int:pk>/merge/", views.person_merge, name="person-merge"),
 ]

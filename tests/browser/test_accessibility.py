@@ -71,9 +71,9 @@ def day():
         "sheet": reverse("scoring:sheet", args=[slug, 1, 1]),
         "desk": reverse("scoring:desk", args=[slug, 1]),
         "table (its seats' links)": reverse("scoring:table", args=[slug, 1, 1]),
-        "check-in": reverse("tournaments:check-in", args=[slug]),
-        "registration": reverse("tournaments:register", args=[slug]),
-        "personal page": reverse("tournaments:personal-link", args=[entry.link_key]),
+        "check-in": reverse("registration:check-in", args=[slug]),
+        "registration": reverse("registration:register", args=[slug]),
+        "personal page": reverse("registration:personal-link", args=[entry.link_key]),
         "player (his personal link)": reverse(
             "tournaments:entry-edit", args=[slug, entry.start_number]
         ),

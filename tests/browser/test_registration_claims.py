@@ -6,10 +6,10 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from registration.models import Registration
+from registration.services.registrations import registration_submit
 from tests import factories
 from tournaments import services
-from tournaments.models import Registration
-from tournaments.services.registrations import registration_submit
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -32,7 +32,7 @@ def test_the_desk_confirms_a_claim_on_a_phone_by_keyboard(new_page):
     page.get_by_label("Benutzername").fill("leitung")
     page.get_by_label("Passwort").fill("a-long-test-password")
     page.get_by_role("button", name="Anmelden").click()
-    page.goto(reverse("tournaments:check-in", args=[tournament.slug]))
+    page.goto(reverse("registration:check-in", args=[tournament.slug]))
     claim = page.locator("#claim-1")
     expect(claim).to_contain_text("DDV-Nummer 4711 angegeben, nicht bestätigt")
     expect(claim).to_contain_text("Erfasst: Jürgen Müller-Lüdenscheidt (Doko Rheinland)")

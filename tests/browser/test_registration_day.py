@@ -20,10 +20,11 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from doko.sample_sheets import full_match
+from registration.models import Registration
 from scoring.models import Scoresheet
 from tests import factories
 from tournaments import services
-from tournaments.models import Entry, Registration, Round
+from tournaments.models import Entry, Round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -51,7 +52,7 @@ def register(new_page, slug: str, number: int) -> tuple[str, Page]:
     """Player ``number`` registers on his own phone; returns the text of the answer and the page
     (on the answer, with the personal link)."""
     page = new_page(**PHONE, locale="en-GB")
-    page.goto(reverse("tournaments:register", args=[slug]))
+    page.goto(reverse("registration:register", args=[slug]))
     page.get_by_label("First name").fill(FIRST_NAMES[number % len(FIRST_NAMES)])
     page.get_by_label("Last name").fill(f"{LAST_NAMES[number % len(LAST_NAMES)]} {number}")
     page.get_by_label("E-mail address").fill(f"spieler{number}@example.org")
@@ -119,7 +120,7 @@ def test_the_organisers_day_from_registration_to_round_two(new_page):
 
 def _registration_opened(desk: Page, slug: str) -> None:
     """The organiser opens the registration: 30 places, a waiting list."""
-    desk.goto(reverse("tournaments:registration-manage", args=[slug]))
+    desk.goto(reverse("registration:registration-manage", args=[slug]))
     now = timezone.now()
     desk.get_by_label("Opens").fill(local(now - datetime.timedelta(hours=1)))
     desk.get_by_label("Closes").fill(local(now + datetime.timedelta(days=7)))
@@ -162,7 +163,7 @@ def _player_five_withdraws(new_page, links: dict[int, str], tournament) -> None:
 
 def _the_desk_checks_in_twenty_seven(desk: Page, slug: str) -> None:
     """At the door the desk ticks off 27 of the 30, one tap each."""
-    desk.goto(reverse("tournaments:check-in", args=[slug]))
+    desk.goto(reverse("registration:check-in", args=[slug]))
     arrived = desk.locator("#check-in-live").get_by_role("button", name="Arrived")
     expect(arrived).to_have_count(30)
     for ticked in range(27):

@@ -8,9 +8,9 @@ from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from registration.models import OnlineRegistration
+from registration.services.registrations import registration_submit
 from tests import factories
-from tournaments.models import OnlineRegistration
-from tournaments.services.registrations import registration_submit
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -51,7 +51,7 @@ def test_every_registration_action_is_within_a_phones_width(new_page):
             language="de",
         )
     page = german_phone(new_page, "leitung")
-    page.goto(reverse("tournaments:registration-manage", args=[tournament.slug]))
+    page.goto(reverse("registration:registration-manage", args=[tournament.slug]))
     actions = page.locator("table td").get_by_role("button")
     # Two admitted ("Zurück auf die Warteliste"), two waiting (give, up or down, remove).
     expect(actions).to_have_count(2 + 2 * 3)

@@ -78,7 +78,7 @@ def test_every_active_player_gets_a_card_with_the_qr_of_their_personal_link(
     printed = "".join(words.split())  # the address may wrap
     operators = operators_of(content)
     for entry in active:
-        url = "http://testserver" + reverse("tournaments:personal-link", args=[entry.link_key])
+        url = "http://testserver" + reverse("registration:personal-link", args=[entry.link_key])
         assert qr_drawn(operators, url)
         assert url in printed
         assert words.count(entry.sort_name) == 1
@@ -140,7 +140,7 @@ def test_the_cards_carry_the_site_url_when_it_is_set(
     printed = "".join(words_of(content).split())
     assert "testserver" not in printed
     entry = tournament.entries.get(start_number=1)
-    url = "http://192.168.1.20:8000" + reverse("tournaments:personal-link", args=[entry.link_key])
+    url = "http://192.168.1.20:8000" + reverse("registration:personal-link", args=[entry.link_key])
     assert url in printed
     assert qr_drawn(operators_of(content), url)
 
@@ -257,7 +257,7 @@ def test_the_seat_slips_keep_the_rounds_qr_and_name_the_personal_link(
             operators, "http://testserver" + reverse("scoring:sheet-link", args=[seat.token])
         )
         personal = "http://testserver" + reverse(
-            "tournaments:personal-link", args=[seat.entry.link_key]
+            "registration:personal-link", args=[seat.entry.link_key]
         )
         assert personal in printed
         assert not qr_drawn(operators, personal)  # one code on a slip: the round's
@@ -288,7 +288,7 @@ def test_one_players_card_is_printed_from_the_entry_edit_page(
     assert entry.sort_name in words
     assert qr_drawn(
         operators_of(content),
-        "http://testserver" + reverse("tournaments:personal-link", args=[entry.link_key]),
+        "http://testserver" + reverse("registration:personal-link", args=[entry.link_key]),
     )
 
 

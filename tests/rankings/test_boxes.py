@@ -34,3 +34,16 @@ def test_the_rebuild_by_hand_names_each_list(django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=True):
         ranking_list_save(name="Clubliste", slug="club")
     assert "ranking list club: 0 players" in ranked.rebuild()
+
+
+def test_a_lists_maintainer_corrects_persons_through_the_policy_hook():
+    from django.contrib.auth.models import User
+
+    from rankings.models import RankingList
+    from tournaments import policies
+
+    keeper = User.objects.create_user("keeper")
+    assert policies.may_change_person(user=keeper) is not None
+    ranking_list = RankingList.objects.create(name="Vereinsrangliste", slug="verein")
+    ranking_list.maintainers.add(keeper)
+    assert policies.may_change_person(user=keeper) is None

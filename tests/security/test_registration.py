@@ -18,9 +18,10 @@ import re
 import pytest
 from django.core import mail
 
+from registration.models import Registration
 from tests import factories
 from tournaments import services
-from tournaments.models import Entry, Player, Registration
+from tournaments.models import Entry, Player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

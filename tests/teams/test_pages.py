@@ -646,7 +646,7 @@ def test_a_match_day_page_has_no_online_registration_and_draws_one_round(client)
     slug = day.tournament.slug
     html = client.get(reverse("tournaments:tournament", args=[slug])).content.decode()
     assert "not open online" not in html
-    assert reverse("tournaments:registration-manage", args=[slug]) not in html
+    assert reverse("registration:registration-manage", args=[slug]) not in html
     round_ = tournament_services.round_create(tournament=day.tournament)
     page = client.get(reverse("tournaments:round", args=[slug, round_.number])).content.decode()
     assert "Draw rounds 1 to 1" not in page

@@ -83,9 +83,10 @@ def test_registrations_bound_before_claims_count_as_confirmed_and_old_twins_stay
     """Issue 44: a registration bound to the person of its number under the old rules stays
     bound, confirmed by nobody; the same person registered twice in spellings the old rule
     told apart keeps both rows, and only new registrations are refused."""
-    from tournaments.models import Player, Registration, player_search_key
-    from tournaments.services.claims import registration_claim_confirm
-    from tournaments.services.registrations import registration_submit
+    from registration.models import Registration
+    from registration.services.claims import registration_claim_confirm
+    from registration.services.registrations import registration_submit
+    from tournaments.models import Player, player_search_key
 
     organiser = factories.user()
     tournament = factories.tournament(organiser=organiser)
@@ -136,7 +137,7 @@ def test_registrations_bound_before_claims_count_as_confirmed_and_old_twins_stay
 
 @pytest.mark.django_db(transaction=True)
 def test_going_back_is_refused_while_two_registrations_name_one_number():
-    from tournaments.services.registrations import registration_submit
+    from registration.services.registrations import registration_submit
 
     tournament = factories.tournament()
     factories.registration_open(tournament)

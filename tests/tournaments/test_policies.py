@@ -124,3 +124,19 @@ def test_only_an_organiser_changes_settings_and_copies_a_tournament(role):
     assert policies.may_copy_tournament(roles={Role.ORGANISER}) is None
     assert policies.may_change_settings(tournament=None, roles={role}) is not None
     assert policies.may_copy_tournament(roles={role}) is not None
+
+
+@pytest.mark.django_db
+def test_may_change_person_works_with_no_app_hooked_in(monkeypatch):
+    """Tournaments asks the apps above who else keeps persons (rankings: a list's
+    maintainers) only through ``person_keeper_register``; with none registered, the
+    permission alone decides, and nothing above is read."""
+    from django.contrib.auth.models import AnonymousUser, Permission, User
+
+    monkeypatch.setattr(policies, "_person_keepers", {})
+    someone = User.objects.create_user("someone")
+    assert policies.may_change_person(user=someone) is not None
+    assert policies.may_change_person(user=AnonymousUser()) is not None
+    someone.user_permissions.add(Permission.objects.get(codename="change_player"))
+    someone = User.objects.get(pk=someone.pk)
+    assert policies.may_change_person(user=someone) is None

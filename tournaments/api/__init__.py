@@ -5,24 +5,8 @@ module per sub-domain, each with its serializers; the views are gathered here so
 can say ``api.RoundDetail``.
 """
 
-from tournaments.api.arrivals import CheckInList, EntryCheckIn, NoShowsWithdraw
-from tournaments.api.personal import (
-    PersonalDetail,
-    PersonalLink,
-    PersonalLinkReplace,
-    PersonalWithdraw,
-)
 from tournaments.api.persons import PersonMerge, PlayerHistory
 from tournaments.api.players import EntryList, EntryStatus, PlayersImport
-from tournaments.api.registrations import (
-    EntryClaim,
-    RegistrationAdmit,
-    RegistrationDetail,
-    RegistrationList,
-    RegistrationMove,
-    RegistrationSettings,
-    RegistrationState,
-)
 from tournaments.api.rounds import (
     FindTable,
     RoundAction,
@@ -40,28 +24,14 @@ from tournaments.api.tournaments import (
 )
 
 __all__ = [
-    "CheckInList",
     "ClubRankingView",
-    "EntryCheckIn",
-    "EntryClaim",
     "EntryList",
     "EntryStatus",
     "FindTable",
-    "NoShowsWithdraw",
     "PersonMerge",
-    "PersonalDetail",
-    "PersonalLink",
-    "PersonalLinkReplace",
-    "PersonalWithdraw",
     "PlayerDetail",
     "PlayerHistory",
     "PlayersImport",
-    "RegistrationAdmit",
-    "RegistrationDetail",
-    "RegistrationList",
-    "RegistrationMove",
-    "RegistrationSettings",
-    "RegistrationState",
     "RoundAction",
     "RoundClock",
     "RoundDetail",

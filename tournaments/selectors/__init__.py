@@ -5,14 +5,6 @@ here. One module per sub-domain; the names are gathered here so that callers can
 Each selector runs a fixed number of queries, whatever the number of players or rounds.
 """
 
-from tournaments.selectors.arrivals import (
-    CheckInCounts,
-    NoShowsPreview,
-    check_in_counts,
-    check_in_etag,
-    check_in_list,
-    no_shows_preview,
-)
 from tournaments.selectors.clock import (
     Clock,
     TablePlayingTime,
@@ -122,14 +114,12 @@ __all__ = [
     "IMPORT_KEPT",
     "SETTINGS",
     "AnyUser",
-    "CheckInCounts",
     "Clock",
     "ClubLine",
     "FoundPlayer",
     "FoundSeat",
     "Head",
     "NamedSeat",
-    "NoShowsPreview",
     "Opponent",
     "PlayerRound",
     "ResultSeat",
@@ -144,9 +134,6 @@ __all__ = [
     "TableTime",
     "TournamentContents",
     "TournamentLine",
-    "check_in_counts",
-    "check_in_etag",
-    "check_in_list",
     "clock_etag",
     "club_ranking_of",
     "current_round",
@@ -161,7 +148,6 @@ __all__ = [
     "import_upload_data",
     "name_filter",
     "name_key",
-    "no_shows_preview",
     "person_changes",
     "person_other",
     "persons_find",

@@ -13,7 +13,7 @@ from django.db.models import ProtectedError
 from django.utils.translation import gettext as _
 
 from doko.names import collapsed
-from tournaments import caching, ranked
+from tournaments import caching, entered, ranked
 from tournaments.models import Entry, PersonChange, Player, Seat, player_search_key
 from tournaments.policies import enforce, may_change_person
 from tournaments.services.common import name_lock, save_validated
@@ -184,9 +184,10 @@ def player_find_or_create(
 
 def person_unused_delete(*, player: Player, by: User | AnonymousUser | None) -> bool:
     """Delete a record that no entry and no registration names any more (the record of its
-    own a registration's entry had until its claim was confirmed, ``services.claims``), logged;
+    own a registration's entry had until its claim was confirmed, ``registration.services.claims``;
+    a registration's claim holds the person through ``entered.person_held``), logged;
     one that something else still holds on to (a team's member) is kept. Whether it went."""
-    if player.entries.exists() or player.claims.exists():
+    if player.entries.exists() or entered.person_held(player=player):
         return False
     before = person_snapshot(player)
     try:

@@ -1,6 +1,6 @@
 """Writes for players and their entries: registration, import, withdrawal, disqualification,
-reinstatement and substitutes (TSR 9.6.2 c, 10.1); and the waiting list of the online
-registration moving up into the places a withdrawal frees."""
+reinstatement and substitutes (TSR 9.6.2 c, 10.1). A withdrawal frees a place, which the apps
+above may fill (``tournaments.entered``: the online registration's waiting list)."""
 
 from dataclasses import dataclass
 
@@ -11,20 +11,18 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments import caching, player_import, registration_mails, selectors
+from tournaments import caching, entered, player_import, selectors
 from tournaments.models import (
     Entry,
-    OnlineRegistration,
+    Named,
     PersonChange,
     Player,
-    Registration,
     Round,
     Seat,
     Tournament,
     new_seat_token,
 )
 from tournaments.policies import may_correct_person_with_entry
-from tournaments.services.claims import claim_follow_entry, claim_mail_queue, registration_player
 from tournaments.services.common import save_validated, tournament_lock
 from tournaments.services.persons import (
     entries_follow,
@@ -50,8 +48,9 @@ class EntryChange:
 
     entry: Entry
     reseating: Reseating
-    # Who moved up from the waiting list into the place the change freed.
-    moved_up: tuple[Registration, ...] = ()
+    # Who moved up into the place the change freed (``entered.place_freed``: the online
+    # registration's waiting list).
+    moved_up: tuple[Named, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -71,10 +70,10 @@ def entry_create(
     A late entry (rounds already drawn but not started) is seated in those rounds, moving as
     few players as possible (``entry_register`` also says whom it moved).
     """
-    return _entry_add(tournament=tournament, player=player, start_number=start_number).entry
+    return entry_add(tournament=tournament, player=player, start_number=start_number).entry
 
 
-def _entry_add(
+def entry_add(
     *,
     tournament: Tournament,
     player: Player,
@@ -181,7 +180,7 @@ def entry_update(
             same_person=same_person,
         )
     save_validated(entry)
-    claim_follow_entry(entry=entry, by=by if isinstance(by, User) else None)
+    entered.entry_corrected(entry=entry, by=by if isinstance(by, User) else None)
     if left is not None and not left.entries.exists():
         person_log(
             player=None,
@@ -205,7 +204,7 @@ def entry_withdraw(*, entry: Entry) -> EntryChange:
 
     Rounds played keep their seats and results; rounds drawn but not started are re-seated,
     moving as few players as possible. Before the first draw the place goes to the first on the
-    online registration's waiting list (``waiting_list_advance``).
+    online registration's waiting list (``entered.place_freed``).
     """
     tournament = tournament_lock(entry.tournament)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
@@ -219,7 +218,7 @@ def entry_withdraw(*, entry: Entry) -> EntryChange:
     entry.status = Entry.Status.WITHDRAWN
     entry.save(update_fields=["status"])
     reseating = open_rounds_reseat(tournament=tournament)
-    moved_up = waiting_list_advance(tournament=tournament)
+    moved_up = entered.place_freed(tournament=tournament)
     standings_schedule(tournament_id=tournament.pk)
     return EntryChange(entry=entry, reseating=reseating, moved_up=tuple(moved_up))
 
@@ -419,7 +418,7 @@ def entry_register(
         ddv_number=ddv_number,
         same_person=same_person,
     )
-    return _entry_add(
+    return entry_add(
         tournament=tournament,
         player=player,
         start_number=start_number,
@@ -457,96 +456,3 @@ def entry_register_at_tables_of_five(
         same_person=same_person,
         email=email,
     )
-
-
-def _drawn(tournament: Tournament) -> bool:
-    """Whether a round of the tournament has been drawn: from then on players join only as late
-    entries, the organiser's decision (``late_entry_refusal``)."""
-    return tournament.rounds.exclude(status=Round.Status.PLANNED).exists()
-
-
-@transaction.atomic
-def registration_entry_make(*, registration: Registration) -> Entry:
-    """Give a registration its place: an entry under the name, club and address it gave, with
-    the registration's key as its personal link (the link the player was sent keeps working),
-    for a record of its own until its claim to be a person on record is confirmed
-    (``claims.registration_player``: never that person by itself, issue 44). Saves the
-    registration admitted, and mails the person it names, at the address on record, the link
-    that confirms it (``claims.claim_mail_queue``). After the first draw a late entry, seated
-    in the drawn rounds."""
-    tournament = tournament_lock(registration.tournament)
-    entry = _entry_add(
-        tournament=tournament,
-        player=registration_player(registration=registration),
-        start_number=None,
-        first_name=registration.first_name,
-        last_name=registration.last_name,
-        club=registration.club,
-        email=registration.email,
-    ).entry
-    entry.link_key = registration.key
-    entry.save(update_fields=["link_key"])
-    registration.state, registration.waiting_position = Registration.State.ADMITTED, None
-    registration.entry = entry
-    save_validated(registration)
-    claim_mail_queue(registration=registration)
-    return entry
-
-
-@transaction.atomic
-def registration_admit(*, registration: Registration) -> Registration:
-    """Give a registration from the waiting list a place (``registration_entry_make``). After
-    the first draw it is a late entry (``late_entry_refusal``)."""
-    tournament_lock(registration.tournament)
-    registration = Registration.objects.select_for_update().get(pk=registration.pk)
-    if registration.state != Registration.State.WAITING:
-        raise ValidationError(
-            {
-                "state": _("%(player)s is not on the waiting list (%(state)s).")
-                % {"player": registration.name, "state": registration.get_state_display()}
-            }
-        )
-    registration_entry_make(registration=registration)
-    return registration
-
-
-def waiting_list_advance(*, tournament: Tournament) -> list[Registration]:
-    """Fill the places free under the online registration's capacity from its waiting list, in
-    order, and tell each player by mail (when the site sends mail). Only before the first draw:
-    afterwards a player joins only as a late entry, which the organiser decides. Runs inside
-    the caller's transaction, the tournament locked. Returns who moved up."""
-    settings = OnlineRegistration.objects.filter(tournament=tournament).first()
-    if settings is None or settings.capacity is None or _drawn(tournament):
-        return []
-    active = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
-    free = settings.capacity - active
-    if free <= 0:
-        return []
-    waiting = list(
-        tournament.registrations.filter(state=Registration.State.WAITING).order_by(
-            "waiting_position", "created_at", "pk"
-        )[:free]
-    )
-    moved_up = [registration_admit(registration=registration) for registration in waiting]
-    if moved_up:
-        ids = [registration.pk for registration in moved_up]
-        transaction.on_commit(lambda: registration_mails.moved_up_send(registration_ids=ids))
-    return moved_up
-
-
-@transaction.atomic
-def registration_cancel(*, registration: Registration) -> Registration:
-    """Take a registration off the waiting list (the player cancelled, or the organiser removed
-    it); those behind move up one place. An admitted player is withdrawn instead
-    (``entry_withdraw``), which gives the place to the waiting list."""
-    registration = Registration.objects.select_for_update().get(pk=registration.pk)
-    if registration.state != Registration.State.WAITING:
-        raise ValidationError(
-            {
-                "state": _("%(player)s is not on the waiting list (%(state)s).")
-                % {"player": registration.name, "state": registration.get_state_display()}
-            }
-        )
-    registration.state, registration.waiting_position = Registration.State.CANCELLED, None
-    registration.save(update_fields=["state", "waiting_position"])
-    return registration

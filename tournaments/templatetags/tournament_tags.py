@@ -1,15 +1,14 @@
-"""Template helpers for the round clock, the venue screen, the QR codes of links, the check-in
-from a player's personal page (with a claim to decide), points with their sign, the boxes the apps above add to a
+"""Template helpers for the round clock, the venue screen, the QR codes of links, whether the
+reader checks players in, points with their sign, the boxes the apps above add to a
 round's page (``tournaments.round_page``), and the doors to their pages (``tournaments.doors``)."""
 
 from django import template
 from django.utils.safestring import mark_safe
 
-from tournaments import doors, mails, policies, qr, round_page, selectors
-from tournaments.models import Entry, Round, Tournament
+from tournaments import doors, mails, policies, qr, round_page
+from tournaments.models import Round, Tournament
 from tournaments.page_boxes import boxes as page_boxes_of
 from tournaments.permissions import roles_of
-from tournaments.selectors.claims import OpenClaim, claims_open
 
 register = template.Library()
 
@@ -63,41 +62,10 @@ def get_points(points: dict[int, int], seat: int) -> int | None:
 
 
 @register.filter
-def claim_of(claims: dict[int, OpenClaim], entry_id: int) -> OpenClaim | None:
-    """The open claim of a player registered online (``selectors.claims.claims_open``), by
-    the entry's id; None: none."""
-    return claims.get(entry_id) if claims else None
-
-
-@register.filter
 def paged(items, size: int) -> list:
     """``items`` in pages of ``size`` (the venue screen turns its pages)."""
     items = list(items)
     return [items[start : start + int(size)] for start in range(0, len(items), int(size))]
-
-
-@register.inclusion_tag("tournaments/partials/check_in_button.html", takes_context=True)
-def check_in_button(context: template.Context, entry: Entry | None) -> dict:
-    """On a player's personal page, for whoever may check players in (the desk scanned the
-    player's QR code at the door): a big "Check in" button, or the time and "Undo". Nothing
-    for anyone else; the reason where the tournament stands in the way (it is finished)."""
-    request = context.get("request")
-    if entry is None or request is None or not request.user.is_authenticated:
-        return {"show": False}
-    roles = roles_of(request, entry.tournament)
-    refusal = policies.may_check_in(tournament=entry.tournament, roles=roles)
-    if refusal is not None and refusal.field is None:
-        return {"show": False}
-    return {
-        "show": True,
-        "entry": entry,
-        "refusal": refusal,
-        "request": request,
-        # The desk that scanned the code decides a claim here too, as on its list.
-        "tournament": entry.tournament,
-        "claim": claims_open(tournament=entry.tournament).get(entry.pk),
-        "claim_refusal": policies.may_decide_claim(tournament=entry.tournament, roles=roles),
-    }
 
 
 def _checks_in(context: template.Context, tournament: Tournament) -> bool:
@@ -113,18 +81,6 @@ def checks_in(context: template.Context, tournament: Tournament) -> bool:
     """Whether the reader checks players in at the door (``policies.may_check_in``): he is
     shown who has arrived; the public is not."""
     return _checks_in(context, tournament)
-
-
-@register.inclusion_tag("tournaments/partials/check_in_summary.html", takes_context=True)
-def check_in_summary(context: template.Context, tournament: Tournament) -> dict:
-    """For whoever checks players in: "Check-in: 27 of 30 here", a link to the desk's list."""
-    if not _checks_in(context, tournament):
-        return {"show": False}
-    return {
-        "show": True,
-        "tournament": tournament,
-        "counts": selectors.check_in_counts(tournament=tournament),
-    }
 
 
 @register.simple_tag(takes_context=True)

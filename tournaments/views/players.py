@@ -24,10 +24,7 @@ from tournaments.forms import (
 from tournaments.models import Entry, Tournament
 from tournaments.permissions import AuthenticatedHttpRequest, require, roles_of
 from tournaments.roles import ORGANISER
-from tournaments.selectors.claims import claims_open
-from tournaments.views import link_handout
 from tournaments.views.common import organises, report_moves
-from tournaments.views.personal import personal_link_context
 
 
 @require_http_methods(["GET", "POST"])
@@ -76,9 +73,6 @@ def entry_list(request: HttpRequest, slug: str) -> HttpResponse:
             "is_organiser": is_organiser,
             "form": form,
             "fives": fives,
-            "handout": link_handout.handout_context(request, tournament),
-            # Who registered online naming a person on record, not confirmed yet (issue 44).
-            "claims": claims_open(tournament=tournament) if is_organiser else {},
         },
         status=400 if form is not None and form.errors else 200,
     )
@@ -132,7 +126,6 @@ def entry_edit(request: HttpRequest, slug: str, start_number: int) -> HttpRespon
             "entry": entry,
             "form": form,
             "person_refusal": person_refusal,
-            **personal_link_context(request, entry),
         },
         status=400 if form.errors else 200,
     )
