@@ -164,7 +164,7 @@ class HandForm(forms.Form):
         # this form once it is made, so the forms of one table size, dealer and language share
         # theirs (``_hand_fields``), each form with its own mapping of them; the copy it would
         # make of the declared fields is of none.
-        self.base_fields: dict[str, forms.Field] = {}
+        self.base_fields = {}  # type: ignore[misc]  # this form's own, not the class's
         super().__init__(*args, **kwargs)
         self.fields = dict(_hand_fields(table_size, dealer, get_language()))
         self.table_size = table_size

@@ -22,7 +22,7 @@ import threading
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import connections
 from django.db.models import Field, Model, QuerySet
@@ -200,10 +200,11 @@ class _Insert:
 
 
 _INSERTS: dict[tuple, _Insert] = {}
+_M = TypeVar("_M", bound=Model)
 _UPDATES: dict[tuple, tuple[str, tuple[Field, ...]]] = {}
 
 
-def insert(objs: Sequence[Model], *, using: str = "default") -> Sequence[Model]:
+def insert(objs: Sequence[_M], *, using: str = "default") -> Sequence[_M]:
     """``bulk_create(objs)`` of new rows of one model (no primary key set), compiled once per
     model, number of rows and database; the objects get their keys as ``bulk_create`` gives
     them. Anything else (rows of several models, a key set) goes to ``bulk_create`` itself."""
@@ -213,7 +214,7 @@ def insert(objs: Sequence[Model], *, using: str = "default") -> Sequence[Model]:
     if any(type(obj) is not model or obj.pk is not None for obj in objs):
         return model._default_manager.using(using).bulk_create(objs)
     for obj in objs:
-        obj._prepare_related_fields_for_save(operation_name="bulk_create")
+        obj._prepare_related_fields_for_save(operation_name="bulk_create")  # type: ignore[attr-defined]  # not in the stubs
     key = (model, len(objs), using)
     compiled = _INSERTS.get(key)
     if compiled is None:
@@ -251,7 +252,7 @@ def _insert_compiled(model: type[Model], objs: Sequence[Model], using: str) -> _
         raise ValueError(f"{opts.label}: a field with a database default is not prepared")
     connection = connections[using]
     query = InsertQuery(model)
-    query.insert_values(fields, objs, raw=False)
+    query.insert_values(fields, list(objs), raw=False)
     compiler = query.get_compiler(using=using)
     returning: tuple[Field, ...] = ()
     if connection.features.can_return_rows_from_bulk_insert:
@@ -284,7 +285,7 @@ def save(obj: Model, *, using: str = "default") -> None:
     ):
         obj.save(using=using)
         return
-    obj._prepare_related_fields_for_save(operation_name="save")
+    obj._prepare_related_fields_for_save(operation_name="save")  # type: ignore[attr-defined]  # not in the stubs
     key = (model, using)
     compiled = _UPDATES.get(key)
     if compiled is None:
@@ -311,6 +312,6 @@ def _update_compiled(model: type[Model], using: str) -> tuple[str, tuple[Field, 
         raise ValueError(f"{opts.label}: a field with a placeholder of its own is not prepared")
     connection = connections[using]
     quote = connection.ops.quote_name
-    columns = ", ".join(f"{quote(field.column)} = %s" for field in fields)
-    sql = f"UPDATE {quote(opts.db_table)} SET {columns} WHERE {quote(opts.pk.column)} = %s"
+    columns = ", ".join(f"{quote(str(field.column))} = %s" for field in fields)
+    sql = f"UPDATE {quote(opts.db_table)} SET {columns} WHERE {quote(str(opts.pk.column))} = %s"
     return sql, fields

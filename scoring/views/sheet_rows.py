@@ -7,6 +7,7 @@ import functools
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 
+from django.db.models import Field
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -69,7 +70,9 @@ def sheet_rows(
 def _labels(name: str) -> dict:
     """A field's choices of ``Hand`` by value: their labels are lazy, so they say themselves in
     the language of the request that shows them."""
-    return dict(Hand._meta.get_field(name).flatchoices)
+    field = Hand._meta.get_field(name)
+    assert isinstance(field, Field)  # a column of the hand's own
+    return dict(field.flatchoices)
 
 
 def _shown(hand: Hand, name: str) -> str:
