@@ -2,23 +2,15 @@
 it, whichever language their offences were added in."""
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from adjudication import services
 from adjudication.models import Decision, Offence
 from doko.rules.penalty import Severity
 from tests.adjudication.helpers import MATCH, enter
+from tests.migrating import migrate, migrate_to_latest
 
 BEFORE = [("adjudication", "0005_appeal_against_a_sanction")]
 AFTER = [("adjudication", "0006_offences_stored_by_code")]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 @pytest.mark.django_db(transaction=True)
@@ -59,7 +51,7 @@ def test_offences_named_in_either_language_get_their_code(tournament, sheet, sta
         )
         migrate(AFTER)
     finally:
-        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        migrate_to_latest()
 
     codes = dict(Offence.objects.values_list("name", "code"))
     assert codes == {
@@ -92,7 +84,7 @@ def test_old_decisions_learn_who_ruled_and_the_hands_at_their_initials(sheet, st
         migrate([("adjudication", "0009_staff_invitation")])
         migrate([("adjudication", "0010_decision_ruled_by_and_hands_at_initials")])
     finally:
-        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        migrate_to_latest()
     decision = Decision.objects.get()
     assert decision.ruled_by == staff["deputy"]
     assert decision.hands_at_initials == 4

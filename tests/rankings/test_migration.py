@@ -4,23 +4,15 @@ the content types move with them, so that the permissions given on them stay."""
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from rankings.models import RankingAdmission, RankingList, RankingLogEntry
 from tests import factories
+from tests.migrating import migrate, migrate_to_latest
 
 # The last migration of tournaments with the models, and the move.
 BEFORE = [("tournaments", "0032_springer")]  # rankings 0001 goes back with 0033
 AFTER = [("tournaments", "0033_rankings_moved_out"), ("rankings", "0001_initial")]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 @pytest.mark.django_db(transaction=True)
@@ -71,7 +63,7 @@ def test_the_move_keeps_every_list_admission_log_entry_maintainer_and_permission
         counts = (OldList.objects.count(), OldAdmission.objects.count(), OldLog.objects.count())
         migrate(AFTER)
     finally:
-        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        migrate_to_latest()
 
     assert (
         RankingList.objects.count(),

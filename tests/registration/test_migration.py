@@ -5,23 +5,15 @@ given on them stay."""
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from registration.models import OnlineRegistration, Registration
 from tests import factories
+from tests.migrating import migrate, migrate_to_latest
 
 # The last migration of tournaments with the models, and the move.
 BEFORE = [("tournaments", "0033_rankings_moved_out")]  # registration 0001 goes back with 0034
 AFTER = [("tournaments", "0034_registration_moved_out"), ("registration", "0001_initial")]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 @pytest.mark.django_db(transaction=True)
@@ -84,7 +76,7 @@ def test_the_move_keeps_every_registration_its_claim_and_the_permissions():
         counts = (OldSettings.objects.count(), OldRegistration.objects.count())
         migrate(AFTER)
     finally:
-        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        migrate_to_latest()
 
     assert (OnlineRegistration.objects.count(), Registration.objects.count()) == counts == (1, 2)
     settings = tournament.online_registration

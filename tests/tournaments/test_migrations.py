@@ -5,24 +5,16 @@ import datetime
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from rankings.models import RankingAdmission, RankingList, RankingLogEntry
 from rankings.services.lists import ranking_rebuild
 from tests import factories
+from tests.migrating import migrate, migrate_to_latest
 from tests.tournaments.helpers import play
 from tournaments.models import Tournament
 
 BEFORE = [("tournaments", "0020_standings_wanted")]
 AFTER = [("tournaments", "0021_ranking_governance")]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 @pytest.mark.django_db(transaction=True)
@@ -43,7 +35,7 @@ def test_what_counted_before_is_admitted_by_nobody_with_its_results():
         OldRankingList.objects.create(name="Clubliste", slug="club", months=6, min_rounds=1)
         migrate(AFTER)
     finally:
-        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        migrate_to_latest()
 
     # "club", and the default list of migration 0007 unless a transactional test before this
     # one emptied the tables.
@@ -114,7 +106,7 @@ def test_registrations_bound_before_claims_count_as_confirmed_and_old_twins_stay
         )
         migrate(CLAIMS_AFTER)
     finally:
-        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        migrate_to_latest()
 
     confirmed = Registration.objects.get(pk=bound.registration.pk)
     assert confirmed.claim == Registration.Claim.CONFIRMED
@@ -154,5 +146,5 @@ def test_going_back_is_refused_while_two_registrations_name_one_number():
         with pytest.raises(RuntimeError, match="cancel one of each first"):
             migrate(CLAIMS_BEFORE)
     finally:
-        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        migrate_to_latest()
     assert tournament.registrations.count() == 2
