@@ -494,6 +494,22 @@ class CeleryWorker:
             time.sleep(0.05)
         return True
 
+    def idle(self, *, since: int = 0, queued=lambda: 0, timeout: float = 30.0) -> bool:
+        """Whether the worker has finished every task it received after the log's first
+        ``since`` characters and ``queued()`` (the broker's waiting messages) is zero, waiting up
+        to ``timeout`` seconds. A test's database is emptied after it (TRUNCATE): a task still
+        writing then would deadlock with it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            log = self.log()[since:]
+            received = set(re.findall(r"\[([0-9a-f-]{36})\] received", log))
+            ended = set(re.findall(r"\[([0-9a-f-]{36})\] (?:succeeded|raised|retry|failed)", log))
+            if not queued() and received <= ended:
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.05)
+
     def stop(self) -> None:
         if self.process is not None:
             stop_process(self.process, group=True)

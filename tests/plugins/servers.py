@@ -291,6 +291,17 @@ def _celery_worker_process(redis_server, django_db_setup, tmp_path_factory):
     worker.stop()
 
 
+def _queued(url: str) -> int:
+    """How many messages wait in Redis at ``url`` for the worker (Celery's default queue)."""
+    import redis
+
+    try:
+        with redis.Redis.from_url(url) as client:
+            return int(client.llen("celery"))
+    except redis.RedisError:
+        return 0  # a test that stopped the broker (tests/test_faults.py) leaves nothing to wait for
+
+
 def _reset_celery_connections(app) -> None:
     from kombu import pools
 
@@ -322,6 +333,9 @@ def celery_worker(_celery_worker_process, redis_server, settings, transactional_
     try:
         yield worker
     finally:
+        # The test's database is emptied next: wait for what the test queued to be done.
+        if not worker.idle(since=log_start, queued=lambda: _queued(redis_server)):
+            print("The Celery worker was still busy after 30 s")
         app.conf.update(saved)
         _reset_celery_connections(app)
         print(f"--- Celery worker log ({worker.logfile}) ---\n{worker.log()[log_start:]}")
