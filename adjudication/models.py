@@ -24,6 +24,7 @@ from doko.rules.offences import STANDARD_OFFENCE
 from doko.rules.penalty import MOST_ANNOUNCEMENTS, Severity
 from doko.rules.procedure import WrittenLine
 from scoring.models import CONTRACT_LABELS, SOLO_TYPE_LABELS, Scoresheet
+from tournaments.constraints import OneQueryChecks
 from tournaments.models import OFFER_OPEN, Entry, Offer, Round, Tournament, TournamentRole
 
 SEVERITY_LABELS = {
@@ -52,7 +53,7 @@ def _penalty_sum():
     )
 
 
-class Offence(models.Model):
+class Offence(OneQueryChecks):
     """A standard offence of the tournament's catalogue with its preset outcome: a breach of
     the rules with its severity (TSR 9.2-9.4), or unsporting conduct (TSR 9.6), which the
     adjudicator decides alone only where it is a bound decision (TSR 9.6.3) with its points.
@@ -120,7 +121,7 @@ class Offence(models.Model):
         return gettext(standard.name) if standard else self.name
 
 
-class Decision(models.Model):
+class Decision(OneQueryChecks):
     """A complaint about a breach in one hand of a table's match, and the ruling on it.
 
     Open: the complaint is noted. Draft: the ruling is made and its penalty points worked out
@@ -385,7 +386,7 @@ class Decision(models.Model):
         )
 
 
-class Appeal(models.Model):
+class Appeal(OneQueryChecks):
     """A player's appeal against a decision of the adjudicator (TSR 8.2.1, 9.7.7): a ruling on
     a complaint, or the points of a bound decision he gave alone (TSR 9.6.3); and the
     arbitration panel's final decision on it: uphold, change or annul, with the members and
@@ -470,7 +471,7 @@ class Appeal(models.Model):
         return _("Appeal against %(decision)s") % {"decision": self.decision or self.sanction}
 
 
-class Sanction(models.Model):
+class Sanction(OneQueryChecks):
     """Unsporting conduct (TSR 9.6.2): a warning, a deduction of up to 12 points without credit
     to the other players, or disqualification. Decided by the arbitration panel, naming its
     members, or by the adjudicator alone where the offence is a bound decision (TSR 9.6.3);
@@ -616,7 +617,7 @@ class Event(models.Model):
         return words(self.message) if self.message else self.summary
 
 
-class StaffInvitation(models.Model):
+class StaffInvitation(OneQueryChecks):
     """A role offered to an e-mail address (TSR 8.2.1), waiting for its person: no account is
     looked up and none is made until the link is opened and accepted
     (``services.staff_invitation_accept``). An address with an account accepts by logging in

@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.constraints import OneQueryChecks
 from tournaments.models import Entry, Round, Table, Tournament
 
 
@@ -20,7 +21,7 @@ def job_upload_to(job: "Job", filename: str) -> str:
     return f"jobs/{job.pk}/{filename}"
 
 
-class Job(models.Model):
+class Job(OneQueryChecks):
     """A long piece of work (a PDF, an export) done by a Celery worker, with its progress.
 
     The id is a random UUID, so a job's page and download cannot be guessed from another's.

@@ -11,10 +11,11 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.constraints import OneQueryChecks
 from tournaments.models import Tournament
 
 
-class RankingList(models.Model):
+class RankingList(OneQueryChecks):
     """A ranking list across tournaments, as the DDV keeps one: each player's average points
     per round over the rounds of the last months, ranked once they have played enough rounds.
     Rebuilt in the background whenever a tournament finishes."""
@@ -94,7 +95,7 @@ class RankingList(models.Model):
         return self.name
 
 
-class RankingAdmission(models.Model):
+class RankingAdmission(OneQueryChecks):
     """A tournament's request to count for a ranking list, and the maintainers' decision: only
     an admitted tournament counts (``selectors.tournaments_ranked``). ``snapshot``: its counted
     results when it was (last) admitted, ``doko.rankings.snapshot``, so that the maintainers
@@ -173,7 +174,7 @@ class RankingAdmission(models.Model):
         return f"{self.ranking_list}: {self.tournament} ({self.get_status_display()})"
 
 
-class RankingLogEntry(models.Model):
+class RankingLogEntry(OneQueryChecks):
     """One step in the keeping of a ranking list: a request, a decision, a withdrawal, a
     maintainer appointed or removed. Names are copied, so that the log reads the same after a
     tournament or an account is deleted."""

@@ -6,21 +6,21 @@ constraints untouched; workflows live in ``registration/services/``.
 """
 
 import hashlib
-from collections.abc import Collection
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.db import models, router
+from django.core.exceptions import ValidationError
+from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from doko.names import person_key
+from tournaments.constraints import OneQueryChecks
 from tournaments.models import Entry, Named, Player, Tournament, new_link_key
 
 
-class OnlineRegistration(models.Model):
+class OnlineRegistration(OneQueryChecks):
     """A tournament's public registration page: open from ``opens_at`` to ``closes_at`` unless
     its organiser closed it earlier (``closed_at``), for at most ``capacity`` active players
     (none: no limit), beyond which registrations join the waiting list, or are refused where it
@@ -117,6 +117,13 @@ class Registration(Named):
     record of its own, and the person it names (``claimed_person``: by its DDV number, else by
     the same name and club) becomes its person only when an organiser confirms the claim at
     the desk, or the person confirms it from the address on record (``claim``)."""
+
+    # The same person registered twice is the first name's error (where the form starts the
+    # name), a DDV number confirmed twice the number's.
+    constraint_fields = {
+        "registration_person_once": "first_name",
+        "registration_ddv_number_confirmed_once": "ddv_number",
+    }
 
     class State(models.TextChoices):
         ADMITTED = "admitted", _("registered")
@@ -267,26 +274,3 @@ class Registration(Named):
         super().clean()
         # Before ``full_clean`` checks the constraints, which want the key filled.
         self.person_key = registration_person_key(self.first_name, self.last_name, self.email)
-
-    def validate_constraints(self, exclude: Collection[str] | None = None) -> None:
-        """The constraints, as Django checks them, but the same person registered twice is the
-        first name's error (where the form starts the name), and a DDV number confirmed twice
-        the number's: Django names no field for a constraint with a condition."""
-        using = router.db_for_write(Registration, instance=self)
-        excluded = set(exclude) if exclude is not None else None
-        errors: dict[str, list[ValidationError]] = {}
-        for constraint in self._meta.constraints:
-            try:
-                constraint.validate(Registration, self, exclude=excluded, using=using)
-            except ValidationError as error:
-                field = _REGISTRATION_CONSTRAINT_FIELDS.get(constraint.name, NON_FIELD_ERRORS)
-                errors.setdefault(field, []).extend(error.error_list)
-        if errors:
-            raise ValidationError(errors)
-
-
-# The constraints of Registration that one field breaks, by name: their error is that field's.
-_REGISTRATION_CONSTRAINT_FIELDS = {
-    "registration_person_once": "first_name",
-    "registration_ddv_number_confirmed_once": "ddv_number",
-}

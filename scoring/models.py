@@ -17,6 +17,7 @@ from django.utils.translation import pgettext_lazy
 from doko.rules.contracts import Contract, Section, SoloType
 from doko.rules.deal import TABLE_OF_SEVEN, sheet_keeper
 from doko.rules.sheet import HandLine, Replay
+from tournaments.constraints import OneQueryChecks
 from tournaments.models import Seat, Table
 from tournaments.play import SheetStatus
 from tournaments.prepared import Prepared
@@ -80,7 +81,7 @@ class Confirmation(models.TextChoices):
     DOUBLE_ENTRY = "double_entry", _("by blind double entry")
 
 
-class Scoresheet(models.Model):
+class Scoresheet(OneQueryChecks):
     """One table's Spielliste for a round."""
 
     Status = SheetStatus  # the vocabulary tournaments shares (tournaments/play.py)
@@ -292,7 +293,7 @@ class Scoresheet(models.Model):
 _SEATED = Prepared(lambda table_id: Seat.objects.filter(table_id=table_id).values_list("pk"))
 
 
-class Hand(models.Model):
+class Hand(OneQueryChecks):
     """One line of the scoresheet: a hand played, its contract and the points per seat."""
 
     scoresheet = models.ForeignKey(
@@ -463,7 +464,7 @@ class Hand(models.Model):
         )
 
 
-class ScoresheetChange(models.Model):
+class ScoresheetChange(OneQueryChecks):
     """One change to a scoresheet, kept for good: who, when, and the sheet before and after."""
 
     class Action(models.TextChoices):
@@ -533,7 +534,7 @@ class ScoresheetChange(models.Model):
         return f"{self.scoresheet}: {self.get_action_display()} ({self.by_name})"
 
 
-class SecondEntry(models.Model):
+class SecondEntry(OneQueryChecks):
     """A paper sheet typed a second time, by another member of the desk who does not see the
     first entry (double entry, ``Tournament.double_entry``). It changes nothing on the sheet:
     compared with the handed-in first entry, the sheet is confirmed when both agree; where they
@@ -645,7 +646,7 @@ def scan_upload_to(scan: ScoresheetScan, filename: str) -> str:
     return f"scans/{uuid.uuid4().hex}{Path(filename).suffix}"
 
 
-class ScoresheetScan(models.Model):
+class ScoresheetScan(OneQueryChecks):
     """The photo or scan of the signed paper sheet, the evidence the table signed (TSR 7.3.4,
     8.5.2): one per sheet, a new one replacing it (and its file). Stored without its metadata
     through the storage API (``scoring/scans.py``), read only through views that check who

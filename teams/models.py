@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.constraints import OneQueryChecks
 from tournaments.models import OFFER_OPEN, Entry, Offer, Player, Tournament
 
 # The most players a team names (four play, the rest are reserves), and the places of a
@@ -32,7 +33,7 @@ COMPETITION_SETTINGS = (
 )
 
 
-class Competition(models.Model):
+class Competition(OneQueryChecks):
     """A league's season (Liga, Saison) or a team championship (Mannschaftsmeisterschaft)."""
 
     class Kind(models.TextChoices):
@@ -103,7 +104,7 @@ class Competition(models.Model):
         return f"{self.name} {self.season}".strip()
 
 
-class Team(models.Model):
+class Team(OneQueryChecks):
     """A team (Mannschaft) of a competition: a name, a club, its players (``TeamMember``), one
     of them its captain."""
 
@@ -170,7 +171,7 @@ class TeamMember(models.Model):
         return f"{self.team}: {self.player}"
 
 
-class MatchDay(models.Model):
+class MatchDay(OneQueryChecks):
     """A match day (Spieltag) of a competition, played as a tournament (its rounds, tables,
     scoresheets and standings); in a team championship either its group stage or one of its
     knock-out rounds."""
@@ -219,7 +220,7 @@ class MatchDay(models.Model):
         return f"{self.competition} – {self.number}"
 
 
-class Group(models.Model):
+class Group(OneQueryChecks):
     """A group of (usually) four teams that meet on a match day at their own tables. In a
     knock-out round it is a tie: the best ``advance`` teams by summed points go through."""
 
@@ -283,7 +284,7 @@ class GroupTeam(models.Model):
 MOST_PLANNED_MATCH_DAYS = 40  # as ``doko.season_plan.MOST_MATCH_DAYS``
 
 
-class SeasonPlan(models.Model):
+class SeasonPlan(OneQueryChecks):
     """A league's season plan (Spielplan): the groups of four teams of every match day, drawn
     at once so that every pair of teams meets as evenly as possible (``doko.season_plan``).
     Match day n of the competition takes the groups planned for n (``PlannedPlace``), unless
@@ -325,7 +326,7 @@ class SeasonPlan(models.Model):
         return f"{self.competition}: {self.match_days}"
 
 
-class PlannedPlace(models.Model):
+class PlannedPlace(OneQueryChecks):
     """A team's group on a match day of the season plan."""
 
     plan = models.ForeignKey(
@@ -360,7 +361,7 @@ class PlannedPlace(models.Model):
         return f"{self.plan} {self.match_day}/{self.group}: {self.team}"
 
 
-class LineUp(models.Model):
+class LineUp(OneQueryChecks):
     """Who plays a place of a team's line-up in a round of a match day (Aufstellung). The draw
     seats the places; a reserve who comes in takes over the place's seats."""
 

@@ -9,9 +9,8 @@ from collections.abc import Collection, Iterable
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import models, router, transaction
+from django.db import models, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -20,6 +19,7 @@ from django.utils.translation import pgettext_lazy
 from doko.names import search_key
 from doko.rules.deal import TABLE_OF_FIVE, TABLE_OF_FOUR, TABLE_OF_SEVEN, hands_at_table
 from doko.rules.official import OFFICIAL
+from tournaments.constraints import OneQueryChecks
 
 # Real names fit many times over: 100 + 100 letters, doubled by umlauts, in two spellings; only
 # names made of compatibility characters ("ﷺ" spells out to 18 letters) are cut, which keeps
@@ -91,7 +91,7 @@ class NamedQuerySet(models.QuerySet[_Named, _Named]):
         return count
 
 
-class Named(models.Model):
+class Named(OneQueryChecks):
     """A first and last name, a club, and the name folded for search (``doko.names``), kept by
     ``save`` and ``NamedQuerySet``: a person (``Player``), and how a tournament registered
     them (``Entry``)."""
@@ -184,7 +184,7 @@ class Player(Named):
         return self.name
 
 
-class PersonChange(models.Model):
+class PersonChange(OneQueryChecks):
     """One change to a person (``Player``), written in the transaction that made it: who, when,
     what the person was before and is after. A merge names the record merged away in
     ``before``."""
@@ -282,7 +282,7 @@ _HANDS_ENOUGH = _(
 )
 
 
-class Tournament(models.Model):
+class Tournament(OneQueryChecks):
     class Status(models.TextChoices):
         PLANNED = "planned", _("planned")
         RUNNING = "running", _("running")
@@ -582,6 +582,10 @@ class Entry(Named):
     these, which its organisers correct without touching the person (``Player``), whom other
     tournaments share."""
 
+    # A start number already taken is the start number's error, so that the form and the API
+    # show it where it was typed.
+    constraint_fields = {"entry_start_number_unique": "start_number"}
+
     class Status(models.TextChoices):
         ACTIVE = "active", _("active")
         WITHDRAWN = "withdrawn", _("withdrawn")
@@ -645,28 +649,8 @@ class Entry(Named):
             self.first_name, self.last_name = self.player.first_name, self.player.last_name
             self.club = self.club or self.player.club
 
-    def validate_constraints(self, exclude: Collection[str] | None = None) -> None:
-        """The constraints, as Django checks them, but a start number already taken is the
-        start number's error (Django names no field for a constraint of two fields), so that
-        the form and the API show it where it was typed."""
-        using = router.db_for_write(Entry, instance=self)
-        excluded = set(exclude) if exclude is not None else None
-        errors: dict[str, list[ValidationError]] = {}
-        for constraint in self._meta.constraints:
-            try:
-                constraint.validate(Entry, self, exclude=excluded, using=using)
-            except ValidationError as error:
-                field = _ENTRY_CONSTRAINT_FIELDS.get(constraint.name, NON_FIELD_ERRORS)
-                errors.setdefault(field, []).extend(error.error_list)
-        if errors:
-            raise ValidationError(errors)
 
-
-# The constraints of Entry that one field breaks, by name: their error is that field's.
-_ENTRY_CONSTRAINT_FIELDS = {"entry_start_number_unique": "start_number"}
-
-
-class Round(models.Model):
+class Round(OneQueryChecks):
     """A Spielrunde: every table plays one match of 24 hands (30 at five) at the same time."""
 
     class Status(models.TextChoices):
@@ -723,7 +707,7 @@ class Round(models.Model):
         return f"{self.tournament} – {_('round')} {self.number}"
 
 
-class Table(models.Model):
+class Table(OneQueryChecks):
     round = models.ForeignKey(
         Round, on_delete=models.CASCADE, related_name="tables", verbose_name=_("round")
     )
@@ -747,7 +731,7 @@ def new_seat_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-class Seat(models.Model):
+class Seat(OneQueryChecks):
     """A player's place at a table. Seat 1 deals first, seat 4 keeps the sheet (TSR 8.4.1), at
     a table of five seat 5 (TSR 10.1.4), at six and seven the last seat (TSR 10)."""
 
@@ -818,7 +802,7 @@ class Seat(models.Model):
         return f"{self.table}, {_('seat')} {self.position}: {self.entry}"
 
 
-class ExtraTime(models.Model):
+class ExtraTime(OneQueryChecks):
     """Playing time added to one table by an adjudicator (TSR 8.5.1): for an interruption by a
     complaint, a decision of the arbitration panel, or another justified exception."""
 
@@ -924,7 +908,7 @@ class OfferQuerySet(models.QuerySet):
         )
 
 
-class Offer(models.Model):
+class Offer(OneQueryChecks):
     """Something offered to a person by name that he takes up only by accepting it (a role in
     a tournament, ``adjudication.RoleOffer``; organising a competition, ``teams.
     OrganiserOffer``): who offered it and when, until when it is open, and its one answer
@@ -968,7 +952,7 @@ class Offer(models.Model):
         return bool(self.accepted_at or self.declined_at or self.withdrawn_at)
 
 
-class RoleRecord(models.Model):
+class RoleRecord(OneQueryChecks):
     """One line of a tournament's role history, kept for good: a role granted, its *plays as*
     changed, or the role taken away (``tournaments.roles_history``, on every path that changes
     a ``TournamentRole``). The steps that need a second person read who ever held a role and
@@ -1022,7 +1006,7 @@ class RoleRecord(models.Model):
         return f"{self.user} – {self.get_role_display()}: {self.get_change_display()}"
 
 
-class SeatResult(models.Model):
+class SeatResult(OneQueryChecks):
     """What one seat's player scored in a round, once the table's sheet is handed in: game
     points, initialled penalty points (TSR 8.2.2), deductions (TSR 9.6.2 b), the placing at
     the table and the solos. Rewritten from the sheet and the adjudication by
