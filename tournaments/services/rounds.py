@@ -378,16 +378,17 @@ def open_rounds_reseat(
     ``joining``: players join the field (a late entry, a player taken back), and the refusal
     says what lets them in (``late_entry_refusal``). Returns what moved, for the organiser to
     be told."""
-    if lineups.team_field(tournament=tournament) is not None:
-        # A team match day seats line-ups, not its entries: a substitute takes over a slot's
-        # seats (the teams app's line-ups), and nobody else is moved.
+    seated = list(tournament.rounds.filter(status=Round.Status.SEATED).order_by("number"))
+    if not seated or lineups.team_field(tournament=tournament) is not None:
+        # Nothing drawn to re-seat (a registration before the draw asks nothing more); or a
+        # team match day, which seats line-ups, not its entries: a substitute takes over a
+        # slot's seats (the teams app's line-ups), and nobody else is moved.
         return Reseating()
     unseated = []
     moved: dict[int, int] = {}
     active = list(
         tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", flat=True)
     )
-    seated = list(tournament.rounds.filter(status=Round.Status.SEATED).order_by("number"))
     for round_ in seated:
         plan = _round_plan(round_)
         if set(plan.players) == set(active):  # a Springer (TSR 10) is in the plan twice
