@@ -35,6 +35,7 @@ from tournaments.models import (
     Tournament,
     TournamentRole,
 )
+from tournaments.prepared import Prepared
 from tournaments.selectors.find import entry_filter
 
 logger = logging.getLogger(__name__)
@@ -45,11 +46,17 @@ AnyUser = User | AnonymousUser
 
 def tournaments_visible(*, user: AnyUser) -> QuerySet[Tournament]:
     """Public tournaments, and the others to their staff and to superusers."""
+    return _visible_to(user.pk if user.is_authenticated else None, every=user.is_superuser)
+
+
+def _visible_to(user_id: int | None, *, every: bool) -> QuerySet[Tournament]:
+    """``tournaments_visible`` by the user's id (None: nobody logged in); ``every``: a
+    superuser's."""
     tournaments = Tournament.objects.all()
-    if user.is_superuser:
+    if every:
         return tournaments
-    if user.is_authenticated:
-        staff = TournamentRole.objects.filter(user=user).values("tournament_id")
+    if user_id is not None:
+        staff = TournamentRole.objects.filter(user_id=user_id).values("tournament_id")
         return tournaments.filter(Q(is_public=True) | Q(pk__in=staff))
     return tournaments.filter(is_public=True)
 
@@ -88,10 +95,14 @@ def tournament_list(*, user: AnyUser) -> QuerySet[Tournament]:
     """Tournaments for the home page and the API, newest first, with their sizes and their
     current round (``current_round``, ``current_round_status``; None before the first draw),
     in one query."""
+    return _counted(tournaments_visible(user=user))
+
+
+def _counted(tournaments: QuerySet[Tournament]) -> QuerySet[Tournament]:
+    """``tournament_list``'s annotations and order on these tournaments."""
     current = _current_round()
     return (
-        tournaments_visible(user=user)
-        .annotate(
+        tournaments.annotate(
             entry_count=_count(
                 Entry.objects.filter(tournament=OuterRef("pk"), status=Entry.Status.ACTIVE)
             ),
@@ -226,11 +237,39 @@ def tournament_head_forget(*, slug: str) -> None:
     transaction.on_commit(functools.partial(_head_forget_now, slug))
 
 
+def _one(*, counts: bool, who: str) -> Prepared:
+    """``tournament_get``'s read for those who see the public tournaments (``who``:
+    "public"), also those they are staff of ("staff", by the user's id) or every one ("every")."""
+
+    def build(slug: str, user_id: int | None = None) -> QuerySet[Tournament]:
+        tournaments = _visible_to(user_id, every=who == "every")
+        return (_counted(tournaments) if counts else tournaments).filter(slug=slug)
+
+    return Prepared(build)
+
+
+# Compiled once: building and compiling tournament_list's subqueries cost a page more than
+# running them.
+_ONE = {
+    (counts, who): _one(counts=counts, who=who)
+    for counts in (True, False)
+    for who in ("public", "staff", "every")
+}
+
+
 def tournament_get(*, slug: str, user: AnyUser, counts: bool = True) -> Tournament:
-    """One tournament the user may see (404 otherwise); without ``counts`` in a plain query
-    of one row, for the pages that phones refresh."""
-    tournaments = tournament_list(user=user) if counts else tournaments_visible(user=user)
-    return get_object_or_404(tournaments, slug=slug)
+    """One tournament the user may see (404 otherwise), with ``tournament_list``'s sizes and
+    current round unless ``counts`` is false (a plain query of one row, for the pages that
+    phones refresh)."""
+    if user.is_superuser:
+        found = _ONE[counts, "every"](slug)
+    elif user.is_authenticated:
+        found = _ONE[counts, "staff"](slug, user.pk)
+    else:
+        found = _ONE[counts, "public"](slug)
+    if not found:
+        raise Http404("No Tournament matches the given query.")
+    return found[0]
 
 
 def tournament_renamed(*, slug: str, user: AnyUser) -> Tournament | None:
