@@ -8,9 +8,10 @@ constraint, in one savepoint, and names the same errors in the same places; a un
 is still checked by Django (a query of its own is what it needs).
 """
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from contextlib import nullcontext
-from typing import ClassVar
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from django.core.exceptions import NON_FIELD_ERRORS, FieldError, ValidationError
 from django.db import DatabaseError, connections, models, router, transaction
@@ -18,7 +19,40 @@ from django.db.models import BooleanField, CheckConstraint, Q, Value
 from django.db.models.constraints import BaseConstraint
 from django.db.models.functions import Coalesce
 from django.db.models.sql import Query
-from django.db.models.sql.constants import SINGLE
+
+
+@dataclass(frozen=True)
+class _Param:
+    """A field's value in a compiled check: its place among the parameters."""
+
+    field: models.Field
+
+
+class _FieldValue(Value):
+    """A field's value (not None) as Django's check puts it in the query (``Value(value,
+    field)``), compiled as a parameter to be filled in with each instance's value. Its value
+    while compiling is a stand-in that is not None: the ORM decides an ``isnull`` of a value
+    then and there (the shape says which values are None)."""
+
+    def __init__(self, field: models.Field) -> None:
+        super().__init__(_NOT_NONE, field)
+
+    def as_sql(self, compiler: Any, connection: Any) -> Any:  # a _Param for a parameter
+        connection.ops.check_expression_support(self)
+        return "%s", [_Param(self.output_field)]
+
+
+_NOT_NONE = object()
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    sql: str
+    params: tuple[Any, ...]  # constants, and a _Param where a field's value goes
+    asked: tuple[CheckConstraint, ...]  # by column
+
+
+_compiled: dict[tuple, _Compiled] = {}
 
 
 def checks_failed(
@@ -31,16 +65,71 @@ def checks_failed(
 ) -> list[CheckConstraint]:
     """Those of ``checks`` (constraints of ``model``) that ``instance`` breaks, asked in one
     query. A constraint on a field in ``exclude`` is left out, as Django leaves it; a database
-    error (a value the database cannot compare) falls back to Django's own check of each."""
-    # The fields' values as expressions, as Django's own check builds them.
-    against = instance._get_field_expression_map(  # type: ignore[attr-defined]
-        meta=model._meta, exclude=exclude
-    )
+    error (a value the database cannot compare) falls back to Django's own check of each.
+
+    The query is compiled once per model, database and shape (the fields left out, those
+    whose value is None, which Django writes as NULL) and run with the instance's values: making
+    it cost more than asking it."""
+    connection = connections[using]
+    fields = [
+        field
+        for field in model._meta.local_concrete_fields
+        if field.name not in (exclude or ()) and not field.generated
+    ]
+    values = [getattr(instance, field.attname) for field in fields]
+    if any(value is not None and hasattr(value, "resolve_expression") for value in values) or any(
+        field.generated or hasattr(field, "get_placeholder")
+        for field in model._meta.local_concrete_fields
+    ):
+        return _checks_failed_each(instance, model, checks, exclude=exclude, using=using)
+    empty = {field.name for field, value in zip(fields, values, strict=True) if value is None}
+    if instance.pk is None:
+        empty.add("pk")
+    shape = (model, using, connection.vendor, frozenset(exclude or ()), frozenset(empty))
+    compiled = _compiled.get(shape)
+    if compiled is None:
+        compiled = _compile(model, fields, empty, checks, exclude=exclude, using=using)
+        _compiled[shape] = compiled
+    if not compiled.asked:
+        return []
+    by_field = dict(zip(fields, values, strict=True))
+    by_field[model._meta.pk] = instance.pk
+    params = [
+        param.field.get_db_prep_value(by_field[param.field], connection=connection)
+        if isinstance(param, _Param)
+        else param
+        for param in compiled.params
+    ]
+    try:
+        atomic = transaction.atomic(using=using) if connection.in_atomic_block else nullcontext()
+        with atomic, connection.cursor() as cursor:
+            cursor.execute(compiled.sql, params)
+            row = cursor.fetchone()
+    except DatabaseError:
+        return _checks_failed_each(instance, model, compiled.asked, exclude=exclude, using=using)
+    return [each for each, passed in zip(compiled.asked, row, strict=True) if not passed]
+
+
+def _compile(
+    model: type[models.Model],
+    fields: list[models.Field],
+    empty: set[str],
+    checks: list[CheckConstraint],
+    *,
+    exclude: set[str] | None,
+    using: str,
+) -> _Compiled:
+    """The query of ``checks``, as Django's check builds it (``Q.check``), a column each."""
     query = Query(None)
+    against = {
+        field.name: Value(None, field) if field.name in empty else _FieldValue(field)
+        for field in fields
+    }
+    if "pk" not in (exclude or ()):
+        pk = model._meta.pk
+        against["pk"] = Value(None, pk) if "pk" in empty else _FieldValue(pk)
     for name, value in against.items():
-        query.add_annotation(
-            value if hasattr(value, "resolve_expression") else Value(value), name, select=False
-        )
+        query.add_annotation(value, name, select=False)
     asked = []
     for number, constraint in enumerate(checks):
         # Unknown (NULL) passes, as in the database and in Django's check.
@@ -51,20 +140,27 @@ def checks_failed(
             continue
         asked.append(constraint)
     if not asked:
-        return []
-    connection = connections[using]
-    try:
-        with transaction.atomic(using=using) if connection.in_atomic_block else nullcontext():
-            row = query.get_compiler(using=using).execute_sql(SINGLE)
-    except DatabaseError:
-        failed = []
-        for constraint in asked:
-            try:
-                constraint.validate(model, instance, exclude=exclude, using=using)
-            except ValidationError:
-                failed.append(constraint)
-        return failed
-    return [constraint for constraint, passed in zip(asked, row, strict=True) if not passed]
+        return _Compiled("", (), ())
+    sql, params = query.get_compiler(using=using).as_sql()
+    return _Compiled(sql, tuple(params), tuple(asked))
+
+
+def _checks_failed_each(
+    instance: models.Model,
+    model: type[models.Model],
+    checks: Iterable[CheckConstraint],
+    *,
+    exclude: set[str] | None,
+    using: str,
+) -> list[CheckConstraint]:
+    """Django's own check, a query each."""
+    failed = []
+    for constraint in checks:
+        try:
+            constraint.validate(model, instance, exclude=exclude, using=using)
+        except ValidationError:
+            failed.append(constraint)
+    return failed
 
 
 class OneQueryChecks(models.Model):
