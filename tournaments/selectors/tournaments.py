@@ -101,17 +101,14 @@ def tournament_list(*, user: AnyUser) -> QuerySet[Tournament]:
 def _counted(tournaments: QuerySet[Tournament]) -> QuerySet[Tournament]:
     """``tournament_list``'s annotations and order on these tournaments."""
     current = _current_round()
-    return (
-        tournaments.annotate(
-            entry_count=_count(
-                Entry.objects.filter(tournament=OuterRef("pk"), status=Entry.Status.ACTIVE)
-            ),
-            round_count=_count(Round.objects.filter(tournament=OuterRef("pk"))),
-            current_round=Subquery(current.values("number")[:1]),
-            current_round_status=Subquery(current.values("status")[:1]),
-        )
-        .order_by("-starts_on", "name")
-    )
+    return tournaments.annotate(
+        entry_count=_count(
+            Entry.objects.filter(tournament=OuterRef("pk"), status=Entry.Status.ACTIVE)
+        ),
+        round_count=_count(Round.objects.filter(tournament=OuterRef("pk"))),
+        current_round=Subquery(current.values("number")[:1]),
+        current_round_status=Subquery(current.values("status")[:1]),
+    ).order_by("-starts_on", "name")
 
 
 def tournaments_current(*, user: AnyUser) -> QuerySet[Tournament]:
