@@ -15,10 +15,12 @@ from typing import Any, ClassVar
 
 from django.core.exceptions import NON_FIELD_ERRORS, FieldError, ValidationError
 from django.db import DatabaseError, connections, models, router, transaction
-from django.db.models import BooleanField, CheckConstraint, Q, Value
+from django.db.models import BooleanField, CheckConstraint, Q, UniqueConstraint, Value
 from django.db.models.constraints import BaseConstraint
 from django.db.models.functions import Coalesce
 from django.db.models.sql import Query
+
+from tournaments.prepared import Prepared
 
 
 @dataclass(frozen=True)
@@ -163,6 +165,50 @@ def _checks_failed_each(
     return failed
 
 
+def unique_free(
+    instance: models.Model,
+    model: type[models.Model],
+    constraint: UniqueConstraint,
+    *,
+    exclude: set[str] | None,
+    using: str,
+) -> bool:
+    """Whether no other row holds the values of ``constraint`` (a unique constraint of
+    ``model``) that ``instance`` has, asked through a read compiled once (``Prepared``); False
+    where that read does not answer it (a condition, an expression, a value that is not a whole
+    number or text), and then Django's check decides, and names the error, as it would."""
+    if constraint.condition is not None or constraint.expressions or not constraint.fields:
+        return False
+    if exclude and any(name in exclude for name in constraint.fields):
+        return False
+    fields = [model._meta.get_field(name) for name in constraint.fields]
+    values = [getattr(instance, getattr(field, "attname", "")) for field in fields]
+    if any(
+        getattr(field, "generated", False) or type(value) not in (int, str)
+        for field, value in zip(fields, values, strict=True)
+    ):
+        return False
+    other = not instance._state.adding and instance.pk is not None
+    key = (model, constraint.name, other)
+    read = _unique_reads.get(key)
+    if read is None:
+        read = _unique_reads[key] = _unique_read(model, tuple(constraint.fields), other=other)
+    return not read(*values, *([instance.pk] if other else []), using=using)
+
+
+def _unique_read(model: type[models.Model], names: tuple[str, ...], *, other: bool) -> Prepared:
+    def build(*arguments: Any) -> Any:
+        taken = model._default_manager.filter(**dict(zip(names, arguments, strict=False)))
+        if other:
+            taken = taken.exclude(pk=arguments[-1])
+        return taken.values_list("pk")[:1]
+
+    return Prepared(build)
+
+
+_unique_reads: dict[tuple, Prepared] = {}
+
+
 class OneQueryChecks(models.Model):
     """A model whose ``validate_constraints`` asks its check constraints in one query.
 
@@ -200,6 +246,10 @@ class OneQueryChecks(models.Model):
                 if isinstance(constraint, CheckConstraint):
                     if constraint in failed:
                         yield constraint, _error(constraint)
+                    continue
+                if isinstance(constraint, UniqueConstraint) and unique_free(
+                    self, model, constraint, exclude=excluded, using=using
+                ):
                     continue
                 try:
                     constraint.validate(model, self, exclude=excluded, using=using)

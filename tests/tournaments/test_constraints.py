@@ -12,8 +12,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from tests import factories
-from tournaments.constraints import OneQueryChecks, checks_failed
-from tournaments.models import Tournament
+from tournaments.constraints import OneQueryChecks, checks_failed, unique_free
+from tournaments.models import Entry, Player, Tournament
 
 CHECKED = [
     model
@@ -151,3 +151,38 @@ def test_a_broken_check_is_named_as_django_names_it_and_a_start_number_where_it_
     with pytest.raises(ValidationError) as refused:  # a field left out leaves its checks out
         tournament.full_clean(exclude=["ends_on"])
     assert len(refused.value.message_dict[NON_FIELD_ERRORS]) == 1
+
+
+@pytest.mark.django_db
+def test_a_unique_constraint_is_asked_through_a_compiled_read_that_django_would_agree_with():
+    tournament = factories.tournament(players=2)
+    first, second = tournament.entries.order_by("start_number")
+    by_name = {each.name: each for each in Entry._meta.constraints}
+    player_once = by_name["entry_player_once_per_tournament"]
+    number_once = by_name["entry_start_number_unique"]
+
+    def free(instance, constraint):
+        ours = unique_free(instance, Entry, constraint, exclude=None, using="default")
+        try:
+            constraint.validate(Entry, instance, using="default")
+        except ValidationError:
+            assert not ours, "Django finds it taken"
+        else:
+            # Django's check decides where the compiled read does not answer.
+            assert ours or constraint.condition is not None
+        return ours
+
+    assert free(first, player_once)
+    assert free(first, number_once)
+    twin = Entry(tournament=tournament, player=first.player, start_number=9)
+    assert not free(twin, player_once)
+    assert free(twin, number_once)
+    twin = Entry(tournament=tournament, player=factories.player(), start_number=second.start_number)
+    assert free(twin, player_once)
+    assert not free(twin, number_once)
+    # A conditional one is left to Django.
+    conditional = next(
+        each for each in Player._meta.constraints if getattr(each, "condition", None)
+    )
+    assert isinstance(conditional, models.UniqueConstraint)
+    assert not unique_free(first.player, Player, conditional, exclude=None, using="default")
