@@ -772,6 +772,7 @@ def _submit_checked(sheet: Scoresheet, *, by: Actor) -> "_Read":
         raise SheetRefused(check.problems)
     if not check.complete:
         raise SheetRefused([_incomplete(sheet, check, table_size=size)])
+    read.check = check  # handing in changes nothing it reads: the answer shows it as checked
     return read
 
 
@@ -789,6 +790,9 @@ class _Read:
     ) -> None:
         self.sheet, self.hands, self._seats, self._adjudication = sheet, hands, seats, adjudication
         self.lines = hand_lines(hands)
+        # The hands' check, where the step made it and left what it reads (the hands, the end
+        # of the playing time, an early end) as it was.
+        self.check: SheetCheck | None = None
 
     @classmethod
     def of(cls, sheet: Scoresheet) -> "_Read":
@@ -814,7 +818,11 @@ class _Read:
     def state(self, sheet: Scoresheet) -> SheetState:
         """The sheet as the step left it, its hands unchanged: for the answer, read no more."""
         return sheet_state_written(
-            sheet=sheet, hands=self.hands, seats=self.seats, adjudication=self.adjudication
+            sheet=sheet,
+            hands=self.hands,
+            seats=self.seats,
+            adjudication=self.adjudication,
+            check=self.check,
         )
 
 
