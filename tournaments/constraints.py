@@ -1,13 +1,15 @@
-"""A model's check constraints validated in one query.
+"""A model's constraints validated with few queries.
 
 Django's ``full_clean`` asks the database about each ``CheckConstraint`` on its own, and inside a
 transaction (every service runs in one) wraps each question in a savepoint: three statements a
 constraint, 33 for a tournament's eleven, 45 for a decision's fifteen, on every validated save
-and every bound model form. ``OneQueryChecks`` asks one ``SELECT`` with a column per
-constraint, in one savepoint, and names the same errors in the same places; a unique constraint
-is still checked by Django (a query of its own is what it needs).
+and every bound model form; and it builds and compiles a queryset for each unique constraint.
+``OneQueryChecks`` asks the check constraints in one ``SELECT`` with a column per constraint, in
+one savepoint, compiled once per shape, and a unique constraint of plain fields through a read
+compiled once (``Prepared``); Django's own check still names every error, in the same places.
 """
 
+import functools
 from collections.abc import Collection, Iterable, Iterator
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -79,9 +81,8 @@ def checks_failed(
         if field.name not in (exclude or ()) and not field.generated
     ]
     values = [getattr(instance, field.attname) for field in fields]
-    if any(value is not None and hasattr(value, "resolve_expression") for value in values) or any(
-        field.generated or hasattr(field, "get_placeholder")
-        for field in model._meta.local_concrete_fields
+    if not _compilable(model) or any(
+        value is not None and hasattr(value, "resolve_expression") for value in values
     ):
         return _checks_failed_each(instance, model, checks, exclude=exclude, using=using)
     empty = {field.name for field, value in zip(fields, values, strict=True) if value is None}
@@ -110,6 +111,16 @@ def checks_failed(
     except DatabaseError:
         return _checks_failed_each(instance, model, compiled.asked, exclude=exclude, using=using)
     return [each for each, passed in zip(compiled.asked, row, strict=True) if not passed]
+
+
+@functools.cache
+def _compilable(model: type[models.Model]) -> bool:
+    """Whether the model's fields all reach the query as a plain parameter (no generated field,
+    no field with a placeholder of its own)."""
+    return not any(
+        field.generated or hasattr(field, "get_placeholder")
+        for field in model._meta.local_concrete_fields
+    )
 
 
 def _compile(
@@ -210,7 +221,8 @@ _unique_reads: dict[tuple, Prepared] = {}
 
 
 class OneQueryChecks(models.Model):
-    """A model whose ``validate_constraints`` asks its check constraints in one query.
+    """A model whose ``validate_constraints`` asks its check constraints in one query, and a
+    unique constraint of plain fields through a compiled read.
 
     ``constraint_fields`` names, by constraint, the field whose error a broken constraint of
     several fields is (Django names none, so a form would show it above the form rather than
