@@ -825,13 +825,12 @@ def _clock_polled(html: str) -> tuple[str, int] | None:
 
 def _phones(
     load: Load,
-    base: str,
+    pages: dict[str, tuple[str, int, bool]],
     day: DayTournament,
     tables: list[Table],
     until: float,
     staleness: Staleness,
-):
-    pages = _pages(base, day)
+) -> list[Phone]:
     table_path = pages["table page"][0]
     phones = []
     for table in tables:
@@ -843,7 +842,7 @@ def _phones(
                         phone.path = table_path.replace("/tables/1/", f"/tables/{table.number}/", 1)
                         phone.table, phone.staleness = table, staleness
                     phones.append(phone)
-    return phones, pages
+    return phones
 
 
 # Figures -----------------------------------------------------------------------------------
@@ -1172,11 +1171,14 @@ def _run(base: str, day: DayTournament, tables: list[Table], seconds: float, *, 
     from django.conf import settings
 
     load = Load(base)
+    staleness = Staleness(settings.DESK_READER_SECONDS)
+    # What the phones poll is read off the pages before the schedule starts: those three first
+    # answers (the field's round page is about 1 MB) are not the client's lag.
+    pages = _pages(base, day)
     now = time.monotonic()
     until = now + seconds
+    phones = _phones(load, pages, day, tables, until, staleness)
     keepers = [Keeper(load, day, table, until) for table in tables]
-    staleness = Staleness(settings.DESK_READER_SECONDS)
-    phones, _pages_polled = _phones(load, base, day, tables, until, staleness)
     probe = Probe(load, until)
     probe.begin(now)
     for keeper in keepers:
