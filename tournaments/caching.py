@@ -266,10 +266,17 @@ def table_version(round_id: int, number: int) -> tuple[int, int] | None:
     """A table page's version (``round_changed`` raises it for every table of the round,
     ``table_changed`` for one), read as ``round_version`` is; None when the cache cannot be
     reached."""
-    versions = (_version(_tables_key(round_id)), _version(_table_key(round_id, number)))
+    versions = (tables_version(round_id), _version(_table_key(round_id, number)))
     if versions[0] is None or versions[1] is None:
         return None
     return versions[0], versions[1]
+
+
+def tables_version(round_id: int) -> int | None:
+    """What every table page of the round shows apart from its own sheet (``round_changed``
+    raises it: the seating, the players, the extra time), read as ``round_version`` is; None
+    when the cache cannot be reached."""
+    return _version(_tables_key(round_id))
 
 
 def _version(key: str) -> int | None:

@@ -40,7 +40,9 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
     """A table of a round: its players, and its sheet as it stands with the adjudicator's
     decisions (the points hidden while the organiser hides the standings). While the round is
     played the page refreshes its sheet itself (``table_live``)."""
-    return render(request, "scoring/table.html", _table_context(request, slug, number, table))
+    tournament = tournament_selectors.tournament_get(slug=slug, user=request.user, counts=False)
+    round_ = tournament_selectors.round_get(tournament=tournament, number=number, counts=False)
+    return render(request, "scoring/table.html", _table_context(request, round_, table))
 
 
 @require_GET
@@ -50,16 +52,17 @@ def table_live(request: HttpRequest, slug: str, number: int, table: int) -> Http
     ``TABLE_POLL_SECONDS``: a 304 while it is unchanged.
 
     The players' phones, not logged in, get the ETag of the table's versions
-    (``table_etag``): their refresh is answered 304 from two numbers in the cache, without
+    (``table_etag``): their refresh is answered 304 from two numbers in the cache and the
+    round's row, the tournament being the cached public head (``tournament_head``), without
     reading the table and its sheet (on a championship's day two phones a player ask every 20
     seconds), and a changed table's answer is built once per version for all of them and kept
     in the cache under its ETag, which names everything it shows. Logged-in readers, whose
     page depends on who they are, get it whole every time: no browser keeps it
     (``config.privacy``)."""
+    tournament = tournament_selectors.tournament_head(slug=slug, user=request.user)
+    round_ = tournament_selectors.round_get(tournament=tournament, number=number, counts=False)
     etag = None
     if not request.user.is_authenticated:
-        tournament = tournament_selectors.tournament_get(slug=slug, user=request.user, counts=False)
-        round_ = tournament_selectors.round_get(tournament=tournament, number=number)
         mode = standings_mode(request, tournament)
         etag = tournament_selectors.table_etag(round=round_, number=table, mode=mode)
     response = get_conditional_response(request, etag=etag) if etag else None
@@ -68,12 +71,12 @@ def table_live(request: HttpRequest, slug: str, number: int, table: int) -> Http
         key = f"table-live:{etag}"
         html = caching.versioned_get(key)
         if html is None:
-            context = _table_context(request, slug, number, table)
+            context = _table_context(request, round_, table)
             html = render_to_string("scoring/partials/table_live.html", context, request)
             caching.versioned_put(key, html)
         response = HttpResponse(html)
     elif response is None:
-        context = _table_context(request, slug, number, table)
+        context = _table_context(request, round_, table)
         response = render(request, "scoring/partials/table_live.html", context)
     if etag:
         response["ETag"] = etag
@@ -91,9 +94,9 @@ def _withheld(request: HttpRequest, sheet: Scoresheet) -> str | None:
     return str(policies.BLIND_TO_PLAYERS) if first_entry_blind(sheet) else None
 
 
-def _table_context(request: HttpRequest, slug: str, number: int, table: int) -> dict:
-    tournament = tournament_selectors.tournament_get(slug=slug, user=request.user, counts=False)
-    round_ = tournament_selectors.round_get(tournament=tournament, number=number)
+def _table_context(request: HttpRequest, round_: Round, table: int) -> dict:
+    """What a table's page shows of table ``table`` of ``round_`` (read with its tournament)."""
+    tournament = round_.tournament
     roles = roles_of(request, tournament)
     if tournament_policies.may_read_seating(round=round_, roles=roles):
         raise Http404  # no table to show yet

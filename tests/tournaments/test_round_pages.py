@@ -4,6 +4,7 @@ import datetime
 from unittest import mock
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -34,7 +35,9 @@ def post(client, name, *args, data=None, **kwargs):
     return client.post(reverse(name, args=args, kwargs=kwargs or None), data or {})
 
 
-def test_organiser_runs_a_round_from_its_page(client, organiser, tournament):
+def test_organiser_runs_a_round_from_its_page(
+    client, organiser, tournament, django_capture_on_commit_callbacks
+):
     client.force_login(organiser)
     response = post(client, "tournaments:round-add", tournament.slug)
     assert response.url == reverse("tournaments:round", args=[tournament.slug, 1])
@@ -53,13 +56,15 @@ def test_organiser_runs_a_round_from_its_page(client, organiser, tournament):
     assert round_.status == Round.Status.RUNNING
     assert round_.published_at is not None
 
-    response = post(
-        client,
-        "tournaments:round-extra-time",
-        tournament.slug,
-        1,
-        data={"table": 2, "minutes": 7, "reason": "Beschwerde in Spiel 4"},
-    )
+    # Committed, the grant raises the round's version, under which the clock keeps the tables.
+    with django_capture_on_commit_callbacks(execute=True):
+        response = post(
+            client,
+            "tournaments:round-extra-time",
+            tournament.slug,
+            1,
+            data={"table": 2, "minutes": 7, "reason": "Beschwerde in Spiel 4"},
+        )
     assert ExtraTime.objects.get().minutes == 7
     page = client.get(response.url).content.decode()
     assert "Table 2 has 7 more minutes." in page
@@ -419,13 +424,35 @@ def test_round_clock_answers_304_while_its_end_stands(client, tournament):
     assert again.content == b""
 
 
-def test_round_clock_is_sent_again_when_its_end_changes(client, tournament):
+def test_a_phones_clock_refresh_reads_only_the_round(client, tournament, django_assert_num_queries):
+    """Every phone at the venue refreshes the clock every 30 s (issue 45): without a login it
+    costs the round's row, the tournament being the cached public head and the tables' sizes
+    and extra time kept under the round's version; so does a phone that has no clock yet."""
+    services.round_start(round=factories.seated_round(tournament))
+    url = reverse("tournaments:round-clock", args=[tournament.slug, 1])
+    first = client.get(url, headers={"HX-Request": "true"})
+    assert first.status_code == 200
+    with django_assert_num_queries(1):
+        again = client.get(url, headers={"HX-Request": "true", "If-None-Match": first["ETag"]})
+    assert again.status_code == 304
+    phone = Client()
+    phone.cookies["django_language"] = "en"
+    with django_assert_num_queries(1):
+        another = phone.get(url, headers={"HX-Request": "true"})
+    assert another.status_code == 200
+    assert another["ETag"] == first["ETag"]
+
+
+def test_round_clock_is_sent_again_when_its_end_changes(
+    client, tournament, django_capture_on_commit_callbacks
+):
     round_ = services.round_start(round=factories.seated_round(tournament))
     url = reverse("tournaments:round-clock", args=[tournament.slug, 1])
     etag = client.get(url)["ETag"]
     adjudicator = factories.adjudicator(tournament)
     table = round_.tables.get(number=2)
-    services.table_extra_time_grant(table=table, minutes=5, reason="Beschwerde", by=adjudicator)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.table_extra_time_grant(table=table, minutes=5, reason="Beschwerde", by=adjudicator)
     extra = client.get(url, headers={"If-None-Match": etag})
     assert extra.status_code == 200
     assert "Table 2: +5 min" in extra.content.decode()

@@ -9,6 +9,7 @@ from django.utils import timezone, translation
 
 from doko.rules.deal import LARGE_TABLES, TABLE_OF_FIVE
 from doko.rules.playing_time import playing_time_end as core_playing_time_end
+from tournaments import caching
 from tournaments.models import (
     ExtraTime,
     Round,
@@ -113,20 +114,55 @@ class Clock:
         return self._left(self.ends_at_five)
 
 
-def round_clock(*, round: Round) -> Clock:
-    """The clock of a round, in three queries: each table's end as ``playing_time_end`` has it.
-    Before the adjudicator announces the end, it counts to the tournament's minutes; after it,
-    the tables of four are over, and the tables of five play on until their net playing time
-    from the start is over (TSR 10.1.5); extra time comes on top."""
+# How long a process keeps a round's table sizes and extra time under the round's version.
+CLOCK_TABLES_SECONDS = 300
+
+
+@dataclass(frozen=True)
+class _ClockTables:
+    """What the clock shows of a round's tables: the size of each larger table (five and
+    more), and each table's extra time as (minutes, reason), at one version of the round."""
+
+    sizes: dict[int, int]
+    extra: dict[int, list[tuple[int, str]]]
+
+
+def _clock_tables(round: Round) -> _ClockTables:
+    """The round's larger tables and extra time, in two queries; kept in this process's memory
+    under the round's table pages' version (``caching.tables_version``), which the services
+    that change them raise (the seating, extra time, a substitution: ``caching.round_changed``),
+    so that the clock every phone refreshes reads only the round's row. The version is read
+    first: a change committed while the tables are read raises it past what is kept."""
+    version = caching.tables_version(round.pk)
+    key = f"clock-tables:{round.pk}:{version}"
+    if version is not None and (kept := caching.memory.get(key)) is not None:
+        return kept
     sizes = dict(
         round.tables.annotate(size=Count("seats"))
         .filter(size__gte=TABLE_OF_FIVE)
         .values_list("number", "size")
     )
+    extra: dict[int, list[tuple[int, str]]] = {}
+    for number, minutes, reason in ExtraTime.objects.filter(table__round=round).values_list(
+        "table__number", "minutes", "reason"
+    ):
+        extra.setdefault(number, []).append((minutes, reason))
+    tables = _ClockTables(sizes=sizes, extra=extra)
+    if version is not None:
+        caching.memory.put(key, tables, seconds=CLOCK_TABLES_SECONDS)
+    return tables
+
+
+def round_clock(*, round: Round) -> Clock:
+    """The clock of a round: each table's end as ``playing_time_end`` has it, from the round's
+    row and its tables (``_clock_tables``, no query while this process keeps them). Before the
+    adjudicator announces the end, it counts to the tournament's minutes; after it, the tables
+    of four are over, and the tables of five play on until their net playing time from the
+    start is over (TSR 10.1.5); extra time comes on top."""
+    kept = _clock_tables(round)
+    sizes = kept.sizes
     fives = {number for number, size in sizes.items() if size == TABLE_OF_FIVE}
-    extra: dict[int, list[ExtraTime]] = {}
-    for grant in ExtraTime.objects.filter(table__round=round).select_related("table"):
-        extra.setdefault(grant.table.number, []).append(grant)
+    extra = {number: list(grants) for number, grants in kept.extra.items()}
     # A table of six or seven plays its own longer time (TSR 10): listed like a table with
     # extra time, with or without any.
     for number, size in sizes.items():
@@ -134,12 +170,12 @@ def round_clock(*, round: Round) -> Clock:
             extra.setdefault(number, [])
     tables = []
     for number, grants in sorted(extra.items()):
-        minutes = sum(grant.minutes for grant in grants)
+        minutes = sum(minutes for minutes, _reason in grants)
         tables.append(
             TableTime(
                 number=number,
                 extra_minutes=minutes,
-                reasons=[grant.reason for grant in grants],
+                reasons=[reason for _minutes, reason in grants],
                 ends_at=playing_time_end(
                     round=round,
                     five=number in fives,

@@ -37,9 +37,12 @@ def tournament_rounds(*, tournament: Tournament) -> QuerySet[Round]:
     ).order_by("number")
 
 
-def round_get(*, tournament: Tournament, number: int) -> Round:
-    """One round, with the counts of ``tournament_rounds`` (404 if there is none)."""
-    return get_object_or_404(tournament_rounds(tournament=tournament), number=number)
+def round_get(*, tournament: Tournament, number: int, counts: bool = True) -> Round:
+    """One round, with the counts of ``tournament_rounds`` unless ``counts`` is false (its own
+    row only, for the pages that phones refresh: the counts join every table and sheet of the
+    round, a few milliseconds at 500 tables); 404 if there is none."""
+    rounds = tournament_rounds(tournament=tournament) if counts else tournament.rounds.all()
+    return get_object_or_404(rounds, number=number)
 
 
 def round_with_roles(*, slug: str, number: int, user: AnyUser) -> tuple[Round, set[str]]:
