@@ -1,7 +1,7 @@
 """Counting requests (or failures) per fixed window in the default cache.
 
-Every limit is a fixed window: a count per key and window in the cache, one ``add`` or ``incr``
-per event however high the rate (DRF's own throttles keep every time stamp of the window in one
+Every limit is a fixed window: a count per key and window in the cache, one increment per event
+however high the rate (DRF's own throttles keep every time stamp of the window in one
 cache entry, which grows with the rate). Rates come from settings (``"240/min"``,
 ``"10/15min"``) and are counted in the default cache: Redis when REDIS_URL is set (shared by all
 web workers), else each process's memory. When the cache does not answer, nothing is limited
@@ -16,7 +16,8 @@ import logging
 import re
 import time
 
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.redis import RedisCache
 
 logger = logging.getLogger(__name__)
 
@@ -51,18 +52,33 @@ def rate_count(key: str, rate: str) -> float | None:
     the window ends (for Retry-After)."""
     window, limit, period, left = _window(key, rate)
     try:
-        if cache.add(window, 1, timeout=period + 1):
-            count = 1
-        else:
-            try:
-                count = cache.incr(window)
-            except ValueError:  # the window's entry expired in between: this is its first event
-                cache.add(window, 1, timeout=period + 1)
-                count = 1
+        count = _counted(window, timeout=period + 1)
     except Exception:  # the cache is down: answer rather than fail (fail open)
         logger.warning("rate limit not counted: the cache did not answer", exc_info=True)
         return None
     return left if count > limit else None
+
+
+def _counted(window: str, *, timeout: int) -> int:
+    """One more event in ``window``'s entry (made for ``timeout`` seconds by its first); the
+    count. On Redis one round trip, INCR and EXPIRE in one transaction: Django's ``add`` then
+    ``incr`` take three (``incr`` asks EXISTS first), and every seat's request counts one
+    (``scoring.views.access``). The entry is the one Django's cache reads (``rate_exceeded``):
+    its Redis serializer stores an int as the number itself."""
+    backend = caches["default"]
+    if isinstance(backend, RedisCache):
+        name = backend.make_and_validate_key(window)
+        client = backend._cache.get_client(name, write=True)  # Django's own Redis connection
+        with client.pipeline(transaction=True) as pipe:
+            count, _expires = pipe.incr(name).expire(name, timeout).execute()
+        return int(count)
+    if cache.add(window, 1, timeout=timeout):
+        return 1
+    try:
+        return cache.incr(window)
+    except ValueError:  # the window's entry expired in between: this is its first event
+        cache.add(window, 1, timeout=timeout)
+        return 1
 
 
 def rate_exceeded(key: str, rate: str) -> float | None:
