@@ -9,6 +9,8 @@ Everything that differs between deployments comes from the environment:
                          trusts (comma-separated IPs or networks, "*" for any); default
                          127.0.0.1,::1
     LOG_LEVEL            level of gunicorn's own log, as for Django's; default INFO
+    SWITCH_INTERVAL_MS   how long a computing thread may keep Python's GIL from the others
+                         (sys.setswitchinterval), in milliseconds; default 1 (Python's: 5)
 
 Each worker thread keeps its own database connection (CONN_MAX_AGE), so one web container
 holds up to workers x threads connections to PostgreSQL (at most 32 with the defaults; the
@@ -74,6 +76,19 @@ max_requests = 20000
 max_requests_jitter = 2000
 # The heartbeat file on tmpfs: on an overlay file system its fchmod can stall a worker.
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+
+# A worker's threads mostly wait for PostgreSQL and Redis, and after every answer a thread
+# waits for the GIL again: while another thread renders a page, up to the switch interval each
+# time. At Python's 5 ms a request of a dozen queries could wait longer for the GIL than for
+# the database. At 1 ms the tournament day's trivial view kept its p99 under the load within
+# 2.3-2.8x its quiet p99, against 3.3x at 5 ms (docs/benchmarks.md, issue 45).
+switch_interval = _env_int("SWITCH_INTERVAL_MS", 1) / 1000
+
+
+def post_fork(server, worker):
+    """In each worker, once forked: the switch interval above."""
+    sys.setswitchinterval(switch_interval)
+
 
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "").strip() or "127.0.0.1,::1"
 

@@ -1,0 +1,42 @@
+"""The web server's settings (docker/gunicorn.conf.py) as gunicorn reads them."""
+
+import runpy
+import sys
+from pathlib import Path
+
+import pytest
+
+CONF = Path(__file__).resolve().parent.parent / "docker" / "gunicorn.conf.py"
+
+
+@pytest.fixture
+def switch_interval():
+    """The interpreter's switch interval, as it was after the test."""
+    before = sys.getswitchinterval()
+    yield
+    sys.setswitchinterval(before)
+
+
+@pytest.mark.parametrize(
+    ("environ", "seconds"), [({}, 0.001), ({"SWITCH_INTERVAL_MS": "3"}, 0.003)]
+)
+def test_each_worker_hands_the_gil_on_within_the_switch_interval(
+    monkeypatch, switch_interval, environ, seconds
+):
+    """A worker's threads wait for the GIL after every answer of the database: each forked
+    worker sets Python's switch interval to 1 ms (5 by default), or what the environment says;
+    the master, which only forks, keeps Python's."""
+    monkeypatch.delenv("SWITCH_INTERVAL_MS", raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    sys.setswitchinterval(0.005)
+    conf = runpy.run_path(str(CONF))
+    assert sys.getswitchinterval() == pytest.approx(0.005)
+    conf["post_fork"](server=None, worker=None)
+    assert sys.getswitchinterval() == pytest.approx(seconds)
+
+
+def test_a_switch_interval_that_is_no_whole_number_of_milliseconds_is_refused(monkeypatch):
+    monkeypatch.setenv("SWITCH_INTERVAL_MS", "fast")
+    with pytest.raises(SystemExit, match="SWITCH_INTERVAL_MS must be a whole number"):
+        runpy.run_path(str(CONF))
