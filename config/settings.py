@@ -235,7 +235,8 @@ else:
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's backend, each connection pool's client made once (config/redis_cache.py).
+            "BACKEND": "config.redis_cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "doko",
             # A cache that does not answer must not hold a page up: readers fall back to the

@@ -13,7 +13,7 @@ pytestmark = [pytest.mark.services, pytest.mark.usefixtures("steady_clock")]
 def redis_cache(redis_server, settings):
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.redis_cache.RedisCache",
             "LOCATION": redis_server,
             "KEY_PREFIX": "windows",
         }

@@ -41,6 +41,7 @@ ON_POSTGRES: dict[str, str] = {
     "tests/test_database_restart.py": "a restarted server under kept connections",
     "tests/test_faults.py": "Redis and the worker stopped under committed transactions",
     "tests/test_real_services.py": "a real worker on the test database",
+    "tests/test_redis_cache.py": "threads counting through one Redis client",
     "tests/adjudication/test_staff_concurrency.py": "two offers of one role at once: locks",
     "tests/tournaments/test_hiding_race.py": "hiding the standings while they are rebuilt",
     "tests/registration/test_online_registration_concurrency.py": "the same person twice at once",
