@@ -20,10 +20,11 @@ class RedisCacheClient(django_redis.RedisCacheClient):
         self._clients: dict[int, Any] = {}
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        pool = self._get_connection_pool(write)
+        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]  # not in the stubs
         client = self._clients.get(id(pool))
         if client is None:  # two threads at once make two; either serves
-            client = self._clients[id(pool)] = self._client(connection_pool=pool)
+            make = self._client  # type: ignore[attr-defined]  # redis.Redis; not in the stubs
+            client = self._clients[id(pool)] = make(connection_pool=pool)
         return client
 
 

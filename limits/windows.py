@@ -70,7 +70,9 @@ def _counted(window: str, *, timeout: int) -> int:
         name = backend.make_and_validate_key(window)
         client = backend._cache.get_client(name, write=True)  # Django's own Redis connection
         with client.pipeline(transaction=True) as pipe:
-            count, _expires = pipe.incr(name).expire(name, timeout).execute()
+            pipe.incr(name)
+            pipe.expire(name, timeout)
+            count, _expires = pipe.execute()
         return int(count)
     if cache.add(window, 1, timeout=timeout):
         return 1

@@ -336,7 +336,8 @@ def _raise_on_redis(backend: RedisCache, keys: list[str]) -> None:
     client = backend._cache.get_client(names[0], write=True)  # Django's own Redis connection
     with client.pipeline(transaction=True) as pipe:
         for name in names:
-            pipe.set(name, _fresh_version(), nx=True).incr(name)
+            pipe.set(name, _fresh_version(), nx=True)
+            pipe.incr(name)
         pipe.execute()
 
 
