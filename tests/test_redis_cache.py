@@ -4,24 +4,8 @@ made once and shared by every call and thread."""
 import threading
 
 import pytest
-from django.core.cache import caches
 
 pytestmark = pytest.mark.services
-
-
-@pytest.fixture
-def redis_cache(redis_server, settings):
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "config.redis_cache.RedisCache",
-            "LOCATION": redis_server,
-            "KEY_PREFIX": "backend",
-        }
-    }
-    cache = caches["default"]
-    cache.clear()
-    yield cache
-    cache.clear()
 
 
 def test_every_call_shares_one_client_and_the_cache_works_as_djangos(redis_cache):

@@ -2,25 +2,10 @@
 event, counted as Django's cache reads it, and gone with its window."""
 
 import pytest
-from django.core.cache import cache
 
 from limits.windows import rate_count, rate_exceeded
 
 pytestmark = [pytest.mark.services, pytest.mark.usefixtures("steady_clock")]
-
-
-@pytest.fixture
-def redis_cache(redis_server, settings):
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "config.redis_cache.RedisCache",
-            "LOCATION": redis_server,
-            "KEY_PREFIX": "windows",
-        }
-    }
-    cache.clear()
-    yield cache
-    cache.clear()
 
 
 def _commands(cache_) -> dict[str, int]:
@@ -44,7 +29,7 @@ def test_the_count_is_the_one_djangos_cache_reads(redis_cache, steady_clock):
     assert rate_exceeded("seat:k", "2/min") is None
     rate_count("seat:k", "2/min")
     assert rate_exceeded("seat:k", "2/min") == 59
-    window = next(iter(redis_cache._cache.get_client().scan_iter("windows:*rate:seat:k:*")))
+    window = next(iter(redis_cache._cache.get_client().scan_iter("tests:*rate:seat:k:*")))
     assert redis_cache.get(window.decode().split(":", 2)[2]) == 2
     # Its entry expires a second after its window: nothing is left behind.
     assert 0 < redis_cache._cache.get_client().ttl(window) <= 61

@@ -237,6 +237,30 @@ def redis_server():
     server.stop()
 
 
+@pytest.fixture
+def redis_cache(redis_server, settings):
+    """The shared cache a deployment has: Redis, through the site's backend
+    (config/redis_cache.py), empty before and after the test, and nothing in this process's
+    memory in front of it (``tournaments.caching``)."""
+    from django.core.cache import caches
+
+    from tournaments import caching
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "config.redis_cache.RedisCache",
+            "LOCATION": redis_server,
+            "KEY_PREFIX": "tests",
+        }
+    }
+    cache = caches["default"]
+    cache.clear()
+    caching.memory_clear()
+    yield cache
+    cache.clear()
+    caching.memory_clear()
+
+
 def _database_url(settings_dict: dict) -> str:
     """A DATABASE_URL (dj-database-url) for a Django PostgreSQL connection's settings."""
     from urllib.parse import quote

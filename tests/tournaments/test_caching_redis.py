@@ -2,27 +2,10 @@
 its versions in one round trip, as Django's cache reads them, a forgotten one afresh."""
 
 import pytest
-from django.core.cache import cache
 
 from tournaments import caching
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db]
-
-
-@pytest.fixture
-def redis_cache(redis_server, settings):
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "config.redis_cache.RedisCache",
-            "LOCATION": redis_server,
-            "KEY_PREFIX": "versions",
-        }
-    }
-    cache.clear()
-    caching.memory_clear()
-    yield cache
-    cache.clear()
-    caching.memory_clear()
 
 
 def _commands(cache_) -> dict[str, int]:

@@ -22,31 +22,11 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tests import factories
-from tournaments import caching
 from tournaments.models import Tournament
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 PROMISED_SECONDS = 2.0
-
-
-@pytest.fixture
-def redis_cache(redis_server, settings):
-    """The shared cache a deployment has: Redis."""
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": redis_server,
-            "KEY_PREFIX": "hiding-race",
-        }
-    }
-    from django.core.cache import cache
-
-    cache.clear()
-    caching.memory_clear()
-    yield
-    cache.clear()
-    caching.memory_clear()
 
 
 def _public_status(slug: str) -> int:
