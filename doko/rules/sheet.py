@@ -10,6 +10,7 @@ at a table of six and 42 at a table of seven, where the dealer and the players t
 out (``doko.rules.deal.sitting_out``).
 """
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -233,6 +234,99 @@ def _matches_value(line: HandLine, value: int, players: Sequence[int]) -> bool:
 
 
 def check_sheet(
+    *,
+    table_size: int,
+    hands_per_match: int,
+    hands: Sequence[HandLine],
+    time_over_after_hand: int | None = None,
+    deductions: Mapping[int, int] | None = None,
+    ended_early: bool = False,
+) -> SheetCheck:
+    """Check the hands of one match in the order they were played (``_check_sheet``, which
+    says how).
+
+    The check is a function of what it is given alone, and a table's sheet is checked many
+    times as it stands: by its save and the next save, by the live check of a hand typed and
+    that hand's save, by each refresh of the table's page. So the last ``CHECKS_KEPT`` checks
+    are kept by what they were given (``_Given``), and an equal input is answered from them.
+    The answer is shared: nobody changes a ``SheetCheck``."""
+    given = _Given(
+        table_size=table_size,
+        hands_per_match=hands_per_match,
+        hands=tuple(hands),
+        time_over_after_hand=time_over_after_hand,
+        deductions=dict(deductions) if deductions else None,
+        ended_early=ended_early,
+    )
+    return _checked(given)
+
+
+# Enough for every table of a championship's round several times over (each check is a few
+# kilobytes at most).
+CHECKS_KEPT = 4096
+
+
+@dataclass(frozen=True, eq=False)
+class _Given:
+    """What a check is given, equal to another input that holds the same hands and settings
+    (``key``: the lines' fields in order, mappings as their items)."""
+
+    table_size: int
+    hands_per_match: int
+    hands: tuple[HandLine, ...]
+    time_over_after_hand: int | None
+    deductions: dict[int, int] | None
+    ended_early: bool
+
+    @functools.cached_property
+    def key(self) -> tuple[object, ...]:
+        return (
+            self.table_size,
+            self.hands_per_match,
+            self.time_over_after_hand,
+            tuple(self.deductions.items()) if self.deductions else None,
+            self.ended_early,
+            tuple(_line_key(line) for line in self.hands),
+        )
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Given) and self.key == other.key
+
+
+def _line_key(line: HandLine) -> tuple[object, ...]:
+    """A line's fields as a hashable value: equal for lines that are equal (a mapping's items in
+    the order they were put in, so two equal mappings in another order only miss the cache)."""
+    return (
+        line.contract,
+        line.dealer,
+        tuple(line.points.items()),
+        line.soloist,
+        line.solo_type,
+        line.game_value,
+        tuple(line.penalty.items()) if line.penalty else None,
+        tuple(tuple(decision.items()) for decision in line.penalties),
+        line.not_played,
+        line.dealt_by_neighbour,
+        line.replay,
+    )
+
+
+@functools.lru_cache(maxsize=CHECKS_KEPT)
+def _checked(given: _Given) -> SheetCheck:
+    return _check_sheet(
+        table_size=given.table_size,
+        hands_per_match=given.hands_per_match,
+        hands=given.hands,
+        time_over_after_hand=given.time_over_after_hand,
+        deductions=given.deductions,
+        ended_early=given.ended_early,
+    )
+
+
+def _check_sheet(
     *,
     table_size: int,
     hands_per_match: int,
