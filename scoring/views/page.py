@@ -28,7 +28,13 @@ from scoring.models import (
 )
 from scoring.services import StaleEntryError, StaleVersionError
 from scoring.views.access import Access, entry_state, sheet_url
-from scoring.views.sheet_rows import sheet_rows
+from scoring.views.sheet_rows import (
+    compulsory_badges,
+    placeholder_rows,
+    sheet_head,
+    sheet_rows,
+    total_cells,
+)
 from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors
 from tournaments.messages import problem_message
@@ -174,7 +180,7 @@ def page_context(
         "editing": editing,
         "modes": MODES,
         "mode": mode if mode in MODES else "quick",
-        "remaining": remaining if not editing else (),
+        **_grid_context(state, may_edit=may_edit, remaining=remaining if not editing else ()),
         "may_edit": may_edit,
         # As the service asks: a sheet ended early takes no more hands but is handed in.
         "may_submit": bool(state.lines) and _may(policies.may_submit_sheet, access, state),
@@ -221,6 +227,19 @@ def page_context(
         **_playing_time(access, state),
         **_paper(access, state, confirm),
         **withheld_context(access),
+    }
+
+
+def _grid_context(state: selectors.SheetState, *, may_edit: bool, remaining: range | tuple) -> dict:
+    """The grid's parts put into words in Python (``scoring.views.sheet_rows``); none for a
+    reader the hands are withheld from."""
+    if state.withheld:
+        return {}
+    return {
+        "grid_head": sheet_head(state.seats, may_edit=may_edit),
+        "placeholders": placeholder_rows(remaining, table_size=state.table_size),
+        "total_cells": total_cells(state.check.totals),
+        "compulsory_badges": compulsory_badges(state.check.compulsory_played),
     }
 
 

@@ -1,21 +1,24 @@
-"""The hands' rows of a sheet's entry page, put into words once in Python (issue 45): the
-template's includes, tags and a blocktranslate per row cost more than the rest of a hand's save.
-Each row comes out as the template ``scoring/partials/sheet_body.html`` wrote it, byte for byte,
-with the same msgids (German first)."""
+"""The hands' rows of a sheet's entry page, and the grid's parts that repeat per seat or per
+line (its heading, the lines still to come, the totals, the compulsory solos' badges), put into
+words once in Python (issue 45): the template's includes, tags and loops cost more than the rest
+of a hand's save. Each comes out as the template ``scoring/partials/sheet_body.html`` wrote it,
+byte for byte, with the same msgids (German first)."""
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 
 from django.db.models import Field
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from scoring.models import Hand
 from scoring.rulings import SheetAdjudication
 from scoring.selectors.sheets import HandRow
-from scoring.templatetags.scoring_tags import contract_short, hand_initials
+from scoring.templatetags.scoring_tags import contract_short, hand_initials, short_name
+from tournaments.models import Seat
 from tournaments.templatetags.tournament_tags import signed
 
 
@@ -187,4 +190,79 @@ def _row(
         out.append("\n    </tr>\n    ")
     out.append("\n    ")
     # Every value above is escaped or a number.
+    return mark_safe("".join(out))
+
+
+def sheet_head(seats: Sequence[Seat], *, may_edit: bool) -> SafeString:
+    """The grid's heading row: the hand's columns, then a column per seat with its player's
+    name (his last name cut short beside the number, on a wide screen)."""
+    out = [
+        "<tr>\n"
+        '      <th scope="col" class="num">#</th>\n'
+        f'      <th scope="col" class="num" title="{escape(_("Dealer (seat)"))}">'
+        f"{escape(pgettext('dealer, abbreviated', 'D'))}</th>\n"
+        f'      <th scope="col">{escape(_("Game"))}</th>\n'
+        f'      <th scope="col" class="num"><span class="d-none d-sm-inline">{escape(_("Value"))}'
+        f'</span><abbr class="d-sm-none" title="{escape(_("Value"))}">'
+        f"{escape(pgettext('game value, abbreviated', 'V'))}</abbr></th>\n"
+        '      <th scope="col" class="d-none d-sm-table-cell" '
+        f'title="{escape(_("Seats that scored plus (TSR 7.3.3.3)"))}">+</th>\n      '
+    ]
+    for seat in seats:
+        out.append(
+            f'<th scope="col" class="num" title="{escape(seat.entry.name)}">{seat.position}'
+            f'<span class="d-none d-md-inline">&nbsp;{escape(short_name(seat.entry.last_name))}'
+            "</span></th>"
+        )
+    out.append("\n      ")
+    if may_edit:
+        out.append(
+            '<th scope="col" class="d-none d-sm-table-cell"><span class="visually-hidden">'
+            f"{escape(_('Actions'))}</span></th>"
+        )
+    out.append("\n    </tr>")
+    # Every value above is escaped or a number.
+    return mark_safe("".join(out))
+
+
+def placeholder_rows(numbers: Iterable[int], *, table_size: int) -> SafeString:
+    """A row per line still to come, numbered on (the offline queue fills them in,
+    ``static/js/offline-queue.js``)."""
+    span = table_size + 5
+    return mark_safe(
+        "".join(
+            f'\n    <tr class="text-body-tertiary" data-offline-placeholder="{number}">'
+            f'<td class="num">{number}</td><td colspan="{span}"></td></tr>\n  '
+            for number in numbers
+        )
+    )
+
+
+def total_cells(totals: Mapping[int, int]) -> SafeString:
+    """The totals row's cell per seat, a negative total marked."""
+    return mark_safe(
+        "".join(
+            f'<td class="num {"neg" if total < 0 else ""}">{total}</td>'
+            for total in totals.values()
+        )
+    )
+
+
+def compulsory_badges(played: Mapping[int, bool]) -> SafeString:
+    """A badge per seat that played its compulsory solo (or "none yet"), then one per seat that
+    has not yet (TSR 4.2): a phone has no tooltip to tell them apart, so the words say it."""
+    done = [seat for seat, answer in played.items() if answer]
+    owed = [seat for seat, answer in played.items() if not answer]
+    title = escape(_("played"))
+    out = [
+        f'<span class="badge text-bg-success seat-badge" title="{title}">{seat}</span> '
+        for seat in done
+    ] or [escape(_("none yet"))]
+    if owed:
+        title = escape(_("not yet played"))
+        out.append(f" &middot; {escape(_('not yet played:'))}\n  ")
+        out.extend(
+            f'<span class="badge text-bg-light border seat-badge" title="{title}">{seat}</span> '
+            for seat in owed
+        )
     return mark_safe("".join(out))

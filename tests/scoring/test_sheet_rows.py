@@ -1,6 +1,6 @@
-"""The hands' rows of the entry page, put into words in Python (``scoring.views.sheet_rows``,
-issue 45): byte for byte what the page's template wrote per row before, in German and in English,
-for every kind of line."""
+"""The hands' rows of the entry page and the grid's heading, lines to come, totals and badges,
+put into words in Python (``scoring.views.sheet_rows``, issue 45): byte for byte what the page's
+template wrote before, in German and in English, for every kind of line."""
 
 import pytest
 from django.template import engines
@@ -9,7 +9,14 @@ from django.utils import translation
 from scoring.models import Hand
 from scoring.rulings import NONE
 from scoring.selectors.sheets import HandRow
-from scoring.views.sheet_rows import sheet_rows
+from scoring.views.sheet_rows import (
+    compulsory_badges,
+    placeholder_rows,
+    sheet_head,
+    sheet_rows,
+    total_cells,
+)
+from tournaments.models import Entry, Seat
 
 # The row as ``scoring/partials/sheet_body.html`` wrote it until the rows moved to Python.
 TEMPLATE = (
@@ -85,3 +92,80 @@ def test_the_row_being_corrected_is_left_to_the_entry_row():
         editing=2,
     )
     assert [bool(html) for _row, html in made] == [True, False, True, True, True, True]
+
+
+# The grid's parts as ``scoring/partials/sheet_body.html`` wrote them until they moved to Python.
+HEAD = (
+    "{% load i18n tournament_tags scoring_tags %}<tr>\n"
+    '      <th scope="col" class="num">#</th>\n'
+    '      <th scope="col" class="num" title="{% translate \'Dealer (seat)\' %}">{% translate "D" context "dealer, abbreviated" %}</th>\n'
+    '      <th scope="col">{% translate "Game" %}</th>\n'
+    '      <th scope="col" class="num"><span class="d-none d-sm-inline">{% translate "Value" %}</span><abbr class="d-sm-none" title="{% translate \'Value\' %}">{% translate "V" context "game value, abbreviated" %}</abbr></th>\n'
+    '      <th scope="col" class="d-none d-sm-table-cell" title="{% translate \'Seats that scored plus (TSR 7.3.3.3)\' %}">+</th>\n'
+    '      {% for seat in state.seats %}<th scope="col" class="num" title="{{ seat.entry.name }}">{{ seat.position }}<span class="d-none d-md-inline">&nbsp;{{ seat.entry.last_name|short_name }}</span></th>{% endfor %}\n'
+    '      {% if may_edit %}<th scope="col" class="d-none d-sm-table-cell"><span class="visually-hidden">{% translate "Actions" %}</span></th>{% endif %}\n'
+    "    </tr>"
+)
+PLACEHOLDERS = (
+    "{% for number in remaining %}\n"
+    '    <tr class="text-body-tertiary" data-offline-placeholder="{{ number }}"><td class="num">{{ number }}</td><td colspan="{{ state.table_size|add:5 }}"></td></tr>\n'
+    "  {% endfor %}"
+)
+TOTALS = (
+    "{% for seat, total in state.check.totals.items %}"
+    '<td class="num {% if total < 0 %}neg{% endif %}">{{ total }}</td>{% endfor %}'
+)
+BADGES = (
+    "{% load i18n scoring_tags %}"
+    "{% for seat in state.check.compulsory_played|seats_where:True %}"
+    '<span class="badge text-bg-success seat-badge" title="{% translate \'played\' %}">{{ seat }}</span> '
+    '{% empty %}{% translate "none yet" %}{% endfor %}'
+    "{% with owed=state.check.compulsory_played|seats_where:False %}{% if owed %}"
+    ' &middot; {% translate "not yet played:" %}\n'
+    '  {% for seat in owed %}<span class="badge text-bg-light border seat-badge" title="{% translate \'not yet played\' %}">{{ seat }}</span> {% endfor %}'
+    "{% endif %}{% endwith %}"
+)
+
+
+def _render(template: str, context: dict) -> str:
+    return engines["django"].from_string(template).render(context)
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize("may_edit", [True, False])
+def test_the_heading_as_the_template_wrote_it(language, may_edit):
+    entries = [
+        Entry(first_name="Ä", last_name="O'Brien & Söhne-Müllerhausen"),
+        Entry(first_name="Zoë", last_name="<b>Ng</b>"),
+        Entry(first_name="", last_name="Łukasz"),
+        Entry(first_name="Jo", last_name="Vogel"),
+        Entry(first_name="Li", last_name="Tran"),
+    ]
+    seats = [Seat(position=number, entry=entry) for number, entry in enumerate(entries, start=1)]
+    with translation.override(language):
+        wanted = _render(HEAD, {"state": {"seats": seats}, "may_edit": may_edit})
+        assert sheet_head(seats, may_edit=may_edit) == wanted
+
+
+@pytest.mark.parametrize("size", [4, 5])
+def test_the_lines_still_to_come_and_the_totals_as_the_template_wrote_them(size):
+    state = {"table_size": size, "check": {"totals": {1: 12, 2: -3, 3: 0, 4: -9}}}
+    for remaining in (range(13, 25), range(30, 31), ()):
+        wanted = _render(PLACEHOLDERS, {"state": state, "remaining": remaining})
+        assert placeholder_rows(remaining, table_size=size) == wanted
+    assert total_cells(state["check"]["totals"]) == _render(TOTALS, {"state": state})
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+@pytest.mark.parametrize(
+    "played",
+    [
+        {1: False, 2: False, 3: False, 4: False},
+        {1: True, 2: False, 3: True, 4: False},
+        {1: True, 2: True, 3: True, 4: True, 5: True},
+    ],
+)
+def test_the_compulsory_solos_as_the_template_wrote_them(language, played):
+    with translation.override(language):
+        wanted = _render(BADGES, {"state": {"check": {"compulsory_played": played}}})
+        assert compulsory_badges(played) == wanted
