@@ -37,26 +37,42 @@ from doko.names import matches, search_key, search_words
 from scoring.models import Scoresheet
 from scoring.rulings import SheetAdjudication
 from tournaments.models import ExtraTime, Round, Seat, Table, Tournament, TournamentRole
+from tournaments.prepared import Prepared
 
 
 def sheet_adjudication(*, sheet: Scoresheet) -> SheetAdjudication:
     """The decisions on a sheet and the deductions of its players in its round, in two
-    queries."""
-    decisions = list(
-        Decision.objects.filter(scoresheet=sheet)
-        .select_related("initialled_by", "offence")
-        .order_by("hand_number", "recorded_at", "pk")
-    )
+    queries (compiled once: every read of a sheet's entry page and every live check asks
+    them)."""
+    decisions = _SHEET_DECISIONS(sheet.pk)
+    for decision in decisions:
+        decision._state.fields_cache["scoresheet"] = sheet
     deductions: dict[int, int] = {}
-    for position, points in Sanction.objects.filter(
-        round_id=sheet.table.round_id,
-        kind=Sanction.Kind.DEDUCTION,
-        status=Sanction.Status.IN_FORCE,
-        entry__seats__table_id=sheet.table_id,
-    ).values_list("entry__seats__position", "points"):
+    for position, points in _TABLE_DEDUCTIONS(sheet.table.round_id, sheet.table_id):
         assert points is not None  # a deduction has its points (sanction_deduction_1_to_12)
         deductions[position] = deductions.get(position, 0) - points
     return SheetAdjudication(decisions=decisions, deductions=deductions)
+
+
+_SHEET_DECISIONS = Prepared(
+    lambda sheet_id: (
+        Decision.objects.filter(scoresheet_id=sheet_id)
+        .select_related("initialled_by", "offence")
+        .order_by("hand_number", "recorded_at", "pk")
+    )
+)
+_TABLE_DEDUCTIONS = Prepared(
+    lambda round_id, table_id: (
+        Sanction.objects.filter(
+            round_id=round_id,
+            kind=Sanction.Kind.DEDUCTION,
+            status=Sanction.Status.IN_FORCE,
+            entry__seats__table_id=table_id,
+        )
+        .order_by()
+        .values_list("entry__seats__position", "points")
+    )
+)
 
 
 def _correlated_sum(queryset: QuerySet, field: str, *, by: str) -> Expression:

@@ -114,7 +114,8 @@ SATURATION_TARGET = 3.0  # the trivial view's p99 under the load against its p99
 FIELD_TARGET = 100  # tables of the 2,000-player field held within the targets (issue 45)
 NO_LOAD_SECONDS = _env_int("BENCH_DAY_NO_LOAD_SECONDS", 10 if QUICK else 20)
 LAG_LIMIT = 1.0  # a step whose requests went out later than this (p99) was not delivered
-WORKERS, THREADS = 2, 4
+WORKERS = _env_int("BENCH_DAY_WORKERS", 2)
+THREADS = _env_int("BENCH_DAY_THREADS", 4)
 SERVER_START_SECONDS = 120  # a shared machine can be slow to load Django twice
 HEADERS = {"Accept-Language": "de"}
 
