@@ -89,12 +89,8 @@ def scoresheet_rows(
             total + points.get(seat, 0) + (penalty or {}).get(seat, 0)
             for seat, total in enumerate(totals, start=1)
         ]
-        shown = [
-            None
-            if seat in sitting_out(dealer=hand.dealer, table_size=table_size)
-            else points.get(seat)
-            for seat in range(1, table_size + 1)
-        ]
+        out = sitting_out(dealer=hand.dealer, table_size=table_size)
+        shown = [None if seat in out else points.get(seat) for seat in range(1, table_size + 1)]
         rows.append(
             HandRow(
                 hand=hand,
