@@ -50,7 +50,8 @@ attached through one server is read through the other: Django's storage API).
 
 ``BENCH_DAY_QUICK=1`` runs a short day (a few hands a table, short steps) to try the suite;
 ``BENCH_DAY_HANDS``, ``BENCH_DAY_STEP_SECONDS`` and ``BENCH_DAY_STEPS`` (comma-separated table
-counts) set the run's length.
+counts) set the run's length; ``BENCH_DAY_WORKERS`` and ``BENCH_DAY_THREADS`` the gunicorn
+workers and threads (2 × 4).
 """
 
 import heapq

@@ -195,3 +195,36 @@ def test_storage_options_that_are_no_json_object_refuse_to_start(tmp_path):
         result = run_django("", DEBUG="true", VAR_DIR=str(tmp_path), FILE_STORAGE_OPTIONS=options)
         assert result.returncode != 0
         assert "FILE_STORAGE_OPTIONS" in result.stderr
+
+
+PREPARED = (
+    "from django.conf import settings; o = settings.DATABASES['default'].get('OPTIONS', {}); "
+    "print(o.get('server_side_binding'), o.get('prepare_threshold'))"
+)
+
+
+def test_postgresql_prepares_the_queries_a_connection_runs_again(tmp_path):
+    """A query run five times on a connection is planned once (DATABASE_PREPARE_THRESHOLD);
+    ``off`` for a pooler that cannot keep prepared statements; SQLite has none."""
+    url = "postgres://u:p@db:5432/doko"
+    shipped = run_django(PREPARED, DEBUG="true", VAR_DIR=str(tmp_path), DATABASE_URL=url)
+    assert shipped.stdout.split() == ["True", "5"], shipped.stderr
+    off = run_django(
+        PREPARED,
+        DEBUG="true",
+        VAR_DIR=str(tmp_path),
+        DATABASE_URL=url,
+        DATABASE_PREPARE_THRESHOLD="off",
+    )
+    assert off.stdout.split() == ["None", "None"], off.stderr
+    wrong = run_django(
+        PREPARED,
+        DEBUG="true",
+        VAR_DIR=str(tmp_path),
+        DATABASE_URL=url,
+        DATABASE_PREPARE_THRESHOLD="often",
+    )
+    assert wrong.returncode != 0
+    assert "DATABASE_PREPARE_THRESHOLD must be a whole number or off" in wrong.stderr
+    sqlite = run_django(PREPARED, DEBUG="true", VAR_DIR=str(tmp_path))
+    assert sqlite.stdout.split() == ["None", "None"], sqlite.stderr
