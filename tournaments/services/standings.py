@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from doko import standings
 from tournaments import ranked, selectors, workers
+from tournaments.after_response import after_response
 from tournaments.models import StandingsSnapshot, StandingsWanted, Tournament
 
 
@@ -48,7 +49,14 @@ def standings_schedule(*, tournament_id: int, table_ids: Collection[int] = ()) -
         )
     else:
         StandingsWanted.objects.create(tournament_id=tournament_id)
-    transaction.on_commit(lambda: workers.send_or_run(standings_rebuild_task, tournament_id))
+    # Sent once the answer has gone (``after_response``): queueing it costs the request a
+    # round trip to the broker and the message's making, and the standings follow it within
+    # milliseconds either way. A send lost with the process is found by ``standings_recover``.
+    transaction.on_commit(
+        lambda: after_response(
+            functools.partial(workers.send_or_run, standings_rebuild_task, tournament_id)
+        )
+    )
 
 
 def standings_recover(*, older_than: datetime.timedelta) -> list[int]:
