@@ -457,6 +457,21 @@ def test_the_last_confirmation_closes_a_running_round_and_stops_its_clock(
     assert services.round_close(round=round_).status == Round.Status.CLOSED
 
 
+def test_a_confirmation_before_the_last_asks_once_and_locks_nothing(
+    django_assert_num_queries,
+):
+    """All but the round's last confirmation find a sheet still open in one read, without
+    taking the round's lock that the confirmations of 37 tables would queue on."""
+    tournament = factories.tournament(players=8)
+    round_ = factories.seated_round(tournament)
+    services.round_start(round=round_)
+    with django_assert_num_queries(1) as context:
+        assert services.round_close_when_confirmed(round_id=round_.pk) is None
+    assert "FOR UPDATE" not in context.captured_queries[0]["sql"]
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.RUNNING
+
+
 def test_the_last_confirmation_of_a_finished_round_closes_it(django_capture_on_commit_callbacks):
     tournament = factories.tournament(players=4, planned_rounds=1)
     round_ = factories.seated_round(tournament)

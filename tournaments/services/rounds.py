@@ -693,11 +693,21 @@ def _closed(round_: Round) -> Round:
     return round_
 
 
-@transaction.atomic
 def round_close_when_confirmed(*, round_id: int) -> Round | None:
     """Close a running or finished round as its last scoresheet is confirmed (TSR 8.5.2), on a
     match day as at any tournament: nothing is left to play or to check, so its clock stops (a
-    round still running ends its playing time now). Returns the round closed, else None."""
+    round still running ends its playing time now). Returns the round closed, else None.
+
+    Every confirmation asks, once it is committed, and all but the last find a sheet still
+    open: that is asked first without a lock, and the round is locked (and asked again) only
+    when none is. Of two last sheets confirmed at once, the one committed later sees both."""
+    if play.recorded().unconfirmed(tables=Table.objects.filter(round_id=round_id)):
+        return None
+    return _close_when_confirmed(round_id)
+
+
+@transaction.atomic
+def _close_when_confirmed(round_id: int) -> Round | None:
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_id)
     if round_.status not in {Round.Status.RUNNING, Round.Status.FINISHED}:
         return None
