@@ -206,25 +206,18 @@ PREPARED = (
 def test_postgresql_prepares_the_queries_a_connection_runs_again(tmp_path):
     """A query run five times on a connection is planned once (DATABASE_PREPARE_THRESHOLD);
     ``off`` for a pooler that cannot keep prepared statements; SQLite has none."""
+
+    def options(**env: str) -> subprocess.CompletedProcess:
+        return run_django(PREPARED, DEBUG="true", VAR_DIR=str(tmp_path), **env)
+
     url = "postgres://u:p@db:5432/doko"
-    shipped = run_django(PREPARED, DEBUG="true", VAR_DIR=str(tmp_path), DATABASE_URL=url)
-    assert shipped.stdout.split() == ["True", "5"], shipped.stderr
-    off = run_django(
-        PREPARED,
-        DEBUG="true",
-        VAR_DIR=str(tmp_path),
-        DATABASE_URL=url,
-        DATABASE_PREPARE_THRESHOLD="off",
-    )
-    assert off.stdout.split() == ["None", "None"], off.stderr
-    wrong = run_django(
-        PREPARED,
-        DEBUG="true",
-        VAR_DIR=str(tmp_path),
-        DATABASE_URL=url,
-        DATABASE_PREPARE_THRESHOLD="often",
-    )
+    for env, wanted in (
+        ({"DATABASE_URL": url}, ["True", "5"]),
+        ({"DATABASE_URL": url, "DATABASE_PREPARE_THRESHOLD": "off"}, ["None", "None"]),
+        ({}, ["None", "None"]),
+    ):
+        result = options(**env)
+        assert result.stdout.split() == wanted, (env, result.stderr)
+    wrong = options(DATABASE_URL=url, DATABASE_PREPARE_THRESHOLD="often")
     assert wrong.returncode != 0
     assert "DATABASE_PREPARE_THRESHOLD must be a whole number or off" in wrong.stderr
-    sqlite = run_django(PREPARED, DEBUG="true", VAR_DIR=str(tmp_path))
-    assert sqlite.stdout.split() == ["None", "None"], sqlite.stderr

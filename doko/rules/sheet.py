@@ -242,7 +242,7 @@ def check_sheet(
     deductions: Mapping[int, int] | None = None,
     ended_early: bool = False,
 ) -> SheetCheck:
-    """Check the hands of one match in the order they were played (``_check_sheet``, which
+    """Check the hands of one match in the order they were played (``_checked``, which
     says how).
 
     The check is a function of what it is given alone, and a table's sheet is checked many
@@ -316,25 +316,6 @@ def _line_key(line: HandLine) -> tuple[object, ...]:
 
 @functools.lru_cache(maxsize=CHECKS_KEPT)
 def _checked(given: _Given) -> SheetCheck:
-    return _check_sheet(
-        table_size=given.table_size,
-        hands_per_match=given.hands_per_match,
-        hands=given.hands,
-        time_over_after_hand=given.time_over_after_hand,
-        deductions=given.deductions,
-        ended_early=given.ended_early,
-    )
-
-
-def _check_sheet(
-    *,
-    table_size: int,
-    hands_per_match: int,
-    hands: Sequence[HandLine],
-    time_over_after_hand: int | None = None,
-    deductions: Mapping[int, int] | None = None,
-    ended_early: bool = False,
-) -> SheetCheck:
     """Check the hands of one match in the order they were played.
 
     ``hands_per_match`` counts every line of the round, the compulsory solos included: 24 at a
@@ -363,11 +344,13 @@ def _check_sheet(
     silent, so the sheet is complete as it stands, the hands not played and the compulsory
     solos still owed waived, and nothing is due next.
     """
+    table_size, hands = given.table_size, given.hands
+    time_over_after_hand, deductions = given.time_over_after_hand, given.deductions
     check_table_size(table_size)
     seats = range(1, table_size + 1)
     findings = _Findings()
     totals = dict.fromkeys(seats, 0)
-    progress = MatchProgress(table_size=table_size, hands_per_match=hands_per_match)
+    progress = MatchProgress(table_size=table_size, hands_per_match=given.hands_per_match)
     for number, line in enumerate(hands, start=1):
         _check_line_shape(number, line, table_size)
         for seat in seats:
@@ -397,7 +380,7 @@ def _check_sheet(
         totals,
         progress,
         time_over=time_over_after_hand is not None and len(hands) >= time_over_after_hand,
-        ended_early=ended_early,
+        ended_early=given.ended_early,
     )
 
 
