@@ -14,6 +14,7 @@ from collections.abc import Collection, Iterator
 from typing import cast
 
 from celery import shared_task
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -49,14 +50,20 @@ def standings_schedule(*, tournament_id: int, table_ids: Collection[int] = ()) -
         )
     else:
         StandingsWanted.objects.create(tournament_id=tournament_id)
-    # Sent once the answer has gone (``after_response``): queueing it costs the request a
-    # round trip to the broker and the message's making, and the standings follow it within
-    # milliseconds either way. A send lost with the process is found by ``standings_recover``.
-    transaction.on_commit(
-        lambda: after_response(
-            functools.partial(workers.send_or_run, standings_rebuild_task, tournament_id)
-        )
-    )
+    transaction.on_commit(lambda: _rebuild_queued(tournament_id))
+
+
+def _rebuild_queued(tournament_id: int) -> None:
+    """Queue the rebuild to a worker once the answer has gone (``after_response``): queueing
+    costs the request a round trip to the broker and the message's making, and the worker
+    begins within milliseconds either way; a send lost with the process is queued again by
+    ``standings_recover``. Where no broker runs (Celery eager), the rebuild itself runs here,
+    as before the answer: the page that follows shows the standings it made."""
+    send = functools.partial(workers.send_or_run, standings_rebuild_task, tournament_id)
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        send()
+    else:
+        after_response(send)
 
 
 def standings_recover(*, older_than: datetime.timedelta) -> list[int]:
