@@ -15,20 +15,29 @@ transaction). No ``prefetch_related`` or ``distinct(*fields)``; ``values_list`` 
 queryset that breaks this, or whose arguments do not all reach the SQL as parameters, is
 refused when first compiled (``ValueError``). An argument may be used more than once. No library does this for Django 5 (the one
 published, django-prepared-queries, stops at Django 2.1; README, "Stack").
+
+Several of these, bound to their arguments (``Prepared.bound``, ``inserting``, ``saving``), are
+run one after another by ``run`` without waiting for the database's answer between them where it
+can (PostgreSQL's pipeline mode): a write's lock and what it reads under it, or its rows, go in
+one round trip instead of one each.
 """
 
+import contextlib
 import copy
 import threading
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from django.db import connections
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.backends.utils import CursorWrapper
 from django.db.models import Field, Model, QuerySet
+from django.db.models.deletion import Collector
 from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
 from django.db.models.signals import post_save, pre_save
-from django.db.models.sql import InsertQuery
+from django.db.models.sql import DeleteQuery, InsertQuery
 from django.db.models.sql.compiler import SQLCompiler
 from django.db.transaction import TransactionManagementError
 
@@ -68,14 +77,18 @@ class Prepared:
         self._lock = threading.Lock()
 
     def __call__(self, *arguments: Argument, using: str = "default") -> list:
-        connection = connections[using]
+        return run(self.bound(*arguments, using=using), using=using)[0]
+
+    def bound(self, *arguments: Argument, using: str = "default") -> "Step":
+        """The read with these arguments, for ``run`` to send with others; its result the
+        rows, as calling it gives them."""
         shape = (using, *(_shape(argument) for argument in arguments))
         compiled = self._compiled.get(shape)
         if compiled is None:
             with self._lock:
                 compiled = self._compiled.get(shape) or self._compile(arguments, using)
                 self._compiled[shape] = compiled
-        if compiled.locks and connection.get_autocommit():
+        if compiled.locks and connections[using].get_autocommit():
             # As the ORM refuses it when it compiles the query (SQLCompiler.as_sql).
             raise TransactionManagementError(
                 "select_for_update cannot be used outside of a transaction."
@@ -84,22 +97,7 @@ class Prepared:
         params = list(compiled.params)
         for position, slot in compiled.slots.items():
             params[position] = flat[slot]
-        with connection.cursor() as cursor:
-            cursor.execute(compiled.sql, params)
-            rows = cursor.fetchall()
-        # The converters of this thread's connection (the compiler was made on another's),
-        # found once per connection: the ORM looks for them in every field on every read.
-        compiler = copy.copy(compiled.compiler)
-        compiler.connection = connection
-        converters = compiled.converters.get(connection)
-        if converters is None:
-            columns = [column[0] for column in compiler.select[: compiler.col_count]]
-            converters = compiled.converters[connection] = compiler.get_converters(columns)
-        if converters:
-            rows = list(compiler.apply_converters(rows, converters))
-        if not compiled.models:
-            return [tuple(row) for row in rows]
-        return _objects(compiler, rows, using)
+        return _Read(compiled, params, using)
 
     def _compile(self, arguments: Sequence[Argument], using: str) -> _Compiled:
         stand_ins: list[Any] = []
@@ -157,6 +155,34 @@ def _flat(arguments: Sequence[Any]) -> list[Any]:
     return flat
 
 
+@dataclass(frozen=True)
+class _Read:
+    compiled: _Compiled
+    params: list[Any]
+    using: str
+    pipelined = True
+
+    def send(self, cursor: CursorWrapper) -> None:
+        cursor.execute(self.compiled.sql, self.params)
+
+    def result(self, cursor: CursorWrapper) -> list:
+        rows = cursor.fetchall()
+        compiled, connection = self.compiled, connections[self.using]
+        # The converters of this thread's connection (the compiler was made on another's),
+        # found once per connection: the ORM looks for them in every field on every read.
+        compiler = copy.copy(compiled.compiler)
+        compiler.connection = connection
+        converters = compiled.converters.get(connection)
+        if converters is None:
+            columns = [column[0] for column in compiler.select[: compiler.col_count]]
+            converters = compiled.converters[connection] = compiler.get_converters(columns)
+        if converters:
+            rows = list(compiler.apply_converters(rows, converters))
+        if not compiled.models:
+            return [tuple(row) for row in rows]
+        return _objects(compiler, rows, self.using)
+
+
 def _objects(compiler: SQLCompiler, rows: list, using: str) -> list[Model]:
     """The rows (converted) as the model's instances, with their ``select_related`` objects and
     annotations, as ``ModelIterable`` makes them."""
@@ -208,11 +234,17 @@ def insert(objs: Sequence[_M], *, using: str = "default") -> Sequence[_M]:
     """``bulk_create(objs)`` of new rows of one model (no primary key set), compiled once per
     model, number of rows and database; the objects get their keys as ``bulk_create`` gives
     them. Anything else (rows of several models, a key set) goes to ``bulk_create`` itself."""
+    return run(inserting(objs, using=using), using=using)[0]
+
+
+def inserting(objs: Sequence[_M], *, using: str = "default") -> "Step":
+    """``insert(objs)`` for ``run`` to send with others; its result the objects, with their
+    keys."""
     if not objs:
-        return objs
+        return _Done(objs)
     model = type(objs[0])
     if any(type(obj) is not model or obj.pk is not None for obj in objs):
-        return model._default_manager.using(using).bulk_create(objs)
+        return _Elsewhere(lambda: model._default_manager.using(using).bulk_create(objs))
     for obj in objs:
         obj._prepare_related_fields_for_save(operation_name="bulk_create")  # type: ignore[attr-defined]  # not in the stubs
     key = (model, len(objs), using)
@@ -229,16 +261,29 @@ def insert(objs: Sequence[_M], *, using: str = "default") -> Sequence[_M]:
         if compiled.by_column
         else [value for row in rows for value in row]
     )
-    with connection.cursor() as cursor:
-        cursor.execute(compiled.sql, params)
-        returned = cursor.fetchall() if compiled.returning else []
-    for obj, values in zip(objs, returned, strict=False):
-        for returned_field, value in zip(compiled.returning, values, strict=True):
-            setattr(obj, returned_field.attname, value)
-    for obj in objs:
-        obj._state.adding = False
-        obj._state.db = using
-    return objs
+    return _Inserting(compiled, params, objs, using)
+
+
+@dataclass(frozen=True)
+class _Inserting:
+    compiled: _Insert
+    params: list[Any]
+    objs: Sequence[Model]
+    using: str
+    pipelined = True
+
+    def send(self, cursor: CursorWrapper) -> None:
+        cursor.execute(self.compiled.sql, self.params)
+
+    def result(self, cursor: CursorWrapper) -> Sequence[Model]:
+        returned = cursor.fetchall() if self.compiled.returning else []
+        for obj, values in zip(self.objs, returned, strict=False):
+            for returned_field, value in zip(self.compiled.returning, values, strict=True):
+                setattr(obj, returned_field.attname, value)
+        for obj in self.objs:
+            obj._state.adding = False
+            obj._state.db = self.using
+        return self.objs
 
 
 def _insert_compiled(model: type[Model], objs: Sequence[Model], using: str) -> _Insert:
@@ -275,6 +320,11 @@ def save(obj: Model, *, using: str = "default") -> None:
     """``obj.save()`` of a row that exists (an UPDATE of every field by its key), compiled once
     per model and database. Where the model has receivers of ``pre_save`` or ``post_save``, or
     the row turns out to be gone, the ORM saves it (and sends them, or inserts it again)."""
+    run(saving(obj, using=using), using=using)
+
+
+def saving(obj: Model, *, using: str = "default") -> "Step":
+    """``save(obj)`` for ``run`` to send with others; its result None."""
     model = type(obj)
     if (
         obj._state.adding
@@ -283,8 +333,7 @@ def save(obj: Model, *, using: str = "default") -> None:
         or pre_save.has_listeners(model)
         or post_save.has_listeners(model)
     ):
-        obj.save(using=using)
-        return
+        return _Elsewhere(lambda: obj.save(using=using))
     obj._prepare_related_fields_for_save(operation_name="save")  # type: ignore[attr-defined]  # not in the stubs
     key = (model, using)
     compiled = _UPDATES.get(key)
@@ -294,13 +343,51 @@ def save(obj: Model, *, using: str = "default") -> None:
     connection = connections[using]
     params = [field.get_db_prep_save(field.pre_save(obj, False), connection) for field in fields]
     params.append(model._meta.pk.get_db_prep_value(obj.pk, connection))
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        updated = cursor.rowcount
-    if updated != 1:  # gone meanwhile: as Model.save does, insert it again
-        obj.save(using=using, force_insert=True)
-        return
-    obj._state.db = using
+    return _Saving(sql, params, obj, using)
+
+
+@dataclass(frozen=True)
+class _Saving:
+    sql: str
+    params: list[Any]
+    obj: Model
+    using: str
+    pipelined = True
+
+    def send(self, cursor: CursorWrapper) -> None:
+        cursor.execute(self.sql, self.params)
+
+    def result(self, cursor: CursorWrapper) -> None:
+        if cursor.rowcount != 1:  # gone meanwhile: as Model.save does, insert it again
+            self.obj.save(using=self.using, force_insert=True)
+            return
+        self.obj._state.db = self.using
+
+
+def deleting(queryset: QuerySet) -> "Step":
+    """``queryset.delete()`` of rows nothing refers to and nobody listens for (the ORM's fast
+    delete: one DELETE, no cascade, no signals), for ``run`` to send with others; its result
+    the number of rows deleted. Anything else the ORM deletes itself."""
+    using = queryset.db
+    if not Collector(using=using, origin=queryset).can_fast_delete(queryset):
+        return _Elsewhere(lambda: queryset.delete()[0])
+    query = queryset.query.clone()
+    query.__class__ = DeleteQuery
+    sql, params = query.get_compiler(using=using).as_sql()
+    return _Deleting(sql, list(params))
+
+
+@dataclass(frozen=True)
+class _Deleting:
+    sql: str
+    params: list[Any]
+    pipelined = True
+
+    def send(self, cursor: CursorWrapper) -> None:
+        cursor.execute(self.sql, self.params)
+
+    def result(self, cursor: CursorWrapper) -> int:
+        return cursor.rowcount
 
 
 def _update_compiled(model: type[Model], using: str) -> tuple[str, tuple[Field, ...]]:
@@ -315,3 +402,83 @@ def _update_compiled(model: type[Model], using: str) -> tuple[str, tuple[Field, 
     columns = ", ".join(f"{quote(str(field.column))} = %s" for field in fields)
     sql = f"UPDATE {quote(opts.db_table)} SET {columns} WHERE {quote(str(opts.pk.column))} = %s"
     return sql, fields
+
+
+# Several statements in one round trip -----------------------------------------------------------
+
+
+class Step(Protocol):
+    """A statement bound to its values (``Prepared.bound``, ``inserting``, ``saving``): ``send``
+    gives it to the database, ``result`` makes its result once the answer is there. A step that
+    is not ``pipelined`` runs through the ORM (``send`` does it all) and is run alone."""
+
+    pipelined: bool
+
+    def send(self, cursor: CursorWrapper) -> None: ...
+
+    def result(self, cursor: CursorWrapper) -> Any: ...
+
+
+@dataclass(frozen=True)
+class _Done:
+    """A step with nothing to send (an insert of no rows)."""
+
+    value: Any
+    pipelined = True
+
+    def send(self, cursor: CursorWrapper) -> None:
+        pass
+
+    def result(self, cursor: CursorWrapper) -> Any:
+        return self.value
+
+
+@dataclass(frozen=True)
+class _Elsewhere:
+    """A step the ORM does itself (``bulk_create``, ``Model.save``), with its signals."""
+
+    does: Callable[[], Any]
+    pipelined = False
+
+    def send(self, cursor: CursorWrapper) -> None:
+        pass
+
+    def result(self, cursor: CursorWrapper) -> Any:
+        return self.does()
+
+
+def run(*steps: Step, using: str = "default") -> list[Any]:
+    """The steps' statements run in order, and each one's result as it alone gives it. On
+    PostgreSQL they are sent one after another without waiting for an answer between them
+    (psycopg's pipeline mode), in one round trip: a read after a lock (``select_for_update``)
+    still reads under it, as the database runs them in order. An error in one is raised once all
+    were sent, as the database's error the ORM raises (``IntegrityError``, ...); the statements
+    after it did not run, and the transaction is broken, as after any failed statement. Where
+    one step is the ORM's own, the steps run one by one."""
+    connection = connections[using]
+    cursors = [connection.cursor() for _ in steps]
+    try:
+        if len(steps) > 1 and all(step.pipelined for step in steps):
+            with _pipeline(connection):
+                for step, cursor in zip(steps, cursors, strict=True):
+                    step.send(cursor)
+            return [step.result(cursor) for step, cursor in zip(steps, cursors, strict=True)]
+        results = []
+        for step, cursor in zip(steps, cursors, strict=True):
+            step.send(cursor)
+            results.append(step.result(cursor))
+        return results
+    finally:
+        for cursor in cursors:
+            cursor.close()
+
+
+@contextlib.contextmanager
+def _pipeline(connection: BaseDatabaseWrapper) -> Iterator[None]:
+    """psycopg's pipeline mode on a PostgreSQL connection (synced on leaving: every answer is
+    then with its cursor); elsewhere nothing."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    with connection.wrap_database_errors, connection.connection.pipeline():
+        yield

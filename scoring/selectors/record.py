@@ -75,7 +75,7 @@ def sheet_record(
     if kept is not None:
         return kept
     if seats is None:
-        seats = _SEATS(sheet.table_id)
+        seats = sheet.__dict__.get("_record_seats") or _SEATS(sheet.table_id)
     players = {Player(seat.entry_id): seat.position for seat in seats}
     done: list[Done] = [Done(Deed.PLAYED, player) for player in players]
     same: set[tuple[Identity, Identity]] = set()
@@ -166,6 +166,12 @@ def _seat_entry(sheet: Scoresheet, seats: Sequence[Seat]) -> int | None:
         .values_list("entry_id", flat=True)
         .first()
     )
+
+
+def record_seats_known(sheet: Scoresheet, seats: Sequence[Seat]) -> None:
+    """The table's seats, as a write just read them: the sheet's record, next read, takes them
+    (one query instead of two: the page after a hand-in asks who may confirm)."""
+    sheet.__dict__["_record_seats"] = seats
 
 
 def record_forget(sheet: Scoresheet) -> None:

@@ -19,7 +19,7 @@ from doko.rules.sheet import HandLine, Replay, SheetCheck, check_sheet
 from scoring.models import Hand, Scoresheet, ScoresheetChange, ScoresheetScan, SecondEntry
 from scoring.rulings import NONE, SheetAdjudication, sheet_adjudication
 from tournaments.models import Seat, Table, TournamentRole
-from tournaments.prepared import Prepared
+from tournaments.prepared import Prepared, Step
 from tournaments.selectors import AnyUser
 
 
@@ -216,10 +216,20 @@ def sheet_hands(sheet: Scoresheet) -> list[Hand]:
     prefetched = getattr(sheet, "_prefetched_objects_cache", {}).get("hands")
     if prefetched is not None:
         return list(prefetched)
-    hands = _SHEET_HANDS(sheet.pk)
+    return hands_of(sheet, _SHEET_HANDS(sheet.pk))
+
+
+def hands_of(sheet: Scoresheet, hands: list[Hand]) -> list[Hand]:
+    """The rows of ``sheet_hands_read`` linked to their sheet."""
     for hand in hands:
         hand._state.fields_cache["scoresheet"] = sheet
     return hands
+
+
+def sheet_hands_read(sheet_id: int) -> Step:
+    """``sheet_hands``' query, for ``prepared.run`` to send with others (``hands_of`` links its
+    rows to the sheet)."""
+    return _SHEET_HANDS.bound(sheet_id)
 
 
 _SHEET_HANDS = Prepared(
@@ -230,10 +240,20 @@ _SHEET_HANDS = Prepared(
 def table_seats(table: Table) -> list[Seat]:
     """The table's seats in order, each with its player, as ``table.seats`` gives them (their
     ``table`` this one); in one query compiled once: every write reads them."""
-    seats = _TABLE_SEATS(table.pk)
+    return seats_at(table, _TABLE_SEATS(table.pk))
+
+
+def seats_at(table: Table, seats: list[Seat]) -> list[Seat]:
+    """The rows of ``table_seats_read`` linked to their table."""
     for seat in seats:
         seat._state.fields_cache["table"] = table
     return seats
+
+
+def table_seats_read(table_id: int) -> Step:
+    """``table_seats``' query, for ``prepared.run`` to send with others (``seats_at`` links its
+    rows to the table)."""
+    return _TABLE_SEATS.bound(table_id)
 
 
 _TABLE_SEATS = Prepared(
@@ -295,12 +315,14 @@ def sheet_state(
     sheet: Scoresheet,
     withheld: str | None = None,
     seats: list[Seat] | None = None,
+    hands: list[Hand] | None = None,
     adjudication: SheetAdjudication | None = None,
 ) -> SheetState:
     """A sheet with its seats, hands, the adjudicators' decisions and deductions, and its check,
-    in five queries (fewer with ``seats`` or ``adjudication``, read already). ``lines`` are the hands as entered,
-    without penalty points: what the scorekeeper changes. ``withheld``: why this reader sees
-    none of its hands (a blind first entry), and then the state holds none."""
+    in five queries (fewer with ``seats``, ``hands`` or ``adjudication``, read already).
+    ``lines`` are the hands as entered, without penalty points: what the scorekeeper changes.
+    ``withheld``: why this reader sees none of its hands (a blind first entry), and then the
+    state holds none."""
     if withheld is not None:
         state = _entry_state(
             sheet=sheet, hands=[], time_over_after_hand=None, seats=seats, adjudication=adjudication
@@ -308,7 +330,7 @@ def sheet_state(
         return replace(state, withheld=withheld)
     return _entry_state(
         sheet=sheet,
-        hands=sheet_hands(sheet),
+        hands=sheet_hands(sheet) if hands is None else hands,
         time_over_after_hand=AS_NOTED,
         seats=seats,
         adjudication=adjudication,

@@ -53,7 +53,14 @@ from scoring.selectors import (
     sheet_state_written,
 )
 from scoring.selectors.record import sheet_record
-from scoring.selectors.sheets import sheet_hands, table_seats
+from scoring.selectors.sheets import (
+    hands_of,
+    seats_at,
+    sheet_hands,
+    sheet_hands_read,
+    table_seats,
+    table_seats_read,
+)
 from tournaments import prepared
 from tournaments.caching import table_changed
 from tournaments.messages import problem_message, require_valid
@@ -61,7 +68,7 @@ from tournaments.models import Round, Seat, SheetKeeping, TournamentRole
 from tournaments.policies import enforce
 from tournaments.prepared import Prepared
 from tournaments.selectors import table_playing_time, user_roles
-from tournaments.services import results_refresh, round_close_when_confirmed
+from tournaments.services import results_refresh, results_writing, round_close_when_confirmed
 
 Role = TournamentRole.Role
 # Staff who may type in and confirm sheets; only an organiser reopens a confirmed one.
@@ -93,28 +100,56 @@ class StaleVersionError(ValidationError):
 
 
 def _lock(scoresheet: Scoresheet, *, version: int) -> Scoresheet:
-    locked = _locked(scoresheet, scan=True)
-    if locked.version != version:
-        raise StaleVersionError(current=locked)
+    locked, _read = _locked_reading(scoresheet, scan=True)
+    _require_version(locked, version=version)
     return locked
 
 
+def _require_version(locked: Scoresheet, *, version: int) -> None:
+    if locked.version != version:
+        raise StaleVersionError(current=locked)
+
+
+def _lock_read(scoresheet: Scoresheet, *, version: int) -> "_Read":
+    """``_lock``, with the table's seats and the sheet's hands read under the lock in the same
+    round trip (``prepared.run``): what a hand's save, a hand-in and a confirmation read. The
+    adjudication is read when asked (``_Read.adjudication``)."""
+    locked, (seats, hands) = _locked_reading(
+        scoresheet,
+        table_seats_read(scoresheet.table_id),
+        sheet_hands_read(scoresheet.pk),
+        scan=True,
+    )
+    _require_version(locked, version=version)
+    return _Read(locked, hands=hands_of(locked, hands), seats=seats_at(locked.table, seats))
+
+
 def _locked(scoresheet: Scoresheet, *, scan: bool = False) -> Scoresheet:
+    return _locked_reading(scoresheet, scan=scan)[0]
+
+
+def _locked_reading(
+    scoresheet: Scoresheet, *reads: prepared.Step, scan: bool = False
+) -> tuple[Scoresheet, list]:
     """The sheet's row read again and locked until the transaction ends, with whether anything
     is ruled on it (``_adjudication``), and with its table, round and tournament (and with
     ``scan`` its scan, which the API's answers show): those the caller read with the sheet are
-    taken over, not read again (none of them is locked either way), else joined."""
+    taken over, not read again (none of them is locked either way), else joined. ``reads`` run
+    under the lock, sent with it (``prepared.run``); their results come second."""
     cached = scoresheet._state.fields_cache
     kept = ["table", "scan"] if scan else ["table"]
     known = all(name in cached for name in kept) and "round" in cached["table"]._state.fields_cache
     if known:
         known = "tournament" in cached["table"].round._state.fields_cache
-    if not known:
-        return _one(_LOCKED_JOINED[scan](scoresheet.pk))
-    locked = _one(_LOCKED(scoresheet.pk))
-    locked._state.fields_cache.update({name: cached[name] for name in kept})
-    cached["table"]._state.fields_cache["scoresheet"] = locked  # the table's sheet is this one now
-    return locked
+    lock = _LOCKED if known else _LOCKED_JOINED[scan]
+    found, *read = prepared.run(lock.bound(scoresheet.pk), *reads)
+    locked = _one(found)
+    if known:
+        locked._state.fields_cache.update({name: cached[name] for name in kept})
+        cached["table"]._state.fields_cache["scoresheet"] = (
+            locked  # the table's sheet is this one now
+        )
+    return locked, read
 
 
 def _lock_query(pk: int, *, related: tuple[str, ...] = ()) -> QuerySet[Scoresheet]:
@@ -209,15 +244,16 @@ def _record(
     reason: str = "",
     after: Sequence[HandLine] | None = None,
     read: "_Read | None" = None,
+    also: Sequence[prepared.Step] = (),
 ) -> Scoresheet:
     """A new version of the sheet, recorded with who and what before and after (``after``: its
     hands now, if the caller has them, else read). ``read``: the sheet's hands, seats and
     adjudication as the caller read them under the lock, unchanged by it: the results are
-    made from them, with no query."""
+    made from them, with no query, and written with the rest. ``also``: the step's own writes (its hands), sent first
+    with the sheet's new version and its record, in one round trip (``prepared.run``)."""
     if after is None:
         after = hand_lines(sheet_hands(sheet))
     sheet.version += 1
-    prepared.save(sheet)
     change = ScoresheetChange(
         scoresheet=sheet,
         version=sheet.version,
@@ -229,18 +265,18 @@ def _record(
         before=before,
         after=sheet_snapshot(sheet=sheet, hands=list(after)),
     )
-    prepared.insert([change])
+    writes = [*also, prepared.saving(sheet), prepared.inserting([change])]
     # What a handed-in sheet gives its players counts in the standings (provisionally until
     # it is confirmed); a draft counts nowhere, so its hands change nothing there.
-    if sheet.status != Scoresheet.Status.DRAFT or action in BACK_TO_DRAFT:
-        made = (
-            None
-            if read is None
-            else sheet_results(
-                sheet, seats=read.seats, hands=read.hands, adjudication=read.adjudication
-            )
+    counts = sheet.status != Scoresheet.Status.DRAFT or action in BACK_TO_DRAFT
+    if counts and read is not None:
+        made = sheet_results(
+            sheet, seats=read.seats, hands=read.hands, adjudication=read.adjudication
         )
-        results_refresh(tables=[sheet.table], results=made)
+        writes += results_writing(tables=[sheet.table], results=made)
+    prepared.run(*writes)
+    if counts and read is None:
+        results_refresh(tables=[sheet.table])
     # The desk's list of the round's sheets is drawn afresh once this commits.
     table_changed(round_id=sheet.table.round_id, number=sheet.table.number)
     if sheet.status == Scoresheet.Status.CONFIRMED:
@@ -259,14 +295,29 @@ def _hands_store(
     stored: list[Hand] | None = None,
     stored_lines: Sequence[HandLine] | None = None,
 ) -> list[Hand]:
-    """The sheet's hands replaced by ``hands``; returns the rows stored. ``stored``: the rows as
-    they stand under the caller's lock, in order (``stored_lines``: them as the rules core reads
-    them, if the caller has them): the leading ones whose hand stays as it is are kept, and only
-    the rows from the first that changes are deleted and written (a hand added writes one
-    row)."""
+    """The sheet's hands replaced by ``hands``; returns the rows stored (``_hands_storing``)."""
+    rows, insert = _hands_storing(sheet, hands, stored=stored, stored_lines=stored_lines)
+    prepared.run(insert)
+    return rows
+
+
+def _hands_storing(
+    sheet: Scoresheet,
+    hands: Sequence[HandLine],
+    *,
+    stored: list[Hand] | None = None,
+    stored_lines: Sequence[HandLine] | None = None,
+) -> tuple[list[Hand], prepared.Step]:
+    """The sheet's hands replaced by ``hands``: the rows as they will be stored, and the insert
+    of the new ones, for the caller to run (``_record``'s ``also``; it gives them their keys).
+    ``stored``: the rows as they stand under the caller's lock, in order (``stored_lines``: them
+    as the rules core reads them, if the caller has them): the leading ones whose hand stays as
+    it is are kept, and only the rows from the first that changes are deleted (here) and
+    written (a hand added writes one row)."""
     if stored is None:
         sheet.hands.all().delete()
-        return list(prepared.insert(_hand_rows(sheet, hands, kept=0)))
+        rows = _hand_rows(sheet, hands, kept=0)
+        return rows, prepared.inserting(rows)
     if stored_lines is None:
         stored_lines = hand_lines(stored)
     kept = 0
@@ -276,7 +327,8 @@ def _hands_store(
         kept += 1
     if kept < len(stored):
         Hand.objects.filter(scoresheet=sheet, number__gt=kept).delete()
-    return [*stored[:kept], *prepared.insert(_hand_rows(sheet, hands, kept=kept))]
+    added = _hand_rows(sheet, hands, kept=kept)
+    return [*stored[:kept], *added], prepared.inserting(added)
 
 
 def _hand_rows(sheet: Scoresheet, hands: Sequence[HandLine], *, kept: int) -> list[Hand]:
@@ -309,19 +361,21 @@ def _replace_checked(
     hands: Sequence[HandLine],
     by: Actor,
     time_over_after_hand: int | None,
+    read: "_Read | None" = None,
 ) -> tuple[list[HandLine], SheetState]:
     """What ``scoresheet_hands_replace`` checks before it stores anything: who writes, the end
     of the playing time, the adjudicators' decisions kept, the TSR. Returns the hands as they
-    would be stored, and the sheet as it stands (its hands, seats and adjudication, read here,
-    under the caller's lock)."""
-    seats = table_seats(sheet.table)
-    _require_may_edit(sheet, by=by, seats=seats)
+    would be stored, and the sheet as it stands (its hands, seats and adjudication: ``read``
+    under the caller's lock, else read here)."""
+    if read is None:
+        read = _Read.of(sheet)
+    _require_may_edit(sheet, by=by, seats=read.seats)
     return _hands_checked(
         sheet,
         hands=hands,
-        seats=seats,
-        stored=sheet_hands(sheet),
-        adjudication=_adjudication(sheet),
+        seats=read.seats,
+        stored=read.hands,
+        adjudication=read.adjudication,
         time_over_after_hand=time_over_after_hand,
     )
 
@@ -432,10 +486,12 @@ def scoresheet_hands_edit(
     added or corrected), and they are checked and stored as ``scoresheet_hands_replace`` checks
     and stores them. Who may edit is asked before ``edit`` sees anything. ``edit`` may raise
     (the row typed is refused): nothing is written then, and its exception carries on."""
-    sheet = _lock(scoresheet, version=version)
-    seats = table_seats(sheet.table)
+    locked = _lock_read(scoresheet, version=version)
+    sheet, seats = locked.sheet, locked.seats
     _require_may_edit(sheet, by=by, seats=seats)
-    read = sheet_state(sheet=sheet, seats=seats, adjudication=_adjudication(sheet))
+    read = sheet_state(
+        sheet=sheet, seats=seats, hands=locked.hands, adjudication=locked.adjudication
+    )
     lines, now = _hands_checked(
         sheet,
         hands=edit(read),
@@ -465,12 +521,12 @@ def _hands_written(
             sheet=sheet, hands=now.hands, seats=now.seats, adjudication=now.adjudication
         )
     before = sheet_snapshot(sheet=sheet, hands=now.lines)
-    stored = _hands_store(sheet, lines, stored=now.hands, stored_lines=now.lines)
+    stored, insert = _hands_storing(sheet, lines, stored=now.hands, stored_lines=now.lines)
     action = (
         ScoresheetChange.Action.HANDS if lines != now.lines else ScoresheetChange.Action.TIME_OVER
     )
     sheet.time_over_after_hand = time_over_after_hand
-    sheet = _record(sheet, action=action, by=by, before=before, after=lines)
+    sheet = _record(sheet, action=action, by=by, before=before, after=lines, also=[insert])
     return sheet_state_written(
         sheet=sheet,
         hands=stored,
@@ -756,10 +812,12 @@ def scoresheet_hand_unvoid(
     return line is None
 
 
-def _submit_checked(sheet: Scoresheet, *, by: Actor) -> "_Read":
+def _submit_checked(sheet: Scoresheet, *, by: Actor, read: "_Read | None" = None) -> "_Read":
     """What ``scoresheet_submit`` checks before it changes anything; returns what it read (the
-    hands, seats and adjudication), which the hand-in leaves as they are."""
-    read = _Read.of(sheet)
+    hands, seats and adjudication: ``read`` under the caller's lock, else read here), which the
+    hand-in leaves as they are."""
+    if read is None:
+        read = _Read.of(sheet)
     size = len(read.seats)
     enforce(
         policies.may_submit_sheet(sheet=sheet, actor=by, roles=_roles(sheet, by), table_size=size)
@@ -796,12 +854,7 @@ class _Read:
 
     @classmethod
     def of(cls, sheet: Scoresheet) -> "_Read":
-        return cls(
-            sheet,
-            hands=sheet_hands(sheet),
-            seats=table_seats(sheet.table),
-            adjudication=_adjudication(sheet),
-        )
+        return cls(sheet, hands=sheet_hands(sheet), seats=table_seats(sheet.table))
 
     @property
     def seats(self) -> list[Seat]:
@@ -837,8 +890,9 @@ def scoresheet_submit_write(*, scoresheet: Scoresheet, version: int, by: Actor) 
     """``scoresheet_submit``, returning the sheet as it left it with what it read under the
     lock (its hands, seats and adjudication), for the answer to show it without reading it
     again."""
-    sheet = _lock(scoresheet, version=version)
-    read = _submit_checked(sheet, by=by)
+    read = _lock_read(scoresheet, version=version)
+    sheet = read.sheet
+    read = _submit_checked(sheet, by=by, read=read)
     return read.state(_submitted(sheet, hands=read.lines, by=by, read=read))
 
 
@@ -922,8 +976,9 @@ def scoresheet_confirm_write(
 ) -> SheetState:
     """``scoresheet_confirm``, returning the sheet as it left it with what it read under the
     lock, for the answer to show it without reading it again."""
-    sheet = _lock(scoresheet, version=version)
-    read = _confirm_checked(sheet, by=by, from_signed_sheet=from_signed_sheet)
+    read = _lock_read(scoresheet, version=version)
+    sheet = read.sheet
+    read = _confirm_checked(sheet, by=by, from_signed_sheet=from_signed_sheet, read=read)
     hands = read.lines
     if sheet.status == Scoresheet.Status.DRAFT:
         sheet = _submitted(sheet, hands=hands, by=by, read=read)
@@ -939,19 +994,23 @@ def scoresheet_confirm_write(
     return read.state(_record(sheet, action=action, by=by, before=before, after=hands, read=read))
 
 
-def _confirm_checked(sheet: Scoresheet, *, by: Actor, from_signed_sheet: bool) -> _Read:
-    """What ``scoresheet_confirm`` checks before it changes anything; returns what it read."""
+def _confirm_checked(
+    sheet: Scoresheet, *, by: Actor, from_signed_sheet: bool, read: _Read | None = None
+) -> _Read:
+    """What ``scoresheet_confirm`` checks before it changes anything; returns what it read
+    (``read``: the hands and seats under the caller's lock, else read here)."""
     roles = _roles(sheet, by)
+    if read is None:
+        read = _Read.of(sheet)
     if not from_signed_sheet:
         # The seats once: for the four-eyes record the policy asks, and for the results.
-        seats = table_seats(sheet.table)
-        sheet_record(sheet, seats=seats)
+        sheet_record(sheet, seats=read.seats)
         enforce(policies.may_confirm_sheet(sheet=sheet, actor=by, roles=roles))
-        return _Read(sheet, hands=sheet_hands(sheet), seats=seats)
+        return read
     enforce(policies.may_confirm_from_signed_sheet(sheet=sheet, actor=by, roles=roles))
     if sheet.status == Scoresheet.Status.DRAFT:
-        return _submit_checked(sheet, by=by)
-    return _Read(sheet, hands=sheet_hands(sheet))
+        return _submit_checked(sheet, by=by, read=read)
+    return read
 
 
 def scoresheet_confirm_check(

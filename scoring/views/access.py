@@ -16,6 +16,7 @@ from scoring.models import (
     Scoresheet,
     SecondEntry,
 )
+from scoring.selectors.record import record_seats_known
 from scoring.services import Actor
 from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors
@@ -75,8 +76,10 @@ class Access:
         self.__dict__.pop("_state", None)
 
     def state_known(self, state: selectors.SheetState) -> None:
-        """The entry as a write just left it (``entry_state`` reads it no more)."""
+        """The entry as a write just left it (``entry_state`` reads it no more, nor the sheet's
+        record its seats)."""
         self.__dict__["_state"] = (self._state_key(), state)
+        record_seats_known(state.sheet, state.seats)
 
     def _state_key(self) -> tuple:
         """What the entry's state stands on: the sheet and the entry, at their versions."""

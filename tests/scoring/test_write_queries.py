@@ -4,7 +4,12 @@ and through the API. Each reads the sheet with its hands and decisions once, wri
 raises the version once; the answer is made from what the write read. The counts include the
 savepoints of the services' transactions (inside the test's own)."""
 
+import contextlib
+from dataclasses import dataclass, field
+
+import psycopg
 import pytest
+from django.db import connection
 from django.urls import reverse
 
 from doko.sample_sheets import full_match
@@ -39,6 +44,60 @@ def sheet() -> Scoresheet:
     round_ = factories.seated_round(tournament)
     tournament_services.round_start(round=round_)
     return Scoresheet.objects.select_related("table__round__tournament").get(table__round=round_)
+
+
+@dataclass
+class Trips:
+    """The statements a block sent, and those among them sent together in one of psycopg's
+    pipelines (one round trip each)."""
+
+    statements: int = 0
+    together: list[list[str]] = field(default_factory=list)
+    alone: int = 0
+    open: list[str] | None = None
+
+    @property
+    def count(self) -> int:
+        return self.alone + len(self.together)
+
+
+@pytest.fixture
+def round_trips(monkeypatch):
+    """``with round_trips() as trips``: what the block sends to the database, in round trips
+    (``Trips``)."""
+    trips = Trips()
+    pipeline = psycopg.Connection.pipeline
+
+    @contextlib.contextmanager
+    def counted(self):
+        outermost = trips.open is None
+        if outermost:
+            trips.open = []
+        try:
+            with pipeline(self) as inner:
+                yield inner
+        finally:
+            if outermost:
+                if trips.open:
+                    trips.together.append(trips.open)
+                trips.open = None
+
+    def execute(run, sql, params, many, context):
+        trips.statements += 1
+        if trips.open is None:
+            trips.alone += 1
+        else:
+            trips.open.append(sql.split()[0])
+        return run(sql, params, many, context)
+
+    @contextlib.contextmanager
+    def counting():
+        monkeypatch.setattr(psycopg.Connection, "pipeline", counted)
+        with connection.execute_wrapper(execute):
+            yield trips
+        monkeypatch.setattr(psycopg.Connection, "pipeline", pipeline)
+
+    return counting
 
 
 def typed(sheet, count: int) -> Scoresheet:
@@ -112,6 +171,27 @@ def test_the_hands_save_on_the_page_reads_once_and_writes_once(
     assert response.status_code == 200
     assert sheet.hands.count() == TYPED + 1
     assert f'name="version" value="{sheet.version + 1}"' in response.content.decode()
+
+
+# Round trips to the database (PostgreSQL): the lock is sent with the reads under it, and the
+# hand's row with the sheet's new version and its change (``tournaments.prepared.run``, psycopg's
+# pipeline mode), so the save's nine statements go in five: the seat by its key, the savepoint,
+# the lock with the seats and hands, the three writes, the savepoint released. In production the
+# savepoints are the transaction's BEGIN (sent with the lock) and COMMIT: four.
+SAVE_TRIPS = 5
+
+
+def test_the_save_sends_the_lock_with_its_reads_and_its_writes_together(client, sheet, round_trips):
+    sheet = typed(sheet, TYPED)
+    url, data = link(sheet, 4, "save"), row(sheet, TYPED + 1)
+    with round_trips() as trips:
+        response = client.post(url, data, **HX)
+    assert response.status_code == 200
+    assert trips.statements == SAVE
+    assert trips.count == (SAVE_TRIPS if connection.vendor == "postgresql" else SAVE)
+    assert [len(together) for together in trips.together] == (
+        [3, 3] if connection.vendor == "postgresql" else []
+    )
 
 
 def test_the_save_reads_what_is_ruled_only_where_the_lock_found_it(client, sheet):
@@ -206,10 +286,11 @@ def test_the_live_check_reads_the_sheet_once_and_writes_nothing(
 # inserted, made from the hands, seats, decisions and deductions the write read; the tournament
 # known from the sheet's round); the standings wanted; two savepoints. The answer is made from what
 # the write read (the sheet locked with its scan, which the API shows); the page asks the four-eyes
-# record once, to show who may confirm (who handed it in found among the seats it reads; its reads
-# in one query).
-# (The results' write took a savepoint of its own until 29 November 2026: two queries more.)
-HAND_IN = 13
+# record once, to show who may confirm (who handed it in found among the seats the write read; its
+# reads in one query).
+# (The results' write took a savepoint of its own until 29 November 2026: two queries more; the
+# page's record read the seats again until 30 November: one more.)
+HAND_IN = 12
 API_HAND_IN = 11  # 12 while the API read the seat's sheet again
 
 
@@ -221,6 +302,34 @@ def test_handing_in_on_the_page(client, sheet, django_assert_num_queries):
     assert response.status_code == 200
     sheet.refresh_from_db()
     assert sheet.status == Scoresheet.Status.SUBMITTED
+
+
+# Round trips of handing in and confirming (PostgreSQL): the lock with the hands and seats; the
+# new version, its change, the results deleted and written and the standings wanted, together.
+# Handing in: the seat, the savepoint, those two, the savepoint released, the page's record (6).
+# Confirming: the seat, the savepoint, the lock's, the four-eyes record (it needs the seats'
+# players), the writes', the savepoint released (6).
+HAND_IN_TRIPS = CONFIRM_TRIPS = 6
+WRITES_TOGETHER = ["SELECT"] * 3, ["UPDATE", "INSERT", "DELETE", "INSERT", "INSERT"]
+
+
+@pytest.mark.parametrize("step", ["hand in", "confirm"])
+def test_handing_in_and_confirming_send_their_writes_together(client, sheet, round_trips, step):
+    sheet = typed(sheet, 24)
+    if step == "hand in":
+        url, statements, expected = link(sheet, 4, "submit"), HAND_IN, HAND_IN_TRIPS
+    else:
+        sheet = services.scoresheet_submit(
+            scoresheet=sheet, version=sheet.version, by=keeper(sheet)
+        )
+        url, statements, expected = link(sheet, 1, "confirm"), CONFIRM, CONFIRM_TRIPS
+    with round_trips() as trips:
+        response = client.post(url, {"version": sheet.version}, **HX)
+    assert response.status_code == 200
+    assert trips.statements == statements
+    on_postgres = connection.vendor == "postgresql"
+    assert trips.count == (expected if on_postgres else statements)
+    assert trips.together == (list(WRITES_TOGETHER) if on_postgres else [])
 
 
 def test_handing_in_through_the_api(api_client, sheet, django_assert_num_queries):

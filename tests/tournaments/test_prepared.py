@@ -216,3 +216,90 @@ def test_a_save_leaves_to_the_orm_what_it_must_do_itself(sheet):
     fresh = SecondEntry(scoresheet=sheet, by=entry.by, version=1, hands=[])
     prepared.save(fresh)
     assert SecondEntry.objects.get(scoresheet=sheet).pk == fresh.pk
+
+
+# Several at once (``prepared.run``) -------------------------------------------------------------
+
+
+def test_steps_run_together_give_what_each_gives_alone(sheet):
+    """A lock, reads under it, and writes, sent together (on PostgreSQL in one round trip):
+    each result as its call alone gives it, and the writes done in order."""
+    from django.db import transaction
+
+    from scoring.models import Hand, ScoresheetChange
+    from tournaments import prepared
+
+    hands = Prepared(
+        lambda sheet_id: Hand.objects.filter(scoresheet_id=sheet_id).order_by("number")
+    )
+    seats = Prepared(lambda table_id: Seat.objects.filter(table_id=table_id).order_by("position"))
+    lock = Prepared(lambda pk: Scoresheet.objects.select_for_update().filter(pk=pk))
+    with transaction.atomic():
+        locked, read_hands, read_seats = prepared.run(
+            lock.bound(sheet.pk), hands.bound(sheet.pk), seats.bound(sheet.table_id)
+        )
+    assert [s.pk for s in locked] == [sheet.pk]
+    assert read_hands == hands(sheet.pk) == list(sheet.hands.order_by("number"))
+    assert read_seats == list(sheet.table.seats.order_by("position"))
+
+    sheet = Scoresheet.objects.get(pk=sheet.pk)
+    sheet.version += 1
+    change = ScoresheetChange(
+        scoresheet=sheet, version=sheet.version, action="hands", before={}, after={}
+    )
+    doomed = Hand.objects.filter(scoresheet=sheet, number__gt=20)
+    saved, inserted, deleted = prepared.run(
+        prepared.saving(sheet), prepared.inserting([change]), prepared.deleting(doomed)
+    )
+    assert (saved, deleted) == (None, 4)
+    assert inserted == [change]
+    assert change.pk is not None
+    assert Scoresheet.objects.get(pk=sheet.pk).version == sheet.version
+    assert ScoresheetChange.objects.get(pk=change.pk).version == sheet.version
+    assert sheet.hands.count() == 20
+
+
+def test_a_failing_step_raises_the_orms_error_and_the_later_ones_do_not_run(sheet):
+    from django.db import IntegrityError, transaction
+
+    from scoring.models import Hand, ScoresheetChange
+    from tournaments import prepared
+
+    first = sheet.hands.get(number=1)
+    twice = Hand(**{**_row(first), "id": None, "scoresheet_id": sheet.pk})  # number 1 again
+    change = ScoresheetChange(scoresheet=sheet, version=99, action="hands", before={}, after={})
+    changes = ScoresheetChange.objects.count()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        prepared.run(prepared.inserting([twice]), prepared.inserting([change]))
+    assert ScoresheetChange.objects.count() == changes
+    assert sheet.hands.count() == 24
+
+
+def test_a_step_the_orm_must_do_itself_runs_them_one_by_one(sheet):
+    """A save heard by a receiver, a delete of rows that others refer to (a scan: its file's
+    record): the ORM does those, and the steps run one by one, in order."""
+    from django.db.models.signals import post_save
+
+    from scoring.models import ScoresheetScan
+    from tournaments import prepared
+
+    heard = []
+
+    def receiver(sender, instance, **kwargs):
+        heard.append(instance.pk)
+
+    sheet = Scoresheet.objects.get(pk=sheet.pk)
+    post_save.connect(receiver, sender=Scoresheet)
+    try:
+        steps = (
+            prepared.saving(sheet),
+            prepared.deleting(SecondEntry.objects.filter(scoresheet=sheet)),
+            prepared.deleting(ScoresheetScan.objects.filter(scoresheet=sheet)),
+        )
+        assert [step.pipelined for step in steps] == [False, True, False]
+        assert prepared.run(*steps) == [None, 1, 0]
+    finally:
+        post_save.disconnect(receiver, sender=Scoresheet)
+    assert heard == [sheet.pk]
+    assert not SecondEntry.objects.filter(scoresheet=sheet).exists()
+    assert prepared.run(prepared.inserting([])) == [[]]

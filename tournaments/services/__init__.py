@@ -28,7 +28,7 @@ from tournaments.services.players import (
     entry_withdraw,
     players_import,
 )
-from tournaments.services.results import results_refresh, results_refresh_all
+from tournaments.services.results import results_refresh, results_refresh_all, results_writing
 from tournaments.services.rounds import (
     Reseating,
     round_close,
@@ -82,6 +82,7 @@ __all__ = [
     "players_import_confirm_at_tables_of_five",
     "results_refresh",
     "results_refresh_all",
+    "results_writing",
     "round_close",
     "round_close_when_confirmed",
     "round_create",

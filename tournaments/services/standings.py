@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from doko import standings
-from tournaments import ranked, selectors, workers
+from tournaments import prepared, ranked, selectors, workers
 from tournaments.after_response import after_response
 from tournaments.models import StandingsSnapshot, StandingsWanted, Tournament
 
@@ -44,13 +44,18 @@ def standings_schedule(*, tournament_id: int, table_ids: Collection[int] = ()) -
 
     ``table_ids``: only these tables' results changed (``results_refresh``), so the rebuild
     may read just their players' results; none given, anything may have changed."""
-    if table_ids and len(table_ids) <= _TABLES_TOLD:
-        StandingsWanted.objects.bulk_create(
-            StandingsWanted(tournament_id=tournament_id, table_pk=pk) for pk in table_ids
-        )
-    else:
-        StandingsWanted.objects.create(tournament_id=tournament_id)
+    prepared.run(standings_wanting(tournament_id=tournament_id, table_ids=table_ids))
+
+
+def standings_wanting(*, tournament_id: int, table_ids: Collection[int] = ()) -> prepared.Step:
+    """``standings_schedule``, its want written by the step it returns, which the caller runs
+    with its own writes (``prepared.run``) in the same transaction."""
     transaction.on_commit(lambda: _rebuild_queued(tournament_id))
+    if table_ids and len(table_ids) <= _TABLES_TOLD:
+        return prepared.inserting(
+            [StandingsWanted(tournament_id=tournament_id, table_pk=pk) for pk in table_ids]
+        )
+    return prepared.inserting([StandingsWanted(tournament_id=tournament_id)])
 
 
 def _rebuild_queued(tournament_id: int) -> None:
