@@ -283,18 +283,25 @@ _SEAT_BY_TOKEN = Prepared(
 @dataclass(frozen=True)
 class SheetState:
     """Everything the entry page shows of a sheet: its hands as stored and as the rules core
-    reads them, rows with running totals, and the check by the TSR."""
+    reads them, rows with running totals (made when asked), and the check by the TSR."""
 
     sheet: Scoresheet
     seats: list[Seat]
     hands: list[Hand]
     lines: list[HandLine]
-    rows: list[HandRow]
     check: SheetCheck
     adjudication: SheetAdjudication = NONE
     # Why the hands are not shown to this reader (a blind first entry, double entry:
     # ``scoring.policies.first_entry_hidden``); then the state has none.
     withheld: str | None = None
+
+    @functools.cached_property
+    def rows(self) -> list[HandRow]:
+        """The hands with running totals (``scoresheet_rows``), made when first asked: a
+        write's own read of the sheet, which no page shows, makes none."""
+        return scoresheet_rows(
+            hands=self.hands, table_size=self.table_size, penalties=self.adjudication.penalties
+        )
 
     @property
     def table_size(self) -> int:
@@ -382,13 +389,11 @@ def _entry_state(
             time_over_after_hand=time_over_after_hand,
             adjudication=adjudication,
         )
-    rows = scoresheet_rows(hands=hands, table_size=len(seats), penalties=adjudication.penalties)
     return SheetState(
         sheet=sheet,
         seats=seats,
         hands=hands,
         lines=lines,
-        rows=rows,
         check=check,
         adjudication=adjudication,
     )

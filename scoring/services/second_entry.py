@@ -35,7 +35,7 @@ from scoring.selectors import (
     sheet_snapshot,
 )
 from scoring.selectors.record import record_forget, sheet_record
-from scoring.selectors.sheets import sheet_hands, table_seats
+from scoring.selectors.sheets import seats_at, sheet_hands, table_seats_read
 from scoring.services.sheets import (
     SheetRefused,
     _adjudication,
@@ -47,11 +47,12 @@ from scoring.services.sheets import (
     _roles,
     lines_struck,
     scoresheet_locked,
+    scoresheet_locked_reading,
 )
 from tournaments import prepared
 from tournaments.caching import table_changed
 from tournaments.policies import enforce
-from tournaments.prepared import Prepared
+from tournaments.prepared import Prepared, Step
 
 Take = double_entry.Take
 TAKE = double_entry.TAKE
@@ -86,12 +87,17 @@ class Comparison:
         return not self.differences
 
 
-def _entry_locked(sheet: Scoresheet) -> SecondEntry | None:
-    """The sheet's second entry, locked, read once the sheet is (``scoresheet_locked``): in a
-    query of its own, which sees what a write before it committed. Joined to the sheet's lock
-    it would be read as it was when the lock was asked for (``tests/test_concurrency.py``)."""
-    found = _ENTRY_LOCKED(sheet.pk)
-    return found[0] if found else None  # one at most: a sheet's second entry is one to one
+def _locked(scoresheet: Scoresheet, *reads: Step) -> tuple[Scoresheet, SecondEntry | None, list]:
+    """The sheet locked (``scoresheet_locked``), and then its second entry locked, in a
+    statement of its own sent with the sheet's lock (one round trip, ``prepared.run``), which
+    runs once the sheet's lock is held and sees what a write before it committed. Joined to the
+    sheet's lock it would be read as it was when the lock was asked for
+    (``tests/test_concurrency.py``). ``reads`` run after both, under them; their results come
+    third."""
+    sheet, (found, *read) = scoresheet_locked_reading(
+        scoresheet, _ENTRY_LOCKED.bound(scoresheet.pk), *reads
+    )
+    return sheet, (found[0] if found else None), read  # a sheet's second entry is one to one
 
 
 # Every save of a second entry locks it: the query compiled once.
@@ -216,9 +222,8 @@ def second_entry_hands_edit(
     checked against the TSR as the first entry's are (TSR 7.3.3, 8.5.1) and stored. ``edit``
     may raise (the row typed is refused): nothing is written then, and its exception carries
     on."""
-    sheet = scoresheet_locked(scoresheet)
-    entry = _entry_locked(sheet)
-    seats = table_seats(sheet.table)
+    sheet, entry, (seats,) = _locked(scoresheet, table_seats_read(scoresheet.table_id))
+    seats = seats_at(sheet.table, seats)
     # The record the policy asks, from the seats read and the second entry locked.
     sheet_record(sheet, seats=seats, second_by=[entry.by_id] if entry is not None else [])
     actor = Actor(user=by)
@@ -339,8 +344,8 @@ def second_entry_compare(*, scoresheet: Scoresheet, by: User) -> Comparison:
     """Compare a complete second entry with the handed-in first: the sheet is confirmed when
     they agree, else the differing hands are noted for the desk to settle, and nothing else
     changes. Any member of the desk may ask."""
-    sheet = scoresheet_locked(scoresheet)
-    return _compared(sheet, _entry_locked(sheet), by=by)
+    sheet, entry, _read = _locked(scoresheet)
+    return _compared(sheet, entry, by=by)
 
 
 @transaction.atomic
@@ -354,8 +359,7 @@ def second_entry_submit(
     """The whole second entry at once (the API): stored and compared with the handed-in first
     entry in one step. The first entry must be handed in and the second complete; else
     nothing is saved. Differences leave the second entry stored, the sheet unchanged."""
-    sheet = scoresheet_locked(scoresheet)
-    entry = _entry_locked(sheet)
+    sheet, entry, _read = _locked(scoresheet)
     actor = Actor(user=by)
     enforce(
         policies.may_enter_second(sheet=sheet, actor=actor, roles=_roles(sheet, actor), entry=entry)
@@ -449,8 +453,7 @@ def second_entry_settle(
     Who settles is a second person to both entries (``doko.four_eyes``): a member of the desk
     who typed neither settles alone; a typist of either only proposes (kept, and in the
     history), and the sheet is settled when the other typist chooses the same (he agrees)."""
-    sheet = scoresheet_locked(scoresheet)
-    entry = _entry_locked(sheet)
+    sheet, entry, _read = _locked(scoresheet)
     actor = Actor(user=by)
     roles = _roles(sheet, actor)
     enforce(policies.may_compare_entries(sheet=sheet, actor=actor, roles=roles))

@@ -375,6 +375,7 @@ def _replace_checked(
         hands=hands,
         seats=read.seats,
         stored=read.hands,
+        stored_lines=read.lines,
         adjudication=read.adjudication,
         time_over_after_hand=time_over_after_hand,
     )
@@ -394,18 +395,23 @@ def _hands_checked(
     hands: Sequence[HandLine],
     seats: list[Seat],
     stored: list[Hand],
+    stored_lines: list[HandLine],
     adjudication: SheetAdjudication,
     time_over_after_hand: int | None,
 ) -> tuple[list[HandLine], SheetState]:
     """``hands`` checked against the sheet as it stands under the lock (its ``stored`` hands,
-    ``seats`` and ``adjudication``): the end of the playing time, the adjudicators' decisions
-    kept, the TSR. Returns them as they would be stored, and the sheet as it stands."""
+    as the rules core reads them ``stored_lines``, ``seats`` and ``adjudication``): the end of
+    the playing time, the adjudicators' decisions kept, the TSR. Returns them as they would be
+    stored, and the sheet as it stands."""
     # Penalty points are the adjudicators' (their decisions), never the scorekeeper's.
-    lines = [replace(hand, penalty=None) for hand in with_game_values(hands)]
+    lines = [
+        hand if hand.penalty is None else replace(hand, penalty=None)
+        for hand in with_game_values(hands)
+    ]
     _require_time_over_within(lines, after=time_over_after_hand)
     size = len(seats)
     _require_time_over(sheet, after=time_over_after_hand, table_size=size)
-    _require_decisions_kept(adjudication, old=hand_lines(stored), new=lines)
+    _require_decisions_kept(adjudication, old=stored_lines, new=lines)
     check = scoresheet_check(
         scoresheet=sheet,
         hands=lines,
@@ -419,8 +425,7 @@ def _hands_checked(
         sheet=sheet,
         seats=seats,
         hands=stored,
-        lines=hand_lines(stored),
-        rows=[],
+        lines=stored_lines,
         check=check,
         adjudication=adjudication,
     )
@@ -497,6 +502,7 @@ def scoresheet_hands_edit(
         hands=edit(read),
         seats=seats,
         stored=read.hands,
+        stored_lines=read.lines,
         adjudication=read.adjudication,
         time_over_after_hand=time_over_after_hand,
     )
@@ -641,6 +647,14 @@ def scoresheet_locked(scoresheet: Scoresheet) -> Scoresheet:
     """The sheet, locked until the transaction ends, whatever its version: for the
     adjudicators' changes, which do not depend on what a caller read of the hands."""
     return _locked(scoresheet)
+
+
+def scoresheet_locked_reading(
+    scoresheet: Scoresheet, *reads: prepared.Step
+) -> tuple[Scoresheet, list]:
+    """``scoresheet_locked``, with ``reads`` run under the lock, sent with it in one round trip
+    (``prepared.run``); their results come second."""
+    return _locked_reading(scoresheet, *reads)
 
 
 def _stopped_lines(sheet: Scoresheet, doing: str) -> list[HandLine]:

@@ -11,8 +11,8 @@ from collections.abc import Set as AbstractSet
 from django.db.models import Field
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from scoring.models import Hand
 from scoring.rulings import SheetAdjudication
@@ -48,12 +48,24 @@ def sheet_rows(
     # A blocktranslate's own words are not escaped, only its variables (as Django does).
     correct = _("Correct hand %(number)s")
     strike_out = _("Strike out hand %(number)s")
-    return [
-        (
-            row,
-            SafeString("")
-            if editing == row.hand.number
-            else _row(
+    language = get_language()
+
+    def made(row: HandRow) -> SafeString:
+        hand, n = row.hand, row.hand.number
+        key = (
+            language,
+            base,
+            may_edit,
+            n in problem_hands,
+            n in warning_hands,
+            tuple(getattr(hand, name) for name in _ROW_FIELDS),
+            tuple(row.points),
+            tuple(row.totals),
+            (hand_initials(adjudication, n), tuple(row.penalty)) if row.penalty else None,
+        )
+        html = _ROWS_MADE.get(key)
+        if html is None:
+            html = _row(
                 row,
                 base=base,
                 may_edit=may_edit,
@@ -63,10 +75,31 @@ def sheet_rows(
                 words=words,
                 correct=correct,
                 strike_out=strike_out,
-            ),
-        )
-        for row in rows
-    ]
+            )
+            if len(_ROWS_MADE) >= ROWS_KEPT:
+                _ROWS_MADE.clear()  # begun afresh: one step, whatever another thread does
+            _ROWS_MADE[key] = html
+        return html
+
+    return [(row, SafeString("") if editing == row.hand.number else made(row)) for row in rows]
+
+
+# A row's HTML is kept by all it is made from (``sheet_rows``): a sheet is shown again after
+# every hand saved, its earlier rows as they were. Up to ``ROWS_KEPT`` in each process.
+ROWS_KEPT = 4096
+_ROWS_MADE: dict[tuple, SafeString] = {}
+_ROW_FIELDS = (
+    "number",
+    "section",
+    "dealer",
+    "dealt_by_neighbour",
+    "replay",
+    "not_played",
+    "contract",
+    "soloist",
+    "solo_type",
+    "game_value",
+)
 
 
 @functools.cache

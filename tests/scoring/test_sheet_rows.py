@@ -81,6 +81,47 @@ def test_rows_as_the_template_wrote_them(language, may_edit):
     assert "".join(html for _row, html in made) == wanted
 
 
+def _made(rows, *, language="de", may_edit=True, problem_hands=frozenset(), base="/s/x/"):
+    with translation.override(language):
+        made = sheet_rows(
+            rows,
+            base=base,
+            may_edit=may_edit,
+            problem_hands=problem_hands,
+            warning_hands=set(),
+            adjudication=NONE,
+            editing=None,
+        )
+    return [str(html) for _row, html in made]
+
+
+def test_rows_kept_are_the_rows_made_afresh_and_what_changes_a_row_makes_it_again():
+    """A row's HTML is kept by all it is made from: the same rows again come out as made
+    afresh, and a row whose language, links, marks, totals or hand differ is made again."""
+    from dataclasses import replace
+
+    from scoring.views import sheet_rows as module
+
+    first = _rows()[0]
+    variants = {
+        "as it is": lambda: _made(_rows()),
+        "language": lambda: _made([first], language="en"),
+        "links": lambda: _made([first], may_edit=False),
+        "base": lambda: _made([first], base="/s/y/"),
+        "mark": lambda: _made([first], problem_hands={1}),
+        "totals": lambda: _made([replace(first, totals=[4, -4, 4, -4])]),
+        "dealer": lambda: _made([replace(first, hand=Hand(number=1, dealer=3, game_value=2))]),
+    }
+    module._ROWS_MADE.clear()
+    kept = {name: made() for name, made in variants.items()}
+    assert {name: made() for name, made in variants.items()} == kept  # taken as kept
+    mine = kept.pop("as it is")
+    assert all(made != mine[:1] for made in kept.values())
+    for name, made in variants.items():  # each as made afresh
+        module._ROWS_MADE.clear()
+        assert made() == (mine if name == "as it is" else kept[name]), name
+
+
 def test_the_row_being_corrected_is_left_to_the_entry_row():
     made = sheet_rows(
         _rows(),

@@ -433,6 +433,28 @@ def test_the_second_entrys_save_on_the_desks_page(client, paper, django_assert_n
     assert len(sheet.second_entry.hands) == TYPED + 1
 
 
+# On PostgreSQL the sheet's lock is sent with the second entry's and the seats' reads: two round
+# trips fewer.
+SECOND_TRIPS = SECOND - 2
+
+
+def test_the_second_entrys_save_sends_the_locks_together(client, paper, round_trips):
+    sheet, second = paper
+    client.force_login(second)
+    table = sheet.table
+    url = reverse(
+        "scoring:sheet-second-save",
+        args=[table.round.tournament.slug, table.round.number, table.number],
+    )
+    data = {**row(sheet, TYPED + 1), "version": 1}
+    with round_trips() as trips:
+        response = client.post(url, data, **HX)
+    assert response.status_code == 200
+    on_postgres = connection.vendor == "postgresql"
+    assert trips.count == (SECOND_TRIPS if on_postgres else SECOND)
+    assert trips.together == ([["SELECT"] * 3] if on_postgres else [])
+
+
 # Through the API the whole second entry is stored and compared at once (44 before: the
 # results' write no longer reads the tournament of the table, issue 45; 43 before: its check
 # reads the first entry's hands only where a decision put a line on them; 42 before the
