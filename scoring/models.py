@@ -442,26 +442,33 @@ class Hand(OneQueryChecks):
         has its game value (``doko.rules.sheet.with_game_values``): the row must store one."""
         if line.game_value is None:
             raise ValueError(f"hand {number} has no game value to store")
-        return cls(
-            scoresheet=scoresheet,
-            number=number,
-            section=line.contract.section,
-            dealer=line.dealer,
-            contract=line.contract,
-            solo_type=line.solo_type or "",
-            soloist=line.soloist,
-            game_value=line.game_value,
-            points_1=line.points[1],
-            points_2=line.points[2],
-            points_3=line.points[3],
-            points_4=line.points[4],
-            points_5=line.points.get(5),
-            points_6=line.points.get(6),
-            points_7=line.points.get(7),
-            not_played=line.not_played,
-            dealt_by_neighbour=line.dealt_by_neighbour,
-            replay=line.replay.value if line.replay else "",
-        )
+        points = line.points
+        values = {
+            "id": None,
+            "scoresheet_id": scoresheet.pk,
+            "number": number,
+            "section": line.contract.section,
+            "dealer": line.dealer,
+            "contract": line.contract,
+            "solo_type": line.solo_type or "",
+            "soloist": line.soloist,
+            "game_value": line.game_value,
+            "points_1": points[1],
+            "points_2": points[2],
+            "points_3": points[3],
+            "points_4": points[4],
+            "points_5": points.get(5),
+            "points_6": points.get(6),
+            "points_7": points.get(7),
+            "not_played": line.not_played,
+            "dealt_by_neighbour": line.dealt_by_neighbour,
+            "replay": line.replay.value if line.replay else "",
+        }
+        # By position, in the columns' order (a column added and not named here fails at once):
+        # a sheet's rows are made by the dozen on every save, and the ORM's keywords cost thrice.
+        hand = cls(*(values[field.attname] for field in cls._meta.concrete_fields))
+        hand._state.fields_cache["scoresheet"] = scoresheet
+        return hand
 
 
 class ScoresheetChange(OneQueryChecks):

@@ -68,10 +68,13 @@ def with_penalties(
     given the decisions one by one (``decisions``), so that the odd-even rule is checked
     exactly (TSR 7.3.3.2)."""
     decisions = decisions or {}
-    return [
-        replace(line, penalty=penalties.get(number), penalties=decisions.get(number, ()))
-        for number, line in enumerate(hands, start=1)
-    ]
+    lines = []
+    for number, line in enumerate(hands, start=1):
+        penalty, each = penalties.get(number), decisions.get(number, ())
+        if line.penalty != penalty or line.penalties != each:  # most have none, as typed
+            line = replace(line, penalty=penalty, penalties=each)
+        lines.append(line)
+    return lines
 
 
 def scoresheet_rows(
