@@ -288,17 +288,11 @@ def _record(
     return sheet
 
 
-def _hands_store(
-    sheet: Scoresheet,
-    hands: Sequence[HandLine],
-    *,
-    stored: list[Hand] | None = None,
-    stored_lines: Sequence[HandLine] | None = None,
-) -> list[Hand]:
-    """The sheet's hands replaced by ``hands``; returns the rows stored (``_hands_storing``)."""
-    rows, insert = _hands_storing(sheet, hands, stored=stored, stored_lines=stored_lines)
+def _hands_store(sheet: Scoresheet, hands: Sequence[HandLine]) -> None:
+    """The sheet's hands replaced by ``hands`` at once, every row written anew
+    (``_hands_storing``), for a step that reads them back for its record."""
+    _rows, insert = _hands_storing(sheet, hands)
     prepared.run(insert)
-    return rows
 
 
 def _hands_storing(

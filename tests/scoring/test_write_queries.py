@@ -418,27 +418,12 @@ def paper():
 SECOND = 10
 
 
-def test_the_second_entrys_save_on_the_desks_page(client, paper, django_assert_num_queries):
-    sheet, second = paper
-    client.force_login(second)
-    table = sheet.table
-    url = reverse(
-        "scoring:sheet-second-save",
-        args=[table.round.tournament.slug, table.round.number, table.number],
-    )
-    data = {**row(sheet, TYPED + 1), "version": 1}
-    with django_assert_num_queries(SECOND):
-        response = client.post(url, data, **HX)
-    assert response.status_code == 200
-    assert len(sheet.second_entry.hands) == TYPED + 1
-
-
 # On PostgreSQL the sheet's lock is sent with the second entry's and the seats' reads: two round
 # trips fewer.
 SECOND_TRIPS = SECOND - 2
 
 
-def test_the_second_entrys_save_sends_the_locks_together(client, paper, round_trips):
+def test_the_second_entrys_save_on_the_desks_page(client, paper, round_trips):
     sheet, second = paper
     client.force_login(second)
     table = sheet.table
@@ -450,6 +435,8 @@ def test_the_second_entrys_save_sends_the_locks_together(client, paper, round_tr
     with round_trips() as trips:
         response = client.post(url, data, **HX)
     assert response.status_code == 200
+    assert len(sheet.second_entry.hands) == TYPED + 1
+    assert trips.statements == SECOND
     on_postgres = connection.vendor == "postgresql"
     assert trips.count == (SECOND_TRIPS if on_postgres else SECOND)
     assert trips.together == ([["SELECT"] * 3] if on_postgres else [])
