@@ -100,7 +100,7 @@ class StaleVersionError(ValidationError):
 
 
 def _lock(scoresheet: Scoresheet, *, version: int) -> Scoresheet:
-    locked, _read = _locked_reading(scoresheet, scan=True)
+    locked = _locked(scoresheet, scan=True)
     _require_version(locked, version=version)
     return locked
 
@@ -146,9 +146,8 @@ def _locked_reading(
     locked = _one(found)
     if known:
         locked._state.fields_cache.update({name: cached[name] for name in kept})
-        cached["table"]._state.fields_cache["scoresheet"] = (
-            locked  # the table's sheet is this one now
-        )
+        # The table's sheet is this one now.
+        cached["table"]._state.fields_cache["scoresheet"] = locked
     return locked, read
 
 
@@ -249,8 +248,9 @@ def _record(
     """A new version of the sheet, recorded with who and what before and after (``after``: its
     hands now, if the caller has them, else read). ``read``: the sheet's hands, seats and
     adjudication as the caller read them under the lock, unchanged by it: the results are
-    made from them, with no query, and written with the rest. ``also``: the step's own writes (its hands), sent first
-    with the sheet's new version and its record, in one round trip (``prepared.run``)."""
+    made from them, with no query, and written with the rest. ``also``: the step's own writes
+    (its hands), sent first with the sheet's new version and its record, in one round trip
+    (``prepared.run``)."""
     if after is None:
         after = hand_lines(sheet_hands(sheet))
     sheet.version += 1
