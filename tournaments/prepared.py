@@ -16,10 +16,10 @@ queryset that breaks this, or whose arguments do not all reach the SQL as parame
 refused when first compiled (``ValueError``). An argument may be used more than once. No library does this for Django 5 (the one
 published, django-prepared-queries, stops at Django 2.1; README, "Stack").
 
-Several of these, bound to their arguments (``Prepared.bound``, ``inserting``, ``saving``), are
-run one after another by ``run`` without waiting for the database's answer between them where it
-can (PostgreSQL's pipeline mode): a write's lock and what it reads under it, or its rows, go in
-one round trip instead of one each.
+Several of these, bound to their arguments (``Prepared.bound``, ``inserting``, ``saving``,
+``deleting``), are run one after another by ``run`` without waiting for the database's answer
+between them where it can (PostgreSQL's pipeline mode): a write's lock and what it reads under
+it, or its rows, go in one round trip instead of one each.
 """
 
 import contextlib
