@@ -17,6 +17,7 @@ holds up to workers x threads connections to PostgreSQL (at most 32 with the def
 server allows 100).
 """
 
+import gc
 import math
 import os
 import sys
@@ -88,6 +89,20 @@ switch_interval = _env_int("SWITCH_INTERVAL_MS", 1) / 1000
 def post_fork(server, worker):
     """In each worker, once forked: the switch interval above."""
     sys.setswitchinterval(switch_interval)
+
+
+def post_worker_init(worker):
+    """In each worker, once it has loaded the application: Django's modules and the URL
+    patterns with every view moved out of the cycle collector's way for good (``gc.freeze``).
+    They live as long as the worker, yet every full collection went through all of them (some
+    160,000 objects), 30-40 ms holding the GIL in which none of the worker's threads answered:
+    a slow request for whoever asked then (docs/benchmarks.md, issue 45). What requests leave
+    behind is still collected."""
+    from django.urls import get_resolver
+
+    _ = get_resolver().url_patterns  # imports every view, as the first request would
+    gc.collect()
+    gc.freeze()
 
 
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "").strip() or "127.0.0.1,::1"

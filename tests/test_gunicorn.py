@@ -1,5 +1,6 @@
 """The web server's settings (docker/gunicorn.conf.py) as gunicorn reads them."""
 
+import gc
 import runpy
 import sys
 from pathlib import Path
@@ -40,3 +41,31 @@ def test_a_switch_interval_that_is_no_whole_number_of_milliseconds_is_refused(mo
     monkeypatch.setenv("SWITCH_INTERVAL_MS", "fast")
     with pytest.raises(SystemExit, match="SWITCH_INTERVAL_MS must be a whole number"):
         runpy.run_path(str(CONF))
+
+
+@pytest.fixture
+def unfrozen():
+    """The collector as it was: nothing frozen after the test."""
+    yield
+    gc.unfreeze()
+
+
+def test_each_worker_keeps_what_it_loaded_out_of_the_collectors_way(unfrozen):
+    """Once a worker has loaded the application, its objects (Django, every view through the
+    URL patterns) are frozen: a full collection no longer goes through them, holding the GIL
+    from the worker's other threads for tens of milliseconds; what comes after is collected."""
+    from django.urls import clear_url_caches, get_resolver
+
+    conf = runpy.run_path(str(CONF))
+    gc.unfreeze()
+    clear_url_caches()  # the patterns not yet loaded, as in a new worker
+    conf["post_worker_init"](worker=None)
+    assert gc.get_freeze_count() > 10_000
+    assert get_resolver().url_patterns  # loaded before the freeze
+    frozen = gc.get_freeze_count()
+    cycle: list = []
+    cycle.append(cycle)
+    assert gc.is_tracked(cycle)
+    del cycle
+    assert gc.collect() >= 1  # a cycle made after the freeze is still collected
+    assert gc.get_freeze_count() == frozen
