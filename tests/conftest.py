@@ -1,5 +1,14 @@
+import hypothesis
 import pytest
 from django.utils import translation
+
+# Hypothesis times the machine as well as the code: on a slow or shared one (a hypervisor taking a
+# fifth of the time, stalls of a second or two) its health check that inputs come too slowly, and
+# its deadline per example, fail property tests whose properties hold. Neither is what they check.
+hypothesis.settings.register_profile(
+    "doko", deadline=None, suppress_health_check=[hypothesis.HealthCheck.too_slow]
+)
+hypothesis.settings.load_profile("doko")
 
 # The permission matrix's checks assert in tests/permissions.py: pytest explains their failures.
 pytest.register_assert_rewrite("tests.permissions")
