@@ -91,12 +91,14 @@ def plays_as(
 
 
 def plays_as_rows(
-    *, entry_ids: Collection[int] = (), user_ids: Collection[int] = ()
+    *, entry_ids: Collection[int] | QuerySet = (), user_ids: Collection[int] = ()
 ) -> tuple[QuerySet[TournamentRole], QuerySet[RoleRecord]]:
     """The rows ``plays_as`` reads its pairs from (their ``user_id`` and ``entry_id``): the
     roles that name an entry as whom their account plays, and those that ever named one, among
-    these entries or these accounts; for a caller that reads them in a query of its own."""
-    now = Q(entry_id__in=list(entry_ids)) | Q(user_id__in=list(user_ids))
+    these entries (or the entries a subquery gives) or these accounts; for a caller that reads
+    them in a query of its own."""
+    entries = entry_ids if isinstance(entry_ids, QuerySet) else list(entry_ids)
+    now = Q(entry_id__in=entries) | Q(user_id__in=list(user_ids))
     return (
         TournamentRole.objects.filter(now, entry__isnull=False).order_by(),
         RoleRecord.objects.filter(now, entry__isnull=False).order_by(),

@@ -28,7 +28,7 @@ from django.db.models.expressions import Combinable
 from doko.four_eyes import Account, Deed, Done, Identity, Player
 from scoring.models import Scoresheet, ScoresheetChange, SecondEntry, SheetRead
 from tournaments.models import Seat
-from tournaments.prepared import Prepared
+from tournaments.prepared import Prepared, Step
 from tournaments.roles_history import plays_as_rows
 
 HANDS = ScoresheetChange.Action.HANDS
@@ -66,11 +66,13 @@ def sheet_record(
     *,
     seats: Sequence[Seat] | None = None,
     second_by: Sequence[int] | None = None,
+    deeds: list | None = None,
 ) -> SheetRecord:
     """The sheet's record, read once per sheet as loaded (``record_forget`` after a write that
     adds to it in the same request). Two queries; one where the caller has read the table's
     ``seats`` (``second_by``: who typed its second entry, his account or none, if the caller
-    read that too)."""
+    read that too); none where it has also read its ``deeds`` (``sheet_deeds_read``, with the
+    seats and under the same lock)."""
     kept = sheet.__dict__.get("_four_eyes_record")
     if kept is not None:
         return kept
@@ -79,7 +81,11 @@ def sheet_record(
     players = {Player(seat.entry_id): seat.position for seat in seats}
     done: list[Done] = [Done(Deed.PLAYED, player) for player in players]
     same: set[tuple[Identity, Identity]] = set()
-    for kind, action, user_id, entry_id in _deeds(sheet, players, second_by=second_by):
+    if deeds is None and second_by is None:
+        deeds = sheet.__dict__.get("_record_deeds")
+    if deeds is None:
+        deeds = _deeds(sheet, players, second_by=second_by)
+    for kind, action, user_id, entry_id in deeds:
         if kind == _CHANGE:
             if (who := _identity(user_id, entry_id)) is not None:
                 done.append(Done(Deed.TYPED if action == HANDS else Deed.HANDED_IN, who))
@@ -121,7 +127,14 @@ def _deeds(
     return read(sheet.pk, [player.id for player in players])
 
 
-def _deeds_query(sheet_id: int, entry_ids: list[int], *, second: bool) -> QuerySet:
+def sheet_deeds_read(sheet: Scoresheet) -> Step:
+    """The rows of the sheet's record (``_deeds``, with who typed its second entry), the table's
+    players found in the same query: for a write to send with its lock and the seats
+    (``prepared.run``), and to give ``sheet_record`` as its ``deeds``."""
+    return _DEEDS_AT_TABLE.bound(sheet.pk, sheet.table_id)
+
+
+def _deeds_query(sheet_id: int, entry_ids: list[int] | QuerySet, *, second: bool) -> QuerySet:
     def rows(queryset: QuerySet, kind: str, **columns: str | None) -> QuerySet:
         values = {
             name: F(column) if column is not None else Value(None, output_field=_NULLS[name])
@@ -139,7 +152,7 @@ def _deeds_query(sheet_id: int, entry_ids: list[int], *, second: bool) -> QueryS
     if second:
         second_entry = SecondEntry.objects.filter(scoresheet_id=sheet_id)
         parts.append(rows(second_entry, _SECOND, a=None, u="by_id", e=None))
-    if entry_ids:
+    if isinstance(entry_ids, QuerySet) or entry_ids:
         now, ever = plays_as_rows(entry_ids=entry_ids)
         parts += [rows(found, _SAME, a=None, u="user_id", e="entry_id") for found in (now, ever)]
     first, *others = parts
@@ -151,6 +164,11 @@ _NULLS: dict[str, Field] = {"a": CharField(), "u": IntegerField(), "e": IntegerF
 _DEEDS = {
     second: Prepared(functools.partial(_deeds_query, second=second)) for second in (True, False)
 }
+_DEEDS_AT_TABLE = Prepared(
+    lambda sheet_id, table_id: _deeds_query(
+        sheet_id, Seat.objects.filter(table_id=table_id).values("entry_id"), second=True
+    )
+)
 
 
 def _seat_entry(sheet: Scoresheet, seats: Sequence[Seat]) -> int | None:
@@ -168,15 +186,20 @@ def _seat_entry(sheet: Scoresheet, seats: Sequence[Seat]) -> int | None:
     )
 
 
-def record_seats_known(sheet: Scoresheet, seats: Sequence[Seat]) -> None:
-    """The table's seats, as a write just read them: the sheet's record, next read, takes them
-    (one query instead of two: the page after a hand-in asks who may confirm)."""
+def record_known(sheet: Scoresheet, *, seats: Sequence[Seat], deeds: list | None = None) -> None:
+    """The table's seats, and the rows of the record (``sheet_deeds_read``) where it has them,
+    as a write just read them under its lock: the sheet's record, next read, takes them (one
+    query instead of two, or none: the page after a hand-in asks who may confirm). For the
+    write's answer only: what a service returns keeps none of it."""
     sheet.__dict__["_record_seats"] = seats
+    if deeds is not None:
+        sheet.__dict__["_record_deeds"] = deeds
 
 
 def record_forget(sheet: Scoresheet) -> None:
     """Read the record afresh next time (something was added to it)."""
     sheet.__dict__.pop("_four_eyes_record", None)
+    sheet.__dict__.pop("_record_deeds", None)
 
 
 # Blind ------------------------------------------------------------------------------------------

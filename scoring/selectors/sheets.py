@@ -297,6 +297,9 @@ class SheetState:
     # Why the hands are not shown to this reader (a blind first entry, double entry:
     # ``scoring.policies.first_entry_hidden``); then the state has none.
     withheld: str | None = None
+    # The rows of the sheet's four-eyes record as a write read them under its lock, where its
+    # own deed is one the sheet says (``scoring.selectors.record.sheet_deeds_read``).
+    deeds: list | None = None
 
     @functools.cached_property
     def rows(self) -> list[HandRow]:
@@ -354,10 +357,12 @@ def sheet_state_written(
     seats: list[Seat],
     adjudication: SheetAdjudication,
     check: SheetCheck | None = None,
+    deeds: list | None = None,
 ) -> SheetState:
     """The state of a sheet just written with ``hands`` (the rows as stored), from what its
-    write read under the sheet's lock (its seats, the adjudication, the check): no query."""
-    return _entry_state(
+    write read under the sheet's lock (its seats, the adjudication, the check, the rows of its
+    record): no query."""
+    state = _entry_state(
         sheet=sheet,
         hands=hands,
         time_over_after_hand=AS_NOTED,
@@ -365,6 +370,7 @@ def sheet_state_written(
         adjudication=adjudication,
         check=check,
     )
+    return replace(state, deeds=deeds) if deeds is not None else state
 
 
 def _entry_state(

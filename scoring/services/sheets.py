@@ -52,7 +52,7 @@ from scoring.selectors import (
     sheet_state,
     sheet_state_written,
 )
-from scoring.selectors.record import sheet_record
+from scoring.selectors.record import sheet_deeds_read, sheet_record
 from scoring.selectors.sheets import (
     hands_of,
     seats_at,
@@ -110,18 +110,22 @@ def _require_version(locked: Scoresheet, *, version: int) -> None:
         raise StaleVersionError(current=locked)
 
 
-def _lock_read(scoresheet: Scoresheet, *, version: int) -> "_Read":
+def _lock_read(scoresheet: Scoresheet, *, version: int, deeds: bool = False) -> "_Read":
     """``_lock``, with the table's seats and the sheet's hands read under the lock in the same
-    round trip (``prepared.run``): what a hand's save, a hand-in and a confirmation read. The
-    adjudication is read when asked (``_Read.adjudication``)."""
-    locked, (seats, hands) = _locked_reading(
-        scoresheet,
-        table_seats_read(scoresheet.table_id),
-        sheet_hands_read(scoresheet.pk),
-        scan=True,
-    )
+    round trip (``prepared.run``): what a hand's save, a hand-in and a confirmation read; with
+    ``deeds`` the rows of its four-eyes record too (``sheet_deeds_read``). The adjudication is
+    read when asked (``_Read.adjudication``)."""
+    reads = [table_seats_read(scoresheet.table_id), sheet_hands_read(scoresheet.pk)]
+    if deeds:
+        reads.append(sheet_deeds_read(scoresheet))
+    locked, (seats, hands, *record) = _locked_reading(scoresheet, *reads, scan=True)
     _require_version(locked, version=version)
-    return _Read(locked, hands=hands_of(locked, hands), seats=seats_at(locked.table, seats))
+    return _Read(
+        locked,
+        hands=hands_of(locked, hands),
+        seats=seats_at(locked.table, seats),
+        deeds=record[0] if deeds else None,
+    )
 
 
 def _locked(scoresheet: Scoresheet, *, scan: bool = False) -> Scoresheet:
@@ -853,8 +857,10 @@ class _Read:
         hands: list[Hand],
         seats: list[Seat] | None = None,
         adjudication: SheetAdjudication | None = None,
+        deeds: list | None = None,
     ) -> None:
         self.sheet, self.hands, self._seats, self._adjudication = sheet, hands, seats, adjudication
+        self.deeds = deeds  # the rows of its four-eyes record, where read (``sheet_record``)
         self.lines = hand_lines(hands)
         # The hands' check, where the step made it and left what it reads (the hands, the end
         # of the playing time, an early end) as it was.
@@ -876,14 +882,16 @@ class _Read:
             self._adjudication = _adjudication(self.sheet)
         return self._adjudication
 
-    def state(self, sheet: Scoresheet) -> SheetState:
-        """The sheet as the step left it, its hands unchanged: for the answer, read no more."""
+    def state(self, sheet: Scoresheet, *, deeds: list | None = None) -> SheetState:
+        """The sheet as the step left it, its hands unchanged: for the answer, read no more
+        (``deeds``: its record's rows, where the step added none the sheet does not say)."""
         return sheet_state_written(
             sheet=sheet,
             hands=self.hands,
             seats=self.seats,
             adjudication=self.adjudication,
             check=self.check,
+            deeds=deeds,
         )
 
 
@@ -898,10 +906,13 @@ def scoresheet_submit_write(*, scoresheet: Scoresheet, version: int, by: Actor) 
     """``scoresheet_submit``, returning the sheet as it left it with what it read under the
     lock (its hands, seats and adjudication), for the answer to show it without reading it
     again."""
-    read = _lock_read(scoresheet, version=version)
+    read = _lock_read(scoresheet, version=version, deeds=True)
     sheet = read.sheet
     read = _submit_checked(sheet, by=by, read=read)
-    return read.state(_submitted(sheet, hands=read.lines, by=by, read=read))
+    sheet = _submitted(sheet, hands=read.lines, by=by, read=read)
+    # For the answer's four-eyes record (who may confirm it now): the deeds read under the
+    # lock, and the hand-in, which the record takes from the sheet (who handed it in).
+    return read.state(sheet, deeds=read.deeds)
 
 
 def _submitted(
@@ -984,7 +995,7 @@ def scoresheet_confirm_write(
 ) -> SheetState:
     """``scoresheet_confirm``, returning the sheet as it left it with what it read under the
     lock, for the answer to show it without reading it again."""
-    read = _lock_read(scoresheet, version=version)
+    read = _lock_read(scoresheet, version=version, deeds=not from_signed_sheet)
     sheet = read.sheet
     read = _confirm_checked(sheet, by=by, from_signed_sheet=from_signed_sheet, read=read)
     hands = read.lines
@@ -999,7 +1010,8 @@ def scoresheet_confirm_write(
     if from_signed_sheet:
         sheet.confirmation = Scoresheet.Confirmation.SIGNED_SHEET
         action = ScoresheetChange.Action.CONFIRM_SIGNED
-    return read.state(_record(sheet, action=action, by=by, before=before, after=hands, read=read))
+    sheet = _record(sheet, action=action, by=by, before=before, after=hands, read=read)
+    return read.state(sheet, deeds=read.deeds)  # a confirmation is no deed of the record
 
 
 def _confirm_checked(
@@ -1011,8 +1023,9 @@ def _confirm_checked(
     if read is None:
         read = _Read.of(sheet)
     if not from_signed_sheet:
-        # The seats once: for the four-eyes record the policy asks, and for the results.
-        sheet_record(sheet, seats=read.seats)
+        # The seats once: for the four-eyes record the policy asks, and for the results; the
+        # record's rows read with them under the caller's lock, where it read them.
+        sheet_record(sheet, seats=read.seats, deeds=read.deeds)
         enforce(policies.may_confirm_sheet(sheet=sheet, actor=by, roles=roles))
         return read
     enforce(policies.may_confirm_from_signed_sheet(sheet=sheet, actor=by, roles=roles))

@@ -16,7 +16,7 @@ from scoring.models import (
     Scoresheet,
     SecondEntry,
 )
-from scoring.selectors.record import record_seats_known
+from scoring.selectors.record import record_known
 from scoring.services import Actor
 from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors
@@ -79,7 +79,7 @@ class Access:
         """The entry as a write just left it (``entry_state`` reads it no more, nor the sheet's
         record its seats)."""
         self.__dict__["_state"] = (self._state_key(), state)
-        record_seats_known(state.sheet, state.seats)
+        record_known(state.sheet, seats=state.seats, deeds=state.deeds)
 
     def _state_key(self) -> tuple:
         """What the entry's state stands on: the sheet and the entry, at their versions."""

@@ -4,11 +4,14 @@ sheet's state, not the actor, stands in the way."""
 
 import pytest
 
+from doko.four_eyes import Deed
 from doko.sample_sheets import full_match
 from scoring import policies, services
 from scoring.models import Scoresheet
 from scoring.policies import Actor
+from scoring.selectors.record import sheet_deeds_read, sheet_record
 from tests import factories
+from tournaments import prepared
 
 pytestmark = pytest.mark.django_db
 
@@ -118,3 +121,23 @@ def test_the_seat_of_a_staff_member_who_handed_in_may_not_confirm(sheet):
     assert refusal is not None
     assert refusal.field == "confirmed_by"
     assert policies.may_confirm_sheet(sheet=sheet, actor=seat(sheet, 1), roles=()) is None
+
+
+def test_the_records_rows_read_with_the_lock_make_the_same_record(sheet):
+    """A hand-in and a confirmation read the rows of the sheet's four-eyes record with its lock,
+    the table's players found in the query itself (``sheet_deeds_read``): the record made of
+    them is the one read alone, with who typed and handed in, and which accounts play as whom."""
+    typist = playing_staff(sheet, role="scorekeeper", position=3)
+    sheet = services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(), version=1, by=typist
+    )
+    sheet = services.scoresheet_submit(scoresheet=sheet, version=2, by=typist)
+    playing_staff(sheet, role="adjudicator", position=1)
+    alone = sheet_record(Scoresheet.objects.get(pk=sheet.pk))
+    again = Scoresheet.objects.get(pk=sheet.pk)
+    [rows] = prepared.run(sheet_deeds_read(again))
+    together = sheet_record(again, seats=list(again.table.seats.all()), deeds=rows)
+    assert set(together.done) == set(alone.done)
+    assert (together.same, together.seats) == (alone.same, alone.seats)
+    assert len(alone.same) == 2  # both accounts that play at the table
+    assert {done.deed for done in alone.done} >= {Deed.TYPED, Deed.HANDED_IN, Deed.PLAYED}

@@ -285,13 +285,14 @@ def test_the_live_check_reads_the_sheet_once_and_writes_nothing(
 # answer); the new version and its change; its players' results written (provisional: deleted and
 # inserted, made from the hands, seats, decisions and deductions the write read; the tournament
 # known from the sheet's round); the standings wanted; two savepoints. The answer is made from what
-# the write read (the sheet locked with its scan, which the API shows); the page asks the four-eyes
-# record once, to show who may confirm (who handed it in found among the seats the write read; its
-# reads in one query).
+# the write read (the sheet locked with its scan, which the API shows). The four-eyes record's rows
+# are read under the lock too (one query: the API's answer needs them not, but they go in the same
+# round trip), and the page's record, to show who may confirm, is made from them and the sheet.
 # (The results' write took a savepoint of its own until 29 November 2026: two queries more; the
-# page's record read the seats again until 30 November: one more.)
+# page's record read the seats again until 30 November: one more; its rows after the write until
+# 29 November: as many, in a round trip of their own.)
 HAND_IN = 12
-API_HAND_IN = 11  # 12 while the API read the seat's sheet again
+API_HAND_IN = 12  # 12 while the API read the seat's sheet again; 11 before the record's rows
 
 
 def test_handing_in_on_the_page(client, sheet, django_assert_num_queries):
@@ -304,13 +305,13 @@ def test_handing_in_on_the_page(client, sheet, django_assert_num_queries):
     assert sheet.status == Scoresheet.Status.SUBMITTED
 
 
-# Round trips of handing in and confirming (PostgreSQL): the lock with the hands and seats; the
-# new version, its change, the results deleted and written and the standings wanted, together.
-# Handing in: the seat, the savepoint, those two, the savepoint released, the page's record (6).
-# Confirming: the seat, the savepoint, the lock's, the four-eyes record (it needs the seats'
-# players), the writes', the savepoint released (6).
-HAND_IN_TRIPS = CONFIRM_TRIPS = 6
-WRITES_TOGETHER = ["SELECT"] * 3, ["UPDATE", "INSERT", "DELETE", "INSERT", "INSERT"]
+# Round trips of handing in and confirming (PostgreSQL): the lock with the hands, the seats and
+# the four-eyes record's rows (its players found in the query); the new version, its change, the
+# results deleted and written and the standings wanted, together. Each: the seat, the savepoint,
+# those two, the savepoint released (5; 6 until 29 November 2026, with the record's rows after).
+HAND_IN_TRIPS = CONFIRM_TRIPS = 5
+# (The record's rows: a union, whose first part PostgreSQL's SQL puts in parentheses.)
+WRITES_TOGETHER = [*["SELECT"] * 3, "(SELECT"], ["UPDATE", "INSERT", "DELETE", "INSERT", "INSERT"]
 
 
 @pytest.mark.parametrize("step", ["hand in", "confirm"])
@@ -346,7 +347,8 @@ def test_handing_in_through_the_api(api_client, sheet, django_assert_num_queries
 # Confirming (27 and 29 before issue 45, 26 and 28 before its second part, 24 and 26 before its
 # third, then 22 and 23, then 20 and 21, then 18 and 19): the sheet locked (and whether anything is
 # ruled on it), its seats, read once for the four-eyes record (``policies.may_confirm_sheet``,
-# asked once: who handed it in found among them; its reads in one query) and the results, the hands
+# asked once: who handed it in found among them; its rows in one query, sent with the lock) and the
+# results, the hands
 # (the decisions and deductions only where something is ruled); the write as in handing in; the
 # answer reads the sheet, its hands and its scan no more (the sheet is locked with its scan).
 CONFIRM = 12
