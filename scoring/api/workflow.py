@@ -3,6 +3,7 @@ send it back, reopen it, strike a hand out, end it early and take that back, put
 again, and hand it over to another seat (TSR 3.1.1, 7.3, 8.4-8.6, 9.1.3). Each answers with the
 sheet as GET returns it, or a 409 with it as it is now."""
 
+import functools
 from collections.abc import Callable
 
 from drf_spectacular.utils import extend_schema
@@ -112,7 +113,8 @@ class ScoresheetSubmit(SheetActionView):
     """Hand the sheet in (TSR 7.3.4): the scorekeeper, once it is complete, or after the
     playing time ended with the forced solos played (TSR 8.5.1, 8.5.3)."""
 
-    service = staticmethod(services.scoresheet_submit_write)
+    # Its answer shows no four-eyes record: the record's rows are not read with the lock.
+    service = staticmethod(functools.partial(services.scoresheet_submit_write, record=False))
 
 
 @extend_schema(tags=["scoresheets"], request=SheetConfirmSerializer, responses=WRITE_RESPONSES)

@@ -902,16 +902,19 @@ def scoresheet_submit(*, scoresheet: Scoresheet, version: int, by: Actor) -> Sco
 
 
 @transaction.atomic
-def scoresheet_submit_write(*, scoresheet: Scoresheet, version: int, by: Actor) -> SheetState:
+def scoresheet_submit_write(
+    *, scoresheet: Scoresheet, version: int, by: Actor, record: bool = True
+) -> SheetState:
     """``scoresheet_submit``, returning the sheet as it left it with what it read under the
     lock (its hands, seats and adjudication), for the answer to show it without reading it
-    again."""
-    read = _lock_read(scoresheet, version=version, deeds=True)
+    again; with ``record`` the rows of its four-eyes record too, for an answer that shows who
+    may confirm it now (the page; the API's answer shows no record)."""
+    read = _lock_read(scoresheet, version=version, deeds=record)
     sheet = read.sheet
     read = _submit_checked(sheet, by=by, read=read)
     sheet = _submitted(sheet, hands=read.lines, by=by, read=read)
-    # For the answer's four-eyes record (who may confirm it now): the deeds read under the
-    # lock, and the hand-in, which the record takes from the sheet (who handed it in).
+    # The record takes the hand-in from the sheet (who handed it in), the rest from the deeds
+    # read under the lock.
     return read.state(sheet, deeds=read.deeds)
 
 

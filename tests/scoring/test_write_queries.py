@@ -286,13 +286,13 @@ def test_the_live_check_reads_the_sheet_once_and_writes_nothing(
 # inserted, made from the hands, seats, decisions and deductions the write read; the tournament
 # known from the sheet's round); the standings wanted; two savepoints. The answer is made from what
 # the write read (the sheet locked with its scan, which the API shows). The four-eyes record's rows
-# are read under the lock too (one query: the API's answer needs them not, but they go in the same
-# round trip), and the page's record, to show who may confirm, is made from them and the sheet.
+# are read under the lock too, in the same round trip, and the page's record, to show who may
+# confirm, is made from them and the sheet; the API's answer shows no record and reads no rows.
 # (The results' write took a savepoint of its own until 29 November 2026: two queries more; the
 # page's record read the seats again until 30 November: one more; its rows after the write until
 # 29 November: as many, in a round trip of their own.)
 HAND_IN = 12
-API_HAND_IN = 12  # 12 while the API read the seat's sheet again; 11 before the record's rows
+API_HAND_IN = 11  # 12 while the API read the seat's sheet again, and while it read the rows
 
 
 def test_handing_in_on_the_page(client, sheet, django_assert_num_queries):
