@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from django.template import Engine
 
+from tests.waits import HANG_SECONDS
+
 ROOT = Path(__file__).resolve().parents[1]
 APPS = [
     "config",
@@ -46,7 +48,11 @@ def copy(tmp_path: Path) -> Path:
 
 def lint_imports(where: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [str(LINT_IMPORTS), "--no-cache"], cwd=where, capture_output=True, text=True, timeout=120
+        [str(LINT_IMPORTS), "--no-cache"],
+        cwd=where,
+        capture_output=True,
+        text=True,
+        timeout=HANG_SECONDS,
     )
 
 

@@ -14,6 +14,7 @@ import redis
 import yaml
 
 from tests.plugins.servers import REQUIRED_BECAUSE, SERVERS_REQUIRED
+from tests.waits import HANG_SECONDS
 from tools import servers
 
 COMPOSE = Path(__file__).resolve().parent.parent / "docker-compose.yml"
@@ -225,6 +226,6 @@ def test_haproxy_accepts_the_proxy_configuration(tmp_path):
             pytest.fail(f"{reason}, {REQUIRED_BECAUSE}: the tests that need it must run.")
         pytest.skip(reason)
     result = subprocess.run(
-        [binary, "-c", "-f", str(HAPROXY_CFG)], capture_output=True, text=True, timeout=30
+        [binary, "-c", "-f", str(HAPROXY_CFG)], capture_output=True, text=True, timeout=HANG_SECONDS
     )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from tests import factories
 from tests.test_deploy_check import PRODUCTION, ROOT
+from tests.waits import HANG_SECONDS
 from tournaments import services
 
 COOKIE_SETTINGS = [
@@ -39,7 +40,7 @@ def production_settings(tmp_path, **env) -> dict[str, object]:
         env=environment,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=HANG_SECONDS,
     )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.waits import HANG_SECONDS
+
 ROOT = Path(__file__).resolve().parent.parent
 
 PRODUCTION = {
@@ -37,7 +39,7 @@ def deploy_check(tmp_path) -> subprocess.CompletedProcess:
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=HANG_SECONDS,
     )
 
 

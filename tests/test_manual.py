@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.waits import HANG_SECONDS
+
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 
@@ -47,7 +49,7 @@ def test_manual_builds_strictly(tmp_path):
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=HANG_SECONDS,
     )
     assert result.returncode == 0, result.stderr
     assert "WARNING" not in result.stderr, result.stderr

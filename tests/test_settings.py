@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.waits import HANG_SECONDS
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -22,7 +24,7 @@ def run_django(code: str, **env: str) -> subprocess.CompletedProcess:
         env=environment,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=HANG_SECONDS,
     )
 
 

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.waits import HANG_SECONDS
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tools" / "commit_msg.py"
 
@@ -22,7 +24,10 @@ def hook(tmp_path: Path, message: str) -> subprocess.CompletedProcess:
     path = tmp_path / "COMMIT_EDITMSG"
     path.write_text(message, encoding="utf-8")
     return subprocess.run(
-        [sys.executable, str(SCRIPT), str(path)], capture_output=True, text=True, timeout=30
+        [sys.executable, str(SCRIPT), str(path)],
+        capture_output=True,
+        text=True,
+        timeout=HANG_SECONDS,
     )
 
 
@@ -106,7 +111,7 @@ def test_git_commit_refuses_a_long_subject_once_pre_commit_is_installed(tmp_path
 
     def run(*command: str) -> subprocess.CompletedProcess:
         return subprocess.run(
-            command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+            command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=HANG_SECONDS
         )
 
     assert run("git", "init", "-q").returncode == 0
