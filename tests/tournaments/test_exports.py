@@ -277,15 +277,24 @@ def test_standings_of_two_thousand_players_over_ten_rounds_grow_linearly():
         ends_on=datetime.date(2026, 11, 22),
     )
 
-    def timed(players: int) -> tuple[float, bytes]:
-        table = many_players(players, 10)
-        started = time.perf_counter()
-        content = built(pdf.standings_pdf, tournament=tournament, standings=table)
-        return time.perf_counter() - started, content
+    tables = {players: many_players(players, 10) for players in (200, 2000)}
 
-    small, _ = timed(200)
-    elapsed, content = timed(2000)
-    assert elapsed / small < 35, f"{elapsed:.2f} s against {small:.2f} s for 200 players"
+    def timed(players: int) -> tuple[float, bytes]:
+        started = time.process_time()  # this process's time: not the machine's other work
+        content = built(pdf.standings_pdf, tournament=tournament, standings=tables[players])
+        return time.process_time() - started, content
+
+    # A quadratic layout is a hundred times slower at every try; a stall of the machine (a
+    # hypervisor taking its time) slows one try. So the best of three pairs decides.
+    ratios = []
+    for _ in range(3):
+        small, _ = timed(200)
+        elapsed, content = timed(2000)
+        ratios.append(f"{elapsed:.2f} s against {small:.2f} s for 200 players")
+        if elapsed / small < 35:
+            break
+    else:
+        pytest.fail("; ".join(ratios))
     pages = pages_of(content)
     assert len(pages) > 10
     for number, page in enumerate(pages, start=1):
