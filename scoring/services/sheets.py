@@ -898,7 +898,9 @@ class _Read:
 def scoresheet_submit(*, scoresheet: Scoresheet, version: int, by: Actor) -> Scoresheet:
     """Hand in a draft sheet (TSR 7.3.4). It must be complete, unless the playing time ended
     (TSR 8.5.1): then it must say after which hand, and the forced solos must follow."""
-    return scoresheet_submit_write(scoresheet=scoresheet, version=version, by=by).sheet
+    return scoresheet_submit_write(
+        scoresheet=scoresheet, version=version, by=by, record=False
+    ).sheet
 
 
 @transaction.atomic
