@@ -64,7 +64,7 @@ def steady_clock(monkeypatch):
     """The rate limits' clock (limits/windows.py) held one second into every window (a minute,
     a quarter of an hour, an hour), so that no test straddles the end of one; call it with
     seconds to move it on. Every test gets it: one that counts to a limit on a slow machine
-    (a minute for a handful of requests) would else find its count gone with the window."""
+    (a minute for a handful of requests) would otherwise find its count gone with the window."""
     import types
 
     now = [3600 * 500_000 + 1.0]

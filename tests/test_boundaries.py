@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from django.template import Engine
 
-from tests.waits import HANG_SECONDS
+from tools.servers import HANG_SECONDS
 
 ROOT = Path(__file__).resolve().parents[1]
 APPS = [

@@ -14,7 +14,6 @@ import redis
 import yaml
 
 from tests.plugins.servers import REQUIRED_BECAUSE, SERVERS_REQUIRED
-from tests.waits import HANG_SECONDS
 from tools import servers
 
 COMPOSE = Path(__file__).resolve().parent.parent / "docker-compose.yml"
@@ -226,6 +225,9 @@ def test_haproxy_accepts_the_proxy_configuration(tmp_path):
             pytest.fail(f"{reason}, {REQUIRED_BECAUSE}: the tests that need it must run.")
         pytest.skip(reason)
     result = subprocess.run(
-        [binary, "-c", "-f", str(HAPROXY_CFG)], capture_output=True, text=True, timeout=HANG_SECONDS
+        [binary, "-c", "-f", str(HAPROXY_CFG)],
+        capture_output=True,
+        text=True,
+        timeout=servers.HANG_SECONDS,
     )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from tests import factories
 from tests.test_deploy_check import PRODUCTION, ROOT
-from tests.waits import HANG_SECONDS
+from tools.servers import HANG_SECONDS
 from tournaments import services
 
 COOKIE_SETTINGS = [

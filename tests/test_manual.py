@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.waits import HANG_SECONDS
+from tools.servers import HANG_SECONDS
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.waits import HANG_SECONDS
+from tools.servers import HANG_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tools" / "commit_msg.py"
