@@ -2,7 +2,9 @@
 line (its heading, the lines still to come, the totals, the compulsory solos' badges), put into
 words once in Python (issue 45): the template's includes, tags and loops cost more than the rest
 of a hand's save. Each comes out as the template ``scoring/partials/sheet_body.html`` wrote it,
-byte for byte, with the same msgids (German first)."""
+byte for byte, with the same msgids (German first). The same for the rows of a table's public
+page (``table_rows``), which every phone at a changed table asks for again: its loop over the
+hands took most of the page's build."""
 
 import functools
 from collections.abc import Iterable, Mapping, Sequence
@@ -100,6 +102,76 @@ _ROW_FIELDS = (
     "solo_type",
     "game_value",
 )
+
+
+def table_rows(rows: list[HandRow], *, adjudication: SheetAdjudication) -> list[SafeString]:
+    """The HTML of each row of a table's public page (``scoring/partials/table_sheet.html``):
+    the hand's line, and its penalty points' line with the adjudicator's initials. Kept as the
+    entry page's rows are (``sheet_rows``): a table's page is made again after every hand
+    saved, its earlier rows as they were."""
+    language = get_language()
+    made = []
+    for row in rows:
+        hand = row.hand
+        key = (
+            "table",
+            language,
+            tuple(getattr(hand, name) for name in _ROW_FIELDS),
+            tuple(row.points),
+            (hand_initials(adjudication, hand.number), tuple(row.penalty)) if row.penalty else None,
+        )
+        html = _ROWS_MADE.get(key)
+        if html is None:
+            html = _table_row(row, initials=key[-1][0] if key[-1] else "")
+            if len(_ROWS_MADE) >= ROWS_KEPT:
+                _ROWS_MADE.clear()  # begun afresh: one step, whatever another thread does
+            _ROWS_MADE[key] = html
+        made.append(html)
+    return made
+
+
+def _table_row(row: HandRow, *, initials: str) -> SafeString:
+    hand = row.hand
+    out = [
+        f'\n    <tr>\n      <td class="num">{hand.number}</td>\n'
+        f'      <td class="num">{hand.dealer}</td>\n      <td class="small text-nowrap">\n        '
+    ]
+    if hand.not_played:
+        out.append(
+            '<span class="badge text-bg-warning" '
+            f'title="{escape(_("stopped by a major breach, dealt again (TSR 9.4.3)"))}">'
+            f"{escape(_('not played'))}</span>"
+        )
+    out.append("\n        ")
+    if hand.contract != "normal":
+        out.append(escape(_shown(hand, "contract")))
+        if hand.soloist:
+            out.append(
+                ' <span class="badge text-bg-secondary seat-badge" '
+                f'title="{escape(_("Soloist (seat)"))}">{hand.soloist}</span>'
+            )
+        if hand.solo_type:
+            out.append(
+                '<span class="d-none d-md-inline text-body-secondary"> '
+                f"({escape(_shown(hand, 'solo_type'))})</span>"
+            )
+    out.append(f'\n      </td>\n      <td class="num">{hand.game_value}</td>\n      ')
+    for points in row.points:
+        negative = "neg" if points is not None and points < 0 else ""
+        out.append(f'<td class="num {negative}">{"–" if points is None else points}</td>')
+    out.append("\n    </tr>\n    ")
+    if row.penalty:
+        out.append(
+            '\n    <tr class="table-warning small">\n'
+            f'      <td></td><td colspan="3">{escape(_("Penalty points"))} '
+            f'<span class="text-body-secondary">({escape(initials)})</span></td>\n      '
+        )
+        for points in row.penalty:
+            out.append(f'<td class="num {"neg" if points < 0 else ""}">{signed(points)}</td>')
+        out.append("\n    </tr>\n    ")
+    out.append("\n  ")
+    # Every value above is escaped or a number.
+    return mark_safe("".join(out))
 
 
 @functools.cache

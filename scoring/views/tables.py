@@ -17,6 +17,7 @@ from scoring.policies import Actor
 from scoring.rulings import sheet_adjudication
 from scoring.selectors import hand_lines, scoresheet_check, scoresheet_rows
 from scoring.selectors.record import first_entry_blind
+from scoring.views.sheet_rows import table_rows
 from tournaments import caching
 from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors
@@ -139,9 +140,12 @@ def _table_context(request: HttpRequest, round_: Round, table: int) -> dict:
         hands = list(sheet.hands.all())
         table_size = len(row.seats)
         adjudication = sheet_adjudication(sheet=sheet)
-        context["hand_rows"] = scoresheet_rows(
+        hand_rows = scoresheet_rows(
             hands=hands, table_size=table_size, penalties=adjudication.penalties
         )
+        context["hand_rows"] = hand_rows
+        # Made in Python and kept (issue 45): every phone at a changed table asks again.
+        context["table_rows"] = table_rows(hand_rows, adjudication=adjudication)
         context["adjudication"] = adjudication
         # The public sees what counts; staff also what is pending or was replaced on appeal.
         staff = bool(roles & STAFF)

@@ -14,6 +14,7 @@ from scoring.views.sheet_rows import (
     placeholder_rows,
     sheet_head,
     sheet_rows,
+    table_rows,
     total_cells,
 )
 from tournaments.models import Entry, Seat
@@ -210,3 +211,59 @@ def test_the_compulsory_solos_as_the_template_wrote_them(language, played):
     with translation.override(language):
         wanted = _render(BADGES, {"state": {"check": {"compulsory_played": played}}})
         assert compulsory_badges(played) == wanted
+
+
+# A table's public page's rows as ``scoring/partials/table_sheet.html`` wrote them until they
+# moved to Python (``table_rows``).
+TABLE_TEMPLATE = (
+    "{% load i18n tournament_tags scoring_tags %}"
+    + '{% for hand_row in hand_rows %}\n    <tr>\n      <td class="num">{{ hand_row.hand.number }}</td>\n      <td class="num">{{ hand_row.hand.dealer }}</td>\n      <td class="small text-nowrap">\n        {% if hand_row.hand.not_played %}<span class="badge text-bg-warning" title="{% translate \'stopped by a major breach, dealt again (TSR 9.4.3)\' %}">{% translate "not played" %}</span>{% endif %}\n        {% if hand_row.hand.contract != "normal" %}{{ hand_row.hand.get_contract_display }}{% if hand_row.hand.soloist %} <span class="badge text-bg-secondary seat-badge" title="{% translate \'Soloist (seat)\' %}">{{ hand_row.hand.soloist }}</span>{% endif %}{% if hand_row.hand.solo_type %}<span class="d-none d-md-inline text-body-secondary"> ({{ hand_row.hand.get_solo_type_display }})</span>{% endif %}{% endif %}\n      </td>\n      <td class="num">{{ hand_row.hand.game_value }}</td>\n      {% for points in hand_row.points %}<td class="num {% if points < 0 %}neg{% endif %}">{% if points is None %}–{% else %}{{ points }}{% endif %}</td>{% endfor %}\n    </tr>\n    {% if hand_row.penalty %}\n    <tr class="table-warning small">\n      <td></td><td colspan="3">{% translate "Penalty points" %} <span class="text-body-secondary">({{ adjudication|hand_initials:hand_row.hand.number }})</span></td>\n      {% for points in hand_row.penalty %}<td class="num {% if points < 0 %}neg{% endif %}">{{ points|signed }}</td>{% endfor %}\n    </tr>\n    {% endif %}\n  {% endfor %}'
+)
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_a_tables_rows_as_the_template_wrote_them(language):
+    from types import SimpleNamespace
+
+    from django.contrib.auth.models import User
+
+    from scoring.rulings import SheetAdjudication
+
+    rows = _rows()
+    # Hand 3's penalty points, initialled by someone whose name must be escaped.
+    adjudicator = User(first_name="Özlem", last_name="<Kaya>")
+    decision = SimpleNamespace(counts=True, hand_number=3, initialled_by=adjudicator)
+    adjudication = SheetAdjudication(decisions=[decision])
+    with translation.override(language):
+        wanted = (
+            engines["django"]
+            .from_string(TABLE_TEMPLATE)
+            .render({"hand_rows": rows, "adjudication": adjudication})
+        )
+        made = table_rows(rows, adjudication=adjudication)
+    assert "".join(made) == wanted
+    assert '<tr class="table-warning small">' in wanted  # hand 3's penalty points
+    assert "&lt;" in wanted  # the initials escaped
+
+
+def test_a_tables_rows_kept_are_made_again_when_what_they_show_changes():
+    """Kept as the entry page's rows are: the same rows come out as made afresh, and a row
+    whose language, points or penalty points differ is made again."""
+    from dataclasses import replace
+
+    from scoring.views import sheet_rows as module
+
+    first, solo = _rows()[:2]
+
+    def made(rows, language="de"):
+        with translation.override(language):
+            return [str(html) for html in table_rows(rows, adjudication=NONE)]
+
+    module._ROWS_MADE.clear()
+    mine = made(_rows())
+    assert made(_rows()) == mine  # taken as kept
+    assert made([solo], language="en")[0] != mine[1]
+    assert made([replace(first, points=[4, -4, 4, -4])])[0] != mine[0]
+    assert made([replace(first, penalty=[0, 2, 0, -2])])[0] != mine[0]
+    module._ROWS_MADE.clear()
+    assert made(_rows()) == mine  # as made afresh
