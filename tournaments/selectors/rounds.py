@@ -11,7 +11,7 @@ from django.utils import translation
 from django.utils.functional import Promise
 
 from doko import seating, team_seating
-from tournaments import caching, lineups, play
+from tournaments import caching, lineups, play, prepared
 from tournaments.models import (
     Entry,
     Round,
@@ -172,9 +172,9 @@ def _table_of_round(round_id: int, number: int) -> QuerySet[Table]:
     return play.recorded().with_points(Table.objects.filter(round_id=round_id, number=number))
 
 
-def _seats_of_table(table_id: int) -> QuerySet[Seat]:
+def _seats_of_table(round_id: int, number: int) -> QuerySet[Seat]:
     seats = play.recorded().with_deductions(Seat.objects.select_related("entry"))
-    return seats.filter(table_id=table_id).order_by("position")
+    return seats.filter(table__round_id=round_id, table__number=number).order_by("position")
 
 
 # A table's page, built after every change to its sheet for all its phones: ``_tables``'s
@@ -186,13 +186,15 @@ _SEATS = Prepared(_seats_of_table)
 
 def table_get(*, round: Round, number: int) -> TableRow:
     """One table of the round as ``round_tables`` has it (404 if there is none), in two reads
-    compiled once (``Prepared``): the table with its points and sheet, then its seats."""
-    found = _TABLE(round.pk, number)
+    compiled once (``Prepared``) and sent together (``prepared.run``: one round trip, where
+    every phone at a changed table asks for its page again): the table with its points and
+    sheet, and its seats, both found by the round and the table's number."""
+    found, seats = prepared.run(_TABLE.bound(round.pk, number), _SEATS.bound(round.pk, number))
     if not found:
         raise Http404("No table matches the given query.")
     table = found[0]
     table.round = round
-    return _table_row(table, seats=_SEATS(table.pk))
+    return _table_row(table, seats=seats)
 
 
 def table_etag(*, round: Round, number: int, mode: str) -> str | None:
