@@ -113,16 +113,17 @@ def table_rows(rows: list[HandRow], *, adjudication: SheetAdjudication) -> list[
     made = []
     for row in rows:
         hand = row.hand
+        initials = hand_initials(adjudication, hand.number) if row.penalty else ""
         key = (
             "table",
             language,
             tuple(getattr(hand, name) for name in _ROW_FIELDS),
             tuple(row.points),
-            (hand_initials(adjudication, hand.number), tuple(row.penalty)) if row.penalty else None,
+            (initials, tuple(row.penalty)) if row.penalty else None,
         )
         html = _ROWS_MADE.get(key)
         if html is None:
-            html = _table_row(row, initials=key[-1][0] if key[-1] else "")
+            html = _table_row(row, initials=initials)
             if len(_ROWS_MADE) >= ROWS_KEPT:
                 _ROWS_MADE.clear()  # begun afresh: one step, whatever another thread does
             _ROWS_MADE[key] = html
