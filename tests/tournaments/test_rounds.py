@@ -484,3 +484,26 @@ def test_the_last_confirmation_of_a_finished_round_closes_it(django_capture_on_c
     tournament.refresh_from_db()
     assert (round_.status, round_.ended_at) == (Round.Status.CLOSED, ended_at)
     assert tournament.status == tournament.Status.FINISHED
+
+
+def test_a_rounds_own_row_is_read_in_one_query_with_its_tournament_as_given(
+    django_assert_num_queries,
+):
+    """``round_get`` without counts (the pages phones refresh) reads the round's row alone,
+    compiled once: the same fields as the ORM's, the tournament the one it was given, and a
+    404 for a round the tournament does not have."""
+    tournament = factories.tournament(players=8)
+    seated = factories.seated_round(tournament)
+    with django_assert_num_queries(1):
+        found = selectors.round_get(tournament=tournament, number=seated.number, counts=False)
+        assert found.tournament is tournament
+    assert found == seated
+    fields = [field.attname for field in Round._meta.concrete_fields]
+    assert [getattr(found, name) for name in fields] == [
+        getattr(Round.objects.get(pk=seated.pk), name) for name in fields
+    ]
+    with pytest.raises(Http404):
+        selectors.round_get(tournament=tournament, number=seated.number + 1, counts=False)
+    other = factories.tournament(players=4)
+    with pytest.raises(Http404):
+        selectors.round_get(tournament=other, number=seated.number, counts=False)
