@@ -50,37 +50,93 @@ def _window(key: str, rate: str) -> tuple[str, int, int, float]:
 def rate_count(key: str, rate: str) -> float | None:
     """Count one event for ``key``. None while within ``rate``; once over it, the seconds until
     the window ends (for Retry-After)."""
-    window, limit, period, left = _window(key, rate)
-    try:
-        count = _counted(window, timeout=period + 1)
-    except Exception:  # the cache is down: answer rather than fail (fail open)
-        logger.warning("rate limit not counted: the cache did not answer", exc_info=True)
-        return None
-    return left if count > limit else None
+    with rate_count_begin(key, rate) as counting:
+        return counting.end()
 
 
-def _counted(window: str, *, timeout: int) -> int:
-    """One more event in ``window``'s entry (made for ``timeout`` seconds by its first); the
-    count. On Redis one round trip, INCR and EXPIRE in one transaction: Django's ``add`` then
-    ``incr`` take three (``incr`` asks EXISTS first), and every seat's request counts one
-    (``scoring.views.access``). The entry is the one Django's cache reads (``rate_exceeded``):
-    its Redis serializer stores an int as the number itself."""
-    backend = caches["default"]
-    if isinstance(backend, RedisCache):
-        name = backend.make_and_validate_key(window)
-        client = backend._cache.get_client(name, write=True)  # Django's own Redis connection
-        with client.pipeline(transaction=True) as pipe:
-            pipe.incr(name)
-            pipe.expire(name, timeout)
-            count, _expires = pipe.execute()
-        return int(count)
-    if cache.add(window, 1, timeout=timeout):
-        return 1
-    try:
-        return cache.incr(window)
-    except ValueError:  # the window's entry expired in between: this is its first event
-        cache.add(window, 1, timeout=timeout)
-        return 1
+# One event in a window's entry, made to expire a second after the window: INCR and EXPIRE in
+# one command. The entry is the one Django's cache reads (``rate_exceeded``): its Redis
+# serializer stores an int as the number itself.
+_COUNT_SCRIPT = (
+    "local count = redis.call('INCR', KEYS[1]) redis.call('EXPIRE', KEYS[1], ARGV[1]) return count"
+)
+
+
+class Counting:
+    """One event being counted (``rate_count_begin``): on Redis the count is sent at once and
+    its answer read by ``end``, so that the caller's own round trip in between (a seat's key
+    looked up) and this one are waited for together. Used as a context manager, which hands
+    the connection back however the block ends. Fails open: when the cache does not answer,
+    ``end`` says the event is within the rate."""
+
+    def __init__(self, key: str, rate: str) -> None:
+        self.window, self.limit, self.period, self.left = _window(key, rate)
+        self._pool = self._connection = None
+        self._ended = False
+        backend = caches["default"]
+        self._redis = False
+        if not isinstance(backend, RedisCache):
+            return
+        self._redis = True
+        try:
+            name = backend.make_and_validate_key(self.window)
+            # Django's own Redis connections, as its cache's commands take them.
+            self._pool = backend._cache.get_client(name, write=True).connection_pool
+            self._connection = self._pool.get_connection()
+            self._connection.send_command("EVAL", _COUNT_SCRIPT, 1, name, self.period + 1)
+        except Exception:  # the cache is down: ``end`` answers within the rate
+            logger.warning("rate limit not counted: the cache did not answer", exc_info=True)
+            self._give_back(broken=True)
+
+    def end(self) -> float | None:
+        """None while within the rate; once over it, the seconds until the window ends."""
+        if self._ended:
+            raise RuntimeError("This event's count was read already.")
+        self._ended = True
+        if self._redis and self._connection is None:
+            return None  # not sent: the cache did not answer
+        try:
+            count = self._read() if self._redis else self._counted_elsewhere()
+        except Exception:  # the cache is down: answer rather than fail (fail open)
+            logger.warning("rate limit not counted: the cache did not answer", exc_info=True)
+            self._give_back(broken=True)
+            return None
+        return self.left if count > self.limit else None
+
+    def _read(self) -> int:
+        assert self._connection is not None
+        count = int(self._connection.read_response())
+        self._give_back()
+        return count
+
+    def _counted_elsewhere(self) -> int:
+        """Another cache (each process's memory, without Redis): add, then count up."""
+        if cache.add(self.window, 1, timeout=self.period + 1):
+            return 1
+        try:
+            return cache.incr(self.window)
+        except ValueError:  # the window's entry expired in between: this is its first event
+            cache.add(self.window, 1, timeout=self.period + 1)
+            return 1
+
+    def _give_back(self, *, broken: bool = False) -> None:
+        if self._connection is not None and self._pool is not None:
+            if broken:
+                self._connection.disconnect()  # an answer may still be on its way
+            self._pool.release(self._connection)
+        self._pool = self._connection = None
+
+    def __enter__(self) -> "Counting":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._connection is not None:  # left before ``end``: its answer is not read
+            self._give_back(broken=True)
+
+
+def rate_count_begin(key: str, rate: str) -> Counting:
+    """``rate_count`` in two steps: the event sent now, its answer read by ``Counting.end``."""
+    return Counting(key, rate)
 
 
 def rate_exceeded(key: str, rate: str) -> float | None:

@@ -212,3 +212,31 @@ def test_a_cache_outage_never_locks_a_scorekeeper_out(client, settings, sheet, m
             client.post(link(sheet, 4, "check"), quick_hand(sheet.version), **HX).status_code == 200
         )
     assert client.post(link(sheet, 4, "save"), quick_hand(sheet.version)).status_code == 302
+
+
+@pytest.mark.services
+def test_on_redis_a_links_writes_are_counted_by_its_key_and_made_up_keys_per_address(
+    client, settings, sheet, redis_cache
+):
+    """On the Redis a deployment has, a write's count is sent before its key is looked up
+    (``limits.windows.rate_count_begin``): it is counted under a digest of the key, never the
+    key itself, and limited as in memory; made-up keys still count per address."""
+    settings.SEAT_LINK_RATE, settings.SEAT_LINK_RATE_UNKNOWN = "2/min", "2/min"
+    check = link(sheet, 4, "check")
+    assert [client.post(check, quick_hand(sheet.version), **HX).status_code for _ in range(3)] == [
+        200,
+        200,
+        429,
+    ]
+    keys = [key.decode() for key in redis_cache._cache.get_client().scan_iter("tests:*")]
+    assert len([key for key in keys if ":rate:seat-link:" in key]) == 1
+    assert not [key for key in keys if token(sheet, 4) in key]
+    assert client.get(link(sheet, 4)).status_code == 200  # reads are not counted
+    made_up_save = reverse("scoring:sheet-link-save", args=["y" * 32])
+    assert [client.post(made_up_save, quick_hand(1)).status_code for _ in range(3)] == [
+        404,
+        404,
+        429,
+    ]
+    other = Scoresheet.objects.get(table__round=sheet.table.round, table__number=2)
+    assert client.post(link(other, 4, "check"), quick_hand(other.version), **HX).status_code == 200
