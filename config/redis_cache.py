@@ -7,6 +7,9 @@ call, in the web process's GIL. A table page's answer on a tournament day makes 
 calls, a hand's save several. A ``redis.Redis`` is safe to share between threads (each command
 takes a connection from the pool), so one per pool serves every call; a pipeline is still made
 per call. Everything else (serialization, keys, timeouts, the pools) is Django's.
+
+``script_sent`` sends a Lua script and leaves its answer to be read later: a request that
+counts an event or raises a version does its own round trips meanwhile, and waits once.
 """
 
 from typing import Any
@@ -34,3 +37,52 @@ class RedisCache(django_redis.RedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = RedisCacheClient
+
+    def script_sent(self, script: str, keys: list[str], args: list[Any]) -> "SentScript":
+        """``script`` sent on one of the cache's connections (``keys``: the cache's, made into
+        its own as its commands make them), its answer to be read by ``SentScript.answer``.
+        The callers find it on the cache (``getattr``): another backend has none."""
+        names = [self.make_and_validate_key(key) for key in keys]
+        pool = self._cache.get_client(names[0], write=True).connection_pool
+        connection = pool.get_connection()
+        try:
+            connection.send_command("EVAL", script, len(names), *names, *args)
+        except BaseException:
+            connection.disconnect()
+            pool.release(connection)
+            raise
+        return SentScript(pool, connection)
+
+
+class SentScript:
+    """A script sent on a connection of the pool (``RedisCache.script_sent``), its answer not
+    yet read. ``answer`` reads it and gives the connection back; ``close`` gives it back
+    unread (dropped: its answer may still arrive). As a context manager it is closed however
+    the block ends."""
+
+    def __init__(self, pool: Any, connection: Any) -> None:
+        self._pool, self._connection = pool, connection
+
+    def answer(self) -> Any:
+        if self._connection is None:
+            raise RuntimeError("This script's answer was read already.")
+        try:
+            answer = self._connection.read_response()
+        except BaseException:
+            self.close()
+            raise
+        self._pool.release(self._connection)
+        self._connection = None
+        return answer
+
+    def close(self) -> None:
+        if self._connection is not None:
+            self._connection.disconnect()
+            self._pool.release(self._connection)
+            self._connection = None
+
+    def __enter__(self) -> "SentScript":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

@@ -17,7 +17,6 @@ import re
 import time
 
 from django.core.cache import cache, caches
-from django.core.cache.backends.redis import RedisCache
 
 logger = logging.getLogger(__name__)
 
@@ -65,51 +64,38 @@ _COUNT_SCRIPT = (
 class Counting:
     """One event being counted (``rate_count_begin``): on Redis the count is sent at once and
     its answer read by ``end``, so that the caller's own round trip in between (a seat's key
-    looked up) and this one are waited for together. Used as a context manager, which hands
-    the connection back however the block ends. Fails open: when the cache does not answer,
-    ``end`` says the event is within the rate."""
+    looked up) and this one are waited for together (``script_sent`` of the site's Redis
+    backend, config/redis_cache.py). Used as a context manager, which hands the connection
+    back however the block ends. Fails open: when the cache does not answer, ``end`` says the
+    event is within the rate."""
 
     def __init__(self, key: str, rate: str) -> None:
         self.window, self.limit, self.period, self.left = _window(key, rate)
-        self._pool = self._connection = None
         self._ended = False
-        backend = caches["default"]
-        self._redis = False
-        if not isinstance(backend, RedisCache):
+        self._sent = None
+        self._send = getattr(caches["default"], "script_sent", None)
+        if self._send is None:
             return
-        self._redis = True
         try:
-            name = backend.make_and_validate_key(self.window)
-            # Django's own Redis connections, as its cache's commands take them.
-            self._pool = backend._cache.get_client(name, write=True).connection_pool
-            self._connection = self._pool.get_connection()
-            self._connection.send_command("EVAL", _COUNT_SCRIPT, 1, name, self.period + 1)
+            self._sent = self._send(_COUNT_SCRIPT, [self.window], [self.period + 1])
         except Exception:  # the cache is down: ``end`` answers within the rate
             logger.warning("rate limit not counted: the cache did not answer", exc_info=True)
-            self._give_back(broken=True)
 
     def end(self) -> float | None:
         """None while within the rate; once over it, the seconds until the window ends."""
         if self._ended:
             raise RuntimeError("This event's count was read already.")
         self._ended = True
-        if self._redis and self._connection is None:
+        if self._send is not None and self._sent is None:
             return None  # not sent: the cache did not answer
         try:
-            count = self._read() if self._redis else self._counted_elsewhere()
+            count = int(self._sent.answer()) if self._sent is not None else self._counted()
         except Exception:  # the cache is down: answer rather than fail (fail open)
             logger.warning("rate limit not counted: the cache did not answer", exc_info=True)
-            self._give_back(broken=True)
             return None
         return self.left if count > self.limit else None
 
-    def _read(self) -> int:
-        assert self._connection is not None
-        count = int(self._connection.read_response())
-        self._give_back()
-        return count
-
-    def _counted_elsewhere(self) -> int:
+    def _counted(self) -> int:
         """Another cache (each process's memory, without Redis): add, then count up."""
         if cache.add(self.window, 1, timeout=self.period + 1):
             return 1
@@ -119,19 +105,12 @@ class Counting:
             cache.add(self.window, 1, timeout=self.period + 1)
             return 1
 
-    def _give_back(self, *, broken: bool = False) -> None:
-        if self._connection is not None and self._pool is not None:
-            if broken:
-                self._connection.disconnect()  # an answer may still be on its way
-            self._pool.release(self._connection)
-        self._pool = self._connection = None
-
     def __enter__(self) -> "Counting":
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        if self._connection is not None:  # left before ``end``: its answer is not read
-            self._give_back(broken=True)
+        if self._sent is not None:  # left before ``end``: its answer is not read
+            self._sent.close()
 
 
 def rate_count_begin(key: str, rate: str) -> Counting:
