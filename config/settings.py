@@ -102,6 +102,9 @@ MIDDLEWARE = [
     # Work a request sets off (mails) runs after its response is sent
     # (tournaments/after_response.py).
     "tournaments.after_response.AfterResponseMiddleware",
+    # The table versions a request raised are in the cache before its answer leaves
+    # (tournaments/caching.py): their answers are read after the page is made.
+    "tournaments.caching.VersionsSettledMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # The Content-Security-Policy header (CONTENT_SECURITY_POLICY), on static files too.
     "csp.middleware.CSPMiddleware",
