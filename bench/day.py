@@ -48,6 +48,10 @@ through one is let in by the other), the cache (the same table and standings ver
 both), the rate limits (a client's API limit counted once across both) and the scans (one
 attached through one server is read through the other: Django's storage API).
 
+After each phase the server's own times follow the client's (``bench.server_clock``): each
+kind's wall and processor time in gunicorn, from its access log, and its share of the server's
+processor time; what the client measured beyond them is its own share and the network's.
+
 ``BENCH_DAY_QUICK=1`` runs a short day (a few hands a table, short steps) to try the suite;
 ``BENCH_DAY_HANDS``, ``BENCH_DAY_STEP_SECONDS`` and ``BENCH_DAY_STEPS`` (comma-separated table
 counts) set the run's length; ``BENCH_DAY_WORKERS`` and ``BENCH_DAY_THREADS`` the gunicorn
@@ -74,6 +78,7 @@ from django.test.utils import setup_test_environment, teardown_test_environment
 from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
 
+from bench import server_clock
 from bench.figures import Figure
 from bench.standings import server_env
 from bench.tournament import played as played_tournament
@@ -147,10 +152,10 @@ def figures(servers: int = 1) -> list[Figure]:
         connection.close()  # the server's workers have the database to themselves
         site = _site(directory, servers)
         try:
-            result = [*_championship_day(site.base, championship)]
+            result = [*_championship_day(site.base, championship, site.logs)]
             if servers > 1:
                 result += _shared(site, championship)
-            result += _field_day(site.base, large)
+            result += _field_day(site.base, large, site.logs)
         finally:
             site.stop()
         for number, log in enumerate(site.logs, 1):
@@ -283,6 +288,7 @@ def _site(directory: Path, servers: int) -> Site:
         WEB_CONCURRENCY=str(WORKERS),
         GUNICORN_THREADS=str(THREADS),
         BENCH_WORKER="1",
+        BENCH_SERVER_CLOCK="1",
         **extra,
     )
     site = Site(base="", servers=[], logs=[], processes=[])
@@ -401,6 +407,7 @@ def _server(
                 f"--config={config}",
                 f"--bind=127.0.0.1:{port}",
                 f"--chdir={settings.BASE_DIR}",
+                f"--access-logformat={server_clock.ACCESS_LOG_FORMAT}",
             ],
             env=env,
             stdout=output,
@@ -1249,7 +1256,7 @@ def _line_targets(lines: list[Line]) -> list[tuple[str, bool]]:
     ]
 
 
-def _championship_day(base: str, day: DayTournament) -> list[Figure]:
+def _championship_day(base: str, day: DayTournament, logs: list[Path]) -> list[Figure]:
     _slug, players, _before = CHAMPIONSHIP
     hands_seconds = HANDS * sum(HAND_SECONDS) / 2 + 30
     pages = _pages(base, day)
@@ -1261,6 +1268,7 @@ def _championship_day(base: str, day: DayTournament) -> list[Figure]:
     )
     random.seed(36)
     quiet = _quiet(base)
+    since = server_clock.marks(logs)
     # A table's match ends when its last hand is typed; the run ends when every sheet is
     # confirmed (or two minutes after the expected end).
     samples, keepers, staleness = _run(base, day, day.tables, hands_seconds + 120, whole=True)
@@ -1271,6 +1279,7 @@ def _championship_day(base: str, day: DayTournament) -> list[Figure]:
     saturated = saturation(quiet, samples)
     title = f"day: championship {players} players, {len(day.tables)} tables"
     _print(title, lines, samples)
+    print(server_clock.report(server_clock.by_kind(logs, since)))
     print(f"  {saturated}")
     print(f"  hands: {stored} - {_verdict(stored.met)}")
     print(f"  table pages: {staleness} - {_verdict(not staleness.stale)}")
@@ -1345,7 +1354,7 @@ def _championship_day(base: str, day: DayTournament) -> list[Figure]:
 # The 2,000-player field ------------------------------------------------------------------------
 
 
-def _field_day(base: str, day: DayTournament) -> list[Figure]:
+def _field_day(base: str, day: DayTournament, logs: list[Path]) -> list[Figure]:
     _slug, players, _before = FIELD
     print(
         f"\nday: the field of {players:,} players ({len(day.tables)} tables), active tables "
@@ -1357,6 +1366,7 @@ def _field_day(base: str, day: DayTournament) -> list[Figure]:
     held, figures_ = 0, []
     for count in STEPS:
         tables = day.tables[: min(count, len(day.tables))]
+        since = server_clock.marks(logs)
         samples, _keepers, staleness = _run(base, day, tables, STEP_SECONDS, whole=False)
         lines = _lines(samples)
         saturated = saturation(quiet, samples)
@@ -1364,6 +1374,7 @@ def _field_day(base: str, day: DayTournament) -> list[Figure]:
         lag = _quantile([s.lag for s in samples], 0.99) if samples else 0.0
         delivered = lag <= LAG_LIMIT
         _print(f"day: field, {len(tables)} tables active", lines, samples)
+        print(server_clock.report(server_clock.by_kind(logs, since)))
         print(f"  {saturated}")
         print(f"  hands: {stored}", flush=True)
         print(f"  table pages: {staleness}", flush=True)

@@ -322,6 +322,9 @@ STORAGES = {
     **STORAGES,  # noqa: F405
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+# The day's access log gives each request's own times (bench.server_clock).
+if os.environ.get("BENCH_SERVER_CLOCK"):
+    MIDDLEWARE = ["bench.server_clock.ThreadClock", *MIDDLEWARE]  # noqa: F405
 """
 
 

@@ -1,0 +1,67 @@
+"""The day's own server times (bench/server_clock.py): gunicorn's access log, with the bench's
+format, carries each request's wall and processor time, and a phase's lines are summed by kind."""
+
+import datetime
+import logging
+from types import SimpleNamespace
+
+from django.http import HttpResponse
+from django.test import RequestFactory
+
+from bench import server_clock
+from tests.test_logs import KEY, gunicorn_logger
+
+
+def _logged(caplog, method: str, path: str, wall_us: int, cpu_us: int) -> str:
+    """One access-log line as the day's gunicorn writes it (its logger, the bench's format)."""
+    logger = gunicorn_logger()
+    logger.cfg.set("access_log_format", server_clock.ACCESS_LOG_FORMAT)
+    logger.access_log.addHandler(caplog.handler)
+    caplog.set_level(logging.INFO, logger="gunicorn.access")
+    environ = {
+        "REQUEST_METHOD": method,
+        "RAW_URI": path,
+        "PATH_INFO": path,
+        "QUERY_STRING": "",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "127.0.0.1",
+        "bench.wall_us": str(wall_us),
+        "bench.cpu_us": str(cpu_us),
+    }
+    response = SimpleNamespace(status="200 OK", sent=512, headers=[])
+    logger.access(response, SimpleNamespace(headers=[]), environ, datetime.timedelta(0))
+    logger.access_log.removeHandler(caplog.handler)
+    return caplog.records[-1].getMessage()
+
+
+def test_the_middleware_puts_both_times_into_the_environ():
+    request = RequestFactory().get("/healthz/")
+    answer = server_clock.ThreadClock(lambda request: HttpResponse("ok"))(request)
+    assert answer.content == b"ok"
+    assert int(request.META["bench.wall_us"]) >= int(request.META["bench.cpu_us"]) >= 0
+
+
+def test_a_phases_lines_are_summed_by_kind(tmp_path, caplog):
+    log = tmp_path / "gunicorn-1.log"
+    log.write_text(_logged(caplog, "GET", "/healthz/", 3000, 1000) + "\n")
+    since = server_clock.marks([log])
+    lines = [
+        _logged(caplog, "POST", f"/s/{KEY}/save/", 15000, 9000),
+        _logged(caplog, "POST", f"/s/{KEY}/save/", 17000, 7000),
+        _logged(caplog, "POST", f"/s/{KEY}/save/", 19000, 8000),
+        _logged(caplog, "GET", "/healthz/", 2000, 2000),
+        _logged(caplog, "GET", "/tournaments/dm/rounds/4/tables/12/live/", 4000, 1000),
+        "[INFO] Booting worker with pid: 42",
+    ]
+    assert f"/s/{KEY}/" not in lines[0]  # the key masked, the kind still told
+    with log.open("a") as file:
+        file.write("\n".join(lines) + "\n")
+    times = {t.kind: t for t in server_clock.by_kind([log], since)}
+    assert set(times) == {"hand write", "trivial view", "table page"}
+    save = times["hand write"]
+    assert (save.requests, save.wall_p50, save.cpu_p50, save.cpu_total) == (3, 17.0, 8.0, 0.024)
+    assert times["trivial view"].requests == 1  # the line before the mark is not the phase's
+    table = server_clock.report(list(times.values()))
+    [save_line] = [line for line in table.splitlines() if "hand write" in line]
+    # Wall 17 against 2 ms, processor 8 against 2 ms, 24 of the 27 ms of processor time.
+    assert save_line.split()[-5:] == ["8.5x", "8.0", "ms", "4.0x", "89%"]
