@@ -36,19 +36,23 @@ from adjudication.models import (
 from doko.names import matches, search_key, search_words
 from scoring.models import Scoresheet
 from scoring.rulings import SheetAdjudication
+from tournaments import prepared
 from tournaments.models import ExtraTime, Round, Seat, Table, Tournament, TournamentRole
 from tournaments.prepared import Prepared
 
 
 def sheet_adjudication(*, sheet: Scoresheet) -> SheetAdjudication:
     """The decisions on a sheet and the deductions of its players in its round, in two
-    queries (compiled once: every read of a sheet's entry page and every live check asks
-    them)."""
-    decisions = _SHEET_DECISIONS(sheet.pk)
+    queries sent together (compiled once, one round trip: every read of a sheet's entry
+    page, every live check and every table page built anew asks them)."""
+    decisions, deducted = prepared.run(
+        _SHEET_DECISIONS.bound(sheet.pk),
+        _TABLE_DEDUCTIONS.bound(sheet.table.round_id, sheet.table_id),
+    )
     for decision in decisions:
         decision._state.fields_cache["scoresheet"] = sheet
     deductions: dict[int, int] = {}
-    for position, points in _TABLE_DEDUCTIONS(sheet.table.round_id, sheet.table_id):
+    for position, points in deducted:
         assert points is not None  # a deduction has its points (sanction_deduction_1_to_12)
         deductions[position] = deductions.get(position, 0) - points
     return SheetAdjudication(decisions=decisions, deductions=deductions)

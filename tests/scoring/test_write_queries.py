@@ -181,12 +181,19 @@ def test_the_hands_save_on_the_page_reads_once_and_writes_once(
 SAVE_TRIPS = 5
 
 
-def test_the_save_sends_the_lock_with_its_reads_and_its_writes_together(client, sheet, round_trips):
+def typed_row_sent(client, sheet, round_trips, action: str) -> Trips:
+    """The next hand's row sent to ``action`` (``save``, ``check``) through the keeper's link,
+    on a sheet with ``TYPED`` hands: what it sent to the database."""
     sheet = typed(sheet, TYPED)
-    url, data = link(sheet, 4, "save"), row(sheet, TYPED + 1)
+    url, data = link(sheet, 4, action), row(sheet, TYPED + 1)
     with round_trips() as trips:
         response = client.post(url, data, **HX)
     assert response.status_code == 200
+    return trips
+
+
+def test_the_save_sends_the_lock_with_its_reads_and_its_writes_together(client, sheet, round_trips):
+    trips = typed_row_sent(client, sheet, round_trips, "save")
     assert trips.statements == SAVE
     assert trips.count == (SAVE_TRIPS if connection.vendor == "postgresql" else SAVE)
     assert [len(together) for together in trips.together] == (
@@ -277,6 +284,20 @@ def test_the_live_check_reads_the_sheet_once_and_writes_nothing(
     with django_assert_num_queries(CHECK):
         response = client.post(url, data, **HX)
     assert response.status_code == 200
+
+
+def test_the_live_check_reads_the_decisions_and_deductions_in_one_round_trip(
+    client, sheet, round_trips
+):
+    """The adjudication's two reads (``adjudication.selectors.sheet_adjudication``) are sent
+    together: every live check, entry page and table page built anew asks them."""
+    trips = typed_row_sent(client, sheet, round_trips, "check")
+    assert trips.statements == CHECK
+    if connection.vendor == "postgresql":
+        assert trips.together == [["SELECT", "SELECT"]]
+        assert trips.count == CHECK - 1
+    else:  # one by one
+        assert trips.count == CHECK
 
 
 # Handing in (31 and 27 before issue 45, 29 and 25 before its second part, 24 and 20 before its
