@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from django.db import connections
+from django.db import InterfaceError, OperationalError, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.utils import CursorWrapper
 from django.db.models import Field, Model, QuerySet
@@ -454,8 +454,45 @@ def run(*steps: Step, using: str = "default") -> list[Any]:
     still reads under it, as the database runs them in order. An error in one is raised once all
     were sent, as the database's error the ORM raises (``IntegrityError``, ...); the statements
     after it did not run, and the transaction is broken, as after any failed statement. Where
-    one step is the ORM's own, the steps run one by one."""
+    one step is the ORM's own, the steps run one by one.
+
+    Reads outside a transaction, as a request's first statements, check the connection
+    themselves (``_checking``): Django's own check sends a ``SELECT 1`` of its own first."""
     connection = connections[using]
+    if not _checking(connection, steps):
+        return _run(connection, steps)
+    # The reads are the check. (The stubs have no health check, Django's since 4.1.)
+    connection.health_check_done = True  # type: ignore[attr-defined]
+    try:
+        return _run(connection, steps)
+    except (InterfaceError, OperationalError):
+        if connection.is_usable():
+            raise  # the reads' own error (a timeout, a cancel), on a connection that works
+        connection.close()
+        return _run(connection, steps)  # on a new connection, as after a failed check
+
+
+def _checking(connection: BaseDatabaseWrapper, steps: Sequence[Step]) -> bool:
+    """Whether the steps may stand for the connection's health check (``CONN_HEALTH_CHECKS``).
+
+    On a connection kept from an earlier request, Django asks ``SELECT 1`` before the request's
+    first statement, in a round trip of its own, and opens a new connection if that fails: the
+    server may have closed the old one (restarted, or an idle connection ended). Reads in
+    autocommit change nothing, so they can go first instead: where they fail on a connection
+    that no longer works, they run again on a new one, as they would have after the check. The
+    seat's lookup of every write through a link, and the round read by every table page's
+    refresh, are such first reads (one round trip fewer each, issue 45). Anything in a
+    transaction, a lock or a write keeps Django's check: its statements run once."""
+    return (
+        connection.health_check_enabled  # type: ignore[attr-defined]
+        and not connection.health_check_done  # type: ignore[attr-defined]
+        and connection.connection is not None
+        and connection.get_autocommit()
+        and all(isinstance(step, _Read) and not step.compiled.locks for step in steps)
+    )
+
+
+def _run(connection: BaseDatabaseWrapper, steps: Sequence[Step]) -> list[Any]:
     cursors = [connection.cursor() for _ in steps]
     try:
         if len(steps) > 1 and all(step.pipelined for step in steps):

@@ -132,6 +132,78 @@ def test_a_lock_is_taken_in_a_transaction_only_as_the_orm_takes_it():
         assert [found.pk for found in LOCKED(seat.pk)] == [seat.pk]
 
 
+@pytest.fixture
+def health_checks(monkeypatch):
+    """The connection checked as a request's is when it was kept from an earlier one
+    (``CONN_HEALTH_CHECKS``; due once ``health_check_done`` is false): the checks made, each
+    with its answer."""
+    from django.db import connections
+
+    connection = connections["default"]  # the thread's own, not its proxy
+    connection.ensure_connection()
+    monkeypatch.setattr(connection, "health_check_enabled", True)
+    checks: list[bool] = []
+    usable = connection.is_usable
+
+    def is_usable() -> bool:
+        checks.append(usable())
+        return checks[-1]
+
+    monkeypatch.setattr(connection, "is_usable", is_usable)
+    return checks
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_requests_first_reads_are_its_health_check(health_checks):
+    """No ``SELECT 1`` of its own before reads outside a transaction; before anything else the
+    check stays (the ORM's own query, a read in a transaction)."""
+    from django.db import connection, transaction
+
+    tournament = factories.tournament(players=4)
+    seat = factories.seated_round(tournament).seats.first()
+    SEATS(seat.token, 1)  # as on an earlier request: its converters found on this connection
+    health_checks.clear()
+    connection.health_check_done = False
+    assert [found.pk for found in SEATS(seat.token, 1)] == [seat.pk]
+    assert health_checks == []
+    assert connection.health_check_done
+    connection.health_check_done = False
+    assert Seat.objects.filter(pk=seat.pk).exists()
+    assert health_checks == [True]
+    connection.health_check_done = False
+    with transaction.atomic():
+        assert [found.pk for found in SEATS(seat.token, 1)] == [seat.pk]
+    assert health_checks == [True, True]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_first_read_on_a_connection_the_server_closed_runs_again_on_a_new_one(health_checks):
+    """As after a failed health check: the server ended the kept connection (restarted, an
+    idle connection closed), and the read is answered on a new one. SQLite's connections are a
+    file opened in the process: nothing closes them from outside."""
+    from django.db import connection, connections
+
+    tournament = factories.tournament(players=4)
+    seat = factories.seated_round(tournament).seats.first()
+    SEATS(seat.token, 1)  # as on an earlier request: its converters found on this connection
+    health_checks.clear()
+    if connection.vendor == "postgresql":
+        ended = connection.connection.info.backend_pid
+        other = connections.create_connection("default")
+        try:
+            with other.cursor() as cursor:
+                cursor.execute("SELECT pg_terminate_backend(%s)", [ended])
+        finally:
+            other.close()
+    connection.health_check_done = False
+    assert [found.pk for found in SEATS(seat.token, 1)] == [seat.pk]
+    if connection.vendor == "postgresql":
+        assert health_checks == [False]  # asked only once the read failed
+        assert connection.connection.info.backend_pid != ended
+    else:
+        assert health_checks == []
+
+
 # Writes -----------------------------------------------------------------------------------------
 
 
