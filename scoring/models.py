@@ -466,7 +466,8 @@ class Hand(OneQueryChecks):
         }
         # By position, in the columns' order (a column added and not named here fails at once):
         # a sheet's rows are made by the dozen on every save, and the ORM's keywords cost thrice.
-        hand = cls(*(values[field.attname] for field in cls._meta.concrete_fields))
+        # (django-stubs' plugin takes the starred values for the first field, where it checks.)
+        hand = cls(*(values[field.attname] for field in cls._meta.concrete_fields))  # type: ignore[misc]
         hand._state.fields_cache["scoresheet"] = scoresheet
         return hand
 

@@ -24,6 +24,8 @@ it, or its rows, go in one round trip instead of one each.
 
 import contextlib
 import copy
+import functools
+import inspect
 import threading
 import weakref
 from collections.abc import Callable, Iterator, Sequence
@@ -34,9 +36,13 @@ from django.db import InterfaceError, OperationalError, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.utils import CursorWrapper
 from django.db.models import Field, Model, QuerySet
+from django.db.models.base import ModelState
 from django.db.models.deletion import Collector
+from django.db.models.fields.files import FileDescriptor
+from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
 from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
-from django.db.models.signals import post_save, pre_save
+from django.db.models.query_utils import DeferredAttribute
+from django.db.models.signals import post_init, post_save, pre_init, pre_save
 from django.db.models.sql import DeleteQuery, InsertQuery
 from django.db.models.sql.compiler import SQLCompiler
 from django.db.transaction import TransactionManagementError
@@ -64,6 +70,8 @@ class _Compiled:
     locks: bool  # FOR UPDATE in the SQL: only in a transaction
     # The field converters by connection (``SQLCompiler.get_converters``), found on first use.
     converters: weakref.WeakKeyDictionary = field(default_factory=weakref.WeakKeyDictionary)
+    # How its rows become instances (``_Made``), by database, found on first use.
+    made: dict[str, "_Made"] = field(default_factory=dict)
 
 
 class Prepared:
@@ -180,12 +188,142 @@ class _Read:
             rows = list(compiler.apply_converters(rows, converters))
         if not compiled.models:
             return [tuple(row) for row in rows]
-        return _objects(compiler, rows, self.using)
+        return _objects(compiled, compiler, rows, self.using)
 
 
-def _objects(compiler: SQLCompiler, rows: list, using: str) -> list[Model]:
+def _objects(compiled: _Compiled, compiler: SQLCompiler, rows: list, using: str) -> list[Model]:
     """The rows (converted) as the model's instances, with their ``select_related`` objects and
-    annotations, as ``ModelIterable`` makes them."""
+    annotations, as ``ModelIterable`` makes them (``_Made``, found once per read and database)."""
+    made = compiled.made.get(using)
+    if made is None:
+        made = compiled.made[using] = _Made(compiler, using)
+    return made(compiler, rows)
+
+
+class _Made:
+    """How a read's rows become its model's instances with their ``select_related`` objects:
+    the columns of each and how they hang together, found once, where the ORM finds them again
+    on every read (``get_related_populators``). An instance is made as ``Model.from_db`` makes
+    it, its fields' values set on it, in a third of the time: a hand's save makes some forty
+    (its sheet's hands, the link's seat with its table, round and tournament; issue 45).
+
+    A model that does more when it is made is made by the ORM: its own ``__init__`` or
+    ``from_db``, a receiver of ``pre_init`` or ``post_init`` (asked on every read: one may be
+    connected later), a field whose value sets more than itself (an image's); so is every row
+    of a read that takes a child's parent fields from its parent's columns."""
+
+    def __init__(self, compiler: SQLCompiler, using: str):
+        klass_info = compiler.klass_info
+        assert klass_info is not None
+        self.using = using
+        self.node = _Node.of(klass_info, compiler.select)
+        self.models = self.node.models() if self.node is not None else ()
+        self.annotations = list((compiler.annotation_col_map or {}).items())
+
+    def __call__(self, compiler: SQLCompiler, rows: list) -> list[Model]:
+        node, using = self.node, self.using
+        if node is None or any(_heard(model) for model in self.models):
+            return _orm_objects(compiler, rows, using)
+        objects = []
+        for row in rows:
+            instance = node.make(row, using)
+            for name, position in self.annotations:
+                setattr(instance, name, row[position])
+            objects.append(instance)
+        return objects
+
+
+@dataclass(frozen=True)
+class _Node:
+    """A model of a read and its columns in the row: its instance, and those of the models it
+    selects with it (``related``), each hung on it as ``RelatedPopulator`` hangs them."""
+
+    model: type[Model]
+    names: tuple[str, ...]  # the fields' attribute names, in the columns' order
+    start: int
+    end: int
+    pk: int  # the primary key's place among them: a related object is none where it is null
+    local_setter: Callable[[Model, Model | None], None] | None
+    remote_setter: Callable[[Model, Model], None] | None
+    related: tuple["_Node", ...]
+
+    @classmethod
+    def of(cls, klass_info: dict, select: list) -> "_Node | None":
+        """None where any of the read's models is not made this way."""
+        model = klass_info["model"]
+        if klass_info.get("from_parent") or not _plain(model):
+            return None
+        related = [cls.of(info, select) for info in klass_info.get("related_klass_infos", [])]
+        if any(node is None for node in related):
+            return None
+        fields = klass_info["select_fields"]
+        start, end = fields[0], fields[-1] + 1
+        names = tuple(column[0].target.attname for column in select[start:end])
+        if model._meta.pk.attname not in names:
+            return None  # a key of several columns, in Django 5.2: the ORM's
+        return cls(
+            model=model,
+            names=names,
+            start=start,
+            end=end,
+            pk=names.index(model._meta.pk.attname),
+            local_setter=klass_info.get("local_setter"),
+            remote_setter=klass_info.get("remote_setter"),
+            related=tuple(node for node in related if node is not None),
+        )
+
+    def models(self) -> tuple[type[Model], ...]:
+        return (self.model, *(model for node in self.related for model in node.models()))
+
+    def make(self, row: Sequence, using: str) -> Model:
+        instance = self.model.__new__(self.model)
+        state = ModelState()
+        state.adding = False
+        state.db = using
+        attributes = instance.__dict__
+        attributes["_state"] = state
+        attributes.update(zip(self.names, row[self.start : self.end], strict=True))
+        for node in self.related:
+            node.hang(row, instance, using)
+        return instance
+
+    def hang(self, row: Sequence, parent: Model, using: str) -> None:
+        found = None if row[self.start + self.pk] is None else self.make(row, using)
+        assert self.local_setter is not None  # a related object's: the read's own has none
+        assert self.remote_setter is not None
+        self.local_setter(parent, found)
+        if found is not None:
+            self.remote_setter(found, parent)
+
+
+# The attributes of a model's fields whose values are only kept on the instance: setting one
+# on an instance just made is putting it into its ``__dict__`` (a file's value too, made its
+# ``FieldFile`` when read; not an image's, which sets its dimensions).
+_KEPT = (DeferredAttribute, ForeignKeyDeferredAttribute, FileDescriptor)
+
+
+@functools.cache
+def _plain(model: type[Model]) -> bool:
+    """Whether an instance of ``model`` is only its fields' values: made by ``Model.__init__``
+    and ``Model.from_db``, every field kept as it is set."""
+    return (
+        model.__init__ is Model.__init__
+        and model.from_db.__func__ is Model.from_db.__func__  # type: ignore[attr-defined]
+        and all(
+            type(inspect.getattr_static(model, field.attname, None)) in _KEPT
+            for field in model._meta.concrete_fields
+        )
+    )
+
+
+def _heard(model: type[Model]) -> bool:
+    """Whether anything listens when an instance of ``model`` is made."""
+    return pre_init.has_listeners(model) or post_init.has_listeners(model)
+
+
+def _orm_objects(compiler: SQLCompiler, rows: list, using: str) -> list[Model]:
+    """The instances as ``ModelIterable`` makes them, through ``from_db`` and the ORM's
+    populators."""
     select, klass_info = compiler.select, compiler.klass_info
     assert klass_info is not None
     model = klass_info["model"]

@@ -66,6 +66,79 @@ def test_models_come_back_as_the_orm_makes_them_with_related_objects_and_annotat
     assert SEATS("no such key", 1) == []
 
 
+def _made(instance, seen=None) -> object:
+    """All an instance holds: its values, its state, and the objects read with it, each the
+    same way (an object already met stands as its class and key)."""
+    if instance is None:
+        return None
+    seen = set() if seen is None else seen
+    if id(instance) in seen:
+        return (type(instance).__name__, instance.pk)
+    seen.add(id(instance))
+    values = {name: value for name, value in vars(instance).items() if name != "_state"}
+    state = instance._state
+    related = {name: _made(value, seen) for name, value in state.fields_cache.items()}
+    return (type(instance).__name__, values, state.db, state.adding, related)
+
+
+KEYED = Prepared(
+    lambda token: (
+        Seat.objects.select_related("table__round__tournament", "table__scoresheet__scan", "entry")
+        .filter(token=token)
+        .order_by()
+    )
+)
+
+
+def test_an_instance_holds_what_the_orms_holds_its_related_objects_hung_both_ways(sheet):
+    """Made as ``from_db`` makes them (``prepared._Made``): the same values and state, and the
+    objects selected with it each way round (a sheet's table is the table read with it); a
+    related object that is not there (the sheet's scan) is none."""
+    for seat in Seat.objects.filter(table=sheet.table):
+        (prepared,) = KEYED(seat.token)
+        orm = (
+            Seat.objects.select_related(
+                "table__round__tournament", "table__scoresheet__scan", "entry"
+            )
+            .order_by()
+            .get(token=seat.token)
+        )
+        assert _made(prepared) == _made(orm)
+        assert prepared.table.scoresheet.table is prepared.table
+        assert prepared.table.scoresheet._state.fields_cache["scan"] is None
+
+
+def test_a_file_is_kept_as_the_orm_keeps_it(sheet, media):
+    from tests.scans import jpeg, upload
+
+    services.scoresheet_scan_attach(
+        scoresheet=sheet, upload=upload(jpeg()), by=factories.keeper(sheet)
+    )
+    seat = Seat.objects.filter(table=sheet.table).first()
+    (prepared,) = KEYED(seat.token)
+    orm = Seat.objects.select_related("table__scoresheet__scan").get(token=seat.token)
+    assert prepared.table.scoresheet.scan.file.name == orm.table.scoresheet.scan.file.name
+    assert prepared.table.scoresheet.scan.file.read() == orm.table.scoresheet.scan.file.read()
+
+
+def test_an_instance_someone_listens_for_is_made_by_the_orm(sheet):
+    from django.db.models.signals import post_init
+
+    heard = []
+
+    def receiver(sender, instance, **kwargs):
+        heard.append(type(instance).__name__)
+
+    seat = Seat.objects.filter(table=sheet.table).first()
+    post_init.connect(receiver, sender=Seat)
+    try:
+        (prepared,) = KEYED(seat.token)
+    finally:
+        post_init.disconnect(receiver, sender=Seat)
+    assert heard == ["Seat"]
+    assert _made(prepared) == _made(KEYED(seat.token)[0])
+
+
 def test_the_fields_are_converted_as_the_orm_converts_them(sheet):
     entries = Prepared(
         lambda sheet_id: SecondEntry.objects.select_related("by").filter(scoresheet_id=sheet_id)
