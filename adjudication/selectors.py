@@ -35,7 +35,7 @@ from adjudication.models import (
 )
 from doko.names import matches, search_key, search_words
 from scoring.models import Scoresheet
-from scoring.rulings import SheetAdjudication
+from scoring.rulings import Reading, SheetAdjudication
 from tournaments import prepared
 from tournaments.models import ExtraTime, Round, Seat, Table, Tournament, TournamentRole
 from tournaments.prepared import Prepared
@@ -49,6 +49,22 @@ def sheet_adjudication(*, sheet: Scoresheet) -> SheetAdjudication:
         _SHEET_DECISIONS.bound(sheet.pk),
         _TABLE_DEDUCTIONS.bound(sheet.table.round_id, sheet.table_id),
     )
+    return _adjudication(sheet, decisions, deducted)
+
+
+def table_adjudication_reading(*, round_id: int, number: int) -> Reading:
+    """``sheet_adjudication`` of the sheet of table ``number`` of the round, its two reads
+    found by the table, for its page to send with the table's own (``Reading``)."""
+    return Reading(
+        steps=(
+            _NUMBERED_DECISIONS.bound(round_id, number),
+            _NUMBERED_DEDUCTIONS.bound(round_id, number),
+        ),
+        made=lambda sheet, results: _adjudication(sheet, *results),
+    )
+
+
+def _adjudication(sheet: Scoresheet, decisions: list, deducted: list) -> SheetAdjudication:
     for decision in decisions:
         decision._state.fields_cache["scoresheet"] = sheet
     deductions: dict[int, int] = {}
@@ -58,23 +74,40 @@ def sheet_adjudication(*, sheet: Scoresheet) -> SheetAdjudication:
     return SheetAdjudication(decisions=decisions, deductions=deductions)
 
 
-_SHEET_DECISIONS = Prepared(
-    lambda sheet_id: (
-        Decision.objects.filter(scoresheet_id=sheet_id)
+def _decisions(sheet: Q) -> QuerySet[Decision]:
+    return (
+        Decision.objects.filter(sheet)
         .select_related("initialled_by", "offence")
         .order_by("hand_number", "recorded_at", "pk")
     )
-)
-_TABLE_DEDUCTIONS = Prepared(
-    lambda round_id, table_id: (
+
+
+def _deductions(seat: Q, *, round_id: int) -> QuerySet[Sanction, tuple[int, int | None]]:
+    """The deductions in force in the round from the players of the seats ``seat`` finds (in
+    one ``filter``: the seat the position is read from is the one found)."""
+    return (
         Sanction.objects.filter(
-            round_id=round_id,
-            kind=Sanction.Kind.DEDUCTION,
-            status=Sanction.Status.IN_FORCE,
-            entry__seats__table_id=table_id,
+            seat, round_id=round_id, kind=Sanction.Kind.DEDUCTION, status=Sanction.Status.IN_FORCE
         )
         .order_by()
         .values_list("entry__seats__position", "points")
+    )
+
+
+_SHEET_DECISIONS = Prepared(lambda sheet_id: _decisions(Q(scoresheet_id=sheet_id)))
+_TABLE_DEDUCTIONS = Prepared(
+    lambda round_id, table_id: _deductions(Q(entry__seats__table_id=table_id), round_id=round_id)
+)
+# The same by the table's round and number, where the sheet is not read yet (its table's page).
+_NUMBERED_DECISIONS = Prepared(
+    lambda round_id, number: _decisions(
+        Q(scoresheet__table__round_id=round_id, scoresheet__table__number=number)
+    )
+)
+_NUMBERED_DEDUCTIONS = Prepared(
+    lambda round_id, number: _deductions(
+        Q(entry__seats__table__round_id=round_id, entry__seats__table__number=number),
+        round_id=round_id,
     )
 )
 
@@ -118,6 +151,9 @@ class SheetRulings:
 
     def of_sheet(self, *, sheet: Scoresheet) -> SheetAdjudication:
         return sheet_adjudication(sheet=sheet)
+
+    def of_table(self, *, round_id: int, number: int) -> Reading:
+        return table_adjudication_reading(round_id=round_id, number=number)
 
     def penalty_sum(self, seat: int, *, sheet: str) -> Expression:
         decisions = Decision.objects.filter(

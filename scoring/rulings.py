@@ -10,11 +10,13 @@ registers its answers when Django starts (``AdjudicationConfig.ready`` calls ``r
 without it a sheet has no rulings.
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from django.db.models import Expression, Value
+
+from tournaments import prepared
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,18 @@ class SheetAdjudication:
 NONE = SheetAdjudication()
 
 
+@dataclass(frozen=True)
+class Reading:
+    """The reads of a sheet's adjudication, to be sent with others (``prepared.run``), and
+    what makes it of their results (``made(sheet, results)``)."""
+
+    steps: tuple[prepared.Step, ...]
+    made: Callable[[Any, list], SheetAdjudication]
+
+
+NO_READING = Reading(steps=(), made=lambda sheet, results: NONE)
+
+
 def initials(user: Any) -> str:
     """A user's initials, as an adjudicator signs a scoresheet: of the first and last name,
     else the user name."""
@@ -87,6 +101,10 @@ class Rulings(Protocol):
 
     def of_sheet(self, *, sheet: Any) -> SheetAdjudication:
         """The decisions on a sheet and the deductions of its players in its round."""
+
+    def of_table(self, *, round_id: int, number: int) -> Reading:
+        """``of_sheet`` for the sheet of table ``number`` of the round, its reads found by the
+        table, to be sent with the table's own: its page is built before its sheet is read."""
 
     def penalty_sum(self, seat: int, *, sheet: str) -> Expression:
         """The initialled penalty points of ``seat`` (TSR 8.2.2) on the sheet whose key the
@@ -112,6 +130,9 @@ class _NoRulings:
 
     def of_sheet(self, *, sheet: Any) -> SheetAdjudication:
         return NONE
+
+    def of_table(self, *, round_id: int, number: int) -> Reading:
+        return NO_READING
 
     def penalty_sum(self, seat: int, *, sheet: str) -> Expression:
         return Value(0)
@@ -143,3 +164,9 @@ def given() -> Rulings:
 def sheet_adjudication(*, sheet: Any) -> SheetAdjudication:
     """The decisions on a sheet and the deductions of its players in its round."""
     return _rulings.of_sheet(sheet=sheet)
+
+
+def table_adjudication_reading(*, round_id: int, number: int) -> Reading:
+    """``sheet_adjudication`` of the sheet of table ``number`` of the round, as reads to send
+    with others (``Reading``)."""
+    return _rulings.of_table(round_id=round_id, number=number)

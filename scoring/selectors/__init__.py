@@ -21,6 +21,7 @@ from scoring.selectors.sheets import (
     HandDiff,
     HandRow,
     SheetState,
+    TableSheet,
     entry_differences,
     hand_lines,
     hand_snapshot,
@@ -38,6 +39,7 @@ from scoring.selectors.sheets import (
     sheet_state,
     sheet_state_written,
     staff_sheet_get,
+    table_sheet_get,
     typist_name,
     with_penalties,
 )
@@ -54,6 +56,7 @@ __all__ = [
     "LastChange",
     "SecondEntryProgress",
     "SheetState",
+    "TableSheet",
     "desk_read",
     "desk_state",
     "entry_differences",
@@ -73,6 +76,7 @@ __all__ = [
     "sheet_state",
     "sheet_state_written",
     "staff_sheet_get",
+    "table_sheet_get",
     "typist_name",
     "with_penalties",
 ]

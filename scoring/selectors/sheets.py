@@ -17,10 +17,15 @@ from doko.rules.contracts import Contract, SoloType
 from doko.rules.deal import TABLE_SIZES, sitting_out
 from doko.rules.sheet import HandLine, Replay, SheetCheck, check_sheet
 from scoring.models import Hand, Scoresheet, ScoresheetChange, ScoresheetScan, SecondEntry
-from scoring.rulings import NONE, SheetAdjudication, sheet_adjudication
-from tournaments.models import Seat, Table, TournamentRole
+from scoring.rulings import (
+    NONE,
+    SheetAdjudication,
+    sheet_adjudication,
+    table_adjudication_reading,
+)
+from tournaments.models import Round, Seat, Table, TournamentRole
 from tournaments.prepared import Prepared, Step
-from tournaments.selectors import AnyUser
+from tournaments.selectors import AnyUser, TableRow, table_get_with
 
 
 @dataclass(frozen=True)
@@ -238,6 +243,51 @@ def sheet_hands_read(sheet_id: int) -> Step:
 _SHEET_HANDS = Prepared(
     lambda sheet_id: Hand.objects.filter(scoresheet_id=sheet_id).order_by("number")
 )
+
+
+def table_hands_read(round_id: int, number: int) -> Step:
+    """The hands of the sheet of table ``number`` of the round, in order, found by the table
+    (its page sends this with the table's own read, before its sheet is known: ``hands_of``
+    links them to it)."""
+    return _TABLE_HANDS.bound(round_id, number)
+
+
+_TABLE_HANDS = Prepared(
+    lambda round_id, number: Hand.objects.filter(
+        scoresheet__table__round_id=round_id, scoresheet__table__number=number
+    ).order_by("number")
+)
+
+
+@dataclass(frozen=True)
+class TableSheet:
+    """A table of a round as its page shows it: its row (``tournaments.selectors.table_get``),
+    and its sheet's hands and adjudication (none without a sheet)."""
+
+    row: TableRow
+    hands: list[Hand]
+    adjudication: SheetAdjudication
+
+    @property
+    def sheet(self) -> Scoresheet | None:
+        return getattr(self.row.table, "scoresheet", None)
+
+
+def table_sheet_get(*, round: Round, number: int) -> TableSheet:
+    """Table ``number`` of the round (404 if there is none) with its sheet's hands and
+    adjudication, in one round trip: their reads are found by the table, as the table's own
+    are, and sent with them (``table_get_with``). Every phone at a table asks for its page
+    again once its sheet changed; it took four round trips."""
+    reading = table_adjudication_reading(round_id=round.pk, number=number)
+    row, (hands, *ruled) = table_get_with(
+        round=round, number=number, also=[table_hands_read(round.pk, number), *reading.steps]
+    )
+    sheet = getattr(row.table, "scoresheet", None)
+    if sheet is None:
+        return TableSheet(row=row, hands=[], adjudication=NONE)
+    return TableSheet(
+        row=row, hands=hands_of(sheet, hands), adjudication=reading.made(sheet, ruled)
+    )
 
 
 def table_seats(table: Table) -> list[Seat]:

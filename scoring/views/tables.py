@@ -14,8 +14,7 @@ from scoring.models import (
     Scoresheet,
 )
 from scoring.policies import Actor
-from scoring.rulings import sheet_adjudication
-from scoring.selectors import hand_lines, scoresheet_check, scoresheet_rows
+from scoring.selectors import hand_lines, scoresheet_check, scoresheet_rows, table_sheet_get
 from scoring.selectors.record import first_entry_blind
 from scoring.views.sheet_rows import table_rows
 from tournaments import caching
@@ -101,9 +100,10 @@ def _table_context(request: HttpRequest, round_: Round, table: int) -> dict:
     roles = roles_of(request, tournament)
     if tournament_policies.may_read_seating(round=round_, roles=roles):
         raise Http404  # no table to show yet
-    row = tournament_selectors.table_get(round=round_, number=table)
-    # Read along with the row (ScoresheetPlay.with_points, scoring/play.py): no query more.
-    sheet = getattr(row.table, "scoresheet", None)
+    # The sheet read along with the row (ScoresheetPlay.with_points, scoring/play.py), and its
+    # hands and adjudication with them.
+    found = table_sheet_get(round=round_, number=table)
+    row, sheet = found.row, found.sheet
     context = {
         "tournament": tournament,
         "round": round_,
@@ -137,9 +137,8 @@ def _table_context(request: HttpRequest, round_: Round, table: int) -> dict:
         # A sheet checked blind at the desk (double entry): no hands for whom it is hidden.
         context["withheld"] = withheld
     elif sheet is not None and context["show_points"]:
-        hands = list(sheet.hands.all())
+        hands, adjudication = found.hands, found.adjudication
         table_size = len(row.seats)
-        adjudication = sheet_adjudication(sheet=sheet)
         hand_rows = scoresheet_rows(
             hands=hands, table_size=table_size, penalties=adjudication.penalties
         )

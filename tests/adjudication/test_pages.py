@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from adjudication import services
 from adjudication.models import Appeal, Decision, Event, Offence, RoleOffer, Sanction
+from adjudication.selectors import sheet_adjudication
 from doko.rules.contracts import Contract, SoloType
 from doko.rules.offences import STANDARD_OFFENCES
 from doko.rules.penalty import Severity
@@ -637,6 +638,13 @@ def test_the_seats_points_include_penalties_and_deductions(
     assert shown == list(response.context["check"].totals.values())
     game = [sum(line.points[seat] for line in MATCH[:4]) for seat in range(1, 5)]
     assert shown == [game[0] + 1, game[1] - 3, game[2] + 1, game[3] + 1 - 5]
+    # Read by the table's number with its row (``table_sheet_get``), as by the sheet.
+    by_sheet = sheet_adjudication(sheet=sheet)
+    read = response.context["adjudication"]
+    assert read.deductions == by_sheet.deductions == {4: -5}
+    assert [d.pk for d in read.decisions] == [d.pk for d in by_sheet.decisions]
+    assert len(read.decisions) == 1
+    assert [row.hand.number for row in response.context["hand_rows"]] == [1, 2, 3, 4]
 
 
 def test_the_organiser_finds_the_substitute_button_of_a_disqualified_player(

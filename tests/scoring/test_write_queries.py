@@ -286,6 +286,25 @@ def test_the_live_check_reads_the_sheet_once_and_writes_nothing(
     assert response.status_code == 200
 
 
+def test_a_tables_page_built_anew_reads_its_table_sheet_hands_and_rulings_in_one_round_trip(
+    client, sheet, round_trips
+):
+    """Every phone at a table asks for its page again once a hand is saved: the table with its
+    sheet, its seats, the sheet's hands, decisions and deductions go together
+    (``table_sheet_get``), where they took four round trips."""
+    sheet = typed(sheet, 3)
+    round_ = sheet.table.round
+    live = reverse("scoring:table-live", args=[round_.tournament.slug, round_.number, 1])
+    with round_trips() as trips:
+        response = client.get(live, **HX)
+    assert response.status_code == 200
+    assert response.content.decode().count('<td class="num">3</td>') >= 1  # the third hand
+    if connection.vendor == "postgresql":
+        assert ["SELECT"] * 5 in trips.together
+    else:
+        assert trips.together == []
+
+
 def test_the_live_check_reads_the_decisions_and_deductions_in_one_round_trip(
     client, sheet, round_trips
 ):

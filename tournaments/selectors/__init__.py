@@ -76,6 +76,7 @@ from tournaments.selectors.rounds import (
     seating_shortfall,
     table_etag,
     table_get,
+    table_get_with,
     tournament_rounds,
 )
 from tournaments.selectors.settings import (
@@ -183,6 +184,7 @@ __all__ = [
     "standings_row",
     "table_etag",
     "table_get",
+    "table_get_with",
     "table_playing_time",
     "tiebreaks_of",
     "tournament_contents",

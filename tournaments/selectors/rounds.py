@@ -1,5 +1,6 @@
 """Reads of rounds, their tables and seats, and the seating drawn so far."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import PermissionsMixin
@@ -204,12 +205,22 @@ def table_get(*, round: Round, number: int) -> TableRow:
     compiled once (``Prepared``) and sent together (``prepared.run``: one round trip, where
     every phone at a changed table asks for its page again): the table with its points and
     sheet, and its seats, both found by the round and the table's number."""
-    found, seats = prepared.run(_TABLE.bound(round.pk, number), _SEATS.bound(round.pk, number))
+    return table_get_with(round=round, number=number)[0]
+
+
+def table_get_with(
+    *, round: Round, number: int, also: Sequence[prepared.Step] = ()
+) -> tuple[TableRow, list]:
+    """``table_get``, with the caller's reads ``also`` sent in the same round trip (found by
+    the table's round and number, as the table is), and their results."""
+    found, seats, *results = prepared.run(
+        _TABLE.bound(round.pk, number), _SEATS.bound(round.pk, number), *also
+    )
     if not found:
         raise Http404("No table matches the given query.")
     table = found[0]
     table.round = round
-    return _table_row(table, seats=seats)
+    return _table_row(table, seats=seats), results
 
 
 def table_etag(*, round: Round, number: int, mode: str) -> str | None:
