@@ -77,9 +77,9 @@ def user_write(request, sheet: int):
 
 urlpatterns = [
     path("bench/seat-write/<str:token>/", seat_write),
-    path("bench/user-write/<int:sheet>/", user_write),
+    path("bench/user-write/<num:sheet>/", user_write),
     path("bench/empty/", empty),
     path("bench/user/", user),
-    path("bench/bytes/<int:size>/", sized),
+    path("bench/bytes/<num:size>/", sized),
     *site,
 ]

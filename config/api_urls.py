@@ -50,7 +50,7 @@ urlpatterns = [
         name="rounds",
     ),
     path(
-        "tournaments/<slug:slug>/rounds/<int:number>/",
+        "tournaments/<slug:slug>/rounds/<num:number>/",
         tournament_api.RoundDetail.as_view(),
         name="round",
     ),
@@ -65,7 +65,7 @@ urlpatterns = [
         name="players-import",
     ),
     path(
-        "tournaments/<slug:slug>/players/<int:start_number>",
+        "tournaments/<slug:slug>/players/<num:start_number>",
         tournament_api.PlayerDetail.as_view(),
         name="player",
     ),
@@ -76,19 +76,19 @@ urlpatterns = [
         name="check-in",
     ),
     path(
-        "tournaments/<slug:slug>/players/<int:start_number>/check-in",
+        "tournaments/<slug:slug>/players/<num:start_number>/check-in",
         arrivals_api.EntryCheckIn.as_view(),
         name="entry-check-in",
     ),
     # The organiser decides a claim of a player registered online to be a person on record.
     path(
-        "tournaments/<slug:slug>/players/<int:start_number>/claim/confirm",
+        "tournaments/<slug:slug>/players/<num:start_number>/claim/confirm",
         registrations_api.EntryClaim.as_view(),
         {"action": "confirm"},
         name="entry-claim-confirm",
     ),
     path(
-        "tournaments/<slug:slug>/players/<int:start_number>/claim/set-aside",
+        "tournaments/<slug:slug>/players/<num:start_number>/claim/set-aside",
         registrations_api.EntryClaim.as_view(),
         {"action": "set-aside"},
         name="entry-claim-set-aside",
@@ -132,17 +132,17 @@ urlpatterns = [
         name="registrations",
     ),
     path(
-        "tournaments/<slug:slug>/registrations/<int:pk>",
+        "tournaments/<slug:slug>/registrations/<num:pk>",
         registrations_api.RegistrationDetail.as_view(),
         name="registration-detail",
     ),
     path(
-        "tournaments/<slug:slug>/registrations/<int:pk>/admit",
+        "tournaments/<slug:slug>/registrations/<num:pk>/admit",
         registrations_api.RegistrationAdmit.as_view(),
         name="registration-admit",
     ),
     path(
-        "tournaments/<slug:slug>/registrations/<int:pk>/move",
+        "tournaments/<slug:slug>/registrations/<num:pk>/move",
         registrations_api.RegistrationMove.as_view(),
         name="registration-move",
     ),
@@ -163,7 +163,7 @@ urlpatterns = [
         {"action": "reopen"},
         name="registration-reopen",
     ),
-    path("players/<int:pk>", tournament_api.PlayerHistory.as_view(), name="player-history"),
+    path("players/<num:pk>", tournament_api.PlayerHistory.as_view(), name="player-history"),
     # A player's personal link: the key in X-Player-Key, no account.
     path("personal", personal_api.PersonalDetail.as_view(), name="personal"),
     path(
@@ -172,28 +172,28 @@ urlpatterns = [
         name="personal-withdraw",
     ),
     path(
-        "tournaments/<slug:slug>/players/<int:start_number>/personal-link",
+        "tournaments/<slug:slug>/players/<num:start_number>/personal-link",
         personal_api.PersonalLink.as_view(),
         name="personal-link",
     ),
     path(
-        "tournaments/<slug:slug>/players/<int:start_number>/personal-link/replace",
+        "tournaments/<slug:slug>/players/<num:start_number>/personal-link/replace",
         personal_api.PersonalLinkReplace.as_view(),
         name="personal-link-replace",
     ),
-    path("players/<int:pk>/merge", tournament_api.PersonMerge.as_view(), name="person-merge"),
+    path("players/<num:pk>/merge", tournament_api.PersonMerge.as_view(), name="person-merge"),
     path(
         "tournaments/<slug:slug>/find",
         tournament_api.FindTable.as_view(),
         name="find",
     ),
     path(
-        "tournaments/<slug:slug>/rounds/<int:number>/clock",
+        "tournaments/<slug:slug>/rounds/<num:number>/clock",
         tournament_api.RoundClock.as_view(),
         name="round-clock",
     ),
     path(
-        "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/extra-time",
+        "tournaments/<slug:slug>/rounds/<num:number>/tables/<num:table>/extra-time",
         tournament_api.TableExtraTime.as_view(),
         name="table-extra-time",
     ),
@@ -201,7 +201,7 @@ urlpatterns = [
 # One path per action, so that each has its own entry in the schema.
 urlpatterns += [
     path(
-        f"tournaments/<slug:slug>/players/<int:start_number>/{action}",
+        f"tournaments/<slug:slug>/players/<num:start_number>/{action}",
         tournament_api.EntryStatus.as_view(),
         {"action": action},
         name=f"entry-{action}",
@@ -210,7 +210,7 @@ urlpatterns += [
 ]
 urlpatterns += [
     path(
-        f"tournaments/<slug:slug>/rounds/<int:number>/{action}",
+        f"tournaments/<slug:slug>/rounds/<num:number>/{action}",
         tournament_api.RoundAction.as_view(),
         {"action": action},
         name=f"round-{action}",
@@ -238,7 +238,7 @@ urlpatterns += [
     ),
 ]
 
-SHEET = "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/scoresheet"
+SHEET = "tournaments/<slug:slug>/rounds/<num:number>/tables/<num:table>/scoresheet"
 urlpatterns += [
     path(SHEET, scoring_api.ScoresheetDetail.as_view(), name="scoresheet"),
     path(f"{SHEET}/submit", scoring_api.ScoresheetSubmit.as_view(), name="scoresheet-submit"),
@@ -281,12 +281,12 @@ urlpatterns += [
         name="scoresheet-first-entry-open",
     ),
     path(
-        "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/links",
+        "tournaments/<slug:slug>/rounds/<num:number>/tables/<num:table>/links",
         scoring_api.TableLinks.as_view(),
         name="table-links",
     ),
     path(
-        "tournaments/<slug:slug>/rounds/<int:number>/desk",
+        "tournaments/<slug:slug>/rounds/<num:number>/desk",
         scoring_api.DeskView.as_view(),
         name="desk",
     ),
@@ -297,34 +297,34 @@ ADJUDICATION = "tournaments/<slug:slug>"
 urlpatterns += [
     path(f"{ADJUDICATION}/decisions", adjudication_api.DecisionList.as_view(), name="decisions"),
     path(
-        f"{ADJUDICATION}/decisions/<int:pk>",
+        f"{ADJUDICATION}/decisions/<num:pk>",
         adjudication_api.DecisionDetail.as_view(),
         name="decision",
     ),
     path(
-        f"{ADJUDICATION}/decisions/<int:pk>/ruling",
+        f"{ADJUDICATION}/decisions/<num:pk>/ruling",
         adjudication_api.DecisionRuling.as_view(),
         name="decision-ruling",
     ),
     path(
-        f"{ADJUDICATION}/decisions/<int:pk>/initial",
+        f"{ADJUDICATION}/decisions/<num:pk>/initial",
         adjudication_api.DecisionInitial.as_view(),
         name="decision-initial",
     ),
     path(
-        f"{ADJUDICATION}/decisions/<int:pk>/appeal",
+        f"{ADJUDICATION}/decisions/<num:pk>/appeal",
         adjudication_api.DecisionAppeal.as_view(),
         name="decision-appeal",
     ),
     path(f"{ADJUDICATION}/appeals", adjudication_api.AppealList.as_view(), name="appeals"),
     path(
-        f"{ADJUDICATION}/appeals/<int:pk>/decide",
+        f"{ADJUDICATION}/appeals/<num:pk>/decide",
         adjudication_api.AppealDecide.as_view(),
         name="appeal-decide",
     ),
     path(f"{ADJUDICATION}/sanctions", adjudication_api.SanctionList.as_view(), name="sanctions"),
     path(
-        f"{ADJUDICATION}/sanctions/<int:pk>/appeal",
+        f"{ADJUDICATION}/sanctions/<num:pk>/appeal",
         adjudication_api.SanctionAppeal.as_view(),
         name="sanction-appeal",
     ),
@@ -335,7 +335,7 @@ urlpatterns += [
         name="offences-defaults",
     ),
     path(
-        f"{ADJUDICATION}/offences/<int:pk>",
+        f"{ADJUDICATION}/offences/<num:pk>",
         adjudication_api.OffenceDetail.as_view(),
         name="offence",
     ),
@@ -345,14 +345,14 @@ urlpatterns += [
         name="adjudication-log",
     ),
     path(f"{ADJUDICATION}/roles", adjudication_api.StaffList.as_view(), name="roles"),
-    path(f"{ADJUDICATION}/roles/<int:pk>", adjudication_api.StaffDetail.as_view(), name="role"),
+    path(f"{ADJUDICATION}/roles/<num:pk>", adjudication_api.StaffDetail.as_view(), name="role"),
     path(
         f"{ADJUDICATION}/role-offers",
         adjudication_api.StaffOfferList.as_view(),
         name="role-offers",
     ),
     path(
-        f"{ADJUDICATION}/role-offers/<int:pk>",
+        f"{ADJUDICATION}/role-offers/<num:pk>",
         adjudication_api.StaffOfferDetail.as_view(),
         name="role-offer",
     ),
@@ -362,12 +362,12 @@ urlpatterns += [
         name="invitations",
     ),
     path(
-        f"{ADJUDICATION}/invitations/<int:pk>",
+        f"{ADJUDICATION}/invitations/<num:pk>",
         adjudication_api.StaffInvitationDetail.as_view(),
         name="invitation",
     ),
     path(
-        f"{ADJUDICATION}/invitations/<int:pk>/again",
+        f"{ADJUDICATION}/invitations/<num:pk>/again",
         adjudication_api.StaffInvitationAgain.as_view(),
         name="invitation-again",
     ),
@@ -376,7 +376,7 @@ urlpatterns += [
 # Team competitions (issue 34): a league's season or a team championship; its match days are
 # tournaments, played through the routes above.
 COMPETITION = "competitions/<slug:slug>"
-MATCH_DAY = f"{COMPETITION}/match-days/<int:number>"
+MATCH_DAY = f"{COMPETITION}/match-days/<num:number>"
 urlpatterns += [
     path("competitions", teams_api.CompetitionList.as_view(), name="competitions"),
     path(COMPETITION, teams_api.CompetitionDetail.as_view(), name="competition"),
@@ -386,31 +386,31 @@ urlpatterns += [
         name="competition-organisers",
     ),
     path(f"{COMPETITION}/teams", teams_api.TeamList.as_view(), name="teams"),
-    path(f"{COMPETITION}/teams/<int:team_id>", teams_api.TeamDetail.as_view(), name="team"),
+    path(f"{COMPETITION}/teams/<num:team_id>", teams_api.TeamDetail.as_view(), name="team"),
     path(
-        f"{COMPETITION}/teams/<int:team_id>/players",
+        f"{COMPETITION}/teams/<num:team_id>/players",
         teams_api.TeamPlayers.as_view(),
         name="team-players",
     ),
     path(
-        f"{COMPETITION}/teams/<int:team_id>/players/<int:player_id>",
+        f"{COMPETITION}/teams/<num:team_id>/players/<num:player_id>",
         teams_api.TeamPlayer.as_view(),
         name="team-player",
     ),
     path(
-        f"{COMPETITION}/teams/<int:team_id>/captain",
+        f"{COMPETITION}/teams/<num:team_id>/captain",
         teams_api.TeamCaptain.as_view(),
         name="team-captain",
     ),
     path(f"{COMPETITION}/match-days", teams_api.MatchDayList.as_view(), name="match-days"),
     path(MATCH_DAY, teams_api.MatchDayDetail.as_view(), name="match-day"),
     path(
-        f"{MATCH_DAY}/line-ups/<int:team_id>",
+        f"{MATCH_DAY}/line-ups/<num:team_id>",
         teams_api.LineUpDetail.as_view(),
         name="line-up",
     ),
     path(
-        f"{MATCH_DAY}/ties/<int:team_id>/decide",
+        f"{MATCH_DAY}/ties/<num:team_id>/decide",
         teams_api.TieDecide.as_view(),
         name="tie-decide",
     ),

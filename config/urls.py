@@ -71,9 +71,9 @@ urlpatterns = [
     ),
     # The roles offered to an account by user name, to accept or decline, and those it holds.
     path("accounts/roles/", accounts.roles, name="roles"),
-    path("accounts/roles/offers/<int:pk>/", accounts.role_offer_answer, name="role-offer-answer"),
+    path("accounts/roles/offers/<num:pk>/", accounts.role_offer_answer, name="role-offer-answer"),
     path(
-        "accounts/roles/competitions/<int:pk>/",
+        "accounts/roles/competitions/<num:pk>/",
         accounts.organiser_offer_answer,
         name="organiser-offer-answer",
     ),

@@ -18,14 +18,14 @@ urlpatterns = [
         name="personal-links-mail",
     ),
     path(
-        T + "players/<int:start_number>/personal-link/replace/",
+        T + "players/<num:start_number>/personal-link/replace/",
         personal.personal_link_replace_view,
         name="personal-link-replace",
     ),
     path(T + "check-in/", arrivals.check_in_page, name="check-in"),
-    path(T + "check-in/<int:start_number>/", arrivals.check_in_entry, name="check-in-entry"),
+    path(T + "check-in/<num:start_number>/", arrivals.check_in_entry, name="check-in-entry"),
     # The organiser decides a claim of a player registered online to be a person on record.
-    path(T + "check-in/<int:start_number>/claim/", arrivals.check_in_claim, name="check-in-claim"),
+    path(T + "check-in/<num:start_number>/claim/", arrivals.check_in_claim, name="check-in-claim"),
     path(T + "check-in/no-shows/", arrivals.no_shows, name="no-shows"),
     # The online registration: the players' public page, and the organiser's.
     path(T + "register/", registrations.register, name="register"),

@@ -6,7 +6,7 @@ from django.urls import path
 from scoring import views
 from scoring.views import desk
 
-STAFF = "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/sheet/"
+STAFF = "tournaments/<slug:slug>/rounds/<num:number>/tables/<num:table>/sheet/"
 LINK = "s/<str:token>/"
 ACTIONS = [
     ("", views.sheet, ""),
@@ -78,21 +78,21 @@ urlpatterns = (
         # site's root, so that its scope covers the staff pages and the links alike.
         path("sw.js", views.service_worker, name="service-worker"),
         # The desk's view of a round: every table's sheet, and its list alone for the refresh.
-        path("tournaments/<slug:slug>/rounds/<int:number>/desk/", desk.desk, name="desk"),
+        path("tournaments/<slug:slug>/rounds/<num:number>/desk/", desk.desk, name="desk"),
         path(
-            "tournaments/<slug:slug>/rounds/<int:number>/desk/list/",
+            "tournaments/<slug:slug>/rounds/<num:number>/desk/list/",
             desk.desk_list,
             name="desk-list",
         ),
         # The table's own page (its path is the round's, under the tournament's pages).
         path(
-            "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/",
+            "tournaments/<slug:slug>/rounds/<num:number>/tables/<num:table>/",
             views.table_detail,
             name="table",
         ),
         # What of the table's page changes, for the page's refresh while the round is played.
         path(
-            "tournaments/<slug:slug>/rounds/<int:number>/tables/<int:table>/live/",
+            "tournaments/<slug:slug>/rounds/<num:number>/tables/<num:table>/live/",
             views.table_live,
             name="table-live",
         ),

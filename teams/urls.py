@@ -3,8 +3,8 @@ from django.urls import path
 from teams import screen, views
 
 C = "teams/<slug:slug>/"
-TEAM = C + "team/<int:pk>/"
-DAY = C + "match-days/<int:number>/"
+TEAM = C + "team/<num:pk>/"
+DAY = C + "match-days/<num:number>/"
 
 # The namespace of its routes: "teams:<name>" (docs/development.md, "Routes").
 app_name = "teams"
@@ -17,7 +17,7 @@ urlpatterns = [
     path(C + "settings/", views.competition_settings, name="competition-settings"),
     path(C + "organisers/", views.competition_organisers, name="competition-organisers"),
     path(
-        C + "organisers/offers/<int:pk>/withdraw/",
+        C + "organisers/offers/<num:pk>/withdraw/",
         views.competition_organiser_offer_withdraw,
         name="competition-organiser-offer-withdraw",
     ),
@@ -32,15 +32,15 @@ urlpatterns = [
     path(TEAM + "delete/", views.team_delete, name="team-delete"),
     path(TEAM + "players/", views.team_member_add, name="team-member-add"),
     path(
-        TEAM + "players/<int:member>/remove/",
+        TEAM + "players/<num:member>/remove/",
         views.team_member_remove,
         name="team-member-remove",
     ),
-    path(TEAM + "players/<int:member>/captain/", views.team_captain, name="team-captain"),
+    path(TEAM + "players/<num:member>/captain/", views.team_captain, name="team-captain"),
     path(C + "match-days/new/", views.match_day_new, name="match-day-new"),
     path(DAY, views.match_day_detail, name="match-day"),
     path(DAY + "delete/", views.match_day_delete, name="match-day-delete"),
-    path(DAY + "line-up/<int:team>/", views.line_up_edit, name="line-up"),
+    path(DAY + "line-up/<num:team>/", views.line_up_edit, name="line-up"),
     path(DAY + "decide/", views.tie_decide, name="tie-decide"),
     path(C + "screen/", screen.competition_screen, name="team-screen"),
 ]

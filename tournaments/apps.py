@@ -17,6 +17,7 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from tournaments import (
             checks,  # noqa: F401  (registers the system checks)
+            converters,
             roles_history,
         )
         from tournaments.models import Tournament
@@ -24,3 +25,4 @@ class TournamentsConfig(AppConfig):
         post_save.connect(_forget_head, sender=Tournament, dispatch_uid="tournament-head-save")
         post_delete.connect(_forget_head, sender=Tournament, dispatch_uid="tournament-head-delete")
         roles_history.connect()
+        converters.register()  # <num:…> in every app's routes

@@ -6,7 +6,7 @@ from tournaments import views
 from tournaments.round_actions import ROUND_ACTIONS
 
 T = "tournaments/<slug:slug>/"
-R = T + "rounds/<int:number>/"
+R = T + "rounds/<num:number>/"
 
 
 class RoundActionConverter:
@@ -38,10 +38,10 @@ urlpatterns = [
     path(T, views.tournament_detail, name="tournament"),
     path(T + "players/", views.entry_list, name="entries"),
     path(T + "players/import/", views.players_import, name="players-import"),
-    path(T + "players/<int:start_number>/", views.player_detail, name="player"),
-    path(T + "players/<int:start_number>/edit/", views.entry_edit, name="entry-edit"),
-    path(T + "players/<int:start_number>/status/", views.entry_status, name="entry-status"),
-    path(T + "players/<int:start_number>/substitute/", views.entry_replace, name="entry-replace"),
+    path(T + "players/<num:start_number>/", views.player_detail, name="player"),
+    path(T + "players/<num:start_number>/edit/", views.entry_edit, name="entry-edit"),
+    path(T + "players/<num:start_number>/status/", views.entry_status, name="entry-status"),
+    path(T + "players/<num:start_number>/substitute/", views.entry_replace, name="entry-replace"),
     path(T + "find/", views.find_table, name="find"),
     path(T + "standings.csv", views.standings_csv, name="standings-csv"),
     path(T + "settings/", views.tournament_settings, name="tournament-settings"),
@@ -54,7 +54,7 @@ urlpatterns = [
     path(R + "clock/", views.round_clock, name="round-clock"),
     path(R + "extra-time/", views.round_extra_time, name="round-extra-time"),
     path(R + "<round_action:action>/", views.round_action, name="round-action"),
-    path("players/<int:pk>/", views.player_history, name="player-history"),
-    path("players/<int:pk>/correct/", views.person_edit, name="person-edit"),
-    path("players/<int:pk>/merge/", views.person_merge, name="person-merge"),
+    path("players/<num:pk>/", views.player_history, name="player-history"),
+    path("players/<num:pk>/correct/", views.person_edit, name="person-edit"),
+    path("players/<num:pk>/merge/", views.person_merge, name="person-merge"),
 ]

@@ -171,3 +171,16 @@ def test_a_logged_in_readers_table_refresh_is_tagged_by_its_content(client):
     assert not first.get("ETag", "").startswith('W/"table-')
     again = client.get(live, headers={"HX-Request": "true", "If-None-Match": phones})
     assert again.status_code == 200
+
+
+@pytest.mark.parametrize("number", ["0", "2", "9" * 18, "9" * 19, "99999999999999999999"])
+@pytest.mark.parametrize("part", ["rounds", "tables"])
+def test_a_round_or_table_that_is_not_there_is_a_404_however_large_its_number(client, part, number):
+    """A number no column holds finds nothing, as any other that is not there; beyond 18 digits
+    it is no route (``tournaments.converters``: SQLite binds no integer past 64 bits)."""
+    tournament = factories.tournament(players=4)
+    services.round_start(round=factories.seated_round(tournament))
+    for name in ("scoring:table", "scoring:table-live"):
+        url = reverse(name, args=[tournament.slug, 1, 1])
+        url = url.replace(f"/{part}/1/", f"/{part}/{number}/")
+        assert client.get(url, headers={"HX-Request": "true"}).status_code == 404
