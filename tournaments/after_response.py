@@ -17,10 +17,10 @@ from django.http import HttpRequest, HttpResponseBase
 
 logger = logging.getLogger(__name__)
 
-_jobs: ContextVar[list[Callable[[], None]] | None] = ContextVar("after_response", default=None)
+_jobs: ContextVar[list[Callable[[], object]] | None] = ContextVar("after_response", default=None)
 
 
-def after_response(job: Callable[[], None]) -> None:
+def after_response(job: Callable[[], object]) -> None:
     """Run ``job`` once the current request's response has been sent; outside a request (a
     Celery worker, a command, a test's captured commit callbacks) at once."""
     jobs = _jobs.get()
@@ -48,14 +48,14 @@ def task_after_response(task, *args) -> None:
     after_response(send)
 
 
-def _run(job: Callable[[], None]) -> None:
+def _run(job: Callable[[], object]) -> None:
     try:
         job()
     except Exception:  # the answer has gone: the failure can only be logged
         logger.exception("Work after the response failed.")
 
 
-def _run_all(jobs: list[Callable[[], None]]) -> None:
+def _run_all(jobs: list[Callable[[], object]]) -> None:
     for job in jobs:
         _run(job)
 
@@ -68,7 +68,7 @@ class AfterResponseMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        jobs: list[Callable[[], None]] = []
+        jobs: list[Callable[[], object]] = []
         token = _jobs.set(jobs)
         try:
             response = self.get_response(request)

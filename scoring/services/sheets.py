@@ -62,6 +62,7 @@ from scoring.selectors.sheets import (
     table_seats_read,
 )
 from tournaments import prepared
+from tournaments.after_response import after_response
 from tournaments.caching import table_changed
 from tournaments.messages import problem_message, require_valid
 from tournaments.models import Round, Seat, SheetKeeping, TournamentRole
@@ -286,9 +287,14 @@ def _record(
     if sheet.status == Scoresheet.Status.CONFIRMED:
         # The round's last confirmation closes it and stops its clock (TSR 8.5.2). Asked once
         # this commits, with no sheet locked: of two last sheets confirmed at once, the later
-        # sees both, and a round locked meanwhile (its end announced) waits for no sheet.
+        # sees both, and a round locked meanwhile (its end announced) waits for no sheet. In a
+        # request, once its answer has gone (``after_response``): the confirmation's answer
+        # shows the sheet, which the question does not change, and waits for neither it nor,
+        # for the last sheet, the closing.
         round_id = sheet.table.round_id
-        transaction.on_commit(lambda: round_close_when_confirmed(round_id=round_id))
+        transaction.on_commit(
+            lambda: after_response(lambda: round_close_when_confirmed(round_id=round_id))
+        )
     return sheet
 
 

@@ -486,6 +486,51 @@ def test_the_last_confirmation_of_a_finished_round_closes_it(django_capture_on_c
     assert tournament.status == tournament.Status.FINISHED
 
 
+@pytest.mark.django_db(transaction=True)
+def test_the_last_confirmation_asked_of_the_site_closes_the_round_once_answered():
+    """In a request, the round's last confirmation is answered first and closes the round
+    after its answer has gone (``after_response``: at the response's close, which gunicorn
+    calls after the last byte): the player waits neither for the question whether it was the
+    last nor for the closing (issue 45)."""
+    from django.core.handlers.wsgi import WSGIHandler
+    from django.test import RequestFactory
+
+    from scoring import services as scoring_services
+
+    tournament = factories.tournament(players=4, planned_rounds=2)
+    round_ = factories.seated_round(tournament)
+    services.round_start(round=round_)
+    sheet = Scoresheet.objects.get(table__round=round_)
+    keeper = factories.keeper(sheet)
+    sheet = scoring_services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(), version=sheet.version, by=keeper
+    )
+    sheet = scoring_services.scoresheet_submit(scoresheet=sheet, version=sheet.version, by=keeper)
+    path = reverse("api:scoresheet-confirm", args=[tournament.slug, round_.number, 1])
+    environ = (
+        RequestFactory()
+        .post(
+            path,
+            data={"version": sheet.version},
+            content_type="application/json",
+            headers={"X-Seat-Key": sheet.table.seats.get(position=1).token},
+        )
+        .environ
+    )
+    status: list[str] = []
+    response = WSGIHandler()(environ, lambda line, headers, exc_info=None: status.append(line))
+    try:
+        assert status[0].startswith("200"), b"".join(response)
+        assert Scoresheet.objects.get(pk=sheet.pk).status == Scoresheet.Status.CONFIRMED
+        round_.refresh_from_db()
+        assert (round_.status, round_.ended_at) == (Round.Status.RUNNING, None)
+    finally:
+        response.close()
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.CLOSED
+    assert round_.ended_at is not None
+
+
 def test_a_rounds_own_row_is_read_in_one_query_with_its_tournament_as_given(
     django_assert_num_queries,
 ):
