@@ -3,6 +3,7 @@ offsets and limits of the API are answered in whole pages of a few sizes, and pa
 end are 404s that cache nothing (docs/security.md)."""
 
 import math
+from unittest import mock
 
 import pytest
 from django.core.cache import cache
@@ -12,7 +13,8 @@ from rest_framework.test import APIClient
 from tests import factories
 from tournaments import services
 from tournaments.api.standings import PAGE_SIZES
-from tournaments.views.standings import STANDINGS_PAGE_SIZE
+from tournaments.services.standings import standings_rebuild_task
+from tournaments.standings_html import STANDINGS_PAGE_SIZE
 
 pytestmark = pytest.mark.django_db
 PLAYERS = 130
@@ -155,3 +157,50 @@ def test_hidden_standings_are_one_page_whichever_is_asked_for(client, small):
     first = client.get(url)
     assert client.get(url, {"page": 3})["ETag"] == first["ETag"]
     assert client.get(url, {"page": 3}).content == first.content
+
+
+# Made by the worker that rebuilt them ----------------------------------------------------------
+
+
+def _tables_made(before: set[str]) -> set[str]:
+    return {key for key in _keys() - before if "standings-html:" in key}
+
+
+def test_a_workers_rebuild_makes_the_first_page_for_the_phones_in_every_language(
+    client, small, settings
+):
+    """A worker's rebuild (Celery not eager) makes the first page of the standings table for
+    readers without a login, in each language, under the version their refresh asks for: the
+    first phone after a change finds it made, where it made it while it waited (issue 45)."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    before = _keys()
+    standings_rebuild_task(small.pk)
+    assert len(_tables_made(before)) == len(settings.LANGUAGES)
+    url = reverse("tournaments:standings-table", args=[small.slug])
+    for language, _name in settings.LANGUAGES:
+        with mock.patch("tournaments.standings_html.render_to_string") as rendered:
+            response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+        assert response.status_code == 200
+        assert response.headers["Content-Language"] == language
+        rendered.assert_not_called()  # served as the worker made it
+
+
+def test_the_rebuild_makes_no_page_where_celery_runs_in_the_web_process(small):
+    """Eager (no broker): the rebuild runs in the web process, and the first phone to ask
+    makes the page, as before."""
+    before = _keys()
+    standings_rebuild_task(small.pk)
+    assert not _tables_made(before)
+
+
+def test_no_page_is_made_of_standings_hidden_or_of_a_tournament_not_public(small, settings):
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    small.standings_public = False
+    small.save(update_fields=["standings_public"])
+    before = _keys()
+    standings_rebuild_task(small.pk)
+    assert not _tables_made(before)
+    small.standings_public, small.is_public = True, False
+    small.save(update_fields=["standings_public", "is_public"])
+    standings_rebuild_task(small.pk)
+    assert not _tables_made(before)

@@ -22,12 +22,18 @@ from doko import standings
 from tournaments import prepared, ranked, selectors, workers
 from tournaments.after_response import after_response
 from tournaments.models import StandingsSnapshot, StandingsWanted, Tournament
+from tournaments.standings_html import standings_tables_prepare
 
 
 @shared_task(name="tournaments.standings_rebuild", acks_late=True, reject_on_worker_lost=True)
 def standings_rebuild_task(tournament_id: int) -> None:
-    """Rebuild a tournament's standings after a change; running it twice is harmless."""
-    standings_rebuild(tournament_id=tournament_id)
+    """Rebuild a tournament's standings after a change; running it twice is harmless. Where a
+    worker rebuilds them (Celery not eager), it makes the first page of their table for the
+    phones too (``standings_tables_prepare``): in the web process, where Celery runs eagerly,
+    the first phone to ask makes it, as before."""
+    snapshot = standings_rebuild(tournament_id=tournament_id)
+    if snapshot is not None and not settings.CELERY_TASK_ALWAYS_EAGER:
+        standings_tables_prepare(slug=snapshot.tournament.slug)
 
 
 # More tables changed at once than this (a whole round, a repair): the rebuild reads every

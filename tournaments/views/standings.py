@@ -5,36 +5,22 @@ import re
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.urls import reverse
-from django.utils import translation
 from django.utils.cache import get_conditional_response
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET
 
-from doko import standings
 from tournaments import caching, exports, policies, selectors
 from tournaments.models import Tournament
 from tournaments.permissions import roles_of, standings_mode, standings_mode_of
-
-TIEBREAK_LABELS = {
-    standings.Tiebreak.PLACINGS: gettext_lazy("the sum of the table placings"),
-    standings.Tiebreak.BEST_ROUND: gettext_lazy("the best single round"),
-    standings.Tiebreak.START_NUMBER: gettext_lazy("the start number"),
-}
+from tournaments.standings_html import as_bytes, standings_table_html
 
 # How often the standings page asks whether they changed; an unchanged answer is a 304.
 STANDINGS_POLL_SECONDS = 20
-
-
-STANDINGS_PAGE_SIZE = 100  # players per page: a phone loads about 40 KB
-# Cached are only the pages there are (a page past the last one is a 404, not cached): per
-# version of the standings and language, one table and one whole page for each 100 players.
 
 
 def _standings_page(request: HttpRequest, mode: str) -> int | None:
@@ -56,17 +42,6 @@ def _bad_page(request: HttpRequest) -> HttpResponse:
         "value": request.GET["page"][:20]
     }
     return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
-
-
-def _past_the_end(*, page: int, pages: int) -> Http404:
-    return Http404(
-        ngettext(
-            "The standings have %(pages)d page; there is no page %(page)d.",
-            "The standings have %(pages)d pages; there is no page %(page)d.",
-            pages,
-        )
-        % {"pages": pages, "page": page}
-    )
 
 
 def _not_modified(request: HttpRequest, etag: str) -> HttpResponse | None:
@@ -112,89 +87,10 @@ def _reader(request: HttpRequest, slug: str) -> _Reader:
     )
 
 
-# Up to so many holders of a mark are named; more are counted ("14 players").
-STATISTICS_NAMES = 3
-
-
-def highlight_text(highlight: standings.Highlight, *, rounds: bool) -> str:
-    """Who holds a mark of the statistics: every one of them by name while they are few (with
-    the round, for a round's points), else how many; never one picked from a tie."""
-    if highlight.players > STATISTICS_NAMES or len(highlight.holders) > STATISTICS_NAMES:
-        return ngettext("%(count)d player", "%(count)d players", highlight.players) % {
-            "count": highlight.players
-        }
-    if not rounds:
-        return ", ".join(holder.entrant.name for holder in highlight.holders)
-    return ", ".join(
-        _("%(name)s (round %(number)d)")
-        % {"name": holder.entrant.name, "number": holder.round or 0}
-        for holder in highlight.holders
+def _table_html(reader: _Reader, page: int) -> bytes:
+    return standings_table_html(
+        tournament=reader.tournament, version=reader.version, mode=reader.mode, page=page
     )
-
-
-def statistics_marks(figures: standings.Statistics) -> list[tuple[str, int, str]]:
-    """The marks of the statistics as shown: label, value and who holds it."""
-    marks = [
-        (_("Highest round"), figures.highest_round, True),
-        (_("Lowest round"), figures.lowest_round, True),
-        (_("Most solos won"), figures.most_solos_won, False),
-    ]
-    return [
-        (label, mark.value, highlight_text(mark, rounds=rounds))
-        for label, mark, rounds in marks
-        if mark is not None
-    ]
-
-
-def _standings_table_html(reader: _Reader, page: int) -> bytes:
-    """A page of the standings table, rendered once per version, language and page and then
-    served from the cache as it is."""
-    tournament = reader.tournament
-    if reader.mode == "hidden":  # one page, whichever was asked for (``_standings_page``)
-        return render_to_string(
-            "tournaments/partials/standings_table.html", {"tournament": tournament, "hidden": True}
-        ).encode()
-    key = f"standings-html:{tournament.pk}:{reader.version}:{translation.get_language()}:{page}"
-    html = caching.versioned_get(key)
-    if html is None:
-        table = selectors.standings_read(tournament=tournament)
-        rows = table.rows if table else ()
-        size = STANDINGS_PAGE_SIZE
-        pages = -(-len(rows) // size)
-        if page > max(pages, 1):  # raised before anything is cached
-            raise _past_the_end(page=page, pages=pages)
-        figures = standings.statistics(table) if table and page == 1 else None
-        html = render_to_string(
-            "tournaments/partials/standings_table.html",
-            {
-                "tournament": tournament,
-                "table": table,
-                "rows": rows[(page - 1) * size : page * size],
-                "page": page,
-                "pages": [
-                    (number, first + 1, min(first + size, len(rows)))
-                    for number, first in enumerate(range(0, len(rows), size), start=1)
-                ],
-                "statistics": figures,
-                # The club ranking on the first page, where it has room (None: the tournament
-                # has none); changing it rebuilds the standings, so the cache is renewed.
-                "club_ranking": selectors.club_ranking_of(tournament=tournament, table=table)
-                if page == 1
-                else None,
-                "club_players": tournament.club_ranking_players,
-                "marks": statistics_marks(figures) if figures else [],
-                "tiebreaks": [TIEBREAK_LABELS[t] for t in table.tiebreaks] if table else [],
-                "player_url": reverse("tournaments:player", args=[tournament.slug, 0])[:-2],
-                "built_at": table.built_at if table else None,
-            },
-        ).encode()
-        caching.versioned_put(key, html)
-    return _as_bytes(html)
-
-
-def _as_bytes(html: bytes | str) -> bytes:
-    """A page as cached: bytes (text from before they were cached as bytes)."""
-    return html.encode() if isinstance(html, str) else html
 
 
 def _same_for_everyone(request: HttpRequest, reader: _Reader) -> bool:
@@ -241,7 +137,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
                 "mode": reader.mode,
                 "page": page,
                 # Our own template's output, escaped as it was rendered.
-                "table_html": mark_safe(_standings_table_html(reader, page).decode()),
+                "table_html": mark_safe(_table_html(reader, page).decode()),
                 "poll_seconds": STANDINGS_POLL_SECONDS,
                 "is_organiser": print_refusal is None,
                 "print_refusal": print_refusal if roles else None,
@@ -250,7 +146,7 @@ def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
         ).encode()
         if cached:
             caching.versioned_put(key, html)
-    response = HttpResponse(_as_bytes(html))
+    response = HttpResponse(as_bytes(html))
     return _revalidate(response, etag) if reader.anonymous else response
 
 
@@ -271,7 +167,7 @@ def standings_table(request: HttpRequest, slug: str) -> HttpResponse:
     )
     if response := _not_modified(request, etag):
         return response
-    return _revalidate(HttpResponse(_standings_table_html(reader, page)), etag)
+    return _revalidate(HttpResponse(_table_html(reader, page)), etag)
 
 
 @require_GET
