@@ -1,14 +1,17 @@
 """Who opened which sheet, and what the page may ask of them: staff through their account,
 or a player of the table through their seat's private link (``/s/<key>/``, no account)."""
 
+import functools
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from scoring import links, policies, selectors
@@ -18,8 +21,10 @@ from scoring.models import (
 )
 from scoring.selectors.record import record_known
 from scoring.services import Actor
+from scoring.views.tables import table_live_prepare
 from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors
+from tournaments.after_response import after_response
 from tournaments.models import Round
 from tournaments.permissions import roles_known, roles_of
 from tournaments.policies import Refusal
@@ -188,11 +193,31 @@ def sheet_view(view):
             return _too_many(
                 request, limited.wait, back=reverse("scoring:sheet-link", args=[kwargs["token"]])
             )
-        return view(request, access)
+        version = access.sheet.version
+        response = view(request, access)
+        if access.sheet.version != version:
+            _table_page_prepared(access)
+        return response
 
     wrapped.__name__ = view.__name__
     wrapped.__doc__ = view.__doc__
     return wrapped
+
+
+def _table_page_prepared(access: Access) -> None:
+    """The sheet was written: the phones' refresh of its table's page is made once the answer
+    has gone, in the writer's language (``tables.table_live_prepare``), not by the first phone
+    to ask while it waits. Asked as the write's other work is, once it is committed (at once
+    here, where the service's transaction has ended; in a test's transaction never)."""
+    table = access.sheet.table
+    prepare = functools.partial(
+        table_live_prepare,
+        slug=table.round.tournament.slug,
+        number=table.round.number,
+        table=table.number,
+        language=get_language(),
+    )
+    transaction.on_commit(lambda: after_response(prepare))
 
 
 def _too_many(request: HttpRequest, wait: float, *, back: str) -> HttpResponse:

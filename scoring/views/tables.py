@@ -1,10 +1,12 @@
 """A table's page: its players and its sheet, for everyone once the seating is published."""
 
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.views.decorators.http import require_GET
 
@@ -22,7 +24,7 @@ from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors
 from tournaments.messages import problem_message
 from tournaments.models import Round
-from tournaments.permissions import roles_of, standings_mode
+from tournaments.permissions import roles_of, standings_mode, standings_mode_of
 from tournaments.roles import (
     FIRST_INSTANCE,
     SEES_SHEET_LINKS,
@@ -67,14 +69,7 @@ def table_live(request: HttpRequest, slug: str, number: int, table: int) -> Http
         etag = tournament_selectors.table_etag(round=round_, number=table, mode=mode)
     response = get_conditional_response(request, etag=etag) if etag else None
     if response is None and etag:
-        # The ETag names all a phone's answer shows: built once per version for every phone.
-        key = f"table-live:{etag}"
-        html = caching.versioned_get(key)
-        if html is None:
-            context = _table_context(request, round_, table)
-            html = render_to_string("scoring/partials/table_live.html", context, request)
-            caching.versioned_put(key, html)
-        response = HttpResponse(html)
+        response = HttpResponse(_kept_live(request, round_, table, etag))
     elif response is None:
         context = _table_context(request, round_, table)
         response = render(request, "scoring/partials/table_live.html", context)
@@ -83,6 +78,42 @@ def table_live(request: HttpRequest, slug: str, number: int, table: int) -> Http
     response["Cache-Control"] = "no-cache"  # asked again every time
     patch_vary_headers(response, ("Accept-Language", "Cookie"))
     return response
+
+
+def _kept_live(request: HttpRequest, round_: Round, table: int, etag: str) -> str:
+    """The refresh of readers without a login, under its ETag, which names all it shows: built
+    once per version for every phone."""
+    key = f"table-live:{etag}"
+    html = caching.versioned_get(key)
+    if html is None:
+        context = _table_context(request, round_, table)
+        html = render_to_string("scoring/partials/table_live.html", context, request)
+        caching.versioned_put(key, html)
+    return html
+
+
+def table_live_prepare(*, slug: str, number: int, table: int, language: str) -> None:
+    """The refresh of table ``table`` of round ``number`` as ``table_live`` answers readers
+    without a login, made and kept under the table's version now, in ``language``: asked
+    once a write to the table's sheet has answered (``after_response``, ``sheet_view``), so
+    that the first phone to ask after it finds it kept where it made it while it waited (on a
+    championship's day the table pages' slowest answers, issue 45). Nothing for a table
+    those readers do not see."""
+    reader = HttpRequest()
+    reader.method = "GET"
+    reader.user = AnonymousUser()
+    with translation.override(language):
+        try:
+            tournament = tournament_selectors.public_head(slug=slug).tournament
+            round_ = tournament_selectors.round_get(
+                tournament=tournament, number=number, counts=False
+            )
+            mode = standings_mode_of(tournament, roles=set())
+            etag = tournament_selectors.table_etag(round=round_, number=table, mode=mode)
+            if etag is not None:
+                _kept_live(reader, round_, table, etag)
+        except Http404:
+            return
 
 
 def _withheld(request: HttpRequest, sheet: Scoresheet) -> str | None:

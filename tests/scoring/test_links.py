@@ -2,14 +2,20 @@
 per link for writes and live checks, per address for made-up keys only; 429 with Retry-After,
 nothing saved, and the cache's outage never locks a scorekeeper out."""
 
+import re
+from unittest import mock
+
 import pytest
 from django.core.cache import cache
+from django.template.loader import render_to_string
+from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
 from doko.sample_sheets import full_match
 from scoring.models import Scoresheet
 from tests import factories
+from tournaments import caching
 from tournaments import services as tournament_services
 
 # Every window holds still during a test (tests/conftest.py).
@@ -240,3 +246,29 @@ def test_on_redis_a_links_writes_are_counted_by_its_key_and_made_up_keys_per_add
     ]
     other = Scoresheet.objects.get(table__round=sheet.table.round, table__number=2)
     assert client.post(link(other, 4, "check"), quick_hand(other.version), **HX).status_code == 200
+
+
+def test_a_save_makes_the_phones_refresh_of_its_table_once_answered(
+    client, sheet, django_capture_on_commit_callbacks
+):
+    """Once a hand's save through the link has answered, its table's refresh for readers
+    without a login is made and kept, in the writer's language (``table_live_prepare``): the
+    first phone to ask after the save is answered what would have been made for it, without
+    its being made while it waits (issue 45). The live check, which writes nothing, makes
+    none."""
+    table = sheet.table
+    live = reverse("scoring:table-live", args=[table.round.tournament.slug, 1, table.number])
+    phone = Client(headers={"HX-Request": "true", "Accept-Language": "en"})
+    with mock.patch("scoring.views.tables.render_to_string", wraps=render_to_string) as made:
+        with django_capture_on_commit_callbacks(execute=True):
+            checked = client.post(link(sheet, 4, "check"), quick_hand(sheet.version), **HX)
+        assert (checked.status_code, made.call_count) == (200, 0)
+        with django_capture_on_commit_callbacks(execute=True):
+            saved = client.post(link(sheet, 4, "save"), quick_hand(sheet.version), **HX)
+        assert (saved.status_code, made.call_count) == (200, 1)
+        kept = phone.get(live)
+        assert (kept.status_code, made.call_count) == (200, 1)
+    caching.memory_clear()
+    cache.clear()
+    assert phone.get(live).content == kept.content  # as a phone makes it for itself
+    assert re.findall(r'<tr>\s*<td class="num">(\d+)</td>', kept.content.decode()) == ["1"]

@@ -4,6 +4,7 @@ it (TSR 7.3, 8.5.3)."""
 import re
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -12,6 +13,7 @@ from doko.sample_sheets import full_match, solo
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
 from scoring.models import Scoresheet
+from scoring.views.tables import table_live_prepare
 from tests import factories
 from tournaments import services
 
@@ -184,3 +186,16 @@ def test_a_round_or_table_that_is_not_there_is_a_404_however_large_its_number(cl
         url = reverse(name, args=[tournament.slug, 1, 1])
         url = url.replace(f"/{part}/1/", f"/{part}/{number}/")
         assert client.get(url, headers={"HX-Request": "true"}).status_code == 404
+
+
+@pytest.mark.parametrize("hidden", [None, "tournament", "seating"])
+def test_a_refresh_is_made_only_of_a_table_its_phones_see(hidden):
+    """``table_live_prepare`` after a write makes the refresh of readers without a login, and
+    leaves alone what they cannot ask for: a tournament that is not public, a seating not yet
+    published."""
+    tournament = factories.tournament(players=4, is_public=hidden != "tournament")
+    factories.seated_round(tournament, publish=hidden != "seating")
+    before = set(cache._cache)  # type: ignore[attr-defined]
+    table_live_prepare(slug=tournament.slug, number=1, table=1, language="de")
+    made = [key for key in set(cache._cache) - before if "table-live:" in key]  # type: ignore[attr-defined]
+    assert len(made) == (hidden is None)
