@@ -3,7 +3,7 @@ of the standings, language and page, kept in the cache under that version, and s
 there to every phone (``tournaments.views.standings``).
 
 A rebuild made by a worker has the first page of its table made there too, for the readers
-without a login (``standings_tables_prepare``), before their processes see the new version:
+without a login in the site's language (``standings_tables_prepare``), before their processes see the new version:
 the phones' refresh after a change then finds it kept, where the first of them to ask built it
 while it waited (the tail of the day's standings, issue 45)."""
 
@@ -128,11 +128,13 @@ def as_bytes(html: bytes | str) -> bytes:
 
 def standings_tables_prepare(*, slug: str) -> None:
     """The first page of a public tournament's standings table as readers without a login see
-    it (their ``standings_mode``), in every language of the site, made and kept under the
-    standings' version as their pages read it (``selectors.public_head``): asked by the worker
-    right after its rebuild, while the web processes still show the version before it for up
-    to ``TOURNAMENT_HEAD_LOCAL_SECONDS``. Nothing for standings hidden from them, nor for a
-    tournament that is not public."""
+    it (their ``standings_mode``), in the site's language (``LANGUAGE_CODE``: the phones'
+    unless they ask for another), made and kept under the standings' version as their pages
+    read it (``selectors.public_head``): asked by the worker right after its rebuild, while
+    the web processes still show the version before it for up to
+    ``TOURNAMENT_HEAD_LOCAL_SECONDS``. A page in another language is made by its first reader,
+    as before: each costs the worker as much as the page itself, asked or not. Nothing for
+    standings hidden from them, nor for a tournament that is not public."""
     try:
         head = selectors.public_head(slug=slug)
     except Http404:
@@ -140,8 +142,5 @@ def standings_tables_prepare(*, slug: str) -> None:
     mode = standings_mode_of(head.tournament, roles=set())
     if mode == "hidden":
         return
-    for language, _name in settings.LANGUAGES:
-        with translation.override(language):
-            standings_table_html(
-                tournament=head.tournament, version=head.version, mode=mode, page=1
-            )
+    with translation.override(settings.LANGUAGE_CODE):
+        standings_table_html(tournament=head.tournament, version=head.version, mode=mode, page=1)

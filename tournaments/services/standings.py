@@ -29,10 +29,15 @@ from tournaments.standings_html import standings_tables_prepare
 def standings_rebuild_task(tournament_id: int) -> None:
     """Rebuild a tournament's standings after a change; running it twice is harmless. Where a
     worker rebuilds them (Celery not eager), it makes the first page of their table for the
-    phones too (``standings_tables_prepare``): in the web process, where Celery runs eagerly,
-    the first phone to ask makes it, as before."""
+    phones too (``standings_tables_prepare``), unless a change wanted new standings meanwhile:
+    their rebuild follows and makes it, and a version that goes before a phone asks for it
+    is made for nobody (the round's last hand-ins and confirmations come within seconds of
+    each other). In the web process, where Celery runs eagerly, the first phone to ask makes
+    it, as before."""
     snapshot = standings_rebuild(tournament_id=tournament_id)
-    if snapshot is not None and not settings.CELERY_TASK_ALWAYS_EAGER:
+    if snapshot is None or settings.CELERY_TASK_ALWAYS_EAGER:
+        return
+    if not StandingsWanted.objects.filter(tournament_id=tournament_id).exists():
         standings_tables_prepare(slug=snapshot.tournament.slug)
 
 
