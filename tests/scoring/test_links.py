@@ -272,3 +272,20 @@ def test_a_save_makes_the_phones_refresh_of_its_table_once_answered(
     cache.clear()
     assert phone.get(live).content == kept.content  # as a phone makes it for itself
     assert re.findall(r'<tr>\s*<td class="num">(\d+)</td>', kept.content.decode()) == ["1"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_committed_save_makes_the_refresh_after_its_answer_as_the_site_serves_it(client, caplog):
+    """The same on the way production takes: the save commits in the request, and the
+    refresh is made at the answer's close (the test client closes it as a server does), with
+    nothing failing after the answer."""
+    tournament = factories.tournament(players=4)
+    tournament_services.round_start(round=factories.seated_round(tournament))
+    sheet = Scoresheet.objects.get(table__round__tournament=tournament)
+    before = set(cache._cache)  # type: ignore[attr-defined]
+    with caplog.at_level("ERROR", logger="tournaments.after_response"):
+        saved = client.post(link(sheet, 4, "save"), quick_hand(sheet.version), **HX)
+    assert saved.status_code == 200
+    assert not [record for record in caplog.records if record.name == "tournaments.after_response"]
+    made = [key for key in set(cache._cache) - before if "table-live:" in key]  # type: ignore[attr-defined]
+    assert len(made) == 1
