@@ -3,9 +3,9 @@ of the standings, language and page, kept in the cache under that version, and s
 there to every phone (``tournaments.views.standings``).
 
 A rebuild made by a worker has the first page of its table made there too, for the readers
-without a login in the site's language (``standings_tables_prepare``), before their processes see the new version:
-the phones' refresh after a change then finds it kept, where the first of them to ask built it
-while it waited (the tail of the day's standings, issue 45)."""
+without a login in the site's language (``standings_tables_prepare``), before their processes
+see the new version: the phones' refresh after a change then finds it kept, where the first of
+them to ask built it while it waited (the tail of the day's standings, issue 45)."""
 
 from django.conf import settings
 from django.http import Http404
@@ -64,7 +64,7 @@ def statistics_marks(figures: standings.Statistics) -> list[tuple[str, int, str]
     ]
 
 
-def past_the_end(*, page: int, pages: int) -> Http404:
+def _past_the_end(*, page: int, pages: int) -> Http404:
     return Http404(
         ngettext(
             "The standings have %(pages)d page; there is no page %(page)d.",
@@ -91,7 +91,7 @@ def standings_table_html(*, tournament: Tournament, version: str, mode: str, pag
         size = STANDINGS_PAGE_SIZE
         pages = -(-len(rows) // size)
         if page > max(pages, 1):  # raised before anything is cached
-            raise past_the_end(page=page, pages=pages)
+            raise _past_the_end(page=page, pages=pages)
         figures = standings.statistics(table) if table and page == 1 else None
         html = render_to_string(
             "tournaments/partials/standings_table.html",
