@@ -32,7 +32,8 @@ def test_a_kind_with_a_few_requests_is_shown_but_not_judged():
     """A field's step in which one table handed in: one request is not a p50."""
     few = line("hand in", JUDGED_FROM - 1, p50=31.0, p99=31.0)
     assert not few.judged
-    assert few.p50_met and few.p99_met
+    assert few.p50_met
+    assert few.p99_met
     assert few.verdict(few.p50_met) == "too few to judge"
     assert "too few to judge" in few.figure_verdict(few.p99_met)
     targets = _line_targets([few, line("hand write", 100, p50=14.0, p99=25.0)])
