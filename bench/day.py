@@ -563,6 +563,12 @@ def _version(html: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
+def _plain(html: str) -> str:
+    """The entry row's ``plain`` field: whether the page around it is the sheet alone."""
+    found = re.search(r'name="plain" value="(\d)"', html)
+    return found.group(1) if found else ""
+
+
 def _hand_fields(line) -> dict[str, str]:
     from scoring.forms import initial_for
 
@@ -585,6 +591,7 @@ class Keeper:
     keeper: requests.Session = field(default_factory=_session)
     checker: requests.Session = field(default_factory=_session)
     version: int | None = None
+    plain: str = ""  # the entry row's "plain" field, as the page sends it (scoring/views/saved.py)
     confirmed_at: float | None = None
     stopped: bool = False  # this run's time is up
 
@@ -610,7 +617,7 @@ class Keeper:
     def open(self) -> None:
         response = self.load.request("entry page", "GET", self.keeper_path, session=self.keeper)
         if response is not None and response.ok:
-            self.version = _version(response.text)
+            self.version, self.plain = _version(response.text), _plain(response.text)
         self._later(random.uniform(*HAND_SECONDS), self.check)
 
     def _later(self, seconds: float, action: Callable[[], None]) -> None:
@@ -633,19 +640,24 @@ class Keeper:
         table = self.table
         line = table.lines[table.next_hand]
         number = table.next_hand + 1
-        data = {**_hand_fields(line), "number": str(number), "version": str(self.version)}
+        data = {
+            **_hand_fields(line),
+            "number": str(number),
+            "version": str(self.version),
+            "plain": self.plain,
+        }
         response = self._post("hand write", self.keeper, self.keeper_path + "save/", data)
         if response is not None and response.ok:
             table.acknowledged.append((number, dict(line.points)))
             table.acknowledged_at.append((time.monotonic(), number))
-            self.version = _version(response.text)
+            self.version, self.plain = _version(response.text), _plain(response.text)
             table.next_hand += 1
         else:
             # A stale version or an error: the page read again, the hand typed again.
             print(f"day: table {self.table.number} hand {number}: {_status(response)}", flush=True)
             again = self.load.request("entry page", "GET", self.keeper_path, session=self.keeper)
             if again is not None and again.ok:
-                self.version = _version(again.text)
+                self.version, self.plain = _version(again.text), _plain(again.text)
         self._later(random.uniform(*HAND_SECONDS) - CHECK_BEFORE_SAVE, self.check)
 
     def submit(self) -> None:

@@ -307,7 +307,9 @@ def _measure(world: dict) -> list[Figure]:
         return reverse("scoring:sheet-link" + action, args=[tokens[number][position]])
 
     row = {**_hand_fields(lines[1][TYPED]), "number": str(TYPED + 1)}
-    save = {**row, "version": str(sheets[1].version)}
+    # As the entry row sends it: its version, and "plain" (the page around it the sheet alone,
+    # nothing ruled on it), which lets the answer be the hand alone (scoring/views/saved.py).
+    save = {**row, "version": str(sheets[1].version), "plain": "1"}
     second_url = reverse(
         "scoring:sheet-second-save",
         kwargs={"slug": SLUG, "number": round_.number, "table": 4},

@@ -138,7 +138,7 @@ def page_context(
     first = len(state.lines) + (2 if new_row else 1)
     remaining = range(first, len(state.lines) + 1 + state.check.next.hands_remaining)
     # The mode as the form sent it, when it is one: it goes into the cookie the next page reads.
-    mode = form["mode"].value() if form is not None else _mode(request) if blank else None
+    mode = form["mode"].value() if form is not None else mode_of(request) if blank else None
     problem_hands = {problem.hand for problem in state.check.problems}
     warning_hands = {warning.hand for warning in state.check.warnings}
     # The match complete, the keyboard goes on to the next step rather than a new row; so it
@@ -195,7 +195,7 @@ def page_context(
             number=number,
             table_size=state.table_size,
             dealer=dealer_of(state, number),
-            mode=_mode(request),
+            mode=mode_of(request),
             focus_action=focus_action,
             forced_soloist=state.check.next.forced_soloist if forced else None,
         )
@@ -432,7 +432,8 @@ def _playing_time(access: Access, state: selectors.SheetState) -> dict:
     }
 
 
-def _mode(request: HttpRequest) -> str:
+def mode_of(request: HttpRequest) -> str:
+    """The way of entering hands the request names (its form, its address, the cookie)."""
     mode = request.POST.get("mode") or request.GET.get("mode") or request.COOKIES.get("sheet_mode")
     return mode if mode in MODES else "quick"
 
@@ -490,7 +491,7 @@ def _blank_fields(
 
 def _editing_form(request: HttpRequest, state: selectors.SheetState, editing: int) -> HandForm:
     """The row of hand ``editing`` as entered, to be corrected."""
-    initial = initial_for(state.lines[editing - 1], mode=_mode(request))
+    initial = initial_for(state.lines[editing - 1], mode=mode_of(request))
     return HandForm(initial=initial, table_size=state.table_size, dealer=dealer_of(state, editing))
 
 
@@ -503,11 +504,17 @@ def render_page(request: HttpRequest, context: dict, *, status: int = 200) -> Ht
     if template == "scoring/sheet.html":  # the signed sheet's section is outside the body
         context = {**scan_context(context["access"], context["state"]), **context}
     response = render(request, template, context, status=status)
+    return answered(request, response, mode=context["mode"])
+
+
+def answered(request: HttpRequest, response: HttpResponse, *, mode: str) -> HttpResponse:
+    """An entry page's answer: how long the device may keep it (``kept_until``), and the way
+    of entering hands last chosen, for the next page."""
     kept_until(request, response)
     # Only the server reads it (config/settings.py: every cookie's flags).
     response.set_cookie(
         "sheet_mode",
-        context["mode"],
+        mode,
         max_age=365 * 86400,
         secure=settings.SECURE_COOKIES,
         httponly=True,
@@ -652,6 +659,8 @@ class Row:
         self.number = 0
         self.form: HandForm | None = None
         self.editing: int | None = None
+        # The entry as the write read it under its lock, before the row (``added``).
+        self.before: selectors.SheetState | None = None
 
     def read(self, state: selectors.SheetState) -> HandForm:
         """The row's form on the entry ``state`` (bound, not yet validated); a ValidationError
@@ -665,6 +674,7 @@ class Row:
 
     def added(self, state: selectors.SheetState) -> list:
         """The entry's hands with this row in them; ``RowRefused`` if its form refuses it."""
+        self.before = state
         form = self.read(state)
         if not form.is_valid():
             raise RowRefused

@@ -40,6 +40,7 @@ from scoring.views.page import (
     with_hand,
     withheld_context,
 )
+from scoring.views.saved import saved_answer
 from tournaments.messages import problem_message
 
 
@@ -184,6 +185,9 @@ def sheet_save(request: HttpRequest, access: Access) -> HttpResponse:
         return render_page(request, context, status=422)
     if not request.headers.get("HX-Request"):
         return redirect(access.base)
+    # A new hand on a sheet that only grew by it: its row and the next one's, not the sheet.
+    if (answer := saved_answer(request, access, row)) is not None:
+        return answer
     # The answer beside the buttons that asked it: on a phone the page stays down there, and
     # the buttons are gone (the sheet handed in, sent back, confirmed).
     return render_page(request, {**page_context(request, access), "done": True})

@@ -109,6 +109,19 @@
   document.addEventListener("DOMContentLoaded", function () {
     setUp(document, true);
   });
+
+  // A new hand's answer (scoring/views/saved.py) leaves the rest of the sheet as it was: the
+  // forms below it name the version the answer says, as a whole sheet's answer would.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    const xhr = event.detail.xhr;
+    const version = xhr && xhr.getResponseHeader("X-Sheet-Version");
+    if (!version) {
+      return;
+    }
+    document.querySelectorAll("#sheet-body input[name=version]").forEach(function (input) {
+      input.value = version;
+    });
+  });
   document.addEventListener("htmx:afterSettle", function (event) {
     setUp(event.target, false);
   });
