@@ -8,11 +8,16 @@ import re
 
 import pytest
 
-from adjudication.models import Sanction
-from adjudication.services import sanction_impose
-from tests import factories
-from tests.scoring.test_write_queries import HX, SAVE, TYPED, link, row, typed
-from tournaments.models import TournamentRole
+from tests.scoring.test_write_queries import (
+    HX,
+    SAVE,
+    TYPED,
+    deducted,
+    link,
+    row,
+    running_sheet,
+    typed,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -24,13 +29,7 @@ def english(client):
 
 @pytest.fixture
 def sheet():
-    from scoring.models import Scoresheet
-    from tournaments import services as tournament_services
-
-    tournament = factories.tournament(players=4, organiser=factories.user())
-    round_ = factories.seated_round(tournament)
-    tournament_services.round_start(round=round_)
-    return Scoresheet.objects.select_related("table__round__tournament").get(table__round=round_)
+    return running_sheet()
 
 
 def saved(client, sheet, number: int, **fields):
@@ -107,19 +106,7 @@ def test_a_sheet_with_something_ruled_is_answered_whole(client, sheet):
     """The adjudicators' decisions do not raise the sheet's version: a deduction imposed while
     the page was open is shown with the next hand saved (TSR 9.6.2 b)."""
     sheet = typed(sheet, TYPED)
-    panel = factories.user()
-    factories.role_grant(
-        tournament=sheet.table.round.tournament, user=panel, role=TournamentRole.Role.PANEL
-    )
-    sanction_impose(
-        entry=sheet.table.seats.get(position=2).entry,
-        round=sheet.table.round,
-        kind=Sanction.Kind.DEDUCTION,
-        points=4,
-        reasons="Insulted the table.",
-        members=[panel],
-        by=panel,
-    )
+    deducted(sheet)
     response = saved(client, sheet, TYPED + 1)
     assert whole(response)
     assert "Deducted for unsporting conduct" in response.content.decode()

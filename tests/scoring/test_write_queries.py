@@ -38,12 +38,17 @@ def api_client():
     return APIClient()
 
 
-@pytest.fixture
-def sheet() -> Scoresheet:
+def running_sheet() -> Scoresheet:
+    """The sheet of a table of four in a round under way, nothing typed yet."""
     tournament = factories.tournament(players=4, organiser=factories.user())
     round_ = factories.seated_round(tournament)
     tournament_services.round_start(round=round_)
     return Scoresheet.objects.select_related("table__round__tournament").get(table__round=round_)
+
+
+@pytest.fixture
+def sheet() -> Scoresheet:
+    return running_sheet()
 
 
 @dataclass
@@ -201,15 +206,31 @@ def test_the_save_sends_the_lock_with_its_reads_and_its_writes_together(client, 
     )
 
 
+def deducted(sheet) -> None:
+    """Four points deducted from seat 2 for unsporting conduct (TSR 9.6.2 b) by the panel."""
+    from adjudication.models import Sanction
+    from adjudication.services import sanction_impose
+
+    panel = factories.user()
+    tournament = sheet.table.round.tournament
+    factories.role_grant(tournament=tournament, user=panel, role=TournamentRole.Role.PANEL)
+    sanction_impose(
+        entry=sheet.table.seats.get(position=2).entry,
+        round=sheet.table.round,
+        kind=Sanction.Kind.DEDUCTION,
+        points=4,
+        reasons="Insulted the table.",
+        members=[panel],
+        by=panel,
+    )
+
+
 def test_the_save_reads_what_is_ruled_only_where_the_lock_found_it(client, sheet):
     """Where the lock finds nothing ruled on the sheet, the decisions and deductions are not
     read; a deduction from a player of the table (TSR 9.6.2 b) is read with the save, and
     shown."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
-
-    from adjudication.models import Sanction
-    from adjudication.services import sanction_impose
 
     sheet = typed(sheet, TYPED)
 
@@ -223,18 +244,7 @@ def test_the_save_reads_what_is_ruled_only_where_the_lock_found_it(client, sheet
 
     unruled, page = saved(TYPED + 1)
     assert "Deducted for unsporting conduct" not in page
-    panel = factories.user()
-    tournament = sheet.table.round.tournament
-    factories.role_grant(tournament=tournament, user=panel, role=TournamentRole.Role.PANEL)
-    sanction_impose(
-        entry=sheet.table.seats.get(position=2).entry,
-        round=sheet.table.round,
-        kind=Sanction.Kind.DEDUCTION,
-        points=4,
-        reasons="Insulted the table.",
-        members=[panel],
-        by=panel,
-    )
+    deducted(sheet)
     ruled, page = saved(TYPED + 2)
     assert ruled == unruled + RULED
     assert "Deducted for unsporting conduct" in page
