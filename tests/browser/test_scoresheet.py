@@ -15,6 +15,9 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from scoring.models import Scoresheet
+from tests import factories
+from tests.browser.test_organiser_day import log_in
+from tournaments import services as tournament_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -252,3 +255,28 @@ def test_a_new_hands_answer_leaves_the_page_as_reading_it_again_shows_it(sheet, 
     page.evaluate(empty_row)
     assert body.inner_text() == shown
     assert page.locator("tr[data-offline-placeholder]").count() == placeholders == 19
+
+
+def test_after_new_hands_answered_alone_a_form_below_the_sheet_still_works(page):
+    """The organiser types hands on the sheet's staff page, each answered alone, and then hands
+    the sheet over to another seat by the form below it (TSR 3.1.1): its version is the one the
+    last answer named (static/js/sheet.js), so it is taken, not refused as stale."""
+    organiser = factories.user(username="olga", first_name="Olga", last_name="Organ")
+    tournament = factories.tournament(players=4, organiser=organiser)
+    round_ = factories.seated_round(tournament)
+    tournament_services.round_start(round=round_)
+    sheet = Scoresheet.objects.get(table__round=round_)
+    log_in(page, "olga", "a-long-test-password")
+    page.goto(reverse("scoring:sheet", args=[tournament.slug, 1, 1]))
+    keys = Keys(page)
+    for number, hand in enumerate(match()[:3], start=1):
+        enter_quick(page, keys, number, hand)
+    form = page.locator("#keeper-form")
+    sheet.refresh_from_db()
+    expect(form.locator("input[name=version]")).to_have_value(str(sheet.version))
+    form.get_by_label("Scorekeeper").select_option("1")
+    form.get_by_role("button", name="Hand over").click()
+    expect(page.locator("#keeper-form select")).to_have_value("1")
+    sheet.refresh_from_db()
+    assert sheet.keeper_seat == 1
+    assert sheet.hands.count() == 3
