@@ -2,13 +2,19 @@
 reader checks players in, points with their sign, the boxes the apps above add to a
 round's page (``tournaments.round_page``), and the doors to their pages (``tournaments.doors``)."""
 
+from typing import TYPE_CHECKING
+
 from django import template
-from django.utils.safestring import mark_safe
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
 
 from tournaments import doors, mails, policies, qr, round_page
 from tournaments.models import Round, Tournament
 from tournaments.page_boxes import boxes as page_boxes_of
 from tournaments.permissions import roles_of
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise  # a str or a lazy translation
 
 register = template.Library()
 
@@ -19,6 +25,22 @@ def door(name: str, *args: object) -> doors.Opened | None:
     ``{% door "table" slug 1 3 as table %}{% if table %}<a href="{{ table.url }}">…``; None
     (no link) when no app above registered it."""
     return doors.opened(name, *args)
+
+
+@register.simple_tag
+def status_badge(status: str, label: "StrOrPromise") -> SafeString:
+    """A status as a badge: running green, finished or closed grey, seated blue, any other
+    light (a tournament's, a round's, a table's or a scoresheet's)."""
+    colour = _BADGE_COLOURS.get(status, "text-bg-light border")
+    return mark_safe(f'<span class="badge {colour}">{conditional_escape(label)}</span>')
+
+
+_BADGE_COLOURS = {
+    "running": "text-bg-success",
+    "finished": "text-bg-secondary",
+    "closed": "text-bg-secondary",
+    "seated": "text-bg-info",
+}
 
 
 @register.simple_tag
