@@ -48,7 +48,7 @@ def test_no_live_request_is_aborted_by_the_next():
         if ":replace" in path.read_text() or ":abort" in path.read_text()
     ]
     assert aborting == []
-    row = (root / "scoring/partials/entry_row.html").read_text()
+    row = (root.parent / "scoring/views/sheet_parts.py").read_text()  # the entry row
     assert 'hx-sync="this:queue last"' in row
 
 

@@ -28,13 +28,8 @@ from scoring.models import (
 )
 from scoring.services import StaleEntryError, StaleVersionError
 from scoring.views.access import Access, entry_state, sheet_url
-from scoring.views.sheet_rows import (
-    compulsory_badges,
-    placeholder_rows,
-    sheet_head,
-    sheet_rows,
-    total_cells,
-)
+from scoring.views.sheet_parts import entry_row, next_hand, state_line, totals_row
+from scoring.views.sheet_rows import placeholder_rows, sheet_head, sheet_rows
 from tournaments import policies as tournament_policies
 from tournaments import selectors as tournament_selectors
 from tournaments.messages import problem_message
@@ -148,6 +143,12 @@ def page_context(
         (state.check.complete and not editing)
         or (at == ACTIONS or step is not None or strike is not None)
     )
+    mode = mode if mode in MODES else "quick"
+    contract = (
+        form["contract"].value() if form is not None else "forced_solo" if forced else "normal"
+    )
+    time_over_noted = access.time_over_after_hand is not None
+    typist = policies.typist_of(access.actor)
     return {
         "warnings": [problem_message(warning) for warning in state.check.warnings],
         "warning_hands": warning_hands,
@@ -168,19 +169,48 @@ def page_context(
             ),
             between=editing is not None or strike is not None or at not in (None, ACTIONS),
         ),
-        "form": form if new_row else None,
         "new_row": new_row,
-        # The entry row's contract, which the page's script reads (static/js/sheet.js).
-        "row_contract": form["contract"].value()
-        if form is not None
-        else "forced_solo"
-        if forced
-        else "normal",
-        "number": number,
+        "entry_row": entry_row(
+            request,
+            access,
+            state,
+            # A new hand's row with nothing typed yet: the fields made once per process.
+            fields=blank_fields(
+                number=number,
+                table_size=state.table_size,
+                dealer=dealer_of(state, number),
+                mode=mode_of(request),
+                focus_action=focus_action,
+                forced_soloist=state.check.next.forced_soloist if forced else None,
+            )
+            if blank
+            else _typed_fields(
+                access, form=form, number=number, editing=editing, mode=mode, focus=focus_action
+            ),
+            number=number,
+            mode=mode,
+            # The entry row's contract, which the page's script reads (static/js/sheet.js).
+            contract=contract,
+            typist=typist,
+            plain=not (
+                step
+                or strike
+                or at is not None
+                or state.adjudication.decisions
+                or state.adjudication.deductions
+            ),
+        )
+        if new_row
+        else None,
         "editing": editing,
-        "modes": MODES,
-        "mode": mode if mode in MODES else "quick",
-        **_grid_context(state, may_edit=may_edit, remaining=remaining if not editing else ()),
+        "mode": mode,
+        **_grid_context(
+            access,
+            state,
+            may_edit=may_edit,
+            remaining=remaining if not editing else (),
+            time_over_noted=time_over_noted,
+        ),
         "may_edit": may_edit,
         # As the service asks: a sheet ended early takes no more hands but is handed in.
         "may_submit": bool(state.lines) and _may(policies.may_submit_sheet, access, state),
@@ -188,19 +218,9 @@ def page_context(
         "version": access.version,
         # Who types on this page: every save names him, and a hand kept on the device while the
         # connection was down is sent only as his (``policies.may_save_typed``).
-        "typist": policies.typist_of(access.actor),
+        "typist": typist,
         "typist_name": access.actor.name,
         "focus_action": focus_action,
-        "blank_fields": blank_fields(
-            number=number,
-            table_size=state.table_size,
-            dealer=dealer_of(state, number),
-            mode=mode_of(request),
-            focus_action=focus_action,
-            forced_soloist=state.check.next.forced_soloist if forced else None,
-        )
-        if blank
-        else None,
         # Why a member of staff finds no entry row on a sheet still open to entry.
         "edit_refusal": _edit_refusal(access, state) if not may_edit else None,
         # The match complete: what comes next, and who does it.
@@ -222,7 +242,7 @@ def page_context(
         "seat_totals": [(seat, state.check.totals[seat.position]) for seat in state.seats]
         if step
         else [],
-        "time_over_noted": access.time_over_after_hand is not None,
+        "time_over_noted": time_over_noted,
         "time_over_after_hand": access.time_over_after_hand,
         **_playing_time(access, state),
         **_paper(access, state, confirm),
@@ -230,17 +250,50 @@ def page_context(
     }
 
 
-def _grid_context(state: selectors.SheetState, *, may_edit: bool, remaining: range | tuple) -> dict:
-    """The grid's parts put into words in Python (``scoring.views.sheet_rows``); none for a
-    reader the hands are withheld from."""
+def _grid_context(
+    access: Access,
+    state: selectors.SheetState,
+    *,
+    may_edit: bool,
+    remaining: range | tuple,
+    time_over_noted: bool,
+) -> dict:
+    """The sheet's parts put into words in Python (``scoring.views.sheet_rows``,
+    ``scoring.views.sheet_parts``); only its state for a reader the hands are withheld from."""
     if state.withheld:
-        return {}
+        return {"state_line": state_line(access, state)}
     return {
+        "state_line": state_line(access, state),
+        "next_hand": next_hand(state, time_over_noted=time_over_noted)
+        if not state.check.complete
+        else None,
         "grid_head": sheet_head(state.seats, may_edit=may_edit),
         "placeholders": placeholder_rows(remaining, table_size=state.table_size),
-        "total_cells": total_cells(state.check.totals),
-        "compulsory_badges": compulsory_badges(state.check.compulsory_played),
+        "totals_row": totals_row(state, may_edit=may_edit),
     }
+
+
+def _typed_fields(
+    access: Access,
+    *,
+    form: HandForm | None,
+    number: int,
+    editing: int | None,
+    mode: str,
+    focus: bool,
+) -> SafeString:
+    """The fields of a hand being typed or corrected, with what was typed and why it was
+    refused."""
+    context = {
+        "access": access,
+        "form": form,
+        "number": number,
+        "editing": editing,
+        "mode": mode,
+        "modes": MODES,
+        "focus_action": focus,
+    }
+    return SafeString(render_to_string("scoring/partials/entry_fields.html", context))
 
 
 def withheld_context(access: Access) -> dict:

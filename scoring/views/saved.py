@@ -16,12 +16,12 @@ field says). The actions below the sheet stay as they were; their forms take the
 from the answer's ``X-Sheet-Version`` header (static/js/sheet.js)."""
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 
 from scoring import policies, selectors
 from scoring.views.access import Access, entry_state
 from scoring.views.page import Row, answered, blank_fields, mode_of
-from scoring.views.sheet_rows import compulsory_badges, sheet_rows, total_cells
+from scoring.views.sheet_parts import entry_row, next_hand, state_line, totals_row
+from scoring.views.sheet_rows import sheet_rows
 
 # The header that names the sheet's version after a saved hand's answer (static/js/sheet.js).
 VERSION_HEADER = "X-Sheet-Version"
@@ -55,7 +55,8 @@ def saved_answer(request: HttpRequest, access: Access, row: Row) -> HttpResponse
     if row.editing is not None or row.before is None or not _grew_only(access, row.before, after):
         return None
     number = len(after.lines) + 1
-    forced = after.check.next.must_be_forced_solo
+    upcoming = after.check.next
+    forced = upcoming.must_be_forced_solo
     mode = mode_of(request)
     [(_row, hand_row)] = sheet_rows(
         after.rows[-1:],
@@ -66,31 +67,35 @@ def saved_answer(request: HttpRequest, access: Access, row: Row) -> HttpResponse
         adjudication=after.adjudication,
         editing=None,
     )
-    context = {
-        "access": access,
-        "sheet": access.sheet,
-        "state": after,
-        "version": access.version,
-        "oob": True,
-        "hand_row": hand_row,
-        "number": number,
-        "mode": mode,
-        "row_contract": "forced_solo" if forced else "normal",
-        "typist": policies.typist_of(access.actor),
-        "blank_fields": blank_fields(
+    fields = blank_fields(
+        number=number,
+        table_size=after.table_size,
+        dealer=upcoming.dealer,
+        mode=mode,
+        focus_action=False,
+        forced_soloist=upcoming.forced_soloist if forced else None,
+    )
+    parts = (
+        hand_row,
+        entry_row(
+            request,
+            access,
+            after,
+            fields=fields,
             number=number,
-            table_size=after.table_size,
-            dealer=after.check.next.dealer,
             mode=mode,
-            focus_action=False,
-            forced_soloist=after.check.next.forced_soloist if forced else None,
+            contract="forced_solo" if forced else "normal",
+            typist=policies.typist_of(access.actor),
+            plain=True,
         ),
-        "may_edit": True,
-        "time_over_noted": False,
-        "compulsory_badges": compulsory_badges(after.check.compulsory_played),
-        "total_cells": total_cells(after.check.totals),
-    }
-    response = render(request, "scoring/partials/hand_saved.html", context)
+        '<div id="sheet-feedback" hx-swap-oob="true"></div>\n',
+        state_line(access, after, oob=True),
+        next_hand(after, time_over_noted=False, oob=True),
+        totals_row(after, may_edit=True, oob=True),
+        # The placeholder row the hand filled (a number: nothing to escape).
+        f"<tr hx-swap-oob=\"delete:#sheet-body tr[data-offline-placeholder='{number}']\"></tr>\n",
+    )
+    response = HttpResponse("".join(parts))
     response["HX-Retarget"] = "#entry-row"
     response["HX-Reswap"] = "outerHTML"
     response[VERSION_HEADER] = str(access.version)

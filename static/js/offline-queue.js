@@ -9,7 +9,8 @@
 // else too (403 "typist", scoring.policies.may_save_typed), and the page asks then. Logging out
 // while hands wait asks first.
 //
-// The page's markup (templates/scoring/partials/offline_queue.html and entry_row.html):
+// The page's markup (templates/scoring/partials/offline_queue.html and the entry row,
+// scoring/views/sheet_parts.py):
 //
 //   [data-offline-panel="<key>"]   outside what htmx swaps; one per queue. <key> names the queue
 //       (the page's address). Inside it: [data-offline-status] and [data-offline-clash], where
