@@ -1,7 +1,21 @@
 """The day suite's verdicts (bench.day): a kind's p50 and p99 are held to the targets only
-where it had enough requests for them to mean anything."""
+where it had enough requests for them to mean anything, and a field's step lasts long enough
+for its saves' p99 to be more than the slowest save."""
 
-from bench.day import JUDGED_FROM, Line, _line_targets
+import random
+import statistics
+
+from bench.day import (
+    CHECK_BEFORE_SAVE,
+    HAND_SECONDS,
+    JUDGED_FROM,
+    P99_FROM,
+    STEPS,
+    Line,
+    _line_targets,
+    _quantile,
+    step_seconds,
+)
 
 
 def line(kind: str, count: int, *, p50: float, p99: float, errors: int = 0) -> Line:
@@ -45,3 +59,31 @@ def test_a_failed_request_counts_however_few_there_were():
     failed = line("confirm", 1, p50=12.0, p99=12.0, errors=1)
     assert [met for _name, met in _line_targets([failed])] == [True, True, False]
     assert not failed.met
+
+
+def test_a_p99_of_p99_from_requests_is_not_the_slowest_of_them():
+    fewer = [float(n) for n in range(P99_FROM - 1)]
+    enough = [float(n) for n in range(P99_FROM)]
+    assert _quantile(fewer, 0.99) == max(fewer)
+    assert _quantile(enough, 0.99) < max(enough)
+
+
+def _saves(tables: int, seconds: float, rng: random.Random) -> int:
+    """The saves ``tables`` scorekeepers send in ``seconds``, as bench.day's keepers do: each
+    begins within a hand's longest time, opens the page, checks a hand's time later and saves
+    a second after that; no hand is begun after the time is up."""
+    saves = 0
+    for _table in range(tables):
+        at = rng.uniform(0, HAND_SECONDS[1]) + rng.uniform(*HAND_SECONDS)
+        while at - CHECK_BEFORE_SAVE <= seconds:  # its check begun in time
+            saves += 1
+            at += rng.uniform(*HAND_SECONDS)
+    return saves
+
+
+def test_a_field_step_lasts_as_long_as_p99_from_saves_take():
+    rng = random.Random(45)
+    for tables in STEPS:
+        sent = [_saves(tables, step_seconds(tables), rng) for _ in range(200)]
+        assert statistics.mean(sent) >= P99_FROM, tables
+    assert step_seconds(10) > step_seconds(20) > step_seconds(500)
