@@ -9,6 +9,7 @@ into its WSGI environ, which gunicorn's access log reads (``ACCESS_LOG_FORMAT``)
 the lines a phase added to each log.
 """
 
+import math
 import re
 import statistics
 import time
@@ -58,6 +59,8 @@ class KindTimes:
     wall_p50: float  # ms
     cpu_p50: float  # ms
     cpu_total: float  # s
+    wall_p99: float = 0.0  # ms: whether a kind's slowest answers were slow in the server
+    cpu_p99: float = 0.0  # ms
 
 
 def marks(logs: list[Path]) -> list[int]:
@@ -86,10 +89,18 @@ def by_kind(logs: list[Path], since: list[int]) -> list[KindTimes]:
             wall_p50=statistics.median(w for w, _c in each) / 1000,
             cpu_p50=statistics.median(c for _w, c in each) / 1000,
             cpu_total=sum(c for _w, c in each) / 1e6,
+            wall_p99=_p99([w for w, _c in each]) / 1000,
+            cpu_p99=_p99([c for _w, c in each]) / 1000,
         )
         for kind, _path in KINDS
         if (each := times.get(kind))
     ]
+
+
+def _p99(values: list[int]) -> float:
+    """The nearest-rank p99, as bench.day's client figures are."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(0.99 * len(ordered)) - 1)]
 
 
 def report(times: list[KindTimes]) -> str:
@@ -102,13 +113,13 @@ def report(times: list[KindTimes]) -> str:
     lines = [
         "  the server's own times (gunicorn, per request; p50 against the trivial view's):",
         f"  {'':14} {'requests':>8} {'wall p50':>9} {'ratio':>6} {'cpu p50':>8} {'ratio':>6}"
-        f" {'cpu share':>9}",
+        f" {'cpu share':>9} {'wall p99':>9} {'cpu p99':>8}",
     ]
     for t in times:
         wall = f"{t.wall_p50 / trivial.wall_p50:.1f}x" if trivial and trivial.wall_p50 else "-"
         cpu = f"{t.cpu_p50 / trivial.cpu_p50:.1f}x" if trivial and trivial.cpu_p50 else "-"
         lines.append(
             f"  {t.kind:14} {t.requests:8} {t.wall_p50:6.1f} ms {wall:>6} {t.cpu_p50:5.1f} ms"
-            f" {cpu:>6} {t.cpu_total / spent:8.0%}"
+            f" {cpu:>6} {t.cpu_total / spent:8.0%} {t.wall_p99:6.1f} ms {t.cpu_p99:5.1f} ms"
         )
     return "\n".join(lines)
