@@ -11,6 +11,8 @@ Everything that differs between deployments comes from the environment:
     LOG_LEVEL            level of gunicorn's own log, as for Django's; default INFO
     SWITCH_INTERVAL_MS   how long a computing thread may keep Python's GIL from the others
                          (sys.setswitchinterval), in milliseconds; default 1 (Python's: 5)
+    GC_YOUNG             new objects between two young collections of the cycle collector
+                         (gc.set_threshold); default 10000 (Python's: 700)
 
 Each worker thread keeps its own database connection (CONN_MAX_AGE), so one web container
 holds up to workers x threads connections to PostgreSQL (at most 32 with the defaults; the
@@ -91,18 +93,29 @@ def post_fork(server, worker):
     sys.setswitchinterval(switch_interval)
 
 
+# What a request leaves behind is mostly cycles (a sheet and its hands, each naming the other),
+# which only the cycle collector frees. At Python's 700 new objects a young collection, every
+# few requests' survivors reached the oldest generation, and each full collection went through
+# some 100,000 objects made since the freeze below: 40-67 ms holding the GIL, 16-20 times a
+# worker in a tournament day's run, and a field's step failed on the saves it stalled. At
+# 10,000 a young collection takes 5-13 ms, the survivors are fewer, and the full ones came
+# 2-3 times a run (docs/benchmarks.md, issue 45). GC_YOUNG sets it.
+GC_YOUNG = _env_int("GC_YOUNG", 10000)
+
+
 def post_worker_init(worker):
     """In each worker, once it has loaded the application: Django's modules and the URL
     patterns with every view moved out of the cycle collector's way for good (``gc.freeze``).
     They live as long as the worker, yet every full collection went through all of them (some
     160,000 objects), 30-40 ms holding the GIL in which none of the worker's threads answered:
     a slow request for whoever asked then (docs/benchmarks.md, issue 45). What requests leave
-    behind is still collected."""
+    behind is still collected, in larger and so rarer young collections (``GC_YOUNG``)."""
     from django.urls import get_resolver
 
     _ = get_resolver().url_patterns  # imports every view, as the first request would
     gc.collect()
     gc.freeze()
+    gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
 
 
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "").strip() or "127.0.0.1,::1"

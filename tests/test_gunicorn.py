@@ -45,9 +45,11 @@ def test_a_switch_interval_that_is_no_whole_number_of_milliseconds_is_refused(mo
 
 @pytest.fixture
 def unfrozen():
-    """The collector as it was: nothing frozen after the test."""
+    """The collector as it was: nothing frozen after the test, its thresholds as before."""
+    thresholds = gc.get_threshold()
     yield
     gc.unfreeze()
+    gc.set_threshold(*thresholds)
 
 
 def test_each_worker_keeps_what_it_loaded_out_of_the_collectors_way(unfrozen):
@@ -69,3 +71,21 @@ def test_each_worker_keeps_what_it_loaded_out_of_the_collectors_way(unfrozen):
     del cycle
     assert gc.collect() >= 1  # a cycle made after the freeze is still collected
     assert gc.get_freeze_count() == frozen
+
+
+@pytest.mark.parametrize(("environ", "young"), [({}, 10_000), ({"GC_YOUNG": "2000"}, 2_000)])
+def test_each_worker_collects_the_young_objects_in_larger_rounds(
+    monkeypatch, unfrozen, environ, young
+):
+    """A request leaves cycles behind: at Python's 700 new objects a young collection, its
+    survivors soon filled the oldest generation, whose full collections stopped the worker's
+    threads for 40-67 ms. A worker collects every 10,000, or as the environment says; the
+    older generations' thresholds stay Python's."""
+    monkeypatch.delenv("GC_YOUNG", raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    before = gc.get_threshold()
+    conf = runpy.run_path(str(CONF))
+    assert gc.get_threshold() == before  # the master, which only forks, keeps Python's
+    conf["post_worker_init"](worker=None)
+    assert gc.get_threshold() == (young, *before[1:])
