@@ -275,7 +275,13 @@ def test_after_new_hands_answered_alone_a_form_below_the_sheet_still_works(page)
     sheet.refresh_from_db()
     expect(form.locator("input[name=version]")).to_have_value(str(sheet.version))
     form.get_by_label("Scorekeeper").select_option("1")
-    form.get_by_role("button", name="Hand over").click()
+    # The select shows seat 1 as soon as it is chosen: the database is read once the server
+    # has answered the form.
+    with page.expect_response(
+        lambda answer: answer.url.endswith("/keeper/") and answer.request.method == "POST"
+    ) as handed_over:
+        form.get_by_role("button", name="Hand over").click()
+    assert handed_over.value.status == 200
     expect(page.locator("#keeper-form select")).to_have_value("1")
     sheet.refresh_from_db()
     assert sheet.keeper_seat == 1
