@@ -126,7 +126,6 @@ def page_context(
     blank = new_row and form is None and editing is None
     if form is None and editing is not None and new_row:
         form = _editing_form(request, state, editing)
-    forced = state.check.next.must_be_forced_solo
     number = editing or len(state.lines) + 1
     # The lines still to come, numbered on from the last one written, after the entry row
     # where there is one: every viewer of the sheet sees the same numbers.
@@ -144,8 +143,14 @@ def page_context(
         or (at == ACTIONS or step is not None or strike is not None)
     )
     mode = mode if mode in MODES else "quick"
-    contract = (
-        form["contract"].value() if form is not None else "forced_solo" if forced else "normal"
+    # Whether the page around the entry row is the sheet alone, nothing ruled on it: then a new
+    # hand's answer is the hand alone (``scoring.views.saved``).
+    plain = not (
+        step
+        or strike
+        or at is not None
+        or state.adjudication.decisions
+        or state.adjudication.deductions
     )
     time_over_noted = access.time_over_after_hand is not None
     typist = policies.typist_of(access.actor)
@@ -170,38 +175,24 @@ def page_context(
             between=editing is not None or strike is not None or at not in (None, ACTIONS),
         ),
         "new_row": new_row,
-        "entry_row": entry_row(
+        "entry_row": None
+        if not new_row
+        else blank_entry_row(request, access, state, focus_action=focus_action, plain=plain)
+        if blank
+        else entry_row(
             request,
             access,
             state,
-            # A new hand's row with nothing typed yet: the fields made once per process.
-            fields=blank_fields(
-                number=number,
-                table_size=state.table_size,
-                dealer=dealer_of(state, number),
-                mode=mode_of(request),
-                focus_action=focus_action,
-                forced_soloist=state.check.next.forced_soloist if forced else None,
-            )
-            if blank
-            else _typed_fields(
+            fields=_typed_fields(
                 access, form=form, number=number, editing=editing, mode=mode, focus=focus_action
             ),
             number=number,
             mode=mode,
             # The entry row's contract, which the page's script reads (static/js/sheet.js).
-            contract=contract,
+            contract=form["contract"].value() if form is not None else "normal",
             typist=typist,
-            plain=not (
-                step
-                or strike
-                or at is not None
-                or state.adjudication.decisions
-                or state.adjudication.deductions
-            ),
-        )
-        if new_row
-        else None,
+            plain=plain,
+        ),
         "editing": editing,
         "mode": mode,
         **_grid_context(
@@ -496,6 +487,41 @@ def dealer_of(state: selectors.SheetState, number: int) -> int:
     if number <= len(state.lines):
         return state.lines[number - 1].dealer
     return state.check.next.dealer
+
+
+def blank_entry_row(
+    request: HttpRequest,
+    access: Access,
+    state: selectors.SheetState,
+    *,
+    focus_action: bool,
+    plain: bool,
+) -> SafeString:
+    """The entry row of the next hand with nothing typed yet: on the page, and in a new hand's
+    answer (``scoring.views.saved``); a forced solo due is filled in (TSR 4.2.3)."""
+    number = len(state.lines) + 1
+    upcoming = state.check.next
+    forced = upcoming.must_be_forced_solo
+    mode = mode_of(request)
+    fields = blank_fields(
+        number=number,
+        table_size=state.table_size,
+        dealer=upcoming.dealer,
+        mode=mode,
+        focus_action=focus_action,
+        forced_soloist=upcoming.forced_soloist if forced else None,
+    )
+    return entry_row(
+        request,
+        access,
+        state,
+        fields=fields,
+        number=number,
+        mode=mode,
+        contract="forced_solo" if forced else "normal",
+        typist=policies.typist_of(access.actor),
+        plain=plain,
+    )
 
 
 def blank_fields(

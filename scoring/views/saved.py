@@ -17,10 +17,10 @@ from the answer's ``X-Sheet-Version`` header (static/js/sheet.js)."""
 
 from django.http import HttpRequest, HttpResponse
 
-from scoring import policies, selectors
+from scoring import selectors
 from scoring.views.access import Access, entry_state
-from scoring.views.page import Row, answered, blank_fields, mode_of
-from scoring.views.sheet_parts import entry_row, next_hand, state_line, totals_row
+from scoring.views.page import Row, answered, blank_entry_row, mode_of
+from scoring.views.sheet_parts import next_hand, state_line, totals_row
 from scoring.views.sheet_rows import sheet_rows
 
 # The header that names the sheet's version after a saved hand's answer (static/js/sheet.js).
@@ -55,9 +55,6 @@ def saved_answer(request: HttpRequest, access: Access, row: Row) -> HttpResponse
     if row.editing is not None or row.before is None or not _grew_only(access, row.before, after):
         return None
     number = len(after.lines) + 1
-    upcoming = after.check.next
-    forced = upcoming.must_be_forced_solo
-    mode = mode_of(request)
     [(_row, hand_row)] = sheet_rows(
         after.rows[-1:],
         base=access.base,
@@ -67,27 +64,9 @@ def saved_answer(request: HttpRequest, access: Access, row: Row) -> HttpResponse
         adjudication=after.adjudication,
         editing=None,
     )
-    fields = blank_fields(
-        number=number,
-        table_size=after.table_size,
-        dealer=upcoming.dealer,
-        mode=mode,
-        focus_action=False,
-        forced_soloist=upcoming.forced_soloist if forced else None,
-    )
     parts = (
         hand_row,
-        entry_row(
-            request,
-            access,
-            after,
-            fields=fields,
-            number=number,
-            mode=mode,
-            contract="forced_solo" if forced else "normal",
-            typist=policies.typist_of(access.actor),
-            plain=True,
-        ),
+        blank_entry_row(request, access, after, focus_action=False, plain=True),
         '<div id="sheet-feedback" hx-swap-oob="true"></div>\n',
         state_line(access, after, oob=True),
         next_hand(after, time_over_noted=False, oob=True),
@@ -99,4 +78,4 @@ def saved_answer(request: HttpRequest, access: Access, row: Row) -> HttpResponse
     response["HX-Retarget"] = "#entry-row"
     response["HX-Reswap"] = "outerHTML"
     response[VERSION_HEADER] = str(access.version)
-    return answered(request, response, mode=mode)
+    return answered(request, response, mode=mode_of(request))
