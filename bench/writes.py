@@ -31,6 +31,7 @@ which the suite ``standings`` measures; here it would run in the request
 """
 
 import cProfile
+import gc
 import os
 import pstats
 import statistics
@@ -202,7 +203,10 @@ def _ms(request, expect: int = 200):
 
 def _profile(paths: dict, wanted: str) -> None:
     """``BENCH_WRITES_PROFILE=<words of a path's name>``: where that path's processor time goes,
-    cProfile over ``PROFILED`` requests on the thread's clock, printed before the figures."""
+    cProfile over ``PROFILED`` requests on the thread's clock, printed before the figures. The
+    garbage collector is off while they run: a collection's pause would be charged to whichever
+    function happened to allocate when it came (a psycopg list dumper took 9 % of a hand-in's
+    time so), and the web workers' collections are tuned apart (``docker/gunicorn.conf.py``)."""
     PROFILED = 40
     chosen = [name for name in paths if wanted.lower() in name.lower()]
     if not chosen:
@@ -213,12 +217,15 @@ def _profile(paths: dict, wanted: str) -> None:
         request = paths[name]
         _ms(request)  # warm
         profile = cProfile.Profile(time.thread_time)
+        gc.collect()
+        gc.disable()
         for _ in range(PROFILED):
             point = transaction.savepoint()
             profile.enable()
             request()
             profile.disable()
             transaction.savepoint_rollback(point)
+        gc.enable()
         print(f"\n--- {name}: {PROFILED} requests ---")
         stats = pstats.Stats(profile)
         if dump := os.environ.get("BENCH_WRITES_STATS"):  # for pstats or snakeviz
