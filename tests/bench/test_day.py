@@ -36,12 +36,36 @@ def line(kind: str, count: int, *, p50: float, p99: float, errors: int = 0) -> L
 
 
 def test_a_kind_with_enough_requests_is_held_to_the_targets():
-    slow = line("hand write", JUDGED_FROM, p50=16.0, p99=25.0)
+    slow = line("hand write", P99_FROM, p50=16.0, p99=25.0)
     assert slow.judged
+    assert slow.p99_judged
     assert not slow.p50_met  # 3.2x the trivial view's p50
     assert slow.p99_met
     assert slow.verdict(slow.p50_met) == "MISSED"
     assert [met for _name, met in _line_targets([slow])] == [False, True, True]
+    stalled = line("hand write", P99_FROM, p50=12.0, p99=31.0)
+    assert not stalled.p99_met  # 3.1x the trivial view's p99
+    assert stalled.verdict(stalled.p99_met, p99=True) == "MISSED"
+    assert [met for _name, met in _line_targets([stalled])] == [True, False, True]
+
+
+def test_the_p99_of_fewer_than_p99_from_requests_is_shown_but_its_p50_is_held():
+    """The championship's 37 hand-ins: their p99 is the slowest of them, which exceeds the
+    kind's own p99 in nearly a third of runs (1 - 0.99^37), however fast the kind is."""
+    handed_in = line("hand in", 37, p50=12.0, p99=45.0)
+    assert handed_in.judged
+    assert not handed_in.p99_judged
+    assert handed_in.p99_met  # 4.5x, not judged
+    assert handed_in.verdict(handed_in.p99_met, p99=True) == "too few to judge"
+    assert handed_in.verdict(handed_in.p50_met) == "met"
+    assert "the slowest of 37 requests" in handed_in.figure_verdict(handed_in.p99_met, p99=True)
+    p50, p99, _failed = _line_targets([handed_in])
+    assert p50[1]
+    assert p99[1]
+    assert "hand in 4.50x (the slowest of 37: not judged)" in p99[0]
+    slow = line("hand in", 37, p50=16.0, p99=16.0)
+    assert not slow.p50_met  # its p50 is still held
+    assert round(1 - 0.99**37, 2) == 0.31
 
 
 def test_a_kind_with_a_few_requests_is_shown_but_not_judged():
@@ -84,10 +108,13 @@ def _saves(tables: int, seconds: float, rng: random.Random) -> int:
 
 
 def test_a_field_step_lasts_as_long_as_p99_from_saves_take():
+    """Every step's saves are held to their p99 target: even the fewest saves of 200 simulated
+    steps reach ``P99_FROM``, so that a short step cannot leave its saves' p99 unjudged."""
     rng = random.Random(45)
     for tables in STEPS:
         sent = [_saves(tables, step_seconds(tables), rng) for _ in range(200)]
-        assert statistics.mean(sent) >= P99_FROM, tables
+        assert min(sent) >= P99_FROM, tables
+        assert statistics.mean(sent) >= P99_FROM * 1.1, tables
     assert step_seconds(10) > step_seconds(20) > step_seconds(500)
 
 
