@@ -1321,8 +1321,7 @@ def _line_targets(lines: list[Line]) -> list[tuple[str, bool]]:
         ),
         (
             f"p99 within {WRITE_TARGET:.0f}x (writes) / {READ_TARGET:.0f}x (reads) the trivial "
-            "view's, from "
-            + f"{P99_FROM} requests: "
+            f"view's, from {P99_FROM} requests: "
             + ", ".join(_judged_text(line, line.ratio, p99=True) for line in lines),
             bool(lines) and all(line.p99_met for line in lines),
         ),

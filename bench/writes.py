@@ -219,13 +219,15 @@ def _profile(paths: dict, wanted: str) -> None:
         profile = cProfile.Profile(time.thread_time)
         gc.collect()
         gc.disable()
-        for _ in range(PROFILED):
-            point = transaction.savepoint()
-            profile.enable()
-            request()
-            profile.disable()
-            transaction.savepoint_rollback(point)
-        gc.enable()
+        try:
+            for _ in range(PROFILED):
+                point = transaction.savepoint()
+                profile.enable()
+                request()
+                profile.disable()
+                transaction.savepoint_rollback(point)
+        finally:
+            gc.enable()
         print(f"\n--- {name}: {PROFILED} requests ---")
         stats = pstats.Stats(profile)
         if dump := os.environ.get("BENCH_WRITES_STATS"):  # for pstats or snakeviz
