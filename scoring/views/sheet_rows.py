@@ -105,7 +105,7 @@ _ROW_FIELDS = (
 
 
 def table_rows(rows: list[HandRow], *, adjudication: SheetAdjudication) -> list[SafeString]:
-    """The HTML of each row of a table's public page (``scoring/partials/table_sheet.html``):
+    """The HTML of each row of a table's public page (``table_parts.table_sheet``):
     the hand's line, and its penalty points' line with the adjudicator's initials. Kept as the
     entry page's rows are (``sheet_rows``): a table's page is made again after every hand
     saved, its earlier rows as they were."""

@@ -4,7 +4,6 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.cache import get_conditional_response, patch_vary_headers
@@ -18,6 +17,7 @@ from scoring.models import (
 from scoring.policies import Actor
 from scoring.selectors import hand_lines, scoresheet_check, scoresheet_rows, table_sheet_get
 from scoring.selectors.record import first_entry_blind
+from scoring.views import table_parts
 from scoring.views.sheet_rows import table_rows
 from tournaments import caching
 from tournaments import policies as tournament_policies
@@ -44,7 +44,13 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
     played the page refreshes its sheet itself (``table_live``)."""
     tournament = tournament_selectors.tournament_get(slug=slug, user=request.user, counts=False)
     round_ = tournament_selectors.round_get(tournament=tournament, number=number, counts=False)
-    return render(request, "scoring/table.html", _table_context(request, round_, table))
+    context = _table_context(request, round_, table)
+    parts = {
+        "status_part": table_parts.table_status(context["sheet"]),
+        "seats_part": table_parts.table_seats(context),
+        "sheet_part": table_parts.table_sheet(request, context),
+    }
+    return render(request, "scoring/table.html", {**context, **parts})
 
 
 @require_GET
@@ -71,8 +77,9 @@ def table_live(request: HttpRequest, slug: str, number: int, table: int) -> Http
     if response is None and etag:
         response = HttpResponse(_kept_live(request, round_, table, etag))
     elif response is None:
-        context = _table_context(request, round_, table)
-        response = render(request, "scoring/partials/table_live.html", context)
+        response = HttpResponse(
+            table_parts.table_live(request, _table_context(request, round_, table))
+        )
     if etag:
         response["ETag"] = etag
     response["Cache-Control"] = "no-cache"  # asked again every time
@@ -86,8 +93,7 @@ def _kept_live(request: HttpRequest, round_: Round, table: int, etag: str) -> st
     key = f"table-live:{etag}"
     html = caching.versioned_get(key)
     if html is None:
-        context = _table_context(request, round_, table)
-        html = render_to_string("scoring/partials/table_live.html", context, request)
+        html = table_parts.table_live(request, _table_context(request, round_, table))
         caching.versioned_put(key, html)
     return html
 

@@ -7,13 +7,13 @@ from unittest import mock
 
 import pytest
 from django.core.cache import cache
-from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
 from doko.sample_sheets import full_match
 from scoring.models import Scoresheet
+from scoring.views.table_parts import table_live
 from tests import factories
 from tournaments import caching
 from tournaments import services as tournament_services
@@ -259,7 +259,7 @@ def test_a_save_makes_the_phones_refresh_of_its_table_once_answered(
     table = sheet.table
     live = reverse("scoring:table-live", args=[table.round.tournament.slug, 1, table.number])
     phone = Client(headers={"HX-Request": "true", "Accept-Language": "en"})
-    with mock.patch("scoring.views.tables.render_to_string", wraps=render_to_string) as made:
+    with mock.patch("scoring.views.table_parts.table_live", wraps=table_live) as made:
         with django_capture_on_commit_callbacks(execute=True):
             checked = client.post(link(sheet, 4, "check"), quick_hand(sheet.version), **HX)
         assert (checked.status_code, made.call_count) == (200, 0)
