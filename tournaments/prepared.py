@@ -656,4 +656,35 @@ def _pipeline(connection: BaseDatabaseWrapper) -> Iterator[None]:
         yield
         return
     with connection.wrap_database_errors, connection.connection.pipeline():
+        _begin_sent(connection.connection)
         yield
+
+
+def _begin_sent(conn: Any) -> None:
+    """A transaction's ``BEGIN`` sent with the pipeline's statements, where they are its first.
+
+    psycopg begins a transaction with its first statement; in pipeline mode it sends the
+    ``BEGIN`` with a Sync of its own and waits for it (``BaseConnection._start_query``): a round
+    trip more for every write, the one the lock's reads would otherwise make alone (issue 45).
+    Sent here first, in the same pipeline (the connection has just entered it, nothing is
+    queued), the server runs it before the rest, as before: an error in a statement after it
+    leaves the transaction broken, as any failed statement does, until Django rolls it back.
+    While the pipeline has a statement out, libpq calls the transaction active, so psycopg sends
+    no ``BEGIN`` of its own; its answer, which nobody reads, is taken off the queue in its turn
+    (the ``None`` in psycopg's own ``_exec_command``). Only where psycopg would begin one: not
+    in autocommit, nor in a transaction already begun. psycopg is pinned
+    (requirements.lock); tests/tournaments/test_prepared.py checks that this still holds."""
+    from psycopg.pq import TransactionStatus  # only on PostgreSQL
+
+    pipeline = conn._pipeline
+    if (
+        conn.autocommit
+        or conn.pgconn.transaction_status != TransactionStatus.IDLE
+        or pipeline is None
+        or pipeline.level != 1
+        or pipeline.command_queue
+        or pipeline.result_queue
+    ):
+        return
+    conn.pgconn.send_query_params(conn._get_tx_start_command(), None)
+    pipeline.result_queue.append(None)

@@ -448,3 +448,95 @@ def test_a_step_the_orm_must_do_itself_runs_them_one_by_one(sheet):
     assert heard == [sheet.pk]
     assert not SecondEntry.objects.filter(scoresheet=sheet).exists()
     assert prepared.run(prepared.inserting([])) == [[]]
+
+
+@pytest.fixture
+def begins(monkeypatch):
+    """The ``BEGIN``\\ s psycopg sends itself, each in a round trip of its own (in pipeline
+    mode with a Sync after it): none on SQLite."""
+    from django.db import connection
+
+    sent: list[bytes] = []
+    if connection.vendor != "postgresql":
+        return sent
+    import psycopg
+
+    original = psycopg.Connection._exec_command
+
+    def counted(self, command, *args, **kwargs):
+        if bytes(command).startswith(b"BEGIN"):
+            sent.append(bytes(command))
+        return original(self, command, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.Connection, "_exec_command", counted)
+    return sent
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_transactions_begin_goes_with_its_first_statements(begins):
+    """A write's first statements run together (its lock and reads) take its ``BEGIN`` along
+    (``prepared._begin_sent``, issue 45): no round trip of its own, and what they and the
+    statements after them write is one transaction, undone whole. A transaction whose first
+    statement is the ORM's own begins as psycopg begins it."""
+    from django.db import connection, transaction
+
+    from scoring.models import ScoresheetChange
+    from tournaments import prepared
+
+    tournament = factories.tournament(players=4)
+    round_ = tournament_services.round_start(round=factories.seated_round(tournament))
+    sheet = Scoresheet.objects.get(table__round=round_)
+    version, seat = sheet.version, sheet.table.seats.first()
+    changes = ScoresheetChange.objects.count()
+    change = ScoresheetChange(scoresheet=sheet, version=99, action="hands", before={}, after={})
+    seen = []
+
+    @transaction.atomic
+    def undone() -> None:
+        sheet.version = version + 5
+        locked, _seats = prepared.run(LOCKED.bound(seat.pk), SEATS.bound("x", 1))
+        prepared.run(prepared.saving(sheet), prepared.inserting([change]))
+        seen.extend([len(locked), ScoresheetChange.objects.count()])  # within the transaction
+        raise RuntimeError("undone")
+
+    begins.clear()
+    with pytest.raises(RuntimeError):
+        undone()
+    assert seen == [1, changes + 1]
+    assert Scoresheet.objects.get(pk=sheet.pk).version == version
+    assert ScoresheetChange.objects.count() == changes
+    assert begins == []
+    with transaction.atomic():
+        assert Scoresheet.objects.filter(pk=sheet.pk).exists()
+    assert len(begins) == (1 if connection.vendor == "postgresql" else 0)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_transaction_whose_first_statements_fail_is_undone_and_the_connection_goes_on(begins):
+    """The ``BEGIN`` sent along, a statement after it failing: the ORM's error, nothing of the
+    transaction kept, the connection fit for the next one."""
+    from django.db import IntegrityError, transaction
+
+    from scoring.models import Hand, ScoresheetChange
+    from tournaments import prepared
+
+    tournament = factories.tournament(players=4)
+    round_ = tournament_services.round_start(round=factories.seated_round(tournament))
+    sheet = Scoresheet.objects.get(table__round=round_)
+    sheet = services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match()[:2], version=sheet.version, by=factories.keeper(sheet)
+    )
+    first = sheet.hands.get(number=1)
+    twice = Hand(**{**_row(first), "id": None, "scoresheet_id": sheet.pk})  # number 1 again
+    change = ScoresheetChange(scoresheet=sheet, version=99, action="hands", before={}, after={})
+    changes = ScoresheetChange.objects.count()
+    begins.clear()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        prepared.run(prepared.inserting([change]), prepared.inserting([twice]))
+    assert ScoresheetChange.objects.count() == changes
+    assert sheet.hands.count() == 2
+    assert begins == []
+    with transaction.atomic():
+        assert prepared.run(SEATS.bound("x", 1), SEATS.bound("y", 1)) == [[], []]
+        sheet.hands.filter(number=2).delete()
+    assert sheet.hands.count() == 1
