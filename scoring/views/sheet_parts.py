@@ -13,12 +13,11 @@ from django.middleware.csrf import get_token
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from scoring import selectors
 from scoring.templatetags.scoring_tags import next_hand_texts
 from scoring.views.access import Access
-from scoring.views.sheet_rows import compulsory_badges, total_cells
+from scoring.views.sheet_rows import compulsory_badges, next_hand_words, total_cells
 from tournaments.templatetags.tournament_tags import status_badge
 
 
@@ -68,28 +67,14 @@ def next_hand(
     solo due (TSR 4.2.3). Kept up to date offline from its ``data-`` attributes
     (static/js/offline-form.js)."""
     upcoming = state.check.next
-    values = {"dealer": upcoming.dealer, "count": upcoming.hands_remaining}
-    if time_over_noted:
-        offline = ""
-        text = (
-            ngettext(
-                "Next hand: seat %(dealer)s deals; the playing time is over, %(count)s forced "
-                "solo is still owed.",
-                "Next hand: seat %(dealer)s deals; the playing time is over, %(count)s forced "
-                "solos are still owed.",
-                upcoming.hands_remaining,
-            )
-            % values
-        )
-    else:
-        offline = f' data-offline-total="{state.hands_per_match}" {next_hand_texts()}'
-        text = ngettext(
-            "Next hand: seat %(dealer)s deals; %(count)s of %(total)s hands remains, "
-            "compulsory solos included.",
-            "Next hand: seat %(dealer)s deals; %(count)s of %(total)s hands remain, "
-            "compulsory solos included.",
-            upcoming.hands_remaining,
-        ) % {**values, "total": state.hands_per_match}
+    offline = (
+        ""
+        if time_over_noted
+        else f' data-offline-total="{state.hands_per_match}" {next_hand_texts()}'
+    )
+    text = next_hand_words(
+        upcoming, time_over_noted=time_over_noted, hands_per_match=state.hands_per_match
+    )
     forced = ""
     if upcoming.must_be_forced_solo:
         must = _("Seat %(seat)s must play a forced solo (TSR 4.2.3, 8.6.1).") % {

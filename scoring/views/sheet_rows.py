@@ -1,10 +1,10 @@
 """The hands' rows of a sheet's entry page, and the grid's parts that repeat per seat or per
-line (its heading, the lines still to come, the totals, the compulsory solos' badges), put into
-words once in Python (issue 45): the template's includes, tags and loops cost more than the rest
-of a hand's save. Each comes out as the template ``scoring/partials/sheet_body.html`` wrote it,
-byte for byte, with the same msgids (German first). The same for the rows of a table's public
-page (``table_rows``), which every phone at a changed table asks for again: its loop over the
-hands took most of the page's build."""
+line (its heading, the lines still to come, the totals, the compulsory solos' badges, who deals
+next), put into words once in Python (issue 45): the template's includes, tags and loops cost
+more than the rest of a hand's save. Each comes out as the template
+``scoring/partials/sheet_body.html`` wrote it, byte for byte, with the same msgids (German
+first). The same for the rows of a table's public page (``table_rows``), which every phone at a
+changed table asks for again: its loop over the hands took most of the page's build."""
 
 import functools
 from collections.abc import Iterable, Mapping, Sequence
@@ -13,7 +13,7 @@ from collections.abc import Set as AbstractSet
 from django.db.models import Field
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from scoring.models import Hand
@@ -372,3 +372,28 @@ def compulsory_badges(played: Mapping[int, bool]) -> SafeString:
             for seat in owed
         )
     return mark_safe("".join(out))
+
+
+def next_hand_words(upcoming, *, time_over_noted: bool, hands_per_match: int) -> str:
+    """Who deals the next hand and how many of the match remain (TSR 8.5.1, 10.2.1), or, the
+    playing time's end noted, how many forced solos are still owed (TSR 8.5.3): the entry
+    page's words and the table page's alike. ``upcoming``: the check's next hand."""
+    values = {"dealer": upcoming.dealer, "count": upcoming.hands_remaining}
+    if time_over_noted:
+        return (
+            ngettext(
+                "Next hand: seat %(dealer)s deals; the playing time is over, %(count)s forced "
+                "solo is still owed.",
+                "Next hand: seat %(dealer)s deals; the playing time is over, %(count)s forced "
+                "solos are still owed.",
+                upcoming.hands_remaining,
+            )
+            % values
+        )
+    return ngettext(
+        "Next hand: seat %(dealer)s deals; %(count)s of %(total)s hands remains, "
+        "compulsory solos included.",
+        "Next hand: seat %(dealer)s deals; %(count)s of %(total)s hands remain, "
+        "compulsory solos included.",
+        upcoming.hands_remaining,
+    ) % {**values, "total": hands_per_match}

@@ -18,9 +18,10 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
+from django.utils.translation import pgettext
 
 from scoring.models import Scoresheet
+from scoring.views.sheet_rows import next_hand_words
 from tournaments.templatetags.tournament_tags import signed, status_badge
 
 
@@ -187,7 +188,12 @@ def _check(context: Mapping) -> str:
     if check.complete:
         out.append(f'\n<p class="small">{escape(_("The match is complete."))}</p>\n')
     else:
-        out.append(f'\n<p class="small">{_next_hand(context)}\n')
+        words = next_hand_words(
+            check.next,
+            time_over_noted=context["sheet"].time_over_after_hand is not None,
+            hands_per_match=context["hands_per_match"],
+        )
+        out.append(f'\n<p class="small">{words}\n')
         upcoming = check.next
         if upcoming.must_be_forced_solo:
             must = _("Seat %(seat)s must play a forced solo (TSR 4.2.3).") % {
@@ -197,29 +203,6 @@ def _check(context: Mapping) -> str:
         out.append("</p>\n")
     out.append("\n")
     return "".join(out)
-
-
-def _next_hand(context: Mapping) -> str:
-    upcoming = context["check"].next
-    values = {"dealer": upcoming.dealer, "count": upcoming.hands_remaining}
-    if context["sheet"].time_over_after_hand is not None:
-        return (
-            ngettext(
-                "Next hand: seat %(dealer)s deals; the playing time is over, %(count)s forced "
-                "solo is still owed.",
-                "Next hand: seat %(dealer)s deals; the playing time is over, %(count)s forced "
-                "solos are still owed.",
-                upcoming.hands_remaining,
-            )
-            % values
-        )
-    return ngettext(
-        "Next hand: seat %(dealer)s deals; %(count)s of %(total)s hands remains, "
-        "compulsory solos included.",
-        "Next hand: seat %(dealer)s deals; %(count)s of %(total)s hands remain, "
-        "compulsory solos included.",
-        upcoming.hands_remaining,
-    ) % {**values, "total": context["hands_per_match"]}
 
 
 def table_live(request: HttpRequest, context: Mapping) -> SafeString:
