@@ -21,6 +21,7 @@ SUITES = {
     "desk": "bench.desk",
     "day": "bench.day",
     "writes": "bench.writes",
+    "mix": "bench.mix",
     "day2": "bench.day2",  # the day on two servers behind HAProxy: only when named
 }
 DEFAULT = [name for name in SUITES if name != "day2"]

@@ -61,6 +61,9 @@ class KindTimes:
     cpu_total: float  # s
     wall_p99: float = 0.0  # ms: whether a kind's slowest answers were slow in the server
     cpu_p99: float = 0.0  # ms
+    # ms: wall less processor time, request by request (waiting on the network, for the
+    # processor and for the GIL; bench.mix)
+    wait_p50: float = 0.0
 
 
 def marks(logs: list[Path]) -> list[int]:
@@ -91,6 +94,7 @@ def by_kind(logs: list[Path], since: list[int]) -> list[KindTimes]:
             cpu_total=sum(c for _w, c in each) / 1e6,
             wall_p99=_p99([w for w, _c in each]) / 1000,
             cpu_p99=_p99([c for _w, c in each]) / 1000,
+            wait_p50=statistics.median(w - c for w, c in each) / 1000,
         )
         for kind, _path in KINDS
         if (each := times.get(kind))

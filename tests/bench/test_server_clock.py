@@ -61,6 +61,7 @@ def test_a_phases_lines_are_summed_by_kind(tmp_path, caplog):
     save = times["hand write"]
     assert (save.requests, save.wall_p50, save.cpu_p50, save.cpu_total) == (3, 17.0, 8.0, 0.024)
     assert (save.wall_p99, save.cpu_p99) == (19.0, 9.0)  # of three, the slowest
+    assert save.wait_p50 == 10.0  # 6, 10 and 11 ms: each request's own, not 17 less 8
     assert times["trivial view"].requests == 1  # the line before the mark is not the phase's
     table = server_clock.report(list(times.values()))
     [save_line] = [line for line in table.splitlines() if "hand write" in line]
