@@ -940,10 +940,12 @@ def _submitted(
     )
 
 
-def scoresheet_submit_check(*, scoresheet: Scoresheet, by: Actor) -> None:
+def scoresheet_submit_check(*, scoresheet: Scoresheet, by: Actor) -> SheetState:
     """Refuse as ``scoresheet_submit`` would, saving nothing: for the page that shows the totals
-    and asks once before handing in, and otherwise says why not."""
-    _submit_checked(scoresheet, by=by)
+    and asks once before handing in, and otherwise says why not. Returns the sheet as the check
+    read it (its hands, seats, adjudication and check), for that page to show without reading
+    it again."""
+    return _submit_checked(scoresheet, by=by).state(scoresheet)
 
 
 @transaction.atomic
@@ -1047,9 +1049,11 @@ def _confirm_checked(
 
 def scoresheet_confirm_check(
     *, scoresheet: Scoresheet, by: Actor, from_signed_sheet: bool = False
-) -> None:
-    """Refuse as ``scoresheet_confirm`` would, saving nothing (the page asks once first)."""
-    _confirm_checked(scoresheet, by=by, from_signed_sheet=from_signed_sheet)
+) -> SheetState:
+    """Refuse as ``scoresheet_confirm`` would, saving nothing (the page asks once first).
+    Returns the sheet as the check read it, as ``scoresheet_submit_check`` does."""
+    read = _confirm_checked(scoresheet, by=by, from_signed_sheet=from_signed_sheet)
+    return read.state(scoresheet)
 
 
 @transaction.atomic

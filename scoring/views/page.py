@@ -82,7 +82,7 @@ def _may_print(access: Access) -> bool:
 # scrolls there without JavaScript, as their forms name it), or beside a hand's row.
 ACTIONS = "actions"
 # The steps that ask once before an action, showing the totals (``?step=``).
-STEPS: dict[str, Callable[..., None]] = {
+STEPS: dict[str, Callable[..., selectors.SheetState]] = {
     "submit": services.scoresheet_submit_check,
     "confirm": services.scoresheet_confirm_check,
     "signed": functools.partial(services.scoresheet_confirm_check, from_signed_sheet=True),

@@ -66,7 +66,9 @@ def sheet(request: HttpRequest, access: Access) -> HttpResponse:
                 scoresheet=access.sheet, number=strike, by=access.actor
             )
         elif step is not None:
-            STEPS[step](scoresheet=access.sheet, by=access.actor)
+            read = STEPS[step](scoresheet=access.sheet, by=access.actor)
+            if access.withheld is None:  # the page shows the sheet as the step read it
+                access.state_known(read)
     except (ValidationError, PermissionDenied) as error:
         texts = error.messages if isinstance(error, ValidationError) else [str(error)]
         at = strike if strike is not None else ACTIONS

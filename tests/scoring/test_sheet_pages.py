@@ -791,3 +791,34 @@ def test_the_service_worker_is_served_from_the_root_and_always_checked_again(cli
     assert response["Content-Type"] == "text/javascript; charset=utf-8"
     assert response["Cache-Control"] == "no-cache"
     assert b'addEventListener("fetch"' in response.content
+
+
+@pytest.mark.parametrize(
+    ("position", "step", "queries"),
+    [
+        # as the link page: the hand-in's check reads what the page then shows
+        (4, "submit", LINK_QUERIES),
+        # and the four-eyes record, which says who may confirm (TSR 7.3.4)
+        (1, "confirm", LINK_QUERIES + 1),
+    ],
+)
+def test_a_step_reads_the_sheet_once_for_its_check_and_its_page(
+    client, sheet, position, step, queries, django_assert_num_queries
+):
+    from scoring import services
+
+    keeper = factories.keeper(sheet)
+    sheet = services.scoresheet_hands_replace(
+        scoresheet=sheet, hands=full_match(), version=1, by=keeper
+    )
+    if step == "confirm":
+        sheet = services.scoresheet_submit(scoresheet=sheet, version=sheet.version, by=keeper)
+    url = link(sheet, position) + f"?step={step}"
+    with django_assert_num_queries(queries):
+        response = client.get(url, **HX)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert page.count('<tr id="hand-') == 24
+    asked = "Hand in the scoresheet?" if step == "submit" else "Confirm that the scoresheet"
+    assert asked in page
+    assert "Check the totals." in page
