@@ -24,7 +24,7 @@ from scoring.rulings import (
     table_adjudication_reading,
 )
 from tournaments.models import Round, Seat, Table, TournamentRole
-from tournaments.prepared import Prepared, Step
+from tournaments.prepared import Prepared, Step, run
 from tournaments.selectors import AnyUser, TableRow, table_get_with
 
 
@@ -391,6 +391,8 @@ def sheet_state(
             sheet=sheet, hands=[], time_over_after_hand=None, seats=seats, adjudication=adjudication
         )
         return replace(state, withheld=withheld)
+    if seats is None and hands is None and adjudication is None and not _prefetched(sheet):
+        seats, hands, adjudication = sheet_read(sheet)
     return _entry_state(
         sheet=sheet,
         hands=sheet_hands(sheet) if hands is None else hands,
@@ -398,6 +400,22 @@ def sheet_state(
         seats=seats,
         adjudication=adjudication,
     )
+
+
+def _prefetched(sheet: Scoresheet) -> bool:
+    return "hands" in getattr(sheet, "_prefetched_objects_cache", {})
+
+
+def sheet_read(sheet: Scoresheet) -> tuple[list[Seat], list[Hand], SheetAdjudication]:
+    """The sheet's seats, hands and adjudication sent together (``prepared.run``: one round
+    trip on PostgreSQL, where they took four): what the entry page reads each time a phone
+    opens it, and the question before a hand-in or a confirmation (issue 45)."""
+    table = sheet.table
+    reading = table_adjudication_reading(round_id=table.round_id, number=table.number)
+    seats, hands, *ruled = run(
+        table_seats_read(table.pk), sheet_hands_read(sheet.pk), *reading.steps
+    )
+    return seats_at(table, seats), hands_of(sheet, hands), reading.made(sheet, ruled)
 
 
 def sheet_state_written(

@@ -58,6 +58,7 @@ from scoring.selectors.sheets import (
     seats_at,
     sheet_hands,
     sheet_hands_read,
+    sheet_read,
     table_seats,
     table_seats_read,
 )
@@ -874,7 +875,20 @@ class _Read:
 
     @classmethod
     def of(cls, sheet: Scoresheet) -> "_Read":
-        return cls(sheet, hands=sheet_hands(sheet), seats=table_seats(sheet.table))
+        """The sheet's seats and hands in one round trip, and its adjudication with them
+        unless its lock found nothing ruled on it (``_adjudication``)."""
+        if sheet.__dict__.get("anything_ruled") is False:
+            seats, hands = prepared.run(
+                table_seats_read(sheet.table_id), sheet_hands_read(sheet.pk)
+            )
+            return cls(
+                sheet,
+                hands=hands_of(sheet, hands),
+                seats=seats_at(sheet.table, seats),
+                adjudication=NONE,
+            )
+        seats, hands, adjudication = sheet_read(sheet)
+        return cls(sheet, hands=hands, seats=seats, adjudication=adjudication)
 
     @property
     def seats(self) -> list[Seat]:

@@ -281,8 +281,8 @@ def test_the_hands_put_through_the_api_reads_once_and_writes_once(
     assert len(response.json()["hands"]) == TYPED + 1
 
 
-# The live check: the seat by its key with its sheet, the hands, the seats, the decisions, the
-# deductions; nothing written.
+# The live check: the seat by its key with its sheet; the seats, the hands, the decisions and the
+# deductions (sent together on PostgreSQL); nothing written.
 CHECK = 5
 
 
@@ -315,16 +315,14 @@ def test_a_tables_page_built_anew_reads_its_table_sheet_hands_and_rulings_in_one
         assert trips.together == []
 
 
-def test_the_live_check_reads_the_decisions_and_deductions_in_one_round_trip(
-    client, sheet, round_trips
-):
-    """The adjudication's two reads (``adjudication.selectors.sheet_adjudication``) are sent
+def test_the_live_check_reads_the_sheet_in_one_round_trip(client, sheet, round_trips):
+    """The seats, the hands and the adjudication's two reads (``selectors.sheet_read``) are sent
     together: every live check, entry page and table page built anew asks them."""
     trips = typed_row_sent(client, sheet, round_trips, "check")
     assert trips.statements == CHECK
     if connection.vendor == "postgresql":
-        assert trips.together == [["SELECT", "SELECT"]]
-        assert trips.count == CHECK - 1
+        assert trips.together == [["SELECT"] * 4]
+        assert trips.count == CHECK - 3
     else:  # one by one
         assert trips.count == CHECK
 
@@ -538,3 +536,20 @@ def test_a_correction_rewrites_the_rows_from_the_hand_corrected_on(sheet):
     assert [[getattr(h, f) for f in fields] for h in rows] == [
         [getattr(h, f) for f in fields] for h in expected
     ]
+
+
+@pytest.mark.parametrize("step", ["", "?step=submit"])
+def test_the_entry_page_reads_its_sheet_in_one_round_trip(client, sheet, round_trips, step):
+    """A phone opening the scorekeeper's link (and the question before handing in): the seat
+    by its key, then the table's seats, the hands and the adjudication sent together."""
+    sheet = typed(sheet, 24)
+    url = reverse("scoring:sheet-link", args=[token(sheet, 4)]) + step
+    with round_trips() as trips:
+        response = client.get(url, **HX)
+    assert response.status_code == 200
+    assert trips.statements == 5
+    if connection.vendor == "postgresql":
+        assert trips.count == 2
+        assert [len(together) for together in trips.together] == [4]
+    else:
+        assert trips.count == 5
