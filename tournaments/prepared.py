@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from django.db import InterfaceError, OperationalError, connections
+from django.db import InterfaceError, OperationalError, connections, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.utils import CursorWrapper
 from django.db.models import Field, Model, QuerySet
@@ -365,6 +365,7 @@ class _Insert:
 
 _INSERTS: dict[tuple, _Insert] = {}
 _M = TypeVar("_M", bound=Model)
+_T = TypeVar("_T")
 _UPDATES: dict[tuple, tuple[str, tuple[Field, ...]]] = {}
 
 
@@ -688,3 +689,129 @@ def _begin_sent(conn: Any) -> None:
         return
     conn.pgconn.send_query_params(conn._get_tx_start_command(), None)
     pipeline.result_queue.append(None)
+
+
+# A transaction's last writes, with its COMMIT --------------------------------------------------
+
+
+@dataclass
+class _Block:
+    """An ``atomic`` block of this module: how many atomic blocks the connection had open with
+    it, and the writes its body left for its end (``run_last``)."""
+
+    depth: int
+    pending: list[Step] = field(default_factory=list)
+    guard: Callable[..., Any] | None = None
+
+    def flush(self, connection: BaseDatabaseWrapper, *, using: str) -> None:
+        """The pending writes sent now, before the statement that would have overtaken them."""
+        self.unguard(connection)
+        steps, self.pending = self.pending, []
+        if steps:
+            run(*steps, using=using)
+
+    def unguard(self, connection: BaseDatabaseWrapper) -> None:
+        if self.guard is not None:
+            connection.execute_wrappers.remove(self.guard)
+            self.guard = None
+
+
+def atomic(func: Callable[..., _T]) -> Callable[..., _T]:
+    """``transaction.atomic`` (on the default database) for a write whose last statements are
+    its writes (``run_last``): they are sent when its body has returned, and where the block is
+    the transaction itself (no block around it) on PostgreSQL, its ``COMMIT`` goes with them,
+    in the same round trip (issue 45: a write waited for the database four times, the seat, the
+    lock with its reads, the writes and the commit; now three). Django's own commit then finds
+    the transaction committed and sends nothing; what waits for the commit
+    (``transaction.on_commit``) runs as before.
+
+    What the body raises, or the writes or the ``COMMIT`` (a deferred foreign key checked
+    there), undoes the transaction whole, as before: the block is still open when they run.
+    Inside another block (a service called by another, a test's transaction) the writes are
+    sent at the block's end without the ``COMMIT``, which stays the outer block's."""
+
+    @functools.wraps(func)
+    def wrapped(*args: Any, **kwargs: Any) -> _T:
+        with _atomic("default"):
+            return func(*args, **kwargs)
+
+    return wrapped
+
+
+@contextlib.contextmanager
+def _atomic(using: str) -> Iterator[None]:
+    connection = connections[using]
+    with transaction.atomic(using=using):
+        blocks = connection.__dict__.setdefault("_prepared_blocks", [])
+        block = _Block(depth=len(connection.atomic_blocks))
+        blocks.append(block)
+        try:
+            yield
+        finally:
+            blocks.remove(block)
+            block.unguard(connection)
+        # The body returned: its last writes, with the COMMIT where this block commits.
+        steps, block.pending = block.pending, []
+        if steps and _commits(connection, block) and all(step.pipelined for step in steps):
+            steps.append(_Commit())
+        if steps:
+            run(*steps, using=using)
+
+
+def _commits(connection: BaseDatabaseWrapper, block: _Block) -> bool:
+    """Whether leaving this block commits the transaction (the outermost block, begun in
+    autocommit, nothing failed in it), on PostgreSQL, where the ``COMMIT`` can go along."""
+    return (
+        connection.vendor == "postgresql"
+        and block.depth == 1
+        and len(connection.atomic_blocks) == 1
+        and not connection.savepoint_ids
+        and connection.commit_on_exit
+        and not connection.needs_rollback
+    )
+
+
+def run_last(*steps: Step, using: str = "default") -> None:
+    """The steps run as ``run`` runs them, as the last statements of the ``atomic`` block they
+    are in: sent at its end, with its ``COMMIT`` where it commits. Outside such a block, or
+    inside another atomic block within it, they run now. A statement the body runs after them
+    sends them first (an execute wrapper while they wait): nothing overtakes them, it only
+    costs the round trip saved. Their results are not given back; what they set on their
+    objects (the keys of the rows inserted) is set once they have run."""
+    connection = connections[using]
+    blocks = connection.__dict__.get("_prepared_blocks")
+    if not blocks or blocks[-1].depth != len(connection.atomic_blocks):
+        run(*steps, using=using)
+        return
+    block = blocks[-1]
+    block.pending.extend(steps)
+    if block.guard is None:
+
+        def guard(execute, sql, params, many, context):
+            block.flush(connection, using=using)
+            return execute(sql, params, many, context)
+
+        block.guard = guard
+        connection.execute_wrappers.append(guard)
+
+
+class _Commit:
+    """The transaction's ``COMMIT``, queued in the pipeline after the writes as psycopg queues
+    its own there (``Connection._exec_command``): it is sent with them and the pipeline's Sync,
+    and an error of its answer is raised as theirs are. psycopg is pinned (requirements.lock);
+    tests/tournaments/test_prepared.py checks that this still holds."""
+
+    pipelined = True
+
+    def send(self, cursor: CursorWrapper) -> None:
+        conn = cursor.connection
+        pipeline = conn._pipeline
+        if pipeline is None:  # pragma: no cover - only ever appended to pipelined steps
+            raise TransactionManagementError("a COMMIT is only sent along in a pipeline")
+        pipeline.command_queue.append(
+            functools.partial(conn.pgconn.send_query_params, b"COMMIT", None)
+        )
+        pipeline.result_queue.append(None)
+
+    def result(self, cursor: CursorWrapper) -> None:
+        return None

@@ -256,7 +256,8 @@ def _record(
     adjudication as the caller read them under the lock, unchanged by it: the results are
     made from them, with no query, and written with the rest. ``also``: the step's own writes
     (its hands), sent first with the sheet's new version and its record, in one round trip
-    (``prepared.run``)."""
+    (``prepared.run``): the step's last statements, which a step that is a ``prepared.atomic``
+    block sends with its COMMIT (``prepared.run_last``)."""
     if after is None:
         after = hand_lines(sheet_hands(sheet))
     sheet.version += 1
@@ -280,9 +281,12 @@ def _record(
             sheet, seats=read.seats, hands=read.hands, adjudication=read.adjudication
         )
         writes += results_writing(tables=[sheet.table], results=made)
-    prepared.run(*writes)
     if counts and read is None:
+        prepared.run(*writes)
         results_refresh(tables=[sheet.table])
+    else:
+        # The step's last statements: with its COMMIT where it commits (``prepared.atomic``).
+        prepared.run_last(*writes)
     # The desk's list of the round's sheets is drawn afresh once this commits.
     table_changed(round_id=sheet.table.round_id, number=sheet.table.number)
     if sheet.status == Scoresheet.Status.CONFIRMED:
@@ -481,7 +485,7 @@ def scoresheet_hands_write(
     )
 
 
-@transaction.atomic
+@prepared.atomic
 def scoresheet_hands_edit(
     *,
     scoresheet: Scoresheet,
@@ -923,7 +927,7 @@ def scoresheet_submit(*, scoresheet: Scoresheet, version: int, by: Actor) -> Sco
     ).sheet
 
 
-@transaction.atomic
+@prepared.atomic
 def scoresheet_submit_write(
     *, scoresheet: Scoresheet, version: int, by: Actor, record: bool = True
 ) -> SheetState:
@@ -1016,7 +1020,7 @@ def scoresheet_confirm(
     ).sheet
 
 
-@transaction.atomic
+@prepared.atomic
 def scoresheet_confirm_write(
     *, scoresheet: Scoresheet, version: int, by: Actor, from_signed_sheet: bool = False
 ) -> SheetState:
