@@ -223,3 +223,17 @@ def test_postgresql_prepares_the_queries_a_connection_runs_again(tmp_path):
     wrong = options(DATABASE_URL=url, DATABASE_PREPARE_THRESHOLD="often")
     assert wrong.returncode != 0
     assert "DATABASE_PREPARE_THRESHOLD must be a whole number or off" in wrong.stderr
+
+
+def test_postgresql_connections_are_kept_ten_minutes_unless_told_otherwise(tmp_path):
+    """A web thread's connection lives ``CONN_MAX_AGE`` seconds, 600 unless set: a new one is
+    slow for its first statements (issue 45). SQLite opens its file per request as Django does."""
+    code = "from django.conf import settings; print(settings.DATABASES['default']['CONN_MAX_AGE'])"
+    url = "postgres://u:p@db:5432/doko"
+    for env, wanted in (
+        ({"DATABASE_URL": url}, "600"),
+        ({"DATABASE_URL": url, "CONN_MAX_AGE": "0"}, "0"),
+        ({}, "0"),
+    ):
+        result = run_django(code, DEBUG="true", VAR_DIR=str(tmp_path), **env)
+        assert result.stdout.split() == [wanted], (env, result.stderr)
