@@ -30,7 +30,7 @@ import threading
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 from django.db import InterfaceError, OperationalError, connections, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -366,6 +366,7 @@ class _Insert:
 _INSERTS: dict[tuple, _Insert] = {}
 _M = TypeVar("_M", bound=Model)
 _T = TypeVar("_T")
+_P = ParamSpec("_P")
 _UPDATES: dict[tuple, tuple[str, tuple[Field, ...]]] = {}
 
 
@@ -716,7 +717,7 @@ class _Block:
             self.guard = None
 
 
-def atomic(func: Callable[..., _T]) -> Callable[..., _T]:
+def atomic(func: Callable[_P, _T]) -> Callable[_P, _T]:
     """``transaction.atomic`` (on the default database) for a write whose last statements are
     its writes (``run_last``): they are sent when its body has returned, and where the block is
     the transaction itself (no block around it) on PostgreSQL, its ``COMMIT`` goes with them,
@@ -731,7 +732,7 @@ def atomic(func: Callable[..., _T]) -> Callable[..., _T]:
     sent at the block's end without the ``COMMIT``, which stays the outer block's."""
 
     @functools.wraps(func)
-    def wrapped(*args: Any, **kwargs: Any) -> _T:
+    def wrapped(*args: _P.args, **kwargs: _P.kwargs) -> _T:
         with _atomic("default"):
             return func(*args, **kwargs)
 
