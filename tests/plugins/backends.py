@@ -38,6 +38,7 @@ ON_POSTGRES: dict[str, str] = {
     # Locks, threads, transactions seen from two connections.
     "tests/test_concurrency.py": "forty tables at once, two confirms or saves in one instant: locks",
     "tests/tournaments/test_prepared.py": "SQL compiled once, run through each driver, converted",
+    "tests/tournaments/test_last_writes.py": "a write's last statements sent with its COMMIT",
     "tests/test_database_restart.py": "a restarted server under kept connections",
     "tests/test_faults.py": "Redis and the worker stopped under committed transactions",
     "tests/test_real_services.py": "a real worker on the test database",
