@@ -800,7 +800,7 @@ class _Commit:
     """The transaction's ``COMMIT``, queued in the pipeline after the writes as psycopg queues
     its own there (``Connection._exec_command``): it is sent with them and the pipeline's Sync,
     and an error of its answer is raised as theirs are. psycopg is pinned (requirements.lock);
-    tests/tournaments/test_prepared.py checks that this still holds."""
+    tests/tournaments/test_last_writes.py checks that this still holds."""
 
     pipelined = True
 
